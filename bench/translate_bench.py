@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""Time hlo-translate's HLO -> MLIR -> HLO round trip against XLA's own
+parse + print of the same HLO text, on generated modules and a corpus module.
+
+ours: wall time of separate processes (process startup included):
+      import = hlo-translate --hlo-to-mlir IN.hlo -o X.mlir
+      export = hlo-translate --mlir-to-hlo X.mlir -o OUT.hlo
+      total  = hlo-translate --hlo-to-mlir IN.hlo -o - | hlo-translate --mlir-to-hlo - -o OUT.hlo
+XLA:  in process, hlo.hlo_module_from_text(text) + module.to_string()
+Each figure is the minimum of --repeat runs.  Startup is measured separately
+as the round trip of a tiny module.
+
+Usage: translate_bench.py --translate PATH [--sizes 1000,10000,100000]
+                          [--corpus-file PATH] [--repeat 3] [--markdown]
+Without --translate only the XLA side is measured.
+"""
+
+import argparse
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # silence "Invalid stack_frame_id"
+from jax._src.lib import hlo  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import gen_hlo  # noqa: E402
+
+DEFAULT_CORPUS = "/work/shared/corpus/hlo/rocmxla__tools_data__mobilenet_v2_pytorch_xla.hlo"
+TINY = """HloModule tiny
+
+ENTRY %main (p: f32[4]) -> f32[4] {
+  %p = f32[4]{0} parameter(0)
+  ROOT %n = f32[4]{0} negate(%p)
+}
+"""
+
+
+class TranslateError(Exception):
+    pass
+
+
+def best_of(repeat, fn):
+    """Minimum wall time of fn() over `repeat` runs."""
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def run(cmd, timeout):
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    if p.returncode:
+        msg = (p.stderr.strip().splitlines() or ["(no stderr)"])[0][:200]
+        raise TranslateError(f"{Path(cmd[0]).name} {cmd[1]} exited {p.returncode}: {msg}")
+
+
+def pipeline(translate, src, dst, timeout):
+    imp = subprocess.Popen([translate, "--hlo-to-mlir", str(src), "-o", "-"],
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    exp = subprocess.Popen([translate, "--mlir-to-hlo", "-", "-o", str(dst)],
+                           stdin=imp.stdout, stderr=subprocess.DEVNULL)
+    imp.stdout.close()  # so that imp gets SIGPIPE if exp dies
+    try:
+        exp.wait(timeout)
+        imp.wait(timeout)
+    finally:
+        for p in (imp, exp):
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    if imp.returncode or exp.returncode:
+        raise TranslateError(f"pipeline exited {imp.returncode}|{exp.returncode}")
+
+
+def time_ours(translate, src: Path, work: Path, repeat, timeout):
+    mlir, out = work / (src.stem + ".mlir"), work / (src.stem + ".out.hlo")
+    t_imp = best_of(repeat, lambda: run([translate, "--hlo-to-mlir", str(src), "-o", str(mlir)], timeout))
+    t_exp = best_of(repeat, lambda: run([translate, "--mlir-to-hlo", str(mlir), "-o", str(out)], timeout))
+    t_all = best_of(repeat, lambda: pipeline(translate, src, out, timeout))
+    return t_imp, t_exp, t_all
+
+
+def time_xla(text, repeat):
+    return best_of(repeat, lambda: hlo.hlo_module_from_text(text).to_string())
+
+
+def count_instructions(text):
+    return sum(len(c.instructions()) for c in hlo.hlo_module_from_text(text).computations())
+
+
+def fmt_s(t):
+    return "-" if t is None else f"{t:.3f}"
+
+
+def fmt_x(x):
+    return "-" if x is None else f"{x:.2f}"
+
+
+def table(rows, markdown):
+    head = ["case", "instrs", "ours import (s)", "ours export (s)", "ours total (s)",
+            "XLA (s)", "ours/XLA", "growth ours", "growth XLA"]
+    cells = [[str(c) for c in r] for r in rows]
+    if markdown:
+        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        return "\n".join(lines + ["| " + " | ".join(r) + " |" for r in cells])
+    widths = [max(len(h), *(len(r[i]) for r in cells)) for i, h in enumerate(head)]
+    fmt = lambda r: "  ".join(c.ljust(w) if i == 0 else c.rjust(w)  # noqa: E731
+                              for i, (c, w) in enumerate(zip(r, widths)))
+    return "\n".join([fmt(head), fmt(["-" * w for w in widths])] + [fmt(r) for r in cells])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--translate", help="path to hlo-translate (omit: XLA side only)")
+    ap.add_argument("--sizes", default="1000,10000,100000",
+                    help="comma-separated instruction counts of generated modules")
+    ap.add_argument("--corpus-file", default=DEFAULT_CORPUS, help="'' to skip")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--timeout", type=float, default=600, help="seconds per hlo-translate run")
+    ap.add_argument("--markdown", action="store_true", help="print a markdown table")
+    args = ap.parse_args()
+    sizes = sorted(int(s) for s in args.sizes.split(",") if s.strip())
+    if args.translate and not os.access(args.translate, os.X_OK):
+        ap.error(f"not an executable: {args.translate}")
+
+    with tempfile.TemporaryDirectory(prefix="translate_bench_") as tmp:
+        work = Path(tmp)
+        cases = []  # (label, path, text, instruction count)
+        for n in sizes:
+            text = gen_hlo.generate(n)
+            path = work / f"gen_{n}.hlo"
+            path.write_text(text)
+            cases.append((f"generated {n}", path, text, n))
+        if args.corpus_file:
+            path = Path(args.corpus_file)
+            text = path.read_text()
+            cases.append((path.stem, path, text, count_instructions(text)))
+        tiny = work / "tiny.hlo"
+        tiny.write_text(TINY)
+
+        startup, errors, rows, base = None, [], [], None
+        if args.translate:
+            try:
+                startup = time_ours(args.translate, tiny, work, args.repeat, args.timeout)
+            except (TranslateError, subprocess.TimeoutExpired) as e:
+                errors.append(f"tiny: {e}")
+        for label, path, text, n in cases:
+            print(f"... {label}", file=sys.stderr, flush=True)
+            t_xla = time_xla(text, args.repeat)
+            ours = (None, None, None)
+            if args.translate:
+                try:
+                    ours = time_ours(args.translate, path, work, args.repeat, args.timeout)
+                except (TranslateError, subprocess.TimeoutExpired) as e:
+                    errors.append(f"{label}: {e}")
+            total = ours[2]
+            if base is None:  # per-instruction times of the first (smallest) case
+                base = (total / n if total else None, t_xla / n)
+            growth_ours = total / n / base[0] if total and base[0] else None
+            rows.append([label, n, *map(fmt_s, ours), fmt_s(t_xla),
+                         fmt_x(total / t_xla if total else None),
+                         fmt_x(growth_ours), fmt_x(t_xla / n / base[1])])
+
+    print(table(rows, args.markdown))
+    print()
+    if startup:
+        print(f"Startup (tiny module, included in every 'ours' figure): import "
+              f"{startup[0]:.3f}s, export {startup[1]:.3f}s, total {startup[2]:.3f}s.")
+    print(f"min of {args.repeat} runs; growth = time per instruction / that of the first row "
+          f"(1.00 everywhere = linear); {platform.machine()}, {os.cpu_count()} CPUs.")
+    for e in errors:
+        print(f"ERROR {e}")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,249 @@
+//===- HloAttrs.td - hlo dialect attributes -----------------*- tablegen -*-===//
+//
+// Typed attributes for what HLO text carries. Structured values whose HLO
+// spelling is compact (window, dim_labels, slice, padding, replica_groups,
+// sharding) print in MLIR as their HLO spelling in quotes, e.g.
+// `#hlo.window<"size=3x3 pad=1_1x1_1">`; they are stored parsed, so the
+// parameters are typed and the spelling is checked when it is read.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HLO_DIALECT_HLO_HLOATTRS_TD
+#define HLO_DIALECT_HLO_HLOATTRS_TD
+
+include "Hlo/Dialect/Hlo/HloBase.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Enums. Case strings are exactly HLO's spellings.
+//===----------------------------------------------------------------------===//
+
+class Hlo_Enum<string name, string summary, list<I32EnumAttrCase> cases>
+    : I32EnumAttr<name, summary, cases> {
+  let cppNamespace = "::mlir::hlo";
+  let genSpecializedAttr = 0;
+}
+class Hlo_EnumAttr<EnumAttrInfo info, string mnemonic>
+    : EnumAttr<Hlo_Dialect, info, mnemonic>;
+
+def Hlo_ComparisonDirection : Hlo_Enum<"ComparisonDirection",
+    "compare direction=", [
+  I32EnumAttrCase<"EQ", 0>, I32EnumAttrCase<"NE", 1>,
+  I32EnumAttrCase<"GE", 2>, I32EnumAttrCase<"GT", 3>,
+  I32EnumAttrCase<"LE", 4>, I32EnumAttrCase<"LT", 5>]>;
+def Hlo_ComparisonDirectionAttr
+    : Hlo_EnumAttr<Hlo_ComparisonDirection, "comparison_direction">;
+
+def Hlo_ComparisonType : Hlo_Enum<"ComparisonType", "compare type=", [
+  I32EnumAttrCase<"FLOAT", 0>, I32EnumAttrCase<"TOTALORDER", 1>,
+  I32EnumAttrCase<"SIGNED", 2>, I32EnumAttrCase<"UNSIGNED", 3>,
+  I32EnumAttrCase<"PARTIALORDER", 4>]>;
+def Hlo_ComparisonTypeAttr
+    : Hlo_EnumAttr<Hlo_ComparisonType, "comparison_type">;
+
+def Hlo_FusionKind : Hlo_Enum<"FusionKind", "fusion kind=", [
+  I32EnumAttrCase<"kLoop", 0>, I32EnumAttrCase<"kInput", 1>,
+  I32EnumAttrCase<"kOutput", 2>, I32EnumAttrCase<"kCustom", 3>]>;
+def Hlo_FusionKindAttr : Hlo_EnumAttr<Hlo_FusionKind, "fusion_kind">;
+
+def Hlo_FftType : Hlo_Enum<"FftType", "fft fft_type=", [
+  I32EnumAttrCase<"FFT", 0>, I32EnumAttrCase<"IFFT", 1>,
+  I32EnumAttrCase<"RFFT", 2>, I32EnumAttrCase<"IRFFT", 3>]>;
+def Hlo_FftTypeAttr : Hlo_EnumAttr<Hlo_FftType, "fft_type">;
+
+def Hlo_RngDistribution : Hlo_Enum<"RngDistribution",
+    "rng distribution=", [
+  I32EnumAttrCase<"rng_uniform", 1>, I32EnumAttrCase<"rng_normal", 2>]>;
+def Hlo_RngDistributionAttr
+    : Hlo_EnumAttr<Hlo_RngDistribution, "rng_distribution">;
+
+def Hlo_RngAlgorithm : Hlo_Enum<"RngAlgorithm",
+    "rng-bit-generator algorithm=", [
+  I32EnumAttrCase<"rng_default", 0>, I32EnumAttrCase<"rng_three_fry", 1>,
+  I32EnumAttrCase<"rng_philox", 2>]>;
+def Hlo_RngAlgorithmAttr : Hlo_EnumAttr<Hlo_RngAlgorithm, "rng_algorithm">;
+
+def Hlo_Transpose : Hlo_Enum<"Transpose", "triangular-solve transpose_a=", [
+  I32EnumAttrCase<"TRANSPOSE_INVALID", 0>,
+  I32EnumAttrCase<"NO_TRANSPOSE", 1>, I32EnumAttrCase<"TRANSPOSE", 2>,
+  I32EnumAttrCase<"ADJOINT", 3>]>;
+def Hlo_TransposeAttr : Hlo_EnumAttr<Hlo_Transpose, "transpose">;
+
+def Hlo_CustomCallApiVersion : Hlo_Enum<"CustomCallApiVersion",
+    "custom-call api_version=", [
+  I32EnumAttrCase<"API_VERSION_UNSPECIFIED", 0>,
+  I32EnumAttrCase<"API_VERSION_ORIGINAL", 1>,
+  I32EnumAttrCase<"API_VERSION_STATUS_RETURNING", 2>,
+  I32EnumAttrCase<"API_VERSION_STATUS_RETURNING_UNIFIED", 3>,
+  I32EnumAttrCase<"API_VERSION_TYPED_FFI", 4>]>;
+def Hlo_CustomCallApiVersionAttr
+    : Hlo_EnumAttr<Hlo_CustomCallApiVersion, "api_version">;
+
+def Hlo_CustomCallSchedule : Hlo_Enum<"CustomCallSchedule",
+    "custom-call schedule=", [
+  I32EnumAttrCase<"SCHEDULE_NONE", 0>, I32EnumAttrCase<"SCHEDULE_LATEST", 1>,
+  I32EnumAttrCase<"SCHEDULE_EARLIEST", 2>]>;
+def Hlo_CustomCallScheduleAttr
+    : Hlo_EnumAttr<Hlo_CustomCallSchedule, "schedule">;
+
+def Hlo_Precision : Hlo_Enum<"Precision", "operand_precision= entry", [
+  I32EnumAttrCase<"Default", 0, "default">, I32EnumAttrCase<"High", 1, "high">,
+  I32EnumAttrCase<"Highest", 2, "highest">,
+  I32EnumAttrCase<"PackedNibble", 3, "packed_nibble">]>;
+def Hlo_PrecisionAttr : Hlo_EnumAttr<Hlo_Precision, "precision">;
+def Hlo_PrecisionArrayAttr
+    : TypedArrayAttrBase<Hlo_PrecisionAttr, "operand_precision list">;
+
+//===----------------------------------------------------------------------===//
+// Structured attributes.
+//===----------------------------------------------------------------------===//
+
+class Hlo_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<Hlo_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+def Hlo_LayoutAttr : Hlo_Attr<"Layout", "layout"> {
+  let summary = "HLO layout of an array shape, used as a tensor encoding";
+  let description = [{
+    `minor_to_major` lists dimensions from the fastest to the slowest varying
+    one (`{1,0}` in HLO text). Tiles (`T(8,128)(2,1)`), the element size in
+    bits (`E(4)`), the memory space (`S(1)`) and the bounds of bounded dynamic
+    dimensions (`<=N` in HLO text; `kDynamic` where a dimension has no bound)
+    are kept. `hasMinorToMajor` is false when the shape printed no layout.
+    Layout items this dialect does not model are kept verbatim in `extra`.
+
+    ```
+    tensor<8x128xf32, #hlo.layout<[1, 0]>>
+    tensor<?xf32, #hlo.layout<[0], tiles = [[1024]], bounds = [4194304]>>
+    ```
+  }];
+  let parameters = (ins
+    "bool":$hasMinorToMajor,
+    ArrayRefParameter<"int64_t">:$minorToMajor,
+    ArrayRefParameter<"int64_t">:$tileSizes,
+    ArrayRefParameter<"int64_t">:$tileData,
+    "int64_t":$elementSizeInBits,
+    "int64_t":$memorySpace,
+    ArrayRefParameter<"int64_t">:$bounds,
+    "StringAttr":$extra);
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDeclaration = [{
+    /// Tiles as a list of tile shapes (tileSizes gives each tile's rank).
+    SmallVector<ArrayRef<int64_t>> getTiles() const;
+    /// True if dimension `dim` is a bounded dynamic dimension.
+    bool isBounded(unsigned dim) const {
+      return dim < getBounds().size() && getBounds()[dim] != ShapedType::kDynamic;
+    }
+  }];
+}
+
+class Hlo_SyntaxAttr<string name, string attrMnemonic>
+    : Hlo_Attr<name, attrMnemonic> {
+  let hasCustomAssemblyFormat = 1;
+  code syntaxDecl = [{
+    /// Parses the HLO text spelling; reports to `emitError` and returns null
+    /// on error.
+    static Attribute parseHlo(MLIRContext *ctx, StringRef text,
+                              function_ref<InFlightDiagnostic()> emitError);
+    /// Prints the HLO text spelling (without the `name=` prefix).
+    void printHlo(raw_ostream &os) const;
+  }];
+  let extraClassDeclaration = syntaxDecl;
+}
+
+def Hlo_WindowAttr : Hlo_SyntaxAttr<"Window", "window"> {
+  let summary = "HLO window (convolution, reduce-window, select-and-scatter)";
+  let description = [{
+    `window={size=3x3 stride=2x2 pad=1_1x1_1 lhs_dilate=1x1 rhs_dilate=1x1
+    rhs_reversal=0x0}` in HLO text; default fields are omitted on print.
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$size,
+    ArrayRefParameter<"int64_t">:$stride,
+    ArrayRefParameter<"int64_t">:$padLow,
+    ArrayRefParameter<"int64_t">:$padHigh,
+    ArrayRefParameter<"int64_t">:$lhsDilate,
+    ArrayRefParameter<"int64_t">:$rhsDilate,
+    ArrayRefParameter<"int64_t">:$reversal);
+}
+
+def Hlo_ConvDimensionNumbersAttr
+    : Hlo_SyntaxAttr<"ConvDimensionNumbers", "conv"> {
+  let summary = "HLO convolution dimension numbers (`dim_labels=`)";
+  let description = [{
+    `dim_labels=b01f_01io->b01f`: `b`/`f` batch and feature, `i`/`o` kernel
+    input and output feature, digits the spatial dimensions in order.
+  }];
+  let parameters = (ins "int64_t":$inputBatch, "int64_t":$inputFeature,
+    ArrayRefParameter<"int64_t">:$inputSpatial,
+    "int64_t":$kernelInput, "int64_t":$kernelOutput,
+    ArrayRefParameter<"int64_t">:$kernelSpatial,
+    "int64_t":$outputBatch, "int64_t":$outputFeature,
+    ArrayRefParameter<"int64_t">:$outputSpatial);
+}
+
+def Hlo_SliceAttr : Hlo_SyntaxAttr<"Slice", "slice"> {
+  let summary = "HLO slice bounds, [start:limit:stride] per dimension";
+  let parameters = (ins ArrayRefParameter<"int64_t">:$starts,
+    ArrayRefParameter<"int64_t">:$limits,
+    ArrayRefParameter<"int64_t">:$strides);
+}
+
+def Hlo_PaddingAttr : Hlo_SyntaxAttr<"Padding", "padding"> {
+  let summary = "HLO padding config (`padding=0_0x1_2_1`: low_high[_interior])";
+  let parameters = (ins ArrayRefParameter<"int64_t">:$low,
+    ArrayRefParameter<"int64_t">:$high,
+    ArrayRefParameter<"int64_t">:$interior);
+}
+
+def Hlo_ReplicaGroupsAttr : Hlo_SyntaxAttr<"ReplicaGroups", "replica_groups"> {
+  let summary = "HLO replica groups, list or iota form";
+  let description = [{
+    List form: `groupSizes` gives the size of each group and `ids` the ids of
+    all groups concatenated. Iota form (`[2,4]<=[4,2]T(1,0)`): `iotaShape` is
+    [num_groups, group_size], `iotaReshape` the reshape dims and `iotaPerm`
+    the transpose (empty when absent).
+  }];
+  let parameters = (ins "bool":$isIota,
+    ArrayRefParameter<"int64_t">:$groupSizes,
+    ArrayRefParameter<"int64_t">:$ids,
+    ArrayRefParameter<"int64_t">:$iotaShape,
+    ArrayRefParameter<"int64_t">:$iotaReshape,
+    ArrayRefParameter<"int64_t">:$iotaPerm);
+  let extraClassDeclaration = syntaxDecl # [{
+    /// The groups as explicit id lists (expanding the iota form).
+    SmallVector<SmallVector<int64_t>> getGroups() const;
+  }];
+}
+
+def Hlo_ShardingAttr : Hlo_SyntaxAttr<"Sharding", "sharding"> {
+  let summary = "HLO sharding (replicated, maximal, manual, tiled, tuple...)";
+  let description = [{
+    Every form of `sharding={...}`: `{replicated}`, `{manual}`, `{unknown}`,
+    `{maximal device=N}`, `{devices=[a,b]0,1,...}`, iota tiles
+    `{devices=[a,b]<=[n]T(..)}`, `last_tile_dim_replicate`,
+    `last_tile_dims={manual, ...}`, `metadata={...}`, shard groups and tuple
+    shardings `{{...}, {...}}`. It is checked when read and kept in XLA's
+    canonical spelling; `kind` classifies it.
+  }];
+  let parameters = (ins StringRefParameter<>:$spelling);
+  let extraClassDeclaration = syntaxDecl # [{
+    bool isTuple() const { return getSpelling().starts_with("{{"); }
+    bool isReplicated() const { return getSpelling() == "{replicated}"; }
+  }];
+}
+
+def Hlo_TextAttr : Hlo_Attr<"Text", "text"> {
+  let summary = "HLO attribute value kept in its HLO spelling";
+  let description = [{
+    Values HLO itself treats as opaque structured text (brace-form
+    `backend_config={...}`, `origin=`, `domain=`, `statistics=`, header
+    entries this dialect does not model) are kept verbatim, e.g.
+    `#hlo.text<"{\"known_trip_count\":{\"n\":\"7\"}}">`.
+  }];
+  let parameters = (ins StringRefParameter<>:$value);
+  let assemblyFormat = "`<` $value `>`";
+}
+
+#endif // HLO_DIALECT_HLO_HLOATTRS_TD

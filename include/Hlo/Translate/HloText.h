@@ -1,0 +1,45 @@
+//===- HloText.h - HLO text <-> hlo dialect ---------------------*- C++ -*-===//
+//
+// Import of XLA's HLO text format into the hlo dialect, and export back.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HLO_TRANSLATE_HLOTEXT_H
+#define HLO_TRANSLATE_HLOTEXT_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/SourceMgr.h"
+
+namespace mlir::hlo {
+
+/// Parses the HLO text module held by the main buffer of `sourceMgr`.
+/// Errors are reported through the context's diagnostic engine with the
+/// buffer's file:line:col; returns null on error.
+OwningOpRef<ModuleOp> importHloText(llvm::SourceMgr &sourceMgr,
+                                    MLIRContext *context);
+
+/// Parses HLO text from a string (`bufferName` names it in diagnostics).
+OwningOpRef<ModuleOp> importHloText(StringRef text, MLIRContext *context,
+                                    StringRef bufferName = "<hlo>");
+
+struct HloExportOptions {
+  /// Print `op-start`/`op-done` for async chains wrapping one instruction.
+  bool asyncSugar = true;
+  /// Print `metadata={...}` recovered from locations.
+  bool printMetadata = true;
+};
+
+/// Prints `module` (hlo dialect) as HLO text the way XLA prints by default.
+LogicalResult exportHloText(ModuleOp module, raw_ostream &os,
+                            const HloExportOptions &options = {});
+
+/// True if `text` looks like HLO text rather than MLIR.
+bool looksLikeHloText(StringRef text);
+
+/// Registers the dialects an imported module uses.
+void registerHloTranslateDialects(DialectRegistry &registry);
+
+} // namespace mlir::hlo
+
+#endif // HLO_TRANSLATE_HLOTEXT_H

@@ -1,0 +1,640 @@
+//===- HloAttrs.cpp - hlo dialect attributes ------------------------------===//
+
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Dialect/Hlo/HloSyntax.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::hlo;
+using syntax::Cursor;
+
+#include "Hlo/Dialect/Hlo/HloEnums.cpp.inc"
+#define GET_ATTRDEF_CLASSES
+#include "Hlo/Dialect/Hlo/HloAttrs.cpp.inc"
+
+void HloDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "Hlo/Dialect/Hlo/HloAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// LayoutAttr: #hlo.layout<[1, 0], tiles = [[8, 128]], element_size = 4,
+//                         memory_space = 1, bounds = [?, 5], extra = "...">
+//===----------------------------------------------------------------------===//
+
+SmallVector<ArrayRef<int64_t>> LayoutAttr::getTiles() const {
+  SmallVector<ArrayRef<int64_t>> tiles;
+  ArrayRef<int64_t> data = getTileData();
+  for (int64_t n : getTileSizes()) {
+    tiles.push_back(data.take_front(n));
+    data = data.drop_front(n);
+  }
+  return tiles;
+}
+
+static ParseResult parseBracketList(AsmParser &p, SmallVectorImpl<int64_t> &v,
+                                    bool allowDynamic = false) {
+  return p.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() {
+    if (allowDynamic && succeeded(p.parseOptionalQuestion())) {
+      v.push_back(ShapedType::kDynamic);
+      return success();
+    }
+    int64_t x;
+    if (p.parseInteger(x))
+      return failure();
+    v.push_back(x);
+    return success();
+  });
+}
+
+static void printBracketList(AsmPrinter &p, ArrayRef<int64_t> v) {
+  p << '[';
+  llvm::interleaveComma(v, p, [&](int64_t x) {
+    if (ShapedType::isDynamic(x))
+      p << '?';
+    else
+      p << x;
+  });
+  p << ']';
+}
+
+Attribute LayoutAttr::parse(AsmParser &p, Type) {
+  bool hasM2M = true;
+  SmallVector<int64_t> m2m, tileSizes, tileData, bounds;
+  int64_t elementSize = 0, memorySpace = 0;
+  std::string extra;
+  if (p.parseLess())
+    return {};
+  if (succeeded(p.parseOptionalKeyword("none")))
+    hasM2M = false;
+  else if (parseBracketList(p, m2m))
+    return {};
+  while (succeeded(p.parseOptionalComma())) {
+    StringRef key;
+    if (p.parseKeyword(&key) || p.parseEqual())
+      return {};
+    if (key == "tiles") {
+      if (p.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() {
+            size_t before = tileData.size();
+            if (parseBracketList(p, tileData))
+              return failure();
+            tileSizes.push_back(tileData.size() - before);
+            return success();
+          }))
+        return {};
+    } else if (key == "element_size") {
+      if (p.parseInteger(elementSize))
+        return {};
+    } else if (key == "memory_space") {
+      if (p.parseInteger(memorySpace))
+        return {};
+    } else if (key == "bounds") {
+      if (parseBracketList(p, bounds, /*allowDynamic=*/true))
+        return {};
+    } else if (key == "extra") {
+      if (p.parseString(&extra))
+        return {};
+    } else {
+      p.emitError(p.getCurrentLocation(), "unknown layout field '")
+          << key << "'";
+      return {};
+    }
+  }
+  if (p.parseGreater())
+    return {};
+  return LayoutAttr::get(p.getContext(), hasM2M, m2m, tileSizes, tileData,
+                         elementSize, memorySpace, bounds,
+                         StringAttr::get(p.getContext(), extra));
+}
+
+void LayoutAttr::print(AsmPrinter &p) const {
+  p << '<';
+  if (getHasMinorToMajor())
+    printBracketList(p, getMinorToMajor());
+  else
+    p << "none";
+  if (!getTileSizes().empty()) {
+    p << ", tiles = [";
+    llvm::interleaveComma(getTiles(), p,
+                          [&](ArrayRef<int64_t> t) { printBracketList(p, t); });
+    p << ']';
+  }
+  if (getElementSizeInBits())
+    p << ", element_size = " << getElementSizeInBits();
+  if (getMemorySpace())
+    p << ", memory_space = " << getMemorySpace();
+  if (!getBounds().empty()) {
+    p << ", bounds = ";
+    printBracketList(p, getBounds());
+  }
+  if (getExtra() && !getExtra().getValue().empty())
+    p << ", extra = \"" << getExtra().getValue() << '"';
+  p << '>';
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes printed as their HLO spelling: #hlo.window<"{size=3x3}">.
+//===----------------------------------------------------------------------===//
+
+template <typename AttrT>
+static Attribute parseSyntaxAttr(AsmParser &p) {
+  std::string text;
+  SMLoc loc = p.getCurrentLocation();
+  if (p.parseLess() || p.parseString(&text) || p.parseGreater())
+    return {};
+  return AttrT::parseHlo(p.getContext(), text,
+                         [&]() { return p.emitError(loc); });
+}
+
+template <typename AttrT>
+static void printSyntaxAttr(AsmPrinter &p, AttrT attr) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  attr.printHlo(os);
+  p << "<\"";
+  llvm::printEscapedString(text, p.getStream());
+  p << "\">";
+}
+
+/// Runs `fn` over the whole text and reports the cursor's error, if any.
+static bool finish(Cursor &c, function_ref<InFlightDiagnostic()> emitError) {
+  if (!c.failed() && !c.atEnd())
+    c.error("unexpected trailing characters '" + c.rest().take_front(20) + "'");
+  if (c.failed()) {
+    emitError() << c.getError() << " at offset " << c.getErrorOffset()
+                << " of '" << c.getText() << "'";
+    return false;
+  }
+  return true;
+}
+
+#define HLO_SYNTAX_ATTR_ASM(AttrT)                                             \
+  Attribute AttrT::parse(AsmParser &p, Type) {                                 \
+    return parseSyntaxAttr<AttrT>(p);                                          \
+  }                                                                            \
+  void AttrT::print(AsmPrinter &p) const { printSyntaxAttr(p, *this); }
+
+HLO_SYNTAX_ATTR_ASM(WindowAttr)
+HLO_SYNTAX_ATTR_ASM(ConvDimensionNumbersAttr)
+HLO_SYNTAX_ATTR_ASM(SliceAttr)
+HLO_SYNTAX_ATTR_ASM(PaddingAttr)
+HLO_SYNTAX_ATTR_ASM(ReplicaGroupsAttr)
+HLO_SYNTAX_ATTR_ASM(ShardingAttr)
+
+//===----------------------------------------------------------------------===//
+// window={size=3x3 stride=2x2 pad=0_1x0_1 lhs_dilate=.. rhs_dilate=..
+//         rhs_reversal=0x1}
+//===----------------------------------------------------------------------===//
+
+Attribute WindowAttr::parseHlo(MLIRContext *ctx, StringRef text,
+                               function_ref<InFlightDiagnostic()> emitError) {
+  Cursor c(text);
+  SmallVector<int64_t> size, stride, lo, hi, lhsDil, rhsDil, rev;
+  if (c.expect("{")) {
+    while (!c.failed() && !c.consumeIf("}")) {
+      StringRef key;
+      if (!c.parseIdentifier(key) || !c.expect("="))
+        break;
+      if (key == "size") {
+        c.parseJoinedInts(size);
+      } else if (key == "stride") {
+        c.parseJoinedInts(stride);
+      } else if (key == "lhs_dilate") {
+        c.parseJoinedInts(lhsDil);
+      } else if (key == "rhs_dilate") {
+        c.parseJoinedInts(rhsDil);
+      } else if (key == "rhs_reversal") {
+        c.parseJoinedInts(rev);
+      } else if (key == "pad") {
+        do {
+          int64_t l, h;
+          if (!c.parseInt(l) || !c.expect("_") || !c.parseInt(h))
+            break;
+          lo.push_back(l);
+          hi.push_back(h);
+        } while (c.consumeIf("x"));
+      } else {
+        c.error("unknown window field '" + key + "'");
+      }
+      if (c.atEnd() && !c.failed())
+        c.error("expected '}'");
+    }
+  }
+  if (!finish(c, emitError))
+    return {};
+  size_t rank = size.size();
+  for (auto *v : {&stride, &lo, &hi, &lhsDil, &rhsDil, &rev}) {
+    if (!v->empty() && v->size() != rank) {
+      emitError() << "window field has " << v->size()
+                  << " entries but size has " << rank;
+      return {};
+    }
+  }
+  return WindowAttr::get(ctx, size, stride, lo, hi, lhsDil, rhsDil, rev);
+}
+
+void WindowAttr::printHlo(raw_ostream &os) const {
+  auto allEqual = [](ArrayRef<int64_t> v, int64_t x) {
+    return llvm::all_of(v, [&](int64_t e) { return e == x; });
+  };
+  os << '{';
+  bool first = true;
+  auto field = [&](StringRef name, ArrayRef<int64_t> v, int64_t dflt) {
+    if (v.empty() || allEqual(v, dflt))
+      return;
+    os << (first ? "" : " ") << name << '=';
+    syntax::printJoined(os, v, "x");
+    first = false;
+  };
+  if (!getSize().empty()) {
+    os << "size=";
+    syntax::printJoined(os, getSize(), "x");
+    first = false;
+  }
+  field("stride", getStride(), 1);
+  if (!getPadLow().empty() &&
+      !(allEqual(getPadLow(), 0) && allEqual(getPadHigh(), 0))) {
+    os << (first ? "" : " ") << "pad=";
+    for (size_t i = 0, e = getPadLow().size(); i < e; ++i)
+      os << (i ? "x" : "") << getPadLow()[i] << '_' << getPadHigh()[i];
+    first = false;
+  }
+  field("lhs_dilate", getLhsDilate(), 1);
+  field("rhs_dilate", getRhsDilate(), 1);
+  field("rhs_reversal", getReversal(), 0);
+  os << '}';
+}
+
+//===----------------------------------------------------------------------===//
+// dim_labels=b01f_01io->b01f
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct Labels {
+  int64_t a = -1, b = -1;
+  SmallVector<int64_t> spatial;
+};
+} // namespace
+
+static bool parseLabels(StringRef s, char ca, char cb, Labels &out,
+                        std::string &err) {
+  SmallVector<int64_t> spatial(s.size(), -1);
+  size_t numSpatial = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char ch = s[i];
+    if (ch == ca && out.a < 0) {
+      out.a = i;
+    } else if (ch == cb && out.b < 0) {
+      out.b = i;
+    } else if (llvm::isDigit(ch) && size_t(ch - '0') < s.size() &&
+               spatial[ch - '0'] < 0) {
+      spatial[ch - '0'] = i;
+      ++numSpatial;
+    } else {
+      err = (Twine("unexpected '") + Twine(ch) + "' in dimension labels '" +
+             s + "'")
+                .str();
+      return false;
+    }
+  }
+  if (out.a < 0 || out.b < 0) {
+    err = (Twine("dimension labels '") + s + "' need '" + Twine(ca) +
+           "' and '" + Twine(cb) + "'")
+              .str();
+    return false;
+  }
+  for (size_t i = 0; i < numSpatial; ++i) {
+    if (spatial[i] < 0) {
+      err = (Twine("spatial dimensions of '") + s + "' are not 0..n-1").str();
+      return false;
+    }
+    out.spatial.push_back(spatial[i]);
+  }
+  return true;
+}
+
+Attribute
+ConvDimensionNumbersAttr::parseHlo(MLIRContext *ctx, StringRef text,
+                                   function_ref<InFlightDiagnostic()> emitError) {
+  text = text.trim();
+  auto [lhsKernel, out] = text.split("->");
+  auto [lhs, kernel] = lhsKernel.split('_');
+  Labels in, k, o;
+  std::string err;
+  if (lhs.empty() || kernel.empty() || out.empty()) {
+    emitError() << "expected dim_labels like 'b01f_01io->b01f', got '" << text
+                << "'";
+    return {};
+  }
+  if (!parseLabels(lhs, 'b', 'f', in, err) ||
+      !parseLabels(kernel, 'i', 'o', k, err) ||
+      !parseLabels(out, 'b', 'f', o, err)) {
+    emitError() << err;
+    return {};
+  }
+  if (in.spatial.size() != k.spatial.size() ||
+      in.spatial.size() != o.spatial.size()) {
+    emitError() << "dim_labels '" << text
+                << "' have different spatial ranks for input, kernel, output";
+    return {};
+  }
+  return ConvDimensionNumbersAttr::get(ctx, in.a, in.b, in.spatial, k.a, k.b,
+                                       k.spatial, o.a, o.b, o.spatial);
+}
+
+static void printLabels(raw_ostream &os, int64_t a, char ca, int64_t b,
+                        char cb, ArrayRef<int64_t> spatial) {
+  std::string s(2 + spatial.size(), '?');
+  s[a] = ca;
+  s[b] = cb;
+  for (size_t i = 0; i < spatial.size(); ++i)
+    s[spatial[i]] = char('0' + i);
+  os << s;
+}
+
+void ConvDimensionNumbersAttr::printHlo(raw_ostream &os) const {
+  printLabels(os, getInputBatch(), 'b', getInputFeature(), 'f',
+              getInputSpatial());
+  os << '_';
+  printLabels(os, getKernelInput(), 'i', getKernelOutput(), 'o',
+              getKernelSpatial());
+  os << "->";
+  printLabels(os, getOutputBatch(), 'b', getOutputFeature(), 'f',
+              getOutputSpatial());
+}
+
+//===----------------------------------------------------------------------===//
+// slice={[0:2], [1:9:2]}
+//===----------------------------------------------------------------------===//
+
+Attribute SliceAttr::parseHlo(MLIRContext *ctx, StringRef text,
+                              function_ref<InFlightDiagnostic()> emitError) {
+  Cursor c(text);
+  SmallVector<int64_t> starts, limits, strides;
+  if (c.expect("{") && !c.consumeIf("}")) {
+    do {
+      int64_t s, l, st = 1;
+      if (!c.expect("[") || !c.parseInt(s) || !c.expect(":") ||
+          !c.parseInt(l))
+        break;
+      if (c.consumeIf(":") && !c.parseInt(st))
+        break;
+      if (!c.expect("]"))
+        break;
+      starts.push_back(s);
+      limits.push_back(l);
+      strides.push_back(st);
+    } while (c.consumeIf(","));
+    c.expect("}");
+  }
+  if (!finish(c, emitError))
+    return {};
+  return SliceAttr::get(ctx, starts, limits, strides);
+}
+
+void SliceAttr::printHlo(raw_ostream &os) const {
+  os << '{';
+  for (size_t i = 0, e = getStarts().size(); i < e; ++i) {
+    os << (i ? ", " : "") << '[' << getStarts()[i] << ':' << getLimits()[i];
+    if (getStrides()[i] != 1)
+      os << ':' << getStrides()[i];
+    os << ']';
+  }
+  os << '}';
+}
+
+//===----------------------------------------------------------------------===//
+// padding=0_0x1_2_1
+//===----------------------------------------------------------------------===//
+
+Attribute PaddingAttr::parseHlo(MLIRContext *ctx, StringRef text,
+                                function_ref<InFlightDiagnostic()> emitError) {
+  Cursor c(text);
+  SmallVector<int64_t> lo, hi, in;
+  if (!c.atEnd()) {
+    do {
+      int64_t l, h, i = 0;
+      if (!c.parseInt(l) || !c.expect("_") || !c.parseInt(h))
+        break;
+      if (c.consumeIf("_") && !c.parseInt(i))
+        break;
+      lo.push_back(l);
+      hi.push_back(h);
+      in.push_back(i);
+    } while (c.consumeIf("x"));
+  }
+  if (!finish(c, emitError))
+    return {};
+  return PaddingAttr::get(ctx, lo, hi, in);
+}
+
+void PaddingAttr::printHlo(raw_ostream &os) const {
+  for (size_t i = 0, e = getLow().size(); i < e; ++i) {
+    os << (i ? "x" : "") << getLow()[i] << '_' << getHigh()[i];
+    if (getInterior()[i])
+      os << '_' << getInterior()[i];
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// replica_groups={{0,1},{2,3}} or [2,4]<=[4,2]T(1,0)
+//===----------------------------------------------------------------------===//
+
+Attribute
+ReplicaGroupsAttr::parseHlo(MLIRContext *ctx, StringRef text,
+                            function_ref<InFlightDiagnostic()> emitError) {
+  Cursor c(text);
+  SmallVector<int64_t> sizes, ids, shape, reshape, perm;
+  bool iota = c.peek() == '[';
+  if (iota) {
+    if (c.parseIntList(shape, '[', ']') && c.expect("<=") &&
+        c.parseIntList(reshape, '[', ']') && c.consumeIf("T"))
+      c.parseIntList(perm, '(', ')');
+  } else if (c.expect("{") && !c.consumeIf("}")) {
+    do {
+      size_t before = ids.size();
+      if (!c.parseIntList(ids))
+        break;
+      sizes.push_back(ids.size() - before);
+    } while (c.consumeIf(","));
+    c.expect("}");
+  }
+  if (!finish(c, emitError))
+    return {};
+  if (iota) {
+    int64_t n = 1, m = 1;
+    for (int64_t d : shape)
+      n *= d;
+    for (int64_t d : reshape)
+      m *= d;
+    if (shape.size() != 2 || n != m ||
+        (!perm.empty() && perm.size() != reshape.size())) {
+      emitError() << "malformed iota replica groups '" << text << "'";
+      return {};
+    }
+  }
+  return ReplicaGroupsAttr::get(ctx, iota, sizes, ids, shape, reshape, perm);
+}
+
+void ReplicaGroupsAttr::printHlo(raw_ostream &os) const {
+  if (getIsIota()) {
+    os << '[';
+    syntax::printJoined(os, getIotaShape(), ",");
+    os << "]<=[";
+    syntax::printJoined(os, getIotaReshape(), ",");
+    os << ']';
+    if (!getIotaPerm().empty()) {
+      os << "T(";
+      syntax::printJoined(os, getIotaPerm(), ",");
+      os << ')';
+    }
+    return;
+  }
+  os << '{';
+  ArrayRef<int64_t> ids = getIds();
+  for (size_t g = 0, e = getGroupSizes().size(); g < e; ++g) {
+    os << (g ? "," : "") << '{';
+    syntax::printJoined(os, ids.take_front(getGroupSizes()[g]), ",");
+    ids = ids.drop_front(getGroupSizes()[g]);
+    os << '}';
+  }
+  os << '}';
+}
+
+SmallVector<SmallVector<int64_t>> ReplicaGroupsAttr::getGroups() const {
+  SmallVector<SmallVector<int64_t>> groups;
+  if (!getIsIota()) {
+    ArrayRef<int64_t> ids = getIds();
+    for (int64_t n : getGroupSizes()) {
+      groups.emplace_back(ids.take_front(n));
+      ids = ids.drop_front(n);
+    }
+    return groups;
+  }
+  // Iota: the ids 0..N-1 reshaped to iotaReshape, transposed by iotaPerm,
+  // then read row-major as [numGroups, groupSize].
+  ArrayRef<int64_t> dims = getIotaReshape();
+  SmallVector<int64_t> perm(getIotaPerm());
+  if (perm.empty())
+    for (size_t i = 0; i < dims.size(); ++i)
+      perm.push_back(i);
+  SmallVector<int64_t> tDims, strides(dims.size(), 1);
+  for (int i = int(dims.size()) - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * dims[i + 1];
+  for (int64_t p : perm)
+    tDims.push_back(dims[p]);
+  int64_t total = 1;
+  for (int64_t d : dims)
+    total *= d;
+  SmallVector<int64_t> flat;
+  SmallVector<int64_t> idx(tDims.size(), 0);
+  for (int64_t n = 0; n < total; ++n) {
+    int64_t id = 0;
+    for (size_t i = 0; i < idx.size(); ++i)
+      id += idx[i] * strides[perm[i]];
+    flat.push_back(id);
+    for (int i = int(idx.size()) - 1; i >= 0; --i) {
+      if (++idx[i] < tDims[i])
+        break;
+      idx[i] = 0;
+    }
+  }
+  int64_t groupSize = getIotaShape()[1];
+  for (int64_t g = 0; g < getIotaShape()[0]; ++g)
+    groups.emplace_back(ArrayRef<int64_t>(flat).slice(g * groupSize, groupSize));
+  return groups;
+}
+
+//===----------------------------------------------------------------------===//
+// sharding={...}
+//===----------------------------------------------------------------------===//
+
+/// Checks one sharding (without the enclosing tuple braces).
+static bool checkSingleSharding(Cursor &c) {
+  if (!c.expect("{"))
+    return false;
+  bool sawKind = false;
+  while (!c.consumeIf("}")) {
+    if (c.atEnd())
+      return c.error("expected '}'");
+    StringRef word;
+    if (!c.parseIdentifier(word))
+      return false;
+    if (word == "replicated" || word == "manual" || word == "unknown" ||
+        word == "last_tile_dim_replicate") {
+      sawKind |= word != "last_tile_dim_replicate";
+      continue;
+    }
+    if (word == "maximal") {
+      int64_t d;
+      if (!c.expect("device=") || !c.parseInt(d))
+        return false;
+      sawKind = true;
+      continue;
+    }
+    if (word == "shard_as" || word == "shard_like") {
+      int64_t d;
+      if (!c.parseInt(d))
+        return false;
+      continue;
+    }
+    if (!c.expect("="))
+      return false;
+    if (word == "devices") {
+      SmallVector<int64_t> dims, ids;
+      if (!c.parseIntList(dims, '[', ']'))
+        return false;
+      if (c.consumeIf("<=")) {
+        SmallVector<int64_t> reshape, perm;
+        if (!c.parseIntList(reshape, '[', ']'))
+          return false;
+        if (c.consumeIf("T") && !c.parseIntList(perm, '(', ')'))
+          return false;
+      } else {
+        if (!c.parseJoinedInts(ids, ','))
+          return false;
+      }
+      sawKind = true;
+      continue;
+    }
+    if (word == "last_tile_dims" || word == "metadata") {
+      StringRef group;
+      if (!c.parseBalanced(group))
+        return false;
+      continue;
+    }
+    return c.error("unknown sharding field '" + word + "'");
+  }
+  if (!sawKind)
+    return c.error("sharding names no kind (replicated, maximal, devices=...)");
+  return true;
+}
+
+Attribute ShardingAttr::parseHlo(MLIRContext *ctx, StringRef text,
+                                 function_ref<InFlightDiagnostic()> emitError) {
+  Cursor c(text);
+  size_t save = c.getPos();
+  if (c.consumeIf("{") && c.peek() == '{') {
+    do {
+      if (!checkSingleSharding(c))
+        break;
+    } while (c.consumeIf(","));
+    c.expect("}");
+  } else if (c.setPos(save), c.consumeIf("{") && c.consumeIf("}")) {
+    // An empty tuple sharding.
+  } else {
+    c.setPos(save);
+    checkSingleSharding(c);
+  }
+  if (!finish(c, emitError))
+    return {};
+  return ShardingAttr::get(ctx, text.trim());
+}
+
+void ShardingAttr::printHlo(raw_ostream &os) const { os << getSpelling(); }

@@ -1,0 +1,224 @@
+//===- HloSyntax.cpp - scanning HLO attribute spellings -------------------===//
+
+#include "Hlo/Dialect/Hlo/HloSyntax.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir::hlo::syntax;
+
+void Cursor::skipSpace() {
+  while (pos < text.size()) {
+    char c = text[pos];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      ++pos;
+      continue;
+    }
+    if (c == '/' && pos + 1 < text.size() && text[pos + 1] == '/') {
+      size_t end = text.find('\n', pos);
+      pos = end == StringRef::npos ? text.size() : end + 1;
+      continue;
+    }
+    if (c == '/' && pos + 1 < text.size() && text[pos + 1] == '*') {
+      size_t end = text.find("*/", pos + 2);
+      pos = end == StringRef::npos ? text.size() : end + 2;
+      continue;
+    }
+    break;
+  }
+}
+
+bool Cursor::consumeIf(StringRef tok) {
+  skipSpace();
+  if (!text.drop_front(pos).starts_with(tok))
+    return false;
+  pos += tok.size();
+  return true;
+}
+
+bool Cursor::expect(StringRef tok) {
+  if (consumeIf(tok))
+    return true;
+  return error("expected '" + tok + "'");
+}
+
+bool Cursor::error(const Twine &msg) {
+  if (errorMessage.empty()) {
+    errorMessage = msg.str();
+    errorOffset = pos;
+  }
+  return false;
+}
+
+bool Cursor::parseInt(int64_t &value) {
+  skipSpace();
+  size_t start = pos;
+  if (pos < text.size() && (text[pos] == '-' || text[pos] == '+'))
+    ++pos;
+  while (pos < text.size() && llvm::isDigit(text[pos]))
+    ++pos;
+  StringRef digits = text.slice(start, pos);
+  if (digits.empty() || digits == "-" || digits == "+") {
+    pos = start;
+    return error("expected integer");
+  }
+  if (digits.front() == '+')
+    digits = digits.drop_front();
+  if (digits.getAsInteger(10, value)) {
+    pos = start;
+    return error("integer out of range");
+  }
+  return true;
+}
+
+bool Cursor::parseIntList(SmallVectorImpl<int64_t> &values, char open,
+                          char close) {
+  if (!expect(StringRef(&open, 1)))
+    return false;
+  if (consumeIf(StringRef(&close, 1)))
+    return true;
+  do {
+    int64_t v;
+    if (!parseInt(v))
+      return false;
+    values.push_back(v);
+  } while (consumeIf(","));
+  return expect(StringRef(&close, 1));
+}
+
+bool Cursor::parseJoinedInts(SmallVectorImpl<int64_t> &values, char sep) {
+  do {
+    int64_t v;
+    if (!parseInt(v))
+      return false;
+    values.push_back(v);
+  } while (pos < text.size() && text[pos] == sep && ++pos);
+  return true;
+}
+
+static bool isIdentChar(char c) {
+  return llvm::isAlnum(c) || c == '_' || c == '.' || c == '-' || c == '$';
+}
+
+bool Cursor::parseIdentifier(StringRef &ident) {
+  skipSpace();
+  size_t start = pos;
+  while (pos < text.size() && isIdentChar(text[pos]))
+    ++pos;
+  if (start == pos)
+    return error("expected identifier");
+  ident = text.slice(start, pos);
+  return true;
+}
+
+bool Cursor::parseQuoted(std::string &value) {
+  skipSpace();
+  if (pos >= text.size() || text[pos] != '"')
+    return error("expected '\"'");
+  size_t start = pos++;
+  value.clear();
+  while (pos < text.size() && text[pos] != '"') {
+    char c = text[pos++];
+    if (c != '\\') {
+      value.push_back(c);
+      continue;
+    }
+    if (pos >= text.size())
+      break;
+    char e = text[pos++];
+    switch (e) {
+    case 'n': value.push_back('\n'); break;
+    case 't': value.push_back('\t'); break;
+    case 'r': value.push_back('\r'); break;
+    case '0': case '1': case '2': case '3':
+    case '4': case '5': case '6': case '7': {
+      unsigned v = e - '0';
+      for (int n = 1; n < 3 && pos < text.size() && text[pos] >= '0' &&
+                      text[pos] <= '7';
+           ++n)
+        v = v * 8 + (text[pos++] - '0');
+      value.push_back(static_cast<char>(v));
+      break;
+    }
+    case 'x': {
+      unsigned v = 0;
+      int n = 0;
+      while (n < 2 && pos < text.size() && llvm::isHexDigit(text[pos])) {
+        v = v * 16 + llvm::hexDigitValue(text[pos++]);
+        ++n;
+      }
+      value.push_back(static_cast<char>(v));
+      break;
+    }
+    default: value.push_back(e); break;
+    }
+  }
+  if (pos >= text.size()) {
+    pos = start;
+    return error("unterminated string");
+  }
+  ++pos;
+  return true;
+}
+
+bool Cursor::parseBalanced(StringRef &group) {
+  skipSpace();
+  size_t start = pos;
+  SmallVector<char, 8> stack;
+  do {
+    if (pos >= text.size()) {
+      pos = start;
+      return error("unbalanced brackets");
+    }
+    char c = text[pos];
+    if (c == '"') {
+      std::string ignored;
+      if (!parseQuoted(ignored))
+        return false;
+      continue;
+    }
+    ++pos;
+    if (c == '{' || c == '[' || c == '(') {
+      stack.push_back(c == '{' ? '}' : c == '[' ? ']' : ')');
+    } else if (c == '}' || c == ']' || c == ')') {
+      if (stack.empty() || stack.back() != c) {
+        pos = start;
+        return error("unbalanced brackets");
+      }
+      stack.pop_back();
+    } else if (stack.empty()) {
+      pos = start;
+      return error("expected '{', '[' or '('");
+    }
+  } while (!stack.empty());
+  group = text.slice(start, pos);
+  return true;
+}
+
+void mlir::hlo::syntax::printJoined(raw_ostream &os, ArrayRef<int64_t> values,
+                                    StringRef sep) {
+  llvm::interleave(values, os, sep);
+}
+
+void mlir::hlo::syntax::printQuoted(raw_ostream &os, StringRef s) {
+  os << '"';
+  for (char c : s) {
+    switch (c) {
+    case '"': os << "\\\""; break;
+    case '\'': os << "\\'"; break;
+    case '\\': os << "\\\\"; break;
+    case '\n': os << "\\n"; break;
+    case '\t': os << "\\t"; break;
+    case '\r': os << "\\r"; break;
+    default:
+      if (static_cast<unsigned char>(c) < 0x20 ||
+          static_cast<unsigned char>(c) >= 0x7f) {
+        unsigned char u = static_cast<unsigned char>(c);
+        os << '\\' << char('0' + (u >> 6)) << char('0' + ((u >> 3) & 7))
+           << char('0' + (u & 7));
+      }
+      else
+        os << c;
+    }
+  }
+  os << '"';
+}

@@ -1,0 +1,739 @@
+//===- HloExport.cpp - the hlo dialect to HLO text ------------------------===//
+//
+// Prints a module of the hlo dialect as HLO text the way XLA prints it by
+// default: `%`-prefixed names taken from locations, shapes with layouts,
+// attributes in XLA's order, metadata recovered from fused locations, and
+// `op-start`/`op-done` for async chains that wrap a single instruction.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Dialect/Hlo/HloSyntax.h"
+#include "Hlo/Translate/HloText.h"
+#include "HloTextCommon.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace mlir::hlo;
+using syntax::printQuoted;
+
+namespace {
+
+class Exporter {
+public:
+  Exporter(ModuleOp module, raw_ostream &os, const HloExportOptions &options)
+      : module(module), os(os), options(options) {}
+  LogicalResult run();
+
+private:
+  void assignNames();
+  std::string uniqueName(StringRef base);
+  void printHeader(ComputationOp entry);
+  void printComputation(ComputationOp comp);
+  void printOp(Operation *op, bool isRoot);
+  void printAttrs(Operation *op, DictionaryAttr attrs, Location loc,
+                  StringRef opcode);
+  void printAttrValue(const AttrInfo &info, Attribute value);
+  void printMetadata(Location loc);
+  bool isSugaredStart(AsyncStartOp start);
+  Operation *wrappedOp(AsyncStartOp start);
+
+public:
+  static void printType(raw_ostream &os, Type t, bool withLayout = true);
+  static void printLiteral(raw_ostream &os, Attribute literal, Type type);
+
+private:
+  ModuleOp module;
+  raw_ostream &os;
+  HloExportOptions options;
+  DenseMap<Value, std::string> names;
+  llvm::StringSet<> usedNames;
+  llvm::StringMap<unsigned> symbolUses;
+  llvm::StringSet<> skipComputations;
+  LogicalResult status = success();
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Names
+//===----------------------------------------------------------------------===//
+
+/// The HLO instruction name carried by a location, if any.
+static std::optional<StringRef> nameOf(Location loc) {
+  if (auto n = dyn_cast<NameLoc>(loc))
+    return n.getName().getValue();
+  if (auto f = dyn_cast<FusedLoc>(loc))
+    for (Location inner : f.getLocations())
+      if (auto n = nameOf(inner))
+        return n;
+  return std::nullopt;
+}
+
+std::string Exporter::uniqueName(StringRef base) {
+  std::string name = base.str();
+  for (unsigned i = 1; !usedNames.insert(name).second; ++i)
+    name = (base + "." + Twine(i)).str();
+  return name;
+}
+
+void Exporter::assignNames() {
+  for (auto comp : module.getOps<ComputationOp>()) {
+    if (skipComputations.contains(comp.getSymName()))
+      continue;
+    for (BlockArgument arg : comp.getBody().getArguments())
+      names[arg] = uniqueName(
+          nameOf(arg.getLoc()).value_or(
+              ("Arg_" + Twine(arg.getArgNumber())).str()));
+    comp.walk([&](Operation *op) {
+      if (isa<ReturnOp>(op) || op->getNumResults() != 1)
+        return;
+      std::string base = nameOf(op->getLoc())
+                             .value_or(StringRef(getOpcode(op)))
+                             .str();
+      names[op->getResult(0)] = uniqueName(base);
+    });
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Types and literals
+//===----------------------------------------------------------------------===//
+
+static void printLayout(raw_ostream &os, LayoutAttr layout) {
+  os << '{';
+  syntax::printJoined(os, layout.getMinorToMajor(), ",");
+  bool items = !layout.getTileSizes().empty() ||
+               layout.getElementSizeInBits() || layout.getMemorySpace() ||
+               !layout.getExtra().getValue().empty();
+  if (items) {
+    os << ':';
+    if (!layout.getTileSizes().empty()) {
+      os << 'T';
+      for (ArrayRef<int64_t> tile : layout.getTiles()) {
+        os << '(';
+        llvm::interleave(
+            tile, os,
+            [&](int64_t v) {
+              if (v == std::numeric_limits<int64_t>::min())
+                os << '*';
+              else
+                os << v;
+            },
+            ",");
+        os << ')';
+      }
+    }
+    os << layout.getExtra().getValue();
+    if (layout.getElementSizeInBits())
+      os << "E(" << layout.getElementSizeInBits() << ')';
+    if (layout.getMemorySpace())
+      os << "S(" << layout.getMemorySpace() << ')';
+  }
+  os << '}';
+}
+
+void Exporter::printType(raw_ostream &os, Type t, bool withLayout) {
+  if (auto tuple = dyn_cast<TupleType>(t)) {
+    os << '(';
+    llvm::interleaveComma(tuple.getTypes(), os,
+                          [&](Type e) { printType(os, e, withLayout); });
+    os << ')';
+    return;
+  }
+  if (isa<TokenType, hlo::OpaqueType>(t)) {
+    os << getElementTypeName(t) << "[]";
+    return;
+  }
+  auto rt = cast<RankedTensorType>(t);
+  auto layout = dyn_cast_or_null<LayoutAttr>(rt.getEncoding());
+  os << getElementTypeName(rt.getElementType()) << '[';
+  for (int64_t i = 0; i < rt.getRank(); ++i) {
+    if (i)
+      os << ',';
+    if (layout && layout.isBounded(i))
+      os << "<=" << layout.getBounds()[i];
+    else if (rt.isDynamicDim(i))
+      os << '?';
+    else
+      os << rt.getDimSize(i);
+  }
+  os << ']';
+  if (withLayout && layout && layout.getHasMinorToMajor() && rt.getRank() > 0)
+    printLayout(os, layout);
+}
+
+static void printFloat(raw_ostream &os, const APFloat &v) {
+  if (v.isInfinity()) {
+    os << (v.isNegative() ? "-inf" : "inf");
+    return;
+  }
+  if (v.isNaN()) {
+    os << (v.isNegative() ? "-nan" : "nan");
+    APFloat canonical = APFloat::getQNaN(v.getSemantics(), v.isNegative());
+    if (canonical.bitcastToAPInt() != v.bitcastToAPInt()) {
+      unsigned mantBits = APFloat::semanticsPrecision(v.getSemantics()) - 1;
+      APInt payload = v.bitcastToAPInt().trunc(mantBits);
+      os << "(0x" << llvm::toString(payload, 16, false, false) << ')';
+    }
+    return;
+  }
+  SmallString<32> buf;
+  v.toString(buf, /*FormatPrecision=*/0, /*FormatMaxPadding=*/0);
+  // APFloat spells exponents `E+07`; XLA reads both cases.
+  os << buf;
+}
+
+void Exporter::printLiteral(raw_ostream &os, Attribute literal, Type type) {
+  if (!literal || isa<UnitAttr>(literal)) {
+    os << "{...}";
+    return;
+  }
+  if (auto tuple = dyn_cast<ArrayAttr>(literal)) {
+    auto tt = cast<TupleType>(type);
+    os << "( ";
+    for (size_t i = 0; i < tuple.size(); ++i) {
+      if (i)
+        os << ", ";
+      printLiteral(os, tuple[i], tt.getType(i));
+    }
+    os << " )";
+    return;
+  }
+  auto elts = cast<DenseElementsAttr>(literal);
+  auto rt = cast<RankedTensorType>(elts.getType());
+  Type elt = rt.getElementType();
+  SmallVector<std::string> scalars;
+  int64_t n = rt.getNumElements();
+  scalars.reserve(n);
+  auto add = [&](auto fn) {
+    std::string s;
+    llvm::raw_string_ostream ss(s);
+    fn(ss);
+    scalars.push_back(std::move(s));
+  };
+  if (elt.isInteger(1) && cast<IntegerType>(elt).isSignless()) {
+    for (bool v : elts.getValues<bool>())
+      add([&](raw_ostream &s) { s << (v ? "true" : "false"); });
+  } else if (auto it = dyn_cast<IntegerType>(elt)) {
+    for (APInt v : elts.getValues<APInt>())
+      add([&](raw_ostream &s) {
+        s << llvm::toString(v, 10, !it.isUnsigned());
+      });
+  } else if (isa<FloatType>(elt)) {
+    for (APFloat v : elts.getValues<APFloat>())
+      add([&](raw_ostream &s) { printFloat(s, v); });
+  } else if (isa<ComplexType>(elt)) {
+    for (std::complex<APFloat> v : elts.getValues<std::complex<APFloat>>())
+      add([&](raw_ostream &s) {
+        s << '(';
+        printFloat(s, v.real());
+        s << ", ";
+        printFloat(s, v.imag());
+        s << ')';
+      });
+  }
+  if (rt.getRank() == 0) {
+    os << scalars[0];
+    return;
+  }
+  // Nested braces, row-major.
+  ArrayRef<int64_t> shape = rt.getShape();
+  size_t next = 0;
+  std::function<void(size_t)> level = [&](size_t dim) {
+    bool inner = dim + 1 == shape.size();
+    os << (inner || dim == 0 ? "{" : "{ ");
+    if (dim == 0 && !inner)
+      os << ' ';
+    for (int64_t i = 0; i < shape[dim]; ++i) {
+      if (i)
+        os << ", ";
+      if (inner)
+        os << scalars[next++];
+      else
+        level(dim + 1);
+    }
+    os << (inner ? "}" : " }");
+  };
+  level(0);
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+static StringRef enumSpelling(Attribute a) {
+  if (auto e = dyn_cast<ComparisonDirectionAttr>(a))
+    return stringifyComparisonDirection(e.getValue());
+  if (auto e = dyn_cast<ComparisonTypeAttr>(a))
+    return stringifyComparisonType(e.getValue());
+  if (auto e = dyn_cast<FusionKindAttr>(a))
+    return stringifyFusionKind(e.getValue());
+  if (auto e = dyn_cast<FftTypeAttr>(a))
+    return stringifyFftType(e.getValue());
+  if (auto e = dyn_cast<RngDistributionAttr>(a))
+    return stringifyRngDistribution(e.getValue());
+  if (auto e = dyn_cast<RngAlgorithmAttr>(a))
+    return stringifyRngAlgorithm(e.getValue());
+  if (auto e = dyn_cast<TransposeAttr>(a))
+    return stringifyTranspose(e.getValue());
+  if (auto e = dyn_cast<CustomCallApiVersionAttr>(a))
+    return stringifyCustomCallApiVersion(e.getValue());
+  if (auto e = dyn_cast<CustomCallScheduleAttr>(a))
+    return stringifyCustomCallSchedule(e.getValue());
+  if (auto e = dyn_cast<PrecisionAttr>(a))
+    return stringifyPrecision(e.getValue());
+  if (auto s = dyn_cast<StringAttr>(a))
+    return s.getValue();
+  return "";
+}
+
+void Exporter::printAttrValue(const AttrInfo &info, Attribute value) {
+  switch (info.kind) {
+  case AttrKind::IntList:
+    os << '{';
+    syntax::printJoined(os, cast<DenseI64ArrayAttr>(value).asArrayRef(), ",");
+    os << '}';
+    return;
+  case AttrKind::Int:
+    os << cast<IntegerAttr>(value).getInt();
+    return;
+  case AttrKind::Float: {
+    SmallString<16> buf;
+    cast<FloatAttr>(value).getValue().toString(buf, 0, 0);
+    os << buf;
+    return;
+  }
+  case AttrKind::Bool:
+    os << (cast<BoolAttr>(value).getValue() ? "true" : "false");
+    return;
+  case AttrKind::Enum:
+    os << enumSpelling(value);
+    return;
+  case AttrKind::String:
+    printQuoted(os, cast<StringAttr>(value).getValue());
+    return;
+  case AttrKind::BackendConfig:
+  case AttrKind::Text:
+    if (auto s = dyn_cast<StringAttr>(value))
+      printQuoted(os, s.getValue());
+    else
+      os << cast<TextAttr>(value).getValue();
+    return;
+  case AttrKind::Window:
+    cast<WindowAttr>(value).printHlo(os);
+    return;
+  case AttrKind::ConvDims:
+    cast<ConvDimensionNumbersAttr>(value).printHlo(os);
+    return;
+  case AttrKind::Slice:
+    cast<SliceAttr>(value).printHlo(os);
+    return;
+  case AttrKind::Padding:
+    cast<PaddingAttr>(value).printHlo(os);
+    return;
+  case AttrKind::ReplicaGroups:
+    cast<ReplicaGroupsAttr>(value).printHlo(os);
+    return;
+  case AttrKind::Sharding:
+    cast<ShardingAttr>(value).printHlo(os);
+    return;
+  case AttrKind::Symbol:
+    os << '%' << cast<FlatSymbolRefAttr>(value).getValue();
+    return;
+  case AttrKind::SymbolList:
+  case AttrKind::NameList:
+    os << '{';
+    llvm::interleaveComma(cast<ArrayAttr>(value), os, [&](Attribute a) {
+      if (auto sym = dyn_cast<FlatSymbolRefAttr>(a))
+        os << '%' << sym.getValue();
+      else
+        os << '%' << cast<StringAttr>(a).getValue();
+    });
+    os << '}';
+    return;
+  case AttrKind::Pairs:
+    os << '{';
+    llvm::interleave(
+        cast<ArrayAttr>(value), os,
+        [&](Attribute a) {
+          os << '{';
+          syntax::printJoined(os, cast<DenseI64ArrayAttr>(a).asArrayRef(),
+                              ",");
+          os << '}';
+        },
+        ",");
+    os << '}';
+    return;
+  case AttrKind::StringDict:
+    os << '{';
+    llvm::interleave(
+        cast<DictionaryAttr>(value), os,
+        [&](NamedAttribute a) {
+          os << a.getName().getValue() << '=';
+          printQuoted(os, cast<StringAttr>(a.getValue()).getValue());
+        },
+        ",");
+    os << '}';
+    return;
+  case AttrKind::Shape:
+    printType(os, cast<TypeAttr>(value).getValue());
+    return;
+  case AttrKind::ShapeList:
+    os << '{';
+    llvm::interleaveComma(cast<ArrayAttr>(value), os, [&](Attribute a) {
+      printType(os, cast<TypeAttr>(a).getValue());
+    });
+    os << '}';
+    return;
+  case AttrKind::PrecisionList:
+    os << '{';
+    llvm::interleave(
+        cast<ArrayAttr>(value), os,
+        [&](Attribute a) { os << enumSpelling(a); }, ",");
+    os << '}';
+    return;
+  }
+}
+
+/// XLA's order of metadata fields.
+static const char *const kMetadataOrder[] = {
+    "op_type",          "op_name",           "source_file",
+    "source_line",      "source_end_line",   "source_column",
+    "source_end_column", "profile_type",     "deduplicated_name",
+    "preserve_layout",  "stack_frame_id",    "scheduling_name"};
+
+void Exporter::printMetadata(Location loc) {
+  auto fused = dyn_cast<FusedLoc>(loc);
+  if (!fused)
+    return;
+  auto md = dyn_cast_or_null<DictionaryAttr>(fused.getMetadata());
+  if (!md)
+    return;
+  os << ", metadata={";
+  bool first = true;
+  auto field = [&](StringRef key, Attribute v) {
+    os << (first ? "" : " ") << key << '=';
+    first = false;
+    if (auto s = dyn_cast<StringAttr>(v))
+      printQuoted(os, s.getValue());
+    else if (auto i = dyn_cast<IntegerAttr>(v))
+      os << i.getInt();
+    else if (auto bv = dyn_cast<BoolAttr>(v))
+      os << (bv.getValue() ? "true" : "false");
+    else if (auto t = dyn_cast<TextAttr>(v))
+      os << t.getValue();
+  };
+  for (const char *key : kMetadataOrder)
+    if (Attribute v = md.get(key))
+      field(key, v);
+  for (NamedAttribute a : md)
+    if (!llvm::is_contained(kMetadataOrder, a.getName().getValue()))
+      field(a.getName().getValue(), a.getValue());
+  os << '}';
+}
+
+/// True if `v` is the attribute class the table promises for `kind`.
+static bool kindMatches(AttrKind kind, Attribute v) {
+  switch (kind) {
+  case AttrKind::IntList: return isa<DenseI64ArrayAttr>(v);
+  case AttrKind::Int: return isa<IntegerAttr>(v) && !isa<BoolAttr>(v);
+  case AttrKind::Float: return isa<FloatAttr>(v);
+  case AttrKind::Bool: return isa<BoolAttr>(v);
+  case AttrKind::Enum: return !enumSpelling(v).empty();
+  case AttrKind::String: return isa<StringAttr>(v);
+  case AttrKind::BackendConfig:
+  case AttrKind::Text: return isa<StringAttr, TextAttr>(v);
+  case AttrKind::Window: return isa<WindowAttr>(v);
+  case AttrKind::ConvDims: return isa<ConvDimensionNumbersAttr>(v);
+  case AttrKind::Slice: return isa<SliceAttr>(v);
+  case AttrKind::Padding: return isa<PaddingAttr>(v);
+  case AttrKind::ReplicaGroups: return isa<ReplicaGroupsAttr>(v);
+  case AttrKind::Sharding: return isa<ShardingAttr>(v);
+  case AttrKind::Symbol: return isa<FlatSymbolRefAttr>(v);
+  case AttrKind::SymbolList:
+  case AttrKind::NameList:
+  case AttrKind::Pairs:
+  case AttrKind::ShapeList:
+  case AttrKind::PrecisionList: return isa<ArrayAttr>(v);
+  case AttrKind::StringDict: return isa<DictionaryAttr>(v);
+  case AttrKind::Shape: return isa<TypeAttr>(v);
+  }
+  return false;
+}
+
+void Exporter::printAttrs(Operation *op, DictionaryAttr attrs, Location loc,
+                          StringRef opcode) {
+  for (const AttrInfo &info : getAttrTable()) {
+    if (options.printMetadata && info.hloName == "backend_config")
+      printMetadata(loc);
+    Attribute v = attrs.get(info.mlirName);
+    if (!v)
+      continue;
+    if (!kindMatches(info.kind, v)) {
+      status = op->emitError("cannot print attribute '")
+               << info.mlirName << "' of unexpected kind " << v;
+      continue;
+    }
+    os << ", " << info.hloName << '=';
+    printAttrValue(info, v);
+  }
+  if (auto unknown = dyn_cast_or_null<DictionaryAttr>(attrs.get("unknown_attrs")))
+    for (NamedAttribute a : unknown)
+      os << ", " << a.getName().getValue() << '='
+         << cast<TextAttr>(a.getValue()).getValue();
+}
+
+//===----------------------------------------------------------------------===//
+// Async sugar
+//===----------------------------------------------------------------------===//
+
+Operation *Exporter::wrappedOp(AsyncStartOp start) {
+  auto callee =
+      module.lookupSymbol<ComputationOp>(start.getCallsAttr().getValue());
+  if (!callee)
+    return nullptr;
+  Block &body = callee.getBody().front();
+  if (!llvm::hasSingleElement(body.without_terminator()))
+    return nullptr;
+  Operation *op = &body.front();
+  if (op->getNumResults() != 1 || callee.getRootValue() != op->getResult(0) ||
+      op->getNumOperands() != body.getNumArguments())
+    return nullptr;
+  for (auto [operand, arg] : llvm::zip(op->getOperands(), body.getArguments()))
+    if (operand != arg)
+      return nullptr;
+  if (op->getNumRegions() || isa<AsyncStartOp, AsyncUpdateOp, AsyncDoneOp>(op))
+    return nullptr;
+  return op;
+}
+
+bool Exporter::isSugaredStart(AsyncStartOp start) {
+  return options.asyncSugar && wrappedOp(start) &&
+         symbolUses.lookup(start.getCallsAttr().getValue()) == 1;
+}
+
+/// The start of the chain an update or done belongs to.
+static AsyncStartOp chainStart(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto s = dyn_cast<AsyncStartOp>(def))
+      return s;
+    if (auto u = dyn_cast<AsyncUpdateOp>(def)) {
+      v = u.getOperand();
+      continue;
+    }
+    return {};
+  }
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Module, computations, instructions
+//===----------------------------------------------------------------------===//
+
+void Exporter::printHeader(ComputationOp entry) {
+  os << "HloModule ";
+  if (auto name = module.getSymName())
+    os << *name;
+  else
+    os << "module_" << (entry ? entry.getSymName() : StringRef("empty"));
+  static const char *const order[] = {
+      "is_scheduled",
+      "input_output_alias",
+      "buffer_donor",
+      "entry_computation_layout",
+      "allow_spmd_sharding_propagation_to_parameters",
+      "allow_spmd_sharding_propagation_to_output",
+      "replica_count",
+      "num_partitions",
+      "frontend_attributes"};
+  auto print = [&](StringRef key, Attribute v) {
+    os << ", " << key << '=';
+    if (auto t = dyn_cast<TypeAttr>(v)) {
+      auto fn = cast<FunctionType>(t.getValue());
+      os << "{(";
+      llvm::interleave(fn.getInputs(), os, [&](Type x) { printType(os, x); },
+                       ", ");
+      os << ")->";
+      printType(os, fn.getResult(0));
+      os << '}';
+    } else if (auto bv = dyn_cast<BoolAttr>(v)) {
+      os << (bv.getValue() ? "true" : "false");
+    } else if (auto i = dyn_cast<IntegerAttr>(v)) {
+      os << i.getInt();
+    } else if (auto d = dyn_cast<DictionaryAttr>(v)) {
+      printAttrValue(*lookupHloAttr("frontend_attributes"), d);
+    } else if (auto txt = dyn_cast<TextAttr>(v)) {
+      os << txt.getValue();
+    }
+  };
+  DictionaryAttr attrs = module->getAttrDictionary();
+  bool haveLayout = false;
+  for (const char *key : order) {
+    std::string name = std::string("hlo.") + key;
+    if (StringRef(key) == "entry_computation_layout" && !attrs.get(name) &&
+        entry) {
+      // XLA always prints the entry layout; derive it from the signature.
+      print(key, TypeAttr::get(entry.getFunctionType()));
+      haveLayout = true;
+      continue;
+    }
+    if (Attribute v = attrs.get(name))
+      print(key, v);
+  }
+  (void)haveLayout;
+  for (NamedAttribute a : attrs) {
+    StringRef key = a.getName().getValue();
+    if (!key.consume_front("hlo.") || key.starts_with("section.") ||
+        llvm::is_contained(order, key))
+      continue;
+    print(key, a.getValue());
+  }
+  os << "\n\n";
+  for (StringRef section :
+       {"FileNames", "FunctionNames", "FileLocations", "StackFrames"}) {
+    auto entries = module->getAttrOfType<ArrayAttr>(
+        ("hlo.section." + section).str());
+    if (!entries)
+      continue;
+    os << section << '\n';
+    for (auto [i, e] : llvm::enumerate(entries))
+      os << i + 1 << ' ' << cast<TextAttr>(e).getValue() << '\n';
+    os << '\n';
+  }
+}
+
+void Exporter::printOp(Operation *op, bool isRoot) {
+  os << "  " << (isRoot ? "ROOT " : "") << '%' << names[op->getResult(0)]
+     << " = ";
+  printType(os, op->getResult(0).getType());
+  os << ' ';
+  auto printOperands = [&](ValueRange operands) {
+    os << '(';
+    llvm::interleaveComma(operands, os,
+                          [&](Value v) { os << '%' << names[v]; });
+    os << ')';
+  };
+  DictionaryAttr attrs = op->getAttrDictionary();
+  if (auto start = dyn_cast<AsyncStartOp>(op); start && isSugaredStart(start)) {
+    Operation *wrapped = wrappedOp(start);
+    os << getOpcode(wrapped) << "-start";
+    printOperands(op->getOperands());
+    // The wrapped instruction's attributes, then the start's own.
+    NamedAttrList merged(wrapped->getAttrDictionary());
+    for (NamedAttribute a : attrs)
+      if (a.getName() != "calls")
+        merged.set(a.getName(), a.getValue());
+    printAttrs(op, merged.getDictionary(op->getContext()), op->getLoc(), "");
+    os << '\n';
+    return;
+  }
+  if (isa<AsyncUpdateOp, AsyncDoneOp>(op)) {
+    AsyncStartOp start = chainStart(op->getOperand(0));
+    if (start && isSugaredStart(start)) {
+      os << getOpcode(wrappedOp(start))
+         << (isa<AsyncUpdateOp>(op) ? "-update" : "-done");
+      printOperands(op->getOperands());
+      NamedAttrList rest(attrs);
+      rest.erase("calls");
+      printAttrs(op, rest.getDictionary(op->getContext()), op->getLoc(), "");
+      os << '\n';
+      return;
+    }
+  }
+  std::string opcode = getOpcode(op);
+  os << opcode;
+  if (auto constant = dyn_cast<ConstantOp>(op)) {
+    os << '(';
+    printLiteral(os, constant.getValueAttr(), constant.getType());
+    os << ')';
+  } else {
+    printOperands(op->getOperands());
+  }
+  printAttrs(op, attrs, op->getLoc(), opcode);
+  os << '\n';
+}
+
+void Exporter::printComputation(ComputationOp comp) {
+  Block &body = comp.getBody().front();
+  if (comp.getEntry())
+    os << "ENTRY ";
+  os << '%' << comp.getSymName() << " (";
+  llvm::interleaveComma(body.getArguments(), os, [&](BlockArgument arg) {
+    os << names[arg] << ": ";
+    printType(os, arg.getType(), /*withLayout=*/false);
+  });
+  os << ") -> ";
+  printType(os, comp.getFunctionType().getResult(0), /*withLayout=*/false);
+  os << " {\n";
+  Value root = comp.getRootValue();
+  for (BlockArgument arg : body.getArguments()) {
+    os << "  " << (root == arg ? "ROOT " : "") << '%' << names[arg] << " = ";
+    printType(os, arg.getType());
+    os << " parameter(" << arg.getArgNumber() << ')';
+    NamedAttrList argAttrs;
+    if (DictionaryAttr dict = comp.getArgAttrDict(arg.getArgNumber()))
+      for (NamedAttribute a : dict)
+        argAttrs.set(a.getName().getValue().drop_front(strlen("hlo.")),
+                     a.getValue());
+    printAttrs(comp, argAttrs.getDictionary(comp.getContext()), arg.getLoc(),
+               "parameter");
+    os << '\n';
+  }
+  for (Operation &op : body.without_terminator())
+    printOp(&op, op.getNumResults() == 1 && op.getResult(0) == root);
+  os << '}';
+  if (auto thread = comp.getExecutionThreadAttr()) {
+    os << ", execution_thread=";
+    printQuoted(os, thread.getValue());
+  }
+  os << "\n\n";
+}
+
+LogicalResult Exporter::run() {
+  ComputationOp entry;
+  for (auto comp : module.getOps<ComputationOp>()) {
+    if (comp.getEntry())
+      entry = comp;
+    comp.walk([&](Operation *op) {
+      for (NamedAttribute a : op->getAttrs()) {
+        if (auto sym = dyn_cast<FlatSymbolRefAttr>(a.getValue()))
+          ++symbolUses[sym.getValue()];
+        else if (auto arr = dyn_cast<ArrayAttr>(a.getValue()))
+          for (Attribute e : arr)
+            if (auto sym = dyn_cast<FlatSymbolRefAttr>(e))
+              ++symbolUses[sym.getValue()];
+      }
+    });
+  }
+  for (Operation &op : *module.getBody()) {
+    if (!isa<ComputationOp>(op))
+      return op.emitError("HLO export supports only hlo.computation at the "
+                          "module level, found ")
+             << op.getName();
+  }
+  if (!entry)
+    return module.emitError("HLO export needs an ENTRY computation "
+                            "(hlo.computation with the 'entry' attribute)");
+  // Computations wrapped by printed async sugar are not printed.
+  module.walk([&](AsyncStartOp start) {
+    if (isSugaredStart(start))
+      skipComputations.insert(start.getCallsAttr().getValue());
+  });
+  assignNames();
+  printHeader(entry);
+  for (auto comp : module.getOps<ComputationOp>())
+    if (!skipComputations.contains(comp.getSymName()))
+      printComputation(comp);
+  return status;
+}
+
+LogicalResult mlir::hlo::exportHloText(ModuleOp module, raw_ostream &os,
+                                       const HloExportOptions &options) {
+  Exporter exporter(module, os, options);
+  return exporter.run();
+}

@@ -1,0 +1,95 @@
+//===- hlo-opt.cpp - the hlo optimizer driver -----------------------------===//
+//
+// An MlirOptMain tool with every dialect and pass of the project. Input may
+// be MLIR or HLO text (`.hlo`, or text starting with `HloModule`);
+// `--output-format=hlo` prints HLO text instead of MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Translate/HloText.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+using namespace llvm;
+
+static cl::opt<std::string> outputFormat(
+    "output-format", cl::desc("Output format: mlir (default) or hlo"),
+    cl::init("mlir"));
+
+int main(int argc, char **argv) {
+  InitLLVM y(argc, argv);
+  registerTransformsPasses();
+  DialectRegistry registry;
+  registry.insert<hlo::HloDialect, func::FuncDialect>();
+
+  auto [inputFilename, outputFilename] =
+      registerAndParseCLIOptions(argc, argv, "hlo optimizer driver\n", registry);
+  MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
+  if (outputFormat != "mlir" && outputFormat != "hlo") {
+    errs() << "hlo-opt: --output-format must be 'mlir' or 'hlo'\n";
+    return 1;
+  }
+
+  std::string errorMessage;
+  std::unique_ptr<MemoryBuffer> input =
+      openInputFile(inputFilename, &errorMessage);
+  if (!input) {
+    errs() << "hlo-opt: " << errorMessage << "\n";
+    return 1;
+  }
+
+  // HLO text input: import it here and hand MlirOptMain the module as MLIR
+  // (with locations, so names and metadata survive).
+  if (StringRef(inputFilename).ends_with(".hlo") ||
+      hlo::looksLikeHloText(input->getBuffer())) {
+    MLIRContext context(registry);
+    SourceMgr sourceMgr;
+    sourceMgr.AddNewSourceBuffer(std::move(input), SMLoc());
+    SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+    OwningOpRef<ModuleOp> module = hlo::importHloText(sourceMgr, &context);
+    if (!module)
+      return 1;
+    std::string text;
+    raw_string_ostream os(text);
+    module->print(os, OpPrintingFlags().enableDebugInfo(true, false));
+    input = MemoryBuffer::getMemBufferCopy(text, inputFilename);
+  }
+
+  auto output = openOutputFile(outputFilename, &errorMessage);
+  if (!output) {
+    errs() << "hlo-opt: " << errorMessage << "\n";
+    return 1;
+  }
+  if (outputFormat == "mlir") {
+    if (failed(MlirOptMain(output->os(), std::move(input), registry, config)))
+      return 1;
+    output->keep();
+    return 0;
+  }
+  // HLO output: run the pipeline into a string, then export it.
+  std::string mlirText;
+  raw_string_ostream mlirOs(mlirText);
+  config.emitBytecode(false);
+  if (failed(MlirOptMain(mlirOs, std::move(input), registry, config)))
+    return 1;
+  MLIRContext context(registry);
+  SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(MemoryBuffer::getMemBuffer(mlirText), SMLoc());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module || failed(hlo::exportHloText(*module, output->os())))
+    return 1;
+  output->keep();
+  return 0;
+}
