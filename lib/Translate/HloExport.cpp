@@ -82,22 +82,47 @@ std::string Exporter::uniqueName(StringRef base) {
 }
 
 void Exporter::assignNames() {
-  for (auto comp : module.getOps<ComputationOp>()) {
-    if (skipComputations.contains(comp.getSymName()))
-      continue;
-    for (BlockArgument arg : comp.getBody().getArguments())
-      names[arg] = uniqueName(
-          nameOf(arg.getLoc()).value_or(
-              ("Arg_" + Twine(arg.getArgNumber())).str()));
-    comp.walk([&](Operation *op) {
-      if (isa<ReturnOp>(op) || op->getNumResults() != 1)
+  // Names from locations are kept as they are, even when two computations
+  // share one (XLA's parser makes them unique the way XLA does). Values
+  // without a name, or whose name repeats within a computation, get a fresh
+  // name unique in the module.
+  SmallVector<std::pair<Value, std::string>> unnamed;
+  auto visit = [&](ComputationOp comp) {
+    llvm::StringSet<> local;
+    auto take = [&](Value v, Location loc, StringRef fallback) {
+      std::optional<StringRef> name = nameOf(loc);
+      if (name && local.insert(*name).second) {
+        names[v] = name->str();
+        usedNames.insert(*name);
         return;
-      std::string base = nameOf(op->getLoc())
-                             .value_or(StringRef(getOpcode(op)))
-                             .str();
-      names[op->getResult(0)] = uniqueName(base);
+      }
+      unnamed.push_back({v, name ? name->str() : fallback.str()});
+    };
+    for (BlockArgument arg : comp.getBody().getArguments())
+      take(arg, arg.getLoc(), "Arg_" + std::to_string(arg.getArgNumber()));
+    comp.walk([&](Operation *op) {
+      if (!isa<ReturnOp>(op) && op->getNumResults() == 1)
+        take(op->getResult(0), op->getLoc(), getOpcode(op));
     });
-  }
+  };
+  for (auto comp : module.getOps<ComputationOp>())
+    if (!skipComputations.contains(comp.getSymName()))
+      visit(comp);
+  for (auto &[value, base] : unnamed)
+    names[value] = uniqueName(base);
+}
+
+/// The line and column of the HLO text a location points into, if any.
+static std::optional<std::pair<unsigned, unsigned>> sourcePos(Location loc) {
+  if (auto f = dyn_cast<FileLineColLoc>(loc))
+    return std::make_pair(f.getLine(), f.getColumn());
+  if (auto n = dyn_cast<NameLoc>(loc))
+    return sourcePos(n.getChildLoc());
+  if (auto f = dyn_cast<FusedLoc>(loc))
+    for (Location inner : f.getLocations())
+      if (auto pos = sourcePos(inner))
+        return pos;
+  return std::nullopt;
 }
 
 //===----------------------------------------------------------------------===//
@@ -183,8 +208,8 @@ static void printFloat(raw_ostream &os, const APFloat &v) {
     return;
   }
   SmallString<32> buf;
-  v.toString(buf, /*FormatPrecision=*/0, /*FormatMaxPadding=*/0);
-  // APFloat spells exponents `E+07`; XLA reads both cases.
+  // The shortest spelling that reads back to the same value.
+  v.toString(buf, /*FormatPrecision=*/0, /*FormatMaxPadding=*/3);
   os << buf;
 }
 
@@ -304,7 +329,7 @@ void Exporter::printAttrValue(const AttrInfo &info, Attribute value) {
     return;
   case AttrKind::Float: {
     SmallString<16> buf;
-    cast<FloatAttr>(value).getValue().toString(buf, 0, 0);
+    cast<FloatAttr>(value).getValue().toString(buf, 0, 3);
     os << buf;
     return;
   }
@@ -671,7 +696,7 @@ void Exporter::printComputation(ComputationOp comp) {
   printType(os, comp.getFunctionType().getResult(0), /*withLayout=*/false);
   os << " {\n";
   Value root = comp.getRootValue();
-  for (BlockArgument arg : body.getArguments()) {
+  auto printParam = [&](BlockArgument arg) {
     os << "  " << (root == arg ? "ROOT " : "") << '%' << names[arg] << " = ";
     printType(os, arg.getType());
     os << " parameter(" << arg.getArgNumber() << ')';
@@ -683,9 +708,26 @@ void Exporter::printComputation(ComputationOp comp) {
     printAttrs(comp, argAttrs.getDictionary(comp.getContext()), arg.getLoc(),
                "parameter");
     os << '\n';
+  };
+  // Parameters keep their place among the instructions when locations say
+  // where they were in the HLO text; the others come first.
+  SmallVector<std::pair<std::pair<unsigned, unsigned>, BlockArgument>> pending;
+  for (BlockArgument arg : body.getArguments()) {
+    if (auto pos = sourcePos(arg.getLoc()))
+      pending.push_back({*pos, arg});
+    else
+      printParam(arg);
   }
-  for (Operation &op : body.without_terminator())
+  llvm::stable_sort(pending, [](auto &a, auto &b) { return a.first < b.first; });
+  size_t nextParam = 0;
+  for (Operation &op : body.without_terminator()) {
+    if (auto pos = sourcePos(op.getLoc()))
+      while (nextParam < pending.size() && pending[nextParam].first <= *pos)
+        printParam(pending[nextParam++].second);
     printOp(&op, op.getNumResults() == 1 && op.getResult(0) == root);
+  }
+  while (nextParam < pending.size())
+    printParam(pending[nextParam++].second);
   os << '}';
   if (auto thread = comp.getExecutionThreadAttr()) {
     os << ", execution_thread=";

@@ -52,6 +52,9 @@ struct InstrAst {
   std::string name;
   size_t offset = 0;
   size_t opcodeOffset = 0;
+  // Where the instruction stands in the text: a nested instruction stands
+  // where the instruction using it starts.
+  size_t anchor = 0;
   bool isRoot = false;
   Type type;
   StringRef opcode;
@@ -321,6 +324,7 @@ bool Importer::parseInstruction(CompAst &comp, size_t index, bool nested) {
   c.skipSpace();
   size_t start = c.getPos();
   comp.instrs[index].offset = start;
+  comp.instrs[index].anchor = start;
   if (!nested) {
     comp.instrs[index].isRoot = c.consumeIf("ROOT");
     StringRef name;
@@ -390,6 +394,7 @@ bool Importer::parseOperands(CompAst &comp, size_t index) {
         if (!parseInstruction(comp, nestedIndex, /*nested=*/true))
           return false;
         operand.nested = nestedIndex;
+        comp.instrs[nestedIndex].anchor = comp.instrs[index].anchor;
         comp.instrs[index].operands.push_back(operand);
         continue;
       }
@@ -1127,7 +1132,7 @@ Attribute Importer::convertModuleAttr(const AttrAst &attr) {
 
 Location Importer::instrLoc(InstrAst &instr, ArrayRef<AttrAst> attrs) {
   Location nameLoc = NameLoc::get(b.getStringAttr(instr.name),
-                                  locAt(instr.offset));
+                                  locAt(instr.anchor));
   for (const AttrAst &a : attrs)
     if (a.name == "metadata")
       if (Attribute md = parseMetadata(a))

@@ -33,8 +33,16 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   registry.insert<hlo::HloDialect, func::FuncDialect>();
 
-  auto [inputFilename, outputFilename] =
-      registerAndParseCLIOptions(argc, argv, "hlo optimizer driver\n", registry);
+  // HLO output is exported from the pipeline's MLIR output, which must keep
+  // locations: they carry instruction names and metadata.
+  SmallVector<char *> args(argv, argv + argc);
+  std::string debugInfo = "--mlir-print-debuginfo";
+  for (int i = 1; i < argc; ++i)
+    if (StringRef(argv[i]) == "--output-format=hlo" ||
+        StringRef(argv[i]) == "-output-format=hlo")
+      args.push_back(debugInfo.data());
+  auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
+      args.size(), args.data(), "hlo optimizer driver\n", registry);
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
   if (outputFormat != "mlir" && outputFormat != "hlo") {
     errs() << "hlo-opt: --output-format must be 'mlir' or 'hlo'\n";
