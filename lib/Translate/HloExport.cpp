@@ -35,8 +35,8 @@ private:
   void printHeader(ComputationOp entry);
   void printComputation(ComputationOp comp);
   void printOp(Operation *op, bool isRoot);
-  void printAttrs(Operation *op, DictionaryAttr attrs, Location loc,
-                  StringRef opcode);
+  void printAttrs(Operation *op, ArrayRef<NamedAttribute> attrs,
+                  Location loc);
   void printAttrValue(const AttrInfo &info, Attribute value);
   void printMetadata(Location loc);
   bool isSugaredStart(AsyncStartOp start);
@@ -491,23 +491,58 @@ static bool kindMatches(AttrKind kind, Attribute v) {
   return false;
 }
 
-void Exporter::printAttrs(Operation *op, DictionaryAttr attrs, Location loc,
-                          StringRef opcode) {
-  for (const AttrInfo &info : getAttrTable()) {
-    if (options.printMetadata && info.hloName == "backend_config")
-      printMetadata(loc);
-    Attribute v = attrs.get(info.mlirName);
-    if (!v)
-      continue;
-    if (!kindMatches(info.kind, v)) {
-      status = op->emitError("cannot print attribute '")
-               << info.mlirName << "' of unexpected kind " << v;
+/// The attributes of `op`, inherent and discardable, without building a
+/// dictionary.
+static SmallVector<NamedAttribute> collectAttrs(Operation *op) {
+  SmallVector<NamedAttribute> attrs;
+  if (std::optional<RegisteredOperationName> name = op->getRegisteredInfo())
+    for (StringAttr key : name->getAttributeNames())
+      if (std::optional<Attribute> v = op->getInherentAttr(key); v && *v)
+        attrs.push_back({key, *v});
+  for (NamedAttribute a : op->getDiscardableAttrs())
+    attrs.push_back(a);
+  return attrs;
+}
+
+void Exporter::printAttrs(Operation *op, ArrayRef<NamedAttribute> attrs,
+                          Location loc) {
+  ArrayRef<AttrInfo> table = getAttrTable();
+  static const size_t metadataRank =
+      lookupHloAttr("backend_config") - table.data();
+  SmallVector<std::pair<size_t, Attribute>, 8> known;
+  DictionaryAttr unknown;
+  for (NamedAttribute a : attrs) {
+    if (a.getName() == "unknown_attrs") {
+      unknown = dyn_cast<DictionaryAttr>(a.getValue());
       continue;
     }
-    os << ", " << info.hloName << '=';
-    printAttrValue(info, v);
+    const AttrInfo *info = lookupMlirAttr(a.getName().getValue());
+    if (!info) {
+      status = op->emitError("attribute '")
+               << a.getName().getValue() << "' has no HLO spelling";
+      continue;
+    }
+    if (!kindMatches(info->kind, a.getValue())) {
+      status = op->emitError("cannot print attribute '")
+               << info->mlirName << "' of unexpected kind " << a.getValue();
+      continue;
+    }
+    known.push_back({size_t(info - table.data()), a.getValue()});
   }
-  if (auto unknown = dyn_cast_or_null<DictionaryAttr>(attrs.get("unknown_attrs")))
+  llvm::sort(known, [](auto &x, auto &y) { return x.first < y.first; });
+  bool printedMetadata = false;
+  for (auto &[rank, value] : known) {
+    if (!printedMetadata && rank >= metadataRank) {
+      if (options.printMetadata)
+        printMetadata(loc);
+      printedMetadata = true;
+    }
+    os << ", " << table[rank].hloName << '=';
+    printAttrValue(table[rank], value);
+  }
+  if (!printedMetadata && options.printMetadata)
+    printMetadata(loc);
+  if (unknown)
     for (NamedAttribute a : unknown)
       os << ", " << a.getName().getValue() << '='
          << cast<TextAttr>(a.getValue()).getValue();
@@ -643,17 +678,16 @@ void Exporter::printOp(Operation *op, bool isRoot) {
                           [&](Value v) { os << '%' << names[v]; });
     os << ')';
   };
-  DictionaryAttr attrs = op->getAttrDictionary();
   if (auto start = dyn_cast<AsyncStartOp>(op); start && isSugaredStart(start)) {
     Operation *wrapped = wrappedOp(start);
     os << getOpcode(wrapped) << "-start";
     printOperands(op->getOperands());
     // The wrapped instruction's attributes, then the start's own.
-    NamedAttrList merged(wrapped->getAttrDictionary());
-    for (NamedAttribute a : attrs)
+    NamedAttrList merged(collectAttrs(wrapped));
+    for (NamedAttribute a : collectAttrs(op))
       if (a.getName() != "calls")
         merged.set(a.getName(), a.getValue());
-    printAttrs(op, merged.getDictionary(op->getContext()), op->getLoc(), "");
+    printAttrs(op, merged.getAttrs(), op->getLoc());
     os << '\n';
     return;
   }
@@ -663,9 +697,11 @@ void Exporter::printOp(Operation *op, bool isRoot) {
       os << getOpcode(wrappedOp(start))
          << (isa<AsyncUpdateOp>(op) ? "-update" : "-done");
       printOperands(op->getOperands());
-      NamedAttrList rest(attrs);
-      rest.erase("calls");
-      printAttrs(op, rest.getDictionary(op->getContext()), op->getLoc(), "");
+      SmallVector<NamedAttribute> rest;
+      for (NamedAttribute a : collectAttrs(op))
+        if (a.getName() != "calls")
+          rest.push_back(a);
+      printAttrs(op, rest, op->getLoc());
       os << '\n';
       return;
     }
@@ -679,7 +715,10 @@ void Exporter::printOp(Operation *op, bool isRoot) {
   } else {
     printOperands(op->getOperands());
   }
-  printAttrs(op, attrs, op->getLoc(), opcode);
+  SmallVector<NamedAttribute> attrs = collectAttrs(op);
+  if (isa<ConstantOp>(op)) // The literal is printed as the operand.
+    llvm::erase_if(attrs, [](NamedAttribute a) { return a.getName() == "value"; });
+  printAttrs(op, attrs, op->getLoc());
   os << '\n';
 }
 
@@ -705,8 +744,7 @@ void Exporter::printComputation(ComputationOp comp) {
       for (NamedAttribute a : dict)
         argAttrs.set(a.getName().getValue().drop_front(strlen("hlo.")),
                      a.getValue());
-    printAttrs(comp, argAttrs.getDictionary(comp.getContext()), arg.getLoc(),
-               "parameter");
+    printAttrs(comp, argAttrs.getAttrs(), arg.getLoc());
     os << '\n';
   };
   // Parameters keep their place among the instructions when locations say

@@ -25,6 +25,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <complex>
+#include <deque>
 
 using namespace mlir;
 using namespace mlir::hlo;
@@ -69,7 +70,7 @@ struct CompAst {
   size_t offset = 0;
   bool isEntry = false;
   std::optional<std::string> executionThread;
-  std::vector<InstrAst> instrs;
+  std::deque<InstrAst> instrs;
 };
 
 //===----------------------------------------------------------------------===//

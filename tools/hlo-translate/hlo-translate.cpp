@@ -22,7 +22,7 @@ using namespace mlir;
 using namespace llvm;
 
 namespace {
-enum class Direction { None, HloToMlir, MlirToHlo };
+enum class Direction { None, HloToMlir, MlirToHlo, HloToHlo };
 } // namespace
 
 int main(int argc, char **argv) {
@@ -32,7 +32,10 @@ int main(int argc, char **argv) {
       cl::values(clEnumValN(Direction::HloToMlir, "hlo-to-mlir",
                             "HLO text to the hlo dialect"),
                  clEnumValN(Direction::MlirToHlo, "mlir-to-hlo",
-                            "the hlo dialect to HLO text")));
+                            "the hlo dialect to HLO text"),
+                 clEnumValN(Direction::HloToHlo, "hlo-to-hlo",
+                            "HLO text through the hlo dialect back to HLO "
+                            "text, in memory")));
   static cl::opt<std::string> inputFilename(cl::Positional,
                                             cl::desc("<input file>"),
                                             cl::init("-"));
@@ -69,13 +72,21 @@ int main(int argc, char **argv) {
 
   DialectRegistry registry;
   hlo::registerHloTranslateDialects(registry);
-  MLIRContext context(registry);
+  // One thread: the translation is sequential, and the context's uniquing is
+  // cheaper without locks.
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
   context.loadAllAvailableDialects();
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), SMLoc());
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
 
-  if (direction == Direction::HloToMlir) {
+  if (direction == Direction::HloToHlo) {
+    OwningOpRef<ModuleOp> module = hlo::importHloText(sourceMgr, &context);
+    hlo::HloExportOptions options;
+    options.asyncSugar = asyncSugar;
+    if (!module || failed(hlo::exportHloText(*module, output->os(), options)))
+      return 1;
+  } else if (direction == Direction::HloToMlir) {
     OwningOpRef<ModuleOp> module = hlo::importHloText(sourceMgr, &context);
     if (!module)
       return 1;
