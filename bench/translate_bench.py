@@ -84,7 +84,8 @@ def time_ours(translate, src: Path, work: Path, repeat, timeout):
     t_imp = best_of(repeat, lambda: run([translate, "--hlo-to-mlir", str(src), "-o", str(mlir)], timeout))
     t_exp = best_of(repeat, lambda: run([translate, "--mlir-to-hlo", str(mlir), "-o", str(out)], timeout))
     t_all = best_of(repeat, lambda: pipeline(translate, src, out, timeout))
-    return t_imp, t_exp, t_all
+    t_mem = best_of(repeat, lambda: run([translate, "--hlo-to-hlo", str(src), "-o", str(out)], timeout))
+    return t_imp, t_exp, t_all, t_mem
 
 
 def time_xla(text, repeat):
@@ -105,7 +106,7 @@ def fmt_x(x):
 
 def table(rows, markdown):
     head = ["case", "instrs", "ours import (s)", "ours export (s)", "ours total (s)",
-            "XLA (s)", "ours/XLA", "growth ours", "growth XLA"]
+            "ours in-memory (s)", "XLA (s)", "in-memory/XLA", "growth ours", "growth XLA"]
     cells = [[str(c) for c in r] for r in rows]
     if markdown:
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -154,13 +155,13 @@ def main():
         for label, path, text, n in cases:
             print(f"... {label}", file=sys.stderr, flush=True)
             t_xla = time_xla(text, args.repeat)
-            ours = (None, None, None)
+            ours = (None, None, None, None)
             if args.translate:
                 try:
                     ours = time_ours(args.translate, path, work, args.repeat, args.timeout)
                 except (TranslateError, subprocess.TimeoutExpired) as e:
                     errors.append(f"{label}: {e}")
-            total = ours[2]
+            total = ours[3]
             if base is None:  # per-instruction times of the first (smallest) case
                 base = (total / n if total else None, t_xla / n)
             growth_ours = total / n / base[0] if total and base[0] else None
@@ -172,7 +173,10 @@ def main():
     print()
     if startup:
         print(f"Startup (tiny module, included in every 'ours' figure): import "
-              f"{startup[0]:.3f}s, export {startup[1]:.3f}s, total {startup[2]:.3f}s.")
+              f"{startup[0]:.3f}s, export {startup[1]:.3f}s, total {startup[2]:.3f}s, "
+              f"in-memory {startup[3]:.3f}s.")
+    print("in-memory = `hlo-translate --hlo-to-hlo` (parse, build the hlo dialect, verify, "
+          "print HLO), the same work as XLA's parse + to_string; ratios < 1 mean faster than XLA.")
     print(f"min of {args.repeat} runs; growth = time per instruction / that of the first row "
           f"(1.00 everywhere = linear); {platform.machine()}, {os.cpu_count()} CPUs.")
     for e in errors:

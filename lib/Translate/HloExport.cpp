@@ -44,6 +44,8 @@ private:
 
 public:
   static void printType(raw_ostream &os, Type t, bool withLayout = true);
+  /// printType with layouts, memoized per type.
+  void printShape(Type t);
   static void printLiteral(raw_ostream &os, Attribute literal, Type type);
 
 private:
@@ -51,6 +53,7 @@ private:
   raw_ostream &os;
   HloExportOptions options;
   DenseMap<Value, std::string> names;
+  DenseMap<Type, std::string> shapeText;
   llvm::StringSet<> usedNames;
   llvm::StringMap<unsigned> symbolUses;
   llvm::StringSet<> skipComputations;
@@ -160,6 +163,15 @@ static void printLayout(raw_ostream &os, LayoutAttr layout) {
       os << "S(" << layout.getMemorySpace() << ')';
   }
   os << '}';
+}
+
+void Exporter::printShape(Type t) {
+  auto [it, inserted] = shapeText.try_emplace(t);
+  if (inserted) {
+    llvm::raw_string_ostream ss(it->second);
+    printType(ss, t);
+  }
+  os << it->second;
 }
 
 void Exporter::printType(raw_ostream &os, Type t, bool withLayout) {
@@ -670,7 +682,7 @@ void Exporter::printHeader(ComputationOp entry) {
 void Exporter::printOp(Operation *op, bool isRoot) {
   os << "  " << (isRoot ? "ROOT " : "") << '%' << names[op->getResult(0)]
      << " = ";
-  printType(os, op->getResult(0).getType());
+  printShape(op->getResult(0).getType());
   os << ' ';
   auto printOperands = [&](ValueRange operands) {
     os << '(';

@@ -111,6 +111,7 @@ private:
 public:
   // Shapes (also used for attribute values that hold shapes).
   bool parseShape(Cursor &cur, Type &type);
+  bool parseArrayShape(Cursor &cur, Type &type);
   bool parseLayout(Cursor &cur, ArrayRef<int64_t> bounds, bool anyBounded,
                    LayoutAttr &layout);
 
@@ -151,6 +152,7 @@ private:
   Builder b;
   StringAttr file;
   std::vector<size_t> lineStarts;
+  llvm::StringMap<Type> shapeCache;
   bool failed = false;
 
   StringRef moduleName;
@@ -414,9 +416,10 @@ bool Importer::parseOperands(CompAst &comp, size_t index) {
 // Shapes
 //===----------------------------------------------------------------------===//
 
+static StringRef arrayShapeSpelling(StringRef rest);
+
 bool Importer::parseShape(Cursor &cur, Type &type) {
   cur.skipSpace();
-  size_t start = cur.getPos();
   if (cur.consumeIf("(")) {
     SmallVector<Type> elts;
     if (!cur.consumeIf(")")) {
@@ -432,6 +435,44 @@ bool Importer::parseShape(Cursor &cur, Type &type) {
     type = TupleType::get(ctx, elts);
     return true;
   }
+  // Array shapes repeat a lot: reuse the type built for the same spelling.
+  StringRef spelling = arrayShapeSpelling(cur.rest());
+  if (!spelling.empty()) {
+    auto it = shapeCache.find(spelling);
+    if (it != shapeCache.end()) {
+      cur.setPos(cur.getPos() + spelling.size());
+      type = it->second;
+      return true;
+    }
+  }
+  if (!parseArrayShape(cur, type))
+    return false;
+  if (!spelling.empty())
+    shapeCache.try_emplace(spelling, type);
+  return true;
+}
+
+/// The text of the array shape at the start of `rest` (`f32[2,3]{1,0}`), or
+/// empty if it is not one spelled without spaces.
+static StringRef arrayShapeSpelling(StringRef rest) {
+  size_t open = rest.find_first_of("[ ({,");
+  if (open == StringRef::npos || rest[open] != '[')
+    return {};
+  size_t close = rest.find_first_of("] ", open);
+  if (close == StringRef::npos || rest[close] != ']')
+    return {};
+  size_t end = close + 1;
+  if (end < rest.size() && rest[end] == '{') {
+    size_t brace = rest.find_first_of("} ", end);
+    if (brace == StringRef::npos || rest[brace] != '}')
+      return {};
+    end = brace + 1;
+  }
+  return rest.take_front(end);
+}
+
+bool Importer::parseArrayShape(Cursor &cur, Type &type) {
+  size_t start = cur.getPos();
   StringRef name;
   if (!cur.parseIdentifier(name))
     return error(cur.getErrorOffset(), "expected shape");
