@@ -13,21 +13,32 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.hlo_obj_root, "test")
 
 llvm_config.with_system_environment(["HOME", "PATH", "PYTHONPATH"])
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.use_default_substitutions()
 
 # Third-party HLO text shipped beside the project (never copied into it).
 corpus = os.path.normpath(os.path.join(config.hlo_src_root, "..", "shared",
                                        "corpus", "hlo"))
 config.substitutions.append(("%corpus", corpus))
-config.substitutions.append(("%python", shutil.which("python3") or "python3"))
+# The interpreter itself, not a launcher shim, so that RUN lines (which see
+# a reduced environment) get the one with the project's Python packages.
+import subprocess
+python = shutil.which("python3") or "python3"
+try:
+    python = subprocess.run([python, "-c", "import sys; print(sys.executable)"],
+                            capture_output=True, text=True).stdout.strip() or python
+except OSError:
+    pass
+# Ahead of lit.llvm's own %python (the interpreter running lit).
+config.substitutions.insert(0, ("%python", python))
 config.substitutions.append(("%srcroot", config.hlo_src_root))
 if os.path.isdir(corpus):
     config.available_features.add("corpus")
-try:
-    import jax._src.lib.hlo  # noqa: F401
+# lit may run under another Python than the one with jax: ask that one.
+if subprocess.run([python, "-c", "from jax._src.lib import hlo"],
+                  capture_output=True).returncode == 0:
     config.available_features.add("jaxlib")
-except Exception:
-    pass
 
 tool_dirs = [config.hlo_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(["hlo-opt", "hlo-translate"], tool_dirs)
+config.substitutions.append(("%hlo_unittests", os.path.join(config.hlo_obj_root, "unittests", "HloUnitTests")))

@@ -15,6 +15,8 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/Error.h"
 #include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
@@ -84,6 +86,17 @@ std::string Exporter::uniqueName(StringRef base) {
   return name;
 }
 
+/// `name` with every character HLO names cannot hold replaced by `_`.
+static std::string sanitizeName(StringRef name) {
+  std::string s = name.str();
+  for (char &c : s)
+    if (!llvm::isAlnum(c) && c != '_' && c != '.' && c != '-')
+      c = '_';
+  if (s.empty())
+    s = "_";
+  return s;
+}
+
 void Exporter::assignNames() {
   // Names from locations are kept as they are, even when two computations
   // share one (XLA's parser makes them unique the way XLA does). Values
@@ -93,13 +106,15 @@ void Exporter::assignNames() {
   auto visit = [&](ComputationOp comp) {
     llvm::StringSet<> local;
     auto take = [&](Value v, Location loc, StringRef fallback) {
-      std::optional<StringRef> name = nameOf(loc);
+      std::optional<std::string> name;
+      if (std::optional<StringRef> raw = nameOf(loc))
+        name = sanitizeName(*raw);
       if (name && local.insert(*name).second) {
-        names[v] = name->str();
+        names[v] = *name;
         usedNames.insert(*name);
         return;
       }
-      unnamed.push_back({v, name ? name->str() : fallback.str()});
+      unnamed.push_back({v, name ? *name : fallback.str()});
     };
     for (BlockArgument arg : comp.getBody().getArguments())
       take(arg, arg.getLoc(), "Arg_" + std::to_string(arg.getArgNumber()));
@@ -135,11 +150,17 @@ static std::optional<std::pair<unsigned, unsigned>> sourcePos(Location loc) {
 static void printLayout(raw_ostream &os, LayoutAttr layout) {
   os << '{';
   syntax::printJoined(os, layout.getMinorToMajor(), ",");
+  // Items this dialect does not model keep XLA's order: `D(..)` before the
+  // tiles, the others after the memory space.
+  StringRef extra = layout.getExtra().getValue();
+  StringRef before = extra.starts_with("D(") ? extra.take_front(extra.find(')') + 1)
+                                              : StringRef();
+  StringRef after = extra.drop_front(before.size());
   bool items = !layout.getTileSizes().empty() ||
                layout.getElementSizeInBits() || layout.getMemorySpace() ||
                !layout.getExtra().getValue().empty();
   if (items) {
-    os << ':';
+    os << ':' << before;
     if (!layout.getTileSizes().empty()) {
       os << 'T';
       for (ArrayRef<int64_t> tile : layout.getTiles()) {
@@ -156,11 +177,11 @@ static void printLayout(raw_ostream &os, LayoutAttr layout) {
         os << ')';
       }
     }
-    os << layout.getExtra().getValue();
     if (layout.getElementSizeInBits())
       os << "E(" << layout.getElementSizeInBits() << ')';
     if (layout.getMemorySpace())
       os << "S(" << layout.getMemorySpace() << ')';
+    os << after;
   }
   os << '}';
 }
@@ -200,8 +221,34 @@ void Exporter::printType(raw_ostream &os, Type t, bool withLayout) {
       os << rt.getDimSize(i);
   }
   os << ']';
-  if (withLayout && layout && layout.getHasMinorToMajor() && rt.getRank() > 0)
+  // Scalars print a layout only when it says more than `{}`.
+  if (withLayout && layout && layout.getHasMinorToMajor() &&
+      (rt.getRank() > 0 || !layout.getTileSizes().empty() ||
+       layout.getElementSizeInBits() || layout.getMemorySpace() ||
+       !layout.getExtra().getValue().empty()))
     printLayout(os, layout);
+}
+
+/// The spelling XLA uses: `%g` with the fewest digits, from 6 up, that
+/// reads back to exactly `v` (so 240, 0.1, 65504, 1e+300).
+static std::string shortestFloat(const APFloat &v) {
+  bool losesInfo;
+  APFloat wide = v;
+  wide.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &losesInfo);
+  double d = wide.convertToDouble();
+  char buf[64];
+  for (int digits = 6; digits <= 17; ++digits) {
+    snprintf(buf, sizeof(buf), "%.*g", digits, d);
+    APFloat back(v.getSemantics());
+    auto status = back.convertFromString(buf, APFloat::rmNearestTiesToEven);
+    if (!status) {
+      llvm::consumeError(status.takeError());
+      continue;
+    }
+    if (back.bitwiseIsEqual(v))
+      break;
+  }
+  return buf;
 }
 
 static void printFloat(raw_ostream &os, const APFloat &v) {
@@ -219,10 +266,7 @@ static void printFloat(raw_ostream &os, const APFloat &v) {
     }
     return;
   }
-  SmallString<32> buf;
-  // The shortest spelling that reads back to the same value.
-  v.toString(buf, /*FormatPrecision=*/0, /*FormatMaxPadding=*/3);
-  os << buf;
+  os << shortestFloat(v);
 }
 
 void Exporter::printLiteral(raw_ostream &os, Attribute literal, Type type) {
@@ -340,9 +384,7 @@ void Exporter::printAttrValue(const AttrInfo &info, Attribute value) {
     os << cast<IntegerAttr>(value).getInt();
     return;
   case AttrKind::Float: {
-    SmallString<16> buf;
-    cast<FloatAttr>(value).getValue().toString(buf, 0, 3);
-    os << buf;
+    os << shortestFloat(cast<FloatAttr>(value).getValue());
     return;
   }
   case AttrKind::Bool:
@@ -411,7 +453,14 @@ void Exporter::printAttrValue(const AttrInfo &info, Attribute value) {
     llvm::interleave(
         cast<DictionaryAttr>(value), os,
         [&](NamedAttribute a) {
-          os << a.getName().getValue() << '=';
+          StringRef key = a.getName().getValue();
+          if (!key.empty() && llvm::all_of(key, [](char c) {
+                return llvm::isAlnum(c) || c == '_' || c == '.' || c == '-';
+              }))
+            os << key;
+          else
+            printQuoted(os, key);
+          os << '=';
           printQuoted(os, cast<StringAttr>(a.getValue()).getValue());
         },
         ",");
@@ -458,10 +507,10 @@ void Exporter::printMetadata(Location loc) {
     first = false;
     if (auto s = dyn_cast<StringAttr>(v))
       printQuoted(os, s.getValue());
-    else if (auto i = dyn_cast<IntegerAttr>(v))
-      os << i.getInt();
     else if (auto bv = dyn_cast<BoolAttr>(v))
       os << (bv.getValue() ? "true" : "false");
+    else if (auto i = dyn_cast<IntegerAttr>(v))
+      os << i.getInt();
     else if (auto t = dyn_cast<TextAttr>(v))
       os << t.getValue();
   };
@@ -524,6 +573,10 @@ void Exporter::printAttrs(Operation *op, ArrayRef<NamedAttribute> attrs,
   SmallVector<std::pair<size_t, Attribute>, 8> known;
   DictionaryAttr unknown;
   for (NamedAttribute a : attrs) {
+    // XLA does not print an empty backend_config.
+    if (a.getName() == "backend_config")
+      if (auto s = dyn_cast<StringAttr>(a.getValue()); s && s.empty())
+        continue;
     if (a.getName() == "unknown_attrs") {
       unknown = dyn_cast<DictionaryAttr>(a.getValue());
       continue;
@@ -760,24 +813,34 @@ void Exporter::printComputation(ComputationOp comp) {
     os << '\n';
   };
   // Parameters keep their place among the instructions when locations say
-  // where they were in the HLO text; the others come first.
+  // where they were in the HLO text; the others come first. A parameter is
+  // printed no later than its first use.
+  llvm::SmallPtrSet<void *, 8> printed;
+  auto release = [&](BlockArgument arg) {
+    if (printed.insert(arg.getAsOpaquePointer()).second)
+      printParam(arg);
+  };
   SmallVector<std::pair<std::pair<unsigned, unsigned>, BlockArgument>> pending;
   for (BlockArgument arg : body.getArguments()) {
     if (auto pos = sourcePos(arg.getLoc()))
       pending.push_back({*pos, arg});
     else
-      printParam(arg);
+      release(arg);
   }
   llvm::stable_sort(pending, [](auto &a, auto &b) { return a.first < b.first; });
   size_t nextParam = 0;
   for (Operation &op : body.without_terminator()) {
     if (auto pos = sourcePos(op.getLoc()))
       while (nextParam < pending.size() && pending[nextParam].first <= *pos)
-        printParam(pending[nextParam++].second);
+        release(pending[nextParam++].second);
+    for (Value operand : op.getOperands())
+      if (auto arg = dyn_cast<BlockArgument>(operand);
+          arg && arg.getOwner() == &body)
+        release(arg);
     printOp(&op, op.getNumResults() == 1 && op.getResult(0) == root);
   }
-  while (nextParam < pending.size())
-    printParam(pending[nextParam++].second);
+  for (; nextParam < pending.size(); ++nextParam)
+    release(pending[nextParam].second);
   os << '}';
   if (auto thread = comp.getExecutionThreadAttr()) {
     os << ", execution_thread=";
@@ -789,8 +852,12 @@ void Exporter::printComputation(ComputationOp comp) {
 LogicalResult Exporter::run() {
   ComputationOp entry;
   for (auto comp : module.getOps<ComputationOp>()) {
-    if (comp.getEntry())
+    if (comp.getEntry()) {
+      if (entry)
+        return comp.emitError("more than one ENTRY computation: ")
+               << entry.getSymName() << " and " << comp.getSymName();
       entry = comp;
+    }
     comp.walk([&](Operation *op) {
       for (NamedAttribute a : op->getAttrs()) {
         if (auto sym = dyn_cast<FlatSymbolRefAttr>(a.getValue()))
@@ -822,6 +889,10 @@ LogicalResult Exporter::run() {
     if (!skipComputations.contains(comp.getSymName()))
       printComputation(comp);
   return status;
+}
+
+void mlir::hlo::printHloShape(raw_ostream &os, Type type) {
+  Exporter::printType(os, type);
 }
 
 LogicalResult mlir::hlo::exportHloText(ModuleOp module, raw_ostream &os,

@@ -47,6 +47,7 @@ struct OperandAst {
   StringRef name;   // Referenced instruction, or empty for a nested one.
   int nested = -1;  // Index of a nested (anonymous) instruction.
   size_t offset;
+  Type declared;    // The shape written before the operand, if any.
 };
 
 struct InstrAst {
@@ -69,6 +70,8 @@ struct CompAst {
   StringRef name;
   size_t offset = 0;
   bool isEntry = false;
+  Type declaredResult; // `-> shape` of the signature, if written.
+  size_t declaredResultOffset = 0;
   std::optional<std::string> executionThread;
   std::deque<InstrAst> instrs;
 };
@@ -96,6 +99,13 @@ private:
   bool error(size_t offset, const Twine &msg);
   bool cursorError() {
     return error(c.getErrorOffset(), c.getError());
+  }
+  /// A cursor over `part` (a piece of the text) whose positions are offsets
+  /// into the whole text, so that errors point at the right line and column.
+  Cursor sub(StringRef part) {
+    Cursor cur(text.take_front(part.end() - text.begin()));
+    cur.setPos(part.begin() - text.begin());
+    return cur;
   }
 
   // Parsing.
@@ -272,11 +282,21 @@ bool Importer::parseSections() {
     }
     auto &entries = sections.emplace_back(word, decltype(sections[0].second){})
                         .second;
+    int64_t expected = 1;
     while (llvm::isDigit(c.peek())) {
       int64_t id;
       StringRef value;
-      if (!c.parseInt(id) || !captureValue(value))
-        return cursorError() && false;
+      c.skipSpace();
+      size_t at = c.getPos();
+      if (!c.parseInt(id))
+        return cursorError();
+      if (id != expected)
+        return error(at, word + " ids must be 1, 2, 3, ...: expected " +
+                             std::to_string(expected) + ", got " +
+                             std::to_string(id));
+      ++expected;
+      if (!captureValue(value))
+        return false;
       entries.push_back({id, value});
     }
   }
@@ -296,8 +316,9 @@ bool Importer::parseComputation(CompAst &comp) {
       return cursorError();
   }
   if (c.consumeIf("->")) {
-    Type ignored;
-    if (!parseShape(c, ignored))
+    c.skipSpace();
+    comp.declaredResultOffset = c.getPos();
+    if (!parseShape(c, comp.declaredResult))
       return false;
   }
   if (!c.expect("{"))
@@ -327,7 +348,8 @@ bool Importer::parseInstruction(CompAst &comp, size_t index, bool nested) {
   c.skipSpace();
   size_t start = c.getPos();
   comp.instrs[index].offset = start;
-  comp.instrs[index].anchor = start;
+  if (!nested)
+    comp.instrs[index].anchor = start;
   if (!nested) {
     comp.instrs[index].isRoot = c.consumeIf("ROOT");
     StringRef name;
@@ -384,8 +406,7 @@ bool Importer::parseOperands(CompAst &comp, size_t index) {
     operand.offset = c.getPos();
     if (c.peek() != '%' && startsShapeAt(c, ctx)) {
       size_t shapeStart = c.getPos();
-      Type ignored;
-      if (!parseShape(c, ignored))
+      if (!parseShape(c, operand.declared))
         return false;
       // `shape opcode(...)` is a nested anonymous instruction.
       size_t afterShape = c.getPos();
@@ -394,10 +415,11 @@ bool Importer::parseOperands(CompAst &comp, size_t index) {
         c.setPos(shapeStart);
         size_t nestedIndex = comp.instrs.size();
         comp.instrs.emplace_back();
+        comp.instrs[nestedIndex].anchor = comp.instrs[index].anchor;
         if (!parseInstruction(comp, nestedIndex, /*nested=*/true))
           return false;
         operand.nested = nestedIndex;
-        comp.instrs[nestedIndex].anchor = comp.instrs[index].anchor;
+        operand.declared = Type();
         comp.instrs[index].operands.push_back(operand);
         continue;
       }
@@ -565,7 +587,10 @@ bool Importer::parseLayout(Cursor &cur, ArrayRef<int64_t> bounds,
         // Other layout items (L(..), P(..), SC(..), ...) are kept verbatim.
         size_t itemStart = cur.getPos();
         StringRef word, group;
-        if (!cur.parseIdentifier(word) || !cur.parseBalanced(group))
+        if (!cur.consumeIf("#") && !cur.consumeIf("*") &&
+            !cur.parseIdentifier(word))
+          return error(itemStart, "malformed layout item");
+        if (!cur.parseBalanced(group))
           return error(itemStart, "malformed layout item");
         extra += cur.getText().slice(itemStart, cur.getPos()).str();
       }
@@ -662,6 +687,10 @@ static std::optional<APFloat> parseFloatToken(StringRef tok,
     err = "invalid floating-point literal '" + tok.str() + "'";
     return std::nullopt;
   }
+  if (*status & APFloat::opOverflow) {
+    err = "value " + tok.str() + " is out of range for the element type";
+    return std::nullopt;
+  }
   if (neg)
     value.changeSign();
   return value;
@@ -670,6 +699,7 @@ static std::optional<APFloat> parseFloatToken(StringRef tok,
 bool Importer::parseScalar(Cursor &cur, Type elt, SmallVectorImpl<APInt> &ints,
                            SmallVectorImpl<APFloat> &floats,
                            SmallVectorImpl<std::complex<APFloat>> &complexes) {
+  cur.skipSpace();
   size_t at = cur.getPos();
   std::string err;
   if (auto complex = dyn_cast<ComplexType>(elt)) {
@@ -697,8 +727,16 @@ bool Importer::parseScalar(Cursor &cur, Type elt, SmallVectorImpl<APInt> &ints,
   }
   auto it = cast<IntegerType>(elt);
   unsigned width = it.getWidth();
-  if (width == 1 && (tok == "true" || tok == "false")) {
-    ints.push_back(APInt(1, tok == "true"));
+  if (width == 1 && it.isSignless()) {
+    // pred: true/false, or an integer where nonzero is true (as XLA reads).
+    APInt v;
+    bool neg = tok.starts_with("-");
+    if (tok == "true" || tok == "false")
+      ints.push_back(APInt(1, tok == "true"));
+    else if (!tok.drop_front(neg).getAsInteger(10, v))
+      ints.push_back(APInt(1, !v.isZero()));
+    else
+      return error(at, "invalid pred literal '" + tok + "'");
     return true;
   }
   bool neg = tok.consume_front("-");
@@ -791,7 +829,7 @@ Attribute Importer::parseLiteral(Cursor &cur, Type type) {
       if (i && !cur.expect(","))
         return error(cur.getErrorOffset(), cur.getError()), Attribute();
       // Tuple elements may repeat their shape: `( s32[4]{0} {...}, ... )`.
-      if (startsShapeAt(cur, ctx)) {
+      if (cur.peek() != '(' && startsShapeAt(cur, ctx)) {
         Type ignored;
         if (!parseShape(cur, ignored))
           return {};
@@ -860,7 +898,7 @@ FlatSymbolRefAttr Importer::parseSymbol(const AttrAst &attr) {
 }
 
 DictionaryAttr Importer::parseDictOfStrings(const AttrAst &attr) {
-  Cursor cur(attr.value);
+  Cursor cur = sub(attr.value);
   NamedAttrList entries;
   if (cur.expect("{") && !cur.consumeIf("}")) {
     do {
@@ -891,7 +929,7 @@ DictionaryAttr Importer::parseDictOfStrings(const AttrAst &attr) {
     cur.expect("}");
   }
   if (cur.failed() || !cur.atEnd()) {
-    error(attr.offset + cur.getErrorOffset(),
+    error(cur.failed() ? cur.getErrorOffset() : cur.getPos(),
           "malformed " + attr.name + ": " +
               (cur.failed() ? cur.getError() : "trailing characters"));
     return {};
@@ -919,7 +957,7 @@ Attribute Importer::convertAttr(StringRef opcode, const AttrAst &attr,
   };
   switch (info->kind) {
   case AttrKind::IntList: {
-    Cursor cur(v);
+    Cursor cur = sub(v);
     SmallVector<int64_t> values;
     if (!cur.parseIntList(values) || !cur.atEnd())
       return fail("expected {i, j, ...}");
@@ -950,7 +988,7 @@ Attribute Importer::convertAttr(StringRef opcode, const AttrAst &attr,
     return a;
   }
   case AttrKind::String: {
-    Cursor cur(v);
+    Cursor cur = sub(v);
     std::string s;
     if (!cur.parseQuoted(s) || !cur.atEnd())
       return fail("expected a quoted string");
@@ -958,7 +996,7 @@ Attribute Importer::convertAttr(StringRef opcode, const AttrAst &attr,
   }
   case AttrKind::BackendConfig: {
     if (v.starts_with("\"")) {
-      Cursor cur(v);
+      Cursor cur = sub(v);
       std::string s;
       if (!cur.parseQuoted(s) || !cur.atEnd())
         return fail("malformed string");
@@ -986,7 +1024,7 @@ Attribute Importer::convertAttr(StringRef opcode, const AttrAst &attr,
     return parseSymbol({attr.name, v, attr.offset});
   case AttrKind::SymbolList:
   case AttrKind::NameList: {
-    Cursor cur(v);
+    Cursor cur = sub(v);
     SmallVector<Attribute> names;
     if (cur.expect("{") && !cur.consumeIf("}")) {
       do {
@@ -1006,7 +1044,7 @@ Attribute Importer::convertAttr(StringRef opcode, const AttrAst &attr,
     return b.getArrayAttr(names);
   }
   case AttrKind::Pairs: {
-    Cursor cur(v);
+    Cursor cur = sub(v);
     SmallVector<Attribute> pairs;
     if (cur.expect("{") && !cur.consumeIf("}")) {
       do {
@@ -1026,14 +1064,14 @@ Attribute Importer::convertAttr(StringRef opcode, const AttrAst &attr,
   case AttrKind::StringDict:
     return parseDictOfStrings(attr);
   case AttrKind::Shape: {
-    Cursor cur(v);
+    Cursor cur = sub(v);
     Type t;
     if (!parseShape(cur, t))
       return {};
     return TypeAttr::get(t);
   }
   case AttrKind::ShapeList: {
-    Cursor cur(v);
+    Cursor cur = sub(v);
     SmallVector<Attribute> types;
     if (cur.expect("{") && !cur.consumeIf("}")) {
       do {
@@ -1049,7 +1087,7 @@ Attribute Importer::convertAttr(StringRef opcode, const AttrAst &attr,
     return b.getArrayAttr(types);
   }
   case AttrKind::PrecisionList: {
-    Cursor cur(v);
+    Cursor cur = sub(v);
     SmallVector<Attribute> values;
     if (cur.expect("{") && !cur.consumeIf("}")) {
       do {
@@ -1074,7 +1112,7 @@ Attribute Importer::convertAttr(StringRef opcode, const AttrAst &attr,
 }
 
 Attribute Importer::parseMetadata(const AttrAst &attr) {
-  Cursor cur(attr.value);
+  Cursor cur = sub(attr.value);
   NamedAttrList entries;
   if (cur.expect("{")) {
     while (!cur.consumeIf("}")) {
@@ -1121,7 +1159,7 @@ Attribute Importer::parseMetadata(const AttrAst &attr) {
 Attribute Importer::convertModuleAttr(const AttrAst &attr) {
   StringRef v = attr.value;
   if (attr.name == "entry_computation_layout") {
-    Cursor cur(v);
+    Cursor cur = sub(v);
     SmallVector<Type> params;
     Type result;
     if (!cur.expect("{") || !cur.expect("(")) {
@@ -1172,9 +1210,35 @@ Attribute Importer::convertModuleAttr(const AttrAst &attr) {
 // Building
 //===----------------------------------------------------------------------===//
 
+/// HLO's "compatible" shapes: equal up to layouts.
+static bool compatibleShapes(Type a, Type b) {
+  if (a == b)
+    return true;
+  auto ta = dyn_cast<RankedTensorType>(a), tb = dyn_cast<RankedTensorType>(b);
+  if (ta && tb)
+    return ta.getShape() == tb.getShape() &&
+           ta.getElementType() == tb.getElementType();
+  auto ua = dyn_cast<TupleType>(a), ub = dyn_cast<TupleType>(b);
+  if (!ua || !ub || ua.size() != ub.size())
+    return false;
+  for (auto [x, y] : llvm::zip(ua.getTypes(), ub.getTypes()))
+    if (!compatibleShapes(x, y))
+      return false;
+  return true;
+}
+
+static std::string hloShape(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  printHloShape(os, t);
+  return s;
+}
+
 Location Importer::instrLoc(InstrAst &instr, ArrayRef<AttrAst> attrs) {
-  Location nameLoc = NameLoc::get(b.getStringAttr(instr.name),
-                                  locAt(instr.anchor));
+  // A nested parameter becomes a block argument: it is placed where the
+  // instruction using it starts, so that export prints it before that use.
+  size_t at = instr.opcode == "parameter" ? instr.anchor : instr.offset;
+  Location nameLoc = NameLoc::get(b.getStringAttr(instr.name), locAt(at));
   for (const AttrAst &a : attrs)
     if (a.name == "metadata")
       if (Attribute md = parseMetadata(a))
@@ -1229,7 +1293,7 @@ Operation *Importer::createOp(StringRef opcode, InstrAst &instr,
   if (!convertAttrs(opcode, attrs, opName->getAttributeNames(), attributes))
     return nullptr;
   if (opcode == "constant") {
-    Cursor cur(instr.literal);
+    Cursor cur = sub(instr.literal);
     Attribute literal = parseLiteral(cur, instr.type);
     if (!literal)
       return nullptr;
@@ -1254,14 +1318,7 @@ bool Importer::buildAsyncSugar(CompAst &comp, InstrAst &instr, StringRef base,
       return error(instr.offset, "'" + instr.opcode.str() +
                                      "' takes the async chain as its operand");
     StringRef opName = suffix == "update" ? "async-update" : "async-done";
-    InstrAst copy = instr;
-    SmallVector<AttrAst> kept;
-    for (const AttrAst &a : instr.attrs)
-      if (a.name == "async_execution_thread" || a.name == "sharding" ||
-          a.name == "frontend_attributes" || a.name == "backend_config" ||
-          a.name == "control-predecessors")
-        kept.push_back(a);
-    Operation *op = createOp(opName, copy, operands, kept, loc);
+    Operation *op = createOp(opName, instr, operands, instr.attrs, loc);
     if (!op)
       return false;
     block.push_back(op);
@@ -1289,11 +1346,17 @@ bool Importer::buildAsyncSugar(CompAst &comp, InstrAst &instr, StringRef base,
   Block *body = new Block();
   callee.getBody().push_back(body);
   SmallVector<Value> args;
-  for (Type t : argTypes)
-    args.push_back(body->addArgument(t, loc));
+  for (auto [i, t] : llvm::enumerate(argTypes))
+    args.push_back(body->addArgument(
+        t, NameLoc::get(b.getStringAttr("Arg_" + std::to_string(i)),
+                        locAt(instr.offset))));
+  // The start keeps what is about the chain; the rest is the wrapped op's.
   SmallVector<AttrAst> inner, outer;
   for (const AttrAst &a : instr.attrs)
-    (a.name == "async_execution_thread" ? outer : inner).push_back(a);
+    (a.name == "async_execution_thread" || a.name == "control-predecessors"
+         ? outer
+         : inner)
+        .push_back(a);
   InstrAst wrapped = instr;
   wrapped.type = tuple.getType(1);
   Operation *op = createOp(base, wrapped, args, inner, loc);
@@ -1352,10 +1415,35 @@ bool Importer::buildInstr(CompAst &comp, size_t root, Block &block,
     }
     stack.pop_back();
     SmallVector<Value, 4> operands;
-    for (const OperandAst &operand : instr.operands)
-      operands.push_back(values[operand.nested >= 0
-                                    ? size_t(operand.nested)
-                                    : nameToIndex.lookup(operand.name)]);
+    for (const OperandAst &operand : instr.operands) {
+      Value v = values[operand.nested >= 0 ? size_t(operand.nested)
+                                           : nameToIndex.lookup(operand.name)];
+      if (operand.declared && !compatibleShapes(operand.declared, v.getType()))
+        return error(operand.offset,
+                     "declared operand shape " + hloShape(operand.declared) +
+                         " is not compatible with the shape of '%" +
+                         operand.name + "', " + hloShape(v.getType()));
+      operands.push_back(v);
+    }
+    for (const AttrAst &a : instr.attrs) {
+      if (a.name != "control-predecessors")
+        continue;
+      Cursor cur = sub(a.value);
+      if (cur.consumeIf("{") && !cur.consumeIf("}")) {
+        do {
+          StringRef name;
+          cur.skipSpace();
+          size_t at = cur.getPos();
+          cur.consumeIf("%");
+          if (!cur.parseIdentifier(name))
+            break;
+          if (!nameToIndex.count(name))
+            return error(at, "instruction '" + name +
+                                 "' named in control-predecessors is not "
+                                 "defined in this computation");
+        } while (cur.consumeIf(","));
+      }
+    }
     StringRef opcode = instr.opcode;
     Value result;
     for (StringRef suffix : {"start", "update", "done"}) {
@@ -1388,10 +1476,12 @@ bool Importer::buildComputation(CompAst &comp, ModuleOp module) {
   state.assign(comp.instrs.size(), 0);
   for (auto [i, instr] : llvm::enumerate(comp.instrs)) {
     if (!nameToIndex.try_emplace(instr.name, i).second) {
-      // Nested anonymous instructions get unique names.
-      if (instr.name.size() > 5 && StringRef(instr.name).ends_with(".anon")) {
-        instr.name += "." + std::to_string(i);
-        nameToIndex.try_emplace(instr.name, i);
+      // Nested anonymous instructions get unique names, as XLA gives them.
+      if (StringRef(instr.name).ends_with(".anon")) {
+        std::string base = instr.name;
+        for (unsigned n = 1; !nameToIndex.try_emplace(instr.name, i).second;
+             ++n)
+          instr.name = base + "." + std::to_string(n);
         continue;
       }
       return error(instr.offset,
@@ -1406,6 +1496,11 @@ bool Importer::buildComputation(CompAst &comp, ModuleOp module) {
     if (instr.opcode != "parameter")
       continue;
     size_t n = instr.paramNumber;
+    if (n >= comp.instrs.size())
+      return error(instr.offset, "parameter number " + std::to_string(n) +
+                                     " is out of range: the computation has " +
+                                     std::to_string(comp.instrs.size()) +
+                                     " instructions");
     if (n >= paramOf.size())
       paramOf.resize(n + 1, -1);
     if (paramOf[n] >= 0)
@@ -1436,6 +1531,12 @@ bool Importer::buildComputation(CompAst &comp, ModuleOp module) {
       }
   }
 
+  if (comp.declaredResult &&
+      !compatibleShapes(comp.declaredResult, comp.instrs[rootIndex].type))
+    return error(comp.declaredResultOffset,
+                 "computation '" + comp.name + "' declares result shape " +
+                     hloShape(comp.declaredResult) + " but its ROOT has " +
+                     hloShape(comp.instrs[rootIndex].type));
   SmallVector<Type> argTypes;
   SmallVector<Attribute> argAttrs;
   bool anyArgAttrs = false;
@@ -1487,11 +1588,8 @@ bool Importer::buildModule(ModuleOp module) {
   }
   for (auto &[name, entries] : sections) {
     SmallVector<Attribute> values;
-    for (auto [i, entry] : llvm::enumerate(entries)) {
-      if (entry.first != int64_t(i + 1))
-        return error(0, name + " ids must be 1, 2, 3, ...");
+    for (auto &entry : entries)
       values.push_back(TextAttr::get(ctx, entry.second));
-    }
     std::string key = "hlo.section." + name.str();
     module->setAttr(key, b.getArrayAttr(values));
   }
@@ -1516,13 +1614,19 @@ OwningOpRef<ModuleOp> Importer::run() {
     error(c.getPos(), "expected at least one computation");
     return nullptr;
   }
-  size_t entries = llvm::count_if(comps, [](auto &c) { return c.isEntry; });
-  if (entries > 1) {
-    error(comps.back().offset, "more than one ENTRY computation");
-    return nullptr;
+  const CompAst *firstEntry = nullptr;
+  for (const CompAst &comp : comps) {
+    if (!comp.isEntry)
+      continue;
+    if (firstEntry) {
+      error(comp.offset, "more than one ENTRY computation (the first is '" +
+                             firstEntry->name + "')");
+      return nullptr;
+    }
+    firstEntry = &comp;
   }
   OwningOpRef<ModuleOp> module = ModuleOp::create(locAt(0));
-  if (!buildModule(*module))
+  if (!buildModule(*module) || failed)
     return nullptr;
   if (mlir::failed(mlir::verify(*module)))
     return nullptr;

@@ -165,6 +165,7 @@ static const AttrInfo kAttrTable[] = {
     {"is_stable", "is_stable", AttrKind::Bool},
     {"is_reverse", "is_reverse", AttrKind::Bool},
     {"is_associative", "is_associative", AttrKind::Bool},
+    {"num_carries", "num_carries", AttrKind::Int},
     {"inferred_dimension", "inferred_dimension", AttrKind::Int},
     {"channel_id", "channel_id", AttrKind::Int},
     {"replica_groups", "replica_groups", AttrKind::ReplicaGroups},

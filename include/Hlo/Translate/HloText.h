@@ -34,6 +34,9 @@ struct HloExportOptions {
 LogicalResult exportHloText(ModuleOp module, raw_ostream &os,
                             const HloExportOptions &options = {});
 
+/// Prints a type (array, tuple, token, opaque) as an HLO shape with layout.
+void printHloShape(raw_ostream &os, Type type);
+
 /// True if `text` looks like HLO text rather than MLIR.
 bool looksLikeHloText(StringRef text);
 

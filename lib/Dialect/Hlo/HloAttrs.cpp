@@ -38,11 +38,19 @@ SmallVector<ArrayRef<int64_t>> LayoutAttr::getTiles() const {
   return tiles;
 }
 
+/// A tile dimension of `*` (combined dimensions) in HLO's `T(2,*)`.
+static constexpr int64_t kTileStar = std::numeric_limits<int64_t>::min();
+
 static ParseResult parseBracketList(AsmParser &p, SmallVectorImpl<int64_t> &v,
-                                    bool allowDynamic = false) {
+                                    bool allowDynamic = false,
+                                    bool allowStar = false) {
   return p.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() {
     if (allowDynamic && succeeded(p.parseOptionalQuestion())) {
       v.push_back(ShapedType::kDynamic);
+      return success();
+    }
+    if (allowStar && succeeded(p.parseOptionalStar())) {
+      v.push_back(kTileStar);
       return success();
     }
     int64_t x;
@@ -53,10 +61,13 @@ static ParseResult parseBracketList(AsmParser &p, SmallVectorImpl<int64_t> &v,
   });
 }
 
-static void printBracketList(AsmPrinter &p, ArrayRef<int64_t> v) {
+static void printBracketList(AsmPrinter &p, ArrayRef<int64_t> v,
+                             bool star = false) {
   p << '[';
   llvm::interleaveComma(v, p, [&](int64_t x) {
-    if (ShapedType::isDynamic(x))
+    if (star && x == kTileStar)
+      p << '*';
+    else if (ShapedType::isDynamic(x))
       p << '?';
     else
       p << x;
@@ -82,7 +93,7 @@ Attribute LayoutAttr::parse(AsmParser &p, Type) {
     if (key == "tiles") {
       if (p.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() {
             size_t before = tileData.size();
-            if (parseBracketList(p, tileData))
+            if (parseBracketList(p, tileData, false, /*allowStar=*/true))
               return failure();
             tileSizes.push_back(tileData.size() - before);
             return success();
@@ -122,7 +133,9 @@ void LayoutAttr::print(AsmPrinter &p) const {
   if (!getTileSizes().empty()) {
     p << ", tiles = [";
     llvm::interleaveComma(getTiles(), p,
-                          [&](ArrayRef<int64_t> t) { printBracketList(p, t); });
+                          [&](ArrayRef<int64_t> t) {
+                            printBracketList(p, t, /*star=*/true);
+                          });
     p << ']';
   }
   if (getElementSizeInBits())

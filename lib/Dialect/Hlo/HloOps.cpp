@@ -85,25 +85,54 @@ static ComputationOp lookupComputation(Operation *from, FlatSymbolRefAttr sym) {
   return SymbolTable::lookupNearestSymbolFrom<ComputationOp>(from, sym);
 }
 
+/// Finds the computation `sym` names; fails (with an error) only if the op is
+/// inside a module where the name is unknown. Computations are resolved only
+/// once the op is inside a module, so a null result with success means
+/// "nothing to check yet".
+static FailureOr<ComputationOp> resolveCallee(Operation *op, StringRef what,
+                                              FlatSymbolRefAttr sym) {
+  if (!sym)
+    return ComputationOp();
+  if (ComputationOp callee = lookupComputation(op, sym))
+    return callee;
+  if (!op->getParentOfType<ModuleOp>())
+    return ComputationOp();
+  return op->emitOpError(what) << " refers to unknown computation " << sym;
+}
+
 /// Checks that `sym` names a computation and, when the caller passes them,
-/// that its signature matches.
+/// that its parameters and result have the given types.
 static LogicalResult
 checkCallee(Operation *op, StringRef what, FlatSymbolRefAttr sym,
             std::optional<SmallVector<Type>> args = std::nullopt,
             std::optional<Type> result = std::nullopt) {
-  if (!sym)
+  FailureOr<ComputationOp> callee = resolveCallee(op, what, sym);
+  if (failed(callee))
+    return failure();
+  if (!*callee || (!args && !result))
     return success();
-  ComputationOp callee = lookupComputation(op, sym);
-  if (!callee) {
-    // Computations are resolved only once the op is inside a module.
-    if (!op->getParentOfType<ModuleOp>())
-      return success();
-    return op->emitOpError(what) << " refers to unknown computation " << sym;
-  }
-  if (!args && !result)
-    return success();
-  return verifySignature(err(op), what, callee.getFunctionType(),
-                         args ? TypeRange(*args) : TypeRange(), result);
+  std::optional<TypeRange> argRange;
+  if (args)
+    argRange = TypeRange(*args);
+  return verifySignature(
+      [op]() { return op->emitOpError(); }, what,
+      callee->getFunctionType(), argRange, result);
+}
+
+/// Checks a reducer `(acc..., x...) -> acc...` (see verifyReducer).
+static LogicalResult checkReducer(Operation *op, StringRef what,
+                                  FlatSymbolRefAttr sym, TypeRange inits,
+                                  TypeRange inputs) {
+  FailureOr<ComputationOp> callee = resolveCallee(op, what, sym);
+  if (failed(callee) || !*callee)
+    return callee;
+  SmallVector<Type> accs, elts;
+  for (Type t : inits)
+    accs.push_back(RankedTensorType::get({}, cast<ShapedType>(t).getElementType()));
+  for (Type t : inputs)
+    elts.push_back(cast<ShapedType>(t).getElementType());
+  return verifyReducer([op]() { return op->emitOpError(); }, what,
+                       callee->getFunctionType(), accs, elts);
 }
 
 static ArrayRef<int64_t> orEmpty(std::optional<ArrayRef<int64_t>> v) {
@@ -116,148 +145,320 @@ static Type scalarOf(Type t) {
   return t;
 }
 
+static Type predScalar(MLIRContext *ctx) {
+  return RankedTensorType::get({}, IntegerType::get(ctx, 1));
+}
+
+static Type u32Scalar(MLIRContext *ctx) {
+  return RankedTensorType::get({}, IntegerType::get(ctx, 32, IntegerType::Unsigned));
+}
+
+/// `result` is `expected` ignoring layouts.
+static LogicalResult checkResultType(Operation *op, Type result, Type expected,
+                                     StringRef why) {
+  if (typesCompatible(result, expected))
+    return success();
+  return op->emitOpError("result type ")
+         << result << " should be " << expected << " (" << why << ")";
+}
+
+static LogicalResult checkToken(Operation *op, StringRef what, Type t) {
+  if (isa<TokenType>(t))
+    return success();
+  return op->emitOpError(what) << " must be a token, got " << t;
+}
+
+/// A -start op has exactly one user, its -done op.
+template <typename DoneT>
+static LogicalResult verifyStartUser(Operation *op, StringRef doneName) {
+  Value v = op->getResult(0);
+  size_t uses = std::distance(v.use_begin(), v.use_end());
+  if (uses != 1)
+    return op->emitOpError("must have exactly one user (its ")
+           << doneName << "), has " << uses;
+  Operation *user = *v.getUsers().begin();
+  if (!isa<DoneT>(user))
+    return op->emitOpError("is used by '")
+           << user->getName() << "'; only " << doneName << " may";
+  return success();
+}
+
+/// A -done op's operand is produced by its -start op.
+template <typename StartT>
+static LogicalResult verifyDoneOperand(Operation *op, Value operand,
+                                       StringRef startName) {
+  if (!isa_and_nonnull<StartT>(operand.getDefiningOp()))
+    return op->emitOpError("operand must be produced by ") << startName;
+  return success();
+}
+
+/// The result of a -done op: the start's result, or element 1 of the start's
+/// legacy (operand, result, ...) tuple.
+static LogicalResult verifyDoneResult(Operation *op, Type start, Type result) {
+  if (typesCompatible(result, start))
+    return success();
+  auto tt = dyn_cast<TupleType>(start);
+  if (tt && tt.size() >= 2 && typesCompatible(result, tt.getType(1)))
+    return success();
+  return op->emitOpError("result type ")
+         << result << " must be the start's result " << start
+         << " or its element 1";
+}
+
 //===----------------------------------------------------------------------===//
 // Elementwise
 //===----------------------------------------------------------------------===//
 
-#define HLO_UNARY_SAME_SHAPE(OpT)                                              \
+/// Unary ops whose result has the operand's shape and element type; `KINDS`
+/// are the element types HLO accepts.
+#define HLO_UNARY_SAME_TYPE(OpT, KINDS)                                        \
   LogicalResult OpT::verify() {                                                \
-    return verifySameShape(err(*this), {getOperand().getType()},              \
-                           getType(), /*sameElementType=*/false);              \
+    if (failed(verifySameShape(err(*this), {getOperand().getType()},          \
+                               getType(), /*sameElementType=*/true)))          \
+      return failure();                                                        \
+    return verifyElementKind(err(*this), "operand", getOperand().getType(),   \
+                             KINDS);                                           \
   }
-HLO_UNARY_SAME_SHAPE(AbsOp)
-HLO_UNARY_SAME_SHAPE(AcosOp)
-HLO_UNARY_SAME_SHAPE(AcoshOp)
-HLO_UNARY_SAME_SHAPE(AsinOp)
-HLO_UNARY_SAME_SHAPE(AsinhOp)
-HLO_UNARY_SAME_SHAPE(AtanhOp)
-HLO_UNARY_SAME_SHAPE(CbrtOp)
-HLO_UNARY_SAME_SHAPE(CeilOp)
-HLO_UNARY_SAME_SHAPE(ClzOp)
-HLO_UNARY_SAME_SHAPE(CosOp)
-HLO_UNARY_SAME_SHAPE(CoshOp)
-HLO_UNARY_SAME_SHAPE(ErfOp)
-HLO_UNARY_SAME_SHAPE(ExpOp)
-HLO_UNARY_SAME_SHAPE(Expm1Op)
-HLO_UNARY_SAME_SHAPE(FloorOp)
-HLO_UNARY_SAME_SHAPE(ImagOp)
-HLO_UNARY_SAME_SHAPE(IsFiniteOp)
-HLO_UNARY_SAME_SHAPE(LogOp)
-HLO_UNARY_SAME_SHAPE(Log1pOp)
-HLO_UNARY_SAME_SHAPE(LogisticOp)
-HLO_UNARY_SAME_SHAPE(NegOp)
-HLO_UNARY_SAME_SHAPE(NotOp)
-HLO_UNARY_SAME_SHAPE(PopcntOp)
-HLO_UNARY_SAME_SHAPE(RealOp)
-HLO_UNARY_SAME_SHAPE(RoundAfzOp)
-HLO_UNARY_SAME_SHAPE(RoundEvenOp)
-HLO_UNARY_SAME_SHAPE(RsqrtOp)
-HLO_UNARY_SAME_SHAPE(SignOp)
-HLO_UNARY_SAME_SHAPE(SinOp)
-HLO_UNARY_SAME_SHAPE(SinhOp)
-HLO_UNARY_SAME_SHAPE(SqrtOp)
-HLO_UNARY_SAME_SHAPE(TanOp)
-HLO_UNARY_SAME_SHAPE(TanhOp)
-HLO_UNARY_SAME_SHAPE(CopyOp)
-HLO_UNARY_SAME_SHAPE(ConvertOp)
-#undef HLO_UNARY_SAME_SHAPE
+HLO_UNARY_SAME_TYPE(AcosOp, kFloatOrComplexKind)
+HLO_UNARY_SAME_TYPE(AcoshOp, kFloatOrComplexKind)
+HLO_UNARY_SAME_TYPE(AsinOp, kFloatOrComplexKind)
+HLO_UNARY_SAME_TYPE(AsinhOp, kFloatOrComplexKind)
+HLO_UNARY_SAME_TYPE(AtanhOp, kFloatOrComplexKind)
+HLO_UNARY_SAME_TYPE(CbrtOp, kFloatOrComplexKind)
+HLO_UNARY_SAME_TYPE(CeilOp, kFloatKind)
+HLO_UNARY_SAME_TYPE(ClzOp, kIntegralKind)
+HLO_UNARY_SAME_TYPE(CosOp, kFloatOrComplexKind)
+HLO_UNARY_SAME_TYPE(CoshOp, kFloatOrComplexKind)
+HLO_UNARY_SAME_TYPE(ErfOp, kFloatKind)
+HLO_UNARY_SAME_TYPE(ExpOp, kFloatOrComplexKind)
+HLO_UNARY_SAME_TYPE(Expm1Op, kFloatOrComplexKind)
+HLO_UNARY_SAME_TYPE(FloorOp, kFloatKind)
+HLO_UNARY_SAME_TYPE(LogOp, kFloatOrComplexKind)
+HLO_UNARY_SAME_TYPE(Log1pOp, kFloatOrComplexKind)
+HLO_UNARY_SAME_TYPE(LogisticOp, kFloatOrComplexKind)
+HLO_UNARY_SAME_TYPE(NegOp, kNumericKind)
+HLO_UNARY_SAME_TYPE(NotOp, kPredKind | kIntegralKind)
+HLO_UNARY_SAME_TYPE(PopcntOp, kIntegralKind)
+HLO_UNARY_SAME_TYPE(RoundAfzOp, kFloatKind)
+HLO_UNARY_SAME_TYPE(RoundEvenOp, kFloatKind)
+HLO_UNARY_SAME_TYPE(RsqrtOp, kFloatOrComplexKind)
+HLO_UNARY_SAME_TYPE(SignOp, kSignedKind | kFloatOrComplexKind)
+HLO_UNARY_SAME_TYPE(SinOp, kFloatOrComplexKind)
+HLO_UNARY_SAME_TYPE(SinhOp, kFloatOrComplexKind)
+HLO_UNARY_SAME_TYPE(SqrtOp, kFloatOrComplexKind)
+HLO_UNARY_SAME_TYPE(TanOp, kFloatOrComplexKind)
+HLO_UNARY_SAME_TYPE(TanhOp, kFloatOrComplexKind)
+#undef HLO_UNARY_SAME_TYPE
+
+/// abs, real and imag: a complex operand gives its component type, any other
+/// operand its own type.
+static LogicalResult verifyComplexToReal(Operation *op, Type operand,
+                                         Type result, unsigned kinds) {
+  if (failed(verifySameShape([op]() { return op->emitOpError(); }, {operand},
+                             result, /*sameElementType=*/false)) ||
+      failed(verifyElementKind([op]() { return op->emitOpError(); },
+                               "operand", operand, kinds)))
+    return failure();
+  Type elt = cast<ShapedType>(operand).getElementType();
+  if (auto c = dyn_cast<ComplexType>(elt))
+    elt = c.getElementType();
+  Type got = cast<ShapedType>(result).getElementType();
+  if (got != elt)
+    return op->emitOpError("result element type ")
+           << got << " should be " << elt;
+  return success();
+}
+
+LogicalResult AbsOp::verify() {
+  return verifyComplexToReal(*this, getOperand().getType(), getType(),
+                             kSignedKind | kFloatOrComplexKind);
+}
+LogicalResult RealOp::verify() {
+  return verifyComplexToReal(*this, getOperand().getType(), getType(),
+                             kFloatOrComplexKind);
+}
+LogicalResult ImagOp::verify() {
+  return verifyComplexToReal(*this, getOperand().getType(), getType(),
+                             kFloatOrComplexKind);
+}
+
+LogicalResult IsFiniteOp::verify() {
+  if (failed(verifySameShape(err(*this), {getOperand().getType()}, getType(),
+                             false)) ||
+      failed(verifyElementKind(err(*this), "operand", getOperand().getType(),
+                               kFloatKind)))
+    return failure();
+  if (!cast<ShapedType>(getType()).getElementType().isInteger(1))
+    return emitOpError("result must have element type pred, got ")
+           << cast<ShapedType>(getType()).getElementType();
+  return success();
+}
+
+LogicalResult CopyOp::verify() {
+  // copy also copies tuples (shallowly).
+  return checkResultType(*this, getType(), getOperand().getType(),
+                         "the operand's shape");
+}
+
+LogicalResult ConvertOp::verify() {
+  return verifySameShape(err(*this), {getOperand().getType()}, getType(),
+                         /*sameElementType=*/false);
+}
 
 LogicalResult BitcastConvertOp::verify() {
   auto in = dyn_cast<RankedTensorType>(getOperand().getType());
   auto out = dyn_cast<RankedTensorType>(getType());
   if (!in || !out)
     return emitOpError("operand and result must be arrays");
-  unsigned inBits = in.getElementTypeBitWidth();
-  unsigned outBits = out.getElementTypeBitWidth();
-  if (isa<ComplexType>(in.getElementType()) ||
-      isa<ComplexType>(out.getElementType()))
-    return success();
+  std::optional<unsigned> inBits = getElementBitWidth(in.getElementType());
+  std::optional<unsigned> outBits = getElementBitWidth(out.getElementType());
+  if (!inBits || !outBits)
+    return emitOpError("element types must have a bit width");
   ArrayRef<int64_t> a = in.getShape(), b = out.getShape();
-  if (inBits == outBits)
+  if (*inBits == *outBits)
     return verifySameShape(err(*this), {in}, out, false);
-  if (inBits > outBits) {
-    // One more minor dimension of size inBits/outBits.
-    if (b.size() != a.size() + 1 || !dimsCompatible(b.back(), inBits / outBits))
+  if (*inBits > *outBits) {
+    // One more minor result dimension of size inBits/outBits.
+    if (*inBits % *outBits || b.size() != a.size() + 1 ||
+        !dimsCompatible(b.back(), *inBits / *outBits) ||
+        !shapesCompatible(in, RankedTensorType::get(b.drop_back(),
+                                                    in.getElementType())))
       return emitOpError("converting ")
-             << inBits << "-bit to " << outBits
-             << "-bit elements needs a minor result dimension of "
-             << inBits / outBits;
+             << *inBits << "-bit to " << *outBits
+             << "-bit elements needs the operand dimensions plus a minor "
+                "result dimension of "
+             << *inBits / *outBits;
     return success();
   }
-  if (a.size() != b.size() + 1 || !dimsCompatible(a.back(), outBits / inBits))
+  if (*outBits % *inBits || a.size() != b.size() + 1 ||
+      !dimsCompatible(a.back(), *outBits / *inBits) ||
+      !shapesCompatible(out, RankedTensorType::get(a.drop_back(),
+                                                   out.getElementType())))
     return emitOpError("converting ")
-           << inBits << "-bit to " << outBits
-           << "-bit elements needs a minor operand dimension of "
-           << outBits / inBits;
+           << *inBits << "-bit to " << *outBits
+           << "-bit elements needs the result dimensions plus a minor operand "
+              "dimension of "
+           << *outBits / *inBits;
   return success();
 }
 
 LogicalResult ReducePrecisionOp::verify() {
-  if (getExponentBits() < 1)
-    return emitOpError("exponent_bits must be at least 1");
-  if (getMantissaBits() < 0)
-    return emitOpError("mantissa_bits must be non-negative");
+  int64_t exponentBits = getExponentBitsAttr().getInt();
+  int64_t mantissaBits = getMantissaBitsAttr().getInt();
+  if (exponentBits < 1)
+    return emitOpError("exponent_bits (")
+           << exponentBits << ") must be at least 1";
+  if (mantissaBits < 0)
+    return emitOpError("mantissa_bits (")
+           << mantissaBits << ") must be non-negative";
+  if (failed(verifyElementKind(err(*this), "operand", getOperand().getType(),
+                               kFloatKind)))
+    return failure();
   return verifySameShape(err(*this), {getOperand().getType()}, getType(),
                          true);
 }
 
-#define HLO_BINARY(OpT, SAME_ELT)                                              \
+LogicalResult StochasticConvertOp::verify() {
+  Type operand = getOperand().getType(), random = getRandom().getType();
+  if (failed(verifySameShape(err(*this), {operand, random}, getType(),
+                             false)) ||
+      failed(verifyElementKind(err(*this), "operand", operand, kFloatKind)) ||
+      failed(verifyElementKind(err(*this), "random", random, kUnsignedKind)))
+    return failure();
+  unsigned a = *getElementBitWidth(cast<ShapedType>(operand).getElementType());
+  unsigned b = *getElementBitWidth(cast<ShapedType>(random).getElementType());
+  if (a != b)
+    return emitOpError("random bits (")
+           << b << "-bit) must be as wide as the operand elements (" << a
+           << "-bit)";
+  return success();
+}
+
+/// Binary ops whose operands and result share one element type of `KINDS`.
+#define HLO_BINARY(OpT, KINDS)                                                 \
   LogicalResult OpT::verify() {                                                \
-    return verifySameShape(err(*this),                                         \
-                           {getLhs().getType(), getRhs().getType()},           \
-                           getType(), SAME_ELT);                               \
+    if (failed(verifySameShape(err(*this),                                     \
+                               {getLhs().getType(), getRhs().getType()},       \
+                               getType(), /*sameElementType=*/true)))          \
+      return failure();                                                        \
+    return verifyElementKind(err(*this), "operands", getLhs().getType(),      \
+                             KINDS);                                           \
   }
-HLO_BINARY(AddOp, true)
-HLO_BINARY(Atan2Op, true)
-HLO_BINARY(AndOp, true)
-HLO_BINARY(ComplexOp, false)
-HLO_BINARY(DivOp, true)
-HLO_BINARY(MaxOp, true)
-HLO_BINARY(MinOp, true)
-HLO_BINARY(MulOp, true)
-HLO_BINARY(MulhiOp, true)
-HLO_BINARY(OrOp, true)
-HLO_BINARY(PowOp, true)
-HLO_BINARY(RemOp, true)
-HLO_BINARY(ShiftLeftOp, true)
-HLO_BINARY(ShiftRightArithmeticOp, true)
-HLO_BINARY(ShiftRightLogicalOp, true)
-HLO_BINARY(SubtractOp, true)
-HLO_BINARY(XorOp, true)
+HLO_BINARY(AddOp, kAnyKind)
+HLO_BINARY(Atan2Op, kFloatOrComplexKind)
+HLO_BINARY(AndOp, kPredKind | kIntegralKind)
+HLO_BINARY(DivOp, kNumericKind)
+HLO_BINARY(MaxOp, kAnyKind)
+HLO_BINARY(MinOp, kAnyKind)
+HLO_BINARY(MulOp, kAnyKind)
+HLO_BINARY(MulhiOp, kIntegralKind)
+HLO_BINARY(OrOp, kPredKind | kIntegralKind)
+HLO_BINARY(PowOp, kNumericKind)
+HLO_BINARY(RemOp, kNumericKind)
+HLO_BINARY(ShiftLeftOp, kIntegralKind)
+HLO_BINARY(ShiftRightArithmeticOp, kIntegralKind)
+HLO_BINARY(ShiftRightLogicalOp, kIntegralKind)
+HLO_BINARY(SubtractOp, kNumericKind)
+HLO_BINARY(XorOp, kPredKind | kIntegralKind)
 #undef HLO_BINARY
+
+LogicalResult ComplexOp::verify() {
+  Type lhs = getLhs().getType(), rhs = getRhs().getType();
+  if (failed(verifySameShape(err(*this), {lhs, rhs}, getType(), false)))
+    return failure();
+  Type elt = cast<ShapedType>(lhs).getElementType();
+  if (!elt.isF32() && !elt.isF64())
+    return emitOpError("operands must have f32 or f64 elements, got ") << elt;
+  if (cast<ShapedType>(rhs).getElementType() != elt)
+    return emitOpError("operands must have the same element type, got ")
+           << elt << " and " << cast<ShapedType>(rhs).getElementType();
+  Type got = cast<ShapedType>(getType()).getElementType();
+  if (got != ComplexType::get(elt))
+    return emitOpError("result element type ")
+           << got << " should be " << ComplexType::get(elt);
+  return success();
+}
 
 LogicalResult CompareOp::verify() {
   if (failed(verifySameShape(err(*this),
                              {getLhs().getType(), getRhs().getType()},
                              getType(), false)))
     return failure();
-  if (getLhs().getType() != getRhs().getType() &&
-      cast<ShapedType>(getLhs().getType()).getElementType() !=
-          cast<ShapedType>(getRhs().getType()).getElementType())
-    return emitOpError("operands must have the same element type");
+  Type l = cast<ShapedType>(getLhs().getType()).getElementType();
+  Type r = cast<ShapedType>(getRhs().getType()).getElementType();
+  if (l != r)
+    return emitOpError("operands must have the same element type, got ")
+           << l << " and " << r;
   if (!cast<ShapedType>(getType()).getElementType().isInteger(1))
     return emitOpError("result must have element type pred");
   return success();
 }
 
-/// `t` is either a scalar or has `result`'s dimensions.
+/// `t` is either a scalar or has `result`'s dimensions, and has `result`'s
+/// element type when `sameElementType`.
 static LogicalResult scalarOrSame(Operation *op, StringRef what, Type t,
-                                  Type result) {
+                                  Type result, bool sameElementType) {
   auto tt = dyn_cast<RankedTensorType>(t);
   if (!tt)
-    return op->emitOpError(what) << " must be an array";
-  if (tt.getRank() == 0 || shapesCompatible(tt, result))
-    return success();
-  return op->emitOpError(what) << " of type " << t
-                               << " must be a scalar or match the result "
-                               << result;
+    return op->emitOpError(what) << " must be an array, got " << t;
+  if (tt.getRank() != 0 && !shapesCompatible(tt, result))
+    return op->emitOpError(what)
+           << " of type " << t << " must be a scalar or match the result "
+           << result;
+  if (sameElementType &&
+      tt.getElementType() != cast<ShapedType>(result).getElementType())
+    return op->emitOpError(what)
+           << " element type " << tt.getElementType()
+           << " differs from the result's "
+           << cast<ShapedType>(result).getElementType();
+  return success();
 }
 
 LogicalResult ClampOp::verify() {
   if (failed(verifySameShape(err(*this), {getOperand().getType()}, getType(),
                              true)) ||
-      failed(scalarOrSame(*this, "min", getMin().getType(), getType())) ||
-      failed(scalarOrSame(*this, "max", getMax().getType(), getType())))
+      failed(scalarOrSame(*this, "min", getMin().getType(), getType(), true)) ||
+      failed(scalarOrSame(*this, "max", getMax().getType(), getType(), true)))
     return failure();
   return success();
 }
@@ -269,8 +470,9 @@ LogicalResult SelectOp::verify() {
     return failure();
   auto pred = dyn_cast<RankedTensorType>(getPred().getType());
   if (!pred || !pred.getElementType().isInteger(1))
-    return emitOpError("predicate must be a pred array");
-  return scalarOrSame(*this, "predicate", pred, getType());
+    return emitOpError("predicate must be a pred array, got ")
+           << getPred().getType();
+  return scalarOrSame(*this, "predicate", pred, getType(), false);
 }
 
 //===----------------------------------------------------------------------===//
@@ -283,6 +485,10 @@ LogicalResult BroadcastOp::verify() {
 }
 LogicalResult ReshapeOp::verify() {
   return verifyReshape(err(*this), getOperand().getType(), getType());
+}
+LogicalResult DynamicReshapeOp::verify() {
+  return verifyDynamicReshape(err(*this), getOperand().getType(),
+                              getOutputDims().getTypes(), getType());
 }
 LogicalResult TransposeOp::verify() {
   return verifyTranspose(err(*this), getOperand().getType(), getType(),
@@ -308,14 +514,7 @@ LogicalResult PadOp::verify() {
                    p.getHigh(), p.getInterior());
 }
 LogicalResult IotaOp::verify() {
-  auto t = dyn_cast<RankedTensorType>(getType());
-  if (!t)
-    return emitOpError("result must be an array");
-  if (getIotaDimension() < 0 || getIotaDimension() >= t.getRank())
-    return emitOpError("iota_dimension ")
-           << getIotaDimension() << " is out of range for rank "
-           << t.getRank();
-  return success();
+  return verifyIota(err(*this), getType(), getIotaDimension());
 }
 
 /// The shape of a literal attribute must be the result type.
@@ -323,12 +522,13 @@ static LogicalResult verifyLiteral(Operation *op, Attribute literal,
                                    Type type) {
   if (!literal)
     return success();
-  if (auto elts = dyn_cast<DenseElementsAttr>(literal)) {
+  if (auto elts = dyn_cast<ElementsAttr>(literal)) {
     auto rt = dyn_cast<RankedTensorType>(type);
     if (!rt)
       return op->emitOpError("array literal for non-array type ") << type;
-    if (elts.getType().getShape() != rt.getShape() ||
-        elts.getType().getElementType() != rt.getElementType())
+    auto lt = cast<ShapedType>(elts.getType());
+    if (lt.getShape() != rt.getShape() ||
+        lt.getElementType() != rt.getElementType())
       return op->emitOpError("literal of type ")
              << elts.getType() << " does not match " << type;
     return success();
@@ -336,7 +536,8 @@ static LogicalResult verifyLiteral(Operation *op, Attribute literal,
   if (auto tuple = dyn_cast<ArrayAttr>(literal)) {
     auto tt = dyn_cast<TupleType>(type);
     if (!tt || tt.size() != tuple.size())
-      return op->emitOpError("tuple literal does not match type ") << type;
+      return op->emitOpError("tuple literal of ")
+             << tuple.size() << " elements does not match type " << type;
     for (auto [elt, ty] : llvm::zip(tuple, tt.getTypes()))
       if (failed(verifyLiteral(op, elt, ty)))
         return failure();
@@ -360,19 +561,27 @@ LogicalResult DynamicUpdateSliceOp::verify() {
                                   getUpdate().getType(),
                                   getStartIndices().getTypes(), getType());
 }
+LogicalResult GetDimensionSizeOp::verify() {
+  return verifyGetDimensionSize(err(*this), getOperand().getType(), getType(),
+                                getDimensions());
+}
+LogicalResult SetDimensionSizeOp::verify() {
+  return verifySetDimensionSize(err(*this), getOperand().getType(),
+                                getSize().getType(), getType(),
+                                getDimensions());
+}
 
 //===----------------------------------------------------------------------===//
-// Tuples and calls
+// Tuples, control and calls
 //===----------------------------------------------------------------------===//
 
 LogicalResult TupleOp::verify() {
   auto tt = dyn_cast<TupleType>(getType());
   if (!tt)
-    return emitOpError("result must be a tuple");
-  if (TypeRange(tt.getTypes()) != getInputs().getTypes())
-    return emitOpError("result type ")
-           << getType() << " does not match the operand types";
-  return success();
+    return emitOpError("result must be a tuple, got ") << getType();
+  return checkResultType(*this, getType(),
+                         TupleType::get(getContext(), getInputs().getTypes()),
+                         "the operand types");
 }
 
 LogicalResult GetTupleElementOp::verify() {
@@ -384,7 +593,7 @@ LogicalResult GetTupleElementOp::verify() {
   if (i < 0 || i >= int64_t(tt.size()))
     return emitOpError("index ") << i << " is out of range for a tuple of "
                                  << tt.size() << " elements";
-  if (tt.getType(i) != getType())
+  if (!typesCompatible(tt.getType(i), getType()))
     return emitOpError("result type ")
            << getType() << " does not match tuple element " << i << " of type "
            << tt.getType(i);
@@ -399,21 +608,47 @@ LogicalResult FusionOp::verify() {
   return checkCallee(*this, "calls", getCallsAttr(),
                      SmallVector<Type>(getInputs().getTypes()), getType());
 }
+
 LogicalResult MapOp::verify() {
+  if (getInputs().empty())
+    return emitOpError("needs at least one operand");
+  Type first = getInputs()[0].getType();
+  auto firstDims = getDims(first, err(*this), "operand");
+  if (failed(firstDims))
+    return failure();
+  for (auto [i, t] : llvm::enumerate(getInputs().getTypes())) {
+    if (failed(getDims(t, err(*this), "operand")))
+      return failure();
+    if (!shapesCompatible(t, first))
+      return emitOpError("operand ")
+             << i << " of type " << t << " must have operand 0's dimensions";
+  }
+  if (!shapesCompatible(getType(), first))
+    return emitOpError("result type ")
+           << getType() << " must have the operands' dimensions";
+  if (auto dims = getDimensions()) {
+    bool identity = dims->size() == firstDims->size();
+    for (size_t i = 0; identity && i < dims->size(); ++i)
+      identity = (*dims)[i] == int64_t(i);
+    if (!identity)
+      return emitOpError("dimensions must list all operand dimensions in "
+                         "order, got [")
+             << *dims << "]";
+  }
   SmallVector<Type> scalars;
   for (Type t : getInputs().getTypes())
     scalars.push_back(scalarOf(t));
   return checkCallee(*this, "to_apply", getToApplyAttr(), scalars,
                      scalarOf(getType()));
 }
+
 LogicalResult WhileOp::verify() {
   Type t = getOperand().getType();
-  if (t != getType())
+  if (!typesCompatible(t, getType()))
     return emitOpError("result type ")
            << getType() << " must equal the loop state type " << t;
-  Type pred = RankedTensorType::get({}, IntegerType::get(getContext(), 1));
   if (failed(checkCallee(*this, "condition", getConditionAttr(),
-                         SmallVector<Type>{t}, pred)))
+                         SmallVector<Type>{t}, predScalar(getContext()))))
     return failure();
   return checkCallee(*this, "body", getBodyAttr(), SmallVector<Type>{t}, t);
 }
@@ -422,18 +657,36 @@ LogicalResult ConditionalOp::verify() {
   auto idx = dyn_cast<RankedTensorType>(getBranchIndex().getType());
   if (!idx || idx.getRank() != 0 ||
       !(idx.getElementType().isInteger(1) ||
-        idx.getElementType().isInteger(32)))
-    return emitOpError("branch index must be a pred[] or s32[] scalar");
+        idx.getElementType().isSignlessInteger(32)))
+    return emitOpError("branch index must be a pred[] or s32[] scalar, got ")
+           << getBranchIndex().getType();
+  bool isPred = idx.getElementType().isInteger(1);
   SmallVector<FlatSymbolRefAttr> branches;
   if (auto arr = getBranchComputationsAttr()) {
-    for (Attribute a : arr)
-      branches.push_back(cast<FlatSymbolRefAttr>(a));
+    if (getTrueComputationAttr() || getFalseComputationAttr())
+      return emitOpError("takes either branch_computations or "
+                         "true_/false_computation, not both");
+    for (Attribute a : arr) {
+      auto flat = dyn_cast<FlatSymbolRefAttr>(a);
+      if (!flat)
+        return emitOpError("branch computation ")
+               << a << " must be a flat symbol reference";
+      branches.push_back(flat);
+    }
   } else if (getTrueComputationAttr() && getFalseComputationAttr()) {
+    if (!isPred)
+      return emitOpError("true_/false_computation need a pred branch index");
     branches = {getTrueComputationAttr(), getFalseComputationAttr()};
   } else {
     return emitOpError(
         "needs branch_computations or true_/false_computation");
   }
+  if (branches.empty())
+    return emitOpError("needs at least one branch");
+  if (isPred && branches.size() != 2)
+    return emitOpError("with a pred branch index needs exactly 2 branches, "
+                       "got ")
+           << branches.size();
   if (branches.size() != getBranchOperands().size())
     return emitOpError("has ") << branches.size() << " branches but "
                                << getBranchOperands().size()
@@ -446,8 +699,29 @@ LogicalResult ConditionalOp::verify() {
   return success();
 }
 
+LogicalResult OptimizationBarrierOp::verify() {
+  return checkResultType(*this, getType(), getOperand().getType(),
+                         "the operand's type");
+}
+LogicalResult DomainOp::verify() {
+  return checkResultType(*this, getType(), getOperand().getType(),
+                         "the operand's type");
+}
+LogicalResult AddDependencyOp::verify() {
+  if (failed(checkToken(*this, "token operand", getToken().getType())))
+    return failure();
+  return checkResultType(*this, getType(), getOperand().getType(),
+                         "the operand's type");
+}
+LogicalResult AfterAllOp::verify() {
+  for (Type t : getInputs().getTypes())
+    if (failed(checkToken(*this, "operand", t)))
+      return failure();
+  return checkToken(*this, "result", getType());
+}
+
 //===----------------------------------------------------------------------===//
-// Reductions and sorting
+// Reductions, windows and sorting
 //===----------------------------------------------------------------------===//
 
 /// Splits N inputs followed by N init values.
@@ -462,27 +736,13 @@ static LogicalResult splitInputsInits(Operation *op, ValueRange all,
   return success();
 }
 
-/// to_apply of reduce/reduce-window/all-reduce: (acc..., x...) -> acc...
-static LogicalResult checkReducer(Operation *op, FlatSymbolRefAttr sym,
-                                  TypeRange inits) {
-  SmallVector<Type> args, scalars;
-  for (Type t : inits)
-    scalars.push_back(scalarOf(t));
-  args.append(scalars);
-  args.append(scalars);
-  Type result = scalars.size() == 1
-                    ? scalars[0]
-                    : Type(TupleType::get(op->getContext(), scalars));
-  return checkCallee(op, "to_apply", sym, args, result);
-}
-
 LogicalResult ReduceOp::verify() {
   TypeRange inputs, inits;
   if (failed(splitInputsInits(*this, getInputs(), inputs, inits)) ||
       failed(verifyReduceDims(err(*this), inputs, inits, getType(),
                               getDimensions())))
     return failure();
-  return checkReducer(*this, getToApplyAttr(), inits);
+  return checkReducer(*this, "to_apply", getToApplyAttr(), inits, inputs);
 }
 
 LogicalResult ReduceWindowOp::verify() {
@@ -491,42 +751,49 @@ LogicalResult ReduceWindowOp::verify() {
       failed(verifyReduceWindow(err(*this), inputs, inits, getType(),
                                 getWindowAttr())))
     return failure();
-  return checkReducer(*this, getToApplyAttr(), inits);
+  return checkReducer(*this, "to_apply", getToApplyAttr(), inits, inputs);
+}
+
+LogicalResult SelectAndScatterOp::verify() {
+  Type operand = getOperand().getType(), source = getSource().getType();
+  Type init = getInitValue().getType();
+  if (failed(verifySelectAndScatter(err(*this), operand, source, init,
+                                    getType(), getWindow())))
+    return failure();
+  if (failed(checkCallee(*this, "select", getSelectAttr(),
+                         SmallVector<Type>{scalarOf(operand), scalarOf(operand)},
+                         predScalar(getContext()))))
+    return failure();
+  return checkReducer(*this, "scatter", getScatterAttr(), TypeRange{init},
+                      TypeRange{source});
 }
 
 LogicalResult SortOp::verify() {
-  if (getInputs().empty())
-    return emitOpError("needs at least one operand");
-  auto first = dyn_cast<RankedTensorType>(getInputs()[0].getType());
-  if (!first)
-    return emitOpError("operands must be arrays");
-  for (Type t : getInputs().getTypes())
-    if (!shapesCompatible(t, first))
-      return emitOpError("operands must have the same dimensions");
-  if (getDimensions().size() != 1 || getDimensions()[0] < 0 ||
-      getDimensions()[0] >= first.getRank())
-    return emitOpError("needs one sort dimension within the rank");
-  Type expected = getInputs().size() == 1
-                      ? getInputs()[0].getType()
-                      : Type(TupleType::get(getContext(),
-                                            getInputs().getTypes()));
-  if (expected != getType())
-    return emitOpError("result type ") << getType() << " should be "
-                                       << expected;
+  if (failed(verifySort(err(*this), getInputs().getTypes(), getType(),
+                        getDimensions())))
+    return failure();
   SmallVector<Type> args;
   for (Type t : getInputs().getTypes()) {
     args.push_back(scalarOf(t));
     args.push_back(scalarOf(t));
   }
   return checkCallee(*this, "to_apply", getToApplyAttr(), args,
-                     RankedTensorType::get({}, IntegerType::get(getContext(), 1)));
+                     predScalar(getContext()));
+}
+
+LogicalResult TopKOp::verify() {
+  return verifyTopK(err(*this), getOperand().getType(), getType(), getK());
 }
 
 //===----------------------------------------------------------------------===//
-// Linear algebra, gather/scatter, batch norm
+// Linear algebra, gather/scatter, batch norm, RNG
 //===----------------------------------------------------------------------===//
 
 LogicalResult DotOp::verify() {
+  if (auto precision = getOperandPrecision())
+    if (!precision->empty() && precision->size() != 2)
+      return emitOpError("operand_precision needs 2 entries (lhs, rhs), got ")
+             << precision->size();
   return verifyDot(err(*this), getLhs().getType(), getRhs().getType(),
                    getType(), orEmpty(getLhsBatchDims()),
                    orEmpty(getLhsContractingDims()), orEmpty(getRhsBatchDims()),
@@ -534,6 +801,10 @@ LogicalResult DotOp::verify() {
 }
 
 LogicalResult ConvolutionOp::verify() {
+  if (auto precision = getOperandPrecision())
+    if (!precision->empty() && precision->size() != 2)
+      return emitOpError("operand_precision needs 2 entries (lhs, rhs), got ")
+             << precision->size();
   return verifyConvolution(err(*this), getLhs().getType(), getRhs().getType(),
                            getType(), getWindowAttr(), getDimLabels(),
                            getFeatureGroupCount().value_or(1),
@@ -551,57 +822,393 @@ LogicalResult GatherOp::verify() {
 LogicalResult ScatterOp::verify() {
   size_t n = getInputs().size();
   if (n < 3 || (n - 1) % 2)
-    return emitOpError("needs N operands, the indices and N updates");
+    return emitOpError("needs N operands, the indices and N updates, got ")
+           << n << " operands";
   size_t k = (n - 1) / 2;
   TypeRange operands = TypeRange(getInputs()).take_front(k);
   TypeRange updates = TypeRange(getInputs()).take_back(k);
-  if (failed(verifyScatter(err(*this), operands, getInputs()[k].getType(),
-                           updates, getType(), getUpdateWindowDims(),
-                           getInsertedWindowDims(),
-                           getScatterDimsToOperandDims(),
-                           getIndexVectorDim())))
+  if (failed(verifyScatter(
+          err(*this), operands, getInputs()[k].getType(), updates, getType(),
+          getUpdateWindowDims(), getInsertedWindowDims(),
+          getScatterDimsToOperandDims(), getIndexVectorDim(),
+          orEmpty(getInputBatchingDims()),
+          orEmpty(getScatterIndicesBatchingDims()))))
     return failure();
-  return checkReducer(*this, getToApplyAttr(), operands);
+  return checkReducer(*this, "to_apply", getToApplyAttr(), operands, updates);
 }
 
-/// Batch-norm: `operand` has feature_index in range and the per-feature
-/// operands are rank-1 of that feature size.
-static LogicalResult verifyBatchNorm(Operation *op, Value operand,
-                                     ValueRange perFeature,
-                                     int64_t featureIndex) {
-  auto t = dyn_cast<RankedTensorType>(operand.getType());
-  if (!t)
-    return op->emitOpError("operand must be an array");
-  if (featureIndex < 0 || featureIndex >= t.getRank())
-    return op->emitOpError("feature_index ")
-           << featureIndex << " is out of range for rank " << t.getRank();
-  int64_t features = t.getDimSize(featureIndex);
-  for (Value v : perFeature) {
-    auto vt = dyn_cast<RankedTensorType>(v.getType());
-    if (!vt || vt.getRank() != 1 || !dimsCompatible(vt.getDimSize(0), features))
-      return op->emitOpError("per-feature operand of type ")
-             << v.getType() << " must be rank 1 with " << features
-             << " elements";
-  }
-  return success();
+LogicalResult CholeskyOp::verify() {
+  return verifyCholesky(err(*this), getOperand().getType(), getType());
+}
+
+LogicalResult TriangularSolveOp::verify() {
+  return verifyTriangularSolve(
+      err(*this), getA().getType(), getB().getType(), getType(),
+      getLeftSide().value_or(false),
+      getTransposeA().value_or(Transpose::NO_TRANSPOSE));
+}
+
+LogicalResult FftOp::verify() {
+  return verifyFft(err(*this), getOperand().getType(), getType(),
+                   getFftType(), getFftLength());
+}
+
+/// The (operand, per-feature, per-feature) tuple that batch-norm training
+/// and grad return.
+static Type batchNormTuple(Value operand, int64_t featureIndex) {
+  auto t = cast<RankedTensorType>(operand.getType());
+  Type feature =
+      RankedTensorType::get({t.getDimSize(featureIndex)}, t.getElementType());
+  return TupleType::get(operand.getContext(), {t, feature, feature});
 }
 
 LogicalResult BatchNormTrainingOp::verify() {
-  return verifyBatchNorm(*this, getOperand(), {getScale(), getOffset()},
-                         getFeatureIndex());
+  if (failed(verifyBatchNorm(err(*this), getOperand().getType(),
+                             {getScale().getType(), getOffset().getType()},
+                             getFeatureIndex())))
+    return failure();
+  return checkResultType(*this, getType(),
+                         batchNormTuple(getOperand(), getFeatureIndex()),
+                         "(output, batch mean, batch variance)");
 }
 LogicalResult BatchNormInferenceOp::verify() {
-  if (failed(verifySameShape(err(*this), {getOperand().getType()}, getType(),
-                             true)))
+  if (failed(verifyBatchNorm(err(*this), getOperand().getType(),
+                             {getScale().getType(), getOffset().getType(),
+                              getMean().getType(), getVariance().getType()},
+                             getFeatureIndex())))
     return failure();
-  return verifyBatchNorm(*this, getOperand(),
-                         {getScale(), getOffset(), getMean(), getVariance()},
-                         getFeatureIndex());
+  return checkResultType(*this, getType(), getOperand().getType(),
+                         "the operand's type");
 }
 LogicalResult BatchNormGradOp::verify() {
-  return verifyBatchNorm(*this, getOperand(),
-                         {getScale(), getMean(), getVariance()},
-                         getFeatureIndex());
+  if (failed(verifyBatchNorm(err(*this), getOperand().getType(),
+                             {getScale().getType(), getMean().getType(),
+                              getVariance().getType()},
+                             getFeatureIndex())))
+    return failure();
+  if (!typesCompatible(getGradOutput().getType(), getOperand().getType()))
+    return emitOpError("grad_output type ")
+           << getGradOutput().getType() << " must match the operand type "
+           << getOperand().getType();
+  return checkResultType(*this, getType(),
+                         batchNormTuple(getOperand(), getFeatureIndex()),
+                         "(grad operand, grad scale, grad offset)");
+}
+
+LogicalResult RngOp::verify() {
+  return verifyRng(err(*this), getInputs().getTypes(), getType(),
+                   getDistribution());
+}
+LogicalResult RngBitGeneratorOp::verify() {
+  return verifyRngBitGenerator(err(*this), getOperand().getType(), getType());
+}
+LogicalResult RngGetAndUpdateStateOp::verify() {
+  Type expected = RankedTensorType::get(
+      {2}, IntegerType::get(getContext(), 64, IntegerType::Unsigned));
+  return checkResultType(*this, getType(), expected, "the u64[2] RNG state");
+}
+
+//===----------------------------------------------------------------------===//
+// Collectives
+//===----------------------------------------------------------------------===//
+
+/// The participants of a collective with replica groups `groups`, following
+/// XLA's group modes: with a channel id and use_global_device_ids unset or
+/// false on an op that has the flag, each group of replicas also spans every
+/// partition, so the group size is only a factor of the participant count.
+static FailureOr<ShardCount> collectiveShards(Operation *op,
+                                              ReplicaGroupsAttr groups,
+                                              std::optional<int64_t> channelId,
+                                              std::optional<bool> globalIds,
+                                              bool uniform) {
+  auto size = verifyReplicaGroups([op]() { return op->emitOpError(); },
+                                  groups, uniform);
+  if (failed(size))
+    return failure();
+  if (globalIds.value_or(false) && !channelId)
+    return op->emitOpError("use_global_device_ids needs a channel_id");
+  ShardCount shards;
+  shards.groupSize = *size;
+  shards.exact = !channelId || globalIds.value_or(false);
+  return shards;
+}
+
+LogicalResult AllReduceOp::verify() {
+  if (failed(collectiveShards(*this, getReplicaGroupsAttr(), getChannelId(),
+                              getUseGlobalDeviceIds(), false)))
+    return failure();
+  if (failed(checkResultType(
+          *this, getType(), packTuple(getContext(), getInputs().getTypes()),
+          "the operand types")))
+    return failure();
+  for (Type t : getInputs().getTypes())
+    if (failed(checkReducer(*this, "to_apply", getToApplyAttr(), TypeRange{t},
+                            TypeRange{t})))
+      return failure();
+  return success();
+}
+
+LogicalResult AllReduceStartOp::verify() {
+  if (failed(collectiveShards(*this, getReplicaGroupsAttr(), getChannelId(),
+                              getUseGlobalDeviceIds(), false)))
+    return failure();
+  if (failed(checkResultType(
+          *this, getType(), packTuple(getContext(), getInputs().getTypes()),
+          "the operand types")))
+    return failure();
+  for (Type t : getInputs().getTypes())
+    if (failed(checkReducer(*this, "to_apply", getToApplyAttr(), TypeRange{t},
+                            TypeRange{t})))
+      return failure();
+  return verifyStartUser<AllReduceDoneOp>(*this, "all_reduce_done");
+}
+
+LogicalResult AllGatherOp::verify() {
+  auto shards = collectiveShards(*this, getReplicaGroupsAttr(), getChannelId(),
+                                 getUseGlobalDeviceIds(), true);
+  if (failed(shards))
+    return failure();
+  return verifyAllGather(err(*this), getInputs().getTypes(), getType(),
+                         getDimensions(), *shards);
+}
+
+LogicalResult AllGatherStartOp::verify() {
+  auto shards = collectiveShards(*this, getReplicaGroupsAttr(), getChannelId(),
+                                 getUseGlobalDeviceIds(), true);
+  if (failed(shards))
+    return failure();
+  // Legacy form: ((operands), (results)); current form: the results.
+  Type operands = packTuple(getContext(), getInputs().getTypes());
+  Type gathered = getType();
+  auto tt = dyn_cast<TupleType>(getType());
+  if (tt && tt.size() == 2 && typesCompatible(tt.getType(0), operands))
+    gathered = tt.getType(1);
+  if (failed(verifyAllGather(err(*this), getInputs().getTypes(), gathered,
+                             getDimensions(), *shards)))
+    return failure();
+  return verifyStartUser<AllGatherDoneOp>(*this, "all_gather_done");
+}
+
+LogicalResult ReduceScatterOp::verify() {
+  auto shards = collectiveShards(*this, getReplicaGroupsAttr(), getChannelId(),
+                                 getUseGlobalDeviceIds(), true);
+  if (failed(shards) ||
+      failed(verifyReduceScatter(err(*this), getInputs().getTypes(), getType(),
+                                 getDimensions(), *shards)))
+    return failure();
+  for (Type t : getInputs().getTypes())
+    if (failed(checkReducer(*this, "to_apply", getToApplyAttr(), TypeRange{t},
+                            TypeRange{t})))
+      return failure();
+  return success();
+}
+
+LogicalResult AllToAllOp::verify() {
+  // all-to-all has no use_global_device_ids: with a channel id its groups
+  // list partitions.
+  auto shards = collectiveShards(*this, getReplicaGroupsAttr(), getChannelId(),
+                                 std::nullopt, true);
+  if (failed(shards))
+    return failure();
+  shards->exact = true;
+  return verifyAllToAll(err(*this), getInputs().getTypes(), getType(),
+                        orEmpty(getDimensions()), *shards);
+}
+
+LogicalResult CollectiveBroadcastOp::verify() {
+  if (failed(collectiveShards(*this, getReplicaGroupsAttr(), getChannelId(),
+                              getUseGlobalDeviceIds(), false)))
+    return failure();
+  return checkResultType(*this, getType(),
+                         packTuple(getContext(), getInputs().getTypes()),
+                         "the operand types");
+}
+
+/// source_target_pairs as lists of ids.
+static LogicalResult checkPairs(Operation *op, std::optional<ArrayAttr> attr) {
+  if (!attr || !*attr)
+    return success();
+  SmallVector<ArrayRef<int64_t>> pairs;
+  for (Attribute a : *attr) {
+    auto pair = dyn_cast<DenseI64ArrayAttr>(a);
+    if (!pair)
+      return op->emitOpError("source_target_pairs entry ")
+             << a << " must be an array<i64: source, target>";
+    pairs.push_back(pair.asArrayRef());
+  }
+  return verifySourceTargetPairs([op]() { return op->emitOpError(); }, pairs);
+}
+
+LogicalResult CollectivePermuteOp::verify() {
+  if (failed(checkPairs(*this, getSourceTargetPairs())))
+    return failure();
+  // The in-place form (input, output, input and output start indices) is
+  // not checked beyond its pairs.
+  if (getInputs().size() != 1)
+    return success();
+  return checkResultType(*this, getType(), getInputs()[0].getType(),
+                         "the operand type");
+}
+
+LogicalResult CollectivePermuteStartOp::verify() {
+  if (failed(checkPairs(*this, getSourceTargetPairs())))
+    return failure();
+  if (getInputs().size() == 1) {
+    Type in = getInputs()[0].getType();
+    // Legacy form: (operand, result, u32 context...); current form: the
+    // result.
+    auto tt = dyn_cast<TupleType>(getType());
+    if (tt && !isa<TupleType>(in) && tt.size() >= 2) {
+      if (!typesCompatible(tt.getType(0), in) ||
+          !typesCompatible(tt.getType(1), in))
+        return emitOpError("result type ")
+               << getType() << " should start with (operand, result) of type "
+               << in;
+    } else if (failed(checkResultType(*this, getType(), in,
+                                      "the operand type"))) {
+      return failure();
+    }
+  }
+  return verifyStartUser<CollectivePermuteDoneOp>(*this,
+                                                  "collective_permute_done");
+}
+
+LogicalResult ReplicaIdOp::verify() {
+  return checkResultType(*this, getType(), u32Scalar(getContext()),
+                         "a u32 scalar");
+}
+LogicalResult PartitionIdOp::verify() {
+  return checkResultType(*this, getType(), u32Scalar(getContext()),
+                         "a u32 scalar");
+}
+
+//===----------------------------------------------------------------------===//
+// -done ops and copy-start
+//===----------------------------------------------------------------------===//
+
+LogicalResult AllReduceDoneOp::verify() {
+  if (failed(verifyDoneOperand<AllReduceStartOp>(*this, getOperand(),
+                                                 "all_reduce_start")))
+    return failure();
+  return checkResultType(*this, getType(), getOperand().getType(),
+                         "the start's result type");
+}
+
+LogicalResult AllGatherDoneOp::verify() {
+  if (failed(verifyDoneOperand<AllGatherStartOp>(*this, getOperand(),
+                                                 "all_gather_start")))
+    return failure();
+  return verifyDoneResult(*this, getOperand().getType(), getType());
+}
+
+LogicalResult CollectivePermuteDoneOp::verify() {
+  if (failed(verifyDoneOperand<CollectivePermuteStartOp>(
+          *this, getOperand(), "collective_permute_start")))
+    return failure();
+  return verifyDoneResult(*this, getOperand().getType(), getType());
+}
+
+LogicalResult CopyStartOp::verify() {
+  Type in = getOperand().getType();
+  MLIRContext *ctx = getContext();
+  if (failed(checkResultType(*this, getType(),
+                             TupleType::get(ctx, {in, in, u32Scalar(ctx)}),
+                             "(destination, source, u32 context)")))
+    return failure();
+  return verifyStartUser<CopyDoneOp>(*this, "copy_done");
+}
+
+LogicalResult CopyDoneOp::verify() {
+  if (failed(verifyDoneOperand<CopyStartOp>(*this, getOperand(),
+                                            "copy_start")))
+    return failure();
+  auto tt = dyn_cast<TupleType>(getOperand().getType());
+  if (!tt || tt.size() != 3 || !typesCompatible(getType(), tt.getType(0)))
+    return emitOpError("result type ")
+           << getType() << " must be element 0 of the copy_start tuple";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Point-to-point and host transfer
+//===----------------------------------------------------------------------===//
+
+/// send and recv produce (data, u32 context, token).
+static LogicalResult checkTransferTuple(Operation *op, StringRef what, Type t,
+                                        std::optional<Type> data) {
+  auto tt = dyn_cast<TupleType>(t);
+  MLIRContext *ctx = op->getContext();
+  if (!tt || tt.size() != 3 || !typesCompatible(tt.getType(1), u32Scalar(ctx)) ||
+      !isa<TokenType>(tt.getType(2)))
+    return op->emitOpError(what)
+           << " must be a (data, u32[] context, token) tuple, got " << t;
+  if (data && !typesCompatible(tt.getType(0), *data))
+    return op->emitOpError(what) << " element 0 " << tt.getType(0)
+                                 << " must be the data type " << *data;
+  return success();
+}
+
+/// A -done op's channel id matches its start's.
+template <typename StartT, typename DoneT>
+static LogicalResult checkChannel(DoneT done) {
+  auto start = done.getOperand().template getDefiningOp<StartT>();
+  if (!start || !start.getChannelId() || !done.getChannelId() ||
+      *start.getChannelId() == *done.getChannelId())
+    return success();
+  return done.emitOpError("channel_id ")
+         << *done.getChannelId() << " differs from its start's "
+         << *start.getChannelId();
+}
+
+LogicalResult SendOp::verify() {
+  if (failed(checkToken(*this, "token operand", getToken().getType())))
+    return failure();
+  return checkTransferTuple(*this, "result", getType(),
+                            getOperand().getType());
+}
+LogicalResult SendDoneOp::verify() {
+  if (failed(checkTransferTuple(*this, "operand", getOperand().getType(),
+                                std::nullopt)) ||
+      failed(checkToken(*this, "result", getType())))
+    return failure();
+  return checkChannel<SendOp>(*this);
+}
+LogicalResult RecvOp::verify() {
+  if (failed(checkToken(*this, "operand", getOperand().getType())))
+    return failure();
+  return checkTransferTuple(*this, "result", getType(), std::nullopt);
+}
+LogicalResult RecvDoneOp::verify() {
+  if (failed(checkTransferTuple(*this, "operand", getOperand().getType(),
+                                std::nullopt)))
+    return failure();
+  Type data = cast<TupleType>(getOperand().getType()).getType(0);
+  if (failed(checkResultType(
+          *this, getType(),
+          TupleType::get(getContext(), {data, TokenType::get(getContext())}),
+          "(data, token)")))
+    return failure();
+  return checkChannel<RecvOp>(*this);
+}
+LogicalResult InfeedOp::verify() {
+  if (failed(checkToken(*this, "operand", getOperand().getType())))
+    return failure();
+  auto tt = dyn_cast<TupleType>(getType());
+  if (!tt || tt.size() != 2 || !isa<TokenType>(tt.getType(1)))
+    return emitOpError("result must be a (data, token) tuple, got ")
+           << getType();
+  return success();
+}
+LogicalResult OutfeedOp::verify() {
+  if (failed(checkToken(*this, "token operand", getToken().getType())) ||
+      failed(checkToken(*this, "result", getType())))
+    return failure();
+  if (auto shape = getOutfeedShape())
+    if (!typesCompatible(*shape, getOperand().getType()))
+      return emitOpError("outfeed_shape ")
+             << *shape << " must match the operand type "
+             << getOperand().getType();
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -612,16 +1219,18 @@ LogicalResult BatchNormGradOp::verify() {
 static bool hasOwnAsyncForm(Operation *op) {
   return isa<CopyOp, AllReduceOp, AllGatherOp, CollectivePermuteOp, SendOp,
              RecvOp, CopyStartOp, AllReduceStartOp, AllGatherStartOp,
-             CollectivePermuteStartOp>(op);
+             CollectivePermuteStartOp, SendDoneOp, RecvDoneOp>(op);
 }
 
 /// Each start or update has exactly one user, an update or done.
 static LogicalResult verifyAsyncUser(Operation *op) {
-  if (!op->getResult(0).hasOneUse())
+  Value v = op->getResult(0);
+  size_t uses = std::distance(v.use_begin(), v.use_end());
+  if (uses != 1)
     return op->emitOpError("must have exactly one user (an async_update or "
                            "async_done), has ")
-           << std::distance(op->getUsers().begin(), op->getUsers().end());
-  Operation *user = *op->getUsers().begin();
+           << uses;
+  Operation *user = *v.getUsers().begin();
   if (!isa<AsyncUpdateOp, AsyncDoneOp>(user))
     return op->emitOpError("is used by '")
            << user->getName() << "'; only async_update or async_done may";
@@ -630,8 +1239,7 @@ static LogicalResult verifyAsyncUser(Operation *op) {
 
 /// The operand of an update or done comes from a start or update.
 static LogicalResult verifyAsyncOperand(Operation *op, Value v) {
-  Operation *def = v.getDefiningOp();
-  if (!def || !isa<AsyncStartOp, AsyncUpdateOp>(def))
+  if (!isa_and_nonnull<AsyncStartOp, AsyncUpdateOp>(v.getDefiningOp()))
     return op->emitOpError("operand must be produced by async_start or "
                            "async_update");
   return success();
@@ -651,24 +1259,60 @@ static AsyncStartOp findStart(Value v) {
   return {};
 }
 
+/// An update or done that names `calls` or a thread names its start's.
+static LogicalResult verifySameChain(Operation *op, Value operand,
+                                     FlatSymbolRefAttr calls,
+                                     StringAttr thread) {
+  AsyncStartOp start = findStart(operand);
+  if (!start)
+    return success();
+  if (calls && calls != start.getCallsAttr())
+    return op->emitOpError("calls ")
+           << calls << " differs from its start's " << start.getCallsAttr();
+  if (thread && start.getAsyncExecutionThreadAttr() &&
+      thread != start.getAsyncExecutionThreadAttr())
+    return op->emitOpError("async_execution_thread ")
+           << thread << " differs from its start's "
+           << start.getAsyncExecutionThreadAttr();
+  return success();
+}
+
 LogicalResult AsyncStartOp::verify() {
   auto tt = dyn_cast<TupleType>(getType());
   if (!tt || tt.size() < 2)
     return emitOpError("result must be a tuple ((operands), outputs, "
-                       "context...)");
+                       "context...), got ")
+           << getType();
   auto ops = dyn_cast<TupleType>(tt.getType(0));
-  if (!ops || TypeRange(ops.getTypes()) != getInputs().getTypes())
-    return emitOpError("tuple element 0 must be the tuple of operand types");
+  if (!ops || !typesCompatible(ops, TupleType::get(getContext(),
+                                                   getInputs().getTypes())))
+    return emitOpError("tuple element 0 ")
+           << tt.getType(0) << " must be the tuple of operand types";
   if (failed(verifyAsyncUser(*this)))
     return failure();
-  ComputationOp callee = lookupComputation(*this, getCallsAttr());
-  if (!callee)
-    return checkCallee(*this, "calls", getCallsAttr());
-  if (failed(verifySignature(err(*this), "calls", callee.getFunctionType(),
-                             getInputs().getTypes(), tt.getType(1))))
+  FailureOr<ComputationOp> callee =
+      resolveCallee(*this, "calls", getCallsAttr());
+  if (failed(callee))
     return failure();
-  Value root = callee.getRootValue();
-  if (Operation *rootOp = root.getDefiningOp())
+  if (!*callee)
+    return success();
+  if (failed(verifySignature(err(*this), "calls", callee->getFunctionType(),
+                             TypeRange(getInputs().getTypes()),
+                             tt.getType(1))))
+    return failure();
+  if (auto thread = getAsyncExecutionThreadAttr())
+    if (auto calleeThread = callee->getExecutionThreadAttr())
+      if (thread != calleeThread)
+        return emitOpError("async_execution_thread ")
+               << thread << " differs from the execution_thread "
+               << calleeThread << " of " << getCallsAttr();
+  Region &body = callee->getBody();
+  if (body.empty())
+    return success();
+  auto ret = dyn_cast<ReturnOp>(body.front().getTerminator());
+  if (!ret)
+    return success();
+  if (Operation *rootOp = ret.getRoot().getDefiningOp())
     if (hasOwnAsyncForm(rootOp))
       return emitOpError("may not wrap '")
              << rootOp->getName()
@@ -679,8 +1323,13 @@ LogicalResult AsyncStartOp::verify() {
 LogicalResult AsyncUpdateOp::verify() {
   if (failed(verifyAsyncOperand(*this, getOperand())))
     return failure();
-  if (getOperand().getType() != getType())
-    return emitOpError("result type must equal the operand type");
+  if (!typesCompatible(getOperand().getType(), getType()))
+    return emitOpError("result type ")
+           << getType() << " must equal the operand type "
+           << getOperand().getType();
+  if (failed(verifySameChain(*this, getOperand(), getCallsAttr(),
+                             getAsyncExecutionThreadAttr())))
+    return failure();
   return verifyAsyncUser(*this);
 }
 
@@ -688,13 +1337,9 @@ LogicalResult AsyncDoneOp::verify() {
   if (failed(verifyAsyncOperand(*this, getOperand())))
     return failure();
   auto tt = dyn_cast<TupleType>(getOperand().getType());
-  if (!tt || tt.size() < 2 || tt.getType(1) != getType())
+  if (!tt || tt.size() < 2 || !typesCompatible(tt.getType(1), getType()))
     return emitOpError("result type ")
            << getType() << " must be element 1 of the start's tuple";
-  if (AsyncStartOp start = findStart(getOperand()))
-    if (getCallsAttr() && getCallsAttr() != start.getCallsAttr())
-      return emitOpError("calls ")
-             << getCallsAttr() << " differs from its start's "
-             << start.getCallsAttr();
-  return success();
+  return verifySameChain(*this, getOperand(), getCallsAttr(),
+                         getAsyncExecutionThreadAttr());
 }
