@@ -347,6 +347,39 @@ void Exporter::printLiteral(raw_ostream &os, Attribute literal, Type type) {
 // Attributes
 //===----------------------------------------------------------------------===//
 
+static void printIndex(raw_ostream &os, DenseI64ArrayAttr index) {
+  os << '{';
+  if (index)
+    syntax::printJoined(os, index.asArrayRef(), ",");
+  os << '}';
+}
+
+static void printBools(raw_ostream &os, DenseBoolArrayAttr values) {
+  os << '{';
+  llvm::interleave(
+      values.asArrayRef(), os, [&](bool v) { os << (v ? "true" : "false"); },
+      ",");
+  os << '}';
+}
+
+/// `shape literal`, or `( shape literal, ... )` for tuples.
+static void printTypedLiteral(raw_ostream &os, Type type, Attribute value) {
+  if (auto tuple = dyn_cast<TupleType>(type)) {
+    auto values = cast<ArrayAttr>(value);
+    os << "( ";
+    for (size_t i = 0; i < tuple.size(); ++i) {
+      if (i)
+        os << ", ";
+      printTypedLiteral(os, tuple.getType(i), values[i]);
+    }
+    os << " )";
+    return;
+  }
+  Exporter::printType(os, type);
+  os << ' ';
+  Exporter::printLiteral(os, value, type);
+}
+
 static StringRef enumSpelling(Attribute a) {
   if (auto e = dyn_cast<ComparisonDirectionAttr>(a))
     return stringifyComparisonDirection(e.getValue());
@@ -483,6 +516,85 @@ void Exporter::printAttrValue(const AttrInfo &info, Attribute value) {
         [&](Attribute a) { os << enumSpelling(a); }, ",");
     os << '}';
     return;
+  case AttrKind::BoolList:
+    printBools(os, cast<DenseBoolArrayAttr>(value));
+    return;
+  case AttrKind::Statistics: {
+    auto dict = cast<DictionaryAttr>(value);
+    os << '{';
+    bool first = true;
+    if (auto vi = dict.getAs<IntegerAttr>("visualizing_index")) {
+      os << "visualizing_index=" << vi.getInt();
+      first = false;
+    }
+    for (NamedAttribute a : dict) {
+      if (a.getName() == "visualizing_index")
+        continue;
+      os << (first ? "" : ",") << a.getName().getValue() << '=';
+      if (auto f = dyn_cast<FloatAttr>(a.getValue()))
+        os << shortestFloat(f.getValue());
+      first = false;
+    }
+    os << '}';
+    return;
+  }
+  case AttrKind::Accuracy: {
+    auto dict = cast<DictionaryAttr>(value);
+    if (auto mode = dict.getAs<StringAttr>("mode")) {
+      os << "{mode=" << mode.getValue() << '}';
+      return;
+    }
+    os << "{tolerance={";
+    bool first = true;
+    for (StringRef key : {"atol", "rtol", "ulps"}) {
+      Attribute v = dict.get(key);
+      if (!v)
+        continue;
+      os << (first ? "" : ",") << key << '=';
+      if (auto f = dyn_cast<FloatAttr>(v))
+        os << shortestFloat(f.getValue());
+      else
+        os << cast<IntegerAttr>(v).getInt();
+      first = false;
+    }
+    os << "}}";
+    return;
+  }
+  case AttrKind::Aliasing:
+    os << '{';
+    llvm::interleaveComma(cast<ArrayAttr>(value), os, [&](Attribute a) {
+      auto e = cast<DictionaryAttr>(a);
+      printIndex(os, e.getAs<DenseI64ArrayAttr>("output_index"));
+      os << ": (" << e.getAs<IntegerAttr>("operand").getInt() << ", ";
+      printIndex(os, e.getAs<DenseI64ArrayAttr>("operand_index"));
+      os << ')';
+    });
+    os << '}';
+    return;
+  case AttrKind::Domain: {
+    auto dict = cast<DictionaryAttr>(value);
+    os << '{';
+    bool first = true;
+    if (auto kind = dict.getAs<StringAttr>("kind")) {
+      os << "kind=";
+      printQuoted(os, kind.getValue());
+      first = false;
+    }
+    for (StringRef key : {"entry", "exit"})
+      if (auto sh = dict.getAs<ShardingAttr>(key)) {
+        os << (first ? "" : ", ") << key << '=';
+        sh.printHlo(os);
+        first = false;
+      }
+    os << '}';
+    return;
+  }
+  case AttrKind::TypedLiteral: {
+    auto dict = cast<DictionaryAttr>(value);
+    printTypedLiteral(os, dict.getAs<TypeAttr>("shape").getValue(),
+                      dict.get("value"));
+    return;
+  }
   }
 }
 
@@ -545,7 +657,16 @@ static bool kindMatches(AttrKind kind, Attribute v) {
   case AttrKind::NameList:
   case AttrKind::Pairs:
   case AttrKind::ShapeList:
-  case AttrKind::PrecisionList: return isa<ArrayAttr>(v);
+  case AttrKind::PrecisionList:
+  case AttrKind::Aliasing: return isa<ArrayAttr>(v);
+  case AttrKind::BoolList: return isa<DenseBoolArrayAttr>(v);
+  case AttrKind::Statistics:
+  case AttrKind::Accuracy:
+  case AttrKind::Domain: return isa<DictionaryAttr>(v);
+  case AttrKind::TypedLiteral: {
+    auto d = dyn_cast<DictionaryAttr>(v);
+    return d && d.getAs<TypeAttr>("shape") && d.get("value");
+  }
   case AttrKind::StringDict: return isa<DictionaryAttr>(v);
   case AttrKind::Shape: return isa<TypeAttr>(v);
   }
@@ -692,6 +813,24 @@ void Exporter::printHeader(ComputationOp entry) {
       os << i.getInt();
     } else if (auto d = dyn_cast<DictionaryAttr>(v)) {
       printAttrValue(*lookupHloAttr("frontend_attributes"), d);
+    } else if (auto bools = dyn_cast<DenseBoolArrayAttr>(v)) {
+      printBools(os, bools);
+    } else if (auto entries = dyn_cast<ArrayAttr>(v)) {
+      // input_output_alias / buffer_donor
+      os << "{ ";
+      llvm::interleaveComma(entries, os, [&](Attribute a) {
+        auto e = cast<DictionaryAttr>(a);
+        if (auto out = e.getAs<DenseI64ArrayAttr>("output_index")) {
+          printIndex(os, out);
+          os << ": ";
+        }
+        os << '(' << e.getAs<IntegerAttr>("parameter").getInt() << ", ";
+        printIndex(os, e.getAs<DenseI64ArrayAttr>("parameter_index"));
+        if (auto kind = e.getAs<StringAttr>("kind"))
+          os << ", " << kind.getValue();
+        os << ')';
+      });
+      os << " }";
     } else if (auto txt = dyn_cast<TextAttr>(v)) {
       os << txt.getValue();
     }

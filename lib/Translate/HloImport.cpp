@@ -152,6 +152,8 @@ private:
                    SmallVectorImpl<APFloat> &floats,
                    SmallVectorImpl<std::complex<APFloat>> &complexes);
   Attribute convertModuleAttr(const AttrAst &attr);
+  Attribute parseStructured(AttrKind kind, const AttrAst &attr);
+  Attribute parseTypedLiteral(Cursor &cur, Type &type);
   DictionaryAttr parseDictOfStrings(const AttrAst &attr);
   Attribute parseMetadata(const AttrAst &attr);
   FlatSymbolRefAttr parseSymbol(const AttrAst &attr);
@@ -1105,10 +1107,212 @@ Attribute Importer::convertAttr(StringRef opcode, const AttrAst &attr,
       return fail("expected {default, high, ...}");
     return b.getArrayAttr(values);
   }
+  case AttrKind::BoolList:
+  case AttrKind::Statistics:
+  case AttrKind::Accuracy:
+  case AttrKind::Aliasing:
+  case AttrKind::Domain:
+  case AttrKind::TypedLiteral:
+    return parseStructured(info->kind, attr);
   case AttrKind::Text:
     return TextAttr::get(ctx, v);
   }
   return {};
+}
+
+/// `{1,2}` as a DenseI64ArrayAttr.
+static DenseI64ArrayAttr parseIndex(Cursor &cur, Builder &b) {
+  SmallVector<int64_t> idx;
+  if (!cur.parseIntList(idx))
+    return {};
+  return b.getDenseI64ArrayAttr(idx);
+}
+
+Attribute Importer::parseTypedLiteral(Cursor &cur, Type &type) {
+  cur.skipSpace();
+  if (cur.consumeIf("(")) {
+    SmallVector<Type> types;
+    SmallVector<Attribute> values;
+    if (!cur.consumeIf(")")) {
+      do {
+        Type t;
+        Attribute v = parseTypedLiteral(cur, t);
+        if (!v)
+          return {};
+        types.push_back(t);
+        values.push_back(v);
+      } while (cur.consumeIf(","));
+      if (!cur.expect(")"))
+        return error(cur.getErrorOffset(), cur.getError()), Attribute();
+    }
+    type = TupleType::get(ctx, types);
+    return b.getArrayAttr(values);
+  }
+  if (!parseShape(cur, type))
+    return {};
+  return parseLiteral(cur, type);
+}
+
+Attribute Importer::parseStructured(AttrKind kind, const AttrAst &attr) {
+  Cursor cur = sub(attr.value);
+  Attribute result;
+  switch (kind) {
+  case AttrKind::BoolList: {
+    SmallVector<bool> values;
+    bool braced = cur.consumeIf("{");
+    if (!braced || !cur.consumeIf("}")) {
+      do {
+        StringRef word;
+        if (!cur.parseIdentifier(word))
+          break;
+        if (word != "true" && word != "false") {
+          cur.error("expected true or false");
+          break;
+        }
+        values.push_back(word == "true");
+      } while (braced && cur.consumeIf(","));
+      if (braced)
+        cur.expect("}");
+    }
+    result = b.getDenseBoolArrayAttr(values);
+    break;
+  }
+  case AttrKind::Statistics: {
+    NamedAttrList entries;
+    if (cur.expect("{") && !cur.consumeIf("}")) {
+      do {
+        StringRef key;
+        if (!cur.parseIdentifier(key) || !cur.expect("="))
+          break;
+        StringRef tok = scanScalarToken(cur);
+        double x;
+        if (tok.getAsDouble(x)) {
+          cur.error("expected a number");
+          break;
+        }
+        if (key == "visualizing_index")
+          entries.set(key, b.getI64IntegerAttr(int64_t(x)));
+        else
+          entries.set(key, b.getF64FloatAttr(x));
+      } while (cur.consumeIf(","));
+      cur.expect("}");
+    }
+    result = entries.getDictionary(ctx);
+    break;
+  }
+  case AttrKind::Accuracy: {
+    NamedAttrList entries;
+    if (cur.expect("{")) {
+      StringRef key;
+      if (cur.parseIdentifier(key) && cur.expect("=")) {
+        if (key == "mode") {
+          StringRef mode;
+          if (cur.parseIdentifier(mode))
+            entries.set("mode", b.getStringAttr(mode));
+        } else if (key == "tolerance" && cur.expect("{")) {
+          do {
+            StringRef k;
+            if (!cur.parseIdentifier(k) || !cur.expect("="))
+              break;
+            StringRef tok = scanScalarToken(cur);
+            double x;
+            if (tok.getAsDouble(x) ||
+                (k != "atol" && k != "rtol" && k != "ulps")) {
+              cur.error("expected atol=, rtol= or ulps= with a number");
+              break;
+            }
+            if (k == "ulps")
+              entries.set(k, b.getI64IntegerAttr(int64_t(x)));
+            else
+              entries.set(k, b.getF64FloatAttr(x));
+          } while (cur.consumeIf(","));
+          cur.expect("}");
+        } else if (!cur.failed()) {
+          cur.error("expected mode= or tolerance=");
+        }
+      }
+      cur.expect("}");
+    }
+    result = entries.getDictionary(ctx);
+    break;
+  }
+  case AttrKind::Aliasing: {
+    // {{output index}: (operand, {operand index}), ...}
+    SmallVector<Attribute> entries;
+    if (cur.expect("{") && !cur.consumeIf("}")) {
+      do {
+        DenseI64ArrayAttr out, operandIndex;
+        int64_t operand;
+        if (!(out = parseIndex(cur, b)) || !cur.expect(":") ||
+            !cur.expect("(") || !cur.parseInt(operand) || !cur.expect(",") ||
+            !(operandIndex = parseIndex(cur, b)) || !cur.expect(")"))
+          break;
+        NamedAttrList e;
+        e.set("output_index", out);
+        e.set("operand", b.getI64IntegerAttr(operand));
+        e.set("operand_index", operandIndex);
+        entries.push_back(e.getDictionary(ctx));
+      } while (cur.consumeIf(","));
+      cur.expect("}");
+    }
+    result = b.getArrayAttr(entries);
+    break;
+  }
+  case AttrKind::Domain: {
+    NamedAttrList entries;
+    if (cur.expect("{") && !cur.consumeIf("}")) {
+      do {
+        StringRef key;
+        if (!cur.parseIdentifier(key) || !cur.expect("="))
+          break;
+        if (key == "kind") {
+          std::string kindName;
+          if (!cur.parseQuoted(kindName))
+            break;
+          entries.set("kind", b.getStringAttr(kindName));
+          continue;
+        }
+        StringRef group;
+        if ((key != "entry" && key != "exit") || !cur.parseBalanced(group)) {
+          cur.error("expected kind=, entry= or exit=");
+          break;
+        }
+        Attribute sharding = ShardingAttr::parseHlo(ctx, group, [&]() {
+          failed = true;
+          return mlir::emitError(locAt(attr.offset)) << "invalid domain: ";
+        });
+        if (!sharding)
+          return {};
+        entries.set(key, sharding);
+      } while (cur.consumeIf(","));
+      cur.expect("}");
+    }
+    result = entries.getDictionary(ctx);
+    break;
+  }
+  case AttrKind::TypedLiteral: {
+    Type type;
+    Attribute value = parseTypedLiteral(cur, type);
+    if (!value)
+      return {};
+    NamedAttrList e;
+    e.set("shape", TypeAttr::get(type));
+    e.set("value", value);
+    result = e.getDictionary(ctx);
+    break;
+  }
+  default:
+    break;
+  }
+  if (failed)
+    return {};
+  if (cur.failed() || !cur.atEnd()) {
+    error(cur.failed() ? cur.getErrorOffset() : cur.getPos(),
+          "malformed " + attr.name + ": " +
+              (cur.failed() ? cur.getError() : "unexpected trailing text"));
+    return {};
+  }
+  return result;
 }
 
 Attribute Importer::parseMetadata(const AttrAst &attr) {
@@ -1203,6 +1407,49 @@ Attribute Importer::convertModuleAttr(const AttrAst &attr) {
   }
   if (attr.name == "frontend_attributes")
     return parseDictOfStrings(attr);
+  if (attr.name.starts_with("allow_spmd_sharding_propagation"))
+    return parseStructured(AttrKind::BoolList, attr);
+  if (attr.name == "input_output_alias" || attr.name == "buffer_donor") {
+    // {{out}: (param, {index}, kind), ...} and {(param, {index}), ...}
+    bool alias = attr.name == "input_output_alias";
+    Cursor cur = sub(v);
+    SmallVector<Attribute> entries;
+    if (cur.expect("{") && !cur.consumeIf("}")) {
+      do {
+        NamedAttrList e;
+        if (alias) {
+          DenseI64ArrayAttr out = parseIndex(cur, b);
+          if (!out || !cur.expect(":"))
+            break;
+          e.set("output_index", out);
+        }
+        int64_t param;
+        DenseI64ArrayAttr index;
+        if (!cur.expect("(") || !cur.parseInt(param) || !cur.expect(",") ||
+            !(index = parseIndex(cur, b)))
+          break;
+        e.set("parameter", b.getI64IntegerAttr(param));
+        e.set("parameter_index", index);
+        if (alias && cur.consumeIf(",")) {
+          StringRef kind;
+          if (!cur.parseIdentifier(kind))
+            break;
+          e.set("kind", b.getStringAttr(kind));
+        }
+        if (!cur.expect(")"))
+          break;
+        entries.push_back(e.getDictionary(ctx));
+      } while (cur.consumeIf(","));
+      cur.expect("}");
+    }
+    if (cur.failed() || !cur.atEnd()) {
+      error(cur.failed() ? cur.getErrorOffset() : cur.getPos(),
+            "malformed " + attr.name + ": " +
+                (cur.failed() ? cur.getError() : "unexpected trailing text"));
+      return {};
+    }
+    return b.getArrayAttr(entries);
+  }
   return TextAttr::get(ctx, v);
 }
 

@@ -45,6 +45,12 @@ enum class AttrKind {
   Shape,         // f32[2]{0}               TypeAttr
   ShapeList,     // {f32[2]{0}, ...}        ArrayAttr of TypeAttr
   PrecisionList, // {default,high}          ArrayAttr of PrecisionAttr
+  BoolList,      // {true,false}            DenseBoolArrayAttr
+  Statistics,    // {visualizing_index=1,s=2.5}  DictionaryAttr (i64, f64)
+  Accuracy,      // {mode=HIGHEST} or {tolerance={atol=..,rtol=..,ulps=..}}
+  Aliasing,      // {{0}: (1, {})}          ArrayAttr of DictionaryAttr
+  Domain,        // {kind="..", entry={..}, exit={..}}  DictionaryAttr
+  TypedLiteral,  // f32[2]{0} {1, 2} or ( shape lit, ... )  {shape, value}
   Text,          // anything                TextAttr (verbatim)
 };
 

@@ -111,7 +111,8 @@ def Hlo_LayoutAttr : Hlo_Attr<"Layout", "layout"> {
     one (`{1,0}` in HLO text). Tiles (`T(8,128)(2,1)`), the element size in
     bits (`E(4)`), the memory space (`S(1)`) and the bounds of bounded dynamic
     dimensions (`<=N` in HLO text; `kDynamic` where a dimension has no bound)
-    are kept. `hasMinorToMajor` is false when the shape printed no layout.
+    are kept (a `*` tile dimension is INT64_MIN and prints as `*`).
+    `hasMinorToMajor` is false when the shape printed no layout.
     Layout items this dialect does not model are kept verbatim in `extra`.
 
     ```
@@ -224,8 +225,8 @@ def Hlo_ShardingAttr : Hlo_SyntaxAttr<"Sharding", "sharding"> {
     `{maximal device=N}`, `{devices=[a,b]0,1,...}`, iota tiles
     `{devices=[a,b]<=[n]T(..)}`, `last_tile_dim_replicate`,
     `last_tile_dims={manual, ...}`, `metadata={...}`, shard groups and tuple
-    shardings `{{...}, {...}}`. It is checked when read and kept in XLA's
-    canonical spelling; `kind` classifies it.
+    shardings `{{...}, {...}}`. Its structure is checked when it is read and
+    the spelling is kept as written.
   }];
   let parameters = (ins StringRefParameter<>:$spelling);
   let extraClassDeclaration = syntaxDecl # [{

@@ -72,9 +72,9 @@ defvar HloCommonAttrs = (ins
   OptionalAttr<AnyAttr>:$backend_config,
   OptionalAttr<DictionaryAttr>:$frontend_attributes,
   OptionalAttr<StrArrayAttr>:$control_predecessors,
-  OptionalAttr<Hlo_TextAttr>:$statistics,
+  OptionalAttr<DictionaryAttr>:$statistics,
   OptionalAttr<Hlo_TextAttr>:$origin,
-  OptionalAttr<Hlo_TextAttr>:$result_accuracy,
+  OptionalAttr<DictionaryAttr>:$result_accuracy,
   OptionalAttr<DictionaryAttr>:$unknown_attrs);
 
 class Hlo_Op<string mnemonic, list<Trait> traits = []>
@@ -183,6 +183,7 @@ def Hlo_ReducePrecisionOp : Hlo_UnaryOp<"reduce_precision",
 def Hlo_StochasticConvertOp : Hlo_Op<"stochastic_convert", [Pure]> {
   let arguments = !con((ins AnyType:$operand, AnyType:$random), HloCommonAttrs);
   let summary = "HLO `stochastic-convert`: convert with stochastic rounding";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -240,6 +241,7 @@ def Hlo_DynamicReshapeOp : Hlo_Op<"dynamic_reshape", [Pure]> {
   let arguments = !con((ins AnyType:$operand, Variadic<AnyType>:$output_dims),
                        HloCommonAttrs);
   let summary = "HLO `dynamic-reshape`: reshape to runtime dimension sizes";
+  let hasVerifier = 1;
 }
 def Hlo_TransposeOp : Hlo_UnaryOp<"transpose",
     "result dimension i is operand dimension dimensions[i]",
@@ -288,11 +290,14 @@ def Hlo_DynamicUpdateSliceOp : Hlo_Op<"dynamic_update_slice", [Pure]> {
   let hasVerifier = 1;
 }
 def Hlo_GetDimensionSizeOp : Hlo_UnaryOp<"get_dimension_size",
-    "runtime size of dimensions[0]", (ins DenseI64ArrayAttr:$dimensions)>;
+    "runtime size of dimensions[0]", (ins DenseI64ArrayAttr:$dimensions)> {
+  let hasVerifier = 1;
+}
 def Hlo_SetDimensionSizeOp : Hlo_Op<"set_dimension_size", [Pure]> {
   let arguments = !con((ins AnyType:$operand, AnyType:$size,
                             DenseI64ArrayAttr:$dimensions), HloCommonAttrs);
   let summary = "HLO `set-dimension-size`: set the runtime size of a dimension";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -310,7 +315,7 @@ def Hlo_CallOp : Hlo_VariadicOp<"call", "call a computation",
 }
 def Hlo_FusionOp : Hlo_VariadicOp<"fusion", "call a fused computation",
     (ins FlatSymbolRefAttr:$calls, Hlo_FusionKindAttr:$kind,
-         OptionalAttr<Hlo_TextAttr>:$output_to_operand_aliasing)> {
+         OptionalAttr<DictArrayAttr>:$output_to_operand_aliasing)> {
   let hasVerifier = 1;
 }
 def Hlo_MapOp : Hlo_VariadicOp<"map", "apply a scalar computation elementwise",
@@ -336,8 +341,8 @@ def Hlo_CustomCallOp : Hlo_VariadicOp<"custom_call",
          OptionalAttr<Hlo_CustomCallApiVersionAttr>:$api_version,
          OptionalAttr<BoolAttr>:$custom_call_has_side_effect,
          OptionalAttr<TypeArrayAttr>:$operand_layout_constraints,
-         OptionalAttr<Hlo_TextAttr>:$output_to_operand_aliasing,
-         OptionalAttr<AnyAttr>:$literal,
+         OptionalAttr<DictArrayAttr>:$output_to_operand_aliasing,
+         OptionalAttr<DictionaryAttr>:$literal,
          OptionalAttr<Hlo_CustomCallScheduleAttr>:$schedule,
          OptionalAttr<SymbolRefArrayAttr>:$called_computations,
          OptionalAttr<FlatSymbolRefAttr>:$to_apply,
@@ -347,15 +352,22 @@ def Hlo_CustomCallOp : Hlo_VariadicOp<"custom_call",
          OptionalAttr<I64Attr>:$batch_group_count,
          OptionalAttr<Hlo_PrecisionArrayAttr>:$operand_precision)>;
 def Hlo_OptimizationBarrierOp : Hlo_UnaryOp<"opt_barrier",
-    "value passes through; blocks movement across it">;
+    "value passes through; blocks movement across it"> {
+  let hasVerifier = 1;
+}
 def Hlo_AddDependencyOp : Hlo_Op<"add_dependency"> {
   let arguments = !con((ins AnyType:$operand, AnyType:$token), HloCommonAttrs);
   let summary = "HLO `add-dependency`: operand, ordered after a token";
+  let hasVerifier = 1;
 }
 def Hlo_AfterAllOp : Hlo_VariadicOp<"after_all",
-    "a token ordered after all operand tokens">;
+    "a token ordered after all operand tokens"> {
+  let hasVerifier = 1;
+}
 def Hlo_DomainOp : Hlo_UnaryOp<"domain", "marks a sharding/domain boundary",
-    (ins OptionalAttr<Hlo_TextAttr>:$domain)>;
+    (ins OptionalAttr<DictionaryAttr>:$domain)> {
+  let hasVerifier = 1;
+}
 
 //===----------------------------------------------------------------------===//
 // Reductions, windows, sorting.
@@ -376,17 +388,21 @@ def Hlo_SelectAndScatterOp : Hlo_Op<"select_and_scatter"> {
       AnyType:$init_value, Hlo_WindowAttr:$window,
       FlatSymbolRefAttr:$select, FlatSymbolRefAttr:$scatter), HloCommonAttrs);
   let summary = "HLO `select-and-scatter`: scatter source at selected window elements";
+  let hasVerifier = 1;
 }
 def Hlo_SortOp : Hlo_VariadicOp<"sort", "sort operands along dimensions[0]",
     (ins DenseI64ArrayAttr:$dimensions, FlatSymbolRefAttr:$to_apply,
          OptionalAttr<BoolAttr>:$is_stable)> { let hasVerifier = 1; }
 def Hlo_TopKOp : Hlo_UnaryOp<"topk", "k largest (or smallest) along the last dimension",
-    (ins I64Attr:$k, OptionalAttr<BoolAttr>:$largest)>;
+    (ins I64Attr:$k, OptionalAttr<BoolAttr>:$largest)> {
+  let hasVerifier = 1;
+}
 def Hlo_ScanOp : Hlo_VariadicOp<"scan", "prefix scan of a computation along a dimension",
     (ins OptionalAttr<DenseI64ArrayAttr>:$dimensions,
          OptionalAttr<FlatSymbolRefAttr>:$to_apply,
          OptionalAttr<BoolAttr>:$is_reverse,
-         OptionalAttr<BoolAttr>:$is_associative)>;
+         OptionalAttr<BoolAttr>:$is_associative,
+         OptionalAttr<I64Attr>:$num_carries)>;
 
 //===----------------------------------------------------------------------===//
 // Linear algebra, convolution, gather/scatter.
@@ -436,16 +452,21 @@ def Hlo_ScatterOp : Hlo_VariadicOp<"scatter",
          OptionalAttr<BoolAttr>:$unique_indices,
          FlatSymbolRefAttr:$to_apply)> { let hasVerifier = 1; }
 def Hlo_CholeskyOp : Hlo_UnaryOp<"cholesky", "Cholesky factor of SPD matrices",
-    (ins OptionalAttr<BoolAttr>:$lower)>;
+    (ins OptionalAttr<BoolAttr>:$lower)> {
+  let hasVerifier = 1;
+}
 def Hlo_TriangularSolveOp : Hlo_Op<"triangular_solve", [Pure]> {
   let arguments = !con((ins AnyType:$a, AnyType:$b,
       OptionalAttr<BoolAttr>:$left_side, OptionalAttr<BoolAttr>:$lower,
       OptionalAttr<BoolAttr>:$unit_diagonal,
       OptionalAttr<Hlo_TransposeAttr>:$transpose_a), HloCommonAttrs);
   let summary = "HLO `triangular-solve`: solve op(a) x = b or x op(a) = b";
+  let hasVerifier = 1;
 }
 def Hlo_FftOp : Hlo_UnaryOp<"fft", "fast Fourier transform",
-    (ins Hlo_FftTypeAttr:$fft_type, DenseI64ArrayAttr:$fft_length)>;
+    (ins Hlo_FftTypeAttr:$fft_type, DenseI64ArrayAttr:$fft_length)> {
+  let hasVerifier = 1;
+}
 def Hlo_BatchNormTrainingOp : Hlo_Op<"batch_norm_training", [Pure]> {
   let arguments = !con((ins AnyType:$operand, AnyType:$scale, AnyType:$offset,
       F32Attr:$epsilon, I64Attr:$feature_index), HloCommonAttrs);
@@ -472,13 +493,18 @@ def Hlo_BatchNormGradOp : Hlo_Op<"batch_norm_grad", [Pure]> {
 //===----------------------------------------------------------------------===//
 
 def Hlo_RngOp : Hlo_VariadicOp<"rng", "random numbers from a distribution",
-    (ins Hlo_RngDistributionAttr:$distribution)>;
+    (ins Hlo_RngDistributionAttr:$distribution)> {
+  let hasVerifier = 1;
+}
 def Hlo_RngBitGeneratorOp : Hlo_UnaryOp<"rng_bit_generator",
     "(new state, random bits) from a state",
-    (ins Hlo_RngAlgorithmAttr:$algorithm)>;
+    (ins Hlo_RngAlgorithmAttr:$algorithm)> {
+  let hasVerifier = 1;
+}
 def Hlo_RngGetAndUpdateStateOp : Hlo_Op<"rng_get_and_update_state"> {
   let arguments = !con((ins I64Attr:$delta), HloCommonAttrs);
   let summary = "HLO `rng-get-and-update-state`: read and advance the RNG state";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -487,39 +513,63 @@ def Hlo_RngGetAndUpdateStateOp : Hlo_Op<"rng_get_and_update_state"> {
 
 def Hlo_AllReduceOp : Hlo_VariadicOp<"all_reduce",
     "reduce across replicas with to_apply",
-    !con((ins FlatSymbolRefAttr:$to_apply), CollectiveAttrs)>;
+    !con((ins FlatSymbolRefAttr:$to_apply), CollectiveAttrs)> {
+  let hasVerifier = 1;
+}
 def Hlo_AllReduceStartOp : Hlo_VariadicOp<"all_reduce_start",
     "start an asynchronous all-reduce",
-    !con((ins FlatSymbolRefAttr:$to_apply), CollectiveAttrs)>;
+    !con((ins FlatSymbolRefAttr:$to_apply), CollectiveAttrs)> {
+  let hasVerifier = 1;
+}
 def Hlo_AllReduceDoneOp : Hlo_UnaryOp<"all_reduce_done",
-    "wait for an all-reduce-start">;
+    "wait for an all-reduce-start"> {
+  let hasVerifier = 1;
+}
 def Hlo_AllGatherOp : Hlo_VariadicOp<"all_gather",
     "concatenate operands of all replicas along dimensions[0]",
-    !con((ins DenseI64ArrayAttr:$dimensions), CollectiveAttrs)>;
+    !con((ins DenseI64ArrayAttr:$dimensions), CollectiveAttrs)> {
+  let hasVerifier = 1;
+}
 def Hlo_AllGatherStartOp : Hlo_VariadicOp<"all_gather_start",
     "start an asynchronous all-gather",
-    !con((ins DenseI64ArrayAttr:$dimensions), CollectiveAttrs)>;
+    !con((ins DenseI64ArrayAttr:$dimensions), CollectiveAttrs)> {
+  let hasVerifier = 1;
+}
 def Hlo_AllGatherDoneOp : Hlo_UnaryOp<"all_gather_done",
-    "wait for an all-gather-start">;
+    "wait for an all-gather-start"> {
+  let hasVerifier = 1;
+}
 def Hlo_AllToAllOp : Hlo_VariadicOp<"all_to_all",
     "split, exchange and concatenate across replicas",
-    !con((ins OptionalAttr<DenseI64ArrayAttr>:$dimensions), CollectiveAttrs)>;
+    !con((ins OptionalAttr<DenseI64ArrayAttr>:$dimensions), CollectiveAttrs)> {
+  let hasVerifier = 1;
+}
 def Hlo_RaggedAllToAllOp : Hlo_VariadicOp<"ragged_all_to_all",
     "all-to-all of ragged row ranges", CollectiveAttrs>;
 def Hlo_ReduceScatterOp : Hlo_VariadicOp<"reduce_scatter",
     "all-reduce then scatter along dimensions[0]",
     !con((ins DenseI64ArrayAttr:$dimensions, FlatSymbolRefAttr:$to_apply),
-         CollectiveAttrs)>;
+         CollectiveAttrs)> {
+  let hasVerifier = 1;
+}
 def Hlo_CollectiveBroadcastOp : Hlo_VariadicOp<"collective_broadcast",
-    "broadcast from the first replica of each group", CollectiveAttrs>;
+    "broadcast from the first replica of each group", CollectiveAttrs> {
+  let hasVerifier = 1;
+}
 def Hlo_CollectivePermuteOp : Hlo_VariadicOp<"collective_permute",
     "send to target of each (source, target) pair",
-    !con((ins OptionalAttr<ArrayAttr>:$source_target_pairs), CollectiveAttrs)>;
+    !con((ins OptionalAttr<ArrayAttr>:$source_target_pairs), CollectiveAttrs)> {
+  let hasVerifier = 1;
+}
 def Hlo_CollectivePermuteStartOp : Hlo_VariadicOp<"collective_permute_start",
     "start an asynchronous collective-permute",
-    !con((ins OptionalAttr<ArrayAttr>:$source_target_pairs), CollectiveAttrs)>;
+    !con((ins OptionalAttr<ArrayAttr>:$source_target_pairs), CollectiveAttrs)> {
+  let hasVerifier = 1;
+}
 def Hlo_CollectivePermuteDoneOp : Hlo_UnaryOp<"collective_permute_done",
-    "wait for a collective-permute-start">;
+    "wait for a collective-permute-start"> {
+  let hasVerifier = 1;
+}
 def Hlo_CollectiveReduceOp : Hlo_VariadicOp<"collective_reduce",
     "reduce within groups without the scatter/gather of all-reduce",
     !con((ins OptionalAttr<FlatSymbolRefAttr>:$to_apply), CollectiveAttrs)>;
@@ -528,10 +578,12 @@ def Hlo_ShuffleOp : Hlo_VariadicOp<"shuffle", "exchange data between replicas",
 def Hlo_ReplicaIdOp : Hlo_Op<"replica_id"> {
   let arguments = HloCommonAttrs;
   let summary = "HLO `replica-id`: this replica's id (u32)";
+  let hasVerifier = 1;
 }
 def Hlo_PartitionIdOp : Hlo_Op<"partition_id"> {
   let arguments = HloCommonAttrs;
   let summary = "HLO `partition-id`: this partition's id (u32)";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -544,19 +596,29 @@ def Hlo_SendOp : Hlo_Op<"send"> {
   let arguments = !con((ins AnyType:$operand, AnyType:$token), ChannelAttrs,
                        HloCommonAttrs);
   let summary = "HLO `send`: start sending to a channel; (data, u32 context, token)";
+  let hasVerifier = 1;
 }
-def Hlo_SendDoneOp : Hlo_UnaryOp<"send_done", "wait for a send", ChannelAttrs>;
+def Hlo_SendDoneOp : Hlo_UnaryOp<"send_done", "wait for a send", ChannelAttrs> {
+  let hasVerifier = 1;
+}
 def Hlo_RecvOp : Hlo_UnaryOp<"recv",
-    "start receiving from a channel; (data, u32 context, token)", ChannelAttrs>;
+    "start receiving from a channel; (data, u32 context, token)", ChannelAttrs> {
+  let hasVerifier = 1;
+}
 def Hlo_RecvDoneOp : Hlo_UnaryOp<"recv_done", "wait for a recv; (data, token)",
-    ChannelAttrs>;
+    ChannelAttrs> {
+  let hasVerifier = 1;
+}
 def Hlo_InfeedOp : Hlo_UnaryOp<"infeed", "read from the device infeed; (data, token)",
-    (ins OptionalAttr<StrAttr>:$infeed_config)>;
+    (ins OptionalAttr<StrAttr>:$infeed_config)> {
+  let hasVerifier = 1;
+}
 def Hlo_OutfeedOp : Hlo_Op<"outfeed"> {
   let arguments = !con((ins AnyType:$operand, AnyType:$token,
       OptionalAttr<TypeAttr>:$outfeed_shape,
       OptionalAttr<StrAttr>:$outfeed_config), HloCommonAttrs);
   let summary = "HLO `outfeed`: write to the device outfeed; returns a token";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -589,7 +651,11 @@ def Hlo_AsyncDoneOp : Hlo_UnaryOp<"async_done",
          OptionalAttr<StrAttr>:$async_execution_thread)> { let hasVerifier = 1; }
 def Hlo_CopyStartOp : Hlo_UnaryOp<"copy_start",
     "start an asynchronous copy; (dest, src, u32 context)",
-    (ins OptionalAttr<I64Attr>:$cross_program_prefetch_index)>;
-def Hlo_CopyDoneOp : Hlo_UnaryOp<"copy_done", "wait for a copy-start">;
+    (ins OptionalAttr<I64Attr>:$cross_program_prefetch_index)> {
+  let hasVerifier = 1;
+}
+def Hlo_CopyDoneOp : Hlo_UnaryOp<"copy_done", "wait for a copy-start"> {
+  let hasVerifier = 1;
+}
 
 #endif // HLO_DIALECT_HLO_HLOOPS_TD

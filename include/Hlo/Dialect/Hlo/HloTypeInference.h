@@ -4,7 +4,9 @@
 // by the op verifiers, the importer and passes. Each `verifyX` checks the
 // result type an instruction declares against what HLO infers; each
 // `inferX` computes that result shape. Bounded and unbounded dynamic
-// dimensions (`ShapedType::kDynamic`) are compatible with any size.
+// dimensions (`ShapedType::kDynamic`) are compatible with any size. Layouts
+// (tensor encodings) never take part in a comparison: HLO's shape rules
+// compare shapes ignoring layouts.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,25 +17,79 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Support/LLVM.h"
 
+#include <optional>
+
 namespace mlir::hlo {
 class WindowAttr;
 class ConvDimensionNumbersAttr;
+class ReplicaGroupsAttr;
+enum class FftType : uint32_t;
+enum class RngDistribution : uint32_t;
+enum class Transpose : uint32_t;
 
 using EmitErrorFn = function_ref<InFlightDiagnostic()>;
 
+//===----------------------------------------------------------------------===//
+// Comparing shapes.
+//===----------------------------------------------------------------------===//
+
 /// True if two dimension sizes may be equal (either is dynamic).
 bool dimsCompatible(int64_t a, int64_t b);
-/// True if both are ranked tensors of equal rank with compatible dimensions.
+/// True if both are ranked tensors of equal rank with compatible dimensions
+/// (element types are not compared).
 bool shapesCompatible(Type a, Type b);
+/// True if `a` and `b` are the same HLO shape ignoring layouts: arrays with
+/// the same element type and compatible dimensions, tuples whose elements are
+/// compatible, or the same token/opaque type.
+bool typesCompatible(Type a, Type b);
+/// Like `typesCompatible`, but floating-point element types of different
+/// precision are also compatible (XLA's "ignoring FP precision").
+bool typesCompatibleIgnoringFpPrecision(Type a, Type b);
 /// Dimensions of an array type; fails for tuples, tokens and opaque.
 FailureOr<ArrayRef<int64_t>> getDims(Type t, EmitErrorFn emitError,
                                      StringRef what);
+/// The elements of a tuple type, or `t` alone when it is not a tuple.
+SmallVector<Type> unpackTuple(Type t);
+/// `types[0]` when there is one type, otherwise a tuple of all of them (how
+/// variadic HLO instructions shape their result).
+Type packTuple(MLIRContext *ctx, TypeRange types);
+/// The bit width of an array element type (complex types count both parts);
+/// std::nullopt for types without a fixed width.
+std::optional<unsigned> getElementBitWidth(Type elementType);
+
+//===----------------------------------------------------------------------===//
+// Element types.
+//===----------------------------------------------------------------------===//
+
+/// Classes of element types HLO instructions accept, combinable with `|`.
+enum ElementKind : unsigned {
+  kPredKind = 1,
+  kSignedKind = 2,   // s2..s64 (signless integers of width > 1)
+  kUnsignedKind = 4, // u2..u64
+  kFloatKind = 8,
+  kComplexKind = 16,
+  kIntegralKind = kSignedKind | kUnsignedKind,
+  kFloatOrComplexKind = kFloatKind | kComplexKind,
+  kNumericKind = kIntegralKind | kFloatOrComplexKind,
+  kAnyKind = kPredKind | kNumericKind,
+};
+/// The kind of an element type (0 for types HLO does not have).
+unsigned getElementKind(Type elementType);
+/// Checks that the element type of array `t` is of one of `kinds`.
+LogicalResult verifyElementKind(EmitErrorFn emitError, StringRef what, Type t,
+                                unsigned kinds);
+
+//===----------------------------------------------------------------------===//
+// Shape rules.
+//===----------------------------------------------------------------------===//
 
 LogicalResult verifySameShape(EmitErrorFn emitError, ArrayRef<Type> operands,
                               Type result, bool sameElementType);
 LogicalResult verifyBroadcast(EmitErrorFn emitError, Type operand, Type result,
                               ArrayRef<int64_t> dims);
 LogicalResult verifyReshape(EmitErrorFn emitError, Type operand, Type result);
+LogicalResult verifyDynamicReshape(EmitErrorFn emitError, Type operand,
+                                   TypeRange outputDims, Type result);
 LogicalResult verifyTranspose(EmitErrorFn emitError, Type operand, Type result,
                               ArrayRef<int64_t> perm);
 LogicalResult verifyReverse(EmitErrorFn emitError, Type operand, Type result,
@@ -46,26 +102,43 @@ LogicalResult verifyConcatenate(EmitErrorFn emitError, TypeRange operands,
 LogicalResult verifyPad(EmitErrorFn emitError, Type operand, Type padValue,
                         Type result, ArrayRef<int64_t> low,
                         ArrayRef<int64_t> high, ArrayRef<int64_t> interior);
+LogicalResult verifyIota(EmitErrorFn emitError, Type result,
+                         int64_t iotaDimension);
 LogicalResult verifyDynamicSlice(EmitErrorFn emitError, Type operand,
                                  TypeRange indices, Type result,
                                  ArrayRef<int64_t> sizes);
 LogicalResult verifyDynamicUpdateSlice(EmitErrorFn emitError, Type operand,
                                        Type update, TypeRange indices,
                                        Type result);
+LogicalResult verifyGetDimensionSize(EmitErrorFn emitError, Type operand,
+                                     Type result, ArrayRef<int64_t> dims);
+LogicalResult verifySetDimensionSize(EmitErrorFn emitError, Type operand,
+                                     Type size, Type result,
+                                     ArrayRef<int64_t> dims);
 LogicalResult verifyDot(EmitErrorFn emitError, Type lhs, Type rhs, Type result,
-                        ArrayRef<int64_t> lhsBatch, ArrayRef<int64_t> lhsContract,
+                        ArrayRef<int64_t> lhsBatch,
+                        ArrayRef<int64_t> lhsContract,
                         ArrayRef<int64_t> rhsBatch,
                         ArrayRef<int64_t> rhsContract);
 LogicalResult verifyConvolution(EmitErrorFn emitError, Type lhs, Type rhs,
                                 Type result, WindowAttr window,
                                 ConvDimensionNumbersAttr dims,
                                 int64_t featureGroups, int64_t batchGroups);
+/// The dimensions a window (reduce-window, select-and-scatter) produces over
+/// an operand of dimensions `in`; fails if the window does not fit the rank
+/// or has non-positive sizes, strides or dilations.
+FailureOr<SmallVector<int64_t>> inferWindowOutputDims(EmitErrorFn emitError,
+                                                      ArrayRef<int64_t> in,
+                                                      WindowAttr window);
 LogicalResult verifyReduceDims(EmitErrorFn emitError, TypeRange inputs,
                                TypeRange inits, Type result,
                                ArrayRef<int64_t> dims);
 LogicalResult verifyReduceWindow(EmitErrorFn emitError, TypeRange inputs,
                                  TypeRange inits, Type result,
                                  WindowAttr window);
+LogicalResult verifySelectAndScatter(EmitErrorFn emitError, Type operand,
+                                     Type source, Type initValue, Type result,
+                                     WindowAttr window);
 LogicalResult verifyGather(EmitErrorFn emitError, Type operand, Type indices,
                            Type result, ArrayRef<int64_t> offsetDims,
                            ArrayRef<int64_t> collapsedDims,
@@ -79,13 +152,83 @@ LogicalResult verifyScatter(EmitErrorFn emitError, TypeRange operands,
                             ArrayRef<int64_t> updateWindowDims,
                             ArrayRef<int64_t> insertedWindowDims,
                             ArrayRef<int64_t> scatterDimsToOperandDims,
-                            int64_t indexVectorDim);
+                            int64_t indexVectorDim,
+                            ArrayRef<int64_t> inputBatchingDims,
+                            ArrayRef<int64_t> indicesBatchingDims);
+LogicalResult verifySort(EmitErrorFn emitError, TypeRange operands, Type result,
+                         ArrayRef<int64_t> dims);
+LogicalResult verifyTopK(EmitErrorFn emitError, Type operand, Type result,
+                         int64_t k);
+LogicalResult verifyFft(EmitErrorFn emitError, Type operand, Type result,
+                        FftType type, ArrayRef<int64_t> fftLength);
+LogicalResult verifyCholesky(EmitErrorFn emitError, Type operand, Type result);
+LogicalResult verifyTriangularSolve(EmitErrorFn emitError, Type a, Type b,
+                                    Type result, bool leftSide,
+                                    Transpose transposeA);
+LogicalResult verifyBatchNorm(EmitErrorFn emitError, Type operand,
+                              TypeRange perFeature, int64_t featureIndex);
+LogicalResult verifyRng(EmitErrorFn emitError, TypeRange params, Type result,
+                        RngDistribution distribution);
+LogicalResult verifyRngBitGenerator(EmitErrorFn emitError, Type state,
+                                    Type result);
 
-/// Checks that a called computation's parameters and result are the given
-/// types (`what` names the role, e.g. "to_apply").
+//===----------------------------------------------------------------------===//
+// Collectives.
+//===----------------------------------------------------------------------===//
+
+/// The number of participants of a collective, as far as the instruction
+/// tells: `groupSize` participants per replica group when the groups list
+/// them, times an unknown factor (the partition count of
+/// cross-replica-and-partition collectives) unless `exact`.
+struct ShardCount {
+  std::optional<int64_t> groupSize;
+  bool exact = true;
+};
+/// Checks replica groups: ids non-negative and listed once, groups non-empty
+/// and, when `uniform`, all of one size. Returns the group size (std::nullopt
+/// for an absent or empty list, meaning every replica or partition).
+FailureOr<std::optional<int64_t>> verifyReplicaGroups(EmitErrorFn emitError,
+                                                      ReplicaGroupsAttr groups,
+                                                      bool uniform);
+/// all-gather: each result is its operand with `dims[0]` multiplied by the
+/// number of participants.
+LogicalResult verifyAllGather(EmitErrorFn emitError, TypeRange operands,
+                              Type result, ArrayRef<int64_t> dims,
+                              ShardCount shards);
+/// reduce-scatter: each result is its operand with `dims[0]` divided by the
+/// number of participants.
+LogicalResult verifyReduceScatter(EmitErrorFn emitError, TypeRange operands,
+                                  Type result, ArrayRef<int64_t> dims,
+                                  ShardCount shards);
+/// all-to-all: one array split along `dims[0]` (which the number of
+/// participants must divide) or N arrays, each exchanged whole; the result
+/// has the operands' shapes.
+LogicalResult verifyAllToAll(EmitErrorFn emitError, TypeRange operands,
+                             Type result, ArrayRef<int64_t> dims,
+                             ShardCount shards);
+/// source_target_pairs: pairs of non-negative ids, no source or target twice.
+LogicalResult verifySourceTargetPairs(EmitErrorFn emitError,
+                                      ArrayRef<ArrayRef<int64_t>> pairs);
+
+//===----------------------------------------------------------------------===//
+// Called computations.
+//===----------------------------------------------------------------------===//
+
+/// Checks that a called computation's parameters (when `expectedArgs` is
+/// given) and result (when `expectedResult` is given) are the given types,
+/// ignoring layouts (`what` names the role, e.g. "to_apply").
 LogicalResult verifySignature(EmitErrorFn emitError, StringRef what,
-                              FunctionType callee, TypeRange expectedArgs,
+                              FunctionType callee,
+                              std::optional<TypeRange> expectedArgs,
                               std::optional<Type> expectedResult);
+
+/// Checks a reducer computation `(acc..., x...) -> acc...` of reduce,
+/// reduce-window, scatter and all-reduce: accumulators have the (scalar)
+/// types of `inits`, inputs the element types of `inputElementTypes`; both
+/// ignoring floating-point precision, as XLA does.
+LogicalResult verifyReducer(EmitErrorFn emitError, StringRef what,
+                            FunctionType callee, TypeRange inits,
+                            TypeRange inputElementTypes);
 
 } // namespace mlir::hlo
 
