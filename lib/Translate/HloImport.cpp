@@ -22,6 +22,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Error.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <complex>
@@ -166,6 +167,21 @@ private:
   std::vector<size_t> lineStarts;
   llvm::StringMap<Type> shapeCache;
   bool failed = false;
+
+  /// Nested syntax (operands, tuple shapes and literals) may go this deep;
+  /// deeper input is rejected rather than overflowing the stack.
+  static constexpr unsigned kMaxNesting = 256;
+  unsigned nesting = 0;
+  struct NestingGuard {
+    Importer &im;
+    bool ok;
+    NestingGuard(Importer &im, size_t offset) : im(im) {
+      ok = ++im.nesting <= kMaxNesting ||
+           im.error(offset, "nesting deeper than " +
+                                std::to_string(kMaxNesting) + " levels");
+    }
+    ~NestingGuard() { --im.nesting; }
+  };
 
   StringRef moduleName;
   SmallVector<AttrAst> headerAttrs;
@@ -349,6 +365,9 @@ bool Importer::parseComputation(CompAst &comp) {
 bool Importer::parseInstruction(CompAst &comp, size_t index, bool nested) {
   c.skipSpace();
   size_t start = c.getPos();
+  NestingGuard guard(*this, start);
+  if (!guard.ok)
+    return false;
   comp.instrs[index].offset = start;
   if (!nested)
     comp.instrs[index].anchor = start;
@@ -444,6 +463,9 @@ static StringRef arrayShapeSpelling(StringRef rest);
 
 bool Importer::parseShape(Cursor &cur, Type &type) {
   cur.skipSpace();
+  NestingGuard guard(*this, cur.getPos());
+  if (!guard.ok)
+    return false;
   if (cur.consumeIf("(")) {
     SmallVector<Type> elts;
     if (!cur.consumeIf(")")) {
@@ -532,6 +554,15 @@ bool Importer::parseArrayShape(Cursor &cur, Type &type) {
       return error(start, "'" + name + "' shapes have no dimensions");
     type = elt;
     return true;
+  }
+  // Like XLA, reject shapes whose element count does not fit in int64.
+  int64_t elements = 1;
+  for (auto [d, bound] : llvm::zip(dims, bounds)) {
+    int64_t size = ShapedType::isDynamic(d) ? bound : d;
+    if (ShapedType::isDynamic(size))
+      continue;
+    if (llvm::MulOverflow(elements, size, elements))
+      return error(start, "shape has more than 2^63 elements");
   }
   LayoutAttr layout;
   // A layout follows directly: `f32[2]{0}` (not `f32[2] {1, 2}`, a literal).
@@ -818,6 +849,9 @@ Attribute Importer::parseArrayLiteral(Cursor &cur, RankedTensorType type) {
 
 Attribute Importer::parseLiteral(Cursor &cur, Type type) {
   cur.skipSpace();
+  NestingGuard guard(*this, cur.getPos());
+  if (!guard.ok)
+    return {};
   if (cur.rest().starts_with("{...}")) {
     cur.setPos(cur.getPos() + 5);
     return b.getUnitAttr(); // Elided.
@@ -1130,6 +1164,9 @@ static DenseI64ArrayAttr parseIndex(Cursor &cur, Builder &b) {
 
 Attribute Importer::parseTypedLiteral(Cursor &cur, Type &type) {
   cur.skipSpace();
+  NestingGuard guard(*this, cur.getPos());
+  if (!guard.ok)
+    return {};
   if (cur.consumeIf("(")) {
     SmallVector<Type> types;
     SmallVector<Attribute> values;

@@ -7,6 +7,7 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::hlo;
@@ -481,14 +482,30 @@ ReplicaGroupsAttr::parseHlo(MLIRContext *ctx, StringRef text,
   if (!finish(c, emitError))
     return {};
   if (iota) {
-    int64_t n = 1, m = 1;
-    for (int64_t d : shape)
-      n *= d;
-    for (int64_t d : reshape)
-      m *= d;
-    if (shape.size() != 2 || n != m ||
-        (!perm.empty() && perm.size() != reshape.size())) {
-      emitError() << "malformed iota replica groups '" << text << "'";
+    // The ids are 0..N-1 for N = product of either list; keep N sane so
+    // that expanding the groups stays possible.
+    constexpr int64_t kMaxDevices = int64_t(1) << 24;
+    auto product = [&](ArrayRef<int64_t> dims, int64_t &n) {
+      n = 1;
+      for (int64_t d : dims)
+        if (d <= 0 || llvm::MulOverflow(n, d, n) || n > kMaxDevices)
+          return false;
+      return true;
+    };
+    int64_t n, m;
+    bool permOk = perm.empty() || perm.size() == reshape.size();
+    SmallVector<bool> seen(reshape.size(), false);
+    for (int64_t p : perm) {
+      if (p < 0 || p >= int64_t(reshape.size()) || seen[p])
+        permOk = false;
+      else
+        seen[p] = true;
+    }
+    if (shape.size() != 2 || !product(shape, n) || !product(reshape, m) ||
+        n != m || !permOk) {
+      emitError() << "malformed iota replica groups '" << text
+                  << "': [groups,size]<=[dims] needs positive sizes with "
+                     "equal products (at most 2^24) and a permutation";
       return {};
     }
   }
