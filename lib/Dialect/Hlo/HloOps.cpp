@@ -8,8 +8,8 @@
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Dialect/Hlo/HloTypeInference.h"
 
-#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
 
@@ -50,9 +50,9 @@ LogicalResult ComputationOp::verify() {
     return emitOpError("needs a body");
   Block &block = getBody().front();
   if (block.getNumArguments() != getFunctionType().getNumInputs())
-    return emitOpError("has ") << block.getNumArguments()
-                               << " parameters but its type lists "
-                               << getFunctionType().getNumInputs();
+    return emitOpError("has ")
+           << block.getNumArguments() << " parameters but its type lists "
+           << getFunctionType().getNumInputs();
   for (auto [arg, type] :
        llvm::zip(block.getArgumentTypes(), getFunctionType().getInputs()))
     if (arg != type)
@@ -60,7 +60,7 @@ LogicalResult ComputationOp::verify() {
              << arg << " does not match the signature's " << type;
   if (getFunctionType().getNumResults() != 1)
     return emitOpError("must have exactly one result (its ROOT)");
-  auto ret = dyn_cast<ReturnOp>(block.getTerminator());
+  auto ret = block.empty() ? ReturnOp() : dyn_cast<ReturnOp>(block.back());
   if (!ret)
     return emitOpError("must end with hlo.return");
   if (ret.getRoot().getType() != getFunctionType().getResult(0))
@@ -114,9 +114,8 @@ checkCallee(Operation *op, StringRef what, FlatSymbolRefAttr sym,
   std::optional<TypeRange> argRange;
   if (args)
     argRange = TypeRange(*args);
-  return verifySignature(
-      [op]() { return op->emitOpError(); }, what,
-      callee->getFunctionType(), argRange, result);
+  return verifySignature([op]() { return op->emitOpError(); }, what,
+                         callee->getFunctionType(), argRange, result);
 }
 
 /// Checks a reducer `(acc..., x...) -> acc...` (see verifyReducer).
@@ -128,7 +127,8 @@ static LogicalResult checkReducer(Operation *op, StringRef what,
     return callee;
   SmallVector<Type> accs, elts;
   for (Type t : inits)
-    accs.push_back(RankedTensorType::get({}, cast<ShapedType>(t).getElementType()));
+    accs.push_back(
+        RankedTensorType::get({}, cast<ShapedType>(t).getElementType()));
   for (Type t : inputs)
     elts.push_back(cast<ShapedType>(t).getElementType());
   return verifyReducer([op]() { return op->emitOpError(); }, what,
@@ -150,7 +150,8 @@ static Type predScalar(MLIRContext *ctx) {
 }
 
 static Type u32Scalar(MLIRContext *ctx) {
-  return RankedTensorType::get({}, IntegerType::get(ctx, 32, IntegerType::Unsigned));
+  return RankedTensorType::get(
+      {}, IntegerType::get(ctx, 32, IntegerType::Unsigned));
 }
 
 /// `result` is `expected` ignoring layouts.
@@ -213,10 +214,10 @@ static LogicalResult verifyDoneResult(Operation *op, Type start, Type result) {
 /// are the element types HLO accepts.
 #define HLO_UNARY_SAME_TYPE(OpT, KINDS)                                        \
   LogicalResult OpT::verify() {                                                \
-    if (failed(verifySameShape(err(*this), {getOperand().getType()},          \
+    if (failed(verifySameShape(err(*this), {getOperand().getType()},           \
                                getType(), /*sameElementType=*/true)))          \
       return failure();                                                        \
-    return verifyElementKind(err(*this), "operand", getOperand().getType(),   \
+    return verifyElementKind(err(*this), "operand", getOperand().getType(),    \
                              KINDS);                                           \
   }
 HLO_UNARY_SAME_TYPE(AcosOp, kFloatOrComplexKind)
@@ -256,8 +257,8 @@ static LogicalResult verifyComplexToReal(Operation *op, Type operand,
                                          Type result, unsigned kinds) {
   if (failed(verifySameShape([op]() { return op->emitOpError(); }, {operand},
                              result, /*sameElementType=*/false)) ||
-      failed(verifyElementKind([op]() { return op->emitOpError(); },
-                               "operand", operand, kinds)))
+      failed(verifyElementKind([op]() { return op->emitOpError(); }, "operand",
+                               operand, kinds)))
     return failure();
   Type elt = cast<ShapedType>(operand).getElementType();
   if (auto c = dyn_cast<ComplexType>(elt))
@@ -321,8 +322,8 @@ LogicalResult BitcastConvertOp::verify() {
     // One more minor result dimension of size inBits/outBits.
     if (*inBits % *outBits || b.size() != a.size() + 1 ||
         !dimsCompatible(b.back(), *inBits / *outBits) ||
-        !shapesCompatible(in, RankedTensorType::get(b.drop_back(),
-                                                    in.getElementType())))
+        !shapesCompatible(
+            in, RankedTensorType::get(b.drop_back(), in.getElementType())))
       return emitOpError("converting ")
              << *inBits << "-bit to " << *outBits
              << "-bit elements needs the operand dimensions plus a minor "
@@ -332,8 +333,8 @@ LogicalResult BitcastConvertOp::verify() {
   }
   if (*outBits % *inBits || a.size() != b.size() + 1 ||
       !dimsCompatible(a.back(), *outBits / *inBits) ||
-      !shapesCompatible(out, RankedTensorType::get(a.drop_back(),
-                                                   out.getElementType())))
+      !shapesCompatible(
+          out, RankedTensorType::get(a.drop_back(), out.getElementType())))
     return emitOpError("converting ")
            << *inBits << "-bit to " << *outBits
            << "-bit elements needs the result dimensions plus a minor operand "
@@ -354,14 +355,13 @@ LogicalResult ReducePrecisionOp::verify() {
   if (failed(verifyElementKind(err(*this), "operand", getOperand().getType(),
                                kFloatKind)))
     return failure();
-  return verifySameShape(err(*this), {getOperand().getType()}, getType(),
-                         true);
+  return verifySameShape(err(*this), {getOperand().getType()}, getType(), true);
 }
 
 LogicalResult StochasticConvertOp::verify() {
   Type operand = getOperand().getType(), random = getRandom().getType();
-  if (failed(verifySameShape(err(*this), {operand, random}, getType(),
-                             false)) ||
+  if (failed(
+          verifySameShape(err(*this), {operand, random}, getType(), false)) ||
       failed(verifyElementKind(err(*this), "operand", operand, kFloatKind)) ||
       failed(verifyElementKind(err(*this), "random", random, kUnsignedKind)))
     return failure();
@@ -381,7 +381,7 @@ LogicalResult StochasticConvertOp::verify() {
                                {getLhs().getType(), getRhs().getType()},       \
                                getType(), /*sameElementType=*/true)))          \
       return failure();                                                        \
-    return verifyElementKind(err(*this), "operands", getLhs().getType(),      \
+    return verifyElementKind(err(*this), "operands", getLhs().getType(),       \
                              KINDS);                                           \
   }
 HLO_BINARY(AddOp, kAnyKind)
@@ -447,10 +447,9 @@ static LogicalResult scalarOrSame(Operation *op, StringRef what, Type t,
            << result;
   if (sameElementType &&
       tt.getElementType() != cast<ShapedType>(result).getElementType())
-    return op->emitOpError(what)
-           << " element type " << tt.getElementType()
-           << " differs from the result's "
-           << cast<ShapedType>(result).getElementType();
+    return op->emitOpError(what) << " element type " << tt.getElementType()
+                                 << " differs from the result's "
+                                 << cast<ShapedType>(result).getElementType();
   return success();
 }
 
@@ -678,8 +677,7 @@ LogicalResult ConditionalOp::verify() {
       return emitOpError("true_/false_computation need a pred branch index");
     branches = {getTrueComputationAttr(), getFalseComputationAttr()};
   } else {
-    return emitOpError(
-        "needs branch_computations or true_/false_computation");
+    return emitOpError("needs branch_computations or true_/false_computation");
   }
   if (branches.empty())
     return emitOpError("needs at least one branch");
@@ -688,13 +686,13 @@ LogicalResult ConditionalOp::verify() {
                        "got ")
            << branches.size();
   if (branches.size() != getBranchOperands().size())
-    return emitOpError("has ") << branches.size() << " branches but "
-                               << getBranchOperands().size()
-                               << " branch operands";
+    return emitOpError("has ")
+           << branches.size() << " branches but " << getBranchOperands().size()
+           << " branch operands";
   for (auto [i, b] : llvm::enumerate(branches))
-    if (failed(checkCallee(
-            *this, "branch " + std::to_string(i), b,
-            SmallVector<Type>{getBranchOperands()[i].getType()}, getType())))
+    if (failed(checkCallee(*this, "branch " + std::to_string(i), b,
+                           SmallVector<Type>{getBranchOperands()[i].getType()},
+                           getType())))
       return failure();
   return success();
 }
@@ -760,9 +758,10 @@ LogicalResult SelectAndScatterOp::verify() {
   if (failed(verifySelectAndScatter(err(*this), operand, source, init,
                                     getType(), getWindow())))
     return failure();
-  if (failed(checkCallee(*this, "select", getSelectAttr(),
-                         SmallVector<Type>{scalarOf(operand), scalarOf(operand)},
-                         predScalar(getContext()))))
+  if (failed(
+          checkCallee(*this, "select", getSelectAttr(),
+                      SmallVector<Type>{scalarOf(operand), scalarOf(operand)},
+                      predScalar(getContext()))))
     return failure();
   return checkReducer(*this, "scatter", getScatterAttr(), TypeRange{init},
                       TypeRange{source});
@@ -827,12 +826,12 @@ LogicalResult ScatterOp::verify() {
   size_t k = (n - 1) / 2;
   TypeRange operands = TypeRange(getInputs()).take_front(k);
   TypeRange updates = TypeRange(getInputs()).take_back(k);
-  if (failed(verifyScatter(
-          err(*this), operands, getInputs()[k].getType(), updates, getType(),
-          getUpdateWindowDims(), getInsertedWindowDims(),
-          getScatterDimsToOperandDims(), getIndexVectorDim(),
-          orEmpty(getInputBatchingDims()),
-          orEmpty(getScatterIndicesBatchingDims()))))
+  if (failed(verifyScatter(err(*this), operands, getInputs()[k].getType(),
+                           updates, getType(), getUpdateWindowDims(),
+                           getInsertedWindowDims(),
+                           getScatterDimsToOperandDims(), getIndexVectorDim(),
+                           orEmpty(getInputBatchingDims()),
+                           orEmpty(getScatterIndicesBatchingDims()))))
     return failure();
   return checkReducer(*this, "to_apply", getToApplyAttr(), operands, updates);
 }
@@ -849,8 +848,8 @@ LogicalResult TriangularSolveOp::verify() {
 }
 
 LogicalResult FftOp::verify() {
-  return verifyFft(err(*this), getOperand().getType(), getType(),
-                   getFftType(), getFftLength());
+  return verifyFft(err(*this), getOperand().getType(), getType(), getFftType(),
+                   getFftLength());
 }
 
 /// The (operand, per-feature, per-feature) tuple that batch-norm training
@@ -881,10 +880,10 @@ LogicalResult BatchNormInferenceOp::verify() {
                          "the operand's type");
 }
 LogicalResult BatchNormGradOp::verify() {
-  if (failed(verifyBatchNorm(err(*this), getOperand().getType(),
-                             {getScale().getType(), getMean().getType(),
-                              getVariance().getType()},
-                             getFeatureIndex())))
+  if (failed(verifyBatchNorm(
+          err(*this), getOperand().getType(),
+          {getScale().getType(), getMean().getType(), getVariance().getType()},
+          getFeatureIndex())))
     return failure();
   if (!typesCompatible(getGradOutput().getType(), getOperand().getType()))
     return emitOpError("grad_output type ")
@@ -921,8 +920,8 @@ static FailureOr<ShardCount> collectiveShards(Operation *op,
                                               std::optional<int64_t> channelId,
                                               std::optional<bool> globalIds,
                                               bool uniform) {
-  auto size = verifyReplicaGroups([op]() { return op->emitOpError(); },
-                                  groups, uniform);
+  auto size = verifyReplicaGroups([op]() { return op->emitOpError(); }, groups,
+                                  uniform);
   if (failed(size))
     return failure();
   if (globalIds.value_or(false) && !channelId)
@@ -937,9 +936,9 @@ LogicalResult AllReduceOp::verify() {
   if (failed(collectiveShards(*this, getReplicaGroupsAttr(), getChannelId(),
                               getUseGlobalDeviceIds(), false)))
     return failure();
-  if (failed(checkResultType(
-          *this, getType(), packTuple(getContext(), getInputs().getTypes()),
-          "the operand types")))
+  if (failed(checkResultType(*this, getType(),
+                             packTuple(getContext(), getInputs().getTypes()),
+                             "the operand types")))
     return failure();
   for (Type t : getInputs().getTypes())
     if (failed(checkReducer(*this, "to_apply", getToApplyAttr(), TypeRange{t},
@@ -952,9 +951,9 @@ LogicalResult AllReduceStartOp::verify() {
   if (failed(collectiveShards(*this, getReplicaGroupsAttr(), getChannelId(),
                               getUseGlobalDeviceIds(), false)))
     return failure();
-  if (failed(checkResultType(
-          *this, getType(), packTuple(getContext(), getInputs().getTypes()),
-          "the operand types")))
+  if (failed(checkResultType(*this, getType(),
+                             packTuple(getContext(), getInputs().getTypes()),
+                             "the operand types")))
     return failure();
   for (Type t : getInputs().getTypes())
     if (failed(checkReducer(*this, "to_apply", getToApplyAttr(), TypeRange{t},
@@ -1064,8 +1063,8 @@ LogicalResult CollectivePermuteStartOp::verify() {
         return emitOpError("result type ")
                << getType() << " should start with (operand, result) of type "
                << in;
-    } else if (failed(checkResultType(*this, getType(), in,
-                                      "the operand type"))) {
+    } else if (failed(
+                   checkResultType(*this, getType(), in, "the operand type"))) {
       return failure();
     }
   }
@@ -1119,8 +1118,7 @@ LogicalResult CopyStartOp::verify() {
 }
 
 LogicalResult CopyDoneOp::verify() {
-  if (failed(verifyDoneOperand<CopyStartOp>(*this, getOperand(),
-                                            "copy_start")))
+  if (failed(verifyDoneOperand<CopyStartOp>(*this, getOperand(), "copy_start")))
     return failure();
   auto tt = dyn_cast<TupleType>(getOperand().getType());
   if (!tt || tt.size() != 3 || !typesCompatible(getType(), tt.getType(0)))
@@ -1138,7 +1136,8 @@ static LogicalResult checkTransferTuple(Operation *op, StringRef what, Type t,
                                         std::optional<Type> data) {
   auto tt = dyn_cast<TupleType>(t);
   MLIRContext *ctx = op->getContext();
-  if (!tt || tt.size() != 3 || !typesCompatible(tt.getType(1), u32Scalar(ctx)) ||
+  if (!tt || tt.size() != 3 ||
+      !typesCompatible(tt.getType(1), u32Scalar(ctx)) ||
       !isa<TokenType>(tt.getType(2)))
     return op->emitOpError(what)
            << " must be a (data, u32[] context, token) tuple, got " << t;
@@ -1163,8 +1162,7 @@ static LogicalResult checkChannel(DoneT done) {
 LogicalResult SendOp::verify() {
   if (failed(checkToken(*this, "token operand", getToken().getType())))
     return failure();
-  return checkTransferTuple(*this, "result", getType(),
-                            getOperand().getType());
+  return checkTransferTuple(*this, "result", getType(), getOperand().getType());
 }
 LogicalResult SendDoneOp::verify() {
   if (failed(checkTransferTuple(*this, "operand", getOperand().getType(),
@@ -1284,8 +1282,8 @@ LogicalResult AsyncStartOp::verify() {
                        "context...), got ")
            << getType();
   auto ops = dyn_cast<TupleType>(tt.getType(0));
-  if (!ops || !typesCompatible(ops, TupleType::get(getContext(),
-                                                   getInputs().getTypes())))
+  if (!ops || !typesCompatible(
+                  ops, TupleType::get(getContext(), getInputs().getTypes())))
     return emitOpError("tuple element 0 ")
            << tt.getType(0) << " must be the tuple of operand types";
   if (failed(verifyAsyncUser(*this)))
@@ -1297,8 +1295,7 @@ LogicalResult AsyncStartOp::verify() {
   if (!*callee)
     return success();
   if (failed(verifySignature(err(*this), "calls", callee->getFunctionType(),
-                             TypeRange(getInputs().getTypes()),
-                             tt.getType(1))))
+                             TypeRange(getInputs().getTypes()), tt.getType(1))))
     return failure();
   if (auto thread = getAsyncExecutionThreadAttr())
     if (auto calleeThread = callee->getExecutionThreadAttr())
@@ -1307,16 +1304,15 @@ LogicalResult AsyncStartOp::verify() {
                << thread << " differs from the execution_thread "
                << calleeThread << " of " << getCallsAttr();
   Region &body = callee->getBody();
-  if (body.empty())
+  if (body.empty() || body.front().empty())
     return success();
-  auto ret = dyn_cast<ReturnOp>(body.front().getTerminator());
+  auto ret = dyn_cast<ReturnOp>(body.front().back());
   if (!ret)
     return success();
   if (Operation *rootOp = ret.getRoot().getDefiningOp())
     if (hasOwnAsyncForm(rootOp))
       return emitOpError("may not wrap '")
-             << rootOp->getName()
-             << "', which has its own -start/-done form";
+             << rootOp->getName() << "', which has its own -start/-done form";
   return success();
 }
 

@@ -41,9 +41,8 @@ static bool typesCompatibleImpl(Type a, Type b, bool ignoreFpPrecision) {
   auto tb = dyn_cast<RankedTensorType>(b);
   if (ta && tb) {
     Type ea = ta.getElementType(), eb = tb.getElementType();
-    bool sameElement =
-        ea == eb || (ignoreFpPrecision && isa<FloatType>(ea) &&
-                     isa<FloatType>(eb));
+    bool sameElement = ea == eb || (ignoreFpPrecision && isa<FloatType>(ea) &&
+                                    isa<FloatType>(eb));
     return sameElement && shapesCompatible(ta, tb);
   }
   auto ua = dyn_cast<TupleType>(a);
@@ -268,8 +267,8 @@ LogicalResult mlir::hlo::verifyBroadcast(EmitErrorFn emitError, Type operand,
                          << str((*out)[dims[i]]) << ")";
   if (elementType(operand) != elementType(result))
     return emitError() << "broadcast may not change the element type ("
-                       << elementType(operand) << " to "
-                       << elementType(result) << ")";
+                       << elementType(operand) << " to " << elementType(result)
+                       << ")";
   return success();
 }
 
@@ -288,8 +287,8 @@ LogicalResult mlir::hlo::verifyReshape(EmitErrorFn emitError, Type operand,
                        << " elements) changes the element count";
   if (elementType(operand) != elementType(result))
     return emitError() << "reshape may not change the element type ("
-                       << elementType(operand) << " to "
-                       << elementType(result) << ")";
+                       << elementType(operand) << " to " << elementType(result)
+                       << ")";
   return success();
 }
 
@@ -353,8 +352,7 @@ LogicalResult mlir::hlo::verifyTranspose(EmitErrorFn emitError, Type operand,
     if (!dimsCompatible((*out)[i], (*in)[perm[i]]))
       return emitError() << "result dimension " << i << " (size "
                          << str((*out)[i]) << ") must be operand dimension "
-                         << perm[i] << " (size " << str((*in)[perm[i]])
-                         << ")";
+                         << perm[i] << " (size " << str((*in)[perm[i]]) << ")";
   if (elementType(operand) != elementType(result))
     return emitError() << "transpose may not change the element type";
   return success();
@@ -395,9 +393,9 @@ LogicalResult mlir::hlo::verifySlice(EmitErrorFn emitError, Type operand,
                          << i << " of size " << str(dim);
     int64_t expected = (limits[i] - starts[i] + strides[i] - 1) / strides[i];
     if (!dimsCompatible((*out)[i], expected))
-      return emitError() << "result dimension " << i << " is "
-                         << str((*out)[i]) << " but the slice selects "
-                         << expected << " elements";
+      return emitError() << "result dimension " << i << " is " << str((*out)[i])
+                         << " but the slice selects " << expected
+                         << " elements";
   }
   if (elementType(operand) != elementType(result))
     return emitError() << "slice may not change the element type";
@@ -430,8 +428,8 @@ LogicalResult mlir::hlo::verifyConcatenate(EmitErrorFn emitError,
                          << " but the result has rank " << out->size();
     for (size_t k = 0; k < in->size(); ++k)
       if (int64_t(k) != d && !dimsCompatible((*in)[k], (*out)[k]))
-        return emitError() << "operand " << i << " dimension " << k
-                           << " (size " << str((*in)[k])
+        return emitError() << "operand " << i << " dimension " << k << " (size "
+                           << str((*in)[k])
                            << ") does not match the result (size "
                            << str((*out)[k]) << ")";
     if (ShapedType::isDynamic((*in)[d]))
@@ -466,8 +464,7 @@ LogicalResult mlir::hlo::verifyPad(EmitErrorFn emitError, Type operand,
   if (!pv->empty())
     return emitError() << "padding value must be a scalar, got " << padValue;
   if (elementType(padValue) != elementType(operand))
-    return emitError() << "padding value element type "
-                       << elementType(padValue)
+    return emitError() << "padding value element type " << elementType(padValue)
                        << " differs from the operand's "
                        << elementType(operand);
   if (elementType(result) != elementType(operand))
@@ -490,13 +487,11 @@ LogicalResult mlir::hlo::verifyPad(EmitErrorFn emitError, Type operand,
         low[i] + high[i] + d + std::max<int64_t>(d - 1, 0) * interior[i];
     if (expected < 0)
       return emitError() << "padding " << low[i] << "_" << high[i] << "_"
-                         << interior[i] << " of dimension " << i
-                         << " (size " << d << ") gives negative size "
-                         << expected;
+                         << interior[i] << " of dimension " << i << " (size "
+                         << d << ") gives negative size " << expected;
     if (!dimsCompatible((*out)[i], expected))
-      return emitError() << "result dimension " << i << " is "
-                         << str((*out)[i]) << " but padding gives "
-                         << expected;
+      return emitError() << "result dimension " << i << " is " << str((*out)[i])
+                         << " but padding gives " << expected;
   }
   return success();
 }
@@ -512,9 +507,8 @@ LogicalResult mlir::hlo::verifyIota(EmitErrorFn emitError, Type result,
   return verifyElementKind(emitError, "result", result, kNumericKind);
 }
 
-LogicalResult mlir::hlo::verifyDynamicSlice(EmitErrorFn emitError,
-                                            Type operand, TypeRange indices,
-                                            Type result,
+LogicalResult mlir::hlo::verifyDynamicSlice(EmitErrorFn emitError, Type operand,
+                                            TypeRange indices, Type result,
                                             ArrayRef<int64_t> sizes) {
   auto in = getDims(operand, emitError, "operand");
   if (failed(in))
@@ -538,9 +532,8 @@ LogicalResult mlir::hlo::verifyDynamicSlice(EmitErrorFn emitError,
       return emitError() << "slice size " << sizes[i] << " of dimension " << i
                          << " exceeds the operand size " << (*in)[i];
     if (!dimsCompatible((*out)[i], sizes[i]))
-      return emitError() << "result dimension " << i << " is "
-                         << str((*out)[i]) << " but the slice size is "
-                         << sizes[i];
+      return emitError() << "result dimension " << i << " is " << str((*out)[i])
+                         << " but the slice size is " << sizes[i];
   }
   if (elementType(operand) != elementType(result))
     return emitError() << "dynamic-slice may not change the element type";
@@ -556,8 +549,8 @@ LogicalResult mlir::hlo::verifyDynamicUpdateSlice(EmitErrorFn emitError,
     return failure();
   auto up = getDims(update, emitError, "update");
   if (failed(up) ||
-      failed(checkIndexScalars(emitError, "start indices", indices,
-                               in->size())) ||
+      failed(
+          checkIndexScalars(emitError, "start indices", indices, in->size())) ||
       failed(verifySameShape(emitError, {operand}, result, true)))
     return failure();
   if (up->size() != in->size())
@@ -689,8 +682,7 @@ LogicalResult mlir::hlo::verifyConvolution(
       out->size() != spatial + 2)
     return emitError() << "dim_labels describe " << spatial + 2
                        << "-d arrays but lhs, rhs and result have ranks "
-                       << l->size() << ", " << r->size() << ", "
-                       << out->size();
+                       << l->size() << ", " << r->size() << ", " << out->size();
   if (window && window.getSize().size() != spatial)
     return emitError() << "window has " << window.getSize().size()
                        << " dimensions but the convolution has " << spatial
@@ -732,8 +724,8 @@ LogicalResult mlir::hlo::verifyConvolution(
     return emitError() << "input batch dimension (" << inBatch
                        << ") must be a multiple of batch_group_count ("
                        << batchGroups << ")";
-  int64_t outBatch = ShapedType::isDynamic(inBatch) ? inBatch
-                                                     : inBatch / batchGroups;
+  int64_t outBatch =
+      ShapedType::isDynamic(inBatch) ? inBatch : inBatch / batchGroups;
   if (!dimsCompatible((*out)[dn.getOutputBatch()], outBatch))
     return emitError() << "output batch dimension ("
                        << str((*out)[dn.getOutputBatch()])
@@ -743,8 +735,8 @@ LogicalResult mlir::hlo::verifyConvolution(
   if (!dimsCompatible((*out)[dn.getOutputFeature()], kOut))
     return emitError() << "output feature dimension ("
                        << str((*out)[dn.getOutputFeature()])
-                       << ") must equal kernel output features ("
-                       << str(kOut) << ")";
+                       << ") must equal kernel output features (" << str(kOut)
+                       << ")";
   for (size_t i = 0; i < spatial; ++i) {
     int64_t in = (*l)[dn.getInputSpatial()[i]];
     int64_t k = (*r)[dn.getKernelSpatial()[i]];
@@ -759,9 +751,9 @@ LogicalResult mlir::hlo::verifyConvolution(
     int64_t ld = get(window.getLhsDilate(), 1);
     int64_t rd = get(window.getRhsDilate(), 1);
     if (stride < 1 || ld < 1 || rd < 1)
-      return emitError() << "window stride (" << stride
-                         << "), lhs_dilate (" << ld << ") and rhs_dilate ("
-                         << rd << ") of spatial dimension " << i
+      return emitError() << "window stride (" << stride << "), lhs_dilate ("
+                         << ld << ") and rhs_dilate (" << rd
+                         << ") of spatial dimension " << i
                          << " must be positive";
     if (!dimsCompatible(size, k))
       return emitError() << "window size " << size
@@ -772,11 +764,10 @@ LogicalResult mlir::hlo::verifyConvolution(
     int64_t dilatedIn = in == 0 ? 0 : (in - 1) * ld + 1;
     int64_t dilatedK = size == 0 ? 0 : (size - 1) * rd + 1;
     int64_t padded = dilatedIn + lo + hi;
-    int64_t expected =
-        padded < dilatedK ? 0 : (padded - dilatedK) / stride + 1;
+    int64_t expected = padded < dilatedK ? 0 : (padded - dilatedK) / stride + 1;
     if (!dimsCompatible(o, expected))
-      return emitError() << "output spatial dimension " << i << " is "
-                         << str(o) << " but the window gives " << expected;
+      return emitError() << "output spatial dimension " << i << " is " << str(o)
+                         << " but the window gives " << expected;
   }
   return success();
 }
@@ -790,8 +781,8 @@ mlir::hlo::inferWindowOutputDims(EmitErrorFn emitError, ArrayRef<int64_t> in,
                                  WindowAttr window) {
   size_t rank = window ? window.getSize().size() : 0;
   if (rank != in.size()) {
-    emitError() << "window has " << rank << " dimensions for an operand of rank "
-                << in.size();
+    emitError() << "window has " << rank
+                << " dimensions for an operand of rank " << in.size();
     return failure();
   }
   SmallVector<int64_t> outDims;
@@ -817,8 +808,7 @@ mlir::hlo::inferWindowOutputDims(EmitErrorFn emitError, ArrayRef<int64_t> in,
     int64_t dilatedK = (k - 1) * rd + 1;
     int64_t padded =
         dilatedIn + get(window.getPadLow(), 0) + get(window.getPadHigh(), 0);
-    outDims.push_back(padded < dilatedK ? 0
-                                        : (padded - dilatedK) / stride + 1);
+    outDims.push_back(padded < dilatedK ? 0 : (padded - dilatedK) / stride + 1);
   }
   return outDims;
 }
@@ -866,8 +856,7 @@ static LogicalResult checkReduceResults(EmitErrorFn emitError, TypeRange inits,
 
 LogicalResult mlir::hlo::verifyReduceDims(EmitErrorFn emitError,
                                           TypeRange inputs, TypeRange inits,
-                                          Type result,
-                                          ArrayRef<int64_t> dims) {
+                                          Type result, ArrayRef<int64_t> dims) {
   if (failed(checkInputsAndInits(emitError, inputs, inits)))
     return failure();
   ArrayRef<int64_t> first = cast<RankedTensorType>(inputs[0]).getShape();
@@ -907,9 +896,8 @@ LogicalResult mlir::hlo::verifySelectAndScatter(EmitErrorFn emitError,
   auto windowDims = inferWindowOutputDims(emitError, *in, window);
   if (failed(windowDims))
     return failure();
-  if (!shapesCompatible(source,
-                        RankedTensorType::get(*windowDims,
-                                              elementType(source))))
+  if (!shapesCompatible(
+          source, RankedTensorType::get(*windowDims, elementType(source))))
     return emitError() << "source dimensions " << str(*src)
                        << " must be the window's output dimensions "
                        << str(*windowDims);
@@ -945,8 +933,8 @@ LogicalResult mlir::hlo::verifyGather(
   int64_t idxRank = idx->size();
   if (int64_t(sliceSizes.size()) != rank)
     return emitError() << "slice_sizes " << str(sliceSizes)
-                       << " must have one entry per operand dimension ("
-                       << rank << ")";
+                       << " must have one entry per operand dimension (" << rank
+                       << ")";
   for (int64_t i = 0; i < rank; ++i)
     if (sliceSizes[i] < 0 ||
         (!ShapedType::isDynamic((*op)[i]) && sliceSizes[i] > (*op)[i]))
@@ -959,8 +947,7 @@ LogicalResult mlir::hlo::verifyGather(
                                 operandBatchingDims, rank)) ||
       failed(checkDisjoint(emitError, "collapsed_slice_dims", collapsedDims,
                            "operand_batching_dims", operandBatchingDims)) ||
-      failed(checkDimList(emitError, "start_index_map", startIndexMap,
-                          rank)) ||
+      failed(checkDimList(emitError, "start_index_map", startIndexMap, rank)) ||
       failed(checkDisjoint(emitError, "start_index_map", startIndexMap,
                            "operand_batching_dims", operandBatchingDims)))
     return failure();
@@ -1032,12 +1019,10 @@ LogicalResult mlir::hlo::verifyGather(
   size_t nextOffset = 0, nextBatch = 0;
   for (int64_t d = 0; d < int64_t(out->size()); ++d) {
     bool isOffset = llvm::is_contained(offsetDims, d);
-    int64_t expected =
-        isOffset ? keptSizes[nextOffset++] : batch[nextBatch++];
+    int64_t expected = isOffset ? keptSizes[nextOffset++] : batch[nextBatch++];
     if (!dimsCompatible((*out)[d], expected))
-      return emitError() << "result dimension " << d << " is "
-                         << str((*out)[d]) << " but gather gives "
-                         << str(expected) << " ("
+      return emitError() << "result dimension " << d << " is " << str((*out)[d])
+                         << " but gather gives " << str(expected) << " ("
                          << (isOffset ? "slice size" : "batch dimension")
                          << ")";
   }
@@ -1081,9 +1066,8 @@ LogicalResult mlir::hlo::verifyScatter(
     if (!typesCompatibleIgnoringFpPrecision(scalarOf(updates[i]),
                                             scalarOf(operands[i])))
       return emitError() << "update " << i << " element type "
-                         << elementType(updates[i])
-                         << " differs from operand " << i << "'s "
-                         << elementType(operands[i]);
+                         << elementType(updates[i]) << " differs from operand "
+                         << i << "'s " << elementType(operands[i]);
   }
   int64_t rank = op->size();
   int64_t idxRank = idx->size();
@@ -1206,8 +1190,7 @@ LogicalResult mlir::hlo::verifySort(EmitErrorFn emitError, TypeRange operands,
     return failure();
   Type expected = packTuple(result.getContext(), operands);
   if (!typesCompatible(result, expected))
-    return emitError() << "result type " << result << " should be "
-                       << expected;
+    return emitError() << "result type " << result << " should be " << expected;
   return success();
 }
 
@@ -1298,7 +1281,8 @@ LogicalResult mlir::hlo::verifyFft(EmitErrorFn emitError, Type operand,
     int64_t lastIn = in->back();
     if (!dimsCompatible(lastIn, fftLength.back() / 2 + 1))
       return emitError() << "IRFFT needs the last operand dimension (size "
-                         << str(lastIn) << ") to be fft_length.back() / 2 + 1 = "
+                         << str(lastIn)
+                         << ") to be fft_length.back() / 2 + 1 = "
                          << fftLength.back() / 2 + 1;
     expectedElt = c.getElementType();
     expectedDims.back() = fftLength.back();
@@ -1371,8 +1355,8 @@ LogicalResult mlir::hlo::verifyTriangularSolve(EmitErrorFn emitError, Type a,
   if (transposeA == Transpose::TRANSPOSE_INVALID)
     return emitError() << "transpose_a may not be TRANSPOSE_INVALID";
   if (!typesCompatible(result, b))
-    return emitError() << "result type " << result
-                       << " must match b's type " << b;
+    return emitError() << "result type " << result << " must match b's type "
+                       << b;
   return success();
 }
 
@@ -1393,16 +1377,15 @@ LogicalResult mlir::hlo::verifyBatchNorm(EmitErrorFn emitError, Type operand,
       return emitError() << "per-feature operand of type " << t
                          << " must be rank 1 with " << str(features)
                          << " elements";
-    if (failed(verifyElementKind(emitError, "per-feature operand", t,
-                                 kFloatKind)))
+    if (failed(
+            verifyElementKind(emitError, "per-feature operand", t, kFloatKind)))
       return failure();
   }
   return success();
 }
 
 LogicalResult mlir::hlo::verifyRng(EmitErrorFn emitError, TypeRange params,
-                                   Type result,
-                                   RngDistribution distribution) {
+                                   Type result, RngDistribution distribution) {
   if (params.size() != 2)
     return emitError() << "needs 2 distribution parameters, got "
                        << params.size();
@@ -1414,8 +1397,7 @@ LogicalResult mlir::hlo::verifyRng(EmitErrorFn emitError, TypeRange params,
                          << t;
     if (elementType(t) != elementType(result))
       return emitError() << "distribution parameter element type "
-                         << elementType(t)
-                         << " differs from the result's "
+                         << elementType(t) << " differs from the result's "
                          << elementType(result);
   }
   unsigned kinds = distribution == RngDistribution::rng_normal
@@ -1453,6 +1435,18 @@ mlir::hlo::verifyReplicaGroups(EmitErrorFn emitError, ReplicaGroupsAttr groups,
     if (shape.size() != 2 || shape[0] < 1 || shape[1] < 1) {
       emitError() << "iota replica groups need a positive "
                   << "[num_groups, group_size] shape, got " << str(shape);
+      return failure();
+    }
+    ArrayRef<int64_t> perm = groups.getIotaPerm();
+    SmallVector<int64_t> sorted(perm);
+    llvm::sort(sorted);
+    bool isPerm = perm.empty() || perm.size() == groups.getIotaReshape().size();
+    for (size_t i = 0; isPerm && i < sorted.size(); ++i)
+      isPerm = sorted[i] == int64_t(i);
+    if (!isPerm) {
+      emitError() << "iota replica groups transpose " << str(perm)
+                  << " must be a permutation of the "
+                  << groups.getIotaReshape().size() << " reshape dimensions";
       return failure();
     }
     return std::optional<int64_t>(shape[1]);
@@ -1520,8 +1514,7 @@ static LogicalResult verifyScaledCollective(EmitErrorFn emitError,
         if (!dimsCompatible(a, b))
           return emitError() << "result " << i << " dimension " << k
                              << " (size " << str(b) << ") must equal operand "
-                             << "dimension " << k << " (size " << str(a)
-                             << ")";
+                             << "dimension " << k << " (size " << str(a) << ")";
         continue;
       }
       if (ShapedType::isDynamic(a) || ShapedType::isDynamic(b))
@@ -1530,22 +1523,22 @@ static LogicalResult verifyScaledCollective(EmitErrorFn emitError,
       if (shards.groupSize && shards.exact) {
         int64_t n = *shards.groupSize;
         if (!gather && big % n)
-          return emitError() << opcode << " dimension " << d << " (size "
-                             << big << ") must be a multiple of the group "
+          return emitError() << opcode << " dimension " << d << " (size " << big
+                             << ") must be a multiple of the group "
                              << "size " << n;
         if (small * n != big)
-          return emitError() << "result " << i << " dimension " << d
-                             << " is " << b << " but " << opcode << " over "
-                             << n << " participants gives "
-                             << (gather ? a * n : a / n);
+          return emitError()
+                 << "result " << i << " dimension " << d << " is " << b
+                 << " but " << opcode << " over " << n << " participants gives "
+                 << (gather ? a * n : a / n);
         continue;
       }
       // Only a multiple of the group size (or of 1) is known.
       int64_t unit = small * shards.groupSize.value_or(1);
       if (unit == 0 ? big != 0 : (big == 0 || big % unit))
-        return emitError() << "result " << i << " dimension " << d << " ("
-                           << b << ") and operand dimension " << d << " ("
-                           << a << ") are not related by a whole multiple of "
+        return emitError() << "result " << i << " dimension " << d << " (" << b
+                           << ") and operand dimension " << d << " (" << a
+                           << ") are not related by a whole multiple of "
                            << shards.groupSize.value_or(1) << " participants";
     }
   }
@@ -1556,8 +1549,8 @@ LogicalResult mlir::hlo::verifyAllGather(EmitErrorFn emitError,
                                          TypeRange operands, Type result,
                                          ArrayRef<int64_t> dims,
                                          ShardCount shards) {
-  return verifyScaledCollective(emitError, "all-gather", operands, result,
-                                dims, shards, /*gather=*/true);
+  return verifyScaledCollective(emitError, "all-gather", operands, result, dims,
+                                shards, /*gather=*/true);
 }
 
 LogicalResult mlir::hlo::verifyReduceScatter(EmitErrorFn emitError,
@@ -1640,9 +1633,8 @@ LogicalResult mlir::hlo::verifySignature(EmitErrorFn emitError, StringRef what,
   }
   if (expectedResult && callee.getNumResults() == 1 &&
       !typesCompatible(callee.getResult(0), *expectedResult))
-    return emitError() << what << " computation returns "
-                       << callee.getResult(0) << ", expected "
-                       << *expectedResult;
+    return emitError() << what << " computation returns " << callee.getResult(0)
+                       << ", expected " << *expectedResult;
   return success();
 }
 
@@ -1651,10 +1643,9 @@ LogicalResult mlir::hlo::verifyReducer(EmitErrorFn emitError, StringRef what,
                                        TypeRange inputElementTypes) {
   size_t n = inits.size();
   if (callee.getNumInputs() != 2 * n)
-    return emitError() << what << " computation takes "
-                       << callee.getNumInputs() << " parameters, expected "
-                       << 2 * n << " (" << n << " accumulators and " << n
-                       << " inputs)";
+    return emitError() << what << " computation takes " << callee.getNumInputs()
+                       << " parameters, expected " << 2 * n << " (" << n
+                       << " accumulators and " << n << " inputs)";
   SmallVector<Type> accs;
   for (size_t i = 0; i < n; ++i) {
     Type acc = inits[i];
@@ -1673,7 +1664,7 @@ LogicalResult mlir::hlo::verifyReducer(EmitErrorFn emitError, StringRef what,
     return success();
   Type expected = n == 1 ? accs[0] : TupleType::get(callee.getContext(), accs);
   if (!typesCompatibleIgnoringFpPrecision(callee.getResult(0), expected))
-    return emitError() << what << " computation returns "
-                       << callee.getResult(0) << ", expected " << expected;
+    return emitError() << what << " computation returns " << callee.getResult(0)
+                       << ", expected " << expected;
   return success();
 }
