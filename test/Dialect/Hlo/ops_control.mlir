@@ -97,9 +97,9 @@ hlo.computation @conditional(%p: tensor<i1>, %i: tensor<i32>, %x: tensor<f32>, %
 
 // CHECK-LABEL: hlo.computation @custom_call
 hlo.computation @custom_call(%a: tensor<2x3xf32>, %b: tensor<f32>) -> tuple<tensor<3x2xf32>, tensor<i8>> {
-  // CHECK: %0 = custom_call %arg0, %arg1 {api_version = #hlo<api_version API_VERSION_TYPED_FFI>, backend_config = {alpha = 1.000000e+00 : f32}, called_computations = [@add], custom_call_has_side_effect = true, custom_call_target = "my_target", operand_layout_constraints = [tensor<2x3xf32, #hlo.layout<[0, 1]>>, tensor<f32>],
+  // CHECK: %0 = custom_call %arg0, %arg1 {api_version = #hlo<api_version API_VERSION_TYPED_FFI>, backend_config = "{alpha=1}", called_computations = [@add], custom_call_has_side_effect = true, custom_call_target = "my_target", operand_layout_constraints = [tensor<2x3xf32, #hlo.layout<[0, 1]>>, tensor<f32>],
   // CHECK-SAME: output_to_operand_aliasing = [{operand = 0 : i64, operand_index = array<i64>, output_index = array<i64: 0>}], schedule = #hlo<schedule SCHEDULE_LATEST>} : (tensor<2x3xf32>, tensor<f32>) -> tuple<tensor<3x2xf32>, tensor<i8>>
-  %0 = hlo.custom_call %a, %b {custom_call_target = "my_target", api_version = #hlo<api_version API_VERSION_TYPED_FFI>, custom_call_has_side_effect = true, backend_config = {alpha = 1.0 : f32}, called_computations = [@add], operand_layout_constraints = [tensor<2x3xf32, #hlo.layout<[0, 1]>>, tensor<f32>], output_to_operand_aliasing = [{output_index = array<i64: 0>, operand = 0 : i64, operand_index = array<i64>}], schedule = #hlo<schedule SCHEDULE_LATEST>} : (tensor<2x3xf32>, tensor<f32>) -> tuple<tensor<3x2xf32>, tensor<i8>>
+  %0 = hlo.custom_call %a, %b {custom_call_target = "my_target", api_version = #hlo<api_version API_VERSION_TYPED_FFI>, custom_call_has_side_effect = true, backend_config = "{alpha=1}", called_computations = [@add], operand_layout_constraints = [tensor<2x3xf32, #hlo.layout<[0, 1]>>, tensor<f32>], output_to_operand_aliasing = [{output_index = array<i64: 0>, operand = 0 : i64, operand_index = array<i64>}], schedule = #hlo<schedule SCHEDULE_LATEST>} : (tensor<2x3xf32>, tensor<f32>) -> tuple<tensor<3x2xf32>, tensor<i8>>
   // A custom call may produce anything, a token included.
   // CHECK: %1 = custom_call  {custom_call_target = "Sharding"} : () -> !hlo.token
   %1 = hlo.custom_call {custom_call_target = "Sharding"} : () -> !hlo.token
@@ -119,4 +119,16 @@ hlo.computation @ordering(%x: tensor<4xf32>, %t0: !hlo.token, %t1: !hlo.token) -
   // CHECK: %4 = domain %3 {domain = {entry = #hlo.sharding<"{maximal device=0}">, exit = #hlo.sharding<"{maximal device=1}">, kind = "sharding"}} : (tensor<4xf32>) -> tensor<4xf32>
   %4 = hlo.domain %3 {domain = {kind = "sharding", entry = #hlo.sharding<"{maximal device=0}">, exit = #hlo.sharding<"{maximal device=1}">}} : (tensor<4xf32>) -> tensor<4xf32>
   hlo.return %4 : tensor<4xf32>
+}
+
+// -----
+// Side-effecting ops are not Pure: CSE keeps both infeeds.
+// RUN: hlo-opt %s --split-input-file --cse | FileCheck %s --check-prefix=CSE
+// CSE-LABEL: hlo.computation @two_infeeds
+// CSE-COUNT-2: infeed
+hlo.computation @two_infeeds(%t: !hlo.token) -> tuple<tuple<tensor<4xf32>, !hlo.token>, tuple<tensor<4xf32>, !hlo.token>> attributes {entry} {
+  %0 = hlo.infeed %t : (!hlo.token) -> tuple<tensor<4xf32>, !hlo.token>
+  %1 = hlo.infeed %t : (!hlo.token) -> tuple<tensor<4xf32>, !hlo.token>
+  %2 = hlo.tuple %0, %1 : (tuple<tensor<4xf32>, !hlo.token>, tuple<tensor<4xf32>, !hlo.token>) -> tuple<tuple<tensor<4xf32>, !hlo.token>, tuple<tensor<4xf32>, !hlo.token>>
+  hlo.return %2 : tuple<tuple<tensor<4xf32>, !hlo.token>, tuple<tensor<4xf32>, !hlo.token>>
 }

@@ -69,7 +69,7 @@ def Hlo_ReturnOp : Op<Hlo_Dialect, "return", [Pure, Terminator,
 // Attributes every HLO instruction may carry.
 defvar HloCommonAttrs = (ins
   OptionalAttr<Hlo_ShardingAttr>:$sharding,
-  OptionalAttr<AnyAttr>:$backend_config,
+  OptionalAttr<AnyAttrOf<[StrAttr, Hlo_TextAttr]>>:$backend_config,
   OptionalAttr<DictionaryAttr>:$frontend_attributes,
   OptionalAttr<StrArrayAttr>:$control_predecessors,
   OptionalAttr<DictionaryAttr>:$statistics,
@@ -86,15 +86,17 @@ class Hlo_Op<string mnemonic, list<Trait> traits = []>
   let summary = "HLO `" # opcode # "`";
 }
 
+// One operand. Not Pure by default: infeed, recv, the -done ops, while,
+// opt-barrier and domain must not be merged or dropped.
 class Hlo_UnaryOp<string mnemonic, string what, dag attrs = (ins),
                   list<Trait> traits = []>
-    : Hlo_Op<mnemonic, !listconcat([Pure], traits)> {
+    : Hlo_Op<mnemonic, traits> {
   let arguments = !con((ins AnyType:$operand), attrs, HloCommonAttrs);
   let summary = "HLO `" # opcode # "`: " # what;
 }
 
 class Hlo_ElementwiseUnaryOp<string mnemonic, string what>
-    : Hlo_UnaryOp<mnemonic, what> {
+    : Hlo_UnaryOp<mnemonic, what, (ins), [Pure]> {
   let hasVerifier = 1;
   let description = [{
     Elementwise: the result has the operand's shape; see XLA operation
@@ -174,10 +176,10 @@ def Hlo_TanhOp : Hlo_ElementwiseUnaryOp<"tanh", "hyperbolic tangent">;
 def Hlo_CopyOp : Hlo_ElementwiseUnaryOp<"copy", "copy (may change the layout)">;
 def Hlo_ConvertOp : Hlo_ElementwiseUnaryOp<"convert", "element type conversion">;
 def Hlo_BitcastConvertOp : Hlo_UnaryOp<"bitcast_convert",
-    "reinterpret element bits as another type"> { let hasVerifier = 1; }
+    "reinterpret element bits as another type", (ins), [Pure]> { let hasVerifier = 1; }
 def Hlo_ReducePrecisionOp : Hlo_UnaryOp<"reduce_precision",
     "round to a narrower float format",
-    (ins I64Attr:$exponent_bits, I64Attr:$mantissa_bits)> {
+    (ins I64Attr:$exponent_bits, I64Attr:$mantissa_bits), [Pure]> {
   let hasVerifier = 1;
 }
 def Hlo_StochasticConvertOp : Hlo_Op<"stochastic_convert", [Pure]> {
@@ -233,10 +235,10 @@ def Hlo_SelectOp : Hlo_Op<"select", [Pure]> {
 
 def Hlo_BroadcastOp : Hlo_UnaryOp<"broadcast",
     "operand dimension i maps to result dimension dimensions[i]",
-    (ins OptionalAttr<DenseI64ArrayAttr>:$dimensions)> { let hasVerifier = 1; }
+    (ins OptionalAttr<DenseI64ArrayAttr>:$dimensions), [Pure]> { let hasVerifier = 1; }
 def Hlo_ReshapeOp : Hlo_UnaryOp<"reshape",
     "same elements in row-major order, new dimensions",
-    (ins OptionalAttr<I64Attr>:$inferred_dimension)> { let hasVerifier = 1; }
+    (ins OptionalAttr<I64Attr>:$inferred_dimension), [Pure]> { let hasVerifier = 1; }
 def Hlo_DynamicReshapeOp : Hlo_Op<"dynamic_reshape", [Pure]> {
   let arguments = !con((ins AnyType:$operand, Variadic<AnyType>:$output_dims),
                        HloCommonAttrs);
@@ -245,13 +247,13 @@ def Hlo_DynamicReshapeOp : Hlo_Op<"dynamic_reshape", [Pure]> {
 }
 def Hlo_TransposeOp : Hlo_UnaryOp<"transpose",
     "result dimension i is operand dimension dimensions[i]",
-    (ins DenseI64ArrayAttr:$dimensions)> { let hasVerifier = 1; }
+    (ins DenseI64ArrayAttr:$dimensions), [Pure]> { let hasVerifier = 1; }
 def Hlo_ReverseOp : Hlo_UnaryOp<"reverse", "reverse the listed dimensions",
-    (ins DenseI64ArrayAttr:$dimensions)> { let hasVerifier = 1; }
+    (ins DenseI64ArrayAttr:$dimensions), [Pure]> { let hasVerifier = 1; }
 def Hlo_SliceOp : Hlo_UnaryOp<"slice", "static strided slice",
-    (ins Hlo_SliceAttr:$slice)> { let hasVerifier = 1; }
+    (ins Hlo_SliceAttr:$slice), [Pure]> { let hasVerifier = 1; }
 def Hlo_BitcastOp : Hlo_UnaryOp<"bitcast",
-    "reinterpret the buffer with another shape or layout">;
+    "reinterpret the buffer with another shape or layout", (ins), [Pure]>;
 def Hlo_ConcatenateOp : Hlo_VariadicOp<"concatenate",
     "join operands along dimensions[0]", (ins DenseI64ArrayAttr:$dimensions),
     [Pure]> { let hasVerifier = 1; }
@@ -290,7 +292,7 @@ def Hlo_DynamicUpdateSliceOp : Hlo_Op<"dynamic_update_slice", [Pure]> {
   let hasVerifier = 1;
 }
 def Hlo_GetDimensionSizeOp : Hlo_UnaryOp<"get_dimension_size",
-    "runtime size of dimensions[0]", (ins DenseI64ArrayAttr:$dimensions)> {
+    "runtime size of dimensions[0]", (ins DenseI64ArrayAttr:$dimensions), [Pure]> {
   let hasVerifier = 1;
 }
 def Hlo_SetDimensionSizeOp : Hlo_Op<"set_dimension_size", [Pure]> {
@@ -308,7 +310,7 @@ def Hlo_TupleOp : Hlo_VariadicOp<"tuple", "build a tuple", (ins), [Pure]> {
   let hasVerifier = 1;
 }
 def Hlo_GetTupleElementOp : Hlo_UnaryOp<"get_tuple_element",
-    "element `index` of a tuple", (ins I64Attr:$index)> { let hasVerifier = 1; }
+    "element `index` of a tuple", (ins I64Attr:$index), [Pure]> { let hasVerifier = 1; }
 def Hlo_CallOp : Hlo_VariadicOp<"call", "call a computation",
     (ins FlatSymbolRefAttr:$to_apply, OptionalAttr<BoolAttr>:$is_composite)> {
   let hasVerifier = 1;
@@ -394,7 +396,7 @@ def Hlo_SortOp : Hlo_VariadicOp<"sort", "sort operands along dimensions[0]",
     (ins DenseI64ArrayAttr:$dimensions, FlatSymbolRefAttr:$to_apply,
          OptionalAttr<BoolAttr>:$is_stable)> { let hasVerifier = 1; }
 def Hlo_TopKOp : Hlo_UnaryOp<"topk", "k largest (or smallest) along the last dimension",
-    (ins I64Attr:$k, OptionalAttr<BoolAttr>:$largest)> {
+    (ins I64Attr:$k, OptionalAttr<BoolAttr>:$largest), [Pure]> {
   let hasVerifier = 1;
 }
 def Hlo_ScanOp : Hlo_VariadicOp<"scan", "prefix scan of a computation along a dimension",
@@ -452,7 +454,7 @@ def Hlo_ScatterOp : Hlo_VariadicOp<"scatter",
          OptionalAttr<BoolAttr>:$unique_indices,
          FlatSymbolRefAttr:$to_apply)> { let hasVerifier = 1; }
 def Hlo_CholeskyOp : Hlo_UnaryOp<"cholesky", "Cholesky factor of SPD matrices",
-    (ins OptionalAttr<BoolAttr>:$lower)> {
+    (ins OptionalAttr<BoolAttr>:$lower), [Pure]> {
   let hasVerifier = 1;
 }
 def Hlo_TriangularSolveOp : Hlo_Op<"triangular_solve", [Pure]> {
@@ -464,7 +466,7 @@ def Hlo_TriangularSolveOp : Hlo_Op<"triangular_solve", [Pure]> {
   let hasVerifier = 1;
 }
 def Hlo_FftOp : Hlo_UnaryOp<"fft", "fast Fourier transform",
-    (ins Hlo_FftTypeAttr:$fft_type, DenseI64ArrayAttr:$fft_length)> {
+    (ins Hlo_FftTypeAttr:$fft_type, DenseI64ArrayAttr:$fft_length), [Pure]> {
   let hasVerifier = 1;
 }
 def Hlo_BatchNormTrainingOp : Hlo_Op<"batch_norm_training", [Pure]> {
@@ -498,7 +500,7 @@ def Hlo_RngOp : Hlo_VariadicOp<"rng", "random numbers from a distribution",
 }
 def Hlo_RngBitGeneratorOp : Hlo_UnaryOp<"rng_bit_generator",
     "(new state, random bits) from a state",
-    (ins Hlo_RngAlgorithmAttr:$algorithm)> {
+    (ins Hlo_RngAlgorithmAttr:$algorithm), [Pure]> {
   let hasVerifier = 1;
 }
 def Hlo_RngGetAndUpdateStateOp : Hlo_Op<"rng_get_and_update_state"> {
