@@ -11,6 +11,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::hlo;
@@ -157,12 +158,28 @@ static bool isScalarArray(Type t) {
   return rt && rt.getRank() == 0;
 }
 
+/// Saturating arithmetic for sizes computed from attribute values: an
+/// overflow gives INT64_MAX (or MIN), which then fails the size checks
+/// instead of wrapping around.
+static int64_t satAdd(int64_t a, int64_t b) {
+  int64_t r;
+  if (llvm::AddOverflow(a, b, r))
+    return (a > 0) == (b > 0) && a > 0 ? INT64_MAX : INT64_MIN;
+  return r;
+}
+static int64_t satMul(int64_t a, int64_t b) {
+  int64_t r;
+  if (llvm::MulOverflow(a, b, r))
+    return (a < 0) != (b < 0) ? INT64_MIN : INT64_MAX;
+  return r;
+}
+
 static std::optional<int64_t> numElements(ArrayRef<int64_t> dims) {
   int64_t n = 1;
   for (int64_t d : dims) {
     if (ShapedType::isDynamic(d))
       return std::nullopt;
-    n *= d;
+    n = satMul(n, d);
   }
   return n;
 }
@@ -391,7 +408,8 @@ LogicalResult mlir::hlo::verifySlice(EmitErrorFn emitError, Type operand,
       return emitError() << "slice range [" << starts[i] << ":" << limits[i]
                          << ":" << strides[i] << "] is invalid for dimension "
                          << i << " of size " << str(dim);
-    int64_t expected = (limits[i] - starts[i] + strides[i] - 1) / strides[i];
+    int64_t expected =
+        satAdd(satAdd(limits[i], -starts[i]), strides[i] - 1) / strides[i];
     if (!dimsCompatible((*out)[i], expected))
       return emitError() << "result dimension " << i << " is " << str((*out)[i])
                          << " but the slice selects " << expected
@@ -435,7 +453,7 @@ LogicalResult mlir::hlo::verifyConcatenate(EmitErrorFn emitError,
     if (ShapedType::isDynamic((*in)[d]))
       dynamic = true;
     else
-      sum += (*in)[d];
+      sum = satAdd(sum, (*in)[d]);
     if (elementType(t) != elementType(result))
       return emitError() << "operand " << i << " element type "
                          << elementType(t) << " differs from the result's "
@@ -484,7 +502,8 @@ LogicalResult mlir::hlo::verifyPad(EmitErrorFn emitError, Type operand,
     if (ShapedType::isDynamic(d))
       continue;
     int64_t expected =
-        low[i] + high[i] + d + std::max<int64_t>(d - 1, 0) * interior[i];
+        satAdd(satAdd(satAdd(low[i], high[i]), d),
+               satMul(std::max<int64_t>(d - 1, 0), interior[i]));
     if (expected < 0)
       return emitError() << "padding " << low[i] << "_" << high[i] << "_"
                          << interior[i] << " of dimension " << i << " (size "
@@ -707,7 +726,7 @@ LogicalResult mlir::hlo::verifyConvolution(
                        << ") must be a multiple of feature_group_count ("
                        << featureGroups << ")";
   if (!ShapedType::isDynamic(inFeatures) && !ShapedType::isDynamic(kIn) &&
-      inFeatures != kIn * featureGroups)
+      inFeatures != satMul(kIn, featureGroups))
     return emitError() << "input feature dimension (" << inFeatures
                        << ") must be kernel input features (" << kIn
                        << ") times feature_group_count (" << featureGroups
@@ -761,10 +780,11 @@ LogicalResult mlir::hlo::verifyConvolution(
                          << " (size " << str(k) << ")";
     if (ShapedType::isDynamic(in))
       continue;
-    int64_t dilatedIn = in == 0 ? 0 : (in - 1) * ld + 1;
-    int64_t dilatedK = size == 0 ? 0 : (size - 1) * rd + 1;
-    int64_t padded = dilatedIn + lo + hi;
-    int64_t expected = padded < dilatedK ? 0 : (padded - dilatedK) / stride + 1;
+    int64_t dilatedIn = in == 0 ? 0 : satAdd(satMul(in - 1, ld), 1);
+    int64_t dilatedK = size == 0 ? 0 : satAdd(satMul(size - 1, rd), 1);
+    int64_t padded = satAdd(satAdd(dilatedIn, lo), hi);
+    int64_t expected =
+        padded < dilatedK ? 0 : satAdd(padded, -dilatedK) / stride + 1;
     if (!dimsCompatible(o, expected))
       return emitError() << "output spatial dimension " << i << " is " << str(o)
                          << " but the window gives " << expected;
@@ -804,11 +824,12 @@ mlir::hlo::inferWindowOutputDims(EmitErrorFn emitError, ArrayRef<int64_t> in,
       outDims.push_back(ShapedType::kDynamic);
       continue;
     }
-    int64_t dilatedIn = in[i] == 0 ? 0 : (in[i] - 1) * ld + 1;
-    int64_t dilatedK = (k - 1) * rd + 1;
-    int64_t padded =
-        dilatedIn + get(window.getPadLow(), 0) + get(window.getPadHigh(), 0);
-    outDims.push_back(padded < dilatedK ? 0 : (padded - dilatedK) / stride + 1);
+    int64_t dilatedIn = in[i] == 0 ? 0 : satAdd(satMul(in[i] - 1, ld), 1);
+    int64_t dilatedK = satAdd(satMul(k - 1, rd), 1);
+    int64_t padded = satAdd(satAdd(dilatedIn, get(window.getPadLow(), 0)),
+                            get(window.getPadHigh(), 0));
+    outDims.push_back(padded < dilatedK ? 0
+                                        : satAdd(padded, -dilatedK) / stride + 1);
   }
   return outDims;
 }
@@ -1526,15 +1547,15 @@ static LogicalResult verifyScaledCollective(EmitErrorFn emitError,
           return emitError() << opcode << " dimension " << d << " (size " << big
                              << ") must be a multiple of the group "
                              << "size " << n;
-        if (small * n != big)
+        if (satMul(small, n) != big)
           return emitError()
                  << "result " << i << " dimension " << d << " is " << b
                  << " but " << opcode << " over " << n << " participants gives "
-                 << (gather ? a * n : a / n);
+                 << (gather ? satMul(a, n) : a / n);
         continue;
       }
       // Only a multiple of the group size (or of 1) is known.
-      int64_t unit = small * shards.groupSize.value_or(1);
+      int64_t unit = satMul(small, shards.groupSize.value_or(1));
       if (unit == 0 ? big != 0 : (big == 0 || big % unit))
         return emitError() << "result " << i << " dimension " << d << " (" << b
                            << ") and operand dimension " << d << " (" << a
