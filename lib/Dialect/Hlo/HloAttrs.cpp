@@ -147,8 +147,11 @@ void LayoutAttr::print(AsmPrinter &p) const {
     p << ", bounds = ";
     printBracketList(p, getBounds());
   }
-  if (getExtra() && !getExtra().getValue().empty())
-    p << ", extra = \"" << getExtra().getValue() << '"';
+  if (getExtra() && !getExtra().getValue().empty()) {
+    p << ", extra = \"";
+    llvm::printEscapedString(getExtra().getValue(), p.getStream());
+    p << '"';
+  }
   p << '>';
 }
 
@@ -585,6 +588,38 @@ SmallVector<SmallVector<int64_t>> ReplicaGroupsAttr::getGroups() const {
 // sharding={...}
 //===----------------------------------------------------------------------===//
 
+/// `text` with no spaces after `{` or before `}` and `,`, and every other run
+/// of spaces (outside quoted strings) made one space.
+static std::string normalizeSpaces(StringRef text) {
+  std::string out;
+  text = text.trim();
+  for (size_t i = 0; i < text.size(); ++i) {
+    char ch = text[i];
+    if (ch == '"') { // Copy a quoted string as it is.
+      size_t j = i + 1;
+      while (j < text.size() && text[j] != '"')
+        j += text[j] == '\\' ? 2 : 1;
+      out += text.slice(i, j + 1).str();
+      i = j;
+      continue;
+    }
+    if (!llvm::isSpace(ch)) {
+      if ((ch == '}' || ch == ',') && !out.empty() && out.back() == ' ')
+        out.pop_back();
+      out.push_back(ch);
+      continue;
+    }
+    size_t j = i;
+    while (j + 1 < text.size() && llvm::isSpace(text[j + 1]))
+      ++j;
+    char next = j + 1 < text.size() ? text[j + 1] : '\0';
+    if (!out.empty() && out.back() != '{' && next != '}' && next != ',')
+      out.push_back(' ');
+    i = j;
+  }
+  return out;
+}
+
 /// Checks one sharding (without the enclosing tuple braces).
 static bool checkSingleSharding(Cursor &c) {
   if (!c.expect("{"))
@@ -664,7 +699,7 @@ Attribute ShardingAttr::parseHlo(MLIRContext *ctx, StringRef text,
   }
   if (!finish(c, emitError))
     return {};
-  return ShardingAttr::get(ctx, text.trim());
+  return ShardingAttr::get(ctx, normalizeSpaces(text));
 }
 
 void ShardingAttr::printHlo(raw_ostream &os) const { os << getSpelling(); }

@@ -163,6 +163,9 @@ bool Cursor::parseQuoted(std::string &value) {
 bool Cursor::parseBalanced(StringRef &group) {
   skipSpace();
   size_t start = pos;
+  if (pos >= text.size() ||
+      (text[pos] != '{' && text[pos] != '[' && text[pos] != '('))
+    return error("expected '{', '[' or '('");
   SmallVector<char, 8> stack;
   do {
     if (pos >= text.size()) {

@@ -226,7 +226,8 @@ def Hlo_ShardingAttr : Hlo_SyntaxAttr<"Sharding", "sharding"> {
     `{devices=[a,b]<=[n]T(..)}`, `last_tile_dim_replicate`,
     `last_tile_dims={manual, ...}`, `metadata={...}`, shard groups and tuple
     shardings `{{...}, {...}}`. Its structure is checked when it is read and
-    the spelling is kept as written.
+    the spelling is kept with spaces normalized (none after `{` or before `}`
+    and `,`).
   }];
   let parameters = (ins StringRefParameter<>:$spelling);
   let extraClassDeclaration = syntaxDecl # [{
