@@ -10,6 +10,7 @@
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Dialect/Hlo/HloSyntax.h"
+#include "Hlo/Dialect/Hlo/HloTypeInference.h"
 #include "Hlo/Translate/HloText.h"
 #include "HloTextCommon.h"
 
@@ -1494,23 +1495,6 @@ Attribute Importer::convertModuleAttr(const AttrAst &attr) {
 // Building
 //===----------------------------------------------------------------------===//
 
-/// HLO's "compatible" shapes: equal up to layouts.
-static bool compatibleShapes(Type a, Type b) {
-  if (a == b)
-    return true;
-  auto ta = dyn_cast<RankedTensorType>(a), tb = dyn_cast<RankedTensorType>(b);
-  if (ta && tb)
-    return ta.getShape() == tb.getShape() &&
-           ta.getElementType() == tb.getElementType();
-  auto ua = dyn_cast<TupleType>(a), ub = dyn_cast<TupleType>(b);
-  if (!ua || !ub || ua.size() != ub.size())
-    return false;
-  for (auto [x, y] : llvm::zip(ua.getTypes(), ub.getTypes()))
-    if (!compatibleShapes(x, y))
-      return false;
-  return true;
-}
-
 static std::string hloShape(Type t) {
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -1702,7 +1686,7 @@ bool Importer::buildInstr(CompAst &comp, size_t root, Block &block,
     for (const OperandAst &operand : instr.operands) {
       Value v = values[operand.nested >= 0 ? size_t(operand.nested)
                                            : nameToIndex.lookup(operand.name)];
-      if (operand.declared && !compatibleShapes(operand.declared, v.getType()))
+      if (operand.declared && !typesCompatible(operand.declared, v.getType()))
         return error(operand.offset,
                      "declared operand shape " + hloShape(operand.declared) +
                          " is not compatible with the shape of '%" +
@@ -1816,7 +1800,7 @@ bool Importer::buildComputation(CompAst &comp, ModuleOp module) {
   }
 
   if (comp.declaredResult &&
-      !compatibleShapes(comp.declaredResult, comp.instrs[rootIndex].type))
+      !typesCompatible(comp.declaredResult, comp.instrs[rootIndex].type))
     return error(comp.declaredResultOffset,
                  "computation '" + comp.name + "' declares result shape " +
                      hloShape(comp.declaredResult) + " but its ROOT has " +
