@@ -932,33 +932,28 @@ static FailureOr<ShardCount> collectiveShards(Operation *op,
   return shards;
 }
 
-LogicalResult AllReduceOp::verify() {
-  if (failed(collectiveShards(*this, getReplicaGroupsAttr(), getChannelId(),
-                              getUseGlobalDeviceIds(), false)))
+/// all-reduce and all-reduce-start: groups, result = operands, reducer.
+template <typename OpT> static LogicalResult verifyAllReduceLike(OpT op) {
+  if (failed(collectiveShards(op, op.getReplicaGroupsAttr(), op.getChannelId(),
+                              op.getUseGlobalDeviceIds(), false)))
     return failure();
-  if (failed(checkResultType(*this, getType(),
-                             packTuple(getContext(), getInputs().getTypes()),
-                             "the operand types")))
+  if (failed(checkResultType(
+          op, op.getType(),
+          packTuple(op.getContext(), op.getInputs().getTypes()),
+          "the operand types")))
     return failure();
-  for (Type t : getInputs().getTypes())
-    if (failed(checkReducer(*this, "to_apply", getToApplyAttr(), TypeRange{t},
+  for (Type t : op.getInputs().getTypes())
+    if (failed(checkReducer(op, "to_apply", op.getToApplyAttr(), TypeRange{t},
                             TypeRange{t})))
       return failure();
   return success();
 }
 
+LogicalResult AllReduceOp::verify() { return verifyAllReduceLike(*this); }
+
 LogicalResult AllReduceStartOp::verify() {
-  if (failed(collectiveShards(*this, getReplicaGroupsAttr(), getChannelId(),
-                              getUseGlobalDeviceIds(), false)))
+  if (failed(verifyAllReduceLike(*this)))
     return failure();
-  if (failed(checkResultType(*this, getType(),
-                             packTuple(getContext(), getInputs().getTypes()),
-                             "the operand types")))
-    return failure();
-  for (Type t : getInputs().getTypes())
-    if (failed(checkReducer(*this, "to_apply", getToApplyAttr(), TypeRange{t},
-                            TypeRange{t})))
-      return failure();
   return verifyStartUser<AllReduceDoneOp>(*this, "all_reduce_done");
 }
 

@@ -932,6 +932,33 @@ LogicalResult mlir::hlo::verifySelectAndScatter(EmitErrorFn emitError,
 // Gather and scatter
 //===----------------------------------------------------------------------===//
 
+/// The batching dimensions shared by gather and scatter: one index
+/// dimension per operand dimension, of the same size, never the index vector.
+static LogicalResult
+checkBatchingDims(EmitErrorFn emitError, ArrayRef<int64_t> op,
+                  StringRef opListName, ArrayRef<int64_t> opBatching,
+                  ArrayRef<int64_t> idx, StringRef idxName,
+                  ArrayRef<int64_t> idxBatching, int64_t indexVectorDim) {
+  std::string idxListName = (idxName + "_batching_dims").str();
+  if (opBatching.size() != idxBatching.size())
+    return emitError() << opListName << " " << str(opBatching) << " and "
+                       << idxListName << " " << str(idxBatching)
+                       << " differ in size";
+  if (failed(checkDimList(emitError, idxListName, idxBatching, idx.size())))
+    return failure();
+  if (llvm::is_contained(idxBatching, indexVectorDim))
+    return emitError() << idxListName << " " << str(idxBatching)
+                       << " may not contain index_vector_dim "
+                       << indexVectorDim;
+  for (auto [o, i] : llvm::zip(opBatching, idxBatching))
+    if (!dimsCompatible(op[o], idx[i]))
+      return emitError() << "operand batching dimension " << o << " (size "
+                         << str(op[o]) << ") differs from " << idxName
+                         << " dimension " << i << " (size " << str(idx[i])
+                         << ")";
+  return success();
+}
+
 LogicalResult mlir::hlo::verifyGather(
     EmitErrorFn emitError, Type operand, Type indices, Type result,
     ArrayRef<int64_t> offsetDims, ArrayRef<int64_t> collapsedDims,
@@ -993,24 +1020,10 @@ LogicalResult mlir::hlo::verifyGather(
                        << " entries but the index vector (dimension "
                        << indexVectorDim << " of start_indices) has "
                        << indexVectorSize;
-  if (operandBatchingDims.size() != indicesBatchingDims.size())
-    return emitError() << "operand_batching_dims " << str(operandBatchingDims)
-                       << " and start_indices_batching_dims "
-                       << str(indicesBatchingDims) << " differ in size";
-  if (failed(checkDimList(emitError, "start_indices_batching_dims",
-                          indicesBatchingDims, idxRank)))
+  if (failed(checkBatchingDims(emitError, *op, "operand_batching_dims",
+                               operandBatchingDims, *idx, "start_indices",
+                               indicesBatchingDims, indexVectorDim)))
     return failure();
-  if (llvm::is_contained(indicesBatchingDims, indexVectorDim))
-    return emitError() << "start_indices_batching_dims "
-                       << str(indicesBatchingDims)
-                       << " may not contain index_vector_dim "
-                       << indexVectorDim;
-  for (auto [o, i] : llvm::zip(operandBatchingDims, indicesBatchingDims))
-    if (!dimsCompatible((*op)[o], (*idx)[i]))
-      return emitError() << "operand batching dimension " << o << " (size "
-                         << str((*op)[o])
-                         << ") differs from start_indices dimension " << i
-                         << " (size " << str((*idx)[i]) << ")";
   int64_t batchRank = idxRank - (indexVectorDim < idxRank ? 1 : 0);
   int64_t expectedRank = batchRank + offsetDims.size();
   int64_t kept = rank - collapsedDims.size() - operandBatchingDims.size();
@@ -1130,24 +1143,10 @@ LogicalResult mlir::hlo::verifyScatter(
                            scatterDimsToOperandDims, "input_batching_dims",
                            inputBatchingDims)))
     return failure();
-  if (inputBatchingDims.size() != indicesBatchingDims.size())
-    return emitError() << "input_batching_dims " << str(inputBatchingDims)
-                       << " and scatter_indices_batching_dims "
-                       << str(indicesBatchingDims) << " differ in size";
-  if (failed(checkDimList(emitError, "scatter_indices_batching_dims",
-                          indicesBatchingDims, idxRank)))
+  if (failed(checkBatchingDims(emitError, *op, "input_batching_dims",
+                               inputBatchingDims, *idx, "scatter_indices",
+                               indicesBatchingDims, indexVectorDim)))
     return failure();
-  if (llvm::is_contained(indicesBatchingDims, indexVectorDim))
-    return emitError() << "scatter_indices_batching_dims "
-                       << str(indicesBatchingDims)
-                       << " may not contain index_vector_dim "
-                       << indexVectorDim;
-  for (auto [o, i] : llvm::zip(inputBatchingDims, indicesBatchingDims))
-    if (!dimsCompatible((*op)[o], (*idx)[i]))
-      return emitError() << "operand batching dimension " << o << " (size "
-                         << str((*op)[o])
-                         << ") differs from scatter_indices dimension " << i
-                         << " (size " << str((*idx)[i]) << ")";
   int64_t scatterRank = idxRank - (indexVectorDim < idxRank ? 1 : 0);
   int64_t expectedUpRank = updateWindowDims.size() + scatterRank;
   if (upRank != expectedUpRank)
