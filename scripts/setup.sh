@@ -18,8 +18,16 @@ if [ "$need_apt" = 1 ]; then
     libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools ninja-build ccache \
     libgtest-dev cmake g++ >/dev/null
 fi
-python3 -c "import jax, jaxlib, numpy" 2>/dev/null ||
-  python3 -m pip install -q jax jaxlib numpy
+# XLA itself (jaxlib) is the oracle of the tests.
+if ! python3 -c "import jax, jaxlib, numpy" 2>/dev/null; then
+  python3 -m pip --version >/dev/null 2>&1 || {
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq python3-pip >/dev/null
+  }
+  # Debian's own Python refuses pip installs unless told otherwise.
+  python3 -m pip install -q jax jaxlib numpy 2>/dev/null ||
+    python3 -m pip install -q --break-system-packages jax jaxlib numpy
+fi
 
 scripts/build.sh
 
