@@ -1,0 +1,163 @@
+//===- IndexingMap.h - affine maps with variable domains --------*- C++ -*-===//
+//
+// An IndexingMap is an mlir::AffineMap together with the domain of its
+// variables: a closed interval per dimension variable (d0, d1, ...), per range
+// variable and per runtime variable, plus constraints `expr in [lower, upper]`
+// over those variables. The map's symbols are the range variables first and
+// then the runtime variables: with R range variables, s0 .. s(R-1) are range
+// variables and sR, s(R+1), ... are runtime variables.
+//
+// Text form (print / parseIndexingMap):
+//
+//   (d0, d1)[s0] -> (d0, s0)
+//   domain:
+//   d0 in [0, 9]
+//   d1 in [0, 19]
+//   s0 in [0, 255]
+//   (d1 - 3) mod 7 in [0, 0]
+//
+// A runtime variable's line is followed by two indented lines: `hlo: <value>`
+// and the affine map saying which element of the value is read. The one-line
+// form joins the lines with ", " (and drops the indentation).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HLO_ANALYSIS_INDEXINGMAP_H
+#define HLO_ANALYSIS_INDEXINGMAP_H
+
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mlir {
+class MLIRContext;
+} // namespace mlir
+
+namespace mlir::hlo {
+
+/// A closed interval [lower, upper] of int64_t. Empty when lower > upper.
+struct Interval {
+  int64_t lower = 0;
+  int64_t upper = 0;
+
+  bool isEmpty() const { return lower > upper; }
+  bool contains(int64_t v) const { return lower <= v && v <= upper; }
+  /// The intersection of both intervals (possibly empty).
+  Interval intersect(const Interval &other) const;
+
+  /// Prints `[lower, upper]`.
+  void print(llvm::raw_ostream &os) const;
+  std::string toString() const;
+
+  bool operator==(const Interval &other) const {
+    return lower == other.lower && upper == other.upper;
+  }
+  bool operator!=(const Interval &other) const { return !(*this == other); }
+};
+
+llvm::raw_ostream &operator<<(llvm::raw_ostream &os, const Interval &interval);
+
+/// A variable whose value is known only at run time: `feasibleValues` bounds
+/// it, `value` produces it (may be null, e.g. in tests or after parsing) and
+/// `map` goes from the indexing map's dimensions to the element of `value`
+/// that is read.
+struct RuntimeVar {
+  Interval feasibleValues;
+  Value value;
+  AffineMap map;
+
+  bool operator==(const RuntimeVar &other) const {
+    return feasibleValues == other.feasibleValues && value == other.value &&
+           map == other.map;
+  }
+  bool operator!=(const RuntimeVar &other) const { return !(*this == other); }
+};
+
+class IndexingMap {
+public:
+  /// Constraints in insertion order (deterministic printing).
+  using ConstraintMap = llvm::MapVector<AffineExpr, Interval>;
+
+  IndexingMap() = default;
+  /// `affineMap` must have dimBounds.size() dims and
+  /// rangeVarBounds.size() + runtimeVars.size() symbols.
+  IndexingMap(AffineMap affineMap, std::vector<Interval> dimBounds,
+              std::vector<Interval> rangeVarBounds,
+              std::vector<RuntimeVar> runtimeVars = {},
+              ArrayRef<std::pair<AffineExpr, Interval>> constraints = {});
+
+  AffineMap getAffineMap() const { return affineMap; }
+  MLIRContext *getContext() const { return affineMap.getContext(); }
+
+  unsigned getNumDims() const { return dimBounds.size(); }
+  unsigned getNumRangeVars() const { return rangeVarBounds.size(); }
+  unsigned getNumRuntimeVars() const { return runtimeVars.size(); }
+  unsigned getNumSymbols() const {
+    return getNumRangeVars() + getNumRuntimeVars();
+  }
+  unsigned getNumResults() const { return affineMap.getNumResults(); }
+
+  ArrayRef<Interval> getDimBounds() const { return dimBounds; }
+  const Interval &getDimBound(unsigned i) const { return dimBounds[i]; }
+  ArrayRef<Interval> getRangeVarBounds() const { return rangeVarBounds; }
+  const Interval &getRangeVarBound(unsigned i) const {
+    return rangeVarBounds[i];
+  }
+  ArrayRef<RuntimeVar> getRuntimeVars() const { return runtimeVars; }
+  const RuntimeVar &getRuntimeVar(unsigned i) const { return runtimeVars[i]; }
+  /// The bounds of symbol `i`: a range variable's or a runtime variable's.
+  const Interval &getSymbolBound(unsigned i) const;
+
+  const ConstraintMap &getConstraints() const { return constraints; }
+  unsigned getNumConstraints() const { return constraints.size(); }
+  /// Adds `expr in interval`; an existing constraint on the same expression is
+  /// intersected with `interval`.
+  void addConstraint(AffineExpr expr, Interval interval);
+
+  /// True when some variable's or constraint's interval is empty (so no point
+  /// satisfies the domain). False does not mean the domain is non-empty.
+  bool isKnownEmpty() const;
+
+  /// The multi-line text form (see the file comment). Each line ends in '\n'.
+  void print(llvm::raw_ostream &os) const;
+  std::string toString() const;
+  /// The lines of print() joined with ", ", without indentation.
+  std::string toOneLineString() const;
+
+  /// Structural equality; constraints compare as sets.
+  bool operator==(const IndexingMap &other) const;
+  bool operator!=(const IndexingMap &other) const { return !(*this == other); }
+
+private:
+  /// The lines of the text form, without indentation or newline; `indented`
+  /// marks the lines belonging to a runtime variable.
+  std::vector<std::pair<std::string, bool>> getLines() const;
+
+  AffineMap affineMap;
+  std::vector<Interval> dimBounds;
+  std::vector<Interval> rangeVarBounds;
+  std::vector<RuntimeVar> runtimeVars;
+  ConstraintMap constraints;
+};
+
+llvm::raw_ostream &operator<<(llvm::raw_ostream &os, const IndexingMap &map);
+
+/// Parses the multi-line or the one-line text form. Returns std::nullopt (and
+/// emits no diagnostics) when the text is malformed. A runtime variable's
+/// `hlo:` line is read but not resolved: the parsed RuntimeVar has a null
+/// value.
+std::optional<IndexingMap> parseIndexingMap(llvm::StringRef text,
+                                            MLIRContext *context);
+
+} // namespace mlir::hlo
+
+#endif // HLO_ANALYSIS_INDEXINGMAP_H
