@@ -155,6 +155,8 @@ private:
                    SmallVectorImpl<std::complex<APFloat>> &complexes);
   Attribute convertModuleAttr(const AttrAst &attr);
   Attribute parseStructured(AttrKind kind, const AttrAst &attr);
+  ArrayAttr parseList(const AttrAst &attr, StringRef expected,
+                      function_ref<Attribute(Cursor &, std::string &)> item);
   Attribute parseTypedLiteral(Cursor &cur, Type &type);
   DictionaryAttr parseDictOfStrings(const AttrAst &attr);
   Attribute parseMetadata(const AttrAst &attr);
@@ -1060,44 +1062,29 @@ Attribute Importer::convertAttr(StringRef opcode, const AttrAst &attr,
       return fail("expected one computation");
     return parseSymbol({attr.name, v, attr.offset});
   case AttrKind::SymbolList:
-  case AttrKind::NameList: {
-    Cursor cur = sub(v);
-    SmallVector<Attribute> names;
-    if (cur.expect("{") && !cur.consumeIf("}")) {
-      do {
-        StringRef name;
-        cur.consumeIf("%");
-        if (!cur.parseIdentifier(name))
-          break;
-        if (info->kind == AttrKind::SymbolList)
-          names.push_back(FlatSymbolRefAttr::get(ctx, name));
-        else
-          names.push_back(b.getStringAttr(name));
-      } while (cur.consumeIf(","));
-      cur.expect("}");
-    }
-    if (cur.failed() || !cur.atEnd())
-      return fail("expected {%name, ...}");
-    return b.getArrayAttr(names);
-  }
-  case AttrKind::Pairs: {
-    Cursor cur = sub(v);
-    SmallVector<Attribute> pairs;
-    if (cur.expect("{") && !cur.consumeIf("}")) {
-      do {
-        SmallVector<int64_t> pair;
-        if (!cur.parseIntList(pair))
-          break;
-        if (pair.size() != 2)
-          return fail("each pair needs two ids");
-        pairs.push_back(b.getDenseI64ArrayAttr(pair));
-      } while (cur.consumeIf(","));
-      cur.expect("}");
-    }
-    if (cur.failed() || !cur.atEnd())
-      return fail("expected {{source,target}, ...}");
-    return b.getArrayAttr(pairs);
-  }
+  case AttrKind::NameList:
+    return parseList(attr, "expected {%name, ...}",
+                     [&](Cursor &cur, std::string &) -> Attribute {
+                       StringRef name;
+                       cur.consumeIf("%");
+                       if (!cur.parseIdentifier(name))
+                         return {};
+                       if (info->kind == AttrKind::SymbolList)
+                         return FlatSymbolRefAttr::get(ctx, name);
+                       return b.getStringAttr(name);
+                     });
+  case AttrKind::Pairs:
+    return parseList(attr, "expected {{source,target}, ...}",
+                     [&](Cursor &cur, std::string &err) -> Attribute {
+                       SmallVector<int64_t> pair;
+                       if (!cur.parseIntList(pair))
+                         return {};
+                       if (pair.size() != 2) {
+                         err = "each pair needs two ids";
+                         return {};
+                       }
+                       return b.getDenseI64ArrayAttr(pair);
+                     });
   case AttrKind::StringDict:
     return parseDictOfStrings(attr);
   case AttrKind::Shape: {
@@ -1107,41 +1094,27 @@ Attribute Importer::convertAttr(StringRef opcode, const AttrAst &attr,
       return {};
     return TypeAttr::get(t);
   }
-  case AttrKind::ShapeList: {
-    Cursor cur = sub(v);
-    SmallVector<Attribute> types;
-    if (cur.expect("{") && !cur.consumeIf("}")) {
-      do {
-        Type t;
-        if (!parseShape(cur, t))
-          return {};
-        types.push_back(TypeAttr::get(t));
-      } while (cur.consumeIf(","));
-      cur.expect("}");
-    }
-    if (cur.failed() || !cur.atEnd())
-      return fail("expected {shape, ...}");
-    return b.getArrayAttr(types);
-  }
-  case AttrKind::PrecisionList: {
-    Cursor cur = sub(v);
-    SmallVector<Attribute> values;
-    if (cur.expect("{") && !cur.consumeIf("}")) {
-      do {
-        StringRef p;
-        if (!cur.parseIdentifier(p))
-          break;
-        auto sym = symbolizePrecision(p.lower());
-        if (!sym)
-          return fail("unknown precision '" + p + "'");
-        values.push_back(PrecisionAttr::get(ctx, *sym));
-      } while (cur.consumeIf(","));
-      cur.expect("}");
-    }
-    if (cur.failed() || !cur.atEnd())
-      return fail("expected {default, high, ...}");
-    return b.getArrayAttr(values);
-  }
+  case AttrKind::ShapeList:
+    return parseList(attr, "expected {shape, ...}",
+                     [&](Cursor &cur, std::string &) -> Attribute {
+                       Type t;
+                       if (!parseShape(cur, t))
+                         return {};
+                       return TypeAttr::get(t);
+                     });
+  case AttrKind::PrecisionList:
+    return parseList(attr, "expected {default, high, ...}",
+                     [&](Cursor &cur, std::string &err) -> Attribute {
+                       StringRef p;
+                       if (!cur.parseIdentifier(p))
+                         return {};
+                       auto sym = symbolizePrecision(p.lower());
+                       if (!sym) {
+                         err = ("unknown precision '" + p + "'").str();
+                         return {};
+                       }
+                       return PrecisionAttr::get(ctx, *sym);
+                     });
   case AttrKind::BoolList:
   case AttrKind::Statistics:
   case AttrKind::Accuracy:
@@ -1351,6 +1324,36 @@ Attribute Importer::parseStructured(AttrKind kind, const AttrAst &attr) {
     return {};
   }
   return result;
+}
+
+/// `{item, ...}` (possibly empty) spanning the whole attribute value. `item`
+/// parses one element; it returns null to stop, after a cursor error or with
+/// `err` set to a specific message. `expected` describes the form.
+ArrayAttr
+Importer::parseList(const AttrAst &attr, StringRef expected,
+                    function_ref<Attribute(Cursor &, std::string &)> item) {
+  Cursor cur = sub(attr.value);
+  SmallVector<Attribute> elts;
+  std::string err;
+  if (cur.expect("{") && !cur.consumeIf("}")) {
+    do {
+      Attribute elt = item(cur, err);
+      if (!elt)
+        break;
+      elts.push_back(elt);
+    } while (cur.consumeIf(","));
+    if (err.empty() && !failed)
+      cur.expect("}");
+  }
+  if (failed)
+    return {};
+  if (!err.empty() || cur.failed() || !cur.atEnd()) {
+    error(attr.offset, "invalid " + attr.name + "=" +
+                           attr.value.take_front(60) + ": " +
+                           (err.empty() ? expected : StringRef(err)));
+    return {};
+  }
+  return b.getArrayAttr(elts);
 }
 
 Attribute Importer::parseMetadata(const AttrAst &attr) {
