@@ -74,6 +74,9 @@ struct RuntimeVar {
   Interval feasibleValues;
   Value value;
   AffineMap map;
+  /// The text of the `hlo:` line (the producing instruction in HLO text).
+  /// Filled by the parser and by whoever wants it printed; not compared.
+  std::string hloText = {};
 
   bool operator==(const RuntimeVar &other) const {
     return feasibleValues == other.feasibleValues && value == other.value &&
@@ -127,6 +130,47 @@ public:
   /// satisfies the domain). False does not mean the domain is non-empty.
   bool isKnownEmpty() const;
 
+  /// Checks the invariants (sizes agree, expressions only use existing
+  /// variables); on failure writes the reason to `os`.
+  bool verify(llvm::raw_ostream &os) const;
+
+  //===--------------------------------------------------------------------===//
+  // Construction helpers
+  //===--------------------------------------------------------------------===//
+
+  /// Dimension i in [0, dimSizes[i] - 1], range variable j in
+  /// [0, rangeSizes[j] - 1]; no runtime variables.
+  static IndexingMap fromSizes(AffineMap affineMap, ArrayRef<int64_t> dimSizes,
+                               ArrayRef<int64_t> rangeSizes);
+  /// The identity over a tensor of the given shape.
+  static IndexingMap getIdentity(ArrayRef<int64_t> shape,
+                                 MLIRContext *context);
+
+  //===--------------------------------------------------------------------===//
+  // Transformations (all return true when the map changed)
+  //===--------------------------------------------------------------------===//
+
+  /// Range-aware simplification of the results and the constraints until a
+  /// fixed point: mod/floordiv rewriting, constraint tightening, dropping
+  /// always-true constraints. Detected emptiness makes isKnownEmpty() true.
+  bool simplify();
+  /// Removes range and runtime variables used neither by the results nor by
+  /// the constraints (renumbering the rest).
+  bool removeUnusedSymbols();
+  /// Removes dimension variables used neither by the results nor by the
+  /// constraints (renumbering the rest). Changes the map's interface: only for
+  /// maps whose dimensions are not matched against another map.
+  bool removeUnusedDims();
+  /// Replaces a range variable s constrained by `s mod k in [n, n]` with
+  /// `s' * k + n` (s' over the matching smaller interval).
+  bool rescaleSymbols();
+  /// Merges constraints `e mod a in [x, x]` and `e mod b in [y, y]` on the
+  /// same expression into one (or finds the domain empty).
+  bool mergeModConstraints();
+
+  /// The range of `expr` over the domain (ignoring constraints).
+  Interval getRange(AffineExpr expr) const;
+
   /// The multi-line text form (see the file comment). Each line ends in '\n'.
   void print(llvm::raw_ostream &os) const;
   std::string toString() const;
@@ -150,6 +194,21 @@ private:
 };
 
 llvm::raw_ostream &operator<<(llvm::raw_ostream &os, const IndexingMap &map);
+
+/// The map from `consumer`'s dimensions to `producer`'s results:
+/// producer(consumer(d)). `consumer`'s results index `producer`'s dimensions.
+/// The composed map's symbols are the producer's range variables, then the
+/// consumer's, then the producer's runtime variables, then the consumer's.
+/// Constraints of both are kept (the producer's rewritten in the consumer's
+/// variables), and each consumer result gets the producer's dimension bound as
+/// a constraint. The result is not simplified.
+IndexingMap composeIndexingMaps(const IndexingMap &consumer,
+                                const IndexingMap &producer);
+
+/// Range-aware simplification of one expression given the bounds of its
+/// dimensions and symbols.
+AffineExpr simplifyAffineExpr(AffineExpr expr, ArrayRef<Interval> dimBounds,
+                              ArrayRef<Interval> symbolBounds);
 
 /// Parses the multi-line or the one-line text form. Returns std::nullopt (and
 /// emits no diagnostics) when the text is malformed. A runtime variable's
