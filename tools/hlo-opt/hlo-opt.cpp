@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Hlo/Analysis/TestPasses.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Translate/HloText.h"
 
@@ -30,6 +31,7 @@ static cl::opt<std::string> outputFormat(
 int main(int argc, char **argv) {
   InitLLVM y(argc, argv);
   registerTransformsPasses();
+  hlo::registerAnalysisTestPasses();
   DialectRegistry registry;
   registry.insert<hlo::HloDialect, func::FuncDialect>();
 

@@ -1,0 +1,9 @@
+//===- TestPrintIndexing.cpp ---------------------------------------------------===//
+//
+// Placeholder until the pass lands.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hlo/Analysis/TestPasses.h"
+
+void mlir::hlo::registerTestPrintIndexingPass() {}
