@@ -12,6 +12,8 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OperationSupport.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Sequence.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -114,7 +116,9 @@ std::vector<std::pair<std::string, bool>> IndexingMap::getLines() const {
                          var.feasibleValues.toString(),
                      false});
     std::string hlo = "hlo: ";
-    if (var.value) {
+    if (!var.hloText.empty()) {
+      hlo += var.hloText;
+    } else if (var.value) {
       llvm::raw_string_ostream os(hlo);
       var.value.printAsOperand(os, OpPrintingFlags());
     } else {
@@ -172,6 +176,267 @@ llvm::raw_ostream &mlir::hlo::operator<<(llvm::raw_ostream &os,
                                          const IndexingMap &map) {
   map.print(os);
   return os;
+}
+
+//===----------------------------------------------------------------------===//
+// Construction, verification, removal of variables
+//===----------------------------------------------------------------------===//
+
+IndexingMap IndexingMap::fromSizes(AffineMap affineMap,
+                                   ArrayRef<int64_t> dimSizes,
+                                   ArrayRef<int64_t> rangeSizes) {
+  auto toBounds = [](ArrayRef<int64_t> sizes) {
+    std::vector<Interval> bounds;
+    for (int64_t size : sizes)
+      bounds.push_back({0, size - 1});
+    return bounds;
+  };
+  return IndexingMap(affineMap, toBounds(dimSizes), toBounds(rangeSizes));
+}
+
+IndexingMap IndexingMap::getIdentity(ArrayRef<int64_t> shape,
+                                     MLIRContext *context) {
+  return fromSizes(AffineMap::getMultiDimIdentityMap(shape.size(), context),
+                   shape, {});
+}
+
+bool IndexingMap::verify(llvm::raw_ostream &os) const {
+  if (!affineMap) {
+    os << "no affine map";
+    return false;
+  }
+  if (affineMap.getNumDims() != getNumDims()) {
+    os << "the affine map has " << affineMap.getNumDims() << " dims but "
+       << getNumDims() << " dimension variables are bounded";
+    return false;
+  }
+  if (affineMap.getNumSymbols() != getNumSymbols()) {
+    os << "the affine map has " << affineMap.getNumSymbols()
+       << " symbols but there are " << getNumSymbols()
+       << " range and runtime variables";
+    return false;
+  }
+  for (const RuntimeVar &var : runtimeVars) {
+    if (!var.map || var.map.getNumDims() != getNumDims() ||
+        (var.map.getNumSymbols() != 0 &&
+         var.map.getNumSymbols() != getNumSymbols())) {
+      os << "a runtime variable's map must take the indexing map's "
+            "dimensions (and optionally its symbols)";
+      return false;
+    }
+  }
+  for (const auto &[expr, interval] : constraints) {
+    bool bad = false;
+    expr.walk([&](AffineExpr e) {
+      if (auto dim = dyn_cast<AffineDimExpr>(e))
+        bad |= dim.getPosition() >= getNumDims();
+      if (auto sym = dyn_cast<AffineSymbolExpr>(e))
+        bad |= sym.getPosition() >= getNumSymbols();
+    });
+    if (bad) {
+      os << "constraint '" << expr << "' uses an undefined variable";
+      return false;
+    }
+  }
+  return true;
+}
+
+/// Marks in `dims` / `symbols` the variables `expr` uses.
+static void collectUsed(AffineExpr expr, llvm::SmallBitVector &dims,
+                        llvm::SmallBitVector &symbols) {
+  expr.walk([&](AffineExpr e) {
+    if (auto dim = dyn_cast<AffineDimExpr>(e))
+      dims.set(dim.getPosition());
+    else if (auto sym = dyn_cast<AffineSymbolExpr>(e))
+      symbols.set(sym.getPosition());
+  });
+}
+
+void IndexingMap::getUsedVariables(llvm::SmallBitVector &dims,
+                                   llvm::SmallBitVector &symbols) const {
+  dims.resize(getNumDims());
+  symbols.resize(getNumSymbols());
+  for (AffineExpr result : affineMap.getResults())
+    collectUsed(result, dims, symbols);
+  for (const auto &[expr, interval] : constraints)
+    collectUsed(expr, dims, symbols);
+  for (const RuntimeVar &var : runtimeVars)
+    for (AffineExpr result : var.map.getResults()) {
+      // Runtime maps may only read dims of the indexing map; their symbols
+      // count as used too.
+      llvm::SmallBitVector varDims(getNumDims());
+      llvm::SmallBitVector varSymbols(var.map.getNumSymbols());
+      collectUsed(result, varDims, varSymbols);
+      for (unsigned s : varSymbols.set_bits())
+        symbols.set(s);
+    }
+}
+
+void IndexingMap::replaceVariables(ArrayRef<AffineExpr> dimReplacements,
+                                   ArrayRef<AffineExpr> symReplacements,
+                                   unsigned numDims, unsigned numSymbols) {
+  affineMap = affineMap.replaceDimsAndSymbols(dimReplacements, symReplacements,
+                                              numDims, numSymbols);
+  for (RuntimeVar &var : runtimeVars) {
+    if (var.map.getNumSymbols() == 0) {
+      var.map = var.map.replaceDimsAndSymbols(dimReplacements, {}, numDims, 0);
+      continue;
+    }
+    var.map = var.map.replaceDimsAndSymbols(dimReplacements, symReplacements,
+                                            numDims, numSymbols);
+  }
+  ConstraintMap old = std::move(constraints);
+  constraints.clear();
+  for (const auto &[expr, interval] : old)
+    addConstraint(expr.replaceDimsAndSymbols(dimReplacements, symReplacements),
+                  interval);
+}
+
+bool IndexingMap::removeUnusedSymbols() {
+  llvm::SmallBitVector dims, symbols;
+  getUsedVariables(dims, symbols);
+  if (symbols.all())
+    return false;
+  MLIRContext *context = getContext();
+  SmallVector<AffineExpr> dimReplacements, symReplacements;
+  for (unsigned i = 0; i < getNumDims(); ++i)
+    dimReplacements.push_back(getAffineDimExpr(i, context));
+  std::vector<Interval> newRangeVars;
+  std::vector<RuntimeVar> newRuntimeVars;
+  unsigned next = 0;
+  for (unsigned i = 0; i < getNumSymbols(); ++i) {
+    if (!symbols.test(i)) {
+      symReplacements.push_back(getAffineConstantExpr(0, context));
+      continue;
+    }
+    symReplacements.push_back(getAffineSymbolExpr(next++, context));
+    if (i < getNumRangeVars())
+      newRangeVars.push_back(rangeVarBounds[i]);
+    else
+      newRuntimeVars.push_back(runtimeVars[i - getNumRangeVars()]);
+  }
+  rangeVarBounds = std::move(newRangeVars);
+  runtimeVars = std::move(newRuntimeVars);
+  replaceVariables(dimReplacements, symReplacements, getNumDims(), next);
+  return true;
+}
+
+bool IndexingMap::removeUnusedDims() {
+  llvm::SmallBitVector dims, symbols;
+  getUsedVariables(dims, symbols);
+  // Runtime variables' maps take the dims as arguments: they use them too.
+  for (const RuntimeVar &var : runtimeVars)
+    for (AffineExpr result : var.map.getResults()) {
+      llvm::SmallBitVector varSymbols(var.map.getNumSymbols());
+      collectUsed(result, dims, varSymbols);
+    }
+  if (dims.all())
+    return false;
+  MLIRContext *context = getContext();
+  SmallVector<AffineExpr> dimReplacements, symReplacements;
+  for (unsigned i = 0; i < getNumSymbols(); ++i)
+    symReplacements.push_back(getAffineSymbolExpr(i, context));
+  std::vector<Interval> newDims;
+  for (unsigned i = 0; i < getNumDims(); ++i) {
+    if (!dims.test(i)) {
+      dimReplacements.push_back(getAffineConstantExpr(0, context));
+      continue;
+    }
+    dimReplacements.push_back(getAffineDimExpr(newDims.size(), context));
+    newDims.push_back(dimBounds[i]);
+  }
+  dimBounds = std::move(newDims);
+  replaceVariables(dimReplacements, symReplacements, dimBounds.size(),
+                   getNumSymbols());
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Composition
+//===----------------------------------------------------------------------===//
+
+IndexingMap mlir::hlo::composeIndexingMaps(const IndexingMap &consumer,
+                                           const IndexingMap &producer) {
+  assert(consumer.getNumResults() == producer.getNumDims() &&
+         "the consumer's results index the producer's dimensions");
+  MLIRContext *context = consumer.getContext();
+  unsigned pRange = producer.getNumRangeVars();
+  unsigned cRange = consumer.getNumRangeVars();
+  unsigned pRuntime = producer.getNumRuntimeVars();
+  unsigned cRuntime = consumer.getNumRuntimeVars();
+  unsigned numDims = consumer.getNumDims();
+  unsigned numSymbols = pRange + cRange + pRuntime + cRuntime;
+
+  // Symbols: [producer range, consumer range, producer rt, consumer rt].
+  SmallVector<AffineExpr> dims, cSyms, pSyms;
+  for (unsigned i = 0; i < numDims; ++i)
+    dims.push_back(getAffineDimExpr(i, context));
+  for (unsigned i = 0; i < cRange; ++i)
+    cSyms.push_back(getAffineSymbolExpr(pRange + i, context));
+  for (unsigned i = 0; i < cRuntime; ++i)
+    cSyms.push_back(
+        getAffineSymbolExpr(pRange + cRange + pRuntime + i, context));
+  for (unsigned i = 0; i < pRange; ++i)
+    pSyms.push_back(getAffineSymbolExpr(i, context));
+  for (unsigned i = 0; i < pRuntime; ++i)
+    pSyms.push_back(getAffineSymbolExpr(pRange + cRange + i, context));
+
+  // The consumer's results in the composed variables feed the producer.
+  AffineMap consumerMap = consumer.getAffineMap().replaceDimsAndSymbols(
+      dims, cSyms, numDims, numSymbols);
+  SmallVector<AffineExpr> producerDims(consumerMap.getResults());
+  AffineMap composed = producer.getAffineMap().replaceDimsAndSymbols(
+      producerDims, pSyms, numDims, numSymbols);
+
+  std::vector<Interval> rangeVars(producer.getRangeVarBounds().begin(),
+                                  producer.getRangeVarBounds().end());
+  llvm::append_range(rangeVars, consumer.getRangeVarBounds());
+
+  // Runtime variables keep reading the same element: their maps now start
+  // from the composed dimensions (through the consumer's results).
+  auto rebase = [&](AffineMap map, ArrayRef<AffineExpr> dimExprs,
+                    ArrayRef<AffineExpr> symExprs) {
+    AffineMap rebased =
+        map.replaceDimsAndSymbols(dimExprs, symExprs, numDims, numSymbols);
+    bool usesSymbols = llvm::any_of(rebased.getResults(), [&](AffineExpr e) {
+      return llvm::any_of(llvm::seq<unsigned>(0, numSymbols),
+                          [&](unsigned s) { return e.isFunctionOfSymbol(s); });
+    });
+    if (usesSymbols)
+      return rebased;
+    return AffineMap::get(numDims, 0, rebased.getResults(), context);
+  };
+  std::vector<RuntimeVar> runtimeVars;
+  for (RuntimeVar var : producer.getRuntimeVars()) {
+    SmallVector<AffineExpr> varSyms =
+        var.map.getNumSymbols() ? pSyms : SmallVector<AffineExpr>();
+    var.map = rebase(var.map, producerDims, varSyms);
+    runtimeVars.push_back(std::move(var));
+  }
+  for (RuntimeVar var : consumer.getRuntimeVars()) {
+    SmallVector<AffineExpr> varSyms =
+        var.map.getNumSymbols() ? cSyms : SmallVector<AffineExpr>();
+    var.map = rebase(var.map, dims, varSyms);
+    runtimeVars.push_back(std::move(var));
+  }
+
+  std::vector<Interval> dimBounds(consumer.getDimBounds().begin(),
+                                  consumer.getDimBounds().end());
+  IndexingMap result(composed, dimBounds, std::move(rangeVars),
+                     std::move(runtimeVars));
+  for (const auto &[expr, interval] : consumer.getConstraints())
+    result.addConstraint(expr.replaceDimsAndSymbols(dims, cSyms), interval);
+  for (const auto &[expr, interval] : producer.getConstraints())
+    result.addConstraint(expr.replaceDimsAndSymbols(producerDims, pSyms),
+                         interval);
+  // The producer is defined on its dimension bounds only.
+  for (auto [i, expr] : llvm::enumerate(producerDims)) {
+    Interval bound = producer.getDimBound(i);
+    Interval r = result.getRange(expr);
+    if (r.lower < bound.lower || r.upper > bound.upper)
+      result.addConstraint(expr, bound);
+  }
+  return result;
 }
 
 //===----------------------------------------------------------------------===//
@@ -333,7 +598,8 @@ std::optional<IndexingMap> mlir::hlo::parseIndexingMap(StringRef text,
       rangeVarBounds.push_back(*bound);
       continue;
     }
-    // A runtime variable: `hlo: ...` (not resolved) and its access map.
+    // A runtime variable: `hlo: ...` (kept as text) and its access map.
+    StringRef hloText = hlo->drop_front(4).trim();
     ++next;
     auto mapItem = peek();
     if (!mapItem)
@@ -342,7 +608,7 @@ std::optional<IndexingMap> mlir::hlo::parseIndexingMap(StringRef text,
     if (!accessMap)
       return std::nullopt;
     ++next;
-    runtimeVars.push_back({*bound, Value(), accessMap});
+    runtimeVars.push_back({*bound, Value(), accessMap, hloText.str()});
   }
 
   SmallVector<std::pair<AffineExpr, Interval>> constraints;

@@ -29,6 +29,7 @@
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -182,6 +183,15 @@ public:
   bool operator!=(const IndexingMap &other) const { return !(*this == other); }
 
 private:
+  /// Marks the variables used by the results, the constraints and the
+  /// runtime variables' maps.
+  void getUsedVariables(llvm::SmallBitVector &dims,
+                        llvm::SmallBitVector &symbols) const;
+  /// Substitutes every variable (results, constraints, runtime maps).
+  void replaceVariables(ArrayRef<AffineExpr> dimReplacements,
+                        ArrayRef<AffineExpr> symReplacements,
+                        unsigned numDims, unsigned numSymbols);
+
   /// The lines of the text form, without indentation or newline; `indented`
   /// marks the lines belonging to a runtime variable.
   std::vector<std::pair<std::string, bool>> getLines() const;

@@ -703,3 +703,39 @@ Attribute ShardingAttr::parseHlo(MLIRContext *ctx, StringRef text,
 }
 
 void ShardingAttr::printHlo(raw_ostream &os) const { os << getSpelling(); }
+
+//===----------------------------------------------------------------------===//
+// #hlo.indexing_map<"(d0) -> (d0), domain: d0 in [0, 9]">
+//===----------------------------------------------------------------------===//
+
+Attribute IndexingMapAttr::parse(AsmParser &p, Type) {
+  std::string text;
+  SMLoc loc = p.getCurrentLocation();
+  if (p.parseLess() || p.parseString(&text) || p.parseGreater())
+    return {};
+  std::optional<IndexingMap> map = parseIndexingMap(text, p.getContext());
+  if (!map) {
+    p.emitError(loc) << "invalid indexing map '" << text
+                     << "': expected '<affine map>, domain: <variable> in "
+                        "[<lower>, <upper>], ...'";
+    return {};
+  }
+  std::string reason;
+  llvm::raw_string_ostream os(reason);
+  if (!map->verify(os)) {
+    p.emitError(loc) << "invalid indexing map '" << text << "': " << reason;
+    return {};
+  }
+  return IndexingMapAttr::get(p.getContext(), *map);
+}
+
+void IndexingMapAttr::print(AsmPrinter &p) const {
+  p << "<\"";
+  llvm::printEscapedString(getText(), p.getStream());
+  p << "\">";
+}
+
+IndexingMap IndexingMapAttr::getMap() const {
+  // The text was produced by IndexingMap::toOneLineString: it parses.
+  return *parseIndexingMap(getText(), getContext());
+}

@@ -248,4 +248,28 @@ def Hlo_TextAttr : Hlo_Attr<"Text", "text"> {
   let assemblyFormat = "`<` $value `>`";
 }
 
+def Hlo_IndexingMapAttr : Hlo_Attr<"IndexingMap", "indexing_map"> {
+  let summary = "an indexing map (affine map + variable domains), as text";
+  let description = [{
+    An `IndexingMap` of the indexing analysis in its one-line text form: the
+    multi-line form with `, ` where it breaks lines, e.g.
+    `#hlo.indexing_map<"(d0, d1) -> (d0 + d1 floordiv 16, d1 mod 16),
+    domain: d0 in [0, 6], d1 in [0, 14]">`. The text is parsed and verified
+    when the attribute is parsed or built and kept in canonical form, so
+    printing and parsing round-trip. A runtime variable's `hlo:` text is kept
+    as written.
+  }];
+  let parameters = (ins StringRefParameter<>:$text);
+  let hasCustomAssemblyFormat = 1;
+  let builders = [
+    AttrBuilder<(ins "const ::mlir::hlo::IndexingMap &":$map), [{
+      return $_get($_ctxt, map.toOneLineString());
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    /// The map (re-parsed from the canonical text).
+    ::mlir::hlo::IndexingMap getMap() const;
+  }];
+}
+
 #endif // HLO_DIALECT_HLO_HLOATTRS_TD
