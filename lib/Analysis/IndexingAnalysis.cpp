@@ -178,31 +178,39 @@ SmallVector<AffineExpr> indexing::reshapeExprs(ArrayRef<int64_t> from,
   MLIRContext *context = nullptr;
   if (!fromIndex.empty())
     context = fromIndex.front().getContext();
+  auto nonUnit = [](ArrayRef<int64_t> sizes, unsigned begin, unsigned end) {
+    return llvm::count_if(sizes.slice(begin, end - begin),
+                          [](int64_t s) { return s != 1; });
+  };
   SmallVector<AffineExpr> result;
   for (const Group &g : groups) {
-    if (g.fromEnd - g.fromBegin > 1 && g.toEnd - g.toBegin > 1)
+    if (nonUnit(from, g.fromBegin, g.fromEnd) > 1 &&
+        nonUnit(to, g.toBegin, g.toEnd) > 1)
       needsSimplify = true;
-    // The linear index within the group.
-    AffineExpr linear;
+    // The linear index within the group (dimensions of size 1 only ever
+    // hold index 0).
+    AffineExpr linear = getAffineConstantExpr(0, context);
     int64_t stride = 1;
     for (unsigned k = g.fromEnd; k-- > g.fromBegin;) {
-      AffineExpr term = fromIndex[k] * stride;
-      linear = linear ? term + linear : term;
+      if (from[k] == 1)
+        continue;
+      linear = fromIndex[k] * stride + linear;
       stride *= from[k];
     }
-    if (!linear) {
-      // Nothing on the `from` side: only dimensions of size 1 on the other.
-      for (unsigned k = g.toBegin; k < g.toEnd; ++k)
-        result.push_back(getAffineConstantExpr(0, context));
-      continue;
-    }
-    // Delinearize into the `to` dimensions of the group.
+    // Delinearize into the `to` dimensions of the group; the outermost one
+    // needs no `mod`.
     int64_t toStride = product(to.slice(g.toBegin, g.toEnd - g.toBegin));
+    bool outermost = true;
     for (unsigned k = g.toBegin; k < g.toEnd; ++k) {
       toStride = to[k] == 0 ? 1 : toStride / to[k];
+      if (to[k] == 1) {
+        result.push_back(getAffineConstantExpr(0, context));
+        continue;
+      }
       AffineExpr e = linear.floorDiv(toStride);
-      if (k != g.toBegin)
+      if (!outermost)
         e = e % to[k];
+      outermost = false;
       result.push_back(e);
     }
   }

@@ -15,7 +15,8 @@
 //
 // Ops with several outputs say `output K` in the output-to-input headers and
 // print an `output K:` line before each output's input-to-output maps. Each
-// map, or `unknown: <reason>`, is followed by a blank line. Runtime
+// map, or `unknown: <reason>`, is followed by a blank line. Pairs with no
+// maps (a tuple's output K does not read its operand I) print nothing. Runtime
 // variables name their instruction in HLO text.
 //
 //===----------------------------------------------------------------------===//
@@ -57,6 +58,8 @@ public:
     for (unsigned k = 0; k < numOutputs; ++k) {
       InstructionIndexing indexing = computeOutputToInputIndexing(op, k);
       for (auto [i, operand] : llvm::enumerate(indexing.indexing)) {
+        if (isEmpty(operand))
+          continue; // Output k does not read operand i.
         os << name;
         if (numOutputs > 1)
           os << " output " << k;
@@ -68,6 +71,8 @@ public:
       InstructionIndexing indexing = computeInputToOutputIndexing(op, i);
       os << name << " operand " << i << " input-to-output:\n";
       for (auto [k, output] : llvm::enumerate(indexing.indexing)) {
+        if (isEmpty(output))
+          continue; // Operand i does not reach output k.
         if (numOutputs > 1)
           os << "output " << k << ":\n";
         print(output);
@@ -76,6 +81,10 @@ public:
   }
 
 private:
+  static bool isEmpty(const OperandIndexing &indexing) {
+    return !indexing.isUnknown() && indexing.maps.empty();
+  }
+
   /// The name the HLO exporter gives `value`.
   std::string instructionName(Value value) {
     Location loc = isa<BlockArgument>(value)
