@@ -44,6 +44,11 @@ public:
     auto it = maps.find(key);
     return it == maps.end() ? nullptr : &it->second;
   }
+  std::optional<OperandIndexing> lookup(Key key) const {
+    if (const OperandIndexing *found = find(key))
+      return *found;
+    return std::nullopt;
+  }
 
   /// Adds `consumer` composed with each map of `producer` to `target`; an
   /// unknown `producer` makes `target` unknown.
@@ -132,7 +137,8 @@ static InstructionIndexing computationOutputToInput(ComputationOp comp,
     Value result = op.getResult(0);
     unsigned numOutputs = getNumIndexingOutputs(&op);
     for (unsigned k = 0; k < numOutputs; ++k) {
-      const OperandIndexing *reaching = prop.find({result, k});
+      // A copy: adding to the operands' entries may move this one.
+      std::optional<OperandIndexing> reaching = prop.lookup({result, k});
       if (!reaching)
         continue;
       if (reaching->isUnknown()) {
@@ -241,7 +247,8 @@ computationInputToOutput(ComputationOp comp, unsigned param) {
     for (auto [i, operand] : llvm::enumerate(op.getOperands())) {
       std::optional<InstructionIndexing> own;
       for (unsigned e = 0, n = numElements(operand.getType()); e < n; ++e) {
-        const OperandIndexing *reaching = prop.find({operand, e});
+        // A copy: adding to the result's entries may move this one.
+        std::optional<OperandIndexing> reaching = prop.lookup({operand, e});
         if (!reaching)
           continue;
         if (!own && !reaching->isUnknown())
