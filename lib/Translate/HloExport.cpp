@@ -30,12 +30,17 @@ public:
   Exporter(ModuleOp module, raw_ostream &os, const HloExportOptions &options)
       : module(module), os(os), options(options) {}
   LogicalResult run();
+  /// `value`'s instruction (an op or a parameter) on one line, without the
+  /// `%` of names, indentation, ROOT or newline.
+  void printInstruction(Value value);
 
 private:
+  void prepare();
   void assignNames();
   std::string uniqueName(StringRef base);
   void printHeader(ComputationOp entry);
   void printComputation(ComputationOp comp);
+  void printParameter(ComputationOp comp, BlockArgument arg, bool isRoot);
   void printOp(Operation *op, bool isRoot);
   void printAttrs(Operation *op, ArrayRef<NamedAttribute> attrs,
                   Location loc);
@@ -59,6 +64,8 @@ private:
   llvm::StringSet<> usedNames;
   llvm::StringMap<unsigned> symbolUses;
   llvm::StringSet<> skipComputations;
+  /// Printed before instruction names ("" for printInstruction).
+  StringRef namePrefix = "%";
   LogicalResult status = success();
 };
 
@@ -872,14 +879,14 @@ void Exporter::printHeader(ComputationOp entry) {
 }
 
 void Exporter::printOp(Operation *op, bool isRoot) {
-  os << "  " << (isRoot ? "ROOT " : "") << '%' << names[op->getResult(0)]
+  os << "  " << (isRoot ? "ROOT " : "") << namePrefix << names[op->getResult(0)]
      << " = ";
   printShape(op->getResult(0).getType());
   os << ' ';
   auto printOperands = [&](ValueRange operands) {
     os << '(';
     llvm::interleaveComma(operands, os,
-                          [&](Value v) { os << '%' << names[v]; });
+                          [&](Value v) { os << namePrefix << names[v]; });
     os << ')';
   };
   if (auto start = dyn_cast<AsyncStartOp>(op); start && isSugaredStart(start)) {
@@ -926,6 +933,20 @@ void Exporter::printOp(Operation *op, bool isRoot) {
   os << '\n';
 }
 
+void Exporter::printParameter(ComputationOp comp, BlockArgument arg,
+                              bool isRoot) {
+  os << "  " << (isRoot ? "ROOT " : "") << namePrefix << names[arg] << " = ";
+  printType(os, arg.getType());
+  os << " parameter(" << arg.getArgNumber() << ')';
+  NamedAttrList argAttrs;
+  if (DictionaryAttr dict = comp.getArgAttrDict(arg.getArgNumber()))
+    for (NamedAttribute a : dict)
+      argAttrs.set(a.getName().getValue().drop_front(strlen("hlo.")),
+                   a.getValue());
+  printAttrs(comp, argAttrs.getAttrs(), arg.getLoc());
+  os << '\n';
+}
+
 void Exporter::printComputation(ComputationOp comp) {
   Block &body = comp.getBody().front();
   if (comp.getEntry())
@@ -940,16 +961,7 @@ void Exporter::printComputation(ComputationOp comp) {
   os << " {\n";
   Value root = comp.getRootValue();
   auto printParam = [&](BlockArgument arg) {
-    os << "  " << (root == arg ? "ROOT " : "") << '%' << names[arg] << " = ";
-    printType(os, arg.getType());
-    os << " parameter(" << arg.getArgNumber() << ')';
-    NamedAttrList argAttrs;
-    if (DictionaryAttr dict = comp.getArgAttrDict(arg.getArgNumber()))
-      for (NamedAttribute a : dict)
-        argAttrs.set(a.getName().getValue().drop_front(strlen("hlo.")),
-                     a.getValue());
-    printAttrs(comp, argAttrs.getAttrs(), arg.getLoc());
-    os << '\n';
+    printParameter(comp, arg, root == arg);
   };
   // Parameters keep their place among the instructions when locations say
   // where they were in the HLO text; the others come first. A parameter is
@@ -988,15 +1000,8 @@ void Exporter::printComputation(ComputationOp comp) {
   os << "\n\n";
 }
 
-LogicalResult Exporter::run() {
-  ComputationOp entry;
+void Exporter::prepare() {
   for (auto comp : module.getOps<ComputationOp>()) {
-    if (comp.getEntry()) {
-      if (entry)
-        return comp.emitError("more than one ENTRY computation: ")
-               << entry.getSymName() << " and " << comp.getSymName();
-      entry = comp;
-    }
     comp.walk([&](Operation *op) {
       for (NamedAttribute a : op->getAttrs()) {
         if (auto sym = dyn_cast<FlatSymbolRefAttr>(a.getValue()))
@@ -1008,6 +1013,24 @@ LogicalResult Exporter::run() {
       }
     });
   }
+  // Computations wrapped by printed async sugar are not printed.
+  module.walk([&](AsyncStartOp start) {
+    if (isSugaredStart(start))
+      skipComputations.insert(start.getCallsAttr().getValue());
+  });
+  assignNames();
+}
+
+LogicalResult Exporter::run() {
+  ComputationOp entry;
+  for (auto comp : module.getOps<ComputationOp>()) {
+    if (comp.getEntry()) {
+      if (entry)
+        return comp.emitError("more than one ENTRY computation: ")
+               << entry.getSymName() << " and " << comp.getSymName();
+      entry = comp;
+    }
+  }
   for (Operation &op : *module.getBody()) {
     if (!isa<ComputationOp>(op))
       return op.emitError("HLO export supports only hlo.computation at the "
@@ -1017,17 +1040,23 @@ LogicalResult Exporter::run() {
   if (!entry)
     return module.emitError("HLO export needs an ENTRY computation "
                             "(hlo.computation with the 'entry' attribute)");
-  // Computations wrapped by printed async sugar are not printed.
-  module.walk([&](AsyncStartOp start) {
-    if (isSugaredStart(start))
-      skipComputations.insert(start.getCallsAttr().getValue());
-  });
-  assignNames();
+  prepare();
   printHeader(entry);
   for (auto comp : module.getOps<ComputationOp>())
     if (!skipComputations.contains(comp.getSymName()))
       printComputation(comp);
   return status;
+}
+
+void Exporter::printInstruction(Value value) {
+  prepare();
+  namePrefix = "";
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    if (auto comp = dyn_cast<ComputationOp>(arg.getOwner()->getParentOp()))
+      printParameter(comp, arg, /*isRoot=*/false);
+  } else {
+    printOp(value.getDefiningOp(), /*isRoot=*/false);
+  }
 }
 
 void mlir::hlo::printHloShape(raw_ostream &os, Type type) {
@@ -1038,4 +1067,20 @@ LogicalResult mlir::hlo::exportHloText(ModuleOp module, raw_ostream &os,
                                        const HloExportOptions &options) {
   Exporter exporter(module, os, options);
   return exporter.run();
+}
+
+std::string mlir::hlo::printHloInstruction(Value value) {
+  Operation *scope = isa<BlockArgument>(value)
+                         ? cast<BlockArgument>(value).getOwner()->getParentOp()
+                         : value.getDefiningOp();
+  auto module = scope ? scope->getParentOfType<ModuleOp>() : ModuleOp();
+  if (!module)
+    return "";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  HloExportOptions options;
+  options.printMetadata = false;
+  Exporter exporter(module, os, options);
+  exporter.printInstruction(value);
+  return StringRef(text).trim().str();
 }

@@ -11,6 +11,8 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <string>
+
 namespace mlir::hlo {
 
 /// Parses the HLO text module held by the main buffer of `sourceMgr`.
@@ -36,6 +38,12 @@ LogicalResult exportHloText(ModuleOp module, raw_ostream &os,
 
 /// Prints a type (array, tuple, token, opaque) as an HLO shape with layout.
 void printHloShape(raw_ostream &os, Type type);
+
+/// One instruction of an hlo module as HLO text on one line, named as
+/// exportHloText names it but without `%`, without metadata:
+/// `of1 = s32[] parameter(1)`, `a = f32[4]{0} add(x, y)`. `value` is an op's
+/// result or a computation's parameter; empty when it is in no module.
+std::string printHloInstruction(Value value);
 
 /// True if `text` looks like HLO text rather than MLIR.
 bool looksLikeHloText(StringRef text);
