@@ -219,8 +219,16 @@ SmallVector<AffineExpr> indexing::reshapeExprs(ArrayRef<int64_t> from,
 
 IndexingMap indexing::composeSimplified(const IndexingMap &consumer,
                                       const IndexingMap &producer) {
+  // An identity producer changes nothing when its domain holds every index
+  // the consumer produces.
   if (producer.getAffineMap().isIdentity() && producer.getNumSymbols() == 0 &&
-      producer.getNumConstraints() == 0)
+      producer.getNumConstraints() == 0 &&
+      llvm::all_of(llvm::enumerate(consumer.getAffineMap().getResults()),
+                   [&](auto result) {
+                     Interval r = consumer.getRange(result.value());
+                     Interval b = producer.getDimBound(result.index());
+                     return b.lower <= r.lower && r.upper <= b.upper;
+                   }))
     return consumer;
   IndexingMap composed = composeIndexingMaps(consumer, producer);
   composed.simplify();

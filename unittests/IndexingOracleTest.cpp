@@ -1,0 +1,764 @@
+//===- IndexingOracleTest.cpp - indexing maps vs. the ops' semantics ------===//
+//
+// An enumeration oracle for the per-op indexing maps. For random small shapes
+// of every supported op, a module is built from HLO text, its root's maps are
+// computed, and the relation each map denotes (enumerating its whole domain:
+// dimensions, range variables, constraints; runtime variables read from
+// concrete index data) is compared with the relation between output and
+// operand elements that the op really has, computed here independently from
+// the op's definition.
+//
+// Output-to-input maps must give exactly the real relation, except for the
+// operands whose maps the spec defines conservatively (pad's and
+// dynamic-update-slice's "every output reads the padding value / the
+// original"), which must contain it. Input-to-output maps are checked against
+// the inverse relation in the same way.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hlo/Analysis/IndexingAnalysis.h"
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Translate/HloText.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include "gtest/gtest.h"
+
+#include <functional>
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+using namespace mlir;
+using namespace mlir::hlo;
+
+namespace {
+
+using Index = std::vector<int64_t>;
+/// (output index, operand index) pairs, concatenated.
+using Relation = std::set<std::vector<int64_t>>;
+
+int64_t floorDivide(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+int64_t evaluate(AffineExpr expr, ArrayRef<int64_t> d, ArrayRef<int64_t> s) {
+  if (auto c = dyn_cast<AffineConstantExpr>(expr))
+    return c.getValue();
+  if (auto dim = dyn_cast<AffineDimExpr>(expr))
+    return d[dim.getPosition()];
+  if (auto sym = dyn_cast<AffineSymbolExpr>(expr))
+    return s[sym.getPosition()];
+  auto bin = cast<AffineBinaryOpExpr>(expr);
+  int64_t l = evaluate(bin.getLHS(), d, s), r = evaluate(bin.getRHS(), d, s);
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    return l + r;
+  case AffineExprKind::Mul:
+    return l * r;
+  case AffineExprKind::FloorDiv:
+    return floorDivide(l, r);
+  case AffineExprKind::CeilDiv:
+    return -floorDivide(-l, r);
+  default:
+    return l - floorDivide(l, r) * r;
+  }
+}
+
+/// Calls `fn` on every index of `shape` (row-major).
+void forEachIndex(ArrayRef<int64_t> shape,
+                  const std::function<void(const Index &)> &fn) {
+  for (int64_t size : shape)
+    if (size <= 0)
+      return;
+  Index index(shape.size(), 0);
+  while (true) {
+    fn(index);
+    int i = static_cast<int>(shape.size()) - 1;
+    for (; i >= 0; --i) {
+      if (++index[i] < shape[i])
+        break;
+      index[i] = 0;
+    }
+    if (i < 0)
+      return;
+  }
+}
+
+int64_t linearize(ArrayRef<int64_t> index, ArrayRef<int64_t> shape) {
+  int64_t linear = 0;
+  for (size_t i = 0; i < shape.size(); ++i)
+    linear = linear * shape[i] + index[i];
+  return linear;
+}
+
+Index delinearize(int64_t linear, ArrayRef<int64_t> shape) {
+  Index index(shape.size());
+  for (int i = static_cast<int>(shape.size()) - 1; i >= 0; --i) {
+    index[i] = linear % shape[i];
+    linear /= shape[i];
+  }
+  return index;
+}
+
+std::string shapeText(ArrayRef<int64_t> shape, StringRef type = "f32") {
+  return (type + "[" + llvm::join(llvm::map_range(shape, [](int64_t v) {
+                                    return std::to_string(v);
+                                  }),
+                                  ",") +
+          "]")
+      .str();
+}
+
+std::string joined(ArrayRef<int64_t> v, StringRef sep = ",") {
+  return llvm::join(
+      llvm::map_range(v, [](int64_t x) { return std::to_string(x); }), sep);
+}
+
+/// One random instance of an op: its module, the shapes and the real reads.
+struct Case {
+  std::string hlo;
+  std::vector<Index> operandShapes;
+  Index outputShape;
+  /// Integer contents of index operands (by operand number), row-major.
+  std::map<unsigned, std::vector<int64_t>> data;
+  /// The operand elements output `o` reads: (operand number, index).
+  std::function<std::vector<std::pair<unsigned, Index>>(const Index &)> reads;
+  /// Operands whose maps may over-approximate the real relation.
+  std::set<unsigned> conservative;
+};
+
+/// The relation denoted by `maps`; runtime variables take their values from
+/// `c.data` through their maps. The spec leaves maps with runtime variables
+/// unconstrained (dynamic-update-slice's `d0 - s0` may leave the update):
+/// their results outside `targetShape` are dropped.
+Relation relationOf(ArrayRef<IndexingMap> maps, Operation *root,
+                    const Case &c, ArrayRef<int64_t> targetShape) {
+  Relation relation;
+  for (const IndexingMap &map : maps) {
+    // Box of the dims and range variables; runtime variables are computed.
+    std::vector<Interval> box(map.getDimBounds().begin(),
+                              map.getDimBounds().end());
+    llvm::append_range(box, map.getRangeVarBounds());
+    Index sizes;
+    for (const Interval &b : box)
+      sizes.push_back(b.upper - b.lower + 1);
+    forEachIndex(sizes, [&](const Index &offset) {
+      Index point(offset.size());
+      for (size_t i = 0; i < point.size(); ++i)
+        point[i] = offset[i] + box[i].lower;
+      ArrayRef<int64_t> d = ArrayRef<int64_t>(point).take_front(
+          map.getNumDims());
+      Index symbols(point.begin() + map.getNumDims(), point.end());
+      for (const RuntimeVar &var : map.getRuntimeVars()) {
+        unsigned operand = 0;
+        while (operand < root->getNumOperands() &&
+               root->getOperand(operand) != var.value)
+          ++operand;
+        EXPECT_LT(operand, root->getNumOperands())
+            << "a runtime variable is not an operand of the op";
+        if (operand >= root->getNumOperands())
+          return;
+        Index element;
+        for (AffineExpr e : var.map.getResults())
+          element.push_back(evaluate(e, d, symbols));
+        int64_t value = c.data.at(operand)[linearize(
+            element, c.operandShapes[operand])];
+        if (!var.feasibleValues.contains(value))
+          return;
+        symbols.push_back(value);
+      }
+      for (const auto &[expr, interval] : map.getConstraints())
+        if (!interval.contains(evaluate(expr, d, symbols)))
+          return;
+      std::vector<int64_t> entry(d.begin(), d.end());
+      for (auto [k, e] : llvm::enumerate(map.getAffineMap().getResults())) {
+        entry.push_back(evaluate(e, d, symbols));
+        if (map.getNumRuntimeVars() &&
+            (k >= targetShape.size() || entry.back() < 0 ||
+             entry.back() >= targetShape[k]))
+          return;
+      }
+      relation.insert(entry);
+    });
+  }
+  return relation;
+}
+
+std::string describe(const Relation &r) {
+  std::string s;
+  int n = 0;
+  for (const auto &e : r) {
+    if (n++ == 12) {
+      s += " ...";
+      break;
+    }
+    s += " (" + joined(e, " ") + ")";
+  }
+  return s;
+}
+
+void checkCase(const Case &c, MLIRContext &context) {
+  OwningOpRef<ModuleOp> module = importHloText(c.hlo, &context);
+  ASSERT_TRUE(module) << c.hlo;
+  Operation *root = nullptr;
+  module->walk([&](ReturnOp ret) {
+    auto comp = ret->getParentOfType<ComputationOp>();
+    if (comp && comp.getEntry() && ret->getNumOperands() == 1)
+      root = ret->getOperand(0).getDefiningOp();
+  });
+  ASSERT_TRUE(root) << c.hlo;
+
+  unsigned numOperands = c.operandShapes.size();
+  std::vector<Relation> real(numOperands), realInverse(numOperands);
+  forEachIndex(c.outputShape, [&](const Index &o) {
+    for (auto &[operand, index] : c.reads(o)) {
+      std::vector<int64_t> entry = o, inverse = index;
+      entry.insert(entry.end(), index.begin(), index.end());
+      inverse.insert(inverse.end(), o.begin(), o.end());
+      real[operand].insert(entry);
+      realInverse[operand].insert(inverse);
+    }
+  });
+
+  auto compare = [&](const Relation &got, const Relation &want,
+                     unsigned operand, const std::string &direction) {
+    if (c.conservative.count(operand)) {
+      for (const auto &e : want)
+        if (!got.count(e)) {
+          ADD_FAILURE() << direction << " map of operand " << operand
+                        << " misses (" << joined(e, " ") << ")\n"
+                        << c.hlo;
+          return;
+        }
+      return;
+    }
+    EXPECT_EQ(got, want) << direction << " maps of operand " << operand
+                         << "\nmaps give:" << describe(got)
+                         << "\nthe op reads:" << describe(want) << "\n"
+                         << c.hlo;
+  };
+
+  InstructionIndexing outputToInput = computeOutputToInputIndexing(root, 0);
+  ASSERT_EQ(outputToInput.indexing.size(), numOperands) << c.hlo;
+  for (unsigned k = 0; k < numOperands; ++k) {
+    const OperandIndexing &indexing = outputToInput.indexing[k];
+    ASSERT_FALSE(indexing.isUnknown())
+        << indexing.unknownReason << "\n"
+        << c.hlo;
+    compare(relationOf(indexing.maps, root, c, c.operandShapes[k]), real[k],
+            k, "output-to-input");
+  }
+  for (unsigned k = 0; k < numOperands; ++k) {
+    InstructionIndexing inputToOutput = computeInputToOutputIndexing(root, k);
+    ASSERT_EQ(inputToOutput.indexing.size(), 1u) << c.hlo;
+    const OperandIndexing &indexing = inputToOutput.indexing[0];
+    if (indexing.isUnknown())
+      continue; // Not every input-to-output map is defined (gather).
+    compare(relationOf(indexing.maps, root, c, c.outputShape), realInverse[k],
+            k, "input-to-output");
+  }
+}
+
+class Random {
+public:
+  explicit Random(unsigned seed) : rng(seed) {}
+  int64_t uniform(int64_t lo, int64_t hi) {
+    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+  }
+  Index shape(int minRank, int maxRank, int64_t maxDim = 5) {
+    Index s(uniform(minRank, maxRank));
+    for (int64_t &d : s)
+      d = uniform(1, maxDim);
+    return s;
+  }
+  Index permutation(size_t n) {
+    Index p(n);
+    for (size_t i = 0; i < n; ++i)
+      p[i] = i;
+    std::shuffle(p.begin(), p.end(), rng);
+    return p;
+  }
+  /// A sorted random subset of [0, n).
+  Index subset(size_t n) {
+    Index s;
+    for (size_t i = 0; i < n; ++i)
+      if (uniform(0, 1))
+        s.push_back(i);
+    return s;
+  }
+
+private:
+  std::mt19937 rng;
+};
+
+std::string module(const std::vector<Index> &shapes, const std::string &root,
+                   const std::vector<std::string> &types = {}) {
+  std::string text = "HloModule m\n\nadd {\n  a = f32[] parameter(0)\n"
+                     "  b = f32[] parameter(1)\n"
+                     "  ROOT sum = f32[] add(a, b)\n}\n\nENTRY e {\n";
+  for (size_t i = 0; i < shapes.size(); ++i)
+    text += "  p" + std::to_string(i) + " = " +
+            shapeText(shapes[i], i < types.size() ? types[i] : "f32") +
+            " parameter(" + std::to_string(i) + ")\n";
+  return text + "  ROOT r = " + root + "\n}\n";
+}
+
+std::string operandList(size_t n) {
+  std::vector<std::string> names;
+  for (size_t i = 0; i < n; ++i)
+    names.push_back("p" + std::to_string(i));
+  return llvm::join(names, ", ");
+}
+
+//===----------------------------------------------------------------------===//
+// Random instances, one generator per op family.
+//===----------------------------------------------------------------------===//
+
+Case elementwise(Random &r) {
+  Case c;
+  c.outputShape = r.shape(0, 3);
+  c.operandShapes = {c.outputShape, c.outputShape};
+  c.hlo = module(c.operandShapes, shapeText(c.outputShape) + " add(p0, p1)");
+  c.reads = [](const Index &o) {
+    return std::vector<std::pair<unsigned, Index>>{{0, o}, {1, o}};
+  };
+  return c;
+}
+
+Case broadcast(Random &r) {
+  Case c;
+  c.outputShape = r.shape(1, 3);
+  Index dims = r.subset(c.outputShape.size());
+  Index operand;
+  for (int64_t d : dims)
+    operand.push_back(c.outputShape[d]);
+  c.operandShapes = {operand};
+  c.hlo = module(c.operandShapes, shapeText(c.outputShape) +
+                                      " broadcast(p0), dimensions={" +
+                                      joined(dims) + "}");
+  c.reads = [dims](const Index &o) {
+    Index i;
+    for (int64_t d : dims)
+      i.push_back(o[d]);
+    return std::vector<std::pair<unsigned, Index>>{{0, i}};
+  };
+  return c;
+}
+
+Case transpose(Random &r) {
+  Case c;
+  Index operand = r.shape(1, 4), perm = r.permutation(operand.size());
+  for (int64_t p : perm)
+    c.outputShape.push_back(operand[p]);
+  c.operandShapes = {operand};
+  c.hlo = module(c.operandShapes, shapeText(c.outputShape) +
+                                      " transpose(p0), dimensions={" +
+                                      joined(perm) + "}");
+  c.reads = [perm](const Index &o) {
+    Index i(o.size());
+    for (size_t k = 0; k < o.size(); ++k)
+      i[perm[k]] = o[k];
+    return std::vector<std::pair<unsigned, Index>>{{0, i}};
+  };
+  return c;
+}
+
+Case reverse(Random &r) {
+  Case c;
+  c.outputShape = r.shape(1, 3);
+  c.operandShapes = {c.outputShape};
+  Index dims = r.subset(c.outputShape.size());
+  c.hlo = module(c.operandShapes, shapeText(c.outputShape) +
+                                      " reverse(p0), dimensions={" +
+                                      joined(dims) + "}");
+  Index shape = c.outputShape;
+  c.reads = [dims, shape](const Index &o) {
+    Index i = o;
+    for (int64_t d : dims)
+      i[d] = shape[d] - 1 - o[d];
+    return std::vector<std::pair<unsigned, Index>>{{0, i}};
+  };
+  return c;
+}
+
+Case slice(Random &r) {
+  Case c;
+  Index operand = r.shape(1, 3, 9), start, stride;
+  std::string spec;
+  for (size_t d = 0; d < operand.size(); ++d) {
+    int64_t s = r.uniform(0, operand[d] - 1);
+    int64_t limit = r.uniform(s + 1, operand[d]);
+    int64_t st = r.uniform(1, 3);
+    start.push_back(s);
+    stride.push_back(st);
+    c.outputShape.push_back((limit - s + st - 1) / st);
+    spec += (d ? ", [" : "[") + std::to_string(s) + ":" +
+            std::to_string(limit) + ":" + std::to_string(st) + "]";
+  }
+  c.operandShapes = {operand};
+  c.hlo = module(c.operandShapes, shapeText(c.outputShape) +
+                                      " slice(p0), slice={" + spec + "}");
+  c.reads = [start, stride](const Index &o) {
+    Index i(o.size());
+    for (size_t d = 0; d < o.size(); ++d)
+      i[d] = start[d] + o[d] * stride[d];
+    return std::vector<std::pair<unsigned, Index>>{{0, i}};
+  };
+  return c;
+}
+
+Case reshape(Random &r) {
+  Case c;
+  // Factor a random element count two ways.
+  Index operand = r.shape(1, 4, 4);
+  int64_t count = 1;
+  for (int64_t d : operand)
+    count *= d;
+  int64_t rest = count;
+  while (rest > 1 && c.outputShape.size() < 4) {
+    Index divisors;
+    for (int64_t d = 1; d <= rest; ++d)
+      if (rest % d == 0)
+        divisors.push_back(d);
+    int64_t d = divisors[r.uniform(0, divisors.size() - 1)];
+    c.outputShape.push_back(d);
+    rest /= d;
+  }
+  if (rest > 1 || c.outputShape.empty())
+    c.outputShape.push_back(rest);
+  c.operandShapes = {operand};
+  c.hlo = module(c.operandShapes, shapeText(c.outputShape) + " reshape(p0)");
+  Index out = c.outputShape;
+  c.reads = [operand, out](const Index &o) {
+    return std::vector<std::pair<unsigned, Index>>{
+        {0, delinearize(linearize(o, out), operand)}};
+  };
+  return c;
+}
+
+Case concatenate(Random &r) {
+  Case c;
+  Index base = r.shape(1, 3);
+  int64_t dim = r.uniform(0, base.size() - 1);
+  Index offsets;
+  c.outputShape = base;
+  c.outputShape[dim] = 0;
+  for (int i = 0, n = r.uniform(1, 3); i < n; ++i) {
+    Index s = base;
+    s[dim] = r.uniform(1, 4);
+    offsets.push_back(c.outputShape[dim]);
+    c.outputShape[dim] += s[dim];
+    c.operandShapes.push_back(s);
+  }
+  c.hlo = module(c.operandShapes,
+                 shapeText(c.outputShape) + " concatenate(" +
+                     operandList(c.operandShapes.size()) + "), dimensions={" +
+                     std::to_string(dim) + "}");
+  c.reads = [offsets, dim](const Index &o) {
+    unsigned k = offsets.size() - 1;
+    while (offsets[k] > o[dim])
+      --k;
+    Index i = o;
+    i[dim] -= offsets[k];
+    return std::vector<std::pair<unsigned, Index>>{{k, i}};
+  };
+  return c;
+}
+
+Case pad(Random &r) {
+  Case c;
+  Index operand = r.shape(1, 2, 4), lo, hi, interior;
+  std::string spec;
+  for (size_t d = 0; d < operand.size(); ++d) {
+    lo.push_back(r.uniform(0, 2));
+    hi.push_back(r.uniform(0, 2));
+    interior.push_back(r.uniform(0, 2));
+    c.outputShape.push_back(lo[d] + hi[d] + operand[d] +
+                            (operand[d] - 1) * interior[d]);
+    spec += (d ? "x" : "") + std::to_string(lo[d]) + "_" +
+            std::to_string(hi[d]) + "_" + std::to_string(interior[d]);
+  }
+  c.operandShapes = {operand, {}};
+  c.conservative = {1};
+  c.hlo = module(c.operandShapes,
+                 shapeText(c.outputShape) + " pad(p0, p1), padding=" + spec);
+  c.reads = [operand, lo, interior](const Index &o) {
+    Index i(o.size());
+    bool inside = true;
+    for (size_t d = 0; d < o.size(); ++d) {
+      int64_t x = o[d] - lo[d];
+      inside &= x >= 0 && x % (interior[d] + 1) == 0 &&
+                x / (interior[d] + 1) < operand[d];
+      i[d] = inside ? x / (interior[d] + 1) : 0;
+    }
+    if (inside)
+      return std::vector<std::pair<unsigned, Index>>{{0, i}};
+    return std::vector<std::pair<unsigned, Index>>{{1, Index()}};
+  };
+  return c;
+}
+
+Case reduce(Random &r) {
+  Case c;
+  Index operand = r.shape(1, 3), dims = r.subset(operand.size());
+  for (size_t d = 0; d < operand.size(); ++d)
+    if (!llvm::is_contained(dims, static_cast<int64_t>(d)))
+      c.outputShape.push_back(operand[d]);
+  c.operandShapes = {operand, {}};
+  c.hlo = module(c.operandShapes, shapeText(c.outputShape) +
+                                      " reduce(p0, p1), dimensions={" +
+                                      joined(dims) + "}, to_apply=add");
+  c.reads = [operand, dims](const Index &o) {
+    std::vector<std::pair<unsigned, Index>> reads{{1, Index()}};
+    forEachIndex(operand, [&](const Index &i) {
+      size_t k = 0;
+      for (size_t d = 0; d < i.size(); ++d)
+        if (!llvm::is_contained(dims, static_cast<int64_t>(d)) &&
+            i[d] != o[k++])
+          return;
+      reads.push_back({0, i});
+    });
+    return reads;
+  };
+  return c;
+}
+
+Case dot(Random &r) {
+  Case c;
+  int64_t batch = r.uniform(0, 1), lhsFree = r.uniform(0, 1),
+          rhsFree = r.uniform(0, 1), k = r.uniform(1, 4);
+  Index b(batch), m(lhsFree), n(rhsFree);
+  for (int64_t &x : b)
+    x = r.uniform(1, 3);
+  for (int64_t &x : m)
+    x = r.uniform(1, 3);
+  for (int64_t &x : n)
+    x = r.uniform(1, 3);
+  // lhs = [batch, k, free], rhs = [batch, free, k].
+  Index lhs = b, rhs = b;
+  lhs.push_back(k);
+  llvm::append_range(lhs, m);
+  llvm::append_range(rhs, n);
+  rhs.push_back(k);
+  c.outputShape = b;
+  llvm::append_range(c.outputShape, m);
+  llvm::append_range(c.outputShape, n);
+  c.operandShapes = {lhs, rhs};
+  std::string attrs = batch ? "lhs_batch_dims={0}, rhs_batch_dims={0}, " : "";
+  attrs += "lhs_contracting_dims={" + std::to_string(batch) +
+           "}, rhs_contracting_dims={" + std::to_string(batch + rhsFree) + "}";
+  c.hlo = module(c.operandShapes,
+                 shapeText(c.outputShape) + " dot(p0, p1), " + attrs);
+  c.reads = [=](const Index &o) {
+    std::vector<std::pair<unsigned, Index>> reads;
+    for (int64_t x = 0; x < k; ++x) {
+      Index l(o.begin(), o.begin() + batch), rr = l;
+      l.push_back(x);
+      l.insert(l.end(), o.begin() + batch, o.begin() + batch + lhsFree);
+      rr.insert(rr.end(), o.begin() + batch + lhsFree, o.end());
+      rr.push_back(x);
+      reads.push_back({0, l});
+      reads.push_back({1, rr});
+    }
+    return reads;
+  };
+  return c;
+}
+
+Case reduceWindow(Random &r) {
+  Case c;
+  Index operand = r.shape(1, 2, 7), size, stride, lo, hi, dil;
+  std::string sizeText, strideText, padText, dilText;
+  for (size_t d = 0; d < operand.size(); ++d) {
+    size.push_back(r.uniform(1, 3));
+    stride.push_back(r.uniform(1, 2));
+    lo.push_back(r.uniform(0, 1));
+    hi.push_back(r.uniform(0, 1));
+    dil.push_back(r.uniform(1, 2));
+    int64_t padded = operand[d] + lo[d] + hi[d];
+    int64_t window = (size[d] - 1) * dil[d] + 1;
+    c.outputShape.push_back(
+        padded < window ? 0 : (padded - window) / stride[d] + 1);
+    std::string x = d ? "x" : "";
+    sizeText += x + std::to_string(size[d]);
+    strideText += x + std::to_string(stride[d]);
+    padText += x + std::to_string(lo[d]) + "_" + std::to_string(hi[d]);
+    dilText += x + std::to_string(dil[d]);
+  }
+  for (int64_t d : c.outputShape)
+    if (d == 0)
+      return reduceWindow(r);
+  c.operandShapes = {operand, {}};
+  c.hlo = module(c.operandShapes,
+                 shapeText(c.outputShape) +
+                     " reduce-window(p0, p1), window={size=" + sizeText +
+                     " stride=" + strideText + " pad=" + padText +
+                     " rhs_dilate=" + dilText + "}, to_apply=add");
+  c.reads = [=](const Index &o) {
+    std::vector<std::pair<unsigned, Index>> reads{{1, Index()}};
+    forEachIndex(size, [&](const Index &w) {
+      Index i(o.size());
+      for (size_t d = 0; d < o.size(); ++d) {
+        i[d] = o[d] * stride[d] + w[d] * dil[d] - lo[d];
+        if (i[d] < 0 || i[d] >= operand[d])
+          return;
+      }
+      reads.push_back({0, i});
+    });
+    return reads;
+  };
+  return c;
+}
+
+Case dynamicSlice(Random &r) {
+  Case c;
+  Index operand = r.shape(1, 3, 6);
+  Index offsets;
+  std::vector<Index> shapes{operand};
+  std::vector<std::string> types{"f32"};
+  for (size_t d = 0; d < operand.size(); ++d) {
+    c.outputShape.push_back(r.uniform(1, operand[d]));
+    offsets.push_back(r.uniform(0, operand[d] - c.outputShape[d]));
+    shapes.push_back({});
+    types.push_back("s32");
+    c.data[d + 1] = {offsets.back()};
+  }
+  c.operandShapes = shapes;
+  c.hlo = module(shapes,
+                 shapeText(c.outputShape) + " dynamic-slice(" +
+                     operandList(shapes.size()) + "), dynamic_slice_sizes={" +
+                     joined(c.outputShape) + "}",
+                 types);
+  c.reads = [offsets](const Index &o) {
+    std::vector<std::pair<unsigned, Index>> reads;
+    Index i(o.size());
+    for (size_t d = 0; d < o.size(); ++d) {
+      i[d] = o[d] + offsets[d];
+      reads.push_back({static_cast<unsigned>(d + 1), Index()});
+    }
+    reads.push_back({0, i});
+    return reads;
+  };
+  return c;
+}
+
+Case dynamicUpdateSlice(Random &r) {
+  Case c;
+  c.outputShape = r.shape(1, 3, 6);
+  Index update, offsets;
+  std::vector<std::string> types{"f32", "f32"};
+  for (size_t d = 0; d < c.outputShape.size(); ++d) {
+    update.push_back(r.uniform(1, c.outputShape[d]));
+    offsets.push_back(r.uniform(0, c.outputShape[d] - update[d]));
+    types.push_back("s32");
+    c.data[d + 2] = {offsets.back()};
+  }
+  c.operandShapes = {c.outputShape, update};
+  for (size_t d = 0; d < c.outputShape.size(); ++d)
+    c.operandShapes.push_back({});
+  c.conservative = {0};
+  c.hlo = module(c.operandShapes,
+                 shapeText(c.outputShape) + " dynamic-update-slice(" +
+                     operandList(c.operandShapes.size()) + ")",
+                 types);
+  c.reads = [offsets, update](const Index &o) {
+    std::vector<std::pair<unsigned, Index>> reads;
+    Index u(o.size());
+    bool inside = true;
+    for (size_t d = 0; d < o.size(); ++d) {
+      u[d] = o[d] - offsets[d];
+      inside &= u[d] >= 0 && u[d] < update[d];
+      reads.push_back({static_cast<unsigned>(d + 2), Index()});
+    }
+    reads.push_back(inside ? std::make_pair(1u, u) : std::make_pair(0u, o));
+    return reads;
+  };
+  return c;
+}
+
+Case gather(Random &r) {
+  // The simplified form: indices [N, k], index_vector_dim=1, no collapsed
+  // dims, start_index_map = 0..k-1, offset dims 1..rank.
+  Case c;
+  Index operand = r.shape(1, 3, 6);
+  int64_t n = r.uniform(1, 4), k = r.uniform(1, operand.size());
+  Index sizes;
+  for (int64_t d : operand)
+    sizes.push_back(r.uniform(1, d));
+  std::vector<int64_t> starts;
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t j = 0; j < k; ++j)
+      starts.push_back(r.uniform(0, operand[j] - sizes[j]));
+  c.operandShapes = {operand, {n, k}};
+  c.data[1] = starts;
+  c.outputShape = {n};
+  llvm::append_range(c.outputShape, sizes);
+  Index offsetDims, startMap;
+  for (size_t d = 0; d < operand.size(); ++d)
+    offsetDims.push_back(d + 1);
+  for (int64_t j = 0; j < k; ++j)
+    startMap.push_back(j);
+  c.hlo = module(c.operandShapes,
+                 shapeText(c.outputShape) +
+                     " gather(p0, p1), offset_dims={" + joined(offsetDims) +
+                     "}, collapsed_slice_dims={}, start_index_map={" +
+                     joined(startMap) +
+                     "}, index_vector_dim=1, slice_sizes={" + joined(sizes) +
+                     "}",
+                 {"f32", "s32"});
+  c.reads = [=](const Index &o) {
+    std::vector<std::pair<unsigned, Index>> reads;
+    Index i(o.begin() + 1, o.end());
+    for (int64_t j = 0; j < k; ++j) {
+      i[j] += starts[o[0] * k + j];
+      reads.push_back({1, {o[0], j}});
+    }
+    reads.push_back({0, i});
+    return reads;
+  };
+  return c;
+}
+
+struct Family {
+  const char *name;
+  Case (*generate)(Random &);
+};
+
+class IndexingOracle : public ::testing::TestWithParam<Family> {};
+
+TEST_P(IndexingOracle, MapsMatchTheOpsReads) {
+  DialectRegistry registry;
+  registerHloTranslateDialects(registry);
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  context.loadAllAvailableDialects();
+  Random random(20261122);
+  for (int i = 0; i < 200; ++i) {
+    checkCase(GetParam().generate(random), context);
+    if (HasFailure())
+      return;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Ops, IndexingOracle,
+    ::testing::Values(Family{"elementwise", elementwise},
+                      Family{"broadcast", broadcast},
+                      Family{"transpose", transpose},
+                      Family{"reverse", reverse}, Family{"slice", slice},
+                      Family{"reshape", reshape},
+                      Family{"concatenate", concatenate}, Family{"pad", pad},
+                      Family{"reduce", reduce}, Family{"dot", dot},
+                      Family{"reduce_window", reduceWindow},
+                      Family{"dynamic_slice", dynamicSlice},
+                      Family{"dynamic_update_slice", dynamicUpdateSlice},
+                      Family{"gather", gather}),
+    [](const ::testing::TestParamInfo<Family> &info) {
+      return std::string(info.param.name);
+    });
+
+} // namespace
