@@ -330,117 +330,6 @@ Case elementwise(Random &r) {
   return c;
 }
 
-Case broadcast(Random &r) {
-  Case c;
-  c.outputShape = r.shape(1, 3);
-  Index dims = r.subset(c.outputShape.size());
-  Index operand;
-  for (int64_t d : dims)
-    operand.push_back(c.outputShape[d]);
-  c.operandShapes = {operand};
-  c.hlo = module(c.operandShapes, shapeText(c.outputShape) +
-                                      " broadcast(p0), dimensions={" +
-                                      joined(dims) + "}");
-  c.reads = [dims](const Index &o) {
-    Index i;
-    for (int64_t d : dims)
-      i.push_back(o[d]);
-    return std::vector<std::pair<unsigned, Index>>{{0, i}};
-  };
-  return c;
-}
-
-Case transpose(Random &r) {
-  Case c;
-  Index operand = r.shape(1, 4), perm = r.permutation(operand.size());
-  for (int64_t p : perm)
-    c.outputShape.push_back(operand[p]);
-  c.operandShapes = {operand};
-  c.hlo = module(c.operandShapes, shapeText(c.outputShape) +
-                                      " transpose(p0), dimensions={" +
-                                      joined(perm) + "}");
-  c.reads = [perm](const Index &o) {
-    Index i(o.size());
-    for (size_t k = 0; k < o.size(); ++k)
-      i[perm[k]] = o[k];
-    return std::vector<std::pair<unsigned, Index>>{{0, i}};
-  };
-  return c;
-}
-
-Case reverse(Random &r) {
-  Case c;
-  c.outputShape = r.shape(1, 3);
-  c.operandShapes = {c.outputShape};
-  Index dims = r.subset(c.outputShape.size());
-  c.hlo = module(c.operandShapes, shapeText(c.outputShape) +
-                                      " reverse(p0), dimensions={" +
-                                      joined(dims) + "}");
-  Index shape = c.outputShape;
-  c.reads = [dims, shape](const Index &o) {
-    Index i = o;
-    for (int64_t d : dims)
-      i[d] = shape[d] - 1 - o[d];
-    return std::vector<std::pair<unsigned, Index>>{{0, i}};
-  };
-  return c;
-}
-
-Case slice(Random &r) {
-  Case c;
-  Index operand = r.shape(1, 3, 9), start, stride;
-  std::string spec;
-  for (size_t d = 0; d < operand.size(); ++d) {
-    int64_t s = r.uniform(0, operand[d] - 1);
-    int64_t limit = r.uniform(s + 1, operand[d]);
-    int64_t st = r.uniform(1, 3);
-    start.push_back(s);
-    stride.push_back(st);
-    c.outputShape.push_back((limit - s + st - 1) / st);
-    spec += (d ? ", [" : "[") + std::to_string(s) + ":" +
-            std::to_string(limit) + ":" + std::to_string(st) + "]";
-  }
-  c.operandShapes = {operand};
-  c.hlo = module(c.operandShapes, shapeText(c.outputShape) +
-                                      " slice(p0), slice={" + spec + "}");
-  c.reads = [start, stride](const Index &o) {
-    Index i(o.size());
-    for (size_t d = 0; d < o.size(); ++d)
-      i[d] = start[d] + o[d] * stride[d];
-    return std::vector<std::pair<unsigned, Index>>{{0, i}};
-  };
-  return c;
-}
-
-Case reshape(Random &r) {
-  Case c;
-  // Factor a random element count two ways.
-  Index operand = r.shape(1, 4, 4);
-  int64_t count = 1;
-  for (int64_t d : operand)
-    count *= d;
-  int64_t rest = count;
-  while (rest > 1 && c.outputShape.size() < 4) {
-    Index divisors;
-    for (int64_t d = 1; d <= rest; ++d)
-      if (rest % d == 0)
-        divisors.push_back(d);
-    int64_t d = divisors[r.uniform(0, divisors.size() - 1)];
-    c.outputShape.push_back(d);
-    rest /= d;
-  }
-  if (rest > 1 || c.outputShape.empty())
-    c.outputShape.push_back(rest);
-  c.operandShapes = {operand};
-  c.hlo = module(c.operandShapes, shapeText(c.outputShape) + " reshape(p0)");
-  Index out = c.outputShape;
-  c.reads = [operand, out](const Index &o) {
-    return std::vector<std::pair<unsigned, Index>>{
-        {0, delinearize(linearize(o, out), operand)}};
-  };
-  return c;
-}
-
 Case concatenate(Random &r) {
   Case c;
   Index base = r.shape(1, 3);
@@ -470,59 +359,276 @@ Case concatenate(Random &r) {
   return c;
 }
 
-Case pad(Random &r) {
-  Case c;
-  Index operand = r.shape(1, 2, 4), lo, hi, interior;
-  std::string spec;
-  for (size_t d = 0; d < operand.size(); ++d) {
-    lo.push_back(r.uniform(0, 2));
-    hi.push_back(r.uniform(0, 2));
-    interior.push_back(r.uniform(0, 2));
-    c.outputShape.push_back(lo[d] + hi[d] + operand[d] +
-                            (operand[d] - 1) * interior[d]);
-    spec += (d ? "x" : "") + std::to_string(lo[d]) + "_" +
-            std::to_string(hi[d]) + "_" + std::to_string(interior[d]);
-  }
-  c.operandShapes = {operand, {}};
-  c.conservative = {1};
-  c.hlo = module(c.operandShapes,
-                 shapeText(c.outputShape) + " pad(p0, p1), padding=" + spec);
-  c.reads = [operand, lo, interior](const Index &o) {
-    Index i(o.size());
-    bool inside = true;
-    for (size_t d = 0; d < o.size(); ++d) {
-      int64_t x = o[d] - lo[d];
-      inside &= x >= 0 && x % (interior[d] + 1) == 0 &&
-                x / (interior[d] + 1) < operand[d];
-      i[d] = inside ? x / (interior[d] + 1) : 0;
-    }
-    if (inside)
-      return std::vector<std::pair<unsigned, Index>>{{0, i}};
-    return std::vector<std::pair<unsigned, Index>>{{1, Index()}};
-  };
-  return c;
+//===----------------------------------------------------------------------===//
+// Single-input ops as steps: usable alone and chained inside a fusion.
+//===----------------------------------------------------------------------===//
+
+/// A single-input op applied to an input of shape `in`. Its HLO text reads
+/// the input as `IN` and, for pad and reduce, a scalar `INIT`.
+struct Step {
+  std::string op;
+  Index in, out;
+  /// The input elements output element `o` reads.
+  std::function<std::vector<Index>(const Index &)> reads;
+  /// Whether `o` reads INIT; `initConservative`: the spec's maps say every
+  /// output reads it.
+  std::function<bool(const Index &)> readsInit;
+  bool initConservative = false;
+};
+
+int64_t numElements(ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
 }
 
-Case reduce(Random &r) {
-  Case c;
-  Index operand = r.shape(1, 3), dims = r.subset(operand.size());
-  for (size_t d = 0; d < operand.size(); ++d)
+Step broadcastStep(Random &r, const Index &in) {
+  Step s;
+  s.in = in;
+  Index dims;
+  for (size_t d = 0; d < in.size(); ++d) {
+    while (r.uniform(0, 2) == 0 && s.out.size() < 4)
+      s.out.push_back(r.uniform(1, 3));
+    dims.push_back(s.out.size());
+    s.out.push_back(in[d]);
+  }
+  if (r.uniform(0, 1) && s.out.size() < 4)
+    s.out.push_back(r.uniform(1, 3));
+  s.op = shapeText(s.out) + " broadcast(IN), dimensions={" + joined(dims) + "}";
+  s.reads = [dims](const Index &o) {
+    Index i;
+    for (int64_t d : dims)
+      i.push_back(o[d]);
+    return std::vector<Index>{i};
+  };
+  return s;
+}
+
+Step transposeStep(Random &r, const Index &in) {
+  Step s;
+  s.in = in;
+  Index perm = r.permutation(in.size());
+  for (int64_t p : perm)
+    s.out.push_back(in[p]);
+  s.op = shapeText(s.out) + " transpose(IN), dimensions={" + joined(perm) + "}";
+  s.reads = [perm](const Index &o) {
+    Index i(o.size());
+    for (size_t k = 0; k < o.size(); ++k)
+      i[perm[k]] = o[k];
+    return std::vector<Index>{i};
+  };
+  return s;
+}
+
+Step reverseStep(Random &r, const Index &in) {
+  Step s;
+  s.in = s.out = in;
+  Index dims = r.subset(in.size());
+  s.op = shapeText(s.out) + " reverse(IN), dimensions={" + joined(dims) + "}";
+  s.reads = [dims, in](const Index &o) {
+    Index i = o;
+    for (int64_t d : dims)
+      i[d] = in[d] - 1 - o[d];
+    return std::vector<Index>{i};
+  };
+  return s;
+}
+
+Step sliceStep(Random &r, const Index &in) {
+  Step s;
+  s.in = in;
+  Index start, stride;
+  std::string spec;
+  for (size_t d = 0; d < in.size(); ++d) {
+    int64_t first = r.uniform(0, in[d] - 1);
+    int64_t limit = r.uniform(first + 1, in[d]);
+    int64_t st = r.uniform(1, 3);
+    start.push_back(first);
+    stride.push_back(st);
+    s.out.push_back((limit - first + st - 1) / st);
+    spec += (d ? ", [" : "[") + std::to_string(first) + ":" +
+            std::to_string(limit) + ":" + std::to_string(st) + "]";
+  }
+  s.op = shapeText(s.out) + " slice(IN), slice={" + spec + "}";
+  s.reads = [start, stride](const Index &o) {
+    Index i(o.size());
+    for (size_t d = 0; d < o.size(); ++d)
+      i[d] = start[d] + o[d] * stride[d];
+    return std::vector<Index>{i};
+  };
+  return s;
+}
+
+Step reshapeStep(Random &r, const Index &in) {
+  Step s;
+  s.in = in;
+  // Factor the element count another way.
+  int64_t rest = numElements(in);
+  while (rest > 1 && s.out.size() < 4) {
+    Index divisors;
+    for (int64_t d = 1; d <= rest; ++d)
+      if (rest % d == 0)
+        divisors.push_back(d);
+    int64_t d = divisors[r.uniform(0, divisors.size() - 1)];
+    s.out.push_back(d);
+    rest /= d;
+  }
+  if (rest > 1 || (s.out.empty() && r.uniform(0, 1)))
+    s.out.push_back(rest);
+  s.op = shapeText(s.out) + " reshape(IN)";
+  Index out = s.out;
+  s.reads = [in, out](const Index &o) {
+    return std::vector<Index>{delinearize(linearize(o, out), in)};
+  };
+  return s;
+}
+
+Step padStep(Random &r, const Index &in) {
+  Step s;
+  s.in = in;
+  Index lo, interior;
+  std::string spec;
+  for (size_t d = 0; d < in.size(); ++d) {
+    lo.push_back(r.uniform(0, 2));
+    int64_t hi = r.uniform(0, 2);
+    interior.push_back(r.uniform(0, 2));
+    s.out.push_back(lo[d] + hi + in[d] + (in[d] - 1) * interior[d]);
+    spec += (d ? "x" : "") + std::to_string(lo[d]) + "_" +
+            std::to_string(hi) + "_" + std::to_string(interior[d]);
+  }
+  s.op = shapeText(s.out) + " pad(IN, INIT), padding=" + spec;
+  s.reads = [in, lo, interior](const Index &o) {
+    Index i(o.size());
+    for (size_t d = 0; d < o.size(); ++d) {
+      int64_t x = o[d] - lo[d];
+      if (x < 0 || x % (interior[d] + 1) != 0 ||
+          x / (interior[d] + 1) >= in[d])
+        return std::vector<Index>{};
+      i[d] = x / (interior[d] + 1);
+    }
+    return std::vector<Index>{i};
+  };
+  auto reads = s.reads;
+  s.readsInit = [reads](const Index &o) { return reads(o).empty(); };
+  s.initConservative = true;
+  return s;
+}
+
+Step reduceStep(Random &r, const Index &in) {
+  Step s;
+  s.in = in;
+  Index dims = r.subset(in.size());
+  for (size_t d = 0; d < in.size(); ++d)
     if (!llvm::is_contained(dims, static_cast<int64_t>(d)))
-      c.outputShape.push_back(operand[d]);
-  c.operandShapes = {operand, {}};
-  c.hlo = module(c.operandShapes, shapeText(c.outputShape) +
-                                      " reduce(p0, p1), dimensions={" +
-                                      joined(dims) + "}, to_apply=add");
-  c.reads = [operand, dims](const Index &o) {
-    std::vector<std::pair<unsigned, Index>> reads{{1, Index()}};
-    forEachIndex(operand, [&](const Index &i) {
+      s.out.push_back(in[d]);
+  s.op = shapeText(s.out) + " reduce(IN, INIT), dimensions={" + joined(dims) +
+         "}, to_apply=add";
+  s.reads = [in, dims](const Index &o) {
+    std::vector<Index> reads;
+    forEachIndex(in, [&](const Index &i) {
       size_t k = 0;
       for (size_t d = 0; d < i.size(); ++d)
         if (!llvm::is_contained(dims, static_cast<int64_t>(d)) &&
             i[d] != o[k++])
           return;
-      reads.push_back({0, i});
+      reads.push_back(i);
     });
+    return reads;
+  };
+  s.readsInit = [](const Index &) { return true; };
+  return s;
+}
+
+std::string substitute(std::string text, const std::string &in,
+                       const std::string &init) {
+  // INIT contains IN: replace it first.
+  size_t pos;
+  while ((pos = text.find("INIT")) != std::string::npos)
+    text.replace(pos, 4, init);
+  while ((pos = text.find("IN")) != std::string::npos)
+    text.replace(pos, 2, in);
+  return text;
+}
+
+/// One step as a module: p0 is the input, p1 the scalar INIT.
+Case single(Step step) {
+  Case c;
+  c.outputShape = step.out;
+  c.operandShapes = {step.in};
+  if (step.readsInit)
+    c.operandShapes.push_back({});
+  if (step.initConservative)
+    c.conservative = {1};
+  c.hlo = module(c.operandShapes, substitute(step.op, "p0", "p1"));
+  c.reads = [step](const Index &o) {
+    std::vector<std::pair<unsigned, Index>> reads;
+    for (Index &i : step.reads(o))
+      reads.push_back({0, std::move(i)});
+    if (step.readsInit && step.readsInit(o))
+      reads.push_back({1, Index()});
+    return reads;
+  };
+  return c;
+}
+
+Case broadcast(Random &r) { return single(broadcastStep(r, r.shape(0, 3))); }
+Case transpose(Random &r) { return single(transposeStep(r, r.shape(1, 4))); }
+Case reverse(Random &r) { return single(reverseStep(r, r.shape(1, 3))); }
+Case slice(Random &r) { return single(sliceStep(r, r.shape(1, 3, 9))); }
+Case reshape(Random &r) { return single(reshapeStep(r, r.shape(0, 4, 4))); }
+Case pad(Random &r) { return single(padStep(r, r.shape(1, 2, 4))); }
+Case reduce(Random &r) { return single(reduceStep(r, r.shape(1, 3))); }
+
+/// A loop fusion of 2 to 5 random steps over one parameter: the fusion's maps
+/// compose the steps' maps; the real relation composes the steps' reads.
+Case fusionChain(Random &r) {
+  Step (*kinds[])(Random &, const Index &) = {
+      broadcastStep, transposeStep, reverseStep, sliceStep,
+      reshapeStep,   padStep,       reduceStep};
+  Index in = r.shape(1, 3, 4);
+  std::vector<Step> steps;
+  std::string body;
+  Index shape = in;
+  for (int i = 0, n = r.uniform(2, 5); i < n; ++i) {
+    Step step = kinds[r.uniform(0, 6)](r, shape);
+    if (numElements(step.out) > 300 || step.out.empty())
+      continue;
+    body += "  s" + std::to_string(steps.size()) + " = " +
+            substitute(step.op,
+                       steps.empty() ? "x"
+                                     : "s" + std::to_string(steps.size() - 1),
+                       "zero") +
+            "\n";
+    shape = step.out;
+    steps.push_back(std::move(step));
+  }
+  if (steps.empty())
+    return fusionChain(r);
+  size_t root = body.rfind("  s");
+  body.insert(root + 2, "ROOT ");
+  Case c;
+  c.operandShapes = {in};
+  c.outputShape = shape;
+  c.hlo = "HloModule m\n\nadd {\n  a = f32[] parameter(0)\n"
+          "  b = f32[] parameter(1)\n  ROOT sum = f32[] add(a, b)\n}\n\n"
+          "fused {\n  x = " +
+          shapeText(in) + " parameter(0)\n  zero = f32[] constant(0)\n" +
+          body + "}\n\nENTRY e {\n  p0 = " + shapeText(in) +
+          " parameter(0)\n  ROOT r = " + shapeText(shape) +
+          " fusion(p0), kind=kLoop, calls=fused\n}\n";
+  c.reads = [steps](const Index &o) {
+    std::set<Index> current{o};
+    for (auto it = steps.rbegin(); it != steps.rend(); ++it) {
+      std::set<Index> next;
+      for (const Index &index : current)
+        for (Index &i : it->reads(index))
+          next.insert(std::move(i));
+      current = std::move(next);
+    }
+    std::vector<std::pair<unsigned, Index>> reads;
+    for (const Index &i : current)
+      reads.push_back({0, i});
     return reads;
   };
   return c;
@@ -756,7 +862,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Family{"reduce_window", reduceWindow},
                       Family{"dynamic_slice", dynamicSlice},
                       Family{"dynamic_update_slice", dynamicUpdateSlice},
-                      Family{"gather", gather}),
+                      Family{"gather", gather},
+                      Family{"fusion_chain", fusionChain}),
     [](const ::testing::TestParamInfo<Family> &info) {
       return std::string(info.param.name);
     });
