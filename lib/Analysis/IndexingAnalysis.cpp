@@ -139,45 +139,43 @@ static int64_t product(ArrayRef<int64_t> sizes) {
   return p;
 }
 
-SmallVector<AffineExpr> indexing::reshapeExprs(ArrayRef<int64_t> from,
-                                             ArrayRef<int64_t> to,
-                                             ArrayRef<AffineExpr> fromIndex,
-                                             bool &needsSimplify) {
+SmallVector<AffineExpr> indexing::reshapeExprs(MLIRContext *context,
+                                               ArrayRef<int64_t> from,
+                                               ArrayRef<int64_t> to,
+                                               ArrayRef<AffineExpr> fromIndex,
+                                               bool &needsSimplify) {
+  // Without elements there is no index to map: any result will do.
+  if (product(from) == 0 || product(to) == 0)
+    return SmallVector<AffineExpr>(to.size(),
+                                   getAffineConstantExpr(0, context));
   // Split both shapes into consecutive groups with equal element counts:
   // inside a group the index is linearized and delinearized; across groups
-  // the dimensions are independent. An empty tensor is one group.
+  // the dimensions are independent.
   struct Group {
     unsigned fromBegin, fromEnd, toBegin, toEnd;
   };
   SmallVector<Group> groups;
-  if (product(from) == 0 || product(to) == 0) {
-    groups.push_back({0, unsigned(from.size()), 0, unsigned(to.size())});
-  } else {
-    unsigned i = 0, j = 0;
-    while (i < from.size() || j < to.size()) {
-      Group g{i, i, j, j};
-      int64_t pFrom = 1, pTo = 1;
-      if (i < from.size())
+  unsigned i = 0, j = 0;
+  while (i < from.size() || j < to.size()) {
+    Group g{i, i, j, j};
+    int64_t pFrom = 1, pTo = 1;
+    if (i < from.size())
+      pFrom *= from[i++];
+    if (j < to.size())
+      pTo *= to[j++];
+    while (pFrom != pTo) {
+      if (pFrom < pTo && i < from.size())
         pFrom *= from[i++];
-      if (j < to.size())
+      else if (pTo < pFrom && j < to.size())
         pTo *= to[j++];
-      while (pFrom != pTo) {
-        if (pFrom < pTo && i < from.size())
-          pFrom *= from[i++];
-        else if (pTo < pFrom && j < to.size())
-          pTo *= to[j++];
-        else
-          break; // Element counts differ: the verifier rejects this.
-      }
-      g.fromEnd = i;
-      g.toEnd = j;
-      groups.push_back(g);
+      else
+        break; // Element counts differ: the verifier rejects this.
     }
+    g.fromEnd = i;
+    g.toEnd = j;
+    groups.push_back(g);
   }
 
-  MLIRContext *context = nullptr;
-  if (!fromIndex.empty())
-    context = fromIndex.front().getContext();
   auto nonUnit = [](ArrayRef<int64_t> sizes, unsigned begin, unsigned end) {
     return llvm::count_if(sizes.slice(begin, end - begin),
                           [](int64_t s) { return s != 1; });
@@ -202,7 +200,7 @@ SmallVector<AffineExpr> indexing::reshapeExprs(ArrayRef<int64_t> from,
     int64_t toStride = product(to.slice(g.toBegin, g.toEnd - g.toBegin));
     bool outermost = true;
     for (unsigned k = g.toBegin; k < g.toEnd; ++k) {
-      toStride = to[k] == 0 ? 1 : toStride / to[k];
+      toStride /= to[k];
       if (to[k] == 1) {
         result.push_back(getAffineConstantExpr(0, context));
         continue;

@@ -69,7 +69,8 @@ InstructionIndexing allUnknown(unsigned count, const std::string &reason);
 /// value are handled separately; `needsSimplify` is set when a group has
 /// several dimensions on both sides (the expressions are then worth
 /// simplifying).
-SmallVector<AffineExpr> reshapeExprs(ArrayRef<int64_t> from,
+SmallVector<AffineExpr> reshapeExprs(MLIRContext *context,
+                                     ArrayRef<int64_t> from,
                                      ArrayRef<int64_t> to,
                                      ArrayRef<AffineExpr> fromIndex,
                                      bool &needsSimplify);

@@ -277,7 +277,7 @@ static IndexingMap reshapeMap(MLIRContext *ctx, ArrayRef<int64_t> from,
                               ArrayRef<int64_t> to) {
   bool needsSimplify = false;
   SmallVector<AffineExpr> results =
-      reshapeExprs(from, to, dims(from.size(), ctx), needsSimplify);
+      reshapeExprs(ctx, from, to, dims(from.size(), ctx), needsSimplify);
   IndexingMap map = makeMap(ctx, from, {}, results);
   if (needsSimplify)
     map.simplify();
@@ -334,7 +334,8 @@ static std::optional<IndexingMap> bitcastMap(MLIRContext *ctx, Type fromType,
     toPhysical.push_back(to[d]);
   bool needsSimplify = false;
   SmallVector<AffineExpr> toPhysicalIndex =
-      reshapeExprs(fromPhysical, toPhysical, fromPhysicalIndex, needsSimplify);
+      reshapeExprs(ctx, fromPhysical, toPhysical, fromPhysicalIndex,
+                   needsSimplify);
   SmallVector<AffineExpr> results(to.size());
   for (auto [pos, d] : llvm::enumerate(*toOrder))
     results[d] = toPhysicalIndex[pos];
