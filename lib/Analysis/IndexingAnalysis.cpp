@@ -83,23 +83,23 @@ SmallVector<int64_t> indexing::outputShape(Operation *op, unsigned output) {
 }
 
 IndexingMap indexing::makeMap(MLIRContext *context, ArrayRef<int64_t> dimSizes,
-                            ArrayRef<int64_t> rangeSizes,
-                            ArrayRef<AffineExpr> results,
-                            std::vector<RuntimeVar> runtimeVars) {
+                              ArrayRef<int64_t> rangeSizes,
+                              ArrayRef<AffineExpr> results,
+                              std::vector<RuntimeVar> runtimeVars) {
   std::vector<Interval> dims, ranges;
   for (int64_t size : dimSizes)
     dims.push_back({0, size - 1});
   for (int64_t size : rangeSizes)
     ranges.push_back({0, size - 1});
-  AffineMap map = AffineMap::get(dimSizes.size(),
-                                 rangeSizes.size() + runtimeVars.size(),
-                                 results, context);
+  AffineMap map =
+      AffineMap::get(dimSizes.size(), rangeSizes.size() + runtimeVars.size(),
+                     results, context);
   return IndexingMap(map, std::move(dims), std::move(ranges),
                      std::move(runtimeVars));
 }
 
 IndexingMap indexing::identityMap(MLIRContext *context,
-                                ArrayRef<int64_t> shape) {
+                                  ArrayRef<int64_t> shape) {
   SmallVector<AffineExpr> results;
   for (unsigned i = 0; i < shape.size(); ++i)
     results.push_back(getAffineDimExpr(i, context));
@@ -107,12 +107,12 @@ IndexingMap indexing::identityMap(MLIRContext *context,
 }
 
 IndexingMap indexing::toScalarMap(MLIRContext *context,
-                                ArrayRef<int64_t> shape) {
+                                  ArrayRef<int64_t> shape) {
   return makeMap(context, shape, {}, {});
 }
 
 IndexingMap indexing::scalarToAllMap(MLIRContext *context,
-                                   ArrayRef<int64_t> shape) {
+                                     ArrayRef<int64_t> shape) {
   SmallVector<AffineExpr> results;
   for (unsigned i = 0; i < shape.size(); ++i)
     results.push_back(getAffineSymbolExpr(i, context));
@@ -126,7 +126,7 @@ OperandIndexing indexing::single(IndexingMap map) {
 }
 
 InstructionIndexing indexing::allUnknown(unsigned count,
-                                       const std::string &reason) {
+                                         const std::string &reason) {
   InstructionIndexing result;
   result.indexing.assign(count, OperandIndexing::unknown(reason));
   return result;
@@ -216,7 +216,7 @@ SmallVector<AffineExpr> indexing::reshapeExprs(MLIRContext *context,
 }
 
 IndexingMap indexing::composeSimplified(const IndexingMap &consumer,
-                                      const IndexingMap &producer) {
+                                        const IndexingMap &producer) {
   if (producer.getAffineMap().isIdentity() && producer.getNumSymbols() == 0 &&
       producer.getNumConstraints() == 0)
     return consumer;
@@ -271,11 +271,10 @@ static const char *unsupportedReason(Operation *op) {
     // An output element comes from the operand of the replica that owns its
     // slice; the replica is not a value of this program, so no map.
     return "all-gather: output elements come from other replicas";
-  if (isa<AllToAllOp, RaggedAllToAllOp, ReduceScatterOp,
-          CollectiveBroadcastOp, CollectivePermuteOp, CollectiveReduceOp,
-          ShuffleOp, AllReduceStartOp, AllReduceDoneOp, AllGatherStartOp,
-          AllGatherDoneOp, CollectivePermuteStartOp, CollectivePermuteDoneOp>(
-          op))
+  if (isa<AllToAllOp, RaggedAllToAllOp, ReduceScatterOp, CollectiveBroadcastOp,
+          CollectivePermuteOp, CollectiveReduceOp, ShuffleOp, AllReduceStartOp,
+          AllReduceDoneOp, AllGatherStartOp, AllGatherDoneOp,
+          CollectivePermuteStartOp, CollectivePermuteDoneOp>(op))
     return "collective: not modelled";
   if (isa<RngOp, RngBitGeneratorOp>(op))
     return "rng: not modelled";
@@ -354,9 +353,8 @@ InstructionIndexing mlir::hlo::computeInputToOutputIndexing(Operation *op,
       .Case([](SliceOp o) { return sliceInputToOutput(o); })
       .Case([](ReshapeOp o) { return reshapeInputToOutput(o); })
       .Case([](BitcastOp o) { return bitcastInputToOutput(o); })
-      .Case([&](ConcatenateOp o) {
-        return concatenateInputToOutput(o, operand);
-      })
+      .Case(
+          [&](ConcatenateOp o) { return concatenateInputToOutput(o, operand); })
       .Case([&](PadOp o) { return padInputToOutput(o, operand); })
       .Case([&](DynamicSliceOp o) {
         return dynamicSliceInputToOutput(o, operand);
@@ -371,9 +369,8 @@ InstructionIndexing mlir::hlo::computeInputToOutputIndexing(Operation *op,
       })
       .Case([&](SortOp o) { return sortInputToOutput(o, operand); })
       .Case([&](DotOp o) { return dotInputToOutput(o, operand); })
-      .Case([&](ConvolutionOp o) {
-        return convolutionInputToOutput(o, operand);
-      })
+      .Case(
+          [&](ConvolutionOp o) { return convolutionInputToOutput(o, operand); })
       .Case<FusionOp, CallOp, AsyncStartOp>(
           [&](Operation *o) { return calledInputToOutput(o, operand); })
       .Default([&](Operation *o) {
