@@ -128,8 +128,7 @@ static InstructionIndexing computationOutputToInput(ComputationOp comp,
   MLIRContext *ctx = comp.getContext();
   Block &body = comp.getBody().front();
   Propagation prop;
-  prop.at({comp.getRootValue(), rootElement})
-      .insert(identityMap(ctx, shape));
+  prop.at({comp.getRootValue(), rootElement}).insert(identityMap(ctx, shape));
 
   for (Operation &op : llvm::reverse(body.without_terminator())) {
     if (op.getNumResults() != 1)
@@ -180,7 +179,7 @@ static InstructionIndexing computationOutputToInput(ComputationOp comp,
 }
 
 InstructionIndexing indexing::calledOutputToInput(Operation *op,
-                                                unsigned output) {
+                                                  unsigned output) {
   unsigned numOperands = op->getNumOperands();
   ComputationOp comp = getCallee(op);
   if (!comp)
@@ -191,8 +190,8 @@ InstructionIndexing indexing::calledOutputToInput(Operation *op,
   std::optional<SmallVector<int64_t>> shape =
       getStaticShape(getOutputType(op, output));
   if (!shape)
-    return allUnknown(numOperands, "output " + std::to_string(output) +
-                                       " is not an array");
+    return allUnknown(numOperands,
+                      "output " + std::to_string(output) + " is not an array");
   if (isa<AsyncStartOp>(op)) {
     // ((operands...), result, context...): only the result is computed.
     if (output != 1)
@@ -221,8 +220,8 @@ static bool reaches(Operation *op, unsigned element, unsigned output) {
 }
 
 /// Maps from parameter `param` of `comp` to each element of its root.
-static SmallVector<OperandIndexing>
-computationInputToOutput(ComputationOp comp, unsigned param) {
+static SmallVector<OperandIndexing> computationInputToOutput(ComputationOp comp,
+                                                             unsigned param) {
   MLIRContext *ctx = comp.getContext();
   Block &body = comp.getBody().front();
   BlockArgument arg = body.getArgument(param);
@@ -282,7 +281,7 @@ computationInputToOutput(ComputationOp comp, unsigned param) {
 }
 
 InstructionIndexing indexing::calledInputToOutput(Operation *op,
-                                                unsigned operand) {
+                                                  unsigned operand) {
   unsigned numOutputs = getNumIndexingOutputs(op);
   ComputationOp comp = getCallee(op);
   if (!comp)

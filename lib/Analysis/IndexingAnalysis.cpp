@@ -83,23 +83,23 @@ SmallVector<int64_t> indexing::outputShape(Operation *op, unsigned output) {
 }
 
 IndexingMap indexing::makeMap(MLIRContext *context, ArrayRef<int64_t> dimSizes,
-                            ArrayRef<int64_t> rangeSizes,
-                            ArrayRef<AffineExpr> results,
-                            std::vector<RuntimeVar> runtimeVars) {
+                              ArrayRef<int64_t> rangeSizes,
+                              ArrayRef<AffineExpr> results,
+                              std::vector<RuntimeVar> runtimeVars) {
   std::vector<Interval> dims, ranges;
   for (int64_t size : dimSizes)
     dims.push_back({0, size - 1});
   for (int64_t size : rangeSizes)
     ranges.push_back({0, size - 1});
-  AffineMap map = AffineMap::get(dimSizes.size(),
-                                 rangeSizes.size() + runtimeVars.size(),
-                                 results, context);
+  AffineMap map =
+      AffineMap::get(dimSizes.size(), rangeSizes.size() + runtimeVars.size(),
+                     results, context);
   return IndexingMap(map, std::move(dims), std::move(ranges),
                      std::move(runtimeVars));
 }
 
 IndexingMap indexing::identityMap(MLIRContext *context,
-                                ArrayRef<int64_t> shape) {
+                                  ArrayRef<int64_t> shape) {
   SmallVector<AffineExpr> results;
   for (unsigned i = 0; i < shape.size(); ++i)
     results.push_back(getAffineDimExpr(i, context));
@@ -107,12 +107,12 @@ IndexingMap indexing::identityMap(MLIRContext *context,
 }
 
 IndexingMap indexing::toScalarMap(MLIRContext *context,
-                                ArrayRef<int64_t> shape) {
+                                  ArrayRef<int64_t> shape) {
   return makeMap(context, shape, {}, {});
 }
 
 IndexingMap indexing::scalarToAllMap(MLIRContext *context,
-                                   ArrayRef<int64_t> shape) {
+                                     ArrayRef<int64_t> shape) {
   SmallVector<AffineExpr> results;
   for (unsigned i = 0; i < shape.size(); ++i)
     results.push_back(getAffineSymbolExpr(i, context));
@@ -126,7 +126,7 @@ OperandIndexing indexing::single(IndexingMap map) {
 }
 
 InstructionIndexing indexing::allUnknown(unsigned count,
-                                       const std::string &reason) {
+                                         const std::string &reason) {
   InstructionIndexing result;
   result.indexing.assign(count, OperandIndexing::unknown(reason));
   return result;
@@ -139,45 +139,43 @@ static int64_t product(ArrayRef<int64_t> sizes) {
   return p;
 }
 
-SmallVector<AffineExpr> indexing::reshapeExprs(ArrayRef<int64_t> from,
-                                             ArrayRef<int64_t> to,
-                                             ArrayRef<AffineExpr> fromIndex,
-                                             bool &needsSimplify) {
+SmallVector<AffineExpr> indexing::reshapeExprs(MLIRContext *context,
+                                               ArrayRef<int64_t> from,
+                                               ArrayRef<int64_t> to,
+                                               ArrayRef<AffineExpr> fromIndex,
+                                               bool &needsSimplify) {
+  // Without elements there is no index to map: any result will do.
+  if (product(from) == 0 || product(to) == 0)
+    return SmallVector<AffineExpr>(to.size(),
+                                   getAffineConstantExpr(0, context));
   // Split both shapes into consecutive groups with equal element counts:
   // inside a group the index is linearized and delinearized; across groups
-  // the dimensions are independent. An empty tensor is one group.
+  // the dimensions are independent.
   struct Group {
     unsigned fromBegin, fromEnd, toBegin, toEnd;
   };
   SmallVector<Group> groups;
-  if (product(from) == 0 || product(to) == 0) {
-    groups.push_back({0, unsigned(from.size()), 0, unsigned(to.size())});
-  } else {
-    unsigned i = 0, j = 0;
-    while (i < from.size() || j < to.size()) {
-      Group g{i, i, j, j};
-      int64_t pFrom = 1, pTo = 1;
-      if (i < from.size())
+  unsigned i = 0, j = 0;
+  while (i < from.size() || j < to.size()) {
+    Group g{i, i, j, j};
+    int64_t pFrom = 1, pTo = 1;
+    if (i < from.size())
+      pFrom *= from[i++];
+    if (j < to.size())
+      pTo *= to[j++];
+    while (pFrom != pTo) {
+      if (pFrom < pTo && i < from.size())
         pFrom *= from[i++];
-      if (j < to.size())
+      else if (pTo < pFrom && j < to.size())
         pTo *= to[j++];
-      while (pFrom != pTo) {
-        if (pFrom < pTo && i < from.size())
-          pFrom *= from[i++];
-        else if (pTo < pFrom && j < to.size())
-          pTo *= to[j++];
-        else
-          break; // Element counts differ: the verifier rejects this.
-      }
-      g.fromEnd = i;
-      g.toEnd = j;
-      groups.push_back(g);
+      else
+        break; // Element counts differ: the verifier rejects this.
     }
+    g.fromEnd = i;
+    g.toEnd = j;
+    groups.push_back(g);
   }
 
-  MLIRContext *context = nullptr;
-  if (!fromIndex.empty())
-    context = fromIndex.front().getContext();
   auto nonUnit = [](ArrayRef<int64_t> sizes, unsigned begin, unsigned end) {
     return llvm::count_if(sizes.slice(begin, end - begin),
                           [](int64_t s) { return s != 1; });
@@ -202,7 +200,7 @@ SmallVector<AffineExpr> indexing::reshapeExprs(ArrayRef<int64_t> from,
     int64_t toStride = product(to.slice(g.toBegin, g.toEnd - g.toBegin));
     bool outermost = true;
     for (unsigned k = g.toBegin; k < g.toEnd; ++k) {
-      toStride = to[k] == 0 ? 1 : toStride / to[k];
+      toStride /= to[k];
       if (to[k] == 1) {
         result.push_back(getAffineConstantExpr(0, context));
         continue;
@@ -218,7 +216,7 @@ SmallVector<AffineExpr> indexing::reshapeExprs(ArrayRef<int64_t> from,
 }
 
 IndexingMap indexing::composeSimplified(const IndexingMap &consumer,
-                                      const IndexingMap &producer) {
+                                        const IndexingMap &producer) {
   // An identity producer changes nothing when its domain holds every index
   // the consumer produces.
   if (producer.getAffineMap().isIdentity() && producer.getNumSymbols() == 0 &&
@@ -281,11 +279,10 @@ static const char *unsupportedReason(Operation *op) {
     // An output element comes from the operand of the replica that owns its
     // slice; the replica is not a value of this program, so no map.
     return "all-gather: output elements come from other replicas";
-  if (isa<AllToAllOp, RaggedAllToAllOp, ReduceScatterOp,
-          CollectiveBroadcastOp, CollectivePermuteOp, CollectiveReduceOp,
-          ShuffleOp, AllReduceStartOp, AllReduceDoneOp, AllGatherStartOp,
-          AllGatherDoneOp, CollectivePermuteStartOp, CollectivePermuteDoneOp>(
-          op))
+  if (isa<AllToAllOp, RaggedAllToAllOp, ReduceScatterOp, CollectiveBroadcastOp,
+          CollectivePermuteOp, CollectiveReduceOp, ShuffleOp, AllReduceStartOp,
+          AllReduceDoneOp, AllGatherStartOp, AllGatherDoneOp,
+          CollectivePermuteStartOp, CollectivePermuteDoneOp>(op))
     return "collective: not modelled";
   if (isa<RngOp, RngBitGeneratorOp>(op))
     return "rng: not modelled";
@@ -364,9 +361,8 @@ InstructionIndexing mlir::hlo::computeInputToOutputIndexing(Operation *op,
       .Case([](SliceOp o) { return sliceInputToOutput(o); })
       .Case([](ReshapeOp o) { return reshapeInputToOutput(o); })
       .Case([](BitcastOp o) { return bitcastInputToOutput(o); })
-      .Case([&](ConcatenateOp o) {
-        return concatenateInputToOutput(o, operand);
-      })
+      .Case(
+          [&](ConcatenateOp o) { return concatenateInputToOutput(o, operand); })
       .Case([&](PadOp o) { return padInputToOutput(o, operand); })
       .Case([&](DynamicSliceOp o) {
         return dynamicSliceInputToOutput(o, operand);
@@ -381,9 +377,8 @@ InstructionIndexing mlir::hlo::computeInputToOutputIndexing(Operation *op,
       })
       .Case([&](SortOp o) { return sortInputToOutput(o, operand); })
       .Case([&](DotOp o) { return dotInputToOutput(o, operand); })
-      .Case([&](ConvolutionOp o) {
-        return convolutionInputToOutput(o, operand);
-      })
+      .Case(
+          [&](ConvolutionOp o) { return convolutionInputToOutput(o, operand); })
       .Case<FusionOp, CallOp, AsyncStartOp>(
           [&](Operation *o) { return calledInputToOutput(o, operand); })
       .Default([&](Operation *o) {

@@ -1,4 +1,4 @@
-//===- IndexingAnalysisImpl.h - shared pieces of the indexing maps -*- C++ -*-===//
+//===- IndexingAnalysisImpl.h - shared parts of the maps -------*- C++ -*-===//
 //
 // Private to lib/Analysis: the helpers the per-op maps share, and the entry
 // points of each op family. Every family function returns one
@@ -69,17 +69,15 @@ InstructionIndexing allUnknown(unsigned count, const std::string &reason);
 /// value are handled separately; `needsSimplify` is set when a group has
 /// several dimensions on both sides (the expressions are then worth
 /// simplifying).
-SmallVector<AffineExpr> reshapeExprs(ArrayRef<int64_t> from,
-                                     ArrayRef<int64_t> to,
-                                     ArrayRef<AffineExpr> fromIndex,
-                                     bool &needsSimplify);
+SmallVector<AffineExpr>
+reshapeExprs(MLIRContext *context, ArrayRef<int64_t> from, ArrayRef<int64_t> to,
+             ArrayRef<AffineExpr> fromIndex, bool &needsSimplify);
 
 /// From a padded view of a tensor of shape `operand` (`padded` its shape,
 /// `low` and `interior` padding per dimension) to the operand: the padding
 /// elements are outside the domain or excluded by `mod` constraints.
 IndexingMap paddedToOperandMap(MLIRContext *context, ArrayRef<int64_t> padded,
-                               ArrayRef<int64_t> operand,
-                               ArrayRef<int64_t> low,
+                               ArrayRef<int64_t> operand, ArrayRef<int64_t> low,
                                ArrayRef<int64_t> interior);
 
 /// composeIndexingMaps(consumer, producer), simplified, without unused
@@ -118,7 +116,8 @@ InstructionIndexing reshapeInputToOutput(Operation *op);
 InstructionIndexing bitcastOutputToInput(BitcastOp op);
 InstructionIndexing bitcastInputToOutput(BitcastOp op);
 InstructionIndexing concatenateOutputToInput(ConcatenateOp op);
-InstructionIndexing concatenateInputToOutput(ConcatenateOp op, unsigned operand);
+InstructionIndexing concatenateInputToOutput(ConcatenateOp op,
+                                             unsigned operand);
 InstructionIndexing padOutputToInput(PadOp op);
 InstructionIndexing padInputToOutput(PadOp op, unsigned operand);
 

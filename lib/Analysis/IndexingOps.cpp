@@ -49,7 +49,7 @@ bool indexing::isElementwise(Operation *op) {
 // Output element d reads element d of every operand; a scalar operand of an
 // array op (clamp bounds, select predicate) is read whole.
 InstructionIndexing indexing::elementwiseOutputToInput(Operation *op,
-                                                     unsigned output) {
+                                                       unsigned output) {
   MLIRContext *ctx = op->getContext();
   SmallVector<int64_t> shape = outputShape(op, output);
   InstructionIndexing result;
@@ -63,7 +63,7 @@ InstructionIndexing indexing::elementwiseOutputToInput(Operation *op,
 }
 
 InstructionIndexing indexing::elementwiseInputToOutput(Operation *op,
-                                                     unsigned operand) {
+                                                       unsigned operand) {
   MLIRContext *ctx = op->getContext();
   SmallVector<int64_t> shape = outputShape(op, 0);
   if (shapeOf(op->getOperand(operand)).empty() && !shape.empty())
@@ -99,7 +99,7 @@ static OperandIndexing identityOfOutput(Operation *op, unsigned output) {
 // operand (the wrapped computation's result, mapped through it by
 // async-start). Other operands (add-dependency's token) are not read.
 InstructionIndexing indexing::passThroughOutputToInput(Operation *op,
-                                                     unsigned output) {
+                                                       unsigned output) {
   InstructionIndexing result;
   result.indexing.resize(op->getNumOperands());
   unsigned source = isPerOperandTuple(op) ? output : 0;
@@ -109,7 +109,7 @@ InstructionIndexing indexing::passThroughOutputToInput(Operation *op,
 }
 
 InstructionIndexing indexing::passThroughInputToOutput(Operation *op,
-                                                     unsigned operand) {
+                                                       unsigned operand) {
   InstructionIndexing result;
   unsigned numOutputs = getNumIndexingOutputs(op);
   result.indexing.resize(numOutputs);
@@ -277,7 +277,7 @@ static IndexingMap reshapeMap(MLIRContext *ctx, ArrayRef<int64_t> from,
                               ArrayRef<int64_t> to) {
   bool needsSimplify = false;
   SmallVector<AffineExpr> results =
-      reshapeExprs(from, to, dims(from.size(), ctx), needsSimplify);
+      reshapeExprs(ctx, from, to, dims(from.size(), ctx), needsSimplify);
   IndexingMap map = makeMap(ctx, from, {}, results);
   if (needsSimplify)
     map.simplify();
@@ -333,8 +333,8 @@ static std::optional<IndexingMap> bitcastMap(MLIRContext *ctx, Type fromType,
   for (int64_t d : *toOrder)
     toPhysical.push_back(to[d]);
   bool needsSimplify = false;
-  SmallVector<AffineExpr> toPhysicalIndex =
-      reshapeExprs(fromPhysical, toPhysical, fromPhysicalIndex, needsSimplify);
+  SmallVector<AffineExpr> toPhysicalIndex = reshapeExprs(
+      ctx, fromPhysical, toPhysical, fromPhysicalIndex, needsSimplify);
   SmallVector<AffineExpr> results(to.size());
   for (auto [pos, d] : llvm::enumerate(*toOrder))
     results[d] = toPhysicalIndex[pos];
@@ -395,7 +395,7 @@ InstructionIndexing indexing::concatenateOutputToInput(ConcatenateOp op) {
 }
 
 InstructionIndexing indexing::concatenateInputToOutput(ConcatenateOp op,
-                                                     unsigned operand) {
+                                                       unsigned operand) {
   MLIRContext *ctx = op.getContext();
   int64_t cat = op.getDimensions()[0];
   int64_t offset = 0;
@@ -411,10 +411,10 @@ InstructionIndexing indexing::concatenateInputToOutput(ConcatenateOp op,
 // operand element (d - low) / (interior + 1) when that division is exact and
 // the element exists; elsewhere it holds the padding value.
 IndexingMap indexing::paddedToOperandMap(MLIRContext *ctx,
-                                       ArrayRef<int64_t> padded,
-                                       ArrayRef<int64_t> operand,
-                                       ArrayRef<int64_t> low,
-                                       ArrayRef<int64_t> interior) {
+                                         ArrayRef<int64_t> padded,
+                                         ArrayRef<int64_t> operand,
+                                         ArrayRef<int64_t> low,
+                                         ArrayRef<int64_t> interior) {
   SmallVector<AffineExpr> results;
   std::vector<Interval> domain;
   SmallVector<std::pair<AffineExpr, Interval>> constraints;
@@ -422,9 +422,9 @@ IndexingMap indexing::paddedToOperandMap(MLIRContext *ctx,
     int64_t step = interior[i] + 1;
     AffineExpr offset = dim(i, ctx) - low[i];
     results.push_back(offset.floorDiv(step));
-    domain.push_back({std::max<int64_t>(low[i], 0),
-                      std::min(low[i] + (operand[i] - 1) * step,
-                               padded[i] - 1)});
+    domain.push_back(
+        {std::max<int64_t>(low[i], 0),
+         std::min(low[i] + (operand[i] - 1) * step, padded[i] - 1)});
     if (step != 1)
       constraints.push_back({offset % step, Interval{0, 0}});
   }
@@ -437,9 +437,9 @@ InstructionIndexing indexing::padOutputToInput(PadOp op) {
   PaddingAttr padding = op.getPadding();
   SmallVector<int64_t> out = outputShape(op, 0);
   InstructionIndexing result;
-  result.indexing.push_back(single(
-      paddedToOperandMap(ctx, out, shapeOf(op.getOperand()),
-                         padding.getLow(), padding.getInterior())));
+  result.indexing.push_back(
+      single(paddedToOperandMap(ctx, out, shapeOf(op.getOperand()),
+                                padding.getLow(), padding.getInterior())));
   result.indexing.push_back(single(toScalarMap(ctx, out)));
   return result;
 }
@@ -457,8 +457,9 @@ InstructionIndexing indexing::padInputToOutput(PadOp op, unsigned operand) {
     int64_t low = padding.getLow()[i], step = padding.getInterior()[i] + 1;
     results.push_back(dim(i, ctx) * step + low);
     // The operand elements that negative padding does not cut off.
-    domain.push_back({std::max<int64_t>(0, -floorDivide(low, step)),
-                      std::min(in[i] - 1, floorDivide(out[i] - 1 - low, step))});
+    domain.push_back(
+        {std::max<int64_t>(0, -floorDivide(low, step)),
+         std::min(in[i] - 1, floorDivide(out[i] - 1 - low, step))});
   }
   AffineMap map = AffineMap::get(in.size(), 0, results, ctx);
   return {{single(IndexingMap(map, domain, {}))}};
@@ -499,7 +500,7 @@ InstructionIndexing indexing::dynamicSliceOutputToInput(DynamicSliceOp op) {
 // Operand element d lands at output d - start when that is inside the
 // slice; every output element reads the start indices.
 InstructionIndexing indexing::dynamicSliceInputToOutput(DynamicSliceOp op,
-                                                      unsigned operand) {
+                                                        unsigned operand) {
   MLIRContext *ctx = op.getContext();
   SmallVector<int64_t> out = outputShape(op, 0);
   if (operand != 0)
@@ -543,7 +544,7 @@ indexing::dynamicUpdateSliceOutputToInput(DynamicUpdateSliceOp op) {
 
 InstructionIndexing
 indexing::dynamicUpdateSliceInputToOutput(DynamicUpdateSliceOp op,
-                                        unsigned operand) {
+                                          unsigned operand) {
   MLIRContext *ctx = op.getContext();
   SmallVector<int64_t> out = outputShape(op, 0);
   if (operand == 0)

@@ -34,7 +34,8 @@ static int64_t at(ArrayRef<int64_t> values, unsigned i, int64_t dflt) {
 // Operands are N inputs then N inits. Output j (every j) reads each input
 // over the reduced dimensions (range variables, in dimension order) and each
 // init whole.
-InstructionIndexing indexing::reduceOutputToInput(ReduceOp op, unsigned output) {
+InstructionIndexing indexing::reduceOutputToInput(ReduceOp op,
+                                                  unsigned output) {
   MLIRContext *ctx = op.getContext();
   unsigned n = op.getNumOperands() / 2;
   ArrayRef<int64_t> reduced = op.getDimensions();
@@ -61,7 +62,7 @@ InstructionIndexing indexing::reduceOutputToInput(ReduceOp op, unsigned output) 
 }
 
 InstructionIndexing indexing::reduceInputToOutput(ReduceOp op,
-                                                unsigned operand) {
+                                                  unsigned operand) {
   MLIRContext *ctx = op.getContext();
   unsigned n = op.getNumOperands() / 2;
   unsigned numOutputs = getNumIndexingOutputs(op);
@@ -130,7 +131,7 @@ struct Window {
 // is wider than 1). Padding and base dilation are a pad in front of the
 // input: the two maps are composed.
 InstructionIndexing indexing::reduceWindowOutputToInput(ReduceWindowOp op,
-                                                      unsigned output) {
+                                                        unsigned output) {
   MLIRContext *ctx = op.getContext();
   unsigned n = op.getNumOperands() / 2;
   SmallVector<int64_t> out = outputShape(op, output);
@@ -148,8 +149,8 @@ InstructionIndexing indexing::reduceWindowOutputToInput(ReduceWindowOp op,
   }
   IndexingMap inputMap = makeMap(ctx, out, ranges, results);
   if (!w.readsInputAsIs()) {
-    IndexingMap pad = paddedToOperandMap(ctx, w.paddedShape(in), in, w.low,
-                                         w.interior());
+    IndexingMap pad =
+        paddedToOperandMap(ctx, w.paddedShape(in), in, w.low, w.interior());
     inputMap = composeSimplified(inputMap, pad);
   }
   InstructionIndexing result;
@@ -164,7 +165,7 @@ InstructionIndexing indexing::reduceWindowOutputToInput(ReduceWindowOp op,
 // the window position s of output o covers it when
 // o * stride + s * dilation = P.
 InstructionIndexing indexing::reduceWindowInputToOutput(ReduceWindowOp op,
-                                                      unsigned operand) {
+                                                        unsigned operand) {
   MLIRContext *ctx = op.getContext();
   unsigned n = op.getNumOperands() / 2;
   unsigned numOutputs = getNumIndexingOutputs(op);
@@ -243,9 +244,8 @@ struct DotSide {
       : shape(shapeOf(v)) {
     batch.assign(batchDims.value_or(ArrayRef<int64_t>()).begin(),
                  batchDims.value_or(ArrayRef<int64_t>()).end());
-    contracting.assign(
-        contractingDims.value_or(ArrayRef<int64_t>()).begin(),
-        contractingDims.value_or(ArrayRef<int64_t>()).end());
+    contracting.assign(contractingDims.value_or(ArrayRef<int64_t>()).begin(),
+                       contractingDims.value_or(ArrayRef<int64_t>()).end());
     for (int64_t i = 0; i < int64_t(shape.size()); ++i)
       if (!llvm::is_contained(batch, i) && !llvm::is_contained(contracting, i))
         free.push_back(i);
@@ -349,8 +349,8 @@ InstructionIndexing indexing::convolutionOutputToInput(ConvolutionOp op) {
     int64_t d = labels.getInputSpatial()[i];
     lhsResults[d] = dim(labels.getOutputSpatial()[i], ctx) * w.stride[i] +
                     windowPos[i] * w.windowDilation[i];
-    padded[d] = w.low[i] + w.high[i] +
-                (lhsShape[d] - 1) * w.baseDilation[i] + 1;
+    padded[d] =
+        w.low[i] + w.high[i] + (lhsShape[d] - 1) * w.baseDilation[i] + 1;
     low[d] = w.low[i];
     interior[d] = w.baseDilation[i] - 1;
   }
@@ -374,7 +374,7 @@ InstructionIndexing indexing::convolutionOutputToInput(ConvolutionOp op) {
 }
 
 InstructionIndexing indexing::convolutionInputToOutput(ConvolutionOp,
-                                                     unsigned) {
+                                                       unsigned) {
   return allUnknown(1, "convolution: input-to-output is not modelled");
 }
 
@@ -428,8 +428,8 @@ InstructionIndexing indexing::gatherOutputToInput(GatherOp op) {
     if (int64_t(i) < indices[1]) {
       e = e + sym(vars.size(), ctx);
       AffineMap read = AffineMap::get(
-          out.size(), 0,
-          {dim(0, ctx), getAffineConstantExpr(int64_t(i), ctx)}, ctx);
+          out.size(), 0, {dim(0, ctx), getAffineConstantExpr(int64_t(i), ctx)},
+          ctx);
       vars.push_back(RuntimeVar{Interval{0, operand[i] - sliceSizes[i]},
                                 op.getStartIndices(), read});
     }
@@ -444,7 +444,7 @@ InstructionIndexing indexing::gatherOutputToInput(GatherOp op) {
 // A row of the indices feeds the slice of output row n; where an operand
 // element lands depends on the indices' values, which no map can say.
 InstructionIndexing indexing::gatherInputToOutput(GatherOp op,
-                                                unsigned operand) {
+                                                  unsigned operand) {
   std::string why = notSimplifiedGather(op);
   if (!why.empty())
     return allUnknown(1, why);
@@ -459,6 +459,6 @@ InstructionIndexing indexing::gatherInputToOutput(GatherOp op,
     results.push_back(sym(i - 1, ctx));
     ranges.push_back(out[i]);
   }
-  return {{single(makeMap(ctx, shapeOf(op.getStartIndices()), ranges,
-                          results))}};
+  return {
+      {single(makeMap(ctx, shapeOf(op.getStartIndices()), ranges, results))}};
 }
