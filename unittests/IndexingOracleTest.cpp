@@ -835,6 +835,8 @@ struct Family {
   Case (*generate)(Random &);
 };
 
+void PrintTo(const Family &family, std::ostream *os) { *os << family.name; }
+
 class IndexingOracle : public ::testing::TestWithParam<Family> {};
 
 TEST_P(IndexingOracle, MapsMatchTheOpsReads) {
