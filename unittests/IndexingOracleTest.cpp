@@ -830,6 +830,87 @@ Case gather(Random &r) {
   return c;
 }
 
+Case convolution(Random &r) {
+  // 2-D, b01f_01io->b01f, with stride, padding, window dilation and feature
+  // groups. The kernel is read whole for every output feature (also where
+  // the window covers padding): its maps may be conservative.
+  Case c;
+  int64_t batch = r.uniform(1, 2), groups = r.uniform(1, 2);
+  int64_t inFeatures = groups * r.uniform(1, 2);
+  int64_t outFeatures = groups * r.uniform(1, 2);
+  Index spatial = {r.uniform(1, 6), r.uniform(1, 6)}, size, stride, lo, hi,
+        dil, out;
+  std::string sizeText, strideText, padText, dilText;
+  for (int d = 0; d < 2; ++d) {
+    size.push_back(r.uniform(1, 3));
+    stride.push_back(r.uniform(1, 2));
+    lo.push_back(r.uniform(0, 1));
+    hi.push_back(r.uniform(0, 1));
+    dil.push_back(r.uniform(1, 2));
+    int64_t padded = spatial[d] + lo[d] + hi[d];
+    int64_t window = (size[d] - 1) * dil[d] + 1;
+    if (padded < window)
+      return convolution(r);
+    out.push_back((padded - window) / stride[d] + 1);
+    std::string x = d ? "x" : "";
+    sizeText += x + std::to_string(size[d]);
+    strideText += x + std::to_string(stride[d]);
+    padText += x + std::to_string(lo[d]) + "_" + std::to_string(hi[d]);
+    dilText += x + std::to_string(dil[d]);
+  }
+  int64_t groupIn = inFeatures / groups, groupOut = outFeatures / groups;
+  c.operandShapes = {{batch, spatial[0], spatial[1], inFeatures},
+                     {size[0], size[1], groupIn, outFeatures}};
+  c.outputShape = {batch, out[0], out[1], outFeatures};
+  c.conservative = {1};
+  c.hlo = module(c.operandShapes,
+                 shapeText(c.outputShape) +
+                     " convolution(p0, p1), window={size=" + sizeText +
+                     " stride=" + strideText + " pad=" + padText +
+                     " rhs_dilate=" + dilText +
+                     "}, dim_labels=b01f_01io->b01f, feature_group_count=" +
+                     std::to_string(groups));
+  c.reads = [=](const Index &o) {
+    std::vector<std::pair<unsigned, Index>> reads;
+    int64_t group = o[3] / groupOut;
+    forEachIndex({size[0], size[1], groupIn}, [&](const Index &w) {
+      int64_t y = o[1] * stride[0] + w[0] * dil[0] - lo[0];
+      int64_t x = o[2] * stride[1] + w[1] * dil[1] - lo[1];
+      if (y < 0 || y >= spatial[0] || x < 0 || x >= spatial[1])
+        return;
+      reads.push_back({0, {o[0], y, x, group * groupIn + w[2]}});
+      reads.push_back({1, {w[0], w[1], w[2], o[3]}});
+    });
+    return reads;
+  };
+  return c;
+}
+
+Case sort(Random &r) {
+  Case c;
+  c.outputShape = r.shape(1, 3);
+  int64_t dim = r.uniform(0, c.outputShape.size() - 1);
+  c.operandShapes = {c.outputShape};
+  c.hlo = "HloModule m\n\nless {\n  a = f32[] parameter(0)\n"
+          "  b = f32[] parameter(1)\n"
+          "  ROOT lt = pred[] compare(a, b), direction=LT\n}\n\nENTRY e {\n"
+          "  p0 = " +
+          shapeText(c.outputShape) + " parameter(0)\n  ROOT r = " +
+          shapeText(c.outputShape) + " sort(p0), dimensions={" +
+          std::to_string(dim) + "}, to_apply=less\n}\n";
+  Index shape = c.outputShape;
+  c.reads = [shape, dim](const Index &o) {
+    std::vector<std::pair<unsigned, Index>> reads;
+    for (int64_t k = 0; k < shape[dim]; ++k) {
+      Index i = o;
+      i[dim] = k;
+      reads.push_back({0, i});
+    }
+    return reads;
+  };
+  return c;
+}
+
 struct Family {
   const char *name;
   Case (*generate)(Random &);
@@ -865,6 +946,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Family{"dynamic_slice", dynamicSlice},
                       Family{"dynamic_update_slice", dynamicUpdateSlice},
                       Family{"gather", gather},
+                      Family{"convolution", convolution},
+                      Family{"sort", sort},
                       Family{"fusion_chain", fusionChain}),
     [](const ::testing::TestParamInfo<Family> &info) {
       return std::string(info.param.name);
