@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AffineEvaluator.h"
 #include "Hlo/Analysis/IndexingAnalysis.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Translate/HloText.h"
@@ -34,6 +35,7 @@
 
 using namespace mlir;
 using namespace mlir::hlo;
+using hlo_test::evaluate;
 
 namespace {
 
@@ -41,33 +43,6 @@ using Index = std::vector<int64_t>;
 /// (output index, operand index) pairs, concatenated.
 using Relation = std::set<std::vector<int64_t>>;
 
-int64_t floorDivide(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
-int64_t evaluate(AffineExpr expr, ArrayRef<int64_t> d, ArrayRef<int64_t> s) {
-  if (auto c = dyn_cast<AffineConstantExpr>(expr))
-    return c.getValue();
-  if (auto dim = dyn_cast<AffineDimExpr>(expr))
-    return d[dim.getPosition()];
-  if (auto sym = dyn_cast<AffineSymbolExpr>(expr))
-    return s[sym.getPosition()];
-  auto bin = cast<AffineBinaryOpExpr>(expr);
-  int64_t l = evaluate(bin.getLHS(), d, s), r = evaluate(bin.getRHS(), d, s);
-  switch (expr.getKind()) {
-  case AffineExprKind::Add:
-    return l + r;
-  case AffineExprKind::Mul:
-    return l * r;
-  case AffineExprKind::FloorDiv:
-    return floorDivide(l, r);
-  case AffineExprKind::CeilDiv:
-    return -floorDivide(-l, r);
-  default:
-    return l - floorDivide(l, r) * r;
-  }
-}
 
 /// Calls `fn` on every index of `shape` (row-major).
 void forEachIndex(ArrayRef<int64_t> shape,
