@@ -87,6 +87,13 @@ TEST_F(SimplifierTest, ReshapeOfReshapeCancels) {
             "d1 in [0, 9], d2 in [0, 9]");
 }
 
+TEST_F(SimplifierTest, QuotientAndDividedRemainderRecombine) {
+  // f32[64,128] -> f32[32,256] -> f32[8192], output to input.
+  EXPECT_EQ(simplified("(d0) -> ((d0 floordiv 256) * 2 + (d0 mod 256) "
+                       "floordiv 128, d0 mod 128), domain: d0 in [0, 8191]"),
+            "(d0) -> (d0 floordiv 128, d0 mod 128), domain: d0 in [0, 8191]");
+}
+
 TEST_F(SimplifierTest, ConstraintTightening) {
   // `expr (+ - * floordiv) constant in [lo, hi]` moves onto the variable.
   EXPECT_EQ(simplified("(d0, d1) -> (d0, d1), domain: d0 in [0, 99], "

@@ -14,7 +14,9 @@
 //       `floordiv c = X floordiv (c/g)` and `mod c = Y + (X mod (c/g)) * g`;
 //     * nested divisions: `(x floordiv a) floordiv b = x floordiv (a*b)`,
 //       `(x mod a) mod b = x mod b` when b divides a;
-//     * in a sum, `(x floordiv c) * (c*k) + (x mod c) * k = x * k`;
+//     * in a sum, `(x floordiv c) * (c*k) + (x mod c) * k = x * k` and
+//       `(x floordiv c) * (c/b*k) + ((x mod c) floordiv b) * k =
+//       (x floordiv b) * k`;
 // - IndexingMap::simplify, which applies that to the results and the
 //   constraints, tightens variable bounds from constraints on
 //   `var (+-*, floordiv) constant` and drops constraints that always hold.
@@ -351,9 +353,31 @@ AffineExpr Simplifier::simplifyMod(AffineExpr lhs, int64_t divisor) {
   return lhs % divisor;
 }
 
+/// If `atom` is `x mod c` or `(x mod c) floordiv b` (b dividing c) with the
+/// `x` and `c` of `div` = `x floordiv c`, returns what `div * m + atom`
+/// equals, with m the returned multiplier: `x` (m = c) or `x floordiv b`
+/// (m = c / b).
+static std::optional<std::pair<AffineExpr, int64_t>>
+matchQuotientRemainder(AffineBinaryOpExpr div, int64_t c, AffineExpr atom) {
+  AffineExpr mod = div.getLHS() % div.getRHS();
+  if (atom == mod)
+    return std::make_pair(div.getLHS(), c);
+  if (atom.getKind() != AffineExprKind::FloorDiv)
+    return std::nullopt;
+  auto outer = cast<AffineBinaryOpExpr>(atom);
+  auto b = dyn_cast<AffineConstantExpr>(outer.getRHS());
+  if (outer.getLHS() != mod || !b || b.getValue() <= 0 ||
+      c % b.getValue() != 0)
+    return std::nullopt;
+  return std::make_pair(div.getLHS().floorDiv(b), c / b.getValue());
+}
+
 AffineExpr Simplifier::simplifySum(AffineExpr expr) {
   LinearSum sum = linearize(expr);
-  // (x floordiv c) * (c * k) + (x mod c) * k = x * k.
+  // Quotient and remainder recombine:
+  //   (x floordiv c) * (c * k) + (x mod c) * k = x * k,
+  //   (x floordiv c) * (c / b * k) + ((x mod c) floordiv b) * k
+  //     = (x floordiv b) * k.
   for (bool changed = true; changed;) {
     changed = false;
     for (size_t i = 0; i < sum.terms.size() && !changed; ++i) {
@@ -362,17 +386,19 @@ AffineExpr Simplifier::simplifySum(AffineExpr expr) {
         continue;
       auto divBin = cast<AffineBinaryOpExpr>(div);
       auto c = dyn_cast<AffineConstantExpr>(divBin.getRHS());
-      if (!c)
+      if (!c || c.getValue() <= 0)
         continue;
-      AffineExpr mod = divBin.getLHS() % divBin.getRHS();
       for (size_t j = 0; j < sum.terms.size(); ++j) {
-        if (sum.terms[j].first != mod || a != sum.terms[j].second * c.getValue())
-          continue;
+        auto match =
+            matchQuotientRemainder(divBin, c.getValue(), sum.terms[j].first);
         int64_t k = sum.terms[j].second;
-        // Replace the floordiv term by x * k in place, drop the mod term.
-        LinearSum x = linearize(divBin.getLHS());
+        if (!match || a != k * match->second)
+          continue;
+        // The quotient term becomes the combination, in place; the
+        // remainder term goes.
+        LinearSum combined = linearize(match->first);
         LinearSum merged;
-        merged.constant = sum.constant + x.constant * k;
+        merged.constant = sum.constant + combined.constant * k;
         for (size_t t = 0; t < sum.terms.size(); ++t) {
           if (t == j)
             continue;
@@ -380,7 +406,7 @@ AffineExpr Simplifier::simplifySum(AffineExpr expr) {
             merged.addTerm(sum.terms[t].first, sum.terms[t].second);
             continue;
           }
-          for (const auto &[atom, coefficient] : x.terms)
+          for (const auto &[atom, coefficient] : combined.terms)
             merged.addTerm(atom, coefficient * k);
         }
         merged.dropZeros();

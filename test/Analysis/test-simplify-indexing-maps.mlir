@@ -68,3 +68,10 @@ func.func private @contradiction() attributes {map = #hlo.indexing_map<"(d0) -> 
 // CHECK-LABEL: func.func private @runtime_and_nested
 // CHECK-SAME: maps = [#hlo.indexing_map<"(d0)[s0] -> (d0 + s0), domain: d0 in [0, 0], s0 in [0, 1], hlo: of1 = s32[] parameter(1), (d0) -> ()">, {inner = #hlo.indexing_map<"(d0) -> (d0), domain: d0 in [0, 15]">}]
 func.func private @runtime_and_nested() attributes {maps = [#hlo.indexing_map<"(d0)[s0] -> (d0 + s0 * 8 floordiv 8), domain: d0 in [0, 0], s0 in [0, 1], hlo: of1 = s32[] parameter(1), (d0) -> ()">, {inner = #hlo.indexing_map<"(d0) -> (d0 mod 16), domain: d0 in [0, 15]">}]}
+
+// A quotient and its divided remainder recombine:
+// (x floordiv 256) * 2 + (x mod 256) floordiv 128 = x floordiv 128
+// (reshape f32[64,128] -> f32[32,256] -> f32[8192], output to input).
+// CHECK-LABEL: func.func private @quotient_and_divided_remainder
+// CHECK-SAME: #hlo.indexing_map<"(d0) -> (d0 floordiv 128, d0 mod 128), domain: d0 in [0, 8191]">
+func.func private @quotient_and_divided_remainder() attributes {map = #hlo.indexing_map<"(d0) -> ((d0 floordiv 256) * 2 + (d0 mod 256) floordiv 128, d0 mod 128), domain: d0 in [0, 8191]">}
