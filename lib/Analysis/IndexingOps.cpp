@@ -125,33 +125,29 @@ InstructionIndexing indexing::passThroughInputToOutput(Operation *op,
   return result;
 }
 
-// Same bit width: elementwise. A wider operand element is split into a new
-// minor result dimension; a narrower one is merged from the operand's minor
-// dimension.
-InstructionIndexing indexing::bitcastConvertOutputToInput(BitcastConvertOp op) {
-  MLIRContext *ctx = op.getContext();
-  SmallVector<int64_t> in = shapeOf(op.getOperand());
-  SmallVector<int64_t> out = outputShape(op, 0);
+// Same bit width: elementwise. A wider element is split into a new minor
+// dimension of the narrower side; a narrower one is merged from it. `from`
+// is the side the map starts from.
+static InstructionIndexing bitcastConvertMap(MLIRContext *ctx,
+                                             ArrayRef<int64_t> from,
+                                             ArrayRef<int64_t> to) {
   SmallVector<AffineExpr> results;
-  for (unsigned i = 0; i < in.size() && i < out.size(); ++i)
+  for (unsigned i = 0; i < to.size() && i < from.size(); ++i)
     results.push_back(dim(i, ctx));
-  if (in.size() <= out.size())
-    return {{single(makeMap(ctx, out, {}, results))}};
+  if (to.size() <= from.size())
+    return {{single(makeMap(ctx, from, {}, results))}};
   results.push_back(sym(0, ctx));
-  return {{single(makeMap(ctx, out, {in.back()}, results))}};
+  return {{single(makeMap(ctx, from, {to.back()}, results))}};
+}
+
+InstructionIndexing indexing::bitcastConvertOutputToInput(BitcastConvertOp op) {
+  return bitcastConvertMap(op.getContext(), outputShape(op, 0),
+                           shapeOf(op.getOperand()));
 }
 
 InstructionIndexing indexing::bitcastConvertInputToOutput(BitcastConvertOp op) {
-  MLIRContext *ctx = op.getContext();
-  SmallVector<int64_t> in = shapeOf(op.getOperand());
-  SmallVector<int64_t> out = outputShape(op, 0);
-  SmallVector<AffineExpr> results;
-  for (unsigned i = 0; i < in.size() && i < out.size(); ++i)
-    results.push_back(dim(i, ctx));
-  if (out.size() <= in.size())
-    return {{single(makeMap(ctx, in, {}, results))}};
-  results.push_back(sym(0, ctx));
-  return {{single(makeMap(ctx, in, {out.back()}, results))}};
+  return bitcastConvertMap(op.getContext(), shapeOf(op.getOperand()),
+                           outputShape(op, 0));
 }
 
 //===----------------------------------------------------------------------===//

@@ -14,6 +14,17 @@ using namespace mlir;
 using namespace mlir::hlo;
 using namespace mlir::hlo::indexing;
 
+/// The maps of an op with `n` inputs followed by `n` scalar inits (reduce,
+/// reduce-window): `inputMap` for each input, `initMap` for each init.
+static InstructionIndexing inputsThenInits(unsigned n,
+                                           const IndexingMap &inputMap,
+                                           const IndexingMap &initMap) {
+  InstructionIndexing result;
+  result.indexing.assign(n, single(inputMap));
+  result.indexing.append(n, single(initMap));
+  return result;
+}
+
 static AffineExpr dim(unsigned i, MLIRContext *ctx) {
   return getAffineDimExpr(i, ctx);
 }
@@ -53,12 +64,7 @@ InstructionIndexing indexing::reduceOutputToInput(ReduceOp op,
     }
   }
   IndexingMap inputMap = makeMap(ctx, out, ranges, results);
-  InstructionIndexing result;
-  for (unsigned i = 0; i < n; ++i)
-    result.indexing.push_back(single(inputMap));
-  for (unsigned i = 0; i < n; ++i)
-    result.indexing.push_back(single(toScalarMap(ctx, out)));
-  return result;
+  return inputsThenInits(n, inputMap, toScalarMap(ctx, out));
 }
 
 InstructionIndexing indexing::reduceInputToOutput(ReduceOp op,
@@ -153,12 +159,7 @@ InstructionIndexing indexing::reduceWindowOutputToInput(ReduceWindowOp op,
         paddedToOperandMap(ctx, w.paddedShape(in), in, w.low, w.interior());
     inputMap = composeSimplified(inputMap, pad);
   }
-  InstructionIndexing result;
-  for (unsigned i = 0; i < n; ++i)
-    result.indexing.push_back(single(inputMap));
-  for (unsigned i = 0; i < n; ++i)
-    result.indexing.push_back(single(toScalarMap(ctx, out)));
-  return result;
+  return inputsThenInits(n, inputMap, toScalarMap(ctx, out));
 }
 
 // Input element e sits at P = e * baseDilation + low of the padded input;
