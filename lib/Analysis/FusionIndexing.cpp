@@ -61,8 +61,14 @@ public:
       t = OperandIndexing::unknown(producer.unknownReason);
       return;
     }
-    for (const IndexingMap &map : producer.maps)
+    for (const IndexingMap &map : producer.maps) {
+      // Defensive: maps of different index spaces never compose.
+      if (consumer.getNumResults() != map.getNumDims()) {
+        t = OperandIndexing::unknown("maps of different ranks meet");
+        return;
+      }
       t.insert(composeSimplified(consumer, map));
+    }
   }
 
   /// Makes `target` unknown (keeping the first reason).
@@ -161,6 +167,15 @@ static InstructionIndexing computationOutputToInput(ComputationOp comp,
   InstructionIndexing result;
   for (BlockArgument arg : body.getArguments()) {
     OperandIndexing merged;
+    // One OperandIndexing per operand cannot say which element of a tuple
+    // operand a map reads.
+    if (numElements(arg.getType()) > 1 &&
+        llvm::any_of(llvm::seq(0u, numElements(arg.getType())),
+                     [&](unsigned e) { return prop.find({arg, e}); })) {
+      result.indexing.push_back(OperandIndexing::unknown(
+          "a tuple operand of the called computation"));
+      continue;
+    }
     for (unsigned e = 0, n = numElements(arg.getType()); e < n; ++e) {
       const OperandIndexing *found = prop.find({arg, e});
       if (!found)
@@ -227,6 +242,12 @@ static SmallVector<OperandIndexing> computationInputToOutput(ComputationOp comp,
   BlockArgument arg = body.getArgument(param);
   Value root = comp.getRootValue();
   unsigned numRootElements = numElements(root.getType());
+  // One map set per output cannot say which element of a tuple parameter it
+  // starts from.
+  if (numElements(arg.getType()) > 1)
+    return SmallVector<OperandIndexing>(
+        numRootElements,
+        OperandIndexing::unknown("a tuple operand of the called computation"));
   Propagation prop;
   for (unsigned e = 0, n = numElements(arg.getType()); e < n; ++e) {
     Type type = arg.getType();
