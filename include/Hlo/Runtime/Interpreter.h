@@ -1,0 +1,58 @@
+//===- Interpreter.h - reference interpreter of the hlo dialect -*- C++ -*-===//
+//
+// Evaluates a module of the hlo dialect on the CPU, op by op, following the
+// HLO semantics (one function per op family, in lib/Runtime/Interpreter).
+// It is the oracle that makes passes checkable without a GPU: results are
+// computed in a wide form (see Literal.h) and rounded to each op's element
+// type.
+//
+// Errors (unsupported op, custom-call target, wrong argument shapes, ...)
+// are returned as failures with a message naming the instruction; the
+// interpreter never aborts on a well-formed module.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HLO_RUNTIME_INTERPRETER_H
+#define HLO_RUNTIME_INTERPRETER_H
+
+#include "Hlo/Runtime/Literal.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlir::hlo::runtime {
+
+struct InterpreterOptions {
+  /// Simulated replicas and partitions for collectives, replica-id and
+  /// partition-id; the module runs once per (replica, partition) and
+  /// `run` returns the results of replica 0, partition 0.
+  int64_t numReplicas = 1;
+  int64_t numPartitions = 1;
+  /// Seed of rng and rng-bit-generator (deterministic for a given seed).
+  uint64_t seed = 0;
+  /// Stop after this many while-loop iterations in total (guards against
+  /// non-terminating loops); 0 = no limit.
+  int64_t maxWhileIterations = 100000000;
+};
+
+/// Runs the entry computation of `module` on `arguments` (one per entry
+/// parameter, types must match the parameters' shapes and element types).
+/// Returns the root's value (a tuple literal when the root is a tuple), or
+/// an error message.
+FailureOr<Literal> run(ModuleOp module, ArrayRef<Literal> arguments,
+                       const InterpreterOptions &options,
+                       std::string &error);
+
+/// Random arguments for the entry computation's parameters, deterministic
+/// in `seed`: floats uniform in [-1, 1) (rounded to the type), signed
+/// integers in [-8, 8], unsigned in [0, 16], pred 0/1. Integer parameters
+/// used as indices may still be out of range; the ops clamp as HLO does.
+FailureOr<std::vector<Literal>> randomArguments(ModuleOp module, uint64_t seed,
+                                                std::string &error);
+
+} // namespace mlir::hlo::runtime
+
+#endif // HLO_RUNTIME_INTERPRETER_H

@@ -1,0 +1,126 @@
+//===- Literal.h - values of the reference interpreter ----------*- C++ -*-===//
+//
+// A Literal is an HLO value on the host: an array (element type + static
+// shape, row-major elements), a tuple of literals, a token or an opaque
+// value.
+//
+// Elements are stored in a uniform wide form so that one piece of code
+// serves every element type:
+// - pred, sN, uN: `ints`, as int64_t. Signed types are sign-extended from
+//   their width, unsigned types zero-extended (u64 is its bit pattern).
+// - floating-point types (f8 variants, f16, bf16, f32, f64, ...): `reals`,
+//   as double, always exactly representable in the element type (every write
+//   rounds to the type with its IEEE or finite-only semantics, NaN/inf as
+//   the type allows).
+// - c64, c128: `reals`, two doubles per element (real, imaginary).
+//
+// Layouts (#hlo.layout) describe memory order only: literals are logical
+// and row-major whatever the layout.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HLO_RUNTIME_LITERAL_H
+#define HLO_RUNTIME_LITERAL_H
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Types.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <complex>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlir::hlo::runtime {
+
+enum class ElementKind { Pred, Signed, Unsigned, Float, Complex };
+
+/// The kind of an element type (i1 is pred; signless and signed integers
+/// are signed, `uiN` unsigned; complex<f32|f64>).
+ElementKind getElementKind(Type elementType);
+/// The bit width of an integer type, or of one component of a float/complex.
+unsigned getElementBitWidth(Type elementType);
+
+class Literal {
+public:
+  Literal() = default;
+
+  /// A zero-filled array of `type` (a RankedTensorType with static shape,
+  /// layout encoding allowed), a tuple of zero-filled elements for a
+  /// TupleType, a token for !hlo.token.
+  static Literal zeros(Type type);
+  static Literal tuple(std::vector<Literal> elements);
+  static Literal token();
+  /// A scalar of `elementType`.
+  static Literal scalar(Type elementType, double value);
+  static Literal scalarInt(Type elementType, int64_t value);
+  /// A literal from a constant's `value` attribute (DenseElementsAttr for an
+  /// array, ArrayAttr for a tuple) of result type `type`.
+  static FailureOr<Literal> fromAttr(Attribute value, Type type);
+
+  bool isArray() const { return kind == Kind::Array; }
+  bool isTuple() const { return kind == Kind::Tuple; }
+  bool isToken() const { return kind == Kind::Token; }
+
+  //===--- Arrays ---------------------------------------------------------===//
+
+  Type getElementType() const { return elementType; }
+  ElementKind getElementKind() const { return hlo::runtime::getElementKind(elementType); }
+  ArrayRef<int64_t> getShape() const { return shape; }
+  int64_t getRank() const { return shape.size(); }
+  int64_t getNumElements() const;
+  /// Row-major linear index of a multi-index, and back.
+  int64_t linearize(ArrayRef<int64_t> index) const;
+  SmallVector<int64_t> delinearize(int64_t linear) const;
+
+  /// Element access by linear index. getInt on a float element truncates;
+  /// getFloat on an integer converts. Setters round / wrap to the type.
+  int64_t getInt(int64_t i) const;
+  double getFloat(int64_t i) const;
+  std::complex<double> getComplex(int64_t i) const;
+  void setInt(int64_t i, int64_t v);
+  void setFloat(int64_t i, double v);
+  void setComplex(int64_t i, std::complex<double> v);
+  /// Copies element `from` of `other` (same element type) to element `to`.
+  void copyElement(int64_t to, const Literal &other, int64_t from);
+
+  /// A new array of the same element type and another shape.
+  Literal withShape(ArrayRef<int64_t> newShape) const;
+
+  //===--- Tuples ---------------------------------------------------------===//
+
+  ArrayRef<Literal> getElements() const { return elements; }
+  std::vector<Literal> &getElements() { return elements; }
+
+  /// The MLIR type this literal has (tensor without layout, tuple, token).
+  Type getType(MLIRContext *context) const;
+
+  /// HLO literal text, e.g. `f32[2,2] {{19, 22}, {43, 50}}`, `pred[] true`,
+  /// `(f32[], s32[2]) (1, {2, 3})`; floats in XLA's shortest round-trip
+  /// spelling.
+  void print(llvm::raw_ostream &os) const;
+  std::string toString() const;
+
+  /// Exact equality (NaNs equal when both are NaN).
+  bool operator==(const Literal &other) const;
+
+private:
+  enum class Kind { Array, Tuple, Token };
+  Kind kind = Kind::Token;
+  Type elementType;
+  SmallVector<int64_t> shape;
+  std::vector<int64_t> ints;
+  std::vector<double> reals;
+  std::vector<Literal> elements;
+};
+
+/// Rounds `v` to the float type `type` (f8/f16/bf16/f32/f64 ...) and back.
+double roundToFloatType(double v, Type type);
+/// Wraps `v` to the integer type `type` (sign- or zero-extended).
+int64_t wrapToIntType(int64_t v, Type type);
+
+} // namespace mlir::hlo::runtime
+
+#endif // HLO_RUNTIME_LITERAL_H
