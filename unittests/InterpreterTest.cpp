@@ -1,0 +1,662 @@
+//===- InterpreterTest.cpp - reference interpreter ------------------------===//
+//
+// Small HLO modules run by the reference interpreter, with the expected
+// results written as HLO literals. Expected values come from HLO semantics
+// worked out by hand (rounded values from the formats' definitions).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Runtime/Interpreter.h"
+#include "Hlo/Runtime/Literal.h"
+#include "Hlo/Translate/HloText.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include "gtest/gtest.h"
+
+#include <string>
+#include <vector>
+
+using namespace mlir;
+using namespace mlir::hlo;
+using namespace mlir::hlo::runtime;
+
+namespace {
+
+class InterpreterTest : public ::testing::Test {
+protected:
+  InterpreterTest()
+      : ctx(makeRegistry(), MLIRContext::Threading::DISABLED),
+        handler(&ctx, [this](Diagnostic &d) {
+          diagnostics += d.str() + "\n";
+          return success();
+        }) {}
+
+  static DialectRegistry makeRegistry() {
+    DialectRegistry registry;
+    registerHloTranslateDialects(registry);
+    return registry;
+  }
+
+  /// Runs HLO module text; the result literal's text or "error: ...".
+  std::string run(StringRef hlo, ArrayRef<Literal> args = {},
+                  InterpreterOptions options = {}) {
+    OwningOpRef<ModuleOp> module = importHloText(hlo, &ctx);
+    if (!module)
+      return "import failed: " + diagnostics;
+    std::string error;
+    FailureOr<Literal> result = runtime::run(*module, args, options, error);
+    if (failed(result))
+      return "error: " + error;
+    return result->toString();
+  }
+
+  /// Runs an entry computation whose body is `body` (instructions, ROOT
+  /// last) with no parameters.
+  std::string runBody(StringRef body, InterpreterOptions options = {}) {
+    return run(("HloModule m\nENTRY e {\n" + body + "\n}\n").str(), {},
+               options);
+  }
+
+  /// A literal from a constant of `shape` with `value` (HLO literal text).
+  Literal lit(StringRef shape, StringRef value) {
+    std::string text = ("HloModule m\nENTRY e {\n  ROOT c = " + shape +
+                        " constant(" + value + ")\n}\n")
+                           .str();
+    OwningOpRef<ModuleOp> module = importHloText(text, &ctx);
+    EXPECT_TRUE(module) << diagnostics;
+    std::string error;
+    FailureOr<Literal> result = runtime::run(*module, {}, {}, error);
+    EXPECT_TRUE(succeeded(result)) << error;
+    return succeeded(result) ? *result : Literal();
+  }
+
+  MLIRContext ctx;
+  ScopedDiagnosticHandler handler;
+  std::string diagnostics;
+};
+
+//===----------------------------------------------------------------------===//
+// Literals and printing.
+//===----------------------------------------------------------------------===//
+
+TEST_F(InterpreterTest, PrintArrays) {
+  EXPECT_EQ(runBody("ROOT c = f32[2,2] constant({{19, 22}, {43, 50}})"),
+            "f32[2,2] {{19, 22}, {43, 50}}");
+  EXPECT_EQ(runBody("ROOT c = pred[] constant(true)"), "pred[] true");
+  EXPECT_EQ(runBody("ROOT c = pred[3] constant({1, 0, 1})"),
+            "pred[3] {true, false, true}");
+  EXPECT_EQ(runBody("ROOT c = s32[3] constant({1, 2, 3})"), "s32[3] {1, 2, 3}");
+  EXPECT_EQ(runBody("ROOT c = f32[2,0] constant({{}, {}})"),
+            "f32[2,0] {{}, {}}");
+  EXPECT_EQ(runBody("ROOT c = u64[2] constant({18446744073709551615, 0})"),
+            "u64[2] {18446744073709551615, 0}");
+  EXPECT_EQ(runBody("ROOT c = s4[3] constant({-8, 7, 0})"), "s4[3] {-8, 7, 0}");
+}
+
+TEST_F(InterpreterTest, PrintTuplesAndComplex) {
+  EXPECT_EQ(runBody("ROOT c = (f32[], s32[2]) constant((1, {2, 3}))"),
+            "(f32[], s32[2]) (1, {2, 3})");
+  EXPECT_EQ(runBody("ROOT c = c64[2] constant({(1, 2), (-0.5, inf)})"),
+            "c64[2] {(1, 2), (-0.5, inf)}");
+  EXPECT_EQ(runBody("a = f32[] constant(1)\nb = (f32[], (s8[], pred[])) "
+                    "tuple(a, t)\nt = (s8[], pred[]) tuple(x, y)\n"
+                    "x = s8[] constant(-3)\ny = pred[] constant(false)\n"
+                    "ROOT r = ((f32[], (s8[], pred[])), token[]) tuple(b, k)\n"
+                    "k = token[] after-all()"),
+            "((f32[], (s8[], pred[])), token[]) ((1, (-3, false)), token)");
+}
+
+TEST_F(InterpreterTest, PrintFloatsLikeXla) {
+  // f32/f64: %.{digits10}g when it reads back, else %.{max_digits10}g.
+  EXPECT_EQ(runBody("ROOT c = f32[8] constant({1, 0.5, 0.1, 1e6, 123456789, "
+                    "1e-5, -0, 0.33333334})"),
+            "f32[8] {1, 0.5, 0.1, 1e+06, 123456792, 1e-05, -0, 0.333333343}");
+  EXPECT_EQ(runBody("ROOT c = f32[4] constant({inf, -inf, nan, -nan})"),
+            "f32[4] {inf, -inf, nan, -nan}");
+  EXPECT_EQ(runBody("ROOT c = f64[3] constant({0.1, 0.3333333333333333, "
+                    "1e100})"),
+            "f64[3] {0.1, 0.33333333333333331, 1e+100}");
+  // Narrow types: %.{max_digits10}g of the rounded value.
+  EXPECT_EQ(runBody("ROOT c = bf16[4] constant({0.1, 100, 3.14159, 1e6})"),
+            "bf16[4] {0.1001, 100, 3.141, 9.994e+05}");
+  EXPECT_EQ(runBody("ROOT c = f16[3] constant({0.1, 100, 65504})"),
+            "f16[3] {0.099976, 100, 65504}");
+  EXPECT_EQ(runBody("ROOT c = f8e4m3fn[4] constant({256, 16, 0.1, 448})"),
+            "f8e4m3fn[4] {256, 16, 0.102, 448}");
+  EXPECT_EQ(runBody("ROOT c = f8e4m3fnuz[2] constant({nan, 1})"),
+            "f8e4m3fnuz[2] {-nan, 1}");
+}
+
+//===----------------------------------------------------------------------===//
+// Element types and rounding.
+//===----------------------------------------------------------------------===//
+
+TEST_F(InterpreterTest, ConvertToF8RoundsToNearestEven) {
+  // e4m3fn: max 448, no inf (overflow is NaN); 464 ties to 448 (even).
+  EXPECT_EQ(runBody("a = f32[7] constant({0.1, 448, 464, 470, -0.3, 1e-3, "
+                    "0.0005859375})\n"
+                    "ROOT c = f8e4m3fn[7] convert(a)"),
+            "f8e4m3fn[7] {0.102, 448, 448, nan, -0.312, 0.00195, 0}");
+  // e5m2: IEEE-like, max 57344; 61440 ties up to inf.
+  EXPECT_EQ(runBody("a = f32[5] constant({0.1, 57344, 61440, 1e5, 1.5e-5})\n"
+                    "ROOT c = f8e5m2[5] convert(a)"),
+            "f8e5m2[5] {0.094, 5.7e+04, inf, inf, 1.5e-05}");
+  // e4m3fnuz: max 240, NaN is the only non-finite value.
+  EXPECT_EQ(runBody("a = f32[3] constant({240, 1000, -0})\n"
+                    "ROOT c = f8e4m3fnuz[3] convert(a)"),
+            "f8e4m3fnuz[3] {240, -nan, 0}");
+  // e4m3 (IEEE): max 240, overflow to inf.
+  EXPECT_EQ(runBody("a = f32[2] constant({240, 1000})\n"
+                    "ROOT c = f8e4m3[2] convert(a)"),
+            "f8e4m3[2] {240, inf}");
+}
+
+TEST_F(InterpreterTest, ConvertBf16F16) {
+  EXPECT_EQ(runBody("a = f32[4] constant({0.1, 464, 470, -0.3})\n"
+                    "ROOT c = bf16[4] convert(a)"),
+            "bf16[4] {0.1001, 464, 470, -0.3008}");
+  EXPECT_EQ(runBody("a = f32[4] constant({0.1, -0.3, 65504, 65520})\n"
+                    "ROOT c = f16[4] convert(a)"),
+            "f16[4] {0.099976, -0.30005, 65504, inf}");
+  // Arithmetic rounds to the type after each op: bf16 256 + 1 = 256.
+  EXPECT_EQ(runBody("a = bf16[] constant(256)\nb = bf16[] constant(1)\n"
+                    "ROOT c = bf16[] add(a, b)"),
+            "bf16[] 256");
+}
+
+TEST_F(InterpreterTest, ConvertFloatToInt) {
+  // Truncation toward zero, saturation, NaN to 0.
+  EXPECT_EQ(runBody("a = f32[6] constant({1.9, -1.9, 300, -300, nan, inf})\n"
+                    "ROOT c = s8[6] convert(a)"),
+            "s8[6] {1, -1, 127, -128, 0, 127}");
+  EXPECT_EQ(runBody("a = f32[3] constant({-5, 1e20, 3.5})\n"
+                    "ROOT c = u32[3] convert(a)"),
+            "u32[3] {0, 4294967295, 3}");
+  EXPECT_EQ(runBody("a = s32[3] constant({-1, 256, 257})\n"
+                    "ROOT c = u8[3] convert(a)"),
+            "u8[3] {255, 0, 1}");
+  EXPECT_EQ(runBody("a = f32[3] constant({0, -0.5, nan})\n"
+                    "ROOT c = pred[3] convert(a)"),
+            "pred[3] {false, true, true}");
+  // u64 max to f32 rounds once to 2^64.
+  EXPECT_EQ(runBody("a = u64[] constant(18446744073709551615)\n"
+                    "ROOT c = f32[] convert(a)"),
+            "f32[] 1.84467441e+19");
+}
+
+TEST_F(InterpreterTest, IntegerWraparound) {
+  EXPECT_EQ(runBody("a = s8[2] constant({127, -128})\n"
+                    "b = s8[2] constant({1, -1})\nROOT c = s8[2] add(a, b)"),
+            "s8[2] {-128, 127}");
+  EXPECT_EQ(runBody("a = u8[2] constant({255, 0})\n"
+                    "b = u8[2] constant({1, 1})\nROOT c = u8[2] add(a, b)"),
+            "u8[2] {0, 1}");
+  EXPECT_EQ(runBody("a = u8[] constant(0)\nb = u8[] constant(1)\n"
+                    "ROOT c = u8[] subtract(a, b)"),
+            "u8[] 255");
+  EXPECT_EQ(runBody("a = u64[] constant(18446744073709551615)\n"
+                    "b = u64[] constant(2)\nROOT c = u64[] multiply(a, b)"),
+            "u64[] 18446744073709551614");
+  EXPECT_EQ(runBody("a = s64[] constant(-9223372036854775808)\n"
+                    "ROOT c = s64[] negate(a)"),
+            "s64[] -9223372036854775808");
+  EXPECT_EQ(runBody("a = s32[] constant(-2147483648)\nROOT c = s32[] abs(a)"),
+            "s32[] -2147483648");
+  EXPECT_EQ(runBody("a = s4[2] constant({7, -8})\nb = s4[2] constant({1, -1})\n"
+                    "ROOT c = s4[2] add(a, b)"),
+            "s4[2] {-8, 7}");
+}
+
+TEST_F(InterpreterTest, IntegerDivisionByZeroAndOverflow) {
+  EXPECT_EQ(runBody("a = s32[4] constant({7, -7, -2147483648, -7})\n"
+                    "b = s32[4] constant({0, 0, -1, 2})\n"
+                    "ROOT c = s32[4] divide(a, b)"),
+            "s32[4] {-1, -1, -2147483648, -3}");
+  EXPECT_EQ(runBody("a = s32[4] constant({7, -7, -2147483648, -7})\n"
+                    "b = s32[4] constant({0, 0, -1, 2})\n"
+                    "ROOT c = s32[4] remainder(a, b)"),
+            "s32[4] {7, -7, 0, -1}");
+  EXPECT_EQ(runBody("a = u32[2] constant({7, 7})\nb = u32[2] constant({0, 2})\n"
+                    "ROOT c = u32[2] divide(a, b)"),
+            "u32[2] {4294967295, 3}");
+  EXPECT_EQ(runBody("a = u32[2] constant({7, 7})\nb = u32[2] constant({0, 2})\n"
+                    "ROOT c = u32[2] remainder(a, b)"),
+            "u32[2] {7, 1}");
+  EXPECT_EQ(runBody("a = u64[] constant(18446744073709551615)\n"
+                    "b = u64[] constant(10)\nROOT c = u64[] divide(a, b)"),
+            "u64[] 1844674407370955161");
+}
+
+TEST_F(InterpreterTest, Shifts) {
+  EXPECT_EQ(runBody("a = s32[5] constant({1, 1, -8, 1, 3})\n"
+                    "b = s32[5] constant({31, 32, 1, -1, 0})\n"
+                    "ROOT c = s32[5] shift-left(a, b)"),
+            "s32[5] {-2147483648, 0, -16, 0, 3}");
+  EXPECT_EQ(runBody("a = s32[4] constant({-8, -8, 8, -8})\n"
+                    "b = s32[4] constant({1, 40, 40, -3})\n"
+                    "ROOT c = s32[4] shift-right-arithmetic(a, b)"),
+            "s32[4] {-4, -1, 0, -1}");
+  EXPECT_EQ(runBody("a = s32[3] constant({-8, -8, 8})\n"
+                    "b = s32[3] constant({1, 40, 2})\n"
+                    "ROOT c = s32[3] shift-right-logical(a, b)"),
+            "s32[3] {2147483644, 0, 2}");
+  EXPECT_EQ(runBody("a = u8[2] constant({128, 255})\n"
+                    "b = u8[2] constant({1, 8})\n"
+                    "ROOT c = u8[2] shift-right-arithmetic(a, b)"),
+            "u8[2] {192, 255}");
+}
+
+TEST_F(InterpreterTest, IntegerBitOps) {
+  EXPECT_EQ(runBody("a = s32[3] constant({0, 1, -1})\nROOT c = s32[3] clz(a)"),
+            "s32[3] {32, 31, 0}");
+  EXPECT_EQ(runBody("a = u8[3] constant({0, 255, 6})\n"
+                    "ROOT c = u8[3] popcnt(a)"),
+            "u8[3] {0, 8, 2}");
+  EXPECT_EQ(runBody("a = s8[2] constant({5, -1})\nROOT c = s8[2] not(a)"),
+            "s8[2] {-6, 0}");
+  EXPECT_EQ(runBody("a = pred[2] constant({1, 0})\nROOT c = pred[2] not(a)"),
+            "pred[2] {false, true}");
+  EXPECT_EQ(runBody("a = s32[4] constant({2, -1, 2, 5})\n"
+                    "b = s32[4] constant({10, 3, -1, 0})\n"
+                    "ROOT c = s32[4] power(a, b)"),
+            "s32[4] {1024, -1, 0, 1}");
+  EXPECT_EQ(runBody("a = s32[2] constant({-2, 65536})\n"
+                    "b = s32[2] constant({3, 65536})\n"
+                    "ROOT c = s32[2] mulhi(a, b)"),
+            "s32[2] {-1, 1}");
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise floats and complex.
+//===----------------------------------------------------------------------===//
+
+TEST_F(InterpreterTest, FloatElementwise) {
+  EXPECT_EQ(runBody("a = f32[4] constant({1, -2.5, 4, nan})\n"
+                    "b = f32[4] constant({2, 0.5, -0, 1})\n"
+                    "ROOT c = f32[4] maximum(a, b)"),
+            "f32[4] {2, 0.5, 4, nan}");
+  EXPECT_EQ(runBody("a = f32[5] constant({0.5, 1.5, 2.5, -0.5, -2.5})\n"
+                    "ROOT c = f32[5] round-nearest-even(a)"),
+            "f32[5] {0, 2, 2, -0, -2}");
+  EXPECT_EQ(runBody("a = f32[5] constant({0.5, 1.5, 2.5, -0.5, -2.5})\n"
+                    "ROOT c = f32[5] round-nearest-afz(a)"),
+            "f32[5] {1, 2, 3, -1, -3}");
+  EXPECT_EQ(runBody("a = f32[4] constant({-3, 0, -0, nan})\n"
+                    "ROOT c = f32[4] sign(a)"),
+            "f32[4] {-1, 0, -0, nan}");
+  EXPECT_EQ(runBody("a = f32[3] constant({4, 0, 2})\nROOT c = f32[3] sqrt(a)"),
+            "f32[3] {2, 0, 1.41421354}");
+  EXPECT_EQ(runBody("a = f32[3] constant({27, -8, 0})\n"
+                    "ROOT c = f32[3] cbrt(a)"),
+            "f32[3] {3, -2, 0}");
+  EXPECT_EQ(runBody("a = f32[2] constant({0, 1})\nROOT c = f32[2] logistic(a)"),
+            "f32[2] {0.5, 0.731058598}");
+  EXPECT_EQ(runBody("a = f32[2] constant({7.5, -7.5})\n"
+                    "b = f32[2] constant({2, 2})\n"
+                    "ROOT c = f32[2] remainder(a, b)"),
+            "f32[2] {1.5, -1.5}");
+  EXPECT_EQ(runBody("a = f32[3] constant({1, inf, nan})\n"
+                    "ROOT c = pred[3] is-finite(a)"),
+            "pred[3] {true, false, false}");
+}
+
+TEST_F(InterpreterTest, ComplexElementwise) {
+  EXPECT_EQ(runBody("a = c64[2] constant({(1, 2), (3, -1)})\n"
+                    "b = c64[2] constant({(3, 4), (0, 1)})\n"
+                    "ROOT c = c64[2] multiply(a, b)"),
+            "c64[2] {(-5, 10), (1, 3)}");
+  EXPECT_EQ(runBody("a = c128[] constant((3, 4))\nROOT c = f64[] abs(a)"),
+            "f64[] 5");
+  EXPECT_EQ(runBody("a = f32[2] constant({1, 2})\nb = f32[2] constant({3, 4})\n"
+                    "ROOT c = c64[2] complex(a, b)"),
+            "c64[2] {(1, 3), (2, 4)}");
+  EXPECT_EQ(runBody("a = c64[] constant((1, 2))\nROOT c = f32[] imag(a)"),
+            "f32[] 2");
+}
+
+TEST_F(InterpreterTest, CompareSelectClamp) {
+  EXPECT_EQ(runBody("a = f32[4] constant({1, nan, -0, 2})\n"
+                    "b = f32[4] constant({1, nan, 0, 1})\n"
+                    "ROOT c = pred[4] compare(a, b), direction=EQ"),
+            "pred[4] {true, false, true, false}");
+  EXPECT_EQ(runBody("a = f32[4] constant({1, nan, -0, -nan})\n"
+                    "b = f32[4] constant({1, nan, 0, -inf})\n"
+                    "ROOT c = pred[4] compare(a, b), direction=LT, "
+                    "type=TOTALORDER"),
+            "pred[4] {false, false, true, true}");
+  EXPECT_EQ(runBody("a = u32[2] constant({1, 4294967295})\n"
+                    "b = u32[2] constant({2, 0})\n"
+                    "ROOT c = pred[2] compare(a, b), direction=GT"),
+            "pred[2] {false, true}");
+  EXPECT_EQ(runBody("p = pred[3] constant({1, 0, 1})\n"
+                    "a = s32[3] constant({1, 2, 3})\n"
+                    "b = s32[3] constant({4, 5, 6})\n"
+                    "ROOT c = s32[3] select(p, a, b)"),
+            "s32[3] {1, 5, 3}");
+  EXPECT_EQ(runBody("p = pred[] constant(false)\n"
+                    "a = s32[2] constant({1, 2})\nb = s32[2] constant({4, 5})\n"
+                    "ROOT c = s32[2] select(p, a, b)"),
+            "s32[2] {4, 5}");
+  EXPECT_EQ(runBody("lo = f32[] constant(0)\nhi = f32[] constant(1)\n"
+                    "x = f32[4] constant({-1, 0.5, 2, nan})\n"
+                    "ROOT c = f32[4] clamp(lo, x, hi)"),
+            "f32[4] {0, 0.5, 1, nan}");
+}
+
+TEST_F(InterpreterTest, BitcastConvertAndReducePrecision) {
+  EXPECT_EQ(runBody("a = f32[2] constant({1, -2})\n"
+                    "ROOT c = u32[2] bitcast-convert(a)"),
+            "u32[2] {1065353216, 3221225472}");
+  // Smaller type: a new minor dimension, little-endian.
+  EXPECT_EQ(runBody("a = u32[] constant(67305985)\n"
+                    "ROOT c = u8[4] bitcast-convert(a)"),
+            "u8[4] {1, 2, 3, 4}");
+  EXPECT_EQ(runBody("a = u8[2,2] constant({{0, 60}, {0, 192}})\n"
+                    "ROOT c = f16[2] bitcast-convert(a)"),
+            "f16[2] {1, -2}");
+  // To bf16 precision (8 exponent, 7 mantissa bits) inside f32.
+  EXPECT_EQ(runBody("a = f32[3] constant({0.1, 1e-39, 3.4e38})\n"
+                    "ROOT c = f32[3] reduce-precision(a), exponent_bits=5, "
+                    "mantissa_bits=10"),
+            "f32[3] {0.0999755859, 0, inf}");
+}
+
+//===----------------------------------------------------------------------===//
+// Shapes.
+//===----------------------------------------------------------------------===//
+
+TEST_F(InterpreterTest, BroadcastReshapeTranspose) {
+  EXPECT_EQ(runBody("a = s32[2] constant({1, 2})\n"
+                    "ROOT c = s32[2,3] broadcast(a), dimensions={0}"),
+            "s32[2,3] {{1, 1, 1}, {2, 2, 2}}");
+  EXPECT_EQ(runBody("a = s32[3] constant({1, 2, 3})\n"
+                    "ROOT c = s32[2,3] broadcast(a), dimensions={1}"),
+            "s32[2,3] {{1, 2, 3}, {1, 2, 3}}");
+  EXPECT_EQ(runBody("a = s32[2,3] constant({{1, 2, 3}, {4, 5, 6}})\n"
+                    "ROOT c = s32[3,2] reshape(a)"),
+            "s32[3,2] {{1, 2}, {3, 4}, {5, 6}}");
+  EXPECT_EQ(runBody("a = s32[2,3] constant({{1, 2, 3}, {4, 5, 6}})\n"
+                    "ROOT c = s32[3,2] transpose(a), dimensions={1,0}"),
+            "s32[3,2] {{1, 4}, {2, 5}, {3, 6}}");
+  EXPECT_EQ(runBody("a = s32[2,3] constant({{1, 2, 3}, {4, 5, 6}})\n"
+                    "ROOT c = s32[2,3] reverse(a), dimensions={1}"),
+            "s32[2,3] {{3, 2, 1}, {6, 5, 4}}");
+}
+
+TEST_F(InterpreterTest, SliceConcatenateIota) {
+  EXPECT_EQ(runBody("a = s32[2,4] constant({{1, 2, 3, 4}, {5, 6, 7, 8}})\n"
+                    "ROOT c = s32[2,2] slice(a), slice={[0:2], [1:4:2]}"),
+            "s32[2,2] {{2, 4}, {6, 8}}");
+  EXPECT_EQ(runBody("a = s32[1,2] constant({{1, 2}})\n"
+                    "b = s32[1,1] constant({{3}})\n"
+                    "ROOT c = s32[1,3] concatenate(a, b), dimensions={1}"),
+            "s32[1,3] {{1, 2, 3}}");
+  EXPECT_EQ(runBody("ROOT c = f32[2,3] iota(), iota_dimension=1"),
+            "f32[2,3] {{0, 1, 2}, {0, 1, 2}}");
+}
+
+TEST_F(InterpreterTest, Pad) {
+  EXPECT_EQ(runBody("a = s32[3] constant({1, 2, 3})\nz = s32[] constant(0)\n"
+                    "ROOT c = s32[8] pad(a, z), padding=1_2_1"),
+            "s32[8] {0, 1, 0, 2, 0, 3, 0, 0}");
+  // Negative padding removes elements.
+  EXPECT_EQ(runBody("a = s32[4] constant({1, 2, 3, 4})\nz = s32[] constant(9)\n"
+                    "ROOT c = s32[3] pad(a, z), padding=-2_1"),
+            "s32[3] {3, 4, 9}");
+  EXPECT_EQ(runBody("a = s32[2,2] constant({{1, 2}, {3, 4}})\n"
+                    "z = s32[] constant(0)\n"
+                    "ROOT c = s32[3,3] pad(a, z), padding=0_0_1x1_0"),
+            "s32[3,3] {{0, 1, 2}, {0, 0, 0}, {0, 3, 4}}");
+}
+
+TEST_F(InterpreterTest, DynamicSliceClampsIndices) {
+  EXPECT_EQ(runBody("a = s32[5] constant({1, 2, 3, 4, 5})\n"
+                    "i = s32[] constant(4)\n"
+                    "ROOT c = s32[2] dynamic-slice(a, i), "
+                    "dynamic_slice_sizes={2}"),
+            "s32[2] {4, 5}");
+  EXPECT_EQ(runBody("a = s32[5] constant({1, 2, 3, 4, 5})\n"
+                    "i = s32[] constant(-3)\n"
+                    "ROOT c = s32[2] dynamic-slice(a, i), "
+                    "dynamic_slice_sizes={2}"),
+            "s32[2] {1, 2}");
+  EXPECT_EQ(runBody("a = s32[2,3] constant({{1, 2, 3}, {4, 5, 6}})\n"
+                    "u = s32[1,2] constant({{8, 9}})\n"
+                    "i = s32[] constant(1)\nj = s32[] constant(5)\n"
+                    "ROOT c = s32[2,3] dynamic-update-slice(a, u, i, j)"),
+            "s32[2,3] {{1, 2, 3}, {4, 8, 9}}");
+}
+
+TEST_F(InterpreterTest, BitcastFollowsLayouts) {
+  // Same layout: a reshape.
+  EXPECT_EQ(runBody("a = s32[2,3]{1,0} constant({{1, 2, 3}, {4, 5, 6}})\n"
+                    "ROOT c = s32[3,2]{1,0} bitcast(a)"),
+            "s32[3,2] {{1, 2}, {3, 4}, {5, 6}}");
+  // Column-major operand, row-major result of the transposed shape: a
+  // transpose.
+  EXPECT_EQ(runBody("a = s32[2,3]{0,1} constant({{1, 2, 3}, {4, 5, 6}})\n"
+                    "ROOT c = s32[3,2]{1,0} bitcast(a)"),
+            "s32[3,2] {{1, 4}, {2, 5}, {3, 6}}");
+}
+
+//===----------------------------------------------------------------------===//
+// Tuples, calls and control flow.
+//===----------------------------------------------------------------------===//
+
+TEST_F(InterpreterTest, CallAndParameters) {
+  const char *hlo = R"(
+HloModule m
+twice {
+  x = f32[2] parameter(0)
+  ROOT y = f32[2] add(x, x)
+}
+ENTRY e {
+  p = f32[2] parameter(0)
+  q = s32[] parameter(1)
+  c = f32[2] call(p), to_apply=twice
+  ROOT t = (f32[2], s32[]) tuple(c, q)
+}
+)";
+  EXPECT_EQ(run(hlo, {lit("f32[2]", "{1.5, -2}"), lit("s32[]", "7")}),
+            "(f32[2], s32[]) ({3, -4}, 7)");
+}
+
+TEST_F(InterpreterTest, WhileLoop) {
+  // Sums 1..10.
+  const char *hlo = R"(
+HloModule m
+cond {
+  s = (s32[], s32[]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(10)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  s = (s32[], s32[]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  acc = s32[] get-tuple-element(s), index=1
+  one = s32[] constant(1)
+  i1 = s32[] add(i, one)
+  acc1 = s32[] add(acc, i1)
+  ROOT r = (s32[], s32[]) tuple(i1, acc1)
+}
+ENTRY e {
+  z = s32[] constant(0)
+  init = (s32[], s32[]) tuple(z, z)
+  w = (s32[], s32[]) while(init), condition=cond, body=body
+  ROOT sum = s32[] get-tuple-element(w), index=1
+}
+)";
+  EXPECT_EQ(run(hlo), "s32[] 55");
+  InterpreterOptions options;
+  options.maxWhileIterations = 5;
+  EXPECT_NE(run(hlo, {}, options).find("more than 5 while-loop iterations"),
+            std::string::npos);
+}
+
+TEST_F(InterpreterTest, Conditional) {
+  const char *hlo = R"(
+HloModule m
+neg {
+  x = f32[] parameter(0)
+  ROOT y = f32[] negate(x)
+}
+dbl {
+  x = f32[] parameter(0)
+  ROOT y = f32[] add(x, x)
+}
+ident {
+  x = f32[] parameter(0)
+  ROOT y = f32[] copy(x)
+}
+ENTRY e {
+  i = s32[] parameter(0)
+  p = pred[] parameter(1)
+  x = f32[] constant(3)
+  a = f32[] conditional(i, x, x, x), branch_computations={neg, dbl, ident}
+  b = f32[] conditional(p, x, x), true_computation=neg, false_computation=dbl
+  ROOT t = (f32[], f32[]) tuple(a, b)
+}
+)";
+  EXPECT_EQ(run(hlo, {lit("s32[]", "1"), lit("pred[]", "true")}),
+            "(f32[], f32[]) (6, -3)");
+  EXPECT_EQ(run(hlo, {lit("s32[]", "0"), lit("pred[]", "false")}),
+            "(f32[], f32[]) (-3, 6)");
+  // Out-of-range indices run the last branch.
+  EXPECT_EQ(run(hlo, {lit("s32[]", "7"), lit("pred[]", "false")}),
+            "(f32[], f32[]) (3, 6)");
+  EXPECT_EQ(run(hlo, {lit("s32[]", "-1"), lit("pred[]", "false")}),
+            "(f32[], f32[]) (3, 6)");
+}
+
+TEST_F(InterpreterTest, MapAndFusion) {
+  const char *hlo = R"(
+HloModule m
+muladd {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  m = f32[] multiply(x, y)
+  ROOT r = f32[] add(m, x)
+}
+fused {
+  a = f32[3] parameter(0)
+  b = f32[3] parameter(1)
+  ROOT s = f32[3] subtract(a, b)
+}
+ENTRY e {
+  a = f32[3] constant({1, 2, 3})
+  b = f32[3] constant({4, 5, 6})
+  m = f32[3] map(a, b), dimensions={0}, to_apply=muladd
+  ROOT f = f32[3] fusion(m, a), kind=kLoop, calls=fused
+}
+)";
+  // m = a*b + a = {5, 12, 21}; f = m - a = {4, 10, 18}.
+  EXPECT_EQ(run(hlo), "f32[3] {4, 10, 18}");
+}
+
+TEST_F(InterpreterTest, AsyncChainRunsSynchronously) {
+  const char *hlo = R"(
+HloModule m
+region {
+  x = f32[2] parameter(0)
+  ROOT y = f32[2] negate(x)
+}
+ENTRY e {
+  a = f32[2] constant({1, -2})
+  s = ((f32[2]), f32[2], s32[]) async-start(a), calls=region
+  u = ((f32[2]), f32[2], s32[]) async-update(s)
+  d = f32[2] async-done(u)
+  cs = (f32[2], f32[2], u32[]) copy-start(d)
+  cd = f32[2] copy-done(cs)
+  ROOT t = (f32[2], f32[2]) tuple(d, cd)
+}
+)";
+  EXPECT_EQ(run(hlo), "(f32[2], f32[2]) ({-1, 2}, {-1, 2})");
+}
+
+TEST_F(InterpreterTest, AsyncSugar) {
+  const char *hlo = R"(
+HloModule m
+ENTRY e {
+  a = f32[2,3] constant({{1, 2, 3}, {4, 5, 6}})
+  s = ((f32[2,3]), f32[3,2], s32[]) transpose-start(a), dimensions={1,0}
+  ROOT d = f32[3,2] transpose-done(s)
+}
+)";
+  EXPECT_EQ(run(hlo), "f32[3,2] {{1, 4}, {2, 5}, {3, 6}}");
+}
+
+//===----------------------------------------------------------------------===//
+// Errors.
+//===----------------------------------------------------------------------===//
+
+TEST_F(InterpreterTest, CustomCallIsAnError) {
+  EXPECT_EQ(runBody("a = f32[2] constant({1, 2})\n"
+                    "ROOT c = f32[2] custom-call(a), "
+                    "custom_call_target=\"my_kernel\""),
+            "error: custom-call 'c': unsupported custom call target "
+            "'my_kernel'");
+}
+
+TEST_F(InterpreterTest, MalformedArguments) {
+  const char *hlo = R"(
+HloModule m
+ENTRY e {
+  p = f32[2] parameter(0)
+  ROOT n = f32[2] negate(p)
+}
+)";
+  EXPECT_EQ(run(hlo, {}), "error: the entry computation 'e' takes 1 "
+                          "arguments, got 0");
+  EXPECT_EQ(run(hlo, {lit("f32[3]", "{1, 2, 3}")}),
+            "error: argument 0 is f32[3], the entry parameter is f32[2]");
+  EXPECT_EQ(run(hlo, {lit("s32[2]", "{1, 2}")}),
+            "error: argument 0 is s32[2], the entry parameter is f32[2]");
+  EXPECT_EQ(run(hlo, {lit("f32[2]", "{1, 2}")}), "f32[2] {-1, -2}");
+}
+
+TEST_F(InterpreterTest, ElidedConstantIsAnError) {
+  EXPECT_EQ(runBody("ROOT c = f32[100] constant({...})"),
+            "error: constant 'c': has an elided literal ({...})");
+}
+
+TEST_F(InterpreterTest, RandomArguments) {
+  const char *hlo = R"(
+HloModule m
+ENTRY e {
+  a = f32[64] parameter(0)
+  b = s8[64] parameter(1)
+  c = u16[64] parameter(2)
+  d = pred[64] parameter(3)
+  ROOT t = (f32[64], s8[64], u16[64], pred[64]) tuple(a, b, c, d)
+}
+)";
+  OwningOpRef<ModuleOp> module = importHloText(hlo, &ctx);
+  ASSERT_TRUE(module);
+  std::string error;
+  auto args = randomArguments(*module, 42, error);
+  ASSERT_TRUE(succeeded(args)) << error;
+  ASSERT_EQ(args->size(), 4u);
+  auto again = randomArguments(*module, 42, error);
+  auto other = randomArguments(*module, 43, error);
+  EXPECT_TRUE((*args)[0] == (*again)[0]);
+  EXPECT_FALSE((*args)[0] == (*other)[0]);
+  for (int64_t i = 0; i < 64; ++i) {
+    double f = (*args)[0].getFloat(i);
+    EXPECT_TRUE(f >= -1.0 && f < 1.0) << f;
+    int64_t s = (*args)[1].getInt(i);
+    EXPECT_TRUE(s >= -8 && s <= 8) << s;
+    int64_t u = (*args)[2].getInt(i);
+    EXPECT_TRUE(u >= 0 && u <= 16) << u;
+    int64_t p = (*args)[3].getInt(i);
+    EXPECT_TRUE(p == 0 || p == 1) << p;
+  }
+  auto result = runtime::run(*module, *args, {}, error);
+  ASSERT_TRUE(succeeded(result)) << error;
+}
+
+} // namespace
