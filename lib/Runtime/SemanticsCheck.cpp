@@ -297,7 +297,8 @@ public:
     if (succeeded(random))
       before = run(module, *random, interpreterOptions(), error);
     if (failed(random) || failed(before)) {
-      module.emitWarning() << "semantics check disabled: the interpreter "
+      // At the module's location (emitting on the op would print it whole).
+      mlir::emitWarning(module.getLoc()) << "semantics check disabled: the interpreter "
                               "cannot run the module before the pipeline: "
                            << error;
       return;
@@ -353,7 +354,7 @@ private:
             const std::string &why) {
     result->failed = true;
     result->pass = name;
-    module.emitError() << "semantics changed by pass '" << name
+    mlir::emitError(module.getLoc()) << "semantics changed by pass '" << name
                        << "': " << why;
   }
 

@@ -84,6 +84,8 @@ static cl::opt<unsigned>
            cl::init(1));
 
 static int reportError(const std::string &message) {
+  // What was printed to stdout comes first.
+  llvm::outs().flush();
   llvm::errs() << "hlo-run: error: " << message << "\n";
   return 1;
 }
