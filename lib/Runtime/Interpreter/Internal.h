@@ -134,6 +134,7 @@ EvalResult evalShapeOp(Interp &, Operation *, Operands);       // Shape.cpp
 EvalResult evalIndexingOp(Interp &, Operation *, Operands);    // GatherScatter.cpp
 EvalResult evalReduceOp(Interp &, Operation *, Operands);      // Reduce.cpp
 EvalResult evalLinalgOp(Interp &, Operation *, Operands);      // Linalg.cpp
+EvalResult evalSolverOp(Interp &, Operation *, Operands);      // Solvers.cpp
 EvalResult evalCollectiveOp(Interp &, Operation *, Operands);  // Collectives.cpp
 EvalResult evalRngOp(Interp &, Operation *, Operands);         // Rng.cpp
 

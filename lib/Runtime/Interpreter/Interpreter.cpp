@@ -9,8 +9,6 @@
 
 #include "Internal.h"
 
-#include "llvm/ADT/ScopeExit.h"
-
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -217,8 +215,11 @@ FailureOr<Literal> Interp::runComputation(ComputationOp comp,
                                           std::vector<Literal> args) {
   if (depth >= 200)
     return error(comp, "call depth exceeds 200 (recursive computations?)");
-  ++depth;
-  auto restore = llvm::make_scope_exit([&] { --depth; });
+  struct DepthGuard {
+    unsigned &depth;
+    explicit DepthGuard(unsigned &depth) : depth(depth) { ++depth; }
+    ~DepthGuard() { --depth; }
+  } guard(depth);
   ComputationInfo *info = shared.infoByOp.lookup(comp);
   Block &body = comp.getBody().front();
   llvm::DenseMap<Value, Literal> env;
