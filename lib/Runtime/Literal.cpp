@@ -1,7 +1,574 @@
 //===- Literal.cpp - values of the reference interpreter ------------------===//
 //
-// Placeholder until the implementation lands.
+// Storage, element access and rounding of literals. Printing lives in
+// LiteralPrint.cpp.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Hlo/Runtime/Literal.h"
+
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/APFloat.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::hlo;
+using namespace mlir::hlo::runtime;
+
+//===----------------------------------------------------------------------===//
+// Element types.
+//===----------------------------------------------------------------------===//
+
+ElementKind runtime::getElementKind(Type elementType) {
+  if (auto it = dyn_cast<IntegerType>(elementType)) {
+    if (it.getWidth() == 1 && it.isSignless())
+      return ElementKind::Pred;
+    return it.isUnsigned() ? ElementKind::Unsigned : ElementKind::Signed;
+  }
+  if (isa<FloatType>(elementType))
+    return ElementKind::Float;
+  if (isa<ComplexType>(elementType))
+    return ElementKind::Complex;
+  // Not an element type; treat as signed so that accessors stay defined.
+  return ElementKind::Signed;
+}
+
+unsigned runtime::getElementBitWidth(Type elementType) {
+  if (auto ct = dyn_cast<ComplexType>(elementType))
+    elementType = ct.getElementType();
+  if (auto it = dyn_cast<IntegerType>(elementType))
+    return it.getWidth();
+  if (auto ft = dyn_cast<FloatType>(elementType))
+    return ft.getWidth();
+  return 64;
+}
+
+std::optional<SmallVector<int64_t>> runtime::getStaticShape(Type type) {
+  auto tt = dyn_cast<RankedTensorType>(type);
+  if (!tt)
+    return std::nullopt;
+  SmallVector<int64_t> dims(tt.getShape());
+  auto layout = dyn_cast_or_null<LayoutAttr>(tt.getEncoding());
+  for (unsigned d = 0; d < dims.size(); ++d) {
+    if (!ShapedType::isDynamic(dims[d]))
+      continue;
+    if (!layout || !layout.isBounded(d))
+      return std::nullopt;
+    dims[d] = layout.getBounds()[d];
+  }
+  return dims;
+}
+
+//===----------------------------------------------------------------------===//
+// Rounding and bit patterns.
+//===----------------------------------------------------------------------===//
+
+static const llvm::fltSemantics &semanticsOf(Type type) {
+  return cast<FloatType>(type).getFloatSemantics();
+}
+
+/// A NaN double carrying `payload` in the top bits of its mantissa.
+static double makeNaN(bool negative, uint64_t payload, unsigned payloadBits) {
+  uint64_t bits = (uint64_t(negative) << 63) | (uint64_t(0x7ff) << 52);
+  if (payloadBits > 0)
+    bits |= (payload << (52 - payloadBits)) & ((uint64_t(1) << 52) - 1);
+  if ((bits & ((uint64_t(1) << 52) - 1)) == 0)
+    bits |= uint64_t(1) << 51;
+  double d;
+  std::memcpy(&d, &bits, sizeof d);
+  return d;
+}
+
+static uint64_t doubleBits(double v) {
+  uint64_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  return bits;
+}
+
+/// Explicit mantissa bits of an IEEE-like semantics.
+static unsigned mantissaBits(const llvm::fltSemantics &sem) {
+  return llvm::APFloat::semanticsPrecision(sem) - 1;
+}
+
+APInt runtime::floatToBits(double v, Type type) {
+  const llvm::fltSemantics &sem = semanticsOf(type);
+  using llvm::APFloat;
+  unsigned width = APFloat::getSizeInBits(sem);
+  bool hasNaN = APFloat::semanticsHasNaN(sem);
+  bool hasInf = APFloat::semanticsHasInf(sem);
+  if (!APFloat::semanticsHasSignedRepr(sem) &&
+      (std::isnan(v) || std::isinf(v) || v <= 0))
+    return APFloat::getNaN(sem).bitcastToAPInt(); // e8m0: no sign, no zero
+  if (std::isnan(v)) {
+    if (!hasNaN) // finite-only types (f4, f6): -0 as ml_dtypes does
+      return APFloat::getZero(sem, true).bitcastToAPInt();
+    if (hasInf) {
+      // IEEE-like: keep the sign and the top bits of the payload.
+      unsigned m = mantissaBits(sem);
+      uint64_t payload = (doubleBits(v) & ((uint64_t(1) << 52) - 1)) >> (52 - m);
+      if (payload == 0)
+        payload = uint64_t(1) << (m - 1);
+      APInt bits = APFloat::getInf(sem, std::signbit(v)).bitcastToAPInt();
+      return bits | APInt(width, payload);
+    }
+    return APFloat::getNaN(sem, std::signbit(v)).bitcastToAPInt();
+  }
+  if (std::isinf(v) && !hasInf) {
+    if (hasNaN)
+      return APFloat::getNaN(sem, std::signbit(v)).bitcastToAPInt();
+    return APFloat::getLargest(sem, std::signbit(v)).bitcastToAPInt();
+  }
+  APFloat f(v);
+  bool lost;
+  f.convert(sem, APFloat::rmNearestTiesToEven, &lost);
+  return f.bitcastToAPInt();
+}
+
+double runtime::bitsToFloat(const APInt &bits, Type type) {
+  const llvm::fltSemantics &sem = semanticsOf(type);
+  using llvm::APFloat;
+  APFloat f(sem, bits);
+  if (f.isNaN() || (!APFloat::semanticsHasSignedRepr(sem) &&
+                    bits.isAllOnes())) {
+    bool negative = f.isNegative();
+    if (APFloat::semanticsHasInf(sem)) {
+      unsigned m = mantissaBits(sem);
+      return makeNaN(negative, bits.getZExtValue() & ((uint64_t(1) << m) - 1),
+                     m);
+    }
+    // A type whose NaN is "negative zero" (FNUZ) prints as -nan, like XLA.
+    if (APFloat::semanticsHasSignedRepr(sem) && !APFloat::semanticsHasInf(sem) &&
+        bits.isSignMask())
+      negative = true;
+    return makeNaN(negative, 0, 0);
+  }
+  bool lost;
+  f.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
+  return f.convertToDouble();
+}
+
+double runtime::roundToFloatType(double v, Type type) {
+  if (type.isF64())
+    return v;
+  if (type.isF32() && !std::isnan(v))
+    return static_cast<double>(static_cast<float>(v));
+  return bitsToFloat(floatToBits(v, type), type);
+}
+
+int64_t runtime::wrapToIntType(int64_t v, Type type) {
+  auto it = cast<IntegerType>(type);
+  unsigned width = it.getWidth();
+  if (width == 1 && it.isSignless())
+    return v != 0;
+  if (width >= 64)
+    return v;
+  uint64_t mask = (uint64_t(1) << width) - 1;
+  uint64_t u = static_cast<uint64_t>(v) & mask;
+  if (!it.isUnsigned() && (u >> (width - 1)) & 1)
+    u |= ~mask;
+  return static_cast<int64_t>(u);
+}
+
+//===----------------------------------------------------------------------===//
+// Construction.
+//===----------------------------------------------------------------------===//
+
+void Literal::setElementType(Type type) {
+  elementType = type;
+  elementKind = runtime::getElementKind(type);
+  componentType = type;
+  if (auto ct = dyn_cast<ComplexType>(type))
+    componentType = ct.getElementType();
+}
+
+Literal Literal::array(Type elementType, ArrayRef<int64_t> shape) {
+  Literal l;
+  l.kind = Kind::Array;
+  l.setElementType(elementType);
+  l.shape.assign(shape.begin(), shape.end());
+  int64_t n = l.getNumElements();
+  switch (l.elementKind) {
+  case ElementKind::Float:
+    l.reals.assign(n, 0.0);
+    break;
+  case ElementKind::Complex:
+    l.reals.assign(2 * n, 0.0);
+    break;
+  default:
+    l.ints.assign(n, 0);
+    break;
+  }
+  // e8m0 has no zero: its "zero fill" is the smallest value.
+  if (l.elementKind == ElementKind::Float &&
+      !llvm::APFloat::semanticsHasZero(semanticsOf(elementType)))
+    for (double &r : l.reals)
+      r = roundToFloatType(0x1p-127, elementType);
+  return l;
+}
+
+Literal Literal::zeros(Type type) {
+  if (auto tt = dyn_cast<TupleType>(type)) {
+    std::vector<Literal> elements;
+    for (Type t : tt.getTypes())
+      elements.push_back(zeros(t));
+    return tuple(std::move(elements));
+  }
+  if (isa<hlo::OpaqueType>(type))
+    return opaque();
+  if (auto rt = dyn_cast<RankedTensorType>(type)) {
+    SmallVector<int64_t> dims(rt.getShape());
+    if (auto s = getStaticShape(type))
+      dims = *s;
+    for (int64_t &d : dims)
+      if (ShapedType::isDynamic(d))
+        d = 0;
+    return array(rt.getElementType(), dims);
+  }
+  return token();
+}
+
+Literal Literal::tuple(std::vector<Literal> elements) {
+  Literal l;
+  l.kind = Kind::Tuple;
+  l.elements = std::move(elements);
+  return l;
+}
+
+Literal Literal::token() { return Literal(); }
+
+Literal Literal::opaque() {
+  Literal l;
+  l.kind = Kind::Opaque;
+  return l;
+}
+
+Literal Literal::scalar(Type elementType, double value) {
+  Literal l = array(elementType, {});
+  l.setFloat(0, value);
+  return l;
+}
+
+Literal Literal::scalarInt(Type elementType, int64_t value) {
+  Literal l = array(elementType, {});
+  l.setInt(0, value);
+  return l;
+}
+
+/// Double value of an APFloat of any semantics (NaN payloads kept as
+/// bitsToFloat keeps them).
+static double toDouble(const llvm::APFloat &f, Type type) {
+  return bitsToFloat(f.bitcastToAPInt(), type);
+}
+
+FailureOr<Literal> Literal::fromAttr(Attribute value, Type type) {
+  if (auto tt = dyn_cast<TupleType>(type)) {
+    auto arr = dyn_cast_or_null<ArrayAttr>(value);
+    if (!arr || arr.size() != tt.size())
+      return failure();
+    std::vector<Literal> elements;
+    for (auto [a, t] : llvm::zip(arr, tt.getTypes())) {
+      auto e = fromAttr(a, t);
+      if (failed(e))
+        return failure();
+      elements.push_back(std::move(*e));
+    }
+    return tuple(std::move(elements));
+  }
+  auto dense = dyn_cast_or_null<DenseElementsAttr>(value);
+  auto shape = getStaticShape(type);
+  if (!dense || !shape)
+    return failure();
+  Type elt = cast<RankedTensorType>(type).getElementType();
+  if (dense.getElementType() != elt ||
+      dense.getType().getShape() != ArrayRef<int64_t>(*shape))
+    return failure();
+  Literal l = array(elt, *shape);
+  int64_t i = 0;
+  switch (l.elementKind) {
+  case ElementKind::Pred:
+    for (bool b : dense.getValues<bool>())
+      l.ints[i++] = b;
+    break;
+  case ElementKind::Signed:
+    for (const APInt &v : dense.getValues<APInt>())
+      l.ints[i++] = v.getSExtValue();
+    break;
+  case ElementKind::Unsigned:
+    for (const APInt &v : dense.getValues<APInt>())
+      l.ints[i++] = static_cast<int64_t>(v.getZExtValue());
+    break;
+  case ElementKind::Float:
+    for (const llvm::APFloat &v : dense.getValues<llvm::APFloat>())
+      l.reals[i++] = toDouble(v, elt);
+    break;
+  case ElementKind::Complex:
+    for (const std::complex<llvm::APFloat> &v :
+         dense.getValues<std::complex<llvm::APFloat>>()) {
+      l.reals[i++] = toDouble(v.real(), l.componentType);
+      l.reals[i++] = toDouble(v.imag(), l.componentType);
+    }
+    break;
+  }
+  return l;
+}
+
+//===----------------------------------------------------------------------===//
+// Arrays.
+//===----------------------------------------------------------------------===//
+
+int64_t Literal::getNumElements() const {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+int64_t Literal::linearize(ArrayRef<int64_t> index) const {
+  int64_t linear = 0;
+  for (unsigned d = 0; d < shape.size(); ++d)
+    linear = linear * shape[d] + index[d];
+  return linear;
+}
+
+SmallVector<int64_t> Literal::delinearize(int64_t linear) const {
+  SmallVector<int64_t> index(shape.size());
+  for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
+    index[d] = shape[d] == 0 ? 0 : linear % shape[d];
+    linear = shape[d] == 0 ? 0 : linear / shape[d];
+  }
+  return index;
+}
+
+/// Float to integer as XLA converts: truncation toward zero, NaN to 0, out
+/// of range values saturate.
+static int64_t saturatingFloatToInt(double v, unsigned width, bool isUnsigned,
+                                    bool isPred) {
+  if (isPred)
+    return v != 0.0 || std::isnan(v);
+  if (std::isnan(v))
+    return 0;
+  v = std::trunc(v);
+  if (isUnsigned) {
+    if (v <= 0)
+      return 0;
+    double max = std::ldexp(1.0, width); // exclusive
+    if (v >= max)
+      return width >= 64 ? -1 : static_cast<int64_t>((uint64_t(1) << width) - 1);
+    return static_cast<int64_t>(static_cast<uint64_t>(v));
+  }
+  double lim = std::ldexp(1.0, width - 1);
+  if (v >= lim)
+    return width >= 64 ? std::numeric_limits<int64_t>::max()
+                       : static_cast<int64_t>((uint64_t(1) << (width - 1)) - 1);
+  if (v < -lim)
+    return width >= 64 ? std::numeric_limits<int64_t>::min()
+                       : -static_cast<int64_t>(uint64_t(1) << (width - 1));
+  return static_cast<int64_t>(v);
+}
+
+int64_t Literal::getInt(int64_t i) const {
+  switch (elementKind) {
+  case ElementKind::Float:
+    return saturatingFloatToInt(reals[i], 64, false, false);
+  case ElementKind::Complex:
+    return saturatingFloatToInt(reals[2 * i], 64, false, false);
+  default:
+    return ints[i];
+  }
+}
+
+double Literal::getFloat(int64_t i) const {
+  switch (elementKind) {
+  case ElementKind::Float:
+    return reals[i];
+  case ElementKind::Complex:
+    return reals[2 * i];
+  case ElementKind::Unsigned:
+    return static_cast<double>(static_cast<uint64_t>(ints[i]));
+  default:
+    return static_cast<double>(ints[i]);
+  }
+}
+
+std::complex<double> Literal::getComplex(int64_t i) const {
+  if (elementKind == ElementKind::Complex)
+    return {reals[2 * i], reals[2 * i + 1]};
+  return {getFloat(i), 0.0};
+}
+
+void Literal::setInt(int64_t i, int64_t v) {
+  switch (elementKind) {
+  case ElementKind::Float:
+    reals[i] = roundToFloatType(static_cast<double>(v), elementType);
+    break;
+  case ElementKind::Complex:
+    reals[2 * i] = roundToFloatType(static_cast<double>(v), componentType);
+    reals[2 * i + 1] = 0.0;
+    break;
+  default:
+    ints[i] = wrapToIntType(v, elementType);
+    break;
+  }
+}
+
+void Literal::setFloat(int64_t i, double v) {
+  switch (elementKind) {
+  case ElementKind::Float:
+    reals[i] = roundToFloatType(v, elementType);
+    break;
+  case ElementKind::Complex:
+    reals[2 * i] = roundToFloatType(v, componentType);
+    reals[2 * i + 1] = 0.0;
+    break;
+  default:
+    ints[i] = saturatingFloatToInt(
+        v, runtime::getElementBitWidth(elementType),
+        elementKind == ElementKind::Unsigned, elementKind == ElementKind::Pred);
+    break;
+  }
+}
+
+void Literal::setComplex(int64_t i, std::complex<double> v) {
+  if (elementKind != ElementKind::Complex)
+    return setFloat(i, v.real());
+  reals[2 * i] = roundToFloatType(v.real(), componentType);
+  reals[2 * i + 1] = roundToFloatType(v.imag(), componentType);
+}
+
+void Literal::copyElement(int64_t to, const Literal &other, int64_t from) {
+  switch (elementKind) {
+  case ElementKind::Float:
+    reals[to] = other.reals[from];
+    break;
+  case ElementKind::Complex:
+    reals[2 * to] = other.reals[2 * from];
+    reals[2 * to + 1] = other.reals[2 * from + 1];
+    break;
+  default:
+    ints[to] = other.ints[from];
+    break;
+  }
+}
+
+APInt Literal::getBits(int64_t i) const {
+  unsigned width = runtime::getElementBitWidth(elementType);
+  switch (elementKind) {
+  case ElementKind::Float:
+    return floatToBits(reals[i], elementType);
+  case ElementKind::Complex: {
+    APInt re = floatToBits(reals[2 * i], componentType);
+    APInt im = floatToBits(reals[2 * i + 1], componentType);
+    return im.zext(2 * width).shl(width) | re.zext(2 * width);
+  }
+  default:
+    return APInt(width, static_cast<uint64_t>(ints[i]), /*isSigned=*/false,
+                 /*implicitTrunc=*/true);
+  }
+}
+
+void Literal::setBits(int64_t i, const APInt &bits) {
+  unsigned width = runtime::getElementBitWidth(elementType);
+  switch (elementKind) {
+  case ElementKind::Float:
+    reals[i] = bitsToFloat(bits.zextOrTrunc(width), elementType);
+    break;
+  case ElementKind::Complex:
+    reals[2 * i] = bitsToFloat(bits.trunc(width), componentType);
+    reals[2 * i + 1] = bitsToFloat(bits.lshr(width).trunc(width), componentType);
+    break;
+  default:
+    ints[i] = wrapToIntType(
+        static_cast<int64_t>(bits.zextOrTrunc(64).getZExtValue()), elementType);
+    if (elementKind == ElementKind::Pred)
+      ints[i] = bits[0];
+    break;
+  }
+}
+
+bool Literal::isZero(int64_t i) const {
+  switch (elementKind) {
+  case ElementKind::Float:
+    return reals[i] == 0.0;
+  case ElementKind::Complex:
+    return reals[2 * i] == 0.0 && reals[2 * i + 1] == 0.0;
+  default:
+    return ints[i] == 0;
+  }
+}
+
+Literal Literal::withShape(ArrayRef<int64_t> newShape) const {
+  return array(elementType, newShape);
+}
+
+//===----------------------------------------------------------------------===//
+// Types and equality.
+//===----------------------------------------------------------------------===//
+
+Type Literal::getType(MLIRContext *context) const {
+  switch (kind) {
+  case Kind::Array:
+    return RankedTensorType::get(shape, elementType);
+  case Kind::Tuple: {
+    SmallVector<Type> types;
+    for (const Literal &e : elements)
+      types.push_back(e.getType(context));
+    return TupleType::get(context, types);
+  }
+  case Kind::Token:
+    return TokenType::get(context);
+  case Kind::Opaque:
+    return hlo::OpaqueType::get(context);
+  }
+  return {};
+}
+
+bool Literal::hasType(Type type) const {
+  switch (kind) {
+  case Kind::Array: {
+    auto tt = dyn_cast<RankedTensorType>(type);
+    if (!tt || tt.getElementType() != elementType)
+      return false;
+    auto dims = getStaticShape(type);
+    return dims && ArrayRef<int64_t>(*dims) == ArrayRef<int64_t>(shape);
+  }
+  case Kind::Tuple: {
+    auto tt = dyn_cast<TupleType>(type);
+    if (!tt || tt.size() != elements.size())
+      return false;
+    for (auto [e, t] : llvm::zip(elements, tt.getTypes()))
+      if (!e.hasType(t))
+        return false;
+    return true;
+  }
+  case Kind::Token:
+    return isa<TokenType>(type);
+  case Kind::Opaque:
+    return isa<hlo::OpaqueType>(type);
+  }
+  return false;
+}
+
+bool Literal::operator==(const Literal &other) const {
+  if (kind != other.kind)
+    return false;
+  if (kind == Kind::Tuple)
+    return elements == other.elements;
+  if (kind != Kind::Array)
+    return true;
+  if (elementType != other.elementType || shape != other.shape ||
+      ints != other.ints || reals.size() != other.reals.size())
+    return false;
+  for (size_t i = 0; i < reals.size(); ++i) {
+    double a = reals[i], b = other.reals[i];
+    if (std::isnan(a) && std::isnan(b))
+      continue;
+    if (a != b || std::signbit(a) != std::signbit(b))
+      return false;
+  }
+  return true;
+}

@@ -25,11 +25,13 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Types.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/APInt.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <complex>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,10 +61,15 @@ public:
   /// A literal from a constant's `value` attribute (DenseElementsAttr for an
   /// array, ArrayAttr for a tuple) of result type `type`.
   static FailureOr<Literal> fromAttr(Attribute value, Type type);
+  /// A zero-filled array of `elementType` and `shape`.
+  static Literal array(Type elementType, ArrayRef<int64_t> shape);
+  /// An opaque[] value (carries nothing).
+  static Literal opaque();
 
   bool isArray() const { return kind == Kind::Array; }
   bool isTuple() const { return kind == Kind::Tuple; }
   bool isToken() const { return kind == Kind::Token; }
+  bool isOpaque() const { return kind == Kind::Opaque; }
 
   //===--- Arrays ---------------------------------------------------------===//
 
@@ -85,6 +92,12 @@ public:
   void setComplex(int64_t i, std::complex<double> v);
   /// Copies element `from` of `other` (same element type) to element `to`.
   void copyElement(int64_t to, const Literal &other, int64_t from);
+  /// The element's bit pattern in its type (width getElementBitWidth, twice
+  /// that for complex: imaginary part in the high half), and back.
+  APInt getBits(int64_t i) const;
+  void setBits(int64_t i, const APInt &bits);
+  /// True if element `i` is zero (false for pred false, 0, +-0.0, (0, 0)).
+  bool isZero(int64_t i) const;
 
   /// A new array of the same element type and another shape.
   Literal withShape(ArrayRef<int64_t> newShape) const;
@@ -96,6 +109,10 @@ public:
 
   /// The MLIR type this literal has (tensor without layout, tuple, token).
   Type getType(MLIRContext *context) const;
+  /// True if this literal is a value of `type`: same element type and the
+  /// shape of `type` (layouts ignored, dynamic dimensions at their bound),
+  /// or a tuple/token/opaque of the same structure.
+  bool hasType(Type type) const;
 
   /// HLO literal text, e.g. `f32[2,2] {{19, 22}, {43, 50}}`, `pred[] true`,
   /// `(f32[], s32[2]) (1, {2, 3})`; floats in XLA's shortest round-trip
@@ -106,10 +123,20 @@ public:
   /// Exact equality (NaNs equal when both are NaN).
   bool operator==(const Literal &other) const;
 
+  /// Prints the shape (`f32[2,3]`, `(f32[], s32[2])`, `token[]`).
+  void printShape(llvm::raw_ostream &os) const;
+  /// Prints the value without the shape (`{1, 2}`, `(1, {2, 3})`).
+  void printValue(llvm::raw_ostream &os) const;
+
 private:
-  enum class Kind { Array, Tuple, Token };
+  enum class Kind { Array, Tuple, Token, Opaque };
+  void setElementType(Type type);
+
   Kind kind = Kind::Token;
   Type elementType;
+  /// Cached facts about elementType (for speed in element loops).
+  ElementKind elementKind = ElementKind::Signed;
+  Type componentType; // the float type of a complex, else elementType
   SmallVector<int64_t> shape;
   std::vector<int64_t> ints;
   std::vector<double> reals;
@@ -118,8 +145,24 @@ private:
 
 /// Rounds `v` to the float type `type` (f8/f16/bf16/f32/f64 ...) and back.
 double roundToFloatType(double v, Type type);
-/// Wraps `v` to the integer type `type` (sign- or zero-extended).
+/// Wraps `v` to the integer type `type` (sign- or zero-extended; pred is
+/// v != 0).
 int64_t wrapToIntType(int64_t v, Type type);
+/// The bits of `v` (exactly representable, see roundToFloatType) in float
+/// type `type`, and back.
+APInt floatToBits(double v, Type type);
+double bitsToFloat(const APInt &bits, Type type);
+/// XLA's spelling of a float of type `type`: the shortest of `%.{digits10}g`
+/// and `%.{max_digits10}g` that reads back for f32/f64, `%.{max_digits10}g`
+/// for narrower types; `inf`, `-inf`, `nan`, `-nan`.
+std::string formatFloat(double v, Type type);
+/// The dimensions of array type `type` with bounded dynamic dimensions at
+/// their bound; std::nullopt for an unbounded dynamic dimension or a
+/// non-array type.
+std::optional<SmallVector<int64_t>> getStaticShape(Type type);
+/// HLO's element type spelling (`f32`, `s8`, `u4`, `pred`, `bf16`,
+/// `f8e4m3fn`, `c64`, ...).
+std::string getElementTypeName(Type elementType);
 
 } // namespace mlir::hlo::runtime
 

@@ -1,7 +1,441 @@
 //===- Interpreter.cpp - reference interpreter of the hlo dialect ---------===//
 //
-// Placeholder until the implementation lands.
+// The driver: the shared state of a run, one `Interp` per simulated device
+// (replica x partition; several devices run in threads that meet in the
+// collectives), the evaluation of a computation op by op with an
+// environment of values, and the dispatch to the op families.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Hlo/Runtime/Interpreter.h"
+#include "Internal.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <thread>
+
+using namespace mlir;
+using namespace mlir::hlo;
+using namespace mlir::hlo::runtime;
+using namespace mlir::hlo::runtime::eval;
+
+//===----------------------------------------------------------------------===//
+// Shared state.
+//===----------------------------------------------------------------------===//
+
+SharedState::SharedState(ModuleOp module, const InterpreterOptions &options)
+    : module(module), options(options),
+      numDevices(options.numReplicas * options.numPartitions) {
+  for (auto comp : module.getOps<ComputationOp>()) {
+    ComputationInfo &info = computations[comp.getSymName()];
+    info.op = comp;
+    Block &body = comp.getBody().front();
+    // The last instruction that reads each value; the terminator counts as
+    // instruction N, so the root never dies.
+    llvm::DenseMap<Value, unsigned> lastUse;
+    unsigned i = 0;
+    for (Operation &op : body) {
+      for (Value v : op.getOperands())
+        lastUse[v] = i;
+      ++i;
+    }
+    info.deaths.resize(i);
+    i = 0;
+    for (Operation &op : body) {
+      for (Value v : op.getResults())
+        if (!lastUse.count(v))
+          info.deaths[i].push_back(v);
+      ++i;
+    }
+    for (auto [v, last] : lastUse)
+      if (last + 1 < i)
+        info.deaths[last].push_back(v);
+  }
+  for (auto &entry : computations)
+    infoByOp[entry.second.op] = &entry.second;
+  if (numDevices > 1)
+    rendezvous = makeRendezvous(numDevices);
+}
+
+SharedState::~SharedState() = default;
+
+//===----------------------------------------------------------------------===//
+// Errors and helpers.
+//===----------------------------------------------------------------------===//
+
+static std::optional<StringRef> nameOf(Location loc) {
+  if (auto n = dyn_cast<NameLoc>(loc))
+    return n.getName().getValue();
+  if (auto f = dyn_cast<FusedLoc>(loc))
+    for (Location l : f.getLocations())
+      if (auto s = nameOf(l))
+        return s;
+  return std::nullopt;
+}
+
+std::string eval::describe(Operation *op) {
+  std::string opcode = isa<ComputationOp>(op) ? "computation" : getOpcode(op);
+  if (auto comp = dyn_cast<ComputationOp>(op))
+    return "computation '" + comp.getSymName().str() + "'";
+  if (auto name = nameOf(op->getLoc()))
+    return opcode + " '" + name->str() + "'";
+  return opcode;
+}
+
+std::string eval::typeToString(Type type) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  if (auto tt = dyn_cast<TupleType>(type)) {
+    os << '(';
+    llvm::interleave(
+        tt.getTypes(), os, [&](Type t) { os << typeToString(t); }, ", ");
+    os << ')';
+  } else if (auto rt = dyn_cast<RankedTensorType>(type)) {
+    os << getElementTypeName(rt.getElementType()) << '[';
+    auto layout = dyn_cast_or_null<LayoutAttr>(rt.getEncoding());
+    for (int64_t d = 0; d < rt.getRank(); ++d) {
+      if (d)
+        os << ',';
+      if (!rt.isDynamicDim(d))
+        os << rt.getDimSize(d);
+      else if (layout && layout.isBounded(d))
+        os << "<=" << layout.getBounds()[d];
+      else
+        os << '?';
+    }
+    os << ']';
+  } else if (isa<TokenType>(type)) {
+    os << "token[]";
+  } else if (isa<hlo::OpaqueType>(type)) {
+    os << "opaque[]";
+  } else {
+    type.print(os);
+  }
+  return s;
+}
+
+LogicalResult Interp::fail(Operation *op, const Twine &message) {
+  if (errorMessage.empty())
+    errorMessage = (describe(op) + ": " + message).str();
+  return failure();
+}
+
+FailureOr<SmallVector<int64_t>> eval::resultShape(Interp &interp,
+                                                   Operation *op) {
+  Type t = op->getResult(0).getType();
+  auto shape = getStaticShape(t);
+  if (!shape)
+    return FailureOr<SmallVector<int64_t>>(interp.fail(
+        op, "result type " + typeToString(t) +
+                " is not an array with static or bounded dimensions"));
+  return *shape;
+}
+
+FailureOr<Literal> eval::makeResult(Interp &interp, Operation *op) {
+  auto shape = resultShape(interp, op);
+  if (failed(shape))
+    return failure();
+  return Literal::array(resultElementType(op), *shape);
+}
+
+Type eval::resultElementType(Operation *op) {
+  return cast<RankedTensorType>(op->getResult(0).getType()).getElementType();
+}
+
+SmallVector<int64_t> eval::stridesOf(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int d = static_cast<int>(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+bool eval::nextIndex(MutableArrayRef<int64_t> index, ArrayRef<int64_t> shape) {
+  for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
+    if (++index[d] < shape[d])
+      return true;
+    index[d] = 0;
+  }
+  return false;
+}
+
+int64_t eval::numElements(ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+Literal eval::scalarAt(const Literal &l, int64_t i) {
+  Literal s = Literal::array(l.getElementType(), {});
+  s.copyElement(0, l, i);
+  return s;
+}
+
+int64_t eval::totalOrderKey(double v) {
+  int64_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  return bits < 0 ? bits ^ std::numeric_limits<int64_t>::max() : bits;
+}
+
+//===----------------------------------------------------------------------===//
+// Evaluation.
+//===----------------------------------------------------------------------===//
+
+FailureOr<ComputationOp> Interp::lookup(Operation *caller, StringRef callee) {
+  auto it = shared.computations.find(callee);
+  if (it == shared.computations.end())
+    return FailureOr<ComputationOp>(
+        fail(caller, "calls unknown computation '" + callee + "'"));
+  return it->second.op;
+}
+
+FailureOr<Literal> Interp::call(Operation *caller, StringRef callee,
+                                std::vector<Literal> args) {
+  auto comp = lookup(caller, callee);
+  if (failed(comp))
+    return failure();
+  ArrayRef<Type> params = comp->getArgumentTypes();
+  if (params.size() != args.size())
+    return error(caller, "passes " + Twine(args.size()) + " arguments to '" +
+                             callee + "', which takes " +
+                             Twine(params.size()));
+  for (auto [i, t] : llvm::enumerate(params))
+    if (!args[i].hasType(t)) {
+      std::string got;
+      llvm::raw_string_ostream os(got);
+      args[i].printShape(os);
+      return error(caller, "argument " + Twine(i) + " of '" + callee +
+                               "' is " + got + ", expected " +
+                               typeToString(t));
+    }
+  return runComputation(*comp, std::move(args));
+}
+
+FailureOr<Literal> Interp::runComputation(ComputationOp comp,
+                                          std::vector<Literal> args) {
+  if (depth >= 200)
+    return error(comp, "call depth exceeds 200 (recursive computations?)");
+  struct DepthGuard {
+    unsigned &depth;
+    explicit DepthGuard(unsigned &depth) : depth(depth) { ++depth; }
+    ~DepthGuard() { --depth; }
+  } guard(depth);
+  ComputationInfo *info = shared.infoByOp.lookup(comp);
+  Block &body = comp.getBody().front();
+  llvm::DenseMap<Value, Literal> env;
+  for (auto [arg, value] : llvm::zip(body.getArguments(), args))
+    env[arg] = std::move(value);
+  SmallVector<const Literal *, 4> operands;
+  unsigned i = 0;
+  for (Operation &op : body.without_terminator()) {
+    operands.clear();
+    for (Value v : op.getOperands()) {
+      auto it = env.find(v);
+      if (it == env.end())
+        return error(&op, "internal error: an operand has no value");
+      operands.push_back(&it->second);
+    }
+    FailureOr<Literal> result = evalOp(&op, operands);
+    if (failed(result))
+      return failure();
+    Type type = op.getResult(0).getType();
+    if (!result->hasType(type)) {
+      std::string got;
+      llvm::raw_string_ostream os(got);
+      result->printShape(os);
+      return error(&op, "internal error: computed a " + got +
+                            " value for result type " + typeToString(type));
+    }
+    env[op.getResult(0)] = std::move(*result);
+    if (info)
+      for (Value v : info->deaths[i])
+        env.erase(v);
+    ++i;
+  }
+  Value root = body.getTerminator()->getOperand(0);
+  auto it = env.find(root);
+  if (it == env.end())
+    return error(comp, "internal error: the root has no value");
+  return std::move(it->second);
+}
+
+FailureOr<Literal> Interp::evalOp(Operation *op, Operands operands) {
+  using Family = EvalResult (*)(Interp &, Operation *, Operands);
+  static const Family families[] = {
+      evalElementwiseOp, evalConvertOp, evalShapeOp,      evalControlOp,
+      evalIndexingOp,    evalReduceOp,  evalLinalgOp,     evalCollectiveOp,
+      evalRngOp};
+  for (Family family : families)
+    if (EvalResult r = family(*this, op, operands))
+      return std::move(*r);
+  return error(op, "is not supported by the interpreter");
+}
+
+//===----------------------------------------------------------------------===//
+// Entry points.
+//===----------------------------------------------------------------------===//
+
+static ComputationOp findEntry(ModuleOp module) {
+  ComputationOp last;
+  for (auto comp : module.getOps<ComputationOp>()) {
+    if (comp.getEntry())
+      return comp;
+    last = comp;
+  }
+  return last;
+}
+
+FailureOr<Literal> runtime::run(ModuleOp module, ArrayRef<Literal> arguments,
+                                const InterpreterOptions &options,
+                                std::string &error) {
+  ComputationOp entry = findEntry(module);
+  if (!entry) {
+    error = "the module has no computation";
+    return failure();
+  }
+  if (options.numReplicas < 1 || options.numPartitions < 1) {
+    error = "the replica and partition counts must be at least 1";
+    return failure();
+  }
+  ArrayRef<Type> params = entry.getArgumentTypes();
+  if (params.size() != arguments.size()) {
+    error = "the entry computation '" + entry.getSymName().str() + "' takes " +
+            std::to_string(params.size()) + " arguments, got " +
+            std::to_string(arguments.size());
+    return failure();
+  }
+  for (auto [i, t] : llvm::enumerate(params))
+    if (!arguments[i].hasType(t)) {
+      std::string got;
+      llvm::raw_string_ostream os(got);
+      arguments[i].printShape(os);
+      error = "argument " + std::to_string(i) + " is " + got +
+              ", the entry parameter is " + typeToString(t);
+      return failure();
+    }
+
+  SharedState shared(module, options);
+  std::vector<Literal> args(arguments.begin(), arguments.end());
+  if (shared.numDevices == 1) {
+    Interp device(shared, 0, 0);
+    FailureOr<Literal> result = device.runComputation(entry, std::move(args));
+    if (failed(result))
+      error = device.errorMessage;
+    return result;
+  }
+
+  // Several devices: one thread each; they meet in the rendezvous of each
+  // collective. A failing device aborts the rendezvous so that no device
+  // waits forever.
+  std::vector<std::unique_ptr<Interp>> devices;
+  std::vector<FailureOr<Literal>> results(shared.numDevices, failure());
+  for (int64_t r = 0; r < options.numReplicas; ++r)
+    for (int64_t p = 0; p < options.numPartitions; ++p)
+      devices.push_back(std::make_unique<Interp>(shared, r, p));
+  std::atomic<int64_t> firstFailure{-1};
+  std::vector<std::thread> threads;
+  for (int64_t d = 0; d < shared.numDevices; ++d)
+    threads.emplace_back([&, d] {
+      results[d] = devices[d]->runComputation(entry, args);
+      if (failed(results[d])) {
+        int64_t none = -1;
+        firstFailure.compare_exchange_strong(none, d);
+        abortRendezvous(*shared.rendezvous);
+      }
+    });
+  for (std::thread &t : threads)
+    t.join();
+  if (firstFailure >= 0) {
+    Interp &failed = *devices[firstFailure];
+    error = "replica " + std::to_string(failed.replica) + ", partition " +
+            std::to_string(failed.partition) + ": " + failed.errorMessage;
+    return failure();
+  }
+  return std::move(results[0]);
+}
+
+//===----------------------------------------------------------------------===//
+// Random arguments.
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// splitmix64: a small, well-distributed 64-bit generator.
+struct SplitMix {
+  uint64_t state;
+  uint64_t next() {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  /// Uniform in [-1, 1).
+  double uniform() {
+    return static_cast<double>(next() >> 11) * 0x1p-52 - 1.0;
+  }
+};
+} // namespace
+
+static FailureOr<Literal> randomLiteral(Type type, SplitMix &gen,
+                                        std::string &error) {
+  if (auto tt = dyn_cast<TupleType>(type)) {
+    std::vector<Literal> elements;
+    for (Type t : tt.getTypes()) {
+      auto e = randomLiteral(t, gen, error);
+      if (failed(e))
+        return failure();
+      elements.push_back(std::move(*e));
+    }
+    return Literal::tuple(std::move(elements));
+  }
+  if (isa<TokenType>(type))
+    return Literal::token();
+  if (isa<hlo::OpaqueType>(type))
+    return Literal::opaque();
+  auto shape = getStaticShape(type);
+  if (!shape) {
+    error = "cannot make a random value of type " + typeToString(type);
+    return failure();
+  }
+  Literal l =
+      Literal::array(cast<RankedTensorType>(type).getElementType(), *shape);
+  for (int64_t i = 0, e = l.getNumElements(); i < e; ++i) {
+    switch (l.getElementKind()) {
+    case ElementKind::Pred:
+      l.setInt(i, gen.next() & 1);
+      break;
+    case ElementKind::Signed:
+      l.setInt(i, static_cast<int64_t>(gen.next() % 17) - 8);
+      break;
+    case ElementKind::Unsigned:
+      l.setInt(i, static_cast<int64_t>(gen.next() % 17));
+      break;
+    case ElementKind::Float:
+      l.setFloat(i, gen.uniform());
+      break;
+    case ElementKind::Complex: {
+      double re = gen.uniform();
+      l.setComplex(i, {re, gen.uniform()});
+      break;
+    }
+    }
+  }
+  return l;
+}
+
+FailureOr<std::vector<Literal>>
+runtime::randomArguments(ModuleOp module, uint64_t seed, std::string &error) {
+  ComputationOp entry = findEntry(module);
+  if (!entry) {
+    error = "the module has no computation";
+    return failure();
+  }
+  SplitMix gen{seed};
+  std::vector<Literal> args;
+  for (Type t : entry.getArgumentTypes()) {
+    auto l = randomLiteral(t, gen, error);
+    if (failed(l))
+      return failure();
+    args.push_back(std::move(*l));
+  }
+  return args;
+}

@@ -1,0 +1,513 @@
+//===- Collectives.cpp - collectives over simulated devices ---------------===//
+//
+// The module runs once per device (replica r, partition p; flattened id
+// r * num_partitions + p), each device in its own thread. A collective is a
+// rendezvous: every device hands in its operands, the last one to arrive
+// computes the results of all devices, and each takes its own. All
+// devices must reach the same collectives in the same order (as HLO
+// requires); a device that fails wakes the others with an error.
+//
+// Participant groups follow XLA's group modes: no channel_id: groups of
+// replica ids, within each partition; channel_id on an op without
+// use_global_device_ids (all-to-all, collective-permute,
+// collective-broadcast): groups of partition ids, within each replica;
+// channel_id and use_global_device_ids=false: groups of replica ids over
+// all partitions (replica-major); use_global_device_ids=true: groups of
+// flattened ids. Empty groups mean everyone.
+//
+// all-reduce folds the group's operands in group order; all-gather and
+// reduce-scatter concatenate / split in group order; all-to-all splits
+// dimensions[0] (array form) or exchanges operands (tuple form);
+// collective-permute gives a target its source's operand and zeros to
+// devices that are no target; collective-broadcast copies the first
+// member's operand. The -start/-done forms compute at the start; legacy
+// tuple results ((operands), results) are built when the type asks for
+// them. Not supported: collective-permute's in-place form, ragged
+// all-to-all with several updates per peer, collective-reduce, shuffle.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Internal.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <condition_variable>
+#include <mutex>
+
+using namespace mlir;
+using namespace mlir::hlo;
+using namespace mlir::hlo::runtime;
+using namespace mlir::hlo::runtime::eval;
+
+namespace {
+/// All inputs of one collective (one per device) in, all outputs out.
+using Combine =
+    function_ref<LogicalResult(Interp &, std::vector<Literal> &inputs,
+                               std::vector<Literal> &outputs)>;
+} // namespace
+
+namespace mlir::hlo::runtime::eval {
+class Rendezvous {
+public:
+  explicit Rendezvous(int64_t n) : n(n), inputs(n), outputs(n), ops(n) {}
+
+  FailureOr<Literal> exchange(Interp &interp, Operation *op, Literal input,
+                              Combine combine) {
+    int64_t device =
+        interp.replica * interp.shared.options.numPartitions + interp.partition;
+    std::unique_lock<std::mutex> lock(mutex);
+    if (aborted)
+      return interp.error(op, "stopped because another device failed");
+    inputs[device] = std::move(input);
+    ops[device] = op;
+    uint64_t gen = generation;
+    if (++arrived == n) {
+      failedMessage.clear();
+      if (!llvm::all_of(ops, [&](Operation *o) { return o == op; }))
+        failedMessage = "the devices reached different collectives";
+      else if (failed(combine(interp, inputs, outputs)))
+        failedMessage = interp.errorMessage.empty() ? "collective failed"
+                                                    : interp.errorMessage;
+      arrived = 0;
+      ++generation;
+      changed.notify_all();
+    } else {
+      changed.wait(lock, [&] { return generation != gen || aborted; });
+      if (generation == gen)
+        return interp.error(op, "stopped because another device failed");
+    }
+    if (!failedMessage.empty()) {
+      if (interp.errorMessage.empty())
+        interp.errorMessage = failedMessage;
+      return failure();
+    }
+    return std::move(outputs[device]);
+  }
+
+  void abort() {
+    std::lock_guard<std::mutex> lock(mutex);
+    aborted = true;
+    changed.notify_all();
+  }
+
+private:
+  std::mutex mutex;
+  std::condition_variable changed;
+  int64_t n;
+  int64_t arrived = 0;
+  uint64_t generation = 0;
+  bool aborted = false;
+  std::string failedMessage;
+  std::vector<Literal> inputs, outputs;
+  std::vector<Operation *> ops;
+};
+} // namespace mlir::hlo::runtime::eval
+
+std::shared_ptr<Rendezvous> eval::makeRendezvous(int64_t numDevices) {
+  return std::make_shared<Rendezvous>(numDevices);
+}
+
+void eval::abortRendezvous(Rendezvous &rendezvous) { rendezvous.abort(); }
+
+static FailureOr<Literal> exchange(Interp &interp, Operation *op,
+                                   Literal input, Combine combine) {
+  if (interp.shared.rendezvous)
+    return interp.shared.rendezvous->exchange(interp, op, std::move(input),
+                                              combine);
+  std::vector<Literal> inputs, outputs(1);
+  inputs.push_back(std::move(input));
+  if (failed(combine(interp, inputs, outputs)))
+    return failure();
+  return std::move(outputs[0]);
+}
+
+//===----------------------------------------------------------------------===//
+// Groups.
+//===----------------------------------------------------------------------===//
+
+using Groups = std::vector<SmallVector<int64_t>>;
+
+/// The participant groups of `op` as flattened device ids, in group order.
+/// `hasGlobalFlag`: the op has use_global_device_ids (all-reduce,
+/// all-gather, reduce-scatter).
+static FailureOr<Groups> deviceGroups(Interp &interp, Operation *op,
+                                      bool hasGlobalFlag) {
+  int64_t numReplicas = interp.shared.options.numReplicas;
+  int64_t numPartitions = interp.shared.options.numPartitions;
+  SmallVector<SmallVector<int64_t>> ids;
+  if (auto attr = op->getAttrOfType<ReplicaGroupsAttr>("replica_groups"))
+    ids = attr.getGroups();
+  llvm::erase_if(ids, [](auto &g) { return g.empty(); });
+  bool channel = op->hasAttr("channel_id");
+  bool global = false;
+  if (auto a = op->getAttrOfType<BoolAttr>("use_global_device_ids"))
+    global = hasGlobalFlag && channel && a.getValue();
+  bool byPartition = channel && !hasGlobalFlag;
+  if (ids.empty()) {
+    int64_t count = global ? numReplicas * numPartitions
+                           : byPartition ? numPartitions : numReplicas;
+    ids.emplace_back();
+    for (int64_t i = 0; i < count; ++i)
+      ids.back().push_back(i);
+  }
+  int64_t limit = global ? numReplicas * numPartitions
+                         : byPartition ? numPartitions : numReplicas;
+  for (auto &g : ids)
+    for (int64_t id : g)
+      if (id < 0 || id >= limit)
+        return FailureOr<Groups>(interp.fail(
+            op, "replica group id " + Twine(id) + " is out of range [0, " +
+                    Twine(limit) + ")"));
+  Groups groups;
+  if (!channel) { // replica ids within each partition
+    for (auto &g : ids)
+      for (int64_t p = 0; p < numPartitions; ++p) {
+        groups.emplace_back();
+        for (int64_t r : g)
+          groups.back().push_back(r * numPartitions + p);
+      }
+  } else if (byPartition) { // partition ids within each replica
+    for (auto &g : ids)
+      for (int64_t r = 0; r < numReplicas; ++r) {
+        groups.emplace_back();
+        for (int64_t p : g)
+          groups.back().push_back(r * numPartitions + p);
+      }
+  } else if (!global) { // replica ids over all partitions
+    for (auto &g : ids) {
+      groups.emplace_back();
+      for (int64_t r : g)
+        for (int64_t p = 0; p < numPartitions; ++p)
+          groups.back().push_back(r * numPartitions + p);
+    }
+  } else {
+    groups.assign(ids.begin(), ids.end());
+  }
+  // Every device must be in exactly one group.
+  std::vector<int> seen(numReplicas * numPartitions, 0);
+  for (auto &g : groups)
+    for (int64_t d : g)
+      ++seen[d];
+  if (llvm::any_of(seen, [](int c) { return c != 1; }))
+    return FailureOr<Groups>(interp.fail(
+        op, "replica groups must cover every device exactly once"));
+  return groups;
+}
+
+//===----------------------------------------------------------------------===//
+// Combines.
+//===----------------------------------------------------------------------===//
+
+static Literal packed(std::vector<Literal> elements) {
+  if (elements.size() == 1)
+    return std::move(elements[0]);
+  return Literal::tuple(std::move(elements));
+}
+
+static Literal tupleOf(Operands operands) {
+  std::vector<Literal> v;
+  for (const Literal *l : operands)
+    v.push_back(*l);
+  return Literal::tuple(std::move(v));
+}
+
+/// Element-wise reduction of operand `k` over the group, in group order.
+static FailureOr<Literal> reduceGroup(Interp &interp, ScalarFunction &f,
+                                      std::vector<Literal> &inputs,
+                                      ArrayRef<int64_t> group, size_t k) {
+  Literal acc = inputs[group[0]].getElements()[k];
+  for (int64_t d : group.drop_front()) {
+    const Literal &x = inputs[d].getElements()[k];
+    for (int64_t e = 0, n = acc.getNumElements(); e < n; ++e) {
+      const Literal *args[] = {&acc, &x};
+      int64_t idx[] = {e, e};
+      Literal *outs[] = {&acc};
+      int64_t outIdx[] = {e};
+      if (failed(f.apply(args, idx, outs, outIdx)))
+        return failure();
+    }
+  }
+  return acc;
+}
+
+/// Concatenates `parts` along `dim`.
+static Literal concatenate(ArrayRef<const Literal *> parts, int64_t dim) {
+  SmallVector<int64_t> shape(parts[0]->getShape());
+  shape[dim] = 0;
+  for (const Literal *p : parts)
+    shape[dim] += p->getShape()[dim];
+  Literal out = parts[0]->withShape(shape);
+  int64_t offset = 0;
+  for (const Literal *p : parts) {
+    SmallVector<int64_t> idx(p->getRank(), 0);
+    for (int64_t i = 0, e = p->getNumElements(); i < e;
+         ++i, nextIndex(idx, p->getShape())) {
+      SmallVector<int64_t> dst(idx);
+      dst[dim] += offset;
+      out.copyElement(out.linearize(dst), *p, i);
+    }
+    offset += p->getShape()[dim];
+  }
+  return out;
+}
+
+/// Chunk `j` of `count` equal chunks of `in` along `dim`.
+static Literal chunk(const Literal &in, int64_t dim, int64_t count,
+                     int64_t j) {
+  SmallVector<int64_t> shape(in.getShape());
+  int64_t size = shape[dim] / count;
+  shape[dim] = size;
+  Literal out = in.withShape(shape);
+  SmallVector<int64_t> idx(shape.size(), 0);
+  for (int64_t i = 0, e = out.getNumElements(); i < e;
+       ++i, nextIndex(idx, shape)) {
+    SmallVector<int64_t> src(idx);
+    src[dim] += j * size;
+    out.copyElement(i, in, in.linearize(src));
+  }
+  return out;
+}
+
+static FailureOr<Literal> allReduce(Interp &interp, Operation *op,
+                                    StringRef reducer, Operands operands,
+                                    std::optional<int64_t> scatterDim) {
+  return exchange(
+      interp, op, tupleOf(operands),
+      [&](Interp &in, std::vector<Literal> &inputs,
+          std::vector<Literal> &outputs) -> LogicalResult {
+        auto groups = deviceGroups(in, op, /*hasGlobalFlag=*/true);
+        auto f = ScalarFunction::get(in, op, reducer);
+        if (failed(groups) || failed(f))
+          return failure();
+        for (auto &group : *groups) {
+          std::vector<Literal> reduced;
+          for (size_t k = 0; k < operands.size(); ++k) {
+            auto r = reduceGroup(in, *f, inputs, group, k);
+            if (failed(r))
+              return failure();
+            reduced.push_back(std::move(*r));
+          }
+          for (auto [pos, d] : llvm::enumerate(group)) {
+            std::vector<Literal> mine;
+            for (Literal &r : reduced) {
+              if (!scatterDim) {
+                mine.push_back(r);
+                continue;
+              }
+              if (r.getShape()[*scatterDim] % group.size() != 0)
+                return in.fail(op, "the scatter dimension is not divisible "
+                                   "by the group size");
+              mine.push_back(chunk(r, *scatterDim, group.size(), pos));
+            }
+            outputs[d] = packed(std::move(mine));
+          }
+        }
+        return success();
+      });
+}
+
+static FailureOr<Literal> allGather(Interp &interp, Operation *op,
+                                    int64_t dim, Operands operands) {
+  return exchange(
+      interp, op, tupleOf(operands),
+      [&](Interp &in, std::vector<Literal> &inputs,
+          std::vector<Literal> &outputs) -> LogicalResult {
+        auto groups = deviceGroups(in, op, /*hasGlobalFlag=*/true);
+        if (failed(groups))
+          return failure();
+        for (auto &group : *groups) {
+          std::vector<Literal> gathered;
+          for (size_t k = 0; k < operands.size(); ++k) {
+            SmallVector<const Literal *> parts;
+            for (int64_t d : group)
+              parts.push_back(&inputs[d].getElements()[k]);
+            gathered.push_back(concatenate(parts, dim));
+          }
+          for (int64_t d : group)
+            outputs[d] = packed(gathered);
+        }
+        return success();
+      });
+}
+
+static FailureOr<Literal> allToAll(Interp &interp, AllToAllOp op,
+                                   Operands operands) {
+  std::optional<ArrayRef<int64_t>> dims = op.getDimensions();
+  bool arrayForm = dims && !dims->empty();
+  return exchange(
+      interp, op, tupleOf(operands),
+      [&](Interp &in, std::vector<Literal> &inputs,
+          std::vector<Literal> &outputs) -> LogicalResult {
+        auto groups = deviceGroups(in, op, /*hasGlobalFlag=*/false);
+        if (failed(groups))
+          return failure();
+        for (auto &group : *groups) {
+          int64_t g = group.size();
+          if (!arrayForm && static_cast<int64_t>(operands.size()) != g)
+            return in.fail(op, "the tuple form needs one operand per "
+                               "group member");
+          for (auto [j, d] : llvm::enumerate(group)) {
+            std::vector<Literal> mine;
+            if (arrayForm) {
+              int64_t dim = (*dims)[0];
+              for (size_t k = 0; k < operands.size(); ++k) {
+                if (operands[k]->getShape()[dim] % g != 0)
+                  return in.fail(op, "the split dimension is not divisible "
+                                     "by the group size");
+                std::vector<Literal> chunks;
+                SmallVector<const Literal *> parts;
+                for (int64_t src : group)
+                  chunks.push_back(
+                      chunk(inputs[src].getElements()[k], dim, g, j));
+                for (Literal &c : chunks)
+                  parts.push_back(&c);
+                mine.push_back(concatenate(parts, dim));
+              }
+            } else {
+              for (int64_t src : group)
+                mine.push_back(inputs[src].getElements()[j]);
+            }
+            outputs[d] = packed(std::move(mine));
+          }
+        }
+        return success();
+      });
+}
+
+/// collective-permute: (source, target) pairs of replica ids (no channel)
+/// or partition ids (with a channel).
+static FailureOr<Literal> collectivePermute(Interp &interp, Operation *op,
+                                            std::optional<ArrayAttr> pairs,
+                                            Operands operands) {
+  return exchange(
+      interp, op, tupleOf(operands),
+      [&](Interp &in, std::vector<Literal> &inputs,
+          std::vector<Literal> &outputs) -> LogicalResult {
+        int64_t numReplicas = in.shared.options.numReplicas;
+        int64_t numPartitions = in.shared.options.numPartitions;
+        bool byPartition = op->hasAttr("channel_id");
+        int64_t limit = byPartition ? numPartitions : numReplicas;
+        for (size_t d = 0; d < outputs.size(); ++d) {
+          std::vector<Literal> zeros;
+          for (const Literal &e : inputs[d].getElements())
+            zeros.push_back(e.withShape(e.getShape()));
+          outputs[d] = packed(std::move(zeros));
+        }
+        if (!pairs)
+          return success();
+        for (Attribute a : *pairs) {
+          ArrayRef<int64_t> pair = cast<DenseI64ArrayAttr>(a).asArrayRef();
+          if (pair.size() != 2 || pair[0] < 0 || pair[1] < 0 ||
+              pair[0] >= limit || pair[1] >= limit)
+            return in.fail(op, "source_target_pairs id out of range");
+          int64_t copies = byPartition ? numReplicas : numPartitions;
+          for (int64_t other = 0; other < copies; ++other) {
+            int64_t src = byPartition ? other * numPartitions + pair[0]
+                                      : pair[0] * numPartitions + other;
+            int64_t dst = byPartition ? other * numPartitions + pair[1]
+                                      : pair[1] * numPartitions + other;
+            outputs[dst] = packed(inputs[src].getElements());
+          }
+        }
+        return success();
+      });
+}
+
+static FailureOr<Literal> collectiveBroadcast(Interp &interp, Operation *op,
+                                              Operands operands) {
+  return exchange(
+      interp, op, tupleOf(operands),
+      [&](Interp &in, std::vector<Literal> &inputs,
+          std::vector<Literal> &outputs) -> LogicalResult {
+        auto groups = deviceGroups(in, op, /*hasGlobalFlag=*/false);
+        if (failed(groups))
+          return failure();
+        for (auto &group : *groups)
+          for (int64_t d : group)
+            outputs[d] = packed(inputs[group[0]].getElements());
+        return success();
+      });
+}
+
+/// A -done op: identity, or element 1 of a legacy (operands, results)
+/// tuple.
+static FailureOr<Literal> done(Interp &interp, Operation *op,
+                               const Literal &start) {
+  if (start.hasType(op->getResult(0).getType()))
+    return start;
+  if (start.isTuple() && start.getElements().size() >= 2)
+    return start.getElements()[1];
+  return interp.error(op, "cannot find the result in the start's value");
+}
+
+/// A -start op's value: `result`, or the legacy tuple (operands, result,
+/// contexts...) when the result type is such a tuple.
+static FailureOr<Literal> startValue(Operation *op, Operands operands,
+                                     FailureOr<Literal> result) {
+  if (failed(result))
+    return failure();
+  Type type = op->getResult(0).getType();
+  if (result->hasType(type))
+    return result;
+  auto tt = cast<TupleType>(type);
+  std::vector<Literal> e;
+  std::vector<Literal> ins;
+  for (const Literal *l : operands)
+    ins.push_back(*l);
+  e.push_back(packed(std::move(ins)));
+  e.push_back(std::move(*result));
+  for (Type t : tt.getTypes().drop_front(2))
+    e.push_back(Literal::zeros(t));
+  return Literal::tuple(std::move(e));
+}
+
+EvalResult eval::evalCollectiveOp(Interp &interp, Operation *op,
+                                  Operands operands) {
+  auto u32 = [&](int64_t v) -> EvalResult {
+    Literal l = Literal::zeros(op->getResult(0).getType());
+    l.setInt(0, v);
+    return l;
+  };
+  return llvm::TypeSwitch<Operation *, EvalResult>(op)
+      .Case([&](ReplicaIdOp) { return u32(interp.replica); })
+      .Case([&](PartitionIdOp) { return u32(interp.partition); })
+      .Case([&](AllReduceOp a) {
+        return allReduce(interp, op, a.getToApply(), operands, std::nullopt);
+      })
+      .Case([&](AllReduceStartOp a) {
+        return allReduce(interp, op, a.getToApply(), operands, std::nullopt);
+      })
+      .Case([&](ReduceScatterOp r) {
+        return allReduce(interp, op, r.getToApply(), operands,
+                         r.getDimensions()[0]);
+      })
+      .Case([&](AllGatherOp a) {
+        return allGather(interp, op, a.getDimensions()[0], operands);
+      })
+      .Case([&](AllGatherStartOp a) {
+        return startValue(
+            op, operands,
+            allGather(interp, op, a.getDimensions()[0], operands));
+      })
+      .Case([&](AllToAllOp a) { return allToAll(interp, a, operands); })
+      .Case([&](CollectivePermuteOp c) -> EvalResult {
+        if (operands.size() != 1)
+          return interp.error(op, "the in-place form is not supported");
+        return collectivePermute(interp, op, c.getSourceTargetPairs(),
+                                 operands);
+      })
+      .Case([&](CollectivePermuteStartOp c) -> EvalResult {
+        if (operands.size() != 1)
+          return interp.error(op, "the in-place form is not supported");
+        return startValue(op, operands,
+                          collectivePermute(interp, op,
+                                            c.getSourceTargetPairs(),
+                                            operands));
+      })
+      .Case([&](CollectiveBroadcastOp) {
+        return collectiveBroadcast(interp, op, operands);
+      })
+      .Case<AllReduceDoneOp, AllGatherDoneOp, CollectivePermuteDoneOp>(
+          [&](Operation *) { return done(interp, op, *operands[0]); })
+      .Default([](Operation *) -> EvalResult { return std::nullopt; });
+}

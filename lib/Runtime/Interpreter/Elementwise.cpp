@@ -1,0 +1,549 @@
+//===- Elementwise.cpp - elementwise unary, binary and ternary ops --------===//
+//
+// Floats are computed in double and rounded to the result type when stored;
+// complex numbers in std::complex<double>. Integers follow XLA:
+// - add, subtract, multiply, negate and abs wrap around;
+// - x / 0 = -1 (all ones for unsigned), x % 0 = x, INT_MIN / -1 = INT_MIN,
+//   INT_MIN % -1 = 0;
+// - a shift amount is read as unsigned; amounts >= the width give 0 (left,
+//   logical right) or the sign fill (arithmetic right);
+// - integer power with a negative exponent is 1 for base 1, +-1 for base
+//   -1 and 0 otherwise.
+// maximum/minimum propagate NaN; maximum(-0, +0) is +0, minimum -0.
+// compare uses IEEE comparisons for floats (NaN unordered) unless the
+// comparison type is TOTALORDER (-NaN < -inf < -0 < +0 < inf < NaN).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Internal.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <cmath>
+#include <complex>
+
+using namespace mlir;
+using namespace mlir::hlo;
+using namespace mlir::hlo::runtime;
+using namespace mlir::hlo::runtime::eval;
+
+namespace {
+enum class Un {
+  Abs, Acos, Acosh, Asin, Asinh, Atanh, Cosh, Sinh, Cbrt, Ceil, Clz, Cos,
+  Erf, Exp, Expm1, Floor, Imag, IsFinite, Log, Log1p, Logistic, Neg, Not,
+  Popcnt, Real, RoundAfz, RoundEven, Rsqrt, Sign, Sin, Sqrt, Tan, Tanh, Copy
+};
+enum class Bin {
+  Add, Atan2, And, Complex, Div, Max, Min, Mul, Mulhi, Or, Pow, Rem, Shl,
+  Sra, Srl, Sub, Xor, Cmp
+};
+/// A comparison: direction and whether floats use the total order.
+struct Cmp {
+  ComparisonDirection direction = ComparisonDirection::EQ;
+  bool totalOrder = false;
+};
+} // namespace
+
+static std::optional<Un> unaryKind(Operation *op) {
+  return llvm::TypeSwitch<Operation *, std::optional<Un>>(op)
+      .Case([](AbsOp) { return Un::Abs; })
+      .Case([](AcosOp) { return Un::Acos; })
+      .Case([](AcoshOp) { return Un::Acosh; })
+      .Case([](AsinOp) { return Un::Asin; })
+      .Case([](AsinhOp) { return Un::Asinh; })
+      .Case([](AtanhOp) { return Un::Atanh; })
+      .Case([](CoshOp) { return Un::Cosh; })
+      .Case([](SinhOp) { return Un::Sinh; })
+      .Case([](CbrtOp) { return Un::Cbrt; })
+      .Case([](CeilOp) { return Un::Ceil; })
+      .Case([](ClzOp) { return Un::Clz; })
+      .Case([](CosOp) { return Un::Cos; })
+      .Case([](ErfOp) { return Un::Erf; })
+      .Case([](ExpOp) { return Un::Exp; })
+      .Case([](Expm1Op) { return Un::Expm1; })
+      .Case([](FloorOp) { return Un::Floor; })
+      .Case([](ImagOp) { return Un::Imag; })
+      .Case([](IsFiniteOp) { return Un::IsFinite; })
+      .Case([](LogOp) { return Un::Log; })
+      .Case([](Log1pOp) { return Un::Log1p; })
+      .Case([](LogisticOp) { return Un::Logistic; })
+      .Case([](NegOp) { return Un::Neg; })
+      .Case([](NotOp) { return Un::Not; })
+      .Case([](PopcntOp) { return Un::Popcnt; })
+      .Case([](RealOp) { return Un::Real; })
+      .Case([](RoundAfzOp) { return Un::RoundAfz; })
+      .Case([](RoundEvenOp) { return Un::RoundEven; })
+      .Case([](RsqrtOp) { return Un::Rsqrt; })
+      .Case([](SignOp) { return Un::Sign; })
+      .Case([](SinOp) { return Un::Sin; })
+      .Case([](SqrtOp) { return Un::Sqrt; })
+      .Case([](TanOp) { return Un::Tan; })
+      .Case([](TanhOp) { return Un::Tanh; })
+      .Case([](CopyOp) { return Un::Copy; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+static std::optional<Bin> binaryKind(Operation *op) {
+  return llvm::TypeSwitch<Operation *, std::optional<Bin>>(op)
+      .Case([](AddOp) { return Bin::Add; })
+      .Case([](Atan2Op) { return Bin::Atan2; })
+      .Case([](AndOp) { return Bin::And; })
+      .Case([](ComplexOp) { return Bin::Complex; })
+      .Case([](DivOp) { return Bin::Div; })
+      .Case([](MaxOp) { return Bin::Max; })
+      .Case([](MinOp) { return Bin::Min; })
+      .Case([](MulOp) { return Bin::Mul; })
+      .Case([](MulhiOp) { return Bin::Mulhi; })
+      .Case([](OrOp) { return Bin::Or; })
+      .Case([](PowOp) { return Bin::Pow; })
+      .Case([](RemOp) { return Bin::Rem; })
+      .Case([](ShiftLeftOp) { return Bin::Shl; })
+      .Case([](ShiftRightArithmeticOp) { return Bin::Sra; })
+      .Case([](ShiftRightLogicalOp) { return Bin::Srl; })
+      .Case([](SubtractOp) { return Bin::Sub; })
+      .Case([](XorOp) { return Bin::Xor; })
+      .Case([](CompareOp) { return Bin::Cmp; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+static Cmp compareInfo(Operation *op) {
+  Cmp cmp;
+  if (auto c = dyn_cast<CompareOp>(op)) {
+    cmp.direction = c.getDirection();
+    cmp.totalOrder = c.getComparisonType() == ComparisonType::TOTALORDER;
+  }
+  return cmp;
+}
+
+//===----------------------------------------------------------------------===//
+// Unary.
+//===----------------------------------------------------------------------===//
+
+static uint64_t widthMask(unsigned width) {
+  return width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
+}
+
+static bool unaryInt(Un k, const Literal &in, int64_t i, Literal &out,
+                     int64_t o) {
+  int64_t v = in.getInt(i);
+  ElementKind kind = in.getElementKind();
+  unsigned width = getElementBitWidth(in.getElementType());
+  uint64_t bits = static_cast<uint64_t>(v) & widthMask(width);
+  switch (k) {
+  case Un::Abs:
+    out.setInt(o, kind == ElementKind::Signed && v < 0
+                      ? static_cast<int64_t>(0 - static_cast<uint64_t>(v))
+                      : v);
+    return true;
+  case Un::Neg:
+    out.setInt(o, static_cast<int64_t>(0 - static_cast<uint64_t>(v)));
+    return true;
+  case Un::Not:
+    out.setInt(o, kind == ElementKind::Pred ? !v : ~v);
+    return true;
+  case Un::Popcnt:
+    out.setInt(o, llvm::popcount(bits));
+    return true;
+  case Un::Clz:
+    out.setInt(o, static_cast<int64_t>(width) -
+                      (64 - static_cast<int64_t>(llvm::countl_zero(bits))));
+    return true;
+  case Un::Sign:
+    out.setInt(o, kind == ElementKind::Signed ? (v > 0) - (v < 0) : v != 0);
+    return true;
+  case Un::Copy:
+    out.copyElement(o, in, i);
+    return true;
+  default:
+    return false;
+  }
+}
+
+static double signOf(double x) {
+  if (std::isnan(x) || x == 0.0)
+    return x;
+  return std::copysign(1.0, x);
+}
+
+static bool unaryFloat(Un k, const Literal &in, int64_t i, Literal &out,
+                       int64_t o) {
+  double x = in.getFloat(i);
+  double r;
+  switch (k) {
+  case Un::Abs: r = std::fabs(x); break;
+  case Un::Acos: r = std::acos(x); break;
+  case Un::Acosh: r = std::acosh(x); break;
+  case Un::Asin: r = std::asin(x); break;
+  case Un::Asinh: r = std::asinh(x); break;
+  case Un::Atanh: r = std::atanh(x); break;
+  case Un::Cosh: r = std::cosh(x); break;
+  case Un::Sinh: r = std::sinh(x); break;
+  case Un::Cbrt: r = std::cbrt(x); break;
+  case Un::Ceil: r = std::ceil(x); break;
+  case Un::Cos: r = std::cos(x); break;
+  case Un::Erf: r = std::erf(x); break;
+  case Un::Exp: r = std::exp(x); break;
+  case Un::Expm1: r = std::expm1(x); break;
+  case Un::Floor: r = std::floor(x); break;
+  case Un::Imag: r = 0.0; break;
+  case Un::Log: r = std::log(x); break;
+  case Un::Log1p: r = std::log1p(x); break;
+  case Un::Logistic: r = 1.0 / (1.0 + std::exp(-x)); break;
+  case Un::Neg: r = -x; break;
+  case Un::Real: r = x; break;
+  case Un::RoundAfz: r = std::round(x); break;
+  case Un::RoundEven: r = std::nearbyint(x); break;
+  case Un::Rsqrt: r = 1.0 / std::sqrt(x); break;
+  case Un::Sign: r = signOf(x); break;
+  case Un::Sin: r = std::sin(x); break;
+  case Un::Sqrt: r = std::sqrt(x); break;
+  case Un::Tan: r = std::tan(x); break;
+  case Un::Tanh: r = std::tanh(x); break;
+  case Un::IsFinite:
+    out.setInt(o, std::isfinite(x));
+    return true;
+  case Un::Copy:
+    out.copyElement(o, in, i);
+    return true;
+  default:
+    return false;
+  }
+  out.setFloat(o, r);
+  return true;
+}
+
+static bool unaryComplex(Un k, const Literal &in, int64_t i, Literal &out,
+                         int64_t o) {
+  using C = std::complex<double>;
+  C z = in.getComplex(i);
+  C r;
+  switch (k) {
+  case Un::Abs: out.setFloat(o, std::abs(z)); return true;
+  case Un::Real: out.setFloat(o, z.real()); return true;
+  case Un::Imag: out.setFloat(o, z.imag()); return true;
+  case Un::Copy: out.copyElement(o, in, i); return true;
+  case Un::Acos: r = std::acos(z); break;
+  case Un::Acosh: r = std::acosh(z); break;
+  case Un::Asin: r = std::asin(z); break;
+  case Un::Asinh: r = std::asinh(z); break;
+  case Un::Atanh: r = std::atanh(z); break;
+  case Un::Cosh: r = std::cosh(z); break;
+  case Un::Sinh: r = std::sinh(z); break;
+  case Un::Cbrt: r = std::pow(z, 1.0 / 3.0); break;
+  case Un::Cos: r = std::cos(z); break;
+  case Un::Exp: r = std::exp(z); break;
+  case Un::Expm1: r = std::exp(z) - 1.0; break;
+  case Un::Log: r = std::log(z); break;
+  case Un::Log1p: r = std::log(1.0 + z); break;
+  case Un::Logistic: r = 1.0 / (1.0 + std::exp(-z)); break;
+  case Un::Neg: r = -z; break;
+  case Un::Rsqrt: r = 1.0 / std::sqrt(z); break;
+  case Un::Sign: r = z == C(0.0, 0.0) ? z : z / std::abs(z); break;
+  case Un::Sin: r = std::sin(z); break;
+  case Un::Sqrt: r = std::sqrt(z); break;
+  case Un::Tan: r = std::tan(z); break;
+  case Un::Tanh: r = std::tanh(z); break;
+  default:
+    return false;
+  }
+  out.setComplex(o, r);
+  return true;
+}
+
+static bool unaryElement(Un k, const Literal &in, int64_t i, Literal &out,
+                         int64_t o) {
+  switch (in.getElementKind()) {
+  case ElementKind::Float:
+    return unaryFloat(k, in, i, out, o);
+  case ElementKind::Complex:
+    return unaryComplex(k, in, i, out, o);
+  default:
+    return unaryInt(k, in, i, out, o);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Binary.
+//===----------------------------------------------------------------------===//
+
+template <typename T> static bool compareWith(ComparisonDirection d, T a, T b) {
+  switch (d) {
+  case ComparisonDirection::EQ: return a == b;
+  case ComparisonDirection::NE: return a != b;
+  case ComparisonDirection::GE: return a >= b;
+  case ComparisonDirection::GT: return a > b;
+  case ComparisonDirection::LE: return a <= b;
+  case ComparisonDirection::LT: return a < b;
+  }
+  return false;
+}
+
+/// Integer power by squaring, wrapping.
+static uint64_t intPow(uint64_t base, uint64_t exp) {
+  uint64_t result = 1;
+  while (exp) {
+    if (exp & 1)
+      result *= base;
+    base *= base;
+    exp >>= 1;
+  }
+  return result;
+}
+
+static bool binaryInt(Bin k, Cmp cmp, const Literal &a, int64_t i,
+                      const Literal &b, int64_t j, Literal &out, int64_t o) {
+  int64_t sa = a.getInt(i), sb = b.getInt(j);
+  uint64_t ua = static_cast<uint64_t>(sa), ub = static_cast<uint64_t>(sb);
+  bool isSigned = a.getElementKind() == ElementKind::Signed;
+  unsigned width = getElementBitWidth(a.getElementType());
+  uint64_t mask = widthMask(width);
+  auto set = [&](uint64_t v) { out.setInt(o, static_cast<int64_t>(v)); };
+  // The operand bits read as a signed value of `width` bits.
+  auto sext = [&](uint64_t v) {
+    v &= mask;
+    if (width < 64 && (v >> (width - 1)) & 1)
+      v |= ~mask;
+    return static_cast<int64_t>(v);
+  };
+  switch (k) {
+  case Bin::Add: set(ua + ub); return true;
+  case Bin::Sub: set(ua - ub); return true;
+  case Bin::Mul: set(ua * ub); return true;
+  case Bin::And: set(ua & ub); return true;
+  case Bin::Or: set(ua | ub); return true;
+  case Bin::Xor: set(ua ^ ub); return true;
+  case Bin::Div:
+    if (sb == 0)
+      set(~uint64_t(0));
+    else if (!isSigned)
+      set(ua / ub);
+    else if (sb == -1)
+      set(0 - ua); // INT_MIN / -1 wraps to INT_MIN
+    else
+      set(static_cast<uint64_t>(sa / sb));
+    return true;
+  case Bin::Rem:
+    if (sb == 0)
+      set(ua);
+    else if (!isSigned)
+      set(ua % ub);
+    else if (sb == -1)
+      set(0);
+    else
+      set(static_cast<uint64_t>(sa % sb));
+    return true;
+  case Bin::Max:
+    set(isSigned ? (sa > sb ? ua : ub) : (ua > ub ? ua : ub));
+    return true;
+  case Bin::Min:
+    set(isSigned ? (sa < sb ? ua : ub) : (ua < ub ? ua : ub));
+    return true;
+  case Bin::Shl: {
+    uint64_t amount = ub & mask;
+    set(amount >= width ? 0 : ua << amount);
+    return true;
+  }
+  case Bin::Srl: {
+    uint64_t amount = ub & mask;
+    set(amount >= width ? 0 : (ua & mask) >> amount);
+    return true;
+  }
+  case Bin::Sra: {
+    uint64_t amount = ub & mask;
+    int64_t v = sext(ua);
+    set(static_cast<uint64_t>(amount >= width ? (v < 0 ? -1 : 0)
+                                              : v >> amount));
+    return true;
+  }
+  case Bin::Pow:
+    if (isSigned && sb < 0)
+      set(sa == 1 ? 1 : sa == -1 ? ((sb & 1) ? ~uint64_t(0) : 1) : 0);
+    else
+      set(intPow(ua, ub));
+    return true;
+  case Bin::Mulhi:
+    if (isSigned)
+      set(static_cast<uint64_t>(static_cast<__int128>(sa) * sb >> width));
+    else
+      set(static_cast<uint64_t>(static_cast<unsigned __int128>(ua & mask) *
+                                    (ub & mask) >>
+                                width));
+    return true;
+  case Bin::Cmp:
+    out.setInt(o, isSigned ? compareWith(cmp.direction, sa, sb)
+                           : compareWith(cmp.direction, ua & mask, ub & mask));
+    return true;
+  default:
+    return false;
+  }
+}
+
+static double floatMax(double x, double y) {
+  if (std::isnan(x))
+    return x;
+  if (std::isnan(y))
+    return y;
+  if (x == y)
+    return std::signbit(x) ? y : x;
+  return x > y ? x : y;
+}
+
+static double floatMin(double x, double y) {
+  if (std::isnan(x))
+    return x;
+  if (std::isnan(y))
+    return y;
+  if (x == y)
+    return std::signbit(x) ? x : y;
+  return x < y ? x : y;
+}
+
+static bool binaryFloat(Bin k, Cmp cmp, const Literal &a, int64_t i,
+                        const Literal &b, int64_t j, Literal &out, int64_t o) {
+  double x = a.getFloat(i), y = b.getFloat(j);
+  double r;
+  switch (k) {
+  case Bin::Add: r = x + y; break;
+  case Bin::Sub: r = x - y; break;
+  case Bin::Mul: r = x * y; break;
+  case Bin::Div: r = x / y; break;
+  case Bin::Max: r = floatMax(x, y); break;
+  case Bin::Min: r = floatMin(x, y); break;
+  case Bin::Pow: r = std::pow(x, y); break;
+  case Bin::Rem: r = std::fmod(x, y); break;
+  case Bin::Atan2: r = std::atan2(x, y); break;
+  case Bin::Complex:
+    out.setComplex(o, {x, y});
+    return true;
+  case Bin::Cmp:
+    out.setInt(o, cmp.totalOrder ? compareWith(cmp.direction, totalOrderKey(x),
+                                               totalOrderKey(y))
+                                 : compareWith(cmp.direction, x, y));
+    return true;
+  default:
+    return false;
+  }
+  out.setFloat(o, r);
+  return true;
+}
+
+static bool binaryComplex(Bin k, Cmp cmp, const Literal &a, int64_t i,
+                          const Literal &b, int64_t j, Literal &out,
+                          int64_t o) {
+  using C = std::complex<double>;
+  C x = a.getComplex(i), y = b.getComplex(j);
+  C r;
+  switch (k) {
+  case Bin::Add: r = x + y; break;
+  case Bin::Sub: r = x - y; break;
+  case Bin::Mul: r = x * y; break;
+  case Bin::Div: r = x / y; break;
+  case Bin::Pow: r = y == C(0.0, 0.0) ? C(1.0, 0.0) : std::pow(x, y); break;
+  case Bin::Cmp:
+    if (cmp.direction == ComparisonDirection::EQ)
+      out.setInt(o, x == y);
+    else if (cmp.direction == ComparisonDirection::NE)
+      out.setInt(o, x != y);
+    else
+      return false;
+    return true;
+  default:
+    return false;
+  }
+  out.setComplex(o, r);
+  return true;
+}
+
+static bool binaryElement(Bin k, Cmp cmp, const Literal &a, int64_t i,
+                          const Literal &b, int64_t j, Literal &out,
+                          int64_t o) {
+  switch (a.getElementKind()) {
+  case ElementKind::Float:
+    return binaryFloat(k, cmp, a, i, b, j, out, o);
+  case ElementKind::Complex:
+    return binaryComplex(k, cmp, a, i, b, j, out, o);
+  default:
+    return binaryInt(k, cmp, a, i, b, j, out, o);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Ops.
+//===----------------------------------------------------------------------===//
+
+/// Index into an operand that may be a scalar standing for an array.
+static int64_t at(const Literal &l, int64_t i) {
+  return l.getRank() == 0 ? 0 : i;
+}
+
+static bool clampElement(const Literal &lo, int64_t li, const Literal &x,
+                         int64_t xi, const Literal &hi, int64_t hi_,
+                         Literal &out, int64_t o) {
+  // clamp = min(max(x, lo), hi), through a scratch scalar.
+  Literal tmp = Literal::array(out.getElementType(), {});
+  return binaryElement(Bin::Max, {}, x, xi, lo, li, tmp, 0) &&
+         binaryElement(Bin::Min, {}, tmp, 0, hi, hi_, out, o);
+}
+
+bool eval::evalElementwiseScalar(Operation *op, ArrayRef<const Literal *> args,
+                                   ArrayRef<int64_t> idx, Literal &out,
+                                   int64_t o) {
+  if (auto k = unaryKind(op))
+    return unaryElement(*k, *args[0], idx[0], out, o);
+  if (auto k = binaryKind(op))
+    return binaryElement(*k, compareInfo(op), *args[0], idx[0], *args[1],
+                         idx[1], out, o);
+  if (isa<SelectOp>(op)) {
+    bool p = !args[0]->isZero(idx[0]);
+    out.copyElement(o, p ? *args[1] : *args[2], p ? idx[1] : idx[2]);
+    return true;
+  }
+  if (isa<ClampOp>(op))
+    return clampElement(*args[0], idx[0], *args[1], idx[1], *args[2], idx[2],
+                        out, o);
+  if (isa<ConvertOp>(op)) {
+    convertElement(*args[0], idx[0], out, o);
+    return true;
+  }
+  return false;
+}
+
+EvalResult eval::evalElementwiseOp(Interp &interp, Operation *op,
+                                     Operands operands) {
+  std::optional<Un> un = unaryKind(op);
+  std::optional<Bin> bin = un ? std::nullopt : binaryKind(op);
+  if (!un && !bin && !isa<SelectOp, ClampOp>(op))
+    return std::nullopt;
+  auto result = makeResult(interp, op);
+  if (failed(result))
+    return FailureOr<Literal>(failure());
+  Literal &out = *result;
+  int64_t n = out.getNumElements();
+  Cmp cmp = compareInfo(op);
+  auto unsupported = [&]() -> EvalResult {
+    return interp.error(op, "does not support element type " +
+                                getElementTypeName(
+                                    operands[0]->getElementType()));
+  };
+  if (un) {
+    for (int64_t i = 0; i < n; ++i)
+      if (!unaryElement(*un, *operands[0], i, out, i))
+        return unsupported();
+  } else if (bin) {
+    for (int64_t i = 0; i < n; ++i)
+      if (!binaryElement(*bin, cmp, *operands[0], i, *operands[1], i, out, i))
+        return unsupported();
+  } else if (isa<SelectOp>(op)) {
+    const Literal &p = *operands[0];
+    for (int64_t i = 0; i < n; ++i) {
+      bool t = !p.isZero(at(p, i));
+      out.copyElement(i, *operands[t ? 1 : 2], i);
+    }
+  } else {
+    const Literal &lo = *operands[0], &x = *operands[1], &hi = *operands[2];
+    for (int64_t i = 0; i < n; ++i)
+      if (!clampElement(lo, at(lo, i), x, i, hi, at(hi, i), out, i))
+        return unsupported();
+  }
+  return std::move(out);
+}

@@ -1,0 +1,196 @@
+//===- Internal.h - reference interpreter internals -------------*- C++ -*-===//
+//
+// Shared by the op-family files of the interpreter: the per-device
+// interpreter state (`Interp`), the module-wide state shared by all
+// simulated devices, and small helpers over shapes and indices.
+//
+// Each family file exposes one `evalXxxOp` function that returns
+// std::nullopt for ops it does not handle, a failure (with the device's
+// error set) or the op's value.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HLO_LIB_RUNTIME_INTERPRETER_INTERNAL_H
+#define HLO_LIB_RUNTIME_INTERPRETER_INTERNAL_H
+
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Runtime/Interpreter.h"
+#include "Hlo/Runtime/Literal.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <atomic>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::hlo::runtime::eval {
+
+using Operands = ArrayRef<const Literal *>;
+using EvalResult = std::optional<FailureOr<Literal>>;
+
+class Rendezvous;
+
+/// Per computation: the values that die after each instruction.
+struct ComputationInfo {
+  ComputationOp op;
+  /// deaths[i]: values last used by the i-th instruction of the body.
+  std::vector<SmallVector<Value, 2>> deaths;
+};
+
+/// State shared by all simulated devices of one run. Built before the
+/// devices start and read-only afterwards, except the synchronized parts.
+struct SharedState {
+  SharedState(ModuleOp module, const InterpreterOptions &options);
+  ~SharedState();
+
+  ModuleOp module;
+  InterpreterOptions options;
+  int64_t numDevices;
+  llvm::StringMap<ComputationInfo> computations;
+  llvm::DenseMap<Operation *, ComputationInfo *> infoByOp;
+  /// Exchanges collective operands between devices (null with one device).
+  std::shared_ptr<Rendezvous> rendezvous;
+  std::atomic<int64_t> whileIterations{0};
+};
+
+/// One simulated device: evaluates computations op by op.
+class Interp {
+public:
+  Interp(SharedState &shared, int64_t replica, int64_t partition)
+      : shared(shared), replica(replica), partition(partition) {}
+
+  /// Runs `comp` on `args` (one per parameter, types already checked).
+  FailureOr<Literal> runComputation(ComputationOp comp,
+                                    std::vector<Literal> args);
+  /// Runs the computation named `callee` for instruction `caller`, checking
+  /// the argument types.
+  FailureOr<Literal> call(Operation *caller, StringRef callee,
+                          std::vector<Literal> args);
+  FailureOr<ComputationOp> lookup(Operation *caller, StringRef callee);
+
+  /// Records `message` about `op` (the first error wins) and fails.
+  LogicalResult fail(Operation *op, const Twine &message);
+  FailureOr<Literal> error(Operation *op, const Twine &message) {
+    return FailureOr<Literal>(fail(op, message));
+  }
+
+  SharedState &shared;
+  int64_t replica;
+  int64_t partition;
+  std::string errorMessage;
+  /// Counter mixed into rng results so that each rng op call differs.
+  uint64_t rngCalls = 0;
+  /// rng-get-and-update-state's state (starts at the seed).
+  uint64_t rngState = 0;
+  bool rngStateInitialized = false;
+  /// Data sent by send, by channel id, for recv.
+  std::map<int64_t, std::deque<Literal>> mailbox;
+
+private:
+  FailureOr<Literal> evalOp(Operation *op, Operands operands);
+  unsigned depth = 0;
+};
+
+/// A called computation applied to scalars (reducers, comparators, map and
+/// scatter combiners). When its body is one elementwise op of its
+/// parameters it is evaluated without interpreting the computation.
+class ScalarFunction {
+public:
+  static FailureOr<ScalarFunction> get(Interp &interp, Operation *caller,
+                                       StringRef callee);
+  /// results[k][outIdx[k]] = f(args[0][argIdx[0]], ...). Results are arrays
+  /// of the computation's result element types.
+  LogicalResult apply(ArrayRef<const Literal *> args, ArrayRef<int64_t> argIdx,
+                      ArrayRef<Literal *> results, ArrayRef<int64_t> outIdx);
+  /// For comparators: f(args...) as a bool.
+  FailureOr<bool> test(ArrayRef<const Literal *> args,
+                       ArrayRef<int64_t> argIdx);
+  unsigned getNumResults() const { return numResults; }
+
+private:
+  Interp *interp = nullptr;
+  Operation *caller = nullptr;
+  ComputationOp comp;
+  /// The single elementwise op and how its operands map to parameters.
+  Operation *fastOp = nullptr;
+  SmallVector<unsigned, 3> fastArgs;
+  unsigned numResults = 1;
+  SmallVector<Type, 4> argTypes;
+};
+
+//===----------------------------------------------------------------------===//
+// Op families (one file each).
+//===----------------------------------------------------------------------===//
+
+EvalResult evalControlOp(Interp &, Operation *, Operands);     // Control.cpp
+EvalResult evalElementwiseOp(Interp &, Operation *, Operands); // Elementwise.cpp
+EvalResult evalConvertOp(Interp &, Operation *, Operands);     // Convert.cpp
+EvalResult evalShapeOp(Interp &, Operation *, Operands);       // Shape.cpp
+EvalResult evalIndexingOp(Interp &, Operation *, Operands);    // GatherScatter.cpp
+EvalResult evalReduceOp(Interp &, Operation *, Operands);      // Reduce.cpp
+EvalResult evalLinalgOp(Interp &, Operation *, Operands);      // Linalg.cpp
+EvalResult evalSolverOp(Interp &, Operation *, Operands);      // Solvers.cpp
+EvalResult evalCollectiveOp(Interp &, Operation *, Operands);  // Collectives.cpp
+EvalResult evalRngOp(Interp &, Operation *, Operands);         // Rng.cpp
+
+/// Evaluates one element of an elementwise op (unary, binary, compare,
+/// select, clamp, convert...) whose operands are scalars at the given
+/// indices: out[outIdx] = op(args[argIdx]...). False if `op` is not an
+/// elementwise op that can be applied this way.
+bool evalElementwiseScalar(Operation *op, ArrayRef<const Literal *> args,
+                           ArrayRef<int64_t> argIdx, Literal &out,
+                           int64_t outIdx);
+
+/// convert of one element: out[k] = convert(in[i]) (see Convert.cpp).
+void convertElement(const Literal &in, int64_t i, Literal &out, int64_t k);
+/// reduce-precision of one value of float type `type`.
+double reducePrecision(double v, Type type, int64_t exponentBits,
+                       int64_t mantissaBits);
+
+/// Creates the rendezvous for `shared` when it has several devices.
+std::shared_ptr<Rendezvous> makeRendezvous(int64_t numDevices);
+/// Wakes every device waiting in the rendezvous with a failure.
+void abortRendezvous(Rendezvous &rendezvous);
+
+//===----------------------------------------------------------------------===//
+// Helpers.
+//===----------------------------------------------------------------------===//
+
+/// The instruction name (from the location) or the opcode.
+std::string describe(Operation *op);
+/// An HLO shape spelling of a type, for messages (`f32[2,3]`, tuples...).
+std::string typeToString(Type type);
+
+/// The static shape of `op`'s result (an array), or an error.
+FailureOr<SmallVector<int64_t>> resultShape(Interp &interp, Operation *op);
+/// A zero-filled literal of `op`'s result type, or an error.
+FailureOr<Literal> makeResult(Interp &interp, Operation *op);
+/// The result element type of `op` (an array result).
+Type resultElementType(Operation *op);
+
+/// Row-major strides of `shape`.
+SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape);
+/// Advances a multi-index in row-major order; false after the last one.
+bool nextIndex(MutableArrayRef<int64_t> index, ArrayRef<int64_t> shape);
+/// Element count of a shape.
+int64_t numElements(ArrayRef<int64_t> shape);
+
+/// The `i`-th attribute list of an optional DenseI64ArrayAttr.
+inline ArrayRef<int64_t> orEmpty(std::optional<ArrayRef<int64_t>> a) {
+  return a ? *a : ArrayRef<int64_t>();
+}
+
+/// A literal scalar from element `i` of `l`.
+Literal scalarAt(const Literal &l, int64_t i);
+
+/// Total-order key of a float (-nan < -inf < ... < -0 < +0 < ... < nan).
+int64_t totalOrderKey(double v);
+
+} // namespace mlir::hlo::runtime::eval
+
+#endif // HLO_LIB_RUNTIME_INTERPRETER_INTERNAL_H

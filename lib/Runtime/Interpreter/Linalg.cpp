@@ -1,0 +1,220 @@
+//===- Linalg.cpp - dot and convolution -----------------------------------===//
+//
+// dot (batch and contracting dimensions; result dims are batch, lhs free,
+// rhs free) and convolution (dim_labels, window strides, padding, lhs
+// (base) and rhs (window) dilation, window reversal, feature groups and
+// batch groups: output feature f of batch group g reads the input batch
+// g * (N / batch_group_count) + b). Products are accumulated in double
+// (int64 for integer results, complex<double> for complex) and rounded once
+// to the result type; operand_precision and algorithm are ignored.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Internal.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <complex>
+
+using namespace mlir;
+using namespace mlir::hlo;
+using namespace mlir::hlo::runtime;
+using namespace mlir::hlo::runtime::eval;
+
+namespace {
+/// Sums products of elements in the result's arithmetic.
+class Accumulator {
+public:
+  explicit Accumulator(ElementKind kind) : kind(kind) {}
+  void reset() {
+    real = 0.0;
+    cplx = 0.0;
+    integer = 0;
+  }
+  void add(const Literal &a, int64_t i, const Literal &b, int64_t j) {
+    switch (kind) {
+    case ElementKind::Float:
+      real += a.getFloat(i) * b.getFloat(j);
+      break;
+    case ElementKind::Complex:
+      cplx += a.getComplex(i) * b.getComplex(j);
+      break;
+    case ElementKind::Pred:
+      integer |= (!a.isZero(i) && !b.isZero(j));
+      break;
+    default:
+      integer += static_cast<uint64_t>(a.getInt(i)) *
+                 static_cast<uint64_t>(b.getInt(j));
+      break;
+    }
+  }
+  void store(Literal &out, int64_t k) const {
+    switch (kind) {
+    case ElementKind::Float:
+      out.setFloat(k, real);
+      break;
+    case ElementKind::Complex:
+      out.setComplex(k, cplx);
+      break;
+    default:
+      out.setInt(k, static_cast<int64_t>(integer));
+      break;
+    }
+  }
+
+private:
+  ElementKind kind;
+  double real = 0.0;
+  std::complex<double> cplx = 0.0;
+  uint64_t integer = 0;
+};
+} // namespace
+
+/// Dims of `rank` not in `a` or `b`, ascending.
+static SmallVector<int64_t> freeDims(int64_t rank, ArrayRef<int64_t> a,
+                                     ArrayRef<int64_t> b) {
+  SmallVector<int64_t> dims;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!llvm::is_contained(a, d) && !llvm::is_contained(b, d))
+      dims.push_back(d);
+  return dims;
+}
+
+static FailureOr<Literal> dot(Interp &interp, DotOp op, const Literal &lhs,
+                              const Literal &rhs) {
+  auto result = makeResult(interp, op);
+  if (failed(result))
+    return failure();
+  Literal &out = *result;
+  ArrayRef<int64_t> lb = orEmpty(op.getLhsBatchDims()),
+                    lc = orEmpty(op.getLhsContractingDims()),
+                    rb = orEmpty(op.getRhsBatchDims()),
+                    rc = orEmpty(op.getRhsContractingDims());
+  SmallVector<int64_t> lf = freeDims(lhs.getRank(), lb, lc);
+  SmallVector<int64_t> rf = freeDims(rhs.getRank(), rb, rc);
+  if (lb.size() != rb.size() || lc.size() != rc.size() ||
+      out.getRank() != static_cast<int64_t>(lb.size() + lf.size() + rf.size()))
+    return interp.error(op, "dimension numbers do not fit the shapes");
+  SmallVector<int64_t> ls = stridesOf(lhs.getShape());
+  SmallVector<int64_t> rs = stridesOf(rhs.getShape());
+  SmallVector<int64_t> contractShape, lcStride, rcStride;
+  for (auto [l, r] : llvm::zip(lc, rc)) {
+    contractShape.push_back(lhs.getShape()[l]);
+    lcStride.push_back(ls[l]);
+    rcStride.push_back(rs[r]);
+  }
+  int64_t contractCount = numElements(contractShape);
+  Accumulator acc(out.getElementKind());
+  SmallVector<int64_t> o(out.getRank(), 0), c(contractShape.size(), 0);
+  for (int64_t linear = 0, e = out.getNumElements(); linear < e;
+       ++linear, nextIndex(o, out.getShape())) {
+    int64_t lbase = 0, rbase = 0, k = 0;
+    for (auto [l, r] : llvm::zip(lb, rb)) {
+      lbase += o[k] * ls[l];
+      rbase += o[k] * rs[r];
+      ++k;
+    }
+    for (int64_t d : lf)
+      lbase += o[k++] * ls[d];
+    for (int64_t d : rf)
+      rbase += o[k++] * rs[d];
+    acc.reset();
+    std::fill(c.begin(), c.end(), 0);
+    for (int64_t i = 0; i < contractCount; ++i, nextIndex(c, contractShape)) {
+      int64_t li = lbase, ri = rbase;
+      for (size_t j = 0; j < c.size(); ++j) {
+        li += c[j] * lcStride[j];
+        ri += c[j] * rcStride[j];
+      }
+      acc.add(lhs, li, rhs, ri);
+    }
+    acc.store(out, linear);
+  }
+  return std::move(out);
+}
+
+static int64_t attrAt(ArrayRef<int64_t> values, size_t d, int64_t dflt) {
+  return d < values.size() ? values[d] : dflt;
+}
+
+static FailureOr<Literal> convolution(Interp &interp, ConvolutionOp op,
+                                      const Literal &lhs, const Literal &rhs) {
+  auto result = makeResult(interp, op);
+  if (failed(result))
+    return failure();
+  Literal &out = *result;
+  ConvDimensionNumbersAttr dn = op.getDimLabels();
+  WindowAttr w = op.getWindowAttr();
+  size_t spatial = dn.getInputSpatial().size();
+  int64_t fgc = op.getFeatureGroupCount().value_or(1);
+  int64_t bgc = op.getBatchGroupCount().value_or(1);
+  SmallVector<int64_t> stride, padLow, lhsDil, rhsDil, kernelSize;
+  SmallVector<bool> reversed;
+  for (size_t d = 0; d < spatial; ++d) {
+    stride.push_back(w ? attrAt(w.getStride(), d, 1) : 1);
+    padLow.push_back(w ? attrAt(w.getPadLow(), d, 0) : 0);
+    lhsDil.push_back(w ? attrAt(w.getLhsDilate(), d, 1) : 1);
+    rhsDil.push_back(w ? attrAt(w.getRhsDilate(), d, 1) : 1);
+    reversed.push_back(w && attrAt(w.getReversal(), d, 0) != 0);
+    kernelSize.push_back(rhs.getShape()[dn.getKernelSpatial()[d]]);
+  }
+  int64_t outFeatures = out.getShape()[dn.getOutputFeature()];
+  int64_t outBatch = out.getShape()[dn.getOutputBatch()];
+  int64_t groupInputs = rhs.getShape()[dn.getKernelInput()];
+  if (fgc < 1 || bgc < 1 || outFeatures % fgc != 0 || outFeatures % bgc != 0)
+    return interp.error(op, "group counts do not divide the features");
+  int64_t featuresPerGroup = outFeatures / fgc;
+  int64_t featuresPerBatchGroup = outFeatures / bgc;
+  SmallVector<int64_t> ls = stridesOf(lhs.getShape());
+  SmallVector<int64_t> rs = stridesOf(rhs.getShape());
+  int64_t kernelCount = numElements(kernelSize);
+  Accumulator acc(out.getElementKind());
+  SmallVector<int64_t> o(out.getRank(), 0), k(spatial, 0);
+  for (int64_t linear = 0, e = out.getNumElements(); linear < e;
+       ++linear, nextIndex(o, out.getShape())) {
+    int64_t f = o[dn.getOutputFeature()];
+    int64_t batch =
+        (f / featuresPerBatchGroup) * outBatch + o[dn.getOutputBatch()];
+    int64_t firstInput = (f / featuresPerGroup) * groupInputs;
+    acc.reset();
+    std::fill(k.begin(), k.end(), 0);
+    for (int64_t i = 0; i < kernelCount; ++i, nextIndex(k, kernelSize)) {
+      int64_t lbase = batch * ls[dn.getInputBatch()];
+      int64_t rbase = f * rs[dn.getKernelOutput()];
+      bool inside = true;
+      for (size_t d = 0; d < spatial && inside; ++d) {
+        int64_t p = o[dn.getOutputSpatial()[d]] * stride[d] +
+                    k[d] * rhsDil[d] - padLow[d];
+        int64_t inDim = dn.getInputSpatial()[d];
+        if (p < 0 || p % lhsDil[d] != 0 ||
+            p / lhsDil[d] >= lhs.getShape()[inDim]) {
+          inside = false;
+          break;
+        }
+        lbase += (p / lhsDil[d]) * ls[inDim];
+        int64_t kd = reversed[d] ? kernelSize[d] - 1 - k[d] : k[d];
+        rbase += kd * rs[dn.getKernelSpatial()[d]];
+      }
+      if (!inside)
+        continue;
+      for (int64_t j = 0; j < groupInputs; ++j)
+        acc.add(lhs, lbase + (firstInput + j) * ls[dn.getInputFeature()], rhs,
+                rbase + j * rs[dn.getKernelInput()]);
+    }
+    acc.store(out, linear);
+  }
+  return std::move(out);
+}
+
+EvalResult eval::evalLinalgOp(Interp &interp, Operation *op,
+                              Operands operands) {
+  return llvm::TypeSwitch<Operation *, EvalResult>(op)
+      .Case([&](DotOp d) { return dot(interp, d, *operands[0], *operands[1]); })
+      .Case([&](ConvolutionOp c) {
+        return convolution(interp, c, *operands[0], *operands[1]);
+      })
+      .Default([&](Operation *) -> EvalResult {
+        return evalSolverOp(interp, op, operands);
+      });
+}

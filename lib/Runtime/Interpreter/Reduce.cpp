@@ -1,0 +1,376 @@
+//===- Reduce.cpp - reductions, windows and sorting -----------------------===//
+//
+// reduce (variadic; each output element folds its inputs in row-major
+// order of the reduced dimensions, starting from the init values),
+// reduce-window (variadic; window strides, padding, base and window
+// dilation; positions in the padding or in the holes of the base dilation
+// are skipped, as XLA's evaluator does), select-and-scatter (the first
+// element of each window that `select` prefers; padding skipped), sort
+// (variadic, with the comparator; a stable merge sort, which is also a
+// valid unstable sort) and topk (largest or smallest along the last
+// dimension; ties keep the lower index, floats in total order).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Internal.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::hlo;
+using namespace mlir::hlo::runtime;
+using namespace mlir::hlo::runtime::eval;
+
+/// The N results of a variadic op: arrays of the result type's elements.
+static FailureOr<std::vector<Literal>> makeResults(Interp &interp,
+                                                   Operation *op) {
+  std::vector<Literal> results;
+  Type type = op->getResult(0).getType();
+  SmallVector<Type> types;
+  if (auto tt = dyn_cast<TupleType>(type))
+    types.assign(tt.getTypes().begin(), tt.getTypes().end());
+  else
+    types.push_back(type);
+  for (Type t : types) {
+    auto shape = getStaticShape(t);
+    if (!shape)
+      return FailureOr<std::vector<Literal>>(
+          interp.fail(op, "results must be arrays with static shapes"));
+    results.push_back(
+        Literal::array(cast<RankedTensorType>(t).getElementType(), *shape));
+  }
+  return results;
+}
+
+static Literal packResults(std::vector<Literal> results) {
+  if (results.size() == 1)
+    return std::move(results[0]);
+  return Literal::tuple(std::move(results));
+}
+
+static int64_t attrAt(ArrayRef<int64_t> values, size_t d, int64_t dflt) {
+  return d < values.size() ? values[d] : dflt;
+}
+
+static FailureOr<Literal> reduce(Interp &interp, ReduceOp op,
+                                 Operands operands) {
+  size_t n = operands.size() / 2;
+  Operands inputs = operands.take_front(n), inits = operands.drop_front(n);
+  auto results = makeResults(interp, op);
+  auto f = ScalarFunction::get(interp, op, op.getToApply());
+  if (failed(results) || failed(f))
+    return failure();
+  ArrayRef<int64_t> dims = op.getDimensions();
+  const Literal &in0 = *inputs[0];
+  SmallVector<int64_t> kept, reducedShape;
+  for (int64_t d = 0; d < in0.getRank(); ++d) {
+    if (llvm::is_contained(dims, d))
+      reducedShape.push_back(in0.getShape()[d]);
+    else
+      kept.push_back(d);
+  }
+  SmallVector<const Literal *> args;
+  SmallVector<Literal *> outs;
+  for (Literal &r : *results) {
+    args.push_back(&r);
+    outs.push_back(&r);
+  }
+  args.append(inputs.begin(), inputs.end());
+  SmallVector<int64_t> argIdx(2 * n), outIdx(n);
+  SmallVector<int64_t> o((*results)[0].getRank(), 0);
+  SmallVector<int64_t> w(reducedShape.size(), 0), src(in0.getRank(), 0);
+  int64_t windowCount = numElements(reducedShape);
+  for (int64_t linear = 0, e = (*results)[0].getNumElements(); linear < e;
+       ++linear, nextIndex(o, (*results)[0].getShape())) {
+    for (size_t k = 0; k < n; ++k)
+      (*results)[k].copyElement(linear, *inits[k], 0);
+    for (auto [k, d] : llvm::enumerate(kept))
+      src[d] = o[k];
+    std::fill(w.begin(), w.end(), 0);
+    for (int64_t i = 0; i < windowCount; ++i, nextIndex(w, reducedShape)) {
+      for (auto [k, d] : llvm::enumerate(dims))
+        src[d] = w[k];
+      int64_t from = in0.linearize(src);
+      for (size_t k = 0; k < n; ++k) {
+        argIdx[k] = linear;
+        argIdx[n + k] = from;
+        outIdx[k] = linear;
+      }
+      if (failed(f->apply(args, argIdx, outs, outIdx)))
+        return failure();
+    }
+  }
+  return packResults(std::move(*results));
+}
+
+namespace {
+/// A window's geometry with defaults filled in.
+struct Window {
+  SmallVector<int64_t> size, stride, padLow, lhsDilate, rhsDilate;
+
+  explicit Window(WindowAttr w, int64_t rank) {
+    for (int64_t d = 0; d < rank; ++d) {
+      size.push_back(w ? attrAt(w.getSize(), d, 1) : 1);
+      stride.push_back(w ? attrAt(w.getStride(), d, 1) : 1);
+      padLow.push_back(w ? attrAt(w.getPadLow(), d, 0) : 0);
+      lhsDilate.push_back(w ? attrAt(w.getLhsDilate(), d, 1) : 1);
+      rhsDilate.push_back(w ? attrAt(w.getRhsDilate(), d, 1) : 1);
+    }
+  }
+
+  /// The input index under output index `o` and window index `w`; false
+  /// when it falls in the padding or in a hole of the base dilation.
+  bool inputIndex(ArrayRef<int64_t> o, ArrayRef<int64_t> w,
+                  ArrayRef<int64_t> inShape, SmallVector<int64_t> &in) const {
+    for (size_t d = 0; d < o.size(); ++d) {
+      int64_t p = o[d] * stride[d] + w[d] * rhsDilate[d] - padLow[d];
+      if (p < 0 || p % lhsDilate[d] != 0)
+        return false;
+      in[d] = p / lhsDilate[d];
+      if (in[d] >= inShape[d])
+        return false;
+    }
+    return true;
+  }
+};
+} // namespace
+
+static FailureOr<Literal> reduceWindow(Interp &interp, ReduceWindowOp op,
+                                       Operands operands) {
+  size_t n = operands.size() / 2;
+  Operands inputs = operands.take_front(n), inits = operands.drop_front(n);
+  auto results = makeResults(interp, op);
+  auto f = ScalarFunction::get(interp, op, op.getToApply());
+  if (failed(results) || failed(f))
+    return failure();
+  const Literal &in0 = *inputs[0];
+  Window window(op.getWindowAttr(), in0.getRank());
+  SmallVector<const Literal *> args;
+  SmallVector<Literal *> outs;
+  for (Literal &r : *results) {
+    args.push_back(&r);
+    outs.push_back(&r);
+  }
+  args.append(inputs.begin(), inputs.end());
+  SmallVector<int64_t> argIdx(2 * n), outIdx(n);
+  Literal &out0 = (*results)[0];
+  SmallVector<int64_t> o(out0.getRank(), 0), w(in0.getRank(), 0),
+      src(in0.getRank(), 0);
+  int64_t windowCount = numElements(window.size);
+  for (int64_t linear = 0, e = out0.getNumElements(); linear < e;
+       ++linear, nextIndex(o, out0.getShape())) {
+    for (size_t k = 0; k < n; ++k)
+      (*results)[k].copyElement(linear, *inits[k], 0);
+    std::fill(w.begin(), w.end(), 0);
+    for (int64_t i = 0; i < windowCount; ++i, nextIndex(w, window.size)) {
+      if (!window.inputIndex(o, w, in0.getShape(), src))
+        continue;
+      int64_t from = in0.linearize(src);
+      for (size_t k = 0; k < n; ++k) {
+        argIdx[k] = linear;
+        argIdx[n + k] = from;
+        outIdx[k] = linear;
+      }
+      if (failed(f->apply(args, argIdx, outs, outIdx)))
+        return failure();
+    }
+  }
+  return packResults(std::move(*results));
+}
+
+static FailureOr<Literal> selectAndScatter(Interp &interp,
+                                           SelectAndScatterOp op,
+                                           const Literal &operand,
+                                           const Literal &source,
+                                           const Literal &init) {
+  auto select = ScalarFunction::get(interp, op, op.getSelect());
+  auto scatter = ScalarFunction::get(interp, op, op.getScatter());
+  auto result = makeResult(interp, op);
+  if (failed(select) || failed(scatter) || failed(result))
+    return failure();
+  Literal &out = *result;
+  for (int64_t i = 0, e = out.getNumElements(); i < e; ++i)
+    out.copyElement(i, init, 0);
+  Window window(op.getWindowAttr(), operand.getRank());
+  SmallVector<int64_t> s(source.getRank(), 0), w(operand.getRank(), 0),
+      src(operand.getRank(), 0);
+  int64_t windowCount = numElements(window.size);
+  for (int64_t linear = 0, e = source.getNumElements(); linear < e;
+       ++linear, nextIndex(s, source.getShape())) {
+    int64_t selected = -1;
+    std::fill(w.begin(), w.end(), 0);
+    for (int64_t i = 0; i < windowCount; ++i, nextIndex(w, window.size)) {
+      if (!window.inputIndex(s, w, operand.getShape(), src))
+        continue;
+      int64_t candidate = operand.linearize(src);
+      if (selected < 0) {
+        selected = candidate;
+        continue;
+      }
+      const Literal *args[] = {&operand, &operand};
+      int64_t idx[] = {selected, candidate};
+      FailureOr<bool> keep = select->test(args, idx);
+      if (failed(keep))
+        return failure();
+      if (!*keep)
+        selected = candidate;
+    }
+    if (selected < 0)
+      continue;
+    const Literal *args[] = {&out, &source};
+    int64_t idx[] = {selected, linear};
+    Literal *outs[] = {&out};
+    int64_t outIdx[] = {selected};
+    if (failed(scatter->apply(args, idx, outs, outIdx)))
+      return failure();
+  }
+  return std::move(out);
+}
+
+/// A stable merge sort of `order` by `less`, which may fail; never reads out
+/// of bounds whatever `less` answers.
+template <typename Less>
+static LogicalResult mergeSort(SmallVectorImpl<int64_t> &order, Less less) {
+  size_t n = order.size();
+  SmallVector<int64_t> buffer(n);
+  for (size_t width = 1; width < n; width *= 2) {
+    for (size_t lo = 0; lo < n; lo += 2 * width) {
+      size_t mid = std::min(lo + width, n), hi = std::min(lo + 2 * width, n);
+      size_t i = lo, j = mid, k = lo;
+      while (i < mid && j < hi) {
+        FailureOr<bool> takeRight = less(order[j], order[i]);
+        if (failed(takeRight))
+          return failure();
+        buffer[k++] = *takeRight ? order[j++] : order[i++];
+      }
+      while (i < mid)
+        buffer[k++] = order[i++];
+      while (j < hi)
+        buffer[k++] = order[j++];
+    }
+    order.swap(buffer);
+  }
+  return success();
+}
+
+/// Calls `fn(base, stride, length)` for each 1-D line along `dim` of
+/// `shape`: elements base + i * stride, i < length.
+template <typename Fn>
+static LogicalResult forEachLine(ArrayRef<int64_t> shape, int64_t dim, Fn fn) {
+  SmallVector<int64_t> strides = stridesOf(shape);
+  SmallVector<int64_t> outer(shape);
+  outer[dim] = 1;
+  SmallVector<int64_t> idx(shape.size(), 0);
+  for (int64_t i = 0, e = numElements(outer); i < e; ++i, nextIndex(idx, outer)) {
+    int64_t base = 0;
+    for (size_t d = 0; d < shape.size(); ++d)
+      base += idx[d] * strides[d];
+    if (failed(fn(base, strides[dim], shape[dim])))
+      return failure();
+  }
+  return success();
+}
+
+static FailureOr<Literal> sort(Interp &interp, SortOp op, Operands operands) {
+  auto comparator = ScalarFunction::get(interp, op, op.getToApply());
+  if (failed(comparator))
+    return failure();
+  std::vector<Literal> results;
+  for (const Literal *in : operands)
+    results.push_back(*in);
+  const Literal &keys = *operands[0];
+  int64_t dim = op.getDimensions()[0];
+  size_t n = operands.size();
+  SmallVector<const Literal *> args;
+  for (const Literal *in : operands) {
+    args.push_back(in);
+    args.push_back(in);
+  }
+  SmallVector<int64_t> argIdx(2 * n);
+  LogicalResult status = forEachLine(
+      keys.getShape(), dim, [&](int64_t base, int64_t stride, int64_t len) {
+        SmallVector<int64_t> order;
+        for (int64_t i = 0; i < len; ++i)
+          order.push_back(base + i * stride);
+        auto less = [&](int64_t a, int64_t b) -> FailureOr<bool> {
+          for (size_t k = 0; k < n; ++k) {
+            argIdx[2 * k] = a;
+            argIdx[2 * k + 1] = b;
+          }
+          return comparator->test(args, argIdx);
+        };
+        if (failed(mergeSort(order, less)))
+          return failure();
+        for (size_t k = 0; k < n; ++k)
+          for (int64_t i = 0; i < len; ++i)
+            results[k].copyElement(base + i * stride, *operands[k], order[i]);
+        return success();
+      });
+  if (failed(status))
+    return failure();
+  return packResults(std::move(results));
+}
+
+static FailureOr<Literal> topK(Interp &interp, TopKOp op, const Literal &in) {
+  auto results = makeResults(interp, op);
+  if (failed(results) || results->size() != 2)
+    return interp.error(op, "result must be a (values, indices) tuple");
+  Literal &values = (*results)[0], &indices = (*results)[1];
+  int64_t k = op.getK();
+  bool largest = op.getLargest().value_or(true);
+  int64_t last = in.getRank() - 1;
+  int64_t len = in.getShape()[last];
+  ElementKind kind = in.getElementKind();
+  // a before b when a is larger (or smaller) in the key order.
+  auto before = [&](int64_t a, int64_t b) -> bool {
+    bool greater;
+    if (kind == ElementKind::Float)
+      greater = totalOrderKey(in.getFloat(a)) > totalOrderKey(in.getFloat(b));
+    else if (kind == ElementKind::Signed)
+      greater = in.getInt(a) > in.getInt(b);
+    else
+      greater = static_cast<uint64_t>(in.getInt(a)) >
+                static_cast<uint64_t>(in.getInt(b));
+    if (largest)
+      return greater;
+    bool equal = kind == ElementKind::Float
+                     ? totalOrderKey(in.getFloat(a)) ==
+                           totalOrderKey(in.getFloat(b))
+                     : in.getInt(a) == in.getInt(b);
+    return !greater && !equal;
+  };
+  int64_t row = 0;
+  LogicalResult status = forEachLine(
+      in.getShape(), last, [&](int64_t base, int64_t, int64_t) {
+        SmallVector<int64_t> order;
+        for (int64_t i = 0; i < len; ++i)
+          order.push_back(base + i);
+        (void)mergeSort(order, [&](int64_t a, int64_t b) -> FailureOr<bool> {
+          return before(a, b);
+        });
+        for (int64_t i = 0; i < k && i < len; ++i) {
+          values.copyElement(row * k + i, in, order[i]);
+          indices.setInt(row * k + i, order[i] - base);
+        }
+        ++row;
+        return success();
+      });
+  if (failed(status))
+    return failure();
+  return packResults(std::move(*results));
+}
+
+EvalResult eval::evalReduceOp(Interp &interp, Operation *op,
+                              Operands operands) {
+  return llvm::TypeSwitch<Operation *, EvalResult>(op)
+      .Case([&](ReduceOp r) { return reduce(interp, r, operands); })
+      .Case([&](ReduceWindowOp r) { return reduceWindow(interp, r, operands); })
+      .Case([&](SelectAndScatterOp s) {
+        return selectAndScatter(interp, s, *operands[0], *operands[1],
+                                *operands[2]);
+      })
+      .Case([&](SortOp s) { return sort(interp, s, operands); })
+      .Case([&](TopKOp t) { return topK(interp, t, *operands[0]); })
+      .Default([](Operation *) -> EvalResult { return std::nullopt; });
+}

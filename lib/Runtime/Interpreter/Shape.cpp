@@ -1,0 +1,320 @@
+//===- Shape.cpp - data movement ops --------------------------------------===//
+//
+// broadcast, reshape, transpose, reverse, slice, concatenate, pad (negative
+// and interior padding), iota, dynamic-slice and dynamic-update-slice
+// (start indices clamped so the slice fits, as HLO does), bitcast (through
+// the operand and result layouts: the physical element order is kept;
+// tiles are ignored), and the dynamic-shape ops. Dynamic dimensions are
+// evaluated at their bound: get-dimension-size returns the bound, and
+// set-dimension-size / dynamic-reshape to any other size is an error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Internal.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::hlo;
+using namespace mlir::hlo::runtime;
+using namespace mlir::hlo::runtime::eval;
+
+/// An index operand's value; unsigned values too large for int64_t count
+/// as the largest index.
+static int64_t indexValue(const Literal &l, int64_t i = 0) {
+  int64_t v = l.getInt(i);
+  if (l.getElementKind() == ElementKind::Unsigned && v < 0)
+    return std::numeric_limits<int64_t>::max();
+  return v;
+}
+
+static int64_t clampTo(int64_t v, int64_t lo, int64_t hi) {
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+/// Calls `fn(resultIndex, linear)` for every element of `out`.
+template <typename Fn> static void forEachElement(const Literal &out, Fn fn) {
+  int64_t n = out.getNumElements();
+  if (n == 0)
+    return;
+  SmallVector<int64_t> index(out.getRank(), 0);
+  int64_t linear = 0;
+  do {
+    fn(ArrayRef<int64_t>(index), linear++);
+  } while (nextIndex(index, out.getShape()));
+}
+
+/// out[r] = in[map(r)] for every result index r.
+template <typename Map>
+static void gatherElements(Literal &out, const Literal &in, Map map) {
+  SmallVector<int64_t> src(in.getRank());
+  forEachElement(out, [&](ArrayRef<int64_t> r, int64_t linear) {
+    map(r, src);
+    out.copyElement(linear, in, in.linearize(src));
+  });
+}
+
+/// The minor-to-major order of an array type's layout (row-major default).
+static SmallVector<int64_t> minorToMajor(Type type, int64_t rank) {
+  auto tt = cast<RankedTensorType>(type);
+  if (auto layout = dyn_cast_or_null<LayoutAttr>(tt.getEncoding()))
+    if (layout.getHasMinorToMajor() &&
+        static_cast<int64_t>(layout.getMinorToMajor().size()) == rank)
+      return SmallVector<int64_t>(layout.getMinorToMajor());
+  SmallVector<int64_t> order;
+  for (int64_t d = rank - 1; d >= 0; --d)
+    order.push_back(d);
+  return order;
+}
+
+static FailureOr<Literal> bitcast(Interp &interp, Operation *op,
+                                  const Literal &in) {
+  auto result = makeResult(interp, op);
+  if (failed(result))
+    return failure();
+  Literal &out = *result;
+  if (in.getNumElements() != out.getNumElements() ||
+      getElementBitWidth(in.getElementType()) !=
+          getElementBitWidth(out.getElementType()) ||
+      (in.getElementKind() == ElementKind::Complex) !=
+          (out.getElementKind() == ElementKind::Complex))
+    return interp.error(op, "bitcast must keep the element count and width");
+  bool sameType = in.getElementType() == out.getElementType();
+  SmallVector<int64_t> inOrder =
+      minorToMajor(op->getOperand(0).getType(), in.getRank());
+  SmallVector<int64_t> outOrder =
+      minorToMajor(op->getResult(0).getType(), out.getRank());
+  // Physical strides of the result.
+  SmallVector<int64_t> outStride(out.getRank());
+  int64_t s = 1;
+  for (int64_t d : outOrder) {
+    outStride[d] = s;
+    s *= out.getShape()[d];
+  }
+  SmallVector<int64_t> src(in.getRank());
+  forEachElement(out, [&](ArrayRef<int64_t> r, int64_t linear) {
+    int64_t physical = 0;
+    for (int64_t d = 0; d < out.getRank(); ++d)
+      physical += r[d] * outStride[d];
+    for (int64_t d : inOrder) {
+      int64_t size = in.getShape()[d];
+      src[d] = physical % size;
+      physical /= size;
+    }
+    int64_t from = in.linearize(src);
+    if (sameType)
+      out.copyElement(linear, in, from);
+    else
+      out.setBits(linear, in.getBits(from));
+  });
+  return std::move(out);
+}
+
+static FailureOr<Literal> pad(Interp &interp, PadOp op, const Literal &in,
+                              const Literal &value) {
+  auto result = makeResult(interp, op);
+  if (failed(result))
+    return failure();
+  Literal &out = *result;
+  for (int64_t i = 0, n = out.getNumElements(); i < n; ++i)
+    out.copyElement(i, value, 0);
+  ArrayRef<int64_t> low = op.getPadding().getLow();
+  ArrayRef<int64_t> interior = op.getPadding().getInterior();
+  SmallVector<int64_t> dst(out.getRank());
+  forEachElement(in, [&](ArrayRef<int64_t> idx, int64_t linear) {
+    for (int64_t d = 0; d < in.getRank(); ++d) {
+      int64_t inner = d < static_cast<int64_t>(interior.size()) ? interior[d] : 0;
+      dst[d] = low[d] + idx[d] * (inner + 1);
+      if (dst[d] < 0 || dst[d] >= out.getShape()[d])
+        return;
+    }
+    out.copyElement(out.linearize(dst), in, linear);
+  });
+  return std::move(out);
+}
+
+static FailureOr<Literal> concatenate(Interp &interp, ConcatenateOp op,
+                                      Operands operands) {
+  auto result = makeResult(interp, op);
+  if (failed(result))
+    return failure();
+  Literal &out = *result;
+  int64_t dim = op.getDimensions()[0];
+  int64_t offset = 0;
+  SmallVector<int64_t> dst(out.getRank());
+  for (const Literal *in : operands) {
+    forEachElement(*in, [&](ArrayRef<int64_t> idx, int64_t linear) {
+      dst.assign(idx.begin(), idx.end());
+      dst[dim] += offset;
+      out.copyElement(out.linearize(dst), *in, linear);
+    });
+    offset += in->getShape()[dim];
+  }
+  return std::move(out);
+}
+
+static FailureOr<Literal> iota(Interp &interp, IotaOp op) {
+  auto result = makeResult(interp, op);
+  if (failed(result))
+    return failure();
+  Literal &out = *result;
+  int64_t dim = op.getIotaDimension();
+  forEachElement(out, [&](ArrayRef<int64_t> idx, int64_t linear) {
+    if (out.getElementKind() == ElementKind::Float ||
+        out.getElementKind() == ElementKind::Complex)
+      out.setFloat(linear, static_cast<double>(idx[dim]));
+    else
+      out.setInt(linear, idx[dim]);
+  });
+  return std::move(out);
+}
+
+/// Start indices of dynamic-slice / dynamic-update-slice, clamped so that
+/// a window of `sizes` fits in `shape`.
+static SmallVector<int64_t> clampedStarts(Operands indices,
+                                          ArrayRef<int64_t> shape,
+                                          ArrayRef<int64_t> sizes) {
+  SmallVector<int64_t> starts;
+  for (auto [d, index] : llvm::enumerate(indices))
+    starts.push_back(clampTo(indexValue(*index), 0, shape[d] - sizes[d]));
+  return starts;
+}
+
+static FailureOr<Literal> dynamicUpdateSlice(Interp &interp, Operation *op,
+                                             Operands operands) {
+  Literal out = *operands[0];
+  const Literal &update = *operands[1];
+  SmallVector<int64_t> starts = clampedStarts(
+      operands.drop_front(2), out.getShape(), update.getShape());
+  SmallVector<int64_t> dst(out.getRank());
+  forEachElement(update, [&](ArrayRef<int64_t> idx, int64_t linear) {
+    for (int64_t d = 0; d < out.getRank(); ++d)
+      dst[d] = starts[d] + idx[d];
+    out.copyElement(out.linearize(dst), update, linear);
+  });
+  return std::move(out);
+}
+
+/// A copy of `in` with the shape of `op`'s result (same elements in
+/// row-major order).
+static FailureOr<Literal> reshape(Interp &interp, Operation *op,
+                                  const Literal &in) {
+  auto result = makeResult(interp, op);
+  if (failed(result))
+    return failure();
+  if (result->getNumElements() != in.getNumElements())
+    return interp.error(op, "reshape changes the element count");
+  for (int64_t i = 0, n = in.getNumElements(); i < n; ++i)
+    result->copyElement(i, in, i);
+  return std::move(*result);
+}
+
+EvalResult eval::evalShapeOp(Interp &interp, Operation *op,
+                               Operands operands) {
+  auto withResult = [&](auto fill) -> EvalResult {
+    auto result = makeResult(interp, op);
+    if (failed(result))
+      return FailureOr<Literal>(failure());
+    fill(*result);
+    return std::move(*result);
+  };
+  return llvm::TypeSwitch<Operation *, EvalResult>(op)
+      .Case([&](BroadcastOp b) {
+        ArrayRef<int64_t> dims = orEmpty(b.getDimensions());
+        return withResult([&](Literal &out) {
+          gatherElements(out, *operands[0],
+                         [&](ArrayRef<int64_t> r, SmallVector<int64_t> &src) {
+                           for (auto [i, d] : llvm::enumerate(dims))
+                             src[i] = r[d];
+                         });
+        });
+      })
+      .Case([&](ReshapeOp) { return reshape(interp, op, *operands[0]); })
+      .Case([&](TransposeOp t) {
+        ArrayRef<int64_t> perm = t.getDimensions();
+        return withResult([&](Literal &out) {
+          gatherElements(out, *operands[0],
+                         [&](ArrayRef<int64_t> r, SmallVector<int64_t> &src) {
+                           for (auto [i, d] : llvm::enumerate(perm))
+                             src[d] = r[i];
+                         });
+        });
+      })
+      .Case([&](ReverseOp rev) {
+        ArrayRef<int64_t> dims = rev.getDimensions();
+        const Literal &in = *operands[0];
+        return withResult([&](Literal &out) {
+          gatherElements(out, in,
+                         [&](ArrayRef<int64_t> r, SmallVector<int64_t> &src) {
+                           src.assign(r.begin(), r.end());
+                           for (int64_t d : dims)
+                             src[d] = in.getShape()[d] - 1 - r[d];
+                         });
+        });
+      })
+      .Case([&](SliceOp s) {
+        ArrayRef<int64_t> starts = s.getSlice().getStarts();
+        ArrayRef<int64_t> strides = s.getSlice().getStrides();
+        return withResult([&](Literal &out) {
+          gatherElements(out, *operands[0],
+                         [&](ArrayRef<int64_t> r, SmallVector<int64_t> &src) {
+                           for (size_t d = 0; d < r.size(); ++d)
+                             src[d] = starts[d] +
+                                      r[d] * (d < strides.size() ? strides[d]
+                                                                 : 1);
+                         });
+        });
+      })
+      .Case([&](ConcatenateOp c) { return concatenate(interp, c, operands); })
+      .Case([&](PadOp p) {
+        return pad(interp, p, *operands[0], *operands[1]);
+      })
+      .Case([&](IotaOp i) { return iota(interp, i); })
+      .Case([&](DynamicSliceOp ds) {
+        const Literal &in = *operands[0];
+        SmallVector<int64_t> starts =
+            clampedStarts(operands.drop_front(), in.getShape(),
+                          ds.getDynamicSliceSizes());
+        return withResult([&](Literal &out) {
+          gatherElements(out, in,
+                         [&](ArrayRef<int64_t> r, SmallVector<int64_t> &src) {
+                           for (size_t d = 0; d < r.size(); ++d)
+                             src[d] = starts[d] + r[d];
+                         });
+        });
+      })
+      .Case([&](DynamicUpdateSliceOp) {
+        return dynamicUpdateSlice(interp, op, operands);
+      })
+      .Case([&](BitcastOp) { return bitcast(interp, op, *operands[0]); })
+      .Case([&](GetDimensionSizeOp g) -> EvalResult {
+        int64_t d = g.getDimensions()[0];
+        return withResult([&](Literal &out) {
+          out.setInt(0, operands[0]->getShape()[d]);
+        });
+      })
+      .Case([&](SetDimensionSizeOp s) -> EvalResult {
+        int64_t d = s.getDimensions()[0];
+        int64_t size = indexValue(*operands[1]);
+        if (size != operands[0]->getShape()[d])
+          return interp.error(op, "setting dimension " + Twine(d) + " to " +
+                                      Twine(size) + " below its bound " +
+                                      Twine(operands[0]->getShape()[d]) +
+                                      " is not supported (dynamic sizes are "
+                                      "evaluated at their bound)");
+        return reshape(interp, op, *operands[0]);
+      })
+      .Case([&](DynamicReshapeOp) -> EvalResult {
+        auto shape = resultShape(interp, op);
+        if (failed(shape))
+          return FailureOr<Literal>(failure());
+        for (auto [d, size] : llvm::enumerate(operands.drop_front()))
+          if (indexValue(*size) != (*shape)[d])
+            return interp.error(op, "dynamic sizes other than the bounds "
+                                    "are not supported");
+        return reshape(interp, op, *operands[0]);
+      })
+      .Default([](Operation *) -> EvalResult { return std::nullopt; });
+}
