@@ -46,7 +46,15 @@ if os.path.isdir(corpus):
 if subprocess.run([python, "-c", "from jax._src.lib import hlo"],
                   capture_output=True).returncode == 0:
     config.available_features.add("jaxlib")
+# numpy (and ml_dtypes' bfloat16) for the .npy tests of hlo-run.
+if subprocess.run([python, "-c", "import numpy, ml_dtypes"],
+                  capture_output=True).returncode == 0:
+    config.available_features.add("numpy")
 
+from lit.llvm.subst import ToolSubst
 tool_dirs = [config.hlo_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["hlo-opt", "hlo-translate"], tool_dirs)
+llvm_config.add_tool_substitutions(
+    ["hlo-opt", "hlo-translate",
+     # Not inside file names such as test/Runtime/hlo-run-errors.test.
+     ToolSubst("hlo-run", pre="-/.", post="-.")], tool_dirs)
 config.substitutions.append(("%hlo_unittests", os.path.join(config.hlo_obj_root, "unittests", "HloUnitTests")))

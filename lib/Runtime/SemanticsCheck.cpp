@@ -1,9 +1,413 @@
 //===- SemanticsCheck.cpp - interpreter-checked pass pipelines ------------===//
 //
-// Placeholder until the implementation lands.
+// The instrumentation keeps the interpreter's results of the module before
+// the pipeline (on random arguments of a fixed seed) and, after every pass
+// that changed the module (operation fingerprint), runs the interpreter
+// again on the same arguments and compares. Nested passes run on one
+// computation, but the whole module (its entry computation) is what gets
+// run, so the pipeline runs single-threaded.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Hlo/Runtime/SemanticsCheck.h"
 
-void mlir::hlo::runtime::addSemanticsCheck(PassManager &) {}
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Runtime/Interpreter.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassInstrumentation.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <optional>
+
+using namespace mlir;
+using namespace mlir::hlo::runtime;
+
+//===----------------------------------------------------------------------===//
+// Comparing results
+//===----------------------------------------------------------------------===//
+
+static std::string elementTypeName(Type type) {
+  if (type.isInteger(1))
+    return "pred";
+  if (auto integer = dyn_cast<IntegerType>(type))
+    return (integer.isUnsigned() ? "u" : "s") +
+           std::to_string(integer.getWidth());
+  if (auto complex = dyn_cast<ComplexType>(type))
+    return "c" + std::to_string(
+                     2 * complex.getElementType().getIntOrFloatBitWidth());
+  // f16, bf16, f32, f64, tf32, f8E4M3FN -> f8e4m3fn, ...
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  type.print(os);
+  return StringRef(text).lower();
+}
+
+std::string mlir::hlo::runtime::hloShapeString(Type elementType,
+                                               ArrayRef<int64_t> shape) {
+  std::string text = elementTypeName(elementType) + "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    text += (i ? "," : "") + std::to_string(shape[i]);
+  return text + "]";
+}
+
+static std::string number(double v) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::format("%.9g", v);
+  return text;
+}
+
+static std::string elementString(const Literal &literal, int64_t i) {
+  switch (literal.getElementKind()) {
+  case ElementKind::Pred:
+    return literal.getInt(i) ? "true" : "false";
+  case ElementKind::Signed:
+    return std::to_string(literal.getInt(i));
+  case ElementKind::Unsigned:
+    return std::to_string(static_cast<uint64_t>(literal.getInt(i)));
+  case ElementKind::Float:
+    return number(literal.getFloat(i));
+  case ElementKind::Complex: {
+    std::complex<double> c = literal.getComplex(i);
+    return "(" + number(c.real()) + ", " + number(c.imag()) + ")";
+  }
+  }
+  return "?";
+}
+
+static std::string indexString(const Literal &literal, int64_t linear) {
+  SmallVector<int64_t> index = literal.delinearize(linear);
+  std::string text = "[";
+  for (size_t i = 0; i < index.size(); ++i)
+    text += (i ? "," : "") + std::to_string(index[i]);
+  return text + "]";
+}
+
+/// The relative difference: |a - b| / max(|a|, |b|).
+static double relative(double abs, double scale) {
+  if (abs == 0)
+    return 0;
+  return scale == 0 || std::isinf(scale) ? INFINITY : abs / scale;
+}
+
+static ArrayComparison compareArrays(const Literal &a, const Literal &b,
+                                     double atol, double rtol) {
+  ArrayComparison diff;
+  diff.type = hloShapeString(a.getElementType(), a.getShape());
+  int64_t count = a.getNumElements();
+  ElementKind kind = a.getElementKind();
+  for (int64_t i = 0; i < count; ++i) {
+    double abs = 0, scale = 0;
+    switch (kind) {
+    case ElementKind::Pred:
+    case ElementKind::Signed:
+    case ElementKind::Unsigned: {
+      int64_t x = a.getInt(i), y = b.getInt(i);
+      if (x == y)
+        continue;
+      // Unsigned 64-bit values are bit patterns: compare them as such.
+      bool isUnsigned = kind == ElementKind::Unsigned;
+      double dx = isUnsigned ? double(uint64_t(x)) : double(x);
+      double dy = isUnsigned ? double(uint64_t(y)) : double(y);
+      scale = std::max(std::fabs(dx), std::fabs(dy));
+      abs = std::max(std::fabs(dx - dy), 1.0);
+      break;
+    }
+    case ElementKind::Float: {
+      double x = a.getFloat(i), y = b.getFloat(i);
+      if (x == y || (std::isnan(x) && std::isnan(y)))
+        continue;
+      scale = std::max(std::fabs(x), std::fabs(y));
+      // One NaN (or opposite infinities) is an infinite difference.
+      abs = std::fabs(x - y);
+      if (std::isnan(abs))
+        abs = INFINITY;
+      break;
+    }
+    case ElementKind::Complex: {
+      std::complex<double> x = a.getComplex(i), y = b.getComplex(i);
+      bool nanX = std::isnan(x.real()) || std::isnan(x.imag());
+      bool nanY = std::isnan(y.real()) || std::isnan(y.imag());
+      if (x == y || (nanX && nanY))
+        continue;
+      scale = std::max(std::abs(x), std::abs(y));
+      abs = std::abs(x - y);
+      if (std::isnan(abs))
+        abs = INFINITY;
+      break;
+    }
+    }
+    double rel = relative(abs, scale);
+    diff.maxAbs = std::max(diff.maxAbs, abs);
+    diff.maxRel = std::max(diff.maxRel, rel);
+    bool within = std::isfinite(abs) && abs <= atol + rtol * scale;
+    if (!within && diff.mismatches++ == 0)
+      diff.firstMismatch = "element " + indexString(a, i) + ": " +
+                           elementString(a, i) + " vs " +
+                           elementString(b, i) + " (abs diff " + number(abs) +
+                           ", rel diff " + number(rel) + ")";
+  }
+  return diff;
+}
+
+/// The arrays of a result, depth first (tokens have no values).
+static void flattenArrays(const Literal &literal,
+                          std::vector<const Literal *> &out) {
+  if (literal.isTuple()) {
+    for (const Literal &element : literal.getElements())
+      flattenArrays(element, out);
+    return;
+  }
+  if (literal.isArray())
+    out.push_back(&literal);
+}
+
+/// Whether two literals have the same tuple structure.
+static bool sameStructure(const Literal &a, const Literal &b) {
+  if (a.isTuple() != b.isTuple() || a.isArray() != b.isArray())
+    return false;
+  if (!a.isTuple())
+    return true;
+  if (a.getElements().size() != b.getElements().size())
+    return false;
+  for (size_t i = 0; i < a.getElements().size(); ++i)
+    if (!sameStructure(a.getElements()[i], b.getElements()[i]))
+      return false;
+  return true;
+}
+
+LiteralComparison mlir::hlo::runtime::compareLiterals(const Literal &actual,
+                                                      const Literal &expected,
+                                                      double atol,
+                                                      double rtol) {
+  LiteralComparison comparison;
+  if (!sameStructure(actual, expected)) {
+    comparison.structureError = "the results differ in tuple structure";
+    return comparison;
+  }
+  std::vector<const Literal *> left, right;
+  flattenArrays(actual, left);
+  flattenArrays(expected, right);
+  for (size_t r = 0; r < left.size(); ++r) {
+    const Literal &x = *left[r], &y = *right[r];
+    std::string typeX = hloShapeString(x.getElementType(), x.getShape());
+    std::string typeY = hloShapeString(y.getElementType(), y.getShape());
+    if (typeX != typeY) {
+      comparison.structureError = "result " + std::to_string(r) + " is " +
+                                  typeX + " instead of " + typeY;
+      return comparison;
+    }
+    ArrayComparison diff = compareArrays(x, y, atol, rtol);
+    comparison.maxAbs = std::max(comparison.maxAbs, diff.maxAbs);
+    comparison.maxRel = std::max(comparison.maxRel, diff.maxRel);
+    if (diff.mismatches && comparison.mismatches == 0)
+      comparison.firstMismatch =
+          "result " + std::to_string(r) + " " + diff.firstMismatch;
+    comparison.mismatches += diff.mismatches;
+    comparison.arrays.push_back(std::move(diff));
+  }
+  return comparison;
+}
+
+std::string LiteralComparison::summary() const {
+  if (!structureError.empty())
+    return structureError;
+  std::string largest = "max abs diff " + number(maxAbs) + ", max rel diff " +
+                        number(maxRel);
+  if (!mismatches)
+    return largest;
+  return std::to_string(mismatches) + " element" +
+         (mismatches == 1 ? "" : "s") + " beyond tolerance, first " +
+         firstMismatch + "; " + largest;
+}
+
+//===----------------------------------------------------------------------===//
+// The instrumentation
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The outermost module around `op` (the pipeline's root).
+ModuleOp topModule(Operation *op) {
+  ModuleOp module;
+  for (Operation *current = op; current; current = current->getParentOp())
+    if (auto candidate = dyn_cast<ModuleOp>(current))
+      module = candidate;
+  return module;
+}
+
+std::string passName(Pass *pass) {
+  StringRef argument = pass->getArgument();
+  return (argument.empty() ? pass->getName() : argument).str();
+}
+
+/// The entry computation's parameter types (layouts dropped), to notice a
+/// pass that changes the signature.
+SmallVector<Type> entrySignature(ModuleOp module) {
+  SmallVector<Type> types;
+  for (auto computation : module.getOps<hlo::ComputationOp>()) {
+    if (!computation.getEntry())
+      continue;
+    for (Type type : computation.getArgumentTypes()) {
+      if (auto tensor = dyn_cast<RankedTensorType>(type))
+        type = RankedTensorType::get(tensor.getShape(),
+                                     tensor.getElementType());
+      types.push_back(type);
+    }
+  }
+  return types;
+}
+
+class SemanticsCheckInstrumentation : public PassInstrumentation {
+public:
+  SemanticsCheckInstrumentation(const SemanticsCheckOptions &options,
+                                std::shared_ptr<SemanticsCheckResult> result)
+      : options(options), result(std::move(result)) {}
+
+  void runBeforePipeline(std::optional<OperationName>,
+                         const PipelineParentInfo &parentInfo) override {
+    // A new top-level run (e.g. the next chunk of --split-input-file).
+    if (!parentInfo.parentPass) {
+      started = false;
+      active = false;
+      arguments.clear();
+      baseline = Literal();
+    }
+  }
+
+  void runBeforePass(Pass *pass, Operation *op) override {
+    if (started)
+      return;
+    started = true;
+    ModuleOp module = topModule(op);
+    if (!module)
+      return;
+    std::string error;
+    FailureOr<std::vector<Literal>> random =
+        randomArguments(module, options.seed, error);
+    FailureOr<Literal> before = failure();
+    if (succeeded(random))
+      before = run(module, *random, interpreterOptions(), error);
+    if (failed(random) || failed(before)) {
+      // At the module's location (emitting on the op would print it whole).
+      mlir::emitWarning(module.getLoc()) << "semantics check disabled: the interpreter "
+                              "cannot run the module before the pipeline: "
+                           << error;
+      return;
+    }
+    arguments = std::move(*random);
+    baseline = std::move(*before);
+    signature = entrySignature(module);
+    fingerprint.emplace(module);
+    active = true;
+    result->checked = true;
+  }
+
+  void runAfterPass(Pass *pass, Operation *op) override {
+    if (!active || result->failed)
+      return;
+    ModuleOp module = topModule(op);
+    if (!module)
+      return;
+    OperationFingerPrint now(module);
+    if (fingerprint && now == *fingerprint)
+      return;
+    fingerprint.emplace(now);
+
+    std::string name = passName(pass);
+    SmallVector<Type> newSignature = entrySignature(module);
+    if (newSignature != signature) {
+      fail(module, name, "it changed the entry computation's parameters");
+      return;
+    }
+    ++result->runs;
+    std::string error;
+    FailureOr<Literal> after =
+        run(module, arguments, interpreterOptions(), error);
+    if (failed(after)) {
+      fail(module, name, "the interpreter cannot run the module after it: " +
+                             error);
+      return;
+    }
+    LiteralComparison comparison =
+        compareLiterals(*after, baseline, options.atol, options.rtol);
+    if (!comparison.matches())
+      fail(module, name, comparison.summary());
+  }
+
+private:
+  InterpreterOptions interpreterOptions() const {
+    InterpreterOptions interpreter;
+    interpreter.seed = options.seed;
+    return interpreter;
+  }
+
+  void fail(ModuleOp module, const std::string &name,
+            const std::string &why) {
+    result->failed = true;
+    result->pass = name;
+    mlir::emitError(module.getLoc()) << "semantics changed by pass '" << name
+                       << "': " << why;
+  }
+
+  SemanticsCheckOptions options;
+  std::shared_ptr<SemanticsCheckResult> result;
+  bool started = false;
+  bool active = false;
+  std::vector<Literal> arguments;
+  Literal baseline;
+  SmallVector<Type> signature;
+  std::optional<OperationFingerPrint> fingerprint;
+};
+
+/// --hlo-test-break-semantics: hlo.add -> hlo.subtract.
+struct BreakSemanticsPass
+    : public PassWrapper<BreakSemanticsPass, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(BreakSemanticsPass)
+
+  StringRef getArgument() const final { return "hlo-test-break-semantics"; }
+  StringRef getDescription() const final {
+    return "Test pass: replaces every hlo.add by hlo.subtract (changes the "
+           "results, for --hlo-check-semantics)";
+  }
+
+  void runOnOperation() override {
+    SmallVector<Operation *> adds;
+    getOperation()->walk([&](hlo::AddOp add) { adds.push_back(add); });
+    for (Operation *add : adds) {
+      OpBuilder builder(add);
+      OperationState state(add->getLoc(),
+                           hlo::SubtractOp::getOperationName());
+      state.addOperands(add->getOperands());
+      state.addTypes(add->getResultTypes());
+      state.addAttributes(add->getAttrs());
+      Operation *subtract = builder.create(state);
+      add->replaceAllUsesWith(subtract->getResults());
+      add->erase();
+    }
+  }
+};
+
+} // namespace
+
+std::shared_ptr<const SemanticsCheckResult>
+mlir::hlo::runtime::addSemanticsCheck(PassManager &pm,
+                                      const SemanticsCheckOptions &options) {
+  auto result = std::make_shared<SemanticsCheckResult>();
+  pm.getContext()->disableMultithreading();
+  pm.addInstrumentation(
+      std::make_unique<SemanticsCheckInstrumentation>(options, result));
+  return result;
+}
+
+void mlir::hlo::runtime::registerSemanticsCheckTestPasses() {
+  PassRegistration<BreakSemanticsPass>();
+}

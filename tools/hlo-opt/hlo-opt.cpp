@@ -8,11 +8,13 @@
 
 #include "Hlo/Analysis/TestPasses.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Runtime/SemanticsCheck.h"
 #include "Hlo/Translate/HloText.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
@@ -28,10 +30,27 @@ static cl::opt<std::string> outputFormat(
     "output-format", cl::desc("Output format: mlir (default) or hlo"),
     cl::init("mlir"));
 
+static cl::opt<bool> checkSemantics(
+    "hlo-check-semantics",
+    cl::desc("Run the reference interpreter on random inputs before the "
+             "pipeline and after every pass; fail naming the first pass that "
+             "changes the results (docs/runtime.md)"),
+    cl::init(false));
+static cl::opt<uint64_t> checkSemanticsSeed(
+    "hlo-check-semantics-seed",
+    cl::desc("Seed of --hlo-check-semantics' random inputs"), cl::init(0));
+static cl::opt<double> checkSemanticsAtol(
+    "hlo-check-semantics-atol",
+    cl::desc("Absolute tolerance of --hlo-check-semantics"), cl::init(1e-5));
+static cl::opt<double> checkSemanticsRtol(
+    "hlo-check-semantics-rtol",
+    cl::desc("Relative tolerance of --hlo-check-semantics"), cl::init(1e-5));
+
 int main(int argc, char **argv) {
   InitLLVM y(argc, argv);
   registerTransformsPasses();
   hlo::registerAnalysisTestPasses();
+  hlo::runtime::registerSemanticsCheckTestPasses();
   DialectRegistry registry;
   registry.insert<hlo::HloDialect, func::FuncDialect>();
 
@@ -46,6 +65,29 @@ int main(int argc, char **argv) {
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
       args.size(), args.data(), "hlo optimizer driver\n", registry);
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
+  // --hlo-check-semantics: the instrumentation joins the pipeline the
+  // command line describes; a pass that changes the results makes the tool
+  // fail after MlirOptMain has printed its diagnostics.
+  std::vector<std::shared_ptr<const hlo::runtime::SemanticsCheckResult>>
+      semanticsChecks;
+  if (checkSemantics) {
+    MlirOptMainConfig commandLine = config;
+    config.setPassPipelineSetupFn([commandLine, &semanticsChecks](
+                                      PassManager &pm) -> LogicalResult {
+      if (failed(commandLine.setupPassPipeline(pm)))
+        return failure();
+      hlo::runtime::SemanticsCheckOptions options;
+      options.seed = checkSemanticsSeed;
+      options.atol = checkSemanticsAtol;
+      options.rtol = checkSemanticsRtol;
+      semanticsChecks.push_back(hlo::runtime::addSemanticsCheck(pm, options));
+      return success();
+    });
+  }
+  auto semanticsChanged = [&] {
+    return llvm::any_of(semanticsChecks,
+                        [](const auto &check) { return check->failed; });
+  };
   if (outputFormat != "mlir" && outputFormat != "hlo") {
     errs() << "hlo-opt: --output-format must be 'mlir' or 'hlo'\n";
     return 1;
@@ -82,7 +124,8 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (outputFormat == "mlir") {
-    if (failed(MlirOptMain(output->os(), std::move(input), registry, config)))
+    if (failed(MlirOptMain(output->os(), std::move(input), registry, config)) ||
+        semanticsChanged())
       return 1;
     output->keep();
     return 0;
@@ -91,7 +134,8 @@ int main(int argc, char **argv) {
   std::string mlirText;
   raw_string_ostream mlirOs(mlirText);
   config.emitBytecode(false);
-  if (failed(MlirOptMain(mlirOs, std::move(input), registry, config)))
+  if (failed(MlirOptMain(mlirOs, std::move(input), registry, config)) ||
+      semanticsChanged())
     return 1;
   MLIRContext context(registry);
   SourceMgr sourceMgr;

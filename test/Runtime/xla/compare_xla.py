@@ -1,0 +1,455 @@
+#!/usr/bin/env python3
+"""XLA as the oracle of the reference interpreter (hlo-run).
+
+For each HLO module (files, or the *.hlo of directories):
+  1. XLA parses it; modules XLA cannot run on one CPU device, or that hlo-run
+     cannot be given inputs for, are SKIPped with the reason (custom-calls,
+     host transfers, tuple/token/dynamic parameters, too large, XLA refuses
+     to compile it ...);
+  2. random inputs are drawn (fixed seed per module; floats uniform in
+     [-1, 1), signed integers in [-8, 8], unsigned in [0, 16], pred 0/1,
+     unless the module's manifest entry says otherwise: index ranges,
+     positive values ...) and written as .npy files;
+  3. XLA CPU runs the module (fusions become calls first: XLA's CPU
+     compiler wants the backend configs it writes itself, so an optimized
+     module goes through XLA's pipeline again as plain HLO), or the module
+     its manifest entry names as `xla_reference` (the unoptimized module of
+     the same program, for XLA's own optimized output);
+  4. `hlo-run MODULE --input ... --output-dir D` runs it on the interpreter;
+  5. the results are compared per dtype: integers and pred exactly, f32
+     |a-b| <= 1e-6 + 1e-5 max(|a|,|b|), f16/bf16/f8 looser (TOLERANCES);
+     NaN matches NaN.
+
+Modules listed in the expected-failures file (`NAME reason`, one a line)
+are XFAIL when they fail and XPASS (an error: remove them from the list)
+when they match. Prints one line per module and last
+`N matched / M; X expected failures, S skipped, F failed` (M = modules
+run); exits 1 on a failure or an XPASS.
+
+Usage: compare_xla.py --runner PATH/hlo-run [--manifest M.json]
+                      [--expected-failures F] [--report R.md]
+                      [--timeout S] [--max-elements N] FILES_OR_DIRS...
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+from pathlib import Path
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+# 64-bit inputs (u64, f64, s64) must reach XLA as they are.
+os.environ.setdefault("JAX_ENABLE_X64", "1")
+
+import jax  # noqa: E402
+import ml_dtypes  # noqa: E402
+import numpy as np  # noqa: E402
+from jax._src.lib import _jax, hlo  # noqa: E402
+from jax._src.lib import xla_client as xc  # noqa: E402
+
+# (atol, rtol) per result dtype; integers and pred compare exactly.
+TOLERANCES = {
+    "float64": (1e-12, 1e-12),
+    "float32": (1e-6, 1e-5),
+    "complex128": (1e-12, 1e-12),
+    "complex64": (1e-6, 1e-5),
+    # XLA's CPU compiler computes f16/bf16 chains in f32 and rounds once at
+    # the end (excess precision); the interpreter rounds after every op.
+    "float16": (5e-3, 5e-3),
+    "bfloat16": (3e-2, 3e-2),
+}
+# f8 / f6 / f4 types: a few units in the last place.
+NARROW_FLOAT_TOLERANCE = (0.25, 0.25)
+
+# Opcodes that make a module unrunnable here, with the reason.
+UNRUNNABLE = {
+    "custom-call": "custom-call",
+    "infeed": "host transfer (infeed)",
+    "outfeed": "host transfer (outfeed)",
+    "send": "host transfer (send)",
+    "recv": "host transfer (recv)",
+    "send-done": "host transfer (send)",
+    "recv-done": "host transfer (recv)",
+    # Random numbers whose values are the implementation's choice.
+    "rng": "rng (values are implementation-defined)",
+    "rng-get-and-update-state": "rng state (values are implementation-defined)",
+}
+
+
+class Skip(Exception):
+    pass
+
+
+def first_line(message):
+    lines = [l.strip() for l in str(message).splitlines() if l.strip()]
+    useful = [l for l in lines if "error" in l.lower()] or lines
+    return (useful[0] if useful else "(no message)")[:240]
+
+
+#===----------------------------------------------------------------------===#
+# XLA
+#===----------------------------------------------------------------------===#
+
+def end_of_string(text, k):
+    """The index after the quoted string starting at text[k] (escapes)."""
+    k += 1
+    while text[k] != '"':
+        k += 2 if text[k] == "\\" else 1
+    return k + 1
+
+
+def strip_attribute(text, name):
+    """Removes `, name=VALUE` (VALUE a quoted string or balanced braces)."""
+    out, i, key = [], 0, ", " + name + "="
+    while True:
+        j = text.find(key, i)
+        if j < 0:
+            out.append(text[i:])
+            return "".join(out)
+        out.append(text[i:j])
+        k = j + len(key)
+        if text[k] == '"':
+            k = end_of_string(text, k)
+        elif text[k] == "{":
+            depth = 0
+            while True:
+                c = text[k]
+                if c == '"':
+                    k = end_of_string(text, k) - 1
+                elif c == "{":
+                    depth += 1
+                elif c == "}":
+                    depth -= 1
+                    if depth == 0:
+                        k += 1
+                        break
+                k += 1
+        else:
+            k = re.compile(r"[,\n]").search(text, k).start()
+        i = k
+
+
+def defuse(text):
+    """Fusions as calls of the fused computations, without backend configs:
+    XLA's CPU compiler rejects fusions it did not make itself."""
+    text = strip_attribute(text, "backend_config")
+    text = re.sub(r"\bfusion\(", "call(", text)
+    text = re.sub(r"\bkind=k\w+,\s*calls=", "to_apply=", text)
+    return text
+
+
+class Xla:
+    def __init__(self):
+        self.backend = jax.devices("cpu")[0].client
+        self.device = self.backend.local_devices()[0]
+        self.devices = xc.DeviceList((self.device,))
+
+    def compile(self, text):
+        module = hlo.hlo_module_from_text(defuse(text))
+        stablehlo = _jax.mlir.hlo_to_stablehlo(
+            module.as_serialized_hlo_module_proto())
+        return self.backend.compile_and_load(stablehlo, self.devices,
+                                             xc.CompileOptions())
+
+    def run(self, executable, arguments):
+        buffers = [jax.device_put(a, self.device) for a in arguments]
+        return [np.asarray(r) for r in executable.execute(buffers)]
+
+
+#===----------------------------------------------------------------------===#
+# Inputs
+#===----------------------------------------------------------------------===#
+
+def opcodes(module):
+    for computation in module.computations():
+        for instruction in computation.instructions():
+            yield instruction
+
+
+def check_runnable(module):
+    for instruction in opcodes(module):
+        name = instruction.opcode.name  # kCustomCall
+        spelled = re.sub(r"(?<!^)([A-Z])", r"-\1", name[1:]).lower()
+        if spelled in UNRUNNABLE:
+            raise Skip(UNRUNNABLE[spelled])
+
+
+def draw(shape, rng, spec):
+    dtype = np.dtype(shape.numpy_dtype())
+    dims = tuple(shape.dimensions())
+    if spec and "int" in spec:
+        low, high = spec["int"]
+        return rng.integers(low, high, size=dims, endpoint=True,
+                            dtype=np.int64).astype(dtype)
+    if spec and "uniform" in spec:
+        low, high = spec["uniform"]
+        return rng.uniform(low, high, size=dims).astype(dtype)
+    if dtype == np.bool_:
+        return rng.integers(0, 2, size=dims).astype(np.bool_)
+    if np.issubdtype(dtype, np.complexfloating):
+        return (rng.uniform(-1, 1, size=dims) +
+                1j * rng.uniform(-1, 1, size=dims)).astype(dtype)
+    if dtype.kind == "i" or dtype.name.startswith("int"):
+        return rng.integers(-8, 8, size=dims, endpoint=True).astype(dtype)
+    if dtype.kind == "u" or dtype.name.startswith("uint"):
+        return rng.integers(0, 16, size=dims, endpoint=True).astype(dtype)
+    # f16 f32 f64 bf16 f8 ...: uniform in [-1, 1), rounded to the type.
+    return rng.uniform(-1, 1, size=dims).astype(np.float32).astype(dtype)
+
+
+def make_inputs(name, module, entry, max_elements):
+    computation = hlo.XlaComputation(module.as_serialized_hlo_module_proto())
+    shapes = computation.program_shape().parameter_shapes()
+    specs = (entry or {}).get("inputs") or [None] * len(shapes)
+    if len(specs) != len(shapes):
+        raise RuntimeError(f"manifest lists {len(specs)} inputs, the module "
+                           f"has {len(shapes)} parameters")
+    total = 0
+    for i, shape in enumerate(shapes):
+        if shape.is_tuple() or shape.is_token():
+            raise Skip(f"parameter {i} is a tuple or token (no .npy form)")
+        if shape.is_dynamic():
+            raise Skip(f"parameter {i} has a dynamic shape")
+        total += int(np.prod(shape.dimensions(), dtype=np.int64))
+    if total > max_elements:
+        raise Skip(f"{total} input elements (limit {max_elements})")
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    return [draw(s, rng, spec) for s, spec in zip(shapes, specs)]
+
+
+#===----------------------------------------------------------------------===#
+# Comparison
+#===----------------------------------------------------------------------===#
+
+def tolerance_for(dtype, entry):
+    atol, rtol = TOLERANCES.get(dtype.name, NARROW_FLOAT_TOLERANCE)
+    if entry:
+        atol = entry.get("atol", atol)
+        rtol = entry.get("rtol", rtol)
+    return atol, rtol
+
+
+def is_float(dtype):
+    # ml_dtypes' types (bfloat16, float8_*) have kind 'V'.
+    return dtype.kind in "fc" or dtype.name.startswith("float") or \
+        dtype.name == "bfloat16"
+
+
+def compare_array(ours, ref, entry):
+    """(ok, max abs diff, max rel diff, first mismatch text)."""
+    if ours.dtype != ref.dtype:
+        if ours.dtype.kind == "V" and ours.dtype.itemsize == ref.dtype.itemsize:
+            ours = ours.view(ref.dtype)  # bf16, f8: raw bytes in the .npy
+        elif ref.dtype.name in ("int4", "uint4", "int2", "uint2") and \
+                ours.dtype.kind in "iu":
+            pass  # sub-byte integers come back as int8/uint8 values
+        else:
+            return False, 0, 0, f"dtype {ours.dtype} vs XLA's {ref.dtype}"
+    if ours.shape != ref.shape:
+        return False, 0, 0, f"shape {ours.shape} vs XLA's {ref.shape}"
+    if not is_float(ref.dtype):
+        a, b = ours.astype(np.int64), ref.astype(np.int64)
+        bad = np.flatnonzero(a != b)
+        diff = float(np.max(np.abs(a - b))) if a.size else 0.0
+        if bad.size:
+            i = np.unravel_index(bad[0], a.shape)
+            return False, diff, 0, (f"{bad.size} elements differ, first at "
+                                    f"{list(map(int, i))}: {a[i]} vs XLA's {b[i]}")
+        return True, 0, 0, ""
+    atol, rtol = tolerance_for(ref.dtype, entry)
+    wide = np.complex128 if np.issubdtype(ref.dtype, np.complexfloating) \
+        else np.float64
+    a, b = ours.astype(wide), ref.astype(wide)
+    nan_a, nan_b = np.isnan(a), np.isnan(b)
+    same = (a == b) | (nan_a & nan_b)
+    with np.errstate(invalid="ignore", over="ignore"):
+        err = np.where(same, 0.0, np.abs(a - b))
+        err = np.where(np.isnan(err), np.inf, err)
+        scale = np.maximum(np.abs(a), np.abs(b))
+        scale = np.where(np.isnan(scale), np.inf, scale)
+        rel = np.where(err == 0, 0.0,
+                       np.where((scale == 0) | np.isinf(scale), np.inf,
+                                err / np.where(scale == 0, 1, scale)))
+        bad = ~same & ~(np.isfinite(err) & (err <= atol + rtol * scale))
+    max_abs = float(err.max()) if err.size else 0.0
+    max_rel = float(rel.max()) if rel.size else 0.0
+    if bad.any():
+        flat = np.flatnonzero(bad)
+        i = np.unravel_index(flat[0], a.shape)
+        return False, max_abs, max_rel, (
+            f"{flat.size} elements beyond atol {atol:g} rtol {rtol:g}, first "
+            f"at {list(map(int, i))}: {a[i]} vs XLA's {b[i]}")
+    return True, max_abs, max_rel, ""
+
+
+#===----------------------------------------------------------------------===#
+# Driver
+#===----------------------------------------------------------------------===#
+
+def run_interpreter(runner, path, inputs, workdir, timeout):
+    args = [runner, str(path)]
+    for i, value in enumerate(inputs):
+        file = workdir / f"input_{i}.npy"
+        np.save(file, value, allow_pickle=False)
+        args.append(f"--input={file}")
+    out = workdir / "out"
+    args += ["--output-dir", str(out)]
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run(args, capture_output=True, text=True,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise RuntimeError(f"hlo-run timed out after {timeout} s")
+    seconds = time.perf_counter() - start
+    if proc.returncode != 0:
+        message = proc.stderr.strip().splitlines()
+        errors = [l for l in message if "error" in l] or message or \
+            [f"exit status {proc.returncode}"]
+        raise RuntimeError("hlo-run: " + errors[-1][:300].replace(
+            "hlo-run: error: ", ""))
+    results = []
+    while (out / f"result_{len(results)}.npy").exists():
+        results.append(np.load(out / f"result_{len(results)}.npy"))
+    return results, seconds
+
+
+def flatten_xla(results):
+    flat = []
+    for r in results:
+        if isinstance(r, (list, tuple)):
+            flat.extend(flatten_xla(r))
+        else:
+            flat.append(r)
+    return flat
+
+
+def check_module(path, xla, runner, manifest, options):
+    """Returns (status PASS/FAIL/SKIP, detail, seconds of hlo-run)."""
+    name = path.stem
+    entry = manifest.get(name)
+    text = path.read_text()
+    try:
+        module = hlo.hlo_module_from_text(text)
+    except Exception as e:  # noqa: BLE001 - jaxlib raises its own types
+        raise Skip("XLA cannot parse it: " + first_line(e))
+    check_runnable(module)
+    inputs = make_inputs(name, module, entry, options.max_elements)
+    reference = text
+    if entry and entry.get("xla_reference"):
+        reference = (path.parent / entry["xla_reference"]).read_text()
+    try:
+        executable = xla.compile(reference)
+        expected = flatten_xla(xla.run(executable, inputs))
+    except Exception as e:  # noqa: BLE001
+        raise Skip("XLA CPU cannot run it: " + first_line(e))
+    with tempfile.TemporaryDirectory(prefix="hlo-oracle-") as tmp:
+        try:
+            ours, seconds = run_interpreter(runner, path, inputs, Path(tmp),
+                                            options.timeout)
+        except RuntimeError as e:
+            return "FAIL", str(e), 0.0
+    if len(ours) != len(expected):
+        return "FAIL", (f"{len(ours)} results, XLA has {len(expected)}"), seconds
+    worst_abs = worst_rel = 0.0
+    for i, (a, b) in enumerate(zip(ours, expected)):
+        ok, max_abs, max_rel, why = compare_array(a, b, entry)
+        worst_abs, worst_rel = max(worst_abs, max_abs), max(worst_rel, max_rel)
+        if not ok:
+            return "FAIL", f"result {i} ({b.dtype}{list(b.shape)}): {why}", seconds
+    return "PASS", (f"max abs diff {worst_abs:.3g}, max rel diff "
+                    f"{worst_rel:.3g}"), seconds
+
+
+def read_expected_failures(path):
+    expected = {}
+    if path and path.exists():
+        for line in path.read_text().splitlines():
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            name, _, reason = line.partition(" ")
+            expected[name.removesuffix(".hlo")] = reason.strip()
+    return expected
+
+
+def collect(paths):
+    files = []
+    for p in map(Path, paths):
+        files.extend(sorted(p.glob("*.hlo")) if p.is_dir() else [p])
+    return files
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runner", required=True, help="path to hlo-run")
+    parser.add_argument("--manifest", type=Path,
+                        help="input draws and tolerances per module "
+                             "(default: manifest.json beside the modules)")
+    parser.add_argument("--expected-failures", type=Path)
+    parser.add_argument("--report", type=Path, help="write a markdown table")
+    parser.add_argument("--timeout", type=float, default=60)
+    parser.add_argument("--max-elements", type=int, default=1 << 22)
+    parser.add_argument("paths", nargs="+")
+    options = parser.parse_args()
+
+    files = collect(options.paths)
+    manifest = {}
+    manifest_path = options.manifest
+    if manifest_path is None:
+        for p in map(Path, options.paths):
+            if p.is_dir() and (p / "manifest.json").exists():
+                manifest_path = p / "manifest.json"
+    if manifest_path:
+        manifest = json.loads(manifest_path.read_text())
+    expected_failures = read_expected_failures(options.expected_failures)
+
+    xla = Xla()
+    counts = dict(PASS=0, FAIL=0, XFAIL=0, XPASS=0, SKIP=0)
+    rows = []
+    total_seconds = 0.0
+    start = time.perf_counter()
+    for path in files:
+        name = path.stem
+        try:
+            status, detail, seconds = check_module(path, xla, options.runner,
+                                                   manifest, options)
+        except Skip as e:
+            status, detail, seconds = "SKIP", str(e), 0.0
+        total_seconds += seconds
+        if name in expected_failures:
+            if status == "FAIL":
+                status, detail = "XFAIL", f"{expected_failures[name]} ({detail})"
+            elif status == "PASS":
+                status, detail = "XPASS", ("listed as an expected failure ("
+                                           f"{expected_failures[name]}) but "
+                                           "matches: remove it from the list")
+        counts[status] += 1
+        rows.append((name, status, detail, seconds))
+        print(f"{status:5} {name}: {detail}" +
+              (f" [{seconds:.2f} s]" if seconds else ""), flush=True)
+
+    ran = counts["PASS"] + counts["FAIL"] + counts["XFAIL"] + counts["XPASS"]
+    summary = (f"{counts['PASS']} matched / {ran}; {counts['XFAIL']} expected "
+               f"failures, {counts['SKIP']} skipped, "
+               f"{counts['FAIL'] + counts['XPASS']} failed")
+    print(f"# hlo-run time {total_seconds:.1f} s, total "
+          f"{time.perf_counter() - start:.1f} s")
+    print(summary)
+    if options.report:
+        with open(options.report, "w") as f:
+            f.write("| module | result | detail | hlo-run s |\n|---|---|---|---|\n")
+            for name, status, detail, seconds in rows:
+                f.write(f"| `{name}` | {status} | {detail.replace('|', '/')} | "
+                        f"{seconds:.2f} |\n")
+            f.write(f"\n{summary}\n")
+    return 1 if counts["FAIL"] or counts["XPASS"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,436 @@
+//===- hlo-run.cpp - run an HLO module on the reference interpreter -------===//
+//
+//   hlo-run MODULE(.hlo|.mlir) [--input a.npy ...] [--random-inputs --seed N]
+//           [--output-dir D] [--compare OTHER --atol A --rtol R]
+//           [--replicas N] [--partitions N]
+//
+// Runs the entry computation of MODULE on the reference interpreter
+// (lib/Runtime) and prints each result as an HLO literal, or writes
+// result_0.npy, result_1.npy, ... (tuple results flattened depth first) to
+// the output directory. `--compare OTHER` runs OTHER on the same inputs and
+// reports the largest absolute and relative difference; it fails beyond the
+// tolerance. Every error is `hlo-run: error: ...` with exit status 1.
+// Details: docs/runtime.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Npy.h"
+
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Runtime/Interpreter.h"
+#include "Hlo/Runtime/Literal.h"
+#include "Hlo/Runtime/SemanticsCheck.h"
+#include "Hlo/Translate/HloText.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::hlo::runtime;
+using llvm::StringRef;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> modulePath(cl::Positional, cl::Required,
+                                       cl::desc("<module .hlo|.mlir>"));
+static cl::list<std::string>
+    inputPaths("input",
+               cl::desc("A .npy file per entry parameter, in parameter order "
+                        "(--input a.npy --input b.npy, --input a.npy,b.npy or "
+                        "--input a.npy b.npy)"),
+               cl::value_desc("file.npy"), cl::CommaSeparated);
+static cl::opt<bool>
+    randomInputs("random-inputs",
+                 cl::desc("Random inputs (floats in [-1,1), signed ints in "
+                          "[-8,8], unsigned in [0,16], pred 0/1)"));
+static cl::opt<uint64_t> seed("seed",
+                              cl::desc("Seed of --random-inputs and of rng ops"),
+                              cl::init(0));
+static cl::opt<std::string>
+    outputDir("output-dir",
+              cl::desc("Write result_0.npy, result_1.npy, ... here instead of "
+                       "printing the results"),
+              cl::value_desc("dir"));
+static cl::opt<std::string>
+    compareWith("compare",
+                cl::desc("Run this module too, on the same inputs, and "
+                         "compare the results"),
+                cl::value_desc("module"));
+static cl::opt<double> absTolerance("atol", cl::desc("Absolute tolerance of --compare"),
+                            cl::init(1e-5));
+static cl::opt<double> relTolerance("rtol", cl::desc("Relative tolerance of --compare"),
+                            cl::init(1e-5));
+static cl::opt<int64_t> replicas("replicas", cl::desc("Simulated replicas"),
+                                 cl::init(1));
+static cl::opt<int64_t> partitions("partitions",
+                                   cl::desc("Simulated partitions"), cl::init(1));
+static cl::opt<bool> printTime("time",
+                               cl::desc("Print the interpreter's run time (of "
+                                        "the last repetition) to stderr"));
+static cl::opt<unsigned>
+    repeat("repeat", cl::desc("Run the module this many times (benchmarks)"),
+           cl::init(1));
+
+static int reportError(const std::string &message) {
+  // What was printed to stdout comes first.
+  llvm::outs().flush();
+  llvm::errs() << "hlo-run: error: " << message << "\n";
+  return 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Modules
+//===----------------------------------------------------------------------===//
+
+static OwningOpRef<ModuleOp> loadModule(StringRef path, MLIRContext *context,
+                                        std::string &error) {
+  std::string message;
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/true);
+  if (!buffer) {
+    error = path.str() + ": cannot read: " + buffer.getError().message();
+    return nullptr;
+  }
+  bool isHlo = path.ends_with(".hlo") ||
+               (!path.ends_with(".mlir") &&
+                hlo::looksLikeHloText((*buffer)->getBuffer()));
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  // Parser and verifier diagnostics print as file:line:col: error: ...
+  SourceMgrDiagnosticHandler handler(sourceMgr, context);
+  OwningOpRef<ModuleOp> module =
+      isHlo ? hlo::importHloText(sourceMgr, context)
+            : parseSourceFile<ModuleOp>(sourceMgr, context);
+  if (!module)
+    error = path.str() + ": cannot load the module";
+  return module;
+}
+
+static hlo::ComputationOp findEntry(ModuleOp module, StringRef path,
+                                    std::string &error) {
+  hlo::ComputationOp entry;
+  for (auto computation : module.getOps<hlo::ComputationOp>()) {
+    if (!computation.getEntry())
+      continue;
+    if (entry) {
+      error = path.str() + ": more than one entry computation";
+      return nullptr;
+    }
+    entry = computation;
+  }
+  if (!entry)
+    error = path.str() + ": no entry computation (hlo.computation with "
+                         "'entry')";
+  return entry;
+}
+
+static std::string typeString(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  hlo::printHloShape(os, type);
+  return text;
+}
+
+/// Equal shapes and element types (layouts aside), tuples element-wise.
+static bool sameValueType(Type a, Type b) {
+  if (auto ta = dyn_cast<RankedTensorType>(a)) {
+    auto tb = dyn_cast<RankedTensorType>(b);
+    return tb && ta.getShape() == tb.getShape() &&
+           ta.getElementType() == tb.getElementType();
+  }
+  if (auto ta = dyn_cast<TupleType>(a)) {
+    auto tb = dyn_cast<TupleType>(b);
+    if (!tb || ta.size() != tb.size())
+      return false;
+    for (auto [x, y] : llvm::zip(ta.getTypes(), tb.getTypes()))
+      if (!sameValueType(x, y))
+        return false;
+    return true;
+  }
+  return a == b;
+}
+
+//===----------------------------------------------------------------------===//
+// Inputs
+//===----------------------------------------------------------------------===//
+
+static FailureOr<std::vector<Literal>>
+readInputs(hlo::ComputationOp entry, std::string &error) {
+  ArrayRef<Type> parameters = entry.getArgumentTypes();
+  if (inputPaths.size() != parameters.size()) {
+    error = modulePath + ": the entry computation has " +
+            std::to_string(parameters.size()) + " parameter" +
+            (parameters.size() == 1 ? "" : "s") + ", got " +
+            std::to_string(inputPaths.size()) + " input" +
+            (inputPaths.size() == 1 ? "" : "s");
+    return failure();
+  }
+  std::vector<Literal> arguments;
+  for (auto [i, type] : llvm::enumerate(parameters)) {
+    const std::string &path = inputPaths[i];
+    std::string where = path + " (parameter " + std::to_string(i) + ")";
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor) {
+      error = where + ": the parameter is " + typeString(type) +
+              "; .npy inputs hold arrays only (use --random-inputs)";
+      return failure();
+    }
+    if (!tensor.hasStaticShape()) {
+      error = where + ": the parameter has a dynamic shape " +
+              typeString(type) + ", which hlo-run does not support";
+      return failure();
+    }
+    std::string message;
+    FailureOr<Literal> literal = hlo_run::readNpy(path, tensor, message);
+    if (failed(literal)) {
+      error = where + ": " + message;
+      return failure();
+    }
+    arguments.push_back(std::move(*literal));
+  }
+  return arguments;
+}
+
+/// `--input a.npy b.npy`: the .npy files after --input are inputs too.
+static SmallVector<char *> expandInputLists(int argc, char **argv,
+                                            std::vector<std::string> &storage) {
+  SmallVector<char *> args;
+  storage.reserve(argc);
+  bool afterInput = false;
+  for (int i = 0; i < argc; ++i) {
+    StringRef arg(argv[i]);
+    if (afterInput && !arg.starts_with("-") && arg.ends_with(".npy")) {
+      storage.push_back("--input=" + arg.str());
+      args.push_back(storage.back().data());
+      continue;
+    }
+    afterInput = arg == "--input" || arg == "-input" ||
+                 arg.starts_with("--input=") || arg.starts_with("-input=");
+    // The value of a separate `--input VALUE` follows as is.
+    if ((arg == "--input" || arg == "-input") && i + 1 < argc) {
+      args.push_back(argv[i]);
+      args.push_back(argv[++i]);
+      continue;
+    }
+    args.push_back(argv[i]);
+  }
+  return args;
+}
+
+//===----------------------------------------------------------------------===//
+// Results
+//===----------------------------------------------------------------------===//
+
+/// The arrays of a result, depth first (tokens have no values).
+static void flatten(const Literal &literal, std::vector<const Literal *> &out) {
+  if (literal.isTuple()) {
+    for (const Literal &element : literal.getElements())
+      flatten(element, out);
+    return;
+  }
+  if (literal.isArray())
+    out.push_back(&literal);
+}
+
+static std::string number(double v) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::format("%.9g", v);
+  return text;
+}
+
+/// Compares the results of MODULE (`a`) and OTHER (`b`): a line per array,
+/// then `match: ...`; false with `error` set beyond the tolerance.
+static bool compareResults(const Literal &a, const Literal &b,
+                           std::string &error) {
+  LiteralComparison comparison = compareLiterals(a, b, absTolerance, relTolerance);
+  if (!comparison.structureError.empty()) {
+    error = "the results of " + modulePath + " and " + compareWith +
+            " differ in type: " + comparison.structureError;
+    return false;
+  }
+  for (auto [r, diff] : llvm::enumerate(comparison.arrays)) {
+    llvm::outs() << "result " << r << ": " << diff.type << " max abs diff "
+                 << number(diff.maxAbs) << ", max rel diff "
+                 << number(diff.maxRel);
+    if (diff.mismatches)
+      llvm::outs() << ", " << diff.mismatches << " element"
+                   << (diff.mismatches == 1 ? "" : "s") << " beyond tolerance";
+    llvm::outs() << "\n";
+  }
+  std::string tolerance =
+      " (atol " + number(absTolerance) + ", rtol " + number(relTolerance) + ")";
+  if (!comparison.matches()) {
+    error = "results differ: " + comparison.summary() + tolerance;
+    return false;
+  }
+  llvm::outs() << "match: " << comparison.summary() << tolerance << "\n";
+  return true;
+}
+
+static LogicalResult writeResults(const Literal &result, std::string &error) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(outputDir)) {
+    error = outputDir + ": cannot create the directory: " + ec.message();
+    return failure();
+  }
+  std::vector<const Literal *> arrays;
+  flatten(result, arrays);
+  for (auto [i, array] : llvm::enumerate(arrays)) {
+    SmallString<256> path(outputDir);
+    llvm::sys::path::append(path, "result_" + std::to_string(i) + ".npy");
+    std::string message;
+    if (failed(hlo_run::writeNpy(path, *array, message))) {
+      error = path.str().str() + ": " + message;
+      return failure();
+    }
+  }
+  return success();
+}
+
+static void printResult(const Literal &result) {
+  if (result.isTuple()) {
+    for (const Literal &element : result.getElements()) {
+      element.print(llvm::outs());
+      llvm::outs() << "\n";
+    }
+    return;
+  }
+  result.print(llvm::outs());
+  llvm::outs() << "\n";
+}
+
+//===----------------------------------------------------------------------===//
+// main
+//===----------------------------------------------------------------------===//
+
+static FailureOr<Literal> runModule(ModuleOp module, StringRef path,
+                                    ArrayRef<Literal> arguments,
+                                    std::string &error) {
+  InterpreterOptions options;
+  options.numReplicas = replicas;
+  options.numPartitions = partitions;
+  options.seed = seed;
+  FailureOr<Literal> result = failure();
+  double seconds = 0;
+  for (unsigned i = 0; i < std::max(1u, unsigned(repeat)); ++i) {
+    std::string message;
+    auto start = std::chrono::steady_clock::now();
+    result = run(module, arguments, options, message);
+    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                            start)
+                  .count();
+    if (failed(result)) {
+      error = path.str() + ": " + message;
+      return failure();
+    }
+  }
+  if (printTime)
+    llvm::errs() << "hlo-run: " << path << ": run time " << number(seconds)
+                 << " s\n";
+  return result;
+}
+
+static int runMain() {
+  if (replicas < 1 || partitions < 1)
+    return reportError("--replicas and --partitions must be at least 1");
+  if (!inputPaths.empty() && randomInputs)
+    return reportError("--input and --random-inputs exclude each other");
+
+  DialectRegistry registry;
+  hlo::registerHloTranslateDialects(registry);
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  context.loadAllAvailableDialects();
+
+  std::string error;
+  OwningOpRef<ModuleOp> module = loadModule(modulePath, &context, error);
+  if (!module)
+    return reportError(error);
+  hlo::ComputationOp entry = findEntry(*module, modulePath, error);
+  if (!entry)
+    return reportError(error);
+
+  OwningOpRef<ModuleOp> other;
+  hlo::ComputationOp otherEntry;
+  if (!compareWith.empty()) {
+    other = loadModule(compareWith, &context, error);
+    if (!other)
+      return reportError(error);
+    otherEntry = findEntry(*other, compareWith, error);
+    if (!otherEntry)
+      return reportError(error);
+    ArrayRef<Type> mine = entry.getArgumentTypes();
+    ArrayRef<Type> theirs = otherEntry.getArgumentTypes();
+    if (mine.size() != theirs.size())
+      return reportError(compareWith + ": the entry computation has " +
+                         std::to_string(theirs.size()) + " parameters, " +
+                         modulePath + "'s has " + std::to_string(mine.size()));
+    for (auto [i, types] : llvm::enumerate(llvm::zip(mine, theirs)))
+      if (!sameValueType(std::get<0>(types), std::get<1>(types)))
+        return reportError(compareWith + ": parameter " + std::to_string(i) +
+                           " is " + typeString(std::get<1>(types)) + ", " +
+                           modulePath + "'s is " +
+                           typeString(std::get<0>(types)));
+  }
+
+  std::vector<Literal> arguments;
+  if (randomInputs) {
+    FailureOr<std::vector<Literal>> random =
+        randomArguments(*module, seed, error);
+    if (failed(random))
+      return reportError(modulePath + ": " + error);
+    arguments = std::move(*random);
+  } else if (!inputPaths.empty()) {
+    FailureOr<std::vector<Literal>> read = readInputs(entry, error);
+    if (failed(read))
+      return reportError(error);
+    arguments = std::move(*read);
+  } else if (!entry.getArgumentTypes().empty()) {
+    size_t count = entry.getArgumentTypes().size();
+    return reportError(modulePath + ": the entry computation has " +
+                       std::to_string(count) + " parameter" +
+                       (count == 1 ? "" : "s") +
+                       "; give --input FILE.npy for each, or --random-inputs");
+  }
+
+  FailureOr<Literal> result = runModule(*module, modulePath, arguments, error);
+  if (failed(result))
+    return reportError(error);
+
+  if (other) {
+    FailureOr<Literal> otherResult =
+        runModule(*other, compareWith, arguments, error);
+    if (failed(otherResult))
+      return reportError(error);
+    if (!compareResults(*result, *otherResult, error))
+      return reportError(error);
+    return 0;
+  }
+  if (!outputDir.empty()) {
+    if (failed(writeResults(*result, error)))
+      return reportError(error);
+    return 0;
+  }
+  printResult(*result);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM y(argc, argv);
+  std::vector<std::string> storage;
+  SmallVector<char *> args = expandInputLists(argc, argv, storage);
+  cl::ParseCommandLineOptions(
+      args.size(), args.data(),
+      "hlo-run: runs an HLO module on the reference interpreter\n");
+  return runMain();
+}
