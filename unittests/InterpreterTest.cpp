@@ -189,6 +189,16 @@ TEST_F(InterpreterTest, ConvertFloatToInt) {
   EXPECT_EQ(runBody("a = f32[3] constant({0, -0.5, nan})\n"
                     "ROOT c = pred[3] convert(a)"),
             "pred[3] {false, true, true}");
+  EXPECT_EQ(runBody("a = s32[3] constant({-5, 7, -2147483648})\n"
+                    "ROOT c = f32[3] convert(a)"),
+            "f32[3] {-5, 7, -2.14748365e+09}");
+  EXPECT_EQ(runBody("a = s8[2] constant({-128, 127})\n"
+                    "ROOT c = bf16[2] convert(a)"),
+            "bf16[2] {-128, 127}");
+  EXPECT_EQ(runBody("a = s64[2] constant({-9223372036854775807, "
+                    "9007199254740993})\n"
+                    "ROOT c = f64[2] convert(a)"),
+            "f64[2] {-9.2233720368547758e+18, 9007199254740992}");
   // u64 max to f32 rounds once to 2^64.
   EXPECT_EQ(runBody("a = u64[] constant(18446744073709551615)\n"
                     "ROOT c = f32[] convert(a)"),
