@@ -1253,6 +1253,45 @@ TEST_F(InterpreterTest, RngIntegersAndNormal) {
             "f32[3] {3, 3, 3}");
 }
 
+TEST_F(InterpreterTest, RngBitGeneratorGivesXlasBits) {
+  // Values from XLA's CPU backend (jaxlib 0.10.2) on the same modules.
+  EXPECT_EQ(runBody("s = u64[2] constant({123, 456})\n"
+                    "ROOT r = (u64[2], u32[5]) rng-bit-generator(s), "
+                    "algorithm=rng_three_fry"),
+            "(u64[2], u32[5]) ({123, 459}, {2365294944, 4194936891, "
+            "105764723, 2050896720, 4007583465})");
+  EXPECT_EQ(runBody("s = u64[2] constant({123, 456})\n"
+                    "ROOT r = (u64[2], u32[2,3]) rng-bit-generator(s), "
+                    "algorithm=rng_three_fry"),
+            "(u64[2], u32[2,3]) ({123, 459}, {{2365294944, 105764723, "
+            "4007583465}, {4194936891, 2050896720, 2764690829}})");
+  EXPECT_EQ(runBody("s = u64[2] constant({123, 456})\n"
+                    "ROOT r = (u64[2], u8[5]) rng-bit-generator(s), "
+                    "algorithm=rng_three_fry"),
+            "(u64[2], u8[5]) ({123, 459}, {96, 59, 115, 80, 233})");
+  EXPECT_EQ(runBody("s = u64[2] constant({123, 456})\n"
+                    "ROOT r = (u64[2], u64[3]) rng-bit-generator(s), "
+                    "algorithm=rng_three_fry"),
+            "(u64[2], u64[3]) ({123, 459}, {18017116757994211680, "
+            "8808534339979433843, 11874256698113711849})");
+  EXPECT_EQ(runBody("s = u64[2] constant({123, 456})\n"
+                    "ROOT r = (u64[2], u32[5]) rng-bit-generator(s), "
+                    "algorithm=rng_default"),
+            "(u64[2], u32[5]) ({123, 458}, {2380981782, 1153079949, "
+            "2020398190, 555028375, 3819958479})");
+  EXPECT_EQ(runBody("s = u64[2] constant({123, 456})\n"
+                    "ROOT r = (u64[2], u64[3]) rng-bit-generator(s), "
+                    "algorithm=rng_philox"),
+            "(u64[2], u64[3]) ({123, 458}, {4952440673009329686, "
+            "2383828720997422190, 2156272533592076495})");
+  // A u64[3] state: 128-bit counter (state[1], state[2]) with carry.
+  EXPECT_EQ(runBody("s = u64[3] constant({123, 18446744073709551615, 7})\n"
+                    "ROOT r = (u64[3], u32[6]) rng-bit-generator(s), "
+                    "algorithm=rng_philox"),
+            "(u64[3], u32[6]) ({123, 1, 8}, {2639335248, 360000244, "
+            "3618161357, 4008280302, 2140127323, 1274440409})");
+}
+
 TEST_F(InterpreterTest, RngBitGeneratorIsAFunctionOfItsState) {
   const char *body =
       "s = u64[2] constant({1, 2})\n"
