@@ -74,7 +74,9 @@ public:
   //===--- Arrays ---------------------------------------------------------===//
 
   Type getElementType() const { return elementType; }
-  ElementKind getElementKind() const { return hlo::runtime::getElementKind(elementType); }
+  ElementKind getElementKind() const { return elementKind; }
+  /// getElementBitWidth(getElementType()), cached.
+  unsigned getElementBitWidth() const { return bitWidth; }
   ArrayRef<int64_t> getShape() const { return shape; }
   int64_t getRank() const { return shape.size(); }
   int64_t getNumElements() const;
@@ -137,6 +139,13 @@ private:
   /// Cached facts about elementType (for speed in element loops).
   ElementKind elementKind = ElementKind::Signed;
   Type componentType; // the float type of a complex, else elementType
+  /// How floats of componentType round: 0 = f64 (no rounding), 1 = f32,
+  /// 2 = any other type (through APFloat).
+  uint8_t floatFormat = 2;
+  /// getElementBitWidth(elementType).
+  unsigned bitWidth = 64;
+  double roundComponent(double v) const;
+  int64_t wrapInt(int64_t v) const;
   SmallVector<int64_t> shape;
   std::vector<int64_t> ints;
   std::vector<double> reals;
