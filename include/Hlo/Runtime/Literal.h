@@ -98,6 +98,11 @@ public:
   /// that for complex: imaginary part in the high half), and back.
   APInt getBits(int64_t i) const;
   void setBits(int64_t i, const APInt &bits);
+  /// The element storage: doubles for float types (two per element for
+  /// complex: real, imaginary), int64_t for pred and integer types (empty
+  /// otherwise). For fast read-only loops.
+  ArrayRef<double> getRawFloats() const { return reals; }
+  ArrayRef<int64_t> getRawInts() const { return ints; }
   /// True if element `i` is zero (false for pred false, 0, +-0.0, (0, 0)).
   bool isZero(int64_t i) const;
 

@@ -32,6 +32,8 @@ public:
     cplx = 0.0;
     integer = 0;
   }
+  /// Adds a product of plain doubles (float operands, float result).
+  void addReal(double product) { real += product; }
   void add(const Literal &a, int64_t i, const Literal &b, int64_t j) {
     switch (kind) {
     case ElementKind::Float:
@@ -107,6 +109,10 @@ static FailureOr<Literal> dot(Interp &interp, DotOp op, const Literal &lhs,
   int64_t contractCount = numElements(contractShape);
   Accumulator acc(out.getElementKind());
   SmallVector<int64_t> o(out.getRank(), 0), c(contractShape.size(), 0);
+  bool reals = lhs.getElementKind() == ElementKind::Float &&
+               rhs.getElementKind() == ElementKind::Float &&
+               out.getElementKind() == ElementKind::Float;
+  ArrayRef<double> lf64 = lhs.getRawFloats(), rf64 = rhs.getRawFloats();
   for (int64_t linear = 0, e = out.getNumElements(); linear < e;
        ++linear, nextIndex(o, out.getShape())) {
     int64_t lbase = 0, rbase = 0, k = 0;
@@ -120,6 +126,17 @@ static FailureOr<Literal> dot(Interp &interp, DotOp op, const Literal &lhs,
     for (int64_t d : rf)
       rbase += o[k++] * rs[d];
     acc.reset();
+    if (reals && c.size() == 1) {
+      // The common case: one contracting dimension, float operands.
+      int64_t li = lbase, ri = rbase;
+      for (int64_t i = 0; i < contractCount; ++i) {
+        acc.addReal(lf64[li] * rf64[ri]);
+        li += lcStride[0];
+        ri += rcStride[0];
+      }
+      acc.store(out, linear);
+      continue;
+    }
     std::fill(c.begin(), c.end(), 0);
     for (int64_t i = 0; i < contractCount; ++i, nextIndex(c, contractShape)) {
       int64_t li = lbase, ri = rbase;
@@ -170,6 +187,10 @@ static FailureOr<Literal> convolution(Interp &interp, ConvolutionOp op,
   SmallVector<int64_t> rs = stridesOf(rhs.getShape());
   int64_t kernelCount = numElements(kernelSize);
   Accumulator acc(out.getElementKind());
+  bool reals = lhs.getElementKind() == ElementKind::Float &&
+               rhs.getElementKind() == ElementKind::Float &&
+               out.getElementKind() == ElementKind::Float;
+  ArrayRef<double> lf64 = lhs.getRawFloats(), rf64 = rhs.getRawFloats();
   SmallVector<int64_t> o(out.getRank(), 0), k(spatial, 0);
   for (int64_t linear = 0, e = out.getNumElements(); linear < e;
        ++linear, nextIndex(o, out.getShape())) {
@@ -198,9 +219,16 @@ static FailureOr<Literal> convolution(Interp &interp, ConvolutionOp op,
       }
       if (!inside)
         continue;
-      for (int64_t j = 0; j < groupInputs; ++j)
-        acc.add(lhs, lbase + (firstInput + j) * ls[dn.getInputFeature()], rhs,
-                rbase + j * rs[dn.getKernelInput()]);
+      int64_t li = lbase + firstInput * ls[dn.getInputFeature()];
+      int64_t ri = rbase;
+      int64_t lstep = ls[dn.getInputFeature()], rstep = rs[dn.getKernelInput()];
+      if (reals) {
+        for (int64_t j = 0; j < groupInputs; ++j, li += lstep, ri += rstep)
+          acc.addReal(lf64[li] * rf64[ri]);
+      } else {
+        for (int64_t j = 0; j < groupInputs; ++j, li += lstep, ri += rstep)
+          acc.add(lhs, li, rhs, ri);
+      }
     }
     acc.store(out, linear);
   }
