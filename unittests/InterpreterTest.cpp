@@ -919,6 +919,36 @@ TEST_F(InterpreterTest, Dot) {
             "f32[2,3] {{1, 0.5, 3}, {2, 1, 6}}");
 }
 
+TEST_F(InterpreterTest, RaggedAndScaledDot) {
+  // Rows {0}, {1, 2} use rhs[0], rhs[1]; row 3 is past the groups.
+  EXPECT_EQ(runBody("a = f32[4,3] constant({{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, "
+                    "{9, 10, 11}})\n"
+                    "b = f32[2,3,2] constant({{{0, 1}, {2, 3}, {4, 5}}, "
+                    "{{6, 7}, {8, 9}, {10, 11}}})\n"
+                    "g = s32[2] constant({1, 2})\n"
+                    "ROOT d = f32[4,2] ragged-dot(a, b, g), "
+                    "lhs_contracting_dims={1}, rhs_contracting_dims={1}, "
+                    "lhs_ragged_dims={0}, rhs_group_dims={0}"),
+            "f32[4,2] {{10, 13}, {100, 112}, {172, 193}, {0, 0}}");
+  // Ragged contracting dimension: a leading group dimension.
+  EXPECT_EQ(runBody("a = f32[2,4] constant({{1, 1, 1, 1}, {1, 2, 3, 4}})\n"
+                    "b = f32[4,3] constant({{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, "
+                    "{1, 1, 1}})\n"
+                    "g = s32[2] constant({1, 3})\n"
+                    "ROOT d = f32[2,2,3] ragged-dot(a, b, g), "
+                    "lhs_contracting_dims={1}, rhs_contracting_dims={0}, "
+                    "lhs_ragged_dims={1}"),
+            "f32[2,2,3] {{{1, 0, 0}, {1, 0, 0}}, {{1, 2, 2}, {4, 6, 7}}}");
+  // Scales cover blocks of 2 along the contracting dimension.
+  EXPECT_EQ(runBody("a = f32[2,4] constant({{1, 1, 1, 1}, {1, 1, 1, 1}})\n"
+                    "as = f32[2,2] constant({{1, 2}, {3, 4}})\n"
+                    "b = f32[4,1] constant({{1}, {1}, {1}, {1}})\n"
+                    "bs = f32[2,1] constant({{1}, {10}})\n"
+                    "ROOT d = f32[2,1] scaled-dot(a, as, b, bs), "
+                    "lhs_contracting_dims={1}, rhs_contracting_dims={0}"),
+            "f32[2,1] {{42}, {86}}");
+}
+
 TEST_F(InterpreterTest, Convolution) {
   const char *x = "x = f32[1,1,5] constant({{{1, 2, 3, 4, 5}}})\n"
                   "k = f32[1,1,3] constant({{{1, 0, -1}}})\n";
