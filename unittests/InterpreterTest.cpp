@@ -1164,6 +1164,31 @@ TEST_F(InterpreterTest, CollectivePermuteAndBroadcast) {
             "f32[4] {10, 11, 12, 13}");
 }
 
+TEST_F(InterpreterTest, RaggedAllToAll) {
+  // x = {{10r, 10r}, {10r+1, ...}, {10r+2, ...}} on replica r. Replica 0
+  // sends its row 0 to itself (at row 0) and row 1 to replica 1 (at row 0);
+  // replica 1 sends its row 0 to replica 0 (at row 1) and rows 1-2 to
+  // itself (at row 1).
+  const char *body =
+      "r = u32[] replica-id()\nrf = f32[] convert(r)\n"
+      "ten = f32[] constant(10)\nt = f32[] multiply(rf, ten)\n"
+      "tb = f32[3,2] broadcast(t), dimensions={}\n"
+      "io = f32[3,2] iota(), iota_dimension=0\nx = f32[3,2] add(tb, io)\n"
+      "out = f32[4,2] constant({{-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}})\n"
+      "zero = s32[] constant(0)\nri = s32[] convert(r)\n"
+      "ioff = s32[2] constant({0, 1})\n"
+      "ssz0 = s32[2] constant({1, 1})\nssz1 = s32[2] constant({1, 2})\n"
+      "isr = pred[] compare(ri, zero), direction=EQ\n"
+      "ssz = s32[2] select(isr, ssz0, ssz1)\n"
+      "ooff0 = s32[2] constant({0, 0})\nooff1 = s32[2] constant({1, 1})\n"
+      "ooff = s32[2] select(isr, ooff0, ooff1)\n"
+      "rsz = s32[2] constant({1, 1})\n"
+      "ROOT a = f32[4,2] ragged-all-to-all(x, out, ioff, ssz, ooff, rsz), "
+      "replica_groups={{0,1}}";
+  EXPECT_EQ(runBody(body, devices(2)),
+            "f32[4,2] {{0, 0}, {10, 10}, {-1, -1}, {-1, -1}}");
+}
+
 TEST_F(InterpreterTest, CollectivesOverPartitions) {
   // partition-id + 10 * replica-id, all-reduced over flattened ids.
   const char *ids = "r = u32[] replica-id()\np = u32[] partition-id()\n"
