@@ -58,7 +58,7 @@ public:
         interp.replica * interp.shared.options.numPartitions + interp.partition;
     std::unique_lock<std::mutex> lock(mutex);
     if (aborted)
-      return interp.error(op, "stopped because another device failed");
+      return interp.error(op, kStoppedMessage);
     inputs[device] = std::move(input);
     ops[device] = op;
     uint64_t gen = generation;
@@ -75,7 +75,7 @@ public:
     } else {
       changed.wait(lock, [&] { return generation != gen || aborted; });
       if (generation == gen)
-        return interp.error(op, "stopped because another device failed");
+        return interp.error(op, kStoppedMessage);
     }
     if (!failedMessage.empty()) {
       if (interp.errorMessage.empty())
@@ -398,9 +398,17 @@ static FailureOr<Literal> collectivePermute(Interp &interp, Operation *op,
           return success();
         for (Attribute a : *pairs) {
           ArrayRef<int64_t> pair = cast<DenseI64ArrayAttr>(a).asArrayRef();
-          if (pair.size() != 2 || pair[0] < 0 || pair[1] < 0 ||
-              pair[0] >= limit || pair[1] >= limit)
-            return in.fail(op, "source_target_pairs id out of range");
+          if (pair.size() != 2)
+            return in.fail(op, "source_target_pairs entries must be pairs");
+          for (int64_t id : pair)
+            if (id < 0 || id >= limit)
+              return in.fail(op, "source_target_pairs id " + Twine(id) +
+                                     " is out of range [0, " + Twine(limit) +
+                                     ") (" +
+                                     (byPartition ? "partition ids: the op "
+                                                    "has a channel_id"
+                                                  : "replica ids") +
+                                     ")");
           int64_t copies = byPartition ? numReplicas : numPartitions;
           for (int64_t other = 0; other < copies; ++other) {
             int64_t src = byPartition ? other * numPartitions + pair[0]

@@ -169,6 +169,10 @@ void convertElement(const Literal &in, int64_t i, Literal &out, int64_t k);
 double reducePrecision(double v, Type type, int64_t exponentBits,
                        int64_t mantissaBits);
 
+/// The error of a device woken because another device failed.
+inline constexpr const char *kStoppedMessage =
+    "stopped because another device failed";
+
 /// Creates the rendezvous for `shared` when it has several devices.
 std::shared_ptr<Rendezvous> makeRendezvous(int64_t numDevices);
 /// Wakes every device waiting in the rendezvous with a failure.

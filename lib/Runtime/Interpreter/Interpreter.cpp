@@ -400,7 +400,16 @@ FailureOr<Literal> runtime::run(ModuleOp module, ArrayRef<Literal> arguments,
   for (std::thread &t : threads)
     t.join();
   if (firstFailure >= 0) {
-    Interp &failed = *devices[firstFailure];
+    // Report the lowest device with an error of its own (the others stopped
+    // because of it), so that the message does not depend on timing.
+    int64_t report = firstFailure;
+    for (int64_t d = 0; d < shared.numDevices; ++d)
+      if (failed(results[d]) &&
+          !StringRef(devices[d]->errorMessage).ends_with(kStoppedMessage)) {
+        report = d;
+        break;
+      }
+    Interp &failed = *devices[report];
     error = "replica " + std::to_string(failed.replica) + ", partition " +
             std::to_string(failed.partition) + ": " + failed.errorMessage;
     return failure();
