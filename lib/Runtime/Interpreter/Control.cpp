@@ -10,8 +10,6 @@
 // mailbox keyed by channel id: a recv without an earlier send on its
 // channel is an error, as is infeed; outfeed drops its data.
 //
-// ScalarFunction (called computations on scalars) is here too.
-//
 //===----------------------------------------------------------------------===//
 
 #include "Internal.h"
@@ -22,105 +20,6 @@ using namespace mlir;
 using namespace mlir::hlo;
 using namespace mlir::hlo::runtime;
 using namespace mlir::hlo::runtime::eval;
-
-//===----------------------------------------------------------------------===//
-// ScalarFunction.
-//===----------------------------------------------------------------------===//
-
-FailureOr<ScalarFunction> ScalarFunction::get(Interp &interp,
-                                              Operation *caller,
-                                              StringRef callee) {
-  auto comp = interp.lookup(caller, callee);
-  if (failed(comp))
-    return failure();
-  ScalarFunction f;
-  f.interp = &interp;
-  f.caller = caller;
-  f.comp = *comp;
-  f.argTypes.assign(comp->getArgumentTypes().begin(),
-                    comp->getArgumentTypes().end());
-  Type resultType = comp->getResultTypes()[0];
-  if (auto tt = dyn_cast<TupleType>(resultType))
-    f.numResults = tt.size();
-  // Fast path: `ROOT r = op(params...)` with a scalar result.
-  Block &body = comp->getBody().front();
-  if (body.getOperations().size() == 2 && f.numResults == 1) {
-    Operation &op = body.front();
-    bool onParams = llvm::all_of(op.getOperands(), [&](Value v) {
-      auto arg = dyn_cast<BlockArgument>(v);
-      return arg && arg.getOwner() == &body;
-    });
-    auto rt = dyn_cast<RankedTensorType>(op.getResult(0).getType());
-    f.fastFn = ElementwiseFn::get(&op);
-    if (onParams && rt && rt.getRank() == 0 && f.fastFn &&
-        body.getTerminator()->getOperand(0) == op.getResult(0)) {
-      f.fastOp = &op;
-      f.fastResultType = rt.getElementType();
-      for (Value v : op.getOperands())
-        f.fastArgs.push_back(cast<BlockArgument>(v).getArgNumber());
-      for (Type t : f.argTypes) {
-        auto tt = dyn_cast<RankedTensorType>(t);
-        f.paramElementTypes.push_back(tt ? tt.getElementType() : Type());
-      }
-    }
-  }
-  return f;
-}
-
-/// Stores scalar `value` (element 0) into out[k], converting when the
-/// element types differ.
-static void store(Literal &out, int64_t k, const Literal &value) {
-  if (out.getElementType() == value.getElementType())
-    out.copyElement(k, value, 0);
-  else
-    convertElement(value, 0, out, k);
-}
-
-LogicalResult ScalarFunction::apply(ArrayRef<const Literal *> args,
-                                    ArrayRef<int64_t> argIdx,
-                                    ArrayRef<Literal *> results,
-                                    ArrayRef<int64_t> outIdx) {
-  if (fastOp && results[0]->getElementType() == fastResultType) {
-    SmallVector<const Literal *, 3> opArgs;
-    SmallVector<int64_t, 3> opIdx;
-    bool sameTypes = true;
-    for (unsigned a : fastArgs) {
-      opArgs.push_back(args[a]);
-      opIdx.push_back(argIdx[a]);
-      sameTypes &= args[a]->getElementType() == paramElementTypes[a];
-    }
-    if (sameTypes && fastFn->apply(opArgs, opIdx, *results[0], outIdx[0]))
-      return success();
-    fastOp = nullptr; // not evaluable directly: interpret from now on
-  }
-  std::vector<Literal> scalars;
-  for (auto [a, i] : llvm::zip(args, argIdx))
-    scalars.push_back(scalarAt(*a, i));
-  FailureOr<Literal> r =
-      interp->call(caller, comp.getSymName(), std::move(scalars));
-  if (failed(r))
-    return failure();
-  if (r->isArray()) {
-    store(*results[0], outIdx[0], *r);
-    return success();
-  }
-  for (auto [k, e] : llvm::enumerate(r->getElements()))
-    if (k < results.size())
-      store(*results[k], outIdx[k], e);
-  return success();
-}
-
-FailureOr<bool> ScalarFunction::test(ArrayRef<const Literal *> args,
-                                     ArrayRef<int64_t> argIdx) {
-  Type predType =
-      cast<RankedTensorType>(comp.getResultTypes()[0]).getElementType();
-  Literal out = Literal::array(predType, {});
-  Literal *outs[] = {&out};
-  int64_t outIdx[] = {0};
-  if (failed(apply(args, argIdx, outs, outIdx)))
-    return failure();
-  return !out.isZero(0);
-}
 
 //===----------------------------------------------------------------------===//
 // Ops.

@@ -118,8 +118,9 @@ private:
 };
 
 /// A called computation applied to scalars (reducers, comparators, map and
-/// scatter combiners). When its body is one elementwise op of its
-/// parameters it is evaluated without interpreting the computation.
+/// scatter combiners). A body made only of scalar elementwise ops and
+/// constants (ending in a scalar or a tuple of scalars) is compiled once to
+/// a small register program; any other body is interpreted per call.
 class ScalarFunction {
 public:
   static FailureOr<ScalarFunction> get(Interp &interp, Operation *caller,
@@ -134,18 +135,25 @@ public:
   unsigned getNumResults() const { return numResults; }
 
 private:
+  struct Instr {
+    ElementwiseFn fn;
+    SmallVector<unsigned, 3> args;
+    unsigned out;
+  };
+  bool compile(Block &body);
+  bool runProgram(ArrayRef<const Literal *> args, ArrayRef<int64_t> argIdx);
+
   Interp *interp = nullptr;
   Operation *caller = nullptr;
   ComputationOp comp;
-  /// The single elementwise op and how its operands map to parameters.
-  Operation *fastOp = nullptr;
-  std::optional<ElementwiseFn> fastFn;
-  /// Element types of the fast op's result and of the parameters.
-  Type fastResultType;
-  SmallVector<Type, 4> paramElementTypes;
-  SmallVector<unsigned, 3> fastArgs;
   unsigned numResults = 1;
-  SmallVector<Type, 4> argTypes;
+  /// The register program: parameters first, then constants and results.
+  bool compiled = false;
+  unsigned numParams = 0;
+  std::vector<Literal> regs;
+  std::vector<Instr> program;
+  SmallVector<unsigned, 4> resultRegs;
+  Literal pred; // comparator result
 };
 
 //===----------------------------------------------------------------------===//
