@@ -20,8 +20,10 @@
 
 // Without the check the test pass just rewrites.
 // RUN: hlo-opt %s --hlo-test-break-semantics | FileCheck %s --check-prefix=REWRITE
-// REWRITE-NOT: add
-// REWRITE: subtract %arg0, %arg1
+// REWRITE-NOT: = add
+// REWRITE: = subtract %arg0, %arg1
+// REWRITE: = subtract %0, %1
+// REWRITE-NOT: = add
 
 module @check {
   hlo.computation @add_f32(%arg0: tensor<f32>, %arg1: tensor<f32>) -> tensor<f32> {
