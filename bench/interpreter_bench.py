@@ -98,7 +98,7 @@ def time_ours(runner, path, repeat, timeout=600):
 
 
 def time_xla(xla, text, args, repeat):
-    executable = xla.compile(text)
+    executable, _ = xla.compile(text)
     buffers = [jax.device_put(a, xla.device) for a in args]
     best = float("inf")
     for _ in range(repeat):
