@@ -41,7 +41,7 @@ from jax import lax  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "test" / "Runtime" / "xla"))
 import compare_xla  # noqa: E402
 
-DEFAULT_CORPUS = "/work/shared/corpus/hlo/xla__cpu_bench__graphsage_tf.hlo"
+DEFAULT_CORPUS = "/work/shared/corpus/hlo/rocmxla__cpu_bench__resnet50_keras_jax_f32.hlo"
 
 
 def elementwise(x):
