@@ -97,7 +97,6 @@ static int reportError(const std::string &message) {
 
 static OwningOpRef<ModuleOp> loadModule(StringRef path, MLIRContext *context,
                                         std::string &error) {
-  std::string message;
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/true);
   if (!buffer) {
     error = path.str() + ": cannot read: " + buffer.getError().message();
@@ -187,13 +186,16 @@ readInputs(hlo::ComputationOp entry, std::string &error) {
               "; .npy inputs hold arrays only (use --random-inputs)";
       return failure();
     }
-    if (!tensor.hasStaticShape()) {
-      error = where + ": the parameter has a dynamic shape " +
+    // A bounded dynamic dimension takes its bound, as in the interpreter.
+    std::optional<SmallVector<int64_t>> shape = getStaticShape(tensor);
+    if (!shape) {
+      error = where + ": the parameter has an unbounded dynamic shape " +
               typeString(type) + ", which hlo-run does not support";
       return failure();
     }
     std::string message;
-    FailureOr<Literal> literal = hlo_run::readNpy(path, tensor, message);
+    FailureOr<Literal> literal = hlo_run::readNpy(
+        path, RankedTensorType::get(*shape, tensor.getElementType()), message);
     if (failed(literal)) {
       error = where + ": " + message;
       return failure();
