@@ -774,7 +774,8 @@ def generate(root):
       "`unknown_attrs`.")
     w("- *verifier*: what `verify()` checks beyond ODS. *shape rules "
       "(HloTypeInference)*: the verifier calls HLO's shape rules in "
-      "`lib/Dialect/Hlo/HloTypeInference.cpp`; *op-specific checks*: checks "
+      "`lib/Dialect/Hlo/HloTypeInference.cpp` and the `Hlo*Rules.cpp` "
+      "files beside it; *op-specific checks*: checks "
       "written in `lib/Dialect/Hlo/HloOps.cpp`; *called computations*: the "
       "called computations exist and their signatures fit; *ODS only "
       "(operand count, attribute types)*: no `verify()`, only what ODS "

@@ -15,8 +15,15 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
 #include "gtest/gtest.h"
 
+#include <chrono>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -182,6 +189,16 @@ TEST_F(InterpreterTest, ConvertFloatToInt) {
   EXPECT_EQ(runBody("a = f32[3] constant({0, -0.5, nan})\n"
                     "ROOT c = pred[3] convert(a)"),
             "pred[3] {false, true, true}");
+  EXPECT_EQ(runBody("a = s32[3] constant({-5, 7, -2147483648})\n"
+                    "ROOT c = f32[3] convert(a)"),
+            "f32[3] {-5, 7, -2.14748365e+09}");
+  EXPECT_EQ(runBody("a = s8[2] constant({-128, 127})\n"
+                    "ROOT c = bf16[2] convert(a)"),
+            "bf16[2] {-128, 127}");
+  EXPECT_EQ(runBody("a = s64[2] constant({-9223372036854775807, "
+                    "9007199254740993})\n"
+                    "ROOT c = f64[2] convert(a)"),
+            "f64[2] {-9.2233720368547758e+18, 9007199254740992}");
   // u64 max to f32 rounds once to 2^64.
   EXPECT_EQ(runBody("a = u64[] constant(18446744073709551615)\n"
                     "ROOT c = f32[] convert(a)"),
@@ -264,6 +281,11 @@ TEST_F(InterpreterTest, IntegerBitOps) {
                     "b = s32[4] constant({10, 3, -1, 0})\n"
                     "ROOT c = s32[4] power(a, b)"),
             "s32[4] {1024, -1, 0, 1}");
+  // Negative exponents: 1 for base 1, else 0 (base -1 too, as XLA).
+  EXPECT_EQ(runBody("a = s32[3] constant({1, -1, -2})\n"
+                    "b = s32[3] constant({-3, -1, -1})\n"
+                    "ROOT c = s32[3] power(a, b)"),
+            "s32[3] {1, 0, 0}");
   EXPECT_EQ(runBody("a = s32[2] constant({-2, 65536})\n"
                     "b = s32[2] constant({3, 65536})\n"
                     "ROOT c = s32[2] mulhi(a, b)"),
@@ -424,6 +446,17 @@ TEST_F(InterpreterTest, DynamicSliceClampsIndices) {
                     "ROOT c = s32[2] dynamic-slice(a, i), "
                     "dynamic_slice_sizes={2}"),
             "s32[2] {1, 2}");
+  // u32 indices read as s32 (as XLA does): 4294967295 is -1.
+  EXPECT_EQ(runBody("a = s32[5] constant({1, 2, 3, 4, 5})\n"
+                    "i = u32[] constant(4294967295)\n"
+                    "ROOT c = s32[2] dynamic-slice(a, i), "
+                    "dynamic_slice_sizes={2}"),
+            "s32[2] {1, 2}");
+  EXPECT_EQ(runBody("a = s32[5] constant({1, 2, 3, 4, 5})\n"
+                    "i = u8[] constant(255)\n"
+                    "ROOT c = s32[2] dynamic-slice(a, i), "
+                    "dynamic_slice_sizes={2}"),
+            "s32[2] {4, 5}");
   EXPECT_EQ(runBody("a = s32[2,3] constant({{1, 2, 3}, {4, 5, 6}})\n"
                     "u = s32[1,2] constant({{8, 9}})\n"
                     "i = s32[] constant(1)\nj = s32[] constant(5)\n"
@@ -964,6 +997,10 @@ TEST_F(InterpreterTest, TriangularSolveAndCholesky) {
   EXPECT_EQ(runBody("a = f32[2,2] constant({{4, 2}, {9, 5}})\n"
                     "ROOT u = f32[2,2] cholesky(a), lower=false"),
             "f32[2,2] {{2, 1}, {0, 2}}");
+  // Not positive definite (read from the lower triangle): all NaN.
+  EXPECT_EQ(runBody("a = f32[2,2] constant({{4, 2}, {9, 5}})\n"
+                    "ROOT u = f32[2,2] cholesky(a), lower=true"),
+            "f32[2,2] {{nan, nan}, {nan, nan}}");
 }
 
 TEST_F(InterpreterTest, Fft) {
@@ -1301,6 +1338,70 @@ ENTRY e {
   }
   auto result = runtime::run(*module, *args, {}, error);
   ASSERT_TRUE(succeeded(result)) << error;
+}
+
+/// Runs the module in file HLO_FILE (random arguments, seed 1, replica and
+/// partition counts from the module) and prints its result; for
+/// development: HloUnitTests --gtest_also_run_disabled_tests
+/// --gtest_filter='*RunFile*'.
+TEST_F(InterpreterTest, DISABLED_RunFile) {
+  const char *file = std::getenv("HLO_FILE");
+  ASSERT_TRUE(file);
+  auto buffer = llvm::MemoryBuffer::getFile(file);
+  ASSERT_TRUE(bool(buffer));
+  OwningOpRef<ModuleOp> module =
+      importHloText((*buffer)->getBuffer(), &ctx, file);
+  ASSERT_TRUE(module) << diagnostics;
+  std::string error;
+  auto args = randomArguments(*module, 1, error);
+  ASSERT_TRUE(succeeded(args)) << error;
+  auto result = runtime::run(*module, *args, getModuleOptions(*module), error);
+  llvm::outs() << (succeeded(result) ? result->toString() : "error: " + error)
+               << "\n";
+}
+
+/// Runs every module of the corpus (HLO_CORPUS_DIR, default
+/// /work/shared/corpus/hlo) on random arguments and prints one line per
+/// module: ok, or the error. Never fails on an error; a crash or a hang is
+/// the bug it looks for. Disabled by default (slow):
+/// HloUnitTests --gtest_also_run_disabled_tests --gtest_filter='*Corpus*'.
+TEST_F(InterpreterTest, DISABLED_CorpusSmoke) {
+  const char *env = std::getenv("HLO_CORPUS_DIR");
+  std::string dir = env ? env : "/work/shared/corpus/hlo";
+  const char *filter = std::getenv("HLO_CORPUS_FILTER");
+  std::error_code ec;
+  std::vector<std::string> files;
+  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
+       it.increment(ec))
+    if (llvm::StringRef(it->path()).ends_with(".hlo") &&
+        (!filter || llvm::StringRef(it->path()).contains(filter)))
+      files.push_back(it->path());
+  std::sort(files.begin(), files.end());
+  for (const std::string &file : files) {
+    auto buffer = llvm::MemoryBuffer::getFile(file);
+    ASSERT_TRUE(bool(buffer));
+    diagnostics.clear();
+    OwningOpRef<ModuleOp> module =
+        importHloText((*buffer)->getBuffer(), &ctx, file);
+    std::string name = llvm::sys::path::filename(file).str();
+    if (!module) {
+      llvm::outs() << name << ": import failed\n";
+      continue;
+    }
+    InterpreterOptions options = getModuleOptions(*module);
+    std::string error;
+    auto start = std::chrono::steady_clock::now();
+    auto args = randomArguments(*module, 1, error);
+    FailureOr<Literal> result = failure();
+    if (succeeded(args))
+      result = runtime::run(*module, *args, options, error);
+    double seconds = std::chrono::duration<double>(
+                         std::chrono::steady_clock::now() - start)
+                         .count();
+    llvm::outs() << name << " (" << llvm::format("%.2f", seconds) << " s): "
+                 << (succeeded(result) ? std::string("ok") : error) << "\n";
+    llvm::outs().flush();
+  }
 }
 
 } // namespace

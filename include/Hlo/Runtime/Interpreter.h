@@ -36,7 +36,16 @@ struct InterpreterOptions {
   /// Stop after this many while-loop iterations in total (guards against
   /// non-terminating loops); 0 = no limit.
   int64_t maxWhileIterations = 100000000;
+  /// Fail (instead of exhausting memory) when the values alive on one
+  /// simulated device exceed this many elements (each element takes 8
+  /// bytes, 16 for complex); 0 = no limit.
+  int64_t maxLiveElements = 128 * 1024 * 1024;
 };
+
+/// Default options for `module`: numReplicas and numPartitions from its
+/// `hlo.replica_count` and `hlo.num_partitions` header attributes (1 where
+/// absent).
+InterpreterOptions getModuleOptions(ModuleOp module);
 
 /// Runs the entry computation of `module` on `arguments` (one per entry
 /// parameter, types must match the parameters' shapes and element types).

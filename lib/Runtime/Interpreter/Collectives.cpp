@@ -461,8 +461,26 @@ static FailureOr<Literal> startValue(Operation *op, Operands operands,
   return Literal::tuple(std::move(e));
 }
 
+static EvalResult evalCollective(Interp &interp, Operation *op,
+                                 Operands operands);
+
 EvalResult eval::evalCollectiveOp(Interp &interp, Operation *op,
                                   Operands operands) {
+  EvalResult r = evalCollective(interp, op, operands);
+  if (!r || failed(*r))
+    return r;
+  Type type = op->getResult(0).getType();
+  if (!(*r)->hasType(type))
+    return interp.error(
+        op, "the result type " + typeToString(type) +
+                " does not fit the participants (the run has " +
+                Twine(interp.shared.options.numReplicas) + " replicas and " +
+                Twine(interp.shared.options.numPartitions) + " partitions)");
+  return r;
+}
+
+static EvalResult evalCollective(Interp &interp, Operation *op,
+                                 Operands operands) {
   auto u32 = [&](int64_t v) -> EvalResult {
     Literal l = Literal::zeros(op->getResult(0).getType());
     l.setInt(0, v);

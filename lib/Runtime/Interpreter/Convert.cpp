@@ -32,9 +32,9 @@ static double intToFloat(const Literal &in, int64_t i, Type floatType) {
   bool exact = isUnsigned ? static_cast<uint64_t>(v) < (uint64_t(1) << 53)
                           : (v > -(int64_t(1) << 53) && v < (int64_t(1) << 53));
   if (exact)
-    return roundToFloatType(static_cast<double>(isUnsigned
-                                                    ? static_cast<uint64_t>(v)
-                                                    : v),
+    return roundToFloatType(isUnsigned
+                                ? static_cast<double>(static_cast<uint64_t>(v))
+                                : static_cast<double>(v),
                             floatType);
   llvm::APFloat f(cast<FloatType>(floatType).getFloatSemantics());
   f.convertFromAPInt(APInt(64, static_cast<uint64_t>(v)), !isUnsigned,

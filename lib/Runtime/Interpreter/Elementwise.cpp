@@ -7,8 +7,8 @@
 //   INT_MIN % -1 = 0;
 // - a shift amount is read as unsigned; amounts >= the width give 0 (left,
 //   logical right) or the sign fill (arithmetic right);
-// - integer power with a negative exponent is 1 for base 1, +-1 for base
-//   -1 and 0 otherwise.
+// - integer power with a negative exponent is 1 for base 1 and 0 otherwise
+//   (as XLA computes it, also for base -1).
 // maximum/minimum propagate NaN; maximum(-0, +0) is +0, minimum -0.
 // compare uses IEEE comparisons for floats (NaN unordered) unless the
 // comparison type is TOTALORDER (-NaN < -inf < -0 < +0 < inf < NaN).
@@ -357,7 +357,7 @@ static bool binaryInt(Bin k, Cmp cmp, const Literal &a, int64_t i,
   }
   case Bin::Pow:
     if (isSigned && sb < 0)
-      set(sa == 1 ? 1 : sa == -1 ? ((sb & 1) ? ~uint64_t(0) : 1) : 0);
+      set(sa == 1 ? 1 : 0);
     else
       set(intPow(ua, ub));
     return true;

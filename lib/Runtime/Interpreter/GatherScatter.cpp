@@ -23,13 +23,6 @@ using namespace mlir::hlo;
 using namespace mlir::hlo::runtime;
 using namespace mlir::hlo::runtime::eval;
 
-static int64_t indexValue(const Literal &l, int64_t i) {
-  int64_t v = l.getInt(i);
-  if (l.getElementKind() == ElementKind::Unsigned && v < 0)
-    return std::numeric_limits<int64_t>::max();
-  return v;
-}
-
 /// 0..rank-1 without the dims in `skip1` and `skip2`, ascending.
 static SmallVector<int64_t> dimsExcept(int64_t rank, ArrayRef<int64_t> skip1,
                                        ArrayRef<int64_t> skip2 = {}) {

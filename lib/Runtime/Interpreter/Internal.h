@@ -88,6 +88,8 @@ public:
   /// rng-get-and-update-state's state (starts at the seed).
   uint64_t rngState = 0;
   bool rngStateInitialized = false;
+  /// Elements of the values held in the environments of this device.
+  int64_t liveElements = 0;
   /// Data sent by send, by channel id, for recv.
   std::map<int64_t, std::deque<Literal>> mailbox;
 
@@ -185,8 +187,15 @@ inline ArrayRef<int64_t> orEmpty(std::optional<ArrayRef<int64_t>> a) {
   return a ? *a : ArrayRef<int64_t>();
 }
 
+/// Element `i` of an index operand as XLA reads indices: unsigned types
+/// narrower than 32 bits zero-extend, u32 and u64 are read as s32 / s64.
+int64_t indexValue(const Literal &l, int64_t i = 0);
+
 /// A literal scalar from element `i` of `l`.
 Literal scalarAt(const Literal &l, int64_t i);
+
+/// Elements held by a literal (tuples: all their arrays; complex counts 2).
+int64_t footprint(const Literal &l);
 
 /// Total-order key of a float (-nan < -inf < ... < -0 < +0 < ... < nan).
 int64_t totalOrderKey(double v);

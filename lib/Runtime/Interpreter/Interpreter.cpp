@@ -165,10 +165,32 @@ int64_t eval::numElements(ArrayRef<int64_t> shape) {
   return n;
 }
 
+int64_t eval::indexValue(const Literal &l, int64_t i) {
+  int64_t v = l.getInt(i);
+  unsigned width = getElementBitWidth(l.getElementType());
+  if (l.getElementKind() == ElementKind::Unsigned && width >= 32 &&
+      width < 64 && ((v >> (width - 1)) & 1))
+    v |= ~((int64_t(1) << width) - 1);
+  return v;
+}
+
 Literal eval::scalarAt(const Literal &l, int64_t i) {
   Literal s = Literal::array(l.getElementType(), {});
   s.copyElement(0, l, i);
   return s;
+}
+
+int64_t eval::footprint(const Literal &l) {
+  if (l.isTuple()) {
+    int64_t n = 0;
+    for (const Literal &e : l.getElements())
+      n += footprint(e);
+    return n;
+  }
+  if (!l.isArray())
+    return 0;
+  return l.getNumElements() *
+         (l.getElementKind() == ElementKind::Complex ? 2 : 1);
 }
 
 int64_t eval::totalOrderKey(double v) {
@@ -223,8 +245,21 @@ FailureOr<Literal> Interp::runComputation(ComputationOp comp,
   ComputationInfo *info = shared.infoByOp.lookup(comp);
   Block &body = comp.getBody().front();
   llvm::DenseMap<Value, Literal> env;
-  for (auto [arg, value] : llvm::zip(body.getArguments(), args))
+  // Keeps liveElements in step with what `env` holds.
+  struct LiveCount {
+    int64_t &live;
+    int64_t mine = 0;
+    void add(int64_t n) {
+      live += n;
+      mine += n;
+    }
+    ~LiveCount() { live -= mine; }
+  } count{liveElements};
+  for (auto [arg, value] : llvm::zip(body.getArguments(), args)) {
+    count.add(footprint(value));
     env[arg] = std::move(value);
+  }
+  int64_t limit = shared.options.maxLiveElements;
   SmallVector<const Literal *, 4> operands;
   unsigned i = 0;
   for (Operation &op : body.without_terminator()) {
@@ -246,10 +281,20 @@ FailureOr<Literal> Interp::runComputation(ComputationOp comp,
       return error(&op, "internal error: computed a " + got +
                             " value for result type " + typeToString(type));
     }
+    count.add(footprint(*result));
+    if (limit > 0 && liveElements > limit)
+      return error(&op, "the live values exceed " + Twine(limit) +
+                            " elements (InterpreterOptions::"
+                            "maxLiveElements)");
     env[op.getResult(0)] = std::move(*result);
     if (info)
-      for (Value v : info->deaths[i])
-        env.erase(v);
+      for (Value v : info->deaths[i]) {
+        auto dead = env.find(v);
+        if (dead == env.end())
+          continue;
+        count.add(-footprint(dead->second));
+        env.erase(dead);
+      }
     ++i;
   }
   Value root = body.getTerminator()->getOperand(0);
@@ -283,6 +328,15 @@ static ComputationOp findEntry(ModuleOp module) {
     last = comp;
   }
   return last;
+}
+
+InterpreterOptions runtime::getModuleOptions(ModuleOp module) {
+  InterpreterOptions options;
+  if (auto r = module->getAttrOfType<IntegerAttr>("hlo.replica_count"))
+    options.numReplicas = std::max<int64_t>(1, r.getInt());
+  if (auto p = module->getAttrOfType<IntegerAttr>("hlo.num_partitions"))
+    options.numPartitions = std::max<int64_t>(1, p.getInt());
+  return options;
 }
 
 FailureOr<Literal> runtime::run(ModuleOp module, ArrayRef<Literal> arguments,

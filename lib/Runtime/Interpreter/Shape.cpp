@@ -21,15 +21,6 @@ using namespace mlir::hlo;
 using namespace mlir::hlo::runtime;
 using namespace mlir::hlo::runtime::eval;
 
-/// An index operand's value; unsigned values too large for int64_t count
-/// as the largest index.
-static int64_t indexValue(const Literal &l, int64_t i = 0) {
-  int64_t v = l.getInt(i);
-  if (l.getElementKind() == ElementKind::Unsigned && v < 0)
-    return std::numeric_limits<int64_t>::max();
-  return v;
-}
-
 static int64_t clampTo(int64_t v, int64_t lo, int64_t hi) {
   return v < lo ? lo : v > hi ? hi : v;
 }

@@ -4,7 +4,7 @@
 // unit diagonal, op(a) = a, a^T or a^H), cholesky (lower: L L^H = a from
 // the lower triangle; upper: U^H U = a from the upper triangle; the other
 // triangle of the result is zero; a matrix that is not positive definite
-// gives NaNs), fft (FFT, IFFT scaled by 1/n, RFFT, IRFFT over the last
+// gives all NaNs), fft (FFT, IFFT scaled by 1/n, RFFT, IRFFT over the last
 // fft_length.size() dimensions, as direct DFTs) and batch-norm-training /
 // -inference / -grad. Everything is computed in (complex) double and
 // rounded to the result type at the end; leading dimensions are batches.
@@ -135,11 +135,13 @@ static FailureOr<Literal> cholesky(Interp &interp, CholeskyOp op,
       am = transposed(am, true);
     int64_t n = am.rows;
     Matrix l(n, n);
+    bool positive = true;
     for (int64_t j = 0; j < n; ++j) {
       C d = am.at(j, j);
       for (int64_t k = 0; k < j; ++k)
         d -= l.at(j, k) * std::conj(l.at(j, k));
       double diag = std::sqrt(d.real());
+      positive &= d.real() > 0;
       l.at(j, j) = diag;
       for (int64_t i = j + 1; i < n; ++i) {
         C s = am.at(i, j);
@@ -148,6 +150,8 @@ static FailureOr<Literal> cholesky(Interp &interp, CholeskyOp op,
         l.at(i, j) = s / diag;
       }
     }
+    if (!positive) // as XLA: a matrix that is not positive definite is NaN
+      std::fill(l.data.begin(), l.data.end(), C(std::nan(""), std::nan("")));
     writeMatrix(*result, batch, lower ? l : transposed(l, true));
   }
   return std::move(*result);

@@ -1,0 +1,616 @@
+//===- HloImportAttrs.cpp - attribute values ------------------------------===//
+//
+// Part of the HLO text importer (see HloImporter.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "HloImporter.h"
+
+using namespace mlir;
+using namespace mlir::hlo;
+using namespace mlir::hlo::detail;
+
+//===----------------------------------------------------------------------===//
+// Attribute values
+//===----------------------------------------------------------------------===//
+
+/// Builds the enum attribute `mlirName` of an op from its HLO spelling.
+static Attribute makeEnumAttr(MLIRContext *ctx, StringRef opcode,
+                              StringRef mlirName, StringRef v) {
+  auto wrap = [&](auto maybe, auto getter) -> Attribute {
+    if (!maybe)
+      return {};
+    return getter(ctx, *maybe);
+  };
+  if (mlirName == "direction")
+    return wrap(symbolizeComparisonDirection(v), ComparisonDirectionAttr::get);
+  if (mlirName == "comparison_type")
+    return wrap(symbolizeComparisonType(v), ComparisonTypeAttr::get);
+  if (mlirName == "kind")
+    return wrap(symbolizeFusionKind(v), FusionKindAttr::get);
+  if (mlirName == "fft_type")
+    return wrap(symbolizeFftType(v), FftTypeAttr::get);
+  if (mlirName == "distribution")
+    return wrap(symbolizeRngDistribution(v), RngDistributionAttr::get);
+  if (mlirName == "transpose_a")
+    return wrap(symbolizeTranspose(v), TransposeAttr::get);
+  if (mlirName == "api_version")
+    return wrap(symbolizeCustomCallApiVersion(v),
+                CustomCallApiVersionAttr::get);
+  if (mlirName == "schedule")
+    return wrap(symbolizeCustomCallSchedule(v), CustomCallScheduleAttr::get);
+  if (mlirName == "algorithm") {
+    if (opcode == "rng-bit-generator")
+      return wrap(symbolizeRngAlgorithm(v), RngAlgorithmAttr::get);
+    return StringAttr::get(ctx, v); // dot algorithm, e.g. dot_f32_f32_f32
+  }
+  return {};
+}
+
+FlatSymbolRefAttr Importer::parseSymbol(const AttrAst &attr) {
+  StringRef v = attr.value;
+  v.consume_front("%");
+  if (v.empty()) {
+    error(attr.offset, "expected a computation name");
+    return {};
+  }
+  return FlatSymbolRefAttr::get(ctx, v);
+}
+
+DictionaryAttr Importer::parseDictOfStrings(const AttrAst &attr) {
+  Cursor cur = sub(attr.value);
+  NamedAttrList entries;
+  if (cur.expect("{") && !cur.consumeIf("}")) {
+    do {
+      std::string key, value;
+      StringRef ident;
+      if (cur.peek() == '"') {
+        if (!cur.parseQuoted(key))
+          break;
+      } else if (cur.parseIdentifier(ident)) {
+        key = ident.str();
+      } else {
+        break;
+      }
+      if (!cur.expect("="))
+        break;
+      if (cur.peek() == '"') {
+        if (!cur.parseQuoted(value))
+          break;
+      } else {
+        StringRef raw;
+        if (cur.peek() == '{' ? !cur.parseBalanced(raw)
+                              : !cur.parseIdentifier(raw))
+          break;
+        value = raw.str();
+      }
+      entries.set(b.getStringAttr(key), b.getStringAttr(value));
+    } while (cur.consumeIf(","));
+    cur.expect("}");
+  }
+  if (cur.failed() || !cur.atEnd()) {
+    error(cur.failed() ? cur.getErrorOffset() : cur.getPos(),
+          "malformed " + attr.name + ": " +
+              (cur.failed() ? cur.getError() : "trailing characters"));
+    return {};
+  }
+  return entries.getDictionary(ctx);
+}
+
+Attribute Importer::convertAttr(StringRef opcode, const AttrAst &attr,
+                                StringRef &mlirName) {
+  const AttrInfo *info = lookupHloAttr(attr.name);
+  if (!info)
+    return {};
+  mlirName = info->mlirName;
+  StringRef v = attr.value;
+  auto fail = [&](const Twine &msg) -> Attribute {
+    error(attr.offset,
+          "invalid " + attr.name + "=" + v.take_front(60) + ": " + msg);
+    return {};
+  };
+  // Structured values report errors relative to the attribute value.
+  auto syntaxError = [&]() -> InFlightDiagnostic {
+    failed = true;
+    return mlir::emitError(locAt(attr.offset))
+           << "invalid " << attr.name << ": ";
+  };
+  switch (info->kind) {
+  case AttrKind::IntList: {
+    Cursor cur = sub(v);
+    SmallVector<int64_t> values;
+    if (!cur.parseIntList(values) || !cur.atEnd())
+      return fail("expected {i, j, ...}");
+    return b.getDenseI64ArrayAttr(values);
+  }
+  case AttrKind::Int: {
+    int64_t x;
+    if (v.getAsInteger(10, x))
+      return fail("expected an integer");
+    return b.getI64IntegerAttr(x);
+  }
+  case AttrKind::Float: {
+    double x;
+    if (v.getAsDouble(x))
+      return fail("expected a number");
+    return b.getF32FloatAttr(x);
+  }
+  case AttrKind::Bool:
+    if (v == "true" || v == "{true}")
+      return b.getBoolAttr(true);
+    if (v == "false" || v == "{false}")
+      return b.getBoolAttr(false);
+    return fail("expected true or false");
+  case AttrKind::Enum: {
+    Attribute a = makeEnumAttr(ctx, opcode, mlirName, v);
+    if (!a)
+      return fail("unknown value");
+    return a;
+  }
+  case AttrKind::String: {
+    Cursor cur = sub(v);
+    std::string s;
+    if (!cur.parseQuoted(s) || !cur.atEnd())
+      return fail("expected a quoted string");
+    return b.getStringAttr(s);
+  }
+  case AttrKind::BackendConfig: {
+    if (v.starts_with("\"")) {
+      Cursor cur = sub(v);
+      std::string s;
+      if (!cur.parseQuoted(s) || !cur.atEnd())
+        return fail("malformed string");
+      return b.getStringAttr(s);
+    }
+    return TextAttr::get(ctx, v);
+  }
+  case AttrKind::Window:
+    return WindowAttr::parseHlo(ctx, v, syntaxError);
+  case AttrKind::ConvDims:
+    return ConvDimensionNumbersAttr::parseHlo(ctx, v, syntaxError);
+  case AttrKind::Slice:
+    return SliceAttr::parseHlo(ctx, v, syntaxError);
+  case AttrKind::Padding:
+    return PaddingAttr::parseHlo(ctx, v, syntaxError);
+  case AttrKind::ReplicaGroups:
+    return ReplicaGroupsAttr::parseHlo(ctx, v, syntaxError);
+  case AttrKind::Sharding:
+    return ShardingAttr::parseHlo(ctx, v, syntaxError);
+  case AttrKind::Symbol:
+    if (v.starts_with("{")) // calls={%a} with a single computation.
+      v = v.drop_front().drop_back().trim();
+    if (v.contains(','))
+      return fail("expected one computation");
+    return parseSymbol({attr.name, v, attr.offset});
+  case AttrKind::SymbolList:
+  case AttrKind::NameList:
+    return parseList(attr, "expected {%name, ...}",
+                     [&](Cursor &cur, std::string &) -> Attribute {
+                       StringRef name;
+                       cur.consumeIf("%");
+                       if (!cur.parseIdentifier(name))
+                         return {};
+                       if (info->kind == AttrKind::SymbolList)
+                         return FlatSymbolRefAttr::get(ctx, name);
+                       return b.getStringAttr(name);
+                     });
+  case AttrKind::Pairs:
+    return parseList(attr, "expected {{source,target}, ...}",
+                     [&](Cursor &cur, std::string &err) -> Attribute {
+                       SmallVector<int64_t> pair;
+                       if (!cur.parseIntList(pair))
+                         return {};
+                       if (pair.size() != 2) {
+                         err = "each pair needs two ids";
+                         return {};
+                       }
+                       return b.getDenseI64ArrayAttr(pair);
+                     });
+  case AttrKind::StringDict:
+    return parseDictOfStrings(attr);
+  case AttrKind::Shape: {
+    Cursor cur = sub(v);
+    Type t;
+    if (!parseShape(cur, t))
+      return {};
+    return TypeAttr::get(t);
+  }
+  case AttrKind::ShapeList:
+    return parseList(attr, "expected {shape, ...}",
+                     [&](Cursor &cur, std::string &) -> Attribute {
+                       Type t;
+                       if (!parseShape(cur, t))
+                         return {};
+                       return TypeAttr::get(t);
+                     });
+  case AttrKind::PrecisionList:
+    return parseList(attr, "expected {default, high, ...}",
+                     [&](Cursor &cur, std::string &err) -> Attribute {
+                       StringRef p;
+                       if (!cur.parseIdentifier(p))
+                         return {};
+                       auto sym = symbolizePrecision(p.lower());
+                       if (!sym) {
+                         err = ("unknown precision '" + p + "'").str();
+                         return {};
+                       }
+                       return PrecisionAttr::get(ctx, *sym);
+                     });
+  case AttrKind::BoolList:
+  case AttrKind::Statistics:
+  case AttrKind::Accuracy:
+  case AttrKind::Aliasing:
+  case AttrKind::Domain:
+  case AttrKind::TypedLiteral:
+    return parseStructured(info->kind, attr);
+  case AttrKind::Text:
+    return TextAttr::get(ctx, v);
+  }
+  return {};
+}
+
+/// `{1,2}` as a DenseI64ArrayAttr.
+static DenseI64ArrayAttr parseIndex(Cursor &cur, Builder &b) {
+  SmallVector<int64_t> idx;
+  if (!cur.parseIntList(idx))
+    return {};
+  return b.getDenseI64ArrayAttr(idx);
+}
+
+Attribute Importer::parseTypedLiteral(Cursor &cur, Type &type) {
+  cur.skipSpace();
+  NestingGuard guard(*this, cur.getPos());
+  if (!guard.ok)
+    return {};
+  if (cur.consumeIf("(")) {
+    SmallVector<Type> types;
+    SmallVector<Attribute> values;
+    if (!cur.consumeIf(")")) {
+      do {
+        Type t;
+        Attribute v = parseTypedLiteral(cur, t);
+        if (!v)
+          return {};
+        types.push_back(t);
+        values.push_back(v);
+      } while (cur.consumeIf(","));
+      if (!cur.expect(")"))
+        return error(cur.getErrorOffset(), cur.getError()), Attribute();
+    }
+    type = TupleType::get(ctx, types);
+    return b.getArrayAttr(values);
+  }
+  if (!parseShape(cur, type))
+    return {};
+  return parseLiteral(cur, type);
+}
+
+Attribute Importer::parseStructured(AttrKind kind, const AttrAst &attr) {
+  Cursor cur = sub(attr.value);
+  Attribute result;
+  switch (kind) {
+  case AttrKind::BoolList: {
+    SmallVector<bool> values;
+    bool braced = cur.consumeIf("{");
+    if (!braced || !cur.consumeIf("}")) {
+      do {
+        StringRef word;
+        if (!cur.parseIdentifier(word))
+          break;
+        if (word != "true" && word != "false") {
+          cur.error("expected true or false");
+          break;
+        }
+        values.push_back(word == "true");
+      } while (braced && cur.consumeIf(","));
+      if (braced)
+        cur.expect("}");
+    }
+    result = b.getDenseBoolArrayAttr(values);
+    break;
+  }
+  case AttrKind::Statistics: {
+    NamedAttrList entries;
+    if (cur.expect("{") && !cur.consumeIf("}")) {
+      do {
+        StringRef key;
+        if (!cur.parseIdentifier(key) || !cur.expect("="))
+          break;
+        StringRef tok = scanScalarToken(cur);
+        double x;
+        if (tok.getAsDouble(x)) {
+          cur.error("expected a number");
+          break;
+        }
+        if (key == "visualizing_index")
+          entries.set(key, b.getI64IntegerAttr(int64_t(x)));
+        else
+          entries.set(key, b.getF64FloatAttr(x));
+      } while (cur.consumeIf(","));
+      cur.expect("}");
+    }
+    result = entries.getDictionary(ctx);
+    break;
+  }
+  case AttrKind::Accuracy: {
+    NamedAttrList entries;
+    if (cur.expect("{")) {
+      StringRef key;
+      if (cur.parseIdentifier(key) && cur.expect("=")) {
+        if (key == "mode") {
+          StringRef mode;
+          if (cur.parseIdentifier(mode))
+            entries.set("mode", b.getStringAttr(mode));
+        } else if (key == "tolerance" && cur.expect("{")) {
+          do {
+            StringRef k;
+            if (!cur.parseIdentifier(k) || !cur.expect("="))
+              break;
+            StringRef tok = scanScalarToken(cur);
+            double x;
+            if (tok.getAsDouble(x) ||
+                (k != "atol" && k != "rtol" && k != "ulps")) {
+              cur.error("expected atol=, rtol= or ulps= with a number");
+              break;
+            }
+            if (k == "ulps")
+              entries.set(k, b.getI64IntegerAttr(int64_t(x)));
+            else
+              entries.set(k, b.getF64FloatAttr(x));
+          } while (cur.consumeIf(","));
+          cur.expect("}");
+        } else if (!cur.failed()) {
+          cur.error("expected mode= or tolerance=");
+        }
+      }
+      cur.expect("}");
+    }
+    result = entries.getDictionary(ctx);
+    break;
+  }
+  case AttrKind::Aliasing: {
+    // {{output index}: (operand, {operand index}), ...}
+    SmallVector<Attribute> entries;
+    if (cur.expect("{") && !cur.consumeIf("}")) {
+      do {
+        DenseI64ArrayAttr out, operandIndex;
+        int64_t operand;
+        if (!(out = parseIndex(cur, b)) || !cur.expect(":") ||
+            !cur.expect("(") || !cur.parseInt(operand) || !cur.expect(",") ||
+            !(operandIndex = parseIndex(cur, b)) || !cur.expect(")"))
+          break;
+        NamedAttrList e;
+        e.set("output_index", out);
+        e.set("operand", b.getI64IntegerAttr(operand));
+        e.set("operand_index", operandIndex);
+        entries.push_back(e.getDictionary(ctx));
+      } while (cur.consumeIf(","));
+      cur.expect("}");
+    }
+    result = b.getArrayAttr(entries);
+    break;
+  }
+  case AttrKind::Domain: {
+    NamedAttrList entries;
+    if (cur.expect("{") && !cur.consumeIf("}")) {
+      do {
+        StringRef key;
+        if (!cur.parseIdentifier(key) || !cur.expect("="))
+          break;
+        if (key == "kind") {
+          std::string kindName;
+          if (!cur.parseQuoted(kindName))
+            break;
+          entries.set("kind", b.getStringAttr(kindName));
+          continue;
+        }
+        StringRef group;
+        if ((key != "entry" && key != "exit") || !cur.parseBalanced(group)) {
+          cur.error("expected kind=, entry= or exit=");
+          break;
+        }
+        Attribute sharding = ShardingAttr::parseHlo(ctx, group, [&]() {
+          failed = true;
+          return mlir::emitError(locAt(attr.offset)) << "invalid domain: ";
+        });
+        if (!sharding)
+          return {};
+        entries.set(key, sharding);
+      } while (cur.consumeIf(","));
+      cur.expect("}");
+    }
+    result = entries.getDictionary(ctx);
+    break;
+  }
+  case AttrKind::TypedLiteral: {
+    Type type;
+    Attribute value = parseTypedLiteral(cur, type);
+    if (!value)
+      return {};
+    NamedAttrList e;
+    e.set("shape", TypeAttr::get(type));
+    e.set("value", value);
+    result = e.getDictionary(ctx);
+    break;
+  }
+  default:
+    break;
+  }
+  if (failed)
+    return {};
+  if (cur.failed() || !cur.atEnd()) {
+    error(cur.failed() ? cur.getErrorOffset() : cur.getPos(),
+          "malformed " + attr.name + ": " +
+              (cur.failed() ? cur.getError() : "unexpected trailing text"));
+    return {};
+  }
+  return result;
+}
+
+/// `{item, ...}` (possibly empty) spanning the whole attribute value. `item`
+/// parses one element; it returns null to stop, after a cursor error or with
+/// `err` set to a specific message. `expected` describes the form.
+ArrayAttr
+Importer::parseList(const AttrAst &attr, StringRef expected,
+                    function_ref<Attribute(Cursor &, std::string &)> item) {
+  Cursor cur = sub(attr.value);
+  SmallVector<Attribute> elts;
+  std::string err;
+  if (cur.expect("{") && !cur.consumeIf("}")) {
+    do {
+      Attribute elt = item(cur, err);
+      if (!elt)
+        break;
+      elts.push_back(elt);
+    } while (cur.consumeIf(","));
+    if (err.empty() && !failed)
+      cur.expect("}");
+  }
+  if (failed)
+    return {};
+  if (!err.empty() || cur.failed() || !cur.atEnd()) {
+    error(attr.offset, "invalid " + attr.name + "=" +
+                           attr.value.take_front(60) + ": " +
+                           (err.empty() ? expected : StringRef(err)));
+    return {};
+  }
+  return b.getArrayAttr(elts);
+}
+
+Attribute Importer::parseMetadata(const AttrAst &attr) {
+  Cursor cur = sub(attr.value);
+  NamedAttrList entries;
+  if (cur.expect("{")) {
+    while (!cur.consumeIf("}")) {
+      if (cur.atEnd()) {
+        cur.error("expected '}'");
+        break;
+      }
+      StringRef key;
+      if (!cur.parseIdentifier(key) || !cur.expect("="))
+        break;
+      Attribute value;
+      if (cur.peek() == '"') {
+        std::string s;
+        if (!cur.parseQuoted(s))
+          break;
+        value = b.getStringAttr(s);
+      } else if (cur.peek() == '{') {
+        StringRef group;
+        if (!cur.parseBalanced(group))
+          break;
+        value = TextAttr::get(ctx, group);
+      } else {
+        StringRef word;
+        if (!cur.parseIdentifier(word))
+          break;
+        int64_t x;
+        if (!word.getAsInteger(10, x))
+          value = b.getI64IntegerAttr(x);
+        else if (word == "true" || word == "false")
+          value = b.getBoolAttr(word == "true");
+        else
+          value = TextAttr::get(ctx, word);
+      }
+      entries.set(b.getStringAttr(key), value);
+    }
+  }
+  if (cur.failed()) {
+    error(attr.offset, "malformed metadata: " + cur.getError());
+    return {};
+  }
+  return entries.getDictionary(ctx);
+}
+
+Attribute Importer::convertModuleAttr(const AttrAst &attr) {
+  StringRef v = attr.value;
+  if (attr.name == "entry_computation_layout") {
+    Cursor cur = sub(v);
+    SmallVector<Type> params;
+    Type result;
+    if (!cur.expect("{") || !cur.expect("(")) {
+      error(attr.offset, "malformed entry_computation_layout");
+      return {};
+    }
+    if (!cur.consumeIf(")")) {
+      do {
+        Type t;
+        if (!parseShape(cur, t))
+          return {};
+        params.push_back(t);
+      } while (cur.consumeIf(","));
+      if (!cur.expect(")")) {
+        error(attr.offset, "malformed entry_computation_layout");
+        return {};
+      }
+    }
+    if (!cur.expect("->") || !parseShape(cur, result) || !cur.expect("}") ||
+        !cur.atEnd()) {
+      if (!failed)
+        error(attr.offset, "malformed entry_computation_layout");
+      return {};
+    }
+    return TypeAttr::get(FunctionType::get(ctx, params, result));
+  }
+  if (attr.name == "is_scheduled" || attr.name == "alias_passthrough_params") {
+    if (v != "true" && v != "false") {
+      error(attr.offset, attr.name + " must be true or false");
+      return {};
+    }
+    return b.getBoolAttr(v == "true");
+  }
+  if (attr.name == "replica_count" || attr.name == "num_partitions") {
+    int64_t n;
+    if (v.getAsInteger(10, n) || n < 1) {
+      error(attr.offset, attr.name + " must be a positive integer");
+      return {};
+    }
+    return b.getI64IntegerAttr(n);
+  }
+  if (attr.name == "frontend_attributes")
+    return parseDictOfStrings(attr);
+  if (attr.name.starts_with("allow_spmd_sharding_propagation"))
+    return parseStructured(AttrKind::BoolList, attr);
+  if (attr.name == "input_output_alias" || attr.name == "buffer_donor") {
+    // {{out}: (param, {index}, kind), ...} and {(param, {index}), ...}
+    bool alias = attr.name == "input_output_alias";
+    Cursor cur = sub(v);
+    SmallVector<Attribute> entries;
+    if (cur.expect("{") && !cur.consumeIf("}")) {
+      do {
+        NamedAttrList e;
+        if (alias) {
+          DenseI64ArrayAttr out = parseIndex(cur, b);
+          if (!out || !cur.expect(":"))
+            break;
+          e.set("output_index", out);
+        }
+        int64_t param;
+        DenseI64ArrayAttr index;
+        if (!cur.expect("(") || !cur.parseInt(param) || !cur.expect(",") ||
+            !(index = parseIndex(cur, b)))
+          break;
+        e.set("parameter", b.getI64IntegerAttr(param));
+        e.set("parameter_index", index);
+        if (alias && cur.consumeIf(",")) {
+          StringRef kind;
+          if (!cur.parseIdentifier(kind))
+            break;
+          e.set("kind", b.getStringAttr(kind));
+        }
+        if (!cur.expect(")"))
+          break;
+        entries.push_back(e.getDictionary(ctx));
+      } while (cur.consumeIf(","));
+      cur.expect("}");
+    }
+    if (cur.failed() || !cur.atEnd()) {
+      error(cur.failed() ? cur.getErrorOffset() : cur.getPos(),
+            "malformed " + attr.name + ": " +
+                (cur.failed() ? cur.getError() : "unexpected trailing text"));
+      return {};
+    }
+    return b.getArrayAttr(entries);
+  }
+  return TextAttr::get(ctx, v);
+}

@@ -1,0 +1,420 @@
+//===- HloImportBuild.cpp - building the module ---------------------------===//
+//
+// Part of the HLO text importer (see HloImporter.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "HloImporter.h"
+
+using namespace mlir;
+using namespace mlir::hlo;
+using namespace mlir::hlo::detail;
+
+//===----------------------------------------------------------------------===//
+// Building
+//===----------------------------------------------------------------------===//
+
+static std::string hloShape(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  printHloShape(os, t);
+  return s;
+}
+
+Location Importer::instrLoc(InstrAst &instr, ArrayRef<AttrAst> attrs) {
+  // A nested parameter becomes a block argument: it is placed where the
+  // instruction using it starts, so that export prints it before that use.
+  size_t at = instr.opcode == "parameter" ? instr.anchor : instr.offset;
+  Location nameLoc = NameLoc::get(b.getStringAttr(instr.name), locAt(at));
+  for (const AttrAst &a : attrs)
+    if (a.name == "metadata")
+      if (Attribute md = parseMetadata(a))
+        return FusedLoc::get(ctx, {nameLoc}, md);
+  return nameLoc;
+}
+
+bool Importer::convertAttrs(StringRef opcode, ArrayRef<AttrAst> attrs,
+                            ArrayRef<StringAttr> known, NamedAttrList &out) {
+  NamedAttrList unknown;
+  for (const AttrAst &a : attrs) {
+    if (a.name == "metadata")
+      continue;
+    StringRef mlirName;
+    const AttrInfo *info = lookupHloAttr(a.name);
+    bool isKnown =
+        info && (known.empty() || llvm::any_of(known, [&](StringAttr k) {
+                   return k.getValue() == info->mlirName;
+                 }));
+    if (!isKnown) {
+      // Kept verbatim so that nothing in the text is lost.
+      unknown.set(b.getStringAttr(a.name), TextAttr::get(ctx, a.value));
+      continue;
+    }
+    Attribute value = convertAttr(opcode, a, mlirName);
+    if (!value)
+      return failed ? false : error(a.offset, "invalid attribute " + a.name);
+    if (out.get(mlirName))
+      return error(a.offset, "duplicate attribute '" + a.name + "'");
+    out.set(mlirName, value);
+  }
+  if (!unknown.empty())
+    out.set("unknown_attrs", unknown.getDictionary(ctx));
+  return true;
+}
+
+Operation *Importer::createOp(StringRef opcode, InstrAst &instr,
+                              ArrayRef<Value> operands, ArrayRef<AttrAst> attrs,
+                              Location loc) {
+  std::string name = "hlo." + opcode.str();
+  std::replace(name.begin(), name.end(), '-', '_');
+  std::optional<RegisteredOperationName> opName =
+      RegisteredOperationName::lookup(name, ctx);
+  if (!opName || name == "hlo.computation" || name == "hlo.return") {
+    error(instr.opcodeOffset, "unknown opcode '" + opcode + "'");
+    return nullptr;
+  }
+  OperationState state(loc, *opName);
+  state.addOperands(operands);
+  state.addTypes(instr.type);
+  NamedAttrList attributes;
+  if (!convertAttrs(opcode, attrs, opName->getAttributeNames(), attributes))
+    return nullptr;
+  if (opcode == "constant") {
+    Cursor cur = sub(instr.literal);
+    Attribute literal = parseLiteral(cur, instr.type);
+    if (!literal)
+      return nullptr;
+    if (!cur.atEnd()) {
+      error(instr.opcodeOffset, "unexpected text after the literal");
+      return nullptr;
+    }
+    if (!isa<UnitAttr>(literal))
+      attributes.set("value", literal);
+  }
+  state.addAttributes(attributes);
+  return Operation::create(state);
+}
+
+bool Importer::buildAsyncSugar(CompAst &comp, InstrAst &instr, StringRef base,
+                               StringRef suffix,
+                               SmallVectorImpl<Value> &operands, Block &block,
+                               Value &result) {
+  Location loc = instrLoc(instr, instr.attrs);
+  if (suffix != "start") {
+    if (operands.size() != 1)
+      return error(instr.offset, "'" + instr.opcode.str() +
+                                     "' takes the async chain as its operand");
+    StringRef opName = suffix == "update" ? "async-update" : "async-done";
+    Operation *op = createOp(opName, instr, operands, instr.attrs, loc);
+    if (!op)
+      return false;
+    block.push_back(op);
+    result = op->getResult(0);
+    return true;
+  }
+  // X-start(...): wrap X in a new computation whose ROOT is X.
+  auto tuple = dyn_cast<TupleType>(instr.type);
+  if (!tuple || tuple.size() < 2)
+    return error(instr.offset, "'" + instr.opcode.str() +
+                                   "' must produce ((operands), output, ...)");
+  std::string calleeName = instr.name + ".wrapped";
+  while (compNames.contains(calleeName))
+    calleeName += "_";
+  compNames.insert(calleeName);
+  SmallVector<Type> argTypes;
+  for (Value v : operands)
+    argTypes.push_back(v.getType());
+  OpBuilder ob(ctx);
+  ob.setInsertionPoint(block.getParentOp());
+  auto callee = ComputationOp::create(
+      ob, loc, calleeName, ob.getFunctionType(argTypes, {tuple.getType(1)}),
+      /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr, /*entry=*/false,
+      StringAttr());
+  Block *body = new Block();
+  callee.getBody().push_back(body);
+  SmallVector<Value> args;
+  for (auto [i, t] : llvm::enumerate(argTypes))
+    args.push_back(body->addArgument(
+        t, NameLoc::get(b.getStringAttr("Arg_" + std::to_string(i)),
+                        locAt(instr.offset))));
+  // The start keeps what is about the chain; the rest is the wrapped op's.
+  SmallVector<AttrAst> inner, outer;
+  for (const AttrAst &a : instr.attrs)
+    (a.name == "async_execution_thread" || a.name == "control-predecessors"
+         ? outer
+         : inner)
+        .push_back(a);
+  InstrAst wrapped = instr;
+  wrapped.type = tuple.getType(1);
+  Operation *op = createOp(base, wrapped, args, inner, loc);
+  if (!op)
+    return false;
+  body->push_back(op);
+  ob.setInsertionPointToEnd(body);
+  ReturnOp::create(ob, loc, op->getResult(0));
+  for (const AttrAst &a : outer)
+    if (a.name == "async_execution_thread")
+      if (auto thread =
+              dyn_cast_or_null<StringAttr>(convertAttr("async-start", a, base)))
+        callee.setExecutionThreadAttr(thread);
+  Operation *start = createOp("async-start", instr, operands, outer, loc);
+  if (!start)
+    return false;
+  start->setAttr("calls", FlatSymbolRefAttr::get(ctx, calleeName));
+  block.push_back(start);
+  result = start->getResult(0);
+  return true;
+}
+
+bool Importer::buildInstr(CompAst &comp, size_t root, Block &block,
+                          SmallVectorImpl<Value> &values) {
+  // Iterative depth-first build so that operands defined later in the text
+  // are built first without deep recursion.
+  // state: 0 unvisited, 1 on the current path, 2 built.
+  SmallVector<size_t, 16> stack{root};
+  while (!stack.empty()) {
+    size_t i = stack.back();
+    InstrAst &instr = comp.instrs[i];
+    if (state[i] == 2) {
+      stack.pop_back();
+      continue;
+    }
+    if (state[i] == 0) {
+      state[i] = 1;
+      for (const OperandAst &operand : llvm::reverse(instr.operands)) {
+        size_t dep;
+        if (operand.nested >= 0) {
+          dep = operand.nested;
+        } else {
+          auto it = nameToIndex.find(operand.name);
+          if (it == nameToIndex.end())
+            return error(operand.offset,
+                         "use of undefined value '%" + operand.name + "'");
+          dep = it->second;
+        }
+        if (state[dep] == 1)
+          return error(operand.offset,
+                       "instruction '" + instr.name + "' depends on itself");
+        if (state[dep] == 0)
+          stack.push_back(dep);
+      }
+      continue;
+    }
+    stack.pop_back();
+    SmallVector<Value, 4> operands;
+    for (const OperandAst &operand : instr.operands) {
+      Value v = values[operand.nested >= 0 ? size_t(operand.nested)
+                                           : nameToIndex.lookup(operand.name)];
+      if (operand.declared && !typesCompatible(operand.declared, v.getType()))
+        return error(operand.offset,
+                     "declared operand shape " + hloShape(operand.declared) +
+                         " is not compatible with the shape of '%" +
+                         operand.name + "', " + hloShape(v.getType()));
+      operands.push_back(v);
+    }
+    for (const AttrAst &a : instr.attrs) {
+      if (a.name != "control-predecessors")
+        continue;
+      Cursor cur = sub(a.value);
+      if (cur.consumeIf("{") && !cur.consumeIf("}")) {
+        do {
+          StringRef name;
+          cur.skipSpace();
+          size_t at = cur.getPos();
+          cur.consumeIf("%");
+          if (!cur.parseIdentifier(name))
+            break;
+          if (!nameToIndex.count(name))
+            return error(at, "instruction '" + name +
+                                 "' named in control-predecessors is not "
+                                 "defined in this computation");
+        } while (cur.consumeIf(","));
+      }
+    }
+    StringRef opcode = instr.opcode;
+    Value result;
+    for (StringRef suffix : {"start", "update", "done"}) {
+      StringRef base = opcode;
+      if (base.consume_back(("-" + Twine(suffix)).str()) && base != "async" &&
+          !hasOwnAsyncOpcodes(base) && base != "send" && base != "recv" &&
+          !base.empty()) {
+        if (!buildAsyncSugar(comp, instr, base, suffix, operands, block,
+                             result))
+          return false;
+        break;
+      }
+    }
+    if (!result) {
+      Operation *op = createOp(opcode, instr, operands, instr.attrs,
+                               instrLoc(instr, instr.attrs));
+      if (!op)
+        return false;
+      block.push_back(op);
+      result = op->getResult(0);
+    }
+    values[i] = result;
+    state[i] = 2;
+  }
+  return true;
+}
+
+bool Importer::buildComputation(CompAst &comp, ModuleOp module) {
+  nameToIndex.clear();
+  state.assign(comp.instrs.size(), 0);
+  for (auto [i, instr] : llvm::enumerate(comp.instrs)) {
+    if (!nameToIndex.try_emplace(instr.name, i).second) {
+      // Nested anonymous instructions get unique names, as XLA gives them.
+      if (StringRef(instr.name).ends_with(".anon")) {
+        std::string base = instr.name;
+        for (unsigned n = 1; !nameToIndex.try_emplace(instr.name, i).second;
+             ++n)
+          instr.name = base + "." + std::to_string(n);
+        continue;
+      }
+      return error(instr.offset,
+                   "redefinition of instruction '%" + instr.name + "'");
+    }
+  }
+  if (comp.instrs.empty())
+    return error(comp.offset, "computation '" + comp.name + "' is empty");
+  // Parameters become block arguments.
+  SmallVector<int> paramOf;
+  for (auto [i, instr] : llvm::enumerate(comp.instrs)) {
+    if (instr.opcode != "parameter")
+      continue;
+    size_t n = instr.paramNumber;
+    if (n >= comp.instrs.size())
+      return error(instr.offset, "parameter number " + std::to_string(n) +
+                                     " is out of range: the computation has " +
+                                     std::to_string(comp.instrs.size()) +
+                                     " instructions");
+    if (n >= paramOf.size())
+      paramOf.resize(n + 1, -1);
+    if (paramOf[n] >= 0)
+      return error(instr.offset,
+                   "duplicate parameter number " + std::to_string(n));
+    paramOf[n] = i;
+  }
+  for (auto [n, i] : llvm::enumerate(paramOf))
+    if (i < 0)
+      return error(comp.offset, "computation '" + comp.name +
+                                    "' has no parameter number " +
+                                    std::to_string(n));
+  size_t rootIndex = comp.instrs.size();
+  for (auto [i, instr] : llvm::enumerate(comp.instrs)) {
+    if (!instr.isRoot)
+      continue;
+    if (rootIndex != comp.instrs.size())
+      return error(instr.offset,
+                   "computation '" + comp.name + "' has more than one ROOT");
+    rootIndex = i;
+  }
+  if (rootIndex == comp.instrs.size()) {
+    // Without ROOT the last (non-nested) instruction is the root.
+    for (size_t i = comp.instrs.size(); i-- > 0;)
+      if (!StringRef(comp.instrs[i].name).contains(".anon")) {
+        rootIndex = i;
+        break;
+      }
+  }
+
+  if (comp.declaredResult &&
+      !typesCompatible(comp.declaredResult, comp.instrs[rootIndex].type))
+    return error(comp.declaredResultOffset,
+                 "computation '" + comp.name + "' declares result shape " +
+                     hloShape(comp.declaredResult) + " but its ROOT has " +
+                     hloShape(comp.instrs[rootIndex].type));
+  SmallVector<Type> argTypes;
+  SmallVector<Attribute> argAttrs;
+  bool anyArgAttrs = false;
+  for (int i : paramOf) {
+    InstrAst &p = comp.instrs[i];
+    argTypes.push_back(p.type);
+    NamedAttrList converted, attrs;
+    if (!convertAttrs("parameter", p.attrs, {}, converted))
+      return false;
+    for (NamedAttribute a : converted)
+      attrs.set(("hlo." + a.getName().getValue()).str(), a.getValue());
+    anyArgAttrs |= !attrs.empty();
+    argAttrs.push_back(attrs.getDictionary(ctx));
+  }
+  OpBuilder ob(ctx);
+  ob.setInsertionPointToEnd(module.getBody());
+  auto fnType = ob.getFunctionType(argTypes, {comp.instrs[rootIndex].type});
+  auto op = ComputationOp::create(
+      ob, locAt(comp.offset), comp.name, fnType,
+      anyArgAttrs ? ob.getArrayAttr(argAttrs) : ArrayAttr(), ArrayAttr(),
+      comp.isEntry,
+      comp.executionThread ? ob.getStringAttr(*comp.executionThread)
+                           : StringAttr());
+  Block *block = new Block();
+  op.getBody().push_back(block);
+  SmallVector<Value> values(comp.instrs.size());
+  for (int i : paramOf) {
+    InstrAst &p = comp.instrs[i];
+    values[i] = block->addArgument(p.type, instrLoc(p, p.attrs));
+    state[i] = 2;
+  }
+  for (size_t i = 0; i < comp.instrs.size(); ++i)
+    if (state[i] != 2 && !buildInstr(comp, i, *block, values))
+      return false;
+  ob.setInsertionPointToEnd(block);
+  ReturnOp::create(ob, locAt(comp.instrs[rootIndex].offset), values[rootIndex]);
+  return true;
+}
+
+bool Importer::buildModule(ModuleOp module) {
+  if (!moduleName.empty())
+    module.setSymName(moduleName);
+  for (const AttrAst &a : headerAttrs) {
+    Attribute v = convertModuleAttr(a);
+    if (!v)
+      return false;
+    module->setAttr(("hlo." + a.name).str(), v);
+  }
+  for (auto &[name, entries] : sections) {
+    SmallVector<Attribute> values;
+    for (auto &entry : entries)
+      values.push_back(TextAttr::get(ctx, entry.second));
+    std::string key = "hlo.section." + name.str();
+    module->setAttr(key, b.getArrayAttr(values));
+  }
+  bool haveEntry = llvm::any_of(comps, [](auto &c) { return c.isEntry; });
+  if (!haveEntry && !comps.empty())
+    comps.back().isEntry = true;
+  for (CompAst &comp : comps)
+    if (!buildComputation(comp, module))
+      return false;
+  return true;
+}
+
+OwningOpRef<ModuleOp> Importer::run() {
+  if (!parseHeader() || !parseSections())
+    return nullptr;
+  while (!c.atEnd()) {
+    comps.emplace_back();
+    if (!parseComputation(comps.back()))
+      return nullptr;
+  }
+  if (comps.empty()) {
+    error(c.getPos(), "expected at least one computation");
+    return nullptr;
+  }
+  const CompAst *firstEntry = nullptr;
+  for (const CompAst &comp : comps) {
+    if (!comp.isEntry)
+      continue;
+    if (firstEntry) {
+      error(comp.offset, "more than one ENTRY computation (the first is '" +
+                             firstEntry->name + "')");
+      return nullptr;
+    }
+    firstEntry = &comp;
+  }
+  OwningOpRef<ModuleOp> module = ModuleOp::create(locAt(0));
+  if (!buildModule(*module) || failed)
+    return nullptr;
+  if (mlir::failed(mlir::verify(*module)))
+    return nullptr;
+  return module;
+}

@@ -1,0 +1,440 @@
+//===- HloImportLiterals.cpp - shapes and literals ------------------------===//
+//
+// Part of the HLO text importer (see HloImporter.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "HloImporter.h"
+
+using namespace mlir;
+using namespace mlir::hlo;
+using namespace mlir::hlo::detail;
+
+//===----------------------------------------------------------------------===//
+// Shapes
+//===----------------------------------------------------------------------===//
+
+static StringRef arrayShapeSpelling(StringRef rest);
+
+bool Importer::parseShape(Cursor &cur, Type &type) {
+  cur.skipSpace();
+  NestingGuard guard(*this, cur.getPos());
+  if (!guard.ok)
+    return false;
+  if (cur.consumeIf("(")) {
+    SmallVector<Type> elts;
+    if (!cur.consumeIf(")")) {
+      do {
+        Type t;
+        if (!parseShape(cur, t))
+          return false;
+        elts.push_back(t);
+      } while (cur.consumeIf(","));
+      if (!cur.expect(")"))
+        return error(cur.getErrorOffset(), cur.getError());
+    }
+    type = TupleType::get(ctx, elts);
+    return true;
+  }
+  // Array shapes repeat a lot: reuse the type built for the same spelling.
+  StringRef spelling = arrayShapeSpelling(cur.rest());
+  if (!spelling.empty()) {
+    auto it = shapeCache.find(spelling);
+    if (it != shapeCache.end()) {
+      cur.setPos(cur.getPos() + spelling.size());
+      type = it->second;
+      return true;
+    }
+  }
+  if (!parseArrayShape(cur, type))
+    return false;
+  if (!spelling.empty())
+    shapeCache.try_emplace(spelling, type);
+  return true;
+}
+
+/// The text of the array shape at the start of `rest` (`f32[2,3]{1,0}`), or
+/// empty if it is not one spelled without spaces.
+static StringRef arrayShapeSpelling(StringRef rest) {
+  size_t open = rest.find_first_of("[ ({,");
+  if (open == StringRef::npos || rest[open] != '[')
+    return {};
+  size_t close = rest.find_first_of("] ", open);
+  if (close == StringRef::npos || rest[close] != ']')
+    return {};
+  size_t end = close + 1;
+  if (end < rest.size() && rest[end] == '{') {
+    size_t brace = rest.find_first_of("} ", end);
+    if (brace == StringRef::npos || rest[brace] != '}')
+      return {};
+    end = brace + 1;
+  }
+  return rest.take_front(end);
+}
+
+bool Importer::parseArrayShape(Cursor &cur, Type &type) {
+  size_t start = cur.getPos();
+  StringRef name;
+  if (!cur.parseIdentifier(name))
+    return error(cur.getErrorOffset(), "expected shape");
+  Type elt = parseElementType(ctx, name);
+  if (!elt)
+    return error(start, "unknown element type '" + name + "'");
+  if (!cur.expect("["))
+    return error(cur.getErrorOffset(), cur.getError());
+  SmallVector<int64_t> dims, bounds;
+  bool anyBounded = false;
+  if (!cur.consumeIf("]")) {
+    do {
+      if (cur.consumeIf("?")) {
+        dims.push_back(ShapedType::kDynamic);
+        bounds.push_back(ShapedType::kDynamic);
+        continue;
+      }
+      bool bounded = cur.consumeIf("<=");
+      int64_t d;
+      if (!cur.parseInt(d))
+        return error(cur.getErrorOffset(), cur.getError());
+      if (d < 0)
+        return error(start, "negative dimension size in shape");
+      dims.push_back(bounded ? ShapedType::kDynamic : d);
+      bounds.push_back(bounded ? d : ShapedType::kDynamic);
+      anyBounded |= bounded;
+    } while (cur.consumeIf(","));
+    if (!cur.expect("]"))
+      return error(cur.getErrorOffset(), cur.getError());
+  }
+  if (isa<TokenType, hlo::OpaqueType>(elt)) {
+    if (!dims.empty())
+      return error(start, "'" + name + "' shapes have no dimensions");
+    type = elt;
+    return true;
+  }
+  // Like XLA, reject shapes whose element count does not fit in int64.
+  int64_t elements = 1;
+  for (auto [d, bound] : llvm::zip(dims, bounds)) {
+    int64_t size = ShapedType::isDynamic(d) ? bound : d;
+    if (ShapedType::isDynamic(size))
+      continue;
+    if (llvm::MulOverflow(elements, size, elements))
+      return error(start, "shape has more than 2^63 elements");
+  }
+  LayoutAttr layout;
+  // A layout follows directly: `f32[2]{0}` (not `f32[2] {1, 2}`, a literal).
+  if (cur.getPos() < text.size() && cur.rest().starts_with("{")) {
+    if (!parseLayout(cur, bounds, anyBounded, layout))
+      return false;
+  } else if (anyBounded) {
+    layout = LayoutAttr::get(ctx, false, {}, {}, {}, 0, 0, bounds,
+                             StringAttr::get(ctx, ""));
+  }
+  type = RankedTensorType::get(dims, elt, layout);
+  return true;
+}
+
+bool Importer::parseLayout(Cursor &cur, ArrayRef<int64_t> bounds,
+                           bool anyBounded, LayoutAttr &layout) {
+  size_t start = cur.getPos();
+  SmallVector<int64_t> m2m, tileSizes, tileData;
+  int64_t elementSize = 0, memorySpace = 0;
+  std::string extra;
+  if (!cur.expect("{"))
+    return error(cur.getErrorOffset(), cur.getError());
+  if (cur.peek() != '}' && cur.peek() != ':') {
+    if (!cur.parseJoinedInts(m2m, ','))
+      return error(cur.getErrorOffset(), cur.getError());
+  }
+  if (cur.consumeIf(":")) {
+    while (!cur.atEnd() && cur.peek() != '}') {
+      if (cur.consumeIf("T")) {
+        while (cur.peek() == '(') {
+          size_t before = tileData.size();
+          if (!cur.expect("("))
+            break;
+          do {
+            if (cur.consumeIf("*")) {
+              tileData.push_back(std::numeric_limits<int64_t>::min());
+              continue;
+            }
+            int64_t v;
+            if (!cur.parseInt(v))
+              return error(cur.getErrorOffset(), cur.getError());
+            tileData.push_back(v);
+          } while (cur.consumeIf(","));
+          if (!cur.expect(")"))
+            return error(cur.getErrorOffset(), cur.getError());
+          tileSizes.push_back(tileData.size() - before);
+        }
+      } else if (cur.consumeIf("E(")) {
+        if (!cur.parseInt(elementSize) || !cur.expect(")"))
+          return error(cur.getErrorOffset(), cur.getError());
+      } else if (cur.consumeIf("S(")) {
+        if (!cur.parseInt(memorySpace) || !cur.expect(")"))
+          return error(cur.getErrorOffset(), cur.getError());
+      } else {
+        // Other layout items (L(..), P(..), SC(..), ...) are kept verbatim.
+        size_t itemStart = cur.getPos();
+        StringRef word, group;
+        if (!cur.consumeIf("#") && !cur.consumeIf("*") &&
+            !cur.parseIdentifier(word))
+          return error(itemStart, "malformed layout item");
+        if (!cur.parseBalanced(group))
+          return error(itemStart, "malformed layout item");
+        extra += cur.getText().slice(itemStart, cur.getPos()).str();
+      }
+    }
+  }
+  if (!cur.expect("}"))
+    return error(cur.getErrorOffset(), cur.getError());
+  size_t rank = bounds.size();
+  if (rank == 0 && tileSizes.empty() && !elementSize && !memorySpace &&
+      extra.empty() && m2m.empty())
+    return true; // `f32[]{}` is the default scalar layout.
+  if (m2m.size() != rank)
+    return error(start, "layout {" + std::to_string(m2m.size()) +
+                            " dims} does not match the shape's rank " +
+                            std::to_string(rank));
+  SmallVector<bool> seen(rank, false);
+  for (int64_t d : m2m) {
+    if (d < 0 || d >= int64_t(rank) || seen[d])
+      return error(start, "layout is not a permutation of the dimensions");
+    seen[d] = true;
+  }
+  layout = LayoutAttr::get(
+      ctx, true, m2m, tileSizes, tileData, elementSize, memorySpace,
+      anyBounded ? bounds : ArrayRef<int64_t>(), StringAttr::get(ctx, extra));
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Literals
+//===----------------------------------------------------------------------===//
+
+StringRef mlir::hlo::detail::scanScalarToken(Cursor &cur) {
+  cur.skipSpace();
+  StringRef rest = cur.rest();
+  size_t n = 0;
+  while (n < rest.size()) {
+    char ch = rest[n];
+    if (ch == ',' || ch == '}' || ch == ')' || ch == ' ' || ch == '\n' ||
+        ch == '\t' || ch == '\r')
+      break;
+    if (ch == '(') { // nan(0x...)
+      size_t close = rest.find(')', n);
+      n = close == StringRef::npos ? rest.size() : close + 1;
+      break;
+    }
+    ++n;
+  }
+  cur.setPos(cur.getPos() + n);
+  return rest.take_front(n);
+}
+
+static std::optional<APFloat> parseFloatToken(StringRef tok,
+                                              const llvm::fltSemantics &sem,
+                                              std::string &err) {
+  bool neg = tok.consume_front("-");
+  if (!neg)
+    tok.consume_front("+");
+  if (tok == "inf") {
+    if (!APFloat::semanticsHasInf(sem)) {
+      err = "this floating-point type has no infinity";
+      return std::nullopt;
+    }
+    return APFloat::getInf(sem, neg);
+  }
+  if (tok.starts_with("nan")) {
+    if (!APFloat::semanticsHasNaN(sem)) {
+      err = "this floating-point type has no NaN";
+      return std::nullopt;
+    }
+    StringRef payload = tok.drop_front(3);
+    if (payload.empty())
+      return APFloat::getQNaN(sem, neg);
+    uint64_t bits;
+    if (!payload.consume_front("(0x") || !payload.consume_back(")") ||
+        payload.getAsInteger(16, bits)) {
+      err = "malformed NaN payload";
+      return std::nullopt;
+    }
+    // The payload is the significand bits, quiet bit included.
+    unsigned width = APFloat::semanticsSizeInBits(sem);
+    APInt all = APFloat::getQNaN(sem, neg).bitcastToAPInt();
+    unsigned mantBits = APFloat::semanticsPrecision(sem) - 1;
+    APInt mantMask = APInt::getLowBitsSet(width, mantBits);
+    APInt value = (all & ~mantMask) | (APInt(width, bits) & mantMask);
+    return APFloat(sem, value);
+  }
+  APFloat value(sem);
+  auto status = value.convertFromString(tok, APFloat::rmNearestTiesToEven);
+  if (!status) {
+    llvm::consumeError(status.takeError());
+    err = "invalid floating-point literal '" + tok.str() + "'";
+    return std::nullopt;
+  }
+  if (*status & APFloat::opOverflow) {
+    err = "value " + tok.str() + " is out of range for the element type";
+    return std::nullopt;
+  }
+  if (neg)
+    value.changeSign();
+  return value;
+}
+
+bool Importer::parseScalar(Cursor &cur, Type elt, SmallVectorImpl<APInt> &ints,
+                           SmallVectorImpl<APFloat> &floats,
+                           SmallVectorImpl<std::complex<APFloat>> &complexes) {
+  cur.skipSpace();
+  size_t at = cur.getPos();
+  std::string err;
+  if (auto complex = dyn_cast<ComplexType>(elt)) {
+    auto &sem = cast<FloatType>(complex.getElementType()).getFloatSemantics();
+    if (!cur.expect("("))
+      return error(cur.getErrorOffset(), "expected '(' of a complex literal");
+    auto re = parseFloatToken(scanScalarToken(cur), sem, err);
+    if (!re || !cur.expect(","))
+      return error(at, err.empty() ? "malformed complex literal" : err);
+    auto im = parseFloatToken(scanScalarToken(cur), sem, err);
+    if (!im || !cur.expect(")"))
+      return error(at, err.empty() ? "malformed complex literal" : err);
+    complexes.emplace_back(*re, *im);
+    return true;
+  }
+  StringRef tok = scanScalarToken(cur);
+  if (tok.empty())
+    return error(at, "expected a literal value");
+  if (auto ft = dyn_cast<FloatType>(elt)) {
+    auto v = parseFloatToken(tok, ft.getFloatSemantics(), err);
+    if (!v)
+      return error(at, err);
+    floats.push_back(*v);
+    return true;
+  }
+  auto it = cast<IntegerType>(elt);
+  unsigned width = it.getWidth();
+  if (width == 1 && it.isSignless()) {
+    // pred: true/false, or an integer where nonzero is true (as XLA reads).
+    APInt v;
+    bool neg = tok.starts_with("-");
+    if (tok == "true" || tok == "false")
+      ints.push_back(APInt(1, tok == "true"));
+    else if (!tok.drop_front(neg).getAsInteger(10, v))
+      ints.push_back(APInt(1, !v.isZero()));
+    else
+      return error(at, "invalid pred literal '" + tok + "'");
+    return true;
+  }
+  bool neg = tok.consume_front("-");
+  APInt v;
+  if (tok.getAsInteger(10, v))
+    return error(at, "invalid integer literal '" + tok + "'");
+  if (neg && it.isUnsigned())
+    return error(at, "negative value for an unsigned type");
+  bool fits;
+  if (it.isUnsigned() || width == 1)
+    fits = v.getActiveBits() <= width;
+  else if (neg)
+    fits = v.getActiveBits() < width ||
+           (v.getActiveBits() == width && v.isPowerOf2());
+  else
+    fits = v.getActiveBits() < width;
+  if (!fits)
+    return error(at, "literal value " + tok + " does not fit in " +
+                         std::to_string(width) + " bits");
+  v = v.zextOrTrunc(width);
+  if (neg)
+    v.negate();
+  ints.push_back(v);
+  return true;
+}
+
+Attribute Importer::parseArrayLiteral(Cursor &cur, RankedTensorType type) {
+  auto plain = RankedTensorType::get(type.getShape(), type.getElementType());
+  SmallVector<APInt> ints;
+  SmallVector<APFloat> floats;
+  SmallVector<std::complex<APFloat>> complexes;
+  Type elt = type.getElementType();
+  int64_t rank = type.getRank();
+  for (int64_t d : type.getShape())
+    if (ShapedType::isDynamic(d)) {
+      error(cur.getPos(), "literal of a dynamic shape");
+      return {};
+    }
+  // Nested braces, one level per dimension; counts are checked at the end
+  // of each level.
+  std::function<bool(int64_t)> level = [&](int64_t dim) -> bool {
+    if (dim == rank)
+      return parseScalar(cur, elt, ints, floats, complexes);
+    if (!cur.expect("{"))
+      return error(cur.getErrorOffset(), cur.getError());
+    int64_t count = 0;
+    if (!cur.consumeIf("}")) {
+      do {
+        if (!level(dim + 1))
+          return false;
+        ++count;
+      } while (cur.consumeIf(","));
+      if (!cur.expect("}"))
+        return error(cur.getErrorOffset(), cur.getError());
+    }
+    if (count != type.getDimSize(dim))
+      return error(cur.getPos(), "literal has " + std::to_string(count) +
+                                     " elements in dimension " +
+                                     std::to_string(dim) + ", shape says " +
+                                     std::to_string(type.getDimSize(dim)));
+    return true;
+  };
+  if (!level(0))
+    return {};
+  if (isa<ComplexType>(elt))
+    return DenseElementsAttr::get(plain, complexes);
+  if (isa<FloatType>(elt))
+    return DenseElementsAttr::get(plain, floats);
+  if (elt.isInteger(1)) {
+    SmallVector<bool> bools;
+    for (const APInt &v : ints)
+      bools.push_back(!v.isZero());
+    return DenseElementsAttr::get(plain, bools);
+  }
+  return DenseElementsAttr::get(plain, ints);
+}
+
+Attribute Importer::parseLiteral(Cursor &cur, Type type) {
+  cur.skipSpace();
+  NestingGuard guard(*this, cur.getPos());
+  if (!guard.ok)
+    return {};
+  if (cur.rest().starts_with("{...}")) {
+    cur.setPos(cur.getPos() + 5);
+    return b.getUnitAttr(); // Elided.
+  }
+  if (auto tuple = dyn_cast<TupleType>(type)) {
+    if (!cur.expect("("))
+      return error(cur.getErrorOffset(), "expected '(' of a tuple literal"),
+             Attribute();
+    SmallVector<Attribute> elts;
+    for (size_t i = 0; i < tuple.size(); ++i) {
+      if (i && !cur.expect(","))
+        return error(cur.getErrorOffset(), cur.getError()), Attribute();
+      // Tuple elements may repeat their shape: `( s32[4]{0} {...}, ... )`.
+      if (cur.peek() != '(' && startsShapeAt(cur, ctx)) {
+        Type ignored;
+        if (!parseShape(cur, ignored))
+          return {};
+      }
+      Attribute elt = parseLiteral(cur, tuple.getType(i));
+      if (!elt)
+        return {};
+      elts.push_back(elt);
+    }
+    if (!cur.expect(")"))
+      return error(cur.getErrorOffset(), cur.getError()), Attribute();
+    return b.getArrayAttr(elts);
+  }
+  auto rt = dyn_cast<RankedTensorType>(type);
+  if (!rt) {
+    error(cur.getPos(), "constant of a type without literals");
+    return {};
+  }
+  return parseArrayLiteral(cur, rt);
+}

@@ -1,0 +1,213 @@
+//===- HloImporter.h - the HLO text importer's parts ------------*- C++ -*-===//
+//
+// Private to lib/Translate. The importer in two stages: the parser reads the
+// text into a light syntax tree (computations, instructions, operands by
+// name, attribute values as raw spans); the builder then creates one hlo op
+// per instruction in text order (operands defined later are built first),
+// converting each attribute with the codec chosen by its HLO name. Errors
+// carry file:line:col.
+//
+// The class is defined across:
+//   HloImport.cpp         diagnostics, the syntax-tree parser, entry points
+//   HloImportLiterals.cpp shapes, layouts and literals
+//   HloImportAttrs.cpp    attribute values (codecs, metadata, header)
+//   HloImportBuild.cpp    building ops, computations and the module
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HLO_LIB_TRANSLATE_HLOIMPORTER_H
+#define HLO_LIB_TRANSLATE_HLOIMPORTER_H
+
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Dialect/Hlo/HloSyntax.h"
+#include "Hlo/Dialect/Hlo/HloTypeInference.h"
+#include "Hlo/Translate/HloText.h"
+#include "HloTextCommon.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <complex>
+#include <deque>
+
+namespace mlir::hlo::detail {
+
+using syntax::Cursor;
+
+/// Reads one scalar token of a literal: a number, inf/nan spelling, or
+/// true/false.
+StringRef scanScalarToken(Cursor &cur);
+
+//===----------------------------------------------------------------------===//
+// Syntax tree
+//===----------------------------------------------------------------------===//
+
+struct AttrAst {
+  StringRef name;
+  StringRef value;
+  size_t offset;
+};
+
+struct OperandAst {
+  StringRef name;  // Referenced instruction, or empty for a nested one.
+  int nested = -1; // Index of a nested (anonymous) instruction.
+  size_t offset;
+  Type declared; // The shape written before the operand, if any.
+};
+
+struct InstrAst {
+  std::string name;
+  size_t offset = 0;
+  size_t opcodeOffset = 0;
+  // Where the instruction stands in the text: a nested instruction stands
+  // where the instruction using it starts.
+  size_t anchor = 0;
+  bool isRoot = false;
+  Type type;
+  StringRef opcode;
+  SmallVector<OperandAst, 4> operands;
+  StringRef literal;        // constant(...) contents.
+  int64_t paramNumber = -1; // parameter(N).
+  SmallVector<AttrAst, 4> attrs;
+};
+
+struct CompAst {
+  StringRef name;
+  size_t offset = 0;
+  bool isEntry = false;
+  Type declaredResult; // `-> shape` of the signature, if written.
+  size_t declaredResultOffset = 0;
+  std::optional<std::string> executionThread;
+  std::deque<InstrAst> instrs;
+};
+
+//===----------------------------------------------------------------------===//
+// Importer
+//===----------------------------------------------------------------------===//
+
+class Importer {
+public:
+  Importer(StringRef text, StringRef fileName, MLIRContext *ctx)
+      : c(text), text(text), ctx(ctx), b(ctx),
+        file(StringAttr::get(ctx, fileName)) {
+    lineStarts.push_back(0);
+    for (size_t i = 0; i < text.size(); ++i)
+      if (text[i] == '\n')
+        lineStarts.push_back(i + 1);
+  }
+
+  OwningOpRef<ModuleOp> run();
+
+private:
+  // Diagnostics.
+  Location locAt(size_t offset);
+  bool error(size_t offset, const Twine &msg);
+  bool cursorError() { return error(c.getErrorOffset(), c.getError()); }
+  /// A cursor over `part` (a piece of the text) whose positions are offsets
+  /// into the whole text, so that errors point at the right line and column.
+  Cursor sub(StringRef part) {
+    Cursor cur(text.take_front(part.end() - text.begin()));
+    cur.setPos(part.begin() - text.begin());
+    return cur;
+  }
+
+  // Parsing.
+  bool parseHeader();
+  bool parseSections();
+  bool parseComputation(CompAst &comp);
+  bool parseInstruction(CompAst &comp, size_t index, bool nested);
+  bool parseOperands(CompAst &comp, size_t index);
+  bool parseAttrList(SmallVectorImpl<AttrAst> &attrs);
+  bool captureValue(StringRef &value);
+  bool parseName(StringRef &name);
+
+public:
+  // Shapes (also used for attribute values that hold shapes).
+  bool parseShape(Cursor &cur, Type &type);
+  bool parseArrayShape(Cursor &cur, Type &type);
+  bool parseLayout(Cursor &cur, ArrayRef<int64_t> bounds, bool anyBounded,
+                   LayoutAttr &layout);
+
+private:
+  // Building.
+  bool buildModule(ModuleOp module);
+  bool buildComputation(CompAst &comp, ModuleOp module);
+  bool buildInstr(CompAst &comp, size_t index, Block &block,
+                  SmallVectorImpl<Value> &values);
+  bool buildAsyncSugar(CompAst &comp, InstrAst &instr, StringRef base,
+                       StringRef suffix, SmallVectorImpl<Value> &operands,
+                       Block &block, Value &result);
+  Operation *createOp(StringRef opcode, InstrAst &instr,
+                      ArrayRef<Value> operands, ArrayRef<AttrAst> attrs,
+                      Location loc);
+  Location instrLoc(InstrAst &instr, ArrayRef<AttrAst> attrs);
+  bool convertAttrs(StringRef opcode, ArrayRef<AttrAst> attrs,
+                    ArrayRef<StringAttr> known, NamedAttrList &out);
+
+public:
+  Attribute convertAttr(StringRef opcode, const AttrAst &attr,
+                        StringRef &mlirName);
+  Attribute parseLiteral(Cursor &cur, Type type);
+
+private:
+  Attribute parseArrayLiteral(Cursor &cur, RankedTensorType type);
+  bool parseScalar(Cursor &cur, Type elt, SmallVectorImpl<APInt> &ints,
+                   SmallVectorImpl<APFloat> &floats,
+                   SmallVectorImpl<std::complex<APFloat>> &complexes);
+  Attribute convertModuleAttr(const AttrAst &attr);
+  Attribute parseStructured(AttrKind kind, const AttrAst &attr);
+  ArrayAttr parseList(const AttrAst &attr, StringRef expected,
+                      function_ref<Attribute(Cursor &, std::string &)> item);
+  Attribute parseTypedLiteral(Cursor &cur, Type &type);
+  DictionaryAttr parseDictOfStrings(const AttrAst &attr);
+  Attribute parseMetadata(const AttrAst &attr);
+  FlatSymbolRefAttr parseSymbol(const AttrAst &attr);
+
+  Cursor c;
+  StringRef text;
+  MLIRContext *ctx;
+  Builder b;
+  StringAttr file;
+  std::vector<size_t> lineStarts;
+  llvm::StringMap<Type> shapeCache;
+  bool failed = false;
+
+  /// Nested syntax (operands, tuple shapes and literals) may go this deep;
+  /// deeper input is rejected rather than overflowing the stack.
+  static constexpr unsigned kMaxNesting = 256;
+  unsigned nesting = 0;
+  struct NestingGuard {
+    Importer &im;
+    bool ok;
+    NestingGuard(Importer &im, size_t offset) : im(im) {
+      ok = ++im.nesting <= kMaxNesting ||
+           im.error(offset, "nesting deeper than " +
+                                std::to_string(kMaxNesting) + " levels");
+    }
+    ~NestingGuard() { --im.nesting; }
+  };
+
+  StringRef moduleName;
+  SmallVector<AttrAst> headerAttrs;
+  SmallVector<std::pair<StringRef, SmallVector<std::pair<int64_t, StringRef>>>>
+      sections;
+  std::vector<CompAst> comps;
+  llvm::StringSet<> compNames;
+
+  // Per-computation state while building.
+  llvm::StringMap<size_t> nameToIndex;
+  SmallVector<uint8_t> state;
+};
+
+} // namespace mlir::hlo::detail
+
+#endif // HLO_LIB_TRANSLATE_HLOIMPORTER_H
