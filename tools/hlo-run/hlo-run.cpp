@@ -72,10 +72,21 @@ static cl::opt<double> absTolerance("atol", cl::desc("Absolute tolerance of --co
                             cl::init(1e-5));
 static cl::opt<double> relTolerance("rtol", cl::desc("Relative tolerance of --compare"),
                             cl::init(1e-5));
-static cl::opt<int64_t> replicas("replicas", cl::desc("Simulated replicas"),
-                                 cl::init(1));
-static cl::opt<int64_t> partitions("partitions",
-                                   cl::desc("Simulated partitions"), cl::init(1));
+static cl::opt<int64_t>
+    replicas("replicas",
+             cl::desc("Simulated replicas (default: the module's "
+                      "replica_count, else 1)"),
+             cl::init(1));
+static cl::opt<int64_t>
+    partitions("partitions",
+               cl::desc("Simulated partitions (default: the module's "
+                        "num_partitions, else 1)"),
+               cl::init(1));
+static cl::opt<int64_t> maxLiveElements(
+    "max-live-elements",
+    cl::desc("Fail when the values alive on one simulated device exceed "
+             "this many elements (0: no limit; default: the interpreter's)"),
+    cl::init(-1));
 static cl::opt<bool> printTime("time",
                                cl::desc("Print the interpreter's run time "
                                         "(the fastest of --repeat runs; "
@@ -320,9 +331,13 @@ static void printResult(const Literal &result) {
 static FailureOr<Literal> runModule(ModuleOp module, StringRef path,
                                     ArrayRef<Literal> arguments,
                                     std::string &error) {
-  InterpreterOptions options;
-  options.numReplicas = replicas;
-  options.numPartitions = partitions;
+  InterpreterOptions options = getModuleOptions(module);
+  if (replicas.getNumOccurrences())
+    options.numReplicas = replicas;
+  if (partitions.getNumOccurrences())
+    options.numPartitions = partitions;
+  if (maxLiveElements >= 0)
+    options.maxLiveElements = maxLiveElements;
   options.seed = seed;
   FailureOr<Literal> result = failure();
   double best = INFINITY;
