@@ -27,8 +27,8 @@
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -43,56 +43,62 @@ using namespace mlir::hlo::runtime;
 using llvm::StringRef;
 namespace cl = llvm::cl;
 
+static cl::OptionCategory hloRunCategory("hlo-run options");
+
 static cl::opt<std::string> modulePath(cl::Positional, cl::Required,
+                                       cl::cat(hloRunCategory),
                                        cl::desc("<module .hlo|.mlir>"));
 static cl::list<std::string>
-    inputPaths("input",
+    inputPaths("input", cl::cat(hloRunCategory),
                cl::desc("A .npy file per entry parameter, in parameter order "
                         "(--input a.npy --input b.npy, --input a.npy,b.npy or "
                         "--input a.npy b.npy)"),
                cl::value_desc("file.npy"), cl::CommaSeparated);
 static cl::opt<bool>
-    randomInputs("random-inputs",
+    randomInputs("random-inputs", cl::cat(hloRunCategory),
                  cl::desc("Random inputs (floats in [-1,1), signed ints in "
                           "[-8,8], unsigned in [0,16], pred 0/1)"));
-static cl::opt<uint64_t> seed("seed",
-                              cl::desc("Seed of --random-inputs and of rng ops"),
-                              cl::init(0));
+static cl::opt<uint64_t>
+    seed("seed", cl::cat(hloRunCategory),
+         cl::desc("Seed of --random-inputs and of rng ops"), cl::init(0));
 static cl::opt<std::string>
-    outputDir("output-dir",
+    outputDir("output-dir", cl::cat(hloRunCategory),
               cl::desc("Write result_0.npy, result_1.npy, ... here instead of "
                        "printing the results"),
               cl::value_desc("dir"));
 static cl::opt<std::string>
-    compareWith("compare",
+    compareWith("compare", cl::cat(hloRunCategory),
                 cl::desc("Run this module too, on the same inputs, and "
                          "compare the results"),
                 cl::value_desc("module"));
-static cl::opt<double> absTolerance("atol", cl::desc("Absolute tolerance of --compare"),
-                            cl::init(1e-5));
-static cl::opt<double> relTolerance("rtol", cl::desc("Relative tolerance of --compare"),
-                            cl::init(1e-5));
+static cl::opt<double> absTolerance("atol", cl::cat(hloRunCategory),
+                                    cl::desc("Absolute tolerance of --compare"),
+                                    cl::init(1e-5));
+static cl::opt<double> relTolerance("rtol", cl::cat(hloRunCategory),
+                                    cl::desc("Relative tolerance of --compare"),
+                                    cl::init(1e-5));
 static cl::opt<int64_t>
-    replicas("replicas",
+    replicas("replicas", cl::cat(hloRunCategory),
              cl::desc("Simulated replicas (default: the module's "
                       "replica_count, else 1)"),
              cl::init(1));
 static cl::opt<int64_t>
-    partitions("partitions",
+    partitions("partitions", cl::cat(hloRunCategory),
                cl::desc("Simulated partitions (default: the module's "
                         "num_partitions, else 1)"),
                cl::init(1));
 static cl::opt<int64_t> maxLiveElements(
-    "max-live-elements",
+    "max-live-elements", cl::cat(hloRunCategory),
     cl::desc("Fail when the values alive on one simulated device exceed "
              "this many elements (0: no limit; default: the interpreter's)"),
     cl::init(-1));
-static cl::opt<bool> printTime("time",
+static cl::opt<bool> printTime("time", cl::cat(hloRunCategory),
                                cl::desc("Print the interpreter's run time "
                                         "(the fastest of --repeat runs; "
                                         "parsing excluded) to stderr"));
 static cl::opt<unsigned>
-    repeat("repeat", cl::desc("Run the module this many times (benchmarks)"),
+    repeat("repeat", cl::cat(hloRunCategory),
+           cl::desc("Run the module this many times (benchmarks)"),
            cl::init(1));
 
 static int reportError(const std::string &message) {
@@ -113,9 +119,9 @@ static OwningOpRef<ModuleOp> loadModule(StringRef path, MLIRContext *context,
     error = path.str() + ": cannot read: " + buffer.getError().message();
     return nullptr;
   }
-  bool isHlo = path.ends_with(".hlo") ||
-               (!path.ends_with(".mlir") &&
-                hlo::looksLikeHloText((*buffer)->getBuffer()));
+  bool isHlo =
+      path.ends_with(".hlo") || (!path.ends_with(".mlir") &&
+                                 hlo::looksLikeHloText((*buffer)->getBuffer()));
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
   // Parser and verifier diagnostics print as file:line:col: error: ...
@@ -176,8 +182,8 @@ static bool sameValueType(Type a, Type b) {
 // Inputs
 //===----------------------------------------------------------------------===//
 
-static FailureOr<std::vector<Literal>>
-readInputs(hlo::ComputationOp entry, std::string &error) {
+static FailureOr<std::vector<Literal>> readInputs(hlo::ComputationOp entry,
+                                                  std::string &error) {
   ArrayRef<Type> parameters = entry.getArgumentTypes();
   if (inputPaths.size() != parameters.size()) {
     error = modulePath + ": the entry computation has " +
@@ -268,7 +274,8 @@ static std::string number(double v) {
 /// then `match: ...`; false with `error` set beyond the tolerance.
 static bool compareResults(const Literal &a, const Literal &b,
                            std::string &error) {
-  LiteralComparison comparison = compareLiterals(a, b, absTolerance, relTolerance);
+  LiteralComparison comparison =
+      compareLiterals(a, b, absTolerance, relTolerance);
   if (!comparison.structureError.empty()) {
     error = "the results of " + modulePath + " and " + compareWith +
             " differ in type: " + comparison.structureError;
@@ -345,9 +352,9 @@ static FailureOr<Literal> runModule(ModuleOp module, StringRef path,
     std::string message;
     auto start = std::chrono::steady_clock::now();
     result = run(module, arguments, options, message);
-    double seconds = std::chrono::duration<double>(
-                         std::chrono::steady_clock::now() - start)
-                         .count();
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
     best = std::min(best, seconds);
     if (failed(result)) {
       error = path.str() + ": " + message;
@@ -448,6 +455,7 @@ int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   std::vector<std::string> storage;
   SmallVector<char *> args = expandInputLists(argc, argv, storage);
+  cl::HideUnrelatedOptions(hloRunCategory);
   cl::ParseCommandLineOptions(
       args.size(), args.data(),
       "hlo-run: runs an HLO module on the reference interpreter\n");
