@@ -919,6 +919,36 @@ TEST_F(InterpreterTest, Dot) {
             "f32[2,3] {{1, 0.5, 3}, {2, 1, 6}}");
 }
 
+TEST_F(InterpreterTest, RaggedAndScaledDot) {
+  // Rows {0}, {1, 2} use rhs[0], rhs[1]; row 3 is past the groups.
+  EXPECT_EQ(runBody("a = f32[4,3] constant({{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, "
+                    "{9, 10, 11}})\n"
+                    "b = f32[2,3,2] constant({{{0, 1}, {2, 3}, {4, 5}}, "
+                    "{{6, 7}, {8, 9}, {10, 11}}})\n"
+                    "g = s32[2] constant({1, 2})\n"
+                    "ROOT d = f32[4,2] ragged-dot(a, b, g), "
+                    "lhs_contracting_dims={1}, rhs_contracting_dims={1}, "
+                    "lhs_ragged_dims={0}, rhs_group_dims={0}"),
+            "f32[4,2] {{10, 13}, {100, 112}, {172, 193}, {0, 0}}");
+  // Ragged contracting dimension: a leading group dimension.
+  EXPECT_EQ(runBody("a = f32[2,4] constant({{1, 1, 1, 1}, {1, 2, 3, 4}})\n"
+                    "b = f32[4,3] constant({{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, "
+                    "{1, 1, 1}})\n"
+                    "g = s32[2] constant({1, 3})\n"
+                    "ROOT d = f32[2,2,3] ragged-dot(a, b, g), "
+                    "lhs_contracting_dims={1}, rhs_contracting_dims={0}, "
+                    "lhs_ragged_dims={1}"),
+            "f32[2,2,3] {{{1, 0, 0}, {1, 0, 0}}, {{1, 2, 2}, {4, 6, 7}}}");
+  // Scales cover blocks of 2 along the contracting dimension.
+  EXPECT_EQ(runBody("a = f32[2,4] constant({{1, 1, 1, 1}, {1, 1, 1, 1}})\n"
+                    "as = f32[2,2] constant({{1, 2}, {3, 4}})\n"
+                    "b = f32[4,1] constant({{1}, {1}, {1}, {1}})\n"
+                    "bs = f32[2,1] constant({{1}, {10}})\n"
+                    "ROOT d = f32[2,1] scaled-dot(a, as, b, bs), "
+                    "lhs_contracting_dims={1}, rhs_contracting_dims={0}"),
+            "f32[2,1] {{42}, {86}}");
+}
+
 TEST_F(InterpreterTest, Convolution) {
   const char *x = "x = f32[1,1,5] constant({{{1, 2, 3, 4, 5}}})\n"
                   "k = f32[1,1,3] constant({{{1, 0, -1}}})\n";
@@ -1134,6 +1164,31 @@ TEST_F(InterpreterTest, CollectivePermuteAndBroadcast) {
             "f32[4] {10, 11, 12, 13}");
 }
 
+TEST_F(InterpreterTest, RaggedAllToAll) {
+  // x = {{10r, 10r}, {10r+1, ...}, {10r+2, ...}} on replica r. Replica 0
+  // sends its row 0 to itself (at row 0) and row 1 to replica 1 (at row 0);
+  // replica 1 sends its row 0 to replica 0 (at row 1) and rows 1-2 to
+  // itself (at row 1).
+  const char *body =
+      "r = u32[] replica-id()\nrf = f32[] convert(r)\n"
+      "ten = f32[] constant(10)\nt = f32[] multiply(rf, ten)\n"
+      "tb = f32[3,2] broadcast(t), dimensions={}\n"
+      "io = f32[3,2] iota(), iota_dimension=0\nx = f32[3,2] add(tb, io)\n"
+      "out = f32[4,2] constant({{-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}})\n"
+      "zero = s32[] constant(0)\nri = s32[] convert(r)\n"
+      "ioff = s32[2] constant({0, 1})\n"
+      "ssz0 = s32[2] constant({1, 1})\nssz1 = s32[2] constant({1, 2})\n"
+      "isr = pred[] compare(ri, zero), direction=EQ\n"
+      "ssz = s32[2] select(isr, ssz0, ssz1)\n"
+      "ooff0 = s32[2] constant({0, 0})\nooff1 = s32[2] constant({1, 1})\n"
+      "ooff = s32[2] select(isr, ooff0, ooff1)\n"
+      "rsz = s32[2] constant({1, 1})\n"
+      "ROOT a = f32[4,2] ragged-all-to-all(x, out, ioff, ssz, ooff, rsz), "
+      "replica_groups={{0,1}}";
+  EXPECT_EQ(runBody(body, devices(2)),
+            "f32[4,2] {{0, 0}, {10, 10}, {-1, -1}, {-1, -1}}");
+}
+
 TEST_F(InterpreterTest, CollectivesOverPartitions) {
   // partition-id + 10 * replica-id, all-reduced over flattened ids.
   const char *ids = "r = u32[] replica-id()\np = u32[] partition-id()\n"
@@ -1251,6 +1306,45 @@ TEST_F(InterpreterTest, RngIntegersAndNormal) {
   EXPECT_EQ(runBody("m = f32[] constant(3)\ns = f32[] constant(0)\n"
                     "ROOT a = f32[3] rng(m, s), distribution=rng_normal"),
             "f32[3] {3, 3, 3}");
+}
+
+TEST_F(InterpreterTest, RngBitGeneratorGivesXlasBits) {
+  // Values from XLA's CPU backend (jaxlib 0.10.2) on the same modules.
+  EXPECT_EQ(runBody("s = u64[2] constant({123, 456})\n"
+                    "ROOT r = (u64[2], u32[5]) rng-bit-generator(s), "
+                    "algorithm=rng_three_fry"),
+            "(u64[2], u32[5]) ({123, 459}, {2365294944, 4194936891, "
+            "105764723, 2050896720, 4007583465})");
+  EXPECT_EQ(runBody("s = u64[2] constant({123, 456})\n"
+                    "ROOT r = (u64[2], u32[2,3]) rng-bit-generator(s), "
+                    "algorithm=rng_three_fry"),
+            "(u64[2], u32[2,3]) ({123, 459}, {{2365294944, 105764723, "
+            "4007583465}, {4194936891, 2050896720, 2764690829}})");
+  EXPECT_EQ(runBody("s = u64[2] constant({123, 456})\n"
+                    "ROOT r = (u64[2], u8[5]) rng-bit-generator(s), "
+                    "algorithm=rng_three_fry"),
+            "(u64[2], u8[5]) ({123, 459}, {96, 59, 115, 80, 233})");
+  EXPECT_EQ(runBody("s = u64[2] constant({123, 456})\n"
+                    "ROOT r = (u64[2], u64[3]) rng-bit-generator(s), "
+                    "algorithm=rng_three_fry"),
+            "(u64[2], u64[3]) ({123, 459}, {18017116757994211680, "
+            "8808534339979433843, 11874256698113711849})");
+  EXPECT_EQ(runBody("s = u64[2] constant({123, 456})\n"
+                    "ROOT r = (u64[2], u32[5]) rng-bit-generator(s), "
+                    "algorithm=rng_default"),
+            "(u64[2], u32[5]) ({123, 458}, {2380981782, 1153079949, "
+            "2020398190, 555028375, 3819958479})");
+  EXPECT_EQ(runBody("s = u64[2] constant({123, 456})\n"
+                    "ROOT r = (u64[2], u64[3]) rng-bit-generator(s), "
+                    "algorithm=rng_philox"),
+            "(u64[2], u64[3]) ({123, 458}, {4952440673009329686, "
+            "2383828720997422190, 2156272533592076495})");
+  // A u64[3] state: 128-bit counter (state[1], state[2]) with carry.
+  EXPECT_EQ(runBody("s = u64[3] constant({123, 18446744073709551615, 7})\n"
+                    "ROOT r = (u64[3], u32[6]) rng-bit-generator(s), "
+                    "algorithm=rng_philox"),
+            "(u64[3], u32[6]) ({123, 1, 8}, {2639335248, 360000244, "
+            "3618161357, 4008280302, 2140127323, 1274440409})");
 }
 
 TEST_F(InterpreterTest, RngBitGeneratorIsAFunctionOfItsState) {

@@ -184,6 +184,28 @@ void Literal::setElementType(Type type) {
   componentType = type;
   if (auto ct = dyn_cast<ComplexType>(type))
     componentType = ct.getElementType();
+  floatFormat = componentType.isF64() ? 0 : componentType.isF32() ? 1 : 2;
+  bitWidth = runtime::getElementBitWidth(type);
+}
+
+int64_t Literal::wrapInt(int64_t v) const {
+  if (elementKind == ElementKind::Pred)
+    return v != 0;
+  if (bitWidth >= 64)
+    return v;
+  uint64_t mask = (uint64_t(1) << bitWidth) - 1;
+  uint64_t u = static_cast<uint64_t>(v) & mask;
+  if (elementKind == ElementKind::Signed && (u >> (bitWidth - 1)) & 1)
+    u |= ~mask;
+  return static_cast<int64_t>(u);
+}
+
+double Literal::roundComponent(double v) const {
+  if (floatFormat == 0)
+    return v;
+  if (floatFormat == 1 && !std::isnan(v))
+    return static_cast<double>(static_cast<float>(v));
+  return roundToFloatType(v, componentType);
 }
 
 Literal Literal::array(Type elementType, ArrayRef<int64_t> shape) {
@@ -404,14 +426,14 @@ std::complex<double> Literal::getComplex(int64_t i) const {
 void Literal::setInt(int64_t i, int64_t v) {
   switch (elementKind) {
   case ElementKind::Float:
-    reals[i] = roundToFloatType(static_cast<double>(v), elementType);
+    reals[i] = roundComponent(static_cast<double>(v));
     break;
   case ElementKind::Complex:
-    reals[2 * i] = roundToFloatType(static_cast<double>(v), componentType);
+    reals[2 * i] = roundComponent(static_cast<double>(v));
     reals[2 * i + 1] = 0.0;
     break;
   default:
-    ints[i] = wrapToIntType(v, elementType);
+    ints[i] = wrapInt(v);
     break;
   }
 }
@@ -419,16 +441,16 @@ void Literal::setInt(int64_t i, int64_t v) {
 void Literal::setFloat(int64_t i, double v) {
   switch (elementKind) {
   case ElementKind::Float:
-    reals[i] = roundToFloatType(v, elementType);
+    reals[i] = roundComponent(v);
     break;
   case ElementKind::Complex:
-    reals[2 * i] = roundToFloatType(v, componentType);
+    reals[2 * i] = roundComponent(v);
     reals[2 * i + 1] = 0.0;
     break;
   default:
-    ints[i] = saturatingFloatToInt(
-        v, runtime::getElementBitWidth(elementType),
-        elementKind == ElementKind::Unsigned, elementKind == ElementKind::Pred);
+    ints[i] = saturatingFloatToInt(v, bitWidth,
+                                   elementKind == ElementKind::Unsigned,
+                                   elementKind == ElementKind::Pred);
     break;
   }
 }
@@ -436,8 +458,8 @@ void Literal::setFloat(int64_t i, double v) {
 void Literal::setComplex(int64_t i, std::complex<double> v) {
   if (elementKind != ElementKind::Complex)
     return setFloat(i, v.real());
-  reals[2 * i] = roundToFloatType(v.real(), componentType);
-  reals[2 * i + 1] = roundToFloatType(v.imag(), componentType);
+  reals[2 * i] = roundComponent(v.real());
+  reals[2 * i + 1] = roundComponent(v.imag());
 }
 
 void Literal::copyElement(int64_t to, const Literal &other, int64_t from) {

@@ -74,7 +74,9 @@ public:
   //===--- Arrays ---------------------------------------------------------===//
 
   Type getElementType() const { return elementType; }
-  ElementKind getElementKind() const { return hlo::runtime::getElementKind(elementType); }
+  ElementKind getElementKind() const { return elementKind; }
+  /// getElementBitWidth(getElementType()), cached.
+  unsigned getElementBitWidth() const { return bitWidth; }
   ArrayRef<int64_t> getShape() const { return shape; }
   int64_t getRank() const { return shape.size(); }
   int64_t getNumElements() const;
@@ -96,6 +98,11 @@ public:
   /// that for complex: imaginary part in the high half), and back.
   APInt getBits(int64_t i) const;
   void setBits(int64_t i, const APInt &bits);
+  /// The element storage: doubles for float types (two per element for
+  /// complex: real, imaginary), int64_t for pred and integer types (empty
+  /// otherwise). For fast read-only loops.
+  ArrayRef<double> getRawFloats() const { return reals; }
+  ArrayRef<int64_t> getRawInts() const { return ints; }
   /// True if element `i` is zero (false for pred false, 0, +-0.0, (0, 0)).
   bool isZero(int64_t i) const;
 
@@ -137,6 +144,13 @@ private:
   /// Cached facts about elementType (for speed in element loops).
   ElementKind elementKind = ElementKind::Signed;
   Type componentType; // the float type of a complex, else elementType
+  /// How floats of componentType round: 0 = f64 (no rounding), 1 = f32,
+  /// 2 = any other type (through APFloat).
+  uint8_t floatFormat = 2;
+  /// getElementBitWidth(elementType).
+  unsigned bitWidth = 64;
+  double roundComponent(double v) const;
+  int64_t wrapInt(int64_t v) const;
   SmallVector<int64_t> shape;
   std::vector<int64_t> ints;
   std::vector<double> reals;

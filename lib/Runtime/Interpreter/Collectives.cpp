@@ -22,8 +22,9 @@
 // devices that are no target; collective-broadcast copies the first
 // member's operand. The -start/-done forms compute at the start; legacy
 // tuple results ((operands), results) are built when the type asks for
-// them. Not supported: collective-permute's in-place form, ragged
-// all-to-all with several updates per peer, collective-reduce, shuffle.
+// them. ragged-all-to-all moves row ranges (one per peer). Not supported:
+// collective-permute's in-place form, ragged all-to-all with several
+// updates per peer, collective-reduce, shuffle.
 //
 //===----------------------------------------------------------------------===//
 
@@ -429,6 +430,56 @@ static FailureOr<Literal> collectiveBroadcast(Interp &interp, Operation *op,
       });
 }
 
+/// ragged-all-to-all(input, output, input_offsets, send_sizes,
+/// output_offsets, recv_sizes): the member at group position i sends rows
+/// [input_offsets[j], + send_sizes[j]) of its input to member j, which
+/// writes them at row output_offsets[j] (the sender's value) of its output
+/// operand; the result is the output operand so updated.
+static FailureOr<Literal> raggedAllToAll(Interp &interp, Operation *op,
+                                         Operands operands) {
+  if (operands.size() != 6)
+    return interp.error(op, "needs input, output, input_offsets, send_sizes, "
+                            "output_offsets and recv_sizes");
+  return exchange(
+      interp, op, tupleOf(operands),
+      [&](Interp &in, std::vector<Literal> &inputs,
+          std::vector<Literal> &outputs) -> LogicalResult {
+        auto groups = deviceGroups(in, op, /*hasGlobalFlag=*/false);
+        if (failed(groups))
+          return failure();
+        for (auto &group : *groups) {
+          int64_t g = group.size();
+          for (int64_t d : group)
+            outputs[d] = inputs[d].getElements()[1];
+          for (int64_t s : group) {
+            ArrayRef<Literal> e = inputs[s].getElements();
+            const Literal &data = e[0];
+            if (e[2].getNumElements() != g || e[3].getNumElements() != g ||
+                e[4].getNumElements() != g)
+              return in.fail(op, "offsets and sizes must have one entry per "
+                                 "group member");
+            int64_t rowSize =
+                data.getRank() ? data.getNumElements() /
+                                     std::max<int64_t>(1, data.getShape()[0])
+                               : 1;
+            for (int64_t j = 0; j < g; ++j) {
+              Literal &dst = outputs[group[j]];
+              int64_t from = indexValue(e[2], j), size = indexValue(e[3], j),
+                      to = indexValue(e[4], j);
+              int64_t dstRows = dst.getRank() ? dst.getShape()[0] : 1;
+              int64_t srcRows = data.getRank() ? data.getShape()[0] : 1;
+              if (size < 0 || from < 0 || to < 0 || from + size > srcRows ||
+                  to + size > dstRows)
+                return in.fail(op, "a ragged range is out of bounds");
+              for (int64_t k = 0; k < size * rowSize; ++k)
+                dst.copyElement(to * rowSize + k, data, from * rowSize + k);
+            }
+          }
+        }
+        return success();
+      });
+}
+
 /// A -done op: identity, or element 1 of a legacy (operands, results)
 /// tuple.
 static FailureOr<Literal> done(Interp &interp, Operation *op,
@@ -508,6 +559,9 @@ static EvalResult evalCollective(Interp &interp, Operation *op,
             allGather(interp, op, a.getDimensions()[0], operands));
       })
       .Case([&](AllToAllOp a) { return allToAll(interp, a, operands); })
+      .Case([&](RaggedAllToAllOp) {
+        return raggedAllToAll(interp, op, operands);
+      })
       .Case([&](CollectivePermuteOp c) -> EvalResult {
         if (operands.size() != 1)
           return interp.error(op, "the in-place form is not supported");

@@ -51,11 +51,17 @@ FailureOr<ScalarFunction> ScalarFunction::get(Interp &interp,
       return arg && arg.getOwner() == &body;
     });
     auto rt = dyn_cast<RankedTensorType>(op.getResult(0).getType());
-    if (onParams && rt && rt.getRank() == 0 &&
+    f.fastFn = ElementwiseFn::get(&op);
+    if (onParams && rt && rt.getRank() == 0 && f.fastFn &&
         body.getTerminator()->getOperand(0) == op.getResult(0)) {
       f.fastOp = &op;
+      f.fastResultType = rt.getElementType();
       for (Value v : op.getOperands())
         f.fastArgs.push_back(cast<BlockArgument>(v).getArgNumber());
+      for (Type t : f.argTypes) {
+        auto tt = dyn_cast<RankedTensorType>(t);
+        f.paramElementTypes.push_back(tt ? tt.getElementType() : Type());
+      }
     }
   }
   return f;
@@ -74,20 +80,16 @@ LogicalResult ScalarFunction::apply(ArrayRef<const Literal *> args,
                                     ArrayRef<int64_t> argIdx,
                                     ArrayRef<Literal *> results,
                                     ArrayRef<int64_t> outIdx) {
-  if (fastOp && results[0]->getElementType() ==
-                    cast<RankedTensorType>(fastOp->getResult(0).getType())
-                        .getElementType()) {
+  if (fastOp && results[0]->getElementType() == fastResultType) {
     SmallVector<const Literal *, 3> opArgs;
     SmallVector<int64_t, 3> opIdx;
     bool sameTypes = true;
     for (unsigned a : fastArgs) {
       opArgs.push_back(args[a]);
       opIdx.push_back(argIdx[a]);
-      sameTypes &= args[a]->getElementType() ==
-                   cast<RankedTensorType>(argTypes[a]).getElementType();
+      sameTypes &= args[a]->getElementType() == paramElementTypes[a];
     }
-    if (sameTypes &&
-        evalElementwiseScalar(fastOp, opArgs, opIdx, *results[0], outIdx[0]))
+    if (sameTypes && fastFn->apply(opArgs, opIdx, *results[0], outIdx[0]))
       return success();
     fastOp = nullptr; // not evaluable directly: interpret from now on
   }

@@ -127,7 +127,7 @@ static bool unaryInt(Un k, const Literal &in, int64_t i, Literal &out,
                      int64_t o) {
   int64_t v = in.getInt(i);
   ElementKind kind = in.getElementKind();
-  unsigned width = getElementBitWidth(in.getElementType());
+  unsigned width = in.getElementBitWidth();
   uint64_t bits = static_cast<uint64_t>(v) & widthMask(width);
   switch (k) {
   case Un::Abs:
@@ -295,7 +295,7 @@ static bool binaryInt(Bin k, Cmp cmp, const Literal &a, int64_t i,
   int64_t sa = a.getInt(i), sb = b.getInt(j);
   uint64_t ua = static_cast<uint64_t>(sa), ub = static_cast<uint64_t>(sb);
   bool isSigned = a.getElementKind() == ElementKind::Signed;
-  unsigned width = getElementBitWidth(a.getElementType());
+  unsigned width = a.getElementBitWidth();
   uint64_t mask = widthMask(width);
   auto set = [&](uint64_t v) { out.setInt(o, static_cast<int64_t>(v)); };
   // The operand bits read as a signed value of `width` bits.
@@ -485,23 +485,49 @@ static bool clampElement(const Literal &lo, int64_t li, const Literal &x,
          binaryElement(Bin::Min, {}, tmp, 0, hi, hi_, out, o);
 }
 
-bool eval::evalElementwiseScalar(Operation *op, ArrayRef<const Literal *> args,
-                                   ArrayRef<int64_t> idx, Literal &out,
-                                   int64_t o) {
-  if (auto k = unaryKind(op))
-    return unaryElement(*k, *args[0], idx[0], out, o);
-  if (auto k = binaryKind(op))
-    return binaryElement(*k, compareInfo(op), *args[0], idx[0], *args[1],
-                         idx[1], out, o);
-  if (isa<SelectOp>(op)) {
+std::optional<ElementwiseFn> ElementwiseFn::get(Operation *op) {
+  ElementwiseFn fn;
+  if (auto k = unaryKind(op)) {
+    fn.kind = Kind::Unary;
+    fn.code = static_cast<uint8_t>(*k);
+  } else if (auto k = binaryKind(op)) {
+    fn.kind = Kind::Binary;
+    fn.code = static_cast<uint8_t>(*k);
+    Cmp cmp = compareInfo(op);
+    fn.direction = static_cast<uint8_t>(cmp.direction);
+    fn.totalOrder = cmp.totalOrder;
+  } else if (isa<SelectOp>(op)) {
+    fn.kind = Kind::Select;
+  } else if (isa<ClampOp>(op)) {
+    fn.kind = Kind::Clamp;
+  } else if (isa<ConvertOp>(op)) {
+    fn.kind = Kind::Convert;
+  } else {
+    return std::nullopt;
+  }
+  return fn;
+}
+
+bool ElementwiseFn::apply(ArrayRef<const Literal *> args,
+                          ArrayRef<int64_t> idx, Literal &out,
+                          int64_t o) const {
+  switch (kind) {
+  case Kind::Unary:
+    return unaryElement(static_cast<Un>(code), *args[0], idx[0], out, o);
+  case Kind::Binary: {
+    Cmp cmp{static_cast<ComparisonDirection>(direction), totalOrder};
+    return binaryElement(static_cast<Bin>(code), cmp, *args[0], idx[0],
+                         *args[1], idx[1], out, o);
+  }
+  case Kind::Select: {
     bool p = !args[0]->isZero(idx[0]);
     out.copyElement(o, p ? *args[1] : *args[2], p ? idx[1] : idx[2]);
     return true;
   }
-  if (isa<ClampOp>(op))
+  case Kind::Clamp:
     return clampElement(*args[0], idx[0], *args[1], idx[1], *args[2], idx[2],
                         out, o);
-  if (isa<ConvertOp>(op)) {
+  case Kind::Convert:
     convertElement(*args[0], idx[0], out, o);
     return true;
   }

@@ -98,6 +98,25 @@ private:
   unsigned depth = 0;
 };
 
+/// An elementwise op (unary, binary, compare, select, clamp, convert)
+/// prepared for repeated evaluation on scalars.
+class ElementwiseFn {
+public:
+  /// The function of `op`, or std::nullopt if it is not such an op.
+  static std::optional<ElementwiseFn> get(Operation *op);
+  /// out[outIdx] = op(args[i][argIdx[i]]...); false if the element types
+  /// are not supported.
+  bool apply(ArrayRef<const Literal *> args, ArrayRef<int64_t> argIdx,
+             Literal &out, int64_t outIdx) const;
+
+private:
+  enum class Kind : uint8_t { Unary, Binary, Select, Clamp, Convert };
+  Kind kind = Kind::Unary;
+  uint8_t code = 0;
+  uint8_t direction = 0;
+  bool totalOrder = false;
+};
+
 /// A called computation applied to scalars (reducers, comparators, map and
 /// scatter combiners). When its body is one elementwise op of its
 /// parameters it is evaluated without interpreting the computation.
@@ -120,6 +139,10 @@ private:
   ComputationOp comp;
   /// The single elementwise op and how its operands map to parameters.
   Operation *fastOp = nullptr;
+  std::optional<ElementwiseFn> fastFn;
+  /// Element types of the fast op's result and of the parameters.
+  Type fastResultType;
+  SmallVector<Type, 4> paramElementTypes;
   SmallVector<unsigned, 3> fastArgs;
   unsigned numResults = 1;
   SmallVector<Type, 4> argTypes;
@@ -139,14 +162,6 @@ EvalResult evalLinalgOp(Interp &, Operation *, Operands);      // Linalg.cpp
 EvalResult evalSolverOp(Interp &, Operation *, Operands);      // Solvers.cpp
 EvalResult evalCollectiveOp(Interp &, Operation *, Operands);  // Collectives.cpp
 EvalResult evalRngOp(Interp &, Operation *, Operands);         // Rng.cpp
-
-/// Evaluates one element of an elementwise op (unary, binary, compare,
-/// select, clamp, convert...) whose operands are scalars at the given
-/// indices: out[outIdx] = op(args[argIdx]...). False if `op` is not an
-/// elementwise op that can be applied this way.
-bool evalElementwiseScalar(Operation *op, ArrayRef<const Literal *> args,
-                           ArrayRef<int64_t> argIdx, Literal &out,
-                           int64_t outIdx);
 
 /// convert of one element: out[k] = convert(in[i]) (see Convert.cpp).
 void convertElement(const Literal &in, int64_t i, Literal &out, int64_t k);

@@ -1,7 +1,7 @@
 //===- Linalg.cpp - dot and convolution -----------------------------------===//
 //
 // dot (batch and contracting dimensions; result dims are batch, lhs free,
-// rhs free) and convolution (dim_labels, window strides, padding, lhs
+// rhs free), ragged-dot, scaled-dot and convolution (dim_labels, window strides, padding, lhs
 // (base) and rhs (window) dilation, window reversal, feature groups and
 // batch groups: output feature f of batch group g reads the input batch
 // g * (N / batch_group_count) + b). Products are accumulated in double
@@ -32,6 +32,8 @@ public:
     cplx = 0.0;
     integer = 0;
   }
+  /// Adds a product of plain doubles (float operands, float result).
+  void addReal(double product) { real += product; }
   void add(const Literal &a, int64_t i, const Literal &b, int64_t j) {
     switch (kind) {
     case ElementKind::Float:
@@ -81,16 +83,12 @@ static SmallVector<int64_t> freeDims(int64_t rank, ArrayRef<int64_t> a,
   return dims;
 }
 
-static FailureOr<Literal> dot(Interp &interp, DotOp op, const Literal &lhs,
-                              const Literal &rhs) {
-  auto result = makeResult(interp, op);
-  if (failed(result))
-    return failure();
-  Literal &out = *result;
-  ArrayRef<int64_t> lb = orEmpty(op.getLhsBatchDims()),
-                    lc = orEmpty(op.getLhsContractingDims()),
-                    rb = orEmpty(op.getRhsBatchDims()),
-                    rc = orEmpty(op.getRhsContractingDims());
+/// out = dot(lhs, rhs) with the given dimension numbers.
+static FailureOr<Literal> dotInto(Interp &interp, Operation *op,
+                                  const Literal &lhs, const Literal &rhs,
+                                  Literal out, ArrayRef<int64_t> lb,
+                                  ArrayRef<int64_t> lc, ArrayRef<int64_t> rb,
+                                  ArrayRef<int64_t> rc) {
   SmallVector<int64_t> lf = freeDims(lhs.getRank(), lb, lc);
   SmallVector<int64_t> rf = freeDims(rhs.getRank(), rb, rc);
   if (lb.size() != rb.size() || lc.size() != rc.size() ||
@@ -107,6 +105,10 @@ static FailureOr<Literal> dot(Interp &interp, DotOp op, const Literal &lhs,
   int64_t contractCount = numElements(contractShape);
   Accumulator acc(out.getElementKind());
   SmallVector<int64_t> o(out.getRank(), 0), c(contractShape.size(), 0);
+  bool reals = lhs.getElementKind() == ElementKind::Float &&
+               rhs.getElementKind() == ElementKind::Float &&
+               out.getElementKind() == ElementKind::Float;
+  ArrayRef<double> lf64 = lhs.getRawFloats(), rf64 = rhs.getRawFloats();
   for (int64_t linear = 0, e = out.getNumElements(); linear < e;
        ++linear, nextIndex(o, out.getShape())) {
     int64_t lbase = 0, rbase = 0, k = 0;
@@ -120,6 +122,17 @@ static FailureOr<Literal> dot(Interp &interp, DotOp op, const Literal &lhs,
     for (int64_t d : rf)
       rbase += o[k++] * rs[d];
     acc.reset();
+    if (reals && c.size() == 1) {
+      // The common case: one contracting dimension, float operands.
+      int64_t li = lbase, ri = rbase;
+      for (int64_t i = 0; i < contractCount; ++i) {
+        acc.addReal(lf64[li] * rf64[ri]);
+        li += lcStride[0];
+        ri += rcStride[0];
+      }
+      acc.store(out, linear);
+      continue;
+    }
     std::fill(c.begin(), c.end(), 0);
     for (int64_t i = 0; i < contractCount; ++i, nextIndex(c, contractShape)) {
       int64_t li = lbase, ri = rbase;
@@ -132,6 +145,158 @@ static FailureOr<Literal> dot(Interp &interp, DotOp op, const Literal &lhs,
     acc.store(out, linear);
   }
   return std::move(out);
+}
+
+static FailureOr<Literal> dot(Interp &interp, DotOp op, const Literal &lhs,
+                              const Literal &rhs) {
+  auto result = makeResult(interp, op);
+  if (failed(result))
+    return failure();
+  return dotInto(interp, op, lhs, rhs, std::move(*result),
+                 orEmpty(op.getLhsBatchDims()),
+                 orEmpty(op.getLhsContractingDims()),
+                 orEmpty(op.getRhsBatchDims()),
+                 orEmpty(op.getRhsContractingDims()));
+}
+
+/// ragged-dot(lhs, rhs, group_sizes): the lhs ragged dimension is split
+/// into consecutive groups of group_sizes[i] indices. Ragged non-contracting
+/// dimension: rows of group i use rhs[group i] (rhs_group_dims), rows past
+/// the groups give 0. Ragged contracting dimension: the result gets a
+/// leading group dimension; group i contracts only over its index range.
+/// Ragged batch dimension: an ordinary dot.
+static FailureOr<Literal> raggedDot(Interp &interp, RaggedDotOp op,
+                                    Operands operands) {
+  if (operands.size() != 3)
+    return interp.error(op, "needs lhs, rhs and group_sizes");
+  const Literal &lhs = *operands[0], &rhs = *operands[1],
+                &sizes = *operands[2];
+  auto result = makeResult(interp, op);
+  if (failed(result))
+    return failure();
+  Literal &out = *result;
+  ArrayRef<int64_t> lb = orEmpty(op.getLhsBatchDims()),
+                    lc = orEmpty(op.getLhsContractingDims()),
+                    rb = orEmpty(op.getRhsBatchDims()),
+                    rc = orEmpty(op.getRhsContractingDims()),
+                    ragged = orEmpty(op.getLhsRaggedDims()),
+                    group = orEmpty(op.getRhsGroupDims());
+  if (ragged.size() != 1 || sizes.getRank() != 1)
+    return interp.error(op, "only one ragged dimension and 1-D group sizes "
+                            "are supported");
+  int64_t rd = ragged[0];
+  int64_t numGroups = sizes.getNumElements();
+  SmallVector<int64_t> bounds(1, 0); // group i: [bounds[i], bounds[i+1])
+  for (int64_t i = 0; i < numGroups; ++i)
+    bounds.push_back(bounds.back() + sizes.getInt(i));
+  bool contracting = llvm::is_contained(lc, rd);
+  bool batch = llvm::is_contained(lb, rd);
+  if (!contracting && !batch && group.size() != 1)
+    return interp.error(op, "a ragged non-contracting dimension needs one "
+                            "rhs group dimension");
+  SmallVector<int64_t> rhsSkip(rc);
+  if (!contracting && !batch)
+    rhsSkip.push_back(group[0]);
+  SmallVector<int64_t> lf = freeDims(lhs.getRank(), lb, lc);
+  SmallVector<int64_t> rf = freeDims(rhs.getRank(), rb, rhsSkip);
+  int64_t lead = contracting ? 1 : 0;
+  if (out.getRank() !=
+      static_cast<int64_t>(lead + lb.size() + lf.size() + rf.size()))
+    return interp.error(op, "dimension numbers do not fit the shapes");
+  SmallVector<int64_t> ls = stridesOf(lhs.getShape());
+  SmallVector<int64_t> rs = stridesOf(rhs.getShape());
+  SmallVector<int64_t> contractShape;
+  for (int64_t l : lc)
+    contractShape.push_back(lhs.getShape()[l]);
+  int64_t raggedPos = contracting ? llvm::find(lc, rd) - lc.begin() : -1;
+  Accumulator acc(out.getElementKind());
+  SmallVector<int64_t> o(out.getRank(), 0), c(contractShape.size(), 0);
+  for (int64_t linear = 0, e = out.getNumElements(); linear < e;
+       ++linear, nextIndex(o, out.getShape())) {
+    int64_t lbase = 0, rbase = 0, k = lead;
+    for (auto [l, r] : llvm::zip(lb, rb)) {
+      lbase += o[k] * ls[l];
+      rbase += o[k] * rs[r];
+      ++k;
+    }
+    int64_t lo = 0, hi = 0, row = -1;
+    for (int64_t d : lf) {
+      if (d == rd)
+        row = o[k];
+      lbase += o[k++] * ls[d];
+    }
+    for (int64_t d : rf)
+      rbase += o[k++] * rs[d];
+    acc.reset();
+    if (contracting) {
+      lo = bounds[o[0]];
+      hi = bounds[o[0] + 1];
+    } else if (!batch) {
+      int64_t g = 0;
+      while (g < numGroups && row >= bounds[g + 1])
+        ++g;
+      if (g == numGroups) { // past the last group
+        acc.store(out, linear);
+        continue;
+      }
+      rbase += g * rs[group[0]];
+    }
+    std::fill(c.begin(), c.end(), 0);
+    for (int64_t i = 0, n = numElements(contractShape); i < n;
+         ++i, nextIndex(c, contractShape)) {
+      if (contracting && (c[raggedPos] < lo || c[raggedPos] >= hi))
+        continue;
+      int64_t li = lbase, ri = rbase;
+      for (size_t j = 0; j < c.size(); ++j) {
+        li += c[j] * ls[lc[j]];
+        ri += c[j] * rs[rc[j]];
+      }
+      acc.add(lhs, li, rhs, ri);
+    }
+    acc.store(out, linear);
+  }
+  return std::move(out);
+}
+
+/// scaled-dot(lhs, lhs_scale, rhs, rhs_scale): each operand times its scale
+/// broadcast over blocks (scale dimension d covers dim(d) / scale_dim(d)
+/// elements), then a dot, in double.
+static FailureOr<Literal> scaledDot(Interp &interp, ScaledDotOp op,
+                                    Operands operands) {
+  if (operands.size() != 4)
+    return interp.error(op, "needs lhs, lhs_scale, rhs and rhs_scale");
+  Type f64 = Float64Type::get(op.getContext());
+  auto scaled = [&](const Literal &x,
+                    const Literal &scale) -> FailureOr<Literal> {
+    if (scale.getRank() != x.getRank())
+      return interp.error(op, "a scale must have its operand's rank");
+    Literal y = Literal::array(f64, x.getShape());
+    SmallVector<int64_t> idx(x.getRank(), 0), sidx(x.getRank(), 0);
+    for (int64_t i = 0, n = x.getNumElements(); i < n;
+         ++i, nextIndex(idx, x.getShape())) {
+      for (int64_t d = 0; d < x.getRank(); ++d) {
+        int64_t block = x.getShape()[d] / std::max<int64_t>(
+                                              1, scale.getShape()[d]);
+        sidx[d] = idx[d] / std::max<int64_t>(1, block);
+      }
+      y.setFloat(i, x.getFloat(i) * scale.getFloat(scale.linearize(sidx)));
+    }
+    return y;
+  };
+  auto lhs = scaled(*operands[0], *operands[1]);
+  if (failed(lhs))
+    return failure();
+  auto rhs = scaled(*operands[2], *operands[3]);
+  if (failed(rhs))
+    return failure();
+  auto result = makeResult(interp, op);
+  if (failed(result))
+    return failure();
+  return dotInto(interp, op, *lhs, *rhs, std::move(*result),
+                 orEmpty(op.getLhsBatchDims()),
+                 orEmpty(op.getLhsContractingDims()),
+                 orEmpty(op.getRhsBatchDims()),
+                 orEmpty(op.getRhsContractingDims()));
 }
 
 static int64_t attrAt(ArrayRef<int64_t> values, size_t d, int64_t dflt) {
@@ -170,6 +335,10 @@ static FailureOr<Literal> convolution(Interp &interp, ConvolutionOp op,
   SmallVector<int64_t> rs = stridesOf(rhs.getShape());
   int64_t kernelCount = numElements(kernelSize);
   Accumulator acc(out.getElementKind());
+  bool reals = lhs.getElementKind() == ElementKind::Float &&
+               rhs.getElementKind() == ElementKind::Float &&
+               out.getElementKind() == ElementKind::Float;
+  ArrayRef<double> lf64 = lhs.getRawFloats(), rf64 = rhs.getRawFloats();
   SmallVector<int64_t> o(out.getRank(), 0), k(spatial, 0);
   for (int64_t linear = 0, e = out.getNumElements(); linear < e;
        ++linear, nextIndex(o, out.getShape())) {
@@ -198,9 +367,16 @@ static FailureOr<Literal> convolution(Interp &interp, ConvolutionOp op,
       }
       if (!inside)
         continue;
-      for (int64_t j = 0; j < groupInputs; ++j)
-        acc.add(lhs, lbase + (firstInput + j) * ls[dn.getInputFeature()], rhs,
-                rbase + j * rs[dn.getKernelInput()]);
+      int64_t li = lbase + firstInput * ls[dn.getInputFeature()];
+      int64_t ri = rbase;
+      int64_t lstep = ls[dn.getInputFeature()], rstep = rs[dn.getKernelInput()];
+      if (reals) {
+        for (int64_t j = 0; j < groupInputs; ++j, li += lstep, ri += rstep)
+          acc.addReal(lf64[li] * rf64[ri]);
+      } else {
+        for (int64_t j = 0; j < groupInputs; ++j, li += lstep, ri += rstep)
+          acc.add(lhs, li, rhs, ri);
+      }
     }
     acc.store(out, linear);
   }
@@ -214,6 +390,8 @@ EvalResult eval::evalLinalgOp(Interp &interp, Operation *op,
       .Case([&](ConvolutionOp c) {
         return convolution(interp, c, *operands[0], *operands[1]);
       })
+      .Case([&](RaggedDotOp r) { return raggedDot(interp, r, operands); })
+      .Case([&](ScaledDotOp d) { return scaledDot(interp, d, operands); })
       .Default([&](Operation *) -> EvalResult {
         return evalSolverOp(interp, op, operands);
       });

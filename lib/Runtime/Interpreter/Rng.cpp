@@ -3,10 +3,10 @@
 // rng: uniform in [a, b) (floats and integers) or normal(mu, sigma) (Box-
 // Muller), from a generator seeded with InterpreterOptions::seed and the
 // number of rng ops run so far on the device, so a run is deterministic
-// for a given seed. rng-bit-generator is a pure function of its state: the
-// bits come from Philox-4x32-10 with the key in state[0] and the counter
-// from state[1]; the new state is the state with the counter advanced past
-// the blocks used (for every algorithm: the values are not XLA's).
+// for a given seed (the values are implementation-defined and not XLA's).
+// rng-bit-generator is a pure function of its state and gives XLA's bits:
+// Threefry-2x32 (20 rounds) or Philox-4x32 (10 rounds; also for
+// rng_default), laid out and advanced as XLA's expansion does.
 // rng-get-and-update-state returns {state, 0} and adds `delta` to a
 // per-device state that starts at the seed.
 //
@@ -16,6 +16,7 @@
 
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <array>
 #include <cmath>
 
 using namespace mlir;
@@ -112,41 +113,109 @@ static FailureOr<Literal> rng(Interp &interp, RngOp op, const Literal &a,
   return std::move(out);
 }
 
-static FailureOr<Literal> rngBitGenerator(Interp &interp, Operation *op,
+/// Threefry-2x32 with 20 rounds on the counter (x0, x1) and key (k0, k1).
+static std::array<uint32_t, 2> threefry(uint64_t counter, uint64_t key) {
+  auto rotl = [](uint32_t v, int d) { return (v << d) | (v >> (32 - d)); };
+  static const int rotations[8] = {13, 15, 26, 6, 17, 29, 16, 24};
+  uint32_t ks[3] = {static_cast<uint32_t>(key), static_cast<uint32_t>(key >> 32),
+                    0x1BD11BDAu};
+  ks[2] ^= ks[0] ^ ks[1];
+  uint32_t x0 = static_cast<uint32_t>(counter) + ks[0];
+  uint32_t x1 = static_cast<uint32_t>(counter >> 32) + ks[1];
+  for (int group = 0; group < 5; ++group) {
+    for (int r = 0; r < 4; ++r) {
+      x0 += x1;
+      x1 = rotl(x1, rotations[(group % 2) * 4 + r]) ^ x0;
+    }
+    // Key injection: (ks[1], ks[2]), (ks[2], ks[0]), (ks[0], ks[1]), ...
+    x0 += ks[(group + 1) % 3];
+    x1 += ks[(group + 2) % 3] + static_cast<uint32_t>(group + 1);
+  }
+  return {x0, x1};
+}
+
+/// rng-bit-generator as XLA expands it (a pure function of the state).
+/// three_fry: key state[0], counter state[1]; 32-bit (and narrower, which
+/// keep the low bits) values pair up along the first even dimension (else
+/// the largest), each counter giving two neighbours; 64-bit values use one
+/// counter each. philox (and default): key state[0], 128-bit counter
+/// (state[1], state[2]) or (state[1], state[0]) for a u64[2] state; each
+/// counter gives four 32-bit words (two 64-bit values) in order.
+static FailureOr<Literal> rngBitGenerator(Interp &interp, RngBitGeneratorOp op,
                                           const Literal &state) {
-  auto tt = dyn_cast<TupleType>(op->getResult(0).getType());
+  auto tt = dyn_cast<TupleType>(op.getType());
   if (!tt || tt.size() != 2 || state.getNumElements() < 2)
     return interp.error(op, "needs a u64 state of at least 2 elements and a "
                             "(state, bits) result");
   Literal newState = state;
   Literal bits = Literal::zeros(tt.getType(1));
-  Philox p{{static_cast<uint32_t>(state.getInt(0)),
-            static_cast<uint32_t>(static_cast<uint64_t>(state.getInt(0)) >> 32)},
-           static_cast<uint64_t>(state.getInt(1)),
-           state.getNumElements() > 2 ? static_cast<uint64_t>(state.getInt(2))
-                                      : 0};
   unsigned width = getElementBitWidth(bits.getElementType());
   if (bits.getElementKind() == ElementKind::Complex)
     width *= 2;
-  // One 32-bit word per element of up to 32 bits, two for wider ones.
-  unsigned words = width > 32 ? 2 : 1;
-  uint64_t word = 0;
-  uint32_t block[4];
-  auto nextWord = [&]() {
-    if (word % 4 == 0)
-      p.block(word / 4, block);
-    return block[word++ % 4];
+  if (width > 64)
+    return interp.error(op, "needs elements of at most 64 bits");
+  bool wide = width > 32;
+  int64_t n = bits.getNumElements();
+  uint64_t key = static_cast<uint64_t>(state.getInt(0));
+  auto store = [&](int64_t i, uint64_t v) {
+    bits.setBits(i, APInt(64, v).trunc(width));
   };
-  for (int64_t i = 0, n = bits.getNumElements(); i < n; ++i) {
-    uint64_t v = nextWord();
-    if (words == 2)
-      v |= static_cast<uint64_t>(nextWord()) << 32;
-    bits.setBits(i, APInt(64, v).zextOrTrunc(width));
+  if (op.getAlgorithm() == RngAlgorithm::rng_three_fry) {
+    uint64_t counter = static_cast<uint64_t>(state.getInt(1));
+    if (wide) {
+      for (int64_t i = 0; i < n; ++i) {
+        auto x = threefry(counter + i, key);
+        store(i, uint64_t(x[0]) | uint64_t(x[1]) << 32);
+      }
+      newState.setInt(1, static_cast<int64_t>(counter + n));
+    } else {
+      ArrayRef<int64_t> shape = bits.getShape();
+      int64_t split = -1;
+      for (int64_t d = 0; d < bits.getRank() && split < 0; ++d)
+        if (shape[d] % 2 == 0)
+          split = d;
+      for (int64_t d = 0; d < bits.getRank() && split < 0; ++d)
+        if (split < 0 || shape[d] > shape[split])
+          split = d;
+      SmallVector<int64_t> half(shape);
+      if (split >= 0)
+        half[split] = (shape[split] + 1) / 2;
+      SmallVector<int64_t> idx(shape.size(), 0);
+      for (int64_t i = 0; i < n; ++i, nextIndex(idx, shape)) {
+        int64_t lin = 0, comp = 0;
+        for (int64_t d = 0; d < bits.getRank(); ++d) {
+          int64_t h = d == split ? idx[d] / 2 : idx[d];
+          lin = lin * half[d] + h;
+        }
+        if (split >= 0)
+          comp = idx[split] % 2;
+        store(i, threefry(counter + lin, key)[comp]);
+      }
+      newState.setInt(1, static_cast<int64_t>(counter + numElements(half)));
+    }
+  } else {
+    bool three = state.getNumElements() >= 3;
+    Philox p{{static_cast<uint32_t>(key), static_cast<uint32_t>(key >> 32)},
+             static_cast<uint64_t>(state.getInt(1)),
+             static_cast<uint64_t>(state.getInt(three ? 2 : 0))};
+    uint32_t block[4];
+    for (int64_t i = 0; i < n; ++i) {
+      if (wide) {
+        p.block(i / 2, block);
+        int64_t w = (i % 2) * 2;
+        store(i, uint64_t(block[w]) | uint64_t(block[w + 1]) << 32);
+      } else {
+        p.block(i / 4, block);
+        store(i, block[i % 4]);
+      }
+    }
+    uint64_t blocks = wide ? (n + 1) / 2 : (n + 3) / 4;
+    uint64_t lo = p.counterLo + blocks;
+    newState.setInt(1, static_cast<int64_t>(lo));
+    if (three)
+      newState.setInt(2, static_cast<int64_t>(p.counterHi +
+                                              (lo < p.counterLo ? 1 : 0)));
   }
-  uint64_t blocks = (word + 3) / 4;
-  newState.setInt(1, static_cast<int64_t>(p.counterLo + blocks));
-  if (p.counterLo + blocks < p.counterLo && state.getNumElements() > 2)
-    newState.setInt(2, static_cast<int64_t>(p.counterHi + 1));
   std::vector<Literal> e;
   e.push_back(std::move(newState));
   e.push_back(std::move(bits));
@@ -160,8 +229,8 @@ EvalResult eval::evalRngOp(Interp &interp, Operation *op, Operands operands) {
           return interp.error(op, "needs two scalar operands");
         return rng(interp, r, *operands[0], *operands[1]);
       })
-      .Case([&](RngBitGeneratorOp) {
-        return rngBitGenerator(interp, op, *operands[0]);
+      .Case([&](RngBitGeneratorOp r) {
+        return rngBitGenerator(interp, r, *operands[0]);
       })
       .Case([&](RngGetAndUpdateStateOp r) -> EvalResult {
         if (!interp.rngStateInitialized) {
