@@ -37,3 +37,8 @@ build/bin/hlo-opt examples/mlp.hlo \
   -o build/mlp.out.hlo
 echo "== examples/mlp.hlo -> hlo-opt (cse, canonicalize) -> build/mlp.out.hlo"
 head -n 12 build/mlp.out.hlo
+
+# The optimized module computes what the original does (reference
+# interpreter, same random inputs).
+build/bin/hlo-run examples/mlp.hlo --random-inputs --seed 1 \
+  --compare build/mlp.out.hlo

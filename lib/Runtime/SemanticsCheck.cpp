@@ -295,7 +295,7 @@ public:
         randomArguments(module, options.seed, error);
     FailureOr<Literal> before = failure();
     if (succeeded(random))
-      before = run(module, *random, interpreterOptions(), error);
+      before = run(module, *random, interpreterOptions(module), error);
     if (failed(random) || failed(before)) {
       // At the module's location (emitting on the op would print it whole).
       mlir::emitWarning(module.getLoc()) << "semantics check disabled: the interpreter "
@@ -331,7 +331,7 @@ public:
     ++result->runs;
     std::string error;
     FailureOr<Literal> after =
-        run(module, arguments, interpreterOptions(), error);
+        run(module, arguments, interpreterOptions(module), error);
     if (failed(after)) {
       fail(module, name, "the interpreter cannot run the module after it: " +
                              error);
@@ -344,8 +344,9 @@ public:
   }
 
 private:
-  InterpreterOptions interpreterOptions() const {
-    InterpreterOptions interpreter;
+  /// The module's replica and partition counts, the check's seed.
+  InterpreterOptions interpreterOptions(ModuleOp module) const {
+    InterpreterOptions interpreter = getModuleOptions(module);
     interpreter.seed = options.seed;
     return interpreter;
   }

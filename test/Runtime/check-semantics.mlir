@@ -18,10 +18,18 @@
 // RUN: not hlo-opt %s --hlo-check-semantics --pass-pipeline='builtin.module(hlo.computation(hlo-test-break-semantics))' 2>&1 | FileCheck %s --check-prefix=NESTED
 // NESTED: error: semantics changed by pass 'hlo-test-break-semantics': {{[0-9]+}} elements beyond tolerance, first result 1 element [0]
 
+// A real module as HLO input: XLA's CPU-optimized mlp (fusions, layouts).
+// RUN: hlo-opt %srcroot/examples/mlp_optimized_cpu.hlo --hlo-check-semantics --canonicalize --cse -o /dev/null
+// RUN: not hlo-opt %srcroot/examples/mlp_optimized_cpu.hlo --hlo-check-semantics --canonicalize --hlo-test-break-semantics --cse -o /dev/null 2>&1 | FileCheck %s --check-prefix=MLP
+// MLP: error: semantics changed by pass 'hlo-test-break-semantics': {{[0-9]+}} elements beyond tolerance
+// MLP-NOT: semantics changed
+
 // Without the check the test pass just rewrites.
 // RUN: hlo-opt %s --hlo-test-break-semantics | FileCheck %s --check-prefix=REWRITE
-// REWRITE-NOT: add
-// REWRITE: subtract %arg0, %arg1
+// REWRITE-NOT: = add
+// REWRITE: = subtract %arg0, %arg1
+// REWRITE: = subtract %0, %1
+// REWRITE-NOT: = add
 
 module @check {
   hlo.computation @add_f32(%arg0: tensor<f32>, %arg1: tensor<f32>) -> tensor<f32> {

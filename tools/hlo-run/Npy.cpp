@@ -135,6 +135,24 @@ static std::string describeFile(const NpyHeader &header) {
 // Header
 //===----------------------------------------------------------------------===//
 
+/// Header text for messages: non-printable bytes as \xNN, at most 200
+/// characters.
+static std::string printable(StringRef text) {
+  std::string out;
+  for (char c : text.take_front(200)) {
+    if (llvm::isPrint(c)) {
+      out.push_back(c);
+      continue;
+    }
+    out += "\\x";
+    out.push_back(llvm::hexdigit((static_cast<unsigned char>(c) >> 4) & 15, true));
+    out.push_back(llvm::hexdigit(static_cast<unsigned char>(c) & 15, true));
+  }
+  if (text.size() > 200)
+    out += "...";
+  return out;
+}
+
 namespace {
 /// A cursor over the header's Python dict literal.
 class DictCursor {
@@ -245,8 +263,9 @@ FailureOr<NpyHeader> parseNpyHeader(StringRef bytes, std::string &error) {
   DictCursor cursor(bytes.substr(headerStart, headerLength));
   bool haveDescr = false, haveOrder = false, haveShape = false;
   auto malformed = [&](const std::string &what) {
-    error = "malformed .npy header (" + what + "): '" +
-            bytes.substr(headerStart, headerLength).rtrim(" \n").str() + "'";
+    error = "malformed .npy header (" + printable(what) + "): '" +
+            printable(bytes.substr(headerStart, headerLength).rtrim(" \n")) +
+            "'";
     return failure();
   };
   if (!cursor.consume("{"))
@@ -289,7 +308,7 @@ FailureOr<NpyHeader> parseNpyHeader(StringRef bytes, std::string &error) {
   unsigned size = 0;
   if (descr.size() < 2 || !StringRef("biufcV").contains(descr[0]) ||
       descr.drop_front().getAsInteger(10, size) || size == 0 || size > 16) {
-    error = "unsupported .npy dtype '" + header.descr + "'";
+    error = "unsupported .npy dtype '" + printable(header.descr) + "'";
     return failure();
   }
   header.kind = descr[0];

@@ -27,8 +27,8 @@
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -43,44 +43,62 @@ using namespace mlir::hlo::runtime;
 using llvm::StringRef;
 namespace cl = llvm::cl;
 
+static cl::OptionCategory hloRunCategory("hlo-run options");
+
 static cl::opt<std::string> modulePath(cl::Positional, cl::Required,
+                                       cl::cat(hloRunCategory),
                                        cl::desc("<module .hlo|.mlir>"));
 static cl::list<std::string>
-    inputPaths("input",
+    inputPaths("input", cl::cat(hloRunCategory),
                cl::desc("A .npy file per entry parameter, in parameter order "
                         "(--input a.npy --input b.npy, --input a.npy,b.npy or "
                         "--input a.npy b.npy)"),
                cl::value_desc("file.npy"), cl::CommaSeparated);
 static cl::opt<bool>
-    randomInputs("random-inputs",
+    randomInputs("random-inputs", cl::cat(hloRunCategory),
                  cl::desc("Random inputs (floats in [-1,1), signed ints in "
                           "[-8,8], unsigned in [0,16], pred 0/1)"));
-static cl::opt<uint64_t> seed("seed",
-                              cl::desc("Seed of --random-inputs and of rng ops"),
-                              cl::init(0));
+static cl::opt<uint64_t>
+    seed("seed", cl::cat(hloRunCategory),
+         cl::desc("Seed of --random-inputs and of rng ops"), cl::init(0));
 static cl::opt<std::string>
-    outputDir("output-dir",
+    outputDir("output-dir", cl::cat(hloRunCategory),
               cl::desc("Write result_0.npy, result_1.npy, ... here instead of "
                        "printing the results"),
               cl::value_desc("dir"));
 static cl::opt<std::string>
-    compareWith("compare",
+    compareWith("compare", cl::cat(hloRunCategory),
                 cl::desc("Run this module too, on the same inputs, and "
                          "compare the results"),
                 cl::value_desc("module"));
-static cl::opt<double> absTolerance("atol", cl::desc("Absolute tolerance of --compare"),
-                            cl::init(1e-5));
-static cl::opt<double> relTolerance("rtol", cl::desc("Relative tolerance of --compare"),
-                            cl::init(1e-5));
-static cl::opt<int64_t> replicas("replicas", cl::desc("Simulated replicas"),
-                                 cl::init(1));
-static cl::opt<int64_t> partitions("partitions",
-                                   cl::desc("Simulated partitions"), cl::init(1));
-static cl::opt<bool> printTime("time",
-                               cl::desc("Print the interpreter's run time (of "
-                                        "the last repetition) to stderr"));
+static cl::opt<double> absTolerance("atol", cl::cat(hloRunCategory),
+                                    cl::desc("Absolute tolerance of --compare"),
+                                    cl::init(1e-5));
+static cl::opt<double> relTolerance("rtol", cl::cat(hloRunCategory),
+                                    cl::desc("Relative tolerance of --compare"),
+                                    cl::init(1e-5));
+static cl::opt<int64_t>
+    replicas("replicas", cl::cat(hloRunCategory),
+             cl::desc("Simulated replicas (default: the module's "
+                      "replica_count, else 1)"),
+             cl::init(1));
+static cl::opt<int64_t>
+    partitions("partitions", cl::cat(hloRunCategory),
+               cl::desc("Simulated partitions (default: the module's "
+                        "num_partitions, else 1)"),
+               cl::init(1));
+static cl::opt<int64_t> maxLiveElements(
+    "max-live-elements", cl::cat(hloRunCategory),
+    cl::desc("Fail when the values alive on one simulated device exceed "
+             "this many elements (0: no limit; default: the interpreter's)"),
+    cl::init(-1));
+static cl::opt<bool> printTime("time", cl::cat(hloRunCategory),
+                               cl::desc("Print the interpreter's run time "
+                                        "(the fastest of --repeat runs; "
+                                        "parsing excluded) to stderr"));
 static cl::opt<unsigned>
-    repeat("repeat", cl::desc("Run the module this many times (benchmarks)"),
+    repeat("repeat", cl::cat(hloRunCategory),
+           cl::desc("Run the module this many times (benchmarks)"),
            cl::init(1));
 
 static int reportError(const std::string &message) {
@@ -96,15 +114,14 @@ static int reportError(const std::string &message) {
 
 static OwningOpRef<ModuleOp> loadModule(StringRef path, MLIRContext *context,
                                         std::string &error) {
-  std::string message;
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/true);
   if (!buffer) {
     error = path.str() + ": cannot read: " + buffer.getError().message();
     return nullptr;
   }
-  bool isHlo = path.ends_with(".hlo") ||
-               (!path.ends_with(".mlir") &&
-                hlo::looksLikeHloText((*buffer)->getBuffer()));
+  bool isHlo =
+      path.ends_with(".hlo") || (!path.ends_with(".mlir") &&
+                                 hlo::looksLikeHloText((*buffer)->getBuffer()));
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
   // Parser and verifier diagnostics print as file:line:col: error: ...
@@ -165,8 +182,8 @@ static bool sameValueType(Type a, Type b) {
 // Inputs
 //===----------------------------------------------------------------------===//
 
-static FailureOr<std::vector<Literal>>
-readInputs(hlo::ComputationOp entry, std::string &error) {
+static FailureOr<std::vector<Literal>> readInputs(hlo::ComputationOp entry,
+                                                  std::string &error) {
   ArrayRef<Type> parameters = entry.getArgumentTypes();
   if (inputPaths.size() != parameters.size()) {
     error = modulePath + ": the entry computation has " +
@@ -186,13 +203,16 @@ readInputs(hlo::ComputationOp entry, std::string &error) {
               "; .npy inputs hold arrays only (use --random-inputs)";
       return failure();
     }
-    if (!tensor.hasStaticShape()) {
-      error = where + ": the parameter has a dynamic shape " +
+    // A bounded dynamic dimension takes its bound, as in the interpreter.
+    std::optional<SmallVector<int64_t>> shape = getStaticShape(tensor);
+    if (!shape) {
+      error = where + ": the parameter has an unbounded dynamic shape " +
               typeString(type) + ", which hlo-run does not support";
       return failure();
     }
     std::string message;
-    FailureOr<Literal> literal = hlo_run::readNpy(path, tensor, message);
+    FailureOr<Literal> literal = hlo_run::readNpy(
+        path, RankedTensorType::get(*shape, tensor.getElementType()), message);
     if (failed(literal)) {
       error = where + ": " + message;
       return failure();
@@ -254,7 +274,8 @@ static std::string number(double v) {
 /// then `match: ...`; false with `error` set beyond the tolerance.
 static bool compareResults(const Literal &a, const Literal &b,
                            std::string &error) {
-  LiteralComparison comparison = compareLiterals(a, b, absTolerance, relTolerance);
+  LiteralComparison comparison =
+      compareLiterals(a, b, absTolerance, relTolerance);
   if (!comparison.structureError.empty()) {
     error = "the results of " + modulePath + " and " + compareWith +
             " differ in type: " + comparison.structureError;
@@ -317,26 +338,31 @@ static void printResult(const Literal &result) {
 static FailureOr<Literal> runModule(ModuleOp module, StringRef path,
                                     ArrayRef<Literal> arguments,
                                     std::string &error) {
-  InterpreterOptions options;
-  options.numReplicas = replicas;
-  options.numPartitions = partitions;
+  InterpreterOptions options = getModuleOptions(module);
+  if (replicas.getNumOccurrences())
+    options.numReplicas = replicas;
+  if (partitions.getNumOccurrences())
+    options.numPartitions = partitions;
+  if (maxLiveElements >= 0)
+    options.maxLiveElements = maxLiveElements;
   options.seed = seed;
   FailureOr<Literal> result = failure();
-  double seconds = 0;
+  double best = INFINITY;
   for (unsigned i = 0; i < std::max(1u, unsigned(repeat)); ++i) {
     std::string message;
     auto start = std::chrono::steady_clock::now();
     result = run(module, arguments, options, message);
-    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                            start)
-                  .count();
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    best = std::min(best, seconds);
     if (failed(result)) {
       error = path.str() + ": " + message;
       return failure();
     }
   }
   if (printTime)
-    llvm::errs() << "hlo-run: " << path << ": run time " << number(seconds)
+    llvm::errs() << "hlo-run: " << path << ": run time " << number(best)
                  << " s\n";
   return result;
 }
@@ -429,6 +455,7 @@ int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   std::vector<std::string> storage;
   SmallVector<char *> args = expandInputLists(argc, argv, storage);
+  cl::HideUnrelatedOptions(hloRunCategory);
   cl::ParseCommandLineOptions(
       args.size(), args.data(),
       "hlo-run: runs an HLO module on the reference interpreter\n");

@@ -43,8 +43,8 @@ hlo.computation @floor_on_complex(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomple
 // -----
 
 hlo.computation @clz_on_float(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'hlo.clz' op operand must have integral elements, got 'f32'}}
-  %0 = hlo.clz %x : (tensor<4xf32>) -> tensor<4xf32>
+  // expected-error @+1 {{'hlo.count_leading_zeros' op operand must have integral elements, got 'f32'}}
+  %0 = hlo.count_leading_zeros %x : (tensor<4xf32>) -> tensor<4xf32>
   hlo.return %0 : tensor<4xf32>
 }
 

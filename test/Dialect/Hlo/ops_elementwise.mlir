@@ -66,8 +66,8 @@ hlo.computation @unary_float(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
 
 // CHECK-LABEL: hlo.computation @unary_int
 hlo.computation @unary_int(%x: tensor<4xi32>) -> tensor<4xi32> {
-  // CHECK: %0 = clz %arg0 : (tensor<4xi32>) -> tensor<4xi32>
-  %0 = hlo.clz %x : (tensor<4xi32>) -> tensor<4xi32>
+  // CHECK: %0 = count_leading_zeros %arg0 : (tensor<4xi32>) -> tensor<4xi32>
+  %0 = hlo.count_leading_zeros %x : (tensor<4xi32>) -> tensor<4xi32>
   // CHECK: %1 = popcnt %0 : (tensor<4xi32>) -> tensor<4xi32>
   %1 = hlo.popcnt %0 : (tensor<4xi32>) -> tensor<4xi32>
   // CHECK: %2 = not %1 : (tensor<4xi32>) -> tensor<4xi32>

@@ -150,7 +150,8 @@ def Hlo_CoshOp : Hlo_ElementwiseUnaryOp<"cosh", "hyperbolic cosine">;
 def Hlo_SinhOp : Hlo_ElementwiseUnaryOp<"sinh", "hyperbolic sine">;
 def Hlo_CbrtOp : Hlo_ElementwiseUnaryOp<"cbrt", "cube root">;
 def Hlo_CeilOp : Hlo_ElementwiseUnaryOp<"ceil", "round up">;
-def Hlo_ClzOp : Hlo_ElementwiseUnaryOp<"clz", "count leading zero bits">;
+def Hlo_ClzOp : Hlo_ElementwiseUnaryOp<"count_leading_zeros",
+    "count leading zero bits">;
 def Hlo_CosOp : Hlo_ElementwiseUnaryOp<"cosine", "cosine">;
 def Hlo_ErfOp : Hlo_ElementwiseUnaryOp<"erf", "error function">;
 def Hlo_ExpOp : Hlo_ElementwiseUnaryOp<"exponential", "e^x">;
