@@ -194,7 +194,8 @@ TEST_F(InterpreterTest, Shifts) {
 }
 
 TEST_F(InterpreterTest, IntegerBitOps) {
-  EXPECT_EQ(runBody("a = s32[3] constant({0, 1, -1})\nROOT c = s32[3] count-leading-zeros(a)"),
+  EXPECT_EQ(runBody("a = s32[3] constant({0, 1, -1})\n"
+                    "ROOT c = s32[3] count-leading-zeros(a)"),
             "s32[3] {32, 31, 0}");
   EXPECT_EQ(runBody("a = u8[3] constant({0, 255, 6})\n"
                     "ROOT c = u8[3] popcnt(a)"),
