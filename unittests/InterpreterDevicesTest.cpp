@@ -247,6 +247,14 @@ TEST_F(InterpreterTest, RngBitGeneratorGivesXlasBits) {
                     "algorithm=rng_three_fry"),
             "(u64[2], u32[2,3]) ({123, 459}, {{2365294944, 105764723, "
             "4007583465}, {4194936891, 2050896720, 2764690829}})");
+  // No even dimension: pairs along the largest one (5).
+  EXPECT_EQ(runBody("s = u64[2] constant({12, 15})\n"
+                    "ROOT r = (u64[2], u32[3,5]) rng-bit-generator(s), "
+                    "algorithm=rng_three_fry"),
+            "(u64[2], u32[3,5]) ({12, 24}, {{4120385688, 3078816837, "
+            "2948178284, 2039097155, 843223075}, {2637164440, 4209263853, "
+            "4085146493, 1379864309, 3591538733}, {1764590063, 2797328236, "
+            "3266181016, 225099634, 2136573560}})");
   EXPECT_EQ(runBody("s = u64[2] constant({123, 456})\n"
                     "ROOT r = (u64[2], u8[5]) rng-bit-generator(s), "
                     "algorithm=rng_three_fry"),

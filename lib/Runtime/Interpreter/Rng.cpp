@@ -174,9 +174,10 @@ static FailureOr<Literal> rngBitGenerator(Interp &interp, RngBitGeneratorOp op,
       for (int64_t d = 0; d < bits.getRank() && split < 0; ++d)
         if (shape[d] % 2 == 0)
           split = d;
-      for (int64_t d = 0; d < bits.getRank() && split < 0; ++d)
-        if (split < 0 || shape[d] > shape[split])
-          split = d;
+      if (split < 0) // no even dimension: the first largest one
+        for (int64_t d = 0; d < bits.getRank(); ++d)
+          if (split < 0 || shape[d] > shape[split])
+            split = d;
       SmallVector<int64_t> half(shape);
       if (split >= 0)
         half[split] = (shape[split] + 1) / 2;
