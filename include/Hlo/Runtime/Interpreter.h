@@ -10,6 +10,21 @@
 // are returned as failures with a message naming the instruction; the
 // interpreter never aborts on a well-formed module.
 //
+// With several replicas or partitions, each simulated device runs the
+// module in its own thread and the devices meet in each collective (every
+// device must reach the same collectives in the same order). The threads
+// only read the module: they create no types or attributes, so a context
+// with threading disabled is fine.
+//
+// Limits: dynamic dimensions are evaluated at their bound (set-dimension-
+// size and dynamic-reshape to other sizes are errors); custom-call runs
+// only the identity targets `Sharding` and `annotate_device_placement`;
+// recv needs an earlier send on its channel in the same device, infeed is
+// an error and outfeed drops its data; `rng` values are deterministic but
+// not XLA's (rng-bit-generator's are); scan, collective-reduce, shuffle,
+// collective-permute's in-place form and ragged all-to-all with several
+// updates per peer are not implemented; bitcast ignores layout tiles.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef HLO_RUNTIME_INTERPRETER_H
@@ -31,7 +46,8 @@ struct InterpreterOptions {
   /// `run` returns the results of replica 0, partition 0.
   int64_t numReplicas = 1;
   int64_t numPartitions = 1;
-  /// Seed of rng and rng-bit-generator (deterministic for a given seed).
+  /// Seed of rng (deterministic for a given seed); rng-bit-generator is a
+  /// function of its state operand only.
   uint64_t seed = 0;
   /// Stop after this many while-loop iterations in total (guards against
   /// non-terminating loops); 0 = no limit.
