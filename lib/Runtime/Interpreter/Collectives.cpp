@@ -445,8 +445,14 @@ static FailureOr<Literal> collectiveBroadcast(Interp &interp, Operation *op,
 /// operand; the result is the output operand so updated.
 static FailureOr<Literal> raggedAllToAll(Interp &interp, Operation *op,
                                          Operands operands) {
-  if (operands.size() != 6)
-    return interp.error(op, "needs input, output, input_offsets, send_sizes, "
+  if (operands.size() != 6 ||
+      !llvm::all_of(operands, [](const Literal *l) { return l->isArray(); }) ||
+      operands[0]->getElementType() != operands[1]->getElementType() ||
+      operands[0]->getRank() != operands[1]->getRank() ||
+      operands[0]->getShape().drop_front() !=
+          operands[1]->getShape().drop_front())
+    return interp.error(op, "needs arrays input, output (same element type "
+                            "and row shape), input_offsets, send_sizes, "
                             "output_offsets and recv_sizes");
   return exchange(
       interp, op, tupleOf(operands),

@@ -83,6 +83,44 @@ static SmallVector<int64_t> freeDims(int64_t rank, ArrayRef<int64_t> a,
   return dims;
 }
 
+/// Checks dimension numbers that no verifier checked (scaled-dot,
+/// ragged-dot): dims in range, paired dims of equal size, and the result
+/// shape batch + lhs free + rhs free (after `lead` leading dims).
+static LogicalResult checkDotDims(Interp &interp, Operation *op,
+                                  const Literal &lhs, const Literal &rhs,
+                                  const Literal &out, ArrayRef<int64_t> lb,
+                                  ArrayRef<int64_t> lc, ArrayRef<int64_t> rb,
+                                  ArrayRef<int64_t> rc,
+                                  ArrayRef<int64_t> rhsExtra = {},
+                                  int64_t lead = 0) {
+  auto inRange = [](ArrayRef<int64_t> dims, int64_t rank) {
+    return llvm::all_of(dims, [&](int64_t d) { return d >= 0 && d < rank; });
+  };
+  if (!lhs.isArray() || !rhs.isArray() || lb.size() != rb.size() ||
+      lc.size() != rc.size() || !inRange(lb, lhs.getRank()) ||
+      !inRange(lc, lhs.getRank()) || !inRange(rb, rhs.getRank()) ||
+      !inRange(rc, rhs.getRank()) || !inRange(rhsExtra, rhs.getRank()))
+    return interp.fail(op, "dimension numbers do not fit the operands");
+  SmallVector<int64_t> expected(out.getShape().take_front(lead));
+  for (auto [l, r] : llvm::zip(lb, rb)) {
+    if (lhs.getShape()[l] != rhs.getShape()[r])
+      return interp.fail(op, "batch dimensions differ in size");
+    expected.push_back(lhs.getShape()[l]);
+  }
+  for (auto [l, r] : llvm::zip(lc, rc))
+    if (lhs.getShape()[l] != rhs.getShape()[r])
+      return interp.fail(op, "contracting dimensions differ in size");
+  for (int64_t d : freeDims(lhs.getRank(), lb, lc))
+    expected.push_back(lhs.getShape()[d]);
+  SmallVector<int64_t> rskip(rc);
+  rskip.append(rhsExtra.begin(), rhsExtra.end());
+  for (int64_t d : freeDims(rhs.getRank(), rb, rskip))
+    expected.push_back(rhs.getShape()[d]);
+  if (ArrayRef<int64_t>(expected) != out.getShape())
+    return interp.fail(op, "the result shape does not fit the operands");
+  return success();
+}
+
 /// out = dot(lhs, rhs) with the given dimension numbers.
 static FailureOr<Literal> dotInto(Interp &interp, Operation *op,
                                   const Literal &lhs, const Literal &rhs,
@@ -181,9 +219,11 @@ static FailureOr<Literal> raggedDot(Interp &interp, RaggedDotOp op,
                     rc = orEmpty(op.getRhsContractingDims()),
                     ragged = orEmpty(op.getLhsRaggedDims()),
                     group = orEmpty(op.getRhsGroupDims());
-  if (ragged.size() != 1 || sizes.getRank() != 1)
+  if (ragged.size() != 1 || !sizes.isArray() || sizes.getRank() != 1)
     return interp.error(op, "only one ragged dimension and 1-D group sizes "
                             "are supported");
+  if (!lhs.isArray() || ragged[0] < 0 || ragged[0] >= lhs.getRank())
+    return interp.error(op, "lhs_ragged_dims is out of range");
   int64_t rd = ragged[0];
   int64_t numGroups = sizes.getNumElements();
   SmallVector<int64_t> bounds(1, 0); // group i: [bounds[i], bounds[i+1])
@@ -197,6 +237,16 @@ static FailureOr<Literal> raggedDot(Interp &interp, RaggedDotOp op,
   SmallVector<int64_t> rhsSkip(rc);
   if (!contracting && !batch)
     rhsSkip.push_back(group[0]);
+  if (failed(checkDotDims(interp, op, lhs, rhs, out, lb, lc, rb, rc,
+                          ArrayRef<int64_t>(rhsSkip).drop_front(rc.size()),
+                          contracting ? 1 : 0)))
+    return failure();
+  if (!contracting && !batch && rhs.getShape()[group[0]] != numGroups)
+    return interp.error(op, "the rhs group dimension must have one entry "
+                            "per group");
+  if (contracting && out.getShape()[0] != numGroups)
+    return interp.error(op, "the result's leading dimension must have one "
+                            "entry per group");
   SmallVector<int64_t> lf = freeDims(lhs.getRank(), lb, lc);
   SmallVector<int64_t> rf = freeDims(rhs.getRank(), rb, rhsSkip);
   int64_t lead = contracting ? 1 : 0;
@@ -268,17 +318,19 @@ static FailureOr<Literal> scaledDot(Interp &interp, ScaledDotOp op,
   Type f64 = Float64Type::get(op.getContext());
   auto scaled = [&](const Literal &x,
                     const Literal &scale) -> FailureOr<Literal> {
-    if (scale.getRank() != x.getRank())
+    if (!x.isArray() || !scale.isArray() || scale.getRank() != x.getRank())
       return interp.error(op, "a scale must have its operand's rank");
+    for (int64_t d = 0; d < x.getRank(); ++d)
+      if (scale.getShape()[d] < 1 ||
+          x.getShape()[d] % scale.getShape()[d] != 0)
+        return interp.error(op, "a scale dimension must divide its "
+                                "operand's dimension");
     Literal y = Literal::array(f64, x.getShape());
     SmallVector<int64_t> idx(x.getRank(), 0), sidx(x.getRank(), 0);
     for (int64_t i = 0, n = x.getNumElements(); i < n;
          ++i, nextIndex(idx, x.getShape())) {
-      for (int64_t d = 0; d < x.getRank(); ++d) {
-        int64_t block = x.getShape()[d] / std::max<int64_t>(
-                                              1, scale.getShape()[d]);
-        sidx[d] = idx[d] / std::max<int64_t>(1, block);
-      }
+      for (int64_t d = 0; d < x.getRank(); ++d)
+        sidx[d] = idx[d] / (x.getShape()[d] / scale.getShape()[d]);
       y.setFloat(i, x.getFloat(i) * scale.getFloat(scale.linearize(sidx)));
     }
     return y;
@@ -290,7 +342,12 @@ static FailureOr<Literal> scaledDot(Interp &interp, ScaledDotOp op,
   if (failed(rhs))
     return failure();
   auto result = makeResult(interp, op);
-  if (failed(result))
+  if (failed(result) ||
+      failed(checkDotDims(interp, op, *lhs, *rhs, *result,
+                          orEmpty(op.getLhsBatchDims()),
+                          orEmpty(op.getLhsContractingDims()),
+                          orEmpty(op.getRhsBatchDims()),
+                          orEmpty(op.getRhsContractingDims()))))
     return failure();
   return dotInto(interp, op, *lhs, *rhs, std::move(*result),
                  orEmpty(op.getLhsBatchDims()),
