@@ -195,6 +195,24 @@ TEST_F(InterpreterTest, FailingDeviceStopsTheOthers) {
                     "unsupported custom call target 'nope'");
 }
 
+TEST_F(InterpreterTest, DivergingDevicesDoNotHang) {
+  // Only replica 1 reaches the all-reduce: replica 0 runs to the end, so
+  // replica 1 must not wait forever.
+  std::string result = run(
+      withComputations("r = u32[] replica-id()\nz = u32[] constant(0)\n"
+                       "p = pred[] compare(r, z), direction=EQ\n"
+                       "x = f32[] constant(1)\n"
+                       "ROOT c = f32[] conditional(p, x, x), "
+                       "true_computation=quiet, false_computation=loud") +
+          "quiet {\n  x = f32[] parameter(0)\n  ROOT c = f32[] copy(x)\n}\n"
+          "loud {\n  x = f32[] parameter(0)\n"
+          "  ROOT a = f32[] all-reduce(x), to_apply=add\n}\n",
+      {}, devices(2));
+  EXPECT_EQ(result, "error: replica 1, partition 0: all-reduce 'a': the other "
+                    "devices did not reach this collective (they ran to the "
+                    "end without it)");
+}
+
 //===----------------------------------------------------------------------===//
 // Random numbers.
 //===----------------------------------------------------------------------===//

@@ -59,6 +59,8 @@ public:
     std::unique_lock<std::mutex> lock(mutex);
     if (aborted)
       return interp.error(op, kStoppedMessage);
+    if (finished > 0)
+      return interp.error(op, kUnmatchedMessage);
     inputs[device] = std::move(input);
     ops[device] = op;
     uint64_t gen = generation;
@@ -73,9 +75,11 @@ public:
       ++generation;
       changed.notify_all();
     } else {
-      changed.wait(lock, [&] { return generation != gen || aborted; });
+      changed.wait(lock, [&] {
+        return generation != gen || aborted || finished > 0;
+      });
       if (generation == gen)
-        return interp.error(op, kStoppedMessage);
+        return interp.error(op, aborted ? kStoppedMessage : kUnmatchedMessage);
     }
     if (!failedMessage.empty()) {
       if (interp.errorMessage.empty())
@@ -91,6 +95,13 @@ public:
     changed.notify_all();
   }
 
+  /// A device ran to the end: nobody can complete a collective any more.
+  void finish() {
+    std::lock_guard<std::mutex> lock(mutex);
+    ++finished;
+    changed.notify_all();
+  }
+
 private:
   std::mutex mutex;
   std::condition_variable changed;
@@ -98,6 +109,7 @@ private:
   int64_t arrived = 0;
   uint64_t generation = 0;
   bool aborted = false;
+  int64_t finished = 0;
   std::string failedMessage;
   std::vector<Literal> inputs, outputs;
   std::vector<Operation *> ops;
@@ -109,6 +121,8 @@ std::shared_ptr<Rendezvous> eval::makeRendezvous(int64_t numDevices) {
 }
 
 void eval::abortRendezvous(Rendezvous &rendezvous) { rendezvous.abort(); }
+
+void eval::finishRendezvous(Rendezvous &rendezvous) { rendezvous.finish(); }
 
 static FailureOr<Literal> exchange(Interp &interp, Operation *op,
                                    Literal input, Combine combine) {

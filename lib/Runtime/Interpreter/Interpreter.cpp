@@ -395,6 +395,8 @@ FailureOr<Literal> runtime::run(ModuleOp module, ArrayRef<Literal> arguments,
         int64_t none = -1;
         firstFailure.compare_exchange_strong(none, d);
         abortRendezvous(*shared.rendezvous);
+      } else {
+        finishRendezvous(*shared.rendezvous);
       }
     });
   for (std::thread &t : threads)
