@@ -122,8 +122,10 @@ public:
   bool hasType(Type type) const;
 
   /// HLO literal text, e.g. `f32[2,2] {{19, 22}, {43, 50}}`, `pred[] true`,
-  /// `(f32[], s32[2]) (1, {2, 3})`; floats in XLA's shortest round-trip
-  /// spelling.
+  /// `(f32[], s32[2]) (1, {2, 3})`, `c64[] (1, 2)`, `(token[], f32[])
+  /// (token, 1)`: the shape without layout, a space, the value with one
+  /// brace level per dimension; pred elements are true/false, floats are
+  /// spelled by formatFloat (XLA's spelling).
   void print(llvm::raw_ostream &os) const;
   std::string toString() const;
 
