@@ -57,8 +57,7 @@ static FailureOr<Literal> gather(Interp &interp, GatherOp op,
   ArrayRef<int64_t> startIndexMap = op.getStartIndexMap();
   ArrayRef<int64_t> sliceSizes = op.getSliceSizes();
   ArrayRef<int64_t> operandBatching = orEmpty(op.getOperandBatchingDims());
-  ArrayRef<int64_t> indicesBatching =
-      orEmpty(op.getStartIndicesBatchingDims());
+  ArrayRef<int64_t> indicesBatching = orEmpty(op.getStartIndicesBatchingDims());
   int64_t ivd = op.getIndexVectorDim();
   SmallVector<int64_t> batchDims = dimsExcept(out.getRank(), offsetDims);
   SmallVector<int64_t> windowDims = dimsExcept(
@@ -112,8 +111,8 @@ static FailureOr<Literal> scatter(Interp &interp, ScatterOp op,
   int64_t ivd = op.getIndexVectorDim();
   SmallVector<int64_t> scatterDims =
       dimsExcept(update.getRank(), windowDimsOfUpdate);
-  SmallVector<int64_t> windowDims = dimsExcept(
-      operand.getRank(), op.getInsertedWindowDims(), inputBatching);
+  SmallVector<int64_t> windowDims =
+      dimsExcept(operand.getRank(), op.getInsertedWindowDims(), inputBatching);
   SmallVector<int64_t> indexDims = dimsExcept(indices.getRank(), {ivd});
   if (indexDims.size() != scatterDims.size() ||
       windowDims.size() != windowDimsOfUpdate.size())
@@ -123,15 +122,7 @@ static FailureOr<Literal> scatter(Interp &interp, ScatterOp op,
   for (auto [k, d] : llvm::enumerate(windowDims))
     windowSize[d] = update.getShape()[windowDimsOfUpdate[k]];
 
-  SmallVector<const Literal *> args;
-  SmallVector<int64_t> argIdx(2 * n), outIdx(n);
-  SmallVector<Literal *> outs;
-  for (Literal &r : results) {
-    args.push_back(&r);
-    outs.push_back(&r);
-  }
-  for (const Literal *u : updates)
-    args.push_back(u);
+  Fold fold(*combiner, results, updates);
 
   SmallVector<int64_t> u(update.getRank(), 0), pos(indices.getRank(), 0),
       start(operand.getRank(), 0), dst(operand.getRank(), 0);
@@ -140,26 +131,19 @@ static FailureOr<Literal> scatter(Interp &interp, ScatterOp op,
     for (auto [k, d] : llvm::enumerate(indexDims))
       pos[d] = u[scatterDims[k]];
     std::fill(start.begin(), start.end(), 0);
-    readIndexVector(indices, pos, ivd, op.getScatterDimsToOperandDims(),
-                    start);
+    readIndexVector(indices, pos, ivd, op.getScatterDimsToOperandDims(), start);
     for (auto [ib, sb] : llvm::zip(inputBatching, indicesBatching))
       start[ib] = pos[sb];
     bool inBounds = true;
     for (int64_t d = 0; d < operand.getRank(); ++d)
-      inBounds &= start[d] >= 0 &&
-                  start[d] <= operand.getShape()[d] - windowSize[d];
+      inBounds &=
+          start[d] >= 0 && start[d] <= operand.getShape()[d] - windowSize[d];
     if (!inBounds)
       continue;
     dst = start;
     for (auto [k, d] : llvm::enumerate(windowDims))
       dst[d] += u[windowDimsOfUpdate[k]];
-    int64_t target = operand.linearize(dst);
-    for (size_t k = 0; k < n; ++k) {
-      argIdx[k] = target;
-      argIdx[n + k] = linear;
-      outIdx[k] = target;
-    }
-    if (failed(combiner->apply(args, argIdx, outs, outIdx)))
+    if (failed(fold(operand.linearize(dst), linear)))
       return failure();
   }
   if (n == 1)

@@ -156,6 +156,24 @@ private:
   Literal pred; // comparator result
 };
 
+/// The reducer idiom of reduce, reduce-window and scatter: n accumulators
+/// (the op's results) folded with n inputs by a computation of 2n scalar
+/// parameters (accumulators first) and n results.
+class Fold {
+public:
+  Fold(ScalarFunction &f, MutableArrayRef<Literal> accumulators,
+       Operands inputs);
+  /// accumulators[k][at] = f(accumulators[0..n)[at], inputs[0..n)[from]).
+  LogicalResult operator()(int64_t at, int64_t from);
+
+private:
+  ScalarFunction &f;
+  size_t n;
+  SmallVector<const Literal *> args;
+  SmallVector<Literal *> outs;
+  SmallVector<int64_t> argIdx, outIdx;
+};
+
 //===----------------------------------------------------------------------===//
 // Op families (one file each).
 //===----------------------------------------------------------------------===//

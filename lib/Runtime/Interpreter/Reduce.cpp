@@ -70,14 +70,7 @@ static FailureOr<Literal> reduce(Interp &interp, ReduceOp op,
     else
       kept.push_back(d);
   }
-  SmallVector<const Literal *> args;
-  SmallVector<Literal *> outs;
-  for (Literal &r : *results) {
-    args.push_back(&r);
-    outs.push_back(&r);
-  }
-  args.append(inputs.begin(), inputs.end());
-  SmallVector<int64_t> argIdx(2 * n), outIdx(n);
+  Fold fold(*f, *results, inputs);
   SmallVector<int64_t> o((*results)[0].getRank(), 0);
   SmallVector<int64_t> w(reducedShape.size(), 0), src(in0.getRank(), 0);
   int64_t windowCount = numElements(reducedShape);
@@ -91,13 +84,7 @@ static FailureOr<Literal> reduce(Interp &interp, ReduceOp op,
     for (int64_t i = 0; i < windowCount; ++i, nextIndex(w, reducedShape)) {
       for (auto [k, d] : llvm::enumerate(dims))
         src[d] = w[k];
-      int64_t from = in0.linearize(src);
-      for (size_t k = 0; k < n; ++k) {
-        argIdx[k] = linear;
-        argIdx[n + k] = from;
-        outIdx[k] = linear;
-      }
-      if (failed(f->apply(args, argIdx, outs, outIdx)))
+      if (failed(fold(linear, in0.linearize(src))))
         return failure();
     }
   }
@@ -146,14 +133,7 @@ static FailureOr<Literal> reduceWindow(Interp &interp, ReduceWindowOp op,
     return failure();
   const Literal &in0 = *inputs[0];
   Window window(op.getWindowAttr(), in0.getRank());
-  SmallVector<const Literal *> args;
-  SmallVector<Literal *> outs;
-  for (Literal &r : *results) {
-    args.push_back(&r);
-    outs.push_back(&r);
-  }
-  args.append(inputs.begin(), inputs.end());
-  SmallVector<int64_t> argIdx(2 * n), outIdx(n);
+  Fold fold(*f, *results, inputs);
   Literal &out0 = (*results)[0];
   SmallVector<int64_t> o(out0.getRank(), 0), w(in0.getRank(), 0),
       src(in0.getRank(), 0);
@@ -166,24 +146,16 @@ static FailureOr<Literal> reduceWindow(Interp &interp, ReduceWindowOp op,
     for (int64_t i = 0; i < windowCount; ++i, nextIndex(w, window.size)) {
       if (!window.inputIndex(o, w, in0.getShape(), src))
         continue;
-      int64_t from = in0.linearize(src);
-      for (size_t k = 0; k < n; ++k) {
-        argIdx[k] = linear;
-        argIdx[n + k] = from;
-        outIdx[k] = linear;
-      }
-      if (failed(f->apply(args, argIdx, outs, outIdx)))
+      if (failed(fold(linear, in0.linearize(src))))
         return failure();
     }
   }
   return packResults(std::move(*results));
 }
 
-static FailureOr<Literal> selectAndScatter(Interp &interp,
-                                           SelectAndScatterOp op,
-                                           const Literal &operand,
-                                           const Literal &source,
-                                           const Literal &init) {
+static FailureOr<Literal>
+selectAndScatter(Interp &interp, SelectAndScatterOp op, const Literal &operand,
+                 const Literal &source, const Literal &init) {
   auto select = ScalarFunction::get(interp, op, op.getSelect());
   auto scatter = ScalarFunction::get(interp, op, op.getScatter());
   auto result = makeResult(interp, op);
@@ -262,7 +234,8 @@ static LogicalResult forEachLine(ArrayRef<int64_t> shape, int64_t dim, Fn fn) {
   SmallVector<int64_t> outer(shape);
   outer[dim] = 1;
   SmallVector<int64_t> idx(shape.size(), 0);
-  for (int64_t i = 0, e = numElements(outer); i < e; ++i, nextIndex(idx, outer)) {
+  for (int64_t i = 0, e = numElements(outer); i < e;
+       ++i, nextIndex(idx, outer)) {
     int64_t base = 0;
     for (size_t d = 0; d < shape.size(); ++d)
       base += idx[d] * strides[d];
@@ -334,15 +307,14 @@ static FailureOr<Literal> topK(Interp &interp, TopKOp op, const Literal &in) {
                 static_cast<uint64_t>(in.getInt(b));
     if (largest)
       return greater;
-    bool equal = kind == ElementKind::Float
-                     ? totalOrderKey(in.getFloat(a)) ==
-                           totalOrderKey(in.getFloat(b))
-                     : in.getInt(a) == in.getInt(b);
+    bool equal = kind == ElementKind::Float ? totalOrderKey(in.getFloat(a)) ==
+                                                  totalOrderKey(in.getFloat(b))
+                                            : in.getInt(a) == in.getInt(b);
     return !greater && !equal;
   };
   int64_t row = 0;
-  LogicalResult status = forEachLine(
-      in.getShape(), last, [&](int64_t base, int64_t, int64_t) {
+  LogicalResult status =
+      forEachLine(in.getShape(), last, [&](int64_t base, int64_t, int64_t) {
         SmallVector<int64_t> order;
         for (int64_t i = 0; i < len; ++i)
           order.push_back(base + i);

@@ -78,8 +78,7 @@ bool ScalarFunction::compile(Block &body) {
   return true;
 }
 
-FailureOr<ScalarFunction> ScalarFunction::get(Interp &interp,
-                                              Operation *caller,
+FailureOr<ScalarFunction> ScalarFunction::get(Interp &interp, Operation *caller,
                                               StringRef callee) {
   auto comp = interp.lookup(caller, callee);
   if (failed(comp))
@@ -172,4 +171,24 @@ FailureOr<bool> ScalarFunction::test(ArrayRef<const Literal *> args,
   if (failed(apply(args, argIdx, outs, outIdx)))
     return failure();
   return !pred.isZero(0);
+}
+
+Fold::Fold(ScalarFunction &f, MutableArrayRef<Literal> accumulators,
+           Operands inputs)
+    : f(f), n(accumulators.size()), argIdx(2 * accumulators.size()),
+      outIdx(accumulators.size()) {
+  for (Literal &a : accumulators) {
+    args.push_back(&a);
+    outs.push_back(&a);
+  }
+  args.append(inputs.begin(), inputs.end());
+}
+
+LogicalResult Fold::operator()(int64_t at, int64_t from) {
+  for (size_t k = 0; k < n; ++k) {
+    argIdx[k] = at;
+    argIdx[n + k] = from;
+    outIdx[k] = at;
+  }
+  return f.apply(args, argIdx, outs, outIdx);
 }
