@@ -9,7 +9,8 @@
 //     * a sum whose range lies in one multiple of c folds (to a constant for
 //       floordiv, to the sum minus that multiple for mod);
 //     * terms whose coefficient is a multiple of c leave the division
-//       (`(c*a + r) floordiv c = a + r floordiv c`, `(c*a + r) mod c = r mod c`);
+//       (`(c*a + r) floordiv c = a + r floordiv c`, `(c*a + r) mod c = r mod
+//       c`);
 //     * with g dividing c, `g*X + Y` where Y is in [0, g-1]:
 //       `floordiv c = X floordiv (c/g)` and `mod c = Y + (X mod (c/g)) * g`;
 //     * nested divisions: `(x floordiv a) floordiv b = x floordiv (a*b)`,
@@ -28,6 +29,7 @@
 #include "mlir/IR/AffineExprVisitor.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <limits>
 #include <numeric>
@@ -54,14 +56,9 @@ int64_t satMul(int64_t a, int64_t b) {
   return r;
 }
 
-int64_t floorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+int64_t floorMod(int64_t a, int64_t b) {
+  return a - llvm::divideFloorSigned(a, b) * b;
 }
-
-int64_t ceilDiv(int64_t a, int64_t b) { return -floorDiv(-a, b); }
-
-int64_t floorMod(int64_t a, int64_t b) { return a - floorDiv(a, b) * b; }
 
 Interval unbounded() { return {kMin, kMax}; }
 
@@ -209,12 +206,15 @@ Interval Simplifier::range(AffineExpr expr) {
   int64_t c = rhs.lower;
   switch (expr.getKind()) {
   case AffineExprKind::FloorDiv:
-    return {floorDiv(lhs.lower, c), floorDiv(lhs.upper, c)};
+    return {llvm::divideFloorSigned(lhs.lower, c),
+            llvm::divideFloorSigned(lhs.upper, c)};
   case AffineExprKind::CeilDiv:
-    return {ceilDiv(lhs.lower, c), ceilDiv(lhs.upper, c)};
+    return {llvm::divideCeilSigned(lhs.lower, c),
+            llvm::divideCeilSigned(lhs.upper, c)};
   case AffineExprKind::Mod:
     if (lhs.lower != kMin && lhs.upper != kMax &&
-        floorDiv(lhs.lower, c) == floorDiv(lhs.upper, c))
+        llvm::divideFloorSigned(lhs.lower, c) ==
+            llvm::divideFloorSigned(lhs.upper, c))
       return {floorMod(lhs.lower, c), floorMod(lhs.upper, c)};
     return {0, c - 1};
   default:
@@ -249,16 +249,17 @@ AffineExpr Simplifier::simplifyFloorDiv(AffineExpr lhs, int64_t divisor) {
     return lhs;
   Interval r = range(lhs);
   if (r.lower != kMin && r.upper != kMax &&
-      floorDiv(r.lower, divisor) == floorDiv(r.upper, divisor))
-    return getAffineConstantExpr(floorDiv(r.lower, divisor), context);
+      llvm::divideFloorSigned(r.lower, divisor) ==
+          llvm::divideFloorSigned(r.upper, divisor))
+    return getAffineConstantExpr(llvm::divideFloorSigned(r.lower, divisor),
+                                 context);
 
   // (x floordiv a) floordiv b = x floordiv (a * b).
   if (lhs.getKind() == AffineExprKind::FloorDiv) {
     auto inner = cast<AffineBinaryOpExpr>(lhs);
     if (auto a = dyn_cast<AffineConstantExpr>(inner.getRHS()))
       if (a.getValue() > 0)
-        return simplifyFloorDiv(inner.getLHS(),
-                                satMul(a.getValue(), divisor));
+        return simplifyFloorDiv(inner.getLHS(), satMul(a.getValue(), divisor));
   }
 
   LinearSum sum = linearize(lhs);
@@ -296,7 +297,7 @@ AffineExpr Simplifier::simplifyFloorDiv(AffineExpr lhs, int64_t divisor) {
     restDiv = simplifyFloorDiv(rest.build(context), divisor);
   } else {
     // Only the constant is left over.
-    result.constant = floorDiv(rest.constant, divisor);
+    result.constant = llvm::divideFloorSigned(rest.constant, divisor);
     rest.constant = 0;
   }
   LinearSum out;
@@ -313,8 +314,10 @@ AffineExpr Simplifier::simplifyMod(AffineExpr lhs, int64_t divisor) {
     return getAffineConstantExpr(0, context);
   Interval r = range(lhs);
   if (r.lower != kMin && r.upper != kMax &&
-      floorDiv(r.lower, divisor) == floorDiv(r.upper, divisor))
-    return simplifySum(lhs - floorDiv(r.lower, divisor) * divisor);
+      llvm::divideFloorSigned(r.lower, divisor) ==
+          llvm::divideFloorSigned(r.upper, divisor))
+    return simplifySum(lhs -
+                       llvm::divideFloorSigned(r.lower, divisor) * divisor);
 
   // (x mod a) mod b = x mod b when b divides a.
   if (lhs.getKind() == AffineExprKind::Mod) {
@@ -330,8 +333,8 @@ AffineExpr Simplifier::simplifyMod(AffineExpr lhs, int64_t divisor) {
   for (const auto &term : sum.terms)
     if (term.second % divisor != 0)
       rest.terms.push_back(term);
-  bool dropped = rest.terms.size() != sum.terms.size() ||
-                 rest.constant != sum.constant;
+  bool dropped =
+      rest.terms.size() != sum.terms.size() || rest.constant != sum.constant;
   if (dropped)
     return simplifyMod(rest.build(context), divisor);
 
@@ -366,8 +369,7 @@ matchQuotientRemainder(AffineBinaryOpExpr div, int64_t c, AffineExpr atom) {
     return std::nullopt;
   auto outer = cast<AffineBinaryOpExpr>(atom);
   auto b = dyn_cast<AffineConstantExpr>(outer.getRHS());
-  if (outer.getLHS() != mod || !b || b.getValue() <= 0 ||
-      c % b.getValue() != 0)
+  if (outer.getLHS() != mod || !b || b.getValue() <= 0 || c % b.getValue() != 0)
     return std::nullopt;
   return std::make_pair(div.getLHS().floorDiv(b), c / b.getValue());
 }
@@ -500,7 +502,8 @@ static std::pair<AffineExpr, Interval> tighten(AffineExpr expr,
     if (sum.terms.size() >= 1 && g > 1) {
       for (auto &term : sum.terms)
         term.second /= g;
-      interval = {ceilDiv(interval.lower, g), floorDiv(interval.upper, g)};
+      interval = {llvm::divideCeilSigned(interval.lower, g),
+                  llvm::divideFloorSigned(interval.upper, g)};
       expr = sum.build(expr.getContext());
       continue;
     }
@@ -536,8 +539,7 @@ bool IndexingMap::simplify() {
     ConstraintMap old = std::move(constraints);
     constraints.clear();
     for (auto [expr, interval] : old) {
-      AffineExpr simplified =
-          simplifyAffineExpr(expr, dimBounds, symbolBounds);
+      AffineExpr simplified = simplifyAffineExpr(expr, dimBounds, symbolBounds);
       auto [tight, tightInterval] = tighten(simplified, interval);
       if (tight != expr || tightInterval != interval)
         round = true;
@@ -576,9 +578,9 @@ bool IndexingMap::simplify() {
   SmallVector<AffineExpr> results;
   for (AffineExpr result : affineMap.getResults())
     results.push_back(simplifyAffineExpr(result, dimBounds, symbolBounds));
-  AffineMap simplified = AffineMap::get(affineMap.getNumDims(),
-                                        affineMap.getNumSymbols(), results,
-                                        affineMap.getContext());
+  AffineMap simplified =
+      AffineMap::get(affineMap.getNumDims(), affineMap.getNumSymbols(), results,
+                     affineMap.getContext());
   changed |= simplified != affineMap;
   affineMap = simplified;
   return changed;
@@ -591,8 +593,7 @@ bool IndexingMap::simplify() {
 /// Matches `expr mod k in [n, n]` with a constant k > 0.
 static bool matchModEquality(AffineExpr expr, Interval interval,
                              AffineExpr &lhs, int64_t &k) {
-  if (expr.getKind() != AffineExprKind::Mod ||
-      interval.lower != interval.upper)
+  if (expr.getKind() != AffineExprKind::Mod || interval.lower != interval.upper)
     return false;
   auto bin = cast<AffineBinaryOpExpr>(expr);
   auto c = dyn_cast<AffineConstantExpr>(bin.getRHS());
@@ -661,7 +662,8 @@ bool IndexingMap::rescaleSymbols() {
       int64_t n = interval.lower;
       Interval &bound = rangeVarBounds[pos];
       // s = s' * k + n with s in bound.
-      bound = {ceilDiv(bound.lower - n, k), floorDiv(bound.upper - n, k)};
+      bound = {llvm::divideCeilSigned(bound.lower - n, k),
+               llvm::divideFloorSigned(bound.upper - n, k)};
       constraints.erase(expr);
       MLIRContext *context = getContext();
       SmallVector<AffineExpr> symReplacements;

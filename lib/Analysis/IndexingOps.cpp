@@ -10,6 +10,8 @@
 
 #include "IndexingAnalysisImpl.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
@@ -21,12 +23,6 @@ static AffineExpr dim(unsigned i, MLIRContext *ctx) {
 }
 static AffineExpr sym(unsigned i, MLIRContext *ctx) {
   return getAffineSymbolExpr(i, ctx);
-}
-
-/// Floor division of integers (rounding towards negative infinity).
-static int64_t floorDivide(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
 
 //===----------------------------------------------------------------------===//
@@ -454,8 +450,8 @@ InstructionIndexing indexing::padInputToOutput(PadOp op, unsigned operand) {
     results.push_back(dim(i, ctx) * step + low);
     // The operand elements that negative padding does not cut off.
     domain.push_back(
-        {std::max<int64_t>(0, -floorDivide(low, step)),
-         std::min(in[i] - 1, floorDivide(out[i] - 1 - low, step))});
+        {std::max<int64_t>(0, -llvm::divideFloorSigned(low, step)),
+         std::min(in[i] - 1, llvm::divideFloorSigned(out[i] - 1 - low, step))});
   }
   AffineMap map = AffineMap::get(in.size(), 0, results, ctx);
   return {{single(IndexingMap(map, domain, {}))}};
