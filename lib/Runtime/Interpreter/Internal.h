@@ -21,6 +21,7 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <atomic>
+#include <complex>
 #include <deque>
 #include <map>
 #include <memory>
@@ -123,8 +124,12 @@ private:
 /// a small register program; any other body is interpreted per call.
 class ScalarFunction {
 public:
+  /// With `widen`, a body computing in one float type narrower than f32
+  /// is compiled to compute in f32 (it takes and returns f32 or its own
+  /// type); isWidened() tells whether that happened.
   static FailureOr<ScalarFunction> get(Interp &interp, Operation *caller,
-                                       StringRef callee);
+                                       StringRef callee, bool widen = false);
+  bool isWidened() const { return widened; }
   /// results[k][outIdx[k]] = f(args[0][argIdx[0]], ...). Results are arrays
   /// of the computation's result element types.
   LogicalResult apply(ArrayRef<const Literal *> args, ArrayRef<int64_t> argIdx,
@@ -140,7 +145,7 @@ private:
     SmallVector<unsigned, 3> args;
     unsigned out;
   };
-  bool compile(Block &body);
+  bool compile(Block &body, bool widen);
   bool runProgram(ArrayRef<const Literal *> args, ArrayRef<int64_t> argIdx);
 
   Interp *interp = nullptr;
@@ -149,6 +154,7 @@ private:
   unsigned numResults = 1;
   /// The register program: parameters first, then constants and results.
   bool compiled = false;
+  bool widened = false;
   unsigned numParams = 0;
   std::vector<Literal> regs;
   std::vector<Instr> program;
@@ -178,16 +184,70 @@ private:
 // Op families (one file each).
 //===----------------------------------------------------------------------===//
 
-EvalResult evalControlOp(Interp &, Operation *, Operands);     // Control.cpp
-EvalResult evalElementwiseOp(Interp &, Operation *, Operands); // Elementwise.cpp
-EvalResult evalConvertOp(Interp &, Operation *, Operands);     // Convert.cpp
-EvalResult evalShapeOp(Interp &, Operation *, Operands);       // Shape.cpp
-EvalResult evalIndexingOp(Interp &, Operation *, Operands);    // GatherScatter.cpp
-EvalResult evalReduceOp(Interp &, Operation *, Operands);      // Reduce.cpp
-EvalResult evalLinalgOp(Interp &, Operation *, Operands);      // Linalg.cpp
-EvalResult evalSolverOp(Interp &, Operation *, Operands);      // Solvers.cpp
-EvalResult evalCollectiveOp(Interp &, Operation *, Operands);  // Collectives.cpp
-EvalResult evalRngOp(Interp &, Operation *, Operands);         // Rng.cpp
+EvalResult evalControlOp(Interp &, Operation *, Operands); // Control.cpp
+EvalResult evalElementwiseOp(Interp &, Operation *,
+                             Operands);                     // Elementwise.cpp
+EvalResult evalConvertOp(Interp &, Operation *, Operands);  // Convert.cpp
+EvalResult evalShapeOp(Interp &, Operation *, Operands);    // Shape.cpp
+EvalResult evalIndexingOp(Interp &, Operation *, Operands); // GatherScatter.cpp
+EvalResult evalReduceOp(Interp &, Operation *, Operands);   // Reduce.cpp
+EvalResult evalLinalgOp(Interp &, Operation *, Operands);   // Linalg.cpp
+EvalResult evalSolverOp(Interp &, Operation *, Operands);   // Solvers.cpp
+EvalResult evalCollectiveOp(Interp &, Operation *, Operands); // Collectives.cpp
+EvalResult evalRngOp(Interp &, Operation *, Operands);        // Rng.cpp
+
+/// convolution (Convolution.cpp).
+FailureOr<Literal> convolution(Interp &, ConvolutionOp, const Literal &lhs,
+                               const Literal &rhs);
+
+/// Sums products of elements in the result's arithmetic.
+class Accumulator {
+public:
+  explicit Accumulator(ElementKind kind) : kind(kind) {}
+  void reset() {
+    real = 0.0;
+    cplx = 0.0;
+    integer = 0;
+  }
+  /// Adds a product of plain doubles (float operands, float result).
+  void addReal(double product) { real += product; }
+  void add(const Literal &a, int64_t i, const Literal &b, int64_t j) {
+    switch (kind) {
+    case ElementKind::Float:
+      real += a.getFloat(i) * b.getFloat(j);
+      break;
+    case ElementKind::Complex:
+      cplx += a.getComplex(i) * b.getComplex(j);
+      break;
+    case ElementKind::Pred:
+      integer |= (!a.isZero(i) && !b.isZero(j));
+      break;
+    default:
+      integer += static_cast<uint64_t>(a.getInt(i)) *
+                 static_cast<uint64_t>(b.getInt(j));
+      break;
+    }
+  }
+  void store(Literal &out, int64_t k) const {
+    switch (kind) {
+    case ElementKind::Float:
+      out.setFloat(k, real);
+      break;
+    case ElementKind::Complex:
+      out.setComplex(k, cplx);
+      break;
+    default:
+      out.setInt(k, static_cast<int64_t>(integer));
+      break;
+    }
+  }
+
+private:
+  ElementKind kind;
+  double real = 0.0;
+  std::complex<double> cplx = 0.0;
+  uint64_t integer = 0;
+};
 
 /// convert of one element: out[k] = convert(in[i]) (see Convert.cpp).
 void convertElement(const Literal &in, int64_t i, Literal &out, int64_t k);

@@ -1,12 +1,11 @@
-//===- Linalg.cpp - dot and convolution -----------------------------------===//
+//===- Linalg.cpp - dot, ragged-dot and scaled-dot ------------------------===//
+//-------------------------===//
 //
 // dot (batch and contracting dimensions; result dims are batch, lhs free,
-// rhs free), ragged-dot, scaled-dot and convolution (dim_labels, window strides, padding, lhs
-// (base) and rhs (window) dilation, window reversal, feature groups and
-// batch groups: output feature f of batch group g reads the input batch
-// g * (N / batch_group_count) + b). Products are accumulated in double
-// (int64 for integer results, complex<double> for complex) and rounded once
-// to the result type; operand_precision and algorithm are ignored.
+// rhs free), ragged-dot and scaled-dot; convolution is in Convolution.cpp.
+// Products are accumulated in double (int64 for integer results,
+// complex<double> for complex) and rounded once to the result type;
+// operand_precision and algorithm are ignored.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,57 +21,6 @@ using namespace mlir::hlo;
 using namespace mlir::hlo::runtime;
 using namespace mlir::hlo::runtime::eval;
 
-namespace {
-/// Sums products of elements in the result's arithmetic.
-class Accumulator {
-public:
-  explicit Accumulator(ElementKind kind) : kind(kind) {}
-  void reset() {
-    real = 0.0;
-    cplx = 0.0;
-    integer = 0;
-  }
-  /// Adds a product of plain doubles (float operands, float result).
-  void addReal(double product) { real += product; }
-  void add(const Literal &a, int64_t i, const Literal &b, int64_t j) {
-    switch (kind) {
-    case ElementKind::Float:
-      real += a.getFloat(i) * b.getFloat(j);
-      break;
-    case ElementKind::Complex:
-      cplx += a.getComplex(i) * b.getComplex(j);
-      break;
-    case ElementKind::Pred:
-      integer |= (!a.isZero(i) && !b.isZero(j));
-      break;
-    default:
-      integer += static_cast<uint64_t>(a.getInt(i)) *
-                 static_cast<uint64_t>(b.getInt(j));
-      break;
-    }
-  }
-  void store(Literal &out, int64_t k) const {
-    switch (kind) {
-    case ElementKind::Float:
-      out.setFloat(k, real);
-      break;
-    case ElementKind::Complex:
-      out.setComplex(k, cplx);
-      break;
-    default:
-      out.setInt(k, static_cast<int64_t>(integer));
-      break;
-    }
-  }
-
-private:
-  ElementKind kind;
-  double real = 0.0;
-  std::complex<double> cplx = 0.0;
-  uint64_t integer = 0;
-};
-} // namespace
-
 /// Dims of `rank` not in `a` or `b`, ascending.
 static SmallVector<int64_t> freeDims(int64_t rank, ArrayRef<int64_t> a,
                                      ArrayRef<int64_t> b) {
@@ -86,13 +34,11 @@ static SmallVector<int64_t> freeDims(int64_t rank, ArrayRef<int64_t> a,
 /// Checks dimension numbers that no verifier checked (scaled-dot,
 /// ragged-dot): dims in range, paired dims of equal size, and the result
 /// shape batch + lhs free + rhs free (after `lead` leading dims).
-static LogicalResult checkDotDims(Interp &interp, Operation *op,
-                                  const Literal &lhs, const Literal &rhs,
-                                  const Literal &out, ArrayRef<int64_t> lb,
-                                  ArrayRef<int64_t> lc, ArrayRef<int64_t> rb,
-                                  ArrayRef<int64_t> rc,
-                                  ArrayRef<int64_t> rhsExtra = {},
-                                  int64_t lead = 0) {
+static LogicalResult
+checkDotDims(Interp &interp, Operation *op, const Literal &lhs,
+             const Literal &rhs, const Literal &out, ArrayRef<int64_t> lb,
+             ArrayRef<int64_t> lc, ArrayRef<int64_t> rb, ArrayRef<int64_t> rc,
+             ArrayRef<int64_t> rhsExtra = {}, int64_t lead = 0) {
   auto inRange = [](ArrayRef<int64_t> dims, int64_t rank) {
     return llvm::all_of(dims, [&](int64_t d) { return d >= 0 && d < rank; });
   };
@@ -190,11 +136,10 @@ static FailureOr<Literal> dot(Interp &interp, DotOp op, const Literal &lhs,
   auto result = makeResult(interp, op);
   if (failed(result))
     return failure();
-  return dotInto(interp, op, lhs, rhs, std::move(*result),
-                 orEmpty(op.getLhsBatchDims()),
-                 orEmpty(op.getLhsContractingDims()),
-                 orEmpty(op.getRhsBatchDims()),
-                 orEmpty(op.getRhsContractingDims()));
+  return dotInto(
+      interp, op, lhs, rhs, std::move(*result), orEmpty(op.getLhsBatchDims()),
+      orEmpty(op.getLhsContractingDims()), orEmpty(op.getRhsBatchDims()),
+      orEmpty(op.getRhsContractingDims()));
 }
 
 /// ragged-dot(lhs, rhs, group_sizes): the lhs ragged dimension is split
@@ -207,8 +152,7 @@ static FailureOr<Literal> raggedDot(Interp &interp, RaggedDotOp op,
                                     Operands operands) {
   if (operands.size() != 3)
     return interp.error(op, "needs lhs, rhs and group_sizes");
-  const Literal &lhs = *operands[0], &rhs = *operands[1],
-                &sizes = *operands[2];
+  const Literal &lhs = *operands[0], &rhs = *operands[1], &sizes = *operands[2];
   auto result = makeResult(interp, op);
   if (failed(result))
     return failure();
@@ -321,8 +265,7 @@ static FailureOr<Literal> scaledDot(Interp &interp, ScaledDotOp op,
     if (!x.isArray() || !scale.isArray() || scale.getRank() != x.getRank())
       return interp.error(op, "a scale must have its operand's rank");
     for (int64_t d = 0; d < x.getRank(); ++d)
-      if (scale.getShape()[d] < 1 ||
-          x.getShape()[d] % scale.getShape()[d] != 0)
+      if (scale.getShape()[d] < 1 || x.getShape()[d] % scale.getShape()[d] != 0)
         return interp.error(op, "a scale dimension must divide its "
                                 "operand's dimension");
     Literal y = Literal::array(f64, x.getShape());
@@ -343,101 +286,15 @@ static FailureOr<Literal> scaledDot(Interp &interp, ScaledDotOp op,
     return failure();
   auto result = makeResult(interp, op);
   if (failed(result) ||
-      failed(checkDotDims(interp, op, *lhs, *rhs, *result,
-                          orEmpty(op.getLhsBatchDims()),
-                          orEmpty(op.getLhsContractingDims()),
-                          orEmpty(op.getRhsBatchDims()),
-                          orEmpty(op.getRhsContractingDims()))))
+      failed(checkDotDims(
+          interp, op, *lhs, *rhs, *result, orEmpty(op.getLhsBatchDims()),
+          orEmpty(op.getLhsContractingDims()), orEmpty(op.getRhsBatchDims()),
+          orEmpty(op.getRhsContractingDims()))))
     return failure();
-  return dotInto(interp, op, *lhs, *rhs, std::move(*result),
-                 orEmpty(op.getLhsBatchDims()),
-                 orEmpty(op.getLhsContractingDims()),
-                 orEmpty(op.getRhsBatchDims()),
-                 orEmpty(op.getRhsContractingDims()));
-}
-
-static int64_t attrAt(ArrayRef<int64_t> values, size_t d, int64_t dflt) {
-  return d < values.size() ? values[d] : dflt;
-}
-
-static FailureOr<Literal> convolution(Interp &interp, ConvolutionOp op,
-                                      const Literal &lhs, const Literal &rhs) {
-  auto result = makeResult(interp, op);
-  if (failed(result))
-    return failure();
-  Literal &out = *result;
-  ConvDimensionNumbersAttr dn = op.getDimLabels();
-  WindowAttr w = op.getWindowAttr();
-  size_t spatial = dn.getInputSpatial().size();
-  int64_t fgc = op.getFeatureGroupCount().value_or(1);
-  int64_t bgc = op.getBatchGroupCount().value_or(1);
-  SmallVector<int64_t> stride, padLow, lhsDil, rhsDil, kernelSize;
-  SmallVector<bool> reversed;
-  for (size_t d = 0; d < spatial; ++d) {
-    stride.push_back(w ? attrAt(w.getStride(), d, 1) : 1);
-    padLow.push_back(w ? attrAt(w.getPadLow(), d, 0) : 0);
-    lhsDil.push_back(w ? attrAt(w.getLhsDilate(), d, 1) : 1);
-    rhsDil.push_back(w ? attrAt(w.getRhsDilate(), d, 1) : 1);
-    reversed.push_back(w && attrAt(w.getReversal(), d, 0) != 0);
-    kernelSize.push_back(rhs.getShape()[dn.getKernelSpatial()[d]]);
-  }
-  int64_t outFeatures = out.getShape()[dn.getOutputFeature()];
-  int64_t outBatch = out.getShape()[dn.getOutputBatch()];
-  int64_t groupInputs = rhs.getShape()[dn.getKernelInput()];
-  if (fgc < 1 || bgc < 1 || outFeatures % fgc != 0 || outFeatures % bgc != 0)
-    return interp.error(op, "group counts do not divide the features");
-  int64_t featuresPerGroup = outFeatures / fgc;
-  int64_t featuresPerBatchGroup = outFeatures / bgc;
-  SmallVector<int64_t> ls = stridesOf(lhs.getShape());
-  SmallVector<int64_t> rs = stridesOf(rhs.getShape());
-  int64_t kernelCount = numElements(kernelSize);
-  Accumulator acc(out.getElementKind());
-  bool reals = lhs.getElementKind() == ElementKind::Float &&
-               rhs.getElementKind() == ElementKind::Float &&
-               out.getElementKind() == ElementKind::Float;
-  ArrayRef<double> lf64 = lhs.getRawFloats(), rf64 = rhs.getRawFloats();
-  SmallVector<int64_t> o(out.getRank(), 0), k(spatial, 0);
-  for (int64_t linear = 0, e = out.getNumElements(); linear < e;
-       ++linear, nextIndex(o, out.getShape())) {
-    int64_t f = o[dn.getOutputFeature()];
-    int64_t batch =
-        (f / featuresPerBatchGroup) * outBatch + o[dn.getOutputBatch()];
-    int64_t firstInput = (f / featuresPerGroup) * groupInputs;
-    acc.reset();
-    std::fill(k.begin(), k.end(), 0);
-    for (int64_t i = 0; i < kernelCount; ++i, nextIndex(k, kernelSize)) {
-      int64_t lbase = batch * ls[dn.getInputBatch()];
-      int64_t rbase = f * rs[dn.getKernelOutput()];
-      bool inside = true;
-      for (size_t d = 0; d < spatial && inside; ++d) {
-        int64_t p = o[dn.getOutputSpatial()[d]] * stride[d] +
-                    k[d] * rhsDil[d] - padLow[d];
-        int64_t inDim = dn.getInputSpatial()[d];
-        if (p < 0 || p % lhsDil[d] != 0 ||
-            p / lhsDil[d] >= lhs.getShape()[inDim]) {
-          inside = false;
-          break;
-        }
-        lbase += (p / lhsDil[d]) * ls[inDim];
-        int64_t kd = reversed[d] ? kernelSize[d] - 1 - k[d] : k[d];
-        rbase += kd * rs[dn.getKernelSpatial()[d]];
-      }
-      if (!inside)
-        continue;
-      int64_t li = lbase + firstInput * ls[dn.getInputFeature()];
-      int64_t ri = rbase;
-      int64_t lstep = ls[dn.getInputFeature()], rstep = rs[dn.getKernelInput()];
-      if (reals) {
-        for (int64_t j = 0; j < groupInputs; ++j, li += lstep, ri += rstep)
-          acc.addReal(lf64[li] * rf64[ri]);
-      } else {
-        for (int64_t j = 0; j < groupInputs; ++j, li += lstep, ri += rstep)
-          acc.add(lhs, li, rhs, ri);
-      }
-    }
-    acc.store(out, linear);
-  }
-  return std::move(out);
+  return dotInto(
+      interp, op, *lhs, *rhs, std::move(*result), orEmpty(op.getLhsBatchDims()),
+      orEmpty(op.getLhsContractingDims()), orEmpty(op.getRhsBatchDims()),
+      orEmpty(op.getRhsContractingDims()));
 }
 
 EvalResult eval::evalLinalgOp(Interp &interp, Operation *op,
@@ -445,7 +302,7 @@ EvalResult eval::evalLinalgOp(Interp &interp, Operation *op,
   return llvm::TypeSwitch<Operation *, EvalResult>(op)
       .Case([&](DotOp d) { return dot(interp, d, *operands[0], *operands[1]); })
       .Case([&](ConvolutionOp c) {
-        return convolution(interp, c, *operands[0], *operands[1]);
+        return eval::convolution(interp, c, *operands[0], *operands[1]);
       })
       .Case([&](RaggedDotOp r) { return raggedDot(interp, r, operands); })
       .Case([&](ScaledDotOp d) { return scaledDot(interp, d, operands); })

@@ -1,7 +1,8 @@
 //===- Reduce.cpp - reductions, windows and sorting -----------------------===//
 //
 // reduce (variadic; each output element folds its inputs in row-major
-// order of the reduced dimensions, starting from the init values),
+// order of the reduced dimensions, starting from the init values; float
+// reductions of more than 16 elements fold in a tree, see TreeReduce),
 // reduce-window (variadic; window strides, padding, base and window
 // dilation; positions in the padding or in the holes of the base dilation
 // are skipped, as XLA's evaluator does), select-and-scatter (the first
@@ -53,6 +54,77 @@ static int64_t attrAt(ArrayRef<int64_t> values, size_t d, int64_t dflt) {
   return d < values.size() ? values[d] : dflt;
 }
 
+namespace {
+/// Folds the reduced elements of one output element of a reduce in a tree:
+/// runs of up to kLeaf elements are folded in row-major order from the init
+/// values, and two halves are combined by the reducer. HLO leaves the order
+/// unspecified (the init value must be an identity of the reducer); a tree
+/// keeps float sums accurate. A reducer computing in a float type narrower
+/// than f32 computes in f32 and the result is rounded once, as XLA's CPU
+/// backend does (a sequential f16 sum stalls once it outgrows the addends).
+class TreeReduce {
+public:
+  static constexpr int64_t kLeaf = 16;
+
+  /// Fails when the reducer cannot be found.
+  LogicalResult init(Interp &interp, ReduceOp op, Operands inputs,
+                     Operands inits, int64_t count) {
+    auto reducer = ScalarFunction::get(interp, op, op.getToApply(),
+                                       /*widen=*/true);
+    if (failed(reducer))
+      return failure();
+    f = std::move(*reducer);
+    this->inits = inits;
+    int64_t depth = 2;
+    for (int64_t n = count; n > kLeaf; n = (n + 1) / 2)
+      ++depth;
+    Type f32 = Float32Type::get(op.getContext());
+    for (const Literal *in : inputs)
+      partials.push_back(
+          Literal::array(f.isWidened() ? f32 : in->getElementType(), {depth}));
+    for (Literal &p : partials)
+      partialArgs.push_back(&p);
+    leafFold.emplace(f, partials, inputs);
+    mergeFold.emplace(f, partials, partialArgs);
+    return success();
+  }
+
+  /// Folds the input elements base + offsets[0..offsets.size()) into element
+  /// `at` of `results`.
+  LogicalResult run(MutableArrayRef<Literal> results, int64_t at, int64_t base,
+                    ArrayRef<int64_t> offsets) {
+    if (failed(fold(0, base, offsets)))
+      return failure();
+    for (auto [r, p] : llvm::zip(results, partials))
+      convertElement(p, 0, r, at);
+    return success();
+  }
+
+private:
+  LogicalResult fold(int64_t slot, int64_t base, ArrayRef<int64_t> offsets) {
+    if (static_cast<int64_t>(offsets.size()) <= kLeaf) {
+      for (auto [p, init] : llvm::zip(partials, inits))
+        convertElement(*init, 0, p, slot);
+      for (int64_t offset : offsets)
+        if (failed((*leafFold)(slot, base + offset)))
+          return failure();
+      return success();
+    }
+    size_t half = offsets.size() / 2;
+    if (failed(fold(slot, base, offsets.take_front(half))) ||
+        failed(fold(slot + 1, base, offsets.drop_front(half))))
+      return failure();
+    return (*mergeFold)(slot, slot + 1);
+  }
+
+  ScalarFunction f;
+  Operands inits;
+  std::vector<Literal> partials;
+  SmallVector<const Literal *> partialArgs;
+  std::optional<Fold> leafFold, mergeFold;
+};
+} // namespace
+
 static FailureOr<Literal> reduce(Interp &interp, ReduceOp op,
                                  Operands operands) {
   size_t n = operands.size() / 2;
@@ -63,6 +135,7 @@ static FailureOr<Literal> reduce(Interp &interp, ReduceOp op,
     return failure();
   ArrayRef<int64_t> dims = op.getDimensions();
   const Literal &in0 = *inputs[0];
+  SmallVector<int64_t> strides = stridesOf(in0.getShape());
   SmallVector<int64_t> kept, reducedShape;
   for (int64_t d = 0; d < in0.getRank(); ++d) {
     if (llvm::is_contained(dims, d))
@@ -70,23 +143,39 @@ static FailureOr<Literal> reduce(Interp &interp, ReduceOp op,
     else
       kept.push_back(d);
   }
+  // The reduced elements' offsets from the first one, in row-major order of
+  // the reduced dimensions (in the order `dimensions` lists them).
+  std::vector<int64_t> offsets(numElements(reducedShape));
+  SmallVector<int64_t> w(reducedShape.size(), 0);
+  for (int64_t i = 0, e = offsets.size(); i < e;
+       ++i, nextIndex(w, reducedShape))
+    for (auto [k, d] : llvm::enumerate(dims))
+      offsets[i] += w[k] * strides[d];
+  bool floats = llvm::any_of(*results, [](const Literal &r) {
+    return r.getElementKind() == ElementKind::Float ||
+           r.getElementKind() == ElementKind::Complex;
+  });
+  std::optional<TreeReduce> tree;
+  if (floats && static_cast<int64_t>(offsets.size()) > TreeReduce::kLeaf &&
+      failed(tree.emplace().init(interp, op, inputs, inits, offsets.size())))
+    return failure();
   Fold fold(*f, *results, inputs);
   SmallVector<int64_t> o((*results)[0].getRank(), 0);
-  SmallVector<int64_t> w(reducedShape.size(), 0), src(in0.getRank(), 0);
-  int64_t windowCount = numElements(reducedShape);
   for (int64_t linear = 0, e = (*results)[0].getNumElements(); linear < e;
        ++linear, nextIndex(o, (*results)[0].getShape())) {
+    int64_t base = 0;
+    for (auto [k, d] : llvm::enumerate(kept))
+      base += o[k] * strides[d];
+    if (tree) {
+      if (failed(tree->run(*results, linear, base, offsets)))
+        return failure();
+      continue;
+    }
     for (size_t k = 0; k < n; ++k)
       (*results)[k].copyElement(linear, *inits[k], 0);
-    for (auto [k, d] : llvm::enumerate(kept))
-      src[d] = o[k];
-    std::fill(w.begin(), w.end(), 0);
-    for (int64_t i = 0; i < windowCount; ++i, nextIndex(w, reducedShape)) {
-      for (auto [k, d] : llvm::enumerate(dims))
-        src[d] = w[k];
-      if (failed(fold(linear, in0.linearize(src))))
+    for (int64_t offset : offsets)
+      if (failed(fold(linear, base + offset)))
         return failure();
-    }
   }
   return packResults(std::move(*results));
 }

@@ -6,6 +6,10 @@
 // and run without the interpreter's environment; anything else (or element
 // types the program does not handle) goes through Interp::call.
 //
+// A widened program (for tree reductions) computes in f32 where the body
+// computes in one float type narrower than f32: the way XLA's CPU backend
+// normalizes f16/bf16 reductions to f32.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Internal.h"
@@ -21,12 +25,36 @@ static Type scalarElementType(Type t) {
   return rt && rt.getRank() == 0 ? rt.getElementType() : Type();
 }
 
-bool ScalarFunction::compile(Block &body) {
+/// The one float type narrower than f32 of every value in `body`, or null.
+static FloatType narrowFloatType(Block &body) {
+  FloatType narrow;
+  auto same = [&](Value v) {
+    auto ft = dyn_cast_or_null<FloatType>(scalarElementType(v.getType()));
+    if (!ft || ft.getWidth() >= 32 || (narrow && ft != narrow))
+      return false;
+    narrow = ft;
+    return true;
+  };
+  for (BlockArgument arg : body.getArguments())
+    if (!same(arg))
+      return {};
+  for (Operation &op : body.without_terminator())
+    if (!isa<TupleOp>(op) && !llvm::all_of(op.getResults(), same))
+      return {};
+  return narrow;
+}
+
+bool ScalarFunction::compile(Block &body, bool widen) {
+  Type f32 = Float32Type::get(body.getParentOp()->getContext());
+  if (widen && !narrowFloatType(body))
+    return false;
+  auto regType = [&](Type elt) { return widen ? f32 : elt; };
   llvm::DenseMap<Value, unsigned> reg;
   for (BlockArgument arg : body.getArguments()) {
     Type elt = scalarElementType(arg.getType());
     if (!elt)
       return false;
+    elt = regType(elt);
     reg[arg] = regs.size();
     regs.push_back(Literal::array(elt, {}));
   }
@@ -52,7 +80,8 @@ bool ScalarFunction::compile(Block &body) {
       if (failed(value))
         return false;
       reg[c.getResult()] = regs.size();
-      regs.push_back(std::move(*value));
+      regs.push_back(Literal::array(regType(elt), {}));
+      convertElement(*value, 0, regs.back(), 0);
       continue;
     }
     auto fn = ElementwiseFn::get(&op);
@@ -66,7 +95,7 @@ bool ScalarFunction::compile(Block &body) {
       instr.args.push_back(it->second);
     }
     reg[op.getResult(0)] = regs.size();
-    regs.push_back(Literal::array(elt, {}));
+    regs.push_back(Literal::array(regType(elt), {}));
     program.push_back(std::move(instr));
   }
   if (resultRegs.empty()) {
@@ -79,7 +108,7 @@ bool ScalarFunction::compile(Block &body) {
 }
 
 FailureOr<ScalarFunction> ScalarFunction::get(Interp &interp, Operation *caller,
-                                              StringRef callee) {
+                                              StringRef callee, bool widen) {
   auto comp = interp.lookup(caller, callee);
   if (failed(comp))
     return failure();
@@ -92,7 +121,8 @@ FailureOr<ScalarFunction> ScalarFunction::get(Interp &interp, Operation *caller,
     f.numResults = tt.size();
   if (Type elt = scalarElementType(resultType))
     f.pred = Literal::array(elt, {});
-  f.compiled = f.compile(comp->getBody().front());
+  f.compiled = f.compile(comp->getBody().front(), widen);
+  f.widened = widen && f.compiled;
   if (!f.compiled) {
     f.regs.clear();
     f.program.clear();
@@ -106,9 +136,12 @@ bool ScalarFunction::runProgram(ArrayRef<const Literal *> args,
   if (args.size() != numParams)
     return false;
   for (unsigned k = 0; k < numParams; ++k) {
-    if (args[k]->getElementType() != regs[k].getElementType())
+    if (args[k]->getElementType() == regs[k].getElementType())
+      regs[k].copyElement(0, *args[k], argIdx[k]);
+    else if (widened)
+      convertElement(*args[k], argIdx[k], regs[k], 0);
+    else
       return false;
-    regs[k].copyElement(0, *args[k], argIdx[k]);
   }
   const Literal *in[3];
   static const int64_t zeros[3] = {0, 0, 0};

@@ -1,0 +1,151 @@
+//===- InterpreterConvolutionTest.cpp - convolution's two paths -----------===//
+//
+// The interpreter evaluates float convolutions on transposed copies with
+// tabulated windows and integer ones element by element from the
+// definition. Random convolutions (dim_labels in any order, strides,
+// padding including negative, base and window dilation, reversal, feature
+// and batch groups) on small integer values, where both paths are exact,
+// must give the same elements in f32 and s32.
+//
+//===----------------------------------------------------------------------===//
+
+#include "InterpreterTestUtil.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+#include <random>
+
+using namespace interpreter_test;
+
+namespace {
+
+struct RandomConv {
+  std::string text; // the module, with element type `T`
+  SmallVector<int64_t> lhsShape, rhsShape;
+};
+
+/// Labels `b`, `f` (or `o`, `i`) and the spatial digits in a random order;
+/// positions[k] is the dimension of label k (batch/feature first).
+std::string shuffledLabels(std::mt19937 &rng, char first, char second,
+                           int spatial, SmallVector<int64_t> &positions) {
+  std::string labels{first, second};
+  for (int d = 0; d < spatial; ++d)
+    labels.push_back('0' + d);
+  std::string order = labels;
+  std::shuffle(order.begin(), order.end(), rng);
+  positions.clear();
+  for (char c : labels)
+    positions.push_back(order.find(c));
+  return order;
+}
+
+std::optional<RandomConv> makeConv(std::mt19937 &rng) {
+  auto pick = [&](int lo, int hi) {
+    return std::uniform_int_distribution<int>(lo, hi)(rng);
+  };
+  int spatial = pick(1, 3);
+  int64_t batch = pick(1, 2), groupInputs = pick(1, 3);
+  int64_t fgc = 1, bgc = 1;
+  if (pick(0, 2) == 0)
+    fgc = pick(2, 3);
+  else if (pick(0, 2) == 0)
+    bgc = pick(2, 3);
+  int64_t outFeatures = fgc * bgc * pick(1, 2);
+  std::string size, stride, pad, lhsDil, rhsDil, reversal;
+  SmallVector<int64_t> inSize, kSize, outSize;
+  for (int d = 0; d < spatial; ++d) {
+    int64_t in = pick(1, spatial == 3 ? 3 : 6), k = pick(1, 3);
+    int64_t s = pick(1, 3), lo = pick(-1, 2), hi = pick(-1, 2);
+    int64_t ld = pick(1, 2), rd = pick(1, 2);
+    int64_t extent = (in - 1) * ld + 1 + lo + hi, window = (k - 1) * rd + 1;
+    if (extent < window)
+      return std::nullopt;
+    inSize.push_back(in);
+    kSize.push_back(k);
+    outSize.push_back((extent - window) / s + 1);
+    auto sep = [&](std::string &str) { str += d ? "x" : ""; };
+    sep(size), sep(stride), sep(pad), sep(lhsDil), sep(rhsDil), sep(reversal);
+    size += std::to_string(k);
+    stride += std::to_string(s);
+    pad += std::to_string(lo) + "_" + std::to_string(hi);
+    lhsDil += std::to_string(ld);
+    rhsDil += std::to_string(rd);
+    reversal += std::to_string(pick(0, 1));
+  }
+  SmallVector<int64_t> lp, rp, op;
+  std::string labels = shuffledLabels(rng, 'b', 'f', spatial, lp) + "_" +
+                       shuffledLabels(rng, 'o', 'i', spatial, rp) + "->" +
+                       shuffledLabels(rng, 'b', 'f', spatial, op);
+  auto shapeOf = [](ArrayRef<int64_t> positions, int64_t first, int64_t second,
+                    ArrayRef<int64_t> sizes) {
+    SmallVector<int64_t> shape(positions.size());
+    shape[positions[0]] = first;
+    shape[positions[1]] = second;
+    for (size_t d = 0; d < sizes.size(); ++d)
+      shape[positions[d + 2]] = sizes[d];
+    return shape;
+  };
+  RandomConv conv;
+  conv.lhsShape = shapeOf(lp, batch * bgc, groupInputs * fgc, inSize);
+  conv.rhsShape = shapeOf(rp, outFeatures, groupInputs, kSize);
+  SmallVector<int64_t> out = shapeOf(op, batch, outFeatures, outSize);
+  auto spell = [](ArrayRef<int64_t> shape) {
+    std::string s = "T[";
+    llvm::interleave(
+        shape, [&](int64_t v) { s += std::to_string(v); }, [&] { s += ","; });
+    return s + "]";
+  };
+  conv.text = "HloModule m\nENTRY e {\n  a = " + spell(conv.lhsShape) +
+              " parameter(0)\n  b = " + spell(conv.rhsShape) +
+              " parameter(1)\n  ROOT c = " + spell(out) +
+              " convolution(a, b), window={size=" + size + " stride=" + stride +
+              " pad=" + pad + " lhs_dilate=" + lhsDil +
+              " rhs_dilate=" + rhsDil + " rhs_reversal=" + reversal +
+              "}, dim_labels=" + labels +
+              ", feature_group_count=" + std::to_string(fgc) +
+              ", batch_group_count=" + std::to_string(bgc) + "\n}\n";
+  return conv;
+}
+
+/// `text` with every `T` (the element type placeholder) replaced.
+std::string withType(std::string text, StringRef type) {
+  for (size_t at; (at = text.find("T[")) != std::string::npos;)
+    text.replace(at, 1, type.str());
+  return text;
+}
+
+/// The value part of a literal's text (after the shape).
+std::string valueOf(const std::string &literal) {
+  size_t space = literal.find(' ');
+  return space == std::string::npos ? literal : literal.substr(space + 1);
+}
+
+} // namespace
+
+TEST_F(InterpreterTest, ConvolutionFloatPathMatchesDefinition) {
+  std::mt19937 rng(20261122);
+  Type s32 = IntegerType::get(&ctx, 32), f32 = Float32Type::get(&ctx);
+  int checked = 0;
+  while (checked < 300) {
+    std::optional<RandomConv> conv = makeConv(rng);
+    if (!conv)
+      continue;
+    std::uniform_int_distribution<int> value(-3, 3);
+    Literal li = Literal::array(s32, conv->lhsShape),
+            lf = Literal::array(f32, conv->lhsShape),
+            ri = Literal::array(s32, conv->rhsShape),
+            rf = Literal::array(f32, conv->rhsShape);
+    for (auto [i, f] : {std::pair(&li, &lf), std::pair(&ri, &rf)})
+      for (int64_t k = 0; k < i->getNumElements(); ++k) {
+        int v = value(rng);
+        i->setInt(k, v);
+        f->setFloat(k, v);
+      }
+    std::string ints = run(withType(conv->text, "s32"), {li, ri});
+    std::string floats = run(withType(conv->text, "f32"), {lf, rf});
+    ASSERT_EQ(ints.rfind("s32[", 0), 0u) << ints << "\n" << conv->text;
+    ASSERT_EQ(valueOf(ints), valueOf(floats)) << conv->text;
+    ++checked;
+  }
+}
