@@ -110,7 +110,8 @@ APInt runtime::floatToBits(double v, Type type) {
     if (hasInf) {
       // IEEE-like: keep the sign and the top bits of the payload.
       unsigned m = mantissaBits(sem);
-      uint64_t payload = (doubleBits(v) & ((uint64_t(1) << 52) - 1)) >> (52 - m);
+      uint64_t payload =
+          (doubleBits(v) & ((uint64_t(1) << 52) - 1)) >> (52 - m);
       if (payload == 0)
         payload = uint64_t(1) << (m - 1);
       APInt bits = APFloat::getInf(sem, std::signbit(v)).bitcastToAPInt();
@@ -133,8 +134,8 @@ double runtime::bitsToFloat(const APInt &bits, Type type) {
   const llvm::fltSemantics &sem = semanticsOf(type);
   using llvm::APFloat;
   APFloat f(sem, bits);
-  if (f.isNaN() || (!APFloat::semanticsHasSignedRepr(sem) &&
-                    bits.isAllOnes())) {
+  if (f.isNaN() ||
+      (!APFloat::semanticsHasSignedRepr(sem) && bits.isAllOnes())) {
     bool negative = f.isNegative();
     if (APFloat::semanticsHasInf(sem)) {
       unsigned m = mantissaBits(sem);
@@ -142,8 +143,8 @@ double runtime::bitsToFloat(const APInt &bits, Type type) {
                      m);
     }
     // A type whose NaN is "negative zero" (FNUZ) prints as -nan, like XLA.
-    if (APFloat::semanticsHasSignedRepr(sem) && !APFloat::semanticsHasInf(sem) &&
-        bits.isSignMask())
+    if (APFloat::semanticsHasSignedRepr(sem) &&
+        !APFloat::semanticsHasInf(sem) && bits.isSignMask())
       negative = true;
     return makeNaN(negative, 0, 0);
   }
@@ -186,6 +187,9 @@ void Literal::setElementType(Type type) {
     componentType = ct.getElementType();
   floatFormat = componentType.isF64() ? 0 : componentType.isF32() ? 1 : 2;
   bitWidth = runtime::getElementBitWidth(type);
+  narrowReals = (elementKind == ElementKind::Float ||
+                 elementKind == ElementKind::Complex) &&
+                bitWidth <= 32;
 }
 
 int64_t Literal::wrapInt(int64_t v) const {
@@ -216,10 +220,10 @@ Literal Literal::array(Type elementType, ArrayRef<int64_t> shape) {
   int64_t n = l.getNumElements();
   switch (l.elementKind) {
   case ElementKind::Float:
-    l.reals.assign(n, 0.0);
+    l.allocReals(n);
     break;
   case ElementKind::Complex:
-    l.reals.assign(2 * n, 0.0);
+    l.allocReals(2 * n);
     break;
   default:
     l.ints.assign(n, 0);
@@ -228,8 +232,8 @@ Literal Literal::array(Type elementType, ArrayRef<int64_t> shape) {
   // e8m0 has no zero: its "zero fill" is the smallest value.
   if (l.elementKind == ElementKind::Float &&
       !llvm::APFloat::semanticsHasZero(semanticsOf(elementType)))
-    for (double &r : l.reals)
-      r = roundToFloatType(0x1p-127, elementType);
+    for (int64_t i = 0; i < n; ++i)
+      l.setReal(i, roundToFloatType(0x1p-127, elementType));
   return l;
 }
 
@@ -326,13 +330,13 @@ FailureOr<Literal> Literal::fromAttr(Attribute value, Type type) {
     break;
   case ElementKind::Float:
     for (const llvm::APFloat &v : dense.getValues<llvm::APFloat>())
-      l.reals[i++] = toDouble(v, elt);
+      l.setReal(i++, toDouble(v, elt));
     break;
   case ElementKind::Complex:
     for (const std::complex<llvm::APFloat> &v :
          dense.getValues<std::complex<llvm::APFloat>>()) {
-      l.reals[i++] = toDouble(v.real(), l.componentType);
-      l.reals[i++] = toDouble(v.imag(), l.componentType);
+      l.setReal(i++, toDouble(v.real(), l.componentType));
+      l.setReal(i++, toDouble(v.imag(), l.componentType));
     }
     break;
   }
@@ -380,7 +384,8 @@ static int64_t saturatingFloatToInt(double v, unsigned width, bool isUnsigned,
       return 0;
     double max = std::ldexp(1.0, width); // exclusive
     if (v >= max)
-      return width >= 64 ? -1 : static_cast<int64_t>((uint64_t(1) << width) - 1);
+      return width >= 64 ? -1
+                         : static_cast<int64_t>((uint64_t(1) << width) - 1);
     return static_cast<int64_t>(static_cast<uint64_t>(v));
   }
   double lim = std::ldexp(1.0, width - 1);
@@ -396,9 +401,9 @@ static int64_t saturatingFloatToInt(double v, unsigned width, bool isUnsigned,
 int64_t Literal::getInt(int64_t i) const {
   switch (elementKind) {
   case ElementKind::Float:
-    return saturatingFloatToInt(reals[i], 64, false, false);
+    return saturatingFloatToInt(real(i), 64, false, false);
   case ElementKind::Complex:
-    return saturatingFloatToInt(reals[2 * i], 64, false, false);
+    return saturatingFloatToInt(real(2 * i), 64, false, false);
   default:
     return ints[i];
   }
@@ -407,9 +412,9 @@ int64_t Literal::getInt(int64_t i) const {
 double Literal::getFloat(int64_t i) const {
   switch (elementKind) {
   case ElementKind::Float:
-    return reals[i];
+    return real(i);
   case ElementKind::Complex:
-    return reals[2 * i];
+    return real(2 * i);
   case ElementKind::Unsigned:
     return static_cast<double>(static_cast<uint64_t>(ints[i]));
   default:
@@ -419,18 +424,18 @@ double Literal::getFloat(int64_t i) const {
 
 std::complex<double> Literal::getComplex(int64_t i) const {
   if (elementKind == ElementKind::Complex)
-    return {reals[2 * i], reals[2 * i + 1]};
+    return {real(2 * i), real(2 * i + 1)};
   return {getFloat(i), 0.0};
 }
 
 void Literal::setInt(int64_t i, int64_t v) {
   switch (elementKind) {
   case ElementKind::Float:
-    reals[i] = roundComponent(static_cast<double>(v));
+    setReal(i, roundComponent(static_cast<double>(v)));
     break;
   case ElementKind::Complex:
-    reals[2 * i] = roundComponent(static_cast<double>(v));
-    reals[2 * i + 1] = 0.0;
+    setReal(2 * i, roundComponent(static_cast<double>(v)));
+    setReal(2 * i + 1, 0.0);
     break;
   default:
     ints[i] = wrapInt(v);
@@ -441,16 +446,16 @@ void Literal::setInt(int64_t i, int64_t v) {
 void Literal::setFloat(int64_t i, double v) {
   switch (elementKind) {
   case ElementKind::Float:
-    reals[i] = roundComponent(v);
+    setReal(i, roundComponent(v));
     break;
   case ElementKind::Complex:
-    reals[2 * i] = roundComponent(v);
-    reals[2 * i + 1] = 0.0;
+    setReal(2 * i, roundComponent(v));
+    setReal(2 * i + 1, 0.0);
     break;
   default:
-    ints[i] = saturatingFloatToInt(v, bitWidth,
-                                   elementKind == ElementKind::Unsigned,
-                                   elementKind == ElementKind::Pred);
+    ints[i] =
+        saturatingFloatToInt(v, bitWidth, elementKind == ElementKind::Unsigned,
+                             elementKind == ElementKind::Pred);
     break;
   }
 }
@@ -458,18 +463,18 @@ void Literal::setFloat(int64_t i, double v) {
 void Literal::setComplex(int64_t i, std::complex<double> v) {
   if (elementKind != ElementKind::Complex)
     return setFloat(i, v.real());
-  reals[2 * i] = roundComponent(v.real());
-  reals[2 * i + 1] = roundComponent(v.imag());
+  setReal(2 * i, roundComponent(v.real()));
+  setReal(2 * i + 1, roundComponent(v.imag()));
 }
 
 void Literal::copyElement(int64_t to, const Literal &other, int64_t from) {
   switch (elementKind) {
   case ElementKind::Float:
-    reals[to] = other.reals[from];
+    setReal(to, other.real(from));
     break;
   case ElementKind::Complex:
-    reals[2 * to] = other.reals[2 * from];
-    reals[2 * to + 1] = other.reals[2 * from + 1];
+    setReal(2 * to, other.real(2 * from));
+    setReal(2 * to + 1, other.real(2 * from + 1));
     break;
   default:
     ints[to] = other.ints[from];
@@ -481,10 +486,10 @@ APInt Literal::getBits(int64_t i) const {
   unsigned width = runtime::getElementBitWidth(elementType);
   switch (elementKind) {
   case ElementKind::Float:
-    return floatToBits(reals[i], elementType);
+    return floatToBits(real(i), elementType);
   case ElementKind::Complex: {
-    APInt re = floatToBits(reals[2 * i], componentType);
-    APInt im = floatToBits(reals[2 * i + 1], componentType);
+    APInt re = floatToBits(real(2 * i), componentType);
+    APInt im = floatToBits(real(2 * i + 1), componentType);
     return im.zext(2 * width).shl(width) | re.zext(2 * width);
   }
   default:
@@ -497,11 +502,12 @@ void Literal::setBits(int64_t i, const APInt &bits) {
   unsigned width = runtime::getElementBitWidth(elementType);
   switch (elementKind) {
   case ElementKind::Float:
-    reals[i] = bitsToFloat(bits.zextOrTrunc(width), elementType);
+    setReal(i, bitsToFloat(bits.zextOrTrunc(width), elementType));
     break;
   case ElementKind::Complex:
-    reals[2 * i] = bitsToFloat(bits.trunc(width), componentType);
-    reals[2 * i + 1] = bitsToFloat(bits.lshr(width).trunc(width), componentType);
+    setReal(2 * i, bitsToFloat(bits.trunc(width), componentType));
+    setReal(2 * i + 1,
+            bitsToFloat(bits.lshr(width).trunc(width), componentType));
     break;
   default:
     ints[i] = wrapToIntType(
@@ -515,9 +521,9 @@ void Literal::setBits(int64_t i, const APInt &bits) {
 bool Literal::isZero(int64_t i) const {
   switch (elementKind) {
   case ElementKind::Float:
-    return reals[i] == 0.0;
+    return real(i) == 0.0;
   case ElementKind::Complex:
-    return reals[2 * i] == 0.0 && reals[2 * i + 1] == 0.0;
+    return real(2 * i) == 0.0 && real(2 * i + 1) == 0.0;
   default:
     return ints[i] == 0;
   }
@@ -583,10 +589,10 @@ bool Literal::operator==(const Literal &other) const {
   if (kind != Kind::Array)
     return true;
   if (elementType != other.elementType || shape != other.shape ||
-      ints != other.ints || reals.size() != other.reals.size())
+      ints != other.ints || numReals() != other.numReals())
     return false;
-  for (size_t i = 0; i < reals.size(); ++i) {
-    double a = reals[i], b = other.reals[i];
+  for (size_t i = 0; i < numReals(); ++i) {
+    double a = real(i), b = other.real(i);
     if (std::isnan(a) && std::isnan(b))
       continue;
     if (a != b || std::signbit(a) != std::signbit(b))

@@ -132,11 +132,11 @@ void Literal::printValue(llvm::raw_ostream &os) const {
       os << static_cast<uint64_t>(ints[i]);
       break;
     case ElementKind::Float:
-      os << formatFloat(reals[i], elementType);
+      os << formatFloat(real(i), elementType);
       break;
     case ElementKind::Complex:
-      os << '(' << formatFloat(reals[2 * i], componentType) << ", "
-         << formatFloat(reals[2 * i + 1], componentType) << ')';
+      os << '(' << formatFloat(real(2 * i), componentType) << ", "
+         << formatFloat(real(2 * i + 1), componentType) << ')';
       break;
     }
   };

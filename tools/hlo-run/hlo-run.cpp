@@ -37,6 +37,9 @@
 
 #include <chrono>
 #include <cmath>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 using namespace mlir;
 using namespace mlir::hlo::runtime;
@@ -453,6 +456,14 @@ static int runMain() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
+#if defined(__GLIBC__)
+  // The interpreter allocates and frees arrays of up to gigabytes, one per
+  // instruction. glibc would map each one afresh (and the kernel zero every
+  // page again); keeping freed memory in the heap for reuse makes large
+  // modules about a fifth faster.
+  mallopt(M_MMAP_MAX, 0);
+  mallopt(M_TRIM_THRESHOLD, -1);
+#endif
   std::vector<std::string> storage;
   SmallVector<char *> args = expandInputLists(argc, argv, storage);
   cl::HideUnrelatedOptions(hloRunCategory);

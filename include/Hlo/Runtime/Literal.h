@@ -8,11 +8,13 @@
 // serves every element type:
 // - pred, sN, uN: `ints`, as int64_t. Signed types are sign-extended from
 //   their width, unsigned types zero-extended (u64 is its bit pattern).
-// - floating-point types (f8 variants, f16, bf16, f32, f64, ...): `reals`,
-//   as double, always exactly representable in the element type (every write
-//   rounds to the type with its IEEE or finite-only semantics, NaN/inf as
-//   the type allows).
-// - c64, c128: `reals`, two doubles per element (real, imaginary).
+// - floating-point types (f8 variants, f16, bf16, f32, f64, ...): read and
+//   written as double, always exactly representable in the element type
+//   (every write rounds to the type with its IEEE or finite-only semantics,
+//   NaN/inf as the type allows); held as float for types of 32 bits or
+//   less, where that is exact, and as double for f64.
+// - c64, c128: two components per element (real, imaginary), held like
+//   f32 and f64.
 //
 // Layouts (#hlo.layout) describe memory order only: literals are logical
 // and row-major whatever the layout.
@@ -98,11 +100,6 @@ public:
   /// that for complex: imaginary part in the high half), and back.
   APInt getBits(int64_t i) const;
   void setBits(int64_t i, const APInt &bits);
-  /// The element storage: doubles for float types (two per element for
-  /// complex: real, imaginary), int64_t for pred and integer types (empty
-  /// otherwise). For fast read-only loops.
-  ArrayRef<double> getRawFloats() const { return reals; }
-  ArrayRef<int64_t> getRawInts() const { return ints; }
   /// True if element `i` is zero (false for pred false, 0, +-0.0, (0, 0)).
   bool isZero(int64_t i) const;
 
@@ -155,7 +152,27 @@ private:
   int64_t wrapInt(int64_t v) const;
   SmallVector<int64_t> shape;
   std::vector<int64_t> ints;
-  std::vector<double> reals;
+  /// Float components: in `reals32` when they are 32 bits wide or less
+  /// (every such value is exact in f32), else in `reals64`.
+  bool narrowReals = false;
+  std::vector<float> reals32;
+  std::vector<double> reals64;
+  void allocReals(size_t n) {
+    if (narrowReals)
+      reals32.assign(n, 0.0f);
+    else
+      reals64.assign(n, 0.0);
+  }
+  size_t numReals() const {
+    return narrowReals ? reals32.size() : reals64.size();
+  }
+  double real(size_t i) const { return narrowReals ? reals32[i] : reals64[i]; }
+  void setReal(size_t i, double v) {
+    if (narrowReals)
+      reals32[i] = static_cast<float>(v);
+    else
+      reals64[i] = v;
+  }
   std::vector<Literal> elements;
 };
 

@@ -42,9 +42,8 @@ using namespace mlir::hlo::runtime::eval;
 
 namespace {
 /// All inputs of one collective (one per device) in, all outputs out.
-using Combine =
-    function_ref<LogicalResult(Interp &, std::vector<Literal> &inputs,
-                               std::vector<Literal> &outputs)>;
+using Combine = function_ref<LogicalResult(
+    Interp &, std::vector<Literal> &inputs, std::vector<Literal> &outputs)>;
 } // namespace
 
 namespace mlir::hlo::runtime::eval {
@@ -75,9 +74,8 @@ public:
       ++generation;
       changed.notify_all();
     } else {
-      changed.wait(lock, [&] {
-        return generation != gen || aborted || finished > 0;
-      });
+      changed.wait(
+          lock, [&] { return generation != gen || aborted || finished > 0; });
       if (generation == gen)
         return interp.error(op, aborted ? kStoppedMessage : kUnmatchedMessage);
     }
@@ -124,8 +122,8 @@ void eval::abortRendezvous(Rendezvous &rendezvous) { rendezvous.abort(); }
 
 void eval::finishRendezvous(Rendezvous &rendezvous) { rendezvous.finish(); }
 
-static FailureOr<Literal> exchange(Interp &interp, Operation *op,
-                                   Literal input, Combine combine) {
+static FailureOr<Literal> exchange(Interp &interp, Operation *op, Literal input,
+                                   Combine combine) {
   if (interp.shared.rendezvous)
     return interp.shared.rendezvous->exchange(interp, op, std::move(input),
                                               combine);
@@ -159,20 +157,22 @@ static FailureOr<Groups> deviceGroups(Interp &interp, Operation *op,
     global = hasGlobalFlag && channel && a.getValue();
   bool byPartition = channel && !hasGlobalFlag;
   if (ids.empty()) {
-    int64_t count = global ? numReplicas * numPartitions
-                           : byPartition ? numPartitions : numReplicas;
+    int64_t count = global        ? numReplicas * numPartitions
+                    : byPartition ? numPartitions
+                                  : numReplicas;
     ids.emplace_back();
     for (int64_t i = 0; i < count; ++i)
       ids.back().push_back(i);
   }
-  int64_t limit = global ? numReplicas * numPartitions
-                         : byPartition ? numPartitions : numReplicas;
+  int64_t limit = global        ? numReplicas * numPartitions
+                  : byPartition ? numPartitions
+                                : numReplicas;
   for (auto &g : ids)
     for (int64_t id : g)
       if (id < 0 || id >= limit)
-        return FailureOr<Groups>(interp.fail(
-            op, "replica group id " + Twine(id) + " is out of range [0, " +
-                    Twine(limit) + ")"));
+        return FailureOr<Groups>(
+            interp.fail(op, "replica group id " + Twine(id) +
+                                " is out of range [0, " + Twine(limit) + ")"));
   Groups groups;
   if (!channel) { // replica ids within each partition
     for (auto &g : ids)
@@ -204,8 +204,8 @@ static FailureOr<Groups> deviceGroups(Interp &interp, Operation *op,
     for (int64_t d : g)
       ++seen[d];
   if (llvm::any_of(seen, [](int c) { return c != 1; }))
-    return FailureOr<Groups>(interp.fail(
-        op, "replica groups must cover every device exactly once"));
+    return FailureOr<Groups>(
+        interp.fail(op, "replica groups must cover every device exactly once"));
   return groups;
 }
 
@@ -267,8 +267,7 @@ static Literal concatenate(ArrayRef<const Literal *> parts, int64_t dim) {
 }
 
 /// Chunk `j` of `count` equal chunks of `in` along `dim`.
-static Literal chunk(const Literal &in, int64_t dim, int64_t count,
-                     int64_t j) {
+static Literal chunk(const Literal &in, int64_t dim, int64_t count, int64_t j) {
   SmallVector<int64_t> shape(in.getShape());
   int64_t size = shape[dim] / count;
   shape[dim] = size;
@@ -321,28 +320,27 @@ static FailureOr<Literal> allReduce(Interp &interp, Operation *op,
       });
 }
 
-static FailureOr<Literal> allGather(Interp &interp, Operation *op,
-                                    int64_t dim, Operands operands) {
-  return exchange(
-      interp, op, tupleOf(operands),
-      [&](Interp &in, std::vector<Literal> &inputs,
-          std::vector<Literal> &outputs) -> LogicalResult {
-        auto groups = deviceGroups(in, op, /*hasGlobalFlag=*/true);
-        if (failed(groups))
-          return failure();
-        for (auto &group : *groups) {
-          std::vector<Literal> gathered;
-          for (size_t k = 0; k < operands.size(); ++k) {
-            SmallVector<const Literal *> parts;
-            for (int64_t d : group)
-              parts.push_back(&inputs[d].getElements()[k]);
-            gathered.push_back(concatenate(parts, dim));
-          }
-          for (int64_t d : group)
-            outputs[d] = packed(gathered);
-        }
-        return success();
-      });
+static FailureOr<Literal> allGather(Interp &interp, Operation *op, int64_t dim,
+                                    Operands operands) {
+  return exchange(interp, op, tupleOf(operands),
+                  [&](Interp &in, std::vector<Literal> &inputs,
+                      std::vector<Literal> &outputs) -> LogicalResult {
+                    auto groups = deviceGroups(in, op, /*hasGlobalFlag=*/true);
+                    if (failed(groups))
+                      return failure();
+                    for (auto &group : *groups) {
+                      std::vector<Literal> gathered;
+                      for (size_t k = 0; k < operands.size(); ++k) {
+                        SmallVector<const Literal *> parts;
+                        for (int64_t d : group)
+                          parts.push_back(&inputs[d].getElements()[k]);
+                        gathered.push_back(concatenate(parts, dim));
+                      }
+                      for (int64_t d : group)
+                        outputs[d] = packed(gathered);
+                    }
+                    return success();
+                  });
 }
 
 static FailureOr<Literal> allToAll(Interp &interp, AllToAllOp op,
@@ -438,18 +436,17 @@ static FailureOr<Literal> collectivePermute(Interp &interp, Operation *op,
 
 static FailureOr<Literal> collectiveBroadcast(Interp &interp, Operation *op,
                                               Operands operands) {
-  return exchange(
-      interp, op, tupleOf(operands),
-      [&](Interp &in, std::vector<Literal> &inputs,
-          std::vector<Literal> &outputs) -> LogicalResult {
-        auto groups = deviceGroups(in, op, /*hasGlobalFlag=*/false);
-        if (failed(groups))
-          return failure();
-        for (auto &group : *groups)
-          for (int64_t d : group)
-            outputs[d] = packed(inputs[group[0]].getElements());
-        return success();
-      });
+  return exchange(interp, op, tupleOf(operands),
+                  [&](Interp &in, std::vector<Literal> &inputs,
+                      std::vector<Literal> &outputs) -> LogicalResult {
+                    auto groups = deviceGroups(in, op, /*hasGlobalFlag=*/false);
+                    if (failed(groups))
+                      return failure();
+                    for (auto &group : *groups)
+                      for (int64_t d : group)
+                        outputs[d] = packed(inputs[group[0]].getElements());
+                    return success();
+                  });
 }
 
 /// ragged-all-to-all(input, output, input_offsets, send_sizes,
@@ -486,10 +483,10 @@ static FailureOr<Literal> raggedAllToAll(Interp &interp, Operation *op,
                 e[4].getNumElements() != g)
               return in.fail(op, "offsets and sizes must have one entry per "
                                  "group member");
-            int64_t rowSize =
-                data.getRank() ? data.getNumElements() /
-                                     std::max<int64_t>(1, data.getShape()[0])
-                               : 1;
+            int64_t rowSize = data.getRank()
+                                  ? data.getNumElements() /
+                                        std::max<int64_t>(1, data.getShape()[0])
+                                  : 1;
             for (int64_t j = 0; j < g; ++j) {
               Literal &dst = outputs[group[j]];
               int64_t from = indexValue(e[2], j), size = indexValue(e[3], j),
@@ -599,10 +596,9 @@ static EvalResult evalCollective(Interp &interp, Operation *op,
       .Case([&](CollectivePermuteStartOp c) -> EvalResult {
         if (operands.size() != 1)
           return interp.error(op, "the in-place form is not supported");
-        return startValue(op, operands,
-                          collectivePermute(interp, op,
-                                            c.getSourceTargetPairs(),
-                                            operands));
+        return startValue(
+            op, operands,
+            collectivePermute(interp, op, c.getSourceTargetPairs(), operands));
       })
       .Case([&](CollectiveBroadcastOp) {
         return collectiveBroadcast(interp, op, operands);

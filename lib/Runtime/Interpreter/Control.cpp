@@ -131,7 +131,7 @@ static std::optional<int64_t> channelOf(Operation *op) {
 }
 
 EvalResult eval::evalControlOp(Interp &interp, Operation *op,
-                                 Operands operands) {
+                               Operands operands) {
   Type type = op->getNumResults() ? op->getResult(0).getType() : Type();
   return llvm::TypeSwitch<Operation *, EvalResult>(op)
       .Case([&](ConstantOp c) -> EvalResult {
@@ -161,8 +161,8 @@ EvalResult eval::evalControlOp(Interp &interp, Operation *op,
         if ((target == "Sharding" || target == "annotate_device_placement") &&
             operands.size() == 1 && operands[0]->hasType(type))
           return *operands[0];
-        return interp.error(op, "unsupported custom call target '" + target +
-                                    "'");
+        return interp.error(op,
+                            "unsupported custom call target '" + target + "'");
       })
       .Case<OptimizationBarrierOp, AddDependencyOp, DomainOp>(
           [&](Operation *) { return *operands[0]; })
@@ -173,14 +173,13 @@ EvalResult eval::evalControlOp(Interp &interp, Operation *op,
         return tupleElement(interp, op, *operands[0], 1);
       })
       .Case([&](CopyStartOp) -> EvalResult {
-        std::vector<Literal> e = {*operands[0], *operands[0],
-                                  Literal::zeros(cast<TupleType>(type)
-                                                     .getType(2))};
+        std::vector<Literal> e = {
+            *operands[0], *operands[0],
+            Literal::zeros(cast<TupleType>(type).getType(2))};
         return Literal::tuple(std::move(e));
       })
-      .Case([&](CopyDoneOp) {
-        return tupleElement(interp, op, *operands[0], 0);
-      })
+      .Case(
+          [&](CopyDoneOp) { return tupleElement(interp, op, *operands[0], 0); })
       .Case([&](SendOp) -> EvalResult {
         interp.mailbox[channelOf(op).value_or(-1)].push_back(*operands[0]);
         std::vector<Literal> e = {
@@ -201,12 +200,10 @@ EvalResult eval::evalControlOp(Interp &interp, Operation *op,
         queue.pop_front();
         auto tt = cast<TupleType>(type);
         if (!data.hasType(tt.getType(0)))
-          return interp.error(op, "the data sent on channel " +
-                                      Twine(channel) +
+          return interp.error(op, "the data sent on channel " + Twine(channel) +
                                       " does not have the received type");
-        std::vector<Literal> e = {std::move(data),
-                                  Literal::zeros(tt.getType(1)),
-                                  Literal::token()};
+        std::vector<Literal> e = {
+            std::move(data), Literal::zeros(tt.getType(1)), Literal::token()};
         return Literal::tuple(std::move(e));
       })
       .Case([&](RecvDoneOp) -> EvalResult {

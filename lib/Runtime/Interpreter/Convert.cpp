@@ -43,7 +43,7 @@ static double intToFloat(const Literal &in, int64_t i, Type floatType) {
 }
 
 void eval::convertElement(const Literal &in, int64_t i, Literal &out,
-                            int64_t k) {
+                          int64_t k) {
   ElementKind from = in.getElementKind(), to = out.getElementKind();
   bool fromInt = from == ElementKind::Pred || from == ElementKind::Signed ||
                  from == ElementKind::Unsigned;
@@ -68,8 +68,8 @@ void eval::convertElement(const Literal &in, int64_t i, Literal &out,
       return;
     }
     Type part = cast<ComplexType>(out.getElementType()).getElementType();
-    out.setComplex(k, {fromInt ? intToFloat(in, i, part) : in.getFloat(i),
-                       0.0});
+    out.setComplex(k,
+                   {fromInt ? intToFloat(in, i, part) : in.getFloat(i), 0.0});
     return;
   }
   }
@@ -80,7 +80,7 @@ void eval::convertElement(const Literal &in, int64_t i, Literal &out,
 /// below the reduced format's smallest normal to zero. NaN stays NaN when
 /// mantissaBits > 0.
 double eval::reducePrecision(double v, Type type, int64_t exponentBits,
-                               int64_t mantissaBits) {
+                             int64_t mantissaBits) {
   const llvm::fltSemantics &sem = cast<FloatType>(type).getFloatSemantics();
   unsigned width = llvm::APFloat::getSizeInBits(sem);
   int64_t m = llvm::APFloat::semanticsPrecision(sem) - 1;
@@ -173,9 +173,9 @@ static FailureOr<Literal> stochasticConvert(Interp &interp, Operation *op,
     }
     double whole = std::trunc(x);
     double frac = std::fabs(x - whole);
-    double r = static_cast<double>(static_cast<uint64_t>(random.getInt(i)) &
-                                   (width >= 64 ? ~uint64_t(0)
-                                                : (uint64_t(1) << width) - 1));
+    double r = static_cast<double>(
+        static_cast<uint64_t>(random.getInt(i)) &
+        (width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1));
     if (r < frac * std::ldexp(1.0, width))
       whole += x < 0 ? -1.0 : 1.0;
     out.setFloat(i, whole);
@@ -184,7 +184,7 @@ static FailureOr<Literal> stochasticConvert(Interp &interp, Operation *op,
 }
 
 EvalResult eval::evalConvertOp(Interp &interp, Operation *op,
-                                 Operands operands) {
+                               Operands operands) {
   return llvm::TypeSwitch<Operation *, EvalResult>(op)
       .Case<ConvertOp>([&](auto) -> EvalResult {
         auto result = makeResult(interp, op);
@@ -202,8 +202,7 @@ EvalResult eval::evalConvertOp(Interp &interp, Operation *op,
         if (out.getElementKind() != ElementKind::Float)
           return interp.error(op, "needs a floating-point operand");
         for (int64_t i = 0, n = out.getNumElements(); i < n; ++i)
-          out.setFloat(i, reducePrecision(out.getFloat(i),
-                                          out.getElementType(),
+          out.setFloat(i, reducePrecision(out.getFloat(i), out.getElementType(),
                                           rp.getExponentBits(),
                                           rp.getMantissaBits()));
         return std::move(out);

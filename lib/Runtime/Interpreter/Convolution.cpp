@@ -27,9 +27,6 @@
 
 #include "Internal.h"
 
-#include <algorithm>
-#include <thread>
-
 using namespace mlir;
 using namespace mlir::hlo;
 using namespace mlir::hlo::runtime;
@@ -145,45 +142,10 @@ static Literal convolveElements(const ConvGeometry &g, const Literal &lhs,
   return out;
 }
 
-/// Calls fn(i, j) for every element of `shape` transposed by `order`: i
-/// counts the transposed (row-major) positions, j is the row-major position
-/// of the same element in `shape`, where dimension d of the transposed
-/// array is dimension order[d] of `shape`.
-template <typename Fn>
-static void forEachTransposed(ArrayRef<int64_t> shape, ArrayRef<int64_t> order,
-                              Fn fn) {
-  SmallVector<int64_t> strides = stridesOf(shape), size, step;
-  for (int64_t d : order) {
-    size.push_back(shape[d]);
-    step.push_back(strides[d]);
-  }
-  SmallVector<int64_t> idx(order.size(), 0);
-  int64_t j = 0;
-  for (int64_t i = 0, n = numElements(shape); i < n; ++i) {
-    fn(i, j);
-    for (int64_t d = static_cast<int64_t>(order.size()) - 1; d >= 0; --d) {
-      j += step[d];
-      if (++idx[d] < size[d])
-        break;
-      j -= step[d] * size[d];
-      idx[d] = 0;
-    }
-  }
-}
-
-/// `l`'s elements as doubles, transposed by `order` (see forEachTransposed).
-static std::vector<double> transposedReals(const Literal &l,
-                                           ArrayRef<int64_t> order) {
-  std::vector<double> data(l.getNumElements());
-  forEachTransposed(l.getShape(), order,
-                    [&](int64_t i, int64_t j) { data[i] = l.getFloat(j); });
-  return data;
-}
-
 /// Float operands and result, on transposed copies (see the file comment).
-static Literal convolveReals(const ConvGeometry &g, const Literal &lhs,
-                             const Literal &rhs, Literal out,
-                             bool mayUseThreads) {
+static Literal convolveReals(Interp &interp, const ConvGeometry &g,
+                             const Literal &lhs, const Literal &rhs,
+                             Literal out) {
   const ConvDimensionNumbersAttr &dn = g.dn;
   size_t rank = g.spatialRank();
   // L: [batch, input spatial..., feature]; R: [output feature, kernel
@@ -267,22 +229,9 @@ static Literal convolveReals(const ConvGeometry &g, const Literal &lhs,
       }
     }
   };
-  int64_t rows = g.outBatch * positions;
   double macs =
       static_cast<double>(O.size()) * numElements(g.kernelSize) * g.groupInputs;
-  unsigned threads = mayUseThreads && macs > 4e6
-                         ? std::max(1u, std::thread::hardware_concurrency())
-                         : 1;
-  threads = std::min<int64_t>(threads, rows);
-  if (threads <= 1) {
-    work(0, rows);
-  } else {
-    std::vector<std::thread> pool;
-    for (unsigned t = 0; t < threads; ++t)
-      pool.emplace_back(work, rows * t / threads, rows * (t + 1) / threads);
-    for (std::thread &t : pool)
-      t.join();
-  }
+  parallelRows(interp, g.outBatch * positions, macs, work);
   forEachTransposed(out.getShape(), oOrder,
                     [&](int64_t i, int64_t j) { out.setFloat(j, O[i]); });
   return out;
@@ -301,8 +250,5 @@ FailureOr<Literal> eval::convolution(Interp &interp, ConvolutionOp op,
                result->getElementKind() == ElementKind::Float;
   if (!reals)
     return convolveElements(*geometry, lhs, rhs, std::move(*result));
-  // Devices of a multi-device run already have a thread each.
-  const InterpreterOptions &options = interp.shared.options;
-  bool mayUseThreads = options.numReplicas * options.numPartitions == 1;
-  return convolveReals(*geometry, lhs, rhs, std::move(*result), mayUseThreads);
+  return convolveReals(interp, *geometry, lhs, rhs, std::move(*result));
 }

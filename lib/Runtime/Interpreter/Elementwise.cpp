@@ -29,13 +29,60 @@ using namespace mlir::hlo::runtime::eval;
 
 namespace {
 enum class Un {
-  Abs, Acos, Acosh, Asin, Asinh, Atanh, Cosh, Sinh, Cbrt, Ceil, Clz, Cos,
-  Erf, Exp, Expm1, Floor, Imag, IsFinite, Log, Log1p, Logistic, Neg, Not,
-  Popcnt, Real, RoundAfz, RoundEven, Rsqrt, Sign, Sin, Sqrt, Tan, Tanh, Copy
+  Abs,
+  Acos,
+  Acosh,
+  Asin,
+  Asinh,
+  Atanh,
+  Cosh,
+  Sinh,
+  Cbrt,
+  Ceil,
+  Clz,
+  Cos,
+  Erf,
+  Exp,
+  Expm1,
+  Floor,
+  Imag,
+  IsFinite,
+  Log,
+  Log1p,
+  Logistic,
+  Neg,
+  Not,
+  Popcnt,
+  Real,
+  RoundAfz,
+  RoundEven,
+  Rsqrt,
+  Sign,
+  Sin,
+  Sqrt,
+  Tan,
+  Tanh,
+  Copy
 };
 enum class Bin {
-  Add, Atan2, And, Complex, Div, Max, Min, Mul, Mulhi, Or, Pow, Rem, Shl,
-  Sra, Srl, Sub, Xor, Cmp
+  Add,
+  Atan2,
+  And,
+  Complex,
+  Div,
+  Max,
+  Min,
+  Mul,
+  Mulhi,
+  Or,
+  Pow,
+  Rem,
+  Shl,
+  Sra,
+  Srl,
+  Sub,
+  Xor,
+  Cmp
 };
 /// A comparison: direction and whether floats use the total order.
 struct Cmp {
@@ -170,35 +217,93 @@ static bool unaryFloat(Un k, const Literal &in, int64_t i, Literal &out,
   double x = in.getFloat(i);
   double r;
   switch (k) {
-  case Un::Abs: r = std::fabs(x); break;
-  case Un::Acos: r = std::acos(x); break;
-  case Un::Acosh: r = std::acosh(x); break;
-  case Un::Asin: r = std::asin(x); break;
-  case Un::Asinh: r = std::asinh(x); break;
-  case Un::Atanh: r = std::atanh(x); break;
-  case Un::Cosh: r = std::cosh(x); break;
-  case Un::Sinh: r = std::sinh(x); break;
-  case Un::Cbrt: r = std::cbrt(x); break;
-  case Un::Ceil: r = std::ceil(x); break;
-  case Un::Cos: r = std::cos(x); break;
-  case Un::Erf: r = std::erf(x); break;
-  case Un::Exp: r = std::exp(x); break;
-  case Un::Expm1: r = std::expm1(x); break;
-  case Un::Floor: r = std::floor(x); break;
-  case Un::Imag: r = 0.0; break;
-  case Un::Log: r = std::log(x); break;
-  case Un::Log1p: r = std::log1p(x); break;
-  case Un::Logistic: r = 1.0 / (1.0 + std::exp(-x)); break;
-  case Un::Neg: r = -x; break;
-  case Un::Real: r = x; break;
-  case Un::RoundAfz: r = std::round(x); break;
-  case Un::RoundEven: r = std::nearbyint(x); break;
-  case Un::Rsqrt: r = 1.0 / std::sqrt(x); break;
-  case Un::Sign: r = signOf(x); break;
-  case Un::Sin: r = std::sin(x); break;
-  case Un::Sqrt: r = std::sqrt(x); break;
-  case Un::Tan: r = std::tan(x); break;
-  case Un::Tanh: r = std::tanh(x); break;
+  case Un::Abs:
+    r = std::fabs(x);
+    break;
+  case Un::Acos:
+    r = std::acos(x);
+    break;
+  case Un::Acosh:
+    r = std::acosh(x);
+    break;
+  case Un::Asin:
+    r = std::asin(x);
+    break;
+  case Un::Asinh:
+    r = std::asinh(x);
+    break;
+  case Un::Atanh:
+    r = std::atanh(x);
+    break;
+  case Un::Cosh:
+    r = std::cosh(x);
+    break;
+  case Un::Sinh:
+    r = std::sinh(x);
+    break;
+  case Un::Cbrt:
+    r = std::cbrt(x);
+    break;
+  case Un::Ceil:
+    r = std::ceil(x);
+    break;
+  case Un::Cos:
+    r = std::cos(x);
+    break;
+  case Un::Erf:
+    r = std::erf(x);
+    break;
+  case Un::Exp:
+    r = std::exp(x);
+    break;
+  case Un::Expm1:
+    r = std::expm1(x);
+    break;
+  case Un::Floor:
+    r = std::floor(x);
+    break;
+  case Un::Imag:
+    r = 0.0;
+    break;
+  case Un::Log:
+    r = std::log(x);
+    break;
+  case Un::Log1p:
+    r = std::log1p(x);
+    break;
+  case Un::Logistic:
+    r = 1.0 / (1.0 + std::exp(-x));
+    break;
+  case Un::Neg:
+    r = -x;
+    break;
+  case Un::Real:
+    r = x;
+    break;
+  case Un::RoundAfz:
+    r = std::round(x);
+    break;
+  case Un::RoundEven:
+    r = std::nearbyint(x);
+    break;
+  case Un::Rsqrt:
+    r = 1.0 / std::sqrt(x);
+    break;
+  case Un::Sign:
+    r = signOf(x);
+    break;
+  case Un::Sin:
+    r = std::sin(x);
+    break;
+  case Un::Sqrt:
+    r = std::sqrt(x);
+    break;
+  case Un::Tan:
+    r = std::tan(x);
+    break;
+  case Un::Tanh:
+    r = std::tanh(x);
+    break;
   case Un::IsFinite:
     out.setInt(o, std::isfinite(x));
     return true;
@@ -218,31 +323,81 @@ static bool unaryComplex(Un k, const Literal &in, int64_t i, Literal &out,
   C z = in.getComplex(i);
   C r;
   switch (k) {
-  case Un::Abs: out.setFloat(o, std::abs(z)); return true;
-  case Un::Real: out.setFloat(o, z.real()); return true;
-  case Un::Imag: out.setFloat(o, z.imag()); return true;
-  case Un::Copy: out.copyElement(o, in, i); return true;
-  case Un::Acos: r = std::acos(z); break;
-  case Un::Acosh: r = std::acosh(z); break;
-  case Un::Asin: r = std::asin(z); break;
-  case Un::Asinh: r = std::asinh(z); break;
-  case Un::Atanh: r = std::atanh(z); break;
-  case Un::Cosh: r = std::cosh(z); break;
-  case Un::Sinh: r = std::sinh(z); break;
-  case Un::Cbrt: r = std::pow(z, 1.0 / 3.0); break;
-  case Un::Cos: r = std::cos(z); break;
-  case Un::Exp: r = std::exp(z); break;
-  case Un::Expm1: r = std::exp(z) - 1.0; break;
-  case Un::Log: r = std::log(z); break;
-  case Un::Log1p: r = std::log(1.0 + z); break;
-  case Un::Logistic: r = 1.0 / (1.0 + std::exp(-z)); break;
-  case Un::Neg: r = -z; break;
-  case Un::Rsqrt: r = 1.0 / std::sqrt(z); break;
-  case Un::Sign: r = z == C(0.0, 0.0) ? z : z / std::abs(z); break;
-  case Un::Sin: r = std::sin(z); break;
-  case Un::Sqrt: r = std::sqrt(z); break;
-  case Un::Tan: r = std::tan(z); break;
-  case Un::Tanh: r = std::tanh(z); break;
+  case Un::Abs:
+    out.setFloat(o, std::abs(z));
+    return true;
+  case Un::Real:
+    out.setFloat(o, z.real());
+    return true;
+  case Un::Imag:
+    out.setFloat(o, z.imag());
+    return true;
+  case Un::Copy:
+    out.copyElement(o, in, i);
+    return true;
+  case Un::Acos:
+    r = std::acos(z);
+    break;
+  case Un::Acosh:
+    r = std::acosh(z);
+    break;
+  case Un::Asin:
+    r = std::asin(z);
+    break;
+  case Un::Asinh:
+    r = std::asinh(z);
+    break;
+  case Un::Atanh:
+    r = std::atanh(z);
+    break;
+  case Un::Cosh:
+    r = std::cosh(z);
+    break;
+  case Un::Sinh:
+    r = std::sinh(z);
+    break;
+  case Un::Cbrt:
+    r = std::pow(z, 1.0 / 3.0);
+    break;
+  case Un::Cos:
+    r = std::cos(z);
+    break;
+  case Un::Exp:
+    r = std::exp(z);
+    break;
+  case Un::Expm1:
+    r = std::exp(z) - 1.0;
+    break;
+  case Un::Log:
+    r = std::log(z);
+    break;
+  case Un::Log1p:
+    r = std::log(1.0 + z);
+    break;
+  case Un::Logistic:
+    r = 1.0 / (1.0 + std::exp(-z));
+    break;
+  case Un::Neg:
+    r = -z;
+    break;
+  case Un::Rsqrt:
+    r = 1.0 / std::sqrt(z);
+    break;
+  case Un::Sign:
+    r = z == C(0.0, 0.0) ? z : z / std::abs(z);
+    break;
+  case Un::Sin:
+    r = std::sin(z);
+    break;
+  case Un::Sqrt:
+    r = std::sqrt(z);
+    break;
+  case Un::Tan:
+    r = std::tan(z);
+    break;
+  case Un::Tanh:
+    r = std::tanh(z);
+    break;
   default:
     return false;
   }
@@ -268,12 +423,18 @@ static bool unaryElement(Un k, const Literal &in, int64_t i, Literal &out,
 
 template <typename T> static bool compareWith(ComparisonDirection d, T a, T b) {
   switch (d) {
-  case ComparisonDirection::EQ: return a == b;
-  case ComparisonDirection::NE: return a != b;
-  case ComparisonDirection::GE: return a >= b;
-  case ComparisonDirection::GT: return a > b;
-  case ComparisonDirection::LE: return a <= b;
-  case ComparisonDirection::LT: return a < b;
+  case ComparisonDirection::EQ:
+    return a == b;
+  case ComparisonDirection::NE:
+    return a != b;
+  case ComparisonDirection::GE:
+    return a >= b;
+  case ComparisonDirection::GT:
+    return a > b;
+  case ComparisonDirection::LE:
+    return a <= b;
+  case ComparisonDirection::LT:
+    return a < b;
   }
   return false;
 }
@@ -306,12 +467,24 @@ static bool binaryInt(Bin k, Cmp cmp, const Literal &a, int64_t i,
     return static_cast<int64_t>(v);
   };
   switch (k) {
-  case Bin::Add: set(ua + ub); return true;
-  case Bin::Sub: set(ua - ub); return true;
-  case Bin::Mul: set(ua * ub); return true;
-  case Bin::And: set(ua & ub); return true;
-  case Bin::Or: set(ua | ub); return true;
-  case Bin::Xor: set(ua ^ ub); return true;
+  case Bin::Add:
+    set(ua + ub);
+    return true;
+  case Bin::Sub:
+    set(ua - ub);
+    return true;
+  case Bin::Mul:
+    set(ua * ub);
+    return true;
+  case Bin::And:
+    set(ua & ub);
+    return true;
+  case Bin::Or:
+    set(ua | ub);
+    return true;
+  case Bin::Xor:
+    set(ua ^ ub);
+    return true;
   case Bin::Div:
     if (sb == 0)
       set(~uint64_t(0));
@@ -365,9 +538,8 @@ static bool binaryInt(Bin k, Cmp cmp, const Literal &a, int64_t i,
     if (isSigned)
       set(static_cast<uint64_t>(static_cast<__int128>(sa) * sb >> width));
     else
-      set(static_cast<uint64_t>(static_cast<unsigned __int128>(ua & mask) *
-                                    (ub & mask) >>
-                                width));
+      set(static_cast<uint64_t>(
+          static_cast<unsigned __int128>(ua & mask) * (ub & mask) >> width));
     return true;
   case Bin::Cmp:
     out.setInt(o, isSigned ? compareWith(cmp.direction, sa, sb)
@@ -403,15 +575,33 @@ static bool binaryFloat(Bin k, Cmp cmp, const Literal &a, int64_t i,
   double x = a.getFloat(i), y = b.getFloat(j);
   double r;
   switch (k) {
-  case Bin::Add: r = x + y; break;
-  case Bin::Sub: r = x - y; break;
-  case Bin::Mul: r = x * y; break;
-  case Bin::Div: r = x / y; break;
-  case Bin::Max: r = floatMax(x, y); break;
-  case Bin::Min: r = floatMin(x, y); break;
-  case Bin::Pow: r = std::pow(x, y); break;
-  case Bin::Rem: r = std::fmod(x, y); break;
-  case Bin::Atan2: r = std::atan2(x, y); break;
+  case Bin::Add:
+    r = x + y;
+    break;
+  case Bin::Sub:
+    r = x - y;
+    break;
+  case Bin::Mul:
+    r = x * y;
+    break;
+  case Bin::Div:
+    r = x / y;
+    break;
+  case Bin::Max:
+    r = floatMax(x, y);
+    break;
+  case Bin::Min:
+    r = floatMin(x, y);
+    break;
+  case Bin::Pow:
+    r = std::pow(x, y);
+    break;
+  case Bin::Rem:
+    r = std::fmod(x, y);
+    break;
+  case Bin::Atan2:
+    r = std::atan2(x, y);
+    break;
   case Bin::Complex:
     out.setComplex(o, {x, y});
     return true;
@@ -434,11 +624,21 @@ static bool binaryComplex(Bin k, Cmp cmp, const Literal &a, int64_t i,
   C x = a.getComplex(i), y = b.getComplex(j);
   C r;
   switch (k) {
-  case Bin::Add: r = x + y; break;
-  case Bin::Sub: r = x - y; break;
-  case Bin::Mul: r = x * y; break;
-  case Bin::Div: r = x / y; break;
-  case Bin::Pow: r = y == C(0.0, 0.0) ? C(1.0, 0.0) : std::pow(x, y); break;
+  case Bin::Add:
+    r = x + y;
+    break;
+  case Bin::Sub:
+    r = x - y;
+    break;
+  case Bin::Mul:
+    r = x * y;
+    break;
+  case Bin::Div:
+    r = x / y;
+    break;
+  case Bin::Pow:
+    r = y == C(0.0, 0.0) ? C(1.0, 0.0) : std::pow(x, y);
+    break;
   case Bin::Cmp:
     if (cmp.direction == ComparisonDirection::EQ)
       out.setInt(o, x == y);
@@ -479,10 +679,10 @@ static int64_t at(const Literal &l, int64_t i) {
 static bool clampElement(const Literal &lo, int64_t li, const Literal &x,
                          int64_t xi, const Literal &hi, int64_t hi_,
                          Literal &out, int64_t o) {
-  // clamp = min(max(x, lo), hi), through a scratch scalar.
-  Literal tmp = Literal::array(out.getElementType(), {});
-  return binaryElement(Bin::Max, {}, x, xi, lo, li, tmp, 0) &&
-         binaryElement(Bin::Min, {}, tmp, 0, hi, hi_, out, o);
+  // clamp = min(max(x, lo), hi), with max(x, lo) held in out[o] (each
+  // element function reads its operands before it writes).
+  return binaryElement(Bin::Max, {}, x, xi, lo, li, out, o) &&
+         binaryElement(Bin::Min, {}, out, o, hi, hi_, out, o);
 }
 
 std::optional<ElementwiseFn> ElementwiseFn::get(Operation *op) {
@@ -508,9 +708,8 @@ std::optional<ElementwiseFn> ElementwiseFn::get(Operation *op) {
   return fn;
 }
 
-bool ElementwiseFn::apply(ArrayRef<const Literal *> args,
-                          ArrayRef<int64_t> idx, Literal &out,
-                          int64_t o) const {
+bool ElementwiseFn::apply(ArrayRef<const Literal *> args, ArrayRef<int64_t> idx,
+                          Literal &out, int64_t o) const {
   switch (kind) {
   case Kind::Unary:
     return unaryElement(static_cast<Un>(code), *args[0], idx[0], out, o);
@@ -535,7 +734,7 @@ bool ElementwiseFn::apply(ArrayRef<const Literal *> args,
 }
 
 EvalResult eval::evalElementwiseOp(Interp &interp, Operation *op,
-                                     Operands operands) {
+                                   Operands operands) {
   std::optional<Un> un = unaryKind(op);
   std::optional<Bin> bin = un ? std::nullopt : binaryKind(op);
   if (!un && !bin && !isa<SelectOp, ClampOp>(op))
@@ -547,9 +746,9 @@ EvalResult eval::evalElementwiseOp(Interp &interp, Operation *op,
   int64_t n = out.getNumElements();
   Cmp cmp = compareInfo(op);
   auto unsupported = [&]() -> EvalResult {
-    return interp.error(op, "does not support element type " +
-                                getElementTypeName(
-                                    operands[0]->getElementType()));
+    return interp.error(op,
+                        "does not support element type " +
+                            getElementTypeName(operands[0]->getElementType()));
   };
   if (un) {
     for (int64_t i = 0; i < n; ++i)

@@ -18,6 +18,7 @@
 #include "Hlo/Runtime/Literal.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <atomic>
@@ -294,6 +295,42 @@ SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape);
 bool nextIndex(MutableArrayRef<int64_t> index, ArrayRef<int64_t> shape);
 /// Element count of a shape.
 int64_t numElements(ArrayRef<int64_t> shape);
+
+/// Calls fn(i, j) for every element of `shape` transposed by `order`: i
+/// counts the transposed (row-major) positions, j is the row-major position
+/// of the same element in `shape`, where dimension d of the transposed
+/// array is dimension order[d] of `shape`.
+template <typename Fn>
+void forEachTransposed(ArrayRef<int64_t> shape, ArrayRef<int64_t> order,
+                       Fn fn) {
+  SmallVector<int64_t> strides = stridesOf(shape), size, step;
+  for (int64_t d : order) {
+    size.push_back(shape[d]);
+    step.push_back(strides[d]);
+  }
+  SmallVector<int64_t> idx(order.size(), 0);
+  int64_t j = 0;
+  for (int64_t i = 0, n = numElements(shape); i < n; ++i) {
+    fn(i, j);
+    for (int64_t d = static_cast<int64_t>(order.size()) - 1; d >= 0; --d) {
+      j += step[d];
+      if (++idx[d] < size[d])
+        break;
+      j -= step[d] * size[d];
+      idx[d] = 0;
+    }
+  }
+}
+
+/// `l`'s elements as doubles, transposed by `order` (see forEachTransposed).
+std::vector<double> transposedReals(const Literal &l, ArrayRef<int64_t> order);
+
+/// Runs work(first, last) on consecutive ranges covering [0, rows), split
+/// over the machine's threads when `cost` (multiply-adds) is large enough
+/// and the run has one simulated device (several devices already run in a
+/// thread each). Each row must be computed independently of the others.
+void parallelRows(Interp &interp, int64_t rows, double cost,
+                  llvm::function_ref<void(int64_t, int64_t)> work);
 
 /// The `i`-th attribute list of an optional DenseI64ArrayAttr.
 inline ArrayRef<int64_t> orEmpty(std::optional<ArrayRef<int64_t>> a) {

@@ -121,7 +121,7 @@ LogicalResult Interp::fail(Operation *op, const Twine &message) {
 }
 
 FailureOr<SmallVector<int64_t>> eval::resultShape(Interp &interp,
-                                                   Operation *op) {
+                                                  Operation *op) {
   Type t = op->getResult(0).getType();
   auto shape = getStaticShape(t);
   if (!shape)
@@ -147,6 +147,30 @@ SmallVector<int64_t> eval::stridesOf(ArrayRef<int64_t> shape) {
   for (int d = static_cast<int>(shape.size()) - 2; d >= 0; --d)
     strides[d] = strides[d + 1] * shape[d + 1];
   return strides;
+}
+
+std::vector<double> eval::transposedReals(const Literal &l,
+                                          ArrayRef<int64_t> order) {
+  std::vector<double> data(l.getNumElements());
+  forEachTransposed(l.getShape(), order,
+                    [&](int64_t i, int64_t j) { data[i] = l.getFloat(j); });
+  return data;
+}
+
+void eval::parallelRows(Interp &interp, int64_t rows, double cost,
+                        llvm::function_ref<void(int64_t, int64_t)> work) {
+  const InterpreterOptions &options = interp.shared.options;
+  int64_t threads = 1;
+  if (cost > 4e6 && options.numReplicas * options.numPartitions == 1)
+    threads = std::min<int64_t>(
+        rows, std::max(1u, std::thread::hardware_concurrency()));
+  if (threads <= 1)
+    return work(0, rows);
+  std::vector<std::thread> pool;
+  for (int64_t t = 0; t < threads; ++t)
+    pool.emplace_back(work, rows * t / threads, rows * (t + 1) / threads);
+  for (std::thread &t : pool)
+    t.join();
 }
 
 bool eval::nextIndex(MutableArrayRef<int64_t> index, ArrayRef<int64_t> shape) {
@@ -219,16 +243,14 @@ FailureOr<Literal> Interp::call(Operation *caller, StringRef callee,
   ArrayRef<Type> params = comp->getArgumentTypes();
   if (params.size() != args.size())
     return error(caller, "passes " + Twine(args.size()) + " arguments to '" +
-                             callee + "', which takes " +
-                             Twine(params.size()));
+                             callee + "', which takes " + Twine(params.size()));
   for (auto [i, t] : llvm::enumerate(params))
     if (!args[i].hasType(t)) {
       std::string got;
       llvm::raw_string_ostream os(got);
       args[i].printShape(os);
-      return error(caller, "argument " + Twine(i) + " of '" + callee +
-                               "' is " + got + ", expected " +
-                               typeToString(t));
+      return error(caller, "argument " + Twine(i) + " of '" + callee + "' is " +
+                               got + ", expected " + typeToString(t));
     }
   return runComputation(*comp, std::move(args));
 }
@@ -307,9 +329,9 @@ FailureOr<Literal> Interp::runComputation(ComputationOp comp,
 FailureOr<Literal> Interp::evalOp(Operation *op, Operands operands) {
   using Family = EvalResult (*)(Interp &, Operation *, Operands);
   static const Family families[] = {
-      evalElementwiseOp, evalConvertOp, evalShapeOp,      evalControlOp,
-      evalIndexingOp,    evalReduceOp,  evalLinalgOp,     evalCollectiveOp,
-      evalRngOp};
+      evalElementwiseOp, evalConvertOp,    evalShapeOp,
+      evalControlOp,     evalIndexingOp,   evalReduceOp,
+      evalLinalgOp,      evalCollectiveOp, evalRngOp};
   for (Family family : families)
     if (EvalResult r = family(*this, op, operands))
       return std::move(*r);
@@ -434,9 +456,7 @@ struct SplitMix {
     return z ^ (z >> 31);
   }
   /// Uniform in [-1, 1).
-  double uniform() {
-    return static_cast<double>(next() >> 11) * 0x1p-52 - 1.0;
-  }
+  double uniform() { return static_cast<double>(next() >> 11) * 0x1p-52 - 1.0; }
 };
 } // namespace
 

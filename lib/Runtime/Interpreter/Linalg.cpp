@@ -67,6 +67,46 @@ checkDotDims(Interp &interp, Operation *op, const Literal &lhs,
   return success();
 }
 
+/// A float dot on copies of the operands transposed to [batch, free,
+/// contracting], so that each result element is a contiguous dot product;
+/// the result's row-major order is already [batch, lhs free, rhs free].
+static Literal dotReals(Interp &interp, const Literal &lhs, const Literal &rhs,
+                        Literal out, ArrayRef<int64_t> lb, ArrayRef<int64_t> lc,
+                        ArrayRef<int64_t> lf, ArrayRef<int64_t> rb,
+                        ArrayRef<int64_t> rc, ArrayRef<int64_t> rf) {
+  auto sizeOf = [](const Literal &l, ArrayRef<int64_t> dims) {
+    int64_t n = 1;
+    for (int64_t d : dims)
+      n *= l.getShape()[d];
+    return n;
+  };
+  int64_t batch = sizeOf(lhs, lb), m = sizeOf(lhs, lf), n = sizeOf(rhs, rf),
+          k = sizeOf(lhs, lc);
+  SmallVector<int64_t> lOrder(lb), rOrder(rb);
+  llvm::append_range(lOrder, lf);
+  llvm::append_range(lOrder, lc);
+  llvm::append_range(rOrder, rf);
+  llvm::append_range(rOrder, rc);
+  std::vector<double> L = transposedReals(lhs, lOrder);
+  std::vector<double> R = transposedReals(rhs, rOrder);
+  // Rows of the result: (batch, lhs free) pairs.
+  auto work = [&](int64_t first, int64_t last) {
+    for (int64_t row = first; row < last; ++row) {
+      const double *l = &L[row * k];
+      const double *rBatch = &R[(row / std::max<int64_t>(m, 1)) * n * k];
+      for (int64_t j = 0; j < n; ++j) {
+        const double *r = rBatch + j * k;
+        double sum = 0.0;
+        for (int64_t i = 0; i < k; ++i)
+          sum += l[i] * r[i];
+        out.setFloat(row * n + j, sum);
+      }
+    }
+  };
+  parallelRows(interp, batch * m, static_cast<double>(batch) * m * n * k, work);
+  return out;
+}
+
 /// out = dot(lhs, rhs) with the given dimension numbers.
 static FailureOr<Literal> dotInto(Interp &interp, Operation *op,
                                   const Literal &lhs, const Literal &rhs,
@@ -78,6 +118,10 @@ static FailureOr<Literal> dotInto(Interp &interp, Operation *op,
   if (lb.size() != rb.size() || lc.size() != rc.size() ||
       out.getRank() != static_cast<int64_t>(lb.size() + lf.size() + rf.size()))
     return interp.error(op, "dimension numbers do not fit the shapes");
+  if (lhs.getElementKind() == ElementKind::Float &&
+      rhs.getElementKind() == ElementKind::Float &&
+      out.getElementKind() == ElementKind::Float)
+    return dotReals(interp, lhs, rhs, std::move(out), lb, lc, lf, rb, rc, rf);
   SmallVector<int64_t> ls = stridesOf(lhs.getShape());
   SmallVector<int64_t> rs = stridesOf(rhs.getShape());
   SmallVector<int64_t> contractShape, lcStride, rcStride;
@@ -89,10 +133,6 @@ static FailureOr<Literal> dotInto(Interp &interp, Operation *op,
   int64_t contractCount = numElements(contractShape);
   Accumulator acc(out.getElementKind());
   SmallVector<int64_t> o(out.getRank(), 0), c(contractShape.size(), 0);
-  bool reals = lhs.getElementKind() == ElementKind::Float &&
-               rhs.getElementKind() == ElementKind::Float &&
-               out.getElementKind() == ElementKind::Float;
-  ArrayRef<double> lf64 = lhs.getRawFloats(), rf64 = rhs.getRawFloats();
   for (int64_t linear = 0, e = out.getNumElements(); linear < e;
        ++linear, nextIndex(o, out.getShape())) {
     int64_t lbase = 0, rbase = 0, k = 0;
@@ -106,17 +146,6 @@ static FailureOr<Literal> dotInto(Interp &interp, Operation *op,
     for (int64_t d : rf)
       rbase += o[k++] * rs[d];
     acc.reset();
-    if (reals && c.size() == 1) {
-      // The common case: one contracting dimension, float operands.
-      int64_t li = lbase, ri = rbase;
-      for (int64_t i = 0; i < contractCount; ++i) {
-        acc.addReal(lf64[li] * rf64[ri]);
-        li += lcStride[0];
-        ri += rcStride[0];
-      }
-      acc.store(out, linear);
-      continue;
-    }
     std::fill(c.begin(), c.end(), 0);
     for (int64_t i = 0; i < contractCount; ++i, nextIndex(c, contractShape)) {
       int64_t li = lbase, ri = rbase;

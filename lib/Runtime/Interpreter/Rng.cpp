@@ -41,7 +41,8 @@ struct Philox {
     uint64_t lo = counterLo + i;
     uint64_t hi = counterHi + (lo < counterLo ? 1 : 0);
     uint32_t c[4] = {static_cast<uint32_t>(lo), static_cast<uint32_t>(lo >> 32),
-                     static_cast<uint32_t>(hi), static_cast<uint32_t>(hi >> 32)};
+                     static_cast<uint32_t>(hi),
+                     static_cast<uint32_t>(hi >> 32)};
     uint32_t k0 = key[0], k1 = key[1];
     for (int round = 0; round < 10; ++round) {
       uint32_t hi0, lo0, hi1, lo1;
@@ -81,7 +82,8 @@ static FailureOr<Literal> rng(Interp &interp, RngOp op, const Literal &a,
   Literal &out = *result;
   uint64_t seed = interp.shared.options.seed;
   Stream s{{{static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32)},
-            0, interp.rngCalls++},
+            0,
+            interp.rngCalls++},
            0};
   bool normal = op.getDistribution() == RngDistribution::rng_normal;
   ElementKind kind = out.getElementKind();
@@ -103,9 +105,9 @@ static FailureOr<Literal> rng(Interp &interp, RngOp op, const Literal &a,
       bool isUnsigned = kind == ElementKind::Unsigned;
       int64_t lo = a.getInt(0), hi = b.getInt(0);
       uint64_t range = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
-      bool empty = isUnsigned ? static_cast<uint64_t>(hi) <=
-                                    static_cast<uint64_t>(lo)
-                              : hi <= lo;
+      bool empty = isUnsigned
+                       ? static_cast<uint64_t>(hi) <= static_cast<uint64_t>(lo)
+                       : hi <= lo;
       uint64_t offset = empty ? 0 : s.bits() % range;
       out.setInt(i, static_cast<int64_t>(static_cast<uint64_t>(lo) + offset));
     }
@@ -117,8 +119,8 @@ static FailureOr<Literal> rng(Interp &interp, RngOp op, const Literal &a,
 static std::array<uint32_t, 2> threefry(uint64_t counter, uint64_t key) {
   auto rotl = [](uint32_t v, int d) { return (v << d) | (v >> (32 - d)); };
   static const int rotations[8] = {13, 15, 26, 6, 17, 29, 16, 24};
-  uint32_t ks[3] = {static_cast<uint32_t>(key), static_cast<uint32_t>(key >> 32),
-                    0x1BD11BDAu};
+  uint32_t ks[3] = {static_cast<uint32_t>(key),
+                    static_cast<uint32_t>(key >> 32), 0x1BD11BDAu};
   ks[2] ^= ks[0] ^ ks[1];
   uint32_t x0 = static_cast<uint32_t>(counter) + ks[0];
   uint32_t x1 = static_cast<uint32_t>(counter >> 32) + ks[1];
@@ -214,8 +216,8 @@ static FailureOr<Literal> rngBitGenerator(Interp &interp, RngBitGeneratorOp op,
     uint64_t lo = p.counterLo + blocks;
     newState.setInt(1, static_cast<int64_t>(lo));
     if (three)
-      newState.setInt(2, static_cast<int64_t>(p.counterHi +
-                                              (lo < p.counterLo ? 1 : 0)));
+      newState.setInt(
+          2, static_cast<int64_t>(p.counterHi + (lo < p.counterLo ? 1 : 0)));
   }
   std::vector<Literal> e;
   e.push_back(std::move(newState));

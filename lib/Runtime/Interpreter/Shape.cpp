@@ -116,7 +116,8 @@ static FailureOr<Literal> pad(Interp &interp, PadOp op, const Literal &in,
   SmallVector<int64_t> dst(out.getRank());
   forEachElement(in, [&](ArrayRef<int64_t> idx, int64_t linear) {
     for (int64_t d = 0; d < in.getRank(); ++d) {
-      int64_t inner = d < static_cast<int64_t>(interior.size()) ? interior[d] : 0;
+      int64_t inner =
+          d < static_cast<int64_t>(interior.size()) ? interior[d] : 0;
       dst[d] = low[d] + idx[d] * (inner + 1);
       if (dst[d] < 0 || dst[d] >= out.getShape()[d])
         return;
@@ -177,8 +178,8 @@ static FailureOr<Literal> dynamicUpdateSlice(Interp &interp, Operation *op,
                                              Operands operands) {
   Literal out = *operands[0];
   const Literal &update = *operands[1];
-  SmallVector<int64_t> starts = clampedStarts(
-      operands.drop_front(2), out.getShape(), update.getShape());
+  SmallVector<int64_t> starts =
+      clampedStarts(operands.drop_front(2), out.getShape(), update.getShape());
   SmallVector<int64_t> dst(out.getRank());
   forEachElement(update, [&](ArrayRef<int64_t> idx, int64_t linear) {
     for (int64_t d = 0; d < out.getRank(); ++d)
@@ -202,8 +203,7 @@ static FailureOr<Literal> reshape(Interp &interp, Operation *op,
   return std::move(*result);
 }
 
-EvalResult eval::evalShapeOp(Interp &interp, Operation *op,
-                               Operands operands) {
+EvalResult eval::evalShapeOp(Interp &interp, Operation *op, Operands operands) {
   auto withResult = [&](auto fill) -> EvalResult {
     auto result = makeResult(interp, op);
     if (failed(result))
@@ -252,22 +252,19 @@ EvalResult eval::evalShapeOp(Interp &interp, Operation *op,
           gatherElements(out, *operands[0],
                          [&](ArrayRef<int64_t> r, SmallVector<int64_t> &src) {
                            for (size_t d = 0; d < r.size(); ++d)
-                             src[d] = starts[d] +
-                                      r[d] * (d < strides.size() ? strides[d]
-                                                                 : 1);
+                             src[d] =
+                                 starts[d] +
+                                 r[d] * (d < strides.size() ? strides[d] : 1);
                          });
         });
       })
       .Case([&](ConcatenateOp c) { return concatenate(interp, c, operands); })
-      .Case([&](PadOp p) {
-        return pad(interp, p, *operands[0], *operands[1]);
-      })
+      .Case([&](PadOp p) { return pad(interp, p, *operands[0], *operands[1]); })
       .Case([&](IotaOp i) { return iota(interp, i); })
       .Case([&](DynamicSliceOp ds) {
         const Literal &in = *operands[0];
-        SmallVector<int64_t> starts =
-            clampedStarts(operands.drop_front(), in.getShape(),
-                          ds.getDynamicSliceSizes());
+        SmallVector<int64_t> starts = clampedStarts(
+            operands.drop_front(), in.getShape(), ds.getDynamicSliceSizes());
         return withResult([&](Literal &out) {
           gatherElements(out, in,
                          [&](ArrayRef<int64_t> r, SmallVector<int64_t> &src) {
@@ -282,9 +279,8 @@ EvalResult eval::evalShapeOp(Interp &interp, Operation *op,
       .Case([&](BitcastOp) { return bitcast(interp, op, *operands[0]); })
       .Case([&](GetDimensionSizeOp g) -> EvalResult {
         int64_t d = g.getDimensions()[0];
-        return withResult([&](Literal &out) {
-          out.setInt(0, operands[0]->getShape()[d]);
-        });
+        return withResult(
+            [&](Literal &out) { out.setInt(0, operands[0]->getShape()[d]); });
       })
       .Case([&](SetDimensionSizeOp s) -> EvalResult {
         int64_t d = s.getDimensions()[0];

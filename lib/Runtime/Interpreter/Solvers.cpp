@@ -165,8 +165,8 @@ static C twiddle(int64_t m, int64_t n, double sign) {
     int64_t q = (4 * m) / n;
     return sign > 0 ? quarter[q] : quarter[(4 - q) % 4];
   }
-  double angle = sign * 2.0 * M_PI * static_cast<double>(m) /
-                 static_cast<double>(n);
+  double angle =
+      sign * 2.0 * M_PI * static_cast<double>(m) / static_cast<double>(n);
   return C(std::cos(angle), std::sin(angle));
 }
 
@@ -192,7 +192,8 @@ static void dftAlong(std::vector<C> &data, ArrayRef<int64_t> shape, int64_t dim,
   SmallVector<int64_t> outer(shape);
   outer[dim] = 1;
   SmallVector<int64_t> idx(shape.size(), 0);
-  for (int64_t i = 0, e = numElements(outer); i < e; ++i, nextIndex(idx, outer)) {
+  for (int64_t i = 0, e = numElements(outer); i < e;
+       ++i, nextIndex(idx, outer)) {
     int64_t base = 0;
     for (size_t d = 0; d < shape.size(); ++d)
       base += idx[d] * strides[d];
@@ -214,7 +215,8 @@ static FailureOr<Literal> fft(Interp &interp, FftOp op, const Literal &in) {
     shape[rank - fftRank + i] = lengths[i];
   std::vector<C> data(numElements(shape), 0.0);
   SmallVector<int64_t> idx(rank, 0), src(rank);
-  for (int64_t i = 0, e = numElements(shape); i < e; ++i, nextIndex(idx, shape)) {
+  for (int64_t i = 0, e = numElements(shape); i < e;
+       ++i, nextIndex(idx, shape)) {
     src.assign(idx.begin(), idx.end());
     bool inside = true;
     if (type == FftType::IRFFT) {
@@ -284,7 +286,8 @@ static std::vector<double> values(const Literal &l) {
   return v;
 }
 
-static Literal vectorLiteral(const Literal &like, const std::vector<double> &v) {
+static Literal vectorLiteral(const Literal &like,
+                             const std::vector<double> &v) {
   Literal l = Literal::array(like.getElementType(), like.getShape());
   for (size_t i = 0; i < v.size(); ++i)
     l.setFloat(i, v[i]);
@@ -302,9 +305,9 @@ static Literal normalize(const Literal &x, int64_t feature,
   for (int64_t i = 0, e = x.getNumElements(); i < e;
        ++i, nextIndex(idx, x.getShape())) {
     int64_t f = idx[feature];
-    y.setFloat(i, (x.getFloat(i) - mean[f]) * scale[f] /
-                          std::sqrt(var[f] + eps) +
-                      offset[f]);
+    y.setFloat(i,
+               (x.getFloat(i) - mean[f]) * scale[f] / std::sqrt(var[f] + eps) +
+                   offset[f]);
   }
   return y;
 }
