@@ -56,6 +56,20 @@ struct InterpreterOptions {
   /// simulated device exceed this many elements (each element takes 8
   /// bytes, 16 for complex); 0 = no limit.
   int64_t maxLiveElements = 128 * 1024 * 1024;
+  /// The infeed queue: each infeed reads the next value (which must have
+  /// the infeed's data type); an infeed with the queue exhausted is an
+  /// error. Every device reads its own copy of this queue, unless
+  /// `deviceInfeed` is non-empty: then device d (flattened id replica *
+  /// numPartitions + partition) reads deviceInfeed[d].
+  std::vector<Literal> infeed;
+  std::vector<std::vector<Literal>> deviceInfeed;
+};
+
+/// What a run leaves besides its result: the values each device wrote
+/// with outfeed, in order, indexed by flattened device id (replica *
+/// numPartitions + partition).
+struct RunOutputs {
+  std::vector<std::vector<Literal>> outfeed;
 };
 
 /// Default options for `module`: numReplicas and numPartitions from its
@@ -68,8 +82,13 @@ InterpreterOptions getModuleOptions(ModuleOp module);
 /// Returns the root's value (a tuple literal when the root is a tuple), or
 /// an error message.
 FailureOr<Literal> run(ModuleOp module, ArrayRef<Literal> arguments,
-                       const InterpreterOptions &options,
-                       std::string &error);
+                       const InterpreterOptions &options, std::string &error);
+/// The same, and fills `outputs` (when not null) with the outfeed values of
+/// every device; they are filled on failure too, with what the devices
+/// wrote before it.
+FailureOr<Literal> run(ModuleOp module, ArrayRef<Literal> arguments,
+                       const InterpreterOptions &options, std::string &error,
+                       RunOutputs *outputs);
 
 /// Random arguments for the entry computation's parameters, deterministic
 /// in `seed`: floats uniform in [-1, 1) (rounded to the type), signed

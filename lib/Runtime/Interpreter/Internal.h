@@ -92,6 +92,14 @@ public:
   int64_t liveElements = 0;
   /// Data sent by send, by channel id, for recv.
   std::map<int64_t, std::deque<Literal>> mailbox;
+  /// The next infeed value to read, and the values written by outfeed.
+  size_t infeedNext = 0;
+  std::vector<Literal> outfeed;
+  /// Runtime sizes of the dynamic dimensions of array values produced by
+  /// set-dimension-size and dynamic-reshape (and elementwise ops of them),
+  /// where they differ from the bounds; values without an entry are at
+  /// their bounds. See Shape.cpp.
+  llvm::DenseMap<Value, SmallVector<int64_t, 4>> runtimeSizes;
 
 private:
   FailureOr<Literal> evalOp(Operation *op, Operands operands);
@@ -178,16 +186,25 @@ private:
 // Op families (one file each).
 //===----------------------------------------------------------------------===//
 
-EvalResult evalControlOp(Interp &, Operation *, Operands);     // Control.cpp
-EvalResult evalElementwiseOp(Interp &, Operation *, Operands); // Elementwise.cpp
-EvalResult evalConvertOp(Interp &, Operation *, Operands);     // Convert.cpp
-EvalResult evalShapeOp(Interp &, Operation *, Operands);       // Shape.cpp
-EvalResult evalIndexingOp(Interp &, Operation *, Operands);    // GatherScatter.cpp
-EvalResult evalReduceOp(Interp &, Operation *, Operands);      // Reduce.cpp
-EvalResult evalLinalgOp(Interp &, Operation *, Operands);      // Linalg.cpp
-EvalResult evalSolverOp(Interp &, Operation *, Operands);      // Solvers.cpp
-EvalResult evalCollectiveOp(Interp &, Operation *, Operands);  // Collectives.cpp
-EvalResult evalRngOp(Interp &, Operation *, Operands);         // Rng.cpp
+EvalResult evalControlOp(Interp &, Operation *, Operands); // Control.cpp
+EvalResult evalElementwiseOp(Interp &, Operation *,
+                             Operands);                     // Elementwise.cpp
+EvalResult evalConvertOp(Interp &, Operation *, Operands);  // Convert.cpp
+EvalResult evalShapeOp(Interp &, Operation *, Operands);    // Shape.cpp
+EvalResult evalIndexingOp(Interp &, Operation *, Operands); // GatherScatter.cpp
+EvalResult evalReduceOp(Interp &, Operation *, Operands);   // Reduce.cpp
+EvalResult evalLinalgOp(Interp &, Operation *, Operands);   // Linalg.cpp
+EvalResult evalSolverOp(Interp &, Operation *, Operands);   // Solvers.cpp
+EvalResult evalCollectiveOp(Interp &, Operation *, Operands); // Collectives.cpp
+EvalResult evalRngOp(Interp &, Operation *, Operands);        // Rng.cpp
+
+/// Runtime dimension sizes (Shape.cpp): before `op` runs, fails if it reads
+/// a value with runtime sizes below its bounds and is not one of the ops
+/// that know them; after it ran, records its result's runtime sizes when
+/// an elementwise op carries them over. Called only while some value of
+/// the device has runtime sizes.
+LogicalResult checkRuntimeSizes(Interp &interp, Operation *op);
+void propagateRuntimeSizes(Interp &interp, Operation *op);
 
 /// convert of one element: out[k] = convert(in[i]) (see Convert.cpp).
 void convertElement(const Literal &in, int64_t i, Literal &out, int64_t k);
@@ -239,6 +256,11 @@ int64_t numElements(ArrayRef<int64_t> shape);
 inline ArrayRef<int64_t> orEmpty(std::optional<ArrayRef<int64_t>> a) {
   return a ? *a : ArrayRef<int64_t>();
 }
+
+/// The runtime dimension sizes of `value` (its static shape, dynamic
+/// dimensions at their bounds, unless a runtime size was recorded).
+SmallVector<int64_t> runtimeShape(Interp &interp, Value value,
+                                  const Literal &literal);
 
 /// Element `i` of an index operand as XLA reads indices: unsigned types
 /// narrower than 32 bits zero-extend, u32 and u64 are read as s32 / s64.
