@@ -272,6 +272,12 @@ static FailureOr<Literal> dynamicReshape(Interp &interp, Operation *op,
   Operands dims = operands.drop_front();
   if (static_cast<int64_t>(dims.size()) != out.getRank())
     return interp.error(op, "needs one size operand per result dimension");
+  if (out.getNumElements() != in.getNumElements())
+    return interp.error(op, "the result's bounds hold " +
+                                Twine(out.getNumElements()) +
+                                " elements, the operand's " +
+                                Twine(in.getNumElements()) +
+                                " (HLO wants them equal)");
   SmallVector<int64_t> sizes;
   for (auto [d, dim] : llvm::enumerate(dims)) {
     if (!dim->isArray() || dim->getNumElements() != 1)
