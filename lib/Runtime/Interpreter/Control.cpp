@@ -6,9 +6,12 @@
 // `annotate_device_placement`; any other target is an error), the async
 // chains run synchronously (async-start computes its output at once; its
 // tuple is ((operands), output, context) with zero contexts), copy-start /
-// copy-done, and the token ops. send/recv pass data through a per-device
-// mailbox keyed by channel id: a recv without an earlier send on its
-// channel is an error, as is infeed; outfeed drops its data.
+// copy-done, the token ops, and scan (sequential, whatever
+// is_associative says). send/recv pass data through a per-device mailbox
+// keyed by channel id: a recv without an earlier send on its channel is an
+// error. infeed reads the device's queue of InterpreterOptions (an error
+// once it is exhausted); outfeed appends its operand to the device's
+// outfeed list (RunOutputs).
 //
 //===----------------------------------------------------------------------===//
 
