@@ -1,4 +1,5 @@
-//===- InterpreterDevicesTest.cpp - collectives and rng ---------------------===//
+//===- InterpreterDevicesTest.cpp - collectives and rng
+//---------------------===//
 //
 // Collectives over simulated replicas and partitions, random numbers, and
 // two disabled development tests (run a file, run the corpus).
@@ -198,16 +199,16 @@ TEST_F(InterpreterTest, FailingDeviceStopsTheOthers) {
 TEST_F(InterpreterTest, DivergingDevicesDoNotHang) {
   // Only replica 1 reaches the all-reduce: replica 0 runs to the end, so
   // replica 1 must not wait forever.
-  std::string result = run(
-      withComputations("r = u32[] replica-id()\nz = u32[] constant(0)\n"
-                       "p = pred[] compare(r, z), direction=EQ\n"
-                       "x = f32[] constant(1)\n"
-                       "ROOT c = f32[] conditional(p, x, x), "
-                       "true_computation=quiet, false_computation=loud") +
-          "quiet {\n  x = f32[] parameter(0)\n  ROOT c = f32[] copy(x)\n}\n"
-          "loud {\n  x = f32[] parameter(0)\n"
-          "  ROOT a = f32[] all-reduce(x), to_apply=add\n}\n",
-      {}, devices(2));
+  std::string result =
+      run(withComputations("r = u32[] replica-id()\nz = u32[] constant(0)\n"
+                           "p = pred[] compare(r, z), direction=EQ\n"
+                           "x = f32[] constant(1)\n"
+                           "ROOT c = f32[] conditional(p, x, x), "
+                           "true_computation=quiet, false_computation=loud") +
+              "quiet {\n  x = f32[] parameter(0)\n  ROOT c = f32[] copy(x)\n}\n"
+              "loud {\n  x = f32[] parameter(0)\n"
+              "  ROOT a = f32[] all-reduce(x), to_apply=add\n}\n",
+          {}, devices(2));
   EXPECT_EQ(result, "error: replica 1, partition 0: all-reduce 'a': the other "
                     "devices did not reach this collective (they ran to the "
                     "end without it)");
@@ -228,9 +229,8 @@ TEST_F(InterpreterTest, RngIsDeterministicInTheSeed) {
   std::string r1 = runBody(body, seed1);
   EXPECT_EQ(r1, runBody(body, seed1));
   EXPECT_NE(r1, runBody(body, seed2));
-  OwningOpRef<ModuleOp> module =
-      importHloText(("HloModule m\nENTRY e {\n" + std::string(body) + "\n}\n"),
-                    &ctx);
+  OwningOpRef<ModuleOp> module = importHloText(
+      ("HloModule m\nENTRY e {\n" + std::string(body) + "\n}\n"), &ctx);
   std::string error;
   auto result = runtime::run(*module, {}, seed1, error);
   ASSERT_TRUE(succeeded(result)) << error;
@@ -373,13 +373,149 @@ TEST_F(InterpreterTest, DISABLED_CorpusSmoke) {
     FailureOr<Literal> result = failure();
     if (succeeded(args))
       result = runtime::run(*module, *args, options, error);
-    double seconds = std::chrono::duration<double>(
-                         std::chrono::steady_clock::now() - start)
-                         .count();
-    llvm::outs() << name << " (" << llvm::format("%.2f", seconds) << " s): "
-                 << (succeeded(result) ? std::string("ok") : error) << "\n";
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    llvm::outs() << name << " (" << llvm::format("%.2f", seconds)
+                 << " s): " << (succeeded(result) ? std::string("ok") : error)
+                 << "\n";
     llvm::outs().flush();
   }
+}
+
+TEST_F(InterpreterTest, CollectiveReduceAndShuffle) {
+  // x = {10r, 10r+1, 10r+2, 10r+3} on replica r.
+  EXPECT_EQ(run(withComputations(std::string(kPerReplica) +
+                                 "ROOT a = f32[4] collective-reduce(x), "
+                                 "replica_groups={{0,1},{2,3}}, "
+                                 "to_apply=add"),
+                {}, devices(4)),
+            "f32[4] {10, 12, 14, 16}");
+  EXPECT_EQ(run(withComputations(std::string(kPerReplica) +
+                                 "ROOT a = f32[4] collective-reduce(x)"),
+                {}, devices(2)),
+            "error: replica 0, partition 0: collective-reduce 'a': needs a "
+            "to_apply computation");
+  // Replica 0 is member 1 of {3, 0, 1, 2}: it gets element 1 of every
+  // member, in group order.
+  EXPECT_EQ(run(withComputations(std::string(kPerReplica) +
+                                 "ROOT a = f32[4] shuffle(x), "
+                                 "replica_groups={{3,0,1,2}}"),
+                {}, devices(4)),
+            "f32[4] {31, 1, 11, 21}");
+  EXPECT_EQ(run(withComputations(std::string(kPerReplica) +
+                                 "ROOT a = f32[4] shuffle(x)"),
+                {}, devices(3)),
+            "error: replica 0, partition 0: shuffle 'a': dimension 0 of "
+            "operand 0 is not divisible by the group size 3");
+}
+
+TEST_F(InterpreterTest, CollectivePermuteInPlace) {
+  // Replica r's input {10r, ..., 10r+3}; output buffers {-1, -1, -1, -1}.
+  // Pair k = 0 (0 -> 1) moves 2 elements from input offset 1 of replica 0
+  // to output offset 2 of replica 1; pair 1 (1 -> 0) moves replica 1's
+  // elements at offset 2 (clamped from 3) to offset 0 of replica 0.
+  std::string body = std::string(kPerReplica) +
+                     "m = f32[] constant(-1)\n"
+                     "o = f32[4] broadcast(m), dimensions={}\n"
+                     "c0 = s32[] constant(0)\nc1 = s32[] constant(1)\n"
+                     "c2 = s32[] constant(2)\nc3 = s32[] constant(3)\n"
+                     "i0 = (s32[]) tuple(c1)\ni1 = (s32[]) tuple(c3)\n"
+                     "o0 = (s32[]) tuple(c2)\no1 = (s32[]) tuple(c0)\n"
+                     "ii = ((s32[]), (s32[])) tuple(i0, i1)\n"
+                     "oo = ((s32[]), (s32[])) tuple(o0, o1)\n";
+  EXPECT_EQ(runBody(body + "ROOT p = f32[4] collective-permute(x, o, ii, oo), "
+                           "source_target_pairs={{0,1},{1,0}}, "
+                           "slice_sizes={{2},{2}}",
+                    devices(2)),
+            "f32[4] {12, 13, -1, -1}");
+  // Replica 1's result, brought back to replica 0: {-1, -1, 1, 2}.
+  EXPECT_EQ(runBody(body + "p = f32[4] collective-permute(x, o, ii, oo), "
+                           "source_target_pairs={{0,1},{1,0}}, "
+                           "slice_sizes={2}\n"
+                           "ROOT q = f32[4] collective-permute(p), "
+                           "source_target_pairs={{1,0}}",
+                    devices(2)),
+            "f32[4] {-1, -1, 1, 2}");
+  // Offsets as arrays: s32[1] per pair.
+  EXPECT_EQ(runBody(std::string(kPerReplica) +
+                        "m = f32[] constant(-1)\n"
+                        "o = f32[4] broadcast(m), dimensions={}\n"
+                        "a = s32[1] constant({0})\nb = s32[1] constant({1})\n"
+                        "ii = (s32[1]) tuple(a)\noo = (s32[1]) tuple(b)\n"
+                        "ROOT p = f32[4] collective-permute(x, o, ii, oo), "
+                        "source_target_pairs={{1,0}}, slice_sizes={{3}}",
+                    devices(2)),
+            "f32[4] {-1, 10, 11, 12}");
+  // Malformed offsets and slice sizes.
+  EXPECT_EQ(runBody(body + "ROOT p = f32[4] collective-permute(x, o, c0, c0), "
+                           "source_target_pairs={{0,1},{1,0}}",
+                    devices(2)),
+            "error: replica 0, partition 0: collective-permute 'p': the "
+            "start indices need one element per source-target pair, each a "
+            "tuple of 1 integer scalars or an integer array of 1 entries");
+  EXPECT_EQ(runBody(body + "ROOT p = f32[4] collective-permute(x, o, ii, oo), "
+                           "source_target_pairs={{0,1},{1,0}}, "
+                           "slice_sizes={{5},{5}}",
+                    devices(2)),
+            "error: replica 0, partition 0: collective-permute 'p': "
+            "slice_sizes entry 0 does not fit the input and output buffers");
+  EXPECT_EQ(runBody(body + "ROOT p = f32[4] collective-permute(x, o, ii, oo), "
+                           "source_target_pairs={{0,1},{1,0}}, "
+                           "slice_sizes={{2},{2},{2}}",
+                    devices(2)),
+            "error: replica 0, partition 0: collective-permute 'p': "
+            "slice_sizes needs one list per source-target pair (2), has 3");
+}
+
+TEST_F(InterpreterTest, RaggedAllToAllSeveralUpdates) {
+  // Three replicas, 2 updates per peer (entries peer-major: j * 2 + u).
+  // Replica r's input {10r, ..., 10r+5}; it sends element 2j (update 0)
+  // and element 2j+1 (update 1) to replica j, which stores them at rows
+  // 2r + 1 and 2r of its output (swapped).
+  std::string body =
+      "r = u32[] replica-id()\nrf = f32[] convert(r)\n"
+      "ten = f32[] constant(10)\nt = f32[] multiply(rf, ten)\n"
+      "tb = f32[6] broadcast(t), dimensions={}\n"
+      "io = f32[6] iota(), iota_dimension=0\nx = f32[6] add(tb, io)\n"
+      "m = f32[] constant(-1)\nout = f32[6] broadcast(m), dimensions={}\n"
+      "ioff = s32[3,2] constant({{0, 1}, {2, 3}, {4, 5}})\n"
+      "sz = s32[3,2] constant({{1, 1}, {1, 1}, {1, 1}})\n"
+      "ri = s32[] convert(r)\ntwo = s32[] constant(2)\n"
+      "r2 = s32[] multiply(ri, two)\n"
+      "r2b = s32[3,2] broadcast(r2), dimensions={}\n"
+      "rel = s32[3,2] constant({{1, 0}, {1, 0}, {1, 0}})\n"
+      "ooff = s32[3,2] add(r2b, rel)\n";
+  // Replica 0 receives elements 0, 1 of every replica: rows 2r + 1 = 10r,
+  // 2r = 10r + 1.
+  EXPECT_EQ(runBody(body + "ROOT a = f32[6] ragged-all-to-all(x, out, ioff, "
+                           "sz, ooff, sz), replica_groups={{0,1,2}}",
+                    devices(3)),
+            "f32[6] {1, 0, 11, 10, 21, 20}");
+  // Replica 2 receives elements 4, 5.
+  EXPECT_EQ(runBody(body + "a = f32[6] ragged-all-to-all(x, out, ioff, sz, "
+                           "ooff, sz), replica_groups={{0,1,2}}\n"
+                           "ROOT b = f32[6] collective-permute(a), "
+                           "source_target_pairs={{2,0}}",
+                    devices(3)),
+            "f32[6] {5, 4, 15, 14, 25, 24}");
+  // 4 entries for a group of 3.
+  EXPECT_EQ(runBody("x = f32[6] constant({0, 1, 2, 3, 4, 5})\n"
+                    "o = s32[4] constant({0, 0, 0, 0})\n"
+                    "ROOT a = f32[6] ragged-all-to-all(x, x, o, o, o, o), "
+                    "replica_groups={{0,1,2}}",
+                    devices(3)),
+            "error: replica 0, partition 0: ragged-all-to-all 'a': offsets "
+            "and sizes must have the same number of entries, k per group "
+            "member (k >= 1; the group has 3 members)");
+  // A range past the end of the output.
+  EXPECT_EQ(runBody("x = f32[6] constant({0, 1, 2, 3, 4, 5})\n"
+                    "o = s32[2] constant({0, 5})\ns = s32[2] constant({2, 2})\n"
+                    "ROOT a = f32[6] ragged-all-to-all(x, x, o, s, o, s), "
+                    "replica_groups={{0}}",
+                    devices(1)),
+            "error: ragged-all-to-all 'a': update 1 from group member 0 to "
+            "member 0: rows [5, +2) of 6 to row 5 of 6 are out of bounds");
 }
 
 } // namespace

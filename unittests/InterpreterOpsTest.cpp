@@ -1,4 +1,5 @@
-//===- InterpreterOpsTest.cpp - interpreter op families ---------------------===//
+//===- InterpreterOpsTest.cpp - interpreter op families
+//---------------------===//
 //
 // Called computations and control flow, reductions, windows, sorting,
 // gather/scatter, dot, convolution and the linear-algebra ops of the
@@ -455,10 +456,10 @@ TEST_F(InterpreterTest, Convolution) {
   const char *x = "x = f32[1,1,5] constant({{{1, 2, 3, 4, 5}}})\n"
                   "k = f32[1,1,3] constant({{{1, 0, -1}}})\n";
   auto conv = [&](StringRef resultShape, StringRef window) {
-    return runBody((x + ("ROOT c = " + resultShape +
-                         " convolution(x, k), window={" + window +
-                         "}, dim_labels=bf0_oi0->bf0"))
-                       .str());
+    return runBody(
+        (x + ("ROOT c = " + resultShape + " convolution(x, k), window={" +
+              window + "}, dim_labels=bf0_oi0->bf0"))
+            .str());
   };
   EXPECT_EQ(conv("f32[1,1,3]", "size=3"), "f32[1,1,3] {{{-2, -2, -2}}}");
   EXPECT_EQ(conv("f32[1,1,5]", "size=3 pad=1_1"),
@@ -579,6 +580,201 @@ TEST_F(InterpreterTest, BatchNorm) {
                     "feature_index=1"),
             "(f32[4,1], f32[1], f32[1]) ({{0.34375}, {-0.15625}, "
             "{-0.15625}, {-0.03125}}, {-0.5}, {1})");
+}
+
+//===----------------------------------------------------------------------===//
+// scan, infeed / outfeed, dynamic dimensions.
+//===----------------------------------------------------------------------===//
+
+TEST_F(InterpreterTest, ScanErrors) {
+  const char *comps = R"(
+HloModule m
+sum {
+  x = f32[] parameter(0)
+  c = f32[] parameter(1)
+  s = f32[] add(x, c)
+  ROOT t = (f32[], f32[]) tuple(s, s)
+}
+one {
+  x = f32[] parameter(0)
+  c = f32[] parameter(1)
+  ROOT s = f32[] add(x, c)
+}
+)";
+  auto scan = [&](StringRef instr) {
+    return run((comps + ("ENTRY e {\nv = f32[3] constant({1, 2, 3})\n"
+                         "z = f32[] constant(0)\n" +
+                         instr + "\n}\n"))
+                   .str());
+  };
+  // Cumulative sum, for reference: 1, 3, 6.
+  EXPECT_EQ(scan("ROOT s = (f32[3], f32[]) scan(v, z), dimensions={0}, "
+                 "to_apply=sum, num_carries=1"),
+            "(f32[3], f32[]) ({1, 3, 6}, 6)");
+  EXPECT_EQ(scan("ROOT s = (f32[3], f32[]) scan(v, z), dimensions={0}, "
+                 "to_apply=sum"),
+            "error: scan 's': needs num_carries (the number of trailing "
+            "operands that are initial carries)");
+  EXPECT_EQ(scan("ROOT s = (f32[3], f32[]) scan(v, z), dimensions={0}, "
+                 "to_apply=sum, num_carries=3"),
+            "error: scan 's': num_carries 3 is not in [0, 2] (the operand "
+            "count)");
+  // The body returns one value where the result wants two.
+  EXPECT_EQ(scan("ROOT s = (f32[3], f32[]) scan(v, z), dimensions={0}, "
+                 "to_apply=one, num_carries=1"),
+            "error: scan 's': to_apply must return 2 values (outputs, then "
+            "carries)");
+  // Wrong slice rank for the body's parameters.
+  EXPECT_EQ(scan("w = f32[3,2] broadcast(v), dimensions={0}\n"
+                 "ROOT s = (f32[3,2], f32[]) scan(w, z), dimensions={0}, "
+                 "to_apply=sum, num_carries=1"),
+            "error: scan 's': argument 0 of 'sum' is f32[2], expected f32[]");
+  EXPECT_EQ(scan("ROOT s = (f32[3], f32[]) scan(v, z), dimensions={1}, "
+                 "to_apply=sum, num_carries=1"),
+            "error: scan 's': input 0 has no dimension 1");
+}
+
+TEST_F(InterpreterTest, InfeedAndOutfeed) {
+  const char *hlo = R"(
+HloModule m
+ENTRY e {
+  tok = token[] after-all()
+  a = (f32[2], token[]) infeed(tok)
+  x = f32[2] get-tuple-element(a), index=0
+  t1 = token[] get-tuple-element(a), index=1
+  b = (s32[], token[]) infeed(t1)
+  y = s32[] get-tuple-element(b), index=0
+  t2 = token[] get-tuple-element(b), index=1
+  x2 = f32[2] add(x, x)
+  o1 = token[] outfeed(x2, t2), outfeed_shape=f32[2]
+  o2 = token[] outfeed(y, o1), outfeed_shape=s32[]
+  ROOT r = f32[2] multiply(x, x)
+}
+)";
+  OwningOpRef<ModuleOp> module = importHloText(hlo, &ctx);
+  ASSERT_TRUE(module) << diagnostics;
+  InterpreterOptions options;
+  options.infeed.push_back(lit("f32[2]", "{1.5, -2}"));
+  options.infeed.push_back(lit("s32[]", "7"));
+  std::string error;
+  RunOutputs outputs;
+  FailureOr<Literal> result =
+      runtime::run(*module, {}, options, error, &outputs);
+  ASSERT_TRUE(succeeded(result)) << error;
+  EXPECT_EQ(result->toString(), "f32[2] {2.25, 4}");
+  ASSERT_EQ(outputs.outfeed.size(), 1u);
+  ASSERT_EQ(outputs.outfeed[0].size(), 2u);
+  EXPECT_EQ(outputs.outfeed[0][0].toString(), "f32[2] {3, -4}");
+  EXPECT_EQ(outputs.outfeed[0][1].toString(), "s32[] 7");
+
+  // One value short.
+  options.infeed.pop_back();
+  result = runtime::run(*module, {}, options, error, &outputs);
+  EXPECT_TRUE(failed(result));
+  EXPECT_EQ(error, "infeed 'b': the infeed queue is empty (1 values given "
+                   "in InterpreterOptions::infeed, all read)");
+  // The wrong type.
+  options.infeed.push_back(lit("f32[]", "7"));
+  result = runtime::run(*module, {}, options, error, &outputs);
+  EXPECT_TRUE(failed(result));
+  EXPECT_EQ(error, "infeed 'b': infeed value 1 is f32[], the infeed reads "
+                   "s32[]");
+  // No infeed at all; the outfeed list is empty, not stale.
+  EXPECT_EQ(run(hlo), "error: infeed 'a': the infeed queue is empty (0 "
+                      "values given in InterpreterOptions::infeed, all "
+                      "read)");
+}
+
+TEST_F(InterpreterTest, InfeedPerDevice) {
+  // Each device reads its own queue and writes its own outfeed.
+  const char *hlo = R"(
+HloModule m, replica_count=2
+ENTRY e {
+  tok = token[] after-all()
+  a = (s32[], token[]) infeed(tok)
+  x = s32[] get-tuple-element(a), index=0
+  t = token[] get-tuple-element(a), index=1
+  r = u32[] replica-id()
+  ri = s32[] convert(r)
+  y = s32[] add(x, ri)
+  o = token[] outfeed(y, t)
+  ROOT z = s32[] negate(y)
+}
+)";
+  OwningOpRef<ModuleOp> module = importHloText(hlo, &ctx);
+  ASSERT_TRUE(module) << diagnostics;
+  InterpreterOptions options = devices(2);
+  options.deviceInfeed.resize(2);
+  options.deviceInfeed[0].push_back(lit("s32[]", "100"));
+  options.deviceInfeed[1].push_back(lit("s32[]", "200"));
+  std::string error;
+  RunOutputs outputs;
+  FailureOr<Literal> result =
+      runtime::run(*module, {}, options, error, &outputs);
+  ASSERT_TRUE(succeeded(result)) << error;
+  EXPECT_EQ(result->toString(), "s32[] -100");
+  ASSERT_EQ(outputs.outfeed.size(), 2u);
+  ASSERT_EQ(outputs.outfeed[1].size(), 1u);
+  EXPECT_EQ(outputs.outfeed[0][0].toString(), "s32[] 100");
+  EXPECT_EQ(outputs.outfeed[1][0].toString(), "s32[] 201");
+  // One queue for two devices.
+  options.deviceInfeed.pop_back();
+  EXPECT_TRUE(failed(runtime::run(*module, {}, options, error, &outputs)));
+  EXPECT_EQ(error, "deviceInfeed has 1 queues for 2 devices");
+}
+
+TEST_F(InterpreterTest, DynamicDimensions) {
+  const char *prefix = "x = f32[6] iota(), iota_dimension=0\n"
+                       "n = s32[] constant(4)\n"
+                       "d = f32[<=6] set-dimension-size(x, n), "
+                       "dimensions={0}\n";
+  auto body = [&](StringRef rest) { return runBody((prefix + rest).str()); };
+  EXPECT_EQ(body("e = f32[<=6] exponential(d)\n"
+                 "c = f32[<=6] convert(e)\n"
+                 "ROOT g = s32[] get-dimension-size(c), dimensions={0}"),
+            "s32[] 4");
+  // A size above the bound, or negative.
+  EXPECT_EQ(runBody("x = f32[6] iota(), iota_dimension=0\n"
+                    "n = s32[] constant(7)\n"
+                    "ROOT d = f32[<=6] set-dimension-size(x, n), "
+                    "dimensions={0}"),
+            "error: set-dimension-size 'd': size 7 of dimension 0 is "
+            "outside [0, 6] (its bound)");
+  // Ops that do not know runtime sizes refuse them rather than reading
+  // the padding.
+  EXPECT_EQ(body("ROOT r = f32[6] reverse(d), dimensions={0}"),
+            "error: reverse 'r': operand 0 has dynamic dimensions below "
+            "their bounds (runtime sizes [4]); the interpreter tracks "
+            "runtime sizes only through set-dimension-size, "
+            "get-dimension-size, dynamic-reshape and elementwise ops");
+  // Elementwise operands with different runtime sizes.
+  EXPECT_EQ(body("m = s32[] constant(5)\n"
+                 "d5 = f32[<=6] set-dimension-size(x, m), dimensions={0}\n"
+                 "ROOT a = f32[<=6] add(d, d5)"),
+            "error: add 'a': its operands have different runtime dimension "
+            "sizes");
+  // dynamic-reshape: element counts must agree.
+  EXPECT_EQ(body("three = s32[] constant(3)\n"
+                 "two = s32[] constant(2)\n"
+                 "ROOT r = f32[<=3,<=2] dynamic-reshape(d, three, two)"),
+            "error: dynamic-reshape 'r': the runtime sizes hold 6 elements, "
+            "the operand 4");
+  // A called computation may not return a value below its bounds.
+  EXPECT_EQ(run(R"(
+HloModule m
+f {
+  x = f32[6] parameter(0)
+  n = s32[] constant(2)
+  ROOT d = f32[<=6] set-dimension-size(x, n), dimensions={0}
+}
+ENTRY e {
+  x = f32[6] iota(), iota_dimension=0
+  ROOT c = f32[<=6] call(x), to_apply=f
+}
+)"),
+            "error: computation 'f': its root has dynamic dimensions below "
+            "their bounds (runtime sizes are only tracked within a "
+            "computation)");
 }
 
 } // namespace

@@ -16,14 +16,35 @@
 // only read the module: they create no types or attributes, so a context
 // with threading disabled is fine.
 //
-// Limits: dynamic dimensions are evaluated at their bound (set-dimension-
-// size and dynamic-reshape to other sizes are errors); custom-call runs
-// only the identity targets `Sharding` and `annotate_device_placement`;
-// recv needs an earlier send on its channel in the same device, infeed is
-// an error and outfeed drops its data; `rng` values are deterministic but
-// not XLA's (rng-bit-generator's are); scan, collective-reduce, shuffle,
-// collective-permute's in-place form and ragged all-to-all with several
-// updates per peer are not implemented; bitcast ignores layout tiles.
+// Host transfers: infeed reads InterpreterOptions::infeed (or the device's
+// deviceInfeed queue) in order, an infeed past its end is an error;
+// outfeed values are collected per device into RunOutputs::outfeed (the
+// `run` overload that takes one); send/recv pass data through a per-device
+// mailbox (a recv needs an earlier send on its channel in the same
+// device).
+//
+// Dynamic dimensions: arrays are held at their bounds; the runtime size of
+// a dimension is tracked within a computation: set by set-dimension-size,
+// read by get-dimension-size, carried by elementwise ops and computed by
+// dynamic-reshape (which reshapes the valid elements). Any other op
+// reading a value below its bounds, or a called computation returning
+// one, is an error; the entry's root is returned at its bounds.
+//
+// The newer ops (XLA CPU checks scan; it cannot run the others, and XLA
+// documents no semantics for collective-reduce and shuffle, whose meaning
+// here is the one their names state): scan(inputs..., inits...)
+// with num_carries inits runs to_apply(slices..., carries...) ->
+// (output slices..., carries...) along dimensions[0] (from the end when
+// is_reverse); collective-reduce gives every group member the fold of the
+// group's operands (as all-reduce); shuffle is all-to-all along dimension
+// 0; collective-permute's in-place form writes each pair's slice of the
+// source's input into the target's output buffer; ragged-all-to-all takes
+// k updates per peer (offsets and sizes peer-major). docs/runtime.md has
+// the details.
+//
+// Limits: custom-call runs only the identity targets `Sharding` and
+// `annotate_device_placement`; `rng` values are deterministic but not
+// XLA's (rng-bit-generator's are); bitcast ignores layout tiles.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,6 +77,20 @@ struct InterpreterOptions {
   /// simulated device exceed this many elements (each element takes 8
   /// bytes, 16 for complex); 0 = no limit.
   int64_t maxLiveElements = 128 * 1024 * 1024;
+  /// The infeed queue: each infeed reads the next value (which must have
+  /// the infeed's data type); an infeed with the queue exhausted is an
+  /// error. Every device reads its own copy of this queue, unless
+  /// `deviceInfeed` is non-empty: then device d (flattened id replica *
+  /// numPartitions + partition) reads deviceInfeed[d].
+  std::vector<Literal> infeed;
+  std::vector<std::vector<Literal>> deviceInfeed;
+};
+
+/// What a run leaves besides its result: the values each device wrote
+/// with outfeed, in order, indexed by flattened device id (replica *
+/// numPartitions + partition).
+struct RunOutputs {
+  std::vector<std::vector<Literal>> outfeed;
 };
 
 /// Default options for `module`: numReplicas and numPartitions from its
@@ -68,8 +103,13 @@ InterpreterOptions getModuleOptions(ModuleOp module);
 /// Returns the root's value (a tuple literal when the root is a tuple), or
 /// an error message.
 FailureOr<Literal> run(ModuleOp module, ArrayRef<Literal> arguments,
-                       const InterpreterOptions &options,
-                       std::string &error);
+                       const InterpreterOptions &options, std::string &error);
+/// The same, and fills `outputs` (when not null) with the outfeed values of
+/// every device; they are filled on failure too, with what the devices
+/// wrote before it.
+FailureOr<Literal> run(ModuleOp module, ArrayRef<Literal> arguments,
+                       const InterpreterOptions &options, std::string &error,
+                       RunOutputs *outputs);
 
 /// Random arguments for the entry computation's parameters, deterministic
 /// in `seed`: floats uniform in [-1, 1) (rounded to the type), signed

@@ -22,9 +22,14 @@
 // devices that are no target; collective-broadcast copies the first
 // member's operand. The -start/-done forms compute at the start; legacy
 // tuple results ((operands), results) are built when the type asks for
-// them. ragged-all-to-all moves row ranges (one per peer). Not supported:
-// collective-permute's in-place form, ragged all-to-all with several
-// updates per peer, collective-reduce, shuffle.
+// them. collective-permute's in-place form (input, output, input and
+// output start indices, slice_sizes) writes a slice of the source's input
+// into the target's output buffer. ragged-all-to-all moves row ranges (k
+// per peer). collective-reduce and shuffle have no semantics in XLA's
+// documentation; the interpreter gives them the meaning their names and
+// the dialect's descriptions state: collective-reduce folds the group's
+// operands in group order and every member gets the whole result (as
+// all-reduce), shuffle is the all-to-all exchange along dimension 0.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +37,7 @@
 
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <algorithm>
 #include <condition_variable>
 #include <mutex>
 
@@ -434,6 +440,221 @@ static FailureOr<Literal> collectivePermute(Interp &interp, Operation *op,
       });
 }
 
+/// slice_sizes of collective-permute's in-place form, kept verbatim by the
+/// importer (`{{2,4},{2,4}}`: one list per source-target pair, or one
+/// list for all pairs); empty when absent.
+static FailureOr<std::vector<SmallVector<int64_t>>>
+sliceSizesOf(Interp &interp, Operation *op) {
+  std::vector<SmallVector<int64_t>> lists;
+  auto unknown = op->getAttrOfType<DictionaryAttr>("unknown_attrs");
+  auto text = unknown ? unknown.getAs<TextAttr>("slice_sizes") : TextAttr();
+  if (!text)
+    return lists;
+  StringRef rest = text.getValue().trim();
+  auto bad = [&]() {
+    return FailureOr<std::vector<SmallVector<int64_t>>>(
+        interp.fail(op, "cannot read slice_sizes=" + text.getValue() +
+                            " (expected {{n,...},...} or {n,...})"));
+  };
+  // Nested lists, or one flat list.
+  bool nested =
+      rest.starts_with("{") && rest.drop_front().ltrim().starts_with("{");
+  if (nested) {
+    if (!rest.consume_front("{") || !rest.consume_back("}"))
+      return bad();
+    rest = rest.trim();
+  }
+  while (!rest.empty()) {
+    if (!rest.consume_front("{"))
+      return bad();
+    size_t close = rest.find('}');
+    if (close == StringRef::npos)
+      return bad();
+    SmallVector<StringRef> items;
+    rest.take_front(close).split(items, ',', -1, /*KeepEmpty=*/false);
+    lists.emplace_back();
+    for (StringRef item : items) {
+      int64_t v;
+      if (item.trim().getAsInteger(10, v) || v < 0)
+        return bad();
+      lists.back().push_back(v);
+    }
+    rest = rest.drop_front(close + 1).ltrim();
+    if (!nested && !rest.empty())
+      return bad();
+    rest.consume_front(",");
+    rest = rest.ltrim();
+  }
+  return lists;
+}
+
+/// Start indices of pair `k` in an in-place collective-permute's offsets
+/// operand: a tuple with one element per pair, each a tuple of scalars or
+/// an array with one entry per dimension.
+static std::optional<SmallVector<int64_t>>
+startIndices(const Literal &offsets, size_t k, int64_t rank) {
+  if (!offsets.isTuple() || k >= offsets.getElements().size())
+    return std::nullopt;
+  const Literal &e = offsets.getElements()[k];
+  SmallVector<int64_t> starts;
+  if (e.isTuple()) {
+    for (const Literal &x : e.getElements()) {
+      if (!x.isArray() || x.getNumElements() != 1 ||
+          x.getElementKind() == ElementKind::Float ||
+          x.getElementKind() == ElementKind::Complex)
+        return std::nullopt;
+      starts.push_back(indexValue(x));
+    }
+  } else if (e.isArray() && e.getRank() <= 1 &&
+             (e.getElementKind() == ElementKind::Signed ||
+              e.getElementKind() == ElementKind::Unsigned)) {
+    for (int64_t i = 0, n = e.getNumElements(); i < n; ++i)
+      starts.push_back(indexValue(e, i));
+  }
+  if (static_cast<int64_t>(starts.size()) != rank)
+    return std::nullopt;
+  return starts;
+}
+
+/// collective-permute(input, output, input_start_indices,
+/// output_start_indices), slice_sizes: for the k-th (source, target) pair,
+/// the target's result is its output operand with the slice of size
+/// slice_sizes[k] of the source's input at the source's
+/// input_start_indices[k] written at the target's output_start_indices[k]
+/// (start indices clamped as dynamic-slice and dynamic-update-slice clamp
+/// them; no slice_sizes: the whole input). Devices that are no target
+/// return their output operand unchanged.
+static FailureOr<Literal> inPlacePermute(Interp &interp, Operation *op,
+                                         std::optional<ArrayAttr> pairs,
+                                         Operands operands) {
+  if (operands.size() != 4 || !operands[0]->isArray() ||
+      !operands[1]->isArray() ||
+      operands[0]->getElementType() != operands[1]->getElementType() ||
+      operands[0]->getRank() != operands[1]->getRank())
+    return interp.error(op, "the in-place form needs array input and output "
+                            "buffers of the same element type and rank, "
+                            "and input and output start indices");
+  auto sizes = sliceSizesOf(interp, op);
+  if (failed(sizes))
+    return failure();
+  return exchange(
+      interp, op, tupleOf(operands),
+      [&](Interp &in, std::vector<Literal> &inputs,
+          std::vector<Literal> &outputs) -> LogicalResult {
+        int64_t numReplicas = in.shared.options.numReplicas;
+        int64_t numPartitions = in.shared.options.numPartitions;
+        bool byPartition = op->hasAttr("channel_id");
+        int64_t limit = byPartition ? numPartitions : numReplicas;
+        for (size_t d = 0; d < outputs.size(); ++d)
+          outputs[d] = inputs[d].getElements()[1];
+        if (!pairs)
+          return success();
+        size_t numPairs = pairs->size();
+        if (!sizes->empty() && sizes->size() != 1 && sizes->size() != numPairs)
+          return in.fail(op, "slice_sizes needs one list per source-target "
+                             "pair (" +
+                                 Twine(numPairs) + "), has " +
+                                 Twine(sizes->size()));
+        for (auto [k, a] : llvm::enumerate(*pairs)) {
+          ArrayRef<int64_t> pair = cast<DenseI64ArrayAttr>(a).asArrayRef();
+          if (pair.size() != 2 || pair[0] < 0 || pair[0] >= limit ||
+              pair[1] < 0 || pair[1] >= limit)
+            return in.fail(op, "source_target_pairs entry " + Twine(k) +
+                                   " is not a pair of ids in [0, " +
+                                   Twine(limit) + ")");
+          int64_t copies = byPartition ? numReplicas : numPartitions;
+          for (int64_t other = 0; other < copies; ++other) {
+            int64_t src = byPartition ? other * numPartitions + pair[0]
+                                      : pair[0] * numPartitions + other;
+            int64_t dst = byPartition ? other * numPartitions + pair[1]
+                                      : pair[1] * numPartitions + other;
+            const Literal &data = inputs[src].getElements()[0];
+            Literal &out = outputs[dst];
+            int64_t rank = data.getRank();
+            SmallVector<int64_t> size(data.getShape());
+            if (!sizes->empty())
+              size = (*sizes)[sizes->size() == 1 ? 0 : k];
+            auto from = startIndices(inputs[src].getElements()[2], k, rank);
+            auto to = startIndices(inputs[dst].getElements()[3], k, rank);
+            if (!from || !to)
+              return in.fail(op, "the start indices need one element per "
+                                 "source-target pair, each a tuple of " +
+                                     Twine(rank) +
+                                     " integer scalars or an integer array "
+                                     "of " +
+                                     Twine(rank) + " entries");
+            if (static_cast<int64_t>(size.size()) != rank)
+              return in.fail(op, "slice_sizes entry " + Twine(k) + " has " +
+                                     Twine(size.size()) + " sizes for rank " +
+                                     Twine(rank));
+            for (int64_t d = 0; d < rank; ++d) {
+              if (size[d] > data.getShape()[d] || size[d] > out.getShape()[d])
+                return in.fail(op, "slice_sizes entry " + Twine(k) +
+                                       " does not fit the input and output "
+                                       "buffers");
+              (*from)[d] = std::clamp<int64_t>((*from)[d], 0,
+                                               data.getShape()[d] - size[d]);
+              (*to)[d] =
+                  std::clamp<int64_t>((*to)[d], 0, out.getShape()[d] - size[d]);
+            }
+            SmallVector<int64_t> idx(rank, 0), a(rank), b(rank);
+            for (int64_t i = 0, n = numElements(size); i < n;
+                 ++i, nextIndex(idx, size)) {
+              for (int64_t d = 0; d < rank; ++d) {
+                a[d] = (*from)[d] + idx[d];
+                b[d] = (*to)[d] + idx[d];
+              }
+              out.copyElement(out.linearize(b), data, data.linearize(a));
+            }
+          }
+        }
+        return success();
+      });
+}
+
+/// shuffle: the exchange of MapReduce's shuffle phase (XLA documents no
+/// semantics for it; see docs/runtime.md): each operand is split along
+/// dimension 0 into one equal chunk per group member, and member j
+/// receives chunk j of every member, concatenated along dimension 0 in
+/// group order (all-to-all with split and concat dimension 0).
+static FailureOr<Literal> shuffle(Interp &interp, Operation *op,
+                                  Operands operands) {
+  for (const Literal *l : operands)
+    if (!l->isArray() || l->getRank() == 0)
+      return interp.error(op, "operands must be arrays of rank >= 1 (they "
+                              "are split along dimension 0)");
+  return exchange(
+      interp, op, tupleOf(operands),
+      [&](Interp &in, std::vector<Literal> &inputs,
+          std::vector<Literal> &outputs) -> LogicalResult {
+        auto groups = deviceGroups(in, op, /*hasGlobalFlag=*/true);
+        if (failed(groups))
+          return failure();
+        for (auto &group : *groups) {
+          int64_t g = group.size();
+          for (auto [j, d] : llvm::enumerate(group)) {
+            std::vector<Literal> mine;
+            for (size_t k = 0; k < operands.size(); ++k) {
+              if (operands[k]->getShape()[0] % g != 0)
+                return in.fail(op, "dimension 0 of operand " + Twine(k) +
+                                       " is not divisible by the group "
+                                       "size " +
+                                       Twine(g));
+              std::vector<Literal> chunks;
+              SmallVector<const Literal *> parts;
+              for (int64_t src : group)
+                chunks.push_back(chunk(inputs[src].getElements()[k], 0, g, j));
+              for (Literal &c : chunks)
+                parts.push_back(&c);
+              mine.push_back(concatenate(parts, 0));
+            }
+            outputs[d] = packed(std::move(mine));
+          }
+        }
+        return success();
+      });
+}
+
 static FailureOr<Literal> collectiveBroadcast(Interp &interp, Operation *op,
                                               Operands operands) {
   return exchange(interp, op, tupleOf(operands),
@@ -450,14 +671,18 @@ static FailureOr<Literal> collectiveBroadcast(Interp &interp, Operation *op,
 }
 
 /// ragged-all-to-all(input, output, input_offsets, send_sizes,
-/// output_offsets, recv_sizes): the member at group position i sends rows
-/// [input_offsets[j], + send_sizes[j]) of its input to member j, which
-/// writes them at row output_offsets[j] (the sender's value) of its output
-/// operand; the result is the output operand so updated.
+/// output_offsets, recv_sizes): the four index arrays have g * k entries
+/// for a group of g members and k updates per peer (peer-major: entry
+/// j * k + u is update u to member j). Each member sends rows
+/// [input_offsets[j*k+u], + send_sizes[j*k+u]) of its input to member j,
+/// which writes them at row output_offsets[j*k+u] (the sender's value) of
+/// its output operand; the result is the output operand so updated, in
+/// group order of the senders. recv_sizes is not read.
 static FailureOr<Literal> raggedAllToAll(Interp &interp, Operation *op,
                                          Operands operands) {
   if (operands.size() != 6 ||
       !llvm::all_of(operands, [](const Literal *l) { return l->isArray(); }) ||
+      operands[0]->getRank() == 0 ||
       operands[0]->getElementType() != operands[1]->getElementType() ||
       operands[0]->getRank() != operands[1]->getRank() ||
       operands[0]->getShape().drop_front() !=
@@ -476,28 +701,39 @@ static FailureOr<Literal> raggedAllToAll(Interp &interp, Operation *op,
           int64_t g = group.size();
           for (int64_t d : group)
             outputs[d] = inputs[d].getElements()[1];
-          for (int64_t s : group) {
-            ArrayRef<Literal> e = inputs[s].getElements();
+          for (int64_t i = 0; i < g; ++i) {
+            ArrayRef<Literal> e = inputs[group[i]].getElements();
             const Literal &data = e[0];
-            if (e[2].getNumElements() != g || e[3].getNumElements() != g ||
-                e[4].getNumElements() != g)
-              return in.fail(op, "offsets and sizes must have one entry per "
-                                 "group member");
-            int64_t rowSize = data.getRank()
-                                  ? data.getNumElements() /
-                                        std::max<int64_t>(1, data.getShape()[0])
-                                  : 1;
+            int64_t entries = e[2].getNumElements();
+            if (entries == 0 || entries % g != 0 ||
+                llvm::any_of(e.slice(3), [&](const Literal &l) {
+                  return l.getNumElements() != entries;
+                }))
+              return in.fail(op, "offsets and sizes must have the same "
+                                 "number of entries, k per group member "
+                                 "(k >= 1; the group has " +
+                                     Twine(g) + " members)");
+            int64_t perPeer = entries / g;
+            int64_t srcRows = data.getShape()[0];
+            int64_t rowSize = srcRows ? data.getNumElements() / srcRows : 0;
             for (int64_t j = 0; j < g; ++j) {
               Literal &dst = outputs[group[j]];
-              int64_t from = indexValue(e[2], j), size = indexValue(e[3], j),
-                      to = indexValue(e[4], j);
-              int64_t dstRows = dst.getRank() ? dst.getShape()[0] : 1;
-              int64_t srcRows = data.getRank() ? data.getShape()[0] : 1;
-              if (size < 0 || from < 0 || to < 0 || from + size > srcRows ||
-                  to + size > dstRows)
-                return in.fail(op, "a ragged range is out of bounds");
-              for (int64_t k = 0; k < size * rowSize; ++k)
-                dst.copyElement(to * rowSize + k, data, from * rowSize + k);
+              int64_t dstRows = dst.getShape()[0];
+              for (int64_t u = 0; u < perPeer; ++u) {
+                int64_t at = j * perPeer + u;
+                int64_t from = indexValue(e[2], at),
+                        size = indexValue(e[3], at), to = indexValue(e[4], at);
+                if (size < 0 || from < 0 || to < 0 || from > srcRows - size ||
+                    to > dstRows - size)
+                  return in.fail(
+                      op, "update " + Twine(u) + " from group member " +
+                              Twine(i) + " to member " + Twine(j) + ": rows [" +
+                              Twine(from) + ", +" + Twine(size) + ") of " +
+                              Twine(srcRows) + " to row " + Twine(to) + " of " +
+                              Twine(dstRows) + " are out of bounds");
+                for (int64_t k = 0; k < size * rowSize; ++k)
+                  dst.copyElement(to * rowSize + k, data, from * rowSize + k);
+              }
             }
           }
         }
@@ -517,7 +753,8 @@ static FailureOr<Literal> done(Interp &interp, Operation *op,
 }
 
 /// A -start op's value: `result`, or the legacy tuple (operands, result,
-/// contexts...) when the result type is such a tuple.
+/// contexts...) when the result type is such a tuple (element 0 is only
+/// the input buffer for collective-permute's in-place form).
 static FailureOr<Literal> startValue(Operation *op, Operands operands,
                                      FailureOr<Literal> result) {
   if (failed(result))
@@ -525,11 +762,15 @@ static FailureOr<Literal> startValue(Operation *op, Operands operands,
   Type type = op->getResult(0).getType();
   if (result->hasType(type))
     return result;
-  auto tt = cast<TupleType>(type);
+  auto tt = dyn_cast<TupleType>(type);
+  if (!tt || tt.size() < 2)
+    return result; // reported as a type mismatch by the caller
   std::vector<Literal> e;
   std::vector<Literal> ins;
   for (const Literal *l : operands)
     ins.push_back(*l);
+  if (operands.size() == 4 && isa<CollectivePermuteStartOp>(op))
+    ins.resize(1);
   e.push_back(packed(std::move(ins)));
   e.push_back(std::move(*result));
   for (Type t : tt.getTypes().drop_front(2))
@@ -588,14 +829,22 @@ static EvalResult evalCollective(Interp &interp, Operation *op,
         return raggedAllToAll(interp, op, operands);
       })
       .Case([&](CollectivePermuteOp c) -> EvalResult {
+        if (operands.size() == 4)
+          return inPlacePermute(interp, op, c.getSourceTargetPairs(), operands);
         if (operands.size() != 1)
-          return interp.error(op, "the in-place form is not supported");
+          return interp.error(op, "needs one operand, or four (the in-place "
+                                  "form)");
         return collectivePermute(interp, op, c.getSourceTargetPairs(),
                                  operands);
       })
       .Case([&](CollectivePermuteStartOp c) -> EvalResult {
+        if (operands.size() == 4)
+          return startValue(
+              op, operands,
+              inPlacePermute(interp, op, c.getSourceTargetPairs(), operands));
         if (operands.size() != 1)
-          return interp.error(op, "the in-place form is not supported");
+          return interp.error(op, "needs one operand, or four (the in-place "
+                                  "form)");
         return startValue(
             op, operands,
             collectivePermute(interp, op, c.getSourceTargetPairs(), operands));
@@ -603,6 +852,12 @@ static EvalResult evalCollective(Interp &interp, Operation *op,
       .Case([&](CollectiveBroadcastOp) {
         return collectiveBroadcast(interp, op, operands);
       })
+      .Case([&](CollectiveReduceOp c) -> EvalResult {
+        if (!c.getToApply())
+          return interp.error(op, "needs a to_apply computation");
+        return allReduce(interp, op, *c.getToApply(), operands, std::nullopt);
+      })
+      .Case([&](ShuffleOp) { return shuffle(interp, op, operands); })
       .Case<AllReduceDoneOp, AllGatherDoneOp, CollectivePermuteDoneOp>(
           [&](Operation *) { return done(interp, op, *operands[0]); })
       .Default([](Operation *) -> EvalResult { return std::nullopt; });

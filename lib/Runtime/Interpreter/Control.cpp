@@ -6,9 +6,12 @@
 // `annotate_device_placement`; any other target is an error), the async
 // chains run synchronously (async-start computes its output at once; its
 // tuple is ((operands), output, context) with zero contexts), copy-start /
-// copy-done, and the token ops. send/recv pass data through a per-device
-// mailbox keyed by channel id: a recv without an earlier send on its
-// channel is an error, as is infeed; outfeed drops its data.
+// copy-done, the token ops, and scan (sequential, whatever
+// is_associative says). send/recv pass data through a per-device mailbox
+// keyed by channel id: a recv without an earlier send on its channel is an
+// error. infeed reads the device's queue of InterpreterOptions (an error
+// once it is exhausted); outfeed appends its operand to the device's
+// outfeed list (RunOutputs).
 //
 //===----------------------------------------------------------------------===//
 
@@ -124,6 +127,187 @@ static FailureOr<Literal> tupleElement(Interp &interp, Operation *op,
   return tuple.getElements()[index];
 }
 
+/// infeed: (the next value of this device's infeed queue, token).
+static FailureOr<Literal> infeed(Interp &interp, Operation *op) {
+  const InterpreterOptions &options = interp.shared.options;
+  const std::vector<Literal> &queue =
+      options.deviceInfeed.empty()
+          ? options.infeed
+          : options.deviceInfeed[interp.replica * options.numPartitions +
+                                 interp.partition];
+  if (interp.infeedNext >= queue.size())
+    return interp.error(op, "the infeed queue is empty (" +
+                                Twine(queue.size()) +
+                                " values given in InterpreterOptions::infeed, "
+                                "all read)");
+  auto tt = dyn_cast<TupleType>(op->getResult(0).getType());
+  if (!tt || tt.size() != 2)
+    return interp.error(op, "result must be a (data, token) tuple");
+  const Literal &data = queue[interp.infeedNext];
+  if (!data.hasType(tt.getType(0))) {
+    std::string got;
+    llvm::raw_string_ostream os(got);
+    data.printShape(os);
+    return interp.error(op, "infeed value " + Twine(interp.infeedNext) +
+                                " is " + got + ", the infeed reads " +
+                                typeToString(tt.getType(0)));
+  }
+  ++interp.infeedNext;
+  std::vector<Literal> e = {data, Literal::token()};
+  return Literal::tuple(std::move(e));
+}
+
+//===----------------------------------------------------------------------===//
+// scan.
+//===----------------------------------------------------------------------===//
+
+/// The slice of `in` at `index` along `dim` (rank one less), or (insert)
+/// `slice` written back there.
+static Literal sliceAlong(const Literal &in, int64_t dim, int64_t index) {
+  SmallVector<int64_t> shape(in.getShape());
+  int64_t size = shape[dim];
+  shape.erase(shape.begin() + dim);
+  Literal out = in.withShape(shape);
+  int64_t inner = 1;
+  for (int64_t d = dim + 1; d < in.getRank(); ++d)
+    inner *= in.getShape()[d];
+  for (int64_t i = 0, n = out.getNumElements(); i < n; ++i) {
+    int64_t outer = i / inner, k = i % inner;
+    out.copyElement(i, in, (outer * size + index) * inner + k);
+  }
+  return out;
+}
+
+static void insertAlong(Literal &out, int64_t dim, int64_t index,
+                        const Literal &slice) {
+  int64_t size = out.getShape()[dim];
+  int64_t inner = 1;
+  for (int64_t d = dim + 1; d < out.getRank(); ++d)
+    inner *= out.getShape()[d];
+  for (int64_t i = 0, n = slice.getNumElements(); i < n; ++i) {
+    int64_t outer = i / inner, k = i % inner;
+    out.copyElement((outer * size + index) * inner + k, slice, i);
+  }
+}
+
+/// scan(inputs..., inits...), num_carries = number of inits: for i along
+/// dimensions[0] (from the end when is_reverse), to_apply(input slices at
+/// i..., carries...) returns (output slices..., new carries...); the
+/// result is (outputs stacked along the dimension..., final carries...),
+/// or the lone element when there is one. is_associative is a hint only:
+/// the scan runs in order.
+static FailureOr<Literal> scan(Interp &interp, ScanOp op, Operands operands) {
+  std::optional<ArrayRef<int64_t>> dims = op.getDimensions();
+  if (!dims || dims->size() != 1)
+    return interp.error(op, "needs one scan dimension (dimensions={d})");
+  if (!op.getToApply())
+    return interp.error(op, "needs a to_apply computation");
+  if (!op.getNumCarries())
+    return interp.error(op, "needs num_carries (the number of trailing "
+                            "operands that are initial carries)");
+  int64_t dim = (*dims)[0];
+  int64_t numOperands = operands.size();
+  int64_t numCarries = static_cast<int64_t>(*op.getNumCarries());
+  if (numCarries < 0 || numCarries > numOperands)
+    return interp.error(op, "num_carries " + Twine(numCarries) +
+                                " is not in [0, " + Twine(numOperands) +
+                                "] (the operand count)");
+  int64_t numInputs = numOperands - numCarries;
+  Type type = op.getType();
+  SmallVector<Type> resultTypes;
+  if (auto tt = dyn_cast<TupleType>(type))
+    resultTypes.assign(tt.getTypes().begin(), tt.getTypes().end());
+  else
+    resultTypes.push_back(type);
+  int64_t numOutputs = static_cast<int64_t>(resultTypes.size()) - numCarries;
+  if (numOutputs < 0)
+    return interp.error(op, "the result has fewer elements than num_carries");
+  // The scan length: from the inputs, else from the outputs' types.
+  std::optional<int64_t> length;
+  for (int64_t k = 0; k < numInputs; ++k) {
+    const Literal &in = *operands[k];
+    if (!in.isArray() || dim < 0 || dim >= in.getRank())
+      return interp.error(op, "input " + Twine(k) + " has no dimension " +
+                                  Twine(dim));
+    if (length && *length != in.getShape()[dim])
+      return interp.error(op, "the inputs differ in the size of the scan "
+                              "dimension");
+    length = in.getShape()[dim];
+  }
+  std::vector<Literal> outputs;
+  for (int64_t k = 0; k < numOutputs; ++k) {
+    auto shape = getStaticShape(resultTypes[k]);
+    if (!shape || dim < 0 || dim >= static_cast<int64_t>(shape->size()))
+      return interp.error(
+          op, "output " + Twine(k) + " (" + typeToString(resultTypes[k]) +
+                  ") is not an array with dimension " + Twine(dim));
+    if (length && *length != (*shape)[dim])
+      return interp.error(op, "output " + Twine(k) +
+                                  " does not have the inputs' scan length " +
+                                  Twine(*length));
+    length = (*shape)[dim];
+    outputs.push_back(Literal::zeros(resultTypes[k]));
+  }
+  if (!length)
+    return interp.error(op, "has no inputs and no outputs: the scan length "
+                            "is unknown");
+  std::vector<Literal> carries;
+  for (int64_t k = 0; k < numCarries; ++k)
+    carries.push_back(*operands[numInputs + k]);
+  bool reverse = op.getIsReverse().value_or(false);
+  for (int64_t step = 0; step < *length; ++step) {
+    int64_t i = reverse ? *length - 1 - step : step;
+    std::vector<Literal> args;
+    for (int64_t k = 0; k < numInputs; ++k)
+      args.push_back(sliceAlong(*operands[k], dim, i));
+    for (Literal &c : carries)
+      args.push_back(std::move(c));
+    FailureOr<Literal> r = interp.call(op, *op.getToApply(), std::move(args));
+    if (failed(r))
+      return failure();
+    std::vector<Literal> parts;
+    if (numOutputs + numCarries == 1 && !r->isTuple())
+      parts.push_back(std::move(*r));
+    else if (r->isTuple())
+      parts = std::move(r->getElements());
+    if (static_cast<int64_t>(parts.size()) != numOutputs + numCarries)
+      return interp.error(op, "to_apply must return " +
+                                  Twine(numOutputs + numCarries) +
+                                  " values (outputs, then carries)");
+    for (int64_t k = 0; k < numOutputs; ++k) {
+      SmallVector<int64_t> sliceShape(outputs[k].getShape());
+      sliceShape.erase(sliceShape.begin() + dim);
+      const Literal &part = parts[k];
+      if (!part.isArray() || part.getShape() != ArrayRef(sliceShape) ||
+          part.getElementType() != outputs[k].getElementType())
+        return interp.error(op, "to_apply's output " + Twine(k) +
+                                    " does not fit a slice of the result");
+      insertAlong(outputs[k], dim, i, part);
+    }
+    carries.clear();
+    for (int64_t k = 0; k < numCarries; ++k) {
+      Literal &c = parts[numOutputs + k];
+      if (!c.hasType(resultTypes[numOutputs + k]))
+        return interp.error(op, "to_apply's carry " + Twine(k) +
+                                    " does not have the type " +
+                                    typeToString(resultTypes[numOutputs + k]));
+      carries.push_back(std::move(c));
+    }
+  }
+  // With no steps the carries are the initial values, which must fit.
+  for (int64_t k = 0; k < numCarries; ++k)
+    if (!carries[k].hasType(resultTypes[numOutputs + k]))
+      return interp.error(op, "init " + Twine(k) +
+                                  " does not have the "
+                                  "result's carry type " +
+                                  typeToString(resultTypes[numOutputs + k]));
+  for (Literal &c : carries)
+    outputs.push_back(std::move(c));
+  if (!isa<TupleType>(type))
+    return std::move(outputs[0]);
+  return Literal::tuple(std::move(outputs));
+}
+
 static std::optional<int64_t> channelOf(Operation *op) {
   if (auto a = op->getAttrOfType<IntegerAttr>("channel_id"))
     return a.getInt();
@@ -213,9 +397,11 @@ EvalResult eval::evalControlOp(Interp &interp, Operation *op,
         std::vector<Literal> e = {std::move(*data), Literal::token()};
         return Literal::tuple(std::move(e));
       })
-      .Case([&](InfeedOp) -> EvalResult {
-        return interp.error(op, "the interpreter has no infeed data");
+      .Case([&](InfeedOp) { return infeed(interp, op); })
+      .Case([&](OutfeedOp) {
+        interp.outfeed.push_back(*operands[0]);
+        return Literal::token();
       })
-      .Case([&](OutfeedOp) { return Literal::token(); })
+      .Case([&](ScanOp s) { return scan(interp, s, operands); })
       .Default([](Operation *) -> EvalResult { return std::nullopt; });
 }

@@ -94,6 +94,14 @@ public:
   int64_t liveElements = 0;
   /// Data sent by send, by channel id, for recv.
   std::map<int64_t, std::deque<Literal>> mailbox;
+  /// The next infeed value to read, and the values written by outfeed.
+  size_t infeedNext = 0;
+  std::vector<Literal> outfeed;
+  /// Runtime sizes of the dynamic dimensions of array values produced by
+  /// set-dimension-size and dynamic-reshape (and elementwise ops of them),
+  /// where they differ from the bounds; values without an entry are at
+  /// their bounds. See Shape.cpp.
+  llvm::DenseMap<Value, SmallVector<int64_t, 4>> runtimeSizes;
 
 private:
   FailureOr<Literal> evalOp(Operation *op, Operands operands);
@@ -210,8 +218,6 @@ public:
     cplx = 0.0;
     integer = 0;
   }
-  /// Adds a product of plain doubles (float operands, float result).
-  void addReal(double product) { real += product; }
   void add(const Literal &a, int64_t i, const Literal &b, int64_t j) {
     switch (kind) {
     case ElementKind::Float:
@@ -249,6 +255,14 @@ private:
   std::complex<double> cplx = 0.0;
   uint64_t integer = 0;
 };
+
+/// Runtime dimension sizes (Shape.cpp): before `op` runs, fails if it reads
+/// a value with runtime sizes below its bounds and is not one of the ops
+/// that know them; after it ran, records its result's runtime sizes when
+/// an elementwise op carries them over. Called only while some value of
+/// the device has runtime sizes.
+LogicalResult checkRuntimeSizes(Interp &interp, Operation *op);
+void propagateRuntimeSizes(Interp &interp, Operation *op);
 
 /// convert of one element: out[k] = convert(in[i]) (see Convert.cpp).
 void convertElement(const Literal &in, int64_t i, Literal &out, int64_t k);
@@ -336,6 +350,11 @@ void parallelRows(Interp &interp, int64_t rows, double cost,
 inline ArrayRef<int64_t> orEmpty(std::optional<ArrayRef<int64_t>> a) {
   return a ? *a : ArrayRef<int64_t>();
 }
+
+/// The runtime dimension sizes of `value` (its static shape, dynamic
+/// dimensions at their bounds, unless a runtime size was recorded).
+SmallVector<int64_t> runtimeShape(Interp &interp, Value value,
+                                  const Literal &literal);
 
 /// Element `i` of an index operand as XLA reads indices: unsigned types
 /// narrower than 32 bits zero-extend, u32 and u64 are read as s32 / s64.

@@ -292,9 +292,16 @@ FailureOr<Literal> Interp::runComputation(ComputationOp comp,
         return error(&op, "internal error: an operand has no value");
       operands.push_back(&it->second);
     }
+    if (!runtimeSizes.empty()) {
+      runtimeSizes.erase(op.getResult(0));
+      if (failed(checkRuntimeSizes(*this, &op)))
+        return failure();
+    }
     FailureOr<Literal> result = evalOp(&op, operands);
     if (failed(result))
       return failure();
+    if (!runtimeSizes.empty())
+      propagateRuntimeSizes(*this, &op);
     Type type = op.getResult(0).getType();
     if (!result->hasType(type)) {
       std::string got;
@@ -323,6 +330,12 @@ FailureOr<Literal> Interp::runComputation(ComputationOp comp,
   auto it = env.find(root);
   if (it == env.end())
     return error(comp, "internal error: the root has no value");
+  // The entry's root is returned at its bounds; a called computation's
+  // result would lose its runtime sizes.
+  if (depth > 1 && runtimeSizes.count(root))
+    return error(comp, "its root has dynamic dimensions below their bounds "
+                       "(runtime sizes are only tracked within a "
+                       "computation)");
   return std::move(it->second);
 }
 
@@ -364,6 +377,14 @@ InterpreterOptions runtime::getModuleOptions(ModuleOp module) {
 FailureOr<Literal> runtime::run(ModuleOp module, ArrayRef<Literal> arguments,
                                 const InterpreterOptions &options,
                                 std::string &error) {
+  return run(module, arguments, options, error, nullptr);
+}
+
+FailureOr<Literal> runtime::run(ModuleOp module, ArrayRef<Literal> arguments,
+                                const InterpreterOptions &options,
+                                std::string &error, RunOutputs *outputs) {
+  if (outputs)
+    outputs->outfeed.clear();
   ComputationOp entry = findEntry(module);
   if (!entry) {
     error = "the module has no computation";
@@ -371,6 +392,15 @@ FailureOr<Literal> runtime::run(ModuleOp module, ArrayRef<Literal> arguments,
   }
   if (options.numReplicas < 1 || options.numPartitions < 1) {
     error = "the replica and partition counts must be at least 1";
+    return failure();
+  }
+  if (!options.deviceInfeed.empty() &&
+      static_cast<int64_t>(options.deviceInfeed.size()) !=
+          options.numReplicas * options.numPartitions) {
+    error = "deviceInfeed has " + std::to_string(options.deviceInfeed.size()) +
+            " queues for " +
+            std::to_string(options.numReplicas * options.numPartitions) +
+            " devices";
     return failure();
   }
   ArrayRef<Type> params = entry.getArgumentTypes();
@@ -397,6 +427,8 @@ FailureOr<Literal> runtime::run(ModuleOp module, ArrayRef<Literal> arguments,
     FailureOr<Literal> result = device.runComputation(entry, std::move(args));
     if (failed(result))
       error = device.errorMessage;
+    if (outputs)
+      outputs->outfeed.push_back(std::move(device.outfeed));
     return result;
   }
 
@@ -423,6 +455,9 @@ FailureOr<Literal> runtime::run(ModuleOp module, ArrayRef<Literal> arguments,
     });
   for (std::thread &t : threads)
     t.join();
+  if (outputs)
+    for (auto &device : devices)
+      outputs->outfeed.push_back(std::move(device->outfeed));
   if (firstFailure >= 0) {
     // Report the lowest device with an error of its own (the others stopped
     // because of it), so that the message does not depend on timing.

@@ -4,9 +4,18 @@
 // and interior padding), iota, dynamic-slice and dynamic-update-slice
 // (start indices clamped so the slice fits, as HLO does), bitcast (through
 // the operand and result layouts: the physical element order is kept;
-// tiles are ignored), and the dynamic-shape ops. Dynamic dimensions are
-// evaluated at their bound: get-dimension-size returns the bound, and
-// set-dimension-size / dynamic-reshape to any other size is an error.
+// tiles are ignored), and the dynamic-shape ops.
+//
+// Dynamic dimensions: every array is held at its bounds; the runtime size
+// of a dimension below its bound is tracked per value (Interp::
+// runtimeSizes). set-dimension-size sets it (the elements past it are
+// padding, kept as they were), get-dimension-size reads it (the bound when
+// none was set), dynamic-reshape reshapes the elements within the
+// operand's runtime sizes to the runtime sizes it is given (zero padding
+// after them), and elementwise ops carry it over from an operand of the
+// result's shape. Any other op reading such a value is an error (it would
+// see the padding), as is a called computation returning one; the entry
+// computation's root is returned at its bounds, padding included.
 //
 //===----------------------------------------------------------------------===//
 
@@ -203,6 +212,146 @@ static FailureOr<Literal> reshape(Interp &interp, Operation *op,
   return std::move(*result);
 }
 
+//===----------------------------------------------------------------------===//
+// Dynamic dimensions.
+//===----------------------------------------------------------------------===//
+
+SmallVector<int64_t> eval::runtimeShape(Interp &interp, Value value,
+                                        const Literal &literal) {
+  auto it = interp.runtimeSizes.find(value);
+  if (it != interp.runtimeSizes.end())
+    return SmallVector<int64_t>(it->second.begin(), it->second.end());
+  return SmallVector<int64_t>(literal.getShape());
+}
+
+/// Records `sizes` as the runtime sizes of `op`'s result (nothing when they
+/// are the bounds).
+static void recordSizes(Interp &interp, Operation *op, ArrayRef<int64_t> sizes,
+                        ArrayRef<int64_t> bounds) {
+  if (sizes == bounds)
+    interp.runtimeSizes.erase(op->getResult(0));
+  else
+    interp.runtimeSizes[op->getResult(0)].assign(sizes.begin(), sizes.end());
+}
+
+/// set-dimension-size: the operand's elements (those past the new size are
+/// padding), with dimension d's runtime size set.
+static FailureOr<Literal>
+setDimensionSize(Interp &interp, SetDimensionSizeOp op, Operands operands) {
+  const Literal &in = *operands[0];
+  int64_t d = op.getDimensions()[0];
+  if (!in.isArray() || d < 0 || d >= in.getRank())
+    return interp.error(op, "operand has no dimension " + Twine(d));
+  if (!operands[1]->isArray() || operands[1]->getNumElements() != 1)
+    return interp.error(op, "the size must be a scalar");
+  int64_t size = indexValue(*operands[1]);
+  int64_t bound = in.getShape()[d];
+  if (size < 0 || size > bound)
+    return interp.error(op, "size " + Twine(size) + " of dimension " +
+                                Twine(d) + " is outside [0, " + Twine(bound) +
+                                "] (its bound)");
+  FailureOr<Literal> out = reshape(interp, op, in);
+  if (failed(out))
+    return failure();
+  SmallVector<int64_t> sizes = runtimeShape(interp, op->getOperand(0), in);
+  sizes[d] = size;
+  recordSizes(interp, op, sizes, out->getShape());
+  return out;
+}
+
+/// dynamic-reshape: the operand's elements within its runtime sizes, in
+/// row-major order, laid out in the runtime sizes given by the operands
+/// (each at most its bound); the rest of the result is zero padding.
+static FailureOr<Literal> dynamicReshape(Interp &interp, Operation *op,
+                                         Operands operands) {
+  const Literal &in = *operands[0];
+  auto result = makeResult(interp, op);
+  if (failed(result))
+    return failure();
+  Literal &out = *result;
+  Operands dims = operands.drop_front();
+  if (static_cast<int64_t>(dims.size()) != out.getRank())
+    return interp.error(op, "needs one size operand per result dimension");
+  if (out.getNumElements() != in.getNumElements())
+    return interp.error(
+        op, "the result's bounds hold " + Twine(out.getNumElements()) +
+                " elements, the operand's " + Twine(in.getNumElements()) +
+                " (HLO wants them equal)");
+  SmallVector<int64_t> sizes;
+  for (auto [d, dim] : llvm::enumerate(dims)) {
+    if (!dim->isArray() || dim->getNumElements() != 1)
+      return interp.error(op, "the sizes must be scalars");
+    int64_t size = indexValue(*dim);
+    if (size < 0 || size > out.getShape()[d])
+      return interp.error(op, "size " + Twine(size) + " of result dimension " +
+                                  Twine(d) + " is outside [0, " +
+                                  Twine(out.getShape()[d]) + "] (its bound)");
+    sizes.push_back(size);
+  }
+  SmallVector<int64_t> inSizes = runtimeShape(interp, op->getOperand(0), in);
+  int64_t count = numElements(sizes);
+  if (count != numElements(inSizes))
+    return interp.error(op, "the runtime sizes hold " + Twine(count) +
+                                " elements, the operand " +
+                                Twine(numElements(inSizes)));
+  SmallVector<int64_t> src(in.getRank(), 0), dst(out.getRank(), 0);
+  for (int64_t i = 0; i < count; ++i) {
+    out.copyElement(out.linearize(dst), in, in.linearize(src));
+    nextIndex(src, inSizes);
+    nextIndex(dst, sizes);
+  }
+  recordSizes(interp, op, sizes, out.getShape());
+  return std::move(out);
+}
+
+LogicalResult eval::checkRuntimeSizes(Interp &interp, Operation *op) {
+  bool elementwise = ElementwiseFn::get(op).has_value();
+  const SmallVector<int64_t, 4> *seen = nullptr;
+  for (auto [k, v] : llvm::enumerate(op->getOperands())) {
+    auto it = interp.runtimeSizes.find(v);
+    if (it == interp.runtimeSizes.end())
+      continue;
+    if (k == 0 &&
+        isa<GetDimensionSizeOp, SetDimensionSizeOp, DynamicReshapeOp>(op))
+      continue;
+    if (elementwise && getStaticShape(v.getType()) ==
+                           getStaticShape(op->getResult(0).getType())) {
+      if (seen && *seen != it->second)
+        return interp.fail(op, "its operands have different runtime "
+                               "dimension sizes");
+      seen = &it->second;
+      continue;
+    }
+    std::string sizes;
+    llvm::raw_string_ostream os(sizes);
+    llvm::interleaveComma(it->second, os);
+    return interp.fail(op, "operand " + Twine(k) +
+                               " has dynamic dimensions below their bounds "
+                               "(runtime sizes [" +
+                               sizes +
+                               "]); the interpreter tracks runtime sizes "
+                               "only through set-dimension-size, "
+                               "get-dimension-size, dynamic-reshape and "
+                               "elementwise ops");
+  }
+  return success();
+}
+
+void eval::propagateRuntimeSizes(Interp &interp, Operation *op) {
+  if (!ElementwiseFn::get(op))
+    return;
+  for (Value v : op->getOperands()) {
+    auto it = interp.runtimeSizes.find(v);
+    if (it != interp.runtimeSizes.end() &&
+        getStaticShape(v.getType()) ==
+            getStaticShape(op->getResult(0).getType())) {
+      SmallVector<int64_t, 4> sizes = it->second;
+      interp.runtimeSizes[op->getResult(0)] = std::move(sizes);
+      return;
+    }
+  }
+}
+
 EvalResult eval::evalShapeOp(Interp &interp, Operation *op, Operands operands) {
   auto withResult = [&](auto fill) -> EvalResult {
     auto result = makeResult(interp, op);
@@ -279,29 +428,15 @@ EvalResult eval::evalShapeOp(Interp &interp, Operation *op, Operands operands) {
       .Case([&](BitcastOp) { return bitcast(interp, op, *operands[0]); })
       .Case([&](GetDimensionSizeOp g) -> EvalResult {
         int64_t d = g.getDimensions()[0];
-        return withResult(
-            [&](Literal &out) { out.setInt(0, operands[0]->getShape()[d]); });
+        SmallVector<int64_t> sizes =
+            runtimeShape(interp, op->getOperand(0), *operands[0]);
+        return withResult([&](Literal &out) { out.setInt(0, sizes[d]); });
       })
-      .Case([&](SetDimensionSizeOp s) -> EvalResult {
-        int64_t d = s.getDimensions()[0];
-        int64_t size = indexValue(*operands[1]);
-        if (size != operands[0]->getShape()[d])
-          return interp.error(op, "setting dimension " + Twine(d) + " to " +
-                                      Twine(size) + " below its bound " +
-                                      Twine(operands[0]->getShape()[d]) +
-                                      " is not supported (dynamic sizes are "
-                                      "evaluated at their bound)");
-        return reshape(interp, op, *operands[0]);
+      .Case([&](SetDimensionSizeOp s) {
+        return setDimensionSize(interp, s, operands);
       })
-      .Case([&](DynamicReshapeOp) -> EvalResult {
-        auto shape = resultShape(interp, op);
-        if (failed(shape))
-          return FailureOr<Literal>(failure());
-        for (auto [d, size] : llvm::enumerate(operands.drop_front()))
-          if (indexValue(*size) != (*shape)[d])
-            return interp.error(op, "dynamic sizes other than the bounds "
-                                    "are not supported");
-        return reshape(interp, op, *operands[0]);
+      .Case([&](DynamicReshapeOp) {
+        return dynamicReshape(interp, op, operands);
       })
       .Default([](Operation *) -> EvalResult { return std::nullopt; });
 }
