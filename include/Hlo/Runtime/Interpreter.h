@@ -44,7 +44,8 @@
 //
 // Limits: custom-call runs only the identity targets `Sharding` and
 // `annotate_device_placement`; `rng` values are deterministic but not
-// XLA's (rng-bit-generator's are); bitcast ignores layout tiles.
+// XLA's (rng-bit-generator's are); bitcast follows tiled layouts except
+// tiles with a combined (`*`) dimension.
 //
 //===----------------------------------------------------------------------===//
 

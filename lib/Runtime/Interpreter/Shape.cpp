@@ -3,8 +3,9 @@
 // broadcast, reshape, transpose, reverse, slice, concatenate, pad (negative
 // and interior padding), iota, dynamic-slice and dynamic-update-slice
 // (start indices clamped so the slice fits, as HLO does), bitcast (through
-// the operand and result layouts: the physical element order is kept;
-// tiles are ignored), and the dynamic-shape ops.
+// the operand and result layouts: the physical element order is kept,
+// tiles included; a `*` tile dimension is an error), and the dynamic-shape
+// ops.
 //
 // Dynamic dimensions: every array is held at its bounds; the runtime size
 // of a dimension below its bound is tracked per value (Interp::
@@ -69,6 +70,116 @@ static SmallVector<int64_t> minorToMajor(Type type, int64_t rank) {
   return order;
 }
 
+/// The tiles of `type`'s layout (empty without a layout or tiles).
+static SmallVector<ArrayRef<int64_t>> tilesOf(Type type) {
+  auto layout =
+      dyn_cast_or_null<LayoutAttr>(cast<RankedTensorType>(type).getEncoding());
+  if (!layout)
+    return {};
+  return layout.getTiles();
+}
+
+namespace {
+/// Where the elements of an array of `shape` lie in memory under a tiled
+/// layout, as XLA defines tiling: the dimensions in major-to-minor order
+/// are padded to multiples of the first tile's sizes (a tile of rank k
+/// covers the k minor-most dimensions; missing leading dimensions count
+/// as 1), each tiled dimension splits into (index / tile, index % tile)
+/// with the tile parts becoming the minor-most dimensions, the next tile
+/// applies to that shape in turn, and memory is the final shape in
+/// row-major order.
+struct TiledLayout {
+  SmallVector<int64_t> order; // major to minor
+  SmallVector<ArrayRef<int64_t>> tiles;
+  /// The number of elements of memory, padding included.
+  int64_t size = 1;
+
+  TiledLayout(ArrayRef<int64_t> shape, ArrayRef<int64_t> minorToMajor,
+              SmallVector<ArrayRef<int64_t>> tiles)
+      : order(llvm::reverse(minorToMajor)), tiles(std::move(tiles)) {
+    SmallVector<int64_t> sizes, index;
+    for (int64_t d : order)
+      sizes.push_back(shape[d]);
+    index.assign(sizes.size(), 0);
+    tile(sizes, index);
+    for (int64_t s : sizes)
+      size *= s;
+  }
+
+  /// The memory position of the element at logical `index`.
+  int64_t offset(ArrayRef<int64_t> logical, ArrayRef<int64_t> shape) const {
+    SmallVector<int64_t> sizes, index;
+    for (int64_t d : order) {
+      sizes.push_back(shape[d]);
+      index.push_back(logical[d]);
+    }
+    tile(sizes, index);
+    int64_t at = 0;
+    for (auto [i, s] : llvm::zip(index, sizes))
+      at = at * s + i;
+    return at;
+  }
+
+  /// False if a tile has a `*` (combined) dimension, which is not modelled.
+  bool isSupported() const {
+    return llvm::all_of(tiles, [](ArrayRef<int64_t> t) {
+      return llvm::all_of(t, [](int64_t v) { return v > 0; });
+    });
+  }
+
+private:
+  void tile(SmallVector<int64_t> &sizes, SmallVector<int64_t> &index) const {
+    for (ArrayRef<int64_t> t : tiles) {
+      size_t k = t.size();
+      if (sizes.size() < k) {
+        sizes.insert(sizes.begin(), k - sizes.size(), 1);
+        index.insert(index.begin(), k - index.size(), 0);
+      }
+      size_t first = sizes.size() - k;
+      for (size_t j = 0; j < k; ++j) {
+        sizes.push_back(t[j]);
+        index.push_back(index[first + j] % t[j]);
+        sizes[first + j] = llvm::divideCeil(sizes[first + j], t[j]);
+        index[first + j] /= t[j];
+      }
+    }
+  }
+};
+} // namespace
+
+/// bitcast between layouts with tiles: each result element reads the
+/// operand element at the same memory position (padding reads as zero).
+static FailureOr<Literal> tiledBitcast(Interp &interp, Operation *op,
+                                       const Literal &in, Literal out) {
+  TiledLayout inLayout(in.getShape(),
+                       minorToMajor(op->getOperand(0).getType(), in.getRank()),
+                       tilesOf(op->getOperand(0).getType()));
+  TiledLayout outLayout(out.getShape(),
+                        minorToMajor(op->getResult(0).getType(), out.getRank()),
+                        tilesOf(op->getResult(0).getType()));
+  if (!inLayout.isSupported() || !outLayout.isSupported())
+    return interp.error(op, "tiles with a combined ('*') dimension are not "
+                            "supported");
+  if (inLayout.size != outLayout.size)
+    return interp.error(op, "the operand and the result take different "
+                            "amounts of memory under their tiled layouts");
+  std::vector<int64_t> source(inLayout.size, -1);
+  forEachElement(in, [&](ArrayRef<int64_t> index, int64_t linear) {
+    source[inLayout.offset(index, in.getShape())] = linear;
+  });
+  bool sameType = in.getElementType() == out.getElementType();
+  forEachElement(out, [&](ArrayRef<int64_t> index, int64_t linear) {
+    int64_t from = source[outLayout.offset(index, out.getShape())];
+    if (from < 0)
+      return;
+    if (sameType)
+      out.copyElement(linear, in, from);
+    else
+      out.setBits(linear, in.getBits(from));
+  });
+  return std::move(out);
+}
+
 static FailureOr<Literal> bitcast(Interp &interp, Operation *op,
                                   const Literal &in) {
   auto result = makeResult(interp, op);
@@ -81,6 +192,9 @@ static FailureOr<Literal> bitcast(Interp &interp, Operation *op,
       (in.getElementKind() == ElementKind::Complex) !=
           (out.getElementKind() == ElementKind::Complex))
     return interp.error(op, "bitcast must keep the element count and width");
+  if (!tilesOf(op->getOperand(0).getType()).empty() ||
+      !tilesOf(op->getResult(0).getType()).empty())
+    return tiledBitcast(interp, op, in, std::move(out));
   bool sameType = in.getElementType() == out.getElementType();
   SmallVector<int64_t> inOrder =
       minorToMajor(op->getOperand(0).getType(), in.getRank());
