@@ -57,6 +57,16 @@ static cl::list<std::string>
                         "(--input a.npy --input b.npy, --input a.npy,b.npy or "
                         "--input a.npy b.npy)"),
                cl::value_desc("file.npy"), cl::CommaSeparated);
+static cl::list<std::string>
+    infeedPaths("infeed", cl::cat(hloRunCategory),
+                cl::desc("A .npy value for the infeed queue (repeatable, "
+                         "read in order by the module's infeeds, which must "
+                         "all read the same array type)"),
+                cl::value_desc("file.npy"));
+static cl::opt<bool>
+    printOutfeed("print-outfeed", cl::cat(hloRunCategory),
+                 cl::desc("Print the values device 0 wrote with outfeed, "
+                          "after the results (`outfeed: LITERAL`)"));
 static cl::opt<bool>
     randomInputs("random-inputs", cl::cat(hloRunCategory),
                  cl::desc("Random inputs (floats in [-1,1), signed ints in "
@@ -90,10 +100,11 @@ static cl::opt<int64_t>
                cl::desc("Simulated partitions (default: the module's "
                         "num_partitions, else 1)"),
                cl::init(1));
-static cl::opt<int64_t> maxLiveElements(
-    "max-live-elements", cl::cat(hloRunCategory),
-    cl::desc("Fail when the values alive on one simulated device exceed "
-             "this many elements (0: no limit; default: the interpreter's)"),
+static cl::opt<int64_t> maxLiveBytes(
+    "max-live-bytes", cl::cat(hloRunCategory),
+    cl::desc("Fail when the values alive on one simulated device take more "
+             "than this many bytes (0: no limit; default: three quarters of "
+             "the physical memory, shared by the devices)"),
     cl::init(-1));
 static cl::opt<bool> printTime("time", cl::cat(hloRunCategory),
                                cl::desc("Print the interpreter's run time "
@@ -338,23 +349,69 @@ static void printResult(const Literal &result) {
 // main
 //===----------------------------------------------------------------------===//
 
+/// The --infeed values, read as the array type every infeed of `module`
+/// reads.
+static FailureOr<std::vector<Literal>> readInfeed(ModuleOp module,
+                                                  std::string &error) {
+  Type dataType;
+  WalkResult walk = module.walk([&](hlo::InfeedOp op) {
+    auto result = dyn_cast<TupleType>(op->getResult(0).getType());
+    Type data = result && result.size() == 2 ? result.getType(0) : Type();
+    if (!isa_and_nonnull<RankedTensorType>(data) ||
+        (dataType && data != dataType)) {
+      error = modulePath + ": --infeed needs every infeed to read the same "
+                           "array type";
+      return WalkResult::interrupt();
+    }
+    dataType = data;
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  if (!dataType) {
+    error = modulePath + ": --infeed given, but the module has no infeed";
+    return failure();
+  }
+  auto tensor = cast<RankedTensorType>(dataType);
+  std::optional<SmallVector<int64_t>> shape = getStaticShape(tensor);
+  if (!shape) {
+    error = modulePath + ": the infeed reads an unbounded dynamic shape";
+    return failure();
+  }
+  std::vector<Literal> values;
+  for (const std::string &path : infeedPaths) {
+    std::string message;
+    FailureOr<Literal> value = hlo_run::readNpy(
+        path, RankedTensorType::get(*shape, tensor.getElementType()), message);
+    if (failed(value)) {
+      error = path + " (infeed): " + message;
+      return failure();
+    }
+    values.push_back(std::move(*value));
+  }
+  return values;
+}
+
 static FailureOr<Literal> runModule(ModuleOp module, StringRef path,
                                     ArrayRef<Literal> arguments,
-                                    std::string &error) {
+                                    ArrayRef<Literal> infeed,
+                                    std::string &error,
+                                    RunOutputs *outputs = nullptr) {
   InterpreterOptions options = getModuleOptions(module);
+  options.infeed.assign(infeed.begin(), infeed.end());
   if (replicas.getNumOccurrences())
     options.numReplicas = replicas;
   if (partitions.getNumOccurrences())
     options.numPartitions = partitions;
-  if (maxLiveElements >= 0)
-    options.maxLiveElements = maxLiveElements;
+  if (maxLiveBytes >= 0)
+    options.maxLiveBytes = maxLiveBytes;
   options.seed = seed;
   FailureOr<Literal> result = failure();
   double best = INFINITY;
   for (unsigned i = 0; i < std::max(1u, unsigned(repeat)); ++i) {
     std::string message;
     auto start = std::chrono::steady_clock::now();
-    result = run(module, arguments, options, message);
+    result = run(module, arguments, options, message, outputs);
     double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count();
@@ -432,13 +489,23 @@ static int runMain() {
                        "; give --input FILE.npy for each, or --random-inputs");
   }
 
-  FailureOr<Literal> result = runModule(*module, modulePath, arguments, error);
+  std::vector<Literal> infeed;
+  if (!infeedPaths.empty()) {
+    FailureOr<std::vector<Literal>> read = readInfeed(*module, error);
+    if (failed(read))
+      return reportError(error);
+    infeed = std::move(*read);
+  }
+
+  RunOutputs outputs;
+  FailureOr<Literal> result =
+      runModule(*module, modulePath, arguments, infeed, error, &outputs);
   if (failed(result))
     return reportError(error);
 
   if (other) {
     FailureOr<Literal> otherResult =
-        runModule(*other, compareWith, arguments, error);
+        runModule(*other, compareWith, arguments, infeed, error);
     if (failed(otherResult))
       return reportError(error);
     if (!compareResults(*result, *otherResult, error))
@@ -451,6 +518,12 @@ static int runMain() {
     return 0;
   }
   printResult(*result);
+  if (printOutfeed && !outputs.outfeed.empty())
+    for (const Literal &value : outputs.outfeed[0]) {
+      llvm::outs() << "outfeed: ";
+      value.print(llvm::outs());
+      llvm::outs() << "\n";
+    }
   return 0;
 }
 

@@ -74,10 +74,12 @@ struct InterpreterOptions {
   /// Stop after this many while-loop iterations in total (guards against
   /// non-terminating loops); 0 = no limit.
   int64_t maxWhileIterations = 100000000;
-  /// Fail (instead of exhausting memory) when the values alive on one
-  /// simulated device exceed this many elements (each element takes 8
-  /// bytes, 16 for complex); 0 = no limit.
-  int64_t maxLiveElements = 128 * 1024 * 1024;
+  /// Fail (instead of exhausting memory) when the elements of the values
+  /// alive on one simulated device take more than this many bytes
+  /// (Literal::getStorageBytes); 0 = no limit; negative (the default) =
+  /// three quarters of the machine's physical memory, shared by the
+  /// simulated devices.
+  int64_t maxLiveBytes = -1;
   /// The infeed queue: each infeed reads the next value (which must have
   /// the infeed's data type); an infeed with the queue exhausted is an
   /// error. Every device reads its own copy of this queue, unless

@@ -103,6 +103,13 @@ public:
   /// True if element `i` is zero (false for pred false, 0, +-0.0, (0, 0)).
   bool isZero(int64_t i) const;
 
+  /// The bytes this array's elements take in memory (8 per integer or pred
+  /// element, 4 per float component of 32 bits or less, 8 per wider one).
+  int64_t getStorageBytes() const {
+    return ints.size() * sizeof(int64_t) + reals32.size() * sizeof(float) +
+           reals64.size() * sizeof(double);
+  }
+
   /// A new array of the same element type and another shape.
   Literal withShape(ArrayRef<int64_t> newShape) const;
 

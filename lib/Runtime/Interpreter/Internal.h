@@ -53,6 +53,8 @@ struct SharedState {
   ModuleOp module;
   InterpreterOptions options;
   int64_t numDevices;
+  /// options.maxLiveBytes with the default resolved (0: none).
+  int64_t liveBytesLimit;
   llvm::StringMap<ComputationInfo> computations;
   llvm::DenseMap<Operation *, ComputationInfo *> infoByOp;
   /// Exchanges collective operands between devices (null with one device).
@@ -90,8 +92,8 @@ public:
   /// rng-get-and-update-state's state (starts at the seed).
   uint64_t rngState = 0;
   bool rngStateInitialized = false;
-  /// Elements of the values held in the environments of this device.
-  int64_t liveElements = 0;
+  /// Bytes of the values held in the environments of this device.
+  int64_t liveBytes = 0;
   /// Data sent by send, by channel id, for recv.
   std::map<int64_t, std::deque<Literal>> mailbox;
   /// The next infeed value to read, and the values written by outfeed.
@@ -363,7 +365,7 @@ int64_t indexValue(const Literal &l, int64_t i = 0);
 /// A literal scalar from element `i` of `l`.
 Literal scalarAt(const Literal &l, int64_t i);
 
-/// Elements held by a literal (tuples: all their arrays; complex counts 2).
+/// Bytes held by a literal's elements (tuples: all their arrays).
 int64_t footprint(const Literal &l);
 
 /// Total-order key of a float (-nan < -inf < ... < -0 < +0 < ... < nan).

@@ -13,6 +13,9 @@
 #include <cstring>
 #include <limits>
 #include <thread>
+#if __has_include(<unistd.h>)
+#include <unistd.h>
+#endif
 
 using namespace mlir;
 using namespace mlir::hlo;
@@ -23,9 +26,23 @@ using namespace mlir::hlo::runtime::eval;
 // Shared state.
 //===----------------------------------------------------------------------===//
 
+/// The machine's physical memory in bytes (0 when unknown: no limit).
+static uint64_t getPhysicalMemoryBytes() {
+#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
+  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+  if (pages > 0 && pageSize > 0)
+    return static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize);
+#endif
+  return 0;
+}
+
 SharedState::SharedState(ModuleOp module, const InterpreterOptions &options)
     : module(module), options(options),
       numDevices(options.numReplicas * options.numPartitions) {
+  liveBytesLimit = options.maxLiveBytes;
+  if (liveBytesLimit < 0)
+    liveBytesLimit = static_cast<int64_t>(getPhysicalMemoryBytes() / 4 * 3) /
+                     std::max<int64_t>(1, numDevices);
   for (auto comp : module.getOps<ComputationOp>()) {
     ComputationInfo &info = computations[comp.getSymName()];
     info.op = comp;
@@ -213,8 +230,7 @@ int64_t eval::footprint(const Literal &l) {
   }
   if (!l.isArray())
     return 0;
-  return l.getNumElements() *
-         (l.getElementKind() == ElementKind::Complex ? 2 : 1);
+  return l.getStorageBytes();
 }
 
 int64_t eval::totalOrderKey(double v) {
@@ -267,7 +283,7 @@ FailureOr<Literal> Interp::runComputation(ComputationOp comp,
   ComputationInfo *info = shared.infoByOp.lookup(comp);
   Block &body = comp.getBody().front();
   llvm::DenseMap<Value, Literal> env;
-  // Keeps liveElements in step with what `env` holds.
+  // Keeps liveBytes in step with what `env` holds.
   struct LiveCount {
     int64_t &live;
     int64_t mine = 0;
@@ -276,12 +292,12 @@ FailureOr<Literal> Interp::runComputation(ComputationOp comp,
       mine += n;
     }
     ~LiveCount() { live -= mine; }
-  } count{liveElements};
+  } count{liveBytes};
   for (auto [arg, value] : llvm::zip(body.getArguments(), args)) {
     count.add(footprint(value));
     env[arg] = std::move(value);
   }
-  int64_t limit = shared.options.maxLiveElements;
+  int64_t limit = shared.liveBytesLimit;
   SmallVector<const Literal *, 4> operands;
   unsigned i = 0;
   for (Operation &op : body.without_terminator()) {
@@ -311,10 +327,9 @@ FailureOr<Literal> Interp::runComputation(ComputationOp comp,
                             " value for result type " + typeToString(type));
     }
     count.add(footprint(*result));
-    if (limit > 0 && liveElements > limit)
+    if (limit > 0 && liveBytes > limit)
       return error(&op, "the live values exceed " + Twine(limit) +
-                            " elements (InterpreterOptions::"
-                            "maxLiveElements)");
+                            " bytes (InterpreterOptions::maxLiveBytes)");
     env[op.getResult(0)] = std::move(*result);
     if (info)
       for (Value v : info->deaths[i]) {
