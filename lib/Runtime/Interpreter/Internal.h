@@ -207,6 +207,9 @@ EvalResult evalSolverOp(Interp &, Operation *, Operands);   // Solvers.cpp
 EvalResult evalCollectiveOp(Interp &, Operation *, Operands); // Collectives.cpp
 EvalResult evalRngOp(Interp &, Operation *, Operands);        // Rng.cpp
 
+/// bitcast (Bitcast.cpp).
+FailureOr<Literal> bitcast(Interp &, Operation *, const Literal &in);
+
 /// convolution (Convolution.cpp).
 FailureOr<Literal> convolution(Interp &, ConvolutionOp, const Literal &lhs,
                                const Literal &rhs);
@@ -336,6 +339,18 @@ void forEachTransposed(ArrayRef<int64_t> shape, ArrayRef<int64_t> order,
       idx[d] = 0;
     }
   }
+}
+
+/// Calls `fn(resultIndex, linear)` for every element of `out`.
+template <typename Fn> void forEachElement(const Literal &out, Fn fn) {
+  int64_t n = out.getNumElements();
+  if (n == 0)
+    return;
+  SmallVector<int64_t> index(out.getRank(), 0);
+  int64_t linear = 0;
+  do {
+    fn(ArrayRef<int64_t>(index), linear++);
+  } while (nextIndex(index, out.getShape()));
 }
 
 /// `l`'s elements as doubles, transposed by `order` (see forEachTransposed).

@@ -46,9 +46,9 @@ static FloatType narrowFloatType(Block &body) {
 
 bool ScalarFunction::compile(Block &body, bool widen) {
   Type f32 = Float32Type::get(body.getParentOp()->getContext());
-  if (widen && !narrowFloatType(body))
-    return false;
-  auto regType = [&](Type elt) { return widen ? f32 : elt; };
+  // Only a body in one narrow float type is widened.
+  widened = widen && narrowFloatType(body);
+  auto regType = [&](Type elt) { return widened ? f32 : elt; };
   llvm::DenseMap<Value, unsigned> reg;
   for (BlockArgument arg : body.getArguments()) {
     Type elt = scalarElementType(arg.getType());
@@ -122,7 +122,7 @@ FailureOr<ScalarFunction> ScalarFunction::get(Interp &interp, Operation *caller,
   if (Type elt = scalarElementType(resultType))
     f.pred = Literal::array(elt, {});
   f.compiled = f.compile(comp->getBody().front(), widen);
-  f.widened = widen && f.compiled;
+  f.widened = f.widened && f.compiled;
   if (!f.compiled) {
     f.regs.clear();
     f.program.clear();

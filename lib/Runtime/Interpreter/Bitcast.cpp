@@ -1,0 +1,187 @@
+//===- Bitcast.cpp - bitcast ----------------------------------------------===//
+//
+// bitcast reinterprets the operand's memory with the result's shape and
+// layout: each result element reads the operand element at the same memory
+// position. Positions follow the layouts' minor_to_major orders (row-major
+// without a layout) and their tiles (XLA's tiled layouts, TiledLayout
+// below; a `*` tile dimension is an error). With different element types
+// of the same width the bits carry over. Literals themselves are logical
+// and row-major, so this is the one op that reads layouts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Internal.h"
+
+using namespace mlir;
+using namespace mlir::hlo;
+using namespace mlir::hlo::runtime;
+using namespace mlir::hlo::runtime::eval;
+
+/// The minor-to-major order of an array type's layout (row-major default).
+static SmallVector<int64_t> minorToMajor(Type type, int64_t rank) {
+  auto tt = cast<RankedTensorType>(type);
+  if (auto layout = dyn_cast_or_null<LayoutAttr>(tt.getEncoding()))
+    if (layout.getHasMinorToMajor() &&
+        static_cast<int64_t>(layout.getMinorToMajor().size()) == rank)
+      return SmallVector<int64_t>(layout.getMinorToMajor());
+  SmallVector<int64_t> order;
+  for (int64_t d = rank - 1; d >= 0; --d)
+    order.push_back(d);
+  return order;
+}
+
+/// The tiles of `type`'s layout (empty without a layout or tiles).
+static SmallVector<ArrayRef<int64_t>> tilesOf(Type type) {
+  auto layout =
+      dyn_cast_or_null<LayoutAttr>(cast<RankedTensorType>(type).getEncoding());
+  if (!layout)
+    return {};
+  return layout.getTiles();
+}
+
+namespace {
+/// Where the elements of an array of `shape` lie in memory under a tiled
+/// layout, as XLA defines tiling: the dimensions in major-to-minor order
+/// are padded to multiples of the first tile's sizes (a tile of rank k
+/// covers the k minor-most dimensions; missing leading dimensions count
+/// as 1), each tiled dimension splits into (index / tile, index % tile)
+/// with the tile parts becoming the minor-most dimensions, the next tile
+/// applies to that shape in turn, and memory is the final shape in
+/// row-major order.
+struct TiledLayout {
+  SmallVector<int64_t> order; // major to minor
+  SmallVector<ArrayRef<int64_t>> tiles;
+  /// The number of elements of memory, padding included.
+  int64_t size = 1;
+
+  TiledLayout(ArrayRef<int64_t> shape, ArrayRef<int64_t> minorToMajor,
+              SmallVector<ArrayRef<int64_t>> tiles)
+      : order(llvm::reverse(minorToMajor)), tiles(std::move(tiles)) {
+    SmallVector<int64_t> sizes, index;
+    for (int64_t d : order)
+      sizes.push_back(shape[d]);
+    index.assign(sizes.size(), 0);
+    tile(sizes, index);
+    for (int64_t s : sizes)
+      size *= s;
+  }
+
+  /// The memory position of the element at logical `index`.
+  int64_t offset(ArrayRef<int64_t> logical, ArrayRef<int64_t> shape) const {
+    SmallVector<int64_t> sizes, index;
+    for (int64_t d : order) {
+      sizes.push_back(shape[d]);
+      index.push_back(logical[d]);
+    }
+    tile(sizes, index);
+    int64_t at = 0;
+    for (auto [i, s] : llvm::zip(index, sizes))
+      at = at * s + i;
+    return at;
+  }
+
+  /// False if a tile has a `*` (combined) dimension, which is not modelled.
+  bool isSupported() const {
+    return llvm::all_of(tiles, [](ArrayRef<int64_t> t) {
+      return llvm::all_of(t, [](int64_t v) { return v > 0; });
+    });
+  }
+
+private:
+  void tile(SmallVector<int64_t> &sizes, SmallVector<int64_t> &index) const {
+    for (ArrayRef<int64_t> t : tiles) {
+      size_t k = t.size();
+      if (sizes.size() < k) {
+        sizes.insert(sizes.begin(), k - sizes.size(), 1);
+        index.insert(index.begin(), k - index.size(), 0);
+      }
+      size_t first = sizes.size() - k;
+      for (size_t j = 0; j < k; ++j) {
+        sizes.push_back(t[j]);
+        index.push_back(index[first + j] % t[j]);
+        sizes[first + j] = llvm::divideCeil(sizes[first + j], t[j]);
+        index[first + j] /= t[j];
+      }
+    }
+  }
+};
+} // namespace
+
+/// bitcast between layouts with tiles: each result element reads the
+/// operand element at the same memory position (padding reads as zero).
+static FailureOr<Literal> tiledBitcast(Interp &interp, Operation *op,
+                                       const Literal &in, Literal out) {
+  TiledLayout inLayout(in.getShape(),
+                       minorToMajor(op->getOperand(0).getType(), in.getRank()),
+                       tilesOf(op->getOperand(0).getType()));
+  TiledLayout outLayout(out.getShape(),
+                        minorToMajor(op->getResult(0).getType(), out.getRank()),
+                        tilesOf(op->getResult(0).getType()));
+  if (!inLayout.isSupported() || !outLayout.isSupported())
+    return interp.error(op, "tiles with a combined ('*') dimension are not "
+                            "supported");
+  if (inLayout.size != outLayout.size)
+    return interp.error(op, "the operand and the result take different "
+                            "amounts of memory under their tiled layouts");
+  std::vector<int64_t> source(inLayout.size, -1);
+  forEachElement(in, [&](ArrayRef<int64_t> index, int64_t linear) {
+    source[inLayout.offset(index, in.getShape())] = linear;
+  });
+  bool sameType = in.getElementType() == out.getElementType();
+  forEachElement(out, [&](ArrayRef<int64_t> index, int64_t linear) {
+    int64_t from = source[outLayout.offset(index, out.getShape())];
+    if (from < 0)
+      return;
+    if (sameType)
+      out.copyElement(linear, in, from);
+    else
+      out.setBits(linear, in.getBits(from));
+  });
+  return std::move(out);
+}
+
+FailureOr<Literal> eval::bitcast(Interp &interp, Operation *op,
+                                 const Literal &in) {
+  auto result = makeResult(interp, op);
+  if (failed(result))
+    return failure();
+  Literal &out = *result;
+  if (in.getNumElements() != out.getNumElements() ||
+      getElementBitWidth(in.getElementType()) !=
+          getElementBitWidth(out.getElementType()) ||
+      (in.getElementKind() == ElementKind::Complex) !=
+          (out.getElementKind() == ElementKind::Complex))
+    return interp.error(op, "bitcast must keep the element count and width");
+  if (!tilesOf(op->getOperand(0).getType()).empty() ||
+      !tilesOf(op->getResult(0).getType()).empty())
+    return tiledBitcast(interp, op, in, std::move(out));
+  bool sameType = in.getElementType() == out.getElementType();
+  SmallVector<int64_t> inOrder =
+      minorToMajor(op->getOperand(0).getType(), in.getRank());
+  SmallVector<int64_t> outOrder =
+      minorToMajor(op->getResult(0).getType(), out.getRank());
+  // Physical strides of the result.
+  SmallVector<int64_t> outStride(out.getRank());
+  int64_t s = 1;
+  for (int64_t d : outOrder) {
+    outStride[d] = s;
+    s *= out.getShape()[d];
+  }
+  SmallVector<int64_t> src(in.getRank());
+  forEachElement(out, [&](ArrayRef<int64_t> r, int64_t linear) {
+    int64_t physical = 0;
+    for (int64_t d = 0; d < out.getRank(); ++d)
+      physical += r[d] * outStride[d];
+    for (int64_t d : inOrder) {
+      int64_t size = in.getShape()[d];
+      src[d] = physical % size;
+      physical /= size;
+    }
+    int64_t from = in.linearize(src);
+    if (sameType)
+      out.copyElement(linear, in, from);
+    else
+      out.setBits(linear, in.getBits(from));
+  });
+  return std::move(out);
+}
