@@ -13,11 +13,12 @@ kind of inputs:
 
 Work units: elementwise = result elements, matmul/conv = multiply-adds,
 reduce = input elements; "per s" is units per second. The ratio is
-interpreter time / XLA time. Finally the largest corpus module that hlo-run
-runs is timed (hlo-run only; `--corpus-file`).
+interpreter time / XLA time. Finally two large corpus modules are timed
+(hlo-run only, one run each, with the peak resident memory): ResNet-50 and
+MobileNet-v2, the largest (`--corpus-file F.hlo`, repeatable, replaces them).
 
 Usage: interpreter_bench.py --runner PATH/hlo-run [--repeat 3]
-                            [--corpus-file F.hlo] [--quick]
+                            [--corpus-file F.hlo ...] [--quick]
 """
 
 import argparse
@@ -41,7 +42,10 @@ from jax import lax  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "test" / "Runtime" / "xla"))
 import compare_xla  # noqa: E402
 
-DEFAULT_CORPUS = "/work/shared/corpus/hlo/rocmxla__cpu_bench__resnet50_keras_jax_f32.hlo"
+CORPUS_DIR = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "hlo"
+# ResNet-50 inference and MobileNet-v2 training (the largest corpus module).
+DEFAULT_CORPUS = [CORPUS_DIR / "rocmxla__cpu_bench__resnet50_keras_jax_f32.hlo",
+                  CORPUS_DIR / "rocmxla__tools_data__mobilenet_v2_pytorch_xla.hlo"]
 
 
 def elementwise(x):
@@ -86,14 +90,20 @@ def hlo_text(fn, args):
     return jax.jit(fn).lower(*args).compiler_ir("hlo").as_hlo_text()
 
 
-def time_ours(runner, path, repeat, timeout=600):
-    proc = subprocess.run([runner, str(path), "--random-inputs", "--time",
-                           "--repeat", str(repeat), "--output-dir",
-                           str(path.parent / "out")],
-                          capture_output=True, text=True, timeout=timeout)
+def time_ours(runner, path, repeat, timeout=600, peak=None):
+    """hlo-run's best run time; stores the peak RSS in GB in peak[0]."""
+    command = [runner, str(path), "--random-inputs", "--time", "--repeat",
+               str(repeat), "--output-dir", str(path.parent / "out")]
+    if peak is not None and Path("/usr/bin/time").exists():
+        command = ["/usr/bin/time", "-f", "peak-rss-kb %M"] + command
+    proc = subprocess.run(command, capture_output=True, text=True,
+                          timeout=timeout)
     if proc.returncode:
         raise RuntimeError(proc.stderr.strip().splitlines()[-1][:200])
     match = re.search(r"run time ([0-9.eE+-]+) s", proc.stderr)
+    rss = re.search(r"peak-rss-kb (\d+)", proc.stderr)
+    if peak is not None and rss:
+        peak[0] = int(rss.group(1)) / 1e6
     return float(match.group(1))
 
 
@@ -121,7 +131,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runner", required=True)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--corpus-file", default=DEFAULT_CORPUS)
+    parser.add_argument("--corpus-file", action="append", type=Path)
     parser.add_argument("--quick", action="store_true",
                         help="two sizes per kind")
     options = parser.parse_args()
@@ -155,20 +165,26 @@ def main():
             print(f"| {kind} | {shape} | {units} | failed: {error} | | | | |")
             continue
         print(f"| {kind} | {shape} | {units} | {ours:.4g} | {rate(units, ours)} "
-              f"| {theirs:.3g} | {rate(units, theirs)} | {ours / theirs:.0f}x |")
+              f"| {theirs:.3g} | {rate(units, theirs)} | {ours / theirs:.2g}x |")
 
-    corpus = Path(options.corpus_file)
-    if corpus.exists():
+    print("\n| corpus module | HLO text | hlo-run s | peak memory |")
+    print("|---|---|---|---|")
+    for corpus in options.corpus_file or DEFAULT_CORPUS:
+        if not corpus.exists():
+            print(f"| `{corpus.stem}` | not found | | |")
+            continue
         with tempfile.TemporaryDirectory(prefix="hlo-bench-") as tmp:
             copy = Path(tmp) / corpus.name
             copy.write_text(corpus.read_text())
+            peak = [None]
             try:
-                seconds = time_ours(options.runner, copy, 1)
-                print(f"\ncorpus `{corpus.name}` "
-                      f"({corpus.stat().st_size // 1024} KB): hlo-run "
-                      f"{seconds:.3g} s")
+                seconds = time_ours(options.runner, copy, 1, timeout=1800,
+                                    peak=peak)
+                memory = f"{peak[0]:.1f} GB" if peak[0] else ""
+                print(f"| `{corpus.stem}` | {corpus.stat().st_size // 1024} KB "
+                      f"| {seconds:.3g} | {memory} |", flush=True)
             except (RuntimeError, subprocess.TimeoutExpired) as e:
-                print(f"\ncorpus `{corpus.name}`: hlo-run failed: {e}")
+                print(f"| `{corpus.stem}` | | failed: {e} | |", flush=True)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,9 @@
 // module in its own thread and the devices meet in each collective (every
 // device must reach the same collectives in the same order). The threads
 // only read the module: they create no types or attributes, so a context
-// with threading disabled is fine.
+// with threading disabled is fine. A run with one device splits large
+// float dots and convolutions over the machine's threads instead (results
+// do not depend on the thread count).
 //
 // Host transfers: infeed reads InterpreterOptions::infeed (or the device's
 // deviceInfeed queue) in order, an infeed past its end is an error;
