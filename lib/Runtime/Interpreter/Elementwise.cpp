@@ -550,26 +550,6 @@ static bool binaryInt(Bin k, Cmp cmp, const Literal &a, int64_t i,
   }
 }
 
-static double floatMax(double x, double y) {
-  if (std::isnan(x))
-    return x;
-  if (std::isnan(y))
-    return y;
-  if (x == y)
-    return std::signbit(x) ? y : x;
-  return x > y ? x : y;
-}
-
-static double floatMin(double x, double y) {
-  if (std::isnan(x))
-    return x;
-  if (std::isnan(y))
-    return y;
-  if (x == y)
-    return std::signbit(x) ? x : y;
-  return x < y ? x : y;
-}
-
 static bool binaryFloat(Bin k, Cmp cmp, const Literal &a, int64_t i,
                         const Literal &b, int64_t j, Literal &out, int64_t o) {
   double x = a.getFloat(i), y = b.getFloat(j);

@@ -22,6 +22,7 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <atomic>
+#include <cmath>
 #include <complex>
 #include <deque>
 #include <map>
@@ -382,6 +383,27 @@ Literal scalarAt(const Literal &l, int64_t i);
 
 /// Bytes held by a literal's elements (tuples: all their arrays).
 int64_t footprint(const Literal &l);
+
+/// HLO's maximum and minimum of floats: NaN if either is (the first NaN),
+/// +0 above -0.
+inline double floatMax(double x, double y) {
+  if (std::isnan(x))
+    return x;
+  if (std::isnan(y))
+    return y;
+  if (x == y)
+    return std::signbit(x) ? y : x;
+  return x > y ? x : y;
+}
+inline double floatMin(double x, double y) {
+  if (std::isnan(x))
+    return x;
+  if (std::isnan(y))
+    return y;
+  if (x == y)
+    return std::signbit(x) ? x : y;
+  return x < y ? x : y;
+}
 
 /// Total-order key of a float (-nan < -inf < ... < -0 < +0 < ... < nan).
 int64_t totalOrderKey(double v);

@@ -125,6 +125,68 @@ private:
 };
 } // namespace
 
+/// The function of a reducer `ROOT op(p0, p1)` (or `op(p1, p0)`) with op
+/// add, multiply, maximum or minimum, on doubles; null for any other body.
+static double (*binaryReducer(ComputationOp comp))(double, double) {
+  Block &body = comp.getBody().front();
+  if (body.getNumArguments() != 2 ||
+      !llvm::hasSingleElement(body.without_terminator()))
+    return nullptr;
+  Operation &op = body.front();
+  if (op.getNumOperands() != 2 || op.getNumResults() != 1 ||
+      body.getTerminator()->getOperand(0) != op.getResult(0) ||
+      !llvm::is_contained(op.getOperands(), body.getArgument(0)) ||
+      !llvm::is_contained(op.getOperands(), body.getArgument(1)))
+    return nullptr;
+  return llvm::TypeSwitch<Operation *, double (*)(double, double)>(&op)
+      .Case([](AddOp) { return [](double a, double b) { return a + b; }; })
+      .Case([](MulOp) { return [](double a, double b) { return a * b; }; })
+      .Case([](MaxOp) { return &floatMax; })
+      .Case([](MinOp) { return &floatMin; })
+      .Default([](Operation *) { return nullptr; });
+}
+
+/// A reduce of one f32 or f64 array by add, multiply, maximum or minimum:
+/// the same fold order as the general path (row-major runs of up to
+/// TreeReduce::kLeaf elements, halves combined), every step rounded to the
+/// element type, without calling the reducer per element.
+static void reduceFloats(Interp &interp, double (*f)(double, double),
+                         const Literal &in, double init, Literal &out,
+                         ArrayRef<int64_t> kept, ArrayRef<int64_t> strides,
+                         ArrayRef<int64_t> offsets) {
+  bool f32 = in.getElementType().isF32();
+  auto step = [&](double a, double b) {
+    double r = f(a, b);
+    return f32 && !std::isnan(r) ? static_cast<double>(static_cast<float>(r))
+                                 : r;
+  };
+  auto fold = [&](auto &self, int64_t base, ArrayRef<int64_t> part) -> double {
+    if (static_cast<int64_t>(part.size()) <= TreeReduce::kLeaf) {
+      double acc = init;
+      for (int64_t offset : part)
+        acc = step(acc, in.getFloat(base + offset));
+      return acc;
+    }
+    size_t half = part.size() / 2;
+    double lo = self(self, base, part.take_front(half));
+    return step(lo, self(self, base, part.drop_front(half)));
+  };
+  ArrayRef<int64_t> outShape = out.getShape();
+  parallelRows(
+      interp, out.getNumElements(), static_cast<double>(in.getNumElements()),
+      [&](int64_t first, int64_t last) {
+        for (int64_t linear = first; linear < last; ++linear) {
+          int64_t base = 0;
+          int64_t rest = linear;
+          for (int64_t k = static_cast<int64_t>(kept.size()) - 1; k >= 0; --k) {
+            base += (rest % outShape[k]) * strides[kept[k]];
+            rest /= outShape[k];
+          }
+          out.setFloat(linear, fold(fold, base, offsets));
+        }
+      });
+}
+
 static FailureOr<Literal> reduce(Interp &interp, ReduceOp op,
                                  Operands operands) {
   size_t n = operands.size() / 2;
@@ -151,6 +213,18 @@ static FailureOr<Literal> reduce(Interp &interp, ReduceOp op,
        ++i, nextIndex(w, reducedShape))
     for (auto [k, d] : llvm::enumerate(dims))
       offsets[i] += w[k] * strides[d];
+  Type elt = in0.getElementType();
+  if (n == 1 && (elt.isF32() || elt.isF64()) &&
+      inits[0]->getElementType() == elt) {
+    auto comp = interp.lookup(op, op.getToApply());
+    if (failed(comp))
+      return failure();
+    if (auto fn = binaryReducer(*comp)) {
+      reduceFloats(interp, fn, in0, inits[0]->getFloat(0), (*results)[0], kept,
+                   strides, offsets);
+      return packResults(std::move(*results));
+    }
+  }
   bool floats = llvm::any_of(*results, [](const Literal &r) {
     return r.getElementKind() == ElementKind::Float ||
            r.getElementKind() == ElementKind::Complex;

@@ -1,11 +1,17 @@
-//===- InterpreterConvolutionTest.cpp - convolution's two paths -----------===//
+//===- InterpreterFastPathTest.cpp - fast paths against the general ones --===//
 //
-// The interpreter evaluates float convolutions on transposed copies with
-// tabulated windows and integer ones element by element from the
-// definition. Random convolutions (dim_labels in any order, strides,
-// padding including negative, base and window dilation, reversal, feature
-// and batch groups) on small integer values, where both paths are exact,
-// must give the same elements in f32 and s32.
+// The interpreter has fast paths that must agree with its general code:
+// - float convolutions run on transposed copies with tabulated windows,
+//   integer ones element by element from the definition. Random
+//   convolutions (dim_labels in any order, strides, padding including
+//   negative, base and window dilation, reversal, feature and batch
+//   groups) on small integer values, where both paths are exact, must give
+//   the same elements in f32 and s32;
+// - a float reduce whose reducer is one add/multiply/maximum/minimum runs
+//   without calling the reducer; with the same reducer written so that the
+//   fast path does not recognize it (times a constant 1), random
+//   reductions must give bit-identical results (same fold order, same
+//   rounding).
 //
 //===----------------------------------------------------------------------===//
 
@@ -147,5 +153,60 @@ TEST_F(InterpreterTest, ConvolutionFloatPathMatchesDefinition) {
     ASSERT_EQ(ints.rfind("s32[", 0), 0u) << ints << "\n" << conv->text;
     ASSERT_EQ(valueOf(ints), valueOf(floats)) << conv->text;
     ++checked;
+  }
+}
+
+TEST_F(InterpreterTest, ReduceFastPathMatchesReducerCalls) {
+  std::mt19937 rng(1122);
+  for (int trial = 0; trial < 60; ++trial) {
+    auto pick = [&](int lo, int hi) {
+      return std::uniform_int_distribution<int>(lo, hi)(rng);
+    };
+    std::string type = pick(0, 1) ? "f32" : "f64";
+    const char *ops[] = {"add", "multiply", "maximum", "minimum"};
+    std::string op = ops[pick(0, 3)];
+    SmallVector<int64_t> shape;
+    for (int d = 0, rank = pick(1, 3); d < rank; ++d)
+      shape.push_back(pick(1, rank == 1 ? 300 : 40));
+    SmallVector<int64_t> dims, kept;
+    for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d)
+      (pick(0, 1) ? dims : kept).push_back(d);
+    auto spell = [&](ArrayRef<int64_t> dimsOf) {
+      std::string s = type + "[";
+      llvm::interleave(
+          dimsOf, [&](int64_t d) { s += std::to_string(shape[d]); },
+          [&] { s += ","; });
+      return s + "]";
+    };
+    SmallVector<int64_t> all;
+    for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d)
+      all.push_back(d);
+    std::string dimList;
+    llvm::interleave(
+        dims, [&](int64_t d) { dimList += std::to_string(d); },
+        [&] { dimList += ","; });
+    auto module = [&](bool disguised) {
+      std::string body =
+          disguised ? "  s = " + type + "[] " + op + "(a, b)\n  one = " + type +
+                          "[] constant(1)\n  ROOT r = " + type +
+                          "[] multiply(s, one)\n"
+                    : "  ROOT r = " + type + "[] " + op + "(a, b)\n";
+      return "HloModule m\nf {\n  a = " + type +
+             "[] parameter(0)\n  b = " + type + "[] parameter(1)\n" + body +
+             "}\nENTRY e {\n  x = " + spell(all) +
+             " parameter(0)\n  i = " + type +
+             "[] constant(0.5)\n  ROOT y = " + spell(kept) +
+             " reduce(x, i), dimensions={" + dimList + "}, to_apply=f\n}\n";
+    };
+    Type elt = type == "f32" ? Type(Float32Type::get(&ctx))
+                             : Type(Float64Type::get(&ctx));
+    Literal x = Literal::array(elt, shape);
+    std::uniform_real_distribution<double> value(-1.0, 1.0);
+    for (int64_t k = 0; k < x.getNumElements(); ++k)
+      x.setFloat(k, op == "multiply" ? 1.0 + value(rng) / 64 : value(rng));
+    std::string fast = run(module(false), {x});
+    std::string general = run(module(true), {x});
+    ASSERT_EQ(fast.rfind(type + "[", 0), 0u) << fast;
+    ASSERT_EQ(fast, general) << module(false);
   }
 }
