@@ -349,6 +349,39 @@ static FailureOr<Literal> allGather(Interp &interp, Operation *op, int64_t dim,
                   });
 }
 
+/// The array-form all-to-all within `group`: every operand is split along
+/// `dim` into one equal chunk per member, and member j receives chunk j of
+/// every member, concatenated along `dim` in group order.
+static LogicalResult splitExchange(Interp &in, Operation *op,
+                                   ArrayRef<int64_t> group, int64_t dim,
+                                   std::vector<Literal> &inputs,
+                                   std::vector<Literal> &outputs) {
+  if (group.empty())
+    return success();
+  int64_t g = group.size();
+  size_t numOperands = inputs[group[0]].getElements().size();
+  for (auto [j, d] : llvm::enumerate(group)) {
+    std::vector<Literal> mine;
+    for (size_t k = 0; k < numOperands; ++k) {
+      if (inputs[group[0]].getElements()[k].getShape()[dim] % g != 0)
+        return in.fail(op, "dimension " + Twine(dim) + " of operand " +
+                               Twine(k) +
+                               " is not divisible by the group "
+                               "size " +
+                               Twine(g));
+      std::vector<Literal> chunks;
+      SmallVector<const Literal *> parts;
+      for (int64_t src : group)
+        chunks.push_back(chunk(inputs[src].getElements()[k], dim, g, j));
+      for (Literal &c : chunks)
+        parts.push_back(&c);
+      mine.push_back(concatenate(parts, dim));
+    }
+    outputs[d] = packed(std::move(mine));
+  }
+  return success();
+}
+
 static FailureOr<Literal> allToAll(Interp &interp, AllToAllOp op,
                                    Operands operands) {
   std::optional<ArrayRef<int64_t>> dims = op.getDimensions();
@@ -365,27 +398,16 @@ static FailureOr<Literal> allToAll(Interp &interp, AllToAllOp op,
           if (!arrayForm && static_cast<int64_t>(operands.size()) != g)
             return in.fail(op, "the tuple form needs one operand per "
                                "group member");
+          if (arrayForm) {
+            if (failed(
+                    splitExchange(in, op, group, (*dims)[0], inputs, outputs)))
+              return failure();
+            continue;
+          }
           for (auto [j, d] : llvm::enumerate(group)) {
             std::vector<Literal> mine;
-            if (arrayForm) {
-              int64_t dim = (*dims)[0];
-              for (size_t k = 0; k < operands.size(); ++k) {
-                if (operands[k]->getShape()[dim] % g != 0)
-                  return in.fail(op, "the split dimension is not divisible "
-                                     "by the group size");
-                std::vector<Literal> chunks;
-                SmallVector<const Literal *> parts;
-                for (int64_t src : group)
-                  chunks.push_back(
-                      chunk(inputs[src].getElements()[k], dim, g, j));
-                for (Literal &c : chunks)
-                  parts.push_back(&c);
-                mine.push_back(concatenate(parts, dim));
-              }
-            } else {
-              for (int64_t src : group)
-                mine.push_back(inputs[src].getElements()[j]);
-            }
+            for (int64_t src : group)
+              mine.push_back(inputs[src].getElements()[j]);
             outputs[d] = packed(std::move(mine));
           }
         }
@@ -630,27 +652,9 @@ static FailureOr<Literal> shuffle(Interp &interp, Operation *op,
         auto groups = deviceGroups(in, op, /*hasGlobalFlag=*/true);
         if (failed(groups))
           return failure();
-        for (auto &group : *groups) {
-          int64_t g = group.size();
-          for (auto [j, d] : llvm::enumerate(group)) {
-            std::vector<Literal> mine;
-            for (size_t k = 0; k < operands.size(); ++k) {
-              if (operands[k]->getShape()[0] % g != 0)
-                return in.fail(op, "dimension 0 of operand " + Twine(k) +
-                                       " is not divisible by the group "
-                                       "size " +
-                                       Twine(g));
-              std::vector<Literal> chunks;
-              SmallVector<const Literal *> parts;
-              for (int64_t src : group)
-                chunks.push_back(chunk(inputs[src].getElements()[k], 0, g, j));
-              for (Literal &c : chunks)
-                parts.push_back(&c);
-              mine.push_back(concatenate(parts, 0));
-            }
-            outputs[d] = packed(std::move(mine));
-          }
-        }
+        for (auto &group : *groups)
+          if (failed(splitExchange(in, op, group, 0, inputs, outputs)))
+            return failure();
         return success();
       });
 }

@@ -65,10 +65,6 @@ struct ConvGeometry {
 };
 } // namespace
 
-static int64_t attrAt(ArrayRef<int64_t> values, size_t d, int64_t dflt) {
-  return d < values.size() ? values[d] : dflt;
-}
-
 static FailureOr<ConvGeometry> getGeometry(Interp &interp, ConvolutionOp op,
                                            const Literal &lhs,
                                            const Literal &rhs,

@@ -354,6 +354,25 @@ template <typename Fn> void forEachElement(const Literal &out, Fn fn) {
   } while (nextIndex(index, out.getShape()));
 }
 
+/// Calls `fn(base, stride, length)` for each 1-D line along `dim` of
+/// `shape`: elements base + i * stride, i < length.
+template <typename Fn>
+LogicalResult forEachLine(ArrayRef<int64_t> shape, int64_t dim, Fn fn) {
+  SmallVector<int64_t> strides = stridesOf(shape);
+  SmallVector<int64_t> outer(shape);
+  outer[dim] = 1;
+  SmallVector<int64_t> idx(shape.size(), 0);
+  for (int64_t i = 0, e = numElements(outer); i < e;
+       ++i, nextIndex(idx, outer)) {
+    int64_t base = 0;
+    for (size_t d = 0; d < shape.size(); ++d)
+      base += idx[d] * strides[d];
+    if (failed(fn(base, strides[dim], shape[dim])))
+      return failure();
+  }
+  return success();
+}
+
 /// `l`'s elements as doubles, transposed by `order` (see forEachTransposed).
 std::vector<double> transposedReals(const Literal &l, ArrayRef<int64_t> order);
 
@@ -373,6 +392,12 @@ inline ArrayRef<int64_t> orEmpty(std::optional<ArrayRef<int64_t>> a) {
 /// dimensions at their bounds, unless a runtime size was recorded).
 SmallVector<int64_t> runtimeShape(Interp &interp, Value value,
                                   const Literal &literal);
+
+/// values[d], or `dflt` past the end (window attributes may list fewer
+/// dimensions than the operand has).
+inline int64_t attrAt(ArrayRef<int64_t> values, size_t d, int64_t dflt) {
+  return d < values.size() ? values[d] : dflt;
+}
 
 /// Element `i` of an index operand as XLA reads indices: unsigned types
 /// narrower than 32 bits zero-extend, u32 and u64 are read as s32 / s64.

@@ -50,10 +50,6 @@ static Literal packResults(std::vector<Literal> results) {
   return Literal::tuple(std::move(results));
 }
 
-static int64_t attrAt(ArrayRef<int64_t> values, size_t d, int64_t dflt) {
-  return d < values.size() ? values[d] : dflt;
-}
-
 namespace {
 /// Folds the reduced elements of one output element of a reduce in a tree:
 /// runs of up to kLeaf elements are folded in row-major order from the init
@@ -385,25 +381,6 @@ static LogicalResult mergeSort(SmallVectorImpl<int64_t> &order, Less less) {
         buffer[k++] = order[j++];
     }
     order.swap(buffer);
-  }
-  return success();
-}
-
-/// Calls `fn(base, stride, length)` for each 1-D line along `dim` of
-/// `shape`: elements base + i * stride, i < length.
-template <typename Fn>
-static LogicalResult forEachLine(ArrayRef<int64_t> shape, int64_t dim, Fn fn) {
-  SmallVector<int64_t> strides = stridesOf(shape);
-  SmallVector<int64_t> outer(shape);
-  outer[dim] = 1;
-  SmallVector<int64_t> idx(shape.size(), 0);
-  for (int64_t i = 0, e = numElements(outer); i < e;
-       ++i, nextIndex(idx, outer)) {
-    int64_t base = 0;
-    for (size_t d = 0; d < shape.size(); ++d)
-      base += idx[d] * strides[d];
-    if (failed(fn(base, strides[dim], shape[dim])))
-      return failure();
   }
   return success();
 }

@@ -188,17 +188,11 @@ static void dft(std::vector<C> &data, int64_t base, int64_t stride, int64_t n,
 /// DFTs along dimension `dim` of a complex array of `shape`.
 static void dftAlong(std::vector<C> &data, ArrayRef<int64_t> shape, int64_t dim,
                      bool inverse) {
-  SmallVector<int64_t> strides = stridesOf(shape);
-  SmallVector<int64_t> outer(shape);
-  outer[dim] = 1;
-  SmallVector<int64_t> idx(shape.size(), 0);
-  for (int64_t i = 0, e = numElements(outer); i < e;
-       ++i, nextIndex(idx, outer)) {
-    int64_t base = 0;
-    for (size_t d = 0; d < shape.size(); ++d)
-      base += idx[d] * strides[d];
-    dft(data, base, strides[dim], shape[dim], inverse);
-  }
+  (void)forEachLine(shape, dim,
+                    [&](int64_t base, int64_t stride, int64_t length) {
+                      dft(data, base, stride, length, inverse);
+                      return success();
+                    });
 }
 
 static FailureOr<Literal> fft(Interp &interp, FftOp op, const Literal &in) {
