@@ -532,9 +532,12 @@ def scan_verifiers(ops_cpp, inference_h):
                 bodies[args[pi]] = body
         text = invocation.sub("", text)
     for name, sig, body in top_level_functions(text):
-        if name.endswith("::verify"):
-            bodies[name[:-len("::verify")]] = body
-        elif "::" not in name:
+        # verify() and verifySymbolUses() (called computations) together.
+        for suffix in ("::verify", "::verifySymbolUses"):
+            if name.endswith(suffix):
+                op = name[:-len(suffix)]
+                bodies[op] = bodies.get(op, "") + body
+        if "::" not in name:
             helpers[name] = (sig, body)
 
     decls = set(re.findall(r"\b([A-Za-z_]\w*)\s*\(",
@@ -704,6 +707,8 @@ def generate(root):
             if is_attribute(tg, t):
                 tname, optional = attr_type_name(tg, t)
                 attrs.append((name, tname, optional))
+            elif name == "control_predecessors":
+                continue  # Listed once with the common attributes.
             else:
                 variadic = isinstance(t, Inst) and t.name == "Variadic"
                 operands.append(name + ("..." if variadic else ""))
@@ -787,6 +792,10 @@ def generate(root):
                          " (HLO `%s=`)" % hlo_name_of[n]
                          if n in hlo_name_of and hlo_name_of[n] != n else "")
         for n, t, _ in common) + ".")
+    w("")
+    w("Control predecessors (HLO `control-predecessors=`) are every "
+      "instruction op's last operands, `after(...)` in MLIR (constants take "
+      "none); the operands column lists the data operands.")
     w("")
     w("| HLO opcode | op | operands | attributes | verifier |")
     w("| --- | --- | --- | --- | --- |")

@@ -147,13 +147,13 @@ static InstructionIndexing computationOutputToInput(ComputationOp comp,
       if (!reaching)
         continue;
       if (reaching->isUnknown()) {
-        for (auto [i, operand] : llvm::enumerate(op.getOperands()))
+        for (auto [i, operand] : llvm::enumerate(getDataOperands(&op)))
           prop.markUnknown({operand, operandElement(&op, i, k)},
                            reaching->unknownReason);
         continue;
       }
       InstructionIndexing own = computeOutputToInputIndexing(&op, k);
-      for (auto [i, operand] : llvm::enumerate(op.getOperands())) {
+      for (auto [i, operand] : llvm::enumerate(getDataOperands(&op))) {
         Key target{operand, operandElement(&op, i, k)};
         const OperandIndexing &step = own.indexing[i];
         if (!step.isUnknown() && step.maps.empty())
@@ -195,7 +195,7 @@ static InstructionIndexing computationOutputToInput(ComputationOp comp,
 
 InstructionIndexing indexing::calledOutputToInput(Operation *op,
                                                   unsigned output) {
-  unsigned numOperands = op->getNumOperands();
+  unsigned numOperands = getDataOperands(op).size();
   ComputationOp comp = getCallee(op);
   if (!comp)
     return allUnknown(numOperands, "the called computation is missing");
@@ -264,7 +264,7 @@ static SmallVector<OperandIndexing> computationInputToOutput(ComputationOp comp,
       continue;
     Value result = op.getResult(0);
     unsigned numOutputs = getNumIndexingOutputs(&op);
-    for (auto [i, operand] : llvm::enumerate(op.getOperands())) {
+    for (auto [i, operand] : llvm::enumerate(getDataOperands(&op))) {
       std::optional<InstructionIndexing> own;
       for (unsigned e = 0, n = numElements(operand.getType()); e < n; ++e) {
         // A copy: adding to the result's entries may move this one.
@@ -307,7 +307,7 @@ InstructionIndexing indexing::calledInputToOutput(Operation *op,
   ComputationOp comp = getCallee(op);
   if (!comp)
     return allUnknown(numOutputs, "the called computation is missing");
-  if (comp.getBody().front().getNumArguments() != op->getNumOperands())
+  if (comp.getBody().front().getNumArguments() != getDataOperands(op).size())
     return allUnknown(numOutputs, "the called computation's parameters "
                                   "do not match the operands");
   SmallVector<OperandIndexing> rootMaps =

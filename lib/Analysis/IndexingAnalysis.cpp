@@ -251,7 +251,7 @@ static bool isStaticType(Type type) {
 static std::string whyNoMaps(Operation *op) {
   if (op->getNumResults() != 1)
     return "not an instruction with one result";
-  for (Value v : op->getOperands())
+  for (Value v : getDataOperands(op))
     if (!isStaticType(v.getType()))
       return "dynamic or unranked shape";
   if (!isStaticType(op->getResult(0).getType()))
@@ -297,7 +297,7 @@ static const char *unsupportedReason(Operation *op) {
 
 InstructionIndexing mlir::hlo::computeOutputToInputIndexing(Operation *op,
                                                             unsigned output) {
-  unsigned numOperands = op->getNumOperands();
+  unsigned numOperands = getDataOperands(op).size();
   std::string why = whyNoMaps(op);
   if (!why.empty())
     return allUnknown(numOperands, why);
@@ -345,7 +345,7 @@ InstructionIndexing mlir::hlo::computeInputToOutputIndexing(Operation *op,
   std::string why = whyNoMaps(op);
   if (!why.empty())
     return allUnknown(numOutputs, why);
-  if (operand >= op->getNumOperands())
+  if (operand >= getDataOperands(op).size())
     return allUnknown(numOutputs, "no operand " + std::to_string(operand));
   if (const char *reason = unsupportedReason(op))
     return allUnknown(numOutputs, reason);

@@ -49,7 +49,7 @@ InstructionIndexing indexing::elementwiseOutputToInput(Operation *op,
   MLIRContext *ctx = op->getContext();
   SmallVector<int64_t> shape = outputShape(op, output);
   InstructionIndexing result;
-  for (Value operand : op->getOperands()) {
+  for (Value operand : getDataOperands(op)) {
     if (shapeOf(operand).empty() && !shape.empty())
       result.indexing.push_back(single(toScalarMap(ctx, shape)));
     else
@@ -97,9 +97,9 @@ static OperandIndexing identityOfOutput(Operation *op, unsigned output) {
 InstructionIndexing indexing::passThroughOutputToInput(Operation *op,
                                                        unsigned output) {
   InstructionIndexing result;
-  result.indexing.resize(op->getNumOperands());
+  result.indexing.resize(getDataOperands(op).size());
   unsigned source = isPerOperandTuple(op) ? output : 0;
-  if (source < op->getNumOperands())
+  if (source < getDataOperands(op).size())
     result.indexing[source] = identityOfOutput(op, output);
   return result;
 }
@@ -371,7 +371,7 @@ InstructionIndexing indexing::concatenateOutputToInput(ConcatenateOp op) {
   SmallVector<int64_t> out = outputShape(op, 0);
   InstructionIndexing result;
   int64_t offset = 0;
-  for (Value operand : op.getOperands()) {
+  for (Value operand : op.getInputs()) {
     SmallVector<int64_t> in = shapeOf(operand);
     SmallVector<AffineExpr> results = dims(out.size(), ctx);
     results[cat] = results[cat] - offset;

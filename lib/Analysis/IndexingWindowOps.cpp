@@ -48,7 +48,7 @@ static int64_t at(ArrayRef<int64_t> values, unsigned i, int64_t dflt) {
 InstructionIndexing indexing::reduceOutputToInput(ReduceOp op,
                                                   unsigned output) {
   MLIRContext *ctx = op.getContext();
-  unsigned n = op.getNumOperands() / 2;
+  unsigned n = op.getInputs().size() / 2;
   ArrayRef<int64_t> reduced = op.getDimensions();
   SmallVector<int64_t> out = outputShape(op, output);
   SmallVector<int64_t> in = shapeOf(op.getOperand(0));
@@ -70,7 +70,7 @@ InstructionIndexing indexing::reduceOutputToInput(ReduceOp op,
 InstructionIndexing indexing::reduceInputToOutput(ReduceOp op,
                                                   unsigned operand) {
   MLIRContext *ctx = op.getContext();
-  unsigned n = op.getNumOperands() / 2;
+  unsigned n = op.getInputs().size() / 2;
   unsigned numOutputs = getNumIndexingOutputs(op);
   SmallVector<int64_t> out = outputShape(op, 0);
   InstructionIndexing result;
@@ -139,7 +139,7 @@ struct Window {
 InstructionIndexing indexing::reduceWindowOutputToInput(ReduceWindowOp op,
                                                         unsigned output) {
   MLIRContext *ctx = op.getContext();
-  unsigned n = op.getNumOperands() / 2;
+  unsigned n = op.getInputs().size() / 2;
   SmallVector<int64_t> out = outputShape(op, output);
   SmallVector<int64_t> in = shapeOf(op.getOperand(0));
   Window w(op.getWindowAttr(), in.size());
@@ -168,7 +168,7 @@ InstructionIndexing indexing::reduceWindowOutputToInput(ReduceWindowOp op,
 InstructionIndexing indexing::reduceWindowInputToOutput(ReduceWindowOp op,
                                                         unsigned operand) {
   MLIRContext *ctx = op.getContext();
-  unsigned n = op.getNumOperands() / 2;
+  unsigned n = op.getInputs().size() / 2;
   unsigned numOutputs = getNumIndexingOutputs(op);
   SmallVector<int64_t> out = outputShape(op, 0);
   InstructionIndexing result;
@@ -221,7 +221,7 @@ static IndexingMap sortMap(SortOp op) {
 
 InstructionIndexing indexing::sortOutputToInput(SortOp op, unsigned) {
   InstructionIndexing result;
-  result.indexing.assign(op.getNumOperands(), single(sortMap(op)));
+  result.indexing.assign(op.getInputs().size(), single(sortMap(op)));
   return result;
 }
 

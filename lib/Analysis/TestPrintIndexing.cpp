@@ -67,7 +67,7 @@ public:
         print(operand);
       }
     }
-    for (unsigned i = 0; i < op->getNumOperands(); ++i) {
+    for (unsigned i = 0; i < getDataOperands(op).size(); ++i) {
       InstructionIndexing indexing = computeInputToOutputIndexing(op, i);
       os << name << " operand " << i << " input-to-output:\n";
       for (auto [k, output] : llvm::enumerate(indexing.indexing)) {

@@ -42,6 +42,9 @@ private:
   void printComputation(ComputationOp comp);
   void printParameter(ComputationOp comp, BlockArgument arg, bool isRoot);
   void printOp(Operation *op, bool isRoot);
+  /// `op`'s attributes for printing: inherent and discardable ones, and its
+  /// control predecessors as `control_predecessors` (a list of names).
+  SmallVector<NamedAttribute> attrsToPrint(Operation *op);
   void printAttrs(Operation *op, ArrayRef<NamedAttribute> attrs,
                   Location loc);
   void printAttrValue(const AttrInfo &info, Attribute value);
@@ -277,7 +280,7 @@ static void printFloat(raw_ostream &os, const APFloat &v) {
 }
 
 void Exporter::printLiteral(raw_ostream &os, Attribute literal, Type type) {
-  if (!literal || isa<UnitAttr>(literal)) {
+  if (!literal || isa<UnitAttr, DistinctAttr>(literal)) {
     os << "{...}";
     return;
   }
@@ -681,12 +684,14 @@ static bool kindMatches(AttrKind kind, Attribute v) {
 }
 
 /// The attributes of `op`, inherent and discardable, without building a
-/// dictionary.
+/// dictionary (operand segment sizes are the operands' structure, not HLO
+/// attributes).
 static SmallVector<NamedAttribute> collectAttrs(Operation *op) {
   SmallVector<NamedAttribute> attrs;
   if (std::optional<RegisteredOperationName> name = op->getRegisteredInfo())
     for (StringAttr key : name->getAttributeNames())
-      if (std::optional<Attribute> v = op->getInherentAttr(key); v && *v)
+      if (std::optional<Attribute> v = op->getInherentAttr(key);
+          v && *v && key.getValue() != "operandSegmentSizes")
         attrs.push_back({key, *v});
   for (NamedAttribute a : op->getDiscardableAttrs())
     attrs.push_back(a);
@@ -878,6 +883,19 @@ void Exporter::printHeader(ComputationOp entry) {
   }
 }
 
+SmallVector<NamedAttribute> Exporter::attrsToPrint(Operation *op) {
+  SmallVector<NamedAttribute> attrs = collectAttrs(op);
+  auto inst = dyn_cast<InstructionOpInterface>(op);
+  if (!inst || inst.getControlPredecessors().empty())
+    return attrs;
+  Builder b(op->getContext());
+  SmallVector<Attribute> preds;
+  for (Value v : inst.getControlPredecessors())
+    preds.push_back(b.getStringAttr(names[v]));
+  attrs.push_back(b.getNamedAttr("control_predecessors", b.getArrayAttr(preds)));
+  return attrs;
+}
+
 void Exporter::printOp(Operation *op, bool isRoot) {
   os << "  " << (isRoot ? "ROOT " : "") << namePrefix << names[op->getResult(0)]
      << " = ";
@@ -892,10 +910,10 @@ void Exporter::printOp(Operation *op, bool isRoot) {
   if (auto start = dyn_cast<AsyncStartOp>(op); start && isSugaredStart(start)) {
     Operation *wrapped = wrappedOp(start);
     os << getOpcode(wrapped) << "-start";
-    printOperands(op->getOperands());
+    printOperands(getDataOperands(op));
     // The wrapped instruction's attributes, then the start's own.
     NamedAttrList merged(collectAttrs(wrapped));
-    for (NamedAttribute a : collectAttrs(op))
+    for (NamedAttribute a : attrsToPrint(op))
       if (a.getName() != "calls")
         merged.set(a.getName(), a.getValue());
     printAttrs(op, merged.getAttrs(), op->getLoc());
@@ -907,9 +925,9 @@ void Exporter::printOp(Operation *op, bool isRoot) {
     if (start && isSugaredStart(start)) {
       os << getOpcode(wrappedOp(start))
          << (isa<AsyncUpdateOp>(op) ? "-update" : "-done");
-      printOperands(op->getOperands());
+      printOperands(getDataOperands(op));
       SmallVector<NamedAttribute> rest;
-      for (NamedAttribute a : collectAttrs(op))
+      for (NamedAttribute a : attrsToPrint(op))
         if (a.getName() != "calls")
           rest.push_back(a);
       printAttrs(op, rest, op->getLoc());
@@ -924,9 +942,9 @@ void Exporter::printOp(Operation *op, bool isRoot) {
     printLiteral(os, constant.getValueAttr(), constant.getType());
     os << ')';
   } else {
-    printOperands(op->getOperands());
+    printOperands(getDataOperands(op));
   }
-  SmallVector<NamedAttribute> attrs = collectAttrs(op);
+  SmallVector<NamedAttribute> attrs = attrsToPrint(op);
   if (isa<ConstantOp>(op)) // The literal is printed as the operand.
     llvm::erase_if(attrs, [](NamedAttribute a) { return a.getName() == "value"; });
   printAttrs(op, attrs, op->getLoc());

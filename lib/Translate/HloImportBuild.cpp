@@ -37,7 +37,7 @@ bool Importer::convertAttrs(StringRef opcode, ArrayRef<AttrAst> attrs,
                             ArrayRef<StringAttr> known, NamedAttrList &out) {
   NamedAttrList unknown;
   for (const AttrAst &a : attrs) {
-    if (a.name == "metadata")
+    if (a.name == "metadata" || a.name == "control-predecessors")
       continue;
     StringRef mlirName;
     const AttrInfo *info = lookupHloAttr(a.name);
@@ -64,7 +64,7 @@ bool Importer::convertAttrs(StringRef opcode, ArrayRef<AttrAst> attrs,
 
 Operation *Importer::createOp(StringRef opcode, InstrAst &instr,
                               ArrayRef<Value> operands, ArrayRef<AttrAst> attrs,
-                              Location loc) {
+                              Location loc, ArrayRef<Value> controls) {
   std::string name = "hlo." + opcode.str();
   std::replace(name.begin(), name.end(), '-', '_');
   std::optional<RegisteredOperationName> opName =
@@ -74,7 +74,7 @@ Operation *Importer::createOp(StringRef opcode, InstrAst &instr,
     return nullptr;
   }
   OperationState state(loc, *opName);
-  state.addOperands(operands);
+  addInstructionOperands(state, operands, controls);
   state.addTypes(instr.type);
   NamedAttrList attributes;
   if (!convertAttrs(opcode, attrs, opName->getAttributeNames(), attributes))
@@ -88,8 +88,7 @@ Operation *Importer::createOp(StringRef opcode, InstrAst &instr,
       error(instr.opcodeOffset, "unexpected text after the literal");
       return nullptr;
     }
-    if (!isa<UnitAttr>(literal))
-      attributes.set("value", literal);
+    attributes.set("value", literal);
   }
   state.addAttributes(attributes);
   return Operation::create(state);
@@ -97,7 +96,8 @@ Operation *Importer::createOp(StringRef opcode, InstrAst &instr,
 
 bool Importer::buildAsyncSugar(CompAst &comp, InstrAst &instr, StringRef base,
                                StringRef suffix,
-                               SmallVectorImpl<Value> &operands, Block &block,
+                               SmallVectorImpl<Value> &operands,
+                               ArrayRef<Value> controls, Block &block,
                                Value &result) {
   Location loc = instrLoc(instr, instr.attrs);
   if (suffix != "start") {
@@ -105,7 +105,8 @@ bool Importer::buildAsyncSugar(CompAst &comp, InstrAst &instr, StringRef base,
       return error(instr.offset, "'" + instr.opcode.str() +
                                      "' takes the async chain as its operand");
     StringRef opName = suffix == "update" ? "async-update" : "async-done";
-    Operation *op = createOp(opName, instr, operands, instr.attrs, loc);
+    Operation *op =
+        createOp(opName, instr, operands, instr.attrs, loc, controls);
     if (!op)
       return false;
     block.push_back(op);
@@ -127,7 +128,8 @@ bool Importer::buildAsyncSugar(CompAst &comp, InstrAst &instr, StringRef base,
   OpBuilder ob(ctx);
   ob.setInsertionPoint(block.getParentOp());
   auto callee = ComputationOp::create(
-      ob, loc, calleeName, ob.getFunctionType(argTypes, {tuple.getType(1)}),
+      ob, loc, calleeName, ob.getStringAttr("private"),
+      ob.getFunctionType(argTypes, {tuple.getType(1)}),
       /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr, /*entry=*/false,
       StringAttr());
   Block *body = new Block();
@@ -157,12 +159,46 @@ bool Importer::buildAsyncSugar(CompAst &comp, InstrAst &instr, StringRef base,
       if (auto thread =
               dyn_cast_or_null<StringAttr>(convertAttr("async-start", a, base)))
         callee.setExecutionThreadAttr(thread);
-  Operation *start = createOp("async-start", instr, operands, outer, loc);
+  Operation *start =
+      createOp("async-start", instr, operands, outer, loc, controls);
   if (!start)
     return false;
   start->setAttr("calls", FlatSymbolRefAttr::get(ctx, calleeName));
   block.push_back(start);
   result = start->getResult(0);
+  return true;
+}
+
+/// Reads `control-predecessors={%a, ...}` into `instr.controls`; each name
+/// must be an instruction of the computation.
+bool Importer::parseControlPredecessors(InstrAst &instr) {
+  for (const AttrAst &a : instr.attrs) {
+    if (a.name != "control-predecessors")
+      continue;
+    Cursor cur = sub(a.value);
+    if (!cur.consumeIf("{"))
+      return error(a.offset, "expected {%name, ...}");
+    if (cur.consumeIf("}"))
+      continue;
+    do {
+      StringRef name;
+      cur.skipSpace();
+      size_t at = cur.getPos();
+      cur.consumeIf("%");
+      if (!cur.parseIdentifier(name))
+        return error(at, "expected an instruction name");
+      if (!nameToIndex.count(name))
+        return error(at, "instruction '" + name +
+                             "' named in control-predecessors is not "
+                             "defined in this computation");
+      OperandAst control;
+      control.name = name;
+      control.offset = at;
+      instr.controls.push_back(control);
+    } while (cur.consumeIf(","));
+    if (!cur.consumeIf("}"))
+      return error(cur.getPos(), "expected '}' after control-predecessors");
+  }
   return true;
 }
 
@@ -181,7 +217,10 @@ bool Importer::buildInstr(CompAst &comp, size_t root, Block &block,
     }
     if (state[i] == 0) {
       state[i] = 1;
-      for (const OperandAst &operand : llvm::reverse(instr.operands)) {
+      if (!parseControlPredecessors(instr))
+        return false;
+      for (const OperandAst &operand : llvm::concat<const OperandAst>(
+               llvm::reverse(instr.operands), instr.controls)) {
         size_t dep;
         if (operand.nested >= 0) {
           dep = operand.nested;
@@ -194,7 +233,9 @@ bool Importer::buildInstr(CompAst &comp, size_t root, Block &block,
         }
         if (state[dep] == 1)
           return error(operand.offset,
-                       "instruction '" + instr.name + "' depends on itself");
+                       "instruction '" + instr.name +
+                           "' depends on itself (through operands or "
+                           "control-predecessors)");
         if (state[dep] == 0)
           stack.push_back(dep);
       }
@@ -212,24 +253,15 @@ bool Importer::buildInstr(CompAst &comp, size_t root, Block &block,
                          operand.name + "', " + hloShape(v.getType()));
       operands.push_back(v);
     }
-    for (const AttrAst &a : instr.attrs) {
-      if (a.name != "control-predecessors")
-        continue;
-      Cursor cur = sub(a.value);
-      if (cur.consumeIf("{") && !cur.consumeIf("}")) {
-        do {
-          StringRef name;
-          cur.skipSpace();
-          size_t at = cur.getPos();
-          cur.consumeIf("%");
-          if (!cur.parseIdentifier(name))
-            break;
-          if (!nameToIndex.count(name))
-            return error(at, "instruction '" + name +
-                                 "' named in control-predecessors is not "
-                                 "defined in this computation");
-        } while (cur.consumeIf(","));
-      }
+    SmallVector<Value, 1> controls;
+    for (const OperandAst &c : instr.controls)
+      controls.push_back(values[nameToIndex.lookup(c.name)]);
+    if (instr.opcode == "constant" && !controls.empty()) {
+      // A literal does not run, so ordering it changes nothing.
+      emitWarning(locAt(instr.controls.front().offset))
+          << "control-predecessors of constant '" << instr.name
+          << "' are dropped: a constant does not run";
+      controls.clear();
     }
     StringRef opcode = instr.opcode;
     Value result;
@@ -238,15 +270,15 @@ bool Importer::buildInstr(CompAst &comp, size_t root, Block &block,
       if (base.consume_back(("-" + Twine(suffix)).str()) && base != "async" &&
           !hasOwnAsyncOpcodes(base) && base != "send" && base != "recv" &&
           !base.empty()) {
-        if (!buildAsyncSugar(comp, instr, base, suffix, operands, block,
-                             result))
+        if (!buildAsyncSugar(comp, instr, base, suffix, operands, controls,
+                             block, result))
           return false;
         break;
       }
     }
     if (!result) {
       Operation *op = createOp(opcode, instr, operands, instr.attrs,
-                               instrLoc(instr, instr.attrs));
+                               instrLoc(instr, instr.attrs), controls);
       if (!op)
         return false;
       block.push_back(op);
@@ -341,8 +373,11 @@ bool Importer::buildComputation(CompAst &comp, ModuleOp module) {
   OpBuilder ob(ctx);
   ob.setInsertionPointToEnd(module.getBody());
   auto fnType = ob.getFunctionType(argTypes, {comp.instrs[rootIndex].type});
+  // Only the ENTRY computation is public: the module's instructions are the
+  // only callers of the others (so symbol-dce removes unused ones).
   auto op = ComputationOp::create(
-      ob, locAt(comp.offset), comp.name, fnType,
+      ob, locAt(comp.offset), comp.name,
+      comp.isEntry ? StringAttr() : ob.getStringAttr("private"), fnType,
       anyArgAttrs ? ob.getArrayAttr(argAttrs) : ArrayAttr(), ArrayAttr(),
       comp.isEntry,
       comp.executionThread ? ob.getStringAttr(*comp.executionThread)

@@ -406,7 +406,8 @@ Attribute Importer::parseLiteral(Cursor &cur, Type type) {
     return {};
   if (cur.rest().starts_with("{...}")) {
     cur.setPos(cur.getPos() + 5);
-    return b.getUnitAttr(); // Elided.
+    // Elided: values unknown, and distinct from every other literal.
+    return DistinctAttr::create(b.getUnitAttr());
   }
   if (auto tuple = dyn_cast<TupleType>(type)) {
     if (!cur.expect("("))

@@ -78,6 +78,8 @@ struct InstrAst {
   StringRef literal;        // constant(...) contents.
   int64_t paramNumber = -1; // parameter(N).
   SmallVector<AttrAst, 4> attrs;
+  // control-predecessors={...}, filled in when the instruction is built.
+  SmallVector<OperandAst, 1> controls;
 };
 
 struct CompAst {
@@ -145,10 +147,11 @@ private:
                   SmallVectorImpl<Value> &values);
   bool buildAsyncSugar(CompAst &comp, InstrAst &instr, StringRef base,
                        StringRef suffix, SmallVectorImpl<Value> &operands,
-                       Block &block, Value &result);
+                       ArrayRef<Value> controls, Block &block, Value &result);
   Operation *createOp(StringRef opcode, InstrAst &instr,
                       ArrayRef<Value> operands, ArrayRef<AttrAst> attrs,
-                      Location loc);
+                      Location loc, ArrayRef<Value> controls = {});
+  bool parseControlPredecessors(InstrAst &instr);
   Location instrLoc(InstrAst &instr, ArrayRef<AttrAst> attrs);
   bool convertAttrs(StringRef opcode, ArrayRef<AttrAst> attrs,
                     ArrayRef<StringAttr> known, NamedAttrList &out);

@@ -32,7 +32,7 @@
 // EXPLICIT-NEXT: %d1 = f32[4] async-done(%u1){{$}}
 
 // Reading the sugar back gives an equivalent chain around a new wrapper.
-// MLIR: hlo.computation @s1.wrapped(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+// MLIR: hlo.computation private @s1.wrapped(%arg0: tensor<4xf32>) -> tensor<4xf32> {
 // MLIR-NEXT: negate %arg0
 // MLIR: async_start %arg0 {calls = @s1.wrapped}
 

@@ -739,3 +739,55 @@ IndexingMap IndexingMapAttr::getMap() const {
   // The text was produced by IndexingMap::toOneLineString: it parses.
   return *parseIndexingMap(getText(), getContext());
 }
+
+//===----------------------------------------------------------------------===//
+// LayoutAttr as a tensor encoding
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+LayoutAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
+                           function_ref<InFlightDiagnostic()> emitError) const {
+  int64_t rank = shape.size();
+  if (getHasMinorToMajor()) {
+    ArrayRef<int64_t> m2m = getMinorToMajor();
+    if (int64_t(m2m.size()) != rank)
+      return emitError() << "layout lists " << m2m.size()
+                         << " dimensions for a tensor of rank " << rank;
+    SmallVector<bool> seen(rank, false);
+    for (int64_t d : m2m) {
+      if (d < 0 || d >= rank || seen[d])
+        return emitError() << "layout [" << m2m
+                           << "] is not a permutation of the dimensions";
+      seen[d] = true;
+    }
+  } else if (!getMinorToMajor().empty()) {
+    return emitError() << "a layout without minor_to_major lists dimensions";
+  }
+  ArrayRef<int64_t> bounds = getBounds();
+  if (!bounds.empty()) {
+    if (int64_t(bounds.size()) != rank)
+      return emitError() << "layout has " << bounds.size()
+                         << " bounds for a tensor of rank " << rank;
+    for (auto [d, bound] : llvm::enumerate(bounds)) {
+      if (ShapedType::isDynamic(bound))
+        continue;
+      if (!ShapedType::isDynamic(shape[d]))
+        return emitError() << "dimension " << d
+                           << " has a bound but a static size";
+      if (bound < 0)
+        return emitError() << "bound " << bound << " of dimension " << d
+                           << " is negative";
+    }
+  }
+  int64_t tiled = 0;
+  for (int64_t n : getTileSizes()) {
+    if (n < 0)
+      return emitError() << "a tile of negative rank";
+    tiled += n;
+  }
+  if (tiled != int64_t(getTileData().size()))
+    return emitError() << "tile sizes do not add up to the tile data";
+  if (getElementSizeInBits() < 0 || getMemorySpace() < 0)
+    return emitError() << "element size and memory space are non-negative";
+  return success();
+}

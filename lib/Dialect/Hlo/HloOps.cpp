@@ -78,35 +78,34 @@ template <typename OpT> static auto err(OpT op) {
   return [op]() mutable { return op->emitOpError(); };
 }
 
-/// Finds the computation `sym` refers to from `from`.
-static ComputationOp lookupComputation(Operation *from, FlatSymbolRefAttr sym) {
-  if (!sym)
-    return {};
-  return SymbolTable::lookupNearestSymbolFrom<ComputationOp>(from, sym);
-}
-
-/// Finds the computation `sym` names; fails (with an error) only if the op is
-/// inside a module where the name is unknown. Computations are resolved only
-/// once the op is inside a module, so a null result with success means
-/// "nothing to check yet".
-static FailureOr<ComputationOp> resolveCallee(Operation *op, StringRef what,
+/// Finds the computation `sym` names (null when `sym` is). Called computations
+/// are checked in verifySymbolUses, which MLIR runs once the op is in a
+/// symbol table, with a SymbolTableCollection: each lookup is then a hash
+/// lookup, and verification stays linear in the module.
+static FailureOr<ComputationOp> resolveCallee(Operation *op,
+                                              SymbolTableCollection &symbols,
+                                              StringRef what,
                                               FlatSymbolRefAttr sym) {
   if (!sym)
     return ComputationOp();
-  if (ComputationOp callee = lookupComputation(op, sym))
-    return callee;
-  if (!op->getParentOfType<ModuleOp>())
-    return ComputationOp();
-  return op->emitOpError(what) << " refers to unknown computation " << sym;
+  auto callee = symbols.lookupNearestSymbolFrom<ComputationOp>(op, sym);
+  if (!callee)
+    return op->emitOpError(what) << " refers to unknown computation " << sym;
+  if (callee.getEntry())
+    return op->emitOpError(what)
+           << " refers to the ENTRY computation " << sym
+           << ", which no instruction may call";
+  return callee;
 }
 
 /// Checks that `sym` names a computation and, when the caller passes them,
 /// that its parameters and result have the given types.
 static LogicalResult
-checkCallee(Operation *op, StringRef what, FlatSymbolRefAttr sym,
+checkCallee(Operation *op, SymbolTableCollection &symbols, StringRef what,
+            FlatSymbolRefAttr sym,
             std::optional<SmallVector<Type>> args = std::nullopt,
             std::optional<Type> result = std::nullopt) {
-  FailureOr<ComputationOp> callee = resolveCallee(op, what, sym);
+  FailureOr<ComputationOp> callee = resolveCallee(op, symbols, what, sym);
   if (failed(callee))
     return failure();
   if (!*callee || (!args && !result))
@@ -118,14 +117,18 @@ checkCallee(Operation *op, StringRef what, FlatSymbolRefAttr sym,
                          callee->getFunctionType(), argRange, result);
 }
 
-/// Checks a reducer `(acc..., x...) -> acc...` (see verifyReducer).
-static LogicalResult checkReducer(Operation *op, StringRef what,
-                                  FlatSymbolRefAttr sym, TypeRange inits,
-                                  TypeRange inputs) {
-  FailureOr<ComputationOp> callee = resolveCallee(op, what, sym);
+/// Checks a reducer `(acc..., x...) -> acc...` (see verifyReducer) of
+/// arrays `inits` and `inputs`.
+static LogicalResult checkReducer(Operation *op, SymbolTableCollection &symbols,
+                                  StringRef what, FlatSymbolRefAttr sym,
+                                  TypeRange inits, TypeRange inputs) {
+  FailureOr<ComputationOp> callee = resolveCallee(op, symbols, what, sym);
   if (failed(callee) || !*callee)
     return callee;
   SmallVector<Type> accs, elts;
+  for (Type t : llvm::concat<const Type>(inits, inputs))
+    if (!isa<RankedTensorType>(t))
+      return op->emitOpError("reduces arrays only, got ") << t;
   for (Type t : inits)
     accs.push_back(
         RankedTensorType::get({}, cast<ShapedType>(t).getElementType()));
@@ -134,6 +137,11 @@ static LogicalResult checkReducer(Operation *op, StringRef what,
   return verifyReducer([op]() { return op->emitOpError(); }, what,
                        callee->getFunctionType(), accs, elts);
 }
+
+static LogicalResult verifyOutputToOperandAliasing(Operation *op,
+                                                   ArrayAttr aliasing,
+                                                   TypeRange operands,
+                                                   Type result);
 
 static ArrayRef<int64_t> orEmpty(std::optional<ArrayRef<int64_t>> v) {
   return v ? *v : ArrayRef<int64_t>();
@@ -169,15 +177,25 @@ static LogicalResult checkToken(Operation *op, StringRef what, Type t) {
   return op->emitOpError(what) << " must be a token, got " << t;
 }
 
+/// The users of `v` that read it as data (not as a control predecessor).
+static SmallVector<Operation *> dataUsers(Value v) {
+  SmallVector<Operation *> users;
+  for (OpOperand &use : v.getUses()) {
+    auto inst = dyn_cast<InstructionOpInterface>(use.getOwner());
+    if (!inst || use.getOperandNumber() < inst.getDataOperands().size())
+      users.push_back(use.getOwner());
+  }
+  return users;
+}
+
 /// A -start op has exactly one user, its -done op.
 template <typename DoneT>
 static LogicalResult verifyStartUser(Operation *op, StringRef doneName) {
-  Value v = op->getResult(0);
-  size_t uses = std::distance(v.use_begin(), v.use_end());
-  if (uses != 1)
+  SmallVector<Operation *> users = dataUsers(op->getResult(0));
+  if (users.size() != 1)
     return op->emitOpError("must have exactly one user (its ")
-           << doneName << "), has " << uses;
-  Operation *user = *v.getUsers().begin();
+           << doneName << "), has " << users.size();
+  Operation *user = users.front();
   if (!isa<DoneT>(user))
     return op->emitOpError("is used by '")
            << user->getName() << "'; only " << doneName << " may";
@@ -542,8 +560,8 @@ static LogicalResult verifyLiteral(Operation *op, Attribute literal,
         return failure();
     return success();
   }
-  if (isa<UnitAttr>(literal))
-    return success(); // An elided element of a tuple literal.
+  if (isa<DistinctAttr>(literal))
+    return success(); // An elided literal or tuple element ({...}).
   return op->emitOpError("unsupported literal attribute ") << literal;
 }
 
@@ -599,12 +617,16 @@ LogicalResult GetTupleElementOp::verify() {
   return success();
 }
 
-LogicalResult CallOp::verify() {
-  return checkCallee(*this, "to_apply", getToApplyAttr(),
+LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return checkCallee(*this, symbols, "to_apply", getToApplyAttr(),
                      SmallVector<Type>(getInputs().getTypes()), getType());
 }
 LogicalResult FusionOp::verify() {
-  return checkCallee(*this, "calls", getCallsAttr(),
+  return verifyOutputToOperandAliasing(*this, getOutputToOperandAliasingAttr(),
+                                       getInputs().getTypes(), getType());
+}
+LogicalResult FusionOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return checkCallee(*this, symbols, "calls", getCallsAttr(),
                      SmallVector<Type>(getInputs().getTypes()), getType());
 }
 
@@ -634,10 +656,13 @@ LogicalResult MapOp::verify() {
                          "order, got [")
              << *dims << "]";
   }
+  return success();
+}
+LogicalResult MapOp::verifySymbolUses(SymbolTableCollection &symbols) {
   SmallVector<Type> scalars;
   for (Type t : getInputs().getTypes())
     scalars.push_back(scalarOf(t));
-  return checkCallee(*this, "to_apply", getToApplyAttr(), scalars,
+  return checkCallee(*this, symbols, "to_apply", getToApplyAttr(), scalars,
                      scalarOf(getType()));
 }
 
@@ -646,10 +671,26 @@ LogicalResult WhileOp::verify() {
   if (!typesCompatible(t, getType()))
     return emitOpError("result type ")
            << getType() << " must equal the loop state type " << t;
-  if (failed(checkCallee(*this, "condition", getConditionAttr(),
+  return success();
+}
+LogicalResult WhileOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  Type t = getOperand().getType();
+  if (failed(checkCallee(*this, symbols, "condition", getConditionAttr(),
                          SmallVector<Type>{t}, predScalar(getContext()))))
     return failure();
-  return checkCallee(*this, "body", getBodyAttr(), SmallVector<Type>{t}, t);
+  return checkCallee(*this, symbols, "body", getBodyAttr(),
+                     SmallVector<Type>{t}, t);
+}
+
+SmallVector<FlatSymbolRefAttr> ConditionalOp::getBranches() {
+  SmallVector<FlatSymbolRefAttr> branches;
+  if (auto arr = getBranchComputationsAttr()) {
+    for (Attribute a : arr)
+      branches.push_back(dyn_cast<FlatSymbolRefAttr>(a));
+  } else if (getTrueComputationAttr() && getFalseComputationAttr()) {
+    branches = {getTrueComputationAttr(), getFalseComputationAttr()};
+  }
+  return branches;
 }
 
 LogicalResult ConditionalOp::verify() {
@@ -689,8 +730,11 @@ LogicalResult ConditionalOp::verify() {
     return emitOpError("has ")
            << branches.size() << " branches but " << getBranchOperands().size()
            << " branch operands";
-  for (auto [i, b] : llvm::enumerate(branches))
-    if (failed(checkCallee(*this, "branch " + std::to_string(i), b,
+  return success();
+}
+LogicalResult ConditionalOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  for (auto [i, b] : llvm::enumerate(getBranches()))
+    if (failed(checkCallee(*this, symbols, "branch " + std::to_string(i), b,
                            SmallVector<Type>{getBranchOperands()[i].getType()},
                            getType())))
       return failure();
@@ -736,47 +780,65 @@ static LogicalResult splitInputsInits(Operation *op, ValueRange all,
 
 LogicalResult ReduceOp::verify() {
   TypeRange inputs, inits;
-  if (failed(splitInputsInits(*this, getInputs(), inputs, inits)) ||
-      failed(verifyReduceDims(err(*this), inputs, inits, getType(),
-                              getDimensions())))
+  if (failed(splitInputsInits(*this, getInputs(), inputs, inits)))
     return failure();
-  return checkReducer(*this, "to_apply", getToApplyAttr(), inits, inputs);
+  return verifyReduceDims(err(*this), inputs, inits, getType(),
+                          getDimensions());
+}
+LogicalResult ReduceOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  TypeRange inputs, inits;
+  if (failed(splitInputsInits(*this, getInputs(), inputs, inits)))
+    return failure();
+  return checkReducer(*this, symbols, "to_apply", getToApplyAttr(), inits,
+                      inputs);
 }
 
 LogicalResult ReduceWindowOp::verify() {
   TypeRange inputs, inits;
-  if (failed(splitInputsInits(*this, getInputs(), inputs, inits)) ||
-      failed(verifyReduceWindow(err(*this), inputs, inits, getType(),
-                                getWindowAttr())))
+  if (failed(splitInputsInits(*this, getInputs(), inputs, inits)))
     return failure();
-  return checkReducer(*this, "to_apply", getToApplyAttr(), inits, inputs);
+  return verifyReduceWindow(err(*this), inputs, inits, getType(),
+                            getWindowAttr());
+}
+LogicalResult
+ReduceWindowOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  TypeRange inputs, inits;
+  if (failed(splitInputsInits(*this, getInputs(), inputs, inits)))
+    return failure();
+  return checkReducer(*this, symbols, "to_apply", getToApplyAttr(), inits,
+                      inputs);
 }
 
 LogicalResult SelectAndScatterOp::verify() {
   Type operand = getOperand().getType(), source = getSource().getType();
   Type init = getInitValue().getType();
-  if (failed(verifySelectAndScatter(err(*this), operand, source, init,
-                                    getType(), getWindow())))
-    return failure();
+  return verifySelectAndScatter(err(*this), operand, source, init, getType(),
+                                getWindow());
+}
+LogicalResult
+SelectAndScatterOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  Type operand = getOperand().getType();
   if (failed(
-          checkCallee(*this, "select", getSelectAttr(),
+          checkCallee(*this, symbols, "select", getSelectAttr(),
                       SmallVector<Type>{scalarOf(operand), scalarOf(operand)},
                       predScalar(getContext()))))
     return failure();
-  return checkReducer(*this, "scatter", getScatterAttr(), TypeRange{init},
-                      TypeRange{source});
+  return checkReducer(*this, symbols, "scatter", getScatterAttr(),
+                      TypeRange{getInitValue().getType()},
+                      TypeRange{getSource().getType()});
 }
 
 LogicalResult SortOp::verify() {
-  if (failed(verifySort(err(*this), getInputs().getTypes(), getType(),
-                        getDimensions())))
-    return failure();
+  return verifySort(err(*this), getInputs().getTypes(), getType(),
+                    getDimensions());
+}
+LogicalResult SortOp::verifySymbolUses(SymbolTableCollection &symbols) {
   SmallVector<Type> args;
   for (Type t : getInputs().getTypes()) {
     args.push_back(scalarOf(t));
     args.push_back(scalarOf(t));
   }
-  return checkCallee(*this, "to_apply", getToApplyAttr(), args,
+  return checkCallee(*this, symbols, "to_apply", getToApplyAttr(), args,
                      predScalar(getContext()));
 }
 
@@ -826,14 +888,17 @@ LogicalResult ScatterOp::verify() {
   size_t k = (n - 1) / 2;
   TypeRange operands = TypeRange(getInputs()).take_front(k);
   TypeRange updates = TypeRange(getInputs()).take_back(k);
-  if (failed(verifyScatter(err(*this), operands, getInputs()[k].getType(),
-                           updates, getType(), getUpdateWindowDims(),
-                           getInsertedWindowDims(),
-                           getScatterDimsToOperandDims(), getIndexVectorDim(),
-                           orEmpty(getInputBatchingDims()),
-                           orEmpty(getScatterIndicesBatchingDims()))))
-    return failure();
-  return checkReducer(*this, "to_apply", getToApplyAttr(), operands, updates);
+  return verifyScatter(err(*this), operands, getInputs()[k].getType(), updates,
+                       getType(), getUpdateWindowDims(),
+                       getInsertedWindowDims(), getScatterDimsToOperandDims(),
+                       getIndexVectorDim(), orEmpty(getInputBatchingDims()),
+                       orEmpty(getScatterIndicesBatchingDims()));
+}
+LogicalResult ScatterOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  size_t k = (getInputs().size() - 1) / 2;
+  return checkReducer(*this, symbols, "to_apply", getToApplyAttr(),
+                      TypeRange(getInputs()).take_front(k),
+                      TypeRange(getInputs()).take_back(k));
 }
 
 LogicalResult CholeskyOp::verify() {
@@ -937,19 +1002,37 @@ template <typename OpT> static LogicalResult verifyAllReduceLike(OpT op) {
   if (failed(collectiveShards(op, op.getReplicaGroupsAttr(), op.getChannelId(),
                               op.getUseGlobalDeviceIds(), false)))
     return failure();
-  if (failed(checkResultType(
-          op, op.getType(),
-          packTuple(op.getContext(), op.getInputs().getTypes()),
-          "the operand types")))
-    return failure();
   for (Type t : op.getInputs().getTypes())
-    if (failed(checkReducer(op, "to_apply", op.getToApplyAttr(), TypeRange{t},
-                            TypeRange{t})))
+    if (!isa<RankedTensorType>(t))
+      return op.emitOpError("operands must be arrays, got ") << t;
+  return checkResultType(op, op.getType(),
+                         packTuple(op.getContext(), op.getInputs().getTypes()),
+                         "the operand types");
+}
+
+/// Each operand is reduced by `to_apply`.
+template <typename OpT>
+static LogicalResult checkElementwiseReducer(OpT op,
+                                             SymbolTableCollection &symbols) {
+  for (Type t : op.getInputs().getTypes())
+    if (failed(checkReducer(op, symbols, "to_apply", op.getToApplyAttr(),
+                            TypeRange{t}, TypeRange{t})))
       return failure();
   return success();
 }
 
 LogicalResult AllReduceOp::verify() { return verifyAllReduceLike(*this); }
+LogicalResult AllReduceOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return checkElementwiseReducer(*this, symbols);
+}
+LogicalResult
+AllReduceStartOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return checkElementwiseReducer(*this, symbols);
+}
+LogicalResult
+ReduceScatterOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return checkElementwiseReducer(*this, symbols);
+}
 
 LogicalResult AllReduceStartOp::verify() {
   if (failed(verifyAllReduceLike(*this)))
@@ -986,15 +1069,10 @@ LogicalResult AllGatherStartOp::verify() {
 LogicalResult ReduceScatterOp::verify() {
   auto shards = collectiveShards(*this, getReplicaGroupsAttr(), getChannelId(),
                                  getUseGlobalDeviceIds(), true);
-  if (failed(shards) ||
-      failed(verifyReduceScatter(err(*this), getInputs().getTypes(), getType(),
-                                 getDimensions(), *shards)))
+  if (failed(shards))
     return failure();
-  for (Type t : getInputs().getTypes())
-    if (failed(checkReducer(*this, "to_apply", getToApplyAttr(), TypeRange{t},
-                            TypeRange{t})))
-      return failure();
-  return success();
+  return verifyReduceScatter(err(*this), getInputs().getTypes(), getType(),
+                             getDimensions(), *shards);
 }
 
 LogicalResult AllToAllOp::verify() {
@@ -1217,13 +1295,12 @@ static bool hasOwnAsyncForm(Operation *op) {
 
 /// Each start or update has exactly one user, an update or done.
 static LogicalResult verifyAsyncUser(Operation *op) {
-  Value v = op->getResult(0);
-  size_t uses = std::distance(v.use_begin(), v.use_end());
-  if (uses != 1)
+  SmallVector<Operation *> users = dataUsers(op->getResult(0));
+  if (users.size() != 1)
     return op->emitOpError("must have exactly one user (an async_update or "
                            "async_done), has ")
-           << uses;
-  Operation *user = *v.getUsers().begin();
+           << users.size();
+  Operation *user = users.front();
   if (!isa<AsyncUpdateOp, AsyncDoneOp>(user))
     return op->emitOpError("is used by '")
            << user->getName() << "'; only async_update or async_done may";
@@ -1281,14 +1358,15 @@ LogicalResult AsyncStartOp::verify() {
                   ops, TupleType::get(getContext(), getInputs().getTypes())))
     return emitOpError("tuple element 0 ")
            << tt.getType(0) << " must be the tuple of operand types";
-  if (failed(verifyAsyncUser(*this)))
-    return failure();
+  return verifyAsyncUser(*this);
+}
+
+LogicalResult AsyncStartOp::verifySymbolUses(SymbolTableCollection &symbols) {
   FailureOr<ComputationOp> callee =
-      resolveCallee(*this, "calls", getCallsAttr());
+      resolveCallee(*this, symbols, "calls", getCallsAttr());
   if (failed(callee))
     return failure();
-  if (!*callee)
-    return success();
+  auto tt = cast<TupleType>(getType());
   if (failed(verifySignature(err(*this), "calls", callee->getFunctionType(),
                              TypeRange(getInputs().getTypes()), tt.getType(1))))
     return failure();
@@ -1334,3 +1412,360 @@ LogicalResult AsyncDoneOp::verify() {
   return verifySameChain(*this, getOperand(), getCallsAttr(),
                          getAsyncExecutionThreadAttr());
 }
+
+LogicalResult AsyncUpdateOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return resolveCallee(*this, symbols, "calls", getCallsAttr());
+}
+LogicalResult AsyncDoneOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return resolveCallee(*this, symbols, "calls", getCallsAttr());
+}
+
+//===----------------------------------------------------------------------===//
+// Module-wide rules, checked once from the ENTRY computation
+//===----------------------------------------------------------------------===//
+
+LogicalResult ComputationOp::verifySymbolUses(SymbolTableCollection &) {
+  // A fused computation belongs to its fusion (XLA's verifier: the fused
+  // computation's fusion instruction is the one calling it), so a pass that
+  // edits it changes one fusion. One walk of the module, from ENTRY only.
+  Operation *module = (*this)->getParentOp();
+  if (!getEntry() || !module)
+    return success();
+  DenseMap<StringAttr, FusionOp> callers;
+  WalkResult walk = module->walk([&](FusionOp fusion) {
+    auto [it, inserted] =
+        callers.try_emplace(fusion.getCallsAttr().getAttr(), fusion);
+    if (inserted)
+      return WalkResult::advance();
+    InFlightDiagnostic diag = fusion.emitOpError("calls fused computation ")
+                              << fusion.getCallsAttr()
+                              << ", which another fusion calls too; a fused "
+                                 "computation has exactly one caller";
+    diag.attachNote(it->second.getLoc()) << "the other fusion";
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+//===----------------------------------------------------------------------===//
+// Aliasing, custom calls, scan and the newer ops
+//===----------------------------------------------------------------------===//
+
+/// The element of `type` at tuple index `index`, or null if there is none.
+static Type subshape(Type type, ArrayRef<int64_t> index) {
+  for (int64_t i : index) {
+    auto tt = dyn_cast<TupleType>(type);
+    if (!tt || i < 0 || i >= int64_t(tt.size()))
+      return {};
+    type = tt.getType(i);
+  }
+  return type;
+}
+
+static LogicalResult verifyOutputToOperandAliasing(Operation *op,
+                                                   ArrayAttr aliasing,
+                                                   TypeRange operands,
+                                                   Type result) {
+  if (!aliasing)
+    return success();
+  for (Attribute a : aliasing) {
+    auto entry = dyn_cast<DictionaryAttr>(a);
+    auto output = entry ? entry.getAs<DenseI64ArrayAttr>("output_index")
+                        : DenseI64ArrayAttr();
+    auto operand = entry ? entry.getAs<IntegerAttr>("operand") : IntegerAttr();
+    auto operandIndex = entry ? entry.getAs<DenseI64ArrayAttr>("operand_index")
+                              : DenseI64ArrayAttr();
+    if (!output || !operand || !operandIndex || entry.size() != 3)
+      return op->emitOpError("output_to_operand_aliasing entry ")
+             << a
+             << " must be {output_index = array<i64>, operand = N, "
+                "operand_index = array<i64>}";
+    int64_t n = operand.getInt();
+    if (n < 0 || n >= int64_t(operands.size()))
+      return op->emitOpError("output_to_operand_aliasing names operand ")
+             << n << " but the instruction has " << operands.size();
+    Type out = subshape(result, output.asArrayRef());
+    Type in = subshape(operands[n], operandIndex.asArrayRef());
+    if (!out)
+      return op->emitOpError("output_to_operand_aliasing output index {")
+             << output.asArrayRef() << "} is not in the result " << result;
+    if (!in)
+      return op->emitOpError("output_to_operand_aliasing operand index {")
+             << operandIndex.asArrayRef() << "} is not in operand " << n;
+    if (!typesCompatible(out, in))
+      return op->emitOpError("output_to_operand_aliasing makes ")
+             << out << " alias " << in << "; they must have the same shape";
+  }
+  return success();
+}
+
+LogicalResult CustomCallOp::verify() {
+  if (auto constraints = getOperandLayoutConstraintsAttr()) {
+    if (constraints.size() != getInputs().size())
+      return emitOpError("operand_layout_constraints has ")
+             << constraints.size() << " shapes for " << getInputs().size()
+             << " operands";
+    for (auto [i, c] : llvm::enumerate(constraints))
+      if (!typesCompatible(cast<TypeAttr>(c).getValue(),
+                           getInputs()[i].getType()))
+        return emitOpError("operand_layout_constraints entry ")
+               << i << " " << cast<TypeAttr>(c).getValue()
+               << " does not match operand type " << getInputs()[i].getType();
+  }
+  return verifyOutputToOperandAliasing(*this, getOutputToOperandAliasingAttr(),
+                                       getInputs().getTypes(), getType());
+}
+
+LogicalResult
+CustomCallOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  if (auto called = getCalledComputationsAttr())
+    for (Attribute a : called) {
+      auto sym = dyn_cast<FlatSymbolRefAttr>(a);
+      if (!sym)
+        return emitOpError("called_computations entry ")
+               << a << " must be a flat symbol reference";
+      if (failed(resolveCallee(*this, symbols, "called_computations", sym)))
+        return failure();
+    }
+  return resolveCallee(*this, symbols, "to_apply", getToApplyAttr());
+}
+
+void CustomCallOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (!getCustomCallHasSideEffect().value_or(false))
+    return;
+  effects.emplace_back(MemoryEffects::Read::get());
+  effects.emplace_back(MemoryEffects::Write::get());
+}
+
+LogicalResult BitcastOp::verify() {
+  auto in = dyn_cast<RankedTensorType>(getOperand().getType());
+  auto out = dyn_cast<RankedTensorType>(getType());
+  if (!in || !out)
+    return emitOpError("operand and result must be arrays, got ")
+           << getOperand().getType() << " and " << getType();
+  // XLA's rule: the operand and the result hold the same number of bytes.
+  auto bytes = [](RankedTensorType t) -> std::optional<int64_t> {
+    if (!t.hasStaticShape())
+      return std::nullopt;
+    std::optional<unsigned> bits = getElementBitWidth(t.getElementType());
+    if (!bits)
+      return std::nullopt;
+    auto layout = dyn_cast_or_null<LayoutAttr>(t.getEncoding());
+    if (layout && layout.getElementSizeInBits())
+      return llvm::divideCeil(t.getNumElements() *
+                                  layout.getElementSizeInBits(),
+                              8);
+    return t.getNumElements() * int64_t(llvm::divideCeil(*bits, 8));
+  };
+  std::optional<int64_t> a = bytes(in), b = bytes(out);
+  if (a && b && *a != *b)
+    return emitOpError("changes the size from ")
+           << *a << " to " << *b
+           << " bytes; a bitcast keeps the number of bytes";
+  return success();
+}
+
+LogicalResult ScanOp::verify() {
+  std::optional<ArrayRef<int64_t>> dims = getDimensions();
+  if (!dims || dims->size() != 1)
+    return emitOpError("needs exactly one scan dimension (dimensions={d})");
+  if (!getToApplyAttr())
+    return emitOpError("needs a to_apply computation");
+  int64_t carries = int64_t(getNumCarries().value_or(0));
+  int64_t numOperands = getInputs().size();
+  if (carries < 0 || carries > numOperands)
+    return emitOpError("num_carries ")
+           << carries << " is not in [0, " << numOperands << "]";
+  int64_t dim = (*dims)[0];
+  std::optional<int64_t> length;
+  // Without num_carries the split of inputs and carries is unknown.
+  for (Value in : getInputs().drop_back(getNumCarries() ? carries
+                                                        : numOperands)) {
+    auto t = dyn_cast<RankedTensorType>(in.getType());
+    if (!t || dim < 0 || dim >= t.getRank())
+      return emitOpError("input of type ")
+             << in.getType() << " has no scan dimension " << dim;
+    if (length && !dimsCompatible(*length, t.getDimSize(dim)))
+      return emitOpError("inputs differ in the size of dimension ") << dim;
+    length = t.getDimSize(dim);
+  }
+  SmallVector<Type> results = unpackTuple(getType());
+  if (int64_t(results.size()) < carries)
+    return emitOpError("result has fewer elements than num_carries (")
+           << carries << ")";
+  for (auto [k, in] :
+       llvm::enumerate(getInputs().take_back(carries).getTypes()))
+    if (!typesCompatible(in, results[results.size() - carries + k]))
+      return emitOpError("carry ")
+             << k << " of type " << in << " differs from its result type "
+             << results[results.size() - carries + k];
+  return success();
+}
+
+LogicalResult ScanOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return resolveCallee(*this, symbols, "to_apply", getToApplyAttr());
+}
+
+LogicalResult ScaledDotOp::verify() {
+  if (getInputs().size() != 4)
+    return emitOpError("needs lhs, lhs_scale, rhs and rhs_scale, got ")
+           << getInputs().size() << " operands";
+  for (auto [x, scale] : {std::pair{0, 1}, std::pair{2, 3}}) {
+    auto t = dyn_cast<RankedTensorType>(getInputs()[x].getType());
+    auto s = dyn_cast<RankedTensorType>(getInputs()[scale].getType());
+    if (!t || !s || t.getRank() != s.getRank())
+      return emitOpError("operand ")
+             << scale << " must be a scale of operand " << x
+             << "'s rank, got " << getInputs()[scale].getType();
+    for (int64_t d = 0; d < t.getRank(); ++d)
+      if (!t.isDynamicDim(d) && !s.isDynamicDim(d) &&
+          (s.getDimSize(d) < 1 || t.getDimSize(d) % s.getDimSize(d)))
+        return emitOpError("scale dimension ")
+               << d << " of operand " << scale << " does not divide operand "
+               << x << "'s";
+  }
+  return verifyDot(err(*this), getInputs()[0].getType(),
+                   getInputs()[2].getType(), getType(),
+                   orEmpty(getLhsBatchDims()), orEmpty(getLhsContractingDims()),
+                   orEmpty(getRhsBatchDims()),
+                   orEmpty(getRhsContractingDims()));
+}
+
+LogicalResult RaggedDotOp::verify() {
+  if (getInputs().size() != 3)
+    return emitOpError("needs lhs, rhs and group_sizes, got ")
+           << getInputs().size() << " operands";
+  auto lhs = dyn_cast<RankedTensorType>(getInputs()[0].getType());
+  auto rhs = dyn_cast<RankedTensorType>(getInputs()[1].getType());
+  auto sizes = dyn_cast<RankedTensorType>(getInputs()[2].getType());
+  if (!lhs || !rhs || !isa_and_nonnull<RankedTensorType>(getType()))
+    return emitOpError("lhs, rhs and the result must be arrays");
+  if (!sizes || !isa<IntegerType>(sizes.getElementType()) ||
+      sizes.getElementType().isInteger(1) || sizes.getRank() < 1)
+    return emitOpError("group_sizes must be an integer array, got ")
+           << getInputs()[2].getType();
+  ArrayRef<int64_t> ragged = orEmpty(getLhsRaggedDims());
+  if (ragged.size() != 1 || ragged[0] < 0 || ragged[0] >= lhs.getRank())
+    return emitOpError("lhs_ragged_dims must name one lhs dimension");
+  bool contracting = llvm::is_contained(orEmpty(getLhsContractingDims()),
+                                        ragged[0]);
+  bool batch = llvm::is_contained(orEmpty(getLhsBatchDims()), ragged[0]);
+  ArrayRef<int64_t> group = orEmpty(getRhsGroupDims());
+  if (!contracting && !batch &&
+      (group.size() != 1 || group[0] < 0 || group[0] >= rhs.getRank()))
+    return emitOpError("a ragged non-contracting dimension needs one rhs "
+                       "group dimension");
+  for (ArrayRef<int64_t> dims :
+       {orEmpty(getLhsBatchDims()), orEmpty(getLhsContractingDims())})
+    for (int64_t d : dims)
+      if (d < 0 || d >= lhs.getRank())
+        return emitOpError("lhs dimension ") << d << " is out of range";
+  for (ArrayRef<int64_t> dims :
+       {orEmpty(getRhsBatchDims()), orEmpty(getRhsContractingDims())})
+    for (int64_t d : dims)
+      if (d < 0 || d >= rhs.getRank())
+        return emitOpError("rhs dimension ") << d << " is out of range";
+  return success();
+}
+
+LogicalResult RaggedAllToAllOp::verify() {
+  if (getInputs().size() != 6)
+    return emitOpError("needs input, output, input_offsets, send_sizes, "
+                       "output_offsets and recv_sizes, got ")
+           << getInputs().size() << " operands";
+  auto input = dyn_cast<RankedTensorType>(getInputs()[0].getType());
+  auto output = dyn_cast<RankedTensorType>(getInputs()[1].getType());
+  if (!input || !output || input.getRank() != output.getRank() ||
+      input.getRank() < 1 || input.getElementType() != output.getElementType())
+    return emitOpError("input and output must be arrays of one element type "
+                       "and rank, got ")
+           << input << " and " << output;
+  Type offsets = getInputs()[2].getType();
+  for (Value v : getInputs().drop_front(2)) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    if (!t || !isa<IntegerType>(t.getElementType()) ||
+        !typesCompatible(v.getType(), offsets))
+      return emitOpError("offsets and sizes must be integer arrays of one "
+                         "shape, got ")
+             << v.getType();
+  }
+  if (failed(collectiveShards(*this, getReplicaGroupsAttr(), getChannelId(),
+                              getUseGlobalDeviceIds(), false)))
+    return failure();
+  return checkResultType(*this, getType(), output, "the output's type");
+}
+
+LogicalResult CollectiveReduceOp::verify() {
+  return verifyAllReduceLike(*this);
+}
+LogicalResult
+CollectiveReduceOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return checkElementwiseReducer(*this, symbols);
+}
+
+LogicalResult ShuffleOp::verify() {
+  for (Type t : getInputs().getTypes())
+    if (!isa<RankedTensorType>(t))
+      return emitOpError("operands must be arrays, got ") << t;
+  if (failed(collectiveShards(*this, getReplicaGroupsAttr(), getChannelId(),
+                              getUseGlobalDeviceIds(), true)))
+    return failure();
+  return checkResultType(*this, getType(),
+                         packTuple(getContext(), getInputs().getTypes()),
+                         "the operand types");
+}
+
+//===----------------------------------------------------------------------===//
+// Effects of ops that call computations
+//===----------------------------------------------------------------------===//
+
+/// True if running `comp` (and what it calls) may have side effects.
+static bool mayHaveEffects(ComputationOp comp,
+                           llvm::SmallPtrSetImpl<Operation *> &visiting) {
+  if (!comp || !visiting.insert(comp).second)
+    return !comp; // Unknown computations may do anything; recursion: no.
+  return llvm::any_of(comp.getBody().getOps(),
+                      [](Operation &op) { return !isMemoryEffectFree(&op); });
+}
+
+/// Adds read and write effects if any of `callees` may have effects.
+static void addCalleeEffects(
+    Operation *op, ArrayRef<FlatSymbolRefAttr> callees,
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  llvm::SmallPtrSet<Operation *, 8> visiting;
+  for (FlatSymbolRefAttr sym : callees) {
+    auto comp =
+        sym ? SymbolTable::lookupNearestSymbolFrom<ComputationOp>(op, sym)
+            : ComputationOp();
+    if (mayHaveEffects(comp, visiting)) {
+      effects.emplace_back(MemoryEffects::Read::get());
+      effects.emplace_back(MemoryEffects::Write::get());
+      return;
+    }
+  }
+}
+
+void CallOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  addCalleeEffects(*this, {getToApplyAttr()}, effects);
+}
+void WhileOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  addCalleeEffects(*this, {getConditionAttr(), getBodyAttr()}, effects);
+}
+void ConditionalOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  addCalleeEffects(*this, getBranches(), effects);
+}
+
+//===----------------------------------------------------------------------===//
+// Folding
+//===----------------------------------------------------------------------===//
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValueAttr(); }

@@ -321,10 +321,10 @@ EvalResult eval::evalControlOp(Interp &interp, Operation *op,
       .Case([&](ConstantOp c) -> EvalResult {
         FailureOr<Literal> l = Literal::fromAttr(c.getValueAttr(), type);
         if (failed(l))
-          return interp.error(op, c.getValueAttr()
-                                      ? "has a literal that does not fit its "
-                                        "type"
-                                      : "has an elided literal ({...})");
+          return interp.error(op, c.isElided()
+                                      ? "has an elided literal ({...})"
+                                      : "has a literal that does not fit its "
+                                        "type");
         return std::move(*l);
       })
       .Case([&](TupleOp) { return Literal::tuple(copies(operands)); })

@@ -52,7 +52,7 @@ SharedState::SharedState(ModuleOp module, const InterpreterOptions &options)
     llvm::DenseMap<Value, unsigned> lastUse;
     unsigned i = 0;
     for (Operation &op : body) {
-      for (Value v : op.getOperands())
+      for (Value v : getDataOperands(&op))
         lastUse[v] = i;
       ++i;
     }
@@ -302,7 +302,7 @@ FailureOr<Literal> Interp::runComputation(ComputationOp comp,
   unsigned i = 0;
   for (Operation &op : body.without_terminator()) {
     operands.clear();
-    for (Value v : op.getOperands()) {
+    for (Value v : getDataOperands(&op)) {
       auto it = env.find(v);
       if (it == env.end())
         return error(&op, "internal error: an operand has no value");

@@ -85,10 +85,10 @@ bool ScalarFunction::compile(Block &body, bool widen) {
       continue;
     }
     auto fn = ElementwiseFn::get(&op);
-    if (!fn || op.getNumOperands() > 3)
+    if (!fn || getDataOperands(&op).size() > 3)
       return false;
     Instr instr{*fn, {}, static_cast<unsigned>(regs.size())};
-    for (Value v : op.getOperands()) {
+    for (Value v : getDataOperands(&op)) {
       auto it = reg.find(v);
       if (it == reg.end())
         return false;

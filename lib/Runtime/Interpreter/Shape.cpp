@@ -238,7 +238,7 @@ static FailureOr<Literal> dynamicReshape(Interp &interp, Operation *op,
 LogicalResult eval::checkRuntimeSizes(Interp &interp, Operation *op) {
   bool elementwise = ElementwiseFn::get(op).has_value();
   const SmallVector<int64_t, 4> *seen = nullptr;
-  for (auto [k, v] : llvm::enumerate(op->getOperands())) {
+  for (auto [k, v] : llvm::enumerate(getDataOperands(op))) {
     auto it = interp.runtimeSizes.find(v);
     if (it == interp.runtimeSizes.end())
       continue;
@@ -271,7 +271,7 @@ LogicalResult eval::checkRuntimeSizes(Interp &interp, Operation *op) {
 void eval::propagateRuntimeSizes(Interp &interp, Operation *op) {
   if (!ElementwiseFn::get(op))
     return;
-  for (Value v : op->getOperands()) {
+  for (Value v : getDataOperands(op)) {
     auto it = interp.runtimeSizes.find(v);
     if (it != interp.runtimeSizes.end() &&
         getStaticShape(v.getType()) ==

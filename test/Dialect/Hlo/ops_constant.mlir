@@ -27,19 +27,19 @@ hlo.computation @tuple_literal() -> tuple<tensor<2x1xf32>, tensor<2xf32, #hlo.la
   // CHECK: %0 = constant {value = [dense<{{\[\[}}1.000000e+00], [2.000000e+00]]> : tensor<2x1xf32>, dense<[2.000000e+00, 4.200000e+01]> : tensor<2xf32>]} : () -> tuple<tensor<2x1xf32>, tensor<2xf32, #hlo.layout<[0]>>>
   %0 = hlo.constant {value = [dense<[[1.0], [2.0]]> : tensor<2x1xf32>, dense<[2.0, 42.0]> : tensor<2xf32>]} : () -> tuple<tensor<2x1xf32>, tensor<2xf32, #hlo.layout<[0]>>>
   // Nested tuples and an elided element.
-  // CHECK: %1 = constant {value = {{\[\[}}dense<1> : tensor<i32>, unit], dense<true> : tensor<i1>]} : () -> tuple<tuple<tensor<i32>, tensor<4xf32>>, tensor<i1>>
-  %1 = hlo.constant {value = [[dense<1> : tensor<i32>, unit], dense<true> : tensor<i1>]} : () -> tuple<tuple<tensor<i32>, tensor<4xf32>>, tensor<i1>>
+  // CHECK: %1 = constant {value = {{\[\[}}dense<1> : tensor<i32>, distinct[{{[0-9]+}}]<>], dense<true> : tensor<i1>]} : () -> tuple<tuple<tensor<i32>, tensor<4xf32>>, tensor<i1>>
+  %1 = hlo.constant {value = [[dense<1> : tensor<i32>, distinct[5]<unit>], dense<true> : tensor<i1>]} : () -> tuple<tuple<tensor<i32>, tensor<4xf32>>, tensor<i1>>
   // CHECK: %2 = constant {value = []} : () -> tuple<>
   %2 = hlo.constant {value = []} : () -> tuple<>
   hlo.return %0 : tuple<tensor<2x1xf32>, tensor<2xf32, #hlo.layout<[0]>>>
 }
 
-// An elided literal (`constant({...})` in HLO text) has no value.
+// An elided literal (`constant({...})` in HLO text) is a distinct attribute.
 // CHECK-LABEL: hlo.computation @elided
 hlo.computation @elided() -> tensor<1024x1024xbf16> {
-  // CHECK: %0 = constant : () -> tensor<1024x1024xbf16>
-  %0 = hlo.constant : () -> tensor<1024x1024xbf16>
-  // CHECK: %1 = constant {statistics = {stat0 = 5.000000e-01 : f64, visualizing_index = 1 : i64}} : () -> tensor<4xi32>
-  %1 = hlo.constant {statistics = {visualizing_index = 1 : i64, stat0 = 0.5 : f64}} : () -> tensor<4xi32>
+  // CHECK: %0 = constant {value = distinct[{{[0-9]+}}]<>} : () -> tensor<1024x1024xbf16>
+  %0 = hlo.constant {value = distinct[0]<unit>} : () -> tensor<1024x1024xbf16>
+  // CHECK: %1 = constant {statistics = {stat0 = 5.000000e-01 : f64, visualizing_index = 1 : i64}, value = distinct[{{[0-9]+}}]<>} : () -> tensor<4xi32>
+  %1 = hlo.constant {statistics = {visualizing_index = 1 : i64, stat0 = 0.5 : f64}, value = distinct[1]<unit>} : () -> tensor<4xi32>
   hlo.return %0 : tensor<1024x1024xbf16>
 }

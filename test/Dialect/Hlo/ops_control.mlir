@@ -96,14 +96,14 @@ hlo.computation @conditional(%p: tensor<i1>, %i: tensor<i32>, %x: tensor<f32>, %
 }
 
 // CHECK-LABEL: hlo.computation @custom_call
-hlo.computation @custom_call(%a: tensor<2x3xf32>, %b: tensor<f32>) -> tuple<tensor<3x2xf32>, tensor<i8>> {
+hlo.computation @custom_call(%a: tensor<2x3xf32>, %b: tensor<f32>) -> tuple<tensor<2x3xf32>, tensor<i8>> {
   // CHECK: %0 = custom_call %arg0, %arg1 {api_version = #hlo<api_version API_VERSION_TYPED_FFI>, backend_config = "{alpha=1}", called_computations = [@add], custom_call_has_side_effect = true, custom_call_target = "my_target", operand_layout_constraints = [tensor<2x3xf32, #hlo.layout<[0, 1]>>, tensor<f32>],
-  // CHECK-SAME: output_to_operand_aliasing = [{operand = 0 : i64, operand_index = array<i64>, output_index = array<i64: 0>}], schedule = #hlo<schedule SCHEDULE_LATEST>} : (tensor<2x3xf32>, tensor<f32>) -> tuple<tensor<3x2xf32>, tensor<i8>>
-  %0 = hlo.custom_call %a, %b {custom_call_target = "my_target", api_version = #hlo<api_version API_VERSION_TYPED_FFI>, custom_call_has_side_effect = true, backend_config = "{alpha=1}", called_computations = [@add], operand_layout_constraints = [tensor<2x3xf32, #hlo.layout<[0, 1]>>, tensor<f32>], output_to_operand_aliasing = [{output_index = array<i64: 0>, operand = 0 : i64, operand_index = array<i64>}], schedule = #hlo<schedule SCHEDULE_LATEST>} : (tensor<2x3xf32>, tensor<f32>) -> tuple<tensor<3x2xf32>, tensor<i8>>
+  // CHECK-SAME: output_to_operand_aliasing = [{operand = 0 : i64, operand_index = array<i64>, output_index = array<i64: 0>}], schedule = #hlo<schedule SCHEDULE_LATEST>} : (tensor<2x3xf32>, tensor<f32>) -> tuple<tensor<2x3xf32>, tensor<i8>>
+  %0 = hlo.custom_call %a, %b {custom_call_target = "my_target", api_version = #hlo<api_version API_VERSION_TYPED_FFI>, custom_call_has_side_effect = true, backend_config = "{alpha=1}", called_computations = [@add], operand_layout_constraints = [tensor<2x3xf32, #hlo.layout<[0, 1]>>, tensor<f32>], output_to_operand_aliasing = [{output_index = array<i64: 0>, operand = 0 : i64, operand_index = array<i64>}], schedule = #hlo<schedule SCHEDULE_LATEST>} : (tensor<2x3xf32>, tensor<f32>) -> tuple<tensor<2x3xf32>, tensor<i8>>
   // A custom call may produce anything, a token included.
   // CHECK: %1 = custom_call  {custom_call_target = "Sharding"} : () -> !hlo.token
   %1 = hlo.custom_call {custom_call_target = "Sharding"} : () -> !hlo.token
-  hlo.return %0 : tuple<tensor<3x2xf32>, tensor<i8>>
+  hlo.return %0 : tuple<tensor<2x3xf32>, tensor<i8>>
 }
 
 // CHECK-LABEL: hlo.computation @ordering

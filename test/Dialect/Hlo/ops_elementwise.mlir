@@ -217,7 +217,7 @@ hlo.computation @clamp_select(%lo: tensor<f32>, %x: tensor<2x3xf32>, %hi: tensor
 hlo.computation @common_attrs(%a: tensor<f32>) -> tensor<f32> {
   // CHECK: %0 = negate %arg0 {backend_config = #hlo.text<"{\22x\22:1}">, frontend_attributes = {k = "v"}, sharding = #hlo.sharding<"{replicated}">} : (tensor<f32>) -> tensor<f32>
   %0 = hlo.negate %a {sharding = #hlo.sharding<"{replicated}">, frontend_attributes = {k = "v"}, backend_config = #hlo.text<"{\"x\":1}">} : (tensor<f32>) -> tensor<f32>
-  // CHECK: %1 = negate %0 {control_predecessors = ["negate.1"], sharding = #hlo.sharding<"{maximal device=1}">} : (tensor<f32>) -> tensor<f32>
-  %1 = hlo.negate %0 {sharding = #hlo.sharding<"{maximal device=1}">, control_predecessors = ["negate.1"]} : (tensor<f32>) -> tensor<f32>
+  // CHECK: %1 = negate %0 after(%arg0 : tensor<f32>) {sharding = #hlo.sharding<"{maximal device=1}">} : (tensor<f32>) -> tensor<f32>
+  %1 = hlo.negate %0 after(%a : tensor<f32>) {sharding = #hlo.sharding<"{maximal device=1}">} : (tensor<f32>) -> tensor<f32>
   hlo.return %1 : tensor<f32>
 }

@@ -14,6 +14,7 @@
 include "Hlo/Dialect/Hlo/HloBase.td"
 include "mlir/IR/EnumAttr.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
+include "mlir/IR/TensorEncoding.td"
 
 //===----------------------------------------------------------------------===//
 // Enums. Case strings are exactly HLO's spellings.
@@ -104,7 +105,8 @@ class Hlo_Attr<string name, string attrMnemonic, list<Trait> traits = []>
   let mnemonic = attrMnemonic;
 }
 
-def Hlo_LayoutAttr : Hlo_Attr<"Layout", "layout"> {
+def Hlo_LayoutAttr : Hlo_Attr<"Layout", "layout",
+    [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let summary = "HLO layout of an array shape, used as a tensor encoding";
   let description = [{
     `minor_to_major` lists dimensions from the fastest to the slowest varying
@@ -114,6 +116,10 @@ def Hlo_LayoutAttr : Hlo_Attr<"Layout", "layout"> {
     are kept (a `*` tile dimension is INT64_MIN and prints as `*`).
     `hasMinorToMajor` is false when the shape printed no layout.
     Layout items this dialect does not model are kept verbatim in `extra`.
+    As a tensor encoding it is verified against its tensor: minor_to_major
+    is a permutation of the dimensions, bounds has one entry per dimension
+    (a bound only on a dynamic dimension), and each tile has at most the
+    tensor's rank.
 
     ```
     tensor<8x128xf32, #hlo.layout<[1, 0]>>

@@ -15,9 +15,12 @@
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TensorEncoding.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "Hlo/Dialect/Hlo/HloOpsDialect.h.inc"
@@ -29,6 +32,66 @@
 #define GET_ATTRDEF_CLASSES
 #include "Hlo/Dialect/Hlo/HloAttrs.h.inc"
 
+namespace mlir::OpTrait::hlo {
+/// Gives an op InstructionOpInterface's `getNumLeadingOperands`.
+template <int N> class LeadingOperands {
+public:
+  template <typename ConcreteType>
+  class Impl : public TraitBase<ConcreteType, Impl> {
+  public:
+    static int getNumLeadingOperands() { return N; }
+  };
+};
+} // namespace mlir::OpTrait::hlo
+
+#include "Hlo/Dialect/Hlo/HloInterfaces.h.inc"
+
+/// CallOpInterface for an op whose `inputs` are the arguments of the
+/// computation its `Callee` attribute names (`get##Callee##Attr`). HLO calls
+/// carry no argument or result attributes.
+#define HLO_CALL_INTERFACE_METHODS(Callee)                                     \
+  ::mlir::CallInterfaceCallable getCallableForCallee() {                       \
+    return get##Callee##Attr();                                                \
+  }                                                                            \
+  void setCalleeFromCallable(::mlir::CallInterfaceCallable callee) {           \
+    set##Callee##Attr(::llvm::cast<::mlir::FlatSymbolRefAttr>(                 \
+        ::llvm::cast<::mlir::SymbolRefAttr>(callee)));                         \
+  }                                                                            \
+  ::mlir::Operation::operand_range getArgOperands() { return getInputs(); }    \
+  ::mlir::MutableOperandRange getArgOperandsMutable() {                        \
+    return getInputsMutable();                                                 \
+  }                                                                            \
+  ::mlir::ArrayAttr getArgAttrsAttr() { return nullptr; }                      \
+  ::mlir::ArrayAttr getResAttrsAttr() { return nullptr; }                      \
+  void setArgAttrsAttr(::mlir::ArrayAttr) {}                                   \
+  void setResAttrsAttr(::mlir::ArrayAttr) {}                                   \
+  ::mlir::Attribute removeArgAttrsAttr() { return nullptr; }                   \
+  ::mlir::Attribute removeResAttrsAttr() { return nullptr; }
+
+namespace mlir::hlo {
+/// The assembly of an HLO instruction op:
+///   `%data, ... after(%pred, ... : types) {attrs} : (types) -> type`.
+ParseResult parseInstruction(OpAsmParser &parser, OperationState &result);
+void printInstruction(OpAsmPrinter &p, Operation *op);
+
+/// Adds the data operands and control predecessors of an HLO instruction to
+/// `state`, with the operand segment sizes of the ops that need them.
+void addInstructionOperands(OperationState &state, ValueRange data,
+                            ValueRange control);
+
+/// Creates the HLO instruction op `name` (e.g. SliceOp::getOperationName())
+/// with data operands `operands` and attributes `attrs`.
+Operation *createInstruction(OpBuilder &builder, Location loc, StringRef name,
+                             Type type, ValueRange operands,
+                             ArrayRef<NamedAttribute> attrs = {});
+
+/// Moves what a replaced instruction carries besides its operands and
+/// result to its replacement: sharding and frontend attributes (unless the
+/// replacement has its own), its location (name and metadata, fused with the
+/// replacement's) and its control predecessors.
+void transferInstructionAttrs(Operation *from, Operation *to);
+} // namespace mlir::hlo
+
 #define GET_OP_CLASSES
 #include "Hlo/Dialect/Hlo/HloOps.h.inc"
 
@@ -36,6 +99,10 @@ namespace mlir::hlo {
 /// The HLO opcode spelling of an op of this dialect (`hlo.dynamic_slice` ->
 /// `dynamic-slice`).
 std::string getOpcode(Operation *op);
+
+/// The data operands of an HLO instruction (all operands but its control
+/// predecessors); all operands of any other op.
+OperandRange getDataOperands(Operation *op);
 } // namespace mlir::hlo
 
 #endif // HLO_DIALECT_HLO_HLODIALECT_H

@@ -14,11 +14,13 @@
 include "Hlo/Dialect/Hlo/HloBase.td"
 include "Hlo/Dialect/Hlo/HloTypes.td"
 include "Hlo/Dialect/Hlo/HloAttrs.td"
+include "Hlo/Dialect/Hlo/HloInterfaces.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/IR/OpAsmInterface.td"
 include "mlir/Interfaces/FunctionInterfaces.td"
 include "mlir/Interfaces/CallInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/IR/BuiltinAttributes.td"
 
 //===----------------------------------------------------------------------===//
@@ -26,7 +28,8 @@ include "mlir/IR/BuiltinAttributes.td"
 //===----------------------------------------------------------------------===//
 
 def Hlo_ComputationOp : Op<Hlo_Dialect, "computation", [
-    IsolatedFromAbove, FunctionOpInterface, OpAsmOpInterface]> {
+    IsolatedFromAbove, FunctionOpInterface, OpAsmOpInterface,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "an HLO computation";
   let description = [{
     An HLO computation: its parameters are the block arguments (parameter
@@ -35,8 +38,13 @@ def Hlo_ComputationOp : Op<Hlo_Dialect, "computation", [
     `execution_thread` keeps a non-main execution thread. Parameter
     instruction attributes (sharding, metadata, parameter_replication, ...)
     are argument attributes; parameter names are the arguments' locations.
+    Every computation but the ENTRY one is private (only instructions of the
+    module call it), so `symbol-dce` removes computations nothing calls.
+    The ENTRY computation checks, once per module, that every fused
+    computation has exactly one caller and that no instruction calls ENTRY.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
+    OptionalAttr<StrAttr>:$sym_visibility,
     TypeAttrOf<FunctionType>:$function_type,
     OptionalAttr<DictArrayAttr>:$arg_attrs,
     OptionalAttr<DictArrayAttr>:$res_attrs,
@@ -66,25 +74,50 @@ def Hlo_ReturnOp : Op<Hlo_Dialect, "return", [Pure, Terminator,
 // Instruction base classes.
 //===----------------------------------------------------------------------===//
 
-// Attributes every HLO instruction may carry.
-defvar HloCommonAttrs = (ins
+// The attributes every HLO instruction may carry.
+defvar HloAttrs = (ins
   OptionalAttr<Hlo_ShardingAttr>:$sharding,
   OptionalAttr<AnyAttrOf<[StrAttr, Hlo_TextAttr]>>:$backend_config,
   OptionalAttr<DictionaryAttr>:$frontend_attributes,
-  OptionalAttr<StrArrayAttr>:$control_predecessors,
   OptionalAttr<DictionaryAttr>:$statistics,
   OptionalAttr<Hlo_TextAttr>:$origin,
   OptionalAttr<DictionaryAttr>:$result_accuracy,
   OptionalAttr<DictionaryAttr>:$unknown_attrs);
+// The control predecessors (always the last operands) and HloAttrs.
+defvar HloCommonAttrs =
+    !con((ins Variadic<AnyType>:$control_predecessors), HloAttrs);
 
-class Hlo_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Hlo_Dialect, mnemonic, traits> {
+// An HLO instruction. Its assembly is
+//   hlo.op %data... after(%pred... : types) {attrs} : (data types) -> result
+// where `after(...)` lists the control predecessors (omitted when none).
+//
+// `leading`: for ops with a variadic data operand group besides the control
+// predecessors (they need AttrSizedOperandSegments), the number of data
+// operands before that group; -1 for the other ops.
+class Hlo_Op<string mnemonic, list<Trait> traits = [], int leading = -1>
+    : Op<Hlo_Dialect, mnemonic,
+         !listconcat(traits, [Hlo_InstructionOpInterface,
+                              Hlo_LeadingOperands<leading>])> {
   let results = (outs AnyType:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
   // The HLO opcode this op implements.
   string opcode = !subst("_", "-", mnemonic);
   let summary = "HLO `" # opcode # "`";
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDefinition = [{
+    ::mlir::ParseResult $cppClass::parse(::mlir::OpAsmParser &parser,
+                                         ::mlir::OperationState &result) {
+      return ::mlir::hlo::parseInstruction(parser, result);
+    }
+    void $cppClass::print(::mlir::OpAsmPrinter &p) {
+      ::mlir::hlo::printInstruction(p, getOperation());
+    }
+  }];
 }
+
+// An op with a variadic data operand group after `leading` fixed operands.
+class Hlo_SegmentedOp<string mnemonic, int leading, list<Trait> traits = []>
+    : Hlo_Op<mnemonic, !listconcat(traits, [AttrSizedOperandSegments]),
+             leading>;
 
 // One operand. Not Pure by default: infeed, recv, the -done ops, while,
 // opt-barrier and domain must not be merged or dropped.
@@ -104,8 +137,9 @@ class Hlo_ElementwiseUnaryOp<string mnemonic, string what>
   }];
 }
 
-class Hlo_ElementwiseBinaryOp<string mnemonic, string what, dag attrs = (ins)>
-    : Hlo_Op<mnemonic, [Pure]> {
+class Hlo_ElementwiseBinaryOp<string mnemonic, string what, dag attrs = (ins),
+                              list<Trait> traits = []>
+    : Hlo_Op<mnemonic, !listconcat(traits, [Pure])> {
   let arguments = !con((ins AnyType:$lhs, AnyType:$rhs), attrs, HloCommonAttrs);
   let summary = "HLO `" # opcode # "`: " # what;
   let hasVerifier = 1;
@@ -117,10 +151,23 @@ class Hlo_ElementwiseBinaryOp<string mnemonic, string what, dag attrs = (ins)>
 
 class Hlo_VariadicOp<string mnemonic, string what, dag attrs = (ins),
                      list<Trait> traits = []>
-    : Hlo_Op<mnemonic, traits> {
+    : Hlo_SegmentedOp<mnemonic, 0, traits> {
   let arguments = !con((ins Variadic<AnyType>:$inputs), attrs, HloCommonAttrs);
   let summary = "HLO `" # opcode # "`: " # what;
 }
+
+// Ops that touch state outside their operands and results (device queues,
+// channels, other devices, the RNG state, asynchronous chains): never
+// merged, removed or moved across each other.
+defvar HloSideEffects = MemoryEffects<[MemRead, MemWrite]>;
+// Ops that call computations check them through the symbol table.
+defvar HloCalls = DeclareOpInterfaceMethods<SymbolUserOpInterface>;
+// Ops whose effects are those of the computations they call.
+defvar HloCallEffects = DeclareOpInterfaceMethods<MemoryEffectsOpInterface>;
+
+// CallOpInterface for an op whose `inputs` are the arguments of the
+// computation its callee attribute names: `HLO_CALL_INTERFACE_METHODS(X)` in
+// its extraClassDeclaration (HloDialect.h), X the callee's accessor name.
 
 defvar CollectiveAttrs = (ins
   OptionalAttr<Hlo_ReplicaGroupsAttr>:$replica_groups,
@@ -162,8 +209,12 @@ def Hlo_IsFiniteOp : Hlo_ElementwiseUnaryOp<"is_finite", "x is neither inf nor n
 def Hlo_LogOp : Hlo_ElementwiseUnaryOp<"log", "natural logarithm">;
 def Hlo_Log1pOp : Hlo_ElementwiseUnaryOp<"log_plus_one", "log(1 + x)">;
 def Hlo_LogisticOp : Hlo_ElementwiseUnaryOp<"logistic", "1 / (1 + e^-x)">;
-def Hlo_NegOp : Hlo_ElementwiseUnaryOp<"negate", "-x">;
-def Hlo_NotOp : Hlo_ElementwiseUnaryOp<"not", "logical or bitwise not">;
+def Hlo_NegOp : Hlo_ElementwiseUnaryOp<"negate", "-x"> {
+  let hasFolder = 1;
+}
+def Hlo_NotOp : Hlo_ElementwiseUnaryOp<"not", "logical or bitwise not"> {
+  let hasFolder = 1;
+}
 def Hlo_PopcntOp : Hlo_ElementwiseUnaryOp<"popcnt", "count set bits">;
 def Hlo_RealOp : Hlo_ElementwiseUnaryOp<"real", "real part of a complex">;
 def Hlo_RoundAfzOp : Hlo_ElementwiseUnaryOp<"round_nearest_afz", "round half away from zero">;
@@ -175,7 +226,9 @@ def Hlo_SqrtOp : Hlo_ElementwiseUnaryOp<"sqrt", "square root">;
 def Hlo_TanOp : Hlo_ElementwiseUnaryOp<"tan", "tangent">;
 def Hlo_TanhOp : Hlo_ElementwiseUnaryOp<"tanh", "hyperbolic tangent">;
 def Hlo_CopyOp : Hlo_ElementwiseUnaryOp<"copy", "copy (may change the layout)">;
-def Hlo_ConvertOp : Hlo_ElementwiseUnaryOp<"convert", "element type conversion">;
+def Hlo_ConvertOp : Hlo_ElementwiseUnaryOp<"convert", "element type conversion"> {
+  let hasFolder = 1;
+}
 def Hlo_BitcastConvertOp : Hlo_UnaryOp<"bitcast_convert",
     "reinterpret element bits as another type", (ins), [Pure]> { let hasVerifier = 1; }
 def Hlo_ReducePrecisionOp : Hlo_UnaryOp<"reduce_precision",
@@ -193,16 +246,34 @@ def Hlo_StochasticConvertOp : Hlo_Op<"stochastic_convert", [Pure]> {
 // Elementwise binary and ternary.
 //===----------------------------------------------------------------------===//
 
-def Hlo_AddOp : Hlo_ElementwiseBinaryOp<"add", "lhs + rhs">;
+def Hlo_AddOp : Hlo_ElementwiseBinaryOp<"add", "lhs + rhs", (ins),
+    [Commutative]> {
+  let hasFolder = 1;
+}
 def Hlo_Atan2Op : Hlo_ElementwiseBinaryOp<"atan2", "atan(lhs / rhs) by quadrant">;
-def Hlo_AndOp : Hlo_ElementwiseBinaryOp<"and", "logical or bitwise and">;
+def Hlo_AndOp : Hlo_ElementwiseBinaryOp<"and", "logical or bitwise and",
+    (ins), [Commutative]> {
+  let hasFolder = 1;
+}
 def Hlo_ComplexOp : Hlo_ElementwiseBinaryOp<"complex", "complex(real, imag)">;
 def Hlo_DivOp : Hlo_ElementwiseBinaryOp<"divide", "lhs / rhs">;
-def Hlo_MaxOp : Hlo_ElementwiseBinaryOp<"maximum", "max(lhs, rhs)">;
-def Hlo_MinOp : Hlo_ElementwiseBinaryOp<"minimum", "min(lhs, rhs)">;
-def Hlo_MulOp : Hlo_ElementwiseBinaryOp<"multiply", "lhs * rhs">;
+def Hlo_MaxOp : Hlo_ElementwiseBinaryOp<"maximum", "max(lhs, rhs)", (ins),
+    [Commutative]> {
+  let hasFolder = 1;
+}
+def Hlo_MinOp : Hlo_ElementwiseBinaryOp<"minimum", "min(lhs, rhs)", (ins),
+    [Commutative]> {
+  let hasFolder = 1;
+}
+def Hlo_MulOp : Hlo_ElementwiseBinaryOp<"multiply", "lhs * rhs", (ins),
+    [Commutative]> {
+  let hasFolder = 1;
+}
 def Hlo_MulhiOp : Hlo_ElementwiseBinaryOp<"mulhi", "high half of the integer product">;
-def Hlo_OrOp : Hlo_ElementwiseBinaryOp<"or", "logical or bitwise or">;
+def Hlo_OrOp : Hlo_ElementwiseBinaryOp<"or", "logical or bitwise or", (ins),
+    [Commutative]> {
+  let hasFolder = 1;
+}
 def Hlo_PowOp : Hlo_ElementwiseBinaryOp<"power", "lhs ^ rhs">;
 def Hlo_RemOp : Hlo_ElementwiseBinaryOp<"remainder", "lhs rem rhs (sign of lhs)">;
 def Hlo_ShiftLeftOp : Hlo_ElementwiseBinaryOp<"shift_left", "lhs << rhs">;
@@ -210,8 +281,13 @@ def Hlo_ShiftRightArithmeticOp
     : Hlo_ElementwiseBinaryOp<"shift_right_arithmetic", "lhs >> rhs (sign fill)">;
 def Hlo_ShiftRightLogicalOp
     : Hlo_ElementwiseBinaryOp<"shift_right_logical", "lhs >> rhs (zero fill)">;
-def Hlo_SubtractOp : Hlo_ElementwiseBinaryOp<"subtract", "lhs - rhs">;
-def Hlo_XorOp : Hlo_ElementwiseBinaryOp<"xor", "logical or bitwise xor">;
+def Hlo_SubtractOp : Hlo_ElementwiseBinaryOp<"subtract", "lhs - rhs"> {
+  let hasFolder = 1;
+}
+def Hlo_XorOp : Hlo_ElementwiseBinaryOp<"xor", "logical or bitwise xor", (ins),
+    [Commutative]> {
+  let hasFolder = 1;
+}
 def Hlo_CompareOp : Hlo_ElementwiseBinaryOp<"compare",
     "elementwise comparison producing pred",
     (ins Hlo_ComparisonDirectionAttr:$direction,
@@ -228,6 +304,7 @@ def Hlo_SelectOp : Hlo_Op<"select", [Pure]> {
                             AnyType:$on_false), HloCommonAttrs);
   let summary = "HLO `select`: pred ? on_true : on_false, elementwise";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -236,11 +313,19 @@ def Hlo_SelectOp : Hlo_Op<"select", [Pure]> {
 
 def Hlo_BroadcastOp : Hlo_UnaryOp<"broadcast",
     "operand dimension i maps to result dimension dimensions[i]",
-    (ins OptionalAttr<DenseI64ArrayAttr>:$dimensions), [Pure]> { let hasVerifier = 1; }
+    (ins OptionalAttr<DenseI64ArrayAttr>:$dimensions), [Pure]> {
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizeMethod = 1;
+}
 def Hlo_ReshapeOp : Hlo_UnaryOp<"reshape",
     "same elements in row-major order, new dimensions",
-    (ins OptionalAttr<I64Attr>:$inferred_dimension), [Pure]> { let hasVerifier = 1; }
-def Hlo_DynamicReshapeOp : Hlo_Op<"dynamic_reshape", [Pure]> {
+    (ins OptionalAttr<I64Attr>:$inferred_dimension), [Pure]> {
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizeMethod = 1;
+}
+def Hlo_DynamicReshapeOp : Hlo_SegmentedOp<"dynamic_reshape", 1, [Pure]> {
   let arguments = !con((ins AnyType:$operand, Variadic<AnyType>:$output_dims),
                        HloCommonAttrs);
   let summary = "HLO `dynamic-reshape`: reshape to runtime dimension sizes";
@@ -248,45 +333,83 @@ def Hlo_DynamicReshapeOp : Hlo_Op<"dynamic_reshape", [Pure]> {
 }
 def Hlo_TransposeOp : Hlo_UnaryOp<"transpose",
     "result dimension i is operand dimension dimensions[i]",
-    (ins DenseI64ArrayAttr:$dimensions), [Pure]> { let hasVerifier = 1; }
+    (ins DenseI64ArrayAttr:$dimensions), [Pure]> {
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizeMethod = 1;
+}
 def Hlo_ReverseOp : Hlo_UnaryOp<"reverse", "reverse the listed dimensions",
-    (ins DenseI64ArrayAttr:$dimensions), [Pure]> { let hasVerifier = 1; }
+    (ins DenseI64ArrayAttr:$dimensions), [Pure]> {
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
 def Hlo_SliceOp : Hlo_UnaryOp<"slice", "static strided slice",
-    (ins Hlo_SliceAttr:$slice), [Pure]> { let hasVerifier = 1; }
+    (ins Hlo_SliceAttr:$slice), [Pure]> {
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
 def Hlo_BitcastOp : Hlo_UnaryOp<"bitcast",
-    "reinterpret the buffer with another shape or layout", (ins), [Pure]>;
+    "reinterpret the buffer with another shape or layout", (ins), [Pure]> {
+  let hasFolder = 1;
+  let description = [{
+    XLA `kBitcast`: the result reads the operand's bytes with another shape
+    and layout, so both are arrays of the same size in bytes.
+  }];
+  let hasVerifier = 1;
+}
 def Hlo_ConcatenateOp : Hlo_VariadicOp<"concatenate",
     "join operands along dimensions[0]", (ins DenseI64ArrayAttr:$dimensions),
-    [Pure]> { let hasVerifier = 1; }
+    [Pure]> {
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
 def Hlo_PadOp : Hlo_Op<"pad", [Pure]> {
   let arguments = !con((ins AnyType:$operand, AnyType:$padding_value,
                             Hlo_PaddingAttr:$padding), HloCommonAttrs);
   let summary = "HLO `pad`: edge (low/high, may be negative) and interior padding";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 def Hlo_IotaOp : Hlo_Op<"iota", [Pure]> {
   let arguments = !con((ins I64Attr:$iota_dimension), HloCommonAttrs);
   let summary = "HLO `iota`: element value is its index along iota_dimension";
   let hasVerifier = 1;
 }
-def Hlo_ConstantOp : Hlo_Op<"constant", [Pure]> {
-  let arguments = !con((ins OptionalAttr<AnyAttr>:$value), HloCommonAttrs);
+def Hlo_ConstantOp : Hlo_Op<"constant", [Pure, ConstantLike]> {
+  // No control predecessors: a literal does not run (the importer drops
+  // control-predecessors of a constant with a warning).
+  let arguments = !con((ins AnyAttr:$value), HloAttrs);
   let summary = "HLO `constant`: a literal";
   let description = [{
     `value` is a dense elements attribute for arrays and an array attribute
     (one entry per element) for tuple literals. An elided literal (`{...}` in
-    HLO text) has no `value`.
+    HLO text: its values are unknown) is a `distinct[N]<unit>` attribute, so
+    two elided literals are never taken for the same constant; an elided
+    element of a tuple literal is a `distinct` attribute too.
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    /// True if the literal's values are unknown (`{...}` in HLO text).
+    bool isElided() { return ::llvm::isa<::mlir::DistinctAttr>(getValue()); }
+    ::mlir::OperandRange getControlPredecessors() {
+      return (*this)->getOperands();
+    }
+    ::mlir::MutableOperandRange getControlPredecessorsMutable() {
+      return ::mlir::MutableOperandRange(getOperation(), 0, 0);
+    }
+  }];
 }
-def Hlo_DynamicSliceOp : Hlo_Op<"dynamic_slice", [Pure]> {
+def Hlo_DynamicSliceOp : Hlo_SegmentedOp<"dynamic_slice", 1, [Pure]> {
   let arguments = !con((ins AnyType:$operand, Variadic<AnyType>:$start_indices,
                             DenseI64ArrayAttr:$dynamic_slice_sizes),
                        HloCommonAttrs);
   let summary = "HLO `dynamic-slice`: slice at runtime start indices (clamped)";
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizeMethod = 1;
 }
-def Hlo_DynamicUpdateSliceOp : Hlo_Op<"dynamic_update_slice", [Pure]> {
+def Hlo_DynamicUpdateSliceOp : Hlo_SegmentedOp<"dynamic_update_slice", 2, [Pure]> {
   let arguments = !con((ins AnyType:$operand, AnyType:$update,
                             Variadic<AnyType>:$start_indices), HloCommonAttrs);
   let summary = "HLO `dynamic-update-slice`: overwrite a slice at runtime indices";
@@ -311,31 +434,61 @@ def Hlo_TupleOp : Hlo_VariadicOp<"tuple", "build a tuple", (ins), [Pure]> {
   let hasVerifier = 1;
 }
 def Hlo_GetTupleElementOp : Hlo_UnaryOp<"get_tuple_element",
-    "element `index` of a tuple", (ins I64Attr:$index), [Pure]> { let hasVerifier = 1; }
-def Hlo_CallOp : Hlo_VariadicOp<"call", "call a computation",
-    (ins FlatSymbolRefAttr:$to_apply, OptionalAttr<BoolAttr>:$is_composite)> {
+    "element `index` of a tuple", (ins I64Attr:$index), [Pure]> {
   let hasVerifier = 1;
+  let hasFolder = 1;
+}
+def Hlo_CallOp : Hlo_VariadicOp<"call", "call a computation",
+    (ins FlatSymbolRefAttr:$to_apply, OptionalAttr<BoolAttr>:$is_composite),
+    [CallOpInterface, HloCalls, HloCallEffects]> {
+  let description = [{
+    Runs `to_apply` on the operands (XLA `kCall`). Its effects are those of
+    the called computation; MLIR's `inline` pass inlines it.
+  }];
+  let extraClassDeclaration = "HLO_CALL_INTERFACE_METHODS(ToApply)";
 }
 def Hlo_FusionOp : Hlo_VariadicOp<"fusion", "call a fused computation",
     (ins FlatSymbolRefAttr:$calls, Hlo_FusionKindAttr:$kind,
-         OptionalAttr<DictArrayAttr>:$output_to_operand_aliasing)> {
+         OptionalAttr<DictArrayAttr>:$output_to_operand_aliasing),
+    [CallOpInterface, HloCalls, Pure]> {
+  let description = [{
+    Runs the fused computation `calls` on the operands (XLA `kFusion`). A
+    fused computation has exactly this one caller and holds no side effects,
+    so a fusion is pure; it is never inlined (that is un-fusing).
+  }];
   let hasVerifier = 1;
+  let extraClassDeclaration = "HLO_CALL_INTERFACE_METHODS(Calls)";
 }
 def Hlo_MapOp : Hlo_VariadicOp<"map", "apply a scalar computation elementwise",
-    (ins FlatSymbolRefAttr:$to_apply, OptionalAttr<DenseI64ArrayAttr>:$dimensions)> {
+    (ins FlatSymbolRefAttr:$to_apply, OptionalAttr<DenseI64ArrayAttr>:$dimensions),
+    [HloCalls, Pure]> {
   let hasVerifier = 1;
 }
 def Hlo_WhileOp : Hlo_UnaryOp<"while", "loop body while condition holds",
-    (ins FlatSymbolRefAttr:$condition, FlatSymbolRefAttr:$body)> {
+    (ins FlatSymbolRefAttr:$condition, FlatSymbolRefAttr:$body),
+    [HloCalls, HloCallEffects]> {
+  let description = [{
+    XLA `kWhile`: the state is the operand; its effects are those of the
+    condition and body computations.
+  }];
   let hasVerifier = 1;
 }
-def Hlo_ConditionalOp : Hlo_Op<"conditional"> {
+def Hlo_ConditionalOp : Hlo_SegmentedOp<"conditional", 1, [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let arguments = !con((ins AnyType:$branch_index,
       Variadic<AnyType>:$branch_operands,
       OptionalAttr<SymbolRefArrayAttr>:$branch_computations,
       OptionalAttr<FlatSymbolRefAttr>:$true_computation,
       OptionalAttr<FlatSymbolRefAttr>:$false_computation), HloCommonAttrs);
   let summary = "HLO `conditional`: run the branch selected by a pred or s32";
+  let description = [{
+    XLA `kConditional`; its effects are those of its branch computations.
+  }];
+  let extraClassDeclaration = [{
+    /// The branch computations, in branch order.
+    SmallVector<FlatSymbolRefAttr> getBranches();
+  }];
   let hasVerifier = 1;
 }
 def Hlo_CustomCallOp : Hlo_VariadicOp<"custom_call",
@@ -353,22 +506,31 @@ def Hlo_CustomCallOp : Hlo_VariadicOp<"custom_call",
          OptionalAttr<Hlo_ConvDimensionNumbersAttr>:$dim_labels,
          OptionalAttr<I64Attr>:$feature_group_count,
          OptionalAttr<I64Attr>:$batch_group_count,
-         OptionalAttr<Hlo_PrecisionArrayAttr>:$operand_precision)>;
-def Hlo_OptimizationBarrierOp : Hlo_UnaryOp<"opt_barrier",
-    "value passes through; blocks movement across it"> {
+         OptionalAttr<Hlo_PrecisionArrayAttr>:$operand_precision),
+    [HloCalls, DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let description = [{
+    XLA `kCustomCall`. It has side effects only when
+    `custom_call_has_side_effect` is true, as in XLA; otherwise identical
+    custom calls may be merged and unused ones removed.
+  }];
   let hasVerifier = 1;
 }
-def Hlo_AddDependencyOp : Hlo_Op<"add_dependency"> {
+def Hlo_OptimizationBarrierOp : Hlo_UnaryOp<"opt_barrier",
+    "value passes through; blocks movement across it", (ins),
+    [HloSideEffects]> {
+  let hasVerifier = 1;
+}
+def Hlo_AddDependencyOp : Hlo_Op<"add_dependency", [HloSideEffects]> {
   let arguments = !con((ins AnyType:$operand, AnyType:$token), HloCommonAttrs);
   let summary = "HLO `add-dependency`: operand, ordered after a token";
   let hasVerifier = 1;
 }
 def Hlo_AfterAllOp : Hlo_VariadicOp<"after_all",
-    "a token ordered after all operand tokens"> {
+    "a token ordered after all operand tokens", (ins), [Pure]> {
   let hasVerifier = 1;
 }
 def Hlo_DomainOp : Hlo_UnaryOp<"domain", "marks a sharding/domain boundary",
-    (ins OptionalAttr<DictionaryAttr>:$domain)> {
+    (ins OptionalAttr<DictionaryAttr>:$domain), [Pure]> {
   let hasVerifier = 1;
 }
 
@@ -378,15 +540,17 @@ def Hlo_DomainOp : Hlo_UnaryOp<"domain", "marks a sharding/domain boundary",
 
 def Hlo_ReduceOp : Hlo_VariadicOp<"reduce",
     "reduce N inputs with N inits over dimensions",
-    (ins DenseI64ArrayAttr:$dimensions, FlatSymbolRefAttr:$to_apply)> {
+    (ins DenseI64ArrayAttr:$dimensions, FlatSymbolRefAttr:$to_apply),
+    [HloCalls, Pure]> {
   let hasVerifier = 1;
 }
 def Hlo_ReduceWindowOp : Hlo_VariadicOp<"reduce_window",
     "reduce N inputs with N inits over sliding windows",
-    (ins OptionalAttr<Hlo_WindowAttr>:$window, FlatSymbolRefAttr:$to_apply)> {
+    (ins OptionalAttr<Hlo_WindowAttr>:$window, FlatSymbolRefAttr:$to_apply),
+    [HloCalls, Pure]> {
   let hasVerifier = 1;
 }
-def Hlo_SelectAndScatterOp : Hlo_Op<"select_and_scatter"> {
+def Hlo_SelectAndScatterOp : Hlo_Op<"select_and_scatter", [HloCalls, Pure]> {
   let arguments = !con((ins AnyType:$operand, AnyType:$source,
       AnyType:$init_value, Hlo_WindowAttr:$window,
       FlatSymbolRefAttr:$select, FlatSymbolRefAttr:$scatter), HloCommonAttrs);
@@ -395,7 +559,9 @@ def Hlo_SelectAndScatterOp : Hlo_Op<"select_and_scatter"> {
 }
 def Hlo_SortOp : Hlo_VariadicOp<"sort", "sort operands along dimensions[0]",
     (ins DenseI64ArrayAttr:$dimensions, FlatSymbolRefAttr:$to_apply,
-         OptionalAttr<BoolAttr>:$is_stable)> { let hasVerifier = 1; }
+         OptionalAttr<BoolAttr>:$is_stable), [HloCalls, Pure]> {
+  let hasVerifier = 1;
+}
 def Hlo_TopKOp : Hlo_UnaryOp<"topk", "k largest (or smallest) along the last dimension",
     (ins I64Attr:$k, OptionalAttr<BoolAttr>:$largest), [Pure]> {
   let hasVerifier = 1;
@@ -405,7 +571,9 @@ def Hlo_ScanOp : Hlo_VariadicOp<"scan", "prefix scan of a computation along a di
          OptionalAttr<FlatSymbolRefAttr>:$to_apply,
          OptionalAttr<BoolAttr>:$is_reverse,
          OptionalAttr<BoolAttr>:$is_associative,
-         OptionalAttr<I64Attr>:$num_carries)>;
+         OptionalAttr<I64Attr>:$num_carries), [HloCalls, Pure]> {
+  let hasVerifier = 1;
+}
 
 //===----------------------------------------------------------------------===//
 // Linear algebra, convolution, gather/scatter.
@@ -417,11 +585,24 @@ def Hlo_DotOp : Hlo_Op<"dot", [Pure]> {
   let hasVerifier = 1;
 }
 def Hlo_ScaledDotOp : Hlo_VariadicOp<"scaled_dot",
-    "dot with block scales for lhs and rhs", DotAttrs, [Pure]>;
+    "dot with block scales for lhs and rhs", DotAttrs, [Pure]> {
+  let description = [{
+    Operands (lhs, lhs_scale, rhs, rhs_scale): a dot of lhs and rhs, each
+    dequantized by its block scale; the result has the dot's dimensions.
+  }];
+  let hasVerifier = 1;
+}
 def Hlo_RaggedDotOp : Hlo_VariadicOp<"ragged_dot",
     "dot over ragged groups given by group sizes",
     !con(DotAttrs, (ins OptionalAttr<DenseI64ArrayAttr>:$lhs_ragged_dims,
-                        OptionalAttr<DenseI64ArrayAttr>:$rhs_group_dims)), [Pure]>;
+                        OptionalAttr<DenseI64ArrayAttr>:$rhs_group_dims)), [Pure]> {
+  let description = [{
+    Operands (lhs, rhs, group_sizes): a dot whose lhs ragged dimension is
+    split into groups of the given sizes, each multiplied by its own slice of
+    rhs along `rhs_group_dims`.
+  }];
+  let hasVerifier = 1;
+}
 def Hlo_ConvolutionOp : Hlo_Op<"convolution", [Pure]> {
   let arguments = !con((ins AnyType:$lhs, AnyType:$rhs,
       OptionalAttr<Hlo_WindowAttr>:$window,
@@ -453,7 +634,9 @@ def Hlo_ScatterOp : Hlo_VariadicOp<"scatter",
          OptionalAttr<DenseI64ArrayAttr>:$scatter_indices_batching_dims,
          OptionalAttr<BoolAttr>:$indices_are_sorted,
          OptionalAttr<BoolAttr>:$unique_indices,
-         FlatSymbolRefAttr:$to_apply)> { let hasVerifier = 1; }
+         FlatSymbolRefAttr:$to_apply), [HloCalls, Pure]> {
+  let hasVerifier = 1;
+}
 def Hlo_CholeskyOp : Hlo_UnaryOp<"cholesky", "Cholesky factor of SPD matrices",
     (ins OptionalAttr<BoolAttr>:$lower), [Pure]> {
   let hasVerifier = 1;
@@ -496,7 +679,7 @@ def Hlo_BatchNormGradOp : Hlo_Op<"batch_norm_grad", [Pure]> {
 //===----------------------------------------------------------------------===//
 
 def Hlo_RngOp : Hlo_VariadicOp<"rng", "random numbers from a distribution",
-    (ins Hlo_RngDistributionAttr:$distribution)> {
+    (ins Hlo_RngDistributionAttr:$distribution), [HloSideEffects]> {
   let hasVerifier = 1;
 }
 def Hlo_RngBitGeneratorOp : Hlo_UnaryOp<"rng_bit_generator",
@@ -504,7 +687,8 @@ def Hlo_RngBitGeneratorOp : Hlo_UnaryOp<"rng_bit_generator",
     (ins Hlo_RngAlgorithmAttr:$algorithm), [Pure]> {
   let hasVerifier = 1;
 }
-def Hlo_RngGetAndUpdateStateOp : Hlo_Op<"rng_get_and_update_state"> {
+def Hlo_RngGetAndUpdateStateOp : Hlo_Op<"rng_get_and_update_state",
+    [HloSideEffects]> {
   let arguments = !con((ins I64Attr:$delta), HloCommonAttrs);
   let summary = "HLO `rng-get-and-update-state`: read and advance the RNG state";
   let hasVerifier = 1;
@@ -516,74 +700,94 @@ def Hlo_RngGetAndUpdateStateOp : Hlo_Op<"rng_get_and_update_state"> {
 
 def Hlo_AllReduceOp : Hlo_VariadicOp<"all_reduce",
     "reduce across replicas with to_apply",
-    !con((ins FlatSymbolRefAttr:$to_apply), CollectiveAttrs)> {
+    !con((ins FlatSymbolRefAttr:$to_apply), CollectiveAttrs),
+    [HloCalls, HloSideEffects]> {
   let hasVerifier = 1;
 }
 def Hlo_AllReduceStartOp : Hlo_VariadicOp<"all_reduce_start",
     "start an asynchronous all-reduce",
-    !con((ins FlatSymbolRefAttr:$to_apply), CollectiveAttrs)> {
+    !con((ins FlatSymbolRefAttr:$to_apply), CollectiveAttrs),
+    [HloCalls, HloSideEffects]> {
   let hasVerifier = 1;
 }
 def Hlo_AllReduceDoneOp : Hlo_UnaryOp<"all_reduce_done",
-    "wait for an all-reduce-start"> {
+    "wait for an all-reduce-start", (ins), [HloSideEffects]> {
   let hasVerifier = 1;
 }
 def Hlo_AllGatherOp : Hlo_VariadicOp<"all_gather",
     "concatenate operands of all replicas along dimensions[0]",
-    !con((ins DenseI64ArrayAttr:$dimensions), CollectiveAttrs)> {
+    !con((ins DenseI64ArrayAttr:$dimensions), CollectiveAttrs),
+    [HloSideEffects]> {
   let hasVerifier = 1;
 }
 def Hlo_AllGatherStartOp : Hlo_VariadicOp<"all_gather_start",
     "start an asynchronous all-gather",
-    !con((ins DenseI64ArrayAttr:$dimensions), CollectiveAttrs)> {
+    !con((ins DenseI64ArrayAttr:$dimensions), CollectiveAttrs),
+    [HloSideEffects]> {
   let hasVerifier = 1;
 }
 def Hlo_AllGatherDoneOp : Hlo_UnaryOp<"all_gather_done",
-    "wait for an all-gather-start"> {
+    "wait for an all-gather-start", (ins), [HloSideEffects]> {
   let hasVerifier = 1;
 }
 def Hlo_AllToAllOp : Hlo_VariadicOp<"all_to_all",
     "split, exchange and concatenate across replicas",
-    !con((ins OptionalAttr<DenseI64ArrayAttr>:$dimensions), CollectiveAttrs)> {
+    !con((ins OptionalAttr<DenseI64ArrayAttr>:$dimensions), CollectiveAttrs),
+    [HloSideEffects]> {
   let hasVerifier = 1;
 }
 def Hlo_RaggedAllToAllOp : Hlo_VariadicOp<"ragged_all_to_all",
-    "all-to-all of ragged row ranges", CollectiveAttrs>;
+    "all-to-all of ragged row ranges", CollectiveAttrs, [HloSideEffects]> {
+  let description = [{
+    Operands (input, output, input_offsets, send_sizes, output_offsets,
+    recv_sizes): rows of `input` are sent to each peer and written into
+    `output` at the given offsets; the result has the type of `output`.
+  }];
+  let hasVerifier = 1;
+}
 def Hlo_ReduceScatterOp : Hlo_VariadicOp<"reduce_scatter",
     "all-reduce then scatter along dimensions[0]",
     !con((ins DenseI64ArrayAttr:$dimensions, FlatSymbolRefAttr:$to_apply),
-         CollectiveAttrs)> {
+         CollectiveAttrs), [HloCalls, HloSideEffects]> {
   let hasVerifier = 1;
 }
 def Hlo_CollectiveBroadcastOp : Hlo_VariadicOp<"collective_broadcast",
-    "broadcast from the first replica of each group", CollectiveAttrs> {
+    "broadcast from the first replica of each group", CollectiveAttrs,
+    [HloSideEffects]> {
   let hasVerifier = 1;
 }
 def Hlo_CollectivePermuteOp : Hlo_VariadicOp<"collective_permute",
     "send to target of each (source, target) pair",
-    !con((ins OptionalAttr<ArrayAttr>:$source_target_pairs), CollectiveAttrs)> {
+    !con((ins OptionalAttr<ArrayAttr>:$source_target_pairs), CollectiveAttrs),
+    [HloSideEffects]> {
   let hasVerifier = 1;
 }
 def Hlo_CollectivePermuteStartOp : Hlo_VariadicOp<"collective_permute_start",
     "start an asynchronous collective-permute",
-    !con((ins OptionalAttr<ArrayAttr>:$source_target_pairs), CollectiveAttrs)> {
+    !con((ins OptionalAttr<ArrayAttr>:$source_target_pairs), CollectiveAttrs),
+    [HloSideEffects]> {
   let hasVerifier = 1;
 }
 def Hlo_CollectivePermuteDoneOp : Hlo_UnaryOp<"collective_permute_done",
-    "wait for a collective-permute-start"> {
+    "wait for a collective-permute-start", (ins), [HloSideEffects]> {
   let hasVerifier = 1;
 }
 def Hlo_CollectiveReduceOp : Hlo_VariadicOp<"collective_reduce",
     "reduce within groups without the scatter/gather of all-reduce",
-    !con((ins OptionalAttr<FlatSymbolRefAttr>:$to_apply), CollectiveAttrs)>;
+    !con((ins OptionalAttr<FlatSymbolRefAttr>:$to_apply), CollectiveAttrs),
+    [HloCalls, HloSideEffects]> {
+  let hasVerifier = 1;
+}
 def Hlo_ShuffleOp : Hlo_VariadicOp<"shuffle", "exchange data between replicas",
-    CollectiveAttrs>;
-def Hlo_ReplicaIdOp : Hlo_Op<"replica_id"> {
+    CollectiveAttrs, [HloSideEffects]> {
+  let hasVerifier = 1;
+}
+def Hlo_ReplicaIdOp : Hlo_Op<"replica_id", [Pure]> {
   let arguments = HloCommonAttrs;
   let summary = "HLO `replica-id`: this replica's id (u32)";
   let hasVerifier = 1;
 }
-def Hlo_PartitionIdOp : Hlo_Op<"partition_id"> {
+def Hlo_PartitionIdOp : Hlo_Op<"partition_id", [Pure]> {
   let arguments = HloCommonAttrs;
   let summary = "HLO `partition-id`: this partition's id (u32)";
   let hasVerifier = 1;
@@ -595,28 +799,30 @@ def Hlo_PartitionIdOp : Hlo_Op<"partition_id"> {
 
 defvar ChannelAttrs = (ins OptionalAttr<I64Attr>:$channel_id,
                            OptionalAttr<BoolAttr>:$is_host_transfer);
-def Hlo_SendOp : Hlo_Op<"send"> {
+def Hlo_SendOp : Hlo_Op<"send", [HloSideEffects]> {
   let arguments = !con((ins AnyType:$operand, AnyType:$token), ChannelAttrs,
                        HloCommonAttrs);
   let summary = "HLO `send`: start sending to a channel; (data, u32 context, token)";
   let hasVerifier = 1;
 }
-def Hlo_SendDoneOp : Hlo_UnaryOp<"send_done", "wait for a send", ChannelAttrs> {
+def Hlo_SendDoneOp : Hlo_UnaryOp<"send_done", "wait for a send", ChannelAttrs,
+    [HloSideEffects]> {
   let hasVerifier = 1;
 }
 def Hlo_RecvOp : Hlo_UnaryOp<"recv",
-    "start receiving from a channel; (data, u32 context, token)", ChannelAttrs> {
+    "start receiving from a channel; (data, u32 context, token)", ChannelAttrs,
+    [HloSideEffects]> {
   let hasVerifier = 1;
 }
 def Hlo_RecvDoneOp : Hlo_UnaryOp<"recv_done", "wait for a recv; (data, token)",
-    ChannelAttrs> {
+    ChannelAttrs, [HloSideEffects]> {
   let hasVerifier = 1;
 }
 def Hlo_InfeedOp : Hlo_UnaryOp<"infeed", "read from the device infeed; (data, token)",
-    (ins OptionalAttr<StrAttr>:$infeed_config)> {
+    (ins OptionalAttr<StrAttr>:$infeed_config), [HloSideEffects]> {
   let hasVerifier = 1;
 }
-def Hlo_OutfeedOp : Hlo_Op<"outfeed"> {
+def Hlo_OutfeedOp : Hlo_Op<"outfeed", [HloSideEffects]> {
   let arguments = !con((ins AnyType:$operand, AnyType:$token,
       OptionalAttr<TypeAttr>:$outfeed_shape,
       OptionalAttr<StrAttr>:$outfeed_config), HloCommonAttrs);
@@ -631,7 +837,9 @@ def Hlo_OutfeedOp : Hlo_Op<"outfeed"> {
 def Hlo_AsyncStartOp : Hlo_VariadicOp<"async_start",
     "start running `calls` asynchronously",
     (ins FlatSymbolRefAttr:$calls,
-         OptionalAttr<StrAttr>:$async_execution_thread)> {
+         OptionalAttr<StrAttr>:$async_execution_thread),
+    [CallOpInterface, HloCalls, HloSideEffects]> {
+  let extraClassDeclaration = "HLO_CALL_INTERFACE_METHODS(Calls)";
   let description = [{
     Wraps a called computation. The result is a tuple laid out as
     ((operands...), outputs, context...): element 0 aliases the operands,
@@ -647,17 +855,20 @@ def Hlo_AsyncStartOp : Hlo_VariadicOp<"async_start",
 def Hlo_AsyncUpdateOp : Hlo_UnaryOp<"async_update",
     "an intermediate step of an async chain",
     (ins OptionalAttr<FlatSymbolRefAttr>:$calls,
-         OptionalAttr<StrAttr>:$async_execution_thread)> { let hasVerifier = 1; }
+         OptionalAttr<StrAttr>:$async_execution_thread),
+    [HloCalls, HloSideEffects]> { let hasVerifier = 1; }
 def Hlo_AsyncDoneOp : Hlo_UnaryOp<"async_done",
     "wait for an async chain; yields the wrapped computation's result",
     (ins OptionalAttr<FlatSymbolRefAttr>:$calls,
-         OptionalAttr<StrAttr>:$async_execution_thread)> { let hasVerifier = 1; }
+         OptionalAttr<StrAttr>:$async_execution_thread),
+    [HloCalls, HloSideEffects]> { let hasVerifier = 1; }
 def Hlo_CopyStartOp : Hlo_UnaryOp<"copy_start",
     "start an asynchronous copy; (dest, src, u32 context)",
-    (ins OptionalAttr<I64Attr>:$cross_program_prefetch_index)> {
+    (ins OptionalAttr<I64Attr>:$cross_program_prefetch_index), [HloSideEffects]> {
   let hasVerifier = 1;
 }
-def Hlo_CopyDoneOp : Hlo_UnaryOp<"copy_done", "wait for a copy-start"> {
+def Hlo_CopyDoneOp : Hlo_UnaryOp<"copy_done", "wait for a copy-start", (ins),
+    [HloSideEffects]> {
   let hasVerifier = 1;
 }
 

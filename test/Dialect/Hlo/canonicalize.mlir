@@ -1,0 +1,30 @@
+// RUN: hlo-opt %s --canonicalize | FileCheck %s
+// RUN: hlo-opt %s --canonicalize --hlo-check-semantics
+
+// Canonicalization patterns.
+
+// CHECK-LABEL: hlo.computation @main
+hlo.computation @main(%x: tensor<2x3x4xf32>, %v: tensor<6xf32>, %s: tensor<f32>) -> tuple<tensor<4x2x3xf32>, tensor<24xf32>, tensor<5x2x3xf32>, tensor<3xf32>, tensor<2xf32>> attributes {entry} {
+  // transpose(transpose(x)): one transpose with the composed permutation.
+  // CHECK: %[[T:.*]] = transpose %arg0 {dimensions = array<i64: 2, 0, 1>}
+  %t1 = hlo.transpose %x {dimensions = array<i64: 1, 2, 0>} : (tensor<2x3x4xf32>) -> tensor<3x4x2xf32>
+  %t2 = hlo.transpose %t1 {dimensions = array<i64: 1, 2, 0>} : (tensor<3x4x2xf32>) -> tensor<4x2x3xf32>
+  // reshape(reshape(x)): one reshape.
+  // CHECK: %[[R:.*]] = reshape %arg0 : (tensor<2x3x4xf32>) -> tensor<24xf32>
+  %r1 = hlo.reshape %x : (tensor<2x3x4xf32>) -> tensor<6x4xf32>
+  %r2 = hlo.reshape %r1 : (tensor<6x4xf32>) -> tensor<24xf32>
+  // broadcast(broadcast(s)): one broadcast with composed dimensions.
+  // CHECK: %[[B:.*]] = broadcast %arg2 {dimensions = array<i64>} : (tensor<f32>) -> tensor<5x2x3xf32>
+  %b1 = hlo.broadcast %s {dimensions = array<i64>} : (tensor<f32>) -> tensor<2x3xf32>
+  %b2 = hlo.broadcast %b1 {dimensions = array<i64: 1, 2>} : (tensor<2x3xf32>) -> tensor<5x2x3xf32>
+  // dynamic-slice at constant indices: a slice, the start clamped (5 -> 3).
+  // CHECK: %[[S:.*]] = slice %arg1 {slice = #hlo.slice<"{[3:6]}">}
+  %five = hlo.constant {value = dense<5> : tensor<i32>} : () -> tensor<i32>
+  %ds = hlo.dynamic_slice %v, %five {dynamic_slice_sizes = array<i64: 3>} : (tensor<6xf32>, tensor<i32>) -> tensor<3xf32>
+  // Not with control predecessors: the edge would be lost.
+  // CHECK: dynamic_slice %arg1, %{{.*}} after(
+  %ds2 = hlo.dynamic_slice %v, %five after(%ds : tensor<3xf32>) {dynamic_slice_sizes = array<i64: 2>} : (tensor<6xf32>, tensor<i32>) -> tensor<2xf32>
+  // CHECK: tuple %[[T]], %[[R]], %[[B]], %[[S]]
+  %res = hlo.tuple %t2, %r2, %b2, %ds, %ds2 : (tensor<4x2x3xf32>, tensor<24xf32>, tensor<5x2x3xf32>, tensor<3xf32>, tensor<2xf32>) -> tuple<tensor<4x2x3xf32>, tensor<24xf32>, tensor<5x2x3xf32>, tensor<3xf32>, tensor<2xf32>>
+  hlo.return %res : tuple<tensor<4x2x3xf32>, tensor<24xf32>, tensor<5x2x3xf32>, tensor<3xf32>, tensor<2xf32>>
+}
