@@ -17,16 +17,11 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.use_default_substitutions()
 
 # Third-party HLO text shipped beside the project (never copied into it):
-# $HLO_CORPUS_DIR, else ../shared/corpus/hlo beside the checkout, else the
-# workplace's /work/shared (a clean clone elsewhere still finds it).
-corpus_candidates = [
-    os.environ.get("HLO_CORPUS_DIR", ""),
-    os.path.join(config.hlo_src_root, "..", "shared", "corpus", "hlo"),
-    "/work/shared/corpus/hlo",
-]
-corpus = next((os.path.normpath(c) for c in corpus_candidates
-               if c and os.path.isdir(c)),
-              os.path.normpath(corpus_candidates[1]))
+# $HLO_CORPUS_DIR when set, else ../shared/corpus/hlo beside the source tree.
+# Without it the tests that need the corpus are unsupported.
+corpus = os.path.normpath(
+    os.environ.get("HLO_CORPUS_DIR")
+    or os.path.join(config.hlo_src_root, "..", "shared", "corpus", "hlo"))
 config.substitutions.append(("%corpus", corpus))
 # The interpreter itself, not a launcher shim, so that RUN lines (which see
 # a reduced environment) get the one with the project's Python packages.
