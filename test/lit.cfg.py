@@ -1,5 +1,6 @@
 # -*- Python -*-
 import os
+import shlex
 import shutil
 
 import lit.formats
@@ -35,6 +36,21 @@ except OSError:
 # Ahead of lit.llvm's own %python (the interpreter running lit).
 config.substitutions.insert(0, ("%python", python))
 config.substitutions.append(("%srcroot", config.hlo_src_root))
+config.substitutions.append(("%objroot", config.hlo_obj_root))
+# %cmake and the arguments that configure a downstream project like this
+# build (test/Downstream).
+config.substitutions.append(("%cmake", shlex.quote(config.cmake)))
+downstream_args = [
+    "-G", config.cmake_generator,
+    "-DCMAKE_MAKE_PROGRAM=" + config.cmake_make_program,
+    "-DCMAKE_CXX_COMPILER=" + config.cxx_compiler,
+    "-DCMAKE_BUILD_TYPE=" + (config.cmake_build_type or "Release"),
+]
+if config.cxx_compiler_launcher:
+    downstream_args.append("-DCMAKE_CXX_COMPILER_LAUNCHER=" +
+                           config.cxx_compiler_launcher)
+config.substitutions.append(
+    ("%downstream_cmake_args", " ".join(shlex.quote(a) for a in downstream_args)))
 if os.path.isdir(corpus):
     config.available_features.add("corpus")
 # lit may run under another Python than the one with jax: ask that one.
