@@ -6,9 +6,9 @@
 #
 # hlo_check_layering(), called once every target exists, fails the
 # configuration when
-#   - a library of the project links a library of the project that its entry
-#     does not allow (a wrong-direction dependency, or one that closes a
-#     cycle), or links a library outside the package (test passes);
+#   - a library of the table links a library of the project that its entry
+#     does not allow: a wrong-direction dependency, one that closes a cycle,
+#     or a library outside the package (the test passes of test/lib);
 #   - a library of the package is missing from the table (or the table names
 #     a library that does not exist).
 # It also writes ${PROJECT_BINARY_DIR}/test/Layering/layers.txt, one line per
