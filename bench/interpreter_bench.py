@@ -42,7 +42,9 @@ from jax import lax  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "test" / "Runtime" / "xla"))
 import compare_xla  # noqa: E402
 
-CORPUS_DIR = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "hlo"
+# $HLO_CORPUS_DIR, else ../shared/corpus/hlo beside the source tree.
+CORPUS_DIR = Path(os.environ.get("HLO_CORPUS_DIR") or
+                  Path(__file__).resolve().parents[2] / "shared" / "corpus" / "hlo")
 # ResNet-50 inference and MobileNet-v2 training (the largest corpus module).
 DEFAULT_CORPUS = [CORPUS_DIR / "rocmxla__cpu_bench__resnet50_keras_jax_f32.hlo",
                   CORPUS_DIR / "rocmxla__tools_data__mobilenet_v2_pytorch_xla.hlo"]

@@ -30,7 +30,10 @@ from jax._src.lib import hlo  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import gen_hlo  # noqa: E402
 
-DEFAULT_CORPUS = "/work/shared/corpus/hlo/rocmxla__tools_data__mobilenet_v2_pytorch_xla.hlo"
+# $HLO_CORPUS_DIR, else ../shared/corpus/hlo beside the source tree.
+CORPUS_DIR = Path(os.environ.get("HLO_CORPUS_DIR") or
+                  Path(__file__).resolve().parents[2] / "shared" / "corpus" / "hlo")
+DEFAULT_CORPUS = str(CORPUS_DIR / "rocmxla__tools_data__mobilenet_v2_pytorch_xla.hlo")
 TINY = """HloModule tiny
 
 ENTRY %main (p: f32[4]) -> f32[4] {

@@ -1,5 +1,6 @@
 # -*- Python -*-
 import os
+import shlex
 import shutil
 
 import lit.formats
@@ -17,16 +18,11 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.use_default_substitutions()
 
 # Third-party HLO text shipped beside the project (never copied into it):
-# $HLO_CORPUS_DIR, else ../shared/corpus/hlo beside the checkout, else the
-# workplace's /work/shared (a clean clone elsewhere still finds it).
-corpus_candidates = [
-    os.environ.get("HLO_CORPUS_DIR", ""),
-    os.path.join(config.hlo_src_root, "..", "shared", "corpus", "hlo"),
-    "/work/shared/corpus/hlo",
-]
-corpus = next((os.path.normpath(c) for c in corpus_candidates
-               if c and os.path.isdir(c)),
-              os.path.normpath(corpus_candidates[1]))
+# $HLO_CORPUS_DIR when set, else ../shared/corpus/hlo beside the source tree.
+# Without it the tests that need the corpus are unsupported.
+corpus = os.path.normpath(
+    os.environ.get("HLO_CORPUS_DIR")
+    or os.path.join(config.hlo_src_root, "..", "shared", "corpus", "hlo"))
 config.substitutions.append(("%corpus", corpus))
 # The interpreter itself, not a launcher shim, so that RUN lines (which see
 # a reduced environment) get the one with the project's Python packages.
@@ -40,6 +36,21 @@ except OSError:
 # Ahead of lit.llvm's own %python (the interpreter running lit).
 config.substitutions.insert(0, ("%python", python))
 config.substitutions.append(("%srcroot", config.hlo_src_root))
+config.substitutions.append(("%objroot", config.hlo_obj_root))
+# %cmake and the arguments that configure a downstream project like this
+# build (test/Downstream).
+config.substitutions.append(("%cmake", shlex.quote(config.cmake)))
+downstream_args = [
+    "-G", config.cmake_generator,
+    "-DCMAKE_MAKE_PROGRAM=" + config.cmake_make_program,
+    "-DCMAKE_CXX_COMPILER=" + config.cxx_compiler,
+    "-DCMAKE_BUILD_TYPE=" + (config.cmake_build_type or "Release"),
+]
+if config.cxx_compiler_launcher:
+    downstream_args.append("-DCMAKE_CXX_COMPILER_LAUNCHER=" +
+                           config.cxx_compiler_launcher)
+config.substitutions.append(
+    ("%downstream_cmake_args", " ".join(shlex.quote(a) for a in downstream_args)))
 if os.path.isdir(corpus):
     config.available_features.add("corpus")
 # lit may run under another Python than the one with jax: ask that one.

@@ -10,7 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AffineEvaluator.h"
-#include "Hlo/Analysis/IndexingMap.h"
+#include "Hlo/Support/IndexingMap.h"
 
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"

@@ -339,13 +339,13 @@ TEST_F(InterpreterTest, DISABLED_RunFile) {
 }
 
 /// Runs every module of the corpus (HLO_CORPUS_DIR, default
-/// /work/shared/corpus/hlo) on random arguments and prints one line per
-/// module: ok, or the error. Never fails on an error; a crash or a hang is
-/// the bug it looks for. Disabled by default (slow):
+/// ../shared/corpus/hlo beside the source tree) on random arguments and
+/// prints one line per module: ok, or the error. Never fails on an error; a
+/// crash or a hang is the bug it looks for. Disabled by default (slow):
 /// HloUnitTests --gtest_also_run_disabled_tests --gtest_filter='*Corpus*'.
 TEST_F(InterpreterTest, DISABLED_CorpusSmoke) {
   const char *env = std::getenv("HLO_CORPUS_DIR");
-  std::string dir = env ? env : "/work/shared/corpus/hlo";
+  std::string dir = env ? env : HLO_SOURCE_DIR "/../shared/corpus/hlo";
   const char *filter = std::getenv("HLO_CORPUS_FILTER");
   std::error_code ec;
   std::vector<std::string> files;

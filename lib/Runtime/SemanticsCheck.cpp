@@ -19,7 +19,6 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -369,34 +368,6 @@ private:
   std::optional<OperationFingerPrint> fingerprint;
 };
 
-/// --hlo-test-break-semantics: hlo.add -> hlo.subtract.
-struct BreakSemanticsPass
-    : public PassWrapper<BreakSemanticsPass, OperationPass<>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(BreakSemanticsPass)
-
-  StringRef getArgument() const final { return "hlo-test-break-semantics"; }
-  StringRef getDescription() const final {
-    return "Test pass: replaces every hlo.add by hlo.subtract (changes the "
-           "results, for --hlo-check-semantics)";
-  }
-
-  void runOnOperation() override {
-    SmallVector<Operation *> adds;
-    getOperation()->walk([&](hlo::AddOp add) { adds.push_back(add); });
-    for (Operation *add : adds) {
-      OpBuilder builder(add);
-      OperationState state(add->getLoc(),
-                           hlo::SubtractOp::getOperationName());
-      state.addOperands(add->getOperands());
-      state.addTypes(add->getResultTypes());
-      state.addAttributes(add->getAttrs());
-      Operation *subtract = builder.create(state);
-      add->replaceAllUsesWith(subtract->getResults());
-      add->erase();
-    }
-  }
-};
-
 } // namespace
 
 std::shared_ptr<const SemanticsCheckResult>
@@ -407,8 +378,4 @@ mlir::hlo::runtime::addSemanticsCheck(PassManager &pm,
   pm.addInstrumentation(
       std::make_unique<SemanticsCheckInstrumentation>(options, result));
   return result;
-}
-
-void mlir::hlo::runtime::registerSemanticsCheckTestPasses() {
-  PassRegistration<BreakSemanticsPass>();
 }

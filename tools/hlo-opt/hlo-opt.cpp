@@ -6,7 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Hlo/Analysis/TestPasses.h"
+#include "HloTestPasses.h"
+
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Runtime/SemanticsCheck.h"
 #include "Hlo/Translate/HloText.h"

@@ -20,7 +20,7 @@
 #ifndef HLO_ANALYSIS_INDEXINGANALYSIS_H
 #define HLO_ANALYSIS_INDEXINGANALYSIS_H
 
-#include "Hlo/Analysis/IndexingMap.h"
+#include "Hlo/Support/IndexingMap.h"
 
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/SmallVector.h"

@@ -103,11 +103,6 @@ struct SemanticsCheckResult {
 std::shared_ptr<const SemanticsCheckResult>
 addSemanticsCheck(PassManager &pm, const SemanticsCheckOptions &options = {});
 
-/// Registers the test pass `--hlo-test-break-semantics`, which replaces every
-/// `hlo.add` by `hlo.subtract` (a pass that changes semantics, for the tests
-/// of --hlo-check-semantics).
-void registerSemanticsCheckTestPasses();
-
 } // namespace mlir::hlo::runtime
 
 #endif // HLO_RUNTIME_SEMANTICSCHECK_H

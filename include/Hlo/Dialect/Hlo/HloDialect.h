@@ -7,7 +7,7 @@
 #ifndef HLO_DIALECT_HLO_HLODIALECT_H
 #define HLO_DIALECT_HLO_HLODIALECT_H
 
-#include "Hlo/Analysis/IndexingMap.h"
+#include "Hlo/Support/IndexingMap.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinAttributes.h"

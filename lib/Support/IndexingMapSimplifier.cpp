@@ -24,7 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Hlo/Analysis/IndexingMap.h"
+#include "Hlo/Support/IndexingMap.h"
 
 #include "mlir/IR/AffineExprVisitor.h"
 #include "llvm/ADT/STLExtras.h"

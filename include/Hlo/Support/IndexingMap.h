@@ -22,8 +22,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef HLO_ANALYSIS_INDEXINGMAP_H
-#define HLO_ANALYSIS_INDEXINGMAP_H
+#ifndef HLO_SUPPORT_INDEXINGMAP_H
+#define HLO_SUPPORT_INDEXINGMAP_H
 
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
@@ -229,4 +229,4 @@ std::optional<IndexingMap> parseIndexingMap(llvm::StringRef text,
 
 } // namespace mlir::hlo
 
-#endif // HLO_ANALYSIS_INDEXINGMAP_H
+#endif // HLO_SUPPORT_INDEXINGMAP_H

@@ -21,8 +21,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HloTestPasses.h"
+
 #include "Hlo/Analysis/IndexingAnalysis.h"
-#include "Hlo/Analysis/TestPasses.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Translate/HloText.h"
 

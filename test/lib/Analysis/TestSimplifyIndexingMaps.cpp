@@ -7,7 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Hlo/Analysis/TestPasses.h"
+#include "HloTestPasses.h"
+
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 
 #include "mlir/IR/AttrTypeSubElements.h"

@@ -1,0 +1,36 @@
+//===- HloTestPasses.h - the test passes of hlo-opt -------------*- C++ -*-===//
+//
+// Passes that expose the libraries to lit tests through hlo-opt. They live
+// in test/lib (library MLIRHloTestPasses), are not installed, and only
+// hlo-opt links them:
+//   --hlo-test-print-indexing         print every op's indexing maps
+//   --hlo-test-simplify-indexing-maps simplify #hlo.indexing_map attributes
+//   --hlo-test-break-semantics        replace every hlo.add by hlo.subtract
+//                                     (a pass that changes the results, for
+//                                     the tests of --hlo-check-semantics)
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HLO_TEST_LIB_HLOTESTPASSES_H
+#define HLO_TEST_LIB_HLOTESTPASSES_H
+
+namespace mlir::hlo {
+
+void registerTestPrintIndexingPass();
+void registerTestSimplifyIndexingMapsPass();
+
+/// The test passes of the indexing analysis.
+inline void registerAnalysisTestPasses() {
+  registerTestPrintIndexingPass();
+  registerTestSimplifyIndexingMapsPass();
+}
+
+namespace runtime {
+
+/// The test passes of the semantics check (--hlo-test-break-semantics).
+void registerSemanticsCheckTestPasses();
+
+} // namespace runtime
+} // namespace mlir::hlo
+
+#endif // HLO_TEST_LIB_HLOTESTPASSES_H
