@@ -473,4 +473,54 @@ ENTRY e {
   ASSERT_TRUE(succeeded(result)) << error;
 }
 
+TEST_F(InterpreterTest, ArgumentBytesBeforeAllocation) {
+  const char *hlo = R"(
+HloModule m
+ENTRY e {
+  a = f32[64] parameter(0)
+  b = s8[3,5] parameter(1)
+  c = (c64[2], f64[3], bf16[4], token[]) parameter(2)
+  d = f32[<=7] parameter(3)
+  ROOT t = pred[] constant(true)
+}
+)";
+  OwningOpRef<ModuleOp> module = importHloText(hlo, &ctx);
+  ASSERT_TRUE(module) << diagnostics;
+  // getStorageBytes(type) is what the zero literal of the type holds.
+  std::string error;
+  auto args = randomArguments(*module, 1, error);
+  ASSERT_TRUE(succeeded(args)) << error;
+  int64_t total = 0;
+  for (const Literal &arg : *args) {
+    int64_t held = 0;
+    if (arg.isTuple())
+      for (const Literal &element : arg.getElements())
+        held += element.getStorageBytes();
+    else
+      held = arg.getStorageBytes();
+    EXPECT_EQ(getStorageBytes(arg.getType(&ctx)), held);
+    total += held;
+  }
+  // f32: 4 per element; s8 widened to 8; c64: two floats; f64: 8; bf16: 4;
+  // the bounded dimension at its bound.
+  EXPECT_EQ(total, 64 * 4 + 15 * 8 + (2 * 8 + 3 * 8 + 4 * 4) + 7 * 4);
+
+  InterpreterOptions options;
+  options.maxLiveBytes = total;
+  EXPECT_TRUE(succeeded(checkArgumentBytes(*module, options, error)));
+  options.maxLiveBytes = total - 1;
+  ASSERT_TRUE(failed(checkArgumentBytes(*module, options, error)));
+  EXPECT_EQ(error, "the entry parameters take " + std::to_string(total) +
+                       " bytes: the live values exceed " +
+                       std::to_string(total - 1) +
+                       " bytes (InterpreterOptions::maxLiveBytes)");
+  options.maxLiveBytes = 0; // no limit
+  EXPECT_TRUE(succeeded(checkArgumentBytes(*module, options, error)));
+
+  // Sizes that overflow int64_t saturate instead of wrapping.
+  Type huge = RankedTensorType::get({int64_t(1) << 40, int64_t(1) << 40},
+                                    Float32Type::get(&ctx));
+  EXPECT_EQ(getStorageBytes(huge), std::numeric_limits<int64_t>::max());
+}
+
 } // namespace

@@ -11,6 +11,7 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 #include <cstring>
@@ -62,6 +63,46 @@ std::optional<SmallVector<int64_t>> runtime::getStaticShape(Type type) {
     dims[d] = layout.getBounds()[d];
   }
   return dims;
+}
+
+/// a + b and a * b of non-negative sizes, saturating at INT64_MAX.
+static int64_t addSaturating(int64_t a, int64_t b) {
+  int64_t sum;
+  return llvm::AddOverflow(a, b, sum) ? std::numeric_limits<int64_t>::max()
+                                      : sum;
+}
+static int64_t mulSaturating(int64_t a, int64_t b) {
+  int64_t product;
+  return llvm::MulOverflow(a, b, product) ? std::numeric_limits<int64_t>::max()
+                                          : product;
+}
+
+int64_t runtime::getStorageBytes(Type type) {
+  if (auto tuple = dyn_cast<TupleType>(type)) {
+    int64_t bytes = 0;
+    for (Type element : tuple.getTypes())
+      bytes = addSaturating(bytes, getStorageBytes(element));
+    return bytes;
+  }
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return 0;
+  // As Literal::array stores them: integers and pred widened to 64 bits,
+  // float components as float up to 32 bits, else as double.
+  Type elementType = tensor.getElementType();
+  ElementKind kind = getElementKind(elementType);
+  int64_t bytes = 8;
+  if (kind == ElementKind::Float || kind == ElementKind::Complex) {
+    bytes = getElementBitWidth(elementType) <= 32 ? 4 : 8;
+    if (kind == ElementKind::Complex)
+      bytes *= 2;
+  }
+  SmallVector<int64_t> dims(tensor.getShape());
+  if (std::optional<SmallVector<int64_t>> shape = getStaticShape(type))
+    dims = *shape;
+  for (int64_t d : dims)
+    bytes = ShapedType::isDynamic(d) ? 0 : mulSaturating(bytes, d);
+  return bytes;
 }
 
 //===----------------------------------------------------------------------===//

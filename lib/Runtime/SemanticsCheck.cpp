@@ -290,8 +290,11 @@ public:
     if (!module)
       return;
     std::string error;
-    FailureOr<std::vector<Literal>> random =
-        randomArguments(module, options.seed, error);
+    // Parameters beyond the memory guard are not allocated at all.
+    FailureOr<std::vector<Literal>> random = failure();
+    if (succeeded(
+            checkArgumentBytes(module, interpreterOptions(module), error)))
+      random = randomArguments(module, options.seed, error);
     FailureOr<Literal> before = failure();
     if (succeeded(random))
       before = run(module, *random, interpreterOptions(module), error);

@@ -65,6 +65,9 @@ private:
   DenseMap<Value, std::string> names;
   DenseMap<Type, std::string> shapeText;
   llvm::StringSet<> usedNames;
+  /// Per base name, the last suffix uniqueName tried: `base.1` up to
+  /// `base.<lastSuffix>` are all taken.
+  llvm::StringMap<unsigned> lastSuffix;
   llvm::StringMap<unsigned> symbolUses;
   llvm::StringSet<> skipComputations;
   /// Printed before instruction names ("" for printInstruction).
@@ -90,9 +93,16 @@ static std::optional<StringRef> nameOf(Location loc) {
 }
 
 std::string Exporter::uniqueName(StringRef base) {
-  std::string name = base.str();
-  for (unsigned i = 1; !usedNames.insert(name).second; ++i)
-    name = (base + "." + Twine(i)).str();
+  if (usedNames.insert(base).second)
+    return base.str();
+  // `base.1`, `base.2`, ... in order, as before, but each base resumes after
+  // the last suffix it tried: every name below it is already taken, so a
+  // module of N unnamed `fusion`s costs O(N), not O(N^2).
+  unsigned &suffix = lastSuffix[base];
+  std::string name;
+  do
+    name = (base + "." + Twine(++suffix)).str();
+  while (!usedNames.insert(name).second);
   return name;
 }
 
@@ -615,11 +625,26 @@ static const char *const kMetadataOrder[] = {
     "source_end_column", "profile_type",     "deduplicated_name",
     "preserve_layout",  "stack_frame_id",    "scheduling_name"};
 
+/// The metadata dictionary a location carries: the first one found depth
+/// first. The importer puts it on a fused location around the name; fusing
+/// such locations again (`FusedLoc::get` of two of them, as a pass that
+/// merges ops may do) nests them in a fused location without metadata.
+static DictionaryAttr metadataOf(Location loc) {
+  if (auto fused = dyn_cast<FusedLoc>(loc)) {
+    if (auto md = dyn_cast_or_null<DictionaryAttr>(fused.getMetadata()))
+      return md;
+    for (Location inner : fused.getLocations())
+      if (DictionaryAttr md = metadataOf(inner))
+        return md;
+    return nullptr;
+  }
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return metadataOf(name.getChildLoc());
+  return nullptr;
+}
+
 void Exporter::printMetadata(Location loc) {
-  auto fused = dyn_cast<FusedLoc>(loc);
-  if (!fused)
-    return;
-  auto md = dyn_cast_or_null<DictionaryAttr>(fused.getMetadata());
+  DictionaryAttr md = metadataOf(loc);
   if (!md)
     return;
   os << ", metadata={";

@@ -1,97 +1,355 @@
 //===- hlo-opt.cpp - the hlo optimizer driver -----------------------------===//
 //
-// An MlirOptMain tool with every dialect and pass of the project. Input may
-// be MLIR or HLO text (`.hlo`, or text starting with `HloModule`);
-// `--output-format=hlo` prints HLO text instead of MLIR.
+// MLIR's opt driver with the HLO text importer and exporter: every chunk of
+// the input (`--split-input-file`) is parsed as HLO text (a `.hlo` file, or
+// text that looks like HLO) or as MLIR, the pass pipeline of the command
+// line runs on it, and the result is printed as MLIR (`--mlir-print-*`,
+// `--emit-bytecode`) or exported as HLO text (`--output-format=hlo`). The
+// module goes from the importer to the passes and on to the exporter without
+// a detour through MLIR text, so names and metadata (locations) always
+// survive. `--verify-diagnostics` checks `// expected-error` comments in
+// `.hlo` files as in `.mlir` files.
 //
 //===----------------------------------------------------------------------===//
 
 #include "HloTestPasses.h"
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Dialect/Hlo/HloSyntax.h"
 #include "Hlo/Runtime/SemanticsCheck.h"
+#include "Hlo/Tools/ToolOptions.h"
 #include "Hlo/Translate/HloText.h"
 
+#include "mlir/Bytecode/BytecodeWriter.h"
+#include "mlir/Debug/CLOptionsSetup.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
+#include "mlir/Support/ToolUtilities.h"
+#include "mlir/Tools/ParseUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;
 using namespace llvm;
 
-static cl::opt<std::string> outputFormat(
-    "output-format", cl::desc("Output format: mlir (default) or hlo"),
-    cl::init("mlir"));
+//===----------------------------------------------------------------------===//
+// Options
+//===----------------------------------------------------------------------===//
+
+static cl::OptionCategory hloOptCategory("hlo-opt options");
+
+namespace {
+enum class OutputFormat { Mlir, Hlo };
+} // namespace
+
+static cl::opt<OutputFormat> outputFormat(
+    "output-format", cl::desc("Output format"), cl::init(OutputFormat::Mlir),
+    cl::values(clEnumValN(OutputFormat::Mlir, "mlir",
+                          "MLIR assembly or bytecode (default)"),
+               clEnumValN(OutputFormat::Hlo, "hlo",
+                          "HLO text (names and metadata from locations)")),
+    cl::cat(hloOptCategory));
+static cl::opt<bool> asyncSugar(
+    "async-sugar",
+    cl::desc("With --output-format=hlo: print op-start/op-done for async "
+             "chains wrapping one instruction (default on)"),
+    cl::init(true), cl::cat(hloOptCategory));
 
 static cl::opt<bool> checkSemantics(
     "hlo-check-semantics",
     cl::desc("Run the reference interpreter on random inputs before the "
              "pipeline and after every pass; fail naming the first pass that "
              "changes the results (docs/runtime.md)"),
-    cl::init(false));
-static cl::opt<uint64_t> checkSemanticsSeed(
-    "hlo-check-semantics-seed",
-    cl::desc("Seed of --hlo-check-semantics' random inputs"), cl::init(0));
-static cl::opt<double> checkSemanticsAtol(
-    "hlo-check-semantics-atol",
-    cl::desc("Absolute tolerance of --hlo-check-semantics"), cl::init(1e-5));
-static cl::opt<double> checkSemanticsRtol(
-    "hlo-check-semantics-rtol",
-    cl::desc("Relative tolerance of --hlo-check-semantics"), cl::init(1e-5));
+    cl::init(false), cl::cat(hloOptCategory));
+static cl::opt<uint64_t>
+    checkSemanticsSeed("hlo-check-semantics-seed",
+                       cl::desc("Seed of --hlo-check-semantics' random inputs"),
+                       cl::init(0), cl::cat(hloOptCategory));
+static cl::opt<double>
+    checkSemanticsAtol("hlo-check-semantics-atol",
+                       cl::desc("Absolute tolerance of --hlo-check-semantics"),
+                       cl::init(1e-5), cl::cat(hloOptCategory));
+static cl::opt<double>
+    checkSemanticsRtol("hlo-check-semantics-rtol",
+                       cl::desc("Relative tolerance of --hlo-check-semantics"),
+                       cl::init(1e-5), cl::cat(hloOptCategory));
+
+/// Options of MlirOptMain's configuration that this driver does not
+/// implement: hidden from --help, an error when given.
+static constexpr StringLiteral kUnsupportedOptions[] = {
+    "irdl-file",
+    "mlir-generate-reproducer",
+    "remark-format",
+    "remark-policy",
+    "remarks-filter",
+    "remarks-filter-analyse",
+    "remarks-filter-failed",
+    "remarks-filter-missed",
+    "remarks-filter-passed",
+    "remarks-output-file",
+    "verify-roundtrip",
+};
+
+//===----------------------------------------------------------------------===//
+// Processing one chunk
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Drops the diagnostics below the verbosity level of
+/// `--mlir-diagnostic-verbosity-level`, and notes unless
+/// `--mlir-disable-diagnostic-notes=false` (as MlirOptMain does).
+class DiagnosticFilter : public ScopedDiagnosticHandler {
+public:
+  DiagnosticFilter(MLIRContext *context, VerbosityLevel level, bool showNotes)
+      : ScopedDiagnosticHandler(context) {
+    setHandler([level, showNotes](Diagnostic &diag) -> LogicalResult {
+      switch (diag.getSeverity()) {
+      case DiagnosticSeverity::Error:
+        return failure();
+      case DiagnosticSeverity::Warning:
+        return success(level == VerbosityLevel::ErrorsOnly);
+      case DiagnosticSeverity::Remark:
+        return success(level != VerbosityLevel::ErrorsWarningsAndRemarks);
+      case DiagnosticSeverity::Note:
+        return success(!showNotes);
+      }
+      return failure();
+    });
+  }
+};
+
+/// What the driver needs besides MlirOptMain's configuration.
+struct Driver {
+  const MlirOptMainConfig &config;
+  DialectRegistry &registry;
+  /// The input file's name: `.hlo` marks HLO text.
+  StringRef inputFilename;
+  llvm::ThreadPoolInterface *threadPool = nullptr;
+};
+} // namespace
+
+/// The importer locates an HLO module at the start of its buffer, which for
+/// a chunk of --split-input-file (placeChunk) lies before the chunk: the
+/// module is moved to the chunk's first token (its `HloModule` header).
+static void locateModuleInChunk(ModuleOp module, const SourceMgr &sourceMgr) {
+  auto loc = dyn_cast<FileLineColLoc>(module.getLoc());
+  if (!loc || loc.getLine() != 1 || loc.getColumn() != 1)
+    return;
+  StringRef text =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer();
+  hlo::syntax::Cursor cursor(text);
+  cursor.skipSpace();
+  auto [line, column] = sourceMgr.getLineAndColumn(
+      SMLoc::getFromPointer(text.data() + cursor.getPos()));
+  module->setLoc(FileLineColLoc::get(loc.getFilename(), line, column));
+}
+
+/// Parses a chunk (HLO text or MLIR), runs the pipeline on it and prints or
+/// exports the result to `os`. `isChunk`: the buffer is a chunk of
+/// --split-input-file placed at its line and column.
+static LogicalResult performActions(raw_ostream &os, const Driver &driver,
+                                    const std::shared_ptr<SourceMgr> &sourceMgr,
+                                    MLIRContext *context, bool isChunk) {
+  const MlirOptMainConfig &config = driver.config;
+  DefaultTimingManager timingManager;
+  applyDefaultTimingManagerCLOptions(timingManager);
+  TimingScope timing = timingManager.getRootScope();
+
+  // Parse on one thread: the context's uniquing needs no locks then.
+  bool wasThreadingEnabled = context->isMultithreadingEnabled();
+  context->disableMultithreading();
+  TimingScope parserTiming = timing.nest("Parser");
+  StringRef text =
+      sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID())->getBuffer();
+  bool isHlo =
+      driver.inputFilename.ends_with(".hlo") || hlo::looksLikeHloText(text);
+  FallbackAsmResourceMap fallbackResourceMap;
+  PassReproducerOptions reproducerOptions;
+  OwningOpRef<Operation *> op;
+  if (isHlo) {
+    if (OwningOpRef<ModuleOp> module =
+            hlo::importHloText(*sourceMgr, context)) {
+      if (isChunk)
+        locateModuleInChunk(*module, *sourceMgr);
+      op = OwningOpRef<Operation *>(module.release().getOperation());
+    }
+  } else {
+    ParserConfig parserConfig(context, config.shouldVerifyOnParsing(),
+                              &fallbackResourceMap);
+    if (config.shouldRunReproducer())
+      reproducerOptions.attachResourceParser(parserConfig);
+    op = parseSourceFileForTool(sourceMgr, parserConfig,
+                                !config.shouldUseExplicitModule());
+  }
+  context->enableMultithreading(wasThreadingEnabled);
+  if (!op)
+    return failure();
+  parserTiming.stop();
+
+  // The pipeline of the command line (or of the reproducer), with the
+  // semantics check watching it.
+  PassManager pm(op.get()->getName(), PassManager::Nesting::Implicit);
+  pm.enableVerifier(config.shouldVerifyPasses());
+  if (failed(applyPassManagerCLOptions(pm)))
+    return failure();
+  pm.enableTiming(timing);
+  if (config.shouldRunReproducer()) {
+    if (failed(reproducerOptions.apply(pm)))
+      return failure();
+  } else if (failed(config.setupPassPipeline(pm))) {
+    return failure();
+  }
+  std::shared_ptr<const hlo::runtime::SemanticsCheckResult> semantics;
+  if (checkSemantics) {
+    hlo::runtime::SemanticsCheckOptions options;
+    options.seed = checkSemanticsSeed;
+    options.atol = checkSemanticsAtol;
+    options.rtol = checkSemanticsRtol;
+    semantics = hlo::runtime::addSemanticsCheck(pm, options);
+  }
+  // A pass that changes the results fails the pipeline: its error is on the
+  // module already.
+  if (failed(pm.run(*op)) || (semantics && semantics->failed))
+    return failure();
+
+  TimingScope outputTiming = timing.nest("Output");
+  if (outputFormat == OutputFormat::Hlo) {
+    auto module = dyn_cast<ModuleOp>(*op);
+    if (!module)
+      return op.get()->emitError("--output-format=hlo needs a builtin.module, "
+                                 "got '")
+             << op.get()->getName() << "'";
+    hlo::HloExportOptions options;
+    options.asyncSugar = asyncSugar;
+    return hlo::exportHloText(module, os, options);
+  }
+  if (config.shouldEmitBytecode()) {
+    BytecodeWriterConfig writerConfig(fallbackResourceMap);
+    if (std::optional<int64_t> version = config.bytecodeVersionToEmit())
+      writerConfig.setDesiredBytecodeVersion(*version);
+    if (config.shouldElideResourceDataFromBytecode())
+      writerConfig.setElideResourceDataFlag();
+    return writeBytecodeToFile(op.get(), os, writerConfig);
+  }
+  AsmState asmState(op.get(), OpPrintingFlags(), /*locationMap=*/nullptr,
+                    &fallbackResourceMap);
+  op.get()->print(os, asmState);
+  os << '\n';
+  return success();
+}
+
+/// A chunk of `--split-input-file` as a buffer of its own, named like the
+/// input and preceded by as many newlines and spaces as the input has lines
+/// and columns before it: line and column numbers (of diagnostics, of
+/// locations, of `expected-*` comments) are those of the input file, for
+/// HLO text as for MLIR. The whole input (no splitting) stays as it is.
+static std::unique_ptr<MemoryBuffer>
+placeChunk(std::unique_ptr<MemoryBuffer> chunk, MemoryBufferRef input,
+           bool &isChunk) {
+  StringRef text = input.getBuffer();
+  const char *start = chunk->getBufferStart();
+  isChunk = false;
+  if (start == text.begin() && chunk->getBufferSize() == text.size())
+    return chunk;
+  if (start < text.begin() || start > text.end())
+    return chunk;
+  isChunk = true;
+  StringRef before = text.take_front(start - text.begin());
+  size_t lineStart = before.rfind('\n') + 1; // 0 when there is none
+  std::string placed(before.count('\n'), '\n');
+  placed.append(before.size() - lineStart, ' ');
+  placed += chunk->getBuffer();
+  return MemoryBuffer::getMemBufferCopy(placed, input.getBufferIdentifier());
+}
+
+/// One chunk of the input in a context of its own, its diagnostics printed
+/// or checked against the chunk's `expected-*` comments.
+static LogicalResult processBuffer(raw_ostream &os,
+                                   std::unique_ptr<MemoryBuffer> chunk,
+                                   MemoryBufferRef input,
+                                   const Driver &driver) {
+  const MlirOptMainConfig &config = driver.config;
+  auto sourceMgr = std::make_shared<SourceMgr>();
+  bool isChunk;
+  sourceMgr->AddNewSourceBuffer(placeChunk(std::move(chunk), input, isChunk),
+                                SMLoc());
+
+  MLIRContext context(driver.registry, MLIRContext::Threading::DISABLED);
+  if (driver.threadPool)
+    context.setThreadPool(*driver.threadPool);
+  context.allowUnregisteredDialects(config.shouldAllowUnregisteredDialects());
+  if (config.shouldVerifyDiagnostics())
+    context.printOpOnDiagnostic(false);
+  tracing::InstallDebugHandler debugHandler(context, config.getDebugConfig());
+
+  if (!config.shouldVerifyDiagnostics()) {
+    SourceMgrDiagnosticHandler handler(*sourceMgr, &context);
+    DiagnosticFilter filter(&context, config.getDiagnosticVerbosityLevel(),
+                            config.shouldShowNotes());
+    return performActions(os, driver, sourceMgr, &context, isChunk);
+  }
+  // Whether the actions succeed does not matter here, only whether their
+  // diagnostics are the expected ones.
+  SourceMgrDiagnosticVerifierHandler handler(*sourceMgr, &context,
+                                             config.verifyDiagnosticsLevel());
+  (void)performActions(os, driver, sourceMgr, &context, isChunk);
+  return handler.verify();
+}
+
+//===----------------------------------------------------------------------===//
+// main
+//===----------------------------------------------------------------------===//
 
 int main(int argc, char **argv) {
   InitLLVM y(argc, argv);
+  // Before MLIR registers its options: what is registered now comes from the
+  // libraries' static initializers (LLVM's code generators among them).
+  cl::HideUnrelatedOptions(hloOptCategory);
+
   registerTransformsPasses();
   hlo::registerAnalysisTestPasses();
   hlo::runtime::registerSemanticsCheckTestPasses();
   DialectRegistry registry;
   registry.insert<hlo::HloDialect, func::FuncDialect>();
 
-  // HLO output is exported from the pipeline's MLIR output, which must keep
-  // locations: they carry instruction names and metadata.
-  SmallVector<char *> args(argv, argv + argc);
-  std::string debugInfo = "--mlir-print-debuginfo";
-  for (int i = 1; i < argc; ++i)
-    if (StringRef(argv[i]) == "--output-format=hlo" ||
-        StringRef(argv[i]) == "-output-format=hlo")
-      args.push_back(debugInfo.data());
-  auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
-      args.size(), args.data(), "hlo optimizer driver\n", registry);
-  MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
-  // --hlo-check-semantics: the instrumentation joins the pipeline the
-  // command line describes; a pass that changes the results makes the tool
-  // fail after MlirOptMain has printed its diagnostics.
-  std::vector<std::shared_ptr<const hlo::runtime::SemanticsCheckResult>>
-      semanticsChecks;
-  if (checkSemantics) {
-    MlirOptMainConfig commandLine = config;
-    config.setPassPipelineSetupFn([commandLine, &semanticsChecks](
-                                      PassManager &pm) -> LogicalResult {
-      if (failed(commandLine.setupPassPipeline(pm)))
-        return failure();
-      hlo::runtime::SemanticsCheckOptions options;
-      options.seed = checkSemanticsSeed;
-      options.atol = checkSemanticsAtol;
-      options.rtol = checkSemanticsRtol;
-      semanticsChecks.push_back(hlo::runtime::addSemanticsCheck(pm, options));
-      return success();
-    });
+  // MlirOptMain's options: --pass-pipeline and the pass flags,
+  // --split-input-file, --verify-diagnostics, --emit-bytecode, ... and the
+  // printer, context, pass manager and timing options.
+  std::string helpHeader = registerCLIOptions(
+      "hlo-opt: HLO text or MLIR in, passes, MLIR or HLO text out", registry);
+  for (StringRef name : kUnsupportedOptions)
+    hlo::hideOption(name);
+  auto [inputFilename, outputFilename] =
+      parseCLIOptions(argc, argv, helpHeader);
+  for (StringRef name : kUnsupportedOptions)
+    if (hlo::wasOptionGiven(name)) {
+      errs() << "hlo-opt: --" << name << " is not supported\n";
+      return 1;
+    }
+  const MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
+
+  if (config.shouldShowDialects()) {
+    outs() << "Available Dialects: ";
+    interleaveComma(registry.getDialectNames(), outs());
+    outs() << "\n";
+    return 0;
   }
-  auto semanticsChanged = [&] {
-    return llvm::any_of(semanticsChecks,
-                        [](const auto &check) { return check->failed; });
-  };
-  if (outputFormat != "mlir" && outputFormat != "hlo") {
-    errs() << "hlo-opt: --output-format must be 'mlir' or 'hlo'\n";
-    return 1;
+  if (config.shouldListPasses()) {
+    printRegisteredPasses();
+    return 0;
   }
 
   std::string errorMessage;
@@ -101,49 +359,25 @@ int main(int argc, char **argv) {
     errs() << "hlo-opt: " << errorMessage << "\n";
     return 1;
   }
-
-  // HLO text input: import it here and hand MlirOptMain the module as MLIR
-  // (with locations, so names and metadata survive).
-  if (StringRef(inputFilename).ends_with(".hlo") ||
-      hlo::looksLikeHloText(input->getBuffer())) {
-    MLIRContext context(registry);
-    SourceMgr sourceMgr;
-    sourceMgr.AddNewSourceBuffer(std::move(input), SMLoc());
-    SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-    OwningOpRef<ModuleOp> module = hlo::importHloText(sourceMgr, &context);
-    if (!module)
-      return 1;
-    std::string text;
-    raw_string_ostream os(text);
-    module->print(os, OpPrintingFlags().enableDebugInfo(true, false));
-    input = MemoryBuffer::getMemBufferCopy(text, inputFilename);
-  }
-
-  auto output = openOutputFile(outputFilename, &errorMessage);
+  std::unique_ptr<ToolOutputFile> output =
+      openOutputFile(outputFilename, &errorMessage);
   if (!output) {
     errs() << "hlo-opt: " << errorMessage << "\n";
     return 1;
   }
-  if (outputFormat == "mlir") {
-    if (failed(MlirOptMain(output->os(), std::move(input), registry, config)) ||
-        semanticsChanged())
-      return 1;
-    output->keep();
-    return 0;
-  }
-  // HLO output: run the pipeline into a string, then export it.
-  std::string mlirText;
-  raw_string_ostream mlirOs(mlirText);
-  config.emitBytecode(false);
-  if (failed(MlirOptMain(mlirOs, std::move(input), registry, config)) ||
-      semanticsChanged())
-    return 1;
-  MLIRContext context(registry);
-  SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(MemoryBuffer::getMemBuffer(mlirText), SMLoc());
-  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module || failed(hlo::exportHloText(*module, output->os())))
+
+  // One thread pool for every chunk (none with --mlir-disable-threading).
+  MLIRContext threadPoolContext;
+  Driver driver{config, registry, inputFilename};
+  if (threadPoolContext.isMultithreadingEnabled())
+    driver.threadPool = &threadPoolContext.getThreadPool();
+  auto chunkFn = [&](std::unique_ptr<MemoryBuffer> chunk,
+                     const MemoryBufferRef &input, raw_ostream &os) {
+    return processBuffer(os, std::move(chunk), input, driver);
+  };
+  if (failed(splitAndProcessBuffer(std::move(input), chunkFn, output->os(),
+                                   config.inputSplitMarker(),
+                                   config.outputSplitMarker())))
     return 1;
   output->keep();
   return 0;

@@ -392,13 +392,9 @@ static FailureOr<std::vector<Literal>> readInfeed(ModuleOp module,
   return values;
 }
 
-static FailureOr<Literal> runModule(ModuleOp module, StringRef path,
-                                    ArrayRef<Literal> arguments,
-                                    ArrayRef<Literal> infeed,
-                                    std::string &error,
-                                    RunOutputs *outputs = nullptr) {
+/// The interpreter's options for `module` from the command line.
+static InterpreterOptions getOptions(ModuleOp module) {
   InterpreterOptions options = getModuleOptions(module);
-  options.infeed.assign(infeed.begin(), infeed.end());
   if (replicas.getNumOccurrences())
     options.numReplicas = replicas;
   if (partitions.getNumOccurrences())
@@ -406,6 +402,16 @@ static FailureOr<Literal> runModule(ModuleOp module, StringRef path,
   if (maxLiveBytes >= 0)
     options.maxLiveBytes = maxLiveBytes;
   options.seed = seed;
+  return options;
+}
+
+static FailureOr<Literal> runModule(ModuleOp module, StringRef path,
+                                    ArrayRef<Literal> arguments,
+                                    ArrayRef<Literal> infeed,
+                                    std::string &error,
+                                    RunOutputs *outputs = nullptr) {
+  InterpreterOptions options = getOptions(module);
+  options.infeed.assign(infeed.begin(), infeed.end());
   FailureOr<Literal> result = failure();
   double best = INFINITY;
   for (unsigned i = 0; i < std::max(1u, unsigned(repeat)); ++i) {
@@ -467,6 +473,15 @@ static int runMain() {
                            " is " + typeString(std::get<1>(types)) + ", " +
                            modulePath + "'s is " +
                            typeString(std::get<0>(types)));
+  }
+
+  // The memory guard, before the inputs are allocated: parameters larger
+  // than memory would otherwise abort the process ("out of memory").
+  if (randomInputs || !inputPaths.empty()) {
+    if (failed(checkArgumentBytes(*module, getOptions(*module), error)))
+      return reportError(modulePath + ": " + error);
+    if (other && failed(checkArgumentBytes(*other, getOptions(*other), error)))
+      return reportError(compareWith + ": " + error);
   }
 
   std::vector<Literal> arguments;

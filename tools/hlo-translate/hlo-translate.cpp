@@ -2,108 +2,81 @@
 //
 //   hlo-translate --hlo-to-mlir model.hlo -o model.mlir
 //   hlo-translate --mlir-to-hlo model.mlir -o model.hlo
+//   hlo-translate --hlo-to-hlo model.hlo -o out.hlo
+//
+// An mlirTranslateMain tool: --split-input-file, --verify-diagnostics,
+// --mlir-timing and the printer options work as in mlir-translate.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Translate/HloText.h"
 
-#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/IR/Verifier.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Support/FileUtilities.h"
+#include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;
 using namespace llvm;
 
-namespace {
-enum class Direction { None, HloToMlir, MlirToHlo, HloToHlo };
-} // namespace
+static cl::OptionCategory hloTranslateCategory("hlo-translate options");
+
+static cl::opt<bool>
+    asyncSugar("async-sugar",
+               cl::desc("Print op-start/op-done for async chains wrapping one "
+                        "instruction (default on)"),
+               cl::init(true), cl::cat(hloTranslateCategory));
+
+static LogicalResult exportModule(ModuleOp module, raw_ostream &os) {
+  hlo::HloExportOptions options;
+  options.asyncSugar = asyncSugar;
+  return hlo::exportHloText(module, os, options);
+}
+
+static void registerHloTranslations() {
+  TranslateToMLIRRegistration hloToMlir(
+      "hlo-to-mlir", "HLO text to the hlo dialect",
+      [](SourceMgr &sourceMgr,
+         MLIRContext *context) -> OwningOpRef<Operation *> {
+        OwningOpRef<ModuleOp> module = hlo::importHloText(sourceMgr, context);
+        return OwningOpRef<Operation *>(module.release().getOperation());
+      },
+      hlo::registerHloTranslateDialects);
+  TranslateFromMLIRRegistration mlirToHlo(
+      "mlir-to-hlo", "the hlo dialect to HLO text", exportModule,
+      hlo::registerHloTranslateDialects);
+  TranslateRegistration hloToHlo(
+      "hlo-to-hlo",
+      "HLO text through the hlo dialect back to HLO text, in memory",
+      [](const std::shared_ptr<SourceMgr> &sourceMgr, raw_ostream &os,
+         MLIRContext *context) {
+        DialectRegistry registry;
+        hlo::registerHloTranslateDialects(registry);
+        context->appendDialectRegistry(registry);
+        OwningOpRef<ModuleOp> module = hlo::importHloText(*sourceMgr, context);
+        return success(module && succeeded(exportModule(*module, os)));
+      });
+}
 
 int main(int argc, char **argv) {
-  InitLLVM y(argc, argv);
-  static cl::opt<Direction> direction(
-      cl::desc("Translation:"), cl::init(Direction::None),
-      cl::values(clEnumValN(Direction::HloToMlir, "hlo-to-mlir",
-                            "HLO text to the hlo dialect"),
-                 clEnumValN(Direction::MlirToHlo, "mlir-to-hlo",
-                            "the hlo dialect to HLO text"),
-                 clEnumValN(Direction::HloToHlo, "hlo-to-hlo",
-                            "HLO text through the hlo dialect back to HLO "
-                            "text, in memory")));
-  static cl::opt<std::string> inputFilename(cl::Positional,
-                                            cl::desc("<input file>"),
-                                            cl::init("-"));
-  static cl::opt<std::string> outputFilename(
-      "o", cl::desc("Output filename"), cl::value_desc("filename"),
-      cl::init("-"));
-  static cl::opt<bool> asyncSugar(
-      "async-sugar",
-      cl::desc("Print op-start/op-done for async chains wrapping one "
-               "instruction (default on)"),
-      cl::init(true));
-  static cl::opt<bool> printDebugInfo(
-      "mlir-print-debuginfo",
-      cl::desc("Print locations (instruction names, metadata) in MLIR output "
-               "(default on: export needs them to reproduce names)"),
-      cl::init(true));
-  cl::ParseCommandLineOptions(argc, argv, "HLO text <-> hlo dialect\n");
-  if (direction == Direction::None) {
-    errs() << "hlo-translate: pass --hlo-to-mlir or --mlir-to-hlo\n";
-    return 1;
-  }
+  // Before MLIR registers its options: what is registered now comes from the
+  // libraries' static initializers (LLVM's code generators among them).
+  cl::HideUnrelatedOptions(hloTranslateCategory);
+  registerHloTranslations();
 
-  std::string errorMessage;
-  auto input = openInputFile(inputFilename, &errorMessage);
-  if (!input) {
-    errs() << "hlo-translate: " << errorMessage << "\n";
-    return 1;
-  }
-  auto output = openOutputFile(outputFilename, &errorMessage);
-  if (!output) {
-    errs() << "hlo-translate: " << errorMessage << "\n";
-    return 1;
-  }
-
-  DialectRegistry registry;
-  hlo::registerHloTranslateDialects(registry);
-  // One thread: the translation is sequential, and the context's uniquing is
-  // cheaper without locks.
-  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
-  context.loadAllAvailableDialects();
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(input), SMLoc());
-  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-
-  if (direction == Direction::HloToHlo) {
-    OwningOpRef<ModuleOp> module = hlo::importHloText(sourceMgr, &context);
-    hlo::HloExportOptions options;
-    options.asyncSugar = asyncSugar;
-    if (!module || failed(hlo::exportHloText(*module, output->os(), options)))
-      return 1;
-  } else if (direction == Direction::HloToMlir) {
-    OwningOpRef<ModuleOp> module = hlo::importHloText(sourceMgr, &context);
-    if (!module)
-      return 1;
-    OpPrintingFlags flags;
-    if (printDebugInfo)
-      flags.enableDebugInfo(true, /*prettyForm=*/false);
-    module->print(output->os(), flags);
-  } else {
-    OwningOpRef<ModuleOp> module =
-        parseSourceFile<ModuleOp>(sourceMgr, &context);
-    if (!module)
-      return 1;
-    hlo::HloExportOptions options;
-    options.asyncSugar = asyncSugar;
-    if (failed(hlo::exportHloText(*module, output->os(), options)))
-      return 1;
-  }
-  output->keep();
-  return 0;
+  // Defaults that differ from mlir-translate's, given ahead of the user's
+  // arguments so that theirs win (the last occurrence of an option counts):
+  // MLIR output keeps locations, which carry the instruction names and
+  // metadata that the export needs; and the context is single-threaded, as
+  // translation is sequential and uniquing is cheaper without locks.
+  SmallVector<char *> args(argv, argv + argc);
+  std::string printDebugInfo = "--mlir-print-debuginfo";
+  std::string disableThreading = "--mlir-disable-threading";
+  args.insert(args.begin() + 1,
+              {printDebugInfo.data(), disableThreading.data()});
+  return failed(mlirTranslateMain(args.size(), args.data(),
+                                  "hlo-translate: HLO text <-> hlo dialect"));
 }

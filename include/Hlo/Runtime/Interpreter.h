@@ -103,6 +103,20 @@ struct RunOutputs {
 /// absent).
 InterpreterOptions getModuleOptions(ModuleOp module);
 
+/// The limit on live bytes per simulated device that `options` give:
+/// maxLiveBytes, or for a negative maxLiveBytes three quarters of the
+/// physical memory divided among the devices; 0 = no limit.
+int64_t getLiveBytesLimit(const InterpreterOptions &options);
+
+/// Checks, before any argument is allocated, that the entry computation's
+/// parameters fit under the live-bytes limit of `options` (they are live
+/// values from the start). Fails with the memory guard's error otherwise:
+///   the entry parameters take N bytes: the live values exceed M bytes
+///   (InterpreterOptions::maxLiveBytes)
+LogicalResult checkArgumentBytes(ModuleOp module,
+                                 const InterpreterOptions &options,
+                                 std::string &error);
+
 /// Runs the entry computation of `module` on `arguments` (one per entry
 /// parameter, types must match the parameters' shapes and element types).
 /// Returns the root's value (a tuple literal when the root is a tuple), or

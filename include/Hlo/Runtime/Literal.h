@@ -200,6 +200,11 @@ std::string formatFloat(double v, Type type);
 /// their bound; std::nullopt for an unbounded dynamic dimension or a
 /// non-array type.
 std::optional<SmallVector<int64_t>> getStaticShape(Type type);
+/// The bytes a value of `type` takes as a Literal (what getStorageBytes
+/// returns for Literal::zeros(type): tuples summed, bounded dynamic
+/// dimensions at their bound, unbounded ones as 0), computed without
+/// allocating; saturates at INT64_MAX.
+int64_t getStorageBytes(Type type);
 /// HLO's element type spelling (`f32`, `s8`, `u4`, `pred`, `bf16`,
 /// `f8e4m3fn`, `c64`, ...).
 std::string getElementTypeName(Type elementType);

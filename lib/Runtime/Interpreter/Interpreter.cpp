@@ -9,6 +9,8 @@
 
 #include "Internal.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -36,13 +38,20 @@ static uint64_t getPhysicalMemoryBytes() {
   return 0;
 }
 
+int64_t runtime::getLiveBytesLimit(const InterpreterOptions &options) {
+  if (options.maxLiveBytes >= 0)
+    return options.maxLiveBytes;
+  int64_t devices;
+  if (llvm::MulOverflow(std::max<int64_t>(1, options.numReplicas),
+                        std::max<int64_t>(1, options.numPartitions), devices))
+    devices = std::numeric_limits<int64_t>::max();
+  return static_cast<int64_t>(getPhysicalMemoryBytes() / 4 * 3) / devices;
+}
+
 SharedState::SharedState(ModuleOp module, const InterpreterOptions &options)
     : module(module), options(options),
       numDevices(options.numReplicas * options.numPartitions) {
-  liveBytesLimit = options.maxLiveBytes;
-  if (liveBytesLimit < 0)
-    liveBytesLimit = static_cast<int64_t>(getPhysicalMemoryBytes() / 4 * 3) /
-                     std::max<int64_t>(1, numDevices);
+  liveBytesLimit = getLiveBytesLimit(options);
   for (auto comp : module.getOps<ComputationOp>()) {
     ComputationInfo &info = computations[comp.getSymName()];
     info.op = comp;
@@ -555,6 +564,25 @@ static FailureOr<Literal> randomLiteral(Type type, SplitMix &gen,
     }
   }
   return l;
+}
+
+LogicalResult runtime::checkArgumentBytes(ModuleOp module,
+                                          const InterpreterOptions &options,
+                                          std::string &error) {
+  ComputationOp entry = findEntry(module);
+  int64_t limit = getLiveBytesLimit(options);
+  if (!entry || limit <= 0)
+    return success();
+  int64_t bytes = 0;
+  for (Type t : entry.getArgumentTypes())
+    if (llvm::AddOverflow(bytes, getStorageBytes(t), bytes))
+      bytes = std::numeric_limits<int64_t>::max();
+  if (bytes <= limit)
+    return success();
+  error = "the entry parameters take " + std::to_string(bytes) +
+          " bytes: the live values exceed " + std::to_string(limit) +
+          " bytes (InterpreterOptions::maxLiveBytes)";
+  return failure();
 }
 
 FailureOr<std::vector<Literal>>
