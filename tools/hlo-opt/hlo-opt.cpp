@@ -17,7 +17,7 @@
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Dialect/Hlo/HloSyntax.h"
 #include "Hlo/Runtime/SemanticsCheck.h"
-#include "Hlo/Tools/ToolOptions.h"
+#include "ToolOptions.h"
 #include "Hlo/Translate/HloText.h"
 
 #include "mlir/Bytecode/BytecodeWriter.h"
