@@ -26,8 +26,10 @@ import platform
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_util import best_of, table  # noqa: E402
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
@@ -62,15 +64,6 @@ def instruction_count(n):
     return 4 * n + 1
 
 
-def best_of(repeat, fn):
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
-
-
 class ToolError(Exception):
     pass
 
@@ -81,17 +74,6 @@ def run(cmd, timeout):
         msg = (p.stderr.strip().splitlines() or ["(no stderr)"])[0][:200]
         raise ToolError(f"{' '.join(Path(c).name for c in cmd[:2])} exited "
                         f"{p.returncode}: {msg}")
-
-
-def table(head, rows, markdown):
-    cells = [[str(c) for c in r] for r in rows]
-    if markdown:
-        out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-        return "\n".join(out + ["| " + " | ".join(r) + " |" for r in cells])
-    widths = [max(len(h), *(len(r[i]) for r in cells)) for i, h in enumerate(head)]
-    fmt = lambda r: "  ".join(c.ljust(w) if i == 0 else c.rjust(w)  # noqa: E731
-                              for i, (c, w) in enumerate(zip(r, widths)))
-    return "\n".join([fmt(head), fmt(["-" * w for w in widths])] + [fmt(r) for r in cells])
 
 
 def main():

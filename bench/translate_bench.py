@@ -21,7 +21,6 @@ import platform
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # silence "Invalid stack_frame_id"
@@ -29,6 +28,7 @@ from jax._src.lib import hlo  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import gen_hlo  # noqa: E402
+from bench_util import best_of, table  # noqa: E402
 
 # $HLO_CORPUS_DIR, else ../shared/corpus/hlo beside the source tree.
 CORPUS_DIR = Path(os.environ.get("HLO_CORPUS_DIR") or
@@ -45,16 +45,6 @@ ENTRY %main (p: f32[4]) -> f32[4] {
 
 class TranslateError(Exception):
     pass
-
-
-def best_of(repeat, fn):
-    """Minimum wall time of fn() over `repeat` runs."""
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
 
 
 def run(cmd, timeout):
@@ -107,17 +97,8 @@ def fmt_x(x):
     return "-" if x is None else f"{x:.2f}"
 
 
-def table(rows, markdown):
-    head = ["case", "instrs", "ours import (s)", "ours export (s)", "ours total (s)",
-            "ours in-memory (s)", "XLA (s)", "in-memory/XLA", "growth ours", "growth XLA"]
-    cells = [[str(c) for c in r] for r in rows]
-    if markdown:
-        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-        return "\n".join(lines + ["| " + " | ".join(r) + " |" for r in cells])
-    widths = [max(len(h), *(len(r[i]) for r in cells)) for i, h in enumerate(head)]
-    fmt = lambda r: "  ".join(c.ljust(w) if i == 0 else c.rjust(w)  # noqa: E731
-                              for i, (c, w) in enumerate(zip(r, widths)))
-    return "\n".join([fmt(head), fmt(["-" * w for w in widths])] + [fmt(r) for r in cells])
+TABLE_HEAD = ["case", "instrs", "ours import (s)", "ours export (s)", "ours total (s)",
+              "ours in-memory (s)", "XLA (s)", "in-memory/XLA", "growth ours", "growth XLA"]
 
 
 def main():
@@ -172,7 +153,7 @@ def main():
                          fmt_x(total / t_xla if total else None),
                          fmt_x(growth_ours), fmt_x(t_xla / n / base[1])])
 
-    print(table(rows, args.markdown))
+    print(table(TABLE_HEAD, rows, args.markdown))
     print()
     if startup:
         print(f"Startup (tiny module, included in every 'ours' figure): import "

@@ -80,17 +80,13 @@ ParseResult mlir::hlo::parseInstruction(OpAsmParser &parser,
     return parser.emitError(attrLoc, "operand segments are implied by the "
                                      "operands and `after(...)`");
   SMLoc typeLoc = parser.getCurrentLocation();
+  SmallVector<Value> dataValues, controlValues;
   if (parser.parseColonType(type) ||
-      parser.resolveOperands(data, type.getInputs(), typeLoc,
-                             result.operands) ||
-      parser.resolveOperands(control, controlTypes, typeLoc, result.operands))
+      parser.resolveOperands(data, type.getInputs(), typeLoc, dataValues) ||
+      parser.resolveOperands(control, controlTypes, typeLoc, controlValues))
     return failure();
   result.addTypes(type.getResults());
-  // Re-add the operands through the one helper that knows the segments.
-  SmallVector<Value> all = std::move(result.operands);
-  result.operands.clear();
-  addInstructionOperands(result, ArrayRef(all).take_front(data.size()),
-                         ArrayRef(all).drop_front(data.size()));
+  addInstructionOperands(result, dataValues, controlValues);
   return success();
 }
 

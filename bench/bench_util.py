@@ -1,0 +1,25 @@
+"""Helpers the benchmark scripts share: best-of-N timing and result tables."""
+
+import time
+
+
+def best_of(repeat, fn):
+    """Minimum wall time of fn() over `repeat` runs."""
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def table(head, rows, markdown):
+    """`rows` under the column names `head`, as markdown or aligned text."""
+    cells = [[str(c) for c in r] for r in rows]
+    if markdown:
+        out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        return "\n".join(out + ["| " + " | ".join(r) + " |" for r in cells])
+    widths = [max(len(h), *(len(r[i]) for r in cells)) for i, h in enumerate(head)]
+    fmt = lambda r: "  ".join(c.ljust(w) if i == 0 else c.rjust(w)  # noqa: E731
+                              for i, (c, w) in enumerate(zip(r, widths)))
+    return "\n".join([fmt(head), fmt(["-" * w for w in widths])] + [fmt(r) for r in cells])
