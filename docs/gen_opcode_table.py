@@ -30,6 +30,7 @@ OPS_TD = "include/Hlo/Dialect/Hlo/HloOps.td"
 ATTRS_TD = "include/Hlo/Dialect/Hlo/HloAttrs.td"
 INFERENCE_H = "include/Hlo/Dialect/Hlo/HloTypeInference.h"
 OPS_CPP = "lib/Dialect/Hlo/HloOps.cpp"
+INFER_CPP = "lib/Dialect/Hlo/HloInferTypes.cpp"
 TEXT_COMMON_CPP = "lib/Translate/HloTextCommon.cpp"
 OUTPUT = "docs/opcodes.md"
 
@@ -511,11 +512,36 @@ def top_level_functions(text):
     return funcs
 
 
+def expand_macros(text, macros):
+    """Expands invocations of function-like `macros` that stand alone on a
+    line (`HLO_BINARY(AddOp, kAnyKind)`), including macros they invoke."""
+    for _ in range(8):
+        changed = False
+        for macro, (params, mbody) in macros.items():
+            invocation = re.compile(r"^[ \t]*%s\(([^)]*)\)[ \t]*;?[ \t]*$"
+                                    % re.escape(macro), re.M)
+
+            def expand(m):
+                body = mbody
+                args = [a.strip() for a in m.group(1).split(",")]
+                for q, a in zip(params, args):
+                    body = re.sub(r"\b%s\b" % re.escape(q), a, body)
+                return body
+            text, n = invocation.subn(expand, text)
+            changed |= n > 0
+        if not changed:
+            break
+    return text
+
+
 def scan_verifiers(ops_cpp, inference_h):
-    """Returns {op class: verifier status} for ops that define verify()."""
+    """Returns ({op class: verifier status} for ops that define verify(),
+    {op classes whose result type is inferred})."""
     text, macros = split_preprocessor(strip_cpp_comments(ops_cpp))
+    text = expand_macros(text, macros)
     bodies = {}     # "FooOp" -> verify body
     helpers = {}    # static helper name -> (signature, body)
+    inferred = set()
     # Verifiers written through macros: HLO_UNARY_SAME_SHAPE(AbsOp). The
     # invocations are taken out of the text before it is scanned.
     for macro, (params, mbody) in macros.items():
@@ -532,6 +558,13 @@ def scan_verifiers(ops_cpp, inference_h):
                 bodies[args[pi]] = body
         text = invocation.sub("", text)
     for name, sig, body in top_level_functions(text):
+        # The result rule of an op with an inferred type (HloInferTypes.cpp):
+        # `inferResult(..., FooOp::Adaptor a)`, called by FooOp::verify().
+        m = re.search(r"\b(\w+)::Adaptor\b", sig)
+        if name == "inferResult" and m:
+            inferred.add(m.group(1))
+            bodies[m.group(1)] = bodies.get(m.group(1), "") + body
+            continue
         # verify() and verifySymbolUses() (called computations) together.
         for suffix in ("::verify", "::verifySymbolUses"):
             if name.endswith(suffix):
@@ -589,6 +622,8 @@ def scan_verifiers(ops_cpp, inference_h):
                         has_errors(hbody) and not reaches_callee(c)):
                     own = True
         parts = []
+        if op in inferred:
+            parts.append("inferred result type")
         if shape:
             parts.append("shape rules (HloTypeInference)")
         if own or not (shape or callee):
@@ -596,7 +631,7 @@ def scan_verifiers(ops_cpp, inference_h):
         if callee:
             parts.append("called computations")
         status[op] = " + ".join(parts)
-    return status
+    return status, inferred
 
 
 # ---------------------------------------------------------------------------
@@ -692,7 +727,8 @@ def generate(root):
     op_defs = [n for n in tg.order[first_op:]
                if "opName" in tg.records[n].fields]
 
-    verifiers = scan_verifiers(read(OPS_CPP), read(INFERENCE_H))
+    verifiers, inferred = scan_verifiers(read(OPS_CPP) + "\n" + read(INFER_CPP),
+                                         read(INFERENCE_H))
     attr_table = parse_attr_table(read(TEXT_COMMON_CPP))
     hlo_name_of = {mlir: hlo for hlo, mlir, _ in attr_table}
 
@@ -777,7 +813,12 @@ def generate(root):
       "Every op except `parameter` also takes the common attributes below; "
       "HLO attributes the op does not declare are kept verbatim in "
       "`unknown_attrs`.")
-    w("- *verifier*: what `verify()` checks beyond ODS. *shape rules "
+    w("- *verifier*: what `verify()` checks beyond ODS. *inferred result "
+      "type*: the op implements `InferTypeOpInterface`; one rule in "
+      "`lib/Dialect/Hlo/HloInferTypes.cpp` checks the operands and gives "
+      "the result type, which builders without a result type, the importer "
+      "(instructions written without a shape) and the verifier (declared "
+      "result against inferred, layouts ignored) share. *shape rules "
       "(HloTypeInference)*: the verifier calls HLO's shape rules in "
       "`lib/Dialect/Hlo/HloTypeInference.cpp` and the `Hlo*Rules.cpp` "
       "files beside it; *op-specific checks*: checks "

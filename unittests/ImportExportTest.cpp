@@ -342,7 +342,7 @@ ENTRY main {
   ROOT n = f32[3] negate(p)
 }
 )",
-                    5, 3, "do not match result dimensions");
+                    5, 3, "does not match the inferred type");
 }
 
 TEST_F(HloImportExportTest, ErrorMalformedAttribute) {

@@ -167,18 +167,23 @@ static std::optional<std::pair<unsigned, unsigned>> sourcePos(Location loc) {
 // Types and literals
 //===----------------------------------------------------------------------===//
 
+/// The layout items kept verbatim ("" when there are none).
+static StringRef extraOf(LayoutAttr layout) {
+  return layout.getExtra() ? layout.getExtra().getValue() : StringRef();
+}
+
 static void printLayout(raw_ostream &os, LayoutAttr layout) {
   os << '{';
   syntax::printJoined(os, layout.getMinorToMajor(), ",");
   // Items this dialect does not model keep XLA's order: `D(..)` before the
   // tiles, the others after the memory space.
-  StringRef extra = layout.getExtra().getValue();
+  StringRef extra = extraOf(layout);
   StringRef before = extra.starts_with("D(") ? extra.take_front(extra.find(')') + 1)
                                               : StringRef();
   StringRef after = extra.drop_front(before.size());
   bool items = !layout.getTileSizes().empty() ||
                layout.getElementSizeInBits() || layout.getMemorySpace() ||
-               !layout.getExtra().getValue().empty();
+               !extraOf(layout).empty();
   if (items) {
     os << ':' << before;
     if (!layout.getTileSizes().empty()) {
@@ -245,7 +250,7 @@ void Exporter::printType(raw_ostream &os, Type t, bool withLayout) {
   if (withLayout && layout && layout.getHasMinorToMajor() &&
       (rt.getRank() > 0 || !layout.getTileSizes().empty() ||
        layout.getElementSizeInBits() || layout.getMemorySpace() ||
-       !layout.getExtra().getValue().empty()))
+       !extraOf(layout).empty()))
     printLayout(os, layout);
 }
 

@@ -176,6 +176,17 @@ bool Importer::parseComputation(CompAst &comp) {
   return true;
 }
 
+/// True if `opcode(` follows (an instruction written without a shape).
+static bool startsOpcodeCall(syntax::Cursor &c) {
+  c.skipSpace();
+  size_t save = c.getPos();
+  StringRef word;
+  bool call =
+      llvm::isAlpha(c.peek()) && c.parseIdentifier(word) && c.peek() == '(';
+  c.setPos(save);
+  return call;
+}
+
 bool Importer::parseInstruction(CompAst &comp, size_t index, bool nested) {
   c.skipSpace();
   size_t start = c.getPos();
@@ -192,9 +203,13 @@ bool Importer::parseInstruction(CompAst &comp, size_t index, bool nested) {
       return c.failed() ? cursorError() : false;
     comp.instrs[index].name = name.str();
   }
+  // XLA's parser accepts an instruction without a shape (`%t = tuple(...)`)
+  // and infers it; so does the importer, when the instruction is built.
   Type type;
-  if (!parseShape(c, type))
-    return false;
+  if (nested || !startsOpcodeCall(c)) {
+    if (!parseShape(c, type))
+      return false;
+  }
   comp.instrs[index].type = type;
   c.skipSpace();
   comp.instrs[index].opcodeOffset = c.getPos();

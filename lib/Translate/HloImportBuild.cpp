@@ -75,11 +75,16 @@ Operation *Importer::createOp(StringRef opcode, InstrAst &instr,
   }
   OperationState state(loc, *opName);
   addInstructionOperands(state, operands, controls);
-  state.addTypes(instr.type);
+  // Without a shape the result type is inferred once the op exists.
+  state.addTypes(instr.type ? instr.type : NoneType::get(ctx));
   NamedAttrList attributes;
   if (!convertAttrs(opcode, attrs, opName->getAttributeNames(), attributes))
     return nullptr;
   if (opcode == "constant") {
+    if (!instr.type) {
+      error(instr.opcodeOffset, "a constant needs a shape");
+      return nullptr;
+    }
     Cursor cur = sub(instr.literal);
     Attribute literal = parseLiteral(cur, instr.type);
     if (!literal)
@@ -91,7 +96,58 @@ Operation *Importer::createOp(StringRef opcode, InstrAst &instr,
     attributes.set("value", literal);
   }
   state.addAttributes(attributes);
-  return Operation::create(state);
+  Operation *op = Operation::create(state);
+  if (instr.type)
+    return op;
+  Type inferred = inferShape(op, instr);
+  if (!inferred) {
+    op->destroy();
+    return nullptr;
+  }
+  op->getResult(0).setType(inferred);
+  return op;
+}
+
+/// The result type of `op`, an instruction written without a shape: what
+/// its shape rule infers, or the result of the computation it calls, as in
+/// XLA's parser. Reports an error and returns null for the instructions HLO
+/// cannot infer a shape for (broadcast, reshape, iota, convert, ...).
+Type Importer::inferShape(Operation *op, InstrAst &instr) {
+  if (isa<InferTypeOpInterface>(op)) {
+    FailureOr<Type> t = inferInstructionType(op);
+    failed |= mlir::failed(t);
+    return mlir::failed(t) ? Type() : *t;
+  }
+  auto calleeResult = [&](StringRef attr) -> Type {
+    auto sym = op->getAttrOfType<FlatSymbolRefAttr>(attr);
+    auto it = sym ? built.find(sym.getValue()) : built.end();
+    return it == built.end() ? Type()
+                             : it->second.getFunctionType().getResult(0);
+  };
+  Type t;
+  if (isa<CallOp, FusionOp>(op))
+    t = calleeResult(isa<CallOp>(op) ? "to_apply" : "calls");
+  else if (auto cond = dyn_cast<ConditionalOp>(op)) {
+    SmallVector<FlatSymbolRefAttr> branches = cond.getBranches();
+    auto it = branches.empty() || !branches.front()
+                  ? built.end()
+                  : built.find(branches.front().getValue());
+    if (it != built.end())
+      t = it->second.getFunctionType().getResult(0);
+  } else if (auto map = dyn_cast<MapOp>(op)) {
+    auto operand =
+        map.getInputs().empty()
+            ? RankedTensorType()
+            : dyn_cast<RankedTensorType>(map.getInputs()[0].getType());
+    auto elt = dyn_cast_or_null<RankedTensorType>(calleeResult("to_apply"));
+    if (operand && elt)
+      t = operand.clone(elt.getElementType());
+  }
+  if (!t)
+    error(instr.opcodeOffset, Twine("cannot infer the shape of '%") +
+                                  instr.name + "' (" + instr.opcode +
+                                  "): write it before the opcode");
+  return t;
 }
 
 bool Importer::buildAsyncSugar(CompAst &comp, InstrAst &instr, StringRef base,
@@ -114,7 +170,7 @@ bool Importer::buildAsyncSugar(CompAst &comp, InstrAst &instr, StringRef base,
     return true;
   }
   // X-start(...): wrap X in a new computation whose ROOT is X.
-  auto tuple = dyn_cast<TupleType>(instr.type);
+  auto tuple = dyn_cast_or_null<TupleType>(instr.type);
   if (!tuple || tuple.size() < 2)
     return error(instr.offset, "'" + instr.opcode.str() +
                                    "' must produce ((operands), output, ...)");
@@ -127,11 +183,11 @@ bool Importer::buildAsyncSugar(CompAst &comp, InstrAst &instr, StringRef base,
     argTypes.push_back(v.getType());
   OpBuilder ob(ctx);
   ob.setInsertionPoint(block.getParentOp());
-  auto callee = ComputationOp::create(
-      ob, loc, calleeName, ob.getStringAttr("private"),
-      ob.getFunctionType(argTypes, {tuple.getType(1)}),
-      /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr, /*entry=*/false,
-      StringAttr());
+  auto callee =
+      ComputationOp::create(ob, loc, calleeName, ob.getStringAttr("private"),
+                            ob.getFunctionType(argTypes, {tuple.getType(1)}),
+                            /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr,
+                            /*entry=*/false, StringAttr());
   Block *body = new Block();
   callee.getBody().push_back(body);
   SmallVector<Value> args;
@@ -350,17 +406,13 @@ bool Importer::buildComputation(CompAst &comp, ModuleOp module) {
       }
   }
 
-  if (comp.declaredResult &&
-      !typesCompatible(comp.declaredResult, comp.instrs[rootIndex].type))
-    return error(comp.declaredResultOffset,
-                 "computation '" + comp.name + "' declares result shape " +
-                     hloShape(comp.declaredResult) + " but its ROOT has " +
-                     hloShape(comp.instrs[rootIndex].type));
   SmallVector<Type> argTypes;
   SmallVector<Attribute> argAttrs;
   bool anyArgAttrs = false;
   for (int i : paramOf) {
     InstrAst &p = comp.instrs[i];
+    if (!p.type)
+      return error(p.opcodeOffset, "a parameter needs a shape");
     argTypes.push_back(p.type);
     NamedAttrList converted, attrs;
     if (!convertAttrs("parameter", p.attrs, {}, converted))
@@ -372,7 +424,9 @@ bool Importer::buildComputation(CompAst &comp, ModuleOp module) {
   }
   OpBuilder ob(ctx);
   ob.setInsertionPointToEnd(module.getBody());
-  auto fnType = ob.getFunctionType(argTypes, {comp.instrs[rootIndex].type});
+  // The result type is the ROOT's, set once the ROOT is built (it may have
+  // been written without a shape).
+  auto fnType = ob.getFunctionType(argTypes, {NoneType::get(ctx)});
   // Only the ENTRY computation is public: the module's instructions are the
   // only callers of the others (so symbol-dce removes unused ones).
   auto op = ComputationOp::create(
@@ -393,6 +447,14 @@ bool Importer::buildComputation(CompAst &comp, ModuleOp module) {
   for (size_t i = 0; i < comp.instrs.size(); ++i)
     if (state[i] != 2 && !buildInstr(comp, i, *block, values))
       return false;
+  Type rootType = values[rootIndex].getType();
+  if (comp.declaredResult && !typesCompatible(comp.declaredResult, rootType))
+    return error(comp.declaredResultOffset,
+                 "computation '" + comp.name + "' declares result shape " +
+                     hloShape(comp.declaredResult) + " but its ROOT has " +
+                     hloShape(rootType));
+  op.setFunctionType(ob.getFunctionType(argTypes, {rootType}));
+  built[comp.name] = op;
   ob.setInsertionPointToEnd(block);
   ReturnOp::create(ob, locAt(comp.instrs[rootIndex].offset), values[rootIndex]);
   return true;

@@ -152,6 +152,7 @@ private:
                       ArrayRef<Value> operands, ArrayRef<AttrAst> attrs,
                       Location loc, ArrayRef<Value> controls = {});
   bool parseControlPredecessors(InstrAst &instr);
+  Type inferShape(Operation *op, InstrAst &instr);
   Location instrLoc(InstrAst &instr, ArrayRef<AttrAst> attrs);
   bool convertAttrs(StringRef opcode, ArrayRef<AttrAst> attrs,
                     ArrayRef<StringAttr> known, NamedAttrList &out);
@@ -182,6 +183,9 @@ private:
   StringAttr file;
   std::vector<size_t> lineStarts;
   llvm::StringMap<Type> shapeCache;
+  /// The computations built so far (callees of an instruction written
+  /// without a shape give it their result type).
+  llvm::StringMap<ComputationOp> built;
   bool failed = false;
 
   /// Nested syntax (operands, tuple shapes and literals) may go this deep;

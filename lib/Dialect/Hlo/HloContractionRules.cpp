@@ -20,19 +20,16 @@ using namespace mlir::hlo::detail;
 // Dot and convolution
 //===----------------------------------------------------------------------===//
 
-LogicalResult mlir::hlo::verifyDot(EmitErrorFn emitError, Type lhs, Type rhs,
-                                   Type result, ArrayRef<int64_t> lhsBatch,
-                                   ArrayRef<int64_t> lhsContract,
-                                   ArrayRef<int64_t> rhsBatch,
-                                   ArrayRef<int64_t> rhsContract) {
+FailureOr<Type> mlir::hlo::inferDot(EmitErrorFn emitError, Type lhs, Type rhs,
+                                    ArrayRef<int64_t> lhsBatch,
+                                    ArrayRef<int64_t> lhsContract,
+                                    ArrayRef<int64_t> rhsBatch,
+                                    ArrayRef<int64_t> rhsContract) {
   auto l = getDims(lhs, emitError, "lhs");
   if (failed(l))
     return failure();
   auto r = getDims(rhs, emitError, "rhs");
   if (failed(r))
-    return failure();
-  auto out = getDims(result, emitError, "result");
-  if (failed(out))
     return failure();
   if (lhsBatch.size() != rhsBatch.size())
     return emitError() << "lhs_batch_dims " << str(lhsBatch)
@@ -66,31 +63,25 @@ LogicalResult mlir::hlo::verifyDot(EmitErrorFn emitError, Type lhs, Type rhs,
   for (size_t d = 0; d < r->size(); ++d)
     if (!llvm::is_contained(rAll, int64_t(d)))
       expected.push_back((*r)[d]);
-  if (!shapesCompatible(result,
-                        RankedTensorType::get(expected, elementType(result))))
-    return emitError() << "result dimensions " << str(*out)
-                       << " do not match the dot's " << str(expected);
-  return success();
+  return Type(RankedTensorType::get(expected, elementType(lhs)));
 }
 
-LogicalResult mlir::hlo::verifyConvolution(
-    EmitErrorFn emitError, Type lhs, Type rhs, Type result, WindowAttr window,
-    ConvDimensionNumbersAttr dn, int64_t featureGroups, int64_t batchGroups) {
+FailureOr<Type> mlir::hlo::inferConvolution(EmitErrorFn emitError, Type lhs,
+                                            Type rhs, WindowAttr window,
+                                            ConvDimensionNumbersAttr dn,
+                                            int64_t featureGroups,
+                                            int64_t batchGroups) {
   auto l = getDims(lhs, emitError, "lhs");
   if (failed(l))
     return failure();
   auto r = getDims(rhs, emitError, "rhs");
   if (failed(r))
     return failure();
-  auto out = getDims(result, emitError, "result");
-  if (failed(out))
-    return failure();
   size_t spatial = dn.getInputSpatial().size();
-  if (l->size() != spatial + 2 || r->size() != spatial + 2 ||
-      out->size() != spatial + 2)
+  if (l->size() != spatial + 2 || r->size() != spatial + 2)
     return emitError() << "dim_labels describe " << spatial + 2
-                       << "-d arrays but lhs, rhs and result have ranks "
-                       << l->size() << ", " << r->size() << ", " << out->size();
+                       << "-d arrays but lhs and rhs have ranks " << l->size()
+                       << " and " << r->size();
   if (window && window.getSize().size() != spatial)
     return emitError() << "window has " << window.getSize().size()
                        << " dimensions but the convolution has " << spatial
@@ -132,23 +123,13 @@ LogicalResult mlir::hlo::verifyConvolution(
     return emitError() << "input batch dimension (" << inBatch
                        << ") must be a multiple of batch_group_count ("
                        << batchGroups << ")";
-  int64_t outBatch =
+  SmallVector<int64_t> out(spatial + 2, ShapedType::kDynamic);
+  out[dn.getOutputBatch()] =
       ShapedType::isDynamic(inBatch) ? inBatch : inBatch / batchGroups;
-  if (!dimsCompatible((*out)[dn.getOutputBatch()], outBatch))
-    return emitError() << "output batch dimension ("
-                       << str((*out)[dn.getOutputBatch()])
-                       << ") must be the input batch (" << str(inBatch)
-                       << ") divided by batch_group_count (" << batchGroups
-                       << ")";
-  if (!dimsCompatible((*out)[dn.getOutputFeature()], kOut))
-    return emitError() << "output feature dimension ("
-                       << str((*out)[dn.getOutputFeature()])
-                       << ") must equal kernel output features (" << str(kOut)
-                       << ")";
+  out[dn.getOutputFeature()] = kOut;
   for (size_t i = 0; i < spatial; ++i) {
     int64_t in = (*l)[dn.getInputSpatial()[i]];
     int64_t k = (*r)[dn.getKernelSpatial()[i]];
-    int64_t o = (*out)[dn.getOutputSpatial()[i]];
     auto get = [&](ArrayRef<int64_t> v, int64_t d) {
       return v.empty() ? d : v[i];
     };
@@ -172,13 +153,10 @@ LogicalResult mlir::hlo::verifyConvolution(
     int64_t dilatedIn = in == 0 ? 0 : satAdd(satMul(in - 1, ld), 1);
     int64_t dilatedK = size == 0 ? 0 : satAdd(satMul(size - 1, rd), 1);
     int64_t padded = satAdd(satAdd(dilatedIn, lo), hi);
-    int64_t expected =
+    out[dn.getOutputSpatial()[i]] =
         padded < dilatedK ? 0 : satAdd(padded, -dilatedK) / stride + 1;
-    if (!dimsCompatible(o, expected))
-      return emitError() << "output spatial dimension " << i << " is " << str(o)
-                         << " but the window gives " << expected;
   }
-  return success();
+  return Type(RankedTensorType::get(out, elementType(lhs)));
 }
 
 //===----------------------------------------------------------------------===//
@@ -244,29 +222,18 @@ static LogicalResult checkInputsAndInits(EmitErrorFn emitError,
   return success();
 }
 
-/// Each of the results (a tuple when there are several) has dimensions `dims`
-/// and the element type of the matching init value.
-static LogicalResult checkReduceResults(EmitErrorFn emitError, TypeRange inits,
-                                        Type result, ArrayRef<int64_t> dims) {
-  SmallVector<Type> got = unpackTuple(result);
-  if (inits.size() == 1 && isa<TupleType>(result))
-    got = {result};
-  if (got.size() != inits.size())
-    return emitError() << "result must have " << inits.size()
-                       << " arrays, one per input, got " << result;
-  for (size_t i = 0; i < got.size(); ++i) {
-    Type expected = RankedTensorType::get(dims, elementType(inits[i]));
-    if (!typesCompatible(got[i], expected))
-      return emitError() << "result " << i << " of type " << got[i]
-                         << " should have dimensions " << str(dims)
-                         << " and element type " << elementType(inits[i]);
-  }
-  return success();
+/// One array of dimensions `dims` per init value, of its element type (a
+/// tuple when there are several).
+static Type reduceResults(TypeRange inits, ArrayRef<int64_t> dims) {
+  SmallVector<Type> results;
+  for (Type init : inits)
+    results.push_back(RankedTensorType::get(dims, elementType(init)));
+  return packTuple(inits[0].getContext(), results);
 }
 
-LogicalResult mlir::hlo::verifyReduceDims(EmitErrorFn emitError,
-                                          TypeRange inputs, TypeRange inits,
-                                          Type result, ArrayRef<int64_t> dims) {
+FailureOr<Type> mlir::hlo::inferReduce(EmitErrorFn emitError, TypeRange inputs,
+                                       TypeRange inits,
+                                       ArrayRef<int64_t> dims) {
   if (failed(checkInputsAndInits(emitError, inputs, inits)))
     return failure();
   ArrayRef<int64_t> first = cast<RankedTensorType>(inputs[0]).getShape();
@@ -276,25 +243,25 @@ LogicalResult mlir::hlo::verifyReduceDims(EmitErrorFn emitError,
   for (size_t d = 0; d < first.size(); ++d)
     if (!llvm::is_contained(dims, int64_t(d)))
       kept.push_back(first[d]);
-  return checkReduceResults(emitError, inits, result, kept);
+  return reduceResults(inits, kept);
 }
 
-LogicalResult mlir::hlo::verifyReduceWindow(EmitErrorFn emitError,
-                                            TypeRange inputs, TypeRange inits,
-                                            Type result, WindowAttr window) {
+FailureOr<Type> mlir::hlo::inferReduceWindow(EmitErrorFn emitError,
+                                             TypeRange inputs, TypeRange inits,
+                                             WindowAttr window) {
   if (failed(checkInputsAndInits(emitError, inputs, inits)))
     return failure();
   ArrayRef<int64_t> first = cast<RankedTensorType>(inputs[0]).getShape();
   auto outDims = inferWindowOutputDims(emitError, first, window);
   if (failed(outDims))
     return failure();
-  return checkReduceResults(emitError, inits, result, *outDims);
+  return reduceResults(inits, *outDims);
 }
 
-LogicalResult mlir::hlo::verifySelectAndScatter(EmitErrorFn emitError,
-                                                Type operand, Type source,
-                                                Type initValue, Type result,
-                                                WindowAttr window) {
+FailureOr<Type> mlir::hlo::inferSelectAndScatter(EmitErrorFn emitError,
+                                                 Type operand, Type source,
+                                                 Type initValue,
+                                                 WindowAttr window) {
   auto in = getDims(operand, emitError, "operand");
   if (failed(in))
     return failure();
@@ -311,8 +278,5 @@ LogicalResult mlir::hlo::verifySelectAndScatter(EmitErrorFn emitError,
     return emitError() << "source dimensions " << str(*src)
                        << " must be the window's output dimensions "
                        << str(*windowDims);
-  if (!typesCompatible(result, operand))
-    return emitError() << "result type " << result
-                       << " must match the operand type " << operand;
-  return success();
+  return operand;
 }

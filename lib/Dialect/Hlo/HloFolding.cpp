@@ -41,9 +41,32 @@ Operation *mlir::hlo::createInstruction(OpBuilder &builder, Location loc,
                                         ArrayRef<NamedAttribute> attrs) {
   OperationState state(loc, name);
   addInstructionOperands(state, operands, {});
-  state.addTypes(type);
+  state.addTypes(type ? type : NoneType::get(builder.getContext()));
   state.addAttributes(attrs);
-  return builder.create(state);
+  Operation *op = Operation::create(state);
+  if (!type) {
+    FailureOr<Type> inferred = inferInstructionType(op);
+    if (failed(inferred)) {
+      op->destroy();
+      return nullptr;
+    }
+    op->getResult(0).setType(*inferred);
+  }
+  return builder.insert(op);
+}
+
+FailureOr<Type> mlir::hlo::inferInstructionType(Operation *op) {
+  auto infer = dyn_cast<InferTypeOpInterface>(op);
+  if (!infer)
+    return op->emitOpError("has no result type rule: its result type must "
+                           "be given");
+  SmallVector<Type, 1> types;
+  if (failed(infer.inferReturnTypes(
+          op->getContext(), op->getLoc(), op->getOperands(),
+          op->getRawDictionaryAttrs(), op->getPropertiesStorage(),
+          op->getRegions(), types)))
+    return failure();
+  return types.front();
 }
 
 /// True if folding `op` away would lose nothing but the op.

@@ -46,8 +46,8 @@ checkBatchingDims(EmitErrorFn emitError, ArrayRef<int64_t> op,
   return success();
 }
 
-LogicalResult mlir::hlo::verifyGather(
-    EmitErrorFn emitError, Type operand, Type indices, Type result,
+FailureOr<Type> mlir::hlo::inferGather(
+    EmitErrorFn emitError, Type operand, Type indices,
     ArrayRef<int64_t> offsetDims, ArrayRef<int64_t> collapsedDims,
     ArrayRef<int64_t> startIndexMap, int64_t indexVectorDim,
     ArrayRef<int64_t> operandBatchingDims,
@@ -57,9 +57,6 @@ LogicalResult mlir::hlo::verifyGather(
     return failure();
   auto idx = getDims(indices, emitError, "start_indices");
   if (failed(idx))
-    return failure();
-  auto out = getDims(result, emitError, "result");
-  if (failed(out))
     return failure();
   if (failed(verifyElementKind(emitError, "start_indices", indices,
                                kIntegralKind)))
@@ -119,13 +116,8 @@ LogicalResult mlir::hlo::verifyGather(
                        << " entries but " << kept
                        << " operand dimensions are neither collapsed nor "
                           "batching";
-  if (int64_t(out->size()) != expectedRank)
-    return emitError() << "result rank " << out->size() << " should be "
-                       << expectedRank << " (" << batchRank
-                       << " batch dimensions + " << offsetDims.size()
-                       << " offset_dims)";
   if (failed(checkSortedDimList(emitError, "offset_dims", offsetDims,
-                                out->size())))
+                                expectedRank)))
     return failure();
   // Offset dims take the slice sizes of the kept operand dimensions in order;
   // the other result dims are the batch dims of start_indices in order.
@@ -137,25 +129,17 @@ LogicalResult mlir::hlo::verifyGather(
   for (int64_t d = 0; d < idxRank; ++d)
     if (d != indexVectorDim)
       batch.push_back((*idx)[d]);
+  SmallVector<int64_t> out;
   size_t nextOffset = 0, nextBatch = 0;
-  for (int64_t d = 0; d < int64_t(out->size()); ++d) {
-    bool isOffset = llvm::is_contained(offsetDims, d);
-    int64_t expected = isOffset ? keptSizes[nextOffset++] : batch[nextBatch++];
-    if (!dimsCompatible((*out)[d], expected))
-      return emitError() << "result dimension " << d << " is " << str((*out)[d])
-                         << " but gather gives " << str(expected) << " ("
-                         << (isOffset ? "slice size" : "batch dimension")
-                         << ")";
-  }
-  if (elementType(result) != elementType(operand))
-    return emitError() << "gather may not change the element type";
-  return success();
+  for (int64_t d = 0; d < expectedRank; ++d)
+    out.push_back(llvm::is_contained(offsetDims, d) ? keptSizes[nextOffset++]
+                                                    : batch[nextBatch++]);
+  return Type(RankedTensorType::get(out, elementType(operand)));
 }
 
-LogicalResult mlir::hlo::verifyScatter(
+FailureOr<Type> mlir::hlo::inferScatter(
     EmitErrorFn emitError, TypeRange operands, Type indices, TypeRange updates,
-    Type result, ArrayRef<int64_t> updateWindowDims,
-    ArrayRef<int64_t> insertedWindowDims,
+    ArrayRef<int64_t> updateWindowDims, ArrayRef<int64_t> insertedWindowDims,
     ArrayRef<int64_t> scatterDimsToOperandDims, int64_t indexVectorDim,
     ArrayRef<int64_t> inputBatchingDims,
     ArrayRef<int64_t> indicesBatchingDims) {
@@ -271,15 +255,11 @@ LogicalResult mlir::hlo::verifyScatter(
                          << ") differs from scatter_indices dimension " << i
                          << " (size " << str((*idx)[i]) << ")";
   }
-  Type expected = packTuple(result.getContext(), operands);
-  if (!typesCompatible(result, expected))
-    return emitError() << "result type " << result
-                       << " must match the operand types " << expected;
-  return success();
+  return packTuple(indices.getContext(), operands);
 }
 
-LogicalResult mlir::hlo::verifySort(EmitErrorFn emitError, TypeRange operands,
-                                    Type result, ArrayRef<int64_t> dims) {
+FailureOr<Type> mlir::hlo::inferSort(EmitErrorFn emitError, TypeRange operands,
+                                     ArrayRef<int64_t> dims) {
   if (operands.empty())
     return emitError() << "needs at least one operand";
   auto first = getDims(operands[0], emitError, "operand");
@@ -295,8 +275,5 @@ LogicalResult mlir::hlo::verifySort(EmitErrorFn emitError, TypeRange operands,
   }
   if (failed(checkSingleDim(emitError, dims, first->size())))
     return failure();
-  Type expected = packTuple(result.getContext(), operands);
-  if (!typesCompatible(result, expected))
-    return emitError() << "result type " << result << " should be " << expected;
-  return success();
+  return packTuple(operands[0].getContext(), operands);
 }

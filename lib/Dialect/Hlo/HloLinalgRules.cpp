@@ -20,8 +20,8 @@ using namespace mlir::hlo::detail;
 // TopK, FFT, linear algebra, batch norm, RNG
 //===----------------------------------------------------------------------===//
 
-LogicalResult mlir::hlo::verifyTopK(EmitErrorFn emitError, Type operand,
-                                    Type result, int64_t k) {
+FailureOr<Type> mlir::hlo::inferTopK(EmitErrorFn emitError, Type operand,
+                                     int64_t k) {
   auto in = getDims(operand, emitError, "operand");
   if (failed(in))
     return failure();
@@ -36,25 +36,17 @@ LogicalResult mlir::hlo::verifyTopK(EmitErrorFn emitError, Type operand,
   SmallVector<int64_t> dims(*in);
   dims.back() = k;
   MLIRContext *ctx = operand.getContext();
-  Type expected = TupleType::get(
+  return Type(TupleType::get(
       ctx, {RankedTensorType::get(dims, elementType(operand)),
-            RankedTensorType::get(dims, IntegerType::get(ctx, 32))});
-  if (!typesCompatible(result, expected))
-    return emitError() << "result type " << result << " should be " << expected
-                       << " (values and s32 indices of the top " << k << ")";
-  return success();
+            RankedTensorType::get(dims, IntegerType::get(ctx, 32))}));
 }
 
 static StringRef fftName(FftType t) { return stringifyFftType(t); }
 
-LogicalResult mlir::hlo::verifyFft(EmitErrorFn emitError, Type operand,
-                                   Type result, FftType type,
-                                   ArrayRef<int64_t> fftLength) {
+FailureOr<Type> mlir::hlo::inferFft(EmitErrorFn emitError, Type operand,
+                                    FftType type, ArrayRef<int64_t> fftLength) {
   auto in = getDims(operand, emitError, "operand");
   if (failed(in))
-    return failure();
-  auto out = getDims(result, emitError, "result");
-  if (failed(out))
     return failure();
   size_t fftRank = fftLength.size();
   if (fftRank < 1 || fftRank > 3)
@@ -111,10 +103,7 @@ LogicalResult mlir::hlo::verifyFft(EmitErrorFn emitError, Type operand,
     break;
   }
   }
-  Type expected = RankedTensorType::get(expectedDims, expectedElt);
-  if (!typesCompatible(result, expected))
-    return emitError() << "result type " << result << " should be " << expected;
-  return success();
+  return Type(RankedTensorType::get(expectedDims, expectedElt));
 }
 
 /// `t` has rank >= 2, square minor matrices and float or complex elements.
@@ -135,20 +124,15 @@ static LogicalResult checkSquareMatrices(EmitErrorFn emitError, StringRef what,
   return success();
 }
 
-LogicalResult mlir::hlo::verifyCholesky(EmitErrorFn emitError, Type operand,
-                                        Type result) {
+FailureOr<Type> mlir::hlo::inferCholesky(EmitErrorFn emitError, Type operand) {
   if (failed(checkSquareMatrices(emitError, "operand", operand)))
     return failure();
-  if (!typesCompatible(result, operand))
-    return emitError() << "result type " << result
-                       << " must match the operand type " << operand;
-  return success();
+  return operand;
 }
 
-LogicalResult mlir::hlo::verifyTriangularSolve(EmitErrorFn emitError, Type a,
-                                               Type b, Type result,
-                                               bool leftSide,
-                                               Transpose transposeA) {
+FailureOr<Type> mlir::hlo::inferTriangularSolve(EmitErrorFn emitError, Type a,
+                                                Type b, bool leftSide,
+                                                Transpose transposeA) {
   if (failed(checkSquareMatrices(emitError, "a", a)))
     return failure();
   auto bd = getDims(b, emitError, "b");
@@ -176,10 +160,7 @@ LogicalResult mlir::hlo::verifyTriangularSolve(EmitErrorFn emitError, Type a,
                        << (leftSide ? "left_side" : "not left_side");
   if (transposeA == Transpose::TRANSPOSE_INVALID)
     return emitError() << "transpose_a may not be TRANSPOSE_INVALID";
-  if (!typesCompatible(result, b))
-    return emitError() << "result type " << result << " must match b's type "
-                       << b;
-  return success();
+  return b;
 }
 
 LogicalResult mlir::hlo::verifyBatchNorm(EmitErrorFn emitError, Type operand,

@@ -228,97 +228,6 @@ static LogicalResult verifyDoneResult(Operation *op, Type start, Type result) {
 // Elementwise
 //===----------------------------------------------------------------------===//
 
-/// Unary ops whose result has the operand's shape and element type; `KINDS`
-/// are the element types HLO accepts.
-#define HLO_UNARY_SAME_TYPE(OpT, KINDS)                                        \
-  LogicalResult OpT::verify() {                                                \
-    if (failed(verifySameShape(err(*this), {getOperand().getType()},           \
-                               getType(), /*sameElementType=*/true)))          \
-      return failure();                                                        \
-    return verifyElementKind(err(*this), "operand", getOperand().getType(),    \
-                             KINDS);                                           \
-  }
-HLO_UNARY_SAME_TYPE(AcosOp, kFloatOrComplexKind)
-HLO_UNARY_SAME_TYPE(AcoshOp, kFloatOrComplexKind)
-HLO_UNARY_SAME_TYPE(AsinOp, kFloatOrComplexKind)
-HLO_UNARY_SAME_TYPE(AsinhOp, kFloatOrComplexKind)
-HLO_UNARY_SAME_TYPE(AtanhOp, kFloatOrComplexKind)
-HLO_UNARY_SAME_TYPE(CbrtOp, kFloatOrComplexKind)
-HLO_UNARY_SAME_TYPE(CeilOp, kFloatKind)
-HLO_UNARY_SAME_TYPE(ClzOp, kIntegralKind)
-HLO_UNARY_SAME_TYPE(CosOp, kFloatOrComplexKind)
-HLO_UNARY_SAME_TYPE(CoshOp, kFloatOrComplexKind)
-HLO_UNARY_SAME_TYPE(ErfOp, kFloatKind)
-HLO_UNARY_SAME_TYPE(ExpOp, kFloatOrComplexKind)
-HLO_UNARY_SAME_TYPE(Expm1Op, kFloatOrComplexKind)
-HLO_UNARY_SAME_TYPE(FloorOp, kFloatKind)
-HLO_UNARY_SAME_TYPE(LogOp, kFloatOrComplexKind)
-HLO_UNARY_SAME_TYPE(Log1pOp, kFloatOrComplexKind)
-HLO_UNARY_SAME_TYPE(LogisticOp, kFloatOrComplexKind)
-HLO_UNARY_SAME_TYPE(NegOp, kNumericKind)
-HLO_UNARY_SAME_TYPE(NotOp, kPredKind | kIntegralKind)
-HLO_UNARY_SAME_TYPE(PopcntOp, kIntegralKind)
-HLO_UNARY_SAME_TYPE(RoundAfzOp, kFloatKind)
-HLO_UNARY_SAME_TYPE(RoundEvenOp, kFloatKind)
-HLO_UNARY_SAME_TYPE(RsqrtOp, kFloatOrComplexKind)
-HLO_UNARY_SAME_TYPE(SignOp, kSignedKind | kFloatOrComplexKind)
-HLO_UNARY_SAME_TYPE(SinOp, kFloatOrComplexKind)
-HLO_UNARY_SAME_TYPE(SinhOp, kFloatOrComplexKind)
-HLO_UNARY_SAME_TYPE(SqrtOp, kFloatOrComplexKind)
-HLO_UNARY_SAME_TYPE(TanOp, kFloatOrComplexKind)
-HLO_UNARY_SAME_TYPE(TanhOp, kFloatOrComplexKind)
-#undef HLO_UNARY_SAME_TYPE
-
-/// abs, real and imag: a complex operand gives its component type, any other
-/// operand its own type.
-static LogicalResult verifyComplexToReal(Operation *op, Type operand,
-                                         Type result, unsigned kinds) {
-  if (failed(verifySameShape([op]() { return op->emitOpError(); }, {operand},
-                             result, /*sameElementType=*/false)) ||
-      failed(verifyElementKind([op]() { return op->emitOpError(); }, "operand",
-                               operand, kinds)))
-    return failure();
-  Type elt = cast<ShapedType>(operand).getElementType();
-  if (auto c = dyn_cast<ComplexType>(elt))
-    elt = c.getElementType();
-  Type got = cast<ShapedType>(result).getElementType();
-  if (got != elt)
-    return op->emitOpError("result element type ")
-           << got << " should be " << elt;
-  return success();
-}
-
-LogicalResult AbsOp::verify() {
-  return verifyComplexToReal(*this, getOperand().getType(), getType(),
-                             kSignedKind | kFloatOrComplexKind);
-}
-LogicalResult RealOp::verify() {
-  return verifyComplexToReal(*this, getOperand().getType(), getType(),
-                             kFloatOrComplexKind);
-}
-LogicalResult ImagOp::verify() {
-  return verifyComplexToReal(*this, getOperand().getType(), getType(),
-                             kFloatOrComplexKind);
-}
-
-LogicalResult IsFiniteOp::verify() {
-  if (failed(verifySameShape(err(*this), {getOperand().getType()}, getType(),
-                             false)) ||
-      failed(verifyElementKind(err(*this), "operand", getOperand().getType(),
-                               kFloatKind)))
-    return failure();
-  if (!cast<ShapedType>(getType()).getElementType().isInteger(1))
-    return emitOpError("result must have element type pred, got ")
-           << cast<ShapedType>(getType()).getElementType();
-  return success();
-}
-
-LogicalResult CopyOp::verify() {
-  // copy also copies tuples (shallowly).
-  return checkResultType(*this, getType(), getOperand().getType(),
-                         "the operand's shape");
-}
-
 LogicalResult ConvertOp::verify() {
   return verifySameShape(err(*this), {getOperand().getType()}, getType(),
                          /*sameElementType=*/false);
@@ -361,21 +270,6 @@ LogicalResult BitcastConvertOp::verify() {
   return success();
 }
 
-LogicalResult ReducePrecisionOp::verify() {
-  int64_t exponentBits = getExponentBitsAttr().getInt();
-  int64_t mantissaBits = getMantissaBitsAttr().getInt();
-  if (exponentBits < 1)
-    return emitOpError("exponent_bits (")
-           << exponentBits << ") must be at least 1";
-  if (mantissaBits < 0)
-    return emitOpError("mantissa_bits (")
-           << mantissaBits << ") must be non-negative";
-  if (failed(verifyElementKind(err(*this), "operand", getOperand().getType(),
-                               kFloatKind)))
-    return failure();
-  return verifySameShape(err(*this), {getOperand().getType()}, getType(), true);
-}
-
 LogicalResult StochasticConvertOp::verify() {
   Type operand = getOperand().getType(), random = getRandom().getType();
   if (failed(
@@ -392,106 +286,6 @@ LogicalResult StochasticConvertOp::verify() {
   return success();
 }
 
-/// Binary ops whose operands and result share one element type of `KINDS`.
-#define HLO_BINARY(OpT, KINDS)                                                 \
-  LogicalResult OpT::verify() {                                                \
-    if (failed(verifySameShape(err(*this),                                     \
-                               {getLhs().getType(), getRhs().getType()},       \
-                               getType(), /*sameElementType=*/true)))          \
-      return failure();                                                        \
-    return verifyElementKind(err(*this), "operands", getLhs().getType(),       \
-                             KINDS);                                           \
-  }
-HLO_BINARY(AddOp, kAnyKind)
-HLO_BINARY(Atan2Op, kFloatOrComplexKind)
-HLO_BINARY(AndOp, kPredKind | kIntegralKind)
-HLO_BINARY(DivOp, kNumericKind)
-HLO_BINARY(MaxOp, kAnyKind)
-HLO_BINARY(MinOp, kAnyKind)
-HLO_BINARY(MulOp, kAnyKind)
-HLO_BINARY(MulhiOp, kIntegralKind)
-HLO_BINARY(OrOp, kPredKind | kIntegralKind)
-HLO_BINARY(PowOp, kNumericKind)
-HLO_BINARY(RemOp, kNumericKind)
-HLO_BINARY(ShiftLeftOp, kIntegralKind)
-HLO_BINARY(ShiftRightArithmeticOp, kIntegralKind)
-HLO_BINARY(ShiftRightLogicalOp, kIntegralKind)
-HLO_BINARY(SubtractOp, kNumericKind)
-HLO_BINARY(XorOp, kPredKind | kIntegralKind)
-#undef HLO_BINARY
-
-LogicalResult ComplexOp::verify() {
-  Type lhs = getLhs().getType(), rhs = getRhs().getType();
-  if (failed(verifySameShape(err(*this), {lhs, rhs}, getType(), false)))
-    return failure();
-  Type elt = cast<ShapedType>(lhs).getElementType();
-  if (!elt.isF32() && !elt.isF64())
-    return emitOpError("operands must have f32 or f64 elements, got ") << elt;
-  if (cast<ShapedType>(rhs).getElementType() != elt)
-    return emitOpError("operands must have the same element type, got ")
-           << elt << " and " << cast<ShapedType>(rhs).getElementType();
-  Type got = cast<ShapedType>(getType()).getElementType();
-  if (got != ComplexType::get(elt))
-    return emitOpError("result element type ")
-           << got << " should be " << ComplexType::get(elt);
-  return success();
-}
-
-LogicalResult CompareOp::verify() {
-  if (failed(verifySameShape(err(*this),
-                             {getLhs().getType(), getRhs().getType()},
-                             getType(), false)))
-    return failure();
-  Type l = cast<ShapedType>(getLhs().getType()).getElementType();
-  Type r = cast<ShapedType>(getRhs().getType()).getElementType();
-  if (l != r)
-    return emitOpError("operands must have the same element type, got ")
-           << l << " and " << r;
-  if (!cast<ShapedType>(getType()).getElementType().isInteger(1))
-    return emitOpError("result must have element type pred");
-  return success();
-}
-
-/// `t` is either a scalar or has `result`'s dimensions, and has `result`'s
-/// element type when `sameElementType`.
-static LogicalResult scalarOrSame(Operation *op, StringRef what, Type t,
-                                  Type result, bool sameElementType) {
-  auto tt = dyn_cast<RankedTensorType>(t);
-  if (!tt)
-    return op->emitOpError(what) << " must be an array, got " << t;
-  if (tt.getRank() != 0 && !shapesCompatible(tt, result))
-    return op->emitOpError(what)
-           << " of type " << t << " must be a scalar or match the result "
-           << result;
-  if (sameElementType &&
-      tt.getElementType() != cast<ShapedType>(result).getElementType())
-    return op->emitOpError(what) << " element type " << tt.getElementType()
-                                 << " differs from the result's "
-                                 << cast<ShapedType>(result).getElementType();
-  return success();
-}
-
-LogicalResult ClampOp::verify() {
-  if (failed(verifySameShape(err(*this), {getOperand().getType()}, getType(),
-                             true)) ||
-      failed(scalarOrSame(*this, "min", getMin().getType(), getType(), true)) ||
-      failed(scalarOrSame(*this, "max", getMax().getType(), getType(), true)))
-    return failure();
-  return success();
-}
-
-LogicalResult SelectOp::verify() {
-  if (failed(verifySameShape(err(*this),
-                             {getOnTrue().getType(), getOnFalse().getType()},
-                             getType(), true)))
-    return failure();
-  auto pred = dyn_cast<RankedTensorType>(getPred().getType());
-  if (!pred || !pred.getElementType().isInteger(1))
-    return emitOpError("predicate must be a pred array, got ")
-           << getPred().getType();
-  return scalarOrSame(*this, "predicate", pred, getType(), false);
-}
-
 //===----------------------------------------------------------------------===//
 // Shape manipulation
 //===----------------------------------------------------------------------===//
@@ -506,29 +300,6 @@ LogicalResult ReshapeOp::verify() {
 LogicalResult DynamicReshapeOp::verify() {
   return verifyDynamicReshape(err(*this), getOperand().getType(),
                               getOutputDims().getTypes(), getType());
-}
-LogicalResult TransposeOp::verify() {
-  return verifyTranspose(err(*this), getOperand().getType(), getType(),
-                         getDimensions());
-}
-LogicalResult ReverseOp::verify() {
-  return verifyReverse(err(*this), getOperand().getType(), getType(),
-                       getDimensions());
-}
-LogicalResult SliceOp::verify() {
-  SliceAttr s = getSlice();
-  return verifySlice(err(*this), getOperand().getType(), getType(),
-                     s.getStarts(), s.getLimits(), s.getStrides());
-}
-LogicalResult ConcatenateOp::verify() {
-  return verifyConcatenate(err(*this), getInputs().getTypes(), getType(),
-                           getDimensions());
-}
-LogicalResult PadOp::verify() {
-  PaddingAttr p = getPadding();
-  return verifyPad(err(*this), getOperand().getType(),
-                   getPaddingValue().getType(), getType(), p.getLow(),
-                   p.getHigh(), p.getInterior());
 }
 LogicalResult IotaOp::verify() {
   return verifyIota(err(*this), getType(), getIotaDimension());
@@ -568,20 +339,6 @@ static LogicalResult verifyLiteral(Operation *op, Attribute literal,
 LogicalResult ConstantOp::verify() {
   return verifyLiteral(*this, getValueAttr(), getType());
 }
-LogicalResult DynamicSliceOp::verify() {
-  return verifyDynamicSlice(err(*this), getOperand().getType(),
-                            getStartIndices().getTypes(), getType(),
-                            getDynamicSliceSizes());
-}
-LogicalResult DynamicUpdateSliceOp::verify() {
-  return verifyDynamicUpdateSlice(err(*this), getOperand().getType(),
-                                  getUpdate().getType(),
-                                  getStartIndices().getTypes(), getType());
-}
-LogicalResult GetDimensionSizeOp::verify() {
-  return verifyGetDimensionSize(err(*this), getOperand().getType(), getType(),
-                                getDimensions());
-}
 LogicalResult SetDimensionSizeOp::verify() {
   return verifySetDimensionSize(err(*this), getOperand().getType(),
                                 getSize().getType(), getType(),
@@ -591,31 +348,6 @@ LogicalResult SetDimensionSizeOp::verify() {
 //===----------------------------------------------------------------------===//
 // Tuples, control and calls
 //===----------------------------------------------------------------------===//
-
-LogicalResult TupleOp::verify() {
-  auto tt = dyn_cast<TupleType>(getType());
-  if (!tt)
-    return emitOpError("result must be a tuple, got ") << getType();
-  return checkResultType(*this, getType(),
-                         TupleType::get(getContext(), getInputs().getTypes()),
-                         "the operand types");
-}
-
-LogicalResult GetTupleElementOp::verify() {
-  auto tt = dyn_cast<TupleType>(getOperand().getType());
-  if (!tt)
-    return emitOpError("operand must be a tuple, got ")
-           << getOperand().getType();
-  int64_t i = getIndex();
-  if (i < 0 || i >= int64_t(tt.size()))
-    return emitOpError("index ") << i << " is out of range for a tuple of "
-                                 << tt.size() << " elements";
-  if (!typesCompatible(tt.getType(i), getType()))
-    return emitOpError("result type ")
-           << getType() << " does not match tuple element " << i << " of type "
-           << tt.getType(i);
-  return success();
-}
 
 LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbols) {
   return checkCallee(*this, symbols, "to_apply", getToApplyAttr(),
@@ -666,13 +398,6 @@ LogicalResult MapOp::verifySymbolUses(SymbolTableCollection &symbols) {
                      scalarOf(getType()));
 }
 
-LogicalResult WhileOp::verify() {
-  Type t = getOperand().getType();
-  if (!typesCompatible(t, getType()))
-    return emitOpError("result type ")
-           << getType() << " must equal the loop state type " << t;
-  return success();
-}
 LogicalResult WhileOp::verifySymbolUses(SymbolTableCollection &symbols) {
   Type t = getOperand().getType();
   if (failed(checkCallee(*this, symbols, "condition", getConditionAttr(),
@@ -741,27 +466,6 @@ LogicalResult ConditionalOp::verifySymbolUses(SymbolTableCollection &symbols) {
   return success();
 }
 
-LogicalResult OptimizationBarrierOp::verify() {
-  return checkResultType(*this, getType(), getOperand().getType(),
-                         "the operand's type");
-}
-LogicalResult DomainOp::verify() {
-  return checkResultType(*this, getType(), getOperand().getType(),
-                         "the operand's type");
-}
-LogicalResult AddDependencyOp::verify() {
-  if (failed(checkToken(*this, "token operand", getToken().getType())))
-    return failure();
-  return checkResultType(*this, getType(), getOperand().getType(),
-                         "the operand's type");
-}
-LogicalResult AfterAllOp::verify() {
-  for (Type t : getInputs().getTypes())
-    if (failed(checkToken(*this, "operand", t)))
-      return failure();
-  return checkToken(*this, "result", getType());
-}
-
 //===----------------------------------------------------------------------===//
 // Reductions, windows and sorting
 //===----------------------------------------------------------------------===//
@@ -778,13 +482,6 @@ static LogicalResult splitInputsInits(Operation *op, ValueRange all,
   return success();
 }
 
-LogicalResult ReduceOp::verify() {
-  TypeRange inputs, inits;
-  if (failed(splitInputsInits(*this, getInputs(), inputs, inits)))
-    return failure();
-  return verifyReduceDims(err(*this), inputs, inits, getType(),
-                          getDimensions());
-}
 LogicalResult ReduceOp::verifySymbolUses(SymbolTableCollection &symbols) {
   TypeRange inputs, inits;
   if (failed(splitInputsInits(*this, getInputs(), inputs, inits)))
@@ -793,13 +490,6 @@ LogicalResult ReduceOp::verifySymbolUses(SymbolTableCollection &symbols) {
                       inputs);
 }
 
-LogicalResult ReduceWindowOp::verify() {
-  TypeRange inputs, inits;
-  if (failed(splitInputsInits(*this, getInputs(), inputs, inits)))
-    return failure();
-  return verifyReduceWindow(err(*this), inputs, inits, getType(),
-                            getWindowAttr());
-}
 LogicalResult
 ReduceWindowOp::verifySymbolUses(SymbolTableCollection &symbols) {
   TypeRange inputs, inits;
@@ -809,12 +499,6 @@ ReduceWindowOp::verifySymbolUses(SymbolTableCollection &symbols) {
                       inputs);
 }
 
-LogicalResult SelectAndScatterOp::verify() {
-  Type operand = getOperand().getType(), source = getSource().getType();
-  Type init = getInitValue().getType();
-  return verifySelectAndScatter(err(*this), operand, source, init, getType(),
-                                getWindow());
-}
 LogicalResult
 SelectAndScatterOp::verifySymbolUses(SymbolTableCollection &symbols) {
   Type operand = getOperand().getType();
@@ -828,10 +512,6 @@ SelectAndScatterOp::verifySymbolUses(SymbolTableCollection &symbols) {
                       TypeRange{getSource().getType()});
 }
 
-LogicalResult SortOp::verify() {
-  return verifySort(err(*this), getInputs().getTypes(), getType(),
-                    getDimensions());
-}
 LogicalResult SortOp::verifySymbolUses(SymbolTableCollection &symbols) {
   SmallVector<Type> args;
   for (Type t : getInputs().getTypes()) {
@@ -842,121 +522,15 @@ LogicalResult SortOp::verifySymbolUses(SymbolTableCollection &symbols) {
                      predScalar(getContext()));
 }
 
-LogicalResult TopKOp::verify() {
-  return verifyTopK(err(*this), getOperand().getType(), getType(), getK());
-}
-
 //===----------------------------------------------------------------------===//
 // Linear algebra, gather/scatter, batch norm, RNG
 //===----------------------------------------------------------------------===//
 
-LogicalResult DotOp::verify() {
-  if (auto precision = getOperandPrecision())
-    if (!precision->empty() && precision->size() != 2)
-      return emitOpError("operand_precision needs 2 entries (lhs, rhs), got ")
-             << precision->size();
-  return verifyDot(err(*this), getLhs().getType(), getRhs().getType(),
-                   getType(), orEmpty(getLhsBatchDims()),
-                   orEmpty(getLhsContractingDims()), orEmpty(getRhsBatchDims()),
-                   orEmpty(getRhsContractingDims()));
-}
-
-LogicalResult ConvolutionOp::verify() {
-  if (auto precision = getOperandPrecision())
-    if (!precision->empty() && precision->size() != 2)
-      return emitOpError("operand_precision needs 2 entries (lhs, rhs), got ")
-             << precision->size();
-  return verifyConvolution(err(*this), getLhs().getType(), getRhs().getType(),
-                           getType(), getWindowAttr(), getDimLabels(),
-                           getFeatureGroupCount().value_or(1),
-                           getBatchGroupCount().value_or(1));
-}
-
-LogicalResult GatherOp::verify() {
-  return verifyGather(err(*this), getOperand().getType(),
-                      getStartIndices().getType(), getType(), getOffsetDims(),
-                      getCollapsedSliceDims(), getStartIndexMap(),
-                      getIndexVectorDim(), orEmpty(getOperandBatchingDims()),
-                      orEmpty(getStartIndicesBatchingDims()), getSliceSizes());
-}
-
-LogicalResult ScatterOp::verify() {
-  size_t n = getInputs().size();
-  if (n < 3 || (n - 1) % 2)
-    return emitOpError("needs N operands, the indices and N updates, got ")
-           << n << " operands";
-  size_t k = (n - 1) / 2;
-  TypeRange operands = TypeRange(getInputs()).take_front(k);
-  TypeRange updates = TypeRange(getInputs()).take_back(k);
-  return verifyScatter(err(*this), operands, getInputs()[k].getType(), updates,
-                       getType(), getUpdateWindowDims(),
-                       getInsertedWindowDims(), getScatterDimsToOperandDims(),
-                       getIndexVectorDim(), orEmpty(getInputBatchingDims()),
-                       orEmpty(getScatterIndicesBatchingDims()));
-}
 LogicalResult ScatterOp::verifySymbolUses(SymbolTableCollection &symbols) {
   size_t k = (getInputs().size() - 1) / 2;
   return checkReducer(*this, symbols, "to_apply", getToApplyAttr(),
                       TypeRange(getInputs()).take_front(k),
                       TypeRange(getInputs()).take_back(k));
-}
-
-LogicalResult CholeskyOp::verify() {
-  return verifyCholesky(err(*this), getOperand().getType(), getType());
-}
-
-LogicalResult TriangularSolveOp::verify() {
-  return verifyTriangularSolve(
-      err(*this), getA().getType(), getB().getType(), getType(),
-      getLeftSide().value_or(false),
-      getTransposeA().value_or(Transpose::NO_TRANSPOSE));
-}
-
-LogicalResult FftOp::verify() {
-  return verifyFft(err(*this), getOperand().getType(), getType(), getFftType(),
-                   getFftLength());
-}
-
-/// The (operand, per-feature, per-feature) tuple that batch-norm training
-/// and grad return.
-static Type batchNormTuple(Value operand, int64_t featureIndex) {
-  auto t = cast<RankedTensorType>(operand.getType());
-  Type feature =
-      RankedTensorType::get({t.getDimSize(featureIndex)}, t.getElementType());
-  return TupleType::get(operand.getContext(), {t, feature, feature});
-}
-
-LogicalResult BatchNormTrainingOp::verify() {
-  if (failed(verifyBatchNorm(err(*this), getOperand().getType(),
-                             {getScale().getType(), getOffset().getType()},
-                             getFeatureIndex())))
-    return failure();
-  return checkResultType(*this, getType(),
-                         batchNormTuple(getOperand(), getFeatureIndex()),
-                         "(output, batch mean, batch variance)");
-}
-LogicalResult BatchNormInferenceOp::verify() {
-  if (failed(verifyBatchNorm(err(*this), getOperand().getType(),
-                             {getScale().getType(), getOffset().getType(),
-                              getMean().getType(), getVariance().getType()},
-                             getFeatureIndex())))
-    return failure();
-  return checkResultType(*this, getType(), getOperand().getType(),
-                         "the operand's type");
-}
-LogicalResult BatchNormGradOp::verify() {
-  if (failed(verifyBatchNorm(
-          err(*this), getOperand().getType(),
-          {getScale().getType(), getMean().getType(), getVariance().getType()},
-          getFeatureIndex())))
-    return failure();
-  if (!typesCompatible(getGradOutput().getType(), getOperand().getType()))
-    return emitOpError("grad_output type ")
-           << getGradOutput().getType() << " must match the operand type "
-           << getOperand().getType();
-  return checkResultType(*this, getType(),
-                         batchNormTuple(getOperand(), getFeatureIndex()),
-                         "(grad operand, grad scale, grad offset)");
 }
 
 LogicalResult RngOp::verify() {
@@ -965,11 +539,6 @@ LogicalResult RngOp::verify() {
 }
 LogicalResult RngBitGeneratorOp::verify() {
   return verifyRngBitGenerator(err(*this), getOperand().getType(), getType());
-}
-LogicalResult RngGetAndUpdateStateOp::verify() {
-  Type expected = RankedTensorType::get(
-      {2}, IntegerType::get(getContext(), 64, IntegerType::Unsigned));
-  return checkResultType(*this, getType(), expected, "the u64[2] RNG state");
 }
 
 //===----------------------------------------------------------------------===//
@@ -1143,15 +712,6 @@ LogicalResult CollectivePermuteStartOp::verify() {
   }
   return verifyStartUser<CollectivePermuteDoneOp>(*this,
                                                   "collective_permute_done");
-}
-
-LogicalResult ReplicaIdOp::verify() {
-  return checkResultType(*this, getType(), u32Scalar(getContext()),
-                         "a u32 scalar");
-}
-LogicalResult PartitionIdOp::verify() {
-  return checkResultType(*this, getType(), u32Scalar(getContext()),
-                         "a u32 scalar");
 }
 
 //===----------------------------------------------------------------------===//
@@ -1626,11 +1186,14 @@ LogicalResult ScaledDotOp::verify() {
                << d << " of operand " << scale << " does not divide operand "
                << x << "'s";
   }
-  return verifyDot(err(*this), getInputs()[0].getType(),
-                   getInputs()[2].getType(), getType(),
-                   orEmpty(getLhsBatchDims()), orEmpty(getLhsContractingDims()),
-                   orEmpty(getRhsBatchDims()),
-                   orEmpty(getRhsContractingDims()));
+  FailureOr<Type> dot = inferDot(
+      err(*this), getInputs()[0].getType(), getInputs()[2].getType(),
+      orEmpty(getLhsBatchDims()), orEmpty(getLhsContractingDims()),
+      orEmpty(getRhsBatchDims()), orEmpty(getRhsContractingDims()));
+  if (failed(dot))
+    return failure();
+  return verifyInferredType(err(*this), *dot, getType(),
+                            /*anyElementType=*/true);
 }
 
 LogicalResult RaggedDotOp::verify() {

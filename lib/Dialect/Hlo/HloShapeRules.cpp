@@ -134,13 +134,10 @@ LogicalResult mlir::hlo::verifyDynamicReshape(EmitErrorFn emitError,
   return success();
 }
 
-LogicalResult mlir::hlo::verifyTranspose(EmitErrorFn emitError, Type operand,
-                                         Type result, ArrayRef<int64_t> perm) {
+FailureOr<Type> mlir::hlo::inferTranspose(EmitErrorFn emitError, Type operand,
+                                          ArrayRef<int64_t> perm) {
   auto in = getDims(operand, emitError, "operand");
   if (failed(in))
-    return failure();
-  auto out = getDims(result, emitError, "result");
-  if (failed(out))
     return failure();
   SmallVector<int64_t> sorted(perm);
   llvm::sort(sorted);
@@ -151,45 +148,63 @@ LogicalResult mlir::hlo::verifyTranspose(EmitErrorFn emitError, Type operand,
     return emitError() << "dimensions " << str(perm)
                        << " must be a permutation of the operand's "
                        << in->size() << " dimensions";
-  if (out->size() != in->size())
-    return emitError() << "result rank " << out->size()
-                       << " must equal the operand rank " << in->size();
-  for (size_t i = 0; i < perm.size(); ++i)
-    if (!dimsCompatible((*out)[i], (*in)[perm[i]]))
-      return emitError() << "result dimension " << i << " (size "
-                         << str((*out)[i]) << ") must be operand dimension "
-                         << perm[i] << " (size " << str((*in)[perm[i]]) << ")";
-  if (elementType(operand) != elementType(result))
-    return emitError() << "transpose may not change the element type";
-  return success();
+  SmallVector<int64_t> dims;
+  for (int64_t p : perm)
+    dims.push_back((*in)[p]);
+  // As in XLA, the result keeps the operand's physical layout (the
+  // transpose is then a bitcast): its minor-to-major order is the operand's
+  // mapped through the permutation. A default (descending) order, and the
+  // layout of an operand with tiles, bounds or a memory space, are dropped.
+  auto layout = dyn_cast_or_null<LayoutAttr>(
+      cast<RankedTensorType>(operand).getEncoding());
+  if (layout &&
+      (!layout.getTileSizes().empty() || !layout.getBounds().empty() ||
+       layout.getMemorySpace() || layout.getElementSizeInBits() ||
+       (layout.getExtra() && !layout.getExtra().empty())))
+    layout = {};
+  SmallVector<int64_t> m2m;
+  if (layout && layout.getHasMinorToMajor())
+    m2m.assign(layout.getMinorToMajor().begin(),
+               layout.getMinorToMajor().end());
+  else
+    for (int64_t d = in->size() - 1; d >= 0; --d)
+      m2m.push_back(d);
+  SmallVector<int64_t> resultOf(perm.size());
+  for (auto [i, p] : llvm::enumerate(perm))
+    resultOf[p] = i;
+  bool isDefault = true;
+  for (size_t i = 0; i < m2m.size(); ++i) {
+    m2m[i] = resultOf[m2m[i]];
+    isDefault &= m2m[i] == int64_t(m2m.size() - 1 - i);
+  }
+  Attribute encoding;
+  if (!isDefault)
+    encoding = LayoutAttr::get(operand.getContext(), true, m2m, {}, {}, 0, 0,
+                               {}, StringAttr::get(operand.getContext(), ""));
+  return Type(RankedTensorType::get(dims, elementType(operand), encoding));
 }
 
-LogicalResult mlir::hlo::verifyReverse(EmitErrorFn emitError, Type operand,
-                                       Type result, ArrayRef<int64_t> dims) {
+FailureOr<Type> mlir::hlo::inferReverse(EmitErrorFn emitError, Type operand,
+                                        ArrayRef<int64_t> dims) {
   auto in = getDims(operand, emitError, "operand");
   if (failed(in) ||
       failed(checkDimList(emitError, "dimensions", dims, in->size())))
     return failure();
-  return verifySameShape(emitError, {operand}, result, true);
+  return operand;
 }
 
-LogicalResult mlir::hlo::verifySlice(EmitErrorFn emitError, Type operand,
-                                     Type result, ArrayRef<int64_t> starts,
-                                     ArrayRef<int64_t> limits,
-                                     ArrayRef<int64_t> strides) {
+FailureOr<Type> mlir::hlo::inferSlice(EmitErrorFn emitError, Type operand,
+                                      ArrayRef<int64_t> starts,
+                                      ArrayRef<int64_t> limits,
+                                      ArrayRef<int64_t> strides) {
   auto in = getDims(operand, emitError, "operand");
   if (failed(in))
-    return failure();
-  auto out = getDims(result, emitError, "result");
-  if (failed(out))
     return failure();
   if (starts.size() != in->size() || limits.size() != in->size() ||
       strides.size() != in->size())
     return emitError() << "slice has " << starts.size()
                        << " ranges for an operand of rank " << in->size();
-  if (out->size() != in->size())
-    return emitError() << "result rank " << out->size()
-                       << " must equal the operand rank " << in->size();
+  SmallVector<int64_t> dims;
   for (size_t i = 0; i < starts.size(); ++i) {
     int64_t dim = (*in)[i];
     if (starts[i] < 0 || limits[i] < starts[i] ||
@@ -197,26 +212,20 @@ LogicalResult mlir::hlo::verifySlice(EmitErrorFn emitError, Type operand,
       return emitError() << "slice range [" << starts[i] << ":" << limits[i]
                          << ":" << strides[i] << "] is invalid for dimension "
                          << i << " of size " << str(dim);
-    int64_t expected =
-        satAdd(satAdd(limits[i], -starts[i]), strides[i] - 1) / strides[i];
-    if (!dimsCompatible((*out)[i], expected))
-      return emitError() << "result dimension " << i << " is " << str((*out)[i])
-                         << " but the slice selects " << expected
-                         << " elements";
+    dims.push_back(satAdd(satAdd(limits[i], -starts[i]), strides[i] - 1) /
+                   strides[i]);
   }
-  if (elementType(operand) != elementType(result))
-    return emitError() << "slice may not change the element type";
-  return success();
+  return Type(RankedTensorType::get(dims, elementType(operand)));
 }
 
-LogicalResult mlir::hlo::verifyConcatenate(EmitErrorFn emitError,
-                                           TypeRange operands, Type result,
-                                           ArrayRef<int64_t> dims) {
-  auto out = getDims(result, emitError, "result");
-  if (failed(out))
-    return failure();
+FailureOr<Type> mlir::hlo::inferConcatenate(EmitErrorFn emitError,
+                                            TypeRange operands,
+                                            ArrayRef<int64_t> dims) {
   if (operands.empty())
     return emitError() << "needs at least one operand";
+  auto out = getDims(operands[0], emitError, "operand");
+  if (failed(out))
+    return failure();
   if (dims.size() != 1)
     return emitError() << "needs exactly one concatenate dimension, got "
                        << str(dims);
@@ -224,6 +233,7 @@ LogicalResult mlir::hlo::verifyConcatenate(EmitErrorFn emitError,
   if (d < 0 || d >= int64_t(out->size()))
     return emitError() << "dimension " << d << " is out of range for rank "
                        << out->size();
+  Type elt = elementType(operands[0]);
   int64_t sum = 0;
   bool dynamic = false;
   for (auto [i, t] : llvm::enumerate(operands)) {
@@ -232,38 +242,33 @@ LogicalResult mlir::hlo::verifyConcatenate(EmitErrorFn emitError,
       return failure();
     if (in->size() != out->size())
       return emitError() << "operand " << i << " has rank " << in->size()
-                         << " but the result has rank " << out->size();
+                         << " but operand 0 has rank " << out->size();
     for (size_t k = 0; k < in->size(); ++k)
       if (int64_t(k) != d && !dimsCompatible((*in)[k], (*out)[k]))
         return emitError() << "operand " << i << " dimension " << k << " (size "
                            << str((*in)[k])
-                           << ") does not match the result (size "
+                           << ") does not match operand 0 (size "
                            << str((*out)[k]) << ")";
     if (ShapedType::isDynamic((*in)[d]))
       dynamic = true;
     else
       sum = satAdd(sum, (*in)[d]);
-    if (elementType(t) != elementType(result))
+    if (elementType(t) != elt)
       return emitError() << "operand " << i << " element type "
-                         << elementType(t) << " differs from the result's "
-                         << elementType(result);
+                         << elementType(t) << " differs from operand 0's "
+                         << elt;
   }
-  if (!dynamic && !dimsCompatible(sum, (*out)[d]))
-    return emitError() << "result dimension " << d << " is " << str((*out)[d])
-                       << " but the operands add up to " << sum;
-  return success();
+  SmallVector<int64_t> shape(*out);
+  shape[d] = dynamic ? ShapedType::kDynamic : sum;
+  return Type(RankedTensorType::get(shape, elt));
 }
 
-LogicalResult mlir::hlo::verifyPad(EmitErrorFn emitError, Type operand,
-                                   Type padValue, Type result,
-                                   ArrayRef<int64_t> low,
-                                   ArrayRef<int64_t> high,
-                                   ArrayRef<int64_t> interior) {
+FailureOr<Type> mlir::hlo::inferPad(EmitErrorFn emitError, Type operand,
+                                    Type padValue, ArrayRef<int64_t> low,
+                                    ArrayRef<int64_t> high,
+                                    ArrayRef<int64_t> interior) {
   auto in = getDims(operand, emitError, "operand");
   if (failed(in))
-    return failure();
-  auto out = getDims(result, emitError, "result");
-  if (failed(out))
     return failure();
   auto pv = getDims(padValue, emitError, "padding value");
   if (failed(pv))
@@ -274,15 +279,11 @@ LogicalResult mlir::hlo::verifyPad(EmitErrorFn emitError, Type operand,
     return emitError() << "padding value element type " << elementType(padValue)
                        << " differs from the operand's "
                        << elementType(operand);
-  if (elementType(result) != elementType(operand))
-    return emitError() << "pad may not change the element type";
   if (low.size() != in->size() || high.size() != in->size() ||
       interior.size() != in->size())
     return emitError() << "padding has " << low.size()
                        << " dimensions for an operand of rank " << in->size();
-  if (out->size() != in->size())
-    return emitError() << "result rank " << out->size()
-                       << " must equal the operand rank " << in->size();
+  SmallVector<int64_t> dims(*in);
   for (size_t i = 0; i < low.size(); ++i) {
     if (interior[i] < 0)
       return emitError() << "interior padding " << interior[i]
@@ -296,11 +297,9 @@ LogicalResult mlir::hlo::verifyPad(EmitErrorFn emitError, Type operand,
       return emitError() << "padding " << low[i] << "_" << high[i] << "_"
                          << interior[i] << " of dimension " << i << " (size "
                          << d << ") gives negative size " << expected;
-    if (!dimsCompatible((*out)[i], expected))
-      return emitError() << "result dimension " << i << " is " << str((*out)[i])
-                         << " but padding gives " << expected;
+    dims[i] = expected;
   }
-  return success();
+  return Type(RankedTensorType::get(dims, elementType(operand)));
 }
 
 LogicalResult mlir::hlo::verifyIota(EmitErrorFn emitError, Type result,
@@ -314,23 +313,17 @@ LogicalResult mlir::hlo::verifyIota(EmitErrorFn emitError, Type result,
   return verifyElementKind(emitError, "result", result, kNumericKind);
 }
 
-LogicalResult mlir::hlo::verifyDynamicSlice(EmitErrorFn emitError, Type operand,
-                                            TypeRange indices, Type result,
-                                            ArrayRef<int64_t> sizes) {
+FailureOr<Type> mlir::hlo::inferDynamicSlice(EmitErrorFn emitError,
+                                             Type operand, TypeRange indices,
+                                             ArrayRef<int64_t> sizes) {
   auto in = getDims(operand, emitError, "operand");
-  if (failed(in))
-    return failure();
-  auto out = getDims(result, emitError, "result");
-  if (failed(out) || failed(checkIndexScalars(emitError, "start indices",
-                                              indices, in->size())))
+  if (failed(in) || failed(checkIndexScalars(emitError, "start indices",
+                                             indices, in->size())))
     return failure();
   if (sizes.size() != in->size())
     return emitError() << "dynamic_slice_sizes " << str(sizes)
                        << " must have one entry per operand dimension ("
                        << in->size() << ")";
-  if (out->size() != in->size())
-    return emitError() << "result rank " << out->size()
-                       << " must equal the operand rank " << in->size();
   for (size_t i = 0; i < sizes.size(); ++i) {
     if (sizes[i] < 0)
       return emitError() << "slice size " << sizes[i] << " of dimension " << i
@@ -338,27 +331,19 @@ LogicalResult mlir::hlo::verifyDynamicSlice(EmitErrorFn emitError, Type operand,
     if (!ShapedType::isDynamic((*in)[i]) && sizes[i] > (*in)[i])
       return emitError() << "slice size " << sizes[i] << " of dimension " << i
                          << " exceeds the operand size " << (*in)[i];
-    if (!dimsCompatible((*out)[i], sizes[i]))
-      return emitError() << "result dimension " << i << " is " << str((*out)[i])
-                         << " but the slice size is " << sizes[i];
   }
-  if (elementType(operand) != elementType(result))
-    return emitError() << "dynamic-slice may not change the element type";
-  return success();
+  return Type(RankedTensorType::get(sizes, elementType(operand)));
 }
 
-LogicalResult mlir::hlo::verifyDynamicUpdateSlice(EmitErrorFn emitError,
-                                                  Type operand, Type update,
-                                                  TypeRange indices,
-                                                  Type result) {
+FailureOr<Type> mlir::hlo::inferDynamicUpdateSlice(EmitErrorFn emitError,
+                                                   Type operand, Type update,
+                                                   TypeRange indices) {
   auto in = getDims(operand, emitError, "operand");
   if (failed(in))
     return failure();
   auto up = getDims(update, emitError, "update");
-  if (failed(up) ||
-      failed(
-          checkIndexScalars(emitError, "start indices", indices, in->size())) ||
-      failed(verifySameShape(emitError, {operand}, result, true)))
+  if (failed(up) || failed(checkIndexScalars(emitError, "start indices",
+                                             indices, in->size())))
     return failure();
   if (up->size() != in->size())
     return emitError() << "update rank " << up->size()
@@ -372,7 +357,7 @@ LogicalResult mlir::hlo::verifyDynamicUpdateSlice(EmitErrorFn emitError,
     return emitError() << "update element type " << elementType(update)
                        << " differs from the operand's "
                        << elementType(operand);
-  return success();
+  return operand;
 }
 
 static bool isS32Scalar(Type t) {
@@ -380,15 +365,14 @@ static bool isS32Scalar(Type t) {
   return rt && rt.getRank() == 0 && rt.getElementType().isSignlessInteger(32);
 }
 
-LogicalResult mlir::hlo::verifyGetDimensionSize(EmitErrorFn emitError,
-                                                Type operand, Type result,
-                                                ArrayRef<int64_t> dims) {
+FailureOr<Type> mlir::hlo::inferGetDimensionSize(EmitErrorFn emitError,
+                                                 Type operand,
+                                                 ArrayRef<int64_t> dims) {
   auto in = getDims(operand, emitError, "operand");
   if (failed(in) || failed(checkSingleDim(emitError, dims, in->size())))
     return failure();
-  if (!isS32Scalar(result))
-    return emitError() << "result must be an s32 scalar, got " << result;
-  return success();
+  return Type(
+      RankedTensorType::get({}, IntegerType::get(operand.getContext(), 32)));
 }
 
 LogicalResult mlir::hlo::verifySetDimensionSize(EmitErrorFn emitError,

@@ -71,6 +71,40 @@ bool mlir::hlo::typesCompatibleIgnoringFpPrecision(Type a, Type b) {
   return typesCompatibleImpl(a, b, /*ignoreFpPrecision=*/true);
 }
 
+bool mlir::hlo::isCompatibleResult(Type inferred, Type result,
+                                   bool anyElementType) {
+  if (anyElementType && isa<RankedTensorType>(inferred))
+    return shapesCompatible(inferred, result);
+  return typesCompatible(inferred, result);
+}
+
+/// `t` without layouts (tensor encodings), for messages.
+static Type withoutLayouts(Type t) {
+  if (auto rt = dyn_cast<RankedTensorType>(t))
+    return RankedTensorType::get(rt.getShape(), rt.getElementType());
+  if (auto tt = dyn_cast<TupleType>(t)) {
+    SmallVector<Type> elts;
+    for (Type e : tt.getTypes())
+      elts.push_back(withoutLayouts(e));
+    return TupleType::get(t.getContext(), elts);
+  }
+  return t;
+}
+
+LogicalResult mlir::hlo::verifyInferredType(EmitErrorFn emitError,
+                                            Type inferred, Type result,
+                                            bool anyElementType) {
+  if (isCompatibleResult(inferred, result, anyElementType))
+    return success();
+  auto diag = emitError() << "result type " << result
+                          << " does not match the inferred ";
+  if (anyElementType)
+    diag << "dimensions " << str(cast<RankedTensorType>(inferred).getShape());
+  else
+    diag << "type " << withoutLayouts(inferred);
+  return diag;
+}
+
 FailureOr<ArrayRef<int64_t>> mlir::hlo::getDims(Type t, EmitErrorFn emitError,
                                                 StringRef what) {
   if (auto rt = dyn_cast<RankedTensorType>(t))

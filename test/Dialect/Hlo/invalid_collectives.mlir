@@ -253,7 +253,7 @@ hlo.computation @collective_broadcast_result(%x: tensor<4xf32>) -> tensor<4xi32>
 // -----
 
 hlo.computation @replica_id() -> tensor<i32> {
-  // expected-error @+1 {{'hlo.replica_id' op result type 'tensor<i32>' should be 'tensor<ui32>' (a u32 scalar)}}
+  // expected-error @+1 {{'hlo.replica_id' op result type 'tensor<i32>' does not match the inferred type 'tensor<ui32>'}}
   %0 = hlo.replica_id : () -> tensor<i32>
   hlo.return %0 : tensor<i32>
 }
@@ -261,7 +261,7 @@ hlo.computation @replica_id() -> tensor<i32> {
 // -----
 
 hlo.computation @partition_id() -> tensor<2xui32> {
-  // expected-error @+1 {{'hlo.partition_id' op result type 'tensor<2xui32>' should be 'tensor<ui32>' (a u32 scalar)}}
+  // expected-error @+1 {{'hlo.partition_id' op result type 'tensor<2xui32>' does not match the inferred type 'tensor<ui32>'}}
   %0 = hlo.partition_id : () -> tensor<2xui32>
   hlo.return %0 : tensor<2xui32>
 }

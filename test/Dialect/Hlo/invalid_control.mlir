@@ -18,7 +18,7 @@ hlo.computation @root_type(%x: tensor<f32>) -> tensor<i32> {
 // -----
 
 hlo.computation @tuple_result(%a: tensor<f32>, %b: tensor<i32>) -> tensor<f32> {
-  // expected-error @+1 {{'hlo.tuple' op result type 'tuple<tensor<i32>, tensor<f32>>' should be 'tuple<tensor<f32>, tensor<i32>>' (the operand types)}}
+  // expected-error @+1 {{'hlo.tuple' op result type 'tuple<tensor<i32>, tensor<f32>>' does not match the inferred type 'tuple<tensor<f32>, tensor<i32>>'}}
   %0 = hlo.tuple %a, %b : (tensor<f32>, tensor<i32>) -> tuple<tensor<i32>, tensor<f32>>
   hlo.return %a : tensor<f32>
 }
@@ -26,7 +26,7 @@ hlo.computation @tuple_result(%a: tensor<f32>, %b: tensor<i32>) -> tensor<f32> {
 // -----
 
 hlo.computation @tuple_not_tuple(%a: tensor<f32>) -> tensor<f32> {
-  // expected-error @+1 {{'hlo.tuple' op result must be a tuple, got 'tensor<f32>'}}
+  // expected-error @+1 {{'hlo.tuple' op result type 'tensor<f32>' does not match the inferred type 'tuple<tensor<f32>>'}}
   %0 = hlo.tuple %a : (tensor<f32>) -> tensor<f32>
   hlo.return %a : tensor<f32>
 }
@@ -58,7 +58,7 @@ hlo.computation @gte_not_tuple(%x: tensor<f32>) -> tensor<f32> {
 // -----
 
 hlo.computation @gte_type(%t: tuple<tensor<f32>, tensor<i32>>) -> tensor<i32> {
-  // expected-error @+1 {{'hlo.get_tuple_element' op result type 'tensor<i32>' does not match tuple element 0 of type 'tensor<f32>'}}
+  // expected-error @+1 {{'hlo.get_tuple_element' op result type 'tensor<i32>' does not match the inferred type 'tensor<f32>'}}
   %0 = hlo.get_tuple_element %t {index = 0 : i64} : (tuple<tensor<f32>, tensor<i32>>) -> tensor<i32>
   hlo.return %0 : tensor<i32>
 }
@@ -196,7 +196,7 @@ hlo.computation @body(%s: tensor<i32>) -> tensor<i32> {
 }
 
 hlo.computation @while_result(%x: tensor<i32>) -> tensor<f32> {
-  // expected-error @+1 {{'hlo.while' op result type 'tensor<f32>' must equal the loop state type 'tensor<i32>'}}
+  // expected-error @+1 {{'hlo.while' op result type 'tensor<f32>' does not match the inferred type 'tensor<i32>'}}
   %0 = hlo.while %x {condition = @cond, body = @body} : (tensor<i32>) -> tensor<f32>
   hlo.return %0 : tensor<f32>
 }
@@ -356,7 +356,7 @@ hlo.computation @conditional_true_false_s32(%i: tensor<i32>, %x: tensor<f32>) ->
 // -----
 
 hlo.computation @opt_barrier(%x: tuple<tensor<f32>, tensor<i32>>) -> tuple<tensor<f32>, tensor<f32>> {
-  // expected-error @+1 {{'hlo.opt_barrier' op result type 'tuple<tensor<f32>, tensor<f32>>' should be 'tuple<tensor<f32>, tensor<i32>>' (the operand's type)}}
+  // expected-error @+1 {{'hlo.opt_barrier' op result type 'tuple<tensor<f32>, tensor<f32>>' does not match the inferred type 'tuple<tensor<f32>, tensor<i32>>'}}
   %0 = hlo.opt_barrier %x : (tuple<tensor<f32>, tensor<i32>>) -> tuple<tensor<f32>, tensor<f32>>
   hlo.return %0 : tuple<tensor<f32>, tensor<f32>>
 }
@@ -372,7 +372,7 @@ hlo.computation @add_dependency_token(%x: tensor<f32>, %y: tensor<f32>) -> tenso
 // -----
 
 hlo.computation @add_dependency_result(%x: tensor<f32>, %t: !hlo.token) -> tensor<i32> {
-  // expected-error @+1 {{'hlo.add_dependency' op result type 'tensor<i32>' should be 'tensor<f32>' (the operand's type)}}
+  // expected-error @+1 {{'hlo.add_dependency' op result type 'tensor<i32>' does not match the inferred type 'tensor<f32>'}}
   %0 = hlo.add_dependency %x, %t : (tensor<f32>, !hlo.token) -> tensor<i32>
   hlo.return %0 : tensor<i32>
 }
@@ -388,7 +388,7 @@ hlo.computation @after_all_operand(%x: tensor<f32>) -> !hlo.token {
 // -----
 
 hlo.computation @after_all_result(%t: !hlo.token) -> tensor<f32> {
-  // expected-error @+1 {{'hlo.after_all' op result must be a token, got 'tensor<f32>'}}
+  // expected-error @+1 {{'hlo.after_all' op result type 'tensor<f32>' does not match the inferred type '!hlo.token'}}
   %0 = hlo.after_all %t : (!hlo.token) -> tensor<f32>
   hlo.return %0 : tensor<f32>
 }
@@ -396,7 +396,7 @@ hlo.computation @after_all_result(%t: !hlo.token) -> tensor<f32> {
 // -----
 
 hlo.computation @domain(%x: tensor<f32>) -> tensor<2xf32> {
-  // expected-error @+1 {{'hlo.domain' op result type 'tensor<2xf32>' should be 'tensor<f32>' (the operand's type)}}
+  // expected-error @+1 {{'hlo.domain' op result type 'tensor<2xf32>' does not match the inferred type 'tensor<f32>'}}
   %0 = hlo.domain %x : (tensor<f32>) -> tensor<2xf32>
   hlo.return %0 : tensor<2xf32>
 }

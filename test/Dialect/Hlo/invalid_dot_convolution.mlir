@@ -59,7 +59,7 @@ hlo.computation @dot_batch_size(%a: tensor<3x2x3xf32>, %b: tensor<4x3x5xf32>) ->
 // -----
 
 hlo.computation @dot_result(%a: tensor<4x2x3xf32>, %b: tensor<4x3x5xf32>) -> tensor<4x5x2xf32> {
-  // expected-error @+1 {{'hlo.dot' op result dimensions [4, 5, 2] do not match the dot's [4, 2, 5]}}
+  // expected-error @+1 {{'hlo.dot' op result type 'tensor<4x5x2xf32>' does not match the inferred dimensions [4, 2, 5]}}
   %0 = hlo.dot %a, %b {lhs_batch_dims = array<i64: 0>, rhs_batch_dims = array<i64: 0>, lhs_contracting_dims = array<i64: 2>, rhs_contracting_dims = array<i64: 1>} : (tensor<4x2x3xf32>, tensor<4x3x5xf32>) -> tensor<4x5x2xf32>
   hlo.return %0 : tensor<4x5x2xf32>
 }
@@ -75,7 +75,7 @@ hlo.computation @dot_precision(%a: tensor<4x2x3xf32>, %b: tensor<4x3x5xf32>) -> 
 // -----
 
 hlo.computation @conv_rank(%x: tensor<8x8x3xf32>, %k: tensor<3x3x3x16xf32>) -> tensor<1x8x8x16xf32> {
-  // expected-error @+1 {{'hlo.convolution' op dim_labels describe 4-d arrays but lhs, rhs and result have ranks 3, 4, 4}}
+  // expected-error @+1 {{'hlo.convolution' op dim_labels describe 4-d arrays but lhs and rhs have ranks 3 and 4}}
   %0 = hlo.convolution %x, %k {window = #hlo.window<"{size=3x3 pad=1_1x1_1}">, dim_labels = #hlo.conv<"b01f_01io->b01f">} : (tensor<8x8x3xf32>, tensor<3x3x3x16xf32>) -> tensor<1x8x8x16xf32>
   hlo.return %0 : tensor<1x8x8x16xf32>
 }
@@ -155,7 +155,7 @@ hlo.computation @conv_batch_groups(%x: tensor<3x8x8x3xf32>, %k: tensor<3x3x3x4xf
 // -----
 
 hlo.computation @conv_output_batch(%x: tensor<4x8x8x3xf32>, %k: tensor<3x3x3x4xf32>) -> tensor<4x8x8x4xf32> {
-  // expected-error @+1 {{'hlo.convolution' op output batch dimension (4) must be the input batch (4) divided by batch_group_count (2)}}
+  // expected-error @+1 {{'hlo.convolution' op result type 'tensor<4x8x8x4xf32>' does not match the inferred dimensions [2, 8, 8, 4]}}
   %0 = hlo.convolution %x, %k {window = #hlo.window<"{size=3x3 pad=1_1x1_1}">, dim_labels = #hlo.conv<"b01f_01io->b01f">, batch_group_count = 2 : i64} : (tensor<4x8x8x3xf32>, tensor<3x3x3x4xf32>) -> tensor<4x8x8x4xf32>
   hlo.return %0 : tensor<4x8x8x4xf32>
 }
@@ -163,7 +163,7 @@ hlo.computation @conv_output_batch(%x: tensor<4x8x8x3xf32>, %k: tensor<3x3x3x4xf
 // -----
 
 hlo.computation @conv_output_feature(%x: tensor<1x8x8x3xf32>, %k: tensor<3x3x3x16xf32>) -> tensor<1x8x8x8xf32> {
-  // expected-error @+1 {{'hlo.convolution' op output feature dimension (8) must equal kernel output features (16)}}
+  // expected-error @+1 {{'hlo.convolution' op result type 'tensor<1x8x8x8xf32>' does not match the inferred dimensions [1, 8, 8, 16]}}
   %0 = hlo.convolution %x, %k {window = #hlo.window<"{size=3x3 pad=1_1x1_1}">, dim_labels = #hlo.conv<"b01f_01io->b01f">} : (tensor<1x8x8x3xf32>, tensor<3x3x3x16xf32>) -> tensor<1x8x8x8xf32>
   hlo.return %0 : tensor<1x8x8x8xf32>
 }
@@ -187,7 +187,7 @@ hlo.computation @conv_window_size(%x: tensor<1x8x8x3xf32>, %k: tensor<3x3x3x16xf
 // -----
 
 hlo.computation @conv_output_spatial(%x: tensor<1x8x8x3xf32>, %k: tensor<3x3x3x16xf32>) -> tensor<1x8x6x16xf32> {
-  // expected-error @+1 {{'hlo.convolution' op output spatial dimension 1 is 6 but the window gives 8}}
+  // expected-error @+1 {{'hlo.convolution' op result type 'tensor<1x8x6x16xf32>' does not match the inferred dimensions [1, 8, 8, 16]}}
   %0 = hlo.convolution %x, %k {window = #hlo.window<"{size=3x3 pad=1_1x1_1}">, dim_labels = #hlo.conv<"b01f_01io->b01f">} : (tensor<1x8x8x3xf32>, tensor<3x3x3x16xf32>) -> tensor<1x8x6x16xf32>
   hlo.return %0 : tensor<1x8x6x16xf32>
 }

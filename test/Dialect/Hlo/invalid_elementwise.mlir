@@ -3,7 +3,7 @@
 // Elementwise ops: shapes, element types and conversions.
 
 hlo.computation @unary_shape(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
-  // expected-error @+1 {{'hlo.sqrt' op operand dimensions [2, 3] do not match result dimensions [3, 2]}}
+  // expected-error @+1 {{'hlo.sqrt' op result type 'tensor<3x2xf32>' does not match the inferred type 'tensor<2x3xf32>'}}
   %0 = hlo.sqrt %x : (tensor<2x3xf32>) -> tensor<3x2xf32>
   hlo.return %0 : tensor<3x2xf32>
 }
@@ -11,7 +11,7 @@ hlo.computation @unary_shape(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
 // -----
 
 hlo.computation @unary_not_array(%t: !hlo.token) -> !hlo.token {
-  // expected-error @+1 {{'hlo.negate' op result must be an array, got '!hlo.token'}}
+  // expected-error @+1 {{'hlo.negate' op operand must be an array, got '!hlo.token'}}
   %0 = hlo.negate %t : (!hlo.token) -> !hlo.token
   hlo.return %0 : !hlo.token
 }
@@ -19,7 +19,7 @@ hlo.computation @unary_not_array(%t: !hlo.token) -> !hlo.token {
 // -----
 
 hlo.computation @unary_element_type(%x: tensor<4xf32>) -> tensor<4xf16> {
-  // expected-error @+1 {{'hlo.tanh' op operand element type 'f32' does not match result element type 'f16'}}
+  // expected-error @+1 {{'hlo.tanh' op result type 'tensor<4xf16>' does not match the inferred type 'tensor<4xf32>'}}
   %0 = hlo.tanh %x : (tensor<4xf32>) -> tensor<4xf16>
   hlo.return %0 : tensor<4xf16>
 }
@@ -75,7 +75,7 @@ hlo.computation @negate_pred(%x: tensor<4xi1>) -> tensor<4xi1> {
 // -----
 
 hlo.computation @abs_complex(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
-  // expected-error @+1 {{'hlo.abs' op result element type 'complex<f32>' should be 'f32'}}
+  // expected-error @+1 {{'hlo.abs' op result type 'tensor<4xcomplex<f32>>' does not match the inferred type 'tensor<4xf32>'}}
   %0 = hlo.abs %x : (tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
   hlo.return %0 : tensor<4xcomplex<f32>>
 }
@@ -83,7 +83,7 @@ hlo.computation @abs_complex(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32
 // -----
 
 hlo.computation @real_wrong_type(%x: tensor<4xcomplex<f64>>) -> tensor<4xf32> {
-  // expected-error @+1 {{'hlo.real' op result element type 'f32' should be 'f64'}}
+  // expected-error @+1 {{'hlo.real' op result type 'tensor<4xf32>' does not match the inferred type 'tensor<4xf64>'}}
   %0 = hlo.real %x : (tensor<4xcomplex<f64>>) -> tensor<4xf32>
   hlo.return %0 : tensor<4xf32>
 }
@@ -99,7 +99,7 @@ hlo.computation @imag_int(%x: tensor<4xi32>) -> tensor<4xi32> {
 // -----
 
 hlo.computation @is_finite_result(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'hlo.is_finite' op result must have element type pred, got 'f32'}}
+  // expected-error @+1 {{'hlo.is_finite' op result type 'tensor<4xf32>' does not match the inferred type 'tensor<4xi1>'}}
   %0 = hlo.is_finite %x : (tensor<4xf32>) -> tensor<4xf32>
   hlo.return %0 : tensor<4xf32>
 }
@@ -115,7 +115,7 @@ hlo.computation @is_finite_int(%x: tensor<4xi32>) -> tensor<4xi1> {
 // -----
 
 hlo.computation @copy_mismatch(%x: tuple<tensor<f32>, tensor<2xi32>>) -> tuple<tensor<f32>, tensor<3xi32>> {
-  // expected-error @+1 {{'hlo.copy' op result type 'tuple<tensor<f32>, tensor<3xi32>>' should be 'tuple<tensor<f32>, tensor<2xi32>>' (the operand's shape)}}
+  // expected-error @+1 {{'hlo.copy' op result type 'tuple<tensor<f32>, tensor<3xi32>>' does not match the inferred type 'tuple<tensor<f32>, tensor<2xi32>>'}}
   %0 = hlo.copy %x : (tuple<tensor<f32>, tensor<2xi32>>) -> tuple<tensor<f32>, tensor<3xi32>>
   hlo.return %0 : tuple<tensor<f32>, tensor<3xi32>>
 }
@@ -203,7 +203,7 @@ hlo.computation @stochastic_convert_signed(%x: tensor<4xf32>, %r: tensor<4xi32>)
 // -----
 
 hlo.computation @binary_shape(%a: tensor<2x3xf32>, %b: tensor<3x2xf32>) -> tensor<2x3xf32> {
-  // expected-error @+1 {{'hlo.add' op operand dimensions [3, 2] do not match result dimensions [2, 3]}}
+  // expected-error @+1 {{'hlo.add' op operand dimensions [2, 3] and [3, 2] do not match}}
   %0 = hlo.add %a, %b : (tensor<2x3xf32>, tensor<3x2xf32>) -> tensor<2x3xf32>
   hlo.return %0 : tensor<2x3xf32>
 }
@@ -211,7 +211,7 @@ hlo.computation @binary_shape(%a: tensor<2x3xf32>, %b: tensor<3x2xf32>) -> tenso
 // -----
 
 hlo.computation @binary_element_type(%a: tensor<4xf32>, %b: tensor<4xf16>) -> tensor<4xf32> {
-  // expected-error @+1 {{'hlo.multiply' op operand element type 'f16' does not match result element type 'f32'}}
+  // expected-error @+1 {{'hlo.multiply' op operands must have the same element type, got 'f32' and 'f16'}}
   %0 = hlo.multiply %a, %b : (tensor<4xf32>, tensor<4xf16>) -> tensor<4xf32>
   hlo.return %0 : tensor<4xf32>
 }
@@ -267,7 +267,7 @@ hlo.computation @complex_mixed(%a: tensor<4xf32>, %b: tensor<4xf64>) -> tensor<4
 // -----
 
 hlo.computation @complex_result(%a: tensor<4xf32>) -> tensor<4xcomplex<f64>> {
-  // expected-error @+1 {{'hlo.complex' op result element type 'complex<f64>' should be 'complex<f32>'}}
+  // expected-error @+1 {{'hlo.complex' op result type 'tensor<4xcomplex<f64>>' does not match the inferred type 'tensor<4xcomplex<f32>>'}}
   %0 = hlo.complex %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xcomplex<f64>>
   hlo.return %0 : tensor<4xcomplex<f64>>
 }
@@ -283,7 +283,7 @@ hlo.computation @compare_mixed(%a: tensor<4xf32>, %b: tensor<4xi32>) -> tensor<4
 // -----
 
 hlo.computation @compare_result(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'hlo.compare' op result must have element type pred}}
+  // expected-error @+1 {{'hlo.compare' op result type 'tensor<4xf32>' does not match the inferred type 'tensor<4xi1>'}}
   %0 = hlo.compare %a, %a {direction = #hlo<comparison_direction EQ>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   hlo.return %0 : tensor<4xf32>
 }
@@ -291,7 +291,7 @@ hlo.computation @compare_result(%a: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 hlo.computation @compare_shape(%a: tensor<4xf32>, %b: tensor<5xf32>) -> tensor<4xi1> {
-  // expected-error @+1 {{'hlo.compare' op operand dimensions [5] do not match result dimensions [4]}}
+  // expected-error @+1 {{'hlo.compare' op operand dimensions [4] and [5] do not match}}
   %0 = hlo.compare %a, %b {direction = #hlo<comparison_direction EQ>} : (tensor<4xf32>, tensor<5xf32>) -> tensor<4xi1>
   hlo.return %0 : tensor<4xi1>
 }
@@ -299,7 +299,7 @@ hlo.computation @compare_shape(%a: tensor<4xf32>, %b: tensor<5xf32>) -> tensor<4
 // -----
 
 hlo.computation @clamp_bound_shape(%lo: tensor<3xf32>, %x: tensor<2x3xf32>) -> tensor<2x3xf32> {
-  // expected-error @+1 {{'hlo.clamp' op min of type 'tensor<3xf32>' must be a scalar or match the result 'tensor<2x3xf32>'}}
+  // expected-error @+1 {{'hlo.clamp' op min of type 'tensor<3xf32>' must be a scalar or have the dimensions of 'tensor<2x3xf32>'}}
   %0 = hlo.clamp %lo, %x, %x : (tensor<3xf32>, tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
   hlo.return %0 : tensor<2x3xf32>
 }
@@ -307,7 +307,7 @@ hlo.computation @clamp_bound_shape(%lo: tensor<3xf32>, %x: tensor<2x3xf32>) -> t
 // -----
 
 hlo.computation @clamp_bound_type(%lo: tensor<f32>, %hi: tensor<i32>, %x: tensor<2x3xf32>) -> tensor<2x3xf32> {
-  // expected-error @+1 {{'hlo.clamp' op max element type 'i32' differs from the result's 'f32'}}
+  // expected-error @+1 {{'hlo.clamp' op max element type 'i32' differs from 'f32'}}
   %0 = hlo.clamp %lo, %x, %hi : (tensor<f32>, tensor<2x3xf32>, tensor<i32>) -> tensor<2x3xf32>
   hlo.return %0 : tensor<2x3xf32>
 }
@@ -323,7 +323,7 @@ hlo.computation @select_pred_type(%p: tensor<4xi32>, %x: tensor<4xf32>) -> tenso
 // -----
 
 hlo.computation @select_pred_shape(%p: tensor<2xi1>, %x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'hlo.select' op predicate of type 'tensor<2xi1>' must be a scalar or match the result 'tensor<4xf32>'}}
+  // expected-error @+1 {{'hlo.select' op predicate of type 'tensor<2xi1>' must be a scalar or have the dimensions of 'tensor<4xf32>'}}
   %0 = hlo.select %p, %x, %x : (tensor<2xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   hlo.return %0 : tensor<4xf32>
 }
@@ -331,7 +331,7 @@ hlo.computation @select_pred_shape(%p: tensor<2xi1>, %x: tensor<4xf32>) -> tenso
 // -----
 
 hlo.computation @select_branches(%p: tensor<i1>, %x: tensor<4xf32>, %y: tensor<4xi32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'hlo.select' op operand element type 'i32' does not match result element type 'f32'}}
+  // expected-error @+1 {{'hlo.select' op operands must have the same element type, got 'f32' and 'i32'}}
   %0 = hlo.select %p, %x, %y : (tensor<i1>, tensor<4xf32>, tensor<4xi32>) -> tensor<4xf32>
   hlo.return %0 : tensor<4xf32>
 }

@@ -131,7 +131,7 @@ hlo.computation @gather_offset_dims_count(%x: tensor<3x4x2xf32>, %i: tensor<2x3x
 // -----
 
 hlo.computation @gather_result_rank(%x: tensor<3x4x2xf32>, %i: tensor<2x3x2xi32>) -> tensor<2x3x4xf32> {
-  // expected-error @+1 {{'hlo.gather' op result rank 3 should be 4 (2 batch dimensions + 2 offset_dims)}}
+  // expected-error @+1 {{'hlo.gather' op result type 'tensor<2x3x4xf32>' does not match the inferred type 'tensor<2x3x2x2xf32>'}}
   %0 = hlo.gather %x, %i {offset_dims = array<i64: 2, 3>, collapsed_slice_dims = array<i64: 0>, start_index_map = array<i64: 1, 0>, index_vector_dim = 2 : i64, slice_sizes = array<i64: 1, 2, 2>} : (tensor<3x4x2xf32>, tensor<2x3x2xi32>) -> tensor<2x3x4xf32>
   hlo.return %0 : tensor<2x3x4xf32>
 }
@@ -147,7 +147,7 @@ hlo.computation @gather_offset_dims_unsorted(%x: tensor<3x4x2xf32>, %i: tensor<2
 // -----
 
 hlo.computation @gather_result_dim(%x: tensor<3x4x2xf32>, %i: tensor<2x3x2xi32>) -> tensor<2x3x2x3xf32> {
-  // expected-error @+1 {{'hlo.gather' op result dimension 3 is 3 but gather gives 2 (slice size)}}
+  // expected-error @+1 {{'hlo.gather' op result type 'tensor<2x3x2x3xf32>' does not match the inferred type 'tensor<2x3x2x2xf32>'}}
   %0 = hlo.gather %x, %i {offset_dims = array<i64: 2, 3>, collapsed_slice_dims = array<i64: 0>, start_index_map = array<i64: 1, 0>, index_vector_dim = 2 : i64, slice_sizes = array<i64: 1, 2, 2>} : (tensor<3x4x2xf32>, tensor<2x3x2xi32>) -> tensor<2x3x2x3xf32>
   hlo.return %0 : tensor<2x3x2x3xf32>
 }
@@ -155,7 +155,7 @@ hlo.computation @gather_result_dim(%x: tensor<3x4x2xf32>, %i: tensor<2x3x2xi32>)
 // -----
 
 hlo.computation @gather_result_batch_dim(%x: tensor<3x4x2xf32>, %i: tensor<2x3x2xi32>) -> tensor<4x3x2x2xf32> {
-  // expected-error @+1 {{'hlo.gather' op result dimension 0 is 4 but gather gives 2 (batch dimension)}}
+  // expected-error @+1 {{'hlo.gather' op result type 'tensor<4x3x2x2xf32>' does not match the inferred type 'tensor<2x3x2x2xf32>'}}
   %0 = hlo.gather %x, %i {offset_dims = array<i64: 2, 3>, collapsed_slice_dims = array<i64: 0>, start_index_map = array<i64: 1, 0>, index_vector_dim = 2 : i64, slice_sizes = array<i64: 1, 2, 2>} : (tensor<3x4x2xf32>, tensor<2x3x2xi32>) -> tensor<4x3x2x2xf32>
   hlo.return %0 : tensor<4x3x2x2xf32>
 }
@@ -163,7 +163,7 @@ hlo.computation @gather_result_batch_dim(%x: tensor<3x4x2xf32>, %i: tensor<2x3x2
 // -----
 
 hlo.computation @gather_element_type(%x: tensor<3x4x2xf32>, %i: tensor<2x3x2xi32>) -> tensor<2x3x2x2xf16> {
-  // expected-error @+1 {{'hlo.gather' op gather may not change the element type}}
+  // expected-error @+1 {{'hlo.gather' op result type 'tensor<2x3x2x2xf16>' does not match the inferred type 'tensor<2x3x2x2xf32>'}}
   %0 = hlo.gather %x, %i {offset_dims = array<i64: 2, 3>, collapsed_slice_dims = array<i64: 0>, start_index_map = array<i64: 1, 0>, index_vector_dim = 2 : i64, slice_sizes = array<i64: 1, 2, 2>} : (tensor<3x4x2xf32>, tensor<2x3x2xi32>) -> tensor<2x3x2x2xf16>
   hlo.return %0 : tensor<2x3x2x2xf16>
 }
@@ -397,7 +397,7 @@ hlo.computation @add(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> {
 }
 
 hlo.computation @scatter_result(%x: tensor<3x4xf32>, %i: tensor<2x1xi32>, %u: tensor<2x4xf32>) -> tensor<3x5xf32> {
-  // expected-error @+1 {{'hlo.scatter' op result type 'tensor<3x5xf32>' must match the operand types 'tensor<3x4xf32>'}}
+  // expected-error @+1 {{'hlo.scatter' op result type 'tensor<3x5xf32>' does not match the inferred type 'tensor<3x4xf32>'}}
   %0 = hlo.scatter %x, %i, %u {update_window_dims = array<i64: 1>, inserted_window_dims = array<i64: 0>, scatter_dims_to_operand_dims = array<i64: 0>, index_vector_dim = 1 : i64, to_apply = @add} : (tensor<3x4xf32>, tensor<2x1xi32>, tensor<2x4xf32>) -> tensor<3x5xf32>
   hlo.return %0 : tensor<3x5xf32>
 }

@@ -73,7 +73,7 @@ hlo.computation @add(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> {
 }
 
 hlo.computation @reduce_result_dims(%x: tensor<4x5xf32>, %z: tensor<f32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'hlo.reduce' op result 0 of type 'tensor<4xf32>' should have dimensions [5] and element type 'f32'}}
+  // expected-error @+1 {{'hlo.reduce' op result type 'tensor<4xf32>' does not match the inferred type 'tensor<5xf32>'}}
   %0 = hlo.reduce %x, %z {dimensions = array<i64: 0>, to_apply = @add} : (tensor<4x5xf32>, tensor<f32>) -> tensor<4xf32>
   hlo.return %0 : tensor<4xf32>
 }
@@ -86,7 +86,7 @@ hlo.computation @add(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> {
 }
 
 hlo.computation @reduce_result_count(%x: tensor<4x5xf32>, %z: tensor<f32>) -> tuple<tensor<5xf32>, tensor<5xf32>> {
-  // expected-error @+1 {{'hlo.reduce' op result 0 of type 'tuple<tensor<5xf32>, tensor<5xf32>>' should have dimensions [5] and element type 'f32'}}
+  // expected-error @+1 {{'hlo.reduce' op result type 'tuple<tensor<5xf32>, tensor<5xf32>>' does not match the inferred type 'tensor<5xf32>'}}
   %0 = hlo.reduce %x, %z {dimensions = array<i64: 0>, to_apply = @add} : (tensor<4x5xf32>, tensor<f32>) -> tuple<tensor<5xf32>, tensor<5xf32>>
   hlo.return %0 : tuple<tensor<5xf32>, tensor<5xf32>>
 }
@@ -184,7 +184,7 @@ hlo.computation @add(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> {
 }
 
 hlo.computation @reduce_window_result(%x: tensor<4x6xf32>, %z: tensor<f32>) -> tensor<2x2xf32> {
-  // expected-error @+1 {{'hlo.reduce_window' op result 0 of type 'tensor<2x2xf32>' should have dimensions [2, 3] and element type 'f32'}}
+  // expected-error @+1 {{'hlo.reduce_window' op result type 'tensor<2x2xf32>' does not match the inferred type 'tensor<2x3xf32>'}}
   %0 = hlo.reduce_window %x, %z {window = #hlo.window<"{size=2x2 stride=2x2}">, to_apply = @add} : (tensor<4x6xf32>, tensor<f32>) -> tensor<2x2xf32>
   hlo.return %0 : tensor<2x2xf32>
 }
@@ -238,7 +238,7 @@ hlo.computation @add(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> {
 }
 
 hlo.computation @select_and_scatter_result(%x: tensor<4xf32>, %s: tensor<2xf32>, %z: tensor<f32>) -> tensor<2xf32> {
-  // expected-error @+1 {{'hlo.select_and_scatter' op result type 'tensor<2xf32>' must match the operand type 'tensor<4xf32>'}}
+  // expected-error @+1 {{'hlo.select_and_scatter' op result type 'tensor<2xf32>' does not match the inferred type 'tensor<4xf32>'}}
   %0 = hlo.select_and_scatter %x, %s, %z {window = #hlo.window<"{size=2 stride=2}">, select = @ge, scatter = @add} : (tensor<4xf32>, tensor<2xf32>, tensor<f32>) -> tensor<2xf32>
   hlo.return %0 : tensor<2xf32>
 }
@@ -303,7 +303,7 @@ hlo.computation @lt2(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<f32>, %d: tens
 }
 
 hlo.computation @sort_result(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'hlo.sort' op result type 'tensor<4xf32>' should be 'tuple<tensor<4xf32>, tensor<4xf32>>'}}
+  // expected-error @+1 {{'hlo.sort' op result type 'tensor<4xf32>' does not match the inferred type 'tuple<tensor<4xf32>, tensor<4xf32>>'}}
   %0 = hlo.sort %x, %x {dimensions = array<i64: 0>, to_apply = @lt2} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   hlo.return %0 : tensor<4xf32>
 }
@@ -348,7 +348,7 @@ hlo.computation @topk_scalar(%x: tensor<f32>) -> tuple<tensor<f32>, tensor<i32>>
 // -----
 
 hlo.computation @topk_result(%x: tensor<5x8xf32>) -> tuple<tensor<5x2xf32>, tensor<5x2xi64>> {
-  // expected-error @+1 {{'hlo.topk' op result type 'tuple<tensor<5x2xf32>, tensor<5x2xi64>>' should be 'tuple<tensor<5x2xf32>, tensor<5x2xi32>>' (values and s32 indices of the top 2)}}
+  // expected-error @+1 {{'hlo.topk' op result type 'tuple<tensor<5x2xf32>, tensor<5x2xi64>>' does not match the inferred type 'tuple<tensor<5x2xf32>, tensor<5x2xi32>>'}}
   %0 = hlo.topk %x {k = 2 : i64} : (tensor<5x8xf32>) -> tuple<tensor<5x2xf32>, tensor<5x2xi64>>
   hlo.return %0 : tuple<tensor<5x2xf32>, tensor<5x2xi64>>
 }

@@ -67,7 +67,7 @@ hlo.computation @rng_bit_generator_bits(%s: tensor<2xui64>) -> tuple<tensor<2xui
 // -----
 
 hlo.computation @rng_get_and_update_state() -> tensor<2xi64> {
-  // expected-error @+1 {{'hlo.rng_get_and_update_state' op result type 'tensor<2xi64>' should be 'tensor<2xui64>' (the u64[2] RNG state)}}
+  // expected-error @+1 {{'hlo.rng_get_and_update_state' op result type 'tensor<2xi64>' does not match the inferred type 'tensor<2xui64>'}}
   %0 = hlo.rng_get_and_update_state  {delta = 1 : i64} : () -> tensor<2xi64>
   hlo.return %0 : tensor<2xi64>
 }
@@ -99,7 +99,7 @@ hlo.computation @batch_norm_int(%x: tensor<2x3x4xi32>, %f: tensor<3xf32>, %g: te
 // -----
 
 hlo.computation @batch_norm_training_result(%x: tensor<2x3x4xf32>, %f: tensor<3xf32>, %g: tensor<3xf32>) -> tuple<tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>> {
-  // expected-error @+1 {{'hlo.batch_norm_training' op result type 'tuple<tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>>' should be 'tuple<tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>>' ((output, batch mean, batch variance))}}
+  // expected-error @+1 {{'hlo.batch_norm_training' op result type 'tuple<tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>>' does not match the inferred type 'tuple<tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>>'}}
   %0 = hlo.batch_norm_training %x, %f, %g {epsilon = 1.0e-3 : f32, feature_index = 1 : i64} : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>) -> tuple<tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>>
   hlo.return %0 : tuple<tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>>
 }
@@ -107,7 +107,7 @@ hlo.computation @batch_norm_training_result(%x: tensor<2x3x4xf32>, %f: tensor<3x
 // -----
 
 hlo.computation @batch_norm_inference_result(%x: tensor<2x3x4xf32>, %f: tensor<3xf32>, %o: tensor<3xf32>, %m: tensor<3xf32>, %v: tensor<3xf32>) -> tensor<2x3xf32> {
-  // expected-error @+1 {{'hlo.batch_norm_inference' op result type 'tensor<2x3xf32>' should be 'tensor<2x3x4xf32>' (the operand's type)}}
+  // expected-error @+1 {{'hlo.batch_norm_inference' op result type 'tensor<2x3xf32>' does not match the inferred type 'tensor<2x3x4xf32>'}}
   %0 = hlo.batch_norm_inference %x, %f, %o, %m, %v {epsilon = 1.0e-3 : f32, feature_index = 1 : i64} : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
   hlo.return %0 : tensor<2x3xf32>
 }
@@ -131,7 +131,7 @@ hlo.computation @batch_norm_grad_output(%x: tensor<2x3x4xf32>, %f: tensor<3xf32>
 // -----
 
 hlo.computation @batch_norm_grad_result(%x: tensor<2x3x4xf32>, %f: tensor<3xf32>, %m: tensor<3xf32>, %v: tensor<3xf32>, %g: tensor<2x3x4xf32>) -> tuple<tensor<2x3x4xf32>, tensor<3xf32>> {
-  // expected-error @+1 {{'hlo.batch_norm_grad' op result type 'tuple<tensor<2x3x4xf32>, tensor<3xf32>>' should be 'tuple<tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>>' ((grad operand, grad scale, grad offset))}}
+  // expected-error @+1 {{'hlo.batch_norm_grad' op result type 'tuple<tensor<2x3x4xf32>, tensor<3xf32>>' does not match the inferred type 'tuple<tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>>'}}
   %0 = hlo.batch_norm_grad %x, %f, %m, %v, %g {epsilon = 1.0e-3 : f32, feature_index = 1 : i64} : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<2x3x4xf32>) -> tuple<tensor<2x3x4xf32>, tensor<3xf32>>
   hlo.return %0 : tuple<tensor<2x3x4xf32>, tensor<3xf32>>
 }
@@ -171,7 +171,7 @@ hlo.computation @fft_length(%c: tensor<3x8xcomplex<f32>>) -> tensor<3x8xcomplex<
 // -----
 
 hlo.computation @fft_result(%c: tensor<3x8xcomplex<f32>>) -> tensor<3x8xcomplex<f64>> {
-  // expected-error @+1 {{'hlo.fft' op result type 'tensor<3x8xcomplex<f64>>' should be 'tensor<3x8xcomplex<f32>>'}}
+  // expected-error @+1 {{'hlo.fft' op result type 'tensor<3x8xcomplex<f64>>' does not match the inferred type 'tensor<3x8xcomplex<f32>>'}}
   %0 = hlo.fft %c {fft_type = #hlo<fft_type FFT>, fft_length = array<i64: 8>} : (tensor<3x8xcomplex<f32>>) -> tensor<3x8xcomplex<f64>>
   hlo.return %0 : tensor<3x8xcomplex<f64>>
 }
@@ -187,7 +187,7 @@ hlo.computation @rfft_input(%c: tensor<3x8xcomplex<f32>>) -> tensor<3x5xcomplex<
 // -----
 
 hlo.computation @rfft_result(%r: tensor<3x8xf32>) -> tensor<3x8xcomplex<f32>> {
-  // expected-error @+1 {{'hlo.fft' op result type 'tensor<3x8xcomplex<f32>>' should be 'tensor<3x5xcomplex<f32>>'}}
+  // expected-error @+1 {{'hlo.fft' op result type 'tensor<3x8xcomplex<f32>>' does not match the inferred type 'tensor<3x5xcomplex<f32>>'}}
   %0 = hlo.fft %r {fft_type = #hlo<fft_type RFFT>, fft_length = array<i64: 8>} : (tensor<3x8xf32>) -> tensor<3x8xcomplex<f32>>
   hlo.return %0 : tensor<3x8xcomplex<f32>>
 }
@@ -211,7 +211,7 @@ hlo.computation @irfft_last_dim(%c: tensor<3x8xcomplex<f32>>) -> tensor<3x8xf32>
 // -----
 
 hlo.computation @irfft_result(%c: tensor<3x5xcomplex<f64>>) -> tensor<3x8xf32> {
-  // expected-error @+1 {{'hlo.fft' op result type 'tensor<3x8xf32>' should be 'tensor<3x8xf64>'}}
+  // expected-error @+1 {{'hlo.fft' op result type 'tensor<3x8xf32>' does not match the inferred type 'tensor<3x8xf64>'}}
   %0 = hlo.fft %c {fft_type = #hlo<fft_type IRFFT>, fft_length = array<i64: 8>} : (tensor<3x5xcomplex<f64>>) -> tensor<3x8xf32>
   hlo.return %0 : tensor<3x8xf32>
 }
@@ -243,7 +243,7 @@ hlo.computation @cholesky_int(%a: tensor<4x4xi32>) -> tensor<4x4xi32> {
 // -----
 
 hlo.computation @cholesky_result(%a: tensor<4x4xf32>) -> tensor<4x4xf64> {
-  // expected-error @+1 {{'hlo.cholesky' op result type 'tensor<4x4xf64>' must match the operand type 'tensor<4x4xf32>'}}
+  // expected-error @+1 {{'hlo.cholesky' op result type 'tensor<4x4xf64>' does not match the inferred type 'tensor<4x4xf32>'}}
   %0 = hlo.cholesky %a {lower = true} : (tensor<4x4xf32>) -> tensor<4x4xf64>
   hlo.return %0 : tensor<4x4xf64>
 }
@@ -307,7 +307,7 @@ hlo.computation @triangular_solve_invalid_transpose(%a: tensor<4x4xf32>, %b: ten
 // -----
 
 hlo.computation @triangular_solve_result(%a: tensor<4x4xf32>, %b: tensor<3x4xf32>) -> tensor<4x3xf32> {
-  // expected-error @+1 {{'hlo.triangular_solve' op result type 'tensor<4x3xf32>' must match b's type 'tensor<3x4xf32>'}}
+  // expected-error @+1 {{'hlo.triangular_solve' op result type 'tensor<4x3xf32>' does not match the inferred type 'tensor<3x4xf32>'}}
   %0 = hlo.triangular_solve %a, %b {transpose_a = #hlo<transpose NO_TRANSPOSE>} : (tensor<4x4xf32>, tensor<3x4xf32>) -> tensor<4x3xf32>
   hlo.return %0 : tensor<4x3xf32>
 }

@@ -117,7 +117,7 @@ hlo.computation @transpose_arity(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
 // -----
 
 hlo.computation @transpose_size(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
-  // expected-error @+1 {{'hlo.transpose' op result dimension 0 (size 2) must be operand dimension 1 (size 3)}}
+  // expected-error @+1 {{'hlo.transpose' op result type 'tensor<2x3xf32>' does not match the inferred type 'tensor<3x2xf32>'}}
   %0 = hlo.transpose %x {dimensions = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
   hlo.return %0 : tensor<2x3xf32>
 }
@@ -125,7 +125,7 @@ hlo.computation @transpose_size(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
 // -----
 
 hlo.computation @transpose_rank(%x: tensor<2x3xf32>) -> tensor<6xf32> {
-  // expected-error @+1 {{'hlo.transpose' op result rank 1 must equal the operand rank 2}}
+  // expected-error @+1 {{'hlo.transpose' op result type 'tensor<6xf32>' does not match the inferred type 'tensor<3x2xf32>'}}
   %0 = hlo.transpose %x {dimensions = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<6xf32>
   hlo.return %0 : tensor<6xf32>
 }
@@ -133,7 +133,7 @@ hlo.computation @transpose_rank(%x: tensor<2x3xf32>) -> tensor<6xf32> {
 // -----
 
 hlo.computation @transpose_element_type(%x: tensor<2x3xf32>) -> tensor<3x2xf16> {
-  // expected-error @+1 {{'hlo.transpose' op transpose may not change the element type}}
+  // expected-error @+1 {{'hlo.transpose' op result type 'tensor<3x2xf16>' does not match the inferred type 'tensor<3x2xf32>'}}
   %0 = hlo.transpose %x {dimensions = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf16>
   hlo.return %0 : tensor<3x2xf16>
 }
@@ -157,7 +157,7 @@ hlo.computation @reverse_repeat(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
 // -----
 
 hlo.computation @reverse_result(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
-  // expected-error @+1 {{'hlo.reverse' op operand dimensions [2, 3] do not match result dimensions [3, 2]}}
+  // expected-error @+1 {{'hlo.reverse' op result type 'tensor<3x2xf32>' does not match the inferred type 'tensor<2x3xf32>'}}
   %0 = hlo.reverse %x {dimensions = array<i64: 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
   hlo.return %0 : tensor<3x2xf32>
 }
@@ -173,7 +173,7 @@ hlo.computation @slice_ranges(%x: tensor<4x10xf32>) -> tensor<2x10xf32> {
 // -----
 
 hlo.computation @slice_rank(%x: tensor<4x10xf32>) -> tensor<20xf32> {
-  // expected-error @+1 {{'hlo.slice' op result rank 1 must equal the operand rank 2}}
+  // expected-error @+1 {{'hlo.slice' op result type 'tensor<20xf32>' does not match the inferred type 'tensor<2x10xf32>'}}
   %0 = hlo.slice %x {slice = #hlo.slice<"{[0:2], [0:10]}">} : (tensor<4x10xf32>) -> tensor<20xf32>
   hlo.return %0 : tensor<20xf32>
 }
@@ -213,7 +213,7 @@ hlo.computation @slice_stride(%x: tensor<4x10xf32>) -> tensor<2x10xf32> {
 // -----
 
 hlo.computation @slice_result(%x: tensor<4x10xf32>) -> tensor<2x5xf32> {
-  // expected-error @+1 {{'hlo.slice' op result dimension 1 is 5 but the slice selects 4 elements}}
+  // expected-error @+1 {{'hlo.slice' op result type 'tensor<2x5xf32>' does not match the inferred type 'tensor<2x4xf32>'}}
   %0 = hlo.slice %x {slice = #hlo.slice<"{[0:2], [1:9:2]}">} : (tensor<4x10xf32>) -> tensor<2x5xf32>
   hlo.return %0 : tensor<2x5xf32>
 }
@@ -221,7 +221,7 @@ hlo.computation @slice_result(%x: tensor<4x10xf32>) -> tensor<2x5xf32> {
 // -----
 
 hlo.computation @slice_element_type(%x: tensor<4xf32>) -> tensor<2xi32> {
-  // expected-error @+1 {{'hlo.slice' op slice may not change the element type}}
+  // expected-error @+1 {{'hlo.slice' op result type 'tensor<2xi32>' does not match the inferred type 'tensor<2xf32>'}}
   %0 = hlo.slice %x {slice = #hlo.slice<"{[0:2]}">} : (tensor<4xf32>) -> tensor<2xi32>
   hlo.return %0 : tensor<2xi32>
 }
@@ -253,7 +253,7 @@ hlo.computation @concatenate_dim_range(%a: tensor<2xf32>) -> tensor<4xf32> {
 // -----
 
 hlo.computation @concatenate_rank(%a: tensor<2x3xf32>, %b: tensor<6xf32>) -> tensor<2x6xf32> {
-  // expected-error @+1 {{'hlo.concatenate' op operand 1 has rank 1 but the result has rank 2}}
+  // expected-error @+1 {{'hlo.concatenate' op operand 1 has rank 1 but operand 0 has rank 2}}
   %0 = hlo.concatenate %a, %b {dimensions = array<i64: 1>} : (tensor<2x3xf32>, tensor<6xf32>) -> tensor<2x6xf32>
   hlo.return %0 : tensor<2x6xf32>
 }
@@ -261,7 +261,7 @@ hlo.computation @concatenate_rank(%a: tensor<2x3xf32>, %b: tensor<6xf32>) -> ten
 // -----
 
 hlo.computation @concatenate_other_dim(%a: tensor<2x3xf32>, %b: tensor<3x3xf32>) -> tensor<2x6xf32> {
-  // expected-error @+1 {{'hlo.concatenate' op operand 1 dimension 0 (size 3) does not match the result (size 2)}}
+  // expected-error @+1 {{'hlo.concatenate' op operand 1 dimension 0 (size 3) does not match operand 0 (size 2)}}
   %0 = hlo.concatenate %a, %b {dimensions = array<i64: 1>} : (tensor<2x3xf32>, tensor<3x3xf32>) -> tensor<2x6xf32>
   hlo.return %0 : tensor<2x6xf32>
 }
@@ -269,7 +269,7 @@ hlo.computation @concatenate_other_dim(%a: tensor<2x3xf32>, %b: tensor<3x3xf32>)
 // -----
 
 hlo.computation @concatenate_sum(%a: tensor<2x3xf32>, %b: tensor<2x4xf32>) -> tensor<2x6xf32> {
-  // expected-error @+1 {{'hlo.concatenate' op result dimension 1 is 6 but the operands add up to 7}}
+  // expected-error @+1 {{'hlo.concatenate' op result type 'tensor<2x6xf32>' does not match the inferred type 'tensor<2x7xf32>'}}
   %0 = hlo.concatenate %a, %b {dimensions = array<i64: 1>} : (tensor<2x3xf32>, tensor<2x4xf32>) -> tensor<2x6xf32>
   hlo.return %0 : tensor<2x6xf32>
 }
@@ -277,7 +277,7 @@ hlo.computation @concatenate_sum(%a: tensor<2x3xf32>, %b: tensor<2x4xf32>) -> te
 // -----
 
 hlo.computation @concatenate_element_type(%a: tensor<2xf32>, %b: tensor<2xi32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'hlo.concatenate' op operand 1 element type 'i32' differs from the result's 'f32'}}
+  // expected-error @+1 {{'hlo.concatenate' op operand 1 element type 'i32' differs from operand 0's 'f32'}}
   %0 = hlo.concatenate %a, %b {dimensions = array<i64: 0>} : (tensor<2xf32>, tensor<2xi32>) -> tensor<4xf32>
   hlo.return %0 : tensor<4xf32>
 }
@@ -325,7 +325,7 @@ hlo.computation @pad_negative_size(%x: tensor<2xf32>, %v: tensor<f32>) -> tensor
 // -----
 
 hlo.computation @pad_result(%x: tensor<3xf32>, %v: tensor<f32>) -> tensor<6xf32> {
-  // expected-error @+1 {{'hlo.pad' op result dimension 0 is 6 but padding gives 7}}
+  // expected-error @+1 {{'hlo.pad' op result type 'tensor<6xf32>' does not match the inferred type 'tensor<7xf32>'}}
   %0 = hlo.pad %x, %v {padding = #hlo.padding<"1_1_1">} : (tensor<3xf32>, tensor<f32>) -> tensor<6xf32>
   hlo.return %0 : tensor<6xf32>
 }
@@ -405,7 +405,7 @@ hlo.computation @dynamic_slice_negative(%x: tensor<8xf32>, %i: tensor<i32>) -> t
 // -----
 
 hlo.computation @dynamic_slice_result(%x: tensor<8x6xf32>, %i: tensor<i32>) -> tensor<3x6xf32> {
-  // expected-error @+1 {{'hlo.dynamic_slice' op result dimension 0 is 3 but the slice size is 2}}
+  // expected-error @+1 {{'hlo.dynamic_slice' op result type 'tensor<3x6xf32>' does not match the inferred type 'tensor<2x6xf32>'}}
   %0 = hlo.dynamic_slice %x, %i, %i {dynamic_slice_sizes = array<i64: 2, 6>} : (tensor<8x6xf32>, tensor<i32>, tensor<i32>) -> tensor<3x6xf32>
   hlo.return %0 : tensor<3x6xf32>
 }
@@ -437,7 +437,7 @@ hlo.computation @dynamic_update_slice_type(%x: tensor<8xf32>, %u: tensor<2xf16>,
 // -----
 
 hlo.computation @dynamic_update_slice_result(%x: tensor<8xf32>, %u: tensor<2xf32>, %i: tensor<i32>) -> tensor<2xf32> {
-  // expected-error @+1 {{'hlo.dynamic_update_slice' op operand dimensions [8] do not match result dimensions [2]}}
+  // expected-error @+1 {{'hlo.dynamic_update_slice' op result type 'tensor<2xf32>' does not match the inferred type 'tensor<8xf32>'}}
   %0 = hlo.dynamic_update_slice %x, %u, %i : (tensor<8xf32>, tensor<2xf32>, tensor<i32>) -> tensor<2xf32>
   hlo.return %0 : tensor<2xf32>
 }
@@ -461,7 +461,7 @@ hlo.computation @get_dimension_size_two(%x: tensor<3x4xf32>) -> tensor<i32> {
 // -----
 
 hlo.computation @get_dimension_size_result(%x: tensor<3x4xf32>) -> tensor<i64> {
-  // expected-error @+1 {{'hlo.get_dimension_size' op result must be an s32 scalar, got 'tensor<i64>'}}
+  // expected-error @+1 {{'hlo.get_dimension_size' op result type 'tensor<i64>' does not match the inferred type 'tensor<i32>'}}
   %0 = hlo.get_dimension_size %x {dimensions = array<i64: 0>} : (tensor<3x4xf32>) -> tensor<i64>
   hlo.return %0 : tensor<i64>
 }

@@ -79,11 +79,30 @@ void printInstruction(OpAsmPrinter &p, Operation *op);
 void addInstructionOperands(OperationState &state, ValueRange data,
                             ValueRange control);
 
+/// The result type HLO infers for the instruction `op` from its operands
+/// and attributes (its InferTypeOpInterface, whatever its current result
+/// type); failure, with a diagnostic at `op`, if its shape rule rejects
+/// them or HLO does not determine its result (broadcast, reshape, ...).
+FailureOr<Type> inferInstructionType(Operation *op);
+
 /// Creates the HLO instruction op `name` (e.g. SliceOp::getOperationName())
-/// with data operands `operands` and attributes `attrs`.
+/// with data operands `operands` and attributes `attrs`. A null `type` is
+/// inferred (inferInstructionType); if that fails nothing is created and
+/// the result is null.
 Operation *createInstruction(OpBuilder &builder, Location loc, StringRef name,
                              Type type, ValueRange operands,
                              ArrayRef<NamedAttribute> attrs = {});
+
+/// Creates an `OpT` instruction with an inferred result type, no control
+/// predecessors and, of the attributes every instruction may carry, only
+/// those in `attrs`: `createInferred<AddOp>(b, loc, {x, y})`. Null (after
+/// a diagnostic at `loc`) if the shape rule rejects the operands.
+template <typename OpT>
+OpT createInferred(OpBuilder &builder, Location loc, ValueRange operands,
+                   ArrayRef<NamedAttribute> attrs = {}) {
+  return llvm::cast_or_null<OpT>(createInstruction(
+      builder, loc, OpT::getOperationName(), Type(), operands, attrs));
+}
 
 /// Moves what a replaced instruction carries besides its operands and
 /// result to its replacement: sharding and frontend attributes (unless the

@@ -74,6 +74,11 @@ def Hlo_ReturnOp : Op<Hlo_Dialect, "return", [Pure, Terminator,
 // Instruction base classes.
 //===----------------------------------------------------------------------===//
 
+// Ops whose result type HLO determines from the operands and attributes:
+// `inferReturnTypes`, `isCompatibleReturnTypes` and `verify()` come from
+// one shape rule each (HloInferTypes.cpp).
+defvar HloInfer = InferTypeOpAdaptorWithIsCompatible;
+
 // The attributes every HLO instruction may carry.
 defvar HloAttrs = (ins
   OptionalAttr<Hlo_ShardingAttr>:$sharding,
@@ -128,8 +133,9 @@ class Hlo_UnaryOp<string mnemonic, string what, dag attrs = (ins),
   let summary = "HLO `" # opcode # "`: " # what;
 }
 
-class Hlo_ElementwiseUnaryOp<string mnemonic, string what>
-    : Hlo_UnaryOp<mnemonic, what, (ins), [Pure]> {
+class Hlo_ElementwiseUnaryOp<string mnemonic, string what,
+                             list<Trait> traits = [HloInfer]>
+    : Hlo_UnaryOp<mnemonic, what, (ins), !listconcat([Pure], traits)> {
   let hasVerifier = 1;
   let description = [{
     Elementwise: the result has the operand's shape; see XLA operation
@@ -139,7 +145,7 @@ class Hlo_ElementwiseUnaryOp<string mnemonic, string what>
 
 class Hlo_ElementwiseBinaryOp<string mnemonic, string what, dag attrs = (ins),
                               list<Trait> traits = []>
-    : Hlo_Op<mnemonic, !listconcat(traits, [Pure])> {
+    : Hlo_Op<mnemonic, !listconcat(traits, [Pure, HloInfer])> {
   let arguments = !con((ins AnyType:$lhs, AnyType:$rhs), attrs, HloCommonAttrs);
   let summary = "HLO `" # opcode # "`: " # what;
   let hasVerifier = 1;
@@ -226,14 +232,15 @@ def Hlo_SqrtOp : Hlo_ElementwiseUnaryOp<"sqrt", "square root">;
 def Hlo_TanOp : Hlo_ElementwiseUnaryOp<"tan", "tangent">;
 def Hlo_TanhOp : Hlo_ElementwiseUnaryOp<"tanh", "hyperbolic tangent">;
 def Hlo_CopyOp : Hlo_ElementwiseUnaryOp<"copy", "copy (may change the layout)">;
-def Hlo_ConvertOp : Hlo_ElementwiseUnaryOp<"convert", "element type conversion"> {
+def Hlo_ConvertOp : Hlo_ElementwiseUnaryOp<"convert", "element type conversion",
+    []> {
   let hasFolder = 1;
 }
 def Hlo_BitcastConvertOp : Hlo_UnaryOp<"bitcast_convert",
     "reinterpret element bits as another type", (ins), [Pure]> { let hasVerifier = 1; }
 def Hlo_ReducePrecisionOp : Hlo_UnaryOp<"reduce_precision",
     "round to a narrower float format",
-    (ins I64Attr:$exponent_bits, I64Attr:$mantissa_bits), [Pure]> {
+    (ins I64Attr:$exponent_bits, I64Attr:$mantissa_bits), [Pure, HloInfer]> {
   let hasVerifier = 1;
 }
 def Hlo_StochasticConvertOp : Hlo_Op<"stochastic_convert", [Pure]> {
@@ -293,13 +300,13 @@ def Hlo_CompareOp : Hlo_ElementwiseBinaryOp<"compare",
     (ins Hlo_ComparisonDirectionAttr:$direction,
          OptionalAttr<Hlo_ComparisonTypeAttr>:$comparison_type)>;
 
-def Hlo_ClampOp : Hlo_Op<"clamp", [Pure]> {
+def Hlo_ClampOp : Hlo_Op<"clamp", [Pure, HloInfer]> {
   let arguments = !con((ins AnyType:$min, AnyType:$operand, AnyType:$max),
                        HloCommonAttrs);
   let summary = "HLO `clamp`: min(max(operand, min), max)";
   let hasVerifier = 1;
 }
-def Hlo_SelectOp : Hlo_Op<"select", [Pure]> {
+def Hlo_SelectOp : Hlo_Op<"select", [Pure, HloInfer]> {
   let arguments = !con((ins AnyType:$pred, AnyType:$on_true,
                             AnyType:$on_false), HloCommonAttrs);
   let summary = "HLO `select`: pred ? on_true : on_false, elementwise";
@@ -333,18 +340,18 @@ def Hlo_DynamicReshapeOp : Hlo_SegmentedOp<"dynamic_reshape", 1, [Pure]> {
 }
 def Hlo_TransposeOp : Hlo_UnaryOp<"transpose",
     "result dimension i is operand dimension dimensions[i]",
-    (ins DenseI64ArrayAttr:$dimensions), [Pure]> {
+    (ins DenseI64ArrayAttr:$dimensions), [Pure, HloInfer]> {
   let hasVerifier = 1;
   let hasFolder = 1;
   let hasCanonicalizeMethod = 1;
 }
 def Hlo_ReverseOp : Hlo_UnaryOp<"reverse", "reverse the listed dimensions",
-    (ins DenseI64ArrayAttr:$dimensions), [Pure]> {
+    (ins DenseI64ArrayAttr:$dimensions), [Pure, HloInfer]> {
   let hasVerifier = 1;
   let hasFolder = 1;
 }
 def Hlo_SliceOp : Hlo_UnaryOp<"slice", "static strided slice",
-    (ins Hlo_SliceAttr:$slice), [Pure]> {
+    (ins Hlo_SliceAttr:$slice), [Pure, HloInfer]> {
   let hasVerifier = 1;
   let hasFolder = 1;
 }
@@ -359,11 +366,11 @@ def Hlo_BitcastOp : Hlo_UnaryOp<"bitcast",
 }
 def Hlo_ConcatenateOp : Hlo_VariadicOp<"concatenate",
     "join operands along dimensions[0]", (ins DenseI64ArrayAttr:$dimensions),
-    [Pure]> {
+    [Pure, HloInfer]> {
   let hasVerifier = 1;
   let hasFolder = 1;
 }
-def Hlo_PadOp : Hlo_Op<"pad", [Pure]> {
+def Hlo_PadOp : Hlo_Op<"pad", [Pure, HloInfer]> {
   let arguments = !con((ins AnyType:$operand, AnyType:$padding_value,
                             Hlo_PaddingAttr:$padding), HloCommonAttrs);
   let summary = "HLO `pad`: edge (low/high, may be negative) and interior padding";
@@ -400,7 +407,7 @@ def Hlo_ConstantOp : Hlo_Op<"constant", [Pure, ConstantLike]> {
     }
   }];
 }
-def Hlo_DynamicSliceOp : Hlo_SegmentedOp<"dynamic_slice", 1, [Pure]> {
+def Hlo_DynamicSliceOp : Hlo_SegmentedOp<"dynamic_slice", 1, [Pure, HloInfer]> {
   let arguments = !con((ins AnyType:$operand, Variadic<AnyType>:$start_indices,
                             DenseI64ArrayAttr:$dynamic_slice_sizes),
                        HloCommonAttrs);
@@ -409,14 +416,14 @@ def Hlo_DynamicSliceOp : Hlo_SegmentedOp<"dynamic_slice", 1, [Pure]> {
   let hasFolder = 1;
   let hasCanonicalizeMethod = 1;
 }
-def Hlo_DynamicUpdateSliceOp : Hlo_SegmentedOp<"dynamic_update_slice", 2, [Pure]> {
+def Hlo_DynamicUpdateSliceOp : Hlo_SegmentedOp<"dynamic_update_slice", 2, [Pure, HloInfer]> {
   let arguments = !con((ins AnyType:$operand, AnyType:$update,
                             Variadic<AnyType>:$start_indices), HloCommonAttrs);
   let summary = "HLO `dynamic-update-slice`: overwrite a slice at runtime indices";
   let hasVerifier = 1;
 }
 def Hlo_GetDimensionSizeOp : Hlo_UnaryOp<"get_dimension_size",
-    "runtime size of dimensions[0]", (ins DenseI64ArrayAttr:$dimensions), [Pure]> {
+    "runtime size of dimensions[0]", (ins DenseI64ArrayAttr:$dimensions), [Pure, HloInfer]> {
   let hasVerifier = 1;
 }
 def Hlo_SetDimensionSizeOp : Hlo_Op<"set_dimension_size", [Pure]> {
@@ -430,11 +437,11 @@ def Hlo_SetDimensionSizeOp : Hlo_Op<"set_dimension_size", [Pure]> {
 // Tuples, control and calls.
 //===----------------------------------------------------------------------===//
 
-def Hlo_TupleOp : Hlo_VariadicOp<"tuple", "build a tuple", (ins), [Pure]> {
+def Hlo_TupleOp : Hlo_VariadicOp<"tuple", "build a tuple", (ins), [Pure, HloInfer]> {
   let hasVerifier = 1;
 }
 def Hlo_GetTupleElementOp : Hlo_UnaryOp<"get_tuple_element",
-    "element `index` of a tuple", (ins I64Attr:$index), [Pure]> {
+    "element `index` of a tuple", (ins I64Attr:$index), [Pure, HloInfer]> {
   let hasVerifier = 1;
   let hasFolder = 1;
 }
@@ -466,7 +473,7 @@ def Hlo_MapOp : Hlo_VariadicOp<"map", "apply a scalar computation elementwise",
 }
 def Hlo_WhileOp : Hlo_UnaryOp<"while", "loop body while condition holds",
     (ins FlatSymbolRefAttr:$condition, FlatSymbolRefAttr:$body),
-    [HloCalls, HloCallEffects]> {
+    [HloCalls, HloCallEffects, HloInfer]> {
   let description = [{
     XLA `kWhile`: the state is the operand; its effects are those of the
     condition and body computations.
@@ -517,20 +524,20 @@ def Hlo_CustomCallOp : Hlo_VariadicOp<"custom_call",
 }
 def Hlo_OptimizationBarrierOp : Hlo_UnaryOp<"opt_barrier",
     "value passes through; blocks movement across it", (ins),
-    [HloSideEffects]> {
+    [HloSideEffects, HloInfer]> {
   let hasVerifier = 1;
 }
-def Hlo_AddDependencyOp : Hlo_Op<"add_dependency", [HloSideEffects]> {
+def Hlo_AddDependencyOp : Hlo_Op<"add_dependency", [HloSideEffects, HloInfer]> {
   let arguments = !con((ins AnyType:$operand, AnyType:$token), HloCommonAttrs);
   let summary = "HLO `add-dependency`: operand, ordered after a token";
   let hasVerifier = 1;
 }
 def Hlo_AfterAllOp : Hlo_VariadicOp<"after_all",
-    "a token ordered after all operand tokens", (ins), [Pure]> {
+    "a token ordered after all operand tokens", (ins), [Pure, HloInfer]> {
   let hasVerifier = 1;
 }
 def Hlo_DomainOp : Hlo_UnaryOp<"domain", "marks a sharding/domain boundary",
-    (ins OptionalAttr<DictionaryAttr>:$domain), [Pure]> {
+    (ins OptionalAttr<DictionaryAttr>:$domain), [Pure, HloInfer]> {
   let hasVerifier = 1;
 }
 
@@ -541,16 +548,16 @@ def Hlo_DomainOp : Hlo_UnaryOp<"domain", "marks a sharding/domain boundary",
 def Hlo_ReduceOp : Hlo_VariadicOp<"reduce",
     "reduce N inputs with N inits over dimensions",
     (ins DenseI64ArrayAttr:$dimensions, FlatSymbolRefAttr:$to_apply),
-    [HloCalls, Pure]> {
+    [HloCalls, Pure, HloInfer]> {
   let hasVerifier = 1;
 }
 def Hlo_ReduceWindowOp : Hlo_VariadicOp<"reduce_window",
     "reduce N inputs with N inits over sliding windows",
     (ins OptionalAttr<Hlo_WindowAttr>:$window, FlatSymbolRefAttr:$to_apply),
-    [HloCalls, Pure]> {
+    [HloCalls, Pure, HloInfer]> {
   let hasVerifier = 1;
 }
-def Hlo_SelectAndScatterOp : Hlo_Op<"select_and_scatter", [HloCalls, Pure]> {
+def Hlo_SelectAndScatterOp : Hlo_Op<"select_and_scatter", [HloCalls, Pure, HloInfer]> {
   let arguments = !con((ins AnyType:$operand, AnyType:$source,
       AnyType:$init_value, Hlo_WindowAttr:$window,
       FlatSymbolRefAttr:$select, FlatSymbolRefAttr:$scatter), HloCommonAttrs);
@@ -559,11 +566,11 @@ def Hlo_SelectAndScatterOp : Hlo_Op<"select_and_scatter", [HloCalls, Pure]> {
 }
 def Hlo_SortOp : Hlo_VariadicOp<"sort", "sort operands along dimensions[0]",
     (ins DenseI64ArrayAttr:$dimensions, FlatSymbolRefAttr:$to_apply,
-         OptionalAttr<BoolAttr>:$is_stable), [HloCalls, Pure]> {
+         OptionalAttr<BoolAttr>:$is_stable), [HloCalls, Pure, HloInfer]> {
   let hasVerifier = 1;
 }
 def Hlo_TopKOp : Hlo_UnaryOp<"topk", "k largest (or smallest) along the last dimension",
-    (ins I64Attr:$k, OptionalAttr<BoolAttr>:$largest), [Pure]> {
+    (ins I64Attr:$k, OptionalAttr<BoolAttr>:$largest), [Pure, HloInfer]> {
   let hasVerifier = 1;
 }
 def Hlo_ScanOp : Hlo_VariadicOp<"scan", "prefix scan of a computation along a dimension",
@@ -579,7 +586,7 @@ def Hlo_ScanOp : Hlo_VariadicOp<"scan", "prefix scan of a computation along a di
 // Linear algebra, convolution, gather/scatter.
 //===----------------------------------------------------------------------===//
 
-def Hlo_DotOp : Hlo_Op<"dot", [Pure]> {
+def Hlo_DotOp : Hlo_Op<"dot", [Pure, HloInfer]> {
   let arguments = !con((ins AnyType:$lhs, AnyType:$rhs), DotAttrs, HloCommonAttrs);
   let summary = "HLO `dot`: general dot product with batch and contracting dims";
   let hasVerifier = 1;
@@ -603,7 +610,7 @@ def Hlo_RaggedDotOp : Hlo_VariadicOp<"ragged_dot",
   }];
   let hasVerifier = 1;
 }
-def Hlo_ConvolutionOp : Hlo_Op<"convolution", [Pure]> {
+def Hlo_ConvolutionOp : Hlo_Op<"convolution", [Pure, HloInfer]> {
   let arguments = !con((ins AnyType:$lhs, AnyType:$rhs,
       OptionalAttr<Hlo_WindowAttr>:$window,
       Hlo_ConvDimensionNumbersAttr:$dim_labels,
@@ -613,7 +620,7 @@ def Hlo_ConvolutionOp : Hlo_Op<"convolution", [Pure]> {
   let summary = "HLO `convolution`: general dilated, grouped convolution";
   let hasVerifier = 1;
 }
-def Hlo_GatherOp : Hlo_Op<"gather", [Pure]> {
+def Hlo_GatherOp : Hlo_Op<"gather", [Pure, HloInfer]> {
   let arguments = !con((ins AnyType:$operand, AnyType:$start_indices,
       DenseI64ArrayAttr:$offset_dims, DenseI64ArrayAttr:$collapsed_slice_dims,
       DenseI64ArrayAttr:$start_index_map, I64Attr:$index_vector_dim,
@@ -634,14 +641,14 @@ def Hlo_ScatterOp : Hlo_VariadicOp<"scatter",
          OptionalAttr<DenseI64ArrayAttr>:$scatter_indices_batching_dims,
          OptionalAttr<BoolAttr>:$indices_are_sorted,
          OptionalAttr<BoolAttr>:$unique_indices,
-         FlatSymbolRefAttr:$to_apply), [HloCalls, Pure]> {
+         FlatSymbolRefAttr:$to_apply), [HloCalls, Pure, HloInfer]> {
   let hasVerifier = 1;
 }
 def Hlo_CholeskyOp : Hlo_UnaryOp<"cholesky", "Cholesky factor of SPD matrices",
-    (ins OptionalAttr<BoolAttr>:$lower), [Pure]> {
+    (ins OptionalAttr<BoolAttr>:$lower), [Pure, HloInfer]> {
   let hasVerifier = 1;
 }
-def Hlo_TriangularSolveOp : Hlo_Op<"triangular_solve", [Pure]> {
+def Hlo_TriangularSolveOp : Hlo_Op<"triangular_solve", [Pure, HloInfer]> {
   let arguments = !con((ins AnyType:$a, AnyType:$b,
       OptionalAttr<BoolAttr>:$left_side, OptionalAttr<BoolAttr>:$lower,
       OptionalAttr<BoolAttr>:$unit_diagonal,
@@ -650,23 +657,23 @@ def Hlo_TriangularSolveOp : Hlo_Op<"triangular_solve", [Pure]> {
   let hasVerifier = 1;
 }
 def Hlo_FftOp : Hlo_UnaryOp<"fft", "fast Fourier transform",
-    (ins Hlo_FftTypeAttr:$fft_type, DenseI64ArrayAttr:$fft_length), [Pure]> {
+    (ins Hlo_FftTypeAttr:$fft_type, DenseI64ArrayAttr:$fft_length), [Pure, HloInfer]> {
   let hasVerifier = 1;
 }
-def Hlo_BatchNormTrainingOp : Hlo_Op<"batch_norm_training", [Pure]> {
+def Hlo_BatchNormTrainingOp : Hlo_Op<"batch_norm_training", [Pure, HloInfer]> {
   let arguments = !con((ins AnyType:$operand, AnyType:$scale, AnyType:$offset,
       F32Attr:$epsilon, I64Attr:$feature_index), HloCommonAttrs);
   let summary = "HLO `batch-norm-training`: normalize, return (out, mean, var)";
   let hasVerifier = 1;
 }
-def Hlo_BatchNormInferenceOp : Hlo_Op<"batch_norm_inference", [Pure]> {
+def Hlo_BatchNormInferenceOp : Hlo_Op<"batch_norm_inference", [Pure, HloInfer]> {
   let arguments = !con((ins AnyType:$operand, AnyType:$scale, AnyType:$offset,
       AnyType:$mean, AnyType:$variance, F32Attr:$epsilon,
       I64Attr:$feature_index), HloCommonAttrs);
   let summary = "HLO `batch-norm-inference`: normalize with given mean/variance";
   let hasVerifier = 1;
 }
-def Hlo_BatchNormGradOp : Hlo_Op<"batch_norm_grad", [Pure]> {
+def Hlo_BatchNormGradOp : Hlo_Op<"batch_norm_grad", [Pure, HloInfer]> {
   let arguments = !con((ins AnyType:$operand, AnyType:$scale, AnyType:$mean,
       AnyType:$variance, AnyType:$grad_output, F32Attr:$epsilon,
       I64Attr:$feature_index), HloCommonAttrs);
@@ -688,7 +695,7 @@ def Hlo_RngBitGeneratorOp : Hlo_UnaryOp<"rng_bit_generator",
   let hasVerifier = 1;
 }
 def Hlo_RngGetAndUpdateStateOp : Hlo_Op<"rng_get_and_update_state",
-    [HloSideEffects]> {
+    [HloSideEffects, HloInfer]> {
   let arguments = !con((ins I64Attr:$delta), HloCommonAttrs);
   let summary = "HLO `rng-get-and-update-state`: read and advance the RNG state";
   let hasVerifier = 1;
@@ -782,12 +789,12 @@ def Hlo_ShuffleOp : Hlo_VariadicOp<"shuffle", "exchange data between replicas",
     CollectiveAttrs, [HloSideEffects]> {
   let hasVerifier = 1;
 }
-def Hlo_ReplicaIdOp : Hlo_Op<"replica_id", [Pure]> {
+def Hlo_ReplicaIdOp : Hlo_Op<"replica_id", [Pure, HloInfer]> {
   let arguments = HloCommonAttrs;
   let summary = "HLO `replica-id`: this replica's id (u32)";
   let hasVerifier = 1;
 }
-def Hlo_PartitionIdOp : Hlo_Op<"partition_id", [Pure]> {
+def Hlo_PartitionIdOp : Hlo_Op<"partition_id", [Pure, HloInfer]> {
   let arguments = HloCommonAttrs;
   let summary = "HLO `partition-id`: this partition's id (u32)";
   let hasVerifier = 1;

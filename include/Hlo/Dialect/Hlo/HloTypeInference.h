@@ -1,11 +1,16 @@
 //===- HloTypeInference.h - HLO shape rules ---------------------*- C++ -*-===//
 //
 // HLO's shape rules as plain functions over types and attribute values, shared
-// by the op verifiers, the importer and passes. Each `verifyX` checks the
-// result type an instruction declares against what HLO infers; each
-// `inferX` computes that result shape. Bounded and unbounded dynamic
-// dimensions (`ShapedType::kDynamic`) are compatible with any size. Layouts
-// (tensor encodings) never take part in a comparison: HLO's shape rules
+// by the op verifiers, result-type inference (`InferTypeOpInterface`), the
+// importer and passes. Each `inferX` checks an instruction's operands and
+// attributes and computes its result type (without a layout); the op
+// verifiers compare the declared result with it (`verifyInferredType`), the
+// ops' `inferReturnTypes` return it, and the importer uses it for an
+// instruction written without a shape. `verifyX` checks the instructions
+// whose result HLO does not determine from the operands (broadcast,
+// reshape, iota, ...) against the declared result. Bounded and unbounded
+// dynamic dimensions (`ShapedType::kDynamic`) are compatible with any size.
+// Layouts (tensor encodings) never take part in a comparison: HLO's shape rules
 // compare shapes ignoring layouts.
 //
 //===----------------------------------------------------------------------===//
@@ -83,6 +88,15 @@ LogicalResult verifyElementKind(EmitErrorFn emitError, StringRef what, Type t,
 // Shape rules.
 //===----------------------------------------------------------------------===//
 
+/// Checks a declared result type against the inferred one: the same HLO
+/// shape ignoring layouts, dynamic dimensions compatible with any size.
+/// With `anyElementType`, array element types may differ (dot and
+/// convolution's preferred element type).
+LogicalResult verifyInferredType(EmitErrorFn emitError, Type inferred,
+                                 Type result, bool anyElementType = false);
+/// Whether `verifyInferredType` accepts `result` for `inferred`.
+bool isCompatibleResult(Type inferred, Type result, bool anyElementType);
+
 LogicalResult verifySameShape(EmitErrorFn emitError, ArrayRef<Type> operands,
                               Type result, bool sameElementType);
 LogicalResult verifyBroadcast(EmitErrorFn emitError, Type operand, Type result,
@@ -90,81 +104,74 @@ LogicalResult verifyBroadcast(EmitErrorFn emitError, Type operand, Type result,
 LogicalResult verifyReshape(EmitErrorFn emitError, Type operand, Type result);
 LogicalResult verifyDynamicReshape(EmitErrorFn emitError, Type operand,
                                    TypeRange outputDims, Type result);
-LogicalResult verifyTranspose(EmitErrorFn emitError, Type operand, Type result,
-                              ArrayRef<int64_t> perm);
-LogicalResult verifyReverse(EmitErrorFn emitError, Type operand, Type result,
-                            ArrayRef<int64_t> dims);
-LogicalResult verifySlice(EmitErrorFn emitError, Type operand, Type result,
-                          ArrayRef<int64_t> starts, ArrayRef<int64_t> limits,
-                          ArrayRef<int64_t> strides);
-LogicalResult verifyConcatenate(EmitErrorFn emitError, TypeRange operands,
-                                Type result, ArrayRef<int64_t> dims);
-LogicalResult verifyPad(EmitErrorFn emitError, Type operand, Type padValue,
-                        Type result, ArrayRef<int64_t> low,
-                        ArrayRef<int64_t> high, ArrayRef<int64_t> interior);
+FailureOr<Type> inferTranspose(EmitErrorFn emitError, Type operand,
+                               ArrayRef<int64_t> perm);
+FailureOr<Type> inferReverse(EmitErrorFn emitError, Type operand,
+                             ArrayRef<int64_t> dims);
+FailureOr<Type> inferSlice(EmitErrorFn emitError, Type operand,
+                           ArrayRef<int64_t> starts, ArrayRef<int64_t> limits,
+                           ArrayRef<int64_t> strides);
+FailureOr<Type> inferConcatenate(EmitErrorFn emitError, TypeRange operands,
+                                 ArrayRef<int64_t> dims);
+FailureOr<Type> inferPad(EmitErrorFn emitError, Type operand, Type padValue,
+                         ArrayRef<int64_t> low, ArrayRef<int64_t> high,
+                         ArrayRef<int64_t> interior);
 LogicalResult verifyIota(EmitErrorFn emitError, Type result,
                          int64_t iotaDimension);
-LogicalResult verifyDynamicSlice(EmitErrorFn emitError, Type operand,
-                                 TypeRange indices, Type result,
-                                 ArrayRef<int64_t> sizes);
-LogicalResult verifyDynamicUpdateSlice(EmitErrorFn emitError, Type operand,
-                                       Type update, TypeRange indices,
-                                       Type result);
-LogicalResult verifyGetDimensionSize(EmitErrorFn emitError, Type operand,
-                                     Type result, ArrayRef<int64_t> dims);
+FailureOr<Type> inferDynamicSlice(EmitErrorFn emitError, Type operand,
+                                  TypeRange indices, ArrayRef<int64_t> sizes);
+FailureOr<Type> inferDynamicUpdateSlice(EmitErrorFn emitError, Type operand,
+                                        Type update, TypeRange indices);
+FailureOr<Type> inferGetDimensionSize(EmitErrorFn emitError, Type operand,
+                                      ArrayRef<int64_t> dims);
 LogicalResult verifySetDimensionSize(EmitErrorFn emitError, Type operand,
                                      Type size, Type result,
                                      ArrayRef<int64_t> dims);
-LogicalResult verifyDot(EmitErrorFn emitError, Type lhs, Type rhs, Type result,
-                        ArrayRef<int64_t> lhsBatch,
-                        ArrayRef<int64_t> lhsContract,
-                        ArrayRef<int64_t> rhsBatch,
-                        ArrayRef<int64_t> rhsContract);
-LogicalResult verifyConvolution(EmitErrorFn emitError, Type lhs, Type rhs,
-                                Type result, WindowAttr window,
-                                ConvDimensionNumbersAttr dims,
-                                int64_t featureGroups, int64_t batchGroups);
+/// dot and convolution: the result element type is the lhs's (an
+/// instruction may declare another one, XLA's preferred element type).
+FailureOr<Type> inferDot(EmitErrorFn emitError, Type lhs, Type rhs,
+                         ArrayRef<int64_t> lhsBatch,
+                         ArrayRef<int64_t> lhsContract,
+                         ArrayRef<int64_t> rhsBatch,
+                         ArrayRef<int64_t> rhsContract);
+FailureOr<Type> inferConvolution(EmitErrorFn emitError, Type lhs, Type rhs,
+                                 WindowAttr window,
+                                 ConvDimensionNumbersAttr dims,
+                                 int64_t featureGroups, int64_t batchGroups);
 /// The dimensions a window (reduce-window, select-and-scatter) produces over
 /// an operand of dimensions `in`; fails if the window does not fit the rank
 /// or has non-positive sizes, strides or dilations.
 FailureOr<SmallVector<int64_t>> inferWindowOutputDims(EmitErrorFn emitError,
                                                       ArrayRef<int64_t> in,
                                                       WindowAttr window);
-LogicalResult verifyReduceDims(EmitErrorFn emitError, TypeRange inputs,
-                               TypeRange inits, Type result,
-                               ArrayRef<int64_t> dims);
-LogicalResult verifyReduceWindow(EmitErrorFn emitError, TypeRange inputs,
-                                 TypeRange inits, Type result,
-                                 WindowAttr window);
-LogicalResult verifySelectAndScatter(EmitErrorFn emitError, Type operand,
-                                     Type source, Type initValue, Type result,
-                                     WindowAttr window);
-LogicalResult verifyGather(EmitErrorFn emitError, Type operand, Type indices,
-                           Type result, ArrayRef<int64_t> offsetDims,
-                           ArrayRef<int64_t> collapsedDims,
-                           ArrayRef<int64_t> startIndexMap,
-                           int64_t indexVectorDim,
-                           ArrayRef<int64_t> operandBatchingDims,
-                           ArrayRef<int64_t> indicesBatchingDims,
-                           ArrayRef<int64_t> sliceSizes);
-LogicalResult verifyScatter(EmitErrorFn emitError, TypeRange operands,
-                            Type indices, TypeRange updates, Type result,
-                            ArrayRef<int64_t> updateWindowDims,
-                            ArrayRef<int64_t> insertedWindowDims,
-                            ArrayRef<int64_t> scatterDimsToOperandDims,
+FailureOr<Type> inferReduce(EmitErrorFn emitError, TypeRange inputs,
+                            TypeRange inits, ArrayRef<int64_t> dims);
+FailureOr<Type> inferReduceWindow(EmitErrorFn emitError, TypeRange inputs,
+                                  TypeRange inits, WindowAttr window);
+FailureOr<Type> inferSelectAndScatter(EmitErrorFn emitError, Type operand,
+                                      Type source, Type initValue,
+                                      WindowAttr window);
+FailureOr<Type> inferGather(EmitErrorFn emitError, Type operand, Type indices,
+                            ArrayRef<int64_t> offsetDims,
+                            ArrayRef<int64_t> collapsedDims,
+                            ArrayRef<int64_t> startIndexMap,
                             int64_t indexVectorDim,
-                            ArrayRef<int64_t> inputBatchingDims,
-                            ArrayRef<int64_t> indicesBatchingDims);
-LogicalResult verifySort(EmitErrorFn emitError, TypeRange operands, Type result,
-                         ArrayRef<int64_t> dims);
-LogicalResult verifyTopK(EmitErrorFn emitError, Type operand, Type result,
-                         int64_t k);
-LogicalResult verifyFft(EmitErrorFn emitError, Type operand, Type result,
-                        FftType type, ArrayRef<int64_t> fftLength);
-LogicalResult verifyCholesky(EmitErrorFn emitError, Type operand, Type result);
-LogicalResult verifyTriangularSolve(EmitErrorFn emitError, Type a, Type b,
-                                    Type result, bool leftSide,
-                                    Transpose transposeA);
+                            ArrayRef<int64_t> operandBatchingDims,
+                            ArrayRef<int64_t> indicesBatchingDims,
+                            ArrayRef<int64_t> sliceSizes);
+FailureOr<Type> inferScatter(
+    EmitErrorFn emitError, TypeRange operands, Type indices, TypeRange updates,
+    ArrayRef<int64_t> updateWindowDims, ArrayRef<int64_t> insertedWindowDims,
+    ArrayRef<int64_t> scatterDimsToOperandDims, int64_t indexVectorDim,
+    ArrayRef<int64_t> inputBatchingDims, ArrayRef<int64_t> indicesBatchingDims);
+FailureOr<Type> inferSort(EmitErrorFn emitError, TypeRange operands,
+                          ArrayRef<int64_t> dims);
+FailureOr<Type> inferTopK(EmitErrorFn emitError, Type operand, int64_t k);
+FailureOr<Type> inferFft(EmitErrorFn emitError, Type operand, FftType type,
+                         ArrayRef<int64_t> fftLength);
+FailureOr<Type> inferCholesky(EmitErrorFn emitError, Type operand);
+FailureOr<Type> inferTriangularSolve(EmitErrorFn emitError, Type a, Type b,
+                                     bool leftSide, Transpose transposeA);
 LogicalResult verifyBatchNorm(EmitErrorFn emitError, Type operand,
                               TypeRange perFeature, int64_t featureIndex);
 LogicalResult verifyRng(EmitErrorFn emitError, TypeRange params, Type result,
