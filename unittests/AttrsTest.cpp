@@ -12,6 +12,7 @@
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 
 #include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/raw_ostream.h"
@@ -789,6 +790,120 @@ TEST_F(HloAttrTest, LayoutCombinedTileDimRoundTrip) {
 TEST_F(HloAttrTest, LayoutExtraWithQuoteRoundTrip) {
   expectMlirRoundTrip(LayoutAttr::get(&ctx, true, {0}, {}, {}, 0, 0, {},
                                       StringAttr::get(&ctx, "X(\"a\")")));
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// BackendConfigAttr
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+std::string printJson(BackendConfigAttr attr) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  attr.printJson(os);
+  return s;
+}
+
+TEST_F(HloAttrTest, BackendConfigTypedMembers) {
+  // As XLA-GPU writes them: typed where the dialect knows the member.
+  const char *json =
+      R"({"operation_queue_id":"2","wait_on_operation_queues":["0","1"],)"
+      R"("fusion_backend_config":{"kind":"__triton_nested_gemm_fusion",)"
+      R"("block_level_fusion_config":{"num_warps":"4","output_tiles":)"
+      R"([{"sizes":["16","8"]},{"sizes":["1"]}],"num_ctas":1,"num_stages":3,)"
+      R"("is_tma_allowed":false}},"force_earliest_schedule":true,)"
+      R"("reification_cost":[],"device_type":"DEVICE_TYPE_INVALID"})";
+  BackendConfigAttr c = BackendConfigAttr::parseJson(&ctx, json);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(printJson(c), json);
+  EXPECT_EQ(c.getOperationQueueId(), 2);
+  EXPECT_EQ(c.getInts("wait_on_operation_queues"),
+            std::optional<ArrayRef<int64_t>>(ArrayRef<int64_t>({0, 1})));
+  EXPECT_EQ(c.getBool("force_earliest_schedule"), true);
+  EXPECT_EQ(c.getFusionKind(), "__triton_nested_gemm_fusion");
+  BackendConfigAttr block = c.getBlockLevelFusionConfig();
+  ASSERT_TRUE(block);
+  EXPECT_EQ(block.getInt("num_warps"), 4);
+  EXPECT_EQ(block.getInt("num_ctas"), 1);
+  EXPECT_EQ(block.getInt("num_stages"), 3);
+  EXPECT_EQ(block.getOutputTiles(),
+            (SmallVector<SmallVector<int64_t>>{{16, 8}, {1}}));
+  // Unknown members are verbatim JSON.
+  EXPECT_EQ(cast<TextAttr>(c.getMember("device_type")).getValue(),
+            "\"DEVICE_TYPE_INVALID\"");
+  EXPECT_FALSE(c.getKnownTripCount());
+  EXPECT_FALSE(c.getTritonGemmConfig());
+}
+
+TEST_F(HloAttrTest, BackendConfigKnownTripCountAndGemm) {
+  auto loop = BackendConfigAttr::parseJson(
+      &ctx, R"({"known_trip_count":{"n":"7"},"dynamic_variables":[]})");
+  ASSERT_TRUE(loop);
+  EXPECT_EQ(loop.getKnownTripCount(), 7);
+
+  const char *gemm =
+      R"({"gemm_backend_config":{"alpha_real":0.5,"beta":1e-05,)"
+      R"("dot_dimension_numbers":{"lhs_contracting_dimensions":["1"],)"
+      R"("rhs_contracting_dimensions":["0"],"lhs_batch_dimensions":[],)"
+      R"("rhs_batch_dimensions":[]},"epilogue":"BIAS","grad_x":false}})";
+  auto g = BackendConfigAttr::parseJson(&ctx, gemm);
+  ASSERT_TRUE(g);
+  EXPECT_EQ(printJson(g), gemm);
+  BackendConfigAttr cfg = g.getGemmBackendConfig();
+  ASSERT_TRUE(cfg);
+  EXPECT_EQ(cfg.getDouble("alpha_real"), 0.5);
+  EXPECT_EQ(cfg.getDouble("beta"), 1e-05);
+  EXPECT_EQ(cfg.getString("epilogue"), "BIAS");
+  EXPECT_EQ(cfg.getSubConfig("dot_dimension_numbers")
+                .getInts("lhs_contracting_dimensions"),
+            std::optional<ArrayRef<int64_t>>(ArrayRef<int64_t>({1})));
+}
+
+TEST_F(HloAttrTest, BackendConfigFallsBackToText) {
+  // Anything whose typed form would print differently is not typed: the
+  // importer keeps such text verbatim.
+  for (const char *text : {
+           R"({ "known_trip_count": {"n":"7"} })",          // spaces
+           R"({"known_trip_count":{"n":7}})",               // int64 not quoted
+           R"({"gemm_backend_config":{"alpha_real":1.0}})", // number spelling
+           R"({sizes:[16]})",                               // not JSON
+           R"({"a":1)",                                     // truncated
+           R"({"a":1} x)",                                  // trailing text
+           R"([1,2])",                                      // not an object
+           R"({"fusion_backend_config":{"kind":3}})",       // wrong kind
+       })
+    EXPECT_FALSE(BackendConfigAttr::parseJson(&ctx, text)) << text;
+  EXPECT_TRUE(diags.empty()) << diags.front();
+}
+
+TEST_F(HloAttrTest, BackendConfigBuild) {
+  // Passes build or change configs; they print as XLA writes them.
+  Builder b(&ctx);
+  auto trip =
+      BackendConfigAttr::get(&ctx, BackendConfigMessage::KnownTripCount,
+                             {b.getNamedAttr("n", b.getI64IntegerAttr(12))});
+  auto loop =
+      BackendConfigAttr::get(&ctx, BackendConfigMessage::Root,
+                             {b.getNamedAttr("known_trip_count", trip)});
+  EXPECT_EQ(printJson(loop), R"({"known_trip_count":{"n":"12"}})");
+  auto queued = loop.withMember("operation_queue_id", b.getI64IntegerAttr(1));
+  EXPECT_EQ(printJson(queued),
+            R"({"known_trip_count":{"n":"12"},"operation_queue_id":"1"})");
+  EXPECT_EQ(queued.withMember("operation_queue_id", b.getI64IntegerAttr(3))
+                .getOperationQueueId(),
+            3);
+  // A typed member must have its kind; a nested message is never quoted.
+  auto bad = BackendConfigAttr::getChecked(
+      [&]() { return mlir::emitError(UnknownLoc::get(&ctx)); }, &ctx,
+      BackendConfigMessage::KnownTripCount, /*quoted=*/true,
+      ArrayRef<StringAttr>(), ArrayRef<Attribute>());
+  EXPECT_FALSE(bad);
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_NE(diags[0].find("only a root backend_config can be quoted"),
+            std::string::npos);
 }
 
 } // namespace

@@ -451,6 +451,18 @@ void Exporter::printAttrValue(const AttrInfo &info, Attribute value) {
     printQuoted(os, cast<StringAttr>(value).getValue());
     return;
   case AttrKind::BackendConfig:
+    if (auto typed = dyn_cast<BackendConfigAttr>(value)) {
+      if (!typed.getQuoted()) {
+        typed.printJson(os);
+        return;
+      }
+      std::string json;
+      llvm::raw_string_ostream js(json);
+      typed.printJson(js);
+      printQuoted(os, json);
+      return;
+    }
+    [[fallthrough]];
   case AttrKind::Text:
     if (auto s = dyn_cast<StringAttr>(value))
       printQuoted(os, s.getValue());
@@ -657,6 +669,7 @@ static bool kindMatches(AttrKind kind, Attribute v) {
   case AttrKind::Enum: return !enumSpelling(v).empty();
   case AttrKind::String: return isa<StringAttr>(v);
   case AttrKind::BackendConfig:
+    return isa<StringAttr, TextAttr, BackendConfigAttr>(v);
   case AttrKind::Text: return isa<StringAttr, TextAttr>(v);
   case AttrKind::Window: return isa<WindowAttr>(v);
   case AttrKind::ConvDims: return isa<ConvDimensionNumbersAttr>(v);

@@ -155,13 +155,20 @@ Attribute Importer::convertAttr(StringRef opcode, const AttrAst &attr,
     return b.getStringAttr(s);
   }
   case AttrKind::BackendConfig: {
+    // JSON that prints back exactly from its typed form becomes a
+    // #hlo.backend_config; anything else is kept as it is.
     if (v.starts_with("\"")) {
       Cursor cur = sub(v);
       std::string s;
       if (!cur.parseQuoted(s) || !cur.atEnd())
         return fail("malformed string");
+      if (StringRef(s).starts_with("{"))
+        if (auto typed = BackendConfigAttr::parseJson(ctx, s, /*quoted=*/true))
+          return typed;
       return b.getStringAttr(s);
     }
+    if (auto typed = BackendConfigAttr::parseJson(ctx, v))
+      return typed;
     return TextAttr::get(ctx, v);
   }
   case AttrKind::Window:

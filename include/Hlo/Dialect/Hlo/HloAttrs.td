@@ -437,12 +437,15 @@ def Hlo_BufferDonorAttr : Hlo_Attr<"BufferDonor", "buffer_donor"> {
   let genVerifyDecl = 1;
 }
 
+include "Hlo/Dialect/Hlo/HloBackendConfig.td"
+
 def Hlo_TextAttr : Hlo_Attr<"Text", "text"> {
   let summary = "HLO attribute value kept in its HLO spelling";
   let description = [{
-    Values HLO itself treats as opaque structured text (brace-form
-    `backend_config={...}`, `origin=`, `domain=`, `statistics=`, header
-    entries this dialect does not model) are kept verbatim, e.g.
+    Values HLO itself treats as opaque structured text (a brace-form
+    `backend_config={...}` that is not typed, `origin=`, header entries this
+    dialect does not model, members of a typed backend_config it does not
+    know) are kept verbatim, e.g.
     `#hlo.text<"{\"known_trip_count\":{\"n\":\"7\"}}">`.
   }];
   let parameters = (ins StringRefParameter<>:$value);

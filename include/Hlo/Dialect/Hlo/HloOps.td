@@ -77,7 +77,7 @@ def Hlo_ReturnOp : Op<Hlo_Dialect, "return", [Pure, Terminator,
 // The attributes every HLO instruction may carry.
 defvar HloAttrs = (ins
   OptionalAttr<Hlo_ShardingAttr>:$sharding,
-  OptionalAttr<AnyAttrOf<[StrAttr, Hlo_TextAttr]>>:$backend_config,
+  OptionalAttr<AnyAttrOf<[StrAttr, Hlo_TextAttr, Hlo_BackendConfigAttr]>>:$backend_config,
   OptionalAttr<DictionaryAttr>:$frontend_attributes,
   OptionalAttr<DictionaryAttr>:$statistics,
   OptionalAttr<Hlo_TextAttr>:$origin,
