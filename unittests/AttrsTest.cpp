@@ -3,9 +3,10 @@
 // parseHlo/printHlo of the attributes whose MLIR form is their HLO spelling
 // (window, dim_labels, slice, padding, replica_groups, sharding): accepted
 // forms, the typed parameters they produce, print/parse fixed points and the
-// errors reported for malformed text. Also LayoutAttr::getTiles and
+// errors reported for malformed text. Also LayoutAttr::getTiles,
 // ReplicaGroupsAttr::getGroups (checked against an independent expansion of
-// the iota form).
+// the iota form), the sharding accessors (iota device lists, tile counts)
+// and the typed backend_config (JSON reading, printing, accessors).
 //
 //===----------------------------------------------------------------------===//
 
