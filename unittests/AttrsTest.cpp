@@ -3,15 +3,17 @@
 // parseHlo/printHlo of the attributes whose MLIR form is their HLO spelling
 // (window, dim_labels, slice, padding, replica_groups, sharding): accepted
 // forms, the typed parameters they produce, print/parse fixed points and the
-// errors reported for malformed text. Also LayoutAttr::getTiles and
+// errors reported for malformed text. Also LayoutAttr::getTiles,
 // ReplicaGroupsAttr::getGroups (checked against an independent expansion of
-// the iota form).
+// the iota form), the sharding accessors (iota device lists, tile counts)
+// and the typed backend_config (JSON reading, printing, accessors).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 
 #include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/raw_ostream.h"
@@ -549,6 +551,7 @@ TEST_F(HloAttrTest, ReplicaGroupsIotaRejectsOverflow) {
 //===----------------------------------------------------------------------===//
 
 TEST_F(HloAttrTest, ShardingValidForms) {
+  // Every form prints back as written (XLA's spelling).
   for (const char *text : {
            "{replicated}",
            "{manual}",
@@ -561,37 +564,124 @@ TEST_F(HloAttrTest, ShardingValidForms) {
            "{devices=[2,2,2]<=[8] last_tile_dim_replicate}",
            "{devices=[2,1,4]0,1,2,3,4,5,6,7 last_tile_dim_replicate}",
            "{devices=[2,1,2,2]<=[8] last_tile_dims={manual, replicated}}",
+           "{devices=[2,2]<=[4] last_tile_dims={unreduced}}",
            "{replicated metadata={op_name=\"a/b\" source_file=\"x.py\"}}",
+           "{replicated metadata={{op_name=\"a\"}, {op_name=\"b\"}}}",
+           "{manual metadata={}}",
            "{devices=[2]0,1 shard_as 1}",
            "{devices=[2]0,1 shard_like 0}",
+           "{unknown shard_as 3 metadata={op_type=\"t\"}}",
            "{{replicated}, {maximal device=0}, {devices=[2,4]<=[8]}}",
            "{{manual}}",
            "{}",
+           "{{replicated}, {replicated}, {replicated}, {replicated}, "
+           "{replicated}, /*index=5*/{manual}}",
        }) {
     auto s = parse<ShardingAttr>(text);
     ASSERT_TRUE(s) << text << ": " << (diags.empty() ? "" : diags[0]);
-    EXPECT_EQ(s.getSpelling(), text);
     EXPECT_EQ(printHlo(s), text);
     expectMlirRoundTrip(s);
   }
 }
 
+TEST_F(HloAttrTest, ShardingNormalizesSpelling) {
+  // Spaces, field order and a missing /*index=5*/ are XLA's own on print.
+  auto s = parse<ShardingAttr>(
+      "{ metadata={op_name=\"x\" op_type=\"y\"}  replicated }");
+  ASSERT_TRUE(s);
+  EXPECT_EQ(printHlo(s), "{replicated metadata={op_type=\"y\" op_name=\"x\"}}");
+  auto t = parse<ShardingAttr>(
+      "{ {manual},{manual},{manual},{manual},{manual},{manual}}");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(printHlo(t), "{{manual}, {manual}, {manual}, {manual}, {manual}, "
+                         "/*index=5*/{manual}}");
+}
+
 TEST_F(HloAttrTest, ShardingKinds) {
   auto rep = parse<ShardingAttr>("  {replicated}\n");
   ASSERT_TRUE(rep);
-  EXPECT_EQ(rep.getSpelling(), "{replicated}");
   EXPECT_TRUE(rep.isReplicated());
   EXPECT_FALSE(rep.isTuple());
+  EXPECT_EQ(rep.getKind(), ShardingKind::Replicated);
+  EXPECT_EQ(rep, ShardingAttr::get(&ctx, ShardingKind::Replicated));
 
-  auto tuple = parse<ShardingAttr>("{{replicated}, {manual}}");
+  auto tuple = parse<ShardingAttr>("{ {replicated}, {manual}}");
   ASSERT_TRUE(tuple);
   EXPECT_TRUE(tuple.isTuple());
   EXPECT_FALSE(tuple.isReplicated());
+  ASSERT_EQ(tuple.getTupleElements().size(), 2u);
+  EXPECT_TRUE(tuple.getTupleElements()[1].isManual());
+  EXPECT_EQ(tuple.getLeafSharding(1), tuple.getTupleElements()[1]);
+  EXPECT_TRUE(
+      parse<ShardingAttr>("{{replicated}, {replicated}}").isReplicated());
+
+  auto max = parse<ShardingAttr>("{maximal device=5}");
+  ASSERT_TRUE(max);
+  EXPECT_TRUE(max.isMaximal());
+  EXPECT_EQ(max.getDevice(), 5);
+  EXPECT_EQ(max.getDeviceList(), SmallVector<int64_t>({5}));
+  EXPECT_EQ(max.getNumDevices(), 1);
+  EXPECT_EQ(max, ShardingAttr::get(&ctx, ShardingKind::Maximal, 5));
 
   auto tiled = parse<ShardingAttr>("{devices=[2,2]0,1,2,3}");
   ASSERT_TRUE(tiled);
-  EXPECT_FALSE(tiled.isTuple());
+  EXPECT_TRUE(tiled.isTiled());
+  EXPECT_FALSE(tiled.isIota());
   EXPECT_FALSE(tiled.isReplicated());
+  EXPECT_EQ(tiled, ShardingAttr::getTiled(&ctx, {2, 2}, {0, 1, 2, 3}));
+}
+
+TEST_F(HloAttrTest, ShardingTileAssignment) {
+  // Iota form: 0..7 reshaped to [2,4], transposed to [4,2], read row-major.
+  auto s = parse<ShardingAttr>("{devices=[4,2]<=[2,4]T(1,0)}");
+  ASSERT_TRUE(s);
+  EXPECT_TRUE(s.isIota());
+  EXPECT_EQ(s.getTileAssignmentDims(), ArrayRef<int64_t>({4, 2}));
+  EXPECT_EQ(s.getDeviceList(), SmallVector<int64_t>({0, 4, 1, 5, 2, 6, 3, 7}));
+  EXPECT_EQ(s.getNumDevices(), 8);
+  EXPECT_EQ(s.getNumTiles(), 8);
+  EXPECT_EQ(s.getTiledDataRank(), 2);
+  EXPECT_EQ(s, ShardingAttr::getIota(&ctx, {4, 2}, {2, 4}, {1, 0}));
+
+  // Without a transpose the list is 0..N-1.
+  auto plain = parse<ShardingAttr>("{devices=[2,4]<=[8]}");
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain.getDeviceList(),
+            SmallVector<int64_t>({0, 1, 2, 3, 4, 5, 6, 7}));
+
+  // A three-dimensional transpose.
+  auto t3 = parse<ShardingAttr>("{devices=[2,2,2]<=[2,2,2]T(2,0,1)}");
+  ASSERT_TRUE(t3);
+  EXPECT_EQ(t3.getDeviceList(), SmallVector<int64_t>({0, 2, 4, 6, 1, 3, 5, 7}));
+
+  // Subgroup dimensions are not data dimensions.
+  auto partial = parse<ShardingAttr>(
+      "{devices=[2,1,2,2]<=[8] last_tile_dims={manual, replicated}}");
+  ASSERT_TRUE(partial);
+  EXPECT_EQ(partial.getNumSubgroupDims(), 2);
+  EXPECT_EQ(partial.getTiledDataRank(), 2);
+  EXPECT_EQ(partial.getDataTileDims(), ArrayRef<int64_t>({2, 1}));
+  EXPECT_EQ(partial.getNumTiles(), 2);
+  EXPECT_EQ(partial.getNumDevices(), 8);
+  EXPECT_EQ(partial.getLastTileDims(),
+            ArrayRef<ShardingSubgroup>(
+                {ShardingSubgroup::Manual, ShardingSubgroup::Replicated}));
+
+  auto rep =
+      parse<ShardingAttr>("{devices=[2,2]3,2,1,0 last_tile_dim_replicate}");
+  ASSERT_TRUE(rep);
+  EXPECT_EQ(rep.getDeviceList(), SmallVector<int64_t>({3, 2, 1, 0}));
+  EXPECT_EQ(rep.getNumTiles(), 2);
+
+  // Shard groups and metadata.
+  auto g =
+      parse<ShardingAttr>("{replicated shard_like 4 metadata={op_name=\"n\"}}");
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g.getShardGroupKind(), ShardGroupKind::ShardLike);
+  EXPECT_EQ(g.getShardGroupId(), 4);
+  ASSERT_EQ(g.getMetadata().size(), 1u);
+  EXPECT_EQ(g.getMetadata()[0].getAs<StringAttr>("op_name").getValue(), "n");
+  EXPECT_EQ(printHlo(g.withMetadata({})), "{replicated shard_like 4}");
 }
 
 TEST_F(HloAttrTest, ShardingErrors) {
@@ -608,28 +698,28 @@ TEST_F(HloAttrTest, ShardingErrors) {
   expectError<A>("{devices=[2,2]}", "expected integer");
   expectError<A>("{devices=2,2}", "expected '['");
   expectError<A>("{devices=[2]<=[2]T}", "expected '('");
+  expectError<A>("{devices=[2]<=[]}", "expected iota reshape dimensions");
   expectError<A>("{devices}", "expected '='");
   expectError<A>("{{replicated}", "expected '}'");
   expectError<A>("{{replicated},}", "expected '{'");
   expectError<A>("{{replicated} {manual}}", "expected '}'");
   expectError<A>("{replicated} x", "unexpected trailing characters 'x'");
-  expectError<A>("{replicated metadata=op}", "expected '{', '[' or '('");
-  expectError<A>("{replicated metadata={op}", "expected '}'");
-  expectError<A>("{replicated metadata={op", "unbalanced brackets");
+  expectError<A>("{replicated metadata=op}", "expected '{'");
+  expectError<A>("{replicated metadata={op}", "expected '='");
+  expectError<A>("{replicated metadata={op_name=\"x\"", "expected '}'");
   expectError<A>("{shard_as}", "expected integer");
-}
-
-// isTuple() and isReplicated() look at the spelling, whose spaces are
-// normalized; they classify a sharding written with spaces inside its braces.
-TEST_F(HloAttrTest, ShardingKindsIgnoreSpaces) {
-  auto tuple = parse<ShardingAttr>("{ {replicated}, {manual}}");
-  ASSERT_TRUE(tuple);
-  EXPECT_TRUE(tuple.isTuple()) << "spelling '" << tuple.getSpelling().str()
-                               << "'";
-  auto rep = parse<ShardingAttr>("{ replicated }");
-  ASSERT_TRUE(rep);
-  EXPECT_TRUE(rep.isReplicated()) << "spelling '" << rep.getSpelling().str()
-                                  << "'";
+  expectError<A>("{replicated maximal device=1}",
+                 "sharding names more than one kind");
+  expectError<A>("{devices=[2,2]0,1,2}", "has 4 tiles but 3 devices");
+  expectError<A>("{devices=[2]1,1}", "device 1 appears twice");
+  expectError<A>("{devices=[2,2]<=[2,2]T(1,1)}", "is not a permutation");
+  expectError<A>("{devices=[4]<=[4] last_tile_dim_replicate "
+                 "last_tile_dims={manual}}",
+                 "exclude each other");
+  expectError<A>("{devices=[2]<=[2] last_tile_dims={manual, replicated}}",
+                 "more subgroup dimensions");
+  expectError<A>("{devices=[4294967296,4294967296]<=[2]}",
+                 "must be positive with a product of at most 2^24");
 }
 
 //===----------------------------------------------------------------------===//
@@ -701,6 +791,120 @@ TEST_F(HloAttrTest, LayoutCombinedTileDimRoundTrip) {
 TEST_F(HloAttrTest, LayoutExtraWithQuoteRoundTrip) {
   expectMlirRoundTrip(LayoutAttr::get(&ctx, true, {0}, {}, {}, 0, 0, {},
                                       StringAttr::get(&ctx, "X(\"a\")")));
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// BackendConfigAttr
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+std::string printJson(BackendConfigAttr attr) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  attr.printJson(os);
+  return s;
+}
+
+TEST_F(HloAttrTest, BackendConfigTypedMembers) {
+  // As XLA-GPU writes them: typed where the dialect knows the member.
+  const char *json =
+      R"({"operation_queue_id":"2","wait_on_operation_queues":["0","1"],)"
+      R"("fusion_backend_config":{"kind":"__triton_nested_gemm_fusion",)"
+      R"("block_level_fusion_config":{"num_warps":"4","output_tiles":)"
+      R"([{"sizes":["16","8"]},{"sizes":["1"]}],"num_ctas":1,"num_stages":3,)"
+      R"("is_tma_allowed":false}},"force_earliest_schedule":true,)"
+      R"("reification_cost":[],"device_type":"DEVICE_TYPE_INVALID"})";
+  BackendConfigAttr c = BackendConfigAttr::parseJson(&ctx, json);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(printJson(c), json);
+  EXPECT_EQ(c.getOperationQueueId(), 2);
+  EXPECT_EQ(c.getInts("wait_on_operation_queues"),
+            std::optional<ArrayRef<int64_t>>(ArrayRef<int64_t>({0, 1})));
+  EXPECT_EQ(c.getBool("force_earliest_schedule"), true);
+  EXPECT_EQ(c.getFusionKind(), "__triton_nested_gemm_fusion");
+  BackendConfigAttr block = c.getBlockLevelFusionConfig();
+  ASSERT_TRUE(block);
+  EXPECT_EQ(block.getInt("num_warps"), 4);
+  EXPECT_EQ(block.getInt("num_ctas"), 1);
+  EXPECT_EQ(block.getInt("num_stages"), 3);
+  EXPECT_EQ(block.getOutputTiles(),
+            (SmallVector<SmallVector<int64_t>>{{16, 8}, {1}}));
+  // Unknown members are verbatim JSON.
+  EXPECT_EQ(cast<TextAttr>(c.getMember("device_type")).getValue(),
+            "\"DEVICE_TYPE_INVALID\"");
+  EXPECT_FALSE(c.getKnownTripCount());
+  EXPECT_FALSE(c.getTritonGemmConfig());
+}
+
+TEST_F(HloAttrTest, BackendConfigKnownTripCountAndGemm) {
+  auto loop = BackendConfigAttr::parseJson(
+      &ctx, R"({"known_trip_count":{"n":"7"},"dynamic_variables":[]})");
+  ASSERT_TRUE(loop);
+  EXPECT_EQ(loop.getKnownTripCount(), 7);
+
+  const char *gemm =
+      R"({"gemm_backend_config":{"alpha_real":0.5,"beta":1e-05,)"
+      R"("dot_dimension_numbers":{"lhs_contracting_dimensions":["1"],)"
+      R"("rhs_contracting_dimensions":["0"],"lhs_batch_dimensions":[],)"
+      R"("rhs_batch_dimensions":[]},"epilogue":"BIAS","grad_x":false}})";
+  auto g = BackendConfigAttr::parseJson(&ctx, gemm);
+  ASSERT_TRUE(g);
+  EXPECT_EQ(printJson(g), gemm);
+  BackendConfigAttr cfg = g.getGemmBackendConfig();
+  ASSERT_TRUE(cfg);
+  EXPECT_EQ(cfg.getDouble("alpha_real"), 0.5);
+  EXPECT_EQ(cfg.getDouble("beta"), 1e-05);
+  EXPECT_EQ(cfg.getString("epilogue"), "BIAS");
+  EXPECT_EQ(cfg.getSubConfig("dot_dimension_numbers")
+                .getInts("lhs_contracting_dimensions"),
+            std::optional<ArrayRef<int64_t>>(ArrayRef<int64_t>({1})));
+}
+
+TEST_F(HloAttrTest, BackendConfigFallsBackToText) {
+  // Anything whose typed form would print differently is not typed: the
+  // importer keeps such text verbatim.
+  for (const char *text : {
+           R"({ "known_trip_count": {"n":"7"} })",          // spaces
+           R"({"known_trip_count":{"n":7}})",               // int64 not quoted
+           R"({"gemm_backend_config":{"alpha_real":1.0}})", // number spelling
+           R"({sizes:[16]})",                               // not JSON
+           R"({"a":1)",                                     // truncated
+           R"({"a":1} x)",                                  // trailing text
+           R"([1,2])",                                      // not an object
+           R"({"fusion_backend_config":{"kind":3}})",       // wrong kind
+       })
+    EXPECT_FALSE(BackendConfigAttr::parseJson(&ctx, text)) << text;
+  EXPECT_TRUE(diags.empty()) << diags.front();
+}
+
+TEST_F(HloAttrTest, BackendConfigBuild) {
+  // Passes build or change configs; they print as XLA writes them.
+  Builder b(&ctx);
+  auto trip =
+      BackendConfigAttr::get(&ctx, BackendConfigMessage::KnownTripCount,
+                             {b.getNamedAttr("n", b.getI64IntegerAttr(12))});
+  auto loop =
+      BackendConfigAttr::get(&ctx, BackendConfigMessage::Root,
+                             {b.getNamedAttr("known_trip_count", trip)});
+  EXPECT_EQ(printJson(loop), R"({"known_trip_count":{"n":"12"}})");
+  auto queued = loop.withMember("operation_queue_id", b.getI64IntegerAttr(1));
+  EXPECT_EQ(printJson(queued),
+            R"({"known_trip_count":{"n":"12"},"operation_queue_id":"1"})");
+  EXPECT_EQ(queued.withMember("operation_queue_id", b.getI64IntegerAttr(3))
+                .getOperationQueueId(),
+            3);
+  // A typed member must have its kind; a nested message is never quoted.
+  auto bad = BackendConfigAttr::getChecked(
+      [&]() { return mlir::emitError(UnknownLoc::get(&ctx)); }, &ctx,
+      BackendConfigMessage::KnownTripCount, /*quoted=*/true,
+      ArrayRef<StringAttr>(), ArrayRef<Attribute>());
+  EXPECT_FALSE(bad);
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_NE(diags[0].find("only a root backend_config can be quoted"),
+            std::string::npos);
 }
 
 } // namespace

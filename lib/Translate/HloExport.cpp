@@ -372,10 +372,9 @@ void Exporter::printLiteral(raw_ostream &os, Attribute literal, Type type) {
 // Attributes
 //===----------------------------------------------------------------------===//
 
-static void printIndex(raw_ostream &os, DenseI64ArrayAttr index) {
+static void printIndex(raw_ostream &os, ArrayRef<int64_t> index) {
   os << '{';
-  if (index)
-    syntax::printJoined(os, index.asArrayRef(), ",");
+  syntax::printJoined(os, index, ",");
   os << '}';
 }
 
@@ -426,6 +425,8 @@ static StringRef enumSpelling(Attribute a) {
     return stringifyCustomCallSchedule(e.getValue());
   if (auto e = dyn_cast<PrecisionAttr>(a))
     return stringifyPrecision(e.getValue());
+  if (auto e = dyn_cast<DotAlgorithmAttr>(a))
+    return stringifyDotAlgorithm(e.getValue());
   if (auto s = dyn_cast<StringAttr>(a))
     return s.getValue();
   return "";
@@ -455,6 +456,18 @@ void Exporter::printAttrValue(const AttrInfo &info, Attribute value) {
     printQuoted(os, cast<StringAttr>(value).getValue());
     return;
   case AttrKind::BackendConfig:
+    if (auto typed = dyn_cast<BackendConfigAttr>(value)) {
+      if (!typed.getQuoted()) {
+        typed.printJson(os);
+        return;
+      }
+      std::string json;
+      llvm::raw_string_ostream js(json);
+      typed.printJson(js);
+      printQuoted(os, json);
+      return;
+    }
+    [[fallthrough]];
   case AttrKind::Text:
     if (auto s = dyn_cast<StringAttr>(value))
       printQuoted(os, s.getValue());
@@ -587,13 +600,14 @@ void Exporter::printAttrValue(const AttrInfo &info, Attribute value) {
   }
   case AttrKind::Aliasing:
     os << '{';
-    llvm::interleaveComma(cast<ArrayAttr>(value), os, [&](Attribute a) {
-      auto e = cast<DictionaryAttr>(a);
-      printIndex(os, e.getAs<DenseI64ArrayAttr>("output_index"));
-      os << ": (" << e.getAs<IntegerAttr>("operand").getInt() << ", ";
-      printIndex(os, e.getAs<DenseI64ArrayAttr>("operand_index"));
-      os << ')';
-    });
+    llvm::interleaveComma(
+        cast<ArrayAttr>(value).getAsRange<OutputOperandAliasAttr>(), os,
+        [&](OutputOperandAliasAttr e) {
+          printIndex(os, e.getOutputIndex());
+          os << ": (" << e.getOperand() << ", ";
+          printIndex(os, e.getOperandIndex());
+          os << ')';
+        });
     os << '}';
     return;
   case AttrKind::Domain: {
@@ -623,13 +637,6 @@ void Exporter::printAttrValue(const AttrInfo &info, Attribute value) {
   }
 }
 
-/// XLA's order of metadata fields.
-static const char *const kMetadataOrder[] = {
-    "op_type",          "op_name",           "source_file",
-    "source_line",      "source_end_line",   "source_column",
-    "source_end_column", "profile_type",     "deduplicated_name",
-    "preserve_layout",  "stack_frame_id",    "scheduling_name"};
-
 /// The metadata dictionary a location carries: the first one found depth
 /// first. The importer puts it on a fused location around the name; fusing
 /// such locations again (`FusedLoc::get` of two of them, as a pass that
@@ -653,25 +660,7 @@ void Exporter::printMetadata(Location loc) {
   if (!md)
     return;
   os << ", metadata={";
-  bool first = true;
-  auto field = [&](StringRef key, Attribute v) {
-    os << (first ? "" : " ") << key << '=';
-    first = false;
-    if (auto s = dyn_cast<StringAttr>(v))
-      printQuoted(os, s.getValue());
-    else if (auto bv = dyn_cast<BoolAttr>(v))
-      os << (bv.getValue() ? "true" : "false");
-    else if (auto i = dyn_cast<IntegerAttr>(v))
-      os << i.getInt();
-    else if (auto t = dyn_cast<TextAttr>(v))
-      os << t.getValue();
-  };
-  for (const char *key : kMetadataOrder)
-    if (Attribute v = md.get(key))
-      field(key, v);
-  for (NamedAttribute a : md)
-    if (!llvm::is_contained(kMetadataOrder, a.getName().getValue()))
-      field(a.getName().getValue(), a.getValue());
+  syntax::printOpMetadata(os, md);
   os << '}';
 }
 
@@ -685,6 +674,7 @@ static bool kindMatches(AttrKind kind, Attribute v) {
   case AttrKind::Enum: return !enumSpelling(v).empty();
   case AttrKind::String: return isa<StringAttr>(v);
   case AttrKind::BackendConfig:
+    return isa<StringAttr, TextAttr, BackendConfigAttr>(v);
   case AttrKind::Text: return isa<StringAttr, TextAttr>(v);
   case AttrKind::Window: return isa<WindowAttr>(v);
   case AttrKind::ConvDims: return isa<ConvDimensionNumbersAttr>(v);
@@ -698,7 +688,11 @@ static bool kindMatches(AttrKind kind, Attribute v) {
   case AttrKind::Pairs:
   case AttrKind::ShapeList:
   case AttrKind::PrecisionList:
-  case AttrKind::Aliasing: return isa<ArrayAttr>(v);
+    return isa<ArrayAttr>(v);
+  case AttrKind::Aliasing:
+    return isa<ArrayAttr>(v) &&
+           llvm::all_of(cast<ArrayAttr>(v),
+                        llvm::IsaPred<OutputOperandAliasAttr>);
   case AttrKind::BoolList: return isa<DenseBoolArrayAttr>(v);
   case AttrKind::Statistics:
   case AttrKind::Accuracy:
@@ -861,15 +855,20 @@ void Exporter::printHeader(ComputationOp entry) {
       // input_output_alias / buffer_donor
       os << "{ ";
       llvm::interleaveComma(entries, os, [&](Attribute a) {
-        auto e = cast<DictionaryAttr>(a);
-        if (auto out = e.getAs<DenseI64ArrayAttr>("output_index")) {
-          printIndex(os, out);
-          os << ": ";
+        if (auto e = dyn_cast<InputOutputAliasAttr>(a)) {
+          printIndex(os, e.getOutputIndex());
+          os << ": (" << e.getParameter() << ", ";
+          printIndex(os, e.getParameterIndex());
+          if (e.getKind())
+            os << ", " << stringifyAliasKind(*e.getKind());
+          os << ')';
+          return;
         }
-        os << '(' << e.getAs<IntegerAttr>("parameter").getInt() << ", ";
-        printIndex(os, e.getAs<DenseI64ArrayAttr>("parameter_index"));
-        if (auto kind = e.getAs<StringAttr>("kind"))
-          os << ", " << kind.getValue();
+        auto d = dyn_cast<BufferDonorAttr>(a);
+        if (!d)
+          return;
+        os << '(' << d.getParameter() << ", ";
+        printIndex(os, d.getParameterIndex());
         os << ')';
       });
       os << " }";

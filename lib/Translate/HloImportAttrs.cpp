@@ -42,7 +42,7 @@ static Attribute makeEnumAttr(MLIRContext *ctx, StringRef opcode,
   if (mlirName == "algorithm") {
     if (opcode == "rng-bit-generator")
       return wrap(symbolizeRngAlgorithm(v), RngAlgorithmAttr::get);
-    return StringAttr::get(ctx, v); // dot algorithm, e.g. dot_f32_f32_f32
+    return wrap(symbolizeDotAlgorithm(v), DotAlgorithmAttr::get);
   }
   return {};
 }
@@ -155,13 +155,20 @@ Attribute Importer::convertAttr(StringRef opcode, const AttrAst &attr,
     return b.getStringAttr(s);
   }
   case AttrKind::BackendConfig: {
+    // JSON that prints back exactly from its typed form becomes a
+    // #hlo.backend_config; anything else is kept as it is.
     if (v.starts_with("\"")) {
       Cursor cur = sub(v);
       std::string s;
       if (!cur.parseQuoted(s) || !cur.atEnd())
         return fail("malformed string");
+      if (StringRef(s).starts_with("{"))
+        if (auto typed = BackendConfigAttr::parseJson(ctx, s, /*quoted=*/true))
+          return typed;
       return b.getStringAttr(s);
     }
+    if (auto typed = BackendConfigAttr::parseJson(ctx, v))
+      return typed;
     return TextAttr::get(ctx, v);
   }
   case AttrKind::Window:
@@ -247,14 +254,6 @@ Attribute Importer::convertAttr(StringRef opcode, const AttrAst &attr,
     return TextAttr::get(ctx, v);
   }
   return {};
-}
-
-/// `{1,2}` as a DenseI64ArrayAttr.
-static DenseI64ArrayAttr parseIndex(Cursor &cur, Builder &b) {
-  SmallVector<int64_t> idx;
-  if (!cur.parseIntList(idx))
-    return {};
-  return b.getDenseI64ArrayAttr(idx);
 }
 
 Attribute Importer::parseTypedLiteral(Cursor &cur, Type &type) {
@@ -373,17 +372,24 @@ Attribute Importer::parseStructured(AttrKind kind, const AttrAst &attr) {
     SmallVector<Attribute> entries;
     if (cur.expect("{") && !cur.consumeIf("}")) {
       do {
-        DenseI64ArrayAttr out, operandIndex;
+        SmallVector<int64_t> out, operandIndex;
         int64_t operand;
-        if (!(out = parseIndex(cur, b)) || !cur.expect(":") ||
-            !cur.expect("(") || !cur.parseInt(operand) || !cur.expect(",") ||
-            !(operandIndex = parseIndex(cur, b)) || !cur.expect(")"))
+        size_t at = cur.getPos();
+        if (!cur.parseIntList(out) || !cur.expect(":") || !cur.expect("(") ||
+            !cur.parseInt(operand) || !cur.expect(",") ||
+            !cur.parseIntList(operandIndex) || !cur.expect(")"))
           break;
-        NamedAttrList e;
-        e.set("output_index", out);
-        e.set("operand", b.getI64IntegerAttr(operand));
-        e.set("operand_index", operandIndex);
-        entries.push_back(e.getDictionary(ctx));
+        Attribute e = OutputOperandAliasAttr::getChecked(
+            [&]() {
+              failed = true;
+              return mlir::emitError(locAt(at))
+                     << "invalid " << attr.name << ": ";
+            },
+            ctx, ArrayRef<int64_t>(out), operand,
+            ArrayRef<int64_t>(operandIndex));
+        if (!e)
+          return {};
+        entries.push_back(e);
       } while (cur.consumeIf(","));
       cur.expect("}");
     }
@@ -479,47 +485,12 @@ Importer::parseList(const AttrAst &attr, StringRef expected,
 
 Attribute Importer::parseMetadata(const AttrAst &attr) {
   Cursor cur = sub(attr.value);
-  NamedAttrList entries;
-  if (cur.expect("{")) {
-    while (!cur.consumeIf("}")) {
-      if (cur.atEnd()) {
-        cur.error("expected '}'");
-        break;
-      }
-      StringRef key;
-      if (!cur.parseIdentifier(key) || !cur.expect("="))
-        break;
-      Attribute value;
-      if (cur.peek() == '"') {
-        std::string s;
-        if (!cur.parseQuoted(s))
-          break;
-        value = b.getStringAttr(s);
-      } else if (cur.peek() == '{') {
-        StringRef group;
-        if (!cur.parseBalanced(group))
-          break;
-        value = TextAttr::get(ctx, group);
-      } else {
-        StringRef word;
-        if (!cur.parseIdentifier(word))
-          break;
-        int64_t x;
-        if (!word.getAsInteger(10, x))
-          value = b.getI64IntegerAttr(x);
-        else if (word == "true" || word == "false")
-          value = b.getBoolAttr(word == "true");
-        else
-          value = TextAttr::get(ctx, word);
-      }
-      entries.set(b.getStringAttr(key), value);
-    }
-  }
+  DictionaryAttr entries = syntax::parseOpMetadata(cur, ctx);
   if (cur.failed()) {
     error(attr.offset, "malformed metadata: " + cur.getError());
     return {};
   }
-  return entries.getDictionary(ctx);
+  return entries;
 }
 
 Attribute Importer::convertModuleAttr(const AttrAst &attr) {
@@ -578,29 +549,39 @@ Attribute Importer::convertModuleAttr(const AttrAst &attr) {
     SmallVector<Attribute> entries;
     if (cur.expect("{") && !cur.consumeIf("}")) {
       do {
-        NamedAttrList e;
-        if (alias) {
-          DenseI64ArrayAttr out = parseIndex(cur, b);
-          if (!out || !cur.expect(":"))
-            break;
-          e.set("output_index", out);
-        }
-        int64_t param;
-        DenseI64ArrayAttr index;
-        if (!cur.expect("(") || !cur.parseInt(param) || !cur.expect(",") ||
-            !(index = parseIndex(cur, b)))
+        SmallVector<int64_t> out, index;
+        size_t at = cur.getPos();
+        if (alias && (!cur.parseIntList(out) || !cur.expect(":")))
           break;
-        e.set("parameter", b.getI64IntegerAttr(param));
-        e.set("parameter_index", index);
+        int64_t param;
+        if (!cur.expect("(") || !cur.parseInt(param) || !cur.expect(",") ||
+            !cur.parseIntList(index))
+          break;
+        std::optional<AliasKind> kind;
         if (alias && cur.consumeIf(",")) {
-          StringRef kind;
-          if (!cur.parseIdentifier(kind))
+          StringRef word;
+          if (!cur.parseIdentifier(word))
             break;
-          e.set("kind", b.getStringAttr(kind));
+          kind = symbolizeAliasKind(word);
+          if (!kind) {
+            cur.error("expected may-alias or must-alias, got '" + word + "'");
+            break;
+          }
         }
         if (!cur.expect(")"))
           break;
-        entries.push_back(e.getDictionary(ctx));
+        auto emit = [&]() {
+          failed = true;
+          return mlir::emitError(locAt(at)) << "invalid " << attr.name << ": ";
+        };
+        Attribute e = alias ? Attribute(InputOutputAliasAttr::getChecked(
+                                  emit, ctx, ArrayRef<int64_t>(out), param,
+                                  ArrayRef<int64_t>(index), kind))
+                            : Attribute(BufferDonorAttr::getChecked(
+                                  emit, ctx, param, ArrayRef<int64_t>(index)));
+        if (!e)
+          return {};
+        entries.push_back(e);
       } while (cur.consumeIf(","));
       cur.expect("}");
     }

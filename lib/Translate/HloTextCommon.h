@@ -30,7 +30,7 @@ enum class AttrKind {
   Bool,          // true                    BoolAttr
   Enum,          // LT, kLoop, ...          the op's enum attribute
   String,        // "..."                   StringAttr
-  BackendConfig, // "..." or {...}          StringAttr or TextAttr
+  BackendConfig, // "..." or {...}          BackendConfigAttr or verbatim
   Window,        // {size=3x3 ...}          WindowAttr
   ConvDims,      // b01f_01io->b01f         ConvDimensionNumbersAttr
   Slice,         // {[0:2]}                 SliceAttr

@@ -585,124 +585,145 @@ SmallVector<SmallVector<int64_t>> ReplicaGroupsAttr::getGroups() const {
 }
 
 //===----------------------------------------------------------------------===//
-// sharding={...}
+// Aliasing entries:
+//   #hlo.output_operand_alias<output_index = [1], operand = 0,
+//                             operand_index = []>
+//   #hlo.input_output_alias<output_index = [0], parameter = 1,
+//                           parameter_index = [], kind = may-alias>
+//   #hlo.buffer_donor<parameter = 1, parameter_index = []>
 //===----------------------------------------------------------------------===//
 
-/// `text` with no spaces after `{` or before `}` and `,`, and every other run
-/// of spaces (outside quoted strings) made one space.
-static std::string normalizeSpaces(StringRef text) {
-  std::string out;
-  text = text.trim();
-  for (size_t i = 0; i < text.size(); ++i) {
-    char ch = text[i];
-    if (ch == '"') { // Copy a quoted string as it is.
-      size_t j = i + 1;
-      while (j < text.size() && text[j] != '"')
-        j += text[j] == '\\' ? 2 : 1;
-      out += text.slice(i, j + 1).str();
-      i = j;
-      continue;
-    }
-    if (!llvm::isSpace(ch)) {
-      if ((ch == '}' || ch == ',') && !out.empty() && out.back() == ' ')
-        out.pop_back();
-      out.push_back(ch);
-      continue;
-    }
-    size_t j = i;
-    while (j + 1 < text.size() && llvm::isSpace(text[j + 1]))
-      ++j;
-    char next = j + 1 < text.size() ? text[j + 1] : '\0';
-    if (!out.empty() && out.back() != '{' && next != '}' && next != ',')
-      out.push_back(' ');
-    i = j;
-  }
-  return out;
+/// `key = [i, ...]`, preceded by a comma unless `first`.
+static ParseResult parseKeyedList(AsmParser &p, StringRef key,
+                                  SmallVectorImpl<int64_t> &v,
+                                  bool first = false) {
+  if ((!first && p.parseComma()) || p.parseKeyword(key) || p.parseEqual())
+    return failure();
+  return parseBracketList(p, v);
 }
 
-/// Checks one sharding (without the enclosing tuple braces).
-static bool checkSingleSharding(Cursor &c) {
-  if (!c.expect("{"))
-    return false;
-  bool sawKind = false;
-  while (!c.consumeIf("}")) {
-    if (c.atEnd())
-      return c.error("expected '}'");
-    StringRef word;
-    if (!c.parseIdentifier(word))
-      return false;
-    if (word == "replicated" || word == "manual" || word == "unknown" ||
-        word == "last_tile_dim_replicate") {
-      sawKind |= word != "last_tile_dim_replicate";
-      continue;
-    }
-    if (word == "maximal") {
-      int64_t d;
-      if (!c.expect("device=") || !c.parseInt(d))
-        return false;
-      sawKind = true;
-      continue;
-    }
-    if (word == "shard_as" || word == "shard_like") {
-      int64_t d;
-      if (!c.parseInt(d))
-        return false;
-      continue;
-    }
-    if (!c.expect("="))
-      return false;
-    if (word == "devices") {
-      SmallVector<int64_t> dims, ids;
-      if (!c.parseIntList(dims, '[', ']'))
-        return false;
-      if (c.consumeIf("<=")) {
-        SmallVector<int64_t> reshape, perm;
-        if (!c.parseIntList(reshape, '[', ']'))
-          return false;
-        if (c.consumeIf("T") && !c.parseIntList(perm, '(', ')'))
-          return false;
-      } else {
-        if (!c.parseJoinedInts(ids, ','))
-          return false;
-      }
-      sawKind = true;
-      continue;
-    }
-    if (word == "last_tile_dims" || word == "metadata") {
-      StringRef group;
-      if (!c.parseBalanced(group))
-        return false;
-      continue;
-    }
-    return c.error("unknown sharding field '" + word + "'");
-  }
-  if (!sawKind)
-    return c.error("sharding names no kind (replicated, maximal, devices=...)");
-  return true;
+static ParseResult parseKeyedInt(AsmParser &p, StringRef key, int64_t &v,
+                                 bool first = false) {
+  if ((!first && p.parseComma()) || p.parseKeyword(key) || p.parseEqual())
+    return failure();
+  return p.parseInteger(v);
 }
 
-Attribute ShardingAttr::parseHlo(MLIRContext *ctx, StringRef text,
-                                 function_ref<InFlightDiagnostic()> emitError) {
-  Cursor c(text);
-  size_t save = c.getPos();
-  if (c.consumeIf("{") && c.peek() == '{') {
-    do {
-      if (!checkSingleSharding(c))
-        break;
-    } while (c.consumeIf(","));
-    c.expect("}");
-  } else if (c.setPos(save), c.consumeIf("{") && c.consumeIf("}")) {
-    // An empty tuple sharding.
-  } else {
-    c.setPos(save);
-    checkSingleSharding(c);
-  }
-  if (!finish(c, emitError))
+static LogicalResult verifyIndex(function_ref<InFlightDiagnostic()> emitError,
+                                 StringRef what, ArrayRef<int64_t> index) {
+  for (int64_t i : index)
+    if (i < 0)
+      return emitError() << what << " {" << index
+                         << "} has a negative tuple index";
+  return success();
+}
+
+Attribute OutputOperandAliasAttr::parse(AsmParser &p, Type) {
+  SmallVector<int64_t> out, operandIndex;
+  int64_t operand;
+  SMLoc loc = p.getCurrentLocation();
+  if (p.parseLess() || parseKeyedList(p, "output_index", out, true) ||
+      parseKeyedInt(p, "operand", operand) ||
+      parseKeyedList(p, "operand_index", operandIndex) || p.parseGreater())
     return {};
-  return ShardingAttr::get(ctx, normalizeSpaces(text));
+  return getChecked([&]() { return p.emitError(loc); }, p.getContext(), out,
+                    operand, operandIndex);
 }
 
-void ShardingAttr::printHlo(raw_ostream &os) const { os << getSpelling(); }
+void OutputOperandAliasAttr::print(AsmPrinter &p) const {
+  p << "<output_index = ";
+  printBracketList(p, getOutputIndex());
+  p << ", operand = " << getOperand() << ", operand_index = ";
+  printBracketList(p, getOperandIndex());
+  p << '>';
+}
+
+LogicalResult
+OutputOperandAliasAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               ArrayRef<int64_t> outputIndex, int64_t operand,
+                               ArrayRef<int64_t> operandIndex) {
+  if (operand < 0)
+    return emitError() << "aliased operand " << operand << " is negative";
+  if (failed(verifyIndex(emitError, "output index", outputIndex)))
+    return failure();
+  return verifyIndex(emitError, "operand index", operandIndex);
+}
+
+Attribute InputOutputAliasAttr::parse(AsmParser &p, Type) {
+  SmallVector<int64_t> out, paramIndex;
+  int64_t param;
+  std::optional<AliasKind> kind;
+  SMLoc loc = p.getCurrentLocation();
+  if (p.parseLess() || parseKeyedList(p, "output_index", out, true) ||
+      parseKeyedInt(p, "parameter", param) ||
+      parseKeyedList(p, "parameter_index", paramIndex))
+    return {};
+  if (succeeded(p.parseOptionalComma())) {
+    std::string word;
+    SMLoc kindLoc = p.getCurrentLocation();
+    if (p.parseKeyword("kind") || p.parseEqual() ||
+        p.parseKeywordOrString(&word))
+      return {};
+    kind = symbolizeAliasKind(word);
+    if (!kind) {
+      p.emitError(kindLoc, "expected may-alias or must-alias");
+      return {};
+    }
+  }
+  if (p.parseGreater())
+    return {};
+  return getChecked([&]() { return p.emitError(loc); }, p.getContext(), out,
+                    param, paramIndex, kind);
+}
+
+void InputOutputAliasAttr::print(AsmPrinter &p) const {
+  p << "<output_index = ";
+  printBracketList(p, getOutputIndex());
+  p << ", parameter = " << getParameter() << ", parameter_index = ";
+  printBracketList(p, getParameterIndex());
+  if (getKind()) {
+    p << ", kind = ";
+    p.printKeywordOrString(stringifyAliasKind(*getKind()));
+  }
+  p << '>';
+}
+
+LogicalResult
+InputOutputAliasAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                             ArrayRef<int64_t> outputIndex, int64_t parameter,
+                             ArrayRef<int64_t> parameterIndex,
+                             std::optional<AliasKind>) {
+  if (parameter < 0)
+    return emitError() << "aliased parameter " << parameter << " is negative";
+  if (failed(verifyIndex(emitError, "output index", outputIndex)))
+    return failure();
+  return verifyIndex(emitError, "parameter index", parameterIndex);
+}
+
+Attribute BufferDonorAttr::parse(AsmParser &p, Type) {
+  SmallVector<int64_t> paramIndex;
+  int64_t param;
+  SMLoc loc = p.getCurrentLocation();
+  if (p.parseLess() || parseKeyedInt(p, "parameter", param, true) ||
+      parseKeyedList(p, "parameter_index", paramIndex) || p.parseGreater())
+    return {};
+  return getChecked([&]() { return p.emitError(loc); }, p.getContext(), param,
+                    paramIndex);
+}
+
+void BufferDonorAttr::print(AsmPrinter &p) const {
+  p << "<parameter = " << getParameter() << ", parameter_index = ";
+  printBracketList(p, getParameterIndex());
+  p << '>';
+}
+
+LogicalResult
+BufferDonorAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        int64_t parameter, ArrayRef<int64_t> parameterIndex) {
+  if (parameter < 0)
+    return emitError() << "donated parameter " << parameter << " is negative";
+  return verifyIndex(emitError, "parameter index", parameterIndex);
+}
 
 //===----------------------------------------------------------------------===//
 // #hlo.indexing_map<"(d0) -> (d0), domain: d0 in [0, 9]">

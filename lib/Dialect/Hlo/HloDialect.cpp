@@ -6,6 +6,9 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <set>
+#include <vector>
+
 using namespace mlir;
 using namespace mlir::hlo;
 
@@ -43,9 +46,21 @@ std::string mlir::hlo::getOpcode(Operation *op) {
 // Module attributes
 //===----------------------------------------------------------------------===//
 
-/// `hlo.input_output_alias` and `hlo.buffer_donor` of a module: lists of
-/// {output_index (aliases only), parameter, parameter_index, kind?} naming
-/// parameters of the ENTRY computation.
+/// The element of `type` at tuple index `index`, or null if there is none.
+static Type subshapeAt(Type type, ArrayRef<int64_t> index) {
+  for (int64_t i : index) {
+    auto tt = dyn_cast<TupleType>(type);
+    if (!tt || i < 0 || i >= int64_t(tt.size()))
+      return {};
+    type = tt.getType(i);
+  }
+  return type;
+}
+
+/// `hlo.input_output_alias` (#hlo.input_output_alias entries) and
+/// `hlo.buffer_donor` (#hlo.buffer_donor entries) of a module: the indices
+/// exist in the ENTRY computation's parameters and result, no output is
+/// aliased twice and no parameter buffer is donated twice.
 static LogicalResult verifyEntryAliasing(Operation *module,
                                          NamedAttribute attr) {
   bool alias = attr.getName() == "hlo.input_output_alias";
@@ -57,34 +72,49 @@ static LogicalResult verifyEntryAliasing(Operation *module,
     for (auto comp : region.getOps<ComputationOp>())
       if (comp.getEntry())
         entry = comp;
+  std::set<std::vector<int64_t>> outputs, params;
   for (Attribute a : entries) {
-    auto e = dyn_cast<DictionaryAttr>(a);
-    auto param = e ? e.getAs<IntegerAttr>("parameter") : IntegerAttr();
-    auto index = e ? e.getAs<DenseI64ArrayAttr>("parameter_index")
-                   : DenseI64ArrayAttr();
-    auto output =
-        e ? e.getAs<DenseI64ArrayAttr>("output_index") : DenseI64ArrayAttr();
-    auto kind = e ? e.get("kind") : Attribute();
-    bool kindOk = !kind || (alias && isa<StringAttr>(kind) &&
-                            llvm::is_contained({"may-alias", "must-alias"},
-                                               cast<StringAttr>(kind)));
-    size_t expected = 2 + (alias ? 1 : 0) + (kind ? 1 : 0);
-    if (!param || !index || (alias != bool(output)) || !kindOk ||
-        e.size() != expected)
+    int64_t param;
+    ArrayRef<int64_t> paramIndex, outputIndex;
+    if (auto e = dyn_cast<InputOutputAliasAttr>(a); e && alias) {
+      param = e.getParameter();
+      paramIndex = e.getParameterIndex();
+      outputIndex = e.getOutputIndex();
+    } else if (auto d = dyn_cast<BufferDonorAttr>(a); d && !alias) {
+      param = d.getParameter();
+      paramIndex = d.getParameterIndex();
+    } else {
       return module->emitError()
-             << attr.getName() << " entry " << a << " must be {"
-             << (alias ? "output_index = array<i64>, " : "")
-             << "parameter = N, parameter_index = array<i64>"
-             << (alias ? ", kind = \"may-alias\" | \"must-alias\"" : "")
-             << "}";
+             << attr.getName() << " entry " << a << " must be a "
+             << (alias ? "#hlo.input_output_alias" : "#hlo.buffer_donor");
+    }
+    std::vector<int64_t> key(paramIndex.begin(), paramIndex.end());
+    key.insert(key.begin(), param);
+    if (alias && !outputs
+                      .insert(std::vector<int64_t>(outputIndex.begin(),
+                                                   outputIndex.end()))
+                      .second)
+      return module->emitError() << attr.getName() << " aliases output {"
+                                 << outputIndex << "} twice";
+    if (!alias && !params.insert(key).second)
+      return module->emitError() << attr.getName() << " donates parameter "
+                                 << param << " {" << paramIndex << "} twice";
     if (!entry)
       continue;
-    int64_t n = param.getInt();
-    if (n < 0 || n >= int64_t(entry.getFunctionType().getNumInputs()))
+    FunctionType fn = entry.getFunctionType();
+    if (param >= int64_t(fn.getNumInputs()))
       return module->emitError()
-             << attr.getName() << " names parameter " << n
-             << " but the ENTRY computation has "
-             << entry.getFunctionType().getNumInputs();
+             << attr.getName() << " names parameter " << param
+             << " but the ENTRY computation has " << fn.getNumInputs();
+    if (!subshapeAt(fn.getInput(param), paramIndex))
+      return module->emitError() << attr.getName() << " parameter index {"
+                                 << paramIndex << "} is not in parameter "
+                                 << param << " of type " << fn.getInput(param);
+    if (alias && fn.getNumResults() == 1 &&
+        !subshapeAt(fn.getResult(0), outputIndex))
+      return module->emitError()
+             << attr.getName() << " output index {" << outputIndex
+             << "} is not in the ENTRY result " << fn.getResult(0);
   }
   return success();
 }
@@ -95,4 +125,21 @@ LogicalResult HloDialect::verifyOperationAttribute(Operation *op,
   if (name == "hlo.input_output_alias" || name == "hlo.buffer_donor")
     return verifyEntryAliasing(op, attr);
   return success();
+}
+
+LogicalResult HloDialect::verifyRegionArgAttribute(Operation *op, unsigned,
+                                                   unsigned argIndex,
+                                                   NamedAttribute attr) {
+  if (attr.getName() != "hlo.sharding")
+    return success();
+  auto sharding = dyn_cast<ShardingAttr>(attr.getValue());
+  if (!sharding)
+    return op->emitError("hlo.sharding of argument ")
+           << argIndex << " must be an #hlo.sharding";
+  auto fn = dyn_cast<FunctionOpInterface>(op);
+  if (!fn || argIndex >= fn.getNumArguments())
+    return success();
+  return sharding.verifyForType(fn.getArgumentTypes()[argIndex], [&]() {
+    return op->emitError("hlo.sharding of argument ") << argIndex << ": ";
+  });
 }

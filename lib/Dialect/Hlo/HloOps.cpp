@@ -1028,30 +1028,23 @@ static LogicalResult verifyOutputToOperandAliasing(Operation *op,
                                                    Type result) {
   if (!aliasing)
     return success();
-  for (Attribute a : aliasing) {
-    auto entry = dyn_cast<DictionaryAttr>(a);
-    auto output = entry ? entry.getAs<DenseI64ArrayAttr>("output_index")
-                        : DenseI64ArrayAttr();
-    auto operand = entry ? entry.getAs<IntegerAttr>("operand") : IntegerAttr();
-    auto operandIndex = entry ? entry.getAs<DenseI64ArrayAttr>("operand_index")
-                              : DenseI64ArrayAttr();
-    if (!output || !operand || !operandIndex || entry.size() != 3)
-      return op->emitOpError("output_to_operand_aliasing entry ")
-             << a
-             << " must be {output_index = array<i64>, operand = N, "
-                "operand_index = array<i64>}";
-    int64_t n = operand.getInt();
-    if (n < 0 || n >= int64_t(operands.size()))
+  // The entries are #hlo.output_operand_alias (checked by the attribute's
+  // constraint and verifier); here they are checked against the types.
+  for (auto entry : aliasing.getAsRange<OutputOperandAliasAttr>()) {
+    ArrayRef<int64_t> output = entry.getOutputIndex();
+    ArrayRef<int64_t> operandIndex = entry.getOperandIndex();
+    int64_t n = entry.getOperand();
+    if (n >= int64_t(operands.size()))
       return op->emitOpError("output_to_operand_aliasing names operand ")
              << n << " but the instruction has " << operands.size();
-    Type out = subshape(result, output.asArrayRef());
-    Type in = subshape(operands[n], operandIndex.asArrayRef());
+    Type out = subshape(result, output);
+    Type in = subshape(operands[n], operandIndex);
     if (!out)
       return op->emitOpError("output_to_operand_aliasing output index {")
-             << output.asArrayRef() << "} is not in the result " << result;
+             << output << "} is not in the result " << result;
     if (!in)
       return op->emitOpError("output_to_operand_aliasing operand index {")
-             << operandIndex.asArrayRef() << "} is not in operand " << n;
+             << operandIndex << "} is not in operand " << n;
     if (!typesCompatible(out, in))
       return op->emitOpError("output_to_operand_aliasing makes ")
              << out << " alias " << in << "; they must have the same shape";

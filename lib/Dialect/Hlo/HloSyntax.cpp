@@ -1,9 +1,13 @@
 //===- HloSyntax.cpp - scanning HLO attribute spellings -------------------===//
 
 #include "Hlo/Dialect/Hlo/HloSyntax.h"
+#include "Hlo/Dialect/Hlo/HloDialect.h"
 
+#include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringExtras.h"
 
+using namespace mlir;
+using namespace mlir::hlo;
 using namespace mlir::hlo::syntax;
 
 void Cursor::skipSpace() {
@@ -224,4 +228,80 @@ void mlir::hlo::syntax::printQuoted(raw_ostream &os, StringRef s) {
     }
   }
   os << '"';
+}
+
+//===----------------------------------------------------------------------===//
+// OpMetadata
+//===----------------------------------------------------------------------===//
+
+DictionaryAttr mlir::hlo::syntax::parseOpMetadata(Cursor &cur,
+                                                  MLIRContext *ctx) {
+  Builder b(ctx);
+  NamedAttrList entries;
+  if (!cur.expect("{"))
+    return {};
+  while (!cur.consumeIf("}")) {
+    if (cur.atEnd()) {
+      cur.error("expected '}'");
+      return {};
+    }
+    StringRef key;
+    if (!cur.parseIdentifier(key) || !cur.expect("="))
+      return {};
+    Attribute value;
+    if (cur.peek() == '"') {
+      std::string s;
+      if (!cur.parseQuoted(s))
+        return {};
+      value = b.getStringAttr(s);
+    } else if (cur.peek() == '{') {
+      StringRef group;
+      if (!cur.parseBalanced(group))
+        return {};
+      value = TextAttr::get(ctx, group);
+    } else {
+      StringRef word;
+      if (!cur.parseIdentifier(word))
+        return {};
+      int64_t x;
+      if (!word.getAsInteger(10, x))
+        value = b.getI64IntegerAttr(x);
+      else if (word == "true" || word == "false")
+        value = b.getBoolAttr(word == "true");
+      else
+        value = TextAttr::get(ctx, word);
+    }
+    entries.set(b.getStringAttr(key), value);
+  }
+  return entries.getDictionary(ctx);
+}
+
+/// XLA's order of OpMetadata fields.
+static const char *const kMetadataOrder[] = {
+    "op_type",           "op_name",         "source_file",
+    "source_line",       "source_end_line", "source_column",
+    "source_end_column", "profile_type",    "deduplicated_name",
+    "preserve_layout",   "stack_frame_id",  "scheduling_name"};
+
+void mlir::hlo::syntax::printOpMetadata(raw_ostream &os,
+                                        DictionaryAttr metadata) {
+  bool first = true;
+  auto field = [&](StringRef key, Attribute v) {
+    os << (first ? "" : " ") << key << '=';
+    first = false;
+    if (auto s = dyn_cast<StringAttr>(v))
+      printQuoted(os, s.getValue());
+    else if (auto bv = dyn_cast<BoolAttr>(v))
+      os << (bv.getValue() ? "true" : "false");
+    else if (auto i = dyn_cast<IntegerAttr>(v))
+      os << i.getInt();
+    else if (auto t = dyn_cast<TextAttr>(v))
+      os << t.getValue();
+  };
+  for (const char *key : kMetadataOrder)
+    if (Attribute v = metadata.get(key))
+      field(key, v);
+  for (NamedAttribute a : metadata)
+    if (!llvm::is_contained(kMetadataOrder, a.getName().getValue()))
+      field(a.getName().getValue(), a.getValue());
 }

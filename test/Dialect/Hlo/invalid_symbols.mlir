@@ -51,7 +51,7 @@ hlo.computation private @fc(%a: tensor<4xf32>) -> tensor<4xf32> {
 }
 hlo.computation @main(%v: tensor<4xf32>) -> tensor<4xf32> attributes {entry} {
   // expected-error @+1 {{'hlo.fusion' op output_to_operand_aliasing names operand 3 but the instruction has 1}}
-  %0 = hlo.fusion %v {calls = @fc, kind = #hlo<fusion_kind kLoop>, output_to_operand_aliasing = [{output_index = array<i64>, operand = 3 : i64, operand_index = array<i64>}]} : (tensor<4xf32>) -> tensor<4xf32>
+  %0 = hlo.fusion %v {calls = @fc, kind = #hlo<fusion_kind kLoop>, output_to_operand_aliasing = [#hlo.output_operand_alias<output_index = [], operand = 3, operand_index = []>]} : (tensor<4xf32>) -> tensor<4xf32>
   hlo.return %0 : tensor<4xf32>
 }
 
@@ -59,15 +59,33 @@ hlo.computation @main(%v: tensor<4xf32>) -> tensor<4xf32> attributes {entry} {
 
 hlo.computation @main(%v: tensor<4xf32>) -> tensor<4xf32> attributes {entry} {
   // expected-error @+1 {{'hlo.custom_call' op output_to_operand_aliasing output index {1} is not in the result 'tensor<4xf32>'}}
-  %0 = hlo.custom_call %v {custom_call_target = "x", output_to_operand_aliasing = [{output_index = array<i64: 1>, operand = 0 : i64, operand_index = array<i64>}]} : (tensor<4xf32>) -> tensor<4xf32>
+  %0 = hlo.custom_call %v {custom_call_target = "x", output_to_operand_aliasing = [#hlo.output_operand_alias<output_index = [1], operand = 0, operand_index = []>]} : (tensor<4xf32>) -> tensor<4xf32>
   hlo.return %0 : tensor<4xf32>
 }
 
 // -----
 
 hlo.computation @main(%v: tensor<4xf32>) -> tensor<4xf32> attributes {entry} {
-  // expected-error @+1 {{'hlo.custom_call' op output_to_operand_aliasing entry {operand = 0 : i64} must be {output_index = array<i64>, operand = N, operand_index = array<i64>}}}
+  // An entry must be an #hlo.output_operand_alias (the old dictionary form is
+  // refused).
+  // expected-error @+1 {{'hlo.custom_call' op attribute 'output_to_operand_aliasing' failed to satisfy constraint: output_to_operand_aliasing entries}}
   %0 = hlo.custom_call %v {custom_call_target = "x", output_to_operand_aliasing = [{operand = 0 : i64}]} : (tensor<4xf32>) -> tensor<4xf32>
+  hlo.return %0 : tensor<4xf32>
+}
+
+// -----
+
+hlo.computation @main(%v: tensor<4xf32>) -> tensor<4xf32> attributes {entry} {
+  // expected-error @+1 {{aliased operand -1 is negative}}
+  %0 = hlo.custom_call %v {custom_call_target = "x", output_to_operand_aliasing = [#hlo.output_operand_alias<output_index = [], operand = -1, operand_index = []>]} : (tensor<4xf32>) -> tensor<4xf32>
+  hlo.return %0 : tensor<4xf32>
+}
+
+// -----
+
+hlo.computation @main(%v: tensor<4xf32>) -> tensor<4xf32> attributes {entry} {
+  // expected-error @+1 {{operand index {-2} has a negative tuple index}}
+  %0 = hlo.custom_call %v {custom_call_target = "x", output_to_operand_aliasing = [#hlo.output_operand_alias<output_index = [], operand = 0, operand_index = [-2]>]} : (tensor<4xf32>) -> tensor<4xf32>
   hlo.return %0 : tensor<4xf32>
 }
 

@@ -11,8 +11,8 @@ hlo.computation @dot(%a: tensor<4x2x3xf32>, %b: tensor<4x3x5xf32>, %v: tensor<3x
   // CHECK: %1 = dot %arg2, %arg3 : (tensor<3xf32>, tensor<4xf32>) -> tensor<3x4xf32>
   %1 = hlo.dot %v, %w : (tensor<3xf32>, tensor<4xf32>) -> tensor<3x4xf32>
   // The result element type may differ (preferred element type).
-  // CHECK: %2 = dot %arg2, %arg2 {algorithm = "dot_bf16_bf16_f32", lhs_contracting_dims = array<i64: 0>, operand_precision = [#hlo<precision default>, #hlo<precision highest>], rhs_contracting_dims = array<i64: 0>} : (tensor<3xf32>, tensor<3xf32>) -> tensor<f64>
-  %2 = hlo.dot %v, %v {lhs_contracting_dims = array<i64: 0>, rhs_contracting_dims = array<i64: 0>, operand_precision = [#hlo<precision default>, #hlo<precision highest>], algorithm = "dot_bf16_bf16_f32"} : (tensor<3xf32>, tensor<3xf32>) -> tensor<f64>
+  // CHECK: %2 = dot %arg2, %arg2 {algorithm = #hlo<dot_algorithm dot_bf16_bf16_f32>, lhs_contracting_dims = array<i64: 0>, operand_precision = [#hlo<precision default>, #hlo<precision highest>], rhs_contracting_dims = array<i64: 0>} : (tensor<3xf32>, tensor<3xf32>) -> tensor<f64>
+  %2 = hlo.dot %v, %v {lhs_contracting_dims = array<i64: 0>, rhs_contracting_dims = array<i64: 0>, operand_precision = [#hlo<precision default>, #hlo<precision highest>], algorithm = #hlo<dot_algorithm dot_bf16_bf16_f32>} : (tensor<3xf32>, tensor<3xf32>) -> tensor<f64>
   hlo.return %0 : tensor<4x2x5xf32>
 }
 

@@ -43,8 +43,8 @@ hlo.computation @element_types(%a: tensor<2xi2>, %b: tensor<2xui2>, %c: tensor<2
 
 // Parameter attributes and the execution thread print back.
 // CHECK-LABEL: hlo.computation @entry
-// CHECK-SAME: (%arg0: tensor<f32> {hlo.sharding = #hlo.sharding<"{devices=[2,1]0,1}">}) -> tensor<f32> attributes {entry, execution_thread = "main"}
-hlo.computation @entry(%x: tensor<f32> {hlo.sharding = #hlo.sharding<"{devices=[2,1]0,1}">}) -> tensor<f32> attributes {entry, execution_thread = "main"} {
+// CHECK-SAME: (%arg0: tensor<f32> {hlo.sharding = #hlo.sharding<"{devices=[2]0,1 last_tile_dim_replicate}">}) -> tensor<f32> attributes {entry, execution_thread = "main"}
+hlo.computation @entry(%x: tensor<f32> {hlo.sharding = #hlo.sharding<"{devices=[2]0,1 last_tile_dim_replicate}">}) -> tensor<f32> attributes {entry, execution_thread = "main"} {
   // CHECK: return %arg0 : tensor<f32>
   hlo.return %x : tensor<f32>
 }

@@ -96,6 +96,52 @@ def Hlo_PrecisionAttr : Hlo_EnumAttr<Hlo_Precision, "precision">;
 def Hlo_PrecisionArrayAttr
     : TypedArrayAttrBase<Hlo_PrecisionAttr, "operand_precision list">;
 
+def Hlo_DotAlgorithm : Hlo_Enum<"DotAlgorithm", "dot algorithm=", [
+  I32EnumAttrCase<"Unset", 0, "unset">,
+  I32EnumAttrCase<"DotAnyF8AnyF8F32", 1, "dot_any_f8_any_f8_f32">,
+  I32EnumAttrCase<"DotAnyF8AnyF8F32FastAccum", 2,
+                  "dot_any_f8_any_f8_f32_fast_accum">,
+  I32EnumAttrCase<"DotF16F16F16", 3, "dot_f16_f16_f16">,
+  I32EnumAttrCase<"DotF16F16F32", 4, "dot_f16_f16_f32">,
+  I32EnumAttrCase<"DotBF16BF16BF16", 5, "dot_bf16_bf16_bf16">,
+  I32EnumAttrCase<"DotBF16BF16F32", 6, "dot_bf16_bf16_f32">,
+  I32EnumAttrCase<"DotBF16BF16F32X3", 7, "dot_bf16_bf16_f32_x3">,
+  I32EnumAttrCase<"DotBF16BF16F32X6", 8, "dot_bf16_bf16_f32_x6">,
+  I32EnumAttrCase<"DotTF32TF32F32", 9, "dot_tf32_tf32_f32">,
+  I32EnumAttrCase<"DotTF32TF32F32X3", 10, "dot_tf32_tf32_f32_x3">,
+  I32EnumAttrCase<"DotF32F32F32", 11, "dot_f32_f32_f32">,
+  I32EnumAttrCase<"DotF64F64F64", 12, "dot_f64_f64_f64">,
+  I32EnumAttrCase<"DotBF16BF16F32X9", 13, "dot_bf16_bf16_f32_x9">]> {
+  // The values are XLA's PrecisionConfig.Algorithm numbers.
+}
+def Hlo_DotAlgorithmAttr : Hlo_EnumAttr<Hlo_DotAlgorithm, "dot_algorithm">;
+
+// Sharding enums: used as parameters of #hlo.sharding, never as attributes
+// of their own.
+def Hlo_ShardingKind : Hlo_Enum<"ShardingKind", "sharding kind", [
+  I32EnumAttrCase<"Replicated", 0, "replicated">,
+  I32EnumAttrCase<"Maximal", 1, "maximal">,
+  I32EnumAttrCase<"Manual", 2, "manual">,
+  I32EnumAttrCase<"Unknown", 3, "unknown">,
+  I32EnumAttrCase<"Tiled", 4, "tiled">,
+  I32EnumAttrCase<"Tuple", 5, "tuple">]>;
+
+def Hlo_ShardingSubgroup : Hlo_Enum<"ShardingSubgroup",
+    "sharding last_tile_dims= entry", [
+  I32EnumAttrCase<"Replicated", 0, "replicated">,
+  I32EnumAttrCase<"Manual", 1, "manual">,
+  I32EnumAttrCase<"Maximal", 2, "maximal">,
+  I32EnumAttrCase<"Unreduced", 3, "unreduced">]>;
+
+def Hlo_ShardGroupKind : Hlo_Enum<"ShardGroupKind", "sharding shard group", [
+  I32EnumAttrCase<"None", 0, "none">,
+  I32EnumAttrCase<"ShardAs", 1, "shard_as">,
+  I32EnumAttrCase<"ShardLike", 2, "shard_like">]>;
+
+def Hlo_AliasKind : Hlo_Enum<"AliasKind", "input_output_alias kind", [
+  I32EnumAttrCase<"MayAlias", 0, "may-alias">,
+  I32EnumAttrCase<"MustAlias", 1, "must-alias">]>;
+
 //===----------------------------------------------------------------------===//
 // Structured attributes.
 //===----------------------------------------------------------------------===//
@@ -227,27 +273,179 @@ def Hlo_ReplicaGroupsAttr : Hlo_SyntaxAttr<"ReplicaGroups", "replica_groups"> {
 def Hlo_ShardingAttr : Hlo_SyntaxAttr<"Sharding", "sharding"> {
   let summary = "HLO sharding (replicated, maximal, manual, tiled, tuple...)";
   let description = [{
-    Every form of `sharding={...}`: `{replicated}`, `{manual}`, `{unknown}`,
-    `{maximal device=N}`, `{devices=[a,b]0,1,...}`, iota tiles
-    `{devices=[a,b]<=[n]T(..)}`, `last_tile_dim_replicate`,
-    `last_tile_dims={manual, ...}`, `metadata={...}`, shard groups and tuple
-    shardings `{{...}, {...}}`. Its structure is checked when it is read and
-    the spelling is kept with spaces normalized (none after `{` or before `}`
-    and `,`).
+    Every form of `sharding={...}`, stored structured and printed (in MLIR
+    too, quoted) as XLA prints it:
+
+    - `{replicated}`, `{manual}`, `{unknown}`: `kind` alone;
+    - `{maximal device=3}`: `kind` Maximal and `device`;
+    - `{devices=[2,2]0,2,1,3}`: `kind` Tiled, `tileAssignmentDims` and the
+      explicit `tileAssignmentDevices` (row-major);
+    - `{devices=[4,2]<=[2,4]T(1,0)}`: the iota form, `iotaReshapeDims` (not
+      empty) and `iotaTransposePerm` (empty when no `T(...)` is written), no
+      explicit devices;
+    - `last_tile_dim_replicate` and `last_tile_dims={manual, replicated}`:
+      the trailing tile dimensions that are subgroups, not data dimensions;
+    - `shard_as N` / `shard_like N`: `shardGroupKind` and `shardGroupId`;
+    - `metadata={op_name="a"}` or `metadata={{...}, {...}}`: one dictionary
+      per OpMetadata (the fields as in instruction metadata);
+    - `{{replicated}, {maximal device=0}}`: `kind` Tuple, one non-tuple
+      sharding per leaf of the tuple shape (`{}` for none).
+
+    The parameters are verified: positive tile dimensions whose product is
+    the number of explicit devices (unique, non-negative ids) or of the iota
+    reshape dimensions, a permutation, subgroup dimensions that fit the
+    tile rank, fields only for the kinds that have them. Against the value
+    it annotates (`InstructionOpInterface` and computation arguments): a
+    tuple sharding has one element per leaf of a tuple type, a tiled one as
+    many data dimensions as each array it shards.
   }];
-  let parameters = (ins StringRefParameter<>:$spelling);
+  let parameters = (ins
+    "ShardingKind":$kind,
+    "int64_t":$device,
+    ArrayRefParameter<"int64_t">:$tileAssignmentDims,
+    ArrayRefParameter<"int64_t">:$tileAssignmentDevices,
+    ArrayRefParameter<"int64_t">:$iotaReshapeDims,
+    ArrayRefParameter<"int64_t">:$iotaTransposePerm,
+    "bool":$lastTileDimReplicate,
+    ArrayRefParameter<"ShardingSubgroup">:$lastTileDims,
+    "ShardGroupKind":$shardGroupKind,
+    "int64_t":$shardGroupId,
+    ArrayRefParameter<"DictionaryAttr">:$metadata,
+    ArrayRefParameter<"ShardingAttr">:$tupleElements);
+  let genVerifyDecl = 1;
   let extraClassDeclaration = syntaxDecl # [{
-    bool isTuple() const { return getSpelling().starts_with("{{"); }
-    bool isReplicated() const { return getSpelling() == "{replicated}"; }
+    /// `{replicated}`, `{manual}`, `{unknown}` or `{maximal device=N}`.
+    static ShardingAttr get(MLIRContext *ctx, ShardingKind kind,
+                            int64_t device = 0);
+    /// A tiled sharding with explicit devices (row-major).
+    static ShardingAttr getTiled(MLIRContext *ctx, ArrayRef<int64_t> dims,
+                                 ArrayRef<int64_t> devices,
+                                 bool lastTileDimReplicate = false,
+                                 ArrayRef<ShardingSubgroup> lastTileDims = {});
+    /// A tiled sharding in iota form: `devices=[dims]<=[reshape]T(perm)`.
+    static ShardingAttr getIota(MLIRContext *ctx, ArrayRef<int64_t> dims,
+                                ArrayRef<int64_t> reshape,
+                                ArrayRef<int64_t> perm = {},
+                                bool lastTileDimReplicate = false,
+                                ArrayRef<ShardingSubgroup> lastTileDims = {});
+    /// A tuple sharding, one element per leaf of the tuple shape.
+    static ShardingAttr getTuple(MLIRContext *ctx,
+                                 ArrayRef<ShardingAttr> elements);
+    /// This sharding with other metadata (not for tuples).
+    ShardingAttr withMetadata(ArrayRef<DictionaryAttr> metadata) const;
+
+    bool isTuple() const { return getKind() == ShardingKind::Tuple; }
+    bool isTiled() const { return getKind() == ShardingKind::Tiled; }
+    bool isMaximal() const { return getKind() == ShardingKind::Maximal; }
+    bool isManual() const { return getKind() == ShardingKind::Manual; }
+    bool isUnknown() const { return getKind() == ShardingKind::Unknown; }
+    /// `{replicated}`, or a tuple whose elements all are (as XLA's
+    /// IsReplicated).
+    bool isReplicated() const;
+    /// A tiled sharding whose tile assignment is in iota form.
+    bool isIota() const { return !getIotaReshapeDims().empty(); }
+    /// The number of trailing tile dimensions that are subgroups
+    /// (last_tile_dim_replicate or last_tile_dims), not data dimensions.
+    int64_t getNumSubgroupDims() const {
+      return (getLastTileDimReplicate() ? 1 : 0) + getLastTileDims().size();
+    }
+    /// The rank of the data a tiled sharding shards.
+    int64_t getTiledDataRank() const {
+      return getTileAssignmentDims().size() - getNumSubgroupDims();
+    }
+    /// The tile dimensions of the data (without the subgroup dimensions).
+    ArrayRef<int64_t> getDataTileDims() const {
+      return getTileAssignmentDims().take_front(getTiledDataRank());
+    }
+    /// The number of devices of the tile assignment (the product of all its
+    /// dimensions); 1 for a maximal sharding, 0 for the others.
+    int64_t getNumDevices() const;
+    /// The number of data tiles (the product of the data tile dimensions);
+    /// 1 when not tiled.
+    int64_t getNumTiles() const;
+    /// The tile assignment's devices in row-major order of
+    /// getTileAssignmentDims(), the iota form expanded; `{device}` for a
+    /// maximal sharding, empty otherwise.
+    SmallVector<int64_t> getDeviceList() const;
+    /// The sharding of tuple leaf `i` (the sharding itself when not a
+    /// tuple: XLA applies a non-tuple sharding to every leaf).
+    ShardingAttr getLeafSharding(unsigned i) const {
+      return isTuple() ? getTupleElements()[i] : *this;
+    }
+    /// Checks this sharding against the type of the value it annotates.
+    LogicalResult verifyForType(Type type,
+                                function_ref<InFlightDiagnostic()> emitError)
+        const;
   }];
 }
+
+def Hlo_OutputOperandAliasAttr
+    : Hlo_Attr<"OutputOperandAlias", "output_operand_alias"> {
+  let summary = "one `output_to_operand_aliasing` entry";
+  let description = [{
+    `{1}: (0, {})` in HLO text: the result at tuple index `outputIndex`
+    shares its buffer with operand `operand` at tuple index `operandIndex`.
+
+    ```
+    #hlo.output_operand_alias<output_index = [1], operand = 0, operand_index = []>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$outputIndex,
+    "int64_t":$operand,
+    ArrayRefParameter<"int64_t">:$operandIndex);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+def Hlo_OutputOperandAliasArrayAttr
+    : TypedArrayAttrBase<Hlo_OutputOperandAliasAttr,
+                         "output_to_operand_aliasing entries">;
+
+def Hlo_InputOutputAliasAttr
+    : Hlo_Attr<"InputOutputAlias", "input_output_alias"> {
+  let summary = "one entry of the module's `input_output_alias`";
+  let description = [{
+    `{0}: (1, {}, may-alias)` in the HloModule header: the ENTRY result at
+    tuple index `outputIndex` may (or must) share its buffer with parameter
+    `parameter` at tuple index `parameterIndex`. `kind` is absent when the
+    text gives none (XLA then assumes may-alias).
+
+    ```
+    #hlo.input_output_alias<output_index = [0], parameter = 1, parameter_index = [], kind = may-alias>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$outputIndex,
+    "int64_t":$parameter,
+    ArrayRefParameter<"int64_t">:$parameterIndex,
+    OptionalParameter<"std::optional<AliasKind>">:$kind);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+def Hlo_BufferDonorAttr : Hlo_Attr<"BufferDonor", "buffer_donor"> {
+  let summary = "one entry of the module's `buffer_donor`";
+  let description = [{
+    `(1, {})` in the HloModule header: parameter `parameter` at tuple index
+    `parameterIndex` donates its buffer to any output.
+
+    ```
+    #hlo.buffer_donor<parameter = 1, parameter_index = []>
+    ```
+  }];
+  let parameters = (ins "int64_t":$parameter,
+    ArrayRefParameter<"int64_t">:$parameterIndex);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+include "Hlo/Dialect/Hlo/HloBackendConfig.td"
 
 def Hlo_TextAttr : Hlo_Attr<"Text", "text"> {
   let summary = "HLO attribute value kept in its HLO spelling";
   let description = [{
-    Values HLO itself treats as opaque structured text (brace-form
-    `backend_config={...}`, `origin=`, `domain=`, `statistics=`, header
-    entries this dialect does not model) are kept verbatim, e.g.
+    Values HLO itself treats as opaque structured text (a brace-form
+    `backend_config={...}` that is not typed, `origin=`, header entries this
+    dialect does not model, members of a typed backend_config it does not
+    know) are kept verbatim, e.g.
     `#hlo.text<"{\"known_trip_count\":{\"n\":\"7\"}}">`.
   }];
   let parameters = (ins StringRefParameter<>:$value);

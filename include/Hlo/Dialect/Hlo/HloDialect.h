@@ -44,6 +44,12 @@ public:
 };
 } // namespace mlir::OpTrait::hlo
 
+namespace mlir::hlo {
+/// Checks an instruction's `sharding` attribute against its result type
+/// (InstructionOpInterface's verifier).
+LogicalResult verifyInstructionSharding(Operation *op);
+} // namespace mlir::hlo
+
 #include "Hlo/Dialect/Hlo/HloInterfaces.h.inc"
 
 /// CallOpInterface for an op whose `inputs` are the arguments of the

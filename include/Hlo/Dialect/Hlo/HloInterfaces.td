@@ -35,6 +35,8 @@ def Hlo_InstructionOpInterface : OpInterface<"InstructionOpInterface"> {
             $_op.getControlPredecessors().size());
       }]>,
   ];
+  // The instruction's sharding, if any, fits its result type.
+  let verify = [{ return ::mlir::hlo::verifyInstructionSharding($_op); }];
 }
 
 // Gives an op the `getNumLeadingOperands` of InstructionOpInterface.

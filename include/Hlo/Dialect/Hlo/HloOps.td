@@ -82,7 +82,7 @@ defvar HloInfer = InferTypeOpAdaptorWithIsCompatible;
 // The attributes every HLO instruction may carry.
 defvar HloAttrs = (ins
   OptionalAttr<Hlo_ShardingAttr>:$sharding,
-  OptionalAttr<AnyAttrOf<[StrAttr, Hlo_TextAttr]>>:$backend_config,
+  OptionalAttr<AnyAttrOf<[StrAttr, Hlo_TextAttr, Hlo_BackendConfigAttr]>>:$backend_config,
   OptionalAttr<DictionaryAttr>:$frontend_attributes,
   OptionalAttr<DictionaryAttr>:$statistics,
   OptionalAttr<Hlo_TextAttr>:$origin,
@@ -187,7 +187,7 @@ defvar DotAttrs = (ins
   OptionalAttr<DenseI64ArrayAttr>:$rhs_batch_dims,
   OptionalAttr<DenseI64ArrayAttr>:$rhs_contracting_dims,
   OptionalAttr<Hlo_PrecisionArrayAttr>:$operand_precision,
-  OptionalAttr<StrAttr>:$algorithm);
+  OptionalAttr<Hlo_DotAlgorithmAttr>:$algorithm);
 
 //===----------------------------------------------------------------------===//
 // Elementwise unary.
@@ -456,7 +456,7 @@ def Hlo_CallOp : Hlo_VariadicOp<"call", "call a computation",
 }
 def Hlo_FusionOp : Hlo_VariadicOp<"fusion", "call a fused computation",
     (ins FlatSymbolRefAttr:$calls, Hlo_FusionKindAttr:$kind,
-         OptionalAttr<DictArrayAttr>:$output_to_operand_aliasing),
+         OptionalAttr<Hlo_OutputOperandAliasArrayAttr>:$output_to_operand_aliasing),
     [CallOpInterface, HloCalls, Pure]> {
   let description = [{
     Runs the fused computation `calls` on the operands (XLA `kFusion`). A
@@ -504,7 +504,7 @@ def Hlo_CustomCallOp : Hlo_VariadicOp<"custom_call",
          OptionalAttr<Hlo_CustomCallApiVersionAttr>:$api_version,
          OptionalAttr<BoolAttr>:$custom_call_has_side_effect,
          OptionalAttr<TypeArrayAttr>:$operand_layout_constraints,
-         OptionalAttr<DictArrayAttr>:$output_to_operand_aliasing,
+         OptionalAttr<Hlo_OutputOperandAliasArrayAttr>:$output_to_operand_aliasing,
          OptionalAttr<DictionaryAttr>:$literal,
          OptionalAttr<Hlo_CustomCallScheduleAttr>:$schedule,
          OptionalAttr<SymbolRefArrayAttr>:$called_computations,

@@ -14,6 +14,11 @@
 #include "llvm/Support/raw_ostream.h"
 #include <string>
 
+namespace mlir {
+class DictionaryAttr;
+class MLIRContext;
+} // namespace mlir
+
 namespace mlir::hlo::syntax {
 
 /// Reads HLO spellings left to right. Whitespace (and `/*...*/` comments) is
@@ -69,6 +74,15 @@ private:
 void printJoined(raw_ostream &os, ArrayRef<int64_t> values, StringRef sep);
 /// Prints `s` as an HLO double-quoted string, escaping as XLA does.
 void printQuoted(raw_ostream &os, StringRef s);
+
+/// Parses an OpMetadata `{op_type="add" op_name="a/b" source_line=3 ...}`
+/// (braces included) into a dictionary: quoted values become strings,
+/// integers i64, `true`/`false` bools, a braced group or any other word an
+/// `#hlo.text`. Returns null after recording an error in `cur`.
+DictionaryAttr parseOpMetadata(Cursor &cur, MLIRContext *ctx);
+/// Prints the fields of an OpMetadata dictionary (without braces) as XLA
+/// does: space separated, XLA's fields in XLA's order, then the others.
+void printOpMetadata(raw_ostream &os, DictionaryAttr metadata);
 
 } // namespace mlir::hlo::syntax
 
