@@ -65,11 +65,15 @@ bool Importer::convertAttrs(StringRef opcode, ArrayRef<AttrAst> attrs,
 Operation *Importer::createOp(StringRef opcode, InstrAst &instr,
                               ArrayRef<Value> operands, ArrayRef<AttrAst> attrs,
                               Location loc, ArrayRef<Value> controls) {
-  std::string name = "hlo." + opcode.str();
-  std::replace(name.begin(), name.end(), '-', '_');
-  std::optional<RegisteredOperationName> opName =
-      RegisteredOperationName::lookup(name, ctx);
-  if (!opName || name == "hlo.computation" || name == "hlo.return") {
+  auto [it, isNew] = opNames.try_emplace(opcode);
+  if (isNew) {
+    std::string name = "hlo." + opcode.str();
+    std::replace(name.begin(), name.end(), '-', '_');
+    if (name != "hlo.computation" && name != "hlo.return")
+      it->second = RegisteredOperationName::lookup(name, ctx);
+  }
+  std::optional<RegisteredOperationName> opName = it->second;
+  if (!opName) {
     error(instr.opcodeOffset, "unknown opcode '" + opcode + "'");
     return nullptr;
   }

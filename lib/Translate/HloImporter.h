@@ -186,6 +186,8 @@ private:
   /// The computations built so far (callees of an instruction written
   /// without a shape give it their result type).
   llvm::StringMap<ComputationOp> built;
+  /// The op of each opcode seen so far (null for unknown opcodes).
+  llvm::StringMap<std::optional<RegisteredOperationName>> opNames;
   bool failed = false;
 
   /// Nested syntax (operands, tuple shapes and literals) may go this deep;

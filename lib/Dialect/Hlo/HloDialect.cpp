@@ -1,6 +1,7 @@
 //===- HloDialect.cpp - hlo dialect ---------------------------------------===//
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Dialect/Hlo/HloTypeInference.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -45,17 +46,6 @@ std::string mlir::hlo::getOpcode(Operation *op) {
 //===----------------------------------------------------------------------===//
 // Module attributes
 //===----------------------------------------------------------------------===//
-
-/// The element of `type` at tuple index `index`, or null if there is none.
-static Type subshapeAt(Type type, ArrayRef<int64_t> index) {
-  for (int64_t i : index) {
-    auto tt = dyn_cast<TupleType>(type);
-    if (!tt || i < 0 || i >= int64_t(tt.size()))
-      return {};
-    type = tt.getType(i);
-  }
-  return type;
-}
 
 /// `hlo.input_output_alias` (#hlo.input_output_alias entries) and
 /// `hlo.buffer_donor` (#hlo.buffer_donor entries) of a module: the indices
@@ -106,12 +96,12 @@ static LogicalResult verifyEntryAliasing(Operation *module,
       return module->emitError()
              << attr.getName() << " names parameter " << param
              << " but the ENTRY computation has " << fn.getNumInputs();
-    if (!subshapeAt(fn.getInput(param), paramIndex))
+    if (!getSubshape(fn.getInput(param), paramIndex))
       return module->emitError() << attr.getName() << " parameter index {"
                                  << paramIndex << "} is not in parameter "
                                  << param << " of type " << fn.getInput(param);
     if (alias && fn.getNumResults() == 1 &&
-        !subshapeAt(fn.getResult(0), outputIndex))
+        !getSubshape(fn.getResult(0), outputIndex))
       return module->emitError()
              << attr.getName() << " output index {" << outputIndex
              << "} is not in the ENTRY result " << fn.getResult(0);

@@ -1011,17 +1011,6 @@ LogicalResult ComputationOp::verifySymbolUses(SymbolTableCollection &) {
 // Aliasing, custom calls, scan and the newer ops
 //===----------------------------------------------------------------------===//
 
-/// The element of `type` at tuple index `index`, or null if there is none.
-static Type subshape(Type type, ArrayRef<int64_t> index) {
-  for (int64_t i : index) {
-    auto tt = dyn_cast<TupleType>(type);
-    if (!tt || i < 0 || i >= int64_t(tt.size()))
-      return {};
-    type = tt.getType(i);
-  }
-  return type;
-}
-
 static LogicalResult verifyOutputToOperandAliasing(Operation *op,
                                                    ArrayAttr aliasing,
                                                    TypeRange operands,
@@ -1037,8 +1026,8 @@ static LogicalResult verifyOutputToOperandAliasing(Operation *op,
     if (n >= int64_t(operands.size()))
       return op->emitOpError("output_to_operand_aliasing names operand ")
              << n << " but the instruction has " << operands.size();
-    Type out = subshape(result, output);
-    Type in = subshape(operands[n], operandIndex);
+    Type out = getSubshape(result, output);
+    Type in = getSubshape(operands[n], operandIndex);
     if (!out)
       return op->emitOpError("output_to_operand_aliasing output index {")
              << output << "} is not in the result " << result;

@@ -119,6 +119,16 @@ SmallVector<Type> mlir::hlo::unpackTuple(Type t) {
   return {t};
 }
 
+Type mlir::hlo::getSubshape(Type type, ArrayRef<int64_t> index) {
+  for (int64_t i : index) {
+    auto tt = dyn_cast<TupleType>(type);
+    if (!tt || i < 0 || i >= int64_t(tt.size()))
+      return {};
+    type = tt.getType(i);
+  }
+  return type;
+}
+
 Type mlir::hlo::packTuple(MLIRContext *ctx, TypeRange types) {
   if (types.size() == 1)
     return types.front();

@@ -55,6 +55,9 @@ FailureOr<ArrayRef<int64_t>> getDims(Type t, EmitErrorFn emitError,
                                      StringRef what);
 /// The elements of a tuple type, or `t` alone when it is not a tuple.
 SmallVector<Type> unpackTuple(Type t);
+/// The element of `type` at tuple index `index` (a shape index; empty: the
+/// type itself), or null if there is none.
+Type getSubshape(Type type, ArrayRef<int64_t> index);
 /// `types[0]` when there is one type, otherwise a tuple of all of them (how
 /// variadic HLO instructions shape their result).
 Type packTuple(MLIRContext *ctx, TypeRange types);
