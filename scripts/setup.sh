@@ -18,15 +18,20 @@ if [ "$need_apt" = 1 ]; then
     libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools ninja-build ccache \
     libgtest-dev cmake g++ >/dev/null
 fi
-# XLA itself (jaxlib) is the oracle of the tests.
-if ! python3 -c "import jax, jaxlib, numpy" 2>/dev/null; then
+# XLA itself (jaxlib) is the oracle of the tests. Pinned, so that a new
+# release cannot change what the tests see (the XLA oracle's versions).
+PY_PINS="jax==0.10.2 jaxlib==0.10.2 numpy==2.4.6"
+if ! python3 -c "
+import jax, jaxlib, numpy
+assert (jax.__version__, jaxlib.__version__, numpy.__version__) == \
+    ('0.10.2', '0.10.2', '2.4.6')" 2>/dev/null; then
   python3 -m pip --version >/dev/null 2>&1 || {
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq python3-pip >/dev/null
   }
   # Debian's own Python refuses pip installs unless told otherwise.
-  python3 -m pip install -q jax jaxlib numpy 2>/dev/null ||
-    python3 -m pip install -q --break-system-packages jax jaxlib numpy
+  python3 -m pip install -q $PY_PINS 2>/dev/null ||
+    python3 -m pip install -q --break-system-packages $PY_PINS
 fi
 
 scripts/build.sh
