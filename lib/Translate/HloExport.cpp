@@ -1087,6 +1087,20 @@ LogicalResult Exporter::run() {
   if (!entry)
     return module.emitError("HLO export needs an ENTRY computation "
                             "(hlo.computation with the 'entry' attribute)");
+  // Passes may leave ops of other dialects in a computation (a cast of a
+  // conversion in progress, say); HLO text has no spelling for them.
+  for (auto comp : module.getOps<ComputationOp>()) {
+    WalkResult walk = comp.getBody().walk([&](Operation *op) {
+      if (isa<ReturnOp, InstructionOpInterface>(op))
+        return WalkResult::advance();
+      op->emitError("HLO export supports only hlo instructions in a "
+                    "computation, found ")
+          << op->getName();
+      return WalkResult::interrupt();
+    });
+    if (walk.wasInterrupted())
+      return failure();
+  }
   prepare();
   printHeader(entry);
   for (auto comp : module.getOps<ComputationOp>())

@@ -4,6 +4,7 @@
 #include "Hlo/Dialect/Hlo/HloTypeInference.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -33,6 +34,41 @@ void HloDialect::registerTypes() {
 #define GET_TYPEDEF_LIST
 #include "Hlo/Dialect/Hlo/HloOpsTypes.cpp.inc"
       >();
+}
+
+bool mlir::hlo::isHloElementType(Type type) {
+  if (auto i = dyn_cast<IntegerType>(type)) {
+    switch (i.getWidth()) {
+    case 1:
+      return true; // pred (signless), s1 (signed), u1
+    case 2:
+    case 4:
+    case 8:
+    case 16:
+    case 32:
+    case 64:
+      return !i.isSigned();
+    default:
+      return false;
+    }
+  }
+  if (auto c = dyn_cast<ComplexType>(type))
+    return c.getElementType().isF32() || c.getElementType().isF64();
+  return isa<Float16Type, BFloat16Type, Float32Type, Float64Type, FloatTF32Type,
+             Float8E5M2Type, Float8E4M3FNType, Float8E4M3Type,
+             Float8E4M3B11FNUZType, Float8E5M2FNUZType, Float8E4M3FNUZType,
+             Float8E3M4Type, Float8E8M0FNUType, Float6E2M3FNType,
+             Float6E3M2FNType, Float4E2M1FNType>(type);
+}
+
+bool mlir::hlo::isHloValueType(Type type) {
+  if (auto tuple = dyn_cast<TupleType>(type))
+    return llvm::all_of(tuple.getTypes(), isHloValueType);
+  if (isa<TokenType, OpaqueType>(type))
+    return true;
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && isHloElementType(tensor.getElementType()) &&
+         (!tensor.getEncoding() || isa<LayoutAttr>(tensor.getEncoding()));
 }
 
 std::string mlir::hlo::getOpcode(Operation *op) {
@@ -109,11 +145,64 @@ static LogicalResult verifyEntryAliasing(Operation *module,
   return success();
 }
 
+/// A module attribute `hlo.KEY` holds what the importer makes of the HLO
+/// module header's `KEY=...` (or, for `hlo.section.NAME`, of a trailing
+/// section), which is what the exporter prints back.
+static LogicalResult verifyModuleAttribute(Operation *op, NamedAttribute attr) {
+  StringRef key = attr.getName().getValue();
+  key.consume_front("hlo.");
+  Attribute value = attr.getValue();
+  auto check = [&](bool ok, StringRef what) -> LogicalResult {
+    if (ok)
+      return success();
+    return op->emitError("module attribute '")
+           << attr.getName().getValue() << "' must be " << what;
+  };
+  if (key == "entry_computation_layout") {
+    auto typeAttr = dyn_cast<TypeAttr>(value);
+    auto fn =
+        typeAttr ? dyn_cast<FunctionType>(typeAttr.getValue()) : FunctionType();
+    return check(fn && fn.getNumResults() == 1 &&
+                     llvm::all_of(fn.getInputs(), isHloValueType) &&
+                     isHloValueType(fn.getResult(0)),
+                 "a function type from HLO shapes to one HLO shape");
+  }
+  if (key == "is_scheduled" || key == "alias_passthrough_params")
+    return check(isa<BoolAttr>(value), "a bool");
+  if (key == "replica_count" || key == "num_partitions") {
+    auto i = dyn_cast<IntegerAttr>(value);
+    return check(i && i.getType().isSignlessInteger(64) &&
+                     i.getValue().isStrictlyPositive(),
+                 "a positive i64");
+  }
+  if (key == "frontend_attributes") {
+    auto dict = dyn_cast<DictionaryAttr>(value);
+    return check(dict && llvm::all_of(dict,
+                                      [](NamedAttribute a) {
+                                        return isa<StringAttr>(a.getValue());
+                                      }),
+                 "a dictionary of strings");
+  }
+  if (key.starts_with("allow_spmd_sharding_propagation"))
+    return check(isa<DenseBoolArrayAttr>(value), "an array<i1>");
+  if (key.starts_with("section.")) {
+    auto entries = dyn_cast<ArrayAttr>(value);
+    return check(
+        entries &&
+            llvm::all_of(entries, [](Attribute e) { return isa<TextAttr>(e); }),
+        "an array of #hlo.text");
+  }
+  // Any other header attribute is kept as written.
+  return check(isa<TextAttr>(value), "an #hlo.text");
+}
+
 LogicalResult HloDialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
   if (name == "hlo.input_output_alias" || name == "hlo.buffer_donor")
     return verifyEntryAliasing(op, attr);
+  if (isa<ModuleOp>(op))
+    return verifyModuleAttribute(op, attr);
   return success();
 }
 

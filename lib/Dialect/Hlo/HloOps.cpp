@@ -60,6 +60,17 @@ LogicalResult ComputationOp::verify() {
              << arg << " does not match the signature's " << type;
   if (getFunctionType().getNumResults() != 1)
     return emitOpError("must have exactly one result (its ROOT)");
+  for (Type type : getFunctionType().getInputs())
+    if (!isHloValueType(type))
+      return emitOpError("parameter type ")
+             << type
+             << " is not an HLO shape (a tensor of an HLO element "
+                "type, a tuple, a token or an opaque)";
+  if (!isHloValueType(getFunctionType().getResult(0)))
+    return emitOpError("result type ")
+           << getFunctionType().getResult(0)
+           << " is not an HLO shape (a tensor of an HLO element type, a "
+              "tuple, a token or an opaque)";
   auto ret = block.empty() ? ReturnOp() : dyn_cast<ReturnOp>(block.back());
   if (!ret)
     return emitOpError("must end with hlo.return");
@@ -835,7 +846,8 @@ LogicalResult OutfeedOp::verify() {
       failed(checkToken(*this, "result", getType())))
     return failure();
   if (auto shape = getOutfeedShape())
-    if (!typesCompatible(*shape, getOperand().getType()))
+    if (!isHloValueType(*shape) ||
+        !typesCompatible(*shape, getOperand().getType()))
       return emitOpError("outfeed_shape ")
              << *shape << " must match the operand type "
              << getOperand().getType();
@@ -1048,7 +1060,8 @@ LogicalResult CustomCallOp::verify() {
              << constraints.size() << " shapes for " << getInputs().size()
              << " operands";
     for (auto [i, c] : llvm::enumerate(constraints))
-      if (!typesCompatible(cast<TypeAttr>(c).getValue(),
+      if (!isHloValueType(cast<TypeAttr>(c).getValue()) ||
+          !typesCompatible(cast<TypeAttr>(c).getValue(),
                            getInputs()[i].getType()))
         return emitOpError("operand_layout_constraints entry ")
                << i << " " << cast<TypeAttr>(c).getValue()

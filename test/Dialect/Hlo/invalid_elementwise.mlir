@@ -250,10 +250,28 @@ hlo.computation @subtract_pred(%a: tensor<4xi1>) -> tensor<4xi1> {
 
 // -----
 
-hlo.computation @complex_f16(%a: tensor<4xf16>) -> tensor<4xcomplex<f16>> {
+hlo.computation @complex_f16(%a: tensor<4xf16>) -> tensor<4xcomplex<f32>> {
   // expected-error @+1 {{'hlo.complex' op operands must have f32 or f64 elements, got 'f16'}}
-  %0 = hlo.complex %a, %a : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xcomplex<f16>>
+  %0 = hlo.complex %a, %a : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xcomplex<f32>>
+  hlo.return %0 : tensor<4xcomplex<f32>>
+}
+
+// -----
+
+// complex<f16> is no HLO element type (c64 and c128 are).
+// expected-error @+1 {{'hlo.computation' op result type 'tensor<4xcomplex<f16>>' is not an HLO shape}}
+hlo.computation @complex_f16_result(%a: tensor<4xf32>) -> tensor<4xcomplex<f16>> {
+  %0 = hlo.complex %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xcomplex<f16>>
   hlo.return %0 : tensor<4xcomplex<f16>>
+}
+
+// -----
+
+// Values HLO has no shape for.
+hlo.computation @not_hlo_shapes(%a: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{'hlo.custom_call' op result #0 must be HLO shape (tensor of an HLO element type, tuple, token or opaque), but got 'tensor<2xi7>'}}
+  %0 = hlo.custom_call %a {custom_call_target = "x"} : (tensor<f32>) -> tensor<2xi7>
+  hlo.return %a : tensor<f32>
 }
 
 // -----

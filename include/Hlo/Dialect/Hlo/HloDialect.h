@@ -48,6 +48,14 @@ namespace mlir::hlo {
 /// Checks an instruction's `sharding` attribute against its result type
 /// (InstructionOpInterface's verifier).
 LogicalResult verifyInstructionSharding(Operation *op);
+/// True for the element types HLO has: pred (i1), s1 (si1), s2..s64
+/// (signless), u1..u64, the float types of HLO text (f16, bf16, f32, f64,
+/// tf32, the f8/f6/f4 types) and c64/c128.
+bool isHloElementType(Type type);
+/// True for the types an HLO value can have (an HLO shape): a ranked tensor
+/// of an HLO element type with no encoding or an #hlo.layout, a tuple of
+/// HLO shapes, !hlo.token, !hlo.opaque.
+bool isHloValueType(Type type);
 } // namespace mlir::hlo
 
 #include "Hlo/Dialect/Hlo/HloInterfaces.h.inc"

@@ -27,6 +27,11 @@ include "mlir/IR/BuiltinAttributes.td"
 // Computations.
 //===----------------------------------------------------------------------===//
 
+// The type of every HLO value: operands, results, computation parameters and
+// ROOTs (isHloValueType).
+def Hlo_Value : Type<CPred<"::mlir::hlo::isHloValueType($_self)">,
+    "HLO shape (tensor of an HLO element type, tuple, token or opaque)">;
+
 def Hlo_ComputationOp : Op<Hlo_Dialect, "computation", [
     IsolatedFromAbove, FunctionOpInterface, OpAsmOpInterface,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
@@ -66,7 +71,7 @@ def Hlo_ComputationOp : Op<Hlo_Dialect, "computation", [
 def Hlo_ReturnOp : Op<Hlo_Dialect, "return", [Pure, Terminator,
     HasParent<"ComputationOp">]> {
   let summary = "marks the ROOT instruction of a computation";
-  let arguments = (ins AnyType:$root);
+  let arguments = (ins Hlo_Value:$root);
   let assemblyFormat = "$root attr-dict `:` type($root)";
 }
 
@@ -90,7 +95,7 @@ defvar HloAttrs = (ins
   OptionalAttr<DictionaryAttr>:$unknown_attrs);
 // The control predecessors (always the last operands) and HloAttrs.
 defvar HloCommonAttrs =
-    !con((ins Variadic<AnyType>:$control_predecessors), HloAttrs);
+    !con((ins Variadic<Hlo_Value>:$control_predecessors), HloAttrs);
 
 // An HLO instruction. Its assembly is
 //   hlo.op %data... after(%pred... : types) {attrs} : (data types) -> result
@@ -103,7 +108,7 @@ class Hlo_Op<string mnemonic, list<Trait> traits = [], int leading = -1>
     : Op<Hlo_Dialect, mnemonic,
          !listconcat(traits, [Hlo_InstructionOpInterface,
                               Hlo_LeadingOperands<leading>])> {
-  let results = (outs AnyType:$result);
+  let results = (outs Hlo_Value:$result);
   // The HLO opcode this op implements.
   string opcode = !subst("_", "-", mnemonic);
   let summary = "HLO `" # opcode # "`";
@@ -129,7 +134,7 @@ class Hlo_SegmentedOp<string mnemonic, int leading, list<Trait> traits = []>
 class Hlo_UnaryOp<string mnemonic, string what, dag attrs = (ins),
                   list<Trait> traits = []>
     : Hlo_Op<mnemonic, traits> {
-  let arguments = !con((ins AnyType:$operand), attrs, HloCommonAttrs);
+  let arguments = !con((ins Hlo_Value:$operand), attrs, HloCommonAttrs);
   let summary = "HLO `" # opcode # "`: " # what;
 }
 
@@ -146,7 +151,7 @@ class Hlo_ElementwiseUnaryOp<string mnemonic, string what,
 class Hlo_ElementwiseBinaryOp<string mnemonic, string what, dag attrs = (ins),
                               list<Trait> traits = []>
     : Hlo_Op<mnemonic, !listconcat(traits, [Pure, HloInfer])> {
-  let arguments = !con((ins AnyType:$lhs, AnyType:$rhs), attrs, HloCommonAttrs);
+  let arguments = !con((ins Hlo_Value:$lhs, Hlo_Value:$rhs), attrs, HloCommonAttrs);
   let summary = "HLO `" # opcode # "`: " # what;
   let hasVerifier = 1;
   let description = [{
@@ -158,7 +163,7 @@ class Hlo_ElementwiseBinaryOp<string mnemonic, string what, dag attrs = (ins),
 class Hlo_VariadicOp<string mnemonic, string what, dag attrs = (ins),
                      list<Trait> traits = []>
     : Hlo_SegmentedOp<mnemonic, 0, traits> {
-  let arguments = !con((ins Variadic<AnyType>:$inputs), attrs, HloCommonAttrs);
+  let arguments = !con((ins Variadic<Hlo_Value>:$inputs), attrs, HloCommonAttrs);
   let summary = "HLO `" # opcode # "`: " # what;
 }
 
@@ -244,7 +249,7 @@ def Hlo_ReducePrecisionOp : Hlo_UnaryOp<"reduce_precision",
   let hasVerifier = 1;
 }
 def Hlo_StochasticConvertOp : Hlo_Op<"stochastic_convert", [Pure]> {
-  let arguments = !con((ins AnyType:$operand, AnyType:$random), HloCommonAttrs);
+  let arguments = !con((ins Hlo_Value:$operand, Hlo_Value:$random), HloCommonAttrs);
   let summary = "HLO `stochastic-convert`: convert with stochastic rounding";
   let hasVerifier = 1;
 }
@@ -301,14 +306,14 @@ def Hlo_CompareOp : Hlo_ElementwiseBinaryOp<"compare",
          OptionalAttr<Hlo_ComparisonTypeAttr>:$comparison_type)>;
 
 def Hlo_ClampOp : Hlo_Op<"clamp", [Pure, HloInfer]> {
-  let arguments = !con((ins AnyType:$min, AnyType:$operand, AnyType:$max),
+  let arguments = !con((ins Hlo_Value:$min, Hlo_Value:$operand, Hlo_Value:$max),
                        HloCommonAttrs);
   let summary = "HLO `clamp`: min(max(operand, min), max)";
   let hasVerifier = 1;
 }
 def Hlo_SelectOp : Hlo_Op<"select", [Pure, HloInfer]> {
-  let arguments = !con((ins AnyType:$pred, AnyType:$on_true,
-                            AnyType:$on_false), HloCommonAttrs);
+  let arguments = !con((ins Hlo_Value:$pred, Hlo_Value:$on_true,
+                            Hlo_Value:$on_false), HloCommonAttrs);
   let summary = "HLO `select`: pred ? on_true : on_false, elementwise";
   let hasVerifier = 1;
   let hasFolder = 1;
@@ -333,7 +338,7 @@ def Hlo_ReshapeOp : Hlo_UnaryOp<"reshape",
   let hasCanonicalizeMethod = 1;
 }
 def Hlo_DynamicReshapeOp : Hlo_SegmentedOp<"dynamic_reshape", 1, [Pure]> {
-  let arguments = !con((ins AnyType:$operand, Variadic<AnyType>:$output_dims),
+  let arguments = !con((ins Hlo_Value:$operand, Variadic<Hlo_Value>:$output_dims),
                        HloCommonAttrs);
   let summary = "HLO `dynamic-reshape`: reshape to runtime dimension sizes";
   let hasVerifier = 1;
@@ -371,7 +376,7 @@ def Hlo_ConcatenateOp : Hlo_VariadicOp<"concatenate",
   let hasFolder = 1;
 }
 def Hlo_PadOp : Hlo_Op<"pad", [Pure, HloInfer]> {
-  let arguments = !con((ins AnyType:$operand, AnyType:$padding_value,
+  let arguments = !con((ins Hlo_Value:$operand, Hlo_Value:$padding_value,
                             Hlo_PaddingAttr:$padding), HloCommonAttrs);
   let summary = "HLO `pad`: edge (low/high, may be negative) and interior padding";
   let hasVerifier = 1;
@@ -408,7 +413,7 @@ def Hlo_ConstantOp : Hlo_Op<"constant", [Pure, ConstantLike]> {
   }];
 }
 def Hlo_DynamicSliceOp : Hlo_SegmentedOp<"dynamic_slice", 1, [Pure, HloInfer]> {
-  let arguments = !con((ins AnyType:$operand, Variadic<AnyType>:$start_indices,
+  let arguments = !con((ins Hlo_Value:$operand, Variadic<Hlo_Value>:$start_indices,
                             DenseI64ArrayAttr:$dynamic_slice_sizes),
                        HloCommonAttrs);
   let summary = "HLO `dynamic-slice`: slice at runtime start indices (clamped)";
@@ -417,8 +422,8 @@ def Hlo_DynamicSliceOp : Hlo_SegmentedOp<"dynamic_slice", 1, [Pure, HloInfer]> {
   let hasCanonicalizeMethod = 1;
 }
 def Hlo_DynamicUpdateSliceOp : Hlo_SegmentedOp<"dynamic_update_slice", 2, [Pure, HloInfer]> {
-  let arguments = !con((ins AnyType:$operand, AnyType:$update,
-                            Variadic<AnyType>:$start_indices), HloCommonAttrs);
+  let arguments = !con((ins Hlo_Value:$operand, Hlo_Value:$update,
+                            Variadic<Hlo_Value>:$start_indices), HloCommonAttrs);
   let summary = "HLO `dynamic-update-slice`: overwrite a slice at runtime indices";
   let hasVerifier = 1;
 }
@@ -427,7 +432,7 @@ def Hlo_GetDimensionSizeOp : Hlo_UnaryOp<"get_dimension_size",
   let hasVerifier = 1;
 }
 def Hlo_SetDimensionSizeOp : Hlo_Op<"set_dimension_size", [Pure]> {
-  let arguments = !con((ins AnyType:$operand, AnyType:$size,
+  let arguments = !con((ins Hlo_Value:$operand, Hlo_Value:$size,
                             DenseI64ArrayAttr:$dimensions), HloCommonAttrs);
   let summary = "HLO `set-dimension-size`: set the runtime size of a dimension";
   let hasVerifier = 1;
@@ -483,8 +488,8 @@ def Hlo_WhileOp : Hlo_UnaryOp<"while", "loop body while condition holds",
 def Hlo_ConditionalOp : Hlo_SegmentedOp<"conditional", 1, [
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
-  let arguments = !con((ins AnyType:$branch_index,
-      Variadic<AnyType>:$branch_operands,
+  let arguments = !con((ins Hlo_Value:$branch_index,
+      Variadic<Hlo_Value>:$branch_operands,
       OptionalAttr<SymbolRefArrayAttr>:$branch_computations,
       OptionalAttr<FlatSymbolRefAttr>:$true_computation,
       OptionalAttr<FlatSymbolRefAttr>:$false_computation), HloCommonAttrs);
@@ -528,7 +533,7 @@ def Hlo_OptimizationBarrierOp : Hlo_UnaryOp<"opt_barrier",
   let hasVerifier = 1;
 }
 def Hlo_AddDependencyOp : Hlo_Op<"add_dependency", [HloSideEffects, HloInfer]> {
-  let arguments = !con((ins AnyType:$operand, AnyType:$token), HloCommonAttrs);
+  let arguments = !con((ins Hlo_Value:$operand, Hlo_Value:$token), HloCommonAttrs);
   let summary = "HLO `add-dependency`: operand, ordered after a token";
   let hasVerifier = 1;
 }
@@ -558,8 +563,8 @@ def Hlo_ReduceWindowOp : Hlo_VariadicOp<"reduce_window",
   let hasVerifier = 1;
 }
 def Hlo_SelectAndScatterOp : Hlo_Op<"select_and_scatter", [HloCalls, Pure, HloInfer]> {
-  let arguments = !con((ins AnyType:$operand, AnyType:$source,
-      AnyType:$init_value, Hlo_WindowAttr:$window,
+  let arguments = !con((ins Hlo_Value:$operand, Hlo_Value:$source,
+      Hlo_Value:$init_value, Hlo_WindowAttr:$window,
       FlatSymbolRefAttr:$select, FlatSymbolRefAttr:$scatter), HloCommonAttrs);
   let summary = "HLO `select-and-scatter`: scatter source at selected window elements";
   let hasVerifier = 1;
@@ -587,7 +592,7 @@ def Hlo_ScanOp : Hlo_VariadicOp<"scan", "prefix scan of a computation along a di
 //===----------------------------------------------------------------------===//
 
 def Hlo_DotOp : Hlo_Op<"dot", [Pure, HloInfer]> {
-  let arguments = !con((ins AnyType:$lhs, AnyType:$rhs), DotAttrs, HloCommonAttrs);
+  let arguments = !con((ins Hlo_Value:$lhs, Hlo_Value:$rhs), DotAttrs, HloCommonAttrs);
   let summary = "HLO `dot`: general dot product with batch and contracting dims";
   let hasVerifier = 1;
 }
@@ -611,7 +616,7 @@ def Hlo_RaggedDotOp : Hlo_VariadicOp<"ragged_dot",
   let hasVerifier = 1;
 }
 def Hlo_ConvolutionOp : Hlo_Op<"convolution", [Pure, HloInfer]> {
-  let arguments = !con((ins AnyType:$lhs, AnyType:$rhs,
+  let arguments = !con((ins Hlo_Value:$lhs, Hlo_Value:$rhs,
       OptionalAttr<Hlo_WindowAttr>:$window,
       Hlo_ConvDimensionNumbersAttr:$dim_labels,
       OptionalAttr<I64Attr>:$feature_group_count,
@@ -621,7 +626,7 @@ def Hlo_ConvolutionOp : Hlo_Op<"convolution", [Pure, HloInfer]> {
   let hasVerifier = 1;
 }
 def Hlo_GatherOp : Hlo_Op<"gather", [Pure, HloInfer]> {
-  let arguments = !con((ins AnyType:$operand, AnyType:$start_indices,
+  let arguments = !con((ins Hlo_Value:$operand, Hlo_Value:$start_indices,
       DenseI64ArrayAttr:$offset_dims, DenseI64ArrayAttr:$collapsed_slice_dims,
       DenseI64ArrayAttr:$start_index_map, I64Attr:$index_vector_dim,
       OptionalAttr<DenseI64ArrayAttr>:$operand_batching_dims,
@@ -649,7 +654,7 @@ def Hlo_CholeskyOp : Hlo_UnaryOp<"cholesky", "Cholesky factor of SPD matrices",
   let hasVerifier = 1;
 }
 def Hlo_TriangularSolveOp : Hlo_Op<"triangular_solve", [Pure, HloInfer]> {
-  let arguments = !con((ins AnyType:$a, AnyType:$b,
+  let arguments = !con((ins Hlo_Value:$a, Hlo_Value:$b,
       OptionalAttr<BoolAttr>:$left_side, OptionalAttr<BoolAttr>:$lower,
       OptionalAttr<BoolAttr>:$unit_diagonal,
       OptionalAttr<Hlo_TransposeAttr>:$transpose_a), HloCommonAttrs);
@@ -661,21 +666,21 @@ def Hlo_FftOp : Hlo_UnaryOp<"fft", "fast Fourier transform",
   let hasVerifier = 1;
 }
 def Hlo_BatchNormTrainingOp : Hlo_Op<"batch_norm_training", [Pure, HloInfer]> {
-  let arguments = !con((ins AnyType:$operand, AnyType:$scale, AnyType:$offset,
+  let arguments = !con((ins Hlo_Value:$operand, Hlo_Value:$scale, Hlo_Value:$offset,
       F32Attr:$epsilon, I64Attr:$feature_index), HloCommonAttrs);
   let summary = "HLO `batch-norm-training`: normalize, return (out, mean, var)";
   let hasVerifier = 1;
 }
 def Hlo_BatchNormInferenceOp : Hlo_Op<"batch_norm_inference", [Pure, HloInfer]> {
-  let arguments = !con((ins AnyType:$operand, AnyType:$scale, AnyType:$offset,
-      AnyType:$mean, AnyType:$variance, F32Attr:$epsilon,
+  let arguments = !con((ins Hlo_Value:$operand, Hlo_Value:$scale, Hlo_Value:$offset,
+      Hlo_Value:$mean, Hlo_Value:$variance, F32Attr:$epsilon,
       I64Attr:$feature_index), HloCommonAttrs);
   let summary = "HLO `batch-norm-inference`: normalize with given mean/variance";
   let hasVerifier = 1;
 }
 def Hlo_BatchNormGradOp : Hlo_Op<"batch_norm_grad", [Pure, HloInfer]> {
-  let arguments = !con((ins AnyType:$operand, AnyType:$scale, AnyType:$mean,
-      AnyType:$variance, AnyType:$grad_output, F32Attr:$epsilon,
+  let arguments = !con((ins Hlo_Value:$operand, Hlo_Value:$scale, Hlo_Value:$mean,
+      Hlo_Value:$variance, Hlo_Value:$grad_output, F32Attr:$epsilon,
       I64Attr:$feature_index), HloCommonAttrs);
   let summary = "HLO `batch-norm-grad`: gradients (operand, scale, offset)";
   let hasVerifier = 1;
@@ -807,7 +812,7 @@ def Hlo_PartitionIdOp : Hlo_Op<"partition_id", [Pure, HloInfer]> {
 defvar ChannelAttrs = (ins OptionalAttr<I64Attr>:$channel_id,
                            OptionalAttr<BoolAttr>:$is_host_transfer);
 def Hlo_SendOp : Hlo_Op<"send", [HloSideEffects]> {
-  let arguments = !con((ins AnyType:$operand, AnyType:$token), ChannelAttrs,
+  let arguments = !con((ins Hlo_Value:$operand, Hlo_Value:$token), ChannelAttrs,
                        HloCommonAttrs);
   let summary = "HLO `send`: start sending to a channel; (data, u32 context, token)";
   let hasVerifier = 1;
@@ -830,7 +835,7 @@ def Hlo_InfeedOp : Hlo_UnaryOp<"infeed", "read from the device infeed; (data, to
   let hasVerifier = 1;
 }
 def Hlo_OutfeedOp : Hlo_Op<"outfeed", [HloSideEffects]> {
-  let arguments = !con((ins AnyType:$operand, AnyType:$token,
+  let arguments = !con((ins Hlo_Value:$operand, Hlo_Value:$token,
       OptionalAttr<TypeAttr>:$outfeed_shape,
       OptionalAttr<StrAttr>:$outfeed_config), HloCommonAttrs);
   let summary = "HLO `outfeed`: write to the device outfeed; returns a token";
