@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FuzzSession.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Translate/HloText.h"
 
@@ -39,58 +40,11 @@ struct Options {
 };
 Options options;
 
-struct Session {
-  Session()
-      : context(registry(), MLIRContext::Threading::DISABLED),
-        handler(&context, [this](Diagnostic &d) {
-          if (d.getSeverity() == DiagnosticSeverity::Error)
-            ++errors;
-          std::string s;
-          llvm::raw_string_ostream os(s);
-          os << d.getLocation() << ": " << d;
-          diagnostics.push_back(std::move(s));
-          return success();
-        }) {}
-
-  static DialectRegistry registry() {
-    DialectRegistry r;
-    hlo::registerHloTranslateDialects(r);
-    return r;
-  }
-
-  OwningOpRef<ModuleOp> import(StringRef text, StringRef name) {
-    reset();
-    return hlo::importHloText(text, &context, name);
-  }
-
-  bool exportText(ModuleOp module, std::string &out) {
-    reset();
-    out.clear();
-    llvm::raw_string_ostream os(out);
-    return succeeded(hlo::exportHloText(module, os));
-  }
-
-  void reset() {
-    errors = 0;
-    diagnostics.clear();
-  }
-
-  MLIRContext context;
-  ScopedDiagnosticHandler handler;
-  unsigned errors = 0;
-  std::vector<std::string> diagnostics;
-};
+using hlo_fuzz::Session;
 
 [[noreturn]] void fail(const Session &s, const Twine &what,
                        ArrayRef<std::pair<StringRef, StringRef>> texts) {
-  llvm::errs() << "HloImportFuzzer: " << what << "\n";
-  for (const std::string &d : s.diagnostics)
-    llvm::errs() << "  diagnostic: " << d << "\n";
-  for (auto [title, text] : texts)
-    llvm::errs() << "--- " << title << " (" << text.size() << " bytes) ---\n"
-                 << text << "\n--- end of " << title << " ---\n";
-  llvm::errs().flush();
-  std::abort();
+  hlo_fuzz::fail("HloImportFuzzer", s, what, texts);
 }
 
 } // namespace

@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FuzzSession.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Translate/HloText.h"
 
@@ -46,62 +47,11 @@ namespace {
 /// Deeper bracket nesting is skipped (see the file comment).
 constexpr int kMaxNesting = 64;
 
-struct Session {
-  Session()
-      : context(registry(), MLIRContext::Threading::DISABLED),
-        handler(&context, [this](Diagnostic &d) {
-          if (d.getSeverity() == DiagnosticSeverity::Error)
-            ++errors;
-          std::string s;
-          llvm::raw_string_ostream os(s);
-          os << d.getLocation() << ": " << d;
-          diagnostics.push_back(std::move(s));
-          return success();
-        }) {
-    context.allowUnregisteredDialects(false);
-    context.loadAllAvailableDialects();
-  }
-
-  static DialectRegistry registry() {
-    DialectRegistry r;
-    hlo::registerHloTranslateDialects(r);
-    return r;
-  }
-
-  OwningOpRef<ModuleOp> parse(StringRef text, StringRef name, bool verify) {
-    reset();
-    ParserConfig config(&context, verify);
-    return parseSourceString<ModuleOp>(text, config, name);
-  }
-
-  bool exportText(ModuleOp module, std::string &out) {
-    reset();
-    out.clear();
-    llvm::raw_string_ostream os(out);
-    return succeeded(hlo::exportHloText(module, os));
-  }
-
-  void reset() {
-    errors = 0;
-    diagnostics.clear();
-  }
-
-  MLIRContext context;
-  ScopedDiagnosticHandler handler;
-  unsigned errors = 0;
-  std::vector<std::string> diagnostics;
-};
+using hlo_fuzz::Session;
 
 [[noreturn]] void fail(const Session &s, const Twine &what,
                        ArrayRef<std::pair<StringRef, StringRef>> texts) {
-  llvm::errs() << "HloMlirFuzzer: " << what << "\n";
-  for (const std::string &d : s.diagnostics)
-    llvm::errs() << "  diagnostic: " << d << "\n";
-  for (auto [title, text] : texts)
-    llvm::errs() << "--- " << title << " (" << text.size() << " bytes) ---\n"
-                 << text << "\n--- end of " << title << " ---\n";
-  llvm::errs().flush();
-  std::abort();
+  hlo_fuzz::fail("HloMlirFuzzer", s, what, texts);
 }
 
 /// The deepest nesting of `( [ { <` in `text` (`->` does not close).
