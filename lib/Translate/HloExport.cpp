@@ -38,6 +38,8 @@ private:
   void prepare();
   void assignNames();
   std::string uniqueName(StringRef base);
+  /// The printed name of the computation whose symbol is `sym`.
+  StringRef compName(StringRef sym) const;
   void printHeader(ComputationOp entry);
   void printComputation(ComputationOp comp);
   void printParameter(ComputationOp comp, BlockArgument arg, bool isRoot);
@@ -69,6 +71,8 @@ private:
   /// `base.<lastSuffix>` are all taken.
   llvm::StringMap<unsigned> lastSuffix;
   llvm::StringMap<unsigned> symbolUses;
+  /// Computation symbol -> printed name (an HLO identifier, unique).
+  llvm::StringMap<std::string> compNames;
   llvm::StringSet<> skipComputations;
   /// Printed before instruction names ("" for printInstruction).
   StringRef namePrefix = "%";
@@ -117,7 +121,25 @@ static std::string sanitizeName(StringRef name) {
   return s;
 }
 
+StringRef Exporter::compName(StringRef sym) const {
+  auto it = compNames.find(sym);
+  return it == compNames.end() ? sym : StringRef(it->second);
+}
+
 void Exporter::assignNames() {
+  // A symbol may hold any string; HLO text needs an identifier. Computation
+  // names are unique among computations.
+  llvm::StringSet<> compUsed;
+  llvm::StringMap<unsigned> compSuffix;
+  for (auto comp : module.getOps<ComputationOp>()) {
+    std::string base = sanitizeName(comp.getSymName());
+    std::string name = base;
+    unsigned &suffix = compSuffix[base];
+    while (!compUsed.insert(name).second)
+      name = base + "." + std::to_string(++suffix);
+    compNames[comp.getSymName()] = name;
+  }
+
   // Names from locations are kept as they are, even when two computations
   // share one (XLA's parser makes them unique the way XLA does). Values
   // without a name, or whose name repeats within a computation, get a fresh
@@ -493,14 +515,14 @@ void Exporter::printAttrValue(const AttrInfo &info, Attribute value) {
     cast<ShardingAttr>(value).printHlo(os);
     return;
   case AttrKind::Symbol:
-    os << '%' << cast<FlatSymbolRefAttr>(value).getValue();
+    os << '%' << compName(cast<FlatSymbolRefAttr>(value).getValue());
     return;
   case AttrKind::SymbolList:
   case AttrKind::NameList:
     os << '{';
     llvm::interleaveComma(cast<ArrayAttr>(value), os, [&](Attribute a) {
       if (auto sym = dyn_cast<FlatSymbolRefAttr>(a))
-        os << '%' << sym.getValue();
+        os << '%' << compName(sym.getValue());
       else
         os << '%' << cast<StringAttr>(a).getValue();
     });
@@ -820,9 +842,9 @@ static AsyncStartOp chainStart(Value v) {
 void Exporter::printHeader(ComputationOp entry) {
   os << "HloModule ";
   if (auto name = module.getSymName())
-    os << *name;
+    os << sanitizeName(*name);
   else
-    os << "module_" << (entry ? entry.getSymName() : StringRef("empty"));
+    os << "module_" << compName(entry.getSymName());
   static const char *const order[] = {
       "is_scheduled",
       "input_output_alias",
@@ -998,7 +1020,7 @@ void Exporter::printComputation(ComputationOp comp) {
   Block &body = comp.getBody().front();
   if (comp.getEntry())
     os << "ENTRY ";
-  os << '%' << comp.getSymName() << " (";
+  os << '%' << compName(comp.getSymName()) << " (";
   llvm::interleaveComma(body.getArguments(), os, [&](BlockArgument arg) {
     os << names[arg] << ": ";
     printType(os, arg.getType(), /*withLayout=*/false);

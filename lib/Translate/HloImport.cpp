@@ -33,38 +33,8 @@ bool Importer::error(size_t offset, const Twine &msg) {
 //===----------------------------------------------------------------------===//
 
 bool Importer::captureValue(StringRef &value) {
-  c.skipSpace();
-  size_t start = c.getPos();
-  size_t pos = start;
-  int depth = 0;
-  while (pos < text.size()) {
-    char ch = text[pos];
-    if (ch == '"') {
-      c.setPos(pos);
-      std::string ignored;
-      if (!c.parseQuoted(ignored))
-        return cursorError();
-      pos = c.getPos();
-      continue;
-    }
-    if (ch == '{' || ch == '[' || ch == '(') {
-      ++depth;
-    } else if (ch == '}' || ch == ']' || ch == ')') {
-      if (depth == 0)
-        break;
-      --depth;
-    } else if (depth == 0 && (ch == ',' || ch == ' ' || ch == '\n' ||
-                              ch == '\t' || ch == '\r')) {
-      break;
-    }
-    ++pos;
-  }
-  if (depth != 0)
-    return error(start, "unbalanced brackets in attribute value");
-  if (pos == start)
-    return error(start, "expected attribute value");
-  value = text.slice(start, pos);
-  c.setPos(pos);
+  if (!c.parseRawValue(value))
+    return cursorError();
   return true;
 }
 

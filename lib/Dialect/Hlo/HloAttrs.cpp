@@ -638,6 +638,25 @@ void OutputOperandAliasAttr::print(AsmPrinter &p) const {
   p << '>';
 }
 
+//===----------------------------------------------------------------------===//
+// TextAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult TextAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               StringRef value) {
+  Cursor cur(value);
+  StringRef raw;
+  if (!cur.parseRawValue(raw))
+    return emitError() << "#hlo.text is not one HLO attribute value: "
+                       << cur.getError() << " at offset "
+                       << cur.getErrorOffset();
+  if (!cur.atEnd())
+    return emitError() << "#hlo.text is not one HLO attribute value: "
+                          "unexpected text at offset "
+                       << cur.getPos();
+  return success();
+}
+
 LogicalResult
 OutputOperandAliasAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                ArrayRef<int64_t> outputIndex, int64_t operand,

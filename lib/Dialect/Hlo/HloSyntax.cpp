@@ -164,6 +164,39 @@ bool Cursor::parseQuoted(std::string &value) {
   return true;
 }
 
+bool Cursor::parseRawValue(StringRef &value) {
+  skipSpace();
+  size_t start = pos;
+  int depth = 0;
+  while (pos < text.size()) {
+    char ch = text[pos];
+    if (ch == '"') {
+      std::string ignored;
+      if (!parseQuoted(ignored))
+        return false;
+      continue;
+    }
+    if (ch == '{' || ch == '[' || ch == '(') {
+      ++depth;
+    } else if (ch == '}' || ch == ']' || ch == ')') {
+      if (depth == 0)
+        break;
+      --depth;
+    } else if (depth == 0 && (ch == ',' || ch == ' ' || ch == '\n' ||
+                              ch == '\t' || ch == '\r')) {
+      break;
+    }
+    ++pos;
+  }
+  if (depth != 0 || pos == start) {
+    pos = start;
+    return error(depth ? "unbalanced brackets in attribute value"
+                       : "expected attribute value");
+  }
+  value = text.slice(start, pos);
+  return true;
+}
+
 bool Cursor::parseBalanced(StringRef &group) {
   skipSpace();
   size_t start = pos;

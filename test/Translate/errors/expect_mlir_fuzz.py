@@ -21,11 +21,13 @@ bad = []
 
 def run(cmd, text=None):
     return subprocess.run(cmd, input=text, capture_output=True, text=True,
-                          timeout=120)
+                          errors="replace", timeout=120)
 
 
 for f in files:
-    first = f.read_text().splitlines()[0] if f.read_text() else ""
+    # Reproducers may hold bytes that are not UTF-8 (a fuzzed name).
+    lines = f.read_bytes().decode("utf-8", "replace").splitlines()
+    first = lines[0] if lines else ""
     expect = first.removeprefix("// expect:").strip()
     if expect not in ("error", "export-error", "ok"):
         bad.append(f"{f.name}: no `// expect: error|export-error|ok` first line")

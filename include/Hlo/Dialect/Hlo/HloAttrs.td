@@ -447,9 +447,13 @@ def Hlo_TextAttr : Hlo_Attr<"Text", "text"> {
     dialect does not model, members of a typed backend_config it does not
     know) are kept verbatim, e.g.
     `#hlo.text<"{\"known_trip_count\":{\"n\":\"7\"}}">`.
+    The text must be one attribute value as HLO text delimits it (brackets
+    balanced, strings terminated, no `,` or white space outside them), so
+    that it prints back into HLO text that parses.
   }];
   let parameters = (ins StringRefParameter<>:$value);
   let assemblyFormat = "`<` $value `>`";
+  let genVerifyDecl = 1;
 }
 
 def Hlo_IndexingMapAttr : Hlo_Attr<"IndexingMap", "indexing_map"> {

@@ -50,6 +50,9 @@ public:
   bool parseIdentifier(StringRef &ident);
   /// A double-quoted string with C escapes; the result is unescaped.
   bool parseQuoted(std::string &value);
+  /// One attribute value as HLO text delimits it: up to a `,`, `}`, `)`,
+  /// `]` or white space outside brackets and quoted strings.
+  bool parseRawValue(StringRef &value);
   /// The text of a balanced `{...}`, `[...]` or `(...)` group, delimiters
   /// included, honoring quoted strings.
   bool parseBalanced(StringRef &group);

@@ -1,3 +1,6 @@
+// expect: ok
+// A module name with a control character: printed as is after `HloModule`.
+// Module names are now sanitized like computation names.
 "builtin.module"() <{sym_name = "outfeedmodule"}> ({
   "hlo.computation"() <{entry, function_type = () -> tuple<tuple<tensor<3xui32, #hlo.layout<[0]>>, tensor<i1>>, !hlo.token>, sym_name = "InfeedToOutfeed"}> ({
     %0 = "hlo.after_all"() <{operandSegmentSizes = array<i32: 0, 0>}> : () -> !hlo.token

@@ -1,3 +1,7 @@
+// expect: error
+// A #hlo.text backend_config whose text is not one HLO value (a string not
+// terminated): the exporter printed it verbatim and the HLO text did not
+// parse. #hlo.text now verifies that its text is one attribute value.
 "builtin.module"() <{sym_name = "issue_50004"}> ({
   "hlo.computation"() <{function_type = (tensor<2xf64, #hlo.layout<[0]>>, tensor<2xf64, #hlo.layout<[0]>>) -> tensor<5xf64, #hlo.layout<[0]>>, sym_name = "fused_computation", sv_iimsbyility = "private"}> ({
   ^bb0(%arg2: tensor<2xf64, #hlo.layout<[0]>>, %arg3: tensor<2xf64, #hlo.layout<[0]>>):
