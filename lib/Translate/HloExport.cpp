@@ -17,6 +17,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/StringSaver.h"
 #include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
@@ -37,7 +38,9 @@ public:
 private:
   void prepare();
   void assignNames();
-  std::string uniqueName(StringRef base);
+  StringRef uniqueName(StringRef base);
+  /// `name` if it is an HLO name, else a sanitized copy in `saver`.
+  StringRef sanitized(StringRef name);
   /// The printed name of the computation whose symbol is `sym`.
   StringRef compName(StringRef sym) const;
   void printHeader(ComputationOp entry);
@@ -64,13 +67,21 @@ private:
   ModuleOp module;
   raw_ostream &os;
   HloExportOptions options;
-  DenseMap<Value, std::string> names;
+  DenseMap<Value, StringRef> names;
+  llvm::BumpPtrAllocator nameStorage;
+  llvm::StringSaver saver{nameStorage};
   DenseMap<Type, std::string> shapeText;
-  llvm::StringSet<> usedNames;
+  /// Every name given so far, and the computation (counted from 1) that
+  /// last took it from a location; kGenerated for generated names.
+  DenseMap<StringRef, unsigned> usedNames;
+  static constexpr unsigned kGenerated = ~0u;
   /// Per base name, the last suffix uniqueName tried: `base.1` up to
   /// `base.<lastSuffix>` are all taken.
   llvm::StringMap<unsigned> lastSuffix;
-  llvm::StringMap<unsigned> symbolUses;
+  /// How often each computation is referenced; counted on first use (only
+  /// modules with async chains need it).
+  std::optional<llvm::StringMap<unsigned>> symbolUses;
+  const llvm::StringMap<unsigned> &getSymbolUses();
   /// Computation symbol -> printed name (an HLO identifier, unique).
   llvm::StringMap<std::string> compNames;
   llvm::StringSet<> skipComputations;
@@ -96,29 +107,40 @@ static std::optional<StringRef> nameOf(Location loc) {
   return std::nullopt;
 }
 
-std::string Exporter::uniqueName(StringRef base) {
-  if (usedNames.insert(base).second)
-    return base.str();
-  // `base.1`, `base.2`, ... in order, as before, but each base resumes after
-  // the last suffix it tried: every name below it is already taken, so a
-  // module of N unnamed `fusion`s costs O(N), not O(N^2).
+StringRef Exporter::uniqueName(StringRef base) {
+  if (usedNames.try_emplace(base, kGenerated).second)
+    return base;
+  // `base.1`, `base.2`, ... in order, but each base resumes after the last
+  // suffix it tried: every name below it is already taken, so a module of N
+  // unnamed `fusion`s costs O(N), not O(N^2).
   unsigned &suffix = lastSuffix[base];
-  std::string name;
+  StringRef name;
   do
-    name = (base + "." + Twine(++suffix)).str();
-  while (!usedNames.insert(name).second);
+    name = saver.save(base + "." + Twine(++suffix));
+  while (!usedNames.try_emplace(name, kGenerated).second);
   return name;
 }
 
-/// `name` with every character HLO names cannot hold replaced by `_`.
+static bool isNameChar(char c) {
+  return llvm::isAlnum(c) || c == '_' || c == '.' || c == '-';
+}
+
+/// `name` with every character HLO names cannot hold replaced by `_`; the
+/// copy is made only when needed.
 static std::string sanitizeName(StringRef name) {
   std::string s = name.str();
   for (char &c : s)
-    if (!llvm::isAlnum(c) && c != '_' && c != '.' && c != '-')
+    if (!isNameChar(c))
       c = '_';
   if (s.empty())
     s = "_";
   return s;
+}
+
+StringRef Exporter::sanitized(StringRef name) {
+  if (!name.empty() && llvm::all_of(name, isNameChar))
+    return name;
+  return saver.save(sanitizeName(name));
 }
 
 StringRef Exporter::compName(StringRef sym) const {
@@ -143,33 +165,50 @@ void Exporter::assignNames() {
   // Names from locations are kept as they are, even when two computations
   // share one (XLA's parser makes them unique the way XLA does). Values
   // without a name, or whose name repeats within a computation, get a fresh
-  // name unique in the module.
-  SmallVector<std::pair<Value, std::string>> unnamed;
-  auto visit = [&](ComputationOp comp) {
-    llvm::StringSet<> local;
-    auto take = [&](Value v, Location loc, StringRef fallback) {
-      std::optional<std::string> name;
-      if (std::optional<StringRef> raw = nameOf(loc))
-        name = sanitizeName(*raw);
-      if (name && local.insert(*name).second) {
-        names[v] = *name;
-        usedNames.insert(*name);
-        return;
-      }
-      unnamed.push_back({v, name ? *name : fallback.str()});
-    };
+  // name unique in the module. Names are not copied: those from locations
+  // live in the context, the others in `saver`.
+  struct Unnamed {
+    Value value;
+    StringRef base; // Empty: the opcode (or Arg_N for a parameter).
+  };
+  SmallVector<Unnamed> unnamed;
+  unsigned compIndex = 0;
+  auto take = [&](Value v, Location loc) {
+    std::optional<StringRef> raw = nameOf(loc);
+    if (!raw) {
+      unnamed.push_back({v, StringRef()});
+      return;
+    }
+    StringRef name = sanitized(*raw);
+    // usedNames maps a name to the computation that last took it.
+    auto [it, inserted] = usedNames.try_emplace(name, compIndex);
+    if (!inserted && it->second == compIndex) {
+      unnamed.push_back({v, name});
+      return;
+    }
+    it->second = compIndex;
+    names[v] = name;
+  };
+  for (auto comp : module.getOps<ComputationOp>()) {
+    ++compIndex;
+    if (skipComputations.contains(comp.getSymName()))
+      continue;
     for (BlockArgument arg : comp.getBody().getArguments())
-      take(arg, arg.getLoc(), "Arg_" + std::to_string(arg.getArgNumber()));
+      take(arg, arg.getLoc());
     comp.walk([&](Operation *op) {
       if (!isa<ReturnOp>(op) && op->getNumResults() == 1)
-        take(op->getResult(0), op->getLoc(), getOpcode(op));
+        take(op->getResult(0), op->getLoc());
     });
-  };
-  for (auto comp : module.getOps<ComputationOp>())
-    if (!skipComputations.contains(comp.getSymName()))
-      visit(comp);
-  for (auto &[value, base] : unnamed)
+  }
+  for (auto [value, base] : unnamed) {
+    if (base.empty()) {
+      if (auto arg = dyn_cast<BlockArgument>(value))
+        base = saver.save("Arg_" + Twine(arg.getArgNumber()));
+      else
+        base = saver.save(getOpcode(value.getDefiningOp()));
+    }
     names[value] = uniqueName(base);
+  }
 }
 
 /// The line and column of the HLO text a location points into, if any.
@@ -818,7 +857,7 @@ Operation *Exporter::wrappedOp(AsyncStartOp start) {
 
 bool Exporter::isSugaredStart(AsyncStartOp start) {
   return options.asyncSugar && wrappedOp(start) &&
-         symbolUses.lookup(start.getCallsAttr().getValue()) == 1;
+         getSymbolUses().lookup(start.getCallsAttr().getValue()) == 1;
 }
 
 /// The start of the chain an update or done belongs to.
@@ -1069,19 +1108,27 @@ void Exporter::printComputation(ComputationOp comp) {
   os << "\n\n";
 }
 
-void Exporter::prepare() {
+const llvm::StringMap<unsigned> &Exporter::getSymbolUses() {
+  if (symbolUses)
+    return *symbolUses;
+  symbolUses.emplace();
   for (auto comp : module.getOps<ComputationOp>()) {
     comp.walk([&](Operation *op) {
-      for (NamedAttribute a : op->getAttrs()) {
+      // Not op->getAttrs(): that builds a dictionary of the properties.
+      for (NamedAttribute a : collectAttrs(op)) {
         if (auto sym = dyn_cast<FlatSymbolRefAttr>(a.getValue()))
-          ++symbolUses[sym.getValue()];
+          ++(*symbolUses)[sym.getValue()];
         else if (auto arr = dyn_cast<ArrayAttr>(a.getValue()))
           for (Attribute e : arr)
             if (auto sym = dyn_cast<FlatSymbolRefAttr>(e))
-              ++symbolUses[sym.getValue()];
+              ++(*symbolUses)[sym.getValue()];
       }
     });
   }
+  return *symbolUses;
+}
+
+void Exporter::prepare() {
   // Computations wrapped by printed async sugar are not printed.
   module.walk([&](AsyncStartOp start) {
     if (isSugaredStart(start))

@@ -327,7 +327,8 @@ bool Importer::buildInstr(CompAst &comp, size_t root, Block &block,
     Value result;
     for (StringRef suffix : {"start", "update", "done"}) {
       StringRef base = opcode;
-      if (base.consume_back(("-" + Twine(suffix)).str()) && base != "async" &&
+      if (base.consume_back(suffix) && base.consume_back("-") &&
+          base != "async" &&
           !hasOwnAsyncOpcodes(base) && base != "send" && base != "recv" &&
           !base.empty()) {
         if (!buildAsyncSugar(comp, instr, base, suffix, operands, controls,

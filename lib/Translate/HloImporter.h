@@ -37,7 +37,6 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <complex>
-#include <deque>
 
 namespace mlir::hlo::detail {
 
@@ -89,7 +88,7 @@ struct CompAst {
   Type declaredResult; // `-> shape` of the signature, if written.
   size_t declaredResultOffset = 0;
   std::optional<std::string> executionThread;
-  std::deque<InstrAst> instrs;
+  std::vector<InstrAst> instrs;
 };
 
 //===----------------------------------------------------------------------===//
