@@ -36,15 +36,28 @@ static LogicalResult exportModule(ModuleOp module, raw_ostream &os) {
   return hlo::exportHloText(module, os, options);
 }
 
+/// Imports (and verifies) the HLO text of `sourceMgr`.
+static OwningOpRef<ModuleOp> importHloModule(SourceMgr &sourceMgr,
+                                             MLIRContext *context) {
+  DialectRegistry registry;
+  hlo::registerHloTranslateDialects(registry);
+  context->appendDialectRegistry(registry);
+  return hlo::importHloText(sourceMgr, context);
+}
+
 static void registerHloTranslations() {
-  TranslateToMLIRRegistration hloToMlir(
+  // Not a TranslateToMLIRRegistration: that verifies the module again after
+  // importHloText has verified it.
+  TranslateRegistration hloToMlir(
       "hlo-to-mlir", "HLO text to the hlo dialect",
-      [](SourceMgr &sourceMgr,
-         MLIRContext *context) -> OwningOpRef<Operation *> {
-        OwningOpRef<ModuleOp> module = hlo::importHloText(sourceMgr, context);
-        return OwningOpRef<Operation *>(module.release().getOperation());
-      },
-      hlo::registerHloTranslateDialects);
+      [](const std::shared_ptr<SourceMgr> &sourceMgr, raw_ostream &os,
+         MLIRContext *context) {
+        OwningOpRef<ModuleOp> module = importHloModule(*sourceMgr, context);
+        if (!module)
+          return failure();
+        module->print(os);
+        return success();
+      });
   TranslateFromMLIRRegistration mlirToHlo(
       "mlir-to-hlo", "the hlo dialect to HLO text", exportModule,
       hlo::registerHloTranslateDialects);
@@ -53,10 +66,7 @@ static void registerHloTranslations() {
       "HLO text through the hlo dialect back to HLO text, in memory",
       [](const std::shared_ptr<SourceMgr> &sourceMgr, raw_ostream &os,
          MLIRContext *context) {
-        DialectRegistry registry;
-        hlo::registerHloTranslateDialects(registry);
-        context->appendDialectRegistry(registry);
-        OwningOpRef<ModuleOp> module = hlo::importHloText(*sourceMgr, context);
+        OwningOpRef<ModuleOp> module = importHloModule(*sourceMgr, context);
         return success(module && succeeded(exportModule(*module, os)));
       });
 }
