@@ -91,7 +91,10 @@ std::string printMlir(ModuleOp module) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  StringRef input(reinterpret_cast<const char *>(data), size);
+  // MLIR's lexer finds the end of its buffer by the NUL that MemoryBuffer
+  // guarantees after files; libFuzzer's bytes have none, so copy them.
+  std::string owned(reinterpret_cast<const char *>(data), size);
+  StringRef input(owned);
   if (nestingDepth(input) > kMaxNesting)
     return 0;
   Session s;

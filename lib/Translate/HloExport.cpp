@@ -121,26 +121,12 @@ StringRef Exporter::uniqueName(StringRef base) {
   return name;
 }
 
-static bool isNameChar(char c) {
-  return llvm::isAlnum(c) || c == '_' || c == '.' || c == '-';
-}
-
-/// `name` with every character HLO names cannot hold replaced by `_`; the
-/// copy is made only when needed.
-static std::string sanitizeName(StringRef name) {
-  std::string s = name.str();
-  for (char &c : s)
-    if (!isNameChar(c))
-      c = '_';
-  if (s.empty())
-    s = "_";
-  return s;
-}
+using syntax::sanitizeHloName;
 
 StringRef Exporter::sanitized(StringRef name) {
-  if (!name.empty() && llvm::all_of(name, isNameChar))
+  if (syntax::isHloName(name))
     return name;
-  return saver.save(sanitizeName(name));
+  return saver.save(sanitizeHloName(name));
 }
 
 StringRef Exporter::compName(StringRef sym) const {
@@ -154,7 +140,7 @@ void Exporter::assignNames() {
   llvm::StringSet<> compUsed;
   llvm::StringMap<unsigned> compSuffix;
   for (auto comp : module.getOps<ComputationOp>()) {
-    std::string base = sanitizeName(comp.getSymName());
+    std::string base = sanitizeHloName(comp.getSymName());
     std::string name = base;
     unsigned &suffix = compSuffix[base];
     while (!compUsed.insert(name).second)
@@ -586,9 +572,7 @@ void Exporter::printAttrValue(const AttrInfo &info, Attribute value) {
         cast<DictionaryAttr>(value), os,
         [&](NamedAttribute a) {
           StringRef key = a.getName().getValue();
-          if (!key.empty() && llvm::all_of(key, [](char c) {
-                return llvm::isAlnum(c) || c == '_' || c == '.' || c == '-';
-              }))
+          if (syntax::isHloName(key))
             os << key;
           else
             printQuoted(os, key);
@@ -881,7 +865,7 @@ static AsyncStartOp chainStart(Value v) {
 void Exporter::printHeader(ComputationOp entry) {
   os << "HloModule ";
   if (auto name = module.getSymName())
-    os << sanitizeName(*name);
+    os << sanitizeHloName(*name);
   else
     os << "module_" << compName(entry.getSymName());
   static const char *const order[] = {

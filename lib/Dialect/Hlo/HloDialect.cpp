@@ -1,6 +1,7 @@
 //===- HloDialect.cpp - hlo dialect ---------------------------------------===//
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Dialect/Hlo/HloSyntax.h"
 #include "Hlo/Dialect/Hlo/HloTypeInference.h"
 
 #include "mlir/IR/Builders.h"
@@ -221,4 +222,56 @@ LogicalResult HloDialect::verifyRegionArgAttribute(Operation *op, unsigned,
   return sharding.verifyForType(fn.getArgumentTypes()[argIndex], [&]() {
     return op->emitError("hlo.sharding of argument ") << argIndex << ": ";
   });
+}
+
+//===----------------------------------------------------------------------===//
+// Dictionary-valued instruction attributes
+//===----------------------------------------------------------------------===//
+
+using syntax::isHloName;
+
+bool mlir::hlo::isStringDictionary(DictionaryAttr dict) {
+  return llvm::all_of(dict, [](NamedAttribute a) {
+    return isa<StringAttr>(a.getValue());
+  });
+}
+
+bool mlir::hlo::isTextDictionary(DictionaryAttr dict) {
+  return llvm::all_of(dict, [](NamedAttribute a) {
+    return isHloName(a.getName().getValue()) && isa<TextAttr>(a.getValue());
+  });
+}
+
+bool mlir::hlo::isStatisticsDictionary(DictionaryAttr dict) {
+  return llvm::all_of(dict, [](NamedAttribute a) {
+    if (a.getName() == "visualizing_index")
+      return isa<IntegerAttr>(a.getValue());
+    return isHloName(a.getName().getValue()) && isa<FloatAttr>(a.getValue());
+  });
+}
+
+bool mlir::hlo::isAccuracyDictionary(DictionaryAttr dict) {
+  if (auto mode = dict.getAs<StringAttr>("mode"))
+    return dict.size() == 1 && isHloName(mode.getValue());
+  return !dict.empty() && llvm::all_of(dict, [](NamedAttribute a) {
+    if (a.getName() == "ulps")
+      return isa<IntegerAttr>(a.getValue());
+    return (a.getName() == "atol" || a.getName() == "rtol") &&
+           isa<FloatAttr>(a.getValue());
+  });
+}
+
+bool mlir::hlo::isDomainDictionary(DictionaryAttr dict) {
+  return llvm::all_of(dict, [](NamedAttribute a) {
+    if (a.getName() == "kind")
+      return isa<StringAttr>(a.getValue());
+    return (a.getName() == "entry" || a.getName() == "exit") &&
+           isa<ShardingAttr>(a.getValue());
+  });
+}
+
+bool mlir::hlo::isTypedLiteralDictionary(DictionaryAttr dict) {
+  auto shape = dict.getAs<TypeAttr>("shape");
+  return dict.size() == 2 && shape && isHloValueType(shape.getValue()) &&
+         dict.get("value");
 }

@@ -1067,6 +1067,10 @@ LogicalResult CustomCallOp::verify() {
                << i << " " << cast<TypeAttr>(c).getValue()
                << " does not match operand type " << getInputs()[i].getType();
   }
+  if (DictionaryAttr literal = getLiteralAttr())
+    if (failed(verifyLiteral(*this, literal.get("value"),
+                             literal.getAs<TypeAttr>("shape").getValue())))
+      return failure();
   return verifyOutputToOperandAliasing(*this, getOutputToOperandAliasingAttr(),
                                        getInputs().getTypes(), getType());
 }

@@ -99,6 +99,22 @@ bool Cursor::parseJoinedInts(SmallVectorImpl<int64_t> &values, char sep) {
   return true;
 }
 
+static bool isNameChar(char c) {
+  return llvm::isAlnum(c) || c == '_' || c == '.' || c == '-';
+}
+
+bool syntax::isHloName(StringRef name) {
+  return !name.empty() && llvm::all_of(name, isNameChar);
+}
+
+std::string syntax::sanitizeHloName(StringRef name) {
+  std::string s = name.empty() ? "_" : name.str();
+  for (char &c : s)
+    if (!isNameChar(c))
+      c = '_';
+  return s;
+}
+
 static bool isIdentChar(char c) {
   return llvm::isAlnum(c) || c == '_' || c == '.' || c == '-' || c == '$';
 }

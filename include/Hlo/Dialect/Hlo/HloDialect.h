@@ -56,6 +56,23 @@ bool isHloElementType(Type type);
 /// of an HLO element type with no encoding or an #hlo.layout, a tuple of
 /// HLO shapes, !hlo.token, !hlo.opaque.
 bool isHloValueType(Type type);
+
+/// The dictionary-valued instruction attributes, checked entry by entry so
+/// that every verified one has an HLO spelling (ODS constraints of
+/// HloOps.td):
+/// frontend_attributes: every value a string.
+bool isStringDictionary(DictionaryAttr dict);
+/// unknown_attrs: HLO attribute names mapped to #hlo.text values.
+bool isTextDictionary(DictionaryAttr dict);
+/// statistics: HLO names mapped to floats; `visualizing_index` an integer.
+bool isStatisticsDictionary(DictionaryAttr dict);
+/// result_accuracy: `{mode = "<name>"}`, or one or more of `atol` and `rtol`
+/// (floats) and `ulps` (an integer).
+bool isAccuracyDictionary(DictionaryAttr dict);
+/// domain: `kind` (a string), `entry` and `exit` (#hlo.sharding).
+bool isDomainDictionary(DictionaryAttr dict);
+/// custom-call literal: `shape` (an HLO shape) and `value`.
+bool isTypedLiteralDictionary(DictionaryAttr dict);
 } // namespace mlir::hlo
 
 #include "Hlo/Dialect/Hlo/HloInterfaces.h.inc"

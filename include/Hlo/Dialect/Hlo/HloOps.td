@@ -84,15 +84,35 @@ def Hlo_ReturnOp : Op<Hlo_Dialect, "return", [Pure, Terminator,
 // one shape rule each (HloInferTypes.cpp).
 defvar HloInfer = InferTypeOpAdaptorWithIsCompatible;
 
+// A dictionary attribute whose entries `::mlir::hlo::<check>` accepts
+// (HloDialect.h): each has an HLO spelling.
+class Hlo_DictAttr<string check, string summary> : DictionaryAttrBase<
+    And<[CPred<"::llvm::isa<::mlir::DictionaryAttr>($_self)">,
+         CPred<"::mlir::hlo::" # check #
+               "(::llvm::cast<::mlir::DictionaryAttr>($_self))">]>,
+    summary>;
+def Hlo_StringDictAttr : Hlo_DictAttr<"isStringDictionary",
+    "dictionary of strings">;
+def Hlo_TextDictAttr : Hlo_DictAttr<"isTextDictionary",
+    "dictionary of HLO attribute names to #hlo.text">;
+def Hlo_StatisticsDictAttr : Hlo_DictAttr<"isStatisticsDictionary",
+    "statistics (visualizing_index an integer, other HLO names floats)">;
+def Hlo_AccuracyDictAttr : Hlo_DictAttr<"isAccuracyDictionary",
+    "result accuracy ({mode = name} or atol/rtol floats and ulps integer)">;
+def Hlo_DomainDictAttr : Hlo_DictAttr<"isDomainDictionary",
+    "domain (kind a string, entry and exit shardings)">;
+def Hlo_TypedLiteralDictAttr : Hlo_DictAttr<"isTypedLiteralDictionary",
+    "typed literal (an HLO shape and a value)">;
+
 // The attributes every HLO instruction may carry.
 defvar HloAttrs = (ins
   OptionalAttr<Hlo_ShardingAttr>:$sharding,
   OptionalAttr<AnyAttrOf<[StrAttr, Hlo_TextAttr, Hlo_BackendConfigAttr]>>:$backend_config,
-  OptionalAttr<DictionaryAttr>:$frontend_attributes,
-  OptionalAttr<DictionaryAttr>:$statistics,
+  OptionalAttr<Hlo_StringDictAttr>:$frontend_attributes,
+  OptionalAttr<Hlo_StatisticsDictAttr>:$statistics,
   OptionalAttr<Hlo_TextAttr>:$origin,
-  OptionalAttr<DictionaryAttr>:$result_accuracy,
-  OptionalAttr<DictionaryAttr>:$unknown_attrs);
+  OptionalAttr<Hlo_AccuracyDictAttr>:$result_accuracy,
+  OptionalAttr<Hlo_TextDictAttr>:$unknown_attrs);
 // The control predecessors (always the last operands) and HloAttrs.
 defvar HloCommonAttrs =
     !con((ins Variadic<Hlo_Value>:$control_predecessors), HloAttrs);
@@ -510,7 +530,7 @@ def Hlo_CustomCallOp : Hlo_VariadicOp<"custom_call",
          OptionalAttr<BoolAttr>:$custom_call_has_side_effect,
          OptionalAttr<TypeArrayAttr>:$operand_layout_constraints,
          OptionalAttr<Hlo_OutputOperandAliasArrayAttr>:$output_to_operand_aliasing,
-         OptionalAttr<DictionaryAttr>:$literal,
+         OptionalAttr<Hlo_TypedLiteralDictAttr>:$literal,
          OptionalAttr<Hlo_CustomCallScheduleAttr>:$schedule,
          OptionalAttr<SymbolRefArrayAttr>:$called_computations,
          OptionalAttr<FlatSymbolRefAttr>:$to_apply,
@@ -542,7 +562,7 @@ def Hlo_AfterAllOp : Hlo_VariadicOp<"after_all",
   let hasVerifier = 1;
 }
 def Hlo_DomainOp : Hlo_UnaryOp<"domain", "marks a sharding/domain boundary",
-    (ins OptionalAttr<DictionaryAttr>:$domain), [Pure, HloInfer]> {
+    (ins OptionalAttr<Hlo_DomainDictAttr>:$domain), [Pure, HloInfer]> {
   let hasVerifier = 1;
 }
 

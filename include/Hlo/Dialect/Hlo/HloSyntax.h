@@ -77,6 +77,12 @@ private:
 void printJoined(raw_ostream &os, ArrayRef<int64_t> values, StringRef sep);
 /// Prints `s` as an HLO double-quoted string, escaping as XLA does.
 void printQuoted(raw_ostream &os, StringRef s);
+/// True for a name printed without quotes: [A-Za-z0-9_.-]+ (what XLA's
+/// printer writes for instruction, computation and attribute names).
+bool isHloName(StringRef name);
+/// `name` with every character an HLO name cannot hold replaced by `_`
+/// (`_` for an empty name).
+std::string sanitizeHloName(StringRef name);
 
 /// Parses an OpMetadata `{op_type="add" op_name="a/b" source_line=3 ...}`
 /// (braces included) into a dictionary: quoted values become strings,
