@@ -27,6 +27,8 @@ set(HLO_LIBRARY_LAYERS
   "MLIRHloTranslate   MLIRHlo"
   "MLIRHloAnalysis    MLIRHlo MLIRHloIndexingMap"
   "MLIRHloRuntime     MLIRHlo"
+  # The passes (the interpreter folds constants).
+  "MLIRHloTransforms  MLIRHlo MLIRHloRuntime"
 )
 
 # Every library target defined in `dir` or below (object libraries aside).

@@ -12,12 +12,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HloDump.h"
 #include "HloTestPasses.h"
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Dialect/Hlo/HloSyntax.h"
 #include "Hlo/Runtime/SemanticsCheck.h"
 #include "ToolOptions.h"
+#include "Hlo/Transforms/Passes.h"
 #include "Hlo/Translate/HloText.h"
 
 #include "mlir/Bytecode/BytecodeWriter.h"
@@ -86,6 +88,18 @@ static cl::opt<double>
     checkSemanticsRtol("hlo-check-semantics-rtol",
                        cl::desc("Relative tolerance of --hlo-check-semantics"),
                        cl::init(1e-5), cl::cat(hloOptCategory));
+
+static cl::opt<std::string> dumpTo(
+    "hlo-dump-to",
+    cl::desc("Write the module as HLO text to this folder before the "
+             "pipeline and after every pass that changes it (XLA's "
+             "--xla_dump_to)"),
+    cl::value_desc("dir"), cl::cat(hloOptCategory));
+static cl::opt<std::string> dumpPassRe(
+    "hlo-dump-pass-re",
+    cl::desc("With --hlo-dump-to: dump only after the passes whose argument "
+             "matches this regular expression (XLA's --xla_dump_hlo_pass_re)"),
+    cl::value_desc("regex"), cl::cat(hloOptCategory));
 
 /// Options of MlirOptMain's configuration that this driver does not
 /// implement: hidden from --help, an error when given.
@@ -212,6 +226,13 @@ static LogicalResult performActions(raw_ostream &os, const Driver &driver,
   } else if (failed(config.setupPassPipeline(pm))) {
     return failure();
   }
+  if (!dumpTo.empty()) {
+    auto module = dyn_cast<ModuleOp>(*op);
+    if (!module)
+      return op.get()->emitError("--hlo-dump-to needs a builtin.module");
+    if (failed(hlo::addHloDump(pm, module, {dumpTo, dumpPassRe})))
+      return failure();
+  }
   std::shared_ptr<const hlo::runtime::SemanticsCheckResult> semantics;
   if (checkSemantics) {
     hlo::runtime::SemanticsCheckOptions options;
@@ -320,6 +341,7 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(hloOptCategory);
 
   registerTransformsPasses();
+  hlo::registerHloPasses();
   hlo::registerAnalysisTestPasses();
   hlo::runtime::registerSemanticsCheckTestPasses();
   DialectRegistry registry;

@@ -315,9 +315,14 @@ OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
   if (isIdentityPermutation(dims))
     if (OpFoldResult r = same(*this, getOperand(), getType()))
       return r;
+  // A broadcast constant is not folded into a larger literal: as in XLA
+  // (HloConstantFolding leaves broadcasts alone), the literal would cost
+  // memory, transfer and text for no computation saved. Only a result with
+  // no more elements than the operand folds.
   auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getOperand());
   RankedTensorType type = literalType(getType());
-  if (!splat || !type || !foldable(*this))
+  if (!splat || !type || !foldable(*this) ||
+      type.getNumElements() > splat.getType().getNumElements())
     return {};
   return SplatElementsAttr::get(type, splat.getSplatValue<Attribute>());
 }

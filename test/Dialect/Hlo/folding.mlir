@@ -10,7 +10,8 @@
   // CHECK-DAG: constant {value = dense<1.000000e+00> : tensor<4xbf16>}
   // CHECK-DAG: constant {value = dense<0x7FC00000> : tensor<4xf32>}
   // CHECK-DAG: constant {value = dense<{{\[\[}}1.000000e+00, 2.000000e+00], [3.000000e+00, 4.000000e+00]]> : tensor<2x2xf32>}
-  // CHECK-DAG: constant {value = dense<7.000000e+00> : tensor<4xf32>}
+  // A broadcast constant stays a broadcast (no larger literal is made).
+  // CHECK-DAG: %[[SEVEN:.*]] = constant {value = dense<7.000000e+00> : tensor<f32>}
 // CHECK-DAG: %[[FZ:.*]] = constant {value = dense<0.000000e+00> : tensor<4xf32>}
 hlo.computation @main(%x: tensor<4xf32>, %i: tensor<4xi32>, %p: tensor<4xi1>) -> tuple<tensor<4xf32>, tensor<4xi32>, tensor<4xf32>, tensor<2x2xf32>, tensor<4xi32>, tensor<4xui8>, tensor<4xbf16>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>> attributes {entry} {
   // Identities: each of these is its operand.
@@ -38,6 +39,7 @@ hlo.computation @main(%x: tensor<4xf32>, %i: tensor<4xi32>, %p: tensor<4xi1>) ->
   %n0 = hlo.and %x0, %ones : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
   // x + 0 is not folded for floats (-0 + 0 is +0).
   // CHECK: add %arg0, %[[FZ]]
+  // CHECK: broadcast %[[SEVEN]] {dimensions = array<i64>} : (tensor<f32>) -> tensor<4xf32>
   %fz = hlo.constant {value = dense<0.0> : tensor<4xf32>} : () -> tensor<4xf32>
   %fa = hlo.add %x, %fz : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   // Constant folding, integers wrap: 2147483647 + 1.
@@ -55,7 +57,7 @@ hlo.computation @main(%x: tensor<4xf32>, %i: tensor<4xi32>, %p: tensor<4xi1>) ->
   // maximum propagates NaN.
   %nan = hlo.constant {value = dense<0x7FC00000> : tensor<4xf32>} : () -> tensor<4xf32>
   %fmax = hlo.maximum %nan, %one : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-  // A reshaped and a broadcast literal.
+  // A reshaped literal; a broadcast one.
   %k = hlo.constant {value = dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>} : () -> tensor<4xf32>
   %k2 = hlo.reshape %k : (tensor<4xf32>) -> tensor<2x2xf32>
   %seven = hlo.constant {value = dense<7.0> : tensor<f32>} : () -> tensor<f32>

@@ -1,0 +1,42 @@
+//===- Passes.h - passes over the hlo dialect -------------------*- C++ -*-===//
+//
+// XLA's HLO passes (Passes.td) and the pipelines that group them under
+// XLA's pipeline names.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HLO_TRANSFORMS_PASSES_H
+#define HLO_TRANSFORMS_PASSES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+#include <memory>
+
+namespace mlir::hlo {
+
+#define GEN_PASS_DECL
+#include "Hlo/Transforms/Passes.h.inc"
+
+/// hlo-fixed-point around `pipeline` (XLA's HloPassFix): runs it until the
+/// module stops changing, at most `maxIterations` times.
+std::unique_ptr<Pass> createHloFixedPointPass(OpPassManager pipeline,
+                                              unsigned maxIterations = 25);
+
+/// Adds XLA's pipelines, with the passes this project has, in XLA's order:
+/// spmd-simplify, simplification (a fixed point), optimization (which ends
+/// with simplification) and collective-optimizations.
+void buildHloSpmdSimplifyPipeline(OpPassManager &pm);
+void buildHloSimplificationPipeline(OpPassManager &pm);
+void buildHloOptimizationPipeline(OpPassManager &pm);
+void buildHloCollectiveOptimizationsPipeline(OpPassManager &pm);
+
+/// Registers every pass and pipeline (`hlo-opt --list-passes`).
+void registerHloPasses();
+
+#define GEN_PASS_REGISTRATION
+#include "Hlo/Transforms/Passes.h.inc"
+
+} // namespace mlir::hlo
+
+#endif // HLO_TRANSFORMS_PASSES_H

@@ -1,0 +1,151 @@
+//===- Passes.td - passes over the hlo dialect -------------*- tablegen -*-===//
+//
+// XLA's HLO passes as MLIR passes, named after them (`hlo-` + XLA's pass
+// name). They are module passes: HLO's call graph spans computations. The
+// pipelines that group them under XLA's pipeline names are registered in
+// lib/Transforms/Pipelines.cpp; docs/passes.md documents every pass.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HLO_TRANSFORMS_PASSES
+#define HLO_TRANSFORMS_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+//===----------------------------------------------------------------------===//
+// Pass infrastructure
+//===----------------------------------------------------------------------===//
+
+def HloFixedPoint : Pass<"hlo-fixed-point", "::mlir::ModuleOp"> {
+  let summary = "Run a pipeline until the module stops changing (XLA's "
+                "HloPassFix)";
+  let description = [{
+    Runs `pipeline` on the module again and again until one run leaves it
+    unchanged (the operation fingerprint, attributes and locations included,
+    is the same before and after), at most `max-iterations` times. Reaching
+    the cap is not an error (XLA only logs it): a warning on the module says
+    how many runs were made. `hlo-simplification` is this pass around the
+    simplification passes, as XLA wraps its simplification pipeline in
+    HloPassFix.
+
+    ```
+    hlo-opt --pass-pipeline='builtin.module(hlo-fixed-point{pipeline="hlo-algebraic-simplifier,hlo-dce" max-iterations=25})'
+    ```
+  }];
+  let options = [
+    Option<"pipeline", "pipeline", "std::string", /*default=*/"",
+           "The pipeline to run, as the body of `builtin.module(...)`">,
+    Option<"maxIterations", "max-iterations", "unsigned", /*default=*/"25",
+           "The most runs (XLA's kIterationLimit is 25)">,
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// Simplification
+//===----------------------------------------------------------------------===//
+
+def HloDce : Pass<"hlo-dce", "::mlir::ModuleOp"> {
+  let summary = "Remove dead instructions and computations (XLA's HloDCE)";
+  let description = [{
+    Removes every instruction whose result is unused and that has no side
+    effect (ops declaring a write or an allocation stay: send, recv, infeed,
+    outfeed, custom-calls with side effects, collectives, rng), from the root
+    up so that chains of dead instructions go in one run. An instruction that
+    is a control predecessor of another is used, so it stays. With
+    `remove-dead-computations`, non-entry computations that nothing calls any
+    more are removed as well.
+  }];
+  let options = [
+    Option<"removeDeadComputations", "remove-dead-computations", "bool",
+           /*default=*/"true",
+           "Also remove computations that no instruction calls">,
+  ];
+  let statistics = [
+    Statistic<"numDeadInstructions", "dead-instructions",
+              "Instructions removed">,
+    Statistic<"numDeadComputations", "dead-computations",
+              "Computations removed">,
+  ];
+}
+
+def HloTupleSimplifier : Pass<"hlo-tuple-simplifier", "::mlir::ModuleOp"> {
+  let summary = "Fold tuple/get-tuple-element pairs (XLA's TupleSimplifier)";
+  let description = [{
+    Rewrites
+    - `get-tuple-element(tuple(a0, ..., an), i)` to `ai`;
+    - `tuple(get-tuple-element(t, 0), ..., get-tuple-element(t, n))`, taking
+      every element of `t` in order and `t` of the same type, to `t`.
+
+    With `exclude-entry-computation`, the entry computation is left alone
+    (its root tuple is the program's interface).
+  }];
+  let options = [
+    Option<"excludeEntryComputation", "exclude-entry-computation", "bool",
+           /*default=*/"false", "Leave the entry computation alone">,
+  ];
+  let statistics = [
+    Statistic<"numRewrites", "rewrites", "Tuples and elements forwarded">,
+  ];
+}
+
+def HloZeroSizedHloElimination
+    : Pass<"hlo-zero-sized-hlo-elimination", "::mlir::ModuleOp"> {
+  let summary = "Replace instructions of zero-element arrays by constants "
+                "(XLA's ZeroSizedHloElimination)";
+  let description = [{
+    An instruction whose result is an array with no element computes nothing
+    that can be read: it is replaced by an empty constant of the same shape
+    (layout included). Instructions with side effects, constants,
+    parameters and instructions with control predecessors or successors are
+    left alone; so are tuples and tokens (they are not arrays).
+  }];
+  let statistics = [
+    Statistic<"numReplaced", "replaced", "Instructions replaced">,
+  ];
+}
+
+def HloCallInliner : Pass<"hlo-call-inliner", "::mlir::ModuleOp"> {
+  let summary = "Inline every `call` (XLA's CallInliner)";
+  let description = [{
+    Replaces each `call` by a copy of the instructions of the computation it
+    calls, the call's operands in place of the parameters and the
+    computation's root in place of the call's result. Calls inside inlined
+    bodies are inlined too. Computations no instruction calls any more are
+    removed. With `single-call-site`, only computations called from exactly
+    one place are inlined. A call with control predecessors or successors
+    is left alone (its ordering edges have no instruction to go to).
+  }];
+  let options = [
+    Option<"singleCallSite", "single-call-site", "bool", /*default=*/"false",
+           "Inline only computations that have one call site">,
+  ];
+  let statistics = [
+    Statistic<"numInlined", "inlined-calls", "Calls inlined">,
+  ];
+}
+
+def HloAlgebraicSimplifier
+    : Pass<"hlo-algebraic-simplifier", "::mlir::ModuleOp"> {
+  let summary = "Algebraic identities of HLO (XLA's AlgebraicSimplifier)";
+  let description = [{
+    Applies, until none matches, the folders and canonicalization patterns
+    of the hlo ops (A+0 and A-0 for integers, A*1, max(A, A), A&A, negate
+    and not twice, identity reshape, broadcast, transpose, reverse, slice,
+    pad, concatenate, convert and bitcast, select of a constant predicate,
+    reshape, broadcast and transpose chains, get-tuple-element of a tuple,
+    dynamic-slice at constant indices, arithmetic on constants; constants
+    kept on the right of commutative ops) and the simplifier's own rewrites:
+    A-A = 0 and A*0 = 0 for integers, compare(A, A) of integers, power by a
+    constant 0, 1, 2 (and -1 for floats), select of equal branches, and abs
+    of an abs. Floating-point identities that NaN,
+    infinity or signed zero break (float A*0, A-A, A+0, x==x) are not
+    applied. Instructions with control predecessors are left alone.
+  }];
+  let options = [
+    Option<"enablePowerRewrites", "enable-power-rewrites", "bool",
+           /*default=*/"true",
+           "Rewrite power by a constant 0, 1, 2 or -1">,
+  ];
+}
+
+#endif // HLO_TRANSFORMS_PASSES

@@ -1,0 +1,118 @@
+//===- CallInliner.cpp - inline every call --------------------------------===//
+//
+// XLA's CallInliner. Computations are visited callees first (a depth-first
+// post-order of the call graph, iterative), so that a body is free of calls
+// when it is copied into its callers. A `call` is replaced by a copy of its
+// computation's instructions with the call's operands for the parameters;
+// the copies keep their locations (names and metadata), so the exporter
+// makes names unique again. Afterwards, computations that are not called any
+// more and are not the entry computation are removed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Transforms/Passes.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace mlir::hlo {
+#define GEN_PASS_DEF_HLOCALLINLINER
+#include "Hlo/Transforms/Passes.h.inc"
+} // namespace mlir::hlo
+
+using namespace mlir;
+using namespace mlir::hlo;
+
+/// True if `op`'s result is some instruction's control predecessor.
+static bool isControlPredecessor(Operation *op) {
+  for (OpOperand &use : op->getUses()) {
+    auto user = dyn_cast<InstructionOpInterface>(use.getOwner());
+    if (user && use.getOperandNumber() >= user.getDataOperands().size())
+      return true;
+  }
+  return false;
+}
+
+/// Replaces `call` by the instructions of `callee`.
+static void inlineCall(CallOp call, ComputationOp callee) {
+  Block &body = callee.getBody().front();
+  IRMapping mapping;
+  mapping.map(body.getArguments(), call.getInputs());
+  OpBuilder builder(call);
+  for (Operation &op : body.without_terminator())
+    builder.clone(op, mapping);
+  Value root = mapping.lookupOrDefault(callee.getRootValue());
+  call.getResult().replaceAllUsesWith(root);
+  call.erase();
+}
+
+namespace {
+struct CallInlinerPass : hlo::impl::HloCallInlinerBase<CallInlinerPass> {
+  using HloCallInlinerBase::HloCallInlinerBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    // The calls of each computation, and how many call sites each callee
+    // has.
+    DenseMap<Operation *, SmallVector<CallOp>> callsIn;
+    DenseMap<Operation *, unsigned> callSites;
+    module.walk([&](CallOp call) {
+      callsIn[call->getParentOp()].push_back(call);
+      if (Operation *callee = symbols.lookup(call.getToApply()))
+        ++callSites[callee];
+    });
+
+    // Depth-first post-order, iterative: a computation is processed once
+    // all the computations it calls are.
+    DenseMap<Operation *, int> state; // 1: on the stack, 2: done.
+    llvm::DenseSet<Operation *> inlined;
+    for (auto root : module.getOps<ComputationOp>()) {
+      SmallVector<std::pair<Operation *, size_t>> stack{{root, 0}};
+      if (state[root])
+        continue;
+      state[root] = 1;
+      while (!stack.empty()) {
+        auto &[comp, next] = stack.back();
+        SmallVector<CallOp> &calls = callsIn[comp];
+        if (next < calls.size()) {
+          Operation *callee = symbols.lookup(calls[next++].getToApply());
+          if (callee && !state[callee]) {
+            state[callee] = 1;
+            stack.push_back({callee, 0});
+          }
+          continue;
+        }
+        for (CallOp call : calls) {
+          auto callee = symbols.lookup<ComputationOp>(call.getToApply());
+          // A recursive call (state 1: still on the stack) is left alone.
+          if (!callee || state[callee] != 2 ||
+              (singleCallSite && callSites[callee] != 1) ||
+              !call.getControlPredecessors().empty() ||
+              isControlPredecessor(call))
+            continue;
+          inlineCall(call, callee);
+          inlined.insert(callee);
+          ++numInlined;
+        }
+        state[comp] = 2;
+        stack.pop_back();
+      }
+    }
+
+    // Inlined computations that nothing calls any more.
+    llvm::DenseSet<StringAttr> referenced;
+    if (std::optional<SymbolTable::UseRange> uses =
+            SymbolTable::getSymbolUses(&module.getBodyRegion()))
+      for (const SymbolTable::SymbolUse &use : *uses)
+        referenced.insert(use.getSymbolRef().getRootReference());
+    for (Operation *op : inlined) {
+      auto comp = cast<ComputationOp>(op);
+      if (!comp.getEntry() && !referenced.contains(comp.getSymNameAttr()))
+        comp.erase();
+    }
+  }
+};
+} // namespace

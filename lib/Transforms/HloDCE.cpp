@@ -1,0 +1,79 @@
+//===- HloDCE.cpp - remove dead instructions and computations -------------===//
+//
+// XLA's HloDCE. An instruction is dead when nothing uses its result (a
+// control edge is a use) and it has no side effect; a computation is dead
+// when no live computation calls it. Instructions go in one reverse walk of
+// each computation (users come after what they use); computations by
+// reachability from the entry computation and the public ones.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Transforms/Passes.h"
+
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::hlo {
+#define GEN_PASS_DEF_HLODCE
+#include "Hlo/Transforms/Passes.h.inc"
+} // namespace mlir::hlo
+
+using namespace mlir;
+using namespace mlir::hlo;
+
+namespace {
+struct HloDcePass : hlo::impl::HloDceBase<HloDcePass> {
+  using HloDceBase::HloDceBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    for (auto comp : module.getOps<ComputationOp>())
+      removeDeadInstructions(comp);
+    if (removeDeadComputations)
+      removeUnreachableComputations(module);
+  }
+
+  void removeDeadInstructions(ComputationOp comp) {
+    for (Block &block : comp.getBody())
+      for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
+        if (!op.hasTrait<OpTrait::IsTerminator>() && isOpTriviallyDead(&op)) {
+          op.erase();
+          ++numDeadInstructions;
+        }
+  }
+
+  void removeUnreachableComputations(ModuleOp module) {
+    // Without an entry computation (a library of computations), every
+    // computation may be called from outside: nothing is dead.
+    SymbolTable symbols(module);
+    llvm::SetVector<Operation *> live;
+    bool hasEntry = false;
+    for (auto comp : module.getOps<ComputationOp>()) {
+      hasEntry |= comp.getEntry();
+      if (comp.getEntry() || comp.isPublic())
+        live.insert(comp);
+    }
+    if (!hasEntry)
+      return;
+    for (size_t i = 0; i < live.size(); ++i) {
+      std::optional<SymbolTable::UseRange> uses =
+          SymbolTable::getSymbolUses(&live[i]->getRegion(0));
+      if (!uses)
+        continue;
+      for (const SymbolTable::SymbolUse &use : *uses)
+        if (Operation *callee =
+                symbols.lookup(use.getSymbolRef().getRootReference()))
+          live.insert(callee);
+    }
+    for (auto comp : llvm::make_early_inc_range(
+             module.getOps<ComputationOp>()))
+      if (!live.contains(comp)) {
+        comp.erase();
+        ++numDeadComputations;
+      }
+  }
+};
+} // namespace

@@ -1,0 +1,67 @@
+//===- ZeroSizedHloElimination.cpp - empty arrays as constants -----------===//
+//
+// XLA's ZeroSizedHloElimination: an instruction whose result is an array
+// with no element is replaced by an empty constant of the same type, which
+// the instructions it used may then leave dead (hlo-dce removes them).
+// Left alone: constants, instructions with side effects, and instructions
+// with control predecessors or used as one (their ordering would be lost).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Transforms/Passes.h"
+
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::hlo {
+#define GEN_PASS_DEF_HLOZEROSIZEDHLOELIMINATION
+#include "Hlo/Transforms/Passes.h.inc"
+} // namespace mlir::hlo
+
+using namespace mlir;
+using namespace mlir::hlo;
+
+/// True if `op` is an instruction this pass may replace.
+static bool isReplaceable(Operation *op) {
+  auto inst = dyn_cast<InstructionOpInterface>(op);
+  if (!inst || isa<ConstantOp>(op) || op->getNumResults() != 1 ||
+      !inst.getControlPredecessors().empty() || !isMemoryEffectFree(op))
+    return false;
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!type || type.getNumElements() != 0)
+    return false;
+  // Used as a control predecessor: the edge would be lost.
+  for (OpOperand &use : op->getResult(0).getUses()) {
+    auto user = dyn_cast<InstructionOpInterface>(use.getOwner());
+    if (user && use.getOperandNumber() >= user.getDataOperands().size())
+      return false;
+  }
+  return true;
+}
+
+namespace {
+struct ZeroSizedHloEliminationPass
+    : hlo::impl::HloZeroSizedHloEliminationBase<ZeroSizedHloEliminationPass> {
+  void runOnOperation() override {
+    for (auto comp : getOperation().getOps<ComputationOp>()) {
+      for (Operation &op :
+           llvm::make_early_inc_range(comp.getBody().getOps())) {
+        if (!isReplaceable(&op))
+          continue;
+        auto type = cast<RankedTensorType>(op.getResult(0).getType());
+        auto literal = DenseElementsAttr::get(
+            RankedTensorType::get(type.getShape(), type.getElementType()),
+            ArrayRef<Attribute>());
+        OpBuilder builder(&op);
+        Operation *constant = createInstruction(
+            builder, op.getLoc(), ConstantOp::getOperationName(), type, {},
+            {builder.getNamedAttr("value", literal)});
+        transferInstructionAttrs(&op, constant);
+        op.getResult(0).replaceAllUsesWith(constant->getResult(0));
+        op.erase();
+        ++numReplaced;
+      }
+    }
+  }
+};
+} // namespace
