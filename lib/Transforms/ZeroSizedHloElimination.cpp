@@ -3,8 +3,9 @@
 // XLA's ZeroSizedHloElimination: an instruction whose result is an array
 // with no element is replaced by an empty constant of the same type, which
 // the instructions it used may then leave dead (hlo-dce removes them).
-// Left alone: constants, instructions with side effects, and instructions
-// with control predecessors or used as one (their ordering would be lost).
+// Left alone: constants, instructions with side effects, instructions with
+// control predecessors or used as one (their ordering would be lost), and
+// dynamic shapes (a `<=N` dimension may hold elements).
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,8 +28,9 @@ static bool isReplaceable(Operation *op) {
   if (!inst || isa<ConstantOp>(op) || op->getNumResults() != 1 ||
       !inst.getControlPredecessors().empty() || !isMemoryEffectFree(op))
     return false;
+  // A bounded dynamic dimension (`<=N`) may hold elements: static only.
   auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  if (!type || type.getNumElements() != 0)
+  if (!type || !type.hasStaticShape() || type.getNumElements() != 0)
     return false;
   // Used as a control predecessor: the edge would be lost.
   for (OpOperand &use : op->getResult(0).getUses()) {

@@ -33,3 +33,14 @@ hlo.computation @keep(%a: tensor<0xf32>) -> tuple<tensor<0xf32>, tensor<0xf32>, 
   %r = hlo.tuple %c, %s, %a : (tensor<0xf32>, tensor<0xf32>, tensor<0xf32>) -> tuple<tensor<0xf32>, tensor<0xf32>, tensor<0xf32>>
   hlo.return %r : tuple<tensor<0xf32>, tensor<0xf32>, tensor<0xf32>>
 }
+
+// -----
+
+// A bounded dynamic dimension may hold elements: left alone (the corpus's
+// SliceToDynamic of s32[2,<=2,2] became an empty literal XLA rejects).
+// CHECK-LABEL: hlo.computation @dynamic
+hlo.computation @dynamic(%a: tensor<2x2xf32>) -> tensor<2x?xf32, #hlo.layout<[1, 0], bounds = [?, 2]>> attributes {entry} {
+  // CHECK: custom_call
+  %0 = hlo.custom_call %a {custom_call_target = "SliceToDynamic"} : (tensor<2x2xf32>) -> tensor<2x?xf32, #hlo.layout<[1, 0], bounds = [?, 2]>>
+  hlo.return %0 : tensor<2x?xf32, #hlo.layout<[1, 0], bounds = [?, 2]>>
+}

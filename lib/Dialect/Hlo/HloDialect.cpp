@@ -99,6 +99,12 @@ static LogicalResult verifyEntryAliasing(Operation *module,
     for (auto comp : region.getOps<ComputationOp>())
       if (comp.getEntry())
         entry = comp;
+  // The module's attributes are verified before its computations: an entry
+  // computation without a function type is left to its own verifier.
+  FunctionType fn;
+  if (entry)
+    if (TypeAttr type = entry.getFunctionTypeAttr())
+      fn = dyn_cast<FunctionType>(type.getValue());
   std::set<std::vector<int64_t>> outputs, params;
   for (Attribute a : entries) {
     int64_t param;
@@ -126,9 +132,8 @@ static LogicalResult verifyEntryAliasing(Operation *module,
     if (!alias && !params.insert(key).second)
       return module->emitError() << attr.getName() << " donates parameter "
                                  << param << " {" << paramIndex << "} twice";
-    if (!entry)
+    if (!fn)
       continue;
-    FunctionType fn = entry.getFunctionType();
     if (param >= int64_t(fn.getNumInputs()))
       return module->emitError()
              << attr.getName() << " names parameter " << param

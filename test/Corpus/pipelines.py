@@ -1,0 +1,144 @@
+"""Runs XLA's pipelines (hlo-opt --hlo-simplification, --hlo-optimization)
+over every HLO file of some folders and checks each result:
+
+- hlo-opt succeeds (the module verifies after every pass);
+- XLA's parser (jaxlib) accepts the exported HLO text;
+- where the reference interpreter can run the original on random inputs,
+  the optimized module gives the same results (hlo-run --compare);
+- no module grows, and the instruction count of the whole set drops.
+
+Prints one line per pipeline with the totals (modules, instructions before
+and after, modules compared, and per pass the instructions it removed,
+from the --hlo-dump-to files: each file is the module after a pass that
+changed it), the figures of docs/status.md. Exit status 1 on any failure.
+"""
+import argparse
+import collections
+import os
+import pathlib
+import re
+import subprocess
+import sys
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+from jax._src.lib import hlo as xla_hlo  # noqa: E402
+
+PIPELINES = ["hlo-simplification", "hlo-optimization"]
+INSTRUCTION = re.compile(r"^\s*(ROOT\s+)?%?[\w.\-]+ = ", re.M)
+AFTER_PASS = re.compile(r"\.\d{4}\.after_([\w-]+)\.hlo$")
+
+
+def count(text):
+    """Instructions of a module as XLA's parser counts them (nested operand
+    instructions included); the `name = ` lines if XLA rejects the text."""
+    try:
+        module = xla_hlo.hlo_module_from_text(text)
+        return sum(len(c.instructions()) for c in module.computations())
+    except Exception:  # noqa: BLE001 (XLA's parser error)
+        return len(INSTRUCTION.findall(text))
+
+
+def xla_accepts(text):
+    try:
+        xla_hlo.hlo_module_from_text(text)
+        return None
+    except Exception as e:  # noqa: BLE001 (XLA's parser error)
+        return str(e)
+
+
+def removed_per_pass(dump, before):
+    """{pass: instructions removed} from the files of --hlo-dump-to, in the
+    order the passes ran (the file names sort that way)."""
+    removed, last = collections.Counter(), before
+    for f in sorted(dump.glob("*.after_*.hlo")):
+        m = AFTER_PASS.search(f.name)
+        n = count(f.read_text())
+        removed[m.group(1)] += last - n
+        last = n
+    return removed
+
+
+def run(cmd, timeout=600):
+    """The finished process; None if it ran past `timeout` seconds."""
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True, help="folder of hlo-opt, hlo-run")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--max-compare-bytes", type=int, default=64 << 20,
+                    help="skip the interpreter comparison of larger files")
+    ap.add_argument("--run-timeout", type=float, default=20,
+                    help="seconds the interpreter may take on the original "
+                         "module; slower modules are not compared")
+    ap.add_argument("folders", nargs="+")
+    a = ap.parse_args()
+    out = pathlib.Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    opt, hlo_run = f"{a.bin}/hlo-opt", f"{a.bin}/hlo-run"
+    files = sorted(f for d in a.folders for f in pathlib.Path(d).glob("*.hlo"))
+    failures = []
+    for pipeline in PIPELINES:
+        before = after = compared = 0
+        stats = collections.Counter()
+        for f in files:
+            text = f.read_text(errors="replace")
+            dst = out / f"{f.stem}.{pipeline}.hlo"
+            dump = out / f"{f.stem}.{pipeline}.dump"
+            r = run([opt, str(f), f"--{pipeline}", "--output-format=hlo",
+                     f"--hlo-dump-to={dump}", "-o", str(dst)])
+            if r is None:
+                failures.append(f"{f.name} {pipeline}: hlo-opt timed out")
+                continue
+            if r.returncode:
+                failures.append(f"{f.name} {pipeline}: hlo-opt exited "
+                                f"{r.returncode}: {r.stderr[:300]}")
+                continue
+            result = dst.read_text()
+            n0, n1 = count(text), count(result)
+            stats += removed_per_pass(dump, n0)
+            before, after = before + n0, after + n1
+            if n1 > n0:
+                failures.append(f"{f.name} {pipeline}: grew from {n0} to {n1}")
+            # Checked only where XLA's parser (this jaxlib) reads the original.
+            error = xla_accepts(result)
+            if error and not xla_accepts(text):
+                failures.append(f"{f.name} {pipeline}: XLA's parser rejects "
+                                f"the result: {error[:300]}")
+                continue
+            if f.stat().st_size > a.max_compare_bytes:
+                continue
+            # The original must run first; modules the interpreter cannot
+            # run (or take inputs for), or not within --run-timeout, are not
+            # compared.
+            base = run([hlo_run, str(f), "--random-inputs", "--seed=1"],
+                       a.run_timeout)
+            if base is None or base.returncode:
+                continue
+            c = run([hlo_run, str(f), "--random-inputs", "--seed=1",
+                     f"--compare={dst}", "--atol=1e-4", "--rtol=1e-4"])
+            compared += 1
+            if c is None or c.returncode:
+                why = "timed out" if c is None else (c.stdout + c.stderr)[-300:]
+                failures.append(f"{f.name} {pipeline}: results differ: {why}")
+        summary = ", ".join(f"{k} -{v}" for k, v in sorted(stats.items()))
+        print(f"{pipeline}: {len(files)} modules, {before} -> {after} "
+              f"instructions, {compared} compared with the interpreter; "
+              f"instructions removed per pass: {summary}")
+        if after >= before:
+            failures.append(f"{pipeline}: the instruction count did not drop")
+    for f in failures:
+        print("FAIL", f)
+    if not files:
+        print("no .hlo files found")
+        return 1
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
