@@ -655,6 +655,13 @@ SIMPLE_ATTR_TYPES = {
     "ArrayAttr": "array attribute",
     "DictArrayAttr": "[dictionary, ...]",
     "SymbolNameAttr": "symbol name",
+    # Dictionaries checked entry by entry (HloOps.td, Hlo_DictAttr).
+    "Hlo_StringDictAttr": "dictionary of strings",
+    "Hlo_TextDictAttr": "dictionary of #hlo.text",
+    "Hlo_StatisticsDictAttr": "statistics dictionary",
+    "Hlo_AccuracyDictAttr": "accuracy dictionary",
+    "Hlo_DomainDictAttr": "domain dictionary",
+    "Hlo_TypedLiteralDictAttr": "{shape, value} dictionary",
 }
 
 
