@@ -15,6 +15,7 @@
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/Passes.h"
+#include "TransformUtils.h"
 
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -32,11 +33,6 @@ using namespace mlir::hlo;
 //===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
-
-static bool hasControlPredecessors(Operation *op) {
-  auto inst = dyn_cast<InstructionOpInterface>(op);
-  return inst && !inst.getControlPredecessors().empty();
-}
 
 /// The element type of an array value, or null for tuples and tokens.
 static Type elementTypeOf(Value v) {

@@ -12,6 +12,7 @@
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/Passes.h"
+#include "TransformUtils.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
@@ -24,16 +25,6 @@ namespace mlir::hlo {
 
 using namespace mlir;
 using namespace mlir::hlo;
-
-/// True if `op`'s result is some instruction's control predecessor.
-static bool isControlPredecessor(Operation *op) {
-  for (OpOperand &use : op->getUses()) {
-    auto user = dyn_cast<InstructionOpInterface>(use.getOwner());
-    if (user && use.getOperandNumber() >= user.getDataOperands().size())
-      return true;
-  }
-  return false;
-}
 
 /// Replaces `call` by the instructions of `callee`.
 static void inlineCall(CallOp call, ComputationOp callee) {
@@ -90,8 +81,7 @@ struct CallInlinerPass : hlo::impl::HloCallInlinerBase<CallInlinerPass> {
           // A recursive call (state 1: still on the stack) is left alone.
           if (!callee || state[callee] != 2 ||
               (singleCallSite && callSites[callee] != 1) ||
-              !call.getControlPredecessors().empty() ||
-              isControlPredecessor(call))
+              hasControlPredecessors(call) || isControlPredecessor(call))
             continue;
           inlineCall(call, callee);
           inlined.insert(callee);

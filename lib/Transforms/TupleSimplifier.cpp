@@ -12,6 +12,7 @@
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/Passes.h"
+#include "TransformUtils.h"
 
 namespace mlir::hlo {
 #define GEN_PASS_DEF_HLOTUPLESIMPLIFIER
@@ -20,10 +21,6 @@ namespace mlir::hlo {
 
 using namespace mlir;
 using namespace mlir::hlo;
-
-static bool hasControlPredecessors(Operation *op) {
-  return !cast<InstructionOpInterface>(op).getControlPredecessors().empty();
-}
 
 /// The value `gte` forwards, or null.
 static Value forwardElement(GetTupleElementOp gte) {

@@ -11,6 +11,7 @@
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/Passes.h"
+#include "TransformUtils.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -24,21 +25,13 @@ using namespace mlir::hlo;
 
 /// True if `op` is an instruction this pass may replace.
 static bool isReplaceable(Operation *op) {
-  auto inst = dyn_cast<InstructionOpInterface>(op);
-  if (!inst || isa<ConstantOp>(op) || op->getNumResults() != 1 ||
-      !inst.getControlPredecessors().empty() || !isMemoryEffectFree(op))
+  if (!isa<InstructionOpInterface>(op) || isa<ConstantOp>(op) ||
+      op->getNumResults() != 1 || hasControlPredecessors(op) ||
+      isControlPredecessor(op) || !isMemoryEffectFree(op))
     return false;
   // A bounded dynamic dimension (`<=N`) may hold elements: static only.
   auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  if (!type || !type.hasStaticShape() || type.getNumElements() != 0)
-    return false;
-  // Used as a control predecessor: the edge would be lost.
-  for (OpOperand &use : op->getResult(0).getUses()) {
-    auto user = dyn_cast<InstructionOpInterface>(use.getOwner());
-    if (user && use.getOperandNumber() >= user.getDataOperands().size())
-      return false;
-  }
-  return true;
+  return type && type.hasStaticShape() && type.getNumElements() == 0;
 }
 
 namespace {
