@@ -124,6 +124,24 @@ def HloCallInliner : Pass<"hlo-call-inliner", "::mlir::ModuleOp"> {
   ];
 }
 
+def HloFlattenCallGraph : Pass<"hlo-flatten-call-graph", "::mlir::ModuleOp"> {
+  let summary = "Give every sequential call site a computation of its own "
+                "(XLA's FlattenCallGraph)";
+  let description = [{
+    A computation called from several places in a sequential context (a
+    call's `to_apply`, a while's `condition` and `body`, a conditional's
+    branches) is cloned, so that each call site calls a computation of its
+    own (a pass may then change one without the others). Callers are
+    handled before their callees, so computations called from clones are
+    flattened too. Computations applied elementwise or fused (reduce, map,
+    sort, scatter, fusion, ...) stay shared, as in XLA; recursive calls are
+    left alone.
+  }];
+  let statistics = [
+    Statistic<"numClones", "clones", "Computations cloned">,
+  ];
+}
+
 def HloAlgebraicSimplifier
     : Pass<"hlo-algebraic-simplifier", "::mlir::ModuleOp"> {
   let summary = "Algebraic identities of HLO (XLA's AlgebraicSimplifier)";
