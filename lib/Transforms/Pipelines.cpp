@@ -22,10 +22,12 @@ void mlir::hlo::buildHloSpmdSimplifyPipeline(OpPassManager &pm) {
 void mlir::hlo::buildHloSimplificationPipeline(OpPassManager &pm) {
   // XLA: HloPassFix over ScatterExpander, AlgebraicSimplifier, DotDecomposer,
   // DotMerger, WhileLoopSimplifier, ReshapeMover, HloConstantFolding,
-  // TransposeFolding, HloCSE, HloDCE.
+  // TransposeFolding, HloCSE, HloDCE (the tuple simplifier, which XLA runs
+  // in its simplification pipeline too, sits before CSE).
   OpPassManager body(ModuleOp::getOperationName());
   body.addPass(createHloAlgebraicSimplifier());
   body.addPass(createHloTupleSimplifier());
+  body.addPass(createHloCse());
   body.addPass(createHloDce());
   pm.addPass(createHloFixedPointPass(std::move(body)));
 }

@@ -142,6 +142,30 @@ def HloFlattenCallGraph : Pass<"hlo-flatten-call-graph", "::mlir::ModuleOp"> {
   ];
 }
 
+def HloCse : Pass<"hlo-cse", "::mlir::ModuleOp"> {
+  let summary = "Common subexpression elimination, computations compared by "
+                "structure (XLA's HloCSE)";
+  let description = [{
+    Merges identical instructions (same opcode, operands, attributes and
+    result type; MLIR's CSE over each computation, which keeps instructions
+    with side effects apart and never merges two elided constants). With
+    `merge-computations` (default on), identical computations are made one
+    first (same signature and instructions, locations aside; callees before
+    callers), so instructions calling computations compare them by
+    structure, not by name. The entry computation, public computations and
+    fused computations (one fusion each) are not merged.
+  }];
+  let options = [
+    Option<"mergeComputations", "merge-computations", "bool",
+           /*default=*/"true",
+           "Make identical computations one before comparing instructions">,
+  ];
+  let statistics = [
+    Statistic<"numMergedComputations", "merged-computations",
+              "Computations merged into an identical one">,
+  ];
+}
+
 def HloAlgebraicSimplifier
     : Pass<"hlo-algebraic-simplifier", "::mlir::ModuleOp"> {
   let summary = "Algebraic identities of HLO (XLA's AlgebraicSimplifier)";
