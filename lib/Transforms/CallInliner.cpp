@@ -1,8 +1,8 @@
 //===- CallInliner.cpp - inline every call --------------------------------===//
 //
-// XLA's CallInliner. Computations are visited callees first (a depth-first
-// post-order of the call graph, iterative), so that a body is free of calls
-// when it is copied into its callers. A `call` is replaced by a copy of its
+// XLA's CallInliner. Computations are visited callees first (calleesFirst,
+// TransformUtils.h), so that a body is free of calls when it is copied into
+// its callers. A `call` is replaced by a copy of its
 // computation's instructions with the call's operands for the parameters;
 // the copies keep their locations (names and metadata), so the exporter
 // makes names unique again. Afterwards, computations that are not called any
@@ -56,40 +56,21 @@ struct CallInlinerPass : hlo::impl::HloCallInlinerBase<CallInlinerPass> {
         ++callSites[callee];
     });
 
-    // Depth-first post-order, iterative: a computation is processed once
-    // all the computations it calls are.
-    DenseMap<Operation *, int> state; // 1: on the stack, 2: done.
-    llvm::DenseSet<Operation *> inlined;
-    for (auto root : module.getOps<ComputationOp>()) {
-      SmallVector<std::pair<Operation *, size_t>> stack{{root, 0}};
-      if (state[root])
-        continue;
-      state[root] = 1;
-      while (!stack.empty()) {
-        auto &[comp, next] = stack.back();
-        SmallVector<CallOp> &calls = callsIn[comp];
-        if (next < calls.size()) {
-          Operation *callee = symbols.lookup(calls[next++].getToApply());
-          if (callee && !state[callee]) {
-            state[callee] = 1;
-            stack.push_back({callee, 0});
-          }
+    // Callees first: a body is free of calls when it is copied. A callee
+    // not processed yet when its caller is (a recursive call) stays a call.
+    llvm::DenseSet<Operation *> done, inlined;
+    for (ComputationOp comp : calleesFirst(module, symbols)) {
+      for (CallOp call : callsIn.lookup(comp)) {
+        auto callee = symbols.lookup<ComputationOp>(call.getToApply());
+        if (!callee || !done.contains(callee) ||
+            (singleCallSite && callSites.lookup(callee) != 1) ||
+            hasControlPredecessors(call) || isControlPredecessor(call))
           continue;
-        }
-        for (CallOp call : calls) {
-          auto callee = symbols.lookup<ComputationOp>(call.getToApply());
-          // A recursive call (state 1: still on the stack) is left alone.
-          if (!callee || state[callee] != 2 ||
-              (singleCallSite && callSites[callee] != 1) ||
-              hasControlPredecessors(call) || isControlPredecessor(call))
-            continue;
-          inlineCall(call, callee);
-          inlined.insert(callee);
-          ++numInlined;
-        }
-        state[comp] = 2;
-        stack.pop_back();
+        inlineCall(call, callee);
+        inlined.insert(callee);
+        ++numInlined;
       }
+      done.insert(comp);
     }
 
     // Inlined computations that nothing calls any more.

@@ -13,6 +13,7 @@
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/Passes.h"
+#include "TransformUtils.h"
 
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/Dominance.h"
@@ -27,17 +28,6 @@ namespace mlir::hlo {
 
 using namespace mlir;
 using namespace mlir::hlo;
-
-/// The computations `comp`'s instructions refer to.
-static void forEachCallee(ComputationOp comp, SymbolTable &symbols,
-                          function_ref<void(Operation *)> fn) {
-  if (std::optional<SymbolTable::UseRange> uses =
-          SymbolTable::getSymbolUses(&comp.getBody()))
-    for (const SymbolTable::SymbolUse &use : *uses)
-      if (Operation *callee =
-              symbols.lookup(use.getSymbolRef().getRootReference()))
-        fn(callee);
-}
 
 /// A hash of `comp`'s signature and instructions, operands and names aside.
 static llvm::hash_code structuralHash(ComputationOp comp) {
@@ -74,32 +64,7 @@ struct HloCsePass : hlo::impl::HloCseBase<HloCsePass> {
       if (Operation *callee = symbols.lookup(fusion.getCalls()))
         fused.insert(callee);
     });
-    // Callees first (an iterative depth-first post-order).
-    SmallVector<ComputationOp> order;
-    DenseSet<Operation *> seen;
-    for (auto root : module.getOps<ComputationOp>()) {
-      if (!seen.insert(root).second)
-        continue;
-      SmallVector<std::pair<ComputationOp, SmallVector<Operation *>>> stack;
-      auto push = [&](ComputationOp comp) {
-        SmallVector<Operation *> callees;
-        forEachCallee(comp, symbols,
-                      [&](Operation *c) { callees.push_back(c); });
-        stack.push_back({comp, std::move(callees)});
-      };
-      push(root);
-      while (!stack.empty()) {
-        auto &[comp, callees] = stack.back();
-        if (!callees.empty()) {
-          Operation *next = callees.pop_back_val();
-          if (seen.insert(next).second)
-            push(cast<ComputationOp>(next));
-          continue;
-        }
-        order.push_back(comp);
-        stack.pop_back();
-      }
-    }
+    SmallVector<ComputationOp> order = calleesFirst(module, symbols);
 
     // Each computation's references to merged computations are renamed
     // before it is compared, so callers of merged callees compare equal.

@@ -10,6 +10,7 @@
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/Passes.h"
+#include "TransformUtils.h"
 
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -57,16 +58,9 @@ struct HloDcePass : hlo::impl::HloDceBase<HloDcePass> {
     }
     if (!hasEntry)
       return;
-    for (size_t i = 0; i < live.size(); ++i) {
-      std::optional<SymbolTable::UseRange> uses =
-          SymbolTable::getSymbolUses(&live[i]->getRegion(0));
-      if (!uses)
-        continue;
-      for (const SymbolTable::SymbolUse &use : *uses)
-        if (Operation *callee =
-                symbols.lookup(use.getSymbolRef().getRootReference()))
-          live.insert(callee);
-    }
+    for (size_t i = 0; i < live.size(); ++i)
+      forEachCallee(cast<ComputationOp>(live[i]), symbols,
+                    [&](ComputationOp callee) { live.insert(callee); });
     for (auto comp : llvm::make_early_inc_range(
              module.getOps<ComputationOp>()))
       if (!live.contains(comp)) {

@@ -1,7 +1,8 @@
 //===- TransformUtils.h - helpers the HLO passes share ----------*- C++ -*-===//
 //
 // Private to lib/Transforms: questions about control edges that decide
-// whether a pass may replace or remove an instruction.
+// whether a pass may replace or remove an instruction, and walks of the
+// call graph.
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,6 +10,8 @@
 #define HLO_LIB_TRANSFORMS_TRANSFORMUTILS_H
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
+
+#include "mlir/IR/SymbolTable.h"
 
 namespace mlir::hlo {
 
@@ -28,6 +31,16 @@ inline bool isControlPredecessor(Operation *op) {
   }
   return false;
 }
+
+/// Calls `fn` on every computation that an instruction of `comp` refers to
+/// (once per reference).
+void forEachCallee(ComputationOp comp, SymbolTable &symbols,
+                   function_ref<void(ComputationOp)> fn);
+
+/// The computations of `module`, each after every computation it refers to
+/// (a depth-first post-order of the call graph, iterative; the members of a
+/// cycle come in some order).
+SmallVector<ComputationOp> calleesFirst(ModuleOp module, SymbolTable &symbols);
 
 } // namespace mlir::hlo
 

@@ -183,11 +183,7 @@ static LogicalResult verifyModuleAttribute(Operation *op, NamedAttribute attr) {
   }
   if (key == "frontend_attributes") {
     auto dict = dyn_cast<DictionaryAttr>(value);
-    return check(dict && llvm::all_of(dict,
-                                      [](NamedAttribute a) {
-                                        return isa<StringAttr>(a.getValue());
-                                      }),
-                 "a dictionary of strings");
+    return check(dict && isStringDictionary(dict), "a dictionary of strings");
   }
   if (key.starts_with("allow_spmd_sharding_propagation"))
     return check(isa<DenseBoolArrayAttr>(value), "an array<i1>");

@@ -1,0 +1,46 @@
+//===- TransformUtils.cpp - walks of the call graph -----------------------===//
+
+#include "TransformUtils.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+using namespace mlir;
+using namespace mlir::hlo;
+
+void mlir::hlo::forEachCallee(ComputationOp comp, SymbolTable &symbols,
+                              function_ref<void(ComputationOp)> fn) {
+  if (std::optional<SymbolTable::UseRange> uses =
+          SymbolTable::getSymbolUses(&comp.getBody()))
+    for (const SymbolTable::SymbolUse &use : *uses)
+      if (auto callee = symbols.lookup<ComputationOp>(
+              use.getSymbolRef().getRootReference()))
+        fn(callee);
+}
+
+SmallVector<ComputationOp> mlir::hlo::calleesFirst(ModuleOp module,
+                                                   SymbolTable &symbols) {
+  SmallVector<ComputationOp> order;
+  llvm::DenseSet<Operation *> seen;
+  // Each entry: a computation and the callees it has yet to visit.
+  SmallVector<std::pair<ComputationOp, SmallVector<ComputationOp>>> stack;
+  auto visit = [&](ComputationOp comp) {
+    if (!seen.insert(comp).second)
+      return;
+    SmallVector<ComputationOp> callees;
+    forEachCallee(comp, symbols,
+                  [&](ComputationOp c) { callees.push_back(c); });
+    stack.push_back({comp, std::move(callees)});
+  };
+  for (auto root : module.getOps<ComputationOp>()) {
+    visit(root);
+    while (!stack.empty()) {
+      if (!stack.back().second.empty()) {
+        visit(stack.back().second.pop_back_val());
+        continue;
+      }
+      order.push_back(stack.back().first);
+      stack.pop_back();
+    }
+  }
+  return order;
+}
