@@ -1283,13 +1283,23 @@ LogicalResult ShuffleOp::verify() {
 // Effects of ops that call computations
 //===----------------------------------------------------------------------===//
 
+/// The computations whose effects this thread is computing: the query for
+/// a call nests through isMemoryEffectFree into the callee's calls, so a
+/// call back into one of them (a recursive call graph, which HLO forbids but
+/// the IR can hold) must add nothing instead of recursing forever.
+static thread_local llvm::SmallPtrSet<Operation *, 8> computationsInQuery;
+
 /// True if running `comp` (and what it calls) may have side effects.
-static bool mayHaveEffects(ComputationOp comp,
-                           llvm::SmallPtrSetImpl<Operation *> &visiting) {
-  if (!comp || !visiting.insert(comp).second)
-    return !comp; // Unknown computations may do anything; recursion: no.
-  return llvm::any_of(comp.getBody().getOps(),
-                      [](Operation &op) { return !isMemoryEffectFree(&op); });
+static bool mayHaveEffects(ComputationOp comp) {
+  if (!comp)
+    return true; // An unknown computation may do anything.
+  if (!computationsInQuery.insert(comp).second)
+    return false;
+  bool effects =
+      llvm::any_of(comp.getBody().getOps(),
+                   [](Operation &op) { return !isMemoryEffectFree(&op); });
+  computationsInQuery.erase(comp);
+  return effects;
 }
 
 /// Adds read and write effects if any of `callees` may have effects.
@@ -1297,12 +1307,11 @@ static void addCalleeEffects(
     Operation *op, ArrayRef<FlatSymbolRefAttr> callees,
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
-  llvm::SmallPtrSet<Operation *, 8> visiting;
   for (FlatSymbolRefAttr sym : callees) {
     auto comp =
         sym ? SymbolTable::lookupNearestSymbolFrom<ComputationOp>(op, sym)
             : ComputationOp();
-    if (mayHaveEffects(comp, visiting)) {
+    if (mayHaveEffects(comp)) {
       effects.emplace_back(MemoryEffects::Read::get());
       effects.emplace_back(MemoryEffects::Write::get());
       return;

@@ -1,0 +1,28 @@
+// RUN: hlo-opt %s --cse | FileCheck %s
+// RUN: hlo-opt %s --hlo-cse --hlo-dce | FileCheck %s --check-prefix=HLO
+
+// HLO forbids recursion, but the IR can hold a recursive call graph: asking
+// a call for its effects must not recurse forever (it overflowed the stack).
+// The recursion adds nothing, so the two pure calls are one.
+// CHECK-LABEL: hlo.computation @main
+// CHECK-COUNT-1: call %arg0 {to_apply = @a}
+// CHECK-NOT: call
+// HLO-LABEL: hlo.computation @main
+// HLO-COUNT-1: call
+// HLO-NOT: call
+module {
+  hlo.computation private @a(%x: tensor<f32>) -> tensor<f32> {
+    %0 = hlo.call %x {to_apply = @b} : (tensor<f32>) -> tensor<f32>
+    hlo.return %0 : tensor<f32>
+  }
+  hlo.computation private @b(%x: tensor<f32>) -> tensor<f32> {
+    %0 = hlo.call %x {to_apply = @a} : (tensor<f32>) -> tensor<f32>
+    hlo.return %0 : tensor<f32>
+  }
+  hlo.computation @main(%x: tensor<f32>) -> tuple<tensor<f32>, tensor<f32>> attributes {entry} {
+    %0 = hlo.call %x {to_apply = @a} : (tensor<f32>) -> tensor<f32>
+    %1 = hlo.call %x {to_apply = @a} : (tensor<f32>) -> tensor<f32>
+    %t = hlo.tuple %0, %1 : (tensor<f32>, tensor<f32>) -> tuple<tensor<f32>, tensor<f32>>
+    hlo.return %t : tuple<tensor<f32>, tensor<f32>>
+  }
+}
