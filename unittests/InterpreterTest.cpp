@@ -1,4 +1,5 @@
-//===- InterpreterTest.cpp - reference interpreter --------------------------===//
+//===- InterpreterTest.cpp - reference interpreter
+//--------------------------===//
 //
 // Literal printing, element types and rounding, elementwise ops, data
 // movement and errors. Expected values come from HLO semantics worked out
@@ -403,7 +404,6 @@ TEST_F(InterpreterTest, BitcastFollowsLayouts) {
             "s32[3,2] {{1, 4}, {2, 5}, {3, 6}}");
 }
 
-
 //===----------------------------------------------------------------------===//
 // Errors.
 //===----------------------------------------------------------------------===//
@@ -471,6 +471,86 @@ ENTRY e {
   }
   auto result = runtime::run(*module, *args, {}, error);
   ASSERT_TRUE(succeeded(result)) << error;
+}
+
+TEST_F(InterpreterTest, LiteralAttrRoundTrip) {
+  // toAttr is the inverse of fromAttr: random values of every kind of
+  // element type, and the special float values, come back bit for bit.
+  const char *hlo = R"(
+HloModule m
+ENTRY e {
+  a = (pred[5], s4[3], s8[2,3], u16[4], s32[2], u64[3]) parameter(0)
+  b = (f8e4m3fn[4], f8e5m2[3], bf16[6], f16[2], f32[3,2], f64[2]) parameter(1)
+  c = (c64[3], c128[2], (f32[], s32[0])) parameter(2)
+  ROOT t = pred[] constant(true)
+}
+)";
+  OwningOpRef<ModuleOp> module = importHloText(hlo, &ctx);
+  ASSERT_TRUE(module) << diagnostics;
+  std::string error;
+  for (uint64_t seed : {1, 2, 3}) {
+    auto args = randomArguments(*module, seed, error);
+    ASSERT_TRUE(succeeded(args)) << error;
+    for (const Literal &arg : *args) {
+      Attribute attr = arg.toAttr(&ctx);
+      ASSERT_TRUE(attr);
+      FailureOr<Literal> back = Literal::fromAttr(attr, arg.getType(&ctx));
+      ASSERT_TRUE(succeeded(back));
+      EXPECT_TRUE(*back == arg) << back->toString() << " vs " << arg.toString();
+    }
+  }
+  for (auto [shape, value] :
+       {std::pair<StringRef, StringRef>{"f32[4]", "{nan, -0, inf, -inf}"},
+        {"bf16[3]", "{-nan, 1e-40, 3.5}"},
+        {"c64[1]", "{(-0, nan)}"},
+        {"s64[2]", "{-9223372036854775808, 9223372036854775807}"}}) {
+    Literal l = lit(shape, value);
+    FailureOr<Literal> back =
+        Literal::fromAttr(l.toAttr(&ctx), l.getType(&ctx));
+    ASSERT_TRUE(succeeded(back));
+    EXPECT_EQ(back->toString(), l.toString());
+    for (int64_t i = 0; i < l.getNumElements(); ++i)
+      EXPECT_EQ(back->getBits(i), l.getBits(i)) << shape.str() << " " << i;
+  }
+  EXPECT_FALSE(Literal::token().toAttr(&ctx));
+}
+
+TEST_F(InterpreterTest, EvaluatorRunsOneInstruction) {
+  const char *hlo = R"(
+HloModule m
+sum {
+  a = s32[] parameter(0)
+  b = s32[] parameter(1)
+  ROOT s = s32[] add(a, b)
+}
+ENTRY e {
+  p = s32[4] parameter(0)
+  z = s32[] constant(0)
+  r = s32[] reduce(p, z), dimensions={0}, to_apply=sum
+  ROOT id = u32[] replica-id()
+}
+)";
+  OwningOpRef<ModuleOp> module = importHloText(hlo, &ctx);
+  ASSERT_TRUE(module) << diagnostics;
+  Evaluator evaluator(*module);
+  auto entry = *module->getOps<ComputationOp>().begin();
+  for (auto c : module->getOps<ComputationOp>())
+    if (c.getEntry())
+      entry = c;
+  Operation *reduce = nullptr;
+  for (Operation &op : entry.getBody().getOps())
+    if (isa<ReduceOp>(op))
+      reduce = &op;
+  ASSERT_TRUE(reduce);
+  Literal v = lit("s32[4]", "{1, 2, 3, 4}"), z = lit("s32[]", "5");
+  std::string error;
+  FailureOr<Literal> r = evaluator.evaluate(reduce, {&v, &z}, error);
+  ASSERT_TRUE(succeeded(r)) << error;
+  EXPECT_EQ(r->toString(), "s32[] 15");
+  // An operand of the wrong type is an error, not a crash.
+  FailureOr<Literal> bad = evaluator.evaluate(reduce, {&z, &z}, error);
+  EXPECT_TRUE(failed(bad));
+  EXPECT_FALSE(error.empty());
 }
 
 TEST_F(InterpreterTest, ArgumentBytesBeforeAllocation) {

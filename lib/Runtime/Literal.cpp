@@ -384,6 +384,62 @@ FailureOr<Literal> Literal::fromAttr(Attribute value, Type type) {
   return l;
 }
 
+Attribute Literal::toAttr(MLIRContext *context) const {
+  if (isTuple()) {
+    SmallVector<Attribute> attrs;
+    for (const Literal &e : elements) {
+      Attribute a = e.toAttr(context);
+      if (!a)
+        return {};
+      attrs.push_back(a);
+    }
+    return ArrayAttr::get(context, attrs);
+  }
+  if (!isArray())
+    return {};
+  auto type = RankedTensorType::get(shape, elementType);
+  int64_t n = getNumElements();
+  switch (elementKind) {
+  case ElementKind::Pred: {
+    SmallVector<bool> values(n);
+    for (int64_t i = 0; i < n; ++i)
+      values[i] = ints[i] != 0;
+    return DenseElementsAttr::get(type, values);
+  }
+  case ElementKind::Signed:
+  case ElementKind::Unsigned: {
+    SmallVector<APInt> values;
+    values.reserve(n);
+    for (int64_t i = 0; i < n; ++i)
+      values.push_back(getBits(i));
+    return DenseElementsAttr::get(type, values);
+  }
+  case ElementKind::Float: {
+    const llvm::fltSemantics &sem =
+        cast<FloatType>(elementType).getFloatSemantics();
+    SmallVector<llvm::APFloat> values;
+    values.reserve(n);
+    for (int64_t i = 0; i < n; ++i)
+      values.emplace_back(sem, getBits(i));
+    return DenseElementsAttr::get(type, values);
+  }
+  case ElementKind::Complex: {
+    const llvm::fltSemantics &sem =
+        cast<FloatType>(componentType).getFloatSemantics();
+    unsigned width = runtime::getElementBitWidth(componentType);
+    SmallVector<std::complex<llvm::APFloat>> values;
+    values.reserve(n);
+    for (int64_t i = 0; i < n; ++i) {
+      APInt bits = getBits(i);
+      values.emplace_back(llvm::APFloat(sem, bits.trunc(width)),
+                          llvm::APFloat(sem, bits.lshr(width).trunc(width)));
+    }
+    return DenseElementsAttr::get(type, values);
+  }
+  }
+  return {};
+}
+
 //===----------------------------------------------------------------------===//
 // Arrays.
 //===----------------------------------------------------------------------===//

@@ -17,6 +17,7 @@ using namespace mlir::hlo;
 void mlir::hlo::buildHloSpmdSimplifyPipeline(OpPassManager &pm) {
   // XLA: ScatterExpander, GatherExpander, HloDCE, HloConstantFolding.
   pm.addPass(createHloDce());
+  pm.addPass(createHloConstantFolding());
 }
 
 void mlir::hlo::buildHloSimplificationPipeline(OpPassManager &pm) {
@@ -27,6 +28,7 @@ void mlir::hlo::buildHloSimplificationPipeline(OpPassManager &pm) {
   OpPassManager body(ModuleOp::getOperationName());
   body.addPass(createHloAlgebraicSimplifier());
   body.addPass(createHloTupleSimplifier());
+  body.addPass(createHloConstantFolding());
   body.addPass(createHloCse());
   body.addPass(createHloDce());
   pm.addPass(createHloFixedPointPass(std::move(body)));

@@ -59,6 +59,7 @@
 #include "mlir/IR/BuiltinOps.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -136,6 +137,27 @@ FailureOr<Literal> run(ModuleOp module, ArrayRef<Literal> arguments,
 /// used as indices may still be out of range; the ops clamp as HLO does.
 FailureOr<std::vector<Literal>> randomArguments(ModuleOp module, uint64_t seed,
                                                 std::string &error);
+
+/// Evaluates single instructions of a module on known operand values, for
+/// constant folding: one simulated device (replica 0, partition 0), no
+/// infeed. Made once per module; the computations an instruction calls are
+/// looked up by name when it is evaluated, so instructions may change
+/// between evaluations but no computation may be added, removed or renamed.
+/// The caller keeps to instructions whose value does not depend on the
+/// device or the run (no replica-id, rng, collective, infeed, ...).
+class Evaluator {
+public:
+  explicit Evaluator(ModuleOp module, const InterpreterOptions &options = {});
+  ~Evaluator();
+  /// The value of instruction `op` on `operands` (the values of its data
+  /// operands, of their types), or failure with a message in `error`.
+  FailureOr<Literal> evaluate(Operation *op, ArrayRef<const Literal *> operands,
+                              std::string &error);
+
+private:
+  struct State;
+  std::unique_ptr<State> state;
+};
 
 } // namespace mlir::hlo::runtime
 

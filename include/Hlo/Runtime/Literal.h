@@ -63,6 +63,10 @@ public:
   /// A literal from a constant's `value` attribute (DenseElementsAttr for an
   /// array, ArrayAttr for a tuple) of result type `type`.
   static FailureOr<Literal> fromAttr(Attribute value, Type type);
+  /// The inverse: the `value` attribute of a constant holding this literal
+  /// (DenseElementsAttr of a tensor type without layout for an array,
+  /// ArrayAttr for a tuple); null for a token or opaque value.
+  Attribute toAttr(MLIRContext *context) const;
   /// A zero-filled array of `elementType` and `shape`.
   static Literal array(Type elementType, ArrayRef<int64_t> shape);
   /// An opaque[] value (carries nothing).

@@ -166,6 +166,34 @@ def HloCse : Pass<"hlo-cse", "::mlir::ModuleOp"> {
   ];
 }
 
+def HloConstantFolding : Pass<"hlo-constant-folding", "::mlir::ModuleOp"> {
+  let summary = "Evaluate instructions of constants with the interpreter "
+                "(XLA's HloConstantFolding)";
+  let description = [{
+    Replaces an instruction by a constant of its value when at least one
+    data operand is a constant and the others are known (constants, or
+    broadcasts and iotas of known values, evaluated on the way). The value
+    is computed by the reference interpreter. As XLA, it leaves alone:
+    broadcasts and iotas themselves (they would grow a scalar into a large
+    literal), tuples, after-all, fft, while loops, custom-calls,
+    instructions with side effects, replica-id, partition-id and calls of
+    computations holding any of these; instructions whose result or
+    operands hold more than `max-elements` elements; fused computations;
+    instructions with control edges; dynamic shapes. What the interpreter
+    cannot evaluate stays as it is.
+  }];
+  let options = [
+    Option<"maxElements", "max-elements", "int64_t",
+           /*default=*/"45000000",
+           "Largest result, or sum of operands, in elements (XLA's "
+           "kMaximumConstantSizeElements)">,
+  ];
+  let statistics = [
+    Statistic<"numFolded", "folded-instructions",
+              "Instructions replaced by constants">,
+  ];
+}
+
 def HloAlgebraicSimplifier
     : Pass<"hlo-algebraic-simplifier", "::mlir::ModuleOp"> {
   let summary = "Algebraic identities of HLO (XLA's AlgebraicSimplifier)";

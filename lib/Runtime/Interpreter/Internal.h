@@ -48,7 +48,10 @@ struct ComputationInfo {
 /// State shared by all simulated devices of one run. Built before the
 /// devices start and read-only afterwards, except the synchronized parts.
 struct SharedState {
-  SharedState(ModuleOp module, const InterpreterOptions &options);
+  /// Without `liveness`, no value is freed before its computation returns
+  /// (the Evaluator: the module's bodies may change between evaluations).
+  SharedState(ModuleOp module, const InterpreterOptions &options,
+              bool liveness = true);
   ~SharedState();
 
   ModuleOp module;
@@ -106,8 +109,10 @@ public:
   /// their bounds. See Shape.cpp.
   llvm::DenseMap<Value, SmallVector<int64_t, 4>> runtimeSizes;
 
-private:
+  /// The value of one instruction on the values of its data operands.
   FailureOr<Literal> evalOp(Operation *op, Operands operands);
+
+private:
   unsigned depth = 0;
 };
 

@@ -48,13 +48,16 @@ int64_t runtime::getLiveBytesLimit(const InterpreterOptions &options) {
   return static_cast<int64_t>(getPhysicalMemoryBytes() / 4 * 3) / devices;
 }
 
-SharedState::SharedState(ModuleOp module, const InterpreterOptions &options)
+SharedState::SharedState(ModuleOp module, const InterpreterOptions &options,
+                         bool liveness)
     : module(module), options(options),
       numDevices(options.numReplicas * options.numPartitions) {
   liveBytesLimit = getLiveBytesLimit(options);
   for (auto comp : module.getOps<ComputationOp>()) {
     ComputationInfo &info = computations[comp.getSymName()];
     info.op = comp;
+    if (!liveness)
+      continue;
     Block &body = comp.getBody().front();
     // The last instruction that reads each value; the terminator counts as
     // instruction N, so the root never dies.
@@ -77,8 +80,9 @@ SharedState::SharedState(ModuleOp module, const InterpreterOptions &options)
       if (last + 1 < i)
         info.deaths[last].push_back(v);
   }
-  for (auto &entry : computations)
-    infoByOp[entry.second.op] = &entry.second;
+  if (liveness)
+    for (auto &entry : computations)
+      infoByOp[entry.second.op] = &entry.second;
   if (numDevices > 1)
     rendezvous = makeRendezvous(numDevices);
 }
@@ -601,4 +605,53 @@ runtime::randomArguments(ModuleOp module, uint64_t seed, std::string &error) {
     args.push_back(std::move(*l));
   }
   return args;
+}
+
+//===----------------------------------------------------------------------===//
+// Evaluator.
+//===----------------------------------------------------------------------===//
+
+struct Evaluator::State {
+  State(ModuleOp module, const InterpreterOptions &options)
+      : shared(module, options, /*liveness=*/false), device(shared, 0, 0) {}
+  SharedState shared;
+  Interp device;
+};
+
+Evaluator::Evaluator(ModuleOp module, const InterpreterOptions &options) {
+  InterpreterOptions one = options;
+  one.numReplicas = one.numPartitions = 1;
+  state = std::make_unique<State>(module, one);
+}
+
+Evaluator::~Evaluator() = default;
+
+FailureOr<Literal> Evaluator::evaluate(Operation *op,
+                                       ArrayRef<const Literal *> operands,
+                                       std::string &error) {
+  OperandRange data = getDataOperands(op);
+  if (data.size() != operands.size()) {
+    error = "got " + std::to_string(operands.size()) + " operand values for " +
+            std::to_string(data.size()) + " operands";
+    return failure();
+  }
+  for (auto [i, v] : llvm::enumerate(data))
+    if (!operands[i]->hasType(v.getType())) {
+      error = "operand " + std::to_string(i) + " is not a value of " +
+              typeToString(v.getType());
+      return failure();
+    }
+  Interp &device = state->device;
+  device.errorMessage.clear();
+  device.runtimeSizes.clear();
+  FailureOr<Literal> result = device.evalOp(op, operands);
+  if (failed(result)) {
+    error = device.errorMessage;
+    return failure();
+  }
+  if (!result->hasType(op->getResult(0).getType())) {
+    error = "computed a value of another type";
+    return failure();
+  }
+  return result;
 }
