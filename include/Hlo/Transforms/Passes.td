@@ -190,4 +190,25 @@ def HloAlgebraicSimplifier
   ];
 }
 
+def HloDotDecomposer : Pass<"hlo-dot-decomposer", "::mlir::ModuleOp"> {
+  let summary = "Rewrite every dot into canonical form (XLA's "
+                "DotDecomposer)";
+  let description = [{
+    A dot is canonical when each operand has its batch dimensions first and
+    in order, one contracting dimension and at most one non-contracting
+    dimension. Any other dot becomes a canonical one: each operand is
+    transposed to [batch, non-contracting, contracting] (lhs) or [batch,
+    contracting, non-contracting] (rhs) and reshaped to [batch,
+    product of non-contracting, product of contracting] (rhs: contracting
+    before non-contracting), a non-contracting product of 1 left out; the
+    new dot's result is reshaped to the original one. Dots without
+    contracting dimensions contract one dimension of size 1. Left alone:
+    canonical dots, sparse dots, dots with dynamic shapes or control
+    predecessors, and fused computations.
+  }];
+  let statistics = [
+    Statistic<"numCanonicalized", "canonicalized", "Dots rewritten">,
+  ];
+}
+
 #endif // HLO_TRANSFORMS_PASSES
