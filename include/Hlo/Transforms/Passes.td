@@ -190,6 +190,43 @@ def HloAlgebraicSimplifier
   ];
 }
 
+def HloBatchNormExpander
+    : Pass<"hlo-batchnorm-expander", "::mlir::ModuleOp"> {
+  let summary = "Expand batch-norm instructions into elementwise ops and "
+                "reductions (XLA's BatchNormExpander)";
+  let description = [{
+    Rewrites, each when its option is set (all off by default, as in XLA):
+    - `batch-norm-training` into the per-feature sums of x and x*x
+      (`reduce` with a new scalar add computation over every dimension but
+      `feature_index`), mean = E[x], variance = E[x^2] - E[x]^2, and
+      (x - mean) * rsqrt(variance + epsilon) * scale + offset, tupled with
+      mean and variance;
+    - `batch-norm-inference` into x * s + (offset - mean * s) with
+      s = scale * rsqrt(variance + epsilon), per feature then broadcast;
+    - `batch-norm-grad` into sum(dy), sum(dy * (x - mean)), the scale
+      gradient sum(dy * (x - mean)) * rsqrt(variance + epsilon) and the
+      operand gradient scale * rsqrt(variance + epsilon) / N *
+      (N * dy - sum(dy) - (x - mean) * sum(dy * (x - mean)) /
+      (variance + epsilon)).
+    Computed in the operand's element type; N is the number of elements per
+    feature. Instructions added for a sharded batch norm get the operand's
+    sharding when they have the operand's shape, otherwise replicated (or
+    the unique device). Left alone: instructions with control predecessors,
+    dynamic shapes, and fused computations.
+  }];
+  let options = [
+    Option<"rewriteTrainingOp", "rewrite-training-op", "bool",
+           /*default=*/"false", "Expand batch-norm-training">,
+    Option<"rewriteInferenceOp", "rewrite-inference-op", "bool",
+           /*default=*/"false", "Expand batch-norm-inference">,
+    Option<"rewriteGradOp", "rewrite-grad-op", "bool", /*default=*/"false",
+           "Expand batch-norm-grad">,
+  ];
+  let statistics = [
+    Statistic<"numExpanded", "expanded", "Batch-norm instructions expanded">,
+  ];
+}
+
 def HloDotDecomposer : Pass<"hlo-dot-decomposer", "::mlir::ModuleOp"> {
   let summary = "Rewrite every dot into canonical form (XLA's "
                 "DotDecomposer)";
