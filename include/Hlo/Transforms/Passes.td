@@ -248,4 +248,25 @@ def HloDotDecomposer : Pass<"hlo-dot-decomposer", "::mlir::ModuleOp"> {
   ];
 }
 
+def HloOperandUpcaster : Pass<"hlo-operand-upcaster", "::mlir::ModuleOp"> {
+  let summary = "Convert dot and convolution operands to the result's "
+                "element type (XLA's OperandUpcaster)";
+  let description = [{
+    For a `dot` or `convolution` whose result element type ranks at least
+    as high as the type inferred from its operands (the higher-precision
+    one of lhs and rhs, XLA's HigherPrecisionType: complex over real, then
+    float range, float precision, bit width, signed over unsigned), converts
+    each operand of another element type to the result's: `bf16 x bf16 ->
+    f32` becomes `convert(lhs) x convert(rhs) -> f32`. Left alone:
+    instructions whose operands and result already share one type, those
+    whose result ranks below the inferred type (see `hlo-result-caster`),
+    operand types XLA cannot rank, and fused computations. Packed-nibble
+    precision is not expanded.
+  }];
+  let statistics = [
+    Statistic<"numUpcast", "upcast", "Instructions whose operands were "
+              "converted">,
+  ];
+}
+
 #endif // HLO_TRANSFORMS_PASSES
