@@ -269,4 +269,22 @@ def HloOperandUpcaster : Pass<"hlo-operand-upcaster", "::mlir::ModuleOp"> {
   ];
 }
 
+def HloResultCaster : Pass<"hlo-result-caster", "::mlir::ModuleOp"> {
+  let summary = "Compute dot and convolution in the operands' type and "
+                "convert the result (XLA's ResultCaster)";
+  let description = [{
+    For a `dot` or `convolution` whose declared result element type ranks
+    below the type inferred from its operands (the higher-precision one of
+    lhs and rhs, XLA's HigherPrecisionType), the instruction produces the
+    inferred type and a `convert` to the declared type replaces its uses:
+    `f32 x f32 -> bf16` becomes `convert(f32 x f32 -> f32)`. Never a
+    downcast of the computation: a result that ranks higher is left to
+    `hlo-operand-upcaster`. Left alone: types XLA cannot rank and fused
+    computations.
+  }];
+  let statistics = [
+    Statistic<"numCast", "cast", "Instructions whose result was converted">,
+  ];
+}
+
 #endif // HLO_TRANSFORMS_PASSES
