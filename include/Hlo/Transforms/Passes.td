@@ -218,4 +218,101 @@ def HloAlgebraicSimplifier
   ];
 }
 
+def HloBatchNormExpander
+    : Pass<"hlo-batchnorm-expander", "::mlir::ModuleOp"> {
+  let summary = "Expand batch-norm instructions into elementwise ops and "
+                "reductions (XLA's BatchNormExpander)";
+  let description = [{
+    Rewrites, each when its option is set (all off by default, as in XLA):
+    - `batch-norm-training` into the per-feature sums of x and x*x
+      (`reduce` with a new scalar add computation over every dimension but
+      `feature_index`), mean = E[x], variance = E[x^2] - E[x]^2, and
+      (x - mean) * rsqrt(variance + epsilon) * scale + offset, tupled with
+      mean and variance;
+    - `batch-norm-inference` into x * s + (offset - mean * s) with
+      s = scale * rsqrt(variance + epsilon), per feature then broadcast;
+    - `batch-norm-grad` into sum(dy), sum(dy * (x - mean)), the scale
+      gradient sum(dy * (x - mean)) * rsqrt(variance + epsilon) and the
+      operand gradient scale * rsqrt(variance + epsilon) / N *
+      (N * dy - sum(dy) - (x - mean) * sum(dy * (x - mean)) /
+      (variance + epsilon)).
+    Computed in the operand's element type; N is the number of elements per
+    feature. Instructions added for a sharded batch norm get the operand's
+    sharding when they have the operand's shape, otherwise replicated (or
+    the unique device). Left alone: instructions with control predecessors,
+    dynamic shapes, and fused computations.
+  }];
+  let options = [
+    Option<"rewriteTrainingOp", "rewrite-training-op", "bool",
+           /*default=*/"false", "Expand batch-norm-training">,
+    Option<"rewriteInferenceOp", "rewrite-inference-op", "bool",
+           /*default=*/"false", "Expand batch-norm-inference">,
+    Option<"rewriteGradOp", "rewrite-grad-op", "bool", /*default=*/"false",
+           "Expand batch-norm-grad">,
+  ];
+  let statistics = [
+    Statistic<"numExpanded", "expanded", "Batch-norm instructions expanded">,
+  ];
+}
+
+def HloDotDecomposer : Pass<"hlo-dot-decomposer", "::mlir::ModuleOp"> {
+  let summary = "Rewrite every dot into canonical form (XLA's "
+                "DotDecomposer)";
+  let description = [{
+    A dot is canonical when each operand has its batch dimensions first and
+    in order, one contracting dimension and at most one non-contracting
+    dimension. Any other dot becomes a canonical one: each operand is
+    transposed to [batch, non-contracting, contracting] (lhs) or [batch,
+    contracting, non-contracting] (rhs) and reshaped to [batch,
+    product of non-contracting, product of contracting] (rhs: contracting
+    before non-contracting), a non-contracting product of 1 left out; the
+    new dot's result is reshaped to the original one. Dots without
+    contracting dimensions contract one dimension of size 1. Left alone:
+    canonical dots, sparse dots, dots with dynamic shapes or control
+    predecessors, and fused computations.
+  }];
+  let statistics = [
+    Statistic<"numCanonicalized", "canonicalized", "Dots rewritten">,
+  ];
+}
+
+def HloOperandUpcaster : Pass<"hlo-operand-upcaster", "::mlir::ModuleOp"> {
+  let summary = "Convert dot and convolution operands to the result's "
+                "element type (XLA's OperandUpcaster)";
+  let description = [{
+    For a `dot` or `convolution` whose result element type ranks at least
+    as high as the type inferred from its operands (the higher-precision
+    one of lhs and rhs, XLA's HigherPrecisionType: complex over real, then
+    float range, float precision, bit width, signed over unsigned), converts
+    each operand of another element type to the result's: `bf16 x bf16 ->
+    f32` becomes `convert(lhs) x convert(rhs) -> f32`. Left alone:
+    instructions whose operands and result already share one type, those
+    whose result ranks below the inferred type (see `hlo-result-caster`),
+    operand types XLA cannot rank, and fused computations. Packed-nibble
+    precision is not expanded.
+  }];
+  let statistics = [
+    Statistic<"numUpcast", "upcast", "Instructions whose operands were "
+              "converted">,
+  ];
+}
+
+def HloResultCaster : Pass<"hlo-result-caster", "::mlir::ModuleOp"> {
+  let summary = "Compute dot and convolution in the operands' type and "
+                "convert the result (XLA's ResultCaster)";
+  let description = [{
+    For a `dot` or `convolution` whose declared result element type ranks
+    below the type inferred from its operands (the higher-precision one of
+    lhs and rhs, XLA's HigherPrecisionType), the instruction produces the
+    inferred type and a `convert` to the declared type replaces its uses:
+    `f32 x f32 -> bf16` becomes `convert(f32 x f32 -> f32)`. Never a
+    downcast of the computation: a result that ranks higher is left to
+    `hlo-operand-upcaster`. Left alone: types XLA cannot rank and fused
+    computations.
+  }];
+  let statistics = [
+    Statistic<"numCast", "cast", "Instructions whose result was converted">,
+  ];
+}
+
 #endif // HLO_TRANSFORMS_PASSES

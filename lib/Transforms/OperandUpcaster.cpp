@@ -1,0 +1,83 @@
+//===- OperandUpcaster.cpp - dot/convolution operands to the result type --===//
+//
+// XLA's OperandUpcaster. The element type HLO infers for a dot or a
+// convolution is the higher-precision one of its operands' (XLA's
+// HigherPrecisionType); an instruction may declare another. When the
+// declared type ranks at least as high as the inferred one and the
+// operands are not all of it already, every operand of another type is
+// converted to the result's:
+//   dot(bf16 x, bf16 y) -> f32   ==>   dot(convert(x), convert(y)) -> f32
+// A declared type that ranks lower is hlo-result-caster's case. Left alone:
+// operand types XLA cannot rank against each other, fused computations,
+// and packed-nibble precision (XLA splits those dots per nibble; not done
+// here).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Transforms/Passes.h"
+#include "RewriteUtils.h"
+
+namespace mlir::hlo {
+#define GEN_PASS_DEF_HLOOPERANDUPCASTER
+#include "Hlo/Transforms/Passes.h.inc"
+} // namespace mlir::hlo
+
+using namespace mlir;
+using namespace mlir::hlo;
+
+/// True if one of `op`'s operands has packed-nibble precision.
+static bool hasPackedNibble(Operation *op) {
+  auto precision = op->getAttrOfType<ArrayAttr>("operand_precision");
+  return precision && llvm::any_of(precision, [](Attribute a) {
+           auto p = dyn_cast<PrecisionAttr>(a);
+           return p && p.getValue() == Precision::PackedNibble;
+         });
+}
+
+/// The element type `op` (a dot or convolution) should compute in with
+/// converted operands, or null if it is not one to rewrite.
+static Type upcastType(Operation *op) {
+  auto lhs = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  auto rhs = dyn_cast<RankedTensorType>(op->getOperand(1).getType());
+  auto result = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!lhs || !rhs || !result || hasPackedNibble(op))
+    return nullptr;
+  Type inferred =
+      higherPrecisionType(lhs.getElementType(), rhs.getElementType());
+  Type declared = result.getElementType();
+  if (!inferred || (declared == inferred && lhs.getElementType() == inferred &&
+                    rhs.getElementType() == inferred))
+    return nullptr;
+  return higherPrecisionType(inferred, declared) == declared ? declared
+                                                             : nullptr;
+}
+
+namespace {
+struct OperandUpcasterPass
+    : hlo::impl::HloOperandUpcasterBase<OperandUpcasterPass> {
+  void runOnOperation() override {
+    for (ComputationOp comp : nonFusionComputations(getOperation())) {
+      for (Operation &op : comp.getBody().getOps()) {
+        if (!isa<DotOp, ConvolutionOp>(op))
+          continue;
+        Type element = upcastType(&op);
+        if (!element)
+          continue;
+        OpBuilder b(&op);
+        for (unsigned i : {0u, 1u}) {
+          Value operand = op.getOperand(i);
+          if (cast<RankedTensorType>(operand.getType()).getElementType() ==
+              element)
+            continue;
+          Operation *convert = createInstruction(
+              b, derivedLoc(op.getLoc()), ConvertOp::getOperationName(),
+              withElementType(operand.getType(), element), {operand});
+          op.setOperand(i, convert->getResult(0));
+        }
+        ++numUpcast;
+      }
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,88 @@
+//===- RewriteUtils.cpp - helpers of the expanding passes -----------------===//
+
+#include "RewriteUtils.h"
+
+#include "mlir/IR/SymbolTable.h"
+
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <tuple>
+
+using namespace mlir;
+using namespace mlir::hlo;
+
+SmallVector<ComputationOp> mlir::hlo::nonFusionComputations(ModuleOp module) {
+  SymbolTable symbols(module);
+  llvm::DenseSet<Operation *> fused;
+  module.walk([&](FusionOp fusion) {
+    if (Operation *callee = symbols.lookup(fusion.getCalls()))
+      fused.insert(callee);
+  });
+  SmallVector<ComputationOp> comps;
+  for (auto comp : module.getOps<ComputationOp>())
+    if (!fused.contains(comp))
+      comps.push_back(comp);
+  return comps;
+}
+
+/// The metadata dictionary `loc` carries (the importer puts it on a fused
+/// location around the instruction's name), or null.
+static Attribute findMetadata(Location loc) {
+  if (auto fused = dyn_cast<FusedLoc>(loc)) {
+    if (auto md = dyn_cast_or_null<DictionaryAttr>(fused.getMetadata()))
+      return md;
+    for (Location inner : fused.getLocations())
+      if (Attribute md = findMetadata(inner))
+        return md;
+    return nullptr;
+  }
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return findMetadata(name.getChildLoc());
+  return nullptr;
+}
+
+Location mlir::hlo::derivedLoc(Location loc) {
+  MLIRContext *ctx = loc.getContext();
+  if (Attribute md = findMetadata(loc))
+    return FusedLoc::get(ctx, {}, md);
+  return UnknownLoc::get(ctx);
+}
+
+/// The keys XLA orders element types by, most important first.
+static std::tuple<bool, int, int, unsigned, bool> precisionKey(Type type) {
+  bool isComplex = false;
+  if (auto complex = dyn_cast<ComplexType>(type)) {
+    isComplex = true;
+    type = complex.getElementType();
+  }
+  int range = -1, significand = -1;
+  if (auto fp = dyn_cast<FloatType>(type)) {
+    const llvm::fltSemantics &sem = fp.getFloatSemantics();
+    range = llvm::APFloat::semanticsMaxExponent(sem) + 1;
+    significand = static_cast<int>(llvm::APFloat::semanticsPrecision(sem));
+  }
+  unsigned width = type.getIntOrFloatBitWidth();
+  auto integer = dyn_cast<IntegerType>(type);
+  // s1 is `si1`; the other signed types are signless, i1 is pred.
+  bool isSigned =
+      integer && (integer.isSigned() || (integer.isSignless() && width > 1));
+  return {isComplex, range, significand, width, isSigned};
+}
+
+Type mlir::hlo::higherPrecisionType(Type a, Type b) {
+  if (a == b)
+    return a;
+  auto ka = precisionKey(a), kb = precisionKey(b);
+  if (ka > kb)
+    return a;
+  if (kb > ka)
+    return b;
+  return nullptr;
+}
+
+RankedTensorType mlir::hlo::withElementType(Type type, Type element) {
+  auto ranked = cast<RankedTensorType>(type);
+  return RankedTensorType::get(ranked.getShape(), element,
+                               ranked.getEncoding());
+}

@@ -1,0 +1,39 @@
+//===- RewriteUtils.h - helpers of the expanding passes ---------*- C++ -*-===//
+//
+// Private to lib/Transforms: what the passes that expand one instruction
+// into several (batch-norm expander, dot decomposer, operand upcaster,
+// result caster) share: the computations they visit, a location for the
+// instructions they add and XLA's order of element types by precision.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HLO_LIB_TRANSFORMS_REWRITEUTILS_H
+#define HLO_LIB_TRANSFORMS_REWRITEUTILS_H
+
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::hlo {
+
+/// The computations of `module` that no fusion calls (XLA's
+/// MakeNonfusionComputations: the expanders leave fused computations alone).
+SmallVector<ComputationOp> nonFusionComputations(ModuleOp module);
+
+/// The location of an instruction added in place of the one at `loc`: the
+/// same HLO metadata (XLA copies it to derived instructions) but not its
+/// name, which stays with the instruction that takes its place.
+Location derivedLoc(Location loc);
+
+/// XLA's `primitive_util::HigherPrecisionType`: of two element types, the
+/// one that holds the other's values best (complex over real, then float
+/// range, float precision, bit width, signed over unsigned). Null when
+/// neither wins (two distinct types XLA ranks equally).
+Type higherPrecisionType(Type a, Type b);
+
+/// `type` (an array type) with element type `element`, layout kept.
+RankedTensorType withElementType(Type type, Type element);
+
+} // namespace mlir::hlo
+
+#endif // HLO_LIB_TRANSFORMS_REWRITEUTILS_H
