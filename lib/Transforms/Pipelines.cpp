@@ -27,6 +27,8 @@ void mlir::hlo::buildHloSimplificationPipeline(OpPassManager &pm) {
   // in its simplification pipeline too, sits before CSE).
   OpPassManager body(ModuleOp::getOperationName());
   body.addPass(createHloAlgebraicSimplifier());
+  body.addPass(createHloDotDecomposer());
+  body.addPass(createHloWhileLoopSimplifier());
   body.addPass(createHloTupleSimplifier());
   body.addPass(createHloConstantFolding());
   body.addPass(createHloCse());
@@ -35,11 +37,19 @@ void mlir::hlo::buildHloSimplificationPipeline(OpPassManager &pm) {
 }
 
 void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm) {
-  // XLA: ZeroSizedHloElimination, CallInliner, DotDecomposer,
-  // BFloat16Normalization, BatchNormExpander, DynamicPadder, then
-  // simplification.
+  // XLA (GPU): OperandUpcaster, ResultCaster, ZeroSizedHloElimination,
+  // CallInliner, DotDecomposer, BatchNormExpander (all three forms),
+  // DynamicPadder, then simplification.
+  pm.addPass(createHloOperandUpcaster());
+  pm.addPass(createHloResultCaster());
   pm.addPass(createHloZeroSizedHloElimination());
   pm.addPass(createHloCallInliner());
+  pm.addPass(createHloDotDecomposer());
+  HloBatchNormExpanderOptions batchNorm;
+  batchNorm.rewriteTrainingOp = true;
+  batchNorm.rewriteInferenceOp = true;
+  batchNorm.rewriteGradOp = true;
+  pm.addPass(createHloBatchNormExpander(batchNorm));
   buildHloSimplificationPipeline(pm);
 }
 

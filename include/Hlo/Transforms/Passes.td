@@ -194,6 +194,33 @@ def HloConstantFolding : Pass<"hlo-constant-folding", "::mlir::ModuleOp"> {
   ];
 }
 
+def HloWhileLoopSimplifier
+    : Pass<"hlo-while-loop-simplifier", "::mlir::ModuleOp"> {
+  let summary = "Remove, inline and shrink while loops (XLA's "
+                "WhileLoopSimplifier)";
+  let description = [{
+    The five rules of XLA's WhileLoopSimplifier (seed 002, section 3.7):
+    a loop whose body runs no time is its init value; one whose body runs
+    once is a copy of its body on the init; state elements that nothing
+    reads are removed; elements with the same init that the body passes on
+    unchanged become one; a state holding nested tuples is flattened. The
+    trip count comes from the loop's `known_trip_count` backend config or
+    from an induction variable (constant init, constant step, compared with
+    a constant). Removing or inlining a loop needs a condition without side
+    effects; loops with control edges are left alone. Rewritten loops get
+    new condition and body computations; the old ones are removed when
+    nothing calls them any more.
+  }];
+  let statistics = [
+    Statistic<"numLoopsRemoved", "loops-removed",
+              "Loops replaced by their init or their body">,
+    Statistic<"numElementsRemoved", "loops-shrunk",
+              "Loops whose state lost unread or repeated elements">,
+    Statistic<"numFlattened", "loops-flattened",
+              "Loops whose nested tuple state was flattened">,
+  ];
+}
+
 def HloAlgebraicSimplifier
     : Pass<"hlo-algebraic-simplifier", "::mlir::ModuleOp"> {
   let summary = "Algebraic identities of HLO (XLA's AlgebraicSimplifier)";

@@ -1,0 +1,217 @@
+// RUN: hlo-opt %s -split-input-file --hlo-while-loop-simplifier | FileCheck %s
+// RUN: hlo-opt %s -split-input-file --hlo-while-loop-simplifier --hlo-check-semantics -o /dev/null
+
+// Rule 1: the condition fails on the init (i = 0, i < 0): the loop is its
+// init; the computations nothing calls any more go.
+// CHECK-LABEL: module @zero
+// CHECK-NOT: hlo.computation private
+// CHECK-NOT: while
+// CHECK: %[[INIT:.*]] = tuple
+// CHECK-NEXT: return %[[INIT]]
+module @zero {
+  hlo.computation private @cond(%arg0: tuple<tensor<i32>, tensor<4xf32>>) -> tensor<i1> {
+    %0 = get_tuple_element %arg0 {index = 0 : i64} : (tuple<tensor<i32>, tensor<4xf32>>) -> tensor<i32>
+    %1 = constant {value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %2 = compare %0, %1 {direction = #hlo<comparison_direction LT>} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    return %2 : tensor<i1>
+  }
+  hlo.computation private @body(%arg0: tuple<tensor<i32>, tensor<4xf32>>) -> tuple<tensor<i32>, tensor<4xf32>> {
+    %0 = get_tuple_element %arg0 {index = 0 : i64} : (tuple<tensor<i32>, tensor<4xf32>>) -> tensor<i32>
+    %1 = get_tuple_element %arg0 {index = 1 : i64} : (tuple<tensor<i32>, tensor<4xf32>>) -> tensor<4xf32>
+    %2 = constant {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %3 = add %0, %2 : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %4 = negate %1 : (tensor<4xf32>) -> tensor<4xf32>
+    %5 = tuple %3, %4 : (tensor<i32>, tensor<4xf32>) -> tuple<tensor<i32>, tensor<4xf32>>
+    return %5 : tuple<tensor<i32>, tensor<4xf32>>
+  }
+  hlo.computation @e(%arg0: tensor<4xf32>) -> tuple<tensor<i32>, tensor<4xf32>> attributes {entry} {
+    %0 = constant {value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %1 = tuple %0, %arg0 : (tensor<i32>, tensor<4xf32>) -> tuple<tensor<i32>, tensor<4xf32>>
+    %2 = while %1 {body = @body, condition = @cond} : (tuple<tensor<i32>, tensor<4xf32>>) -> tuple<tensor<i32>, tensor<4xf32>>
+    return %2 : tuple<tensor<i32>, tensor<4xf32>>
+  }
+}
+
+// -----
+
+// Rule 2: one trip (i = 0, i < 1, step 1): a copy of the body on the init.
+// CHECK-LABEL: module @once
+// CHECK-NOT: while
+// CHECK: %[[INIT:.*]] = tuple
+// CHECK: negate
+// CHECK: %[[R:.*]] = tuple
+// CHECK-NEXT: return %[[R]]
+module @once {
+  hlo.computation private @cond(%arg0: tuple<tensor<i32>, tensor<4xf32>>) -> tensor<i1> {
+    %0 = get_tuple_element %arg0 {index = 0 : i64} : (tuple<tensor<i32>, tensor<4xf32>>) -> tensor<i32>
+    %1 = constant {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %2 = compare %0, %1 {direction = #hlo<comparison_direction LT>} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    return %2 : tensor<i1>
+  }
+  hlo.computation private @body(%arg0: tuple<tensor<i32>, tensor<4xf32>>) -> tuple<tensor<i32>, tensor<4xf32>> {
+    %0 = get_tuple_element %arg0 {index = 0 : i64} : (tuple<tensor<i32>, tensor<4xf32>>) -> tensor<i32>
+    %1 = get_tuple_element %arg0 {index = 1 : i64} : (tuple<tensor<i32>, tensor<4xf32>>) -> tensor<4xf32>
+    %2 = constant {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %3 = add %0, %2 : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %4 = negate %1 : (tensor<4xf32>) -> tensor<4xf32>
+    %5 = tuple %3, %4 : (tensor<i32>, tensor<4xf32>) -> tuple<tensor<i32>, tensor<4xf32>>
+    return %5 : tuple<tensor<i32>, tensor<4xf32>>
+  }
+  hlo.computation @e(%arg0: tensor<4xf32>) -> tuple<tensor<i32>, tensor<4xf32>> attributes {entry} {
+    %0 = constant {value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %1 = tuple %0, %arg0 : (tensor<i32>, tensor<4xf32>) -> tuple<tensor<i32>, tensor<4xf32>>
+    %2 = while %1 {body = @body, condition = @cond} : (tuple<tensor<i32>, tensor<4xf32>>) -> tuple<tensor<i32>, tensor<4xf32>>
+    return %2 : tuple<tensor<i32>, tensor<4xf32>>
+  }
+}
+
+// -----
+
+// Rule 2 from the known_trip_count backend config (the condition is not an
+// induction variable compare).
+// CHECK-LABEL: module @known
+// CHECK-NOT: while
+// CHECK: negate
+module @known {
+  hlo.computation private @cond(%arg0: tuple<tensor<4xf32>>) -> tensor<i1> {
+    %0 = get_tuple_element %arg0 {index = 0 : i64} : (tuple<tensor<4xf32>>) -> tensor<4xf32>
+    %1 = constant {value = dense<0.000000e+00> : tensor<f32>} : () -> tensor<f32>
+    %2 = reduce %0, %1 {dimensions = array<i64: 0>, to_apply = @add} : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
+    %3 = compare %2, %1 {direction = #hlo<comparison_direction GT>} : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    return %3 : tensor<i1>
+  }
+  hlo.computation private @add(%arg0: tensor<f32>, %arg1: tensor<f32>) -> tensor<f32> {
+    %0 = add %arg0, %arg1 : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    return %0 : tensor<f32>
+  }
+  hlo.computation private @body(%arg0: tuple<tensor<4xf32>>) -> tuple<tensor<4xf32>> {
+    %0 = get_tuple_element %arg0 {index = 0 : i64} : (tuple<tensor<4xf32>>) -> tensor<4xf32>
+    %1 = negate %0 : (tensor<4xf32>) -> tensor<4xf32>
+    %2 = tuple %1 : (tensor<4xf32>) -> tuple<tensor<4xf32>>
+    return %2 : tuple<tensor<4xf32>>
+  }
+  hlo.computation @e(%arg0: tensor<4xf32>) -> tuple<tensor<4xf32>> attributes {entry} {
+    %0 = tuple %arg0 : (tensor<4xf32>) -> tuple<tensor<4xf32>>
+    %1 = while %0 {backend_config = #hlo.backend_config<{known_trip_count = {n = 1 : i64}}>, body = @body, condition = @cond} : (tuple<tensor<4xf32>>) -> tuple<tensor<4xf32>>
+    return %1 : tuple<tensor<4xf32>>
+  }
+}
+
+// -----
+
+// Rules 3 and 4: element 2 is only used to compute itself, elements 3 and 4
+// have the same init and are passed on unchanged: one element remains of
+// the three. The induction variable (read by the condition) and element 1
+// (read after the loop) stay.
+// CHECK-LABEL: module @shrink
+// CHECK: hlo.computation private @[[COND:.*]](%arg0: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>)
+// CHECK: hlo.computation private @[[BODY:.*]](%arg0: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>>)
+// CHECK-NOT: sine
+// CHECK-NOT: index = 3
+// CHECK-COUNT-2: get_tuple_element %arg0 {index = 2 : i64}
+// CHECK-NOT: index = 3
+// CHECK: hlo.computation @e
+// CHECK: %[[INIT:.*]] = tuple %{{.*}}, %arg0, %{{.*}} : (tensor<i32>, tensor<4xf32>, tensor<4xf32>)
+// CHECK: %[[W:.*]] = while %[[INIT]] {body = @[[BODY]], condition = @[[COND]]}
+// CHECK: get_tuple_element %[[W]] {index = 1 : i64}
+module @shrink {
+  hlo.computation private @cond(%arg0: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>) -> tensor<i1> {
+    %0 = get_tuple_element %arg0 {index = 0 : i64} : (tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>) -> tensor<i32>
+    %1 = constant {value = dense<5> : tensor<i32>} : () -> tensor<i32>
+    %2 = compare %0, %1 {direction = #hlo<comparison_direction LT>} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    return %2 : tensor<i1>
+  }
+  hlo.computation private @body(%arg0: tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>) -> tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>> {
+    %0 = get_tuple_element %arg0 {index = 0 : i64} : (tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>) -> tensor<i32>
+    %1 = get_tuple_element %arg0 {index = 1 : i64} : (tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>) -> tensor<4xf32>
+    %2 = get_tuple_element %arg0 {index = 2 : i64} : (tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>) -> tensor<4xf32>
+    %3 = get_tuple_element %arg0 {index = 3 : i64} : (tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>) -> tensor<4xf32>
+    %4 = get_tuple_element %arg0 {index = 4 : i64} : (tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>) -> tensor<4xf32>
+    %5 = constant {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %6 = add %0, %5 : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %7 = multiply %1, %4 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    %8 = add %7, %3 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    %9 = sine %2 : (tensor<4xf32>) -> tensor<4xf32>
+    %10 = tuple %6, %8, %9, %3, %4 : (tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+    return %10 : tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+  }
+  hlo.computation @e(%arg0: tensor<4xf32>, %arg1: tensor<4xf32>) -> tensor<4xf32> attributes {entry} {
+    %0 = constant {value = dense<[5.000000e-01, 2.500000e-01, 5.000000e-01, 2.500000e-01]> : tensor<4xf32>} : () -> tensor<4xf32>
+    %1 = constant {value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %2 = tuple %1, %arg0, %arg1, %0, %0 : (tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+    %3 = while %2 {body = @body, condition = @cond} : (tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>) -> tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+    %4 = get_tuple_element %3 {index = 1 : i64} : (tuple<tensor<i32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>) -> tensor<4xf32>
+    return %4 : tensor<4xf32>
+  }
+}
+
+// -----
+
+// Rule 5: the nested tuple state is flattened; the old structure is rebuilt
+// around the loop and in its computations.
+// CHECK-LABEL: module @nested
+// CHECK: hlo.computation private @{{.*}}(%arg0: tuple<tensor<i32>, tensor<4xf32>, tensor<i32>>) -> tensor<i1>
+// CHECK: hlo.computation private @{{.*}}(%arg0: tuple<tensor<i32>, tensor<4xf32>, tensor<i32>>) -> tuple<tensor<i32>, tensor<4xf32>, tensor<i32>>
+// CHECK: %[[W:.*]] = while %{{.*}} : (tuple<tensor<i32>, tensor<4xf32>, tensor<i32>>) -> tuple<tensor<i32>, tensor<4xf32>, tensor<i32>>
+// CHECK: tuple %{{.*}}, %{{.*}} : (tensor<4xf32>, tensor<i32>) -> tuple<tensor<4xf32>, tensor<i32>>
+module @nested {
+  hlo.computation private @cond(%arg0: tuple<tensor<i32>, tuple<tensor<4xf32>, tensor<i32>>>) -> tensor<i1> {
+    %0 = get_tuple_element %arg0 {index = 0 : i64} : (tuple<tensor<i32>, tuple<tensor<4xf32>, tensor<i32>>>) -> tensor<i32>
+    %1 = constant {value = dense<3> : tensor<i32>} : () -> tensor<i32>
+    %2 = compare %0, %1 {direction = #hlo<comparison_direction LT>} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    return %2 : tensor<i1>
+  }
+  hlo.computation private @body(%arg0: tuple<tensor<i32>, tuple<tensor<4xf32>, tensor<i32>>>) -> tuple<tensor<i32>, tuple<tensor<4xf32>, tensor<i32>>> {
+    %0 = get_tuple_element %arg0 {index = 0 : i64} : (tuple<tensor<i32>, tuple<tensor<4xf32>, tensor<i32>>>) -> tensor<i32>
+    %1 = get_tuple_element %arg0 {index = 1 : i64} : (tuple<tensor<i32>, tuple<tensor<4xf32>, tensor<i32>>>) -> tuple<tensor<4xf32>, tensor<i32>>
+    %2 = get_tuple_element %1 {index = 0 : i64} : (tuple<tensor<4xf32>, tensor<i32>>) -> tensor<4xf32>
+    %3 = get_tuple_element %1 {index = 1 : i64} : (tuple<tensor<4xf32>, tensor<i32>>) -> tensor<i32>
+    %4 = constant {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %5 = add %0, %4 : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %6 = cosine %2 : (tensor<4xf32>) -> tensor<4xf32>
+    %7 = add %3, %5 : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %8 = tuple %6, %7 : (tensor<4xf32>, tensor<i32>) -> tuple<tensor<4xf32>, tensor<i32>>
+    %9 = tuple %5, %8 : (tensor<i32>, tuple<tensor<4xf32>, tensor<i32>>) -> tuple<tensor<i32>, tuple<tensor<4xf32>, tensor<i32>>>
+    return %9 : tuple<tensor<i32>, tuple<tensor<4xf32>, tensor<i32>>>
+  }
+  hlo.computation @e(%arg0: tensor<4xf32>, %arg1: tensor<i32>) -> tuple<tensor<i32>, tuple<tensor<4xf32>, tensor<i32>>> attributes {entry} {
+    %0 = constant {value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %1 = tuple %arg0, %arg1 : (tensor<4xf32>, tensor<i32>) -> tuple<tensor<4xf32>, tensor<i32>>
+    %2 = tuple %0, %1 : (tensor<i32>, tuple<tensor<4xf32>, tensor<i32>>) -> tuple<tensor<i32>, tuple<tensor<4xf32>, tensor<i32>>>
+    %3 = while %2 {body = @body, condition = @cond} : (tuple<tensor<i32>, tuple<tensor<4xf32>, tensor<i32>>>) -> tuple<tensor<i32>, tuple<tensor<4xf32>, tensor<i32>>>
+    return %3 : tuple<tensor<i32>, tuple<tensor<4xf32>, tensor<i32>>>
+  }
+}
+
+// -----
+
+// Not removed: the condition has a side effect (outfeed), although the
+// body never runs.
+// CHECK-LABEL: module @kept
+// CHECK: outfeed
+// CHECK: while %{{.*}} {body = @body, condition = @cond}
+module @kept {
+  hlo.computation private @cond(%arg0: tuple<tensor<i32>, tensor<4xf32>>) -> tensor<i1> {
+    %0 = get_tuple_element %arg0 {index = 0 : i64} : (tuple<tensor<i32>, tensor<4xf32>>) -> tensor<i32>
+    %1 = constant {value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %2 = after_all : () -> !hlo.token
+    %3 = outfeed %0, %2 {outfeed_shape = tensor<i32>} : (tensor<i32>, !hlo.token) -> !hlo.token
+    %4 = compare %0, %1 {direction = #hlo<comparison_direction LT>} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    return %4 : tensor<i1>
+  }
+  hlo.computation private @body(%arg0: tuple<tensor<i32>, tensor<4xf32>>) -> tuple<tensor<i32>, tensor<4xf32>> {
+    %0 = get_tuple_element %arg0 {index = 0 : i64} : (tuple<tensor<i32>, tensor<4xf32>>) -> tensor<i32>
+    %1 = get_tuple_element %arg0 {index = 1 : i64} : (tuple<tensor<i32>, tensor<4xf32>>) -> tensor<4xf32>
+    %2 = constant {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %3 = add %0, %2 : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %4 = negate %1 : (tensor<4xf32>) -> tensor<4xf32>
+    %5 = tuple %3, %4 : (tensor<i32>, tensor<4xf32>) -> tuple<tensor<i32>, tensor<4xf32>>
+    return %5 : tuple<tensor<i32>, tensor<4xf32>>
+  }
+  hlo.computation @e(%arg0: tensor<4xf32>) -> tuple<tensor<i32>, tensor<4xf32>> attributes {entry} {
+    %0 = constant {value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %1 = tuple %0, %arg0 : (tensor<i32>, tensor<4xf32>) -> tuple<tensor<i32>, tensor<4xf32>>
+    %2 = while %1 {body = @body, condition = @cond} : (tuple<tensor<i32>, tensor<4xf32>>) -> tuple<tensor<i32>, tensor<4xf32>>
+    return %2 : tuple<tensor<i32>, tensor<4xf32>>
+  }
+}
