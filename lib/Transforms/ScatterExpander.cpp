@@ -27,6 +27,8 @@
 #include "Hlo/Transforms/Passes.h"
 #include "TransformUtils.h"
 
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
 #include <limits>
 #include <numeric>
 
@@ -85,8 +87,14 @@ FlatSymbolRefAttr ScatterExpansion::combinerOutput(ComputationOp combiner,
   ret.erase();
   b.setInsertionPointToEnd(&copy.getBody().front());
   setComputationResult(copy, b, element);
-  if (tuple && tuple->use_empty() && !hasControlPredecessors(tuple))
-    tuple.erase();
+  // The other outputs' instructions are dead now.
+  SmallVector<Operation *> insts;
+  for (Operation &inst : copy.getBody().front().without_terminator())
+    insts.push_back(&inst);
+  for (Operation *inst : llvm::reverse(insts))
+    if (inst->use_empty() && isMemoryEffectFree(inst) &&
+        !hasControlPredecessors(inst))
+      inst->erase();
   return sym = FlatSymbolRefAttr::get(copy);
 }
 

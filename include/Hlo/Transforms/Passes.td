@@ -243,4 +243,35 @@ def HloGpuScatterExpander
   ];
 }
 
+def HloGatherExpander : Pass<"hlo-gather-expander", "::mlir::ModuleOp"> {
+  let summary = "Rewrite gathers as while loops (XLA's GatherExpander)";
+  let description = [{
+    Replaces a gather by a while loop over its index vectors, whose
+    condition and body are new private computations. Each iteration reads
+    one index vector, dynamic-slices its window (`slice_sizes`, start
+    clamped as gather clamps it) and dynamic-update-slices it, without its
+    collapsed and batching dimensions, into row i of an accumulator; after
+    the loop the accumulator is reshaped to the batch dimensions and
+    transposed into the gather's dimension order. A gather whose slice is
+    the whole operand becomes a reshape and a broadcast.
+
+    `mode` (XLA's GatherExpander::Mode) picks the gathers:
+    - `eliminate-all-gathers`: every gather;
+    - `eliminate-simple-gathers`: gathers of one index vector (a loop of one
+      trip) and gathers of the whole operand.
+
+    Left alone: gathers of no result element (hlo-zero-sized-hlo-elimination
+    handles them), with control predecessors, dynamic shapes, or 2^31
+    index vectors or more.
+  }];
+  let options = [
+    Option<"mode", "mode", "std::string",
+           /*default=*/"\"eliminate-all-gathers\"",
+           "eliminate-all-gathers or eliminate-simple-gathers">,
+  ];
+  let statistics = [
+    Statistic<"numExpanded", "expanded", "Gathers expanded">,
+  ];
+}
+
 #endif // HLO_TRANSFORMS_PASSES
