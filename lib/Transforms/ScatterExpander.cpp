@@ -230,9 +230,10 @@ void ScatterExpansion::expand(ScatterOp op) {
       r = ib.create<CopyOp>(t, r);
   Value replacement =
       n == 1 ? results[0] : ib.create<TupleOp>(op.getType(), results);
-  if (Operation *def = replacement.getDefiningOp();
-      def && def->getBlock() == op->getBlock() && !def->isBeforeInBlock(op))
-    transferInstructionAttrs(op, def);
+  // A new instruction (not an operand forwarded) takes the scatter's
+  // name, sharding and frontend attributes.
+  if (!llvm::is_contained(operands, replacement))
+    transferInstructionAttrs(op, replacement.getDefiningOp());
   op.getResult().replaceAllUsesWith(replacement);
   op.erase();
 }

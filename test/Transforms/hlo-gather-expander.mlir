@@ -41,17 +41,18 @@ hlo.computation @rows(%x: tensor<5x3xf32>, %idx: tensor<6x1xi32>) -> tensor<6x3x
 
 // Index vectors along the middle dimension, two batch dimensions, offset
 // dimensions between them: the accumulator [6, 2, 2] is reshaped to
-// [2, 3, 2, 2] and transposed into the result's order.
+// [2, 3, 2, 2] and transposed into the result's order (which takes the
+// gather's frontend attributes).
 // CHECK-LABEL: hlo.computation @middle
 // CHECK: %[[T:.*]] = transpose %arg1 {dimensions = array<i64: 0, 2, 1>} : (tensor<2x2x3xi32>) -> tensor<2x3x2xi32>
 // CHECK: %[[IDX:.*]] = reshape %[[T]] : (tensor<2x3x2xi32>) -> tensor<6x2xi32>
 // CHECK: %[[W:.*]] = while
 // CHECK: %[[ACC:.*]] = get_tuple_element %[[W]] {index = 1
 // CHECK: %[[B:.*]] = reshape %[[ACC]] : (tensor<6x2x2xi32>) -> tensor<2x3x2x2xi32>
-// CHECK: %[[R:.*]] = transpose %[[B]] {dimensions = array<i64: 0, 2, 1, 3>} : (tensor<2x3x2x2xi32>) -> tensor<2x2x3x2xi32>
+// CHECK: %[[R:.*]] = transpose %[[B]] {dimensions = array<i64: 0, 2, 1, 3>, frontend_attributes = {k = "v"}} : (tensor<2x3x2x2xi32>) -> tensor<2x2x3x2xi32>
 // CHECK: return %[[R]]
 hlo.computation @middle(%x: tensor<5x6x4xi32>, %idx: tensor<2x2x3xi32>) -> tensor<2x2x3x2xi32> attributes {entry} {
-  %0 = hlo.gather %x, %idx {offset_dims = array<i64: 1, 3>, collapsed_slice_dims = array<i64: 1>, start_index_map = array<i64: 1, 0>, index_vector_dim = 1 : i64, slice_sizes = array<i64: 2, 1, 2>} : (tensor<5x6x4xi32>, tensor<2x2x3xi32>) -> tensor<2x2x3x2xi32>
+  %0 = hlo.gather %x, %idx {offset_dims = array<i64: 1, 3>, collapsed_slice_dims = array<i64: 1>, start_index_map = array<i64: 1, 0>, index_vector_dim = 1 : i64, slice_sizes = array<i64: 2, 1, 2>, frontend_attributes = {k = "v"}} : (tensor<5x6x4xi32>, tensor<2x2x3xi32>) -> tensor<2x2x3x2xi32>
   hlo.return %0 : tensor<2x2x3x2xi32>
 }
 

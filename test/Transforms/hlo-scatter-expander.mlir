@@ -97,12 +97,14 @@ hlo.computation @middle(%x: tensor<5x6xi32>, %idx: tensor<4x2x3xi32>, %u: tensor
 // CHECK: %[[IDX:.*]] = reshape %arg1 : (tensor<4xi64>) -> tensor<4x1xi64>
 // CHECK: %[[T:.*]] = transpose %arg2 {dimensions = array<i64: 1, 0>} : (tensor<3x4xf32>) -> tensor<4x3xf32>
 // CHECK: tuple %{{.*}}, %arg0, %[[IDX]], %[[T]]
+// The result takes the scatter's frontend attributes.
+// CHECK: get_tuple_element %{{.*}} {frontend_attributes = {k = "v"}, index = 1
 hlo.computation @max(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> {
   %0 = hlo.maximum %a, %b : (tensor<f32>, tensor<f32>) -> tensor<f32>
   hlo.return %0 : tensor<f32>
 }
 hlo.computation @implicit(%x: tensor<3x5xf32>, %idx: tensor<4xi64>, %u: tensor<3x4xf32>) -> tensor<3x5xf32> attributes {entry} {
-  %0 = hlo.scatter %x, %idx, %u {update_window_dims = array<i64: 0>, inserted_window_dims = array<i64: 1>, scatter_dims_to_operand_dims = array<i64: 1>, index_vector_dim = 1 : i64, to_apply = @max} : (tensor<3x5xf32>, tensor<4xi64>, tensor<3x4xf32>) -> tensor<3x5xf32>
+  %0 = hlo.scatter %x, %idx, %u {update_window_dims = array<i64: 0>, inserted_window_dims = array<i64: 1>, scatter_dims_to_operand_dims = array<i64: 1>, index_vector_dim = 1 : i64, to_apply = @max, frontend_attributes = {k = "v"}} : (tensor<3x5xf32>, tensor<4xi64>, tensor<3x4xf32>) -> tensor<3x5xf32>
   hlo.return %0 : tensor<3x5xf32>
 }
 
