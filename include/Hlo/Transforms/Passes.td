@@ -339,6 +339,88 @@ def HloResultCaster : Pass<"hlo-result-caster", "::mlir::ModuleOp"> {
   }];
   let statistics = [
     Statistic<"numCast", "cast", "Instructions whose result was converted">,
+
+def HloScatterExpander : Pass<"hlo-scatter-expander", "::mlir::ModuleOp"> {
+  let summary = "Rewrite scatters as while loops (XLA's ScatterExpander)";
+  let description = [{
+    Replaces a scatter by a while loop over its index vectors, whose
+    condition and body are new private computations. Each iteration reads
+    one index vector, makes the start of its window in the operand
+    (`scatter_dims_to_operand_dims`, `index_vector_dim`, inserted window and
+    batching dimensions), dynamic-slices the operand window and the update
+    window, combines them elementwise with a `map` of the update computation
+    and dynamic-update-slices the result back; a window that does not fit
+    in the operand is left unchanged, as HLO skips it. Variadic scatters
+    update all their operands in the same loop (one computation per output,
+    taken from the update computation). A scatter with no update element
+    becomes its operands.
+
+    `mode` (XLA's ScatterExpander::Mode) picks the scatters:
+    - `eliminate-all-scatters`: every scatter;
+    - `eliminate-simple-scatters`: scatters of one index vector (the loop
+      runs once; the while-loop simplifier removes it);
+    - `eliminate-indeterministic-scatters`: scatters whose result may
+      depend on the order of updates: indices not marked unique, more than
+      one index vector, and an update computation that is not a single
+      minimum or maximum, or add, multiply, or, xor of integers.
+
+    Left alone: scatters with control predecessors, dynamic shapes, or
+    2^31 index vectors or more.
+  }];
+  let options = [
+    Option<"mode", "mode", "std::string",
+           /*default=*/"\"eliminate-all-scatters\"",
+           "eliminate-all-scatters, eliminate-simple-scatters or "
+           "eliminate-indeterministic-scatters">,
+  ];
+  let statistics = [
+    Statistic<"numExpanded", "expanded", "Scatters expanded">,
+  ];
+}
+
+def HloGpuScatterExpander
+    : Pass<"hlo-gpu-scatter-expander", "::mlir::ModuleOp"> {
+  let summary = "Rewrite the scatters XLA:GPU cannot run as while loops "
+                "(XLA's GpuScatterExpander)";
+  let description = [{
+    hlo-scatter-expander's expansion, applied only to the scatters XLA:GPU
+    has no kernel for: elements wider than 64 bits (c128), and variadic
+    scatters unless their indices are marked unique. XLA runs it before
+    hlo-scatter-expander.
+  }];
+  let statistics = [
+    Statistic<"numExpanded", "expanded", "Scatters expanded">,
+  ];
+}
+
+def HloGatherExpander : Pass<"hlo-gather-expander", "::mlir::ModuleOp"> {
+  let summary = "Rewrite gathers as while loops (XLA's GatherExpander)";
+  let description = [{
+    Replaces a gather by a while loop over its index vectors, whose
+    condition and body are new private computations. Each iteration reads
+    one index vector, dynamic-slices its window (`slice_sizes`, start
+    clamped as gather clamps it) and dynamic-update-slices it, without its
+    collapsed and batching dimensions, into row i of an accumulator; after
+    the loop the accumulator is reshaped to the batch dimensions and
+    transposed into the gather's dimension order. A gather whose slice is
+    the whole operand becomes a reshape and a broadcast.
+
+    `mode` (XLA's GatherExpander::Mode) picks the gathers:
+    - `eliminate-all-gathers`: every gather;
+    - `eliminate-simple-gathers`: gathers of one index vector (a loop of one
+      trip) and gathers of the whole operand.
+
+    Left alone: gathers of no result element (hlo-zero-sized-hlo-elimination
+    handles them), with control predecessors, dynamic shapes, or 2^31
+    index vectors or more.
+  }];
+  let options = [
+    Option<"mode", "mode", "std::string",
+           /*default=*/"\"eliminate-all-gathers\"",
+           "eliminate-all-gathers or eliminate-simple-gathers">,
+  ];
+  let statistics = [
+    Statistic<"numExpanded", "expanded", "Gathers expanded">,
   ];
 }
 
