@@ -339,6 +339,8 @@ def HloResultCaster : Pass<"hlo-result-caster", "::mlir::ModuleOp"> {
   }];
   let statistics = [
     Statistic<"numCast", "cast", "Instructions whose result was converted">,
+  ];
+}
 
 def HloScatterExpander : Pass<"hlo-scatter-expander", "::mlir::ModuleOp"> {
   let summary = "Rewrite scatters as while loops (XLA's ScatterExpander)";
