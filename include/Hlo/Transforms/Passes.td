@@ -190,4 +190,31 @@ def HloAlgebraicSimplifier
   ];
 }
 
+def HloAllReduceFolder : Pass<"hlo-all-reduce-folder", "::mlir::ModuleOp"> {
+  let summary = "Fold an all-reduce of an all-reduce into one (XLA's "
+                "AllReduceFolder)";
+  let description = [{
+    `all-reduce(all-reduce(x))`, where the inner all-reduce has no other
+    user, becomes one all-reduce of `x` whose replica groups are the sets of
+    participants that contribute to each result: inner groups
+    `{{0,1},{2,3}}` followed by outer groups `{{0,2},{1,3}}` give
+    `{{0,1,2,3}}`. Both must have one operand, non-empty replica groups, the
+    same kind of reduction computation (two parameters and one binary
+    instruction of the same opcode and type applied to them), both or
+    neither a channel id and the same `use_global_device_ids`. The groups
+    fold when every participant of the combined reduction contributes once
+    and all participants of a combined group have the same contributors;
+    the new groups are sorted by their first id. A new channel id (one past
+    the module's largest) replaces the inner one. Not folded: modules with
+    a layout-constrained all-reduce (XLA skips them), instructions with
+    control predecessors, and all-reduces with a channel id but no global
+    device ids in a module with several partitions (each group then spans
+    all partitions, so the outer all-reduce counts every partition's copy
+    of the inner result: XLA folds these, which changes a sum).
+  }];
+  let statistics = [
+    Statistic<"numFolded", "folded", "All-reduce pairs folded into one">,
+  ];
+}
+
 #endif // HLO_TRANSFORMS_PASSES
