@@ -106,9 +106,8 @@ static Operation *simpleReduction(AllReduceOp ar, SymbolTable &symbols) {
     return nullptr;
   OperandRange operands = getDataOperands(root);
   Value a = body.getArgument(0), b = body.getArgument(1);
-  if (operands.size() != 2 ||
-      !((operands[0] == a && operands[1] == b) ||
-        (operands[0] == b && operands[1] == a)))
+  if (operands.size() != 2 || !((operands[0] == a && operands[1] == b) ||
+                                (operands[0] == b && operands[1] == a)))
     return nullptr;
   return root;
 }
@@ -160,9 +159,8 @@ struct AllReduceFolderPass
         if (!outer || outer.getInputs().size() != 1)
           continue;
         auto inner = outer.getInputs()[0].getDefiningOp<AllReduceOp>();
-        if (!inner || inner.getInputs().size() != 1 ||
-            !inner->hasOneUse() || hasControlPredecessors(outer) ||
-            hasControlPredecessors(inner))
+        if (!inner || inner.getInputs().size() != 1 || !inner->hasOneUse() ||
+            hasControlPredecessors(outer) || hasControlPredecessors(inner))
           continue;
         bool channel = inner.getChannelId().has_value();
         bool global = inner.getUseGlobalDeviceIds().value_or(false);
@@ -190,10 +188,10 @@ struct AllReduceFolderPass
         OpBuilder builder(outer);
         SmallVector<NamedAttribute> attrs = {
             builder.getNamedAttr("to_apply", inner.getToApplyAttr()),
-            builder.getNamedAttr(
-                "replica_groups",
-                ReplicaGroupsAttr::get(builder.getContext(), /*isIota=*/false,
-                                       sizes, ids, {}, {}, {}))};
+            builder.getNamedAttr("replica_groups",
+                                 ReplicaGroupsAttr::get(builder.getContext(),
+                                                        /*isIota=*/false, sizes,
+                                                        ids, {}, {}, {}))};
         if (channel)
           attrs.push_back(builder.getNamedAttr(
               "channel_id", builder.getI64IntegerAttr(nextChannelId++)));

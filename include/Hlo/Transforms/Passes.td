@@ -217,4 +217,25 @@ def HloAllReduceFolder : Pass<"hlo-all-reduce-folder", "::mlir::ModuleOp"> {
   ];
 }
 
+def HloSortSimplifier : Pass<"hlo-sort-simplifier", "::mlir::ModuleOp"> {
+  let summary = "Remove the unused operands of a variadic sort (XLA's "
+                "SortSimplifier)";
+  let description = [{
+    A sort of several operands whose results are read only through
+    get-tuple-element drops every operand whose output no get-tuple-element
+    reads and whose two comparator parameters are unused: the sort gets a
+    copy of its comparator without those parameters, and the
+    get-tuple-elements are renumbered (or replaced by the sort when one
+    operand remains). Left alone: sorts that are a computation's ROOT or
+    have another kind of user, sorts in fused computations and sorts with
+    control predecessors. The original comparator stays for its other
+    callers (hlo-dce removes it when there are none).
+  }];
+  let statistics = [
+    Statistic<"numSimplified", "simplified-sorts", "Sorts simplified">,
+    Statistic<"numRemovedOperands", "removed-operands",
+              "Sort operands removed">,
+  ];
+}
+
 #endif // HLO_TRANSFORMS_PASSES
