@@ -238,4 +238,26 @@ def HloSortSimplifier : Pass<"hlo-sort-simplifier", "::mlir::ModuleOp"> {
   ];
 }
 
+def HloAllGatherBroadcastReorder
+    : Pass<"hlo-all-gather-broadcast-reorder", "::mlir::ModuleOp"> {
+  let summary = "Gather a broadcast's operand and broadcast afterwards "
+                "(XLA's AllGatherBroadcastReorder)";
+  let description = [{
+    `all-gather(broadcast(x))` becomes `broadcast(all-gather(x))` when the
+    gathered dimension comes from `x` (it is in the broadcast's
+    dimensions); otherwise `x` is reshaped to `[1, x...]`, gathered along
+    that new dimension, broadcast with the gathered dimension split in
+    `[participants, size]` and reshaped back. Applied only when the
+    dimensions the broadcast adds, other than the gathered one, hold more
+    than one element (the collective then moves less data). A gather with a
+    channel id gets a new one. Left alone: modules with a layout-constrained
+    all-gather, all-gathers of several operands, with dynamic shapes or
+    with control predecessors.
+  }];
+  let statistics = [
+    Statistic<"numReordered", "reordered", "All-gathers moved before "
+              "their broadcast">,
+  ];
+}
+
 #endif // HLO_TRANSFORMS_PASSES
