@@ -260,4 +260,33 @@ def HloAllGatherBroadcastReorder
   ];
 }
 
+def HloReduceScatterCreator
+    : Pass<"hlo-reduce-scatter-creator", "::mlir::ModuleOp"> {
+  let summary = "Turn an all-reduce whose result each device slices at its "
+                "own block into a reduce-scatter (XLA's ReduceScatterCreator)";
+  let description = [{
+    An all-reduce whose only user is a dynamic-slice (possibly through a
+    reshape that leaves the sliced dimension alone) that cuts one dimension
+    into as many blocks as its replica groups have members, each device
+    taking the block of its position in its group, becomes a reduce-scatter
+    along that dimension (sliced first when the dimension does not divide
+    evenly; reshaped when the slice was of a reshape). The offset must be
+    provably `block size * position`: the device's id (replica-id without a
+    channel id, partition-id with a channel id and one replica per group,
+    and with global device ids replica-id, partition-id or
+    `partition-id + replica-id * num_partitions` as they identify the
+    device), a lookup in a constant or iota table indexed by such an id,
+    and products by constants, non-binding clamps, widening converts,
+    copies, reshapes and bitcasts of these; the pass evaluates it for every
+    participant, from the module's `hlo.replica_count` and
+    `hlo.num_partitions`. A channel id is replaced by a new one. Left alone:
+    layout-constrained all-reduces, groups of different sizes or of fewer
+    than two, slices of several dimensions, dynamic shapes, fused
+    computations, instructions with control predecessors.
+  }];
+  let statistics = [
+    Statistic<"numCreated", "created", "Reduce-scatters created">,
+  ];
+}
+
 #endif // HLO_TRANSFORMS_PASSES
