@@ -289,4 +289,28 @@ def HloReduceScatterCreator
   ];
 }
 
+def HloConditionalSimplifier
+    : Pass<"hlo-conditional-simplifier", "::mlir::ModuleOp"> {
+  let summary = "Inline conditionals whose branch is known and narrow their "
+                "results (XLA's ConditionalSimplifier)";
+  let description = [{
+    A conditional with one branch, or with a constant branch index (pred
+    true: branch 0, false: branch 1; an s32 out of range: the last branch),
+    is replaced by the instructions of the branch that runs, on that
+    branch's operand. A conditional whose tuple result only
+    get-tuple-elements read returns just the elements read: each branch is
+    copied with a root tuple of those elements and the get-tuple-elements
+    are renumbered. Left alone: conditionals with side effects (not
+    inlined), with sharding, with control predecessors or used as one, and
+    conditionals whose branches hold channel instructions. Not done yet:
+    XLA's select of two cheap branches, merging of duplicate result
+    elements, removal of unused branch operands.
+  }];
+  let statistics = [
+    Statistic<"numRemoved", "inlined", "Conditionals replaced by a branch">,
+    Statistic<"numNarrowed", "narrowed",
+              "Conditionals whose unused result elements were removed">,
+  ];
+}
+
 #endif // HLO_TRANSFORMS_PASSES
