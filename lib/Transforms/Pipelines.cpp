@@ -14,23 +14,44 @@
 using namespace mlir;
 using namespace mlir::hlo;
 
+/// XLA's expanders in their "simple" modes: a scatter or gather of one
+/// index vector becomes a loop of one trip, which the while-loop simplifier
+/// then removes.
+static void addSimpleScatterGatherExpanders(OpPassManager &pm,
+                                            bool gathers) {
+  HloScatterExpanderOptions scatter;
+  scatter.mode = "eliminate-simple-scatters";
+  pm.addPass(createHloScatterExpander(scatter));
+  if (!gathers)
+    return;
+  HloGatherExpanderOptions gather;
+  gather.mode = "eliminate-simple-gathers";
+  pm.addPass(createHloGatherExpander(gather));
+}
+
 void mlir::hlo::buildHloSpmdSimplifyPipeline(OpPassManager &pm) {
-  // XLA: ScatterExpander, GatherExpander, HloDCE, HloConstantFolding.
+  // XLA: ScatterExpander, GatherExpander (simple modes), HloDCE,
+  // HloConstantFolding.
+  addSimpleScatterGatherExpanders(pm, /*gathers=*/true);
   pm.addPass(createHloDce());
   pm.addPass(createHloConstantFolding());
 }
 
 void mlir::hlo::buildHloSimplificationPipeline(OpPassManager &pm) {
   // XLA: HloPassFix over ScatterExpander, AlgebraicSimplifier, DotDecomposer,
-  // DotMerger, WhileLoopSimplifier, ReshapeMover, HloConstantFolding,
-  // TransposeFolding, HloCSE, HloDCE (the tuple simplifier, which XLA runs
-  // in its simplification pipeline too, sits before CSE).
+  // DotMerger, SortSimplifier, WhileLoopSimplifier, ReshapeMover,
+  // HloConstantFolding, ConditionalSimplifier, TransposeFolding, HloCSE,
+  // HloDCE (the tuple simplifier, which XLA runs in its simplification
+  // pipeline too, sits after the loop simplifier whose tuples it folds).
   OpPassManager body(ModuleOp::getOperationName());
+  addSimpleScatterGatherExpanders(body, /*gathers=*/false);
   body.addPass(createHloAlgebraicSimplifier());
   body.addPass(createHloDotDecomposer());
+  body.addPass(createHloSortSimplifier());
   body.addPass(createHloWhileLoopSimplifier());
   body.addPass(createHloTupleSimplifier());
   body.addPass(createHloConstantFolding());
+  body.addPass(createHloConditionalSimplifier());
   body.addPass(createHloCse());
   body.addPass(createHloDce());
   pm.addPass(createHloFixedPointPass(std::move(body)));
@@ -38,11 +59,12 @@ void mlir::hlo::buildHloSimplificationPipeline(OpPassManager &pm) {
 
 void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm) {
   // XLA (GPU): OperandUpcaster, ResultCaster, ZeroSizedHloElimination,
-  // CallInliner, DotDecomposer, BatchNormExpander (all three forms),
-  // DynamicPadder, then simplification.
+  // GpuScatterExpander, CallInliner, DotDecomposer, BatchNormExpander (all
+  // three forms), DynamicPadder, then simplification.
   pm.addPass(createHloOperandUpcaster());
   pm.addPass(createHloResultCaster());
   pm.addPass(createHloZeroSizedHloElimination());
+  pm.addPass(createHloGpuScatterExpander());
   pm.addPass(createHloCallInliner());
   pm.addPass(createHloDotDecomposer());
   HloBatchNormExpanderOptions batchNorm;
@@ -56,6 +78,9 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm) {
 void mlir::hlo::buildHloCollectiveOptimizationsPipeline(OpPassManager &pm) {
   // XLA: AllReduceFolder, ReduceScatterCreator, AllGatherBroadcastReorder,
   // then AlgebraicSimplifier.
+  pm.addPass(createHloAllReduceFolder());
+  pm.addPass(createHloReduceScatterCreator());
+  pm.addPass(createHloAllGatherBroadcastReorder());
   pm.addPass(createHloAlgebraicSimplifier());
 }
 
