@@ -17,8 +17,7 @@ using namespace mlir::hlo;
 /// XLA's expanders in their "simple" modes: a scatter or gather of one
 /// index vector becomes a loop of one trip, which the while-loop simplifier
 /// then removes.
-static void addSimpleScatterGatherExpanders(OpPassManager &pm,
-                                            bool gathers) {
+static void addSimpleScatterGatherExpanders(OpPassManager &pm, bool gathers) {
   HloScatterExpanderOptions scatter;
   scatter.mode = "eliminate-simple-scatters";
   pm.addPass(createHloScatterExpander(scatter));
@@ -39,15 +38,16 @@ void mlir::hlo::buildHloSpmdSimplifyPipeline(OpPassManager &pm) {
 
 void mlir::hlo::buildHloSimplificationPipeline(OpPassManager &pm) {
   // XLA: HloPassFix over ScatterExpander, AlgebraicSimplifier, DotDecomposer,
-  // DotMerger, SortSimplifier, WhileLoopSimplifier, ReshapeMover,
-  // HloConstantFolding, ConditionalSimplifier, TransposeFolding, HloCSE,
-  // HloDCE (the tuple simplifier, which XLA runs in its simplification
+  // DotMerger, SortSimplifier, WhileLoopConstantSinking, WhileLoopSimplifier,
+  // ReshapeMover, HloConstantFolding, ConditionalSimplifier, TransposeFolding,
+  // HloCSE, HloDCE (the tuple simplifier, which XLA runs in its simplification
   // pipeline too, sits after the loop simplifier whose tuples it folds).
   OpPassManager body(ModuleOp::getOperationName());
   addSimpleScatterGatherExpanders(body, /*gathers=*/false);
   body.addPass(createHloAlgebraicSimplifier());
   body.addPass(createHloDotDecomposer());
   body.addPass(createHloSortSimplifier());
+  body.addPass(createHloWhileLoopConstantSinking());
   body.addPass(createHloWhileLoopSimplifier());
   body.addPass(createHloTupleSimplifier());
   body.addPass(createHloConstantFolding());

@@ -25,9 +25,13 @@ from jax._src.lib import hlo as xla_hlo  # noqa: E402
 
 PIPELINES = ["hlo-simplification", "hlo-optimization"]
 # Passes that rewrite an instruction into several by design (XLA's
-# canonicalizing expansions): a module may grow by what they add, no more.
+# expanders and casts): a module may grow by what they add, no more.
 EXPANDERS = {"hlo-dot-decomposer", "hlo-batchnorm-expander",
-             "hlo-scatter-expander", "hlo-gather-expander"}
+             "hlo-scatter-expander", "hlo-gpu-scatter-expander",
+             "hlo-gather-expander", "hlo-operand-upcaster",
+             "hlo-result-caster", "hlo-comparison-expander",
+             "hlo-logistic-expander", "hlo-stochastic-convert-decomposer",
+             "hlo-rng-expander", "hlo-rng-bit-generator-expander"}
 INSTRUCTION = re.compile(r"^\s*(ROOT\s+)?%?[\w.\-]+ = ", re.M)
 AFTER_PASS = re.compile(r"\.\d{4}\.after_([\w-]+)\.hlo$")
 
@@ -106,7 +110,7 @@ def main():
             result = dst.read_text()
             n0, n1 = count(text), count(result)
             removed = removed_per_pass(dump, n0)
-            stats += removed
+            stats.update(removed)
             before, after = before + n0, after + n1
             expanded = sum(-n for p, n in removed.items()
                            if p in EXPANDERS and n < 0)
@@ -134,10 +138,11 @@ def main():
             if c is None or c.returncode:
                 why = "timed out" if c is None else (c.stdout + c.stderr)[-300:]
                 failures.append(f"{f.name} {pipeline}: results differ: {why}")
-        summary = ", ".join(f"{k} -{v}" for k, v in sorted(stats.items()))
+        summary = ", ".join(f"{k} {-v:+d}" for k, v in sorted(stats.items())
+                            if v)
         print(f"{pipeline}: {len(files)} modules, {before} -> {after} "
               f"instructions, {compared} compared with the interpreter; "
-              f"instructions removed per pass: {summary}")
+              f"instructions added (+) or removed (-) per pass: {summary}")
         if after >= before:
             failures.append(f"{pipeline}: the instruction count did not drop")
     for f in failures:

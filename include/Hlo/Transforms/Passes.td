@@ -221,6 +221,31 @@ def HloWhileLoopSimplifier
   ];
 }
 
+def HloWhileLoopConstantSinking
+    : Pass<"hlo-while-loop-constant-sinking", "::mlir::ModuleOp"> {
+  let summary = "Sink loop-invariant constants into while loops (XLA's "
+                "WhileLoopConstantSinking)";
+  let description = [{
+    A while state element whose init is a constant and that the body passes
+    on unchanged is read, in the body and the condition, as a copy of the
+    constant (seed 002, section 3.6). The root still passes the element on;
+    hlo-while-loop-simplifier removes it once nothing reads it. Callers are
+    visited first, so constants reach nested loops in one run. Loops whose
+    computations are called elsewhere too, and loops with control edges,
+    are left alone.
+  }];
+  let options = [
+    Option<"sinkBroadcastOfConstants", "sink-broadcast-of-constants", "bool",
+           /*default=*/"false",
+           "Also sink a broadcast of a constant">,
+    Option<"sinkOnlyScalarConstants", "sink-only-scalar-constants", "bool",
+           /*default=*/"false", "Sink rank-0 values only">,
+  ];
+  let statistics = [
+    Statistic<"numSunk", "sunk", "State elements sunk into their loop">,
+  ];
+}
+
 def HloAlgebraicSimplifier
     : Pass<"hlo-algebraic-simplifier", "::mlir::ModuleOp"> {
   let summary = "Algebraic identities of HLO (XLA's AlgebraicSimplifier)";
