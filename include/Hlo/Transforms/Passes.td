@@ -190,4 +190,36 @@ def HloAlgebraicSimplifier
   ];
 }
 
+def HloComparisonExpander
+    : Pass<"hlo-comparison-expander", "::mlir::ModuleOp"> {
+  let summary = "Total-order float compares as integer compares (XLA's "
+                "ComparisonExpander)";
+  let description = [{
+    Rewrites every `compare` of floats with `comparison_type` TOTALORDER
+    into a signed integer `compare` of the same direction on keys made from
+    the operands' bits: bitcast-convert to the signed integer of the same
+    width, and for negative values flip the magnitude bits (xor with the
+    largest integer), so that the integer order is the total order
+    -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN. For element types
+    without a negative zero (`f8E4M3FNUZ`, ...), whose sign-only pattern is
+    NaN, a negative x maps to INT_MIN - x and NaN to INT_MIN.
+
+    `expand-via-upcast` lists pairs `from:to` of float types (XLA's
+    `expand_via_upcast`, e.g. `bf16:f32`): operands of type `from` are
+    converted to `to`, which must hold every value of `from`, before the
+    keys are made.
+
+    Left alone: other comparison types, integer and complex compares,
+    types without a sign bit, dynamic shapes, and compares with control
+    predecessors.
+  }];
+  let options = [
+    ListOption<"expandViaUpcast", "expand-via-upcast", "std::string",
+               "Pairs `from:to` of float types compared in the wider `to`">,
+  ];
+  let statistics = [
+    Statistic<"numExpanded", "expanded", "Compares rewritten">,
+  ];
+}
+
 #endif // HLO_TRANSFORMS_PASSES
