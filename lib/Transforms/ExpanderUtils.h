@@ -58,19 +58,39 @@ public:
   /// A scalar constant `value` (an attribute of `type`'s element type)
   /// broadcast to `type`'s shape (no layout); made once per builder.
   Value splat(Type type, TypedAttr value) {
-    auto rt = withElementType(type, value.getType());
-    Value &cached = splats[{rt, value}];
+    return splat(type, DenseElementsAttr::get(
+                           RankedTensorType::get({}, value.getType()), value));
+  }
+  /// The rank-0 literal `scalar` broadcast to `type`'s shape (no layout);
+  /// made once per builder.
+  Value splat(Type type, DenseElementsAttr scalar) {
+    auto rt = withElementType(type, scalar.getElementType());
+    Value &cached = splats[{rt, scalar}];
     if (cached)
       return cached;
-    auto scalarType = RankedTensorType::get({}, rt.getElementType());
-    NamedAttribute literal = builder.getNamedAttr(
-        "value", DenseElementsAttr::get(scalarType, value));
-    cached = create(ConstantOp::getOperationName(), scalarType, {}, {literal});
+    cached = create(ConstantOp::getOperationName(), scalar.getType(), {},
+                    {builder.getNamedAttr("value", scalar)});
     if (rt.getRank() != 0)
       cached = create(BroadcastOp::getOperationName(), rt, {cached},
                       {builder.getNamedAttr("dimensions",
                                             builder.getDenseI64ArrayAttr({}))});
     return cached;
+  }
+  /// `value` of `type`'s float or complex element type (rounded to it; the
+  /// imaginary part of a complex is 0).
+  Value splatReal(Type type, double value) {
+    Type element = cast<RankedTensorType>(type).getElementType();
+    auto scalarType = RankedTensorType::get({}, element);
+    if (auto complex = dyn_cast<ComplexType>(element)) {
+      auto part = cast<FloatType>(complex.getElementType());
+      APFloat re(value), im(0.0);
+      bool lost;
+      re.convert(part.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+      im.convert(part.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+      std::complex<APFloat> c(re, im);
+      return splat(type, DenseElementsAttr::get(scalarType, ArrayRef(c)));
+    }
+    return splat(type, builder.getFloatAttr(element, value));
   }
   /// `value` of `type`'s integer element type (wrapped to its width).
   Value splatInt(Type type, uint64_t value) {
@@ -81,13 +101,6 @@ public:
                                                     /*isSigned=*/false,
                                                     /*implicitTrunc=*/true)));
   }
-  /// `value` of `type`'s float element type (rounded to it).
-  Value splatFloat(Type type, double value) {
-    auto element =
-        cast<FloatType>(cast<RankedTensorType>(type).getElementType());
-    return splat(type, builder.getFloatAttr(element, value));
-  }
-
   /// `compare(lhs, rhs)`, with `type` when given.
   Value compare(ComparisonDirection direction, Value lhs, Value rhs,
                 std::optional<ComparisonType> type = std::nullopt) {

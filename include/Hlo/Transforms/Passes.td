@@ -222,4 +222,17 @@ def HloComparisonExpander
   ];
 }
 
+def HloLogisticExpander : Pass<"hlo-logistic-expander", "::mlir::ModuleOp"> {
+  let summary = "logistic(x) as 1 / (1 + exp(-x)) (XLA's LogisticExpander)";
+  let description = [{
+    Rewrites every `logistic(x)` of float or complex elements into
+    `divide(1, add(1, exponential(negate(x))))`, the 1 a scalar constant
+    broadcast to the shape (XLA's only remaining expansion, kExp). Left
+    alone: dynamic shapes and instructions with control predecessors.
+  }];
+  let statistics = [
+    Statistic<"numExpanded", "expanded", "Logistic instructions expanded">,
+  ];
+}
+
 #endif // HLO_TRANSFORMS_PASSES
