@@ -235,4 +235,25 @@ def HloLogisticExpander : Pass<"hlo-logistic-expander", "::mlir::ModuleOp"> {
   ];
 }
 
+def HloStochasticConvertDecomposer
+    : Pass<"hlo-stochastic-convert-decomposer", "::mlir::ModuleOp"> {
+  let summary = "stochastic-convert as ordinary HLO ops (XLA's "
+                "StochasticConvertDecomposer)";
+  let description = [{
+    Rewrites every `stochastic-convert(x, random)` of floats to integers:
+    |x| is rounded up when the random bits, an unsigned integer of the
+    operand's width w, are below frac(|x|) * 2^w, else truncated; the sign
+    is put back and a saturating `convert` (NaN to 0) gives the integers.
+    The arithmetic is done in f32 (f64 for f64 operands), the comparison
+    with abs, floor, compares and selects, exactly as the reference
+    interpreter defines the op. XLA rejects unsigned results; here they are
+    decomposed too (negative values saturate to 0). Left alone: dynamic
+    shapes, other element types and instructions with control predecessors.
+  }];
+  let statistics = [
+    Statistic<"numDecomposed", "decomposed",
+              "Stochastic converts decomposed">,
+  ];
+}
+
 #endif // HLO_TRANSFORMS_PASSES
