@@ -256,4 +256,35 @@ def HloStochasticConvertDecomposer
   ];
 }
 
+def HloRngBitGeneratorExpander
+    : Pass<"hlo-rng-bit-generator-expander", "::mlir::ModuleOp"> {
+  let summary = "rng-bit-generator as a call of a generated computation "
+                "(XLA's RngBitGeneratorExpander)";
+  let description = [{
+    Replaces every `rng-bit-generator(state)` (a u64[N] state, N >= 2, and
+    integer bits of 8 to 64 bits) by a `call` of a generated private
+    computation `rng_three_fry` or `rng_philox` `(state) -> (new state,
+    bits)` made of ordinary integer ops (iota, add, multiply, xor, shifts,
+    converts, reshapes, slices, concatenates), one per (algorithm, state
+    type, result type). The computation gives the bits and new state that
+    rng-bit-generator defines: Threefry-2x32 (20 rounds; key state[0],
+    counter state[1]) or Philox-4x32 (10 rounds; key state[0], 128-bit
+    counter (state[1], state[2]), or (state[1], state[0]) for a u64[2]
+    state), laid out as XLA's expansion and the reference interpreter lay
+    them out. `rng_default` uses `default-algorithm` (XLA's GPU compiler
+    passes philox). Left alone: other state and bit types (pred, complex,
+    sub-byte), dynamic shapes and instructions with control predecessors.
+  }];
+  let options = [
+    Option<"defaultAlgorithm", "default-algorithm", "std::string",
+           /*default=*/"\"rng_philox\"",
+           "The algorithm of rng_default: rng_philox or rng_three_fry">,
+  ];
+  let statistics = [
+    Statistic<"numExpanded", "expanded", "rng-bit-generators replaced">,
+    Statistic<"numComputations", "computations",
+              "Generator computations made">,
+  ];
+}
+
 #endif // HLO_TRANSFORMS_PASSES
