@@ -287,4 +287,31 @@ def HloRngBitGeneratorExpander
   ];
 }
 
+def HloRngExpander : Pass<"hlo-rng-expander", "::mlir::ModuleOp"> {
+  let summary = "rng as Philox bits and a distribution (XLA's RngExpander)";
+  let description = [{
+    Replaces every `rng(a, b)` (uniform or normal, scalar operands) by a
+    `call` of a generated private computation `rng_uniform` or `rng_normal`
+    `(key, state, a, b)`, one per (distribution, result type, operand
+    types). The key is a u64 constant, `seed ^ ((i * 0x9E3779B97F4A7C15)
+    >> 32)` for the i-th rng of the module, xor'ed with the replica id and
+    the partition id shifted left by 32 when the module has several; the
+    state comes from `rng-get-and-update-state` advanced by the 32-bit words
+    used. The computation takes Philox bits from `rng-bit-generator` on
+    (key, state) and maps them: uniform floats from the top mantissa bits
+    scaled to [a, b), uniform integers as `a + d/2 + (d - d/2)` with d =
+    bits rem (b - a), normal values by Box-Muller over two halves of the
+    shape, then `a + b * z`. f16 and bf16 rngs run in f32 and are converted
+    back. Left alone: other element types (XLA supports 32- and 64-bit
+    ones), dynamic shapes and instructions with control predecessors.
+  }];
+  let options = [
+    Option<"seed", "seed", "uint64_t", /*default=*/"0",
+           "The seed the keys are made from (XLA's module seed)">,
+  ];
+  let statistics = [
+    Statistic<"numExpanded", "expanded", "rng instructions replaced">,
+  ];
+}
+
 #endif // HLO_TRANSFORMS_PASSES
