@@ -574,4 +574,128 @@ def HloConditionalSimplifier
   ];
 }
 
+def HloComparisonExpander
+    : Pass<"hlo-comparison-expander", "::mlir::ModuleOp"> {
+  let summary = "Total-order float compares as integer compares (XLA's "
+                "ComparisonExpander)";
+  let description = [{
+    Rewrites every `compare` of floats with `comparison_type` TOTALORDER
+    into a signed integer `compare` of the same direction on keys made from
+    the operands' bits: bitcast-convert to the signed integer of the same
+    width, and for negative values flip the magnitude bits (xor with the
+    largest integer), so that the integer order is the total order
+    -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN. For element types
+    without a negative zero (`f8E4M3FNUZ`, ...), whose sign-only pattern is
+    NaN, a negative x maps to INT_MIN - x and NaN to INT_MIN.
+
+    `expand-via-upcast` lists pairs `from:to` of float types (XLA's
+    `expand_via_upcast`, e.g. `bf16:f32`): operands of type `from` are
+    converted to `to`, which must hold every value of `from`, before the
+    keys are made.
+
+    Left alone: other comparison types, integer and complex compares,
+    types without a sign bit, dynamic shapes, and compares with control
+    predecessors.
+  }];
+  let options = [
+    ListOption<"expandViaUpcast", "expand-via-upcast", "std::string",
+               "Pairs `from:to` of float types compared in the wider `to`">,
+  ];
+  let statistics = [
+    Statistic<"numExpanded", "expanded", "Compares rewritten">,
+  ];
+}
+
+def HloLogisticExpander : Pass<"hlo-logistic-expander", "::mlir::ModuleOp"> {
+  let summary = "logistic(x) as 1 / (1 + exp(-x)) (XLA's LogisticExpander)";
+  let description = [{
+    Rewrites every `logistic(x)` of float or complex elements into
+    `divide(1, add(1, exponential(negate(x))))`, the 1 a scalar constant
+    broadcast to the shape (XLA's only remaining expansion, kExp). Left
+    alone: dynamic shapes and instructions with control predecessors.
+  }];
+  let statistics = [
+    Statistic<"numExpanded", "expanded", "Logistic instructions expanded">,
+  ];
+}
+
+def HloStochasticConvertDecomposer
+    : Pass<"hlo-stochastic-convert-decomposer", "::mlir::ModuleOp"> {
+  let summary = "stochastic-convert as ordinary HLO ops (XLA's "
+                "StochasticConvertDecomposer)";
+  let description = [{
+    Rewrites every `stochastic-convert(x, random)` of floats to integers:
+    |x| is rounded up when the random bits, an unsigned integer of the
+    operand's width w, are below frac(|x|) * 2^w, else truncated; the sign
+    is put back and a saturating `convert` (NaN to 0) gives the integers.
+    The arithmetic is done in f32 (f64 for f64 operands), the comparison
+    with abs, floor, compares and selects, exactly as the reference
+    interpreter defines the op. XLA rejects unsigned results; here they are
+    decomposed too (negative values saturate to 0). Left alone: dynamic
+    shapes, other element types and instructions with control predecessors.
+  }];
+  let statistics = [
+    Statistic<"numDecomposed", "decomposed",
+              "Stochastic converts decomposed">,
+  ];
+}
+
+def HloRngBitGeneratorExpander
+    : Pass<"hlo-rng-bit-generator-expander", "::mlir::ModuleOp"> {
+  let summary = "rng-bit-generator as a call of a generated computation "
+                "(XLA's RngBitGeneratorExpander)";
+  let description = [{
+    Replaces every `rng-bit-generator(state)` (a u64[N] state, N >= 2, and
+    integer bits of 8 to 64 bits) by a `call` of a generated private
+    computation `rng_three_fry` or `rng_philox` `(state) -> (new state,
+    bits)` made of ordinary integer ops (iota, add, multiply, xor, shifts,
+    converts, reshapes, slices, concatenates), one per (algorithm, state
+    type, result type). The computation gives the bits and new state that
+    rng-bit-generator defines: Threefry-2x32 (20 rounds; key state[0],
+    counter state[1]) or Philox-4x32 (10 rounds; key state[0], 128-bit
+    counter (state[1], state[2]), or (state[1], state[0]) for a u64[2]
+    state), laid out as XLA's expansion and the reference interpreter lay
+    them out. `rng_default` uses `default-algorithm` (XLA's GPU compiler
+    passes philox). Left alone: other state and bit types (pred, complex,
+    sub-byte), dynamic shapes and instructions with control predecessors.
+  }];
+  let options = [
+    Option<"defaultAlgorithm", "default-algorithm", "std::string",
+           /*default=*/"\"rng_philox\"",
+           "The algorithm of rng_default: rng_philox or rng_three_fry">,
+  ];
+  let statistics = [
+    Statistic<"numExpanded", "expanded", "rng-bit-generators replaced">,
+    Statistic<"numComputations", "computations",
+              "Generator computations made">,
+  ];
+}
+
+def HloRngExpander : Pass<"hlo-rng-expander", "::mlir::ModuleOp"> {
+  let summary = "rng as Philox bits and a distribution (XLA's RngExpander)";
+  let description = [{
+    Replaces every `rng(a, b)` (uniform or normal, scalar operands) by a
+    `call` of a generated private computation `rng_uniform` or `rng_normal`
+    `(key, state, a, b)`, one per (distribution, result type, operand
+    types). The key is a u64 constant, `seed ^ ((i * 0x9E3779B97F4A7C15)
+    >> 32)` for the i-th rng of the module, xor'ed with the replica id and
+    the partition id shifted left by 32 when the module has several; the
+    state comes from `rng-get-and-update-state` advanced by the 32-bit words
+    used. The computation takes Philox bits from `rng-bit-generator` on
+    (key, state) and maps them: uniform floats from the top mantissa bits
+    scaled to [a, b), uniform integers as `a + d/2 + (d - d/2)` with d =
+    bits rem (b - a), normal values by Box-Muller over two halves of the
+    shape, then `a + b * z`. f16 and bf16 rngs run in f32 and are converted
+    back. Left alone: other element types (XLA supports 32- and 64-bit
+    ones), dynamic shapes and instructions with control predecessors.
+  }];
+  let options = [
+    Option<"seed", "seed", "uint64_t", /*default=*/"0",
+           "The seed the keys are made from (XLA's module seed)">,
+  ];
+  let statistics = [
+    Statistic<"numExpanded", "expanded", "rng instructions replaced">,
+  ];
+}
+
 #endif // HLO_TRANSFORMS_PASSES
