@@ -58,15 +58,22 @@ void mlir::hlo::buildHloSimplificationPipeline(OpPassManager &pm) {
 }
 
 void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm) {
-  // XLA (GPU): OperandUpcaster, ResultCaster, ZeroSizedHloElimination,
-  // GpuScatterExpander, CallInliner, DotDecomposer, BatchNormExpander (all
+  // XLA (GPU): OperandUpcaster, ResultCaster, RngExpander,
+  // RngBitGeneratorExpander (philox), ComparisonExpander,
+  // ZeroSizedHloElimination, GpuScatterExpander, CallInliner, DotDecomposer,
+  // StochasticConvertDecomposer, LogisticExpander, BatchNormExpander (all
   // three forms), DynamicPadder, then simplification.
   pm.addPass(createHloOperandUpcaster());
   pm.addPass(createHloResultCaster());
+  pm.addPass(createHloRngExpander());
+  pm.addPass(createHloRngBitGeneratorExpander());
+  pm.addPass(createHloComparisonExpander());
   pm.addPass(createHloZeroSizedHloElimination());
   pm.addPass(createHloGpuScatterExpander());
   pm.addPass(createHloCallInliner());
   pm.addPass(createHloDotDecomposer());
+  pm.addPass(createHloStochasticConvertDecomposer());
+  pm.addPass(createHloLogisticExpander());
   HloBatchNormExpanderOptions batchNorm;
   batchNorm.rewriteTrainingOp = true;
   batchNorm.rewriteInferenceOp = true;
