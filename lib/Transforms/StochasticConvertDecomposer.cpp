@@ -3,15 +3,14 @@
 // XLA's StochasticConvertDecomposer: `stochastic-convert(x, random)` of a
 // float array to integers becomes ordinary HLO ops. With w the width of
 // the random bits (the operand's width), the magnitude |x| is rounded up
-// when random < frac(|x|) * 2^w (random read as an unsigned integer; the
-// comparison is exact for w <= 32 and made in f64 for w = 64, as the
-// reference interpreter does), else truncated; the sign is put back and
-// the result converted with `convert` (saturating, NaN to 0).
+// when random < floor(frac(|x|) * 2^w) (random read as an unsigned
+// integer: the fraction as a w-bit fixed-point number, as XLA's evaluator
+// and the reference interpreter compute it), else truncated; the sign is
+// put back and the result converted with `convert` (saturating, NaN to 0).
 //
-// The arithmetic is done in f32 for operands of at most 32 bits (exact:
-// 2^16 is not an f16) and in f64 for f64. For w <= 32, random < F for the
-// exact F = frac * 2^w is `random < floor(F) || (random == floor(F) &&
-// F != floor(F))`, which never needs 2^w as a w-bit integer.
+// The arithmetic is done in f32 for operands of at most 32 bits and in f64
+// for f64: frac(|x|) has no more significant bits than x, so frac * 2^w
+// and its floor are exact, and so is their conversion to the w-bit type.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,21 +45,9 @@ static Value decompose(ExpansionBuilder &b, StochasticConvertOp op) {
   // F = fraction * 2^w, exact (a power of two and no overflow).
   Value scaled = b.elementwise<MulOp>(
       {fraction, b.splatReal(type, std::ldexp(1.0, width))});
-  Value roundUp;
-  if (width > 32) {
-    // As the interpreter: the random bits as the nearest f64.
-    roundUp = b.compare(ComparisonDirection::LT,
-                        b.convert(random, builder.getF64Type()), scaled);
-  } else {
-    Value floorScaled = b.elementwise<FloorOp>({scaled});
-    Value floorBits =
-        b.convert(floorScaled, ExpansionBuilder::getElementType(random));
-    Value below = b.compare(ComparisonDirection::LT, random, floorBits);
-    Value equal = b.compare(ComparisonDirection::EQ, random, floorBits);
-    Value hasFraction = b.compare(ComparisonDirection::GT, scaled, floorScaled);
-    roundUp = b.elementwise<OrOp>(
-        {below, b.elementwise<AndOp>({equal, hasFraction})});
-  }
+  Value fixed = b.convert(b.elementwise<FloorOp>({scaled}),
+                          ExpansionBuilder::getElementType(random));
+  Value roundUp = b.compare(ComparisonDirection::LT, random, fixed);
   Value rounded = b.select(
       roundUp, b.elementwise<AddOp>({truncated, b.splatReal(type, 1.0)}),
       truncated);

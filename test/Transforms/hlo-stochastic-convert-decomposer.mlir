@@ -2,11 +2,11 @@
 // RUN: hlo-opt %s -split-input-file --hlo-stochastic-convert-decomposer --hlo-check-semantics -o /dev/null
 
 // f32 to s32 with u32 random bits: |x| = floor + fraction, F = fraction *
-// 2^32; round up when random < F (exactly: below floor(F), or equal to it
-// with F not whole), put the sign back, convert. The constants check the
-// rounding at and around the threshold (2.5 with random 2^31 and 2^31 - 1,
-// 1 + 2^-23 with 511 and 512, 2^-35 whose F = 1/8 rounds up only for 0),
-// saturation, NaN and infinities.
+// 2^32; round up when random < floor(F) (the fraction as a 32-bit fixed-point
+// number, as XLA's evaluator), put the sign back, convert. The constants
+// check the rounding at and around the threshold (2.5 with random 2^31 and
+// 2^31 - 1, 1 + 2^-23 with 511 and 512, 2^-35 whose F = 1/8 never rounds
+// up), saturation, NaN and infinities.
 // CHECK-LABEL: hlo.computation @f32
 hlo.computation @f32(%a: tensor<2x3xf32>, %r: tensor<2x3xui32>) -> tuple<tensor<2x3xi32>, tensor<14xi32>, tensor<14xui32>> attributes {entry} {
   // CHECK: %[[ABS:.*]] = abs %arg0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
@@ -17,11 +17,7 @@ hlo.computation @f32(%a: tensor<2x3xf32>, %r: tensor<2x3xui32>) -> tuple<tensor<
   // CHECK: %[[F:.*]] = multiply %[[FR]], %[[TWO32B]]
   // CHECK: %[[FF:.*]] = floor %[[F]]
   // CHECK: %[[FU:.*]] = convert %[[FF]] : (tensor<2x3xf32>) -> tensor<2x3xui32>
-  // CHECK: %[[LT:.*]] = compare %arg1, %[[FU]] {direction = #hlo<comparison_direction LT>}
-  // CHECK: %[[EQ:.*]] = compare %arg1, %[[FU]] {direction = #hlo<comparison_direction EQ>}
-  // CHECK: %[[GT:.*]] = compare %[[F]], %[[FF]] {direction = #hlo<comparison_direction GT>}
-  // CHECK: %[[AND:.*]] = and %[[EQ]], %[[GT]]
-  // CHECK: %[[UP:.*]] = or %[[LT]], %[[AND]]
+  // CHECK: %[[UP:.*]] = compare %arg1, %[[FU]] {direction = #hlo<comparison_direction LT>}
   // CHECK: %[[ONE:.*]] = constant {value = dense<1.000000e+00> : tensor<f32>}
   // CHECK: %[[ONEB:.*]] = broadcast %[[ONE]]
   // CHECK: %[[INC:.*]] = add %[[FL]], %[[ONEB]]
@@ -69,15 +65,15 @@ hlo.computation @narrow(%a: tensor<4xf16>, %r: tensor<4xui16>, %c: tensor<4xbf16
 
 // -----
 
-// f64 with u64 random bits: the bits are compared as the nearest f64, as the
-// interpreter defines it (2^63 - 1 rounds to 2^63, which is not below
-// F = 2^63 for 0.5; 2^63 - 1025 rounds down and is).
+// f64 with u64 random bits: the fixed-point fraction is a u64, compared
+// exactly (2^63 - 1 is below F = 2^63 for 0.5, 2^63 is not).
 // CHECK-LABEL: hlo.computation @f64
 hlo.computation @f64(%a: tensor<3xf64>, %r: tensor<3xui64>) -> tuple<tensor<3xi64>, tensor<5xi64>> attributes {entry} {
   // CHECK-NOT: convert %arg0
   // CHECK: %[[F:.*]] = multiply
-  // CHECK: %[[R:.*]] = convert %arg1 : (tensor<3xui64>) -> tensor<3xf64>
-  // CHECK: compare %[[R]], %[[F]] {direction = #hlo<comparison_direction LT>}
+  // CHECK: %[[FF:.*]] = floor %[[F]]
+  // CHECK: %[[FU:.*]] = convert %[[FF]] : (tensor<3xf64>) -> tensor<3xui64>
+  // CHECK: compare %arg1, %[[FU]] {direction = #hlo<comparison_direction LT>}
   // CHECK: convert {{.*}} : (tensor<3xf64>) -> tensor<3xi64>
   %0 = hlo.stochastic_convert %a, %r : (tensor<3xf64>, tensor<3xui64>) -> tensor<3xi64>
   %x = hlo.constant {value = dense<[0.5, 0.5, 0.5, -1.25, 8.470329472543003E-22]> : tensor<5xf64>} : () -> tensor<5xf64>

@@ -150,9 +150,11 @@ static FailureOr<Literal> bitcastConvert(Interp &interp, Operation *op,
   return std::move(out);
 }
 
-/// stochastic-convert of a float to an integer: the magnitude is rounded up
-/// when the random bits (read as a fraction of 2^width) are below the
-/// fractional part, else truncated; the result saturates; NaN gives 0.
+/// stochastic-convert of a float to an integer, as XLA's evaluator: the
+/// magnitude is rounded up when the random bits (an unsigned integer of
+/// `width` bits) are below the fractional part as a `width`-bit fixed-point
+/// number (frac * 2^width, truncated), else truncated; the result
+/// saturates; NaN gives 0.
 static FailureOr<Literal> stochasticConvert(Interp &interp, Operation *op,
                                             const Literal &in,
                                             const Literal &random) {
@@ -173,10 +175,11 @@ static FailureOr<Literal> stochasticConvert(Interp &interp, Operation *op,
     }
     double whole = std::trunc(x);
     double frac = std::fabs(x - whole);
-    double r = static_cast<double>(
-        static_cast<uint64_t>(random.getInt(i)) &
-        (width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1));
-    if (r < frac * std::ldexp(1.0, width))
+    uint64_t r = static_cast<uint64_t>(random.getInt(i)) &
+                 (width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1);
+    // frac < 1, so the fixed-point fraction fits in `width` bits.
+    auto fixed = static_cast<uint64_t>(std::ldexp(frac, width));
+    if (r < fixed)
       whole += x < 0 ? -1.0 : 1.0;
     out.setFloat(i, whole);
   }
