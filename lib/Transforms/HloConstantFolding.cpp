@@ -71,19 +71,22 @@ struct ConstantFolder {
   ConstantFolder(ModuleOp module, int64_t maxElements)
       : evaluator(module), maxElements(maxElements) {}
 
-  /// Marks the computations that may not be evaluated: those holding an op
-  /// that depends on the device, or calling such a computation.
-  void findUnfoldableComputations(ModuleOp module, SymbolTable &symbols) {
-    for (ComputationOp comp : calleesFirst(module, symbols)) {
-      bool bad = llvm::any_of(comp.getBody().getOps(), [](Operation &op) {
-        return !isa<ReturnOp>(op) && dependsOnDevice(&op);
-      });
+  /// True if `comp` may not be evaluated: it holds an op that depends on
+  /// the device, or calls such a computation (memoized; only computations
+  /// that candidates call are looked at).
+  bool isUnfoldable(ComputationOp comp, SymbolTable &symbols) {
+    auto [it, inserted] = unfoldable.try_emplace(comp, false);
+    if (!inserted)
+      return it->second; // Known, or in progress (a recursive call graph).
+    bool bad = llvm::any_of(comp.getBody().getOps(), [](Operation &op) {
+      return !isa<ReturnOp>(op) && dependsOnDevice(&op);
+    });
+    if (!bad)
       forEachCallee(comp, symbols, [&](ComputationOp callee) {
-        bad |= unfoldable.contains(callee);
+        bad = bad || isUnfoldable(callee, symbols);
       });
-      if (bad)
-        unfoldable.insert(comp);
-    }
+    unfoldable[comp] = bad;
+    return bad;
   }
 
   /// True if `op` (in a non-fused computation) may be replaced by its value.
@@ -111,7 +114,7 @@ struct ConstantFolder {
       for (const SymbolTable::SymbolUse &use : *uses) {
         auto callee = symbols.lookup<ComputationOp>(
             use.getSymbolRef().getRootReference());
-        if (!callee || unfoldable.contains(callee))
+        if (!callee || isUnfoldable(callee, symbols))
           return false;
       }
     return isMemoryEffectFree(op);
@@ -176,7 +179,7 @@ struct ConstantFolder {
 
   runtime::Evaluator evaluator;
   int64_t maxElements;
-  DenseSet<Operation *> unfoldable;
+  DenseMap<Operation *, bool> unfoldable;
   DenseMap<Value, Literal> values;
 };
 
@@ -193,7 +196,6 @@ struct HloConstantFoldingPass
         fused.insert(callee);
     });
     ConstantFolder folder(module, maxElements);
-    folder.findUnfoldableComputations(module, symbols);
     bool changed = false;
     for (auto comp : module.getOps<ComputationOp>()) {
       if (fused.contains(comp))

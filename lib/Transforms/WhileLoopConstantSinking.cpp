@@ -80,6 +80,11 @@ struct WhileLoopConstantSinkingPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (!module.walk([](WhileOp) { return WalkResult::interrupt(); })
+             .wasInterrupted()) {
+      markAllAnalysesPreserved();
+      return;
+    }
     SymbolTable symbols(module);
     // How many instructions call each computation.
     DenseMap<Operation *, unsigned> callers;
