@@ -11,16 +11,25 @@
 #define HLO_LIB_TRANSFORMS_EXPANDERUTILS_H
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "TransformUtils.h"
 
 #include "mlir/IR/Builders.h"
 
 namespace mlir::hlo {
 
-/// True if `type` is an array whose dimensions are all static (an expander
-/// broadcasts constants to it, which a bounded dimension does not allow).
-inline bool isStaticArray(Type type) {
-  auto rt = dyn_cast<RankedTensorType>(type);
-  return rt && rt.hasStaticShape();
+/// The dimension a counter-based generator splits `shape` along into two
+/// halves: the first even one, else the first largest; -1 for a scalar.
+inline int64_t splitDimension(ArrayRef<int64_t> shape) {
+  int64_t rank = shape.size(), split = -1;
+  for (int64_t d = 0; d < rank && split < 0; ++d)
+    if (shape[d] % 2 == 0)
+      split = d;
+  if (split >= 0)
+    return split;
+  for (int64_t d = 0; d < rank; ++d)
+    if (split < 0 || shape[d] > shape[split])
+      split = d;
+  return split;
 }
 
 /// Builds instructions before the insertion point of `builder`, all at

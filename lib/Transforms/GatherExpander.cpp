@@ -32,10 +32,6 @@ namespace mlir::hlo {
 using namespace mlir;
 using namespace mlir::hlo;
 
-static bool isStaticArray(Type type) {
-  auto t = dyn_cast<RankedTensorType>(type);
-  return t && t.hasStaticShape();
-}
 
 static int64_t gatherIndexCount(GatherOp op) {
   return indexVectorCount(tensorType(op.getStartIndices()).getShape(),

@@ -43,14 +43,13 @@ using runtime::Literal;
 static bool isStaticValueType(Type type) {
   if (auto tuple = dyn_cast<TupleType>(type))
     return llvm::all_of(tuple.getTypes(), isStaticValueType);
-  auto array = dyn_cast<RankedTensorType>(type);
-  return array && array.hasStaticShape();
+  return isStaticArray(type);
 }
 
 /// Elements of an array type; 0 for anything else.
 static int64_t numElements(Type type) {
-  auto array = dyn_cast<RankedTensorType>(type);
-  return array && array.hasStaticShape() ? array.getNumElements() : 0;
+  return isStaticArray(type) ? cast<RankedTensorType>(type).getNumElements()
+                             : 0;
 }
 
 /// Ops that are never folded, whatever their operands (see the header).

@@ -216,14 +216,7 @@ std::pair<Value, Value> Generator::threeFry(Value state,
             finish(join(x0, x1), bitsType)};
   }
   // Narrow elements: counter pairs along `split`, iterated over `half`.
-  int64_t rank = shape.size(), split = -1;
-  for (int64_t d = 0; d < rank && split < 0; ++d)
-    if (shape[d] % 2 == 0)
-      split = d;
-  if (split < 0)
-    for (int64_t d = 0; d < rank; ++d)
-      if (split < 0 || shape[d] > shape[split])
-        split = d;
+  int64_t split = splitDimension(shape);
   if (split < 0) { // a scalar: the first word of one counter
     auto [x0, x1] = threeFryBlocks(counters(counter, 1), key);
     return {newState(state, stateType, {addConst(counter, 1)}),

@@ -144,14 +144,7 @@ Value RngBody::normal(ArrayRef<int64_t> shape, FloatType type, Value key,
                       Value state) {
   // Split a dimension (the first even one, else the first largest) in two
   // halves along a new minor-to-it dimension of size 2; a scalar is [2].
-  int64_t rank = shape.size(), split = -1;
-  for (int64_t d = 0; d < rank && split < 0; ++d)
-    if (shape[d] % 2 == 0)
-      split = d;
-  if (split < 0)
-    for (int64_t d = 0; d < rank; ++d)
-      if (split < 0 || shape[d] > shape[split])
-        split = d;
+  int64_t rank = shape.size(), split = splitDimension(shape);
   SmallVector<int64_t> halfShape, concatShape;
   int64_t concatDim = 0;
   if (rank == 0) {

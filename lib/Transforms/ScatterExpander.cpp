@@ -40,10 +40,6 @@ namespace mlir::hlo {
 using namespace mlir;
 using namespace mlir::hlo;
 
-static bool isStaticArray(Type type) {
-  auto t = dyn_cast<RankedTensorType>(type);
-  return t && t.hasStaticShape();
-}
 
 int64_t mlir::hlo::scatterIndexCount(ScatterOp op) {
   size_t n = op.getInputs().size() / 2;

@@ -15,6 +15,13 @@
 
 namespace mlir::hlo {
 
+/// True if `type` is an array whose dimensions are all static (a bounded
+/// dynamic dimension `<=N` is not).
+inline bool isStaticArray(Type type) {
+  auto rt = dyn_cast<RankedTensorType>(type);
+  return rt && rt.hasStaticShape();
+}
+
 /// True if `op` is an instruction with control predecessors (it must run
 /// after them: removing or replacing it would drop the edges).
 inline bool hasControlPredecessors(Operation *op) {
