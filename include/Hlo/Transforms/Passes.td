@@ -698,4 +698,33 @@ def HloRngExpander : Pass<"hlo-rng-expander", "::mlir::ModuleOp"> {
   ];
 }
 
+def HloDotMerger : Pass<"hlo-dot-merger", "::mlir::ModuleOp"> {
+  let summary = "Merge dots that share an operand (XLA's DotMerger)";
+  let description = [{
+    Dots that share their lhs (or their rhs) and agree on dimension numbers,
+    operand precision, algorithm, element types and layouts become one dot
+    over the concatenation of their other operands, each original dot a
+    slice of its result (seed 002, section 3.2). The concatenated operand
+    must have exactly one dimension that is neither batch nor contracting.
+    A dot joins a merge when its input plus output bytes, or those of the
+    merged dot so far, are at most `max-size-to-merge` (XLA's GPU pipeline
+    uses 16 MiB; later versions 32 MiB). Dots that depend on each other are
+    never merged (that would make a cycle); the dependency search is
+    bounded, and merges do not overlap in the block order, so a merge that
+    would is left for a later run. Left alone: dots with control edges,
+    sparse dots, dynamic shapes, fused computations.
+  }];
+  let options = [
+    Option<"maxSizeToMerge", "max-size-to-merge", "int64_t",
+           /*default=*/"int64_t{16} << 20",
+           "Merge a dot only if its input and output bytes, or those of "
+           "the merged dot, are at most this">,
+  ];
+  let statistics = [
+    Statistic<"numMerges", "merges", "Merged dots created">,
+    Statistic<"numMergedDots", "merged-dots",
+              "Dots replaced by slices of a merged dot">,
+  ];
+}
+
 #endif // HLO_TRANSFORMS_PASSES
