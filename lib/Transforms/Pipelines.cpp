@@ -46,6 +46,7 @@ void mlir::hlo::buildHloSimplificationPipeline(OpPassManager &pm) {
   addSimpleScatterGatherExpanders(body, /*gathers=*/false);
   body.addPass(createHloAlgebraicSimplifier());
   body.addPass(createHloDotDecomposer());
+  body.addPass(createHloDotMerger());
   body.addPass(createHloSortSimplifier());
   body.addPass(createHloWhileLoopConstantSinking());
   body.addPass(createHloWhileLoopSimplifier());
