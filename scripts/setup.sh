@@ -37,8 +37,8 @@ fi
 scripts/build.sh
 
 # The main job on a shipped example.
-# XLA's optimization pipeline (zero-sized elimination, call inlining, then
-# simplification to a fixed point: docs/passes.md).
+# XLA's optimization pipeline (expanders, call inlining, dot canonicalization,
+# then simplification to a fixed point: docs/passes.md).
 build/bin/hlo-opt examples/mlp.hlo --hlo-optimization --output-format=hlo \
   -o build/mlp.out.hlo
 echo "== examples/mlp.hlo ($(grep -c ' = ' examples/mlp.hlo) instructions)" \
