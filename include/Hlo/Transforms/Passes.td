@@ -698,4 +698,41 @@ def HloRngExpander : Pass<"hlo-rng-expander", "::mlir::ModuleOp"> {
   ];
 }
 
+def HloTransposeFolding : Pass<"hlo-transpose-folding", "::mlir::ModuleOp"> {
+  let summary = "Fold transposes into dot and convolution dimension numbers "
+                "(XLA's TransposeFolding)";
+  let description = [{
+    A `dot` or `convolution` operand that is a `transpose` is replaced by the
+    transpose's operand, the dimension numbers of that side renumbered
+    through the permutation (dimension d of the transpose is dimension
+    perm[d] of its operand); the result does not change.
+    - Dots (both operands of rank 2 or more), XLA's default rule
+      IsRowColumnTransposeDotOperand: the transpose is not the identity,
+      the operand has one contracting dimension and rank - 2 batch
+      dimensions, and the permutation leaves every batch dimension in
+      place. Its batch and contracting dimensions are renumbered.
+    - Convolutions, any transpose operand (XLA's AlwaysFoldTranspose):
+      lhs into the input batch, feature and spatial dimensions, rhs into
+      the kernel input, output and spatial dimensions.
+      `fold-convolution-transposes=false` leaves convolutions alone (XLA's
+      NeverFoldTranspose, which XLA's GPU compiler passes).
+    The dot or convolution is updated in place; the transpose stays for its
+    other users. Left alone: transposes with control predecessors and fused
+    computations.
+  }];
+  let options = [
+    Option<"foldConvolutionTransposes", "fold-convolution-transposes", "bool",
+           /*default=*/"true",
+           "Fold transposes into convolutions (XLA's AlwaysFoldTranspose; "
+           "false: NeverFoldTranspose)">,
+  ];
+  let statistics = [
+    Statistic<"numDotsFolded", "dots", "Dots that absorbed a transpose">,
+    Statistic<"numConvolutionsFolded", "convolutions",
+              "Convolutions that absorbed a transpose">,
+    Statistic<"numTransposesFolded", "transposes",
+              "Transpose operands folded">,
+  ];
+}
+
 #endif // HLO_TRANSFORMS_PASSES
