@@ -735,4 +735,37 @@ def HloTransposeFolding : Pass<"hlo-transpose-folding", "::mlir::ModuleOp"> {
   ];
 }
 
+def HloReshapeMover : Pass<"hlo-reshape-mover", "::mlir::ModuleOp"> {
+  let summary = "Sink reshapes and transposes below elementwise ops (XLA's "
+                "ReshapeMover)";
+  let description = [{
+    An elementwise instruction whose operands are all the same reshape or
+    transpose (same result and operand dimensions, same permutation) or
+    operands that take the inverse rearrangement for free is computed on
+    the unrearranged values and rearranged once after:
+    `add(reshape(a), reshape(b))` becomes `reshape(add(a, b))`. Free (XLA's
+    CanTriviallyRearrange): constants, an rng with one user, and broadcasts
+    with sorted dimensions: under a transpose that keeps them in order;
+    under a reshape, a broadcast of a scalar or, with
+    `reshape-of-1d-broadcast-is-cheap`, of an operand with at most one
+    dimension above 1 or whose broadcast dimensions the reshape leaves
+    unmodified. A reshape or transpose that changes nothing is free too.
+    Those operands get the inverse reshape or transpose. A reshape or
+    transpose is moved only if all the instructions reading it move it (the
+    candidates are pruned until that holds). Left alone: instructions with
+    control predecessors, moved operands with control edges, dynamic
+    shapes, elementwise instructions with operands of another shape, and
+    fused computations.
+  }];
+  let options = [
+    Option<"reshapeOf1dBroadcastIsCheap", "reshape-of-1d-broadcast-is-cheap",
+           "bool", /*default=*/"false",
+           "Also treat reshapes of broadcasts of rank-1 operands, and "
+           "reshapes that leave the broadcast dimensions alone, as free">,
+  ];
+  let statistics = [
+    Statistic<"numMoved", "moved", "Elementwise instructions rearranged">,
+  ];
+}
+
 #endif // HLO_TRANSFORMS_PASSES
