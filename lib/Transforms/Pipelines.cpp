@@ -51,8 +51,12 @@ void mlir::hlo::buildHloSimplificationPipeline(OpPassManager &pm) {
   body.addPass(createHloWhileLoopConstantSinking());
   body.addPass(createHloWhileLoopSimplifier());
   body.addPass(createHloTupleSimplifier());
+  body.addPass(createHloReshapeMover());
   body.addPass(createHloConstantFolding());
   body.addPass(createHloConditionalSimplifier());
+  HloTransposeFoldingOptions transposeFolding;
+  transposeFolding.foldConvolutionTransposes = false; // XLA-GPU's choice
+  body.addPass(createHloTransposeFolding(transposeFolding));
   body.addPass(createHloCse());
   body.addPass(createHloDce());
   pm.addPass(createHloFixedPointPass(std::move(body)));

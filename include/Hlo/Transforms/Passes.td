@@ -727,4 +727,74 @@ def HloDotMerger : Pass<"hlo-dot-merger", "::mlir::ModuleOp"> {
   ];
 }
 
+def HloTransposeFolding : Pass<"hlo-transpose-folding", "::mlir::ModuleOp"> {
+  let summary = "Fold transposes into dot and convolution dimension numbers "
+                "(XLA's TransposeFolding)";
+  let description = [{
+    A `dot` or `convolution` operand that is a `transpose` is replaced by the
+    transpose's operand, the dimension numbers of that side renumbered
+    through the permutation (dimension d of the transpose is dimension
+    perm[d] of its operand); the result does not change.
+    - Dots (both operands of rank 2 or more), XLA's default rule
+      IsRowColumnTransposeDotOperand: the transpose is not the identity,
+      the operand has one contracting dimension and rank - 2 batch
+      dimensions, and the permutation leaves every batch dimension in
+      place. Its batch and contracting dimensions are renumbered.
+    - Convolutions, any transpose operand (XLA's AlwaysFoldTranspose):
+      lhs into the input batch, feature and spatial dimensions, rhs into
+      the kernel input, output and spatial dimensions.
+      `fold-convolution-transposes=false` leaves convolutions alone (XLA's
+      NeverFoldTranspose, which XLA's GPU compiler passes).
+    The dot or convolution is updated in place; the transpose stays for its
+    other users. Left alone: transposes with control predecessors and fused
+    computations.
+  }];
+  let options = [
+    Option<"foldConvolutionTransposes", "fold-convolution-transposes", "bool",
+           /*default=*/"true",
+           "Fold transposes into convolutions (XLA's AlwaysFoldTranspose; "
+           "false: NeverFoldTranspose)">,
+  ];
+  let statistics = [
+    Statistic<"numDotsFolded", "dots", "Dots that absorbed a transpose">,
+    Statistic<"numConvolutionsFolded", "convolutions",
+              "Convolutions that absorbed a transpose">,
+    Statistic<"numTransposesFolded", "transposes",
+              "Transpose operands folded">,
+  ];
+}
+
+def HloReshapeMover : Pass<"hlo-reshape-mover", "::mlir::ModuleOp"> {
+  let summary = "Sink reshapes and transposes below elementwise ops (XLA's "
+                "ReshapeMover)";
+  let description = [{
+    An elementwise instruction whose operands are all the same reshape or
+    transpose (same result and operand dimensions, same permutation) or
+    operands that take the inverse rearrangement for free is computed on
+    the unrearranged values and rearranged once after:
+    `add(reshape(a), reshape(b))` becomes `reshape(add(a, b))`. Free (XLA's
+    CanTriviallyRearrange): constants, an rng with one user, and broadcasts
+    with sorted dimensions: under a transpose that keeps them in order;
+    under a reshape, a broadcast of a scalar or, with
+    `reshape-of-1d-broadcast-is-cheap`, of an operand with at most one
+    dimension above 1 or whose broadcast dimensions the reshape leaves
+    unmodified. A reshape or transpose that changes nothing is free too.
+    Those operands get the inverse reshape or transpose. A reshape or
+    transpose is moved only if all the instructions reading it move it (the
+    candidates are pruned until that holds). Left alone: instructions with
+    control predecessors, moved operands with control edges, dynamic
+    shapes, elementwise instructions with operands of another shape, and
+    fused computations.
+  }];
+  let options = [
+    Option<"reshapeOf1dBroadcastIsCheap", "reshape-of-1d-broadcast-is-cheap",
+           "bool", /*default=*/"false",
+           "Also treat reshapes of broadcasts of rank-1 operands, and "
+           "reshapes that leave the broadcast dimensions alone, as free">,
+  ];
+  let statistics = [
+    Statistic<"numMoved", "moved", "Elementwise instructions rearranged">,
+  ];
+}
+
 #endif // HLO_TRANSFORMS_PASSES
