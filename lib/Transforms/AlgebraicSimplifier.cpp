@@ -76,10 +76,10 @@ static Value makeSplat(PatternRewriter &rewriter, Location loc, Type type,
         ->getResult(0);
   // The broadcast takes the replaced instruction's name; the scalar gets a
   // fresh one (`constant.N`) from the exporter.
-  Value c = createInstruction(rewriter, rewriter.getUnknownLoc(),
-                              ConstantOp::getOperationName(), scalarType, {},
-                              {value})
-                ->getResult(0);
+  Value c =
+      createInstruction(rewriter, rewriter.getUnknownLoc(),
+                        ConstantOp::getOperationName(), scalarType, {}, {value})
+          ->getResult(0);
   return createInstruction(
              rewriter, loc, BroadcastOp::getOperationName(), type, {c},
              {rewriter.getNamedAttr("dimensions",
@@ -99,11 +99,9 @@ static void replace(PatternRewriter &rewriter, Operation *op, Value value,
 
 namespace {
 /// A pattern over `OpT` that skips instructions with control predecessors.
-template <typename OpT>
-struct HloPattern : OpRewritePattern<OpT> {
+template <typename OpT> struct HloPattern : OpRewritePattern<OpT> {
   using OpRewritePattern<OpT>::OpRewritePattern;
-  LogicalResult matchAndRewrite(OpT op,
-                                PatternRewriter &rewriter) const final {
+  LogicalResult matchAndRewrite(OpT op, PatternRewriter &rewriter) const final {
     if (hasControlPredecessors(op))
       return failure();
     return rewrite(op, rewriter);
@@ -170,8 +168,7 @@ struct PowerByConstant : HloPattern<PowOp> {
       return failure();
     Value a = op.getLhs();
     auto one = [&] {
-      return makeSplat(r, op.getLoc(), op.getType(),
-                       r.getOneAttr(elementType));
+      return makeSplat(r, op.getLoc(), op.getType(), r.getOneAttr(elementType));
     };
     if (*exponent == 0) {
       replace(r, op, one(), true);
@@ -222,6 +219,171 @@ struct AbsOfAbs : HloPattern<AbsOp> {
 };
 
 //===----------------------------------------------------------------------===//
+// Slices and concatenates
+//===----------------------------------------------------------------------===//
+
+/// The type of `v` if it is an array of static shape.
+static RankedTensorType staticType(Value v) {
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  return t && t.hasStaticShape() ? t : RankedTensorType();
+}
+
+/// The op defining `v` if it is an `OpT` without control predecessors.
+template <typename OpT> static OpT plainDef(Value v) {
+  auto op = v.getDefiningOp<OpT>();
+  return op && !hasControlPredecessors(op) ? op : OpT();
+}
+
+/// slice(slice(A)) = slice(A): element j of the outer slice is element
+/// start2 + j*stride2 of the inner one, so element start1 + (start2 +
+/// j*stride2)*stride1 of A.
+struct SliceOfSlice : HloPattern<SliceOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(SliceOp op, PatternRewriter &r) const override {
+    auto inner = plainDef<SliceOp>(op.getOperand());
+    RankedTensorType type = staticType(op.getResult());
+    if (!inner || !type)
+      return failure();
+    SliceAttr in = inner.getSlice(), out = op.getSlice();
+    SmallVector<int64_t> starts, limits, strides;
+    for (int64_t d = 0, e = type.getRank(); d < e; ++d) {
+      int64_t start =
+          in.getStarts()[d] + out.getStarts()[d] * in.getStrides()[d];
+      int64_t stride = in.getStrides()[d] * out.getStrides()[d];
+      int64_t n = type.getDimSize(d);
+      starts.push_back(start);
+      limits.push_back(n == 0 ? start : start + (n - 1) * stride + 1);
+      strides.push_back(stride);
+    }
+    r.modifyOpInPlace(op, [&] {
+      op.getOperandMutable().assign(inner.getOperand());
+      op.setSliceAttr(SliceAttr::get(op.getContext(), starts, limits, strides));
+    });
+    return success();
+  }
+};
+
+/// A slice of a concatenate that reads one operand only is a slice of that
+/// operand.
+struct SliceOfConcatenate : HloPattern<SliceOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(SliceOp op, PatternRewriter &r) const override {
+    auto concat = plainDef<ConcatenateOp>(op.getOperand());
+    RankedTensorType type = staticType(op.getResult());
+    if (!concat || !type || concat.getDimensions().size() != 1)
+      return failure();
+    int64_t dim = concat.getDimensions()[0];
+    SliceAttr s = op.getSlice();
+    int64_t n = type.getDimSize(dim);
+    if (n == 0)
+      return failure();
+    int64_t first = s.getStarts()[dim];
+    int64_t last = first + (n - 1) * s.getStrides()[dim];
+    int64_t offset = 0;
+    for (Value input : concat.getInputs()) {
+      RankedTensorType t = staticType(input);
+      if (!t)
+        return failure();
+      int64_t size = t.getDimSize(dim);
+      if (first >= offset && last < offset + size) {
+        SmallVector<int64_t> starts(s.getStarts()), limits(s.getLimits());
+        starts[dim] = first - offset;
+        limits[dim] = last - offset + 1;
+        r.modifyOpInPlace(op, [&] {
+          op.getOperandMutable().assign(input);
+          op.setSliceAttr(
+              SliceAttr::get(op.getContext(), starts, limits, s.getStrides()));
+        });
+        return success();
+      }
+      offset += size;
+    }
+    return failure();
+  }
+};
+
+/// concatenate drops operands with no elements, and merges neighbouring
+/// operands that are unit-stride slices of one array, adjacent along the
+/// concatenated dimension and equal in the others, into one slice.
+struct ConcatenateOperands : HloPattern<ConcatenateOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(ConcatenateOp op, PatternRewriter &r) const override {
+    if (!staticType(op.getResult()) || op.getDimensions().size() != 1)
+      return failure();
+    int64_t dim = op.getDimensions()[0];
+    SmallVector<Value> inputs;
+    bool changed = false;
+    for (Value input : op.getInputs()) {
+      RankedTensorType t = staticType(input);
+      if (!t)
+        return failure();
+      if (t.getNumElements() == 0) {
+        changed = true;
+        continue;
+      }
+      if (!inputs.empty())
+        if (Value merged = mergeSlices(r, inputs.back(), input, dim)) {
+          inputs.back() = merged;
+          changed = true;
+          continue;
+        }
+      inputs.push_back(input);
+    }
+    if (!changed || inputs.empty())
+      return failure();
+    r.modifyOpInPlace(op, [&] { op.getInputsMutable().assign(inputs); });
+    return success();
+  }
+
+  /// One slice for slices `a` then `b` along `dim`, or null.
+  static Value mergeSlices(PatternRewriter &r, Value a, Value b, int64_t dim) {
+    auto sa = plainDef<SliceOp>(a), sb = plainDef<SliceOp>(b);
+    if (!sa || !sb || sa.getOperand() != sb.getOperand())
+      return {};
+    SliceAttr x = sa.getSlice(), y = sb.getSlice();
+    auto unit = [](int64_t s) { return s == 1; };
+    if (!llvm::all_of(x.getStrides(), unit) ||
+        !llvm::all_of(y.getStrides(), unit))
+      return {};
+    for (int64_t d = 0, e = x.getStarts().size(); d < e; ++d)
+      if (d != dim && (x.getStarts()[d] != y.getStarts()[d] ||
+                       x.getLimits()[d] != y.getLimits()[d]))
+        return {};
+    if (x.getLimits()[dim] != y.getStarts()[dim])
+      return {};
+    SmallVector<int64_t> limits(x.getLimits());
+    limits[dim] = y.getLimits()[dim];
+    auto slice =
+        SliceAttr::get(r.getContext(), x.getStarts(), limits, x.getStrides());
+    return createInferred<SliceOp>(r, sa.getLoc(), {sa.getOperand()},
+                                   {r.getNamedAttr("slice", slice)});
+  }
+};
+
+/// dynamic-update-slice of an update as large as the operand is the update
+/// (the start indices are clamped to zero); of an empty update, the
+/// operand.
+struct DynamicUpdateSliceTrivial : HloPattern<DynamicUpdateSliceOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(DynamicUpdateSliceOp op,
+                        PatternRewriter &r) const override {
+    RankedTensorType update = staticType(op.getUpdate());
+    if (!update || !staticType(op.getResult()))
+      return failure();
+    if (op.getUpdate().getType() == op.getType()) {
+      replace(r, op, op.getUpdate(), false);
+      return success();
+    }
+    if (update.getNumElements() == 0 &&
+        op.getOperand().getType() == op.getType()) {
+      replace(r, op, op.getOperand(), false);
+      return success();
+    }
+    return failure();
+  }
+};
+
+//===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
 
@@ -235,7 +397,8 @@ struct AlgebraicSimplifierPass
       if (name.getDialectNamespace() == HloDialect::getDialectNamespace())
         name.getCanonicalizationPatterns(set, context);
     set.add<SubtractSelf, MultiplyByZero, CompareSelf, SelectSameBranches,
-            AbsOfAbs>(context);
+            AbsOfAbs, SliceOfSlice, SliceOfConcatenate, ConcatenateOperands,
+            DynamicUpdateSliceTrivial>(context);
     if (enablePowerRewrites)
       set.add<PowerByConstant>(context);
     patterns = std::make_shared<FrozenRewritePatternSet>(std::move(set));

@@ -101,3 +101,67 @@ hlo.computation @ordered(%a: tensor<4xi32>) -> tensor<4xi32> attributes {entry} 
   %0 = hlo.subtract %a, %a after(%p : tensor<4xi32>) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
   hlo.return %0 : tensor<4xi32>
 }
+
+// -----
+
+// slice of a slice is one slice (strides multiply); a slice within one
+// operand of a concatenate slices that operand; one that spans two stays.
+// CHECK-LABEL: hlo.computation @slices
+hlo.computation @slices(%a: tensor<20x4xf32>, %b: tensor<3x4xf32>, %c: tensor<5x4xf32>) -> tuple<tensor<3x2xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>> attributes {entry} {
+  // CHECK-DAG: %[[S0:.*]] = slice %arg0 {slice = #hlo.slice<"{[5:18:6], [1:4:2]}">} : (tensor<20x4xf32>) -> tensor<3x2xf32>
+  // CHECK-DAG: %[[S1:.*]] = slice %arg2 {slice = #hlo.slice<"{[1:4:2], [0:4]}">} : (tensor<5x4xf32>) -> tensor<2x4xf32>
+  // CHECK-DAG: %[[S2:.*]] = slice %arg1 {slice = #hlo.slice<"{[1:3], [0:4]}">}
+  // CHECK-DAG: %[[CAT:.*]] = concatenate %arg1, %arg2
+  // CHECK-DAG: %[[S3:.*]] = slice %[[CAT]] {slice = #hlo.slice<"{[2:4], [0:4]}">}
+  // CHECK: tuple %[[S0]], %[[S1]], %[[S2]], %[[S3]]
+  %0 = hlo.slice %a {slice = #hlo.slice<"{[2:20:3], [0:4]}">} : (tensor<20x4xf32>) -> tensor<6x4xf32>
+  %1 = hlo.slice %0 {slice = #hlo.slice<"{[1:6:2], [1:4:2]}">} : (tensor<6x4xf32>) -> tensor<3x2xf32>
+  %cat = hlo.concatenate %b, %c {dimensions = array<i64: 0>} : (tensor<3x4xf32>, tensor<5x4xf32>) -> tensor<8x4xf32>
+  %2 = hlo.slice %cat {slice = #hlo.slice<"{[4:8:2], [0:4]}">} : (tensor<8x4xf32>) -> tensor<2x4xf32>
+  %3 = hlo.slice %cat {slice = #hlo.slice<"{[1:3], [0:4]}">} : (tensor<8x4xf32>) -> tensor<2x4xf32>
+  %4 = hlo.slice %cat {slice = #hlo.slice<"{[2:4], [0:4]}">} : (tensor<8x4xf32>) -> tensor<2x4xf32>
+  %r = hlo.tuple %1, %2, %3, %4 : (tensor<3x2xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>) -> tuple<tensor<3x2xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>>
+  hlo.return %r : tuple<tensor<3x2xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>>
+}
+
+// -----
+
+// concatenate: empty operands go; adjacent unit-stride slices of one array
+// merge (all of %a: the concatenate is %a); slices with a gap, a stride or
+// another operand stay.
+// CHECK-LABEL: hlo.computation @concatenates
+hlo.computation @concatenates(%a: tensor<6x2xi32>, %b: tensor<6x2xi32>, %e: tensor<0x2xi32>) -> tuple<tensor<6x2xi32>, tensor<4x2xi32>, tensor<5x2xi32>> attributes {entry} {
+  // CHECK-DAG: %[[M:.*]] = slice %arg0 {slice = #hlo.slice<"{[0:3], [0:2]}">}
+  // CHECK-DAG: %[[G:.*]] = slice %arg0 {slice = #hlo.slice<"{[4:6], [0:2]}">}
+  // CHECK-DAG: %[[C1:.*]] = concatenate %[[M]], %[[G]] {dimensions = array<i64: 0>} : (tensor<3x2xi32>, tensor<2x2xi32>) -> tensor<5x2xi32>
+  // CHECK-DAG: %[[B:.*]] = slice %arg1 {slice = #hlo.slice<"{[2:4], [0:2]}">}
+  // CHECK-DAG: %[[C0:.*]] = concatenate %{{.*}}, %[[B]] {dimensions = array<i64: 0>} : (tensor<2x2xi32>, tensor<2x2xi32>) -> tensor<4x2xi32>
+  // CHECK: tuple %arg0, %[[C0]], %[[C1]]
+  %s0 = hlo.slice %a {slice = #hlo.slice<"{[0:2], [0:2]}">} : (tensor<6x2xi32>) -> tensor<2x2xi32>
+  %s1 = hlo.slice %a {slice = #hlo.slice<"{[2:3], [0:2]}">} : (tensor<6x2xi32>) -> tensor<1x2xi32>
+  %s2 = hlo.slice %a {slice = #hlo.slice<"{[3:6], [0:2]}">} : (tensor<6x2xi32>) -> tensor<3x2xi32>
+  %s3 = hlo.slice %a {slice = #hlo.slice<"{[4:6], [0:2]}">} : (tensor<6x2xi32>) -> tensor<2x2xi32>
+  %t0 = hlo.slice %a {slice = #hlo.slice<"{[0:4:2], [0:2]}">} : (tensor<6x2xi32>) -> tensor<2x2xi32>
+  %t1 = hlo.slice %b {slice = #hlo.slice<"{[2:4], [0:2]}">} : (tensor<6x2xi32>) -> tensor<2x2xi32>
+  %0 = hlo.concatenate %s0, %e, %s1, %s2 {dimensions = array<i64: 0>} : (tensor<2x2xi32>, tensor<0x2xi32>, tensor<1x2xi32>, tensor<3x2xi32>) -> tensor<6x2xi32>
+  %1 = hlo.concatenate %t0, %t1 {dimensions = array<i64: 0>} : (tensor<2x2xi32>, tensor<2x2xi32>) -> tensor<4x2xi32>
+  %2 = hlo.concatenate %s0, %s1, %s3 {dimensions = array<i64: 0>} : (tensor<2x2xi32>, tensor<1x2xi32>, tensor<2x2xi32>) -> tensor<5x2xi32>
+  %r = hlo.tuple %0, %1, %2 : (tensor<6x2xi32>, tensor<4x2xi32>, tensor<5x2xi32>) -> tuple<tensor<6x2xi32>, tensor<4x2xi32>, tensor<5x2xi32>>
+  hlo.return %r : tuple<tensor<6x2xi32>, tensor<4x2xi32>, tensor<5x2xi32>>
+}
+
+// -----
+
+// dynamic-update-slice of a full-size update is the update, of an empty
+// one the operand; a smaller update stays.
+// CHECK-LABEL: hlo.computation @dynamic_update_slice
+hlo.computation @dynamic_update_slice(%a: tensor<4x3xf32>, %u: tensor<4x3xf32>, %e: tensor<0x3xf32>, %s: tensor<2x3xf32>, %i: tensor<i32>) -> tuple<tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>> attributes {entry} {
+  // CHECK: %[[D:.*]] = dynamic_update_slice %arg0, %arg3
+  // CHECK-NOT: dynamic_update_slice
+  // CHECK: tuple %arg1, %arg0, %[[D]]
+  %0 = hlo.dynamic_update_slice %a, %u, %i, %i : (tensor<4x3xf32>, tensor<4x3xf32>, tensor<i32>, tensor<i32>) -> tensor<4x3xf32>
+  %1 = hlo.dynamic_update_slice %a, %e, %i, %i : (tensor<4x3xf32>, tensor<0x3xf32>, tensor<i32>, tensor<i32>) -> tensor<4x3xf32>
+  %2 = hlo.dynamic_update_slice %a, %s, %i, %i : (tensor<4x3xf32>, tensor<2x3xf32>, tensor<i32>, tensor<i32>) -> tensor<4x3xf32>
+  %r = hlo.tuple %0, %1, %2 : (tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>) -> tuple<tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>>
+  hlo.return %r : tuple<tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>>
+}
