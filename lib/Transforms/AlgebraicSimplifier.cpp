@@ -384,6 +384,257 @@ struct DynamicUpdateSliceTrivial : HloPattern<DynamicUpdateSliceOp> {
 };
 
 //===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+/// The op of a reducer computation that returns one binary op of its two
+/// parameters (`add(p0, p1)`, ...), or null.
+static Operation *reducerOp(ComputationOp comp) {
+  if (!comp || comp.getNumArguments() != 2)
+    return nullptr;
+  Block &body = comp.getBody().front();
+  if (body.getOperations().size() != 2)
+    return nullptr;
+  Operation *op = &body.front();
+  if (op->getNumOperands() != 2 || hasControlPredecessors(op))
+    return nullptr;
+  Value p0 = body.getArgument(0), p1 = body.getArgument(1);
+  Value a = op->getOperand(0), b = op->getOperand(1);
+  if (!((a == p0 && b == p1) || (a == p1 && b == p0)))
+    return nullptr;
+  return op;
+}
+
+/// True if `init` is a constant that `reducer` leaves every value alone
+/// with: 0 for add, or and xor, 1 for multiply, the lowest value for
+/// maximum, the highest for minimum, all ones for and. (A float add takes
+/// +0 too, as XLA does: it differs from -0 only in the sign of a zero.)
+static bool isIdentityOf(Operation *reducer, Value init) {
+  Attribute attr;
+  if (!reducer || !matchPattern(init, m_Constant(&attr)))
+    return false;
+  auto splat = dyn_cast<SplatElementsAttr>(attr);
+  if (!splat)
+    return false;
+  Type elt = splat.getElementType();
+  if (auto ft = dyn_cast<FloatType>(elt)) {
+    APFloat v = splat.getSplatValue<APFloat>();
+    if (isa<AddOp>(reducer))
+      return v.isZero();
+    if (isa<MulOp>(reducer))
+      return v.isExactlyValue(1.0);
+    if (isa<MaxOp>(reducer))
+      return v.isInfinity() && v.isNegative();
+    if (isa<MinOp>(reducer))
+      return v.isInfinity() && !v.isNegative();
+    return false;
+  }
+  auto it = dyn_cast<IntegerType>(elt);
+  if (!it)
+    return false;
+  APInt v = splat.getSplatValue<APInt>();
+  bool isUnsigned = it.isUnsigned() || it.getWidth() == 1;
+  unsigned w = v.getBitWidth();
+  if (isa<AddOp, OrOp, XorOp>(reducer))
+    return v.isZero();
+  if (isa<MulOp>(reducer))
+    return v.isOne();
+  if (isa<AndOp>(reducer))
+    return v.isAllOnes();
+  if (isa<MaxOp>(reducer))
+    return v ==
+           (isUnsigned ? APInt::getMinValue(w) : APInt::getSignedMinValue(w));
+  if (isa<MinOp>(reducer))
+    return v ==
+           (isUnsigned ? APInt::getMaxValue(w) : APInt::getSignedMaxValue(w));
+  return false;
+}
+
+/// A pattern over single-input reduces of static shapes, with the module's
+/// symbol table to find reducers.
+struct ReducePattern : HloPattern<ReduceOp> {
+  ReducePattern(MLIRContext *context, SymbolTable &symbols)
+      : HloPattern(context), symbols(symbols) {}
+  LogicalResult rewrite(ReduceOp op, PatternRewriter &r) const override {
+    if (op.getInputs().size() != 2 || !staticType(op.getInputs()[0]) ||
+        !staticType(op.getResult()))
+      return failure();
+    return rewriteReduce(op, op.getInputs()[0], op.getInputs()[1], r);
+  }
+  virtual LogicalResult rewriteReduce(ReduceOp op, Value arg, Value init,
+                                      PatternRewriter &r) const = 0;
+  Operation *reducer(ReduceOp op) const {
+    return reducerOp(symbols.lookup<ComputationOp>(op.getToApply()));
+  }
+  SymbolTable &symbols;
+};
+
+/// A reduce that adds no elements together: of an empty array, the init
+/// broadcast; else each result element is reducer(init, x) for one x: the
+/// reshaped operand when init is the reducer's identity, else a map of the
+/// reducer over the broadcast init and the reshaped operand.
+struct ReduceNothing : ReducePattern {
+  using ReducePattern::ReducePattern;
+  LogicalResult rewriteReduce(ReduceOp op, Value arg, Value init,
+                              PatternRewriter &r) const override {
+    auto argType = staticType(arg), type = staticType(op.getResult());
+    auto broadcastInit = [&] {
+      return createInstruction(
+                 r, op.getLoc(), BroadcastOp::getOperationName(), op.getType(),
+                 {init},
+                 {r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr({}))})
+          ->getResult(0);
+    };
+    if (argType.getNumElements() == 0) {
+      replace(r, op, broadcastInit(), true);
+      return success();
+    }
+    if (argType.getNumElements() != type.getNumElements() ||
+        argType.getElementType() != type.getElementType())
+      return failure();
+    Value reshaped =
+        createInstruction(r, op.getLoc(), ReshapeOp::getOperationName(),
+                          op.getType(), {arg}, {})
+            ->getResult(0);
+    if (isIdentityOf(reducer(op), init)) {
+      replace(r, op, reshaped, true);
+      return success();
+    }
+    auto dims = llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+    Operation *map = createInstruction(
+        r, op.getLoc(), MapOp::getOperationName(), op.getType(),
+        {broadcastInit(), reshaped},
+        {r.getNamedAttr("to_apply", op.getToApplyAttr()),
+         r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr(dims))});
+    replace(r, op, map->getResult(0), true);
+    return success();
+  }
+};
+
+/// reduce(transpose(A)) = reduce(A) over the permuted dimensions, when the
+/// kept dimensions stay in order.
+struct ReduceOfTranspose : ReducePattern {
+  using ReducePattern::ReducePattern;
+  LogicalResult rewriteReduce(ReduceOp op, Value arg, Value init,
+                              PatternRewriter &r) const override {
+    auto transpose = plainDef<TransposeOp>(arg);
+    if (!transpose)
+      return failure();
+    ArrayRef<int64_t> perm = transpose.getDimensions();
+    SmallVector<bool> reduced(perm.size(), false);
+    for (int64_t d : op.getDimensions())
+      reduced[d] = true;
+    SmallVector<int64_t> dims;
+    int64_t lastKept = -1;
+    for (auto [d, from] : llvm::enumerate(perm)) {
+      if (reduced[d]) {
+        dims.push_back(from);
+      } else {
+        if (from < lastKept)
+          return failure();
+        lastKept = from;
+      }
+    }
+    llvm::sort(dims);
+    r.modifyOpInPlace(op, [&] {
+      op->setOperand(0, transpose.getOperand());
+      op.setDimensions(dims);
+    });
+    return success();
+  }
+};
+
+/// reduce(reduce(A)) with one reducer and one init, the reducer's
+/// identity, is one reduce over both sets of dimensions.
+struct ReduceOfReduce : ReducePattern {
+  using ReducePattern::ReducePattern;
+  LogicalResult rewriteReduce(ReduceOp op, Value arg, Value init,
+                              PatternRewriter &r) const override {
+    auto inner = plainDef<ReduceOp>(arg);
+    if (!inner || inner.getInputs().size() != 2 ||
+        inner.getToApplyAttr() != op.getToApplyAttr() ||
+        !isIdentityOf(reducer(op), init) ||
+        !isIdentityOf(reducer(op), inner.getInputs()[1]))
+      return failure();
+    Value a = inner.getInputs()[0];
+    auto aType = staticType(a);
+    if (!aType)
+      return failure();
+    SmallVector<bool> reduced(aType.getRank(), false);
+    for (int64_t d : inner.getDimensions())
+      reduced[d] = true;
+    // Dimension i of the inner result is the i-th kept dimension of A.
+    SmallVector<int64_t> kept;
+    for (int64_t d = 0; d < aType.getRank(); ++d)
+      if (!reduced[d])
+        kept.push_back(d);
+    for (int64_t d : op.getDimensions())
+      reduced[kept[d]] = true;
+    SmallVector<int64_t> dims;
+    for (int64_t d = 0; d < aType.getRank(); ++d)
+      if (reduced[d])
+        dims.push_back(d);
+    r.modifyOpInPlace(op, [&] {
+      op->setOperand(0, a);
+      op.setDimensions(dims);
+    });
+    return success();
+  }
+};
+
+/// reduce(reshape(A)) = reduce(A) when every kept dimension of the reshape
+/// is a dimension of A left alone (same size, same elements after it):
+/// the reshape only merged or split reduced dimensions.
+struct ReduceOfReshape : ReducePattern {
+  using ReducePattern::ReducePattern;
+  LogicalResult rewriteReduce(ReduceOp op, Value arg, Value init,
+                              PatternRewriter &r) const override {
+    auto reshape = plainDef<ReshapeOp>(arg);
+    if (!reshape)
+      return failure();
+    auto aType = staticType(reshape.getOperand()), rType = staticType(arg);
+    if (!aType)
+      return failure();
+    auto suffixes = [](ArrayRef<int64_t> shape) {
+      SmallVector<int64_t> s(shape.size());
+      int64_t p = 1;
+      for (int64_t i = shape.size() - 1; i >= 0; --i) {
+        s[i] = p;
+        p *= shape[i];
+      }
+      return s;
+    };
+    SmallVector<int64_t> inSuffix = suffixes(aType.getShape());
+    SmallVector<int64_t> outSuffix = suffixes(rType.getShape());
+    SmallVector<bool> reduced(rType.getRank(), false);
+    for (int64_t d : op.getDimensions())
+      reduced[d] = true;
+    SmallVector<bool> keep(aType.getRank(), false);
+    int64_t next = 0;
+    for (int64_t i = 0; i < rType.getRank(); ++i) {
+      if (reduced[i])
+        continue;
+      while (next < aType.getRank() &&
+             !(inSuffix[next] == outSuffix[i] &&
+               aType.getDimSize(next) == rType.getDimSize(i)))
+        ++next;
+      if (next == aType.getRank())
+        return failure();
+      keep[next++] = true;
+    }
+    SmallVector<int64_t> dims;
+    for (int64_t d = 0; d < aType.getRank(); ++d)
+      if (!keep[d])
+        dims.push_back(d);
+    r.modifyOpInPlace(op, [&] {
+      op->setOperand(0, reshape.getOperand());
+      op.setDimensions(dims);
+    });
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
 
@@ -391,7 +642,13 @@ struct AlgebraicSimplifierPass
     : hlo::impl::HloAlgebraicSimplifierBase<AlgebraicSimplifierPass> {
   using HloAlgebraicSimplifierBase::HloAlgebraicSimplifierBase;
 
-  LogicalResult initialize(MLIRContext *context) override {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *context = &getContext();
+    // The reduce rewrites find reducers in the module's symbol table, built
+    // once per run (no rewrite adds or removes a computation), so the
+    // patterns are made per run.
+    SymbolTable symbols(module);
     RewritePatternSet set(context);
     for (RegisteredOperationName name : context->getRegisteredOperations())
       if (name.getDialectNamespace() == HloDialect::getDialectNamespace())
@@ -399,20 +656,16 @@ struct AlgebraicSimplifierPass
     set.add<SubtractSelf, MultiplyByZero, CompareSelf, SelectSameBranches,
             AbsOfAbs, SliceOfSlice, SliceOfConcatenate, ConcatenateOperands,
             DynamicUpdateSliceTrivial>(context);
+    set.add<ReduceNothing, ReduceOfTranspose, ReduceOfReduce, ReduceOfReshape>(
+        context, symbols);
     if (enablePowerRewrites)
       set.add<PowerByConstant>(context);
-    patterns = std::make_shared<FrozenRewritePatternSet>(std::move(set));
-    return success();
-  }
-
-  void runOnOperation() override {
+    FrozenRewritePatternSet patterns(std::move(set));
     GreedyRewriteConfig config;
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
-    if (failed(applyPatternsGreedily(getOperation(), *patterns, config)))
-      mlir::emitWarning(getOperation().getLoc())
+    if (failed(applyPatternsGreedily(module, patterns, config)))
+      mlir::emitWarning(module.getLoc())
           << "hlo-algebraic-simplifier: the rewrites did not converge";
   }
-
-  std::shared_ptr<FrozenRewritePatternSet> patterns;
 };
 } // namespace

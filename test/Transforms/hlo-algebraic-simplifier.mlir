@@ -165,3 +165,69 @@ hlo.computation @dynamic_update_slice(%a: tensor<4x3xf32>, %u: tensor<4x3xf32>, 
   %r = hlo.tuple %0, %1, %2 : (tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>) -> tuple<tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>>
   hlo.return %r : tuple<tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>>
 }
+
+// -----
+
+// A reduce that adds nothing up: over size-1 dimensions (or none) with the
+// identity init, a reshape; with another init, a map of the reducer; of an
+// empty array, the init broadcast. A real reduction stays.
+hlo.computation @add(%x: tensor<f32>, %y: tensor<f32>) -> tensor<f32> {
+  %0 = hlo.add %x, %y : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  hlo.return %0 : tensor<f32>
+}
+// CHECK-LABEL: hlo.computation @reduce_nothing
+hlo.computation @reduce_nothing(%a: tensor<3x1x4xf32>, %e: tensor<0x4xf32>, %i: tensor<f32>) -> tuple<tensor<3x4xf32>, tensor<3x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<3x1x4xf32>> attributes {entry} {
+  // CHECK-DAG: %[[R:.*]] = reshape %arg0 : (tensor<3x1x4xf32>) -> tensor<3x4xf32>
+  // CHECK-DAG: %[[R1:.*]] = reshape %arg0 : (tensor<3x1x4xf32>) -> tensor<3x4xf32>
+  // CHECK-DAG: %[[B:.*]] = broadcast %arg2 {dimensions = array<i64>} : (tensor<f32>) -> tensor<3x4xf32>
+  // CHECK-DAG: %[[M:.*]] = map %[[B]], %[[R1]] {dimensions = array<i64: 0, 1>, to_apply = @add}
+  // CHECK-DAG: %[[E:.*]] = broadcast %arg2 {dimensions = array<i64>} : (tensor<f32>) -> tensor<4xf32>
+  // CHECK-DAG: %[[S:.*]] = reduce %arg0, %{{.*}} {dimensions = array<i64: 0, 1>, to_apply = @add}
+  // CHECK: tuple %[[R]], %[[M]], %[[E]], %[[S]], %arg0 :
+  %z = hlo.constant {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %0 = hlo.reduce %a, %z {dimensions = array<i64: 1>, to_apply = @add} : (tensor<3x1x4xf32>, tensor<f32>) -> tensor<3x4xf32>
+  %1 = hlo.reduce %a, %i {dimensions = array<i64: 1>, to_apply = @add} : (tensor<3x1x4xf32>, tensor<f32>) -> tensor<3x4xf32>
+  %2 = hlo.reduce %e, %i {dimensions = array<i64: 0>, to_apply = @add} : (tensor<0x4xf32>, tensor<f32>) -> tensor<4xf32>
+  %3 = hlo.reduce %a, %z {dimensions = array<i64: 0, 1>, to_apply = @add} : (tensor<3x1x4xf32>, tensor<f32>) -> tensor<4xf32>
+  %4 = hlo.reduce %a, %z {dimensions = array<i64>, to_apply = @add} : (tensor<3x1x4xf32>, tensor<f32>) -> tensor<3x1x4xf32>
+  %r = hlo.tuple %0, %1, %2, %3, %4 : (tensor<3x4xf32>, tensor<3x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<3x1x4xf32>) -> tuple<tensor<3x4xf32>, tensor<3x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<3x1x4xf32>>
+  hlo.return %r : tuple<tensor<3x4xf32>, tensor<3x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<3x1x4xf32>>
+}
+
+// -----
+
+// reduce of a transpose reduces the transpose's operand when the kept
+// dimensions keep their order; reduce of a reduce (same reducer, identity
+// inits) is one reduce; reduce of a reshape that only merged or split
+// reduced dimensions reduces the reshape's operand.
+hlo.computation @max(%x: tensor<i32>, %y: tensor<i32>) -> tensor<i32> {
+  %0 = hlo.maximum %y, %x : (tensor<i32>, tensor<i32>) -> tensor<i32>
+  hlo.return %0 : tensor<i32>
+}
+// CHECK-LABEL: hlo.computation @reduce_operands
+hlo.computation @reduce_operands(%a: tensor<2x3x4xi32>, %i: tensor<i32>) -> tuple<tensor<3xi32>, tensor<4x3xi32>, tensor<3xi32>, tensor<3xi32>, tensor<2xi32>, tensor<6xi32>> attributes {entry} {
+  // CHECK-DAG: %[[T0:.*]] = reduce %arg0, %[[MIN:.*]] {dimensions = array<i64: 0, 2>, to_apply = @max} : (tensor<2x3x4xi32>, tensor<i32>) -> tensor<3xi32>
+  // CHECK-DAG: %[[T:.*]] = transpose %arg0
+  // CHECK-DAG: %[[T1:.*]] = reduce %[[T]], %[[MIN]] {dimensions = array<i64: 2>, to_apply = @max}
+  // CHECK-DAG: %[[RR:.*]] = reduce %arg0, %[[MIN]] {dimensions = array<i64: 0, 2>, to_apply = @max} : (tensor<2x3x4xi32>, tensor<i32>) -> tensor<3xi32>
+  // CHECK-DAG: %[[IN:.*]] = reduce %arg0, %arg1 {dimensions = array<i64: 2>
+  // CHECK-DAG: %[[RI:.*]] = reduce %[[IN]], %arg1 {dimensions = array<i64: 0>
+  // CHECK-DAG: %[[RS:.*]] = reduce %arg0, %[[MIN]] {dimensions = array<i64: 1, 2>, to_apply = @max} : (tensor<2x3x4xi32>, tensor<i32>) -> tensor<2xi32>
+  // CHECK-DAG: %[[RSH:.*]] = reshape %arg0 : (tensor<2x3x4xi32>) -> tensor<6x4xi32>
+  // CHECK-DAG: %[[RS2:.*]] = reduce %[[RSH]], %[[MIN]] {dimensions = array<i64: 1>
+  // CHECK: tuple %[[T0]], %[[T1]], %[[RR]], %[[RI]], %[[RS]], %[[RS2]]
+  %min = hlo.constant {value = dense<-2147483648> : tensor<i32>} : () -> tensor<i32>
+  %t = hlo.transpose %a {dimensions = array<i64: 2, 1, 0>} : (tensor<2x3x4xi32>) -> tensor<4x3x2xi32>
+  %0 = hlo.reduce %t, %min {dimensions = array<i64: 0, 2>, to_apply = @max} : (tensor<4x3x2xi32>, tensor<i32>) -> tensor<3xi32>
+  %1 = hlo.reduce %t, %min {dimensions = array<i64: 2>, to_apply = @max} : (tensor<4x3x2xi32>, tensor<i32>) -> tensor<4x3xi32>
+  %in = hlo.reduce %a, %min {dimensions = array<i64: 2>, to_apply = @max} : (tensor<2x3x4xi32>, tensor<i32>) -> tensor<2x3xi32>
+  %2 = hlo.reduce %in, %min {dimensions = array<i64: 0>, to_apply = @max} : (tensor<2x3xi32>, tensor<i32>) -> tensor<3xi32>
+  %in2 = hlo.reduce %a, %i {dimensions = array<i64: 2>, to_apply = @max} : (tensor<2x3x4xi32>, tensor<i32>) -> tensor<2x3xi32>
+  %3 = hlo.reduce %in2, %i {dimensions = array<i64: 0>, to_apply = @max} : (tensor<2x3xi32>, tensor<i32>) -> tensor<3xi32>
+  %rs = hlo.reshape %a : (tensor<2x3x4xi32>) -> tensor<2x12xi32>
+  %4 = hlo.reduce %rs, %min {dimensions = array<i64: 1>, to_apply = @max} : (tensor<2x12xi32>, tensor<i32>) -> tensor<2xi32>
+  %rs2 = hlo.reshape %a : (tensor<2x3x4xi32>) -> tensor<6x4xi32>
+  %5 = hlo.reduce %rs2, %min {dimensions = array<i64: 1>, to_apply = @max} : (tensor<6x4xi32>, tensor<i32>) -> tensor<6xi32>
+  %r = hlo.tuple %0, %1, %2, %3, %4, %5 : (tensor<3xi32>, tensor<4x3xi32>, tensor<3xi32>, tensor<3xi32>, tensor<2xi32>, tensor<6xi32>) -> tuple<tensor<3xi32>, tensor<4x3xi32>, tensor<3xi32>, tensor<3xi32>, tensor<2xi32>, tensor<6xi32>>
+  hlo.return %r : tuple<tensor<3xi32>, tensor<4x3xi32>, tensor<3xi32>, tensor<3xi32>, tensor<2xi32>, tensor<6xi32>>
+}
