@@ -87,6 +87,18 @@ static Value makeSplat(PatternRewriter &rewriter, Location loc, Type type,
       ->getResult(0);
 }
 
+/// The type of `v` if it is an array of static shape.
+static RankedTensorType staticType(Value v) {
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  return t && t.hasStaticShape() ? t : RankedTensorType();
+}
+
+/// The op defining `v` if it is an `OpT` without control predecessors.
+template <typename OpT> static OpT plainDef(Value v) {
+  auto op = v.getDefiningOp<OpT>();
+  return op && !hasControlPredecessors(op) ? op : OpT();
+}
+
 /// Replaces `op` by `value`, moving its attributes to the op defining
 /// `value` when the rewrite made it.
 static void replace(PatternRewriter &rewriter, Operation *op, Value value,
@@ -218,21 +230,213 @@ struct AbsOfAbs : HloPattern<AbsOp> {
   }
 };
 
+/// The scalar constant that `v` is all of, as a splat constant or a
+/// broadcast of a scalar constant (XLA's `Constant` or
+/// `Broadcast(Constant)`), or null.
+static SplatElementsAttr splatOperand(Value v) {
+  if (auto b = v.getDefiningOp<BroadcastOp>())
+    v = b.getOperand();
+  Attribute attr;
+  if (!matchPattern(v, m_Constant(&attr)))
+    return {};
+  return dyn_cast<SplatElementsAttr>(attr);
+}
+
+/// True if `v` is a constant (so an operand XLA's `NonConstant` rejects).
+static bool isConstant(Value v) { return matchPattern(v, m_Constant()); }
+
+/// A / 1 = A; for floats A / C = A * (1 / C) (C a constant or a broadcast
+/// constant); A / sqrt(B) = A * rsqrt(B) and A / rsqrt(B) = A * sqrt(B)
+/// when the root has no other user; exp(A) / exp(B) = exp(A - B);
+/// A / exp(B) = A * exp(-B); A / pow(B, C) = A * pow(B, -C).
+struct DivideRewrites : HloPattern<DivOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(DivOp op, PatternRewriter &r) const override {
+    Value a = op.getLhs(), b = op.getRhs();
+    Type elt = elementTypeOf(a);
+    if (!elt || a.getType() != op.getType() || b.getType() != op.getType())
+      return failure();
+    SplatElementsAttr c = splatOperand(b);
+    if (c &&
+        (isa<IntegerType>(elt) ? c.getSplatValue<APInt>().isOne()
+         : isa<FloatType>(elt) ? c.getSplatValue<APFloat>().isExactlyValue(1.0)
+                               : false)) {
+      replace(r, op, a, false);
+      return success();
+    }
+    if (!isa<FloatType>(elt))
+      return failure();
+    Location loc = op.getLoc();
+    auto unary = [&](StringRef name, Value x) {
+      return createInstruction(r, loc, name, op.getType(), {x}, {})
+          ->getResult(0);
+    };
+    auto multiply = [&](Value x, Value y) {
+      replace(r, op, createInferred<MulOp>(r, loc, {x, y}), true);
+      return success();
+    };
+    auto plainOneUse = [](Operation *def) {
+      return def && def->hasOneUse() && !hasControlPredecessors(def);
+    };
+    if (c && !isConstant(a)) {
+      APFloat inverse(c.getSplatValue<APFloat>().getSemantics(), 1);
+      inverse.divide(c.getSplatValue<APFloat>(), APFloat::rmNearestTiesToEven);
+      return multiply(
+          a, makeSplat(r, loc, op.getType(), r.getFloatAttr(elt, inverse)));
+    }
+    if (auto sqrt = b.getDefiningOp<SqrtOp>(); plainOneUse(sqrt))
+      return multiply(a, unary(RsqrtOp::getOperationName(), sqrt.getOperand()));
+    if (auto rsqrt = b.getDefiningOp<RsqrtOp>(); plainOneUse(rsqrt))
+      return multiply(a, unary(SqrtOp::getOperationName(), rsqrt.getOperand()));
+    auto expB = plainDef<ExpOp>(b);
+    if (auto expA = plainDef<ExpOp>(a);
+        expA && expB && expA.getOperand().getType() == op.getType() &&
+        expB.getOperand().getType() == op.getType()) {
+      Value diff = createInferred<SubtractOp>(
+          r, loc, {expA.getOperand(), expB.getOperand()});
+      replace(r, op, unary(ExpOp::getOperationName(), diff), true);
+      return success();
+    }
+    if (expB && expB.getOperand().getType() == op.getType()) {
+      Value neg = unary(NegOp::getOperationName(), expB.getOperand());
+      return multiply(a, unary(ExpOp::getOperationName(), neg));
+    }
+    if (auto pow = plainDef<PowOp>(b);
+        pow && pow.getRhs().getType() == op.getType()) {
+      Value neg = unary(NegOp::getOperationName(), pow.getRhs());
+      return multiply(a, createInferred<PowOp>(r, loc, {pow.getLhs(), neg}));
+    }
+    return failure();
+  }
+};
+
+/// (A + C1) + C2 = A + (C1 + C2) for integers (wrapping addition is
+/// associative), in any operand order, C1 and C2 constants or broadcast
+/// constants: the sum is computed here.
+struct ReassociateAdd : HloPattern<AddOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(AddOp op, PatternRewriter &r) const override {
+    if (!isInteger(op.getLhs()) || elementTypeOf(op.getLhs()).isInteger(1))
+      return failure();
+    for (int outer = 0; outer < 2; ++outer) {
+      auto inner = plainDef<AddOp>(op->getOperand(outer));
+      SplatElementsAttr c2 = splatOperand(op->getOperand(1 - outer));
+      if (!inner || !c2 || inner.getType() != op.getType())
+        continue;
+      for (int k = 0; k < 2; ++k) {
+        Value a = inner->getOperand(1 - k);
+        SplatElementsAttr c1 = splatOperand(inner->getOperand(k));
+        if (!c1 || splatOperand(a) || a.getType() != op.getType())
+          continue;
+        APInt sum = c1.getSplatValue<APInt>() + c2.getSplatValue<APInt>();
+        Value c = makeSplat(r, op.getLoc(), op.getType(),
+                            r.getIntegerAttr(elementTypeOf(a), sum));
+        r.modifyOpInPlace(op, [&] {
+          op.getLhsMutable().assign(a);
+          op.getRhsMutable().assign(c);
+        });
+        return success();
+      }
+    }
+    return failure();
+  }
+};
+
+/// rsqrt(1 / A) = sqrt(A) when the divide has no other user.
+struct RsqrtOfReciprocal : HloPattern<RsqrtOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(RsqrtOp op, PatternRewriter &r) const override {
+    auto div = plainDef<DivOp>(op.getOperand());
+    if (!div || !div->hasOneUse() || div.getRhs().getType() != op.getType())
+      return failure();
+    SplatElementsAttr one = splatOperand(div.getLhs());
+    if (!one || !isa<FloatType>(one.getElementType()) ||
+        !one.getSplatValue<APFloat>().isExactlyValue(1.0))
+      return failure();
+    Operation *sqrt =
+        createInstruction(r, op.getLoc(), SqrtOp::getOperationName(),
+                          op.getType(), {div.getRhs()}, {});
+    replace(r, op, sqrt->getResult(0), true);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Conversions
+//===----------------------------------------------------------------------===//
+
+/// True if every value of element type `from` converts to `to` exactly
+/// (so converting back restores it).
+static bool convertsExactly(Type from, Type to) {
+  if (from == to)
+    return true;
+  auto fi = dyn_cast<IntegerType>(from), ti = dyn_cast<IntegerType>(to);
+  if (fi && ti) {
+    if (fi.getWidth() == 1)
+      return true;
+    bool fu = fi.isUnsigned(), tu = ti.isUnsigned();
+    if (fu == tu)
+      return ti.getWidth() >= fi.getWidth();
+    return fu && !tu && ti.getWidth() > fi.getWidth();
+  }
+  auto ff = dyn_cast<FloatType>(from), tf = dyn_cast<FloatType>(to);
+  if (ff && tf)
+    return APFloat::isRepresentableBy(ff.getFloatSemantics(),
+                                      tf.getFloatSemantics());
+  if (fi && tf) {
+    // Integers of up to the float's precision in bits, sign apart.
+    unsigned bits =
+        fi.getWidth() - (fi.isUnsigned() || fi.getWidth() == 1 ? 0 : 1);
+    return bits <= APFloat::semanticsPrecision(tf.getFloatSemantics());
+  }
+  return false;
+}
+
+/// convert(convert(A)) = A when the result has A's type and the inner
+/// convert is exact (a widening).
+struct ConvertPair : HloPattern<ConvertOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(ConvertOp op, PatternRewriter &r) const override {
+    auto inner = plainDef<ConvertOp>(op.getOperand());
+    if (!inner || inner.getOperand().getType() != op.getType())
+      return failure();
+    Type from = elementTypeOf(inner.getOperand()), to = elementTypeOf(inner);
+    if (!from || !to || !convertsExactly(from, to))
+      return failure();
+    replace(r, op, inner.getOperand(), false);
+    return success();
+  }
+};
+
+/// bitcast-convert(bitcast-convert(A)) is A when the result has A's type,
+/// else one bitcast-convert when all three element types have one width.
+struct BitcastConvertPair : HloPattern<BitcastConvertOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(BitcastConvertOp op,
+                        PatternRewriter &r) const override {
+    auto inner = plainDef<BitcastConvertOp>(op.getOperand());
+    if (!inner)
+      return failure();
+    Value a = inner.getOperand();
+    if (a.getType() == op.getType()) {
+      replace(r, op, a, false);
+      return success();
+    }
+    Type e0 = elementTypeOf(a), e1 = elementTypeOf(inner),
+         e2 = elementTypeOf(op);
+    if (!e0 || !e1 || !e2 || !e0.isIntOrFloat() || !e1.isIntOrFloat() ||
+        !e2.isIntOrFloat() ||
+        e0.getIntOrFloatBitWidth() != e1.getIntOrFloatBitWidth() ||
+        e1.getIntOrFloatBitWidth() != e2.getIntOrFloatBitWidth())
+      return failure();
+    r.modifyOpInPlace(op, [&] { op->setOperand(0, a); });
+    return success();
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Slices and concatenates
 //===----------------------------------------------------------------------===//
-
-/// The type of `v` if it is an array of static shape.
-static RankedTensorType staticType(Value v) {
-  auto t = dyn_cast<RankedTensorType>(v.getType());
-  return t && t.hasStaticShape() ? t : RankedTensorType();
-}
-
-/// The op defining `v` if it is an `OpT` without control predecessors.
-template <typename OpT> static OpT plainDef(Value v) {
-  auto op = v.getDefiningOp<OpT>();
-  return op && !hasControlPredecessors(op) ? op : OpT();
-}
 
 /// slice(slice(A)) = slice(A): element j of the outer slice is element
 /// start2 + j*stride2 of the inner one, so element start1 + (start2 +
@@ -655,7 +859,8 @@ struct AlgebraicSimplifierPass
         name.getCanonicalizationPatterns(set, context);
     set.add<SubtractSelf, MultiplyByZero, CompareSelf, SelectSameBranches,
             AbsOfAbs, SliceOfSlice, SliceOfConcatenate, ConcatenateOperands,
-            DynamicUpdateSliceTrivial>(context);
+            DynamicUpdateSliceTrivial, DivideRewrites, ReassociateAdd,
+            RsqrtOfReciprocal, ConvertPair, BitcastConvertPair>(context);
     set.add<ReduceNothing, ReduceOfTranspose, ReduceOfReduce, ReduceOfReshape>(
         context, symbols);
     if (enablePowerRewrites)

@@ -231,3 +231,121 @@ hlo.computation @reduce_operands(%a: tensor<2x3x4xi32>, %i: tensor<i32>) -> tupl
   %r = hlo.tuple %0, %1, %2, %3, %4, %5 : (tensor<3xi32>, tensor<4x3xi32>, tensor<3xi32>, tensor<3xi32>, tensor<2xi32>, tensor<6xi32>) -> tuple<tensor<3xi32>, tensor<4x3xi32>, tensor<3xi32>, tensor<3xi32>, tensor<2xi32>, tensor<6xi32>>
   hlo.return %r : tuple<tensor<3xi32>, tensor<4x3xi32>, tensor<3xi32>, tensor<3xi32>, tensor<2xi32>, tensor<6xi32>>
 }
+
+// -----
+
+// Divides: by one; by a float constant (a multiply by its inverse); by a
+// sqrt, rsqrt, exp or power; exp by exp. An integer divide by a constant
+// and a divide by a sqrt with another user stay.
+// CHECK-LABEL: hlo.computation @divides
+hlo.computation @divides(%a: tensor<4xf32>, %b: tensor<4xf32>, %c: tensor<4xf32>, %i: tensor<4xi32>) -> tuple<tensor<4xf32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>> attributes {entry} {
+  // CHECK-DAG: %[[Q:.*]] = constant {value = dense<2.500000e-01> : tensor<f32>}
+  // CHECK-DAG: %[[QB:.*]] = broadcast %[[Q]]
+  // CHECK-DAG: %[[M0:.*]] = multiply %arg0, %[[QB]]
+  // CHECK-DAG: %[[RS:.*]] = rsqrt %arg1
+  // CHECK-DAG: %[[M1:.*]] = multiply %arg0, %[[RS]]
+  // CHECK-DAG: %[[SQ:.*]] = sqrt %arg1
+  // CHECK-DAG: %[[M2:.*]] = multiply %arg0, %[[SQ]]
+  // CHECK-DAG: %[[D:.*]] = subtract %arg0, %arg1
+  // CHECK-DAG: %[[E:.*]] = exponential %[[D]]
+  // CHECK-DAG: %[[N:.*]] = negate %arg1
+  // CHECK-DAG: %[[EN:.*]] = exponential %[[N]]
+  // CHECK-DAG: %[[M3:.*]] = multiply %arg0, %[[EN]]
+  // CHECK-DAG: %[[NC:.*]] = negate %arg2
+  // CHECK-DAG: %[[P:.*]] = power %arg1, %[[NC]]
+  // CHECK-DAG: %[[M4:.*]] = multiply %arg0, %[[P]]
+  // CHECK-DAG: %[[ID:.*]] = divide %arg3, %{{.*}} : (tensor<4xi32>
+  // CHECK-DAG: %[[S2:.*]] = sqrt %arg2
+  // CHECK-DAG: %[[KEEP:.*]] = divide %arg0, %[[S2]]
+  // CHECK: tuple %arg0, %arg3, %[[M0]], %[[M1]], %[[M2]], %[[E]], %[[M3]], %[[M4]], %[[ID]], %[[KEEP]], %[[S2]]
+  %one = hlo.constant {value = dense<1.0> : tensor<4xf32>} : () -> tensor<4xf32>
+  %ione = hlo.constant {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+  %ioneb = hlo.broadcast %ione {dimensions = array<i64>} : (tensor<i32>) -> tensor<4xi32>
+  %four = hlo.constant {value = dense<4.0> : tensor<f32>} : () -> tensor<f32>
+  %fourb = hlo.broadcast %four {dimensions = array<i64>} : (tensor<f32>) -> tensor<4xf32>
+  %three = hlo.constant {value = dense<3> : tensor<4xi32>} : () -> tensor<4xi32>
+  %0 = hlo.divide %a, %one : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = hlo.divide %i, %ioneb : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %2 = hlo.divide %a, %fourb : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %sb = hlo.sqrt %b : (tensor<4xf32>) -> tensor<4xf32>
+  %3 = hlo.divide %a, %sb : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %rb = hlo.rsqrt %b : (tensor<4xf32>) -> tensor<4xf32>
+  %4 = hlo.divide %a, %rb : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %ea = hlo.exponential %a : (tensor<4xf32>) -> tensor<4xf32>
+  %eb = hlo.exponential %b : (tensor<4xf32>) -> tensor<4xf32>
+  %5 = hlo.divide %ea, %eb : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %6 = hlo.divide %a, %eb : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %pw = hlo.power %b, %c : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %7 = hlo.divide %a, %pw : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %8 = hlo.divide %i, %three : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %sc = hlo.sqrt %c : (tensor<4xf32>) -> tensor<4xf32>
+  %9 = hlo.divide %a, %sc : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %r = hlo.tuple %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %sc : (tensor<4xf32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>) -> tuple<tensor<4xf32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>>
+  hlo.return %r : tuple<tensor<4xf32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>>
+}
+
+// -----
+
+// Integer adds of constants reassociate (constants or broadcast
+// constants, either side); float adds and adds of two variables do not.
+// rsqrt(1 / A) is sqrt(A).
+// CHECK-LABEL: hlo.computation @reassociate
+hlo.computation @reassociate(%a: tensor<4xi32>, %b: tensor<4xi32>, %f: tensor<4xf32>) -> tuple<tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>> attributes {entry} {
+  // CHECK-DAG: %[[C5:.*]] = constant {value = dense<5> : tensor<i32>}
+  // CHECK-DAG: %[[B5:.*]] = broadcast %[[C5]]
+  // CHECK-DAG: %[[A0:.*]] = add %arg0, %[[B5]]
+  // CHECK-DAG: %[[C7:.*]] = constant {value = dense<7> : tensor<i32>}
+  // CHECK-DAG: %[[B7:.*]] = broadcast %[[C7]]
+  // CHECK-DAG: %[[A1:.*]] = add %arg0, %[[B7]]
+  // CHECK-DAG: %[[AB:.*]] = add %arg0, %arg1
+  // CHECK-DAG: %[[A2:.*]] = add %[[AB]], %{{.*}}
+  // CHECK-DAG: %[[F0:.*]] = add %arg2, %{{.*}}
+  // CHECK-DAG: %[[F1:.*]] = add %[[F0]], %{{.*}}
+  // CHECK-DAG: %[[SQ:.*]] = sqrt %arg2
+  // CHECK: tuple %[[A0]], %[[A1]], %[[A2]], %[[F1]], %[[SQ]]
+  %c2 = hlo.constant {value = dense<2> : tensor<4xi32>} : () -> tensor<4xi32>
+  %c3 = hlo.constant {value = dense<3> : tensor<4xi32>} : () -> tensor<4xi32>
+  %s4 = hlo.constant {value = dense<4> : tensor<i32>} : () -> tensor<i32>
+  %b4 = hlo.broadcast %s4 {dimensions = array<i64>} : (tensor<i32>) -> tensor<4xi32>
+  %x0 = hlo.add %a, %c2 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %0 = hlo.add %x0, %c3 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %x1 = hlo.add %b4, %a : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %1 = hlo.add %c3, %x1 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %x2 = hlo.add %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %2 = hlo.add %x2, %c3 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %f1 = hlo.constant {value = dense<1.0> : tensor<4xf32>} : () -> tensor<4xf32>
+  %y = hlo.add %f, %f1 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %3 = hlo.add %y, %f1 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %inv = hlo.divide %f1, %f : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %4 = hlo.rsqrt %inv : (tensor<4xf32>) -> tensor<4xf32>
+  %r = hlo.tuple %0, %1, %2, %3, %4 : (tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>) -> tuple<tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>>
+  hlo.return %r : tuple<tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>>
+}
+
+// -----
+
+// convert pairs through a wider type are the operand; through a narrower
+// one they stay. bitcast-convert pairs: back to the operand's type, the
+// operand; one width throughout, one bitcast-convert.
+// CHECK-LABEL: hlo.computation @conversions
+hlo.computation @conversions(%a: tensor<4xf32>, %i: tensor<4xi16>, %u: tensor<4xui8>) -> tuple<tensor<4xf32>, tensor<4xi16>, tensor<4xui8>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>> attributes {entry} {
+  // CHECK-DAG: %[[H:.*]] = convert %arg0 : (tensor<4xf32>) -> tensor<4xf16>
+  // CHECK-DAG: %[[HB:.*]] = convert %[[H]] : (tensor<4xf16>) -> tensor<4xf32>
+  // CHECK-DAG: %[[BC:.*]] = bitcast_convert %arg0 : (tensor<4xf32>) -> tensor<4xi32>
+  // CHECK-NOT: bitcast_convert
+  // CHECK: tuple %arg0, %arg1, %arg2, %[[HB]], %arg0, %[[BC]]
+  %d = hlo.convert %a : (tensor<4xf32>) -> tensor<4xf64>
+  %0 = hlo.convert %d : (tensor<4xf64>) -> tensor<4xf32>
+  %w = hlo.convert %i : (tensor<4xi16>) -> tensor<4xf32>
+  %1 = hlo.convert %w : (tensor<4xf32>) -> tensor<4xi16>
+  %s = hlo.convert %u : (tensor<4xui8>) -> tensor<4xi16>
+  %2 = hlo.convert %s : (tensor<4xi16>) -> tensor<4xui8>
+  %h = hlo.convert %a : (tensor<4xf32>) -> tensor<4xf16>
+  %3 = hlo.convert %h : (tensor<4xf16>) -> tensor<4xf32>
+  %bi = hlo.bitcast_convert %a : (tensor<4xf32>) -> tensor<4xi32>
+  %4 = hlo.bitcast_convert %bi : (tensor<4xi32>) -> tensor<4xf32>
+  %bu = hlo.bitcast_convert %a : (tensor<4xf32>) -> tensor<4xui32>
+  %5 = hlo.bitcast_convert %bu : (tensor<4xui32>) -> tensor<4xi32>
+  %r = hlo.tuple %0, %1, %2, %3, %4, %5 : (tensor<4xf32>, tensor<4xi16>, tensor<4xui8>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>) -> tuple<tensor<4xf32>, tensor<4xi16>, tensor<4xui8>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>>
+  hlo.return %r : tuple<tensor<4xf32>, tensor<4xi16>, tensor<4xui8>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>>
+}
