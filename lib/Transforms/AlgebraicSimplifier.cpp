@@ -839,6 +839,116 @@ struct ReduceOfReshape : ReducePattern {
 };
 
 //===----------------------------------------------------------------------===//
+// Dots
+//===----------------------------------------------------------------------===//
+
+/// A dot of an empty operand is zeros.
+struct DotOfEmpty : HloPattern<DotOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(DotOp op, PatternRewriter &r) const override {
+    auto lhs = staticType(op.getLhs()), rhs = staticType(op.getRhs());
+    auto type = staticType(op.getResult());
+    if (!lhs || !rhs || !type || type.getNumElements() == 0 ||
+        (lhs.getNumElements() != 0 && rhs.getNumElements() != 0))
+      return failure();
+    replace(r, op,
+            makeSplat(r, op.getLoc(), op.getType(),
+                      r.getZeroAttr(type.getElementType())),
+            true);
+    return success();
+  }
+};
+
+/// A dot that adds nothing up (every contracting dimension of size 1, or
+/// none) is a multiply: each operand transposed to (batch, free,
+/// contracting), reshaped without the contracting dimensions, converted to
+/// the result's element type and broadcast to the result.
+struct DotToMultiply : HloPattern<DotOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(DotOp op, PatternRewriter &r) const override {
+    auto lhsType = staticType(op.getLhs()), rhsType = staticType(op.getRhs());
+    auto type = staticType(op.getResult());
+    if (!lhsType || !rhsType || !type || type.getElementType().isInteger(1))
+      return failure();
+    auto dims = [](std::optional<ArrayRef<int64_t>> d) {
+      return d ? *d : ArrayRef<int64_t>();
+    };
+    ArrayRef<int64_t> lb = dims(op.getLhsBatchDims()),
+                      lc = dims(op.getLhsContractingDims()),
+                      rb = dims(op.getRhsBatchDims()),
+                      rc = dims(op.getRhsContractingDims());
+    for (int64_t d : lc)
+      if (lhsType.getDimSize(d) != 1)
+        return failure();
+    for (int64_t d : rc)
+      if (rhsType.getDimSize(d) != 1)
+        return failure();
+    Location loc = op.getLoc();
+    int64_t numBatch = lb.size();
+    // (batch, free) of `x`, in the result's element type: the size-1
+    // contracting dimensions reshaped away, then the batch dimensions
+    // transposed to the front.
+    auto normalize = [&](Value x, RankedTensorType t, ArrayRef<int64_t> batch,
+                         ArrayRef<int64_t> contracting, int64_t &numFree) {
+      SmallVector<int64_t> kept, position(t.getRank(), -1), keptShape;
+      for (int64_t d = 0; d < t.getRank(); ++d)
+        if (!llvm::is_contained(contracting, d)) {
+          position[d] = kept.size();
+          kept.push_back(d);
+          keptShape.push_back(t.getDimSize(d));
+        }
+      if (!contracting.empty())
+        x = createInstruction(
+                r, loc, ReshapeOp::getOperationName(),
+                RankedTensorType::get(keptShape, t.getElementType()), {x}, {})
+                ->getResult(0);
+      SmallVector<int64_t> perm, shape;
+      for (int64_t d : batch)
+        perm.push_back(position[d]);
+      for (int64_t d : kept)
+        if (!llvm::is_contained(batch, d))
+          perm.push_back(position[d]);
+      numFree = perm.size() - batch.size();
+      for (int64_t p : perm)
+        shape.push_back(keptShape[p]);
+      if (!llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))
+        x = createInstruction(
+                r, loc, TransposeOp::getOperationName(),
+                RankedTensorType::get(shape, t.getElementType()), {x},
+                {r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr(perm))})
+                ->getResult(0);
+      if (t.getElementType() != type.getElementType())
+        x = createInstruction(
+                r, loc, ConvertOp::getOperationName(),
+                RankedTensorType::get(shape, type.getElementType()), {x}, {})
+                ->getResult(0);
+      return x;
+    };
+    int64_t lf, rf;
+    Value lhs = normalize(op.getLhs(), lhsType, lb, lc, lf);
+    Value rhs = normalize(op.getRhs(), rhsType, rb, rc, rf);
+    SmallVector<int64_t> lhsDims, rhsDims;
+    for (int64_t d = 0; d < numBatch + lf; ++d)
+      lhsDims.push_back(d);
+    for (int64_t d = 0; d < numBatch; ++d)
+      rhsDims.push_back(d);
+    for (int64_t d = 0; d < rf; ++d)
+      rhsDims.push_back(numBatch + lf + d);
+    auto broadcast = [&](Value x, ArrayRef<int64_t> d) {
+      return createInstruction(
+                 r, loc, BroadcastOp::getOperationName(), op.getType(), {x},
+                 {r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr(d))})
+          ->getResult(0);
+    };
+    Operation *mul = createInstruction(
+        r, loc, MulOp::getOperationName(), op.getType(),
+        {broadcast(lhs, lhsDims), broadcast(rhs, rhsDims)}, {});
+    replace(r, op, mul->getResult(0), true);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
 
@@ -863,8 +973,11 @@ struct AlgebraicSimplifierPass
             RsqrtOfReciprocal, ConvertPair, BitcastConvertPair>(context);
     set.add<ReduceNothing, ReduceOfTranspose, ReduceOfReduce, ReduceOfReshape>(
         context, symbols);
+    set.add<DotOfEmpty>(context);
     if (enablePowerRewrites)
       set.add<PowerByConstant>(context);
+    if (enableDotToMultiplyRewrite)
+      set.add<DotToMultiply>(context);
     FrozenRewritePatternSet patterns(std::move(set));
     GreedyRewriteConfig config;
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);

@@ -1,5 +1,6 @@
 // RUN: hlo-opt %s -split-input-file --hlo-algebraic-simplifier | FileCheck %s
 // RUN: hlo-opt %s -split-input-file --hlo-algebraic-simplifier="enable-power-rewrites=false" | FileCheck %s --check-prefix=NOPOW
+// RUN: hlo-opt %s -split-input-file --hlo-algebraic-simplifier="enable-dot-to-multiply-rewrite=false" | FileCheck %s --check-prefix=NODOT
 // RUN: hlo-opt %s -split-input-file --hlo-algebraic-simplifier --hlo-check-semantics -o /dev/null
 
 // Integer identities: A-A = 0, A*0 = 0 (zeros as a broadcast scalar),
@@ -348,4 +349,36 @@ hlo.computation @conversions(%a: tensor<4xf32>, %i: tensor<4xi16>, %u: tensor<4x
   %5 = hlo.bitcast_convert %bu : (tensor<4xui32>) -> tensor<4xi32>
   %r = hlo.tuple %0, %1, %2, %3, %4, %5 : (tensor<4xf32>, tensor<4xi16>, tensor<4xui8>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>) -> tuple<tensor<4xf32>, tensor<4xi16>, tensor<4xui8>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>>
   hlo.return %r : tuple<tensor<4xf32>, tensor<4xi16>, tensor<4xui8>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>>
+}
+
+// -----
+
+// A dot with no contracting dimension above size 1 is a multiply of
+// broadcasts (the operands transposed to batch, free order, the size-1
+// contracting dimensions reshaped away, converted to the result type); a
+// dot of an empty operand is zeros; a real contraction stays.
+// CHECK-LABEL: hlo.computation @dots
+// NODOT-LABEL: hlo.computation @dots
+// NODOT-COUNT-3: = dot
+hlo.computation @dots(%a: tensor<3x1x2xf32>, %b: tensor<2x1x4xf32>, %c: tensor<3xf32>, %d: tensor<5xbf16>, %e: tensor<2x0xf32>, %f: tensor<0x4xf32>, %g: tensor<4x2xf32>, %h: tensor<2x3xf32>) -> tuple<tensor<2x3x4xf32>, tensor<3x5xf32>, tensor<2x4xf32>, tensor<4x3xf32>> attributes {entry} {
+  // CHECK-DAG: %[[RA0:.*]] = reshape %arg0 : (tensor<3x1x2xf32>) -> tensor<3x2xf32>
+  // CHECK-DAG: %[[RA:.*]] = transpose %[[RA0]] {dimensions = array<i64: 1, 0>} : (tensor<3x2xf32>) -> tensor<2x3xf32>
+  // CHECK-DAG: %[[BA:.*]] = broadcast %[[RA]] {dimensions = array<i64: 0, 1>} : (tensor<2x3xf32>) -> tensor<2x3x4xf32>
+  // CHECK-DAG: %[[RB:.*]] = reshape %arg1 : (tensor<2x1x4xf32>) -> tensor<2x4xf32>
+  // CHECK-DAG: %[[BB:.*]] = broadcast %[[RB]] {dimensions = array<i64: 0, 2>} : (tensor<2x4xf32>) -> tensor<2x3x4xf32>
+  // CHECK-DAG: %[[M0:.*]] = multiply %[[BA]], %[[BB]] : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  // CHECK-DAG: %[[BC:.*]] = broadcast %arg2 {dimensions = array<i64: 0>} : (tensor<3xf32>) -> tensor<3x5xf32>
+  // CHECK-DAG: %[[CD:.*]] = convert %arg3 : (tensor<5xbf16>) -> tensor<5xf32>
+  // CHECK-DAG: %[[BD:.*]] = broadcast %[[CD]] {dimensions = array<i64: 1>} : (tensor<5xf32>) -> tensor<3x5xf32>
+  // CHECK-DAG: %[[M1:.*]] = multiply %[[BC]], %[[BD]]
+  // CHECK-DAG: %[[Z:.*]] = constant {value = dense<0.000000e+00> : tensor<f32>}
+  // CHECK-DAG: %[[ZB:.*]] = broadcast %[[Z]] {dimensions = array<i64>} : (tensor<f32>) -> tensor<2x4xf32>
+  // CHECK-DAG: %[[KEEP:.*]] = dot %arg6, %arg7
+  // CHECK: tuple %[[M0]], %[[M1]], %[[ZB]], %[[KEEP]]
+  %0 = hlo.dot %a, %b {lhs_batch_dims = array<i64: 2>, rhs_batch_dims = array<i64: 0>, lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 1>} : (tensor<3x1x2xf32>, tensor<2x1x4xf32>) -> tensor<2x3x4xf32>
+  %1 = hlo.dot %c, %d : (tensor<3xf32>, tensor<5xbf16>) -> tensor<3x5xf32>
+  %2 = hlo.dot %e, %f {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<2x0xf32>, tensor<0x4xf32>) -> tensor<2x4xf32>
+  %3 = hlo.dot %g, %h {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<4x2xf32>, tensor<2x3xf32>) -> tensor<4x3xf32>
+  %r = hlo.tuple %0, %1, %2, %3 : (tensor<2x3x4xf32>, tensor<3x5xf32>, tensor<2x4xf32>, tensor<4x3xf32>) -> tuple<tensor<2x3x4xf32>, tensor<3x5xf32>, tensor<2x4xf32>, tensor<4x3xf32>>
+  hlo.return %r : tuple<tensor<2x3x4xf32>, tensor<3x5xf32>, tensor<2x4xf32>, tensor<4x3xf32>>
 }

@@ -267,6 +267,10 @@ def HloAlgebraicSimplifier
     Option<"enablePowerRewrites", "enable-power-rewrites", "bool",
            /*default=*/"true",
            "Rewrite power by a constant 0, 1, 2 or -1">,
+    Option<"enableDotToMultiplyRewrite", "enable-dot-to-multiply-rewrite",
+           "bool", /*default=*/"true",
+           "Rewrite a dot with no contracting dimension of size above 1 as "
+           "a multiply of broadcasts (XLA's enable_dot_to_multiply_rewrite)">,
   ];
 }
 
