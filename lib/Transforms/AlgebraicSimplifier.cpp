@@ -310,16 +310,16 @@ struct DivideRewrites : HloPattern<DivOp> {
   }
 };
 
-/// (A + C1) + C2 = A + (C1 + C2) for integers (wrapping addition is
-/// associative), in any operand order, C1 and C2 constants or broadcast
-/// constants: the sum is computed here.
-struct ReassociateAdd : HloPattern<AddOp> {
-  using HloPattern::HloPattern;
-  LogicalResult rewrite(AddOp op, PatternRewriter &r) const override {
+/// (A + C1) + C2 = A + (C1 + C2) and (A * C1) * C2 = A * (C1 * C2) for
+/// integers (wrapping arithmetic is associative), in any operand order, C1
+/// and C2 constants or broadcast constants: the constant is computed here.
+template <typename OpT> struct Reassociate : HloPattern<OpT> {
+  using HloPattern<OpT>::HloPattern;
+  LogicalResult rewrite(OpT op, PatternRewriter &r) const override {
     if (!isInteger(op.getLhs()) || elementTypeOf(op.getLhs()).isInteger(1))
       return failure();
     for (int outer = 0; outer < 2; ++outer) {
-      auto inner = plainDef<AddOp>(op->getOperand(outer));
+      auto inner = plainDef<OpT>(op->getOperand(outer));
       SplatElementsAttr c2 = splatOperand(op->getOperand(1 - outer));
       if (!inner || !c2 || inner.getType() != op.getType())
         continue;
@@ -328,9 +328,10 @@ struct ReassociateAdd : HloPattern<AddOp> {
         SplatElementsAttr c1 = splatOperand(inner->getOperand(k));
         if (!c1 || splatOperand(a) || a.getType() != op.getType())
           continue;
-        APInt sum = c1.getSplatValue<APInt>() + c2.getSplatValue<APInt>();
+        APInt x = c1.getSplatValue<APInt>(), y = c2.getSplatValue<APInt>();
+        APInt combined = std::is_same_v<OpT, AddOp> ? x + y : x * y;
         Value c = makeSplat(r, op.getLoc(), op.getType(),
-                            r.getIntegerAttr(elementTypeOf(a), sum));
+                            r.getIntegerAttr(elementTypeOf(a), combined));
         r.modifyOpInPlace(op, [&] {
           op.getLhsMutable().assign(a);
           op.getRhsMutable().assign(c);
@@ -584,6 +585,41 @@ struct DynamicUpdateSliceTrivial : HloPattern<DynamicUpdateSliceOp> {
       return success();
     }
     return failure();
+  }
+};
+
+/// pad(broadcast(s), s) of a scalar s is the broadcast of s to the padded
+/// shape: every element, padding or not, is s.
+struct PadOfScalarBroadcast : HloPattern<PadOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(PadOp op, PatternRewriter &r) const override {
+    auto b = plainDef<BroadcastOp>(op.getOperand());
+    if (!b || b.getOperand() != op.getPaddingValue() ||
+        !staticType(op.getResult()))
+      return failure();
+    Operation *result = createInstruction(
+        r, op.getLoc(), BroadcastOp::getOperationName(), op.getType(),
+        {b.getOperand()},
+        {r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr({}))});
+    replace(r, op, result->getResult(0), true);
+    return success();
+  }
+};
+
+/// broadcast(iota) is an iota along the dimension the iota's lands in.
+struct BroadcastOfIota : HloPattern<BroadcastOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(BroadcastOp op, PatternRewriter &r) const override {
+    auto iota = plainDef<IotaOp>(op.getOperand());
+    if (!iota || !op.getDimensions() || !staticType(op.getResult()) ||
+        elementTypeOf(iota) != elementTypeOf(op))
+      return failure();
+    int64_t dim = (*op.getDimensions())[iota.getIotaDimension()];
+    Operation *result = createInstruction(
+        r, op.getLoc(), IotaOp::getOperationName(), op.getType(), {},
+        {r.getNamedAttr("iota_dimension", r.getI64IntegerAttr(dim))});
+    replace(r, op, result->getResult(0), true);
+    return success();
   }
 };
 
@@ -969,8 +1005,9 @@ struct AlgebraicSimplifierPass
         name.getCanonicalizationPatterns(set, context);
     set.add<SubtractSelf, MultiplyByZero, CompareSelf, SelectSameBranches,
             AbsOfAbs, SliceOfSlice, SliceOfConcatenate, ConcatenateOperands,
-            DynamicUpdateSliceTrivial, DivideRewrites, ReassociateAdd,
-            RsqrtOfReciprocal, ConvertPair, BitcastConvertPair>(context);
+            DynamicUpdateSliceTrivial, DivideRewrites, Reassociate<AddOp>,
+            Reassociate<MulOp>, RsqrtOfReciprocal, ConvertPair,
+            BitcastConvertPair, PadOfScalarBroadcast, BroadcastOfIota>(context);
     set.add<ReduceNothing, ReduceOfTranspose, ReduceOfReduce, ReduceOfReshape>(
         context, symbols);
     set.add<DotOfEmpty>(context);

@@ -382,3 +382,36 @@ hlo.computation @dots(%a: tensor<3x1x2xf32>, %b: tensor<2x1x4xf32>, %c: tensor<3
   %r = hlo.tuple %0, %1, %2, %3 : (tensor<2x3x4xf32>, tensor<3x5xf32>, tensor<2x4xf32>, tensor<4x3xf32>) -> tuple<tensor<2x3x4xf32>, tensor<3x5xf32>, tensor<2x4xf32>, tensor<4x3xf32>>
   hlo.return %r : tuple<tensor<2x3x4xf32>, tensor<3x5xf32>, tensor<2x4xf32>, tensor<4x3xf32>>
 }
+
+// -----
+
+// (A * C1) * C2 of integers is A * (C1 * C2); pad of a broadcast scalar by
+// that scalar is the broadcast; a broadcast of an iota is an iota. A pad
+// by another value and a float product stay.
+// CHECK-LABEL: hlo.computation @shapes_of_scalars
+hlo.computation @shapes_of_scalars(%a: tensor<4xi32>, %s: tensor<f32>, %t: tensor<f32>, %f: tensor<4xf32>) -> tuple<tensor<4xi32>, tensor<5x4xf32>, tensor<5x4xf32>, tensor<3x4xi32>, tensor<4xf32>> attributes {entry} {
+  // CHECK-DAG: %[[C6:.*]] = constant {value = dense<6> : tensor<i32>}
+  // CHECK-DAG: %[[B6:.*]] = broadcast %[[C6]]
+  // CHECK-DAG: %[[M:.*]] = multiply %arg0, %[[B6]]
+  // CHECK-DAG: %[[PB:.*]] = broadcast %arg1 {dimensions = array<i64>} : (tensor<f32>) -> tensor<5x4xf32>
+  // CHECK-DAG: %[[SB:.*]] = broadcast %arg1 {dimensions = array<i64>} : (tensor<f32>) -> tensor<2x3xf32>
+  // CHECK-DAG: %[[KEEP:.*]] = pad %[[SB]], %arg2
+  // CHECK-DAG: %[[IOTA:.*]] = iota {iota_dimension = 1 : i64} : () -> tensor<3x4xi32>
+  // CHECK-DAG: %[[F1:.*]] = multiply %arg3, %{{.*}}
+  // CHECK-DAG: %[[F2:.*]] = multiply %[[F1]], %{{.*}}
+  // CHECK: tuple %[[M]], %[[PB]], %[[KEEP]], %[[IOTA]], %[[F2]]
+  %c2 = hlo.constant {value = dense<2> : tensor<4xi32>} : () -> tensor<4xi32>
+  %c3 = hlo.constant {value = dense<3> : tensor<4xi32>} : () -> tensor<4xi32>
+  %x = hlo.multiply %a, %c2 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %0 = hlo.multiply %x, %c3 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %b = hlo.broadcast %s {dimensions = array<i64>} : (tensor<f32>) -> tensor<2x3xf32>
+  %1 = hlo.pad %b, %s {padding = #hlo.padding<"1_1_1x0_1">} : (tensor<2x3xf32>, tensor<f32>) -> tensor<5x4xf32>
+  %2 = hlo.pad %b, %t {padding = #hlo.padding<"1_1_1x0_1">} : (tensor<2x3xf32>, tensor<f32>) -> tensor<5x4xf32>
+  %i = hlo.iota {iota_dimension = 0 : i64} : () -> tensor<4xi32>
+  %3 = hlo.broadcast %i {dimensions = array<i64: 1>} : (tensor<4xi32>) -> tensor<3x4xi32>
+  %h = hlo.constant {value = dense<0.5> : tensor<4xf32>} : () -> tensor<4xf32>
+  %y = hlo.multiply %f, %h : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %4 = hlo.multiply %y, %h : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %r = hlo.tuple %0, %1, %2, %3, %4 : (tensor<4xi32>, tensor<5x4xf32>, tensor<5x4xf32>, tensor<3x4xi32>, tensor<4xf32>) -> tuple<tensor<4xi32>, tensor<5x4xf32>, tensor<5x4xf32>, tensor<3x4xi32>, tensor<4xf32>>
+  hlo.return %r : tuple<tensor<4xi32>, tensor<5x4xf32>, tensor<5x4xf32>, tensor<3x4xi32>, tensor<4xf32>>
+}
