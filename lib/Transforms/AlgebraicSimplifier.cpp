@@ -4,12 +4,19 @@
 // are the ops' folders and canonicalization patterns (HloFolding.cpp): the
 // pass applies them with its own rewrites, to a fixed point, with MLIR's
 // greedy driver (which also keeps constants on the right of commutative
-// ops). Its own rewrites are those XLA applies only for some element types:
-// integers for A-A and A*0 (NaN and infinities break them for floats),
-// x==x for integers, and power by a small constant.
+// ops). Its own rewrites are XLA's handlers that depend on element types
+// (integers for A-A, A*0, x==x and reassociation; floats for A/C), on
+// options (power, dot to multiply), on users (A/sqrt(B) only when the sqrt
+// has no other user) or on the reducer of a reduce; and XLA's rewrites of
+// slices, concatenates, reduces, dots, divides and conversions.
 //
-// An instruction with control predecessors is never rewritten: the edges
-// would have nowhere to go.
+// Every rewrite looks at an instruction and its operands only, so the
+// greedy driver keeps the cost linear in the module size. The reduce
+// rewrites find reducers in a symbol table built once per run.
+//
+// An instruction with control predecessors is never rewritten, nor is an
+// operand with control predecessors looked through: the edges would have
+// nowhere to go.
 //
 //===----------------------------------------------------------------------===//
 
