@@ -892,6 +892,7 @@ struct DotOfEmpty : HloPattern<DotOp> {
     auto lhs = staticType(op.getLhs()), rhs = staticType(op.getRhs());
     auto type = staticType(op.getResult());
     if (!lhs || !rhs || !type || type.getNumElements() == 0 ||
+        !type.getElementType().isIntOrFloat() ||
         (lhs.getNumElements() != 0 && rhs.getNumElements() != 0))
       return failure();
     replace(r, op,
