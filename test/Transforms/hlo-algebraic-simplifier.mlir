@@ -415,3 +415,35 @@ hlo.computation @shapes_of_scalars(%a: tensor<4xi32>, %s: tensor<f32>, %t: tenso
   %r = hlo.tuple %0, %1, %2, %3, %4 : (tensor<4xi32>, tensor<5x4xf32>, tensor<5x4xf32>, tensor<3x4xi32>, tensor<4xf32>) -> tuple<tensor<4xi32>, tensor<5x4xf32>, tensor<5x4xf32>, tensor<3x4xi32>, tensor<4xf32>>
   hlo.return %r : tuple<tensor<4xi32>, tensor<5x4xf32>, tensor<5x4xf32>, tensor<3x4xi32>, tensor<4xf32>>
 }
+
+// -----
+
+// Left alone: a slice of a slice with control predecessors on the inner
+// one, a dynamic-update-slice of a dynamic (bounded) shape, a reduce of a
+// bounded shape; a reducer that is not one binary op gets the map form
+// even with a zero init.
+hlo.computation @add_twice(%x: tensor<f32>, %y: tensor<f32>) -> tensor<f32> {
+  %0 = hlo.add %x, %y : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  %1 = hlo.add %0, %y : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  hlo.return %1 : tensor<f32>
+}
+// CHECK-LABEL: hlo.computation @kept
+hlo.computation @kept(%a: tensor<8xf32>, %d: tensor<?xf32, #hlo.layout<[0], bounds = [4]>>, %e: tensor<2x1xf32>) -> tuple<tensor<2xf32>, tensor<?xf32, #hlo.layout<[0], bounds = [4]>>, tensor<f32>, tensor<2xf32>> attributes {entry} {
+  // CHECK: %[[P:.*]] = negate %arg0
+  // CHECK: %[[S0:.*]] = slice %arg0 after(%[[P]] : tensor<8xf32>)
+  // CHECK: %[[S1:.*]] = slice %[[S0]]
+  // CHECK: %[[U:.*]] = dynamic_update_slice %arg1, %arg1
+  // CHECK: %[[R:.*]] = reduce %arg1
+  // CHECK: %[[M:.*]] = map %{{.*}}, %{{.*}} {dimensions = array<i64: 0>, to_apply = @add_twice}
+  // CHECK: tuple %[[S1]], %[[U]], %[[R]], %[[M]]
+  %p = hlo.negate %a : (tensor<8xf32>) -> tensor<8xf32>
+  %s0 = hlo.slice %a after(%p : tensor<8xf32>) {slice = #hlo.slice<"{[2:6]}">} : (tensor<8xf32>) -> tensor<4xf32>
+  %0 = hlo.slice %s0 {slice = #hlo.slice<"{[1:3]}">} : (tensor<4xf32>) -> tensor<2xf32>
+  %i = hlo.constant {value = dense<0> : tensor<i32>} : () -> tensor<i32>
+  %1 = hlo.dynamic_update_slice %d, %d, %i : (tensor<?xf32, #hlo.layout<[0], bounds = [4]>>, tensor<?xf32, #hlo.layout<[0], bounds = [4]>>, tensor<i32>) -> tensor<?xf32, #hlo.layout<[0], bounds = [4]>>
+  %z = hlo.constant {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %2 = hlo.reduce %d, %z {dimensions = array<i64: 0>, to_apply = @add_twice} : (tensor<?xf32, #hlo.layout<[0], bounds = [4]>>, tensor<f32>) -> tensor<f32>
+  %3 = hlo.reduce %e, %z {dimensions = array<i64: 1>, to_apply = @add_twice} : (tensor<2x1xf32>, tensor<f32>) -> tensor<2xf32>
+  %r = hlo.tuple %0, %1, %2, %3 : (tensor<2xf32>, tensor<?xf32, #hlo.layout<[0], bounds = [4]>>, tensor<f32>, tensor<2xf32>) -> tuple<tensor<2xf32>, tensor<?xf32, #hlo.layout<[0], bounds = [4]>>, tensor<f32>, tensor<2xf32>>
+  hlo.return %r : tuple<tensor<2xf32>, tensor<?xf32, #hlo.layout<[0], bounds = [4]>>, tensor<f32>, tensor<2xf32>>
+}
