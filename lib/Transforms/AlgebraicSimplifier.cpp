@@ -271,9 +271,19 @@ struct DivideRewrites : HloPattern<DivOp> {
       replace(r, op, a, false);
       return success();
     }
+    Location loc = op.getLoc();
+    // Unsigned A / 2^k = A >> k.
+    if (c && elt.isUnsignedInteger() && c.getSplatValue<APInt>().isPowerOf2()) {
+      unsigned k = c.getSplatValue<APInt>().logBase2();
+      Value shift = makeSplat(r, loc, op.getType(), r.getIntegerAttr(elt, k));
+      Operation *result =
+          createInstruction(r, loc, ShiftRightLogicalOp::getOperationName(),
+                            op.getType(), {a, shift}, {});
+      replace(r, op, result->getResult(0), true);
+      return success();
+    }
     if (!isa<FloatType>(elt))
       return failure();
-    Location loc = op.getLoc();
     auto unary = [&](StringRef name, Value x) {
       return createInstruction(r, loc, name, op.getType(), {x}, {})
           ->getResult(0);
@@ -347,6 +357,25 @@ template <typename OpT> struct Reassociate : HloPattern<OpT> {
       }
     }
     return failure();
+  }
+};
+
+/// Unsigned A % 2^k = A & (2^k - 1).
+struct RemainderByPowerOfTwo : HloPattern<RemOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(RemOp op, PatternRewriter &r) const override {
+    Type elt = elementTypeOf(op.getLhs());
+    SplatElementsAttr c = splatOperand(op.getRhs());
+    if (!elt || !elt.isUnsignedInteger() || !c ||
+        !c.getSplatValue<APInt>().isPowerOf2() ||
+        op.getLhs().getType() != op.getType())
+      return failure();
+    APInt mask = c.getSplatValue<APInt>() - 1;
+    Value m =
+        makeSplat(r, op.getLoc(), op.getType(), r.getIntegerAttr(elt, mask));
+    replace(r, op, createInferred<AndOp>(r, op.getLoc(), {op.getLhs(), m}),
+            true);
+    return success();
   }
 };
 
@@ -1014,8 +1043,9 @@ struct AlgebraicSimplifierPass
     set.add<SubtractSelf, MultiplyByZero, CompareSelf, SelectSameBranches,
             AbsOfAbs, SliceOfSlice, SliceOfConcatenate, ConcatenateOperands,
             DynamicUpdateSliceTrivial, DivideRewrites, Reassociate<AddOp>,
-            Reassociate<MulOp>, RsqrtOfReciprocal, ConvertPair,
-            BitcastConvertPair, PadOfScalarBroadcast, BroadcastOfIota>(context);
+            Reassociate<MulOp>, RsqrtOfReciprocal, RemainderByPowerOfTwo,
+            ConvertPair, BitcastConvertPair, PadOfScalarBroadcast,
+            BroadcastOfIota>(context);
     set.add<ReduceNothing, ReduceOfTranspose, ReduceOfReduce, ReduceOfReshape>(
         context, symbols);
     set.add<DotOfEmpty>(context);

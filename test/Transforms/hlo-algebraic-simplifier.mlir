@@ -447,3 +447,29 @@ hlo.computation @kept(%a: tensor<8xf32>, %d: tensor<?xf32, #hlo.layout<[0], boun
   %r = hlo.tuple %0, %1, %2, %3 : (tensor<2xf32>, tensor<?xf32, #hlo.layout<[0], bounds = [4]>>, tensor<f32>, tensor<2xf32>) -> tuple<tensor<2xf32>, tensor<?xf32, #hlo.layout<[0], bounds = [4]>>, tensor<f32>, tensor<2xf32>>
   hlo.return %r : tuple<tensor<2xf32>, tensor<?xf32, #hlo.layout<[0], bounds = [4]>>, tensor<f32>, tensor<2xf32>>
 }
+
+// -----
+
+// Unsigned divide and remainder by a power of two: a logical shift and a
+// mask. Signed ones and other divisors stay.
+// CHECK-LABEL: hlo.computation @unsigned_powers_of_two
+hlo.computation @unsigned_powers_of_two(%u: tensor<4xui32>, %s: tensor<4xi32>) -> tuple<tensor<4xui32>, tensor<4xui32>, tensor<4xi32>, tensor<4xui32>> attributes {entry} {
+  // CHECK-DAG: %[[K:.*]] = constant {value = dense<3> : tensor<ui32>}
+  // CHECK-DAG: %[[KB:.*]] = broadcast %[[K]]
+  // CHECK-DAG: %[[SH:.*]] = shift_right_logical %arg0, %[[KB]]
+  // CHECK-DAG: %[[M:.*]] = constant {value = dense<7> : tensor<ui32>}
+  // CHECK-DAG: %[[MB:.*]] = broadcast %[[M]]
+  // CHECK-DAG: %[[AND:.*]] = and %arg0, %[[MB]]
+  // CHECK-DAG: %[[SD:.*]] = divide %arg1,
+  // CHECK-DAG: %[[UD:.*]] = remainder %arg0,
+  // CHECK: tuple %[[SH]], %[[AND]], %[[SD]], %[[UD]]
+  %c8 = hlo.constant {value = dense<8> : tensor<4xui32>} : () -> tensor<4xui32>
+  %c6 = hlo.constant {value = dense<6> : tensor<4xui32>} : () -> tensor<4xui32>
+  %s8 = hlo.constant {value = dense<8> : tensor<4xi32>} : () -> tensor<4xi32>
+  %0 = hlo.divide %u, %c8 : (tensor<4xui32>, tensor<4xui32>) -> tensor<4xui32>
+  %1 = hlo.remainder %u, %c8 : (tensor<4xui32>, tensor<4xui32>) -> tensor<4xui32>
+  %2 = hlo.divide %s, %s8 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %3 = hlo.remainder %u, %c6 : (tensor<4xui32>, tensor<4xui32>) -> tensor<4xui32>
+  %r = hlo.tuple %0, %1, %2, %3 : (tensor<4xui32>, tensor<4xui32>, tensor<4xi32>, tensor<4xui32>) -> tuple<tensor<4xui32>, tensor<4xui32>, tensor<4xi32>, tensor<4xui32>>
+  hlo.return %r : tuple<tensor<4xui32>, tensor<4xui32>, tensor<4xi32>, tensor<4xui32>>
+}

@@ -262,7 +262,8 @@ def HloAlgebraicSimplifier
       (A*C1)*C2 = A*(C1*C2);
     - power by a constant 0, 1, 2 (and -1 for floats); select of equal
       branches; abs of an abs;
-    - divide: A/1 = A; for floats A/C = A*(1/C), A/sqrt(B) = A*rsqrt(B) and
+    - divide: A/1 = A; unsigned A/2^k = A>>k and A%2^k = A&(2^k-1); for
+      floats A/C = A*(1/C), A/sqrt(B) = A*rsqrt(B) and
       A/rsqrt(B) = A*sqrt(B) (sqrt/rsqrt with no other user),
       exp(A)/exp(B) = exp(A-B), A/exp(B) = A*exp(-B),
       A/pow(B, C) = A*pow(B, -C); rsqrt(1/A) = sqrt(A);
