@@ -1,5 +1,6 @@
 // RUN: hlo-opt %s -split-input-file --hlo-algebraic-simplifier | FileCheck %s
 // RUN: hlo-opt %s -split-input-file --hlo-algebraic-simplifier="enable-power-rewrites=false" | FileCheck %s --check-prefix=NOPOW
+// RUN: hlo-opt %s -split-input-file --hlo-algebraic-simplifier="enable-dot-to-multiply-rewrite=false" | FileCheck %s --check-prefix=NODOT
 // RUN: hlo-opt %s -split-input-file --hlo-algebraic-simplifier --hlo-check-semantics -o /dev/null
 
 // Integer identities: A-A = 0, A*0 = 0 (zeros as a broadcast scalar),
@@ -100,4 +101,375 @@ hlo.computation @ordered(%a: tensor<4xi32>) -> tensor<4xi32> attributes {entry} 
   // CHECK: subtract %arg0, %arg0 after
   %0 = hlo.subtract %a, %a after(%p : tensor<4xi32>) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
   hlo.return %0 : tensor<4xi32>
+}
+
+// -----
+
+// slice of a slice is one slice (strides multiply); a slice within one
+// operand of a concatenate slices that operand; one that spans two stays.
+// CHECK-LABEL: hlo.computation @slices
+hlo.computation @slices(%a: tensor<20x4xf32>, %b: tensor<3x4xf32>, %c: tensor<5x4xf32>) -> tuple<tensor<3x2xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>> attributes {entry} {
+  // CHECK-DAG: %[[S0:.*]] = slice %arg0 {slice = #hlo.slice<"{[5:18:6], [1:4:2]}">} : (tensor<20x4xf32>) -> tensor<3x2xf32>
+  // CHECK-DAG: %[[S1:.*]] = slice %arg2 {slice = #hlo.slice<"{[1:4:2], [0:4]}">} : (tensor<5x4xf32>) -> tensor<2x4xf32>
+  // CHECK-DAG: %[[S2:.*]] = slice %arg1 {slice = #hlo.slice<"{[1:3], [0:4]}">}
+  // CHECK-DAG: %[[CAT:.*]] = concatenate %arg1, %arg2
+  // CHECK-DAG: %[[S3:.*]] = slice %[[CAT]] {slice = #hlo.slice<"{[2:4], [0:4]}">}
+  // CHECK: tuple %[[S0]], %[[S1]], %[[S2]], %[[S3]]
+  %0 = hlo.slice %a {slice = #hlo.slice<"{[2:20:3], [0:4]}">} : (tensor<20x4xf32>) -> tensor<6x4xf32>
+  %1 = hlo.slice %0 {slice = #hlo.slice<"{[1:6:2], [1:4:2]}">} : (tensor<6x4xf32>) -> tensor<3x2xf32>
+  %cat = hlo.concatenate %b, %c {dimensions = array<i64: 0>} : (tensor<3x4xf32>, tensor<5x4xf32>) -> tensor<8x4xf32>
+  %2 = hlo.slice %cat {slice = #hlo.slice<"{[4:8:2], [0:4]}">} : (tensor<8x4xf32>) -> tensor<2x4xf32>
+  %3 = hlo.slice %cat {slice = #hlo.slice<"{[1:3], [0:4]}">} : (tensor<8x4xf32>) -> tensor<2x4xf32>
+  %4 = hlo.slice %cat {slice = #hlo.slice<"{[2:4], [0:4]}">} : (tensor<8x4xf32>) -> tensor<2x4xf32>
+  %r = hlo.tuple %1, %2, %3, %4 : (tensor<3x2xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>) -> tuple<tensor<3x2xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>>
+  hlo.return %r : tuple<tensor<3x2xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>>
+}
+
+// -----
+
+// concatenate: empty operands go; adjacent unit-stride slices of one array
+// merge (all of %a: the concatenate is %a); slices with a gap, a stride or
+// another operand stay.
+// CHECK-LABEL: hlo.computation @concatenates
+hlo.computation @concatenates(%a: tensor<6x2xi32>, %b: tensor<6x2xi32>, %e: tensor<0x2xi32>) -> tuple<tensor<6x2xi32>, tensor<4x2xi32>, tensor<5x2xi32>> attributes {entry} {
+  // CHECK-DAG: %[[M:.*]] = slice %arg0 {slice = #hlo.slice<"{[0:3], [0:2]}">}
+  // CHECK-DAG: %[[G:.*]] = slice %arg0 {slice = #hlo.slice<"{[4:6], [0:2]}">}
+  // CHECK-DAG: %[[C1:.*]] = concatenate %[[M]], %[[G]] {dimensions = array<i64: 0>} : (tensor<3x2xi32>, tensor<2x2xi32>) -> tensor<5x2xi32>
+  // CHECK-DAG: %[[B:.*]] = slice %arg1 {slice = #hlo.slice<"{[2:4], [0:2]}">}
+  // CHECK-DAG: %[[C0:.*]] = concatenate %{{.*}}, %[[B]] {dimensions = array<i64: 0>} : (tensor<2x2xi32>, tensor<2x2xi32>) -> tensor<4x2xi32>
+  // CHECK: tuple %arg0, %[[C0]], %[[C1]]
+  %s0 = hlo.slice %a {slice = #hlo.slice<"{[0:2], [0:2]}">} : (tensor<6x2xi32>) -> tensor<2x2xi32>
+  %s1 = hlo.slice %a {slice = #hlo.slice<"{[2:3], [0:2]}">} : (tensor<6x2xi32>) -> tensor<1x2xi32>
+  %s2 = hlo.slice %a {slice = #hlo.slice<"{[3:6], [0:2]}">} : (tensor<6x2xi32>) -> tensor<3x2xi32>
+  %s3 = hlo.slice %a {slice = #hlo.slice<"{[4:6], [0:2]}">} : (tensor<6x2xi32>) -> tensor<2x2xi32>
+  %t0 = hlo.slice %a {slice = #hlo.slice<"{[0:4:2], [0:2]}">} : (tensor<6x2xi32>) -> tensor<2x2xi32>
+  %t1 = hlo.slice %b {slice = #hlo.slice<"{[2:4], [0:2]}">} : (tensor<6x2xi32>) -> tensor<2x2xi32>
+  %0 = hlo.concatenate %s0, %e, %s1, %s2 {dimensions = array<i64: 0>} : (tensor<2x2xi32>, tensor<0x2xi32>, tensor<1x2xi32>, tensor<3x2xi32>) -> tensor<6x2xi32>
+  %1 = hlo.concatenate %t0, %t1 {dimensions = array<i64: 0>} : (tensor<2x2xi32>, tensor<2x2xi32>) -> tensor<4x2xi32>
+  %2 = hlo.concatenate %s0, %s1, %s3 {dimensions = array<i64: 0>} : (tensor<2x2xi32>, tensor<1x2xi32>, tensor<2x2xi32>) -> tensor<5x2xi32>
+  %r = hlo.tuple %0, %1, %2 : (tensor<6x2xi32>, tensor<4x2xi32>, tensor<5x2xi32>) -> tuple<tensor<6x2xi32>, tensor<4x2xi32>, tensor<5x2xi32>>
+  hlo.return %r : tuple<tensor<6x2xi32>, tensor<4x2xi32>, tensor<5x2xi32>>
+}
+
+// -----
+
+// dynamic-update-slice of a full-size update is the update, of an empty
+// one the operand; a smaller update stays.
+// CHECK-LABEL: hlo.computation @dynamic_update_slice
+hlo.computation @dynamic_update_slice(%a: tensor<4x3xf32>, %u: tensor<4x3xf32>, %e: tensor<0x3xf32>, %s: tensor<2x3xf32>, %i: tensor<i32>) -> tuple<tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>> attributes {entry} {
+  // CHECK: %[[D:.*]] = dynamic_update_slice %arg0, %arg3
+  // CHECK-NOT: dynamic_update_slice
+  // CHECK: tuple %arg1, %arg0, %[[D]]
+  %0 = hlo.dynamic_update_slice %a, %u, %i, %i : (tensor<4x3xf32>, tensor<4x3xf32>, tensor<i32>, tensor<i32>) -> tensor<4x3xf32>
+  %1 = hlo.dynamic_update_slice %a, %e, %i, %i : (tensor<4x3xf32>, tensor<0x3xf32>, tensor<i32>, tensor<i32>) -> tensor<4x3xf32>
+  %2 = hlo.dynamic_update_slice %a, %s, %i, %i : (tensor<4x3xf32>, tensor<2x3xf32>, tensor<i32>, tensor<i32>) -> tensor<4x3xf32>
+  %r = hlo.tuple %0, %1, %2 : (tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>) -> tuple<tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>>
+  hlo.return %r : tuple<tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>>
+}
+
+// -----
+
+// A reduce that adds nothing up: over size-1 dimensions (or none) with the
+// identity init, a reshape; with another init, a map of the reducer; of an
+// empty array, the init broadcast. A real reduction stays.
+hlo.computation @add(%x: tensor<f32>, %y: tensor<f32>) -> tensor<f32> {
+  %0 = hlo.add %x, %y : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  hlo.return %0 : tensor<f32>
+}
+// CHECK-LABEL: hlo.computation @reduce_nothing
+hlo.computation @reduce_nothing(%a: tensor<3x1x4xf32>, %e: tensor<0x4xf32>, %i: tensor<f32>) -> tuple<tensor<3x4xf32>, tensor<3x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<3x1x4xf32>> attributes {entry} {
+  // CHECK-DAG: %[[R:.*]] = reshape %arg0 : (tensor<3x1x4xf32>) -> tensor<3x4xf32>
+  // CHECK-DAG: %[[R1:.*]] = reshape %arg0 : (tensor<3x1x4xf32>) -> tensor<3x4xf32>
+  // CHECK-DAG: %[[B:.*]] = broadcast %arg2 {dimensions = array<i64>} : (tensor<f32>) -> tensor<3x4xf32>
+  // CHECK-DAG: %[[M:.*]] = map %[[B]], %[[R1]] {dimensions = array<i64: 0, 1>, to_apply = @add}
+  // CHECK-DAG: %[[E:.*]] = broadcast %arg2 {dimensions = array<i64>} : (tensor<f32>) -> tensor<4xf32>
+  // CHECK-DAG: %[[S:.*]] = reduce %arg0, %{{.*}} {dimensions = array<i64: 0, 1>, to_apply = @add}
+  // CHECK: tuple %[[R]], %[[M]], %[[E]], %[[S]], %arg0 :
+  %z = hlo.constant {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %0 = hlo.reduce %a, %z {dimensions = array<i64: 1>, to_apply = @add} : (tensor<3x1x4xf32>, tensor<f32>) -> tensor<3x4xf32>
+  %1 = hlo.reduce %a, %i {dimensions = array<i64: 1>, to_apply = @add} : (tensor<3x1x4xf32>, tensor<f32>) -> tensor<3x4xf32>
+  %2 = hlo.reduce %e, %i {dimensions = array<i64: 0>, to_apply = @add} : (tensor<0x4xf32>, tensor<f32>) -> tensor<4xf32>
+  %3 = hlo.reduce %a, %z {dimensions = array<i64: 0, 1>, to_apply = @add} : (tensor<3x1x4xf32>, tensor<f32>) -> tensor<4xf32>
+  %4 = hlo.reduce %a, %z {dimensions = array<i64>, to_apply = @add} : (tensor<3x1x4xf32>, tensor<f32>) -> tensor<3x1x4xf32>
+  %r = hlo.tuple %0, %1, %2, %3, %4 : (tensor<3x4xf32>, tensor<3x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<3x1x4xf32>) -> tuple<tensor<3x4xf32>, tensor<3x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<3x1x4xf32>>
+  hlo.return %r : tuple<tensor<3x4xf32>, tensor<3x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<3x1x4xf32>>
+}
+
+// -----
+
+// reduce of a transpose reduces the transpose's operand when the kept
+// dimensions keep their order; reduce of a reduce (same reducer, identity
+// inits) is one reduce; reduce of a reshape that only merged or split
+// reduced dimensions reduces the reshape's operand.
+hlo.computation @max(%x: tensor<i32>, %y: tensor<i32>) -> tensor<i32> {
+  %0 = hlo.maximum %y, %x : (tensor<i32>, tensor<i32>) -> tensor<i32>
+  hlo.return %0 : tensor<i32>
+}
+// CHECK-LABEL: hlo.computation @reduce_operands
+hlo.computation @reduce_operands(%a: tensor<2x3x4xi32>, %i: tensor<i32>) -> tuple<tensor<3xi32>, tensor<4x3xi32>, tensor<3xi32>, tensor<3xi32>, tensor<2xi32>, tensor<6xi32>> attributes {entry} {
+  // CHECK-DAG: %[[T0:.*]] = reduce %arg0, %[[MIN:.*]] {dimensions = array<i64: 0, 2>, to_apply = @max} : (tensor<2x3x4xi32>, tensor<i32>) -> tensor<3xi32>
+  // CHECK-DAG: %[[T:.*]] = transpose %arg0
+  // CHECK-DAG: %[[T1:.*]] = reduce %[[T]], %[[MIN]] {dimensions = array<i64: 2>, to_apply = @max}
+  // CHECK-DAG: %[[RR:.*]] = reduce %arg0, %[[MIN]] {dimensions = array<i64: 0, 2>, to_apply = @max} : (tensor<2x3x4xi32>, tensor<i32>) -> tensor<3xi32>
+  // CHECK-DAG: %[[IN:.*]] = reduce %arg0, %arg1 {dimensions = array<i64: 2>
+  // CHECK-DAG: %[[RI:.*]] = reduce %[[IN]], %arg1 {dimensions = array<i64: 0>
+  // CHECK-DAG: %[[RS:.*]] = reduce %arg0, %[[MIN]] {dimensions = array<i64: 1, 2>, to_apply = @max} : (tensor<2x3x4xi32>, tensor<i32>) -> tensor<2xi32>
+  // CHECK-DAG: %[[RSH:.*]] = reshape %arg0 : (tensor<2x3x4xi32>) -> tensor<6x4xi32>
+  // CHECK-DAG: %[[RS2:.*]] = reduce %[[RSH]], %[[MIN]] {dimensions = array<i64: 1>
+  // CHECK: tuple %[[T0]], %[[T1]], %[[RR]], %[[RI]], %[[RS]], %[[RS2]]
+  %min = hlo.constant {value = dense<-2147483648> : tensor<i32>} : () -> tensor<i32>
+  %t = hlo.transpose %a {dimensions = array<i64: 2, 1, 0>} : (tensor<2x3x4xi32>) -> tensor<4x3x2xi32>
+  %0 = hlo.reduce %t, %min {dimensions = array<i64: 0, 2>, to_apply = @max} : (tensor<4x3x2xi32>, tensor<i32>) -> tensor<3xi32>
+  %1 = hlo.reduce %t, %min {dimensions = array<i64: 2>, to_apply = @max} : (tensor<4x3x2xi32>, tensor<i32>) -> tensor<4x3xi32>
+  %in = hlo.reduce %a, %min {dimensions = array<i64: 2>, to_apply = @max} : (tensor<2x3x4xi32>, tensor<i32>) -> tensor<2x3xi32>
+  %2 = hlo.reduce %in, %min {dimensions = array<i64: 0>, to_apply = @max} : (tensor<2x3xi32>, tensor<i32>) -> tensor<3xi32>
+  %in2 = hlo.reduce %a, %i {dimensions = array<i64: 2>, to_apply = @max} : (tensor<2x3x4xi32>, tensor<i32>) -> tensor<2x3xi32>
+  %3 = hlo.reduce %in2, %i {dimensions = array<i64: 0>, to_apply = @max} : (tensor<2x3xi32>, tensor<i32>) -> tensor<3xi32>
+  %rs = hlo.reshape %a : (tensor<2x3x4xi32>) -> tensor<2x12xi32>
+  %4 = hlo.reduce %rs, %min {dimensions = array<i64: 1>, to_apply = @max} : (tensor<2x12xi32>, tensor<i32>) -> tensor<2xi32>
+  %rs2 = hlo.reshape %a : (tensor<2x3x4xi32>) -> tensor<6x4xi32>
+  %5 = hlo.reduce %rs2, %min {dimensions = array<i64: 1>, to_apply = @max} : (tensor<6x4xi32>, tensor<i32>) -> tensor<6xi32>
+  %r = hlo.tuple %0, %1, %2, %3, %4, %5 : (tensor<3xi32>, tensor<4x3xi32>, tensor<3xi32>, tensor<3xi32>, tensor<2xi32>, tensor<6xi32>) -> tuple<tensor<3xi32>, tensor<4x3xi32>, tensor<3xi32>, tensor<3xi32>, tensor<2xi32>, tensor<6xi32>>
+  hlo.return %r : tuple<tensor<3xi32>, tensor<4x3xi32>, tensor<3xi32>, tensor<3xi32>, tensor<2xi32>, tensor<6xi32>>
+}
+
+// -----
+
+// Divides: by one; by a float constant (a multiply by its inverse); by a
+// sqrt, rsqrt, exp or power; exp by exp. An integer divide by a constant
+// and a divide by a sqrt with another user stay.
+// CHECK-LABEL: hlo.computation @divides
+hlo.computation @divides(%a: tensor<4xf32>, %b: tensor<4xf32>, %c: tensor<4xf32>, %i: tensor<4xi32>) -> tuple<tensor<4xf32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>> attributes {entry} {
+  // CHECK-DAG: %[[Q:.*]] = constant {value = dense<2.500000e-01> : tensor<f32>}
+  // CHECK-DAG: %[[QB:.*]] = broadcast %[[Q]]
+  // CHECK-DAG: %[[M0:.*]] = multiply %arg0, %[[QB]]
+  // CHECK-DAG: %[[RS:.*]] = rsqrt %arg1
+  // CHECK-DAG: %[[M1:.*]] = multiply %arg0, %[[RS]]
+  // CHECK-DAG: %[[SQ:.*]] = sqrt %arg1
+  // CHECK-DAG: %[[M2:.*]] = multiply %arg0, %[[SQ]]
+  // CHECK-DAG: %[[D:.*]] = subtract %arg0, %arg1
+  // CHECK-DAG: %[[E:.*]] = exponential %[[D]]
+  // CHECK-DAG: %[[N:.*]] = negate %arg1
+  // CHECK-DAG: %[[EN:.*]] = exponential %[[N]]
+  // CHECK-DAG: %[[M3:.*]] = multiply %arg0, %[[EN]]
+  // CHECK-DAG: %[[NC:.*]] = negate %arg2
+  // CHECK-DAG: %[[P:.*]] = power %arg1, %[[NC]]
+  // CHECK-DAG: %[[M4:.*]] = multiply %arg0, %[[P]]
+  // CHECK-DAG: %[[ID:.*]] = divide %arg3, %{{.*}} : (tensor<4xi32>
+  // CHECK-DAG: %[[S2:.*]] = sqrt %arg2
+  // CHECK-DAG: %[[KEEP:.*]] = divide %arg0, %[[S2]]
+  // CHECK: tuple %arg0, %arg3, %[[M0]], %[[M1]], %[[M2]], %[[E]], %[[M3]], %[[M4]], %[[ID]], %[[KEEP]], %[[S2]]
+  %one = hlo.constant {value = dense<1.0> : tensor<4xf32>} : () -> tensor<4xf32>
+  %ione = hlo.constant {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+  %ioneb = hlo.broadcast %ione {dimensions = array<i64>} : (tensor<i32>) -> tensor<4xi32>
+  %four = hlo.constant {value = dense<4.0> : tensor<f32>} : () -> tensor<f32>
+  %fourb = hlo.broadcast %four {dimensions = array<i64>} : (tensor<f32>) -> tensor<4xf32>
+  %three = hlo.constant {value = dense<3> : tensor<4xi32>} : () -> tensor<4xi32>
+  %0 = hlo.divide %a, %one : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = hlo.divide %i, %ioneb : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %2 = hlo.divide %a, %fourb : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %sb = hlo.sqrt %b : (tensor<4xf32>) -> tensor<4xf32>
+  %3 = hlo.divide %a, %sb : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %rb = hlo.rsqrt %b : (tensor<4xf32>) -> tensor<4xf32>
+  %4 = hlo.divide %a, %rb : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %ea = hlo.exponential %a : (tensor<4xf32>) -> tensor<4xf32>
+  %eb = hlo.exponential %b : (tensor<4xf32>) -> tensor<4xf32>
+  %5 = hlo.divide %ea, %eb : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %6 = hlo.divide %a, %eb : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %pw = hlo.power %b, %c : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %7 = hlo.divide %a, %pw : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %8 = hlo.divide %i, %three : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %sc = hlo.sqrt %c : (tensor<4xf32>) -> tensor<4xf32>
+  %9 = hlo.divide %a, %sc : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %r = hlo.tuple %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %sc : (tensor<4xf32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>) -> tuple<tensor<4xf32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>>
+  hlo.return %r : tuple<tensor<4xf32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>>
+}
+
+// -----
+
+// Integer adds of constants reassociate (constants or broadcast
+// constants, either side); float adds and adds of two variables do not.
+// rsqrt(1 / A) is sqrt(A).
+// CHECK-LABEL: hlo.computation @reassociate
+hlo.computation @reassociate(%a: tensor<4xi32>, %b: tensor<4xi32>, %f: tensor<4xf32>) -> tuple<tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>> attributes {entry} {
+  // CHECK-DAG: %[[C5:.*]] = constant {value = dense<5> : tensor<i32>}
+  // CHECK-DAG: %[[B5:.*]] = broadcast %[[C5]]
+  // CHECK-DAG: %[[A0:.*]] = add %arg0, %[[B5]]
+  // CHECK-DAG: %[[C7:.*]] = constant {value = dense<7> : tensor<i32>}
+  // CHECK-DAG: %[[B7:.*]] = broadcast %[[C7]]
+  // CHECK-DAG: %[[A1:.*]] = add %arg0, %[[B7]]
+  // CHECK-DAG: %[[AB:.*]] = add %arg0, %arg1
+  // CHECK-DAG: %[[A2:.*]] = add %[[AB]], %{{.*}}
+  // CHECK-DAG: %[[F0:.*]] = add %arg2, %{{.*}}
+  // CHECK-DAG: %[[F1:.*]] = add %[[F0]], %{{.*}}
+  // CHECK-DAG: %[[SQ:.*]] = sqrt %arg2
+  // CHECK: tuple %[[A0]], %[[A1]], %[[A2]], %[[F1]], %[[SQ]]
+  %c2 = hlo.constant {value = dense<2> : tensor<4xi32>} : () -> tensor<4xi32>
+  %c3 = hlo.constant {value = dense<3> : tensor<4xi32>} : () -> tensor<4xi32>
+  %s4 = hlo.constant {value = dense<4> : tensor<i32>} : () -> tensor<i32>
+  %b4 = hlo.broadcast %s4 {dimensions = array<i64>} : (tensor<i32>) -> tensor<4xi32>
+  %x0 = hlo.add %a, %c2 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %0 = hlo.add %x0, %c3 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %x1 = hlo.add %b4, %a : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %1 = hlo.add %c3, %x1 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %x2 = hlo.add %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %2 = hlo.add %x2, %c3 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %f1 = hlo.constant {value = dense<1.0> : tensor<4xf32>} : () -> tensor<4xf32>
+  %y = hlo.add %f, %f1 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %3 = hlo.add %y, %f1 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %inv = hlo.divide %f1, %f : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %4 = hlo.rsqrt %inv : (tensor<4xf32>) -> tensor<4xf32>
+  %r = hlo.tuple %0, %1, %2, %3, %4 : (tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>) -> tuple<tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>>
+  hlo.return %r : tuple<tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>>
+}
+
+// -----
+
+// convert pairs through a wider type are the operand; through a narrower
+// one they stay. bitcast-convert pairs: back to the operand's type, the
+// operand; one width throughout, one bitcast-convert.
+// CHECK-LABEL: hlo.computation @conversions
+hlo.computation @conversions(%a: tensor<4xf32>, %i: tensor<4xi16>, %u: tensor<4xui8>) -> tuple<tensor<4xf32>, tensor<4xi16>, tensor<4xui8>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>> attributes {entry} {
+  // CHECK-DAG: %[[H:.*]] = convert %arg0 : (tensor<4xf32>) -> tensor<4xf16>
+  // CHECK-DAG: %[[HB:.*]] = convert %[[H]] : (tensor<4xf16>) -> tensor<4xf32>
+  // CHECK-DAG: %[[BC:.*]] = bitcast_convert %arg0 : (tensor<4xf32>) -> tensor<4xi32>
+  // CHECK-NOT: bitcast_convert
+  // CHECK: tuple %arg0, %arg1, %arg2, %[[HB]], %arg0, %[[BC]]
+  %d = hlo.convert %a : (tensor<4xf32>) -> tensor<4xf64>
+  %0 = hlo.convert %d : (tensor<4xf64>) -> tensor<4xf32>
+  %w = hlo.convert %i : (tensor<4xi16>) -> tensor<4xf32>
+  %1 = hlo.convert %w : (tensor<4xf32>) -> tensor<4xi16>
+  %s = hlo.convert %u : (tensor<4xui8>) -> tensor<4xi16>
+  %2 = hlo.convert %s : (tensor<4xi16>) -> tensor<4xui8>
+  %h = hlo.convert %a : (tensor<4xf32>) -> tensor<4xf16>
+  %3 = hlo.convert %h : (tensor<4xf16>) -> tensor<4xf32>
+  %bi = hlo.bitcast_convert %a : (tensor<4xf32>) -> tensor<4xi32>
+  %4 = hlo.bitcast_convert %bi : (tensor<4xi32>) -> tensor<4xf32>
+  %bu = hlo.bitcast_convert %a : (tensor<4xf32>) -> tensor<4xui32>
+  %5 = hlo.bitcast_convert %bu : (tensor<4xui32>) -> tensor<4xi32>
+  %r = hlo.tuple %0, %1, %2, %3, %4, %5 : (tensor<4xf32>, tensor<4xi16>, tensor<4xui8>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>) -> tuple<tensor<4xf32>, tensor<4xi16>, tensor<4xui8>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>>
+  hlo.return %r : tuple<tensor<4xf32>, tensor<4xi16>, tensor<4xui8>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>>
+}
+
+// -----
+
+// A dot with no contracting dimension above size 1 is a multiply of
+// broadcasts (the operands transposed to batch, free order, the size-1
+// contracting dimensions reshaped away, converted to the result type); a
+// dot of an empty operand is zeros; a real contraction stays.
+// CHECK-LABEL: hlo.computation @dots
+// NODOT-LABEL: hlo.computation @dots
+// NODOT-COUNT-3: = dot
+hlo.computation @dots(%a: tensor<3x1x2xf32>, %b: tensor<2x1x4xf32>, %c: tensor<3xf32>, %d: tensor<5xbf16>, %e: tensor<2x0xf32>, %f: tensor<0x4xf32>, %g: tensor<4x2xf32>, %h: tensor<2x3xf32>) -> tuple<tensor<2x3x4xf32>, tensor<3x5xf32>, tensor<2x4xf32>, tensor<4x3xf32>> attributes {entry} {
+  // CHECK-DAG: %[[RA0:.*]] = reshape %arg0 : (tensor<3x1x2xf32>) -> tensor<3x2xf32>
+  // CHECK-DAG: %[[RA:.*]] = transpose %[[RA0]] {dimensions = array<i64: 1, 0>} : (tensor<3x2xf32>) -> tensor<2x3xf32>
+  // CHECK-DAG: %[[BA:.*]] = broadcast %[[RA]] {dimensions = array<i64: 0, 1>} : (tensor<2x3xf32>) -> tensor<2x3x4xf32>
+  // CHECK-DAG: %[[RB:.*]] = reshape %arg1 : (tensor<2x1x4xf32>) -> tensor<2x4xf32>
+  // CHECK-DAG: %[[BB:.*]] = broadcast %[[RB]] {dimensions = array<i64: 0, 2>} : (tensor<2x4xf32>) -> tensor<2x3x4xf32>
+  // CHECK-DAG: %[[M0:.*]] = multiply %[[BA]], %[[BB]] : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  // CHECK-DAG: %[[BC:.*]] = broadcast %arg2 {dimensions = array<i64: 0>} : (tensor<3xf32>) -> tensor<3x5xf32>
+  // CHECK-DAG: %[[CD:.*]] = convert %arg3 : (tensor<5xbf16>) -> tensor<5xf32>
+  // CHECK-DAG: %[[BD:.*]] = broadcast %[[CD]] {dimensions = array<i64: 1>} : (tensor<5xf32>) -> tensor<3x5xf32>
+  // CHECK-DAG: %[[M1:.*]] = multiply %[[BC]], %[[BD]]
+  // CHECK-DAG: %[[Z:.*]] = constant {value = dense<0.000000e+00> : tensor<f32>}
+  // CHECK-DAG: %[[ZB:.*]] = broadcast %[[Z]] {dimensions = array<i64>} : (tensor<f32>) -> tensor<2x4xf32>
+  // CHECK-DAG: %[[KEEP:.*]] = dot %arg6, %arg7
+  // CHECK: tuple %[[M0]], %[[M1]], %[[ZB]], %[[KEEP]]
+  %0 = hlo.dot %a, %b {lhs_batch_dims = array<i64: 2>, rhs_batch_dims = array<i64: 0>, lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 1>} : (tensor<3x1x2xf32>, tensor<2x1x4xf32>) -> tensor<2x3x4xf32>
+  %1 = hlo.dot %c, %d : (tensor<3xf32>, tensor<5xbf16>) -> tensor<3x5xf32>
+  %2 = hlo.dot %e, %f {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<2x0xf32>, tensor<0x4xf32>) -> tensor<2x4xf32>
+  %3 = hlo.dot %g, %h {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<4x2xf32>, tensor<2x3xf32>) -> tensor<4x3xf32>
+  %r = hlo.tuple %0, %1, %2, %3 : (tensor<2x3x4xf32>, tensor<3x5xf32>, tensor<2x4xf32>, tensor<4x3xf32>) -> tuple<tensor<2x3x4xf32>, tensor<3x5xf32>, tensor<2x4xf32>, tensor<4x3xf32>>
+  hlo.return %r : tuple<tensor<2x3x4xf32>, tensor<3x5xf32>, tensor<2x4xf32>, tensor<4x3xf32>>
+}
+
+// -----
+
+// (A * C1) * C2 of integers is A * (C1 * C2); pad of a broadcast scalar by
+// that scalar is the broadcast; a broadcast of an iota is an iota. A pad
+// by another value and a float product stay.
+// CHECK-LABEL: hlo.computation @shapes_of_scalars
+hlo.computation @shapes_of_scalars(%a: tensor<4xi32>, %s: tensor<f32>, %t: tensor<f32>, %f: tensor<4xf32>) -> tuple<tensor<4xi32>, tensor<5x4xf32>, tensor<5x4xf32>, tensor<3x4xi32>, tensor<4xf32>> attributes {entry} {
+  // CHECK-DAG: %[[C6:.*]] = constant {value = dense<6> : tensor<i32>}
+  // CHECK-DAG: %[[B6:.*]] = broadcast %[[C6]]
+  // CHECK-DAG: %[[M:.*]] = multiply %arg0, %[[B6]]
+  // CHECK-DAG: %[[PB:.*]] = broadcast %arg1 {dimensions = array<i64>} : (tensor<f32>) -> tensor<5x4xf32>
+  // CHECK-DAG: %[[SB:.*]] = broadcast %arg1 {dimensions = array<i64>} : (tensor<f32>) -> tensor<2x3xf32>
+  // CHECK-DAG: %[[KEEP:.*]] = pad %[[SB]], %arg2
+  // CHECK-DAG: %[[IOTA:.*]] = iota {iota_dimension = 1 : i64} : () -> tensor<3x4xi32>
+  // CHECK-DAG: %[[F1:.*]] = multiply %arg3, %{{.*}}
+  // CHECK-DAG: %[[F2:.*]] = multiply %[[F1]], %{{.*}}
+  // CHECK: tuple %[[M]], %[[PB]], %[[KEEP]], %[[IOTA]], %[[F2]]
+  %c2 = hlo.constant {value = dense<2> : tensor<4xi32>} : () -> tensor<4xi32>
+  %c3 = hlo.constant {value = dense<3> : tensor<4xi32>} : () -> tensor<4xi32>
+  %x = hlo.multiply %a, %c2 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %0 = hlo.multiply %x, %c3 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %b = hlo.broadcast %s {dimensions = array<i64>} : (tensor<f32>) -> tensor<2x3xf32>
+  %1 = hlo.pad %b, %s {padding = #hlo.padding<"1_1_1x0_1">} : (tensor<2x3xf32>, tensor<f32>) -> tensor<5x4xf32>
+  %2 = hlo.pad %b, %t {padding = #hlo.padding<"1_1_1x0_1">} : (tensor<2x3xf32>, tensor<f32>) -> tensor<5x4xf32>
+  %i = hlo.iota {iota_dimension = 0 : i64} : () -> tensor<4xi32>
+  %3 = hlo.broadcast %i {dimensions = array<i64: 1>} : (tensor<4xi32>) -> tensor<3x4xi32>
+  %h = hlo.constant {value = dense<0.5> : tensor<4xf32>} : () -> tensor<4xf32>
+  %y = hlo.multiply %f, %h : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %4 = hlo.multiply %y, %h : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %r = hlo.tuple %0, %1, %2, %3, %4 : (tensor<4xi32>, tensor<5x4xf32>, tensor<5x4xf32>, tensor<3x4xi32>, tensor<4xf32>) -> tuple<tensor<4xi32>, tensor<5x4xf32>, tensor<5x4xf32>, tensor<3x4xi32>, tensor<4xf32>>
+  hlo.return %r : tuple<tensor<4xi32>, tensor<5x4xf32>, tensor<5x4xf32>, tensor<3x4xi32>, tensor<4xf32>>
+}
+
+// -----
+
+// Left alone: a slice of a slice with control predecessors on the inner
+// one, a dynamic-update-slice of a dynamic (bounded) shape, a reduce of a
+// bounded shape; a reducer that is not one binary op gets the map form
+// even with a zero init.
+hlo.computation @add_twice(%x: tensor<f32>, %y: tensor<f32>) -> tensor<f32> {
+  %0 = hlo.add %x, %y : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  %1 = hlo.add %0, %y : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  hlo.return %1 : tensor<f32>
+}
+// CHECK-LABEL: hlo.computation @kept
+hlo.computation @kept(%a: tensor<8xf32>, %d: tensor<?xf32, #hlo.layout<[0], bounds = [4]>>, %e: tensor<2x1xf32>) -> tuple<tensor<2xf32>, tensor<?xf32, #hlo.layout<[0], bounds = [4]>>, tensor<f32>, tensor<2xf32>> attributes {entry} {
+  // CHECK: %[[P:.*]] = negate %arg0
+  // CHECK: %[[S0:.*]] = slice %arg0 after(%[[P]] : tensor<8xf32>)
+  // CHECK: %[[S1:.*]] = slice %[[S0]]
+  // CHECK: %[[U:.*]] = dynamic_update_slice %arg1, %arg1
+  // CHECK: %[[R:.*]] = reduce %arg1
+  // CHECK: %[[M:.*]] = map %{{.*}}, %{{.*}} {dimensions = array<i64: 0>, to_apply = @add_twice}
+  // CHECK: tuple %[[S1]], %[[U]], %[[R]], %[[M]]
+  %p = hlo.negate %a : (tensor<8xf32>) -> tensor<8xf32>
+  %s0 = hlo.slice %a after(%p : tensor<8xf32>) {slice = #hlo.slice<"{[2:6]}">} : (tensor<8xf32>) -> tensor<4xf32>
+  %0 = hlo.slice %s0 {slice = #hlo.slice<"{[1:3]}">} : (tensor<4xf32>) -> tensor<2xf32>
+  %i = hlo.constant {value = dense<0> : tensor<i32>} : () -> tensor<i32>
+  %1 = hlo.dynamic_update_slice %d, %d, %i : (tensor<?xf32, #hlo.layout<[0], bounds = [4]>>, tensor<?xf32, #hlo.layout<[0], bounds = [4]>>, tensor<i32>) -> tensor<?xf32, #hlo.layout<[0], bounds = [4]>>
+  %z = hlo.constant {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %2 = hlo.reduce %d, %z {dimensions = array<i64: 0>, to_apply = @add_twice} : (tensor<?xf32, #hlo.layout<[0], bounds = [4]>>, tensor<f32>) -> tensor<f32>
+  %3 = hlo.reduce %e, %z {dimensions = array<i64: 1>, to_apply = @add_twice} : (tensor<2x1xf32>, tensor<f32>) -> tensor<2xf32>
+  %r = hlo.tuple %0, %1, %2, %3 : (tensor<2xf32>, tensor<?xf32, #hlo.layout<[0], bounds = [4]>>, tensor<f32>, tensor<2xf32>) -> tuple<tensor<2xf32>, tensor<?xf32, #hlo.layout<[0], bounds = [4]>>, tensor<f32>, tensor<2xf32>>
+  hlo.return %r : tuple<tensor<2xf32>, tensor<?xf32, #hlo.layout<[0], bounds = [4]>>, tensor<f32>, tensor<2xf32>>
+}
+
+// -----
+
+// Unsigned divide and remainder by a power of two: a logical shift and a
+// mask. Signed ones and other divisors stay.
+// CHECK-LABEL: hlo.computation @unsigned_powers_of_two
+hlo.computation @unsigned_powers_of_two(%u: tensor<4xui32>, %s: tensor<4xi32>) -> tuple<tensor<4xui32>, tensor<4xui32>, tensor<4xi32>, tensor<4xui32>> attributes {entry} {
+  // CHECK-DAG: %[[K:.*]] = constant {value = dense<3> : tensor<ui32>}
+  // CHECK-DAG: %[[KB:.*]] = broadcast %[[K]]
+  // CHECK-DAG: %[[SH:.*]] = shift_right_logical %arg0, %[[KB]]
+  // CHECK-DAG: %[[M:.*]] = constant {value = dense<7> : tensor<ui32>}
+  // CHECK-DAG: %[[MB:.*]] = broadcast %[[M]]
+  // CHECK-DAG: %[[AND:.*]] = and %arg0, %[[MB]]
+  // CHECK-DAG: %[[SD:.*]] = divide %arg1,
+  // CHECK-DAG: %[[UD:.*]] = remainder %arg0,
+  // CHECK: tuple %[[SH]], %[[AND]], %[[SD]], %[[UD]]
+  %c8 = hlo.constant {value = dense<8> : tensor<4xui32>} : () -> tensor<4xui32>
+  %c6 = hlo.constant {value = dense<6> : tensor<4xui32>} : () -> tensor<4xui32>
+  %s8 = hlo.constant {value = dense<8> : tensor<4xi32>} : () -> tensor<4xi32>
+  %0 = hlo.divide %u, %c8 : (tensor<4xui32>, tensor<4xui32>) -> tensor<4xui32>
+  %1 = hlo.remainder %u, %c8 : (tensor<4xui32>, tensor<4xui32>) -> tensor<4xui32>
+  %2 = hlo.divide %s, %s8 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %3 = hlo.remainder %u, %c6 : (tensor<4xui32>, tensor<4xui32>) -> tensor<4xui32>
+  %r = hlo.tuple %0, %1, %2, %3 : (tensor<4xui32>, tensor<4xui32>, tensor<4xi32>, tensor<4xui32>) -> tuple<tensor<4xui32>, tensor<4xui32>, tensor<4xi32>, tensor<4xui32>>
+  hlo.return %r : tuple<tensor<4xui32>, tensor<4xui32>, tensor<4xi32>, tensor<4xui32>>
 }

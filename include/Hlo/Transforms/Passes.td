@@ -256,17 +256,44 @@ def HloAlgebraicSimplifier
     pad, concatenate, convert and bitcast, select of a constant predicate,
     reshape, broadcast and transpose chains, get-tuple-element of a tuple,
     dynamic-slice at constant indices, arithmetic on constants; constants
-    kept on the right of commutative ops) and the simplifier's own rewrites:
-    A-A = 0 and A*0 = 0 for integers, compare(A, A) of integers, power by a
-    constant 0, 1, 2 (and -1 for floats), select of equal branches, and abs
-    of an abs. Floating-point identities that NaN,
-    infinity or signed zero break (float A*0, A-A, A+0, x==x) are not
-    applied. Instructions with control predecessors are left alone.
+    kept on the right of commutative ops) and the simplifier's own rewrites,
+    as XLA's AlgebraicSimplifier makes them:
+    - integers: A-A = 0, A*0 = 0, compare(A, A), (A+C1)+C2 = A+(C1+C2) and
+      (A*C1)*C2 = A*(C1*C2);
+    - power by a constant 0, 1, 2 (and -1 for floats); select of equal
+      branches; abs of an abs;
+    - divide: A/1 = A; unsigned A/2^k = A>>k and A%2^k = A&(2^k-1); for
+      floats A/C = A*(1/C), A/sqrt(B) = A*rsqrt(B) and
+      A/rsqrt(B) = A*sqrt(B) (sqrt/rsqrt with no other user),
+      exp(A)/exp(B) = exp(A-B), A/exp(B) = A*exp(-B),
+      A/pow(B, C) = A*pow(B, -C); rsqrt(1/A) = sqrt(A);
+    - slice of a slice, slice of a concatenate within one operand,
+      concatenate without empty operands and with adjacent unit-stride
+      slices of one array merged; dynamic-update-slice of a full-size update
+      (the update) or an empty one (the operand);
+    - reduce adding nothing up (size-1 or no reduced dimensions: a reshape
+      with the reducer's identity as init, else a map of the reducer over
+      the init and the reshape; an empty operand: the init broadcast),
+      reduce of a transpose keeping the kept dimensions' order, of a
+      reshape that only merged or split reduced dimensions, of a reduce
+      with the same reducer and identity inits;
+    - dot of an empty operand (zeros), dot with no contracting dimension
+      above size 1 (a multiply of broadcasts);
+    - convert pairs through an exact widening, bitcast-convert pairs;
+      pad of a broadcast scalar by that scalar, broadcast of an iota.
+    Floating-point identities that NaN, infinity or signed zero break
+    (float A*0, A-A, A+0, x==x) and float reassociation are not applied.
+    Instructions with control predecessors are left alone, and tuple or
+    dynamic shapes are skipped by the shape rewrites.
   }];
   let options = [
     Option<"enablePowerRewrites", "enable-power-rewrites", "bool",
            /*default=*/"true",
            "Rewrite power by a constant 0, 1, 2 or -1">,
+    Option<"enableDotToMultiplyRewrite", "enable-dot-to-multiply-rewrite",
+           "bool", /*default=*/"true",
+           "Rewrite a dot with no contracting dimension of size above 1 as "
+           "a multiply of broadcasts (XLA's enable_dot_to_multiply_rewrite)">,
   ];
 }
 
