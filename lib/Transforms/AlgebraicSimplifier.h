@@ -1,0 +1,134 @@
+//===- AlgebraicSimplifier.h - hlo-algebraic-simplifier's parts -*- C++ -*-===//
+//
+// Private to lib/Transforms: what the two files of hlo-algebraic-simplifier
+// share: small helpers, the pattern base that skips instructions with
+// control predecessors, and the shape rewrites (slices, concatenates,
+// reductions, dots: AlgebraicSimplifierShapes.cpp) that the pass adds to
+// its arithmetic ones (AlgebraicSimplifier.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HLO_LIB_TRANSFORMS_ALGEBRAICSIMPLIFIER_H
+#define HLO_LIB_TRANSFORMS_ALGEBRAICSIMPLIFIER_H
+
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "TransformUtils.h"
+
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::hlo::algsimp {
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+/// The element type of an array value, or null for tuples and tokens.
+inline Type elementTypeOf(Value v) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  return type ? type.getElementType() : Type();
+}
+
+inline bool isInteger(Value v) {
+  return isa_and_nonnull<IntegerType>(elementTypeOf(v));
+}
+
+/// The value of `v` if it is a constant splat of a float or integer.
+inline std::optional<double> splatValue(Value v) {
+  Attribute attr;
+  if (!matchPattern(v, m_Constant(&attr)))
+    return std::nullopt;
+  auto splat = dyn_cast<SplatElementsAttr>(attr);
+  if (!splat)
+    return std::nullopt;
+  if (isa<FloatType>(splat.getElementType()))
+    return splat.getSplatValue<APFloat>().convertToDouble();
+  if (auto it = dyn_cast<IntegerType>(splat.getElementType()))
+    return it.isUnsigned()
+               ? double(splat.getSplatValue<APInt>().getZExtValue())
+               : double(splat.getSplatValue<APInt>().getSExtValue());
+  return std::nullopt;
+}
+
+/// An array of `type` whose elements are all `scalar` (an integer or float
+/// attribute of its element type): a scalar constant broadcast to the shape,
+/// as XLA builds it, so that no large literal is made.
+inline Value makeSplat(PatternRewriter &rewriter, Location loc, Type type,
+                       Attribute scalar) {
+  auto rt = cast<RankedTensorType>(type);
+  auto scalarType = RankedTensorType::get({}, rt.getElementType());
+  auto literal = DenseElementsAttr::get(scalarType, scalar);
+  NamedAttribute value = rewriter.getNamedAttr("value", literal);
+  if (rt.getRank() == 0)
+    return createInstruction(rewriter, loc, ConstantOp::getOperationName(),
+                             type, {}, {value})
+        ->getResult(0);
+  // The broadcast takes the replaced instruction's name; the scalar gets a
+  // fresh one (`constant.N`) from the exporter.
+  Value c =
+      createInstruction(rewriter, rewriter.getUnknownLoc(),
+                        ConstantOp::getOperationName(), scalarType, {}, {value})
+          ->getResult(0);
+  return createInstruction(
+             rewriter, loc, BroadcastOp::getOperationName(), type, {c},
+             {rewriter.getNamedAttr("dimensions",
+                                    rewriter.getDenseI64ArrayAttr({}))})
+      ->getResult(0);
+}
+
+/// The type of `v` if it is an array of static shape.
+inline RankedTensorType staticType(Value v) {
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  return t && t.hasStaticShape() ? t : RankedTensorType();
+}
+
+/// The op defining `v` if it is an `OpT` without control predecessors.
+template <typename OpT> inline OpT plainDef(Value v) {
+  auto op = v.getDefiningOp<OpT>();
+  return op && !hasControlPredecessors(op) ? op : OpT();
+}
+
+/// Replaces `op` by `value`, moving its attributes to the op defining
+/// `value` when the rewrite made it.
+inline void replace(PatternRewriter &rewriter, Operation *op, Value value,
+                    bool madeByRewrite) {
+  if (madeByRewrite)
+    if (Operation *def = value.getDefiningOp())
+      transferInstructionAttrs(op, def);
+  rewriter.replaceOp(op, value);
+}
+
+/// The scalar constant that `v` is all of, as a splat constant or a
+/// broadcast of a scalar constant (XLA's `Constant` or
+/// `Broadcast(Constant)`), or null.
+inline SplatElementsAttr splatOperand(Value v) {
+  if (auto b = v.getDefiningOp<BroadcastOp>())
+    v = b.getOperand();
+  Attribute attr;
+  if (!matchPattern(v, m_Constant(&attr)))
+    return {};
+  return dyn_cast<SplatElementsAttr>(attr);
+}
+
+/// True if `v` is a constant (so an operand XLA's `NonConstant` rejects).
+inline bool isConstant(Value v) { return matchPattern(v, m_Constant()); }
+
+/// A pattern over `OpT` that skips instructions with control predecessors.
+template <typename OpT> struct HloPattern : OpRewritePattern<OpT> {
+  using OpRewritePattern<OpT>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpT op, PatternRewriter &rewriter) const final {
+    if (hasControlPredecessors(op))
+      return failure();
+    return rewrite(op, rewriter);
+  }
+  virtual LogicalResult rewrite(OpT op, PatternRewriter &rewriter) const = 0;
+};
+
+/// Adds the shape rewrites; the reduce rewrites find reducers in
+/// `symbols`, the dot-to-multiply rewrite comes with `dotToMultiply`.
+void populateShapePatterns(RewritePatternSet &set, SymbolTable &symbols,
+                           bool dotToMultiply);
+
+} // namespace mlir::hlo::algsimp
+
+#endif // HLO_LIB_TRANSFORMS_ALGEBRAICSIMPLIFIER_H

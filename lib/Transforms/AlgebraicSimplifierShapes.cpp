@@ -1,0 +1,581 @@
+//===- AlgebraicSimplifierShapes.cpp - shape rewrites of the simplifier ---===//
+//
+// hlo-algebraic-simplifier's rewrites of slices, concatenates,
+// dynamic-update-slices, pads, broadcasts, reductions and dots (the pass
+// and its arithmetic rewrites are in AlgebraicSimplifier.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "AlgebraicSimplifier.h"
+
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+using namespace mlir::hlo;
+using namespace mlir::hlo::algsimp;
+
+namespace {
+//===----------------------------------------------------------------------===//
+// Slices and concatenates
+//===----------------------------------------------------------------------===//
+
+/// slice(slice(A)) = slice(A): element j of the outer slice is element
+/// start2 + j*stride2 of the inner one, so element start1 + (start2 +
+/// j*stride2)*stride1 of A.
+struct SliceOfSlice : HloPattern<SliceOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(SliceOp op, PatternRewriter &r) const override {
+    auto inner = plainDef<SliceOp>(op.getOperand());
+    RankedTensorType type = staticType(op.getResult());
+    if (!inner || !type)
+      return failure();
+    SliceAttr in = inner.getSlice(), out = op.getSlice();
+    SmallVector<int64_t> starts, limits, strides;
+    for (int64_t d = 0, e = type.getRank(); d < e; ++d) {
+      int64_t start =
+          in.getStarts()[d] + out.getStarts()[d] * in.getStrides()[d];
+      int64_t stride = in.getStrides()[d] * out.getStrides()[d];
+      int64_t n = type.getDimSize(d);
+      starts.push_back(start);
+      limits.push_back(n == 0 ? start : start + (n - 1) * stride + 1);
+      strides.push_back(stride);
+    }
+    r.modifyOpInPlace(op, [&] {
+      op.getOperandMutable().assign(inner.getOperand());
+      op.setSliceAttr(SliceAttr::get(op.getContext(), starts, limits, strides));
+    });
+    return success();
+  }
+};
+
+/// A slice of a concatenate that reads one operand only is a slice of that
+/// operand.
+struct SliceOfConcatenate : HloPattern<SliceOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(SliceOp op, PatternRewriter &r) const override {
+    auto concat = plainDef<ConcatenateOp>(op.getOperand());
+    RankedTensorType type = staticType(op.getResult());
+    if (!concat || !type || concat.getDimensions().size() != 1)
+      return failure();
+    int64_t dim = concat.getDimensions()[0];
+    SliceAttr s = op.getSlice();
+    int64_t n = type.getDimSize(dim);
+    if (n == 0)
+      return failure();
+    int64_t first = s.getStarts()[dim];
+    int64_t last = first + (n - 1) * s.getStrides()[dim];
+    int64_t offset = 0;
+    for (Value input : concat.getInputs()) {
+      RankedTensorType t = staticType(input);
+      if (!t)
+        return failure();
+      int64_t size = t.getDimSize(dim);
+      if (first >= offset && last < offset + size) {
+        SmallVector<int64_t> starts(s.getStarts()), limits(s.getLimits());
+        starts[dim] = first - offset;
+        limits[dim] = last - offset + 1;
+        r.modifyOpInPlace(op, [&] {
+          op.getOperandMutable().assign(input);
+          op.setSliceAttr(
+              SliceAttr::get(op.getContext(), starts, limits, s.getStrides()));
+        });
+        return success();
+      }
+      offset += size;
+    }
+    return failure();
+  }
+};
+
+/// concatenate drops operands with no elements, and merges neighbouring
+/// operands that are unit-stride slices of one array, adjacent along the
+/// concatenated dimension and equal in the others, into one slice.
+struct ConcatenateOperands : HloPattern<ConcatenateOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(ConcatenateOp op, PatternRewriter &r) const override {
+    if (!staticType(op.getResult()) || op.getDimensions().size() != 1)
+      return failure();
+    int64_t dim = op.getDimensions()[0];
+    SmallVector<Value> inputs;
+    bool changed = false;
+    for (Value input : op.getInputs()) {
+      RankedTensorType t = staticType(input);
+      if (!t)
+        return failure();
+      if (t.getNumElements() == 0) {
+        changed = true;
+        continue;
+      }
+      if (!inputs.empty())
+        if (Value merged = mergeSlices(r, inputs.back(), input, dim)) {
+          inputs.back() = merged;
+          changed = true;
+          continue;
+        }
+      inputs.push_back(input);
+    }
+    if (!changed || inputs.empty())
+      return failure();
+    r.modifyOpInPlace(op, [&] { op.getInputsMutable().assign(inputs); });
+    return success();
+  }
+
+  /// One slice for slices `a` then `b` along `dim`, or null.
+  static Value mergeSlices(PatternRewriter &r, Value a, Value b, int64_t dim) {
+    auto sa = plainDef<SliceOp>(a), sb = plainDef<SliceOp>(b);
+    if (!sa || !sb || sa.getOperand() != sb.getOperand())
+      return {};
+    SliceAttr x = sa.getSlice(), y = sb.getSlice();
+    auto unit = [](int64_t s) { return s == 1; };
+    if (!llvm::all_of(x.getStrides(), unit) ||
+        !llvm::all_of(y.getStrides(), unit))
+      return {};
+    for (int64_t d = 0, e = x.getStarts().size(); d < e; ++d)
+      if (d != dim && (x.getStarts()[d] != y.getStarts()[d] ||
+                       x.getLimits()[d] != y.getLimits()[d]))
+        return {};
+    if (x.getLimits()[dim] != y.getStarts()[dim])
+      return {};
+    SmallVector<int64_t> limits(x.getLimits());
+    limits[dim] = y.getLimits()[dim];
+    auto slice =
+        SliceAttr::get(r.getContext(), x.getStarts(), limits, x.getStrides());
+    return createInferred<SliceOp>(r, sa.getLoc(), {sa.getOperand()},
+                                   {r.getNamedAttr("slice", slice)});
+  }
+};
+
+/// dynamic-update-slice of an update as large as the operand is the update
+/// (the start indices are clamped to zero); of an empty update, the
+/// operand.
+struct DynamicUpdateSliceTrivial : HloPattern<DynamicUpdateSliceOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(DynamicUpdateSliceOp op,
+                        PatternRewriter &r) const override {
+    RankedTensorType update = staticType(op.getUpdate());
+    if (!update || !staticType(op.getResult()))
+      return failure();
+    if (op.getUpdate().getType() == op.getType()) {
+      replace(r, op, op.getUpdate(), false);
+      return success();
+    }
+    if (update.getNumElements() == 0 &&
+        op.getOperand().getType() == op.getType()) {
+      replace(r, op, op.getOperand(), false);
+      return success();
+    }
+    return failure();
+  }
+};
+
+/// pad(broadcast(s), s) of a scalar s is the broadcast of s to the padded
+/// shape: every element, padding or not, is s.
+struct PadOfScalarBroadcast : HloPattern<PadOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(PadOp op, PatternRewriter &r) const override {
+    auto b = plainDef<BroadcastOp>(op.getOperand());
+    if (!b || b.getOperand() != op.getPaddingValue() ||
+        !staticType(op.getResult()))
+      return failure();
+    Operation *result = createInstruction(
+        r, op.getLoc(), BroadcastOp::getOperationName(), op.getType(),
+        {b.getOperand()},
+        {r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr({}))});
+    replace(r, op, result->getResult(0), true);
+    return success();
+  }
+};
+
+/// broadcast(iota) is an iota along the dimension the iota's lands in.
+struct BroadcastOfIota : HloPattern<BroadcastOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(BroadcastOp op, PatternRewriter &r) const override {
+    auto iota = plainDef<IotaOp>(op.getOperand());
+    if (!iota || !op.getDimensions() || !staticType(op.getResult()) ||
+        elementTypeOf(iota) != elementTypeOf(op))
+      return failure();
+    int64_t dim = (*op.getDimensions())[iota.getIotaDimension()];
+    Operation *result = createInstruction(
+        r, op.getLoc(), IotaOp::getOperationName(), op.getType(), {},
+        {r.getNamedAttr("iota_dimension", r.getI64IntegerAttr(dim))});
+    replace(r, op, result->getResult(0), true);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+/// The op of a reducer computation that returns one binary op of its two
+/// parameters (`add(p0, p1)`, ...), or null.
+static Operation *reducerOp(ComputationOp comp) {
+  if (!comp || comp.getNumArguments() != 2)
+    return nullptr;
+  Block &body = comp.getBody().front();
+  if (body.getOperations().size() != 2)
+    return nullptr;
+  Operation *op = &body.front();
+  if (op->getNumOperands() != 2 || hasControlPredecessors(op))
+    return nullptr;
+  Value p0 = body.getArgument(0), p1 = body.getArgument(1);
+  Value a = op->getOperand(0), b = op->getOperand(1);
+  if (!((a == p0 && b == p1) || (a == p1 && b == p0)))
+    return nullptr;
+  return op;
+}
+
+/// True if `init` is a constant that `reducer` leaves every value alone
+/// with: 0 for add, or and xor, 1 for multiply, the lowest value for
+/// maximum, the highest for minimum, all ones for and. (A float add takes
+/// +0 too, as XLA does: it differs from -0 only in the sign of a zero.)
+static bool isIdentityOf(Operation *reducer, Value init) {
+  Attribute attr;
+  if (!reducer || !matchPattern(init, m_Constant(&attr)))
+    return false;
+  auto splat = dyn_cast<SplatElementsAttr>(attr);
+  if (!splat)
+    return false;
+  Type elt = splat.getElementType();
+  if (auto ft = dyn_cast<FloatType>(elt)) {
+    APFloat v = splat.getSplatValue<APFloat>();
+    if (isa<AddOp>(reducer))
+      return v.isZero();
+    if (isa<MulOp>(reducer))
+      return v.isExactlyValue(1.0);
+    if (isa<MaxOp>(reducer))
+      return v.isInfinity() && v.isNegative();
+    if (isa<MinOp>(reducer))
+      return v.isInfinity() && !v.isNegative();
+    return false;
+  }
+  auto it = dyn_cast<IntegerType>(elt);
+  if (!it)
+    return false;
+  APInt v = splat.getSplatValue<APInt>();
+  bool isUnsigned = it.isUnsigned() || it.getWidth() == 1;
+  unsigned w = v.getBitWidth();
+  if (isa<AddOp, OrOp, XorOp>(reducer))
+    return v.isZero();
+  if (isa<MulOp>(reducer))
+    return v.isOne();
+  if (isa<AndOp>(reducer))
+    return v.isAllOnes();
+  if (isa<MaxOp>(reducer))
+    return v ==
+           (isUnsigned ? APInt::getMinValue(w) : APInt::getSignedMinValue(w));
+  if (isa<MinOp>(reducer))
+    return v ==
+           (isUnsigned ? APInt::getMaxValue(w) : APInt::getSignedMaxValue(w));
+  return false;
+}
+
+/// A pattern over single-input reduces of static shapes, with the module's
+/// symbol table to find reducers.
+struct ReducePattern : HloPattern<ReduceOp> {
+  ReducePattern(MLIRContext *context, SymbolTable &symbols)
+      : HloPattern(context), symbols(symbols) {}
+  LogicalResult rewrite(ReduceOp op, PatternRewriter &r) const override {
+    if (op.getInputs().size() != 2 || !staticType(op.getInputs()[0]) ||
+        !staticType(op.getResult()))
+      return failure();
+    return rewriteReduce(op, op.getInputs()[0], op.getInputs()[1], r);
+  }
+  virtual LogicalResult rewriteReduce(ReduceOp op, Value arg, Value init,
+                                      PatternRewriter &r) const = 0;
+  Operation *reducer(ReduceOp op) const {
+    return reducerOp(symbols.lookup<ComputationOp>(op.getToApply()));
+  }
+  SymbolTable &symbols;
+};
+
+/// A reduce that adds no elements together: of an empty array, the init
+/// broadcast; else each result element is reducer(init, x) for one x: the
+/// reshaped operand when init is the reducer's identity, else a map of the
+/// reducer over the broadcast init and the reshaped operand.
+struct ReduceNothing : ReducePattern {
+  using ReducePattern::ReducePattern;
+  LogicalResult rewriteReduce(ReduceOp op, Value arg, Value init,
+                              PatternRewriter &r) const override {
+    auto argType = staticType(arg), type = staticType(op.getResult());
+    auto broadcastInit = [&] {
+      return createInstruction(
+                 r, op.getLoc(), BroadcastOp::getOperationName(), op.getType(),
+                 {init},
+                 {r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr({}))})
+          ->getResult(0);
+    };
+    if (argType.getNumElements() == 0) {
+      replace(r, op, broadcastInit(), true);
+      return success();
+    }
+    if (argType.getNumElements() != type.getNumElements() ||
+        argType.getElementType() != type.getElementType())
+      return failure();
+    Value reshaped =
+        createInstruction(r, op.getLoc(), ReshapeOp::getOperationName(),
+                          op.getType(), {arg}, {})
+            ->getResult(0);
+    if (isIdentityOf(reducer(op), init)) {
+      replace(r, op, reshaped, true);
+      return success();
+    }
+    auto dims = llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+    Operation *map = createInstruction(
+        r, op.getLoc(), MapOp::getOperationName(), op.getType(),
+        {broadcastInit(), reshaped},
+        {r.getNamedAttr("to_apply", op.getToApplyAttr()),
+         r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr(dims))});
+    replace(r, op, map->getResult(0), true);
+    return success();
+  }
+};
+
+/// reduce(transpose(A)) = reduce(A) over the permuted dimensions, when the
+/// kept dimensions stay in order.
+struct ReduceOfTranspose : ReducePattern {
+  using ReducePattern::ReducePattern;
+  LogicalResult rewriteReduce(ReduceOp op, Value arg, Value init,
+                              PatternRewriter &r) const override {
+    auto transpose = plainDef<TransposeOp>(arg);
+    if (!transpose)
+      return failure();
+    ArrayRef<int64_t> perm = transpose.getDimensions();
+    SmallVector<bool> reduced(perm.size(), false);
+    for (int64_t d : op.getDimensions())
+      reduced[d] = true;
+    SmallVector<int64_t> dims;
+    int64_t lastKept = -1;
+    for (auto [d, from] : llvm::enumerate(perm)) {
+      if (reduced[d]) {
+        dims.push_back(from);
+      } else {
+        if (from < lastKept)
+          return failure();
+        lastKept = from;
+      }
+    }
+    llvm::sort(dims);
+    r.modifyOpInPlace(op, [&] {
+      op->setOperand(0, transpose.getOperand());
+      op.setDimensions(dims);
+    });
+    return success();
+  }
+};
+
+/// reduce(reduce(A)) with one reducer and one init, the reducer's
+/// identity, is one reduce over both sets of dimensions.
+struct ReduceOfReduce : ReducePattern {
+  using ReducePattern::ReducePattern;
+  LogicalResult rewriteReduce(ReduceOp op, Value arg, Value init,
+                              PatternRewriter &r) const override {
+    auto inner = plainDef<ReduceOp>(arg);
+    if (!inner || inner.getInputs().size() != 2 ||
+        inner.getToApplyAttr() != op.getToApplyAttr() ||
+        !isIdentityOf(reducer(op), init) ||
+        !isIdentityOf(reducer(op), inner.getInputs()[1]))
+      return failure();
+    Value a = inner.getInputs()[0];
+    auto aType = staticType(a);
+    if (!aType)
+      return failure();
+    SmallVector<bool> reduced(aType.getRank(), false);
+    for (int64_t d : inner.getDimensions())
+      reduced[d] = true;
+    // Dimension i of the inner result is the i-th kept dimension of A.
+    SmallVector<int64_t> kept;
+    for (int64_t d = 0; d < aType.getRank(); ++d)
+      if (!reduced[d])
+        kept.push_back(d);
+    for (int64_t d : op.getDimensions())
+      reduced[kept[d]] = true;
+    SmallVector<int64_t> dims;
+    for (int64_t d = 0; d < aType.getRank(); ++d)
+      if (reduced[d])
+        dims.push_back(d);
+    r.modifyOpInPlace(op, [&] {
+      op->setOperand(0, a);
+      op.setDimensions(dims);
+    });
+    return success();
+  }
+};
+
+/// reduce(reshape(A)) = reduce(A) when every kept dimension of the reshape
+/// is a dimension of A left alone (same size, same elements after it):
+/// the reshape only merged or split reduced dimensions.
+struct ReduceOfReshape : ReducePattern {
+  using ReducePattern::ReducePattern;
+  LogicalResult rewriteReduce(ReduceOp op, Value arg, Value init,
+                              PatternRewriter &r) const override {
+    auto reshape = plainDef<ReshapeOp>(arg);
+    if (!reshape)
+      return failure();
+    auto aType = staticType(reshape.getOperand()), rType = staticType(arg);
+    if (!aType)
+      return failure();
+    auto suffixes = [](ArrayRef<int64_t> shape) {
+      SmallVector<int64_t> s(shape.size());
+      int64_t p = 1;
+      for (int64_t i = shape.size() - 1; i >= 0; --i) {
+        s[i] = p;
+        p *= shape[i];
+      }
+      return s;
+    };
+    SmallVector<int64_t> inSuffix = suffixes(aType.getShape());
+    SmallVector<int64_t> outSuffix = suffixes(rType.getShape());
+    SmallVector<bool> reduced(rType.getRank(), false);
+    for (int64_t d : op.getDimensions())
+      reduced[d] = true;
+    SmallVector<bool> keep(aType.getRank(), false);
+    int64_t next = 0;
+    for (int64_t i = 0; i < rType.getRank(); ++i) {
+      if (reduced[i])
+        continue;
+      while (next < aType.getRank() &&
+             !(inSuffix[next] == outSuffix[i] &&
+               aType.getDimSize(next) == rType.getDimSize(i)))
+        ++next;
+      if (next == aType.getRank())
+        return failure();
+      keep[next++] = true;
+    }
+    SmallVector<int64_t> dims;
+    for (int64_t d = 0; d < aType.getRank(); ++d)
+      if (!keep[d])
+        dims.push_back(d);
+    r.modifyOpInPlace(op, [&] {
+      op->setOperand(0, reshape.getOperand());
+      op.setDimensions(dims);
+    });
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Dots
+//===----------------------------------------------------------------------===//
+
+/// A dot of an empty operand is zeros.
+struct DotOfEmpty : HloPattern<DotOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(DotOp op, PatternRewriter &r) const override {
+    auto lhs = staticType(op.getLhs()), rhs = staticType(op.getRhs());
+    auto type = staticType(op.getResult());
+    if (!lhs || !rhs || !type || type.getNumElements() == 0 ||
+        !type.getElementType().isIntOrFloat() ||
+        (lhs.getNumElements() != 0 && rhs.getNumElements() != 0))
+      return failure();
+    replace(r, op,
+            makeSplat(r, op.getLoc(), op.getType(),
+                      r.getZeroAttr(type.getElementType())),
+            true);
+    return success();
+  }
+};
+
+/// A dot that adds nothing up (every contracting dimension of size 1, or
+/// none) is a multiply: each operand transposed to (batch, free,
+/// contracting), reshaped without the contracting dimensions, converted to
+/// the result's element type and broadcast to the result.
+struct DotToMultiply : HloPattern<DotOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(DotOp op, PatternRewriter &r) const override {
+    auto lhsType = staticType(op.getLhs()), rhsType = staticType(op.getRhs());
+    auto type = staticType(op.getResult());
+    if (!lhsType || !rhsType || !type || type.getElementType().isInteger(1))
+      return failure();
+    auto dims = [](std::optional<ArrayRef<int64_t>> d) {
+      return d ? *d : ArrayRef<int64_t>();
+    };
+    ArrayRef<int64_t> lb = dims(op.getLhsBatchDims()),
+                      lc = dims(op.getLhsContractingDims()),
+                      rb = dims(op.getRhsBatchDims()),
+                      rc = dims(op.getRhsContractingDims());
+    for (int64_t d : lc)
+      if (lhsType.getDimSize(d) != 1)
+        return failure();
+    for (int64_t d : rc)
+      if (rhsType.getDimSize(d) != 1)
+        return failure();
+    Location loc = op.getLoc();
+    int64_t numBatch = lb.size();
+    // (batch, free) of `x`, in the result's element type: the size-1
+    // contracting dimensions reshaped away, then the batch dimensions
+    // transposed to the front.
+    auto normalize = [&](Value x, RankedTensorType t, ArrayRef<int64_t> batch,
+                         ArrayRef<int64_t> contracting, int64_t &numFree) {
+      SmallVector<int64_t> kept, position(t.getRank(), -1), keptShape;
+      for (int64_t d = 0; d < t.getRank(); ++d)
+        if (!llvm::is_contained(contracting, d)) {
+          position[d] = kept.size();
+          kept.push_back(d);
+          keptShape.push_back(t.getDimSize(d));
+        }
+      if (!contracting.empty())
+        x = createInstruction(
+                r, loc, ReshapeOp::getOperationName(),
+                RankedTensorType::get(keptShape, t.getElementType()), {x}, {})
+                ->getResult(0);
+      SmallVector<int64_t> perm, shape;
+      for (int64_t d : batch)
+        perm.push_back(position[d]);
+      for (int64_t d : kept)
+        if (!llvm::is_contained(batch, d))
+          perm.push_back(position[d]);
+      numFree = perm.size() - batch.size();
+      for (int64_t p : perm)
+        shape.push_back(keptShape[p]);
+      if (!llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))
+        x = createInstruction(
+                r, loc, TransposeOp::getOperationName(),
+                RankedTensorType::get(shape, t.getElementType()), {x},
+                {r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr(perm))})
+                ->getResult(0);
+      if (t.getElementType() != type.getElementType())
+        x = createInstruction(
+                r, loc, ConvertOp::getOperationName(),
+                RankedTensorType::get(shape, type.getElementType()), {x}, {})
+                ->getResult(0);
+      return x;
+    };
+    int64_t lf, rf;
+    Value lhs = normalize(op.getLhs(), lhsType, lb, lc, lf);
+    Value rhs = normalize(op.getRhs(), rhsType, rb, rc, rf);
+    SmallVector<int64_t> lhsDims, rhsDims;
+    for (int64_t d = 0; d < numBatch + lf; ++d)
+      lhsDims.push_back(d);
+    for (int64_t d = 0; d < numBatch; ++d)
+      rhsDims.push_back(d);
+    for (int64_t d = 0; d < rf; ++d)
+      rhsDims.push_back(numBatch + lf + d);
+    auto broadcast = [&](Value x, ArrayRef<int64_t> d) {
+      return createInstruction(
+                 r, loc, BroadcastOp::getOperationName(), op.getType(), {x},
+                 {r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr(d))})
+          ->getResult(0);
+    };
+    Operation *mul = createInstruction(
+        r, loc, MulOp::getOperationName(), op.getType(),
+        {broadcast(lhs, lhsDims), broadcast(rhs, rhsDims)}, {});
+    replace(r, op, mul->getResult(0), true);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::hlo::algsimp::populateShapePatterns(RewritePatternSet &set,
+                                               SymbolTable &symbols,
+                                               bool dotToMultiply) {
+  MLIRContext *context = set.getContext();
+  set.add<SliceOfSlice, SliceOfConcatenate, ConcatenateOperands,
+          DynamicUpdateSliceTrivial, PadOfScalarBroadcast, BroadcastOfIota,
+          DotOfEmpty>(context);
+  set.add<ReduceNothing, ReduceOfTranspose, ReduceOfReduce, ReduceOfReshape>(
+      context, symbols);
+  if (dotToMultiply)
+    set.add<DotToMultiply>(context);
+}
