@@ -32,7 +32,6 @@ namespace mlir::hlo {
 using namespace mlir;
 using namespace mlir::hlo;
 
-
 static int64_t gatherIndexCount(GatherOp op) {
   return indexVectorCount(tensorType(op.getStartIndices()).getShape(),
                           op.getIndexVectorDim());
@@ -129,14 +128,6 @@ struct GatherExpanderPass
     : hlo::impl::HloGatherExpanderBase<GatherExpanderPass> {
   using Base::Base;
 
-  LogicalResult initialize(MLIRContext *ctx) override {
-    if (mode != "eliminate-all-gathers" && mode != "eliminate-simple-gathers")
-      return emitError(UnknownLoc::get(ctx))
-             << "hlo-gather-expander: unknown mode '" << mode
-             << "' (eliminate-all-gathers or eliminate-simple-gathers)";
-    return success();
-  }
-
   /// True if `op` can be expanded and the mode picks it.
   bool matches(GatherOp op) {
     auto result = dyn_cast<RankedTensorType>(op.getType());
@@ -146,8 +137,8 @@ struct GatherExpanderPass
         result.getNumElements() == 0 ||
         gatherIndexCount(op) > std::numeric_limits<int32_t>::max())
       return false;
-    return mode == "eliminate-all-gathers" || gatherIndexCount(op) == 1 ||
-           isBroadcast(op);
+    return mode == GatherExpanderMode::EliminateAll ||
+           gatherIndexCount(op) == 1 || isBroadcast(op);
   }
 
   void runOnOperation() override {

@@ -19,12 +19,12 @@ using namespace mlir::hlo;
 /// then removes.
 static void addSimpleScatterGatherExpanders(OpPassManager &pm, bool gathers) {
   HloScatterExpanderOptions scatter;
-  scatter.mode = "eliminate-simple-scatters";
+  scatter.mode = ScatterExpanderMode::EliminateSimple;
   pm.addPass(createHloScatterExpander(scatter));
   if (!gathers)
     return;
   HloGatherExpanderOptions gather;
-  gather.mode = "eliminate-simple-gathers";
+  gather.mode = GatherExpanderMode::EliminateSimple;
   pm.addPass(createHloGatherExpander(gather));
 }
 

@@ -40,7 +40,6 @@ namespace mlir::hlo {
 using namespace mlir;
 using namespace mlir::hlo;
 
-
 int64_t mlir::hlo::scatterIndexCount(ScatterOp op) {
   size_t n = op.getInputs().size() / 2;
   return indexVectorCount(tensorType(op.getInputs()[n]).getShape(),
@@ -255,22 +254,11 @@ struct ScatterExpanderPass
     : hlo::impl::HloScatterExpanderBase<ScatterExpanderPass> {
   using Base::Base;
 
-  LogicalResult initialize(MLIRContext *ctx) override {
-    if (mode != "eliminate-all-scatters" &&
-        mode != "eliminate-simple-scatters" &&
-        mode != "eliminate-indeterministic-scatters")
-      return emitError(UnknownLoc::get(ctx))
-             << "hlo-scatter-expander: unknown mode '" << mode
-             << "' (eliminate-all-scatters, eliminate-simple-scatters or "
-                "eliminate-indeterministic-scatters)";
-    return success();
-  }
-
   /// True if the mode picks `op` (isExpandable).
   bool matches(ScatterOp op, SymbolTable &symbols) {
-    if (mode == "eliminate-all-scatters")
+    if (mode == ScatterExpanderMode::EliminateAll)
       return true;
-    if (mode == "eliminate-simple-scatters")
+    if (mode == ScatterExpanderMode::EliminateSimple)
       return scatterIndexCount(op) == 1;
     // Deterministic if the indices are unique, the combiner is associative
     // or there is one index vector (nothing to collide with).

@@ -5,7 +5,7 @@
 // RUN: hlo-opt %s -split-input-file --hlo-gather-expander=mode=eliminate-simple-gathers --hlo-check-semantics -o /dev/null
 // RUN: not hlo-opt %s -split-input-file --hlo-gather-expander=mode=bad -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
 
-// BAD: unknown mode 'bad'
+// BAD: for the --mode option: Cannot find option named 'bad'
 
 // Rows of a matrix: the loop slices row idx[i] (dynamic-slice clamps it as
 // gather does) into row i of the accumulator.

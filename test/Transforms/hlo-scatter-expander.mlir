@@ -7,7 +7,7 @@
 // RUN: hlo-opt %s -split-input-file --hlo-scatter-expander=mode=eliminate-indeterministic-scatters | FileCheck %s --check-prefix=INDET
 // RUN: not hlo-opt %s -split-input-file --hlo-scatter-expander=mode=bad -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
 
-// BAD: unknown mode 'bad'
+// BAD: for the --mode option: Cannot find option named 'bad'
 
 // Rows of a matrix, updates added (f32: nondeterministic, several index
 // vectors: not simple). The loop reads index vector i, slices the operand

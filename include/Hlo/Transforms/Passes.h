@@ -15,6 +15,15 @@
 
 namespace mlir::hlo {
 
+/// XLA's ScatterExpander::Mode and GatherExpander::Mode: which scatters and
+/// gathers hlo-scatter-expander and hlo-gather-expander expand.
+enum class ScatterExpanderMode {
+  EliminateAll,
+  EliminateSimple,
+  EliminateIndeterministic
+};
+enum class GatherExpanderMode { EliminateAll, EliminateSimple };
+
 #define GEN_PASS_DECL
 #include "Hlo/Transforms/Passes.h.inc"
 

@@ -422,10 +422,19 @@ def HloScatterExpander : Pass<"hlo-scatter-expander", "::mlir::ModuleOp"> {
     2^31 index vectors or more.
   }];
   let options = [
-    Option<"mode", "mode", "std::string",
-           /*default=*/"\"eliminate-all-scatters\"",
-           "eliminate-all-scatters, eliminate-simple-scatters or "
-           "eliminate-indeterministic-scatters">,
+    Option<"mode", "mode", "::mlir::hlo::ScatterExpanderMode",
+           /*default=*/"::mlir::hlo::ScatterExpanderMode::EliminateAll",
+           "Which scatters to expand (XLA's ScatterExpander::Mode)",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::hlo::ScatterExpanderMode::EliminateAll,
+                        "eliminate-all-scatters", "every scatter"),
+             clEnumValN(::mlir::hlo::ScatterExpanderMode::EliminateSimple,
+                        "eliminate-simple-scatters",
+                        "scatters of one index vector"),
+             clEnumValN(
+                 ::mlir::hlo::ScatterExpanderMode::EliminateIndeterministic,
+                 "eliminate-indeterministic-scatters",
+                 "scatters whose result may depend on the update order"))}]>,
   ];
   let statistics = [
     Statistic<"numExpanded", "expanded", "Scatters expanded">,
@@ -469,9 +478,16 @@ def HloGatherExpander : Pass<"hlo-gather-expander", "::mlir::ModuleOp"> {
     index vectors or more.
   }];
   let options = [
-    Option<"mode", "mode", "std::string",
-           /*default=*/"\"eliminate-all-gathers\"",
-           "eliminate-all-gathers or eliminate-simple-gathers">,
+    Option<"mode", "mode", "::mlir::hlo::GatherExpanderMode",
+           /*default=*/"::mlir::hlo::GatherExpanderMode::EliminateAll",
+           "Which gathers to expand (XLA's GatherExpander::Mode)",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::hlo::GatherExpanderMode::EliminateAll,
+                        "eliminate-all-gathers", "every gather"),
+             clEnumValN(::mlir::hlo::GatherExpanderMode::EliminateSimple,
+                        "eliminate-simple-gathers",
+                        "gathers of one index vector or of the whole "
+                        "operand"))}]>,
   ];
   let statistics = [
     Statistic<"numExpanded", "expanded", "Gathers expanded">,
