@@ -52,6 +52,25 @@ def pipeline_time(opt, path, pipeline, repeat):
     return best
 
 
+def make_cases(tmp, sizes, corpus_files):
+    """(label, path, instructions) per case: a module generated into `tmp`
+    for each size of the comma-separated `sizes`, then each existing file of
+    the comma-separated `corpus_files` (a warning for a missing one)."""
+    cases = []
+    for n in sorted(int(s) for s in sizes.split(",") if s.strip()):
+        path = Path(tmp) / f"gen_{n}.hlo"
+        path.write_text(gen_hlo.generate(n))
+        cases.append((f"generated {n}", path, n))
+    for f in filter(None, corpus_files.split(",")):
+        path = Path(f)
+        if path.exists():
+            cases.append((path.stem, path,
+                          len(INSTRUCTION.findall(path.read_text()))))
+        else:
+            print(f"warning: {f} not found", file=sys.stderr)
+    return cases
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--opt", required=True, help="path to hlo-opt")
@@ -61,16 +80,7 @@ def main():
     ap.add_argument("--markdown", action="store_true")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="pipeline_bench_") as tmp:
-        cases = []
-        for n in sorted(int(s) for s in a.sizes.split(",") if s.strip()):
-            path = Path(tmp) / f"gen_{n}.hlo"
-            path.write_text(gen_hlo.generate(n))
-            cases.append((f"generated {n}", path, n))
-        for f in filter(None, a.corpus_files.split(",")):
-            path = Path(f)
-            if path.exists():
-                cases.append((path.stem, path,
-                              len(INSTRUCTION.findall(path.read_text()))))
+        cases = make_cases(tmp, a.sizes, a.corpus_files)
         rows, base = [], {}
         for label, path, n in cases:
             print(f"... {label}", file=sys.stderr, flush=True)

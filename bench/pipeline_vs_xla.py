@@ -28,9 +28,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import gen_hlo  # noqa: E402
 from bench_util import table  # noqa: E402
-from pipeline_bench import CORPUS_DIR, INSTRUCTION, NOT_PASSES, TIMING  # noqa: E402
+from pipeline_bench import CORPUS_DIR, NOT_PASSES, TIMING, make_cases  # noqa: E402
 
 ORACLE = (Path(__file__).resolve().parents[2] / "shared" / "tools" /
           "xla-oracle" / "xla_gpu_compile.py")
@@ -167,18 +166,7 @@ def main():
         a.oracle = ""
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="pipeline_vs_xla_") as tmp:
-        cases = []
-        for n in sorted(int(s) for s in a.sizes.split(",") if s.strip()):
-            path = Path(tmp) / f"gen_{n}.hlo"
-            path.write_text(gen_hlo.generate(n))
-            cases.append((f"generated {n}", path, n))
-        for f in filter(None, a.corpus_files.split(",")):
-            path = Path(f)
-            if path.exists():
-                cases.append((path.stem, path,
-                              len(INSTRUCTION.findall(path.read_text()))))
-            else:
-                print(f"warning: {f} not found", file=sys.stderr)
+        cases = make_cases(tmp, a.sizes, a.corpus_files)
         results, notes = [], []
         for label, path, n in cases:
             print(f"... {label}", file=sys.stderr, flush=True)

@@ -34,10 +34,6 @@ namespace mlir::hlo {
 using namespace mlir;
 using namespace mlir::hlo;
 
-static ArrayRef<int64_t> orEmpty(std::optional<ArrayRef<int64_t>> dims) {
-  return dims ? *dims : ArrayRef<int64_t>();
-}
-
 /// True if an operand with these dimension numbers is in canonical form.
 static bool isCanonicalOperand(int64_t rank, ArrayRef<int64_t> batch,
                                ArrayRef<int64_t> contracting) {
@@ -61,19 +57,7 @@ static bool isCanonical(DotOp dot) {
 
 /// True if `dot` is one this pass may rewrite (whether or not canonical).
 static bool isRewritable(DotOp dot) {
-  if (hasControlPredecessors(dot))
-    return false;
-  // A sparse dot carries its sparsity descriptor as an unknown attribute.
-  if (DictionaryAttr unknown = dot.getUnknownAttrsAttr())
-    if (unknown.get("sparsity"))
-      return false;
-  for (Type t :
-       {dot.getLhs().getType(), dot.getRhs().getType(), dot.getType()}) {
-    auto ranked = dyn_cast<RankedTensorType>(t);
-    if (!ranked || !ranked.hasStaticShape())
-      return false;
-  }
-  return true;
+  return !hasControlPredecessors(dot) && isDenseStaticDot(dot);
 }
 
 namespace {

@@ -49,10 +49,6 @@ using namespace mlir::hlo;
 /// merge takes no further dot (keeps the pass linear in module size).
 static constexpr int64_t kMaxVisited = 4096;
 
-static ArrayRef<int64_t> orEmpty(std::optional<ArrayRef<int64_t>> dims) {
-  return dims ? *dims : ArrayRef<int64_t>();
-}
-
 /// Bytes of an array type's elements (XLA's ByteSizeOfElements; a pred or
 /// a sub-byte element counts one byte).
 static int64_t byteSize(Type type) {
@@ -100,18 +96,8 @@ static int64_t freeDim(DotOp dot, unsigned side) {
 
 /// True if `dot` may be merged at all.
 static bool isMergeable(DotOp dot) {
-  if (hasControlPredecessors(dot) || isControlPredecessor(dot))
-    return false;
-  if (DictionaryAttr unknown = dot.getUnknownAttrsAttr())
-    if (unknown.get("sparsity"))
-      return false;
-  for (Type t :
-       {dot.getLhs().getType(), dot.getRhs().getType(), dot.getType()}) {
-    auto ranked = dyn_cast<RankedTensorType>(t);
-    if (!ranked || !ranked.hasStaticShape())
-      return false;
-  }
-  return true;
+  return !hasControlPredecessors(dot) && !isControlPredecessor(dot) &&
+         isDenseStaticDot(dot);
 }
 
 /// True if `a` and `b`, which share operand `side`, can be one dot.

@@ -42,10 +42,6 @@ static bool isBroadcast(GatherOp op) {
   return op.getSliceSizes() == tensorType(op.getOperand()).getShape();
 }
 
-static ArrayRef<int64_t> orEmpty(std::optional<ArrayRef<int64_t>> dims) {
-  return dims.value_or(ArrayRef<int64_t>());
-}
-
 /// Replaces `op` by a loop, or by a broadcast of its operand.
 static void expandGather(GatherOp op, SymbolTable &symbols) {
   Value operand = op.getOperand();

@@ -22,6 +22,22 @@ inline bool isStaticArray(Type type) {
   return rt && rt.hasStaticShape();
 }
 
+/// The dimension list of an optional attribute; empty when absent.
+inline ArrayRef<int64_t> orEmpty(std::optional<ArrayRef<int64_t>> dims) {
+  return dims.value_or(ArrayRef<int64_t>());
+}
+
+/// True if `dot` is dense (no `sparsity` descriptor, which XLA's sparse dots
+/// carry as an unknown attribute) with static operand and result shapes:
+/// the dots the dot passes rewrite.
+inline bool isDenseStaticDot(DotOp dot) {
+  if (DictionaryAttr unknown = dot.getUnknownAttrsAttr())
+    if (unknown.get("sparsity"))
+      return false;
+  return isStaticArray(dot.getLhs().getType()) &&
+         isStaticArray(dot.getRhs().getType()) && isStaticArray(dot.getType());
+}
+
 /// True if `op` is an instruction with control predecessors (it must run
 /// after them: removing or replacing it would drop the edges).
 inline bool hasControlPredecessors(Operation *op) {

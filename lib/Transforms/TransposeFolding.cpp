@@ -37,10 +37,6 @@ namespace mlir::hlo {
 using namespace mlir;
 using namespace mlir::hlo;
 
-static ArrayRef<int64_t> orEmpty(std::optional<ArrayRef<int64_t>> dims) {
-  return dims ? *dims : ArrayRef<int64_t>();
-}
-
 /// The transpose `value` is, if it may be folded away: no control
 /// predecessors, an array result.
 static TransposeOp foldableTranspose(Value value) {
