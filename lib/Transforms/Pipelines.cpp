@@ -84,6 +84,7 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm) {
   batchNorm.rewriteInferenceOp = true;
   batchNorm.rewriteGradOp = true;
   pm.addPass(createHloBatchNormExpander(batchNorm));
+  pm.addPass(createHloDynamicPadder());
   buildHloSimplificationPipeline(pm);
 }
 

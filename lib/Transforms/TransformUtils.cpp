@@ -1,4 +1,4 @@
-//===- TransformUtils.cpp - walks of the call graph -----------------------===//
+//===- TransformUtils.cpp - op classes and walks of the call graph --------===//
 
 #include "TransformUtils.h"
 
@@ -6,6 +6,18 @@
 
 using namespace mlir;
 using namespace mlir::hlo;
+
+bool mlir::hlo::isElementwise(Operation *op) {
+  return isa<AbsOp, AcosOp, AcoshOp, AsinOp, AsinhOp, AtanhOp, CoshOp, SinhOp,
+             CbrtOp, CeilOp, ClzOp, CosOp, ErfOp, ExpOp, Expm1Op, FloorOp,
+             ImagOp, IsFiniteOp, LogOp, Log1pOp, LogisticOp, NegOp, NotOp,
+             PopcntOp, RealOp, RoundAfzOp, RoundEvenOp, RsqrtOp, SignOp, SinOp,
+             SqrtOp, TanOp, TanhOp, CopyOp, ConvertOp, BitcastConvertOp,
+             ReducePrecisionOp, StochasticConvertOp, AddOp, Atan2Op, AndOp,
+             ComplexOp, DivOp, MaxOp, MinOp, MulOp, MulhiOp, OrOp, PowOp, RemOp,
+             ShiftLeftOp, ShiftRightArithmeticOp, ShiftRightLogicalOp,
+             SubtractOp, XorOp, CompareOp, ClampOp, SelectOp, MapOp>(op);
+}
 
 void mlir::hlo::forEachCallee(ComputationOp comp, SymbolTable &symbols,
                               function_ref<void(ComputationOp)> fn) {

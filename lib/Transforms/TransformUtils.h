@@ -38,6 +38,11 @@ inline bool isDenseStaticDot(DotOp dot) {
          isStaticArray(dot.getRhs().getType()) && isStaticArray(dot.getType());
 }
 
+/// True if `op` is elementwise in XLA's sense
+/// (HloInstruction::IsElementwise): unary and binary arithmetic, compare,
+/// select, clamp, converts, copy and map.
+bool isElementwise(Operation *op);
+
 /// True if `op` is an instruction with control predecessors (it must run
 /// after them: removing or replacing it would drop the edges).
 inline bool hasControlPredecessors(Operation *op) {

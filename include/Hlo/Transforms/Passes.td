@@ -334,6 +334,43 @@ def HloBatchNormExpander
   ];
 }
 
+def HloDynamicPadder : Pass<"hlo-dynamic-padder", "::mlir::ModuleOp"> {
+  let summary = "Pad bounded dynamic dimensions to static shapes, masking "
+                "the padding where it would be read (XLA's DynamicPadder)";
+  let description = [{
+    Finds the runtime size (an s32 scalar) of every bounded dynamic
+    dimension of the entry computation: from `set-dimension-size`, from a
+    `SliceToDynamic` custom call, and, for the entry's parameters, from a
+    `PadToStatic` custom call the pass adds (XLA's custom calls: the array
+    at its bounds and one s32 per dimension). Sizes flow through
+    elementwise ops, broadcast, transpose, reshape (a dynamic dimension
+    that is the most major of its group), reduce, dot, convolution, slice,
+    concatenate, pad, reverse, reduce-window, sort and all-reduce. What
+    would read the padding is rewritten: reduced dimensions are masked with
+    the reduce's init value, contracted ones (dot, convolution) with zero,
+    padded ones with the pad value (`select(iota < size, x, identity)`); a
+    concatenate along a dynamic dimension becomes dynamic-update-slices at
+    the running sum of the sizes; `get-dimension-size` becomes the size,
+    `set-dimension-size` its operand. Then every type is static. With
+    `slice-dynamic-output` (XLA's default) each dynamic result of the entry
+    leaves through `SliceToDynamic`, so the signature is unchanged. Fails,
+    with an error at the instruction, on what it cannot pad: dynamic
+    dimensions in called computations, unbounded dimensions, tuples other
+    than the entry's root, reshapes that would move a dynamic dimension's
+    data, reversed, sorted or windowed dynamic dimensions, other opcodes.
+  }];
+  let options = [
+    Option<"sliceDynamicOutput", "slice-dynamic-output", "bool",
+           /*default=*/"true",
+           "Return the entry's dynamic results through SliceToDynamic "
+           "(otherwise they are returned padded, at their bounds)">,
+  ];
+  let statistics = [
+    Statistic<"numPadded", "padded", "Modules whose dynamic dimensions were "
+                                     "padded">,
+  ];
+}
+
 def HloDotDecomposer : Pass<"hlo-dot-decomposer", "::mlir::ModuleOp"> {
   let summary = "Rewrite every dot into canonical form (XLA's "
                 "DotDecomposer)";

@@ -341,6 +341,8 @@ EvalResult eval::evalControlOp(Interp &interp, Operation *op,
       .Case([&](WhileOp w) { return whileLoop(interp, w, *operands[0]); })
       .Case([&](ConditionalOp c) { return conditional(interp, c, operands); })
       .Case([&](CustomCallOp c) -> EvalResult {
+        if (EvalResult r = evalDynamicShapeCustomCall(interp, c, operands))
+          return r;
         StringRef target = c.getCustomCallTarget();
         if ((target == "Sharding" || target == "annotate_device_placement") &&
             operands.size() == 1 && operands[0]->hasType(type))

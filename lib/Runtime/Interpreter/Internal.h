@@ -274,6 +274,13 @@ private:
 /// the device has runtime sizes.
 LogicalResult checkRuntimeSizes(Interp &interp, Operation *op);
 void propagateRuntimeSizes(Interp &interp, Operation *op);
+/// XLA's custom calls between the two forms of a dynamic array,
+/// `SliceToDynamic` and `PadToStatic`; std::nullopt for other targets.
+EvalResult evalDynamicShapeCustomCall(Interp &interp, CustomCallOp op,
+                                      Operands operands);
+/// The elements of `in` within the runtime `sizes` (each at most `in`'s
+/// dimension), as an array of shape `sizes`.
+Literal sliceToRuntimeShape(const Literal &in, ArrayRef<int64_t> sizes);
 
 /// convert of one element: out[k] = convert(in[i]) (see Convert.cpp).
 void convertElement(const Literal &in, int64_t i, Literal &out, int64_t k);

@@ -358,12 +358,30 @@ FailureOr<Literal> Interp::runComputation(ComputationOp comp,
   auto it = env.find(root);
   if (it == env.end())
     return error(comp, "internal error: the root has no value");
-  // The entry's root is returned at its bounds; a called computation's
-  // result would lose its runtime sizes.
-  if (depth > 1 && runtimeSizes.count(root))
-    return error(comp, "its root has dynamic dimensions below their bounds "
-                       "(runtime sizes are only tracked within a "
-                       "computation)");
+  // A called computation's result would lose its runtime sizes; the
+  // entry's root (each element of a root tuple) is returned at its runtime
+  // shape, as XLA returns it.
+  if (depth > 1) {
+    if (runtimeSizes.count(root))
+      return error(comp, "its root has dynamic dimensions below their bounds "
+                         "(runtime sizes are only tracked within a "
+                         "computation)");
+    return std::move(it->second);
+  }
+  auto atRuntimeShape = [&](Value v, Literal &l) {
+    auto sizes = runtimeSizes.find(v);
+    if (sizes != runtimeSizes.end())
+      l = sliceToRuntimeShape(l, sizes->second);
+  };
+  if (!runtimeSizes.empty()) {
+    if (auto tuple = root.getDefiningOp<TupleOp>()) {
+      for (auto [v, l] :
+           llvm::zip(getDataOperands(tuple), it->second.getElements()))
+        atRuntimeShape(v, l);
+    } else {
+      atRuntimeShape(root, it->second);
+    }
+  }
   return std::move(it->second);
 }
 

@@ -12,9 +12,13 @@
 // none was set), dynamic-reshape reshapes the elements within the
 // operand's runtime sizes to the runtime sizes it is given (zero padding
 // after them), and elementwise ops carry it over from an operand of the
-// result's shape. Any other op reading such a value is an error (it would
-// see the padding), as is a called computation returning one; the entry
-// computation's root is returned at its bounds, padding included.
+// result's shape. XLA's custom calls `SliceToDynamic` (an array at its
+// bounds and one s32 size per dimension -> the array with those runtime
+// sizes) and `PadToStatic` (the inverse: the array at its bounds and its
+// sizes, as a tuple) cross between the two forms. Any other op reading such
+// a value is an error (it would see the padding), as is a called
+// computation returning one; the entry computation's root (or each element
+// of a root tuple) is returned at its runtime shape, as XLA returns it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -235,6 +239,80 @@ static FailureOr<Literal> dynamicReshape(Interp &interp, Operation *op,
   return std::move(out);
 }
 
+/// The custom call `SliceToDynamic`: operand 0 with the runtime sizes given
+/// by the other operands (one s32 scalar per dimension).
+static FailureOr<Literal> sliceToDynamic(Interp &interp, CustomCallOp op,
+                                         Operands operands) {
+  const Literal &in = *operands[0];
+  if (!in.isArray() ||
+      static_cast<int64_t>(operands.size()) != in.getRank() + 1)
+    return interp.error(op, "SliceToDynamic takes an array and one size per "
+                            "dimension");
+  SmallVector<int64_t> sizes;
+  for (auto [d, dim] : llvm::enumerate(operands.drop_front())) {
+    if (!dim->isArray() || dim->getNumElements() != 1)
+      return interp.error(op, "the sizes must be scalars");
+    int64_t size = indexValue(*dim), bound = in.getShape()[d];
+    if (size < 0 || size > bound)
+      return interp.error(op, "size " + Twine(size) + " of dimension " +
+                                  Twine(d) + " is outside [0, " +
+                                  Twine(bound) + "] (its bound)");
+    sizes.push_back(size);
+  }
+  FailureOr<Literal> out = reshape(interp, op, in);
+  if (failed(out))
+    return failure();
+  recordSizes(interp, op, sizes, out->getShape());
+  return out;
+}
+
+/// The custom call `PadToStatic`: (operand at its bounds, its runtime size
+/// per dimension as s32 scalars).
+static FailureOr<Literal> padToStatic(Interp &interp, CustomCallOp op,
+                                      Operands operands) {
+  const Literal &in = *operands[0];
+  auto tuple = dyn_cast<TupleType>(op.getType());
+  if (operands.size() != 1 || !in.isArray() || !tuple ||
+      static_cast<int64_t>(tuple.size()) != in.getRank() + 1)
+    return interp.error(op, "PadToStatic takes one array and returns it with "
+                            "one size per dimension");
+  std::vector<Literal> elements;
+  elements.push_back(in);
+  for (int64_t size : runtimeShape(interp, op->getOperand(0), in))
+    elements.push_back(Literal::scalarInt(
+        getElementTypeOrSelf(tuple.getType(elements.size())), size));
+  return Literal::tuple(std::move(elements));
+}
+
+EvalResult eval::evalDynamicShapeCustomCall(Interp &interp, CustomCallOp op,
+                                            Operands operands) {
+  StringRef target = op.getCustomCallTarget();
+  if (target == "SliceToDynamic")
+    return sliceToDynamic(interp, op, operands);
+  if (target == "PadToStatic")
+    return padToStatic(interp, op, operands);
+  return std::nullopt;
+}
+
+/// True if `op` is the root tuple of the entry computation (its elements
+/// are returned at their runtime shapes).
+static bool isEntryRootTuple(Operation *op) {
+  auto comp = dyn_cast<ComputationOp>(op->getParentOp());
+  return isa<TupleOp>(op) && comp && comp.getEntry() && op->hasOneUse() &&
+         op->use_begin()->getOwner()->hasTrait<OpTrait::IsTerminator>();
+}
+
+Literal eval::sliceToRuntimeShape(const Literal &in, ArrayRef<int64_t> sizes) {
+  Literal out = in.withShape(sizes);
+  if (out.getNumElements() == 0)
+    return out;
+  SmallVector<int64_t> index(sizes.size(), 0);
+  do
+    out.copyElement(out.linearize(index), in, in.linearize(index));
+  while (nextIndex(index, sizes));
+  return out;
+}
+
 LogicalResult eval::checkRuntimeSizes(Interp &interp, Operation *op) {
   bool elementwise = ElementwiseFn::get(op).has_value();
   const SmallVector<int64_t, 4> *seen = nullptr;
@@ -245,6 +323,11 @@ LogicalResult eval::checkRuntimeSizes(Interp &interp, Operation *op) {
     if (k == 0 &&
         isa<GetDimensionSizeOp, SetDimensionSizeOp, DynamicReshapeOp>(op))
       continue;
+    if (isEntryRootTuple(op))
+      continue;
+    if (auto call = dyn_cast<CustomCallOp>(op))
+      if (k == 0 && call.getCustomCallTarget() == "PadToStatic")
+        continue;
     if (elementwise && getStaticShape(v.getType()) ==
                            getStaticShape(op->getResult(0).getType())) {
       if (seen && *seen != it->second)
@@ -262,8 +345,9 @@ LogicalResult eval::checkRuntimeSizes(Interp &interp, Operation *op) {
                                sizes +
                                "]); the interpreter tracks runtime sizes "
                                "only through set-dimension-size, "
-                               "get-dimension-size, dynamic-reshape and "
-                               "elementwise ops");
+                               "get-dimension-size, dynamic-reshape, "
+                               "elementwise ops, PadToStatic and the "
+                               "entry's root");
   }
   return success();
 }
