@@ -66,19 +66,6 @@ static bool isIdentity(ArrayRef<int64_t> perm) {
   return true;
 }
 
-/// Elementwise in XLA's sense (HloInstruction::IsElementwise).
-static bool isElementwise(Operation *op) {
-  return isa<AbsOp, AcosOp, AcoshOp, AsinOp, AsinhOp, AtanhOp, CoshOp, SinhOp,
-             CbrtOp, CeilOp, ClzOp, CosOp, ErfOp, ExpOp, Expm1Op, FloorOp,
-             ImagOp, IsFiniteOp, LogOp, Log1pOp, LogisticOp, NegOp, NotOp,
-             PopcntOp, RealOp, RoundAfzOp, RoundEvenOp, RsqrtOp, SignOp, SinOp,
-             SqrtOp, TanOp, TanhOp, CopyOp, ConvertOp, BitcastConvertOp,
-             ReducePrecisionOp, StochasticConvertOp, AddOp, Atan2Op, AndOp,
-             ComplexOp, DivOp, MaxOp, MinOp, MulOp, MulhiOp, OrOp, PowOp, RemOp,
-             ShiftLeftOp, ShiftRightArithmeticOp, ShiftRightLogicalOp,
-             SubtractOp, XorOp, CompareOp, ClampOp, SelectOp, MapOp>(op);
-}
-
 /// XLA's CommonFactors: the pairs (i, j) with prod(a[0:i]) == prod(b[0:j])
 /// that split the two shapes into groups of equal size, from (0, 0) to
 /// (a.size(), b.size()).

@@ -38,6 +38,26 @@ inline bool isDenseStaticDot(DotOp dot) {
          isStaticArray(dot.getRhs().getType()) && isStaticArray(dot.getType());
 }
 
+/// Elementwise in XLA's sense (HloInstruction::IsElementwise, by opcode:
+/// XLA also counts a constant, which callers add where they need it).
+inline bool isElementwise(Operation *op) {
+  return isa<AbsOp, AcosOp, AcoshOp, AsinOp, AsinhOp, AtanhOp, CoshOp, SinhOp,
+             CbrtOp, CeilOp, ClzOp, CosOp, ErfOp, ExpOp, Expm1Op, FloorOp,
+             ImagOp, IsFiniteOp, LogOp, Log1pOp, LogisticOp, NegOp, NotOp,
+             PopcntOp, RealOp, RoundAfzOp, RoundEvenOp, RsqrtOp, SignOp, SinOp,
+             SqrtOp, TanOp, TanhOp, CopyOp, ConvertOp, BitcastConvertOp,
+             ReducePrecisionOp, StochasticConvertOp, AddOp, Atan2Op, AndOp,
+             ComplexOp, DivOp, MaxOp, MinOp, MulOp, MulhiOp, OrOp, PowOp, RemOp,
+             ShiftLeftOp, ShiftRightArithmeticOp, ShiftRightLogicalOp,
+             SubtractOp, XorOp, CompareOp, ClampOp, SelectOp, MapOp>(op);
+}
+
+/// True if every use of `v` is a get-tuple-element.
+inline bool onlyElementsRead(Value v) {
+  return llvm::all_of(v.getUsers(),
+                      [](Operation *u) { return isa<GetTupleElementOp>(u); });
+}
+
 /// True if `op` is an instruction with control predecessors (it must run
 /// after them: removing or replacing it would drop the edges).
 inline bool hasControlPredecessors(Operation *op) {

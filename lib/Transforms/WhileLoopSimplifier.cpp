@@ -206,12 +206,6 @@ static WhileOp makeLoop(Loop &old, Value init, ComputationOp cond,
                                          init.getType(), {init}, attrs));
 }
 
-/// True if every use of `v` is a get-tuple-element.
-static bool onlyElementsRead(Value v) {
-  return llvm::all_of(v.getUsers(),
-                      [](Operation *u) { return isa<GetTupleElementOp>(u); });
-}
-
 /// Rules 3 and 4: `newIndex[i]` is the new position of element i, or -1 if
 /// it is removed (nothing reads it). Elements mapped to the same position
 /// are one.
