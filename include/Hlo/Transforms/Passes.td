@@ -205,9 +205,11 @@ def HloWhileLoopSimplifier
     reads are removed; elements with the same init that the body passes on
     unchanged become one; a state holding nested tuples is flattened. The
     trip count comes from the loop's `known_trip_count` backend config or
-    from an induction variable (constant init, constant step, compared with
-    a constant). Removing or inlining a loop needs a condition without side
-    effects; loops with control edges are left alone. Rewritten loops get
+    from XLA's brute force: the condition and the update of an induction
+    variable with a constant init are evaluated, up to one update.
+    Removing a loop needs a condition without side effects, inlining it a
+    body without side effects too; loops with control edges are left
+    alone. Rewritten loops get
     new condition and body computations; the old ones are removed when
     nothing calls them any more.
   }];
