@@ -1,13 +1,23 @@
 //===- ConditionalSimplifier.cpp - remove or narrow conditionals ----------===//
 //
-// XLA's ConditionalSimplifier, its main rewrites:
+// XLA's ConditionalSimplifier. For each conditional, in XLA's order:
+//  - result elements that every branch computes with the same instruction
+//    are one: the get-tuple-elements of a later one read the first;
+//  - a conditional whose tuple result is read only by get-tuple-elements
+//    returns only the elements read: each branch gets a copy whose root is
+//    a tuple of those elements, and the get-tuple-elements are renumbered;
+//  - a conditional that nothing uses gets branch copies returning an
+//    empty tuple;
 //  - a conditional with one branch, or whose branch index is a constant,
 //    is replaced by the instructions of the branch that runs (XLA makes it
 //    a call and inlines the call): pred true is branch 0, false branch 1,
 //    an s32 index out of range the last branch;
-//  - a conditional whose tuple result is read only by get-tuple-elements
-//    returns only the elements read: each branch gets a copy whose root is
-//    a tuple of those elements, and the get-tuple-elements are renumbered.
+//  - a pred conditional whose two branches are cheap (only elementwise
+//    instructions, constants and a few data movements) runs both branches
+//    and selects between their results.
+// Then a branch computation whose tuple parameter has elements that no
+// get-tuple-element reads gets a copy taking only the read ones, and the
+// conditionals that call it pass a tuple of those elements.
 // Conditionals with side effects are not removed (XLA's
 // IsSafelyRemovable/HasSideEffect); conditionals with sharding, with
 // control predecessors or used as one are left alone, as are conditionals
@@ -18,11 +28,15 @@
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/Passes.h"
+#include "RewriteUtils.h"
 #include "TransformUtils.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
+
+#include <map>
 
 namespace mlir::hlo {
 #define GEN_PASS_DEF_HLOCONDITIONALSIMPLIFIER
@@ -46,18 +60,24 @@ static int64_t constantBranch(ConditionalOp cond, size_t numBranches) {
   return index < 0 || index >= int64_t(numBranches) ? numBranches - 1 : index;
 }
 
-/// Replaces `cond` by a copy of the instructions of `branch` on `operand`.
-static void inlineBranch(ConditionalOp cond, ComputationOp branch,
+/// Copies the instructions of `branch` on `operand` at `builder`'s
+/// insertion point; returns the copy of its root.
+static Value cloneBranch(OpBuilder &builder, ComputationOp branch,
                          Value operand) {
   Block &body = branch.getBody().front();
   IRMapping mapping;
   mapping.map(body.getArgument(0), operand);
-  OpBuilder builder(cond);
   for (Operation &op : body.without_terminator())
     builder.clone(op, mapping);
-  cond.getResult().replaceAllUsesWith(
-      mapping.lookupOrDefault(branch.getRootValue()));
-  cond.erase();
+  return mapping.lookupOrDefault(branch.getRootValue());
+}
+
+/// get-tuple-element `index` of `tuple`.
+static Value element(OpBuilder &builder, Location loc, Value tuple,
+                     int64_t index) {
+  return createInferred<GetTupleElementOp>(
+      builder, loc, {tuple},
+      {builder.getNamedAttr("index", builder.getI64IntegerAttr(index))});
 }
 
 /// True if an instruction of `comp`, or of a computation it calls, has a
@@ -79,6 +99,259 @@ static bool callsChannelInstructions(ComputationOp comp, SymbolTable &symbols) {
   return false;
 }
 
+/// Makes `branches` the branch computations of `cond`.
+static void setBranches(ConditionalOp cond, ArrayRef<ComputationOp> branches) {
+  SmallVector<Attribute> refs;
+  for (ComputationOp branch : branches)
+    refs.push_back(FlatSymbolRefAttr::get(branch.getSymNameAttr()));
+  if (cond.getBranchComputationsAttr()) {
+    cond.setBranchComputationsAttr(ArrayAttr::get(cond.getContext(), refs));
+  } else {
+    cond.setTrueComputationAttr(cast<FlatSymbolRefAttr>(refs[0]));
+    cond.setFalseComputationAttr(cast<FlatSymbolRefAttr>(refs[1]));
+  }
+}
+
+/// The branch computations of `cond`, in order (some may be missing).
+static SmallVector<ComputationOp> lookupBranches(ConditionalOp cond,
+                                                 SymbolTable &symbols) {
+  SmallVector<ComputationOp> branches;
+  for (FlatSymbolRefAttr ref : cond.getBranches())
+    if (auto branch = symbols.lookup<ComputationOp>(ref.getAttr()))
+      branches.push_back(branch);
+  return branches;
+}
+
+/// A private copy of `branch`, inserted before the computation of `cond`,
+/// whose root is `makeRoot(builder, oldRoot)` (of type `type`).
+static ComputationOp
+copyWithRoot(ComputationOp branch, ConditionalOp cond, Type type,
+             SymbolTable &symbols,
+             function_ref<Value(OpBuilder &, Value)> makeRoot) {
+  auto copy = cast<ComputationOp>(branch->clone());
+  copy.setPrivate();
+  copy.setEntry(false);
+  Operation *ret = copy.getBody().front().getTerminator();
+  OpBuilder builder(ret);
+  ret->setOperand(0, makeRoot(builder, ret->getOperand(0)));
+  copy.setFunctionTypeAttr(TypeAttr::get(FunctionType::get(
+      cond.getContext(), copy.getArgumentTypes(), {type})));
+  symbols.insert(copy, Block::iterator(cond->getParentOp()));
+  return copy;
+}
+
+/// XLA's MergeDuplicateTupleElements: when every branch returns the same
+/// instruction at elements i < j of its root tuple, the get-tuple-elements
+/// of element j read element i (the narrowing then drops j). True if a
+/// get-tuple-element changed.
+static bool mergeDuplicateElements(ConditionalOp cond,
+                                   ArrayRef<ComputationOp> branches) {
+  auto type = dyn_cast<TupleType>(cond.getType());
+  if (!type || cond->use_empty() || !onlyElementsRead(cond.getResult()))
+    return false;
+  SmallVector<TupleOp> roots;
+  for (ComputationOp branch : branches) {
+    auto root = branch.getRootValue().getDefiningOp<TupleOp>();
+    if (!root)
+      return false;
+    roots.push_back(root);
+  }
+  // The first element with the same value in every branch as element i.
+  std::map<std::vector<const void *>, int64_t> firstWith;
+  SmallVector<int64_t> target(type.size());
+  bool found = false;
+  for (int64_t i = 0, e = type.size(); i < e; ++i) {
+    std::vector<const void *> key;
+    for (TupleOp root : roots)
+      key.push_back(root.getInputs()[i].getAsOpaquePointer());
+    auto [it, inserted] = firstWith.try_emplace(std::move(key), i);
+    target[i] = it->second;
+    found |= !inserted;
+  }
+  if (!found)
+    return false;
+  bool changed = false;
+  for (Operation *user : cond->getUsers()) {
+    auto gte = cast<GetTupleElementOp>(user);
+    if (target[gte.getIndex()] != int64_t(gte.getIndex())) {
+      gte.setIndex(target[gte.getIndex()]);
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+/// XLA's ReplaceRootWithEmptyTupleIfNoUsers: a conditional that nothing
+/// uses gets branch copies whose root is an empty tuple. True if it did.
+static bool emptyUnusedResult(ConditionalOp cond,
+                              MutableArrayRef<ComputationOp> branches,
+                              SymbolTable &symbols) {
+  auto tuple = dyn_cast<TupleType>(cond.getType());
+  if (!cond->use_empty() || (tuple && tuple.size() == 0))
+    return false;
+  auto empty = TupleType::get(cond.getContext(), {});
+  for (ComputationOp &branch : branches)
+    branch = copyWithRoot(branch, cond, empty, symbols,
+                          [&](OpBuilder &builder, Value root) -> Value {
+                            return createInferred<TupleOp>(
+                                builder, root.getLoc(), {});
+                          });
+  setBranches(cond, branches);
+  cond.getResult().setType(empty);
+  return true;
+}
+
+/// What XLA runs unconditionally in place of a branch: elementwise
+/// instructions (constants included) and a few that move data.
+static bool isCheap(Operation &op) {
+  return isElementwise(&op) ||
+         isa<ConstantOp, BroadcastOp, ConcatenateOp, DynamicSliceOp,
+             GetTupleElementOp, ReduceOp, ReshapeOp, PadOp, SliceOp, TupleOp>(
+             op);
+}
+
+/// True if `type` is or holds an array.
+static bool holdsArray(Type type) {
+  if (auto tuple = dyn_cast<TupleType>(type))
+    return llvm::any_of(tuple.getTypes(), holdsArray);
+  return isa<RankedTensorType>(type);
+}
+
+/// True if every leaf of `type` is a static array or a token (the values
+/// the select rule selects between).
+static bool selectableType(Type type) {
+  if (auto tuple = dyn_cast<TupleType>(type))
+    return llvm::all_of(tuple.getTypes(), selectableType);
+  return isa<TokenType>(type) || isStaticArray(type);
+}
+
+/// XLA's ComputationIsEmptyWithArrayRoot: a branch that only takes apart
+/// and builds tuples, and returns arrays (running it costs less than a
+/// select).
+static bool isEmptyWithArrayRoot(ComputationOp branch) {
+  return llvm::all_of(
+             branch.getBody().front().without_terminator(),
+             [](Operation &op) { return isa<TupleOp, GetTupleElementOp>(op); }) &&
+         holdsArray(branch.getRootValue().getType());
+}
+
+/// `pred ? onTrue : onFalse` for two values of one type: arrays by select
+/// (pred broadcast to their shape, once per shape), tokens by after-all,
+/// tuples element by element.
+static Value selectValues(OpBuilder &builder, Location loc, Value pred,
+                          Value onTrue, Value onFalse,
+                          DenseMap<Type, Value> &masks) {
+  Type type = onTrue.getType();
+  if (isa<TokenType>(type))
+    return createInferred<AfterAllOp>(builder, loc, {onTrue, onFalse});
+  if (auto tuple = dyn_cast<TupleType>(type)) {
+    SmallVector<Value> elements;
+    for (int64_t i = 0, e = tuple.size(); i < e; ++i) {
+      Value t = element(builder, loc, onTrue, i);
+      Value f = element(builder, loc, onFalse, i);
+      elements.push_back(selectValues(builder, loc, pred, t, f, masks));
+    }
+    return createInferred<TupleOp>(builder, loc, elements);
+  }
+  auto maskType = withElementType(type, builder.getI1Type());
+  Value &mask = masks[maskType];
+  if (!mask)
+    mask = maskType.getRank() == 0
+               ? pred
+               : createInstruction(
+                     builder, loc, BroadcastOp::getOperationName(), maskType,
+                     {pred},
+                     {builder.getNamedAttr("dimensions",
+                                           builder.getDenseI64ArrayAttr({}))})
+                     ->getResult(0);
+  return createInferred<SelectOp>(builder, loc, {mask, onTrue, onFalse});
+}
+
+/// XLA's conditional-to-select rewrite: a conditional with a pred index
+/// whose two branches are cheap and neither empty runs both branches and
+/// selects their results. True if `cond` is gone.
+static bool selectBranches(ConditionalOp cond,
+                           ArrayRef<ComputationOp> branches) {
+  auto index = cast<RankedTensorType>(cond.getBranchIndex().getType());
+  if (branches.size() != 2 || !index.getElementType().isInteger(1) ||
+      !selectableType(cond.getType()))
+    return false;
+  for (ComputationOp branch : branches)
+    if (!llvm::all_of(branch.getBody().front().without_terminator(), isCheap) ||
+        isEmptyWithArrayRoot(branch))
+      return false;
+  OpBuilder builder(cond);
+  Value onTrue = cloneBranch(builder, branches[0], cond.getBranchOperands()[0]);
+  Value onFalse =
+      cloneBranch(builder, branches[1], cond.getBranchOperands()[1]);
+  DenseMap<Type, Value> masks;
+  Value result = selectValues(builder, derivedLoc(cond.getLoc()),
+                              cond.getBranchIndex(), onTrue, onFalse, masks);
+  cond.getResult().replaceAllUsesWith(result);
+  cond.erase();
+  return true;
+}
+
+/// XLA's TryRemoveUnusedConditionalOperands: when the parameter of
+/// `branch` is a tuple that only get-tuple-elements read and some element
+/// is never read, `branch` gets a copy taking the read elements only, and
+/// each conditional in `calls` (with the branch it runs `branch` as) passes
+/// a tuple of those elements instead. True if it did.
+static bool
+removeUnusedOperands(ComputationOp branch,
+                     ArrayRef<std::pair<ConditionalOp, unsigned>> calls,
+                     SymbolTable &symbols) {
+  Value param = branch.getBody().getArgument(0);
+  auto type = dyn_cast<TupleType>(param.getType());
+  if (!type || !onlyElementsRead(param))
+    return false;
+  llvm::BitVector used(type.size());
+  for (Operation *user : param.getUsers())
+    used.set(cast<GetTupleElementOp>(user).getIndex());
+  if (used.all())
+    return false;
+  SmallVector<int64_t> position(type.size(), -1);
+  SmallVector<Type> kept;
+  for (unsigned i : used.set_bits()) {
+    position[i] = kept.size();
+    kept.push_back(type.getType(i));
+  }
+  auto newType = TupleType::get(branch.getContext(), kept);
+
+  auto copy = cast<ComputationOp>(branch->clone());
+  copy.setPrivate();
+  copy.setEntry(false);
+  // A tuple sharding of the old parameter does not fit the new one.
+  copy.removeArgAttrsAttr();
+  Value newParam = copy.getBody().getArgument(0);
+  newParam.setType(newType);
+  for (Operation *user : newParam.getUsers()) {
+    auto gte = cast<GetTupleElementOp>(user);
+    gte.setIndex(position[gte.getIndex()]);
+  }
+  copy.setFunctionTypeAttr(TypeAttr::get(FunctionType::get(
+      branch.getContext(), {newType}, branch.getResultTypes())));
+  symbols.insert(copy, std::next(Block::iterator(branch)));
+
+  for (const auto &call : calls) {
+    ConditionalOp cond = call.first;
+    unsigned k = call.second;
+    OpBuilder builder(cond);
+    Location loc = derivedLoc(cond.getLoc());
+    Value operand = cond.getBranchOperands()[k];
+    SmallVector<Value> elements;
+    for (unsigned i : used.set_bits())
+      elements.push_back(element(builder, loc, operand, i));
+    Value tuple = createInferred<TupleOp>(builder, loc, elements);
+    cond->setOperand(cond.getBranchOperands().getBeginOperandIndex() + k,
+                     tuple);
+    SmallVector<ComputationOp> branches = lookupBranches(cond, symbols);
+    branches[k] = copy;
+    setBranches(cond, branches);
+  }
+  return true;
+}
+
 namespace {
 struct ConditionalSimplifierPass
     : hlo::impl::HloConditionalSimplifierBase<ConditionalSimplifierPass> {
@@ -87,14 +360,13 @@ struct ConditionalSimplifierPass
     SymbolTable symbols(module);
     SmallVector<ConditionalOp> conds;
     module.walk([&](ConditionalOp cond) { conds.push_back(cond); });
+    // The conditionals that stay, for the removal of unused operands.
+    SmallVector<ConditionalOp> kept;
     for (ConditionalOp cond : conds) {
       if (cond->hasAttr("sharding") || hasControlPredecessors(cond) ||
           isControlPredecessor(cond))
         continue;
-      SmallVector<ComputationOp> branches;
-      for (FlatSymbolRefAttr ref : cond.getBranches())
-        if (auto branch = symbols.lookup<ComputationOp>(ref.getAttr()))
-          branches.push_back(branch);
+      SmallVector<ComputationOp> branches = lookupBranches(cond, symbols);
       if (branches.empty() ||
           branches.size() != cond.getBranchOperands().size() ||
           llvm::any_of(branches, [&](ComputationOp b) {
@@ -102,17 +374,41 @@ struct ConditionalSimplifierPass
                    callsChannelInstructions(b, symbols);
           }))
         continue;
+      if (mergeDuplicateElements(cond, branches))
+        ++numMerged;
       if (removeUnusedElements(cond, branches, symbols))
         ++numNarrowed;
-      if (!isMemoryEffectFree(cond))
-        continue;
-      int64_t taken =
-          branches.size() == 1 ? 0 : constantBranch(cond, branches.size());
-      if (taken < 0)
-        continue;
-      inlineBranch(cond, branches[taken], cond.getBranchOperands()[taken]);
-      ++numRemoved;
+      if (emptyUnusedResult(cond, branches, symbols))
+        ++numEmptied;
+      if (isMemoryEffectFree(cond)) {
+        int64_t taken =
+            branches.size() == 1 ? 0 : constantBranch(cond, branches.size());
+        if (taken >= 0) {
+          OpBuilder builder(cond);
+          cond.getResult().replaceAllUsesWith(cloneBranch(
+              builder, branches[taken], cond.getBranchOperands()[taken]));
+          cond.erase();
+          ++numRemoved;
+          continue;
+        }
+        if (selectBranches(cond, branches)) {
+          ++numSelected;
+          continue;
+        }
+      }
+      kept.push_back(cond);
     }
+
+    // Each branch computation with the conditionals that call it.
+    llvm::MapVector<Operation *,
+                    SmallVector<std::pair<ConditionalOp, unsigned>>>
+        calls;
+    for (ConditionalOp cond : kept)
+      for (auto [k, branch] : llvm::enumerate(lookupBranches(cond, symbols)))
+        calls[branch].push_back({cond, unsigned(k)});
+    for (auto &[branch, callers] : calls)
+      if (removeUnusedOperands(cast<ComputationOp>(branch), callers, symbols))
+        ++numOperandsNarrowed;
   }
 
   /// Narrows the tuple `cond` returns to the elements its
@@ -121,15 +417,11 @@ struct ConditionalSimplifierPass
                             MutableArrayRef<ComputationOp> branches,
                             SymbolTable &symbols) {
     auto type = dyn_cast<TupleType>(cond.getType());
-    if (!type || cond->use_empty())
+    if (!type || cond->use_empty() || !onlyElementsRead(cond.getResult()))
       return false;
     llvm::BitVector used(type.size());
-    for (OpOperand &use : cond->getUses()) {
-      auto gte = dyn_cast<GetTupleElementOp>(use.getOwner());
-      if (!gte || use.getOperandNumber() != 0 || gte.getIndex() >= type.size())
-        return false;
-      used.set(gte.getIndex());
-    }
+    for (Operation *user : cond->getUsers())
+      used.set(cast<GetTupleElementOp>(user).getIndex());
     if (used.all())
       return false;
     SmallVector<int64_t> position(type.size(), -1);
@@ -141,39 +433,19 @@ struct ConditionalSimplifierPass
     auto newType = TupleType::get(cond.getContext(), kept);
 
     // A copy of each branch returning the kept elements.
-    SmallVector<Attribute> refs;
-    for (ComputationOp &branch : branches) {
-      auto copy = cast<ComputationOp>(branch->clone());
-      copy.setPrivate();
-      copy.setEntry(false);
-      Operation *ret = copy.getBody().front().getTerminator();
-      Value root = ret->getOperand(0);
-      OpBuilder builder(ret);
-      SmallVector<Value> elements;
-      for (unsigned i : used.set_bits())
-        elements.push_back(
-            createInferred<GetTupleElementOp>(
-                builder, root.getLoc(), {root},
-                {builder.getNamedAttr("index", builder.getI64IntegerAttr(i))})
-                .getResult());
-      Value tuple =
-          createInferred<TupleOp>(builder, root.getLoc(), elements).getResult();
-      ret->setOperand(0, tuple);
-      copy.setFunctionTypeAttr(TypeAttr::get(FunctionType::get(
-          cond.getContext(), copy.getArgumentTypes(), {newType})));
-      symbols.insert(copy, Block::iterator(cond->getParentOp()));
-      branch = copy;
-      refs.push_back(FlatSymbolRefAttr::get(copy.getSymNameAttr()));
-    }
-    if (cond.getBranchComputationsAttr()) {
-      cond.setBranchComputationsAttr(ArrayAttr::get(cond.getContext(), refs));
-    } else {
-      cond.setTrueComputationAttr(cast<FlatSymbolRefAttr>(refs[0]));
-      cond.setFalseComputationAttr(cast<FlatSymbolRefAttr>(refs[1]));
-    }
+    for (ComputationOp &branch : branches)
+      branch = copyWithRoot(
+          branch, cond, newType, symbols,
+          [&](OpBuilder &builder, Value root) -> Value {
+            SmallVector<Value> elements;
+            for (unsigned i : used.set_bits())
+              elements.push_back(element(builder, root.getLoc(), root, i));
+            return createInferred<TupleOp>(builder, root.getLoc(), elements);
+          });
+    setBranches(cond, branches);
     cond.getResult().setType(newType);
-    for (OpOperand &use : cond->getUses()) {
-      auto gte = cast<GetTupleElementOp>(use.getOwner());
+    for (Operation *user : cond->getUsers()) {
+      auto gte = cast<GetTupleElementOp>(user);
       gte.setIndex(position[gte.getIndex()]);
     }
     return true;

@@ -39,9 +39,16 @@ inline bool isDenseStaticDot(DotOp dot) {
 }
 
 /// True if `op` is elementwise in XLA's sense
-/// (HloInstruction::IsElementwise): unary and binary arithmetic, compare,
-/// select, clamp, converts, copy and map.
+/// (HloInstruction::IsElementwise, by opcode: unary and binary arithmetic,
+/// compare, select, clamp, converts, copy and map; XLA also counts a
+/// constant, which callers add where they need it).
 bool isElementwise(Operation *op);
+
+/// True if every use of `v` is a get-tuple-element.
+inline bool onlyElementsRead(Value v) {
+  return llvm::all_of(v.getUsers(),
+                      [](Operation *u) { return isa<GetTupleElementOp>(u); });
+}
 
 /// True if `op` is an instruction with control predecessors (it must run
 /// after them: removing or replacing it would drop the edges).

@@ -9,10 +9,11 @@
 //    are one element;
 // 5. a state holding nested tuples is flattened (tuples rebuilt around the
 //    new flat state are left to hlo-tuple-simplifier).
-// The trip count is the loop's `known_trip_count` backend config or comes
-// from an induction variable: a scalar integer element with a constant
-// init, incremented by a constant in the body and compared with a constant
-// by the condition. Rules 1 and 2 need a condition without side effects.
+// The trip count is the loop's `known_trip_count` backend config or XLA's
+// brute-force count: the condition and the body's update of an induction
+// variable with a constant init are evaluated by the constant evaluator,
+// up to one update (all rules 1 and 2 need, as in XLA). Rules 1 and 2
+// need a condition without side effects, rule 2 a body without them too.
 // Rules 3-5 give the loop new condition and body computations (copies:
 // the old ones may serve other loops); old ones nothing calls any more are
 // removed. Loops with control edges are left alone.
@@ -22,6 +23,8 @@
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/Passes.h"
 #include "TransformUtils.h"
+
+#include "Hlo/Runtime/Interpreter.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -34,6 +37,7 @@ namespace mlir::hlo {
 
 using namespace mlir;
 using namespace mlir::hlo;
+using runtime::Literal;
 
 namespace {
 /// A while loop and its computations.
@@ -50,33 +54,6 @@ struct Loop {
 // Trip count
 //===----------------------------------------------------------------------===//
 
-/// The value of a scalar integer constant (not pred, not u64).
-static std::optional<int64_t> scalarInt(Value v) {
-  auto constant = v ? v.getDefiningOp<ConstantOp>() : ConstantOp();
-  if (!constant || constant.isElided())
-    return std::nullopt;
-  auto dense = dyn_cast<DenseIntElementsAttr>(constant.getValue());
-  auto type = dense ? dyn_cast<IntegerType>(dense.getElementType()) : nullptr;
-  if (!type || dense.getType().getRank() != 0 || type.getWidth() == 1 ||
-      type.getWidth() > 64 || (type.isUnsigned() && type.getWidth() == 64))
-    return std::nullopt;
-  APInt value = *dense.value_begin<APInt>();
-  return type.isUnsigned() ? int64_t(value.getZExtValue())
-                           : value.getSExtValue();
-}
-
-/// True if `v` fits the integer element type of `like`.
-static bool fitsType(int64_t v, Value like) {
-  auto type = cast<IntegerType>(
-      cast<RankedTensorType>(like.getType()).getElementType());
-  unsigned w = type.getWidth();
-  if (w == 64)
-    return true;
-  if (type.isUnsigned())
-    return v >= 0 && v < (int64_t(1) << w);
-  return v >= -(int64_t(1) << (w - 1)) && v < (int64_t(1) << (w - 1));
-}
-
 /// The index of `v` if it is get-tuple-element(`tuple`, index).
 static std::optional<int64_t> elementIndex(Value v, Value tuple) {
   auto gte = v.getDefiningOp<GetTupleElementOp>();
@@ -85,78 +62,129 @@ static std::optional<int64_t> elementIndex(Value v, Value tuple) {
   return gte.getIndex();
 }
 
-static bool holds(ComparisonDirection d, int64_t a, int64_t b) {
-  switch (d) {
-  case ComparisonDirection::EQ:
-    return a == b;
-  case ComparisonDirection::NE:
-    return a != b;
-  case ComparisonDirection::GE:
-    return a >= b;
-  case ComparisonDirection::GT:
-    return a > b;
-  case ComparisonDirection::LE:
-    return a <= b;
-  case ComparisonDirection::LT:
-    return a < b;
+/// XLA's GetGTEOperandIndex: N if every data operand of `op` is a
+/// constant or get-tuple-element N of `param` (directly or through a
+/// copy), for one N and at least one such operand.
+static std::optional<int64_t> inductionIndex(Operation *op, Value param) {
+  std::optional<int64_t> index;
+  for (Value v : getDataOperands(op)) {
+    if (v.getDefiningOp<ConstantOp>())
+      continue;
+    if (auto copy = v.getDefiningOp<CopyOp>())
+      v = copy.getOperand();
+    std::optional<int64_t> i = elementIndex(v, param);
+    if (!i || (index && *index != *i))
+      return std::nullopt;
+    index = i;
   }
-  return false;
+  return index;
 }
 
-static ComparisonDirection swapped(ComparisonDirection d) {
-  switch (d) {
-  case ComparisonDirection::GE:
-    return ComparisonDirection::LE;
-  case ComparisonDirection::GT:
-    return ComparisonDirection::LT;
-  case ComparisonDirection::LE:
-    return ComparisonDirection::GE;
-  case ComparisonDirection::LT:
-    return ComparisonDirection::GT;
-  default:
-    return d;
+namespace {
+/// An instruction evaluated on the induction variable: its constant
+/// operands are read once, the others stand for the variable.
+class VariableFunction {
+public:
+  /// False if `op` is not evaluated here: it has side effects or control
+  /// predecessors, calls a computation, or has a constant operand without
+  /// literal.
+  bool init(Operation *op) {
+    this->op = op;
+    if (op->getNumResults() != 1 || !isMemoryEffectFree(op) ||
+        hasControlPredecessors(op))
+      return false;
+    if (std::optional<SymbolTable::UseRange> uses =
+            SymbolTable::getSymbolUses(op))
+      if (!uses->empty())
+        return false;
+    for (Value v : getDataOperands(op)) {
+      auto constant = v.getDefiningOp<ConstantOp>();
+      if (!constant) {
+        constants.emplace_back();
+        continue;
+      }
+      if (constant.isElided())
+        return false;
+      FailureOr<Literal> value =
+          Literal::fromAttr(constant.getValue(), v.getType());
+      if (failed(value))
+        return false;
+      constants.push_back(std::move(*value));
+    }
+    return true;
   }
-}
 
-/// The trip count if it is 0 or 1; std::nullopt if it is larger or unknown.
-static std::optional<int64_t> smallTripCount(Loop &loop) {
-  if (auto config = dyn_cast_or_null<BackendConfigAttr>(
-          loop.op->getAttr("backend_config")))
-    if (std::optional<int64_t> n = config.getKnownTripCount())
-      return *n <= 1 ? n : std::nullopt;
-  // The condition compares element k with a constant.
-  auto cmp = loop.cond.getRootValue().getDefiningOp<CompareOp>();
-  if (!cmp)
-    return std::nullopt;
-  ComparisonDirection dir = cmp.getDirection();
-  std::optional<int64_t> k = elementIndex(cmp.getLhs(), loop.condParam());
-  std::optional<int64_t> bound = scalarInt(cmp.getRhs());
-  if (!k) {
-    k = elementIndex(cmp.getRhs(), loop.condParam());
-    bound = scalarInt(cmp.getLhs());
-    dir = swapped(dir);
+  /// True if every operand is a constant.
+  bool isConstant() const {
+    return llvm::all_of(constants,
+                        [](const auto &c) { return c.has_value(); });
   }
-  auto init = loop.init().getDefiningOp<TupleOp>();
+
+  /// The value of the instruction for `variable`.
+  FailureOr<Literal> operator()(runtime::Evaluator &evaluator,
+                                const Literal *variable) const {
+    SmallVector<const Literal *> args;
+    for (const std::optional<Literal> &c : constants)
+      args.push_back(c ? &*c : variable);
+    std::string error;
+    return evaluator.evaluate(op, args, error);
+  }
+
+private:
+  Operation *op = nullptr;
+  std::vector<std::optional<Literal>> constants;
+};
+} // namespace
+
+/// XLA's ComputeWhileLoopTripCount, brute force: the induction variable is
+/// element N of the state, where the condition's root applies one
+/// instruction to element N (and constants), the body's root is a tuple
+/// whose element N applies one instruction to element N (and constants),
+/// and the init is a tuple whose element N is a constant or an
+/// instruction of constants. The condition is evaluated on the variable,
+/// then the update, until the condition fails: the trip count, if that
+/// happens within `maxTrips` updates (XLA's max_brute_force_iters).
+static std::optional<int64_t>
+bruteForceTripCount(Loop &loop, runtime::Evaluator &evaluator,
+                    int64_t maxTrips) {
+  Operation *test = loop.cond.getRootValue().getDefiningOp();
   auto root = loop.body.getRootValue().getDefiningOp<TupleOp>();
-  if (!k || !bound || !init || !root)
+  auto init = loop.init().getDefiningOp<TupleOp>();
+  if (!test || !root || !init)
     return std::nullopt;
-  std::optional<int64_t> start = scalarInt(init.getInputs()[*k]);
-  // The body adds a constant step to element k.
-  auto add = root.getInputs()[*k].getDefiningOp<AddOp>();
-  if (!start || !add)
+  std::optional<int64_t> k = inductionIndex(test, loop.condParam());
+  if (!k)
     return std::nullopt;
-  std::optional<int64_t> step;
-  if (elementIndex(add.getLhs(), loop.bodyParam()) == k)
-    step = scalarInt(add.getRhs());
-  else if (elementIndex(add.getRhs(), loop.bodyParam()) == k)
-    step = scalarInt(add.getLhs());
-  if (!step)
+  Operation *update = root.getInputs()[*k].getDefiningOp();
+  if (!update || inductionIndex(update, loop.bodyParam()) != k)
     return std::nullopt;
-  int64_t i = *start;
-  for (int64_t trips = 0; trips < 2; ++trips) {
-    if (!holds(dir, i, *bound))
+  VariableFunction condition, step;
+  if (!condition.init(test) || !step.init(update))
+    return std::nullopt;
+
+  // The init value: a constant, or an instruction of constants.
+  Value start = init.getInputs()[*k];
+  FailureOr<Literal> value = failure();
+  if (auto constant = start.getDefiningOp<ConstantOp>()) {
+    if (!constant.isElided())
+      value = Literal::fromAttr(constant.getValue(), start.getType());
+  } else if (Operation *def = start.getDefiningOp()) {
+    VariableFunction initial;
+    if (!getDataOperands(def).empty() && initial.init(def) &&
+        initial.isConstant())
+      value = initial(evaluator, nullptr);
+  }
+  if (failed(value))
+    return std::nullopt;
+
+  for (int64_t trips = 0; trips <= maxTrips; ++trips) {
+    FailureOr<Literal> taken = condition(evaluator, &*value);
+    if (failed(taken) || !taken->isArray() || taken->getNumElements() != 1)
+      return std::nullopt;
+    if (taken->isZero(0))
       return trips;
-    if (llvm::AddOverflow(i, *step, i) || !fitsType(i, add))
+    value = step(evaluator, &*value);
+    if (failed(value))
       return std::nullopt;
   }
   return std::nullopt;
@@ -204,12 +232,6 @@ static WhileOp makeLoop(Loop &old, Value init, ComputationOp cond,
   return cast<WhileOp>(createInstruction(b, old.op.getLoc(),
                                          WhileOp::getOperationName(),
                                          init.getType(), {init}, attrs));
-}
-
-/// True if every use of `v` is a get-tuple-element.
-static bool onlyElementsRead(Value v) {
-  return llvm::all_of(v.getUsers(),
-                      [](Operation *u) { return isa<GetTupleElementOp>(u); });
 }
 
 /// Rules 3 and 4: `newIndex[i]` is the new position of element i, or -1 if
@@ -424,13 +446,43 @@ static bool isEffectFree(ComputationOp comp) {
                       [](Operation &op) { return isMemoryEffectFree(&op); });
 }
 
-/// Rules 1 and 2; true if the loop is gone.
-static bool removeLoop(Loop &loop) {
-  std::optional<int64_t> trips = smallTripCount(loop);
-  if (!trips || !isEffectFree(loop.cond))
+/// The loop's trip count: its `known_trip_count` backend config, or the
+/// brute-force count up to one trip (what XLA's WhileLoopSimplifier asks
+/// of ComputeWhileLoopTripCount: rules 1 and 2 need no more). `evaluator`
+/// is made on the first loop that needs one; it evaluates no instruction
+/// that calls a computation, so the computations the pass adds and removes
+/// do not concern it.
+static std::optional<int64_t>
+tripCount(Loop &loop, std::optional<runtime::Evaluator> &evaluator) {
+  if (auto config = dyn_cast_or_null<BackendConfigAttr>(
+          loop.op->getAttr("backend_config")))
+    if (std::optional<int64_t> n = config.getKnownTripCount())
+      return n;
+  if (!evaluator)
+    evaluator.emplace(loop.op->getParentOfType<ModuleOp>());
+  return bruteForceTripCount(loop, *evaluator, /*maxTrips=*/1);
+}
+
+/// True if the loop's frontend attributes ask to keep it when it runs
+/// once (XLA's `skip-simplify-while-loops_trip-count-one`).
+static bool keepsOneTrip(Loop &loop) {
+  auto attrs = loop.op->getAttrOfType<DictionaryAttr>("frontend_attributes");
+  auto skip = attrs ? attrs.getAs<StringAttr>(
+                          "skip-simplify-while-loops_trip-count-one")
+                    : nullptr;
+  return skip && skip.getValue() == "true";
+}
+
+/// Rules 1 and 2 for a loop of `trips` trips; true if the loop is gone.
+static bool removeLoop(Loop &loop, std::optional<int64_t> trips) {
+  if (!trips || *trips > 1)
     return false;
   Value result = loop.init();
   if (*trips == 1) {
+    // XLA keeps a loop whose body has side effects: they would lose their
+    // order after what computes the init.
+    if (!isEffectFree(loop.body) || keepsOneTrip(loop))
+      return false;
     IRMapping mapping;
     mapping.map(loop.bodyParam(), loop.init());
     OpBuilder b(loop.op);
@@ -452,6 +504,7 @@ struct WhileLoopSimplifierPass
     SmallVector<WhileOp> loops;
     module.walk([&](WhileOp op) { loops.push_back(op); });
     DenseSet<Operation *> replaced;
+    std::optional<runtime::Evaluator> evaluator;
     for (WhileOp op : loops) {
       Loop loop{op, symbols.lookup<ComputationOp>(op.getCondition()),
                 symbols.lookup<ComputationOp>(op.getBody())};
@@ -460,7 +513,7 @@ struct WhileLoopSimplifierPass
         continue;
       replaced.insert(loop.cond);
       replaced.insert(loop.body);
-      if (removeLoop(loop)) {
+      if (isEffectFree(loop.cond) && removeLoop(loop, tripCount(loop, evaluator))) {
         ++numLoopsRemoved;
         continue;
       }

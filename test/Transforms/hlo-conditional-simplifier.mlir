@@ -114,3 +114,155 @@ hlo.computation @root(%i: tensor<i32>, %a: tensor<3xf32>) -> tuple<tensor<3xf32>
   %c = hlo.conditional %i, %a, %a {branch_computations = [@pair, @pair]} : (tensor<i32>, tensor<3xf32>, tensor<3xf32>) -> tuple<tensor<3xf32>, tensor<3xf32>>
   hlo.return %c : tuple<tensor<3xf32>, tensor<3xf32>>
 }
+
+// -----
+
+// A pred conditional whose branches are cheap (elementwise, broadcast,
+// constant, tuple instructions) runs both branches and selects: the pred
+// is broadcast for the array element, used as it is for the scalar.
+// CHECK-LABEL: hlo.computation @sel
+// CHECK-NOT: conditional
+// CHECK: %[[A:.*]] = add
+// CHECK-NEXT: %[[TT:.*]] = tuple %[[A]]
+// CHECK-NEXT: %[[N:.*]] = negate %arg1
+// CHECK-NEXT: %[[C:.*]] = constant
+// CHECK-NEXT: %[[FT:.*]] = tuple %[[N]], %[[C]]
+// CHECK-DAG: %[[T0:.*]] = get_tuple_element %[[TT]] {index = 0 : i64}
+// CHECK-DAG: %[[F0:.*]] = get_tuple_element %[[FT]] {index = 0 : i64}
+// CHECK: %[[M:.*]] = broadcast %arg0 {{.*}}(tensor<i1>) -> tensor<3xi1>
+// CHECK-NEXT: %[[S0:.*]] = select %[[M]], %[[T0]], %[[F0]] : (tensor<3xi1>, tensor<3xf32>, tensor<3xf32>)
+// CHECK-DAG: %[[T1:.*]] = get_tuple_element %[[TT]] {index = 1 : i64}
+// CHECK-DAG: %[[F1:.*]] = get_tuple_element %[[FT]] {index = 1 : i64}
+// CHECK: %[[S1:.*]] = select %arg0, %[[T1]], %[[F1]] : (tensor<i1>, tensor<f32>, tensor<f32>)
+// CHECK-NEXT: %[[R:.*]] = tuple %[[S0]], %[[S1]]
+// CHECK-NEXT: return %[[R]]
+hlo.computation private @t(%p: tuple<tensor<3xf32>, tensor<f32>>) -> tuple<tensor<3xf32>, tensor<f32>> {
+  %x = hlo.get_tuple_element %p {index = 0 : i64} : (tuple<tensor<3xf32>, tensor<f32>>) -> tensor<3xf32>
+  %y = hlo.get_tuple_element %p {index = 1 : i64} : (tuple<tensor<3xf32>, tensor<f32>>) -> tensor<f32>
+  %b = hlo.broadcast %y {dimensions = array<i64>} : (tensor<f32>) -> tensor<3xf32>
+  %a = hlo.add %x, %b : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %t = hlo.tuple %a, %y : (tensor<3xf32>, tensor<f32>) -> tuple<tensor<3xf32>, tensor<f32>>
+  hlo.return %t : tuple<tensor<3xf32>, tensor<f32>>
+}
+hlo.computation private @f(%p: tensor<3xf32>) -> tuple<tensor<3xf32>, tensor<f32>> {
+  %n = hlo.negate %p : (tensor<3xf32>) -> tensor<3xf32>
+  %c = hlo.constant {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+  %t = hlo.tuple %n, %c : (tensor<3xf32>, tensor<f32>) -> tuple<tensor<3xf32>, tensor<f32>>
+  hlo.return %t : tuple<tensor<3xf32>, tensor<f32>>
+}
+hlo.computation @sel(%c: tensor<i1>, %a: tensor<3xf32>, %s: tensor<f32>) -> tuple<tensor<3xf32>, tensor<f32>> attributes {entry} {
+  %as = hlo.tuple %a, %s : (tensor<3xf32>, tensor<f32>) -> tuple<tensor<3xf32>, tensor<f32>>
+  %r = hlo.conditional %c, %as, %a {true_computation = @t, false_computation = @f} : (tensor<i1>, tuple<tensor<3xf32>, tensor<f32>>, tensor<3xf32>) -> tuple<tensor<3xf32>, tensor<f32>>
+  hlo.return %r : tuple<tensor<3xf32>, tensor<f32>>
+}
+
+// -----
+
+// No select: a branch with an expensive instruction (transpose), a branch
+// that returns its operand (cheaper than a select), a branch with a side
+// effect (rng).
+// CHECK-LABEL: hlo.computation @no_select
+// CHECK-COUNT-3: conditional
+// CHECK-NOT: select
+hlo.computation private @neg(%p: tensor<3x3xf32>) -> tensor<3x3xf32> {
+  %n = hlo.negate %p : (tensor<3x3xf32>) -> tensor<3x3xf32>
+  hlo.return %n : tensor<3x3xf32>
+}
+hlo.computation private @transpose(%p: tensor<3x3xf32>) -> tensor<3x3xf32> {
+  %n = hlo.transpose %p {dimensions = array<i64: 1, 0>} : (tensor<3x3xf32>) -> tensor<3x3xf32>
+  hlo.return %n : tensor<3x3xf32>
+}
+hlo.computation private @id(%p: tensor<3x3xf32>) -> tensor<3x3xf32> {
+  hlo.return %p : tensor<3x3xf32>
+}
+hlo.computation private @effect(%p: tensor<3x3xf32>) -> tensor<3x3xf32> {
+  %lo = hlo.constant {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %hi = hlo.constant {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+  %n = hlo.rng %lo, %hi {distribution = #hlo<rng_distribution rng_uniform>} : (tensor<f32>, tensor<f32>) -> tensor<3x3xf32>
+  %s = hlo.add %p, %n : (tensor<3x3xf32>, tensor<3x3xf32>) -> tensor<3x3xf32>
+  hlo.return %s : tensor<3x3xf32>
+}
+hlo.computation @no_select(%c: tensor<i1>, %a: tensor<3x3xf32>) -> tuple<tensor<3x3xf32>, tensor<3x3xf32>, tensor<3x3xf32>> attributes {entry} {
+  %c0 = hlo.conditional %c, %a, %a {true_computation = @neg, false_computation = @transpose} : (tensor<i1>, tensor<3x3xf32>, tensor<3x3xf32>) -> tensor<3x3xf32>
+  %c1 = hlo.conditional %c, %a, %a {true_computation = @id, false_computation = @neg} : (tensor<i1>, tensor<3x3xf32>, tensor<3x3xf32>) -> tensor<3x3xf32>
+  %c2 = hlo.conditional %c, %a, %a {true_computation = @neg, false_computation = @effect} : (tensor<i1>, tensor<3x3xf32>, tensor<3x3xf32>) -> tensor<3x3xf32>
+  %t = hlo.tuple %c0, %c1, %c2 : (tensor<3x3xf32>, tensor<3x3xf32>, tensor<3x3xf32>) -> tuple<tensor<3x3xf32>, tensor<3x3xf32>, tensor<3x3xf32>>
+  hlo.return %t : tuple<tensor<3x3xf32>, tensor<3x3xf32>, tensor<3x3xf32>>
+}
+
+// -----
+
+// Elements 0 and 1 of the result are the same instruction in every branch:
+// the get-tuple-element of element 1 reads element 0, and element 1 goes
+// with the unread element 2.
+// CHECK-LABEL: hlo.computation @merge
+// CHECK: %[[C:.*]] = conditional {{.*}} -> tuple<tensor<3xf32>>
+// CHECK-NEXT: get_tuple_element %[[C]] {index = 0 : i64}
+// CHECK-NEXT: get_tuple_element %[[C]] {index = 0 : i64}
+hlo.computation private @m0(%p: tensor<3xf32>) -> tuple<tensor<3xf32>, tensor<3xf32>, tensor<3xf32>> {
+  %n = hlo.negate %p : (tensor<3xf32>) -> tensor<3xf32>
+  %t = hlo.tuple %n, %n, %p : (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tuple<tensor<3xf32>, tensor<3xf32>, tensor<3xf32>>
+  hlo.return %t : tuple<tensor<3xf32>, tensor<3xf32>, tensor<3xf32>>
+}
+hlo.computation private @m1(%p: tensor<3xf32>) -> tuple<tensor<3xf32>, tensor<3xf32>, tensor<3xf32>> {
+  %e = hlo.exponential %p : (tensor<3xf32>) -> tensor<3xf32>
+  %t = hlo.tuple %e, %e, %e : (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tuple<tensor<3xf32>, tensor<3xf32>, tensor<3xf32>>
+  hlo.return %t : tuple<tensor<3xf32>, tensor<3xf32>, tensor<3xf32>>
+}
+hlo.computation @merge(%i: tensor<i32>, %a: tensor<3xf32>) -> tuple<tensor<3xf32>, tensor<3xf32>> attributes {entry} {
+  %c = hlo.conditional %i, %a, %a {branch_computations = [@m0, @m1]} : (tensor<i32>, tensor<3xf32>, tensor<3xf32>) -> tuple<tensor<3xf32>, tensor<3xf32>, tensor<3xf32>>
+  %x = hlo.get_tuple_element %c {index = 0 : i64} : (tuple<tensor<3xf32>, tensor<3xf32>, tensor<3xf32>>) -> tensor<3xf32>
+  %y = hlo.get_tuple_element %c {index = 1 : i64} : (tuple<tensor<3xf32>, tensor<3xf32>, tensor<3xf32>>) -> tensor<3xf32>
+  %t = hlo.tuple %x, %y : (tensor<3xf32>, tensor<3xf32>) -> tuple<tensor<3xf32>, tensor<3xf32>>
+  hlo.return %t : tuple<tensor<3xf32>, tensor<3xf32>>
+}
+
+// -----
+
+// A conditional that nothing uses (it stays: its index is not known) gets
+// branch copies returning an empty tuple.
+// CHECK-LABEL: hlo.computation private @neg_0(
+// CHECK-SAME: -> tuple<>
+// CHECK: %[[E:.*]] = tuple : () -> tuple<>
+// CHECK-NEXT: return %[[E]]
+// CHECK-LABEL: hlo.computation @unused
+// CHECK: conditional %arg0, %arg1, %arg1 {branch_computations = [@neg_0, @neg_1]} : {{.*}} -> tuple<>
+hlo.computation private @neg(%p: tensor<3xf32>) -> tensor<3xf32> {
+  %n = hlo.negate %p : (tensor<3xf32>) -> tensor<3xf32>
+  hlo.return %n : tensor<3xf32>
+}
+hlo.computation @unused(%i: tensor<i32>, %a: tensor<3xf32>) -> tensor<3xf32> attributes {entry} {
+  %c = hlo.conditional %i, %a, %a {branch_computations = [@neg, @neg]} : (tensor<i32>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  hlo.return %a : tensor<3xf32>
+}
+
+// -----
+
+// Each branch reads one element of its tuple operand: it gets a copy
+// taking that element only, and the conditional passes a tuple of it.
+// CHECK: hlo.computation private @[[U0:u0_[0-9]+]](%arg0: tuple<tensor<3xf32>>)
+// CHECK-NEXT: get_tuple_element %arg0 {index = 0 : i64}
+// CHECK: hlo.computation private @[[U1:u1_[0-9]+]](%arg0: tuple<tensor<3xf32>>)
+// CHECK-NEXT: get_tuple_element %arg0 {index = 0 : i64}
+// CHECK-LABEL: hlo.computation @operands
+// CHECK: %[[AB:.*]] = tuple %arg1, %arg2
+// CHECK: %[[E0:.*]] = get_tuple_element %[[AB]] {index = 0 : i64}
+// CHECK-NEXT: %[[T0:.*]] = tuple %[[E0]]
+// CHECK-NEXT: %[[E1:.*]] = get_tuple_element %[[AB]] {index = 1 : i64}
+// CHECK-NEXT: %[[T1:.*]] = tuple %[[E1]]
+// CHECK-NEXT: conditional %arg0, %[[T0]], %[[T1]] {branch_computations = [@[[U0]], @[[U1]]]}
+hlo.computation private @u0(%p: tuple<tensor<3xf32>, tensor<3xf32>>) -> tensor<3xf32> {
+  %x = hlo.get_tuple_element %p {index = 0 : i64} : (tuple<tensor<3xf32>, tensor<3xf32>>) -> tensor<3xf32>
+  %n = hlo.negate %x : (tensor<3xf32>) -> tensor<3xf32>
+  hlo.return %n : tensor<3xf32>
+}
+hlo.computation private @u1(%p: tuple<tensor<3xf32>, tensor<3xf32>>) -> tensor<3xf32> {
+  %y = hlo.get_tuple_element %p {index = 1 : i64} : (tuple<tensor<3xf32>, tensor<3xf32>>) -> tensor<3xf32>
+  %e = hlo.exponential %y : (tensor<3xf32>) -> tensor<3xf32>
+  hlo.return %e : tensor<3xf32>
+}
+hlo.computation @operands(%i: tensor<i32>, %a: tensor<3xf32>, %b: tensor<3xf32>) -> tensor<3xf32> attributes {entry} {
+  %ab = hlo.tuple %a, %b : (tensor<3xf32>, tensor<3xf32>) -> tuple<tensor<3xf32>, tensor<3xf32>>
+  %c = hlo.conditional %i, %ab, %ab {branch_computations = [@u0, @u1]} : (tensor<i32>, tuple<tensor<3xf32>, tensor<3xf32>>, tuple<tensor<3xf32>, tensor<3xf32>>) -> tensor<3xf32>
+  hlo.return %c : tensor<3xf32>
+}

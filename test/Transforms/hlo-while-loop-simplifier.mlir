@@ -215,3 +215,146 @@ module @kept {
     return %2 : tuple<tensor<i32>, tensor<4xf32>>
   }
 }
+
+// -----
+
+// Brute-force trip count (XLA's ComputeWhileLoopTripCount): the condition
+// and the update are evaluated on the induction variable. i = 3, i != 6,
+// i = i * 2 (no add of a constant), read through a copy: one trip, the
+// body is inlined.
+// CHECK-LABEL: module @brute_once
+// CHECK-NOT: while
+// CHECK: multiply
+// CHECK: negate
+module @brute_once {
+  hlo.computation private @cond(%arg0: tuple<tensor<i32>, tensor<4xf32>>) -> tensor<i1> {
+    %0 = get_tuple_element %arg0 {index = 0 : i64} : (tuple<tensor<i32>, tensor<4xf32>>) -> tensor<i32>
+    %1 = copy %0 : (tensor<i32>) -> tensor<i32>
+    %2 = constant {value = dense<6> : tensor<i32>} : () -> tensor<i32>
+    %3 = compare %1, %2 {direction = #hlo<comparison_direction NE>} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    return %3 : tensor<i1>
+  }
+  hlo.computation private @body(%arg0: tuple<tensor<i32>, tensor<4xf32>>) -> tuple<tensor<i32>, tensor<4xf32>> {
+    %0 = get_tuple_element %arg0 {index = 0 : i64} : (tuple<tensor<i32>, tensor<4xf32>>) -> tensor<i32>
+    %1 = get_tuple_element %arg0 {index = 1 : i64} : (tuple<tensor<i32>, tensor<4xf32>>) -> tensor<4xf32>
+    %2 = constant {value = dense<2> : tensor<i32>} : () -> tensor<i32>
+    %3 = multiply %0, %2 : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %4 = negate %1 : (tensor<4xf32>) -> tensor<4xf32>
+    %5 = tuple %3, %4 : (tensor<i32>, tensor<4xf32>) -> tuple<tensor<i32>, tensor<4xf32>>
+    return %5 : tuple<tensor<i32>, tensor<4xf32>>
+  }
+  hlo.computation @e(%arg0: tensor<4xf32>) -> tuple<tensor<i32>, tensor<4xf32>> attributes {entry} {
+    %0 = constant {value = dense<3> : tensor<i32>} : () -> tensor<i32>
+    %1 = tuple %0, %arg0 : (tensor<i32>, tensor<4xf32>) -> tuple<tensor<i32>, tensor<4xf32>>
+    %2 = while %1 {body = @body, condition = @cond} : (tuple<tensor<i32>, tensor<4xf32>>) -> tuple<tensor<i32>, tensor<4xf32>>
+    return %2 : tuple<tensor<i32>, tensor<4xf32>>
+  }
+}
+
+// -----
+
+// Brute force, zero trips: the init of the induction variable is an
+// instruction of constants (2 + 5 = 7), the condition a compare with the
+// constant on the left (10 < i).
+// CHECK-LABEL: module @brute_zero
+// CHECK-NOT: while
+// CHECK: %[[INIT:.*]] = tuple
+// CHECK-NEXT: return %[[INIT]]
+module @brute_zero {
+  hlo.computation private @cond(%arg0: tuple<tensor<i32>, tensor<4xf32>>) -> tensor<i1> {
+    %0 = get_tuple_element %arg0 {index = 0 : i64} : (tuple<tensor<i32>, tensor<4xf32>>) -> tensor<i32>
+    %1 = constant {value = dense<10> : tensor<i32>} : () -> tensor<i32>
+    %2 = compare %1, %0 {direction = #hlo<comparison_direction LT>} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    return %2 : tensor<i1>
+  }
+  hlo.computation private @body(%arg0: tuple<tensor<i32>, tensor<4xf32>>) -> tuple<tensor<i32>, tensor<4xf32>> {
+    %0 = get_tuple_element %arg0 {index = 0 : i64} : (tuple<tensor<i32>, tensor<4xf32>>) -> tensor<i32>
+    %1 = get_tuple_element %arg0 {index = 1 : i64} : (tuple<tensor<i32>, tensor<4xf32>>) -> tensor<4xf32>
+    %2 = constant {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %3 = subtract %0, %2 : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %4 = negate %1 : (tensor<4xf32>) -> tensor<4xf32>
+    %5 = tuple %3, %4 : (tensor<i32>, tensor<4xf32>) -> tuple<tensor<i32>, tensor<4xf32>>
+    return %5 : tuple<tensor<i32>, tensor<4xf32>>
+  }
+  hlo.computation @e(%arg0: tensor<4xf32>) -> tuple<tensor<i32>, tensor<4xf32>> attributes {entry} {
+    %0 = constant {value = dense<2> : tensor<i32>} : () -> tensor<i32>
+    %1 = constant {value = dense<5> : tensor<i32>} : () -> tensor<i32>
+    %2 = add %0, %1 : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %3 = tuple %2, %arg0 : (tensor<i32>, tensor<4xf32>) -> tuple<tensor<i32>, tensor<4xf32>>
+    %4 = while %3 {body = @body, condition = @cond} : (tuple<tensor<i32>, tensor<4xf32>>) -> tuple<tensor<i32>, tensor<4xf32>>
+    return %4 : tuple<tensor<i32>, tensor<4xf32>>
+  }
+}
+
+// -----
+
+// Kept, whatever the brute force: two trips (i = 3, 6, 12 against
+// i != 12: the pass only removes loops of 0 or 1 trips); an init that is
+// a parameter (i < -100 fails on every value the check draws); a condition that reads two elements; one trip but a body
+// with a side effect (XLA keeps it); one trip but the frontend attribute
+// skip-simplify-while-loops_trip-count-one.
+// CHECK-LABEL: module @brute_kept
+// CHECK-COUNT-5: = while %
+module @brute_kept {
+  hlo.computation private @cond(%arg0: tuple<tensor<i32>, tensor<4xf32>>) -> tensor<i1> {
+    %0 = get_tuple_element %arg0 {index = 0 : i64} : (tuple<tensor<i32>, tensor<4xf32>>) -> tensor<i32>
+    %1 = constant {value = dense<12> : tensor<i32>} : () -> tensor<i32>
+    %2 = compare %0, %1 {direction = #hlo<comparison_direction NE>} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    return %2 : tensor<i1>
+  }
+  hlo.computation private @cond1(%arg0: tuple<tensor<i32>, tensor<i32>>) -> tensor<i1> {
+    %0 = get_tuple_element %arg0 {index = 0 : i64} : (tuple<tensor<i32>, tensor<i32>>) -> tensor<i32>
+    %1 = constant {value = dense<-100> : tensor<i32>} : () -> tensor<i32>
+    %2 = compare %0, %1 {direction = #hlo<comparison_direction LT>} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    return %2 : tensor<i1>
+  }
+  hlo.computation private @cond2(%arg0: tuple<tensor<i32>, tensor<i32>>) -> tensor<i1> {
+    %0 = get_tuple_element %arg0 {index = 0 : i64} : (tuple<tensor<i32>, tensor<i32>>) -> tensor<i32>
+    %1 = get_tuple_element %arg0 {index = 1 : i64} : (tuple<tensor<i32>, tensor<i32>>) -> tensor<i32>
+    %2 = compare %0, %1 {direction = #hlo<comparison_direction LT>} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    return %2 : tensor<i1>
+  }
+  hlo.computation private @body(%arg0: tuple<tensor<i32>, tensor<4xf32>>) -> tuple<tensor<i32>, tensor<4xf32>> {
+    %0 = get_tuple_element %arg0 {index = 0 : i64} : (tuple<tensor<i32>, tensor<4xf32>>) -> tensor<i32>
+    %1 = get_tuple_element %arg0 {index = 1 : i64} : (tuple<tensor<i32>, tensor<4xf32>>) -> tensor<4xf32>
+    %2 = constant {value = dense<2> : tensor<i32>} : () -> tensor<i32>
+    %3 = multiply %0, %2 : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %4 = negate %1 : (tensor<4xf32>) -> tensor<4xf32>
+    %5 = tuple %3, %4 : (tensor<i32>, tensor<4xf32>) -> tuple<tensor<i32>, tensor<4xf32>>
+    return %5 : tuple<tensor<i32>, tensor<4xf32>>
+  }
+  hlo.computation private @body2(%arg0: tuple<tensor<i32>, tensor<i32>>) -> tuple<tensor<i32>, tensor<i32>> {
+    %0 = get_tuple_element %arg0 {index = 0 : i64} : (tuple<tensor<i32>, tensor<i32>>) -> tensor<i32>
+    %1 = get_tuple_element %arg0 {index = 1 : i64} : (tuple<tensor<i32>, tensor<i32>>) -> tensor<i32>
+    %2 = constant {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %3 = add %0, %2 : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %4 = tuple %3, %1 : (tensor<i32>, tensor<i32>) -> tuple<tensor<i32>, tensor<i32>>
+    return %4 : tuple<tensor<i32>, tensor<i32>>
+  }
+  hlo.computation private @noisy(%arg0: tuple<tensor<i32>, tensor<4xf32>>) -> tuple<tensor<i32>, tensor<4xf32>> {
+    %0 = get_tuple_element %arg0 {index = 0 : i64} : (tuple<tensor<i32>, tensor<4xf32>>) -> tensor<i32>
+    %1 = get_tuple_element %arg0 {index = 1 : i64} : (tuple<tensor<i32>, tensor<4xf32>>) -> tensor<4xf32>
+    %2 = constant {value = dense<2> : tensor<i32>} : () -> tensor<i32>
+    %3 = multiply %0, %2 : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %4 = after_all : () -> !hlo.token
+    %5 = outfeed %1, %4 {outfeed_shape = tensor<4xf32>} : (tensor<4xf32>, !hlo.token) -> !hlo.token
+    %6 = tuple %3, %1 : (tensor<i32>, tensor<4xf32>) -> tuple<tensor<i32>, tensor<4xf32>>
+    return %6 : tuple<tensor<i32>, tensor<4xf32>>
+  }
+  hlo.computation @e(%arg0: tensor<4xf32>, %arg1: tensor<i32>) -> tuple<tuple<tensor<i32>, tensor<4xf32>>, tuple<tensor<i32>, tensor<i32>>, tuple<tensor<i32>, tensor<i32>>, tuple<tensor<i32>, tensor<4xf32>>, tuple<tensor<i32>, tensor<4xf32>>> attributes {entry} {
+    %three = constant {value = dense<3> : tensor<i32>} : () -> tensor<i32>
+    %six = constant {value = dense<6> : tensor<i32>} : () -> tensor<i32>
+    %ten = constant {value = dense<10> : tensor<i32>} : () -> tensor<i32>
+    %0 = tuple %three, %arg0 : (tensor<i32>, tensor<4xf32>) -> tuple<tensor<i32>, tensor<4xf32>>
+    %w0 = while %0 {body = @body, condition = @cond} : (tuple<tensor<i32>, tensor<4xf32>>) -> tuple<tensor<i32>, tensor<4xf32>>
+    %1 = tuple %arg1, %ten : (tensor<i32>, tensor<i32>) -> tuple<tensor<i32>, tensor<i32>>
+    %w1 = while %1 {body = @body2, condition = @cond1} : (tuple<tensor<i32>, tensor<i32>>) -> tuple<tensor<i32>, tensor<i32>>
+    %6 = tuple %ten, %ten : (tensor<i32>, tensor<i32>) -> tuple<tensor<i32>, tensor<i32>>
+    %w2 = while %6 {body = @body2, condition = @cond2} : (tuple<tensor<i32>, tensor<i32>>) -> tuple<tensor<i32>, tensor<i32>>
+    %7 = tuple %six, %arg0 : (tensor<i32>, tensor<4xf32>) -> tuple<tensor<i32>, tensor<4xf32>>
+    %w3 = while %7 {body = @noisy, condition = @cond} : (tuple<tensor<i32>, tensor<4xf32>>) -> tuple<tensor<i32>, tensor<4xf32>>
+    %w4 = while %7 {body = @body, condition = @cond, frontend_attributes = {"skip-simplify-while-loops_trip-count-one" = "true"}} : (tuple<tensor<i32>, tensor<4xf32>>) -> tuple<tensor<i32>, tensor<4xf32>>
+    %t = tuple %w0, %w1, %w2, %w3, %w4 : (tuple<tensor<i32>, tensor<4xf32>>, tuple<tensor<i32>, tensor<i32>>, tuple<tensor<i32>, tensor<i32>>, tuple<tensor<i32>, tensor<4xf32>>, tuple<tensor<i32>, tensor<4xf32>>) -> tuple<tuple<tensor<i32>, tensor<4xf32>>, tuple<tensor<i32>, tensor<i32>>, tuple<tensor<i32>, tensor<i32>>, tuple<tensor<i32>, tensor<4xf32>>, tuple<tensor<i32>, tensor<4xf32>>>
+    return %t : tuple<tuple<tensor<i32>, tensor<4xf32>>, tuple<tensor<i32>, tensor<i32>>, tuple<tensor<i32>, tensor<i32>>, tuple<tensor<i32>, tensor<4xf32>>, tuple<tensor<i32>, tensor<4xf32>>>
+  }
+}

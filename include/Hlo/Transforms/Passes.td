@@ -205,9 +205,11 @@ def HloWhileLoopSimplifier
     reads are removed; elements with the same init that the body passes on
     unchanged become one; a state holding nested tuples is flattened. The
     trip count comes from the loop's `known_trip_count` backend config or
-    from an induction variable (constant init, constant step, compared with
-    a constant). Removing or inlining a loop needs a condition without side
-    effects; loops with control edges are left alone. Rewritten loops get
+    from XLA's brute force: the condition and the update of an induction
+    variable with a constant init are evaluated, up to one update.
+    Removing a loop needs a condition without side effects, inlining it a
+    body without side effects too; loops with control edges are left
+    alone. Rewritten loops get
     new condition and body computations; the old ones are removed when
     nothing calls them any more.
   }];
@@ -632,25 +634,38 @@ def HloReduceScatterCreator
 
 def HloConditionalSimplifier
     : Pass<"hlo-conditional-simplifier", "::mlir::ModuleOp"> {
-  let summary = "Inline conditionals whose branch is known and narrow their "
-                "results (XLA's ConditionalSimplifier)";
+  let summary = "Inline, select, narrow and merge conditionals (XLA's "
+                "ConditionalSimplifier)";
   let description = [{
     A conditional with one branch, or with a constant branch index (pred
     true: branch 0, false: branch 1; an s32 out of range: the last branch),
     is replaced by the instructions of the branch that runs, on that
-    branch's operand. A conditional whose tuple result only
-    get-tuple-elements read returns just the elements read: each branch is
-    copied with a root tuple of those elements and the get-tuple-elements
-    are renumbered. Left alone: conditionals with side effects (not
-    inlined), with sharding, with control predecessors or used as one, and
-    conditionals whose branches hold channel instructions. Not done yet:
-    XLA's select of two cheap branches, merging of duplicate result
-    elements, removal of unused branch operands.
+    branch's operand. A pred conditional whose two branches hold only
+    elementwise instructions, constants, broadcasts, concatenates,
+    dynamic-slices, pads, reduces, reshapes, slices and tuple instructions
+    (and neither only moves tuple elements) runs both branches and selects
+    their results. Result elements that every branch computes with the same
+    instruction are merged; a conditional whose tuple result only
+    get-tuple-elements read returns just the elements read; one that
+    nothing uses returns an empty tuple; a branch whose tuple parameter has
+    elements it never reads takes the read ones only. Left alone:
+    conditionals with side effects (not inlined nor selected), with
+    sharding, with control predecessors or used as one, and conditionals
+    whose branches hold channel instructions.
   }];
   let statistics = [
     Statistic<"numRemoved", "inlined", "Conditionals replaced by a branch">,
+    Statistic<"numSelected", "selected",
+              "Conditionals replaced by both branches and a select">,
+    Statistic<"numMerged", "merged",
+              "Conditionals whose duplicate result elements were merged">,
     Statistic<"numNarrowed", "narrowed",
               "Conditionals whose unused result elements were removed">,
+    Statistic<"numEmptied", "emptied",
+              "Unused conditionals given an empty tuple result">,
+    Statistic<"numOperandsNarrowed", "operands-narrowed",
+              "Branch computations whose unused parameter elements were "
+              "removed">,
   ];
 }
 
