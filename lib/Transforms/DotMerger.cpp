@@ -15,8 +15,8 @@
 // cycle. Dots are grouped by shared operand; a group is scanned in block
 // order and a dot joins the merge of the earlier ones unless it is reached
 // from them, found by a forward search bounded by the dot's position (the
-// block order is topological) and by a fixed number of visited
-// instructions. Merges may not overlap in the block order: the block range
+// block order is topological) and by a number of visited instructions
+// (per merge, and for all merges of a block together). Merges may not overlap in the block order: the block range
 // between the first and last member of a merge contains no member of
 // another, so each search sees the graph as it is after the other merges.
 // Instructions after the first member that use the merged ones move after
@@ -46,8 +46,14 @@ using namespace mlir;
 using namespace mlir::hlo;
 
 /// The most instructions one merge's dependency search visits; past it the
-/// merge takes no further dot (keeps the pass linear in module size).
+/// merge takes no further dot.
 static constexpr int64_t kMaxVisited = 4096;
+/// The searches of one block visit at most kMaxVisited plus this many
+/// instructions per instruction of the block, all together: the pass stays
+/// linear when many groups of dots depend on each other (layers that share
+/// weights), and merges of nearby dots (a few instructions apart) are
+/// found all the same.
+static constexpr int64_t kVisitsPerInstruction = 8;
 
 /// Bytes of an array type's elements (XLA's ByteSizeOfElements; a pred or
 /// a sub-byte element counts one byte).
@@ -134,8 +140,9 @@ struct Merge {
 /// searched in block order up to the position of the dot asked about.
 class ReachSearch {
 public:
-  explicit ReachSearch(const DenseMap<Operation *, int64_t> &position)
-      : position(position) {}
+  ReachSearch(const DenseMap<Operation *, int64_t> &position,
+              int64_t &budget)
+      : position(position), budget(budget) {}
 
   void addMember(Operation *op) {
     for (Operation *user : op->getUsers())
@@ -151,7 +158,7 @@ public:
       expanded.emplace_back(position.lookup(next), next);
       for (Operation *user : next->getUsers())
         push(user);
-      if (static_cast<int64_t>(visited.size()) > kMaxVisited)
+      if (static_cast<int64_t>(visited.size()) > kMaxVisited || --budget < 0)
         return std::nullopt;
     }
     return visited.contains(op);
@@ -175,6 +182,8 @@ private:
 
   using Entry = std::pair<int64_t, Operation *>;
   const DenseMap<Operation *, int64_t> &position;
+  /// What the block's searches may still visit.
+  int64_t &budget;
   std::priority_queue<Entry, std::vector<Entry>, llvm::on_first<std::greater<>>>
       frontier;
   DenseSet<Operation *> visited;
@@ -304,6 +313,7 @@ struct DotMergerPass : hlo::impl::HloDotMergerBase<DotMergerPass> {
     };
 
     SmallVector<Merge> merges;
+    int64_t budget = kMaxVisited + kVisitsPerInstruction * pos;
     for (auto &[key, dots] : groups) {
       unsigned side = key.second;
       SmallVector<DotOp> remaining = dots;
@@ -318,7 +328,7 @@ struct DotMergerPass : hlo::impl::HloDotMergerBase<DotMergerPass> {
           continue;
         }
         Merge merge{{seed}, side, {}};
-        ReachSearch search(position);
+        ReachSearch search(position, budget);
         search.addMember(seed);
         int64_t mergedBytes = dotBytes(seed);
         bool stopped = false;

@@ -647,22 +647,33 @@ struct DynamicPadderPass
       }
       return true;
     };
-    WalkResult walk = module.walk([&](ComputationOp comp) {
-      bool inEntry = comp.getEntry();
-      if (inEntry)
+    // The computations the entry reaches (others are dead: left alone).
+    SymbolTable symbols(module);
+    for (auto comp : module.getOps<ComputationOp>())
+      if (comp.getEntry())
         entry = comp;
-      for (Type t : comp.getArgumentTypes())
-        if (!check(comp, t, inEntry))
-          return WalkResult::interrupt();
-      for (Operation &op : comp.getBody().front())
-        for (Type t : op.getResultTypes())
-          if (!check(&op, t, inEntry))
-            return WalkResult::interrupt();
-      return WalkResult::advance();
-    });
-    if (walk.wasInterrupted())
-      return signalPassFailure();
-    if (!any || !entry)
+    if (!entry)
+      return markAllAnalysesPreserved();
+    SmallVector<ComputationOp> reached = {entry};
+    DenseSet<Operation *> seen = {entry};
+    for (size_t i = 0; i < reached.size(); ++i)
+      forEachCallee(reached[i], symbols, [&](ComputationOp callee) {
+        if (seen.insert(callee).second)
+          reached.push_back(callee);
+      });
+    for (ComputationOp comp : reached) {
+      bool inEntry = comp == entry;
+      auto checkAll = [&](Operation *op, TypeRange types) {
+        return llvm::all_of(types,
+                            [&](Type t) { return check(op, t, inEntry); });
+      };
+      if (!checkAll(comp, comp.getArgumentTypes()) ||
+          llvm::any_of(comp.getBody().front(), [&](Operation &op) {
+            return !checkAll(&op, op.getResultTypes());
+          }))
+        return signalPassFailure();
+    }
+    if (!any)
       return markAllAnalysesPreserved();
     if (failed(Padder(entry, sliceDynamicOutput).run()))
       return signalPassFailure();

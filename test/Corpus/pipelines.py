@@ -34,7 +34,8 @@ EXPANDERS = {"hlo-dot-decomposer", "hlo-batchnorm-expander",
              "hlo-gather-expander", "hlo-operand-upcaster",
              "hlo-result-caster", "hlo-comparison-expander",
              "hlo-logistic-expander", "hlo-stochastic-convert-decomposer",
-             "hlo-rng-expander", "hlo-rng-bit-generator-expander"}
+             "hlo-rng-expander", "hlo-rng-bit-generator-expander",
+             "hlo-dynamic-padder"}
 INSTRUCTION = re.compile(r"^\s*(ROOT\s+)?%?[\w.\-]+ = ", re.M)
 RNG = re.compile(r"\brng\(")
 AFTER_PASS = re.compile(r"\.\d{4}\.after_([\w-]+)\.hlo$")
