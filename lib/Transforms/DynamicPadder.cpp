@@ -203,6 +203,9 @@ LogicalResult Padder::visitReshape(ReshapeOp op) {
   Value x = op.getOperand();
   Value result = op->getResult(0);
   ArrayRef<int64_t> in = shapeOf(x), out = shapeOf(result);
+  // An array without elements has no padding to keep in place.
+  if (llvm::is_contained(in, 0))
+    return success();
   // A dynamic dimension keeps its data in place when it is the most major
   // of its group: the groups start where the prefix products meet.
   int64_t o = 0, outPrefix = 1, inPrefix = 1;
@@ -638,6 +641,11 @@ struct DynamicPadderPass
       if (!inEntry) {
         op->emitError("hlo-dynamic-padder cannot pad dynamic dimensions in a "
                       "called computation");
+        return false;
+      }
+      if (isa<TupleType>(type) && isa<ComputationOp>(op)) {
+        op->emitError("hlo-dynamic-padder cannot pad a tuple parameter with "
+                      "dynamic dimensions");
         return false;
       }
       if (!isa<TupleType>(type) && !boundedLayout(type)) {
