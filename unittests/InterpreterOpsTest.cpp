@@ -749,7 +749,27 @@ TEST_F(InterpreterTest, DynamicDimensions) {
             "error: reverse 'r': operand 0 has dynamic dimensions below "
             "their bounds (runtime sizes [4]); the interpreter tracks "
             "runtime sizes only through set-dimension-size, "
-            "get-dimension-size, dynamic-reshape and elementwise ops");
+            "get-dimension-size, dynamic-reshape, elementwise ops, "
+            "PadToStatic and the entry's root");
+  // The entry's root, and each element of a root tuple, come back at their
+  // runtime shapes, as XLA returns them.
+  EXPECT_EQ(body("ROOT e = f32[<=6] negate(d)"), "f32[4] {-0, -1, -2, -3}");
+  EXPECT_EQ(body("ROOT t = (f32[<=6], f32[6]) tuple(d, x)"),
+            "(f32[4], f32[6]) ({0, 1, 2, 3}, {0, 1, 2, 3, 4, 5})");
+  // XLA's custom calls between the padded and the dynamic forms.
+  EXPECT_EQ(body("p = (f32[6], s32[]) custom-call(d), "
+                 "custom_call_target=\"PadToStatic\"\n"
+                 "ROOT s = s32[] get-tuple-element(p), index=1"),
+            "s32[] 4");
+  EXPECT_EQ(body("two = s32[] constant(2)\n"
+                 "ROOT s = f32[<=6] custom-call(x, two), "
+                 "custom_call_target=\"SliceToDynamic\""),
+            "f32[2] {0, 1}");
+  EXPECT_EQ(body("seven = s32[] constant(7)\n"
+                 "ROOT s = f32[<=6] custom-call(x, seven), "
+                 "custom_call_target=\"SliceToDynamic\""),
+            "error: custom-call 's': size 7 of dimension 0 is outside [0, 6] "
+            "(its bound)");
   // Elementwise operands with different runtime sizes.
   EXPECT_EQ(body("m = s32[] constant(5)\n"
                  "d5 = f32[<=6] set-dimension-size(x, m), dimensions={0}\n"

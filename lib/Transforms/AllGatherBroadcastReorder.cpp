@@ -28,11 +28,10 @@ using namespace mlir::hlo;
 
 namespace {
 struct AllGatherBroadcastReorderPass
-    : hlo::impl::HloAllGatherBroadcastReorderBase<
-          AllGatherBroadcastReorderPass> {
+    : ChangeReportingPass<AllGatherBroadcastReorderPass, hlo::impl::HloAllGatherBroadcastReorderBase> {
   int64_t nextChannelId = 1;
 
-  void runOnOperation() override {
+  void run() {
     ModuleOp module = getOperation();
     bool constrained = false;
     module.walk([&](Operation *op) {
@@ -147,6 +146,7 @@ struct AllGatherBroadcastReorderPass
     if (bcast->use_empty() && !hasControlPredecessors(bcast))
       bcast.erase();
     ++numReordered;
+    changed = true;
   }
 };
 } // namespace

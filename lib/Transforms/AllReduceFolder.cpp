@@ -133,8 +133,8 @@ static std::optional<Groups> explicitGroups(AllReduceOp ar) {
 
 namespace {
 struct AllReduceFolderPass
-    : hlo::impl::HloAllReduceFolderBase<AllReduceFolderPass> {
-  void runOnOperation() override {
+    : ChangeReportingPass<AllReduceFolderPass, hlo::impl::HloAllReduceFolderBase> {
+  void run() {
     ModuleOp module = getOperation();
     bool constrained = false;
     int64_t nextChannelId = 1;
@@ -205,6 +205,7 @@ struct AllReduceFolderPass
         outer.erase();
         inner.erase();
         ++numFolded;
+        changed = true;
       }
     }
   }

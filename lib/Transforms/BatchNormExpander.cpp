@@ -233,10 +233,10 @@ static bool isExpandable(Operation *op) {
 
 namespace {
 struct BatchNormExpanderPass
-    : hlo::impl::HloBatchNormExpanderBase<BatchNormExpanderPass> {
-  using HloBatchNormExpanderBase::HloBatchNormExpanderBase;
+    : ChangeReportingPass<BatchNormExpanderPass, hlo::impl::HloBatchNormExpanderBase> {
+  using ChangeReportingPass::ChangeReportingPass;
 
-  void runOnOperation() override {
+  void run() {
     ModuleOp module = getOperation();
     SmallVector<Operation *> worklist;
     for (ComputationOp comp : nonFusionComputations(module))
@@ -282,6 +282,7 @@ struct BatchNormExpanderPass
       bn->getResult(0).replaceAllUsesWith(result);
       bn->erase();
       ++numExpanded;
+      changed = true;
     }
   }
 

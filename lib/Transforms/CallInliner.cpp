@@ -40,10 +40,11 @@ static void inlineCall(CallOp call, ComputationOp callee) {
 }
 
 namespace {
-struct CallInlinerPass : hlo::impl::HloCallInlinerBase<CallInlinerPass> {
-  using HloCallInlinerBase::HloCallInlinerBase;
+struct CallInlinerPass
+    : ChangeReportingPass<CallInlinerPass, hlo::impl::HloCallInlinerBase> {
+  using ChangeReportingPass::ChangeReportingPass;
 
-  void runOnOperation() override {
+  void run() {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
     // The calls of each computation, and how many call sites each callee
@@ -69,6 +70,7 @@ struct CallInlinerPass : hlo::impl::HloCallInlinerBase<CallInlinerPass> {
         inlineCall(call, callee);
         inlined.insert(callee);
         ++numInlined;
+        changed = true;
       }
       done.insert(comp);
     }

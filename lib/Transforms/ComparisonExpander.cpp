@@ -75,8 +75,8 @@ static Value totalOrderKey(ExpansionBuilder &b, Value v) {
 
 namespace {
 struct ComparisonExpanderPass
-    : hlo::impl::HloComparisonExpanderBase<ComparisonExpanderPass> {
-  using Base::Base;
+    : ChangeReportingPass<ComparisonExpanderPass, hlo::impl::HloComparisonExpanderBase> {
+  using ChangeReportingPass::ChangeReportingPass;
 
   /// The parsed `expand-via-upcast` pairs.
   SmallVector<std::pair<FloatType, FloatType>> upcasts;
@@ -112,7 +112,7 @@ struct ComparisonExpanderPass
     return type;
   }
 
-  void runOnOperation() override {
+  void run() {
     SmallVector<CompareOp> worklist;
     getOperation().walk([&](CompareOp op) {
       if (op.getComparisonType() != ComparisonType::TOTALORDER ||
@@ -142,6 +142,7 @@ struct ComparisonExpanderPass
       op.getResult().replaceAllUsesWith(result);
       op.erase();
       ++numExpanded;
+      changed = true;
     }
   }
 };

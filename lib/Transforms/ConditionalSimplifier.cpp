@@ -354,8 +354,8 @@ removeUnusedOperands(ComputationOp branch,
 
 namespace {
 struct ConditionalSimplifierPass
-    : hlo::impl::HloConditionalSimplifierBase<ConditionalSimplifierPass> {
-  void runOnOperation() override {
+    : ChangeReportingPass<ConditionalSimplifierPass, hlo::impl::HloConditionalSimplifierBase> {
+  void run() {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
     SmallVector<ConditionalOp> conds;
@@ -374,12 +374,18 @@ struct ConditionalSimplifierPass
                    callsChannelInstructions(b, symbols);
           }))
         continue;
-      if (mergeDuplicateElements(cond, branches))
+      if (mergeDuplicateElements(cond, branches)) {
         ++numMerged;
-      if (removeUnusedElements(cond, branches, symbols))
+        changed = true;
+      }
+      if (removeUnusedElements(cond, branches, symbols)) {
         ++numNarrowed;
-      if (emptyUnusedResult(cond, branches, symbols))
+        changed = true;
+      }
+      if (emptyUnusedResult(cond, branches, symbols)) {
         ++numEmptied;
+        changed = true;
+      }
       if (isMemoryEffectFree(cond)) {
         int64_t taken =
             branches.size() == 1 ? 0 : constantBranch(cond, branches.size());
@@ -389,10 +395,12 @@ struct ConditionalSimplifierPass
               builder, branches[taken], cond.getBranchOperands()[taken]));
           cond.erase();
           ++numRemoved;
+          changed = true;
           continue;
         }
         if (selectBranches(cond, branches)) {
           ++numSelected;
+          changed = true;
           continue;
         }
       }
@@ -407,8 +415,11 @@ struct ConditionalSimplifierPass
       for (auto [k, branch] : llvm::enumerate(lookupBranches(cond, symbols)))
         calls[branch].push_back({cond, unsigned(k)});
     for (auto &[branch, callers] : calls)
-      if (removeUnusedOperands(cast<ComputationOp>(branch), callers, symbols))
+      if (removeUnusedOperands(cast<ComputationOp>(branch), callers,
+                               symbols)) {
         ++numOperandsNarrowed;
+        changed = true;
+      }
   }
 
   /// Narrows the tuple `cond` returns to the elements its

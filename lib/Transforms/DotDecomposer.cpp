@@ -191,8 +191,9 @@ static void canonicalizeDot(DotOp dot) {
 }
 
 namespace {
-struct DotDecomposerPass : hlo::impl::HloDotDecomposerBase<DotDecomposerPass> {
-  void runOnOperation() override {
+struct DotDecomposerPass
+    : ChangeReportingPass<DotDecomposerPass, hlo::impl::HloDotDecomposerBase> {
+  void run() {
     SmallVector<DotOp> worklist;
     for (ComputationOp comp : nonFusionComputations(getOperation()))
       for (auto dot : comp.getBody().getOps<DotOp>())
@@ -201,6 +202,7 @@ struct DotDecomposerPass : hlo::impl::HloDotDecomposerBase<DotDecomposerPass> {
     for (DotOp dot : worklist) {
       canonicalizeDot(dot);
       ++numCanonicalized;
+      changed = true;
     }
   }
 };

@@ -278,10 +278,11 @@ static void rewriteMerge(Merge &merge) {
 }
 
 namespace {
-struct DotMergerPass : hlo::impl::HloDotMergerBase<DotMergerPass> {
-  using Base::Base;
+struct DotMergerPass
+    : ChangeReportingPass<DotMergerPass, hlo::impl::HloDotMergerBase> {
+  using ChangeReportingPass::ChangeReportingPass;
 
-  void runOnOperation() override {
+  void run() {
     for (ComputationOp comp : nonFusionComputations(getOperation()))
       for (Block &block : comp.getBody())
         mergeBlock(block);
@@ -369,7 +370,9 @@ struct DotMergerPass : hlo::impl::HloDotMergerBase<DotMergerPass> {
 
     for (Merge &merge : merges) {
       numMergedDots += merge.dots.size();
+      changed = true;
       ++numMerges;
+      changed = true;
       rewriteMerge(merge);
     }
   }

@@ -15,6 +15,7 @@
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/Passes.h"
+#include "TransformUtils.h"
 
 #include "mlir/IR/SymbolTable.h"
 
@@ -76,8 +77,8 @@ void collectCallSites(ComputationOp comp, SmallVectorImpl<CallSite> &sites) {
 }
 
 struct FlattenCallGraphPass
-    : hlo::impl::HloFlattenCallGraphBase<FlattenCallGraphPass> {
-  void runOnOperation() override {
+    : ChangeReportingPass<FlattenCallGraphPass, hlo::impl::HloFlattenCallGraphBase> {
+  void run() {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
     DenseMap<Operation *, SmallVector<CallSite>> sitesOf;
@@ -109,6 +110,7 @@ struct FlattenCallGraphPass
         symbols.insert(clone, std::next(Block::iterator(comp)));
         sites[i].setCallee(clone.getSymNameAttr());
         ++numClones;
+        changed = true;
         SmallVector<CallSite> inner;
         collectCallSites(clone, inner);
         for (const CallSite &site : inner)

@@ -121,8 +121,8 @@ static void expandGather(GatherOp op, SymbolTable &symbols) {
 
 namespace {
 struct GatherExpanderPass
-    : hlo::impl::HloGatherExpanderBase<GatherExpanderPass> {
-  using Base::Base;
+    : ChangeReportingPass<GatherExpanderPass, hlo::impl::HloGatherExpanderBase> {
+  using ChangeReportingPass::ChangeReportingPass;
 
   /// True if `op` can be expanded and the mode picks it.
   bool matches(GatherOp op) {
@@ -137,7 +137,7 @@ struct GatherExpanderPass
            gatherIndexCount(op) == 1 || isBroadcast(op);
   }
 
-  void runOnOperation() override {
+  void run() {
     SymbolTable symbols(getOperation());
     SmallVector<GatherOp> gathers;
     getOperation().walk([&](GatherOp op) {
@@ -147,6 +147,7 @@ struct GatherExpanderPass
     for (GatherOp op : gathers) {
       expandGather(op, symbols);
       ++numExpanded;
+      changed = true;
     }
   }
 };

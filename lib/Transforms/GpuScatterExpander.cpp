@@ -11,6 +11,7 @@
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/Passes.h"
 #include "ScatterExpander.h"
+#include "TransformUtils.h"
 
 namespace mlir::hlo {
 #define GEN_PASS_DEF_HLOGPUSCATTEREXPANDER
@@ -40,8 +41,8 @@ static bool isUnsupportedOnGpu(ScatterOp op) {
 
 namespace {
 struct GpuScatterExpanderPass
-    : hlo::impl::HloGpuScatterExpanderBase<GpuScatterExpanderPass> {
-  void runOnOperation() override {
+    : ChangeReportingPass<GpuScatterExpanderPass, hlo::impl::HloGpuScatterExpanderBase> {
+  void run() {
     ScatterExpansion expansion(getOperation());
     SmallVector<ScatterOp> scatters;
     getOperation().walk([&](ScatterOp op) {
@@ -51,6 +52,7 @@ struct GpuScatterExpanderPass
     for (ScatterOp op : scatters) {
       expansion.expand(op);
       ++numExpanded;
+      changed = true;
     }
   }
 };

@@ -43,17 +43,20 @@ static llvm::hash_code structuralHash(ComputationOp comp) {
 }
 
 namespace {
-struct HloCsePass : hlo::impl::HloCseBase<HloCsePass> {
-  using HloCseBase::HloCseBase;
+struct HloCsePass
+    : ChangeReportingPass<HloCsePass, hlo::impl::HloCseBase> {
+  using ChangeReportingPass::ChangeReportingPass;
 
-  void runOnOperation() override {
+  void run() {
     ModuleOp module = getOperation();
     if (mergeComputations)
       mergeIdenticalComputations(module);
     IRRewriter rewriter(&getContext());
     for (auto comp : module.getOps<ComputationOp>()) {
       DominanceInfo dominance(comp);
-      eliminateCommonSubExpressions(rewriter, dominance, comp);
+      bool merged = false;
+      eliminateCommonSubExpressions(rewriter, dominance, comp, &merged);
+      changed |= merged;
     }
   }
 
@@ -107,6 +110,7 @@ struct HloCsePass : hlo::impl::HloCseBase<HloCsePass> {
     for (ComputationOp comp : merged) {
       comp.erase();
       ++numMergedComputations;
+      changed = true;
     }
   }
 };

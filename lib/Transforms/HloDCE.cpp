@@ -25,10 +25,11 @@ using namespace mlir;
 using namespace mlir::hlo;
 
 namespace {
-struct HloDcePass : hlo::impl::HloDceBase<HloDcePass> {
-  using HloDceBase::HloDceBase;
+struct HloDcePass
+    : ChangeReportingPass<HloDcePass, hlo::impl::HloDceBase> {
+  using ChangeReportingPass::ChangeReportingPass;
 
-  void runOnOperation() override {
+  void run() {
     ModuleOp module = getOperation();
     for (auto comp : module.getOps<ComputationOp>())
       removeDeadInstructions(comp);
@@ -42,6 +43,7 @@ struct HloDcePass : hlo::impl::HloDceBase<HloDcePass> {
         if (!op.hasTrait<OpTrait::IsTerminator>() && isOpTriviallyDead(&op)) {
           op.erase();
           ++numDeadInstructions;
+          changed = true;
         }
   }
 
@@ -66,6 +68,7 @@ struct HloDcePass : hlo::impl::HloDceBase<HloDcePass> {
       if (!live.contains(comp)) {
         comp.erase();
         ++numDeadComputations;
+        changed = true;
       }
   }
 };

@@ -1,8 +1,10 @@
 //===- HloPassFix.cpp - run a pipeline to a fixed point -------------------===//
 //
-// XLA's HloPassFix: a pipeline run again until it changes nothing. The
-// module's OperationFingerPrint (operations, operands, attributes, result
-// types and locations) before and after a run tells whether it changed.
+// XLA's HloPassFix: a pipeline run again until it changes nothing. A run
+// changed nothing if every pass in it preserved all analyses (what the HLO
+// passes do when they rewrite nothing), or if the module's
+// OperationFingerPrint (operations, operands, attributes, result types and
+// locations) equals the one after the previous run.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,16 +58,36 @@ struct HloFixedPointPass : hlo::impl::HloFixedPointBase<HloFixedPointPass> {
       nested->getDependentDialects(registry);
   }
 
+  /// Cached on the module while no pass changes it: a pass that changed
+  /// nothing preserves all analyses (as every HLO pass does), any other
+  /// run invalidates it.
+  struct Unchanged {
+    explicit Unchanged(Operation *) {}
+  };
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (maxIterations == 0)
       return;
+    // A run after which the marker survived changed nothing. Passes that do
+    // not say so (foreign ones) are caught by comparing the module's
+    // fingerprint with the one after the previous run: hashing the module
+    // costs more than a run of most passes, so only runs that may have
+    // changed it pay for it.
+    std::optional<OperationFingerPrint> previous;
     for (unsigned i = 0; i < maxIterations; ++i) {
-      OperationFingerPrint before(module);
+      (void)getAnalysis<Unchanged>();
       if (failed(runPipeline(*nested, module)))
         return signalPassFailure();
-      if (OperationFingerPrint(module) == before)
+      if (getCachedAnalysis<Unchanged>()) {
+        if (i == 0)
+          markAllAnalysesPreserved();
         return;
+      }
+      OperationFingerPrint after(module);
+      if (previous && after == *previous)
+        return;
+      previous.emplace(after);
     }
     // At the module's location: emitting on the op would print it whole.
     mlir::emitWarning(module.getLoc())

@@ -22,8 +22,8 @@ using namespace mlir::hlo;
 
 namespace {
 struct LogisticExpanderPass
-    : hlo::impl::HloLogisticExpanderBase<LogisticExpanderPass> {
-  void runOnOperation() override {
+    : ChangeReportingPass<LogisticExpanderPass, hlo::impl::HloLogisticExpanderBase> {
+  void run() {
     SmallVector<LogisticOp> worklist;
     getOperation().walk([&](LogisticOp op) {
       Type type = op.getType();
@@ -45,6 +45,7 @@ struct LogisticExpanderPass
       op->getResult(0).replaceAllUsesWith(result);
       op.erase();
       ++numExpanded;
+      changed = true;
     }
   }
 };

@@ -17,6 +17,7 @@
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/Passes.h"
 #include "RewriteUtils.h"
+#include "TransformUtils.h"
 
 namespace mlir::hlo {
 #define GEN_PASS_DEF_HLOOPERANDUPCASTER
@@ -55,8 +56,8 @@ static Type upcastType(Operation *op) {
 
 namespace {
 struct OperandUpcasterPass
-    : hlo::impl::HloOperandUpcasterBase<OperandUpcasterPass> {
-  void runOnOperation() override {
+    : ChangeReportingPass<OperandUpcasterPass, hlo::impl::HloOperandUpcasterBase> {
+  void run() {
     for (ComputationOp comp : nonFusionComputations(getOperation())) {
       for (Operation &op : comp.getBody().getOps()) {
         if (!isa<DotOp, ConvolutionOp>(op))
@@ -76,6 +77,7 @@ struct OperandUpcasterPass
           op.setOperand(i, convert->getResult(0));
         }
         ++numUpcast;
+        changed = true;
       }
     }
   }

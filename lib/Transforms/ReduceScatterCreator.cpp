@@ -285,11 +285,11 @@ static int64_t unmodifiedDim(ArrayRef<int64_t> in, ArrayRef<int64_t> out,
 
 namespace {
 struct ReduceScatterCreatorPass
-    : hlo::impl::HloReduceScatterCreatorBase<ReduceScatterCreatorPass> {
+    : ChangeReportingPass<ReduceScatterCreatorPass, hlo::impl::HloReduceScatterCreatorBase> {
   int64_t nextChannelId = 1;
   int64_t numReplicas = 1, numPartitions = 1;
 
-  void runOnOperation() override {
+  void run() {
     ModuleOp module = getOperation();
     if (auto r = module->getAttrOfType<IntegerAttr>("hlo.replica_count"))
       numReplicas = std::max<int64_t>(1, r.getInt());
@@ -408,6 +408,7 @@ struct ReduceScatterCreatorPass
       reshape.erase();
     ar.erase();
     ++numCreated;
+    changed = true;
   }
 };
 } // namespace

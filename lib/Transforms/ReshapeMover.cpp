@@ -138,8 +138,9 @@ static bool reshapeLeavesDimensionsUnmodified(ArrayRef<int64_t> from,
 }
 
 namespace {
-struct ReshapeMoverPass : hlo::impl::HloReshapeMoverBase<ReshapeMoverPass> {
-  using Base::Base;
+struct ReshapeMoverPass
+    : ChangeReportingPass<ReshapeMoverPass, hlo::impl::HloReshapeMoverBase> {
+  using ChangeReportingPass::ChangeReportingPass;
 
   /// XLA's CanTriviallyRearrange: `value` takes the inverse of `rearrange`
   /// for free.
@@ -226,7 +227,7 @@ struct ReshapeMoverPass : hlo::impl::HloReshapeMoverBase<ReshapeMoverPass> {
     });
   }
 
-  void runOnOperation() override {
+  void run() {
     for (ComputationOp comp : nonFusionComputations(getOperation()))
       moveInComputation(comp);
   }
@@ -329,6 +330,7 @@ struct ReshapeMoverPass : hlo::impl::HloReshapeMoverBase<ReshapeMoverPass> {
     op->getResult(0).replaceAllUsesWith(result->getResult(0));
     op->erase();
     ++numMoved;
+    changed = true;
   }
 };
 } // namespace

@@ -16,6 +16,7 @@
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/Passes.h"
 #include "RewriteUtils.h"
+#include "TransformUtils.h"
 
 namespace mlir::hlo {
 #define GEN_PASS_DEF_HLORESULTCASTER
@@ -43,8 +44,9 @@ static Type accumulationType(Operation *op) {
 }
 
 namespace {
-struct ResultCasterPass : hlo::impl::HloResultCasterBase<ResultCasterPass> {
-  void runOnOperation() override {
+struct ResultCasterPass
+    : ChangeReportingPass<ResultCasterPass, hlo::impl::HloResultCasterBase> {
+  void run() {
     for (ComputationOp comp : nonFusionComputations(getOperation())) {
       for (Operation &op :
            llvm::make_early_inc_range(comp.getBody().getOps())) {
@@ -63,6 +65,7 @@ struct ResultCasterPass : hlo::impl::HloResultCasterBase<ResultCasterPass> {
                                                declared, {result});
         result.replaceAllUsesExcept(convert->getResult(0), convert);
         ++numCast;
+        changed = true;
       }
     }
   }

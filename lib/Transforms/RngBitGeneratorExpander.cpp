@@ -285,8 +285,8 @@ static StringRef algorithmName(RngAlgorithm algorithm) {
 
 namespace {
 struct RngBitGeneratorExpanderPass
-    : hlo::impl::HloRngBitGeneratorExpanderBase<RngBitGeneratorExpanderPass> {
-  using Base::Base;
+    : ChangeReportingPass<RngBitGeneratorExpanderPass, hlo::impl::HloRngBitGeneratorExpanderBase> {
+  using ChangeReportingPass::ChangeReportingPass;
 
   /// The algorithm of rng_default, from `default-algorithm`.
   RngAlgorithm defaultKind = RngAlgorithm::rng_philox;
@@ -351,10 +351,11 @@ struct RngBitGeneratorExpanderPass
         b.create(TupleOp::getOperationName(), resultType, {newState, bits});
     ReturnOp::create(builder, loc, root);
     ++numComputations;
+    changed = true;
     return generator;
   }
 
-  void runOnOperation() override {
+  void run() {
     SymbolTable symbols(getOperation());
     SmallVector<RngBitGeneratorOp> worklist;
     getOperation().walk([&](RngBitGeneratorOp op) {
@@ -376,6 +377,7 @@ struct RngBitGeneratorExpanderPass
       op.getResult().replaceAllUsesWith(call->getResult(0));
       op.erase();
       ++numExpanded;
+      changed = true;
     }
     generators.clear();
   }

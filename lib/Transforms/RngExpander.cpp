@@ -207,8 +207,9 @@ Value RngBody::build(RngDistribution distribution, RankedTensorType type,
 }
 
 namespace {
-struct RngExpanderPass : hlo::impl::HloRngExpanderBase<RngExpanderPass> {
-  using Base::Base;
+struct RngExpanderPass
+    : ChangeReportingPass<RngExpanderPass, hlo::impl::HloRngExpanderBase> {
+  using ChangeReportingPass::ChangeReportingPass;
 
   /// The element type the rng is generated in (f32 for f16 and bf16), or
   /// null if this pass leaves it alone (XLA's Philox distributions take
@@ -275,7 +276,7 @@ struct RngExpanderPass : hlo::impl::HloRngExpanderBase<RngExpanderPass> {
     return comp;
   }
 
-  void runOnOperation() override {
+  void run() {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
     auto count = [&](StringRef name) {
@@ -338,6 +339,7 @@ struct RngExpanderPass : hlo::impl::HloRngExpanderBase<RngExpanderPass> {
       op.getResult().replaceAllUsesWith(result);
       op.erase();
       ++numExpanded;
+      changed = true;
     }
     computations.clear();
   }

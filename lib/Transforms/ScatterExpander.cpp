@@ -251,8 +251,8 @@ bool isAssociativeCombiner(ComputationOp combiner) {
 }
 
 struct ScatterExpanderPass
-    : hlo::impl::HloScatterExpanderBase<ScatterExpanderPass> {
-  using Base::Base;
+    : ChangeReportingPass<ScatterExpanderPass, hlo::impl::HloScatterExpanderBase> {
+  using ChangeReportingPass::ChangeReportingPass;
 
   /// True if the mode picks `op` (isExpandable).
   bool matches(ScatterOp op, SymbolTable &symbols) {
@@ -267,7 +267,7 @@ struct ScatterExpanderPass
            !isAssociativeCombiner(combiner) && scatterIndexCount(op) != 1;
   }
 
-  void runOnOperation() override {
+  void run() {
     ModuleOp module = getOperation();
     ScatterExpansion expansion(module);
     SmallVector<ScatterOp> scatters;
@@ -278,6 +278,7 @@ struct ScatterExpanderPass
     for (ScatterOp op : scatters) {
       expansion.expand(op);
       ++numExpanded;
+      changed = true;
     }
   }
 };

@@ -51,8 +51,8 @@ static std::optional<llvm::BitVector> usedOperands(SortOp sort,
 
 namespace {
 struct SortSimplifierPass
-    : hlo::impl::HloSortSimplifierBase<SortSimplifierPass> {
-  void runOnOperation() override {
+    : ChangeReportingPass<SortSimplifierPass, hlo::impl::HloSortSimplifierBase> {
+  void run() {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
     llvm::DenseSet<Operation *> fused;
@@ -130,7 +130,9 @@ struct SortSimplifierPass
     }
     sort.erase();
     ++numSimplified;
+    changed = true;
     numRemovedOperands += n - operands.size();
+    changed = true;
   }
 };
 } // namespace

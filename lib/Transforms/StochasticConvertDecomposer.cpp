@@ -59,9 +59,8 @@ static Value decompose(ExpansionBuilder &b, StochasticConvertOp op) {
 
 namespace {
 struct StochasticConvertDecomposerPass
-    : hlo::impl::HloStochasticConvertDecomposerBase<
-          StochasticConvertDecomposerPass> {
-  void runOnOperation() override {
+    : ChangeReportingPass<StochasticConvertDecomposerPass, hlo::impl::HloStochasticConvertDecomposerBase> {
+  void run() {
     SmallVector<StochasticConvertOp> worklist;
     getOperation().walk([&](StochasticConvertOp op) {
       auto result = dyn_cast<RankedTensorType>(op.getType());
@@ -83,6 +82,7 @@ struct StochasticConvertDecomposerPass
       op.getResult().replaceAllUsesWith(result);
       op.erase();
       ++numDecomposed;
+      changed = true;
     }
   }
 };

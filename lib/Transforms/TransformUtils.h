@@ -67,6 +67,28 @@ inline bool isControlPredecessor(Operation *op) {
   return false;
 }
 
+/// The base of an HLO pass that reports whether it changed the module:
+/// `Derived::run()` does the work and sets `changed` with every rewrite.
+/// A run that changed nothing preserves all analyses, so MLIR's pass
+/// manager does not verify the module after it and hlo-fixed-point sees
+/// the run changed nothing without hashing the module.
+///   struct FooPass : ChangeReportingPass<FooPass, hlo::impl::HloFooBase>
+template <typename Derived, template <typename> class GeneratedBase>
+class ChangeReportingPass : public GeneratedBase<Derived> {
+public:
+  using GeneratedBase<Derived>::GeneratedBase;
+
+  void runOnOperation() final {
+    changed = false;
+    static_cast<Derived *>(this)->run();
+    if (!changed)
+      this->markAllAnalysesPreserved();
+  }
+
+protected:
+  bool changed = false;
+};
+
 /// Calls `fn` on every computation that an instruction of `comp` refers to
 /// (once per reference).
 void forEachCallee(ComputationOp comp, SymbolTable &symbols,

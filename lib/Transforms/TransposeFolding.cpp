@@ -72,10 +72,10 @@ static bool isRowColumnTranspose(TransposeOp transpose, ArrayRef<int64_t> batch,
 
 namespace {
 struct TransposeFoldingPass
-    : hlo::impl::HloTransposeFoldingBase<TransposeFoldingPass> {
-  using Base::Base;
+    : ChangeReportingPass<TransposeFoldingPass, hlo::impl::HloTransposeFoldingBase> {
+  using ChangeReportingPass::ChangeReportingPass;
 
-  void runOnOperation() override {
+  void run() {
     for (ComputationOp comp : nonFusionComputations(getOperation()))
       comp.getBody().walk([&](Operation *op) {
         if (auto dot = dyn_cast<DotOp>(op))
@@ -93,7 +93,7 @@ struct TransposeFoldingPass
     if (!lhsType || !rhsType || lhsType.getRank() < 2 || rhsType.getRank() < 2)
       return;
     Builder b(dot.getContext());
-    bool changed = false;
+    bool folded = false;
     auto fold = [&](OpOperand &operand, StringRef batchName,
                     StringRef contractingName,
                     std::optional<ArrayRef<int64_t>> batchDims,
@@ -113,7 +113,7 @@ struct TransposeFoldingPass
                    b.getDenseI64ArrayAttr(permuted(contracting, perm)));
       operand.set(transpose.getOperand());
       ++numTransposesFolded;
-      changed = true;
+      folded = changed = true;
     };
     fold(dot.getLhsMutable(), dot.getLhsBatchDimsAttrName(),
          dot.getLhsContractingDimsAttrName(), dot.getLhsBatchDims(),
@@ -121,7 +121,7 @@ struct TransposeFoldingPass
     fold(dot.getRhsMutable(), dot.getRhsBatchDimsAttrName(),
          dot.getRhsContractingDimsAttrName(), dot.getRhsBatchDims(),
          dot.getRhsContractingDims());
-    if (changed)
+    if (folded)
       ++numDotsFolded;
   }
 
@@ -131,7 +131,7 @@ struct TransposeFoldingPass
     SmallVector<int64_t> inSpatial(dn.getInputSpatial());
     int64_t kernelIn = dn.getKernelInput(), kernelOut = dn.getKernelOutput();
     SmallVector<int64_t> kernelSpatial(dn.getKernelSpatial());
-    bool changed = false;
+    bool folded = false;
     if (TransposeOp transpose = foldableTranspose(conv.getLhs())) {
       ArrayRef<int64_t> perm = transpose.getDimensions();
       inBatch = perm[inBatch];
@@ -139,7 +139,7 @@ struct TransposeFoldingPass
       inSpatial = permuted(inSpatial, perm);
       conv.getLhsMutable().assign(transpose.getOperand());
       ++numTransposesFolded;
-      changed = true;
+      folded = changed = true;
     }
     if (TransposeOp transpose = foldableTranspose(conv.getRhs())) {
       ArrayRef<int64_t> perm = transpose.getDimensions();
@@ -148,9 +148,9 @@ struct TransposeFoldingPass
       kernelSpatial = permuted(kernelSpatial, perm);
       conv.getRhsMutable().assign(transpose.getOperand());
       ++numTransposesFolded;
-      changed = true;
+      folded = changed = true;
     }
-    if (!changed)
+    if (!folded)
       return;
     conv.setDimLabelsAttr(ConvDimensionNumbersAttr::get(
         conv.getContext(), inBatch, inFeature, inSpatial, kernelIn, kernelOut,

@@ -52,10 +52,10 @@ static Value forwardTuple(TupleOp tuple) {
 
 namespace {
 struct TupleSimplifierPass
-    : hlo::impl::HloTupleSimplifierBase<TupleSimplifierPass> {
-  using HloTupleSimplifierBase::HloTupleSimplifierBase;
+    : ChangeReportingPass<TupleSimplifierPass, hlo::impl::HloTupleSimplifierBase> {
+  using ChangeReportingPass::ChangeReportingPass;
 
-  void runOnOperation() override {
+  void run() {
     for (auto comp : getOperation().getOps<ComputationOp>()) {
       if (excludeEntryComputation && comp.getEntry())
         continue;
@@ -71,6 +71,7 @@ struct TupleSimplifierPass
         op.getResult(0).replaceAllUsesWith(replacement);
         op.erase();
         ++numRewrites;
+        changed = true;
       }
     }
   }

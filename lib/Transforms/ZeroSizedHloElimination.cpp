@@ -36,8 +36,8 @@ static bool isReplaceable(Operation *op) {
 
 namespace {
 struct ZeroSizedHloEliminationPass
-    : hlo::impl::HloZeroSizedHloEliminationBase<ZeroSizedHloEliminationPass> {
-  void runOnOperation() override {
+    : ChangeReportingPass<ZeroSizedHloEliminationPass, hlo::impl::HloZeroSizedHloEliminationBase> {
+  void run() {
     for (auto comp : getOperation().getOps<ComputationOp>()) {
       for (Operation &op :
            llvm::make_early_inc_range(comp.getBody().getOps())) {
@@ -55,6 +55,7 @@ struct ZeroSizedHloEliminationPass
         op.getResult(0).replaceAllUsesWith(constant->getResult(0));
         op.erase();
         ++numReplaced;
+        changed = true;
       }
     }
   }
