@@ -1,6 +1,7 @@
 // RUN: hlo-opt %s -split-input-file --hlo-algebraic-simplifier | FileCheck %s
 // RUN: hlo-opt %s -split-input-file --hlo-algebraic-simplifier="enable-power-rewrites=false" | FileCheck %s --check-prefix=NOPOW
 // RUN: hlo-opt %s -split-input-file --hlo-algebraic-simplifier="enable-dot-to-multiply-rewrite=false" | FileCheck %s --check-prefix=NODOT
+// RUN: hlo-opt %s -split-input-file --hlo-algebraic-simplifier="enable-floats-are-real=true" | FileCheck %s --check-prefix=REAL
 // RUN: hlo-opt %s -split-input-file --hlo-algebraic-simplifier --hlo-check-semantics -o /dev/null
 
 // Integer identities: A-A = 0, A*0 = 0 (zeros as a broadcast scalar),
@@ -451,7 +452,7 @@ hlo.computation @kept(%a: tensor<8xf32>, %d: tensor<?xf32, #hlo.layout<[0], boun
 // -----
 
 // Unsigned divide and remainder by a power of two: a logical shift and a
-// mask. Signed ones and other divisors stay.
+// mask. Other divisors stay (signed ones: @signed_powers_of_two).
 // CHECK-LABEL: hlo.computation @unsigned_powers_of_two
 hlo.computation @unsigned_powers_of_two(%u: tensor<4xui32>, %s: tensor<4xi32>) -> tuple<tensor<4xui32>, tensor<4xui32>, tensor<4xi32>, tensor<4xui32>> attributes {entry} {
   // CHECK-DAG: %[[K:.*]] = constant {value = dense<3> : tensor<ui32>}
@@ -465,11 +466,95 @@ hlo.computation @unsigned_powers_of_two(%u: tensor<4xui32>, %s: tensor<4xi32>) -
   // CHECK: tuple %[[SH]], %[[AND]], %[[SD]], %[[UD]]
   %c8 = hlo.constant {value = dense<8> : tensor<4xui32>} : () -> tensor<4xui32>
   %c6 = hlo.constant {value = dense<6> : tensor<4xui32>} : () -> tensor<4xui32>
-  %s8 = hlo.constant {value = dense<8> : tensor<4xi32>} : () -> tensor<4xi32>
+  %s8 = hlo.constant {value = dense<12> : tensor<4xi32>} : () -> tensor<4xi32>
   %0 = hlo.divide %u, %c8 : (tensor<4xui32>, tensor<4xui32>) -> tensor<4xui32>
   %1 = hlo.remainder %u, %c8 : (tensor<4xui32>, tensor<4xui32>) -> tensor<4xui32>
   %2 = hlo.divide %s, %s8 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
   %3 = hlo.remainder %u, %c6 : (tensor<4xui32>, tensor<4xui32>) -> tensor<4xui32>
   %r = hlo.tuple %0, %1, %2, %3 : (tensor<4xui32>, tensor<4xui32>, tensor<4xi32>, tensor<4xui32>) -> tuple<tensor<4xui32>, tensor<4xui32>, tensor<4xi32>, tensor<4xui32>>
   hlo.return %r : tuple<tensor<4xui32>, tensor<4xui32>, tensor<4xi32>, tensor<4xui32>>
+}
+
+// -----
+
+// Signed divide and remainder by a positive power of two: the shift or
+// mask on |A|, negated where A is negative. Divisors that are not a
+// positive power of two (6, -8, INT_MIN) stay.
+// CHECK-LABEL: hlo.computation @signed_powers_of_two
+hlo.computation @signed_powers_of_two(%s: tensor<4xi32>) -> tuple<tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>> attributes {entry} {
+  // CHECK-DAG: %[[Z:.*]] = constant {value = dense<0> : tensor<i32>}
+  // CHECK-DAG: %[[K:.*]] = constant {value = dense<3> : tensor<i32>}
+  // CHECK-DAG: %[[M:.*]] = constant {value = dense<7> : tensor<i32>}
+  // CHECK: %[[ZB:.*]] = broadcast %[[Z]]
+  // CHECK: %[[NEG:.*]] = compare %arg0, %[[ZB]] {direction = #hlo<comparison_direction LT>}
+  // CHECK: %[[NA:.*]] = negate %arg0
+  // CHECK: %[[ABS:.*]] = select %[[NEG]], %[[NA]], %arg0
+  // CHECK: %[[KB:.*]] = broadcast %[[K]]
+  // CHECK: %[[Q:.*]] = shift_right_logical %[[ABS]], %[[KB]]
+  // CHECK: %[[NQ:.*]] = negate %[[Q]]
+  // CHECK: %[[DIV:.*]] = select %[[NEG]], %[[NQ]], %[[Q]]
+  // CHECK: %[[ZB2:.*]] = broadcast %[[Z]]
+  // CHECK: %[[NEG2:.*]] = compare %arg0, %[[ZB2]] {direction = #hlo<comparison_direction LT>}
+  // CHECK: %[[NA2:.*]] = negate %arg0
+  // CHECK: %[[ABS2:.*]] = select %[[NEG2]], %[[NA2]], %arg0
+  // CHECK: %[[MB:.*]] = broadcast %[[M]]
+  // CHECK: %[[R:.*]] = and %[[ABS2]], %[[MB]]
+  // CHECK: %[[NR:.*]] = negate %[[R]]
+  // CHECK: %[[REM:.*]] = select %[[NEG2]], %[[NR]], %[[R]]
+  // CHECK: %[[D6:.*]] = divide %arg0,
+  // CHECK: %[[RM8:.*]] = remainder %arg0,
+  // CHECK: %[[DMIN:.*]] = divide %arg0,
+  // CHECK: tuple %[[DIV]], %[[REM]], %[[D6]], %[[RM8]], %[[DMIN]] :
+  %c8 = hlo.constant {value = dense<8> : tensor<4xi32>} : () -> tensor<4xi32>
+  %c6 = hlo.constant {value = dense<6> : tensor<4xi32>} : () -> tensor<4xi32>
+  %cm8 = hlo.constant {value = dense<-8> : tensor<4xi32>} : () -> tensor<4xi32>
+  %cmin = hlo.constant {value = dense<-2147483648> : tensor<4xi32>} : () -> tensor<4xi32>
+  %0 = hlo.divide %s, %c8 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %1 = hlo.remainder %s, %c8 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %2 = hlo.divide %s, %c6 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %3 = hlo.remainder %s, %cm8 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %4 = hlo.divide %s, %cmin : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %r = hlo.tuple %0, %1, %2, %3, %4 : (tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>) -> tuple<tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>>
+  hlo.return %r : tuple<tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>>
+}
+
+// -----
+
+// A*C + B*C = (A+B)*C when both multiplies have no other user: integers
+// (either operand order); floats when C is a constant +-2^k, other floats
+// only with enable-floats-are-real.
+// CHECK-LABEL: hlo.computation @distributive
+// REAL-LABEL: hlo.computation @distributive
+hlo.computation @distributive(%a: tensor<4xi32>, %b: tensor<4xi32>, %c: tensor<4xi32>, %f: tensor<4xf32>, %g: tensor<4xf32>, %h: tensor<4xf32>) -> tuple<tensor<4xi32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xi32>> attributes {entry} {
+  // CHECK-DAG: %[[S0:.*]] = add %arg0, %arg1
+  // CHECK-DAG: %[[P0:.*]] = multiply %[[S0]], %arg2
+  // CHECK-DAG: %[[Q:.*]] = broadcast %{{.*}} : (tensor<f32>) -> tensor<4xf32>
+  // CHECK-DAG: %[[S1:.*]] = add %arg3, %arg4
+  // CHECK-DAG: %[[P1:.*]] = multiply %[[S1]], %[[Q]]
+  // CHECK-DAG: %[[F0:.*]] = multiply %arg3, %arg5
+  // CHECK-DAG: %[[F1:.*]] = multiply %arg4, %arg5
+  // CHECK-DAG: %[[KEEP:.*]] = add %[[F0]], %[[F1]]
+  // CHECK-DAG: %[[SH:.*]] = multiply %arg0, %arg2
+  // CHECK-DAG: %[[OT:.*]] = multiply %arg1, %arg2
+  // CHECK-DAG: %[[KEEP2:.*]] = add %[[SH]], %[[OT]]
+  // CHECK: tuple %[[P0]], %[[P1]], %[[KEEP]], %[[KEEP2]], %[[SH]] :
+  // REAL-NOT: multiply %arg3, %arg5
+  // REAL: %[[P:.*]] = multiply %{{.*}}, %arg5
+  // REAL: tuple %{{.*}}, %{{.*}}, %[[P]], %{{.*}}, %{{.*}} :
+  %m0 = hlo.multiply %c, %a : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %m1 = hlo.multiply %b, %c : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %0 = hlo.add %m0, %m1 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %two = hlo.constant {value = dense<-0.25> : tensor<f32>} : () -> tensor<f32>
+  %twos = hlo.broadcast %two {dimensions = array<i64>} : (tensor<f32>) -> tensor<4xf32>
+  %m2 = hlo.multiply %f, %twos : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %m3 = hlo.multiply %g, %twos : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = hlo.add %m2, %m3 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %m4 = hlo.multiply %f, %h : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %m5 = hlo.multiply %g, %h : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %2 = hlo.add %m4, %m5 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %m6 = hlo.multiply %a, %c : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %m7 = hlo.multiply %b, %c : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %3 = hlo.add %m6, %m7 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %r = hlo.tuple %0, %1, %2, %3, %m6 : (tensor<4xi32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xi32>) -> tuple<tensor<4xi32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xi32>>
+  hlo.return %r : tuple<tensor<4xi32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xi32>>
 }

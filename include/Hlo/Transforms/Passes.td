@@ -262,8 +262,11 @@ def HloAlgebraicSimplifier
       (A*C1)*C2 = A*(C1*C2);
     - power by a constant 0, 1, 2 (and -1 for floats); select of equal
       branches; abs of an abs;
-    - divide: A/1 = A; unsigned A/2^k = A>>k and A%2^k = A&(2^k-1); for
-      floats A/C = A*(1/C), A/sqrt(B) = A*rsqrt(B) and
+    - A*C+B*C = (A+B)*C for integers (floats when C is a constant +-2^k,
+      or with `enable-floats-are-real`), both multiplies with no other user;
+    - divide: A/1 = A; unsigned A/2^k = A>>k and A%2^k = A&(2^k-1), signed
+      ones the same on |A|, negated for negative A; for floats
+      A/C = A*(1/C), A/sqrt(B) = A*rsqrt(B) and
       A/rsqrt(B) = A*sqrt(B) (sqrt/rsqrt with no other user),
       exp(A)/exp(B) = exp(A-B), A/exp(B) = A*exp(-B),
       A/pow(B, C) = A*pow(B, -C); rsqrt(1/A) = sqrt(A);
@@ -294,6 +297,10 @@ def HloAlgebraicSimplifier
            "bool", /*default=*/"true",
            "Rewrite a dot with no contracting dimension of size above 1 as "
            "a multiply of broadcasts (XLA's enable_dot_to_multiply_rewrite)">,
+    Option<"enableFloatsAreReal", "enable-floats-are-real", "bool",
+           /*default=*/"false",
+           "Treat floats as reals: A*C+B*C = (A+B)*C for every float C "
+           "(XLA's enable_floats_are_real)">,
   ];
 }
 
