@@ -7,9 +7,10 @@
 // ops). Its own rewrites are XLA's handlers that depend on element types
 // (integers for A-A, A*0, x==x, reassociation and A*C+B*C; floats for A/C;
 // signed or unsigned divides by 2^k), on options (power, dot to multiply,
-// floats are real), on users (A/sqrt(B) only when the sqrt has no other
-// user) or on the reducer of a reduce; and XLA's rewrites of slices,
-// concatenates, reduces, dots, divides and conversions.
+// floats are real, window reduce to reduce, ...), on users (A/sqrt(B) only
+// when the sqrt has no other user) or on the reducer of a reduce; and
+// XLA's rewrites of slices, concatenates, reduces, reduce-windows, dots,
+// divides and conversions.
 //
 // This file holds the arithmetic and conversion rewrites and the pass; the
 // shape rewrites are in AlgebraicSimplifierShapes.cpp. Every rewrite looks
@@ -505,7 +506,12 @@ struct AlgebraicSimplifierPass
             RsqrtOfReciprocal, RemainderByPowerOfTwo, ConvertPair,
             BitcastConvertPair>(context);
     set.add<DistributeMultiply>(context, enableFloatsAreReal);
-    populateShapePatterns(set, symbols, enableDotToMultiplyRewrite);
+    ShapeOptions options;
+    options.dotToMultiply = enableDotToMultiplyRewrite;
+    options.windowReduceToReduce = enableWindowReduceToReduceReplacement;
+    options.unconditionalReduceOfConcat =
+        enableUnconditionalReduceOfConcatReplacement;
+    populateShapePatterns(set, symbols, options);
     if (enablePowerRewrites)
       set.add<PowerByConstant>(context);
     FrozenRewritePatternSet patterns(std::move(set));

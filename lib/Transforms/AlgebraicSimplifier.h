@@ -3,8 +3,8 @@
 // Private to lib/Transforms: what the two files of hlo-algebraic-simplifier
 // share: small helpers, the pattern base that skips instructions with
 // control predecessors, and the shape rewrites (slices, concatenates,
-// reductions, dots: AlgebraicSimplifierShapes.cpp) that the pass adds to
-// its arithmetic ones (AlgebraicSimplifier.cpp).
+// reductions, reduce-windows, dots: AlgebraicSimplifierShapes.cpp) that the
+// pass adds to its arithmetic ones (AlgebraicSimplifier.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +16,7 @@
 
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/SymbolTable.h"
 
 namespace mlir::hlo::algsimp {
 
@@ -124,10 +125,17 @@ template <typename OpT> struct HloPattern : OpRewritePattern<OpT> {
   virtual LogicalResult rewrite(OpT op, PatternRewriter &rewriter) const = 0;
 };
 
+/// The pass options the shape rewrites read (XLA's option names).
+struct ShapeOptions {
+  bool dotToMultiply = true;        // enable_dot_to_multiply_rewrite
+  bool windowReduceToReduce = true; // enable_window_reduce_to_reduce_...
+  bool unconditionalReduceOfConcat = true; // enable_unconditional_reduce_...
+};
+
 /// Adds the shape rewrites; the reduce rewrites find reducers in
-/// `symbols`, the dot-to-multiply rewrite comes with `dotToMultiply`.
+/// `symbols`.
 void populateShapePatterns(RewritePatternSet &set, SymbolTable &symbols,
-                           bool dotToMultiply);
+                           const ShapeOptions &options);
 
 } // namespace mlir::hlo::algsimp
 

@@ -1,8 +1,8 @@
 //===- AlgebraicSimplifierShapes.cpp - shape rewrites of the simplifier ---===//
 //
 // hlo-algebraic-simplifier's rewrites of slices, concatenates,
-// dynamic-update-slices, pads, broadcasts, reductions and dots (the pass
-// and its arithmetic rewrites are in AlgebraicSimplifier.cpp).
+// dynamic-update-slices, pads, broadcasts, reductions, reduce-windows and
+// dots (the pass and its arithmetic rewrites are in AlgebraicSimplifier.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -454,6 +454,271 @@ struct ReduceOfReshape : ReducePattern {
   }
 };
 
+/// XLA's reduce(concatenate(A, B, ...)) over the concatenated dimension =
+/// map(reduce(A), map(reduce(B), ...)) of the reducer: when the operands
+/// have one shape, the result is a scalar, or with
+/// `enable-unconditional-reduce-of-concat-replacement` (default on). The
+/// init must be the reducer's identity (XLA asks nothing of it, but another
+/// init would be added in once per operand).
+struct ReduceOfConcatenate : ReducePattern {
+  ReduceOfConcatenate(MLIRContext *context, SymbolTable &symbols,
+                      bool unconditional)
+      : ReducePattern(context, symbols), unconditional(unconditional) {}
+  LogicalResult rewriteReduce(ReduceOp op, Value arg, Value init,
+                              PatternRewriter &r) const override {
+    auto concat = plainDef<ConcatenateOp>(arg);
+    if (!concat || concat.getDimensions().size() != 1 ||
+        !llvm::is_contained(op.getDimensions(), concat.getDimensions()[0]) ||
+        !isIdentityOf(reducer(op), init))
+      return failure();
+    ValueRange inputs = concat.getInputs();
+    for (Value input : inputs)
+      if (!staticType(input))
+        return failure();
+    bool sameShapes = llvm::all_of(inputs, [&](Value input) {
+      return staticType(input).getShape() ==
+             staticType(inputs.front()).getShape();
+    });
+    auto type = staticType(op.getResult());
+    if (!unconditional && !sameShapes && type.getRank() != 0)
+      return failure();
+    Location loc = op.getLoc();
+    auto dims = llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+    Value result;
+    for (Value input : inputs) {
+      Value reduced =
+          createInstruction(r, loc, ReduceOp::getOperationName(), type,
+                            {input, init},
+                            {r.getNamedAttr("dimensions", op.getDimensionsAttr()),
+                             r.getNamedAttr("to_apply", op.getToApplyAttr())})
+              ->getResult(0);
+      result = !result ? reduced
+                       : createInstruction(
+                             r, loc, MapOp::getOperationName(), type,
+                             {result, reduced},
+                             {r.getNamedAttr("to_apply", op.getToApplyAttr()),
+                              r.getNamedAttr("dimensions",
+                                             r.getDenseI64ArrayAttr(dims))})
+                             ->getResult(0);
+    }
+    replace(r, op, result, true);
+    return success();
+  }
+  bool unconditional;
+};
+
+//===----------------------------------------------------------------------===//
+// Reduce-windows
+//===----------------------------------------------------------------------===//
+
+/// A window's fields over `rank` dimensions, each at its default where the
+/// attribute (or the whole window) leaves it out.
+struct WindowFields {
+  SmallVector<int64_t> size, stride, low, high, baseDilation, windowDilation,
+      reversal;
+  WindowFields(WindowAttr w, int64_t rank) {
+    auto field = [&](SmallVector<int64_t> &out, ArrayRef<int64_t> values,
+                     int64_t dflt) {
+      for (int64_t i = 0; i < rank; ++i)
+        out.push_back(i < int64_t(values.size()) ? values[i] : dflt);
+    };
+    field(size, w ? w.getSize() : ArrayRef<int64_t>(), 1);
+    field(stride, w ? w.getStride() : ArrayRef<int64_t>(), 1);
+    field(low, w ? w.getPadLow() : ArrayRef<int64_t>(), 0);
+    field(high, w ? w.getPadHigh() : ArrayRef<int64_t>(), 0);
+    field(baseDilation, w ? w.getLhsDilate() : ArrayRef<int64_t>(), 1);
+    field(windowDilation, w ? w.getRhsDilate() : ArrayRef<int64_t>(), 1);
+    field(reversal, w ? w.getReversal() : ArrayRef<int64_t>(), 0);
+  }
+  static bool all(ArrayRef<int64_t> v, int64_t x) {
+    return llvm::all_of(v, [&](int64_t e) { return e == x; });
+  }
+  bool padded() const { return !all(low, 0) || !all(high, 0); }
+  WindowAttr get(MLIRContext *context) const {
+    return WindowAttr::get(context, size, stride, low, high, baseDilation,
+                           windowDilation, reversal);
+  }
+};
+
+/// XLA's reduce-window rewrites, tried in its order, on single-input
+/// reduce-windows of static shapes:
+/// - of an empty array (or to one): the init broadcast;
+/// - of a scalar: the operand when the init is the reducer's identity,
+///   else a map of the reducer over the init and the operand (XLA takes
+///   the operand whatever the init);
+/// - windows of one element (size 1, stride 1, no dilation or reversal)
+///   with an add, minimum or maximum reducer: the reducer applied to the
+///   operand and the init broadcast, padded with the init where the window
+///   is; the operand itself when the init is the identity and there is no
+///   padding. A padded add needs the identity init (a padded element sums
+///   the init twice);
+/// - with `enable-window-reduce-to-reduce-replacement` (default on), no
+///   stride, dilation or padding and every window of size 1 or spanning its
+///   whole dimension: a reduce over the spanned dimensions, reshaped;
+/// - of a pad by the init (the same value, or equal constants): the pad
+///   folded into the window's padding (times the base dilation) and its
+///   interior padding into the base dilation (which must be 1 then). Edge
+///   padding must not be negative.
+struct ReduceWindowRewrites : HloPattern<ReduceWindowOp> {
+  ReduceWindowRewrites(MLIRContext *context, SymbolTable &symbols,
+                       bool toReduce)
+      : HloPattern(context), symbols(symbols), toReduce(toReduce) {}
+
+  LogicalResult rewrite(ReduceWindowOp op, PatternRewriter &r) const override {
+    if (op.getInputs().size() != 2)
+      return failure();
+    Value arg = op.getInputs()[0], init = op.getInputs()[1];
+    auto argType = staticType(arg), type = staticType(op.getResult());
+    if (!argType || !type || argType.getElementType() != type.getElementType())
+      return failure();
+    Location loc = op.getLoc();
+    Operation *reducer =
+        reducerOp(symbols.lookup<ComputationOp>(op.getToApply()));
+    bool identity = isIdentityOf(reducer, init);
+    auto broadcast = [&](Value scalar, Type to) {
+      return createInstruction(
+                 r, loc, BroadcastOp::getOperationName(), to, {scalar},
+                 {r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr({}))})
+          ->getResult(0);
+    };
+    if (argType.getNumElements() == 0 || type.getNumElements() == 0) {
+      replace(r, op, broadcast(init, op.getType()), true);
+      return success();
+    }
+    if (argType.getRank() == 0) {
+      if (identity && arg.getType() == op.getType()) {
+        replace(r, op, arg, false);
+        return success();
+      }
+      Operation *map = createInstruction(
+          r, loc, MapOp::getOperationName(), op.getType(), {init, arg},
+          {r.getNamedAttr("to_apply", op.getToApplyAttr()),
+           r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr({}))});
+      replace(r, op, map->getResult(0), true);
+      return success();
+    }
+    WindowFields w(op.getWindowAttr(), argType.getRank());
+    if (WindowFields::all(w.size, 1) && WindowFields::all(w.stride, 1) &&
+        WindowFields::all(w.baseDilation, 1) &&
+        WindowFields::all(w.windowDilation, 1) &&
+        WindowFields::all(w.reversal, 0) &&
+        isa_and_nonnull<AddOp, MinOp, MaxOp>(reducer) &&
+        succeeded(elementwise(op, arg, init, reducer, identity, w, r)))
+      return success();
+    if (toReduce && succeeded(asReduce(op, arg, init, w, r)))
+      return success();
+    return foldPad(op, arg, init, w, r);
+  }
+
+  /// A window of one element: reducer(x, init), padded with the init.
+  LogicalResult elementwise(ReduceWindowOp op, Value arg, Value init,
+                            Operation *reducer, bool identity,
+                            const WindowFields &w, PatternRewriter &r) const {
+    bool padded = w.padded();
+    if (!padded && identity) {
+      if (arg.getType() != op.getType())
+        return failure();
+      replace(r, op, arg, false);
+      return success();
+    }
+    if (padded && isa<AddOp>(reducer) && !identity)
+      return failure();
+    Location loc = op.getLoc();
+    Value b =
+        createInstruction(
+            r, loc, BroadcastOp::getOperationName(), arg.getType(), {init},
+            {r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr({}))})
+            ->getResult(0);
+    Value result = createInstruction(r, loc, reducer->getName().getStringRef(),
+                                     padded ? arg.getType() : op.getType(),
+                                     {arg, b}, {})
+                       ->getResult(0);
+    if (padded) {
+      SmallVector<int64_t> interior(w.low.size(), 0);
+      auto padding = PaddingAttr::get(r.getContext(), w.low, w.high, interior);
+      result = createInstruction(r, loc, PadOp::getOperationName(),
+                                 op.getType(), {result, init},
+                                 {r.getNamedAttr("padding", padding)})
+                   ->getResult(0);
+    }
+    replace(r, op, result, true);
+    return success();
+  }
+
+  /// Windows that span whole dimensions (or one element): a reduce.
+  LogicalResult asReduce(ReduceWindowOp op, Value arg, Value init,
+                         const WindowFields &w, PatternRewriter &r) const {
+    if (!WindowFields::all(w.stride, 1) ||
+        !WindowFields::all(w.baseDilation, 1) ||
+        !WindowFields::all(w.windowDilation, 1) || w.padded())
+      return failure();
+    auto type = staticType(op.getResult());
+    SmallVector<int64_t> dims, kept;
+    for (int64_t d = 0, e = w.size.size(); d < e; ++d) {
+      if (w.size[d] == 1)
+        kept.push_back(type.getDimSize(d));
+      else if (type.getDimSize(d) == 1)
+        dims.push_back(d);
+      else
+        return failure();
+    }
+    if (dims.empty())
+      return failure();
+    Location loc = op.getLoc();
+    Value reduced =
+        createInstruction(
+            r, loc, ReduceOp::getOperationName(),
+            RankedTensorType::get(kept, type.getElementType()), {arg, init},
+            {r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr(dims)),
+             r.getNamedAttr("to_apply", op.getToApplyAttr())})
+            ->getResult(0);
+    Operation *reshape =
+        createInstruction(r, loc, ReshapeOp::getOperationName(), op.getType(),
+                          {reduced}, {});
+    replace(r, op, reshape->getResult(0), true);
+    return success();
+  }
+
+  /// reduce-window(pad(x, init)): the pad in the window.
+  LogicalResult foldPad(ReduceWindowOp op, Value arg, Value init,
+                        const WindowFields &w, PatternRewriter &r) const {
+    auto pad = plainDef<PadOp>(arg);
+    if (!pad || !staticType(pad.getOperand()))
+      return failure();
+    Value padValue = pad.getPaddingValue();
+    Attribute a, b;
+    if (padValue != init &&
+        !(matchPattern(padValue, m_Constant(&a)) &&
+          matchPattern(init, m_Constant(&b)) && a == b))
+      return failure();
+    PaddingAttr config = pad.getPadding();
+    ArrayRef<int64_t> interiors = config.getInterior();
+    // As XLA: no interior padding into a base-dilated window at all.
+    if (!WindowFields::all(interiors, 0) &&
+        !WindowFields::all(w.baseDilation, 1))
+      return failure();
+    WindowFields folded = w;
+    for (int64_t d = 0, e = w.size.size(); d < e; ++d) {
+      int64_t low = config.getLow()[d], high = config.getHigh()[d];
+      int64_t interior = d < int64_t(interiors.size()) ? interiors[d] : 0;
+      if (low < 0 || high < 0)
+        return failure();
+      folded.low[d] += w.baseDilation[d] * low;
+      folded.high[d] += w.baseDilation[d] * high;
+      if (interior != 0)
+        folded.baseDilation[d] = 1 + interior;
+    }
+    r.modifyOpInPlace(op, [&] {
+      op->setOperand(0, pad.getOperand());
+      op.setWindowAttr(folded.get(op.getContext()));
+    });
+    return success();
+  }
+
+  SymbolTable &symbols;
+  bool toReduce;
+};
+
 //===----------------------------------------------------------------------===//
 // Dots
 //===----------------------------------------------------------------------===//
@@ -569,13 +834,17 @@ struct DotToMultiply : HloPattern<DotOp> {
 
 void mlir::hlo::algsimp::populateShapePatterns(RewritePatternSet &set,
                                                SymbolTable &symbols,
-                                               bool dotToMultiply) {
+                                               const ShapeOptions &options) {
   MLIRContext *context = set.getContext();
   set.add<SliceOfSlice, SliceOfConcatenate, ConcatenateOperands,
           DynamicUpdateSliceTrivial, PadOfScalarBroadcast, BroadcastOfIota,
           DotOfEmpty>(context);
   set.add<ReduceNothing, ReduceOfTranspose, ReduceOfReduce, ReduceOfReshape>(
       context, symbols);
-  if (dotToMultiply)
+  set.add<ReduceOfConcatenate>(context, symbols,
+                               options.unconditionalReduceOfConcat);
+  set.add<ReduceWindowRewrites>(context, symbols,
+                                options.windowReduceToReduce);
+  if (options.dotToMultiply)
     set.add<DotToMultiply>(context);
 }

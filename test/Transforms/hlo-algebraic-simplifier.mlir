@@ -2,6 +2,8 @@
 // RUN: hlo-opt %s -split-input-file --hlo-algebraic-simplifier="enable-power-rewrites=false" | FileCheck %s --check-prefix=NOPOW
 // RUN: hlo-opt %s -split-input-file --hlo-algebraic-simplifier="enable-dot-to-multiply-rewrite=false" | FileCheck %s --check-prefix=NODOT
 // RUN: hlo-opt %s -split-input-file --hlo-algebraic-simplifier="enable-floats-are-real=true" | FileCheck %s --check-prefix=REAL
+// RUN: hlo-opt %s -split-input-file --hlo-algebraic-simplifier="enable-window-reduce-to-reduce-replacement=false" | FileCheck %s --check-prefix=NOWR
+// RUN: hlo-opt %s -split-input-file --hlo-algebraic-simplifier="enable-unconditional-reduce-of-concat-replacement=false" | FileCheck %s --check-prefix=NOCAT
 // RUN: hlo-opt %s -split-input-file --hlo-algebraic-simplifier --hlo-check-semantics -o /dev/null
 
 // Integer identities: A-A = 0, A*0 = 0 (zeros as a broadcast scalar),
@@ -516,6 +518,95 @@ hlo.computation @signed_powers_of_two(%s: tensor<4xi32>) -> tuple<tensor<4xi32>,
   %4 = hlo.divide %s, %cmin : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
   %r = hlo.tuple %0, %1, %2, %3, %4 : (tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>) -> tuple<tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>>
   hlo.return %r : tuple<tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>>
+}
+
+// -----
+
+// Reduce-windows: a one-element window with the identity init is the
+// operand; with padding, the reducer on the operand and the init, padded
+// with the init (a padded add with another init stays); windows spanning
+// whole dimensions are a reduce; a pad by the init folds into the window;
+// a pad by another value stays; of a scalar, the operand (identity init)
+// or a map; of an empty array, the init broadcast.
+hlo.computation @addw(%x: tensor<f32>, %y: tensor<f32>) -> tensor<f32> {
+  %0 = hlo.add %x, %y : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  hlo.return %0 : tensor<f32>
+}
+hlo.computation @maxw(%x: tensor<f32>, %y: tensor<f32>) -> tensor<f32> {
+  %0 = hlo.maximum %x, %y : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  hlo.return %0 : tensor<f32>
+}
+// CHECK-LABEL: hlo.computation @reduce_windows
+// NOWR-LABEL: hlo.computation @reduce_windows
+hlo.computation @reduce_windows(%x: tensor<4x6xf32>, %i: tensor<f32>, %s: tensor<f32>, %e: tensor<0x3xf32>) -> tuple<tensor<4x6xf32>, tensor<5x8xf32>, tensor<5x6xf32>, tensor<1x6xf32>, tensor<2x6xf32>, tensor<2x6xf32>, tensor<f32>, tensor<f32>, tensor<0x3xf32>> attributes {entry} {
+  // CHECK-DAG: %[[Z:.*]] = constant {value = dense<0.000000e+00> : tensor<f32>}
+  // CHECK-DAG: %[[IB:.*]] = broadcast %arg1 {dimensions = array<i64>} : (tensor<f32>) -> tensor<4x6xf32>
+  // CHECK-DAG: %[[MAX:.*]] = maximum %arg0, %[[IB]]
+  // CHECK-DAG: %[[P:.*]] = pad %[[MAX]], %arg1 {padding = #hlo.padding<"1_0x0_2">} : (tensor<4x6xf32>, tensor<f32>) -> tensor<5x8xf32>
+  // CHECK-DAG: %[[KEEP:.*]] = reduce_window %arg0, %arg1 {to_apply = @addw, window = #hlo.window<"{size=1x1 pad=1_0x0_0}">}
+  // CHECK-DAG: %[[RED:.*]] = reduce %arg0, %arg1 {dimensions = array<i64: 0>, to_apply = @addw} : (tensor<4x6xf32>, tensor<f32>) -> tensor<6xf32>
+  // CHECK-DAG: %[[RS:.*]] = reshape %[[RED]] : (tensor<6xf32>) -> tensor<1x6xf32>
+  // CHECK-DAG: %[[FOLD:.*]] = reduce_window %arg0, %[[Z]] {to_apply = @addw, window = #hlo.window<"{size=3x1 stride=2x1 pad=1_1x0_0}">} : (tensor<4x6xf32>, tensor<f32>) -> tensor<2x6xf32>
+  // CHECK-DAG: %[[PO:.*]] = pad %arg0,
+  // CHECK-DAG: %[[KEEP2:.*]] = reduce_window %[[PO]], %[[Z]]
+  // CHECK-DAG: %[[MAP:.*]] = map %arg1, %arg2 {dimensions = array<i64>, to_apply = @addw} : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  // CHECK-DAG: %[[E:.*]] = broadcast %arg1 {dimensions = array<i64>} : (tensor<f32>) -> tensor<0x3xf32>
+  // CHECK: tuple %arg0, %[[P]], %[[KEEP]], %[[RS]], %[[FOLD]], %[[KEEP2]], %arg2, %[[MAP]], %[[E]] :
+  // NOWR: reduce_window %arg0, %arg1 {to_apply = @addw, window = #hlo.window<"{size=4x1}">}
+  %z = hlo.constant {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %one = hlo.constant {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+  %0 = hlo.reduce_window %x, %z {window = #hlo.window<"{size=1x1}">, to_apply = @addw} : (tensor<4x6xf32>, tensor<f32>) -> tensor<4x6xf32>
+  %1 = hlo.reduce_window %x, %i {window = #hlo.window<"{size=1x1 pad=1_0x0_2}">, to_apply = @maxw} : (tensor<4x6xf32>, tensor<f32>) -> tensor<5x8xf32>
+  %2 = hlo.reduce_window %x, %i {window = #hlo.window<"{size=1x1 pad=1_0x0_0}">, to_apply = @addw} : (tensor<4x6xf32>, tensor<f32>) -> tensor<5x6xf32>
+  %3 = hlo.reduce_window %x, %i {window = #hlo.window<"{size=4x1}">, to_apply = @addw} : (tensor<4x6xf32>, tensor<f32>) -> tensor<1x6xf32>
+  %pz = hlo.pad %x, %z {padding = #hlo.padding<"1_1x0_0">} : (tensor<4x6xf32>, tensor<f32>) -> tensor<6x6xf32>
+  %4 = hlo.reduce_window %pz, %z {window = #hlo.window<"{size=3x1 stride=2x1}">, to_apply = @addw} : (tensor<6x6xf32>, tensor<f32>) -> tensor<2x6xf32>
+  %po = hlo.pad %x, %one {padding = #hlo.padding<"1_1x0_0">} : (tensor<4x6xf32>, tensor<f32>) -> tensor<6x6xf32>
+  %5 = hlo.reduce_window %po, %z {window = #hlo.window<"{size=3x1 stride=2x1}">, to_apply = @addw} : (tensor<6x6xf32>, tensor<f32>) -> tensor<2x6xf32>
+  %6 = hlo.reduce_window %s, %z {to_apply = @addw} : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  %7 = hlo.reduce_window %s, %i {to_apply = @addw} : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  %8 = hlo.reduce_window %e, %i {window = #hlo.window<"{size=1x1}">, to_apply = @addw} : (tensor<0x3xf32>, tensor<f32>) -> tensor<0x3xf32>
+  %r = hlo.tuple %0, %1, %2, %3, %4, %5, %6, %7, %8 : (tensor<4x6xf32>, tensor<5x8xf32>, tensor<5x6xf32>, tensor<1x6xf32>, tensor<2x6xf32>, tensor<2x6xf32>, tensor<f32>, tensor<f32>, tensor<0x3xf32>) -> tuple<tensor<4x6xf32>, tensor<5x8xf32>, tensor<5x6xf32>, tensor<1x6xf32>, tensor<2x6xf32>, tensor<2x6xf32>, tensor<f32>, tensor<f32>, tensor<0x3xf32>>
+  hlo.return %r : tuple<tensor<4x6xf32>, tensor<5x8xf32>, tensor<5x6xf32>, tensor<1x6xf32>, tensor<2x6xf32>, tensor<2x6xf32>, tensor<f32>, tensor<f32>, tensor<0x3xf32>>
+}
+
+// -----
+
+// reduce(concatenate(A, B)) over the concatenated dimension is a map of
+// the reducer over reduce(A) and reduce(B) (operands of different shapes
+// only with enable-unconditional-reduce-of-concat-replacement, unless the
+// result is a scalar). Another init, or a reduce that keeps the
+// concatenated dimension, stays.
+hlo.computation @addc(%x: tensor<i32>, %y: tensor<i32>) -> tensor<i32> {
+  %0 = hlo.add %x, %y : (tensor<i32>, tensor<i32>) -> tensor<i32>
+  hlo.return %0 : tensor<i32>
+}
+// CHECK-LABEL: hlo.computation @reduce_of_concatenate
+// NOCAT-LABEL: hlo.computation @reduce_of_concatenate
+hlo.computation @reduce_of_concatenate(%a: tensor<2x3xi32>, %b: tensor<4x3xi32>, %i: tensor<i32>) -> tuple<tensor<3xi32>, tensor<i32>, tensor<3xi32>, tensor<6xi32>> attributes {entry} {
+  // CHECK-DAG: %[[Z:.*]] = constant {value = dense<0> : tensor<i32>}
+  // CHECK-DAG: %[[CAT:.*]] = concatenate %arg0, %arg1
+  // CHECK-DAG: %[[RA:.*]] = reduce %arg0, %[[Z]] {dimensions = array<i64: 0>, to_apply = @addc} : (tensor<2x3xi32>, tensor<i32>) -> tensor<3xi32>
+  // CHECK-DAG: %[[RB:.*]] = reduce %arg1, %[[Z]] {dimensions = array<i64: 0>, to_apply = @addc} : (tensor<4x3xi32>, tensor<i32>) -> tensor<3xi32>
+  // CHECK-DAG: %[[M:.*]] = map %[[RA]], %[[RB]] {dimensions = array<i64: 0>, to_apply = @addc}
+  // CHECK-DAG: %[[SA:.*]] = reduce %arg0, %[[Z]] {dimensions = array<i64: 0, 1>, to_apply = @addc} : (tensor<2x3xi32>, tensor<i32>) -> tensor<i32>
+  // CHECK-DAG: %[[SB:.*]] = reduce %arg1, %[[Z]] {dimensions = array<i64: 0, 1>, to_apply = @addc} : (tensor<4x3xi32>, tensor<i32>) -> tensor<i32>
+  // CHECK-DAG: %[[S:.*]] = map %[[SA]], %[[SB]] {dimensions = array<i64>, to_apply = @addc}
+  // CHECK-DAG: %[[K0:.*]] = reduce %[[CAT]], %arg2 {dimensions = array<i64: 0>
+  // CHECK-DAG: %[[K1:.*]] = reduce %[[CAT]], %[[Z]] {dimensions = array<i64: 1>
+  // CHECK: tuple %[[M]], %[[S]], %[[K0]], %[[K1]] :
+  // NOCAT-DAG: %[[CAT:.*]] = concatenate %arg0, %arg1
+  // NOCAT-DAG: %[[K:.*]] = reduce %[[CAT]], %{{.*}} {dimensions = array<i64: 0>, to_apply = @addc} : (tensor<6x3xi32>, tensor<i32>) -> tensor<3xi32>
+  // NOCAT-DAG: %[[S:.*]] = map %{{.*}}, %{{.*}} {dimensions = array<i64>, to_apply = @addc}
+  // NOCAT: tuple %[[K]], %[[S]],
+  %z = hlo.constant {value = dense<0> : tensor<i32>} : () -> tensor<i32>
+  %cat = hlo.concatenate %a, %b {dimensions = array<i64: 0>} : (tensor<2x3xi32>, tensor<4x3xi32>) -> tensor<6x3xi32>
+  %0 = hlo.reduce %cat, %z {dimensions = array<i64: 0>, to_apply = @addc} : (tensor<6x3xi32>, tensor<i32>) -> tensor<3xi32>
+  %1 = hlo.reduce %cat, %z {dimensions = array<i64: 0, 1>, to_apply = @addc} : (tensor<6x3xi32>, tensor<i32>) -> tensor<i32>
+  %2 = hlo.reduce %cat, %i {dimensions = array<i64: 0>, to_apply = @addc} : (tensor<6x3xi32>, tensor<i32>) -> tensor<3xi32>
+  %3 = hlo.reduce %cat, %z {dimensions = array<i64: 1>, to_apply = @addc} : (tensor<6x3xi32>, tensor<i32>) -> tensor<6xi32>
+  %r = hlo.tuple %0, %1, %2, %3 : (tensor<3xi32>, tensor<i32>, tensor<3xi32>, tensor<6xi32>) -> tuple<tensor<3xi32>, tensor<i32>, tensor<3xi32>, tensor<6xi32>>
+  hlo.return %r : tuple<tensor<3xi32>, tensor<i32>, tensor<3xi32>, tensor<6xi32>>
 }
 
 // -----

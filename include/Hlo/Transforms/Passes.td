@@ -279,7 +279,11 @@ def HloAlgebraicSimplifier
       the init and the reshape; an empty operand: the init broadcast),
       reduce of a transpose keeping the kept dimensions' order, of a
       reshape that only merged or split reduced dimensions, of a reduce
-      with the same reducer and identity inits;
+      with the same reducer and identity inits, of a concatenate (a map of
+      the operands' reduces);
+    - reduce-window of an empty array or a scalar, with one-element windows
+      (an elementwise op, padded), with windows spanning whole dimensions (a
+      reduce), of a pad by the init (folded into the window);
     - dot of an empty operand (zeros), dot with no contracting dimension
       above size 1 (a multiply of broadcasts);
     - convert pairs through an exact widening, bitcast-convert pairs;
@@ -301,6 +305,17 @@ def HloAlgebraicSimplifier
            /*default=*/"false",
            "Treat floats as reals: A*C+B*C = (A+B)*C for every float C "
            "(XLA's enable_floats_are_real)">,
+    Option<"enableWindowReduceToReduceReplacement",
+           "enable-window-reduce-to-reduce-replacement", "bool",
+           /*default=*/"true",
+           "Rewrite a reduce-window whose windows span whole dimensions as a "
+           "reduce (XLA's enable_window_reduce_to_reduce_replacement)">,
+    Option<"enableUnconditionalReduceOfConcatReplacement",
+           "enable-unconditional-reduce-of-concat-replacement", "bool",
+           /*default=*/"true",
+           "Rewrite a reduce of a concatenate of operands of different "
+           "shapes too (XLA's "
+           "enable_unconditional_reduce_of_concat_replacement)">,
   ];
 }
 
