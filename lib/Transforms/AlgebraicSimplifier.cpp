@@ -7,7 +7,7 @@
 // ops). Its own rewrites are XLA's handlers that depend on element types
 // (integers for A-A, A*0, x==x, reassociation and A*C+B*C; floats for A/C;
 // signed or unsigned divides by 2^k), on options (power, dot to multiply,
-// floats are real, window reduce to reduce, ...), on users (A/sqrt(B) only
+// dot strength reduction, floats are real, ...), on users (A/sqrt(B) only
 // when the sqrt has no other user) or on the reducer of a reduce; and
 // XLA's rewrites of slices, concatenates, reduces, reduce-windows, dots,
 // divides and conversions.
@@ -16,7 +16,8 @@
 // shape rewrites are in AlgebraicSimplifierShapes.cpp. Every rewrite looks
 // at an instruction and its operands only, so the greedy driver keeps the
 // cost linear in the module size. The reduce rewrites find reducers in a
-// symbol table built once per run.
+// symbol table built once per run; the add computations the dot strength
+// reduction needs are made once per element type.
 //
 // An instruction with control predecessors is never rewritten, nor is an
 // operand with control predecessors looked through: the edges would have
@@ -486,6 +487,19 @@ struct BitcastConvertPair : HloPattern<BitcastConvertOp> {
 // The pass
 //===----------------------------------------------------------------------===//
 
+} // namespace
+
+FlatSymbolRefAttr ScalarAddComputations::get(Type element) {
+  FlatSymbolRefAttr &ref = made[element];
+  // First in the module: it calls nothing, and HLO text (XLA's parser)
+  // defines a computation before any instruction calls it.
+  if (!ref)
+    ref = createScalarAddComputation(
+        symbols, element, symbols.getOp()->getRegion(0).front().begin());
+  return ref;
+}
+
+namespace {
 struct AlgebraicSimplifierPass
     : hlo::impl::HloAlgebraicSimplifierBase<AlgebraicSimplifierPass> {
   using HloAlgebraicSimplifierBase::HloAlgebraicSimplifierBase;
@@ -494,7 +508,8 @@ struct AlgebraicSimplifierPass
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
     // The reduce rewrites find reducers in the module's symbol table, built
-    // once per run (no rewrite adds or removes a computation), so the
+    // once per run (no rewrite removes a computation; the dot strength
+    // reduction adds its scalar add computations to the table), so the
     // patterns are made per run.
     SymbolTable symbols(module);
     RewritePatternSet set(context);
@@ -506,12 +521,14 @@ struct AlgebraicSimplifierPass
             RsqrtOfReciprocal, RemainderByPowerOfTwo, ConvertPair,
             BitcastConvertPair>(context);
     set.add<DistributeMultiply>(context, enableFloatsAreReal);
+    ScalarAddComputations adds(symbols);
     ShapeOptions options;
     options.dotToMultiply = enableDotToMultiplyRewrite;
+    options.dotStrengthReduction = enableDotStrengthReduction;
     options.windowReduceToReduce = enableWindowReduceToReduceReplacement;
     options.unconditionalReduceOfConcat =
         enableUnconditionalReduceOfConcatReplacement;
-    populateShapePatterns(set, symbols, options);
+    populateShapePatterns(set, symbols, adds, options);
     if (enablePowerRewrites)
       set.add<PowerByConstant>(context);
     FrozenRewritePatternSet patterns(std::move(set));

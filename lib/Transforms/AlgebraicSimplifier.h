@@ -18,6 +18,8 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
 
+#include "llvm/ADT/DenseMap.h"
+
 namespace mlir::hlo::algsimp {
 
 //===----------------------------------------------------------------------===//
@@ -128,13 +130,28 @@ template <typename OpT> struct HloPattern : OpRewritePattern<OpT> {
 /// The pass options the shape rewrites read (XLA's option names).
 struct ShapeOptions {
   bool dotToMultiply = true;        // enable_dot_to_multiply_rewrite
+  bool dotStrengthReduction = true; // enable_dot_strength_reduction
   bool windowReduceToReduce = true; // enable_window_reduce_to_reduce_...
   bool unconditionalReduceOfConcat = true; // enable_unconditional_reduce_...
 };
 
+/// The scalar add computations that rewrites adding reduces use, one per
+/// element type, made on first use (XLA's GetOrCreateScalarAddComputation)
+/// and inserted first in the module, through its symbol table.
+class ScalarAddComputations {
+public:
+  explicit ScalarAddComputations(SymbolTable &symbols) : symbols(symbols) {}
+  FlatSymbolRefAttr get(Type element);
+
+private:
+  SymbolTable &symbols;
+  llvm::DenseMap<Type, FlatSymbolRefAttr> made;
+};
+
 /// Adds the shape rewrites; the reduce rewrites find reducers in
-/// `symbols`.
+/// `symbols`, the dot strength reduction adds its reducers through `adds`.
 void populateShapePatterns(RewritePatternSet &set, SymbolTable &symbols,
+                           ScalarAddComputations &adds,
                            const ShapeOptions &options);
 
 } // namespace mlir::hlo::algsimp

@@ -507,6 +507,75 @@ struct ReduceOfConcatenate : ReducePattern {
   bool unconditional;
 };
 
+/// XLA's reduce-add of a dot over some of its batch dimensions: those
+/// become contracting dimensions of the dot, and the other reduced
+/// dimensions stay with the reduce (none left: the dot alone). Under
+/// `enable-dot-strength-reduction` (as in XLA); the dot has no other user.
+/// With no reduce left the init must be the identity (XLA drops it).
+struct ReduceOfDot : ReducePattern {
+  using ReducePattern::ReducePattern;
+  LogicalResult rewriteReduce(ReduceOp op, Value arg, Value init,
+                              PatternRewriter &r) const override {
+    auto dot = plainDef<DotOp>(arg);
+    if (!dot || !dot->hasOneUse() || !isDenseStaticDot(dot) ||
+        !isa_and_nonnull<AddOp>(reducer(op)))
+      return failure();
+    ArrayRef<int64_t> lb = orEmpty(dot.getLhsBatchDims()),
+                      rb = orEmpty(dot.getRhsBatchDims());
+    int64_t numBatch = lb.size();
+    SmallVector<int64_t> newLb, newRb,
+        newLc(orEmpty(dot.getLhsContractingDims())),
+        newRc(orEmpty(dot.getRhsContractingDims())), rest, shape;
+    ArrayRef<int64_t> dims = op.getDimensions();
+    for (int64_t b = 0; b < numBatch; ++b) {
+      bool reduced = llvm::is_contained(dims, b);
+      (reduced ? newLc : newLb).push_back(lb[b]);
+      (reduced ? newRc : newRb).push_back(rb[b]);
+    }
+    int64_t removed = numBatch - newLb.size();
+    if (removed == 0)
+      return failure();
+    for (int64_t d : dims)
+      if (d >= numBatch)
+        rest.push_back(d - removed);
+    if (rest.empty() && !isIdentityOf(reducer(op), init))
+      return failure();
+    auto dotType = staticType(arg);
+    for (int64_t d = 0; d < dotType.getRank(); ++d)
+      if (d >= numBatch || !llvm::is_contained(dims, d))
+        shape.push_back(dotType.getDimSize(d));
+    SmallVector<NamedAttribute> attrs = {
+        r.getNamedAttr("lhs_contracting_dims", r.getDenseI64ArrayAttr(newLc)),
+        r.getNamedAttr("rhs_contracting_dims", r.getDenseI64ArrayAttr(newRc))};
+    if (!newLb.empty()) {
+      attrs.push_back(
+          r.getNamedAttr("lhs_batch_dims", r.getDenseI64ArrayAttr(newLb)));
+      attrs.push_back(
+          r.getNamedAttr("rhs_batch_dims", r.getDenseI64ArrayAttr(newRb)));
+    }
+    if (auto precision = dot.getOperandPrecisionAttr())
+      attrs.push_back(r.getNamedAttr("operand_precision", precision));
+    if (auto algorithm = dot.getAlgorithmAttr())
+      attrs.push_back(r.getNamedAttr("algorithm", algorithm));
+    Type newType = rest.empty() ? op.getType()
+                                : RankedTensorType::get(
+                                      shape, dotType.getElementType());
+    Value result = createInstruction(r, dot.getLoc(), DotOp::getOperationName(),
+                                     newType, {dot.getLhs(), dot.getRhs()},
+                                     attrs)
+                       ->getResult(0);
+    if (!rest.empty())
+      result = createInstruction(
+                   r, op.getLoc(), ReduceOp::getOperationName(), op.getType(),
+                   {result, init},
+                   {r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr(rest)),
+                    r.getNamedAttr("to_apply", op.getToApplyAttr())})
+                   ->getResult(0);
+    replace(r, op, result, true);
+    return success();
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Reduce-windows
 //===----------------------------------------------------------------------===//
@@ -830,10 +899,138 @@ struct DotToMultiply : HloPattern<DotOp> {
   }
 };
 
+/// XLA's dot strength reduction (`enable-dot-strength-reduction`, default
+/// on): a dot where one operand has only batch and contracting dimensions
+/// (a vector per batch element) is a reduce-add of a multiply. Both
+/// operands are transposed to (batch, free, contracting) and converted to
+/// the result's element type, the vector one broadcast to the other's
+/// shape; the product is added up over the contracting dimensions in f32
+/// (f64 for f64 results; integers in their own type) with a new scalar add
+/// computation and converted back. As XLA: dots with a dot algorithm other
+/// than unset or dot_f32_f32_f32 stay, and dots that the dot-to-multiply
+/// rewrite takes (it comes first in XLA's handler) are left to it. Integer
+/// and float elements only (not pred, complex).
+struct DotStrengthReduction : HloPattern<DotOp> {
+  DotStrengthReduction(MLIRContext *context, ScalarAddComputations &adds,
+                       bool dotToMultiply)
+      : HloPattern(context), adds(adds), dotToMultiply(dotToMultiply) {}
+  LogicalResult rewrite(DotOp op, PatternRewriter &r) const override {
+    if (!isDenseStaticDot(op))
+      return failure();
+    if (std::optional<DotAlgorithm> algorithm = op.getAlgorithm();
+        algorithm && *algorithm != DotAlgorithm::Unset &&
+        *algorithm != DotAlgorithm::DotF32F32F32)
+      return failure();
+    auto lhsType = staticType(op.getLhs()), rhsType = staticType(op.getRhs());
+    auto type = staticType(op.getResult());
+    auto intOrFloat = [](Type t) {
+      return isa<FloatType>(t) ||
+             (isa<IntegerType>(t) && !t.isInteger(1));
+    };
+    Type elt = type.getElementType();
+    if (!intOrFloat(elt) || !intOrFloat(lhsType.getElementType()) ||
+        !intOrFloat(rhsType.getElementType()))
+      return failure();
+    ArrayRef<int64_t> lb = orEmpty(op.getLhsBatchDims()),
+                      lc = orEmpty(op.getLhsContractingDims()),
+                      rb = orEmpty(op.getRhsBatchDims()),
+                      rc = orEmpty(op.getRhsContractingDims());
+    int64_t lhsFree = lhsType.getRank() - lb.size() - lc.size();
+    int64_t rhsFree = rhsType.getRank() - rb.size() - rc.size();
+    if (lhsFree != 0 && rhsFree != 0)
+      return failure();
+    if (dotToMultiply &&
+        llvm::all_of(lc, [&](int64_t d) { return lhsType.getDimSize(d) == 1; }))
+      return failure();
+    Location loc = op.getLoc();
+    // `x` transposed to (batch, free, contracting), in the result's type.
+    auto normalize = [&](Value x, RankedTensorType t, ArrayRef<int64_t> batch,
+                         ArrayRef<int64_t> contracting) {
+      SmallVector<int64_t> perm(batch);
+      for (int64_t d = 0; d < t.getRank(); ++d)
+        if (!llvm::is_contained(batch, d) && !llvm::is_contained(contracting, d))
+          perm.push_back(d);
+      llvm::append_range(perm, contracting);
+      SmallVector<int64_t> shape;
+      for (int64_t d : perm)
+        shape.push_back(t.getDimSize(d));
+      if (!llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))
+        x = createInstruction(
+                r, loc, TransposeOp::getOperationName(),
+                RankedTensorType::get(shape, t.getElementType()), {x},
+                {r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr(perm))})
+                ->getResult(0);
+      if (t.getElementType() != elt)
+        x = createInstruction(r, loc, ConvertOp::getOperationName(),
+                              RankedTensorType::get(shape, elt), {x}, {})
+                ->getResult(0);
+      return x;
+    };
+    Value lhs = normalize(op.getLhs(), lhsType, lb, lc);
+    Value rhs = normalize(op.getRhs(), rhsType, rb, rc);
+    int64_t numBatch = lb.size(), numContracting = lc.size();
+    int64_t numFree = std::max(lhsFree, rhsFree);
+    // The vector operand broadcast to the other: its batch dimensions lead,
+    // its contracting dimensions follow the other's free ones.
+    auto broadcastTo = [&](Value vector, Value to) {
+      SmallVector<int64_t> dims;
+      for (int64_t d = 0; d < numBatch; ++d)
+        dims.push_back(d);
+      for (int64_t d = 0; d < numContracting; ++d)
+        dims.push_back(numBatch + numFree + d);
+      return createInstruction(
+                 r, loc, BroadcastOp::getOperationName(), to.getType(),
+                 {vector},
+                 {r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr(dims))})
+          ->getResult(0);
+    };
+    if (rhsFree > 0)
+      lhs = broadcastTo(lhs, rhs);
+    else if (lhsFree > 0)
+      rhs = broadcastTo(rhs, lhs);
+    auto productType = cast<RankedTensorType>(lhs.getType());
+    Value product = createInstruction(r, loc, MulOp::getOperationName(),
+                                      productType, {lhs, rhs}, {})
+                        ->getResult(0);
+    Type acc = elt;
+    if (isa<FloatType>(elt) && !elt.isF64())
+      acc = r.getF32Type();
+    if (acc != elt)
+      product =
+          createInstruction(r, loc, ConvertOp::getOperationName(),
+                            RankedTensorType::get(productType.getShape(), acc),
+                            {product}, {})
+              ->getResult(0);
+    Value zero = makeSplat(r, loc, RankedTensorType::get({}, acc),
+                           r.getZeroAttr(acc));
+    auto dims = llvm::to_vector(
+        llvm::seq<int64_t>(numBatch + numFree,
+                           numBatch + numFree + numContracting));
+    Type reducedType = acc == elt ? op.getType()
+                                  : RankedTensorType::get(type.getShape(), acc);
+    Value result =
+        createInstruction(r, loc, ReduceOp::getOperationName(), reducedType,
+                          {product, zero},
+                          {r.getNamedAttr("dimensions",
+                                          r.getDenseI64ArrayAttr(dims)),
+                           r.getNamedAttr("to_apply", adds.get(acc))})
+            ->getResult(0);
+    if (acc != elt)
+      result = createInstruction(r, loc, ConvertOp::getOperationName(),
+                                 op.getType(), {result}, {})
+                   ->getResult(0);
+    replace(r, op, result, true);
+    return success();
+  }
+  ScalarAddComputations &adds;
+  bool dotToMultiply;
+};
+
 } // namespace
 
 void mlir::hlo::algsimp::populateShapePatterns(RewritePatternSet &set,
                                                SymbolTable &symbols,
+                                               ScalarAddComputations &adds,
                                                const ShapeOptions &options) {
   MLIRContext *context = set.getContext();
   set.add<SliceOfSlice, SliceOfConcatenate, ConcatenateOperands,
@@ -845,6 +1042,10 @@ void mlir::hlo::algsimp::populateShapePatterns(RewritePatternSet &set,
                                options.unconditionalReduceOfConcat);
   set.add<ReduceWindowRewrites>(context, symbols,
                                 options.windowReduceToReduce);
+  if (options.dotStrengthReduction)
+    set.add<ReduceOfDot>(context, symbols);
   if (options.dotToMultiply)
     set.add<DotToMultiply>(context);
+  if (options.dotStrengthReduction)
+    set.add<DotStrengthReduction>(context, adds, options.dotToMultiply);
 }

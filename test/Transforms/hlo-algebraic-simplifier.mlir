@@ -1,6 +1,7 @@
 // RUN: hlo-opt %s -split-input-file --hlo-algebraic-simplifier | FileCheck %s
 // RUN: hlo-opt %s -split-input-file --hlo-algebraic-simplifier="enable-power-rewrites=false" | FileCheck %s --check-prefix=NOPOW
 // RUN: hlo-opt %s -split-input-file --hlo-algebraic-simplifier="enable-dot-to-multiply-rewrite=false" | FileCheck %s --check-prefix=NODOT
+// RUN: hlo-opt %s -split-input-file --hlo-algebraic-simplifier="enable-dot-strength-reduction=false" | FileCheck %s --check-prefix=NOSR
 // RUN: hlo-opt %s -split-input-file --hlo-algebraic-simplifier="enable-floats-are-real=true" | FileCheck %s --check-prefix=REAL
 // RUN: hlo-opt %s -split-input-file --hlo-algebraic-simplifier="enable-window-reduce-to-reduce-replacement=false" | FileCheck %s --check-prefix=NOWR
 // RUN: hlo-opt %s -split-input-file --hlo-algebraic-simplifier="enable-unconditional-reduce-of-concat-replacement=false" | FileCheck %s --check-prefix=NOCAT
@@ -479,6 +480,46 @@ hlo.computation @unsigned_powers_of_two(%u: tensor<4xui32>, %s: tensor<4xi32>) -
 
 // -----
 
+// Dot strength reduction: a dot where an operand has only batch and
+// contracting dimensions is a reduce-add (a new scalar add computation) of
+// a multiply, the vector broadcast to the other operand transposed to
+// (batch, free, contracting); floats below f64 add up in f32. A
+// matrix-matrix dot and a dot with a dot algorithm stay.
+// The add computations come first in the module (XLA's parser reads a
+// computation before its callers).
+// CHECK-DAG: hlo.computation private @scalar_add_computation{{(_[0-9]+)?}}(%arg0: tensor<f32>, %arg1: tensor<f32>) -> tensor<f32>
+// CHECK-DAG: hlo.computation private @scalar_add_computation{{(_[0-9]+)?}}(%arg0: tensor<i32>, %arg1: tensor<i32>) -> tensor<i32>
+// CHECK-LABEL: hlo.computation @dot_strength_reduction
+// NOSR-LABEL: hlo.computation @dot_strength_reduction
+// NOSR-COUNT-5: = dot
+hlo.computation @dot_strength_reduction(%m: tensor<4x3xf32>, %v: tensor<3xf32>, %bv: tensor<2x5xi32>, %bm: tensor<2x5x6xi32>, %x: tensor<5xbf16>, %y: tensor<5xbf16>, %p: tensor<4x3xf32>, %q: tensor<3x2xf32>) -> tuple<tensor<4xf32>, tensor<2x6xi32>, tensor<bf16>, tensor<4x2xf32>, tensor<4xf32>> attributes {entry} {
+  // CHECK-DAG: %[[Z:.*]] = constant {value = dense<0.000000e+00> : tensor<f32>}
+  // CHECK-DAG: %[[ZI:.*]] = constant {value = dense<0> : tensor<i32>}
+  // CHECK-DAG: %[[BV:.*]] = broadcast %arg1 {dimensions = array<i64: 1>} : (tensor<3xf32>) -> tensor<4x3xf32>
+  // CHECK-DAG: %[[M0:.*]] = multiply %arg0, %[[BV]] : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+  // CHECK-DAG: %[[R0:.*]] = reduce %[[M0]], %[[Z]] {dimensions = array<i64: 1>, to_apply = @[[ADDF:scalar_add_computation(_[0-9]+)?]]} : (tensor<4x3xf32>, tensor<f32>) -> tensor<4xf32>
+  // CHECK-DAG: %[[T:.*]] = transpose %arg3 {dimensions = array<i64: 0, 2, 1>} : (tensor<2x5x6xi32>) -> tensor<2x6x5xi32>
+  // CHECK-DAG: %[[BB:.*]] = broadcast %arg2 {dimensions = array<i64: 0, 2>} : (tensor<2x5xi32>) -> tensor<2x6x5xi32>
+  // CHECK-DAG: %[[M1:.*]] = multiply %[[BB]], %[[T]]
+  // CHECK-DAG: %[[R1:.*]] = reduce %[[M1]], %[[ZI]] {dimensions = array<i64: 2>, to_apply = @scalar_add_computation{{(_[0-9]+)?}}} : (tensor<2x6x5xi32>, tensor<i32>) -> tensor<2x6xi32>
+  // CHECK-DAG: %[[M2:.*]] = multiply %arg4, %arg5 : (tensor<5xbf16>, tensor<5xbf16>) -> tensor<5xbf16>
+  // CHECK-DAG: %[[C2:.*]] = convert %[[M2]] : (tensor<5xbf16>) -> tensor<5xf32>
+  // CHECK-DAG: %[[R2:.*]] = reduce %[[C2]], %[[Z]] {dimensions = array<i64: 0>, to_apply = @[[ADDF]]} : (tensor<5xf32>, tensor<f32>) -> tensor<f32>
+  // CHECK-DAG: %[[B2:.*]] = convert %[[R2]] : (tensor<f32>) -> tensor<bf16>
+  // CHECK-DAG: %[[KEEP:.*]] = dot %arg6, %arg7
+  // CHECK-DAG: %[[ALG:.*]] = dot %arg0, %arg1 {algorithm
+  // CHECK: tuple %[[R0]], %[[R1]], %[[B2]], %[[KEEP]], %[[ALG]] :
+  %0 = hlo.dot %m, %v {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4xf32>
+  %1 = hlo.dot %bv, %bm {lhs_batch_dims = array<i64: 0>, rhs_batch_dims = array<i64: 0>, lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 1>} : (tensor<2x5xi32>, tensor<2x5x6xi32>) -> tensor<2x6xi32>
+  %2 = hlo.dot %x, %y {lhs_contracting_dims = array<i64: 0>, rhs_contracting_dims = array<i64: 0>} : (tensor<5xbf16>, tensor<5xbf16>) -> tensor<bf16>
+  %3 = hlo.dot %p, %q {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<4x3xf32>, tensor<3x2xf32>) -> tensor<4x2xf32>
+  %4 = hlo.dot %m, %v {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>, algorithm = #hlo<dot_algorithm dot_bf16_bf16_f32>} : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4xf32>
+  %r = hlo.tuple %0, %1, %2, %3, %4 : (tensor<4xf32>, tensor<2x6xi32>, tensor<bf16>, tensor<4x2xf32>, tensor<4xf32>) -> tuple<tensor<4xf32>, tensor<2x6xi32>, tensor<bf16>, tensor<4x2xf32>, tensor<4xf32>>
+  hlo.return %r : tuple<tensor<4xf32>, tensor<2x6xi32>, tensor<bf16>, tensor<4x2xf32>, tensor<4xf32>>
+}
+
+// -----
+
 // Signed divide and remainder by a positive power of two: the shift or
 // mask on |A|, negated where A is negative. Divisors that are not a
 // positive power of two (6, -8, INT_MIN) stay.
@@ -648,4 +689,48 @@ hlo.computation @distributive(%a: tensor<4xi32>, %b: tensor<4xi32>, %c: tensor<4
   %3 = hlo.add %m6, %m7 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
   %r = hlo.tuple %0, %1, %2, %3, %m6 : (tensor<4xi32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xi32>) -> tuple<tensor<4xi32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xi32>>
   hlo.return %r : tuple<tensor<4xi32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xi32>>
+}
+
+// -----
+
+// A reduce-add of a dot over batch dimensions: they become contracting
+// dimensions of the dot; other reduced dimensions stay with a reduce. A
+// reduce over no batch dimension, of a dot with another user, or over
+// batch dimensions only with another init stays.
+hlo.computation @addd(%x: tensor<f32>, %y: tensor<f32>) -> tensor<f32> {
+  %0 = hlo.add %x, %y : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  hlo.return %0 : tensor<f32>
+}
+// CHECK-LABEL: hlo.computation @reduce_of_dot
+// NOSR-LABEL: hlo.computation @reduce_of_dot
+// NOSR-COUNT-6: = dot
+hlo.computation @reduce_of_dot(%a: tensor<2x3x4xf32>, %b: tensor<2x4x5xf32>, %c: tensor<2x3x4xf32>, %i: tensor<f32>) -> tuple<tensor<3x5xf32>, tensor<5xf32>, tensor<3x5xf32>, tensor<3xf32>, tensor<2x3xf32>, tensor<3x3xf32>, tensor<2x3x5xf32>> attributes {entry} {
+  // CHECK-DAG: %[[Z:.*]] = constant {value = dense<0.000000e+00> : tensor<f32>}
+  // CHECK-DAG: %[[D0:.*]] = dot %arg0, %arg1 {lhs_contracting_dims = array<i64: 2, 0>, rhs_contracting_dims = array<i64: 1, 0>} : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<3x5xf32>
+  // CHECK-DAG: %[[D1:.*]] = dot %arg2, %arg1 {algorithm = #hlo<dot_algorithm dot_f32_f32_f32>, lhs_contracting_dims = array<i64: 2, 0>, rhs_contracting_dims = array<i64: 1, 0>} : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<3x5xf32>
+  // CHECK-DAG: %[[R1:.*]] = reduce %[[D1]], %arg3 {dimensions = array<i64: 0>, to_apply = @addd} : (tensor<3x5xf32>, tensor<f32>) -> tensor<5xf32>
+  // CHECK-DAG: %[[F:.*]] = dot %arg2, %arg1 {lhs_batch_dims = array<i64: 0>
+  // CHECK-DAG: %[[R2:.*]] = reduce %[[F]], %[[Z]] {dimensions = array<i64: 0>
+  // CHECK-DAG: %[[D3:.*]] = dot %arg0, %arg0 {lhs_contracting_dims = array<i64: 2, 0>, rhs_contracting_dims = array<i64: 2, 0>} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<3x3xf32>
+  // CHECK-DAG: %[[R3:.*]] = reduce %[[D3]], %arg3 {dimensions = array<i64: 1>, to_apply = @addd} : (tensor<3x3xf32>, tensor<f32>) -> tensor<3xf32>
+  // CHECK-DAG: %[[H:.*]] = dot %arg2, %arg2 {lhs_batch_dims = array<i64: 0>
+  // CHECK-DAG: %[[R4:.*]] = reduce %[[H]], %[[Z]] {dimensions = array<i64: 1>
+  // CHECK-DAG: %[[K:.*]] = dot %arg0, %arg2 {lhs_batch_dims = array<i64: 0>
+  // CHECK-DAG: %[[R5:.*]] = reduce %[[K]], %arg3 {dimensions = array<i64: 0>
+  // CHECK: tuple %[[D0]], %[[R1]], %[[R2]], %[[R3]], %[[R4]], %[[R5]], %[[F]] :
+  %z = hlo.constant {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %d = hlo.dot %a, %b {lhs_batch_dims = array<i64: 0>, rhs_batch_dims = array<i64: 0>, lhs_contracting_dims = array<i64: 2>, rhs_contracting_dims = array<i64: 1>} : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
+  %0 = hlo.reduce %d, %z {dimensions = array<i64: 0>, to_apply = @addd} : (tensor<2x3x5xf32>, tensor<f32>) -> tensor<3x5xf32>
+  %e = hlo.dot %c, %b {lhs_batch_dims = array<i64: 0>, rhs_batch_dims = array<i64: 0>, lhs_contracting_dims = array<i64: 2>, rhs_contracting_dims = array<i64: 1>, algorithm = #hlo<dot_algorithm dot_f32_f32_f32>} : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
+  %1 = hlo.reduce %e, %i {dimensions = array<i64: 0, 1>, to_apply = @addd} : (tensor<2x3x5xf32>, tensor<f32>) -> tensor<5xf32>
+  %f = hlo.dot %c, %b {lhs_batch_dims = array<i64: 0>, rhs_batch_dims = array<i64: 0>, lhs_contracting_dims = array<i64: 2>, rhs_contracting_dims = array<i64: 1>} : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
+  %2 = hlo.reduce %f, %z {dimensions = array<i64: 0>, to_apply = @addd} : (tensor<2x3x5xf32>, tensor<f32>) -> tensor<3x5xf32>
+  %g = hlo.dot %a, %a {lhs_batch_dims = array<i64: 0>, rhs_batch_dims = array<i64: 0>, lhs_contracting_dims = array<i64: 2>, rhs_contracting_dims = array<i64: 2>} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x3xf32>
+  %3 = hlo.reduce %g, %i {dimensions = array<i64: 0, 2>, to_apply = @addd} : (tensor<2x3x3xf32>, tensor<f32>) -> tensor<3xf32>
+  %h = hlo.dot %c, %c {lhs_batch_dims = array<i64: 0>, rhs_batch_dims = array<i64: 0>, lhs_contracting_dims = array<i64: 2>, rhs_contracting_dims = array<i64: 2>} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x3xf32>
+  %4 = hlo.reduce %h, %z {dimensions = array<i64: 1>, to_apply = @addd} : (tensor<2x3x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  %k = hlo.dot %a, %c {lhs_batch_dims = array<i64: 0>, rhs_batch_dims = array<i64: 0>, lhs_contracting_dims = array<i64: 2>, rhs_contracting_dims = array<i64: 2>} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x3xf32>
+  %5 = hlo.reduce %k, %i {dimensions = array<i64: 0>, to_apply = @addd} : (tensor<2x3x3xf32>, tensor<f32>) -> tensor<3x3xf32>
+  %r = hlo.tuple %0, %1, %2, %3, %4, %5, %f : (tensor<3x5xf32>, tensor<5xf32>, tensor<3x5xf32>, tensor<3xf32>, tensor<2x3xf32>, tensor<3x3xf32>, tensor<2x3x5xf32>) -> tuple<tensor<3x5xf32>, tensor<5xf32>, tensor<3x5xf32>, tensor<3xf32>, tensor<2x3xf32>, tensor<3x3xf32>, tensor<2x3x5xf32>>
+  hlo.return %r : tuple<tensor<3x5xf32>, tensor<5xf32>, tensor<3x5xf32>, tensor<3xf32>, tensor<2x3xf32>, tensor<3x3xf32>, tensor<2x3x5xf32>>
 }

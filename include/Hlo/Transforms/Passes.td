@@ -285,7 +285,8 @@ def HloAlgebraicSimplifier
       (an elementwise op, padded), with windows spanning whole dimensions (a
       reduce), of a pad by the init (folded into the window);
     - dot of an empty operand (zeros), dot with no contracting dimension
-      above size 1 (a multiply of broadcasts);
+      above size 1 (a multiply of broadcasts), dot where an operand has only
+      batch and contracting dimensions (a reduce of a multiply);
     - convert pairs through an exact widening, bitcast-convert pairs;
       pad of a broadcast scalar by that scalar, broadcast of an iota.
     Floating-point identities that NaN, infinity or signed zero break
@@ -301,6 +302,11 @@ def HloAlgebraicSimplifier
            "bool", /*default=*/"true",
            "Rewrite a dot with no contracting dimension of size above 1 as "
            "a multiply of broadcasts (XLA's enable_dot_to_multiply_rewrite)">,
+    Option<"enableDotStrengthReduction", "enable-dot-strength-reduction",
+           "bool", /*default=*/"true",
+           "Rewrite a dot where an operand has only batch and contracting "
+           "dimensions as a reduce of a multiply (XLA's "
+           "enable_dot_strength_reduction)">,
     Option<"enableFloatsAreReal", "enable-floats-are-real", "bool",
            /*default=*/"false",
            "Treat floats as reals: A*C+B*C = (A+B)*C for every float C "
