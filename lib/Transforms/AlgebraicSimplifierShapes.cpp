@@ -507,6 +507,17 @@ struct ReduceOfConcatenate : ReducePattern {
   bool unconditional;
 };
 
+/// The attributes a dot made from `dot` keeps: its operand precision and
+/// algorithm.
+static SmallVector<NamedAttribute> dotConfig(PatternRewriter &r, DotOp dot) {
+  SmallVector<NamedAttribute> attrs;
+  if (auto precision = dot.getOperandPrecisionAttr())
+    attrs.push_back(r.getNamedAttr("operand_precision", precision));
+  if (auto algorithm = dot.getAlgorithmAttr())
+    attrs.push_back(r.getNamedAttr("algorithm", algorithm));
+  return attrs;
+}
+
 /// XLA's reduce-add of a dot over some of its batch dimensions: those
 /// become contracting dimensions of the dot, and the other reduced
 /// dimensions stay with the reduce (none left: the dot alone). Under
@@ -553,10 +564,7 @@ struct ReduceOfDot : ReducePattern {
       attrs.push_back(
           r.getNamedAttr("rhs_batch_dims", r.getDenseI64ArrayAttr(newRb)));
     }
-    if (auto precision = dot.getOperandPrecisionAttr())
-      attrs.push_back(r.getNamedAttr("operand_precision", precision));
-    if (auto algorithm = dot.getAlgorithmAttr())
-      attrs.push_back(r.getNamedAttr("algorithm", algorithm));
+    llvm::append_range(attrs, dotConfig(r, dot));
     Type newType = rest.empty() ? op.getType()
                                 : RankedTensorType::get(
                                       shape, dotType.getElementType());
@@ -899,6 +907,147 @@ struct DotToMultiply : HloPattern<DotOp> {
   }
 };
 
+/// True if `dot` is XLA's 2D non-batch dot with one contracting dimension
+/// (the dots its dot-of-concatenate and dot-of-gather rewrites take).
+static bool isPlain2DDot(DotOp dot) {
+  return isDenseStaticDot(dot) &&
+         orEmpty(dot.getLhsContractingDims()).size() == 1 &&
+         orEmpty(dot.getLhsBatchDims()).empty() &&
+         staticType(dot.getResult()).getRank() == 2;
+}
+
+/// XLA's dot of a concatenate along the contracting dimension and a rank-2
+/// constant (either operand order): the sum of the dots of each operand of
+/// the concatenate with its slice of the constant. Same dimension numbers,
+/// precision and algorithm; 2D non-batch dots with one contracting
+/// dimension only.
+struct DotOfConcatenate : HloPattern<DotOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(DotOp op, PatternRewriter &r) const override {
+    if (!isPlain2DDot(op))
+      return failure();
+    int64_t lc = (*op.getLhsContractingDims())[0];
+    int64_t rc = (*op.getRhsContractingDims())[0];
+    for (bool swapped : {false, true}) {
+      Value cat = swapped ? op.getRhs() : op.getLhs();
+      Value other = swapped ? op.getLhs() : op.getRhs();
+      int64_t catDim = swapped ? rc : lc, otherDim = swapped ? lc : rc;
+      auto concat = plainDef<ConcatenateOp>(cat);
+      auto otherType = staticType(other);
+      if (!concat || concat.getDimensions().size() != 1 ||
+          concat.getDimensions()[0] != catDim ||
+          !other.getDefiningOp<ConstantOp>() || otherType.getRank() != 2)
+        continue;
+      Location loc = op.getLoc();
+      SmallVector<NamedAttribute> attrs = dotConfig(r, op);
+      attrs.push_back(r.getNamedAttr("lhs_contracting_dims",
+                                     op.getLhsContractingDimsAttr()));
+      attrs.push_back(r.getNamedAttr("rhs_contracting_dims",
+                                     op.getRhsContractingDimsAttr()));
+      Value sum;
+      int64_t offset = 0;
+      for (Value part : concat.getInputs()) {
+        auto partType = staticType(part);
+        if (!partType)
+          return failure();
+        int64_t k = partType.getDimSize(catDim);
+        SmallVector<int64_t> starts(2, 0), limits(otherType.getShape()),
+            strides(2, 1), shape(otherType.getShape());
+        starts[otherDim] = offset;
+        limits[otherDim] = offset + k;
+        shape[otherDim] = k;
+        Value slice =
+            createInstruction(
+                r, loc, SliceOp::getOperationName(),
+                RankedTensorType::get(shape, otherType.getElementType()),
+                {other},
+                {r.getNamedAttr("slice", SliceAttr::get(r.getContext(), starts,
+                                                        limits, strides))})
+                ->getResult(0);
+        Value lhs = swapped ? slice : part, rhs = swapped ? part : slice;
+        Value dot = createInstruction(r, loc, DotOp::getOperationName(),
+                                      op.getType(), {lhs, rhs}, attrs)
+                        ->getResult(0);
+        sum = !sum ? dot
+                   : createInstruction(r, loc, AddOp::getOperationName(),
+                                       op.getType(), {sum, dot}, {})
+                         ->getResult(0);
+        offset += k;
+      }
+      replace(r, op, sum, true);
+      return success();
+    }
+    return failure();
+  }
+};
+
+/// XLA's dot of a dynamic-slice of a constant and a constant (either
+/// order), the slice one row (or column) of the constant along its free
+/// dimension and whole along the contracting one: the dynamic-slice, at the
+/// same start indices, of the dot of the two constants (which constant
+/// folding computes). 2D non-batch dots with one contracting dimension.
+struct DotOfGather : HloPattern<DotOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(DotOp op, PatternRewriter &r) const override {
+    if (!isPlain2DDot(op))
+      return failure();
+    int64_t lc = (*op.getLhsContractingDims())[0];
+    int64_t rc = (*op.getRhsContractingDims())[0];
+    // `a` a dynamic-slice of a constant, one element along its free
+    // dimension and all of it along `contracting`; `b` a constant.
+    auto sliceOfConstant = [](Value a, Value b, int64_t contracting) {
+      auto ds = plainDef<DynamicSliceOp>(a);
+      if (!ds || !ds.getOperand().getDefiningOp<ConstantOp>() ||
+          !b.getDefiningOp<ConstantOp>())
+        return DynamicSliceOp();
+      auto sliced = staticType(a), full = staticType(ds.getOperand());
+      if (!sliced || !full || sliced.getDimSize(1 - contracting) != 1 ||
+          full.getDimSize(contracting) != sliced.getDimSize(contracting))
+        return DynamicSliceOp();
+      return ds;
+    };
+    bool lhsSliced = true;
+    DynamicSliceOp ds = sliceOfConstant(op.getLhs(), op.getRhs(), lc);
+    if (!ds) {
+      lhsSliced = false;
+      ds = sliceOfConstant(op.getRhs(), op.getLhs(), rc);
+    }
+    if (!ds)
+      return failure();
+    Value left = lhsSliced ? ds.getOperand() : op.getLhs();
+    Value right = lhsSliced ? op.getRhs() : ds.getOperand();
+    auto type = staticType(op.getResult());
+    int64_t m = staticType(left).getDimSize(1 - lc);
+    int64_t n = staticType(right).getDimSize(1 - rc);
+    SmallVector<NamedAttribute> attrs = dotConfig(r, op);
+    attrs.push_back(r.getNamedAttr("lhs_contracting_dims",
+                                   op.getLhsContractingDimsAttr()));
+    attrs.push_back(r.getNamedAttr("rhs_contracting_dims",
+                                   op.getRhsContractingDimsAttr()));
+    Location loc = op.getLoc();
+    Value full =
+        createInstruction(r, loc, DotOp::getOperationName(),
+                          RankedTensorType::get({m, n}, type.getElementType()),
+                          {left, right}, attrs)
+            ->getResult(0);
+    // The slice's start along its free dimension, zero along the other.
+    ValueRange starts = ds.getStartIndices();
+    int64_t freeDim = lhsSliced ? 1 - lc : 1 - rc;
+    Value start = starts[freeDim], zero = starts[1 - freeDim];
+    SmallVector<Value> operands = {full};
+    if (lhsSliced)
+      operands.append({start, zero});
+    else
+      operands.append({zero, start});
+    SmallVector<int64_t> sizes = {lhsSliced ? 1 : m, lhsSliced ? n : 1};
+    Operation *result = createInstruction(
+        r, loc, DynamicSliceOp::getOperationName(), op.getType(), operands,
+        {r.getNamedAttr("dynamic_slice_sizes", r.getDenseI64ArrayAttr(sizes))});
+    replace(r, op, result->getResult(0), true);
+    return success();
+  }
+};
+
 /// XLA's dot strength reduction (`enable-dot-strength-reduction`, default
 /// on): a dot where one operand has only batch and contracting dimensions
 /// (a vector per batch element) is a reduce-add of a multiply. Both
@@ -1035,7 +1184,7 @@ void mlir::hlo::algsimp::populateShapePatterns(RewritePatternSet &set,
   MLIRContext *context = set.getContext();
   set.add<SliceOfSlice, SliceOfConcatenate, ConcatenateOperands,
           DynamicUpdateSliceTrivial, PadOfScalarBroadcast, BroadcastOfIota,
-          DotOfEmpty>(context);
+          DotOfEmpty, DotOfConcatenate, DotOfGather>(context);
   set.add<ReduceNothing, ReduceOfTranspose, ReduceOfReduce, ReduceOfReshape>(
       context, symbols);
   set.add<ReduceOfConcatenate>(context, symbols,

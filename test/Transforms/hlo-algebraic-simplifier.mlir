@@ -734,3 +734,46 @@ hlo.computation @reduce_of_dot(%a: tensor<2x3x4xf32>, %b: tensor<2x4x5xf32>, %c:
   %r = hlo.tuple %0, %1, %2, %3, %4, %5, %f : (tensor<3x5xf32>, tensor<5xf32>, tensor<3x5xf32>, tensor<3xf32>, tensor<2x3xf32>, tensor<3x3xf32>, tensor<2x3x5xf32>) -> tuple<tensor<3x5xf32>, tensor<5xf32>, tensor<3x5xf32>, tensor<3xf32>, tensor<2x3xf32>, tensor<3x3xf32>, tensor<2x3x5xf32>>
   hlo.return %r : tuple<tensor<3x5xf32>, tensor<5xf32>, tensor<3x5xf32>, tensor<3xf32>, tensor<2x3xf32>, tensor<3x3xf32>, tensor<2x3x5xf32>>
 }
+
+// -----
+
+// A dot of a concatenate along the contracting dimension and a rank-2
+// constant is a sum of dots with slices of the constant (either operand
+// order); a dot of a dynamic-slice of a constant (one row, whole along the
+// contracting dimension) and a constant is a dynamic-slice of the dot of
+// the constants. A dot with a parameter in place of the constant, or of a
+// concatenate along a free dimension, stays.
+// CHECK-LABEL: hlo.computation @dot_of_concatenate
+hlo.computation @dot_of_concatenate(%a: tensor<4x2xf32>, %b: tensor<4x2xf32>, %w: tensor<4x2xf32>, %i: tensor<i32>, %j: tensor<i32>) -> tuple<tensor<4x2xf32>, tensor<2x4xf32>, tensor<4x2xf32>, tensor<8x2xf32>, tensor<1x2xf32>> attributes {entry} {
+  // CHECK-DAG: %[[C:.*]] = constant {value = dense<{{\[\[}}1.000000e+00, 2.000000e+00], [3.000000e+00, 4.000000e+00], [5.000000e+00, 6.000000e+00], [7.000000e+00, 8.000000e+00]]> : tensor<4x2xf32>}
+  // CHECK-DAG: %[[S0:.*]] = slice %[[C]] {slice = #hlo.slice<"{[0:2], [0:2]}">} : (tensor<4x2xf32>) -> tensor<2x2xf32>
+  // CHECK-DAG: %[[D0:.*]] = dot %arg0, %[[S0]] {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<4x2xf32>, tensor<2x2xf32>) -> tensor<4x2xf32>
+  // CHECK-DAG: %[[S1:.*]] = slice %[[C]] {slice = #hlo.slice<"{[2:4], [0:2]}">} : (tensor<4x2xf32>) -> tensor<2x2xf32>
+  // CHECK-DAG: %[[D1:.*]] = dot %arg1, %[[S1]] {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<4x2xf32>, tensor<2x2xf32>) -> tensor<4x2xf32>
+  // CHECK-DAG: %[[SUM:.*]] = add %[[D0]], %[[D1]]
+  // CHECK-DAG: %[[CT:.*]] = constant {value = dense<{{.*}}> : tensor<2x4xf32>}
+  // CHECK-DAG: %[[T0:.*]] = slice %[[CT]] {slice = #hlo.slice<"{[0:2], [0:2]}">} : (tensor<2x4xf32>) -> tensor<2x2xf32>
+  // CHECK-DAG: %[[E0:.*]] = dot %[[T0]], %arg0 {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 1>} : (tensor<2x2xf32>, tensor<4x2xf32>) -> tensor<2x4xf32>
+  // CHECK-DAG: %[[T1:.*]] = slice %[[CT]] {slice = #hlo.slice<"{[0:2], [2:4]}">} : (tensor<2x4xf32>) -> tensor<2x2xf32>
+  // CHECK-DAG: %[[E1:.*]] = dot %[[T1]], %arg1 {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 1>} : (tensor<2x2xf32>, tensor<4x2xf32>) -> tensor<2x4xf32>
+  // CHECK-DAG: %[[SUM2:.*]] = add %[[E0]], %[[E1]]
+  // CHECK-DAG: %[[KEEP:.*]] = dot %{{.*}}, %arg2
+  // CHECK-DAG: %[[KEEP2:.*]] = dot %{{.*}}, %[[C]] {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<8x4xf32>, tensor<4x2xf32>) -> tensor<8x2xf32>
+  // CHECK-DAG: %[[TABLE:.*]] = constant {value = dense<{{.*}}> : tensor<3x4xf32>}
+  // CHECK-DAG: %[[FULL:.*]] = dot %[[TABLE]], %[[C]] {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<3x4xf32>, tensor<4x2xf32>) -> tensor<3x2xf32>
+  // CHECK-DAG: %[[ROW:.*]] = dynamic_slice %[[FULL]], %arg3, %arg4 {dynamic_slice_sizes = array<i64: 1, 2>} : (tensor<3x2xf32>, tensor<i32>, tensor<i32>) -> tensor<1x2xf32>
+  // CHECK: tuple %[[SUM]], %[[SUM2]], %[[KEEP]], %[[KEEP2]], %[[ROW]] :
+  %c = hlo.constant {value = dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]]> : tensor<4x2xf32>} : () -> tensor<4x2xf32>
+  %ct = hlo.constant {value = dense<[[1.0, -1.0, 2.0, 0.25], [0.5, 3.0, -2.0, 4.0]]> : tensor<2x4xf32>} : () -> tensor<2x4xf32>
+  %cat = hlo.concatenate %a, %b {dimensions = array<i64: 1>} : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x4xf32>
+  %0 = hlo.dot %cat, %c {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<4x4xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+  %1 = hlo.dot %ct, %cat {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 1>} : (tensor<2x4xf32>, tensor<4x4xf32>) -> tensor<2x4xf32>
+  %2 = hlo.dot %cat, %w {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<4x4xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+  %cat0 = hlo.concatenate %cat, %cat {dimensions = array<i64: 0>} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<8x4xf32>
+  %3 = hlo.dot %cat0, %c {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<8x4xf32>, tensor<4x2xf32>) -> tensor<8x2xf32>
+  %table = hlo.constant {value = dense<[[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0], [1.5, 2.5, 3.5, 4.5]]> : tensor<3x4xf32>} : () -> tensor<3x4xf32>
+  %row = hlo.dynamic_slice %table, %i, %j {dynamic_slice_sizes = array<i64: 1, 4>} : (tensor<3x4xf32>, tensor<i32>, tensor<i32>) -> tensor<1x4xf32>
+  %4 = hlo.dot %row, %c {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<1x4xf32>, tensor<4x2xf32>) -> tensor<1x2xf32>
+  %r = hlo.tuple %0, %1, %2, %3, %4 : (tensor<4x2xf32>, tensor<2x4xf32>, tensor<4x2xf32>, tensor<8x2xf32>, tensor<1x2xf32>) -> tuple<tensor<4x2xf32>, tensor<2x4xf32>, tensor<4x2xf32>, tensor<8x2xf32>, tensor<1x2xf32>>
+  hlo.return %r : tuple<tensor<4x2xf32>, tensor<2x4xf32>, tensor<4x2xf32>, tensor<8x2xf32>, tensor<1x2xf32>>
+}

@@ -286,7 +286,9 @@ def HloAlgebraicSimplifier
       reduce), of a pad by the init (folded into the window);
     - dot of an empty operand (zeros), dot with no contracting dimension
       above size 1 (a multiply of broadcasts), dot where an operand has only
-      batch and contracting dimensions (a reduce of a multiply);
+      batch and contracting dimensions (a reduce of a multiply), dot of a
+      concatenate and a constant (a sum of dots), dot of a dynamic-slice of
+      a constant and a constant (a dynamic-slice of their dot);
     - convert pairs through an exact widening, bitcast-convert pairs;
       pad of a broadcast scalar by that scalar, broadcast of an iota.
     Floating-point identities that NaN, infinity or signed zero break
