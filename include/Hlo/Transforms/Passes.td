@@ -280,7 +280,8 @@ def HloAlgebraicSimplifier
       reduce of a transpose keeping the kept dimensions' order, of a
       reshape that only merged or split reduced dimensions, of a reduce
       with the same reducer and identity inits, of a concatenate (a map of
-      the operands' reduces);
+      the operands' reduces), reduce-add of a dot over batch dimensions (a
+      dot contracting them);
     - reduce-window of an empty array or a scalar, with one-element windows
       (an elementwise op, padded), with windows spanning whole dimensions (a
       reduce), of a pad by the init (folded into the window);
