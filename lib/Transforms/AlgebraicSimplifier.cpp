@@ -173,8 +173,8 @@ static Value signedByPowerOfTwo(PatternRewriter &r, Location loc, Value a,
                                 const APInt &divisor, bool remainder) {
   Type type = a.getType(), elt = elementTypeOf(a);
   Value zero = makeSplat(r, loc, type, r.getZeroAttr(elt));
-  auto direction = ComparisonDirectionAttr::get(r.getContext(),
-                                                ComparisonDirection::LT);
+  auto direction =
+      ComparisonDirectionAttr::get(r.getContext(), ComparisonDirection::LT);
   Value negative =
       createInstruction(r, loc, CompareOp::getOperationName(),
                         withElementType(type, r.getI1Type()), {a, zero},
@@ -349,8 +349,8 @@ struct DistributeMultiply : HloPattern<AddOp> {
         b = rhs.getLhs();
       else
         continue;
-      bool integer = isInteger(op.getLhs()) &&
-                     !elementTypeOf(op.getLhs()).isInteger(1);
+      bool integer =
+          isInteger(op.getLhs()) && !elementTypeOf(op.getLhs()).isInteger(1);
       if (!integer && !floatsAreReal && !isFloatPowerOfTwo(c))
         continue;
       if (a.getType() != op.getType() || b.getType() != op.getType() ||

@@ -129,9 +129,9 @@ template <typename OpT> struct HloPattern : OpRewritePattern<OpT> {
 
 /// The pass options the shape rewrites read (XLA's option names).
 struct ShapeOptions {
-  bool dotToMultiply = true;        // enable_dot_to_multiply_rewrite
-  bool dotStrengthReduction = true; // enable_dot_strength_reduction
-  bool windowReduceToReduce = true; // enable_window_reduce_to_reduce_...
+  bool dotToMultiply = true;               // enable_dot_to_multiply_rewrite
+  bool dotStrengthReduction = true;        // enable_dot_strength_reduction
+  bool windowReduceToReduce = true;        // enable_window_reduce_to_reduce_...
   bool unconditionalReduceOfConcat = true; // enable_unconditional_reduce_...
 };
 

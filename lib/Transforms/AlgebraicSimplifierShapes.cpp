@@ -487,10 +487,10 @@ struct ReduceOfConcatenate : ReducePattern {
     Value result;
     for (Value input : inputs) {
       Value reduced =
-          createInstruction(r, loc, ReduceOp::getOperationName(), type,
-                            {input, init},
-                            {r.getNamedAttr("dimensions", op.getDimensionsAttr()),
-                             r.getNamedAttr("to_apply", op.getToApplyAttr())})
+          createInstruction(
+              r, loc, ReduceOp::getOperationName(), type, {input, init},
+              {r.getNamedAttr("dimensions", op.getDimensionsAttr()),
+               r.getNamedAttr("to_apply", op.getToApplyAttr())})
               ->getResult(0);
       result = !result ? reduced
                        : createInstruction(
@@ -565,13 +565,13 @@ struct ReduceOfDot : ReducePattern {
           r.getNamedAttr("rhs_batch_dims", r.getDenseI64ArrayAttr(newRb)));
     }
     llvm::append_range(attrs, dotConfig(r, dot));
-    Type newType = rest.empty() ? op.getType()
-                                : RankedTensorType::get(
-                                      shape, dotType.getElementType());
-    Value result = createInstruction(r, dot.getLoc(), DotOp::getOperationName(),
-                                     newType, {dot.getLhs(), dot.getRhs()},
-                                     attrs)
-                       ->getResult(0);
+    Type newType = rest.empty()
+                       ? op.getType()
+                       : RankedTensorType::get(shape, dotType.getElementType());
+    Value result =
+        createInstruction(r, dot.getLoc(), DotOp::getOperationName(), newType,
+                          {dot.getLhs(), dot.getRhs()}, attrs)
+            ->getResult(0);
     if (!rest.empty())
       result = createInstruction(
                    r, op.getLoc(), ReduceOp::getOperationName(), op.getType(),
@@ -706,10 +706,10 @@ struct ReduceWindowRewrites : HloPattern<ReduceWindowOp> {
             r, loc, BroadcastOp::getOperationName(), arg.getType(), {init},
             {r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr({}))})
             ->getResult(0);
-    Value result = createInstruction(r, loc, reducer->getName().getStringRef(),
-                                     padded ? arg.getType() : op.getType(),
-                                     {arg, b}, {})
-                       ->getResult(0);
+    Value result =
+        createInstruction(r, loc, reducer->getName().getStringRef(),
+                          padded ? arg.getType() : op.getType(), {arg, b}, {})
+            ->getResult(0);
     if (padded) {
       SmallVector<int64_t> interior(w.low.size(), 0);
       auto padding = PaddingAttr::get(r.getContext(), w.low, w.high, interior);
@@ -749,9 +749,8 @@ struct ReduceWindowRewrites : HloPattern<ReduceWindowOp> {
             {r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr(dims)),
              r.getNamedAttr("to_apply", op.getToApplyAttr())})
             ->getResult(0);
-    Operation *reshape =
-        createInstruction(r, loc, ReshapeOp::getOperationName(), op.getType(),
-                          {reduced}, {});
+    Operation *reshape = createInstruction(
+        r, loc, ReshapeOp::getOperationName(), op.getType(), {reduced}, {});
     replace(r, op, reshape->getResult(0), true);
     return success();
   }
@@ -764,9 +763,8 @@ struct ReduceWindowRewrites : HloPattern<ReduceWindowOp> {
       return failure();
     Value padValue = pad.getPaddingValue();
     Attribute a, b;
-    if (padValue != init &&
-        !(matchPattern(padValue, m_Constant(&a)) &&
-          matchPattern(init, m_Constant(&b)) && a == b))
+    if (padValue != init && !(matchPattern(padValue, m_Constant(&a)) &&
+                              matchPattern(init, m_Constant(&b)) && a == b))
       return failure();
     PaddingAttr config = pad.getPadding();
     ArrayRef<int64_t> interiors = config.getInterior();
@@ -1020,10 +1018,10 @@ struct DotOfGather : HloPattern<DotOp> {
     int64_t m = staticType(left).getDimSize(1 - lc);
     int64_t n = staticType(right).getDimSize(1 - rc);
     SmallVector<NamedAttribute> attrs = dotConfig(r, op);
-    attrs.push_back(r.getNamedAttr("lhs_contracting_dims",
-                                   op.getLhsContractingDimsAttr()));
-    attrs.push_back(r.getNamedAttr("rhs_contracting_dims",
-                                   op.getRhsContractingDimsAttr()));
+    attrs.push_back(
+        r.getNamedAttr("lhs_contracting_dims", op.getLhsContractingDimsAttr()));
+    attrs.push_back(
+        r.getNamedAttr("rhs_contracting_dims", op.getRhsContractingDimsAttr()));
     Location loc = op.getLoc();
     Value full =
         createInstruction(r, loc, DotOp::getOperationName(),
@@ -1073,8 +1071,7 @@ struct DotStrengthReduction : HloPattern<DotOp> {
     auto lhsType = staticType(op.getLhs()), rhsType = staticType(op.getRhs());
     auto type = staticType(op.getResult());
     auto intOrFloat = [](Type t) {
-      return isa<FloatType>(t) ||
-             (isa<IntegerType>(t) && !t.isInteger(1));
+      return isa<FloatType>(t) || (isa<IntegerType>(t) && !t.isInteger(1));
     };
     Type elt = type.getElementType();
     if (!intOrFloat(elt) || !intOrFloat(lhsType.getElementType()) ||
@@ -1097,7 +1094,8 @@ struct DotStrengthReduction : HloPattern<DotOp> {
                          ArrayRef<int64_t> contracting) {
       SmallVector<int64_t> perm(batch);
       for (int64_t d = 0; d < t.getRank(); ++d)
-        if (!llvm::is_contained(batch, d) && !llvm::is_contained(contracting, d))
+        if (!llvm::is_contained(batch, d) &&
+            !llvm::is_contained(contracting, d))
           perm.push_back(d);
       llvm::append_range(perm, contracting);
       SmallVector<int64_t> shape;
@@ -1150,19 +1148,17 @@ struct DotStrengthReduction : HloPattern<DotOp> {
                             RankedTensorType::get(productType.getShape(), acc),
                             {product}, {})
               ->getResult(0);
-    Value zero = makeSplat(r, loc, RankedTensorType::get({}, acc),
-                           r.getZeroAttr(acc));
-    auto dims = llvm::to_vector(
-        llvm::seq<int64_t>(numBatch + numFree,
-                           numBatch + numFree + numContracting));
-    Type reducedType = acc == elt ? op.getType()
-                                  : RankedTensorType::get(type.getShape(), acc);
+    Value zero =
+        makeSplat(r, loc, RankedTensorType::get({}, acc), r.getZeroAttr(acc));
+    auto dims = llvm::to_vector(llvm::seq<int64_t>(
+        numBatch + numFree, numBatch + numFree + numContracting));
+    Type reducedType =
+        acc == elt ? op.getType() : RankedTensorType::get(type.getShape(), acc);
     Value result =
-        createInstruction(r, loc, ReduceOp::getOperationName(), reducedType,
-                          {product, zero},
-                          {r.getNamedAttr("dimensions",
-                                          r.getDenseI64ArrayAttr(dims)),
-                           r.getNamedAttr("to_apply", adds.get(acc))})
+        createInstruction(
+            r, loc, ReduceOp::getOperationName(), reducedType, {product, zero},
+            {r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr(dims)),
+             r.getNamedAttr("to_apply", adds.get(acc))})
             ->getResult(0);
     if (acc != elt)
       result = createInstruction(r, loc, ConvertOp::getOperationName(),
@@ -1189,8 +1185,7 @@ void mlir::hlo::algsimp::populateShapePatterns(RewritePatternSet &set,
       context, symbols);
   set.add<ReduceOfConcatenate>(context, symbols,
                                options.unconditionalReduceOfConcat);
-  set.add<ReduceWindowRewrites>(context, symbols,
-                                options.windowReduceToReduce);
+  set.add<ReduceWindowRewrites>(context, symbols, options.windowReduceToReduce);
   if (options.dotStrengthReduction)
     set.add<ReduceOfDot>(context, symbols);
   if (options.dotToMultiply)

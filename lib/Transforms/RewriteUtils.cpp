@@ -93,12 +93,11 @@ FlatSymbolRefAttr mlir::hlo::createScalarAddComputation(SymbolTable &symbols,
   MLIRContext *ctx = element.getContext();
   auto scalar = RankedTensorType::get({}, element);
   OpBuilder b(ctx);
-  auto comp =
-      ComputationOp::create(b, UnknownLoc::get(ctx), "scalar_add_computation",
-                            b.getStringAttr("private"),
-                            b.getFunctionType({scalar, scalar}, {scalar}),
-                            /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr,
-                            /*entry=*/false, StringAttr());
+  auto comp = ComputationOp::create(
+      b, UnknownLoc::get(ctx), "scalar_add_computation",
+      b.getStringAttr("private"), b.getFunctionType({scalar, scalar}, {scalar}),
+      /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr,
+      /*entry=*/false, StringAttr());
   Block *body = new Block();
   comp.getBody().push_back(body);
   Value lhs =

@@ -40,8 +40,7 @@ RankedTensorType withElementType(Type type, Type element);
 /// `element` (XLA's scalar add computation, parameters `scalar_lhs` and
 /// `scalar_rhs`), inserted into `symbols` at `where` (the end when null;
 /// renamed if the name is taken).
-FlatSymbolRefAttr createScalarAddComputation(SymbolTable &symbols,
-                                             Type element,
+FlatSymbolRefAttr createScalarAddComputation(SymbolTable &symbols, Type element,
                                              Block::iterator where = {});
 
 } // namespace mlir::hlo
