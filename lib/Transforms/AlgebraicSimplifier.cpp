@@ -5,16 +5,19 @@
 // pass applies them with its own rewrites, to a fixed point, with MLIR's
 // greedy driver (which also keeps constants on the right of commutative
 // ops). Its own rewrites are XLA's handlers that depend on element types
-// (integers for A-A, A*0, x==x and reassociation; floats for A/C), on
-// options (power, dot to multiply), on users (A/sqrt(B) only when the sqrt
-// has no other user) or on the reducer of a reduce; and XLA's rewrites of
-// slices, concatenates, reduces, dots, divides and conversions.
+// (integers for A-A, A*0, x==x, reassociation and A*C+B*C; floats for A/C;
+// signed or unsigned divides by 2^k), on options (power, dot to multiply,
+// dot strength reduction, floats are real, ...), on users (A/sqrt(B) only
+// when the sqrt has no other user) or on the reducer of a reduce; and
+// XLA's rewrites of slices, concatenates, reduces, reduce-windows, dots,
+// divides and conversions.
 //
 // This file holds the arithmetic and conversion rewrites and the pass; the
 // shape rewrites are in AlgebraicSimplifierShapes.cpp. Every rewrite looks
 // at an instruction and its operands only, so the greedy driver keeps the
-// cost linear in the module size. The reduce
-// rewrites find reducers in a symbol table built once per run.
+// cost linear in the module size. The reduce rewrites find reducers in a
+// symbol table built once per run; the add computations the dot strength
+// reduction needs are made once per element type.
 //
 // An instruction with control predecessors is never rewritten, nor is an
 // operand with control predecessors looked through: the edges would have
@@ -24,9 +27,12 @@
 
 #include "AlgebraicSimplifier.h"
 #include "Hlo/Transforms/Passes.h"
+#include "RewriteUtils.h"
 
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include <cmath>
 
 namespace mlir::hlo {
 #define GEN_PASS_DEF_HLOALGEBRAICSIMPLIFIER
@@ -147,6 +153,54 @@ struct AbsOfAbs : HloPattern<AbsOp> {
   }
 };
 
+/// The positive power of two a signed integer divisor `c` is, or null.
+static std::optional<APInt> signedPowerOfTwo(Type elt, SplatElementsAttr c) {
+  auto it = dyn_cast_or_null<IntegerType>(elt);
+  if (!c || !it || it.isUnsigned() || it.getWidth() == 1)
+    return std::nullopt;
+  APInt v = c.getSplatValue<APInt>();
+  if (!v.isStrictlyPositive() || !v.isPowerOf2())
+    return std::nullopt;
+  return v;
+}
+
+/// XLA's signed A / 2^k and A % 2^k, right for negative A: the unsigned
+/// result on |A| (a logical shift right by k, a mask of 2^k - 1), negated
+/// where A is negative (HLO's divide rounds toward zero; its remainder has
+/// A's sign). A = INT_MIN works too: its negation is itself, which as an
+/// unsigned number is 2^(w-1).
+static Value signedByPowerOfTwo(PatternRewriter &r, Location loc, Value a,
+                                const APInt &divisor, bool remainder) {
+  Type type = a.getType(), elt = elementTypeOf(a);
+  Value zero = makeSplat(r, loc, type, r.getZeroAttr(elt));
+  auto direction =
+      ComparisonDirectionAttr::get(r.getContext(), ComparisonDirection::LT);
+  Value negative =
+      createInstruction(r, loc, CompareOp::getOperationName(),
+                        withElementType(type, r.getI1Type()), {a, zero},
+                        {r.getNamedAttr("direction", direction)})
+          ->getResult(0);
+  auto unary = [&](StringRef name, Value x) {
+    return createInstruction(r, loc, name, type, {x}, {})->getResult(0);
+  };
+  auto select = [&](Value onTrue, Value onFalse) {
+    return createInstruction(r, loc, SelectOp::getOperationName(), type,
+                             {negative, onTrue, onFalse}, {})
+        ->getResult(0);
+  };
+  Value abs = select(unary(NegOp::getOperationName(), a), a);
+  APInt amount = remainder ? divisor - 1
+                           : APInt(divisor.getBitWidth(), divisor.logBase2());
+  Value c = makeSplat(r, loc, type, r.getIntegerAttr(elt, amount));
+  Value result =
+      createInstruction(r, loc,
+                        remainder ? AndOp::getOperationName()
+                                  : ShiftRightLogicalOp::getOperationName(),
+                        type, {abs, c}, {})
+          ->getResult(0);
+  return select(unary(NegOp::getOperationName(), result), result);
+}
+
 /// A / 1 = A; for floats A / C = A * (1 / C) (C a constant or a broadcast
 /// constant); A / sqrt(B) = A * rsqrt(B) and A / rsqrt(B) = A * sqrt(B)
 /// when the root has no other user; exp(A) / exp(B) = exp(A - B);
@@ -175,6 +229,11 @@ struct DivideRewrites : HloPattern<DivOp> {
           createInstruction(r, loc, ShiftRightLogicalOp::getOperationName(),
                             op.getType(), {a, shift}, {});
       replace(r, op, result->getResult(0), true);
+      return success();
+    }
+    // Signed A / 2^k: the shift on |A|, negated for negative A.
+    if (std::optional<APInt> divisor = signedPowerOfTwo(elt, c)) {
+      replace(r, op, signedByPowerOfTwo(r, loc, a, *divisor, false), true);
       return success();
     }
     if (!isa<FloatType>(elt))
@@ -255,15 +314,73 @@ template <typename OpT> struct Reassociate : HloPattern<OpT> {
   }
 };
 
-/// Unsigned A % 2^k = A & (2^k - 1).
+/// True if `v` is XLA's float power-of-two constant: a constant of one
+/// element, or a broadcast of one, whose value is +-2^k.
+static bool isFloatPowerOfTwo(Value v) {
+  if (auto b = v.getDefiningOp<BroadcastOp>())
+    v = b.getOperand();
+  auto t = staticType(v);
+  if (!t || t.getNumElements() != 1 || !isa<FloatType>(t.getElementType()))
+    return false;
+  std::optional<double> value = splatValue(v);
+  int exponent;
+  return value && std::abs(std::frexp(*value, &exponent)) == 0.5;
+}
+
+/// XLA's A*C + B*C = (A+B)*C (either operand order in each multiply), when
+/// both multiplies have no other user (one multiply fewer): for integers;
+/// for floats only with `enable-floats-are-real` or when C is a constant
+/// +-2^k (XLA's IsAllFpConstantPowerOf2: exact but for overflow and
+/// underflow).
+struct DistributeMultiply : HloPattern<AddOp> {
+  DistributeMultiply(MLIRContext *context, bool floatsAreReal)
+      : HloPattern(context), floatsAreReal(floatsAreReal) {}
+  LogicalResult rewrite(AddOp op, PatternRewriter &r) const override {
+    auto lhs = plainDef<MulOp>(op.getLhs()), rhs = plainDef<MulOp>(op.getRhs());
+    if (!lhs || !rhs || lhs == rhs || !lhs->hasOneUse() || !rhs->hasOneUse())
+      return failure();
+    // C is the lhs's rhs, then its lhs (XLA's order).
+    for (int i : {1, 0}) {
+      Value c = lhs->getOperand(i), a = lhs->getOperand(1 - i);
+      Value b;
+      if (rhs.getLhs() == c)
+        b = rhs.getRhs();
+      else if (rhs.getRhs() == c)
+        b = rhs.getLhs();
+      else
+        continue;
+      bool integer =
+          isInteger(op.getLhs()) && !elementTypeOf(op.getLhs()).isInteger(1);
+      if (!integer && !floatsAreReal && !isFloatPowerOfTwo(c))
+        continue;
+      if (a.getType() != op.getType() || b.getType() != op.getType() ||
+          c.getType() != op.getType())
+        continue;
+      Value sum = createInferred<AddOp>(r, op.getLoc(), {a, b});
+      replace(r, op, createInferred<MulOp>(r, op.getLoc(), {sum, c}), true);
+      return success();
+    }
+    return failure();
+  }
+  bool floatsAreReal;
+};
+
+/// Unsigned A % 2^k = A & (2^k - 1); signed, the mask on |A|, negated for
+/// negative A.
 struct RemainderByPowerOfTwo : HloPattern<RemOp> {
   using HloPattern::HloPattern;
   LogicalResult rewrite(RemOp op, PatternRewriter &r) const override {
     Type elt = elementTypeOf(op.getLhs());
     SplatElementsAttr c = splatOperand(op.getRhs());
-    if (!elt || !elt.isUnsignedInteger() || !c ||
-        !c.getSplatValue<APInt>().isPowerOf2() ||
-        op.getLhs().getType() != op.getType())
+    if (!elt || !c || op.getLhs().getType() != op.getType())
+      return failure();
+    if (std::optional<APInt> divisor = signedPowerOfTwo(elt, c)) {
+      replace(r, op,
+              signedByPowerOfTwo(r, op.getLoc(), op.getLhs(), *divisor, true),
+              true);
+      return success();
+    }
+    if (!elt.isUnsignedInteger() || !c.getSplatValue<APInt>().isPowerOf2())
       return failure();
     APInt mask = c.getSplatValue<APInt>() - 1;
     Value m =
@@ -370,6 +487,19 @@ struct BitcastConvertPair : HloPattern<BitcastConvertOp> {
 // The pass
 //===----------------------------------------------------------------------===//
 
+} // namespace
+
+FlatSymbolRefAttr ScalarAddComputations::get(Type element) {
+  FlatSymbolRefAttr &ref = made[element];
+  // First in the module: it calls nothing, and HLO text (XLA's parser)
+  // defines a computation before any instruction calls it.
+  if (!ref)
+    ref = createScalarAddComputation(
+        symbols, element, symbols.getOp()->getRegion(0).front().begin());
+  return ref;
+}
+
+namespace {
 struct AlgebraicSimplifierPass
     : hlo::impl::HloAlgebraicSimplifierBase<AlgebraicSimplifierPass> {
   using HloAlgebraicSimplifierBase::HloAlgebraicSimplifierBase;
@@ -378,7 +508,8 @@ struct AlgebraicSimplifierPass
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
     // The reduce rewrites find reducers in the module's symbol table, built
-    // once per run (no rewrite adds or removes a computation), so the
+    // once per run (no rewrite removes a computation; the dot strength
+    // reduction adds its scalar add computations to the table), so the
     // patterns are made per run.
     SymbolTable symbols(module);
     RewritePatternSet set(context);
@@ -389,7 +520,15 @@ struct AlgebraicSimplifierPass
             AbsOfAbs, DivideRewrites, Reassociate<AddOp>, Reassociate<MulOp>,
             RsqrtOfReciprocal, RemainderByPowerOfTwo, ConvertPair,
             BitcastConvertPair>(context);
-    populateShapePatterns(set, symbols, enableDotToMultiplyRewrite);
+    set.add<DistributeMultiply>(context, enableFloatsAreReal);
+    ScalarAddComputations adds(symbols);
+    ShapeOptions options;
+    options.dotToMultiply = enableDotToMultiplyRewrite;
+    options.dotStrengthReduction = enableDotStrengthReduction;
+    options.windowReduceToReduce = enableWindowReduceToReduceReplacement;
+    options.unconditionalReduceOfConcat =
+        enableUnconditionalReduceOfConcatReplacement;
+    populateShapePatterns(set, symbols, adds, options);
     if (enablePowerRewrites)
       set.add<PowerByConstant>(context);
     FrozenRewritePatternSet patterns(std::move(set));

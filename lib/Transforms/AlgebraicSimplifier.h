@@ -3,8 +3,8 @@
 // Private to lib/Transforms: what the two files of hlo-algebraic-simplifier
 // share: small helpers, the pattern base that skips instructions with
 // control predecessors, and the shape rewrites (slices, concatenates,
-// reductions, dots: AlgebraicSimplifierShapes.cpp) that the pass adds to
-// its arithmetic ones (AlgebraicSimplifier.cpp).
+// reductions, reduce-windows, dots: AlgebraicSimplifierShapes.cpp) that the
+// pass adds to its arithmetic ones (AlgebraicSimplifier.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +16,9 @@
 
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include "llvm/ADT/DenseMap.h"
 
 namespace mlir::hlo::algsimp {
 
@@ -124,10 +127,32 @@ template <typename OpT> struct HloPattern : OpRewritePattern<OpT> {
   virtual LogicalResult rewrite(OpT op, PatternRewriter &rewriter) const = 0;
 };
 
+/// The pass options the shape rewrites read (XLA's option names).
+struct ShapeOptions {
+  bool dotToMultiply = true;               // enable_dot_to_multiply_rewrite
+  bool dotStrengthReduction = true;        // enable_dot_strength_reduction
+  bool windowReduceToReduce = true;        // enable_window_reduce_to_reduce_...
+  bool unconditionalReduceOfConcat = true; // enable_unconditional_reduce_...
+};
+
+/// The scalar add computations that rewrites adding reduces use, one per
+/// element type, made on first use (XLA's GetOrCreateScalarAddComputation)
+/// and inserted first in the module, through its symbol table.
+class ScalarAddComputations {
+public:
+  explicit ScalarAddComputations(SymbolTable &symbols) : symbols(symbols) {}
+  FlatSymbolRefAttr get(Type element);
+
+private:
+  SymbolTable &symbols;
+  llvm::DenseMap<Type, FlatSymbolRefAttr> made;
+};
+
 /// Adds the shape rewrites; the reduce rewrites find reducers in
-/// `symbols`, the dot-to-multiply rewrite comes with `dotToMultiply`.
+/// `symbols`, the dot strength reduction adds its reducers through `adds`.
 void populateShapePatterns(RewritePatternSet &set, SymbolTable &symbols,
-                           bool dotToMultiply);
+                           ScalarAddComputations &adds,
+                           const ShapeOptions &options);
 
 } // namespace mlir::hlo::algsimp
 

@@ -1,8 +1,8 @@
 //===- AlgebraicSimplifierShapes.cpp - shape rewrites of the simplifier ---===//
 //
 // hlo-algebraic-simplifier's rewrites of slices, concatenates,
-// dynamic-update-slices, pads, broadcasts, reductions and dots (the pass
-// and its arithmetic rewrites are in AlgebraicSimplifier.cpp).
+// dynamic-update-slices, pads, broadcasts, reductions, reduce-windows and
+// dots (the pass and its arithmetic rewrites are in AlgebraicSimplifier.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -454,6 +454,346 @@ struct ReduceOfReshape : ReducePattern {
   }
 };
 
+/// XLA's reduce(concatenate(A, B, ...)) over the concatenated dimension =
+/// map(reduce(A), map(reduce(B), ...)) of the reducer: when the operands
+/// have one shape, the result is a scalar, or with
+/// `enable-unconditional-reduce-of-concat-replacement` (default on). The
+/// init must be the reducer's identity (XLA asks nothing of it, but another
+/// init would be added in once per operand).
+struct ReduceOfConcatenate : ReducePattern {
+  ReduceOfConcatenate(MLIRContext *context, SymbolTable &symbols,
+                      bool unconditional)
+      : ReducePattern(context, symbols), unconditional(unconditional) {}
+  LogicalResult rewriteReduce(ReduceOp op, Value arg, Value init,
+                              PatternRewriter &r) const override {
+    auto concat = plainDef<ConcatenateOp>(arg);
+    if (!concat || concat.getDimensions().size() != 1 ||
+        !llvm::is_contained(op.getDimensions(), concat.getDimensions()[0]) ||
+        !isIdentityOf(reducer(op), init))
+      return failure();
+    ValueRange inputs = concat.getInputs();
+    for (Value input : inputs)
+      if (!staticType(input))
+        return failure();
+    bool sameShapes = llvm::all_of(inputs, [&](Value input) {
+      return staticType(input).getShape() ==
+             staticType(inputs.front()).getShape();
+    });
+    auto type = staticType(op.getResult());
+    if (!unconditional && !sameShapes && type.getRank() != 0)
+      return failure();
+    Location loc = op.getLoc();
+    auto dims = llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+    Value result;
+    for (Value input : inputs) {
+      Value reduced =
+          createInstruction(
+              r, loc, ReduceOp::getOperationName(), type, {input, init},
+              {r.getNamedAttr("dimensions", op.getDimensionsAttr()),
+               r.getNamedAttr("to_apply", op.getToApplyAttr())})
+              ->getResult(0);
+      result = !result ? reduced
+                       : createInstruction(
+                             r, loc, MapOp::getOperationName(), type,
+                             {result, reduced},
+                             {r.getNamedAttr("to_apply", op.getToApplyAttr()),
+                              r.getNamedAttr("dimensions",
+                                             r.getDenseI64ArrayAttr(dims))})
+                             ->getResult(0);
+    }
+    replace(r, op, result, true);
+    return success();
+  }
+  bool unconditional;
+};
+
+/// The attributes a dot made from `dot` keeps: its operand precision and
+/// algorithm.
+static SmallVector<NamedAttribute> dotConfig(PatternRewriter &r, DotOp dot) {
+  SmallVector<NamedAttribute> attrs;
+  if (auto precision = dot.getOperandPrecisionAttr())
+    attrs.push_back(r.getNamedAttr("operand_precision", precision));
+  if (auto algorithm = dot.getAlgorithmAttr())
+    attrs.push_back(r.getNamedAttr("algorithm", algorithm));
+  return attrs;
+}
+
+/// XLA's reduce-add of a dot over some of its batch dimensions: those
+/// become contracting dimensions of the dot, and the other reduced
+/// dimensions stay with the reduce (none left: the dot alone). Under
+/// `enable-dot-strength-reduction` (as in XLA); the dot has no other user.
+/// With no reduce left the init must be the identity (XLA drops it).
+struct ReduceOfDot : ReducePattern {
+  using ReducePattern::ReducePattern;
+  LogicalResult rewriteReduce(ReduceOp op, Value arg, Value init,
+                              PatternRewriter &r) const override {
+    auto dot = plainDef<DotOp>(arg);
+    if (!dot || !dot->hasOneUse() || !isDenseStaticDot(dot) ||
+        !isa_and_nonnull<AddOp>(reducer(op)))
+      return failure();
+    ArrayRef<int64_t> lb = orEmpty(dot.getLhsBatchDims()),
+                      rb = orEmpty(dot.getRhsBatchDims());
+    int64_t numBatch = lb.size();
+    SmallVector<int64_t> newLb, newRb,
+        newLc(orEmpty(dot.getLhsContractingDims())),
+        newRc(orEmpty(dot.getRhsContractingDims())), rest, shape;
+    ArrayRef<int64_t> dims = op.getDimensions();
+    for (int64_t b = 0; b < numBatch; ++b) {
+      bool reduced = llvm::is_contained(dims, b);
+      (reduced ? newLc : newLb).push_back(lb[b]);
+      (reduced ? newRc : newRb).push_back(rb[b]);
+    }
+    int64_t removed = numBatch - newLb.size();
+    if (removed == 0)
+      return failure();
+    for (int64_t d : dims)
+      if (d >= numBatch)
+        rest.push_back(d - removed);
+    if (rest.empty() && !isIdentityOf(reducer(op), init))
+      return failure();
+    auto dotType = staticType(arg);
+    for (int64_t d = 0; d < dotType.getRank(); ++d)
+      if (d >= numBatch || !llvm::is_contained(dims, d))
+        shape.push_back(dotType.getDimSize(d));
+    SmallVector<NamedAttribute> attrs = {
+        r.getNamedAttr("lhs_contracting_dims", r.getDenseI64ArrayAttr(newLc)),
+        r.getNamedAttr("rhs_contracting_dims", r.getDenseI64ArrayAttr(newRc))};
+    if (!newLb.empty()) {
+      attrs.push_back(
+          r.getNamedAttr("lhs_batch_dims", r.getDenseI64ArrayAttr(newLb)));
+      attrs.push_back(
+          r.getNamedAttr("rhs_batch_dims", r.getDenseI64ArrayAttr(newRb)));
+    }
+    llvm::append_range(attrs, dotConfig(r, dot));
+    Type newType = rest.empty()
+                       ? op.getType()
+                       : RankedTensorType::get(shape, dotType.getElementType());
+    Value result =
+        createInstruction(r, dot.getLoc(), DotOp::getOperationName(), newType,
+                          {dot.getLhs(), dot.getRhs()}, attrs)
+            ->getResult(0);
+    if (!rest.empty())
+      result = createInstruction(
+                   r, op.getLoc(), ReduceOp::getOperationName(), op.getType(),
+                   {result, init},
+                   {r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr(rest)),
+                    r.getNamedAttr("to_apply", op.getToApplyAttr())})
+                   ->getResult(0);
+    replace(r, op, result, true);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Reduce-windows
+//===----------------------------------------------------------------------===//
+
+/// A window's fields over `rank` dimensions, each at its default where the
+/// attribute (or the whole window) leaves it out.
+struct WindowFields {
+  SmallVector<int64_t> size, stride, low, high, baseDilation, windowDilation,
+      reversal;
+  WindowFields(WindowAttr w, int64_t rank) {
+    auto field = [&](SmallVector<int64_t> &out, ArrayRef<int64_t> values,
+                     int64_t dflt) {
+      for (int64_t i = 0; i < rank; ++i)
+        out.push_back(i < int64_t(values.size()) ? values[i] : dflt);
+    };
+    field(size, w ? w.getSize() : ArrayRef<int64_t>(), 1);
+    field(stride, w ? w.getStride() : ArrayRef<int64_t>(), 1);
+    field(low, w ? w.getPadLow() : ArrayRef<int64_t>(), 0);
+    field(high, w ? w.getPadHigh() : ArrayRef<int64_t>(), 0);
+    field(baseDilation, w ? w.getLhsDilate() : ArrayRef<int64_t>(), 1);
+    field(windowDilation, w ? w.getRhsDilate() : ArrayRef<int64_t>(), 1);
+    field(reversal, w ? w.getReversal() : ArrayRef<int64_t>(), 0);
+  }
+  static bool all(ArrayRef<int64_t> v, int64_t x) {
+    return llvm::all_of(v, [&](int64_t e) { return e == x; });
+  }
+  bool padded() const { return !all(low, 0) || !all(high, 0); }
+  WindowAttr get(MLIRContext *context) const {
+    return WindowAttr::get(context, size, stride, low, high, baseDilation,
+                           windowDilation, reversal);
+  }
+};
+
+/// XLA's reduce-window rewrites, tried in its order, on single-input
+/// reduce-windows of static shapes:
+/// - of an empty array (or to one): the init broadcast;
+/// - of a scalar: the operand when the init is the reducer's identity,
+///   else a map of the reducer over the init and the operand (XLA takes
+///   the operand whatever the init);
+/// - windows of one element (size 1, stride 1, no dilation or reversal)
+///   with an add, minimum or maximum reducer: the reducer applied to the
+///   operand and the init broadcast, padded with the init where the window
+///   is; the operand itself when the init is the identity and there is no
+///   padding. A padded add needs the identity init (a padded element sums
+///   the init twice);
+/// - with `enable-window-reduce-to-reduce-replacement` (default on), no
+///   stride, dilation or padding and every window of size 1 or spanning its
+///   whole dimension: a reduce over the spanned dimensions, reshaped;
+/// - of a pad by the init (the same value, or equal constants): the pad
+///   folded into the window's padding (times the base dilation) and its
+///   interior padding into the base dilation (which must be 1 then). Edge
+///   padding must not be negative.
+struct ReduceWindowRewrites : HloPattern<ReduceWindowOp> {
+  ReduceWindowRewrites(MLIRContext *context, SymbolTable &symbols,
+                       bool toReduce)
+      : HloPattern(context), symbols(symbols), toReduce(toReduce) {}
+
+  LogicalResult rewrite(ReduceWindowOp op, PatternRewriter &r) const override {
+    if (op.getInputs().size() != 2)
+      return failure();
+    Value arg = op.getInputs()[0], init = op.getInputs()[1];
+    auto argType = staticType(arg), type = staticType(op.getResult());
+    if (!argType || !type || argType.getElementType() != type.getElementType())
+      return failure();
+    Location loc = op.getLoc();
+    Operation *reducer =
+        reducerOp(symbols.lookup<ComputationOp>(op.getToApply()));
+    bool identity = isIdentityOf(reducer, init);
+    auto broadcast = [&](Value scalar, Type to) {
+      return createInstruction(
+                 r, loc, BroadcastOp::getOperationName(), to, {scalar},
+                 {r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr({}))})
+          ->getResult(0);
+    };
+    if (argType.getNumElements() == 0 || type.getNumElements() == 0) {
+      replace(r, op, broadcast(init, op.getType()), true);
+      return success();
+    }
+    if (argType.getRank() == 0) {
+      if (identity && arg.getType() == op.getType()) {
+        replace(r, op, arg, false);
+        return success();
+      }
+      Operation *map = createInstruction(
+          r, loc, MapOp::getOperationName(), op.getType(), {init, arg},
+          {r.getNamedAttr("to_apply", op.getToApplyAttr()),
+           r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr({}))});
+      replace(r, op, map->getResult(0), true);
+      return success();
+    }
+    WindowFields w(op.getWindowAttr(), argType.getRank());
+    if (WindowFields::all(w.size, 1) && WindowFields::all(w.stride, 1) &&
+        WindowFields::all(w.baseDilation, 1) &&
+        WindowFields::all(w.windowDilation, 1) &&
+        WindowFields::all(w.reversal, 0) &&
+        isa_and_nonnull<AddOp, MinOp, MaxOp>(reducer) &&
+        succeeded(elementwise(op, arg, init, reducer, identity, w, r)))
+      return success();
+    if (toReduce && succeeded(asReduce(op, arg, init, w, r)))
+      return success();
+    return foldPad(op, arg, init, w, r);
+  }
+
+  /// A window of one element: reducer(x, init), padded with the init.
+  LogicalResult elementwise(ReduceWindowOp op, Value arg, Value init,
+                            Operation *reducer, bool identity,
+                            const WindowFields &w, PatternRewriter &r) const {
+    bool padded = w.padded();
+    if (!padded && identity) {
+      if (arg.getType() != op.getType())
+        return failure();
+      replace(r, op, arg, false);
+      return success();
+    }
+    if (padded && isa<AddOp>(reducer) && !identity)
+      return failure();
+    Location loc = op.getLoc();
+    Value b =
+        createInstruction(
+            r, loc, BroadcastOp::getOperationName(), arg.getType(), {init},
+            {r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr({}))})
+            ->getResult(0);
+    Value result =
+        createInstruction(r, loc, reducer->getName().getStringRef(),
+                          padded ? arg.getType() : op.getType(), {arg, b}, {})
+            ->getResult(0);
+    if (padded) {
+      SmallVector<int64_t> interior(w.low.size(), 0);
+      auto padding = PaddingAttr::get(r.getContext(), w.low, w.high, interior);
+      result = createInstruction(r, loc, PadOp::getOperationName(),
+                                 op.getType(), {result, init},
+                                 {r.getNamedAttr("padding", padding)})
+                   ->getResult(0);
+    }
+    replace(r, op, result, true);
+    return success();
+  }
+
+  /// Windows that span whole dimensions (or one element): a reduce.
+  LogicalResult asReduce(ReduceWindowOp op, Value arg, Value init,
+                         const WindowFields &w, PatternRewriter &r) const {
+    if (!WindowFields::all(w.stride, 1) ||
+        !WindowFields::all(w.baseDilation, 1) ||
+        !WindowFields::all(w.windowDilation, 1) || w.padded())
+      return failure();
+    auto type = staticType(op.getResult());
+    SmallVector<int64_t> dims, kept;
+    for (int64_t d = 0, e = w.size.size(); d < e; ++d) {
+      if (w.size[d] == 1)
+        kept.push_back(type.getDimSize(d));
+      else if (type.getDimSize(d) == 1)
+        dims.push_back(d);
+      else
+        return failure();
+    }
+    if (dims.empty())
+      return failure();
+    Location loc = op.getLoc();
+    Value reduced =
+        createInstruction(
+            r, loc, ReduceOp::getOperationName(),
+            RankedTensorType::get(kept, type.getElementType()), {arg, init},
+            {r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr(dims)),
+             r.getNamedAttr("to_apply", op.getToApplyAttr())})
+            ->getResult(0);
+    Operation *reshape = createInstruction(
+        r, loc, ReshapeOp::getOperationName(), op.getType(), {reduced}, {});
+    replace(r, op, reshape->getResult(0), true);
+    return success();
+  }
+
+  /// reduce-window(pad(x, init)): the pad in the window.
+  LogicalResult foldPad(ReduceWindowOp op, Value arg, Value init,
+                        const WindowFields &w, PatternRewriter &r) const {
+    auto pad = plainDef<PadOp>(arg);
+    if (!pad || !staticType(pad.getOperand()))
+      return failure();
+    Value padValue = pad.getPaddingValue();
+    Attribute a, b;
+    if (padValue != init && !(matchPattern(padValue, m_Constant(&a)) &&
+                              matchPattern(init, m_Constant(&b)) && a == b))
+      return failure();
+    PaddingAttr config = pad.getPadding();
+    ArrayRef<int64_t> interiors = config.getInterior();
+    // As XLA: no interior padding into a base-dilated window at all.
+    if (!WindowFields::all(interiors, 0) &&
+        !WindowFields::all(w.baseDilation, 1))
+      return failure();
+    WindowFields folded = w;
+    for (int64_t d = 0, e = w.size.size(); d < e; ++d) {
+      int64_t low = config.getLow()[d], high = config.getHigh()[d];
+      int64_t interior = d < int64_t(interiors.size()) ? interiors[d] : 0;
+      if (low < 0 || high < 0)
+        return failure();
+      folded.low[d] += w.baseDilation[d] * low;
+      folded.high[d] += w.baseDilation[d] * high;
+      if (interior != 0)
+        folded.baseDilation[d] = 1 + interior;
+    }
+    r.modifyOpInPlace(op, [&] {
+      op->setOperand(0, pad.getOperand());
+      op.setWindowAttr(folded.get(op.getContext()));
+    });
+    return success();
+  }
+
+  SymbolTable &symbols;
+  bool toReduce;
+};
+
 //===----------------------------------------------------------------------===//
 // Dots
 //===----------------------------------------------------------------------===//
@@ -565,17 +905,291 @@ struct DotToMultiply : HloPattern<DotOp> {
   }
 };
 
+/// True if `dot` is XLA's 2D non-batch dot with one contracting dimension
+/// (the dots its dot-of-concatenate and dot-of-gather rewrites take).
+static bool isPlain2DDot(DotOp dot) {
+  return isDenseStaticDot(dot) &&
+         orEmpty(dot.getLhsContractingDims()).size() == 1 &&
+         orEmpty(dot.getLhsBatchDims()).empty() &&
+         staticType(dot.getResult()).getRank() == 2;
+}
+
+/// XLA's dot of a concatenate along the contracting dimension and a rank-2
+/// constant (either operand order): the sum of the dots of each operand of
+/// the concatenate with its slice of the constant. Same dimension numbers,
+/// precision and algorithm; 2D non-batch dots with one contracting
+/// dimension only.
+struct DotOfConcatenate : HloPattern<DotOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(DotOp op, PatternRewriter &r) const override {
+    if (!isPlain2DDot(op))
+      return failure();
+    int64_t lc = (*op.getLhsContractingDims())[0];
+    int64_t rc = (*op.getRhsContractingDims())[0];
+    for (bool swapped : {false, true}) {
+      Value cat = swapped ? op.getRhs() : op.getLhs();
+      Value other = swapped ? op.getLhs() : op.getRhs();
+      int64_t catDim = swapped ? rc : lc, otherDim = swapped ? lc : rc;
+      auto concat = plainDef<ConcatenateOp>(cat);
+      auto otherType = staticType(other);
+      if (!concat || concat.getDimensions().size() != 1 ||
+          concat.getDimensions()[0] != catDim ||
+          !other.getDefiningOp<ConstantOp>() || otherType.getRank() != 2)
+        continue;
+      Location loc = op.getLoc();
+      SmallVector<NamedAttribute> attrs = dotConfig(r, op);
+      attrs.push_back(r.getNamedAttr("lhs_contracting_dims",
+                                     op.getLhsContractingDimsAttr()));
+      attrs.push_back(r.getNamedAttr("rhs_contracting_dims",
+                                     op.getRhsContractingDimsAttr()));
+      Value sum;
+      int64_t offset = 0;
+      for (Value part : concat.getInputs()) {
+        auto partType = staticType(part);
+        if (!partType)
+          return failure();
+        int64_t k = partType.getDimSize(catDim);
+        SmallVector<int64_t> starts(2, 0), limits(otherType.getShape()),
+            strides(2, 1), shape(otherType.getShape());
+        starts[otherDim] = offset;
+        limits[otherDim] = offset + k;
+        shape[otherDim] = k;
+        Value slice =
+            createInstruction(
+                r, loc, SliceOp::getOperationName(),
+                RankedTensorType::get(shape, otherType.getElementType()),
+                {other},
+                {r.getNamedAttr("slice", SliceAttr::get(r.getContext(), starts,
+                                                        limits, strides))})
+                ->getResult(0);
+        Value lhs = swapped ? slice : part, rhs = swapped ? part : slice;
+        Value dot = createInstruction(r, loc, DotOp::getOperationName(),
+                                      op.getType(), {lhs, rhs}, attrs)
+                        ->getResult(0);
+        sum = !sum ? dot
+                   : createInstruction(r, loc, AddOp::getOperationName(),
+                                       op.getType(), {sum, dot}, {})
+                         ->getResult(0);
+        offset += k;
+      }
+      replace(r, op, sum, true);
+      return success();
+    }
+    return failure();
+  }
+};
+
+/// XLA's dot of a dynamic-slice of a constant and a constant (either
+/// order), the slice one row (or column) of the constant along its free
+/// dimension and whole along the contracting one: the dynamic-slice, at the
+/// same start indices, of the dot of the two constants (which constant
+/// folding computes). 2D non-batch dots with one contracting dimension.
+struct DotOfGather : HloPattern<DotOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(DotOp op, PatternRewriter &r) const override {
+    if (!isPlain2DDot(op))
+      return failure();
+    int64_t lc = (*op.getLhsContractingDims())[0];
+    int64_t rc = (*op.getRhsContractingDims())[0];
+    // `a` a dynamic-slice of a constant, one element along its free
+    // dimension and all of it along `contracting`; `b` a constant.
+    auto sliceOfConstant = [](Value a, Value b, int64_t contracting) {
+      auto ds = plainDef<DynamicSliceOp>(a);
+      if (!ds || !ds.getOperand().getDefiningOp<ConstantOp>() ||
+          !b.getDefiningOp<ConstantOp>())
+        return DynamicSliceOp();
+      auto sliced = staticType(a), full = staticType(ds.getOperand());
+      if (!sliced || !full || sliced.getDimSize(1 - contracting) != 1 ||
+          full.getDimSize(contracting) != sliced.getDimSize(contracting))
+        return DynamicSliceOp();
+      return ds;
+    };
+    bool lhsSliced = true;
+    DynamicSliceOp ds = sliceOfConstant(op.getLhs(), op.getRhs(), lc);
+    if (!ds) {
+      lhsSliced = false;
+      ds = sliceOfConstant(op.getRhs(), op.getLhs(), rc);
+    }
+    if (!ds)
+      return failure();
+    Value left = lhsSliced ? ds.getOperand() : op.getLhs();
+    Value right = lhsSliced ? op.getRhs() : ds.getOperand();
+    auto type = staticType(op.getResult());
+    int64_t m = staticType(left).getDimSize(1 - lc);
+    int64_t n = staticType(right).getDimSize(1 - rc);
+    SmallVector<NamedAttribute> attrs = dotConfig(r, op);
+    attrs.push_back(
+        r.getNamedAttr("lhs_contracting_dims", op.getLhsContractingDimsAttr()));
+    attrs.push_back(
+        r.getNamedAttr("rhs_contracting_dims", op.getRhsContractingDimsAttr()));
+    Location loc = op.getLoc();
+    Value full =
+        createInstruction(r, loc, DotOp::getOperationName(),
+                          RankedTensorType::get({m, n}, type.getElementType()),
+                          {left, right}, attrs)
+            ->getResult(0);
+    // The slice's start along its free dimension, zero along the other.
+    ValueRange starts = ds.getStartIndices();
+    int64_t freeDim = lhsSliced ? 1 - lc : 1 - rc;
+    Value start = starts[freeDim], zero = starts[1 - freeDim];
+    SmallVector<Value> operands = {full};
+    if (lhsSliced)
+      operands.append({start, zero});
+    else
+      operands.append({zero, start});
+    SmallVector<int64_t> sizes = {lhsSliced ? 1 : m, lhsSliced ? n : 1};
+    Operation *result = createInstruction(
+        r, loc, DynamicSliceOp::getOperationName(), op.getType(), operands,
+        {r.getNamedAttr("dynamic_slice_sizes", r.getDenseI64ArrayAttr(sizes))});
+    replace(r, op, result->getResult(0), true);
+    return success();
+  }
+};
+
+/// XLA's dot strength reduction (`enable-dot-strength-reduction`, default
+/// on): a dot where one operand has only batch and contracting dimensions
+/// (a vector per batch element) is a reduce-add of a multiply. Both
+/// operands are transposed to (batch, free, contracting) and converted to
+/// the result's element type, the vector one broadcast to the other's
+/// shape; the product is added up over the contracting dimensions in f32
+/// (f64 for f64 results; integers in their own type) with a new scalar add
+/// computation and converted back. As XLA: dots with a dot algorithm other
+/// than unset or dot_f32_f32_f32 stay, and dots that the dot-to-multiply
+/// rewrite takes (it comes first in XLA's handler) are left to it. Integer
+/// and float elements only (not pred, complex).
+struct DotStrengthReduction : HloPattern<DotOp> {
+  DotStrengthReduction(MLIRContext *context, ScalarAddComputations &adds,
+                       bool dotToMultiply)
+      : HloPattern(context), adds(adds), dotToMultiply(dotToMultiply) {}
+  LogicalResult rewrite(DotOp op, PatternRewriter &r) const override {
+    if (!isDenseStaticDot(op))
+      return failure();
+    if (std::optional<DotAlgorithm> algorithm = op.getAlgorithm();
+        algorithm && *algorithm != DotAlgorithm::Unset &&
+        *algorithm != DotAlgorithm::DotF32F32F32)
+      return failure();
+    auto lhsType = staticType(op.getLhs()), rhsType = staticType(op.getRhs());
+    auto type = staticType(op.getResult());
+    auto intOrFloat = [](Type t) {
+      return isa<FloatType>(t) || (isa<IntegerType>(t) && !t.isInteger(1));
+    };
+    Type elt = type.getElementType();
+    if (!intOrFloat(elt) || !intOrFloat(lhsType.getElementType()) ||
+        !intOrFloat(rhsType.getElementType()))
+      return failure();
+    ArrayRef<int64_t> lb = orEmpty(op.getLhsBatchDims()),
+                      lc = orEmpty(op.getLhsContractingDims()),
+                      rb = orEmpty(op.getRhsBatchDims()),
+                      rc = orEmpty(op.getRhsContractingDims());
+    int64_t lhsFree = lhsType.getRank() - lb.size() - lc.size();
+    int64_t rhsFree = rhsType.getRank() - rb.size() - rc.size();
+    if (lhsFree != 0 && rhsFree != 0)
+      return failure();
+    if (dotToMultiply &&
+        llvm::all_of(lc, [&](int64_t d) { return lhsType.getDimSize(d) == 1; }))
+      return failure();
+    Location loc = op.getLoc();
+    // `x` transposed to (batch, free, contracting), in the result's type.
+    auto normalize = [&](Value x, RankedTensorType t, ArrayRef<int64_t> batch,
+                         ArrayRef<int64_t> contracting) {
+      SmallVector<int64_t> perm(batch);
+      for (int64_t d = 0; d < t.getRank(); ++d)
+        if (!llvm::is_contained(batch, d) &&
+            !llvm::is_contained(contracting, d))
+          perm.push_back(d);
+      llvm::append_range(perm, contracting);
+      SmallVector<int64_t> shape;
+      for (int64_t d : perm)
+        shape.push_back(t.getDimSize(d));
+      if (!llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))
+        x = createInstruction(
+                r, loc, TransposeOp::getOperationName(),
+                RankedTensorType::get(shape, t.getElementType()), {x},
+                {r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr(perm))})
+                ->getResult(0);
+      if (t.getElementType() != elt)
+        x = createInstruction(r, loc, ConvertOp::getOperationName(),
+                              RankedTensorType::get(shape, elt), {x}, {})
+                ->getResult(0);
+      return x;
+    };
+    Value lhs = normalize(op.getLhs(), lhsType, lb, lc);
+    Value rhs = normalize(op.getRhs(), rhsType, rb, rc);
+    int64_t numBatch = lb.size(), numContracting = lc.size();
+    int64_t numFree = std::max(lhsFree, rhsFree);
+    // The vector operand broadcast to the other: its batch dimensions lead,
+    // its contracting dimensions follow the other's free ones.
+    auto broadcastTo = [&](Value vector, Value to) {
+      SmallVector<int64_t> dims;
+      for (int64_t d = 0; d < numBatch; ++d)
+        dims.push_back(d);
+      for (int64_t d = 0; d < numContracting; ++d)
+        dims.push_back(numBatch + numFree + d);
+      return createInstruction(
+                 r, loc, BroadcastOp::getOperationName(), to.getType(),
+                 {vector},
+                 {r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr(dims))})
+          ->getResult(0);
+    };
+    if (rhsFree > 0)
+      lhs = broadcastTo(lhs, rhs);
+    else if (lhsFree > 0)
+      rhs = broadcastTo(rhs, lhs);
+    auto productType = cast<RankedTensorType>(lhs.getType());
+    Value product = createInstruction(r, loc, MulOp::getOperationName(),
+                                      productType, {lhs, rhs}, {})
+                        ->getResult(0);
+    Type acc = elt;
+    if (isa<FloatType>(elt) && !elt.isF64())
+      acc = r.getF32Type();
+    if (acc != elt)
+      product =
+          createInstruction(r, loc, ConvertOp::getOperationName(),
+                            RankedTensorType::get(productType.getShape(), acc),
+                            {product}, {})
+              ->getResult(0);
+    Value zero =
+        makeSplat(r, loc, RankedTensorType::get({}, acc), r.getZeroAttr(acc));
+    auto dims = llvm::to_vector(llvm::seq<int64_t>(
+        numBatch + numFree, numBatch + numFree + numContracting));
+    Type reducedType =
+        acc == elt ? op.getType() : RankedTensorType::get(type.getShape(), acc);
+    Value result =
+        createInstruction(
+            r, loc, ReduceOp::getOperationName(), reducedType, {product, zero},
+            {r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr(dims)),
+             r.getNamedAttr("to_apply", adds.get(acc))})
+            ->getResult(0);
+    if (acc != elt)
+      result = createInstruction(r, loc, ConvertOp::getOperationName(),
+                                 op.getType(), {result}, {})
+                   ->getResult(0);
+    replace(r, op, result, true);
+    return success();
+  }
+  ScalarAddComputations &adds;
+  bool dotToMultiply;
+};
+
 } // namespace
 
 void mlir::hlo::algsimp::populateShapePatterns(RewritePatternSet &set,
                                                SymbolTable &symbols,
-                                               bool dotToMultiply) {
+                                               ScalarAddComputations &adds,
+                                               const ShapeOptions &options) {
   MLIRContext *context = set.getContext();
   set.add<SliceOfSlice, SliceOfConcatenate, ConcatenateOperands,
           DynamicUpdateSliceTrivial, PadOfScalarBroadcast, BroadcastOfIota,
-          DotOfEmpty>(context);
+          DotOfEmpty, DotOfConcatenate, DotOfGather>(context);
   set.add<ReduceNothing, ReduceOfTranspose, ReduceOfReduce, ReduceOfReshape>(
       context, symbols);
-  if (dotToMultiply)
+  set.add<ReduceOfConcatenate>(context, symbols,
+                               options.unconditionalReduceOfConcat);
+  set.add<ReduceWindowRewrites>(context, symbols, options.windowReduceToReduce);
+  if (options.dotStrengthReduction)
+    set.add<ReduceOfDot>(context, symbols);
+  if (options.dotToMultiply)
     set.add<DotToMultiply>(context);
+  if (options.dotStrengthReduction)
+    set.add<DotStrengthReduction>(context, adds, options.dotToMultiply);
 }

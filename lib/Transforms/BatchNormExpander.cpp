@@ -258,7 +258,7 @@ struct BatchNormExpanderPass
       if (!isa<BatchNormInferenceOp>(bn)) {
         FlatSymbolRefAttr &cached = addComputations[element];
         if (!cached)
-          cached = createAddComputation(symbols, element);
+          cached = createScalarAddComputation(symbols, element);
         add = cached;
       }
       ExpansionBuilder e(bn, add);
@@ -284,32 +284,6 @@ struct BatchNormExpanderPass
       ++numExpanded;
       changed = true;
     }
-  }
-
-  /// A new scalar add computation of `element` (private, renamed if the
-  /// name is taken).
-  static FlatSymbolRefAttr createAddComputation(SymbolTable &symbols,
-                                                Type element) {
-    MLIRContext *ctx = element.getContext();
-    auto scalar = RankedTensorType::get({}, element);
-    OpBuilder b(ctx);
-    auto comp =
-        ComputationOp::create(b, UnknownLoc::get(ctx), "scalar_add_computation",
-                              b.getStringAttr("private"),
-                              b.getFunctionType({scalar, scalar}, {scalar}),
-                              /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr,
-                              /*entry=*/false, StringAttr());
-    Block *body = new Block();
-    comp.getBody().push_back(body);
-    Value lhs =
-        body->addArgument(scalar, NameLoc::get(b.getStringAttr("scalar_lhs")));
-    Value rhs =
-        body->addArgument(scalar, NameLoc::get(b.getStringAttr("scalar_rhs")));
-    b.setInsertionPointToEnd(body);
-    auto add = createInferred<AddOp>(b, UnknownLoc::get(ctx), {lhs, rhs});
-    ReturnOp::create(b, UnknownLoc::get(ctx), add.getResult());
-    symbols.insert(comp);
-    return FlatSymbolRefAttr::get(comp.getSymNameAttr());
   }
 };
 } // namespace

@@ -86,3 +86,27 @@ RankedTensorType mlir::hlo::withElementType(Type type, Type element) {
   return RankedTensorType::get(ranked.getShape(), element,
                                ranked.getEncoding());
 }
+
+FlatSymbolRefAttr mlir::hlo::createScalarAddComputation(SymbolTable &symbols,
+                                                        Type element,
+                                                        Block::iterator where) {
+  MLIRContext *ctx = element.getContext();
+  auto scalar = RankedTensorType::get({}, element);
+  OpBuilder b(ctx);
+  auto comp = ComputationOp::create(
+      b, UnknownLoc::get(ctx), "scalar_add_computation",
+      b.getStringAttr("private"), b.getFunctionType({scalar, scalar}, {scalar}),
+      /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr,
+      /*entry=*/false, StringAttr());
+  Block *body = new Block();
+  comp.getBody().push_back(body);
+  Value lhs =
+      body->addArgument(scalar, NameLoc::get(b.getStringAttr("scalar_lhs")));
+  Value rhs =
+      body->addArgument(scalar, NameLoc::get(b.getStringAttr("scalar_rhs")));
+  b.setInsertionPointToEnd(body);
+  auto add = createInferred<AddOp>(b, UnknownLoc::get(ctx), {lhs, rhs});
+  ReturnOp::create(b, UnknownLoc::get(ctx), add.getResult());
+  symbols.insert(comp, where);
+  return FlatSymbolRefAttr::get(comp.getSymNameAttr());
+}

@@ -2,8 +2,9 @@
 //
 // Private to lib/Transforms: what the passes that expand one instruction
 // into several (batch-norm expander, dot decomposer, operand upcaster,
-// result caster) share: the computations they visit, a location for the
-// instructions they add and XLA's order of element types by precision.
+// result caster, algebraic simplifier) share: the computations they visit,
+// a location for the instructions they add, XLA's order of element types by
+// precision and the scalar add computation of the reduces they add.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,7 @@
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
 
 namespace mlir::hlo {
 
@@ -33,6 +35,13 @@ Type higherPrecisionType(Type a, Type b);
 
 /// `type` (an array type) with element type `element`, layout kept.
 RankedTensorType withElementType(Type type, Type element);
+
+/// A new private computation `scalar_add_computation` adding two scalars of
+/// `element` (XLA's scalar add computation, parameters `scalar_lhs` and
+/// `scalar_rhs`), inserted into `symbols` at `where` (the end when null;
+/// renamed if the name is taken).
+FlatSymbolRefAttr createScalarAddComputation(SymbolTable &symbols, Type element,
+                                             Block::iterator where = {});
 
 } // namespace mlir::hlo
 

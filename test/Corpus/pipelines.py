@@ -28,8 +28,12 @@ from jax._src.lib import hlo as xla_hlo  # noqa: E402
 
 PIPELINES = ["hlo-simplification", "hlo-optimization"]
 # Passes that rewrite an instruction into several by design (XLA's
-# expanders and casts): a module may grow by what they add, no more.
+# expanders and casts): a module may grow by what they add, no more. The
+# algebraic simplifier is one where its net count grows: XLA's dot strength
+# reduction makes a vector dot a multiply and a reduce (with transposes,
+# broadcasts and converts around them).
 EXPANDERS = {"hlo-dot-decomposer", "hlo-batchnorm-expander",
+             "hlo-algebraic-simplifier",
              "hlo-scatter-expander", "hlo-gpu-scatter-expander",
              "hlo-gather-expander", "hlo-operand-upcaster",
              "hlo-result-caster", "hlo-comparison-expander",

@@ -1,6 +1,10 @@
 // RUN: hlo-opt %s -split-input-file --hlo-algebraic-simplifier | FileCheck %s
 // RUN: hlo-opt %s -split-input-file --hlo-algebraic-simplifier="enable-power-rewrites=false" | FileCheck %s --check-prefix=NOPOW
 // RUN: hlo-opt %s -split-input-file --hlo-algebraic-simplifier="enable-dot-to-multiply-rewrite=false" | FileCheck %s --check-prefix=NODOT
+// RUN: hlo-opt %s -split-input-file --hlo-algebraic-simplifier="enable-dot-strength-reduction=false" | FileCheck %s --check-prefix=NOSR
+// RUN: hlo-opt %s -split-input-file --hlo-algebraic-simplifier="enable-floats-are-real=true" | FileCheck %s --check-prefix=REAL
+// RUN: hlo-opt %s -split-input-file --hlo-algebraic-simplifier="enable-window-reduce-to-reduce-replacement=false" | FileCheck %s --check-prefix=NOWR
+// RUN: hlo-opt %s -split-input-file --hlo-algebraic-simplifier="enable-unconditional-reduce-of-concat-replacement=false" | FileCheck %s --check-prefix=NOCAT
 // RUN: hlo-opt %s -split-input-file --hlo-algebraic-simplifier --hlo-check-semantics -o /dev/null
 
 // Integer identities: A-A = 0, A*0 = 0 (zeros as a broadcast scalar),
@@ -451,7 +455,7 @@ hlo.computation @kept(%a: tensor<8xf32>, %d: tensor<?xf32, #hlo.layout<[0], boun
 // -----
 
 // Unsigned divide and remainder by a power of two: a logical shift and a
-// mask. Signed ones and other divisors stay.
+// mask. Other divisors stay (signed ones: @signed_powers_of_two).
 // CHECK-LABEL: hlo.computation @unsigned_powers_of_two
 hlo.computation @unsigned_powers_of_two(%u: tensor<4xui32>, %s: tensor<4xi32>) -> tuple<tensor<4xui32>, tensor<4xui32>, tensor<4xi32>, tensor<4xui32>> attributes {entry} {
   // CHECK-DAG: %[[K:.*]] = constant {value = dense<3> : tensor<ui32>}
@@ -465,11 +469,311 @@ hlo.computation @unsigned_powers_of_two(%u: tensor<4xui32>, %s: tensor<4xi32>) -
   // CHECK: tuple %[[SH]], %[[AND]], %[[SD]], %[[UD]]
   %c8 = hlo.constant {value = dense<8> : tensor<4xui32>} : () -> tensor<4xui32>
   %c6 = hlo.constant {value = dense<6> : tensor<4xui32>} : () -> tensor<4xui32>
-  %s8 = hlo.constant {value = dense<8> : tensor<4xi32>} : () -> tensor<4xi32>
+  %s8 = hlo.constant {value = dense<12> : tensor<4xi32>} : () -> tensor<4xi32>
   %0 = hlo.divide %u, %c8 : (tensor<4xui32>, tensor<4xui32>) -> tensor<4xui32>
   %1 = hlo.remainder %u, %c8 : (tensor<4xui32>, tensor<4xui32>) -> tensor<4xui32>
   %2 = hlo.divide %s, %s8 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
   %3 = hlo.remainder %u, %c6 : (tensor<4xui32>, tensor<4xui32>) -> tensor<4xui32>
   %r = hlo.tuple %0, %1, %2, %3 : (tensor<4xui32>, tensor<4xui32>, tensor<4xi32>, tensor<4xui32>) -> tuple<tensor<4xui32>, tensor<4xui32>, tensor<4xi32>, tensor<4xui32>>
   hlo.return %r : tuple<tensor<4xui32>, tensor<4xui32>, tensor<4xi32>, tensor<4xui32>>
+}
+
+// -----
+
+// Dot strength reduction: a dot where an operand has only batch and
+// contracting dimensions is a reduce-add (a new scalar add computation) of
+// a multiply, the vector broadcast to the other operand transposed to
+// (batch, free, contracting); floats below f64 add up in f32. A
+// matrix-matrix dot and a dot with a dot algorithm stay.
+// The add computations come first in the module (XLA's parser reads a
+// computation before its callers).
+// CHECK-DAG: hlo.computation private @scalar_add_computation{{(_[0-9]+)?}}(%arg0: tensor<f32>, %arg1: tensor<f32>) -> tensor<f32>
+// CHECK-DAG: hlo.computation private @scalar_add_computation{{(_[0-9]+)?}}(%arg0: tensor<i32>, %arg1: tensor<i32>) -> tensor<i32>
+// CHECK-LABEL: hlo.computation @dot_strength_reduction
+// NOSR-LABEL: hlo.computation @dot_strength_reduction
+// NOSR-COUNT-5: = dot
+hlo.computation @dot_strength_reduction(%m: tensor<4x3xf32>, %v: tensor<3xf32>, %bv: tensor<2x5xi32>, %bm: tensor<2x5x6xi32>, %x: tensor<5xbf16>, %y: tensor<5xbf16>, %p: tensor<4x3xf32>, %q: tensor<3x2xf32>) -> tuple<tensor<4xf32>, tensor<2x6xi32>, tensor<bf16>, tensor<4x2xf32>, tensor<4xf32>> attributes {entry} {
+  // CHECK-DAG: %[[Z:.*]] = constant {value = dense<0.000000e+00> : tensor<f32>}
+  // CHECK-DAG: %[[ZI:.*]] = constant {value = dense<0> : tensor<i32>}
+  // CHECK-DAG: %[[BV:.*]] = broadcast %arg1 {dimensions = array<i64: 1>} : (tensor<3xf32>) -> tensor<4x3xf32>
+  // CHECK-DAG: %[[M0:.*]] = multiply %arg0, %[[BV]] : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+  // CHECK-DAG: %[[R0:.*]] = reduce %[[M0]], %[[Z]] {dimensions = array<i64: 1>, to_apply = @[[ADDF:scalar_add_computation(_[0-9]+)?]]} : (tensor<4x3xf32>, tensor<f32>) -> tensor<4xf32>
+  // CHECK-DAG: %[[T:.*]] = transpose %arg3 {dimensions = array<i64: 0, 2, 1>} : (tensor<2x5x6xi32>) -> tensor<2x6x5xi32>
+  // CHECK-DAG: %[[BB:.*]] = broadcast %arg2 {dimensions = array<i64: 0, 2>} : (tensor<2x5xi32>) -> tensor<2x6x5xi32>
+  // CHECK-DAG: %[[M1:.*]] = multiply %[[BB]], %[[T]]
+  // CHECK-DAG: %[[R1:.*]] = reduce %[[M1]], %[[ZI]] {dimensions = array<i64: 2>, to_apply = @scalar_add_computation{{(_[0-9]+)?}}} : (tensor<2x6x5xi32>, tensor<i32>) -> tensor<2x6xi32>
+  // CHECK-DAG: %[[M2:.*]] = multiply %arg4, %arg5 : (tensor<5xbf16>, tensor<5xbf16>) -> tensor<5xbf16>
+  // CHECK-DAG: %[[C2:.*]] = convert %[[M2]] : (tensor<5xbf16>) -> tensor<5xf32>
+  // CHECK-DAG: %[[R2:.*]] = reduce %[[C2]], %[[Z]] {dimensions = array<i64: 0>, to_apply = @[[ADDF]]} : (tensor<5xf32>, tensor<f32>) -> tensor<f32>
+  // CHECK-DAG: %[[B2:.*]] = convert %[[R2]] : (tensor<f32>) -> tensor<bf16>
+  // CHECK-DAG: %[[KEEP:.*]] = dot %arg6, %arg7
+  // CHECK-DAG: %[[ALG:.*]] = dot %arg0, %arg1 {algorithm
+  // CHECK: tuple %[[R0]], %[[R1]], %[[B2]], %[[KEEP]], %[[ALG]] :
+  %0 = hlo.dot %m, %v {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4xf32>
+  %1 = hlo.dot %bv, %bm {lhs_batch_dims = array<i64: 0>, rhs_batch_dims = array<i64: 0>, lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 1>} : (tensor<2x5xi32>, tensor<2x5x6xi32>) -> tensor<2x6xi32>
+  %2 = hlo.dot %x, %y {lhs_contracting_dims = array<i64: 0>, rhs_contracting_dims = array<i64: 0>} : (tensor<5xbf16>, tensor<5xbf16>) -> tensor<bf16>
+  %3 = hlo.dot %p, %q {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<4x3xf32>, tensor<3x2xf32>) -> tensor<4x2xf32>
+  %4 = hlo.dot %m, %v {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>, algorithm = #hlo<dot_algorithm dot_bf16_bf16_f32>} : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4xf32>
+  %r = hlo.tuple %0, %1, %2, %3, %4 : (tensor<4xf32>, tensor<2x6xi32>, tensor<bf16>, tensor<4x2xf32>, tensor<4xf32>) -> tuple<tensor<4xf32>, tensor<2x6xi32>, tensor<bf16>, tensor<4x2xf32>, tensor<4xf32>>
+  hlo.return %r : tuple<tensor<4xf32>, tensor<2x6xi32>, tensor<bf16>, tensor<4x2xf32>, tensor<4xf32>>
+}
+
+// -----
+
+// Signed divide and remainder by a positive power of two: the shift or
+// mask on |A|, negated where A is negative. Divisors that are not a
+// positive power of two (6, -8, INT_MIN) stay.
+// CHECK-LABEL: hlo.computation @signed_powers_of_two
+hlo.computation @signed_powers_of_two(%s: tensor<4xi32>) -> tuple<tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>> attributes {entry} {
+  // CHECK-DAG: %[[Z:.*]] = constant {value = dense<0> : tensor<i32>}
+  // CHECK-DAG: %[[K:.*]] = constant {value = dense<3> : tensor<i32>}
+  // CHECK-DAG: %[[M:.*]] = constant {value = dense<7> : tensor<i32>}
+  // CHECK: %[[ZB:.*]] = broadcast %[[Z]]
+  // CHECK: %[[NEG:.*]] = compare %arg0, %[[ZB]] {direction = #hlo<comparison_direction LT>}
+  // CHECK: %[[NA:.*]] = negate %arg0
+  // CHECK: %[[ABS:.*]] = select %[[NEG]], %[[NA]], %arg0
+  // CHECK: %[[KB:.*]] = broadcast %[[K]]
+  // CHECK: %[[Q:.*]] = shift_right_logical %[[ABS]], %[[KB]]
+  // CHECK: %[[NQ:.*]] = negate %[[Q]]
+  // CHECK: %[[DIV:.*]] = select %[[NEG]], %[[NQ]], %[[Q]]
+  // CHECK: %[[ZB2:.*]] = broadcast %[[Z]]
+  // CHECK: %[[NEG2:.*]] = compare %arg0, %[[ZB2]] {direction = #hlo<comparison_direction LT>}
+  // CHECK: %[[NA2:.*]] = negate %arg0
+  // CHECK: %[[ABS2:.*]] = select %[[NEG2]], %[[NA2]], %arg0
+  // CHECK: %[[MB:.*]] = broadcast %[[M]]
+  // CHECK: %[[R:.*]] = and %[[ABS2]], %[[MB]]
+  // CHECK: %[[NR:.*]] = negate %[[R]]
+  // CHECK: %[[REM:.*]] = select %[[NEG2]], %[[NR]], %[[R]]
+  // CHECK: %[[D6:.*]] = divide %arg0,
+  // CHECK: %[[RM8:.*]] = remainder %arg0,
+  // CHECK: %[[DMIN:.*]] = divide %arg0,
+  // CHECK: tuple %[[DIV]], %[[REM]], %[[D6]], %[[RM8]], %[[DMIN]] :
+  %c8 = hlo.constant {value = dense<8> : tensor<4xi32>} : () -> tensor<4xi32>
+  %c6 = hlo.constant {value = dense<6> : tensor<4xi32>} : () -> tensor<4xi32>
+  %cm8 = hlo.constant {value = dense<-8> : tensor<4xi32>} : () -> tensor<4xi32>
+  %cmin = hlo.constant {value = dense<-2147483648> : tensor<4xi32>} : () -> tensor<4xi32>
+  %0 = hlo.divide %s, %c8 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %1 = hlo.remainder %s, %c8 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %2 = hlo.divide %s, %c6 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %3 = hlo.remainder %s, %cm8 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %4 = hlo.divide %s, %cmin : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %r = hlo.tuple %0, %1, %2, %3, %4 : (tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>) -> tuple<tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>>
+  hlo.return %r : tuple<tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>>
+}
+
+// -----
+
+// Reduce-windows: a one-element window with the identity init is the
+// operand; with padding, the reducer on the operand and the init, padded
+// with the init (a padded add with another init stays); windows spanning
+// whole dimensions are a reduce; a pad by the init folds into the window;
+// a pad by another value stays; of a scalar, the operand (identity init)
+// or a map; of an empty array, the init broadcast.
+hlo.computation @addw(%x: tensor<f32>, %y: tensor<f32>) -> tensor<f32> {
+  %0 = hlo.add %x, %y : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  hlo.return %0 : tensor<f32>
+}
+hlo.computation @maxw(%x: tensor<f32>, %y: tensor<f32>) -> tensor<f32> {
+  %0 = hlo.maximum %x, %y : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  hlo.return %0 : tensor<f32>
+}
+// CHECK-LABEL: hlo.computation @reduce_windows
+// NOWR-LABEL: hlo.computation @reduce_windows
+hlo.computation @reduce_windows(%x: tensor<4x6xf32>, %i: tensor<f32>, %s: tensor<f32>, %e: tensor<0x3xf32>) -> tuple<tensor<4x6xf32>, tensor<5x8xf32>, tensor<5x6xf32>, tensor<1x6xf32>, tensor<2x6xf32>, tensor<2x6xf32>, tensor<f32>, tensor<f32>, tensor<0x3xf32>> attributes {entry} {
+  // CHECK-DAG: %[[Z:.*]] = constant {value = dense<0.000000e+00> : tensor<f32>}
+  // CHECK-DAG: %[[IB:.*]] = broadcast %arg1 {dimensions = array<i64>} : (tensor<f32>) -> tensor<4x6xf32>
+  // CHECK-DAG: %[[MAX:.*]] = maximum %arg0, %[[IB]]
+  // CHECK-DAG: %[[P:.*]] = pad %[[MAX]], %arg1 {padding = #hlo.padding<"1_0x0_2">} : (tensor<4x6xf32>, tensor<f32>) -> tensor<5x8xf32>
+  // CHECK-DAG: %[[KEEP:.*]] = reduce_window %arg0, %arg1 {to_apply = @addw, window = #hlo.window<"{size=1x1 pad=1_0x0_0}">}
+  // CHECK-DAG: %[[RED:.*]] = reduce %arg0, %arg1 {dimensions = array<i64: 0>, to_apply = @addw} : (tensor<4x6xf32>, tensor<f32>) -> tensor<6xf32>
+  // CHECK-DAG: %[[RS:.*]] = reshape %[[RED]] : (tensor<6xf32>) -> tensor<1x6xf32>
+  // CHECK-DAG: %[[FOLD:.*]] = reduce_window %arg0, %[[Z]] {to_apply = @addw, window = #hlo.window<"{size=3x1 stride=2x1 pad=1_1x0_0}">} : (tensor<4x6xf32>, tensor<f32>) -> tensor<2x6xf32>
+  // CHECK-DAG: %[[PO:.*]] = pad %arg0,
+  // CHECK-DAG: %[[KEEP2:.*]] = reduce_window %[[PO]], %[[Z]]
+  // CHECK-DAG: %[[MAP:.*]] = map %arg1, %arg2 {dimensions = array<i64>, to_apply = @addw} : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  // CHECK-DAG: %[[E:.*]] = broadcast %arg1 {dimensions = array<i64>} : (tensor<f32>) -> tensor<0x3xf32>
+  // CHECK: tuple %arg0, %[[P]], %[[KEEP]], %[[RS]], %[[FOLD]], %[[KEEP2]], %arg2, %[[MAP]], %[[E]] :
+  // NOWR: reduce_window %arg0, %arg1 {to_apply = @addw, window = #hlo.window<"{size=4x1}">}
+  %z = hlo.constant {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %one = hlo.constant {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+  %0 = hlo.reduce_window %x, %z {window = #hlo.window<"{size=1x1}">, to_apply = @addw} : (tensor<4x6xf32>, tensor<f32>) -> tensor<4x6xf32>
+  %1 = hlo.reduce_window %x, %i {window = #hlo.window<"{size=1x1 pad=1_0x0_2}">, to_apply = @maxw} : (tensor<4x6xf32>, tensor<f32>) -> tensor<5x8xf32>
+  %2 = hlo.reduce_window %x, %i {window = #hlo.window<"{size=1x1 pad=1_0x0_0}">, to_apply = @addw} : (tensor<4x6xf32>, tensor<f32>) -> tensor<5x6xf32>
+  %3 = hlo.reduce_window %x, %i {window = #hlo.window<"{size=4x1}">, to_apply = @addw} : (tensor<4x6xf32>, tensor<f32>) -> tensor<1x6xf32>
+  %pz = hlo.pad %x, %z {padding = #hlo.padding<"1_1x0_0">} : (tensor<4x6xf32>, tensor<f32>) -> tensor<6x6xf32>
+  %4 = hlo.reduce_window %pz, %z {window = #hlo.window<"{size=3x1 stride=2x1}">, to_apply = @addw} : (tensor<6x6xf32>, tensor<f32>) -> tensor<2x6xf32>
+  %po = hlo.pad %x, %one {padding = #hlo.padding<"1_1x0_0">} : (tensor<4x6xf32>, tensor<f32>) -> tensor<6x6xf32>
+  %5 = hlo.reduce_window %po, %z {window = #hlo.window<"{size=3x1 stride=2x1}">, to_apply = @addw} : (tensor<6x6xf32>, tensor<f32>) -> tensor<2x6xf32>
+  %6 = hlo.reduce_window %s, %z {to_apply = @addw} : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  %7 = hlo.reduce_window %s, %i {to_apply = @addw} : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  %8 = hlo.reduce_window %e, %i {window = #hlo.window<"{size=1x1}">, to_apply = @addw} : (tensor<0x3xf32>, tensor<f32>) -> tensor<0x3xf32>
+  %r = hlo.tuple %0, %1, %2, %3, %4, %5, %6, %7, %8 : (tensor<4x6xf32>, tensor<5x8xf32>, tensor<5x6xf32>, tensor<1x6xf32>, tensor<2x6xf32>, tensor<2x6xf32>, tensor<f32>, tensor<f32>, tensor<0x3xf32>) -> tuple<tensor<4x6xf32>, tensor<5x8xf32>, tensor<5x6xf32>, tensor<1x6xf32>, tensor<2x6xf32>, tensor<2x6xf32>, tensor<f32>, tensor<f32>, tensor<0x3xf32>>
+  hlo.return %r : tuple<tensor<4x6xf32>, tensor<5x8xf32>, tensor<5x6xf32>, tensor<1x6xf32>, tensor<2x6xf32>, tensor<2x6xf32>, tensor<f32>, tensor<f32>, tensor<0x3xf32>>
+}
+
+// -----
+
+// reduce(concatenate(A, B)) over the concatenated dimension is a map of
+// the reducer over reduce(A) and reduce(B) (operands of different shapes
+// only with enable-unconditional-reduce-of-concat-replacement, unless the
+// result is a scalar). Another init, or a reduce that keeps the
+// concatenated dimension, stays.
+hlo.computation @addc(%x: tensor<i32>, %y: tensor<i32>) -> tensor<i32> {
+  %0 = hlo.add %x, %y : (tensor<i32>, tensor<i32>) -> tensor<i32>
+  hlo.return %0 : tensor<i32>
+}
+// CHECK-LABEL: hlo.computation @reduce_of_concatenate
+// NOCAT-LABEL: hlo.computation @reduce_of_concatenate
+hlo.computation @reduce_of_concatenate(%a: tensor<2x3xi32>, %b: tensor<4x3xi32>, %i: tensor<i32>) -> tuple<tensor<3xi32>, tensor<i32>, tensor<3xi32>, tensor<6xi32>> attributes {entry} {
+  // CHECK-DAG: %[[Z:.*]] = constant {value = dense<0> : tensor<i32>}
+  // CHECK-DAG: %[[CAT:.*]] = concatenate %arg0, %arg1
+  // CHECK-DAG: %[[RA:.*]] = reduce %arg0, %[[Z]] {dimensions = array<i64: 0>, to_apply = @addc} : (tensor<2x3xi32>, tensor<i32>) -> tensor<3xi32>
+  // CHECK-DAG: %[[RB:.*]] = reduce %arg1, %[[Z]] {dimensions = array<i64: 0>, to_apply = @addc} : (tensor<4x3xi32>, tensor<i32>) -> tensor<3xi32>
+  // CHECK-DAG: %[[M:.*]] = map %[[RA]], %[[RB]] {dimensions = array<i64: 0>, to_apply = @addc}
+  // CHECK-DAG: %[[SA:.*]] = reduce %arg0, %[[Z]] {dimensions = array<i64: 0, 1>, to_apply = @addc} : (tensor<2x3xi32>, tensor<i32>) -> tensor<i32>
+  // CHECK-DAG: %[[SB:.*]] = reduce %arg1, %[[Z]] {dimensions = array<i64: 0, 1>, to_apply = @addc} : (tensor<4x3xi32>, tensor<i32>) -> tensor<i32>
+  // CHECK-DAG: %[[S:.*]] = map %[[SA]], %[[SB]] {dimensions = array<i64>, to_apply = @addc}
+  // CHECK-DAG: %[[K0:.*]] = reduce %[[CAT]], %arg2 {dimensions = array<i64: 0>
+  // CHECK-DAG: %[[K1:.*]] = reduce %[[CAT]], %[[Z]] {dimensions = array<i64: 1>
+  // CHECK: tuple %[[M]], %[[S]], %[[K0]], %[[K1]] :
+  // NOCAT-DAG: %[[CAT:.*]] = concatenate %arg0, %arg1
+  // NOCAT-DAG: %[[K:.*]] = reduce %[[CAT]], %{{.*}} {dimensions = array<i64: 0>, to_apply = @addc} : (tensor<6x3xi32>, tensor<i32>) -> tensor<3xi32>
+  // NOCAT-DAG: %[[S:.*]] = map %{{.*}}, %{{.*}} {dimensions = array<i64>, to_apply = @addc}
+  // NOCAT: tuple %[[K]], %[[S]],
+  %z = hlo.constant {value = dense<0> : tensor<i32>} : () -> tensor<i32>
+  %cat = hlo.concatenate %a, %b {dimensions = array<i64: 0>} : (tensor<2x3xi32>, tensor<4x3xi32>) -> tensor<6x3xi32>
+  %0 = hlo.reduce %cat, %z {dimensions = array<i64: 0>, to_apply = @addc} : (tensor<6x3xi32>, tensor<i32>) -> tensor<3xi32>
+  %1 = hlo.reduce %cat, %z {dimensions = array<i64: 0, 1>, to_apply = @addc} : (tensor<6x3xi32>, tensor<i32>) -> tensor<i32>
+  %2 = hlo.reduce %cat, %i {dimensions = array<i64: 0>, to_apply = @addc} : (tensor<6x3xi32>, tensor<i32>) -> tensor<3xi32>
+  %3 = hlo.reduce %cat, %z {dimensions = array<i64: 1>, to_apply = @addc} : (tensor<6x3xi32>, tensor<i32>) -> tensor<6xi32>
+  %r = hlo.tuple %0, %1, %2, %3 : (tensor<3xi32>, tensor<i32>, tensor<3xi32>, tensor<6xi32>) -> tuple<tensor<3xi32>, tensor<i32>, tensor<3xi32>, tensor<6xi32>>
+  hlo.return %r : tuple<tensor<3xi32>, tensor<i32>, tensor<3xi32>, tensor<6xi32>>
+}
+
+// -----
+
+// A*C + B*C = (A+B)*C when both multiplies have no other user: integers
+// (either operand order); floats when C is a constant +-2^k, other floats
+// only with enable-floats-are-real.
+// CHECK-LABEL: hlo.computation @distributive
+// REAL-LABEL: hlo.computation @distributive
+hlo.computation @distributive(%a: tensor<4xi32>, %b: tensor<4xi32>, %c: tensor<4xi32>, %f: tensor<4xf32>, %g: tensor<4xf32>, %h: tensor<4xf32>) -> tuple<tensor<4xi32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xi32>> attributes {entry} {
+  // CHECK-DAG: %[[S0:.*]] = add %arg0, %arg1
+  // CHECK-DAG: %[[P0:.*]] = multiply %[[S0]], %arg2
+  // CHECK-DAG: %[[Q:.*]] = broadcast %{{.*}} : (tensor<f32>) -> tensor<4xf32>
+  // CHECK-DAG: %[[S1:.*]] = add %arg3, %arg4
+  // CHECK-DAG: %[[P1:.*]] = multiply %[[S1]], %[[Q]]
+  // CHECK-DAG: %[[F0:.*]] = multiply %arg3, %arg5
+  // CHECK-DAG: %[[F1:.*]] = multiply %arg4, %arg5
+  // CHECK-DAG: %[[KEEP:.*]] = add %[[F0]], %[[F1]]
+  // CHECK-DAG: %[[SH:.*]] = multiply %arg0, %arg2
+  // CHECK-DAG: %[[OT:.*]] = multiply %arg1, %arg2
+  // CHECK-DAG: %[[KEEP2:.*]] = add %[[SH]], %[[OT]]
+  // CHECK: tuple %[[P0]], %[[P1]], %[[KEEP]], %[[KEEP2]], %[[SH]] :
+  // REAL-NOT: multiply %arg3, %arg5
+  // REAL: %[[P:.*]] = multiply %{{.*}}, %arg5
+  // REAL: tuple %{{.*}}, %{{.*}}, %[[P]], %{{.*}}, %{{.*}} :
+  %m0 = hlo.multiply %c, %a : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %m1 = hlo.multiply %b, %c : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %0 = hlo.add %m0, %m1 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %two = hlo.constant {value = dense<-0.25> : tensor<f32>} : () -> tensor<f32>
+  %twos = hlo.broadcast %two {dimensions = array<i64>} : (tensor<f32>) -> tensor<4xf32>
+  %m2 = hlo.multiply %f, %twos : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %m3 = hlo.multiply %g, %twos : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = hlo.add %m2, %m3 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %m4 = hlo.multiply %f, %h : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %m5 = hlo.multiply %g, %h : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %2 = hlo.add %m4, %m5 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %m6 = hlo.multiply %a, %c : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %m7 = hlo.multiply %b, %c : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %3 = hlo.add %m6, %m7 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %r = hlo.tuple %0, %1, %2, %3, %m6 : (tensor<4xi32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xi32>) -> tuple<tensor<4xi32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xi32>>
+  hlo.return %r : tuple<tensor<4xi32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xi32>>
+}
+
+// -----
+
+// A reduce-add of a dot over batch dimensions: they become contracting
+// dimensions of the dot; other reduced dimensions stay with a reduce. A
+// reduce over no batch dimension, of a dot with another user, or over
+// batch dimensions only with another init stays.
+hlo.computation @addd(%x: tensor<f32>, %y: tensor<f32>) -> tensor<f32> {
+  %0 = hlo.add %x, %y : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  hlo.return %0 : tensor<f32>
+}
+// CHECK-LABEL: hlo.computation @reduce_of_dot
+// NOSR-LABEL: hlo.computation @reduce_of_dot
+// NOSR-COUNT-6: = dot
+hlo.computation @reduce_of_dot(%a: tensor<2x3x4xf32>, %b: tensor<2x4x5xf32>, %c: tensor<2x3x4xf32>, %i: tensor<f32>) -> tuple<tensor<3x5xf32>, tensor<5xf32>, tensor<3x5xf32>, tensor<3xf32>, tensor<2x3xf32>, tensor<3x3xf32>, tensor<2x3x5xf32>> attributes {entry} {
+  // CHECK-DAG: %[[Z:.*]] = constant {value = dense<0.000000e+00> : tensor<f32>}
+  // CHECK-DAG: %[[D0:.*]] = dot %arg0, %arg1 {lhs_contracting_dims = array<i64: 2, 0>, rhs_contracting_dims = array<i64: 1, 0>} : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<3x5xf32>
+  // CHECK-DAG: %[[D1:.*]] = dot %arg2, %arg1 {algorithm = #hlo<dot_algorithm dot_f32_f32_f32>, lhs_contracting_dims = array<i64: 2, 0>, rhs_contracting_dims = array<i64: 1, 0>} : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<3x5xf32>
+  // CHECK-DAG: %[[R1:.*]] = reduce %[[D1]], %arg3 {dimensions = array<i64: 0>, to_apply = @addd} : (tensor<3x5xf32>, tensor<f32>) -> tensor<5xf32>
+  // CHECK-DAG: %[[F:.*]] = dot %arg2, %arg1 {lhs_batch_dims = array<i64: 0>
+  // CHECK-DAG: %[[R2:.*]] = reduce %[[F]], %[[Z]] {dimensions = array<i64: 0>
+  // CHECK-DAG: %[[D3:.*]] = dot %arg0, %arg0 {lhs_contracting_dims = array<i64: 2, 0>, rhs_contracting_dims = array<i64: 2, 0>} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<3x3xf32>
+  // CHECK-DAG: %[[R3:.*]] = reduce %[[D3]], %arg3 {dimensions = array<i64: 1>, to_apply = @addd} : (tensor<3x3xf32>, tensor<f32>) -> tensor<3xf32>
+  // CHECK-DAG: %[[H:.*]] = dot %arg2, %arg2 {lhs_batch_dims = array<i64: 0>
+  // CHECK-DAG: %[[R4:.*]] = reduce %[[H]], %[[Z]] {dimensions = array<i64: 1>
+  // CHECK-DAG: %[[K:.*]] = dot %arg0, %arg2 {lhs_batch_dims = array<i64: 0>
+  // CHECK-DAG: %[[R5:.*]] = reduce %[[K]], %arg3 {dimensions = array<i64: 0>
+  // CHECK: tuple %[[D0]], %[[R1]], %[[R2]], %[[R3]], %[[R4]], %[[R5]], %[[F]] :
+  %z = hlo.constant {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %d = hlo.dot %a, %b {lhs_batch_dims = array<i64: 0>, rhs_batch_dims = array<i64: 0>, lhs_contracting_dims = array<i64: 2>, rhs_contracting_dims = array<i64: 1>} : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
+  %0 = hlo.reduce %d, %z {dimensions = array<i64: 0>, to_apply = @addd} : (tensor<2x3x5xf32>, tensor<f32>) -> tensor<3x5xf32>
+  %e = hlo.dot %c, %b {lhs_batch_dims = array<i64: 0>, rhs_batch_dims = array<i64: 0>, lhs_contracting_dims = array<i64: 2>, rhs_contracting_dims = array<i64: 1>, algorithm = #hlo<dot_algorithm dot_f32_f32_f32>} : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
+  %1 = hlo.reduce %e, %i {dimensions = array<i64: 0, 1>, to_apply = @addd} : (tensor<2x3x5xf32>, tensor<f32>) -> tensor<5xf32>
+  %f = hlo.dot %c, %b {lhs_batch_dims = array<i64: 0>, rhs_batch_dims = array<i64: 0>, lhs_contracting_dims = array<i64: 2>, rhs_contracting_dims = array<i64: 1>} : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
+  %2 = hlo.reduce %f, %z {dimensions = array<i64: 0>, to_apply = @addd} : (tensor<2x3x5xf32>, tensor<f32>) -> tensor<3x5xf32>
+  %g = hlo.dot %a, %a {lhs_batch_dims = array<i64: 0>, rhs_batch_dims = array<i64: 0>, lhs_contracting_dims = array<i64: 2>, rhs_contracting_dims = array<i64: 2>} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x3xf32>
+  %3 = hlo.reduce %g, %i {dimensions = array<i64: 0, 2>, to_apply = @addd} : (tensor<2x3x3xf32>, tensor<f32>) -> tensor<3xf32>
+  %h = hlo.dot %c, %c {lhs_batch_dims = array<i64: 0>, rhs_batch_dims = array<i64: 0>, lhs_contracting_dims = array<i64: 2>, rhs_contracting_dims = array<i64: 2>} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x3xf32>
+  %4 = hlo.reduce %h, %z {dimensions = array<i64: 1>, to_apply = @addd} : (tensor<2x3x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  %k = hlo.dot %a, %c {lhs_batch_dims = array<i64: 0>, rhs_batch_dims = array<i64: 0>, lhs_contracting_dims = array<i64: 2>, rhs_contracting_dims = array<i64: 2>} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x3xf32>
+  %5 = hlo.reduce %k, %i {dimensions = array<i64: 0>, to_apply = @addd} : (tensor<2x3x3xf32>, tensor<f32>) -> tensor<3x3xf32>
+  %r = hlo.tuple %0, %1, %2, %3, %4, %5, %f : (tensor<3x5xf32>, tensor<5xf32>, tensor<3x5xf32>, tensor<3xf32>, tensor<2x3xf32>, tensor<3x3xf32>, tensor<2x3x5xf32>) -> tuple<tensor<3x5xf32>, tensor<5xf32>, tensor<3x5xf32>, tensor<3xf32>, tensor<2x3xf32>, tensor<3x3xf32>, tensor<2x3x5xf32>>
+  hlo.return %r : tuple<tensor<3x5xf32>, tensor<5xf32>, tensor<3x5xf32>, tensor<3xf32>, tensor<2x3xf32>, tensor<3x3xf32>, tensor<2x3x5xf32>>
+}
+
+// -----
+
+// A dot of a concatenate along the contracting dimension and a rank-2
+// constant is a sum of dots with slices of the constant (either operand
+// order); a dot of a dynamic-slice of a constant (one row, whole along the
+// contracting dimension) and a constant is a dynamic-slice of the dot of
+// the constants. A dot with a parameter in place of the constant, or of a
+// concatenate along a free dimension, stays.
+// CHECK-LABEL: hlo.computation @dot_of_concatenate
+hlo.computation @dot_of_concatenate(%a: tensor<4x2xf32>, %b: tensor<4x2xf32>, %w: tensor<4x2xf32>, %i: tensor<i32>, %j: tensor<i32>) -> tuple<tensor<4x2xf32>, tensor<2x4xf32>, tensor<4x2xf32>, tensor<8x2xf32>, tensor<1x2xf32>> attributes {entry} {
+  // CHECK-DAG: %[[C:.*]] = constant {value = dense<{{\[\[}}1.000000e+00, 2.000000e+00], [3.000000e+00, 4.000000e+00], [5.000000e+00, 6.000000e+00], [7.000000e+00, 8.000000e+00]]> : tensor<4x2xf32>}
+  // CHECK-DAG: %[[S0:.*]] = slice %[[C]] {slice = #hlo.slice<"{[0:2], [0:2]}">} : (tensor<4x2xf32>) -> tensor<2x2xf32>
+  // CHECK-DAG: %[[D0:.*]] = dot %arg0, %[[S0]] {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<4x2xf32>, tensor<2x2xf32>) -> tensor<4x2xf32>
+  // CHECK-DAG: %[[S1:.*]] = slice %[[C]] {slice = #hlo.slice<"{[2:4], [0:2]}">} : (tensor<4x2xf32>) -> tensor<2x2xf32>
+  // CHECK-DAG: %[[D1:.*]] = dot %arg1, %[[S1]] {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<4x2xf32>, tensor<2x2xf32>) -> tensor<4x2xf32>
+  // CHECK-DAG: %[[SUM:.*]] = add %[[D0]], %[[D1]]
+  // CHECK-DAG: %[[CT:.*]] = constant {value = dense<{{.*}}> : tensor<2x4xf32>}
+  // CHECK-DAG: %[[T0:.*]] = slice %[[CT]] {slice = #hlo.slice<"{[0:2], [0:2]}">} : (tensor<2x4xf32>) -> tensor<2x2xf32>
+  // CHECK-DAG: %[[E0:.*]] = dot %[[T0]], %arg0 {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 1>} : (tensor<2x2xf32>, tensor<4x2xf32>) -> tensor<2x4xf32>
+  // CHECK-DAG: %[[T1:.*]] = slice %[[CT]] {slice = #hlo.slice<"{[0:2], [2:4]}">} : (tensor<2x4xf32>) -> tensor<2x2xf32>
+  // CHECK-DAG: %[[E1:.*]] = dot %[[T1]], %arg1 {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 1>} : (tensor<2x2xf32>, tensor<4x2xf32>) -> tensor<2x4xf32>
+  // CHECK-DAG: %[[SUM2:.*]] = add %[[E0]], %[[E1]]
+  // CHECK-DAG: %[[KEEP:.*]] = dot %{{.*}}, %arg2
+  // CHECK-DAG: %[[KEEP2:.*]] = dot %{{.*}}, %[[C]] {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<8x4xf32>, tensor<4x2xf32>) -> tensor<8x2xf32>
+  // CHECK-DAG: %[[TABLE:.*]] = constant {value = dense<{{.*}}> : tensor<3x4xf32>}
+  // CHECK-DAG: %[[FULL:.*]] = dot %[[TABLE]], %[[C]] {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<3x4xf32>, tensor<4x2xf32>) -> tensor<3x2xf32>
+  // CHECK-DAG: %[[ROW:.*]] = dynamic_slice %[[FULL]], %arg3, %arg4 {dynamic_slice_sizes = array<i64: 1, 2>} : (tensor<3x2xf32>, tensor<i32>, tensor<i32>) -> tensor<1x2xf32>
+  // CHECK: tuple %[[SUM]], %[[SUM2]], %[[KEEP]], %[[KEEP2]], %[[ROW]] :
+  %c = hlo.constant {value = dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]]> : tensor<4x2xf32>} : () -> tensor<4x2xf32>
+  %ct = hlo.constant {value = dense<[[1.0, -1.0, 2.0, 0.25], [0.5, 3.0, -2.0, 4.0]]> : tensor<2x4xf32>} : () -> tensor<2x4xf32>
+  %cat = hlo.concatenate %a, %b {dimensions = array<i64: 1>} : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x4xf32>
+  %0 = hlo.dot %cat, %c {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<4x4xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+  %1 = hlo.dot %ct, %cat {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 1>} : (tensor<2x4xf32>, tensor<4x4xf32>) -> tensor<2x4xf32>
+  %2 = hlo.dot %cat, %w {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<4x4xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+  %cat0 = hlo.concatenate %cat, %cat {dimensions = array<i64: 0>} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<8x4xf32>
+  %3 = hlo.dot %cat0, %c {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<8x4xf32>, tensor<4x2xf32>) -> tensor<8x2xf32>
+  %table = hlo.constant {value = dense<[[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0], [1.5, 2.5, 3.5, 4.5]]> : tensor<3x4xf32>} : () -> tensor<3x4xf32>
+  %row = hlo.dynamic_slice %table, %i, %j {dynamic_slice_sizes = array<i64: 1, 4>} : (tensor<3x4xf32>, tensor<i32>, tensor<i32>) -> tensor<1x4xf32>
+  %4 = hlo.dot %row, %c {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<1x4xf32>, tensor<4x2xf32>) -> tensor<1x2xf32>
+  %r = hlo.tuple %0, %1, %2, %3, %4 : (tensor<4x2xf32>, tensor<2x4xf32>, tensor<4x2xf32>, tensor<8x2xf32>, tensor<1x2xf32>) -> tuple<tensor<4x2xf32>, tensor<2x4xf32>, tensor<4x2xf32>, tensor<8x2xf32>, tensor<1x2xf32>>
+  hlo.return %r : tuple<tensor<4x2xf32>, tensor<2x4xf32>, tensor<4x2xf32>, tensor<8x2xf32>, tensor<1x2xf32>>
 }

@@ -264,8 +264,11 @@ def HloAlgebraicSimplifier
       (A*C1)*C2 = A*(C1*C2);
     - power by a constant 0, 1, 2 (and -1 for floats); select of equal
       branches; abs of an abs;
-    - divide: A/1 = A; unsigned A/2^k = A>>k and A%2^k = A&(2^k-1); for
-      floats A/C = A*(1/C), A/sqrt(B) = A*rsqrt(B) and
+    - A*C+B*C = (A+B)*C for integers (floats when C is a constant +-2^k,
+      or with `enable-floats-are-real`), both multiplies with no other user;
+    - divide: A/1 = A; unsigned A/2^k = A>>k and A%2^k = A&(2^k-1), signed
+      ones the same on |A|, negated for negative A; for floats
+      A/C = A*(1/C), A/sqrt(B) = A*rsqrt(B) and
       A/rsqrt(B) = A*sqrt(B) (sqrt/rsqrt with no other user),
       exp(A)/exp(B) = exp(A-B), A/exp(B) = A*exp(-B),
       A/pow(B, C) = A*pow(B, -C); rsqrt(1/A) = sqrt(A);
@@ -278,9 +281,17 @@ def HloAlgebraicSimplifier
       the init and the reshape; an empty operand: the init broadcast),
       reduce of a transpose keeping the kept dimensions' order, of a
       reshape that only merged or split reduced dimensions, of a reduce
-      with the same reducer and identity inits;
+      with the same reducer and identity inits, of a concatenate (a map of
+      the operands' reduces), reduce-add of a dot over batch dimensions (a
+      dot contracting them);
+    - reduce-window of an empty array or a scalar, with one-element windows
+      (an elementwise op, padded), with windows spanning whole dimensions (a
+      reduce), of a pad by the init (folded into the window);
     - dot of an empty operand (zeros), dot with no contracting dimension
-      above size 1 (a multiply of broadcasts);
+      above size 1 (a multiply of broadcasts), dot where an operand has only
+      batch and contracting dimensions (a reduce of a multiply), dot of a
+      concatenate and a constant (a sum of dots), dot of a dynamic-slice of
+      a constant and a constant (a dynamic-slice of their dot);
     - convert pairs through an exact widening, bitcast-convert pairs;
       pad of a broadcast scalar by that scalar, broadcast of an iota.
     Floating-point identities that NaN, infinity or signed zero break
@@ -296,6 +307,26 @@ def HloAlgebraicSimplifier
            "bool", /*default=*/"true",
            "Rewrite a dot with no contracting dimension of size above 1 as "
            "a multiply of broadcasts (XLA's enable_dot_to_multiply_rewrite)">,
+    Option<"enableDotStrengthReduction", "enable-dot-strength-reduction",
+           "bool", /*default=*/"true",
+           "Rewrite a dot where an operand has only batch and contracting "
+           "dimensions as a reduce of a multiply (XLA's "
+           "enable_dot_strength_reduction)">,
+    Option<"enableFloatsAreReal", "enable-floats-are-real", "bool",
+           /*default=*/"false",
+           "Treat floats as reals: A*C+B*C = (A+B)*C for every float C "
+           "(XLA's enable_floats_are_real)">,
+    Option<"enableWindowReduceToReduceReplacement",
+           "enable-window-reduce-to-reduce-replacement", "bool",
+           /*default=*/"true",
+           "Rewrite a reduce-window whose windows span whole dimensions as a "
+           "reduce (XLA's enable_window_reduce_to_reduce_replacement)">,
+    Option<"enableUnconditionalReduceOfConcatReplacement",
+           "enable-unconditional-reduce-of-concat-replacement", "bool",
+           /*default=*/"true",
+           "Rewrite a reduce of a concatenate of operands of different "
+           "shapes too (XLA's "
+           "enable_unconditional_reduce_of_concat_replacement)">,
   ];
 }
 
