@@ -501,10 +501,11 @@ FlatSymbolRefAttr ScalarAddComputations::get(Type element) {
 
 namespace {
 struct AlgebraicSimplifierPass
-    : hlo::impl::HloAlgebraicSimplifierBase<AlgebraicSimplifierPass> {
-  using HloAlgebraicSimplifierBase::HloAlgebraicSimplifierBase;
+    : ChangeReportingPass<AlgebraicSimplifierPass,
+                          hlo::impl::HloAlgebraicSimplifierBase> {
+  using ChangeReportingPass::ChangeReportingPass;
 
-  void runOnOperation() override {
+  void run() {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
     // The reduce rewrites find reducers in the module's symbol table, built
@@ -534,7 +535,7 @@ struct AlgebraicSimplifierPass
     FrozenRewritePatternSet patterns(std::move(set));
     GreedyRewriteConfig config;
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
-    if (failed(applyPatternsGreedily(module, patterns, config)))
+    if (failed(applyPatternsGreedily(module, patterns, config, &changed)))
       mlir::emitWarning(module.getLoc())
           << "hlo-algebraic-simplifier: the rewrites did not converge";
   }
