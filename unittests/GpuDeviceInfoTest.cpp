@@ -56,9 +56,9 @@ TEST(GpuDeviceInfoTest, RatesPerElementType) {
   EXPECT_FALSE(builtin("a100").getMatrixRate(b.getType<Float8E4M3FNType>()));
   EXPECT_EQ(getXlaPrimitiveType(b.getF32Type()), 11);
   EXPECT_EQ(getXlaPrimitiveType(b.getIntegerType(8)), 2);
-  EXPECT_EQ(getXlaPrimitiveType(IntegerType::get(&context, 8,
-                                                 IntegerType::Unsigned)),
-            6);
+  EXPECT_EQ(
+      getXlaPrimitiveType(IntegerType::get(&context, 8, IntegerType::Unsigned)),
+      6);
 }
 
 TEST(GpuDeviceInfoTest, TextRoundTrip) {

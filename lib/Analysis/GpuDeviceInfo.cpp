@@ -96,14 +96,14 @@ using llvm::StringRef;
 static constexpr const char kH100[] =
     "gpu_device_info {\n"
     "name: \"NVIDIA H100 80GB HBM3\"\n" HLO_HOPPER_LIMITS
-    "memory_bandwidth: 3352320000000 device_memory_size: 84942979072\n"
-    HLO_HOPPER_RATES "}\n";
+    "memory_bandwidth: 3352320000000 device_memory_size: "
+    "84942979072\n" HLO_HOPPER_RATES "}\n";
 
 static constexpr const char kH200[] =
     "gpu_device_info {\n"
     "name: \"NVIDIA H200 141GB HBM3e\"\n" HLO_HOPPER_LIMITS
-    "memory_bandwidth: 4800000000000 device_memory_size: 151397597184\n"
-    HLO_HOPPER_RATES "}\n";
+    "memory_bandwidth: 4800000000000 device_memory_size: "
+    "151397597184\n" HLO_HOPPER_RATES "}\n";
 
 // A100 SXM 80 GB. Peak rates at 1.41 GHz on 108 SMs: FP64 9.7 TFLOPS (32
 // units), FP32 19.5 (64), FP16 78 (128 x 2), BF16 39 (128), INT32 19.5 TOPS
@@ -151,8 +151,7 @@ static constexpr const char kA100[] =
     "}\n"
     "}\n";
 
-static constexpr llvm::StringLiteral kBuiltinNames[] = {"h100", "h200",
-                                                        "a100"};
+static constexpr llvm::StringLiteral kBuiltinNames[] = {"h100", "h200", "a100"};
 
 //===----------------------------------------------------------------------===//
 // Text format
@@ -230,8 +229,8 @@ public:
   }
 
   llvm::Error error(const llvm::Twine &message) const {
-    return llvm::createStringError(bufferName + ":" + llvm::Twine(line) +
-                                   ": " + message);
+    return llvm::createStringError(bufferName + ":" + llvm::Twine(line) + ": " +
+                                   message);
   }
 
 private:
@@ -291,13 +290,14 @@ public:
   llvm::Error readDouble(const Field &field, double &out) const {
     if (field.isMessage || field.isString ||
         StringRef(field.value).getAsDouble(out) || !(out >= 0))
-      return error(field, "expected a non-negative number, got '" +
-                              field.value + "'");
+      return error(field,
+                   "expected a non-negative number, got '" + field.value + "'");
     return llvm::Error::success();
   }
 
-  llvm::Error readRates(const Field &message,
-                        SmallVectorImpl<std::pair<int, ExecutionUnitRate>> &out) {
+  llvm::Error
+  readRates(const Field &message,
+            SmallVectorImpl<std::pair<int, ExecutionUnitRate>> &out) {
     for (const Field &entry : message.fields) {
       if (entry.name != "rate_infos" || !entry.isMessage)
         return error(entry, "expected 'rate_infos { key: N value { ... } }'");
@@ -359,14 +359,22 @@ public:
     };
     // GpuDeviceInfoProto fields the model does not use.
     static const llvm::StringLiteral ignored[] = {
-        "device_vendor",      "platform_version",
-        "model_str",          "device_address_bits",
-        "pcie_bandwidth",     "ecc_enabled",
-        "driver_version",     "runtime_version",
-        "compile_time_toolkit_version", "dnn_version",
-        "cub_version",        "device_interconnect_info",
-        "rocm_compute_capability", "collective_memory_granularity",
-        "numa_node",          "pci_bus_id",
+        "device_vendor",
+        "platform_version",
+        "model_str",
+        "device_address_bits",
+        "pcie_bandwidth",
+        "ecc_enabled",
+        "driver_version",
+        "runtime_version",
+        "compile_time_toolkit_version",
+        "dnn_version",
+        "cub_version",
+        "device_interconnect_info",
+        "rocm_compute_capability",
+        "collective_memory_granularity",
+        "numa_node",
+        "pci_bus_id",
         "l1_cache_size_per_core"};
     for (const Field &f : fields) {
       llvm::Error err = llvm::Error::success();
@@ -467,8 +475,9 @@ static void printRates(llvm::raw_ostream &os, StringRef name,
     return;
   os << "  " << name << " {\n";
   for (const auto &[key, rate] : rates)
-    os << "    rate_infos { key: " << key << " value { clock_rate_ghz: "
-       << rate.clockRateGhz << " units_per_core: " << rate.unitsPerCore
+    os << "    rate_infos { key: " << key
+       << " value { clock_rate_ghz: " << rate.clockRateGhz
+       << " units_per_core: " << rate.unitsPerCore
        << " ops_per_clock: " << rate.opsPerClock << " } }\n";
   os << "  }\n";
 }
@@ -521,12 +530,11 @@ Expected<GpuDeviceInfo> GpuDeviceInfo::getBuiltin(StringRef name) {
                          .Case("a100", kA100)
                          .Default(nullptr);
   if (!text)
-    return llvm::createStringError(
-        "unknown GPU '" + name + "' (built-in: " +
-        llvm::join(getBuiltinNames(), ", ") + "; or a target file)");
+    return llvm::createStringError("unknown GPU '" + name + "' (built-in: " +
+                                   llvm::join(getBuiltinNames(), ", ") +
+                                   "; or a target file)");
   return parse(text, name);
 }
-
 
 Expected<GpuDeviceInfo> GpuDeviceInfo::get(StringRef nameOrFile) {
   if (llvm::is_contained(getBuiltinNames(), nameOrFile) ||

@@ -189,8 +189,8 @@ static bool isTiledTransposeKernel(Operation *op) {
     return false;
   ArrayRef<int64_t> perm = transpose.getDimensions();
   auto outType = dyn_cast<RankedTensorType>(transpose->getResult(0).getType());
-  auto inType = dyn_cast<RankedTensorType>(
-      getDataOperands(transpose)[0].getType());
+  auto inType =
+      dyn_cast<RankedTensorType>(getDataOperands(transpose)[0].getType());
   if (!outType || !inType || perm.empty() || !outType.hasStaticShape() ||
       !inType.hasStaticShape())
     return false;
@@ -212,9 +212,8 @@ static bool isTiledTransposeKernel(Operation *op) {
 /// not measured cost kDefaultFlopsPerElement.
 static int64_t flopsPerElement(StringRef opcode, Type element) {
   bool isFloat = isa<FloatType>(element) || isa<ComplexType>(element);
-  unsigned width = element && element.isIntOrFloat()
-                       ? element.getIntOrFloatBitWidth()
-                       : 32;
+  unsigned width =
+      element && element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 32;
   if (isFloat && width == 64)
     return llvm::StringSwitch<int64_t>(opcode)
         .Cases({"add", "subtract", "multiply"}, 15)
@@ -306,11 +305,11 @@ double GpuPerformanceModel::getOperandUtilization(Operation *op,
 }
 
 /// The FLOPs of one instruction, not a fusion.
-static double instructionFlops(Operation *op,
-                               llvm::function_ref<double(Operation *)> compFlops) {
-  Type element = firstElementType(op->getNumResults()
-                                      ? op->getResult(0).getType()
-                                      : Type());
+static double
+instructionFlops(Operation *op,
+                 llvm::function_ref<double(Operation *)> compFlops) {
+  Type element = firstElementType(
+      op->getNumResults() ? op->getResult(0).getType() : Type());
   double elements = resultElements(op);
   if (auto map = dyn_cast<MapOp>(op)) {
     Operation *comp = lookupComputation(op, "to_apply");
@@ -324,8 +323,7 @@ static double instructionFlops(Operation *op,
     // 2 * (output elements) * (product of the contracting dimensions).
     auto lhs = dyn_cast<RankedTensorType>(dot.getLhs().getType());
     double contracted = 1;
-    std::optional<ArrayRef<int64_t>> contracting =
-        dot.getLhsContractingDims();
+    std::optional<ArrayRef<int64_t>> contracting = dot.getLhsContractingDims();
     if (lhs && contracting)
       for (int64_t d : *contracting)
         if (d >= 0 && d < lhs.getRank() && !lhs.isDynamicDim(d))
@@ -342,8 +340,7 @@ static double instructionFlops(Operation *op,
     if (kernelOutput < 0 || kernelOutput >= rhs.getRank() ||
         rhs.getDimSize(kernelOutput) == 0)
       return 0;
-    double perOutput =
-        numElements(rhs) / double(rhs.getDimSize(kernelOutput));
+    double perOutput = numElements(rhs) / double(rhs.getDimSize(kernelOutput));
     return 2 * elements * perOutput;
   }
   if (isa<ReduceOp, ReduceWindowOp>(op)) {
@@ -354,8 +351,8 @@ static double instructionFlops(Operation *op,
       return 0;
     unsigned numOutputs = getNumIndexingOutputs(op);
     double outputElements = elements / std::max(1u, numOutputs);
-    double applications = std::max(0.0, operandReads(op, 0) / numOutputs -
-                                             outputElements);
+    double applications =
+        std::max(0.0, operandReads(op, 0) / numOutputs - outputElements);
     return applications * compFlops(comp);
   }
   return 0;
@@ -430,8 +427,8 @@ int64_t GpuPerformanceModel::getFlops(Operation *op) {
     fusionUtilizations(op, utilization, flops);
     return std::llround(flops);
   }
-  return std::llround(instructionFlops(
-      op, [&](Operation *c) { return computationFlops(c); }));
+  return std::llround(
+      instructionFlops(op, [&](Operation *c) { return computationFlops(c); }));
 }
 
 //===----------------------------------------------------------------------===//
@@ -442,7 +439,8 @@ int64_t GpuPerformanceModel::getFlops(Operation *op) {
 /// innermost non-trivial output dimension, or a range variable walking the
 /// operand's minor dimension, as reductions and dots do) touch consecutive
 /// elements of the operand's minor dimension, or all the same element.
-static bool isMapCoalesced(const IndexingMap &map, ArrayRef<int64_t> operandShape) {
+static bool isMapCoalesced(const IndexingMap &map,
+                           ArrayRef<int64_t> operandShape) {
   AffineMap affine = map.getAffineMap();
   if (affine.getNumResults() != operandShape.size())
     return true;
@@ -537,8 +535,9 @@ double GpuPerformanceModel::readTimeUs(int64_t numBlocks, int64_t bytesNet,
     int64_t elementBytes = elementType ? elementSizeInBytes(elementType) : 4;
     if (elementBytes == 0)
       elementBytes = 4;
-    utilization = std::min(1.0, double(elementBytes) /
-                                    double(device.dramToL2TransactionSizeBytes()));
+    utilization =
+        std::min(1.0, double(elementBytes) /
+                          double(device.dramToL2TransactionSizeBytes()));
   }
   double bandwidth = double(device.memoryBandwidth);
   double dramBandwidth = bandwidth * utilization;
@@ -552,14 +551,15 @@ double GpuPerformanceModel::readTimeUs(int64_t numBlocks, int64_t bytesNet,
     restBandwidth *= utilization;
   }
   // An SM issues at most memoryTransactionsPerClock bytes per clock.
-  double perBlock = device.clockRateGhz * 1e9 *
-                    double(device.memoryTransactionsPerClock());
+  double perBlock =
+      device.clockRateGhz * 1e9 * double(device.memoryTransactionsPerClock());
   double cap = double(std::max<int64_t>(1, numBlocks)) * perBlock;
   dramBandwidth = std::min(dramBandwidth, cap);
   restBandwidth = std::min(restBandwidth, cap);
   int64_t fromDram = std::min(bytesNet, bytesTotal);
   int64_t fromCache = bytesTotal - fromDram;
-  return (double(fromDram) / dramBandwidth + double(fromCache) / restBandwidth) *
+  return (double(fromDram) / dramBandwidth +
+          double(fromCache) / restBandwidth) *
          1e6;
 }
 
@@ -667,10 +667,10 @@ const EstimateRunTimeData &GpuPerformanceModel::estimateRunTime(Operation *op) {
                               firstElementType(operand.getType()), coalesced);
     data.reads.push_back(read);
   }
-  data.writeUs = double(data.bytesWritten) / double(device.memoryBandwidth) *
-                 1e6;
-  data.computeUs = computeTimeUs(op, data.flops, data.numBlocks,
-                                 data.numThreadsPerBlock);
+  data.writeUs =
+      double(data.bytesWritten) / double(device.memoryBandwidth) * 1e6;
+  data.computeUs =
+      computeTimeUs(op, data.flops, data.numBlocks, data.numThreadsPerBlock);
   data.execUs = combineUs(data.computeUs, data.memoryUs());
   data.totalUs = data.execUs + device.kernelLaunchOverheadUs;
   return cache[op] = std::move(data);
@@ -699,9 +699,8 @@ double GpuPerformanceModel::estimateFusedRunTimeUs(Operation *producer,
       producedRead && producedSize
           ? double(producedRead->bytesTotal) / double(producedSize)
           : 0;
-  int64_t flops =
-      std::llround(double(producerData.flops) * utilization) +
-      consumerData.flops;
+  int64_t flops = std::llround(double(producerData.flops) * utilization) +
+                  consumerData.flops;
   double computeUs = computeTimeUs(consumer, flops, consumerData.numBlocks,
                                    consumerData.numThreadsPerBlock);
 
@@ -728,19 +727,18 @@ double GpuPerformanceModel::estimateFusedRunTimeUs(Operation *producer,
       total -= size;
     total = std::max<int64_t>(0, total);
     int64_t net = std::min(size, total);
-    bool coalesced = (!byProducer || (byProducer->coalesced &&
-                                      (!producedRead || producedRead->coalesced))) &&
-                     (!byConsumer || byConsumer->coalesced);
+    bool coalesced =
+        (!byProducer || (byProducer->coalesced &&
+                         (!producedRead || producedRead->coalesced))) &&
+        (!byConsumer || byConsumer->coalesced);
     readUs += readTimeUs(consumerData.numBlocks, net, total,
                          firstElementType(operand.getType()), coalesced);
   }
   return combineUs(computeUs, readUs + consumerData.writeUs);
 }
 
-FusionRunTimes
-GpuPerformanceModel::estimateFusionBenefit(Operation *producer,
-                                           ArrayRef<Operation *> consumers,
-                                           bool multiOutput) {
+FusionRunTimes GpuPerformanceModel::estimateFusionBenefit(
+    Operation *producer, ArrayRef<Operation *> consumers, bool multiOutput) {
   double launch = device.kernelLaunchOverheadUs;
   const EstimateRunTimeData producerData = estimateRunTime(producer);
   FusionRunTimes times;

@@ -43,9 +43,8 @@ std::optional<StringRef> locationName(Location loc) {
 }
 
 std::string nameOf(Value value) {
-  Location loc = isa<BlockArgument>(value)
-                     ? cast<BlockArgument>(value).getLoc()
-                     : value.getDefiningOp()->getLoc();
+  Location loc = isa<BlockArgument>(value) ? cast<BlockArgument>(value).getLoc()
+                                           : value.getDefiningOp()->getLoc();
   if (std::optional<StringRef> name = locationName(loc))
     return name->str();
   std::string text = printHloInstruction(value);
@@ -84,8 +83,8 @@ struct TestPrintCostPass
            << " written=" << data.bytesWritten << " blocks=" << data.numBlocks
            << " compute_us=" << us(data.computeUs)
            << " memory_us=" << us(data.memoryUs())
-           << " exec_us=" << us(data.execUs)
-           << " total_us=" << us(data.totalUs) << "\n";
+           << " exec_us=" << us(data.execUs) << " total_us=" << us(data.totalUs)
+           << "\n";
         for (auto [i, read] : llvm::enumerate(data.reads))
           os << "  operand " << i << " %" << nameOf(read.operand)
              << ": total=" << read.bytesTotal << " net=" << read.bytesNet
@@ -103,7 +102,9 @@ struct TestPrintFusionBenefitPass
     : public PassWrapper<TestPrintFusionBenefitPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestPrintFusionBenefitPass)
 
-  StringRef getArgument() const final { return "hlo-test-print-fusion-benefit"; }
+  StringRef getArgument() const final {
+    return "hlo-test-print-fusion-benefit";
+  }
   StringRef getDescription() const final {
     return "Print the cost model's unfused and fused times of every "
            "instruction of the entry computation with its users";
