@@ -4,6 +4,8 @@
 // in test/lib (library MLIRHloTestPasses), are not installed, and only
 // hlo-opt links them:
 //   --hlo-test-print-indexing         print every op's indexing maps
+//   --hlo-test-print-cost             print XLA's GPU cost of every op
+//   --hlo-test-print-fusion-benefit   print fused vs unfused times
 //   --hlo-test-simplify-indexing-maps simplify #hlo.indexing_map attributes
 //   --hlo-test-break-semantics        replace every hlo.add by hlo.subtract
 //                                     (a pass that changes the results, for
@@ -16,11 +18,13 @@
 
 namespace mlir::hlo {
 
+void registerTestPrintCostPass();
 void registerTestPrintIndexingPass();
 void registerTestSimplifyIndexingMapsPass();
 
-/// The test passes of the indexing analysis.
+/// The test passes of the indexing analysis and the cost model.
 inline void registerAnalysisTestPasses() {
+  registerTestPrintCostPass();
   registerTestPrintIndexingPass();
   registerTestSimplifyIndexingMapsPass();
 }

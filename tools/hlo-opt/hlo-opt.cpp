@@ -15,6 +15,7 @@
 #include "HloDump.h"
 #include "HloTestPasses.h"
 
+#include "Hlo/Analysis/GpuDeviceInfo.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Dialect/Hlo/HloSyntax.h"
 #include "Hlo/Runtime/SemanticsCheck.h"
@@ -344,6 +345,7 @@ int main(int argc, char **argv) {
   hlo::registerHloPasses();
   hlo::registerAnalysisTestPasses();
   hlo::runtime::registerSemanticsCheckTestPasses();
+  hlo::registerGpuDeviceCLOptions();
   DialectRegistry registry;
   registry.insert<hlo::HloDialect, func::FuncDialect>();
 
@@ -362,6 +364,11 @@ int main(int argc, char **argv) {
       return 1;
     }
   const MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
+  if (Error err = hlo::loadGpuDeviceFromCLOptions()) {
+    errs() << "hlo-opt: --hlo-gpu-device: " << toString(std::move(err))
+           << "\n";
+    return 1;
+  }
 
   if (config.shouldShowDialects()) {
     outs() << "Available Dialects: ";

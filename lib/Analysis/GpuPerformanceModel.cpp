@@ -1,0 +1,754 @@
+//===- GpuPerformanceModel.cpp - XLA's GPU cost model ---------------------===//
+//
+// FLOPs as XLA's GpuHloCostAnalysis counts them, bytes through the indexing
+// maps, coalescing from the maps' minor dimension, and the run-time
+// formulas of XLA's GpuPerformanceModel(Base). docs/gpu-cost-model.md
+// states every formula and where it comes from.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hlo/Analysis/GpuPerformanceModel.h"
+
+#include "Hlo/Analysis/IndexingAnalysis.h"
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "IndexingAnalysisImpl.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::hlo;
+
+// XLA's GpuPerformanceModelBase constants.
+static constexpr double kL2CacheSpeedup = 2.5;
+static constexpr double kL1CacheSpeedup = 8;
+// XLA's fallback launch dimensions: 128 threads per block, one thread per
+// output element.
+static constexpr int64_t kThreadsPerBlock = 128;
+// A reduction kernel: one warp per output element (at most one thread per
+// input element).
+static constexpr int64_t kThreadsPerReducedElement = 32;
+// XLA's tiled transpose emitter, roughly: both minor dimensions at least 16
+// and the transposed plane at least 64 x 128 elements.
+static constexpr int64_t kMinTransposeDim = 16;
+static constexpr int64_t kMinTransposePlane = 64 * 128;
+// GpuHloCostAnalysis: elementwise ops with no measured profile cost 3
+// cycles per element; a concatenate 6 (compare and branch).
+static constexpr int64_t kDefaultFlopsPerElement = 3;
+static constexpr int64_t kConcatenateFlopsPerElement = 6;
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+static double numElements(Type type) {
+  if (auto tuple = dyn_cast<TupleType>(type)) {
+    double n = 0;
+    for (Type t : tuple.getTypes())
+      n += numElements(t);
+    return n;
+  }
+  auto shaped = dyn_cast<RankedTensorType>(type);
+  if (!shaped)
+    return 0;
+  double n = 1;
+  for (int64_t d : shaped.getShape())
+    n *= ShapedType::isDynamic(d) ? 1 : double(d);
+  return n;
+}
+
+static int64_t elementSizeInBytes(Type element) {
+  if (auto complex = dyn_cast<ComplexType>(element))
+    return 2 * elementSizeInBytes(complex.getElementType());
+  if (element.isIntOrFloat())
+    return std::max<int64_t>(1, (element.getIntOrFloatBitWidth() + 7) / 8);
+  return 0;
+}
+
+int64_t mlir::hlo::getTypeSizeInBytes(Type type) {
+  if (auto tuple = dyn_cast<TupleType>(type)) {
+    int64_t n = 0;
+    for (Type t : tuple.getTypes())
+      n += getTypeSizeInBytes(t);
+    return n;
+  }
+  auto shaped = dyn_cast<RankedTensorType>(type);
+  if (!shaped)
+    return 0;
+  return int64_t(numElements(type)) *
+         elementSizeInBytes(shaped.getElementType());
+}
+
+/// The element type of the first array in `type`, or null.
+static Type firstElementType(Type type) {
+  if (auto tuple = dyn_cast<TupleType>(type)) {
+    for (Type t : tuple.getTypes())
+      if (Type e = firstElementType(t))
+        return e;
+    return {};
+  }
+  if (auto shaped = dyn_cast<RankedTensorType>(type))
+    return shaped.getElementType();
+  return {};
+}
+
+static double resultElements(Operation *op) {
+  double n = 0;
+  for (Type t : op->getResultTypes())
+    n += numElements(t);
+  return n;
+}
+
+static int64_t resultBytes(Operation *op) {
+  int64_t n = 0;
+  for (Type t : op->getResultTypes())
+    n += getTypeSizeInBytes(t);
+  return n;
+}
+
+//===----------------------------------------------------------------------===//
+// Op classes
+//===----------------------------------------------------------------------===//
+
+/// Instructions that launch no kernel.
+static bool isNoKernel(Operation *op) {
+  return isa<ConstantOp, TupleOp, GetTupleElementOp, BitcastOp, ReturnOp>(op) ||
+         op->getNumResults() == 0;
+}
+
+/// Ops whose operands the reading kernel walks elementwise (XLA keeps their
+/// "elementwise use roots" together).
+static bool isElementwiseLike(Operation *op) {
+  return indexing::isElementwise(op) || isa<TupleOp, GetTupleElementOp>(op);
+}
+
+/// Dot and convolution are tiled: each operand element is fetched once.
+static bool isTiledContraction(Operation *op) {
+  return isa<DotOp, ConvolutionOp>(op);
+}
+
+static Operation *lookupComputation(Operation *op, StringRef attrName) {
+  auto ref = op->getAttrOfType<FlatSymbolRefAttr>(attrName);
+  if (!ref)
+    return nullptr;
+  Operation *callee = SymbolTable::lookupNearestSymbolFrom(op, ref);
+  return isa_and_nonnull<ComputationOp>(callee) ? callee : nullptr;
+}
+
+/// The fused computation's body, or null.
+static Block *fusedBody(Operation *op) {
+  auto fusion = dyn_cast<FusionOp>(op);
+  if (!fusion)
+    return nullptr;
+  auto comp = dyn_cast_or_null<ComputationOp>(lookupComputation(op, "calls"));
+  if (!comp || comp.getBody().empty())
+    return nullptr;
+  Block &body = comp.getBody().front();
+  if (body.getNumArguments() != getDataOperands(op).size())
+    return nullptr;
+  return &body;
+}
+
+/// The root instruction of a fusion (through a root tuple's first element),
+/// or the op itself.
+static Operation *heroOf(Operation *op) {
+  Block *body = fusedBody(op);
+  if (!body)
+    return op;
+  Operation *terminator = body->getTerminator();
+  if (!terminator || terminator->getNumOperands() == 0)
+    return op;
+  Operation *root = terminator->getOperand(0).getDefiningOp();
+  if (auto tuple = dyn_cast_or_null<TupleOp>(root))
+    root = tuple->getNumOperands() ? tuple->getOperand(0).getDefiningOp()
+                                   : nullptr;
+  return root ? root : op;
+}
+
+/// A kernel doing matrix work: a dot or convolution, or a fusion with one.
+static Operation *findContraction(Operation *op) {
+  if (isTiledContraction(op))
+    return op;
+  if (Block *body = fusedBody(op))
+    for (Operation &inner : body->without_terminator())
+      if (isTiledContraction(&inner))
+        return &inner;
+  return nullptr;
+}
+
+/// XLA's tiled transpose emitter reads through shared memory: coalesced.
+static bool isTiledTransposeKernel(Operation *op) {
+  auto transpose = dyn_cast<TransposeOp>(heroOf(op));
+  if (!transpose)
+    return false;
+  ArrayRef<int64_t> perm = transpose.getDimensions();
+  auto outType = dyn_cast<RankedTensorType>(transpose->getResult(0).getType());
+  auto inType =
+      dyn_cast<RankedTensorType>(getDataOperands(transpose)[0].getType());
+  if (!outType || !inType || perm.empty() || !outType.hasStaticShape() ||
+      !inType.hasStaticShape())
+    return false;
+  int64_t rank = perm.size();
+  if (perm[rank - 1] == rank - 1)
+    return false; // The minor dimension stays: a plain copy.
+  int64_t outMinor = outType.getShape()[rank - 1];
+  int64_t inMinor = inType.getShape()[rank - 1];
+  return outMinor >= kMinTransposeDim && inMinor >= kMinTransposeDim &&
+         outMinor * inMinor >= kMinTransposePlane;
+}
+
+//===----------------------------------------------------------------------===//
+// FLOPs
+//===----------------------------------------------------------------------===//
+
+/// Clock cycles per element of an elementwise op: XLA's measured profile for
+/// sm_90 (hlo_op_profiles_data.h), by opcode and element type class; ops
+/// not measured cost kDefaultFlopsPerElement.
+static int64_t flopsPerElement(StringRef opcode, Type element) {
+  bool isFloat = isa<FloatType>(element) || isa<ComplexType>(element);
+  unsigned width =
+      element && element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 32;
+  if (isFloat && width == 64)
+    return llvm::StringSwitch<int64_t>(opcode)
+        .Cases({"add", "subtract", "multiply"}, 15)
+        .Case("divide", 526)
+        .Case("power", 2205)
+        .Case("atan2", 930)
+        .Case("exponential", 376)
+        .Case("exponential-minus-one", 712)
+        .Case("log", 815)
+        .Case("log-plus-one", 1259)
+        .Case("rsqrt", 277)
+        .Case("sqrt", 332)
+        .Case("sine", 554)
+        .Case("cosine", 558)
+        .Case("tanh", 431)
+        .Case("cbrt", 586)
+        .Default(kDefaultFlopsPerElement);
+  if (isFloat)
+    return llvm::StringSwitch<int64_t>(opcode)
+        .Cases({"add", "subtract"}, 7)
+        .Case("multiply", 3)
+        .Case("divide", 19)
+        .Case("power", 510)
+        .Case("atan2", 431)
+        .Case("exponential", 79)
+        .Case("exponential-minus-one", 190)
+        .Case("log", 166)
+        .Case("log-plus-one", 229)
+        .Case("rsqrt", 75)
+        .Case("sqrt", 75)
+        .Case("sine", 958)
+        .Case("cosine", 978)
+        .Case("tanh", 467)
+        .Case("cbrt", 178)
+        .Default(kDefaultFlopsPerElement);
+  if (width == 64)
+    return llvm::StringSwitch<int64_t>(opcode)
+        .Case("multiply", 11)
+        .Case("divide", 685)
+        .Case("power", 253)
+        .Default(kDefaultFlopsPerElement);
+  return llvm::StringSwitch<int64_t>(opcode)
+      .Case("multiply", 3)
+      .Case("divide", 297)
+      .Case("power", 71)
+      .Default(kDefaultFlopsPerElement);
+}
+
+/// The number of (output point, operand element) pairs `map` relates: its
+/// dimension and range variable domain (constraints not counted).
+static double mapPoints(const IndexingMap &map) {
+  double n = 1;
+  for (const Interval &i : map.getDimBounds())
+    n *= std::max<int64_t>(0, i.upper - i.lower + 1);
+  for (const Interval &i : map.getRangeVarBounds())
+    n *= std::max<int64_t>(0, i.upper - i.lower + 1);
+  return n;
+}
+
+/// How many operand elements `op` reads from operand `i`, all outputs
+/// together, from its output-to-input maps; unknown maps: the operand once.
+static double operandReads(Operation *op, unsigned i) {
+  Value operand = getDataOperands(op)[i];
+  double size = numElements(operand.getType());
+  if (isTiledContraction(op))
+    return size;
+  double reads = 0;
+  unsigned numOutputs = getNumIndexingOutputs(op);
+  for (unsigned k = 0; k < numOutputs; ++k) {
+    InstructionIndexing indexing = computeOutputToInputIndexing(op, k);
+    if (i >= indexing.indexing.size())
+      return size;
+    const OperandIndexing &maps = indexing.indexing[i];
+    if (maps.isUnknown())
+      return size;
+    for (const IndexingMap &map : maps.maps)
+      reads += mapPoints(map);
+  }
+  return reads;
+}
+
+double GpuPerformanceModel::getOperandUtilization(Operation *op,
+                                                  unsigned operandIndex) {
+  Value operand = getDataOperands(op)[operandIndex];
+  double size = numElements(operand.getType());
+  if (size == 0)
+    return 0;
+  return operandReads(op, operandIndex) / size;
+}
+
+/// The FLOPs of one instruction, not a fusion.
+static double
+instructionFlops(Operation *op,
+                 llvm::function_ref<double(Operation *)> compFlops) {
+  Type element = firstElementType(
+      op->getNumResults() ? op->getResult(0).getType() : Type());
+  double elements = resultElements(op);
+  if (auto map = dyn_cast<MapOp>(op)) {
+    Operation *comp = lookupComputation(op, "to_apply");
+    return comp ? elements * compFlops(comp) : 0;
+  }
+  if (indexing::isElementwise(op))
+    return elements * double(flopsPerElement(getOpcode(op), element));
+  if (isa<ConcatenateOp>(op))
+    return elements * kConcatenateFlopsPerElement;
+  if (auto dot = dyn_cast<DotOp>(op)) {
+    // 2 * (output elements) * (product of the contracting dimensions).
+    auto lhs = dyn_cast<RankedTensorType>(dot.getLhs().getType());
+    double contracted = 1;
+    std::optional<ArrayRef<int64_t>> contracting = dot.getLhsContractingDims();
+    if (lhs && contracting)
+      for (int64_t d : *contracting)
+        if (d >= 0 && d < lhs.getRank() && !lhs.isDynamicDim(d))
+          contracted *= double(lhs.getDimSize(d));
+    return 2 * elements * contracted;
+  }
+  if (auto conv = dyn_cast<ConvolutionOp>(op)) {
+    // 2 * (output elements) * (kernel elements per output feature): every
+    // window position counted, padding included.
+    auto rhs = dyn_cast<RankedTensorType>(conv.getRhs().getType());
+    if (!rhs || !rhs.hasStaticShape())
+      return 0;
+    int64_t kernelOutput = conv.getDimLabels().getKernelOutput();
+    if (kernelOutput < 0 || kernelOutput >= rhs.getRank() ||
+        rhs.getDimSize(kernelOutput) == 0)
+      return 0;
+    double perOutput = numElements(rhs) / double(rhs.getDimSize(kernelOutput));
+    return 2 * elements * perOutput;
+  }
+  if (isa<ReduceOp, ReduceWindowOp>(op)) {
+    // The reducer runs once per input element beyond the first of each
+    // output element (XLA: reduction count times the reducer's FLOPs).
+    Operation *comp = lookupComputation(op, "to_apply");
+    if (!comp || getDataOperands(op).empty())
+      return 0;
+    unsigned numOutputs = getNumIndexingOutputs(op);
+    double outputElements = elements / std::max(1u, numOutputs);
+    double applications =
+        std::max(0.0, operandReads(op, 0) / numOutputs - outputElements);
+    return applications * compFlops(comp);
+  }
+  return 0;
+}
+
+double GpuPerformanceModel::computationFlops(Operation *computation) {
+  auto [it, inserted] = computationFlopsCache.try_emplace(computation, 0.0);
+  if (!inserted)
+    return it->second;
+  auto comp = cast<ComputationOp>(computation);
+  double flops = 0;
+  if (!comp.getBody().empty())
+    for (Operation &op : comp.getBody().front().without_terminator())
+      flops += instructionFlops(
+          &op, [&](Operation *c) { return computationFlops(c); });
+  computationFlopsCache[computation] = flops;
+  return flops;
+}
+
+/// XLA's FusionCalculateUtilizations: from the root backwards, how many
+/// times each fused value is computed (or each parameter element read):
+/// through elementwise users the largest use counts (the kernel computes a
+/// value once per output element), other users add up.
+void GpuPerformanceModel::fusionUtilizations(
+    Operation *fusion, llvm::DenseMap<Value, double> &utilization,
+    double &flops) {
+  flops = 0;
+  Block *body = fusedBody(fusion);
+  if (!body)
+    return;
+  llvm::DenseMap<Value, double> elementwise, other;
+  auto finish = [&](Value v) {
+    utilization[v] = elementwise.lookup(v) + other.lookup(v);
+  };
+  Operation *terminator = body->getTerminator();
+  for (Value root : terminator->getOperands())
+    elementwise[root] = std::max(elementwise.lookup(root), 1.0);
+  for (Operation &op : llvm::reverse(body->without_terminator())) {
+    if (op.getNumResults() == 0)
+      continue;
+    for (Value result : op.getResults())
+      finish(result);
+    double u = utilization.lookup(op.getResult(0));
+    if (u == 0)
+      continue;
+    if (fusedBody(&op)) {
+      double inner = 0;
+      llvm::DenseMap<Value, double> innerUtil;
+      fusionUtilizations(&op, innerUtil, inner);
+      flops += u * inner;
+    } else {
+      flops += u * instructionFlops(
+                       &op, [&](Operation *c) { return computationFlops(c); });
+    }
+    bool ew = isElementwiseLike(&op);
+    for (auto [i, operand] : llvm::enumerate(getDataOperands(&op))) {
+      double c = u * getOperandUtilization(&op, i);
+      if (ew)
+        elementwise[operand] = std::max(elementwise.lookup(operand), c);
+      else
+        other[operand] += c;
+    }
+  }
+  for (Value arg : body->getArguments())
+    finish(arg);
+}
+
+int64_t GpuPerformanceModel::getFlops(Operation *op) {
+  if (fusedBody(op)) {
+    llvm::DenseMap<Value, double> utilization;
+    double flops = 0;
+    fusionUtilizations(op, utilization, flops);
+    return std::llround(flops);
+  }
+  return std::llround(
+      instructionFlops(op, [&](Operation *c) { return computationFlops(c); }));
+}
+
+//===----------------------------------------------------------------------===//
+// Coalescing
+//===----------------------------------------------------------------------===//
+
+/// Whether the reads `map` describes coalesce: consecutive threads (the
+/// innermost non-trivial output dimension, or a range variable walking the
+/// operand's minor dimension, as reductions and dots do) touch consecutive
+/// elements of the operand's minor dimension, or all the same element.
+static bool isMapCoalesced(const IndexingMap &map,
+                           ArrayRef<int64_t> operandShape) {
+  AffineMap affine = map.getAffineMap();
+  if (affine.getNumResults() != operandShape.size())
+    return true;
+  int minorResult = -1;
+  for (int r = int(operandShape.size()) - 1; r >= 0; --r)
+    if (operandShape[r] != 1) {
+      minorResult = r;
+      break;
+    }
+  if (minorResult < 0)
+    return true;
+  AffineExpr minor = affine.getResult(minorResult);
+  for (unsigned s = 0; s < map.getNumRangeVars(); ++s)
+    if (minor.isFunctionOfSymbol(s))
+      return true;
+  int threadDim = -1;
+  ArrayRef<Interval> dims = map.getDimBounds();
+  for (int d = int(dims.size()) - 1; d >= 0; --d)
+    if (dims[d].upper > dims[d].lower) {
+      threadDim = d;
+      break;
+    }
+  if (threadDim < 0)
+    return true;
+  MLIRContext *ctx = affine.getContext();
+  auto evaluate = [&](int64_t value) -> std::optional<int64_t> {
+    SmallVector<AffineExpr> dimValues, symValues;
+    for (unsigned d = 0; d < affine.getNumDims(); ++d)
+      dimValues.push_back(getAffineConstantExpr(
+          int(d) == threadDim ? dims[d].lower + value : dims[d].lower, ctx));
+    for (unsigned s = 0; s < affine.getNumSymbols(); ++s)
+      symValues.push_back(getAffineConstantExpr(0, ctx));
+    AffineExpr e = minor.replaceDimsAndSymbols(dimValues, symValues);
+    if (auto c = dyn_cast<AffineConstantExpr>(e))
+      return c.getValue();
+    return std::nullopt;
+  };
+  std::optional<int64_t> at0 = evaluate(0), at1 = evaluate(1);
+  if (!at0 || !at1)
+    return true;
+  int64_t stride = *at1 - *at0;
+  if (stride == 1 || stride == -1)
+    return true;
+  if (stride != 0)
+    return false;
+  // The minor index does not move with the thread: coalesced (a broadcast
+  // read) unless another index does (a transposed read).
+  for (unsigned r = 0; r < affine.getNumResults(); ++r)
+    if (int(r) != minorResult && operandShape[r] != 1 &&
+        affine.getResult(r).isFunctionOfDim(threadDim))
+      return false;
+  return true;
+}
+
+static bool isReadCoalesced(Operation *op, unsigned operandIndex) {
+  if (isTiledTransposeKernel(op) || isTiledContraction(op))
+    return true;
+  auto type =
+      dyn_cast<RankedTensorType>(getDataOperands(op)[operandIndex].getType());
+  if (!type || !type.hasStaticShape())
+    return true;
+  unsigned numOutputs = getNumIndexingOutputs(op);
+  for (unsigned k = 0; k < numOutputs; ++k) {
+    InstructionIndexing indexing = computeOutputToInputIndexing(op, k);
+    if (operandIndex >= indexing.indexing.size())
+      return true;
+    const OperandIndexing &maps = indexing.indexing[operandIndex];
+    if (maps.isUnknown())
+      continue;
+    for (const IndexingMap &map : maps.maps)
+      if (!isMapCoalesced(map, type.getShape()))
+        return false;
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Times
+//===----------------------------------------------------------------------===//
+
+double GpuPerformanceModel::combineUs(double computeUs, double memoryUs) const {
+  return computeUs + memoryUs -
+         std::min(computeUs, memoryUs) * options.memoryComputeParallelism;
+}
+
+double GpuPerformanceModel::readTimeUs(int64_t numBlocks, int64_t bytesNet,
+                                       int64_t bytesTotal, Type elementType,
+                                       bool coalesced) const {
+  // An uncoalesced read uses one element of each DRAM->L2 transaction.
+  double utilization = 1.0;
+  if (!coalesced) {
+    int64_t elementBytes = elementType ? elementSizeInBytes(elementType) : 4;
+    if (elementBytes == 0)
+      elementBytes = 4;
+    utilization =
+        std::min(1.0, double(elementBytes) /
+                          double(device.dramToL2TransactionSizeBytes()));
+  }
+  double bandwidth = double(device.memoryBandwidth);
+  double dramBandwidth = bandwidth * utilization;
+  // Re-reads hit L2 (and L1) when the buffer fits there.
+  double restBandwidth = bandwidth;
+  if (bytesNet < device.l2CacheSize) {
+    restBandwidth *= kL2CacheSpeedup;
+    if (bytesNet < device.l1CacheSizePerCore() * device.coreCount)
+      restBandwidth *= kL1CacheSpeedup;
+  } else {
+    restBandwidth *= utilization;
+  }
+  // An SM issues at most memoryTransactionsPerClock bytes per clock.
+  double perBlock =
+      device.clockRateGhz * 1e9 * double(device.memoryTransactionsPerClock());
+  double cap = double(std::max<int64_t>(1, numBlocks)) * perBlock;
+  dramBandwidth = std::min(dramBandwidth, cap);
+  restBandwidth = std::min(restBandwidth, cap);
+  int64_t fromDram = std::min(bytesNet, bytesTotal);
+  int64_t fromCache = bytesTotal - fromDram;
+  return (double(fromDram) / dramBandwidth +
+          double(fromCache) / restBandwidth) *
+         1e6;
+}
+
+double GpuPerformanceModel::computeTimeUs(Operation *op, int64_t flops,
+                                          int64_t numBlocks,
+                                          int64_t threadsPerBlock) {
+  if (flops <= 0)
+    return 0;
+  double flopsPerNs = 0;
+  if (Operation *contraction = findContraction(op)) {
+    // Tensor cores at their peak for the operands' element type.
+    Type element = firstElementType(getDataOperands(contraction)[0].getType());
+    if (std::optional<ExecutionUnitRate> rate =
+            element ? device.getMatrixRate(element) : std::nullopt)
+      flopsPerNs = rate->peakFlopsPerNs(device.coreCount);
+    else if (std::optional<ExecutionUnitRate> rate =
+                 element ? device.getScalarRate(element) : std::nullopt)
+      flopsPerNs = rate->peakFlopsPerNs(device.coreCount);
+    else
+      flopsPerNs = device.clockRateGhz * 2 *
+                   double(device.fpusPerCore * device.coreCount);
+  } else {
+    // XLA's CalculateEffectiveFlopsPerNs: the active units of the active
+    // SMs, with the unit count and issue rate of the output's element type.
+    Type element = op->getNumResults()
+                       ? firstElementType(op->getResult(0).getType())
+                       : Type();
+    double clock = device.clockRateGhz;
+    int64_t units = device.fpusPerCore;
+    int64_t opsPerClock = 1;
+    if (std::optional<ExecutionUnitRate> rate =
+            element ? device.getScalarRate(element) : std::nullopt) {
+      clock = rate->clockRateGhz;
+      units = rate->unitsPerCore;
+      opsPerClock = rate->opsPerClock;
+    }
+    int64_t activeUnits = std::min(threadsPerBlock, units);
+    int64_t activeCores = std::min(numBlocks, device.coreCount);
+    flopsPerNs = clock * 2 * double(opsPerClock) *
+                 double(std::max<int64_t>(1, activeUnits)) *
+                 double(std::max<int64_t>(1, activeCores));
+  }
+  if (flopsPerNs <= 0)
+    return 0;
+  return double(flops) / flopsPerNs * 1e-3;
+}
+
+/// The distinct data operands of `op`, in order of first use.
+static SmallVector<Value> distinctOperands(Operation *op) {
+  llvm::SetVector<Value> set;
+  for (Value v : getDataOperands(op))
+    set.insert(v);
+  return SmallVector<Value>(set.begin(), set.end());
+}
+
+const EstimateRunTimeData &GpuPerformanceModel::estimateRunTime(Operation *op) {
+  if (auto it = cache.find(op); it != cache.end())
+    return it->second;
+  EstimateRunTimeData data;
+  if (isNoKernel(op)) {
+    data.isKernel = false;
+    return cache[op] = data;
+  }
+  data.flops = getFlops(op);
+  data.bytesWritten = resultBytes(op);
+
+  // Launch dimensions.
+  double threads = resultElements(op);
+  Operation *hero = heroOf(op);
+  if (isa<ReduceOp>(hero) && !getDataOperands(hero).empty())
+    threads = std::min(threads * kThreadsPerReducedElement,
+                       numElements(getDataOperands(hero)[0].getType()));
+  data.numThreadsPerBlock = kThreadsPerBlock;
+  data.numBlocks = std::max<int64_t>(
+      1, int64_t(std::ceil(threads / double(kThreadsPerBlock))));
+
+  // Reads: utilization of every distinct operand.
+  llvm::DenseMap<Value, double> fusedUtil;
+  Block *body = fusedBody(op);
+  if (body) {
+    double flops = 0;
+    fusionUtilizations(op, fusedUtil, flops);
+  }
+  OperandRange operands = getDataOperands(op);
+  for (Value operand : distinctOperands(op)) {
+    double util = 0;
+    bool coalesced = true;
+    bool ew = isElementwiseLike(op);
+    for (auto [i, v] : llvm::enumerate(operands)) {
+      if (v != operand)
+        continue;
+      double u = body ? fusedUtil.lookup(body->getArgument(i))
+                      : getOperandUtilization(op, i);
+      util = ew ? std::max(util, u) : util + u;
+      coalesced = coalesced && isReadCoalesced(op, i);
+    }
+    int64_t size = getTypeSizeInBytes(operand.getType());
+    OperandRead read;
+    read.operand = operand;
+    read.bytesTotal = std::llround(util * double(size));
+    read.bytesNet = std::min(size, read.bytesTotal);
+    read.coalesced = coalesced;
+    data.bytesRead += read.bytesTotal;
+    data.readUs += readTimeUs(data.numBlocks, read.bytesNet, read.bytesTotal,
+                              firstElementType(operand.getType()), coalesced);
+    data.reads.push_back(read);
+  }
+  data.writeUs =
+      double(data.bytesWritten) / double(device.memoryBandwidth) * 1e6;
+  data.computeUs =
+      computeTimeUs(op, data.flops, data.numBlocks, data.numThreadsPerBlock);
+  data.execUs = combineUs(data.computeUs, data.memoryUs());
+  data.totalUs = data.execUs + device.kernelLaunchOverheadUs;
+  return cache[op] = std::move(data);
+}
+
+//===----------------------------------------------------------------------===//
+// Fusion decisions
+//===----------------------------------------------------------------------===//
+
+static const OperandRead *findRead(const EstimateRunTimeData &data, Value v) {
+  for (const OperandRead &read : data.reads)
+    if (read.operand == v)
+      return &read;
+  return nullptr;
+}
+
+double GpuPerformanceModel::estimateFusedRunTimeUs(Operation *producer,
+                                                   Operation *consumer) {
+  const EstimateRunTimeData producerData = estimateRunTime(producer);
+  const EstimateRunTimeData consumerData = estimateRunTime(consumer);
+  Value produced = producer->getNumResults() ? producer->getResult(0) : Value();
+  const OperandRead *producedRead = findRead(consumerData, produced);
+  int64_t producedSize = produced ? getTypeSizeInBytes(produced.getType()) : 0;
+  // How many times the fused kernel computes each producer element.
+  double utilization =
+      producedRead && producedSize
+          ? double(producedRead->bytesTotal) / double(producedSize)
+          : 0;
+  int64_t flops = std::llround(double(producerData.flops) * utilization) +
+                  consumerData.flops;
+  double computeUs = computeTimeUs(consumer, flops, consumerData.numBlocks,
+                                   consumerData.numThreadsPerBlock);
+
+  llvm::SetVector<Value> operands;
+  for (Value v : distinctOperands(producer))
+    operands.insert(v);
+  for (Value v : distinctOperands(consumer))
+    if (v != produced)
+      operands.insert(v);
+  bool bothElementwise =
+      indexing::isElementwise(producer) && indexing::isElementwise(consumer);
+  double readUs = 0;
+  for (Value operand : operands) {
+    const OperandRead *byProducer = findRead(producerData, operand);
+    const OperandRead *byConsumer = findRead(consumerData, operand);
+    int64_t size = getTypeSizeInBytes(operand.getType());
+    int64_t total = 0;
+    if (byProducer)
+      total += std::llround(double(byProducer->bytesTotal) * utilization);
+    if (byConsumer)
+      total += byConsumer->bytesTotal;
+    // XLA's common utilization: both elementwise read it at the same index.
+    if (byProducer && byConsumer && bothElementwise)
+      total -= size;
+    total = std::max<int64_t>(0, total);
+    int64_t net = std::min(size, total);
+    bool coalesced =
+        (!byProducer || (byProducer->coalesced &&
+                         (!producedRead || producedRead->coalesced))) &&
+        (!byConsumer || byConsumer->coalesced);
+    readUs += readTimeUs(consumerData.numBlocks, net, total,
+                         firstElementType(operand.getType()), coalesced);
+  }
+  return combineUs(computeUs, readUs + consumerData.writeUs);
+}
+
+FusionRunTimes GpuPerformanceModel::estimateFusionBenefit(
+    Operation *producer, ArrayRef<Operation *> consumers, bool multiOutput) {
+  double launch = device.kernelLaunchOverheadUs;
+  const EstimateRunTimeData producerData = estimateRunTime(producer);
+  FusionRunTimes times;
+  times.unfusedUs = launch * double(consumers.size() + 1) + producerData.execUs;
+  times.fusedUs = launch * double(consumers.size());
+  for (Operation *consumer : consumers) {
+    times.unfusedUs += estimateRunTime(consumer).execUs;
+    times.fusedUs += estimateFusedRunTimeUs(producer, consumer);
+  }
+  if (multiOutput)
+    times.fusedUs += producerData.writeUs;
+  return times;
+}
