@@ -385,9 +385,16 @@ EvalResult eval::evalGemmCustomCall(Interp &interp, CustomCallOp op,
   for (const Literal *l : operands)
     if (!l->isArray())
       return fail("operands must be arrays");
+  Literal zeros = Literal::zeros(tuple.getType(0));
+  if (failed(checkDotDims(interp, op, *operands[0], *operands[1], zeros,
+                          dims("lhs_batch_dimensions"),
+                          dims("lhs_contracting_dimensions"),
+                          dims("rhs_batch_dimensions"),
+                          dims("rhs_contracting_dimensions"))))
+    return failure();
   FailureOr<Literal> d =
       dotInto(interp, op, *operands[0], *operands[1],
-              Literal::zeros(tuple.getType(0)), dims("lhs_batch_dimensions"),
+              std::move(zeros), dims("lhs_batch_dimensions"),
               dims("lhs_contracting_dimensions"),
               dims("rhs_batch_dimensions"), dims("rhs_contracting_dimensions"));
   if (failed(d))
