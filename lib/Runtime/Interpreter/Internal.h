@@ -278,6 +278,11 @@ void propagateRuntimeSizes(Interp &interp, Operation *op);
 /// `SliceToDynamic` and `PadToStatic`; std::nullopt for other targets.
 EvalResult evalDynamicShapeCustomCall(Interp &interp, CustomCallOp op,
                                       Operands operands);
+/// XLA's cuBLAS GEMM custom calls, `__cublas$gemm` and
+/// `__cublas$lt$matmul`, computed from their gemm_backend_config
+/// (Linalg.cpp); std::nullopt for other targets.
+EvalResult evalGemmCustomCall(Interp &interp, CustomCallOp op,
+                              Operands operands);
 /// The elements of `in` within the runtime `sizes` (each at most `in`'s
 /// dimension), as an array of shape `sizes`.
 Literal sliceToRuntimeShape(const Literal &in, ArrayRef<int64_t> sizes);

@@ -2,7 +2,9 @@
 //-------------------------===//
 //
 // dot (batch and contracting dimensions; result dims are batch, lhs free,
-// rhs free), ragged-dot and scaled-dot; convolution is in Convolution.cpp.
+// rhs free), ragged-dot and scaled-dot, and XLA's cuBLAS GEMM custom calls
+// (a dot plus alpha, beta * C, bias and relu from the backend_config);
+// convolution is in Convolution.cpp.
 // Products are accumulated in double (int64 for integer results,
 // complex<double> for complex) and rounded once to the result type;
 // operand_precision and algorithm are ignored.
@@ -324,6 +326,170 @@ static FailureOr<Literal> scaledDot(Interp &interp, ScaledDotOp op,
       interp, op, *lhs, *rhs, std::move(*result), orEmpty(op.getLhsBatchDims()),
       orEmpty(op.getLhsContractingDims()), orEmpty(op.getRhsBatchDims()),
       orEmpty(op.getRhsContractingDims()));
+}
+
+/// The layout order of an array type (row-major without a layout).
+static SmallVector<int64_t> minorToMajor(Type type) {
+  auto rt = cast<RankedTensorType>(type);
+  if (auto layout = dyn_cast_or_null<LayoutAttr>(rt.getEncoding()))
+    if (layout.getHasMinorToMajor())
+      return SmallVector<int64_t>(layout.getMinorToMajor());
+  SmallVector<int64_t> order;
+  for (int64_t d = rt.getRank() - 1; d >= 0; --d)
+    order.push_back(d);
+  return order;
+}
+
+/// `__cublas$gemm` / `__cublas$lt$matmul`: D = epilogue(alpha * dot(A, B) +
+/// beta * C + bias), returned with a zero workspace as the tuple (D,
+/// s8[workspace]). Each step is rounded to D's element type, as the
+/// instructions the GEMM replaces round them: the rewrite keeps the values.
+EvalResult eval::evalGemmCustomCall(Interp &interp, CustomCallOp op,
+                                    Operands operands) {
+  StringRef target = op.getCustomCallTarget();
+  if (target != "__cublas$gemm" && target != "__cublas$lt$matmul")
+    return std::nullopt;
+  auto fail = [&](const Twine &why) {
+    return interp.error(op, target + ": " + why);
+  };
+  auto root = dyn_cast_or_null<BackendConfigAttr>(op.getBackendConfigAttr());
+  BackendConfigAttr cfg = root ? root.getGemmBackendConfig() : nullptr;
+  if (!cfg)
+    return fail("no typed gemm_backend_config in the backend_config");
+  BackendConfigAttr dn = cfg.getSubConfig("dot_dimension_numbers");
+  if (!dn)
+    return fail("gemm_backend_config has no dot_dimension_numbers");
+  auto dims = [&](StringRef key) {
+    return dn.getInts(key).value_or(ArrayRef<int64_t>());
+  };
+  if (cfg.getBool("damax_output").value_or(false))
+    return fail("damax_output is not supported");
+  StringRef epilogue = cfg.getString("epilogue").value_or("DEFAULT");
+  bool bias = epilogue == "BIAS" || epilogue == "BIAS_RELU";
+  bool relu = epilogue == "RELU" || epilogue == "BIAS_RELU";
+  if (!bias && !relu && epilogue != "DEFAULT")
+    return fail("epilogue " + epilogue + " is not supported");
+  std::complex<double> alpha(cfg.getDouble("alpha_real").value_or(1),
+                             cfg.getDouble("alpha_imag").value_or(0));
+  double beta = cfg.getDouble("beta").value_or(0);
+  auto tuple = dyn_cast<TupleType>(op.getType());
+  if (!tuple || tuple.size() != 2 ||
+      !isa<RankedTensorType>(tuple.getType(0)) ||
+      !isa<RankedTensorType>(tuple.getType(1)))
+    return fail("the result must be the tuple (result, s8[workspace])");
+  size_t expected = 2 + (beta != 0) + bias;
+  if (operands.size() != expected)
+    return fail("expected " + Twine(expected) + " operands (A, B" +
+                (beta != 0 ? ", C" : "") + (bias ? ", bias" : "") +
+                "), got " + Twine(operands.size()));
+  for (const Literal *l : operands)
+    if (!l->isArray())
+      return fail("operands must be arrays");
+  Literal zeros = Literal::zeros(tuple.getType(0));
+  if (failed(checkDotDims(interp, op, *operands[0], *operands[1], zeros,
+                          dims("lhs_batch_dimensions"),
+                          dims("lhs_contracting_dimensions"),
+                          dims("rhs_batch_dimensions"),
+                          dims("rhs_contracting_dimensions"))))
+    return failure();
+  FailureOr<Literal> d =
+      dotInto(interp, op, *operands[0], *operands[1],
+              std::move(zeros), dims("lhs_batch_dimensions"),
+              dims("lhs_contracting_dimensions"),
+              dims("rhs_batch_dimensions"), dims("rhs_contracting_dimensions"));
+  if (failed(d))
+    return failure();
+  Literal &out = *d;
+  int64_t n = out.getNumElements();
+  ElementKind kind = out.getElementKind();
+  // out[i] = out[i] * s + x (x from `src` element j, if any), rounded.
+  auto update = [&](int64_t i, std::complex<double> s, const Literal *src,
+                    int64_t j) {
+    if (kind == ElementKind::Complex) {
+      std::complex<double> v = out.getComplex(i);
+      if (s != 1.0) {
+        out.setComplex(i, v * s);
+        v = out.getComplex(i);
+      }
+      if (src)
+        out.setComplex(i, v + src->getComplex(j));
+    } else if (kind == ElementKind::Float) {
+      double v = out.getFloat(i);
+      if (s != 1.0) {
+        out.setFloat(i, v * s.real());
+        v = out.getFloat(i);
+      }
+      if (src)
+        out.setFloat(i, v + src->getFloat(j));
+    } else {
+      int64_t v = out.getInt(i);
+      if (s != 1.0)
+        v *= static_cast<int64_t>(s.real());
+      out.setInt(i, src ? v + src->getInt(j) : v);
+    }
+  };
+  if (alpha != 1.0)
+    for (int64_t i = 0; i < n; ++i)
+      update(i, alpha, nullptr, 0);
+  if (beta != 0) {
+    const Literal &c = *operands[2];
+    if (c.getShape() != out.getShape() ||
+        c.getElementType() != out.getElementType())
+      return fail("C must have the result's shape and element type");
+    Literal scaled = c;
+    if (beta != 1.0)
+      for (int64_t i = 0; i < n; ++i) {
+        if (kind == ElementKind::Float)
+          scaled.setFloat(i, c.getFloat(i) * beta);
+        else if (kind == ElementKind::Complex)
+          scaled.setComplex(i, c.getComplex(i) * beta);
+        else
+          scaled.setInt(i, c.getInt(i) * static_cast<int64_t>(beta));
+      }
+    for (int64_t i = 0; i < n; ++i)
+      update(i, 1.0, &scaled, i);
+  }
+  if (bias) {
+    // The bias vector runs along the result's most minor dimensions: its
+    // i-th minor dimension is the result's i-th minor one.
+    const Literal &v = *operands.back();
+    if (kind != ElementKind::Float ||
+        v.getElementType() != out.getElementType() ||
+        v.getRank() > out.getRank())
+      return fail("the bias must be a float vector of the result's type "
+                  "and at most its rank");
+    SmallVector<int64_t> outOrder = minorToMajor(tuple.getType(0));
+    SmallVector<int64_t> biasOrder = minorToMajor(op->getOperand(
+        operands.size() - 1).getType());
+    SmallVector<int64_t> biasStrides = stridesOf(v.getShape());
+    SmallVector<int64_t> map(out.getRank(), -1); // out dim -> bias stride
+    for (int64_t i = 0; i < v.getRank(); ++i) {
+      if (v.getShape()[biasOrder[i]] != out.getShape()[outOrder[i]])
+        return fail("the bias does not match the result's minor dimensions");
+      map[outOrder[i]] = biasStrides[biasOrder[i]];
+    }
+    SmallVector<int64_t> idx(out.getRank(), 0);
+    for (int64_t i = 0; i < n; ++i, nextIndex(idx, out.getShape())) {
+      int64_t j = 0;
+      for (int64_t dim = 0; dim < out.getRank(); ++dim)
+        if (map[dim] >= 0)
+          j += idx[dim] * map[dim];
+      update(i, 1.0, &v, j);
+    }
+  }
+  if (relu) {
+    if (kind != ElementKind::Float)
+      return fail("relu needs a float result");
+    for (int64_t i = 0; i < n; ++i) {
+      double x = out.getFloat(i);
+      if (x < 0)
+        out.setFloat(i, 0.0);
+    }
+  }
+  std::vector<Literal> elements;
+  elements.push_back(std::move(out));
+  elements.push_back(Literal::zeros(tuple.getType(1)));
+  return Literal::tuple(std::move(elements));
 }
 
 EvalResult eval::evalLinalgOp(Interp &interp, Operation *op,

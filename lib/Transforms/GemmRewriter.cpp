@@ -1,0 +1,651 @@
+//===- GemmRewriter.cpp - dots into cuBLAS GEMM custom calls --------------===//
+//
+// XLA's GemmRewriter (non-fp8 part). Each computation is visited once in
+// program order, so a consumer is seen after the GEMM it reads:
+//   - a `dot` XLA hands to cuBLAS becomes a custom call `__cublas$lt$matmul`
+//     (or `__cublas$gemm`) with an array result for now, its backend_config
+//     a GpuBackendConfig whose gemm_backend_config has alpha = 1, beta = 0,
+//     the dot's dimension numbers and precision, epilogue DEFAULT, the
+//     per-batch strides of both operands and grad_x / grad_y from the dot's
+//     frontend attributes;
+//   - `gemm * broadcast(constant c)` multiplies alpha by c (beta 0, default
+//     epilogue, the GEMM and the broadcast read once);
+//   - on cuBLASLt, `gemm + broadcast(v)` with v along the result's minor
+//     (column) dimensions appends v as an operand, epilogue BIAS;
+//   - `gemm + C` (C no broadcast) inserts C as operand 2 with beta = 1, the
+//     result aliased to C when the GEMM is legacy cuBLAS or C may be
+//     overwritten (no other reader and not an entry parameter without an
+//     input/output alias); a legacy GEMM whose C may not be overwritten
+//     keeps the add. With fold-beta-multiply, `C = X * broadcast(b)` read
+//     once gives operand X and beta = b (seed 002's form);
+//   - on cuBLASLt, `max(gemm, broadcast(0))` sets epilogue RELU (BIAS_RELU
+//     after a bias).
+// A folded GEMM is re-created at the consumer's place (its new operand may
+// be defined after the dot) and named `cublas-lt-matmul`, `cublas-gemm` or
+// `cublas-batch-gemm`, as XLA names it. Last, every GEMM returns XLA's tuple
+// (result, s8[workspace]) and its users read element 0. Everything is local
+// to an instruction and its operands: one walk, linear in the module.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Transforms/Passes.h"
+#include "RewriteUtils.h"
+#include "TransformUtils.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <complex>
+
+namespace mlir::hlo {
+#define GEN_PASS_DEF_HLOGEMMREWRITER
+#include "Hlo/Transforms/Passes.h.inc"
+} // namespace mlir::hlo
+
+using namespace mlir;
+using namespace mlir::hlo;
+
+static constexpr StringLiteral kGemmTarget = "__cublas$gemm";
+static constexpr StringLiteral kLtTarget = "__cublas$lt$matmul";
+
+/// The layout's minor-to-major order of `type`, row-major when it has none.
+static SmallVector<int64_t> minorToMajor(RankedTensorType type) {
+  if (auto layout = dyn_cast_or_null<LayoutAttr>(type.getEncoding()))
+    if (layout.getHasMinorToMajor())
+      return SmallVector<int64_t>(layout.getMinorToMajor());
+  SmallVector<int64_t> order;
+  for (int64_t d = type.getRank() - 1; d >= 0; --d)
+    order.push_back(d);
+  return order;
+}
+
+/// True if the first `numBatch` dimensions of `type` are its most major
+/// ones, in order (what the strides of the backend config assume).
+static bool batchDimsMajor(RankedTensorType type, int64_t numBatch) {
+  SmallVector<int64_t> order = minorToMajor(type);
+  if (static_cast<int64_t>(order.size()) != type.getRank())
+    return false;
+  for (int64_t i = 0; i < numBatch; ++i)
+    if (order[order.size() - 1 - i] != i)
+      return false;
+  return true;
+}
+
+static bool isF8(Type t) {
+  return isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
+             Float8E5M2FNUZType, Float8E4M3B11FNUZType, Float8E4M3Type,
+             Float8E3M4Type, Float8E8M0FNUType>(t);
+}
+
+static bool isInt(Type t, unsigned width) {
+  auto i = dyn_cast<IntegerType>(t);
+  return i && i.getWidth() == width && !i.isUnsigned();
+}
+
+/// The (lhs, rhs, result) element types of a GEMM cuBLAS runs (XLA's
+/// IsMatrixMultiplication types, narrowed to the combinations of its
+/// cuBLAS and cuBLASLt tables; fp8 has its own rewrite, not here).
+static bool typesSupported(Type a, Type b, Type out) {
+  if (a != b)
+    return false;
+  if (isInt(a, 8))
+    return isInt(out, 32) || out.isF32();
+  if (a.isF16() || a.isBF16())
+    return out == a || out.isF32();
+  if (a.isF32() || a.isF64())
+    return out == a;
+  if (auto c = dyn_cast<ComplexType>(a))
+    return out == a &&
+           (c.getElementType().isF32() || c.getElementType().isF64());
+  return false;
+}
+
+/// XLA's SupportsEpilogueFusion: result types with cuBLASLt epilogues.
+static bool supportsEpilogue(Type t) {
+  return t.isF16() || t.isBF16() || t.isF32() || t.isF64() ||
+         isa<Float8E4M3FNType, Float8E5M2Type>(t);
+}
+
+/// The value of `v` if it is `broadcast(constant scalar)`.
+static std::optional<std::complex<double>> broadcastScalar(Value v) {
+  auto bcast = v.getDefiningOp<BroadcastOp>();
+  if (!bcast)
+    return std::nullopt;
+  auto cst = bcast.getOperand().getDefiningOp<ConstantOp>();
+  auto dense = cst ? dyn_cast<DenseElementsAttr>(cst.getValue()) : nullptr;
+  if (!dense || dense.getNumElements() != 1 ||
+      cast<ShapedType>(dense.getType()).getRank() != 0)
+    return std::nullopt;
+  Type et = dense.getElementType();
+  if (isa<FloatType>(et))
+    return std::complex<double>(
+        (*dense.value_begin<APFloat>()).convertToDouble(), 0.0);
+  if (isa<ComplexType>(et)) {
+    std::complex<APFloat> c = *dense.value_begin<std::complex<APFloat>>();
+    return std::complex<double>(c.real().convertToDouble(),
+                                c.imag().convertToDouble());
+  }
+  if (auto it = dyn_cast<IntegerType>(et)) {
+    APInt i = *dense.value_begin<APInt>();
+    return std::complex<double>(
+        it.isUnsigned() ? double(i.getZExtValue()) : double(i.getSExtValue()),
+        0.0);
+  }
+  return std::nullopt;
+}
+
+static int64_t byteSize(Type type) {
+  auto rt = cast<RankedTensorType>(type);
+  Type et = rt.getElementType();
+  int64_t bits = 0;
+  if (auto c = dyn_cast<ComplexType>(et))
+    bits = 2 * c.getElementType().getIntOrFloatBitWidth();
+  else
+    bits = et.getIntOrFloatBitWidth();
+  return rt.getNumElements() * std::max<int64_t>(1, (bits + 7) / 8);
+}
+
+/// Erases `op` and then, as XLA's ReplaceInstruction does, the operands
+/// left without users that have no side effect (broadcasts and constants
+/// of folded scalars, ...).
+static void eraseWithDeadOperands(Operation *op) {
+  SmallVector<Operation *> work = {op};
+  while (!work.empty()) {
+    Operation *dead = work.pop_back_val();
+    SmallVector<Operation *> feeders;
+    for (Value v : dead->getOperands())
+      if (Operation *d = v.getDefiningOp())
+        feeders.push_back(d);
+    dead->erase();
+    for (Operation *d : feeders)
+      if (d->use_empty() && isMemoryEffectFree(d) &&
+          !llvm::is_contained(work, d))
+        work.push_back(d);
+  }
+}
+
+namespace {
+struct GemmRewriterPass : hlo::impl::HloGemmRewriterBase<GemmRewriterPass> {
+  using Base::Base;
+
+  /// The GEMMs created so far, with their array results.
+  llvm::SetVector<Operation *> gemms;
+  ModuleOp module;
+
+  void runOnOperation() override {
+    module = getOperation();
+    for (ComputationOp comp : nonFusionComputations(module)) {
+      gemms.clear();
+      for (Block &block : comp.getBody())
+        for (Operation &op : llvm::make_early_inc_range(block))
+          visit(&op, comp);
+      for (Operation *gemm : gemms)
+        addWorkspace(cast<CustomCallOp>(gemm));
+    }
+  }
+
+  void visit(Operation *op, ComputationOp comp) {
+    if (hasControlPredecessors(op) || isControlPredecessor(op))
+      return;
+    if (auto dot = dyn_cast<DotOp>(op))
+      rewriteDot(dot);
+    else if (auto mul = dyn_cast<MulOp>(op))
+      foldAlpha(mul);
+    else if (auto add = dyn_cast<AddOp>(op))
+      foldAdd(add, comp);
+    else if (auto max = dyn_cast<MaxOp>(op))
+      foldRelu(max);
+  }
+
+  //===--- The dot --------------------------------------------------------===//
+
+  /// True if XLA leaves `dot` to another emitter or cuBLAS cannot run it.
+  bool isGemm(DotOp dot) {
+    if (!isDenseStaticDot(dot))
+      return false;
+    if (auto alg = dot.getAlgorithm(); alg && *alg != DotAlgorithm::Unset)
+      return false;
+    auto lt = cast<RankedTensorType>(dot.getLhs().getType());
+    auto rt = cast<RankedTensorType>(dot.getRhs().getType());
+    auto ot = dyn_cast<RankedTensorType>(dot.getType());
+    if (!ot || isF8(lt.getElementType()) || isF8(rt.getElementType()) ||
+        !typesSupported(lt.getElementType(), rt.getElementType(),
+                        ot.getElementType()))
+      return false;
+    ArrayRef<int64_t> lb = orEmpty(dot.getLhsBatchDims());
+    ArrayRef<int64_t> rb = orEmpty(dot.getRhsBatchDims());
+    ArrayRef<int64_t> lc = orEmpty(dot.getLhsContractingDims());
+    ArrayRef<int64_t> rc = orEmpty(dot.getRhsContractingDims());
+    int64_t nb = lb.size();
+    if (lc.size() != 1 || rc.size() != 1 ||
+        static_cast<int64_t>(rb.size()) != nb)
+      return false;
+    // IsMatrixMultiplication / IsMatrixVectorMultiplication.
+    int64_t lr = lt.getRank() - nb, rr = rt.getRank() - nb,
+            orr = ot.getRank() - nb;
+    bool matmul = lr == 2 && rr == 2 && orr == 2;
+    bool matvec = ((lr == 2 && rr == 1) || (lr == 1 && rr == 2)) && orr == 1;
+    if (!matmul && !matvec)
+      return false;
+    if (lt.getNumElements() == 0 || rt.getNumElements() == 0)
+      return false;
+    // The batch dimensions lead and are most major (as XLA's dot
+    // canonicalization and layout assignment make them).
+    for (int64_t i = 0; i < nb; ++i)
+      if (lb[i] != i || rb[i] != i)
+        return false;
+    if (!batchDimsMajor(lt, nb) || !batchDimsMajor(rt, nb) ||
+        !batchDimsMajor(ot, nb))
+      return false;
+    // Tiny dots stay with the classical emitters (float results).
+    int64_t k = lt.getDimSize(lc[0]);
+    int64_t lFree = 1, rFree = 1;
+    for (int64_t d = nb; d < lt.getRank(); ++d)
+      if (d != lc[0])
+        lFree *= lt.getDimSize(d);
+    for (int64_t d = nb; d < rt.getRank(); ++d)
+      if (d != rc[0])
+        rFree *= rt.getDimSize(d);
+    Type oe = ot.getElementType();
+    if ((lFree + rFree) * k < sizeThreshold &&
+        (oe.isF16() || oe.isF32() || oe.isBF16()))
+      return false;
+    // A rank-2 transpose operand waits for transpose folding.
+    for (Value v : {dot.getLhs(), dot.getRhs()})
+      if (auto tr = v.getDefiningOp<TransposeOp>())
+        if (tr.getDimensions() == ArrayRef<int64_t>{1, 0})
+          return false;
+    return true;
+  }
+
+  void rewriteDot(DotOp dot) {
+    if (!isGemm(dot))
+      return;
+    MLIRContext *ctx = dot.getContext();
+    Builder b(ctx);
+    auto lt = cast<RankedTensorType>(dot.getLhs().getType());
+    auto rt = cast<RankedTensorType>(dot.getRhs().getType());
+    int64_t nb = orEmpty(dot.getLhsBatchDims()).size();
+    auto stride = [&](RankedTensorType t) {
+      int64_t s = t.getDimSize(nb);
+      if (t.getRank() == nb + 2)
+        s *= t.getDimSize(nb + 1);
+      return s;
+    };
+    auto flag = [&](StringRef key) {
+      if (DictionaryAttr fa = dot.getFrontendAttributesAttr())
+        if (auto s = dyn_cast_or_null<StringAttr>(fa.get(key)))
+          return s.getValue() == "true";
+      return false;
+    };
+    SmallVector<Attribute> precision;
+    if (ArrayAttr p = dot.getOperandPrecisionAttr())
+      for (Attribute a : p)
+        precision.push_back(b.getStringAttr(
+            stringifyPrecision(cast<PrecisionAttr>(a).getValue()).upper()));
+    while (precision.size() < 2)
+      precision.push_back(b.getStringAttr("DEFAULT"));
+    auto i64 = [&](int64_t v) { return b.getI64IntegerAttr(v); };
+    auto dims = [&](std::optional<ArrayRef<int64_t>> d) {
+      return b.getDenseI64ArrayAttr(orEmpty(d));
+    };
+    auto dnums = BackendConfigAttr::get(
+        ctx, BackendConfigMessage::DotDimensionNumbers,
+        {b.getNamedAttr("lhs_contracting_dimensions",
+                        dims(dot.getLhsContractingDims())),
+         b.getNamedAttr("rhs_contracting_dimensions",
+                        dims(dot.getRhsContractingDims())),
+         b.getNamedAttr("lhs_batch_dimensions", dims(dot.getLhsBatchDims())),
+         b.getNamedAttr("rhs_batch_dimensions",
+                        dims(dot.getRhsBatchDims()))});
+    auto prec = BackendConfigAttr::get(
+        ctx, BackendConfigMessage::PrecisionConfig,
+        {b.getNamedAttr("operand_precision", b.getArrayAttr(precision)),
+         b.getNamedAttr("algorithm", b.getStringAttr("ALG_UNSET"))});
+    auto gemmConfig = BackendConfigAttr::get(
+        ctx, BackendConfigMessage::GemmBackendConfig,
+        {b.getNamedAttr("alpha_real", b.getF64FloatAttr(1)),
+         b.getNamedAttr("beta", b.getF64FloatAttr(0)),
+         b.getNamedAttr("dot_dimension_numbers", dnums),
+         b.getNamedAttr("alpha_imag", b.getF64FloatAttr(0)),
+         b.getNamedAttr("precision_config", prec),
+         b.getNamedAttr("epilogue", b.getStringAttr("DEFAULT")),
+         b.getNamedAttr("lhs_stride", i64(stride(lt))),
+         b.getNamedAttr("rhs_stride", i64(stride(rt))),
+         b.getNamedAttr("grad_x", b.getBoolAttr(flag("grad_x"))),
+         b.getNamedAttr("grad_y", b.getBoolAttr(flag("grad_y"))),
+         b.getNamedAttr("damax_output", b.getBoolAttr(false)),
+         b.getNamedAttr("autotune_workspace_size",
+                        TextAttr::get(ctx, "\"0\"")),
+         b.getNamedAttr("scale_mode", TextAttr::get(ctx, "0"))});
+    // GpuBackendConfig, keeping the dot's queue and scheduling members.
+    auto old = dyn_cast_or_null<BackendConfigAttr>(dot.getBackendConfigAttr());
+    if (old && old.getMessage() != BackendConfigMessage::Root)
+      old = nullptr;
+    Attribute queue = old ? old.getMember("operation_queue_id") : nullptr;
+    Attribute early = old ? old.getMember("force_earliest_schedule") : nullptr;
+    SmallVector<NamedAttribute> root = {
+        b.getNamedAttr("operation_queue_id", queue ? queue : i64(0))};
+    if (Attribute wait = old ? old.getMember("wait_on_operation_queues")
+                             : nullptr)
+      root.push_back(b.getNamedAttr("wait_on_operation_queues", wait));
+    root.push_back(b.getNamedAttr("gemm_backend_config", gemmConfig));
+    root.push_back(b.getNamedAttr("force_earliest_schedule",
+                                  early ? early : b.getBoolAttr(false)));
+    root.push_back(
+        b.getNamedAttr("reification_cost", TextAttr::get(ctx, "[]")));
+    root.push_back(b.getNamedAttr("device_type",
+                                  TextAttr::get(ctx, "\"DEVICE_TYPE_INVALID\"")));
+    auto config =
+        BackendConfigAttr::get(ctx, BackendConfigMessage::Root, root);
+
+    OpBuilder builder(dot);
+    bool useLt = enableCublasLt && batchCount(dot) <= 65535;
+    Operation *call = createGemm(
+        builder, NameLoc::get(b.getStringAttr("custom-call"),
+                              derivedLoc(dot.getLoc())),
+        useLt ? kLtTarget : kGemmTarget, dot.getType(),
+        {dot.getLhs(), dot.getRhs()}, config, /*alias=*/false);
+    if (DictionaryAttr fa = dot.getFrontendAttributesAttr())
+      call->setAttr("frontend_attributes", fa);
+    if (Attribute sharding = dot->getAttr("sharding"))
+      call->setAttr("sharding", sharding);
+    dot.getResult().replaceAllUsesWith(call->getResult(0));
+    dot.erase();
+    ++numGemms;
+  }
+
+  static int64_t batchCount(DotOp dot) {
+    ArrayRef<int64_t> lb = orEmpty(dot.getLhsBatchDims());
+    if (lb.empty())
+      return 0;
+    auto lt = cast<RankedTensorType>(dot.getLhs().getType());
+    int64_t n = 1;
+    for (int64_t d : lb)
+      n *= lt.getDimSize(d);
+    return n;
+  }
+
+  Operation *createGemm(OpBuilder &builder, Location loc, StringRef target,
+                        Type type, ValueRange operands,
+                        BackendConfigAttr config, bool alias) {
+    Builder b(builder.getContext());
+    SmallVector<NamedAttribute> attrs = {
+        b.getNamedAttr("custom_call_target", b.getStringAttr(target)),
+        b.getNamedAttr("backend_config", config)};
+    if (alias)
+      attrs.push_back(b.getNamedAttr(
+          "output_to_operand_aliasing",
+          b.getArrayAttr({OutputOperandAliasAttr::get(b.getContext(), {}, 2,
+                                                      {})})));
+    Operation *call = createInstruction(
+        builder, loc, CustomCallOp::getOperationName(), type, operands, attrs);
+    gemms.insert(call);
+    return call;
+  }
+
+  //===--- Folding consumers ----------------------------------------------===//
+
+  /// The GEMM `v` is, if this pass created it and `v` is its only use.
+  CustomCallOp gemmOf(Value v) {
+    auto call = v.getDefiningOp<CustomCallOp>();
+    if (!call || !gemms.contains(call) || !v.hasOneUse())
+      return nullptr;
+    return call;
+  }
+
+  static BackendConfigAttr configOf(CustomCallOp call) {
+    return cast<BackendConfigAttr>(call.getBackendConfigAttr());
+  }
+  static BackendConfigAttr gemmConfigOf(CustomCallOp call) {
+    return configOf(call).getGemmBackendConfig();
+  }
+  static CustomCallOp withGemmConfig(CustomCallOp call,
+                                     BackendConfigAttr gemmConfig) {
+    call.setBackendConfigAttr(
+        configOf(call).withMember("gemm_backend_config", gemmConfig));
+    return call;
+  }
+  bool isLt(CustomCallOp call) const {
+    return call.getCustomCallTarget() == kLtTarget;
+  }
+  static bool isIntegerResult(CustomCallOp call) {
+    return isa<IntegerType>(
+        cast<RankedTensorType>(call.getType()).getElementType());
+  }
+
+  /// Replaces `consumer` by a copy of `gemm` created at its place with
+  /// `operands`, `gemmConfig` and XLA's name for a fused GEMM.
+  void refuse(Operation *consumer, CustomCallOp gemm, ValueRange operands,
+              BackendConfigAttr gemmConfig, bool alias) {
+    OpBuilder builder(consumer);
+    MLIRContext *ctx = consumer->getContext();
+    StringRef name = "cublas-lt-matmul";
+    if (!isLt(gemm))
+      name = gemmConfig.getSubConfig("dot_dimension_numbers")
+                     .getInts("lhs_batch_dimensions")
+                     .value_or(ArrayRef<int64_t>())
+                     .empty()
+                 ? "cublas-gemm"
+                 : "cublas-batch-gemm";
+    Location loc = NameLoc::get(StringAttr::get(ctx, name),
+                                derivedLoc(gemm.getLoc()));
+    Operation *fused = createGemm(
+        builder, loc, gemm.getCustomCallTarget(), consumer->getResult(0).getType(),
+        operands,
+        configOf(gemm).withMember("gemm_backend_config", gemmConfig), alias);
+    for (StringRef attr : {"frontend_attributes", "sharding"})
+      if (Attribute a = gemm->getAttr(attr))
+        fused->setAttr(attr, a);
+    consumer->getResult(0).replaceAllUsesWith(fused->getResult(0));
+    gemms.remove(gemm);
+    eraseWithDeadOperands(consumer);
+    ++numFolded;
+  }
+
+  /// gemm * broadcast(c) -> alpha *= c.
+  void foldAlpha(MulOp mul) {
+    for (auto [g, s] : {std::pair(mul.getLhs(), mul.getRhs()),
+                        std::pair(mul.getRhs(), mul.getLhs())}) {
+      CustomCallOp gemm = gemmOf(g);
+      std::optional<std::complex<double>> c = broadcastScalar(s);
+      if (!gemm || !c || !s.hasOneUse() || isIntegerResult(gemm) ||
+          hasControlPredecessors(s.getDefiningOp()))
+        continue;
+      BackendConfigAttr cfg = gemmConfigOf(gemm);
+      // cuBLAS scales before the epilogue: only a plain GEMM takes alpha.
+      if (cfg.getDouble("beta").value_or(0) != 0 ||
+          cfg.getString("epilogue").value_or("DEFAULT") != "DEFAULT")
+        continue;
+      std::complex<double> alpha(cfg.getDouble("alpha_real").value_or(1),
+                                 cfg.getDouble("alpha_imag").value_or(0));
+      alpha *= *c;
+      Builder b(mul.getContext());
+      cfg = cfg.withMember("alpha_real", b.getF64FloatAttr(alpha.real()))
+                .withMember("alpha_imag", b.getF64FloatAttr(alpha.imag()));
+      withGemmConfig(gemm, cfg);
+      mul.getResult().replaceAllUsesWith(gemm.getResult());
+      eraseWithDeadOperands(mul);
+      ++numFolded;
+      return;
+    }
+  }
+
+  /// True if the GEMM may write its result over `c` (XLA's
+  /// can_overwrite_bias): `c` has no other reader and is not a parameter,
+  /// unless an entry parameter with an input/output alias.
+  bool canOverwrite(Value c, ComputationOp comp) {
+    if (!c.hasOneUse())
+      return false;
+    auto arg = dyn_cast<BlockArgument>(c);
+    if (!arg)
+      return true;
+    if (!comp.getEntry())
+      return false;
+    auto aliases = module->getAttrOfType<ArrayAttr>("hlo.input_output_alias");
+    if (!aliases)
+      return false;
+    return llvm::any_of(aliases, [&](Attribute a) {
+      auto e = dyn_cast<InputOutputAliasAttr>(a);
+      return e && e.getParameter() == arg.getArgNumber() &&
+             e.getParameterIndex().empty();
+    });
+  }
+
+  void foldAdd(AddOp add, ComputationOp comp) {
+    for (auto [g, c] : {std::pair(add.getLhs(), add.getRhs()),
+                        std::pair(add.getRhs(), add.getLhs())}) {
+      CustomCallOp gemm = gemmOf(g);
+      if (!gemm)
+        continue;
+      if (c.getDefiningOp<BroadcastOp>()) {
+        if (foldVectorBias(add, gemm, c.getDefiningOp<BroadcastOp>()))
+          return;
+        continue;
+      }
+      if (foldMatrixBias(add, gemm, c, comp))
+        return;
+    }
+  }
+
+  /// gemm + broadcast(v), v along the result's minor non-batch dimensions:
+  /// the BIAS epilogue (cuBLASLt).
+  bool foldVectorBias(AddOp add, CustomCallOp gemm, BroadcastOp bcast) {
+    if (!isLt(gemm) || hasControlPredecessors(bcast))
+      return false;
+    auto ot = cast<RankedTensorType>(gemm.getType());
+    if (!supportsEpilogue(ot.getElementType()))
+      return false;
+    BackendConfigAttr cfg = gemmConfigOf(gemm);
+    BackendConfigAttr dn = cfg.getSubConfig("dot_dimension_numbers");
+    auto rt = cast<RankedTensorType>(gemm->getOperand(1).getType());
+    int64_t numCols = rt.getRank() -
+                      dn.getInts("rhs_batch_dimensions")->size() -
+                      dn.getInts("rhs_contracting_dimensions")->size();
+    Value bias = bcast.getOperand();
+    auto bt = dyn_cast<RankedTensorType>(bias.getType());
+    if (!bt || numCols < 1 || bt.getRank() != numCols ||
+        cfg.getString("epilogue").value_or("") != "DEFAULT")
+      return false;
+    ArrayRef<int64_t> bdims = orEmpty(bcast.getDimensions());
+    SmallVector<int64_t> outOrder = minorToMajor(ot);
+    SmallVector<int64_t> biasOrder = minorToMajor(bt);
+    for (int64_t i = 0; i < numCols; ++i) {
+      const auto *it = llvm::find(bdims, outOrder[i]);
+      if (it == bdims.end() || biasOrder[i] != it - bdims.begin())
+        return false;
+    }
+    SmallVector<Value> operands(gemm->getOperands());
+    operands.push_back(bias);
+    Builder b(add.getContext());
+    refuse(add, gemm, operands,
+           cfg.withMember("epilogue", b.getStringAttr("BIAS")),
+           static_cast<bool>(gemm.getOutputToOperandAliasingAttr()));
+    return true;
+  }
+
+  /// gemm + C: beta = 1 (or b with fold-beta-multiply), C as operand 2.
+  bool foldMatrixBias(AddOp add, CustomCallOp gemm, Value c,
+                      ComputationOp comp) {
+    if (isIntegerResult(gemm) || c.getType() != gemm.getType())
+      return false;
+    BackendConfigAttr cfg = gemmConfigOf(gemm);
+    StringRef epilogue = cfg.getString("epilogue").value_or("");
+    if (cfg.getDouble("beta").value_or(0) != 0 ||
+        (epilogue != "DEFAULT" && epilogue != "BIAS"))
+      return false;
+    double beta = 1;
+    if (foldBetaMultiply)
+      if (auto mul = c.getDefiningOp<MulOp>();
+          mul && c.hasOneUse() && !hasControlPredecessors(mul))
+        for (auto [x, s] : {std::pair(mul.getLhs(), mul.getRhs()),
+                            std::pair(mul.getRhs(), mul.getLhs())}) {
+          std::optional<std::complex<double>> v = broadcastScalar(s);
+          if (!v || v->imag() != 0 || x.getType() != c.getType() ||
+              !(isLt(gemm) || canOverwrite(x, comp)))
+            continue;
+          beta = v->real();
+          c = x;
+          break;
+        }
+    bool overwrite = canOverwrite(c, comp);
+    if (!isLt(gemm) && !overwrite)
+      return false;
+    SmallVector<Value> operands(gemm->getOperands());
+    operands.insert(operands.begin() + 2, c);
+    Builder b(add.getContext());
+    refuse(add, gemm, operands, cfg.withMember("beta", b.getF64FloatAttr(beta)),
+           !isLt(gemm) || overwrite);
+    return true;
+  }
+
+  /// max(gemm, broadcast(0)): the RELU epilogue (cuBLASLt).
+  void foldRelu(MaxOp max) {
+    for (auto [g, z] : {std::pair(max.getLhs(), max.getRhs()),
+                        std::pair(max.getRhs(), max.getLhs())}) {
+      CustomCallOp gemm = gemmOf(g);
+      std::optional<std::complex<double>> zero = broadcastScalar(z);
+      if (!gemm || !isLt(gemm) || !zero || *zero != 0.0 ||
+          !supportsEpilogue(
+              cast<RankedTensorType>(gemm.getType()).getElementType()))
+        continue;
+      BackendConfigAttr cfg = gemmConfigOf(gemm);
+      StringRef epilogue = cfg.getString("epilogue").value_or("");
+      StringRef next = epilogue == "DEFAULT" ? "RELU"
+                       : epilogue == "BIAS"  ? "BIAS_RELU"
+                                             : "";
+      if (next.empty())
+        continue;
+      Builder b(max.getContext());
+      refuse(max, gemm, SmallVector<Value>(gemm->getOperands()),
+             cfg.withMember("epilogue", b.getStringAttr(next)),
+             static_cast<bool>(gemm.getOutputToOperandAliasingAttr()));
+      return;
+    }
+  }
+
+  //===--- The workspace --------------------------------------------------===//
+
+  /// gemm -> get-tuple-element(gemm' : (result, s8[workspace]), 0).
+  void addWorkspace(CustomCallOp gemm) {
+    MLIRContext *ctx = gemm.getContext();
+    int64_t workspace = workspaceBytes;
+    if (!isLt(gemm)) {
+      int64_t operandBytes = 0;
+      for (Value v : gemm->getOperands())
+        operandBytes += byteSize(v.getType());
+      workspace = std::min(workspace, operandBytes);
+    }
+    Type resultType = gemm.getType();
+    auto tupleType = TupleType::get(
+        ctx, {resultType,
+              RankedTensorType::get(
+                  {workspace}, IntegerType::get(ctx, 8),
+                  LayoutAttr::get(ctx, /*hasMinorToMajor=*/true, {0}, {}, {},
+                                  0, 0, {}, StringAttr()))});
+    OpBuilder builder(gemm);
+    Operation *call = createInstruction(
+        builder, gemm.getLoc(), CustomCallOp::getOperationName(), tupleType,
+        gemm->getOperands(), {});
+    call->setAttrs(gemm->getAttrDictionary());
+    if (gemm.getOutputToOperandAliasingAttr())
+      call->setAttr("output_to_operand_aliasing",
+                    builder.getArrayAttr({OutputOperandAliasAttr::get(
+                        ctx, {0}, 2, {})}));
+    Location gteLoc = NameLoc::get(StringAttr::get(ctx, "get-tuple-element"),
+                                   derivedLoc(gemm.getLoc()));
+    Operation *gte = createInstruction(
+        builder, gteLoc, GetTupleElementOp::getOperationName(), resultType,
+        {call->getResult(0)},
+        {builder.getNamedAttr("index", builder.getI64IntegerAttr(0))});
+    if (Attribute fa = gemm->getAttr("frontend_attributes"))
+      gte->setAttr("frontend_attributes", fa);
+    gemm.getResult().replaceAllUsesWith(gte->getResult(0));
+    gemm.erase();
+  }
+};
+} // namespace
