@@ -68,11 +68,6 @@ struct ReductionDegenerateDimRemoverPass
 
     OpBuilder b(op);
     Location loc = derivedLoc(op.getLoc());
-    SmallVector<int64_t> inShape = withoutOnes(shape);
-    SmallVector<Value> reshaped;
-    for (Value input : inputs)
-      reshaped.push_back(reshapeTo(b, loc, input, inShape));
-
     Value result;
     if (dims.empty()) {
       // Nothing left to add up: each result element is its input element
@@ -85,6 +80,10 @@ struct ReductionDegenerateDimRemoverPass
       result = n == 1 ? outs.front()
                       : createInferred<TupleOp>(b, loc, outs)->getResult(0);
     } else {
+      SmallVector<int64_t> inShape = withoutOnes(shape);
+      SmallVector<Value> reshaped;
+      for (Value input : inputs)
+        reshaped.push_back(reshapeTo(b, loc, input, inShape));
       SmallVector<Type> canonical;
       for (Type type : resultTypes)
         canonical.push_back(RankedTensorType::get(
