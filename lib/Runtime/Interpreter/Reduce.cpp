@@ -195,12 +195,11 @@ static FailureOr<Literal> reduce(Interp &interp, ReduceOp op,
   const Literal &in0 = *inputs[0];
   SmallVector<int64_t> strides = stridesOf(in0.getShape());
   SmallVector<int64_t> kept, reducedShape;
-  for (int64_t d = 0; d < in0.getRank(); ++d) {
-    if (llvm::is_contained(dims, d))
-      reducedShape.push_back(in0.getShape()[d]);
-    else
+  for (int64_t d = 0; d < in0.getRank(); ++d)
+    if (!llvm::is_contained(dims, d))
       kept.push_back(d);
-  }
+  for (int64_t d : dims)
+    reducedShape.push_back(in0.getShape()[d]);
   // The reduced elements' offsets from the first one, in row-major order of
   // the reduced dimensions (in the order `dimensions` lists them).
   std::vector<int64_t> offsets(numElements(reducedShape));

@@ -1,0 +1,116 @@
+//===- ReductionDegenerateDimRemover.cpp - size-1 dims out of reduces -----===//
+//
+// XLA's ReductionDegenerateDimRemover (gpu/reduction_degenerate_dim_remover):
+// a reduce whose inputs have dimensions of size 1 reduces reshapes of them
+// without those dimensions; a reshape restores the result's shape. A reduce
+// over size-1 dimensions only becomes a reshape of its input.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Transforms/Passes.h"
+#include "ReductionUtils.h"
+#include "RewriteUtils.h"
+#include "TransformUtils.h"
+
+namespace mlir::hlo {
+#define GEN_PASS_DEF_HLOREDUCTIONDEGENERATEDIMREMOVER
+#include "Hlo/Transforms/Passes.h.inc"
+} // namespace mlir::hlo
+
+using namespace mlir;
+using namespace mlir::hlo;
+
+namespace {
+/// `shape` without its size-1 dimensions.
+SmallVector<int64_t> withoutOnes(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> out;
+  for (int64_t s : shape)
+    if (s != 1)
+      out.push_back(s);
+  return out;
+}
+
+struct ReductionDegenerateDimRemoverPass
+    : ChangeReportingPass<ReductionDegenerateDimRemoverPass,
+                          hlo::impl::HloReductionDegenerateDimRemoverBase> {
+  void run() {
+    SmallVector<ReduceOp> worklist;
+    for (ComputationOp comp : nonFusionComputations(getOperation()))
+      comp.walk([&](ReduceOp op) { worklist.push_back(op); });
+    for (ReduceOp op : worklist)
+      rewrite(op);
+  }
+
+  void rewrite(ReduceOp op) {
+    // A reduce over no dimension is the simplifier's (reducer(init, x)).
+    if (!isPlainReduce(op) || op.getDimensions().empty())
+      return;
+    unsigned n = numReducedArrays(op);
+    ValueRange inputs = op.getInputs().take_front(n);
+    ValueRange inits = op.getInputs().drop_front(n);
+    ArrayRef<int64_t> shape =
+        cast<RankedTensorType>(inputs.front().getType()).getShape();
+    if (!llvm::is_contained(shape, 1))
+      return;
+    SmallVector<int64_t> dims;
+    for (int64_t d = 0, shift = 0, e = shape.size(); d < e; ++d) {
+      if (shape[d] == 1)
+        ++shift;
+      else if (llvm::is_contained(op.getDimensions(), d))
+        dims.push_back(d - shift);
+    }
+    SmallVector<Type> resultTypes;
+    if (n == 1)
+      resultTypes.push_back(op.getType());
+    else
+      llvm::append_range(resultTypes, cast<TupleType>(op.getType()).getTypes());
+
+    OpBuilder b(op);
+    Location loc = derivedLoc(op.getLoc());
+    Value result;
+    if (dims.empty()) {
+      // Nothing left to add up: each result element is its input element
+      // (the init value is an identity of the reducer). The result has fewer
+      // dimensions than the input, so every reshape is a new instruction.
+      SmallVector<Value> outs;
+      for (auto [input, type] : llvm::zip(inputs, resultTypes))
+        outs.push_back(reshapeTo(
+            b, loc, input, cast<RankedTensorType>(type).getShape()));
+      result = n == 1 ? outs.front()
+                      : createInferred<TupleOp>(b, loc, outs)->getResult(0);
+    } else {
+      SmallVector<int64_t> inShape = withoutOnes(shape);
+      SmallVector<Value> reshaped;
+      for (Value input : inputs)
+        reshaped.push_back(reshapeTo(b, loc, input, inShape));
+      SmallVector<Type> canonical;
+      for (Type type : resultTypes)
+        canonical.push_back(RankedTensorType::get(
+            withoutOnes(cast<RankedTensorType>(type).getShape()),
+            cast<RankedTensorType>(type).getElementType()));
+      Type reduceType = n == 1 ? canonical.front()
+                               : TupleType::get(op.getContext(), canonical);
+      Value reduced = createReduce(b, loc, op, reduceType, reshaped, inits, dims);
+      if (n == 1) {
+        result = reshapeTo(b, loc, reduced, cast<RankedTensorType>(
+                                                 resultTypes.front())
+                                                 .getShape());
+      } else {
+        SmallVector<Value> outs;
+        for (auto [i, type] : llvm::enumerate(resultTypes)) {
+          Value element = createInferred<GetTupleElementOp>(
+              b, loc, {reduced},
+              {b.getNamedAttr("index", b.getI64IntegerAttr(i))});
+          outs.push_back(reshapeTo(b, loc, element,
+                                   cast<RankedTensorType>(type).getShape()));
+        }
+        result = createInferred<TupleOp>(b, loc, outs)->getResult(0);
+      }
+    }
+    replaceReduce(op, result);
+    ++numRewritten;
+    changed = true;
+  }
+};
+} // namespace
