@@ -292,6 +292,45 @@ static bool selectBranches(ConditionalOp cond,
   return true;
 }
 
+/// The elements of the tuple `v` that its users read, when they are all
+/// get-tuple-elements and some element is never read: `used`, `position`
+/// (each read element's index in the narrowed tuple, -1 for the others)
+/// and the narrowed tuple type.
+namespace {
+struct ReadElements {
+  llvm::BitVector used;
+  SmallVector<int64_t> position;
+  TupleType type;
+};
+} // namespace
+
+static std::optional<ReadElements> readElements(Value v) {
+  auto type = dyn_cast<TupleType>(v.getType());
+  if (!type || !onlyElementsRead(v))
+    return std::nullopt;
+  ReadElements read{llvm::BitVector(type.size()),
+                    SmallVector<int64_t>(type.size(), -1), nullptr};
+  for (Operation *user : v.getUsers())
+    read.used.set(cast<GetTupleElementOp>(user).getIndex());
+  if (read.used.all())
+    return std::nullopt;
+  SmallVector<Type> kept;
+  for (unsigned i : read.used.set_bits()) {
+    read.position[i] = kept.size();
+    kept.push_back(type.getType(i));
+  }
+  read.type = TupleType::get(v.getContext(), kept);
+  return read;
+}
+
+/// Renumbers the get-tuple-elements reading `v` after readElements.
+static void renumberReads(Value v, ArrayRef<int64_t> position) {
+  for (Operation *user : v.getUsers()) {
+    auto gte = cast<GetTupleElementOp>(user);
+    gte.setIndex(position[gte.getIndex()]);
+  }
+}
+
 /// XLA's TryRemoveUnusedConditionalOperands: when the parameter of
 /// `branch` is a tuple that only get-tuple-elements read and some element
 /// is never read, `branch` gets a copy taking the read elements only, and
@@ -302,21 +341,10 @@ removeUnusedOperands(ComputationOp branch,
                      ArrayRef<std::pair<ConditionalOp, unsigned>> calls,
                      SymbolTable &symbols) {
   Value param = branch.getBody().getArgument(0);
-  auto type = dyn_cast<TupleType>(param.getType());
-  if (!type || !onlyElementsRead(param))
+  std::optional<ReadElements> read = readElements(param);
+  if (!read)
     return false;
-  llvm::BitVector used(type.size());
-  for (Operation *user : param.getUsers())
-    used.set(cast<GetTupleElementOp>(user).getIndex());
-  if (used.all())
-    return false;
-  SmallVector<int64_t> position(type.size(), -1);
-  SmallVector<Type> kept;
-  for (unsigned i : used.set_bits()) {
-    position[i] = kept.size();
-    kept.push_back(type.getType(i));
-  }
-  auto newType = TupleType::get(branch.getContext(), kept);
+  TupleType newType = read->type;
 
   auto copy = cast<ComputationOp>(branch->clone());
   copy.setPrivate();
@@ -325,10 +353,7 @@ removeUnusedOperands(ComputationOp branch,
   copy.removeArgAttrsAttr();
   Value newParam = copy.getBody().getArgument(0);
   newParam.setType(newType);
-  for (Operation *user : newParam.getUsers()) {
-    auto gte = cast<GetTupleElementOp>(user);
-    gte.setIndex(position[gte.getIndex()]);
-  }
+  renumberReads(newParam, read->position);
   copy.setFunctionTypeAttr(TypeAttr::get(FunctionType::get(
       branch.getContext(), {newType}, branch.getResultTypes())));
   symbols.insert(copy, std::next(Block::iterator(branch)));
@@ -340,7 +365,7 @@ removeUnusedOperands(ComputationOp branch,
     Location loc = derivedLoc(cond.getLoc());
     Value operand = cond.getBranchOperands()[k];
     SmallVector<Value> elements;
-    for (unsigned i : used.set_bits())
+    for (unsigned i : read->used.set_bits())
       elements.push_back(element(builder, loc, operand, i));
     Value tuple = createInferred<TupleOp>(builder, loc, elements);
     cond->setOperand(cond.getBranchOperands().getBeginOperandIndex() + k,
@@ -427,21 +452,12 @@ struct ConditionalSimplifierPass
   bool removeUnusedElements(ConditionalOp cond,
                             MutableArrayRef<ComputationOp> branches,
                             SymbolTable &symbols) {
-    auto type = dyn_cast<TupleType>(cond.getType());
-    if (!type || cond->use_empty() || !onlyElementsRead(cond.getResult()))
+    if (cond->use_empty())
       return false;
-    llvm::BitVector used(type.size());
-    for (Operation *user : cond->getUsers())
-      used.set(cast<GetTupleElementOp>(user).getIndex());
-    if (used.all())
+    std::optional<ReadElements> read = readElements(cond.getResult());
+    if (!read)
       return false;
-    SmallVector<int64_t> position(type.size(), -1);
-    SmallVector<Type> kept;
-    for (unsigned i : used.set_bits()) {
-      position[i] = kept.size();
-      kept.push_back(type.getType(i));
-    }
-    auto newType = TupleType::get(cond.getContext(), kept);
+    TupleType newType = read->type;
 
     // A copy of each branch returning the kept elements.
     for (ComputationOp &branch : branches)
@@ -449,16 +465,13 @@ struct ConditionalSimplifierPass
           branch, cond, newType, symbols,
           [&](OpBuilder &builder, Value root) -> Value {
             SmallVector<Value> elements;
-            for (unsigned i : used.set_bits())
+            for (unsigned i : read->used.set_bits())
               elements.push_back(element(builder, root.getLoc(), root, i));
             return createInferred<TupleOp>(builder, root.getLoc(), elements);
           });
     setBranches(cond, branches);
     cond.getResult().setType(newType);
-    for (Operation *user : cond->getUsers()) {
-      auto gte = cast<GetTupleElementOp>(user);
-      gte.setIndex(position[gte.getIndex()]);
-    }
+    renumberReads(cond.getResult(), read->position);
     return true;
   }
 };

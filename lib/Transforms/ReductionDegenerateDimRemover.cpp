@@ -35,9 +35,7 @@ struct ReductionDegenerateDimRemoverPass
     : ChangeReportingPass<ReductionDegenerateDimRemoverPass,
                           hlo::impl::HloReductionDegenerateDimRemoverBase> {
   void run() {
-    SmallVector<ReduceOp> worklist;
-    for (ComputationOp comp : nonFusionComputations(getOperation()))
-      comp.walk([&](ReduceOp op) { worklist.push_back(op); });
+    SmallVector<ReduceOp> worklist = nonFusionReduces(getOperation());
     for (ReduceOp op : worklist)
       rewrite(op);
   }

@@ -27,9 +27,7 @@ struct ReductionDimensionGrouperPass
     : ChangeReportingPass<ReductionDimensionGrouperPass,
                           hlo::impl::HloReductionDimensionGrouperBase> {
   void run() {
-    SmallVector<ReduceOp> worklist;
-    for (ComputationOp comp : nonFusionComputations(getOperation()))
-      comp.walk([&](ReduceOp op) { worklist.push_back(op); });
+    SmallVector<ReduceOp> worklist = nonFusionReduces(getOperation());
     for (ReduceOp op : worklist)
       rewrite(op);
   }

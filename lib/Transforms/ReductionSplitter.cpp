@@ -30,9 +30,7 @@ struct ReductionSplitterPass
   using ChangeReportingPass::ChangeReportingPass;
 
   void run() {
-    SmallVector<ReduceOp> worklist;
-    for (ComputationOp comp : nonFusionComputations(getOperation()))
-      comp.walk([&](ReduceOp op) { worklist.push_back(op); });
+    SmallVector<ReduceOp> worklist = nonFusionReduces(getOperation());
     while (!worklist.empty()) {
       ReduceOp op = worklist.pop_back_val();
       if (ReduceOp next = split(op))

@@ -1,6 +1,7 @@
 //===- ReductionUtils.cpp - how XLA-GPU classifies reductions -------------===//
 
 #include "ReductionUtils.h"
+#include "RewriteUtils.h"
 #include "TransformUtils.h"
 
 using namespace mlir;
@@ -152,4 +153,11 @@ void mlir::hlo::replaceReduce(ReduceOp op, Value value) {
   transferInstructionAttrs(op, value.getDefiningOp());
   op->getResult(0).replaceAllUsesWith(value);
   op.erase();
+}
+
+SmallVector<ReduceOp> mlir::hlo::nonFusionReduces(ModuleOp module) {
+  SmallVector<ReduceOp> reduces;
+  for (ComputationOp comp : nonFusionComputations(module))
+    comp.walk([&](ReduceOp op) { reduces.push_back(op); });
+  return reduces;
 }

@@ -14,6 +14,8 @@
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 
+#include "mlir/IR/BuiltinOps.h"
+
 #include <array>
 
 namespace mlir::hlo {
@@ -35,6 +37,10 @@ bool hasDefaultLayout(Type type);
 /// The reduces the passes rewrite: no control predecessors, every input and
 /// result a static array with the default layout.
 bool isPlainReduce(ReduceOp op);
+
+/// The reduces of the computations of `module` that no fusion calls, in
+/// order (the worklist of the reduction passes).
+SmallVector<ReduceOp> nonFusionReduces(ModuleOp module);
 
 /// The number of arrays a reduce reduces (its inputs are these arrays, then
 /// as many init values).

@@ -53,9 +53,7 @@ struct TreeReductionRewriterPass
   using ChangeReportingPass::ChangeReportingPass;
 
   void run() {
-    SmallVector<ReduceOp> worklist;
-    for (ComputationOp comp : nonFusionComputations(getOperation()))
-      comp.walk([&](ReduceOp op) { worklist.push_back(op); });
+    SmallVector<ReduceOp> worklist = nonFusionReduces(getOperation());
     while (!worklist.empty()) {
       ReduceOp op = worklist.pop_back_val();
       SmallVector<ReduceOp, 2> created;
