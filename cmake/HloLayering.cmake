@@ -28,7 +28,7 @@ set(HLO_LIBRARY_LAYERS
   "MLIRHloAnalysis    MLIRHlo MLIRHloIndexingMap"
   "MLIRHloRuntime     MLIRHlo"
   # The passes (the interpreter folds constants).
-  "MLIRHloTransforms  MLIRHlo MLIRHloRuntime"
+  "MLIRHloTransforms  MLIRHlo MLIRHloAnalysis MLIRHloRuntime"
 )
 
 # Every library target defined in `dir` or below (object libraries aside).
