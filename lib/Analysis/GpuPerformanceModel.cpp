@@ -133,18 +133,16 @@ static bool isTiledContraction(Operation *op) {
   return isa<DotOp, ConvolutionOp>(op);
 }
 
-/// The symbol tables of the model being queried on this thread (its
-/// setSymbolTables), or null: the lookups below then walk the module.
-static thread_local SymbolTableCollection *activeSymbolTables = nullptr;
-
 namespace {
-/// Makes a model's symbol tables the active ones for one public call.
+/// Makes a model's symbol tables the active ones (for this model's lookups
+/// and the indexing analysis's) for one public call.
 struct SymbolTablesScope {
   explicit SymbolTablesScope(SymbolTableCollection *tables)
-      : saved(activeSymbolTables) {
-    activeSymbolTables = tables;
+      : saved(indexing::activeSymbolTables()) {
+    if (tables)
+      indexing::activeSymbolTables() = tables;
   }
-  ~SymbolTablesScope() { activeSymbolTables = saved; }
+  ~SymbolTablesScope() { indexing::activeSymbolTables() = saved; }
   SymbolTableCollection *saved;
 };
 } // namespace
@@ -153,10 +151,7 @@ static Operation *lookupComputation(Operation *op, StringRef attrName) {
   auto ref = op->getAttrOfType<FlatSymbolRefAttr>(attrName);
   if (!ref)
     return nullptr;
-  Operation *callee =
-      activeSymbolTables
-          ? activeSymbolTables->lookupNearestSymbolFrom(op, ref.getAttr())
-          : SymbolTable::lookupNearestSymbolFrom(op, ref);
+  Operation *callee = indexing::lookupCallee(op, ref);
   return isa_and_nonnull<ComputationOp>(callee) ? callee : nullptr;
 }
 
