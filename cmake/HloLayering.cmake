@@ -27,7 +27,8 @@ set(HLO_LIBRARY_LAYERS
   "MLIRHloTranslate   MLIRHlo"
   "MLIRHloAnalysis    MLIRHlo MLIRHloIndexingMap"
   "MLIRHloRuntime     MLIRHlo"
-  # The passes (the interpreter folds constants).
+  # The passes (the interpreter folds constants, the GPU cost model drives
+  # fusion).
   "MLIRHloTransforms  MLIRHlo MLIRHloAnalysis MLIRHloRuntime"
 )
 
