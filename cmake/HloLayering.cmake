@@ -27,8 +27,9 @@ set(HLO_LIBRARY_LAYERS
   "MLIRHloTranslate   MLIRHlo"
   "MLIRHloAnalysis    MLIRHlo MLIRHloIndexingMap"
   "MLIRHloRuntime     MLIRHlo"
-  # The passes (the interpreter folds constants).
-  "MLIRHloTransforms  MLIRHlo MLIRHloRuntime"
+  # The passes (the interpreter folds constants, the GPU cost model drives
+  # fusion).
+  "MLIRHloTransforms  MLIRHlo MLIRHloAnalysis MLIRHloRuntime"
 )
 
 # Every library target defined in `dir` or below (object libraries aside).

@@ -95,7 +95,18 @@ static ComputationOp getCallee(Operation *op) {
     callee = start.getCallsAttr();
   if (!callee)
     return {};
-  return SymbolTable::lookupNearestSymbolFrom<ComputationOp>(op, callee);
+  return indexing::lookupCallee(op, callee);
+}
+
+SymbolTableCollection *&indexing::activeSymbolTables() {
+  static thread_local SymbolTableCollection *tables = nullptr;
+  return tables;
+}
+
+ComputationOp indexing::lookupCallee(Operation *op, FlatSymbolRefAttr ref) {
+  if (SymbolTableCollection *tables = activeSymbolTables())
+    return tables->lookupNearestSymbolFrom<ComputationOp>(op, ref.getAttr());
+  return SymbolTable::lookupNearestSymbolFrom<ComputationOp>(op, ref);
 }
 
 /// The number of elements tracked for a value of type `type`.

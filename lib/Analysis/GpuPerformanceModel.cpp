@@ -133,11 +133,25 @@ static bool isTiledContraction(Operation *op) {
   return isa<DotOp, ConvolutionOp>(op);
 }
 
+namespace {
+/// Makes a model's symbol tables the active ones (for this model's lookups
+/// and the indexing analysis's) for one public call.
+struct SymbolTablesScope {
+  explicit SymbolTablesScope(SymbolTableCollection *tables)
+      : saved(indexing::activeSymbolTables()) {
+    if (tables)
+      indexing::activeSymbolTables() = tables;
+  }
+  ~SymbolTablesScope() { indexing::activeSymbolTables() = saved; }
+  SymbolTableCollection *saved;
+};
+} // namespace
+
 static Operation *lookupComputation(Operation *op, StringRef attrName) {
   auto ref = op->getAttrOfType<FlatSymbolRefAttr>(attrName);
   if (!ref)
     return nullptr;
-  Operation *callee = SymbolTable::lookupNearestSymbolFrom(op, ref);
+  Operation *callee = indexing::lookupCallee(op, ref);
   return isa_and_nonnull<ComputationOp>(callee) ? callee : nullptr;
 }
 
@@ -297,6 +311,7 @@ static double operandReads(Operation *op, unsigned i) {
 
 double GpuPerformanceModel::getOperandUtilization(Operation *op,
                                                   unsigned operandIndex) {
+  SymbolTablesScope scope(symbolTables);
   Value operand = getDataOperands(op)[operandIndex];
   double size = numElements(operand.getType());
   if (size == 0)
@@ -421,6 +436,7 @@ void GpuPerformanceModel::fusionUtilizations(
 }
 
 int64_t GpuPerformanceModel::getFlops(Operation *op) {
+  SymbolTablesScope scope(symbolTables);
   if (fusedBody(op)) {
     llvm::DenseMap<Value, double> utilization;
     double flops = 0;
@@ -616,6 +632,7 @@ static SmallVector<Value> distinctOperands(Operation *op) {
 }
 
 const EstimateRunTimeData &GpuPerformanceModel::estimateRunTime(Operation *op) {
+  SymbolTablesScope scope(symbolTables);
   if (auto it = cache.find(op); it != cache.end())
     return it->second;
   EstimateRunTimeData data;
@@ -689,6 +706,7 @@ static const OperandRead *findRead(const EstimateRunTimeData &data, Value v) {
 
 double GpuPerformanceModel::estimateFusedRunTimeUs(Operation *producer,
                                                    Operation *consumer) {
+  SymbolTablesScope scope(symbolTables);
   const EstimateRunTimeData producerData = estimateRunTime(producer);
   const EstimateRunTimeData consumerData = estimateRunTime(consumer);
   Value produced = producer->getNumResults() ? producer->getResult(0) : Value();
@@ -739,6 +757,7 @@ double GpuPerformanceModel::estimateFusedRunTimeUs(Operation *producer,
 
 FusionRunTimes GpuPerformanceModel::estimateFusionBenefit(
     Operation *producer, ArrayRef<Operation *> consumers, bool multiOutput) {
+  SymbolTablesScope scope(symbolTables);
   double launch = device.kernelLaunchOverheadUs;
   const EstimateRunTimeData producerData = estimateRunTime(producer);
   FusionRunTimes times;
@@ -751,4 +770,12 @@ FusionRunTimes GpuPerformanceModel::estimateFusionBenefit(
   if (multiOutput)
     times.fusedUs += producerData.writeUs;
   return times;
+}
+
+void GpuPerformanceModel::invalidate(Operation *op) {
+  SymbolTablesScope scope(symbolTables);
+  cache.erase(op);
+  if (isa<FusionOp>(op))
+    if (Operation *comp = lookupComputation(op, "calls"))
+      computationFlopsCache.erase(comp);
 }

@@ -14,6 +14,7 @@
 #include "Hlo/Analysis/IndexingAnalysis.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <optional>
@@ -148,6 +149,14 @@ InstructionIndexing convolutionInputToOutput(ConvolutionOp op,
 /// async-start.
 InstructionIndexing calledOutputToInput(Operation *op, unsigned output);
 InstructionIndexing calledInputToOutput(Operation *op, unsigned operand);
+
+/// The symbol tables the analyses look called computations up in on this
+/// thread (set by a GpuPerformanceModel with setSymbolTables for the time
+/// of one query), or null: look them up by a walk of the module.
+SymbolTableCollection *&activeSymbolTables();
+
+/// The computation `ref` names, as seen from `op`.
+ComputationOp lookupCallee(Operation *op, FlatSymbolRefAttr ref);
 
 } // namespace mlir::hlo::indexing
 

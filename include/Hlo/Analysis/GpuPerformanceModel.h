@@ -16,6 +16,7 @@
 #include "Hlo/Analysis/GpuDeviceInfo.h"
 
 #include "mlir/IR/Operation.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
@@ -107,6 +108,16 @@ public:
   /// the launch overhead (XLA's EstimateRunTimeForFusion).
   double estimateFusedRunTimeUs(Operation *producer, Operation *consumer);
 
+  /// Forgets what is cached for `op` (and, for a fusion, its fused
+  /// computation): call it before `op` is erased or its fused computation
+  /// changes (a pass that fuses, like XLA's cost analysis RevisitInstruction).
+  void invalidate(Operation *op);
+
+  /// Looks called computations up in `tables` (hash lookups) rather than by
+  /// a walk of the module's symbols: a pass that queries many fusions of a
+  /// large module sets it. Null (the default): walk.
+  void setSymbolTables(SymbolTableCollection *tables) { symbolTables = tables; }
+
 private:
   struct FlopInfo;
   double computationFlops(Operation *computation);
@@ -121,6 +132,7 @@ private:
 
   const GpuDeviceInfo &device;
   GpuPerformanceModelOptions options;
+  SymbolTableCollection *symbolTables = nullptr;
   llvm::DenseMap<Operation *, EstimateRunTimeData> cache;
   llvm::DenseMap<Operation *, double> computationFlopsCache;
 };

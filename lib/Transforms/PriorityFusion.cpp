@@ -1,0 +1,486 @@
+//===- PriorityFusion.cpp - cost-model driven producer fusion -------------===//
+//
+// XLA's GPU PriorityFusion. In each computation that runs as a sequence of
+// kernels (not a fused computation, nor a reducer or comparator), every
+// fusible producer is given a priority: the time the GPU cost model says
+// fusing it into all its users saves (XLA's
+// EstimateRunTimesForPriorityFusion). The producer with the highest priority
+// is fused into each of its users (duplicated when it has several) and
+// erased; then only the new fusions and their operands get new priorities,
+// so the pass does O(n log n) queue work (XLA's incremental updates,
+// xla#7971). A producer that cannot be fused into all its users, or whose
+// fusion does not pay, is not fused. Scalar constants are fused last into
+// every fusible user, as XLA does. The fusions are named and configured as
+// in XLA's optimized HLO.
+//
+// The fusibility rules are XLA's (gpu_fusible.cc, priority_fusion.cc); see
+// canFuse below. A cycle cannot arise: the producer goes into every user
+// (or stays whole for bitcast users), never into one user while another
+// still reads it through the fusion (XLA checks reachability only for its
+// multi-output fusions, which this pass does not build).
+//
+//===----------------------------------------------------------------------===//
+
+#include "FusionUtils.h"
+#include "TransformUtils.h"
+
+#include "Hlo/Analysis/GpuDeviceInfo.h"
+#include "Hlo/Analysis/GpuPerformanceModel.h"
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Transforms/Passes.h"
+
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <cmath>
+#include <limits>
+#include <map>
+
+namespace mlir::hlo {
+#define GEN_PASS_DEF_HLOPRIORITYFUSION
+#include "Hlo/Transforms/Passes.h.inc"
+} // namespace mlir::hlo
+
+using namespace mlir;
+using namespace mlir::hlo;
+
+using Priority = int64_t;
+static constexpr Priority kNoPriority = std::numeric_limits<Priority>::min();
+
+/// Small reductions are emitted as loops; larger ones as reduction kernels.
+static constexpr int64_t kSignificantReductionSize = 16;
+
+static int64_t numElements(Type type) {
+  auto ranked = dyn_cast<RankedTensorType>(type);
+  return ranked && ranked.hasStaticShape() ? ranked.getNumElements() : -1;
+}
+
+/// XLA's IsFusible for priority fusion: ops the loop and reduction emitters
+/// compute element by element. Also excluded here: ops with control edges,
+/// side effects, tuple or dynamic results.
+static bool isFusible(Operation *op) {
+  if (op->getNumResults() != 1 || !isStaticArray(op->getResult(0).getType()))
+    return false;
+  if (hasControlPredecessors(op) || isControlPredecessor(op) ||
+      !isMemoryEffectFree(op))
+    return false;
+  for (Value v : getDataOperands(op))
+    if (!isStaticArray(v.getType()))
+      return false;
+  if (auto fusion = dyn_cast<FusionOp>(op))
+    return fusion.getKind() == FusionKind::kLoop ||
+           fusion.getKind() == FusionKind::kInput;
+  if (isElementwise(op))
+    return true;
+  return isa<CopyOp, IotaOp, ConstantOp, ReduceOp, BitcastOp, BroadcastOp,
+             ConcatenateOp, DynamicSliceOp, DynamicUpdateSliceOp, GatherOp,
+             PadOp, ReduceWindowOp, ReshapeOp, ReverseOp, ScatterOp, SliceOp,
+             TransposeOp>(op);
+}
+
+/// XLA's GpuPriorityFusion::IsExpensive: transcendental and division-like
+/// float math (but f32/f16 divide, sqrt, rsqrt and exp are cheap on the
+/// GPU), reductions and windows; a fusion is cheap.
+static bool isExpensive(Operation *op) {
+  if (isa<FusionOp>(op))
+    return false;
+  if (isa<ReduceOp, ReduceWindowOp, ScatterOp, GatherOp>(op))
+    return true;
+  Type element = getElementTypeOrSelf(op->getResult(0).getType());
+  bool isFloat = isa<FloatType, ComplexType>(element);
+  if (isa<DivOp, SqrtOp, RsqrtOp, ExpOp>(op))
+    return isFloat && !(element.isF32() || element.isF16());
+  if (isa<Atan2Op, CbrtOp, CosOp, SinOp, TanOp, TanhOp, Expm1Op, LogOp,
+          Log1pOp, LogisticOp, PowOp, RemOp, ErfOp>(op))
+    return isFloat;
+  return false;
+}
+
+/// True if `op` is an epilogue op XLA lets follow a reduction in the same
+/// kernel (its IsIntermediate with one operand).
+static bool isIntermediate(Operation *op) {
+  if (isa<BitcastOp, ReshapeOp>(op))
+    return true;
+  return isElementwise(op) && getDataOperands(op).size() <= 1;
+}
+
+namespace {
+
+/// The pass's work on one module.
+class PriorityFuser {
+public:
+  PriorityFuser(ModuleOp module, int64_t maxOperands,
+                int64_t maxFusedInstructions)
+      : module(module), maxOperands(maxOperands),
+        maxFusedInstructions(maxFusedInstructions) {}
+
+  /// Fuses the module; true if it changed.
+  bool run();
+
+  int64_t numFusions = 0, numFusedProducers = 0, numPriorityUpdates = 0;
+
+private:
+  ModuleOp module;
+  int64_t maxOperands, maxFusedInstructions;
+  bool changed = false;
+
+  // Per-module state.
+  SymbolTableCollection tables;
+  SymbolTable *symbols = nullptr;
+  std::unique_ptr<GpuPerformanceModel> model;
+  DenseSet<Operation *> created;
+  DenseMap<Operation *, int64_t> fusedSizes;
+
+  // Per-computation state: the queue, ordered by (priority, id).
+  using Queue = std::map<std::pair<Priority, int64_t>, Operation *>;
+  Queue queue;
+  DenseMap<Operation *, Queue::iterator> queued;
+  DenseMap<Operation *, int64_t> ids;
+  int64_t nextId = 0;
+
+  void fuseComputation(ComputationOp comp);
+  Block *bodyOf(Operation *op) {
+    auto fusion = dyn_cast<FusionOp>(op);
+    return fusion ? getFusedBody(fusion, tables) : nullptr;
+  }
+  int64_t fusedSize(Operation *op);
+  bool containsSignificantReduce(Operation *op);
+  bool isReductionKernel(Operation *op) {
+    return isa<ReduceOp>(getFusionHero(op, tables));
+  }
+  bool canFuse(Operation *producer, Operation *consumer);
+  SmallVector<Operation *> uniqueUsers(Operation *op);
+  Priority computePriority(Operation *producer);
+  void setPriority(Operation *op);
+  void forget(Operation *op);
+  void eraseProducer(Operation *op);
+  FusionOp fuse(Operation *producer, Operation *consumer);
+};
+
+} // namespace
+
+int64_t PriorityFuser::fusedSize(Operation *op) {
+  Block *body = bodyOf(op);
+  if (!body)
+    return 1;
+  auto [it, inserted] = fusedSizes.try_emplace(op, 0);
+  if (inserted)
+    it->second = static_cast<int64_t>(body->getOperations().size()) - 1;
+  return it->second;
+}
+
+bool PriorityFuser::containsSignificantReduce(Operation *op) {
+  auto significant = [](Operation *inner) {
+    auto reduce = dyn_cast<ReduceOp>(inner);
+    if (!reduce || reduce->getNumResults() != 1 ||
+        getDataOperands(reduce).empty())
+      return false;
+    int64_t in = numElements(getDataOperands(reduce)[0].getType());
+    int64_t out = numElements(reduce.getType());
+    return in > 0 && out > 0 && in / out >= kSignificantReductionSize;
+  };
+  if (Block *body = bodyOf(op))
+    return llvm::any_of(body->without_terminator(),
+                        [&](Operation &inner) { return significant(&inner); });
+  return significant(op);
+}
+
+/// XLA's CanFuse (priority fusion) with IsProducerConsumerFusible and
+/// FusionFitsInBudget: whether `producer` may be fused into `consumer`.
+bool PriorityFuser::canFuse(Operation *producer, Operation *consumer) {
+  if (!isFusible(producer) || !isFusible(consumer))
+    return false;
+  // Bitcast consumers would be a fusion of nothing; constants are fused at
+  // the end.
+  if (isa<BitcastOp>(consumer) || isa<ConstantOp>(producer))
+    return false;
+  if (isa<FusionOp>(producer) && !bodyOf(producer))
+    return false;
+  if (isa<FusionOp>(consumer) && !bodyOf(consumer))
+    return false;
+  // Scatter is emitted in place as a root: nothing is fused into it or
+  // after it (XLA allows more when the in-place operand stays out).
+  Operation *producerHero = getFusionHero(producer, tables);
+  Operation *consumerHero = getFusionHero(consumer, tables);
+  if (isa<ScatterOp>(producerHero) || isa<ScatterOp>(consumerHero))
+    return false;
+  // In place: dynamic-update-slice writes its operand 0 buffer; a producer
+  // of that buffer, or one that reads it, must stay out.
+  auto inPlace = [&](Operation *op) {
+    if (Block *body = bodyOf(op))
+      return llvm::any_of(body->without_terminator(), [](Operation &inner) {
+        return isa<DynamicUpdateSliceOp>(inner);
+      });
+    return isa<DynamicUpdateSliceOp>(op);
+  };
+  if (inPlace(consumer)) {
+    if (isa<FusionOp>(consumer))
+      return false;
+    Value buffer = getDataOperands(consumer)[0];
+    if (buffer == producer->getResult(0) ||
+        llvm::is_contained(getDataOperands(producer), buffer))
+      return false;
+  }
+  // Not reduce into reduce: the cost model does not understand it.
+  if (containsSignificantReduce(producer) &&
+      containsSignificantReduce(consumer))
+    return false;
+  // A reduction producer takes only a one-user epilogue of unary ops
+  // (so the result stays a reduction kernel).
+  if (isReductionKernel(producer)) {
+    if (!producer->hasOneUse())
+      return false;
+    if (Block *body = bodyOf(consumer)) {
+      if (!llvm::all_of(body->without_terminator(),
+                        [](Operation &op) { return isIntermediate(&op); }))
+        return false;
+    } else if (!isIntermediate(consumer)) {
+      return false;
+    }
+  }
+  // The budget: operands plus the output, and the code size.
+  llvm::SmallPtrSet<void *, 16> operands;
+  for (Value v : getDataOperands(producer))
+    operands.insert(v.getAsOpaquePointer());
+  for (Value v : getDataOperands(consumer))
+    if (v != producer->getResult(0))
+      operands.insert(v.getAsOpaquePointer());
+  if (static_cast<int64_t>(operands.size()) + 1 > maxOperands)
+    return false;
+  if (fusedSize(producer) + fusedSize(consumer) > maxFusedInstructions)
+    return false;
+  return true;
+}
+
+SmallVector<Operation *> PriorityFuser::uniqueUsers(Operation *op) {
+  llvm::SetVector<Operation *> users;
+  for (Operation *user : op->getUsers())
+    users.insert(user);
+  return users.takeVector();
+}
+
+/// XLA's CalculateProducerPriority: bitcasts first, then the time saved by
+/// fusing into all users, in nanoseconds.
+Priority PriorityFuser::computePriority(Operation *producer) {
+  ++numPriorityUpdates;
+  if (!isFusible(producer) || isa<ConstantOp>(producer))
+    return kNoPriority;
+  SmallVector<Operation *> users = uniqueUsers(producer);
+  if (users.empty())
+    return kNoPriority;
+  if (isa<BitcastOp>(producer))
+    return std::numeric_limits<Priority>::max();
+  unsigned fusedInto = 0;
+  for (Operation *user : users) {
+    if (isa<BitcastOp>(user))
+      continue;
+    if (!canFuse(producer, user))
+      return kNoPriority;
+    ++fusedInto;
+    // An expensive producer is computed once per read of its elements: it
+    // is not copied, nor fused into a user that reads an element twice.
+    if (isExpensive(producer))
+      for (auto [i, v] : llvm::enumerate(getDataOperands(user)))
+        if (v == producer->getResult(0) &&
+            model->getOperandUtilization(user, i) > 1.0 + 1e-9)
+          return kNoPriority;
+  }
+  if (fusedInto == 0 || (fusedInto > 1 && isExpensive(producer)))
+    return kNoPriority;
+  FusionRunTimes times = model->estimateFusionBenefit(producer, users);
+  double ns = times.benefitUs() * 1000.0;
+  if (!std::isfinite(ns) || ns < 0)
+    return kNoPriority;
+  return static_cast<Priority>(std::llround(
+      std::min(ns, double(std::numeric_limits<Priority>::max() / 2))));
+}
+
+void PriorityFuser::setPriority(Operation *op) {
+  Priority priority = computePriority(op);
+  auto [idIt, inserted] = ids.try_emplace(op, nextId);
+  if (inserted)
+    ++nextId;
+  std::pair<Priority, int64_t> key{priority, idIt->second};
+  if (auto it = queued.find(op); it != queued.end()) {
+    if (it->second->first == key)
+      return;
+    queue.erase(it->second);
+    queued.erase(it);
+  }
+  if (priority == kNoPriority)
+    return;
+  queued[op] = queue.emplace(key, op).first;
+}
+
+/// Drops `op` from the queue and the cost model's cache, before it is
+/// erased or its fused computation changes.
+void PriorityFuser::forget(Operation *op) {
+  if (auto it = queued.find(op); it != queued.end()) {
+    queue.erase(it->second);
+    queued.erase(it);
+  }
+  model->invalidate(op);
+  fusedSizes.erase(op);
+}
+
+/// Erases `op`, which nothing uses any more (and its fused computation).
+void PriorityFuser::eraseProducer(Operation *op) {
+  forget(op);
+  ids.erase(op);
+  created.erase(op);
+  Operation *comp = nullptr;
+  if (Block *body = bodyOf(op))
+    comp = body->getParentOp();
+  op->erase();
+  if (comp)
+    symbols->erase(comp);
+}
+
+/// Fuses `producer` into `consumer` (wrapped in a fusion first if it is not
+/// one); returns the fusion, which takes the consumer's place.
+FusionOp PriorityFuser::fuse(Operation *producer, Operation *consumer) {
+  int64_t producerSize = fusedSize(producer);
+  int64_t consumerSize = fusedSize(consumer);
+  forget(consumer);
+  auto fusion = dyn_cast<FusionOp>(consumer);
+  if (!fusion) {
+    Operation *parent = consumer->getParentOfType<ComputationOp>();
+    ids.erase(consumer);
+    fusion = wrapInFusion(consumer, *symbols, tables, parent);
+    ++numFusions;
+    // Users of the fusion read a new value: their cached costs are stale.
+    for (Operation *user : fusion->getUsers())
+      model->invalidate(user);
+  }
+  // A fusion of the input is extended in place too (its computation has
+  // this one caller) and renamed with the new ones.
+  created.insert(fusion);
+  fuseProducerInto(producer, fusion, tables);
+  setFusionKindAndConfig(fusion, tables);
+  fusedSizes[fusion] = producerSize + consumerSize;
+  ++numFusedProducers;
+  return fusion;
+}
+
+void PriorityFuser::fuseComputation(ComputationOp comp) {
+  queue.clear();
+  queued.clear();
+  ids.clear();
+  nextId = 0;
+  Block &block = comp.getBody().front();
+  for (Operation &op : block.without_terminator())
+    ids[&op] = nextId++;
+  for (Operation &op : block.without_terminator())
+    if (!isa<TupleOp, GetTupleElementOp>(op))
+      setPriority(&op);
+
+  while (!queue.empty()) {
+    auto top = std::prev(queue.end());
+    Operation *producer = top->second;
+    queue.erase(top);
+    queued.erase(producer);
+
+    SmallVector<Operation *> consumers;
+    for (Operation *user : uniqueUsers(producer)) {
+      if (isa<BitcastOp>(user))
+        continue;
+      // Bitcast producers are queued without checking their users.
+      if (isa<BitcastOp>(producer) && !canFuse(producer, user))
+        continue;
+      consumers.push_back(user);
+    }
+    if (consumers.empty())
+      continue;
+
+    llvm::SetVector<Operation *> toUpdate;
+    for (Operation *consumer : consumers) {
+      toUpdate.remove(consumer);
+      FusionOp fusion = fuse(producer, consumer);
+      for (Value v : fusion.getInputs()) {
+        Operation *def = v.getDefiningOp();
+        if (def && def != producer && !isa<ConstantOp, GetTupleElementOp>(def))
+          toUpdate.insert(def);
+      }
+      toUpdate.insert(fusion);
+      changed = true;
+    }
+    if (producer->use_empty()) {
+      toUpdate.remove(producer);
+      eraseProducer(producer);
+    }
+    for (Operation *op : toUpdate)
+      setPriority(op);
+  }
+
+  // Scalar constants go into every fusible user (XLA fuses them last: the
+  // cost model does not price them well).
+  SmallVector<Operation *> constants;
+  for (Operation &op : block.without_terminator())
+    if (isa<ConstantOp>(op) && isFusible(&op) &&
+        numElements(op.getResult(0).getType()) <= 1)
+      constants.push_back(&op);
+  for (Operation *constant : constants) {
+    for (Operation *user : uniqueUsers(constant)) {
+      if (!isFusible(user) || isa<BitcastOp, ConstantOp>(user) ||
+          isa<ScatterOp>(getFusionHero(user, tables)) ||
+          (isa<FusionOp>(user) && !bodyOf(user)))
+        continue;
+      fuse(constant, user);
+      changed = true;
+    }
+    if (constant->use_empty())
+      eraseProducer(constant);
+  }
+}
+
+bool PriorityFuser::run() {
+  symbols = &tables.getSymbolTable(module);
+  model = std::make_unique<GpuPerformanceModel>(
+      getSelectedGpuDevice(), GpuPerformanceModelOptions::priorityFusion());
+  model->setSymbolTables(&tables);
+
+  // The computations that run as kernels: not fused computations, nor
+  // computations that other instructions apply element by element
+  // (reducers, comparators, mapped and scattered computations).
+  DenseSet<Operation *> embedded;
+  if (std::optional<SymbolTable::UseRange> uses =
+          SymbolTable::getSymbolUses(&module.getBodyRegion()))
+    for (const SymbolTable::SymbolUse &use : *uses)
+      if (!isa<WhileOp, ConditionalOp, CallOp>(use.getUser()))
+        if (Operation *callee =
+                symbols->lookup(use.getSymbolRef().getRootReference()))
+          embedded.insert(callee);
+  SmallVector<ComputationOp> comps;
+  for (auto comp : module.getOps<ComputationOp>())
+    if (!embedded.contains(comp) && !comp.getBody().empty())
+      comps.push_back(comp);
+
+  for (ComputationOp comp : comps)
+    fuseComputation(comp);
+
+  // Names in program order (XLA's RenameFusions), after all fusion.
+  llvm::StringMap<unsigned> suffixes;
+  for (ComputationOp comp : comps)
+    for (auto fusion : comp.getBody().front().getOps<FusionOp>())
+      if (created.contains(fusion)) {
+        setFusionKindAndConfig(fusion, tables);
+        nameFusion(fusion, *symbols, tables, suffixes);
+      }
+  return changed;
+}
+
+namespace {
+struct PriorityFusionPass
+    : ChangeReportingPass<PriorityFusionPass, hlo::impl::HloPriorityFusionBase> {
+  using ChangeReportingPass::ChangeReportingPass;
+
+  void run() {
+    PriorityFuser fuser(getOperation(), maxOperands, maxFusedInstructions);
+    changed = fuser.run();
+    numFusions += fuser.numFusions;
+    numFusedProducers += fuser.numFusedProducers;
+    numPriorityUpdates += fuser.numPriorityUpdates;
+  }
+};
+} // namespace
