@@ -13,6 +13,7 @@
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/TypeID.h"
 
 namespace mlir::hlo {
 #define GEN_PASS_DEF_HLOFIXEDPOINT
@@ -62,6 +63,7 @@ struct HloFixedPointPass : hlo::impl::HloFixedPointBase<HloFixedPointPass> {
   /// nothing preserves all analyses (as every HLO pass does), any other
   /// run invalidates it.
   struct Unchanged {
+    MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(Unchanged)
     explicit Unchanged(Operation *) {}
   };
 
