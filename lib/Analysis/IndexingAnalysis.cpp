@@ -37,6 +37,9 @@ void OperandIndexing::insert(const IndexingMap &map) {
 }
 
 void mlir::hlo::sortIndexingMaps(SmallVectorImpl<IndexingMap> &maps) {
+  // The order compares printed maps: not worth printing one alone.
+  if (maps.size() < 2)
+    return;
   SmallVector<std::pair<std::string, unsigned>> keys;
   keys.reserve(maps.size());
   for (auto [i, map] : llvm::enumerate(maps))
