@@ -182,7 +182,9 @@ static InstructionIndexing computationOutputToInput(ComputationOp comp,
     // operand a map reads.
     if (numElements(arg.getType()) > 1 &&
         llvm::any_of(llvm::seq(0u, numElements(arg.getType())),
-                     [&](unsigned e) { return prop.find({arg, e}); })) {
+                     [&](unsigned e) {
+                       return prop.find({arg, e});
+                     })) {
       result.indexing.push_back(OperandIndexing::unknown(
           "a tuple operand of the called computation"));
       continue;

@@ -28,7 +28,8 @@ using namespace mlir::hlo;
 
 namespace {
 struct AllGatherBroadcastReorderPass
-    : ChangeReportingPass<AllGatherBroadcastReorderPass, hlo::impl::HloAllGatherBroadcastReorderBase> {
+    : ChangeReportingPass<AllGatherBroadcastReorderPass,
+                          hlo::impl::HloAllGatherBroadcastReorderBase> {
   int64_t nextChannelId = 1;
 
   void run() {

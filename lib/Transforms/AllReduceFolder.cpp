@@ -133,7 +133,8 @@ static std::optional<Groups> explicitGroups(AllReduceOp ar) {
 
 namespace {
 struct AllReduceFolderPass
-    : ChangeReportingPass<AllReduceFolderPass, hlo::impl::HloAllReduceFolderBase> {
+    : ChangeReportingPass<AllReduceFolderPass,
+                          hlo::impl::HloAllReduceFolderBase> {
   void run() {
     ModuleOp module = getOperation();
     bool constrained = false;

@@ -233,7 +233,8 @@ static bool isExpandable(Operation *op) {
 
 namespace {
 struct BatchNormExpanderPass
-    : ChangeReportingPass<BatchNormExpanderPass, hlo::impl::HloBatchNormExpanderBase> {
+    : ChangeReportingPass<BatchNormExpanderPass,
+                          hlo::impl::HloBatchNormExpanderBase> {
   using ChangeReportingPass::ChangeReportingPass;
 
   void run() {

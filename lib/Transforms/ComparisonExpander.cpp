@@ -75,7 +75,8 @@ static Value totalOrderKey(ExpansionBuilder &b, Value v) {
 
 namespace {
 struct ComparisonExpanderPass
-    : ChangeReportingPass<ComparisonExpanderPass, hlo::impl::HloComparisonExpanderBase> {
+    : ChangeReportingPass<ComparisonExpanderPass,
+                          hlo::impl::HloComparisonExpanderBase> {
   using ChangeReportingPass::ChangeReportingPass;
 
   /// The parsed `expand-via-upcast` pairs.

@@ -134,8 +134,8 @@ copyWithRoot(ComputationOp branch, ConditionalOp cond, Type type,
   Operation *ret = copy.getBody().front().getTerminator();
   OpBuilder builder(ret);
   ret->setOperand(0, makeRoot(builder, ret->getOperand(0)));
-  copy.setFunctionTypeAttr(TypeAttr::get(FunctionType::get(
-      cond.getContext(), copy.getArgumentTypes(), {type})));
+  copy.setFunctionTypeAttr(TypeAttr::get(
+      FunctionType::get(cond.getContext(), copy.getArgumentTypes(), {type})));
   symbols.insert(copy, Block::iterator(cond->getParentOp()));
   return copy;
 }
@@ -193,8 +193,8 @@ static bool emptyUnusedResult(ConditionalOp cond,
   for (ComputationOp &branch : branches)
     branch = copyWithRoot(branch, cond, empty, symbols,
                           [&](OpBuilder &builder, Value root) -> Value {
-                            return createInferred<TupleOp>(
-                                builder, root.getLoc(), {});
+                            return createInferred<TupleOp>(builder,
+                                                           root.getLoc(), {});
                           });
   setBranches(cond, branches);
   cond.getResult().setType(empty);
@@ -229,9 +229,10 @@ static bool selectableType(Type type) {
 /// and builds tuples, and returns arrays (running it costs less than a
 /// select).
 static bool isEmptyWithArrayRoot(ComputationOp branch) {
-  return llvm::all_of(
-             branch.getBody().front().without_terminator(),
-             [](Operation &op) { return isa<TupleOp, GetTupleElementOp>(op); }) &&
+  return llvm::all_of(branch.getBody().front().without_terminator(),
+                      [](Operation &op) {
+                        return isa<TupleOp, GetTupleElementOp>(op);
+                      }) &&
          holdsArray(branch.getRootValue().getType());
 }
 
@@ -379,7 +380,8 @@ removeUnusedOperands(ComputationOp branch,
 
 namespace {
 struct ConditionalSimplifierPass
-    : ChangeReportingPass<ConditionalSimplifierPass, hlo::impl::HloConditionalSimplifierBase> {
+    : ChangeReportingPass<ConditionalSimplifierPass,
+                          hlo::impl::HloConditionalSimplifierBase> {
   void run() {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
@@ -440,8 +442,7 @@ struct ConditionalSimplifierPass
       for (auto [k, branch] : llvm::enumerate(lookupBranches(cond, symbols)))
         calls[branch].push_back({cond, unsigned(k)});
     for (auto &[branch, callers] : calls)
-      if (removeUnusedOperands(cast<ComputationOp>(branch), callers,
-                               symbols)) {
+      if (removeUnusedOperands(cast<ComputationOp>(branch), callers, symbols)) {
         ++numOperandsNarrowed;
         changed = true;
       }

@@ -16,12 +16,12 @@
 // order and a dot joins the merge of the earlier ones unless it is reached
 // from them, found by a forward search bounded by the dot's position (the
 // block order is topological) and by a number of visited instructions
-// (per merge, and for all merges of a block together). Merges may not overlap in the block order: the block range
-// between the first and last member of a merge contains no member of
-// another, so each search sees the graph as it is after the other merges.
-// Instructions after the first member that use the merged ones move after
-// the new dot. Left alone: dots with control edges, sparse dots, dynamic
-// shapes.
+// (per merge, and for all merges of a block together). Merges may not overlap
+// in the block order: the block range between the first and last member of a
+// merge contains no member of another, so each search sees the graph as it is
+// after the other merges. Instructions after the first member that use the
+// merged ones move after the new dot. Left alone: dots with control edges,
+// sparse dots, dynamic shapes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -140,8 +140,7 @@ struct Merge {
 /// searched in block order up to the position of the dot asked about.
 class ReachSearch {
 public:
-  ReachSearch(const DenseMap<Operation *, int64_t> &position,
-              int64_t &budget)
+  ReachSearch(const DenseMap<Operation *, int64_t> &position, int64_t &budget)
       : position(position), budget(budget) {}
 
   void addMember(Operation *op) {

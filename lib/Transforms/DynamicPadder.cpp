@@ -101,15 +101,15 @@ void Padder::padParameters() {
     auto type = cast<RankedTensorType>(staticType(arg.getType()));
     SmallVector<Type> types = {type};
     types.append(type.getRank(), RankedTensorType::get({}, i32));
-    Value pad = create(
-        CustomCallOp::getOperationName(),
-        TupleType::get(builder.getContext(), types), {arg},
-        {builder.getNamedAttr("custom_call_target",
-                              builder.getStringAttr("PadToStatic"))});
+    Value pad =
+        create(CustomCallOp::getOperationName(),
+               TupleType::get(builder.getContext(), types), {arg},
+               {builder.getNamedAttr("custom_call_target",
+                                     builder.getStringAttr("PadToStatic"))});
     auto element = [&](int64_t i) {
-      return create(GetTupleElementOp::getOperationName(), types[i], {pad},
-                    {builder.getNamedAttr("index",
-                                          builder.getI64IntegerAttr(i))});
+      return create(
+          GetTupleElementOp::getOperationName(), types[i], {pad},
+          {builder.getNamedAttr("index", builder.getI64IntegerAttr(i))});
     };
     Value padded = element(0);
     arg.replaceAllUsesExcept(padded, pad.getDefiningOp());
@@ -132,10 +132,10 @@ Value Padder::sliceToDynamic(Value v, Type type) {
   SmallVector<Value> operands = {v};
   for (int64_t d = 0, rank = shapeOf(v).size(); d < rank; ++d)
     operands.push_back(sizeOrBound(v, d));
-  Value out = create(CustomCallOp::getOperationName(), type, operands,
-                     {builder.getNamedAttr("custom_call_target",
-                                           builder.getStringAttr(
-                                               "SliceToDynamic"))});
+  Value out =
+      create(CustomCallOp::getOperationName(), type, operands,
+             {builder.getNamedAttr("custom_call_target",
+                                   builder.getStringAttr("SliceToDynamic"))});
   keepType.insert(out.getDefiningOp());
   return out;
 }
@@ -180,9 +180,9 @@ LogicalResult Padder::run() {
         r.setType(staticType(r.getType()));
   if (!sliceOutput) {
     FunctionType type = entry.getFunctionType();
-    entry.setFunctionTypeAttr(TypeAttr::get(FunctionType::get(
-        entry.getContext(), type.getInputs(),
-        llvm::map_to_vector(type.getResults(), staticType))));
+    entry.setFunctionTypeAttr(TypeAttr::get(
+        FunctionType::get(entry.getContext(), type.getInputs(),
+                          llvm::map_to_vector(type.getResults(), staticType))));
   }
   for (Operation *op : forwarded) {
     if (keepType.contains(op))
@@ -200,8 +200,7 @@ LogicalResult Padder::run() {
 }
 
 namespace {
-struct DynamicPadderPass
-    : hlo::impl::HloDynamicPadderBase<DynamicPadderPass> {
+struct DynamicPadderPass : hlo::impl::HloDynamicPadderBase<DynamicPadderPass> {
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();

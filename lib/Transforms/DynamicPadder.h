@@ -1,4 +1,5 @@
-//===- DynamicPadder.h - the padder of hlo-dynamic-padder --------*- C++ -*-===//
+//===- DynamicPadder.h - the padder of hlo-dynamic-padder --------*- C++
+//-*-===//
 //
 // Private to lib/Transforms: the state of hlo-dynamic-padder on one entry
 // computation (the runtime size of each dynamic dimension) and the type
@@ -35,8 +36,8 @@ ArrayRef<int64_t> shapeOf(Value v);
 class Padder {
 public:
   Padder(ComputationOp entry, bool sliceOutput)
-      : entry(entry), sliceOutput(sliceOutput),
-        builder(entry.getContext()), i32(builder.getI32Type()) {}
+      : entry(entry), sliceOutput(sliceOutput), builder(entry.getContext()),
+        i32(builder.getI32Type()) {}
 
   LogicalResult run();
 
@@ -60,7 +61,8 @@ private:
   }
 
   Value constant(int64_t v) {
-    return ExpansionBuilder(builder, loc).splatInt(RankedTensorType::get({}, i32), v);
+    return ExpansionBuilder(builder, loc)
+        .splatInt(RankedTensorType::get({}, i32), v);
   }
   Value create(StringRef name, Type type, ValueRange operands,
                ArrayRef<NamedAttribute> attrs = {}) {

@@ -23,11 +23,11 @@ Value Padder::mask(Value x, int64_t d, Value s, Value pad) {
   ArrayRef<int64_t> shape = shapeOf(x);
   auto indexType = RankedTensorType::get(shape, i32);
   ExpansionBuilder b(builder, loc);
-  Value iota = b.create(IotaOp::getOperationName(), indexType, {},
-                        {builder.getNamedAttr("iota_dimension",
-                                              builder.getI64IntegerAttr(d))});
-  auto noDims = builder.getNamedAttr("dimensions",
-                                     builder.getDenseI64ArrayAttr({}));
+  Value iota = b.create(
+      IotaOp::getOperationName(), indexType, {},
+      {builder.getNamedAttr("iota_dimension", builder.getI64IntegerAttr(d))});
+  auto noDims =
+      builder.getNamedAttr("dimensions", builder.getDenseI64ArrayAttr({}));
   Value limit =
       b.create(BroadcastOp::getOperationName(), indexType, {s}, {noDims});
   Value inside = b.compare(ComparisonDirection::LT, iota, limit);
@@ -35,8 +35,7 @@ Value Padder::mask(Value x, int64_t d, Value s, Value pad) {
       BroadcastOp::getOperationName(),
       RankedTensorType::get(shape, getElementTypeOrSelf(pad.getType())), {pad},
       {noDims});
-  return b.create(SelectOp::getOperationName(), x.getType(),
-                  {inside, x, fill});
+  return b.create(SelectOp::getOperationName(), x.getType(), {inside, x, fill});
 }
 
 Value Padder::zero(Type element) {
@@ -67,8 +66,8 @@ LogicalResult Padder::visitReshape(ReshapeOp op) {
     if (!s)
       continue;
     while (o < static_cast<int64_t>(out.size()) &&
-           (outPrefix < inPrefix || (outPrefix == inPrefix && out[o] == 1 &&
-                                     in[d] != 1))) {
+           (outPrefix < inPrefix ||
+            (outPrefix == inPrefix && out[o] == 1 && in[d] != 1))) {
       outPrefix *= out[o];
       ++o;
     }
@@ -123,10 +122,10 @@ LogicalResult Padder::visitConcatenate(ConcatenateOp op) {
   // overwritten by the next one (the sum never exceeds the bounds before
   // it, so dynamic-update-slice never moves it).
   Type type = op.getType();
-  Value result = ExpansionBuilder(builder, loc)
-                     .splat(staticType(type),
-                            cast<TypedAttr>(builder.getZeroAttr(
-                                getElementTypeOrSelf(type))));
+  Value result =
+      ExpansionBuilder(builder, loc)
+          .splat(staticType(type), cast<TypedAttr>(builder.getZeroAttr(
+                                       getElementTypeOrSelf(type))));
   Value offset = constant(0), zeroIndex = offset;
   for (Value v : inputs) {
     SmallVector<Value> operands = {result, v};
@@ -156,7 +155,8 @@ void Padder::visitDot(DotOp op) {
     for (int64_t d : contract[i])
       if (Value s = size(operands[i], d)) {
         Value v = op->getOperand(i);
-        op->setOperand(i, mask(v, d, s, zero(getElementTypeOrSelf(v.getType()))));
+        op->setOperand(i,
+                       mask(v, d, s, zero(getElementTypeOrSelf(v.getType()))));
       }
   // Result: batch dimensions, then the lhs's and the rhs's free ones.
   Value result = op->getResult(0);
@@ -186,8 +186,8 @@ LogicalResult Padder::visitConvolution(ConvolutionOp op) {
   for (unsigned i = 0; i < 2; ++i) {
     Value v = op->getOperand(i);
     if (Value s = size(v, contracted[i]))
-      op->setOperand(
-          i, mask(v, contracted[i], s, zero(getElementTypeOrSelf(v.getType()))));
+      op->setOperand(i, mask(v, contracted[i], s,
+                             zero(getElementTypeOrSelf(v.getType()))));
   }
   Value result = op->getResult(0);
   forward(lhs, dims.getInputBatch(), result, dims.getOutputBatch());
@@ -215,8 +215,8 @@ LogicalResult Padder::visitPad(PadOp op) {
     op->setOperand(0, mask(op->getOperand(0), d, s, op.getPaddingValue()));
     Value t = scalar<AddOp>(s, constant(low + high));
     if (interior) {
-      Value gaps = scalar<MaxOp>(scalar<SubtractOp>(s, constant(1)),
-                                 constant(0));
+      Value gaps =
+          scalar<MaxOp>(scalar<SubtractOp>(s, constant(1)), constant(0));
       t = scalar<AddOp>(t, scalar<MulOp>(gaps, constant(interior)));
     }
     setSize(op->getResult(0), d, t);
@@ -327,11 +327,11 @@ LogicalResult Padder::visit(Operation *op) {
           auto at = [&](ArrayRef<int64_t> v, int64_t dflt) {
             return static_cast<size_t>(d) < v.size() ? v[d] : dflt;
           };
-          if (window && (at(window.getSize(), 1) != 1 ||
-                         at(window.getStride(), 1) != 1 ||
-                         at(window.getPadLow(), 0) || at(window.getPadHigh(), 0) ||
-                         at(window.getLhsDilate(), 1) != 1 ||
-                         at(window.getRhsDilate(), 1) != 1))
+          if (window &&
+              (at(window.getSize(), 1) != 1 || at(window.getStride(), 1) != 1 ||
+               at(window.getPadLow(), 0) || at(window.getPadHigh(), 0) ||
+               at(window.getLhsDilate(), 1) != 1 ||
+               at(window.getRhsDilate(), 1) != 1))
             return unsupported(op, "a dynamic dimension has a window");
           forward(data[0], d, result, d);
         }

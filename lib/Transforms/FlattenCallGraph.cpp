@@ -77,7 +77,8 @@ void collectCallSites(ComputationOp comp, SmallVectorImpl<CallSite> &sites) {
 }
 
 struct FlattenCallGraphPass
-    : ChangeReportingPass<FlattenCallGraphPass, hlo::impl::HloFlattenCallGraphBase> {
+    : ChangeReportingPass<FlattenCallGraphPass,
+                          hlo::impl::HloFlattenCallGraphBase> {
   void run() {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);

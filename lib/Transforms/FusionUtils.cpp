@@ -92,8 +92,8 @@ FusionOp mlir::hlo::wrapInFusion(Operation *op, SymbolTable &symbols,
   symbols.insert(comp, where ? Block::iterator(where) : Block::iterator());
 
   b.setInsertionPoint(op);
-  Location loc = NameLoc::get(StringAttr::get(ctx, "fusion"),
-                              derivedLoc(op->getLoc()));
+  Location loc =
+      NameLoc::get(StringAttr::get(ctx, "fusion"), derivedLoc(op->getLoc()));
   NamedAttribute attrs[] = {
       b.getNamedAttr("calls", FlatSymbolRefAttr::get(comp.getSymNameAttr())),
       b.getNamedAttr("kind", FusionKindAttr::get(ctx, FusionKind::kLoop))};
@@ -162,8 +162,8 @@ void mlir::hlo::fuseProducerInto(Operation *producer, FusionOp fusion,
     fusion.getInputsMutable().erase(i);
   for (auto [i, arg] : llvm::enumerate(body->getArguments()))
     arg.setLoc(paramLoc(ctx, i));
-  comp.setFunctionType(FunctionType::get(ctx, body->getArgumentTypes(),
-                                         comp.getResultTypes()));
+  comp.setFunctionType(
+      FunctionType::get(ctx, body->getArgumentTypes(), comp.getResultTypes()));
 }
 
 void mlir::hlo::setFusionKindAndConfig(FusionOp fusion,
@@ -172,12 +172,12 @@ void mlir::hlo::setFusionKindAndConfig(FusionOp fusion,
   bool input = isa<ReduceOp>(getFusionHero(fusion, tables));
   FusionKind kind = input ? FusionKind::kInput : FusionKind::kLoop;
   fusion.setKindAttr(FusionKindAttr::get(ctx, kind));
-  std::string json = (Twine("{\"operation_queue_id\":\"0\",") +
-                      "\"wait_on_operation_queues\":[]," +
-                      "\"fusion_backend_config\":{\"kind\":\"" +
-                      (input ? "kInput" : "kLoop") +
-                      "\"},\"force_earliest_schedule\":false}")
-                         .str();
+  std::string json =
+      (Twine("{\"operation_queue_id\":\"0\",") +
+       "\"wait_on_operation_queues\":[]," +
+       "\"fusion_backend_config\":{\"kind\":\"" + (input ? "kInput" : "kLoop") +
+       "\"},\"force_earliest_schedule\":false}")
+          .str();
   Attribute config = BackendConfigAttr::parseJson(ctx, json);
   fusion->setAttr("backend_config",
                   config ? config : StringAttr::get(ctx, json));

@@ -47,9 +47,9 @@ void fuseProducerInto(Operation *producer, FusionOp fusion,
 void setFusionKindAndConfig(FusionOp fusion, SymbolTableCollection &tables);
 
 /// Names `fusion` and its fused computation as XLA's RenameFusions does:
-/// `<kind>_<hero opcodes>_fusion` and `fused_<hero opcodes>` (`loop_add_fusion`,
-/// `input_reduce_fusion`; the computation name made unique in `symbols`,
-/// `suffixes` holding the next `.N` to try per name).
+/// `<kind>_<hero opcodes>_fusion` and `fused_<hero opcodes>`
+/// (`loop_add_fusion`, `input_reduce_fusion`; the computation name made unique
+/// in `symbols`, `suffixes` holding the next `.N` to try per name).
 void nameFusion(FusionOp fusion, SymbolTable &symbols,
                 SymbolTableCollection &tables,
                 llvm::StringMap<unsigned> &suffixes);

@@ -121,7 +121,8 @@ static void expandGather(GatherOp op, SymbolTable &symbols) {
 
 namespace {
 struct GatherExpanderPass
-    : ChangeReportingPass<GatherExpanderPass, hlo::impl::HloGatherExpanderBase> {
+    : ChangeReportingPass<GatherExpanderPass,
+                          hlo::impl::HloGatherExpanderBase> {
   using ChangeReportingPass::ChangeReportingPass;
 
   /// True if `op` can be expanded and the mode picks it.

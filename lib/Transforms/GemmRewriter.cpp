@@ -131,9 +131,9 @@ static std::optional<std::complex<double>> broadcastScalar(Value v) {
   }
   if (auto it = dyn_cast<IntegerType>(et)) {
     APInt i = *dense.value_begin<APInt>();
-    return std::complex<double>(
-        it.isUnsigned() ? double(i.getZExtValue()) : double(i.getSExtValue()),
-        0.0);
+    return std::complex<double>(it.isUnsigned() ? double(i.getZExtValue())
+                                                : double(i.getSExtValue()),
+                                0.0);
   }
   return std::nullopt;
 }
@@ -300,8 +300,7 @@ struct GemmRewriterPass : hlo::impl::HloGemmRewriterBase<GemmRewriterPass> {
          b.getNamedAttr("rhs_contracting_dimensions",
                         dims(dot.getRhsContractingDims())),
          b.getNamedAttr("lhs_batch_dimensions", dims(dot.getLhsBatchDims())),
-         b.getNamedAttr("rhs_batch_dimensions",
-                        dims(dot.getRhsBatchDims()))});
+         b.getNamedAttr("rhs_batch_dimensions", dims(dot.getRhsBatchDims()))});
     auto prec = BackendConfigAttr::get(
         ctx, BackendConfigMessage::PrecisionConfig,
         {b.getNamedAttr("operand_precision", b.getArrayAttr(precision)),
@@ -319,8 +318,7 @@ struct GemmRewriterPass : hlo::impl::HloGemmRewriterBase<GemmRewriterPass> {
          b.getNamedAttr("grad_x", b.getBoolAttr(flag("grad_x"))),
          b.getNamedAttr("grad_y", b.getBoolAttr(flag("grad_y"))),
          b.getNamedAttr("damax_output", b.getBoolAttr(false)),
-         b.getNamedAttr("autotune_workspace_size",
-                        TextAttr::get(ctx, "\"0\"")),
+         b.getNamedAttr("autotune_workspace_size", TextAttr::get(ctx, "\"0\"")),
          b.getNamedAttr("scale_mode", TextAttr::get(ctx, "0"))});
     // GpuBackendConfig, keeping the dot's queue and scheduling members.
     auto old = dyn_cast_or_null<BackendConfigAttr>(dot.getBackendConfigAttr());
@@ -330,24 +328,23 @@ struct GemmRewriterPass : hlo::impl::HloGemmRewriterBase<GemmRewriterPass> {
     Attribute early = old ? old.getMember("force_earliest_schedule") : nullptr;
     SmallVector<NamedAttribute> root = {
         b.getNamedAttr("operation_queue_id", queue ? queue : i64(0))};
-    if (Attribute wait = old ? old.getMember("wait_on_operation_queues")
-                             : nullptr)
+    if (Attribute wait =
+            old ? old.getMember("wait_on_operation_queues") : nullptr)
       root.push_back(b.getNamedAttr("wait_on_operation_queues", wait));
     root.push_back(b.getNamedAttr("gemm_backend_config", gemmConfig));
     root.push_back(b.getNamedAttr("force_earliest_schedule",
                                   early ? early : b.getBoolAttr(false)));
     root.push_back(
         b.getNamedAttr("reification_cost", TextAttr::get(ctx, "[]")));
-    root.push_back(b.getNamedAttr("device_type",
-                                  TextAttr::get(ctx, "\"DEVICE_TYPE_INVALID\"")));
-    auto config =
-        BackendConfigAttr::get(ctx, BackendConfigMessage::Root, root);
+    root.push_back(b.getNamedAttr(
+        "device_type", TextAttr::get(ctx, "\"DEVICE_TYPE_INVALID\"")));
+    auto config = BackendConfigAttr::get(ctx, BackendConfigMessage::Root, root);
 
     OpBuilder builder(dot);
     bool useLt = enableCublasLt && batchCount(dot) <= 65535;
     Operation *call = createGemm(
-        builder, NameLoc::get(b.getStringAttr("custom-call"),
-                              derivedLoc(dot.getLoc())),
+        builder,
+        NameLoc::get(b.getStringAttr("custom-call"), derivedLoc(dot.getLoc())),
         useLt ? kLtTarget : kGemmTarget, dot.getType(),
         {dot.getLhs(), dot.getRhs()}, config, /*alias=*/false);
     if (DictionaryAttr fa = dot.getFrontendAttributesAttr())
@@ -380,8 +377,8 @@ struct GemmRewriterPass : hlo::impl::HloGemmRewriterBase<GemmRewriterPass> {
     if (alias)
       attrs.push_back(b.getNamedAttr(
           "output_to_operand_aliasing",
-          b.getArrayAttr({OutputOperandAliasAttr::get(b.getContext(), {}, 2,
-                                                      {})})));
+          b.getArrayAttr(
+              {OutputOperandAliasAttr::get(b.getContext(), {}, 2, {})})));
     Operation *call = createInstruction(
         builder, loc, CustomCallOp::getOperationName(), type, operands, attrs);
     gemms.insert(call);
@@ -432,11 +429,11 @@ struct GemmRewriterPass : hlo::impl::HloGemmRewriterBase<GemmRewriterPass> {
                      .empty()
                  ? "cublas-gemm"
                  : "cublas-batch-gemm";
-    Location loc = NameLoc::get(StringAttr::get(ctx, name),
-                                derivedLoc(gemm.getLoc()));
+    Location loc =
+        NameLoc::get(StringAttr::get(ctx, name), derivedLoc(gemm.getLoc()));
     Operation *fused = createGemm(
-        builder, loc, gemm.getCustomCallTarget(), consumer->getResult(0).getType(),
-        operands,
+        builder, loc, gemm.getCustomCallTarget(),
+        consumer->getResult(0).getType(), operands,
         configOf(gemm).withMember("gemm_backend_config", gemmConfig), alias);
     for (StringRef attr : {"frontend_attributes", "sharding"})
       if (Attribute a = gemm->getAttr(attr))
@@ -622,20 +619,20 @@ struct GemmRewriterPass : hlo::impl::HloGemmRewriterBase<GemmRewriterPass> {
     }
     Type resultType = gemm.getType();
     auto tupleType = TupleType::get(
-        ctx, {resultType,
-              RankedTensorType::get(
-                  {workspace}, IntegerType::get(ctx, 8),
-                  LayoutAttr::get(ctx, /*hasMinorToMajor=*/true, {0}, {}, {},
-                                  0, 0, {}, StringAttr()))});
+        ctx,
+        {resultType, RankedTensorType::get(
+                         {workspace}, IntegerType::get(ctx, 8),
+                         LayoutAttr::get(ctx, /*hasMinorToMajor=*/true, {0}, {},
+                                         {}, 0, 0, {}, StringAttr()))});
     OpBuilder builder(gemm);
-    Operation *call = createInstruction(
-        builder, gemm.getLoc(), CustomCallOp::getOperationName(), tupleType,
-        gemm->getOperands(), {});
+    Operation *call = createInstruction(builder, gemm.getLoc(),
+                                        CustomCallOp::getOperationName(),
+                                        tupleType, gemm->getOperands(), {});
     call->setAttrs(gemm->getAttrDictionary());
     if (gemm.getOutputToOperandAliasingAttr())
-      call->setAttr("output_to_operand_aliasing",
-                    builder.getArrayAttr({OutputOperandAliasAttr::get(
-                        ctx, {0}, 2, {})}));
+      call->setAttr(
+          "output_to_operand_aliasing",
+          builder.getArrayAttr({OutputOperandAliasAttr::get(ctx, {0}, 2, {})}));
     Location gteLoc = NameLoc::get(StringAttr::get(ctx, "get-tuple-element"),
                                    derivedLoc(gemm.getLoc()));
     Operation *gte = createInstruction(

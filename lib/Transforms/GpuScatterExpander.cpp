@@ -41,7 +41,8 @@ static bool isUnsupportedOnGpu(ScatterOp op) {
 
 namespace {
 struct GpuScatterExpanderPass
-    : ChangeReportingPass<GpuScatterExpanderPass, hlo::impl::HloGpuScatterExpanderBase> {
+    : ChangeReportingPass<GpuScatterExpanderPass,
+                          hlo::impl::HloGpuScatterExpanderBase> {
   void run() {
     ScatterExpansion expansion(getOperation());
     SmallVector<ScatterOp> scatters;

@@ -33,18 +33,16 @@ using namespace mlir::hlo;
 static llvm::hash_code structuralHash(ComputationOp comp) {
   llvm::hash_code h = hash_value(comp.getFunctionType());
   comp.getBody().walk([&](Operation *op) {
-    h = llvm::hash_combine(
-        h, OperationEquivalence::computeHash(
-               op, OperationEquivalence::ignoreHashValue,
-               OperationEquivalence::ignoreHashValue,
-               OperationEquivalence::IgnoreLocations));
+    h = llvm::hash_combine(h, OperationEquivalence::computeHash(
+                                  op, OperationEquivalence::ignoreHashValue,
+                                  OperationEquivalence::ignoreHashValue,
+                                  OperationEquivalence::IgnoreLocations));
   });
   return h;
 }
 
 namespace {
-struct HloCsePass
-    : ChangeReportingPass<HloCsePass, hlo::impl::HloCseBase> {
+struct HloCsePass : ChangeReportingPass<HloCsePass, hlo::impl::HloCseBase> {
   using ChangeReportingPass::ChangeReportingPass;
 
   void run() {

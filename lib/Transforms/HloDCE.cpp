@@ -25,8 +25,7 @@ using namespace mlir;
 using namespace mlir::hlo;
 
 namespace {
-struct HloDcePass
-    : ChangeReportingPass<HloDcePass, hlo::impl::HloDceBase> {
+struct HloDcePass : ChangeReportingPass<HloDcePass, hlo::impl::HloDceBase> {
   using ChangeReportingPass::ChangeReportingPass;
 
   void run() {
@@ -63,8 +62,7 @@ struct HloDcePass
     for (size_t i = 0; i < live.size(); ++i)
       forEachCallee(cast<ComputationOp>(live[i]), symbols,
                     [&](ComputationOp callee) { live.insert(callee); });
-    for (auto comp : llvm::make_early_inc_range(
-             module.getOps<ComputationOp>()))
+    for (auto comp : llvm::make_early_inc_range(module.getOps<ComputationOp>()))
       if (!live.contains(comp)) {
         comp.erase();
         ++numDeadComputations;

@@ -104,8 +104,9 @@ struct HloFixedPointPass : hlo::impl::HloFixedPointBase<HloFixedPointPass> {
 };
 } // namespace
 
-std::unique_ptr<Pass> mlir::hlo::createHloFixedPointPass(OpPassManager pipeline,
-                                                         unsigned maxIterations) {
+std::unique_ptr<Pass>
+mlir::hlo::createHloFixedPointPass(OpPassManager pipeline,
+                                   unsigned maxIterations) {
   return std::make_unique<HloFixedPointPass>(std::move(pipeline),
                                              maxIterations);
 }

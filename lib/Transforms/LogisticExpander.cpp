@@ -22,7 +22,8 @@ using namespace mlir::hlo;
 
 namespace {
 struct LogisticExpanderPass
-    : ChangeReportingPass<LogisticExpanderPass, hlo::impl::HloLogisticExpanderBase> {
+    : ChangeReportingPass<LogisticExpanderPass,
+                          hlo::impl::HloLogisticExpanderBase> {
   void run() {
     SmallVector<LogisticOp> worklist;
     getOperation().walk([&](LogisticOp op) {

@@ -56,7 +56,8 @@ static Type upcastType(Operation *op) {
 
 namespace {
 struct OperandUpcasterPass
-    : ChangeReportingPass<OperandUpcasterPass, hlo::impl::HloOperandUpcasterBase> {
+    : ChangeReportingPass<OperandUpcasterPass,
+                          hlo::impl::HloOperandUpcasterBase> {
   void run() {
     for (ComputationOp comp : nonFusionComputations(getOperation())) {
       for (Operation &op : comp.getBody().getOps()) {

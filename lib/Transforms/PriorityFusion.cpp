@@ -91,8 +91,8 @@ static bool isExpensive(Operation *op) {
   bool isFloat = isa<FloatType, ComplexType>(element);
   if (isa<DivOp, SqrtOp, RsqrtOp, ExpOp>(op))
     return isFloat && !(element.isF32() || element.isF16());
-  if (isa<Atan2Op, CbrtOp, CosOp, SinOp, TanOp, TanhOp, Expm1Op, LogOp,
-          Log1pOp, LogisticOp, PowOp, RemOp, ErfOp>(op))
+  if (isa<Atan2Op, CbrtOp, CosOp, SinOp, TanOp, TanhOp, Expm1Op, LogOp, Log1pOp,
+          LogisticOp, PowOp, RemOp, ErfOp>(op))
     return isFloat;
   return false;
 }
@@ -472,7 +472,8 @@ bool PriorityFuser::run() {
 
 namespace {
 struct PriorityFusionPass
-    : ChangeReportingPass<PriorityFusionPass, hlo::impl::HloPriorityFusionBase> {
+    : ChangeReportingPass<PriorityFusionPass,
+                          hlo::impl::HloPriorityFusionBase> {
   using ChangeReportingPass::ChangeReportingPass;
 
   void run() {

@@ -285,7 +285,8 @@ static int64_t unmodifiedDim(ArrayRef<int64_t> in, ArrayRef<int64_t> out,
 
 namespace {
 struct ReduceScatterCreatorPass
-    : ChangeReportingPass<ReduceScatterCreatorPass, hlo::impl::HloReduceScatterCreatorBase> {
+    : ChangeReportingPass<ReduceScatterCreatorPass,
+                          hlo::impl::HloReduceScatterCreatorBase> {
   int64_t nextChannelId = 1;
   int64_t numReplicas = 1, numPartitions = 1;
 

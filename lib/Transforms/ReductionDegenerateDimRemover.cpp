@@ -73,8 +73,8 @@ struct ReductionDegenerateDimRemoverPass
       // dimensions than the input, so every reshape is a new instruction.
       SmallVector<Value> outs;
       for (auto [input, type] : llvm::zip(inputs, resultTypes))
-        outs.push_back(reshapeTo(
-            b, loc, input, cast<RankedTensorType>(type).getShape()));
+        outs.push_back(
+            reshapeTo(b, loc, input, cast<RankedTensorType>(type).getShape()));
       result = n == 1 ? outs.front()
                       : createInferred<TupleOp>(b, loc, outs)->getResult(0);
     } else {
@@ -89,11 +89,12 @@ struct ReductionDegenerateDimRemoverPass
             cast<RankedTensorType>(type).getElementType()));
       Type reduceType = n == 1 ? canonical.front()
                                : TupleType::get(op.getContext(), canonical);
-      Value reduced = createReduce(b, loc, op, reduceType, reshaped, inits, dims);
+      Value reduced =
+          createReduce(b, loc, op, reduceType, reshaped, inits, dims);
       if (n == 1) {
-        result = reshapeTo(b, loc, reduced, cast<RankedTensorType>(
-                                                 resultTypes.front())
-                                                 .getShape());
+        result =
+            reshapeTo(b, loc, reduced,
+                      cast<RankedTensorType>(resultTypes.front()).getShape());
       } else {
         SmallVector<Value> outs;
         for (auto [i, type] : llvm::enumerate(resultTypes)) {

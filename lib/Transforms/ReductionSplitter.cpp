@@ -77,8 +77,8 @@ struct ReductionSplitterPass
         b, derivedLoc(op.getLoc()), op,
         RankedTensorType::get(preShape, getElementTypeOrSelf(op.getType())),
         {input}, {init}, {maxDim});
-    Value final =
-        createReduce(b, op.getLoc(), op, op.getType(), {pre}, {init}, finalDims);
+    Value final = createReduce(b, op.getLoc(), op, op.getType(), {pre}, {init},
+                               finalDims);
     replaceReduce(op, final);
     ++numSplits;
     changed = true;

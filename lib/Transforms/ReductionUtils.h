@@ -83,8 +83,7 @@ Value reshapeTo(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> shape);
 /// `reduce(inputs, inits)` over `dims` with `like`'s reducer, of result type
 /// `resultType`.
 Value createReduce(OpBuilder &b, Location loc, ReduceOp like, Type resultType,
-                   ValueRange inputs, ValueRange inits,
-                   ArrayRef<int64_t> dims);
+                   ValueRange inputs, ValueRange inits, ArrayRef<int64_t> dims);
 
 /// Replaces the reduce `op` by `value` (defined by an instruction made for
 /// it, which takes op's name, metadata and attributes) and erases `op`.

@@ -285,7 +285,8 @@ static StringRef algorithmName(RngAlgorithm algorithm) {
 
 namespace {
 struct RngBitGeneratorExpanderPass
-    : ChangeReportingPass<RngBitGeneratorExpanderPass, hlo::impl::HloRngBitGeneratorExpanderBase> {
+    : ChangeReportingPass<RngBitGeneratorExpanderPass,
+                          hlo::impl::HloRngBitGeneratorExpanderBase> {
   using ChangeReportingPass::ChangeReportingPass;
 
   /// The algorithm of rng_default, from `default-algorithm`.

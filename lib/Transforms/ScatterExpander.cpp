@@ -251,7 +251,8 @@ bool isAssociativeCombiner(ComputationOp combiner) {
 }
 
 struct ScatterExpanderPass
-    : ChangeReportingPass<ScatterExpanderPass, hlo::impl::HloScatterExpanderBase> {
+    : ChangeReportingPass<ScatterExpanderPass,
+                          hlo::impl::HloScatterExpanderBase> {
   using ChangeReportingPass::ChangeReportingPass;
 
   /// True if the mode picks `op` (isExpandable).

@@ -51,7 +51,8 @@ static std::optional<llvm::BitVector> usedOperands(SortOp sort,
 
 namespace {
 struct SortSimplifierPass
-    : ChangeReportingPass<SortSimplifierPass, hlo::impl::HloSortSimplifierBase> {
+    : ChangeReportingPass<SortSimplifierPass,
+                          hlo::impl::HloSortSimplifierBase> {
   void run() {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);

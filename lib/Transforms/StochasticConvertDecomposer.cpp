@@ -59,7 +59,8 @@ static Value decompose(ExpansionBuilder &b, StochasticConvertOp op) {
 
 namespace {
 struct StochasticConvertDecomposerPass
-    : ChangeReportingPass<StochasticConvertDecomposerPass, hlo::impl::HloStochasticConvertDecomposerBase> {
+    : ChangeReportingPass<StochasticConvertDecomposerPass,
+                          hlo::impl::HloStochasticConvertDecomposerBase> {
   void run() {
     SmallVector<StochasticConvertOp> worklist;
     getOperation().walk([&](StochasticConvertOp op) {

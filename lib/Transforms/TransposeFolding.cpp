@@ -72,7 +72,8 @@ static bool isRowColumnTranspose(TransposeOp transpose, ArrayRef<int64_t> batch,
 
 namespace {
 struct TransposeFoldingPass
-    : ChangeReportingPass<TransposeFoldingPass, hlo::impl::HloTransposeFoldingBase> {
+    : ChangeReportingPass<TransposeFoldingPass,
+                          hlo::impl::HloTransposeFoldingBase> {
   using ChangeReportingPass::ChangeReportingPass;
 
   void run() {

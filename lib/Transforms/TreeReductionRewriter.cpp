@@ -116,20 +116,22 @@ struct TreeReductionRewriterPass
     if (n > (int64_t(1) << 60)) // M * M must not overflow.
       return;
     int64_t m = ceilSqrt(n);
-    int64_t padded = n % m == 0 ? n : padToMultiple ? (n + m - 1) / m * m : m * m;
+    int64_t padded = n % m == 0      ? n
+                     : padToMultiple ? (n + m - 1) / m * m
+                                     : m * m;
     Value source = input;
     if (padded != n) {
       SmallVector<int64_t> low(rank, 0), high(rank, 0), interior(rank, 0);
       high[reducedDim] = padded - n;
       SmallVector<int64_t> paddedShape(shape);
       paddedShape[reducedDim] = padded;
-      source = createInstruction(
-                   b, loc, PadOp::getOperationName(), arrayOf(paddedShape),
-                   {input, init},
-                   {b.getNamedAttr("padding",
-                                   PaddingAttr::get(op.getContext(), low, high,
-                                                    interior))})
-                   ->getResult(0);
+      source =
+          createInstruction(
+              b, loc, PadOp::getOperationName(), arrayOf(paddedShape),
+              {input, init},
+              {b.getNamedAttr("padding", PaddingAttr::get(op.getContext(), low,
+                                                          high, interior))})
+              ->getResult(0);
     }
     SmallVector<int64_t> split(shape);
     split[reducedDim] = padded / m;

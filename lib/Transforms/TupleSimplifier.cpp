@@ -52,7 +52,8 @@ static Value forwardTuple(TupleOp tuple) {
 
 namespace {
 struct TupleSimplifierPass
-    : ChangeReportingPass<TupleSimplifierPass, hlo::impl::HloTupleSimplifierBase> {
+    : ChangeReportingPass<TupleSimplifierPass,
+                          hlo::impl::HloTupleSimplifierBase> {
   using ChangeReportingPass::ChangeReportingPass;
 
   void run() {

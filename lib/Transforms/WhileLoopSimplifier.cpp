@@ -116,8 +116,7 @@ public:
 
   /// True if every operand is a constant.
   bool isConstant() const {
-    return llvm::all_of(constants,
-                        [](const auto &c) { return c.has_value(); });
+    return llvm::all_of(constants, [](const auto &c) { return c.has_value(); });
   }
 
   /// The value of the instruction for `variable`.
@@ -144,9 +143,9 @@ private:
 /// instruction of constants. The condition is evaluated on the variable,
 /// then the update, until the condition fails: the trip count, if that
 /// happens within `maxTrips` updates (XLA's max_brute_force_iters).
-static std::optional<int64_t>
-bruteForceTripCount(Loop &loop, runtime::Evaluator &evaluator,
-                    int64_t maxTrips) {
+static std::optional<int64_t> bruteForceTripCount(Loop &loop,
+                                                  runtime::Evaluator &evaluator,
+                                                  int64_t maxTrips) {
   Operation *test = loop.cond.getRootValue().getDefiningOp();
   auto root = loop.body.getRootValue().getDefiningOp<TupleOp>();
   auto init = loop.init().getDefiningOp<TupleOp>();
@@ -467,9 +466,10 @@ tripCount(Loop &loop, std::optional<runtime::Evaluator> &evaluator) {
 /// once (XLA's `skip-simplify-while-loops_trip-count-one`).
 static bool keepsOneTrip(Loop &loop) {
   auto attrs = loop.op->getAttrOfType<DictionaryAttr>("frontend_attributes");
-  auto skip = attrs ? attrs.getAs<StringAttr>(
-                          "skip-simplify-while-loops_trip-count-one")
-                    : nullptr;
+  auto skip =
+      attrs
+          ? attrs.getAs<StringAttr>("skip-simplify-while-loops_trip-count-one")
+          : nullptr;
   return skip && skip.getValue() == "true";
 }
 
@@ -513,7 +513,8 @@ struct WhileLoopSimplifierPass
         continue;
       replaced.insert(loop.cond);
       replaced.insert(loop.body);
-      if (isEffectFree(loop.cond) && removeLoop(loop, tripCount(loop, evaluator))) {
+      if (isEffectFree(loop.cond) &&
+          removeLoop(loop, tripCount(loop, evaluator))) {
         ++numLoopsRemoved;
         continue;
       }

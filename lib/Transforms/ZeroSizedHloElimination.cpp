@@ -36,7 +36,8 @@ static bool isReplaceable(Operation *op) {
 
 namespace {
 struct ZeroSizedHloEliminationPass
-    : ChangeReportingPass<ZeroSizedHloEliminationPass, hlo::impl::HloZeroSizedHloEliminationBase> {
+    : ChangeReportingPass<ZeroSizedHloEliminationPass,
+                          hlo::impl::HloZeroSizedHloEliminationBase> {
   void run() {
     for (auto comp : getOperation().getOps<ComputationOp>()) {
       for (Operation &op :

@@ -19,9 +19,9 @@
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Dialect/Hlo/HloSyntax.h"
 #include "Hlo/Runtime/SemanticsCheck.h"
-#include "ToolOptions.h"
 #include "Hlo/Transforms/Passes.h"
 #include "Hlo/Translate/HloText.h"
+#include "ToolOptions.h"
 
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/Debug/CLOptionsSetup.h"
@@ -90,12 +90,12 @@ static cl::opt<double>
                        cl::desc("Relative tolerance of --hlo-check-semantics"),
                        cl::init(1e-5), cl::cat(hloOptCategory));
 
-static cl::opt<std::string> dumpTo(
-    "hlo-dump-to",
-    cl::desc("Write the module as HLO text to this folder before the "
-             "pipeline and after every pass that changes it (XLA's "
-             "--xla_dump_to)"),
-    cl::value_desc("dir"), cl::cat(hloOptCategory));
+static cl::opt<std::string>
+    dumpTo("hlo-dump-to",
+           cl::desc("Write the module as HLO text to this folder before the "
+                    "pipeline and after every pass that changes it (XLA's "
+                    "--xla_dump_to)"),
+           cl::value_desc("dir"), cl::cat(hloOptCategory));
 static cl::opt<std::string> dumpPassRe(
     "hlo-dump-pass-re",
     cl::desc("With --hlo-dump-to: dump only after the passes whose argument "
@@ -365,8 +365,7 @@ int main(int argc, char **argv) {
     }
   const MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
   if (Error err = hlo::loadGpuDeviceFromCLOptions()) {
-    errs() << "hlo-opt: --hlo-gpu-device: " << toString(std::move(err))
-           << "\n";
+    errs() << "hlo-opt: --hlo-gpu-device: " << toString(std::move(err)) << "\n";
     return 1;
   }
 

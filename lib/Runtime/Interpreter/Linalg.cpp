@@ -373,29 +373,26 @@ EvalResult eval::evalGemmCustomCall(Interp &interp, CustomCallOp op,
                              cfg.getDouble("alpha_imag").value_or(0));
   double beta = cfg.getDouble("beta").value_or(0);
   auto tuple = dyn_cast<TupleType>(op.getType());
-  if (!tuple || tuple.size() != 2 ||
-      !isa<RankedTensorType>(tuple.getType(0)) ||
+  if (!tuple || tuple.size() != 2 || !isa<RankedTensorType>(tuple.getType(0)) ||
       !isa<RankedTensorType>(tuple.getType(1)))
     return fail("the result must be the tuple (result, s8[workspace])");
   size_t expected = 2 + (beta != 0) + bias;
   if (operands.size() != expected)
     return fail("expected " + Twine(expected) + " operands (A, B" +
-                (beta != 0 ? ", C" : "") + (bias ? ", bias" : "") +
-                "), got " + Twine(operands.size()));
+                (beta != 0 ? ", C" : "") + (bias ? ", bias" : "") + "), got " +
+                Twine(operands.size()));
   for (const Literal *l : operands)
     if (!l->isArray())
       return fail("operands must be arrays");
   Literal zeros = Literal::zeros(tuple.getType(0));
-  if (failed(checkDotDims(interp, op, *operands[0], *operands[1], zeros,
-                          dims("lhs_batch_dimensions"),
-                          dims("lhs_contracting_dimensions"),
-                          dims("rhs_batch_dimensions"),
-                          dims("rhs_contracting_dimensions"))))
+  if (failed(checkDotDims(
+          interp, op, *operands[0], *operands[1], zeros,
+          dims("lhs_batch_dimensions"), dims("lhs_contracting_dimensions"),
+          dims("rhs_batch_dimensions"), dims("rhs_contracting_dimensions"))))
     return failure();
   FailureOr<Literal> d =
-      dotInto(interp, op, *operands[0], *operands[1],
-              std::move(zeros), dims("lhs_batch_dimensions"),
-              dims("lhs_contracting_dimensions"),
+      dotInto(interp, op, *operands[0], *operands[1], std::move(zeros),
+              dims("lhs_batch_dimensions"), dims("lhs_contracting_dimensions"),
               dims("rhs_batch_dimensions"), dims("rhs_contracting_dimensions"));
   if (failed(d))
     return failure();
@@ -459,8 +456,8 @@ EvalResult eval::evalGemmCustomCall(Interp &interp, CustomCallOp op,
       return fail("the bias must be a float vector of the result's type "
                   "and at most its rank");
     SmallVector<int64_t> outOrder = minorToMajor(tuple.getType(0));
-    SmallVector<int64_t> biasOrder = minorToMajor(op->getOperand(
-        operands.size() - 1).getType());
+    SmallVector<int64_t> biasOrder =
+        minorToMajor(op->getOperand(operands.size() - 1).getType());
     SmallVector<int64_t> biasStrides = stridesOf(v.getShape());
     SmallVector<int64_t> map(out.getRank(), -1); // out dim -> bias stride
     for (int64_t i = 0; i < v.getRank(); ++i) {

@@ -255,8 +255,8 @@ static FailureOr<Literal> sliceToDynamic(Interp &interp, CustomCallOp op,
     int64_t size = indexValue(*dim), bound = in.getShape()[d];
     if (size < 0 || size > bound)
       return interp.error(op, "size " + Twine(size) + " of dimension " +
-                                  Twine(d) + " is outside [0, " +
-                                  Twine(bound) + "] (its bound)");
+                                  Twine(d) + " is outside [0, " + Twine(bound) +
+                                  "] (its bound)");
     sizes.push_back(size);
   }
   FailureOr<Literal> out = reshape(interp, op, in);
