@@ -200,9 +200,10 @@ LogicalResult Padder::run() {
 }
 
 namespace {
-struct DynamicPadderPass : hlo::impl::HloDynamicPadderBase<DynamicPadderPass> {
-  using Base::Base;
-  void runOnOperation() override {
+struct DynamicPadderPass
+    : ChangeReportingPass<DynamicPadderPass, hlo::impl::HloDynamicPadderBase> {
+  using ChangeReportingPass::ChangeReportingPass;
+  void run() {
     ModuleOp module = getOperation();
     ComputationOp entry;
     bool any = false;
@@ -234,15 +235,8 @@ struct DynamicPadderPass : hlo::impl::HloDynamicPadderBase<DynamicPadderPass> {
       if (comp.getEntry())
         entry = comp;
     if (!entry)
-      return markAllAnalysesPreserved();
-    SmallVector<ComputationOp> reached = {entry};
-    DenseSet<Operation *> seen = {entry};
-    for (size_t i = 0; i < reached.size(); ++i)
-      forEachCallee(reached[i], symbols, [&](ComputationOp callee) {
-        if (seen.insert(callee).second)
-          reached.push_back(callee);
-      });
-    for (ComputationOp comp : reached) {
+      return;
+    for (ComputationOp comp : reachableComputations({entry}, symbols)) {
       bool inEntry = comp == entry;
       auto checkAll = [&](Operation *op, TypeRange types) {
         return llvm::all_of(types,
@@ -255,7 +249,8 @@ struct DynamicPadderPass : hlo::impl::HloDynamicPadderBase<DynamicPadderPass> {
         return signalPassFailure();
     }
     if (!any)
-      return markAllAnalysesPreserved();
+      return;
+    changed = true;
     if (failed(Padder(entry, sliceDynamicOutput).run()))
       return signalPassFailure();
     ++numPadded;

@@ -52,21 +52,10 @@ using namespace mlir::hlo;
 static constexpr StringLiteral kGemmTarget = "__cublas$gemm";
 static constexpr StringLiteral kLtTarget = "__cublas$lt$matmul";
 
-/// The layout's minor-to-major order of `type`, row-major when it has none.
-static SmallVector<int64_t> minorToMajor(RankedTensorType type) {
-  if (auto layout = dyn_cast_or_null<LayoutAttr>(type.getEncoding()))
-    if (layout.getHasMinorToMajor())
-      return SmallVector<int64_t>(layout.getMinorToMajor());
-  SmallVector<int64_t> order;
-  for (int64_t d = type.getRank() - 1; d >= 0; --d)
-    order.push_back(d);
-  return order;
-}
-
 /// True if the first `numBatch` dimensions of `type` are its most major
 /// ones, in order (what the strides of the backend config assume).
 static bool batchDimsMajor(RankedTensorType type, int64_t numBatch) {
-  SmallVector<int64_t> order = minorToMajor(type);
+  SmallVector<int64_t> order = getMinorToMajor(type);
   if (static_cast<int64_t>(order.size()) != type.getRank())
     return false;
   for (int64_t i = 0; i < numBatch; ++i)
@@ -169,14 +158,15 @@ static void eraseWithDeadOperands(Operation *op) {
 }
 
 namespace {
-struct GemmRewriterPass : hlo::impl::HloGemmRewriterBase<GemmRewriterPass> {
-  using Base::Base;
+struct GemmRewriterPass
+    : ChangeReportingPass<GemmRewriterPass, hlo::impl::HloGemmRewriterBase> {
+  using ChangeReportingPass::ChangeReportingPass;
 
   /// The GEMMs created so far, with their array results.
   llvm::SetVector<Operation *> gemms;
   ModuleOp module;
 
-  void runOnOperation() override {
+  void run() {
     module = getOperation();
     for (ComputationOp comp : nonFusionComputations(module)) {
       gemms.clear();
@@ -354,6 +344,7 @@ struct GemmRewriterPass : hlo::impl::HloGemmRewriterBase<GemmRewriterPass> {
     dot.getResult().replaceAllUsesWith(call->getResult(0));
     dot.erase();
     ++numGemms;
+    changed = true;
   }
 
   static int64_t batchCount(DotOp dot) {
@@ -442,6 +433,7 @@ struct GemmRewriterPass : hlo::impl::HloGemmRewriterBase<GemmRewriterPass> {
     gemms.remove(gemm);
     eraseWithDeadOperands(consumer);
     ++numFolded;
+    changed = true;
   }
 
   /// gemm * broadcast(c) -> alpha *= c.
@@ -468,6 +460,7 @@ struct GemmRewriterPass : hlo::impl::HloGemmRewriterBase<GemmRewriterPass> {
       mul.getResult().replaceAllUsesWith(gemm.getResult());
       eraseWithDeadOperands(mul);
       ++numFolded;
+      changed = true;
       return;
     }
   }
@@ -529,8 +522,8 @@ struct GemmRewriterPass : hlo::impl::HloGemmRewriterBase<GemmRewriterPass> {
         cfg.getString("epilogue").value_or("") != "DEFAULT")
       return false;
     ArrayRef<int64_t> bdims = orEmpty(bcast.getDimensions());
-    SmallVector<int64_t> outOrder = minorToMajor(ot);
-    SmallVector<int64_t> biasOrder = minorToMajor(bt);
+    SmallVector<int64_t> outOrder = getMinorToMajor(ot);
+    SmallVector<int64_t> biasOrder = getMinorToMajor(bt);
     for (int64_t i = 0; i < numCols; ++i) {
       const auto *it = llvm::find(bdims, outOrder[i]);
       if (it == bdims.end() || biasOrder[i] != it - bdims.begin())

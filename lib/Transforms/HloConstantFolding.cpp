@@ -183,10 +183,11 @@ struct ConstantFolder {
 };
 
 struct HloConstantFoldingPass
-    : hlo::impl::HloConstantFoldingBase<HloConstantFoldingPass> {
-  using HloConstantFoldingBase::HloConstantFoldingBase;
+    : ChangeReportingPass<HloConstantFoldingPass,
+                          hlo::impl::HloConstantFoldingBase> {
+  using ChangeReportingPass::ChangeReportingPass;
 
-  void runOnOperation() override {
+  void run() {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
     DenseSet<Operation *> fused;
@@ -195,7 +196,6 @@ struct HloConstantFoldingPass
         fused.insert(callee);
     });
     ConstantFolder folder(module, maxElements);
-    bool changed = false;
     for (auto comp : module.getOps<ComputationOp>()) {
       if (fused.contains(comp))
         continue;
@@ -207,8 +207,6 @@ struct HloConstantFoldingPass
         changed = true;
       }
     }
-    if (!changed)
-      markAllAnalysesPreserved();
   }
 };
 } // namespace

@@ -14,7 +14,7 @@
 
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace mlir::hlo {
 #define GEN_PASS_DEF_HLODCE
@@ -50,18 +50,18 @@ struct HloDcePass : ChangeReportingPass<HloDcePass, hlo::impl::HloDceBase> {
     // Without an entry computation (a library of computations), every
     // computation may be called from outside: nothing is dead.
     SymbolTable symbols(module);
-    llvm::SetVector<Operation *> live;
+    SmallVector<ComputationOp> roots;
     bool hasEntry = false;
     for (auto comp : module.getOps<ComputationOp>()) {
       hasEntry |= comp.getEntry();
       if (comp.getEntry() || comp.isPublic())
-        live.insert(comp);
+        roots.push_back(comp);
     }
     if (!hasEntry)
       return;
-    for (size_t i = 0; i < live.size(); ++i)
-      forEachCallee(cast<ComputationOp>(live[i]), symbols,
-                    [&](ComputationOp callee) { live.insert(callee); });
+    DenseSet<Operation *> live;
+    for (ComputationOp comp : reachableComputations(roots, symbols))
+      live.insert(comp);
     for (auto comp : llvm::make_early_inc_range(module.getOps<ComputationOp>()))
       if (!live.contains(comp)) {
         comp.erase();

@@ -29,6 +29,22 @@ void mlir::hlo::forEachCallee(ComputationOp comp, SymbolTable &symbols,
         fn(callee);
 }
 
+SmallVector<ComputationOp>
+mlir::hlo::reachableComputations(ArrayRef<ComputationOp> roots,
+                                 SymbolTable &symbols) {
+  SmallVector<ComputationOp> reached;
+  llvm::DenseSet<Operation *> seen;
+  for (ComputationOp root : roots)
+    if (seen.insert(root).second)
+      reached.push_back(root);
+  for (size_t i = 0; i < reached.size(); ++i)
+    forEachCallee(reached[i], symbols, [&](ComputationOp callee) {
+      if (seen.insert(callee).second)
+        reached.push_back(callee);
+    });
+  return reached;
+}
+
 SmallVector<ComputationOp> mlir::hlo::calleesFirst(ModuleOp module,
                                                    SymbolTable &symbols) {
   SmallVector<ComputationOp> order;

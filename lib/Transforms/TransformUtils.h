@@ -94,6 +94,11 @@ protected:
 void forEachCallee(ComputationOp comp, SymbolTable &symbols,
                    function_ref<void(ComputationOp)> fn);
 
+/// `roots` and the computations they reach through the call graph, each
+/// once, roots first.
+SmallVector<ComputationOp> reachableComputations(ArrayRef<ComputationOp> roots,
+                                                 SymbolTable &symbols);
+
 /// The computations of `module`, each after every computation it refers to
 /// (a depth-first post-order of the call graph, iterative; the members of a
 /// cycle come in some order).

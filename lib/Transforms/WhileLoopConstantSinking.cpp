@@ -32,8 +32,9 @@ using namespace mlir::hlo;
 
 namespace {
 struct WhileLoopConstantSinkingPass
-    : hlo::impl::HloWhileLoopConstantSinkingBase<WhileLoopConstantSinkingPass> {
-  using HloWhileLoopConstantSinkingBase::HloWhileLoopConstantSinkingBase;
+    : ChangeReportingPass<WhileLoopConstantSinkingPass,
+                          hlo::impl::HloWhileLoopConstantSinkingBase> {
+  using ChangeReportingPass::ChangeReportingPass;
 
   /// The instructions that make `v` if it may be sunk (a constant, or a
   /// broadcast of one with sink-broadcast-of-constants), operands first.
@@ -78,20 +79,17 @@ struct WhileLoopConstantSinkingPass
     return true;
   }
 
-  void runOnOperation() override {
+  void run() {
     ModuleOp module = getOperation();
     if (!module.walk([](WhileOp) { return WalkResult::interrupt(); })
-             .wasInterrupted()) {
-      markAllAnalysesPreserved();
+             .wasInterrupted())
       return;
-    }
     SymbolTable symbols(module);
     // How many instructions call each computation.
     DenseMap<Operation *, unsigned> callers;
     for (auto comp : module.getOps<ComputationOp>())
       forEachCallee(comp, symbols, [&](ComputationOp c) { ++callers[c]; });
     SmallVector<ComputationOp> order = calleesFirst(module, symbols);
-    bool changed = false;
     for (ComputationOp comp : llvm::reverse(order)) {
       for (auto loop : comp.getBody().getOps<WhileOp>()) {
         auto cond = symbols.lookup<ComputationOp>(loop.getCondition());
@@ -120,8 +118,6 @@ struct WhileLoopConstantSinkingPass
         }
       }
     }
-    if (!changed)
-      markAllAnalysesPreserved();
   }
 };
 } // namespace

@@ -497,8 +497,9 @@ static bool removeLoop(Loop &loop, std::optional<int64_t> trips) {
 
 namespace {
 struct WhileLoopSimplifierPass
-    : hlo::impl::HloWhileLoopSimplifierBase<WhileLoopSimplifierPass> {
-  void runOnOperation() override {
+    : ChangeReportingPass<WhileLoopSimplifierPass,
+                          hlo::impl::HloWhileLoopSimplifierBase> {
+  void run() {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
     SmallVector<WhileOp> loops;
@@ -516,19 +517,22 @@ struct WhileLoopSimplifierPass
       if (isEffectFree(loop.cond) &&
           removeLoop(loop, tripCount(loop, evaluator))) {
         ++numLoopsRemoved;
+        changed = true;
         continue;
       }
       if (!isa<TupleType>(op.getType()))
         continue;
-      if (flattenState(loop, symbols))
+      if (flattenState(loop, symbols)) {
         ++numFlattened;
-      if (removeElements(loop, symbols))
+        changed = true;
+      }
+      if (removeElements(loop, symbols)) {
         ++numElementsRemoved;
+        changed = true;
+      }
     }
-    if (replaced.empty()) {
-      markAllAnalysesPreserved();
+    if (!changed)
       return;
-    }
     // The old computations that nothing calls any more.
     DenseSet<StringAttr> referenced;
     if (std::optional<SymbolTable::UseRange> uses =

@@ -831,3 +831,16 @@ LayoutAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
     return emitError() << "element size and memory space are non-negative";
   return success();
 }
+
+SmallVector<int64_t> mlir::hlo::getMinorToMajor(Type type) {
+  auto tensor = cast<RankedTensorType>(type);
+  if (auto layout = dyn_cast_or_null<LayoutAttr>(tensor.getEncoding()))
+    if (layout.getHasMinorToMajor() &&
+        static_cast<int64_t>(layout.getMinorToMajor().size()) ==
+            tensor.getRank())
+      return SmallVector<int64_t>(layout.getMinorToMajor());
+  SmallVector<int64_t> order;
+  for (int64_t d = tensor.getRank() - 1; d >= 0; --d)
+    order.push_back(d);
+  return order;
+}

@@ -17,19 +17,6 @@ using namespace mlir::hlo;
 using namespace mlir::hlo::runtime;
 using namespace mlir::hlo::runtime::eval;
 
-/// The minor-to-major order of an array type's layout (row-major default).
-static SmallVector<int64_t> minorToMajor(Type type, int64_t rank) {
-  auto tt = cast<RankedTensorType>(type);
-  if (auto layout = dyn_cast_or_null<LayoutAttr>(tt.getEncoding()))
-    if (layout.getHasMinorToMajor() &&
-        static_cast<int64_t>(layout.getMinorToMajor().size()) == rank)
-      return SmallVector<int64_t>(layout.getMinorToMajor());
-  SmallVector<int64_t> order;
-  for (int64_t d = rank - 1; d >= 0; --d)
-    order.push_back(d);
-  return order;
-}
-
 /// The tiles of `type`'s layout (empty without a layout or tiles).
 static SmallVector<ArrayRef<int64_t>> tilesOf(Type type) {
   auto layout =
@@ -112,10 +99,10 @@ private:
 static FailureOr<Literal> tiledBitcast(Interp &interp, Operation *op,
                                        const Literal &in, Literal out) {
   TiledLayout inLayout(in.getShape(),
-                       minorToMajor(op->getOperand(0).getType(), in.getRank()),
+                       getMinorToMajor(op->getOperand(0).getType()),
                        tilesOf(op->getOperand(0).getType()));
   TiledLayout outLayout(out.getShape(),
-                        minorToMajor(op->getResult(0).getType(), out.getRank()),
+                        getMinorToMajor(op->getResult(0).getType()),
                         tilesOf(op->getResult(0).getType()));
   if (!inLayout.isSupported() || !outLayout.isSupported())
     return interp.error(op, "tiles with a combined ('*') dimension are not "
@@ -156,10 +143,8 @@ FailureOr<Literal> eval::bitcast(Interp &interp, Operation *op,
       !tilesOf(op->getResult(0).getType()).empty())
     return tiledBitcast(interp, op, in, std::move(out));
   bool sameType = in.getElementType() == out.getElementType();
-  SmallVector<int64_t> inOrder =
-      minorToMajor(op->getOperand(0).getType(), in.getRank());
-  SmallVector<int64_t> outOrder =
-      minorToMajor(op->getResult(0).getType(), out.getRank());
+  SmallVector<int64_t> inOrder = getMinorToMajor(op->getOperand(0).getType());
+  SmallVector<int64_t> outOrder = getMinorToMajor(op->getResult(0).getType());
   // Physical strides of the result.
   SmallVector<int64_t> outStride(out.getRank());
   int64_t s = 1;

@@ -328,18 +328,6 @@ static FailureOr<Literal> scaledDot(Interp &interp, ScaledDotOp op,
       orEmpty(op.getRhsContractingDims()));
 }
 
-/// The layout order of an array type (row-major without a layout).
-static SmallVector<int64_t> minorToMajor(Type type) {
-  auto rt = cast<RankedTensorType>(type);
-  if (auto layout = dyn_cast_or_null<LayoutAttr>(rt.getEncoding()))
-    if (layout.getHasMinorToMajor())
-      return SmallVector<int64_t>(layout.getMinorToMajor());
-  SmallVector<int64_t> order;
-  for (int64_t d = rt.getRank() - 1; d >= 0; --d)
-    order.push_back(d);
-  return order;
-}
-
 /// `__cublas$gemm` / `__cublas$lt$matmul`: D = epilogue(alpha * dot(A, B) +
 /// beta * C + bias), returned with a zero workspace as the tuple (D,
 /// s8[workspace]). Each step is rounded to D's element type, as the
@@ -455,9 +443,9 @@ EvalResult eval::evalGemmCustomCall(Interp &interp, CustomCallOp op,
         v.getRank() > out.getRank())
       return fail("the bias must be a float vector of the result's type "
                   "and at most its rank");
-    SmallVector<int64_t> outOrder = minorToMajor(tuple.getType(0));
+    SmallVector<int64_t> outOrder = getMinorToMajor(tuple.getType(0));
     SmallVector<int64_t> biasOrder =
-        minorToMajor(op->getOperand(operands.size() - 1).getType());
+        getMinorToMajor(op->getOperand(operands.size() - 1).getType());
     SmallVector<int64_t> biasStrides = stridesOf(v.getShape());
     SmallVector<int64_t> map(out.getRank(), -1); // out dim -> bias stride
     for (int64_t i = 0; i < v.getRank(); ++i) {

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HloTestPasses.h"
+#include "TestNames.h"
 
 #include "Hlo/Analysis/GpuDeviceInfo.h"
 #include "Hlo/Analysis/GpuPerformanceModel.h"
@@ -31,25 +32,6 @@ using namespace mlir;
 using namespace mlir::hlo;
 
 namespace {
-
-std::optional<StringRef> locationName(Location loc) {
-  if (auto name = dyn_cast<NameLoc>(loc))
-    return name.getName().getValue();
-  if (auto fused = dyn_cast<FusedLoc>(loc))
-    for (Location inner : fused.getLocations())
-      if (std::optional<StringRef> name = locationName(inner))
-        return name;
-  return std::nullopt;
-}
-
-std::string nameOf(Value value) {
-  Location loc = isa<BlockArgument>(value) ? cast<BlockArgument>(value).getLoc()
-                                           : value.getDefiningOp()->getLoc();
-  if (std::optional<StringRef> name = locationName(loc))
-    return name->str();
-  std::string text = printHloInstruction(value);
-  return text.substr(0, text.find(" = "));
-}
 
 struct TestPrintCostPass
     : public PassWrapper<TestPrintCostPass, OperationPass<ModuleOp>> {
@@ -73,7 +55,7 @@ struct TestPrintCostPass
       for (Operation &op : comp.getBody().front().without_terminator()) {
         if (op.getNumResults() != 1)
           continue;
-        os << "%" << nameOf(op.getResult(0)) << ":";
+        os << "%" << instructionName(op.getResult(0)) << ":";
         const EstimateRunTimeData &data = model.estimateRunTime(&op);
         if (!data.isKernel) {
           os << " no kernel\n";
@@ -86,7 +68,7 @@ struct TestPrintCostPass
            << " exec_us=" << us(data.execUs) << " total_us=" << us(data.totalUs)
            << "\n";
         for (auto [i, read] : llvm::enumerate(data.reads))
-          os << "  operand " << i << " %" << nameOf(read.operand)
+          os << "  operand " << i << " %" << instructionName(read.operand)
              << ": total=" << read.bytesTotal << " net=" << read.bytesNet
              << (read.coalesced ? " coalesced" : " uncoalesced") << "\n";
       }
@@ -128,9 +110,9 @@ struct TestPrintFusionBenefitPass
         if (users.empty())
           continue;
         FusionRunTimes times = model.estimateFusionBenefit(&op, users);
-        os << "%" << nameOf(op.getResult(0)) << " into";
+        os << "%" << instructionName(op.getResult(0)) << " into";
         for (Operation *user : users)
-          os << " %" << nameOf(user->getResult(0));
+          os << " %" << instructionName(user->getResult(0));
         os << ": unfused_us=" << us(times.unfusedUs)
            << " fused_us=" << us(times.fusedUs)
            << " benefit_us=" << us(times.benefitUs()) << "\n";

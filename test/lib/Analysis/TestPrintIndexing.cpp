@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HloTestPasses.h"
+#include "TestNames.h"
 
 #include "Hlo/Analysis/IndexingAnalysis.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
@@ -37,24 +38,12 @@ using namespace mlir::hlo;
 
 namespace {
 
-/// The HLO instruction name in a location (a NameLoc, possibly inside a
-/// FusedLoc carrying metadata).
-std::optional<StringRef> locationName(Location loc) {
-  if (auto name = dyn_cast<NameLoc>(loc))
-    return name.getName().getValue();
-  if (auto fused = dyn_cast<FusedLoc>(loc))
-    for (Location inner : fused.getLocations())
-      if (std::optional<StringRef> name = locationName(inner))
-        return name;
-  return std::nullopt;
-}
-
 class Printer {
 public:
   explicit Printer(raw_ostream &os) : os(os) {}
 
   void printInstruction(Operation *op) {
-    std::string name = "%" + instructionName(op->getResult(0));
+    std::string name = "%" + nameOf(op->getResult(0));
     unsigned numOutputs = getNumIndexingOutputs(op);
     for (unsigned k = 0; k < numOutputs; ++k) {
       InstructionIndexing indexing = computeOutputToInputIndexing(op, k);
@@ -87,15 +76,8 @@ private:
   }
 
   /// The name the HLO exporter gives `value`.
-  std::string instructionName(Value value) {
-    Location loc = isa<BlockArgument>(value)
-                       ? cast<BlockArgument>(value).getLoc()
-                       : value.getDefiningOp()->getLoc();
-    if (std::optional<StringRef> name = locationName(loc))
-      return name->str();
-    // A made-up name: the exporter's, before ` = `.
-    StringRef text = hloText(value);
-    return text.take_front(text.find(" = ")).str();
+  std::string nameOf(Value value) {
+    return instructionName(value, [&](Value v) { return hloText(v).str(); });
   }
 
   /// printHloInstruction(value), computed once per value.

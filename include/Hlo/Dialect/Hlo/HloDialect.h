@@ -153,6 +153,10 @@ std::string getOpcode(Operation *op);
 /// The data operands of an HLO instruction (all operands but its control
 /// predecessors); all operands of any other op.
 OperandRange getDataOperands(Operation *op);
+
+/// The minor-to-major dimension order of the array type `type`: its
+/// layout's, or row-major (rank - 1, ..., 0) when it has none.
+SmallVector<int64_t> getMinorToMajor(Type type);
 } // namespace mlir::hlo
 
 #endif // HLO_DIALECT_HLO_HLODIALECT_H
