@@ -15,12 +15,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
-#include "Hlo/Transforms/Passes.h"
+#include "Hlo/Transforms/CollectivePasses.h"
 #include "TransformUtils.h"
 
 namespace mlir::hlo {
 #define GEN_PASS_DEF_HLOALLGATHERBROADCASTREORDER
-#include "Hlo/Transforms/Passes.h.inc"
+#include "Hlo/Transforms/CollectivePasses.h.inc"
 } // namespace mlir::hlo
 
 using namespace mlir;

@@ -14,7 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
-#include "Hlo/Transforms/Passes.h"
+#include "Hlo/Transforms/CollectivePasses.h"
 #include "TransformUtils.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -23,7 +23,7 @@
 
 namespace mlir::hlo {
 #define GEN_PASS_DEF_HLOALLREDUCEFOLDER
-#include "Hlo/Transforms/Passes.h.inc"
+#include "Hlo/Transforms/CollectivePasses.h.inc"
 } // namespace mlir::hlo
 
 using namespace mlir;

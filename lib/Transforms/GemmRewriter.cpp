@@ -29,7 +29,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
-#include "Hlo/Transforms/Passes.h"
+#include "Hlo/Transforms/GpuLibraryPasses.h"
 #include "RewriteUtils.h"
 #include "TransformUtils.h"
 
@@ -43,7 +43,7 @@
 
 namespace mlir::hlo {
 #define GEN_PASS_DEF_HLOGEMMREWRITER
-#include "Hlo/Transforms/Passes.h.inc"
+#include "Hlo/Transforms/GpuLibraryPasses.h.inc"
 } // namespace mlir::hlo
 
 using namespace mlir;

@@ -99,6 +99,10 @@ void mlir::hlo::buildHloCollectiveOptimizationsPipeline(OpPassManager &pm) {
 
 void mlir::hlo::registerHloPasses() {
   registerHloTransformsPasses();
+  registerHloGpuLibraryPasses();
+  registerHloGpuLayoutPasses();
+  registerHloGpuFusionPasses();
+  registerHloCollectivePasses();
   PassPipelineRegistration<>(
       "hlo-spmd-simplify",
       "XLA's spmd-simplify pipeline (the passes this project has)",

@@ -27,7 +27,7 @@
 #include "Hlo/Analysis/GpuDeviceInfo.h"
 #include "Hlo/Analysis/GpuPerformanceModel.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
-#include "Hlo/Transforms/Passes.h"
+#include "Hlo/Transforms/GpuFusionPasses.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
@@ -39,7 +39,7 @@
 
 namespace mlir::hlo {
 #define GEN_PASS_DEF_HLOPRIORITYFUSION
-#include "Hlo/Transforms/Passes.h.inc"
+#include "Hlo/Transforms/GpuFusionPasses.h.inc"
 } // namespace mlir::hlo
 
 using namespace mlir;

@@ -18,14 +18,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
-#include "Hlo/Transforms/Passes.h"
+#include "Hlo/Transforms/CollectivePasses.h"
 #include "TransformUtils.h"
 
 #include "llvm/ADT/DenseSet.h"
 
 namespace mlir::hlo {
 #define GEN_PASS_DEF_HLOREDUCESCATTERCREATOR
-#include "Hlo/Transforms/Passes.h.inc"
+#include "Hlo/Transforms/CollectivePasses.h.inc"
 } // namespace mlir::hlo
 
 using namespace mlir;

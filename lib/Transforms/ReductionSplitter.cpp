@@ -10,14 +10,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
-#include "Hlo/Transforms/Passes.h"
+#include "Hlo/Transforms/GpuLayoutPasses.h"
 #include "ReductionUtils.h"
 #include "RewriteUtils.h"
 #include "TransformUtils.h"
 
 namespace mlir::hlo {
 #define GEN_PASS_DEF_HLOREDUCTIONSPLITTER
-#include "Hlo/Transforms/Passes.h.inc"
+#include "Hlo/Transforms/GpuLayoutPasses.h.inc"
 } // namespace mlir::hlo
 
 using namespace mlir;

@@ -1,7 +1,9 @@
 //===- Passes.td - passes over the hlo dialect -------------*- tablegen -*-===//
 //
-// XLA's HLO passes as MLIR passes, named after them (`hlo-` + XLA's pass
-// name). They are module passes: HLO's call graph spans computations. The
+// XLA's target-independent HLO passes as MLIR passes, named after them
+// (`hlo-` + XLA's pass name). They are module passes: HLO's call graph spans
+// computations. The other areas have their own files (GpuLibraryPasses.td,
+// GpuLayoutPasses.td, GpuFusionPasses.td, CollectivePasses.td); the
 // pipelines that group them under XLA's pipeline names are registered in
 // lib/Transforms/Pipelines.cpp; docs/passes.md documents every pass.
 //
@@ -564,33 +566,6 @@ def HloGatherExpander : Pass<"hlo-gather-expander", "::mlir::ModuleOp"> {
   ];
 }
 
-def HloAllReduceFolder : Pass<"hlo-all-reduce-folder", "::mlir::ModuleOp"> {
-  let summary = "Fold an all-reduce of an all-reduce into one (XLA's "
-                "AllReduceFolder)";
-  let description = [{
-    `all-reduce(all-reduce(x))`, where the inner all-reduce has no other
-    user, becomes one all-reduce of `x` whose replica groups are the sets of
-    participants that contribute to each result: inner groups
-    `{{0,1},{2,3}}` followed by outer groups `{{0,2},{1,3}}` give
-    `{{0,1,2,3}}`. Both must have one operand, non-empty replica groups, the
-    same kind of reduction computation (two parameters and one binary
-    instruction of the same opcode and type applied to them), both or
-    neither a channel id and the same `use_global_device_ids`. The groups
-    fold when every participant of the combined reduction contributes once
-    and all participants of a combined group have the same contributors;
-    the new groups are sorted by their first id. A new channel id (one past
-    the module's largest) replaces the inner one. Not folded: modules with
-    a layout-constrained all-reduce (XLA skips them), instructions with
-    control predecessors, and all-reduces with a channel id but no global
-    device ids in a module with several partitions (each group then spans
-    all partitions, so the outer all-reduce counts every partition's copy
-    of the inner result: XLA folds these, which changes a sum).
-  }];
-  let statistics = [
-    Statistic<"numFolded", "folded", "All-reduce pairs folded into one">,
-  ];
-}
-
 def HloSortSimplifier : Pass<"hlo-sort-simplifier", "::mlir::ModuleOp"> {
   let summary = "Remove the unused operands of a variadic sort (XLA's "
                 "SortSimplifier)";
@@ -609,57 +584,6 @@ def HloSortSimplifier : Pass<"hlo-sort-simplifier", "::mlir::ModuleOp"> {
     Statistic<"numSimplified", "simplified-sorts", "Sorts simplified">,
     Statistic<"numRemovedOperands", "removed-operands",
               "Sort operands removed">,
-  ];
-}
-
-def HloAllGatherBroadcastReorder
-    : Pass<"hlo-all-gather-broadcast-reorder", "::mlir::ModuleOp"> {
-  let summary = "Gather a broadcast's operand and broadcast afterwards "
-                "(XLA's AllGatherBroadcastReorder)";
-  let description = [{
-    `all-gather(broadcast(x))` becomes `broadcast(all-gather(x))` when the
-    gathered dimension comes from `x` (it is in the broadcast's
-    dimensions); otherwise `x` is reshaped to `[1, x...]`, gathered along
-    that new dimension, broadcast with the gathered dimension split in
-    `[participants, size]` and reshaped back. Applied only when the
-    dimensions the broadcast adds, other than the gathered one, hold more
-    than one element (the collective then moves less data). A gather with a
-    channel id gets a new one. Left alone: modules with a layout-constrained
-    all-gather, all-gathers of several operands, with dynamic shapes or
-    with control predecessors.
-  }];
-  let statistics = [
-    Statistic<"numReordered", "reordered", "All-gathers moved before "
-              "their broadcast">,
-  ];
-}
-
-def HloReduceScatterCreator
-    : Pass<"hlo-reduce-scatter-creator", "::mlir::ModuleOp"> {
-  let summary = "Turn an all-reduce whose result each device slices at its "
-                "own block into a reduce-scatter (XLA's ReduceScatterCreator)";
-  let description = [{
-    An all-reduce whose only user is a dynamic-slice (possibly through a
-    reshape that leaves the sliced dimension alone) that cuts one dimension
-    into as many blocks as its replica groups have members, each device
-    taking the block of its position in its group, becomes a reduce-scatter
-    along that dimension (sliced first when the dimension does not divide
-    evenly; reshaped when the slice was of a reshape). The offset must be
-    provably `block size * position`: the device's id (replica-id without a
-    channel id, partition-id with a channel id and one replica per group,
-    and with global device ids replica-id, partition-id or
-    `partition-id + replica-id * num_partitions` as they identify the
-    device), a lookup in a constant or iota table indexed by such an id,
-    and products by constants, non-binding clamps, widening converts,
-    copies, reshapes and bitcasts of these; the pass evaluates it for every
-    participant, from the module's `hlo.replica_count` and
-    `hlo.num_partitions`. A channel id is replaced by a new one. Left alone:
-    layout-constrained all-reduces, groups of different sizes or of fewer
-    than two, slices of several dimensions, dynamic shapes, fused
-    computations, instructions with control predecessors.
-  }];
-  let statistics = [
-    Statistic<"numCreated", "created", "Reduce-scatters created">,
   ];
 }
 
@@ -853,50 +777,6 @@ def HloDotMerger : Pass<"hlo-dot-merger", "::mlir::ModuleOp"> {
   ];
 }
 
-def HloGemmRewriter : Pass<"hlo-gemm-rewriter", "::mlir::ModuleOp"> {
-  let summary = "Rewrite dots into cuBLAS GEMM custom calls, folding alpha, "
-                "beta, bias and activations (XLA's GemmRewriter)";
-  let description = [{
-    A `dot` that is a matrix-matrix or matrix-vector product (one
-    contracting dimension per operand, the batch dimensions leading and
-    most major in each layout, element types cuBLAS multiplies) becomes a
-    `__cublas$lt$matmul` custom call (`__cublas$gemm` with
-    `enable-cublaslt=false`) whose `backend_config` carries XLA's
-    GemmBackendConfig (alpha, beta, dot dimension numbers, precision,
-    epilogue, strides, grad_x/grad_y). Then, consumers are folded in:
-    `gemm * broadcast(c)` into alpha; `gemm + C` into beta = 1 with C as
-    operand 2 (aliased to the result where XLA aliases it); on cuBLASLt
-    `gemm + broadcast(v)` into the BIAS epilogue and `max(gemm,
-    broadcast(0))` into RELU / BIAS_RELU. Each custom call finally returns
-    XLA's tuple (result, s8[workspace]), read by a get-tuple-element.
-    Left alone: vector-vector and tiny dots (XLA's classical emitters),
-    dots with an algorithm, fp8 or sparse operands, a rank-2 transpose
-    operand, other element types, dynamic shapes, control predecessors and
-    fused computations.
-  }];
-  let options = [
-    Option<"enableCublasLt", "enable-cublaslt", "bool", /*default=*/"true",
-           "Emit __cublas$lt$matmul (what XLA 0.10.2 emits for Hopper); "
-           "false: __cublas$gemm without epilogues">,
-    Option<"workspaceBytes", "workspace-bytes", "int64_t",
-           /*default=*/"33554432",
-           "The s8 workspace of each GEMM (XLA: 32 MiB on Hopper, 4 MiB "
-           "before); a __cublas$gemm takes at most its operands' bytes">,
-    Option<"sizeThreshold", "size-threshold", "int64_t", /*default=*/"100",
-           "Dots with (lhs free + rhs free) * contracting size below this "
-           "stay dots (xla_gpu_gemm_rewrite_size_threshold)">,
-    Option<"foldBetaMultiply", "fold-beta-multiply", "bool",
-           /*default=*/"false",
-           "Also fold `gemm + C * broadcast(b)` into beta = b with C as "
-           "operand 2 (seed 002's form; XLA keeps the multiply)">,
-  ];
-  let statistics = [
-    Statistic<"numGemms", "gemms", "Dots rewritten into GEMM custom calls">,
-    Statistic<"numFolded", "folded", "Multiplies, adds and maximums folded "
-              "into GEMMs">,
-  ];
-}
-
 def HloTransposeFolding : Pass<"hlo-transpose-folding", "::mlir::ModuleOp"> {
   let summary = "Fold transposes into dot and convolution dimension numbers "
                 "(XLA's TransposeFolding)";
@@ -964,157 +844,6 @@ def HloReshapeMover : Pass<"hlo-reshape-mover", "::mlir::ModuleOp"> {
   ];
   let statistics = [
     Statistic<"numMoved", "moved", "Elementwise instructions rearranged">,
-  ];
-}
-
-//===----------------------------------------------------------------------===//
-// Reductions before fusion (XLA-GPU's reduction pipeline)
-//===----------------------------------------------------------------------===//
-
-def HloReductionDegenerateDimRemover
-    : Pass<"hlo-reduction-degenerate-dim-remover", "::mlir::ModuleOp"> {
-  let summary = "Size-1 dimensions out of reduces (XLA's "
-                "ReductionDegenerateDimRemover)";
-  let description = [{
-    A `reduce` whose inputs have dimensions of size 1 reduces reshapes of
-    its inputs without them, over the remaining reduced dimensions, and a
-    reshape gives the result its shape back when it had size-1 dimensions
-    too (for a variadic reduce, one reshape per element of the tuple, which
-    is rebuilt). A reduce over size-1 dimensions only becomes a reshape of
-    its input, as in XLA (HLO's init value is an identity of the reducer).
-    Left alone: inputs without size-1 dimensions, non-default layouts,
-    dynamic shapes, reduces with control predecessors, fused computations.
-  }];
-  let statistics = [
-    Statistic<"numRewritten", "rewritten", "Reduces rewritten">,
-  ];
-}
-
-def HloReductionDimensionGrouper
-    : Pass<"hlo-reduction-dimension-grouper", "::mlir::ModuleOp"> {
-  let summary = "Merge adjacent reduced dimensions (XLA's "
-                "ReductionDimensionGrouper)";
-  let description = [{
-    A `reduce` over two or more adjacent dimensions reduces a reshape of its
-    inputs in which each run of adjacent reduced dimensions is one
-    dimension (their product); the result is unchanged. Variadic reduces
-    too (every input is reshaped). Left alone: reduces without adjacent
-    reduced dimensions, non-default layouts (XLA requires the default
-    layout), dynamic shapes, reduces with control predecessors, fused
-    computations.
-  }];
-  let statistics = [
-    Statistic<"numRewritten", "rewritten", "Reduces rewritten">,
-  ];
-}
-
-def HloReductionSplitter
-    : Pass<"hlo-reduction-splitter", "::mlir::ModuleOp"> {
-  let summary = "Split reduces over non-contiguous dimensions in two "
-                "(XLA's ReductionSplitter)";
-  let description = [{
-    A `reduce` over two or more dimensions that neither the reduced nor the
-    kept dimensions form a run of (so that XLA-GPU's reduction emitter
-    cannot take it) becomes a reduce over the largest reduced dimension
-    (the first of equal ones) followed by a reduce over the others, again
-    until the rest is contiguous (XLA runs the pass in HloPassFix).
-    With `ignore-small-dims`, reduces whose largest reduced dimension has
-    at most 8 elements stay. Left alone: contiguous reductions, one reduced
-    dimension, variadic reduces, adjacent reduced dimensions (the dimension
-    grouper's work first), non-default layouts, dynamic shapes, reduces with
-    control predecessors, fused computations.
-  }];
-  let options = [
-    Option<"ignoreSmallDims", "ignore-small-dims", "bool", /*default=*/"false",
-           "Leave reduces whose largest reduced dimension is at most 8 "
-           "(XLA's ignore_small_reduce_dims)">,
-  ];
-  let statistics = [
-    Statistic<"numSplits", "splits", "Reduces split">,
-  ];
-}
-
-def HloGpuTreeReductionRewriter
-    : Pass<"hlo-gpu-tree-reduction-rewriter", "::mlir::ModuleOp"> {
-  let summary = "Reductions too large for one race-free kernel as two "
-                "reduces (XLA's GpuTreeReductionRewriter)";
-  let description = [{
-    Rewrites the reduces that XLA-GPU's reduction emitter takes (the reduced
-    or kept dimensions contiguous) but cannot run without atomics (seed
-    002, section 3.8). With the tile {min(depth, 8), 1, 16} of a row
-    reduction and {1, 128, 1} of a column one, a row reduction fits when
-    its width is at most `min-threads-x-row-reduction` * 16 and its depth
-    at most 8, a column one when its height is at most 32 * 128.
-    A batched row reduction [A, B, C] -> [B] with A > 8 becomes a reduce
-    over C then one over A. Otherwise the last reduced dimension, of size
-    n, is split in two: with M = ceil(sqrt(n)), into [n / M, M] when M
-    divides n, else padded with the init value to M * M and split into
-    [M, M] (or to the next multiple of M with `pad-to-multiple`); an inner
-    reduce takes the minor part M (and the batch dimension), an outer one
-    the rest. The new reduces are rewritten again while they do not fit (XLA
-    runs the pass in HloPassFix).
-    Left alone: reductions that fit, variadic reduces, more than two reduced
-    dimensions or shapes other than [.., R], [R, .., R] and [.., R, ..]
-    (run the degenerate-dimension remover and the dimension grouper first),
-    non-default layouts, dynamic shapes, reduces with control predecessors,
-    fused computations.
-  }];
-  let options = [
-    Option<"minThreadsXRowReduction", "min-threads-x-row-reduction",
-           "int64_t", /*default=*/"1024",
-           "Threads per block along a reduced row (XLA's "
-           "MinThreadsXRowReduction: 1024, 512 with ptxas before 12.2)">,
-    Option<"padToMultiple", "pad-to-multiple", "bool", /*default=*/"false",
-           "Pad the split dimension to the next multiple of ceil(sqrt(n)) "
-           "rather than to its square">,
-  ];
-  let statistics = [
-    Statistic<"numSplits", "splits", "Reduces split into padded tiles">,
-    Statistic<"numBatchSplits", "batch-splits",
-              "Batched row reductions split at the batch dimension">,
-  ];
-}
-
-//===----------------------------------------------------------------------===//
-// GPU fusion
-//===----------------------------------------------------------------------===//
-
-def HloPriorityFusion : Pass<"hlo-priority-fusion", "::mlir::ModuleOp"> {
-  let summary = "Fuse producers into their consumers, most beneficial first "
-                "(XLA's GPU PriorityFusion)";
-  let description = [{
-    In every computation that is not a fused computation or an embedded one
-    (a reducer, comparator, mapped computation), each fusible producer gets
-    a priority: the time XLA's GPU cost model (GpuPerformanceModel with the
-    priority fusion options, on the device of `--hlo-gpu-device`) saves by
-    fusing it into all its users. Producers are fused highest priority
-    first, each into all its users (a copy per user) or into none; a
-    negative saving is not fused. After a fusion only the priorities of the
-    new fusion and its operands are recomputed. Fusibility follows XLA's
-    gpu_fusible rules (no custom calls, dots, convolutions, collectives,
-    control flow, side effects; a reduction only as a consumer or into a
-    one-user unary epilogue; not reduce into reduce; scatter only as a
-    root; at most `max-operands` operands and outputs per fusion;
-    `max-fused-instructions` instructions), and an expensive producer is
-    not duplicated. Scalar constants are fused last into every fusible
-    user. The results are `fusion` instructions (kLoop, or kInput around a
-    reduction) calling private fused computations, named and configured as
-    in XLA's optimized HLO (`loop_add_fusion` calling `fused_add`).
-  }];
-  let options = [
-    Option<"maxOperands", "max-operands", "int64_t", /*default=*/"96",
-           "The most operands plus outputs of a fusion "
-           "(XLA's MaxOperandsAndOutputsPerFusion)">,
-    Option<"maxFusedInstructions", "max-fused-instructions", "int64_t",
-           /*default=*/"10000",
-           "The most instructions a fusion may hold">,
-  ];
-  let statistics = [
-    Statistic<"numFusions", "fusions", "Fusion instructions created">,
-    Statistic<"numFusedProducers", "fused-producers",
-              "Producer-into-consumer fusions (duplicates counted)">,
-    Statistic<"numPriorityUpdates", "priority-updates",
-              "Priorities computed">,
   ];
 }
 
