@@ -287,17 +287,28 @@ static double mapPoints(const IndexingMap &map) {
   return n;
 }
 
+/// The output-to-input indexing of every output of `op`.
+static SmallVector<InstructionIndexing> outputIndexings(Operation *op) {
+  SmallVector<InstructionIndexing> result;
+  unsigned numOutputs = getNumIndexingOutputs(op);
+  for (unsigned k = 0; k < numOutputs; ++k)
+    result.push_back(computeOutputToInputIndexing(op, k));
+  return result;
+}
+
+static bool isMapCoalesced(const IndexingMap &map,
+                           ArrayRef<int64_t> operandShape);
+
 /// How many operand elements `op` reads from operand `i`, all outputs
 /// together, from its output-to-input maps; unknown maps: the operand once.
-static double operandReads(Operation *op, unsigned i) {
+static double operandReads(Operation *op, unsigned i,
+                           ArrayRef<InstructionIndexing> indexings) {
   Value operand = getDataOperands(op)[i];
   double size = numElements(operand.getType());
   if (isTiledContraction(op))
     return size;
   double reads = 0;
-  unsigned numOutputs = getNumIndexingOutputs(op);
-  for (unsigned k = 0; k < numOutputs; ++k) {
-    InstructionIndexing indexing = computeOutputToInputIndexing(op, k);
+  for (const InstructionIndexing &indexing : indexings) {
     if (i >= indexing.indexing.size())
       return size;
     const OperandIndexing &maps = indexing.indexing[i];
@@ -309,6 +320,66 @@ static double operandReads(Operation *op, unsigned i) {
   return reads;
 }
 
+/// Whether every read of operand `i` coalesces (isMapCoalesced below).
+static bool isReadCoalesced(Operation *op, unsigned i,
+                            ArrayRef<InstructionIndexing> indexings) {
+  if (isTiledTransposeKernel(op) || isTiledContraction(op))
+    return true;
+  auto type = dyn_cast<RankedTensorType>(getDataOperands(op)[i].getType());
+  if (!type || !type.hasStaticShape())
+    return true;
+  for (const InstructionIndexing &indexing : indexings) {
+    if (i >= indexing.indexing.size())
+      return true;
+    const OperandIndexing &maps = indexing.indexing[i];
+    if (maps.isUnknown())
+      continue;
+    for (const IndexingMap &map : maps.maps)
+      if (!isMapCoalesced(map, type.getShape()))
+        return false;
+  }
+  return true;
+}
+
+/// The reads and coalescing of every operand of `op`, its indexing computed
+/// once.
+static GpuPerformanceModel::OperandAccess computeAccess(Operation *op) {
+  SmallVector<InstructionIndexing> indexings = outputIndexings(op);
+  GpuPerformanceModel::OperandAccess access;
+  for (unsigned i = 0, e = getDataOperands(op).size(); i < e; ++i) {
+    access.reads.push_back(operandReads(op, i, indexings));
+    access.coalesced.push_back(isReadCoalesced(op, i, indexings));
+  }
+  return access;
+}
+
+const GpuPerformanceModel::OperandAccess &
+GpuPerformanceModel::getOperandAccess(Operation *op) {
+  // An instruction's maps depend on its opcode, attributes (properties) and
+  // types only, so the cache is keyed by them: instructions of the same
+  // shape share an entry and erased ones leave nothing stale. Instructions
+  // that call a computation are indexed through it and not cached.
+  if (isa<FusionOp, CallOp, AsyncStartOp>(op)) {
+    uncachedAccess = computeAccess(op);
+    return uncachedAccess;
+  }
+  SmallVector<const void *, 8> key;
+  key.push_back(op->getName().getAsOpaquePointer());
+  key.push_back(op->getRawDictionaryAttrs().getAsOpaquePointer());
+  key.push_back(op->getPropertiesAsAttribute().getAsOpaquePointer());
+  for (Type t : op->getResultTypes())
+    key.push_back(t.getAsOpaquePointer());
+  key.push_back(nullptr);
+  for (Value v : getDataOperands(op))
+    key.push_back(v.getType().getAsOpaquePointer());
+  if (auto it = accessCache.find(key); it != accessCache.end())
+    return it->second;
+  auto *stored = keyStorage.Allocate<const void *>(key.size());
+  llvm::copy(key, stored);
+  return accessCache[ArrayRef<const void *>(stored, key.size())] =
+             computeAccess(op);
+}
+
 double GpuPerformanceModel::getOperandUtilization(Operation *op,
                                                   unsigned operandIndex) {
   SymbolTablesScope scope(symbolTables);
@@ -316,7 +387,7 @@ double GpuPerformanceModel::getOperandUtilization(Operation *op,
   double size = numElements(operand.getType());
   if (size == 0)
     return 0;
-  return operandReads(op, operandIndex) / size;
+  return getOperandAccess(op).reads[operandIndex] / size;
 }
 
 /// The FLOPs of one instruction, not a fusion.
@@ -367,7 +438,8 @@ instructionFlops(Operation *op,
     unsigned numOutputs = getNumIndexingOutputs(op);
     double outputElements = elements / std::max(1u, numOutputs);
     double applications =
-        std::max(0.0, operandReads(op, 0) / numOutputs - outputElements);
+        std::max(0.0, operandReads(op, 0, outputIndexings(op)) / numOutputs -
+                         outputElements);
     return applications * compFlops(comp);
   }
   return 0;
@@ -511,28 +583,6 @@ static bool isMapCoalesced(const IndexingMap &map,
   return true;
 }
 
-static bool isReadCoalesced(Operation *op, unsigned operandIndex) {
-  if (isTiledTransposeKernel(op) || isTiledContraction(op))
-    return true;
-  auto type =
-      dyn_cast<RankedTensorType>(getDataOperands(op)[operandIndex].getType());
-  if (!type || !type.hasStaticShape())
-    return true;
-  unsigned numOutputs = getNumIndexingOutputs(op);
-  for (unsigned k = 0; k < numOutputs; ++k) {
-    InstructionIndexing indexing = computeOutputToInputIndexing(op, k);
-    if (operandIndex >= indexing.indexing.size())
-      return true;
-    const OperandIndexing &maps = indexing.indexing[operandIndex];
-    if (maps.isUnknown())
-      continue;
-    for (const IndexingMap &map : maps.maps)
-      if (!isMapCoalesced(map, type.getShape()))
-        return false;
-  }
-  return true;
-}
-
 //===----------------------------------------------------------------------===//
 // Times
 //===----------------------------------------------------------------------===//
@@ -640,7 +690,6 @@ const EstimateRunTimeData &GpuPerformanceModel::estimateRunTime(Operation *op) {
     data.isKernel = false;
     return cache[op] = data;
   }
-  data.flops = getFlops(op);
   data.bytesWritten = resultBytes(op);
 
   // Launch dimensions.
@@ -659,7 +708,12 @@ const EstimateRunTimeData &GpuPerformanceModel::estimateRunTime(Operation *op) {
   if (body) {
     double flops = 0;
     fusionUtilizations(op, fusedUtil, flops);
+    data.flops = std::llround(flops);
+  } else {
+    data.flops = getFlops(op);
   }
+  // Copied: the cached entry may move when the model computes more.
+  OperandAccess access = getOperandAccess(op);
   OperandRange operands = getDataOperands(op);
   for (Value operand : distinctOperands(op)) {
     double util = 0;
@@ -668,10 +722,12 @@ const EstimateRunTimeData &GpuPerformanceModel::estimateRunTime(Operation *op) {
     for (auto [i, v] : llvm::enumerate(operands)) {
       if (v != operand)
         continue;
+      double size = numElements(v.getType());
       double u = body ? fusedUtil.lookup(body->getArgument(i))
-                      : getOperandUtilization(op, i);
+                 : size == 0 ? 0
+                             : access.reads[i] / size;
       util = ew ? std::max(util, u) : util + u;
-      coalesced = coalesced && isReadCoalesced(op, i);
+      coalesced = coalesced && access.coalesced[i];
     }
     int64_t size = getTypeSizeInBytes(operand.getType());
     OperandRead read;

@@ -20,6 +20,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Allocator.h"
 
 #include <cstdint>
 
@@ -118,6 +119,15 @@ public:
   /// large module sets it. Null (the default): walk.
   void setSymbolTables(SymbolTableCollection *tables) { symbolTables = tables; }
 
+  /// How many elements `op` reads from each operand (every output, every
+  /// re-read counted) and whether those reads coalesce, from its indexing
+  /// maps.
+  struct OperandAccess {
+    llvm::SmallVector<double> reads;
+    llvm::SmallVector<bool> coalesced;
+  };
+  const OperandAccess &getOperandAccess(Operation *op);
+
 private:
   struct FlopInfo;
   double computationFlops(Operation *computation);
@@ -135,6 +145,10 @@ private:
   SymbolTableCollection *symbolTables = nullptr;
   llvm::DenseMap<Operation *, EstimateRunTimeData> cache;
   llvm::DenseMap<Operation *, double> computationFlopsCache;
+  /// getOperandAccess's cache, keyed by opcode, attributes and types.
+  llvm::DenseMap<llvm::ArrayRef<const void *>, OperandAccess> accessCache;
+  llvm::BumpPtrAllocator keyStorage;
+  OperandAccess uncachedAccess;
 };
 
 /// The size in bytes of a value of `type` (tensors, tuples of them); 0 for
