@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Count the GPU kernels of a module compiled by ours and by XLA, side by side.
+"""Count the GPU kernels of a module compiled by ours and by XLA, side by
+side, the library calls among them, and the bytes the kernels move.
 
-Ours: `hlo-opt --hlo-optimization` (XLA's optimization pipeline), then the
-GPU passes this project has so far (`--hlo-gemm-rewriter`, the reduction
-rewrites, `--hlo-priority-fusion`), exported as HLO text; a kernel is a
+Ours: `hlo-opt --hlo-gpu-optimize` (XLA's pipelines from optimization to
+post-fusion optimization), exported as HLO text; a kernel is a
 fusion, a custom call (cuBLAS/cuDNN library call) or any other instruction
 that computes something, in the computations that run as a sequence of
 kernels (ENTRY, while bodies and conditions, branches, called computations;
@@ -15,6 +15,14 @@ XLA: its GPU compiler for an H100, deviceless, through the xla-oracle tool
 (`xla_gpu_compile.py`, run as an external program), with Triton GEMMs off
 (the configuration seed 002 describes); a kernel is a line of its
 fusions.txt (every fusion and library call of the optimized module).
+
+Library calls: the custom calls to cuBLAS (`__cublas$...`), cuDNN
+(`__cudnn$...`) and cuSOLVER (`__cusolver$...`) in each optimized module.
+
+Bytes: both optimized modules are imported into the dialect and measured by
+the same analysis, the cost model's (`hlo-opt --hlo-test-print-cost`): for
+each kernel of the entry computation, the bytes it reads (each distinct
+operand's elements read at least once) plus the bytes it writes.
 
 Usage: kernels_vs_xla.py --opt build/bin/hlo-opt [MODULE.hlo ...] [--markdown]
 """
@@ -32,15 +40,15 @@ from bench_util import table  # noqa: E402
 from pipeline_vs_xla import ORACLE  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
+JAX_MODULES = ROOT / "test" / "Runtime" / "xla" / "modules"
 DEFAULT_MODULES = [ROOT / "examples" / "mlp.hlo"] + [
+    JAX_MODULES / f"{m}.hlo" for m in [
+        "mlp_bf16", "layernorm", "softmax", "attention", "conv_block"]] + [
     ROOT.parent / "shared" / "corpus" / "hlo" / f for f in [
         "xla__cpu_bench__graphsage_tf.hlo",
         "tfxla__cpu_bench__diffrax_b380012920.hlo",
         "rocmxla__cpu_bench__resnet50_keras_jax_f32.hlo"]]
-OUR_PASSES = ["--hlo-optimization", "--hlo-gemm-rewriter",
-              "--hlo-reduction-degenerate-dim-remover",
-              "--hlo-reduction-dimension-grouper", "--hlo-reduction-splitter",
-              "--hlo-gpu-tree-reduction-rewriter", "--hlo-priority-fusion"]
+OUR_PASSES = ["--hlo-gpu-optimize"]
 NOT_KERNELS = {"parameter", "constant", "tuple", "get-tuple-element",
                "bitcast", "reshape", "after-all", "while", "conditional",
                "call", "partition-id", "replica-id", "opt-barrier"}
@@ -77,23 +85,62 @@ def count_kernels(hlo_text):
                for opcode, _ in instrs if opcode not in NOT_KERNELS)
 
 
+LIBRARY_CALL = re.compile(r'custom_call_target="__(cublas|cudnn|cusolver)')
+COST_KERNEL = re.compile(r"^%\S+: flops=\d+ read=\d+ written=(\d+)")
+COST_OPERAND = re.compile(r"^  operand \d+ .* net=(\d+)")
+
+
+def library_calls(hlo_text):
+    """{library: number of custom calls to it}."""
+    calls = {}
+    for m in LIBRARY_CALL.finditer(hlo_text):
+        calls[m.group(1)] = calls.get(m.group(1), 0) + 1
+    return calls
+
+
+def bytes_moved(opt, path):
+    """Bytes the entry computation's kernels read and write (module doc)."""
+    p = subprocess.run([opt, str(path), "--hlo-test-print-cost", "-o",
+                        os.devnull], capture_output=True, text=True)
+    if p.returncode:
+        raise RuntimeError(p.stderr[:300])
+    total = 0
+    for line in p.stdout.splitlines():
+        m = COST_KERNEL.match(line) or COST_OPERAND.match(line)
+        if m:
+            total += int(m.group(1))
+    return total
+
+
 def ours(opt, path, out):
     p = subprocess.run([opt, str(path), *OUR_PASSES, "--output-format=hlo",
                         "-o", str(out)], capture_output=True, text=True)
     if p.returncode:
         raise RuntimeError(p.stderr[:300])
-    return count_kernels(out.read_text())
+    text = out.read_text()
+    return count_kernels(text), library_calls(text), bytes_moved(opt, out)
 
 
-def xla(path, out):
+def xla(opt, path, out):
     p = subprocess.run([sys.executable, str(ORACLE), str(path), "-o", str(out),
                         "--opt", "xla_gpu_enable_triton_gemm=false"],
                        capture_output=True, text=True, timeout=900)
     fusions = out / "fusions.txt"
     if p.returncode or not fusions.exists():
         raise RuntimeError((p.stderr or p.stdout)[-300:])
-    return sum(1 for line in fusions.read_text().splitlines()
-               if line.strip() and not line.startswith("#"))
+    kernels = sum(1 for line in fusions.read_text().splitlines()
+                  if line.strip() and not line.startswith("#"))
+    optimized = out / "optimized_hlo.txt"
+    return (kernels, library_calls(optimized.read_text()),
+            bytes_moved(opt, optimized))
+
+
+def calls_text(calls):
+    return " ".join(f"{k} {v}" for k, v in sorted(calls.items())) or "-"
+
+
+def mib(n):
+    return f"{n / 2**20:.2f}"
 
 
 def main():
@@ -110,18 +157,24 @@ def main():
                 continue
             print(f"... {path.stem}", file=sys.stderr)
             try:
-                k_ours = ours(a.opt, path, Path(tmp) / f"ours{i}.hlo")
+                k_ours, c_ours, b_ours = ours(a.opt, path,
+                                              Path(tmp) / f"ours{i}.hlo")
             except RuntimeError as e:
-                k_ours = f"error: {e}"
+                rows.append([path.stem, f"error: {str(e)[:80]}"] + [""] * 7)
+                continue
             try:
-                k_xla = xla(path, Path(tmp) / f"xla{i}")
+                k_xla, c_xla, b_xla = xla(a.opt, path, Path(tmp) / f"xla{i}")
             except (RuntimeError, subprocess.TimeoutExpired) as e:
-                k_xla = f"error: {str(e)[:80]}"
-            ratio = (f"{k_ours / k_xla:.2f}" if isinstance(k_ours, int) and
-                     isinstance(k_xla, int) and k_xla else "")
-            rows.append([path.stem, k_ours, k_xla, ratio])
-    print(table(["module", "kernels ours", "kernels XLA", "ours/XLA"], rows,
-                a.markdown))
+                rows.append([path.stem, k_ours, f"error: {str(e)[:80]}"] +
+                            [""] * 6)
+                continue
+            rows.append([path.stem, k_ours, k_xla,
+                         f"{k_ours / k_xla:.2f}" if k_xla else "",
+                         calls_text(c_ours), calls_text(c_xla), mib(b_ours),
+                         mib(b_xla), f"{b_ours / b_xla:.2f}" if b_xla else ""])
+    print(table(["module", "kernels ours", "kernels XLA", "ours/XLA",
+                 "library calls ours", "library calls XLA", "MiB ours",
+                 "MiB XLA", "ours/XLA"], rows, a.markdown))
 
 
 if __name__ == "__main__":

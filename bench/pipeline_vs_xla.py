@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
-"""Time hlo-opt --hlo-optimization next to XLA's own HLO passes (XLA's GPU
-compiler, deviceless) on the same modules.
+"""Time hlo-opt --hlo-optimization (or another pipeline, --pipeline) next
+to XLA's own HLO passes (XLA's GPU compiler, deviceless) on the same
+modules. With --pipeline hlo-gpu-optimize (optimization through
+post-fusion optimization) the column to read is ours/XLA passes: XLA's
+RunHloPasses spans the same pipelines and also the scheduling and
+buffer-assignment preparation this project does not run yet.
 
 Ours: the pipeline's own time from `--mlir-timing` (as in pipeline_bench.py),
 and the part of it spent in the simplification fixed point (HloFixedPoint).
@@ -13,7 +17,8 @@ its setup_venv.sh). From its output we read
     "simplification" fixed point inside it, from the per-pass start/end
     timestamps XLA writes with --xla_dump_module_metadata.
 
-Usage: pipeline_vs_xla.py --opt build/bin/hlo-opt [--sizes 1000,10000,100000]
+Usage: pipeline_vs_xla.py --opt build/bin/hlo-opt [--pipeline hlo-gpu-optimize]
+           [--sizes 1000,10000,100000]
            [--corpus-files A.hlo,B.hlo] [--repeat 3] [--xla-repeat 3]
            [--xla-timeout 400] [--oracle PATH] [--markdown]
 """
@@ -55,11 +60,11 @@ RUN_HLO_PASSES = re.compile(
     r"GpuCompiler::RunHloPasses for .*? time: .*?\((\d+) us\)")
 
 
-def ours(opt, path, repeat):
+def ours(opt, path, repeat, pipeline):
     """(pipeline seconds, simplification fixed point seconds), min of runs."""
     best = None
     for _ in range(repeat):
-        p = subprocess.run([opt, str(path), "--hlo-optimization", "-o",
+        p = subprocess.run([opt, str(path), f"--{pipeline}", "-o",
                             os.devnull, "--mlir-timing"],
                            capture_output=True, text=True)
         if p.returncode:
@@ -145,6 +150,8 @@ def ratio(a, b):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--opt", required=True, help="path to hlo-opt")
+    ap.add_argument("--pipeline", default="hlo-optimization",
+                    help="our pipeline to time (hlo-gpu-optimize: all)")
     ap.add_argument("--sizes", default="1000,10000,100000")
     ap.add_argument("--corpus-files", default=DEFAULT_CORPUS, help="'' to skip")
     ap.add_argument("--repeat", type=int, default=3,
@@ -170,7 +177,7 @@ def main():
         results, notes = [], []
         for label, path, n in cases:
             print(f"... {label}", file=sys.stderr, flush=True)
-            mine = ours(a.opt, path, a.repeat)
+            mine = ours(a.opt, path, a.repeat, a.pipeline)
             theirs = "not measured"
             if a.oracle:
                 reps = a.xla_repeat if n <= a.xla_repeat_max else 1

@@ -106,6 +106,22 @@ static double resultElements(Operation *op) {
 }
 
 static int64_t resultBytes(Operation *op) {
+  // A cuBLAS/cuDNN/cuSOLVER call returns (result..., s8/u8 scratch): the
+  // library uses what it needs of the scratch buffer, it does not write it.
+  if (auto call = dyn_cast<CustomCallOp>(op)) {
+    auto tuple = op->getNumResults() == 1
+                     ? dyn_cast<TupleType>(op->getResult(0).getType())
+                     : TupleType();
+    StringRef target = call.getCustomCallTarget();
+    if (tuple && tuple.size() > 1 &&
+        (target.starts_with("__cublas") || target.starts_with("__cudnn") ||
+         target.starts_with("__cusolver"))) {
+      int64_t n = 0;
+      for (Type t : tuple.getTypes().drop_back())
+        n += getTypeSizeInBytes(t);
+      return n;
+    }
+  }
   int64_t n = 0;
   for (Type t : op->getResultTypes())
     n += getTypeSizeInBytes(t);

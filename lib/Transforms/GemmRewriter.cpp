@@ -622,6 +622,9 @@ struct GemmRewriterPass
                                         CustomCallOp::getOperationName(),
                                         tupleType, gemm->getOperands(), {});
     call->setAttrs(gemm->getAttrDictionary());
+    // The array sharding describes the result, not the tuple: it moves to
+    // the get-tuple-element (as XLA's ReplaceInstruction moves it).
+    Attribute sharding = call->removeAttr("sharding");
     if (gemm.getOutputToOperandAliasingAttr())
       call->setAttr(
           "output_to_operand_aliasing",
@@ -634,6 +637,8 @@ struct GemmRewriterPass
         {builder.getNamedAttr("index", builder.getI64IntegerAttr(0))});
     if (Attribute fa = gemm->getAttr("frontend_attributes"))
       gte->setAttr("frontend_attributes", fa);
+    if (sharding)
+      gte->setAttr("sharding", sharding);
     gemm.getResult().replaceAllUsesWith(gte->getResult(0));
     gemm.erase();
   }

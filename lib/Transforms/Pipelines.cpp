@@ -97,6 +97,94 @@ void mlir::hlo::buildHloCollectiveOptimizationsPipeline(OpPassManager &pm) {
   pm.addPass(createHloAlgebraicSimplifier());
 }
 
+// XLA-GPU's pipelines after the collective optimizations, in the order XLA
+// 0.10.2 runs its passes (its module metadata, `docs/passes.md`), with the
+// passes this project has.
+
+void mlir::hlo::buildHloConvCanonicalizationPipeline(OpPassManager &pm) {
+  // XLA: GpusolverRewriter (seed 002), ConvRewriter, CudnnFusedConvRewriter,
+  // ConvPaddingLegalization, CallInliner, TupleSimplifier, AlgebraicSimplifier,
+  // ReshapeMover + AlgebraicSimplifier, HloConstantFolding.
+  pm.addPass(createHloCallInliner());
+  pm.addPass(createHloTupleSimplifier());
+  pm.addPass(createHloAlgebraicSimplifier());
+  pm.addPass(createHloReshapeMover());
+  pm.addPass(createHloAlgebraicSimplifier());
+  pm.addPass(createHloConstantFolding());
+}
+
+void mlir::hlo::buildHloLayoutAssignmentPipeline(OpPassManager &pm) {
+  // XLA: FlattenCallGraph, GpuLayoutAssignment; then its "layout
+  // normalization" pipeline: ReshapeDecomposer, LayoutNormalization,
+  // AlgebraicSimplifier (layout-sensitive).
+  pm.addPass(createHloFlattenCallGraph());
+}
+
+void mlir::hlo::buildHloPostLayoutAssignmentPipeline(OpPassManager &pm) {
+  // XLA's "hlo normalization" and "post-layout_assignment" pipelines:
+  // AlgebraicSimplifier, TransposeFolding, ReshapeDecomposer,
+  // CublasPadForGemms, HloConstantFolding, GemmRewriter,
+  // GemmBroadcastFoldingRewriter, LayoutNormalization, AlgebraicSimplifier,
+  // ReductionDegenerateDimRemover, ReductionLayoutNormalizer,
+  // AlgebraicSimplifier, HloCSE, HloConstantFolding, HloDCE,
+  // ReductionDimensionGrouper, ReductionSplitter, TreeReductionRewriter,
+  // FloatNormalization, TupleSimplifier, AlgebraicSimplifier, HloCSE; then the
+  // algorithm pickers (seed 002 places them here, XLA 0.10.2 after fusion).
+  pm.addPass(createHloAlgebraicSimplifier());
+  HloTransposeFoldingOptions transposeFolding;
+  transposeFolding.foldConvolutionTransposes = false;
+  pm.addPass(createHloTransposeFolding(transposeFolding));
+  pm.addPass(createHloConstantFolding());
+  pm.addPass(createHloGemmRewriter());
+  pm.addPass(createHloAlgebraicSimplifier());
+  pm.addPass(createHloReductionDegenerateDimRemover());
+  pm.addPass(createHloAlgebraicSimplifier());
+  pm.addPass(createHloCse());
+  pm.addPass(createHloConstantFolding());
+  pm.addPass(createHloDce());
+  pm.addPass(createHloReductionDimensionGrouper());
+  pm.addPass(createHloReductionSplitter());
+  pm.addPass(createHloGpuTreeReductionRewriter());
+  pm.addPass(createHloTupleSimplifier());
+  pm.addPass(createHloAlgebraicSimplifier());
+  pm.addPass(createHloCse());
+}
+
+void mlir::hlo::buildHloFusionPipeline(OpPassManager &pm) {
+  // XLA: VariadicOpSplitter, PriorityFusion, HloCSE, HloDCE,
+  // GpuMultiOutputFusion, HloCSE, HloDCE.
+  pm.addPass(createHloPriorityFusion());
+  pm.addPass(createHloCse());
+  pm.addPass(createHloDce());
+}
+
+void mlir::hlo::buildHloHorizontalFusionPipeline(OpPassManager &pm) {
+  // XLA (seed 002): GpuHorizontalLoopFusion, GpuHorizontalInputFusion,
+  // HloCSE, HloDCE.
+  pm.addPass(createHloCse());
+  pm.addPass(createHloDce());
+}
+
+void mlir::hlo::buildHloPostFusionOptimizationPipeline(OpPassManager &pm) {
+  // XLA: HloDCE, TupleSimplifier, AllGatherCombiner, AllReduceCombiner,
+  // ReduceScatterCombiner; AsyncCollectiveCreator ("async-collective-
+  // conversion"); AlgebraicSimplifier ("post-fusion-simplification").
+  pm.addPass(createHloDce());
+  pm.addPass(createHloTupleSimplifier());
+  pm.addPass(createHloAlgebraicSimplifier());
+}
+
+void mlir::hlo::buildHloGpuOptimizePipeline(OpPassManager &pm) {
+  buildHloOptimizationPipeline(pm);
+  buildHloCollectiveOptimizationsPipeline(pm);
+  buildHloConvCanonicalizationPipeline(pm);
+  buildHloLayoutAssignmentPipeline(pm);
+  buildHloPostLayoutAssignmentPipeline(pm);
+  buildHloFusionPipeline(pm);
+  buildHloHorizontalFusionPipeline(pm);
+  buildHloPostFusionOptimizationPipeline(pm);
+}
+
 void mlir::hlo::registerHloPasses() {
   registerHloTransformsPasses();
   registerHloGpuLibraryPasses();
@@ -121,4 +209,38 @@ void mlir::hlo::registerHloPasses() {
       "hlo-collective-optimizations",
       "XLA's collective-optimizations pipeline (the passes this project has)",
       buildHloCollectiveOptimizationsPipeline);
+  PassPipelineRegistration<>(
+      "hlo-conv-canonicalization",
+      "XLA-GPU's conv-canonicalization pipeline: convolutions and solvers "
+      "into cuDNN and cuSOLVER calls (the passes this project has)",
+      buildHloConvCanonicalizationPipeline);
+  PassPipelineRegistration<>(
+      "hlo-layout-assignment",
+      "XLA-GPU's layout-assignment and layout-normalization pipelines (the "
+      "passes this project has)",
+      buildHloLayoutAssignmentPipeline);
+  PassPipelineRegistration<>(
+      "hlo-post-layout-assignment",
+      "XLA-GPU's post-layout-assignment pipelines: GEMM rewrites, reduction "
+      "rewrites, algorithm choice (the passes this project has)",
+      buildHloPostLayoutAssignmentPipeline);
+  PassPipelineRegistration<>(
+      "hlo-fusion",
+      "XLA-GPU's fusion pipeline (the passes this project has)",
+      buildHloFusionPipeline);
+  PassPipelineRegistration<>(
+      "hlo-horizontal-fusion",
+      "XLA-GPU's horizontal-fusion pipeline (the passes this project has)",
+      buildHloHorizontalFusionPipeline);
+  PassPipelineRegistration<>(
+      "hlo-post-fusion-optimization",
+      "XLA-GPU's post-fusion-optimization pipeline: collective combiners, "
+      "asynchronous collectives (the passes this project has)",
+      buildHloPostFusionOptimizationPipeline);
+  PassPipelineRegistration<>(
+      "hlo-gpu-optimize",
+      "XLA-GPU's HLO optimization from the optimization pipeline through "
+      "post-fusion optimization, in XLA's order: pre-optimization HLO in, "
+      "fused GPU HLO out (the passes this project has)",
+      buildHloGpuOptimizePipeline);
 }

@@ -1,5 +1,6 @@
-"""Runs XLA's pipelines (hlo-opt --hlo-simplification, --hlo-optimization)
-over every HLO file of some folders and checks each result:
+"""Runs XLA's pipelines (hlo-opt --hlo-simplification, --hlo-optimization,
+--hlo-gpu-optimize) over every HLO file of some folders and checks each
+result:
 
 - hlo-opt succeeds (the module verifies after every pass);
 - XLA's parser (jaxlib) accepts the exported HLO text;
@@ -7,7 +8,8 @@ over every HLO file of some folders and checks each result:
   the optimized module gives the same results (hlo-run --compare), except
   for modules with `rng`, whose values the rng expander changes;
 - no module grows by more than the expanding passes add (EXPANDERS), and
-  the instruction count of the whole set drops.
+  the instruction count of the whole set drops (not checked for the
+  pipelines that fuse).
 
 Prints one line per pipeline with the totals (modules, instructions before
 and after, modules compared, and per pass the instructions it added or
@@ -26,7 +28,10 @@ import sys
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 from jax._src.lib import hlo as xla_hlo  # noqa: E402
 
-PIPELINES = ["hlo-simplification", "hlo-optimization"]
+PIPELINES = ["hlo-simplification", "hlo-optimization", "hlo-gpu-optimize"]
+# Pipelines that fuse: a fusion's computation adds parameters, so their
+# instruction counts are reported but not checked.
+FUSING = {"hlo-gpu-optimize"}
 # Passes that rewrite an instruction into several by design (XLA's
 # expanders and casts): a module may grow by what they add, no more. The
 # algebraic simplifier is one where its net count grows: XLA's dot strength
@@ -123,7 +128,7 @@ def main():
             before, after = before + n0, after + n1
             expanded = sum(-n for p, n in removed.items()
                            if p in EXPANDERS and n < 0)
-            if n1 - n0 > expanded:
+            if pipeline not in FUSING and n1 - n0 > expanded:
                 failures.append(f"{f.name} {pipeline}: grew from {n0} to {n1} "
                                 f"({expanded} added by expanders)")
             # Checked only where XLA's parser (this jaxlib) reads the original.
@@ -156,7 +161,7 @@ def main():
         print(f"{pipeline}: {len(files)} modules, {before} -> {after} "
               f"instructions, {compared} compared with the interpreter; "
               f"instructions added (+) or removed (-) per pass: {summary}")
-        if after >= before:
+        if pipeline not in FUSING and after >= before:
             failures.append(f"{pipeline}: the instruction count did not drop")
     for f in failures:
         print("FAIL", f)

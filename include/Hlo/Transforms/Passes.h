@@ -46,6 +46,16 @@ void buildHloSimplificationPipeline(OpPassManager &pm);
 void buildHloOptimizationPipeline(OpPassManager &pm);
 void buildHloCollectiveOptimizationsPipeline(OpPassManager &pm);
 
+/// XLA-GPU's pipelines after them, in XLA's order, and `hlo-gpu-optimize`,
+/// which runs all of them from optimization to post-fusion optimization.
+void buildHloConvCanonicalizationPipeline(OpPassManager &pm);
+void buildHloLayoutAssignmentPipeline(OpPassManager &pm);
+void buildHloPostLayoutAssignmentPipeline(OpPassManager &pm);
+void buildHloFusionPipeline(OpPassManager &pm);
+void buildHloHorizontalFusionPipeline(OpPassManager &pm);
+void buildHloPostFusionOptimizationPipeline(OpPassManager &pm);
+void buildHloGpuOptimizePipeline(OpPassManager &pm);
+
 /// Registers every pass and pipeline (`hlo-opt --list-passes`).
 void registerHloPasses();
 

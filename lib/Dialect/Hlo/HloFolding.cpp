@@ -24,10 +24,36 @@ using namespace mlir::hlo;
 // Helpers
 //===----------------------------------------------------------------------===//
 
+/// True if `a` and `b` have the same structure and dimensions, element
+/// types aside (XLA's ShapeUtil::CompatibleIgnoringElementType).
+static bool compatibleIgnoringElementType(Type a, Type b) {
+  auto ta = dyn_cast<RankedTensorType>(a);
+  auto tb = dyn_cast<RankedTensorType>(b);
+  if (ta || tb)
+    return ta && tb && ta.getShape() == tb.getShape();
+  auto ua = dyn_cast<TupleType>(a);
+  auto ub = dyn_cast<TupleType>(b);
+  if (ua || ub)
+    return ua && ub && ua.size() == ub.size() &&
+           llvm::all_of(llvm::zip(ua.getTypes(), ub.getTypes()), [](auto p) {
+             return compatibleIgnoringElementType(std::get<0>(p),
+                                                  std::get<1>(p));
+           });
+  return a == b;
+}
+
 void mlir::hlo::transferInstructionAttrs(Operation *from, Operation *to) {
-  for (StringRef name : {"sharding", "frontend_attributes"})
-    if (Attribute a = from->getAttr(name); a && !to->getAttr(name))
-      to->setAttr(name, a);
+  if (Attribute a = from->getAttr("frontend_attributes");
+      a && !to->getAttr("frontend_attributes"))
+    to->setAttr("frontend_attributes", a);
+  // A sharding describes a shape: as XLA's SetupDerivedInstruction, it
+  // carries over only to a result of the same structure and dimensions.
+  if (Attribute a = from->getAttr("sharding");
+      a && !to->getAttr("sharding") && from->getNumResults() == 1 &&
+      to->getNumResults() == 1 &&
+      compatibleIgnoringElementType(from->getResult(0).getType(),
+                                    to->getResult(0).getType()))
+    to->setAttr("sharding", a);
   to->setLoc(FusedLoc::get(to->getContext(), {to->getLoc(), from->getLoc()}));
   auto src = dyn_cast<InstructionOpInterface>(from);
   auto dst = dyn_cast<InstructionOpInterface>(to);

@@ -149,6 +149,41 @@ def conv_block(x, w, b, dw):
     return pooled, mean
 
 
+@program("transformer_block", f32(2, 16, 32), f32(32), f32(32),
+         f32(32, 96), f32(32, 32), f32(32), f32(32), f32(32, 128), f32(128),
+         f32(128, 32), optimized=True, atol=1e-4, rtol=1e-4)
+def transformer_block(x, g1, b1, wqkv, wo, g2, b2, w1, c1, w2):
+    """A pre-norm decoder block: causal multi-head attention and a GELU
+    MLP, each with a residual."""
+    def norm(h, g, b):
+        mean = jnp.mean(h, axis=-1, keepdims=True)
+        var = jnp.mean((h - mean) ** 2, axis=-1, keepdims=True)
+        return (h - mean) * lax.rsqrt(var + 1e-5) * g + b
+    batch, seq, dim = x.shape
+    heads = 4
+    q, k, v = jnp.split(norm(x, g1, b1) @ wqkv, 3, axis=-1)
+    split = lambda t: t.reshape(batch, seq, heads, dim // heads)
+    scores = jnp.einsum("bqhd,bkhd->bhqk", split(q), split(k))
+    causal = jnp.tril(jnp.ones((seq, seq), bool))
+    weights = jax.nn.softmax(jnp.where(causal, scores / 4.0, -1e9), axis=-1)
+    attn = jnp.einsum("bhqk,bkhd->bqhd", weights, split(v))
+    x = x + attn.reshape(batch, seq, dim) @ wo
+    return x + jax.nn.gelu(norm(x, g2, b2) @ w1 + c1) @ w2
+
+
+@program("resnet_block", f32(2, 8, 8, 16), f32(3, 3, 16, 16), f32(16),
+         f32(16), f32(3, 3, 16, 16), f32(16), f32(16), optimized=True,
+         atol=1e-4, rtol=1e-4)
+def resnet_block(x, w1, s1, o1, w2, s2, o2):
+    """A ResNet basic block in inference form: conv, folded batch norm
+    (scale and offset), ReLU, conv, batch norm, residual, ReLU."""
+    dn = ("NHWC", "HWIO", "NHWC")
+    y = lax.conv_general_dilated(x, w1, (1, 1), "SAME", dimension_numbers=dn)
+    y = jax.nn.relu(y * s1 + o1)
+    y = lax.conv_general_dilated(y, w2, (1, 1), "SAME", dimension_numbers=dn)
+    return jax.nn.relu(y * s2 + o2 + x)
+
+
 @program("conv_grad", f32(2, 6, 6, 2), f32(3, 3, 2, 4))
 def conv_grad(x, w):
     def loss(x, w):

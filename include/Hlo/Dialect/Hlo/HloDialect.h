@@ -136,9 +136,10 @@ OpT createInferred(OpBuilder &builder, Location loc, ValueRange operands,
 }
 
 /// Moves what a replaced instruction carries besides its operands and
-/// result to its replacement: sharding and frontend attributes (unless the
-/// replacement has its own), its location (name and metadata, fused with the
-/// replacement's) and its control predecessors.
+/// result to its replacement: frontend attributes and sharding (unless the
+/// replacement has its own; the sharding only to a result of the same
+/// dimensions and structure, as XLA), its location (name and metadata,
+/// fused with the replacement's) and its control predecessors.
 void transferInstructionAttrs(Operation *from, Operation *to);
 } // namespace mlir::hlo
 
