@@ -132,9 +132,12 @@ def HloFloatNormalization
     sort whose computations hold only such instructions; also the
     instructions XLA's FloatSupport treats as neutral (tuple,
     get-tuple-element, parameter, call, while, conditional, custom-call,
-    fusion, ...). Left alone as well: instructions with a tuple operand or
-    result, instructions that call computations (XLA clones them in f32),
-    fused computations, instructions with control edges.
+    fusion, ...). Left alone as well: instructions that apply a
+    computation (reduce, sort, map, scatter, ...) and the computations they
+    apply (XLA clones those in f32 where needed), mixed-precision
+    instructions of supported opcodes, instructions with a tuple operand or
+    result or with control edges, fused computations. Only bf16 (XLA also
+    normalizes the f8 types, s4 and u4 the same way).
   }];
   let statistics = [
     Statistic<"numNormalized", "normalized",
