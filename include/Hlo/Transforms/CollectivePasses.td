@@ -90,4 +90,154 @@ def HloReduceScatterCreator
   ];
 }
 
+def HloAllReduceCombiner : Pass<"hlo-all-reduce-combiner", "::mlir::ModuleOp"> {
+  let summary = "Combine independent all-reduces into one variadic "
+                "all-reduce (XLA's AllReduceCombiner, GPU settings)";
+  let description = [{
+    All-reduces of one array operand with the same kind of reduction (the
+    reducer's root opcode, add/multiply/minimum/maximum/and/or/xor, and
+    element type), the same replica groups, channel or not and global
+    device ids or not become one all-reduce of all their operands with a
+    tuple result, each old result a get-tuple-element of it (XLA's
+    CombineInstructionsByKey): in instruction order, the first candidate
+    opens a group and the following ones with its key join until the bytes
+    of the results would pass `threshold-bytes`, the group holds
+    `threshold-count` members, or a candidate depends on a member (then
+    the group closes and the rest waits for the next round). A candidate
+    larger than the byte threshold alone is never combined. The combined
+    all-reduce takes the first member's reducer, groups and channel id,
+    XLA's merged metadata (`prefix/(a:b)` op names) and frontend attributes
+    and the default GpuBackendConfig XLA's GPU combiner gives it;
+    instructions between the members that used an earlier member move
+    after it. One walk of the computation per combined group. Left alone:
+    modules with a layout-constrained all-reduce (as XLA), variadic
+    all-reduces, dynamic shapes, instructions with control edges, fused
+    computations. Not modelled: XLA's domains and its larger threshold for
+    collectives pipelined out of while loops.
+  }];
+  let options = [
+    Option<"thresholdBytes", "threshold-bytes", "int64_t",
+           /*default=*/"31457287",
+           "Most result bytes of a combined all-reduce "
+           "(xla_gpu_all_reduce_combine_threshold_bytes: 30 MiB + 7)">,
+    Option<"thresholdCount", "threshold-count", "int64_t", /*default=*/"256",
+           "Most all-reduces combined into one (XLA's GPU pipeline: 256)">,
+  ];
+  let statistics = [
+    Statistic<"numCombined", "combined", "All-reduces combined">,
+    Statistic<"numGroups", "groups", "Combined all-reduces created">,
+  ];
+}
+
+def HloAllGatherCombiner : Pass<"hlo-all-gather-combiner", "::mlir::ModuleOp"> {
+  let summary = "Combine independent all-gathers into one variadic "
+                "all-gather (XLA's AllGatherCombiner, GPU settings)";
+  let description = [{
+    All-gathers of one array operand with the same replica groups, channel
+    or not and global device ids or not (and the same gather dimension with
+    `combine-by-dim`) become one all-gather with a tuple result, each old
+    result a get-tuple-element of it, grouped as `hlo-all-reduce-combiner`
+    groups (byte and count thresholds, no member depending on another).
+    Element types may differ (XLA's GPU combiner combines different
+    dtypes). Without `combine-by-dim` the combined all-gather gathers along
+    the dimension most members use (0 if some member has no such
+    dimension); a member gathering along another dimension has its operand
+    bitcast to the shape with the two dimensions swapped (layout permuted
+    alike, so no byte moves) and its element bitcast back, as XLA does.
+    Left alone: modules with a layout-constrained all-gather (as XLA),
+    variadic all-gathers, dynamic shapes, instructions with control edges,
+    fused computations.
+  }];
+  let options = [
+    Option<"thresholdBytes", "threshold-bytes", "int64_t",
+           /*default=*/"31457287",
+           "Most result bytes of a combined all-gather "
+           "(xla_gpu_all_gather_combine_threshold_bytes: 30 MiB + 7)">,
+    Option<"thresholdCount", "threshold-count", "int64_t", /*default=*/"256",
+           "Most all-gathers combined into one (XLA's GPU pipeline: 256)">,
+    Option<"combineByDim", "combine-by-dim", "bool", /*default=*/"false",
+           "Only combine all-gathers of the same dimension "
+           "(xla_gpu_enable_all_gather_combine_by_dim, false)">,
+  ];
+  let statistics = [
+    Statistic<"numCombined", "combined", "All-gathers combined">,
+    Statistic<"numGroups", "groups", "Combined all-gathers created">,
+  ];
+}
+
+def HloReduceScatterCombiner
+    : Pass<"hlo-reduce-scatter-combiner", "::mlir::ModuleOp"> {
+  let summary = "Combine independent reduce-scatters into one variadic "
+                "reduce-scatter (XLA's ReduceScatterCombiner, GPU settings)";
+  let description = [{
+    Reduce-scatters of one array operand with the same kind of reduction
+    and element type, replica groups, channel or not and global device ids
+    or not (and the same scatter dimension with `combine-by-dim`) become one
+    reduce-scatter with a tuple result, grouped as `hlo-all-reduce-combiner`
+    groups. Without `combine-by-dim` members scattering along another
+    dimension than the most common one are bitcast to it and back, as
+    `hlo-all-gather-combiner` does. Left alone: layout-constrained or
+    variadic reduce-scatters, dynamic shapes, instructions with control
+    edges, fused computations.
+  }];
+  let options = [
+    Option<"thresholdBytes", "threshold-bytes", "int64_t",
+           /*default=*/"31457287",
+           "Most result bytes of a combined reduce-scatter "
+           "(xla_gpu_reduce_scatter_combine_threshold_bytes: 30 MiB + 7)">,
+    Option<"thresholdCount", "threshold-count", "int64_t", /*default=*/"256",
+           "Most reduce-scatters combined into one (XLA's GPU pipeline: 256)">,
+    Option<"combineByDim", "combine-by-dim", "bool", /*default=*/"false",
+           "Only combine reduce-scatters of the same dimension "
+           "(xla_gpu_enable_reduce_scatter_combine_by_dim, false)">,
+  ];
+  let statistics = [
+    Statistic<"numCombined", "combined", "Reduce-scatters combined">,
+    Statistic<"numGroups", "groups", "Combined reduce-scatters created">,
+  ];
+}
+
+def HloGpuAsyncCollectiveConversion
+    : Pass<"hlo-gpu-async-collective-conversion", "::mlir::ModuleOp"> {
+  let summary = "Split collectives into asynchronous start/done pairs "
+                "(XLA's AsyncCollectiveCreator and AsyncCollectiveAnnotator "
+                "as the GPU compiler runs them)";
+  let description = [{
+    Each collective of an enabled kind becomes a start and a done right
+    after it (XLA's AsyncCollectiveCreator): all-reduce ->
+    `all-reduce-start` (the all-reduce's result) / `all-reduce-done`;
+    all-gather -> `all-gather-start` ((operand(s)), (result(s))) /
+    `all-gather-done`; collective-permute -> `collective-permute-start`
+    (operand, result) / `collective-permute-done`; reduce-scatter and
+    all-to-all, which have no opcodes of their own, -> `async-start` /
+    `async-done` of a new computation `async_computation` holding the
+    collective (seed 001: element 0 the tuple of the operands, element 1
+    the result), named `reduce-scatter-start`/`-done` and
+    `all-to-all-start`/`-done` as XLA names them. The start carries XLA's
+    annotated GpuBackendConfig: the collective's own (or the default one)
+    with `collective_backend_config` {is_sync false, is_pipelined false,
+    backend DEFAULT, ...} after `operation_queue_id`; the done keeps the
+    collective's backend_config. Names and metadata follow XLA
+    (`all-reduce-start`, `all-reduce-done`, ...). Left alone: collectives
+    in fused or async computations, collectives with control edges, the
+    in-place (four-operand) collective-permute.
+  }];
+  let options = [
+    Option<"convertAllReduce", "all-reduce", "bool", /*default=*/"true",
+           "Convert all-reduces (XLA: async unless "
+           "xla_gpu_disable_async_collectives names them)">,
+    Option<"convertAllGather", "all-gather", "bool", /*default=*/"true",
+           "Convert all-gathers">,
+    Option<"convertCollectivePermute", "collective-permute", "bool",
+           /*default=*/"true", "Convert collective-permutes">,
+    Option<"convertReduceScatter", "reduce-scatter", "bool",
+           /*default=*/"true", "Convert reduce-scatters">,
+    Option<"convertAllToAll", "all-to-all", "bool", /*default=*/"true",
+           "Convert all-to-alls">,
+  ];
+  let statistics = [
+    Statistic<"numConverted", "converted", "Collectives made asynchronous">,
+  ];
+}
+
 #endif // HLO_TRANSFORMS_COLLECTIVE_PASSES

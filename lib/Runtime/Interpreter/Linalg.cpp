@@ -373,15 +373,44 @@ EvalResult eval::evalGemmCustomCall(Interp &interp, CustomCallOp op,
     if (!l->isArray())
       return fail("operands must be arrays");
   Literal zeros = Literal::zeros(tuple.getType(0));
-  if (failed(checkDotDims(
-          interp, op, *operands[0], *operands[1], zeros,
-          dims("lhs_batch_dimensions"), dims("lhs_contracting_dimensions"),
-          dims("rhs_batch_dimensions"), dims("rhs_contracting_dimensions"))))
+  SmallVector<int64_t> lb(dims("lhs_batch_dimensions")),
+      lc(dims("lhs_contracting_dimensions")), rb(dims("rhs_batch_dimensions")),
+      rc(dims("rhs_contracting_dimensions"));
+  // An operand without the batch dimensions (folded by
+  // hlo-gemm-broadcast-folding-rewriter) is read for every batch: it is
+  // broadcast along leading batch dimensions here.
+  const Literal *lhs = operands[0], *rhs = operands[1];
+  Literal widened;
+  if (lb.empty() != rb.empty()) {
+    bool lhsUnbatched = lb.empty();
+    const Literal &other = lhsUnbatched ? *rhs : *lhs;
+    const Literal &narrow = lhsUnbatched ? *lhs : *rhs;
+    SmallVector<int64_t> &batch = lhsUnbatched ? lb : rb;
+    SmallVector<int64_t> &contracting = lhsUnbatched ? lc : rc;
+    SmallVector<int64_t> shape;
+    int64_t copies = 1;
+    for (int64_t d : lhsUnbatched ? rb : lb) {
+      if (d < 0 || d >= other.getRank())
+        return fail("batch dimension out of range");
+      shape.push_back(other.getShape()[d]);
+      copies *= other.getShape()[d];
+    }
+    for (int64_t i = 0, e = shape.size(); i < e; ++i)
+      batch.push_back(i);
+    for (int64_t &d : contracting)
+      d += shape.size();
+    llvm::append_range(shape, narrow.getShape());
+    widened = Literal::array(narrow.getElementType(), shape);
+    int64_t m = narrow.getNumElements();
+    for (int64_t c = 0; c < copies; ++c)
+      for (int64_t i = 0; i < m; ++i)
+        widened.copyElement(c * m + i, narrow, i);
+    (lhsUnbatched ? lhs : rhs) = &widened;
+  }
+  if (failed(checkDotDims(interp, op, *lhs, *rhs, zeros, lb, lc, rb, rc)))
     return failure();
   FailureOr<Literal> d =
-      dotInto(interp, op, *operands[0], *operands[1], std::move(zeros),
-              dims("lhs_batch_dimensions"), dims("lhs_contracting_dimensions"),
-              dims("rhs_batch_dimensions"), dims("rhs_contracting_dimensions"));
+      dotInto(interp, op, *lhs, *rhs, std::move(zeros), lb, lc, rb, rc);
   if (failed(d))
     return failure();
   Literal &out = *d;
