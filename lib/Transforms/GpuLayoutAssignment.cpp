@@ -48,16 +48,6 @@ int64_t rankOf(Type t) {
   return rt ? rt.getRank() : -1;
 }
 
-/// The ops XLA does not let change layouts: their operands of the result's
-/// rank have the result's layout.
-bool keepsLayout(Operation *op) {
-  if (isa<CopyOp>(op))
-    return false;
-  return isElementwise(op) ||
-         isa<SliceOp, PadOp, ConcatenateOp, ReverseOp, DynamicSliceOp,
-             DynamicUpdateSliceOp, ReduceWindowOp, ReducePrecisionOp>(op);
-}
-
 /// The order from major to minor given as groups, as minor-to-major.
 Order fromMajorToMinor(ArrayRef<ArrayRef<int64_t>> groups) {
   Order m2m;
@@ -476,7 +466,7 @@ struct GpuLayoutAssignmentPass
     }
     if (!result)
       return wants;
-    if (keepsLayout(op)) {
+    if (keepsOperandLayout(op)) {
       for (unsigned i = 0; i < data.size(); ++i)
         if (rankOf(data[i].getType()) == rank && rank > 0)
           must(i, *result);
@@ -539,33 +529,6 @@ struct GpuLayoutAssignmentPass
   }
 
   static unsigned numResults(ReduceOp op) { return op.getInputs().size() / 2; }
-
-  /// The layout an unconstrained array result takes from its operands.
-  Order forwardLayout(Operation *op) {
-    auto type = cast<RankedTensorType>(op->getResult(0).getType());
-    int64_t rank = type.getRank();
-    OperandRange data = getDataOperands(op);
-    if (keepsLayout(op) || isa<CopyOp>(op)) {
-      for (Value v : data)
-        if (rankOf(v.getType()) == rank)
-          return getMinorToMajor(v.getType());
-    } else if (auto t = dyn_cast<TransposeOp>(op)) {
-      return transposeResultLayout(getMinorToMajor(data[0].getType()),
-                                   t.getDimensions());
-    } else if (auto g = dyn_cast<GetTupleElementOp>(op)) {
-      auto tuple = cast<TupleType>(data[0].getType());
-      return getMinorToMajor(tuple.getType(g.getIndex()));
-    } else if (isa<ReshapeOp>(op)) {
-      auto in = cast<RankedTensorType>(data[0].getType());
-      if (in.hasStaticShape() && type.hasStaticShape())
-        if (std::optional<Order> aligned = alignLayout(
-                in.getShape(), getMinorToMajor(in), type.getShape()))
-          return *aligned;
-    } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
-      return reducedLayout(data[0].getType(), reduce.getDimensions());
-    }
-    return defaultMinorToMajor(rank);
-  }
 
   //===--- The two walks --------------------------------------------------===//
 
@@ -632,7 +595,7 @@ struct GpuLayoutAssignmentPass
       else if (isa<TupleType>(type))
         type = tupleResultType(&op);
       else if (rankOf(type) > 0)
-        type = withMinorToMajor(type, forwardLayout(&op));
+        type = withMinorToMajor(type, layoutFromOperands(&op));
       if (type != r.getType()) {
         r.setType(type);
         changed = true;

@@ -2,6 +2,7 @@
 
 #include "LayoutUtils.h"
 #include "RewriteUtils.h"
+#include "TransformUtils.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -250,4 +251,91 @@ Value mlir::hlo::createTranspose(OpBuilder &b, Location loc, Value v,
              type, {v},
              {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr(perm))})
       ->getResult(0);
+}
+
+bool mlir::hlo::keepsOperandLayout(Operation *op) {
+  if (isa<CopyOp>(op))
+    return false;
+  return isElementwise(op) ||
+         isa<SliceOp, PadOp, ConcatenateOp, ReverseOp, DynamicSliceOp,
+             DynamicUpdateSliceOp, ReduceWindowOp, ReducePrecisionOp>(op);
+}
+
+SmallVector<int64_t> mlir::hlo::layoutFromOperands(Operation *op) {
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  int64_t rank = type.getRank();
+  OperandRange data = getDataOperands(op);
+  auto rankOf = [](Value v) {
+    auto rt = dyn_cast<RankedTensorType>(v.getType());
+    return rt ? rt.getRank() : -1;
+  };
+  if (keepsOperandLayout(op) || isa<CopyOp>(op)) {
+    for (Value v : data)
+      if (rankOf(v) == rank)
+        return getMinorToMajor(v.getType());
+  } else if (auto t = dyn_cast<TransposeOp>(op)) {
+    return transposeResultLayout(getMinorToMajor(data[0].getType()),
+                                 t.getDimensions());
+  } else if (auto g = dyn_cast<GetTupleElementOp>(op)) {
+    auto tuple = cast<TupleType>(data[0].getType());
+    Type element = tuple.getType(g.getIndex());
+    if (isa<RankedTensorType>(element))
+      return getMinorToMajor(element);
+  } else if (isa<ReshapeOp>(op)) {
+    auto in = cast<RankedTensorType>(data[0].getType());
+    if (in.hasStaticShape() && type.hasStaticShape())
+      if (std::optional<SmallVector<int64_t>> aligned =
+              alignLayout(in.getShape(), getMinorToMajor(in), type.getShape()))
+        return *aligned;
+  } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
+    ArrayRef<int64_t> reduced = reduce.getDimensions();
+    SmallVector<int64_t> m2m;
+    for (int64_t d : getMinorToMajor(data[0].getType())) {
+      if (llvm::is_contained(reduced, d))
+        continue;
+      m2m.push_back(d -
+                    llvm::count_if(reduced, [&](int64_t r) { return r < d; }));
+    }
+    if (int64_t(m2m.size()) == rank)
+      return m2m;
+  }
+  return defaultMinorToMajor(rank);
+}
+
+/// True if `t` is an array of rank > 0 whose type writes no layout.
+static bool lacksLayout(Type t) {
+  auto rt = dyn_cast<RankedTensorType>(t);
+  if (!rt || rt.getRank() == 0)
+    return false;
+  auto layout = dyn_cast_or_null<LayoutAttr>(rt.getEncoding());
+  return !rt.getEncoding() || (layout && !layout.getHasMinorToMajor());
+}
+
+static bool tupleLacksLayout(Type t) {
+  if (auto tuple = dyn_cast<TupleType>(t))
+    return llvm::any_of(tuple.getTypes(), tupleLacksLayout);
+  return lacksLayout(t);
+}
+
+bool mlir::hlo::assignMissingLayouts(ModuleOp module) {
+  bool changed = false;
+  for (ComputationOp comp : nonFusionComputations(module)) {
+    for (Operation &op : comp.getBody().front().without_terminator()) {
+      if (op.getNumResults() != 1)
+        continue;
+      Value r = op.getResult(0);
+      Type type = r.getType();
+      if (lacksLayout(type)) {
+        r.setType(withMinorToMajor(type, layoutFromOperands(&op)));
+        changed = true;
+      } else if (isa<TupleOp>(op) && tupleLacksLayout(type)) {
+        SmallVector<Type> elements;
+        for (Value v : getDataOperands(&op))
+          elements.push_back(v.getType());
+        r.setType(TupleType::get(op.getContext(), elements));
+        changed = true;
+      }
+    }
+  }
+  return changed;
 }

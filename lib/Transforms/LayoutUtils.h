@@ -79,6 +79,26 @@ std::optional<SmallVector<int64_t>> alignLayout(ArrayRef<int64_t> from,
 /// bitcast (XLA's ShapeUtil::ReshapeIsBitcast).
 bool reshapeIsBitcast(RankedTensorType in, RankedTensorType out);
 
+/// True for the ops XLA does not let change layouts (elementwise ops but
+/// copy, slice, pad, concatenate, reverse, dynamic-slice,
+/// dynamic-update-slice, reduce-window, reduce-precision): their operands of
+/// the result's rank have the result's layout.
+bool keepsOperandLayout(Operation *op);
+
+/// The minor-to-major order of `op`'s array result that follows its
+/// operands when nothing else constrains it: the layout of the first
+/// same-rank operand for the ops that keep layouts and copy, the bitcast
+/// layout of a transpose, of a reshape when there is one, the input's
+/// without the reduced dimensions for a reduce, the element's for
+/// get-tuple-element; the default otherwise.
+SmallVector<int64_t> layoutFromOperands(Operation *op);
+
+/// Gives every array result of rank > 0 without a layout in the
+/// computations of `module` that no fusion calls a layout from its operands
+/// (layoutFromOperands), in order; tuples take their elements'. True if a
+/// type changed.
+bool assignMissingLayouts(ModuleOp module);
+
 /// True if `a` and `b` are the same array shape in the same plain layout
 /// (whether the layout is written or implied).
 bool sameArrayType(Type a, Type b);

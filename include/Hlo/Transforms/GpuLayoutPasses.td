@@ -197,17 +197,20 @@ def HloLayoutNormalization
     through `bitcast`s; a bitcast back to the original shape and layout
     takes its place for its users. A `copy` between two layouts becomes a
     `transpose` of the physical shapes, a transpose that is a bitcast
-    becomes a bitcast; elementwise ops, broadcast, reduce, slice, pad,
-    concatenate, reverse, iota and constant splats are rewritten on the
-    physical shapes (with a transpose where XLA needs one: a broadcast whose
-    mapped dimensions are out of order, a reduce whose kept dimensions are
-    not in the result's order). Then bitcast chains fold: bitcast of a
+    becomes a bitcast (any other one a transpose of the physical shapes);
+    elementwise ops, broadcast, reduce, iota, reverse, slice and
+    concatenate are rewritten on the physical shapes (with a transpose
+    where one is needed: a broadcast whose mapped dimensions are out of
+    order, a reduce whose kept dimensions are not in the result's order).
+    Then bitcast chains fold: bitcast of a
     bitcast is one bitcast, and a bitcast to its operand's type is
     removed.
     Left alone (as in XLA, they keep their layouts and meet the normalized
     ones through bitcasts): dot, convolution and custom calls, gather,
     scatter, sort, while, conditional, call, collectives, parameters and the
-    ENTRY result; values with tiles, element sizes or memory spaces;
+    ENTRY result; also pad, dynamic-slice, dynamic-update-slice and
+    constants (they meet bitcasts); values with tiles, element sizes or
+    memory spaces;
     dynamic shapes; instructions with control predecessors; fused
     computations.
     Not done: XLA normalizes cuDNN convolution custom calls by rewriting
@@ -229,12 +232,13 @@ def HloReshapeDecomposer
   let description = [{
     Seed 004 (layout normalization). A `reshape` whose result is laid out
     in memory as its operand (a bitcast, XLA's ReshapeIsBitcast) becomes a
-    `bitcast`. Any other reshape becomes, as in XLA: a bitcast to a result
-    layout aligned with the operand's layout followed by a `copy` to the
-    result's layout when there is one; else a `copy` of the operand to a
-    layout aligned with the result's followed by a bitcast; else a copy of
-    the operand to the default layout, a bitcast to the result shape in the
-    default layout and a copy to the result's layout. Left alone: dynamic
+    `bitcast`. Any other reshape becomes, as in XLA: a `copy` of the
+    operand to the layout aligned with the result's (XLA's AlignLayouts)
+    followed by a bitcast when there is one; else a bitcast to the result
+    layout aligned with the operand's followed by a copy to the result's
+    layout; else a copy of the operand to the default layout, a bitcast to
+    the result shape in the default layout and a copy to the result's
+    layout. The last instruction keeps the reshape's name. Left alone: dynamic
     shapes, layouts with tiles, element sizes or memory spaces,
     reshapes with control predecessors, fused computations.
   }];
@@ -257,10 +261,10 @@ def HloReductionLayoutNormalizer
     dimensions, is bitcast to the reduce's result type when the result's
     layout keeps that order, else given its layout by a `copy` (XLA: a
     bitcast to the reduce's result shape in the inputs' order, then a
-    copy). Variadic reduces need every input in one layout.
-    Left alone: inputs in the default layout, inputs of different layouts,
-    dynamic shapes, layouts with tiles, reduces with control predecessors,
-    fused computations.
+    copy). The new reduce keeps the name.
+    Left alone: inputs in the default layout, variadic reduces, dynamic
+    shapes, layouts with tiles, reduces with control edges, fused
+    computations.
   }];
   let statistics = [
     Statistic<"numRewritten", "rewritten", "Reduces normalized">,
