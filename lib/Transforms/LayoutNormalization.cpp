@@ -67,6 +67,9 @@ struct LayoutNormalizationPass
                           hlo::impl::HloLayoutNormalizationBase> {
   DenseMap<Value, Value> normal;
   llvm::SetVector<Operation *> created;
+  /// Replaced instructions still in the worklist, erased after it (users
+  /// first).
+  SmallVector<Operation *> dead;
 
   void run() {
     for (ComputationOp comp : nonFusionComputations(getOperation())) {
@@ -78,6 +81,9 @@ struct LayoutNormalizationPass
         ops.push_back(&op);
       for (Operation *op : ops)
         rewrite(op);
+      for (Operation *op : dead)
+        op->erase();
+      dead.clear();
       foldBitcasts(block);
     }
   }
@@ -101,6 +107,10 @@ struct LayoutNormalizationPass
   void rewrite(Operation *op) {
     if (op->getNumResults() != 1 || hasControlPredecessors(op))
       return;
+    if (auto call = dyn_cast<CustomCallOp>(op)) {
+      rewriteConvolution(call);
+      return;
+    }
     Value r = op->getResult(0);
     if (!normalizable(r.getType()))
       return;
@@ -279,6 +289,113 @@ struct LayoutNormalizationPass
     r.replaceAllUsesWith(back);
     normal[back] = result;
     op->erase();
+    ++numNormalized;
+    changed = true;
+  }
+
+  /// A cuDNN convolution custom call (XLA's NormalizeLayoutForGpuCustomCalls):
+  /// its operands and its result (element 0 of its tuple) on their physical
+  /// shapes, its dimension labels renumbered to match.
+  void rewriteConvolution(CustomCallOp call) {
+    StringRef target = call.getCustomCallTarget();
+    ConvDimensionNumbersAttr dn = call.getDimLabelsAttr();
+    auto tuple = dyn_cast<TupleType>(call.getType());
+    if (!dn || !target.starts_with("__cudnn$conv") || !tuple ||
+        tuple.size() < 1 || call.getOperandLayoutConstraints() ||
+        call.getOutputToOperandAliasing() || isControlPredecessor(call))
+      return;
+    OperandRange data = getDataOperands(call);
+    if (data.size() < 2 || !normalizable(tuple.getType(0)))
+      return;
+    for (Value v : data)
+      if (isa<RankedTensorType>(v.getType()) && rankOf(v) > 0 &&
+          !normalizable(v.getType()))
+        return;
+    Type result = tuple.getType(0);
+    // The roles of lhs, rhs and the result.
+    Type input = data[0].getType(), kernel = data[1].getType(), output = result;
+    if (target == "__cudnn$convBackwardInput")
+      std::swap(input, output);
+    else if (target == "__cudnn$convBackwardFilter")
+      std::swap(kernel, output);
+    if (isDefault(input) && isDefault(kernel) && isDefault(output))
+      return;
+    SmallVector<int64_t> ip = physicalPositions(input),
+                         kp = physicalPositions(kernel),
+                         op = physicalPositions(output);
+    auto map = [](ArrayRef<int64_t> pos, ArrayRef<int64_t> dims) {
+      SmallVector<int64_t> out;
+      for (int64_t d : dims)
+        out.push_back(pos[d]);
+      return out;
+    };
+    auto labels = ConvDimensionNumbersAttr::get(
+        &getContext(), ip[dn.getInputBatch()], ip[dn.getInputFeature()],
+        map(ip, dn.getInputSpatial()), kp[dn.getKernelInput()],
+        kp[dn.getKernelOutput()], map(kp, dn.getKernelSpatial()),
+        op[dn.getOutputBatch()], op[dn.getOutputFeature()],
+        map(op, dn.getOutputSpatial()));
+
+    OpBuilder b(call);
+    SmallVector<Value> operands;
+    for (Value v : data)
+      operands.push_back(rankOf(v) > 0 ? getNormal(v) : v);
+    SmallVector<Type> elements(tuple.getTypes());
+    auto rt = cast<RankedTensorType>(result);
+    elements[0] = isDefault(rt) ? rt : normalizedType(rt);
+    SmallVector<NamedAttribute> attrs;
+    for (NamedAttribute a : call->getAttrs())
+      if (a.getName() == "dim_labels")
+        attrs.push_back(b.getNamedAttr("dim_labels", labels));
+      else
+        attrs.push_back(a);
+    Value conv = clone(b, call, operands,
+                       TupleType::get(&getContext(), elements), attrs);
+    transferInstructionAttrs(call, conv.getDefiningOp());
+    conv.getDefiningOp()->setLoc(call.getLoc());
+    // Each element: a get-tuple-element of the new call, element 0 bitcast
+    // back; users that read an element read it directly.
+    Location loc = derivedLoc(call.getLoc());
+    SmallVector<Value> back, gtes;
+    for (auto [i, t] : llvm::enumerate(tuple.getTypes())) {
+      Value e = createInstruction(
+                    b, loc, GetTupleElementOp::getOperationName(), elements[i],
+                    {conv}, {b.getNamedAttr("index", b.getI64IntegerAttr(i))})
+                    ->getResult(0);
+      created.insert(e.getDefiningOp()); // removed if nothing reads it
+      gtes.push_back(e);
+      if (i == 0) {
+        Value bc = createBitcast(b, loc, e, t);
+        if (bc != e) {
+          created.insert(bc.getDefiningOp());
+          normal[bc] = e;
+        }
+        e = bc;
+      }
+      back.push_back(e);
+    }
+    for (OpOperand &use : llvm::make_early_inc_range(call->getUses())) {
+      auto gte = dyn_cast<GetTupleElementOp>(use.getOwner());
+      if (!gte || hasControlPredecessors(gte) || isControlPredecessor(gte) ||
+          gte.getIndex() >= int64_t(back.size()))
+        continue;
+      gte.getResult().replaceAllUsesWith(back[gte.getIndex()]);
+      Operation *named = gtes[gte.getIndex()].getDefiningOp();
+      transferInstructionAttrs(gte, named);
+      named->setLoc(gte.getLoc());
+      dead.push_back(gte);
+    }
+    if (llvm::any_of(call->getUsers(), [&](Operation *user) {
+          return !llvm::is_contained(dead, user);
+        })) {
+      Value t = createInstruction(b, loc, TupleOp::getOperationName(),
+                                  call.getType(), back)
+                    ->getResult(0);
+      call->getResult(0).replaceUsesWithIf(t, [&](OpOperand &use) {
+        return !llvm::is_contained(dead, use.getOwner());
+      });
+    }
+    dead.push_back(call);
     ++numNormalized;
     changed = true;
   }

@@ -206,16 +206,17 @@ def HloLayoutNormalization
     bitcast is one bitcast, and a bitcast to its operand's type is
     removed.
     Left alone (as in XLA, they keep their layouts and meet the normalized
-    ones through bitcasts): dot, convolution and custom calls, gather,
+    ones through bitcasts): dot, convolution and other custom calls, gather,
     scatter, sort, while, conditional, call, collectives, parameters and the
     ENTRY result; also pad, dynamic-slice, dynamic-update-slice and
     constants (they meet bitcasts); values with tiles, element sizes or
     memory spaces;
     dynamic shapes; instructions with control predecessors; fused
     computations.
-    Not done: XLA normalizes cuDNN convolution custom calls by rewriting
-    their dimension labels (`b01f_01io` on an OHWI filter becomes
-    `b01f_o01i` on its physical shape); they keep their layouts here.
+    cuDNN convolution custom calls are normalized as XLA does
+    (NormalizeLayoutForGpuCustomCalls): their operands and result on the
+    physical shapes and their dimension labels renumbered (`b01f_01io` on
+    an OHWI filter becomes `b01f_o01i`).
   }];
   let statistics = [
     Statistic<"numNormalized", "normalized",
