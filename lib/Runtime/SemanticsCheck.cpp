@@ -248,6 +248,20 @@ std::string passName(Pass *pass) {
   return (argument.empty() ? pass->getName() : argument).str();
 }
 
+/// `type` without layouts (the elements of tuples too): a layout is not
+/// part of a parameter's value.
+static Type withoutLayouts(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return RankedTensorType::get(tensor.getShape(), tensor.getElementType());
+  if (auto tuple = dyn_cast<TupleType>(type)) {
+    SmallVector<Type> elements;
+    for (Type t : tuple.getTypes())
+      elements.push_back(withoutLayouts(t));
+    return TupleType::get(type.getContext(), elements);
+  }
+  return type;
+}
+
 /// The entry computation's parameter types (layouts dropped), to notice a
 /// pass that changes the signature.
 SmallVector<Type> entrySignature(ModuleOp module) {
@@ -255,12 +269,8 @@ SmallVector<Type> entrySignature(ModuleOp module) {
   for (auto computation : module.getOps<hlo::ComputationOp>()) {
     if (!computation.getEntry())
       continue;
-    for (Type type : computation.getArgumentTypes()) {
-      if (auto tensor = dyn_cast<RankedTensorType>(type))
-        type = RankedTensorType::get(tensor.getShape(),
-                                     tensor.getElementType());
-      types.push_back(type);
-    }
+    for (Type type : computation.getArgumentTypes())
+      types.push_back(withoutLayouts(type));
   }
   return types;
 }

@@ -27,6 +27,7 @@
 
 #include "AlgebraicSimplifier.h"
 #include "Hlo/Transforms/Passes.h"
+#include "LayoutUtils.h"
 #include "RewriteUtils.h"
 
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
@@ -538,6 +539,10 @@ struct AlgebraicSimplifierPass
     if (failed(applyPatternsGreedily(module, patterns, config, &changed)))
       mlir::emitWarning(module.getLoc())
           << "hlo-algebraic-simplifier: the rewrites did not converge";
+    // The shape rules give new instructions no layout: after layout
+    // assignment they take one from their operands.
+    if (layoutSensitive && assignMissingLayouts(module))
+      changed = true;
   }
 };
 } // namespace

@@ -116,4 +116,179 @@ def HloGpuTreeReductionRewriter
   ];
 }
 
+def HloGpuLayoutAssignment
+    : Pass<"hlo-gpu-layout-assignment", "::mlir::ModuleOp"> {
+  let summary = "Give every array an explicit layout (XLA's "
+                "GpuLayoutAssignment over LayoutAssignment)";
+  let description = [{
+    Seed 004 (layout assignment) and seed 002 (table 1, the
+    layout-assignment pipeline). Every array value gets an explicit
+    `#hlo.layout`; where an operand's layout differs from the one its user
+    requires, a `copy` to the required layout is inserted (the only
+    instruction that moves data between layouts afterwards).
+    Constraints, as XLA 0.10.2 sets them for an H100:
+    - the ENTRY computation's parameters and result keep the module's
+      `entry_computation_layout` (else the ENTRY signature's layouts, the
+      default where none is written);
+    - dot: an operand with batch dimensions, or more than one contracting or
+      non-contracting dimension, must have a layout cuBLAS takes (the batch,
+      contracting and non-contracting dimensions each physically
+      consecutive and in order, the batch dimensions not most minor): the
+      default layout if it qualifies, else batch, contracting,
+      non-contracting from major to minor; such a dot's result takes a
+      layout a user asks for if cuBLAS takes it, else the default (XLA's
+      SetDotOperandLayout / SetDotLayout). A transpose of a dot that has no
+      other user asks for the dot layout that makes the transpose a
+      bitcast with a default-layout result;
+    - cuDNN convolution custom calls (`__cudnn$conv*`): input, filter and
+      output in NHWC (OHWI filter) on Hopper, NCHW (OIHW) for f64 (XLA's
+      HeuristicLayoutAssignment; `force-conv-nchw` / `force-conv-nhwc` are
+      XLA's debug options); the side input of a fused convolution takes the
+      output's layout;
+    - sort of rank > 1, fft, custom calls without `operand_layout_constraints`:
+      default layouts; custom calls with them: those; triangular-solve: the
+      default with the two minor dimensions swapped; all-gather and
+      reduce-scatter: the gathered / scattered dimension most major;
+    - bitcast: its operand and result keep the layouts they have (a bitcast
+      reinterprets memory); fusion: its operands and result keep the fused
+      computation's layouts.
+    Propagation, from users to operands (instructions in reverse order) then
+    from operands to users (in order): elementwise ops and the ops XLA does
+    not let change layouts (slice, pad, concatenate, reverse, dynamic-slice,
+    dynamic-update-slice, select, clamp, map, reduce-window, convert, copy
+    of a constrained value) want their same-rank operands in their own
+    layout; a transpose wants the operand layout that makes it a bitcast; a
+    reshape the one that makes it a bitcast when there is one (else the
+    default); a broadcast prefers its operand in the layout of the
+    broadcast dimensions, and a reduce over at least 32 elements prefers
+    its operand with the reduced dimensions most minor (XLA's
+    PropagateReductionLayoutToOperand); an instruction nobody constrains
+    follows its operand (a reduce drops the reduced dimensions, a reshape
+    keeps a bitcast) or takes the default layout. Tuples and
+    get-tuple-element follow their elements.
+    Computations other than ENTRY (while, conditional and call bodies,
+    reducers, comparators) have default layouts for their parameters and
+    result; their callers get copies where needed. Fused computations are
+    left alone. Scalars need no layout and are left as they are.
+    Differences from XLA: no priorities between conflicting constraints (the
+    first user seen in reverse order wins), so a copy may sit on the other
+    side of a transpose than XLA puts it; no AUTO entry layouts.
+  }];
+  let options = [
+    Option<"forceConvNchw", "force-conv-nchw", "bool", /*default=*/"false",
+           "cuDNN convolutions in NCHW (XLA's xla_gpu_force_conv_nchw)">,
+    Option<"forceConvNhwc", "force-conv-nhwc", "bool", /*default=*/"false",
+           "cuDNN convolutions in NHWC (XLA's xla_gpu_force_conv_nhwc)">,
+  ];
+  let statistics = [
+    Statistic<"numCopies", "copies", "Copies inserted for layout conflicts">,
+    Statistic<"numLayouts", "layouts", "Values given a layout">,
+  ];
+}
+
+def HloLayoutNormalization
+    : Pass<"hlo-layout-normalization", "::mlir::ModuleOp"> {
+  let summary = "Rewrite arrays to the default layout with bitcasts at the "
+                "boundaries (XLA's LayoutNormalization)";
+  let description = [{
+    Seed 004 (layout normalization). An instruction whose array result has
+    a non-default layout is rewritten on the physical shape of its operands
+    (their dimensions from major to minor, in the default layout), reached
+    through `bitcast`s; a bitcast back to the original shape and layout
+    takes its place for its users. A `copy` between two layouts becomes a
+    `transpose` of the physical shapes, a transpose that is a bitcast
+    becomes a bitcast (any other one a transpose of the physical shapes);
+    elementwise ops, broadcast, reduce, iota, reverse, slice and
+    concatenate are rewritten on the physical shapes (with a transpose
+    where one is needed: a broadcast whose mapped dimensions are out of
+    order, a reduce whose kept dimensions are not in the result's order).
+    Then bitcast chains fold: bitcast of a
+    bitcast is one bitcast, and a bitcast to its operand's type is
+    removed.
+    Left alone (as in XLA, they keep their layouts and meet the normalized
+    ones through bitcasts): dot, convolution and other custom calls, gather,
+    scatter, sort, while, conditional, call, collectives, parameters and the
+    ENTRY result; also pad, dynamic-slice, dynamic-update-slice and
+    constants (they meet bitcasts); values with tiles, element sizes or
+    memory spaces;
+    dynamic shapes; instructions with control predecessors; fused
+    computations.
+    cuDNN convolution custom calls are normalized as XLA does
+    (NormalizeLayoutForGpuCustomCalls): their operands and result on the
+    physical shapes and their dimension labels renumbered (`b01f_01io` on
+    an OHWI filter becomes `b01f_o01i`).
+  }];
+  let statistics = [
+    Statistic<"numNormalized", "normalized",
+              "Instructions rewritten on physical shapes">,
+    Statistic<"numTransposes", "transposes",
+              "Layout-changing copies made explicit transposes">,
+  ];
+}
+
+def HloReshapeDecomposer
+    : Pass<"hlo-reshape-decomposer", "::mlir::ModuleOp"> {
+  let summary = "Reshapes that are not bitcasts as copies and bitcasts "
+                "(XLA's ReshapeDecomposer)";
+  let description = [{
+    Seed 004 (layout normalization). A `reshape` whose result is laid out
+    in memory as its operand (a bitcast, XLA's ReshapeIsBitcast) becomes a
+    `bitcast`. Any other reshape becomes, as in XLA: a `copy` of the
+    operand to the layout aligned with the result's (XLA's AlignLayouts)
+    followed by a bitcast when there is one; else a bitcast to the result
+    layout aligned with the operand's followed by a copy to the result's
+    layout; else a copy of the operand to the default layout, a bitcast to
+    the result shape in the default layout and a copy to the result's
+    layout. The last instruction keeps the reshape's name. Left alone: dynamic
+    shapes, layouts with tiles, element sizes or memory spaces,
+    reshapes with control predecessors, fused computations.
+  }];
+  let statistics = [
+    Statistic<"numBitcasts", "bitcasts", "Reshapes that were bitcasts">,
+    Statistic<"numDecomposed", "decomposed",
+              "Reshapes decomposed into copies and bitcasts">,
+  ];
+}
+
+def HloReductionLayoutNormalizer
+    : Pass<"hlo-reduction-layout-normalizer", "::mlir::ModuleOp"> {
+  let summary = "Reduces on operands in the default layout (XLA's "
+                "ReductionLayoutNormalizer)";
+  let description = [{
+    A `reduce` whose inputs have a non-default layout reduces `bitcast`s of
+    them to their physical shapes (dimensions major to minor, default
+    layout), over the same dimensions renumbered, size-1 dimensions
+    dropped, as XLA does; the result, in the physical order of the kept
+    dimensions, is bitcast to the reduce's result type when the result's
+    layout keeps that order, else given its layout by a `copy` (XLA: a
+    bitcast to the reduce's result shape in the inputs' order, then a
+    copy). The new reduce keeps the name.
+    Left alone: inputs in the default layout, variadic reduces, dynamic
+    shapes, layouts with tiles, reduces with control edges, fused
+    computations.
+  }];
+  let statistics = [
+    Statistic<"numRewritten", "rewritten", "Reduces normalized">,
+  ];
+}
+
+def HloTransposeDimensionGrouper
+    : Pass<"hlo-transpose-dimension-grouper", "::mlir::ModuleOp"> {
+  let summary = "Merge dimensions that a transpose keeps adjacent (XLA's "
+                "TransposeDimensionGrouper)";
+  let description = [{
+    A `transpose` that keeps two or more adjacent operand dimensions
+    adjacent and in order transposes a `bitcast` of its operand in which
+    each such run is one dimension (size-1 dimensions are dropped first,
+    as in XLA), and a bitcast gives the result its shape back. Operand and
+    result must have the default layout (XLA runs the pass after layout
+    normalization). Left alone: transposes without such runs, non-default
+    layouts, dynamic shapes, transposes with control predecessors, fused
+    computations.
+  }];
+  let statistics = [
+    Statistic<"numRewritten", "rewritten", "Transposes grouped">,
+  ];
+}
+
 #endif // HLO_TRANSFORMS_GPU_LAYOUT_PASSES

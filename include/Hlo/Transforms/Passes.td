@@ -300,6 +300,14 @@ def HloAlgebraicSimplifier
     (float A*0, A-A, A+0, x==x) and float reassociation are not applied.
     Instructions with control predecessors are left alone, and tuple or
     dynamic shapes are skipped by the shape rewrites.
+    With `layout-sensitive` (XLA's is_layout_sensitive, which the GPU
+    pipeline sets after layout assignment) the instructions the rewrites
+    create, which the shape rules give no layout, take one from their
+    operands as layout assignment would (a slice, an elementwise op or a
+    concatenate its operand's, a transpose or reshape the layout that
+    makes it a bitcast when there is one, a reduce its input's without the
+    reduced dimensions, anything else the default), so that every array
+    keeps an explicit layout.
   }];
   let options = [
     Option<"enablePowerRewrites", "enable-power-rewrites", "bool",
@@ -329,6 +337,11 @@ def HloAlgebraicSimplifier
            "Rewrite a reduce of a concatenate of operands of different "
            "shapes too (XLA's "
            "enable_unconditional_reduce_of_concat_replacement)">,
+    Option<"layoutSensitive", "layout-sensitive", "bool",
+           /*default=*/"false",
+           "Give the instructions the rewrites create layouts from their "
+           "operands (XLA's is_layout_sensitive, set after layout "
+           "assignment)">,
   ];
 }
 
