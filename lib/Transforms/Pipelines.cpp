@@ -101,6 +101,13 @@ void mlir::hlo::buildHloCollectiveOptimizationsPipeline(OpPassManager &pm) {
 // 0.10.2 runs its passes (its module metadata, `docs/passes.md`), with the
 // passes this project has.
 
+/// The algebraic simplifier as XLA runs it once layouts are assigned.
+static std::unique_ptr<Pass> createLayoutSensitiveSimplifier() {
+  HloAlgebraicSimplifierOptions options;
+  options.layoutSensitive = true;
+  return createHloAlgebraicSimplifier(options);
+}
+
 void mlir::hlo::buildHloConvCanonicalizationPipeline(OpPassManager &pm) {
   // XLA: GpusolverRewriter (seed 002), ConvRewriter, CudnnFusedConvRewriter,
   // ConvPaddingLegalization, CallInliner, TupleSimplifier, AlgebraicSimplifier,
@@ -118,6 +125,10 @@ void mlir::hlo::buildHloLayoutAssignmentPipeline(OpPassManager &pm) {
   // normalization" pipeline: ReshapeDecomposer, LayoutNormalization,
   // AlgebraicSimplifier (layout-sensitive).
   pm.addPass(createHloFlattenCallGraph());
+  pm.addPass(createHloGpuLayoutAssignment());
+  pm.addPass(createHloReshapeDecomposer());
+  pm.addPass(createHloLayoutNormalization());
+  pm.addPass(createLayoutSensitiveSimplifier());
 }
 
 void mlir::hlo::buildHloPostLayoutAssignmentPipeline(OpPassManager &pm) {
@@ -129,25 +140,35 @@ void mlir::hlo::buildHloPostLayoutAssignmentPipeline(OpPassManager &pm) {
   // AlgebraicSimplifier, HloCSE, HloConstantFolding, HloDCE,
   // ReductionDimensionGrouper, ReductionSplitter, TreeReductionRewriter,
   // FloatNormalization, TupleSimplifier, AlgebraicSimplifier, HloCSE; then the
-  // algorithm pickers (seed 002 places them here, XLA 0.10.2 after fusion).
-  pm.addPass(createHloAlgebraicSimplifier());
+  // GEMM algorithm picker (seed 002 places it here, XLA 0.10.2 after
+  // fusion).
+  pm.addPass(createLayoutSensitiveSimplifier());
   HloTransposeFoldingOptions transposeFolding;
   transposeFolding.foldConvolutionTransposes = false;
   pm.addPass(createHloTransposeFolding(transposeFolding));
+  pm.addPass(createHloReshapeDecomposer());
+  pm.addPass(createHloCublasPadForGemms());
   pm.addPass(createHloConstantFolding());
   pm.addPass(createHloGemmRewriter());
-  pm.addPass(createHloAlgebraicSimplifier());
+  pm.addPass(createHloGemmBroadcastFoldingRewriter());
+  pm.addPass(createHloReshapeDecomposer());
+  pm.addPass(createHloLayoutNormalization());
+  pm.addPass(createLayoutSensitiveSimplifier());
   pm.addPass(createHloReductionDegenerateDimRemover());
-  pm.addPass(createHloAlgebraicSimplifier());
+  pm.addPass(createHloReductionLayoutNormalizer());
+  pm.addPass(createLayoutSensitiveSimplifier());
   pm.addPass(createHloCse());
   pm.addPass(createHloConstantFolding());
   pm.addPass(createHloDce());
   pm.addPass(createHloReductionDimensionGrouper());
   pm.addPass(createHloReductionSplitter());
   pm.addPass(createHloGpuTreeReductionRewriter());
+  pm.addPass(createHloTransposeDimensionGrouper());
+  pm.addPass(createHloFloatNormalization());
   pm.addPass(createHloTupleSimplifier());
-  pm.addPass(createHloAlgebraicSimplifier());
+  pm.addPass(createLayoutSensitiveSimplifier());
   pm.addPass(createHloCse());
+  pm.addPass(createHloGemmAlgorithmPicker());
 }
 
 void mlir::hlo::buildHloFusionPipeline(OpPassManager &pm) {
@@ -171,7 +192,11 @@ void mlir::hlo::buildHloPostFusionOptimizationPipeline(OpPassManager &pm) {
   // conversion"); AlgebraicSimplifier ("post-fusion-simplification").
   pm.addPass(createHloDce());
   pm.addPass(createHloTupleSimplifier());
-  pm.addPass(createHloAlgebraicSimplifier());
+  pm.addPass(createHloAllGatherCombiner());
+  pm.addPass(createHloAllReduceCombiner());
+  pm.addPass(createHloReduceScatterCombiner());
+  pm.addPass(createHloGpuAsyncCollectiveConversion());
+  pm.addPass(createLayoutSensitiveSimplifier());
 }
 
 void mlir::hlo::buildHloGpuOptimizePipeline(OpPassManager &pm) {
