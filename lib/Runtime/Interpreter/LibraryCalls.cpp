@@ -13,7 +13,7 @@
 //     feature roles swapped) with dy as kernel, window dilated by the
 //     stride, feature_group_count as batch_group_count;
 //   - `__cudnn$convBiasActivationForward` (x, w, bias[, side]):
-//     act(conv_result_scale * conv(x, w) + side_input_scale * side + bias),
+//     act(conv_result_scale * conv(x, w) + bias + side_input_scale * side),
 //     bias along the output feature dimension, activations kNone, kRelu,
 //     kRelu6, kElu, kLeakyRelu (leakyrelu_alpha), kTanh, kSigmoid;
 //   - `__cusolver$cholesky` (a) -> (factor, workspace, info): the Cholesky
@@ -169,6 +169,10 @@ static EvalResult cudnnCall(Interp &interp, CustomCallOp op, StringRef target,
          ++i, nextIndex(idx, out.getShape())) {
       if (scale != 1.0)
         out.setFloat(i, out.getFloat(i) * scale);
+      // The bias first, then the side input: the order of the usual graph
+      // (XLA fuses the add nearest the conv first, and a residual add comes
+      // after the bias add).
+      out.setFloat(i, out.getFloat(i) + bias.getFloat(idx[featureDim]));
       if (side && sideScale != 0.0) {
         double s = side->getFloat(i);
         if (sideScale != 1.0) {
@@ -180,7 +184,6 @@ static EvalResult cudnnCall(Interp &interp, CustomCallOp op, StringRef target,
         }
         out.setFloat(i, out.getFloat(i) + s);
       }
-      out.setFloat(i, out.getFloat(i) + bias.getFloat(idx[featureDim]));
       if (mode != "kNone")
         out.setFloat(i, activate(mode, out.getFloat(i), alpha));
     }
