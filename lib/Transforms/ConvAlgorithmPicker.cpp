@@ -431,11 +431,13 @@ struct ConvAlgorithmPickerPass
         OpBuilder builder(call);
         CustomCallOp resized = cloneCudnnConv(
             builder, call, getDataOperands(call), TupleType::get(ctx, types));
+        // Only readers of the result (not of the scratch, whose type
+        // changes) may move to the new call.
         bool ok = true;
-        for (Operation *user : call->getUsers())
-          ok &= isa<GetTupleElementOp>(user) &&
-                cast<GetTupleElementOp>(user).getIndex() + 1 <
-                    static_cast<int64_t>(types.size());
+        for (Operation *user : call->getUsers()) {
+          auto gte = dyn_cast<GetTupleElementOp>(user);
+          ok &= gte && gte.getIndex() + 1 < types.size();
+        }
         if (ok && !hasControlPredecessors(call) &&
             !isControlPredecessor(call)) {
           for (Operation *user : llvm::make_early_inc_range(call->getUsers()))

@@ -2,6 +2,7 @@
 
 #include "CudnnUtils.h"
 #include "RewriteUtils.h"
+#include "TransformUtils.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -186,7 +187,7 @@ void mlir::hlo::eraseWithDeadOperands(Operation *op) {
     dead->erase();
     for (Operation *d : feeders)
       if (d->use_empty() && isMemoryEffectFree(d) &&
-          !llvm::is_contained(work, d))
+          !hasControlPredecessors(d) && !llvm::is_contained(work, d))
         work.push_back(d);
   }
 }

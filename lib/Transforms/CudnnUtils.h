@@ -85,7 +85,8 @@ CustomCallOp cloneCudnnConv(OpBuilder &builder, CustomCallOp call,
 Value createGte(OpBuilder &builder, Location loc, Value tuple, int64_t index);
 
 /// Erases `op` and then the side-effect-free operands it leaves without
-/// users, as XLA's ReplaceInstruction removes them.
+/// users (and without control predecessors), as XLA's ReplaceInstruction
+/// removes them.
 void eraseWithDeadOperands(Operation *op);
 
 /// The value of `v` if it is a constant scalar or a constant whose elements

@@ -61,8 +61,8 @@ static int64_t dimOf(Value v, int64_t d) {
 
 /// XLA's MaybeConv1dToConv2d: a 2-D convolution whose kernel is a reshape
 /// inserting exactly one size-1 dimension, a kernel spatial one.
-static bool maybeConv1dToConv2d(ConvolutionOp conv, ConvWindow &w) {
-  if (w.rank() != 2)
+static bool maybeConv1dToConv2d(ConvolutionOp conv) {
+  if (conv.getDimLabels().getInputSpatial().size() != 2)
     return false;
   auto reshape = conv.getRhs().getDefiningOp<ReshapeOp>();
   if (!reshape)
@@ -191,7 +191,7 @@ static std::optional<ConvMatch> matchBackwardFilter(ConvolutionOp conv) {
         dimOf(conv.getResult(), dn.getOutputSpatial()[i]))
       ++small;
   if ((dn.getKernelSpatial().empty() || small > 1 ||
-       (!maybeConv1dToConv2d(conv, w) && small == 1)) &&
+       (!maybeConv1dToConv2d(conv) && small == 1)) &&
       !w.hasWindowDilation())
     return std::nullopt;
 
