@@ -190,6 +190,7 @@ struct CudnnFusedConvRewriterPass
                             &CudnnFusedConvRewriterPass::fuseBiasOrSideInput,
                             &CudnnFusedConvRewriterPass::fuseSideInputAlpha,
                             &CudnnFusedConvRewriterPass::fuseRelu,
+                            &CudnnFusedConvRewriterPass::fuseConvertToF16,
                             &CudnnFusedConvRewriterPass::fuseBiasOrSideInput,
                             &CudnnFusedConvRewriterPass::fuseBiasOrSideInput,
                             &CudnnFusedConvRewriterPass::fuseSideInputAlpha,
@@ -405,6 +406,53 @@ struct CudnnFusedConvRewriterPass
       done();
       return;
     }
+  }
+
+  /// convert<f16>(gte(conv<f32>(x, w, ...))) with every operand an f32
+  /// that holds f16 values -> gte(conv<f16>(convert<f16>(x), ...)).
+  void fuseConvertToF16(Operation *op) {
+    auto cvt = dyn_cast<ConvertOp>(op);
+    auto rt = cvt ? dyn_cast<RankedTensorType>(cvt.getType()) : nullptr;
+    if (!rt || !rt.getElementType().isF16())
+      return;
+    auto gte = cvt.getOperand().getDefiningOp<GetTupleElementOp>();
+    if (!gte || gte.getIndex() != 0 || !gte.getResult().hasOneUse() ||
+        hasControlEdges(gte))
+      return;
+    CustomCallOp conv = asForwardConv(gte.getOperand().getDefiningOp());
+    if (!conv)
+      return;
+    Type f16 = rt.getElementType();
+    for (Value v : conv->getOperands()) {
+      auto vt = cast<RankedTensorType>(v.getType());
+      if (!vt.getElementType().isF32() || !losslesslyConvertible(v, f16))
+        return;
+    }
+    OpBuilder builder(cvt);
+    MLIRContext *ctx = op->getContext();
+    SmallVector<Value> operands;
+    for (Value v : conv->getOperands()) {
+      auto vt = cast<RankedTensorType>(v.getType());
+      operands.push_back(
+          createInstruction(
+              builder,
+              NameLoc::get(StringAttr::get(ctx, "convert"),
+                           derivedLoc(v.getLoc())),
+              ConvertOp::getOperationName(),
+              RankedTensorType::get(vt.getShape(), f16, vt.getEncoding()), {v})
+              ->getResult(0));
+    }
+    auto tt = cast<TupleType>(conv.getType());
+    auto out = cast<RankedTensorType>(tt.getType(0));
+    Type tuple = TupleType::get(
+        ctx, {RankedTensorType::get(out.getShape(), f16, out.getEncoding()),
+              tt.getType(1)});
+    CustomCallOp fused = cloneCudnnConv(builder, conv, operands, tuple);
+    // The new get-tuple-element takes the convert's metadata, as in XLA.
+    Value newGte = createGte(builder, cvt.getLoc(), fused.getResult(), 0);
+    cvt.getResult().replaceAllUsesWith(newGte);
+    eraseWithDeadOperands(cvt);
+    done();
   }
 
   /// max(gte, broadcast(0)) -> activation_mode kRelu.

@@ -78,12 +78,14 @@ def HloCudnnFusedConvRewriter
     bias; any other addend becomes the side input with side_input_scale 1
     (twice, so both are taken); `side_input = x * broadcast(c)` (through
     reshapes and transposes) sets side_input_scale = c; `max(gte,
-    broadcast(0))` sets activation_mode kRelu. The get-tuple-element and the
+    broadcast(0))` sets activation_mode kRelu; `convert<f16>(gte)` of an f32
+    conv whose operands all hold f16 values becomes an f16 conv on converts
+    of its operands. The get-tuple-element and the
     conv must each have one user. Left alone: depthwise convolutions
     (feature_group_count = input features), convs that already have an
     activation (for bias and side input), scales that are not scalar
     constants, convs with control edges, fused computations; fp8 graph
-    convolutions, int8 convert fusions, f16 convert fusions and the
+    convolutions, int8 convert fusions and the
     runtime-fusion activations (elu, relu6, leaky relu: XLA's
     xla_gpu_use_runtime_fusion is off by default) are not done.
   }];
