@@ -108,8 +108,8 @@ bool mlir::hlo::startsShapeAt(syntax::Cursor &cur, MLIRContext *ctx) {
 }
 
 static const AttrInfo kAttrTable[] = {
-    // Op-specific attributes, roughly in XLA's print order.
-    {"custom_call_target", "custom_call_target", AttrKind::String},
+    // Op-specific attributes, roughly in XLA's print order (a custom call
+    // prints its window, dim_labels and group counts before its target).
     {"kind", "kind", AttrKind::Enum},
     {"index", "index", AttrKind::Int},
     {"iota_dimension", "iota_dimension", AttrKind::Int},
@@ -121,6 +121,7 @@ static const AttrInfo kAttrTable[] = {
     {"dim_labels", "dim_labels", AttrKind::ConvDims},
     {"feature_group_count", "feature_group_count", AttrKind::Int},
     {"batch_group_count", "batch_group_count", AttrKind::Int},
+    {"custom_call_target", "custom_call_target", AttrKind::String},
     {"lhs_batch_dims", "lhs_batch_dims", AttrKind::IntList},
     {"lhs_contracting_dims", "lhs_contracting_dims", AttrKind::IntList},
     {"rhs_batch_dims", "rhs_batch_dims", AttrKind::IntList},

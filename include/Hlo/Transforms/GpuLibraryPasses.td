@@ -13,6 +13,191 @@
 
 include "mlir/Pass/PassBase.td"
 
+def HloGpuConvRewriter : Pass<"hlo-gpu-conv-rewriter", "::mlir::ModuleOp"> {
+  let summary = "Rewrite convolutions into cuDNN custom calls (XLA's "
+                "ConvRewriter)";
+  let description = [{
+    Every `convolution` of a non-fused computation that cuDNN runs becomes a
+    custom call returning XLA's tuple (result, u8[0] scratch), read by a
+    get-tuple-element (XLA's ConvRewriter, run in the conv-canonicalization
+    pipeline of seed 002's table 1):
+      - `__cudnn$convBackwardInput` (named `cudnn-conv-bw-input`): a
+        stride-1 convolution without window dilation whose kernel is a
+        `reverse` of all its spatial dimensions (or, with base dilation, a
+        1x1 or constant kernel). The custom call reads the unreversed kernel,
+        its window has the base dilation as stride and the low padding
+        K - 1 - pad_low, and its dim_labels swap input and output and the
+        kernel's feature dimensions, as XLA's;
+      - `__cudnn$convBackwardFilter` (`cudnn-conv-bw-filter`): a convolution
+        that does not look like a forward one (batch or output features do
+        not match, or a kernel larger than the output in more than one
+        spatial dimension, or window dilation), stride 1, no base dilation:
+        window size = output size, stride = window dilation, and the
+        activations' batch and feature dimensions swapped in dim_labels; a
+        batch_group_count becomes the feature_group_count;
+      - `__cudnn$convForward` (`cudnn-conv`): any other convolution with at
+        most 3 spatial dimensions, non-empty operands and no window reversal
+        (or all of them for 2-D); a batch_group_count > 1 is first turned
+        into a feature-grouped convolution (reshape, transpose, reshape of
+        the input), as XLA does.
+    The backend_config is XLA's GpuBackendConfig with a
+    cudnn_conv_backend_config (activation kNone, conv_result_scale 1,
+    side_input_scale 0, leakyrelu_alpha 0); window, dim_labels,
+    feature_group_count, operand precision and metadata are kept. Left
+    alone: element types other than floats and integers (XLA refuses
+    them), fp8 other than f8e4m3fn/f8e5m2, dynamic shapes, convolutions with
+    control predecessors or that are one, fused computations, grouped
+    backward-input patterns (XLA keeps them forward) and patterns whose
+    backward padding would be negative (XLA falls back to a forward conv).
+  }];
+  let statistics = [
+    Statistic<"numForward", "forward", "Convolutions rewritten into "
+              "__cudnn$convForward">,
+    Statistic<"numBackwardInput", "backward-input", "Convolutions rewritten "
+              "into __cudnn$convBackwardInput">,
+    Statistic<"numBackwardFilter", "backward-filter", "Convolutions "
+              "rewritten into __cudnn$convBackwardFilter">,
+  ];
+}
+
+def HloCudnnFusedConvRewriter
+    : Pass<"hlo-cudnn-fused-conv-rewriter", "::mlir::ModuleOp"> {
+  let summary = "Fuse scale, bias, side input and relu into cuDNN forward "
+                "convolutions (XLA's CudnnFusedConvRewriter)";
+  let description = [{
+    Folds the elementwise consumers of a `__cudnn$convForward` (or an
+    already fused) custom call into `__cudnn$convBiasActivationForward`
+    (named `cudnn-conv-bias-activation`), with operands (input, filter,
+    bias[, side input]) and the result
+      act(conv_result_scale * conv(input, filter)
+          + side_input_scale * side_input + bias),
+    in XLA's order of rewrites: `gte * broadcast(constant c)` sets
+    conv_result_scale (the conv first becomes a bias-activation conv with a
+    zero bias `broadcast(0)` over the output features); `gte + broadcast(v)`
+    along the output feature dimension (or of a scalar) replaces a zero
+    bias; any other addend becomes the side input with side_input_scale 1
+    (twice, so both are taken); `side_input = x * broadcast(c)` (through
+    reshapes and transposes) sets side_input_scale = c; `max(gte,
+    broadcast(0))` sets activation_mode kRelu; `convert<f16>(gte)` of an f32
+    conv whose operands all hold f16 values becomes an f16 conv on converts
+    of its operands. The get-tuple-element and the
+    conv must each have one user. Left alone: depthwise convolutions
+    (feature_group_count = input features), convs that already have an
+    activation (for bias and side input), scales that are not scalar
+    constants, convs with control edges, fused computations; fp8 graph
+    convolutions, int8 convert fusions and the
+    runtime-fusion activations (elu, relu6, leaky relu: XLA's
+    xla_gpu_use_runtime_fusion is off by default) are not done.
+  }];
+  let statistics = [
+    Statistic<"numFused", "fused", "Consumers folded into cuDNN convolutions">,
+  ];
+}
+
+def HloGpuConvPaddingLegalization
+    : Pass<"hlo-gpu-conv-padding-legalization", "::mlir::ModuleOp"> {
+  let summary = "Make cuDNN convolution padding symmetric and non-negative "
+                "(XLA's ConvPaddingLegalization)";
+  let description = [{
+    cuDNN takes one padding per spatial dimension on both sides and no base
+    dilation. For the cuDNN custom calls (XLA's ConvPaddingLegalization):
+      - forward (and bias-activation) convs with base dilation or
+        asymmetric padding: an explicit `pad` of the input (zero of its
+        type) takes all positive padding and the base dilation (interior
+        padding), leaving none in the window; negative padding becomes a
+        `slice` of the input; window dilation stays (cuDNN dilates the
+        kernel itself; XLA 0.10.2 keeps it), or, with
+        `pad-dilated-kernels`, becomes interior padding of the kernel (a
+        `pad`), the window size the padded kernel's (older XLA's form);
+      - backward-filter convs with asymmetric, non-negative padding: the
+        activations are padded by the difference, the window keeps the
+        smaller padding on both sides;
+      - backward-input convs with asymmetric, non-negative padding: the
+        window keeps the smaller padding on both sides, so the custom call
+        computes a larger result, which a `slice` cuts back; the call is
+        then read through `tuple(slice, get-tuple-element(call, 1))`, as
+        XLA writes it.
+    Left alone: convs already legal, other custom calls, dynamic shapes,
+    custom calls with control edges, fused computations.
+  }];
+  let options = [
+    Option<"padDilatedKernels", "pad-dilated-kernels", "bool",
+           /*default=*/"false",
+           "Also turn window dilation of forward convs into an explicit pad "
+           "of the kernel (older XLA; 0.10.2 leaves it to cuDNN)">,
+  ];
+  let statistics = [
+    Statistic<"numLegalized", "legalized", "cuDNN convolutions whose "
+              "padding was made legal">,
+  ];
+}
+
+def HloConvAlgorithmPicker
+    : Pass<"hlo-conv-algorithm-picker", "::mlir::ModuleOp"> {
+  let summary = "Set the cuDNN algorithm and scratch size of each "
+                "convolution custom call (XLA's GpuConvAlgorithmPicker, "
+                "without a GPU)";
+  let description = [{
+    Seed 002's GpuConvAlgorithmPicker picks the fastest cuDNN algorithm for
+    every `__cudnn$conv*` custom call by running them; here, without a GPU,
+    the choice comes from XLA's autotune results: with `autotune-cache=FILE`
+    (the textproto XLA writes with --xla_gpu_dump_autotune_results_to, an
+    AutotuneResults message, `results { device hlo result { scratch_bytes
+    algorithm { algo_id math_type tuning_knobs is_cudnn_frontend
+    workspace_size } } }`), a custom call whose canonical HLO text equals an
+    entry's `hlo` gets that algorithm in its cudnn_conv_backend_config and
+    its scratch tuple element resized to `scratch_bytes`. Without a cache
+    (or for a custom call the cache does not have) it records what XLA's
+    deviceless compile records: algorithm {algo_id -1, DEFAULT_MATH, no
+    knobs, not frontend} and the u8[0] scratch. An unreadable or malformed
+    cache file is an error (the pass fails). Left alone: custom calls that
+    already have an algorithm, non-cuDNN custom calls, custom calls whose
+    backend_config is not a typed GpuBackendConfig.
+  }];
+  let options = [
+    Option<"autotuneCache", "autotune-cache", "std::string", /*default=*/"",
+           "XLA's autotune results textproto "
+           "(--xla_gpu_dump_autotune_results_to); empty: no cache">,
+    Option<"requireCacheHit", "require-cache-hit", "bool", /*default=*/"false",
+           "Fail when a convolution is not in the cache "
+           "(xla_gpu_require_complete_aot_autotune_results)">,
+  ];
+  let statistics = [
+    Statistic<"numFromCache", "from-cache", "Algorithms read from the cache">,
+    Statistic<"numDefault", "default", "Convolutions given the default "
+              "algorithm">,
+  ];
+}
+
+def HloGpusolverRewriter : Pass<"hlo-gpusolver-rewriter", "::mlir::ModuleOp"> {
+  let summary = "Rewrite cholesky into cuSOLVER potrf custom calls (XLA's "
+                "GpusolverRewriter)";
+  let description = [{
+    Every `cholesky` of a non-fused computation becomes XLA's
+    `__cusolver$cholesky` custom call on the operand, its backend_config
+    CholeskyOptions (`{"lower":...}`), its operand layout constrained to the
+    Fortran (column-major minor) layout, and result the tuple (a with that
+    layout, workspace of the element type, s32[batch...] info), followed by
+    XLA's check: `select(broadcast(info == 0), gte(0), broadcast(NaN))`.
+    The workspace size, which XLA asks cuSOLVER's potrf buffer size for,
+    is the option `workspace-elements`. Left alone: dynamic shapes,
+    cholesky with control edges, fused computations. XLA 0.10.2 on H100
+    expands cholesky before this pass runs (CholeskyExpander), so its
+    optimized HLO has no cuSOLVER call; this is the rewriter of seed 002's
+    conv-canonicalization pipeline.
+  }];
+  let options = [
+    Option<"workspaceElements", "workspace-elements", "int64_t",
+           /*default=*/"0",
+           "Elements of the potrf workspace (cuSOLVER's potrf buffer size, "
+           "known only on a device)">,
+  ];
+  let statistics = [
+    Statistic<"numCholesky", "cholesky", "Cholesky rewritten into cuSOLVER "
+              "calls">,
+  ];
+}
+
 def HloGemmRewriter : Pass<"hlo-gemm-rewriter", "::mlir::ModuleOp"> {
   let summary = "Rewrite dots into cuBLAS GEMM custom calls, folding alpha, "
                 "beta, bias and activations (XLA's GemmRewriter)";

@@ -65,13 +65,12 @@ struct ConvGeometry {
 };
 } // namespace
 
-static FailureOr<ConvGeometry> getGeometry(Interp &interp, ConvolutionOp op,
-                                           const Literal &lhs,
-                                           const Literal &rhs,
-                                           const Literal &out) {
+static FailureOr<ConvGeometry>
+getGeometry(Interp &interp, Operation *op, WindowAttr w,
+            ConvDimensionNumbersAttr dn, int64_t fgc, int64_t bgc,
+            const Literal &lhs, const Literal &rhs, const Literal &out) {
   ConvGeometry g;
-  g.dn = op.getDimLabels();
-  WindowAttr w = op.getWindowAttr();
+  g.dn = dn;
   for (size_t d = 0, e = g.dn.getInputSpatial().size(); d < e; ++d) {
     g.stride.push_back(w ? attrAt(w.getStride(), d, 1) : 1);
     g.padLow.push_back(w ? attrAt(w.getPadLow(), d, 0) : 0);
@@ -82,8 +81,6 @@ static FailureOr<ConvGeometry> getGeometry(Interp &interp, ConvolutionOp op,
     g.inSize.push_back(lhs.getShape()[g.dn.getInputSpatial()[d]]);
     g.outSize.push_back(out.getShape()[g.dn.getOutputSpatial()[d]]);
   }
-  int64_t fgc = op.getFeatureGroupCount().value_or(1);
-  int64_t bgc = op.getBatchGroupCount().value_or(1);
   g.outFeatures = out.getShape()[g.dn.getOutputFeature()];
   g.outBatch = out.getShape()[g.dn.getOutputBatch()];
   g.groupInputs = rhs.getShape()[g.dn.getKernelInput()];
@@ -238,13 +235,26 @@ FailureOr<Literal> eval::convolution(Interp &interp, ConvolutionOp op,
   auto result = makeResult(interp, op);
   if (failed(result))
     return failure();
-  auto geometry = getGeometry(interp, op, lhs, rhs, *result);
+  return convolution(interp, op, op.getWindowAttr(), op.getDimLabels(),
+                     op.getFeatureGroupCount().value_or(1),
+                     op.getBatchGroupCount().value_or(1), lhs, rhs,
+                     std::move(*result));
+}
+
+FailureOr<Literal> eval::convolution(Interp &interp, Operation *op,
+                                     WindowAttr window,
+                                     ConvDimensionNumbersAttr dn,
+                                     int64_t featureGroups, int64_t batchGroups,
+                                     const Literal &lhs, const Literal &rhs,
+                                     Literal result) {
+  auto geometry = getGeometry(interp, op, window, dn, featureGroups,
+                              batchGroups, lhs, rhs, result);
   if (failed(geometry))
     return failure();
   bool reals = lhs.getElementKind() == ElementKind::Float &&
                rhs.getElementKind() == ElementKind::Float &&
-               result->getElementKind() == ElementKind::Float;
+               result.getElementKind() == ElementKind::Float;
   if (!reals)
-    return convolveElements(*geometry, lhs, rhs, std::move(*result));
-  return convolveReals(interp, *geometry, lhs, rhs, std::move(*result));
+    return convolveElements(*geometry, lhs, rhs, std::move(result));
+  return convolveReals(interp, *geometry, lhs, rhs, std::move(result));
 }

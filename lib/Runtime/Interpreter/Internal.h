@@ -219,6 +219,16 @@ FailureOr<Literal> bitcast(Interp &, Operation *, const Literal &in);
 /// convolution (Convolution.cpp).
 FailureOr<Literal> convolution(Interp &, ConvolutionOp, const Literal &lhs,
                                const Literal &rhs);
+/// The Cholesky factor of each matrix of `a` (lower: L L^H = a, else
+/// U^H U = a; NaN where not positive definite) into `result` (Solvers.cpp).
+Literal cholesky(bool lower, const Literal &a, Literal result);
+/// A convolution given by its attributes (the cuDNN custom calls), into
+/// `result` (its shape and element type); errors name `op`.
+FailureOr<Literal> convolution(Interp &, Operation *op, WindowAttr window,
+                               ConvDimensionNumbersAttr dn,
+                               int64_t featureGroups, int64_t batchGroups,
+                               const Literal &lhs, const Literal &rhs,
+                               Literal result);
 
 /// Sums products of elements in the result's arithmetic.
 class Accumulator {
@@ -283,6 +293,12 @@ EvalResult evalDynamicShapeCustomCall(Interp &interp, CustomCallOp op,
 /// (Linalg.cpp); std::nullopt for other targets.
 EvalResult evalGemmCustomCall(Interp &interp, CustomCallOp op,
                               Operands operands);
+/// XLA's cuDNN convolutions and cuSOLVER Cholesky custom calls
+/// (`__cudnn$conv*`, `__cusolver$cholesky`), computed from their window,
+/// dim_labels and backend_config (LibraryCalls.cpp); std::nullopt for other
+/// targets.
+EvalResult evalLibraryCustomCall(Interp &interp, CustomCallOp op,
+                                 Operands operands);
 /// The elements of `in` within the runtime `sizes` (each at most `in`'s
 /// dimension), as an array of shape `sizes`.
 Literal sliceToRuntimeShape(const Literal &in, ArrayRef<int64_t> sizes);

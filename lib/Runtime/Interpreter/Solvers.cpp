@@ -121,12 +121,15 @@ static FailureOr<Literal> triangularSolve(Interp &interp, TriangularSolveOp op,
   return std::move(*result);
 }
 
-static FailureOr<Literal> cholesky(Interp &interp, CholeskyOp op,
-                                   const Literal &a) {
+static FailureOr<Literal> choleskyOp(Interp &interp, CholeskyOp op,
+                                     const Literal &a) {
   auto result = makeResult(interp, op);
   if (failed(result))
     return failure();
-  bool lower = op.getLower().value_or(false);
+  return eval::cholesky(op.getLower().value_or(false), a, std::move(*result));
+}
+
+Literal eval::cholesky(bool lower, const Literal &a, Literal result) {
   for (int64_t batch = 0, e = batchCount(a); batch < e; ++batch) {
     Matrix am = readMatrix(a, batch);
     // Work on the lower form: for upper, a = U^H U with U = L^H where
@@ -152,9 +155,9 @@ static FailureOr<Literal> cholesky(Interp &interp, CholeskyOp op,
     }
     if (!positive) // as XLA: a matrix that is not positive definite is NaN
       std::fill(l.data.begin(), l.data.end(), C(std::nan(""), std::nan("")));
-    writeMatrix(*result, batch, lower ? l : transposed(l, true));
+    writeMatrix(result, batch, lower ? l : transposed(l, true));
   }
-  return std::move(*result);
+  return result;
 }
 
 /// e^(sign * 2 pi i m / n), exact at multiples of a quarter turn.
@@ -373,7 +376,7 @@ EvalResult eval::evalSolverOp(Interp &interp, Operation *op,
       .Case([&](TriangularSolveOp t) {
         return triangularSolve(interp, t, *operands[0], *operands[1]);
       })
-      .Case([&](CholeskyOp c) { return cholesky(interp, c, *operands[0]); })
+      .Case([&](CholeskyOp c) { return choleskyOp(interp, c, *operands[0]); })
       .Case([&](FftOp f) { return fft(interp, f, *operands[0]); })
       .Case<BatchNormTrainingOp, BatchNormInferenceOp, BatchNormGradOp>(
           [&](Operation *) { return batchNorm(interp, op, operands); })

@@ -1,0 +1,193 @@
+//===- CudnnUtils.cpp - helpers of the cuDNN convolution passes -----------===//
+
+#include "CudnnUtils.h"
+#include "RewriteUtils.h"
+#include "TransformUtils.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::hlo;
+
+bool mlir::hlo::isCudnnConvCall(Operation *op) {
+  auto call = dyn_cast<CustomCallOp>(op);
+  if (!call)
+    return false;
+  StringRef t = call.getCustomCallTarget();
+  return t == kCudnnConvForward || t == kCudnnConvBackwardInput ||
+         t == kCudnnConvBackwardFilter || t == kCudnnConvBiasActivationForward;
+}
+
+ConvWindow ConvWindow::get(WindowAttr w, size_t rank) {
+  ConvWindow cw;
+  auto fill = [&](SmallVector<int64_t> &out, ArrayRef<int64_t> in,
+                  int64_t dflt) {
+    for (size_t d = 0; d < rank; ++d)
+      out.push_back(d < in.size() ? in[d] : dflt);
+  };
+  fill(cw.size, w ? w.getSize() : ArrayRef<int64_t>(), 1);
+  fill(cw.stride, w ? w.getStride() : ArrayRef<int64_t>(), 1);
+  fill(cw.padLow, w ? w.getPadLow() : ArrayRef<int64_t>(), 0);
+  fill(cw.padHigh, w ? w.getPadHigh() : ArrayRef<int64_t>(), 0);
+  fill(cw.lhsDilate, w ? w.getLhsDilate() : ArrayRef<int64_t>(), 1);
+  fill(cw.rhsDilate, w ? w.getRhsDilate() : ArrayRef<int64_t>(), 1);
+  fill(cw.reversal, w ? w.getReversal() : ArrayRef<int64_t>(), 0);
+  return cw;
+}
+
+WindowAttr ConvWindow::toAttr(MLIRContext *ctx) const {
+  return WindowAttr::get(ctx, size, stride, padLow, padHigh, lhsDilate,
+                         rhsDilate, reversal);
+}
+
+bool ConvWindow::hasBaseDilation() const {
+  return llvm::any_of(lhsDilate, [](int64_t v) { return v != 1; });
+}
+bool ConvWindow::hasWindowDilation() const {
+  return llvm::any_of(rhsDilate, [](int64_t v) { return v != 1; });
+}
+bool ConvWindow::hasSymmetricPadding() const { return padLow == padHigh; }
+bool ConvWindow::hasNegativePadding() const {
+  return llvm::any_of(padLow, [](int64_t v) { return v < 0; }) ||
+         llvm::any_of(padHigh, [](int64_t v) { return v < 0; });
+}
+
+RankedTensorType mlir::hlo::rowMajorType(ArrayRef<int64_t> shape,
+                                         Type element) {
+  SmallVector<int64_t> m2m;
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d)
+    m2m.push_back(d);
+  return RankedTensorType::get(shape, element,
+                               LayoutAttr::get(element.getContext(),
+                                               /*hasMinorToMajor=*/true, m2m,
+                                               {}, {}, 0, 0, {}, StringAttr()));
+}
+
+RankedTensorType mlir::hlo::scratchType(MLIRContext *ctx, int64_t bytes) {
+  return RankedTensorType::get(
+      {bytes}, IntegerType::get(ctx, 8, IntegerType::Unsigned),
+      LayoutAttr::get(ctx, /*hasMinorToMajor=*/true, {0}, {}, {}, 0, 0, {},
+                      StringAttr()));
+}
+
+BackendConfigAttr mlir::hlo::defaultConvBackendConfig(MLIRContext *ctx) {
+  Builder b(ctx);
+  auto conv = BackendConfigAttr::get(
+      ctx, BackendConfigMessage::CudnnConvBackendConfig,
+      {b.getNamedAttr("activation_mode", b.getStringAttr("kNone")),
+       b.getNamedAttr("conv_result_scale", b.getF64FloatAttr(1)),
+       b.getNamedAttr("side_input_scale", b.getF64FloatAttr(0)),
+       b.getNamedAttr("leakyrelu_alpha", b.getF64FloatAttr(0))});
+  return BackendConfigAttr::get(
+      ctx, BackendConfigMessage::Root,
+      {b.getNamedAttr("operation_queue_id", b.getI64IntegerAttr(0)),
+       b.getNamedAttr("cudnn_conv_backend_config", conv),
+       b.getNamedAttr("force_earliest_schedule", b.getBoolAttr(false)),
+       b.getNamedAttr("reification_cost", TextAttr::get(ctx, "[]")),
+       b.getNamedAttr("device_type",
+                      TextAttr::get(ctx, "\"DEVICE_TYPE_INVALID\""))});
+}
+
+CustomCallOp mlir::hlo::createCudnnConv(OpBuilder &builder, Location loc,
+                                        StringRef target, Type resultType,
+                                        RankedTensorType scratch,
+                                        ValueRange operands, WindowAttr window,
+                                        ConvDimensionNumbersAttr dnums,
+                                        int64_t featureGroupCount,
+                                        ArrayAttr precision, Attribute config) {
+  MLIRContext *ctx = builder.getContext();
+  SmallVector<NamedAttribute> attrs = {
+      builder.getNamedAttr("custom_call_target", builder.getStringAttr(target)),
+      builder.getNamedAttr("window", window),
+      builder.getNamedAttr("dim_labels", dnums)};
+  if (featureGroupCount != 1)
+    attrs.push_back(builder.getNamedAttr(
+        "feature_group_count", builder.getI64IntegerAttr(featureGroupCount)));
+  if (precision)
+    attrs.push_back(builder.getNamedAttr("operand_precision", precision));
+  attrs.push_back(builder.getNamedAttr("backend_config", config));
+  Type tuple = TupleType::get(ctx, {resultType, scratch});
+  return cast<CustomCallOp>(createInstruction(
+      builder, loc, CustomCallOp::getOperationName(), tuple, operands, attrs));
+}
+
+CustomCallOp mlir::hlo::cloneCudnnConv(OpBuilder &builder, CustomCallOp call,
+                                       ValueRange operands, Type type,
+                                       WindowAttr window) {
+  Operation *op =
+      createInstruction(builder, call.getLoc(),
+                        CustomCallOp::getOperationName(), type, operands, {});
+  for (NamedAttribute a : call->getAttrs())
+    if (a.getName() != "operandSegmentSizes")
+      op->setAttr(a.getName(), a.getValue());
+  if (window)
+    op->setAttr("window", window);
+  return cast<CustomCallOp>(op);
+}
+
+Value mlir::hlo::createGte(OpBuilder &builder, Location loc, Value tuple,
+                           int64_t index) {
+  auto tt = cast<TupleType>(tuple.getType());
+  Location gteLoc =
+      NameLoc::get(builder.getStringAttr("get-tuple-element"), derivedLoc(loc));
+  return createInstruction(
+             builder, gteLoc, GetTupleElementOp::getOperationName(),
+             tt.getType(index), {tuple},
+             {builder.getNamedAttr("index", builder.getI64IntegerAttr(index))})
+      ->getResult(0);
+}
+
+std::optional<double> mlir::hlo::effectiveScalar(Value v) {
+  auto cst = v.getDefiningOp<ConstantOp>();
+  if (!cst)
+    return std::nullopt;
+  auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
+  if (!dense || dense.getNumElements() < 1)
+    return std::nullopt;
+  Type et = dense.getElementType();
+  auto at = [&](auto it) -> double {
+    using T = std::decay_t<decltype(*it)>;
+    if constexpr (std::is_same_v<T, APFloat>)
+      return (*it).convertToDouble();
+    else
+      return cast<IntegerType>(et).isUnsigned()
+                 ? static_cast<double>((*it).getZExtValue())
+                 : static_cast<double>((*it).getSExtValue());
+  };
+  if (isa<FloatType>(et)) {
+    if (!dense.isSplat()) {
+      auto first = *dense.value_begin<APFloat>();
+      for (APFloat x : dense.getValues<APFloat>())
+        if (x.compare(first) != APFloat::cmpEqual)
+          return std::nullopt;
+    }
+    return at(dense.value_begin<APFloat>());
+  }
+  if (isa<IntegerType>(et) && et.getIntOrFloatBitWidth() > 1) {
+    if (!dense.isSplat()) {
+      APInt first = *dense.value_begin<APInt>();
+      for (APInt x : dense.getValues<APInt>())
+        if (x != first)
+          return std::nullopt;
+    }
+    return at(dense.value_begin<APInt>());
+  }
+  return std::nullopt;
+}
+
+void mlir::hlo::eraseWithDeadOperands(Operation *op) {
+  SmallVector<Operation *> work = {op};
+  while (!work.empty()) {
+    Operation *dead = work.pop_back_val();
+    SmallVector<Operation *> feeders;
+    for (Value v : dead->getOperands())
+      if (Operation *d = v.getDefiningOp())
+        feeders.push_back(d);
+    dead->erase();
+    for (Operation *d : feeders)
+      if (d->use_empty() && isMemoryEffectFree(d) &&
+          !hasControlPredecessors(d) && !llvm::is_contained(work, d))
+        work.push_back(d);
+  }
+}
