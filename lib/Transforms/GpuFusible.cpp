@@ -288,7 +288,8 @@ int64_t GpuFusible::instructionCount(Operation *op) {
 
 /// The users of `op` that follow it and precede `limit`, and theirs, in
 /// program order: what must move after an instruction put at `limit`.
-static SmallVector<Operation *> usersBefore(Operation *op, Operation *limit) {
+SmallVector<Operation *> mlir::hlo::usersBefore(Operation *op,
+                                                Operation *limit) {
   SmallVector<Operation *> stack(op->getUsers()), found;
   DenseSet<Operation *> seen;
   while (!stack.empty()) {

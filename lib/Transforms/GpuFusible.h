@@ -120,6 +120,10 @@ FusionOp fuseIntoMultiOutputInOrder(Operation *src, FusionOp dst,
                                     SymbolTable &symbols,
                                     SymbolTableCollection &tables);
 
+/// The users of `op` that follow it and precede `limit` in its block, and
+/// theirs (transitively), in program order.
+SmallVector<Operation *> usersBefore(Operation *op, Operation *limit);
+
 /// The number of elements of a static array type; -1 otherwise.
 int64_t staticElementCount(Type type);
 

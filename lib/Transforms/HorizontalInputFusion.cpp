@@ -107,6 +107,8 @@ struct HorizontalInputFusionImpl {
     for (Operation *consumer : order) {
       // The root may have been fused into a kernel: look it up each time.
       Operation *root = block.getTerminator()->getOperand(0).getDefiningOp();
+      if (root && !root->hasOneUse())
+        root = nullptr;
       // Candidates: the reduction kernels only `consumer` (or the root)
       // reads.
       llvm::SetVector<Operation *> candidates;

@@ -179,7 +179,10 @@ struct HorizontalLoopFusionImpl {
   void fuseConsumerOperands(Operation *consumer, bool sliced,
                             SmallVector<Operation *> &stack) {
     Block *block = consumer->getBlock();
+    // The root counts as a reader only when the return alone reads it.
     Operation *root = block->getTerminator()->getOperand(0).getDefiningOp();
+    if (root && !root->hasOneUse())
+      root = nullptr;
     llvm::SetVector<Operation *> all;
     for (Value v : getDataOperands(consumer)) {
       Operation *pred = latestNonGteAncestor(v);
@@ -256,6 +259,16 @@ struct HorizontalLoopFusionImpl {
     for (Operation *op : span)
       if (last->isBeforeInBlock(op))
         last = op;
+    // What reads a candidate before the last one moves after the new
+    // fusion (candidates do not read each other).
+    llvm::SetVector<Operation *> toMoveSet;
+    for (Operation *op : span)
+      for (Operation *user : usersBefore(op, last))
+        toMoveSet.insert(user);
+    SmallVector<Operation *> toMove = toMoveSet.takeVector();
+    llvm::sort(toMove, [](Operation *x, Operation *y) {
+      return x->isBeforeInBlock(y);
+    });
     // Plain ops become kLoop fusions of their own.
     SmallVector<FusionOp> fusions;
     for (Operation *op : span) {
@@ -405,6 +418,11 @@ struct HorizontalLoopFusionImpl {
       erased.insert(old);
       old->erase();
       symbols->erase(oldComp);
+    }
+    Operation *anchor = &*std::prev(b.getInsertionPoint());
+    for (Operation *op : toMove) {
+      op->moveAfter(anchor);
+      anchor = op;
     }
     dedupOperands(fusion);
     touched.insert(fusion);

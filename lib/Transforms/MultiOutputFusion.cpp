@@ -37,6 +37,7 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <cmath>
+#include <limits>
 
 namespace mlir::hlo {
 #define GEN_PASS_DEF_HLOMULTIOUTPUTFUSION
@@ -52,9 +53,10 @@ namespace {
 class MultiOutputFuser {
 public:
   MultiOutputFuser(ModuleOp module, int64_t maxOperands,
-                   int64_t maxFusedInstructions, int64_t maxVisits)
+                   int64_t maxFusedInstructions, int64_t maxVisits,
+                   int64_t maxSiblings)
       : module(module), maxFusedInstructions(maxFusedInstructions),
-        maxVisits(maxVisits),
+        maxVisits(maxVisits), maxSiblings(maxSiblings),
         fusible(tables, getSelectedGpuDevice(), maxOperands),
         model(getSelectedGpuDevice()) {
     model.setSymbolTables(&tables);
@@ -66,7 +68,7 @@ public:
 
 private:
   ModuleOp module;
-  int64_t maxFusedInstructions, maxVisits;
+  int64_t maxFusedInstructions, maxVisits, maxSiblings;
   SymbolTableCollection tables;
   SymbolTable *symbols = nullptr;
   GpuFusible fusible;
@@ -76,6 +78,23 @@ private:
   DenseSet<Operation *> alive;
   /// The fusions this run made or changed, to be renamed.
   llvm::SetVector<Operation *> touched;
+  /// Program-order positions of the block being fused. MLIR's own order
+  /// (isBeforeInBlock) is renumbered for the whole block after every move,
+  /// which would make the pass quadratic; new instructions here get
+  /// positions between their neighbours'.
+  DenseMap<Operation *, double> pos;
+  double posOf(Operation *op) {
+    auto it = pos.find(op);
+    return it == pos.end() ? std::numeric_limits<double>::infinity()
+                           : it->second;
+  }
+  bool before(Operation *a, Operation *b) { return posOf(a) < posOf(b); }
+  void renumber(Block *block) {
+    double i = 0;
+    for (Operation &op : block->without_terminator())
+      pos[&op] = 1024.0 * i++;
+  }
+  SmallVector<Operation *> usersInOrder(Value v);
 
   void fuseComputation(ComputationOp comp);
   bool fuseSiblings(Value parent);
@@ -103,21 +122,20 @@ int fusionPriority(Operation *op, SymbolTableCollection &tables) {
   return isa<FusionOp>(op) ? 1 : 0;
 }
 
+} // namespace
+
 /// The distinct users of `v` in its block (not the terminator), in program
 /// order.
-SmallVector<Operation *> usersInOrder(Value v) {
+SmallVector<Operation *> MultiOutputFuser::usersInOrder(Value v) {
   llvm::SetVector<Operation *> users;
   Block *block = v.getParentBlock();
   for (Operation *user : v.getUsers())
     if (user->getBlock() == block && !user->hasTrait<OpTrait::IsTerminator>())
       users.insert(user);
   SmallVector<Operation *> sorted = users.takeVector();
-  llvm::sort(sorted,
-             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  llvm::sort(sorted, [&](Operation *a, Operation *b) { return before(a, b); });
   return sorted;
 }
-
-} // namespace
 
 /// Depth-first search over the users of `starts` (and theirs), visiting
 /// only instructions before `limit`; true when `found` holds for one, or
@@ -130,7 +148,7 @@ bool MultiOutputFuser::reachesWithin(ArrayRef<Operation *> starts,
   int64_t visits = 0;
   while (!stack.empty()) {
     Operation *op = stack.pop_back_val();
-    if (op->getBlock() != limit->getBlock() || !op->isBeforeInBlock(limit) ||
+    if (op->getBlock() != limit->getBlock() || !before(op, limit) ||
         !seen.insert(op).second)
       continue;
     if (found(op))
@@ -147,7 +165,7 @@ bool MultiOutputFuser::reachesWithin(ArrayRef<Operation *> starts,
 
 /// XLA's reachability IsConnected: one of `a` and `b` reaches the other.
 bool MultiOutputFuser::connected(Operation *a, Operation *b) {
-  if (b->isBeforeInBlock(a))
+  if (before(b, a))
     std::swap(a, b);
   SmallVector<Operation *> starts(a->getUsers());
   if (llvm::is_contained(starts, b))
@@ -227,8 +245,7 @@ static bool hasDusRoot(Operation *op, SymbolTableCollection &tables) {
 /// XLA's CanFuseSiblings (with LegalToFuse).
 bool MultiOutputFuser::canFuseSiblings(Operation *a, Operation *b,
                                        Value parent) {
-  if (connected(a, b))
-    return false;
+  // XLA's checks, the reachability search last (the others are cheap).
   if (!fusible.shapesCompatibleForMultiOutputFusion(a, b))
     return false;
   if (!slicesOverlapOrSmall(a, b, parent, fusible))
@@ -238,7 +255,9 @@ bool MultiOutputFuser::canFuseSiblings(Operation *a, Operation *b,
   if (fusible.instructionCount(a) + fusible.instructionCount(b) >
       maxFusedInstructions)
     return false;
-  return fusible.fusionFitsInBudget(a, b, /*isConsumerProducerFusion=*/false);
+  if (!fusible.fusionFitsInBudget(a, b, /*isConsumerProducerFusion=*/false))
+    return false;
+  return !connected(a, b);
 }
 
 /// XLA's IsSiblingFusionCandidate.
@@ -251,9 +270,58 @@ static bool isSiblingFusionCandidate(Operation *op, GpuFusible &fusible,
 
 /// Fuses `src` into `dst` as extra outputs, keeping the block in order.
 FusionOp MultiOutputFuser::fuse(Operation *src, FusionOp dst) {
+  Operation *earlier = src, *later = dst;
+  if (before(later, earlier))
+    std::swap(earlier, later);
+  // The users of the earlier one before the later one move after the new
+  // fusion (none of them feeds the later one).
+  SmallVector<Operation *> stack(earlier->getUsers()), toMove;
+  DenseSet<Operation *> seen;
+  while (!stack.empty()) {
+    Operation *user = stack.pop_back_val();
+    if (user == later || user->getBlock() != later->getBlock() ||
+        !before(user, later) || !seen.insert(user).second)
+      continue;
+    toMove.push_back(user);
+    llvm::append_range(stack, user->getUsers());
+  }
+  llvm::sort(toMove, [&](Operation *a, Operation *b) { return before(a, b); });
+  Block *block = later->getBlock();
+  double lo = posOf(later);
+  Operation *next = later->getNextNode();
+  double hi = next && pos.count(next) ? posOf(next) : lo + 1024.0;
+  // Moves by remove and insert, which do not renumber MLIR's block order.
+  auto &ops = block->getOperations();
+  if (later != dst) {
+    ops.remove(dst.getOperation());
+    ops.insert(Block::iterator(later), dst.getOperation());
+  }
   forget(src);
   forget(dst);
-  FusionOp fusion = fuseIntoMultiOutputInOrder(src, dst, *symbols, tables);
+  pos.erase(src);
+  pos.erase(dst);
+  FusionOp fusion = fuseIntoMultiOutput(src, dst, *symbols, tables);
+  Operation *last = fusion;
+  SmallVector<Operation *> placed;
+  while (last->getNextNode() && isa<GetTupleElementOp>(last->getNextNode()) &&
+         last->getNextNode()->getOperand(0) == fusion.getResult()) {
+    last = last->getNextNode();
+    placed.push_back(last);
+  }
+  for (Operation *op : toMove) {
+    ops.remove(op);
+    ops.insertAfter(Block::iterator(last), op);
+    last = op;
+    placed.push_back(op);
+  }
+  double step = (hi - lo) / double(placed.size() + 1);
+  pos[fusion] = lo;
+  if (step < 1e-6 * std::max(1.0, std::abs(lo))) {
+    renumber(block);
+  } else {
+    for (auto [i, op] : llvm::enumerate(placed))
+      pos[op] = lo + step * double(i + 1);
+  }
   // kInput when the kernel is built around a reduction.
   setFusionConfig(fusion, fusible.isInputFusibleReduction(fusion)
                               ? FusionKind::kInput
@@ -277,6 +345,10 @@ bool MultiOutputFuser::fuseSiblings(Value parent) {
   llvm::stable_sort(siblings, [&](Operation *a, Operation *b) {
     return fusionPriority(a, tables) > fusionPriority(b, tables);
   });
+  // A bounded number of candidates keeps the pairs (each one a
+  // reachability search) linear in the module size.
+  if (static_cast<int64_t>(siblings.size()) > maxSiblings)
+    siblings.resize(maxSiblings);
   bool fused = false;
   for (size_t i = 0; i < siblings.size(); ++i) {
     if (!isa<FusionOp>(siblings[i]))
@@ -341,9 +413,12 @@ bool MultiOutputFuser::fuseProducerConsumer(Operation *producer) {
     return false;
   auto fusion = dyn_cast<FusionOp>(best);
   if (!fusion) {
+    double at = posOf(best);
     forget(best);
+    pos.erase(best);
     Operation *where = best->getParentOfType<ComputationOp>();
     fusion = wrapInFusion(best, *symbols, tables, where);
+    pos[fusion] = at;
   }
   fuse(producer, fusion);
   ++numProducerConsumerFusions;
@@ -354,6 +429,8 @@ void MultiOutputFuser::fuseComputation(ComputationOp comp) {
   Block &block = comp.getBody().front();
   SmallVector<Operation *> order;
   alive.clear();
+  pos.clear();
+  renumber(&block);
   for (Operation &op : block.without_terminator()) {
     order.push_back(&op);
     alive.insert(&op);
@@ -390,7 +467,7 @@ struct MultiOutputFusionPass
 
   void run() {
     MultiOutputFuser fuser(getOperation(), maxOperands, maxFusedInstructions,
-                           maxReachabilityVisits);
+                           maxReachabilityVisits, maxSiblings);
     changed = fuser.run();
     numSiblingFusions += fuser.numSiblingFusions;
     numProducerConsumerFusions += fuser.numProducerConsumerFusions;

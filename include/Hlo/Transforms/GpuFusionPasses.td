@@ -77,7 +77,9 @@ def HloMultiOutputFusion : Pass<"hlo-multi-output-fusion", "::mlir::ModuleOp"> {
     reachable), at most `max-operands` operands plus outputs, at most 8
     reductions and the device's shared memory per block, no
     dynamic-update-slice roots, slices of a shared operand that do not
-    overlap are not sibling-fused, and a producer-consumer fusion must not
+    overlap are not sibling-fused (cheap checks first; at most
+    `max-siblings` users of one instruction are tried, which bounds the
+    pairs), and a producer-consumer fusion must not
     be slower on the cost model (XLA's
     EstimateRunTimesForMultiOutputFusion on `--hlo-gpu-device`).
     Left alone: transposes as heroes (XLA's tiled transposes are not
@@ -96,6 +98,9 @@ def HloMultiOutputFusion : Pass<"hlo-multi-output-fusion", "::mlir::ModuleOp"> {
            /*default=*/"4096",
            "The most instructions one reachability search visits before it "
            "answers 'reachable' (keeps the pass linear)">,
+    Option<"maxSiblings", "max-siblings", "int64_t", /*default=*/"32",
+           "The most users of one instruction tried as siblings (the first "
+           "after sorting; XLA tries all pairs)">,
   ];
   let statistics = [
     Statistic<"numSiblingFusions", "sibling-fusions",
