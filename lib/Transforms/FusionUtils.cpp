@@ -168,9 +168,13 @@ void mlir::hlo::fuseProducerInto(Operation *producer, FusionOp fusion,
 
 void mlir::hlo::setFusionKindAndConfig(FusionOp fusion,
                                        SymbolTableCollection &tables) {
-  MLIRContext *ctx = fusion.getContext();
   bool input = isa<ReduceOp>(getFusionHero(fusion, tables));
-  FusionKind kind = input ? FusionKind::kInput : FusionKind::kLoop;
+  setFusionConfig(fusion, input ? FusionKind::kInput : FusionKind::kLoop);
+}
+
+void mlir::hlo::setFusionConfig(FusionOp fusion, FusionKind kind) {
+  MLIRContext *ctx = fusion.getContext();
+  bool input = kind == FusionKind::kInput;
   fusion.setKindAttr(FusionKindAttr::get(ctx, kind));
   std::string json =
       (Twine("{\"operation_queue_id\":\"0\",") +
@@ -246,4 +250,192 @@ void mlir::hlo::nameFusion(FusionOp fusion, SymbolTable &symbols,
   comp.setSymName(name);
   symbols.insert(comp);
   fusion.setCallsAttr(FlatSymbolRefAttr::get(comp.getSymNameAttr()));
+}
+
+SmallVector<ComputationOp>
+mlir::hlo::getFusibleComputations(ModuleOp module, SymbolTable &symbols) {
+  DenseSet<Operation *> embedded;
+  if (std::optional<SymbolTable::UseRange> uses =
+          SymbolTable::getSymbolUses(&module.getBodyRegion()))
+    for (const SymbolTable::SymbolUse &use : *uses)
+      if (!isa<WhileOp, ConditionalOp, CallOp>(use.getUser()))
+        if (Operation *callee =
+                symbols.lookup(use.getSymbolRef().getRootReference()))
+          embedded.insert(callee);
+  SmallVector<ComputationOp> comps;
+  for (auto comp : module.getOps<ComputationOp>())
+    if (!embedded.contains(comp) && !comp.getBody().empty())
+      comps.push_back(comp);
+  return comps;
+}
+
+/// The root tuple of a multi-output fusion's body, or null.
+static TupleOp rootTuple(Block *body) {
+  Value root = body->getTerminator()->getOperand(0);
+  return dyn_cast_or_null<TupleOp>(root.getDefiningOp());
+}
+
+SmallVector<Value> mlir::hlo::getFusionOutputs(FusionOp fusion,
+                                               SymbolTableCollection &tables) {
+  Block *body = getFusedBody(fusion, tables);
+  if (!body)
+    return {};
+  if (TupleOp tuple = rootTuple(body))
+    return llvm::to_vector(tuple.getInputs());
+  return {body->getTerminator()->getOperand(0)};
+}
+
+bool mlir::hlo::isMultiOutputFusion(Operation *op,
+                                    SymbolTableCollection &tables) {
+  auto fusion = dyn_cast<FusionOp>(op);
+  if (!fusion)
+    return false;
+  Block *body = getFusedBody(fusion, tables);
+  return body && rootTuple(body);
+}
+
+/// A get-tuple-element of `tuple` at `index`, named as XLA names the ones
+/// its multi-output fusion creates.
+static Value createGte(OpBuilder &b, Value tuple, int64_t index) {
+  MLIRContext *ctx = b.getContext();
+  Location loc = NameLoc::get(StringAttr::get(ctx, "get-tuple-element"));
+  return createInstruction(
+             b, loc, GetTupleElementOp::getOperationName(), Type(), tuple,
+             {b.getNamedAttr("index", b.getI64IntegerAttr(index))})
+      ->getResult(0);
+}
+
+FusionOp mlir::hlo::fuseIntoMultiOutput(Operation *src, FusionOp dst,
+                                        SymbolTable &symbols,
+                                        SymbolTableCollection &tables) {
+  MLIRContext *ctx = dst.getContext();
+  Block *body = getFusedBody(dst, tables);
+  auto comp = cast<ComputationOp>(body->getParentOp());
+  Value produced = src->getResult(0);
+
+  // dst's outputs, and whether its users already read elements.
+  TupleOp oldTuple = rootTuple(body);
+  bool dstWasTuple = static_cast<bool>(oldTuple);
+  SmallVector<Value> outputs;
+  if (oldTuple)
+    llvm::append_range(outputs, oldTuple.getInputs());
+  else
+    outputs.push_back(body->getTerminator()->getOperand(0));
+  int64_t firstSrcOutput = outputs.size();
+
+  // Parameters: the ones src feeds, and one per distinct operand.
+  SmallVector<unsigned> fedArgs;
+  DenseMap<Value, unsigned> argOf;
+  for (auto [i, v] : llvm::enumerate(dst.getInputs())) {
+    if (v == produced)
+      fedArgs.push_back(i);
+    else
+      argOf.try_emplace(v, i);
+  }
+  auto argFor = [&](Value v) -> Value {
+    auto [it, inserted] = argOf.try_emplace(v, body->getNumArguments());
+    if (inserted) {
+      body->addArgument(v.getType(), paramLoc(ctx, body->getNumArguments()));
+      dst.getInputsMutable().append(v);
+    }
+    return body->getArgument(it->second);
+  };
+
+  // Copy src: at the top of the body when it feeds parameters, else before
+  // the root.
+  OpBuilder b(ctx);
+  if (!fedArgs.empty())
+    b.setInsertionPointToStart(body);
+  else if (oldTuple)
+    b.setInsertionPoint(oldTuple);
+  else
+    b.setInsertionPoint(body->getTerminator());
+  IRMapping mapping;
+  SmallVector<Value> srcOutputs;
+  bool srcWasTuple = false;
+  Operation *srcComp = nullptr;
+  if (auto srcFusion = dyn_cast<FusionOp>(src)) {
+    Block *inner = getFusedBody(srcFusion, tables);
+    srcComp = inner->getParentOp();
+    for (auto [arg, v] :
+         llvm::zip(inner->getArguments(), srcFusion.getInputs()))
+      mapping.map(arg, argFor(v));
+    TupleOp innerTuple = rootTuple(inner);
+    srcWasTuple = static_cast<bool>(innerTuple);
+    for (Operation &op : inner->without_terminator())
+      if (&op != innerTuple.getOperation())
+        b.clone(op, mapping);
+    if (innerTuple)
+      for (Value v : innerTuple.getInputs())
+        srcOutputs.push_back(mapping.lookupOrDefault(v));
+    else
+      srcOutputs.push_back(
+          mapping.lookupOrDefault(inner->getTerminator()->getOperand(0)));
+  } else {
+    for (Value v : getDataOperands(src))
+      mapping.map(v, argFor(v));
+    srcOutputs.push_back(b.clone(*src, mapping)->getResult(0));
+  }
+
+  // The fed parameters take the copy.
+  if (!fedArgs.empty()) {
+    for (unsigned i : fedArgs)
+      body->getArgument(i).replaceAllUsesWith(srcOutputs.front());
+    llvm::BitVector erased(body->getNumArguments());
+    for (unsigned i : fedArgs)
+      erased.set(i);
+    body->eraseArguments(erased);
+    for (unsigned i : llvm::reverse(fedArgs))
+      dst.getInputsMutable().erase(i);
+    for (auto [i, arg] : llvm::enumerate(body->getArguments()))
+      arg.setLoc(paramLoc(ctx, i));
+  }
+
+  // The new root tuple.
+  llvm::append_range(outputs, srcOutputs);
+  b.setInsertionPoint(body->getTerminator());
+  Location tupleLoc = oldTuple ? oldTuple->getLoc()
+                               : NameLoc::get(StringAttr::get(ctx, "tuple"));
+  Operation *tuple = createInstruction(b, tupleLoc, TupleOp::getOperationName(),
+                                       Type(), outputs);
+  body->getTerminator()->setOperand(0, tuple->getResult(0));
+  if (oldTuple && oldTuple->use_empty())
+    oldTuple->erase();
+  Type resultType = tuple->getResult(0).getType();
+  comp.setFunctionType(
+      FunctionType::get(ctx, body->getArgumentTypes(), {resultType}));
+
+  // The new fusion, in dst's place.
+  b.setInsertionPoint(dst);
+  SmallVector<NamedAttribute> attrs;
+  for (NamedAttribute attr : dst->getAttrDictionary())
+    if (attr.getName() != "operandSegmentSizes")
+      attrs.push_back(attr);
+  auto fusion = cast<FusionOp>(
+      createInstruction(b, dst->getLoc(), FusionOp::getOperationName(),
+                        resultType, llvm::to_vector(dst.getInputs()), attrs));
+
+  // Users read elements.
+  b.setInsertionPointAfter(fusion);
+  if (dstWasTuple) {
+    dst.getResult().replaceAllUsesWith(fusion.getResult());
+  } else if (!dst.getResult().use_empty()) {
+    Value gte = createGte(b, fusion.getResult(), 0);
+    dst.getResult().replaceAllUsesWith(gte);
+  }
+  if (srcWasTuple) {
+    for (Operation *user : llvm::make_early_inc_range(src->getUsers())) {
+      auto gte = cast<GetTupleElementOp>(user);
+      gte.setIndex(gte.getIndex() + firstSrcOutput);
+      gte->setOperand(0, fusion.getResult());
+    }
+  } else if (!produced.use_empty()) {
+    Value gte = createGte(b, fusion.getResult(), firstSrcOutput);
+    produced.replaceAllUsesWith(gte);
+  }
+  dst->erase();
+  src->erase();
+  if (srcComp)
+    symbols.erase(srcComp);
+  return fusion;
 }

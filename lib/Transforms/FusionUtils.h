@@ -11,6 +11,7 @@
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -53,6 +54,43 @@ void setFusionKindAndConfig(FusionOp fusion, SymbolTableCollection &tables);
 void nameFusion(FusionOp fusion, SymbolTable &symbols,
                 SymbolTableCollection &tables,
                 llvm::StringMap<unsigned> &suffixes);
+
+/// The computations whose instructions run as kernels (XLA's
+/// GetFusibleComputations): not fused computations, nor computations that
+/// other instructions apply element by element (reducers, comparators,
+/// mapped and scattered computations); while bodies and conditions,
+/// conditional branches and called computations are.
+SmallVector<ComputationOp> getFusibleComputations(ModuleOp module,
+                                                  SymbolTable &symbols);
+
+/// Sets `fusion`'s kind to `kind` and the backend_config XLA's GPU fusions
+/// carry (the JSON of setFusionKindAndConfig).
+void setFusionConfig(FusionOp fusion, FusionKind kind);
+
+/// The values a fusion's body returns: the elements of its root tuple (a
+/// multi-output fusion) or its root. Empty when the body is missing.
+SmallVector<Value> getFusionOutputs(FusionOp fusion,
+                                    SymbolTableCollection &tables);
+
+/// True if `op` is a fusion whose root is a tuple (XLA's
+/// IsMultiOutputFusion).
+bool isMultiOutputFusion(Operation *op, SymbolTableCollection &tables);
+
+/// Fuses `src` into `dst` as extra outputs (XLA's
+/// FuseInstructionIntoMultiOutput and, for a fusion `src`,
+/// MergeFusionInstructionIntoMultiOutput): a copy of `src` (of its fused
+/// instructions) joins `dst`'s fused computation, its operands becoming
+/// fusion operands (shared with existing ones); parameters that `src`'s
+/// result fed take the copy (producer-consumer fusion). The root becomes a
+/// tuple of `dst`'s outputs followed by `src`'s. The returned fusion
+/// replaces `dst` (created just before `dst`, with its attributes and
+/// location): `dst`'s and `src`'s users read get-tuple-elements of it
+/// (created right after it; existing get-tuple-elements are renumbered).
+/// `src`, `dst` and `src`'s fused computation are erased. Both must be
+/// array-valued or multi-output fusions, without control edges; `src` must
+/// not be a multi-output fusion when it feeds `dst`.
+FusionOp fuseIntoMultiOutput(Operation *src, FusionOp dst, SymbolTable &symbols,
+                             SymbolTableCollection &tables);
 
 } // namespace mlir::hlo
 

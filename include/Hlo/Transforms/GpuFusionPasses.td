@@ -51,4 +51,181 @@ def HloPriorityFusion : Pass<"hlo-priority-fusion", "::mlir::ModuleOp"> {
   ];
 }
 
+def HloMultiOutputFusion : Pass<"hlo-multi-output-fusion", "::mlir::ModuleOp"> {
+  let summary = "Fuse siblings and producer-consumer pairs into multi-output "
+                "fusions (XLA's GPU MultiOutputFusion)";
+  let description = [{
+    In the computations priority fusion works on, instructions are visited
+    uses before definitions (reverse program order). For each one (not a
+    constant, not an effective scalar), its users that may be the root of a
+    multi-output fusion (reductions from or to contiguous dimensions and
+    fusions around them, loop fusions, elementwise ops) are fused pairwise
+    into one fusion with a root tuple (sibling fusion: multi-output fusions
+    first, then fusions; the first of a pair is a fusion and takes the
+    second). Then the instruction itself, if it is a loop-fusible producer
+    (not a multi-output fusion, nothing in place, not physically
+    transposing) with several users, is fused into one of its users as an
+    extra output (producer-consumer fusion; a multi-output fusion user is
+    preferred, then a fusion). The other users read get-tuple-elements of
+    the fusion; the outputs are appended to the root tuple.
+    Legality follows XLA: the heroes' loop shapes agree (a reduction's is its
+    input's; equal shapes or a row-major reshape of each other), reductions
+    agree in shapes and dimensions, no sibling is reachable from the other
+    and no other operand of the consumer is reachable from the producer (a
+    depth-first search over users bounded by program order and by
+    `max-reachability-visits`; a search that hits the bound counts as
+    reachable), at most `max-operands` operands plus outputs, at most 8
+    reductions and the device's shared memory per block, no
+    dynamic-update-slice roots, slices of a shared operand that do not
+    overlap are not sibling-fused (cheap checks first; at most
+    `max-siblings` users of one instruction are tried, which bounds the
+    pairs), and a producer-consumer fusion must not
+    be slower on the cost model (XLA's
+    EstimateRunTimesForMultiOutputFusion on `--hlo-gpu-device`).
+    Left alone: transposes as heroes (XLA's tiled transposes are not
+    modelled), reduces whose input has a non-default layout, ops with
+    control edges, dynamic shapes. Changed fusions get XLA's kind (kInput
+    around a reduction) and names (`input_exponential_reduce_fusion`).
+  }];
+  let options = [
+    Option<"maxOperands", "max-operands", "int64_t", /*default=*/"96",
+           "The most operands plus outputs of a fusion "
+           "(XLA's MaxOperandsAndOutputsPerFusion)">,
+    Option<"maxFusedInstructions", "max-fused-instructions", "int64_t",
+           /*default=*/"10000",
+           "The most instructions a fusion may hold">,
+    Option<"maxReachabilityVisits", "max-reachability-visits", "int64_t",
+           /*default=*/"4096",
+           "The most instructions one reachability search visits before it "
+           "answers 'reachable' (keeps the pass linear)">,
+    Option<"maxSiblings", "max-siblings", "int64_t", /*default=*/"32",
+           "The most users of one instruction tried as siblings (the first "
+           "after sorting; XLA tries all pairs)">,
+  ];
+  let statistics = [
+    Statistic<"numSiblingFusions", "sibling-fusions",
+              "Siblings fused into a multi-output fusion">,
+    Statistic<"numProducerConsumerFusions", "producer-consumer-fusions",
+              "Producers fused into a consumer as an extra output">,
+    Statistic<"numReachabilityGiveUps", "reachability-give-ups",
+              "Reachability searches that hit max-reachability-visits">,
+  ];
+}
+
+def HloFusionMerger : Pass<"hlo-fusion-merger", "::mlir::ModuleOp"> {
+  let summary = "Merge loop fusions into all their users "
+                "(XLA's GPU FusionMerger)";
+  let description = [{
+    In program order, a kLoop fusion (not multi-output) is merged into every
+    one of its users (a copy per user; a user that is not a fusion is
+    wrapped in one first) and erased when: every user can take it (XLA's
+    IsProducerConsumerFusible: a loop-fusible consumer or a reduction
+    kernel, not a bitcast, not multi-output, nothing in place), each merge
+    fits XLA's FusionFitsInBudget (producer-consumer form) and
+    `max-fused-instructions`, it does not transpose most of its data while
+    a user is a reduction kernel (XLA's TransposesMostData), and the cost
+    model says the merged kernels are not slower (XLA's
+    GpuPerformanceModel::EstimateRunTimes on `--hlo-gpu-device`). This is
+    the last FusionMerger XLA had; XLA 0.10.2 no longer has the pass
+    (priority fusion took its place), so this follows seed 002 (2.4).
+    Left alone: fusions returned by the computation or read by its return,
+    fusions with control edges, dynamic shapes.
+  }];
+  let options = [
+    Option<"maxOperands", "max-operands", "int64_t", /*default=*/"96",
+           "The most operands plus outputs of a fusion "
+           "(XLA's MaxOperandsAndOutputsPerFusion)">,
+    Option<"maxFusedInstructions", "max-fused-instructions", "int64_t",
+           /*default=*/"10000",
+           "The most instructions a fusion may hold">,
+  ];
+  let statistics = [
+    Statistic<"numMerged", "merged-fusions",
+              "Fusions merged into all their users">,
+  ];
+}
+
+def HloHorizontalLoopFusion
+    : Pass<"hlo-horizontal-loop-fusion", "::mlir::ModuleOp"> {
+  let summary = "Fuse independent small loop fusions that feed one consumer "
+                "into one kernel (XLA's GPU HorizontalLoopFusion)";
+  let description = [{
+    For each instruction (last first, new fusions revisited), the kLoop
+    fusions and elementwise ops among its operands that only it or the
+    computation's root reads, small enough to be bound by launch latency
+    (at most 8192*8192 output elements and 128 fused instructions; 128*2048
+    and 30 for the sliced form), with one output element type, are sorted
+    (element type, number of outputs, instruction count, output size) and
+    cut into spans of equal output type and count (at most 32 outputs per
+    span, 64 for plain ops, 4000 bytes of kernel parameters at 8 bytes an
+    operand or output). Spans of equal output shapes become one kLoop
+    fusion whose root tuple holds every output; the rest (no parameter
+    shared between candidates) one kInput fusion that flattens the outputs
+    to rank 1, concatenates them and returns slices (XLA's sliced input
+    fusion). Users read get-tuple-elements, bitcast back to the output shape
+    when it is not of rank 1. Follows XLA's last HorizontalLoopFusion: XLA
+    0.10.2's GPU compiler no longer has the pass (seed 002, 3.9, shows the
+    input form). Left alone: ops with control edges, variadic reductions,
+    fusions of other kinds, dynamic shapes.
+  }];
+  let statistics = [
+    Statistic<"numHorizontalFusions", "horizontal-fusions",
+              "Horizontal fusions created">,
+  ];
+}
+
+def HloHorizontalInputFusion
+    : Pass<"hlo-horizontal-input-fusion", "::mlir::ModuleOp"> {
+  let summary = "Fuse independent reduction kernels that feed one consumer "
+                "into one multi-output fusion (XLA's GPU "
+                "HorizontalInputFusion)";
+  let description = [{
+    For each instruction, the reduction kernels (reduces from or to
+    contiguous dimensions, fusions around them) among its operands that only
+    it or the computation's root reads (so none reaches another) are sorted
+    by their heroes' input shapes (rank, dimensions, instruction count),
+    plain reduces are wrapped in kInput fusions, and each is merged into
+    the current anchor as a multi-output fusion when their shapes are
+    compatible and the fusion fits the budget (the rules of
+    hlo-multi-output-fusion), else it becomes the anchor. Follows XLA's last
+    HorizontalInputFusion: XLA 0.10.2's GPU compiler no longer has the pass
+    (seed 002, 3.9). Left alone: ops with control edges, dynamic shapes,
+    transposes and variadic reductions as heroes.
+  }];
+  let options = [
+    Option<"maxOperands", "max-operands", "int64_t", /*default=*/"96",
+           "The most operands plus outputs of a fusion "
+           "(XLA's MaxOperandsAndOutputsPerFusion)">,
+  ];
+  let statistics = [
+    Statistic<"numHorizontalFusions", "horizontal-fusions",
+              "Reduction fusions fused horizontally">,
+  ];
+}
+
+def HloVariadicOpSplitter
+    : Pass<"hlo-variadic-op-splitter", "::mlir::ModuleOp"> {
+  let summary = "Split concatenates with too many operands into a tree "
+                "(XLA's GPU VariadicOpSplitter)";
+  let description = [{
+    In computations that no fusion calls, a concatenate with more than
+    `max-operands` (XLA's kMaxParameters, 128) operands is replaced by a
+    tree: its operands are concatenated in consecutive groups of
+    `max-operands` (a last group smaller than that joins the next round
+    unless it is the first group), round after round, until one
+    concatenate remains, which takes the original's place (name, metadata,
+    sharding); the new ones carry its name too (XLA's clones). XLA 0.10.2
+    runs the pass first in its fusion pipeline. Left alone: concatenates in
+    fused computations or with control predecessors, dynamic shapes.
+  }];
+  let options = [
+    Option<"maxOperands", "max-operands", "int64_t", /*default=*/"128",
+           "The most operands a concatenate keeps (XLA's kMaxParameters)">,
+  ];
+  let statistics = [
+    Statistic<"numSplit", "split-concatenates",
+              "Concatenates split into a tree">,
+  ];
+}
+
 #endif // HLO_TRANSFORMS_GPU_FUSION_PASSES

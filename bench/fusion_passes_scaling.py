@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""How the fusion passes after priority fusion scale with module size.
+
+Generates a chain of layer-norm blocks (25 instructions each: two sibling
+row reductions of the block's input, the statistics, the normalization, and
+two small independent outputs read by the root tuple), fuses it with
+hlo-priority-fusion (not timed), then times each pass on the fused module
+with MLIR's --mlir-timing (the pass's own wall time, parsing and printing
+excluded):
+
+  hlo-multi-output-fusion, hlo-fusion-merger, hlo-horizontal-loop-fusion,
+  hlo-horizontal-input-fusion, hlo-variadic-op-splitter
+
+and prints ms per pass and per 1000 instructions at each size (equal
+columns = linear).
+
+Usage: fusion_passes_scaling.py --bin build/bin [--sizes 1000,10000,100000]
+"""
+
+import argparse
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+PASSES = ["hlo-multi-output-fusion", "hlo-fusion-merger",
+          "hlo-horizontal-loop-fusion", "hlo-horizontal-input-fusion",
+          "hlo-variadic-op-splitter"]
+
+
+def block(i, x):
+    s, v = "f32[64,32]", "f32[64]"
+    return [
+        f"  sum_{i} = {v} reduce({x}, zero), dimensions={{1}}, to_apply=add",
+        f"  xx_{i} = {s} multiply({x}, {x})",
+        f"  sumsq_{i} = {v} reduce(xx_{i}, zero), dimensions={{1}}, to_apply=add",
+        f"  nb_{i} = {v} broadcast(n), dimensions={{}}",
+        f"  mean_{i} = {v} divide(sum_{i}, nb_{i})",
+        f"  meansq_{i} = {v} divide(sumsq_{i}, nb_{i})",
+        f"  mean2_{i} = {v} multiply(mean_{i}, mean_{i})",
+        f"  var_{i} = {v} subtract(meansq_{i}, mean2_{i})",
+        f"  epsb_{i} = {v} broadcast(eps), dimensions={{}}",
+        f"  ve_{i} = {v} add(var_{i}, epsb_{i})",
+        f"  rstd_{i} = {v} rsqrt(ve_{i})",
+        f"  meanb_{i} = {s} broadcast(mean_{i}), dimensions={{0}}",
+        f"  rstdb_{i} = {s} broadcast(rstd_{i}), dimensions={{0}}",
+        f"  c_{i} = {s} subtract({x}, meanb_{i})",
+        f"  nrm_{i} = {s} multiply(c_{i}, rstdb_{i})",
+        f"  gb_{i} = {s} broadcast(gamma), dimensions={{1}}",
+        f"  bb_{i} = {s} broadcast(beta), dimensions={{1}}",
+        f"  sc_{i} = {s} multiply(nrm_{i}, gb_{i})",
+        f"  out_{i} = {s} add(sc_{i}, bb_{i})",
+        f"  side_{i} = {v} negate(mean_{i})",
+        f"  side2_{i} = {v} abs(rstd_{i})",
+        f"  e_{i} = {s} exponential({x})",
+        f"  d_{i} = {s} add(out_{i}, e_{i})",
+        f"  sq_{i} = {v} sqrt(ve_{i})",
+        f"  mx_{i} = {v} maximum(side_{i}, sq_{i})",
+    ]
+
+
+def module(blocks):
+    lines = ["HloModule ln_chain", "", "add {", "  a = f32[] parameter(0)",
+             "  b = f32[] parameter(1)", "  ROOT s = f32[] add(a, b)", "}", "",
+             "ENTRY main {", "  x = f32[64,32] parameter(0)",
+             "  gamma = f32[32] parameter(1)", "  beta = f32[32] parameter(2)",
+             "  zero = f32[] constant(0)", "  n = f32[] constant(32)",
+             "  eps = f32[] constant(1e-05)"]
+    x, outs = "x", []
+    for i in range(blocks):
+        lines += block(i, x)
+        x = f"d_{i}"
+        outs += [f"side2_{i}", f"mx_{i}"]
+    outs.append(x)
+    types = ", ".join(["f32[64]"] * (len(outs) - 1) + ["f32[64,32]"])
+    lines.append(f"  ROOT t = ({types}) tuple({', '.join(outs)})")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--bin", default="build/bin")
+    ap.add_argument("--sizes", default="1000,10000,100000")
+    args = ap.parse_args()
+    opt = str(Path(args.bin) / "hlo-opt")
+    sizes = [int(s) for s in args.sizes.split(",")]
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in sizes:
+            blocks = max(1, size // 25)
+            src = Path(tmp) / f"ln{size}.hlo"
+            src.write_text(module(blocks))
+            fused = Path(tmp) / f"ln{size}.fused.hlo"
+            subprocess.run([opt, str(src), "--hlo-priority-fusion",
+                            "--output-format=hlo", "-o", str(fused)],
+                           check=True)
+            row = [size]
+            for p in PASSES:
+                r = subprocess.run([opt, str(fused), f"--{p}", "--mlir-timing",
+                                    "-o", "/dev/null"], capture_output=True,
+                                   text=True, check=True)
+                ms = float("nan")
+                name = p.replace("-", "")
+                for line in r.stderr.splitlines():
+                    fields = line.split()
+                    if fields and name.lower() in line.lower().replace("-", ""):
+                        ms = float(fields[0]) * 1000
+                if ms != ms:
+                    print(r.stderr, file=sys.stderr)
+                row.append(ms)
+            rows.append(row)
+    print("| instructions | " + " | ".join(PASSES) + " |")
+    print("|---" * (len(PASSES) + 1) + "|")
+    for row in rows:
+        print(f"| {row[0]} | " + " | ".join(
+            f"{ms:.1f} ms ({ms / row[0] * 1000:.2f}/1k)" for ms in row[1:]) +
+              " |")
+
+
+if __name__ == "__main__":
+    main()
