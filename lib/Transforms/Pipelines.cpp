@@ -112,6 +112,10 @@ void mlir::hlo::buildHloConvCanonicalizationPipeline(OpPassManager &pm) {
   // XLA: GpusolverRewriter (seed 002), ConvRewriter, CudnnFusedConvRewriter,
   // ConvPaddingLegalization, CallInliner, TupleSimplifier, AlgebraicSimplifier,
   // ReshapeMover + AlgebraicSimplifier, HloConstantFolding.
+  pm.addPass(createHloGpusolverRewriter());
+  pm.addPass(createHloGpuConvRewriter());
+  pm.addPass(createHloCudnnFusedConvRewriter());
+  pm.addPass(createHloGpuConvPaddingLegalization());
   pm.addPass(createHloCallInliner());
   pm.addPass(createHloTupleSimplifier());
   pm.addPass(createHloAlgebraicSimplifier());
@@ -140,8 +144,8 @@ void mlir::hlo::buildHloPostLayoutAssignmentPipeline(OpPassManager &pm) {
   // AlgebraicSimplifier, HloCSE, HloConstantFolding, HloDCE,
   // ReductionDimensionGrouper, ReductionSplitter, TreeReductionRewriter,
   // FloatNormalization, TupleSimplifier, AlgebraicSimplifier, HloCSE; then the
-  // GEMM algorithm picker (seed 002 places it here, XLA 0.10.2 after
-  // fusion).
+  // convolution and GEMM algorithm pickers (seed 002 places them here, XLA
+  // 0.10.2 after fusion).
   pm.addPass(createLayoutSensitiveSimplifier());
   HloTransposeFoldingOptions transposeFolding;
   transposeFolding.foldConvolutionTransposes = false;
@@ -168,13 +172,18 @@ void mlir::hlo::buildHloPostLayoutAssignmentPipeline(OpPassManager &pm) {
   pm.addPass(createHloTupleSimplifier());
   pm.addPass(createLayoutSensitiveSimplifier());
   pm.addPass(createHloCse());
+  pm.addPass(createHloConvAlgorithmPicker());
   pm.addPass(createHloGemmAlgorithmPicker());
 }
 
 void mlir::hlo::buildHloFusionPipeline(OpPassManager &pm) {
   // XLA: VariadicOpSplitter, PriorityFusion, HloCSE, HloDCE,
   // GpuMultiOutputFusion, HloCSE, HloDCE.
+  pm.addPass(createHloVariadicOpSplitter());
   pm.addPass(createHloPriorityFusion());
+  pm.addPass(createHloCse());
+  pm.addPass(createHloDce());
+  pm.addPass(createHloMultiOutputFusion());
   pm.addPass(createHloCse());
   pm.addPass(createHloDce());
 }
@@ -182,6 +191,8 @@ void mlir::hlo::buildHloFusionPipeline(OpPassManager &pm) {
 void mlir::hlo::buildHloHorizontalFusionPipeline(OpPassManager &pm) {
   // XLA (seed 002): GpuHorizontalLoopFusion, GpuHorizontalInputFusion,
   // HloCSE, HloDCE.
+  pm.addPass(createHloHorizontalLoopFusion());
+  pm.addPass(createHloHorizontalInputFusion());
   pm.addPass(createHloCse());
   pm.addPass(createHloDce());
 }
