@@ -43,7 +43,8 @@ ROOT = Path(__file__).resolve().parents[1]
 JAX_MODULES = ROOT / "test" / "Runtime" / "xla" / "modules"
 DEFAULT_MODULES = [ROOT / "examples" / "mlp.hlo"] + [
     JAX_MODULES / f"{m}.hlo" for m in [
-        "mlp_bf16", "layernorm", "softmax", "attention", "conv_block"]] + [
+        "mlp_bf16", "layernorm", "softmax", "attention", "transformer_block",
+        "conv_block", "resnet_block"]] + [
     ROOT.parent / "shared" / "corpus" / "hlo" / f for f in [
         "xla__cpu_bench__graphsage_tf.hlo",
         "tfxla__cpu_bench__diffrax_b380012920.hlo",
