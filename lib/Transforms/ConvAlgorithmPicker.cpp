@@ -17,6 +17,7 @@
 #include "Hlo/Runtime/Literal.h"
 #include "Hlo/Transforms/GpuLibraryPasses.h"
 #include "RewriteUtils.h"
+#include "TextProto.h"
 #include "TransformUtils.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -38,166 +39,6 @@ using llvm::isHexDigit;
 using llvm::isSpace;
 
 namespace {
-/// A protobuf text-format message: fields in order, each a scalar (its text,
-/// strings unescaped) or a nested message.
-struct TextMessage {
-  struct Field {
-    std::string name;
-    std::string scalar;
-    std::unique_ptr<TextMessage> message;
-  };
-  std::vector<Field> fields;
-
-  const Field *get(StringRef name) const {
-    for (const Field &f : fields)
-      if (f.name == name)
-        return &f;
-    return nullptr;
-  }
-  const TextMessage *sub(StringRef name) const {
-    const Field *f = get(name);
-    return f ? f->message.get() : nullptr;
-  }
-  std::optional<StringRef> value(StringRef name) const {
-    const Field *f = get(name);
-    if (!f || f->message)
-      return std::nullopt;
-    return StringRef(f->scalar);
-  }
-};
-
-/// A small parser of protobuf's text format (comments, `name: value`,
-/// `name { ... }` / `name: { ... }` / `<...>`, string escapes).
-class TextParser {
-public:
-  explicit TextParser(StringRef text) : s(text) {}
-
-  /// Fills `msg` until `close` (0: the end); the error text on failure.
-  std::optional<std::string> parse(TextMessage &msg, char close = 0) {
-    while (true) {
-      skip();
-      if (pos >= s.size()) {
-        if (close)
-          return error("unexpected end of file");
-        return std::nullopt;
-      }
-      if (close && s[pos] == close) {
-        ++pos;
-        return std::nullopt;
-      }
-      size_t start = pos;
-      while (pos < s.size() &&
-             (isAlnum(s[pos]) || s[pos] == '_' || s[pos] == '.' ||
-              s[pos] == '[' || s[pos] == ']' || s[pos] == '/'))
-        ++pos;
-      if (start == pos)
-        return error("expected a field name");
-      TextMessage::Field field;
-      field.name = s.slice(start, pos).str();
-      skip();
-      bool colon = pos < s.size() && s[pos] == ':';
-      if (colon) {
-        ++pos;
-        skip();
-      }
-      if (pos < s.size() && (s[pos] == '{' || s[pos] == '<')) {
-        char end = s[pos++] == '{' ? '}' : '>';
-        field.message = std::make_unique<TextMessage>();
-        if (auto err = parse(*field.message, end))
-          return err;
-      } else if (!colon) {
-        return error("expected ':' after '" + field.name + "'");
-      } else if (pos < s.size() && (s[pos] == '"' || s[pos] == '\'')) {
-        // Adjacent strings concatenate.
-        while (pos < s.size() && (s[pos] == '"' || s[pos] == '\'')) {
-          if (auto err = parseString(field.scalar))
-            return err;
-          skip();
-        }
-      } else {
-        size_t vs = pos;
-        while (pos < s.size() &&
-               (isAlnum(s[pos]) || s[pos] == '_' || s[pos] == '-' ||
-                s[pos] == '+' || s[pos] == '.'))
-          ++pos;
-        if (vs == pos)
-          return error("expected a value for '" + field.name + "'");
-        field.scalar = s.slice(vs, pos).str();
-      }
-      msg.fields.push_back(std::move(field));
-      skip();
-      if (pos < s.size() && (s[pos] == ',' || s[pos] == ';'))
-        ++pos;
-    }
-  }
-
-private:
-  StringRef s;
-  size_t pos = 0;
-
-  std::string error(const Twine &what) {
-    unsigned line = 1 + s.take_front(pos).count('\n');
-    return ("line " + Twine(line) + ": " + what).str();
-  }
-  void skip() {
-    while (pos < s.size()) {
-      if (isSpace(s[pos])) {
-        ++pos;
-      } else if (s[pos] == '#') {
-        while (pos < s.size() && s[pos] != '\n')
-          ++pos;
-      } else {
-        break;
-      }
-    }
-  }
-  std::optional<std::string> parseString(std::string &out) {
-    char quote = s[pos++];
-    while (pos < s.size() && s[pos] != quote) {
-      char c = s[pos++];
-      if (c != '\\') {
-        out.push_back(c);
-        continue;
-      }
-      if (pos >= s.size())
-        break;
-      char e = s[pos++];
-      switch (e) {
-      case 'n':
-        out.push_back('\n');
-        break;
-      case 't':
-        out.push_back('\t');
-        break;
-      case 'r':
-        out.push_back('\r');
-        break;
-      case 'x': {
-        unsigned v = 0;
-        for (int i = 0; i < 2 && pos < s.size() && isHexDigit(s[pos]); ++i)
-          v = v * 16 + hexDigitValue(s[pos++]);
-        out.push_back(static_cast<char>(v));
-        break;
-      }
-      default:
-        if (e >= '0' && e <= '7') {
-          unsigned v = e - '0';
-          for (int i = 0;
-               i < 2 && pos < s.size() && s[pos] >= '0' && s[pos] <= '7'; ++i)
-            v = v * 8 + (s[pos++] - '0');
-          out.push_back(static_cast<char>(v));
-        } else {
-          out.push_back(e);
-        }
-      }
-    }
-    if (pos >= s.size())
-      return error("unterminated string");
-    ++pos;
-    return std::nullopt;
-  }
-};
-
 /// One cached algorithm.
 struct CachedAlgorithm {
   Attribute json; // the `algorithm` member of cudnn_conv_backend_config
@@ -294,7 +135,7 @@ struct ConvAlgorithmPickerPass
       return false;
     }
     TextMessage root;
-    if (auto err = TextParser((*buffer)->getBuffer()).parse(root)) {
+    if (auto err = parseTextProto((*buffer)->getBuffer(), root)) {
       module.emitError() << "hlo-conv-algorithm-picker: malformed autotune "
                             "cache '"
                          << autotuneCache << "': " << *err;

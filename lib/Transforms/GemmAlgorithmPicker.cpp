@@ -13,6 +13,7 @@
 #include "Hlo/Runtime/Literal.h"
 #include "Hlo/Transforms/GpuLibraryPasses.h"
 #include "RewriteUtils.h"
+#include "TextProto.h"
 #include "TransformUtils.h"
 
 #include "llvm/Support/JSON.h"
@@ -27,140 +28,6 @@ using namespace mlir;
 using namespace mlir::hlo;
 
 namespace {
-/// A text-proto message: fields in order, each a scalar (its text,
-/// unquoted for strings) or a nested message.
-struct ProtoMessage {
-  struct Field {
-    std::string name, scalar;
-    std::unique_ptr<ProtoMessage> message;
-  };
-  std::vector<Field> fields;
-
-  const Field *get(StringRef name) const {
-    for (const Field &f : fields)
-      if (f.name == name)
-        return &f;
-    return nullptr;
-  }
-};
-
-/// A small text-proto reader (fields `name: value` and `name { ... }`,
-/// `#` comments, C-escaped strings).
-class ProtoReader {
-public:
-  explicit ProtoReader(StringRef text) : text(text) {}
-
-  /// Reads fields until `}` (nested) or the end; an error text on failure.
-  std::optional<std::string> read(ProtoMessage &msg, bool nested) {
-    while (true) {
-      skipSpace();
-      if (pos >= text.size())
-        return nested ? std::optional<std::string>("missing '}'")
-                      : std::nullopt;
-      if (text[pos] == '}') {
-        if (!nested)
-          return error("unexpected '}'");
-        ++pos;
-        return std::nullopt;
-      }
-      size_t start = pos;
-      while (pos < text.size() &&
-             (isalnum(text[pos]) || text[pos] == '_' || text[pos] == '.'))
-        ++pos;
-      if (start == pos)
-        return error("expected a field name");
-      ProtoMessage::Field field;
-      field.name = text.slice(start, pos).str();
-      skipSpace();
-      bool colon = pos < text.size() && text[pos] == ':';
-      if (colon) {
-        ++pos;
-        skipSpace();
-      }
-      if (pos < text.size() && text[pos] == '{') {
-        ++pos;
-        field.message = std::make_unique<ProtoMessage>();
-        if (auto err = read(*field.message, /*nested=*/true))
-          return err;
-      } else if (!colon) {
-        return error("expected ':' or '{' after '" + field.name + "'");
-      } else if (pos < text.size() && (text[pos] == '"' || text[pos] == '\'')) {
-        if (auto err = readString(field.scalar))
-          return err;
-      } else {
-        size_t s = pos;
-        while (pos < text.size() && !isspace(text[pos]) && text[pos] != '}' &&
-               text[pos] != '#')
-          ++pos;
-        if (s == pos)
-          return error("expected a value for '" + field.name + "'");
-        field.scalar = text.slice(s, pos).str();
-      }
-      msg.fields.push_back(std::move(field));
-    }
-  }
-
-private:
-  StringRef text;
-  size_t pos = 0;
-
-  std::string error(const Twine &what) {
-    size_t line = 1 + text.take_front(pos).count('\n');
-    return ("line " + Twine(line) + ": " + what).str();
-  }
-  void skipSpace() {
-    while (pos < text.size()) {
-      if (isspace(text[pos])) {
-        ++pos;
-      } else if (text[pos] == '#') {
-        while (pos < text.size() && text[pos] != '\n')
-          ++pos;
-      } else {
-        break;
-      }
-    }
-  }
-  std::optional<std::string> readString(std::string &out) {
-    char quote = text[pos++];
-    while (pos < text.size() && text[pos] != quote) {
-      char c = text[pos++];
-      if (c != '\\') {
-        out += c;
-        continue;
-      }
-      if (pos >= text.size())
-        break;
-      char e = text[pos++];
-      switch (e) {
-      case 'n':
-        out += '\n';
-        break;
-      case 't':
-        out += '\t';
-        break;
-      case 'r':
-        out += '\r';
-        break;
-      default:
-        if (e >= '0' && e <= '7') {
-          int v = e - '0';
-          for (int k = 0; k < 2 && pos < text.size() && text[pos] >= '0' &&
-                          text[pos] <= '7';
-               ++k)
-            v = v * 8 + (text[pos++] - '0');
-          out += char(v);
-        } else {
-          out += e;
-        }
-      }
-    }
-    if (pos >= text.size())
-      return error("unterminated string");
-    ++pos;
-    return std::nullopt;
-  }
-};
-
 /// One GEMM entry of the results file.
 struct CacheEntry {
   std::string device, target, result, backendConfig;
@@ -314,32 +181,32 @@ struct GemmAlgorithmPickerPass
     auto buffer = llvm::MemoryBuffer::getFile(autotuneCache);
     if (!buffer)
       return buffer.getError().message();
-    ProtoMessage file;
-    if (auto err = ProtoReader((*buffer)->getBuffer()).read(file, false))
+    TextMessage file;
+    if (auto err = parseTextProto((*buffer)->getBuffer(), file))
       return *err;
-    const ProtoMessage::Field *version = file.get("version");
+    const TextMessage::Field *version = file.get("version");
     if (!version || version->message)
       return std::string("not an AutotuneResults text proto (no version)");
-    for (const ProtoMessage::Field &f : file.fields) {
+    for (const TextMessage::Field &f : file.fields) {
       if (f.name == "version")
         continue;
       if (f.name != "results" || !f.message)
         return "unexpected field '" + f.name + "'";
-      const ProtoMessage &r = *f.message;
-      const ProtoMessage::Field *hlo = r.get("hlo");
-      const ProtoMessage::Field *result = r.get("result");
+      const TextMessage &r = *f.message;
+      const TextMessage::Field *hlo = r.get("hlo");
+      const TextMessage::Field *result = r.get("result");
       if (!hlo || hlo->message || !result || !result->message)
         return std::string("a result without hlo or result");
-      const ProtoMessage::Field *gemm = result->message->get("gemm");
+      const TextMessage::Field *gemm = result->message->get("gemm");
       if (!gemm)
         continue; // a convolution or Triton result
-      const ProtoMessage::Field *alg =
+      const TextMessage::Field *alg =
           gemm->message ? gemm->message->get("algorithm") : nullptr;
       CacheEntry entry;
       if (!alg || alg->message ||
           StringRef(alg->scalar).getAsInteger(10, entry.algorithm))
         return std::string("a gemm result without an integer algorithm");
-      if (const ProtoMessage::Field *d = r.get("device"))
+      if (const TextMessage::Field *d = r.get("device"))
         entry.device = d->scalar;
       if (!parseGemmText(hlo->scalar, entry))
         continue;
