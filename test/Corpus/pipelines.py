@@ -105,6 +105,7 @@ def main():
     opt, hlo_run = f"{a.bin}/hlo-opt", f"{a.bin}/hlo-run"
     files = sorted(f for d in a.folders for f in pathlib.Path(d).glob("*.hlo"))
     failures = []
+    runnable = {}  # file -> whether the interpreter runs the original
     for pipeline in PIPELINES:
         before = after = compared = 0
         stats = collections.Counter()
@@ -146,9 +147,11 @@ def main():
             # The original must run first; modules the interpreter cannot
             # run (or take inputs for), or not within --run-timeout, are not
             # compared.
-            base = run([hlo_run, str(f), "--random-inputs", "--seed=1"],
-                       a.run_timeout)
-            if base is None or base.returncode:
+            if f not in runnable:
+                base = run([hlo_run, str(f), "--random-inputs", "--seed=1"],
+                           a.run_timeout)
+                runnable[f] = base is not None and base.returncode == 0
+            if not runnable[f]:
                 continue
             c = run([hlo_run, str(f), "--random-inputs", "--seed=1",
                      f"--compare={dst}", "--atol=1e-4", "--rtol=1e-4"])
