@@ -7,6 +7,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "Hlo/Transforms/Passes.h"
+#include "Hlo/Transforms/CollectivePasses.h"
+#include "Hlo/Transforms/GpuFusionPasses.h"
+#include "Hlo/Transforms/GpuLayoutPasses.h"
+#include "Hlo/Transforms/GpuLibraryPasses.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"

@@ -1,18 +1,15 @@
 //===- Passes.h - passes over the hlo dialect -------------------*- C++ -*-===//
 //
-// XLA's HLO passes (Passes.td and the area files it includes: GPU library
-// calls, GPU layout, GPU fusion, collectives) and the pipelines that group
-// them under XLA's pipeline names. A pass includes only its area's header.
+// XLA's target-independent HLO passes (Passes.td), the pipelines that group
+// all passes under XLA's pipeline names, and the registration of every pass.
+// The other areas' passes are declared in their own headers
+// (GpuLibraryPasses.h, GpuLayoutPasses.h, GpuFusionPasses.h,
+// CollectivePasses.h); a pass includes only its area's header.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef HLO_TRANSFORMS_PASSES_H
 #define HLO_TRANSFORMS_PASSES_H
-
-#include "Hlo/Transforms/CollectivePasses.h"
-#include "Hlo/Transforms/GpuFusionPasses.h"
-#include "Hlo/Transforms/GpuLayoutPasses.h"
-#include "Hlo/Transforms/GpuLibraryPasses.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
