@@ -176,18 +176,3 @@ std::optional<double> mlir::hlo::effectiveScalar(Value v) {
   return std::nullopt;
 }
 
-void mlir::hlo::eraseWithDeadOperands(Operation *op) {
-  SmallVector<Operation *> work = {op};
-  while (!work.empty()) {
-    Operation *dead = work.pop_back_val();
-    SmallVector<Operation *> feeders;
-    for (Value v : dead->getOperands())
-      if (Operation *d = v.getDefiningOp())
-        feeders.push_back(d);
-    dead->erase();
-    for (Operation *d : feeders)
-      if (d->use_empty() && isMemoryEffectFree(d) &&
-          !hasControlPredecessors(d) && !llvm::is_contained(work, d))
-        work.push_back(d);
-  }
-}

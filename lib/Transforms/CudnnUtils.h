@@ -84,11 +84,6 @@ CustomCallOp cloneCudnnConv(OpBuilder &builder, CustomCallOp call,
 /// metadata of `loc`.
 Value createGte(OpBuilder &builder, Location loc, Value tuple, int64_t index);
 
-/// Erases `op` and then the side-effect-free operands it leaves without
-/// users (and without control predecessors), as XLA's ReplaceInstruction
-/// removes them.
-void eraseWithDeadOperands(Operation *op);
-
 /// The value of `v` if it is a constant scalar or a constant whose elements
 /// are all equal (XLA's ConstantEffectiveScalar), as a double.
 std::optional<double> effectiveScalar(Value v);

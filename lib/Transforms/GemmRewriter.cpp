@@ -138,25 +138,6 @@ static int64_t byteSize(Type type) {
   return rt.getNumElements() * std::max<int64_t>(1, (bits + 7) / 8);
 }
 
-/// Erases `op` and then, as XLA's ReplaceInstruction does, the operands
-/// left without users that have no side effect (broadcasts and constants
-/// of folded scalars, ...).
-static void eraseWithDeadOperands(Operation *op) {
-  SmallVector<Operation *> work = {op};
-  while (!work.empty()) {
-    Operation *dead = work.pop_back_val();
-    SmallVector<Operation *> feeders;
-    for (Value v : dead->getOperands())
-      if (Operation *d = v.getDefiningOp())
-        feeders.push_back(d);
-    dead->erase();
-    for (Operation *d : feeders)
-      if (d->use_empty() && isMemoryEffectFree(d) &&
-          !llvm::is_contained(work, d))
-        work.push_back(d);
-  }
-}
-
 namespace {
 struct GemmRewriterPass
     : ChangeReportingPass<GemmRewriterPass, hlo::impl::HloGemmRewriterBase> {

@@ -2,6 +2,7 @@
 
 #include "TransformUtils.h"
 
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
@@ -71,4 +72,20 @@ SmallVector<ComputationOp> mlir::hlo::calleesFirst(ModuleOp module,
     }
   }
   return order;
+}
+
+void mlir::hlo::eraseWithDeadOperands(Operation *op) {
+  SmallVector<Operation *> work = {op};
+  while (!work.empty()) {
+    Operation *dead = work.pop_back_val();
+    SmallVector<Operation *> feeders;
+    for (Value v : dead->getOperands())
+      if (Operation *d = v.getDefiningOp())
+        feeders.push_back(d);
+    dead->erase();
+    for (Operation *d : feeders)
+      if (d->use_empty() && isMemoryEffectFree(d) &&
+          !hasControlPredecessors(d) && !llvm::is_contained(work, d))
+        work.push_back(d);
+  }
 }

@@ -67,6 +67,11 @@ inline bool isControlPredecessor(Operation *op) {
   return false;
 }
 
+/// Erases `op` and then the side-effect-free operands it leaves without
+/// users (and without control predecessors), as XLA's ReplaceInstruction
+/// removes them.
+void eraseWithDeadOperands(Operation *op);
+
 /// The base of an HLO pass that reports whether it changed the module:
 /// `Derived::run()` does the work and sets `changed` with every rewrite.
 /// A run that changed nothing preserves all analyses, so MLIR's pass
