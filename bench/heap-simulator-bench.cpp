@@ -19,6 +19,7 @@
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -32,6 +33,14 @@ static cl::list<int64_t> sizes("sizes", cl::desc("buffer counts"),
                                cl::CommaSeparated);
 static cl::opt<unsigned> repeat("repeat", cl::desc("runs per size"),
                                 cl::init(3));
+static cl::opt<std::string> input(
+    "input",
+    cl::desc("instead of timing, place the buffers of FILE (one per line: "
+             "id size alignment start-end[,start-end...] [id,id...]) and "
+             "print `heap H peak P packing NAME` then `id offset` lines"));
+static cl::opt<int64_t> heapAlignment("alignment",
+                                      cl::desc("heap alignment (--input)"),
+                                      cl::init(1));
 static cl::opt<int64_t>
     longLife("long-life",
              cl::desc("longest life of the 2% long-lived buffers, in "
@@ -70,8 +79,71 @@ static std::vector<HeapBuffer> makeProgram(int64_t n, uint64_t seed) {
   return buffers;
 }
 
+/// --input: places the buffers of a file, for comparisons with the buffer
+/// assignment XLA dumps.
+static int placeFile() {
+  auto file = MemoryBuffer::getFileOrSTDIN(input);
+  if (!file) {
+    errs() << "cannot read " << input << "\n";
+    return 1;
+  }
+  std::vector<HeapBuffer> buffers;
+  SmallVector<StringRef> lines;
+  (*file)->getBuffer().split(lines, '\n', -1, false);
+  for (StringRef line : lines) {
+    SmallVector<StringRef> fields;
+    line.trim().split(fields, ' ', -1, false);
+    if (fields.empty() || fields[0].starts_with("#"))
+      continue;
+    HeapBuffer b;
+    bool bad = fields.size() < 4 || fields[0].getAsInteger(10, b.id) ||
+               fields[1].getAsInteger(10, b.size) ||
+               fields[2].getAsInteger(10, b.alignment);
+    SmallVector<StringRef> spans;
+    if (!bad)
+      fields[3].split(spans, ',');
+    for (StringRef span : spans) {
+      auto [lo, hi] = span.split('-');
+      LiveInterval interval;
+      bad |= lo.getAsInteger(10, interval.start) ||
+             hi.getAsInteger(10, interval.end);
+      b.intervals.push_back(interval);
+    }
+    if (!bad && fields.size() > 4) {
+      SmallVector<StringRef> ids;
+      fields[4].split(ids, ',');
+      for (StringRef id : ids) {
+        int64_t value;
+        bad |= id.getAsInteger(10, value);
+        b.canShareWith.push_back(value);
+      }
+    }
+    if (bad) {
+      errs() << "bad line: " << line << "\n";
+      return 1;
+    }
+    buffers.push_back(std::move(b));
+  }
+  HeapSimulatorOptions options;
+  options.alignment = heapAlignment;
+  Expected<HeapAssignment> result = runHeapSimulator(buffers, options);
+  if (!result) {
+    errs() << toString(result.takeError()) << "\n";
+    return 1;
+  }
+  outs() << formatv("heap {0} peak {1} packing {2}\n", result->heapSize,
+                    result->peakLiveBytes,
+                    result->packing == HeapPacking::Spatial ? "spatial"
+                                                            : "temporal");
+  for (auto [i, b] : enumerate(buffers))
+    outs() << b.id << " " << result->offsets[i] << "\n";
+  return 0;
+}
+
 int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv, "heap simulator benchmark\n");
+  if (!input.empty())
+    return placeFile();
   std::vector<int64_t> counts(sizes.begin(), sizes.end());
   if (counts.empty())
     counts = {1000, 10000, 100000};

@@ -14,7 +14,9 @@
 
 #include "gtest/gtest.h"
 
+#include <functional>
 #include <map>
+#include <numeric>
 #include <random>
 #include <set>
 
@@ -351,6 +353,91 @@ TEST(HeapSimulatorTest, CheckerCatchesMutatedOffsets) {
     }
   }
   EXPECT_GT(caught, 150);
+}
+
+/// Random sequences of single events (one alloc or one free per position,
+/// as XLA's heap tests drive the algorithm), so schedule positions are the
+/// event clock. Offsets must equal those of a naive all-pairs version of the
+/// same best-fit rules written here.
+TEST(HeapSimulatorTest, MatchesNaiveBestFit) {
+  std::mt19937_64 rng(78);
+  auto uniform = [&](int64_t lo, int64_t hi) {
+    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+  };
+  for (int trial = 0; trial < 200; ++trial) {
+    std::vector<HeapBuffer> buffers;
+    std::vector<size_t> live;
+    int64_t time = 0;
+    int n = uniform(1, 60);
+    while (int(buffers.size()) < n || !live.empty()) {
+      bool alloc = int(buffers.size()) < n && (live.empty() || uniform(0, 1));
+      if (alloc) {
+        live.push_back(buffers.size());
+        buffers.push_back(buf(uniform(0, 1000) * 64 + int64_t(buffers.size()),
+                              uniform(1, 8) * uniform(1, 16), {{time, -1}}));
+      } else {
+        size_t pick = uniform(0, live.size() - 1);
+        buffers[live[pick]].intervals[0].end = time;
+        live.erase(live.begin() + pick);
+      }
+      ++time;
+    }
+    int64_t alignment = int64_t(1) << uniform(0, 3);
+    for (HeapPacking packing : {HeapPacking::Spatial, HeapPacking::Temporal}) {
+      HeapSimulatorOptions options;
+      options.alignment = alignment;
+      options.packing = packing;
+      HeapAssignment r = run(buffers, options);
+      // Naive: sort, then for each buffer scan every placed one.
+      std::vector<size_t> order(buffers.size());
+      std::iota(order.begin(), order.end(), 0);
+      auto duration = [&](size_t i) {
+        return buffers[i].intervals[0].end - buffers[i].intervals[0].start;
+      };
+      std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        const HeapBuffer &x = buffers[a], &y = buffers[b];
+        if (packing == HeapPacking::Spatial)
+          return std::make_tuple(-x.size, -duration(a), x.id) <
+                 std::make_tuple(-y.size, -duration(b), y.id);
+        return std::make_tuple(-duration(a), -x.size, x.id) <
+               std::make_tuple(-duration(b), -y.size, y.id);
+      });
+      std::vector<int64_t> offset(buffers.size(), -1);
+      int64_t heap = 0;
+      for (size_t i : order) {
+        std::vector<std::pair<int64_t, int64_t>> used;
+        for (size_t j = 0; j < buffers.size(); ++j)
+          if (offset[j] >= 0 &&
+              buffers[j].intervals[0].start <= buffers[i].intervals[0].end &&
+              buffers[i].intervals[0].start <= buffers[j].intervals[0].end)
+            used.push_back({offset[j], offset[j] + buffers[j].size});
+        std::sort(used.begin(), used.end());
+        auto up = [&](int64_t v) {
+          return (v + alignment - 1) / alignment * alignment;
+        };
+        int64_t best = -1, bestSize = 0, free = 0;
+        size_t k = 0;
+        while (k < used.size()) {
+          int64_t lo = used[k].first, hi = used[k].second;
+          for (++k; k < used.size() && used[k].first < hi; ++k)
+            hi = std::max(hi, used[k].second);
+          if (lo - free >= buffers[i].size &&
+              (best < 0 || lo - free < bestSize)) {
+            best = free;
+            bestSize = lo - free;
+          }
+          free = std::max(free, up(hi));
+        }
+        if (best < 0)
+          best = free;
+        offset[i] = best;
+        heap = std::max(heap, best + buffers[i].size);
+      }
+      EXPECT_EQ(r.offsets, offset) << "trial " << trial;
+      EXPECT_EQ(r.heapSize, heap) << "trial " << trial;
+      EXPECT_TRUE(check(buffers, r).ok());
+    }
+  }
 }
 
 /// The checker against an all-pairs check on random placements.
