@@ -28,8 +28,8 @@ set(HLO_LIBRARY_LAYERS
   "MLIRHloAnalysis    MLIRHlo MLIRHloIndexingMap"
   "MLIRHloRuntime     MLIRHlo"
   # The passes (the interpreter folds constants, the GPU cost model drives
-  # fusion).
-  "MLIRHloTransforms  MLIRHlo MLIRHloAnalysis MLIRHloRuntime"
+  # fusion, buffer assignment dumps print HLO shapes).
+  "MLIRHloTransforms  MLIRHlo MLIRHloAnalysis MLIRHloRuntime MLIRHloTranslate"
 )
 
 # Every library target defined in `dir` or below (object libraries aside).

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Hlo/Transforms/Passes.h"
+#include "Hlo/Transforms/BufferAssignmentPasses.h"
 #include "Hlo/Transforms/CollectivePasses.h"
 #include "Hlo/Transforms/GpuFusionPasses.h"
 #include "Hlo/Transforms/GpuLayoutPasses.h"
@@ -231,6 +232,7 @@ void mlir::hlo::registerHloPasses() {
   registerHloGpuLayoutPasses();
   registerHloGpuFusionPasses();
   registerHloCollectivePasses();
+  registerHloBufferAssignmentPasses();
   PassPipelineRegistration<>(
       "hlo-spmd-simplify",
       "XLA's spmd-simplify pipeline (the passes this project has)",

@@ -34,6 +34,11 @@ public:
   /// `value`'s instruction (an op or a parameter) on one line, without the
   /// `%` of names, indentation, ROOT or newline.
   void printInstruction(Value value);
+  /// The names of every parameter and instruction result.
+  const DenseMap<Value, StringRef> &getNames() {
+    prepare();
+    return names;
+  }
 
 private:
   void prepare();
@@ -783,6 +788,10 @@ void Exporter::printAttrs(Operation *op, ArrayRef<NamedAttribute> attrs,
       unknown = dyn_cast<DictionaryAttr>(a.getValue());
       continue;
     }
+    // Buffer assignment slices (of instructions, and of parameters, whose
+    // attribute names come here without "hlo.") are not HLO text.
+    if (a.getName() == "hlo.buffer_slices" || a.getName() == "buffer_slices")
+      continue;
     const AttrInfo *info = lookupMlirAttr(a.getName().getValue());
     if (!info) {
       status = op->emitError("attribute '")
@@ -938,8 +947,9 @@ void Exporter::printHeader(ComputationOp entry) {
   (void)haveLayout;
   for (NamedAttribute a : attrs) {
     StringRef key = a.getName().getValue();
+    // A buffer assignment is not HLO text (XLA writes it to its own file).
     if (!key.consume_front("hlo.") || key.starts_with("section.") ||
-        llvm::is_contained(order, key))
+        llvm::is_contained(order, key) || key == "buffer_allocations")
       continue;
     print(key, a.getValue());
   }
@@ -1171,6 +1181,16 @@ void Exporter::printInstruction(Value value) {
   } else {
     printOp(value.getDefiningOp(), /*isRoot=*/false);
   }
+}
+
+DenseMap<Value, std::string> mlir::hlo::getHloInstructionNames(ModuleOp module) {
+  std::string ignored;
+  llvm::raw_string_ostream os(ignored);
+  Exporter exporter(module, os, HloExportOptions());
+  DenseMap<Value, std::string> names;
+  for (auto [value, name] : exporter.getNames())
+    names[value] = name.str();
+  return names;
 }
 
 void mlir::hlo::printHloShape(raw_ostream &os, Type type) {

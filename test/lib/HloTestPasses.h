@@ -5,6 +5,7 @@
 // hlo-opt links them:
 //   --hlo-test-print-indexing         print every op's indexing maps
 //   --hlo-test-print-cost             print XLA's GPU cost of every op
+//   --hlo-test-print-aliasing         print HLO values and buffers
 //   --hlo-test-print-fusion-benefit   print fused vs unfused times
 //   --hlo-test-simplify-indexing-maps simplify #hlo.indexing_map attributes
 //   --hlo-test-break-semantics        replace every hlo.add by hlo.subtract
@@ -18,12 +19,14 @@
 
 namespace mlir::hlo {
 
+void registerTestPrintAliasingPass();
 void registerTestPrintCostPass();
 void registerTestPrintIndexingPass();
 void registerTestSimplifyIndexingMapsPass();
 
-/// The test passes of the indexing analysis and the cost model.
+/// The test passes of the analyses (indexing, cost model, dataflow).
 inline void registerAnalysisTestPasses() {
+  registerTestPrintAliasingPass();
   registerTestPrintCostPass();
   registerTestPrintIndexingPass();
   registerTestSimplifyIndexingMapsPass();

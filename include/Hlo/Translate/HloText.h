@@ -9,6 +9,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <string>
@@ -44,6 +45,10 @@ void printHloShape(raw_ostream &os, Type type);
 /// `of1 = s32[] parameter(1)`, `a = f32[4]{0} add(x, y)`. `value` is an op's
 /// result or a computation's parameter; empty when it is in no module.
 std::string printHloInstruction(Value value);
+
+/// The names exportHloText gives every parameter and instruction result of
+/// `module` (without `%`), computed once for the whole module.
+DenseMap<Value, std::string> getHloInstructionNames(ModuleOp module);
 
 /// True if `text` looks like HLO text rather than MLIR.
 bool looksLikeHloText(StringRef text);

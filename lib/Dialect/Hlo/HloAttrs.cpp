@@ -745,6 +745,38 @@ BufferDonorAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 //===----------------------------------------------------------------------===//
+// #hlo.buffer_allocation<...>, #hlo.buffer_slice<...>
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+BufferAllocationAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                             int64_t index, int64_t size,
+                             BufferAllocationKind kind,
+                             std::optional<int64_t> parameter,
+                             ArrayRef<int64_t> parameterIndex, bool) {
+  if (index < 0 || size < 0)
+    return emitError() << "buffer allocation index and size must not be "
+                          "negative";
+  bool isParameter = kind == BufferAllocationKind::Parameter;
+  if (isParameter != parameter.has_value())
+    return emitError() << "a buffer allocation names a parameter exactly when "
+                          "its kind is parameter";
+  if (parameter && *parameter < 0)
+    return emitError() << "buffer allocation parameter " << *parameter
+                       << " is negative";
+  return verifyIndex(emitError, "parameter index", parameterIndex);
+}
+
+LogicalResult
+BufferSliceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        int64_t allocation, int64_t offset, int64_t size) {
+  if (allocation < 0 || offset < 0 || size < 0)
+    return emitError() << "buffer slice allocation, offset and size must not "
+                          "be negative";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // #hlo.indexing_map<"(d0) -> (d0), domain: d0 in [0, 9]">
 //===----------------------------------------------------------------------===//
 

@@ -198,11 +198,81 @@ static LogicalResult verifyModuleAttribute(Operation *op, NamedAttribute attr) {
   return check(isa<TextAttr>(value), "an #hlo.text");
 }
 
+/// `hlo.buffer_slices` of an instruction or a parameter of type `type`: one
+/// #hlo.buffer_slice per node of the shape tree.
+static LogicalResult verifyBufferSlices(function_ref<InFlightDiagnostic()> emit,
+                                        Attribute value, Type type) {
+  auto slices = dyn_cast<ArrayAttr>(value);
+  if (!slices || !llvm::all_of(slices, llvm::IsaPred<BufferSliceAttr>))
+    return emit() << "hlo.buffer_slices must be an array of #hlo.buffer_slice";
+  unsigned nodes = getNumSubshapes(type);
+  if (slices.size() != nodes)
+    return emit() << "hlo.buffer_slices has " << slices.size()
+                  << " slices for a shape of " << nodes << " nodes";
+  return success();
+}
+
+/// `hlo.buffer_allocations` of a module: allocation i at index i, and every
+/// slice in the module inside its allocation.
+static LogicalResult verifyBufferAllocations(Operation *module,
+                                             Attribute value) {
+  auto allocations = dyn_cast<ArrayAttr>(value);
+  if (!allocations)
+    return module->emitError(
+        "hlo.buffer_allocations must be an array of #hlo.buffer_allocation");
+  SmallVector<int64_t> sizes;
+  for (Attribute a : allocations) {
+    auto allocation = dyn_cast<BufferAllocationAttr>(a);
+    if (!allocation || allocation.getIndex() != int64_t(sizes.size()))
+      return module->emitError("hlo.buffer_allocations entry ")
+             << sizes.size() << " must be an #hlo.buffer_allocation of index "
+             << sizes.size();
+    sizes.push_back(allocation.getSize());
+  }
+  auto check = [&](Operation *op, Attribute slicesAttr) -> LogicalResult {
+    auto slices = dyn_cast_or_null<ArrayAttr>(slicesAttr);
+    if (!slices)
+      return success();
+    for (Attribute a : slices) {
+      auto slice = dyn_cast<BufferSliceAttr>(a);
+      if (!slice)
+        continue;
+      if (slice.getAllocation() >= int64_t(sizes.size()))
+        return op->emitError("buffer slice ")
+               << slice << " names a missing allocation";
+      if (slice.getOffset() + slice.getSize() >
+          sizes[slice.getAllocation()])
+        return op->emitError("buffer slice ")
+               << slice << " ends past its allocation of "
+               << sizes[slice.getAllocation()] << " bytes";
+    }
+    return success();
+  };
+  WalkResult walk = module->walk([&](Operation *op) {
+    if (failed(check(op, op->getAttr("hlo.buffer_slices"))))
+      return WalkResult::interrupt();
+    if (auto fn = dyn_cast<FunctionOpInterface>(op))
+      for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
+        if (failed(check(op, fn.getArgAttr(i, "hlo.buffer_slices"))))
+          return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 LogicalResult HloDialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
   if (name == "hlo.input_output_alias" || name == "hlo.buffer_donor")
     return verifyEntryAliasing(op, attr);
+  if (name == "hlo.buffer_allocations" && isa<ModuleOp>(op))
+    return verifyBufferAllocations(op, attr.getValue());
+  if (name == "hlo.buffer_slices") {
+    if (op->getNumResults() != 1)
+      return op->emitError("hlo.buffer_slices needs an op with one result");
+    return verifyBufferSlices([&] { return op->emitError(); },
+                              attr.getValue(), op->getResult(0).getType());
+  }
   if (isa<ModuleOp>(op))
     return verifyModuleAttribute(op, attr);
   return success();
@@ -211,6 +281,14 @@ LogicalResult HloDialect::verifyOperationAttribute(Operation *op,
 LogicalResult HloDialect::verifyRegionArgAttribute(Operation *op, unsigned,
                                                    unsigned argIndex,
                                                    NamedAttribute attr) {
+  if (attr.getName() == "hlo.buffer_slices") {
+    auto fn = dyn_cast<FunctionOpInterface>(op);
+    if (!fn || argIndex >= fn.getNumArguments())
+      return success();
+    return verifyBufferSlices(
+        [&] { return op->emitError("argument ") << argIndex << ": "; },
+        attr.getValue(), fn.getArgumentTypes()[argIndex]);
+  }
   if (attr.getName() != "hlo.sharding")
     return success();
   auto sharding = dyn_cast<ShardingAttr>(attr.getValue());

@@ -129,6 +129,56 @@ Type mlir::hlo::getSubshape(Type type, ArrayRef<int64_t> index) {
   return type;
 }
 
+static void forEachSubshapeImpl(
+    Type type, SmallVectorImpl<int64_t> &index, unsigned &count,
+    function_ref<void(Type, ArrayRef<int64_t>)> fn) {
+  ++count;
+  fn(type, index);
+  auto tuple = dyn_cast<TupleType>(type);
+  if (!tuple)
+    return;
+  for (auto [i, element] : llvm::enumerate(tuple.getTypes())) {
+    index.push_back(i);
+    forEachSubshapeImpl(element, index, count, fn);
+    index.pop_back();
+  }
+}
+
+unsigned
+mlir::hlo::forEachSubshape(Type type,
+                           function_ref<void(Type, ArrayRef<int64_t>)> fn) {
+  SmallVector<int64_t> index;
+  unsigned count = 0;
+  forEachSubshapeImpl(type, index, count, fn);
+  return count;
+}
+
+unsigned mlir::hlo::getNumSubshapes(Type type) {
+  auto tuple = dyn_cast<TupleType>(type);
+  if (!tuple)
+    return 1;
+  unsigned count = 1;
+  for (Type element : tuple.getTypes())
+    count += getNumSubshapes(element);
+  return count;
+}
+
+std::optional<int64_t> mlir::hlo::getShapeByteSize(Type type) {
+  if (auto tuple = dyn_cast<TupleType>(type))
+    return int64_t(8) * tuple.size();
+  if (isa<OpaqueType>(type))
+    return 8; // a pointer, as XLA sizes OPAQUE_TYPE
+  auto array = dyn_cast<RankedTensorType>(type);
+  if (!array)
+    return 0; // token
+  if (!array.hasStaticShape())
+    return std::nullopt;
+  std::optional<unsigned> bits = getElementBitWidth(array.getElementType());
+  if (!bits)
+    return std::nullopt;
+  return (array.getNumElements() * int64_t(*bits) + 7) / 8;
+}
+
 Type mlir::hlo::packTuple(MLIRContext *ctx, TypeRange types) {
   if (types.size() == 1)
     return types.front();

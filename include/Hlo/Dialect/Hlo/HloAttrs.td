@@ -437,6 +437,64 @@ def Hlo_BufferDonorAttr : Hlo_Attr<"BufferDonor", "buffer_donor"> {
   let genVerifyDecl = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Buffer assignment (hlo-buffer-assignment's result, read by the arena
+// interpreter and the conversion to thunks).
+//===----------------------------------------------------------------------===//
+
+def Hlo_BufferAllocationKind : Hlo_Enum<"BufferAllocationKind",
+    "buffer allocation kind", [
+  I32EnumAttrCase<"Parameter", 0, "parameter">,
+  I32EnumAttrCase<"Constant", 1, "constant">,
+  I32EnumAttrCase<"Output", 2, "output">,
+  I32EnumAttrCase<"Temp", 3, "temp">]>;
+
+def Hlo_BufferAllocationAttr
+    : Hlo_Attr<"BufferAllocation", "buffer_allocation"> {
+  let summary = "one allocation of a module's buffer assignment";
+  let description = [{
+    An entry of the module attribute `hlo.buffer_allocations` (XLA's
+    BufferAllocation): allocation `index` of `size` bytes, of kind
+    `parameter` (an ENTRY parameter's buffer at `parameter` and
+    `parameter_index`, owned by the caller), `constant` (a literal),
+    `output` (maybe live out of the ENTRY computation) or `temp` (the one
+    preallocated temporary buffer into which the heap simulator packs every
+    temporary). `maybe_live_out` marks a parameter allocation that an
+    output aliases.
+
+    ```
+    #hlo.buffer_allocation<index = 0, size = 16, kind = parameter, parameter = 0, parameter_index = []>
+    ```
+  }];
+  let parameters = (ins "int64_t":$index, "int64_t":$size,
+    EnumParameter<Hlo_BufferAllocationKind>:$kind,
+    OptionalParameter<"std::optional<int64_t>">:$parameter,
+    OptionalArrayRefParameter<"int64_t">:$parameter_index,
+    DefaultValuedParameter<"bool", "false">:$maybe_live_out);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def Hlo_BufferSliceAttr : Hlo_Attr<"BufferSlice", "buffer_slice"> {
+  let summary = "the bytes of an allocation one HLO position occupies";
+  let description = [{
+    XLA's BufferAllocation::Slice: `size` bytes at `offset` in allocation
+    `allocation` of the module's `hlo.buffer_allocations`. An instruction's
+    `hlo.buffer_slices` (a computation argument's, for parameters) lists one
+    slice per node of its shape in pre-order (the tuple itself, then each
+    element, recursively); a tuple's slice holds its table of element
+    pointers, as in XLA.
+
+    ```
+    #hlo.buffer_slice<allocation = 3, offset = 64, size = 16>
+    ```
+  }];
+  let parameters = (ins "int64_t":$allocation, "int64_t":$offset,
+    "int64_t":$size);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 include "Hlo/Dialect/Hlo/HloBackendConfig.td"
 
 def Hlo_TextAttr : Hlo_Attr<"Text", "text"> {

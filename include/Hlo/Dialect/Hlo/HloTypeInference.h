@@ -61,6 +61,18 @@ Type getSubshape(Type type, ArrayRef<int64_t> index);
 /// `types[0]` when there is one type, otherwise a tuple of all of them (how
 /// variadic HLO instructions shape their result).
 Type packTuple(MLIRContext *ctx, TypeRange types);
+/// Calls `fn(subshape, index)` for every node of `type`'s shape tree in
+/// pre-order: the type itself (index {}), then each tuple element,
+/// recursively. Returns the number of nodes.
+unsigned forEachSubshape(Type type,
+                         function_ref<void(Type, ArrayRef<int64_t>)> fn);
+/// The number of nodes of `type`'s shape tree (1 for an array or a token).
+unsigned getNumSubshapes(Type type);
+/// The bytes a buffer of `type` occupies, as XLA's ShapeUtil::ByteSizeOf with
+/// 8-byte pointers: an array's elements (sub-byte types packed, rounded up to
+/// a byte), a tuple's table of element pointers, nothing for a token;
+/// std::nullopt for a dynamic shape or an element type without a width.
+std::optional<int64_t> getShapeByteSize(Type type);
 /// The bit width of an array element type (complex types count both parts);
 /// std::nullopt for types without a fixed width.
 std::optional<unsigned> getElementBitWidth(Type elementType);

@@ -1,0 +1,285 @@
+//===- BufferAssignment.cpp - XLA's buffer assignment ---------------------===//
+
+#include "Hlo/Analysis/BufferAssignment.h"
+#include "Hlo/Analysis/BufferOverlapChecker.h"
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Dialect/Hlo/HloTypeInference.h"
+#include "IndexingAnalysisImpl.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::hlo;
+
+static constexpr StringLiteral kAllocations = "hlo.buffer_allocations";
+static constexpr StringLiteral kSlices = "hlo.buffer_slices";
+
+static Location locationOf(Value v) {
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    return arg.getLoc();
+  return v.getDefiningOp()->getLoc();
+}
+
+/// Calls `fn(value)` for every parameter and instruction result of the
+/// computations `dataflow` analyzed.
+static void forEachPosition(const HloDataflowAnalysis &dataflow,
+                            function_ref<void(Value)> fn) {
+  for (Operation *c : dataflow.getComputations()) {
+    auto comp = cast<ComputationOp>(c);
+    for (BlockArgument arg : comp.getArguments())
+      fn(arg);
+    for (Operation &op : comp.getOps())
+      if (op.getNumResults() == 1)
+        fn(op.getResult(0));
+  }
+}
+
+/// The operand buffers `op` may overwrite with its result (one value at
+/// node 0): an elementwise instruction whose operand has exactly the
+/// result's type reads each element before writing the same bytes.
+static SmallVector<Value> reusableOperands(Operation *op) {
+  SmallVector<Value> operands;
+  if (op->getNumResults() != 1 || !indexing::isElementwise(op))
+    return operands;
+  for (Value v : cast<InstructionOpInterface>(op).getDataOperands())
+    if (v.getType() == op->getResult(0).getType())
+      operands.push_back(v);
+  return operands;
+}
+
+FailureOr<BufferAssignmentStats>
+mlir::hlo::assignBuffers(ModuleOp module, const HloLiveRange &liveRange,
+                         const BufferAssignmentOptions &options) {
+  const HloAliasAnalysis &alias = liveRange.getAliasAnalysis();
+  const HloDataflowAnalysis &dataflow = alias.getDataflow();
+  if (!dataflow.isAnalyzed())
+    return module.emitError("buffer assignment needs an ENTRY computation");
+  ArrayRef<HloBuffer> buffers = alias.getBuffers();
+
+  // Sizes and kinds.
+  enum Kind { Parameter, Constant, Output, Temp };
+  std::vector<int64_t> size(buffers.size(), 0);
+  std::vector<Kind> kind(buffers.size(), Temp);
+  std::vector<const HloValue *> param(buffers.size(), nullptr);
+  std::vector<bool> liveOut(buffers.size(), false);
+  ComputationOp entry = dataflow.getEntry();
+  for (const HloBuffer &b : buffers) {
+    for (unsigned id : b.values) {
+      const HloValue &v = dataflow.getValue(id);
+      std::optional<int64_t> bytes = getShapeByteSize(v.type);
+      if (!bytes)
+        return emitError(locationOf(v.defined.value))
+               << "cannot assign a buffer to " << v.type
+               << ": its size is not static";
+      size[b.id] = std::max(size[b.id], *bytes);
+      liveOut[b.id] = liveOut[b.id] || v.liveOut;
+      auto arg = dyn_cast<BlockArgument>(v.defined.value);
+      if (arg && arg.getOwner()->getParentOp() == entry.getOperation()) {
+        if (!param[b.id])
+          param[b.id] = &v;
+        kind[b.id] = Parameter;
+      } else if (kind[b.id] != Parameter &&
+                 v.defined.value.getDefiningOp<ConstantOp>()) {
+        kind[b.id] = Constant;
+      }
+    }
+    if (kind[b.id] == Temp && liveOut[b.id])
+      kind[b.id] = Output;
+  }
+
+  // Allocations: parameters (by number and index), constants, outputs, then
+  // the one temp allocation.
+  MLIRContext *ctx = module.getContext();
+  SmallVector<Attribute> allocations;
+  std::vector<int64_t> allocation(buffers.size(), -1),
+      offset(buffers.size(), 0);
+  SmallVector<unsigned> order;
+  for (const HloBuffer &b : buffers)
+    if (kind[b.id] == Parameter)
+      order.push_back(b.id);
+  llvm::stable_sort(order, [&](unsigned a, unsigned b) {
+    auto key = [&](unsigned id) {
+      auto arg = cast<BlockArgument>(param[id]->defined.value);
+      return std::make_pair(arg.getArgNumber(), param[id]->defined.node);
+    };
+    return key(a) < key(b);
+  });
+  for (Kind k : {Constant, Output})
+    for (const HloBuffer &b : buffers)
+      if (kind[b.id] == k)
+        order.push_back(b.id);
+  BufferAssignmentStats stats;
+  for (unsigned id : order) {
+    allocation[id] = allocations.size();
+    std::optional<int64_t> number;
+    ArrayRef<int64_t> index;
+    BufferAllocationKind allocKind = BufferAllocationKind::Output;
+    if (kind[id] == Parameter) {
+      number = cast<BlockArgument>(param[id]->defined.value).getArgNumber();
+      index = param[id]->index;
+      allocKind = BufferAllocationKind::Parameter;
+      stats.parameterBytes += size[id];
+    } else if (kind[id] == Constant) {
+      allocKind = BufferAllocationKind::Constant;
+      stats.constantBytes += size[id];
+    } else {
+      stats.outputBytes += size[id];
+    }
+    allocations.push_back(BufferAllocationAttr::get(
+        ctx, allocations.size(), size[id], allocKind, number, index,
+        liveOut[id] && kind[id] != Output));
+  }
+
+  // Temporaries: one heap.
+  SmallVector<HeapBuffer> heap;
+  DenseMap<unsigned, unsigned> heapIndex;
+  for (const HloBuffer &b : buffers) {
+    if (kind[b.id] != Temp)
+      continue;
+    HeapBuffer &hb = heap.emplace_back();
+    hb.id = b.id;
+    hb.size = size[b.id];
+    for (unsigned id : b.values) {
+      TimeInterval t = liveRange.getValueInterval(id);
+      hb.intervals.push_back({t.start, t.end});
+    }
+    if (b.values.size() == 1) {
+      const HloValue &v = dataflow.getValue(b.values.front());
+      if (Operation *def = v.defined.value.getDefiningOp())
+        for (Value operand : reusableOperands(def))
+          if (const HloBuffer *ob = alias.getBufferAt(operand))
+            if (kind[ob->id] == Temp && ob->id != b.id)
+              hb.canShareWith.push_back(ob->id);
+    }
+    heapIndex[b.id] = heap.size() - 1;
+  }
+  HeapSimulatorOptions heapOptions;
+  heapOptions.alignment = options.alignment;
+  heapOptions.packing = options.packing;
+  llvm::Expected<HeapAssignment> packed = runHeapSimulator(heap, heapOptions);
+  if (!packed)
+    return module.emitError("heap simulator: ")
+           << llvm::toString(packed.takeError());
+  int64_t temp = allocations.size();
+  for (auto [b, i] : heapIndex) {
+    allocation[b] = temp;
+    offset[b] = packed->offsets[i];
+  }
+  stats.tempBytes = packed->heapSize;
+  stats.tempLowerBound = packed->peakLiveBytes;
+  allocations.push_back(BufferAllocationAttr::get(ctx, temp, packed->heapSize,
+                                                  BufferAllocationKind::Temp,
+                                                  std::nullopt, {}, false));
+  stats.numAllocations = allocations.size();
+
+  // Slices of every position.
+  clearBufferAssignment(module);
+  module->setAttr(kAllocations, ArrayAttr::get(ctx, allocations));
+  forEachPosition(dataflow, [&](Value v) {
+    SmallVector<Attribute> slices;
+    forEachSubshape(
+        v.getType(), [&, node = 0u](Type sub, ArrayRef<int64_t>) mutable {
+          const HloBuffer *b = alias.getBufferAt(v, node++);
+          int64_t bytes = getShapeByteSize(sub).value_or(0);
+          slices.push_back(b ? BufferSliceAttr::get(ctx, allocation[b->id],
+                                                    offset[b->id], bytes)
+                             : BufferSliceAttr::get(ctx, temp, 0, 0));
+        });
+    ArrayAttr attr = ArrayAttr::get(ctx, slices);
+    if (auto arg = dyn_cast<BlockArgument>(v))
+      cast<ComputationOp>(arg.getOwner()->getParentOp())
+          .setArgAttr(arg.getArgNumber(), kSlices, attr);
+    else
+      v.getDefiningOp()->setAttr(kSlices, attr);
+  });
+  return stats;
+}
+
+void mlir::hlo::clearBufferAssignment(ModuleOp module) {
+  module->removeAttr(kAllocations);
+  for (auto comp : module.getOps<ComputationOp>()) {
+    for (unsigned i = 0, e = comp.getNumArguments(); i < e; ++i)
+      comp.removeArgAttr(i, StringAttr::get(module.getContext(), kSlices));
+    comp.walk([](Operation *op) { op->removeAttr(kSlices); });
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// The independent check
+//===----------------------------------------------------------------------===//
+
+/// The slice of node `node` of `v` as written in the IR.
+static BufferSliceAttr readSlice(Value v, unsigned node) {
+  ArrayAttr slices;
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    slices = cast<ComputationOp>(arg.getOwner()->getParentOp())
+                 .getArgAttrOfType<ArrayAttr>(arg.getArgNumber(), kSlices);
+  else
+    slices = v.getDefiningOp()->getAttrOfType<ArrayAttr>(kSlices);
+  if (!slices || node >= slices.size())
+    return {};
+  return dyn_cast<BufferSliceAttr>(slices[node]);
+}
+
+std::string mlir::hlo::checkBufferAssignment(ModuleOp module) {
+  std::string report;
+  llvm::raw_string_ostream os(report);
+  HloDataflowAnalysis dataflow(module);
+  HloAliasAnalysis alias(dataflow);
+  HloLiveRange liveRange(alias);
+  auto allocations = module->getAttrOfType<ArrayAttr>(kAllocations);
+  if (!allocations) {
+    os << "the module has no buffer assignment\n";
+    return report;
+  }
+  // Every position has a slice, and all positions of a value the same one.
+  std::vector<BufferSliceAttr> sliceOf(dataflow.getValues().size());
+  for (const HloValue &v : dataflow.getValues()) {
+    for (const HloPosition &p : v.positions) {
+      BufferSliceAttr s = readSlice(p.value, p.node);
+      if (!s) {
+        os << "a position of value " << v.id << " has no slice\n";
+        continue;
+      }
+      if (!sliceOf[v.id])
+        sliceOf[v.id] = s;
+      else if (s.getAllocation() != sliceOf[v.id].getAllocation() ||
+               s.getOffset() != sliceOf[v.id].getOffset())
+        os << "value " << v.id << " is at two places: " << s << " and "
+           << sliceOf[v.id] << "\n";
+    }
+    if (sliceOf[v.id] &&
+        sliceOf[v.id].getSize() < getShapeByteSize(v.type).value_or(0))
+      os << "value " << v.id << " of " << v.type << " has a slice of "
+         << sliceOf[v.id].getSize() << " bytes\n";
+  }
+  // Overlaps, allocation by allocation.
+  std::vector<SmallVector<PlacedBuffer>> placed(allocations.size());
+  for (const HloValue &v : dataflow.getValues()) {
+    BufferSliceAttr s = sliceOf[v.id];
+    if (!s || s.getAllocation() >= int64_t(placed.size()))
+      continue;
+    TimeInterval t = liveRange.getValueInterval(v.id);
+    placed[s.getAllocation()].push_back(
+        {v.id, s.getOffset(), s.getSize(), {{t.start, t.end}}});
+  }
+  SmallVector<std::pair<int64_t, int64_t>> same, mayShare;
+  for (const HloBuffer &b : alias.getBuffers())
+    for (size_t i = 1; i < b.values.size(); ++i)
+      same.push_back({b.values[i - 1], b.values[i]});
+  for (const HloValue &v : dataflow.getValues())
+    if (Operation *def = v.defined.value.getDefiningOp())
+      for (Value operand : reusableOperands(def))
+        for (unsigned id : dataflow.getValueSet(operand))
+          mayShare.push_back({id, v.id});
+  for (auto [i, group] : llvm::enumerate(placed)) {
+    auto allocation = cast<BufferAllocationAttr>(allocations[i]);
+    BufferCheckResult result =
+        checkBufferOverlaps(group, same, mayShare, allocation.getSize());
+    if (!result.ok())
+      os << "allocation " << i << ": " << result.describe() << "\n";
+  }
+  return report;
+}
