@@ -530,6 +530,7 @@ struct AlgebraicSimplifierPass
     options.windowReduceToReduce = enableWindowReduceToReduceReplacement;
     options.unconditionalReduceOfConcat =
         enableUnconditionalReduceOfConcatReplacement;
+    options.layoutSensitive = layoutSensitive;
     populateShapePatterns(set, symbols, adds, options);
     if (enablePowerRewrites)
       set.add<PowerByConstant>(context);

@@ -133,6 +133,7 @@ struct ShapeOptions {
   bool dotStrengthReduction = true;        // enable_dot_strength_reduction
   bool windowReduceToReduce = true;        // enable_window_reduce_to_reduce_...
   bool unconditionalReduceOfConcat = true; // enable_unconditional_reduce_...
+  bool layoutSensitive = false;            // is_layout_sensitive
 };
 
 /// The scalar add computations that rewrites adding reduces use, one per

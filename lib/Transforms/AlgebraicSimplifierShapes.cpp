@@ -905,6 +905,112 @@ struct DotToMultiply : HloPattern<DotOp> {
   }
 };
 
+/// XLA's RemoveDegenerateDimensionFromDot: size-1 dimensions of the operands
+/// are reshaped away (a size-1 batch or contracting dimension leaves the
+/// dimension numbers) and the dot of the reshaped operands, with the same
+/// precision and algorithm, is reshaped back to the result when its shape
+/// differs. Not after layout assignment (XLA's dot rewrites are layout
+/// insensitive); sparse dots stay.
+struct DotDegenerateDims : HloPattern<DotOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(DotOp op, PatternRewriter &r) const override {
+    if (!isDenseStaticDot(op))
+      return failure();
+    auto lhsType = staticType(op.getLhs()), rhsType = staticType(op.getRhs());
+    auto type = staticType(op.getResult());
+    // The new position of each dimension of `t`, -1 for a size-1 one.
+    auto dimensionMap = [](RankedTensorType t, int64_t &numDegenerate) {
+      SmallVector<int64_t> map;
+      numDegenerate = 0;
+      for (int64_t d = 0; d < t.getRank(); ++d) {
+        if (t.getDimSize(d) == 1) {
+          ++numDegenerate;
+          map.push_back(-1);
+        } else {
+          map.push_back(d - numDegenerate);
+        }
+      }
+      return map;
+    };
+    int64_t lhsDegenerate, rhsDegenerate;
+    SmallVector<int64_t> lhsMap = dimensionMap(lhsType, lhsDegenerate);
+    SmallVector<int64_t> rhsMap = dimensionMap(rhsType, rhsDegenerate);
+    if (lhsDegenerate == 0 && rhsDegenerate == 0)
+      return failure();
+    auto remap = [](ArrayRef<int64_t> dims, ArrayRef<int64_t> map) {
+      SmallVector<int64_t> out;
+      for (int64_t d : dims)
+        if (map[d] != -1)
+          out.push_back(map[d]);
+      return out;
+    };
+    SmallVector<int64_t> lb = remap(orEmpty(op.getLhsBatchDims()), lhsMap),
+                         lc =
+                             remap(orEmpty(op.getLhsContractingDims()), lhsMap),
+                         rb = remap(orEmpty(op.getRhsBatchDims()), rhsMap),
+                         rc =
+                             remap(orEmpty(op.getRhsContractingDims()), rhsMap);
+    // A batch dimension of size 1 on one side only would not pair up.
+    if (lb.size() != rb.size() || lc.size() != rc.size())
+      return failure();
+    Location loc = op.getLoc();
+    auto dropDegenerate = [&](Value x, RankedTensorType t,
+                              int64_t count) -> Value {
+      if (count == 0)
+        return x;
+      SmallVector<int64_t> shape;
+      for (int64_t size : t.getShape())
+        if (size != 1)
+          shape.push_back(size);
+      return createInstruction(r, loc, ReshapeOp::getOperationName(),
+                               RankedTensorType::get(shape, t.getElementType()),
+                               {x}, {})
+          ->getResult(0);
+    };
+    Value lhs = dropDegenerate(op.getLhs(), lhsType, lhsDegenerate);
+    Value rhs = dropDegenerate(op.getRhs(), rhsType, rhsDegenerate);
+    // The result: batch, lhs free, rhs free dimensions of the new operands.
+    auto newLhsType = cast<RankedTensorType>(lhs.getType()),
+         newRhsType = cast<RankedTensorType>(rhs.getType());
+    SmallVector<int64_t> shape;
+    for (int64_t d : lb)
+      shape.push_back(newLhsType.getDimSize(d));
+    for (int64_t d = 0; d < newLhsType.getRank(); ++d)
+      if (!llvm::is_contained(lb, d) && !llvm::is_contained(lc, d))
+        shape.push_back(newLhsType.getDimSize(d));
+    for (int64_t d = 0; d < newRhsType.getRank(); ++d)
+      if (!llvm::is_contained(rb, d) && !llvm::is_contained(rc, d))
+        shape.push_back(newRhsType.getDimSize(d));
+    SmallVector<NamedAttribute> attrs = {
+        r.getNamedAttr("lhs_contracting_dims", r.getDenseI64ArrayAttr(lc)),
+        r.getNamedAttr("rhs_contracting_dims", r.getDenseI64ArrayAttr(rc))};
+    if (!lb.empty()) {
+      attrs.push_back(
+          r.getNamedAttr("lhs_batch_dims", r.getDenseI64ArrayAttr(lb)));
+      attrs.push_back(
+          r.getNamedAttr("rhs_batch_dims", r.getDenseI64ArrayAttr(rb)));
+    }
+    llvm::append_range(attrs, dotConfig(r, op));
+    // XLA's SetupDerivedInstruction: the new dot keeps the frontend
+    // attributes.
+    if (Attribute fa = op->getAttr("frontend_attributes"))
+      attrs.push_back(r.getNamedAttr("frontend_attributes", fa));
+    bool sameShape = ArrayRef<int64_t>(shape) == type.getShape();
+    Type dotType = sameShape
+                       ? op.getType()
+                       : RankedTensorType::get(shape, type.getElementType());
+    Value result = createInstruction(r, loc, DotOp::getOperationName(), dotType,
+                                     {lhs, rhs}, attrs)
+                       ->getResult(0);
+    if (!sameShape)
+      result = createInstruction(r, loc, ReshapeOp::getOperationName(),
+                                 op.getType(), {result}, {})
+                   ->getResult(0);
+    replace(r, op, result, true);
+    return success();
+  }
+};
+
 /// True if `dot` is XLA's 2D non-batch dot with one contracting dimension
 /// (the dots its dot-of-concatenate and dot-of-gather rewrites take).
 static bool isPlain2DDot(DotOp dot) {
@@ -1190,6 +1296,8 @@ void mlir::hlo::algsimp::populateShapePatterns(RewritePatternSet &set,
     set.add<ReduceOfDot>(context, symbols);
   if (options.dotToMultiply)
     set.add<DotToMultiply>(context);
+  if (!options.layoutSensitive)
+    set.add<DotDegenerateDims>(context);
   if (options.dotStrengthReduction)
     set.add<DotStrengthReduction>(context, adds, options.dotToMultiply);
 }

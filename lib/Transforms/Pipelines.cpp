@@ -41,15 +41,35 @@ void mlir::hlo::buildHloSpmdSimplifyPipeline(OpPassManager &pm) {
   pm.addPass(createHloConstantFolding());
 }
 
+/// XLA-GPU's algebraic simplifier: its dot strength reduction (and the
+/// reduce-of-dot rewrite it gates) is off, the dot-strength-reduction pass
+/// does that work with the GPU's size and Triton rules.
+static std::unique_ptr<Pass> createGpuSimplifier(bool layoutSensitive = false) {
+  HloAlgebraicSimplifierOptions options;
+  options.enableDotStrengthReduction = false;
+  options.layoutSensitive = layoutSensitive;
+  return createHloAlgebraicSimplifier(options);
+}
+
 void mlir::hlo::buildHloSimplificationPipeline(OpPassManager &pm) {
-  // XLA: HloPassFix over ScatterExpander, AlgebraicSimplifier, DotDecomposer,
-  // DotMerger, SortSimplifier, WhileLoopConstantSinking, WhileLoopSimplifier,
-  // ReshapeMover, HloConstantFolding, ConditionalSimplifier, TransposeFolding,
-  // HloCSE, HloDCE (the tuple simplifier, which XLA runs in its simplification
-  // pipeline too, sits after the loop simplifier whose tuples it folds).
+  // XLA: HloPassFix over GatherSimplifier, GatherExpander, ScatterExpander,
+  // DotStrengthReduction (XLA 0.10.2 runs these before the algebraic
+  // simplifier), AlgebraicSimplifier, DotDecomposer, DotMerger (XLA 0.10.2
+  // runs it once after the loop), SortSimplifier, WhileLoopConstantSinking,
+  // WhileLoopSimplifier, ReshapeMover, HloConstantFolding,
+  // ConditionalSimplifier, TransposeFolding, HloCSE, HloDCE (the tuple
+  // simplifier, which XLA runs in its simplification pipeline too, sits after
+  // the loop simplifier whose tuples it folds).
   OpPassManager body(ModuleOp::getOperationName());
+  // XLA 0.10.2 starts the loop with GatherSimplifier and GatherExpander
+  // (simple gathers) before the scatter expander.
+  body.addPass(createHloGatherSimplifier());
+  HloGatherExpanderOptions gather;
+  gather.mode = GatherExpanderMode::EliminateSimple;
+  body.addPass(createHloGatherExpander(gather));
   addSimpleScatterGatherExpanders(body, /*gathers=*/false);
-  body.addPass(createHloAlgebraicSimplifier());
+  body.addPass(createHloDotStrengthReduction());
+  body.addPass(createGpuSimplifier());
   body.addPass(createHloDotDecomposer());
   body.addPass(createHloDotMerger());
   body.addPass(createHloSortSimplifier());
@@ -99,7 +119,7 @@ void mlir::hlo::buildHloCollectiveOptimizationsPipeline(OpPassManager &pm) {
   pm.addPass(createHloAllReduceFolder());
   pm.addPass(createHloReduceScatterCreator());
   pm.addPass(createHloAllGatherBroadcastReorder());
-  pm.addPass(createHloAlgebraicSimplifier());
+  pm.addPass(createGpuSimplifier());
 }
 
 // XLA-GPU's pipelines after the collective optimizations, in the order XLA
@@ -108,9 +128,7 @@ void mlir::hlo::buildHloCollectiveOptimizationsPipeline(OpPassManager &pm) {
 
 /// The algebraic simplifier as XLA runs it once layouts are assigned.
 static std::unique_ptr<Pass> createLayoutSensitiveSimplifier() {
-  HloAlgebraicSimplifierOptions options;
-  options.layoutSensitive = true;
-  return createHloAlgebraicSimplifier(options);
+  return createGpuSimplifier(/*layoutSensitive=*/true);
 }
 
 void mlir::hlo::buildHloConvCanonicalizationPipeline(OpPassManager &pm) {
@@ -123,9 +141,9 @@ void mlir::hlo::buildHloConvCanonicalizationPipeline(OpPassManager &pm) {
   pm.addPass(createHloGpuConvPaddingLegalization());
   pm.addPass(createHloCallInliner());
   pm.addPass(createHloTupleSimplifier());
-  pm.addPass(createHloAlgebraicSimplifier());
+  pm.addPass(createGpuSimplifier());
   pm.addPass(createHloReshapeMover());
-  pm.addPass(createHloAlgebraicSimplifier());
+  pm.addPass(createGpuSimplifier());
   pm.addPass(createHloConstantFolding());
 }
 

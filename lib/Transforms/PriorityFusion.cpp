@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FusionUtils.h"
+#include "ReductionUtils.h"
 #include "TransformUtils.h"
 
 #include "Hlo/Analysis/GpuDeviceInfo.h"
@@ -146,8 +147,20 @@ private:
   }
   int64_t fusedSize(Operation *op);
   bool containsSignificantReduce(Operation *op);
+  /// XLA's IsInputFusibleReduction: the hero is a reduce that the
+  /// reduction emitter runs. A small column or row reduction that XLA's
+  /// elemental emitter beats (IsUnnestedReductionFasterThanElemental) is
+  /// loop code and fuses into its consumers like any producer.
   bool isReductionKernel(Operation *op) {
-    return isa<ReduceOp>(getFusionHero(op, tables));
+    auto reduce = dyn_cast<ReduceOp>(getFusionHero(op, tables));
+    if (!reduce)
+      return false;
+    OperandRange inputs = getDataOperands(reduce);
+    auto input = dyn_cast<RankedTensorType>(inputs.front().getType());
+    if (inputs.size() != 2 || !input || !input.hasStaticShape())
+      return true;
+    return isReductionFromOrToContiguousDimensions(input.getShape(),
+                                                   reduce.getDimensions());
   }
   bool canFuse(Operation *producer, Operation *consumer);
   SmallVector<Operation *> uniqueUsers(Operation *op);

@@ -34,10 +34,12 @@ PIPELINES = ["hlo-simplification", "hlo-optimization", "hlo-gpu-optimize"]
 FUSING = {"hlo-gpu-optimize"}
 # Passes that rewrite an instruction into several by design (XLA's
 # expanders and casts): a module may grow by what they add, no more. The
-# algebraic simplifier is one where its net count grows: XLA's dot strength
-# reduction makes a vector dot a multiply and a reduce (with transposes,
-# broadcasts and converts around them).
+# dot strength reduction makes a vector dot a multiply and a reduce (with
+# transposes, broadcasts and converts around them); the algebraic simplifier
+# has XLA's own form of it (off in the GPU pipelines) and the size-1
+# dimension removal of dots (reshapes around the dot).
 EXPANDERS = {"hlo-dot-decomposer", "hlo-batchnorm-expander",
+             "hlo-dot-strength-reduction",
              "hlo-algebraic-simplifier",
              "hlo-scatter-expander", "hlo-gpu-scatter-expander",
              "hlo-gather-expander", "hlo-operand-upcaster",

@@ -777,3 +777,30 @@ hlo.computation @dot_of_concatenate(%a: tensor<4x2xf32>, %b: tensor<4x2xf32>, %w
   %r = hlo.tuple %0, %1, %2, %3, %4 : (tensor<4x2xf32>, tensor<2x4xf32>, tensor<4x2xf32>, tensor<8x2xf32>, tensor<1x2xf32>) -> tuple<tensor<4x2xf32>, tensor<2x4xf32>, tensor<4x2xf32>, tensor<8x2xf32>, tensor<1x2xf32>>
   hlo.return %r : tuple<tensor<4x2xf32>, tensor<2x4xf32>, tensor<4x2xf32>, tensor<8x2xf32>, tensor<1x2xf32>>
 }
+
+// -----
+
+// Size-1 dimensions of dot operands are reshaped away (XLA's
+// RemoveDegenerateDimensionFromDot): a row vector times a matrix becomes a
+// vector-matrix dot, a size-1 batch dimension leaves the dimension numbers;
+// the result is reshaped back. A dot without size-1 dimensions stays. (The
+// vector-matrix dot is then strength-reduced unless that is off.)
+// CHECK-LABEL: hlo.computation @dot_degenerate_dims
+// CHECK: reshape %arg0 : (tensor<1x4xf32>) -> tensor<4xf32>
+// NOSR-LABEL: hlo.computation @dot_degenerate_dims
+hlo.computation @dot_degenerate_dims(%r: tensor<1x4xf32>, %m: tensor<4x3xf32>, %a: tensor<1x2x4xf32>, %b: tensor<1x4x3xf32>) -> tuple<tensor<1x3xf32>, tensor<1x2x3xf32>, tensor<4x4xf32>> attributes {entry} {
+  // NOSR-DAG: %[[R:.*]] = reshape %arg0 : (tensor<1x4xf32>) -> tensor<4xf32>
+  // NOSR-DAG: %[[D0:.*]] = dot %[[R]], %arg1 {lhs_contracting_dims = array<i64: 0>, rhs_contracting_dims = array<i64: 0>} : (tensor<4xf32>, tensor<4x3xf32>) -> tensor<3xf32>
+  // NOSR-DAG: %[[O0:.*]] = reshape %[[D0]] : (tensor<3xf32>) -> tensor<1x3xf32>
+  // NOSR-DAG: %[[A:.*]] = reshape %arg2 : (tensor<1x2x4xf32>) -> tensor<2x4xf32>
+  // NOSR-DAG: %[[B:.*]] = reshape %arg3 : (tensor<1x4x3xf32>) -> tensor<4x3xf32>
+  // NOSR-DAG: %[[D1:.*]] = dot %[[A]], %[[B]] {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>
+  // NOSR-DAG: %[[O1:.*]] = reshape %[[D1]] : (tensor<2x3xf32>) -> tensor<1x2x3xf32>
+  // NOSR-DAG: %[[KEEP:.*]] = dot %arg1, %arg1 {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 1>} : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x4xf32>
+  // NOSR: tuple %[[O0]], %[[O1]], %[[KEEP]]
+  %0 = hlo.dot %r, %m {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<1x4xf32>, tensor<4x3xf32>) -> tensor<1x3xf32>
+  %1 = hlo.dot %a, %b {lhs_batch_dims = array<i64: 0>, rhs_batch_dims = array<i64: 0>, lhs_contracting_dims = array<i64: 2>, rhs_contracting_dims = array<i64: 1>} : (tensor<1x2x4xf32>, tensor<1x4x3xf32>) -> tensor<1x2x3xf32>
+  %2 = hlo.dot %m, %m {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 1>} : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x4xf32>
+  %t = hlo.tuple %0, %1, %2 : (tensor<1x3xf32>, tensor<1x2x3xf32>, tensor<4x4xf32>) -> tuple<tensor<1x3xf32>, tensor<1x2x3xf32>, tensor<4x4xf32>>
+  hlo.return %t : tuple<tensor<1x3xf32>, tensor<1x2x3xf32>, tensor<4x4xf32>>
+}

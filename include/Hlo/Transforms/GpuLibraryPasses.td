@@ -198,6 +198,53 @@ def HloGpusolverRewriter : Pass<"hlo-gpusolver-rewriter", "::mlir::ModuleOp"> {
   ];
 }
 
+def HloDotStrengthReduction
+    : Pass<"hlo-dot-strength-reduction", "::mlir::ModuleOp"> {
+  let summary = "Rewrite vector dots as a reduce of a multiply (XLA-GPU's "
+                "DotStrengthReduction)";
+  let description = [{
+    XLA-GPU's DotStrengthReduction (an op expander that XLA 0.10.2 runs first
+    in its `simplification` pipeline, before the algebraic simplifier). A
+    dot of a non-fused computation is rewritten when
+      - both operands are vectors (only batch and contracting dimensions):
+        always;
+      - one operand is a vector, or the dot is an s32 x s32 -> s32 dot whose
+        rhs contracts exactly its dimension 1: when the matrix product is
+        small, (lhs non-contracting size + rhs non-contracting size) *
+        contracting size < `size-threshold` (XLA's
+        IsMatrixMultiplicationTooSmallForRewriting with 10^7), or when
+        Triton's legacy GEMM emitter could not take it on an H100
+        (legacy_triton::CanTritonHandleGEMM: non-default operand precision,
+        a result type other than f16/bf16/f32/f8e5m2/f8e4m3fn/s32, an
+        operand type outside those and pred/s8/s16/s32, an s32 result of
+        operands that are not 8-bit integers, or more than one batch
+        dimension).
+    The rewrite: each operand is converted to the result's element type and
+    transposed to (batch, non-contracting, contracting) order; the lhs is
+    broadcast with the rhs's non-contracting dimensions after its own, the
+    rhs with the lhs's before its own, so both are (batch, lhs
+    non-contracting, rhs non-contracting, contracting); they are multiplied,
+    converted to the accumulator type (f32 for f16 and bf16 results, the
+    result type otherwise: XLA's GetGemmAccumulatorType), added up over the
+    contracting dimensions by a reduce with a new scalar add computation,
+    and converted back to the result type. Instructions that would change
+    nothing (identity transposes, converts to the same type, broadcasts
+    adding no dimension, a reduce of no dimension) are not created.
+    Left alone: dots with a dot algorithm (XLA multiplies those the
+    algorithm's way), sparse dots, dots with dynamic shapes, control
+    predecessors or successors, complex or pred elements, and fused
+    computations.
+  }];
+  let options = [
+    Option<"sizeThreshold", "size-threshold", "int64_t", /*default=*/"10000000",
+           "Vector-matrix dots with (lhs free + rhs free) * contracting size "
+           "below this are rewritten (XLA's threshold 10000000)">,
+  ];
+  let statistics = [
+    Statistic<"numReduced", "reduced", "Dots rewritten as reduces">,
+  ];
+}
+
 def HloGemmRewriter : Pass<"hlo-gemm-rewriter", "::mlir::ModuleOp"> {
   let summary = "Rewrite dots into cuBLAS GEMM custom calls, folding alpha, "
                 "beta, bias and activations (XLA's GemmRewriter)";

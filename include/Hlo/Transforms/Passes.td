@@ -579,6 +579,32 @@ def HloGatherExpander : Pass<"hlo-gather-expander", "::mlir::ModuleOp"> {
   ];
 }
 
+def HloGatherSimplifier : Pass<"hlo-gather-simplifier", "::mlir::ModuleOp"> {
+  let summary = "Rewrite every gather into canonical form (XLA's "
+                "GatherSimplifier)";
+  let description = [{
+    A gather is canonical when its indices are a [N, K] matrix (index vector
+    dimension 1), no slice dimension is collapsed and its offset dimensions
+    are 1..rank (XLA's GatherSimplifier, which XLA 0.10.2 runs first in its
+    simplification pipeline; the indexing analysis and the cost model read
+    such gathers: without it a gather counts as reading its whole operand).
+    Any other gather becomes a canonical one, with the same start_index_map
+    and slice sizes, of the indices with the index vector dimension moved
+    last (added, of size 1, when implicit) and the others flattened to N;
+    its [N, window] result is reshaped without the collapsed dimensions and
+    with the indices' batch dimensions for N, then transposed to put the
+    offset dimensions where the gather had them. Identity transposes and
+    reshapes are not created. A gather with a slice size of 0 is a
+    broadcast zero, a gather from a scalar a broadcast of it. Left alone:
+    canonical gathers, gathers with batching dimensions (XLA's
+    batched-gather normalizer removes those first), dynamic shapes,
+    control predecessors or successors, and fused computations.
+  }];
+  let statistics = [
+    Statistic<"numSimplified", "simplified", "Gathers rewritten">,
+  ];
+}
+
 def HloSortSimplifier : Pass<"hlo-sort-simplifier", "::mlir::ModuleOp"> {
   let summary = "Remove the unused operands of a variadic sort (XLA's "
                 "SortSimplifier)";
