@@ -146,6 +146,7 @@ void mlir::hlo::buildHloPostLayoutAssignmentPipeline(OpPassManager &pm) {
   // GemmBroadcastFoldingRewriter, LayoutNormalization, AlgebraicSimplifier,
   // ReductionDegenerateDimRemover, ReductionLayoutNormalizer,
   // AlgebraicSimplifier, HloCSE, HloConstantFolding, HloDCE,
+  // SoftmaxRewriterTriton ("triton-softmax-rewriter"),
   // ReductionDimensionGrouper, ReductionSplitter, TreeReductionRewriter,
   // FloatNormalization, TupleSimplifier, AlgebraicSimplifier, HloCSE; then the
   // convolution and GEMM algorithm pickers (seed 002 places them here, XLA
@@ -168,6 +169,7 @@ void mlir::hlo::buildHloPostLayoutAssignmentPipeline(OpPassManager &pm) {
   pm.addPass(createHloCse());
   pm.addPass(createHloConstantFolding());
   pm.addPass(createHloDce());
+  pm.addPass(createHloSoftmaxRewriterTriton());
   pm.addPass(createHloReductionDimensionGrouper());
   pm.addPass(createHloReductionSplitter());
   pm.addPass(createHloGpuTreeReductionRewriter());
