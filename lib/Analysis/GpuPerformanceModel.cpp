@@ -209,7 +209,8 @@ static bool isTritonFusion(Operation *op) {
   if (!fusion || fusion.getKind() != FusionKind::kCustom)
     return false;
   auto config = fusion->getAttrOfType<BackendConfigAttr>("backend_config");
-  std::optional<StringRef> kind = config ? config.getFusionKind() : std::nullopt;
+  std::optional<StringRef> kind =
+      config ? config.getFusionKind() : std::nullopt;
   return kind && *kind == "__triton";
 }
 

@@ -115,8 +115,8 @@ public:
   PriorityFuser(ModuleOp module, int64_t maxOperands,
                 int64_t maxFusedInstructions, bool tritonFusion)
       : module(module), maxOperands(maxOperands),
-        maxFusedInstructions(maxFusedInstructions),
-        tritonFusion(tritonFusion) {}
+        maxFusedInstructions(maxFusedInstructions), tritonFusion(tritonFusion) {
+  }
 
   /// Fuses the module; true if it changed.
   bool run();
@@ -159,8 +159,7 @@ private:
     if (!reduce || reduce.getInputs().empty())
       return false;
     auto input = dyn_cast<RankedTensorType>(reduce.getInputs()[0].getType());
-    if (!input || !input.hasStaticShape() ||
-        !hasDefaultLayout(input))
+    if (!input || !input.hasStaticShape() || !hasDefaultLayout(input))
       return true;
     return isReductionFromOrToContiguousDimensions(input.getShape(),
                                                    reduce.getDimensions());
@@ -427,8 +426,8 @@ FusionOp PriorityFuser::fuse(Operation *producer, Operation *consumer) {
   fuseProducerInto(producer, fusion, tables);
   if (triton) {
     // Still a `__triton` fusion, with the block-level config of its root.
-    fusion.setKindAttr(FusionKindAttr::get(fusion.getContext(),
-                                           FusionKind::kCustom));
+    fusion.setKindAttr(
+        FusionKindAttr::get(fusion.getContext(), FusionKind::kCustom));
     fusion->setAttr("backend_config",
                     getTritonFusionConfig(fusion.getContext(),
                                           fusion.getResult().getType()));
@@ -551,6 +550,23 @@ bool PriorityFuser::run() {
       if (created.contains(fusion) && !isTritonFusion(fusion)) {
         setFusionKindAndConfig(fusion, tables);
         nameFusion(fusion, *symbols, tables, suffixes);
+      } else if (created.contains(fusion)) {
+        // A `__triton` fusion keeps its name; a computation made for it
+        // here (`fused_computation`) gets XLA's `.N` suffix.
+        auto fused = cast<ComputationOp>(bodyOf(fusion)->getParentOp());
+        if (fused.getSymName().starts_with("fused_computation_")) {
+          unsigned &next = suffixes["fused_computation"];
+          std::string name = "fused_computation";
+          if (next)
+            name += "." + std::to_string(next);
+          while (symbols->lookup(name))
+            name = "fused_computation." + std::to_string(++next);
+          ++next;
+          symbols->remove(fused);
+          fused.setSymName(name);
+          symbols->insert(fused);
+          fusion.setCallsAttr(FlatSymbolRefAttr::get(fused.getSymNameAttr()));
+        }
       }
   return changed;
 }

@@ -68,8 +68,7 @@ private:
   /// has `broadcast(c)`).
   static bool isSplat(Value v) {
     while (isa_and_nonnull<BitcastOp, ReshapeOp>(v.getDefiningOp()) &&
-           getDataOperands(v.getDefiningOp())[0]
-               .getDefiningOp<BroadcastOp>()) {
+           getDataOperands(v.getDefiningOp())[0].getDefiningOp<BroadcastOp>()) {
       v = getDataOperands(v.getDefiningOp())[0];
       auto in = getDataOperands(v.getDefiningOp())[0];
       auto type = dyn_cast<RankedTensorType>(in.getType());
@@ -117,9 +116,8 @@ bool DiamondMatcher::isTriviallyFusible(Value v) {
   OperandRange operands = getDataOperands(op);
   if (operands.size() == 1)
     return isTritonSupportedInstruction(op, tables);
-  if (operands.size() == 2 &&
-      (operands[0] == operands[1] ||
-       isSplat(operands[0]) != isSplat(operands[1])))
+  if (operands.size() == 2 && (operands[0] == operands[1] ||
+                               isSplat(operands[0]) != isSplat(operands[1])))
     return isTritonSupportedInstruction(op, tables);
   return false;
 }
@@ -166,7 +164,9 @@ std::optional<Diamond> DiamondMatcher::match(Operation *root) {
     return std::nullopt;
   Diamond d;
   d.root = root;
-  auto isBroadcast = [](Value v) { return bool(v.getDefiningOp<BroadcastOp>()); };
+  auto isBroadcast = [](Value v) {
+    return bool(v.getDefiningOp<BroadcastOp>());
+  };
   auto isReduce = [](Value v) { return bool(v.getDefiningOp<ReduceOp>()); };
   std::optional<Value> b =
       trivialEdge(getDataOperands(root)[1], isBroadcast, d.walked);
@@ -178,8 +178,7 @@ std::optional<Diamond> DiamondMatcher::match(Operation *root) {
   if (!r)
     return std::nullopt;
   auto reduce = r->getDefiningOp<ReduceOp>();
-  if (!hasDefaultLayout(broadcast.getType()) ||
-      reduce->getNumResults() != 1 ||
+  if (!hasDefaultLayout(broadcast.getType()) || reduce->getNumResults() != 1 ||
       !hasDefaultLayout(reduce->getResult(0).getType()) ||
       !isTritonRowReduction(reduce, tables) || numUsers(broadcast) != 1 ||
       numUsers(reduce) != 1 || hasControlPredecessors(broadcast) ||
@@ -298,9 +297,9 @@ void SoftmaxRewriterTritonPass::fuse(Diamond &d, SymbolTable &symbols,
   comp.getBody().push_back(body);
   IRMapping mapping;
   for (auto [i, v] : llvm::enumerate(params))
-    mapping.map(v, body->addArgument(
-                       v.getType(), NameLoc::get(StringAttr::get(
-                                        ctx, "parameter_" + Twine(i)))));
+    mapping.map(
+        v, body->addArgument(v.getType(), NameLoc::get(StringAttr::get(
+                                              ctx, "parameter_" + Twine(i)))));
   b.setInsertionPointToEnd(body);
   for (Operation *op : copied)
     b.clone(*op, mapping);

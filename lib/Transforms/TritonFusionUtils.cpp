@@ -126,8 +126,7 @@ bool mlir::hlo::isTritonSupportedInstruction(Operation *op,
   OperandRange operands = getDataOperands(op);
   if (auto convert = dyn_cast<ConvertOp>(op))
     return isSupportedConversion(out, elementOf(operands[0].getType()));
-  if (!isTritonSupportedType(out) ||
-      !llvm::all_of(operands, [](Value v) {
+  if (!isTritonSupportedType(out) || !llvm::all_of(operands, [](Value v) {
         return isTritonSupportedType(v.getType());
       }))
     return false;
@@ -192,8 +191,7 @@ bool mlir::hlo::isTritonRowReduction(ReduceOp reduce,
       !isTritonSupportedInstruction(reduce, tables))
     return false;
   auto in = dyn_cast<RankedTensorType>(reduce.getInputs()[0].getType());
-  if (!in || in.getRank() == 0 ||
-      reduce.getDimensions()[0] != in.getRank() - 1)
+  if (!in || in.getRank() == 0 || reduce.getDimensions()[0] != in.getRank() - 1)
     return false;
   // The init: a constant or a supported convert of one.
   Operation *init = reduce.getInputs()[1].getDefiningOp();

@@ -51,9 +51,9 @@ bool isTritonRowReduction(ReduceOp reduce, SymbolTableCollection &tables);
 /// reduction whose padded row fits `maxTileElements`, reshapes and
 /// bitcasts only adding or removing unit dimensions, no transposes, pads,
 /// slices of the minor dimension, or ops with control edges.
-bool canTileTritonNormalization(ArrayRef<Operation *> ops,
-                                SymbolTableCollection &tables,
-                                int64_t maxTileElements = kMaxTritonTileElements);
+bool canTileTritonNormalization(
+    ArrayRef<Operation *> ops, SymbolTableCollection &tables,
+    int64_t maxTileElements = kMaxTritonTileElements);
 
 /// The backend_config of a `__triton` fusion whose root has type
 /// `rootType`: one row per block (output tile [1,...,1,next_power_of_2(row)])
