@@ -201,6 +201,19 @@ static Operation *heroOf(Operation *op) {
   return root ? root : op;
 }
 
+/// A generic Triton fusion (XLA's IsGenericTritonFusion): kCustom with
+/// fusion_backend_config.kind `__triton`, made by the softmax rewriter and
+/// priority fusion. Its kernel computes one row tile per block.
+static bool isTritonFusion(Operation *op) {
+  auto fusion = dyn_cast<FusionOp>(op);
+  if (!fusion || fusion.getKind() != FusionKind::kCustom)
+    return false;
+  auto config = fusion->getAttrOfType<BackendConfigAttr>("backend_config");
+  std::optional<StringRef> kind =
+      config ? config.getFusionKind() : std::nullopt;
+  return kind && *kind == "__triton";
+}
+
 /// A kernel doing matrix work: a dot or convolution, or a fusion with one.
 static Operation *findContraction(Operation *op) {
   if (isTiledContraction(op))
@@ -481,7 +494,7 @@ double GpuPerformanceModel::computationFlops(Operation *computation) {
 /// value once per output element), other users add up.
 void GpuPerformanceModel::fusionUtilizations(
     Operation *fusion, llvm::DenseMap<Value, double> &utilization,
-    double &flops) {
+    double &flops, bool computeOnce) {
   flops = 0;
   Block *body = fusedBody(fusion);
   if (!body)
@@ -510,9 +523,14 @@ void GpuPerformanceModel::fusionUtilizations(
       flops += u * instructionFlops(
                        &op, [&](Operation *c) { return computationFlops(c); });
     }
-    bool ew = isElementwiseLike(&op);
+    bool ew = computeOnce || isElementwiseLike(&op);
     for (auto [i, operand] : llvm::enumerate(getDataOperands(&op))) {
       double c = u * getOperandUtilization(&op, i);
+      // A Triton tile computes each of its values once, whatever reads it:
+      // a reduce or a broadcast reads its operand's elements once per
+      // output tile (a row), which the block keeps.
+      if (computeOnce)
+        c = std::min(c, std::max(1.0, u));
       if (ew)
         elementwise[operand] = std::max(elementwise.lookup(operand), c);
       else
@@ -717,13 +735,29 @@ const EstimateRunTimeData &GpuPerformanceModel::estimateRunTime(Operation *op) {
   data.numThreadsPerBlock = kThreadsPerBlock;
   data.numBlocks = std::max<int64_t>(
       1, int64_t(std::ceil(threads / double(kThreadsPerBlock))));
+  bool triton = isTritonFusion(op);
+  if (triton) {
+    // One block per output tile, num_warps warps (its block-level config).
+    auto config = op->getAttrOfType<BackendConfigAttr>("backend_config");
+    int64_t warps = 1, tileElements = 1;
+    if (BackendConfigAttr level = config.getBlockLevelFusionConfig()) {
+      warps = std::max<int64_t>(1, level.getInt("num_warps").value_or(1));
+      SmallVector<SmallVector<int64_t>> tiles = level.getOutputTiles();
+      if (!tiles.empty())
+        for (int64_t s : tiles.front())
+          tileElements *= std::max<int64_t>(1, s);
+    }
+    data.numThreadsPerBlock = warps * 32;
+    data.numBlocks = std::max<int64_t>(
+        1, int64_t(std::ceil(resultElements(op) / double(tileElements))));
+  }
 
   // Reads: utilization of every distinct operand.
   llvm::DenseMap<Value, double> fusedUtil;
   Block *body = fusedBody(op);
   if (body) {
     double flops = 0;
-    fusionUtilizations(op, fusedUtil, flops);
+    fusionUtilizations(op, fusedUtil, flops, triton);
     data.flops = std::llround(flops);
   } else {
     data.flops = getFlops(op);

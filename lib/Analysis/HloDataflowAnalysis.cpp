@@ -20,20 +20,38 @@
 using namespace mlir;
 using namespace mlir::hlo;
 
-/// The pre-order node of each element of a tuple type (relative to the
-/// tuple's own node 0).
-static SmallVector<unsigned> childNodes(Type type) {
-  SmallVector<unsigned> nodes;
-  auto tuple = dyn_cast<TupleType>(type);
-  if (!tuple)
-    return nodes;
-  unsigned next = 1;
-  for (Type element : tuple.getTypes()) {
-    nodes.push_back(next);
-    next += getNumSubshapes(element);
+/// Pre-order node counts of types and the first node of each tuple
+/// element, computed once per type: a wide tuple (thousands of elements)
+/// is read by as many get-tuple-elements.
+struct HloDataflowAnalysis::ShapeNodes {
+  unsigned count(Type type) {
+    auto tuple = dyn_cast<TupleType>(type);
+    if (!tuple)
+      return 1;
+    ArrayRef<unsigned> nodes = children(tuple);
+    return nodes.empty() ? 1 : nodes.back() + count(tuple.getTypes().back());
   }
-  return nodes;
-}
+  /// The first node of each element of a tuple type (relative to the
+  /// tuple's node 0); empty for other types.
+  ArrayRef<unsigned> children(Type type) {
+    auto tuple = dyn_cast<TupleType>(type);
+    if (!tuple)
+      return {};
+    auto it = cache.find(tuple);
+    if (it != cache.end())
+      return it->second;
+    SmallVector<unsigned> nodes;
+    unsigned next = 1;
+    for (Type element : tuple.getTypes()) {
+      nodes.push_back(next);
+      next += count(element); // may add to the cache
+    }
+    return cache[tuple] = std::move(nodes);
+  }
+  llvm::DenseMap<Type, SmallVector<unsigned>> cache;
+};
+
+HloDataflowAnalysis::~HloDataflowAnalysis() = default;
 
 int64_t HloDataflowAnalysis::getNode(Type type, ArrayRef<int64_t> index) {
   int64_t node = 0;
@@ -62,7 +80,8 @@ struct Forward {
 } // namespace
 
 /// What `op` forwards from its operands (empty: it defines every node).
-static SmallVector<Forward> getForwards(Operation *op) {
+static SmallVector<Forward>
+getForwards(Operation *op, HloDataflowAnalysis::ShapeNodes &nodes) {
   SmallVector<Forward> fw;
   auto iface = dyn_cast<InstructionOpInterface>(op);
   if (!iface || op->getNumResults() != 1)
@@ -70,9 +89,9 @@ static SmallVector<Forward> getForwards(Operation *op) {
   OperandRange data = iface.getDataOperands();
   Type result = op->getResult(0).getType();
   auto whole = [&](Value src, unsigned srcNode = 0) {
-    fw.push_back({0, src, srcNode, getNumSubshapes(result)});
+    fw.push_back({0, src, srcNode, nodes.count(result)});
   };
-  auto child = [&](Type of, unsigned i) { return childNodes(of)[i]; };
+  auto child = [&](Type of, unsigned i) { return nodes.children(of)[i]; };
   // Operand(s) forwarded into element {0} of the result: the operand itself
   // or, with several operands, element {0, i} for operand i.
   auto intoElementZero = [&](ValueRange operands) {
@@ -81,20 +100,20 @@ static SmallVector<Forward> getForwards(Operation *op) {
       return;
     unsigned base = child(result, 0);
     if (operands.size() == 1 && operands[0].getType() == zero) {
-      fw.push_back({base, operands[0], 0, getNumSubshapes(zero)});
+      fw.push_back({base, operands[0], 0, nodes.count(zero)});
       return;
     }
     auto tuple = dyn_cast<TupleType>(zero);
     if (!tuple || tuple.size() != operands.size())
       return;
-    SmallVector<unsigned> nodes = childNodes(zero);
+    ArrayRef<unsigned> elements = nodes.children(zero);
     for (auto [i, v] : llvm::enumerate(operands))
-      fw.push_back({base + nodes[i], v, 0, getNumSubshapes(v.getType())});
+      fw.push_back({base + elements[i], v, 0, nodes.count(v.getType())});
   };
   if (isa<TupleOp>(op)) {
-    SmallVector<unsigned> nodes = childNodes(result);
+    ArrayRef<unsigned> elements = nodes.children(result);
     for (auto [i, v] : llvm::enumerate(data))
-      fw.push_back({nodes[i], v, 0, getNumSubshapes(v.getType())});
+      fw.push_back({elements[i], v, 0, nodes.count(v.getType())});
   } else if (auto gte = dyn_cast<GetTupleElementOp>(op)) {
     Value tuple = data[0];
     whole(tuple, child(tuple.getType(), gte.getIndex()));
@@ -103,7 +122,7 @@ static SmallVector<Forward> getForwards(Operation *op) {
     whole(data[0]);
   } else if (isa<CopyStartOp>(op)) {
     if (Type src = getSubshape(result, {1}))
-      fw.push_back({child(result, 1), data[0], 0, getNumSubshapes(src)});
+      fw.push_back({child(result, 1), data[0], 0, nodes.count(src)});
   } else if (isa<CopyDoneOp, RecvDoneOp>(op)) {
     // copy-done: the destination {0} of its copy-start; recv-done: the
     // data {0} of its recv, next to a token it defines.
@@ -112,7 +131,7 @@ static SmallVector<Forward> getForwards(Operation *op) {
       whole(data[0], child(start, 0));
     else if (Type d = getSubshape(start, {0}))
       fw.push_back(
-          {child(result, 0), data[0], child(start, 0), getNumSubshapes(d)});
+          {child(result, 0), data[0], child(start, 0), nodes.count(d)});
   } else if (isa<AsyncDoneOp, AllGatherDoneOp, CollectivePermuteDoneOp>(op)) {
     if (getSubshape(data[0].getType(), {1}))
       whole(data[0], child(data[0].getType(), 1));
@@ -124,7 +143,8 @@ static SmallVector<Forward> getForwards(Operation *op) {
   return fw;
 }
 
-HloDataflowAnalysis::HloDataflowAnalysis(ModuleOp module) {
+HloDataflowAnalysis::HloDataflowAnalysis(ModuleOp module)
+    : shapeNodes(std::make_unique<ShapeNodes>()) {
   collectComputations(module);
   if (!entry)
     return;
@@ -196,7 +216,7 @@ HloDataflowAnalysis::getCallees(Operation *op) const {
 void HloDataflowAnalysis::assignSlots() {
   auto add = [&](Value v) {
     firstSlot[v] = slots.size();
-    slots.resize(slots.size() + getNumSubshapes(v.getType()));
+    slots.resize(slots.size() + getNumNodes(v));
   };
   for (Operation *comp : computations) {
     Block &body = cast<ComputationOp>(comp).getBody().front();
@@ -234,7 +254,7 @@ void HloDataflowAnalysis::defineValues() {
         continue;
       Value r = op.getResult(0);
       SmallVector<bool> forwarded(getNumNodes(r), false);
-      for (const Forward &f : getForwards(&op))
+      for (const Forward &f : getForwards(&op, *shapeNodes))
         std::fill_n(forwarded.begin() + f.dst, f.size, true);
       for (auto [n, isForwarded] : llvm::enumerate(forwarded))
         if (!isForwarded)
@@ -248,7 +268,7 @@ HloDataflowAnalysis::sets(Value v, unsigned node) const {
   auto it = firstSlot.find(v);
   if (it == firstSlot.end())
     return {};
-  unsigned n = getNumSubshapes(v.getType());
+  unsigned n = getNumNodes(v);
   return ArrayRef<ValueSet>(slots).slice(it->second + node, n - node);
 }
 
@@ -321,7 +341,7 @@ bool HloDataflowAnalysis::propagate(Operation *computation) {
       changed |= assign(r, 0, sets(callee.getRootValue()));
       continue;
     }
-    for (const Forward &f : getForwards(&op))
+    for (const Forward &f : getForwards(&op, *shapeNodes))
       changed |= assign(r, f.dst, sets(f.src, f.srcNode).take_front(f.size));
   }
   return changed;
@@ -372,7 +392,7 @@ const HloValue *HloDataflowAnalysis::getDefinedValue(Value value,
 }
 
 unsigned HloDataflowAnalysis::getNumNodes(Value value) const {
-  return getNumSubshapes(value.getType());
+  return shapeNodes->count(value.getType());
 }
 
 /// The fused computation parameter that `v` is, looking through bitcasts.
@@ -406,7 +426,8 @@ HloDataflowAnalysis::getInPlacePairs(Operation *op) const {
     pairs.push_back({0, 0, 0});
   } else if (auto scatter = dyn_cast<ScatterOp>(op)) {
     unsigned n = (scatter.getDataOperands().size() - 1) / 2;
-    SmallVector<unsigned> nodes = childNodes(op->getResult(0).getType());
+    ArrayRef<unsigned> nodes =
+        shapeNodes->children(op->getResult(0).getType());
     for (unsigned i = 0; i < n; ++i)
       pairs.push_back({i, 0, n == 1 ? 0 : nodes[i]});
   } else if (auto custom = dyn_cast<CustomCallOp>(op)) {
@@ -423,7 +444,8 @@ HloDataflowAnalysis::getInPlacePairs(Operation *op) const {
     if (auto tuple = root.getDefiningOp<TupleOp>()) {
       outputs.assign(tuple.getDataOperands().begin(),
                      tuple.getDataOperands().end());
-      nodes = childNodes(root.getType());
+      nodes.assign(shapeNodes->children(root.getType()).begin(),
+                   shapeNodes->children(root.getType()).end());
     }
     for (auto [out, node] : llvm::zip(outputs, nodes)) {
       Operation *def = out.getDefiningOp();

@@ -158,13 +158,34 @@ void mlir::hlo::buildHloLayoutAssignmentPipeline(OpPassManager &pm) {
   pm.addPass(createLayoutSensitiveSimplifier());
 }
 
+namespace {
+/// The options of the GPU pipelines that run Triton normalization fusion
+/// (XLA turns it off with Triton or on pre-Ampere devices).
+struct GpuPipelineOptions : PassPipelineOptions<GpuPipelineOptions> {
+  Option<bool> tritonSoftmax{
+      *this, "triton-softmax",
+      llvm::cl::desc("Run hlo-softmax-rewriter-triton and fuse into its "
+                     "`__triton` fusions in priority fusion"),
+      llvm::cl::init(true)};
+};
+} // namespace
+
+static void buildPostLayoutAssignment(OpPassManager &pm, bool tritonSoftmax);
+static void buildFusion(OpPassManager &pm, bool tritonSoftmax);
+static void buildGpuOptimize(OpPassManager &pm, bool tritonSoftmax);
+
 void mlir::hlo::buildHloPostLayoutAssignmentPipeline(OpPassManager &pm) {
+  buildPostLayoutAssignment(pm, /*tritonSoftmax=*/true);
+}
+
+static void buildPostLayoutAssignment(OpPassManager &pm, bool tritonSoftmax) {
   // XLA's "hlo normalization" and "post-layout_assignment" pipelines:
   // AlgebraicSimplifier, TransposeFolding, ReshapeDecomposer,
   // CublasPadForGemms, HloConstantFolding, GemmRewriter,
   // GemmBroadcastFoldingRewriter, LayoutNormalization, AlgebraicSimplifier,
   // ReductionDegenerateDimRemover, ReductionLayoutNormalizer,
   // AlgebraicSimplifier, HloCSE, HloConstantFolding, HloDCE,
+  // SoftmaxRewriterTriton ("triton-softmax-rewriter"),
   // ReductionDimensionGrouper, ReductionSplitter, TreeReductionRewriter,
   // FloatNormalization, TupleSimplifier, AlgebraicSimplifier, HloCSE; then the
   // convolution and GEMM algorithm pickers (seed 002 places them here, XLA
@@ -187,6 +208,8 @@ void mlir::hlo::buildHloPostLayoutAssignmentPipeline(OpPassManager &pm) {
   pm.addPass(createHloCse());
   pm.addPass(createHloConstantFolding());
   pm.addPass(createHloDce());
+  if (tritonSoftmax)
+    pm.addPass(createHloSoftmaxRewriterTriton());
   pm.addPass(createHloReductionDimensionGrouper());
   pm.addPass(createHloReductionSplitter());
   pm.addPass(createHloGpuTreeReductionRewriter());
@@ -200,10 +223,16 @@ void mlir::hlo::buildHloPostLayoutAssignmentPipeline(OpPassManager &pm) {
 }
 
 void mlir::hlo::buildHloFusionPipeline(OpPassManager &pm) {
+  buildFusion(pm, /*tritonSoftmax=*/true);
+}
+
+static void buildFusion(OpPassManager &pm, bool tritonSoftmax) {
   // XLA: VariadicOpSplitter, PriorityFusion, HloCSE, HloDCE,
   // GpuMultiOutputFusion, HloCSE, HloDCE.
   pm.addPass(createHloVariadicOpSplitter());
-  pm.addPass(createHloPriorityFusion());
+  HloPriorityFusionOptions priorityFusion;
+  priorityFusion.tritonSoftmaxFusion = tritonSoftmax;
+  pm.addPass(createHloPriorityFusion(priorityFusion));
   pm.addPass(createHloCse());
   pm.addPass(createHloDce());
   pm.addPass(createHloMultiOutputFusion());
@@ -234,14 +263,24 @@ void mlir::hlo::buildHloPostFusionOptimizationPipeline(OpPassManager &pm) {
 }
 
 void mlir::hlo::buildHloGpuOptimizePipeline(OpPassManager &pm) {
+  buildGpuOptimize(pm, /*tritonSoftmax=*/true);
+}
+
+static void buildGpuOptimize(OpPassManager &pm, bool tritonSoftmax) {
   buildHloOptimizationPipeline(pm);
   buildHloCollectiveOptimizationsPipeline(pm);
   buildHloConvCanonicalizationPipeline(pm);
   buildHloLayoutAssignmentPipeline(pm);
-  buildHloPostLayoutAssignmentPipeline(pm);
-  buildHloFusionPipeline(pm);
+  buildPostLayoutAssignment(pm, tritonSoftmax);
+  buildFusion(pm, tritonSoftmax);
   buildHloHorizontalFusionPipeline(pm);
   buildHloPostFusionOptimizationPipeline(pm);
+  // XLA's pre-scheduling copy insertion, scheduling and buffer assignment.
+  // Copy insertion decides over the order of the instructions (here it adds
+  // only the copies it finds necessary instead of removing the rest
+  // afterwards), so it runs on the final order.
+  pm.addPass(createHloGpuCopyInsertion());
+  pm.addPass(createHloBufferAssignment());
 }
 
 void mlir::hlo::registerHloPasses() {
@@ -279,15 +318,18 @@ void mlir::hlo::registerHloPasses() {
       "XLA-GPU's layout-assignment and layout-normalization pipelines (the "
       "passes this project has)",
       buildHloLayoutAssignmentPipeline);
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<GpuPipelineOptions>(
       "hlo-post-layout-assignment",
       "XLA-GPU's post-layout-assignment pipelines: GEMM rewrites, reduction "
       "rewrites, algorithm choice (the passes this project has)",
-      buildHloPostLayoutAssignmentPipeline);
-  PassPipelineRegistration<>(
-      "hlo-fusion",
-      "XLA-GPU's fusion pipeline (the passes this project has)",
-      buildHloFusionPipeline);
+      [](OpPassManager &pm, const GpuPipelineOptions &options) {
+        buildPostLayoutAssignment(pm, options.tritonSoftmax);
+      });
+  PassPipelineRegistration<GpuPipelineOptions>(
+      "hlo-fusion", "XLA-GPU's fusion pipeline (the passes this project has)",
+      [](OpPassManager &pm, const GpuPipelineOptions &options) {
+        buildFusion(pm, options.tritonSoftmax);
+      });
   PassPipelineRegistration<>(
       "hlo-horizontal-fusion",
       "XLA-GPU's horizontal-fusion pipeline (the passes this project has)",
@@ -297,10 +339,12 @@ void mlir::hlo::registerHloPasses() {
       "XLA-GPU's post-fusion-optimization pipeline: collective combiners, "
       "asynchronous collectives (the passes this project has)",
       buildHloPostFusionOptimizationPipeline);
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<GpuPipelineOptions>(
       "hlo-gpu-optimize",
       "XLA-GPU's HLO optimization from the optimization pipeline through "
       "post-fusion optimization, in XLA's order: pre-optimization HLO in, "
       "fused GPU HLO out (the passes this project has)",
-      buildHloGpuOptimizePipeline);
+      [](OpPassManager &pm, const GpuPipelineOptions &options) {
+        buildGpuOptimize(pm, options.tritonSoftmax);
+      });
 }

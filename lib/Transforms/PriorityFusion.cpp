@@ -24,6 +24,7 @@
 #include "FusionUtils.h"
 #include "ReductionUtils.h"
 #include "TransformUtils.h"
+#include "TritonFusionUtils.h"
 
 #include "Hlo/Analysis/GpuDeviceInfo.h"
 #include "Hlo/Analysis/GpuPerformanceModel.h"
@@ -112,18 +113,21 @@ namespace {
 class PriorityFuser {
 public:
   PriorityFuser(ModuleOp module, int64_t maxOperands,
-                int64_t maxFusedInstructions)
+                int64_t maxFusedInstructions, bool tritonFusion)
       : module(module), maxOperands(maxOperands),
-        maxFusedInstructions(maxFusedInstructions) {}
+        maxFusedInstructions(maxFusedInstructions), tritonFusion(tritonFusion) {
+  }
 
   /// Fuses the module; true if it changed.
   bool run();
 
-  int64_t numFusions = 0, numFusedProducers = 0, numPriorityUpdates = 0;
+  int64_t numFusions = 0, numFusedProducers = 0, numPriorityUpdates = 0,
+          numTritonFusions = 0;
 
 private:
   ModuleOp module;
   int64_t maxOperands, maxFusedInstructions;
+  bool tritonFusion;
   bool changed = false;
 
   // Per-module state.
@@ -157,12 +161,21 @@ private:
       return false;
     OperandRange inputs = getDataOperands(reduce);
     auto input = dyn_cast<RankedTensorType>(inputs.front().getType());
-    if (inputs.size() != 2 || !input || !input.hasStaticShape())
+    if (inputs.size() != 2 || !input || !input.hasStaticShape() ||
+        !hasDefaultLayout(input))
       return true;
     return isReductionFromOrToContiguousDimensions(input.getShape(),
                                                    reduce.getDimensions());
   }
   bool canFuse(Operation *producer, Operation *consumer);
+  bool canFuseTriton(Operation *producer, Operation *consumer);
+  bool isTriton(Operation *op) {
+    return isTritonFusion(op) && op->getNumResults() == 1 &&
+           isStaticArray(op->getResult(0).getType()) &&
+           !hasControlPredecessors(op) && !isControlPredecessor(op) &&
+           bodyOf(op);
+  }
+  bool fitsBudget(Operation *producer, Operation *consumer);
   SmallVector<Operation *> uniqueUsers(Operation *op);
   Priority computePriority(Operation *producer);
   void setPriority(Operation *op);
@@ -202,6 +215,8 @@ bool PriorityFuser::containsSignificantReduce(Operation *op) {
 /// XLA's CanFuse (priority fusion) with IsProducerConsumerFusible and
 /// FusionFitsInBudget: whether `producer` may be fused into `consumer`.
 bool PriorityFuser::canFuse(Operation *producer, Operation *consumer) {
+  if (isTritonFusion(producer) || isTritonFusion(consumer))
+    return canFuseTriton(producer, consumer);
   if (!isFusible(producer) || !isFusible(consumer))
     return false;
   // Bitcast consumers would be a fusion of nothing; constants are fused at
@@ -252,7 +267,47 @@ bool PriorityFuser::canFuse(Operation *producer, Operation *consumer) {
       return false;
     }
   }
-  // The budget: operands plus the output, and the code size.
+  return fitsBudget(producer, consumer);
+}
+
+/// XLA's CanFuseTriton: a `__triton` producer into a fusible (or
+/// `__triton`) consumer that Triton supports, or a fusible producer Triton
+/// supports into a `__triton` consumer, when the result is still a
+/// normalization fusion Triton tiles.
+bool PriorityFuser::canFuseTriton(Operation *producer, Operation *consumer) {
+  if (!tritonFusion)
+    return false;
+  if (isTritonFusion(producer)) {
+    if (!isTriton(producer) || (!isFusible(consumer) && !isTriton(consumer)) ||
+        !isTritonSupportedInstruction(consumer, tables))
+      return false;
+  } else {
+    if (!isTriton(consumer) || !isFusible(producer) ||
+        !isTritonSupportedInstruction(producer, tables))
+      return false;
+  }
+  if (isa<BitcastOp>(consumer))
+    return false;
+  if (isa<FusionOp>(producer) && !bodyOf(producer))
+    return false;
+  if (isa<FusionOp>(consumer) && !bodyOf(consumer))
+    return false;
+  // The instructions of the fused result.
+  SmallVector<Operation *> ops;
+  for (Operation *op : {producer, consumer}) {
+    if (Block *body = bodyOf(op))
+      for (Operation &inner : body->without_terminator())
+        ops.push_back(&inner);
+    else
+      ops.push_back(op);
+  }
+  if (!canTileTritonNormalization(ops, tables))
+    return false;
+  return fitsBudget(producer, consumer);
+}
+
+/// The budget: operands plus the output, and the code size.
+bool PriorityFuser::fitsBudget(Operation *producer, Operation *consumer) {
   llvm::SmallPtrSet<void *, 16> operands;
   for (Value v : getDataOperands(producer))
     operands.insert(v.getAsOpaquePointer());
@@ -277,7 +332,8 @@ SmallVector<Operation *> PriorityFuser::uniqueUsers(Operation *op) {
 /// fusing into all users, in nanoseconds.
 Priority PriorityFuser::computePriority(Operation *producer) {
   ++numPriorityUpdates;
-  if (!isFusible(producer) || isa<ConstantOp>(producer))
+  if ((!isFusible(producer) && !(tritonFusion && isTriton(producer))) ||
+      isa<ConstantOp>(producer))
     return kNoPriority;
   SmallVector<Operation *> users = uniqueUsers(producer);
   if (users.empty())
@@ -355,6 +411,7 @@ void PriorityFuser::eraseProducer(Operation *op) {
 FusionOp PriorityFuser::fuse(Operation *producer, Operation *consumer) {
   int64_t producerSize = fusedSize(producer);
   int64_t consumerSize = fusedSize(consumer);
+  bool triton = isTritonFusion(producer) || isTritonFusion(consumer);
   forget(consumer);
   auto fusion = dyn_cast<FusionOp>(consumer);
   if (!fusion) {
@@ -370,7 +427,17 @@ FusionOp PriorityFuser::fuse(Operation *producer, Operation *consumer) {
   // this one caller) and renamed with the new ones.
   created.insert(fusion);
   fuseProducerInto(producer, fusion, tables);
-  setFusionKindAndConfig(fusion, tables);
+  if (triton) {
+    // Still a `__triton` fusion, with the block-level config of its root.
+    fusion.setKindAttr(
+        FusionKindAttr::get(fusion.getContext(), FusionKind::kCustom));
+    fusion->setAttr("backend_config",
+                    getTritonFusionConfig(fusion.getContext(),
+                                          fusion.getResult().getType()));
+    ++numTritonFusions;
+  } else {
+    setFusionKindAndConfig(fusion, tables);
+  }
   fusedSizes[fusion] = producerSize + consumerSize;
   ++numFusedProducers;
   return fusion;
@@ -435,6 +502,13 @@ void PriorityFuser::fuseComputation(ComputationOp comp) {
       constants.push_back(&op);
   for (Operation *constant : constants) {
     for (Operation *user : uniqueUsers(constant)) {
+      if (isTritonFusion(user)) {
+        if (canFuseTriton(constant, user)) {
+          fuse(constant, user);
+          changed = true;
+        }
+        continue;
+      }
       if (!isFusible(user) || isa<BitcastOp, ConstantOp>(user) ||
           isa<ScatterOp>(getFusionHero(user, tables)) ||
           (isa<FusionOp>(user) && !bodyOf(user)))
@@ -476,9 +550,26 @@ bool PriorityFuser::run() {
   llvm::StringMap<unsigned> suffixes;
   for (ComputationOp comp : comps)
     for (auto fusion : comp.getBody().front().getOps<FusionOp>())
-      if (created.contains(fusion)) {
+      if (created.contains(fusion) && !isTritonFusion(fusion)) {
         setFusionKindAndConfig(fusion, tables);
         nameFusion(fusion, *symbols, tables, suffixes);
+      } else if (created.contains(fusion)) {
+        // A `__triton` fusion keeps its name; a computation made for it
+        // here (`fused_computation`) gets XLA's `.N` suffix.
+        auto fused = cast<ComputationOp>(bodyOf(fusion)->getParentOp());
+        if (fused.getSymName().starts_with("fused_computation_")) {
+          unsigned &next = suffixes["fused_computation"];
+          std::string name = "fused_computation";
+          if (next)
+            name += "." + std::to_string(next);
+          while (symbols->lookup(name))
+            name = "fused_computation." + std::to_string(++next);
+          ++next;
+          symbols->remove(fused);
+          fused.setSymName(name);
+          symbols->insert(fused);
+          fusion.setCallsAttr(FlatSymbolRefAttr::get(fused.getSymNameAttr()));
+        }
       }
   return changed;
 }
@@ -490,11 +581,13 @@ struct PriorityFusionPass
   using ChangeReportingPass::ChangeReportingPass;
 
   void run() {
-    PriorityFuser fuser(getOperation(), maxOperands, maxFusedInstructions);
+    PriorityFuser fuser(getOperation(), maxOperands, maxFusedInstructions,
+                        tritonSoftmaxFusion);
     changed = fuser.run();
     numFusions += fuser.numFusions;
     numFusedProducers += fuser.numFusedProducers;
     numPriorityUpdates += fuser.numPriorityUpdates;
+    numTritonFusions += fuser.numTritonFusions;
   }
 };
 } // namespace

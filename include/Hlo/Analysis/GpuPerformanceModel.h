@@ -131,9 +131,11 @@ public:
 private:
   struct FlopInfo;
   double computationFlops(Operation *computation);
+  /// `computeOnce`: every fused value is computed once and kept (a Triton
+  /// fusion's tiles), rather than once per use.
   void fusionUtilizations(Operation *fusion,
                           llvm::DenseMap<Value, double> &utilization,
-                          double &flops);
+                          double &flops, bool computeOnce = false);
   double computeTimeUs(Operation *op, int64_t flops, int64_t numBlocks,
                        int64_t threadsPerBlock);
   double readTimeUs(int64_t numBlocks, int64_t bytesNet, int64_t bytesTotal,

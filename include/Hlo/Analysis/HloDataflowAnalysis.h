@@ -88,6 +88,10 @@ public:
   explicit HloDataflowAnalysis(ModuleOp module);
   explicit HloDataflowAnalysis(Operation *module)
       : HloDataflowAnalysis(cast<ModuleOp>(module)) {}
+  ~HloDataflowAnalysis();
+  HloDataflowAnalysis(HloDataflowAnalysis &&) = default;
+
+  struct ShapeNodes;
 
   bool isAnalyzed() const { return entry != nullptr; }
   ComputationOp getEntry() const;
@@ -134,6 +138,7 @@ private:
 
   Operation *entry = nullptr;
   std::unique_ptr<SymbolTable> symbols;
+  std::unique_ptr<ShapeNodes> shapeNodes;
   std::vector<Operation *> computations;
   llvm::DenseMap<Operation *, unsigned> sequential;
   /// Callers of each analyzed non-ENTRY computation.

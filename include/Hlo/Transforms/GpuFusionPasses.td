@@ -33,6 +33,17 @@ def HloPriorityFusion : Pass<"hlo-priority-fusion", "::mlir::ModuleOp"> {
     user. The results are `fusion` instructions (kLoop, or kInput around a
     reduction) calling private fused computations, named and configured as
     in XLA's optimized HLO (`loop_add_fusion` calling `fused_add`).
+
+    `__triton` fusions (kCustom, made by hlo-softmax-rewriter-triton) follow
+    XLA's CanFuseTriton: a `__triton` producer goes into a consumer that is
+    fusible and Triton-supported, a fusible Triton-supported producer into
+    a `__triton` consumer, when the result is still a normalization fusion
+    Triton can tile (the rule of hlo-softmax-rewriter-triton: every reduce a
+    row reduction with a constant init, reshapes and bitcasts only adding
+    or removing unit dimensions, default layouts). The result is a
+    `__triton` fusion with a new block-level config; it keeps its name (XLA
+    does not rename kCustom fusions). With `triton-softmax-fusion=false`
+    nothing is fused into or out of a `__triton` fusion.
   }];
   let options = [
     Option<"maxOperands", "max-operands", "int64_t", /*default=*/"96",
@@ -41,9 +52,15 @@ def HloPriorityFusion : Pass<"hlo-priority-fusion", "::mlir::ModuleOp"> {
     Option<"maxFusedInstructions", "max-fused-instructions", "int64_t",
            /*default=*/"10000",
            "The most instructions a fusion may hold">,
+    Option<"tritonSoftmaxFusion", "triton-softmax-fusion", "bool",
+           /*default=*/"true",
+           "Fuse producers and consumers into `__triton` normalization "
+           "fusions (XLA's triton_softmax_priority_fusion_enabled)">,
   ];
   let statistics = [
     Statistic<"numFusions", "fusions", "Fusion instructions created">,
+    Statistic<"numTritonFusions", "triton-fusions",
+              "Fusions into or of `__triton` fusions">,
     Statistic<"numFusedProducers", "fused-producers",
               "Producer-into-consumer fusions (duplicates counted)">,
     Statistic<"numPriorityUpdates", "priority-updates",
@@ -225,6 +242,63 @@ def HloVariadicOpSplitter
   let statistics = [
     Statistic<"numSplit", "split-concatenates",
               "Concatenates split into a tree">,
+  ];
+}
+
+def HloSoftmaxRewriterTriton
+    : Pass<"hlo-softmax-rewriter-triton", "::mlir::ModuleOp"> {
+  let summary = "Wrap normalization diamonds into `__triton` fusions "
+                "(XLA's GPU SoftmaxRewriterTriton)";
+  let description = [{
+    In the computations no fusion or custom call calls, finds XLA's
+    normalization "diamonds" and wraps each into a `fusion` of kind kCustom
+    whose backend_config is `{"fusion_backend_config":{"kind":"__triton",
+    "block_level_fusion_config":{...}}}`, named `triton_softmax` and calling
+    `triton_softmax_computation`. A diamond (XLA 0.10.2's
+    MatchesTritonCompatibleClosedReductionDiamond) is rooted at a
+    Triton-supported elementwise binary op whose operand 1 leads, through
+    trivially fusible ops, to a broadcast along the minor-most dimension of
+    a reduce of one array over its minor-most dimension only (a
+    Triton-supported reducer, an init that is a constant or a convert of
+    one, the broadcast and the reduce used once, default layouts); the
+    reduce's operand leads back through trivially fusible ops to the
+    producer P, which must reach the root's operand 0 the same way (a
+    root operand 0 other than P used once). Trivially fusible: one user, the
+    default layout, and a bitcast, a Triton-supported unary elementwise op,
+    or a Triton-supported binary one whose two operands are the same or
+    exactly one of which is a broadcast of a scalar constant or of a
+    parameter. The fusion reads P (parameter 0) and the parameters the
+    diamond's broadcasts read; the diamond, its splat broadcasts and
+    constants are copied into it. As in XLA 0.10.2 each diamond is its own
+    fusion (diamonds are fused in reverse program order, so one whose root
+    is the producer of the next reads that fusion); hlo-priority-fusion
+    then merges adjacent ones (softmax: two diamonds, one kernel).
+
+    Triton support is XLA's IsTritonSupportedInstruction on Hopper: element
+    types pred, s4-s64, f16, bf16, f32, f64, f8e5m2, f8e4m3fn (no unsigned
+    or complex), its per-type opcode lists, scalar constants only. Tiling
+    (XLA's SymbolicTileAnalysis with the Triton emitter constraints) is
+    approximated: reshapes and bitcasts may only add or remove unit
+    dimensions, no transposes, pads or concatenates, and the row (the
+    minor dimension padded to a power of two) holds at most
+    `max-row-elements` elements. The block-level config is deterministic,
+    not XLA's cost-model search: one row per block (output tile
+    `[1,...,1,next_power_of_2(row)]`, which is XLA's choice for rows of up
+    to 32 elements), `num_warps` by the tile size (1 up to 512 elements, 2
+    up to 1024, 4 up to 16384, 8, 16, 32), `num_ctas` 1, `num_stages` 1.
+    Left alone: dynamic shapes, ops with control edges, non-default
+    layouts, reductions over other or several dimensions, variadic
+    reductions, unsupported types.
+  }];
+  let options = [
+    Option<"maxRowElements", "max-row-elements", "int64_t",
+           /*default=*/"1048576",
+           "The largest tile (a row padded to a power of two) a Triton "
+           "fusion may hold (XLA's TritonEmitterConstraints "
+           "kMaxTensorNumElements)">,
+  ];
+  let statistics = [
+    Statistic<"numDiamonds", "diamonds", "Normalization diamonds fused">,
   ];
 }
 

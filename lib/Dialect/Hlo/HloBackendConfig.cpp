@@ -72,6 +72,9 @@ static const FieldSpec kFields[] = {
     {M::BlockLevelFusionConfig, "num_warps", K::Int64},
     {M::BlockLevelFusionConfig, "num_ctas", K::Int32},
     {M::BlockLevelFusionConfig, "num_stages", K::Int32},
+    {M::BlockLevelFusionConfig, "is_tma_allowed", K::Bool},
+    {M::BlockLevelFusionConfig, "is_warp_specialization_allowed", K::Bool},
+    {M::BlockLevelFusionConfig, "waves_per_eu", K::Int32},
     {M::OutputTile, "sizes", K::Int64List},
 
     {M::TritonGemmConfig, "block_m", K::Int64},

@@ -171,12 +171,24 @@ std::optional<int64_t> mlir::hlo::getShapeByteSize(Type type) {
   auto array = dyn_cast<RankedTensorType>(type);
   if (!array)
     return 0; // token
-  if (!array.hasStaticShape())
-    return std::nullopt;
+  // A bounded dynamic array holds its elements at the bounds, then one s32
+  // size per dimension (XLA's dynamic shape metadata).
+  auto layout = dyn_cast_or_null<LayoutAttr>(array.getEncoding());
+  int64_t elements = 1;
+  for (unsigned dim = 0, rank = array.getRank(); dim < rank; ++dim) {
+    int64_t size = array.getDimSize(dim);
+    if (ShapedType::isDynamic(size)) {
+      if (!layout || !layout.isBounded(dim))
+        return std::nullopt;
+      size = layout.getBounds()[dim];
+    }
+    elements *= size;
+  }
   std::optional<unsigned> bits = getElementBitWidth(array.getElementType());
   if (!bits)
     return std::nullopt;
-  return (array.getNumElements() * int64_t(*bits) + 7) / 8;
+  int64_t metadata = array.hasStaticShape() ? 0 : 4 * array.getRank();
+  return (elements * int64_t(*bits) + 7) / 8 + metadata;
 }
 
 Type mlir::hlo::packTuple(MLIRContext *ctx, TypeRange types) {

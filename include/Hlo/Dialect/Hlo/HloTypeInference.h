@@ -70,8 +70,10 @@ unsigned forEachSubshape(Type type,
 unsigned getNumSubshapes(Type type);
 /// The bytes a buffer of `type` occupies, as XLA's ShapeUtil::ByteSizeOf with
 /// 8-byte pointers: an array's elements (sub-byte types packed, rounded up to
-/// a byte), a tuple's table of element pointers, nothing for a token;
-/// std::nullopt for a dynamic shape or an element type without a width.
+/// a byte; a bounded dynamic array at its bounds, plus one s32 size per
+/// dimension), a tuple's table of element pointers, nothing for a token;
+/// std::nullopt for an unbounded dynamic dimension or an element type
+/// without a width.
 std::optional<int64_t> getShapeByteSize(Type type);
 /// The bit width of an array element type (complex types count both parts);
 /// std::nullopt for types without a fixed width.
