@@ -111,4 +111,104 @@ def HloDumpBufferAssignment
   ];
 }
 
+def HloMemoryScheduler : Pass<"hlo-memory-scheduler", "::mlir::ModuleOp"> {
+  let summary = "Order each computation to lower its peak of live bytes "
+                "(XLA's HloMemoryScheduler with DefaultMemoryScheduler)";
+  let description = [{
+    For every computation the dataflow analysis covers (ENTRY and what it
+    runs through while, conditional and call), computes a schedule with
+    XLA's three memory schedulers and keeps the one whose peak of live bytes
+    is the smallest (ties: list, then DFS, then post-order, XLA's order):
+    - list (ListScheduler): greedy; of the ready instructions (all operands
+      and control predecessors scheduled) it takes the one of highest
+      priority: an effectively scalar result first, else the bytes its
+      scheduling frees (the buffers it reads for the last time) minus the
+      bytes it defines, then its number of users; buffers of parameters and
+      constants are not counted; of equal priorities the latest to become
+      ready (or to change priority) goes first; an infeed or outfeed with a
+      config goes last or first;
+    - dfs (DFSMemoryScheduler): a post-order depth-first walk from the
+      instructions nothing uses and then the ROOT, visiting operands (and
+      control predecessors) in decreasing order of their cumulative extra
+      users (users - 1, summed over everything that leads to them), then of
+      their cumulative defined bytes, then by name;
+    - post-order (PostOrderMemoryScheduler): XLA's instruction post-order
+      (each instruction without users in turn, operands first to last,
+      control predecessors before them).
+    The measure is the peak over the computation's order of the bytes of the
+    buffers (HloAliasAnalysis, each at its largest value) live at once,
+    parameters and live-out buffers included. The ops of each block are then
+    moved to the chosen order (operands and control predecessors always
+    come first) and the module is marked `hlo.is_scheduled = true`, which
+    the exporter writes as `is_scheduled=true`.
+
+    Left alone: computations the dataflow analysis does not cover (fused
+    computations, reducers, comparators, async-wrapped computations keep
+    their order: XLA schedules the non-fused ones too, any topological order
+    of them is as good here), a computation holding an op that is not an
+    HLO instruction. Not done: XLA's accounting of the memory a called
+    computation needs (dropped in recent XLA), the channel dependencies of
+    the post-order and the GPU postprocessing that moves asynchronous starts
+    early and dones late (`hlo-latency-hiding-scheduler` does that).
+  }];
+  let options = [
+    Option<"algorithm", "algorithm", "std::string", /*default=*/"\"default\"",
+           "default (the best of list, dfs and post-order, as XLA), list, "
+           "dfs or post-order">,
+  ];
+  let statistics = [
+    Statistic<"peakBefore", "peak-bytes-before",
+              "Peak of live bytes of the module before scheduling">,
+    Statistic<"peakAfter", "peak-bytes-after",
+              "Peak of live bytes of the module after scheduling">,
+    Statistic<"numList", "list-chosen", "Computations given the list order">,
+    Statistic<"numDfs", "dfs-chosen", "Computations given the DFS order">,
+    Statistic<"numPostOrder", "post-order-chosen",
+              "Computations given the post-order">,
+    Statistic<"numReordered", "reordered", "Computations whose order changed">,
+  ];
+}
+
+def HloLatencyHidingScheduler
+    : Pass<"hlo-latency-hiding-scheduler", "::mlir::ModuleOp"> {
+  let summary = "Overlap asynchronous collectives and copies with compute "
+                "(XLA's LatencyHidingScheduler, GPU latency estimator)";
+  let description = [{
+    In every computation the dataflow analysis covers, moves each
+    asynchronous start (all-reduce-start, all-gather-start,
+    collective-permute-start, copy-start, async-start) as early as its
+    operands and control predecessors allow and its done as late as its
+    users allow, so that the independent instructions between them run
+    while the transfer is in flight. How much compute each transfer needs
+    to be hidden comes from a cost model on the device description (the
+    GPU performance model for the compute, the transfer's bytes over the
+    interconnect bandwidth plus a fixed latency for the collective, as
+    XLA's GpuLatencyEstimator approximates): a done is moved later only
+    until the instructions between start and done cover that time. A move
+    that would raise the peak of live bytes of the module above
+    `memory-limit` is not made. The module is marked scheduled.
+
+    Left alone: synchronous collectives (`hlo-async-collective-creator`
+    makes them asynchronous), starts and dones in computations the dataflow
+    analysis does not cover, a start whose done is in another computation.
+  }];
+  let options = [
+    Option<"memoryLimit", "memory-limit", "int64_t", /*default=*/"-1",
+           "Bytes the peak of live bytes may reach (-1: 95% of the device's "
+           "memory, XLA's xla_gpu_memory_limit_slop_factor)">,
+    Option<"collectiveLatencyUs", "collective-latency-us", "double",
+           /*default=*/"5.0",
+           "Fixed latency of a collective in microseconds">,
+    Option<"interconnectBandwidth", "interconnect-bandwidth", "double",
+           /*default=*/"300.0",
+           "Bytes per nanosecond a collective moves (NVLink, GB/s)">,
+  ];
+  let statistics = [
+    Statistic<"numStartsMoved", "starts-moved", "Starts moved earlier">,
+    Statistic<"numDonesMoved", "dones-moved", "Dones moved later">,
+    Statistic<"numLimited", "memory-limited",
+              "Moves not made because of the memory limit">,
+  ];
+}
+
 #endif // HLO_TRANSFORMS_BUFFER_ASSIGNMENT_PASSES
