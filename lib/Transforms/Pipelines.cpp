@@ -278,7 +278,9 @@ static void buildGpuOptimize(OpPassManager &pm, bool tritonSoftmax) {
   // XLA's pre-scheduling copy insertion, scheduling and buffer assignment.
   // Copy insertion decides over the order of the instructions (here it adds
   // only the copies it finds necessary instead of removing the rest
-  // afterwards), so it runs on the final order.
+  // afterwards), so it runs after scheduling, on the final order.
+  pm.addPass(createHloMemoryScheduler());
+  pm.addPass(createHloLatencyHidingScheduler());
   pm.addPass(createHloGpuCopyInsertion());
   pm.addPass(createHloBufferAssignment());
 }
