@@ -11,8 +11,8 @@
 // reports the largest absolute and relative difference; it fails beyond the
 // tolerance. `--arena` runs MODULE over its buffer assignment, every value
 // in its slices of one flat byte buffer (lib/Runtime/Interpreter/Arena.cpp);
-// OTHER still runs on the interpreter. Every error is `hlo-run: error: ...` with exit status 1.
-// Details: docs/runtime.md.
+// OTHER still runs on the interpreter. Every error is `hlo-run: error: ...`
+// with exit status 1. Details: docs/runtime.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,6 +93,11 @@ static cl::opt<bool> arenaMode(
              "--hlo-buffer-assignment): every value in its slices of one flat "
              "byte buffer, instructions in schedule order; --compare OTHER "
              "still runs on the interpreter"));
+static cl::opt<bool> arenaCheck(
+    "arena-check", cl::cat(hloRunCategory),
+    cl::desc("With --arena: keep each value also aside and fail at the "
+             "first read of bytes another value has overwritten, naming "
+             "the reader and the value"));
 static cl::opt<double> absTolerance("atol", cl::cat(hloRunCategory),
                                     cl::desc("Absolute tolerance of --compare"),
                                     cl::init(1e-5));
@@ -414,12 +419,10 @@ static InterpreterOptions getOptions(ModuleOp module) {
   return options;
 }
 
-static FailureOr<Literal> runModule(ModuleOp module, StringRef path,
-                                    ArrayRef<Literal> arguments,
-                                    ArrayRef<Literal> infeed,
-                                    std::string &error,
-                                    RunOutputs *outputs = nullptr,
-                                    bool onArena = false) {
+static FailureOr<Literal>
+runModule(ModuleOp module, StringRef path, ArrayRef<Literal> arguments,
+          ArrayRef<Literal> infeed, std::string &error,
+          RunOutputs *outputs = nullptr, bool onArena = false) {
   InterpreterOptions options = getOptions(module);
   options.infeed.assign(infeed.begin(), infeed.end());
   FailureOr<Literal> result = failure();
@@ -428,9 +431,11 @@ static FailureOr<Literal> runModule(ModuleOp module, StringRef path,
     std::string message;
     auto start = std::chrono::steady_clock::now();
     ArenaStats stats;
-    result = onArena
-                 ? runOnArena(module, arguments, options, message, &stats)
-                 : run(module, arguments, options, message, outputs);
+    ArenaOptions arenaOptions;
+    arenaOptions.checkReads = arenaCheck;
+    result = onArena ? runOnArena(module, arguments, options, message, &stats,
+                                  arenaOptions)
+                     : run(module, arguments, options, message, outputs);
     if (onArena && succeeded(result) && stats.boundaryCopies && i == 0)
       llvm::errs() << "hlo-run: note: " << path << ": the arena moved "
                    << stats.boundaryCopies
@@ -454,6 +459,8 @@ static FailureOr<Literal> runModule(ModuleOp module, StringRef path,
 static int runMain() {
   if (replicas < 1 || partitions < 1)
     return reportError("--replicas and --partitions must be at least 1");
+  if (arenaCheck && !arenaMode)
+    return reportError("--arena-check needs --arena");
   if (!inputPaths.empty() && randomInputs)
     return reportError("--input and --random-inputs exclude each other");
 
@@ -531,9 +538,8 @@ static int runMain() {
   }
 
   RunOutputs outputs;
-  FailureOr<Literal> result =
-      runModule(*module, modulePath, arguments, infeed, error, &outputs,
-                arenaMode);
+  FailureOr<Literal> result = runModule(*module, modulePath, arguments, infeed,
+                                        error, &outputs, arenaMode);
   if (failed(result))
     return reportError(error);
 

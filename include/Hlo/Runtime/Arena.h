@@ -42,6 +42,10 @@ struct ArenaOptions {
   /// The bytes the arena starts with: a deterministic pseudo-random fill,
   /// so that reading bytes nothing wrote gives garbage, not zeros.
   uint64_t fillSeed = 0x5eed;
+  /// Keep each value also as a literal (twice the memory) and check every
+  /// read against it: the first read of bytes that another value has
+  /// overwritten fails, naming the reader and the value it reads.
+  bool checkReads = false;
 };
 
 /// Runs `module`'s entry computation on `arguments` over the arena (one

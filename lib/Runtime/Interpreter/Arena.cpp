@@ -23,6 +23,7 @@
 
 #include "Hlo/Dialect/Hlo/HloTypeInference.h"
 #include "Hlo/Runtime/Arena.h"
+#include "Hlo/Runtime/SemanticsCheck.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/MathExtras.h"
@@ -37,6 +38,21 @@ using namespace mlir::hlo::runtime::eval;
 
 static constexpr StringLiteral kSlices = "hlo.buffer_slices";
 static constexpr StringLiteral kAllocations = "hlo.buffer_allocations";
+
+/// `(line N) ` for an instruction of a module read from a file.
+static std::string lineOf(Operation *op) {
+  if (auto loc = dyn_cast<FileLineColLoc>(op->getLoc()))
+    return "(line " + std::to_string(loc.getLine()) + ") ";
+  return "";
+}
+
+/// `describe(op)`, with its line.
+static std::string describeAt(Operation *op) {
+  std::string s = describe(op);
+  if (auto loc = dyn_cast<FileLineColLoc>(op->getLoc()))
+    s += " (line " + std::to_string(loc.getLine()) + ")";
+  return s;
+}
 
 namespace {
 
@@ -94,6 +110,21 @@ private:
   LogicalResult move(Operation *where, Value from, Value to);
   bool sameArraySlices(ArrayRef<Node> a, ArrayRef<Node> b) const;
   bool readsThrough(Operation *op);
+  /// With ArenaOptions::checkReads: the value `value` should hold.
+  void setShadow(Value value, const Literal &literal) {
+    if (arenaOptions.checkReads)
+      shadow[value] = literal;
+  }
+  void copyShadow(Value from, Value to) {
+    if (!arenaOptions.checkReads)
+      return;
+    auto it = shadow.find(from);
+    if (it != shadow.end()) {
+      Literal copy = it->second;
+      shadow[to] = std::move(copy);
+    }
+  }
+  std::string describeValue(Value value);
 
   LogicalResult runComputation(ComputationOp comp);
   LogicalResult runWhile(WhileOp op);
@@ -113,6 +144,8 @@ private:
   SmallVector<BufferAllocationAttr> allocations;
   llvm::DenseMap<Value, Nodes> nodes;
   llvm::DenseMap<Type, std::unique_ptr<ArrayCodec>> codecs;
+  /// The value each SSA value should hold (ArenaOptions::checkReads).
+  llvm::DenseMap<Value, Literal> shadow;
   llvm::SmallPtrSet<Operation *, 16> visited;
   SmallVector<ConstantOp> constants;
   unsigned depth = 0;
@@ -384,7 +417,30 @@ FailureOr<Literal> ArenaRunner::read(Operation *where, Value value) {
     return FailureOr<Literal>(
         fail(where, "internal error: an operand has no slices"));
   size_t at = 0;
-  return read(where, it->second, at);
+  FailureOr<Literal> literal = read(where, it->second, at);
+  if (failed(literal) || !arenaOptions.checkReads)
+    return literal;
+  auto expected = shadow.find(value);
+  if (expected == shadow.end())
+    return literal;
+  LiteralComparison comparison =
+      compareLiterals(*literal, expected->second, 0, 0);
+  if (comparison.matches())
+    return literal;
+  return FailureOr<Literal>(
+      fail(where, lineOf(where) + "reads " + describeValue(value) +
+                      ", whose bytes were overwritten since it was written "
+                      "(another value live at the same time shares them): " +
+                      comparison.summary()));
+}
+
+std::string ArenaRunner::describeValue(Value value) {
+  if (Operation *def = value.getDefiningOp())
+    return "the value of " + describeAt(def);
+  auto arg = cast<BlockArgument>(value);
+  auto comp = cast<ComputationOp>(arg.getOwner()->getParentOp());
+  return "parameter " + std::to_string(arg.getArgNumber()) + " of " +
+         describe(comp);
 }
 
 bool ArenaRunner::sameArraySlices(ArrayRef<Node> a, ArrayRef<Node> b) const {
@@ -401,6 +457,7 @@ bool ArenaRunner::sameArraySlices(ArrayRef<Node> a, ArrayRef<Node> b) const {
 }
 
 LogicalResult ArenaRunner::move(Operation *where, Value from, Value to) {
+  copyShadow(from, to);
   if (sameArraySlices(nodes[from], nodes[to]))
     return success();
   ++stats.boundaryCopies;
@@ -555,8 +612,22 @@ LogicalResult ArenaRunner::runInstruction(Operation *op) {
   if (isa<ConstantOp>(op) &&
       isInConstantAllocation(nodes[op->getResult(0)], allocations))
     return success();
-  if (readsThrough(op))
+  if (readsThrough(op)) {
+    if (!arenaOptions.checkReads)
+      return success();
+    SmallVector<const Literal *, 4> expected;
+    for (Value v : getDataOperands(op)) {
+      auto it = shadow.find(v);
+      if (it == shadow.end())
+        return success();
+      expected.push_back(&it->second);
+    }
+    FailureOr<Literal> value = interp.evalOp(op, expected);
+    if (failed(value))
+      return failure();
+    setShadow(op->getResult(0), *value);
     return success();
+  }
   std::vector<Literal> values;
   for (Value v : getDataOperands(op)) {
     FailureOr<Literal> value = read(op, v);
@@ -575,6 +646,7 @@ LogicalResult ArenaRunner::runInstruction(Operation *op) {
     return fail(op, "internal error: computed a value of another type than " +
                         typeToString(type));
   ++stats.evaluated;
+  setShadow(op->getResult(0), *result);
   return write(op, *result, op->getResult(0));
 }
 
@@ -714,9 +786,11 @@ FailureOr<Literal> ArenaRunner::run(ComputationOp entry,
   if (failed(setUp(entry)))
     return failure();
   Block &body = entry.getBody().front();
-  for (auto [arg, value] : llvm::zip(body.getArguments(), arguments))
+  for (auto [arg, value] : llvm::zip(body.getArguments(), arguments)) {
     if (failed(write(entry, value, arg)))
       return failure();
+    setShadow(arg, value);
+  }
   for (ConstantOp constant : constants) {
     ArrayRef<Node> list = nodes[constant.getResult()];
     if (!isInConstantAllocation(list, allocations))
@@ -724,6 +798,7 @@ FailureOr<Literal> ArenaRunner::run(ComputationOp entry,
     FailureOr<Literal> value = interp.evalOp(constant, {});
     if (failed(value) || failed(write(constant, *value, constant.getResult())))
       return failure();
+    setShadow(constant.getResult(), *value);
   }
   if (failed(runComputation(entry)))
     return failure();
