@@ -2,21 +2,24 @@
 //
 //   hlo-run MODULE(.hlo|.mlir) [--input a.npy ...] [--random-inputs --seed N]
 //           [--output-dir D] [--compare OTHER --atol A --rtol R]
-//           [--replicas N] [--partitions N]
+//           [--replicas N] [--partitions N] [--arena]
 //
 // Runs the entry computation of MODULE on the reference interpreter
 // (lib/Runtime) and prints each result as an HLO literal, or writes
 // result_0.npy, result_1.npy, ... (tuple results flattened depth first) to
 // the output directory. `--compare OTHER` runs OTHER on the same inputs and
 // reports the largest absolute and relative difference; it fails beyond the
-// tolerance. Every error is `hlo-run: error: ...` with exit status 1.
-// Details: docs/runtime.md.
+// tolerance. `--arena` runs MODULE over its buffer assignment, every value
+// in its slices of one flat byte buffer (lib/Runtime/Interpreter/Arena.cpp);
+// OTHER still runs on the interpreter. Every error is `hlo-run: error: ...`
+// with exit status 1. Details: docs/runtime.md.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Npy.h"
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Runtime/Arena.h"
 #include "Hlo/Runtime/Interpreter.h"
 #include "Hlo/Runtime/Literal.h"
 #include "Hlo/Runtime/SemanticsCheck.h"
@@ -84,6 +87,17 @@ static cl::opt<std::string>
                 cl::desc("Run this module too, on the same inputs, and "
                          "compare the results"),
                 cl::value_desc("module"));
+static cl::opt<bool> arenaMode(
+    "arena", cl::cat(hloRunCategory),
+    cl::desc("Run MODULE over its buffer assignment (hlo-opt "
+             "--hlo-buffer-assignment): every value in its slices of one flat "
+             "byte buffer, instructions in schedule order; --compare OTHER "
+             "still runs on the interpreter"));
+static cl::opt<bool> arenaCheck(
+    "arena-check", cl::cat(hloRunCategory),
+    cl::desc("With --arena: keep each value also aside and fail at the "
+             "first read of bytes another value has overwritten, naming "
+             "the reader and the value"));
 static cl::opt<double> absTolerance("atol", cl::cat(hloRunCategory),
                                     cl::desc("Absolute tolerance of --compare"),
                                     cl::init(1e-5));
@@ -405,11 +419,10 @@ static InterpreterOptions getOptions(ModuleOp module) {
   return options;
 }
 
-static FailureOr<Literal> runModule(ModuleOp module, StringRef path,
-                                    ArrayRef<Literal> arguments,
-                                    ArrayRef<Literal> infeed,
-                                    std::string &error,
-                                    RunOutputs *outputs = nullptr) {
+static FailureOr<Literal>
+runModule(ModuleOp module, StringRef path, ArrayRef<Literal> arguments,
+          ArrayRef<Literal> infeed, std::string &error,
+          RunOutputs *outputs = nullptr, bool onArena = false) {
   InterpreterOptions options = getOptions(module);
   options.infeed.assign(infeed.begin(), infeed.end());
   FailureOr<Literal> result = failure();
@@ -417,7 +430,17 @@ static FailureOr<Literal> runModule(ModuleOp module, StringRef path,
   for (unsigned i = 0; i < std::max(1u, unsigned(repeat)); ++i) {
     std::string message;
     auto start = std::chrono::steady_clock::now();
-    result = run(module, arguments, options, message, outputs);
+    ArenaStats stats;
+    ArenaOptions arenaOptions;
+    arenaOptions.checkReads = arenaCheck;
+    result = onArena ? runOnArena(module, arguments, options, message, &stats,
+                                  arenaOptions)
+                     : run(module, arguments, options, message, outputs);
+    if (onArena && succeeded(result) && stats.boundaryCopies && i == 0)
+      llvm::errs() << "hlo-run: note: " << path << ": the arena moved "
+                   << stats.boundaryCopies
+                   << " values between slices at while/conditional/call "
+                      "boundaries the assignment did not colocate\n";
     double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count();
@@ -436,6 +459,8 @@ static FailureOr<Literal> runModule(ModuleOp module, StringRef path,
 static int runMain() {
   if (replicas < 1 || partitions < 1)
     return reportError("--replicas and --partitions must be at least 1");
+  if (arenaCheck && !arenaMode)
+    return reportError("--arena-check needs --arena");
   if (!inputPaths.empty() && randomInputs)
     return reportError("--input and --random-inputs exclude each other");
 
@@ -513,8 +538,8 @@ static int runMain() {
   }
 
   RunOutputs outputs;
-  FailureOr<Literal> result =
-      runModule(*module, modulePath, arguments, infeed, error, &outputs);
+  FailureOr<Literal> result = runModule(*module, modulePath, arguments, infeed,
+                                        error, &outputs, arenaMode);
   if (failed(result))
     return reportError(error);
 

@@ -213,6 +213,81 @@ EvalResult evalSolverOp(Interp &, Operation *, Operands);   // Solvers.cpp
 EvalResult evalCollectiveOp(Interp &, Operation *, Operands); // Collectives.cpp
 EvalResult evalRngOp(Interp &, Operation *, Operands);        // Rng.cpp
 
+/// The tiles of `type`'s layout (empty without a layout or tiles).
+inline SmallVector<ArrayRef<int64_t>> tilesOf(Type type) {
+  auto layout =
+      dyn_cast_or_null<LayoutAttr>(cast<RankedTensorType>(type).getEncoding());
+  if (!layout)
+    return {};
+  return layout.getTiles();
+}
+
+/// Where the elements of an array of `shape` lie in memory under a tiled
+/// layout, as XLA defines tiling: the dimensions in major-to-minor order
+/// are padded to multiples of the first tile's sizes (a tile of rank k
+/// covers the k minor-most dimensions; missing leading dimensions count
+/// as 1), each tiled dimension splits into (index / tile, index % tile)
+/// with the tile parts becoming the minor-most dimensions, the next tile
+/// applies to that shape in turn, and memory is the final shape in
+/// row-major order.
+struct TiledLayout {
+  SmallVector<int64_t> order; // major to minor
+  SmallVector<ArrayRef<int64_t>> tiles;
+  /// The number of elements of memory, padding included.
+  int64_t size = 1;
+
+  TiledLayout(ArrayRef<int64_t> shape, ArrayRef<int64_t> minorToMajor,
+              SmallVector<ArrayRef<int64_t>> tiles)
+      : order(llvm::reverse(minorToMajor)), tiles(std::move(tiles)) {
+    SmallVector<int64_t> sizes, index;
+    for (int64_t d : order)
+      sizes.push_back(shape[d]);
+    index.assign(sizes.size(), 0);
+    tile(sizes, index);
+    for (int64_t s : sizes)
+      size *= s;
+  }
+
+  /// The memory position of the element at logical `index`.
+  int64_t offset(ArrayRef<int64_t> logical, ArrayRef<int64_t> shape) const {
+    SmallVector<int64_t> sizes, index;
+    for (int64_t d : order) {
+      sizes.push_back(shape[d]);
+      index.push_back(logical[d]);
+    }
+    tile(sizes, index);
+    int64_t at = 0;
+    for (auto [i, s] : llvm::zip(index, sizes))
+      at = at * s + i;
+    return at;
+  }
+
+  /// False if a tile has a `*` (combined) dimension, which is not modelled.
+  bool isSupported() const {
+    return llvm::all_of(tiles, [](ArrayRef<int64_t> t) {
+      return llvm::all_of(t, [](int64_t v) { return v > 0; });
+    });
+  }
+
+private:
+  void tile(SmallVector<int64_t> &sizes, SmallVector<int64_t> &index) const {
+    for (ArrayRef<int64_t> t : tiles) {
+      size_t k = t.size();
+      if (sizes.size() < k) {
+        sizes.insert(sizes.begin(), k - sizes.size(), 1);
+        index.insert(index.begin(), k - index.size(), 0);
+      }
+      size_t first = sizes.size() - k;
+      for (size_t j = 0; j < k; ++j) {
+        sizes.push_back(t[j]);
+        index.push_back(index[first + j] % t[j]);
+        sizes[first + j] = llvm::divideCeil(sizes[first + j], t[j]);
+        index[first + j] /= t[j];
+      }
+    }
+  }
+};
+
 /// bitcast (Bitcast.cpp).
 FailureOr<Literal> bitcast(Interp &, Operation *, const Literal &in);
 
