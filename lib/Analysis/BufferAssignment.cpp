@@ -56,6 +56,14 @@ mlir::hlo::assignBuffers(ModuleOp module, const HloLiveRange &liveRange,
   const HloDataflowAnalysis &dataflow = alias.getDataflow();
   if (!dataflow.isAnalyzed())
     return module.emitError("buffer assignment needs an ENTRY computation");
+  // One set of slices per computation: a computation run from two places
+  // would have both runs' values in one place.
+  for (Operation *comp : dataflow.getComputations())
+    if (dataflow.getCallers(comp).size() > 1)
+      return comp->emitError("buffer assignment needs every computation run "
+                             "from one place (run hlo-flatten-call-graph "
+                             "first); this one has ")
+             << dataflow.getCallers(comp).size() << " callers";
   ArrayRef<HloBuffer> buffers = alias.getBuffers();
 
   // Sizes and kinds.

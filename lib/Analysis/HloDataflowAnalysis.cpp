@@ -426,8 +426,7 @@ HloDataflowAnalysis::getInPlacePairs(Operation *op) const {
     pairs.push_back({0, 0, 0});
   } else if (auto scatter = dyn_cast<ScatterOp>(op)) {
     unsigned n = (scatter.getDataOperands().size() - 1) / 2;
-    ArrayRef<unsigned> nodes =
-        shapeNodes->children(op->getResult(0).getType());
+    ArrayRef<unsigned> nodes = shapeNodes->children(op->getResult(0).getType());
     for (unsigned i = 0; i < n; ++i)
       pairs.push_back({i, 0, n == 1 ? 0 : nodes[i]});
   } else if (auto custom = dyn_cast<CustomCallOp>(op)) {

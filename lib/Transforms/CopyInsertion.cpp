@@ -191,11 +191,27 @@ private:
   void planInPlace(Operation *op);
   void planRoot(ComputationOp comp);
   Value deepCopy(OpBuilder &b, Location loc, Value v, ArrayRef<bool> mask,
-                 unsigned node);
+                 unsigned node, const DenseMap<unsigned, Value> &early);
 
   const HloDataflowAnalysis *dataflow = nullptr;
   llvm::MapVector<std::pair<Operation *, unsigned>, SmallVector<bool>> plans;
+  /// Leaves of a plan (by node) to copy from a copy of a body parameter
+  /// element (by node) made at the start of the body.
+  DenseMap<std::pair<Operation *, unsigned>, DenseMap<unsigned, unsigned>>
+      fromStart;
 };
+
+/// Node `node` of `v`, extracted with get-tuple-element.
+static Value extractNode(OpBuilder &b, Location loc, Value v, unsigned node) {
+  while (node != 0) {
+    SmallVector<unsigned> nodes = elementNodes(v.getType());
+    unsigned i = llvm::upper_bound(nodes, node) - nodes.begin() - 1;
+    node -= nodes[i];
+    v = createInferred<GetTupleElementOp>(
+        b, loc, {v}, {b.getNamedAttr("index", b.getI64IntegerAttr(i))});
+  }
+  return v;
+}
 
 void CopyInsertionPass::planWhileInit(WhileOp loop) {
   Value init = loop.getDataOperands()[0];
@@ -227,9 +243,13 @@ void CopyInsertionPass::planWhileBody(WhileOp loop) {
     forEachLeaf(root, [&](unsigned node) {
       auto [src, srcNode] = origin(root, node);
       bool need = readOnlyOrRepeated(root, node, rootFirst);
-      if (src == param)
-        need |= srcNode != node;
-      else if (Operation *def = src.getDefiningOp())
+      if (src == param && srcNode != node) {
+        // Another element passed through (a swap, a rotation): the root's
+        // copies would overwrite elements other copies still read, so the
+        // element is copied first at the start of the body.
+        need = true;
+        fromStart[{ret, 0}][node] = srcNode;
+      } else if (Operation *def = src.getDefiningOp())
         need |= readAtOrAfter(param, node, def);
       else
         need = true;
@@ -301,7 +321,8 @@ void CopyInsertionPass::planRoot(ComputationOp comp) {
 
 /// `v` with the leaves `mask` marks (pre-order nodes from `node`) copied.
 Value CopyInsertionPass::deepCopy(OpBuilder &b, Location loc, Value v,
-                                  ArrayRef<bool> mask, unsigned node) {
+                                  ArrayRef<bool> mask, unsigned node,
+                                  const DenseMap<unsigned, Value> &early) {
   unsigned size = getNumSubshapes(v.getType());
   if (!llvm::is_contained(mask.slice(node, size), true))
     return v;
@@ -311,9 +332,13 @@ Value CopyInsertionPass::deepCopy(OpBuilder &b, Location loc, Value v,
   SmallVector<Value> elements;
   SmallVector<unsigned> nodes = elementNodes(tuple);
   for (unsigned i = 0; i < tuple.size(); ++i) {
+    if (Value src = early.lookup(node + nodes[i])) {
+      elements.push_back(createInferred<CopyOp>(b, loc, {src}));
+      continue;
+    }
     Value e = createInferred<GetTupleElementOp>(
         b, loc, {v}, {b.getNamedAttr("index", b.getI64IntegerAttr(i))});
-    elements.push_back(deepCopy(b, loc, e, mask, node + nodes[i]));
+    elements.push_back(deepCopy(b, loc, e, mask, node + nodes[i], early));
   }
   return createInferred<TupleOp>(b, loc, elements);
 }
@@ -321,9 +346,22 @@ Value CopyInsertionPass::deepCopy(OpBuilder &b, Location loc, Value v,
 void CopyInsertionPass::apply() {
   for (auto &[key, mask] : plans) {
     auto [op, operand] = key;
-    OpBuilder b(op);
     Value v = op->getOperand(operand);
-    Value copied = deepCopy(b, derivedLoc(v.getLoc()), v, mask, 0);
+    Location loc = derivedLoc(v.getLoc());
+    // Copies of body parameter elements at the start of the body.
+    DenseMap<unsigned, Value> early;
+    auto it = fromStart.find(key);
+    if (it != fromStart.end()) {
+      Block *body = op->getBlock();
+      OpBuilder start = OpBuilder::atBlockBegin(body);
+      for (auto [node, paramNode] : it->second) {
+        Value leaf = extractNode(start, loc, body->getArgument(0), paramNode);
+        early[node] = createInferred<CopyOp>(start, loc, {leaf});
+        ++numCopies;
+      }
+    }
+    OpBuilder b(op);
+    Value copied = deepCopy(b, loc, v, mask, 0, early);
     if (copied && copied != v) {
       op->setOperand(operand, copied);
       numCopies += llvm::count(mask, true);
@@ -331,6 +369,7 @@ void CopyInsertionPass::apply() {
     }
   }
   plans.clear();
+  fromStart.clear();
 }
 
 void CopyInsertionPass::run() {

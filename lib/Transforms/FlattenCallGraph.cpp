@@ -4,7 +4,9 @@
 // sequential context (call's to_apply, while's condition and body,
 // conditional's branches) is cloned, so that each such call site has a
 // computation of its own and a pass may change one without the others.
-// Computations applied elementwise or fused (reduce, map, sort, fusion, ...)
+// A fused computation belongs to its fusion (XLA's verifier wants one
+// caller): one shared by two fusions (as after cloning their computation)
+// is cloned too. Computations applied elementwise (reduce, map, sort, ...)
 // are left shared, as in XLA.
 //
 // Callers are visited before their callees (a topological order of the
@@ -66,6 +68,8 @@ void collectCallSites(ComputationOp comp, SmallVectorImpl<CallSite> &sites) {
     };
     if (isa<CallOp>(op))
       add("to_apply");
+    else if (isa<FusionOp, AsyncStartOp>(op))
+      add("calls"); // a fusion owns its fused computation
     else if (isa<WhileOp>(op))
       for (StringRef name : {"condition", "body"})
         add(name);

@@ -279,6 +279,7 @@ static void buildGpuOptimize(OpPassManager &pm, bool tritonSoftmax) {
   // Copy insertion decides over the order of the instructions (here it adds
   // only the copies it finds necessary instead of removing the rest
   // afterwards), so it runs after scheduling, on the final order.
+  pm.addPass(createHloFlattenCallGraph());
   pm.addPass(createHloMemoryScheduler());
   pm.addPass(createHloLatencyHidingScheduler());
   pm.addPass(createHloGpuCopyInsertion());

@@ -6,7 +6,9 @@ result:
 - XLA's parser (jaxlib) accepts the exported HLO text;
 - where the reference interpreter can run the original on random inputs,
   the optimized module gives the same results (hlo-run --compare), except
-  for modules with `rng`, whose values the rng expander changes;
+  for modules with `rng`, whose values the rng expander changes; for
+  hlo-gpu-optimize also on one flat arena, every value in the slice buffer
+  assignment gave it (hlo-run --arena);
 - no module grows by more than the expanding passes add (EXPANDERS), and
   the instruction count of the whole set drops (not checked for the
   pipelines that fuse).
@@ -32,6 +34,7 @@ PIPELINES = ["hlo-simplification", "hlo-optimization", "hlo-gpu-optimize"]
 # Pipelines that fuse: a fusion's computation adds parameters, so their
 # instruction counts are reported but not checked.
 FUSING = {"hlo-gpu-optimize"}
+MULTI_DEVICE = re.compile(r"(replica_count|num_partitions)=([2-9]|\d\d)")
 # Passes that rewrite an instruction into several by design (XLA's
 # expanders and casts): a module may grow by what they add, no more. The
 # dot strength reduction makes a vector dot a multiply and a reduce (with
@@ -109,7 +112,7 @@ def main():
     failures = []
     runnable = {}  # file -> whether the interpreter runs the original
     for pipeline in PIPELINES:
-        before = after = compared = 0
+        before = after = compared = arena = 0
         stats = collections.Counter()
         for f in files:
             text = f.read_text(errors="replace")
@@ -161,10 +164,30 @@ def main():
             if c is None or c.returncode:
                 why = "timed out" if c is None else (c.stdout + c.stderr)[-300:]
                 failures.append(f"{f.name} {pipeline}: results differ: {why}")
+            # The arena holds static shapes and runs one device.
+            if (pipeline not in FUSING or "<=" in text or
+                    MULTI_DEVICE.search(text.split("\n", 1)[0])):
+                continue
+            # The fused, scheduled module on one flat arena, every value in
+            # its assigned slice (the exported text has no slices: assign
+            # them again over its order, which is the schedule).
+            assigned = out / f"{f.stem}.{pipeline}.mlir"
+            r = run([opt, str(dst), "--hlo-flatten-call-graph",
+                     "--hlo-gpu-copy-insertion", "--hlo-buffer-assignment",
+                     "-o", str(assigned)])
+            c = r if r is None or r.returncode else run(
+                [hlo_run, str(assigned), "--arena", "--random-inputs",
+                 "--seed=1", f"--compare={f}", "--atol=1e-4", "--rtol=1e-4"])
+            arena += 1
+            if c is None or c.returncode:
+                why = "timed out" if c is None else (c.stdout + c.stderr)[-300:]
+                failures.append(f"{f.name} {pipeline}: on the arena: {why}")
         summary = ", ".join(f"{k} {-v:+d}" for k, v in sorted(stats.items())
                             if v)
+        on_arena = f", {arena} run on the arena" if arena else ""
         print(f"{pipeline}: {len(files)} modules, {before} -> {after} "
-              f"instructions, {compared} compared with the interpreter; "
+              f"instructions, {compared} compared with the interpreter"
+              f"{on_arena}; "
               f"instructions added (+) or removed (-) per pass: {summary}")
         if pipeline not in FUSING and after >= before:
             failures.append(f"{pipeline}: the instruction count did not drop")

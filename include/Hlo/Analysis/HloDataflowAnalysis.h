@@ -102,6 +102,12 @@ public:
     return sequential.contains(computation);
   }
 
+  /// The instructions (while, conditional, call) that run an analyzed
+  /// computation other than ENTRY.
+  ArrayRef<Operation *> getCallers(Operation *computation) const {
+    auto it = callers.find(computation);
+    return it == callers.end() ? ArrayRef<Operation *>() : it->second;
+  }
   /// The analyzed computations a while, conditional or call runs (body
   /// before condition, branches in order); empty for other ops.
   SmallVector<Operation *, 2> getCallees(Operation *op) const;

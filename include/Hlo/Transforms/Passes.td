@@ -135,9 +135,11 @@ def HloFlattenCallGraph : Pass<"hlo-flatten-call-graph", "::mlir::ModuleOp"> {
     branches) is cloned, so that each call site calls a computation of its
     own (a pass may then change one without the others). Callers are
     handled before their callees, so computations called from clones are
-    flattened too. Computations applied elementwise or fused (reduce, map,
-    sort, scatter, fusion, ...) stay shared, as in XLA; recursive calls are
-    left alone.
+    flattened too. A fused computation belongs to its fusion (and an
+    async-wrapped one to its async-start): one called by two (as after their
+    computation was cloned) is cloned too. Computations applied elementwise
+    (reduce, map, sort, scatter, ...) stay shared, as in XLA; recursive
+    calls are left alone.
   }];
   let statistics = [
     Statistic<"numClones", "clones", "Computations cloned">,

@@ -187,6 +187,8 @@ std::optional<int64_t> mlir::hlo::getShapeByteSize(Type type) {
   std::optional<unsigned> bits = getElementBitWidth(array.getElementType());
   if (!bits)
     return std::nullopt;
+  if (array.getElementType().isInteger(1))
+    bits = 8; // XLA stores a pred in a byte
   int64_t metadata = array.hasStaticShape() ? 0 : 4 * array.getRank();
   return (elements * int64_t(*bits) + 7) / 8 + metadata;
 }

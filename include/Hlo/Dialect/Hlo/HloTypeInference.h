@@ -69,8 +69,8 @@ unsigned forEachSubshape(Type type,
 /// The number of nodes of `type`'s shape tree (1 for an array or a token).
 unsigned getNumSubshapes(Type type);
 /// The bytes a buffer of `type` occupies, as XLA's ShapeUtil::ByteSizeOf with
-/// 8-byte pointers: an array's elements (sub-byte types packed, rounded up to
-/// a byte; a bounded dynamic array at its bounds, plus one s32 size per
+/// 8-byte pointers: an array's elements (pred one byte each, other sub-byte
+/// types packed, rounded up to a byte; a bounded dynamic array at its bounds, plus one s32 size per
 /// dimension), a tuple's table of element pointers, nothing for a token;
 /// std::nullopt for an unbounded dynamic dimension or an element type
 /// without a width.
