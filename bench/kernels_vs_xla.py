@@ -9,7 +9,10 @@ that computes something, in the computations that run as a sequence of
 kernels (ENTRY, while bodies and conditions, branches, called computations;
 not fused computations nor reducers and comparators). Parameters,
 constants, tuples, get-tuple-element, bitcasts and reshapes (a bitcast in
-the default layout) are not kernels.
+the default layout) are not kernels, nor are copies: after layout
+normalization a copy keeps its layout and runs as a device-to-device
+memcpy, as XLA's copies do (its fusions.txt lists none of them);
+bench/buffers_vs_xla.py counts them.
 
 XLA: its GPU compiler for an H100, deviceless, through the xla-oracle tool
 (`xla_gpu_compile.py`, run as an external program), with Triton GEMMs off
@@ -52,7 +55,8 @@ DEFAULT_MODULES = [ROOT / "examples" / "mlp.hlo"] + [
 OUR_PASSES = ["--hlo-gpu-optimize"]
 NOT_KERNELS = {"parameter", "constant", "tuple", "get-tuple-element",
                "bitcast", "reshape", "after-all", "while", "conditional",
-               "call", "partition-id", "replica-id", "opt-barrier"}
+               "call", "partition-id", "replica-id", "opt-barrier", "copy",
+               "copy-start", "copy-done"}
 COMPUTATION = re.compile(r"^(ENTRY\s+)?%?([\w.\-]+)\s*(\(.*\))?.*\{\s*$")
 INSTRUCTION = re.compile(
     r"^\s*(?:ROOT\s+)?%?[\w.\-]+\s*=\s*.*?\s([a-z][a-z0-9\-]*)\((.*)$")
