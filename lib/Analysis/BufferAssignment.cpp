@@ -218,8 +218,7 @@ void mlir::hlo::clearBufferAssignment(ModuleOp module) {
 // The independent check
 //===----------------------------------------------------------------------===//
 
-/// The slice of node `node` of `v` as written in the IR.
-static BufferSliceAttr readSlice(Value v, unsigned node) {
+BufferSliceAttr mlir::hlo::getBufferSlice(Value v, unsigned node) {
   ArrayAttr slices;
   if (auto arg = dyn_cast<BlockArgument>(v))
     slices = cast<ComputationOp>(arg.getOwner()->getParentOp())
@@ -246,7 +245,7 @@ std::string mlir::hlo::checkBufferAssignment(ModuleOp module) {
   std::vector<BufferSliceAttr> sliceOf(dataflow.getValues().size());
   for (const HloValue &v : dataflow.getValues()) {
     for (const HloPosition &p : v.positions) {
-      BufferSliceAttr s = readSlice(p.value, p.node);
+      BufferSliceAttr s = getBufferSlice(p.value, p.node);
       if (!s) {
         os << "a position of value " << v.id << " has no slice\n";
         continue;

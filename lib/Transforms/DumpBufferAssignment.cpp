@@ -32,17 +32,7 @@ void printIndex(raw_ostream &os, ArrayRef<int64_t> index) {
 
 /// The slice of a value's defining position, as the IR holds it.
 BufferSliceAttr sliceOf(const HloValue &v) {
-  Value def = v.defined.value;
-  ArrayAttr slices;
-  if (auto arg = dyn_cast<BlockArgument>(def))
-    slices = cast<ComputationOp>(arg.getOwner()->getParentOp())
-                 .getArgAttrOfType<ArrayAttr>(arg.getArgNumber(),
-                                              "hlo.buffer_slices");
-  else
-    slices = def.getDefiningOp()->getAttrOfType<ArrayAttr>("hlo.buffer_slices");
-  if (!slices || v.defined.node >= slices.size())
-    return {};
-  return dyn_cast<BufferSliceAttr>(slices[v.defined.node]);
+  return getBufferSlice(v.defined.value, v.defined.node);
 }
 
 LogicalResult print(ModuleOp module, raw_ostream &os) {

@@ -21,6 +21,7 @@
 
 #include "Hlo/Analysis/HeapSimulator.h"
 #include "Hlo/Analysis/HloLiveRange.h"
+#include "Hlo/Dialect/Hlo/HloDialect.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -48,6 +49,10 @@ struct BufferAssignmentStats {
 FailureOr<BufferAssignmentStats>
 assignBuffers(ModuleOp module, const HloLiveRange &liveRange,
               const BufferAssignmentOptions &options = {});
+
+/// The slice of node `node` of `value` (an instruction result or a
+/// computation parameter) as the IR holds it; null if it has none.
+BufferSliceAttr getBufferSlice(Value value, unsigned node);
 
 /// Removes a buffer assignment from `module`'s attributes.
 void clearBufferAssignment(ModuleOp module);

@@ -460,10 +460,11 @@ def Hlo_BufferAllocationAttr
     `output` (maybe live out of the ENTRY computation) or `temp` (the one
     preallocated temporary buffer into which the heap simulator packs every
     temporary). `maybe_live_out` marks a parameter allocation that an
-    output aliases.
+    output aliases. `parameter_index` (a shape index, written without
+    brackets) is left out when empty.
 
     ```
-    #hlo.buffer_allocation<index = 0, size = 16, kind = parameter, parameter = 0, parameter_index = []>
+    #hlo.buffer_allocation<index = 0, size = 16, kind = parameter, parameter = 1, parameter_index = 0, 1>
     ```
   }];
   let parameters = (ins "int64_t":$index, "int64_t":$size,

@@ -1,0 +1,146 @@
+//===- BufferAssignmentTest.cpp - random modules through buffer assignment ===//
+//
+// Hundreds of random modules (elementwise chains, in-place
+// dynamic-update-slices, tuples, a while loop whose state may be swapped,
+// outputs that repeat a value or return a parameter) are scheduled, given
+// copies and assigned buffers; then the independent checker must find no
+// overlap, and the module run on one flat arena (every value in its slice)
+// must give exactly the results of the interpreter on the original.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hlo/Analysis/BufferAssignment.h"
+#include "Hlo/Runtime/Arena.h"
+#include "Hlo/Runtime/Interpreter.h"
+#include "Hlo/Transforms/BufferAssignmentPasses.h"
+#include "Hlo/Translate/HloText.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace mlir;
+using namespace mlir::hlo;
+
+namespace {
+
+/// A random module over f32[8] values: parameters, unary and binary
+/// elementwise ops, dynamic-update-slices, a while loop carrying two of
+/// the values (swapped or not on every trip), and a ROOT tuple of some
+/// values (a parameter or a repeated value among them).
+std::string randomModule(std::mt19937 &rng) {
+  auto pick = [&](int n) { return int(rng() % unsigned(n)); };
+  std::string body, text;
+  std::vector<std::string> values;
+  int params = 1 + pick(3);
+  for (int i = 0; i < params; ++i) {
+    values.push_back("p" + std::to_string(i));
+    body += "  p" + std::to_string(i) + " = f32[8] parameter(" +
+            std::to_string(i) + ")\n";
+  }
+  body += "  i = s32[] parameter(" + std::to_string(params) + ")\n";
+  bool loop = pick(2);
+  int n = 4 + pick(12);
+  for (int k = 0; k < n; ++k) {
+    std::string name = "v" + std::to_string(k);
+    std::string a = values[pick(values.size())];
+    std::string b = values[pick(values.size())];
+    switch (pick(5)) {
+    case 0:
+      body += "  " + name + " = f32[8] negate(" + a + ")\n";
+      break;
+    case 1:
+      body += "  " + name + " = f32[8] add(" + a + ", " + b + ")\n";
+      break;
+    case 2:
+      body += "  " + name + " = f32[8] multiply(" + a + ", " + b + ")\n";
+      break;
+    case 3:
+      body += "  s" + std::to_string(k) + " = f32[2] slice(" + b +
+              "), slice={[0:2]}\n";
+      body += "  " + name + " = f32[8] dynamic-update-slice(" + a + ", s" +
+              std::to_string(k) + ", i)\n";
+      break;
+    default:
+      body += "  t" + std::to_string(k) + " = (f32[8], f32[8]) tuple(" + a +
+              ", " + b + ")\n";
+      body += "  " + name + " = f32[8] get-tuple-element(t" +
+              std::to_string(k) + "), index=" + std::to_string(pick(2)) + "\n";
+      break;
+    }
+    values.push_back(name);
+  }
+  if (loop) {
+    bool swap = pick(2);
+    text += "cond {\n  p = (s32[], f32[8], f32[8]) parameter(0)\n"
+            "  c = s32[] get-tuple-element(p), index=0\n"
+            "  three = s32[] constant(3)\n"
+            "  ROOT lt = pred[] compare(c, three), direction=LT\n}\n\n";
+    text += "body {\n  p = (s32[], f32[8], f32[8]) parameter(0)\n"
+            "  c = s32[] get-tuple-element(p), index=0\n"
+            "  one = s32[] constant(1)\n  n = s32[] add(c, one)\n"
+            "  x = f32[8] get-tuple-element(p), index=1\n"
+            "  y = f32[8] get-tuple-element(p), index=2\n"
+            "  z = f32[8] add(x, y)\n";
+    text += swap ? "  ROOT r = (s32[], f32[8], f32[8]) tuple(n, y, z)\n}\n\n"
+                 : "  ROOT r = (s32[], f32[8], f32[8]) tuple(n, z, y)\n}\n\n";
+    body += "  zero = s32[] constant(0)\n";
+    body += "  init = (s32[], f32[8], f32[8]) tuple(zero, " +
+            values[pick(values.size())] + ", " + values[pick(values.size())] +
+            ")\n";
+    body += "  w = (s32[], f32[8], f32[8]) while(init), condition=cond, "
+            "body=body\n";
+    body += "  w1 = f32[8] get-tuple-element(w), index=1\n";
+    values.push_back("w1");
+  }
+  int outputs = 1 + pick(4);
+  std::string root = "  ROOT o = (";
+  std::string operands;
+  for (int k = 0; k < outputs; ++k) {
+    root += std::string(k ? ", " : "") + "f32[8]";
+    operands += std::string(k ? ", " : "") + values[pick(values.size())];
+  }
+  root += ") tuple(" + operands + ")\n";
+  return "HloModule random\n\n" + text + "ENTRY e {\n" + body + root + "}\n";
+}
+
+TEST(BufferAssignmentTest, RandomModulesRunOnTheArena) {
+  DialectRegistry registry;
+  registerHloTranslateDialects(registry);
+  MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
+  std::mt19937 rng(2026);
+  for (int trial = 0; trial < 300; ++trial) {
+    std::string text = randomModule(rng);
+    OwningOpRef<ModuleOp> original = importHloText(text, &ctx);
+    ASSERT_TRUE(original) << text;
+    OwningOpRef<ModuleOp> assigned = importHloText(text, &ctx);
+    PassManager pm(&ctx);
+    pm.addPass(createHloMemoryScheduler());
+    pm.addPass(createHloGpuCopyInsertion());
+    pm.addPass(createHloBufferAssignment());
+    ASSERT_TRUE(succeeded(pm.run(*assigned))) << text;
+    EXPECT_EQ(checkBufferAssignment(*assigned), "") << text;
+
+    std::string error;
+    auto args = runtime::randomArguments(*original, trial, error);
+    ASSERT_TRUE(succeeded(args)) << error;
+    FailureOr<runtime::Literal> expected =
+        runtime::run(*original, *args, {}, error);
+    ASSERT_TRUE(succeeded(expected)) << error << "\n" << text;
+    runtime::ArenaOptions arena;
+    arena.checkReads = true;
+    FailureOr<runtime::Literal> actual = runtime::runOnArena(
+        *assigned, *args, {}, error, /*stats=*/nullptr, arena);
+    ASSERT_TRUE(succeeded(actual)) << error << "\n" << text;
+    EXPECT_TRUE(*actual == *expected)
+        << text << "\narena: " << actual->toString()
+        << "\ninterpreter: " << expected->toString();
+  }
+}
+
+} // namespace
