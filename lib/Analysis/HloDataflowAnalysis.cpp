@@ -391,6 +391,10 @@ const HloValue *HloDataflowAnalysis::getDefinedValue(Value value,
   return it == defined.end() ? nullptr : &values[it->second];
 }
 
+ArrayRef<unsigned> HloDataflowAnalysis::getElementNodes(Type type) const {
+  return shapeNodes->children(type);
+}
+
 unsigned HloDataflowAnalysis::getNumNodes(Value value) const {
   return shapeNodes->count(value.getType());
 }

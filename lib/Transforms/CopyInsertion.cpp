@@ -49,32 +49,21 @@ using namespace mlir::hlo;
 
 namespace {
 
-/// Start node of each element of a tuple type.
-SmallVector<unsigned> elementNodes(Type type) {
-  SmallVector<unsigned> nodes;
-  unsigned next = 1;
-  if (auto tuple = dyn_cast<TupleType>(type))
-    for (Type element : tuple.getTypes()) {
-      nodes.push_back(next);
-      next += getNumSubshapes(element);
-    }
-  return nodes;
-}
-
 /// Where the data at node `node` of `v` comes from: follows tuple,
 /// get-tuple-element and bitcast back to a parameter or a defining op.
-std::pair<Value, unsigned> origin(Value v, unsigned node) {
+std::pair<Value, unsigned> origin(const HloDataflowAnalysis &df, Value v,
+                                  unsigned node) {
   while (Operation *def = v.getDefiningOp()) {
     if (auto tuple = dyn_cast<TupleOp>(def)) {
       if (node == 0)
         break;
-      SmallVector<unsigned> nodes = elementNodes(v.getType());
+      ArrayRef<unsigned> nodes = df.getElementNodes(v.getType());
       unsigned i = llvm::upper_bound(nodes, node) - nodes.begin() - 1;
       node -= nodes[i];
       v = tuple.getDataOperands()[i];
     } else if (auto gte = dyn_cast<GetTupleElementOp>(def)) {
       Value t = gte.getDataOperands()[0];
-      node += elementNodes(t.getType())[gte.getIndex()];
+      node += df.getElementNodes(t.getType())[gte.getIndex()];
       v = t;
     } else if (isa<BitcastOp>(def)) {
       v = def->getOperand(0);
@@ -87,24 +76,24 @@ std::pair<Value, unsigned> origin(Value v, unsigned node) {
 
 /// The instructions (or terminators) reading node `node` of `v` or a tuple
 /// containing it, looking through tuple, get-tuple-element and bitcast.
-void collectReaders(Value v, unsigned node,
+void collectReaders(const HloDataflowAnalysis &df, Value v, unsigned node,
                     SmallVectorImpl<std::pair<Operation *, unsigned>> &out) {
   for (OpOperand &use : v.getUses()) {
     Operation *user = use.getOwner();
     if (auto gte = dyn_cast<GetTupleElementOp>(user)) {
-      SmallVector<unsigned> nodes = elementNodes(v.getType());
+      ArrayRef<unsigned> nodes = df.getElementNodes(v.getType());
       unsigned i = gte.getIndex();
       unsigned end = nodes[i] + getNumSubshapes(gte.getType());
       if (node == 0)
-        collectReaders(gte.getResult(), 0, out); // reads all of it
+        collectReaders(df, gte.getResult(), 0, out); // reads all of it
       else if (node >= nodes[i] && node < end)
-        collectReaders(gte.getResult(), node - nodes[i], out);
+        collectReaders(df, gte.getResult(), node - nodes[i], out);
     } else if (isa<TupleOp>(user)) {
-      unsigned base =
-          elementNodes(user->getResult(0).getType())[use.getOperandNumber()];
-      collectReaders(user->getResult(0), base + node, out);
+      unsigned base = df.getElementNodes(
+          user->getResult(0).getType())[use.getOperandNumber()];
+      collectReaders(df, user->getResult(0), base + node, out);
     } else if (isa<BitcastOp>(user)) {
-      collectReaders(user->getResult(0), node, out);
+      collectReaders(df, user->getResult(0), node, out);
     } else {
       out.push_back({user, use.getOperandNumber()});
     }
@@ -177,7 +166,7 @@ private:
   /// `op` writes over it in place.
   bool readAtOrAfter(Value v, unsigned node, Operation *op) const {
     SmallVector<std::pair<Operation *, unsigned>> readers;
-    collectReaders(v, node, readers);
+    collectReaders(*dataflow, v, node, readers);
     return llvm::any_of(readers, [&](auto reader) {
       auto [user, operand] = reader;
       if (user == op)
@@ -202,9 +191,10 @@ private:
 };
 
 /// Node `node` of `v`, extracted with get-tuple-element.
-static Value extractNode(OpBuilder &b, Location loc, Value v, unsigned node) {
+static Value extractNode(const HloDataflowAnalysis &df, OpBuilder &b,
+                         Location loc, Value v, unsigned node) {
   while (node != 0) {
-    SmallVector<unsigned> nodes = elementNodes(v.getType());
+    ArrayRef<unsigned> nodes = df.getElementNodes(v.getType());
     unsigned i = llvm::upper_bound(nodes, node) - nodes.begin() - 1;
     node -= nodes[i];
     v = createInferred<GetTupleElementOp>(
@@ -217,9 +207,9 @@ void CopyInsertionPass::planWhileInit(WhileOp loop) {
   Value init = loop.getDataOperands()[0];
   DenseMap<unsigned, unsigned> first = firstLeaves(init);
   forEachLeaf(init, [&](unsigned node) {
-    auto [src, srcNode] = origin(init, node);
+    auto [src, srcNode] = origin(*dataflow, init, node);
     SmallVector<std::pair<Operation *, unsigned>> readers;
-    collectReaders(src, srcNode, readers);
+    collectReaders(*dataflow, src, srcNode, readers);
     bool later = llvm::any_of(readers, [&](auto reader) {
       Operation *user = reader.first;
       return user != loop.getOperation() &&
@@ -241,7 +231,7 @@ void CopyInsertionPass::planWhileBody(WhileOp loop) {
     BlockArgument param = body.getArgument(0);
     DenseMap<unsigned, unsigned> rootFirst = firstLeaves(root);
     forEachLeaf(root, [&](unsigned node) {
-      auto [src, srcNode] = origin(root, node);
+      auto [src, srcNode] = origin(*dataflow, root, node);
       bool need = readOnlyOrRepeated(root, node, rootFirst);
       if (src == param && srcNode != node) {
         // Another element passed through (a swap, a rotation): the root's
@@ -264,9 +254,9 @@ void CopyInsertionPass::planInPlace(Operation *op) {
     Value v = op->getOperand(operand);
     bool need = llvm::any_of(dataflow->getValueSet(v, inNode),
                              [&](unsigned id) { return readOnly(id); });
-    auto [src, srcNode] = origin(v, inNode);
+    auto [src, srcNode] = origin(*dataflow, v, inNode);
     SmallVector<std::pair<Operation *, unsigned>> readers;
-    collectReaders(src, srcNode, readers);
+    collectReaders(*dataflow, src, srcNode, readers);
     for (auto [user, number] : readers) {
       if (user == op)
         need |= number != operand;
@@ -300,7 +290,7 @@ void CopyInsertionPass::planRoot(ComputationOp comp) {
           aliased[out] = {unsigned(alias.getParameter()), unsigned(in)};
       }
   forEachLeaf(root, [&](unsigned node) {
-    auto [src, srcNode] = origin(root, node);
+    auto [src, srcNode] = origin(*dataflow, root, node);
     bool need = repeated(root, node, first);
     auto alias = aliased.find(node);
     if (alias != aliased.end()) {
@@ -330,7 +320,7 @@ Value CopyInsertionPass::deepCopy(OpBuilder &b, Location loc, Value v,
   if (!tuple)
     return createInferred<CopyOp>(b, loc, {v});
   SmallVector<Value> elements;
-  SmallVector<unsigned> nodes = elementNodes(tuple);
+  ArrayRef<unsigned> nodes = dataflow->getElementNodes(tuple);
   for (unsigned i = 0; i < tuple.size(); ++i) {
     if (Value src = early.lookup(node + nodes[i])) {
       elements.push_back(createInferred<CopyOp>(b, loc, {src}));
@@ -355,7 +345,8 @@ void CopyInsertionPass::apply() {
       Block *body = op->getBlock();
       OpBuilder start = OpBuilder::atBlockBegin(body);
       for (auto [node, paramNode] : it->second) {
-        Value leaf = extractNode(start, loc, body->getArgument(0), paramNode);
+        Value leaf =
+            extractNode(*dataflow, start, loc, body->getArgument(0), paramNode);
         early[node] = createInferred<CopyOp>(start, loc, {leaf});
         ++numCopies;
       }

@@ -121,6 +121,9 @@ public:
   const HloValue *getDefinedValue(Value value, unsigned node = 0) const;
   /// The number of nodes of `value`'s shape tree.
   unsigned getNumNodes(Value value) const;
+  /// The first node of each element of a tuple type, relative to the
+  /// tuple's node 0 (empty for other types); computed once per type.
+  ArrayRef<unsigned> getElementNodes(Type type) const;
 
   /// The (operand number, operand node, result node) pairs of an in-place
   /// instruction: its result at the result node must be written into the
