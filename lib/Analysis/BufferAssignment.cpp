@@ -7,8 +7,6 @@
 #include "IndexingAnalysisImpl.h"
 
 #include "mlir/IR/Builders.h"
-#include "llvm/ADT/DenseSet.h"
-#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::hlo;

@@ -163,6 +163,18 @@ ComputationOp HloDataflowAnalysis::getEntry() const {
   return cast_or_null<ComputationOp>(entry);
 }
 
+/// The computations a while (body, then condition), conditional (branches
+/// in order) or call runs; none for other ops.
+static SmallVector<FlatSymbolRefAttr, 2> sequentialCallees(Operation *op) {
+  if (auto w = dyn_cast<WhileOp>(op))
+    return {w.getBodyAttr(), w.getConditionAttr()};
+  if (auto c = dyn_cast<ConditionalOp>(op))
+    return SmallVector<FlatSymbolRefAttr, 2>(c.getBranches());
+  if (auto call = dyn_cast<CallOp>(op))
+    return {call.getToApplyAttr()};
+  return {};
+}
+
 void HloDataflowAnalysis::collectComputations(ModuleOp module) {
   for (auto comp : module.getOps<ComputationOp>())
     if (comp.getEntry() && !comp.getBody().empty())
@@ -180,32 +192,16 @@ void HloDataflowAnalysis::collectComputations(ModuleOp module) {
   };
   sequential[entry] = 0;
   computations.push_back(entry);
-  for (size_t i = 0; i < computations.size(); ++i) {
-    for (Operation &op : cast<ComputationOp>(computations[i]).getOps()) {
-      if (auto w = dyn_cast<WhileOp>(op)) {
-        reach(w, w.getBodyAttr());
-        reach(w, w.getConditionAttr());
-      } else if (auto c = dyn_cast<ConditionalOp>(op)) {
-        for (FlatSymbolRefAttr branch : c.getBranches())
-          reach(c, branch);
-      } else if (auto call = dyn_cast<CallOp>(op)) {
-        reach(call, call.getToApplyAttr());
-      }
-    }
-  }
+  for (size_t i = 0; i < computations.size(); ++i)
+    for (Operation &op : cast<ComputationOp>(computations[i]).getOps())
+      for (FlatSymbolRefAttr name : sequentialCallees(&op))
+        reach(&op, name);
 }
 
 SmallVector<Operation *, 2>
 HloDataflowAnalysis::getCallees(Operation *op) const {
-  SmallVector<FlatSymbolRefAttr, 2> names;
-  if (auto w = dyn_cast<WhileOp>(op))
-    names = {w.getBodyAttr(), w.getConditionAttr()};
-  else if (auto c = dyn_cast<ConditionalOp>(op))
-    names = c.getBranches();
-  else if (auto call = dyn_cast<CallOp>(op))
-    names = {call.getToApplyAttr()};
   SmallVector<Operation *, 2> callees;
-  for (FlatSymbolRefAttr name : names)
+  for (FlatSymbolRefAttr name : sequentialCallees(op))
     if (Operation *callee =
             symbols ? symbols->lookup(name.getValue()) : nullptr;
         callee && sequential.contains(callee))

@@ -37,7 +37,6 @@
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/MapVector.h"
-#include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir::hlo {
 #define GEN_PASS_DEF_HLOGPUCOPYINSERTION

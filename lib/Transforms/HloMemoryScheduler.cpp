@@ -147,37 +147,50 @@ Order listSchedule(const ScheduleGraph &g) {
 // Post-order and DFS schedulers.
 //===----------------------------------------------------------------------===//
 
+/// Appends to `order` the nodes reached from `start` that are not visited
+/// yet, depth first, each after the nodes `pushChildren(node, stack)` pushes
+/// for it (the last pushed is visited first).
+template <typename PushChildren>
+void visitPostOrder(unsigned start, std::vector<uint8_t> &state, Order &order,
+                    PushChildren pushChildren) {
+  if (state[start] == 2) // 0 new, 1 visiting, 2 visited
+    return;
+  std::vector<unsigned> stack{start};
+  while (!stack.empty()) {
+    unsigned cur = stack.back();
+    if (state[cur] != 0) {
+      stack.pop_back();
+      if (state[cur] == 1) {
+        state[cur] = 2;
+        order.push_back(cur);
+      }
+      continue;
+    }
+    state[cur] = 1;
+    pushChildren(cur, stack);
+  }
+}
+
 /// XLA's MakeInstructionPostOrder: from each instruction without data users
 /// in turn, operands first to last, control predecessors before them.
 Order postOrder(const ScheduleGraph &g) {
   unsigned n = g.nodes.size();
-  std::vector<uint8_t> state(n, 0); // 0 new, 1 visiting, 2 visited
+  std::vector<uint8_t> state(n, 0);
   Order order;
   order.reserve(n);
-  std::vector<unsigned> stack;
   for (unsigned start = 0; start < n; ++start) {
-    if (!g.nodes[start].users.empty() || state[start] == 2)
+    if (!g.nodes[start].users.empty())
       continue;
-    stack.push_back(start);
-    while (!stack.empty()) {
-      unsigned cur = stack.back();
-      if (state[cur] != 0) {
-        stack.pop_back();
-        if (state[cur] == 1) {
-          state[cur] = 2;
-          order.push_back(cur);
-        }
-        continue;
-      }
-      state[cur] = 1;
-      const ScheduleGraph::Node &node = g.nodes[cur];
-      for (unsigned p : llvm::reverse(node.operandList))
-        if (state[p] != 2)
-          stack.push_back(p);
-      for (unsigned p : node.controlPreds)
-        if (state[p] != 2)
-          stack.push_back(p);
-    }
+    visitPostOrder(start, state, order,
+                   [&](unsigned cur, std::vector<unsigned> &stack) {
+                     const ScheduleGraph::Node &node = g.nodes[cur];
+                     for (unsigned p : llvm::reverse(node.operandList))
+                       if (state[p] != 2)
+                         stack.push_back(p);
+                     for (unsigned p : node.controlPreds)
+                       if (state[p] != 2)
+                         stack.push_back(p);
+                   });
   }
   return order;
 }
@@ -225,33 +238,20 @@ Order dfsSchedule(const ScheduleGraph &g) {
   std::vector<uint8_t> state(n, 0);
   Order order;
   order.reserve(n);
-  std::vector<unsigned> stack;
   auto visit = [&](unsigned start) {
-    if (state[start] == 2)
-      return;
-    stack.push_back(start);
-    while (!stack.empty()) {
-      unsigned cur = stack.back();
-      if (state[cur] != 0) {
-        stack.pop_back();
-        if (state[cur] == 1) {
-          state[cur] = 2;
-          order.push_back(cur);
-        }
-        continue;
-      }
-      state[cur] = 1;
-      size_t old = stack.size();
-      const ScheduleGraph::Node &node = g.nodes[cur];
-      for (unsigned p : node.operandList)
-        if (state[p] != 2)
-          stack.push_back(p);
-      for (unsigned p : node.controlPreds)
-        if (state[p] != 2)
-          stack.push_back(p);
-      std::sort(stack.begin() + old, stack.end(), before);
-      std::reverse(stack.begin() + old, stack.end());
-    }
+    visitPostOrder(start, state, order,
+                   [&](unsigned cur, std::vector<unsigned> &stack) {
+                     size_t old = stack.size();
+                     const ScheduleGraph::Node &node = g.nodes[cur];
+                     for (unsigned p : node.operandList)
+                       if (state[p] != 2)
+                         stack.push_back(p);
+                     for (unsigned p : node.controlPreds)
+                       if (state[p] != 2)
+                         stack.push_back(p);
+                     std::sort(stack.begin() + old, stack.end(), before);
+                     std::reverse(stack.begin() + old, stack.end());
+                   });
   };
   // The instructions nothing reaches the ROOT from, then the ROOT.
   for (unsigned i = 0; i < n; ++i)
