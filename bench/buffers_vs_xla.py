@@ -33,6 +33,7 @@ ALLOCATION = re.compile(r"^allocation \d+: size (\d+)(.*):$")
 TEMP_LINE = re.compile(r"^Temp bytes: (\d+) \(lower bound (\d+)\)")
 COMPUTATION = re.compile(r"^(ENTRY\s+)?%?([\w.\-]+)\s*(\(.*\))?.*\{\s*$")
 FUSED = re.compile(r"calls=%?([\w.\-]+)")
+COMMENT = re.compile(r"/\*.*?\*/")
 COPY = re.compile(r"=\s*\S.*?\s(copy|copy-start)\(")
 
 
@@ -54,6 +55,7 @@ def allocations(text):
 
 def copies(hlo_text):
     """copy / copy-start instructions outside fused computations."""
+    hlo_text = COMMENT.sub("", hlo_text)  # XLA writes /*index=5*/ in shapes
     fused = set(FUSED.findall(hlo_text))
     count, current = 0, None
     for line in hlo_text.splitlines():
