@@ -283,6 +283,7 @@ static void buildGpuOptimize(OpPassManager &pm, bool tritonSoftmax) {
   pm.addPass(createHloMemoryScheduler());
   pm.addPass(createHloLatencyHidingScheduler());
   pm.addPass(createHloGpuCopyInsertion());
+  pm.addPass(createHloSanitizeConstantNames());
   pm.addPass(createHloBufferAssignment());
 }
 

@@ -49,6 +49,27 @@ def HloGpuCopyInsertion
   ];
 }
 
+def HloSanitizeConstantNames
+    : Pass<"hlo-sanitize-constant-names", "::mlir::ModuleOp"> {
+  let summary = "Give every constant a module-unique name without `.`, `-` "
+                "or `;` (XLA's SanitizeConstantNames)";
+  let description = [{
+    A constant becomes a global of the generated code (a PTX `.global`
+    named after the instruction), and `.` and `-` would need quoting there.
+    As XLA's GPU pass does: the names of all other instructions (as the HLO
+    exporter names them) are registered first and left unchanged; then
+    every constant, in module order (fused computations too), gets its name
+    with `.`, `-` and `;` replaced by `_`, made unique in the whole module
+    the way XLA's NameUniquer with separator `_` does (a trailing `_N` is a
+    numeric suffix; a taken name gets its root's next free suffix:
+    `constant.5` -> `constant_5`, a second `constant_5` -> `constant_6` when
+    free). The new name is the instruction's location name; metadata stays.
+  }];
+  let statistics = [
+    Statistic<"numRenamed", "renamed", "Constants whose name changed">,
+  ];
+}
+
 def HloBufferAssignment
     : Pass<"hlo-buffer-assignment", "::mlir::ModuleOp"> {
   let summary = "Assign every HLO value a slice of an allocation (XLA's "
