@@ -8,6 +8,8 @@
 
 #include "mlir/IR/Builders.h"
 
+#include <map>
+
 using namespace mlir;
 using namespace mlir::hlo;
 
@@ -34,17 +36,140 @@ static void forEachPosition(const HloDataflowAnalysis &dataflow,
   }
 }
 
+/// True if every instruction reading `param` of a fused computation, and
+/// every instruction reading those, up to the root, is elementwise: the
+/// fusion reads each element of that operand only where it writes the same
+/// element of its result.
+static bool isReadElementwise(BlockArgument param) {
+  SmallVector<Value> work{param};
+  DenseSet<Operation *> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      if (isa<ReturnOp>(user))
+        continue;
+      if (!indexing::isElementwise(user) || user->getNumResults() != 1)
+        return false;
+      if (seen.insert(user).second)
+        work.push_back(user->getResult(0));
+    }
+  }
+  return true;
+}
+
 /// The operand buffers `op` may overwrite with its result (one value at
-/// node 0): an elementwise instruction whose operand has exactly the
-/// result's type reads each element before writing the same bytes.
-static SmallVector<Value> reusableOperands(Operation *op) {
+/// node 0), operands of exactly the result's type: those of an elementwise
+/// instruction, which reads each element before writing the same bytes,
+/// and those of a loop fusion that reads them only elementwise (XLA's
+/// CanShareOperandBufferWithUser).
+static SmallVector<Value> reusableOperands(Operation *op,
+                                           SymbolTable &symbols) {
   SmallVector<Value> operands;
-  if (op->getNumResults() != 1 || !indexing::isElementwise(op))
+  if (op->getNumResults() != 1)
     return operands;
-  for (Value v : cast<InstructionOpInterface>(op).getDataOperands())
-    if (v.getType() == op->getResult(0).getType())
-      operands.push_back(v);
+  Type type = op->getResult(0).getType();
+  if (indexing::isElementwise(op)) {
+    for (Value v : cast<InstructionOpInterface>(op).getDataOperands())
+      if (v.getType() == type)
+        operands.push_back(v);
+  } else if (auto fusion = dyn_cast<FusionOp>(op)) {
+    auto fused = symbols.lookup<ComputationOp>(fusion.getCalls());
+    if (fusion.getKind() != FusionKind::kLoop || !fused ||
+        fused.getBody().empty() || isa<TupleType>(type))
+      return operands;
+    for (auto [i, v] : llvm::enumerate(fusion.getDataOperands()))
+      if (v.getType() == type && i < fused.getBody().getNumArguments() &&
+          isReadElementwise(fused.getBody().getArgument(i)))
+        operands.push_back(v);
+  }
   return operands;
+}
+
+namespace {
+enum BufferKind { Parameter, Constant, Output, Temp };
+} // namespace
+
+/// Places temporaries into the allocations of outputs (one buffer each so
+/// far) where their live intervals meet no buffer already there, except
+/// where one buffer's instruction overwrites the other at the other's last
+/// read (`reuses[b]`: the buffers b's instruction may overwrite); sets
+/// `allocation` (offset 0) and `placed`.
+static void reuseOutputAllocations(ArrayRef<HloBuffer> buffers,
+                                   const HloLiveRange &liveRange,
+                                   ArrayRef<int64_t> size,
+                                   ArrayRef<BufferKind> kind,
+                                   ArrayRef<SmallVector<unsigned, 2>> reuses,
+                                   std::vector<int64_t> &allocation,
+                                   std::vector<bool> &placed) {
+  constexpr unsigned kReuseTries = 8;
+  // Per output allocation: its size and the live ranges (the hull of a
+  // buffer's values' intervals, inclusive; disjoint but for shared end
+  // points) of its buffers by start.
+  struct Target {
+    int64_t size;
+    int64_t firstStart;
+    int64_t index;
+    std::map<int64_t, std::pair<int64_t, unsigned>> busy;
+  };
+  std::vector<Target> targets;
+  for (const HloBuffer &b : buffers) {
+    if (kind[b.id] != Output)
+      continue;
+    Target &t = targets.emplace_back();
+    t.size = size[b.id];
+    t.index = allocation[b.id];
+    TimeInterval i = liveRange.getBufferInterval(b);
+    t.firstStart = i.start;
+    t.busy[i.start] = {i.end, b.id};
+  }
+  if (targets.empty())
+    return;
+  llvm::sort(targets, [](const Target &a, const Target &b) {
+    return std::make_tuple(a.size, -a.firstStart, a.index) <
+           std::make_tuple(b.size, -b.firstStart, b.index);
+  });
+  auto canReuse = [&](unsigned writer, unsigned overwritten) {
+    return llvm::is_contained(reuses[writer], overwritten);
+  };
+  // Whether buffer `id` live over `i` may join `t`: every busy interval
+  // meeting `i` either ends where `i` starts and `id` overwrites it, or
+  // starts where `i` ends and overwrites `id`.
+  auto fits = [&](const Target &t, TimeInterval i, unsigned id) {
+    auto it = t.busy.upper_bound(i.end);
+    while (it != t.busy.begin()) {
+      --it;
+      int64_t start = it->first;
+      auto [end, other] = it->second;
+      if (end < i.start)
+        return true; // so do all earlier ones
+      bool before = end == i.start && start < i.start && canReuse(id, other);
+      bool after = start == i.end && i.start < i.end && canReuse(other, id);
+      if (!before && !after)
+        return false;
+    }
+    return true;
+  };
+  SmallVector<unsigned> temps;
+  for (const HloBuffer &b : buffers)
+    if (kind[b.id] == Temp && size[b.id] > 0)
+      temps.push_back(b.id);
+  llvm::stable_sort(temps,
+                    [&](unsigned a, unsigned b) { return size[a] > size[b]; });
+  for (unsigned id : temps) {
+    TimeInterval i = liveRange.getBufferInterval(buffers[id]);
+    auto first = llvm::partition_point(
+        targets, [&](const Target &t) { return t.size < size[id]; });
+    unsigned tries = 0;
+    for (auto it = first; it != targets.end() && tries < kReuseTries;
+         ++it, ++tries) {
+      if (!fits(*it, i, id))
+        continue;
+      it->busy[i.start] = {i.end, id};
+      allocation[id] = it->index;
+      placed[id] = true;
+      break;
+    }
+  }
 }
 
 FailureOr<BufferAssignmentStats>
@@ -63,11 +188,11 @@ mlir::hlo::assignBuffers(ModuleOp module, const HloLiveRange &liveRange,
                              "first); this one has ")
              << dataflow.getCallers(comp).size() << " callers";
   ArrayRef<HloBuffer> buffers = alias.getBuffers();
+  SymbolTable symbols(module);
 
   // Sizes and kinds.
-  enum Kind { Parameter, Constant, Output, Temp };
   std::vector<int64_t> size(buffers.size(), 0);
-  std::vector<Kind> kind(buffers.size(), Temp);
+  std::vector<BufferKind> kind(buffers.size(), Temp);
   std::vector<const HloValue *> param(buffers.size(), nullptr);
   std::vector<bool> liveOut(buffers.size(), false);
   ComputationOp entry = dataflow.getEntry();
@@ -112,7 +237,7 @@ mlir::hlo::assignBuffers(ModuleOp module, const HloLiveRange &liveRange,
     };
     return key(a) < key(b);
   });
-  for (Kind k : {Constant, Output})
+  for (BufferKind k : {Constant, Output})
     for (const HloBuffer &b : buffers)
       if (kind[b.id] == k)
         order.push_back(b.id);
@@ -138,11 +263,32 @@ mlir::hlo::assignBuffers(ModuleOp module, const HloLiveRange &liveRange,
         liveOut[id] && kind[id] != Output));
   }
 
-  // Temporaries: one heap.
+  // Temporaries go first into an output allocation they fit in, when none
+  // of its buffers is live at the same time (XLA's BufferAssigner reuses
+  // allocations so before it packs the rest into the heap): larger
+  // temporaries first, into the smallest such allocation (among equal
+  // sizes, the one whose output is defined latest), trying at most
+  // kReuseTries allocations per temporary so that the cost stays n log n.
+  std::vector<SmallVector<unsigned, 2>> reuses(buffers.size());
+  for (const HloBuffer &b : buffers) {
+    if (b.values.size() != 1)
+      continue;
+    const HloValue &v = dataflow.getValue(b.values.front());
+    if (Operation *def = v.defined.value.getDefiningOp())
+      for (Value operand : reusableOperands(def, symbols))
+        if (const HloBuffer *ob = alias.getBufferAt(operand))
+          if (ob->id != b.id)
+            reuses[b.id].push_back(ob->id);
+  }
+  std::vector<bool> inOutput(buffers.size(), false);
+  reuseOutputAllocations(buffers, liveRange, size, kind, reuses, allocation,
+                         inOutput);
+
+  // The other temporaries: one heap.
   SmallVector<HeapBuffer> heap;
   DenseMap<unsigned, unsigned> heapIndex;
   for (const HloBuffer &b : buffers) {
-    if (kind[b.id] != Temp)
+    if (kind[b.id] != Temp || inOutput[b.id])
       continue;
     HeapBuffer &hb = heap.emplace_back();
     hb.id = b.id;
@@ -151,14 +297,9 @@ mlir::hlo::assignBuffers(ModuleOp module, const HloLiveRange &liveRange,
       TimeInterval t = liveRange.getValueInterval(id);
       hb.intervals.push_back({t.start, t.end});
     }
-    if (b.values.size() == 1) {
-      const HloValue &v = dataflow.getValue(b.values.front());
-      if (Operation *def = v.defined.value.getDefiningOp())
-        for (Value operand : reusableOperands(def))
-          if (const HloBuffer *ob = alias.getBufferAt(operand))
-            if (kind[ob->id] == Temp && ob->id != b.id)
-              hb.canShareWith.push_back(ob->id);
-    }
+    for (unsigned ob : reuses[b.id])
+      if (kind[ob] == Temp && !inOutput[ob])
+        hb.canShareWith.push_back(ob);
     heapIndex[b.id] = heap.size() - 1;
   }
   HeapSimulatorOptions heapOptions;
@@ -234,6 +375,7 @@ std::string mlir::hlo::checkBufferAssignment(ModuleOp module) {
   HloDataflowAnalysis dataflow(module);
   HloAliasAnalysis alias(dataflow);
   HloLiveRange liveRange(alias);
+  SymbolTable symbols(module);
   auto allocations = module->getAttrOfType<ArrayAttr>(kAllocations);
   if (!allocations) {
     os << "the module has no buffer assignment\n";
@@ -276,7 +418,7 @@ std::string mlir::hlo::checkBufferAssignment(ModuleOp module) {
       same.push_back({b.values[i - 1], b.values[i]});
   for (const HloValue &v : dataflow.getValues())
     if (Operation *def = v.defined.value.getDefiningOp())
-      for (Value operand : reusableOperands(def))
+      for (Value operand : reusableOperands(def, symbols))
         for (unsigned id : dataflow.getValueSet(operand))
           mayShare.push_back({id, v.id});
   for (auto [i, group] : llvm::enumerate(placed)) {

@@ -84,10 +84,14 @@ LogicalResult print(ModuleOp module, raw_ostream &os) {
         os << ", maybe-live-out";
       break;
     case BufferAllocationKind::Output:
-      if (!contents[alloc.getIndex()].empty()) {
+      // The live-out value's shape (temporaries may share the allocation).
+      for (const HloValue *v : contents[alloc.getIndex()]) {
+        if (!v->liveOut)
+          continue;
         os << ", output shape is |";
-        printHloShape(os, contents[alloc.getIndex()].front()->type);
+        printHloShape(os, v->type);
         os << "|";
+        break;
       }
       os << ", maybe-live-out";
       break;

@@ -149,8 +149,13 @@ int64_t ScheduleGraph::peakBytes(ArrayRef<unsigned> order) const {
   for (int64_t t = 0; t < n; ++t)
     time[order[t]] = t + 1;
   std::vector<int64_t> start(buffers.size(), n + 1), end(buffers.size(), 0);
+  // A live-out buffer gets an allocation of its own (it is not packed with
+  // the temporaries), so it costs its bytes over the whole computation
+  // whatever the order: counting it from its definition only would favour
+  // orders that compute the outputs last and keep every temporary alive
+  // until then.
   for (unsigned b = 0, e = buffers.size(); b < e; ++b) {
-    if (buffers[b].atParameter)
+    if (buffers[b].atParameter || buffers[b].liveOut)
       start[b] = 0;
     if (buffers[b].liveOut)
       end[b] = n + 1;

@@ -61,7 +61,8 @@ struct ScheduleGraph {
 
   /// Peak over `order` (node ids) of the bytes of the buffers live at once
   /// (constants left out): a buffer lives from its first position (a parameter:
-  /// the start) to its last read (the ROOT's: the end), both included.
+  /// the start) to its last read (the ROOT's: the end), both included; a
+  /// live-out buffer from the start to the end (its allocation is its own).
   int64_t peakBytes(ArrayRef<unsigned> order) const;
 
   /// The instruction name (its location's name), for tie breaks.
