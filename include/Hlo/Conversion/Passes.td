@@ -1,0 +1,80 @@
+//===- Passes.td - hlo to kernels and thunks ---------------*- tablegen -*-===//
+//
+// Conversions out of the hlo dialect: fusions to `gpu.func` kernels (XLA's
+// fusion emitters), kernels to PTX and to host functions. Registered by
+// registerHloConversionPasses() (Passes.h); docs/kernels.md documents them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HLO_CONVERSION_PASSES
+#define HLO_CONVERSION_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def HloToGpu : Pass<"hlo-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Emit a gpu.func kernel for every fusion (XLA's fusion "
+                "emitters)";
+  let description = [{
+    For every fusion instruction outside fused computations, emits a kernel
+    into the module's `gpu.module @kernels` (created when missing; the
+    module becomes a `gpu.container_module`) and names it on the fusion
+    (`hlo.kernel = @kernels::@<name>`, the fusion's HLO name with `.` and
+    `-` as `_`). The kernel takes one flat memref per operand and per
+    output, over the buffer in its layout's physical order
+    (`memref<N x T>`, T the element's scalar type: pred i1, sN and uN
+    signless iN), and records its launch dimensions as `known_block_size`
+    and `known_grid_size`.
+
+    Emitters: the loop emitter (XLA's LoopFusion: kLoop fusions, one thread
+    per output element in physical order, `threads-per-block` threads per
+    block; elements generated from the root back to the parameters through
+    each instruction's output-to-input indexing map, reduces fused as loops
+    by `scf.for` over their range variables, dynamic offsets clamped as HLO
+    clamps them, pad and concatenate guarded by their map's constraints).
+    A fusion no emitter takes is an error naming it, unless
+    `allow-unsupported`, which leaves it without a kernel.
+  }];
+  let options = [
+    Option<"threadsPerBlock", "threads-per-block", "int64_t",
+           /*default=*/"128",
+           "Threads per block of loop kernels (XLA's loop emitter: 128)">,
+    Option<"allowUnsupported", "allow-unsupported", "bool",
+           /*default=*/"false",
+           "Leave fusions no emitter takes without a kernel instead of "
+           "failing">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::complex::ComplexDialect",
+    "::mlir::gpu::GPUDialect", "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+  ];
+  let statistics = [
+    Statistic<"numKernels", "kernels", "Kernels emitted">,
+    Statistic<"numUnsupported", "unsupported",
+              "Fusions left without a kernel (allow-unsupported)">,
+  ];
+}
+
+def HloGpuKernelsToHost
+    : Pass<"hlo-gpu-kernels-to-host", "::mlir::ModuleOp"> {
+  let summary = "Turn gpu.func kernels into host functions (grid and block "
+                "as loops)";
+  let description = [{
+    Every `gpu.func` kernel of the module's `gpu.module`s with known launch
+    dimensions becomes a public `func.func` of the same name and arguments
+    in the top module whose body runs the kernel's body once per block and
+    thread: nested `scf.for` loops over the grid and the block, with
+    `gpu.block_id`, `gpu.thread_id`, `gpu.block_dim` and `gpu.grid_dim`
+    replaced by the loop variables and the launch dimensions. The kernel
+    module's globals move along; emptied `gpu.module`s are erased. The
+    result runs on the CPU through the host JIT (HostJit.h), which is how
+    kernels are checked without a GPU. Kernels with barriers, shuffles or
+    workgroup memory (reduction emitters) are an error for now.
+  }];
+  let dependentDialects = [
+    "::mlir::func::FuncDialect", "::mlir::scf::SCFDialect",
+    "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+  ];
+}
+
+#endif // HLO_CONVERSION_PASSES

@@ -1,0 +1,98 @@
+//===- HloToGpu.cpp - hlo-to-gpu ------------------------------------------===//
+//
+// Emits a kernel for every fusion outside fused computations into the
+// module's `gpu.module @kernels` and names it on the fusion (`hlo.kernel`).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hlo/Conversion/FusionEmitter.h"
+#include "Hlo/Conversion/Passes.h"
+
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Translate/HloText.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+namespace mlir::hlo {
+#define GEN_PASS_DEF_HLOTOGPU
+#include "Hlo/Conversion/Passes.h.inc"
+} // namespace mlir::hlo
+
+using namespace mlir;
+using namespace mlir::hlo;
+
+namespace {
+
+/// A kernel name from an HLO instruction name: `.` and `-` become `_`
+/// (PTX identifiers), made unique in `module`.
+std::string kernelName(StringRef hloName, gpu::GPUModuleOp module) {
+  std::string base = hloName.empty() ? "fusion" : hloName.str();
+  for (char &c : base)
+    if (!llvm::isAlnum(c) && c != '_')
+      c = '_';
+  if (!llvm::isAlpha(base[0]) && base[0] != '_')
+    base = "k_" + base;
+  std::string name = base;
+  for (unsigned i = 1; SymbolTable::lookupSymbolIn(module, name); ++i)
+    name = base + "_" + std::to_string(i);
+  return name;
+}
+
+struct HloToGpuPass : hlo::impl::HloToGpuBase<HloToGpuPass> {
+  using HloToGpuBase::HloToGpuBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    // Fused computations hold no kernels of their own.
+    llvm::DenseSet<Operation *> fused;
+    module.walk([&](FusionOp f) {
+      if (Operation *c = symbols.lookup(f.getCalls()))
+        fused.insert(c);
+    });
+    SmallVector<FusionOp> fusions;
+    for (auto comp : module.getOps<ComputationOp>())
+      if (!fused.contains(comp))
+        comp.walk([&](FusionOp f) { fusions.push_back(f); });
+    if (fusions.empty())
+      return;
+
+    OpBuilder b(module.getBodyRegion());
+    b.setInsertionPointToEnd(module.getBody());
+    auto kernels = dyn_cast_or_null<gpu::GPUModuleOp>(
+        SymbolTable::lookupSymbolIn(module, "kernels"));
+    if (!kernels) {
+      kernels = gpu::GPUModuleOp::create(b, module.getLoc(), "kernels");
+      symbols.insert(kernels);
+    }
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    b.getUnitAttr());
+    DenseMap<Value, std::string> names = getHloInstructionNames(module);
+    KernelOptions options;
+    options.threadsPerBlock = threadsPerBlock;
+    for (FusionOp fusion : fusions) {
+      std::string reason;
+      if (!canEmitLoopKernel(fusion, symbols, reason)) {
+        if (allowUnsupported) {
+          ++numUnsupported;
+          continue;
+        }
+        fusion.emitError("hlo-to-gpu: no emitter takes this fusion: ")
+            << reason;
+        return signalPassFailure();
+      }
+      std::string name =
+          kernelName(names.lookup(fusion->getResult(0)), kernels);
+      FailureOr<gpu::GPUFuncOp> kernel =
+          emitLoopKernel(fusion, kernels, name, symbols, options);
+      if (failed(kernel))
+        return signalPassFailure();
+      fusion->setAttr("hlo.kernel",
+                      SymbolRefAttr::get(kernels.getSymNameAttr(),
+                                         {FlatSymbolRefAttr::get(*kernel)}));
+      ++numKernels;
+    }
+  }
+};
+
+} // namespace
