@@ -30,6 +30,9 @@ set(HLO_LIBRARY_LAYERS
   # The passes (the interpreter folds constants, the GPU cost model drives
   # fusion, buffer assignment dumps print HLO shapes).
   "MLIRHloTransforms  MLIRHlo MLIRHloAnalysis MLIRHloRuntime MLIRHloTranslate"
+  # HLO to kernels (scalar lowering, host JIT; the emitters read indexing
+  # maps). Never the interpreter: it is the oracle the tests compare with.
+  "MLIRHloConversion  MLIRHlo MLIRHloAnalysis MLIRHloIndexingMap"
 )
 
 # Every library target defined in `dir` or below (object libraries aside).

@@ -8,6 +8,8 @@
 //   --hlo-test-print-aliasing         print HLO values and buffers
 //   --hlo-test-print-fusion-benefit   print fused vs unfused times
 //   --hlo-test-simplify-indexing-maps simplify #hlo.indexing_map attributes
+//   --hlo-test-lower-scalar           scalar computations as functions of
+//                                     arith/math ops (ScalarLowering.h)
 //   --hlo-test-break-semantics        replace every hlo.add by hlo.subtract
 //                                     (a pass that changes the results, for
 //                                     the tests of --hlo-check-semantics)
@@ -31,6 +33,11 @@ inline void registerAnalysisTestPasses() {
   registerTestPrintIndexingPass();
   registerTestSimplifyIndexingMapsPass();
 }
+
+void registerTestLowerScalarPass();
+
+/// The test passes of the conversions (scalar lowering).
+inline void registerConversionTestPasses() { registerTestLowerScalarPass(); }
 
 namespace runtime {
 

@@ -344,6 +344,7 @@ int main(int argc, char **argv) {
   registerTransformsPasses();
   hlo::registerHloPasses();
   hlo::registerAnalysisTestPasses();
+  hlo::registerConversionTestPasses();
   hlo::runtime::registerSemanticsCheckTestPasses();
   hlo::registerGpuDeviceCLOptions();
   DialectRegistry registry;

@@ -1,0 +1,188 @@
+//===- HostJit.cpp - run arith/math/scf/memref functions on the host ------===//
+//
+// The lowering pipeline (upstream conversions, in this order):
+//   complex-to-standard, arith-expand, the narrow float conversions
+//   (ScalarLowering.h), math-to-libm (f32/f64 transcendental ops as libm
+//   calls: exp, log, erf, tanh, atan2, ... computed as the C library does),
+//   convert-math-to-llvm (what libm does not take: ctlz, ctpop, absi,
+//   copysign, ...), scf-to-cf, then arith, complex, cf, memref and func to
+//   LLVM and reconcile-unrealized-casts.
+// The ExecutionEngine resolves libm symbols from the process.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hlo/Conversion/HostJit.h"
+#include "Hlo/Conversion/ScalarLowering.h"
+
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/Support/TargetSelect.h"
+
+using namespace mlir;
+using namespace mlir::hlo;
+
+void mlir::hlo::registerHostJitDialects(DialectRegistry &registry) {
+  registry.insert<arith::ArithDialect, cf::ControlFlowDialect,
+                  complex::ComplexDialect, func::FuncDialect, LLVM::LLVMDialect,
+                  math::MathDialect, memref::MemRefDialect, scf::SCFDialect>();
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+}
+
+namespace {
+/// The narrow float conversions as integer ops (a pass so that it runs in
+/// the pipeline's order).
+struct ExpandNarrowFloatsPass
+    : PassWrapper<ExpandNarrowFloatsPass, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ExpandNarrowFloatsPass)
+  StringRef getArgument() const final { return "hlo-expand-narrow-floats"; }
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateNarrowFloatExpansionPatterns(patterns);
+    // No folding: it would merge an extf into the truncf built from it.
+    GreedyRewriteConfig config;
+    config.enableFolding(false);
+    if (failed(
+            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
+      signalPassFailure();
+  }
+};
+/// rsqrt(x) = 1 / sqrt(x): libm has no rsqrt.
+struct ExpandRsqrt : OpRewritePattern<math::RsqrtOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::RsqrtOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value one = arith::ConstantOp::create(
+        rewriter, loc, op.getType(), rewriter.getFloatAttr(op.getType(), 1.0));
+    Value root = math::SqrtOp::create(rewriter, loc, op.getOperand());
+    rewriter.replaceOpWithNewOp<arith::DivFOp>(op, one, root);
+    return success();
+  }
+};
+
+/// math-to-libm on the ops libm has (upstream's pass makes every math op
+/// illegal; here what libm does not take stays for math-to-llvm).
+struct MathToLibmPass : PassWrapper<MathToLibmPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MathToLibmPass)
+  StringRef getArgument() const final { return "hlo-math-to-libm"; }
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<ExpandRsqrt>(&getContext(), /*benefit=*/2);
+    populateMathToLibmConversionPatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace
+
+LogicalResult mlir::hlo::lowerToLLVMDialect(ModuleOp module) {
+  MLIRContext *ctx = module.getContext();
+  for (auto f : module.getOps<func::FuncOp>())
+    if (f.isPublic() && !f.isExternal())
+      f->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                 UnitAttr::get(ctx));
+  PassManager pm(ctx);
+  pm.addPass(createConvertComplexToStandardPass());
+  pm.addPass(std::make_unique<ExpandNarrowFloatsPass>());
+  pm.addPass(std::make_unique<MathToLibmPass>());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertComplexToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  return pm.run(module);
+}
+
+HostJit::~HostJit() = default;
+
+std::unique_ptr<HostJit> HostJit::compile(ModuleOp module, std::string &error,
+                                          const HostJitOptions &options) {
+  static bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+  OwningOpRef<ModuleOp> clone = module.clone();
+  std::string diagnostics;
+  {
+    ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &d) {
+      diagnostics += d.str() + "\n";
+      return success();
+    });
+    if (failed(lowerToLLVMDialect(*clone))) {
+      error = "lowering to the LLVM dialect failed: " + diagnostics;
+      return nullptr;
+    }
+  }
+  // Ops a conversion left (a partial conversion may leave what it cannot
+  // take): name the first.
+  {
+    Operation *left = nullptr;
+    clone->walk([&](Operation *op) {
+      if (!left && !isa<ModuleOp>(op) &&
+          !isa<LLVM::LLVMDialect>(op->getDialect()))
+        left = op;
+    });
+    if (left) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      left->print(os);
+      error = "lowering to the LLVM dialect left " + text;
+      return nullptr;
+    }
+  }
+  ExecutionEngineOptions engineOptions;
+  auto transformer = makeOptimizingTransformer(options.optLevel,
+                                               /*sizeLevel=*/0,
+                                               /*targetMachine=*/nullptr);
+  engineOptions.transformer = transformer;
+  engineOptions.jitCodeGenOptLevel =
+      static_cast<llvm::CodeGenOptLevel>(std::min(options.optLevel, 3u));
+  engineOptions.enableGDBNotificationListener = false;
+  engineOptions.enablePerfNotificationListener = false;
+  ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &d) {
+    diagnostics += d.str() + "\n";
+    return success();
+  });
+  auto engine = ExecutionEngine::create(*clone, engineOptions);
+  if (!engine) {
+    error = "JIT compilation failed: " + llvm::toString(engine.takeError()) +
+            "\n" + diagnostics;
+    return nullptr;
+  }
+  std::unique_ptr<HostJit> jit(new HostJit());
+  jit->engine = std::move(*engine);
+  return jit;
+}
+
+LogicalResult HostJit::invoke(StringRef name, MutableArrayRef<void *> args,
+                              std::string &error) {
+  if (llvm::Error e =
+          engine->invokePacked(("_mlir_ciface_" + name).str(), args)) {
+    error = llvm::toString(std::move(e));
+    return failure();
+  }
+  return success();
+}
