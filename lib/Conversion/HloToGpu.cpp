@@ -9,7 +9,6 @@
 #include "Hlo/Conversion/Passes.h"
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
-#include "Hlo/Translate/HloText.h"
 
 #include "llvm/ADT/DenseSet.h"
 
@@ -67,7 +66,6 @@ struct HloToGpuPass : hlo::impl::HloToGpuBase<HloToGpuPass> {
     }
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     b.getUnitAttr());
-    DenseMap<Value, std::string> names = getHloInstructionNames(module);
     KernelOptions options;
     options.threadsPerBlock = threadsPerBlock;
     for (FusionOp fusion : fusions) {
@@ -81,8 +79,9 @@ struct HloToGpuPass : hlo::impl::HloToGpuBase<HloToGpuPass> {
             << reason;
         return signalPassFailure();
       }
+      auto loc = dyn_cast<NameLoc>(fusion->getLoc());
       std::string name =
-          kernelName(names.lookup(fusion->getResult(0)), kernels);
+          kernelName(loc ? loc.getName().getValue() : "", kernels);
       FailureOr<gpu::GPUFuncOp> kernel =
           emitLoopKernel(fusion, kernels, name, symbols, options);
       if (failed(kernel))

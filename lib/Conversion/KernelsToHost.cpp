@@ -29,8 +29,7 @@ LogicalResult convertKernel(gpu::GPUFuncOp kernel, ModuleOp module,
   if (!block || !grid)
     return kernel.emitError("hlo-gpu-kernels-to-host: the kernel has no "
                             "known_block_size and known_grid_size");
-  if (!kernel.getBody().hasOneBlock() ||
-      kernel.getNumWorkgroupAttributions() ||
+  if (!kernel.getBody().hasOneBlock() || kernel.getNumWorkgroupAttributions() ||
       kernel.getNumPrivateAttributions())
     return kernel.emitError("hlo-gpu-kernels-to-host: only single-block "
                             "kernels without attributions are supported");
@@ -44,8 +43,8 @@ LogicalResult convertKernel(gpu::GPUFuncOp kernel, ModuleOp module,
 
   Location loc = kernel.getLoc();
   b.setInsertionPointToEnd(module.getBody());
-  auto func = func::FuncOp::create(b, loc, kernel.getName(),
-                                   kernel.getFunctionType());
+  auto func =
+      func::FuncOp::create(b, loc, kernel.getName(), kernel.getFunctionType());
   Block *entry = func.addEntryBlock();
   b.setInsertionPointToStart(entry);
   auto constant = [&](int64_t v) {
@@ -104,8 +103,8 @@ struct GpuKernelsToHostPass
     OpBuilder b(module.getContext());
     for (auto gpuModule :
          llvm::make_early_inc_range(module.getOps<gpu::GPUModuleOp>())) {
-      for (auto kernel : llvm::make_early_inc_range(
-               gpuModule.getOps<gpu::GPUFuncOp>())) {
+      for (auto kernel :
+           llvm::make_early_inc_range(gpuModule.getOps<gpu::GPUFuncOp>())) {
         if (!kernel.isKernel())
           continue;
         if (failed(convertKernel(kernel, module, b)))
@@ -126,8 +125,8 @@ struct GpuKernelsToHostPass
       auto ref = op->getAttrOfType<SymbolRefAttr>("hlo.kernel");
       if (ref && ref.getNestedReferences().size() == 1 &&
           table.lookup<func::FuncOp>(ref.getLeafReference()))
-        op->setAttr("hlo.kernel", FlatSymbolRefAttr::get(
-                                      ref.getLeafReference()));
+        op->setAttr("hlo.kernel",
+                    FlatSymbolRefAttr::get(ref.getLeafReference()));
     });
     if (module.getOps<gpu::GPUModuleOp>().empty())
       module->removeAttr(gpu::GPUDialect::getContainerModuleAttrName());

@@ -143,8 +143,7 @@ FailureOr<SmallVector<Value>> ElementGenerator::generate(Value v,
     Value offset = indexConst(0);
     for (auto [i, stride] : llvm::zip(index, strides))
       offset = arith::AddIOp::create(
-          b, loc, offset,
-          arith::MulIOp::create(b, loc, i, indexConst(stride)));
+          b, loc, offset, arith::MulIOp::create(b, loc, i, indexConst(stride)));
     Value load = memref::LoadOp::create(b, loc, params[arg.getArgNumber()],
                                         ValueRange{offset});
     return SmallVector<Value>{load};
@@ -159,8 +158,7 @@ FailureOr<SmallVector<Value>> ElementGenerator::generate(Value v,
     return SmallVector<Value>{*r};
   }
   if (auto gte = dyn_cast<GetTupleElementOp>(op)) {
-    FailureOr<SmallVector<Value>> tuple =
-        emit(gte.getDataOperands()[0], index);
+    FailureOr<SmallVector<Value>> tuple = emit(gte.getDataOperands()[0], index);
     if (failed(tuple))
       return failure();
     if (gte.getIndex() >= tuple->size())
@@ -192,7 +190,7 @@ FailureOr<SmallVector<Value>> ElementGenerator::emitConstant(ConstantOp op,
   if (!dense)
     return op->emitError("loop emitter: constant without its elements");
   Type scalar = getScalarType(type.getElementType());
-  auto scalarAttr = [&](Attribute a) -> TypedAttr {
+  auto scalarAttr = [&](Attribute a) -> Attribute {
     if (auto i = dyn_cast<IntegerAttr>(a))
       return IntegerAttr::get(scalar, i.getValue());
     return cast<TypedAttr>(a);
@@ -201,14 +199,14 @@ FailureOr<SmallVector<Value>> ElementGenerator::emitConstant(ConstantOp op,
     if (isa<ComplexType>(scalar)) {
       auto c = dense.getSplatValue<std::complex<APFloat>>();
       auto fp = cast<FloatType>(cast<ComplexType>(scalar).getElementType());
-      Value re = arith::ConstantOp::create(b, loc, fp,
-                                           FloatAttr::get(fp, c.real()));
-      Value im = arith::ConstantOp::create(b, loc, fp,
-                                           FloatAttr::get(fp, c.imag()));
+      Value re =
+          arith::ConstantOp::create(b, loc, fp, FloatAttr::get(fp, c.real()));
+      Value im =
+          arith::ConstantOp::create(b, loc, fp, FloatAttr::get(fp, c.imag()));
       return SmallVector<Value>{
           complex::CreateOp::create(b, loc, scalar, re, im)};
     }
-    TypedAttr attr = scalarAttr(dense.getSplatValue<Attribute>());
+    auto attr = cast<TypedAttr>(scalarAttr(dense.getSplatValue<Attribute>()));
     return SmallVector<Value>{arith::ConstantOp::create(b, loc, attr)};
   }
   if (isa<ComplexType>(scalar))
@@ -219,7 +217,8 @@ FailureOr<SmallVector<Value>> ElementGenerator::emitConstant(ConstantOp op,
   auto memrefType = MemRefType::get({type.getNumElements()}, scalar);
   auto values = DenseElementsAttr::get(
       RankedTensorType::get({type.getNumElements()}, scalar),
-      llvm::map_to_vector(dense.getValues<Attribute>(), scalarAttr));
+      ArrayRef<Attribute>(
+          llvm::map_to_vector(dense.getValues<Attribute>(), scalarAttr)));
   std::string name = "constant_" + std::to_string(numGlobals++);
   {
     OpBuilder::InsertionGuard guard(b);
@@ -261,8 +260,8 @@ FailureOr<Value> ElementGenerator::emitIota(IotaOp op, ValueRange index) {
   return op->emitError("loop emitter: iota of ") << element;
 }
 
-Value ElementGenerator::constraintsHold(const IndexingMap &map,
-                                        ValueRange dims, ValueRange symbols) {
+Value ElementGenerator::constraintsHold(const IndexingMap &map, ValueRange dims,
+                                        ValueRange symbols) {
   Value all;
   for (auto [expr, interval] : map.getConstraints()) {
     Value v = affine::expandAffineExpr(b, loc, expr, dims, symbols);
@@ -276,9 +275,9 @@ Value ElementGenerator::constraintsHold(const IndexingMap &map,
   return all;
 }
 
-FailureOr<SmallVector<Value>>
-ElementGenerator::applyMap(const IndexingMap &map, ValueRange dims,
-                           ValueRange ranges) {
+FailureOr<SmallVector<Value>> ElementGenerator::applyMap(const IndexingMap &map,
+                                                         ValueRange dims,
+                                                         ValueRange ranges) {
   SmallVector<Value> symbolValues(ranges.begin(), ranges.end());
   for (const RuntimeVar &rv : map.getRuntimeVars()) {
     if (!rv.value)
@@ -293,11 +292,11 @@ ElementGenerator::applyMap(const IndexingMap &map, ValueRange dims,
     // HLO clamps dynamic offsets into the operand: clamp into the feasible
     // values (signed or unsigned as the offset's type says).
     Type element = getElementTypeOrSelf(rv.value.getType());
-    Value idx = element.isUnsignedInteger()
-                    ? Value(arith::IndexCastUIOp::create(
-                          b, loc, b.getIndexType(), *raw))
-                    : Value(arith::IndexCastOp::create(b, loc,
-                                                       b.getIndexType(), *raw));
+    Value idx =
+        element.isUnsignedInteger()
+            ? Value(
+                  arith::IndexCastUIOp::create(b, loc, b.getIndexType(), *raw))
+            : Value(arith::IndexCastOp::create(b, loc, b.getIndexType(), *raw));
     idx = arith::MaxSIOp::create(b, loc, idx,
                                  indexConst(rv.feasibleValues.lower));
     idx = arith::MinSIOp::create(b, loc, idx,
@@ -423,15 +422,14 @@ FailureOr<SmallVector<Value>> ElementGenerator::emitReduce(ReduceOp op,
       return emitScalarComputation(b, loc, reducer.getBody(), args);
     }
     const Interval &bound = map.getRangeVarBound(r);
-    auto forOp = scf::ForOp::create(b, loc, indexConst(bound.lower),
-                                    indexConst(bound.upper + 1),
-                                    indexConst(1), accs);
+    auto forOp =
+        scf::ForOp::create(b, loc, indexConst(bound.lower),
+                           indexConst(bound.upper + 1), indexConst(1), accs);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(forOp.getBody());
     ranges.push_back(forOp.getInductionVar());
-    FailureOr<SmallVector<Value>> next = inScope([&] {
-      return loop(r + 1, ranges, forOp.getRegionIterArgs());
-    });
+    FailureOr<SmallVector<Value>> next =
+        inScope([&] { return loop(r + 1, ranges, forOp.getRegionIterArgs()); });
     ranges.pop_back();
     if (failed(next))
       return failure();
@@ -462,7 +460,8 @@ bool mlir::hlo::canEmitLoopKernel(Operation *op, SymbolTable &symbols,
     return false;
   }
   for (Type t : op->getOperandTypes())
-    if (!isa<RankedTensorType>(t) || !cast<RankedTensorType>(t).hasStaticShape()) {
+    if (!isa<RankedTensorType>(t) ||
+        !cast<RankedTensorType>(t).hasStaticShape()) {
       reason = "an operand is not a static array";
       return false;
     }
@@ -502,16 +501,15 @@ mlir::hlo::emitLoopKernel(Operation *op, gpu::GPUModuleOp module,
   for (RankedTensorType t : outputTypes)
     argTypes.push_back(getKernelBufferType(t));
   b.setInsertionPointToEnd(module.getBody());
-  auto func = gpu::GPUFuncOp::create(b, loc, name,
-                                     b.getFunctionType(argTypes, {}));
+  auto func =
+      gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   RankedTensorType shape = outputTypes.front();
   int64_t elements = shape.getNumElements();
-  int64_t threads = std::max<int64_t>(
-      1, std::min(options.threadsPerBlock, elements));
+  int64_t threads =
+      std::max<int64_t>(1, std::min(options.threadsPerBlock, elements));
   int64_t blocks = std::max<int64_t>(1, (elements + threads - 1) / threads);
-  func.setKnownBlockSizeAttr(
-      b.getDenseI32ArrayAttr({int32_t(threads), 1, 1}));
+  func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({int32_t(threads), 1, 1}));
   func.setKnownGridSizeAttr(b.getDenseI32ArrayAttr({int32_t(blocks), 1, 1}));
 
   Block &entry = func.getBody().front();
@@ -523,9 +521,9 @@ mlir::hlo::emitLoopKernel(Operation *op, gpu::GPUModuleOp module,
       arith::MulIOp::create(b, loc, blockId,
                             arith::ConstantIndexOp::create(b, loc, threads)),
       threadId);
-  Value inBounds = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::ult, linear,
-      arith::ConstantIndexOp::create(b, loc, elements));
+  Value inBounds =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, linear,
+                            arith::ConstantIndexOp::create(b, loc, elements));
   auto ifOp = scf::IfOp::create(b, loc, inBounds, /*withElseRegion=*/false);
   gpu::ReturnOp::create(b, loc);
 

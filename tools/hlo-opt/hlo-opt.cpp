@@ -16,6 +16,8 @@
 #include "HloTestPasses.h"
 
 #include "Hlo/Analysis/GpuDeviceInfo.h"
+#include "Hlo/Conversion/Passes.h"
+#include "Hlo/Conversion/PtxPipeline.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Dialect/Hlo/HloSyntax.h"
 #include "Hlo/Runtime/SemanticsCheck.h"
@@ -55,7 +57,7 @@ using namespace llvm;
 static cl::OptionCategory hloOptCategory("hlo-opt options");
 
 namespace {
-enum class OutputFormat { Mlir, Hlo };
+enum class OutputFormat { Mlir, Hlo, Ptx };
 } // namespace
 
 static cl::opt<OutputFormat> outputFormat(
@@ -63,7 +65,10 @@ static cl::opt<OutputFormat> outputFormat(
     cl::values(clEnumValN(OutputFormat::Mlir, "mlir",
                           "MLIR assembly or bytecode (default)"),
                clEnumValN(OutputFormat::Hlo, "hlo",
-                          "HLO text (names and metadata from locations)")),
+                          "HLO text (names and metadata from locations)"),
+               clEnumValN(OutputFormat::Ptx, "ptx",
+                          "The PTX of the module's kernels (after "
+                          "--hlo-to-ptx)")),
     cl::cat(hloOptCategory));
 static cl::opt<bool> asyncSugar(
     "async-sugar",
@@ -132,13 +137,13 @@ public:
       : ScopedDiagnosticHandler(context) {
     setHandler([level, showNotes](Diagnostic &diag) -> LogicalResult {
       switch (diag.getSeverity()) {
-      case DiagnosticSeverity::Error:
+      case mlir::DiagnosticSeverity::Error:
         return failure();
-      case DiagnosticSeverity::Warning:
+      case mlir::DiagnosticSeverity::Warning:
         return success(level == VerbosityLevel::ErrorsOnly);
-      case DiagnosticSeverity::Remark:
+      case mlir::DiagnosticSeverity::Remark:
         return success(level != VerbosityLevel::ErrorsWarningsAndRemarks);
-      case DiagnosticSeverity::Note:
+      case mlir::DiagnosticSeverity::Note:
         return success(!showNotes);
       }
       return failure();
@@ -248,6 +253,17 @@ static LogicalResult performActions(raw_ostream &os, const Driver &driver,
     return failure();
 
   TimingScope outputTiming = timing.nest("Output");
+  if (outputFormat == OutputFormat::Ptx) {
+    auto module = dyn_cast<ModuleOp>(*op);
+    FailureOr<std::string> ptx =
+        module ? hlo::getPtx(module)
+               : FailureOr<std::string>(op.get()->emitError(
+                     "--output-format=ptx needs a builtin.module"));
+    if (failed(ptx))
+      return failure();
+    os << *ptx;
+    return success();
+  }
   if (outputFormat == OutputFormat::Hlo) {
     auto module = dyn_cast<ModuleOp>(*op);
     if (!module)
@@ -343,12 +359,19 @@ int main(int argc, char **argv) {
 
   registerTransformsPasses();
   hlo::registerHloPasses();
+  hlo::registerHloConversionPasses();
+  hlo::registerHloToPtxPipeline();
   hlo::registerAnalysisTestPasses();
   hlo::registerConversionTestPasses();
   hlo::runtime::registerSemanticsCheckTestPasses();
   hlo::registerGpuDeviceCLOptions();
   DialectRegistry registry;
   registry.insert<hlo::HloDialect, func::FuncDialect>();
+  // What the conversions produce (kernels, host functions), so that their
+  // output reads back in.
+  registry.insert<arith::ArithDialect, complex::ComplexDialect, gpu::GPUDialect,
+                  math::MathDialect, memref::MemRefDialect, scf::SCFDialect>();
+  hlo::registerPtxDialects(registry);
 
   // MlirOptMain's options: --pass-pipeline and the pass flags,
   // --split-input-file, --verify-diagnostics, --emit-bytecode, ... and the

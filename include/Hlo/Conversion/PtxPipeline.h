@@ -1,0 +1,47 @@
+//===- PtxPipeline.h - fusions to PTX ---------------------------*- C++ -*-===//
+//
+// The `hlo-to-ptx` pipeline: the module's fusions as kernels (hlo-to-gpu),
+// lowered through NVVM to one PTX module by MLIR's gpu-module-to-binary.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HLO_CONVERSION_PTXPIPELINE_H
+#define HLO_CONVERSION_PTXPIPELINE_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassOptions.h"
+
+#include <string>
+
+namespace mlir {
+class DialectRegistry;
+class OpPassManager;
+
+namespace hlo {
+
+struct HloToPtxOptions : public PassPipelineOptions<HloToPtxOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("The GPU architecture (sm_80, "
+                                          "sm_90, sm_90a, sm_100)"),
+                           llvm::cl::init("sm_90")};
+  Option<int64_t> threadsPerBlock{
+      *this, "threads-per-block",
+      llvm::cl::desc("Threads per block of loop kernels"), llvm::cl::init(128)};
+  Option<bool> allowUnsupported{
+      *this, "allow-unsupported",
+      llvm::cl::desc("Leave fusions no emitter takes without a kernel"),
+      llvm::cl::init(false)};
+};
+
+/// The dialects and translations the pipeline needs in the context.
+void registerPtxDialects(DialectRegistry &registry);
+void buildHloToPtxPipeline(OpPassManager &pm, const HloToPtxOptions &options);
+void registerHloToPtxPipeline();
+
+/// The PTX text of the module's `gpu.binary` objects, in order.
+FailureOr<std::string> getPtx(ModuleOp module);
+
+} // namespace hlo
+} // namespace mlir
+
+#endif // HLO_CONVERSION_PTXPIPELINE_H

@@ -1,0 +1,103 @@
+//===- PtxPipeline.cpp - hlo-to-ptx ---------------------------------------===//
+//
+// The kernels of a module as PTX: hlo-to-gpu, then MLIR's own NVVM path
+// (nvvm-attach-target, convert-gpu-to-nvvm with bare pointers, the LLVM
+// NVPTX back end in gpu-module-to-binary{format=isa}, libdevice from the
+// CUDA toolkit), and the PTX text read back from the `gpu.binary`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hlo/Conversion/PtxPipeline.h"
+#include "Hlo/Conversion/Passes.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ComplexToLLVM/ComplexToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::hlo;
+
+void mlir::hlo::registerPtxDialects(DialectRegistry &registry) {
+  registry.insert<gpu::GPUDialect, LLVM::LLVMDialect, NVVM::NVVMDialect>();
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  registerLLVMDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+  // convert-gpu-to-nvvm lowers the kernels' other dialects through their
+  // ConvertToLLVM interfaces.
+  arith::registerConvertArithToLLVMInterface(registry);
+  cf::registerConvertControlFlowToLLVMInterface(registry);
+  registerConvertComplexToLLVMInterface(registry);
+  registerConvertFuncToLLVMInterface(registry);
+  registerConvertMathToLLVMInterface(registry);
+  registerConvertMemRefToLLVMInterface(registry);
+  index::registerConvertIndexToLLVMInterface(registry);
+  ub::registerConvertUBToLLVMInterface(registry);
+  NVVM::registerConvertGpuToNVVMInterface(registry);
+  registerConvertNVVMToLLVMInterface(registry);
+}
+
+void mlir::hlo::buildHloToPtxPipeline(OpPassManager &pm,
+                                      const HloToPtxOptions &options) {
+  HloToGpuOptions emit;
+  emit.threadsPerBlock = options.threadsPerBlock;
+  emit.allowUnsupported = options.allowUnsupported;
+  pm.addPass(createHloToGpu(emit));
+  pm.addPass(createCanonicalizerPass());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.optLevel = 3;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createSCFToControlFlowPass());
+  ConvertGpuOpsToNVVMOpsOptions nvvm;
+  nvvm.useBarePtrCallConv = true;
+  kernels.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = "isa";
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
+void mlir::hlo::registerHloToPtxPipeline() {
+  PassPipelineRegistration<HloToPtxOptions>(
+      "hlo-to-ptx",
+      "The module's fusions as kernels in one PTX module (hlo-to-gpu, then "
+      "MLIR's NVVM path to PTX); write it with --output-format=ptx",
+      buildHloToPtxPipeline);
+}
+
+FailureOr<std::string> mlir::hlo::getPtx(ModuleOp module) {
+  std::string ptx;
+  bool found = false;
+  for (auto binary : module.getOps<gpu::BinaryOp>()) {
+    for (Attribute object : binary.getObjects()) {
+      auto obj = dyn_cast<gpu::ObjectAttr>(object);
+      if (!obj || obj.getFormat() != gpu::CompilationTarget::Assembly)
+        continue;
+      ptx += obj.getObject().getValue().str();
+      found = true;
+    }
+  }
+  if (!found)
+    return module.emitError("no PTX in the module (run hlo-to-ptx)");
+  return ptx;
+}
