@@ -105,9 +105,10 @@ private:
   /// error) for runtime variables that cannot be generated.
   FailureOr<SmallVector<Value>> applyMap(const IndexingMap &map,
                                          ValueRange dims, ValueRange ranges);
-  /// The conjunction of `map`'s constraints at `dims` (null: none).
+  /// The conjunction of `map`'s domain (where narrower than `shape`) and
+  /// constraints at `dims` (null: always true).
   Value constraintsHold(const IndexingMap &map, ValueRange dims,
-                        ValueRange symbols);
+                        ValueRange symbols, ArrayRef<int64_t> shape);
   Value indexConst(int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v);
   }
@@ -261,17 +262,28 @@ FailureOr<Value> ElementGenerator::emitIota(IotaOp op, ValueRange index) {
 }
 
 Value ElementGenerator::constraintsHold(const IndexingMap &map, ValueRange dims,
-                                        ValueRange symbols) {
+                                        ValueRange symbols,
+                                        ArrayRef<int64_t> shape) {
   Value all;
-  for (auto [expr, interval] : map.getConstraints()) {
-    Value v = affine::expandAffineExpr(b, loc, expr, dims, symbols);
-    Value ge = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, v,
-                                     indexConst(interval.lower));
-    Value le = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, v,
-                                     indexConst(interval.upper));
-    Value both = arith::AndIOp::create(b, loc, ge, le);
-    all = all ? arith::AndIOp::create(b, loc, all, both).getResult() : both;
-  }
+  auto add = [&](Value cond) {
+    all = all ? arith::AndIOp::create(b, loc, all, cond).getResult() : cond;
+  };
+  auto require = [&](Value v, const Interval &interval, bool lower = true,
+                     bool upper = true) {
+    if (lower)
+      add(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, v,
+                                indexConst(interval.lower)));
+    if (upper)
+      add(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, v,
+                                indexConst(interval.upper)));
+  };
+  // A domain narrower than the output (a concatenate's operand, a pad's
+  // interior) is a condition too.
+  for (auto [d, bound] : llvm::enumerate(map.getDimBounds()))
+    if (d < shape.size() && (bound.lower > 0 || bound.upper < shape[d] - 1))
+      require(dims[d], bound, bound.lower > 0, bound.upper < shape[d] - 1);
+  for (auto [expr, interval] : map.getConstraints())
+    require(affine::expandAffineExpr(b, loc, expr, dims, symbols), interval);
   return all;
 }
 
@@ -353,7 +365,9 @@ ElementGenerator::emitDataMovement(Operation *op, ValueRange index) {
     // concatenate's last operand, a pad's padding value).
     if (k + 1 == sources.size())
       return at();
-    Value holds = constraintsHold(*s.map, index, {});
+    Value holds = constraintsHold(
+        *s.map, index, {},
+        cast<RankedTensorType>(op->getResult(0).getType()).getShape());
     if (!holds)
       return at();
     auto ifOp = scf::IfOp::create(b, loc, TypeRange{scalar}, holds,

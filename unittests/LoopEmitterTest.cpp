@@ -1,0 +1,463 @@
+//===- LoopEmitterTest.cpp - loop kernels against the interpreter ---------===//
+//
+// Random loop fusions (elementwise ops, broadcasts, transposes, reversals,
+// slices, reshapes, pads, concatenates, iotas, converts, compares and
+// selects, reduces, over f32 and s32 with random layouts) become kernels
+// (hlo-to-gpu), host functions (hlo-gpu-kernels-to-host) and JIT-compiled
+// code (HostJit.h); their results on random inputs must equal the
+// interpreter's on the same fusion: integers bit-exact, floats within a few
+// ulps.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hlo/Conversion/HostJit.h"
+#include "Hlo/Conversion/Passes.h"
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Runtime/Interpreter.h"
+#include "Hlo/Runtime/Literal.h"
+#include "Hlo/Translate/HloText.h"
+
+#include "mlir/ExecutionEngine/CRunnerUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Pass/PassManager.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <random>
+
+using namespace mlir;
+using namespace mlir::hlo;
+using namespace mlir::hlo::runtime;
+
+namespace {
+
+struct Val {
+  std::string name;
+  std::string type; // f32 or s32
+  std::vector<int64_t> shape;
+};
+
+std::string shapeText(const std::string &type,
+                      const std::vector<int64_t> &shape) {
+  std::string s = type + "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? "," : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+std::string layoutText(const std::vector<int64_t> &m2m) {
+  std::string s = "{";
+  for (size_t i = 0; i < m2m.size(); ++i)
+    s += (i ? "," : "") + std::to_string(m2m[i]);
+  return s + "}";
+}
+
+int64_t product(const std::vector<int64_t> &shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+/// A random module whose ENTRY runs one loop fusion.
+class FusionGenerator {
+public:
+  explicit FusionGenerator(std::mt19937 &rng) : rng(rng) {}
+
+  std::string generate() {
+    std::vector<int64_t> shape = randomShape();
+    int numParams = 1 + pick(3);
+    for (int i = 0; i < numParams; ++i) {
+      std::vector<int64_t> s = shape;
+      if (i > 0 && pick(3) == 0 && s.size() >= 2)
+        s.erase(s.begin() + pick(s.size())); // broadcast later
+      std::string type = pick(4) == 0 ? "s32" : "f32";
+      std::vector<int64_t> m2m = randomLayout(s.size());
+      std::string name = "p" + std::to_string(i);
+      params.push_back({name, type, s});
+      paramLayouts.push_back(m2m);
+      body += "  %" + name + " = " + shapeText(type, s) + layoutText(m2m) +
+              " parameter(" + std::to_string(i) + ")\n";
+    }
+    values = params;
+    int steps = 2 + pick(6);
+    for (int i = 0; i < steps; ++i)
+      step();
+    // The root: the last value, converted to f32 for a single output type.
+    Val root = values.back();
+    std::vector<int64_t> m2m = randomLayout(root.shape.size());
+    std::string rootType = shapeText(root.type, root.shape) + layoutText(m2m);
+    body += "  ROOT %root = " + rootType + " copy(%" + root.name + ")\n";
+
+    std::string text = "HloModule random\n\n";
+    text += "%add_f32 (a: f32[], b: f32[]) -> f32[] {\n  %a = f32[] "
+            "parameter(0)\n  %b = f32[] parameter(1)\n  ROOT %s = f32[] "
+            "add(%a, %b)\n}\n\n";
+    text += "%max_s32 (a: s32[], b: s32[]) -> s32[] {\n  %a = s32[] "
+            "parameter(0)\n  %b = s32[] parameter(1)\n  ROOT %s = s32[] "
+            "maximum(%a, %b)\n}\n\n";
+    std::string paramList, operands, entryParams;
+    for (size_t i = 0; i < params.size(); ++i) {
+      std::string t = shapeText(params[i].type, params[i].shape) +
+                      layoutText(paramLayouts[i]);
+      paramList += (i ? ", " : "") + params[i].name + ": " + t;
+      operands += (i ? ", " : "") + ("%x" + std::to_string(i));
+      entryParams += "  %x" + std::to_string(i) + " = " + t + " parameter(" +
+                     std::to_string(i) + ")\n";
+    }
+    text +=
+        "%fused (" + paramList + ") -> " + rootType + " {\n" + body + "}\n\n";
+    text += "ENTRY %main (" + paramList + ") -> " + rootType + " {\n" +
+            entryParams + "  ROOT %fusion = " + rootType + " fusion(" +
+            operands + "), kind=kLoop, calls=%fused\n}\n";
+    return text;
+  }
+
+private:
+  int64_t pick(int64_t n) {
+    return std::uniform_int_distribution<int64_t>(0, n - 1)(rng);
+  }
+
+  std::vector<int64_t> randomShape() {
+    std::vector<int64_t> s(1 + pick(3));
+    for (int64_t &d : s)
+      d = 1 + pick(pick(4) == 0 ? 40 : 6);
+    return s;
+  }
+
+  std::vector<int64_t> randomLayout(size_t rank) {
+    std::vector<int64_t> m2m(rank);
+    for (size_t i = 0; i < rank; ++i)
+      m2m[i] = rank - 1 - i;
+    std::shuffle(m2m.begin(), m2m.end(), rng);
+    return m2m;
+  }
+
+  Val add(const std::string &type, std::vector<int64_t> shape,
+          const std::string &rhs) {
+    Val v{"v" + std::to_string(counter++), type, std::move(shape)};
+    body +=
+        "  %" + v.name + " = " + shapeText(v.type, v.shape) + " " + rhs + "\n";
+    values.push_back(v);
+    return v;
+  }
+
+  /// A value of `shape` and `type` (broadcast or converted when needed).
+  std::string operandLike(const Val &like) {
+    std::vector<const Val *> same;
+    for (const Val &v : values)
+      if (v.shape == like.shape)
+        same.push_back(&v);
+    const Val &v = *same[pick(same.size())];
+    if (v.type == like.type)
+      return "%" + v.name;
+    return "%" + add(like.type, v.shape, "convert(%" + v.name + ")").name;
+  }
+
+  void step() {
+    const Val a = values[pick(values.size())];
+    int64_t rank = a.shape.size();
+    switch (pick(12)) {
+    case 0: { // unary
+      static const char *f[] = {"negate", "exponential", "tanh", "abs", "sine"};
+      static const char *i[] = {"negate", "abs", "not"};
+      std::string opc = a.type == "f32" ? f[pick(5)] : i[pick(3)];
+      add(a.type, a.shape, opc + "(%" + a.name + ")");
+      break;
+    }
+    case 1:
+    case 2: { // binary
+      static const char *f[] = {"add",     "multiply", "subtract",
+                                "maximum", "minimum",  "divide"};
+      static const char *i[] = {"add",       "multiply",  "subtract", "maximum",
+                                "minimum",   "and",       "xor",      "divide",
+                                "remainder", "shift-left"};
+      std::string opc = a.type == "f32" ? f[pick(6)] : i[pick(10)];
+      add(a.type, a.shape, opc + "(%" + a.name + ", " + operandLike(a) + ")");
+      break;
+    }
+    case 3: { // broadcast: add a dimension
+      if (rank >= 3)
+        return;
+      std::vector<int64_t> shape = a.shape;
+      int64_t at = pick(rank + 1);
+      shape.insert(shape.begin() + at, 1 + pick(5));
+      std::string dims;
+      for (int64_t d = 0, k = 0; d <= rank; ++d)
+        if (d != at)
+          dims += (k++ ? "," : "") + std::to_string(d);
+      add(a.type, shape,
+          "broadcast(%" + a.name + "), dimensions={" + dims + "}");
+      break;
+    }
+    case 4: { // transpose
+      std::vector<int64_t> perm(rank);
+      for (int64_t i = 0; i < rank; ++i)
+        perm[i] = i;
+      std::shuffle(perm.begin(), perm.end(), rng);
+      std::vector<int64_t> shape(rank);
+      std::string dims;
+      for (int64_t i = 0; i < rank; ++i) {
+        shape[i] = a.shape[perm[i]];
+        dims += (i ? "," : "") + std::to_string(perm[i]);
+      }
+      add(a.type, shape,
+          "transpose(%" + a.name + "), dimensions={" + dims + "}");
+      break;
+    }
+    case 5: { // reverse
+      add(a.type, a.shape,
+          "reverse(%" + a.name + "), dimensions={" +
+              std::to_string(pick(rank)) + "}");
+      break;
+    }
+    case 6: { // slice
+      std::vector<int64_t> shape;
+      std::string spec;
+      for (int64_t d = 0; d < rank; ++d) {
+        int64_t start = pick(a.shape[d]);
+        int64_t stride = 1 + pick(2);
+        int64_t limit = start + 1 + pick(a.shape[d] - start);
+        shape.push_back((limit - start + stride - 1) / stride);
+        spec += (d ? "," : "") +
+                ("[" + std::to_string(start) + ":" + std::to_string(limit) +
+                 ":" + std::to_string(stride) + "]");
+      }
+      add(a.type, shape, "slice(%" + a.name + "), slice={" + spec + "}");
+      break;
+    }
+    case 7: { // reshape to the flat shape or a split of it
+      int64_t n = product(a.shape);
+      std::vector<int64_t> shape{n};
+      for (int64_t f = 2; f <= 4; ++f)
+        if (n % f == 0 && n > f && pick(2)) {
+          shape = {f, n / f};
+          break;
+        }
+      add(a.type, shape, "reshape(%" + a.name + ")");
+      break;
+    }
+    case 8: { // pad
+      Val zero =
+          add(a.type, {},
+              "constant(" + std::string(a.type == "f32" ? "0.5" : "7") + ")");
+      std::vector<int64_t> shape;
+      std::string spec;
+      for (int64_t d = 0; d < rank; ++d) {
+        int64_t lo = pick(3) - 1, hi = pick(3), interior = pick(2);
+        int64_t size = a.shape[d] + lo + hi + (a.shape[d] - 1) * interior;
+        if (size < 1) {
+          lo = 0;
+          size = a.shape[d] + hi + (a.shape[d] - 1) * interior;
+        }
+        shape.push_back(size);
+        spec += (d ? "x" : "") + std::to_string(lo) + "_" + std::to_string(hi) +
+                "_" + std::to_string(interior);
+      }
+      add(a.type, shape,
+          "pad(%" + a.name + ", %" + zero.name + "), padding=" + spec);
+      break;
+    }
+    case 9: { // concatenate with itself or an iota
+      int64_t dim = pick(rank);
+      std::vector<int64_t> other = a.shape;
+      other[dim] = 1 + pick(4);
+      Val iota = add("s32", other,
+                     "iota(), iota_dimension=" + std::to_string(pick(rank)));
+      std::string rhs = "%" + iota.name;
+      if (a.type != "s32")
+        rhs = "%" + add(a.type, other, "convert(" + rhs + ")").name;
+      std::vector<int64_t> shape = a.shape;
+      shape[dim] += other[dim];
+      add(a.type, shape,
+          "concatenate(%" + a.name + ", " + rhs + "), dimensions={" +
+              std::to_string(dim) + "}");
+      break;
+    }
+    case 10: { // compare and select
+      Val cmp = add("pred", a.shape,
+                    "compare(%" + a.name + ", " + operandLike(a) +
+                        "), direction=" + (pick(2) ? "LT" : "GE"));
+      add(a.type, a.shape,
+          "select(%" + cmp.name + ", %" + a.name + ", " + operandLike(a) + ")");
+      values.erase(
+          std::find_if(values.begin(), values.end(),
+                       [&](const Val &v) { return v.name == cmp.name; }));
+      break;
+    }
+    case 11: { // reduce one dimension
+      if (rank < 2)
+        return;
+      int64_t dim = pick(rank);
+      std::vector<int64_t> shape = a.shape;
+      shape.erase(shape.begin() + dim);
+      bool f = a.type == "f32";
+      Val init = add(a.type, {}, f ? "constant(0)" : "constant(-100)");
+      add(a.type, shape,
+          "reduce(%" + a.name + ", %" + init.name + "), dimensions={" +
+              std::to_string(dim) +
+              "}, to_apply=" + (f ? "%add_f32" : "%max_s32"));
+      break;
+    }
+    }
+    // Scalars (constants) are not roots or operands of arrays.
+    values.erase(std::remove_if(values.begin(), values.end(),
+                                [](const Val &v) { return v.shape.empty(); }),
+                 values.end());
+    if (values.empty())
+      values = params;
+  }
+
+  std::mt19937 &rng;
+  std::vector<Val> params, values;
+  std::vector<std::vector<int64_t>> paramLayouts;
+  std::string body;
+  int counter = 0;
+};
+
+/// An array's elements in its layout's physical order, one byte per pred,
+/// bitwidth / 8 bytes for the others.
+std::vector<uint8_t> encode(const Literal &l, RankedTensorType type,
+                            int64_t &elementBytes) {
+  elementBytes = std::max<int64_t>(1, l.getElementBitWidth() / 8);
+  int64_t n = l.getNumElements();
+  std::vector<uint8_t> bytes(n * elementBytes);
+  SmallVector<int64_t> m2m = getMinorToMajor(type);
+  ArrayRef<int64_t> shape = type.getShape();
+  std::vector<int64_t> stride(shape.size());
+  int64_t s = 1;
+  for (int64_t d : m2m) {
+    stride[d] = s;
+    s *= shape[d];
+  }
+  std::vector<int64_t> index(shape.size(), 0);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t at = 0, rest = i;
+    for (int64_t d = shape.size() - 1; d >= 0; --d) {
+      index[d] = rest % shape[d];
+      rest /= shape[d];
+      at += index[d] * stride[d];
+    }
+    APInt bits = l.getBits(i).zextOrTrunc(elementBytes * 8);
+    for (int64_t b = 0; b < elementBytes; ++b)
+      bytes[at * elementBytes + b] = bits.extractBitsAsZExtValue(8, 8 * b);
+  }
+  return bytes;
+}
+
+Literal decode(const std::vector<uint8_t> &bytes, RankedTensorType type) {
+  Literal l = Literal::array(type.getElementType(), type.getShape());
+  int64_t elementBytes = std::max<int64_t>(1, l.getElementBitWidth() / 8);
+  unsigned width = l.getElementBitWidth();
+  SmallVector<int64_t> m2m = getMinorToMajor(type);
+  ArrayRef<int64_t> shape = type.getShape();
+  std::vector<int64_t> stride(shape.size());
+  int64_t s = 1;
+  for (int64_t d : m2m) {
+    stride[d] = s;
+    s *= shape[d];
+  }
+  for (int64_t i = 0, n = l.getNumElements(); i < n; ++i) {
+    int64_t at = 0, rest = i;
+    for (int64_t d = shape.size() - 1; d >= 0; --d) {
+      at += (rest % shape[d]) * stride[d];
+      rest /= shape[d];
+    }
+    APInt bits(elementBytes * 8, 0);
+    for (int64_t b = 0; b < elementBytes; ++b)
+      bits.insertBits(uint64_t(bytes[at * elementBytes + b]), 8 * b, 8);
+    l.setBits(i, bits.zextOrTrunc(width));
+  }
+  return l;
+}
+
+bool close(double a, double b) {
+  if (std::isnan(a) || std::isnan(b))
+    return std::isnan(a) && std::isnan(b);
+  if (std::isinf(a) || std::isinf(b))
+    return a == b;
+  return std::fabs(a - b) <= 1e-5 + 1e-5 * std::fabs(b);
+}
+
+TEST(LoopEmitterTest, RandomFusionsMatchTheInterpreter) {
+  DialectRegistry registry;
+  registerHloTranslateDialects(registry);
+  registerHostJitDialects(registry);
+  MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
+  std::mt19937 rng(1312);
+  int ran = 0;
+  for (int trial = 0; trial < 150; ++trial) {
+    FusionGenerator gen(rng);
+    std::string text = gen.generate();
+    OwningOpRef<ModuleOp> module = importHloText(text, &ctx);
+    ASSERT_TRUE(module) << text;
+    std::string error;
+    FailureOr<std::vector<Literal>> args =
+        randomArguments(*module, trial, error);
+    ASSERT_TRUE(succeeded(args)) << error << "\n" << text;
+    FailureOr<Literal> expected =
+        run(*module, *args, getModuleOptions(*module), error);
+    ASSERT_TRUE(succeeded(expected)) << error << "\n" << text;
+
+    OwningOpRef<ModuleOp> kernels = module->clone();
+    PassManager pm(&ctx);
+    pm.addPass(createHloToGpu());
+    pm.addPass(createHloGpuKernelsToHost());
+    ASSERT_TRUE(succeeded(pm.run(*kernels))) << text;
+    // The host functions and their globals, alone, for the JIT.
+    OpBuilder b(&ctx);
+    OwningOpRef<ModuleOp> jitModule = ModuleOp::create(b.getUnknownLoc());
+    for (Operation &op :
+         llvm::make_early_inc_range(kernels->getBody()->getOperations()))
+      if (isa<func::FuncOp, memref::GlobalOp>(op))
+        op.moveBefore(jitModule->getBody(), jitModule->getBody()->end());
+    std::unique_ptr<HostJit> jit = HostJit::compile(*jitModule, error);
+    ASSERT_TRUE(jit) << error << "\n" << text;
+
+    ComputationOp entry;
+    for (auto c : module->getOps<ComputationOp>())
+      if (c->hasAttr("entry"))
+        entry = c;
+    ASSERT_TRUE(entry);
+    std::vector<std::vector<uint8_t>> buffers;
+    for (auto [arg, literal] :
+         llvm::zip(entry.getBody().getArguments(), *args)) {
+      int64_t bytes;
+      buffers.push_back(
+          encode(literal, cast<RankedTensorType>(arg.getType()), bytes));
+    }
+    auto outType = cast<RankedTensorType>(entry.getRootValue().getType());
+    int64_t outBytes = std::max<int64_t>(1, expected->getElementBitWidth() / 8);
+    buffers.emplace_back(outType.getNumElements() * outBytes);
+    std::vector<StridedMemRefType<uint8_t, 1>> descs(buffers.size());
+    std::vector<void *> descPtrs(buffers.size());
+    SmallVector<void *> callArgs;
+    for (size_t i = 0; i < buffers.size(); ++i) {
+      int64_t n = int64_t(buffers[i].size()); // sizes are not read
+      descs[i] = {buffers[i].data(), buffers[i].data(), 0, {n}, {1}};
+      descPtrs[i] = &descs[i];
+      callArgs.push_back(&descPtrs[i]);
+    }
+    ASSERT_TRUE(succeeded(jit->invoke("fusion", callArgs, error)))
+        << error << "\n"
+        << text;
+    Literal got = decode(buffers.back(), outType);
+    bool isFloat = isa<FloatType>(outType.getElementType());
+    for (int64_t i = 0, n = got.getNumElements(); i < n; ++i) {
+      if (isFloat) {
+        ASSERT_TRUE(close(got.getFloat(i), expected->getFloat(i)))
+            << "element " << i << ": kernel " << got.getFloat(i)
+            << ", interpreter " << expected->getFloat(i) << "\n"
+            << text;
+      } else {
+        ASSERT_EQ(got.getInt(i), expected->getInt(i)) << "element " << i << "\n"
+                                                      << text;
+      }
+    }
+    ++ran;
+  }
+  EXPECT_EQ(ran, 150);
+}
+
+} // namespace
