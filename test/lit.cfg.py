@@ -57,6 +57,11 @@ if os.path.isdir(corpus):
 if subprocess.run([python, "-c", "from jax._src.lib import hlo"],
                   capture_output=True).returncode == 0:
     config.available_features.add("jaxlib")
+# NVIDIA's assembler checks the PTX the kernels lower to.
+ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
+if os.access(ptxas, os.X_OK):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
 # numpy (and ml_dtypes' bfloat16) for the .npy tests of hlo-run.
 if subprocess.run([python, "-c", "import numpy, ml_dtypes"],
                   capture_output=True).returncode == 0:

@@ -56,16 +56,19 @@ struct HloToGpuPass : hlo::impl::HloToGpuBase<HloToGpuPass> {
     if (fusions.empty())
       return;
 
-    OpBuilder b(module.getBodyRegion());
-    b.setInsertionPointToEnd(module.getBody());
-    auto kernels = dyn_cast_or_null<gpu::GPUModuleOp>(
+    // The kernel module, made with the first kernel.
+    gpu::GPUModuleOp kernels = dyn_cast_or_null<gpu::GPUModuleOp>(
         SymbolTable::lookupSymbolIn(module, "kernels"));
-    if (!kernels) {
+    auto getKernels = [&] {
+      if (kernels)
+        return kernels;
+      OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
       kernels = gpu::GPUModuleOp::create(b, module.getLoc(), "kernels");
       symbols.insert(kernels);
-    }
-    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
-                    b.getUnitAttr());
+      module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                      b.getUnitAttr());
+      return kernels;
+    };
     KernelOptions options;
     options.threadsPerBlock = threadsPerBlock;
     for (FusionOp fusion : fusions) {
@@ -81,7 +84,7 @@ struct HloToGpuPass : hlo::impl::HloToGpuBase<HloToGpuPass> {
       }
       auto loc = dyn_cast<NameLoc>(fusion->getLoc());
       std::string name =
-          kernelName(loc ? loc.getName().getValue() : "", kernels);
+          kernelName(loc ? loc.getName().getValue() : "", getKernels());
       FailureOr<gpu::GPUFuncOp> kernel =
           emitLoopKernel(fusion, kernels, name, symbols, options);
       if (failed(kernel))

@@ -20,8 +20,8 @@
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
-#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Pass/PassManager.h"
@@ -31,6 +31,8 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
+
+#include <cstdlib>
 
 using namespace mlir;
 using namespace mlir::hlo;
@@ -55,6 +57,15 @@ void mlir::hlo::registerPtxDialects(DialectRegistry &registry) {
   registerConvertNVVMToLLVMInterface(registry);
 }
 
+std::string mlir::hlo::getCudaToolkitPath(StringRef given) {
+  if (!given.empty())
+    return given.str();
+  for (const char *var : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"})
+    if (const char *value = std::getenv(var); value && *value)
+      return value;
+  return "/usr/local/cuda";
+}
+
 void mlir::hlo::buildHloToPtxPipeline(OpPassManager &pm,
                                       const HloToPtxOptions &options) {
   HloToGpuOptions emit;
@@ -74,6 +85,7 @@ void mlir::hlo::buildHloToPtxPipeline(OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa";
+  binary.toolkitPath = getCudaToolkitPath(options.cudaPath);
   pm.addPass(createGpuModuleToBinaryPass(binary));
 }
 

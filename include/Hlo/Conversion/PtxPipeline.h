@@ -27,11 +27,19 @@ struct HloToPtxOptions : public PassPipelineOptions<HloToPtxOptions> {
   Option<int64_t> threadsPerBlock{
       *this, "threads-per-block",
       llvm::cl::desc("Threads per block of loop kernels"), llvm::cl::init(128)};
+  Option<std::string> cudaPath{
+      *this, "cuda-path",
+      llvm::cl::desc("The CUDA toolkit, for libdevice (default: $CUDA_HOME, "
+                     "$CUDA_PATH, $CUDA_ROOT, /usr/local/cuda)"),
+      llvm::cl::init("")};
   Option<bool> allowUnsupported{
       *this, "allow-unsupported",
       llvm::cl::desc("Leave fusions no emitter takes without a kernel"),
       llvm::cl::init(false)};
 };
+
+/// `given`, or the CUDA toolkit the environment names, or /usr/local/cuda.
+std::string getCudaToolkitPath(StringRef given);
 
 /// The dialects and translations the pipeline needs in the context.
 void registerPtxDialects(DialectRegistry &registry);
