@@ -316,62 +316,6 @@ private:
   int counter = 0;
 };
 
-/// An array's elements in its layout's physical order, one byte per pred,
-/// bitwidth / 8 bytes for the others.
-std::vector<uint8_t> encode(const Literal &l, RankedTensorType type,
-                            int64_t &elementBytes) {
-  elementBytes = std::max<int64_t>(1, l.getElementBitWidth() / 8);
-  int64_t n = l.getNumElements();
-  std::vector<uint8_t> bytes(n * elementBytes);
-  SmallVector<int64_t> m2m = getMinorToMajor(type);
-  ArrayRef<int64_t> shape = type.getShape();
-  std::vector<int64_t> stride(shape.size());
-  int64_t s = 1;
-  for (int64_t d : m2m) {
-    stride[d] = s;
-    s *= shape[d];
-  }
-  std::vector<int64_t> index(shape.size(), 0);
-  for (int64_t i = 0; i < n; ++i) {
-    int64_t at = 0, rest = i;
-    for (int64_t d = shape.size() - 1; d >= 0; --d) {
-      index[d] = rest % shape[d];
-      rest /= shape[d];
-      at += index[d] * stride[d];
-    }
-    APInt bits = l.getBits(i).zextOrTrunc(elementBytes * 8);
-    for (int64_t b = 0; b < elementBytes; ++b)
-      bytes[at * elementBytes + b] = bits.extractBitsAsZExtValue(8, 8 * b);
-  }
-  return bytes;
-}
-
-Literal decode(const std::vector<uint8_t> &bytes, RankedTensorType type) {
-  Literal l = Literal::array(type.getElementType(), type.getShape());
-  int64_t elementBytes = std::max<int64_t>(1, l.getElementBitWidth() / 8);
-  unsigned width = l.getElementBitWidth();
-  SmallVector<int64_t> m2m = getMinorToMajor(type);
-  ArrayRef<int64_t> shape = type.getShape();
-  std::vector<int64_t> stride(shape.size());
-  int64_t s = 1;
-  for (int64_t d : m2m) {
-    stride[d] = s;
-    s *= shape[d];
-  }
-  for (int64_t i = 0, n = l.getNumElements(); i < n; ++i) {
-    int64_t at = 0, rest = i;
-    for (int64_t d = shape.size() - 1; d >= 0; --d) {
-      at += (rest % shape[d]) * stride[d];
-      rest /= shape[d];
-    }
-    APInt bits(elementBytes * 8, 0);
-    for (int64_t b = 0; b < elementBytes; ++b)
-      bits.insertBits(uint64_t(bytes[at * elementBytes + b]), 8 * b, 8);
-    l.setBits(i, bits.zextOrTrunc(width));
-  }
-  return l;
-}
-
 bool close(double a, double b) {
   if (std::isnan(a) || std::isnan(b))
     return std::isnan(a) && std::isnan(b);
@@ -423,9 +367,8 @@ TEST(LoopEmitterTest, RandomFusionsMatchTheInterpreter) {
     std::vector<std::vector<uint8_t>> buffers;
     for (auto [arg, literal] :
          llvm::zip(entry.getBody().getArguments(), *args)) {
-      int64_t bytes;
       buffers.push_back(
-          encode(literal, cast<RankedTensorType>(arg.getType()), bytes));
+          encodeArrayBytes(literal, cast<RankedTensorType>(arg.getType())));
     }
     auto outType = cast<RankedTensorType>(entry.getRootValue().getType());
     int64_t outBytes = std::max<int64_t>(1, expected->getElementBitWidth() / 8);
@@ -442,7 +385,7 @@ TEST(LoopEmitterTest, RandomFusionsMatchTheInterpreter) {
     ASSERT_TRUE(succeeded(jit->invoke("fusion", callArgs, error)))
         << error << "\n"
         << text;
-    Literal got = decode(buffers.back(), outType);
+    Literal got = decodeArrayBytes(buffers.back(), outType);
     bool isFloat = isa<FloatType>(outType.getElementType());
     for (int64_t i = 0, n = got.getNumElements(); i < n; ++i) {
       if (isFloat) {

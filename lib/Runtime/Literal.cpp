@@ -697,3 +697,89 @@ bool Literal::operator==(const Literal &other) const {
   }
   return true;
 }
+
+//===----------------------------------------------------------------------===//
+// Buffers
+//===----------------------------------------------------------------------===//
+
+int64_t mlir::hlo::runtime::getElementBufferBytes(Type elementType) {
+  unsigned bits = 0;
+  if (auto complex = dyn_cast<ComplexType>(elementType))
+    bits = 2 * complex.getElementType().getIntOrFloatBitWidth();
+  else
+    bits = elementType.getIntOrFloatBitWidth();
+  // Narrower than a byte: one byte each; complex: two whole parts.
+  if (isa<ComplexType>(elementType))
+    return 2 * llvm::divideCeil(bits / 2, 8);
+  return std::max<int64_t>(1, llvm::divideCeil(bits, 8));
+}
+
+/// The physical position of each element (in row-major order) of `type`.
+static std::vector<int64_t> physicalPositions(RankedTensorType type) {
+  ArrayRef<int64_t> shape = type.getShape();
+  SmallVector<int64_t> stride(shape.size());
+  int64_t s = 1;
+  for (int64_t d : getMinorToMajor(type)) {
+    stride[d] = s;
+    s *= shape[d];
+  }
+  std::vector<int64_t> positions(type.getNumElements());
+  for (int64_t i = 0, n = positions.size(); i < n; ++i) {
+    int64_t at = 0, rest = i;
+    for (int64_t d = shape.size() - 1; d >= 0; --d) {
+      at += (rest % shape[d]) * stride[d];
+      rest /= shape[d];
+    }
+    positions[i] = at;
+  }
+  return positions;
+}
+
+std::vector<uint8_t>
+mlir::hlo::runtime::encodeArrayBytes(const Literal &value,
+                                     RankedTensorType type) {
+  int64_t size = getElementBufferBytes(type.getElementType());
+  std::vector<int64_t> positions = physicalPositions(type);
+  std::vector<uint8_t> bytes(positions.size() * size);
+  bool complex = isa<ComplexType>(type.getElementType());
+  for (size_t i = 0; i < positions.size(); ++i) {
+    APInt bits = value.getBits(i);
+    if (complex) { // two parts, each in half of the element's bytes
+      unsigned part = bits.getBitWidth() / 2;
+      APInt lo = bits.trunc(part).zextOrTrunc(size * 8);
+      APInt hi = bits.lshr(part).trunc(part).zextOrTrunc(size * 8);
+      bits = lo | hi.shl(size * 4);
+    } else {
+      bits = bits.zextOrTrunc(size * 8);
+    }
+    uint8_t *at = bytes.data() + positions[i] * size;
+    for (int64_t b = 0; b < size; ++b)
+      at[b] = uint8_t(bits.extractBitsAsZExtValue(8, 8 * b));
+  }
+  return bytes;
+}
+
+Literal mlir::hlo::runtime::decodeArrayBytes(ArrayRef<uint8_t> bytes,
+                                             RankedTensorType type) {
+  Literal value = Literal::array(type.getElementType(), type.getShape());
+  int64_t size = getElementBufferBytes(type.getElementType());
+  std::vector<int64_t> positions = physicalPositions(type);
+  bool complex = isa<ComplexType>(type.getElementType());
+  for (size_t i = 0; i < positions.size(); ++i) {
+    unsigned width = value.getBits(i).getBitWidth();
+    APInt bits(size * 8, 0);
+    const uint8_t *at = bytes.data() + positions[i] * size;
+    for (int64_t b = 0; b < size; ++b)
+      bits.insertBits(uint64_t(at[b]), 8 * b, 8);
+    if (complex) {
+      unsigned part = width / 2;
+      APInt lo = bits.trunc(size * 4).zextOrTrunc(part);
+      APInt hi = bits.lshr(size * 4).trunc(size * 4).zextOrTrunc(part);
+      bits = lo.zext(width) | hi.zext(width).shl(part);
+    } else {
+      bits = bits.zextOrTrunc(width);
+    }
+    value.setBits(i, bits);
+  }
+  return value;
+}

@@ -145,7 +145,8 @@ static std::string printable(StringRef text) {
       continue;
     }
     out += "\\x";
-    out.push_back(llvm::hexdigit((static_cast<unsigned char>(c) >> 4) & 15, true));
+    out.push_back(
+        llvm::hexdigit((static_cast<unsigned char>(c) >> 4) & 15, true));
     out.push_back(llvm::hexdigit(static_cast<unsigned char>(c) & 15, true));
   }
   if (text.size() > 200)
@@ -246,7 +247,8 @@ FailureOr<NpyHeader> parseNpyHeader(StringRef bytes, std::string &error) {
     }
     headerLength = 0;
     for (int i = 3; i >= 0; --i)
-      headerLength = (headerLength << 8) | static_cast<unsigned char>(bytes[8 + i]);
+      headerLength =
+          (headerLength << 8) | static_cast<unsigned char>(bytes[8 + i]);
     headerStart = 12;
   } else {
     error = "unsupported .npy format version " + std::to_string(major) + "." +
@@ -337,7 +339,8 @@ static void storeRaw(std::string &out, uint64_t value, unsigned size) {
 
 static double bitsToDouble(uint64_t bits, const llvm::fltSemantics &sem) {
   unsigned width = llvm::APFloat::getSizeInBits(sem);
-  llvm::APFloat value(sem, llvm::APInt(width, bits & llvm::maskTrailingOnes<uint64_t>(width)));
+  llvm::APFloat value(
+      sem, llvm::APInt(width, bits & llvm::maskTrailingOnes<uint64_t>(width)));
   bool losesInfo;
   value.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
                 &losesInfo);
@@ -384,8 +387,15 @@ static uint64_t doubleToNative(double v, unsigned size) {
 
 namespace {
 /// How the elements of a file are read into an element type.
-enum class Decode { Bool, SignedInt, UnsignedInt, RawInt, NativeFloat,
-                    RawFloat, Complex };
+enum class Decode {
+  Bool,
+  SignedInt,
+  UnsignedInt,
+  RawInt,
+  NativeFloat,
+  RawFloat,
+  Complex
+};
 } // namespace
 
 /// Whether the file's dtype carries `elementType`, and how.
@@ -448,8 +458,8 @@ FailureOr<Literal> decodeNpy(StringRef bytes, RankedTensorType expected,
     return failure();
   }
 
-  Literal literal = Literal::zeros(
-      RankedTensorType::get(expected.getShape(), elementType));
+  Literal literal =
+      Literal::zeros(RankedTensorType::get(expected.getShape(), elementType));
   int64_t count = literal.getNumElements();
   uint64_t needed = static_cast<uint64_t>(count) * header.itemSize;
   uint64_t available = bytes.size() - header.dataOffset;
@@ -498,7 +508,8 @@ FailureOr<Literal> decodeNpy(StringRef bytes, RankedTensorType expected,
       literal.setFloat(to, nativeToDouble(loadRaw(p, size, bigEndian), size));
       break;
     case Decode::RawFloat:
-      literal.setFloat(to, bitsToDouble(loadRaw(p, size, bigEndian), *semantics));
+      literal.setFloat(to,
+                       bitsToDouble(loadRaw(p, size, bigEndian), *semantics));
       break;
     case Decode::Complex: {
       unsigned half = size / 2;
@@ -537,9 +548,10 @@ FailureOr<std::string> encodeNpy(const Literal &literal, std::string &error) {
     return failure();
   }
 
-  std::string dict = "{'descr': '" + descr +
-                     "', 'fortran_order': False, 'shape': " +
-                     shapeTuple(literal.getShape()) + ", }";
+  std::string dict =
+      "{'descr': '" + descr +
+      "', 'fortran_order': False, 'shape': " + shapeTuple(literal.getShape()) +
+      ", }";
   // Pad with spaces so that the data starts at a multiple of 64 bytes; the
   // header ends with '\n'.
   bool version2 = dict.size() + 1 + 10 > 65535;

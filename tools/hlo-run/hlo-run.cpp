@@ -3,6 +3,7 @@
 //   hlo-run MODULE(.hlo|.mlir) [--input a.npy ...] [--random-inputs --seed N]
 //           [--output-dir D] [--compare OTHER --atol A --rtol R]
 //           [--replicas N] [--partitions N] [--arena]
+//           [--device=interpreter|host-kernels]
 //
 // Runs the entry computation of MODULE on the reference interpreter
 // (lib/Runtime) and prints each result as an HLO literal, or writes
@@ -11,11 +12,14 @@
 // reports the largest absolute and relative difference; it fails beyond the
 // tolerance. `--arena` runs MODULE over its buffer assignment, every value
 // in its slices of one flat byte buffer (lib/Runtime/Interpreter/Arena.cpp);
-// OTHER still runs on the interpreter. Every error is `hlo-run: error: ...`
-// with exit status 1. Details: docs/runtime.md.
+// OTHER still runs on the interpreter. `--device=host-kernels` runs every
+// fusion an emitter takes by its kernel compiled for the host
+// (HostKernels.h), the rest on the interpreter. Every error is `hlo-run: error:
+// ...` with exit status 1. Details: docs/runtime.md.
 //
 //===----------------------------------------------------------------------===//
 
+#include "HostKernels.h"
 #include "Npy.h"
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
@@ -87,6 +91,23 @@ static cl::opt<std::string>
                 cl::desc("Run this module too, on the same inputs, and "
                          "compare the results"),
                 cl::value_desc("module"));
+namespace {
+enum class Device { Interpreter, HostKernels };
+} // namespace
+
+static cl::opt<Device> device(
+    "device", cl::cat(hloRunCategory),
+    cl::desc("Where MODULE runs (OTHER of --compare always runs on the "
+             "interpreter)"),
+    cl::init(Device::Interpreter),
+    cl::values(clEnumValN(Device::Interpreter, "interpreter",
+                          "The reference interpreter (default)"),
+               clEnumValN(Device::HostKernels, "host-kernels",
+                          "The interpreter, with every fusion an emitter "
+                          "takes run by its kernel compiled for the host "
+                          "(hlo-to-gpu, hlo-gpu-kernels-to-host, LLVM's "
+                          "JIT)")));
+
 static cl::opt<bool> arenaMode(
     "arena", cl::cat(hloRunCategory),
     cl::desc("Run MODULE over its buffer assignment (hlo-opt "
@@ -422,9 +443,28 @@ static InterpreterOptions getOptions(ModuleOp module) {
 static FailureOr<Literal>
 runModule(ModuleOp module, StringRef path, ArrayRef<Literal> arguments,
           ArrayRef<Literal> infeed, std::string &error,
-          RunOutputs *outputs = nullptr, bool onArena = false) {
+          RunOutputs *outputs = nullptr, bool onArena = false,
+          bool onHostKernels = false) {
   InterpreterOptions options = getOptions(module);
   options.infeed.assign(infeed.begin(), infeed.end());
+  std::unique_ptr<hlo::HostKernels> kernels;
+  if (onHostKernels) {
+    kernels = hlo::HostKernels::compile(module, error);
+    if (!kernels) {
+      error = path.str() + ": " + error;
+      return failure();
+    }
+    unsigned fusions = 0;
+    module.walk([&](hlo::FusionOp) { ++fusions; });
+    llvm::errs() << "hlo-run: note: " << path << ": "
+                 << kernels->getNumKernels() << " of " << fusions
+                 << " fusions run by their kernels on the host\n";
+    options.fusionExecutor = [&](Operation *fusion,
+                                 ArrayRef<const Literal *> operands,
+                                 std::string &message) {
+      return kernels->run(fusion, operands, message);
+    };
+  }
   FailureOr<Literal> result = failure();
   double best = INFINITY;
   for (unsigned i = 0; i < std::max(1u, unsigned(repeat)); ++i) {
@@ -461,6 +501,9 @@ static int runMain() {
     return reportError("--replicas and --partitions must be at least 1");
   if (arenaCheck && !arenaMode)
     return reportError("--arena-check needs --arena");
+  if (arenaMode && device == Device::HostKernels)
+    return reportError("--arena and --device=host-kernels do not combine "
+                       "yet");
   if (!inputPaths.empty() && randomInputs)
     return reportError("--input and --random-inputs exclude each other");
 
@@ -538,8 +581,9 @@ static int runMain() {
   }
 
   RunOutputs outputs;
-  FailureOr<Literal> result = runModule(*module, modulePath, arguments, infeed,
-                                        error, &outputs, arenaMode);
+  FailureOr<Literal> result =
+      runModule(*module, modulePath, arguments, infeed, error, &outputs,
+                arenaMode, device == Device::HostKernels);
   if (failed(result))
     return reportError(error);
 

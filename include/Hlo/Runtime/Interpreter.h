@@ -59,6 +59,7 @@
 #include "mlir/IR/BuiltinOps.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -90,6 +91,15 @@ struct InterpreterOptions {
   /// numPartitions + partition) reads deviceInfeed[d].
   std::vector<Literal> infeed;
   std::vector<std::vector<Literal>> deviceInfeed;
+  /// Runs fusions another way (hlo-run --device=host-kernels: compiled
+  /// kernels on the host): called for every fusion instruction with its
+  /// operands. A value replaces the evaluation of the fused computation;
+  /// std::nullopt leaves the fusion to the interpreter; a failure fails the
+  /// run with `error`.
+  std::function<std::optional<FailureOr<Literal>>(
+      Operation *fusion, ArrayRef<const Literal *> operands,
+      std::string &error)>
+      fusionExecutor;
 };
 
 /// What a run leaves besides its result: the values each device wrote

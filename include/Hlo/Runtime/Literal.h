@@ -25,6 +25,7 @@
 #define HLO_RUNTIME_LITERAL_H
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Types.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/APInt.h"
@@ -209,6 +210,19 @@ std::optional<SmallVector<int64_t>> getStaticShape(Type type);
 /// dimensions at their bound, unbounded ones as 0), computed without
 /// allocating; saturates at INT64_MAX.
 int64_t getStorageBytes(Type type);
+/// The elements of array `value` as the bytes of a buffer of array type
+/// `type` (the same shape and element type, any layout): in the layout's
+/// physical order, each element in the whole bytes its bit pattern takes
+/// (one per pred or narrower type, real then imaginary part for complex),
+/// little-endian; what a kernel's flat memref over the buffer reads. Tiled
+/// layouts are not supported (their tiles are ignored).
+std::vector<uint8_t> encodeArrayBytes(const Literal &value,
+                                      RankedTensorType type);
+/// The inverse: the array of `type` whose buffer holds `bytes`.
+Literal decodeArrayBytes(ArrayRef<uint8_t> bytes, RankedTensorType type);
+/// The bytes one element of `elementType` takes in such a buffer.
+int64_t getElementBufferBytes(Type elementType);
+
 /// HLO's element type spelling (`f32`, `s8`, `u4`, `pred`, `bf16`,
 /// `f8e4m3fn`, `c64`, ...).
 std::string getElementTypeName(Type elementType);

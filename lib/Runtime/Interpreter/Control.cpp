@@ -334,7 +334,16 @@ EvalResult eval::evalControlOp(Interp &interp, Operation *op,
       .Case([&](CallOp c) {
         return interp.call(op, c.getToApply(), copies(operands));
       })
-      .Case([&](FusionOp f) {
+      .Case([&](FusionOp f) -> EvalResult {
+        if (auto &executor = interp.shared.options.fusionExecutor) {
+          std::string message;
+          if (std::optional<FailureOr<Literal>> r =
+                  executor(op, operands, message)) {
+            if (failed(*r))
+              return interp.error(op, message);
+            return std::move(**r);
+          }
+        }
         return interp.call(op, f.getCalls(), copies(operands));
       })
       .Case([&](MapOp m) { return map(interp, m, operands); })

@@ -1,0 +1,106 @@
+//===- HostKernels.cpp - fusions run by their kernels on the host ---------===//
+
+#include "HostKernels.h"
+
+#include "Hlo/Conversion/HostJit.h"
+#include "Hlo/Conversion/Passes.h"
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+
+#include "mlir/ExecutionEngine/CRunnerUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Pass/PassManager.h"
+
+using namespace mlir;
+using namespace mlir::hlo;
+using runtime::Literal;
+
+HostKernels::~HostKernels() = default;
+
+std::unique_ptr<HostKernels> HostKernels::compile(ModuleOp module,
+                                                  std::string &error) {
+  MLIRContext *ctx = module.getContext();
+  DialectRegistry registry;
+  registerHostJitDialects(registry);
+  ctx->appendDialectRegistry(registry);
+  OwningOpRef<ModuleOp> clone = module.clone();
+  PassManager pm(ctx);
+  HloToGpuOptions emit;
+  emit.allowUnsupported = true;
+  pm.addPass(createHloToGpu(emit));
+  pm.addPass(createHloGpuKernelsToHost());
+  std::string diagnostics;
+  {
+    ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &d) {
+      diagnostics += d.str() + "\n";
+      return success();
+    });
+    if (failed(pm.run(*clone))) {
+      error = "the kernels could not be made: " + diagnostics;
+      return nullptr;
+    }
+  }
+  auto kernels = std::unique_ptr<HostKernels>(new HostKernels());
+  // The clone's fusions are the module's, in the same walk order.
+  SmallVector<Operation *> original, cloned;
+  module.walk([&](FusionOp f) { original.push_back(f); });
+  clone->walk([&](FusionOp f) { cloned.push_back(f); });
+  for (auto [o, c] : llvm::zip(original, cloned))
+    if (auto ref = c->getAttrOfType<FlatSymbolRefAttr>("hlo.kernel"))
+      kernels->kernelOf[o] = ref.getValue().str();
+  if (kernels->kernelOf.empty())
+    return kernels;
+  OpBuilder b(ctx);
+  OwningOpRef<ModuleOp> jitModule = ModuleOp::create(b.getUnknownLoc());
+  for (Operation &op :
+       llvm::make_early_inc_range(clone->getBody()->getOperations()))
+    if (isa<func::FuncOp, memref::GlobalOp>(op))
+      op.moveBefore(jitModule->getBody(), jitModule->getBody()->end());
+  kernels->jit = HostJit::compile(*jitModule, error);
+  if (!kernels->jit)
+    return nullptr;
+  return kernels;
+}
+
+std::optional<FailureOr<Literal>>
+HostKernels::run(Operation *fusion, ArrayRef<const Literal *> operands,
+                 std::string &error) {
+  auto it = kernelOf.find(fusion);
+  if (it == kernelOf.end())
+    return std::nullopt;
+  // One buffer per operand, then one per output (a tuple's elements).
+  std::vector<std::vector<uint8_t>> buffers;
+  for (auto [literal, type] :
+       llvm::zip(operands, getDataOperands(fusion).getTypes()))
+    buffers.push_back(
+        runtime::encodeArrayBytes(*literal, cast<RankedTensorType>(type)));
+  Type resultType = fusion->getResult(0).getType();
+  SmallVector<RankedTensorType> outputs;
+  if (auto tuple = dyn_cast<TupleType>(resultType)) {
+    for (Type t : tuple.getTypes())
+      outputs.push_back(cast<RankedTensorType>(t));
+  } else {
+    outputs.push_back(cast<RankedTensorType>(resultType));
+  }
+  for (RankedTensorType t : outputs)
+    buffers.emplace_back(t.getNumElements() *
+                         runtime::getElementBufferBytes(t.getElementType()));
+  std::vector<StridedMemRefType<uint8_t, 1>> descriptors(buffers.size());
+  std::vector<void *> pointers(buffers.size());
+  SmallVector<void *> args;
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    int64_t n = buffers[i].size();
+    descriptors[i] = {buffers[i].data(), buffers[i].data(), 0, {n}, {1}};
+    pointers[i] = &descriptors[i];
+    args.push_back(&pointers[i]);
+  }
+  if (failed(jit->invoke(it->second, args, error)))
+    return FailureOr<Literal>(failure());
+  size_t first = operands.size();
+  if (!isa<TupleType>(resultType))
+    return FailureOr<Literal>(
+        runtime::decodeArrayBytes(buffers[first], outputs.front()));
+  std::vector<Literal> elements;
+  for (auto [i, t] : llvm::enumerate(outputs))
+    elements.push_back(runtime::decodeArrayBytes(buffers[first + i], t));
+  return FailureOr<Literal>(Literal::tuple(std::move(elements)));
+}
