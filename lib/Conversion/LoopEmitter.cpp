@@ -454,6 +454,21 @@ FailureOr<SmallVector<Value>> ElementGenerator::emitReduce(ReduceOp op,
   return loop(0, ranges, inits);
 }
 
+/// The location of a kernel's ops: its name and the fusion's place in the
+/// HLO text (the fusion's other location parts, HLO metadata, mean nothing
+/// to LLVM's debug info).
+Location kernelLocation(Operation *fusion, StringRef name) {
+  Location file = UnknownLoc::get(fusion->getContext());
+  fusion->getLoc()->walk([&](Location l) {
+    if (isa<FileLineColLoc>(l)) {
+      file = l;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return NameLoc::get(StringAttr::get(fusion->getContext(), name), file);
+}
+
 } // namespace
 
 bool mlir::hlo::canEmitLoopKernel(Operation *op, SymbolTable &symbols,
@@ -508,7 +523,7 @@ mlir::hlo::emitLoopKernel(Operation *op, gpu::GPUModuleOp module,
   }
 
   OpBuilder b(op->getContext());
-  Location loc = op->getLoc();
+  Location loc = kernelLocation(op, name);
   SmallVector<Type> argTypes;
   for (Type t : fusion.getDataOperands().getTypes())
     argTypes.push_back(getKernelBufferType(t));
