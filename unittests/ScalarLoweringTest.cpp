@@ -11,7 +11,8 @@
 // results within a relative error (the complex-to-standard formulas are not
 // those of std::complex).
 //
-// Cases are grouped into one JIT module per group (one compile each).
+// Cases are grouped into one JIT module per test (one compile each), at
+// -O0 but for the integer ops (-O2).
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +34,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include "gtest/gtest.h"
@@ -410,12 +412,18 @@ protected:
       return;
     std::string error;
     auto start = std::chrono::steady_clock::now();
-    std::unique_ptr<HostJit> jit = HostJit::compile(*jitModule, error);
+    HostJitOptions options;
+    options.optLevel = optLevel;
+    std::unique_ptr<HostJit> jit = HostJit::compile(*jitModule, error, options);
     compileSeconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count();
     compiledOps += emitted.size();
     ASSERT_TRUE(jit) << error;
+    llvm::errs() << "JIT: " << emitted.size() << " ops compiled in "
+                 << llvm::format("%.3f", compileSeconds) << " s ("
+                 << llvm::format("%.1f", 1000 * compileSeconds / emitted.size())
+                 << " ms per op)\n";
     for (auto [c, i] : emitted) {
       OperandRange data = getDataOperands(c->op);
       std::vector<Buffers> bufs;
@@ -472,16 +480,24 @@ protected:
   size_t compiledOps = 0;
   size_t checkedCases = 0;
   size_t skippedCases = 0;
+  /// -O0 keeps the test fast (LLVM's optimizer takes most of the time);
+  /// the integer ops run at -O2, where poison from a missing guard would
+  /// show.
+  unsigned optLevel = 0;
 };
 
 //===----------------------------------------------------------------------===//
 // Cases.
 //===----------------------------------------------------------------------===//
 
-const char *const kInts[] = {"pred", "s8",  "s16", "s32", "s64",
-                             "u8",   "u16", "u32", "u64"};
+const char *const kInts[] = {"pred", "s4", "s8",  "s16", "s32", "s64",
+                             "u4",   "u8", "u16", "u32", "u64"};
 const char *const kFloats[] = {"f16", "bf16",     "f32",
                                "f64", "f8e4m3fn", "f8e5m2"};
+/// The other f8 variants: converts, arithmetic, compares and
+/// reduce-precision.
+const char *const kMoreF8[] = {"f8e4m3", "f8e3m4", "f8e4m3fnuz", "f8e5m2fnuz",
+                               "f8e4m3b11fnuz"};
 const char *const kComplex[] = {"c64", "c128"};
 
 std::string module(ArrayRef<std::string> operandTypes, StringRef resultType,
@@ -511,6 +527,7 @@ Case makeCase(ArrayRef<std::string> operandTypes, StringRef resultType,
 std::string complexPart(StringRef t) { return t == "c64" ? "f32" : "f64"; }
 
 TEST_F(ScalarLoweringTest, IntegerOps) {
+  optLevel = 2;
   std::vector<Case> cases;
   for (std::string t : kInts) {
     for (const char *op :
@@ -561,6 +578,38 @@ TEST_F(ScalarLoweringTest, FloatOps) {
     cases.push_back(makeCase({t, t, t}, t, "clamp"));
     if (!narrow)
       cases.push_back(makeCase({t, t}, t == "f32" ? "c64" : "c128", "complex"));
+  }
+  runCases(cases);
+  EXPECT_EQ(checkedCases + skippedCases, cases.size());
+}
+
+TEST_F(ScalarLoweringTest, MoreF8Types) {
+  std::vector<Case> cases;
+  for (std::string t : kMoreF8) {
+    for (const char *op : {"abs", "negate", "sign", "floor", "sqrt"})
+      cases.push_back(makeCase({t}, t, op));
+    cases.push_back(makeCase({t}, t, "exponential", Tol::Ulps2));
+    for (const char *op :
+         {"add", "subtract", "multiply", "divide", "maximum", "minimum"})
+      cases.push_back(makeCase({t, t}, t, op));
+    for (const char *dir : {"EQ", "LT"}) {
+      cases.push_back(makeCase({t, t}, "pred", "compare", Tol::Exact,
+                               (", direction=" + Twine(dir)).str()));
+      cases.push_back(
+          makeCase({t, t}, "pred", "compare", Tol::Exact,
+                   (", direction=" + Twine(dir) + ", type=TOTALORDER").str()));
+    }
+    for (const char *other : {"f16", "bf16", "f32", "f64", "s8", "u32", "s64",
+                              "f8e4m3fn", "f8e5m2", "pred"}) {
+      cases.push_back(makeCase({t}, other, "convert"));
+      cases.push_back(makeCase({other}, t, "convert"));
+    }
+    for (auto [e, m] :
+         std::vector<std::pair<int, int>>{{4, 3}, {5, 2}, {2, 1}, {3, 0}})
+      cases.push_back(makeCase(
+          {t}, t, "reduce-precision", Tol::Exact,
+          (", exponent_bits=" + Twine(e) + ", mantissa_bits=" + Twine(m))
+              .str()));
   }
   runCases(cases);
   EXPECT_EQ(checkedCases + skippedCases, cases.size());
@@ -628,6 +677,10 @@ TEST_F(ScalarLoweringTest, BitcastConvertAndReducePrecision) {
       for (const std::string &to : group)
         if (from != to)
           cases.push_back(makeCase({from}, to, "bitcast-convert"));
+  for (auto [f, r] : std::vector<std::pair<std::string, std::string>>{
+           {"f16", "u16"}, {"bf16", "u16"}, {"f32", "u32"}, {"f64", "u64"}})
+    for (const char *to : {"s8", "s32", "u16", "s64"})
+      cases.push_back(makeCase({f, r}, to, "stochastic-convert"));
   for (std::string t : kFloats)
     for (auto [e, m] : std::vector<std::pair<int, int>>{
              {5, 10}, {8, 7}, {4, 3}, {5, 2}, {2, 1}, {8, 0}, {11, 52}})
@@ -637,8 +690,6 @@ TEST_F(ScalarLoweringTest, BitcastConvertAndReducePrecision) {
               .str()));
   runCases(cases);
   EXPECT_EQ(checkedCases + skippedCases, cases.size());
-  llvm::errs() << "JIT: " << compiledOps << " ops compiled in "
-               << compileSeconds << " s\n";
 }
 
 /// emitScalarComputation on a reducer with a constant and a tuple root.
