@@ -124,6 +124,9 @@ std::unique_ptr<HostJit> HostJit::compile(ModuleOp module, std::string &error,
     return true;
   }();
   (void)initialized;
+  // The LLVM IR translations (in case the context's registry lacks them).
+  registerBuiltinDialectTranslation(*module.getContext());
+  registerLLVMDialectTranslation(*module.getContext());
   OwningOpRef<ModuleOp> clone = module.clone();
   std::string diagnostics;
   {
