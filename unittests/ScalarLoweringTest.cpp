@@ -33,6 +33,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -536,7 +537,7 @@ TEST_F(ScalarLoweringTest, IntegerOps) {
     for (const char *op :
          {"add", "subtract", "multiply", "divide", "remainder", "maximum",
           "minimum", "power", "and", "or", "xor", "shift-left",
-          "shift-right-arithmetic", "shift-right-logical"})
+          "shift-right-arithmetic", "shift-right-logical", "mulhi"})
       cases.push_back(makeCase({t, t}, t, op));
     for (const char *dir : {"EQ", "NE", "GE", "GT", "LE", "LT"})
       cases.push_back(makeCase({t, t}, "pred", "compare", Tol::Exact,
@@ -558,7 +559,8 @@ TEST_F(ScalarLoweringTest, FloatOps) {
     cases.push_back(makeCase({t}, "pred", "is-finite"));
     for (const char *op :
          {"exponential", "exponential-minus-one", "log", "log-plus-one", "tanh",
-          "cbrt", "sine", "cosine", "tan", "erf"})
+          "cbrt", "sine", "cosine", "tan", "erf", "acos", "acosh", "asin",
+          "asinh", "atanh", "cosh", "sinh"})
       cases.push_back(makeCase({t}, t, op, Tol::Ulps2));
     cases.push_back(makeCase({t}, t, "rsqrt", Tol::Ulps2));
     cases.push_back(makeCase({t}, t, "logistic", Tol::Ulps4));
@@ -776,4 +778,48 @@ ENTRY e {
   EXPECT_EQ(out->getBody()->getOperations().size(), 1u);
 }
 
+} // namespace
+
+namespace {
+/// The harness also takes arithmetic and math on narrow floats written
+/// directly (emulated in f32) and memrefs of them.
+TEST_F(ScalarLoweringTest, HostJitNarrowFloatArithmetic) {
+  const char *source = R"mlir(
+    func.func @f(%a: memref<4xbf16>, %b: memref<4xf16>, %c: memref<4xf8E4M3FN>) {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c1 = arith.constant 1 : index
+      scf.for %i = %c0 to %c4 step %c1 {
+        %x = memref.load %a[%i] : memref<4xbf16>
+        %s = arith.addf %x, %x : bf16
+        memref.store %s, %a[%i] : memref<4xbf16>
+        %y = memref.load %b[%i] : memref<4xf16>
+        %e = math.exp %y : f16
+        memref.store %e, %b[%i] : memref<4xf16>
+        %z = memref.load %c[%i] : memref<4xf8E4M3FN>
+        %m = arith.mulf %z, %z : f8E4M3FN
+        memref.store %m, %c[%i] : memref<4xf8E4M3FN>
+      }
+      return
+    }
+  )mlir";
+  OwningOpRef<ModuleOp> m = parseSourceString<ModuleOp>(source, &ctx);
+  ASSERT_TRUE(m) << diagnostics;
+  std::string error;
+  auto jit = HostJit::compile(*m, error);
+  ASSERT_TRUE(jit) << error;
+  // bf16 1.5 = 0x3FC0, f16 0 = 0x0000, f8E4M3FN 1.5 = 0x3C.
+  uint16_t a[4] = {0x3FC0, 0x3FC0, 0x3FC0, 0x3FC0};
+  uint16_t bv[4] = {0, 0, 0, 0};
+  uint8_t c[4] = {0x3C, 0x3C, 0x3C, 0x3C};
+  StridedMemRefType<uint16_t, 1> da{a, a, 0, {4}, {1}};
+  StridedMemRefType<uint16_t, 1> db{bv, bv, 0, {4}, {1}};
+  StridedMemRefType<uint8_t, 1> dc{c, c, 0, {4}, {1}};
+  void *pa = &da, *pb = &db, *pc = &dc;
+  SmallVector<void *> args = {&pa, &pb, &pc};
+  ASSERT_TRUE(succeeded(jit->invoke("f", args, error))) << error;
+  EXPECT_EQ(a[3], 0x4040);  // 3.0
+  EXPECT_EQ(bv[3], 0x3C00); // 1.0
+  EXPECT_EQ(c[3], 0x41);    // 2.25 = 1.001b * 2^1: exponent 8, mantissa 001
+}
 } // namespace
