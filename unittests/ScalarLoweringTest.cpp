@@ -11,7 +11,8 @@
 // results within a relative error (the complex-to-standard formulas are not
 // those of std::complex).
 //
-// Cases are grouped into one JIT module per group (one compile each).
+// Cases are grouped into one JIT module per test (one compile each), at
+// -O0 but for the integer ops (-O2).
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,7 +33,9 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include "gtest/gtest.h"
@@ -410,12 +413,18 @@ protected:
       return;
     std::string error;
     auto start = std::chrono::steady_clock::now();
-    std::unique_ptr<HostJit> jit = HostJit::compile(*jitModule, error);
+    HostJitOptions options;
+    options.optLevel = optLevel;
+    std::unique_ptr<HostJit> jit = HostJit::compile(*jitModule, error, options);
     compileSeconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count();
     compiledOps += emitted.size();
     ASSERT_TRUE(jit) << error;
+    llvm::errs() << "JIT: " << emitted.size() << " ops compiled in "
+                 << llvm::format("%.3f", compileSeconds) << " s ("
+                 << llvm::format("%.1f", 1000 * compileSeconds / emitted.size())
+                 << " ms per op)\n";
     for (auto [c, i] : emitted) {
       OperandRange data = getDataOperands(c->op);
       std::vector<Buffers> bufs;
@@ -472,16 +481,24 @@ protected:
   size_t compiledOps = 0;
   size_t checkedCases = 0;
   size_t skippedCases = 0;
+  /// -O0 keeps the test fast (LLVM's optimizer takes most of the time);
+  /// the integer ops run at -O2, where poison from a missing guard would
+  /// show.
+  unsigned optLevel = 0;
 };
 
 //===----------------------------------------------------------------------===//
 // Cases.
 //===----------------------------------------------------------------------===//
 
-const char *const kInts[] = {"pred", "s8",  "s16", "s32", "s64",
-                             "u8",   "u16", "u32", "u64"};
+const char *const kInts[] = {"pred", "s4", "s8",  "s16", "s32", "s64",
+                             "u4",   "u8", "u16", "u32", "u64"};
 const char *const kFloats[] = {"f16", "bf16",     "f32",
                                "f64", "f8e4m3fn", "f8e5m2"};
+/// The other f8 variants: converts, arithmetic, compares and
+/// reduce-precision.
+const char *const kMoreF8[] = {"f8e4m3", "f8e3m4", "f8e4m3fnuz", "f8e5m2fnuz",
+                               "f8e4m3b11fnuz"};
 const char *const kComplex[] = {"c64", "c128"};
 
 std::string module(ArrayRef<std::string> operandTypes, StringRef resultType,
@@ -511,6 +528,7 @@ Case makeCase(ArrayRef<std::string> operandTypes, StringRef resultType,
 std::string complexPart(StringRef t) { return t == "c64" ? "f32" : "f64"; }
 
 TEST_F(ScalarLoweringTest, IntegerOps) {
+  optLevel = 2;
   std::vector<Case> cases;
   for (std::string t : kInts) {
     for (const char *op :
@@ -519,7 +537,7 @@ TEST_F(ScalarLoweringTest, IntegerOps) {
     for (const char *op :
          {"add", "subtract", "multiply", "divide", "remainder", "maximum",
           "minimum", "power", "and", "or", "xor", "shift-left",
-          "shift-right-arithmetic", "shift-right-logical"})
+          "shift-right-arithmetic", "shift-right-logical", "mulhi"})
       cases.push_back(makeCase({t, t}, t, op));
     for (const char *dir : {"EQ", "NE", "GE", "GT", "LE", "LT"})
       cases.push_back(makeCase({t, t}, "pred", "compare", Tol::Exact,
@@ -541,7 +559,8 @@ TEST_F(ScalarLoweringTest, FloatOps) {
     cases.push_back(makeCase({t}, "pred", "is-finite"));
     for (const char *op :
          {"exponential", "exponential-minus-one", "log", "log-plus-one", "tanh",
-          "cbrt", "sine", "cosine", "tan", "erf"})
+          "cbrt", "sine", "cosine", "tan", "erf", "acos", "acosh", "asin",
+          "asinh", "atanh", "cosh", "sinh"})
       cases.push_back(makeCase({t}, t, op, Tol::Ulps2));
     cases.push_back(makeCase({t}, t, "rsqrt", Tol::Ulps2));
     cases.push_back(makeCase({t}, t, "logistic", Tol::Ulps4));
@@ -561,6 +580,38 @@ TEST_F(ScalarLoweringTest, FloatOps) {
     cases.push_back(makeCase({t, t, t}, t, "clamp"));
     if (!narrow)
       cases.push_back(makeCase({t, t}, t == "f32" ? "c64" : "c128", "complex"));
+  }
+  runCases(cases);
+  EXPECT_EQ(checkedCases + skippedCases, cases.size());
+}
+
+TEST_F(ScalarLoweringTest, MoreF8Types) {
+  std::vector<Case> cases;
+  for (std::string t : kMoreF8) {
+    for (const char *op : {"abs", "negate", "sign", "floor", "sqrt"})
+      cases.push_back(makeCase({t}, t, op));
+    cases.push_back(makeCase({t}, t, "exponential", Tol::Ulps2));
+    for (const char *op :
+         {"add", "subtract", "multiply", "divide", "maximum", "minimum"})
+      cases.push_back(makeCase({t, t}, t, op));
+    for (const char *dir : {"EQ", "LT"}) {
+      cases.push_back(makeCase({t, t}, "pred", "compare", Tol::Exact,
+                               (", direction=" + Twine(dir)).str()));
+      cases.push_back(
+          makeCase({t, t}, "pred", "compare", Tol::Exact,
+                   (", direction=" + Twine(dir) + ", type=TOTALORDER").str()));
+    }
+    for (const char *other : {"f16", "bf16", "f32", "f64", "s8", "u32", "s64",
+                              "f8e4m3fn", "f8e5m2", "pred"}) {
+      cases.push_back(makeCase({t}, other, "convert"));
+      cases.push_back(makeCase({other}, t, "convert"));
+    }
+    for (auto [e, m] :
+         std::vector<std::pair<int, int>>{{4, 3}, {5, 2}, {2, 1}, {3, 0}})
+      cases.push_back(makeCase(
+          {t}, t, "reduce-precision", Tol::Exact,
+          (", exponent_bits=" + Twine(e) + ", mantissa_bits=" + Twine(m))
+              .str()));
   }
   runCases(cases);
   EXPECT_EQ(checkedCases + skippedCases, cases.size());
@@ -628,6 +679,10 @@ TEST_F(ScalarLoweringTest, BitcastConvertAndReducePrecision) {
       for (const std::string &to : group)
         if (from != to)
           cases.push_back(makeCase({from}, to, "bitcast-convert"));
+  for (auto [f, r] : std::vector<std::pair<std::string, std::string>>{
+           {"f16", "u16"}, {"bf16", "u16"}, {"f32", "u32"}, {"f64", "u64"}})
+    for (const char *to : {"s8", "s32", "u16", "s64"})
+      cases.push_back(makeCase({f, r}, to, "stochastic-convert"));
   for (std::string t : kFloats)
     for (auto [e, m] : std::vector<std::pair<int, int>>{
              {5, 10}, {8, 7}, {4, 3}, {5, 2}, {2, 1}, {8, 0}, {11, 52}})
@@ -637,8 +692,6 @@ TEST_F(ScalarLoweringTest, BitcastConvertAndReducePrecision) {
               .str()));
   runCases(cases);
   EXPECT_EQ(checkedCases + skippedCases, cases.size());
-  llvm::errs() << "JIT: " << compiledOps << " ops compiled in "
-               << compileSeconds << " s\n";
 }
 
 /// emitScalarComputation on a reducer with a constant and a tuple root.
@@ -725,4 +778,48 @@ ENTRY e {
   EXPECT_EQ(out->getBody()->getOperations().size(), 1u);
 }
 
+} // namespace
+
+namespace {
+/// The harness also takes arithmetic and math on narrow floats written
+/// directly (emulated in f32) and memrefs of them.
+TEST_F(ScalarLoweringTest, HostJitNarrowFloatArithmetic) {
+  const char *source = R"mlir(
+    func.func @f(%a: memref<4xbf16>, %b: memref<4xf16>, %c: memref<4xf8E4M3FN>) {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c1 = arith.constant 1 : index
+      scf.for %i = %c0 to %c4 step %c1 {
+        %x = memref.load %a[%i] : memref<4xbf16>
+        %s = arith.addf %x, %x : bf16
+        memref.store %s, %a[%i] : memref<4xbf16>
+        %y = memref.load %b[%i] : memref<4xf16>
+        %e = math.exp %y : f16
+        memref.store %e, %b[%i] : memref<4xf16>
+        %z = memref.load %c[%i] : memref<4xf8E4M3FN>
+        %m = arith.mulf %z, %z : f8E4M3FN
+        memref.store %m, %c[%i] : memref<4xf8E4M3FN>
+      }
+      return
+    }
+  )mlir";
+  OwningOpRef<ModuleOp> m = parseSourceString<ModuleOp>(source, &ctx);
+  ASSERT_TRUE(m) << diagnostics;
+  std::string error;
+  auto jit = HostJit::compile(*m, error);
+  ASSERT_TRUE(jit) << error;
+  // bf16 1.5 = 0x3FC0, f16 0 = 0x0000, f8E4M3FN 1.5 = 0x3C.
+  uint16_t a[4] = {0x3FC0, 0x3FC0, 0x3FC0, 0x3FC0};
+  uint16_t bv[4] = {0, 0, 0, 0};
+  uint8_t c[4] = {0x3C, 0x3C, 0x3C, 0x3C};
+  StridedMemRefType<uint16_t, 1> da{a, a, 0, {4}, {1}};
+  StridedMemRefType<uint16_t, 1> db{bv, bv, 0, {4}, {1}};
+  StridedMemRefType<uint8_t, 1> dc{c, c, 0, {4}, {1}};
+  void *pa = &da, *pb = &db, *pc = &dc;
+  SmallVector<void *> args = {&pa, &pb, &pc};
+  ASSERT_TRUE(succeeded(jit->invoke("f", args, error))) << error;
+  EXPECT_EQ(a[3], 0x4040);  // 3.0
+  EXPECT_EQ(bv[3], 0x3C00); // 1.0
+  EXPECT_EQ(c[3], 0x41);    // 2.25 = 1.001b * 2^1: exponent 8, mantissa 001
+}
 } // namespace

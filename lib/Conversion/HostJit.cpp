@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -101,6 +102,14 @@ LogicalResult mlir::hlo::lowerToLLVMDialect(ModuleOp module) {
                  UnitAttr::get(ctx));
   PassManager pm(ctx);
   pm.addPass(createConvertComplexToStandardPass());
+  // Arithmetic and math on narrow floats (not emitted by the scalar
+  // lowering, which computes in f32, but by other producers) in f32 (the
+  // pass cannot name f8E4M3B11FNUZ).
+  arith::ArithEmulateUnsupportedFloatsOptions emulate;
+  emulate.sourceTypeStrs = {"f16",    "bf16",   "f8E4M3FN",   "f8E5M2",
+                            "f8E4M3", "f8E3M4", "f8E4M3FNUZ", "f8E5M2FNUZ"};
+  pm.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
+  pm.addPass(math::createMathExtendToSupportedTypes());
   pm.addPass(std::make_unique<ExpandNarrowFloatsPass>());
   pm.addPass(std::make_unique<MathToLibmPass>());
   pm.addPass(createConvertMathToLLVMPass());
@@ -124,6 +133,9 @@ std::unique_ptr<HostJit> HostJit::compile(ModuleOp module, std::string &error,
     return true;
   }();
   (void)initialized;
+  // The LLVM IR translations (in case the context's registry lacks them).
+  registerBuiltinDialectTranslation(*module.getContext());
+  registerLLVMDialectTranslation(*module.getContext());
   OwningOpRef<ModuleOp> clone = module.clone();
   std::string diagnostics;
   {

@@ -36,7 +36,7 @@ enum class Kind { Pred, Signed, Unsigned, Float, Complex, Other };
 
 Kind kindOf(Type t) {
   if (auto it = dyn_cast<IntegerType>(t)) {
-    if (it.getWidth() == 1)
+    if (it.getWidth() == 1 && it.isSignless())
       return Kind::Pred;
     return it.isUnsigned() ? Kind::Unsigned : Kind::Signed;
   }
@@ -242,12 +242,25 @@ struct Emitter {
   /// The total-order key of float bits: negative floats flip their
   /// magnitude bits, so signed integer order is the total order.
   Value totalOrderKey(Value x) {
-    Type it = b.getIntegerType(x.getType().getIntOrFloatBitWidth());
+    auto ft = cast<FloatType>(x.getType());
+    unsigned w = ft.getWidth();
+    Type it = b.getIntegerType(w);
     Value bits = arith::BitcastOp::create(b, loc, it, x);
     Value negative = cmpi(arith::CmpIPredicate::slt, bits, intConst(it, 0));
-    APInt mag = APInt::getSignedMaxValue(it.getIntOrFloatBitWidth());
+    APInt mag = APInt::getSignedMaxValue(w);
     Value flipped = arith::XOrIOp::create(b, loc, bits, intConst(it, mag));
-    return select(negative, flipped, bits);
+    Value key = select(negative, flipped, bits);
+    const llvm::fltSemantics &sem = ft.getFloatSemantics();
+    if (llvm::APFloat::getQNaN(sem).bitcastToAPInt().isSignMask()) {
+      // The NaN of an FNUZ type is the negative zero's bits; the
+      // interpreter orders it first (as -NaN), below every key: widen.
+      Type wide = b.getIntegerType(2 * w);
+      Value isNan = cmpi(arith::CmpIPredicate::eq, bits,
+                         intConst(it, APInt::getSignMask(w)));
+      key = select(isNan, intConst(wide, APInt::getSignedMinValue(2 * w)),
+                   arith::ExtSIOp::create(b, loc, wide, key));
+    }
+    return key;
   }
 
   Value compare(ComparisonDirection d, bool totalOrder, Kind kind, Value x,
@@ -463,6 +476,31 @@ struct Emitter {
     if (fk == Kind::Float)
       return floatToFloat(x, ft);
     return intToFloat(x, fk != Kind::Signed, ft);
+  }
+
+  /// stochastic-convert of float `x` to integer type `to` with random bits
+  /// `r` (an unsigned integer of width w): the magnitude rounds up when r is
+  /// below the fraction as a w-bit fixed-point number, else truncates; then
+  /// saturates as convert (NaN -> 0).
+  Value stochasticConvert(Value x, Value r, IntegerType to, bool toUnsigned) {
+    Value v = wide(x);
+    Type ft = v.getType();
+    unsigned w = r.getType().getIntOrFloatBitWidth();
+    Value whole = math::TruncOp::create(b, loc, v);
+    Value frac =
+        math::AbsFOp::create(b, loc, arith::SubFOp::create(b, loc, v, whole));
+    // frac < 1: frac * 2^w < 2^w is exact and fits w unsigned bits. A NaN
+    // fraction is made 0 (the result is 0 anyway).
+    Value scaled =
+        arith::MulFOp::create(b, loc, frac, floatConst(ft, std::ldexp(1.0, w)));
+    Value isNan = cmpf(arith::CmpFPredicate::UNO, v, v);
+    scaled = select(isNan, floatConst(ft, 0.0), scaled);
+    Value fixed = arith::FPToUIOp::create(b, loc, r.getType(), scaled);
+    Value up = cmpi(arith::CmpIPredicate::ult, r, fixed);
+    Value step = math::CopySignOp::create(b, loc, floatConst(ft, 1.0), v);
+    Value rounded =
+        select(up, arith::AddFOp::create(b, loc, whole, step), whole);
+    return floatToInt(rounded, to, toUnsigned);
   }
 
   /// reduce-precision on the bits of `x`, as the interpreter computes it.
@@ -781,6 +819,16 @@ struct Emitter {
           from.getIntOrFloatBitWidth() != to.getIntOrFloatBitWidth())
         return failure();
       return arith::BitcastOp::create(b, loc, to, operands[0]).getResult();
+    }
+    if (isa<StochasticConvertOp>(op)) {
+      Kind to = kindOf(resultType);
+      if (kindOf(elementTypeOf(data[0])) != Kind::Float ||
+          (to != Kind::Signed && to != Kind::Unsigned) ||
+          !isa<IntegerType>(operands[1].getType()))
+        return failure();
+      return stochasticConvert(operands[0], operands[1],
+                               cast<IntegerType>(getScalarType(resultType)),
+                               to == Kind::Unsigned);
     }
     if (auto rp = dyn_cast<ReducePrecisionOp>(op)) {
       if (kindOf(resultType) != Kind::Float)

@@ -54,9 +54,11 @@ public:
   static std::unique_ptr<HostJit> compile(ModuleOp module, std::string &error,
                                           const HostJitOptions &options = {});
 
-  /// Calls public function `name` with `args`: one pointer per argument (to
-  /// the scalar, or to the pointer to a memref descriptor), then one to
-  /// each result.
+  /// Calls public function `name` through its C interface with `args`: a
+  /// pointer to each argument (to the scalar, or to the pointer to a memref
+  /// descriptor), then, for a function with one result, a pointer to where
+  /// it goes. A function with several results takes first a pointer to the
+  /// pointer to a struct of them.
   LogicalResult invoke(StringRef name, MutableArrayRef<void *> args,
                        std::string &error);
 
