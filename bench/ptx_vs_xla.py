@@ -4,7 +4,7 @@
 Ours: `hlo-opt MODULE --hlo-gpu-optimize --hlo-to-ptx=allow-unsupported
 --output-format=ptx` (the fusions an emitter takes; today the loop
 emitter's). XLA: the PTX its GPU compiler writes for an H100 (xla-oracle,
-Triton GEMMs off), all of its kernels. Both through `ptxas -arch=sm_90 -v`:
+Triton GEMMs off), all of its kernels. Both through `ptxas -v` for the target each names (XLA's: sm_90a):
 per module the kernels, the largest register count, the spilled bytes, and
 the widest global load and store (bits) seen in any kernel.
 
@@ -38,7 +38,9 @@ def ptx_stats(paths):
         for m in WIDTH.finditer(text):
             lanes = int(m.group(2)[1:]) if m.group(2) else 1
             widest[m.group(1)] = max(widest[m.group(1)], lanes * int(m.group(3)))
-        p = subprocess.run([PTXAS, "-arch=sm_90", "-v", str(path), "-o",
+        target = re.search(r"^\.target\s+(\w+)", text, re.M)
+        arch = target.group(1) if target else "sm_90"
+        p = subprocess.run([PTXAS, f"-arch={arch}", "-v", str(path), "-o",
                             "/dev/null"], capture_output=True, text=True)
         if p.returncode:
             raise RuntimeError(f"ptxas rejects {path}: {p.stderr[-300:]}")

@@ -85,14 +85,30 @@ struct HloToGpuPass : hlo::impl::HloToGpuBase<HloToGpuPass> {
       auto loc = dyn_cast<NameLoc>(fusion->getLoc());
       std::string name =
           kernelName(loc ? loc.getName().getValue() : "", getKernels());
-      FailureOr<gpu::GPUFuncOp> kernel =
-          emitLoopKernel(fusion, kernels, name, symbols, options);
-      if (failed(kernel))
-        return signalPassFailure();
+      FailureOr<gpu::GPUFuncOp> kernel = failure();
+      if (allowUnsupported) {
+        // An instruction without an element generator leaves this fusion
+        // to the runtime's other means, silently.
+        ScopedDiagnosticHandler quiet(&getContext(),
+                                      [](Diagnostic &) { return success(); });
+        kernel = emitLoopKernel(fusion, kernels, name, symbols, options);
+        if (failed(kernel)) {
+          ++numUnsupported;
+          continue;
+        }
+      } else {
+        kernel = emitLoopKernel(fusion, kernels, name, symbols, options);
+        if (failed(kernel))
+          return signalPassFailure();
+      }
       fusion->setAttr("hlo.kernel",
                       SymbolRefAttr::get(kernels.getSymNameAttr(),
                                          {FlatSymbolRefAttr::get(*kernel)}));
       ++numKernels;
+    }
+    if (kernels && kernels.getBody()->empty()) {
+      kernels.erase();
+      module->removeAttr(gpu::GPUDialect::getContainerModuleAttrName());
     }
   }
 };
