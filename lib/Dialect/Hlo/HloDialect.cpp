@@ -273,6 +273,15 @@ LogicalResult HloDialect::verifyOperationAttribute(Operation *op,
     return verifyBufferSlices([&] { return op->emitError(); },
                               attr.getValue(), op->getResult(0).getType());
   }
+  if (name == "hlo.kernel") {
+    // The kernel hlo-to-gpu emitted for a fusion (a nested reference into
+    // the kernel module, or a host function after hlo-gpu-kernels-to-host).
+    if (!isa<FusionOp>(op))
+      return op->emitError("hlo.kernel is only valid on a fusion");
+    if (!isa<SymbolRefAttr>(attr.getValue()))
+      return op->emitError("hlo.kernel must be a symbol reference");
+    return success();
+  }
   if (isa<ModuleOp>(op))
     return verifyModuleAttribute(op, attr);
   return success();
