@@ -20,7 +20,11 @@
 //   another element of the state. Loops are planned outer ones first (one
 //   dataflow analysis per nesting depth), so an inner loop sees the copies
 //   its outer loop's state got and does not copy again what is no longer
-//   read-only or repeated;
+//   read-only or repeated. A loop in a while body that updates the body's
+//   parameter element which the body's root takes back from it at the same
+//   index keeps that element uncopied; its other readers (the loop at other
+//   indices, readers after it) get one copy made before the loop, which
+//   replaces both the copy into the loop and the one at the root;
 // - at a while body's root, of an element that is read-only, another
 //   element of the parameter passed through, repeated, or computed before
 //   the last read of the parameter element it replaces (the defining
@@ -151,6 +155,8 @@ private:
   bool operandDies(ConditionalOp cond, unsigned index, unsigned node,
                    ComputationOp branch,
                    const llvm::DenseSet<unsigned> &via) const;
+  void planRedirect(WhileOp loop);
+  bool applyRedirects();
   void planWhileInit(WhileOp loop);
   void planWhileBody(WhileOp loop);
   bool apply();
@@ -166,6 +172,15 @@ private:
   /// element (by node) made at the start of the body.
   DenseMap<std::pair<Operation *, unsigned>, DenseMap<unsigned, unsigned>>
       fromStart;
+  /// Readers of a body parameter element to give one copy of it
+  /// (planRedirect).
+  struct Redirect {
+    Operation *loop;
+    Value param;
+    unsigned node;
+    SmallVector<OpOperand *> operands;
+  };
+  SmallVector<Redirect> redirects;
 };
 
 /// Node `node` of `v`, extracted with get-tuple-element.
@@ -261,6 +276,94 @@ ComputationOp CopyInsertionPass::bodyOf(WhileOp loop) const {
 bool CopyInsertionPass::passesThrough(ComputationOp body, unsigned node) const {
   auto [src, srcNode] = dataOrigin(*dataflow, body.getRootValue(), node);
   return src == body.getArgument(0) && srcNode == node;
+}
+
+/// A loop updating in place the state element of its enclosing loop that
+/// the enclosing body's root takes from its result: the enclosing body's
+/// parameter element `x` goes into the loop's state at `node`, the root
+/// takes the loop's result there back at x's index, and x is also read
+/// after the loop starts (by the loop at other indices, or later). The
+/// loop then needs x copied in, and the root needs the result copied back
+/// (x is still read when it is written). One copy of x made before the
+/// loop for those other readers does both (XLA reaches the same with its
+/// copy removal): the loop then writes x's bytes, which the root keeps.
+void CopyInsertionPass::planRedirect(WhileOp loop) {
+  auto body = dyn_cast<ComputationOp>(loop->getParentOp());
+  if (!body || !isWhileBody(body) || body.getNumArguments() != 1)
+    return;
+  BlockArgument param = body.getArgument(0);
+  Value root = body.getRootValue();
+  Value init = loop.getDataOperands()[0];
+  ComputationOp inner = bodyOf(loop);
+  if (!inner)
+    return;
+  forEachLeaf(root, [&](unsigned k) {
+    auto [src, srcNode] = dataOrigin(*dataflow, root, k);
+    if (src != loop.getResult())
+      return;
+    unsigned node = srcNode;
+    if (node >= getNumSubshapes(init.getType()) || passesThrough(inner, node))
+      return;
+    auto [from, fromNode] = dataOrigin(*dataflow, init, node);
+    if (from != param || fromNode != k)
+      return;
+    if (llvm::any_of(dataflow->getValueSet(param, k),
+                     [&](unsigned id) { return readOnly(id); }))
+      return;
+    // The readers to give the copy: the loop at other indices, and every
+    // reader after it. Each is reached through tuple operands down to the
+    // operand holding x's data whole.
+    SmallVector<DataReader> readers;
+    collectDataReaders(*dataflow, param, k, readers);
+    SmallVector<OpOperand *> operands;
+    for (const DataReader &r : readers) {
+      if (r.user->getBlock() != loop->getBlock())
+        return;
+      if (r.user == loop.getOperation() ? r.node == node
+                                        : !loop->isBeforeInBlock(r.user))
+        continue;
+      OpOperand *use = &r.user->getOpOperand(r.operand);
+      unsigned at = r.node;
+      while (at != 0) {
+        auto tuple = use->get().getDefiningOp<TupleOp>();
+        if (!tuple)
+          return;
+        ArrayRef<unsigned> nodes = dataflow->getElementNodes(tuple.getType());
+        unsigned i = llvm::upper_bound(nodes, at) - nodes.begin() - 1;
+        at -= nodes[i];
+        use = &tuple->getOpOperand(i);
+      }
+      if (isa<TupleType>(use->get().getType()))
+        return;
+      operands.push_back(use);
+    }
+    if (operands.empty())
+      return;
+    redirects.push_back({loop, param, k, std::move(operands)});
+  });
+}
+
+/// Makes the copies planRedirect planned, each before its loop and its
+/// first reader.
+bool CopyInsertionPass::applyRedirects() {
+  for (Redirect &r : redirects) {
+    // Before the loop (which writes the element) and every reader.
+    Operation *first = r.loop;
+    for (OpOperand *use : r.operands)
+      if (use->getOwner()->isBeforeInBlock(first))
+        first = use->getOwner();
+    OpBuilder b(first);
+    Location loc = derivedLoc(r.operands.front()->get().getLoc());
+    Value leaf = extractNode(*dataflow, b, loc, r.param, r.node);
+    Value copy = createInferred<CopyOp>(b, loc, {leaf});
+    for (OpOperand *use : r.operands)
+      use->set(copy);
+    ++numCopies;
+    changed = true;
+  }
+  bool any = !redirects.empty();
+  redirects.clear();
+  return any;
 }
 
 void CopyInsertionPass::planWhileInit(WhileOp loop) {
@@ -625,30 +728,36 @@ void CopyInsertionPass::run() {
       for (Operation *callee : analysis->getCallees(&op))
         depth.try_emplace(callee, d + 1);
   }
-  auto plan = [&](function_ref<void(ComputationOp)> fn) {
-    for (ArrayRef<Operation *> comps : byDepth) {
-      if (!analysis)
-        analysis.emplace(module);
-      dataflow = &*analysis;
-      for (Operation *c : comps)
-        fn(cast<ComputationOp>(c));
-      if (apply())
-        analysis.reset();
-    }
+  auto plan = [&](ArrayRef<Operation *> comps,
+                  function_ref<void(ComputationOp)> fn) {
+    if (!analysis)
+      analysis.emplace(module);
+    dataflow = &*analysis;
+    for (Operation *c : comps)
+      fn(cast<ComputationOp>(c));
+    if (apply() | applyRedirects())
+      analysis.reset();
   };
-  plan([&](ComputationOp comp) {
-    for (WhileOp loop : comp.getOps<WhileOp>())
-      planWhileInit(loop);
-  });
-  plan([&](ComputationOp comp) {
-    for (Operation &op : comp.getOps()) {
-      if (auto loop = dyn_cast<WhileOp>(op))
-        planWhileBody(loop);
-      else
-        planInPlace(&op);
-    }
-    planRoot(comp);
-  });
+  for (ArrayRef<Operation *> comps : byDepth) {
+    plan(comps, [&](ComputationOp comp) {
+      for (WhileOp loop : comp.getOps<WhileOp>())
+        planRedirect(loop);
+    });
+    plan(comps, [&](ComputationOp comp) {
+      for (WhileOp loop : comp.getOps<WhileOp>())
+        planWhileInit(loop);
+    });
+  }
+  for (ArrayRef<Operation *> comps : byDepth)
+    plan(comps, [&](ComputationOp comp) {
+      for (Operation &op : comp.getOps()) {
+        if (auto loop = dyn_cast<WhileOp>(op))
+          planWhileBody(loop);
+        else
+          planInPlace(&op);
+      }
+      planRoot(comp);
+    });
   dataflow = nullptr;
   symbols = nullptr;
 }

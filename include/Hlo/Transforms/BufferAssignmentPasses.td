@@ -32,7 +32,11 @@ def HloGpuCopyInsertion
     - before a while: a state element that is read-only (unless the body
       passes it through unchanged: XLA's read-only indices), read after the
       loop, or also another element of the state; loops are taken outer
-      ones first, so an inner loop sees its outer loop's copies;
+      ones first, so an inner loop sees its outer loop's copies. A loop in
+      a while body updating the parameter element that the body's root
+      takes back from it at the same index keeps it uncopied, and its other
+      readers get one copy made before the loop (instead of a copy into the
+      loop and one at the root);
     - at a while body's root: an element that is read-only, repeated,
       another parameter element passed through, or computed before the last
       read of the parameter element it replaces (its own instruction's read
