@@ -116,6 +116,14 @@ bool LoopScheduleLinearizerPass::linearize(const HloDataflowAnalysis &dataflow,
 }
 
 void LoopScheduleLinearizerPass::run() {
+  // Most modules have no loop: no analysis then.
+  bool anyLoop = false;
+  getOperation().walk([&](WhileOp) {
+    anyLoop = true;
+    return WalkResult::interrupt();
+  });
+  if (!anyLoop)
+    return;
   HloDataflowAnalysis dataflow(getOperation());
   if (!dataflow.isAnalyzed())
     return;
