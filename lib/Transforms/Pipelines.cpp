@@ -278,8 +278,11 @@ static void buildGpuOptimize(OpPassManager &pm, bool tritonSoftmax) {
   // XLA's pre-scheduling copy insertion, scheduling and buffer assignment.
   // Copy insertion decides over the order of the instructions (here it adds
   // only the copies it finds necessary instead of removing the rest
-  // afterwards), so it runs after scheduling, on the final order.
+  // afterwards), so it runs after scheduling, on the final order; XLA's
+  // LoopScheduleLinearizer first tells the schedulers to read a loop's old
+  // state before writing the new one.
   pm.addPass(createHloFlattenCallGraph());
+  pm.addPass(createHloLoopScheduleLinearizer());
   pm.addPass(createHloMemoryScheduler());
   pm.addPass(createHloLatencyHidingScheduler());
   pm.addPass(createHloGpuCopyInsertion());

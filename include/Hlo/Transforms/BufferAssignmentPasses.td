@@ -25,24 +25,41 @@ def HloGpuCopyInsertion
     and the parameter `input_output_alias` gives it. This pass adds a
     `copy` wherever that sharing would overwrite a value still needed or
     write read-only memory (a constant, an ENTRY parameter), and nowhere
-    else: XLA adds copies everywhere and removes the unnecessary ones; here
-    only the necessary ones are added, by these rules, over the current
-    order of each computation (the schedule):
-    - before a while: a state element that is read-only, read after the
-      loop, or also another element of the state;
+    else: XLA adds copies everywhere and removes those whose live ranges do
+    not interfere (RemoveUnnecessaryCopies); here only the necessary ones
+    are added, by these rules, over the current order of each computation
+    (the schedule):
+    - before a while: a state element that is read-only (unless the body
+      passes it through unchanged: XLA's read-only indices), read after the
+      loop, or also another element of the state; loops are taken outer
+      ones first, so an inner loop sees its outer loop's copies. A loop in
+      a while body updating the parameter element that the body's root
+      takes back from it at the same index keeps it uncopied, and its other
+      readers get one copy made before the loop (instead of a copy into the
+      loop and one at the root);
     - at a while body's root: an element that is read-only, repeated,
       another parameter element passed through, or computed before the last
       read of the parameter element it replaces (its own instruction's read
-      counts unless that writes elementwise or in place over it);
+      counts unless it writes over it: elementwise, in place, a kLoop
+      fusion whose fused parameter reaches the output through elementwise
+      ops only (XLA's CanShareOperandBufferWithUser), or a nested while
+      carrying it in the same element); an element passed through at its
+      own index is never copied;
     - before an in-place instruction: the operand it overwrites, when that
       is read-only, read later, or also another operand of it;
     - at the ENTRY root: a constant or parameter output (unless aliased to
       that output), a repeated output, an aliased output computed before its
-      parameter's last read; at a branch's or callee's root: a read-only,
-      repeated or passed-through element.
+      parameter's last read; at a callee's root: a read-only, repeated or
+      passed-through element; at a branch's root: the same, except that a
+      branch returning its parameter at the same index is not copied when
+      the conditional's operand is not read afterwards nor by another
+      operand, and every other branch computes that element itself.
     A tuple operand is copied element by element (get-tuple-element, copy,
-    tuple). Run it after fusion and scheduling, before
-    `hlo-buffer-assignment`.
+    tuple). Run it after fusion and scheduling (after
+    `hlo-loop-schedule-linearizer` and the schedulers), before
+    `hlo-buffer-assignment`. Computations run from several places are
+    handled as the dataflow analysis sees them (run hlo-flatten-call-graph
+    first).
   }];
   let statistics = [
     Statistic<"numCopies", "copies", "Copies added">,
@@ -61,12 +78,42 @@ def HloSanitizeConstantNames
     every constant, in module order (fused computations too), gets its name
     with `.`, `-` and `;` replaced by `_`, made unique in the whole module
     the way XLA's NameUniquer with separator `_` does (a trailing `_N` is a
-    numeric suffix; a taken name gets its root's next free suffix:
-    `constant.5` -> `constant_5`, a second `constant_5` -> `constant_6` when
-    free). The new name is the instruction's location name; metadata stays.
+    numeric suffix; a taken name gets its root's next free suffix, counting
+    from 0: `constant.5` -> `constant_5`, a second `constant_5` ->
+    `constant_0`). The new name is the instruction's location name; metadata stays.
   }];
   let statistics = [
     Statistic<"numRenamed", "renamed", "Constants whose name changed">,
+  ];
+}
+
+def HloLoopScheduleLinearizer
+    : Pass<"hlo-loop-schedule-linearizer", "::mlir::ModuleOp"> {
+  let summary = "Order the reads of a while loop's state before its update "
+                "(XLA's LoopScheduleLinearizer)";
+  let description = [{
+    In a while body the new value of a state element shares its buffer
+    with the parameter element it replaces, so it may only be written once
+    every read of the old value has run; otherwise `hlo-gpu-copy-insertion`
+    must copy it. Like XLA's LoopScheduleLinearizer (run in XLA's GPU
+    pre-scheduling copy insertion), this pass adds control edges, before
+    scheduling, from each instruction reading a parameter element to the
+    instruction defining that element's new value (found through tuple,
+    get-tuple-element and bitcast), unless the reader already depends on it
+    (the edge would make a cycle) or is it. The schedulers keep control
+    edges, so copy insertion then finds no conflict. Left alone: elements
+    passed through or taken from another element, bodies with control
+    flow reaching outside their block, and definitions whose forward walk
+    (to prove no cycle) passes `max-walk` instructions.
+  }];
+  let options = [
+    Option<"maxWalk", "max-walk", "int64_t", /*default=*/"10000",
+           "Instructions visited when proving that an edge makes no cycle "
+           "(per edge; above it the edge is not added)">,
+  ];
+  let statistics = [
+    Statistic<"numEdges", "edges", "Control edges added">,
+    Statistic<"numCycles", "cycles", "Edges left out (would make a cycle)">,
   ];
 }
 
