@@ -282,6 +282,9 @@ static void buildGpuOptimize(OpPassManager &pm, bool tritonSoftmax) {
   pm.addPass(createHloFlattenCallGraph());
   pm.addPass(createHloMemoryScheduler());
   pm.addPass(createHloLatencyHidingScheduler());
+  // XLA rematerializes after scheduling (its GPU compiler after copy
+  // insertion; here before it, so that the copies see the final order).
+  pm.addPass(createHloRematerialization());
   pm.addPass(createHloGpuCopyInsertion());
   pm.addPass(createHloBufferAssignment());
 }

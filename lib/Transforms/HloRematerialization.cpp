@@ -1,0 +1,479 @@
+//===- HloRematerialization.cpp - hlo-rematerialization -------------------===//
+//
+// XLA's HloRematerialization in its GPU configuration (recompute, blocks of
+// one instruction): over each scheduled computation, tracks the bytes of the
+// buffers live at every point as XLA's MemoryUsageTracker does and, where
+// they exceed the limit, clones an instruction whose buffer is live but not
+// needed now just before its next users, so the original's buffer dies
+// earlier. See the pass description (BufferAssignmentPasses.td).
+//
+//===----------------------------------------------------------------------===//
+
+#include "SchedulingUtils.h"
+#include "TransformUtils.h"
+
+#include "Hlo/Analysis/GpuDeviceInfo.h"
+#include "Hlo/Analysis/HloLiveRange.h"
+#include "Hlo/Dialect/Hlo/HloTypeInference.h"
+#include "Hlo/Transforms/BufferAssignmentPasses.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <queue>
+
+namespace mlir::hlo {
+#define GEN_PASS_DEF_HLOREMATERIALIZATION
+#include "Hlo/Transforms/BufferAssignmentPasses.h.inc"
+} // namespace mlir::hlo
+
+using namespace mlir;
+using namespace mlir::hlo;
+
+namespace {
+
+/// XLA's IsRematerializable plus what this pass does not handle (see the
+/// pass description). `cheapOnly`: the `recompute=cheap` subset.
+bool isRematerializable(Operation *op, const HloDataflowAnalysis &dataflow,
+                        bool cheapOnly) {
+  if (op->getNumResults() != 1 || op->getNumRegions() != 0)
+    return false;
+  if (isa<ConstantOp, WhileOp, ConditionalOp, CallOp, CustomCallOp>(op))
+    return false;
+  if (!isMemoryEffectFree(op))
+    return false;
+  // Copies that keep the layout are copy insertion's.
+  if (auto copy = dyn_cast<CopyOp>(op))
+    if (copy.getOperand().getType() == copy.getType())
+      return false;
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!type || !type.hasStaticShape())
+    return false;
+  if (!dataflow.getInPlacePairs(op).empty())
+    return false;
+  if (hasControlPredecessors(op) || isControlPredecessor(op))
+    return false;
+  if (cheapOnly) {
+    if (auto fusion = dyn_cast<FusionOp>(op))
+      return fusion.getKind() == FusionKind::kLoop;
+    return isElementwise(op) ||
+           isa<BroadcastOp, IotaOp, ReshapeOp, TransposeOp, SliceOp,
+               ConcatenateOp, PadOp, ReverseOp>(op);
+  }
+  return true;
+}
+
+/// XLA's MemoryUsageTracker over one computation while the pass walks it.
+struct Tracker {
+  struct Buffer {
+    int64_t size = 0;       // counted bytes (0: parameter, result)
+    int64_t unfinished = 0; // users not yet placed
+    int64_t item = -1;      // defining item, -1 for a parameter's
+  };
+  struct Item {
+    Operation *op = nullptr;
+    SmallVector<unsigned, 2> uses; // buffers read
+    SmallVector<unsigned, 1> defs; // buffers defined
+    bool placed = false;
+    bool candidate = false;  // rematerializable
+    bool denylisted = false; // a move of a move (XLA's denylist)
+    bool moveClone = false;  // a clone that left its original dead
+    int64_t calleePeak = 0;  // peak of the computations it runs
+  };
+
+  std::vector<Buffer> buffers;
+  std::vector<Item> items;
+  llvm::DenseMap<Operation *, unsigned> itemOf;
+  int64_t memory = 0;
+  int64_t inProgress = -1;
+
+  bool isLive(unsigned b) const {
+    const Buffer &buf = buffers[b];
+    return (buf.item < 0 || items[buf.item].placed) && buf.unfinished > 0;
+  }
+  bool inUse(unsigned b) const {
+    return inProgress >= 0 && llvm::is_contained(items[inProgress].uses, b);
+  }
+  void begin(unsigned i) {
+    inProgress = i;
+    items[i].placed = true;
+    for (unsigned b : items[i].defs)
+      memory += buffers[b].size;
+  }
+  void end() {
+    Item &item = items[inProgress];
+    for (unsigned b : item.uses)
+      if (--buffers[b].unfinished == 0)
+        memory -= buffers[b].size;
+    for (unsigned b : item.defs)
+      if (buffers[b].unfinished == 0)
+        memory -= buffers[b].size;
+    inProgress = -1;
+  }
+  /// XLA's MemoryReducedIfRematerialized for one item: the bytes freed at
+  /// this point, less the operand buffers whose lives would be extended.
+  int64_t memoryReduced(unsigned i) const {
+    const Item &item = items[i];
+    unsigned b = item.defs[0];
+    if (!isLive(b) || inUse(b))
+      return 0;
+    int64_t reduced = buffers[b].size;
+    for (unsigned u : item.uses)
+      if (!isLive(u))
+        reduced -= buffers[u].size;
+    return reduced;
+  }
+  /// True when none of the item's users has been placed (a move).
+  bool noUserPlaced(unsigned i) const {
+    for (Operation *user : items[i].op->getUsers())
+      if (auto it = itemOf.find(user); it != itemOf.end())
+        if (items[it->second].placed)
+          return false;
+    return true;
+  }
+};
+
+struct HloRematerializationPass
+    : ChangeReportingPass<HloRematerializationPass,
+                          hlo::impl::HloRematerializationBase> {
+  using ChangeReportingPass::ChangeReportingPass;
+
+  /// Counters of this run (the statistics are no-ops in builds without
+  /// LLVM statistics; the remark reports these).
+  int64_t remats = 0, moves = 0;
+
+  /// Builds the tracker of `comp` (false: a computation it cannot model).
+  bool build(ComputationOp comp, const HloAliasAnalysis &alias,
+             const HloDataflowAnalysis &dataflow, Tracker &t,
+             const llvm::DenseMap<Operation *, int64_t> &peaks,
+             bool cheapOnly) {
+    ScheduleGraph graph;
+    if (!graph.build(comp, alias))
+      return false;
+    t.buffers.resize(graph.buffers.size());
+    for (unsigned b = 0, e = graph.buffers.size(); b < e; ++b) {
+      const ScheduleGraph::Buffer &gb = graph.buffers[b];
+      t.buffers[b].size = gb.atParameter || gb.liveOut ? 0 : gb.size;
+    }
+    t.items.resize(graph.nodes.size());
+    for (unsigned i = 0, e = graph.nodes.size(); i < e; ++i) {
+      const ScheduleGraph::Node &node = graph.nodes[i];
+      Tracker::Item &item = t.items[i];
+      item.op = node.op;
+      item.uses.assign(node.uses.begin(), node.uses.end());
+      item.defs.assign(node.defs.begin(), node.defs.end());
+      t.itemOf[node.op] = i;
+      for (unsigned b : node.defs)
+        t.buffers[b].item = i;
+      for (unsigned b : node.uses)
+        ++t.buffers[b].unfinished;
+      for (Operation *callee : dataflow.getCallees(node.op))
+        item.calleePeak = std::max(item.calleePeak, peaks.lookup(callee));
+    }
+    // A candidate defines one buffer, all its own: one value, at the op's
+    // result only (no bitcast, tuple or get-tuple-element forwards it), out
+    // of the computation's result and of any parameter.
+    for (unsigned i = 0, e = graph.nodes.size(); i < e; ++i) {
+      Tracker::Item &item = t.items[i];
+      if (item.defs.size() != 1 ||
+          !isRematerializable(item.op, dataflow, cheapOnly))
+        continue;
+      const ScheduleGraph::Buffer &gb = graph.buffers[item.defs[0]];
+      if (gb.atParameter || gb.liveOut || gb.size < minRematSize)
+        continue;
+      const HloValue *value = dataflow.getDefinedValue(item.op->getResult(0));
+      const HloBuffer *buffer = alias.getBufferAt(item.op->getResult(0));
+      if (!value || !buffer || buffer->values.size() != 1 ||
+          value->positions.size() != 1)
+        continue;
+      item.candidate = true;
+    }
+    return true;
+  }
+
+  /// Walks `comp` in its order: the peak of the tracked bytes; with
+  /// `limit` >= 0, rematerializes where the bytes exceed it.
+  int64_t walk(ComputationOp comp, const HloAliasAnalysis &alias,
+               const HloDataflowAnalysis &dataflow,
+               const llvm::DenseMap<Operation *, int64_t> &peaks, int64_t limit,
+               SymbolTable &symbols, SmallVectorImpl<Operation *> &dead,
+               bool cheapOnly) {
+    Tracker t;
+    if (!build(comp, alias, dataflow, t, peaks, cheapOnly))
+      return 0;
+    // Placed candidates by buffer size (largest first), then by placement.
+    using Entry = std::tuple<int64_t, int64_t, unsigned>;
+    std::priority_queue<Entry> heap;
+    int64_t stamp = 0;
+    auto push = [&](unsigned i) {
+      const Tracker::Item &item = t.items[i];
+      if (item.candidate && !item.denylisted && t.isLive(item.defs[0]))
+        heap.emplace(t.buffers[item.defs[0]].size, -(stamp++), i);
+    };
+
+    int64_t peak = 0;
+    Block &block = comp.getBody().front();
+    Operation *terminator = block.getTerminator();
+    for (Operation *op = &block.front(); op != terminator;
+         op = op->getNextNode()) {
+      unsigned cur = t.itemOf.lookup(op);
+      t.begin(cur);
+      while (limit >= 0 && t.memory + t.items[cur].calleePeak > limit) {
+        int64_t best = pick(t, heap);
+        if (best < 0)
+          break;
+        if (!rematerialize(t, unsigned(best), symbols, dead)) {
+          t.items[best].denylisted = true;
+          continue;
+        }
+        changed = true;
+      }
+      peak = std::max(peak, t.memory + t.items[cur].calleePeak);
+      t.end();
+      push(cur);
+    }
+    return peak;
+  }
+
+  /// XLA's PickRematerializationCandidates with blocks of one: the lowest
+  /// cost (0 for a move, else limit / bytes freed, i.e. the most bytes
+  /// freed). Examines the largest live buffers first (the bytes freed are
+  /// at most the buffer's); entries no longer live are dropped, those that
+  /// may serve later are kept.
+  template <typename Heap> int64_t pick(Tracker &t, Heap &heap) {
+    SmallVector<typename Heap::value_type> keep;
+    int64_t best = -1, bestReduced = 0;
+    bool bestIsMove = false;
+    int64_t examined = 0;
+    while (!heap.empty()) {
+      auto entry = heap.top();
+      auto [size, order, i] = entry;
+      // Nothing below can free more than the best (a move wins anyway).
+      if (best >= 0 && (bestIsMove || size <= bestReduced))
+        break;
+      if (maxCandidates > 0 && examined >= maxCandidates)
+        break;
+      heap.pop();
+      const Tracker::Item &item = t.items[i];
+      if (!item.op || item.denylisted || !t.isLive(item.defs[0]))
+        continue; // dead for good
+      keep.push_back(entry);
+      ++examined;
+      int64_t reduced = t.memoryReduced(i);
+      if (reduced <= 0)
+        continue;
+      bool isMove = t.noUserPlaced(i);
+      if (best < 0 || (isMove && !bestIsMove) ||
+          (isMove == bestIsMove && reduced > bestReduced)) {
+        best = i;
+        bestReduced = reduced;
+        bestIsMove = isMove;
+      }
+    }
+    for (auto &entry : keep)
+      heap.push(entry);
+    return best;
+  }
+
+  /// Clones item `i` before its first unplaced user (or its operands'),
+  /// redirects the unplaced uses to the clone and updates the tracker.
+  bool rematerialize(Tracker &t, unsigned i, SymbolTable &symbols,
+                     SmallVectorImpl<Operation *> &dead) {
+    Operation *orig = t.items[i].op;
+    Value result = orig->getResult(0);
+    auto unplaced = [&](Operation *user) {
+      auto it = t.itemOf.find(user);
+      return it == t.itemOf.end() ? !user->hasTrait<OpTrait::IsTerminator>()
+                                  : !t.items[it->second].placed;
+    };
+    // Where the clone goes: before the earliest unplaced user of the value
+    // and of the instruction's operands (their lives are not extended).
+    Operation *before = nullptr;
+    auto consider = [&](Operation *user) {
+      if (user == orig || !unplaced(user))
+        return;
+      if (!before || user->isBeforeInBlock(before))
+        before = user;
+    };
+    for (Operation *user : result.getUsers())
+      consider(user);
+    for (Value operand : orig->getOperands())
+      for (Operation *user : operand.getUsers())
+        consider(user);
+    if (!before)
+      return false;
+
+    OpBuilder b(before);
+    Operation *clone = b.clone(*orig);
+    clone->setLoc(renamed(orig->getLoc(), ".remat"));
+    if (auto fusion = dyn_cast<FusionOp>(clone)) {
+      auto callee = symbols.lookup<ComputationOp>(fusion.getCalls());
+      auto copy = cast<ComputationOp>(callee->clone());
+      copy.setSymName((callee.getSymName() + ".remat").str());
+      StringAttr name =
+          symbols.insert(copy, std::next(Block::iterator(callee)));
+      fusion.setCallsAttr(FlatSymbolRefAttr::get(name));
+    }
+    ++remats;
+
+    // Redirect the unplaced uses.
+    unsigned origBuffer = t.items[i].defs[0];
+    int64_t users = 0;
+    llvm::SmallPtrSet<Operation *, 4> counted;
+    for (OpOperand &use : llvm::make_early_inc_range(result.getUses()))
+      if (unplaced(use.getOwner())) {
+        if (counted.insert(use.getOwner()).second)
+          ++users;
+        use.set(clone->getResult(0));
+      }
+
+    // The tracker: the original's buffer dies now, the clone reads the
+    // original's operands (reviving the dead ones) and defines a new one.
+    Tracker::Buffer &ob = t.buffers[origBuffer];
+    ob.unfinished = 0;
+    t.memory -= ob.size;
+    unsigned cloneItem = t.items.size();
+    unsigned cloneBuffer = t.buffers.size();
+    Tracker::Buffer nb;
+    nb.size = ob.size;
+    nb.unfinished = users;
+    nb.item = cloneItem;
+    t.buffers.push_back(nb);
+    Tracker::Item item;
+    item.op = clone;
+    item.uses = t.items[i].uses;
+    item.defs = {cloneBuffer};
+    item.candidate = true;
+    for (unsigned u : item.uses) {
+      if (t.buffers[u].unfinished == 0)
+        t.memory += t.buffers[u].size;
+      ++t.buffers[u].unfinished;
+    }
+    // Users of the original that now read the clone read its buffer.
+    for (Operation *user : counted)
+      if (auto it = t.itemOf.find(user); it != t.itemOf.end()) {
+        for (unsigned &u : t.items[it->second].uses)
+          if (u == origBuffer)
+            u = cloneBuffer;
+      }
+    if (result.use_empty()) {
+      // A move: the original is gone. A move of a move is not moved again.
+      ++moves;
+      if (t.items[i].moveClone)
+        item.denylisted = true;
+      item.moveClone = true;
+      t.itemOf.erase(orig);
+      t.items[i].op = nullptr;
+      dead.push_back(orig);
+    }
+    t.items.push_back(std::move(item));
+    t.itemOf[clone] = cloneItem;
+    return true;
+  }
+
+  /// `loc` with its name (an instruction name) suffixed.
+  static Location renamed(Location loc, StringRef suffix) {
+    if (auto name = dyn_cast<NameLoc>(loc))
+      return NameLoc::get(StringAttr::get(loc.getContext(),
+                                          name.getName().str() + suffix.str()),
+                          name.getChildLoc());
+    return NameLoc::get(StringAttr::get(loc.getContext(), "remat"), loc);
+  }
+
+  /// Bytes of every node of `type` (tuple index tables: 8 bytes a pointer),
+  /// as XLA's ForEachSubshape sums them.
+  static int64_t subshapeBytes(Type type) {
+    if (auto tuple = dyn_cast<TupleType>(type)) {
+      int64_t bytes = 8 * int64_t(tuple.size());
+      for (Type t : tuple.getTypes())
+        bytes += subshapeBytes(t);
+      return bytes;
+    }
+    return getShapeByteSize(type).value_or(0);
+  }
+
+  /// The peak of every computation (callees first) and of the module: the
+  /// ENTRY's plus its result's bytes. With `limit` >= 0, rematerializes.
+  int64_t process(ModuleOp module, int64_t limit, int64_t outputBytes,
+                  bool cheapOnly) {
+    HloDataflowAnalysis dataflow(module);
+    HloAliasAnalysis alias(dataflow);
+    SymbolTable symbols(module);
+    llvm::DenseMap<Operation *, int64_t> peaks;
+    SmallVector<Operation *> dead;
+    ArrayRef<Operation *> comps = dataflow.getComputations();
+    for (Operation *comp : llvm::reverse(comps))
+      peaks[comp] = walk(cast<ComputationOp>(comp), alias, dataflow, peaks,
+                         limit, symbols, dead, cheapOnly);
+    for (Operation *op : dead)
+      op->erase();
+    return peaks.lookup(comps.front()) + outputBytes;
+  }
+
+  void run() {
+    ModuleOp module = getOperation();
+    auto scheduled = module->getAttrOfType<BoolAttr>("hlo.is_scheduled");
+    if (!scheduled || !scheduled.getValue()) {
+      module.emitError("hlo-rematerialization needs a scheduled module "
+                       "(hlo.is_scheduled); run hlo-memory-scheduler first");
+      return signalPassFailure();
+    }
+    if (recompute != "any" && recompute != "cheap") {
+      module.emitError() << "hlo-rematerialization: unknown recompute '"
+                         << recompute << "' (any or cheap)";
+      return signalPassFailure();
+    }
+    bool cheapOnly = recompute == "cheap";
+    {
+      HloDataflowAnalysis dataflow(module);
+      if (!dataflow.isAnalyzed())
+        return;
+    }
+    ComputationOp entry;
+    for (auto comp : module.getOps<ComputationOp>())
+      if (comp.getEntry())
+        entry = comp;
+    Block &entryBlock = entry.getBody().front();
+    int64_t outputBytes =
+        subshapeBytes(entryBlock.getTerminator()->getOperand(0).getType());
+
+    int64_t limit = memoryLimit;
+    if (limit < 0)
+      limit = getSelectedMemoryLimit();
+    if (limit < 0) {
+      // XLA's GetSchedulerMemoryLimit.
+      int64_t io = outputBytes;
+      for (BlockArgument arg : entryBlock.getArguments())
+        io += subshapeBytes(arg.getType());
+      int64_t base = getSelectedGpuDevice().deviceMemorySize * 80 / 100;
+      limit = std::max<int64_t>(0, base - io) * 95 / 100;
+    }
+
+    int64_t before = process(module, -1, outputBytes, cheapOnly);
+    peakBefore = before;
+    if (before <= limit) {
+      peakAfter = before;
+      return;
+    }
+    remats = moves = 0;
+    int64_t adjusted = std::max<int64_t>(0, limit - outputBytes);
+    process(module, adjusted, outputBytes, cheapOnly);
+    int64_t after = process(module, -1, outputBytes, cheapOnly);
+    peakAfter = after;
+    numRemats += remats;
+    numMoves += moves;
+    module.emitRemark() << "rematerialization: peak memory " << before << " -> "
+                        << after << " bytes (limit " << limit << "), " << remats
+                        << " instructions rematerialized (" << moves
+                        << " moved)";
+    if (after > limit)
+      module.emitWarning() << "can't reduce memory use below " << limit
+                           << " bytes by rematerialization; only reduced to "
+                           << after << " bytes, down from " << before
+                           << " bytes originally";
+  }
+};
+
+} // namespace
