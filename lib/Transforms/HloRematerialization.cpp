@@ -13,7 +13,7 @@
 #include "TransformUtils.h"
 
 #include "Hlo/Analysis/GpuDeviceInfo.h"
-#include "Hlo/Analysis/HloLiveRange.h"
+#include "Hlo/Analysis/HloAliasAnalysis.h"
 #include "Hlo/Dialect/Hlo/HloTypeInference.h"
 #include "Hlo/Transforms/BufferAssignmentPasses.h"
 
@@ -120,8 +120,11 @@ struct Tracker {
     if (!isLive(b) || inUse(b))
       return 0;
     int64_t reduced = buffers[b].size;
+    // An operand buffer the current instruction reads for the last time
+    // would live on to the clone too (XLA counts it as live and misses
+    // this; it can raise the peak where the operand is the larger).
     for (unsigned u : item.uses)
-      if (!isLive(u))
+      if (!isLive(u) || (inUse(u) && buffers[u].unfinished == 1))
         reduced -= buffers[u].size;
     return reduced;
   }
@@ -143,6 +146,20 @@ struct HloRematerializationPass
   /// Counters of this run (the statistics are no-ops in builds without
   /// LLVM statistics; the remark reports these).
   int64_t remats = 0, moves = 0;
+
+  /// What a rematerialization did, to undo it when the module's peak does
+  /// not drop: a clone added (and its fused computation's copy), or an
+  /// original without users taken out of its block (kept detached, its
+  /// operands saved, until the result is accepted).
+  struct Step {
+    Operation *clone = nullptr;
+    Operation *orig = nullptr;
+    Operation *fusedCopy = nullptr;
+    Operation *removed = nullptr;
+    Operation *next = nullptr; // where `removed` was: before this op
+    SmallVector<Value, 2> operands;
+  };
+  SmallVector<Step> steps;
 
   /// Builds the tracker of `comp` (false: a computation it cannot model).
   bool build(ComputationOp comp, const HloAliasAnalysis &alias,
@@ -198,8 +215,7 @@ struct HloRematerializationPass
   int64_t walk(ComputationOp comp, const HloAliasAnalysis &alias,
                const HloDataflowAnalysis &dataflow,
                const llvm::DenseMap<Operation *, int64_t> &peaks, int64_t limit,
-               SymbolTable &symbols, SmallVectorImpl<Operation *> &dead,
-               bool cheapOnly) {
+               SymbolTable &symbols, bool cheapOnly) {
     Tracker t;
     if (!build(comp, alias, dataflow, t, peaks, cheapOnly))
       return 0;
@@ -224,11 +240,8 @@ struct HloRematerializationPass
         int64_t best = pick(t, heap);
         if (best < 0)
           break;
-        if (!rematerialize(t, unsigned(best), symbols, dead)) {
+        if (!rematerialize(t, unsigned(best), symbols))
           t.items[best].denylisted = true;
-          continue;
-        }
-        changed = true;
       }
       peak = std::max(peak, t.memory + t.items[cur].calleePeak);
       t.end();
@@ -279,8 +292,7 @@ struct HloRematerializationPass
 
   /// Clones item `i` before its first unplaced user (or its operands'),
   /// redirects the unplaced uses to the clone and updates the tracker.
-  bool rematerialize(Tracker &t, unsigned i, SymbolTable &symbols,
-                     SmallVectorImpl<Operation *> &dead) {
+  bool rematerialize(Tracker &t, unsigned i, SymbolTable &symbols) {
     Operation *orig = t.items[i].op;
     Value result = orig->getResult(0);
     auto unplaced = [&](Operation *user) {
@@ -299,15 +311,31 @@ struct HloRematerializationPass
     };
     for (Operation *user : result.getUsers())
       consider(user);
-    for (Value operand : orig->getOperands())
+    // Operands whose lives cost nothing (parameters, results, as the
+    // tracker counts them) are skipped: their users may be many.
+    for (Value operand : orig->getOperands()) {
+      if (isa<BlockArgument>(operand))
+        continue;
+      if (auto it = t.itemOf.find(operand.getDefiningOp());
+          it != t.itemOf.end()) {
+        const SmallVector<unsigned, 1> &defs = t.items[it->second].defs;
+        if (!defs.empty() && llvm::all_of(defs, [&](unsigned d) {
+              return t.buffers[d].size == 0;
+            }))
+          continue;
+      }
       for (Operation *user : operand.getUsers())
         consider(user);
+    }
     if (!before)
       return false;
 
     OpBuilder b(before);
     Operation *clone = b.clone(*orig);
     clone->setLoc(renamed(orig->getLoc(), ".remat"));
+    Step step;
+    step.clone = clone;
+    step.orig = orig;
     if (auto fusion = dyn_cast<FusionOp>(clone)) {
       auto callee = symbols.lookup<ComputationOp>(fusion.getCalls());
       auto copy = cast<ComputationOp>(callee->clone());
@@ -315,7 +343,9 @@ struct HloRematerializationPass
       StringAttr name =
           symbols.insert(copy, std::next(Block::iterator(callee)));
       fusion.setCallsAttr(FlatSymbolRefAttr::get(name));
+      step.fusedCopy = copy;
     }
+    steps.push_back(std::move(step));
     ++remats;
 
     // Redirect the unplaced uses.
@@ -366,11 +396,33 @@ struct HloRematerializationPass
       item.moveClone = true;
       t.itemOf.erase(orig);
       t.items[i].op = nullptr;
-      dead.push_back(orig);
+      Step removal;
+      removal.removed = orig;
+      removal.next = orig->getNextNode();
+      removal.operands.assign(orig->operand_begin(), orig->operand_end());
+      orig->dropAllReferences();
+      orig->remove();
+      steps.push_back(std::move(removal));
     }
     t.items.push_back(std::move(item));
     t.itemOf[clone] = cloneItem;
     return true;
+  }
+
+  /// Undoes `steps`, last first.
+  void undo() {
+    for (Step &step : llvm::reverse(steps)) {
+      if (step.removed) {
+        step.next->getBlock()->getOperations().insert(
+            Block::iterator(step.next), step.removed);
+        step.removed->setOperands(step.operands);
+        continue;
+      }
+      step.clone->getResult(0).replaceAllUsesWith(step.orig->getResult(0));
+      step.clone->erase();
+      if (step.fusedCopy)
+        step.fusedCopy->erase();
+    }
   }
 
   /// `loc` with its name (an instruction name) suffixed.
@@ -402,13 +454,10 @@ struct HloRematerializationPass
     HloAliasAnalysis alias(dataflow);
     SymbolTable symbols(module);
     llvm::DenseMap<Operation *, int64_t> peaks;
-    SmallVector<Operation *> dead;
     ArrayRef<Operation *> comps = dataflow.getComputations();
     for (Operation *comp : llvm::reverse(comps))
       peaks[comp] = walk(cast<ComputationOp>(comp), alias, dataflow, peaks,
-                         limit, symbols, dead, cheapOnly);
-    for (Operation *op : dead)
-      op->erase();
+                         limit, symbols, cheapOnly);
     return peaks.lookup(comps.front()) + outputBytes;
   }
 
@@ -457,17 +506,43 @@ struct HloRematerializationPass
       peakAfter = before;
       return;
     }
+    // Kept only if the module's peak drops. Each step frees
+    // bytes where it is made, but the clone runs with its operands live
+    // next to its result, which can lift another point above the old peak
+    // (XLA keeps the result regardless).
     remats = moves = 0;
     int64_t adjusted = std::max<int64_t>(0, limit - outputBytes);
+    steps.clear();
     process(module, adjusted, outputBytes, cheapOnly);
-    int64_t after = process(module, -1, outputBytes, cheapOnly);
+    int64_t tried = process(module, -1, outputBytes, cheapOnly);
+    bool keep = tried < before && remats > 0;
+    if (keep) {
+      for (Step &step : steps)
+        if (step.removed)
+          step.removed->destroy();
+    } else {
+      undo();
+    }
+    steps.clear();
+    changed = keep;
+    int64_t after = keep ? tried : before;
     peakAfter = after;
-    numRemats += remats;
-    numMoves += moves;
-    module.emitRemark() << "rematerialization: peak memory " << before << " -> "
-                        << after << " bytes (limit " << limit << "), " << remats
-                        << " instructions rematerialized (" << moves
-                        << " moved)";
+    if (keep) {
+      numRemats += remats;
+      numMoves += moves;
+      module.emitRemark() << "rematerialization: peak memory " << before
+                          << " -> " << after << " bytes (limit " << limit
+                          << "), " << remats << " instructions rematerialized ("
+                          << moves << " moved)";
+    } else {
+      module.emitRemark() << "rematerialization: peak memory " << before
+                          << " bytes (limit " << limit << "): "
+                          << (remats ? std::to_string(remats) +
+                                           " rematerializations did not "
+                                           "lower it, module left unchanged"
+                                     : std::string("no instruction to "
+                                                   "rematerialize"));
+    }
     if (after > limit)
       module.emitWarning() << "can't reduce memory use below " << limit
                            << " bytes by rematerialization; only reduced to "
