@@ -36,7 +36,7 @@ MODULES = [
 REMARK = re.compile(r"remark: rematerialization: peak memory (\d+)"
                     r"(?: -> (\d+))? bytes \(limit (\d+)\)[,:] "
                     r"(?:(\d+) instructions rematerialized \((\d+) moved\))?"
-                    r"(?:(\d+) rematerializations did not lower it)?")
+                    r"(?:(\d+) rematerializations raised it)?")
 TEMP = re.compile(r"Temp bytes: (\d+)")
 TIMING = re.compile(r"^\s*([\d.]+) .*HloRematerialization\s*$", re.M)
 

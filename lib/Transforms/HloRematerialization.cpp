@@ -506,16 +506,17 @@ struct HloRematerializationPass
       peakAfter = before;
       return;
     }
-    // Kept only if the module's peak drops. Each step frees
-    // bytes where it is made, but the clone runs with its operands live
-    // next to its result, which can lift another point above the old peak
-    // (XLA keeps the result regardless).
+    // Undone if the module's peak rises. Each step frees bytes where it is
+    // made, but the clone runs with its operands live next to its result,
+    // which can lift another point above the old peak (XLA keeps the result
+    // regardless). A result that frees bytes elsewhere but not at the peak
+    // is kept, as XLA keeps it.
     remats = moves = 0;
     int64_t adjusted = std::max<int64_t>(0, limit - outputBytes);
     steps.clear();
     process(module, adjusted, outputBytes, cheapOnly);
     int64_t tried = process(module, -1, outputBytes, cheapOnly);
-    bool keep = tried < before && remats > 0;
+    bool keep = tried <= before && remats > 0;
     if (keep) {
       for (Step &step : steps)
         if (step.removed)
@@ -538,8 +539,8 @@ struct HloRematerializationPass
       module.emitRemark() << "rematerialization: peak memory " << before
                           << " bytes (limit " << limit << "): "
                           << (remats ? std::to_string(remats) +
-                                           " rematerializations did not "
-                                           "lower it, module left unchanged"
+                                           " rematerializations raised it, "
+                                           "module left unchanged"
                                      : std::string("no instruction to "
                                                    "rematerialize"));
     }
