@@ -220,7 +220,10 @@ def HloRematerialization
     recompute and compress enabled (compress never applies there: the
     compact shape function is the identity) and blocks of one instruction.
     This pass does the same on a scheduled module (`hlo.is_scheduled`; an
-    unscheduled module is an error: run `hlo-memory-scheduler` first).
+    unscheduled module is an error: run `hlo-memory-scheduler` first). In
+    `hlo-gpu-optimize` it runs after the schedulers and before
+    `hlo-gpu-copy-insertion` (XLA runs it after copy insertion; here the
+    copies are decided over the final order).
 
     Memory is measured as XLA's MemoryUsageTracker does, per computation
     over its order (the order of its ops): an instruction's new buffers
@@ -237,14 +240,18 @@ def HloRematerialization
     not read by the current instruction the one of lowest XLA cost:
     0 when none of its users has run yet (a move), else
     limit / bytes freed, where the bytes freed are its buffer's minus those
-    of its operands' buffers that are dead here (their lives would be
-    extended). It clones the instruction (`<name>.remat`; a fusion with a
+    of its operands' buffers that are dead here or read for the last time
+    by the current instruction (their lives would be extended; XLA misses
+    the latter). It clones the instruction (`<name>.remat`; a fusion with a
     copy of its fused computation) before the earliest of its users and of
-    its operands' users not yet run, points the users not yet run at the
-    clone and, when the original has no users left, erases it. The clone
-    can be rematerialized again further on (a move of a move is not, XLA's
-    rule against endless moves). Repeats until under the limit or no
-    candidate is left.
+    its operands' users not yet run (operands that count nothing are not
+    looked at), points the users not yet run at the clone and, when the
+    original has no users left, removes it. The clone can be
+    rematerialized again further on (a move of a move is not, XLA's rule
+    against endless moves). Repeats until under the limit or no candidate
+    is left. If the module's peak has risen in the end (a clone runs with
+    its operands and result live at once) every step is undone; XLA keeps
+    them. A result that leaves the peak as it was is kept, as in XLA.
 
     Candidates (XLA's IsRematerializable): instructions without side
     effects (no collectives, rng, infeed/outfeed, send/recv), except
