@@ -33,7 +33,7 @@ using namespace mlir::hlo;
 namespace {
 
 /// A random module over f32[8] values: parameters, unary and binary
-/// elementwise ops, dynamic-update-slices, a while loop carrying two of
+/// elementwise ops, dynamic-update-slices, bitcasts, a while loop carrying two of
 /// the values (swapped or not on every trip), and a ROOT tuple of some
 /// values (a parameter or a repeated value among them).
 std::string randomModule(std::mt19937 &rng) {
@@ -53,7 +53,7 @@ std::string randomModule(std::mt19937 &rng) {
     std::string name = "v" + std::to_string(k);
     std::string a = values[pick(values.size())];
     std::string b = values[pick(values.size())];
-    switch (pick(5)) {
+    switch (pick(6)) {
     case 0:
       body += "  " + name + " = f32[8] negate(" + a + ")\n";
       break;
@@ -68,6 +68,11 @@ std::string randomModule(std::mt19937 &rng) {
               "), slice={[0:2]}\n";
       body += "  " + name + " = f32[8] dynamic-update-slice(" + a + ", s" +
               std::to_string(k) + ", i)\n";
+      break;
+    case 4:
+      body += "  r" + std::to_string(k) + " = f32[2,4] bitcast(" + a + ")\n";
+      body += "  " + name + " = f32[8] bitcast(r" + std::to_string(k) +
+              ")\n";
       break;
     default:
       body += "  t" + std::to_string(k) + " = (f32[8], f32[8]) tuple(" + a +
@@ -225,9 +230,9 @@ TEST(BufferAssignmentTest, RematerializedModulesRunOnTheArena) {
         << text << "\narena: " << actual->toString()
         << "\ninterpreter: " << expected->toString();
   }
-  // Rematerialization lowered the peak of some of them (34 of 300 with
+  // Rematerialization lowered the peak of some of them (15 of 300 with
   // this seed).
-  EXPECT_GT(kept, 20);
+  EXPECT_GT(kept, 10);
 }
 
 } // namespace

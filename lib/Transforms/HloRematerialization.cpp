@@ -22,6 +22,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <functional>
 #include <queue>
 
 namespace mlir::hlo {
@@ -63,6 +64,16 @@ bool isRematerializable(Operation *op, const HloDataflowAnalysis &dataflow,
                ConcatenateOp, PadOp, ReverseOp>(op);
   }
   return true;
+}
+
+/// Calls `fn` on every reader of `v`, directly or through bitcasts (XLA's
+/// supported indirect users), the bitcasts included.
+void forEachReader(Value v, function_ref<void(Operation *)> fn) {
+  for (Operation *user : v.getUsers()) {
+    fn(user);
+    if (isa<BitcastOp>(user))
+      forEachReader(user->getResult(0), fn);
+  }
 }
 
 /// XLA's MemoryUsageTracker over one computation while the pass walks it.
@@ -130,11 +141,12 @@ struct Tracker {
   }
   /// True when none of the item's users has been placed (a move).
   bool noUserPlaced(unsigned i) const {
-    for (Operation *user : items[i].op->getUsers())
+    bool placed = false;
+    forEachReader(items[i].op->getResult(0), [&](Operation *user) {
       if (auto it = itemOf.find(user); it != itemOf.end())
-        if (items[it->second].placed)
-          return false;
-    return true;
+        placed |= items[it->second].placed;
+    });
+    return !placed;
   }
 };
 
@@ -202,8 +214,13 @@ struct HloRematerializationPass
         continue;
       const HloValue *value = dataflow.getDefinedValue(item.op->getResult(0));
       const HloBuffer *buffer = alias.getBufferAt(item.op->getResult(0));
+      // Its positions: the result and bitcasts of it.
+      Value result = item.op->getResult(0);
       if (!value || !buffer || buffer->values.size() != 1 ||
-          value->positions.size() != 1)
+          !llvm::all_of(value->positions, [&](const HloPosition &pos) {
+            return pos.value == result ||
+                   isa_and_nonnull<BitcastOp>(pos.value.getDefiningOp());
+          }))
         continue;
       item.candidate = true;
     }
@@ -230,13 +247,17 @@ struct HloRematerializationPass
     };
 
     int64_t peak = 0;
+    // A bound on the clones of one walk (each step frees bytes where it is
+    // made, but clones can leapfrog each other): twice the instructions.
+    int64_t budget = 2 * int64_t(t.items.size()) + 16;
     Block &block = comp.getBody().front();
     Operation *terminator = block.getTerminator();
     for (Operation *op = &block.front(); op != terminator;
          op = op->getNextNode()) {
       unsigned cur = t.itemOf.lookup(op);
       t.begin(cur);
-      while (limit >= 0 && t.memory + t.items[cur].calleePeak > limit) {
+      while (limit >= 0 && t.memory + t.items[cur].calleePeak > limit &&
+             budget-- > 0) {
         int64_t best = pick(t, heap);
         if (best < 0)
           break;
@@ -309,8 +330,7 @@ struct HloRematerializationPass
       if (!before || user->isBeforeInBlock(before))
         before = user;
     };
-    for (Operation *user : result.getUsers())
-      consider(user);
+    forEachReader(result, consider);
     // Operands whose lives cost nothing (parameters, results, as the
     // tracker counts them) are skipped: their users may be many.
     for (Value operand : orig->getOperands()) {
@@ -348,16 +368,41 @@ struct HloRematerializationPass
     steps.push_back(std::move(step));
     ++remats;
 
-    // Redirect the unplaced uses.
+    // Redirect the unplaced uses; a bitcast already run gets a copy over
+    // the clone (`bitcast.remat`, XLA's) for its readers not yet run.
     unsigned origBuffer = t.items[i].defs[0];
-    int64_t users = 0;
-    llvm::SmallPtrSet<Operation *, 4> counted;
-    for (OpOperand &use : llvm::make_early_inc_range(result.getUses()))
-      if (unplaced(use.getOwner())) {
-        if (counted.insert(use.getOwner()).second)
-          ++users;
-        use.set(clone->getResult(0));
+    SmallVector<Operation *> newBitcasts;
+    std::function<void(Value, Value)> redirect = [&](Value from, Value to) {
+      for (OpOperand &use : llvm::make_early_inc_range(from.getUses())) {
+        Operation *owner = use.getOwner();
+        if (unplaced(owner)) {
+          use.set(to);
+          continue;
+        }
+        if (!isa<BitcastOp>(owner))
+          continue;
+        bool needed = false;
+        forEachReader(owner->getResult(0),
+                      [&](Operation *u) { needed |= unplaced(u); });
+        if (!needed)
+          continue;
+        OpBuilder bb(before);
+        Operation *copy = bb.clone(*owner);
+        copy->setOperand(0, to);
+        copy->setLoc(renamed(owner->getLoc(), ".remat"));
+        Step bitcastStep;
+        bitcastStep.clone = copy;
+        bitcastStep.orig = owner;
+        steps.push_back(std::move(bitcastStep));
+        newBitcasts.push_back(copy);
+        redirect(owner->getResult(0), copy->getResult(0));
       }
+    };
+    redirect(result, clone->getResult(0));
+    llvm::SmallPtrSet<Operation *, 4> counted;
+    forEachReader(clone->getResult(0),
+                  [&](Operation *user) { counted.insert(user); });
+    int64_t users = counted.size();
 
     // The tracker: the original's buffer dies now, the clone reads the
     // original's operands (reviving the dead ones) and defines a new one.
@@ -388,24 +433,47 @@ struct HloRematerializationPass
           if (u == origBuffer)
             u = cloneBuffer;
       }
-    if (result.use_empty()) {
-      // A move: the original is gone. A move of a move is not moved again.
+    // A move: nothing but bitcasts already run reads the original any more
+    // (XLA looks through them too); they and the original are removed. A
+    // move of a move is not moved again.
+    SmallVector<Operation *> deadReaders;
+    bool isMove = true;
+    forEachReader(result, [&](Operation *user) {
+      isMove &= isa<BitcastOp>(user);
+      deadReaders.push_back(user);
+    });
+    if (isMove) {
       ++moves;
       if (t.items[i].moveClone)
         item.denylisted = true;
       item.moveClone = true;
-      t.itemOf.erase(orig);
-      t.items[i].op = nullptr;
-      Step removal;
-      removal.removed = orig;
-      removal.next = orig->getNextNode();
-      removal.operands.assign(orig->operand_begin(), orig->operand_end());
-      orig->dropAllReferences();
-      orig->remove();
-      steps.push_back(std::move(removal));
+      auto remove = [&](Operation *op) {
+        if (auto it = t.itemOf.find(op); it != t.itemOf.end()) {
+          t.items[it->second].op = nullptr;
+          t.itemOf.erase(it);
+        }
+        Step removal;
+        removal.removed = op;
+        removal.next = op->getNextNode();
+        removal.operands.assign(op->operand_begin(), op->operand_end());
+        op->dropAllReferences();
+        op->remove();
+        steps.push_back(std::move(removal));
+      };
+      // Readers after what they read: remove from the last.
+      for (Operation *reader : llvm::reverse(deadReaders))
+        remove(reader);
+      remove(orig);
     }
     t.items.push_back(std::move(item));
     t.itemOf[clone] = cloneItem;
+    for (Operation *copy : newBitcasts) {
+      Tracker::Item bitcast;
+      bitcast.op = copy;
+      bitcast.uses = {cloneBuffer};
+      t.itemOf[copy] = t.items.size();
+      t.items.push_back(std::move(bitcast));
+    }
     return true;
   }
 

@@ -249,7 +249,8 @@ def HloRematerialization
     original has no users left, removes it. The clone can be
     rematerialized again further on (a move of a move is not, XLA's rule
     against endless moves). Repeats until under the limit or no candidate
-    is left. If the module's peak has risen in the end (a clone runs with
+    is left, or after twice as many clones as the computation has
+    instructions (clones can leapfrog each other). If the module's peak has risen in the end (a clone runs with
     its operands and result live at once) every step is undone; XLA keeps
     them. A result that leaves the peak as it was is kept, as in XLA.
 
@@ -261,8 +262,9 @@ def HloRematerialization
     pad, reverse and loop fusions. Left alone (not handled): in-place
     instructions (dynamic-update-slice, scatter, fusions rooted in them),
     tuple-shaped or dynamically shaped results, results read through a
-    bitcast, get-tuple-element or tuple (XLA's indirect uses) or in the
-    computation's result, instructions with control predecessors or
+    tuple or get-tuple-element or in the computation's result (readers
+    through bitcasts are followed, as XLA's indirect users: a bitcast that
+    already ran gets a copy over the clone), instructions with control predecessors or
     successors, buffers under `min-remat-size`.
 
     Reports an MLIR remark on the module with the peak before and after and
