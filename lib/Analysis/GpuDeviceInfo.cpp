@@ -665,3 +665,11 @@ const GpuDeviceInfo &mlir::hlo::getSelectedGpuDevice() {
   static const GpuDeviceInfo h100 = llvm::cantFail(GpuDeviceInfo::get("h100"));
   return h100;
 }
+
+static int64_t selectedMemoryLimit = -1;
+
+void mlir::hlo::setSelectedMemoryLimit(int64_t bytes) {
+  selectedMemoryLimit = bytes;
+}
+
+int64_t mlir::hlo::getSelectedMemoryLimit() { return selectedMemoryLimit; }

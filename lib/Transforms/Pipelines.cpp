@@ -285,6 +285,9 @@ static void buildGpuOptimize(OpPassManager &pm, bool tritonSoftmax) {
   pm.addPass(createHloLoopScheduleLinearizer());
   pm.addPass(createHloMemoryScheduler());
   pm.addPass(createHloLatencyHidingScheduler());
+  // XLA rematerializes after scheduling (its GPU compiler after copy
+  // insertion; here before it, so that the copies see the final order).
+  pm.addPass(createHloRematerialization());
   pm.addPass(createHloGpuCopyInsertion());
   pm.addPass(createHloSanitizeConstantNames());
   pm.addPass(createHloBufferAssignment());

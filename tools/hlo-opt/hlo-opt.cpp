@@ -95,6 +95,13 @@ static cl::opt<double>
                        cl::desc("Relative tolerance of --hlo-check-semantics"),
                        cl::init(1e-5), cl::cat(hloOptCategory));
 
+static cl::opt<int64_t> memoryLimit(
+    "hlo-memory-limit",
+    cl::desc("Bytes of device memory the module may use: the limit of "
+             "hlo-rematerialization (and of hlo-gpu-optimize's) when its "
+             "memory-limit option is -1 (default: from --hlo-gpu-device)"),
+    cl::value_desc("bytes"), cl::init(-1), cl::cat(hloOptCategory));
+
 static cl::opt<std::string>
     dumpTo("hlo-dump-to",
            cl::desc("Write the module as HLO text to this folder before the "
@@ -392,6 +399,7 @@ int main(int argc, char **argv) {
     errs() << "hlo-opt: --hlo-gpu-device: " << toString(std::move(err)) << "\n";
     return 1;
   }
+  hlo::setSelectedMemoryLimit(memoryLimit);
 
   if (config.shouldShowDialects()) {
     outs() << "Available Dialects: ";

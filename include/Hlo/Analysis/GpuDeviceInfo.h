@@ -122,6 +122,12 @@ llvm::Error loadGpuDeviceFromCLOptions();
 /// command line, else the built-in h100.
 const GpuDeviceInfo &getSelectedGpuDevice();
 
+/// The memory limit in bytes hlo-opt's `--hlo-memory-limit` sets for the
+/// passes bounded by device memory (hlo-rematerialization), or -1 when not
+/// given (each pass then derives its limit from the selected device).
+void setSelectedMemoryLimit(int64_t bytes);
+int64_t getSelectedMemoryLimit();
+
 } // namespace mlir::hlo
 
 #endif // HLO_ANALYSIS_GPUDEVICEINFO_H

@@ -279,4 +279,96 @@ def HloLatencyHidingScheduler
   ];
 }
 
+def HloRematerialization
+    : Pass<"hlo-rematerialization", "::mlir::ModuleOp"> {
+  let summary = "Recompute values later to keep the peak of live bytes under "
+                "a memory limit (XLA's HloRematerialization, recompute mode)";
+  let description = [{
+    XLA's GPU compiler runs HloRematerialization after scheduling with
+    recompute and compress enabled (compress never applies there: the
+    compact shape function is the identity) and blocks of one instruction.
+    This pass does the same on a scheduled module (`hlo.is_scheduled`; an
+    unscheduled module is an error: run `hlo-memory-scheduler` first). In
+    `hlo-gpu-optimize` it runs after the schedulers and before
+    `hlo-gpu-copy-insertion` (XLA runs it after copy insertion; here the
+    copies are decided over the final order).
+
+    Memory is measured as XLA's MemoryUsageTracker does, per computation
+    over its order (the order of its ops): an instruction's new buffers
+    (HloAliasAnalysis) are allocated when it starts, a buffer is freed after
+    its last reader; buffers at a parameter or in the computation's result
+    count nothing (the caller holds them), constants count; a while,
+    conditional or call adds the peak of the computations it runs. The ENTRY
+    result's bytes are taken off the limit (the module's peak is the ENTRY
+    peak plus them). Computations are processed callees first.
+
+    Walking each computation (ENTRY and what it runs through while,
+    conditional and call), wherever the live bytes exceed the limit the pass
+    picks among the instructions already run whose buffer is still live and
+    not read by the current instruction the one of lowest XLA cost:
+    0 when none of its users has run yet (a move), else
+    limit / bytes freed, where the bytes freed are its buffer's minus those
+    of its operands' buffers that are dead here or read for the last time
+    by the current instruction (their lives would be extended; XLA misses
+    the latter). It clones the instruction (`<name>.remat`; a fusion with a
+    copy of its fused computation) before the earliest of its users and of
+    its operands' users not yet run (operands that count nothing are not
+    looked at), points the users not yet run at the clone and, when the
+    original has no users left, removes it. The clone can be
+    rematerialized again further on (a move of a move is not, XLA's rule
+    against endless moves). Repeats until under the limit or no candidate
+    is left, or after twice as many clones as the computation has
+    instructions (clones can leapfrog each other). If the module's peak has risen in the end (a clone runs with
+    its operands and result live at once) every step is undone; XLA keeps
+    them. A result that leaves the peak as it was is kept, as in XLA.
+
+    Candidates (XLA's IsRematerializable): instructions without side
+    effects (no collectives, rng, infeed/outfeed, send/recv), except
+    parameter, constant, while, conditional, call, custom-call and copies
+    that keep the layout (copy insertion's); with `recompute=cheap` only
+    elementwise ops, broadcast, iota, reshape, transpose, slice, concatenate,
+    pad, reverse and loop fusions. Left alone (not handled): in-place
+    instructions (dynamic-update-slice, scatter, fusions rooted in them),
+    tuple-shaped or dynamically shaped results, results read through a
+    tuple or get-tuple-element or in the computation's result (readers
+    through bitcasts are followed, as XLA's indirect users: a bitcast that
+    already ran gets a copy over the clone), instructions with control predecessors or
+    successors, buffers under `min-remat-size`.
+
+    Reports an MLIR remark on the module with the peak before and after and
+    the number of instructions rematerialized when the peak was over the
+    limit, and a warning when the limit cannot be met (XLA logs the same
+    warning and goes on; the pass does not fail). Under the limit nothing
+    changes. Cost: the candidates are kept in a heap by size; each pick
+    examines at most `max-candidates` of them (XLA scans all placed
+    instructions at every step).
+  }];
+  let options = [
+    Option<"memoryLimit", "memory-limit", "int64_t", /*default=*/"-1",
+           "Bytes the module's peak may reach (-1: --hlo-memory-limit if "
+           "given, else XLA's GetSchedulerMemoryLimit: (80% of the device's "
+           "memory - parameter and result bytes) * 95%, "
+           "xla_gpu_memory_limit_slop_factor)">,
+    Option<"minRematSize", "min-remat-size", "int64_t", /*default=*/"0",
+           "Buffers smaller than this are not rematerialized (XLA's "
+           "min_remat_size; GPU: 0)">,
+    Option<"recompute", "recompute", "std::string", /*default=*/"\"any\"",
+           "Which instructions may be recomputed: any (XLA's "
+           "IsRematerializable) or cheap (elementwise, broadcast, iota, "
+           "data movement, loop fusions)">,
+    Option<"maxCandidates", "max-candidates", "int64_t", /*default=*/"256",
+           "Candidates examined per pick, largest buffers first (0: all)">,
+  ];
+  let statistics = [
+    Statistic<"peakBefore", "peak-bytes-before",
+              "Peak memory of the module before rematerialization">,
+    Statistic<"peakAfter", "peak-bytes-after",
+              "Peak memory of the module after rematerialization">,
+    Statistic<"numRemats", "rematerialized", "Instructions rematerialized">,
+    Statistic<"numMoves", "moved",
+              "Rematerializations that left the original without users "
+              "(moves)">,
+  ];
+}
+
 #endif // HLO_TRANSFORMS_BUFFER_ASSIGNMENT_PASSES
