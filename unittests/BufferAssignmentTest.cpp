@@ -117,6 +117,27 @@ std::string randomModule(std::mt19937 &rng) {
   return "HloModule random\n\n" + text + "ENTRY e {\n" + body + root + "}\n";
 }
 
+/// Runs `assigned` on the arena (reads of overwritten bytes checked) and
+/// `original` on the interpreter, on the same random arguments; the results
+/// must be equal.
+void expectSameOnArena(ModuleOp original, ModuleOp assigned, int trial,
+                       const std::string &text) {
+  std::string error;
+  auto args = runtime::randomArguments(original, trial, error);
+  ASSERT_TRUE(succeeded(args)) << error;
+  FailureOr<runtime::Literal> expected =
+      runtime::run(original, *args, {}, error);
+  ASSERT_TRUE(succeeded(expected)) << error << "\n" << text;
+  runtime::ArenaOptions arena;
+  arena.checkReads = true;
+  FailureOr<runtime::Literal> actual = runtime::runOnArena(
+      assigned, *args, {}, error, /*stats=*/nullptr, arena);
+  ASSERT_TRUE(succeeded(actual)) << error << "\n" << text;
+  EXPECT_TRUE(*actual == *expected)
+      << text << "\narena: " << actual->toString()
+      << "\ninterpreter: " << expected->toString();
+}
+
 TEST(BufferAssignmentTest, RandomModulesRunOnTheArena) {
   DialectRegistry registry;
   registerHloTranslateDialects(registry);
@@ -134,20 +155,7 @@ TEST(BufferAssignmentTest, RandomModulesRunOnTheArena) {
     ASSERT_TRUE(succeeded(pm.run(*assigned))) << text;
     EXPECT_EQ(checkBufferAssignment(*assigned), "") << text;
 
-    std::string error;
-    auto args = runtime::randomArguments(*original, trial, error);
-    ASSERT_TRUE(succeeded(args)) << error;
-    FailureOr<runtime::Literal> expected =
-        runtime::run(*original, *args, {}, error);
-    ASSERT_TRUE(succeeded(expected)) << error << "\n" << text;
-    runtime::ArenaOptions arena;
-    arena.checkReads = true;
-    FailureOr<runtime::Literal> actual = runtime::runOnArena(
-        *assigned, *args, {}, error, /*stats=*/nullptr, arena);
-    ASSERT_TRUE(succeeded(actual)) << error << "\n" << text;
-    EXPECT_TRUE(*actual == *expected)
-        << text << "\narena: " << actual->toString()
-        << "\ninterpreter: " << expected->toString();
+    expectSameOnArena(*original, *assigned, trial, text);
   }
 }
 
@@ -215,20 +223,7 @@ TEST(BufferAssignmentTest, RematerializedModulesRunOnTheArena) {
     }
     EXPECT_EQ(checkBufferAssignment(*assigned), "") << text;
 
-    std::string error;
-    auto args = runtime::randomArguments(*original, trial, error);
-    ASSERT_TRUE(succeeded(args)) << error;
-    FailureOr<runtime::Literal> expected =
-        runtime::run(*original, *args, {}, error);
-    ASSERT_TRUE(succeeded(expected)) << error << "\n" << text;
-    runtime::ArenaOptions arena;
-    arena.checkReads = true;
-    FailureOr<runtime::Literal> actual = runtime::runOnArena(
-        *assigned, *args, {}, error, /*stats=*/nullptr, arena);
-    ASSERT_TRUE(succeeded(actual)) << error << "\n" << text;
-    EXPECT_TRUE(*actual == *expected)
-        << text << "\narena: " << actual->toString()
-        << "\ninterpreter: " << expected->toString();
+    expectSameOnArena(*original, *assigned, trial, text);
   }
   // Rematerialization lowered the peak of some of them (15 of 300 with
   // this seed).
