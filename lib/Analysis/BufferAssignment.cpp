@@ -412,19 +412,29 @@ std::string mlir::hlo::checkBufferAssignment(ModuleOp module) {
     placed[s.getAllocation()].push_back(
         {v.id, s.getOffset(), s.getSize(), {{t.start, t.end}}});
   }
-  SmallVector<std::pair<int64_t, int64_t>> same, mayShare;
+  // The relations, per allocation: a pair matters only where both values
+  // are (passing every pair to every allocation's check would cost
+  // allocations x values).
+  using Pairs = SmallVector<std::pair<int64_t, int64_t>>;
+  std::vector<Pairs> same(placed.size()), mayShare(placed.size());
+  auto addPair = [&](std::vector<Pairs> &to, unsigned a, unsigned b) {
+    if (sliceOf[a] && sliceOf[b] &&
+        sliceOf[a].getAllocation() == sliceOf[b].getAllocation() &&
+        sliceOf[a].getAllocation() < int64_t(placed.size()))
+      to[sliceOf[a].getAllocation()].push_back({a, b});
+  };
   for (const HloBuffer &b : alias.getBuffers())
     for (size_t i = 1; i < b.values.size(); ++i)
-      same.push_back({b.values[i - 1], b.values[i]});
+      addPair(same, b.values[i - 1], b.values[i]);
   for (const HloValue &v : dataflow.getValues())
     if (Operation *def = v.defined.value.getDefiningOp())
       for (Value operand : reusableOperands(def, symbols))
         for (unsigned id : dataflow.getValueSet(operand))
-          mayShare.push_back({id, v.id});
+          addPair(mayShare, id, v.id);
   for (auto [i, group] : llvm::enumerate(placed)) {
     auto allocation = cast<BufferAllocationAttr>(allocations[i]);
     BufferCheckResult result =
-        checkBufferOverlaps(group, same, mayShare, allocation.getSize());
+        checkBufferOverlaps(group, same[i], mayShare[i], allocation.getSize());
     if (!result.ok())
       os << "allocation " << i << ": " << result.describe() << "\n";
   }
