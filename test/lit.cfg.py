@@ -62,6 +62,12 @@ ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 if os.access(ptxas, os.X_OK):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+# libdevice (the CUDA toolkit's math library) for PTX calling exp, tanh, ...
+cuda = os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH") or \
+    "/usr/local/cuda"
+if os.path.isfile(os.path.join(cuda, "nvvm", "libdevice",
+                               "libdevice.10.bc")):
+    config.available_features.add("libdevice")
 # numpy (and ml_dtypes' bfloat16) for the .npy tests of hlo-run.
 if subprocess.run([python, "-c", "import numpy, ml_dtypes"],
                   capture_output=True).returncode == 0:
