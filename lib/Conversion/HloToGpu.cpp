@@ -11,6 +11,7 @@
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace mlir::hlo {
 #define GEN_PASS_DEF_HLOTOGPU
@@ -23,8 +24,9 @@ using namespace mlir::hlo;
 namespace {
 
 /// A kernel name from an HLO instruction name: `.` and `-` become `_`
-/// (PTX identifiers), made unique in `module`.
-std::string kernelName(StringRef hloName, gpu::GPUModuleOp module) {
+/// (PTX identifiers), made unique among `used` (the kernel module's
+/// symbols), which it joins.
+std::string kernelName(StringRef hloName, llvm::StringSet<> &used) {
   std::string base = hloName.empty() ? "fusion" : hloName.str();
   for (char &c : base)
     if (!llvm::isAlnum(c) && c != '_')
@@ -32,8 +34,9 @@ std::string kernelName(StringRef hloName, gpu::GPUModuleOp module) {
   if (!llvm::isAlpha(base[0]) && base[0] != '_')
     base = "k_" + base;
   std::string name = base;
-  for (unsigned i = 1; SymbolTable::lookupSymbolIn(module, name); ++i)
+  for (unsigned i = 1; used.contains(name); ++i)
     name = base + "_" + std::to_string(i);
+  used.insert(name);
   return name;
 }
 
@@ -69,6 +72,7 @@ struct HloToGpuPass : hlo::impl::HloToGpuBase<HloToGpuPass> {
                       b.getUnitAttr());
       return kernels;
     };
+    llvm::StringSet<> used;
     KernelOptions options;
     options.threadsPerBlock = threadsPerBlock;
     for (FusionOp fusion : fusions) {
@@ -83,8 +87,13 @@ struct HloToGpuPass : hlo::impl::HloToGpuBase<HloToGpuPass> {
         return signalPassFailure();
       }
       auto loc = dyn_cast<NameLoc>(fusion->getLoc());
-      std::string name =
-          kernelName(loc ? loc.getName().getValue() : "", getKernels());
+      getKernels();
+      if (used.empty())
+        for (Operation &op : kernels.getBody()->getOperations())
+          if (auto sym = op.getAttrOfType<StringAttr>(
+                  SymbolTable::getSymbolAttrName()))
+            used.insert(sym.getValue());
+      std::string name = kernelName(loc ? loc.getName().getValue() : "", used);
       FailureOr<gpu::GPUFuncOp> kernel = failure();
       if (allowUnsupported) {
         // An instruction without an element generator leaves this fusion
