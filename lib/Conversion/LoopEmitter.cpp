@@ -76,6 +76,16 @@ public:
   /// instruction such as a variadic reduce) at logical index `index`.
   FailureOr<SmallVector<Value>> emit(Value v, ValueRange index);
 
+  /// The output element being generated: its logical index and its offset
+  /// in `type`'s physical order. A parameter of `type` read at exactly that
+  /// index (through elementwise instructions) is read at that offset, so
+  /// that the unrolled elements' addresses are visibly consecutive.
+  void setRoot(ValueRange index, Value linear, RankedTensorType type) {
+    rootIndex.assign(index.begin(), index.end());
+    rootLinear = linear;
+    rootType = type;
+  }
+
   FailureOr<Value> emitOne(Value v, ValueRange index) {
     FailureOr<SmallVector<Value>> r = emit(v, index);
     if (failed(r))
@@ -120,6 +130,9 @@ private:
   ValueRange params;
   std::vector<std::map<Key, SmallVector<Value>>> scopes;
   unsigned numGlobals = 0;
+  SmallVector<Value> rootIndex;
+  Value rootLinear;
+  RankedTensorType rootType;
 };
 
 FailureOr<SmallVector<Value>> ElementGenerator::emit(Value v,
@@ -140,6 +153,13 @@ FailureOr<SmallVector<Value>> ElementGenerator::generate(Value v,
                                                          ValueRange index) {
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     auto type = cast<RankedTensorType>(v.getType());
+    if (rootLinear && type.getShape() == rootType.getShape() &&
+        getMinorToMajor(type) == getMinorToMajor(rootType) &&
+        llvm::equal(index, rootIndex)) {
+      Value load = memref::LoadOp::create(b, loc, params[arg.getArgNumber()],
+                                          ValueRange{rootLinear});
+      return SmallVector<Value>{load};
+    }
     SmallVector<int64_t> strides = physicalStrides(type);
     Value offset = indexConst(0);
     for (auto [i, stride] : llvm::zip(index, strides))
@@ -535,58 +555,90 @@ mlir::hlo::emitLoopKernel(Operation *op, gpu::GPUModuleOp module,
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   RankedTensorType shape = outputTypes.front();
   int64_t elements = shape.getNumElements();
+  // Each thread computes `unroll` consecutive elements (in physical order)
+  // so that its loads and stores of elementwise-read buffers are 16 bytes
+  // wide (XLA's loop unrolling and vectorization): 16 bytes over the widest
+  // output element, when the element count allows.
+  int64_t widest = 1;
+  for (RankedTensorType t : outputTypes)
+    widest = std::max<int64_t>(
+        widest,
+        llvm::divideCeil(
+            getScalarType(t.getElementType()).getIntOrFloatBitWidth(), 8));
+  int64_t unroll = std::max<int64_t>(1, 16 / widest);
+  if (options.unroll > 0)
+    unroll = options.unroll;
+  while (unroll > 1 && elements % unroll != 0)
+    unroll /= 2;
+  int64_t work = elements / unroll;
   int64_t threads =
-      std::max<int64_t>(1, std::min(options.threadsPerBlock, elements));
-  int64_t blocks = std::max<int64_t>(1, (elements + threads - 1) / threads);
+      std::max<int64_t>(1, std::min(options.threadsPerBlock, work));
+  int64_t blocks = std::max<int64_t>(1, (work + threads - 1) / threads);
   func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({int32_t(threads), 1, 1}));
   func.setKnownGridSizeAttr(b.getDenseI32ArrayAttr({int32_t(blocks), 1, 1}));
+  // Buffers are slices at least 16-byte aligned (XLA's allocations are
+  // 256-byte aligned): LLVM may then merge the consecutive accesses.
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+    func.setArgAttr(i, "llvm.align", b.getI64IntegerAttr(16));
 
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
+  auto constant = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
   Value blockId = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  Value linear = arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(b, loc, blockId,
-                            arith::ConstantIndexOp::create(b, loc, threads)),
+  Value thread = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, blockId, constant(threads)),
       threadId);
-  Value inBounds =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, linear,
-                            arith::ConstantIndexOp::create(b, loc, elements));
+  Value inBounds = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         thread, constant(work));
   auto ifOp = scf::IfOp::create(b, loc, inBounds, /*withElseRegion=*/false);
   gpu::ReturnOp::create(b, loc);
 
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-  // The logical index of the thread's element: the linear index split in
-  // the first output's physical order.
-  SmallVector<Value> index(shape.getRank());
-  int64_t stride = 1;
-  for (int64_t dim : getMinorToMajor(shape)) {
-    Value q = arith::DivUIOp::create(
-        b, loc, linear, arith::ConstantIndexOp::create(b, loc, stride));
-    index[dim] = arith::RemUIOp::create(
-        b, loc, q,
-        arith::ConstantIndexOp::create(b, loc, shape.getDimSize(dim)));
-    stride *= shape.getDimSize(dim);
-  }
   ValueRange args = entry.getArguments();
   ElementGenerator gen(b, loc, symbols, module,
                        args.take_front(fusion.getDataOperands().size()));
-  for (auto [k, r] : llvm::enumerate(roots)) {
-    FailureOr<Value> v = gen.emitOne(r, index);
-    if (failed(v)) {
-      func.erase();
-      return failure();
+  Value first = arith::MulIOp::create(b, loc, thread, constant(unroll));
+  // All the thread's elements are computed before any is stored: a store
+  // may write the buffer of an operand (in place), so LLVM would not move
+  // the next element's loads above it and merge them.
+  SmallVector<std::tuple<Value, Value, unsigned>> stores; // value, at, out
+  for (int64_t u = 0; u < unroll; ++u) {
+    Value linear =
+        u ? arith::AddIOp::create(b, loc, first, constant(u)).getResult()
+          : first;
+    // The element's logical index: the linear index split in the first
+    // output's physical order.
+    SmallVector<Value> index(shape.getRank());
+    int64_t stride = 1;
+    for (int64_t dim : getMinorToMajor(shape)) {
+      Value q = arith::DivUIOp::create(b, loc, linear, constant(stride));
+      index[dim] =
+          arith::RemUIOp::create(b, loc, q, constant(shape.getDimSize(dim)));
+      stride *= shape.getDimSize(dim);
     }
-    Value offset = arith::ConstantIndexOp::create(b, loc, 0);
-    for (auto [i, s] : llvm::zip(index, physicalStrides(outputTypes[k])))
-      offset = arith::AddIOp::create(
-          b, loc, offset,
-          arith::MulIOp::create(b, loc, i,
-                                arith::ConstantIndexOp::create(b, loc, s)));
-    memref::StoreOp::create(b, loc, *v,
+    gen.setRoot(index, linear, shape);
+    for (auto [k, r] : llvm::enumerate(roots)) {
+      FailureOr<Value> v = gen.emitOne(r, index);
+      if (failed(v)) {
+        func.erase();
+        return failure();
+      }
+      Value offset = linear;
+      if (getMinorToMajor(outputTypes[k]) != getMinorToMajor(shape)) {
+        offset = constant(0);
+        for (auto [i, s] : llvm::zip(index, physicalStrides(outputTypes[k])))
+          offset = arith::AddIOp::create(
+              b, loc, offset, arith::MulIOp::create(b, loc, i, constant(s)));
+      }
+      stores.push_back({*v, offset, unsigned(k)});
+    }
+  }
+  for (auto [value, offset, k] : stores)
+    memref::StoreOp::create(b, loc, value,
                             args[fusion.getDataOperands().size() + k],
                             ValueRange{offset});
-  }
   return func;
 }

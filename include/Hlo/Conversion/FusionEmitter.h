@@ -26,6 +26,9 @@ namespace hlo {
 struct KernelOptions {
   /// Threads per block of a loop kernel (XLA's loop emitter: 128).
   int64_t threadsPerBlock = 128;
+  /// Elements per thread of a loop kernel; 0: 16 bytes over the widest
+  /// output element (halved until it divides the element count).
+  int64_t unroll = 0;
 };
 
 /// The memref a buffer of array type `type` is passed as: one dimension of

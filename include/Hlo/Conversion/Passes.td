@@ -25,9 +25,11 @@ def HloToGpu : Pass<"hlo-to-gpu", "::mlir::ModuleOp"> {
     signless iN), and records its launch dimensions as `known_block_size`
     and `known_grid_size`.
 
-    Emitters: the loop emitter (XLA's LoopFusion: kLoop fusions, one thread
-    per output element in physical order, `threads-per-block` threads per
-    block; elements generated from the root back to the parameters through
+    Emitters: the loop emitter (XLA's LoopFusion: kLoop fusions, `unroll`
+    consecutive output elements per thread in physical order, so that
+    elementwise reads and the writes are 16 bytes wide once LLVM merges
+    them (kernel arguments are marked 16-byte aligned),
+    `threads-per-block` threads per block; elements generated from the root back to the parameters through
     each instruction's output-to-input indexing map, reduces fused as loops
     by `scf.for` over their range variables, dynamic offsets clamped as HLO
     clamps them, pad and concatenate guarded by their map's constraints).
@@ -38,6 +40,10 @@ def HloToGpu : Pass<"hlo-to-gpu", "::mlir::ModuleOp"> {
     Option<"threadsPerBlock", "threads-per-block", "int64_t",
            /*default=*/"128",
            "Threads per block of loop kernels (XLA's loop emitter: 128)">,
+    Option<"unroll", "unroll", "int64_t", /*default=*/"0",
+           "Elements per thread of loop kernels (0: 16 bytes over the "
+           "widest output element, halved until it divides the element "
+           "count; XLA unrolls loop kernels likewise)">,
     Option<"allowUnsupported", "allow-unsupported", "bool",
            /*default=*/"false",
            "Leave fusions no emitter takes without a kernel instead of "
