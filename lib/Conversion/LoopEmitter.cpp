@@ -560,11 +560,15 @@ mlir::hlo::emitLoopKernel(Operation *op, gpu::GPUModuleOp module,
   // wide (XLA's loop unrolling and vectorization): 16 bytes over the widest
   // output element, when the element count allows.
   int64_t widest = 1;
-  for (RankedTensorType t : outputTypes)
-    widest = std::max<int64_t>(
-        widest,
-        llvm::divideCeil(
-            getScalarType(t.getElementType()).getIntOrFloatBitWidth(), 8));
+  for (RankedTensorType t : outputTypes) {
+    Type scalar = getScalarType(t.getElementType());
+    int64_t bits = 0;
+    if (auto complex = dyn_cast<ComplexType>(scalar))
+      bits = 2 * complex.getElementType().getIntOrFloatBitWidth();
+    else
+      bits = scalar.getIntOrFloatBitWidth();
+    widest = std::max<int64_t>(widest, llvm::divideCeil(bits, 8));
+  }
   int64_t unroll = std::max<int64_t>(1, 16 / widest);
   if (options.unroll > 0)
     unroll = options.unroll;

@@ -8,7 +8,8 @@ result:
   the optimized module gives the same results (hlo-run --compare), except
   for modules with `rng`, whose values the rng expander changes; for
   hlo-gpu-optimize also on one flat arena, every value in the slice buffer
-  assignment gave it (hlo-run --arena);
+  assignment gave it (hlo-run --arena), and with its fusions run by their
+  kernels compiled for the host (hlo-run --device=host-kernels);
 - no module grows by more than the expanding passes add (EXPANDERS), and
   the instruction count of the whole set drops (not checked for the
   pipelines that fuse).
@@ -112,7 +113,7 @@ def main():
     failures = []
     runnable = {}  # file -> whether the interpreter runs the original
     for pipeline in PIPELINES:
-        before = after = compared = arena = 0
+        before = after = compared = arena = kernels = 0
         stats = collections.Counter()
         for f in files:
             text = f.read_text(errors="replace")
@@ -182,9 +183,20 @@ def main():
             if c is None or c.returncode:
                 why = "timed out" if c is None else (c.stdout + c.stderr)[-300:]
                 failures.append(f"{f.name} {pipeline}: on the arena: {why}")
+            # Its fusions run by their kernels compiled for the host (those
+            # the emitters take), the rest by the interpreter.
+            c = run([hlo_run, str(dst), "--device=host-kernels",
+                     "--random-inputs", "--seed=1", f"--compare={f}",
+                     "--atol=1e-4", "--rtol=1e-4"])
+            kernels += 1
+            if c is None or c.returncode:
+                why = "timed out" if c is None else (c.stdout + c.stderr)[-300:]
+                failures.append(f"{f.name} {pipeline}: on host kernels: {why}")
         summary = ", ".join(f"{k} {-v:+d}" for k, v in sorted(stats.items())
                             if v)
         on_arena = f", {arena} run on the arena" if arena else ""
+        if kernels:
+            on_arena += f" and {kernels} with their fusions on host kernels"
         print(f"{pipeline}: {len(files)} modules, {before} -> {after} "
               f"instructions, {compared} compared with the interpreter"
               f"{on_arena}; "
