@@ -75,7 +75,7 @@ struct HloToGpuPass : hlo::impl::HloToGpuBase<HloToGpuPass> {
     llvm::StringSet<> used;
     KernelOptions options;
     options.threadsPerBlock = threadsPerBlock;
-    options.unroll = unroll;
+    options.unroll = elementsPerThread;
     for (FusionOp fusion : fusions) {
       std::string reason;
       if (!canEmitLoopKernel(fusion, symbols, reason)) {

@@ -25,7 +25,7 @@ def HloToGpu : Pass<"hlo-to-gpu", "::mlir::ModuleOp"> {
     signless iN), and records its launch dimensions as `known_block_size`
     and `known_grid_size`.
 
-    Emitters: the loop emitter (XLA's LoopFusion: kLoop fusions, `unroll`
+    Emitters: the loop emitter (XLA's LoopFusion: kLoop fusions, `elements-per-thread`
     consecutive output elements per thread in physical order, so that
     elementwise reads and the writes are 16 bytes wide once LLVM merges
     them (kernel arguments are marked 16-byte aligned),
@@ -40,7 +40,7 @@ def HloToGpu : Pass<"hlo-to-gpu", "::mlir::ModuleOp"> {
     Option<"threadsPerBlock", "threads-per-block", "int64_t",
            /*default=*/"128",
            "Threads per block of loop kernels (XLA's loop emitter: 128)">,
-    Option<"unroll", "unroll", "int64_t", /*default=*/"0",
+    Option<"elementsPerThread", "elements-per-thread", "int64_t", /*default=*/"0",
            "Elements per thread of loop kernels (0: 16 bytes over the "
            "widest output element, halved until it divides the element "
            "count; XLA unrolls loop kernels likewise)">,
