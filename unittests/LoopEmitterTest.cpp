@@ -17,7 +17,6 @@
 #include "Hlo/Runtime/Literal.h"
 #include "Hlo/Translate/HloText.h"
 
-#include "mlir/ExecutionEngine/CRunnerUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Pass/PassManager.h"
 
@@ -371,18 +370,9 @@ TEST(LoopEmitterTest, RandomFusionsMatchTheInterpreter) {
           encodeArrayBytes(literal, cast<RankedTensorType>(arg.getType())));
     }
     auto outType = cast<RankedTensorType>(entry.getRootValue().getType());
-    int64_t outBytes = std::max<int64_t>(1, expected->getElementBitWidth() / 8);
-    buffers.emplace_back(outType.getNumElements() * outBytes);
-    std::vector<StridedMemRefType<uint8_t, 1>> descs(buffers.size());
-    std::vector<void *> descPtrs(buffers.size());
-    SmallVector<void *> callArgs;
-    for (size_t i = 0; i < buffers.size(); ++i) {
-      int64_t n = int64_t(buffers[i].size()); // sizes are not read
-      descs[i] = {buffers[i].data(), buffers[i].data(), 0, {n}, {1}};
-      descPtrs[i] = &descs[i];
-      callArgs.push_back(&descPtrs[i]);
-    }
-    ASSERT_TRUE(succeeded(jit->invoke("fusion", callArgs, error)))
+    buffers.emplace_back(outType.getNumElements() *
+                         getElementBufferBytes(outType.getElementType()));
+    ASSERT_TRUE(succeeded(jit->invokeOnBuffers("fusion", buffers, error)))
         << error << "\n"
         << text;
     Literal got = decodeArrayBytes(buffers.back(), outType);

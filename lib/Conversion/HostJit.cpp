@@ -26,6 +26,7 @@
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/ExecutionEngine/CRunnerUtils.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -197,4 +198,22 @@ LogicalResult HostJit::invoke(StringRef name, MutableArrayRef<void *> args,
     return failure();
   }
   return success();
+}
+
+LogicalResult
+HostJit::invokeOnBuffers(StringRef name,
+                         MutableArrayRef<std::vector<uint8_t>> buffers,
+                         std::string &error) {
+  // A descriptor per buffer (its size in bytes: the static shapes of the
+  // functions' memrefs are not read from it), and a pointer to each.
+  std::vector<StridedMemRefType<uint8_t, 1>> descriptors(buffers.size());
+  std::vector<void *> pointers(buffers.size());
+  SmallVector<void *> args;
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    int64_t n = buffers[i].size();
+    descriptors[i] = {buffers[i].data(), buffers[i].data(), 0, {n}, {1}};
+    pointers[i] = &descriptors[i];
+    args.push_back(&pointers[i]);
+  }
+  return invoke(name, args, error);
 }

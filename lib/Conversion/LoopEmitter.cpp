@@ -44,18 +44,6 @@ MemRefType mlir::hlo::getKernelBufferType(Type type) {
 
 namespace {
 
-/// Strides, in elements, of each logical dimension of `type` in its
-/// layout's physical order.
-SmallVector<int64_t> physicalStrides(RankedTensorType type) {
-  SmallVector<int64_t> strides(type.getRank(), 0);
-  int64_t stride = 1;
-  for (int64_t dim : getMinorToMajor(type)) {
-    strides[dim] = stride;
-    stride *= type.getDimSize(dim);
-  }
-  return strides;
-}
-
 /// Data movement: the result element is the operand element its indexing
 /// map names (or the padding value / another operand where a constraint
 /// fails).
@@ -160,7 +148,7 @@ FailureOr<SmallVector<Value>> ElementGenerator::generate(Value v,
                                           ValueRange{rootLinear});
       return SmallVector<Value>{load};
     }
-    SmallVector<int64_t> strides = physicalStrides(type);
+    SmallVector<int64_t> strides = getPhysicalStrides(type);
     Value offset = indexConst(0);
     for (auto [i, stride] : llvm::zip(index, strides))
       offset = arith::AddIOp::create(
@@ -633,7 +621,7 @@ mlir::hlo::emitLoopKernel(Operation *op, gpu::GPUModuleOp module,
       Value offset = linear;
       if (getMinorToMajor(outputTypes[k]) != getMinorToMajor(shape)) {
         offset = constant(0);
-        for (auto [i, s] : llvm::zip(index, physicalStrides(outputTypes[k])))
+        for (auto [i, s] : llvm::zip(index, getPhysicalStrides(outputTypes[k])))
           offset = arith::AddIOp::create(
               b, loc, offset, arith::MulIOp::create(b, loc, i, constant(s)));
       }

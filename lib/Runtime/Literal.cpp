@@ -717,12 +717,7 @@ int64_t mlir::hlo::runtime::getElementBufferBytes(Type elementType) {
 /// The physical position of each element (in row-major order) of `type`.
 static std::vector<int64_t> physicalPositions(RankedTensorType type) {
   ArrayRef<int64_t> shape = type.getShape();
-  SmallVector<int64_t> stride(shape.size());
-  int64_t s = 1;
-  for (int64_t d : getMinorToMajor(type)) {
-    stride[d] = s;
-    s *= shape[d];
-  }
+  SmallVector<int64_t> stride = getPhysicalStrides(type);
   std::vector<int64_t> positions(type.getNumElements());
   for (int64_t i = 0, n = positions.size(); i < n; ++i) {
     int64_t at = 0, rest = i;

@@ -6,7 +6,6 @@
 #include "Hlo/Conversion/Passes.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 
-#include "mlir/ExecutionEngine/CRunnerUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Pass/PassManager.h"
 
@@ -84,16 +83,7 @@ HostKernels::run(Operation *fusion, ArrayRef<const Literal *> operands,
   for (RankedTensorType t : outputs)
     buffers.emplace_back(t.getNumElements() *
                          runtime::getElementBufferBytes(t.getElementType()));
-  std::vector<StridedMemRefType<uint8_t, 1>> descriptors(buffers.size());
-  std::vector<void *> pointers(buffers.size());
-  SmallVector<void *> args;
-  for (size_t i = 0; i < buffers.size(); ++i) {
-    int64_t n = buffers[i].size();
-    descriptors[i] = {buffers[i].data(), buffers[i].data(), 0, {n}, {1}};
-    pointers[i] = &descriptors[i];
-    args.push_back(&pointers[i]);
-  }
-  if (failed(jit->invoke(it->second, args, error)))
+  if (failed(jit->invokeOnBuffers(it->second, buffers, error)))
     return FailureOr<Literal>(failure());
   size_t first = operands.size();
   if (!isa<TupleType>(resultType))

@@ -23,6 +23,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace mlir {
 class DialectRegistry;
@@ -61,6 +62,13 @@ public:
   /// pointer to a struct of them.
   LogicalResult invoke(StringRef name, MutableArrayRef<void *> args,
                        std::string &error);
+
+  /// Calls public function `name` whose arguments are all one-dimensional
+  /// memrefs (a kernel turned into a host function), one per buffer of
+  /// `buffers`, each over that buffer's bytes.
+  LogicalResult invokeOnBuffers(StringRef name,
+                                MutableArrayRef<std::vector<uint8_t>> buffers,
+                                std::string &error);
 
 private:
   HostJit() = default;

@@ -876,3 +876,14 @@ SmallVector<int64_t> mlir::hlo::getMinorToMajor(Type type) {
     order.push_back(d);
   return order;
 }
+
+SmallVector<int64_t> mlir::hlo::getPhysicalStrides(Type type) {
+  auto tensor = cast<RankedTensorType>(type);
+  SmallVector<int64_t> strides(tensor.getRank(), 0);
+  int64_t stride = 1;
+  for (int64_t d : getMinorToMajor(type)) {
+    strides[d] = stride;
+    stride *= tensor.getDimSize(d);
+  }
+  return strides;
+}

@@ -245,12 +245,7 @@ FailureOr<const ArrayCodec *> ArenaRunner::codec(Operation *where, Type type) {
         c->positions[i++] = layout.offset(index, shape);
       } while (nextIndex(index, shape));
     } else {
-      SmallVector<int64_t> stride(shape.size());
-      int64_t s = 1;
-      for (int64_t d : minorToMajor) {
-        stride[d] = s;
-        s *= shape[d];
-      }
+      SmallVector<int64_t> stride = getPhysicalStrides(type);
       c->positions.resize(n);
       SmallVector<int64_t> index(shape.size(), 0);
       int64_t i = 0;

@@ -158,6 +158,10 @@ OperandRange getDataOperands(Operation *op);
 /// The minor-to-major dimension order of the array type `type`: its
 /// layout's, or row-major (rank - 1, ..., 0) when it has none.
 SmallVector<int64_t> getMinorToMajor(Type type);
+/// The stride, in elements, of each dimension of the static array type
+/// `type` in its layout's physical order (tiles aside): element `i` is at
+/// sum(i[d] * strides[d]).
+SmallVector<int64_t> getPhysicalStrides(Type type);
 } // namespace mlir::hlo
 
 #endif // HLO_DIALECT_HLO_HLODIALECT_H
