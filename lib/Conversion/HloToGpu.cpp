@@ -78,7 +78,7 @@ struct HloToGpuPass : hlo::impl::HloToGpuBase<HloToGpuPass> {
     options.unroll = elementsPerThread;
     for (FusionOp fusion : fusions) {
       std::string reason;
-      if (!canEmitLoopKernel(fusion, symbols, reason)) {
+      if (failed(chooseEmitter(fusion, symbols, reason))) {
         if (allowUnsupported) {
           ++numUnsupported;
           continue;
@@ -101,13 +101,13 @@ struct HloToGpuPass : hlo::impl::HloToGpuBase<HloToGpuPass> {
         // to the runtime's other means, silently.
         ScopedDiagnosticHandler quiet(&getContext(),
                                       [](Diagnostic &) { return success(); });
-        kernel = emitLoopKernel(fusion, kernels, name, symbols, options);
+        kernel = emitKernel(fusion, kernels, name, symbols, options);
         if (failed(kernel)) {
           ++numUnsupported;
           continue;
         }
       } else {
-        kernel = emitLoopKernel(fusion, kernels, name, symbols, options);
+        kernel = emitKernel(fusion, kernels, name, symbols, options);
         if (failed(kernel))
           return signalPassFailure();
       }

@@ -36,18 +36,36 @@ struct KernelOptions {
 /// scalar type (getScalarType).
 MemRefType getKernelBufferType(Type type);
 
-/// Whether a loop kernel can be emitted for `fusion` (an `hlo.fusion` of
-/// kind kLoop whose fused instructions all have an emitter); if not,
-/// `reason` says why.
-bool canEmitLoopKernel(Operation *fusion, SymbolTable &symbols,
-                       std::string &reason);
+/// The fusion emitters, as XLA's GPU backend names them.
+enum class EmitterKind {
+  /// One thread per output element (XLA's LoopFusion); also takes input
+  /// fusions whose reductions no reduction emitter takes, as loops.
+  Loop,
+};
 
-/// Emits the loop kernel of `fusion` into `module` under `name`: one thread
-/// per element of the output (of each output of a multi-output fusion, which
-/// all have one shape), in the output's physical order, with launch
-/// dimensions recorded as the kernel's `known_block_size` and
-/// `known_grid_size`. Arguments: the fusion's operands, then its outputs.
-/// Fails with an error on `fusion` when an instruction has no emitter.
+/// The name of an emitter ("loop", ...), for diagnostics and remarks.
+StringRef stringifyEmitterKind(EmitterKind kind);
+
+/// The emitter that takes `fusion` (XLA's choice of fusion emitter from
+/// the fusion's kind and heroes), or failure with `reason` saying why none
+/// does.
+FailureOr<EmitterKind> chooseEmitter(Operation *fusion, SymbolTable &symbols,
+                                     std::string &reason);
+
+/// Emits the kernel of `fusion` into `module` under `name` with the emitter
+/// chooseEmitter picks. Kernel arguments: the fusion's operands, then its
+/// outputs (getKernelBufferType); launch dimensions are recorded as the
+/// kernel's `known_block_size` and `known_grid_size`. Fails with an error
+/// on `fusion` when no emitter takes it or an instruction has no element
+/// generator.
+FailureOr<gpu::GPUFuncOp> emitKernel(Operation *fusion,
+                                     gpu::GPUModuleOp module, StringRef name,
+                                     SymbolTable &symbols,
+                                     const KernelOptions &options = {});
+
+/// The loop emitter: one thread per element of the output (of each output
+/// of a multi-output fusion, which all have one shape), in the output's
+/// physical order.
 FailureOr<gpu::GPUFuncOp> emitLoopKernel(Operation *fusion,
                                          gpu::GPUModuleOp module,
                                          StringRef name, SymbolTable &symbols,
