@@ -40,6 +40,8 @@ bool isDataMovement(Operation *op) {
 
 FailureOr<SmallVector<Value>> ElementGenerator::emit(Value v,
                                                      ValueRange index) {
+  if (auto it = overrides.find(v); it != overrides.end())
+    return it->second;
   Key key{v.getAsOpaquePointer(), {}};
   for (Value i : index)
     key.second.push_back(i.getAsOpaquePointer());

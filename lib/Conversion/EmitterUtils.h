@@ -19,6 +19,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 #include <map>
 
 namespace mlir::hlo {
@@ -30,7 +32,8 @@ class ElementGenerator {
 public:
   ElementGenerator(OpBuilder &b, Location loc, SymbolTable &symbols,
                    gpu::GPUModuleOp module, ValueRange params)
-      : b(b), loc(loc), symbols(symbols), module(module), params(params) {
+      : b(b), loc(loc), symbols(symbols), module(module),
+        params(params.begin(), params.end()) {
     scopes.emplace_back();
   }
 
@@ -47,6 +50,14 @@ public:
     rootLinear = linear;
     rootType = type;
   }
+
+  /// From now on the elements of `v` at any index are `elements` (a
+  /// reduction's result, known to the thread that writes it), until
+  /// clearOverrides().
+  void setOverride(Value v, ValueRange elements) {
+    overrides[v].assign(elements.begin(), elements.end());
+  }
+  void clearOverrides() { overrides.clear(); }
 
   FailureOr<Value> emitOne(Value v, ValueRange index) {
     FailureOr<SmallVector<Value>> r = emit(v, index);
@@ -89,8 +100,11 @@ private:
   Location loc;
   SymbolTable &symbols;
   gpu::GPUModuleOp module;
-  ValueRange params;
+  // A copy: the kernel's block arguments move when workgroup attributions
+  // are added.
+  SmallVector<Value> params;
   std::vector<std::map<Key, SmallVector<Value>>> scopes;
+  llvm::DenseMap<Value, SmallVector<Value>> overrides;
   unsigned numGlobals = 0;
   SmallVector<Value> rootIndex;
   Value rootLinear;

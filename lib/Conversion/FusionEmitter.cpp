@@ -14,6 +14,8 @@ StringRef mlir::hlo::stringifyEmitterKind(EmitterKind kind) {
   switch (kind) {
   case EmitterKind::Loop:
     return "loop";
+  case EmitterKind::Reduction:
+    return "reduction";
   }
   llvm_unreachable("unknown emitter kind");
 }
@@ -55,12 +57,16 @@ FailureOr<EmitterKind> mlir::hlo::chooseEmitter(Operation *op,
       reason = "a scatter fusion (no scatter emitter yet)";
       return failure();
     }
+    std::string notReduction;
+    if (succeeded(analyzeReductionFusion(fusion, symbols, notReduction)))
+      return EmitterKind::Reduction;
     // Reductions no other emitter takes run as loops: each output element
     // reduces its range serially.
     if (sameShape())
       return EmitterKind::Loop;
-    reason = "an input fusion whose outputs differ in shape (no input-slices "
-             "or multi-output reduction emitter for it yet)";
+    reason = "an input fusion whose outputs differ in shape and that is "
+             "not a reduction fusion (" +
+             notReduction + ")";
     return failure();
   }
   default:
@@ -82,6 +88,8 @@ FailureOr<gpu::GPUFuncOp> mlir::hlo::emitKernel(Operation *fusion,
   switch (*kind) {
   case EmitterKind::Loop:
     return emitLoopKernel(fusion, module, name, symbols, options);
+  case EmitterKind::Reduction:
+    return emitReductionKernel(fusion, module, name, symbols, options);
   }
   llvm_unreachable("unknown emitter kind");
 }

@@ -31,7 +31,9 @@ std::string kernelName(StringRef hloName, llvm::StringSet<> &used) {
   for (char &c : base)
     if (!llvm::isAlnum(c) && c != '_')
       c = '_';
-  if (!llvm::isAlpha(base[0]) && base[0] != '_')
+  // PTX identifiers start with a letter, or with `_`, `$` or `%` followed
+  // by more characters.
+  if (!llvm::isAlpha(base[0]) && (base[0] != '_' || base.size() == 1))
     base = "k_" + base;
   std::string name = base;
   for (unsigned i = 1; used.contains(name); ++i)

@@ -11,9 +11,12 @@
 #ifndef HLO_CONVERSION_FUSIONEMITTER_H
 #define HLO_CONVERSION_FUSIONEMITTER_H
 
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace mlir {
 namespace gpu {
@@ -41,6 +44,9 @@ enum class EmitterKind {
   /// One thread per output element (XLA's LoopFusion); also takes input
   /// fusions whose reductions no reduction emitter takes, as loops.
   Loop,
+  /// Reductions of one shape with their epilogues and side outputs (XLA's
+  /// ReductionFusion: row and column reductions).
+  Reduction,
 };
 
 /// The name of an emitter ("loop", ...), for diagnostics and remarks.
@@ -70,6 +76,41 @@ FailureOr<gpu::GPUFuncOp> emitLoopKernel(Operation *fusion,
                                          gpu::GPUModuleOp module,
                                          StringRef name, SymbolTable &symbols,
                                          const KernelOptions &options = {});
+
+/// A reduction fusion as the reduction emitter sees it
+/// (ReductionEmitter.cpp): its heroes (reduces of one input type over the
+/// same dimensions, with one result type), its roots (the heroes' results
+/// through an elementwise epilogue, or side outputs of the input's shape),
+/// and the input's dimensions grouped in physical order (major to minor):
+/// kept-major, reduced, kept-minor (kept dimensions minor to every reduced
+/// one; none for a row reduction).
+struct ReductionInfo {
+  SmallVector<ReduceOp> heroes;
+  /// The outputs: a root value and, for a variadic reduce's tuple, which
+  /// of its elements (else 0).
+  SmallVector<Value> roots;
+  SmallVector<unsigned> rootElements;
+  llvm::DenseSet<Value> sideOutputs;
+  RankedTensorType inputType, outputType;
+  SmallVector<int64_t> keptMajorDims, reducedDims, keptMinorDims;
+  int64_t numKeptMajor = 1, numReduced = 1, numKeptMinor = 1;
+  /// The kept-major, reduced and kept-minor dimensions follow each other
+  /// in physical order (degenerate ones aside): element (major, r, minor)
+  /// is at offset (major * numReduced + r) * numKeptMinor + minor.
+  bool contiguous = false;
+};
+
+/// The reduction emitter's view of `fusion`, or failure with `reason`.
+FailureOr<ReductionInfo> analyzeReductionFusion(Operation *fusion,
+                                                SymbolTable &symbols,
+                                                std::string &reason);
+
+/// The reduction emitter: row reductions (warp shuffles, shared memory
+/// across warps, several rows per block for short rows, vector loads) and
+/// column reductions (32 x 32 tiles transposed through shared memory).
+FailureOr<gpu::GPUFuncOp>
+emitReductionKernel(Operation *fusion, gpu::GPUModuleOp module, StringRef name,
+                    SymbolTable &symbols, const KernelOptions &options = {});
 
 } // namespace hlo
 } // namespace mlir

@@ -1,0 +1,789 @@
+//===- ReductionEmitter.cpp - reduction fusions to gpu.func kernels -------===//
+//
+// XLA's reduction emitter. A reduction fusion's heroes are reduces of one
+// input shape over the same dimensions; its outputs are the heroes' results
+// through an elementwise epilogue, or side outputs of the input's shape
+// written while the input is read. The input's dimensions, in physical
+// order, fall into kept-major, reduced and kept-minor groups:
+//
+// - row reduction (no kept-minor dimension: the reduced dimensions are the
+//   physically minor ones): `tx` threads reduce one row, `ty` rows per block;
+//   each thread loops over the row with stride `tx` (`v` consecutive
+//   elements per step, one vector load), then the row's threads combine
+//   through warp shuffles, and through shared memory and a second round of
+//   shuffles when a row has several warps;
+// - column reduction: a block of 32 x 32 threads covers 32 * `v` columns
+//   (kept-minor elements) of one kept-major index; thread (x, y) reduces
+//   rows y, y + 32, ... of its `v` columns (coalesced across x), the
+//   partial results are transposed through a 32 x 33 shared-memory tile
+//   (no bank conflicts) and each warp then combines one column's 32
+//   partials with shuffles.
+//
+// Barriers and shuffles are only at the kernel's top level, executed by
+// every thread (the host lowering splits kernels there).
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitterUtils.h"
+
+#include "Hlo/Conversion/ScalarLowering.h"
+
+#include "mlir/Dialect/Complex/IR/Complex.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::hlo;
+
+namespace mlir::hlo::indexing {
+bool isElementwise(Operation *op);
+} // namespace mlir::hlo::indexing
+
+namespace {
+
+/// The element type's shape of a hero's result (the first element of a
+/// variadic reduce's tuple).
+RankedTensorType getHeroOutputType(ReduceOp hero) {
+  Type t = hero->getResult(0).getType();
+  if (auto tuple = dyn_cast<TupleType>(t))
+    t = tuple.getType(0);
+  return cast<RankedTensorType>(t);
+}
+
+/// Whether `a` and `b` have one shape and layout (element types aside).
+bool sameShapeAndLayout(RankedTensorType a, RankedTensorType b) {
+  return a.getShape() == b.getShape() &&
+         getMinorToMajor(a) == getMinorToMajor(b);
+}
+
+/// Whether `a` and `b` hold the same elements at the same physical offsets:
+/// one element count and the same non-degenerate dimensions in physical
+/// order.
+bool isPhysicallyEquivalent(RankedTensorType a, RankedTensorType b) {
+  auto sizes = [](RankedTensorType t) {
+    SmallVector<int64_t> s;
+    for (int64_t d : getMinorToMajor(t))
+      if (t.getDimSize(d) != 1)
+        s.push_back(t.getDimSize(d));
+    return s;
+  };
+  return a.hasStaticShape() && b.hasStaticShape() && sizes(a) == sizes(b);
+}
+
+} // namespace
+
+FailureOr<ReductionInfo>
+mlir::hlo::analyzeReductionFusion(Operation *op, SymbolTable &symbols,
+                                  std::string &reason) {
+  auto fusion = cast<FusionOp>(op);
+  auto fused = symbols.lookup<ComputationOp>(fusion.getCalls());
+  ReductionInfo info;
+  // A variadic reduce at the root gives one output per element.
+  for (Value root : getFusionRoots(fused)) {
+    auto tuple = dyn_cast<TupleType>(root.getType());
+    for (unsigned i = 0, e = tuple ? tuple.size() : 1; i < e; ++i) {
+      info.roots.push_back(root);
+      info.rootElements.push_back(i);
+    }
+  }
+  // The heroes: reduces reached from a root through elementwise ops,
+  // get-tuple-element and bitcast/reshape.
+  llvm::SetVector<Operation *> heroes;
+  auto isEpilogueOp = [](Operation *op) {
+    return isa<GetTupleElementOp, BitcastOp, ReshapeOp>(op) ||
+           (indexing::isElementwise(op) && !isa<TupleOp>(op));
+  };
+  for (Value root : info.roots) {
+    SmallVector<Value> work{root};
+    llvm::DenseSet<Value> seen;
+    while (!work.empty()) {
+      Value v = work.pop_back_val();
+      Operation *def = v.getDefiningOp();
+      if (!def || !seen.insert(v).second)
+        continue;
+      if (isa<ReduceOp>(def))
+        heroes.insert(def);
+      else if (isEpilogueOp(def))
+        llvm::append_range(work, getDataOperands(def));
+    }
+  }
+  if (heroes.empty()) {
+    reason = "no reduce at the roots";
+    return failure();
+  }
+  for (Operation *h : heroes)
+    info.heroes.push_back(cast<ReduceOp>(h));
+  ReduceOp first = info.heroes.front();
+  info.inputType = dyn_cast<RankedTensorType>(getDataOperands(first)[0].getType());
+  info.outputType = getHeroOutputType(first);
+  if (!info.inputType || !info.inputType.hasStaticShape() ||
+      !info.outputType.hasStaticShape()) {
+    reason = "a reduce of a dynamic shape";
+    return failure();
+  }
+  ArrayRef<int64_t> dims = first.getDimensions();
+  for (ReduceOp hero : info.heroes) {
+    for (Value in : getDataOperands(hero).take_front(
+             getDataOperands(hero).size() / 2)) {
+      if (!sameShapeAndLayout(cast<RankedTensorType>(in.getType()),
+                              info.inputType)) {
+        reason = "reduces of different input shapes or layouts";
+        return failure();
+      }
+    }
+    if (hero.getDimensions() != dims ||
+        !sameShapeAndLayout(getHeroOutputType(hero), info.outputType)) {
+      reason = "reduces over different dimensions";
+      return failure();
+    }
+  }
+  // Every root is an epilogue of the heroes (only physically equivalent
+  // values between them) or a side output of the input's shape that does
+  // not depend on them.
+  auto dependsOnHero = [&](Value v) {
+    SmallVector<Value> work{v};
+    llvm::DenseSet<Value> seen;
+    while (!work.empty()) {
+      Operation *def = work.pop_back_val().getDefiningOp();
+      if (!def || !seen.insert(def->getResult(0)).second)
+        continue;
+      if (heroes.contains(def))
+        return true;
+      llvm::append_range(work, getDataOperands(def));
+    }
+    return false;
+  };
+  for (Value root : info.roots) {
+    auto rootType = dyn_cast<RankedTensorType>(root.getType());
+    if (!dependsOnHero(root)) {
+      if (!rootType || rootType.getShape() != info.inputType.getShape()) {
+        reason = "an output that is neither a reduction nor of the "
+                 "reduced input's shape";
+        return failure();
+      }
+      info.sideOutputs.insert(root);
+      continue;
+    }
+    // The epilogue: every value on a path from the root to a hero is
+    // physically equivalent to the heroes' result, and the values it reads
+    // besides do not depend on a hero.
+    SmallVector<Value> work{root};
+    llvm::DenseSet<Value> seen;
+    while (!work.empty()) {
+      Value v = work.pop_back_val();
+      Operation *def = v.getDefiningOp();
+      if (!def || heroes.contains(def) || !seen.insert(v).second)
+        continue;
+      if (!isEpilogueOp(def)) {
+        if (dependsOnHero(v)) {
+          reason = "`" + getOpcode(def) +
+                   "` reads a reduction's result (not an elementwise "
+                   "epilogue)";
+          return failure();
+        }
+        continue;
+      }
+      auto t = dyn_cast<RankedTensorType>(v.getType());
+      if (!t || !isPhysicallyEquivalent(t, info.outputType)) {
+        if (!dependsOnHero(v))
+          continue;
+        reason = "an epilogue that reorders the reduction's result";
+        return failure();
+      }
+      llvm::append_range(work, getDataOperands(def));
+    }
+  }
+  // The groups of input dimensions, in physical order (major to minor).
+  llvm::SmallDenseSet<int64_t> reduced(dims.begin(), dims.end());
+  ArrayRef<int64_t> shape = info.inputType.getShape();
+  SmallVector<int64_t> physical = llvm::to_vector(
+      llvm::reverse(getMinorToMajor(info.inputType)));
+  int64_t minorReduced = -1; // physical position of the minor-most one
+  for (auto [pos, d] : llvm::enumerate(physical))
+    if (reduced.contains(d) && shape[d] != 1)
+      minorReduced = pos;
+  for (auto [pos, d] : llvm::enumerate(physical)) {
+    if (reduced.contains(d))
+      info.reducedDims.push_back(d);
+    else if (int64_t(pos) > minorReduced && minorReduced >= 0)
+      info.keptMinorDims.push_back(d);
+    else if (minorReduced < 0 && shape[d] != 1)
+      info.keptMinorDims.push_back(d); // nothing reduced: all kept minor
+    else
+      info.keptMajorDims.push_back(d);
+  }
+  auto count = [&](ArrayRef<int64_t> group) {
+    int64_t n = 1;
+    for (int64_t d : group)
+      n *= shape[d];
+    return n;
+  };
+  info.numKeptMajor = count(info.keptMajorDims);
+  info.numReduced = count(info.reducedDims);
+  info.numKeptMinor = count(info.keptMinorDims);
+  if (info.numKeptMajor * info.numKeptMinor == 0) {
+    reason = "an empty output";
+    return failure();
+  }
+  // Contiguous: no reduced dimension between kept-major ones (the kept
+  // minor ones are minor to every reduced one by construction).
+  int64_t lastKeptMajor = -1, firstReduced = int64_t(physical.size());
+  for (auto [pos, d] : llvm::enumerate(physical)) {
+    if (shape[d] == 1)
+      continue;
+    if (reduced.contains(d))
+      firstReduced = std::min<int64_t>(firstReduced, pos);
+    else if (llvm::is_contained(info.keptMajorDims, d))
+      lastKeptMajor = pos;
+  }
+  info.contiguous = lastKeptMajor < firstReduced;
+  return info;
+}
+
+namespace {
+
+/// Shuffles `v` across the warp (xor `offset`), any scalar type: 32-bit
+/// values directly, narrower ones widened, 64-bit ones in two halves,
+/// complex ones by part.
+Value shuffleXor(OpBuilder &b, Location loc, Value v, int32_t offset) {
+  Type t = v.getType();
+  Type i32 = b.getI32Type();
+  auto shuffle = [&](Value x) {
+    return gpu::ShuffleOp::create(b, loc, x, offset, /*width=*/32,
+                                  gpu::ShuffleMode::XOR)
+        .getShuffleResult();
+  };
+  if (auto complex = dyn_cast<ComplexType>(t)) {
+    Value re = shuffleXor(b, loc, complex::ReOp::create(b, loc, v), offset);
+    Value im = shuffleXor(b, loc, complex::ImOp::create(b, loc, v), offset);
+    return complex::CreateOp::create(b, loc, t, re, im);
+  }
+  if (t == i32 || t.isF32())
+    return shuffle(v);
+  unsigned width = t.getIntOrFloatBitWidth();
+  Type intType = b.getIntegerType(width);
+  Value bits = isa<FloatType>(t)
+                   ? Value(arith::BitcastOp::create(b, loc, intType, v))
+                   : v;
+  Value result;
+  if (width < 32) {
+    Value wide = arith::ExtUIOp::create(b, loc, i32, bits);
+    result = arith::TruncIOp::create(b, loc, intType, shuffle(wide));
+  } else {
+    // 64 bits: the two halves.
+    Value c32 = arith::ConstantIntOp::create(b, loc, intType, 32);
+    Value lo = shuffle(arith::TruncIOp::create(b, loc, i32, bits));
+    Value hi = shuffle(arith::TruncIOp::create(
+        b, loc, i32, arith::ShRUIOp::create(b, loc, bits, c32)));
+    result = arith::OrIOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, intType, lo),
+        arith::ShLIOp::create(
+            b, loc, arith::ExtUIOp::create(b, loc, intType, hi), c32));
+  }
+  return isa<FloatType>(t) ? Value(arith::BitcastOp::create(b, loc, t, result))
+                           : result;
+}
+
+class ReductionKernelBuilder {
+public:
+  ReductionKernelBuilder(const ReductionInfo &info, FusionOp fusion,
+                         SymbolTable &symbols)
+      : info(info), fusion(fusion), symbols(symbols) {}
+
+  FailureOr<gpu::GPUFuncOp> build(gpu::GPUModuleOp module, StringRef name);
+
+private:
+  Value constant(int64_t v) {
+    return arith::ConstantIndexOp::create(*b, loc, v);
+  }
+  /// Splits `linear` over `group` (physical order, major to minor) into
+  /// `index`.
+  void delinearize(Value linear, ArrayRef<int64_t> group,
+                   SmallVector<Value> &index);
+  /// Folds the elements at input `index` into `accs` (and writes the side
+  /// outputs there).
+  LogicalResult accumulate(ValueRange index, Value linear,
+                           SmallVector<Value> &accs);
+  /// Combines `accs` across the lanes `offset`, `offset / 2`, ..., 1 apart.
+  LogicalResult warpReduce(int64_t offset, SmallVector<Value> &accs);
+  /// The reducer of every hero applied to (`accs`, `values`).
+  LogicalResult combine(SmallVector<Value> &accs, ValueRange values);
+  /// Writes the outputs of the kept element `keptIndex` (logical, of the
+  /// heroes' result) from its reduced `accs`.
+  LogicalResult writeOutputs(ValueRange keptIndex, ValueRange accs);
+  /// A loop over `iterations` carrying `accs`, whose step runs `body`
+  /// where `guard` (null: always) holds.
+  LogicalResult loop(int64_t iterations, SmallVector<Value> &accs,
+                     function_ref<Value(Value)> guard,
+                     function_ref<LogicalResult(Value, SmallVector<Value> &)>
+                         body);
+  /// The type of output `k`.
+  Type getOutputType(unsigned k) {
+    Type t = info.roots[k].getType();
+    if (auto tuple = dyn_cast<TupleType>(t))
+      return tuple.getType(info.rootElements[k]);
+    return t;
+  }
+  /// A shared-memory array of `shape` for each accumulator.
+  SmallVector<Value> sharedArrays(ArrayRef<int64_t> shape);
+
+  const ReductionInfo &info;
+  FusionOp fusion;
+  SymbolTable &symbols;
+  gpu::GPUFuncOp func;
+  OpBuilder *b = nullptr;
+  Location loc = UnknownLoc::get(fusion->getContext());
+  std::unique_ptr<ElementGenerator> gen;
+  SmallVector<ComputationOp> reducers;
+  SmallVector<unsigned> numAccs; // per hero
+  SmallVector<Type> accTypes;
+  SmallVector<Value> outputs;
+};
+
+void ReductionKernelBuilder::delinearize(Value linear,
+                                         ArrayRef<int64_t> group,
+                                         SmallVector<Value> &index) {
+  ArrayRef<int64_t> shape = info.inputType.getShape();
+  int64_t stride = 1;
+  for (auto [i, d] : llvm::enumerate(llvm::reverse(group))) {
+    Value q = stride == 1 ? linear
+                          : arith::DivUIOp::create(*b, loc, linear,
+                                                   constant(stride))
+                                .getResult();
+    // The major-most dimension takes the rest.
+    index[d] = i + 1 == group.size()
+                   ? q
+                   : arith::RemUIOp::create(*b, loc, q, constant(shape[d]))
+                         .getResult();
+    stride *= shape[d];
+  }
+}
+
+LogicalResult ReductionKernelBuilder::combine(SmallVector<Value> &accs,
+                                              ValueRange values) {
+  unsigned at = 0;
+  for (auto [h, reducer] : llvm::enumerate(reducers)) {
+    SmallVector<Value> args(accs.begin() + at,
+                            accs.begin() + at + numAccs[h]);
+    llvm::append_range(args, values.slice(at, numAccs[h]));
+    FailureOr<SmallVector<Value>> r =
+        emitScalarComputation(*b, loc, reducer.getBody(), args);
+    if (failed(r))
+      return failure();
+    for (unsigned i = 0; i < numAccs[h]; ++i)
+      accs[at + i] = (*r)[i];
+    at += numAccs[h];
+  }
+  return success();
+}
+
+LogicalResult ReductionKernelBuilder::accumulate(ValueRange index,
+                                                 Value linear,
+                                                 SmallVector<Value> &accs) {
+  if (linear)
+    gen->setRoot(index, linear, info.inputType);
+  SmallVector<Value> values;
+  for (ReduceOp hero : info.heroes) {
+    auto operands = getDataOperands(hero);
+    for (Value in : operands.take_front(operands.size() / 2)) {
+      FailureOr<Value> x = gen->emitOne(in, index);
+      if (failed(x))
+        return failure();
+      values.push_back(*x);
+    }
+  }
+  if (failed(combine(accs, values)))
+    return failure();
+  for (auto [k, root] : llvm::enumerate(info.roots)) {
+    if (!info.sideOutputs.contains(root))
+      continue;
+    FailureOr<Value> x = gen->emitOne(root, index);
+    if (failed(x))
+      return failure();
+    auto type = cast<RankedTensorType>(root.getType());
+    Value at = linear && sameShapeAndLayout(type, info.inputType)
+                   ? linear
+                   : emitPhysicalOffset(*b, loc, index, type);
+    memref::StoreOp::create(*b, loc, *x, outputs[k], ValueRange{at});
+  }
+  return success();
+}
+
+LogicalResult ReductionKernelBuilder::warpReduce(int64_t offset,
+                                                 SmallVector<Value> &accs) {
+  for (; offset >= 1; offset /= 2) {
+    SmallVector<Value> other;
+    for (Value acc : accs)
+      other.push_back(shuffleXor(*b, loc, acc, int32_t(offset)));
+    if (failed(combine(accs, other)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult ReductionKernelBuilder::writeOutputs(ValueRange keptIndex,
+                                                   ValueRange accs) {
+  unsigned at = 0;
+  for (auto [h, hero] : llvm::enumerate(info.heroes)) {
+    gen->setOverride(hero->getResult(0), accs.slice(at, numAccs[h]));
+    at += numAccs[h];
+  }
+  Value linear = emitPhysicalOffset(*b, loc, keptIndex, info.outputType);
+  LogicalResult result = success();
+  for (auto [k, root] : llvm::enumerate(info.roots)) {
+    if (info.sideOutputs.contains(root))
+      continue;
+    auto type = cast<RankedTensorType>(getOutputType(k));
+    SmallVector<Value> index =
+        sameShapeAndLayout(type, info.outputType)
+            ? SmallVector<Value>(keptIndex)
+            : emitLogicalIndex(*b, loc, linear, type);
+    FailureOr<SmallVector<Value>> x = gen->emit(root, index);
+    if (failed(x)) {
+      result = failure();
+      break;
+    }
+    memref::StoreOp::create(*b, loc, (*x)[info.rootElements[k]], outputs[k],
+                            ValueRange{linear});
+  }
+  gen->clearOverrides();
+  return result;
+}
+
+LogicalResult ReductionKernelBuilder::loop(
+    int64_t iterations, SmallVector<Value> &accs,
+    function_ref<Value(Value)> guard,
+    function_ref<LogicalResult(Value, SmallVector<Value> &)> body) {
+  auto forOp = scf::ForOp::create(*b, loc, constant(0), constant(iterations),
+                                  constant(1), accs);
+  OpBuilder::InsertionGuard g(*b);
+  b->setInsertionPointToStart(forOp.getBody());
+  Value i = forOp.getInductionVar();
+  SmallVector<Value> inner(forOp.getRegionIterArgs());
+  Value cond = guard(i);
+  LogicalResult ok = success();
+  if (!cond) {
+    ok = gen->inScope([&] { return body(i, inner); });
+    scf::YieldOp::create(*b, loc, inner);
+  } else {
+    auto ifOp = scf::IfOp::create(*b, loc, TypeRange(accTypes), cond,
+                                  /*withElseRegion=*/true);
+    scf::YieldOp::create(*b, loc, ifOp.getResults());
+    b->setInsertionPointToStart(&ifOp.getElseRegion().front());
+    scf::YieldOp::create(*b, loc, forOp.getRegionIterArgs());
+    b->setInsertionPointToStart(&ifOp.getThenRegion().front());
+    ok = gen->inScope([&] { return body(i, inner); });
+    scf::YieldOp::create(*b, loc, inner);
+  }
+  accs.assign(forOp.getResults().begin(), forOp.getResults().end());
+  return ok;
+}
+
+SmallVector<Value>
+ReductionKernelBuilder::sharedArrays(ArrayRef<int64_t> shape) {
+  auto space = gpu::AddressSpaceAttr::get(b->getContext(),
+                                          gpu::AddressSpace::Workgroup);
+  SmallVector<Value> arrays;
+  for (Type t : accTypes)
+    arrays.push_back(func.addWorkgroupAttribution(
+        MemRefType::get(shape, t, MemRefLayoutAttrInterface{}, space), loc));
+  return arrays;
+}
+
+FailureOr<gpu::GPUFuncOp>
+ReductionKernelBuilder::build(gpu::GPUModuleOp module, StringRef name) {
+  for (ReduceOp hero : info.heroes) {
+    auto reducer = symbols.lookup<ComputationOp>(hero.getToApply());
+    if (!reducer)
+      return hero->emitError("reduction emitter: reducer not found");
+    reducers.push_back(reducer);
+    unsigned n = getDataOperands(hero).size() / 2;
+    numAccs.push_back(n);
+    for (Value init : getDataOperands(hero).drop_front(n))
+      accTypes.push_back(getScalarType(getElementTypeOrSelf(init.getType())));
+  }
+  int64_t bytes = 1;
+  for (Type t : accTypes)
+    bytes = std::max(bytes, getElementBytes(t));
+  const int64_t warp = 32;
+  bool isRow = info.numKeptMinor == 1;
+  int64_t numRows = info.numKeptMajor, rowLength = info.numReduced;
+  // Launch geometry (XLA's tiling): see the file comment.
+  int64_t v = 1, tx = warp, ty = warp, blocks = 0, perMajor = 0;
+  if (isRow) {
+    if (rowLength < warp) {
+      tx = int64_t(llvm::PowerOf2Ceil(std::max<int64_t>(rowLength, 1)));
+    } else {
+      if (info.contiguous)
+        v = bytes <= 2 ? 4 : bytes <= 4 ? 2 : 1;
+      while (v > 1 && rowLength % v != 0)
+        v /= 2;
+      tx = std::min<int64_t>(1024, llvm::alignTo(llvm::divideCeil(rowLength,
+                                                                  16),
+                                                 warp));
+    }
+    ty = std::clamp<int64_t>(256 / tx, 1, numRows);
+    blocks = llvm::divideCeil(numRows, ty);
+  } else {
+    if (info.contiguous && bytes <= 4 && info.numKeptMinor % 2 == 0)
+      v = 2;
+    perMajor = llvm::divideCeil(info.numKeptMinor, warp * v);
+    blocks = info.numKeptMajor * perMajor;
+  }
+  int64_t threads = tx * ty;
+  if (blocks > std::numeric_limits<int32_t>::max())
+    return fusion->emitError("reduction emitter: too many blocks");
+
+  OpBuilder builder(fusion->getContext());
+  b = &builder;
+  SmallVector<Type> outputTypes;
+  for (unsigned k = 0; k < info.roots.size(); ++k)
+    outputTypes.push_back(getOutputType(k));
+  func = createKernel(builder, fusion, module, name, outputTypes,
+                      {int32_t(threads), 1, 1}, {int32_t(blocks), 1, 1});
+  loc = func.getLoc();
+  ValueRange args = func.getArguments();
+  unsigned numParams = fusion.getDataOperands().size();
+  outputs.assign(args.begin() + numParams, args.end());
+  gen = std::make_unique<ElementGenerator>(builder, loc, symbols, module,
+                                           args.take_front(numParams));
+  auto fail = [&]() -> FailureOr<gpu::GPUFuncOp> {
+    func.erase();
+    return failure();
+  };
+
+  SmallVector<Value> inits;
+  for (ReduceOp hero : info.heroes) {
+    auto operands = getDataOperands(hero);
+    for (Value init : operands.drop_front(operands.size() / 2)) {
+      FailureOr<Value> x = gen->emitOne(init, {});
+      if (failed(x))
+        return fail();
+      inits.push_back(*x);
+    }
+  }
+  Value thread = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
+  Value block = gpu::BlockIdOp::create(builder, loc, gpu::Dimension::x);
+  Value x = arith::RemUIOp::create(builder, loc, thread, constant(tx));
+  Value y = arith::DivUIOp::create(builder, loc, thread, constant(tx));
+  auto lt = [&](Value a, Value c) {
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, a, c)
+        .getResult();
+  };
+  auto both = [&](Value a, Value c) {
+    return a ? arith::AndIOp::create(builder, loc, a, c).getResult() : c;
+  };
+  SmallVector<Value> index(info.inputType.getRank());
+  auto keptIndex = [&] {
+    SmallVector<Value> kept;
+    for (auto [d, i] : llvm::enumerate(index))
+      if (!llvm::is_contained(info.reducedDims, int64_t(d)))
+        kept.push_back(i);
+    return kept;
+  };
+  SmallVector<Value> accs = inits;
+
+  if (isRow) {
+    // Row `row` of this block's `ty`; `v` elements per step.
+    Value row = arith::AddIOp::create(
+        builder, loc,
+        arith::MulIOp::create(builder, loc, block, constant(ty)), y);
+    Value validRow = numRows % ty == 0 ? Value() : lt(row, constant(numRows));
+    delinearize(row, info.keptMajorDims, index);
+    delinearize(constant(0), info.keptMinorDims, index); // degenerate ones
+    int64_t step = tx * v;
+    int64_t iterations = llvm::divideCeil(rowLength, step);
+    auto guard = [&](Value i) -> Value {
+      if (rowLength % step == 0)
+        return validRow;
+      Value base = arith::MulIOp::create(
+          builder, loc,
+          arith::AddIOp::create(
+              builder, loc,
+              arith::MulIOp::create(builder, loc, i, constant(tx)), x),
+          constant(v));
+      return both(validRow, lt(base, constant(rowLength)));
+    };
+    if (failed(loop(iterations, accs, guard,
+                    [&](Value i, SmallVector<Value> &inner) {
+                      Value base = arith::MulIOp::create(
+                          builder, loc,
+                          arith::AddIOp::create(
+                              builder, loc,
+                              arith::MulIOp::create(builder, loc, i,
+                                                    constant(tx)),
+                              x),
+                          constant(v));
+                      for (int64_t j = 0; j < v; ++j) {
+                        Value r = j ? arith::AddIOp::create(builder, loc, base,
+                                                            constant(j))
+                                          .getResult()
+                                    : base;
+                        delinearize(r, info.reducedDims, index);
+                        Value linear;
+                        if (info.contiguous)
+                          linear = arith::AddIOp::create(
+                              builder, loc,
+                              arith::MulIOp::create(builder, loc, row,
+                                                    constant(rowLength)),
+                              r);
+                        if (failed(accumulate(index, linear, inner)))
+                          return failure();
+                      }
+                      return success();
+                    })))
+      return fail();
+    if (failed(warpReduce(std::min(tx, warp) / 2, accs)))
+      return fail();
+    if (tx > warp) {
+      // One partial per warp of the row, through shared memory.
+      int64_t warps = tx / warp;
+      SmallVector<Value> shared = sharedArrays({ty, warps});
+      Value lane = arith::RemUIOp::create(builder, loc, x, constant(warp));
+      Value warpId = arith::DivUIOp::create(builder, loc, x, constant(warp));
+      Value first = arith::CmpIOp::create(builder, loc,
+                                          arith::CmpIPredicate::eq, lane,
+                                          constant(0));
+      auto ifOp = scf::IfOp::create(builder, loc, first, false);
+      builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      for (auto [acc, array] : llvm::zip(accs, shared))
+        memref::StoreOp::create(builder, loc, acc, array,
+                                ValueRange{y, warpId});
+      builder.setInsertionPointAfter(ifOp);
+      gpu::BarrierOp::create(builder, loc);
+      Value slot = arith::RemUIOp::create(builder, loc, lane, constant(warps));
+      for (auto [acc, array] : llvm::zip(accs, shared))
+        acc = memref::LoadOp::create(builder, loc, array, ValueRange{y, slot});
+      if (failed(warpReduce(warps / 2, accs)))
+        return fail();
+    }
+    Value writer = both(validRow, arith::CmpIOp::create(
+                                      builder, loc, arith::CmpIPredicate::eq,
+                                      x, constant(0)));
+    auto ifOp = scf::IfOp::create(builder, loc, writer, false);
+    builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    if (failed(gen->inScope([&] { return writeOutputs(keptIndex(), accs); })))
+      return fail();
+    return func;
+  }
+
+  // Column reduction: thread (x, y) of the 32 x 32 block.
+  Value major = arith::DivUIOp::create(builder, loc, block, constant(perMajor));
+  Value columnBlock =
+      arith::RemUIOp::create(builder, loc, block, constant(perMajor));
+  Value blockStart = arith::MulIOp::create(builder, loc, columnBlock,
+                                           constant(warp * v));
+  Value column = arith::AddIOp::create(
+      builder, loc, blockStart,
+      arith::MulIOp::create(builder, loc, x, constant(v)));
+  delinearize(major, info.keptMajorDims, index);
+  int64_t numColumns = info.numKeptMinor;
+  Value validColumn =
+      numColumns % (warp * v) == 0 ? Value() : lt(column, constant(numColumns));
+  int64_t iterations = llvm::divideCeil(rowLength, warp);
+  SmallVector<Value> columnAccs; // v sets of accumulators
+  for (int64_t j = 0; j < v; ++j)
+    llvm::append_range(columnAccs, inits);
+  SmallVector<Type> oneSet = accTypes;
+  for (int64_t j = 1; j < v; ++j)
+    llvm::append_range(accTypes, oneSet);
+  auto guard = [&](Value i) -> Value {
+    if (rowLength % warp == 0)
+      return validColumn;
+    Value r = arith::AddIOp::create(
+        builder, loc, arith::MulIOp::create(builder, loc, i, constant(warp)),
+        y);
+    return both(validColumn, lt(r, constant(rowLength)));
+  };
+  if (failed(loop(
+          iterations, columnAccs, guard,
+          [&](Value i, SmallVector<Value> &inner) {
+            Value r = arith::AddIOp::create(
+                builder, loc,
+                arith::MulIOp::create(builder, loc, i, constant(warp)), y);
+            delinearize(r, info.reducedDims, index);
+            for (int64_t j = 0; j < v; ++j) {
+              Value c = j ? arith::AddIOp::create(builder, loc, column,
+                                                  constant(j))
+                                .getResult()
+                          : column;
+              delinearize(c, info.keptMinorDims, index);
+              Value linear;
+              if (info.contiguous)
+                linear = arith::AddIOp::create(
+                    builder, loc,
+                    arith::MulIOp::create(
+                        builder, loc,
+                        arith::AddIOp::create(
+                            builder, loc,
+                            arith::MulIOp::create(builder, loc, major,
+                                                  constant(rowLength)),
+                            r),
+                        constant(numColumns)),
+                    c);
+              SmallVector<Value> set(inner.begin() + j * oneSet.size(),
+                                     inner.begin() + (j + 1) * oneSet.size());
+              if (failed(accumulate(index, linear, set)))
+                return failure();
+              llvm::copy(set, inner.begin() + j * oneSet.size());
+            }
+            return success();
+          })))
+    return fail();
+  accTypes = oneSet;
+  // Transpose the partials through a 32 x 33 tile per accumulator and
+  // column of the thread, then reduce each column within a warp.
+  SmallVector<SmallVector<Value>> shared;
+  for (int64_t j = 0; j < v; ++j)
+    shared.push_back(sharedArrays({warp, warp + 1}));
+  for (int64_t j = 0; j < v; ++j)
+    for (auto [k, array] : llvm::enumerate(shared[j]))
+      memref::StoreOp::create(builder, loc, columnAccs[j * oneSet.size() + k],
+                              array, ValueRange{y, x});
+  gpu::BarrierOp::create(builder, loc);
+  SmallVector<SmallVector<Value>> totals(v);
+  for (int64_t j = 0; j < v; ++j) {
+    for (Value array : shared[j])
+      totals[j].push_back(
+          memref::LoadOp::create(builder, loc, array, ValueRange{x, y}));
+    if (failed(warpReduce(warp / 2, totals[j])))
+      return fail();
+  }
+  // Lane 0 of warp y writes columns blockStart + y * v + j.
+  Value lane0 = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                      x, constant(0));
+  auto ifOp = scf::IfOp::create(builder, loc, lane0, false);
+  builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  for (int64_t j = 0; j < v; ++j) {
+    Value c = arith::AddIOp::create(
+        builder, loc, blockStart,
+        arith::AddIOp::create(
+            builder, loc, arith::MulIOp::create(builder, loc, y, constant(v)),
+            constant(j)));
+    OpBuilder::InsertionGuard g(builder);
+    if (numColumns % (warp * v) != 0) {
+      auto inside = scf::IfOp::create(builder, loc,
+                                      lt(c, constant(numColumns)), false);
+      builder.setInsertionPointToStart(&inside.getThenRegion().front());
+    }
+    delinearize(c, info.keptMinorDims, index);
+    if (failed(gen->inScope(
+            [&] { return writeOutputs(keptIndex(), totals[j]); })))
+      return fail();
+  }
+  return func;
+}
+
+} // namespace
+
+FailureOr<gpu::GPUFuncOp>
+mlir::hlo::emitReductionKernel(Operation *fusion, gpu::GPUModuleOp module,
+                               StringRef name, SymbolTable &symbols,
+                               const KernelOptions &options) {
+  std::string reason;
+  FailureOr<ReductionInfo> info =
+      analyzeReductionFusion(fusion, symbols, reason);
+  if (failed(info))
+    return fusion->emitError("reduction emitter: ") << reason;
+  ReductionKernelBuilder builder(*info, cast<FusionOp>(fusion), symbols);
+  return builder.build(module, name);
+}

@@ -1,0 +1,137 @@
+//===- KernelTestUtil.h - fusion kernels run on the host in tests -*- C++ -*-===//
+//
+// What the emitter gtests share: HLO text for shapes and layouts, and a
+// module's ENTRY fusion run through hlo-to-gpu, hlo-gpu-kernels-to-host and
+// the host JIT, to compare with the interpreter.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HLO_UNITTESTS_KERNELTESTUTIL_H
+#define HLO_UNITTESTS_KERNELTESTUTIL_H
+
+#include "Hlo/Conversion/HostJit.h"
+#include "Hlo/Conversion/Passes.h"
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Runtime/Literal.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace mlir::hlo::test {
+
+/// `f32[2,3]`.
+inline std::string shapeText(const std::string &type,
+                             const std::vector<int64_t> &shape) {
+  std::string s = type + "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? "," : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+/// `{1,0}`.
+inline std::string layoutText(const std::vector<int64_t> &minorToMajor) {
+  std::string s = "{";
+  for (size_t i = 0; i < minorToMajor.size(); ++i)
+    s += (i ? "," : "") + std::to_string(minorToMajor[i]);
+  return s + "}";
+}
+
+/// Runs the fusion at the root of `module`'s ENTRY computation (named
+/// `kernel` after hlo-to-gpu, i.e. the fusion's name with `.`/`-` as `_`)
+/// by its kernel on the host, on `args`; returns one literal per output.
+inline FailureOr<std::vector<runtime::Literal>>
+runFusionOnHost(ModuleOp module, ArrayRef<runtime::Literal> args,
+                StringRef kernel, std::string &error) {
+  MLIRContext *ctx = module.getContext();
+  OwningOpRef<ModuleOp> kernels = module.clone();
+  PassManager pm(ctx);
+  pm.addPass(createHloToGpu());
+  pm.addPass(createHloGpuKernelsToHost());
+  std::string diagnostics;
+  {
+    ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &d) {
+      diagnostics += d.str() + "\n";
+      return success();
+    });
+    if (failed(pm.run(*kernels))) {
+      error = "the kernel could not be made: " + diagnostics;
+      return failure();
+    }
+  }
+  OpBuilder b(ctx);
+  OwningOpRef<ModuleOp> jitModule = ModuleOp::create(b.getUnknownLoc());
+  for (Operation &op :
+       llvm::make_early_inc_range(kernels->getBody()->getOperations()))
+    if (isa<func::FuncOp, memref::GlobalOp>(op))
+      op.moveBefore(jitModule->getBody(), jitModule->getBody()->end());
+  std::unique_ptr<HostJit> jit = HostJit::compile(*jitModule, error);
+  if (!jit)
+    return failure();
+  ComputationOp entry;
+  for (auto c : module.getOps<ComputationOp>())
+    if (c->hasAttr("entry"))
+      entry = c;
+  std::vector<std::vector<uint8_t>> buffers;
+  for (auto [arg, literal] : llvm::zip(entry.getBody().getArguments(), args))
+    buffers.push_back(runtime::encodeArrayBytes(
+        literal, cast<RankedTensorType>(arg.getType())));
+  SmallVector<RankedTensorType> outputs;
+  Type rootType = entry.getRootValue().getType();
+  if (auto tuple = dyn_cast<TupleType>(rootType))
+    for (Type t : tuple.getTypes())
+      outputs.push_back(cast<RankedTensorType>(t));
+  else
+    outputs.push_back(cast<RankedTensorType>(rootType));
+  for (RankedTensorType t : outputs)
+    buffers.emplace_back(t.getNumElements() *
+                         runtime::getElementBufferBytes(t.getElementType()));
+  if (failed(jit->invokeOnBuffers(kernel, buffers, error)))
+    return failure();
+  std::vector<runtime::Literal> results;
+  for (auto [i, t] : llvm::enumerate(outputs))
+    results.push_back(runtime::decodeArrayBytes(
+        buffers[buffers.size() - outputs.size() + i], t));
+  return results;
+}
+
+/// Whether `got` equals `want`: integers exactly, floats within
+/// `atol + rtol * |want|` (NaN equals NaN, infinities themselves).
+inline bool closeEnough(const runtime::Literal &got,
+                        const runtime::Literal &want, double rtol,
+                        double atol, std::string &why) {
+  if (got.getNumElements() != want.getNumElements()) {
+    why = "element counts differ";
+    return false;
+  }
+  bool isFloat = isa<FloatType>(want.getElementType());
+  for (int64_t i = 0, n = got.getNumElements(); i < n; ++i) {
+    if (!isFloat) {
+      if (got.getInt(i) != want.getInt(i)) {
+        why = "element " + std::to_string(i) + ": kernel " +
+              std::to_string(got.getInt(i)) + ", interpreter " +
+              std::to_string(want.getInt(i));
+        return false;
+      }
+      continue;
+    }
+    double a = got.getFloat(i), b = want.getFloat(i);
+    bool ok = std::isnan(a) || std::isnan(b) ? std::isnan(a) && std::isnan(b)
+              : std::isinf(a) || std::isinf(b)
+                  ? a == b
+                  : std::fabs(a - b) <= atol + rtol * std::fabs(b);
+    if (!ok) {
+      why = "element " + std::to_string(i) + ": kernel " + std::to_string(a) +
+            ", interpreter " + std::to_string(b);
+      return false;
+    }
+  }
+  return true;
+}
+
+} // namespace mlir::hlo::test
+
+#endif // HLO_UNITTESTS_KERNELTESTUTIL_H

@@ -1,0 +1,282 @@
+//===- ReductionEmitterTest.cpp - reduction kernels against the interpreter ===//
+//
+// Random reduction fusions (row and column reductions of every rank up to
+// 4 with random layouts and reduced dimensions, sizes of 1, odd sizes and
+// long rows; add, maximum, minimum, multiply and bitwise reducers on f32,
+// f64, s32 and s8, f16 inputs converted to f32, argmax as a variadic
+// reduce; elementwise prologues and epilogues, side outputs of the input's
+// shape, two reductions in one fusion) become kernels of the reduction
+// emitter, run on the host (warp shuffles, shared memory and barriers
+// included) and must equal the interpreter: integers bit-exact, floats
+// within the rounding of a different summation order.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelTestUtil.h"
+
+#include "Hlo/Conversion/FusionEmitter.h"
+#include "Hlo/Runtime/Interpreter.h"
+#include "Hlo/Translate/HloText.h"
+
+#include "gtest/gtest.h"
+
+#include <random>
+
+using namespace mlir;
+using namespace mlir::hlo;
+using namespace mlir::hlo::runtime;
+using namespace mlir::hlo::test;
+
+namespace {
+
+struct Reducer {
+  const char *name;  // computation name
+  const char *op;    // the combining instruction
+  const char *init;  // its identity
+};
+
+class ReductionGenerator {
+public:
+  explicit ReductionGenerator(std::mt19937 &rng) : rng(rng) {}
+
+  /// A module whose ENTRY runs one reduction fusion; `reduced` is the
+  /// number of elements each output element reduces.
+  std::string generate(int64_t &reduced) {
+    // The input shape: rank 1 to 4, one dimension sometimes long.
+    int64_t rank = 1 + pick(4);
+    shape.assign(rank, 1);
+    for (int64_t &d : shape)
+      d = 1 + pick(pick(3) == 0 ? 2 : 7);
+    if (pick(2))
+      shape[pick(rank)] = 20 + pick(pick(2) ? 400 : 80);
+    layout.resize(rank);
+    for (int64_t i = 0; i < rank; ++i)
+      layout[i] = rank - 1 - i;
+    if (pick(2))
+      std::shuffle(layout.begin(), layout.end(), rng);
+    // The reduced dimensions: a non-empty random subset.
+    std::vector<int64_t> dims;
+    while (dims.empty())
+      for (int64_t d = 0; d < rank; ++d)
+        if (pick(2))
+          dims.push_back(d);
+    reduced = 1;
+    std::vector<int64_t> kept;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (std::count(dims.begin(), dims.end(), d))
+        reduced *= shape[d];
+      else
+        kept.push_back(shape[d]);
+    }
+    std::vector<int64_t> keptLayout(kept.size());
+    for (size_t i = 0; i < kept.size(); ++i)
+      keptLayout[i] = kept.size() - 1 - i;
+    if (pick(2))
+      std::shuffle(keptLayout.begin(), keptLayout.end(), rng);
+    std::string dimsText;
+    for (size_t i = 0; i < dims.size(); ++i)
+      dimsText += (i ? "," : "") + std::to_string(dims[i]);
+
+    // The element type and reducer.
+    static const Reducer floats[] = {{"add", "add", "0"},
+                                     {"max", "maximum", "-inf"},
+                                     {"min", "minimum", "inf"}};
+    static const Reducer ints[] = {{"add", "add", "0"},
+                                   {"max", "maximum", "-128"},
+                                   {"min", "minimum", "127"},
+                                   {"mul", "multiply", "1"},
+                                   {"xor", "xor", "0"}};
+    int kind = pick(5); // f32, f64, s32, s8, f16 input
+    std::string type = kind == 1 ? "f64" : kind == 2 ? "s32" : kind == 3 ? "s8"
+                                                                         : "f32";
+    bool isFloat = type[0] == 'f';
+    const Reducer &r = isFloat ? floats[pick(3)] : ints[pick(5)];
+    bool argmax = isFloat && type == "f32" && pick(5) == 0;
+    std::string paramType = kind == 4 ? "f16" : type;
+    std::string inType = shapeText(type, shape) + layoutText(layout);
+    std::string outType = shapeText(type, kept) + layoutText(keptLayout);
+
+    std::string text = "HloModule random_reduction\n\n";
+    text += std::string("%") + r.name + " (a: " + type + "[], b: " + type +
+            "[]) -> " + type + "[] {\n  %a = " + type +
+            "[] parameter(0)\n  %b = " + type + "[] parameter(1)\n  ROOT %c = " +
+            type + "[] " + r.op + "(%a, %b)\n}\n\n";
+    if (argmax)
+      text += "%argmax (a: f32[], ai: s32[], b: f32[], bi: s32[]) -> (f32[], "
+              "s32[]) {\n  %a = f32[] parameter(0)\n  %ai = s32[] "
+              "parameter(1)\n  %b = f32[] parameter(2)\n  %bi = s32[] "
+              "parameter(3)\n  %gt = pred[] compare(%a, %b), direction=GT\n  "
+              "%eq = pred[] compare(%a, %b), direction=EQ\n  %lt = pred[] "
+              "compare(%ai, %bi), direction=LT\n  %tie = pred[] and(%eq, "
+              "%lt)\n  %pick = pred[] or(%gt, %tie)\n  %m = f32[] "
+              "select(%pick, %a, %b)\n  %i = s32[] select(%pick, %ai, %bi)\n "
+              " ROOT %t = (f32[], s32[]) tuple(%m, %i)\n}\n\n";
+
+    std::string body, params, entry, operands;
+    int numParams = 0;
+    auto addParam = [&](const std::string &t) {
+      std::string name = "p" + std::to_string(numParams);
+      body += "  %" + name + " = " + t + " parameter(" +
+              std::to_string(numParams) + ")\n";
+      params += std::string(numParams ? ", " : "") + name + ": " + t;
+      entry += "  %x" + std::to_string(numParams) + " = " + t + " parameter(" +
+               std::to_string(numParams) + ")\n";
+      operands += std::string(numParams ? ", " : "") + "%x" +
+                  std::to_string(numParams);
+      ++numParams;
+      return "%" + name;
+    };
+    std::string p0 = addParam(shapeText(paramType, shape) + layoutText(layout));
+    // The prologue: the reduced values.
+    std::string input = p0;
+    if (kind == 4) {
+      body += "  %in = " + inType + " convert(" + p0 + ")\n";
+      input = "%in";
+    } else if (isFloat && pick(2)) {
+      body += "  %in = " + inType + " exponential(" + p0 + ")\n";
+      input = "%in";
+    } else if (pick(3) == 0) {
+      body += "  %in = " + inType + " multiply(" + p0 + ", " + p0 + ")\n";
+      input = "%in";
+    }
+    body += "  %init = " + type + "[] constant(" + r.init + ")\n";
+    std::vector<std::string> roots, rootTypes;
+    if (argmax) {
+      std::string iotaType = shapeText("s32", shape) + layoutText(layout);
+      std::string keptS32 = shapeText("s32", kept) + layoutText(keptLayout);
+      body += "  %iota = " + iotaType +
+              " iota(), iota_dimension=" + std::to_string(dims.back()) + "\n";
+      body += "  %zero = s32[] constant(0)\n  %ninf = f32[] constant(-inf)\n";
+      body += "  %am = (" + outType + ", " + keptS32 + ") reduce(" + input +
+              ", %iota, %ninf, %zero), dimensions={" + dimsText +
+              "}, to_apply=%argmax\n";
+      body += "  %am0 = " + outType + " get-tuple-element(%am), index=0\n";
+      body += "  %am1 = " + keptS32 + " get-tuple-element(%am), index=1\n";
+      roots = {"%am0", "%am1"};
+      rootTypes = {outType, keptS32};
+    } else {
+      body += "  %r = " + outType + " reduce(" + input + ", %init), dimensions={" +
+              dimsText + "}, to_apply=%" + r.name + "\n";
+      std::string result = "%r";
+      switch (pick(4)) {
+      case 0: { // an epilogue reading another parameter
+        std::string q = addParam(outType);
+        body += "  %epi = " + outType + " " +
+                (isFloat ? "multiply" : "add") + "(%r, " + q + ")\n";
+        result = "%epi";
+        break;
+      }
+      case 1: // a convert
+        if (isFloat) {
+          std::string t = shapeText("f32", kept) + layoutText(keptLayout);
+          body += "  %epi = " + t + " convert(%r)\n";
+          result = "%epi";
+          outType = t;
+        }
+        break;
+      default:
+        break;
+      }
+      roots.push_back(result);
+      rootTypes.push_back(outType);
+      if (pick(4) == 0) { // a second reduction of the same shape
+        body += "  %sq = " + inType + " multiply(" + input + ", " + input +
+                ")\n";
+        body += "  %r2 = " + shapeText(type, kept) + layoutText(keptLayout) +
+                " reduce(%sq, %init), dimensions={" + dimsText +
+                "}, to_apply=%" + r.name + "\n";
+        roots.push_back("%r2");
+        rootTypes.push_back(shapeText(type, kept) + layoutText(keptLayout));
+      }
+    }
+    if (pick(3) == 0) { // a side output of the input's shape
+      std::vector<int64_t> sideLayout = layout;
+      if (pick(2))
+        std::shuffle(sideLayout.begin(), sideLayout.end(), rng);
+      std::string t = shapeText(paramType, shape) + layoutText(sideLayout);
+      body += "  %side = " + t + " negate(" + p0 + ")\n";
+      roots.push_back("%side");
+      rootTypes.push_back(t);
+    }
+    std::string resultType = "(", tuple = "(";
+    for (size_t i = 0; i < roots.size(); ++i) {
+      resultType += (i ? ", " : "") + rootTypes[i];
+      tuple += (i ? ", " : "") + roots[i];
+    }
+    resultType += ")";
+    tuple += ")";
+    body += "  ROOT %t = " + resultType + " tuple" + tuple + "\n";
+    text += "%fused (" + params + ") -> " + resultType + " {\n" + body +
+            "}\n\n";
+    text += "ENTRY %main (" + params + ") -> " + resultType + " {\n" + entry +
+            "  ROOT %reduction = " + resultType + " fusion(" + operands +
+            "), kind=kInput, calls=%fused\n}\n";
+    return text;
+  }
+
+private:
+  int64_t pick(int64_t n) {
+    return std::uniform_int_distribution<int64_t>(0, n - 1)(rng);
+  }
+
+  std::mt19937 &rng;
+  std::vector<int64_t> shape, layout;
+};
+
+TEST(ReductionEmitterTest, RandomReductionsMatchTheInterpreter) {
+  DialectRegistry registry;
+  registerHloTranslateDialects(registry);
+  registerHostJitDialects(registry);
+  MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
+  std::mt19937 rng(2718);
+  int ran = 0, rows = 0, columns = 0;
+  const int trials = 300;
+  for (int trial = 0; trial < trials; ++trial) {
+    ReductionGenerator gen(rng);
+    int64_t reduced = 1;
+    std::string text = gen.generate(reduced);
+    OwningOpRef<ModuleOp> module = importHloText(text, &ctx);
+    ASSERT_TRUE(module) << text;
+    // Every generated fusion is one the reduction emitter takes.
+    SymbolTable symbols(*module);
+    Operation *fusion = nullptr;
+    module->walk([&](FusionOp f) { fusion = f; });
+    std::string reason;
+    FailureOr<EmitterKind> kind = chooseEmitter(fusion, symbols, reason);
+    ASSERT_TRUE(succeeded(kind) && *kind == EmitterKind::Reduction)
+        << reason << "\n"
+        << text;
+    FailureOr<ReductionInfo> info =
+        analyzeReductionFusion(fusion, symbols, reason);
+    ASSERT_TRUE(succeeded(info)) << reason;
+    (info->numKeptMinor == 1 ? rows : columns)++;
+
+    std::string error;
+    FailureOr<std::vector<Literal>> args =
+        randomArguments(*module, trial, error);
+    ASSERT_TRUE(succeeded(args)) << error << "\n" << text;
+    FailureOr<Literal> expected =
+        run(*module, *args, getModuleOptions(*module), error);
+    ASSERT_TRUE(succeeded(expected)) << error << "\n" << text;
+    FailureOr<std::vector<Literal>> got =
+        runFusionOnHost(*module, *args, "reduction", error);
+    ASSERT_TRUE(succeeded(got)) << error << "\n" << text;
+    ArrayRef<Literal> want = expected->getElements();
+    ASSERT_EQ(got->size(), want.size());
+    for (size_t k = 0; k < want.size(); ++k) {
+      std::string why;
+      // A different summation order: a few ulps of f32 per term.
+      EXPECT_TRUE(closeEnough((*got)[k], want[k], 1e-5,
+                              3e-6 * double(reduced) + 1e-6, why))
+          << "output " << k << ": " << why << "\n"
+          << text;
+    }
+    ++ran;
+  }
+  EXPECT_EQ(ran, trials);
+  // Both kinds of reduction are exercised.
+  EXPECT_GT(rows, trials / 5);
+  EXPECT_GT(columns, trials / 10);
+}
+
+} // namespace
