@@ -1,4 +1,5 @@
-//===- KernelTestUtil.h - fusion kernels run on the host in tests -*- C++ -*-===//
+//===- KernelTestUtil.h - fusion kernels run on the host in tests -*- C++
+//-*-===//
 //
 // What the emitter gtests share: HLO text for shapes and layouts, and a
 // module's ENTRY fusion run through hlo-to-gpu, hlo-gpu-kernels-to-host and
@@ -101,8 +102,8 @@ runFusionOnHost(ModuleOp module, ArrayRef<runtime::Literal> args,
 /// Whether `got` equals `want`: integers exactly, floats within
 /// `atol + rtol * |want|` (NaN equals NaN, infinities themselves).
 inline bool closeEnough(const runtime::Literal &got,
-                        const runtime::Literal &want, double rtol,
-                        double atol, std::string &why) {
+                        const runtime::Literal &want, double rtol, double atol,
+                        std::string &why) {
   if (got.getNumElements() != want.getNumElements()) {
     why = "element counts differ";
     return false;

@@ -1,4 +1,5 @@
-//===- ReductionEmitterTest.cpp - reduction kernels against the interpreter ===//
+//===- ReductionEmitterTest.cpp - reduction kernels against the interpreter
+//===//
 //
 // Random reduction fusions (row and column reductions of every rank up to
 // 4 with random layouts and reduced dimensions, sizes of 1, odd sizes and
@@ -30,9 +31,9 @@ using namespace mlir::hlo::test;
 namespace {
 
 struct Reducer {
-  const char *name;  // computation name
-  const char *op;    // the combining instruction
-  const char *init;  // its identity
+  const char *name; // computation name
+  const char *op;   // the combining instruction
+  const char *init; // its identity
 };
 
 class ReductionGenerator {
@@ -87,8 +88,10 @@ public:
                                    {"mul", "multiply", "1"},
                                    {"xor", "xor", "0"}};
     int kind = pick(5); // f32, f64, s32, s8, f16 input
-    std::string type = kind == 1 ? "f64" : kind == 2 ? "s32" : kind == 3 ? "s8"
-                                                                         : "f32";
+    std::string type = kind == 1   ? "f64"
+                       : kind == 2 ? "s32"
+                       : kind == 3 ? "s8"
+                                   : "f32";
     bool isFloat = type[0] == 'f';
     const Reducer &r = isFloat ? floats[pick(3)] : ints[pick(5)];
     bool argmax = isFloat && type == "f32" && pick(5) == 0;
@@ -99,8 +102,9 @@ public:
     std::string text = "HloModule random_reduction\n\n";
     text += std::string("%") + r.name + " (a: " + type + "[], b: " + type +
             "[]) -> " + type + "[] {\n  %a = " + type +
-            "[] parameter(0)\n  %b = " + type + "[] parameter(1)\n  ROOT %c = " +
-            type + "[] " + r.op + "(%a, %b)\n}\n\n";
+            "[] parameter(0)\n  %b = " + type +
+            "[] parameter(1)\n  ROOT %c = " + type + "[] " + r.op +
+            "(%a, %b)\n}\n\n";
     if (argmax)
       text += "%argmax (a: f32[], ai: s32[], b: f32[], bi: s32[]) -> (f32[], "
               "s32[]) {\n  %a = f32[] parameter(0)\n  %ai = s32[] "
@@ -121,8 +125,8 @@ public:
       params += std::string(numParams ? ", " : "") + name + ": " + t;
       entry += "  %x" + std::to_string(numParams) + " = " + t + " parameter(" +
                std::to_string(numParams) + ")\n";
-      operands += std::string(numParams ? ", " : "") + "%x" +
-                  std::to_string(numParams);
+      operands +=
+          std::string(numParams ? ", " : "") + "%x" + std::to_string(numParams);
       ++numParams;
       return "%" + name;
     };
@@ -155,14 +159,15 @@ public:
       roots = {"%am0", "%am1"};
       rootTypes = {outType, keptS32};
     } else {
-      body += "  %r = " + outType + " reduce(" + input + ", %init), dimensions={" +
-              dimsText + "}, to_apply=%" + r.name + "\n";
+      body += "  %r = " + outType + " reduce(" + input +
+              ", %init), dimensions={" + dimsText + "}, to_apply=%" + r.name +
+              "\n";
       std::string result = "%r";
       switch (pick(4)) {
       case 0: { // an epilogue reading another parameter
         std::string q = addParam(outType);
-        body += "  %epi = " + outType + " " +
-                (isFloat ? "multiply" : "add") + "(%r, " + q + ")\n";
+        body += "  %epi = " + outType + " " + (isFloat ? "multiply" : "add") +
+                "(%r, " + q + ")\n";
         result = "%epi";
         break;
       }
@@ -180,8 +185,8 @@ public:
       roots.push_back(result);
       rootTypes.push_back(outType);
       if (pick(4) == 0) { // a second reduction of the same shape
-        body += "  %sq = " + inType + " multiply(" + input + ", " + input +
-                ")\n";
+        body +=
+            "  %sq = " + inType + " multiply(" + input + ", " + input + ")\n";
         body += "  %r2 = " + shapeText(type, kept) + layoutText(keptLayout) +
                 " reduce(%sq, %init), dimensions={" + dimsText +
                 "}, to_apply=%" + r.name + "\n";
@@ -206,8 +211,8 @@ public:
     resultType += ")";
     tuple += ")";
     body += "  ROOT %t = " + resultType + " tuple" + tuple + "\n";
-    text += "%fused (" + params + ") -> " + resultType + " {\n" + body +
-            "}\n\n";
+    text +=
+        "%fused (" + params + ") -> " + resultType + " {\n" + body + "}\n\n";
     text += "ENTRY %main (" + params + ") -> " + resultType + " {\n" + entry +
             "  ROOT %reduction = " + resultType + " fusion(" + operands +
             "), kind=kInput, calls=%fused\n}\n";

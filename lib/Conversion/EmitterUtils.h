@@ -137,6 +137,12 @@ Value emitPhysicalOffset(OpBuilder &b, Location loc, ValueRange index,
 SmallVector<Value> emitLogicalIndex(OpBuilder &b, Location loc, Value linear,
                                     RankedTensorType type);
 
+/// Whether `a` and `b` have one shape and layout (element types aside).
+inline bool sameShapeAndLayout(RankedTensorType a, RankedTensorType b) {
+  return a.getShape() == b.getShape() &&
+         getMinorToMajor(a) == getMinorToMajor(b);
+}
+
 /// The size in bytes of an element of `type` (its scalar type; pred: 1).
 int64_t getElementBytes(Type elementType);
 

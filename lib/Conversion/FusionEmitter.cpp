@@ -16,6 +16,8 @@ StringRef mlir::hlo::stringifyEmitterKind(EmitterKind kind) {
     return "loop";
   case EmitterKind::Reduction:
     return "reduction";
+  case EmitterKind::Transpose:
+    return "transpose";
   }
   llvm_unreachable("unknown emitter kind");
 }
@@ -48,8 +50,12 @@ FailureOr<EmitterKind> mlir::hlo::chooseEmitter(Operation *op,
            });
   };
   switch (fusion.getKind()) {
-  case FusionKind::kLoop:
+  case FusionKind::kLoop: {
+    std::string notTiled;
+    if (isTiledTransposeFusion(fusion, symbols, notTiled))
+      return EmitterKind::Transpose;
     return EmitterKind::Loop;
+  }
   case FusionKind::kInput: {
     WalkResult scatter =
         fused.walk([](ScatterOp) { return WalkResult::interrupt(); });
@@ -57,6 +63,9 @@ FailureOr<EmitterKind> mlir::hlo::chooseEmitter(Operation *op,
       reason = "a scatter fusion (no scatter emitter yet)";
       return failure();
     }
+    std::string notTiled;
+    if (isTiledTransposeFusion(fusion, symbols, notTiled))
+      return EmitterKind::Transpose;
     std::string notReduction;
     if (succeeded(analyzeReductionFusion(fusion, symbols, notReduction)))
       return EmitterKind::Reduction;
@@ -90,6 +99,8 @@ FailureOr<gpu::GPUFuncOp> mlir::hlo::emitKernel(Operation *fusion,
     return emitLoopKernel(fusion, module, name, symbols, options);
   case EmitterKind::Reduction:
     return emitReductionKernel(fusion, module, name, symbols, options);
+  case EmitterKind::Transpose:
+    return emitTransposeKernel(fusion, module, name, symbols, options);
   }
   llvm_unreachable("unknown emitter kind");
 }

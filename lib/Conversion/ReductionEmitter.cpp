@@ -49,12 +49,6 @@ RankedTensorType getHeroOutputType(ReduceOp hero) {
   return cast<RankedTensorType>(t);
 }
 
-/// Whether `a` and `b` have one shape and layout (element types aside).
-bool sameShapeAndLayout(RankedTensorType a, RankedTensorType b) {
-  return a.getShape() == b.getShape() &&
-         getMinorToMajor(a) == getMinorToMajor(b);
-}
-
 /// Whether `a` and `b` hold the same elements at the same physical offsets:
 /// one element count and the same non-degenerate dimensions in physical
 /// order.
@@ -113,7 +107,8 @@ mlir::hlo::analyzeReductionFusion(Operation *op, SymbolTable &symbols,
   for (Operation *h : heroes)
     info.heroes.push_back(cast<ReduceOp>(h));
   ReduceOp first = info.heroes.front();
-  info.inputType = dyn_cast<RankedTensorType>(getDataOperands(first)[0].getType());
+  info.inputType =
+      dyn_cast<RankedTensorType>(getDataOperands(first)[0].getType());
   info.outputType = getHeroOutputType(first);
   if (!info.inputType || !info.inputType.hasStaticShape() ||
       !info.outputType.hasStaticShape()) {
@@ -122,8 +117,8 @@ mlir::hlo::analyzeReductionFusion(Operation *op, SymbolTable &symbols,
   }
   ArrayRef<int64_t> dims = first.getDimensions();
   for (ReduceOp hero : info.heroes) {
-    for (Value in : getDataOperands(hero).take_front(
-             getDataOperands(hero).size() / 2)) {
+    for (Value in :
+         getDataOperands(hero).take_front(getDataOperands(hero).size() / 2)) {
       if (!sameShapeAndLayout(cast<RankedTensorType>(in.getType()),
                               info.inputType)) {
         reason = "reduces of different input shapes or layouts";
@@ -195,8 +190,8 @@ mlir::hlo::analyzeReductionFusion(Operation *op, SymbolTable &symbols,
   // The groups of input dimensions, in physical order (major to minor).
   llvm::SmallDenseSet<int64_t> reduced(dims.begin(), dims.end());
   ArrayRef<int64_t> shape = info.inputType.getShape();
-  SmallVector<int64_t> physical = llvm::to_vector(
-      llvm::reverse(getMinorToMajor(info.inputType)));
+  SmallVector<int64_t> physical =
+      llvm::to_vector(llvm::reverse(getMinorToMajor(info.inputType)));
   int64_t minorReduced = -1; // physical position of the minor-most one
   for (auto [pos, d] : llvm::enumerate(physical))
     if (reduced.contains(d) && shape[d] != 1)
@@ -312,10 +307,10 @@ private:
   LogicalResult writeOutputs(ValueRange keptIndex, ValueRange accs);
   /// A loop over `iterations` carrying `accs`, whose step runs `body`
   /// where `guard` (null: always) holds.
-  LogicalResult loop(int64_t iterations, SmallVector<Value> &accs,
-                     function_ref<Value(Value)> guard,
-                     function_ref<LogicalResult(Value, SmallVector<Value> &)>
-                         body);
+  LogicalResult
+  loop(int64_t iterations, SmallVector<Value> &accs,
+       function_ref<Value(Value)> guard,
+       function_ref<LogicalResult(Value, SmallVector<Value> &)> body);
   /// The type of output `k`.
   Type getOutputType(unsigned k) {
     Type t = info.roots[k].getType();
@@ -339,16 +334,15 @@ private:
   SmallVector<Value> outputs;
 };
 
-void ReductionKernelBuilder::delinearize(Value linear,
-                                         ArrayRef<int64_t> group,
+void ReductionKernelBuilder::delinearize(Value linear, ArrayRef<int64_t> group,
                                          SmallVector<Value> &index) {
   ArrayRef<int64_t> shape = info.inputType.getShape();
   int64_t stride = 1;
   for (auto [i, d] : llvm::enumerate(llvm::reverse(group))) {
-    Value q = stride == 1 ? linear
-                          : arith::DivUIOp::create(*b, loc, linear,
-                                                   constant(stride))
-                                .getResult();
+    Value q = stride == 1
+                  ? linear
+                  : arith::DivUIOp::create(*b, loc, linear, constant(stride))
+                        .getResult();
     // The major-most dimension takes the rest.
     index[d] = i + 1 == group.size()
                    ? q
@@ -362,8 +356,7 @@ LogicalResult ReductionKernelBuilder::combine(SmallVector<Value> &accs,
                                               ValueRange values) {
   unsigned at = 0;
   for (auto [h, reducer] : llvm::enumerate(reducers)) {
-    SmallVector<Value> args(accs.begin() + at,
-                            accs.begin() + at + numAccs[h]);
+    SmallVector<Value> args(accs.begin() + at, accs.begin() + at + numAccs[h]);
     llvm::append_range(args, values.slice(at, numAccs[h]));
     FailureOr<SmallVector<Value>> r =
         emitScalarComputation(*b, loc, reducer.getBody(), args);
@@ -376,8 +369,7 @@ LogicalResult ReductionKernelBuilder::combine(SmallVector<Value> &accs,
   return success();
 }
 
-LogicalResult ReductionKernelBuilder::accumulate(ValueRange index,
-                                                 Value linear,
+LogicalResult ReductionKernelBuilder::accumulate(ValueRange index, Value linear,
                                                  SmallVector<Value> &accs) {
   if (linear)
     gen->setRoot(index, linear, info.inputType);
@@ -433,10 +425,9 @@ LogicalResult ReductionKernelBuilder::writeOutputs(ValueRange keptIndex,
     if (info.sideOutputs.contains(root))
       continue;
     auto type = cast<RankedTensorType>(getOutputType(k));
-    SmallVector<Value> index =
-        sameShapeAndLayout(type, info.outputType)
-            ? SmallVector<Value>(keptIndex)
-            : emitLogicalIndex(*b, loc, linear, type);
+    SmallVector<Value> index = sameShapeAndLayout(type, info.outputType)
+                                   ? SmallVector<Value>(keptIndex)
+                                   : emitLogicalIndex(*b, loc, linear, type);
     FailureOr<SmallVector<Value>> x = gen->emit(root, index);
     if (failed(x)) {
       result = failure();
@@ -480,8 +471,8 @@ LogicalResult ReductionKernelBuilder::loop(
 
 SmallVector<Value>
 ReductionKernelBuilder::sharedArrays(ArrayRef<int64_t> shape) {
-  auto space = gpu::AddressSpaceAttr::get(b->getContext(),
-                                          gpu::AddressSpace::Workgroup);
+  auto space =
+      gpu::AddressSpaceAttr::get(b->getContext(), gpu::AddressSpace::Workgroup);
   SmallVector<Value> arrays;
   for (Type t : accTypes)
     arrays.push_back(func.addWorkgroupAttribution(
@@ -489,8 +480,8 @@ ReductionKernelBuilder::sharedArrays(ArrayRef<int64_t> shape) {
   return arrays;
 }
 
-FailureOr<gpu::GPUFuncOp>
-ReductionKernelBuilder::build(gpu::GPUModuleOp module, StringRef name) {
+FailureOr<gpu::GPUFuncOp> ReductionKernelBuilder::build(gpu::GPUModuleOp module,
+                                                        StringRef name) {
   for (ReduceOp hero : info.heroes) {
     auto reducer = symbols.lookup<ComputationOp>(hero.getToApply());
     if (!reducer)
@@ -517,9 +508,8 @@ ReductionKernelBuilder::build(gpu::GPUModuleOp module, StringRef name) {
         v = bytes <= 2 ? 4 : bytes <= 4 ? 2 : 1;
       while (v > 1 && rowLength % v != 0)
         v /= 2;
-      tx = std::min<int64_t>(1024, llvm::alignTo(llvm::divideCeil(rowLength,
-                                                                  16),
-                                                 warp));
+      tx = std::min<int64_t>(
+          1024, llvm::alignTo(llvm::divideCeil(rowLength, 16), warp));
     }
     ty = std::clamp<int64_t>(256 / tx, 1, numRows);
     blocks = llvm::divideCeil(numRows, ty);
@@ -585,8 +575,8 @@ ReductionKernelBuilder::build(gpu::GPUModuleOp module, StringRef name) {
   if (isRow) {
     // Row `row` of this block's `ty`; `v` elements per step.
     Value row = arith::AddIOp::create(
-        builder, loc,
-        arith::MulIOp::create(builder, loc, block, constant(ty)), y);
+        builder, loc, arith::MulIOp::create(builder, loc, block, constant(ty)),
+        y);
     Value validRow = numRows % ty == 0 ? Value() : lt(row, constant(numRows));
     delinearize(row, info.keptMajorDims, index);
     delinearize(constant(0), info.keptMinorDims, index); // degenerate ones
@@ -603,34 +593,32 @@ ReductionKernelBuilder::build(gpu::GPUModuleOp module, StringRef name) {
           constant(v));
       return both(validRow, lt(base, constant(rowLength)));
     };
-    if (failed(loop(iterations, accs, guard,
-                    [&](Value i, SmallVector<Value> &inner) {
-                      Value base = arith::MulIOp::create(
-                          builder, loc,
-                          arith::AddIOp::create(
-                              builder, loc,
-                              arith::MulIOp::create(builder, loc, i,
-                                                    constant(tx)),
-                              x),
-                          constant(v));
-                      for (int64_t j = 0; j < v; ++j) {
-                        Value r = j ? arith::AddIOp::create(builder, loc, base,
-                                                            constant(j))
-                                          .getResult()
-                                    : base;
-                        delinearize(r, info.reducedDims, index);
-                        Value linear;
-                        if (info.contiguous)
-                          linear = arith::AddIOp::create(
-                              builder, loc,
-                              arith::MulIOp::create(builder, loc, row,
-                                                    constant(rowLength)),
-                              r);
-                        if (failed(accumulate(index, linear, inner)))
-                          return failure();
-                      }
-                      return success();
-                    })))
+    if (failed(loop(
+            iterations, accs, guard, [&](Value i, SmallVector<Value> &inner) {
+              Value base = arith::MulIOp::create(
+                  builder, loc,
+                  arith::AddIOp::create(
+                      builder, loc,
+                      arith::MulIOp::create(builder, loc, i, constant(tx)), x),
+                  constant(v));
+              for (int64_t j = 0; j < v; ++j) {
+                Value r =
+                    j ? arith::AddIOp::create(builder, loc, base, constant(j))
+                            .getResult()
+                      : base;
+                delinearize(r, info.reducedDims, index);
+                Value linear;
+                if (info.contiguous)
+                  linear = arith::AddIOp::create(
+                      builder, loc,
+                      arith::MulIOp::create(builder, loc, row,
+                                            constant(rowLength)),
+                      r);
+                if (failed(accumulate(index, linear, inner)))
+                  return failure();
+              }
+              return success();
+            })))
       return fail();
     if (failed(warpReduce(std::min(tx, warp) / 2, accs)))
       return fail();
@@ -640,9 +628,8 @@ ReductionKernelBuilder::build(gpu::GPUModuleOp module, StringRef name) {
       SmallVector<Value> shared = sharedArrays({ty, warps});
       Value lane = arith::RemUIOp::create(builder, loc, x, constant(warp));
       Value warpId = arith::DivUIOp::create(builder, loc, x, constant(warp));
-      Value first = arith::CmpIOp::create(builder, loc,
-                                          arith::CmpIPredicate::eq, lane,
-                                          constant(0));
+      Value first = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::eq, lane, constant(0));
       auto ifOp = scf::IfOp::create(builder, loc, first, false);
       builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
       for (auto [acc, array] : llvm::zip(accs, shared))
@@ -656,9 +643,9 @@ ReductionKernelBuilder::build(gpu::GPUModuleOp module, StringRef name) {
       if (failed(warpReduce(warps / 2, accs)))
         return fail();
     }
-    Value writer = both(validRow, arith::CmpIOp::create(
-                                      builder, loc, arith::CmpIPredicate::eq,
-                                      x, constant(0)));
+    Value writer = both(
+        validRow, arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                        x, constant(0)));
     auto ifOp = scf::IfOp::create(builder, loc, writer, false);
     builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
     if (failed(gen->inScope([&] { return writeOutputs(keptIndex(), accs); })))
@@ -670,8 +657,8 @@ ReductionKernelBuilder::build(gpu::GPUModuleOp module, StringRef name) {
   Value major = arith::DivUIOp::create(builder, loc, block, constant(perMajor));
   Value columnBlock =
       arith::RemUIOp::create(builder, loc, block, constant(perMajor));
-  Value blockStart = arith::MulIOp::create(builder, loc, columnBlock,
-                                           constant(warp * v));
+  Value blockStart =
+      arith::MulIOp::create(builder, loc, columnBlock, constant(warp * v));
   Value column = arith::AddIOp::create(
       builder, loc, blockStart,
       arith::MulIOp::create(builder, loc, x, constant(v)));
@@ -702,10 +689,10 @@ ReductionKernelBuilder::build(gpu::GPUModuleOp module, StringRef name) {
                 arith::MulIOp::create(builder, loc, i, constant(warp)), y);
             delinearize(r, info.reducedDims, index);
             for (int64_t j = 0; j < v; ++j) {
-              Value c = j ? arith::AddIOp::create(builder, loc, column,
-                                                  constant(j))
-                                .getResult()
-                          : column;
+              Value c =
+                  j ? arith::AddIOp::create(builder, loc, column, constant(j))
+                          .getResult()
+                    : column;
               delinearize(c, info.keptMinorDims, index);
               Value linear;
               if (info.contiguous)
@@ -749,8 +736,8 @@ ReductionKernelBuilder::build(gpu::GPUModuleOp module, StringRef name) {
       return fail();
   }
   // Lane 0 of warp y writes columns blockStart + y * v + j.
-  Value lane0 = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
-                                      x, constant(0));
+  Value lane0 = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, x,
+                                      constant(0));
   auto ifOp = scf::IfOp::create(builder, loc, lane0, false);
   builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
   for (int64_t j = 0; j < v; ++j) {
@@ -761,13 +748,13 @@ ReductionKernelBuilder::build(gpu::GPUModuleOp module, StringRef name) {
             constant(j)));
     OpBuilder::InsertionGuard g(builder);
     if (numColumns % (warp * v) != 0) {
-      auto inside = scf::IfOp::create(builder, loc,
-                                      lt(c, constant(numColumns)), false);
+      auto inside =
+          scf::IfOp::create(builder, loc, lt(c, constant(numColumns)), false);
       builder.setInsertionPointToStart(&inside.getThenRegion().front());
     }
     delinearize(c, info.keptMinorDims, index);
-    if (failed(gen->inScope(
-            [&] { return writeOutputs(keptIndex(), totals[j]); })))
+    if (failed(
+            gen->inScope([&] { return writeOutputs(keptIndex(), totals[j]); })))
       return fail();
   }
   return func;

@@ -47,6 +47,9 @@ enum class EmitterKind {
   /// Reductions of one shape with their epilogues and side outputs (XLA's
   /// ReductionFusion: row and column reductions).
   Reduction,
+  /// A transpose of the physically minor dimension at the root, through
+  /// shared-memory tiles (XLA's TransposeFusion).
+  Transpose,
 };
 
 /// The name of an emitter ("loop", ...), for diagnostics and remarks.
@@ -110,6 +113,18 @@ FailureOr<ReductionInfo> analyzeReductionFusion(Operation *fusion,
 /// column reductions (32 x 32 tiles transposed through shared memory).
 FailureOr<gpu::GPUFuncOp>
 emitReductionKernel(Operation *fusion, gpu::GPUModuleOp module, StringRef name,
+                    SymbolTable &symbols, const KernelOptions &options = {});
+
+/// Whether `fusion` has one output that is, through elementwise ops, a
+/// transpose moving the physically minor dimension, large enough for tiles
+/// (XLA's thresholds); if not, `reason` says why.
+bool isTiledTransposeFusion(Operation *fusion, SymbolTable &symbols,
+                            std::string &reason);
+
+/// The transpose emitter: 32 x 32 tiles through shared memory, blocks of
+/// 32 x 4 threads, 8 elements per thread (XLA's launch for 32-bit types).
+FailureOr<gpu::GPUFuncOp>
+emitTransposeKernel(Operation *fusion, gpu::GPUModuleOp module, StringRef name,
                     SymbolTable &symbols, const KernelOptions &options = {});
 
 } // namespace hlo
