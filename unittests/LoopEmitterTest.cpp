@@ -2,11 +2,11 @@
 //
 // Random loop fusions (elementwise ops, broadcasts, transposes, reversals,
 // slices, reshapes, pads, concatenates, iotas, converts, compares and
-// selects, reduces, over f32 and s32 with random layouts) become kernels
-// (hlo-to-gpu), host functions (hlo-gpu-kernels-to-host) and JIT-compiled
-// code (HostJit.h); their results on random inputs must equal the
-// interpreter's on the same fusion: integers bit-exact, floats within a few
-// ulps.
+// selects, reduces, gathers at clamped start indices, over f32 and s32 with
+// random layouts) become kernels (hlo-to-gpu), host functions
+// (hlo-gpu-kernels-to-host) and JIT-compiled code (HostJit.h); their
+// results on random inputs must equal the interpreter's on the same fusion:
+// integers bit-exact, floats within a few ulps.
 //
 //===----------------------------------------------------------------------===//
 
@@ -157,7 +157,7 @@ private:
   void step() {
     const Val a = values[pick(values.size())];
     int64_t rank = a.shape.size();
-    switch (pick(12)) {
+    switch (pick(13)) {
     case 0: { // unary
       static const char *f[] = {"negate", "exponential", "tanh", "abs", "sine"};
       static const char *i[] = {"negate", "abs", "not"};
@@ -297,6 +297,50 @@ private:
           "reduce(%" + a.name + ", %" + init.name + "), dimensions={" +
               std::to_string(dim) +
               "}, to_apply=" + (f ? "%add_f32" : "%max_s32"));
+      break;
+    }
+    case 12: { // gather rows (or row windows) at clamped start indices
+      int64_t k = 1 + pick(5);
+      Val iota = add("s32", {k, 2}, "iota(), iota_dimension=" +
+                                        std::to_string(pick(2)));
+      Val three = add("s32", {}, "constant(3)");
+      Val minus = add("s32", {}, "constant(-2)");
+      Val scaled = add("s32", {k, 2},
+                       "multiply(%" + iota.name + ", %" +
+                           add("s32", {k, 2},
+                               "broadcast(%" + three.name + "), dimensions={}")
+                               .name +
+                           ")");
+      Val starts = add("s32", {k, 2},
+                       "add(%" + scaled.name + ", %" +
+                           add("s32", {k, 2},
+                               "broadcast(%" + minus.name + "), dimensions={}")
+                               .name +
+                           ")");
+      bool two = rank >= 2 && pick(2);
+      std::vector<int64_t> sizes = a.shape, shape{k};
+      sizes[0] = 1;
+      if (two)
+        sizes[1] = 1 + pick(a.shape[1]);
+      std::string offsets, sizeText;
+      for (int64_t d = 0; d < rank; ++d) {
+        sizeText += (d ? "," : "") + std::to_string(sizes[d]);
+        if (d > 0) {
+          offsets += (d > 1 ? "," : "") + std::to_string(d);
+          shape.push_back(sizes[d]);
+        }
+      }
+      std::string idx = "%" + starts.name;
+      if (!two)
+        idx = "%" + add("s32", {k, 1},
+                        "slice(%" + starts.name + "), slice={[0:" +
+                            std::to_string(k) + "], [0:1]}")
+                        .name;
+      add(a.type, shape,
+          "gather(%" + a.name + ", " + idx + "), offset_dims={" + offsets +
+              "}, collapsed_slice_dims={0}, start_index_map={" +
+              (two ? "0,1" : "0") + "}, index_vector_dim=1, slice_sizes={" +
+              sizeText + "}");
       break;
     }
     }

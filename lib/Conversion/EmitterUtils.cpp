@@ -89,6 +89,8 @@ FailureOr<SmallVector<Value>> ElementGenerator::generate(Value v,
   }
   if (auto reduce = dyn_cast<ReduceOp>(op))
     return emitReduce(reduce, index);
+  if (auto gather = dyn_cast<GatherOp>(op))
+    return emitGather(gather, index);
   if (isDataMovement(op))
     return emitDataMovement(op, index);
   if (indexing::isElementwise(op) && !isa<TupleOp>(op)) {
@@ -317,6 +319,67 @@ ElementGenerator::emitDataMovement(Operation *op, ValueRange index) {
   if (failed(r))
     return failure();
   return SmallVector<Value>{*r};
+}
+
+FailureOr<SmallVector<Value>> ElementGenerator::emitGather(GatherOp op,
+                                                           ValueRange index) {
+  // HLO gather: the output's batch dimensions (those not in offset_dims)
+  // pick a start index vector from the indices; its components, clamped so
+  // that the slice stays inside the operand, start the slice in the
+  // operand dimensions start_index_map names; operand batching dimensions
+  // take the matching indices dimension; the offset dimensions walk the
+  // slice's dimensions that are neither collapsed nor batching.
+  Value operand = op.getOperand(), indices = op.getStartIndices();
+  auto operandType = cast<RankedTensorType>(operand.getType());
+  auto indicesType = cast<RankedTensorType>(indices.getType());
+  int64_t rank = cast<RankedTensorType>(op.getType()).getRank();
+  int64_t ivd = op.getIndexVectorDim();
+  ArrayRef<int64_t> offsetDims = op.getOffsetDims();
+  ArrayRef<int64_t> operandBatching, indicesBatching;
+  if (auto dims = op.getOperandBatchingDims())
+    operandBatching = *dims;
+  if (auto dims = op.getStartIndicesBatchingDims())
+    indicesBatching = *dims;
+  // The position in the indices of this output element's index vector.
+  SmallVector<Value> pos;
+  {
+    unsigned k = 0;
+    SmallVector<int64_t> batchDims;
+    for (int64_t d = 0; d < rank; ++d)
+      if (!llvm::is_contained(offsetDims, d))
+        batchDims.push_back(d);
+    for (int64_t d = 0; d < indicesType.getRank(); ++d)
+      pos.push_back(d == ivd ? indexConst(0) : index[batchDims[k++]]);
+  }
+  SmallVector<Value> start(operandType.getRank(), indexConst(0));
+  Type indexElement = indicesType.getElementType();
+  for (auto [k, d] : llvm::enumerate(op.getStartIndexMap())) {
+    if (ivd < indicesType.getRank())
+      pos[ivd] = indexConst(k);
+    FailureOr<Value> raw = emitOne(indices, pos);
+    if (failed(raw))
+      return failure();
+    Value i = indexElement.isUnsignedInteger()
+                  ? Value(arith::IndexCastUIOp::create(b, loc, b.getIndexType(),
+                                                       *raw))
+                  : Value(arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                                     *raw));
+    int64_t hi = operandType.getDimSize(d) - op.getSliceSizes()[d];
+    i = arith::MaxSIOp::create(b, loc, i, indexConst(0));
+    start[d] = arith::MinSIOp::create(b, loc, i, indexConst(hi));
+  }
+  for (auto [ob, ib] : llvm::zip(operandBatching, indicesBatching))
+    start[ob] = pos[ib];
+  unsigned k = 0;
+  for (int64_t d = 0; d < operandType.getRank(); ++d) {
+    if (llvm::is_contained(op.getCollapsedSliceDims(), d) ||
+        llvm::is_contained(operandBatching, d))
+      continue;
+    if (k >= offsetDims.size())
+      return op->emitError("loop emitter: gather dimensions do not fit");
+    start[d] = arith::AddIOp::create(b, loc, start[d], index[offsetDims[k++]]);
+  }
+  return emit(operand, start);
 }
 
 FailureOr<SmallVector<Value>> ElementGenerator::emitReduce(ReduceOp op,

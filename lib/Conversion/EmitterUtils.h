@@ -84,6 +84,7 @@ private:
   FailureOr<SmallVector<Value>> emitDataMovement(Operation *op,
                                                  ValueRange index);
   FailureOr<SmallVector<Value>> emitReduce(ReduceOp op, ValueRange index);
+  FailureOr<SmallVector<Value>> emitGather(GatherOp op, ValueRange index);
   /// The operand index `map` gives for `index`, or failure (with an
   /// error) for runtime variables that cannot be generated.
   FailureOr<SmallVector<Value>> applyMap(const IndexingMap &map,
