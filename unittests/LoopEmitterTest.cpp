@@ -301,8 +301,8 @@ private:
     }
     case 12: { // gather rows (or row windows) at clamped start indices
       int64_t k = 1 + pick(5);
-      Val iota = add("s32", {k, 2}, "iota(), iota_dimension=" +
-                                        std::to_string(pick(2)));
+      Val iota = add("s32", {k, 2},
+                     "iota(), iota_dimension=" + std::to_string(pick(2)));
       Val three = add("s32", {}, "constant(3)");
       Val minus = add("s32", {}, "constant(-2)");
       Val scaled = add("s32", {k, 2},
@@ -333,8 +333,8 @@ private:
       std::string idx = "%" + starts.name;
       if (!two)
         idx = "%" + add("s32", {k, 1},
-                        "slice(%" + starts.name + "), slice={[0:" +
-                            std::to_string(k) + "], [0:1]}")
+                        "slice(%" + starts.name +
+                            "), slice={[0:" + std::to_string(k) + "], [0:1]}")
                         .name;
       add(a.type, shape,
           "gather(%" + a.name + ", " + idx + "), offset_dims={" + offsets +
