@@ -2,11 +2,12 @@
 //
 // Random loop fusions (elementwise ops, broadcasts, transposes, reversals,
 // slices, reshapes, pads, concatenates, iotas, converts, compares and
-// selects, reduces, gathers at clamped start indices, over f32 and s32 with
-// random layouts) become kernels (hlo-to-gpu), host functions
-// (hlo-gpu-kernels-to-host) and JIT-compiled code (HostJit.h); their
-// results on random inputs must equal the interpreter's on the same fusion:
-// integers bit-exact, floats within a few ulps.
+// selects, reduces, reduce-windows (padding, strides, dilations), gathers
+// at clamped start indices, over f32 and s32 with random layouts) become
+// kernels (hlo-to-gpu), host functions (hlo-gpu-kernels-to-host) and
+// JIT-compiled code (HostJit.h); their results on random inputs must equal
+// the interpreter's on the same fusion: integers bit-exact, floats within a
+// few ulps.
 //
 //===----------------------------------------------------------------------===//
 
@@ -157,7 +158,7 @@ private:
   void step() {
     const Val a = values[pick(values.size())];
     int64_t rank = a.shape.size();
-    switch (pick(13)) {
+    switch (pick(14)) {
     case 0: { // unary
       static const char *f[] = {"negate", "exponential", "tanh", "abs", "sine"};
       static const char *i[] = {"negate", "abs", "not"};
@@ -341,6 +342,33 @@ private:
               "}, collapsed_slice_dims={0}, start_index_map={" +
               (two ? "0,1" : "0") + "}, index_vector_dim=1, slice_sizes={" +
               sizeText + "}");
+      break;
+    }
+    case 13: { // reduce-window with padding, strides and dilations
+      std::vector<int64_t> shape;
+      std::string size, stride, pad, lhs, rhs;
+      for (int64_t d = 0; d < rank; ++d) {
+        int64_t w = 1 + pick(3), st = 1 + pick(2), lo = pick(2), hi = pick(2),
+                bd = 1 + pick(2), wd = 1 + pick(2);
+        int64_t padded = lo + hi + (a.shape[d] - 1) * bd + 1;
+        int64_t window = (w - 1) * wd + 1;
+        if (padded < window)
+          return;
+        shape.push_back((padded - window) / st + 1);
+        std::string x = d ? "x" : "";
+        size += x + std::to_string(w);
+        stride += x + std::to_string(st);
+        pad += x + std::to_string(lo) + "_" + std::to_string(hi);
+        lhs += x + std::to_string(bd);
+        rhs += x + std::to_string(wd);
+      }
+      bool f = a.type == "f32";
+      Val init = add(a.type, {}, f ? "constant(0)" : "constant(-100)");
+      add(a.type, shape,
+          "reduce-window(%" + a.name + ", %" + init.name +
+              "), window={size=" + size + " stride=" + stride + " pad=" + pad +
+              " lhs_dilate=" + lhs + " rhs_dilate=" + rhs +
+              "}, to_apply=" + (f ? "%add_f32" : "%max_s32"));
       break;
     }
     }

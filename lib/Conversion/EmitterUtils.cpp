@@ -88,7 +88,9 @@ FailureOr<SmallVector<Value>> ElementGenerator::generate(Value v,
     return SmallVector<Value>{(*tuple)[gte.getIndex()]};
   }
   if (auto reduce = dyn_cast<ReduceOp>(op))
-    return emitReduce(reduce, index);
+    return emitReduce(op, reduce.getToApplyAttr(), index);
+  if (auto window = dyn_cast<ReduceWindowOp>(op))
+    return emitReduce(op, window.getToApplyAttr(), index);
   if (auto gather = dyn_cast<GatherOp>(op))
     return emitGather(gather, index);
   if (isDataMovement(op))
@@ -382,9 +384,10 @@ FailureOr<SmallVector<Value>> ElementGenerator::emitGather(GatherOp op,
   return emit(operand, start);
 }
 
-FailureOr<SmallVector<Value>> ElementGenerator::emitReduce(ReduceOp op,
-                                                           ValueRange index) {
-  auto reducer = symbols.lookup<ComputationOp>(op.getToApply());
+FailureOr<SmallVector<Value>>
+ElementGenerator::emitReduce(Operation *op, FlatSymbolRefAttr toApply,
+                             ValueRange index) {
+  auto reducer = symbols.lookup<ComputationOp>(toApply.getAttr());
   if (!reducer)
     return op->emitError("loop emitter: reducer not found");
   auto operands = getDataOperands(op);
@@ -410,14 +413,37 @@ FailureOr<SmallVector<Value>> ElementGenerator::emitReduce(ReduceOp op,
       FailureOr<SmallVector<Value>> idx = applyMap(map, index, ranges);
       if (failed(idx))
         return failure();
-      SmallVector<Value> args(accs.begin(), accs.end());
-      for (unsigned i = 0; i < n; ++i) {
-        FailureOr<Value> x = emitOne(operands[i], *idx);
-        if (failed(x))
-          return failure();
-        args.push_back(*x);
-      }
-      return emitScalarComputation(b, loc, reducer.getBody(), args);
+      auto fold = [&]() -> FailureOr<SmallVector<Value>> {
+        SmallVector<Value> args(accs.begin(), accs.end());
+        for (unsigned i = 0; i < n; ++i) {
+          FailureOr<Value> x = emitOne(operands[i], *idx);
+          if (failed(x))
+            return failure();
+          args.push_back(*x);
+        }
+        return emitScalarComputation(b, loc, reducer.getBody(), args);
+      };
+      // A reduce-window's padding (the map's constraints) is skipped, as
+      // XLA's kernels skip it: with the init value an identity that is
+      // HLO's padding with the init value.
+      Type result = op->getResult(0).getType();
+      if (auto tuple = dyn_cast<TupleType>(result))
+        result = tuple.getType(0);
+      Value holds = constraintsHold(
+          map, index, ranges, cast<RankedTensorType>(result).getShape());
+      if (!holds)
+        return fold();
+      auto ifOp = scf::IfOp::create(b, loc, accs.getTypes(), holds,
+                                    /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+      scf::YieldOp::create(b, loc, accs);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      FailureOr<SmallVector<Value>> folded = inScope(fold);
+      if (failed(folded))
+        return failure();
+      scf::YieldOp::create(b, loc, *folded);
+      return SmallVector<Value>(ifOp.getResults());
     }
     const Interval &bound = map.getRangeVarBound(r);
     auto forOp =

@@ -83,7 +83,11 @@ private:
   FailureOr<Value> emitIota(IotaOp op, ValueRange index);
   FailureOr<SmallVector<Value>> emitDataMovement(Operation *op,
                                                  ValueRange index);
-  FailureOr<SmallVector<Value>> emitReduce(ReduceOp op, ValueRange index);
+  /// A reduce or reduce-window (`toApply` its reducer): loops over the
+  /// map's range variables.
+  FailureOr<SmallVector<Value>> emitReduce(Operation *op,
+                                           FlatSymbolRefAttr toApply,
+                                           ValueRange index);
   FailureOr<SmallVector<Value>> emitGather(GatherOp op, ValueRange index);
   /// The operand index `map` gives for `index`, or failure (with an
   /// error) for runtime variables that cannot be generated.
