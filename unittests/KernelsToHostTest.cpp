@@ -484,6 +484,102 @@ TEST_F(KernelsToHostTest, ShuffleModes) {
   EXPECT_EQ(at(Mode::Down, 3, 8, 5), std::make_pair(51, false));
 }
 
+/// Random 3D blocks (partial warps included) and grids, each thread
+/// running a chain of random shuffles (mode, offset, width) on values that
+/// name their thread and block, adding each valid flag: all as the model
+/// says, thread by thread.
+TEST_F(KernelsToHostTest, RandomShuffleChains) {
+  std::mt19937 rng(2024);
+  auto pick = [&](int n) { return int(rng() % n); };
+  for (int trial = 0; trial < 40; ++trial) {
+    int bx = 1 + pick(48), by = 1 + pick(4), bz = 1 + pick(3);
+    int gx = 1 + pick(3), gy = 1 + pick(2), gz = 1 + pick(2);
+    int threads = bx * by * bz, blocks = gx * gy * gz, n = threads * blocks;
+    struct Step {
+      Mode mode;
+      int offset, width;
+    };
+    std::vector<Step> steps(1 + pick(4));
+    std::string chain;
+    for (size_t k = 0; k < steps.size(); ++k) {
+      steps[k] = {Mode(pick(4)), pick(40), 1 << pick(6)};
+      chain += fill(R"(
+      %o{k} = arith.constant {offset} : i32
+      %w{k} = arith.constant {width} : i32
+      %s{k}, %ok{k} = gpu.shuffle {mode} %v{k}, %o{k}, %w{k} : i32
+      %e{k} = arith.extui %ok{k} : i1 to i32
+      %v{k1} = arith.addi %s{k}, %e{k} : i32)",
+                    {{"k", std::to_string(k)},
+                     {"k1", std::to_string(k + 1)},
+                     {"offset", std::to_string(steps[k].offset)},
+                     {"width", std::to_string(steps[k].width)},
+                     {"mode", modeName(steps[k].mode)}});
+    }
+    std::string kernel = fill(R"(
+    gpu.func @chain(%out: memref<{n}xi32>) kernel
+        attributes {known_block_size = array<i32: {bx}, {by}, {bz}>,
+                    known_grid_size = array<i32: {gx}, {gy}, {gz}>} {
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %tz = gpu.thread_id z
+      %bx = gpu.block_dim x
+      %by = gpu.block_dim y
+      %zy = arith.muli %tz, %by : index
+      %zy2 = arith.addi %zy, %ty : index
+      %zyx = arith.muli %zy2, %bx : index
+      %l = arith.addi %zyx, %tx : index
+      %ix = gpu.block_id x
+      %iy = gpu.block_id y
+      %iz = gpu.block_id z
+      %gx = gpu.grid_dim x
+      %gy = gpu.grid_dim y
+      %jz = arith.muli %iz, %gy : index
+      %jzy = arith.addi %jz, %iy : index
+      %jzyx = arith.muli %jzy, %gx : index
+      %blk = arith.addi %jzyx, %ix : index
+      %nt = arith.constant {threads} : index
+      %base = arith.muli %blk, %nt : index
+      %g = arith.addi %base, %l : index
+      %gi = arith.index_cast %g : index to i32
+      %c100 = arith.constant 100 : i32
+      %v0 = arith.muli %gi, %c100 : i32{chain}
+      memref.store %v{last}, %out[%g] : memref<{n}xi32>
+      gpu.return
+    })",
+                              {{"chain", chain},
+                               {"last", std::to_string(steps.size())},
+                               {"n", std::to_string(n)},
+                               {"threads", std::to_string(threads)},
+                               {"bx", std::to_string(bx)},
+                               {"by", std::to_string(by)},
+                               {"bz", std::to_string(bz)},
+                               {"gx", std::to_string(gx)},
+                               {"gy", std::to_string(gy)},
+                               {"gz", std::to_string(gz)}});
+    Buffers buffers = {std::vector<uint8_t>(n * 4)};
+    run(wrap(kernel), "chain", buffers);
+    if (HasFatalFailure())
+      return;
+    std::vector<int32_t> got = valuesOf<int32_t>(buffers[0]);
+    for (int blk = 0; blk < blocks; ++blk) {
+      std::vector<int32_t> v(threads);
+      for (int t = 0; t < threads; ++t)
+        v[t] = (blk * threads + t) * 100;
+      for (const Step &step : steps) {
+        std::vector<bool> valid;
+        v = shuffleModel(v, step.mode, std::vector<int>(threads, step.offset),
+                         step.width, &valid);
+        for (int t = 0; t < threads; ++t)
+          v[t] += valid[t];
+      }
+      for (int t = 0; t < threads; ++t)
+        ASSERT_EQ(got[blk * threads + t], v[t])
+            << "block " << blk << " thread " << t << "\n"
+            << kernel;
+    }
+  }
+}
+
 /// A 16x8 block (x, y) of a 2x3 grid: a tile through shared memory read
 /// transposed after a barrier, and a shuffle down by 1 across the linear
 /// thread ids x + 16 * y (lane = that mod 32).

@@ -8,7 +8,7 @@
 // Threads that synchronize (gpu.barrier, gpu.shuffle, at the top level of the
 // body only) split the body into phases: per block, each phase runs as its
 // own loop nest over the block's threads, so every thread has finished one
-// phase before any starts the next. Values live across phases are kept in
+// phase before any starts the next. Values that live across phases are kept in
 // per-thread arrays; a shuffle reads its partner's slot of the array of its
 // operand. Workgroup attributions are one buffer that the blocks reuse in
 // turn (blocks run one after another), private attributions one per thread.
@@ -114,8 +114,8 @@ LogicalResult KernelToHost::checkOps() {
              "kernel body (every thread of a block executes each of them)";
       return WalkResult::interrupt();
     }
-    if (op != kernel.getOperation() && isa<gpu::GPUDialect>(op->getDialect()) &&
-        !isIndexOp(op) &&
+    if (op != kernel.getOperation() &&
+        isa_and_nonnull<gpu::GPUDialect>(op->getDialect()) && !isIndexOp(op) &&
         !isa<gpu::BarrierOp, gpu::ShuffleOp, gpu::ReturnOp>(op)) {
       op->emitError("hlo-gpu-kernels-to-host: '")
           << op->getName() << "' is not supported on the host";
