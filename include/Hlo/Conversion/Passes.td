@@ -69,13 +69,41 @@ def HloGpuKernelsToHost
     Every `gpu.func` kernel of the module's `gpu.module`s with known launch
     dimensions becomes a public `func.func` of the same name and arguments
     in the top module whose body runs the kernel's body once per block and
-    thread: nested `scf.for` loops over the grid and the block, with
-    `gpu.block_id`, `gpu.thread_id`, `gpu.block_dim` and `gpu.grid_dim`
-    replaced by the loop variables and the launch dimensions. The kernel
-    module's globals move along; emptied `gpu.module`s are erased. The
-    result runs on the CPU through the host JIT (HostJit.h), which is how
-    kernels are checked without a GPU. Kernels with barriers, shuffles or
-    workgroup memory (reduction emitters) are an error for now.
+    thread: `scf.for` loops over the grid (z, y, x) around loops over the
+    block's threads (z, y, x), with `gpu.block_id`, `gpu.thread_id`,
+    `gpu.block_dim`, `gpu.grid_dim`, `gpu.global_id`, `gpu.lane_id`,
+    `gpu.subgroup_id`, `gpu.subgroup_size` (32) and `gpu.num_subgroups`
+    replaced, wherever they are, by the loop variables and the launch
+    dimensions (linear thread id x + bx * (y + by * z), lane = linear id mod
+    32). The kernel module's globals move along; emptied `gpu.module`s are
+    erased. The result runs on the CPU through the host JIT (HostJit.h),
+    which is how kernels are checked without a GPU.
+
+    Threads that synchronize. Contract: `gpu.barrier` and `gpu.shuffle`
+    appear only at the top level of the kernel body (every thread of a
+    block executes each of them; guarded work is an `scf.if` between them);
+    one nested in a region is an error naming it, as is any other GPU op
+    (`gpu.rotate`, `gpu.subgroup_reduce`, ...). The body is split into
+    phases at each barrier and at each shuffle whose operand is computed in
+    the current phase; per block each phase is its own loop nest over the
+    block's threads, so all threads finish a phase before any starts the
+    next. A value of a scalar type (integer, index, float, complex, vector
+    of those) defined in one phase and used in a later one is kept in a
+    per-thread array (`memref.alloca` of [threads] x T): stored at the end
+    of its phase, loaded where used; constants and GPU index ops are
+    recomputed instead, as are side-effect-free ops on them (views,
+    `memref.get_global`); any other value used across phases is an error.
+    A shuffle reads its partner's slot of its operand's array, as the NVVM
+    lowering of `gpu.shuffle` computes (`shfl.sync` with member mask
+    2^width - 1, clamp width - 1, or 32 - width for `up`, and no segments):
+    for lane l and offset o (mod 32) the source is l ^ o (xor), l + o
+    (down), l - o (up), o (idx), valid when at most the clamp (up: at least
+    it); an invalid source, or one beyond the block's threads, gives the
+    thread's own value with `valid` false. Workgroup attributions are one
+    buffer (`memref.alloca`, no address space) that the blocks, run in turn,
+    share; private attributions one per thread (with several phases a row
+    of a [threads] x shape array, which loads and stores index). A kernel
+    without barriers or shuffles is one loop nest per block.
   }];
   let dependentDialects = [
     "::mlir::func::FuncDialect", "::mlir::scf::SCFDialect",

@@ -1,0 +1,194 @@
+// RUN: hlo-opt %s -split-input-file --hlo-gpu-kernels-to-host --canonicalize | FileCheck %s
+
+// A block reduction: a warp sum by shuffles (xor on f32, the f16 input
+// extended by the kernel; down on i32), lane 0 of each warp writes its sum to
+// shared memory, a barrier, thread 0 adds the warps' sums. The body splits
+// into four phases per block, each a loop over the block's 128 threads: up
+// to the first shuffles, the first shuffles (the two share a phase), the
+// second ones (their operands come from the phase before), after the
+// barrier. Values that cross phases live in per-thread arrays; the shared
+// memory is one buffer for the blocks, which run in turn.
+// CHECK-LABEL: func.func @reduce(
+// CHECK-SAME:      %[[IN:.*]]: memref<256xf32>, %[[INI:.*]]: memref<256xi32>, %[[INH:.*]]: memref<256xf16>, %[[OUT:.*]]: memref<2xf32>, %[[OUTI:.*]]: memref<2xi32>)
+// CHECK-DAG:     %[[SH:.*]] = memref.alloca() : memref<4xf32>
+// CHECK-DAG:     %[[SHI:.*]] = memref.alloca() : memref<4xi32>
+// CHECK-DAG:     %[[X:.*]] = memref.alloca() : memref<128xf32>
+// CHECK-DAG:     %[[XI:.*]] = memref.alloca() : memref<128xi32>
+// CHECK-DAG:     %[[A:.*]] = memref.alloca() : memref<128xf32>
+// CHECK-DAG:     %[[AI:.*]] = memref.alloca() : memref<128xi32>
+// CHECK:         scf.for %[[B:.*]] = %c0 to %c2 step %c1 {
+// Phase 0: the inputs, kept per thread.
+// CHECK-NEXT:      scf.for %[[T:.*]] = %c0 to %c128 step %c1 {
+// CHECK:             %[[H:.*]] = memref.load %[[INH]]
+// CHECK:             %[[E:.*]] = arith.extf %[[H]] : f16 to f32
+// CHECK:             %[[S:.*]] = arith.addf %{{.*}}, %[[E]] : f32
+// CHECK-DAG:         memref.store %{{.*}}, %[[XI]][%[[T]]] : memref<128xi32>
+// CHECK-DAG:         memref.store %[[S]], %[[X]][%[[T]]] : memref<128xf32>
+// CHECK:           }
+// Phase 1: xor 16 reads the slot of lane ^ 16 of the thread's warp; down 16
+// that of lane + 16 when it is at most 31, else its own.
+// CHECK-NEXT:      scf.for %[[T:.*]] = %c0 to %c128 step %c1 {
+// CHECK:             %[[OWN:.*]] = memref.load %[[X]][%[[T]]] : memref<128xf32>
+// CHECK:             %[[LANE:.*]] = arith.remui %[[T]], %c32 : index
+// CHECK:             %[[WARP:.*]] = arith.subi %[[T]], %[[LANE]] : index
+// CHECK:             %[[L32:.*]] = arith.index_cast %[[LANE]] : index to i32
+// CHECK:             %[[J:.*]] = arith.xori %[[L32]], %c16_i32 : i32
+// CHECK:             %[[OK:.*]] = arith.cmpi sle, %[[J]], %c31_i32 : i32
+// CHECK:             %[[JI:.*]] = arith.index_cast %[[J]] : i32 to index
+// CHECK:             %[[P:.*]] = arith.addi %[[WARP]], %[[JI]] : index
+// CHECK:             %[[IN_BLOCK:.*]] = arith.cmpi ult, %[[P]], %c128 : index
+// CHECK:             %[[VALID:.*]] = arith.andi %[[OK]], %[[IN_BLOCK]] : i1
+// CHECK:             %[[SRC:.*]] = arith.select %[[VALID]], %[[P]], %[[T]] : index
+// CHECK:             %[[THEIRS:.*]] = memref.load %[[X]][%[[SRC]]] : memref<128xf32>
+// CHECK:             arith.addi %{{.*}}, %c16_i32 : i32
+// CHECK:             arith.cmpi sle, %{{.*}}, %c31_i32 : i32
+// CHECK:             memref.load %[[XI]][%{{.*}}] : memref<128xi32>
+// CHECK:             %[[SUM:.*]] = arith.addf %[[OWN]], %[[THEIRS]] : f32
+// CHECK:             memref.store %[[SUM]], %[[A]][%[[T]]] : memref<128xf32>
+// CHECK:             memref.store %{{.*}}, %[[AI]][%[[T]]] : memref<128xi32>
+// CHECK:           }
+// Phase 2: the second shuffles, then lane 0 (gpu.lane_id, in the kernel
+// outside the scf.if) writes shared memory.
+// CHECK-NEXT:      scf.for %[[T:.*]] = %c0 to %c128 step %c1 {
+// CHECK:             arith.xori %{{.*}}, %c8_i32 : i32
+// CHECK:             arith.addi %{{.*}}, %c8_i32 : i32
+// CHECK:             %[[LANE:.*]] = arith.remui %[[T]], %c32 : index
+// CHECK:             %[[W:.*]] = arith.divui %[[T]], %c32 : index
+// CHECK:             %[[FIRST:.*]] = arith.cmpi eq, %[[LANE]], %c0 : index
+// CHECK:             scf.if %[[FIRST]] {
+// CHECK:               memref.store %{{.*}}, %[[SH]][%[[W]]] : memref<4xf32>
+// CHECK:               memref.store %{{.*}}, %[[SHI]][%[[W]]] : memref<4xi32>
+// CHECK:             }
+// CHECK:           }
+// Phase 3, after the barrier: thread 0 reads shared memory; the block id
+// inside the scf.if is the grid loop's variable.
+// CHECK-NEXT:      scf.for %[[T:.*]] = %c0 to %c128 step %c1 {
+// CHECK:             scf.if
+// CHECK:               scf.for
+// CHECK:                 memref.load %[[SH]]
+// CHECK:                 memref.load %[[SHI]]
+// CHECK:               memref.store %{{.*}}, %[[OUT]][%[[B]]] : memref<2xf32>
+// CHECK:               memref.store %{{.*}}, %[[OUTI]][%[[B]]] : memref<2xi32>
+// CHECK-NEXT:        }
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @reduce(%in: memref<256xf32>, %ini: memref<256xi32>, %inh: memref<256xf16>, %out: memref<2xf32>, %outi: memref<2xi32>)
+        workgroup(%sh: memref<4xf32, #gpu.address_space<workgroup>>, %shi: memref<4xi32, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>, known_grid_size = array<i32: 2, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %c32 = arith.constant 32 : index
+      %c128 = arith.constant 128 : index
+      %w = arith.constant 32 : i32
+      %o16 = arith.constant 16 : i32
+      %o8 = arith.constant 8 : i32
+      %bid = gpu.block_id x
+      %tid = gpu.thread_id x
+      %base = arith.muli %bid, %c128 : index
+      %i = arith.addi %base, %tid : index
+      %x = memref.load %in[%i] : memref<256xf32>
+      %xi = memref.load %ini[%i] : memref<256xi32>
+      %xh = memref.load %inh[%i] : memref<256xf16>
+      %xe = arith.extf %xh : f16 to f32
+      %xs = arith.addf %x, %xe : f32
+      %s1, %v1 = gpu.shuffle xor %xs, %o16, %w : f32
+      %t1, %u1 = gpu.shuffle down %xi, %o16, %w : i32
+      %a1 = arith.addf %xs, %s1 : f32
+      %b1 = arith.addi %xi, %t1 : i32
+      %s2, %v2 = gpu.shuffle xor %a1, %o8, %w : f32
+      %t2, %u2 = gpu.shuffle down %b1, %o8, %w : i32
+      %a2 = arith.addf %a1, %s2 : f32
+      %b2 = arith.addi %b1, %t2 : i32
+      %lane = gpu.lane_id
+      %warp = arith.divui %tid, %c32 : index
+      %first = arith.cmpi eq, %lane, %c0 : index
+      scf.if %first {
+        memref.store %a2, %sh[%warp] : memref<4xf32, #gpu.address_space<workgroup>>
+        memref.store %b2, %shi[%warp] : memref<4xi32, #gpu.address_space<workgroup>>
+      }
+      gpu.barrier
+      %t0 = arith.cmpi eq, %tid, %c0 : index
+      scf.if %t0 {
+        %zf = arith.constant 0.0 : f32
+        %zi = arith.constant 0 : i32
+        %r:2 = scf.for %k = %c0 to %c4 step %c1 iter_args(%f = %zf, %n = %zi) -> (f32, i32) {
+          %e = memref.load %sh[%k] : memref<4xf32, #gpu.address_space<workgroup>>
+          %ei = memref.load %shi[%k] : memref<4xi32, #gpu.address_space<workgroup>>
+          %f2 = arith.addf %f, %e : f32
+          %n2 = arith.addi %n, %ei : i32
+          scf.yield %f2, %n2 : f32, i32
+        }
+        %b = gpu.block_id x
+        memref.store %r#0, %out[%b] : memref<2xf32>
+        memref.store %r#1, %outi[%b] : memref<2xi32>
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A 2D block (16 x 4 threads): the linear thread id x + 16 * y indexes the
+// per-thread arrays and gives the lane; a private attribution is a row per
+// thread of a 64-row array, kept across the barrier; up reads lane - 1 when
+// that is at least 32 - width = 0; idx reads lane `offset` (here a value of
+// each thread) when it is at most 31. Index ops and constants used after the
+// barrier are recomputed, not kept.
+// CHECK-LABEL: func.func @tile2d(
+// CHECK-SAME:      %[[M:.*]]: memref<64xi32>, %[[N:.*]]: memref<64xi32>)
+// CHECK-DAG:     %[[PRIV:.*]] = memref.alloca() : memref<64x2xi32>
+// CHECK-DAG:     %[[V:.*]] = memref.alloca() : memref<64xi32>
+// CHECK-DAG:     %[[O:.*]] = memref.alloca() : memref<64xi32>
+// CHECK:         scf.for %[[TY:.*]] = %c0 to %c4 step %c1 {
+// CHECK-NEXT:      scf.for %[[TX:.*]] = %c0 to %c16 step %c1 {
+// CHECK-NEXT:        %[[Y16:.*]] = arith.muli %[[TY]], %c16 : index
+// CHECK-NEXT:        %[[LIN:.*]] = arith.addi %[[TX]], %[[Y16]] : index
+// CHECK:             memref.store %{{.*}}, %[[PRIV]][%[[LIN]], %c1] : memref<64x2xi32>
+// CHECK:             memref.store %{{.*}}, %[[V]][%[[LIN]]] : memref<64xi32>
+// CHECK:             memref.store %{{.*}}, %[[O]][%[[LIN]]] : memref<64xi32>
+// CHECK:         scf.for %[[TY:.*]] = %c0 to %c4 step %c1 {
+// CHECK-NEXT:      scf.for %[[TX:.*]] = %c0 to %c16 step %c1 {
+// CHECK-NEXT:        %[[Y16:.*]] = arith.muli %[[TY]], %c16 : index
+// CHECK-NEXT:        %[[LIN:.*]] = arith.addi %[[TX]], %[[Y16]] : index
+// CHECK:             %[[OFF:.*]] = memref.load %[[O]][%[[LIN]]] : memref<64xi32>
+// CHECK:             arith.subi %{{.*}}, %c1_i32 : i32
+// CHECK:             arith.cmpi sge, %{{.*}}, %c0_i32 : i32
+// CHECK:             memref.load %[[V]]
+// CHECK:             %[[B:.*]] = arith.andi %[[OFF]], %c31_i32 : i32
+// CHECK:             arith.cmpi sle, %[[B]], %c31_i32 : i32
+// CHECK:             memref.load %[[V]]
+// CHECK:             memref.load %[[PRIV]][%[[LIN]], %c1] : memref<64x2xi32>
+// CHECK:             memref.store %{{.*}}, %[[N]][%[[TX]]] : memref<64xi32>
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @tile2d(%m: memref<64xi32>, %n: memref<64xi32>)
+        private(%p: memref<2xi32, #gpu.address_space<private>>)
+        kernel attributes {known_block_size = array<i32: 16, 4, 1>, known_grid_size = array<i32: 1, 1, 1>} {
+      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
+      %one = arith.constant 1 : i32
+      %w = arith.constant 32 : i32
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %y16 = arith.muli %ty, %c16 : index
+      %l = arith.addi %y16, %tx : index
+      %v = memref.load %m[%l] : memref<64xi32>
+      memref.store %v, %p[%c1] : memref<2xi32, #gpu.address_space<private>>
+      %o = arith.subi %v, %one : i32
+      gpu.barrier
+      %u, %uv = gpu.shuffle up %v, %one, %w : i32
+      %x, %xv = gpu.shuffle idx %v, %o, %w : i32
+      %s = arith.addi %u, %x : i32
+      %q = memref.load %p[%c1] : memref<2xi32, #gpu.address_space<private>>
+      %r = arith.addi %s, %q : i32
+      %tx2 = gpu.thread_id x
+      memref.store %r, %n[%tx2] : memref<64xi32>
+      gpu.return
+    }
+  }
+}
