@@ -91,11 +91,14 @@ struct HloToGpuPass : hlo::impl::HloToGpuBase<HloToGpuPass> {
       }
       auto loc = dyn_cast<NameLoc>(fusion->getLoc());
       getKernels();
+      // Kernel names are unique among the kernel module's symbols and the
+      // top module's (the host lowering moves kernels there).
       if (used.empty())
-        for (Operation &op : kernels.getBody()->getOperations())
-          if (auto sym = op.getAttrOfType<StringAttr>(
-                  SymbolTable::getSymbolAttrName()))
-            used.insert(sym.getValue());
+        for (Block *body : {kernels.getBody(), module.getBody()})
+          for (Operation &op : body->getOperations())
+            if (auto sym = op.getAttrOfType<StringAttr>(
+                    SymbolTable::getSymbolAttrName()))
+              used.insert(sym.getValue());
       std::string name = kernelName(loc ? loc.getName().getValue() : "", used);
       FailureOr<gpu::GPUFuncOp> kernel = failure();
       if (allowUnsupported) {

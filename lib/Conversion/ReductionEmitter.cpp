@@ -508,8 +508,9 @@ FailureOr<gpu::GPUFuncOp> ReductionKernelBuilder::build(gpu::GPUModuleOp module,
         v = bytes <= 2 ? 4 : bytes <= 4 ? 2 : 1;
       while (v > 1 && rowLength % v != 0)
         v /= 2;
-      tx = std::min<int64_t>(
-          1024, llvm::alignTo(llvm::divideCeil(rowLength, 16), warp));
+      // A power of two (the warps' partials combine by xor shuffles).
+      tx = std::clamp<int64_t>(
+          llvm::PowerOf2Ceil(llvm::divideCeil(rowLength, 16)), warp, 1024);
     }
     ty = std::clamp<int64_t>(256 / tx, 1, numRows);
     blocks = llvm::divideCeil(numRows, ty);
