@@ -101,6 +101,16 @@ static ArrayComparison compareArrays(const Literal &a, const Literal &b,
                                      double atol, double rtol) {
   ArrayComparison diff;
   diff.type = hloShapeString(a.getElementType(), a.getShape());
+  // A type is not compared finer than its resolution: a relative tolerance
+  // is at least 4 ulps (4 * epsilon) of the floating-point type, so that
+  // f16 and bf16 results computed in another order (a reduction on the
+  // GPU) compare as they can. Exact comparisons (rtol 0) stay exact.
+  Type floatType = getElementTypeOrSelf(a.getElementType());
+  if (auto complex = dyn_cast<ComplexType>(floatType))
+    floatType = complex.getElementType();
+  if (auto fp = dyn_cast<FloatType>(floatType); fp && rtol > 0)
+    rtol = std::max(rtol,
+                    4 * std::ldexp(1.0, 1 - int(fp.getFPMantissaWidth())));
   int64_t count = a.getNumElements();
   ElementKind kind = a.getElementKind();
   for (int64_t i = 0; i < count; ++i) {

@@ -56,7 +56,8 @@ struct LiteralComparison {
 /// Compares `actual` with `expected`. Elements agree when
 /// |a - b| <= atol + rtol * max(|a|, |b|); the relative difference reported
 /// is |a - b| / max(|a|, |b|). NaN agrees with NaN, equal infinities agree,
-/// integers and pred differ by at least 1 when unequal.
+/// integers and pred differ by at least 1 when unequal. A non-zero `rtol`
+/// is raised to 4 ulps (4 * epsilon) of a floating-point element type.
 LiteralComparison compareLiterals(const Literal &actual,
                                   const Literal &expected, double atol,
                                   double rtol);
