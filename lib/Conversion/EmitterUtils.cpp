@@ -457,3 +457,39 @@ MemRefType mlir::hlo::getKernelBufferType(Type type) {
   return MemRefType::get({tensor.getNumElements()},
                          getScalarType(tensor.getElementType()));
 }
+
+void mlir::hlo::setOutputAliases(Operation *kernel, ArrayRef<int64_t> aliases) {
+  kernel->setAttr(kOutputAliasesAttrName,
+                  DenseI64ArrayAttr::get(kernel->getContext(), aliases));
+}
+
+SmallVector<int64_t> mlir::hlo::getOutputAliases(Operation *kernel) {
+  if (auto a = kernel->getAttrOfType<DenseI64ArrayAttr>(kOutputAliasesAttrName))
+    return SmallVector<int64_t>(a.asArrayRef());
+  return {};
+}
+
+std::pair<int64_t, int64_t> mlir::hlo::getLaunchDims(int64_t work,
+                                                     int64_t threadsPerBlock) {
+  int64_t threads = std::max<int64_t>(1, std::min(threadsPerBlock, work));
+  int64_t blocks = std::max<int64_t>(1, llvm::divideCeil(work, threads));
+  return {threads, blocks};
+}
+
+Value mlir::hlo::emitGuardedThreadIndex(OpBuilder &b, Location loc,
+                                        int64_t threadsPerBlock,
+                                        int64_t work) {
+  auto constant = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value blockId = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value thread = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, blockId, constant(threadsPerBlock)),
+      threadId);
+  Value inBounds = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         thread, constant(work));
+  auto ifOp = scf::IfOp::create(b, loc, inBounds, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  return thread;
+}

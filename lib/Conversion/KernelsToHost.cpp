@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "EmitterUtils.h"
+
 #include "Hlo/Conversion/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
@@ -45,6 +47,9 @@ LogicalResult convertKernel(gpu::GPUFuncOp kernel, ModuleOp module,
   b.setInsertionPointToEnd(module.getBody());
   auto func =
       func::FuncOp::create(b, loc, kernel.getName(), kernel.getFunctionType());
+  // The outputs that alias operands (EmitterUtils.h) stay known.
+  if (Attribute aliases = kernel->getAttr(kOutputAliasesAttrName))
+    func->setAttr(kOutputAliasesAttrName, aliases);
   Block *entry = func.addEntryBlock();
   b.setInsertionPointToStart(entry);
   auto constant = [&](int64_t v) {
