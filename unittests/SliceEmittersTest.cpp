@@ -2,7 +2,9 @@
 //
 // Random fusions for the input-slices, concatenate and in-place
 // dynamic-update-slice emitters (ranks 1 to 4, sizes of 1 and odd sizes,
-// random layouts, s32/f32/f16/pred, negative and out-of-range offsets)
+// random layouts, s32/f32/f16/pred, negative and out-of-range offsets,
+// bitcast DUS parameters and outputs) and dynamic-update-slices left to the
+// loop emitter's element generator
 // become kernels (hlo-to-gpu), host functions (hlo-gpu-kernels-to-host) and
 // JIT-compiled code (HostJit.h); their results on random inputs must equal
 // the interpreter's: integers and pred bit-exact, floats within a few ulps.
@@ -310,58 +312,144 @@ TEST_F(SliceEmittersTest, Concatenate) {
       EmitterKind::Concatenate);
 }
 
+/// A random fusion of dynamic-update-slices of parameters, one per output,
+/// all with one update shape (the in-place emitter's). With `bitcasts`, an
+/// updated parameter may be a flat array bitcast to the operand's shape and
+/// an output a flat bitcast of its dynamic-update-slice (as XLA takes them).
+std::string makeInPlaceDus(Gen &g, bool bitcasts) {
+  int64_t rank = 1 + g.pick(4);
+  Shape s = g.shape(rank), u(rank);
+  for (int64_t d = 0; d < rank; ++d)
+    u[d] = 1 + g.pick(s[d]);
+  std::string layout = g.layout(rank);
+  int outputs = 1 + g.pick(2);
+  std::vector<std::pair<std::string, std::string>> params;
+  std::string body, roots, rootTypes;
+  // The offsets: parameters (random in [-8, 8]) or constants.
+  std::string starts;
+  for (int64_t d = 0; d < rank; ++d) {
+    std::string name = "i" + std::to_string(d);
+    if (g.pick(2)) {
+      params.push_back({name, "s32[]"});
+    } else {
+      body += "  %" + name + " = s32[] constant(" +
+              std::to_string(g.pick(15) - 4) + ")\n";
+    }
+    starts += ", %" + name;
+  }
+  int64_t elements = 1;
+  for (int64_t d : s)
+    elements *= d;
+  for (int k = 0; k < outputs; ++k) {
+    std::string t = g.type(), ks = std::to_string(k);
+    std::string pt = ty(t, s, layout), flat = ty(t, {elements});
+    std::string operand = "%p" + ks;
+    if (bitcasts && g.pick(2)) {
+      params.push_back({"p" + ks, flat});
+      body += "  %b" + ks + " = " + pt + " bitcast(%p" + ks + ")\n";
+      operand = "%b" + ks;
+    } else {
+      params.push_back({"p" + ks, pt});
+    }
+    params.push_back({"v" + ks, ty(t, u, g.layout(rank))});
+    std::string upd = "%v" + ks;
+    if (g.pick(2)) {
+      body +=
+          "  %w" + ks + " = " + ty(t, u) + " " + g.unary(t) + "(" + upd + ")\n";
+      upd = "%w" + ks;
+    }
+    body += "  %d" + ks + " = " + pt + " dynamic-update-slice(" + operand +
+            ", " + upd + starts + ")\n";
+    std::string root = "%d" + ks, rt = pt;
+    if (bitcasts && g.pick(2)) {
+      body += "  %r" + ks + " = " + flat + " bitcast(%d" + ks + ")\n";
+      root = "%r" + ks;
+      rt = flat;
+    }
+    roots += (k ? ", " : "") + root;
+    rootTypes += (k ? ", " : "") + rt;
+  }
+  std::string rootType = rootTypes;
+  if (outputs > 1) {
+    rootType = "(" + rootTypes + ")";
+    body += "  ROOT %t = " + rootType + " tuple(" + roots + ")\n";
+  } else {
+    size_t at = body.rfind("  " + roots + " = ");
+    body.replace(at, 2 + roots.size(), "  ROOT " + roots);
+  }
+  // Parameters in a shuffled order, so aliases are not the identity.
+  std::shuffle(params.begin(), params.end(), g.rng);
+  return wrap(params, body, rootType, "kLoop");
+}
+
 TEST_F(SliceEmittersTest, InPlaceDynamicUpdateSlice) {
   runRandom(
-      100, 13,
+      100, 13, [](Gen &g) { return makeInPlaceDus(g, /*bitcasts=*/false); },
+      EmitterKind::InPlaceDynamicUpdateSlice);
+}
+
+TEST_F(SliceEmittersTest, InPlaceDynamicUpdateSliceBitcasts) {
+  runRandom(
+      100, 17, [](Gen &g) { return makeInPlaceDus(g, /*bitcasts=*/true); },
+      EmitterKind::InPlaceDynamicUpdateSlice);
+}
+
+// Dynamic-update-slices the in-place emitter leaves to the loop emitter's
+// element generator: of a computed value, with a user besides the root, or
+// of a parameter also read at other indices (a reverse).
+TEST_F(SliceEmittersTest, LoopDynamicUpdateSlice) {
+  runRandom(
+      150, 19,
       [](Gen &g) {
         int64_t rank = 1 + g.pick(4);
         Shape s = g.shape(rank), u(rank);
         for (int64_t d = 0; d < rank; ++d)
           u[d] = 1 + g.pick(s[d]);
-        std::string layout = g.layout(rank);
-        int outputs = 1 + g.pick(2);
+        std::string t = g.type();
         std::vector<std::pair<std::string, std::string>> params;
-        std::string body, roots, rootTypes;
-        // The offsets: parameters (random in [-8, 8]) or constants.
-        std::string starts;
+        params.push_back({"p0", ty(t, s, g.layout(rank))});
+        std::string body, starts;
         for (int64_t d = 0; d < rank; ++d) {
           std::string name = "i" + std::to_string(d);
-          if (g.pick(2)) {
+          if (g.pick(2))
             params.push_back({name, "s32[]"});
-          } else {
+          else
             body += "  %" + name + " = s32[] constant(" +
                     std::to_string(g.pick(15) - 4) + ")\n";
-          }
           starts += ", %" + name;
         }
-        for (int k = 0; k < outputs; ++k) {
-          std::string t = g.type(), ks = std::to_string(k);
-          std::string pt = ty(t, s, layout);
-          params.push_back({"p" + ks, pt});
-          params.push_back({"v" + ks, ty(t, u, g.layout(rank))});
-          std::string upd = "%v" + ks;
-          if (g.pick(2)) {
-            body += "  %w" + ks + " = " + ty(t, u) + " " + g.unary(t) + "(" +
-                    upd + ")\n";
-            upd = "%w" + ks;
-          }
-          body += "  %d" + ks + " = " + pt + " dynamic-update-slice(%p" + ks +
-                  ", " + upd + starts + ")\n";
-          roots += (k ? ", %d" : "%d") + ks;
-          rootTypes += (k ? ", " : "") + pt;
+        params.push_back({"v", ty(t, u, g.layout(rank))});
+        std::string upd = "%v";
+        if (g.pick(2)) {
+          body += "  %w = " + ty(t, u) + " " + g.unary(t) + "(%v)\n";
+          upd = "%w";
         }
-        std::string rootType = rootTypes;
-        if (outputs > 1) {
-          rootType = "(" + rootTypes + ")";
-          body += "  ROOT %t = " + rootType + " tuple(" + roots + ")\n";
-        } else {
-          body.replace(body.rfind("  %d0"), 5, "  ROOT %d0");
+        std::string rootType = ty(t, s, g.layout(rank));
+        switch (g.pick(3)) {
+        case 0: // of a computed value
+          body += "  %n = " + ty(t, s) + " " + g.unary(t) + "(%p0)\n";
+          body += "  ROOT %d = " + rootType + " dynamic-update-slice(%n, " +
+                  upd + starts + ")\n";
+          break;
+        case 1: // an op after it
+          body += "  %d = " + ty(t, s, g.layout(rank)) +
+                  " dynamic-update-slice(%p0, " + upd + starts + ")\n";
+          body += "  ROOT %r = " + rootType + " " + g.unary(t) + "(%d)\n";
+          break;
+        default: { // the parameter also reversed into a second output
+          std::string dt = ty(t, s, g.layout(rank));
+          body += "  %d = " + dt + " dynamic-update-slice(%p0, " + upd +
+                  starts + ")\n";
+          body += "  %r = " + rootType + " reverse(%p0), dimensions={" +
+                  std::to_string(g.pick(rank)) + "}\n";
+          rootType = "(" + dt + ", " + rootType + ")";
+          body += "  ROOT %t = " + rootType + " tuple(%d, %r)\n";
         }
-        // Parameters in a shuffled order, so aliases are not the identity.
+        }
         std::shuffle(params.begin(), params.end(), g.rng);
         return wrap(params, body, rootType, "kLoop");
       },
-      EmitterKind::InPlaceDynamicUpdateSlice);
+      EmitterKind::Loop);
 }
 
 } // namespace

@@ -73,6 +73,10 @@ private:
   FailureOr<SmallVector<Value>> emitDataMovement(Operation *op,
                                                  ValueRange index);
   FailureOr<SmallVector<Value>> emitReduce(ReduceOp op, ValueRange index);
+  /// The update's element where `index` lies in the update's window (its
+  /// offsets clamped as HLO clamps them), else the operand's.
+  FailureOr<SmallVector<Value>> emitDynamicUpdateSlice(DynamicUpdateSliceOp op,
+                                                       ValueRange index);
   /// The operand index `map` gives for `index`, or failure (with an
   /// error) for runtime variables that cannot be generated.
   FailureOr<SmallVector<Value>> applyMap(const IndexingMap &map,

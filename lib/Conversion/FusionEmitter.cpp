@@ -61,26 +61,71 @@ ConcatenateOp mlir::hlo::getConcatenateHero(Value root) {
   return dyn_cast_or_null<ConcatenateOp>(op);
 }
 
+/// Whether `bitcast` only renames its operand's bytes: one element type and
+/// no tiled layout (an element keeps its physical offset).
+static bool isPlainBitcast(BitcastOp bitcast) {
+  auto in = dyn_cast<RankedTensorType>(bitcast.getOperand().getType());
+  auto out = dyn_cast<RankedTensorType>(bitcast.getType());
+  auto untiled = [](RankedTensorType t) {
+    auto layout = dyn_cast_or_null<LayoutAttr>(t.getEncoding());
+    return !layout || layout.getTiles().empty();
+  };
+  return in && out && in.hasStaticShape() && out.hasStaticShape() &&
+         in.getElementType() == out.getElementType() && untiled(in) &&
+         untiled(out);
+}
+
 LogicalResult mlir::hlo::getInPlaceDynamicUpdateSlices(
     ArrayRef<Value> roots, SmallVectorImpl<DynamicUpdateSliceOp> &updates,
     std::string &reason) {
+  // Each output a dynamic-update-slice, or a bitcast of one (XLA's output
+  // defining dynamic-update-slices), each on the only path to the root.
   for (Value r : roots) {
-    auto dus = r.getDefiningOp<DynamicUpdateSliceOp>();
+    Value v = r;
+    while (auto bitcast = v.getDefiningOp<BitcastOp>()) {
+      if (!isPlainBitcast(bitcast)) {
+        reason = "an output is a bitcast that moves elements";
+        return failure();
+      }
+      v = bitcast.getOperand();
+      if (!v.hasOneUse()) {
+        reason = "a dynamic-update-slice has users besides the root";
+        return failure();
+      }
+    }
+    auto dus = v.getDefiningOp<DynamicUpdateSliceOp>();
     if (!dus) {
       reason = "an output is not a dynamic-update-slice";
       return failure();
     }
+    // Its only user is the root (a tuple's element).
+    if (!r.hasOneUse() ||
+        !(isa<ReturnOp>(*r.user_begin()) ||
+          (isa<TupleOp>(*r.user_begin()) &&
+           llvm::all_of(r.user_begin()->getUsers(),
+                        [](Operation *u) { return isa<ReturnOp>(u); })))) {
+      reason = "a dynamic-update-slice has users besides the root";
+      return failure();
+    }
     updates.push_back(dus);
   }
-  auto updateType = cast<RankedTensorType>(updates.front().getUpdate().getType());
+  auto updateType =
+      cast<RankedTensorType>(updates.front().getUpdate().getType());
   for (DynamicUpdateSliceOp dus : updates) {
-    auto param = dyn_cast<BlockArgument>(dus.getOperand());
+    // The updated operand: a parameter, or a bitcast of one.
+    Value operand = dus.getOperand();
+    if (auto bitcast = operand.getDefiningOp<BitcastOp>())
+      if (isPlainBitcast(bitcast))
+        operand = bitcast.getOperand();
+    auto param = dyn_cast<BlockArgument>(operand);
     if (!param) {
       reason = "a dynamic-update-slice's operand is not a parameter";
       return failure();
     }
-    // The output aliases the parameter: same shape, element type and layout.
-    if (dus.getType() != param.getType() || !isStaticArray(dus.getType())) {
+    // The output aliases the parameter: same type and layout (or a bitcast
+    // of it, same elements in the same physical order).
+    if (dus.getType() != dus.getOperand().getType() ||
+        !isStaticArray(dus.getType())) {
       reason = "a dynamic-update-slice's output differs from its operand in "
                "type or layout";
       return failure();
@@ -89,15 +134,6 @@ LogicalResult mlir::hlo::getInPlaceDynamicUpdateSlices(
         cast<RankedTensorType>(dus.getUpdate().getType()).getShape() !=
             updateType.getShape()) {
       reason = "the updates differ in shape";
-      return failure();
-    }
-    // Its only user is the root (a tuple's element).
-    if (!dus->hasOneUse() ||
-        !(isa<ReturnOp>(*dus->user_begin()) ||
-          (isa<TupleOp>(*dus->user_begin()) &&
-           llvm::all_of(dus->user_begin()->getUsers(),
-                        [](Operation *u) { return isa<ReturnOp>(u); })))) {
-      reason = "a dynamic-update-slice has users besides the root";
       return failure();
     }
     // The parameter is read only at the updated elements' own indices

@@ -27,15 +27,21 @@ FailureOr<gpu::GPUFuncOp> mlir::hlo::emitInPlaceDynamicUpdateSliceKernel(
   if (failed(getInPlaceDynamicUpdateSlices(roots, updates, reason)))
     return op->emitError("in-place dynamic-update-slice emitter: ") << reason;
 
+  // An output may be a bitcast of its dynamic-update-slice, and the updated
+  // operand a bitcast of the parameter: a bitcast keeps every element's
+  // physical offset, so the stores use the dynamic-update-slice's layout.
   SmallVector<Type> outputs;
   SmallVector<int64_t> aliases;
-  for (DynamicUpdateSliceOp dus : updates) {
-    outputs.push_back(dus.getType());
-    aliases.push_back(cast<BlockArgument>(dus.getOperand()).getArgNumber());
+  for (auto [root, dus] : llvm::zip(roots, updates)) {
+    outputs.push_back(root.getType());
+    Value param = dus.getOperand();
+    if (auto bitcast = param.getDefiningOp<BitcastOp>())
+      param = bitcast.getOperand();
+    aliases.push_back(cast<BlockArgument>(param).getArgNumber());
   }
   // The iteration space: the update's shape in the first output's physical
   // order (consecutive threads write consecutive addresses of a row).
-  auto firstOut = cast<RankedTensorType>(outputs.front());
+  auto firstOut = cast<RankedTensorType>(updates.front().getType());
   auto updateType =
       cast<RankedTensorType>(updates.front().getUpdate().getType());
   auto space = RankedTensorType::get(
