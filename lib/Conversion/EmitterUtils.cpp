@@ -93,6 +93,8 @@ FailureOr<SmallVector<Value>> ElementGenerator::generate(Value v,
     return emitReduce(op, window.getToApplyAttr(), index);
   if (auto gather = dyn_cast<GatherOp>(op))
     return emitGather(gather, index);
+  if (auto dus = dyn_cast<DynamicUpdateSliceOp>(op))
+    return emitDynamicUpdateSlice(dus, index);
   if (isDataMovement(op))
     return emitDataMovement(op, index);
   if (indexing::isElementwise(op) && !isa<TupleOp>(op)) {
@@ -323,6 +325,59 @@ ElementGenerator::emitDataMovement(Operation *op, ValueRange index) {
   return SmallVector<Value>{*r};
 }
 
+FailureOr<SmallVector<Value>>
+ElementGenerator::emitDynamicUpdateSlice(DynamicUpdateSliceOp op,
+                                         ValueRange index) {
+  InstructionIndexing indexing = computeOutputToInputIndexing(op);
+  const OperandIndexing &operandIndexing = indexing.indexing[0];
+  const OperandIndexing &updateIndexing = indexing.indexing[1];
+  if (operandIndexing.isUnknown() || operandIndexing.maps.size() != 1 ||
+      updateIndexing.isUnknown() || updateIndexing.maps.size() != 1)
+    return op->emitError("loop emitter: dynamic-update-slice without "
+                         "indexing maps");
+  // The update's index: the output index less the clamped offsets (the
+  // update map's runtime variables).
+  FailureOr<SmallVector<Value>> at =
+      applyMap(updateIndexing.maps.front(), index, {});
+  if (failed(at))
+    return failure();
+  auto updateType = cast<RankedTensorType>(op.getUpdate().getType());
+  auto outType = cast<RankedTensorType>(op.getType());
+  // Inside the window: 0 <= at[d] < update size, in every dimension the
+  // update does not fill (where it does, the offset is clamped to 0).
+  Value inside;
+  for (auto [d, i] : llvm::enumerate(*at)) {
+    if (updateType.getDimSize(d) == outType.getDimSize(d))
+      continue;
+    Value lo = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, i,
+                                     indexConst(0));
+    Value hi = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i,
+                                     indexConst(updateType.getDimSize(d)));
+    Value both = arith::AndIOp::create(b, loc, lo, hi);
+    inside =
+        inside ? arith::AndIOp::create(b, loc, inside, both).getResult() : both;
+  }
+  if (!inside)
+    return emit(op.getUpdate(), *at);
+  Type scalar = getScalarType(outType.getElementType());
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{scalar}, inside,
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  FailureOr<Value> update =
+      inScope([&] { return emitOne(op.getUpdate(), *at); });
+  if (failed(update))
+    return failure();
+  scf::YieldOp::create(b, loc, *update);
+  b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+  FailureOr<Value> operand =
+      inScope([&] { return emitOne(op.getOperand(), index); });
+  if (failed(operand))
+    return failure();
+  scf::YieldOp::create(b, loc, *operand);
+  return SmallVector<Value>{ifOp.getResult(0)};
+}
+
 FailureOr<SmallVector<Value>> ElementGenerator::emitGather(GatherOp op,
                                                            ValueRange index) {
   // HLO gather: the output's batch dimensions (those not in offset_dims)
@@ -547,4 +602,40 @@ MemRefType mlir::hlo::getKernelBufferType(Type type) {
   auto tensor = cast<RankedTensorType>(type);
   return MemRefType::get({tensor.getNumElements()},
                          getScalarType(tensor.getElementType()));
+}
+
+void mlir::hlo::setOutputAliases(Operation *kernel, ArrayRef<int64_t> aliases) {
+  kernel->setAttr(kOutputAliasesAttrName,
+                  DenseI64ArrayAttr::get(kernel->getContext(), aliases));
+}
+
+SmallVector<int64_t> mlir::hlo::getOutputAliases(Operation *kernel) {
+  if (auto a = kernel->getAttrOfType<DenseI64ArrayAttr>(kOutputAliasesAttrName))
+    return SmallVector<int64_t>(a.asArrayRef());
+  return {};
+}
+
+std::pair<int64_t, int64_t> mlir::hlo::getLaunchDims(int64_t work,
+                                                     int64_t threadsPerBlock) {
+  int64_t threads = std::max<int64_t>(1, std::min(threadsPerBlock, work));
+  int64_t blocks = std::max<int64_t>(1, llvm::divideCeil(work, threads));
+  return {threads, blocks};
+}
+
+Value mlir::hlo::emitGuardedThreadIndex(OpBuilder &b, Location loc,
+                                        int64_t threadsPerBlock,
+                                        int64_t work) {
+  auto constant = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value blockId = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value thread = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, blockId, constant(threadsPerBlock)),
+      threadId);
+  Value inBounds = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         thread, constant(work));
+  auto ifOp = scf::IfOp::create(b, loc, inBounds, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  return thread;
 }

@@ -89,6 +89,10 @@ private:
                                            FlatSymbolRefAttr toApply,
                                            ValueRange index);
   FailureOr<SmallVector<Value>> emitGather(GatherOp op, ValueRange index);
+  /// The update's element where `index` lies in the update's window (its
+  /// offsets clamped as HLO clamps them), else the operand's.
+  FailureOr<SmallVector<Value>> emitDynamicUpdateSlice(DynamicUpdateSliceOp op,
+                                                       ValueRange index);
   /// The operand index `map` gives for `index`, or failure (with an
   /// error) for runtime variables that cannot be generated.
   FailureOr<SmallVector<Value>> applyMap(const IndexingMap &map,
@@ -148,8 +152,46 @@ inline bool sameShapeAndLayout(RankedTensorType a, RankedTensorType b) {
          getMinorToMajor(a) == getMinorToMajor(b);
 }
 
+/// The concatenate a fusion root is made of through elementwise unary ops
+/// (XLA's hero of a concatenate fusion), or null.
+ConcatenateOp getConcatenateHero(Value root);
+
+/// The dynamic-update-slices of `roots` (one per output) when an in-place
+/// emitter can write them: each updates a parameter of its own output's
+/// type, has no user but the root, the updates have one shape, and the
+/// parameter is read only at the indices it is written (elementwise, or a
+/// dynamic-slice at the same offsets), as XLA requires; else failure with
+/// `reason`.
+LogicalResult
+getInPlaceDynamicUpdateSlices(ArrayRef<Value> roots,
+                              SmallVectorImpl<DynamicUpdateSliceOp> &updates,
+                              std::string &reason);
+
 /// The size in bytes of an element of `type` (its scalar type; pred: 1).
 int64_t getElementBytes(Type elementType);
+
+/// A kernel's `hlo.output_aliases` (array<i64>): for output k, the fusion
+/// operand whose buffer output k aliases (-1: none). Such an output starts
+/// as that operand's contents and the kernel writes only the elements it
+/// changes (in-place dynamic-update-slice, scatter); where the runtime has
+/// not given both the same buffer it copies the operand into the output
+/// before the launch (hlo-run --device=host-kernels does). The host
+/// functions of hlo-gpu-kernels-to-host keep the attribute.
+constexpr StringLiteral kOutputAliasesAttrName = "hlo.output_aliases";
+void setOutputAliases(Operation *kernel, ArrayRef<int64_t> aliases);
+/// The kernel's output aliases (empty when it has none).
+SmallVector<int64_t> getOutputAliases(Operation *kernel);
+
+/// The thread's index along x over the whole grid (block_id *
+/// threadsPerBlock + thread_id) and an `scf.if` on it being below `work`;
+/// `b` is left at the start of the `if`'s body.
+Value emitGuardedThreadIndex(OpBuilder &b, Location loc,
+                             int64_t threadsPerBlock, int64_t work);
+
+/// XLA's launch dimensions for `work` threads: min(threadsPerBlock, work)
+/// threads per block (at least 1), and as many blocks as needed.
+std::pair<int64_t, int64_t> getLaunchDims(int64_t work,
+                                          int64_t threadsPerBlock);
 
 } // namespace mlir::hlo
 

@@ -15,6 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "EmitterUtils.h"
+
 #include "Hlo/Conversion/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
@@ -427,6 +429,9 @@ void KernelToHost::emit(ModuleOp module) {
     argTypes.push_back(stripAddressSpace(type));
   auto func = func::FuncOp::create(b, loc, kernel.getName(),
                                    b.getFunctionType(argTypes, {}));
+  // The outputs that alias operands (EmitterUtils.h) stay known.
+  if (Attribute aliases = kernel->getAttr(kOutputAliasesAttrName))
+    func->setAttr(kOutputAliasesAttrName, aliases);
   Block *entry = func.addEntryBlock();
   funcArgs.assign(entry->args_begin(), entry->args_end());
   b.setInsertionPointToStart(entry);

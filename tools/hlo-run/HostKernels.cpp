@@ -52,8 +52,15 @@ std::unique_ptr<HostKernels> HostKernels::compile(ModuleOp module,
   OwningOpRef<ModuleOp> jitModule = ModuleOp::create(b.getUnknownLoc());
   for (Operation &op :
        llvm::make_early_inc_range(clone->getBody()->getOperations()))
-    if (isa<func::FuncOp, memref::GlobalOp>(op))
+    if (isa<func::FuncOp, memref::GlobalOp>(op)) {
+      // Outputs that alias operands (hlo.output_aliases, EmitterUtils.h):
+      // an in-place kernel writes only the elements it changes.
+      if (auto aliases =
+              op.getAttrOfType<DenseI64ArrayAttr>("hlo.output_aliases"))
+        kernels->aliasesOf[cast<func::FuncOp>(op).getName()] =
+            SmallVector<int64_t>(aliases.asArrayRef());
       op.moveBefore(jitModule->getBody(), jitModule->getBody()->end());
+    }
   kernels->jit = HostJit::compile(*jitModule, error);
   if (!kernels->jit)
     return nullptr;
@@ -83,6 +90,15 @@ HostKernels::run(Operation *fusion, ArrayRef<const Literal *> operands,
   for (RankedTensorType t : outputs)
     buffers.emplace_back(t.getNumElements() *
                          runtime::getElementBufferBytes(t.getElementType()));
+  // An output aliasing an operand starts as the operand's bytes (the two
+  // have one type).
+  size_t numOperands = operands.size();
+  if (auto aliases = aliasesOf.find(it->second); aliases != aliasesOf.end())
+    for (auto [k, operand] : llvm::enumerate(aliases->second))
+      if (operand >= 0 && size_t(operand) < numOperands &&
+          k < outputs.size() &&
+          buffers[operand].size() == buffers[numOperands + k].size())
+        buffers[numOperands + k] = buffers[operand];
   if (failed(jit->invokeOnBuffers(it->second, buffers, error)))
     return FailureOr<Literal>(failure());
   size_t first = operands.size();

@@ -15,6 +15,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <memory>
 #include <optional>
@@ -44,6 +45,9 @@ private:
   HostKernels() = default;
   std::unique_ptr<HostJit> jit;
   llvm::DenseMap<Operation *, std::string> kernelOf;
+  /// Per kernel, the operand each output aliases (-1: none): the kernel's
+  /// `hlo.output_aliases`; the operand is copied into the output first.
+  llvm::StringMap<SmallVector<int64_t>> aliasesOf;
 };
 
 } // namespace mlir::hlo

@@ -50,6 +50,19 @@ enum class EmitterKind {
   /// A transpose of the physically minor dimension at the root, through
   /// shared-memory tiles (XLA's TransposeFusion).
   Transpose,
+  /// Input fusions whose outputs are unstrided slices of values of one
+  /// shape (horizontal fusion's): one thread per element of the sliced-from
+  /// shape (XLA's InputSlicesFusion).
+  InputSlices,
+  /// Loop fusions whose root is a concatenate of at most 4 operands (after
+  /// elementwise unary ops): one thread per element of the largest operand
+  /// (XLA's ConcatenateFusion).
+  Concatenate,
+  /// Loop fusions whose outputs are dynamic-update-slices of fusion
+  /// parameters: one thread per element of the update, written into the
+  /// output that aliases the parameter (XLA's
+  /// InPlaceDynamicUpdateSliceFusion).
+  InPlaceDynamicUpdateSlice,
 };
 
 /// The name of an emitter ("loop", ...), for diagnostics and remarks.
@@ -126,6 +139,33 @@ bool isTiledTransposeFusion(Operation *fusion, SymbolTable &symbols,
 FailureOr<gpu::GPUFuncOp>
 emitTransposeKernel(Operation *fusion, gpu::GPUModuleOp module, StringRef name,
                     SymbolTable &symbols, const KernelOptions &options = {});
+
+/// The input-slices emitter: one thread per element of the shape the
+/// slices slice (its physical order), each output written where the element
+/// lies inside its slice.
+FailureOr<gpu::GPUFuncOp> emitInputSlicesKernel(Operation *fusion,
+                                                gpu::GPUModuleOp module,
+                                                StringRef name,
+                                                SymbolTable &symbols,
+                                                const KernelOptions &options = {});
+
+/// The concatenate emitter: one thread per element of the concatenate's
+/// largest operand; each operand's element (where the operand has it) goes
+/// through the elementwise ops after the concatenate to its place in the
+/// output.
+FailureOr<gpu::GPUFuncOp> emitConcatenateKernel(Operation *fusion,
+                                                gpu::GPUModuleOp module,
+                                                StringRef name,
+                                                SymbolTable &symbols,
+                                                const KernelOptions &options = {});
+
+/// The in-place dynamic-update-slice emitter: one thread per element of the
+/// update, stored at the clamped offsets into the output, which aliases the
+/// updated parameter (the kernel's `hlo.output_aliases`); the output's other
+/// elements are not written.
+FailureOr<gpu::GPUFuncOp> emitInPlaceDynamicUpdateSliceKernel(
+    Operation *fusion, gpu::GPUModuleOp module, StringRef name,
+    SymbolTable &symbols, const KernelOptions &options = {});
 
 } // namespace hlo
 } // namespace mlir

@@ -1,0 +1,103 @@
+//===- InPlaceDynamicUpdateSliceEmitter.cpp - DUS fusions in place --------===//
+//
+// XLA's in-place dynamic-update-slice emitter: a loop fusion whose outputs
+// are dynamic-update-slices of fusion parameters writes only the updated
+// elements, into output buffers that alias the parameters (XLA's buffer
+// assignment gives them one buffer; the kernel records the aliasing as
+// `hlo.output_aliases` for runtimes that do not). One thread per element of
+// the update: each update's element is generated at the thread's index and
+// stored at that index plus the update's offsets, which are clamped as HLO
+// clamps them, into [0, operand size - update size].
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitterUtils.h"
+
+using namespace mlir;
+using namespace mlir::hlo;
+
+FailureOr<gpu::GPUFuncOp> mlir::hlo::emitInPlaceDynamicUpdateSliceKernel(
+    Operation *op, gpu::GPUModuleOp module, StringRef name,
+    SymbolTable &symbols, const KernelOptions &options) {
+  auto fusion = cast<FusionOp>(op);
+  auto fused = symbols.lookup<ComputationOp>(fusion.getCalls());
+  SmallVector<Value> roots = getFusionRoots(fused);
+  SmallVector<DynamicUpdateSliceOp> updates;
+  std::string reason;
+  if (failed(getInPlaceDynamicUpdateSlices(roots, updates, reason)))
+    return op->emitError("in-place dynamic-update-slice emitter: ") << reason;
+
+  // An output may be a bitcast of its dynamic-update-slice, and the updated
+  // operand a bitcast of the parameter: a bitcast keeps every element's
+  // physical offset, so the stores use the dynamic-update-slice's layout.
+  SmallVector<Type> outputs;
+  SmallVector<int64_t> aliases;
+  for (auto [root, dus] : llvm::zip(roots, updates)) {
+    outputs.push_back(root.getType());
+    Value param = dus.getOperand();
+    if (auto bitcast = param.getDefiningOp<BitcastOp>())
+      param = bitcast.getOperand();
+    aliases.push_back(cast<BlockArgument>(param).getArgNumber());
+  }
+  // The iteration space: the update's shape in the first output's physical
+  // order (consecutive threads write consecutive addresses of a row).
+  auto firstOut = cast<RankedTensorType>(updates.front().getType());
+  auto updateType =
+      cast<RankedTensorType>(updates.front().getUpdate().getType());
+  auto space = RankedTensorType::get(
+      updateType.getShape(), firstOut.getElementType(), firstOut.getEncoding());
+  // XLA's launch: one element per thread.
+  int64_t work = space.getNumElements();
+  auto [threads, blocks] = getLaunchDims(work, options.threadsPerBlock);
+
+  OpBuilder b(op->getContext());
+  gpu::GPUFuncOp func =
+      createKernel(b, op, module, name, outputs, {int32_t(threads), 1, 1},
+                   {int32_t(blocks), 1, 1});
+  setOutputAliases(func, aliases);
+  Location loc = func.getLoc();
+  ValueRange args = func.getBody().front().getArguments();
+  size_t numOperands = fusion.getDataOperands().size();
+  auto constant = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value linear = emitGuardedThreadIndex(b, loc, threads, work);
+  ElementGenerator gen(b, loc, symbols, module, args.take_front(numOperands));
+  SmallVector<Value> index = emitLogicalIndex(b, loc, linear, space);
+  // Every element is computed before any is stored: with the buffers shared,
+  // a store must not precede a read of the parameter (the reads are at the
+  // thread's own elements, which getInPlaceDynamicUpdateSlices ensures).
+  SmallVector<std::tuple<Value, Value, unsigned>> stores; // value, at, out
+  for (auto [k, dus] : llvm::enumerate(updates)) {
+    auto outType = cast<RankedTensorType>(dus.getType());
+    FailureOr<Value> v = gen.emitOne(dus.getUpdate(), index);
+    if (failed(v)) {
+      func.erase();
+      return failure();
+    }
+    SmallVector<Value> outIndex;
+    for (auto [d, start] : llvm::enumerate(dus.getStartIndices())) {
+      FailureOr<Value> raw = gen.emitOne(start, {});
+      if (failed(raw)) {
+        func.erase();
+        return failure();
+      }
+      Type element = getElementTypeOrSelf(start.getType());
+      Value s = element.isUnsignedInteger() || element.isInteger(1)
+                    ? Value(arith::IndexCastUIOp::create(
+                          b, loc, b.getIndexType(), *raw))
+                    : Value(arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                                       *raw));
+      int64_t upper = outType.getDimSize(d) - updateType.getDimSize(d);
+      s = arith::MaxSIOp::create(b, loc, s, constant(0));
+      s = arith::MinSIOp::create(b, loc, s, constant(upper));
+      outIndex.push_back(arith::AddIOp::create(b, loc, index[d], s));
+    }
+    stores.push_back(
+        {*v, emitPhysicalOffset(b, loc, outIndex, outType), unsigned(k)});
+  }
+  for (auto [value, offset, k] : stores)
+    memref::StoreOp::create(b, loc, value, args[numOperands + k],
+                            ValueRange{offset});
+  return func;
+}
