@@ -123,6 +123,18 @@ Value emitPhysicalOffset(OpBuilder &b, Location loc, ValueRange index,
 SmallVector<Value> emitLogicalIndex(OpBuilder &b, Location loc, Value linear,
                                     RankedTensorType type);
 
+/// In-place outputs: the kernel attribute `hlo.output_aliases` holds, for
+/// each output k, the index of the kernel operand whose buffer output k
+/// shares (-1: none). Such a kernel writes only some elements of the output
+/// (a scatter's scattered elements, a dynamic-update-slice's update) and
+/// reads the rest as the operand left them: where the runtime gives the
+/// output its own buffer, it copies the operand into it before the launch.
+/// The attribute is absent when no output aliases an operand.
+void setOutputAliases(Operation *kernel, ArrayRef<int64_t> aliases);
+/// The aliases of `kernel`'s outputs (empty without the attribute).
+SmallVector<int64_t> getOutputAliases(Operation *kernel);
+constexpr StringLiteral kOutputAliasesAttrName = "hlo.output_aliases";
+
 /// The size in bytes of an element of `type` (its scalar type; pred: 1).
 int64_t getElementBytes(Type elementType);
 

@@ -14,6 +14,8 @@ StringRef mlir::hlo::stringifyEmitterKind(EmitterKind kind) {
   switch (kind) {
   case EmitterKind::Loop:
     return "loop";
+  case EmitterKind::Scatter:
+    return "scatter";
   }
   llvm_unreachable("unknown emitter kind");
 }
@@ -52,8 +54,9 @@ FailureOr<EmitterKind> mlir::hlo::chooseEmitter(Operation *op,
     WalkResult scatter =
         fused.walk([](ScatterOp) { return WalkResult::interrupt(); });
     if (scatter.wasInterrupted()) {
-      reason = "a scatter fusion (no scatter emitter yet)";
-      return failure();
+      if (failed(canEmitScatterKernel(op, symbols, reason)))
+        return failure();
+      return EmitterKind::Scatter;
     }
     // Reductions no other emitter takes run as loops: each output element
     // reduces its range serially.
@@ -82,6 +85,8 @@ FailureOr<gpu::GPUFuncOp> mlir::hlo::emitKernel(Operation *fusion,
   switch (*kind) {
   case EmitterKind::Loop:
     return emitLoopKernel(fusion, module, name, symbols, options);
+  case EmitterKind::Scatter:
+    return emitScatterKernel(fusion, module, name, symbols, options);
   }
   llvm_unreachable("unknown emitter kind");
 }

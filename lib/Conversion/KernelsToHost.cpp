@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "EmitterUtils.h"
+
 #include "Hlo/Conversion/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
@@ -45,6 +47,8 @@ LogicalResult convertKernel(gpu::GPUFuncOp kernel, ModuleOp module,
   b.setInsertionPointToEnd(module.getBody());
   auto func =
       func::FuncOp::create(b, loc, kernel.getName(), kernel.getFunctionType());
+  // In-place outputs stay marked: the caller fills them from the operands.
+  setOutputAliases(func, getOutputAliases(kernel));
   Block *entry = func.addEntryBlock();
   b.setInsertionPointToStart(entry);
   auto constant = [&](int64_t v) {

@@ -46,6 +46,14 @@ std::unique_ptr<HostKernels> HostKernels::compile(ModuleOp module,
   for (auto [o, c] : llvm::zip(original, cloned))
     if (auto ref = c->getAttrOfType<FlatSymbolRefAttr>("hlo.kernel"))
       kernels->kernelOf[o] = ref.getValue().str();
+  // Outputs that share an operand's buffer on the GPU (EmitterUtils.h,
+  // setOutputAliases): the kernel writes only some of their elements.
+  clone->walk([&](func::FuncOp f) {
+    if (auto aliases =
+            f->getAttrOfType<DenseI64ArrayAttr>("hlo.output_aliases"))
+      kernels->aliasesOf[f.getSymName()] =
+          SmallVector<int64_t>(aliases.asArrayRef());
+  });
   if (kernels->kernelOf.empty())
     return kernels;
   OpBuilder b(ctx);
@@ -83,6 +91,14 @@ HostKernels::run(Operation *fusion, ArrayRef<const Literal *> operands,
   for (RankedTensorType t : outputs)
     buffers.emplace_back(t.getNumElements() *
                          runtime::getElementBufferBytes(t.getElementType()));
+  // An output updated in place starts as the operand it aliases (the
+  // buffers are separate here).
+  if (auto aliases = aliasesOf.find(it->second); aliases != aliasesOf.end())
+    for (auto [k, operand] : llvm::enumerate(aliases->second))
+      if (operand >= 0 && size_t(operand) < operands.size() &&
+          k < outputs.size() &&
+          buffers[operand].size() == buffers[operands.size() + k].size())
+        buffers[operands.size() + k] = buffers[operand];
   if (failed(jit->invokeOnBuffers(it->second, buffers, error)))
     return FailureOr<Literal>(failure());
   size_t first = operands.size();

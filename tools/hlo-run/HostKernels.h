@@ -15,6 +15,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <memory>
 #include <optional>
@@ -44,6 +45,8 @@ private:
   HostKernels() = default;
   std::unique_ptr<HostJit> jit;
   llvm::DenseMap<Operation *, std::string> kernelOf;
+  /// hlo.output_aliases of the kernels that have it, by kernel name.
+  llvm::StringMap<SmallVector<int64_t>> aliasesOf;
 };
 
 } // namespace mlir::hlo
