@@ -1,9 +1,9 @@
 //===- ScatterEmitterTest.cpp - scatter kernels against the interpreter ---===//
 //
-// Random scatter fusions (s32, u32, f32 and f16 elements; add, maximum,
-// minimum, multiply, subtract and assign combiners; random operand ranks,
-// window sizes, inserted, scattered and batching dims, index vector dims,
-// index types and layouts; duplicate, negative and out-of-bounds indices;
+// Random scatter fusions (s8, s32, u32, f16, bf16 and f32 elements; add,
+// maximum, minimum, multiply, subtract and assign combiners; random operand
+// ranks, window sizes, inserted, scattered and batching dims, index vector
+// dims, index types and layouts; duplicate, negative and out-of-bounds indices;
 // unique indices, variadic scatters with them; updates and indices computed
 // in the fusion) become kernels (hlo-to-gpu), host functions
 // (hlo-gpu-kernels-to-host) and JIT-compiled code (HostJit.h). The output
@@ -65,7 +65,8 @@ struct ScatterCase {
   int firstParam = 0, numParams = 0;
   int indicesParam = 0; // relative to firstParam
   std::vector<int64_t> indexValues;
-  bool isHalf = false, unique = false, variadic = false;
+  double tolerance = 1e-5; // floats: absolute and relative
+  bool unique = false, variadic = false;
 };
 
 class ScatterGenerator {
@@ -76,9 +77,12 @@ public:
     ScatterCase c;
     c.firstParam = firstParam;
     std::string sfx = std::to_string(id);
-    const char *types[] = {"s32", "f32", "f16", "s32", "f32", "u32"};
-    std::string type = types[pick(6)];
-    c.isHalf = type == "f16";
+    const char *types[] = {"s32", "f32", "f16",  "s32",
+                           "f32", "u32", "bf16", "s8"};
+    std::string type = types[pick(8)];
+    // Duplicates combine in another order than the interpreter's: a few
+    // roundings of the type apart.
+    c.tolerance = type == "f16" ? 1e-2 : type == "bf16" ? 5e-2 : 1e-5;
     const char *combiners[] = {"add",    "maximum",  "minimum",
                                "assign", "multiply", "subtract"};
     std::string combiner = combiners[pick(6)];
@@ -322,12 +326,11 @@ private:
   std::mt19937 &rng;
 };
 
-bool close(double a, double b, bool half) {
+bool close(double a, double b, double tol) {
   if (std::isnan(a) || std::isnan(b))
     return std::isnan(a) && std::isnan(b);
   if (std::isinf(a) || std::isinf(b))
     return a == b;
-  double tol = half ? 1e-2 : 1e-5;
   return std::fabs(a - b) <= tol + tol * std::fabs(b);
 }
 
@@ -438,7 +441,7 @@ TEST(ScatterEmitterTest, RandomScattersMatchTheInterpreter) {
           changed += isFloat ? exp.getFloat(i) != input.getFloat(i)
                              : exp.getInt(i) != input.getInt(i);
           if (isFloat) {
-            ASSERT_TRUE(close(got.getFloat(i), exp.getFloat(i), c.isHalf))
+            ASSERT_TRUE(close(got.getFloat(i), exp.getFloat(i), c.tolerance))
                 << name << " output " << k << " element " << i << ": kernel "
                 << got.getFloat(i) << ", interpreter " << exp.getFloat(i)
                 << "\n"
