@@ -590,6 +590,22 @@ SmallVector<Value> mlir::hlo::emitLogicalIndex(OpBuilder &b, Location loc,
   return index;
 }
 
+void mlir::hlo::setOutputAliases(Operation *kernel, ArrayRef<int64_t> aliases) {
+  if (llvm::all_of(aliases, [](int64_t a) { return a < 0; })) {
+    kernel->removeAttr(kOutputAliasesAttrName);
+    return;
+  }
+  kernel->setAttr(kOutputAliasesAttrName,
+                  DenseI64ArrayAttr::get(kernel->getContext(), aliases));
+}
+
+SmallVector<int64_t> mlir::hlo::getOutputAliases(Operation *kernel) {
+  auto attr = kernel->getAttrOfType<DenseI64ArrayAttr>(kOutputAliasesAttrName);
+  if (!attr)
+    return {};
+  return SmallVector<int64_t>(attr.asArrayRef());
+}
+
 int64_t mlir::hlo::getElementBytes(Type elementType) {
   Type scalar = getScalarType(elementType);
   if (auto complex = dyn_cast<ComplexType>(scalar))
@@ -602,17 +618,6 @@ MemRefType mlir::hlo::getKernelBufferType(Type type) {
   auto tensor = cast<RankedTensorType>(type);
   return MemRefType::get({tensor.getNumElements()},
                          getScalarType(tensor.getElementType()));
-}
-
-void mlir::hlo::setOutputAliases(Operation *kernel, ArrayRef<int64_t> aliases) {
-  kernel->setAttr(kOutputAliasesAttrName,
-                  DenseI64ArrayAttr::get(kernel->getContext(), aliases));
-}
-
-SmallVector<int64_t> mlir::hlo::getOutputAliases(Operation *kernel) {
-  if (auto a = kernel->getAttrOfType<DenseI64ArrayAttr>(kOutputAliasesAttrName))
-    return SmallVector<int64_t>(a.asArrayRef());
-  return {};
 }
 
 std::pair<int64_t, int64_t> mlir::hlo::getLaunchDims(int64_t work,

@@ -184,6 +184,8 @@ StringRef mlir::hlo::stringifyEmitterKind(EmitterKind kind) {
     return "concatenate";
   case EmitterKind::InPlaceDynamicUpdateSlice:
     return "in-place-dynamic-update-slice";
+  case EmitterKind::Scatter:
+    return "scatter";
   }
   llvm_unreachable("unknown emitter kind");
 }
@@ -242,8 +244,9 @@ FailureOr<EmitterKind> mlir::hlo::chooseEmitter(Operation *op,
     WalkResult scatter =
         fused.walk([](ScatterOp) { return WalkResult::interrupt(); });
     if (scatter.wasInterrupted()) {
-      reason = "a scatter fusion (no scatter emitter yet)";
-      return failure();
+      if (failed(canEmitScatterKernel(op, symbols, reason)))
+        return failure();
+      return EmitterKind::Scatter;
     }
     if (isInputSlicesFusion(roots))
       return EmitterKind::InputSlices;
@@ -294,6 +297,8 @@ FailureOr<gpu::GPUFuncOp> mlir::hlo::emitKernel(Operation *fusion,
   case EmitterKind::InPlaceDynamicUpdateSlice:
     return emitInPlaceDynamicUpdateSliceKernel(fusion, module, name, symbols,
                                                options);
+  case EmitterKind::Scatter:
+    return emitScatterKernel(fusion, module, name, symbols, options);
   }
   llvm_unreachable("unknown emitter kind");
 }

@@ -63,6 +63,9 @@ enum class EmitterKind {
   /// output that aliases the parameter (XLA's
   /// InPlaceDynamicUpdateSliceFusion).
   InPlaceDynamicUpdateSlice,
+  /// One thread per update element of a scatter root, combined into the
+  /// output in place (XLA's ScatterFusion).
+  Scatter,
 };
 
 /// The name of an emitter ("loop", ...), for diagnostics and remarks.
@@ -166,6 +169,20 @@ FailureOr<gpu::GPUFuncOp> emitConcatenateKernel(Operation *fusion,
 FailureOr<gpu::GPUFuncOp> emitInPlaceDynamicUpdateSliceKernel(
     Operation *fusion, gpu::GPUModuleOp module, StringRef name,
     SymbolTable &symbols, const KernelOptions &options = {});
+
+/// Whether the scatter emitter takes `fusion` (an input fusion whose root
+/// is a scatter); failure with `reason` saying why not.
+LogicalResult canEmitScatterKernel(Operation *fusion, SymbolTable &symbols,
+                                   std::string &reason);
+
+/// The scatter emitter: one thread per element of the updates, which it
+/// combines into the element of the output its scatter index names (plain
+/// read-modify-write for unique indices, atomics otherwise). The outputs
+/// share the buffers of the scatter operands (`hlo.output_aliases`): only
+/// scattered elements are written.
+FailureOr<gpu::GPUFuncOp>
+emitScatterKernel(Operation *fusion, gpu::GPUModuleOp module, StringRef name,
+                  SymbolTable &symbols, const KernelOptions &options = {});
 
 } // namespace hlo
 } // namespace mlir
