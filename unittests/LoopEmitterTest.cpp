@@ -11,15 +11,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Hlo/Conversion/HostJit.h"
-#include "Hlo/Conversion/Passes.h"
+#include "KernelTestUtil.h"
+
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Runtime/Interpreter.h"
 #include "Hlo/Runtime/Literal.h"
 #include "Hlo/Translate/HloText.h"
-
-#include "mlir/IR/Builders.h"
-#include "mlir/Pass/PassManager.h"
 
 #include "gtest/gtest.h"
 
@@ -29,6 +26,7 @@
 using namespace mlir;
 using namespace mlir::hlo;
 using namespace mlir::hlo::runtime;
+using namespace mlir::hlo::test;
 
 namespace {
 
@@ -37,21 +35,6 @@ struct Val {
   std::string type; // f32 or s32
   std::vector<int64_t> shape;
 };
-
-std::string shapeText(const std::string &type,
-                      const std::vector<int64_t> &shape) {
-  std::string s = type + "[";
-  for (size_t i = 0; i < shape.size(); ++i)
-    s += (i ? "," : "") + std::to_string(shape[i]);
-  return s + "]";
-}
-
-std::string layoutText(const std::vector<int64_t> &m2m) {
-  std::string s = "{";
-  for (size_t i = 0; i < m2m.size(); ++i)
-    s += (i ? "," : "") + std::to_string(m2m[i]);
-  return s + "}";
-}
 
 int64_t product(const std::vector<int64_t> &shape) {
   int64_t n = 1;
@@ -84,11 +67,25 @@ public:
     int steps = 2 + pick(6);
     for (int i = 0; i < steps; ++i)
       step();
-    // The root: the last value, converted to f32 for a single output type.
+    // The root: the last value in a random layout; sometimes a second
+    // output, another value of another shape (a horizontal fusion's).
     Val root = values.back();
     std::vector<int64_t> m2m = randomLayout(root.shape.size());
     std::string rootType = shapeText(root.type, root.shape) + layoutText(m2m);
-    body += "  ROOT %root = " + rootType + " copy(%" + root.name + ")\n";
+    const Val *other = nullptr;
+    for (const Val &v : values)
+      if (v.shape != root.shape && pick(2))
+        other = &v;
+    if (other) {
+      std::string otherType = shapeText(other->type, other->shape) +
+                              layoutText(randomLayout(other->shape.size()));
+      body += "  %out0 = " + rootType + " copy(%" + root.name + ")\n";
+      body += "  %out1 = " + otherType + " copy(%" + other->name + ")\n";
+      rootType = "(" + rootType + ", " + otherType + ")";
+      body += "  ROOT %root = " + rootType + " tuple(%out0, %out1)\n";
+    } else {
+      body += "  ROOT %root = " + rootType + " copy(%" + root.name + ")\n";
+    }
 
     std::string text = "HloModule random\n\n";
     text += "%add_f32 (a: f32[], b: f32[]) -> f32[] {\n  %a = f32[] "
@@ -387,14 +384,6 @@ private:
   int counter = 0;
 };
 
-bool close(double a, double b) {
-  if (std::isnan(a) || std::isnan(b))
-    return std::isnan(a) && std::isnan(b);
-  if (std::isinf(a) || std::isinf(b))
-    return a == b;
-  return std::fabs(a - b) <= 1e-5 + 1e-5 * std::fabs(b);
-}
-
 TEST(LoopEmitterTest, RandomFusionsMatchTheInterpreter) {
   DialectRegistry registry;
   registerHloTranslateDialects(registry);
@@ -415,50 +404,21 @@ TEST(LoopEmitterTest, RandomFusionsMatchTheInterpreter) {
         run(*module, *args, getModuleOptions(*module), error);
     ASSERT_TRUE(succeeded(expected)) << error << "\n" << text;
 
-    OwningOpRef<ModuleOp> kernels = module->clone();
-    PassManager pm(&ctx);
-    pm.addPass(createHloToGpu());
-    pm.addPass(createHloGpuKernelsToHost());
-    ASSERT_TRUE(succeeded(pm.run(*kernels))) << text;
-    // The host functions and their globals, alone, for the JIT.
-    OpBuilder b(&ctx);
-    OwningOpRef<ModuleOp> jitModule = ModuleOp::create(b.getUnknownLoc());
-    for (Operation &op :
-         llvm::make_early_inc_range(kernels->getBody()->getOperations()))
-      if (isa<func::FuncOp, memref::GlobalOp>(op))
-        op.moveBefore(jitModule->getBody(), jitModule->getBody()->end());
-    std::unique_ptr<HostJit> jit = HostJit::compile(*jitModule, error);
-    ASSERT_TRUE(jit) << error << "\n" << text;
-
-    ComputationOp entry;
-    for (auto c : module->getOps<ComputationOp>())
-      if (c->hasAttr("entry"))
-        entry = c;
-    ASSERT_TRUE(entry);
-    std::vector<std::vector<uint8_t>> buffers;
-    for (auto [arg, literal] :
-         llvm::zip(entry.getBody().getArguments(), *args)) {
-      buffers.push_back(
-          encodeArrayBytes(literal, cast<RankedTensorType>(arg.getType())));
-    }
-    auto outType = cast<RankedTensorType>(entry.getRootValue().getType());
-    buffers.emplace_back(outType.getNumElements() *
-                         getElementBufferBytes(outType.getElementType()));
-    ASSERT_TRUE(succeeded(jit->invokeOnBuffers("fusion", buffers, error)))
-        << error << "\n"
-        << text;
-    Literal got = decodeArrayBytes(buffers.back(), outType);
-    bool isFloat = isa<FloatType>(outType.getElementType());
-    for (int64_t i = 0, n = got.getNumElements(); i < n; ++i) {
-      if (isFloat) {
-        ASSERT_TRUE(close(got.getFloat(i), expected->getFloat(i)))
-            << "element " << i << ": kernel " << got.getFloat(i)
-            << ", interpreter " << expected->getFloat(i) << "\n"
-            << text;
-      } else {
-        ASSERT_EQ(got.getInt(i), expected->getInt(i)) << "element " << i << "\n"
-                                                      << text;
-      }
+    FailureOr<std::vector<Literal>> got =
+        runFusionOnHost(*module, *args, "fusion", error);
+    ASSERT_TRUE(succeeded(got)) << error << "\n" << text;
+    std::vector<const Literal *> want;
+    if (expected->isTuple())
+      for (const Literal &l : expected->getElements())
+        want.push_back(&l);
+    else
+      want.push_back(&*expected);
+    ASSERT_EQ(got->size(), want.size());
+    for (size_t k = 0; k < want.size(); ++k) {
+      std::string why;
+      ASSERT_TRUE(closeEnough((*got)[k], *want[k], 1e-5, 1e-5, why))
+          << "output " << k << ": " << why << "\n"
+          << text;
     }
     ++ran;
   }

@@ -210,13 +210,6 @@ FailureOr<EmitterKind> mlir::hlo::chooseEmitter(Operation *op,
       return failure();
     }
   SmallVector<Value> roots = getFusionRoots(fused);
-  auto sameShape = [&] {
-    auto first = dyn_cast<RankedTensorType>(roots.front().getType());
-    return first && first.hasStaticShape() && llvm::all_of(roots, [&](Value r) {
-             auto t = dyn_cast<RankedTensorType>(r.getType());
-             return t && t.getShape() == first.getShape();
-           });
-  };
   // XLA's concatenate fusion (of kind kLoop or kInput): one output, at most
   // 4 operands (each operand's code is emitted separately, which costs
   // occupancy).
@@ -258,14 +251,9 @@ FailureOr<EmitterKind> mlir::hlo::chooseEmitter(Operation *op,
     std::string notReduction;
     if (succeeded(analyzeReductionFusion(fusion, symbols, notReduction)))
       return EmitterKind::Reduction;
-    // Reductions no other emitter takes run as loops: each output element
-    // reduces its range serially.
-    if (sameShape())
-      return EmitterKind::Loop;
-    reason = "an input fusion whose outputs differ in shape, are not "
-             "unstrided slices of one shape and are not a reduction fusion (" +
-             notReduction + ")";
-    return failure();
+    // Reductions no other emitter takes run as loops (each output element
+    // reduces its range serially), as do outputs of different shapes.
+    return EmitterKind::Loop;
   }
   default:
     reason = "a " + stringifyFusionKind(fusion.getKind()).str() +

@@ -22,15 +22,17 @@ mlir::hlo::emitLoopKernel(Operation *op, gpu::GPUModuleOp module,
   SmallVector<RankedTensorType> outputTypes;
   for (Value r : roots) {
     auto t = dyn_cast<RankedTensorType>(r.getType());
-    if (!t || !t.hasStaticShape() ||
-        (!outputTypes.empty() &&
-         t.getShape() != outputTypes.front().getShape()))
-      return op->emitError("loop emitter: the outputs are not static arrays "
-                           "of one shape");
+    if (!t || !t.hasStaticShape())
+      return op->emitError("loop emitter: an output is not a static array");
     outputTypes.push_back(t);
   }
-
-  RankedTensorType shape = outputTypes.front();
+  // The threads cover the largest output; outputs of another shape (a
+  // horizontal fusion's independent outputs) take the elements of theirs
+  // below their size at the same linear index.
+  RankedTensorType shape = *llvm::max_element(
+      outputTypes, [](RankedTensorType a, RankedTensorType b) {
+        return a.getNumElements() < b.getNumElements();
+      });
   int64_t elements = shape.getNumElements();
   // Each thread computes `unroll` consecutive elements (in physical order)
   // so that its loads and stores of elementwise-read buffers are 16 bytes
@@ -85,6 +87,8 @@ mlir::hlo::emitLoopKernel(Operation *op, gpu::GPUModuleOp module,
     SmallVector<Value> index = emitLogicalIndex(b, loc, linear, shape);
     gen.setRoot(index, linear, shape);
     for (auto [k, r] : llvm::enumerate(roots)) {
+      if (outputTypes[k].getShape() != shape.getShape())
+        continue;
       FailureOr<Value> v = gen.emitOne(r, index);
       if (failed(v)) {
         func.erase();
@@ -100,5 +104,34 @@ mlir::hlo::emitLoopKernel(Operation *op, gpu::GPUModuleOp module,
     memref::StoreOp::create(b, loc, value,
                             args[fusion.getDataOperands().size() + k],
                             ValueRange{offset});
+  // The outputs of other shapes, element by element where they have one.
+  for (auto [k, r] : llvm::enumerate(roots)) {
+    RankedTensorType type = outputTypes[k];
+    if (type.getShape() == shape.getShape())
+      continue;
+    for (int64_t u = 0; u < unroll; ++u) {
+      Value linear =
+          u ? arith::AddIOp::create(b, loc, first, constant(u)).getResult()
+            : first;
+      Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                           linear,
+                                           constant(type.getNumElements()));
+      auto guard = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&guard.getThenRegion().front());
+      SmallVector<Value> index = emitLogicalIndex(b, loc, linear, type);
+      FailureOr<Value> v = gen.inScope([&] {
+        gen.setRoot(index, linear, type);
+        return gen.emitOne(r, index);
+      });
+      if (failed(v)) {
+        func.erase();
+        return failure();
+      }
+      memref::StoreOp::create(b, loc, *v,
+                              args[fusion.getDataOperands().size() + k],
+                              ValueRange{linear});
+    }
+  }
   return func;
 }
