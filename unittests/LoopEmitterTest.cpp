@@ -3,11 +3,11 @@
 // Random loop fusions (elementwise ops, broadcasts, transposes, reversals,
 // slices, reshapes, pads, concatenates, iotas, converts, compares and
 // selects, reduces, reduce-windows (padding, strides, dilations), gathers
-// at clamped start indices, over f32 and s32 with random layouts) become
-// kernels (hlo-to-gpu), host functions (hlo-gpu-kernels-to-host) and
-// JIT-compiled code (HostJit.h); their results on random inputs must equal
-// the interpreter's on the same fusion: integers bit-exact, floats within a
-// few ulps.
+// at clamped start indices, bitcast-converts (also to s8 and back), maps, over
+// f32 and s32 with random layouts) become kernels (hlo-to-gpu), host functions
+// (hlo-gpu-kernels-to-host) and JIT-compiled code (HostJit.h); their results on
+// random inputs must equal the interpreter's on the same fusion: integers
+// bit-exact, floats within a few ulps.
 //
 //===----------------------------------------------------------------------===//
 
@@ -155,7 +155,7 @@ private:
   void step() {
     const Val a = values[pick(values.size())];
     int64_t rank = a.shape.size();
-    switch (pick(14)) {
+    switch (pick(17)) {
     case 0: { // unary
       static const char *f[] = {"negate", "exponential", "tanh", "abs", "sine"};
       static const char *i[] = {"negate", "abs", "not"};
@@ -365,6 +365,40 @@ private:
           "reduce-window(%" + a.name + ", %" + init.name +
               "), window={size=" + size + " stride=" + stride + " pad=" + pad +
               " lhs_dilate=" + lhs + " rhs_dilate=" + rhs +
+              "}, to_apply=" + (f ? "%add_f32" : "%max_s32"));
+      break;
+    }
+    case 14: { // bitcast-convert between f32 and s32
+      std::string to = a.type == "f32" ? "s32" : "f32";
+      add(to, a.shape, "bitcast-convert(%" + a.name + ")");
+      break;
+    }
+    case 15: { // bitcast-convert to s8 (an extra minor dimension) and back
+      if (a.type != "s32" || rank >= 3)
+        return;
+      std::vector<int64_t> bytes = a.shape;
+      bytes.push_back(4);
+      Val narrow = add("s8", bytes, "bitcast-convert(%" + a.name + ")");
+      Val flipped = add("s8", bytes,
+                        "reverse(%" + narrow.name + "), dimensions={" +
+                            std::to_string(rank) + "}");
+      add("s32", a.shape, "bitcast-convert(%" + flipped.name + ")");
+      values.erase(std::remove_if(values.begin(), values.end(),
+                                  [](const Val &v) { return v.type == "s8"; }),
+                   values.end());
+      break;
+    }
+    case 16: { // map of a binary computation
+      bool f = a.type == "f32";
+      add(
+          a.type, a.shape,
+          "map(%" + a.name + ", " + operandLike(a) + "), dimensions={" +
+              [&] {
+                std::string d;
+                for (int64_t i = 0; i < rank; ++i)
+                  d += (i ? "," : "") + std::to_string(i);
+                return d;
+              }() +
               "}, to_apply=" + (f ? "%add_f32" : "%max_s32"));
       break;
     }

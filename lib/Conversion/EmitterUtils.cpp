@@ -93,6 +93,22 @@ FailureOr<SmallVector<Value>> ElementGenerator::generate(Value v,
     return emitReduce(op, window.getToApplyAttr(), index);
   if (auto gather = dyn_cast<GatherOp>(op))
     return emitGather(gather, index);
+  if (auto convert = dyn_cast<BitcastConvertOp>(op))
+    return emitBitcastConvert(convert, index);
+  if (auto map = dyn_cast<MapOp>(op)) {
+    // The mapped computation on the operands' elements at this index.
+    auto computation = symbols.lookup<ComputationOp>(map.getToApply());
+    if (!computation)
+      return op->emitError("loop emitter: the mapped computation is missing");
+    SmallVector<Value> operands;
+    for (Value operand : getDataOperands(op)) {
+      FailureOr<Value> e = emitOne(operand, index);
+      if (failed(e))
+        return failure();
+      operands.push_back(*e);
+    }
+    return emitScalarComputation(b, loc, computation.getBody(), operands);
+  }
   if (auto dus = dyn_cast<DynamicUpdateSliceOp>(op))
     return emitDynamicUpdateSlice(dus, index);
   if (isDataMovement(op))
@@ -376,6 +392,64 @@ ElementGenerator::emitDynamicUpdateSlice(DynamicUpdateSliceOp op,
     return failure();
   scf::YieldOp::create(b, loc, *operand);
   return SmallVector<Value>{ifOp.getResult(0)};
+}
+
+FailureOr<SmallVector<Value>>
+ElementGenerator::emitBitcastConvert(BitcastConvertOp op, ValueRange index) {
+  Value in = getDataOperands(op)[0];
+  auto inType = cast<RankedTensorType>(in.getType());
+  auto outType = cast<RankedTensorType>(op.getType());
+  if (inType.getShape() == outType.getShape()) {
+    FailureOr<Value> x = emitOne(in, index);
+    if (failed(x))
+      return failure();
+    return emitScalarOp(b, loc, op, {*x});
+  }
+  // Between widths (HLO): the wider element's bits are the narrower
+  // elements along the narrow side's extra minor dimension, element 0 in
+  // the low bits.
+  Type from = getScalarType(inType.getElementType());
+  Type to = getScalarType(outType.getElementType());
+  if (!from.isIntOrFloat() || !to.isIntOrFloat() || from.isInteger(1) ||
+      to.isInteger(1))
+    return op->emitError("loop emitter: bitcast-convert between widths of ")
+           << from << " and " << to;
+  unsigned w1 = from.getIntOrFloatBitWidth(), w2 = to.getIntOrFloatBitWidth();
+  Type int1 = b.getIntegerType(w1), int2 = b.getIntegerType(w2);
+  auto bits = [&](Value v, Type intType) -> Value {
+    return isa<FloatType>(v.getType())
+               ? arith::BitcastOp::create(b, loc, intType, v).getResult()
+               : v;
+  };
+  Value result;
+  if (w1 > w2) {
+    FailureOr<Value> x = emitOne(in, index.drop_back());
+    if (failed(x))
+      return failure();
+    Value shift = arith::MulIOp::create(
+        b, loc, arith::IndexCastUIOp::create(b, loc, int1, index.back()),
+        arith::ConstantIntOp::create(b, loc, int1, w2));
+    result = arith::TruncIOp::create(
+        b, loc, int2, arith::ShRUIOp::create(b, loc, bits(*x, int1), shift));
+  } else {
+    result = arith::ConstantIntOp::create(b, loc, int2, 0);
+    SmallVector<Value> at(index.begin(), index.end());
+    at.push_back(nullptr);
+    for (unsigned j = 0; j < w2 / w1; ++j) {
+      at.back() = indexConst(j);
+      FailureOr<Value> x = emitOne(in, at);
+      if (failed(x))
+        return failure();
+      Value part = arith::ExtUIOp::create(b, loc, int2, bits(*x, int1));
+      if (j)
+        part = arith::ShLIOp::create(
+            b, loc, part, arith::ConstantIntOp::create(b, loc, int2, j * w1));
+      result = arith::OrIOp::create(b, loc, result, part);
+    }
+  }
+  if (isa<FloatType>(to))
+    result = arith::BitcastOp::create(b, loc, to, result);
+  return SmallVector<Value>{result};
 }
 
 FailureOr<SmallVector<Value>> ElementGenerator::emitGather(GatherOp op,

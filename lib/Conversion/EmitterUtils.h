@@ -89,6 +89,8 @@ private:
                                            FlatSymbolRefAttr toApply,
                                            ValueRange index);
   FailureOr<SmallVector<Value>> emitGather(GatherOp op, ValueRange index);
+  FailureOr<SmallVector<Value>> emitBitcastConvert(BitcastConvertOp op,
+                                                   ValueRange index);
   /// The update's element where `index` lies in the update's window (its
   /// offsets clamped as HLO clamps them), else the operand's.
   FailureOr<SmallVector<Value>> emitDynamicUpdateSlice(DynamicUpdateSliceOp op,
