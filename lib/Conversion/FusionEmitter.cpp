@@ -203,7 +203,7 @@ FailureOr<EmitterKind> mlir::hlo::chooseEmitter(Operation *op,
     reason = "its fused computation is missing";
     return failure();
   }
-  for (Type t : op->getOperandTypes())
+  for (Type t : getDataOperands(op).getTypes())
     if (!isa<RankedTensorType>(t) ||
         !cast<RankedTensorType>(t).hasStaticShape()) {
       reason = "an operand is not a static array";
