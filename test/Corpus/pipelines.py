@@ -114,6 +114,7 @@ def main():
     runnable = {}  # file -> whether the interpreter runs the original
     for pipeline in PIPELINES:
         before = after = compared = arena = kernels = 0
+        fused_on_host = fused_total = 0
         stats = collections.Counter()
         for f in files:
             text = f.read_text(errors="replace")
@@ -192,11 +193,18 @@ def main():
             if c is None or c.returncode:
                 why = "timed out" if c is None else (c.stdout + c.stderr)[-300:]
                 failures.append(f"{f.name} {pipeline}: on host kernels: {why}")
+            else:
+                m = re.search(r"(\d+) of (\d+) fusions run by their kernels",
+                              c.stderr)
+                if m:
+                    fused_on_host += int(m.group(1))
+                    fused_total += int(m.group(2))
         summary = ", ".join(f"{k} {-v:+d}" for k, v in sorted(stats.items())
                             if v)
         on_arena = f", {arena} run on the arena" if arena else ""
         if kernels:
-            on_arena += f" and {kernels} with their fusions on host kernels"
+            on_arena += (f" and {kernels} with their fusions on host kernels "
+                         f"({fused_on_host} of {fused_total} fusions)")
         print(f"{pipeline}: {len(files)} modules, {before} -> {after} "
               f"instructions, {compared} compared with the interpreter"
               f"{on_arena}; "
