@@ -44,6 +44,8 @@ inline std::string layoutText(const std::vector<int64_t> &minorToMajor) {
 /// Runs the fusion at the root of `module`'s ENTRY computation (named
 /// `kernel` after hlo-to-gpu, i.e. the fusion's name with `.`/`-` as `_`)
 /// by its kernel on the host, on `args`; returns one literal per output.
+/// Outputs the kernel updates in place (`hlo.output_aliases`) start as the
+/// operands they alias.
 inline FailureOr<std::vector<runtime::Literal>>
 runFusionOnHost(ModuleOp module, ArrayRef<runtime::Literal> args,
                 StringRef kernel, std::string &error) {
@@ -65,10 +67,15 @@ runFusionOnHost(ModuleOp module, ArrayRef<runtime::Literal> args,
   }
   OpBuilder b(ctx);
   OwningOpRef<ModuleOp> jitModule = ModuleOp::create(b.getUnknownLoc());
+  SmallVector<int64_t> aliases; // hlo.output_aliases of the kernel
   for (Operation &op :
        llvm::make_early_inc_range(kernels->getBody()->getOperations()))
-    if (isa<func::FuncOp, memref::GlobalOp>(op))
+    if (isa<func::FuncOp, memref::GlobalOp>(op)) {
+      auto a = op.getAttrOfType<DenseI64ArrayAttr>("hlo.output_aliases");
+      if (a && cast<func::FuncOp>(op).getName() == kernel)
+        aliases.assign(a.asArrayRef().begin(), a.asArrayRef().end());
       op.moveBefore(jitModule->getBody(), jitModule->getBody()->end());
+    }
   std::unique_ptr<HostJit> jit = HostJit::compile(*jitModule, error);
   if (!jit)
     return failure();
@@ -87,9 +94,16 @@ runFusionOnHost(ModuleOp module, ArrayRef<runtime::Literal> args,
       outputs.push_back(cast<RankedTensorType>(t));
   else
     outputs.push_back(cast<RankedTensorType>(rootType));
-  for (RankedTensorType t : outputs)
-    buffers.emplace_back(t.getNumElements() *
-                         runtime::getElementBufferBytes(t.getElementType()));
+  // An output aliasing an operand starts as the operand's bytes (in place).
+  size_t numOperands = buffers.size();
+  for (auto [k, t] : llvm::enumerate(outputs)) {
+    if (k < aliases.size() && aliases[k] >= 0 &&
+        size_t(aliases[k]) < numOperands)
+      buffers.push_back(buffers[aliases[k]]);
+    else
+      buffers.emplace_back(t.getNumElements() *
+                           runtime::getElementBufferBytes(t.getElementType()));
+  }
   if (failed(jit->invokeOnBuffers(kernel, buffers, error)))
     return failure();
   std::vector<runtime::Literal> results;

@@ -12,16 +12,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Hlo/Conversion/FusionEmitter.h"
-#include "Hlo/Conversion/HostJit.h"
-#include "Hlo/Conversion/Passes.h"
-#include "Hlo/Dialect/Hlo/HloDialect.h"
-#include "Hlo/Runtime/Interpreter.h"
-#include "Hlo/Runtime/Literal.h"
-#include "Hlo/Translate/HloText.h"
+#include "KernelTestUtil.h"
 
-#include "mlir/IR/Builders.h"
-#include "mlir/Pass/PassManager.h"
+#include "Hlo/Conversion/FusionEmitter.h"
+#include "Hlo/Runtime/Interpreter.h"
+#include "Hlo/Translate/HloText.h"
 
 #include "gtest/gtest.h"
 
@@ -32,6 +27,7 @@
 using namespace mlir;
 using namespace mlir::hlo;
 using namespace mlir::hlo::runtime;
+using namespace mlir::hlo::test;
 
 namespace {
 
@@ -81,14 +77,6 @@ std::string ty(const std::string &t, const Shape &s,
   return t + "[" + dims(s) + "]" + l;
 }
 
-bool close(double a, double b, double tol) {
-  if (std::isnan(a) || std::isnan(b))
-    return std::isnan(a) && std::isnan(b);
-  if (std::isinf(a) || std::isinf(b))
-    return a == b;
-  return std::fabs(a - b) <= tol + tol * std::fabs(b);
-}
-
 /// Runs the module's one fusion on the host kernels and the interpreter and
 /// compares; checks the emitter chooseEmitter picks.
 void runCase(MLIRContext &ctx, const std::string &text, EmitterKind want,
@@ -111,73 +99,22 @@ void runCase(MLIRContext &ctx, const std::string &text, EmitterKind want,
       run(*module, *args, getModuleOptions(*module), error);
   ASSERT_TRUE(succeeded(expected)) << error << "\n" << text;
 
-  OwningOpRef<ModuleOp> kernels = module->clone();
-  PassManager pm(&ctx);
-  pm.addPass(createHloToGpu());
-  pm.addPass(createHloGpuKernelsToHost());
-  ASSERT_TRUE(succeeded(pm.run(*kernels))) << text;
-  OpBuilder b(&ctx);
-  OwningOpRef<ModuleOp> jitModule = ModuleOp::create(b.getUnknownLoc());
-  std::vector<int64_t> aliases;
-  for (Operation &op :
-       llvm::make_early_inc_range(kernels->getBody()->getOperations()))
-    if (isa<func::FuncOp, memref::GlobalOp>(op)) {
-      if (auto a = op.getAttrOfType<DenseI64ArrayAttr>("hlo.output_aliases"))
-        aliases.assign(a.asArrayRef().begin(), a.asArrayRef().end());
-      op.moveBefore(jitModule->getBody(), jitModule->getBody()->end());
-    }
-  std::unique_ptr<HostJit> jit = HostJit::compile(*jitModule, error);
-  ASSERT_TRUE(jit) << error << "\n" << text;
-
-  ComputationOp entry;
-  for (auto c : module->getOps<ComputationOp>())
-    if (c->hasAttr("entry"))
-      entry = c;
-  ASSERT_TRUE(entry);
-  std::vector<std::vector<uint8_t>> buffers;
-  for (auto [arg, literal] : llvm::zip(entry.getBody().getArguments(), *args))
-    buffers.push_back(
-        encodeArrayBytes(literal, cast<RankedTensorType>(arg.getType())));
-  size_t numOperands = buffers.size();
-  std::vector<RankedTensorType> outTypes;
+  FailureOr<std::vector<Literal>> got =
+      runFusionOnHost(*module, *args, "f", error);
+  ASSERT_TRUE(succeeded(got)) << error << "\n" << text;
   std::vector<const Literal *> wanted;
-  Type rootType = entry.getRootValue().getType();
-  if (auto tuple = dyn_cast<TupleType>(rootType)) {
-    for (auto [t, l] : llvm::zip(tuple.getTypes(), expected->getElements())) {
-      outTypes.push_back(cast<RankedTensorType>(t));
+  if (expected->isTuple())
+    for (const Literal &l : expected->getElements())
       wanted.push_back(&l);
-    }
-  } else {
-    outTypes.push_back(cast<RankedTensorType>(rootType));
+  else
     wanted.push_back(&*expected);
-  }
-  for (auto [k, t] : llvm::enumerate(outTypes)) {
-    if (k < aliases.size() && aliases[k] >= 0)
-      buffers.push_back(buffers[aliases[k]]);
-    else
-      buffers.emplace_back(t.getNumElements() *
-                           getElementBufferBytes(t.getElementType()));
-  }
-  ASSERT_TRUE(succeeded(jit->invokeOnBuffers("f", buffers, error)))
-      << error << "\n"
-      << text;
-  for (auto [k, t] : llvm::enumerate(outTypes)) {
-    Literal got = decodeArrayBytes(buffers[numOperands + k], t);
-    Type element = t.getElementType();
-    double tol = element.isF16() ? 2e-3 : 1e-5;
-    for (int64_t i = 0, n = got.getNumElements(); i < n; ++i) {
-      if (isa<FloatType>(element)) {
-        ASSERT_TRUE(close(got.getFloat(i), wanted[k]->getFloat(i), tol))
-            << "output " << k << " element " << i << ": kernel "
-            << got.getFloat(i) << ", interpreter " << wanted[k]->getFloat(i)
-            << "\n"
-            << text;
-      } else {
-        ASSERT_EQ(got.getInt(i), wanted[k]->getInt(i))
-            << "output " << k << " element " << i << "\n"
-            << text;
-      }
-    }
+  ASSERT_EQ(got->size(), wanted.size());
+  for (size_t k = 0; k < wanted.size(); ++k) {
+    double tol = wanted[k]->getElementType().isF16() ? 2e-3 : 1e-5;
+    std::string why;
+    ASSERT_TRUE(closeEnough((*got)[k], *wanted[k], tol, tol, why))
+        << "output " << k << ": " << why << "\n"
+        << text;
   }
 }
 
