@@ -21,11 +21,6 @@
 using namespace mlir;
 using namespace mlir::hlo;
 
-// The elementwise predicate of the indexing analysis.
-namespace mlir::hlo::indexing {
-bool isElementwise(Operation *op);
-} // namespace mlir::hlo::indexing
-
 namespace {
 
 /// Data movement: the result element is the operand element its indexing

@@ -25,6 +25,11 @@
 
 namespace mlir::hlo {
 
+namespace indexing {
+/// The elementwise predicate of the indexing analysis (IndexingAnalysis.cpp).
+bool isElementwise(Operation *op);
+} // namespace indexing
+
 /// Generates elements of the values of one fused computation inside a
 /// kernel, from the root back to the parameters (`params`: the kernel's
 /// operand buffers, one per parameter).

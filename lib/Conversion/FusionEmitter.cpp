@@ -10,11 +10,6 @@
 using namespace mlir;
 using namespace mlir::hlo;
 
-// The elementwise predicate of the indexing analysis.
-namespace mlir::hlo::indexing {
-bool isElementwise(Operation *op);
-} // namespace mlir::hlo::indexing
-
 namespace {
 
 bool isStaticArray(Type t) {

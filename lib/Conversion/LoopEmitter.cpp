@@ -47,9 +47,7 @@ mlir::hlo::emitLoopKernel(Operation *op, gpu::GPUModuleOp module,
   while (unroll > 1 && elements % unroll != 0)
     unroll /= 2;
   int64_t work = elements / unroll;
-  int64_t threads =
-      std::max<int64_t>(1, std::min(options.threadsPerBlock, work));
-  int64_t blocks = std::max<int64_t>(1, (work + threads - 1) / threads);
+  auto [threads, blocks] = getLaunchDims(work, options.threadsPerBlock);
   OpBuilder b(op->getContext());
   SmallVector<Type> outputs(outputTypes.begin(), outputTypes.end());
   gpu::GPUFuncOp func =
@@ -60,16 +58,7 @@ mlir::hlo::emitLoopKernel(Operation *op, gpu::GPUModuleOp module,
   auto constant = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
-  Value blockId = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  Value threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  Value thread = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, blockId, constant(threads)),
-      threadId);
-  Value inBounds = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                         thread, constant(work));
-  auto ifOp = scf::IfOp::create(b, loc, inBounds, /*withElseRegion=*/false);
-
-  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  Value thread = emitGuardedThreadIndex(b, loc, threads, work);
   ValueRange args = entry.getArguments();
   ElementGenerator gen(b, loc, symbols, module,
                        args.take_front(fusion.getDataOperands().size()));

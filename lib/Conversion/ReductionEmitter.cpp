@@ -34,10 +34,6 @@
 using namespace mlir;
 using namespace mlir::hlo;
 
-namespace mlir::hlo::indexing {
-bool isElementwise(Operation *op);
-} // namespace mlir::hlo::indexing
-
 namespace {
 
 /// The element type's shape of a hero's result (the first element of a

@@ -228,9 +228,7 @@ mlir::hlo::emitScatterKernel(Operation *op, gpu::GPUModuleOp module,
   // One thread per update element, in the updates' physical order (XLA:
   // one element per thread, 128 threads per block).
   int64_t work = updateType.getNumElements();
-  int64_t threads =
-      std::max<int64_t>(1, std::min(options.threadsPerBlock, work));
-  int64_t blocks = std::max<int64_t>(1, (work + threads - 1) / threads);
+  auto [threads, blocks] = getLaunchDims(work, options.threadsPerBlock);
   OpBuilder b(op->getContext());
   gpu::GPUFuncOp func =
       createKernel(b, op, module, name, kernelOutputs, {int32_t(threads), 1, 1},
@@ -245,15 +243,7 @@ mlir::hlo::emitScatterKernel(Operation *op, gpu::GPUModuleOp module,
   auto constant = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
-  Value blockId = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  Value threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  Value thread = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, blockId, constant(threads)),
-      threadId);
-  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                        thread, constant(work));
-  auto ifThread = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
-  b.setInsertionPointToStart(&ifThread.getThenRegion().front());
+  Value thread = emitGuardedThreadIndex(b, loc, threads, work);
 
   size_t numParams = fusion.getDataOperands().size();
   ValueRange args = entry.getArguments();

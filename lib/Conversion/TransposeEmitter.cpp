@@ -23,10 +23,6 @@
 using namespace mlir;
 using namespace mlir::hlo;
 
-namespace mlir::hlo::indexing {
-bool isElementwise(Operation *op);
-} // namespace mlir::hlo::indexing
-
 namespace {
 
 constexpr int64_t kTile = 32;
