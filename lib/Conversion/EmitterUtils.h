@@ -90,9 +90,8 @@ private:
                                                  ValueRange index);
   /// A reduce or reduce-window (`toApply` its reducer): loops over the
   /// map's range variables.
-  FailureOr<SmallVector<Value>> emitReduce(Operation *op,
-                                           FlatSymbolRefAttr toApply,
-                                           ValueRange index);
+  FailureOr<SmallVector<Value>>
+  emitReduce(Operation *op, FlatSymbolRefAttr toApply, ValueRange index);
   FailureOr<SmallVector<Value>> emitGather(GatherOp op, ValueRange index);
   FailureOr<SmallVector<Value>> emitBitcastConvert(BitcastConvertOp op,
                                                    ValueRange index);

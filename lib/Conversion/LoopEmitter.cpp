@@ -102,9 +102,9 @@ mlir::hlo::emitLoopKernel(Operation *op, gpu::GPUModuleOp module,
       Value linear =
           u ? arith::AddIOp::create(b, loc, first, constant(u)).getResult()
             : first;
-      Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                           linear,
-                                           constant(type.getNumElements()));
+      Value inside =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, linear,
+                                constant(type.getNumElements()));
       auto guard = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/false);
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(&guard.getThenRegion().front());

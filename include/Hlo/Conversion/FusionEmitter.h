@@ -83,9 +83,8 @@ FailureOr<EmitterKind> chooseEmitter(Operation *fusion, SymbolTable &symbols,
 /// kernel's `known_block_size` and `known_grid_size`. Fails with an error
 /// on `fusion` when no emitter takes it or an instruction has no element
 /// generator.
-FailureOr<gpu::GPUFuncOp> emitKernel(Operation *fusion,
-                                     gpu::GPUModuleOp module, StringRef name,
-                                     SymbolTable &symbols,
+FailureOr<gpu::GPUFuncOp> emitKernel(Operation *fusion, gpu::GPUModuleOp module,
+                                     StringRef name, SymbolTable &symbols,
                                      const KernelOptions &options = {});
 
 /// The loop emitter: one thread per element of the output (of each output
@@ -146,29 +145,28 @@ emitTransposeKernel(Operation *fusion, gpu::GPUModuleOp module, StringRef name,
 /// The input-slices emitter: one thread per element of the shape the
 /// slices slice (its physical order), each output written where the element
 /// lies inside its slice.
-FailureOr<gpu::GPUFuncOp> emitInputSlicesKernel(Operation *fusion,
-                                                gpu::GPUModuleOp module,
-                                                StringRef name,
-                                                SymbolTable &symbols,
-                                                const KernelOptions &options = {});
+FailureOr<gpu::GPUFuncOp>
+emitInputSlicesKernel(Operation *fusion, gpu::GPUModuleOp module,
+                      StringRef name, SymbolTable &symbols,
+                      const KernelOptions &options = {});
 
 /// The concatenate emitter: one thread per element of the concatenate's
 /// largest operand; each operand's element (where the operand has it) goes
 /// through the elementwise ops after the concatenate to its place in the
 /// output.
-FailureOr<gpu::GPUFuncOp> emitConcatenateKernel(Operation *fusion,
-                                                gpu::GPUModuleOp module,
-                                                StringRef name,
-                                                SymbolTable &symbols,
-                                                const KernelOptions &options = {});
+FailureOr<gpu::GPUFuncOp>
+emitConcatenateKernel(Operation *fusion, gpu::GPUModuleOp module,
+                      StringRef name, SymbolTable &symbols,
+                      const KernelOptions &options = {});
 
 /// The in-place dynamic-update-slice emitter: one thread per element of the
 /// update, stored at the clamped offsets into the output, which aliases the
 /// updated parameter (the kernel's `hlo.output_aliases`); the output's other
 /// elements are not written.
-FailureOr<gpu::GPUFuncOp> emitInPlaceDynamicUpdateSliceKernel(
-    Operation *fusion, gpu::GPUModuleOp module, StringRef name,
-    SymbolTable &symbols, const KernelOptions &options = {});
+FailureOr<gpu::GPUFuncOp>
+emitInPlaceDynamicUpdateSliceKernel(Operation *fusion, gpu::GPUModuleOp module,
+                                    StringRef name, SymbolTable &symbols,
+                                    const KernelOptions &options = {});
 
 /// Whether the scatter emitter takes `fusion` (an input fusion whose root
 /// is a scatter); failure with `reason` saying why not.

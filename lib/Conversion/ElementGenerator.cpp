@@ -1,0 +1,589 @@
+//===- ElementGenerator.cpp - elements of fused values in kernels --------===//
+//
+// The element generator: each element is generated from the root back to
+// the parameters. An instruction's operand elements are found through the
+// instruction's output-to-input indexing map (IndexingAnalysis.h), expanded
+// into `arith` on `index` values; range variables (a reduce fused as a
+// loop) become `scf.for` loops, runtime variables (dynamic-slice offsets)
+// are loaded and clamped to their feasible values, and constraints (pad,
+// concatenate) guard the loads with `scf.if`. Element values come from the
+// scalar lowering. Every (value, index) pair is generated once per region.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitterUtils.h"
+
+#include "Hlo/Conversion/ScalarLowering.h"
+
+#include "mlir/Dialect/Affine/Utils.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
+
+using namespace mlir;
+using namespace mlir::hlo;
+
+namespace {
+
+/// Data movement: the result element is the operand element its indexing
+/// map names (or the padding value / another operand where a constraint
+/// fails).
+bool isDataMovement(Operation *op) {
+  return isa<CopyOp, BitcastOp, ReshapeOp, BroadcastOp, TransposeOp, SliceOp,
+             ReverseOp, PadOp, ConcatenateOp, DynamicSliceOp>(op);
+}
+
+} // namespace
+
+FailureOr<SmallVector<Value>> ElementGenerator::emit(Value v,
+                                                     ValueRange index) {
+  if (auto it = overrides.find(v); it != overrides.end())
+    return it->second;
+  Key key{v.getAsOpaquePointer(), {}};
+  for (Value i : index)
+    key.second.push_back(i.getAsOpaquePointer());
+  for (auto &scope : llvm::reverse(scopes))
+    if (auto it = scope.find(key); it != scope.end())
+      return it->second;
+  FailureOr<SmallVector<Value>> result = generate(v, index);
+  if (succeeded(result))
+    scopes.back()[key] = *result;
+  return result;
+}
+
+FailureOr<SmallVector<Value>> ElementGenerator::generate(Value v,
+                                                         ValueRange index) {
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    auto type = cast<RankedTensorType>(v.getType());
+    if (rootLinear && type.getShape() == rootType.getShape() &&
+        getMinorToMajor(type) == getMinorToMajor(rootType) &&
+        llvm::equal(index, rootIndex)) {
+      Value load = memref::LoadOp::create(b, loc, params[arg.getArgNumber()],
+                                          ValueRange{rootLinear});
+      return SmallVector<Value>{load};
+    }
+    Value load = memref::LoadOp::create(
+        b, loc, params[arg.getArgNumber()],
+        ValueRange{emitPhysicalOffset(b, loc, index, type)});
+    return SmallVector<Value>{load};
+  }
+  Operation *op = v.getDefiningOp();
+  if (auto c = dyn_cast<ConstantOp>(op))
+    return emitConstant(c, index);
+  if (auto iota = dyn_cast<IotaOp>(op)) {
+    FailureOr<Value> r = emitIota(iota, index);
+    if (failed(r))
+      return failure();
+    return SmallVector<Value>{*r};
+  }
+  if (auto gte = dyn_cast<GetTupleElementOp>(op)) {
+    FailureOr<SmallVector<Value>> tuple = emit(gte.getDataOperands()[0], index);
+    if (failed(tuple))
+      return failure();
+    if (gte.getIndex() >= tuple->size())
+      return op->emitError("loop emitter: get-tuple-element out of range");
+    return SmallVector<Value>{(*tuple)[gte.getIndex()]};
+  }
+  if (auto reduce = dyn_cast<ReduceOp>(op))
+    return emitReduce(op, reduce.getToApplyAttr(), index);
+  if (auto window = dyn_cast<ReduceWindowOp>(op))
+    return emitReduce(op, window.getToApplyAttr(), index);
+  if (auto gather = dyn_cast<GatherOp>(op))
+    return emitGather(gather, index);
+  if (auto convert = dyn_cast<BitcastConvertOp>(op))
+    return emitBitcastConvert(convert, index);
+  if (auto map = dyn_cast<MapOp>(op)) {
+    // The mapped computation on the operands' elements at this index.
+    auto computation = symbols.lookup<ComputationOp>(map.getToApply());
+    if (!computation)
+      return op->emitError("loop emitter: the mapped computation is missing");
+    SmallVector<Value> operands;
+    for (Value operand : getDataOperands(op)) {
+      FailureOr<Value> e = emitOne(operand, index);
+      if (failed(e))
+        return failure();
+      operands.push_back(*e);
+    }
+    return emitScalarComputation(b, loc, computation.getBody(), operands);
+  }
+  if (auto dus = dyn_cast<DynamicUpdateSliceOp>(op))
+    return emitDynamicUpdateSlice(dus, index);
+  if (isDataMovement(op))
+    return emitDataMovement(op, index);
+  if (indexing::isElementwise(op) && !isa<TupleOp>(op)) {
+    SmallVector<Value> operands;
+    for (Value operand : getDataOperands(op)) {
+      FailureOr<Value> e = emitOne(operand, index);
+      if (failed(e))
+        return failure();
+      operands.push_back(*e);
+    }
+    return emitScalarOp(b, loc, op, operands);
+  }
+  return op->emitError("loop emitter: no element generator for `")
+         << getOpcode(op) << "`";
+}
+
+FailureOr<SmallVector<Value>> ElementGenerator::emitConstant(ConstantOp op,
+                                                             ValueRange index) {
+  auto type = cast<RankedTensorType>(op.getType());
+  auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+  if (!dense)
+    return op->emitError("loop emitter: constant without its elements");
+  Type scalar = getScalarType(type.getElementType());
+  auto scalarAttr = [&](Attribute a) -> Attribute {
+    if (auto i = dyn_cast<IntegerAttr>(a))
+      return IntegerAttr::get(scalar, i.getValue());
+    return cast<TypedAttr>(a);
+  };
+  if (dense.isSplat() || type.getNumElements() == 1) {
+    if (isa<ComplexType>(scalar)) {
+      auto c = dense.getSplatValue<std::complex<APFloat>>();
+      auto fp = cast<FloatType>(cast<ComplexType>(scalar).getElementType());
+      Value re =
+          arith::ConstantOp::create(b, loc, fp, FloatAttr::get(fp, c.real()));
+      Value im =
+          arith::ConstantOp::create(b, loc, fp, FloatAttr::get(fp, c.imag()));
+      return SmallVector<Value>{
+          complex::CreateOp::create(b, loc, scalar, re, im)};
+    }
+    auto attr = cast<TypedAttr>(scalarAttr(dense.getSplatValue<Attribute>()));
+    return SmallVector<Value>{arith::ConstantOp::create(b, loc, attr)};
+  }
+  if (isa<ComplexType>(scalar))
+    return op->emitError("loop emitter: complex array constants are not "
+                         "supported yet");
+  // An array constant: a global of the kernel module, in logical
+  // (row-major) order, read at the element's row-major offset.
+  auto memrefType = MemRefType::get({type.getNumElements()}, scalar);
+  auto values = DenseElementsAttr::get(
+      RankedTensorType::get({type.getNumElements()}, scalar),
+      ArrayRef<Attribute>(
+          llvm::map_to_vector(dense.getValues<Attribute>(), scalarAttr)));
+  std::string name = "constant_" + std::to_string(numGlobals++);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    while (SymbolTable::lookupSymbolIn(module, name))
+      name = "constant_" + std::to_string(numGlobals++);
+    memref::GlobalOp::create(b, loc, name, b.getStringAttr("private"),
+                             memrefType, values, /*constant=*/true,
+                             /*alignment=*/nullptr);
+  }
+  Value global = memref::GetGlobalOp::create(b, loc, memrefType, name);
+  Value offset = indexConst(0);
+  int64_t stride = 1;
+  for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+    offset = arith::AddIOp::create(
+        b, loc, offset,
+        arith::MulIOp::create(b, loc, index[d], indexConst(stride)));
+    stride *= type.getDimSize(d);
+  }
+  return SmallVector<Value>{
+      memref::LoadOp::create(b, loc, global, ValueRange{offset})};
+}
+
+FailureOr<Value> ElementGenerator::emitIota(IotaOp op, ValueRange index) {
+  auto type = cast<RankedTensorType>(op.getType());
+  Type element = type.getElementType();
+  Value i = index[op.getIotaDimension()];
+  Type scalar = getScalarType(element);
+  if (auto integer = dyn_cast<IntegerType>(scalar))
+    return Value(arith::IndexCastUIOp::create(b, loc, integer, i));
+  if (auto fp = dyn_cast<FloatType>(scalar)) {
+    Value wide = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), i);
+    Type f = fp.getWidth() < 32 ? Type(b.getF32Type()) : Type(fp);
+    Value value = arith::UIToFPOp::create(b, loc, f, wide);
+    if (f != fp)
+      value = arith::TruncFOp::create(b, loc, fp, value);
+    return value;
+  }
+  return op->emitError("loop emitter: iota of ") << element;
+}
+
+Value ElementGenerator::constraintsHold(const IndexingMap &map, ValueRange dims,
+                                        ValueRange symbols,
+                                        ArrayRef<int64_t> shape) {
+  Value all;
+  auto add = [&](Value cond) {
+    all = all ? arith::AndIOp::create(b, loc, all, cond).getResult() : cond;
+  };
+  auto require = [&](Value v, const Interval &interval, bool lower = true,
+                     bool upper = true) {
+    if (lower)
+      add(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, v,
+                                indexConst(interval.lower)));
+    if (upper)
+      add(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, v,
+                                indexConst(interval.upper)));
+  };
+  // A domain narrower than the output (a concatenate's operand, a pad's
+  // interior) is a condition too.
+  for (auto [d, bound] : llvm::enumerate(map.getDimBounds()))
+    if (d < shape.size() && (bound.lower > 0 || bound.upper < shape[d] - 1))
+      require(dims[d], bound, bound.lower > 0, bound.upper < shape[d] - 1);
+  for (auto [expr, interval] : map.getConstraints())
+    require(affine::expandAffineExpr(b, loc, expr, dims, symbols), interval);
+  return all;
+}
+
+FailureOr<SmallVector<Value>> ElementGenerator::applyMap(const IndexingMap &map,
+                                                         ValueRange dims,
+                                                         ValueRange ranges) {
+  SmallVector<Value> symbolValues(ranges.begin(), ranges.end());
+  for (const RuntimeVar &rv : map.getRuntimeVars()) {
+    if (!rv.value)
+      return emitError(loc, "loop emitter: a runtime variable without value");
+    std::optional<SmallVector<Value, 8>> at =
+        affine::expandAffineMap(b, loc, rv.map, dims);
+    if (!at)
+      return emitError(loc, "loop emitter: cannot expand a runtime map");
+    FailureOr<Value> raw = emitOne(rv.value, *at);
+    if (failed(raw))
+      return failure();
+    // HLO clamps dynamic offsets into the operand: clamp into the feasible
+    // values (signed or unsigned as the offset's type says).
+    Type element = getElementTypeOrSelf(rv.value.getType());
+    Value idx =
+        element.isUnsignedInteger()
+            ? Value(
+                  arith::IndexCastUIOp::create(b, loc, b.getIndexType(), *raw))
+            : Value(arith::IndexCastOp::create(b, loc, b.getIndexType(), *raw));
+    idx = arith::MaxSIOp::create(b, loc, idx,
+                                 indexConst(rv.feasibleValues.lower));
+    idx = arith::MinSIOp::create(b, loc, idx,
+                                 indexConst(rv.feasibleValues.upper));
+    symbolValues.push_back(idx);
+  }
+  SmallVector<Value> operands(dims.begin(), dims.end());
+  llvm::append_range(operands, symbolValues);
+  std::optional<SmallVector<Value, 8>> result =
+      affine::expandAffineMap(b, loc, map.getAffineMap(), operands);
+  if (!result)
+    return emitError(loc, "loop emitter: cannot expand an indexing map");
+  return SmallVector<Value>(result->begin(), result->end());
+}
+
+FailureOr<SmallVector<Value>>
+ElementGenerator::emitDataMovement(Operation *op, ValueRange index) {
+  InstructionIndexing indexing = computeOutputToInputIndexing(op);
+  auto operands = getDataOperands(op);
+  // The operand (with its map) each element comes from, tried in order;
+  // the last one without constraints is the fallback.
+  struct Source {
+    Value operand;
+    const IndexingMap *map;
+  };
+  SmallVector<Source> sources;
+  for (auto [i, operand] : llvm::enumerate(operands)) {
+    const OperandIndexing &oi = indexing.indexing[i];
+    if (oi.isUnknown() || oi.maps.size() != 1)
+      return op->emitError("loop emitter: no single indexing map for "
+                           "operand ")
+             << i << " of `" << getOpcode(op) << "`";
+    if (oi.maps.front().getNumRangeVars() != 0)
+      return op->emitError("loop emitter: `")
+             << getOpcode(op) << "` reads a range of its operand";
+    // Offsets of a dynamic-slice are read through runtime variables.
+    if (isa<DynamicSliceOp>(op) && i > 0)
+      continue;
+    sources.push_back({operand, &oi.maps.front()});
+  }
+  Type scalar = getScalarType(getElementTypeOrSelf(op->getResult(0)));
+  // Emits source k onwards: source k where its constraints hold, else the
+  // next one.
+  std::function<FailureOr<Value>(unsigned)> emitFrom =
+      [&](unsigned k) -> FailureOr<Value> {
+    const Source &s = sources[k];
+    auto at = [&]() -> FailureOr<Value> {
+      FailureOr<SmallVector<Value>> idx = applyMap(*s.map, index, {});
+      if (failed(idx))
+        return failure();
+      return emitOne(s.operand, *idx);
+    };
+    // The last source needs no test: the others' constraints failed (a
+    // concatenate's last operand, a pad's padding value).
+    if (k + 1 == sources.size())
+      return at();
+    Value holds = constraintsHold(
+        *s.map, index, {},
+        cast<RankedTensorType>(op->getResult(0).getType()).getShape());
+    if (!holds)
+      return at();
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{scalar}, holds,
+                                  /*withElseRegion=*/true);
+    bool ok = true;
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      FailureOr<Value> v = inScope(at);
+      if (failed(v))
+        ok = false;
+      else
+        scf::YieldOp::create(b, loc, *v);
+      b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+      FailureOr<Value> e = inScope([&] { return emitFrom(k + 1); });
+      if (failed(e))
+        ok = false;
+      else
+        scf::YieldOp::create(b, loc, *e);
+    }
+    if (!ok)
+      return failure();
+    return ifOp.getResult(0);
+  };
+  FailureOr<Value> r = emitFrom(0);
+  if (failed(r))
+    return failure();
+  return SmallVector<Value>{*r};
+}
+
+FailureOr<SmallVector<Value>>
+ElementGenerator::emitDynamicUpdateSlice(DynamicUpdateSliceOp op,
+                                         ValueRange index) {
+  InstructionIndexing indexing = computeOutputToInputIndexing(op);
+  const OperandIndexing &operandIndexing = indexing.indexing[0];
+  const OperandIndexing &updateIndexing = indexing.indexing[1];
+  if (operandIndexing.isUnknown() || operandIndexing.maps.size() != 1 ||
+      updateIndexing.isUnknown() || updateIndexing.maps.size() != 1)
+    return op->emitError("loop emitter: dynamic-update-slice without "
+                         "indexing maps");
+  // The update's index: the output index less the clamped offsets (the
+  // update map's runtime variables).
+  FailureOr<SmallVector<Value>> at =
+      applyMap(updateIndexing.maps.front(), index, {});
+  if (failed(at))
+    return failure();
+  auto updateType = cast<RankedTensorType>(op.getUpdate().getType());
+  auto outType = cast<RankedTensorType>(op.getType());
+  // Inside the window: 0 <= at[d] < update size, in every dimension the
+  // update does not fill (where it does, the offset is clamped to 0).
+  Value inside;
+  for (auto [d, i] : llvm::enumerate(*at)) {
+    if (updateType.getDimSize(d) == outType.getDimSize(d))
+      continue;
+    Value lo = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, i,
+                                     indexConst(0));
+    Value hi = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i,
+                                     indexConst(updateType.getDimSize(d)));
+    Value both = arith::AndIOp::create(b, loc, lo, hi);
+    inside =
+        inside ? arith::AndIOp::create(b, loc, inside, both).getResult() : both;
+  }
+  if (!inside)
+    return emit(op.getUpdate(), *at);
+  Type scalar = getScalarType(outType.getElementType());
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{scalar}, inside,
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  FailureOr<Value> update =
+      inScope([&] { return emitOne(op.getUpdate(), *at); });
+  if (failed(update))
+    return failure();
+  scf::YieldOp::create(b, loc, *update);
+  b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+  FailureOr<Value> operand =
+      inScope([&] { return emitOne(op.getOperand(), index); });
+  if (failed(operand))
+    return failure();
+  scf::YieldOp::create(b, loc, *operand);
+  return SmallVector<Value>{ifOp.getResult(0)};
+}
+
+FailureOr<SmallVector<Value>>
+ElementGenerator::emitBitcastConvert(BitcastConvertOp op, ValueRange index) {
+  Value in = getDataOperands(op)[0];
+  auto inType = cast<RankedTensorType>(in.getType());
+  auto outType = cast<RankedTensorType>(op.getType());
+  if (inType.getShape() == outType.getShape()) {
+    FailureOr<Value> x = emitOne(in, index);
+    if (failed(x))
+      return failure();
+    return emitScalarOp(b, loc, op, {*x});
+  }
+  // Between widths (HLO): the wider element's bits are the narrower
+  // elements along the narrow side's extra minor dimension, element 0 in
+  // the low bits.
+  Type from = getScalarType(inType.getElementType());
+  Type to = getScalarType(outType.getElementType());
+  if (!from.isIntOrFloat() || !to.isIntOrFloat() || from.isInteger(1) ||
+      to.isInteger(1))
+    return op->emitError("loop emitter: bitcast-convert between widths of ")
+           << from << " and " << to;
+  unsigned w1 = from.getIntOrFloatBitWidth(), w2 = to.getIntOrFloatBitWidth();
+  Type int1 = b.getIntegerType(w1), int2 = b.getIntegerType(w2);
+  auto bits = [&](Value v, Type intType) -> Value {
+    return isa<FloatType>(v.getType())
+               ? arith::BitcastOp::create(b, loc, intType, v).getResult()
+               : v;
+  };
+  Value result;
+  if (w1 > w2) {
+    FailureOr<Value> x = emitOne(in, index.drop_back());
+    if (failed(x))
+      return failure();
+    Value shift = arith::MulIOp::create(
+        b, loc, arith::IndexCastUIOp::create(b, loc, int1, index.back()),
+        arith::ConstantIntOp::create(b, loc, int1, w2));
+    result = arith::TruncIOp::create(
+        b, loc, int2, arith::ShRUIOp::create(b, loc, bits(*x, int1), shift));
+  } else {
+    result = arith::ConstantIntOp::create(b, loc, int2, 0);
+    SmallVector<Value> at(index.begin(), index.end());
+    at.push_back(nullptr);
+    for (unsigned j = 0; j < w2 / w1; ++j) {
+      at.back() = indexConst(j);
+      FailureOr<Value> x = emitOne(in, at);
+      if (failed(x))
+        return failure();
+      Value part = arith::ExtUIOp::create(b, loc, int2, bits(*x, int1));
+      if (j)
+        part = arith::ShLIOp::create(
+            b, loc, part, arith::ConstantIntOp::create(b, loc, int2, j * w1));
+      result = arith::OrIOp::create(b, loc, result, part);
+    }
+  }
+  if (isa<FloatType>(to))
+    result = arith::BitcastOp::create(b, loc, to, result);
+  return SmallVector<Value>{result};
+}
+
+FailureOr<SmallVector<Value>> ElementGenerator::emitGather(GatherOp op,
+                                                           ValueRange index) {
+  // HLO gather: the output's batch dimensions (those not in offset_dims)
+  // pick a start index vector from the indices; its components, clamped so
+  // that the slice stays inside the operand, start the slice in the
+  // operand dimensions start_index_map names; operand batching dimensions
+  // take the matching indices dimension; the offset dimensions walk the
+  // slice's dimensions that are neither collapsed nor batching.
+  Value operand = op.getOperand(), indices = op.getStartIndices();
+  auto operandType = cast<RankedTensorType>(operand.getType());
+  auto indicesType = cast<RankedTensorType>(indices.getType());
+  int64_t rank = cast<RankedTensorType>(op.getType()).getRank();
+  int64_t ivd = op.getIndexVectorDim();
+  ArrayRef<int64_t> offsetDims = op.getOffsetDims();
+  ArrayRef<int64_t> operandBatching, indicesBatching;
+  if (auto dims = op.getOperandBatchingDims())
+    operandBatching = *dims;
+  if (auto dims = op.getStartIndicesBatchingDims())
+    indicesBatching = *dims;
+  // The position in the indices of this output element's index vector.
+  SmallVector<Value> pos;
+  {
+    unsigned k = 0;
+    SmallVector<int64_t> batchDims;
+    for (int64_t d = 0; d < rank; ++d)
+      if (!llvm::is_contained(offsetDims, d))
+        batchDims.push_back(d);
+    for (int64_t d = 0; d < indicesType.getRank(); ++d)
+      pos.push_back(d == ivd ? indexConst(0) : index[batchDims[k++]]);
+  }
+  SmallVector<Value> start(operandType.getRank(), indexConst(0));
+  Type indexElement = indicesType.getElementType();
+  for (auto [k, d] : llvm::enumerate(op.getStartIndexMap())) {
+    if (ivd < indicesType.getRank())
+      pos[ivd] = indexConst(k);
+    FailureOr<Value> raw = emitOne(indices, pos);
+    if (failed(raw))
+      return failure();
+    Value i =
+        indexElement.isUnsignedInteger()
+            ? Value(
+                  arith::IndexCastUIOp::create(b, loc, b.getIndexType(), *raw))
+            : Value(arith::IndexCastOp::create(b, loc, b.getIndexType(), *raw));
+    int64_t hi = operandType.getDimSize(d) - op.getSliceSizes()[d];
+    i = arith::MaxSIOp::create(b, loc, i, indexConst(0));
+    start[d] = arith::MinSIOp::create(b, loc, i, indexConst(hi));
+  }
+  for (auto [ob, ib] : llvm::zip(operandBatching, indicesBatching))
+    start[ob] = pos[ib];
+  unsigned k = 0;
+  for (int64_t d = 0; d < operandType.getRank(); ++d) {
+    if (llvm::is_contained(op.getCollapsedSliceDims(), d) ||
+        llvm::is_contained(operandBatching, d))
+      continue;
+    if (k >= offsetDims.size())
+      return op->emitError("loop emitter: gather dimensions do not fit");
+    start[d] = arith::AddIOp::create(b, loc, start[d], index[offsetDims[k++]]);
+  }
+  return emit(operand, start);
+}
+
+FailureOr<SmallVector<Value>>
+ElementGenerator::emitReduce(Operation *op, FlatSymbolRefAttr toApply,
+                             ValueRange index) {
+  auto reducer = symbols.lookup<ComputationOp>(toApply.getAttr());
+  if (!reducer)
+    return op->emitError("loop emitter: reducer not found");
+  auto operands = getDataOperands(op);
+  unsigned n = operands.size() / 2;
+  InstructionIndexing indexing = computeOutputToInputIndexing(op);
+  const OperandIndexing &first = indexing.indexing[0];
+  if (first.isUnknown() || first.maps.size() != 1)
+    return op->emitError("loop emitter: reduce without an indexing map");
+  const IndexingMap &map = first.maps.front();
+  SmallVector<Value> inits;
+  for (unsigned i = 0; i < n; ++i) {
+    FailureOr<Value> init = emitOne(operands[n + i], {});
+    if (failed(init))
+      return failure();
+    inits.push_back(*init);
+  }
+  // One loop per range variable (reduced dimension), innermost last.
+  std::function<FailureOr<SmallVector<Value>>(unsigned, SmallVector<Value> &,
+                                              ValueRange)>
+      loop = [&](unsigned r, SmallVector<Value> &ranges,
+                 ValueRange accs) -> FailureOr<SmallVector<Value>> {
+    if (r == map.getNumRangeVars()) {
+      FailureOr<SmallVector<Value>> idx = applyMap(map, index, ranges);
+      if (failed(idx))
+        return failure();
+      auto fold = [&]() -> FailureOr<SmallVector<Value>> {
+        SmallVector<Value> args(accs.begin(), accs.end());
+        for (unsigned i = 0; i < n; ++i) {
+          FailureOr<Value> x = emitOne(operands[i], *idx);
+          if (failed(x))
+            return failure();
+          args.push_back(*x);
+        }
+        return emitScalarComputation(b, loc, reducer.getBody(), args);
+      };
+      // A reduce-window's padding (the map's constraints) is skipped, as
+      // XLA's kernels skip it: with the init value an identity that is
+      // HLO's padding with the init value.
+      Type result = op->getResult(0).getType();
+      if (auto tuple = dyn_cast<TupleType>(result))
+        result = tuple.getType(0);
+      Value holds = constraintsHold(map, index, ranges,
+                                    cast<RankedTensorType>(result).getShape());
+      if (!holds)
+        return fold();
+      auto ifOp = scf::IfOp::create(b, loc, accs.getTypes(), holds,
+                                    /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+      scf::YieldOp::create(b, loc, accs);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      FailureOr<SmallVector<Value>> folded = inScope(fold);
+      if (failed(folded))
+        return failure();
+      scf::YieldOp::create(b, loc, *folded);
+      return SmallVector<Value>(ifOp.getResults());
+    }
+    const Interval &bound = map.getRangeVarBound(r);
+    auto forOp =
+        scf::ForOp::create(b, loc, indexConst(bound.lower),
+                           indexConst(bound.upper + 1), indexConst(1), accs);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(forOp.getBody());
+    ranges.push_back(forOp.getInductionVar());
+    FailureOr<SmallVector<Value>> next =
+        inScope([&] { return loop(r + 1, ranges, forOp.getRegionIterArgs()); });
+    ranges.pop_back();
+    if (failed(next))
+      return failure();
+    scf::YieldOp::create(b, loc, *next);
+    return SmallVector<Value>(forOp.getResults());
+  };
+  SmallVector<Value> ranges;
+  return loop(0, ranges, inits);
+}
