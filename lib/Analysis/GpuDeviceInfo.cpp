@@ -641,11 +641,18 @@ struct GpuDeviceCLOptions {
                      "h100 (default), h200, a100, or a GpuTargetConfigProto "
                      "text file (docs/gpu-cost-model.md)"),
       llvm::cl::value_desc("h100|h200|a100|FILE"), llvm::cl::init("h100")};
+  llvm::cl::opt<std::string> chip{
+      "hlo-gpu-chip",
+      llvm::cl::desc("The GPU architecture kernels are compiled for (sm_80, "
+                     "sm_90, sm_90a, sm_100, ...; default: the compute "
+                     "capability of --hlo-gpu-device)"),
+      llvm::cl::value_desc("sm_NN[a]"), llvm::cl::init("")};
 };
 } // namespace
 
 static llvm::ManagedStatic<GpuDeviceCLOptions> clOptions;
 static std::unique_ptr<GpuDeviceInfo> selectedDevice;
+static std::string selectedChip;
 
 void mlir::hlo::registerGpuDeviceCLOptions() { *clOptions; }
 
@@ -654,9 +661,30 @@ llvm::Error mlir::hlo::loadGpuDeviceFromCLOptions() {
                                                : std::string("h100");
   Expected<GpuDeviceInfo> device = GpuDeviceInfo::get(name);
   if (!device)
-    return device.takeError();
+    return llvm::createStringError("--hlo-gpu-device: " +
+                                   toString(device.takeError()));
   selectedDevice = std::make_unique<GpuDeviceInfo>(std::move(*device));
+  selectedChip.clear();
+  if (clOptions.isConstructed() && !clOptions->chip.empty()) {
+    StringRef chip = clOptions->chip.getValue();
+    StringRef digits = chip;
+    bool prefixed = digits.consume_front("sm_");
+    digits.consume_back("a");
+    if (!prefixed || digits.empty() || !llvm::all_of(digits, llvm::isDigit))
+      return llvm::createStringError(
+          "--hlo-gpu-chip: `" + chip.str() +
+          "` is not a GPU architecture (sm_80, sm_90, sm_90a, sm_100, ...)");
+    selectedChip = chip.str();
+  }
   return llvm::Error::success();
+}
+
+std::string mlir::hlo::getSelectedGpuChip() {
+  if (!selectedChip.empty())
+    return selectedChip;
+  const GpuDeviceInfo &device = getSelectedGpuDevice();
+  return "sm_" + std::to_string(device.computeCapabilityMajor) +
+         std::to_string(device.computeCapabilityMinor);
 }
 
 const GpuDeviceInfo &mlir::hlo::getSelectedGpuDevice() {

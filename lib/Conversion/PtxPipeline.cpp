@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Hlo/Conversion/PtxPipeline.h"
+
+#include "Hlo/Analysis/GpuDeviceInfo.h"
 #include "Hlo/Conversion/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -74,7 +76,8 @@ void mlir::hlo::buildHloToPtxPipeline(OpPassManager &pm,
   pm.addPass(createHloToGpu(emit));
   pm.addPass(createCanonicalizerPass());
   GpuNVVMAttachTargetOptions target;
-  target.chip = options.chip;
+  target.chip =
+      options.chip.empty() ? getSelectedGpuChip() : options.chip.getValue();
   target.optLevel = 3;
   pm.addPass(createGpuNVVMAttachTarget(target));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();

@@ -396,7 +396,7 @@ int main(int argc, char **argv) {
     }
   const MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
   if (Error err = hlo::loadGpuDeviceFromCLOptions()) {
-    errs() << "hlo-opt: --hlo-gpu-device: " << toString(std::move(err)) << "\n";
+    errs() << "hlo-opt: " << toString(std::move(err)) << "\n";
     return 1;
   }
   hlo::setSelectedMemoryLimit(memoryLimit);

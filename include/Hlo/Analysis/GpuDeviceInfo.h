@@ -109,8 +109,9 @@ struct GpuDeviceInfo {
 /// F64 12, BF16 16, F8E5M2 19, F8E4M3FN 20, ...), or -1.
 int getXlaPrimitiveType(Type elementType);
 
-/// `--hlo-gpu-device=h100|h200|a100|FILE`: registers the option (call before
-/// parsing the command line, like MLIR's register*CLOptions).
+/// `--hlo-gpu-device=h100|h200|a100|FILE` and `--hlo-gpu-chip=sm_NN[a]`:
+/// registers the options (call before parsing the command line, like MLIR's
+/// register*CLOptions).
 void registerGpuDeviceCLOptions();
 
 /// Loads the device the option names (h100 when the option is not given or
@@ -121,6 +122,10 @@ llvm::Error loadGpuDeviceFromCLOptions();
 /// The device GPU passes and the cost model use: the one loaded from the
 /// command line, else the built-in h100.
 const GpuDeviceInfo &getSelectedGpuDevice();
+
+/// The GPU architecture kernels are compiled for (`sm_90`): the one
+/// `--hlo-gpu-chip` names, else the selected device's compute capability.
+std::string getSelectedGpuChip();
 
 /// The memory limit in bytes hlo-opt's `--hlo-memory-limit` sets for the
 /// passes bounded by device memory (hlo-rematerialization), or -1 when not

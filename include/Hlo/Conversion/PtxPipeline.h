@@ -20,10 +20,12 @@ class OpPassManager;
 namespace hlo {
 
 struct HloToPtxOptions : public PassPipelineOptions<HloToPtxOptions> {
-  Option<std::string> chip{*this, "chip",
-                           llvm::cl::desc("The GPU architecture (sm_80, "
-                                          "sm_90, sm_90a, sm_100)"),
-                           llvm::cl::init("sm_90")};
+  Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("The GPU architecture (sm_80, sm_90, sm_90a, sm_100; "
+                     "default: --hlo-gpu-chip, else the compute capability "
+                     "of --hlo-gpu-device: sm_90 for the H100)"),
+      llvm::cl::init("")};
   Option<int64_t> threadsPerBlock{
       *this, "threads-per-block",
       llvm::cl::desc("Threads per block of loop kernels"), llvm::cl::init(128)};
