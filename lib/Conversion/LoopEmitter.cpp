@@ -67,13 +67,27 @@ mlir::hlo::emitLoopKernel(Operation *op, gpu::GPUModuleOp module,
   // may write the buffer of an operand (in place), so LLVM would not move
   // the next element's loads above it and merge them.
   SmallVector<std::tuple<Value, Value, unsigned>> stores; // value, at, out
+  // When the output's minor dimension holds whole groups of `unroll`
+  // elements, a thread's elements differ only there: their indices are the
+  // first one's plus u in that dimension, so that reads through
+  // broadcasts, slices and reshapes stay visibly consecutive (vector loads).
+  int64_t minor = shape.getRank() ? getMinorToMajor(shape).front() : 0;
+  bool sameRow = shape.getRank() && shape.getDimSize(minor) % unroll == 0;
+  SmallVector<Value> firstIndex;
   for (int64_t u = 0; u < unroll; ++u) {
     Value linear =
         u ? arith::AddIOp::create(b, loc, first, constant(u)).getResult()
           : first;
     // The element's logical index: the linear index split in the first
     // output's physical order.
-    SmallVector<Value> index = emitLogicalIndex(b, loc, linear, shape);
+    SmallVector<Value> index;
+    if (u && sameRow) {
+      index = firstIndex;
+      index[minor] = arith::AddIOp::create(b, loc, index[minor], constant(u));
+    } else {
+      index = emitLogicalIndex(b, loc, linear, shape);
+      firstIndex = index;
+    }
     gen.setRoot(index, linear, shape);
     for (auto [k, r] : llvm::enumerate(roots)) {
       if (outputTypes[k].getShape() != shape.getShape())
