@@ -113,6 +113,19 @@ runFusionOnHost(ModuleOp module, ArrayRef<runtime::Literal> args,
   return results;
 }
 
+/// The outputs of a fusion's interpreter result: a tuple's elements, or
+/// the array itself (in the order runFusionOnHost returns them).
+inline std::vector<const runtime::Literal *>
+getOutputArrays(const runtime::Literal &result) {
+  std::vector<const runtime::Literal *> arrays;
+  if (result.isTuple())
+    for (const runtime::Literal &l : result.getElements())
+      arrays.push_back(&l);
+  else
+    arrays.push_back(&result);
+  return arrays;
+}
+
 /// Whether `got` equals `want`: integers exactly, floats within
 /// `atol + rtol * |want|` (NaN equals NaN, infinities themselves).
 inline bool closeEnough(const runtime::Literal &got,

@@ -441,12 +441,7 @@ TEST(LoopEmitterTest, RandomFusionsMatchTheInterpreter) {
     FailureOr<std::vector<Literal>> got =
         runFusionOnHost(*module, *args, "fusion", error);
     ASSERT_TRUE(succeeded(got)) << error << "\n" << text;
-    std::vector<const Literal *> want;
-    if (expected->isTuple())
-      for (const Literal &l : expected->getElements())
-        want.push_back(&l);
-    else
-      want.push_back(&*expected);
+    std::vector<const Literal *> want = getOutputArrays(*expected);
     ASSERT_EQ(got->size(), want.size());
     for (size_t k = 0; k < want.size(); ++k) {
       std::string why;

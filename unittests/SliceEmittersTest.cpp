@@ -102,12 +102,7 @@ void runCase(MLIRContext &ctx, const std::string &text, EmitterKind want,
   FailureOr<std::vector<Literal>> got =
       runFusionOnHost(*module, *args, "f", error);
   ASSERT_TRUE(succeeded(got)) << error << "\n" << text;
-  std::vector<const Literal *> wanted;
-  if (expected->isTuple())
-    for (const Literal &l : expected->getElements())
-      wanted.push_back(&l);
-  else
-    wanted.push_back(&*expected);
+  std::vector<const Literal *> wanted = getOutputArrays(*expected);
   ASSERT_EQ(got->size(), wanted.size());
   for (size_t k = 0; k < wanted.size(); ++k) {
     double tol = wanted[k]->getElementType().isF16() ? 2e-3 : 1e-5;
