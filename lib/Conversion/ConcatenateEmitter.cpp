@@ -20,6 +20,21 @@
 using namespace mlir;
 using namespace mlir::hlo;
 
+ConcatenateOp mlir::hlo::getConcatenateHero(Value root) {
+  Operation *op = root.getDefiningOp();
+  // Elementwise unary ops between the concatenate and the root (XLA's
+  // intermediate instructions; a copy only when it keeps the layout).
+  while (op && !isa<ConcatenateOp>(op)) {
+    if (!indexing::isElementwise(op) || isa<TupleOp>(op) ||
+        getDataOperands(op).size() != 1 ||
+        (isa<CopyOp>(op) &&
+         op->getResult(0).getType() != getDataOperands(op)[0].getType()))
+      return nullptr;
+    op = getDataOperands(op)[0].getDefiningOp();
+  }
+  return dyn_cast_or_null<ConcatenateOp>(op);
+}
+
 FailureOr<gpu::GPUFuncOp>
 mlir::hlo::emitConcatenateKernel(Operation *op, gpu::GPUModuleOp module,
                                  StringRef name, SymbolTable &symbols,

@@ -53,8 +53,7 @@ FailureOr<SmallVector<Value>> ElementGenerator::generate(Value v,
                                                          ValueRange index) {
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     auto type = cast<RankedTensorType>(v.getType());
-    if (rootLinear && type.getShape() == rootType.getShape() &&
-        getMinorToMajor(type) == getMinorToMajor(rootType) &&
+    if (rootLinear && sameShapeAndLayout(type, rootType) &&
         llvm::equal(index, rootIndex)) {
       Value load = memref::LoadOp::create(b, loc, params[arg.getArgNumber()],
                                           ValueRange{rootLinear});

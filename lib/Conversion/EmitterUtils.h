@@ -152,6 +152,12 @@ Value emitPhysicalOffset(OpBuilder &b, Location loc, ValueRange index,
 SmallVector<Value> emitLogicalIndex(OpBuilder &b, Location loc, Value linear,
                                     RankedTensorType type);
 
+/// Whether `t` is an array of static shape.
+inline bool isStaticArray(Type t) {
+  auto ranked = dyn_cast<RankedTensorType>(t);
+  return ranked && ranked.hasStaticShape();
+}
+
 /// Whether `a` and `b` have one shape and layout (element types aside).
 inline bool sameShapeAndLayout(RankedTensorType a, RankedTensorType b) {
   return a.getShape() == b.getShape() &&

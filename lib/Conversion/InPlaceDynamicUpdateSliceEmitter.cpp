@@ -16,6 +16,119 @@
 using namespace mlir;
 using namespace mlir::hlo;
 
+namespace {
+
+/// Whether `bitcast` only renames its operand's bytes: one element type and
+/// no tiled layout (an element keeps its physical offset).
+bool isPlainBitcast(BitcastOp bitcast) {
+  auto in = dyn_cast<RankedTensorType>(bitcast.getOperand().getType());
+  auto out = dyn_cast<RankedTensorType>(bitcast.getType());
+  auto untiled = [](RankedTensorType t) {
+    auto layout = dyn_cast_or_null<LayoutAttr>(t.getEncoding());
+    return !layout || layout.getTiles().empty();
+  };
+  return in && out && in.hasStaticShape() && out.hasStaticShape() &&
+         in.getElementType() == out.getElementType() && untiled(in) &&
+         untiled(out);
+}
+
+} // namespace
+
+LogicalResult mlir::hlo::getInPlaceDynamicUpdateSlices(
+    ArrayRef<Value> roots, SmallVectorImpl<DynamicUpdateSliceOp> &updates,
+    std::string &reason) {
+  // Each output a dynamic-update-slice, or a bitcast of one (XLA's output
+  // defining dynamic-update-slices), each on the only path to the root.
+  for (Value r : roots) {
+    Value v = r;
+    while (auto bitcast = v.getDefiningOp<BitcastOp>()) {
+      if (!isPlainBitcast(bitcast)) {
+        reason = "an output is a bitcast that moves elements";
+        return failure();
+      }
+      v = bitcast.getOperand();
+      if (!v.hasOneUse()) {
+        reason = "a dynamic-update-slice has users besides the root";
+        return failure();
+      }
+    }
+    auto dus = v.getDefiningOp<DynamicUpdateSliceOp>();
+    if (!dus) {
+      reason = "an output is not a dynamic-update-slice";
+      return failure();
+    }
+    // Its only user is the root (a tuple's element).
+    if (!r.hasOneUse() ||
+        !(isa<ReturnOp>(*r.user_begin()) ||
+          (isa<TupleOp>(*r.user_begin()) &&
+           llvm::all_of(r.user_begin()->getUsers(),
+                        [](Operation *u) { return isa<ReturnOp>(u); })))) {
+      reason = "a dynamic-update-slice has users besides the root";
+      return failure();
+    }
+    updates.push_back(dus);
+  }
+  auto updateType =
+      cast<RankedTensorType>(updates.front().getUpdate().getType());
+  for (DynamicUpdateSliceOp dus : updates) {
+    // The updated operand: a parameter, or a bitcast of one.
+    Value operand = dus.getOperand();
+    if (auto bitcast = operand.getDefiningOp<BitcastOp>())
+      if (isPlainBitcast(bitcast))
+        operand = bitcast.getOperand();
+    auto param = dyn_cast<BlockArgument>(operand);
+    if (!param) {
+      reason = "a dynamic-update-slice's operand is not a parameter";
+      return failure();
+    }
+    // The output aliases the parameter: same type and layout (or a bitcast
+    // of it, same elements in the same physical order).
+    if (dus.getType() != dus.getOperand().getType() ||
+        !isStaticArray(dus.getType())) {
+      reason = "a dynamic-update-slice's output differs from its operand in "
+               "type or layout";
+      return failure();
+    }
+    if (!isStaticArray(dus.getUpdate().getType()) ||
+        cast<RankedTensorType>(dus.getUpdate().getType()).getShape() !=
+            updateType.getShape()) {
+      reason = "the updates differ in shape";
+      return failure();
+    }
+    // The parameter is read only at the updated elements' own indices
+    // (elementwise, or a dynamic-slice at the same offsets), so that writing
+    // in place races with no read (XLA's condition).
+    SmallVector<Value> queue{param};
+    llvm::SmallPtrSet<Operation *, 8> visited{dus};
+    while (!queue.empty()) {
+      Value v = queue.pop_back_val();
+      for (Operation *user : v.getUsers()) {
+        if (user->hasTrait<OpTrait::IsTerminator>())
+          continue;
+        if (auto ds = dyn_cast<DynamicSliceOp>(user)) {
+          if (ds.getOperand() != dus.getOperand() ||
+              cast<RankedTensorType>(ds.getType()).getShape() !=
+                  updateType.getShape() ||
+              (updateType.getNumElements() != 1 &&
+               !llvm::equal(ds.getStartIndices(), dus.getStartIndices()))) {
+            reason = "the updated parameter is also read at other offsets";
+            return failure();
+          }
+        } else if (user != dus.getOperation() &&
+                   (isa<DynamicUpdateSliceOp>(user) ||
+                    (!indexing::isElementwise(user) &&
+                     !isa<BitcastOp, TupleOp>(user)))) {
+          reason = "the updated parameter is also read at other indices";
+          return failure();
+        }
+        if (visited.insert(user).second)
+          llvm::append_range(queue, user->getResults());
+      }
+    }
+  }
+  return success();
+}
+
 FailureOr<gpu::GPUFuncOp> mlir::hlo::emitInPlaceDynamicUpdateSliceKernel(
     Operation *op, gpu::GPUModuleOp module, StringRef name,
     SymbolTable &symbols, const KernelOptions &options) {

@@ -76,8 +76,7 @@ FailureOr<TransposeInfo> analyzeTranspose(FusionOp fusion, SymbolTable &symbols,
     }
     auto t = dyn_cast<RankedTensorType>(v.getType());
     if (indexing::isElementwise(def) && !isa<TupleOp>(def) && t && rootType &&
-        t.getShape() == rootType.getShape() &&
-        getMinorToMajor(t) == getMinorToMajor(rootType))
+        sameShapeAndLayout(t, rootType))
       llvm::append_range(work, getDataOperands(def));
   }
   if (!info.hero) {
