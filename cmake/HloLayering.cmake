@@ -21,8 +21,10 @@ include_guard(GLOBAL)
 set(HLO_LIBRARY_LAYERS
   # Support: data structures below the dialect (the IndexingMap).
   "MLIRHloIndexingMap"
-  # The dialect.
+  # The dialects: HLO, and the compiled program's thunks (which know no
+  # HLO: the runtimes read them alone).
   "MLIRHlo            MLIRHloIndexingMap"
+  "MLIRThunk"
   # Above the dialect, independent of each other.
   "MLIRHloTranslate   MLIRHlo"
   "MLIRHloAnalysis    MLIRHlo MLIRHloIndexingMap"

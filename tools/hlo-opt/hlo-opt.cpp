@@ -20,6 +20,7 @@
 #include "Hlo/Conversion/PtxPipeline.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Dialect/Hlo/HloSyntax.h"
+#include "Hlo/Dialect/Thunk/ThunkDialect.h"
 #include "Hlo/Runtime/SemanticsCheck.h"
 #include "Hlo/Transforms/Passes.h"
 #include "Hlo/Translate/HloText.h"
@@ -373,7 +374,7 @@ int main(int argc, char **argv) {
   hlo::runtime::registerSemanticsCheckTestPasses();
   hlo::registerGpuDeviceCLOptions();
   DialectRegistry registry;
-  registry.insert<hlo::HloDialect, func::FuncDialect>();
+  registry.insert<hlo::HloDialect, thunk::ThunkDialect, func::FuncDialect>();
   // What the conversions produce (kernels, host functions), so that their
   // output reads back in.
   registry.insert<arith::ArithDialect, complex::ComplexDialect, gpu::GPUDialect,

@@ -1,0 +1,106 @@
+//===- ThunkBase.td - thunk dialect definition --------------*- tablegen -*-===//
+//
+// The `thunk` dialect models a compiled HLO program as its runtime executes
+// it: allocations of device memory, slices of them, and a sequence of thunks
+// (kernel launches, library calls, copies, control flow) that read and write
+// slices.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HLO_DIALECT_THUNK_THUNKBASE_TD
+#define HLO_DIALECT_THUNK_THUNKBASE_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+def Thunk_Dialect : Dialect {
+  let name = "thunk";
+  let cppNamespace = "::mlir::thunk";
+  let summary = "a compiled HLO program as a sequence of thunks over buffer "
+                "slices";
+  let description = [{
+    The compiler's model of the runtime, the counterpart of XLA's GPU thunk
+    sequence. A thunk program is a `builtin.module` holding
+    `thunk.allocation`s (the buffer assignment's allocations: entry
+    parameters, constants with their data, outputs, the temporary buffer), a
+    `gpu.module` of the kernels the thunks launch (with their PTX attached
+    once compiled) and one `thunk.program` whose body runs in order. Values
+    are `thunk.slice`s: typed memref views of a byte range of an allocation.
+    Nothing in a thunk program refers to HLO: the host and CUDA runtimes
+    read this dialect, the upstream `gpu` dialect and builtin attributes
+    only.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let extraClassDeclaration = [{
+    void registerAttributes();
+  }];
+}
+
+class Thunk_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Thunk_Dialect, mnemonic, traits>;
+
+class Thunk_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<Thunk_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+class Thunk_Enum<string name, string summary, list<I32EnumAttrCase> cases>
+    : I32EnumAttr<name, summary, cases> {
+  let cppNamespace = "::mlir::thunk";
+  let genSpecializedAttr = 0;
+}
+
+def Thunk_AllocationKind : Thunk_Enum<"AllocationKind", "allocation kind", [
+  I32EnumAttrCase<"Parameter", 0, "parameter">,
+  I32EnumAttrCase<"Constant", 1, "constant">,
+  I32EnumAttrCase<"Output", 2, "output">,
+  I32EnumAttrCase<"Temp", 3, "temp">]>;
+def Thunk_AllocationKindAttr
+    : EnumAttr<Thunk_Dialect, Thunk_AllocationKind, "allocation_kind">;
+
+def Thunk_MatrixOrder : Thunk_Enum<"MatrixOrder", "matrix order", [
+  I32EnumAttrCase<"RowMajor", 0, "row_major">,
+  I32EnumAttrCase<"ColumnMajor", 1, "column_major">]>;
+
+def Thunk_GemmEpilogue : Thunk_Enum<"GemmEpilogue", "GEMM epilogue", [
+  I32EnumAttrCase<"Default", 0, "default">,
+  I32EnumAttrCase<"Relu", 1, "relu">,
+  I32EnumAttrCase<"Bias", 2, "bias">,
+  I32EnumAttrCase<"BiasRelu", 3, "bias_relu">,
+  I32EnumAttrCase<"Gelu", 4, "gelu">,
+  I32EnumAttrCase<"BiasGelu", 5, "bias_gelu">]>;
+def Thunk_GemmEpilogueAttr
+    : EnumAttr<Thunk_Dialect, Thunk_GemmEpilogue, "epilogue">;
+
+def Thunk_MatrixLayoutAttr : Thunk_Attr<"MatrixLayout", "matrix"> {
+  let summary = "a batch of matrices in a slice, as cuBLASLt describes one";
+  let description = [{
+    `batch` matrices of `rows` x `cols` elements stored in `order`:
+    element (b, r, c) is at `b * batch_stride + r * leading_dim + c`
+    (row major) or `b * batch_stride + c * leading_dim + r` (column major),
+    counted in elements from the slice's start. The leading dimension is at
+    least the minor extent; `batch_stride` is 0 for a matrix shared by every
+    batch.
+
+    ```
+    #thunk.matrix<row_major, rows = 8, cols = 32, leading_dim = 32>
+    #thunk.matrix<column_major, rows = 64, cols = 16, leading_dim = 64, batch = 4, batch_stride = 1024>
+    ```
+  }];
+  let parameters = (ins EnumParameter<Thunk_MatrixOrder>:$order,
+    "int64_t":$rows, "int64_t":$cols, "int64_t":$leading_dim,
+    DefaultValuedParameter<"int64_t", "1">:$batch,
+    DefaultValuedParameter<"int64_t", "0">:$batch_stride);
+  let assemblyFormat = "`<` $order `,` struct($rows, $cols, $leading_dim, "
+                       "$batch, $batch_stride) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The number of elements the slice must hold at least.
+    int64_t getExtent() const;
+    /// The offset in elements of element (b, r, c).
+    int64_t getOffset(int64_t b, int64_t r, int64_t c) const;
+  }];
+}
+
+#endif // HLO_DIALECT_THUNK_THUNKBASE_TD

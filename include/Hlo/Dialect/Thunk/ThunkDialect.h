@@ -1,0 +1,38 @@
+//===- ThunkDialect.h - thunk dialect ---------------------------*- C++ -*-===//
+//
+// The thunk dialect: a compiled HLO program as allocations, slices and
+// thunks (ThunkBase.td, docs/thunk.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HLO_DIALECT_THUNK_THUNKDIALECT_H
+#define HLO_DIALECT_THUNK_THUNKDIALECT_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/RegionKindInterface.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "Hlo/Dialect/Thunk/ThunkOpsDialect.h.inc"
+#include "Hlo/Dialect/Thunk/ThunkEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "Hlo/Dialect/Thunk/ThunkAttrs.h.inc"
+
+#define GET_OP_CLASSES
+#include "Hlo/Dialect/Thunk/ThunkOps.h.inc"
+
+namespace mlir::thunk {
+/// The bytes one element of `type` takes in a slice: a whole number of
+/// bytes (an `i1` takes one, a complex number twice its part's).
+int64_t getElementStorageBytes(Type type);
+/// The bytes a static-shaped memref covers in a slice.
+int64_t getStorageBytes(MemRefType type);
+} // namespace mlir::thunk
+
+#endif // HLO_DIALECT_THUNK_THUNKDIALECT_H

@@ -1,0 +1,301 @@
+//===- ThunkOps.td - thunk dialect operations ---------------*- tablegen -*-===//
+//
+// Allocations, slices and the thunks of a compiled HLO program
+// (ThunkBase.td, docs/thunk.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HLO_DIALECT_THUNK_THUNKOPS_TD
+#define HLO_DIALECT_THUNK_THUNKOPS_TD
+
+include "Hlo/Dialect/Thunk/ThunkBase.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/IR/RegionKindInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+
+// A slice: a static-shaped memref over bytes of an allocation.
+def Thunk_Slice : StaticShapeMemRefOf<[AnyInteger, AnyFloat, AnyComplex]>;
+
+// The thunks a region of a program, a loop or a branch may hold.
+def Thunk_Sequence : Region<CPred<"::llvm::hasSingleElement($_self)">,
+                            "a sequence of thunks">;
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+def Thunk_AllocationOp : Thunk_Op<"allocation", [Symbol]> {
+  let summary = "one allocation of the buffer assignment";
+  let description = [{
+    `size` bytes of device memory aligned to `alignment` (XLA's
+    BufferAllocation). Kinds: `parameter` (the buffer of ENTRY parameter
+    `parameter`, at shape index `parameter_index` of it, owned by the
+    caller), `constant` (holds `value`, laid out as the runtime stores an
+    array: elements in the order given, each in its storage bytes),
+    `output` (holds the program's result, or part of it) and `temp`
+    (scratch, contents undefined on entry). `maybe_live_out` marks a
+    parameter allocation that an output aliases (the program writes it).
+
+    ```mlir
+    thunk.allocation @p0 parameter size = 1024 {parameter = 0 : i64}
+    thunk.allocation @c0 constant size = 16 {value = dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>}
+    thunk.allocation @tmp temp size = 4196672
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+    Thunk_AllocationKindAttr:$kind, I64Attr:$size,
+    DefaultValuedAttr<I64Attr, "256">:$alignment,
+    OptionalAttr<I64Attr>:$parameter,
+    OptionalAttr<DenseI64ArrayAttr>:$parameter_index,
+    UnitAttr:$maybe_live_out,
+    OptionalAttr<ElementsAttr>:$value);
+  let assemblyFormat = "$sym_name $kind `size` `=` $size attr-dict";
+  let hasVerifier = 1;
+}
+
+def Thunk_SliceOp : Thunk_Op<"slice", [Pure,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "a typed view of bytes of an allocation";
+  let description = [{
+    The bytes `[offset, offset + size)` of allocation `allocation` seen as
+    the result's memref, where `size` is the memref's element count times
+    its element's storage bytes (a whole number of bytes per element:
+    `i1` takes one). XLA's BufferAllocation::Slice with a type.
+
+    ```mlir
+    %0 = thunk.slice @tmp[4194304] : memref<512xf32>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$allocation, I64Attr:$offset);
+  let results = (outs Thunk_Slice:$result);
+  let assemblyFormat =
+      "$allocation `[` $offset `]` attr-dict `:` type($result)";
+  let extraClassDeclaration = [{
+    /// The bytes the slice covers.
+    int64_t getByteSize();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// The program and its control flow
+//===----------------------------------------------------------------------===//
+
+def Thunk_ProgramOp : Thunk_Op<"program", [Symbol, SingleBlock,
+    IsolatedFromAbove, RegionKindInterface]> {
+  let summary = "the thunks of a compiled HLO program, run in order";
+  let description = [{
+    The body of a compiled program: `thunk.slice`s and thunks, run in the
+    order of the block by one stream unless a thunk says otherwise, ended by
+    `thunk.return` of the slices holding the program's results. Every
+    allocation it uses is a symbol of the enclosing module.
+
+    ```mlir
+    thunk.program @main {
+      %a = thunk.slice @p0[0] : memref<256xf32>
+      %b = thunk.slice @out[0] : memref<256xf32>
+      thunk.copy %a, %b : memref<256xf32>, memref<256xf32>
+      thunk.return %b : memref<256xf32>
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
+  let extraClassDeclaration = [{
+    static ::mlir::RegionKind getRegionKind(unsigned) {
+      return ::mlir::RegionKind::SSACFG;
+    }
+  }];
+}
+
+def Thunk_ReturnOp : Thunk_Op<"return", [Terminator, Pure,
+    HasParent<"ProgramOp">]> {
+  let summary = "the slices holding a program's results";
+  let description = [{
+    Ends a `thunk.program`: its operands are the slices of the program's
+    results, one per array of the result (a tuple's elements in order).
+  }];
+  let arguments = (ins Variadic<Thunk_Slice>:$results);
+  let assemblyFormat = "attr-dict ($results^ `:` type($results))?";
+}
+
+def Thunk_WhileOp : Thunk_Op<"while", [SingleBlock, NoTerminator,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "a loop: condition thunks, a predicate, body thunks";
+  let description = [{
+    XLA's WhileThunk: runs the `condition` thunks, reads the predicate (one
+    byte, nonzero is true) from `predicate`, and while it is true runs the
+    `body` thunks and the condition again. `trip_count`, when known at
+    compile time, is the number of iterations (the runtime may then skip
+    reading the predicate).
+
+    ```mlir
+    thunk.while %pred : memref<1xi8> condition {
+      ...
+    } body {
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins Thunk_Slice:$predicate,
+    OptionalAttr<I64Attr>:$trip_count);
+  let regions = (region Thunk_Sequence:$condition, Thunk_Sequence:$body);
+  let assemblyFormat = "$predicate `:` type($predicate) attr-dict "
+                       "`condition` $condition `body` $body";
+  let hasVerifier = 1;
+}
+
+def Thunk_ConditionalOp : Thunk_Op<"conditional", [SingleBlock,
+    NoTerminator, DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "runs one of its branches, chosen by a slice";
+  let description = [{
+    XLA's ConditionalThunk. With a one-byte predicate (`memref<1xi8>`) and
+    two branches, runs the first when it is true (nonzero) and the second
+    otherwise; with an `i32` index, runs branch `index`, or the last branch
+    when the index is out of range (HLO's conditional).
+
+    ```mlir
+    thunk.conditional %index : memref<1xi32> {
+      ...
+    }, {
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins Thunk_Slice:$selector);
+  let regions = (region VariadicRegion<Thunk_Sequence>:$branches);
+  let assemblyFormat =
+      "$selector `:` type($selector) attr-dict-with-keyword $branches";
+  let hasVerifier = 1;
+}
+
+def Thunk_CommandBufferOp : Thunk_Op<"command_buffer", [SingleBlock,
+    NoTerminator, RecursiveMemoryEffects]> {
+  let summary = "thunks recorded once and replayed (a CUDA graph)";
+  let description = [{
+    XLA's command buffers: the kernel launches, GEMMs, copies and memsets
+    of the body are recorded as one CUDA graph and replayed as one launch
+    (re-recorded when a slice's address changes). The host runtime runs the
+    body in order.
+  }];
+  let regions = (region Thunk_Sequence:$body);
+  let assemblyFormat = "attr-dict-with-keyword $body";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Thunks
+//===----------------------------------------------------------------------===//
+
+def Thunk_KernelOp : Thunk_Op<"kernel", [AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "launches a kernel of the program's gpu.module";
+  let description = [{
+    XLA's KernelThunk: launches `gpu.func` `kernel` (a nested reference
+    `@module::@func` to a `gpu.func` with the `gpu.kernel` attribute) on a
+    `grid` of blocks of `block` threads (x, y, z) with `shared_memory`
+    bytes of dynamic shared memory. The kernel's arguments are `inputs`
+    then `outputs`, in order, and must have its argument types; `inputs`
+    are only read, `outputs` are written (and may also be read, for
+    in-place kernels).
+
+    ```mlir
+    thunk.kernel @kernels::@fusion grid [4, 1, 1] block [128, 1, 1]
+        ins(%a, %b : memref<512xf32>, memref<512xf32>)
+        outs(%c : memref<512xf32>)
+    ```
+  }];
+  let arguments = (ins SymbolRefAttr:$kernel,
+    DenseI32ArrayAttr:$grid, DenseI32ArrayAttr:$block,
+    DefaultValuedAttr<I64Attr, "0">:$shared_memory,
+    Arg<Variadic<Thunk_Slice>, "", [MemRead]>:$inputs,
+    Arg<Variadic<Thunk_Slice>, "", [MemRead, MemWrite]>:$outputs);
+  let assemblyFormat = [{
+    $kernel `grid` $grid `block` $block
+    (`ins` `(` $inputs^ `:` type($inputs) `)`)?
+    (`outs` `(` $outputs^ `:` type($outputs) `)`)? attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def Thunk_GemmOp : Thunk_Op<"gemm", [AttrSizedOperandSegments]> {
+  let summary = "a (batched) matrix multiplication by cuBLASLt";
+  let description = [{
+    XLA's GemmThunk / CublasLtMatmulThunk: for every batch b,
+    `out[b] = epilogue(alpha * lhs[b] x rhs[b] + beta * out[b] + bias)`,
+    where `lhs` is m x k, `rhs` k x n and `out` m x n as their layouts
+    describe them (`#thunk.matrix`: order, leading dimension, batch
+    stride), `alpha` is `alpha_real + i alpha_imag`, `bias` (a vector of n,
+    added to every row) is present with the `bias` epilogues, and the
+    epilogue applies relu or gelu (tanh approximation) elementwise.
+    Products accumulate in f32 for 16-bit and 32-bit floats (f64 for f64),
+    as cuBLAS's default compute types. `algorithm` is the cuBLASLt
+    algorithm the autotuner chose (-1: the library's heuristic);
+    `workspace` is scratch for the library.
+
+    ```mlir
+    thunk.gemm %a : memref<256xf32>, %b : memref<2048xf32>
+        -> %c : memref<512xf32> workspace %w : memref<4194304xi8> {
+        lhs_layout = #thunk.matrix<row_major, rows = 8, cols = 32, leading_dim = 32>,
+        rhs_layout = #thunk.matrix<row_major, rows = 32, cols = 64, leading_dim = 64>,
+        out_layout = #thunk.matrix<row_major, rows = 8, cols = 64, leading_dim = 64>}
+    ```
+  }];
+  let arguments = (ins Arg<Thunk_Slice, "", [MemRead]>:$lhs,
+    Arg<Thunk_Slice, "", [MemRead]>:$rhs,
+    Arg<Optional<Thunk_Slice>, "", [MemRead]>:$bias,
+    Arg<Thunk_Slice, "", [MemRead, MemWrite]>:$out,
+    Arg<Optional<Thunk_Slice>, "", [MemRead, MemWrite]>:$workspace,
+    Thunk_MatrixLayoutAttr:$lhs_layout, Thunk_MatrixLayoutAttr:$rhs_layout,
+    Thunk_MatrixLayoutAttr:$out_layout,
+    DefaultValuedAttr<F64Attr, "1.0">:$alpha_real,
+    DefaultValuedAttr<F64Attr, "0.0">:$alpha_imag,
+    DefaultValuedAttr<F64Attr, "0.0">:$beta,
+    DefaultValuedAttr<Thunk_GemmEpilogueAttr,
+                      "::mlir::thunk::GemmEpilogue::Default">:$epilogue,
+    DefaultValuedAttr<I64Attr, "-1">:$algorithm);
+  let assemblyFormat = [{
+    $lhs `:` type($lhs) `,` $rhs `:` type($rhs)
+    (`bias` $bias^ `:` type($bias))?
+    `->` $out `:` type($out)
+    (`workspace` $workspace^ `:` type($workspace))? attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def Thunk_CopyOp : Thunk_Op<"copy"> {
+  let summary = "copies the bytes of one slice to another";
+  let description = [{
+    XLA's DeviceToDeviceCopyThunk: the two slices have the same size in
+    bytes; their types may differ (the bytes are copied as they are).
+
+    ```mlir
+    thunk.copy %a, %b : memref<64xf32>, memref<256xi8>
+    ```
+  }];
+  let arguments = (ins Arg<Thunk_Slice, "", [MemRead]>:$source,
+    Arg<Thunk_Slice, "", [MemWrite]>:$target);
+  let assemblyFormat =
+      "$source `,` $target attr-dict `:` type($source) `,` type($target)";
+  let hasVerifier = 1;
+}
+
+def Thunk_MemsetOp : Thunk_Op<"memset"> {
+  let summary = "fills a slice with a repeated 32-bit pattern";
+  let description = [{
+    XLA's MemzeroThunk (`value` 0) and Memset32BitValueThunk: every 32-bit
+    word of the target holds `value` (little endian). A nonzero value needs
+    a target whose size is a multiple of 4 bytes.
+
+    ```mlir
+    thunk.memset %a, 0 : memref<64xf32>
+    ```
+  }];
+  let arguments = (ins Arg<Thunk_Slice, "", [MemWrite]>:$target,
+    I32Attr:$value);
+  let assemblyFormat = "$target `,` $value attr-dict `:` type($target)";
+  let hasVerifier = 1;
+}
+
+#endif // HLO_DIALECT_THUNK_THUNKOPS_TD

@@ -1,0 +1,71 @@
+//===- ThunkDialect.cpp - thunk dialect and attributes --------------------===//
+
+#include "Hlo/Dialect/Thunk/ThunkDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::thunk;
+
+#include "Hlo/Dialect/Thunk/ThunkEnums.cpp.inc"
+#include "Hlo/Dialect/Thunk/ThunkOpsDialect.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "Hlo/Dialect/Thunk/ThunkAttrs.cpp.inc"
+
+void ThunkDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "Hlo/Dialect/Thunk/ThunkOps.cpp.inc"
+      >();
+  registerAttributes();
+}
+
+void ThunkDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "Hlo/Dialect/Thunk/ThunkAttrs.cpp.inc"
+      >();
+}
+
+int64_t mlir::thunk::getElementStorageBytes(Type type) {
+  if (auto complex = dyn_cast<ComplexType>(type))
+    return 2 * getElementStorageBytes(complex.getElementType());
+  return llvm::divideCeil(type.getIntOrFloatBitWidth(), 8);
+}
+
+int64_t mlir::thunk::getStorageBytes(MemRefType type) {
+  return type.getNumElements() * getElementStorageBytes(type.getElementType());
+}
+
+//===----------------------------------------------------------------------===//
+// MatrixLayoutAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+MatrixLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         MatrixOrder order, int64_t rows, int64_t cols,
+                         int64_t leadingDim, int64_t batch,
+                         int64_t batchStride) {
+  if (rows < 1 || cols < 1 || batch < 1)
+    return emitError() << "rows, cols and batch must be positive";
+  int64_t minor = order == MatrixOrder::RowMajor ? cols : rows;
+  if (leadingDim < minor)
+    return emitError() << "leading_dim " << leadingDim
+                       << " is less than the minor extent " << minor;
+  if (batchStride < 0)
+    return emitError() << "batch_stride must not be negative";
+  return success();
+}
+
+int64_t MatrixLayoutAttr::getOffset(int64_t b, int64_t r, int64_t c) const {
+  int64_t major = getOrder() == MatrixOrder::RowMajor ? r : c;
+  int64_t minor = getOrder() == MatrixOrder::RowMajor ? c : r;
+  return b * getBatchStride() + major * getLeadingDim() + minor;
+}
+
+int64_t MatrixLayoutAttr::getExtent() const {
+  return getOffset(getBatch() - 1, getRows() - 1, getCols() - 1) + 1;
+}

@@ -1,0 +1,264 @@
+//===- ThunkOps.cpp - thunk dialect operations ----------------------------===//
+//
+// Verifiers of the thunk ops: allocations well formed, slices inside their
+// allocations, kernels launched with their signature, GEMM shapes that
+// agree, control flow on slices of the right type.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hlo/Dialect/Thunk/ThunkDialect.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+using namespace mlir;
+using namespace mlir::thunk;
+
+#define GET_OP_CLASSES
+#include "Hlo/Dialect/Thunk/ThunkOps.cpp.inc"
+
+/// Effects of the thunks nested in `op`'s regions, as their own.
+static void
+addNestedEffects(Operation *op,
+                 SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  for (Region &region : op->getRegions())
+    for (Operation &nested : region.getOps()) {
+      std::optional<SmallVector<MemoryEffects::EffectInstance>> inner =
+          getEffectsRecursively(&nested);
+      if (!inner) {
+        // Unknown effects: say everything.
+        effects.emplace_back(MemoryEffects::Read::get());
+        effects.emplace_back(MemoryEffects::Write::get());
+        continue;
+      }
+      effects.append(inner->begin(), inner->end());
+    }
+}
+
+//===----------------------------------------------------------------------===//
+// AllocationOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AllocationOp::verify() {
+  if (getSize() < 0)
+    return emitOpError("size must not be negative");
+  if (getAlignment() < 1 || !llvm::isPowerOf2_64(getAlignment()))
+    return emitOpError("alignment must be a power of two");
+  bool isParameter = getKind() == AllocationKind::Parameter;
+  if (isParameter != getParameter().has_value())
+    return emitOpError(isParameter
+                           ? "of kind parameter needs a `parameter` number"
+                           : "has a `parameter` number but is not of kind "
+                             "parameter");
+  if (getParameter() && *getParameter() < 0)
+    return emitOpError("parameter number must not be negative");
+  if (getParameterIndex() && !isParameter)
+    return emitOpError("has a `parameter_index` but is not of kind parameter");
+  if (getMaybeLiveOut() && !isParameter)
+    return emitOpError("`maybe_live_out` is for parameter allocations (an "
+                       "output allocation is live out)");
+  bool isConstant = getKind() == AllocationKind::Constant;
+  if (isConstant != bool(getValue()))
+    return emitOpError(isConstant ? "of kind constant needs a `value`"
+                                  : "has a `value` but is not of kind "
+                                    "constant");
+  if (std::optional<ElementsAttr> value = getValue()) {
+    auto type = dyn_cast<ShapedType>(value->getType());
+    Type element = type ? type.getElementType() : Type();
+    if (!type || !type.hasStaticShape() ||
+        !(element.isIntOrFloat() || isa<ComplexType>(element)))
+      return emitOpError("`value` must be a static-shaped array of numbers");
+    int64_t bytes = type.getNumElements() * getElementStorageBytes(element);
+    if (bytes > getSize())
+      return emitOpError("`value` takes ")
+             << bytes << " bytes, more than the allocation's " << getSize();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SliceOp
+//===----------------------------------------------------------------------===//
+
+int64_t SliceOp::getByteSize() { return getStorageBytes(getType()); }
+
+LogicalResult SliceOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto allocation = symbolTable.lookupNearestSymbolFrom<AllocationOp>(
+      *this, getAllocationAttr());
+  if (!allocation)
+    return emitOpError("'")
+           << getAllocation() << "' does not name a thunk.allocation";
+  if (getOffset() < 0)
+    return emitOpError("offset must not be negative");
+  if (getOffset() + getByteSize() > allocation.getSize())
+    return emitOpError("bytes [")
+           << getOffset() << ", " << getOffset() + getByteSize()
+           << ") are outside allocation '" << getAllocation() << "' of "
+           << allocation.getSize() << " bytes";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+/// A one-byte predicate slice.
+static bool isPredicate(MemRefType type) {
+  return type.getNumElements() == 1 && type.getElementType().isInteger(8);
+}
+
+LogicalResult WhileOp::verify() {
+  if (!isPredicate(getPredicate().getType()))
+    return emitOpError("predicate must be one byte (memref<1xi8>), not ")
+           << getPredicate().getType();
+  if (getTripCount() && *getTripCount() < 0)
+    return emitOpError("trip_count must not be negative");
+  return success();
+}
+
+void WhileOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(),
+                       &getPredicateMutable());
+  addNestedEffects(*this, effects);
+}
+
+LogicalResult ConditionalOp::verify() {
+  MemRefType type = getSelector().getType();
+  if (getBranches().empty())
+    return emitOpError("needs at least one branch");
+  if (isPredicate(type)) {
+    if (getBranches().size() != 2)
+      return emitOpError("with a predicate needs two branches, not ")
+             << getBranches().size();
+    return success();
+  }
+  if (type.getNumElements() != 1 || !type.getElementType().isInteger(32))
+    return emitOpError("selector must be a predicate (memref<1xi8>) or a "
+                       "branch index (memref<1xi32>), not ")
+           << type;
+  return success();
+}
+
+void ConditionalOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(), &getSelectorMutable());
+  addNestedEffects(*this, effects);
+}
+
+LogicalResult CommandBufferOp::verify() {
+  for (Operation &op : getBody().getOps())
+    if (!isa<SliceOp, KernelOp, GemmOp, CopyOp, MemsetOp>(op))
+      return op.emitOpError("cannot be recorded in a command buffer (only "
+                            "kernels, GEMMs, copies and memsets can)");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelOp::verify() {
+  for (auto [name, dims] : {std::pair{"grid", getGrid()},
+                            std::pair{"block", getBlock()}}) {
+    if (dims.size() != 3)
+      return emitOpError(name) << " must have three dimensions (x, y, z)";
+    if (llvm::any_of(dims, [](int32_t d) { return d < 1; }))
+      return emitOpError(name) << " dimensions must be positive";
+  }
+  ArrayRef<int32_t> block = getBlock();
+  if (int64_t(block[0]) * block[1] * block[2] > 1024)
+    return emitOpError("a block has at most 1024 threads");
+  if (getSharedMemory() < 0)
+    return emitOpError("shared_memory must not be negative");
+  return success();
+}
+
+LogicalResult KernelOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto func =
+      symbolTable.lookupNearestSymbolFrom<gpu::GPUFuncOp>(*this, getKernel());
+  if (!func)
+    return emitOpError("'") << getKernel() << "' does not name a gpu.func";
+  if (!func.isKernel())
+    return emitOpError("'") << getKernel() << "' is not a kernel";
+  SmallVector<Type> types(getInputs().getTypes());
+  llvm::append_range(types, getOutputs().getTypes());
+  ArrayRef<Type> expected = func.getArgumentTypes();
+  if (types.size() != expected.size())
+    return emitOpError("passes ")
+           << types.size() << " arguments to a kernel of " << expected.size();
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(types, expected)))
+    if (std::get<0>(pair) != std::get<1>(pair))
+      return emitOpError("argument ")
+             << i << " is " << std::get<0>(pair) << " but the kernel takes "
+             << std::get<1>(pair);
+  for (auto [name, known, dims] :
+       {std::tuple{"block", func.getKnownBlockSize(), getBlock()},
+        std::tuple{"grid", func.getKnownGridSize(), getGrid()}})
+    if (known && *known != dims)
+      return emitOpError(name) << " differs from the kernel's known size";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// GemmOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult GemmOp::verify() {
+  MatrixLayoutAttr lhs = getLhsLayout(), rhs = getRhsLayout(),
+                   out = getOutLayout();
+  if (lhs.getCols() != rhs.getRows())
+    return emitOpError("contracting sizes differ: lhs has ")
+           << lhs.getCols() << " columns, rhs " << rhs.getRows() << " rows";
+  if (lhs.getRows() != out.getRows() || rhs.getCols() != out.getCols())
+    return emitOpError("output is ")
+           << out.getRows() << "x" << out.getCols() << ", not "
+           << lhs.getRows() << "x" << rhs.getCols();
+  if (lhs.getBatch() != out.getBatch() || rhs.getBatch() != out.getBatch())
+    return emitOpError("batch sizes differ");
+  for (auto [name, value, layout] :
+       {std::tuple{"lhs", getLhs(), lhs}, std::tuple{"rhs", getRhs(), rhs},
+        std::tuple{"out", getOut(), out}}) {
+    auto type = cast<MemRefType>(value.getType());
+    if (type.getNumElements() < layout.getExtent())
+      return emitOpError(name)
+             << " has " << type.getNumElements() << " elements; its layout "
+             << "needs " << layout.getExtent();
+  }
+  bool hasBias = getEpilogue() == GemmEpilogue::Bias ||
+                 getEpilogue() == GemmEpilogue::BiasRelu ||
+                 getEpilogue() == GemmEpilogue::BiasGelu;
+  if (hasBias != bool(getBias()))
+    return emitOpError(hasBias ? "epilogue needs a bias"
+                               : "has a bias but its epilogue adds none");
+  if (getBias() &&
+      cast<MemRefType>(getBias().getType()).getNumElements() != out.getCols())
+    return emitOpError("bias must have one element per output column (")
+           << out.getCols() << ")";
+  Type outElement = getOut().getType().getElementType();
+  if (getBias() && getBias().getType().getElementType() != outElement)
+    return emitOpError("bias must have the output's element type");
+  if (getLhs().getType().getElementType() !=
+      getRhs().getType().getElementType())
+    return emitOpError("lhs and rhs must have one element type");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// CopyOp, MemsetOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CopyOp::verify() {
+  int64_t from = getStorageBytes(getSource().getType());
+  int64_t to = getStorageBytes(getTarget().getType());
+  if (from != to)
+    return emitOpError("copies ")
+           << from << " bytes into a slice of " << to << " bytes";
+  return success();
+}
+
+LogicalResult MemsetOp::verify() {
+  if (getValue() != 0 && getStorageBytes(getTarget().getType()) % 4)
+    return emitOpError("a nonzero 32-bit pattern needs a target whose size "
+                       "is a multiple of 4 bytes");
+  return success();
+}
