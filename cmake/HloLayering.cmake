@@ -34,7 +34,11 @@ set(HLO_LIBRARY_LAYERS
   "MLIRHloTransforms  MLIRHlo MLIRHloAnalysis MLIRHloRuntime MLIRHloTranslate"
   # HLO to kernels (scalar lowering, host JIT; the emitters read indexing
   # maps). Never the interpreter: it is the oracle the tests compare with.
-  "MLIRHloConversion  MLIRHlo MLIRHloAnalysis MLIRHloIndexingMap"
+  "MLIRHloConversion  MLIRHlo MLIRHloAnalysis MLIRHloIndexingMap MLIRThunk"
+  # Runs thunk programs on the CPU: kernels through the host JIT.
+  "MLIRThunkHostRuntime MLIRThunk MLIRHloConversion"
+  # Pipelines across the passes and the conversions (hlo-gpu-pipeline).
+  "MLIRHloPipelines   MLIRHloTransforms MLIRHloConversion"
 )
 
 # Every library target defined in `dir` or below (object libraries aside).

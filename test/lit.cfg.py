@@ -9,7 +9,8 @@ from lit.llvm import llvm_config
 config.name = "HLO"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".hlo", ".test"]
-config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "Inputs", "xla", "roundtrip.py"]
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "Inputs", "xla", "roundtrip.py",
+                   "split_hlo.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.hlo_obj_root, "test")
 
@@ -36,6 +37,10 @@ except OSError:
 # Ahead of lit.llvm's own %python (the interpreter running lit).
 config.substitutions.insert(0, ("%python", python))
 config.substitutions.append(("%srcroot", config.hlo_src_root))
+# %split-hlo FILE PREFIX: FILE's `// -----` chunks as PREFIX.N.hlo.
+config.substitutions.append(
+    ("%split-hlo", python + " " + os.path.join(config.test_source_root,
+                                               "split_hlo.py")))
 config.substitutions.append(("%objroot", config.hlo_obj_root))
 # %cmake and the arguments that configure a downstream project like this
 # build (test/Downstream).

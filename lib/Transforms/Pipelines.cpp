@@ -260,6 +260,9 @@ void mlir::hlo::buildHloPostFusionOptimizationPipeline(OpPassManager &pm) {
   pm.addPass(createHloReduceScatterCombiner());
   pm.addPass(createHloGpuAsyncCollectiveConversion());
   pm.addPass(createLayoutSensitiveSimplifier());
+  // XLA runs its FusionWrapper next (in its autotuning pipeline): every
+  // kernel is a fusion's from here on.
+  pm.addPass(createHloFusionWrapper());
 }
 
 void mlir::hlo::buildHloGpuOptimizePipeline(OpPassManager &pm) {

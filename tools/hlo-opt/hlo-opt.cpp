@@ -21,6 +21,7 @@
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Dialect/Hlo/HloSyntax.h"
 #include "Hlo/Dialect/Thunk/ThunkDialect.h"
+#include "Hlo/Pipelines/GpuPipeline.h"
 #include "Hlo/Runtime/SemanticsCheck.h"
 #include "Hlo/Transforms/Passes.h"
 #include "Hlo/Translate/HloText.h"
@@ -369,6 +370,7 @@ int main(int argc, char **argv) {
   hlo::registerHloPasses();
   hlo::registerHloConversionPasses();
   hlo::registerHloToPtxPipeline();
+  hlo::registerHloGpuPipeline();
   hlo::registerAnalysisTestPasses();
   hlo::registerConversionTestPasses();
   hlo::runtime::registerSemanticsCheckTestPasses();

@@ -3,7 +3,7 @@
 //   hlo-run MODULE(.hlo|.mlir) [--input a.npy ...] [--random-inputs --seed N]
 //           [--output-dir D] [--compare OTHER --atol A --rtol R]
 //           [--replicas N] [--partitions N] [--arena]
-//           [--device=interpreter|host-kernels]
+//           [--device=interpreter|host-kernels|host]
 //
 // Runs the entry computation of MODULE on the reference interpreter
 // (lib/Runtime) and prints each result as an HLO literal, or writes
@@ -14,11 +14,14 @@
 // in its slices of one flat byte buffer (lib/Runtime/Interpreter/Arena.cpp);
 // OTHER still runs on the interpreter. `--device=host-kernels` runs every
 // fusion an emitter takes by its kernel compiled for the host
-// (HostKernels.h), the rest on the interpreter. Every error is `hlo-run: error:
+// (HostKernels.h), the rest on the interpreter. `--device=host` compiles
+// MODULE with the GPU compiler into a thunk program and runs that on the
+// host runtime (HostDevice.h). Every error is `hlo-run: error:
 // ...` with exit status 1. Details: docs/runtime.md.
 //
 //===----------------------------------------------------------------------===//
 
+#include "HostDevice.h"
 #include "HostKernels.h"
 #include "Npy.h"
 
@@ -92,7 +95,7 @@ static cl::opt<std::string>
                          "compare the results"),
                 cl::value_desc("module"));
 namespace {
-enum class Device { Interpreter, HostKernels };
+enum class Device { Interpreter, HostKernels, Host };
 } // namespace
 
 static cl::opt<Device> device(
@@ -106,7 +109,13 @@ static cl::opt<Device> device(
                           "The interpreter, with every fusion an emitter "
                           "takes run by its kernel compiled for the host "
                           "(hlo-to-gpu, hlo-gpu-kernels-to-host, LLVM's "
-                          "JIT)")));
+                          "JIT)"),
+               clEnumValN(Device::Host, "host",
+                          "Compiled by the GPU compiler into a thunk "
+                          "program (hlo-gpu-optimize unless already "
+                          "buffer-assigned, hlo-to-gpu, hlo-to-thunk) run "
+                          "by the host runtime: kernels on the host JIT, "
+                          "GEMMs by OpenBLAS")));
 
 static cl::opt<bool> arenaMode(
     "arena", cl::cat(hloRunCategory),
@@ -444,7 +453,7 @@ static FailureOr<Literal>
 runModule(ModuleOp module, StringRef path, ArrayRef<Literal> arguments,
           ArrayRef<Literal> infeed, std::string &error,
           RunOutputs *outputs = nullptr, bool onArena = false,
-          bool onHostKernels = false) {
+          bool onHostKernels = false, bool onHost = false) {
   InterpreterOptions options = getOptions(module);
   options.infeed.assign(infeed.begin(), infeed.end());
   std::unique_ptr<hlo::HostKernels> kernels;
@@ -473,9 +482,15 @@ runModule(ModuleOp module, StringRef path, ArrayRef<Literal> arguments,
     ArenaStats stats;
     ArenaOptions arenaOptions;
     arenaOptions.checkReads = arenaCheck;
-    result = onArena ? runOnArena(module, arguments, options, message, &stats,
-                                  arenaOptions)
-                     : run(module, arguments, options, message, outputs);
+    std::string note;
+    if (onHost)
+      result = hlo::runOnHostDevice(module, arguments, message, note);
+    else
+      result = onArena ? runOnArena(module, arguments, options, message,
+                                    &stats, arenaOptions)
+                       : run(module, arguments, options, message, outputs);
+    if (onHost && succeeded(result) && i == 0)
+      llvm::errs() << "hlo-run: note: " << path << ": " << note << "\n";
     if (onArena && succeeded(result) && stats.boundaryCopies && i == 0)
       llvm::errs() << "hlo-run: note: " << path << ": the arena moved "
                    << stats.boundaryCopies
@@ -501,9 +516,9 @@ static int runMain() {
     return reportError("--replicas and --partitions must be at least 1");
   if (arenaCheck && !arenaMode)
     return reportError("--arena-check needs --arena");
-  if (arenaMode && device == Device::HostKernels)
-    return reportError("--arena and --device=host-kernels do not combine "
-                       "yet");
+  if (arenaMode && device != Device::Interpreter)
+    return reportError("--arena runs on the interpreter; --device=host runs "
+                       "on an arena of its own");
   if (!inputPaths.empty() && randomInputs)
     return reportError("--input and --random-inputs exclude each other");
 
@@ -583,7 +598,8 @@ static int runMain() {
   RunOutputs outputs;
   FailureOr<Literal> result =
       runModule(*module, modulePath, arguments, infeed, error, &outputs,
-                arenaMode, device == Device::HostKernels);
+                arenaMode, device == Device::HostKernels,
+                device == Device::Host);
   if (failed(result))
     return reportError(error);
 

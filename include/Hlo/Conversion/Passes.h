@@ -7,6 +7,8 @@
 #ifndef HLO_CONVERSION_PASSES_H
 #define HLO_CONVERSION_PASSES_H
 
+#include "Hlo/Dialect/Thunk/ThunkDialect.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -111,4 +111,34 @@ def HloGpuKernelsToHost
   ];
 }
 
+def HloToThunk : Pass<"hlo-to-thunk", "::mlir::ModuleOp"> {
+  let summary = "Turn a compiled module into a thunk program";
+  let description = [{
+    The last step of the GPU compiler (XLA's thunk emission): a scheduled
+    module with a buffer assignment (`hlo.buffer_allocations`,
+    `hlo.buffer_slices`) whose fusions have kernels (`hlo-to-gpu`) becomes
+    a thunk program (docs/thunk.md): a `thunk.allocation @alloc<i>` per
+    allocation (constants hold their value in physical order), and a
+    `thunk.program @main` with the ENTRY computation's instructions in
+    schedule order:
+    fusion -> `thunk.kernel` (launch dimensions from the kernel; an output
+    aliasing an operand is first copied from it when their slices differ);
+    `__cublas$gemm` / `__cublas$lt$matmul` -> `thunk.gemm` (cuBLASLt matrix
+    layouts from the dot dimensions and the operands' layouts, alpha, beta
+    with C copied into the output, bias and relu/gelu epilogues, the
+    selected algorithm, the workspace); while -> `thunk.while` (condition
+    and body lowered in place, the predicate the condition's root, the
+    known trip count kept); conditional -> `thunk.conditional`; call ->
+    its computation in place; tuple, get-tuple-element, bitcast, copy and
+    opt-barrier -> nothing where the assignment gives both sides the same
+    slices, `thunk.copy`s where it does not. `thunk.return` names the
+    slices of the ENTRY result's arrays. The HLO computations and the
+    module's `hlo.*` attributes are removed. Anything else (a fusion
+    without a kernel, other custom calls, collectives, sort, rng) is an
+    error at the instruction.
+  }];
+  let dependentDialects = ["::mlir::thunk::ThunkDialect",
+                           "::mlir::gpu::GPUDialect"];
+}
+
 #endif // HLO_CONVERSION_PASSES

@@ -245,6 +245,31 @@ def HloVariadicOpSplitter
   ];
 }
 
+def HloFusionWrapper : Pass<"hlo-fusion-wrapper", "::mlir::ModuleOp"> {
+  let summary = "Wrap every instruction that needs a kernel but is not "
+                "fused into a fusion of its own (XLA's GPU FusionWrapper)";
+  let description = [{
+    After fusion, an instruction that runs as a kernel but that no fusion
+    took (an elementwise op, broadcast, iota, transpose, slice, pad,
+    concatenate, reduce, reduce-window, gather, scatter, dynamic-slice,
+    dynamic-update-slice, reverse, map, select, clamp, convert, ...) becomes
+    a fusion calling a fused computation that holds it alone: XLA's names
+    (`wrapped_<opcode>` calling `wrapped_<opcode>_computation`), kind kLoop,
+    kInput around a reduce (so that the reduction emitter takes it), and the
+    backend_config of XLA's fusions. Runs over the computations whose
+    instructions are kernels (not fused computations, reducers and other
+    applied computations). Left alone: what runs without a kernel or as a
+    library call (parameters, constants, tuples, get-tuple-element,
+    bitcasts, copies, custom calls, control flow, collectives,
+    infeed/outfeed/send/recv, sort, rng), instructions with dynamic shapes
+    or control predecessors. XLA 0.10.2 runs it after fusion, before its
+    autotuners.
+  }];
+  let statistics = [
+    Statistic<"numWrapped", "wrapped", "Instructions wrapped in fusions">,
+  ];
+}
+
 def HloSoftmaxRewriterTriton
     : Pass<"hlo-softmax-rewriter-triton", "::mlir::ModuleOp"> {
   let summary = "Wrap normalization diamonds into `__triton` fusions "

@@ -50,7 +50,7 @@ def Thunk_AllocationOp : Thunk_Op<"allocation", [Symbol]> {
     OptionalAttr<DenseI64ArrayAttr>:$parameter_index,
     UnitAttr:$maybe_live_out,
     OptionalAttr<ElementsAttr>:$value);
-  let assemblyFormat = "$sym_name $kind `size` `=` $size attr-dict";
+  let assemblyFormat = "$sym_name `` $kind `size` `=` $size attr-dict";
   let hasVerifier = 1;
 }
 

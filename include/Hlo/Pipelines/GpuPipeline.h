@@ -1,0 +1,23 @@
+//===- GpuPipeline.h - the whole GPU compiler as one pipeline ---*- C++ -*-===//
+//
+// `hlo-gpu-pipeline`: pre-optimization HLO in, a thunk program out (XLA's
+// GPU compiler end to end): hlo-gpu-optimize (simplification, library
+// calls, layouts, fusion, scheduling, buffer assignment), hlo-to-gpu (a
+// kernel per fusion) and hlo-to-thunk.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HLO_PIPELINES_GPUPIPELINE_H
+#define HLO_PIPELINES_GPUPIPELINE_H
+
+namespace mlir {
+class OpPassManager;
+namespace hlo {
+
+void buildHloGpuPipeline(OpPassManager &pm);
+void registerHloGpuPipeline();
+
+} // namespace hlo
+} // namespace mlir
+
+#endif // HLO_PIPELINES_GPUPIPELINE_H

@@ -1,0 +1,78 @@
+//===- HostRuntime.h - run a thunk program on the CPU ----------*- C++ -*-===//
+//
+// The host runtime: runs a thunk program (the thunk dialect, docs/thunk.md)
+// on the CPU, in one flat arena laid out as its allocations say. Kernels
+// run through the host lowering of their `gpu.func`s (grid and block as
+// loops, barriers as phases), compiled once by LLVM's JIT (HostJit.h);
+// GEMMs through OpenBLAS (16-bit floats widened to f32, as cuBLAS computes
+// them; integers by a plain loop); copies, memsets, loops, conditionals and
+// command buffers as their ops say. It exists so that the whole compiled
+// program, not only its passes, is checked on a machine without a GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HLO_RUNTIME_HOST_HOSTRUNTIME_H
+#define HLO_RUNTIME_HOST_HOSTRUNTIME_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "mlir/Support/LLVM.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir::hlo {
+class HostJit;
+} // namespace mlir::hlo
+
+namespace mlir::thunk {
+
+/// The bytes of one parameter allocation: ENTRY parameter `parameter` at
+/// shape index `index`, in the array's physical order.
+struct ParameterBytes {
+  int64_t parameter = 0;
+  SmallVector<int64_t> index;
+  ArrayRef<uint8_t> bytes;
+};
+
+struct HostRunStats {
+  int64_t arenaBytes = 0;
+  int64_t kernels = 0, gemms = 0, copies = 0, memsets = 0;
+  /// Loop iterations and conditionals run.
+  int64_t iterations = 0, branches = 0;
+};
+
+class HostExecutable {
+public:
+  ~HostExecutable();
+
+  /// Checks `program` (a module holding one `thunk.program`) and compiles
+  /// its kernels for the host; on failure `error` says why.
+  static std::unique_ptr<HostExecutable> compile(ModuleOp program,
+                                                 std::string &error);
+
+  /// Runs the program once on a fresh arena: parameter allocations take
+  /// `parameters` (each must be given, with at most the allocation's
+  /// size), constants their values, temporaries and outputs undefined
+  /// bytes. `results` gets the bytes of each slice of `thunk.return`.
+  LogicalResult run(ArrayRef<ParameterBytes> parameters,
+                    std::vector<std::vector<uint8_t>> &results,
+                    std::string &error, HostRunStats *stats = nullptr);
+
+private:
+  HostExecutable() = default;
+  class Runner;
+  OwningOpRef<ModuleOp> module;
+  std::unique_ptr<hlo::HostJit> jit;
+};
+
+/// out[b] = epilogue(alpha * lhs[b] x rhs[b] + beta * out[b] + bias) on
+/// the bytes of its slices (the semantics of `thunk.gemm`); fails with
+/// `error` for element types it does not take.
+LogicalResult runHostGemm(Operation *gemm, ArrayRef<uint8_t *> buffers,
+                          std::string &error);
+
+} // namespace mlir::thunk
+
+#endif // HLO_RUNTIME_HOST_HOSTRUNTIME_H

@@ -1,0 +1,652 @@
+//===- HloToThunk.cpp - hlo-to-thunk --------------------------------------===//
+//
+// A scheduled, buffer-assigned module whose fusions have kernels
+// (hlo-to-gpu) becomes a thunk program: one `thunk.allocation` per
+// allocation of the assignment, the ENTRY computation's instructions in
+// schedule order as thunks over `thunk.slice`s, and the HLO computations
+// removed. Instructions that only forward buffers (tuple,
+// get-tuple-element, bitcast) become nothing, or copies where the
+// assignment gave the two sides different slices; while, conditional and
+// call lower their computations in place.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitterUtils.h"
+
+#include "Hlo/Analysis/BufferAssignment.h"
+#include "Hlo/Conversion/FusionEmitter.h"
+#include "Hlo/Conversion/Passes.h"
+#include "Hlo/Conversion/ScalarLowering.h"
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Dialect/Hlo/HloTypeInference.h"
+#include "Hlo/Dialect/Thunk/ThunkDialect.h"
+
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringSwitch.h"
+
+namespace mlir::hlo {
+#define GEN_PASS_DEF_HLOTOTHUNK
+#include "Hlo/Conversion/Passes.h.inc"
+} // namespace mlir::hlo
+
+using namespace mlir;
+using namespace mlir::hlo;
+namespace th = mlir::thunk;
+
+namespace {
+
+/// The allocation names of the thunk program: `@alloc<index>`.
+std::string allocationName(int64_t index) {
+  return "alloc" + std::to_string(index);
+}
+
+/// `value` (an array constant of `type`) in physical order as a
+/// one-dimensional array of the elements' storage type (pred as i8).
+FailureOr<DenseElementsAttr> getPhysicalConstant(DenseElementsAttr value,
+                                                 RankedTensorType type) {
+  Type element = type.getElementType();
+  int64_t n = type.getNumElements();
+  MLIRContext *ctx = type.getContext();
+  if (element.isInteger(1)) {
+    SmallVector<int8_t> bytes;
+    for (bool v : value.getValues<bool>())
+      bytes.push_back(v);
+    if (value.isSplat())
+      bytes.assign(n, bytes.front());
+    DenseElementsAttr logical = DenseElementsAttr::get(
+        RankedTensorType::get({n}, IntegerType::get(ctx, 8)),
+        ArrayRef<int8_t>(bytes));
+    return getPhysicalConstant(
+        logical, RankedTensorType::get(type.getShape(),
+                                       IntegerType::get(ctx, 8),
+                                       type.getEncoding()));
+  }
+  Type storage = getScalarType(element);
+  int64_t bytes = storage ? th::getElementStorageBytes(storage) : 0;
+  if (!storage || bytes * 8 != int64_t(storage.isIntOrFloat()
+                                           ? storage.getIntOrFloatBitWidth()
+                                           : 2 * cast<ComplexType>(storage)
+                                                     .getElementType()
+                                                     .getIntOrFloatBitWidth()))
+    return failure();
+  ArrayRef<char> raw = value.getRawData();
+  SmallVector<int64_t> strides = getPhysicalStrides(type);
+  std::vector<char> physical(n * bytes);
+  SmallVector<int64_t> index(type.getRank(), 0);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t offset = 0;
+    for (auto [x, stride] : llvm::zip(index, strides))
+      offset += x * stride;
+    const char *from = raw.data() + (value.isSplat() ? 0 : i * bytes);
+    std::copy(from, from + bytes, physical.data() + offset * bytes);
+    for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+      if (++index[d] < type.getDimSize(d))
+        break;
+      index[d] = 0;
+    }
+  }
+  return DenseElementsAttr::getFromRawBuffer(
+      RankedTensorType::get({n}, storage), physical);
+}
+
+/// Lowers one module; every failure has been reported at its instruction.
+class ThunkLowering {
+public:
+  ThunkLowering(ModuleOp module, SymbolTable &symbols)
+      : module(module), symbols(symbols), b(module.getContext()) {}
+
+  LogicalResult run();
+
+private:
+  LogicalResult lowerComputation(ComputationOp comp);
+  LogicalResult lowerInstruction(Operation *op);
+  LogicalResult lowerKernel(FusionOp fusion);
+  LogicalResult lowerGemm(CustomCallOp call);
+  LogicalResult lowerWhile(WhileOp op);
+  LogicalResult lowerConditional(ConditionalOp op);
+  /// Lowers `callee` where its parameters take `operands` and its root
+  /// gives `results` (the calling instruction's result), with copies where
+  /// the two sides' slices differ.
+  LogicalResult lowerCall(Operation *at, ComputationOp callee,
+                          ValueRange operands, Value result);
+
+  /// The slice of array node `node` of `value` as memref type `type`
+  /// (the kernel buffer type when null).
+  FailureOr<Value> slice(Operation *at, Value value, unsigned node = 0,
+                         MemRefType type = {});
+  /// The slices of every array of `value`'s shape, in pre-order.
+  FailureOr<SmallVector<Value>> leafSlices(Operation *at, Value value);
+  /// Copies `from`'s arrays to `to`'s where their slices differ.
+  LogicalResult copyLeaves(Operation *at, Value from, Value to);
+  void copy(Location loc, Value from, Value to);
+
+  ModuleOp module;
+  SymbolTable &symbols;
+  OpBuilder b;
+  th::ProgramOp program;
+  /// thunk.slice ops, made once each at the program's start.
+  DenseMap<std::tuple<int64_t, int64_t, Type>, Value> slices;
+  Operation *lastSlice = nullptr;
+  SmallVector<th::AllocationOp> allocations;
+};
+
+} // namespace
+
+FailureOr<Value> ThunkLowering::slice(Operation *at, Value value,
+                                      unsigned node, MemRefType type) {
+  BufferSliceAttr s = getBufferSlice(value, node);
+  if (!s)
+    return at->emitError("hlo-to-thunk: a value has no buffer slice; run "
+                         "--hlo-buffer-assignment first"),
+           failure();
+  if (!type) {
+    Type t;
+    unsigned i = 0;
+    forEachSubshape(value.getType(), [&](Type sub, ArrayRef<int64_t>) {
+      if (i++ == node)
+        t = sub;
+    });
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    if (!tensor || !tensor.hasStaticShape())
+      return at->emitError("hlo-to-thunk: no slice type for ") << t,
+             failure();
+    Type element = tensor.getElementType();
+    if (element.isIntOrFloat() && element.getIntOrFloatBitWidth() < 8 &&
+        !element.isInteger(1))
+      return at->emitError("hlo-to-thunk: sub-byte element type ")
+                 << element << " is not supported yet",
+             failure();
+    type = getKernelBufferType(tensor);
+  }
+  int64_t a = s.getAllocation();
+  if (a < 0 || a >= int64_t(allocations.size()))
+    return at->emitError("hlo-to-thunk: slice of a missing allocation"),
+           failure();
+  if (th::getStorageBytes(type) > s.getSize())
+    return at->emitError("hlo-to-thunk: a buffer slice of ")
+               << s.getSize() << " bytes cannot hold " << type,
+           failure();
+  Value &cached = slices[{a, s.getOffset(), type}];
+  if (!cached) {
+    // Slices come first in the program, in the order first used.
+    OpBuilder::InsertionGuard guard(b);
+    if (lastSlice)
+      b.setInsertionPointAfter(lastSlice);
+    else
+      b.setInsertionPointToStart(&program.getBody().front());
+    auto op = th::SliceOp::create(
+        b, at->getLoc(), type,
+        FlatSymbolRefAttr::get(allocations[a].getSymNameAttr()),
+        b.getI64IntegerAttr(s.getOffset()));
+    lastSlice = op;
+    cached = op;
+  }
+  return cached;
+}
+
+FailureOr<SmallVector<Value>> ThunkLowering::leafSlices(Operation *at,
+                                                        Value value) {
+  SmallVector<unsigned> leaves;
+  unsigned i = 0;
+  forEachSubshape(value.getType(), [&](Type sub, ArrayRef<int64_t>) {
+    if (isa<RankedTensorType>(sub))
+      leaves.push_back(i);
+    ++i;
+  });
+  SmallVector<Value> result;
+  for (unsigned node : leaves) {
+    FailureOr<Value> s = slice(at, value, node);
+    if (failed(s))
+      return failure();
+    result.push_back(*s);
+  }
+  return result;
+}
+
+void ThunkLowering::copy(Location loc, Value from, Value to) {
+  if (from != to)
+    th::CopyOp::create(b, loc, from, to);
+}
+
+LogicalResult ThunkLowering::copyLeaves(Operation *at, Value from, Value to) {
+  FailureOr<SmallVector<Value>> a = leafSlices(at, from);
+  FailureOr<SmallVector<Value>> c = leafSlices(at, to);
+  if (failed(a) || failed(c))
+    return failure();
+  for (auto [x, y] : llvm::zip_equal(*a, *c))
+    copy(at->getLoc(), x, y);
+  return success();
+}
+
+LogicalResult ThunkLowering::lowerKernel(FusionOp fusion) {
+  auto ref = fusion->getAttrOfType<SymbolRefAttr>("hlo.kernel");
+  if (!ref)
+    return fusion.emitError("hlo-to-thunk: this fusion has no kernel (no "
+                            "emitter takes it; run --hlo-to-gpu first)");
+  auto kernel = dyn_cast_or_null<gpu::GPUFuncOp>(
+      SymbolTable::lookupSymbolIn(module, ref));
+  if (!kernel || !kernel.getKnownBlockSize() || !kernel.getKnownGridSize())
+    return fusion.emitError("hlo-to-thunk: '")
+           << ref << "' is not a kernel with known launch dimensions";
+  // The slices have the kernel's argument types (an emitter may view a
+  // buffer as integers, for atomics).
+  ArrayRef<Type> argTypes = kernel.getArgumentTypes();
+  SmallVector<Value> inputs, outputs;
+  SmallVector<std::pair<Value, unsigned>> nodes;
+  for (Value operand : getDataOperands(fusion))
+    nodes.push_back({operand, 0});
+  unsigned node = 0;
+  forEachSubshape(fusion.getType(), [&](Type sub, ArrayRef<int64_t>) {
+    if (isa<RankedTensorType>(sub))
+      nodes.push_back({fusion.getResult(), node});
+    ++node;
+  });
+  if (nodes.size() != argTypes.size())
+    return fusion.emitError("hlo-to-thunk: kernel '")
+           << ref << "' takes " << argTypes.size() << " buffers, not "
+           << nodes.size();
+  for (auto [i, pair] : llvm::enumerate(nodes)) {
+    auto type = dyn_cast<MemRefType>(argTypes[i]);
+    if (!type || !type.hasStaticShape())
+      return fusion.emitError("hlo-to-thunk: kernel '")
+             << ref << "' takes a buffer that is not a static memref";
+    FailureOr<Value> s = slice(fusion, pair.first, pair.second, type);
+    if (failed(s))
+      return failure();
+    (i < getDataOperands(fusion).size() ? inputs : outputs).push_back(*s);
+  }
+  // An in-place output starts as the operand it aliases.
+  for (auto [k, operand] : llvm::enumerate(getOutputAliases(kernel)))
+    if (operand >= 0 && k < outputs.size())
+      copy(fusion.getLoc(), inputs[operand], outputs[k]);
+  th::KernelOp::create(b, fusion.getLoc(), ref, kernel.getKnownGridSizeAttr(),
+                       kernel.getKnownBlockSizeAttr(),
+                       /*shared_memory=*/b.getI64IntegerAttr(0), inputs,
+                       outputs);
+  return success();
+}
+
+/// The cuBLASLt layout of dimensions `rows` and `cols` (each a group of
+/// dimensions that collapse into one, listed major to minor) of `type`, in
+/// batches over `batchDims` (`batch` matrices; an operand without batch
+/// dimensions is read by every batch).
+static FailureOr<th::MatrixLayoutAttr>
+getMatrixLayout(RankedTensorType type, ArrayRef<int64_t> batchDims,
+                ArrayRef<int64_t> rows, ArrayRef<int64_t> cols,
+                int64_t batch) {
+  SmallVector<int64_t> strides = getPhysicalStrides(type);
+  ArrayRef<int64_t> shape = type.getShape();
+  // A group's size and the stride of its most minor dimension, when its
+  // dimensions (those of size 1 aside) are contiguous in the order listed;
+  // {1, 0} for a group of none.
+  auto collapse = [&](ArrayRef<int64_t> group)
+      -> std::optional<std::pair<int64_t, int64_t>> {
+    SmallVector<int64_t> dims;
+    for (int64_t d : group) {
+      if (d < 0 || d >= type.getRank())
+        return std::nullopt;
+      if (shape[d] != 1)
+        dims.push_back(d);
+    }
+    if (dims.empty())
+      return std::pair<int64_t, int64_t>{1, 0};
+    int64_t size = 1;
+    for (size_t i = 0; i < dims.size(); ++i) {
+      if (i + 1 < dims.size() &&
+          strides[dims[i]] != strides[dims[i + 1]] * shape[dims[i + 1]])
+        return std::nullopt;
+      size *= shape[dims[i]];
+    }
+    return std::pair<int64_t, int64_t>{size, strides[dims.back()]};
+  };
+  auto b = collapse(batchDims), r = collapse(rows), c = collapse(cols);
+  if (!b || !r || !c)
+    return failure();
+  auto [numRows, rowStride] = *r;
+  auto [numCols, colStride] = *c;
+  th::MatrixOrder order;
+  int64_t leading;
+  if (numCols == 1 || colStride == 1) {
+    order = th::MatrixOrder::RowMajor;
+    leading = std::max(rowStride, numCols);
+  } else if (numRows == 1 || rowStride == 1) {
+    order = th::MatrixOrder::ColumnMajor;
+    leading = std::max(colStride, numRows);
+  } else {
+    return failure();
+  }
+  int64_t batchStride = batchDims.empty() ? 0 : b->second;
+  return th::MatrixLayoutAttr::get(type.getContext(), order, numRows, numCols,
+                                   leading, batch, batchStride);
+}
+
+LogicalResult ThunkLowering::lowerGemm(CustomCallOp call) {
+  auto fail = [&](const Twine &why) {
+    return call.emitError("hlo-to-thunk: ")
+           << call.getCustomCallTarget() << ": " << why;
+  };
+  auto root = dyn_cast_or_null<BackendConfigAttr>(call.getBackendConfigAttr());
+  BackendConfigAttr cfg = root ? root.getGemmBackendConfig() : nullptr;
+  BackendConfigAttr dn = cfg ? cfg.getSubConfig("dot_dimension_numbers") : nullptr;
+  if (!dn)
+    return fail("no gemm_backend_config with dot_dimension_numbers");
+  auto dims = [&](StringRef key) {
+    return SmallVector<int64_t>(dn.getInts(key).value_or(ArrayRef<int64_t>()));
+  };
+  SmallVector<int64_t> lb = dims("lhs_batch_dimensions"),
+                       lc = dims("lhs_contracting_dimensions"),
+                       rb = dims("rhs_batch_dimensions"),
+                       rc = dims("rhs_contracting_dimensions");
+  StringRef epilogueName = cfg.getString("epilogue").value_or("DEFAULT");
+  std::optional<th::GemmEpilogue> epilogue =
+      llvm::StringSwitch<std::optional<th::GemmEpilogue>>(epilogueName)
+          .Case("DEFAULT", th::GemmEpilogue::Default)
+          .Case("RELU", th::GemmEpilogue::Relu)
+          .Case("BIAS", th::GemmEpilogue::Bias)
+          .Case("BIAS_RELU", th::GemmEpilogue::BiasRelu)
+          .Case("GELU", th::GemmEpilogue::Gelu)
+          .Case("BIAS_GELU", th::GemmEpilogue::BiasGelu)
+          .Default(std::nullopt);
+  if (!epilogue)
+    return fail("epilogue " + epilogueName + " is not supported");
+  bool hasBias = *epilogue == th::GemmEpilogue::Bias ||
+                 *epilogue == th::GemmEpilogue::BiasRelu ||
+                 *epilogue == th::GemmEpilogue::BiasGelu;
+  double beta = cfg.getDouble("beta").value_or(0);
+  auto tuple = dyn_cast<TupleType>(call.getType());
+  OperandRange operands = getDataOperands(call);
+  if (!tuple || tuple.size() != 2 ||
+      operands.size() != 2 + (beta != 0) + hasBias)
+    return fail("expected operands (A, B[, C][, bias]) and the result "
+                "(D, workspace)");
+  auto lhsType = dyn_cast<RankedTensorType>(operands[0].getType());
+  auto rhsType = dyn_cast<RankedTensorType>(operands[1].getType());
+  auto outType = dyn_cast<RankedTensorType>(tuple.getType(0));
+  if (!lhsType || !rhsType || !outType)
+    return fail("operands and result must be arrays");
+  // The non-contracting, non-batch dimensions of each side.
+  auto free = [](RankedTensorType t, ArrayRef<int64_t> batch,
+                 ArrayRef<int64_t> contracting) {
+    SmallVector<int64_t> result;
+    for (int64_t d = 0; d < t.getRank(); ++d)
+      if (!llvm::is_contained(batch, d) && !llvm::is_contained(contracting, d))
+        result.push_back(d);
+    return result;
+  };
+  SmallVector<int64_t> lm = free(lhsType, lb, lc), rn = free(rhsType, rb, rc);
+  int64_t numBatch = std::max(lb.size(), rb.size());
+  SmallVector<int64_t> ob, om, on;
+  for (int64_t d = 0; d < outType.getRank(); ++d)
+    (d < numBatch ? ob : d < numBatch + int64_t(lm.size()) ? om : on)
+        .push_back(d);
+  int64_t batch = 1;
+  for (int64_t d : ob)
+    batch *= outType.getShape()[d];
+  auto lhsLayout = getMatrixLayout(lhsType, lb, lm, lc, batch);
+  auto rhsLayout = getMatrixLayout(rhsType, rb, rc, rn, batch);
+  auto outLayout = getMatrixLayout(outType, ob, om, on, batch);
+  if (failed(lhsLayout) || failed(rhsLayout) || failed(outLayout))
+    return fail("an operand's layout is not a (batched) matrix cuBLASLt "
+                "takes");
+  FailureOr<Value> lhs = slice(call, operands[0]),
+                   rhs = slice(call, operands[1]), out = slice(call, call, 1),
+                   workspace = slice(call, call, 2);
+  if (failed(lhs) || failed(rhs) || failed(out) || failed(workspace))
+    return failure();
+  Value bias;
+  if (hasBias) {
+    FailureOr<Value> s = slice(call, operands.back());
+    if (failed(s))
+      return failure();
+    bias = *s;
+  }
+  if (beta != 0) {
+    // D = ... + beta * C: C's bytes are the output's when the call runs.
+    FailureOr<Value> c = slice(call, operands[2]);
+    if (failed(c))
+      return failure();
+    copy(call.getLoc(), *c, *out);
+  }
+  auto op = th::GemmOp::create(
+      b, call.getLoc(), *lhs, *rhs, bias, *out, *workspace, *lhsLayout,
+      *rhsLayout, *outLayout,
+      b.getF64FloatAttr(cfg.getDouble("alpha_real").value_or(1)),
+      b.getF64FloatAttr(cfg.getDouble("alpha_imag").value_or(0)),
+      b.getF64FloatAttr(beta),
+      th::GemmEpilogueAttr::get(b.getContext(), *epilogue),
+      b.getI64IntegerAttr(cfg.getInt("selected_algorithm").value_or(-1)));
+  return mlir::verify(op);
+}
+
+LogicalResult ThunkLowering::lowerCall(Operation *at, ComputationOp callee,
+                                       ValueRange operands, Value result) {
+  for (auto [operand, param] :
+       llvm::zip_equal(operands, callee.getBody().getArguments()))
+    if (failed(copyLeaves(at, operand, param)))
+      return failure();
+  if (failed(lowerComputation(callee)))
+    return failure();
+  return result ? copyLeaves(at, callee.getRootValue(), result) : success();
+}
+
+LogicalResult ThunkLowering::lowerWhile(WhileOp op) {
+  auto cond = symbols.lookup<ComputationOp>(op.getCondition());
+  auto body = symbols.lookup<ComputationOp>(op.getBody());
+  if (!cond || !body)
+    return op.emitError("hlo-to-thunk: the loop's computations are missing");
+  Value init = getDataOperands(op)[0];
+  // The loop state lives in the while's slices; the condition and the body
+  // read it through their parameters' (the same slices, or copies).
+  if (failed(copyLeaves(op, init, op)))
+    return failure();
+  auto pred = slice(op, cond.getRootValue(), 0,
+                    MemRefType::get({1}, b.getI8Type()));
+  if (failed(pred))
+    return failure();
+  std::optional<int64_t> tripCount;
+  if (auto config = dyn_cast_or_null<BackendConfigAttr>(
+          op->getAttr("backend_config")))
+    tripCount = config.getKnownTripCount();
+  auto loop = th::WhileOp::create(
+      b, op.getLoc(), *pred,
+      tripCount ? b.getI64IntegerAttr(*tripCount) : IntegerAttr());
+  OpBuilder::InsertionGuard guard(b);
+  b.createBlock(&loop.getCondition());
+  if (failed(lowerCall(op, cond, op->getResult(0), Value())))
+    return failure();
+  b.createBlock(&loop.getBody());
+  return lowerCall(op, body, op->getResult(0), op->getResult(0));
+}
+
+LogicalResult ThunkLowering::lowerConditional(ConditionalOp op) {
+  Value selector = op.getBranchIndex();
+  auto type = cast<RankedTensorType>(selector.getType());
+  Type storage = type.getElementType().isInteger(1) ? b.getI8Type()
+                                                    : b.getI32Type();
+  auto s = slice(op, selector, 0, MemRefType::get({1}, storage));
+  if (failed(s))
+    return failure();
+  SmallVector<FlatSymbolRefAttr> branches = op.getBranches();
+  auto thunk = th::ConditionalOp::create(b, op.getLoc(), *s, branches.size());
+  OpBuilder::InsertionGuard guard(b);
+  for (auto [i, name] : llvm::enumerate(branches)) {
+    auto comp = symbols.lookup<ComputationOp>(name.getAttr());
+    if (!comp)
+      return op.emitError("hlo-to-thunk: branch ") << name << " is missing";
+    b.createBlock(&thunk.getBranches()[i]);
+    if (failed(lowerCall(op, comp, op.getBranchOperands()[i], op)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult ThunkLowering::lowerInstruction(Operation *op) {
+  if (isa<ConstantOp>(op))
+    return success();
+  if (isa<TupleOp, GetTupleElementOp, BitcastOp, CopyOp, OptimizationBarrierOp>(
+          op)) {
+    // Forwarding: the bytes stay where they are unless the slices differ.
+    // A copy that changes the layout is a fusion by now.
+    Value from = getDataOperands(op)[0];
+    if (isa<TupleOp>(op)) {
+      FailureOr<SmallVector<Value>> to = leafSlices(op, op->getResult(0));
+      if (failed(to))
+        return failure();
+      unsigned next = 0;
+      for (Value element : getDataOperands(op)) {
+        FailureOr<SmallVector<Value>> leaves = leafSlices(op, element);
+        if (failed(leaves))
+          return failure();
+        for (Value leaf : *leaves)
+          copy(op->getLoc(), leaf, (*to)[next++]);
+      }
+      return success();
+    }
+    if (auto gte = dyn_cast<GetTupleElementOp>(op)) {
+      // The element's nodes are a run of the tuple's pre-order nodes.
+      auto tuple = cast<TupleType>(from.getType());
+      unsigned first = 1;
+      for (int64_t i = 0; i < int64_t(gte.getIndex()); ++i)
+        first += getNumSubshapes(tuple.getType(i));
+      unsigned node = 0;
+      LogicalResult result = success();
+      forEachSubshape(gte.getType(), [&](Type sub, ArrayRef<int64_t>) {
+        if (succeeded(result) && isa<RankedTensorType>(sub)) {
+          FailureOr<Value> a = slice(op, from, first + node);
+          FailureOr<Value> c = slice(op, gte, node);
+          if (failed(a) || failed(c))
+            result = failure();
+          else
+            copy(op->getLoc(), *a, *c);
+        }
+        ++node;
+      });
+      return result;
+    }
+    if (isa<CopyOp>(op) &&
+        getMinorToMajor(from.getType()) != getMinorToMajor(op->getResult(0).getType()))
+      return op->emitError("hlo-to-thunk: a copy that changes the layout "
+                           "must be a fusion (run the GPU pipeline)");
+    return copyLeaves(op, from, op->getResult(0));
+  }
+  if (auto fusion = dyn_cast<FusionOp>(op))
+    return lowerKernel(fusion);
+  if (auto call = dyn_cast<CustomCallOp>(op)) {
+    StringRef target = call.getCustomCallTarget();
+    if (target == "__cublas$gemm" || target == "__cublas$lt$matmul")
+      return lowerGemm(call);
+    return op->emitError("hlo-to-thunk: custom call '")
+           << target << "' has no thunk yet";
+  }
+  if (auto loop = dyn_cast<WhileOp>(op))
+    return lowerWhile(loop);
+  if (auto cond = dyn_cast<ConditionalOp>(op))
+    return lowerConditional(cond);
+  if (auto call = dyn_cast<CallOp>(op)) {
+    auto callee = symbols.lookup<ComputationOp>(call.getToApply());
+    if (!callee)
+      return op->emitError("hlo-to-thunk: the callee is missing");
+    return lowerCall(op, callee, getDataOperands(op), op->getResult(0));
+  }
+  return op->emitError("hlo-to-thunk: `")
+         << getOpcode(op) << "` has no thunk yet";
+}
+
+LogicalResult ThunkLowering::lowerComputation(ComputationOp comp) {
+  for (Operation &op : comp.getBody().front().without_terminator())
+    if (failed(lowerInstruction(&op)))
+      return failure();
+  return success();
+}
+
+LogicalResult ThunkLowering::run() {
+  ComputationOp entry;
+  for (auto comp : module.getOps<ComputationOp>())
+    if (comp.getEntry())
+      entry = comp;
+  auto assignment =
+      module->getAttrOfType<ArrayAttr>("hlo.buffer_allocations");
+  if (!entry || !assignment)
+    return module.emitError("hlo-to-thunk: needs an ENTRY computation and a "
+                            "buffer assignment (run --hlo-gpu-optimize or "
+                            "--hlo-buffer-assignment first)");
+  // The allocations first, then the kernels, then the program.
+  b.setInsertionPointToStart(module.getBody());
+  for (Attribute attr : assignment) {
+    auto a = cast<BufferAllocationAttr>(attr);
+    th::AllocationKind kind =
+        static_cast<th::AllocationKind>(static_cast<int>(a.getKind()));
+    auto alloc = th::AllocationOp::create(
+        b, module.getLoc(), b.getStringAttr(allocationName(a.getIndex())),
+        th::AllocationKindAttr::get(b.getContext(), kind),
+        b.getI64IntegerAttr(a.getSize()), b.getI64IntegerAttr(256),
+        a.getParameter() ? b.getI64IntegerAttr(*a.getParameter())
+                         : IntegerAttr(),
+        a.getParameterIndex().empty()
+            ? DenseI64ArrayAttr()
+            : b.getDenseI64ArrayAttr(a.getParameterIndex()),
+        a.getMaybeLiveOut() ? b.getUnitAttr() : UnitAttr(), ElementsAttr());
+    allocations.push_back(alloc);
+  }
+  // Constants: their allocation holds their value in physical order.
+  LogicalResult status = success();
+  module.walk([&](ConstantOp c) {
+    BufferSliceAttr s = getBufferSlice(c, 0);
+    if (!s || failed(status))
+      return;
+    auto value = dyn_cast<DenseElementsAttr>(c.getValue());
+    auto type = dyn_cast<RankedTensorType>(c.getType());
+    th::AllocationOp alloc = allocations[s.getAllocation()];
+    if (c.isElided()) {
+      status = c.emitError("hlo-to-thunk: the constant has an elided "
+                           "literal ({...}): no value to embed");
+      return;
+    }
+    if (!value || !type || alloc.getKind() != th::AllocationKind::Constant) {
+      status = c.emitError("hlo-to-thunk: a constant needs a dense array "
+                           "value in an allocation of its own");
+      return;
+    }
+    FailureOr<DenseElementsAttr> physical = getPhysicalConstant(value, type);
+    if (failed(physical)) {
+      status = c.emitError("hlo-to-thunk: constant of element type ")
+               << type.getElementType() << " is not supported yet";
+      return;
+    }
+    alloc.setValueAttr(*physical);
+  });
+  if (failed(status))
+    return failure();
+
+  b.setInsertionPointToEnd(module.getBody());
+  program = th::ProgramOp::create(b, entry.getLoc(), "main");
+  Block *body = b.createBlock(&program.getBody());
+  b.setInsertionPointToEnd(body);
+  if (failed(lowerComputation(entry)))
+    return failure();
+  FailureOr<SmallVector<Value>> results =
+      leafSlices(entry, entry.getRootValue());
+  if (failed(results))
+    return failure();
+  th::ReturnOp::create(b, entry.getLoc(), *results);
+
+  // The program is all there is now.
+  for (auto comp : llvm::make_early_inc_range(module.getOps<ComputationOp>()))
+    comp.erase();
+  for (NamedAttribute attr : llvm::to_vector(module->getAttrs()))
+    if (attr.getName().getValue().starts_with("hlo."))
+      module->removeAttr(attr.getName());
+  return success();
+}
+
+namespace {
+struct HloToThunkPass : hlo::impl::HloToThunkBase<HloToThunkPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    ThunkLowering lowering(module, symbols);
+    if (failed(lowering.run()))
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,298 @@
+//===- HostGemm.cpp - thunk.gemm on the CPU -------------------------------===//
+//
+// `thunk.gemm` through OpenBLAS: f32, f64, c64 and c128 operands are handed
+// to cblas_?gemm in place (a matrix stored in the other order than the
+// output's is passed transposed); f16 and bf16 are widened to f32 first and
+// the result rounded back to nearest even, as cuBLAS computes them in f32;
+// integer GEMMs (s8 x s8 -> s32, ...) are a plain loop with 64-bit sums.
+// The epilogue (bias, relu, gelu) is applied to the result afterwards.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hlo/Dialect/Thunk/ThunkDialect.h"
+#include "Hlo/Runtime/Host/HostRuntime.h"
+
+#include <cblas.h>
+
+#include <cmath>
+#include <complex>
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::thunk;
+
+namespace {
+
+float halfToFloat(uint16_t h) {
+  uint32_t sign = uint32_t(h & 0x8000) << 16;
+  int32_t exponent = (h >> 10) & 0x1f;
+  uint32_t mantissa = h & 0x3ff;
+  uint32_t bits;
+  if (exponent == 0x1f) {
+    bits = sign | 0x7f800000 | (mantissa << 13);
+  } else if (exponent == 0) {
+    if (mantissa == 0) {
+      bits = sign;
+    } else {
+      // A subnormal half is a normal float.
+      float value = std::ldexp(float(mantissa), -24);
+      std::memcpy(&bits, &value, 4);
+      bits |= sign;
+    }
+  } else {
+    bits = sign | uint32_t(exponent - 15 + 127) << 23 | mantissa << 13;
+  }
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+uint16_t floatToHalf(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  uint16_t sign = (bits >> 16) & 0x8000;
+  if (std::isnan(f))
+    return sign | 0x7e00;
+  float a = std::fabs(f);
+  if (a >= 65520.0f) // rounds to infinity
+    return sign | 0x7c00;
+  if (a < std::ldexp(1.0f, -14)) {
+    // Subnormal or zero: a multiple of 2^-24, rounded to nearest even.
+    return sign | uint16_t(std::nearbyint(std::ldexp(a, 24)));
+  }
+  uint32_t abits = bits & 0x7fffffff;
+  // Round the 23-bit mantissa to 10 bits, to nearest even.
+  uint32_t rounded = abits + 0xfff + ((abits >> 13) & 1);
+  return sign | uint16_t(((rounded >> 13) - ((127 - 15) << 10)) & 0x7fff);
+}
+
+float bf16ToFloat(uint16_t h) {
+  uint32_t bits = uint32_t(h) << 16;
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+uint16_t floatToBf16(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  if (std::isnan(f))
+    return uint16_t((bits >> 16) | 0x40);
+  return uint16_t((bits + 0x7fff + ((bits >> 16) & 1)) >> 16);
+}
+
+/// Reads and writes elements of a float type as float (16-bit types
+/// widened).
+struct FloatCodec {
+  Type type;
+  float load(const uint8_t *base, int64_t i) const {
+    if (type.isF32()) {
+      float f;
+      std::memcpy(&f, base + 4 * i, 4);
+      return f;
+    }
+    uint16_t h;
+    std::memcpy(&h, base + 2 * i, 2);
+    return type.isF16() ? halfToFloat(h) : bf16ToFloat(h);
+  }
+  void store(uint8_t *base, int64_t i, float f) const {
+    if (type.isF32()) {
+      std::memcpy(base + 4 * i, &f, 4);
+      return;
+    }
+    uint16_t h = type.isF16() ? floatToHalf(f) : floatToBf16(f);
+    std::memcpy(base + 2 * i, &h, 2);
+  }
+};
+
+double gelu(double x) {
+  // The tanh approximation cuBLASLt's GELU epilogue computes.
+  return 0.5 * x *
+         (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
+}
+
+bool addsBias(GemmEpilogue e) {
+  return e == GemmEpilogue::Bias || e == GemmEpilogue::BiasRelu ||
+         e == GemmEpilogue::BiasGelu;
+}
+
+/// The epilogue on value `x` of output column `c`.
+template <typename T>
+T applyEpilogue(GemmEpilogue e, T x, T bias) {
+  if (addsBias(e))
+    x += bias;
+  if (e == GemmEpilogue::Relu || e == GemmEpilogue::BiasRelu)
+    return x < T(0) ? T(0) : x;
+  if (e == GemmEpilogue::Gelu || e == GemmEpilogue::BiasGelu)
+    return T(gelu(double(x)));
+  return x;
+}
+
+CBLAS_TRANSPOSE transposeFor(MatrixLayoutAttr x, MatrixOrder order) {
+  return x.getOrder() == order ? CblasNoTrans : CblasTrans;
+}
+
+/// One BLAS call per batch, on the slices in place (T: float, double,
+/// std::complex<float>, std::complex<double>).
+template <typename T>
+void blasGemm(GemmOp op, T *lhs, T *rhs, T *out, T alpha, T beta) {
+  MatrixLayoutAttr a = op.getLhsLayout(), b = op.getRhsLayout(),
+                   c = op.getOutLayout();
+  MatrixOrder order = c.getOrder();
+  CBLAS_ORDER major =
+      order == MatrixOrder::RowMajor ? CblasRowMajor : CblasColMajor;
+  int m = c.getRows(), n = c.getCols(), k = a.getCols();
+  for (int64_t batch = 0; batch < c.getBatch(); ++batch) {
+    T *x = lhs + batch * a.getBatchStride();
+    T *y = rhs + batch * b.getBatchStride();
+    T *z = out + batch * c.getBatchStride();
+    if constexpr (std::is_same_v<T, float>)
+      cblas_sgemm(major, transposeFor(a, order), transposeFor(b, order), m, n,
+                  k, alpha, x, a.getLeadingDim(), y, b.getLeadingDim(), beta,
+                  z, c.getLeadingDim());
+    else if constexpr (std::is_same_v<T, double>)
+      cblas_dgemm(major, transposeFor(a, order), transposeFor(b, order), m, n,
+                  k, alpha, x, a.getLeadingDim(), y, b.getLeadingDim(), beta,
+                  z, c.getLeadingDim());
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+      cblas_cgemm(major, transposeFor(a, order), transposeFor(b, order), m, n,
+                  k, &alpha, x, a.getLeadingDim(), y, b.getLeadingDim(), &beta,
+                  z, c.getLeadingDim());
+    else
+      cblas_zgemm(major, transposeFor(a, order), transposeFor(b, order), m, n,
+                  k, &alpha, x, a.getLeadingDim(), y, b.getLeadingDim(), &beta,
+                  z, c.getLeadingDim());
+  }
+}
+
+/// Applies the epilogue to every output element in place.
+template <typename T>
+void epilogueInPlace(GemmOp op, T *out, const T *bias) {
+  MatrixLayoutAttr c = op.getOutLayout();
+  GemmEpilogue e = op.getEpilogue();
+  if (e == GemmEpilogue::Default)
+    return;
+  for (int64_t batch = 0; batch < c.getBatch(); ++batch)
+    for (int64_t r = 0; r < c.getRows(); ++r)
+      for (int64_t col = 0; col < c.getCols(); ++col) {
+        T &x = out[c.getOffset(batch, r, col)];
+        x = applyEpilogue<T>(e, x, bias ? bias[col] : T(0));
+      }
+}
+
+/// Reads a signed or signless integer of `bytes` bytes.
+int64_t loadInt(const uint8_t *base, int64_t i, unsigned bytes,
+                bool isUnsigned) {
+  uint64_t v = 0;
+  std::memcpy(&v, base + i * bytes, bytes);
+  if (bytes < 8 && !isUnsigned && (v >> (8 * bytes - 1)) & 1)
+    v |= ~uint64_t(0) << (8 * bytes);
+  return int64_t(v);
+}
+
+} // namespace
+
+LogicalResult mlir::thunk::runHostGemm(Operation *operation,
+                                       ArrayRef<uint8_t *> buffers,
+                                       std::string &error) {
+  auto op = cast<GemmOp>(operation);
+  uint8_t *lhs = buffers[0], *rhs = buffers[1], *bias = buffers[2],
+          *out = buffers[3];
+  Type in = op.getLhs().getType().getElementType();
+  Type result = op.getOut().getType().getElementType();
+  double alphaRe = op.getAlphaReal().convertToDouble();
+  double alphaIm = op.getAlphaImag().convertToDouble();
+  double beta = op.getBeta().convertToDouble();
+  if (in == result && (in.isF32() || in.isF64())) {
+    if (in.isF32()) {
+      blasGemm<float>(op, reinterpret_cast<float *>(lhs),
+                      reinterpret_cast<float *>(rhs),
+                      reinterpret_cast<float *>(out), alphaRe, beta);
+      epilogueInPlace<float>(op, reinterpret_cast<float *>(out),
+                             reinterpret_cast<float *>(bias));
+    } else {
+      blasGemm<double>(op, reinterpret_cast<double *>(lhs),
+                       reinterpret_cast<double *>(rhs),
+                       reinterpret_cast<double *>(out), alphaRe, beta);
+      epilogueInPlace<double>(op, reinterpret_cast<double *>(out),
+                              reinterpret_cast<double *>(bias));
+    }
+    return success();
+  }
+  if (auto complex = dyn_cast<ComplexType>(in); complex && in == result) {
+    if (op.getEpilogue() != GemmEpilogue::Default) {
+      error = "thunk.gemm: complex GEMMs take no epilogue";
+      return failure();
+    }
+    if (complex.getElementType().isF32()) {
+      using C = std::complex<float>;
+      blasGemm<C>(op, reinterpret_cast<C *>(lhs), reinterpret_cast<C *>(rhs),
+                  reinterpret_cast<C *>(out), C(alphaRe, alphaIm), C(beta));
+      return success();
+    }
+    using Z = std::complex<double>;
+    blasGemm<Z>(op, reinterpret_cast<Z *>(lhs), reinterpret_cast<Z *>(rhs),
+                reinterpret_cast<Z *>(out), Z(alphaRe, alphaIm), Z(beta));
+    return success();
+  }
+  MatrixLayoutAttr a = op.getLhsLayout(), b = op.getRhsLayout(),
+                   c = op.getOutLayout();
+  auto isNarrowFloat = [](Type t) { return t.isF16() || t.isBF16(); };
+  if ((isNarrowFloat(in) || in.isF32()) &&
+      (isNarrowFloat(result) || result.isF32())) {
+    // Widened to f32 row-major copies, multiplied by sgemm, rounded back.
+    FloatCodec x{in}, z{result};
+    int64_t m = c.getRows(), n = c.getCols(), k = a.getCols();
+    std::vector<float> wa(m * k), wb(k * n), wc(m * n);
+    for (int64_t batch = 0; batch < c.getBatch(); ++batch) {
+      for (int64_t r = 0; r < m; ++r)
+        for (int64_t i = 0; i < k; ++i)
+          wa[r * k + i] = x.load(lhs, a.getOffset(batch, r, i));
+      for (int64_t i = 0; i < k; ++i)
+        for (int64_t col = 0; col < n; ++col)
+          wb[i * n + col] = x.load(rhs, b.getOffset(batch, i, col));
+      for (int64_t r = 0; r < m; ++r)
+        for (int64_t col = 0; col < n; ++col)
+          wc[r * n + col] =
+              beta == 0 ? 0.0f : z.load(out, c.getOffset(batch, r, col));
+      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, alphaRe,
+                  wa.data(), k, wb.data(), n, beta, wc.data(), n);
+      for (int64_t r = 0; r < m; ++r)
+        for (int64_t col = 0; col < n; ++col)
+          z.store(out, c.getOffset(batch, r, col),
+                  applyEpilogue<float>(op.getEpilogue(), wc[r * n + col],
+                                       bias ? z.load(bias, col) : 0.0f));
+    }
+    return success();
+  }
+  if (in.isInteger() && result.isInteger() &&
+      in.getIntOrFloatBitWidth() % 8 == 0 &&
+      result.getIntOrFloatBitWidth() % 8 == 0) {
+    unsigned inBytes = in.getIntOrFloatBitWidth() / 8;
+    unsigned outBytes = result.getIntOrFloatBitWidth() / 8;
+    bool isUnsigned = in.isUnsignedInteger();
+    for (int64_t batch = 0; batch < c.getBatch(); ++batch)
+      for (int64_t r = 0; r < c.getRows(); ++r)
+        for (int64_t col = 0; col < c.getCols(); ++col) {
+          int64_t sum = 0;
+          for (int64_t i = 0; i < a.getCols(); ++i)
+            sum += loadInt(lhs, a.getOffset(batch, r, i), inBytes,
+                           isUnsigned) *
+                   loadInt(rhs, b.getOffset(batch, i, col), inBytes,
+                           isUnsigned);
+          int64_t at = c.getOffset(batch, r, col);
+          int64_t value = int64_t(alphaRe) * sum;
+          if (beta != 0)
+            value += int64_t(beta) * loadInt(out, at, outBytes, false);
+          value = applyEpilogue<int64_t>(
+              op.getEpilogue(), value,
+              bias ? loadInt(bias, col, outBytes, false) : 0);
+          std::memcpy(out + at * outBytes, &value, outBytes);
+        }
+    return success();
+  }
+  llvm::raw_string_ostream os(error);
+  os << "thunk.gemm: element types " << in << " -> " << result
+     << " are not supported on the host";
+  return failure();
+}

@@ -1,0 +1,270 @@
+//===- HostRuntime.cpp - run a thunk program on the CPU -------------------===//
+//
+// Compiles a thunk program's kernels for the host once (the host lowering
+// of hlo-gpu-kernels-to-host, then the JIT) and runs the program's thunks in
+// order over one arena: every allocation at its own aligned offset, each
+// slice a pointer into it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hlo/Runtime/Host/HostRuntime.h"
+
+#include "Hlo/Conversion/HostJit.h"
+#include "Hlo/Conversion/Passes.h"
+#include "Hlo/Dialect/Thunk/ThunkDialect.h"
+
+#include "mlir/ExecutionEngine/CRunnerUtils.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::thunk;
+
+HostExecutable::~HostExecutable() = default;
+
+std::unique_ptr<HostExecutable> HostExecutable::compile(ModuleOp program,
+                                                        std::string &error) {
+  MLIRContext *ctx = program.getContext();
+  std::string diagnostics;
+  ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &d) {
+    diagnostics += d.str() + "\n";
+    return success();
+  });
+  if (failed(mlir::verify(program))) {
+    error = "the thunk program does not verify: " + diagnostics;
+    return nullptr;
+  }
+  auto programs = llvm::to_vector(program.getOps<ProgramOp>());
+  if (programs.size() != 1) {
+    error = "the module must hold one thunk.program";
+    return nullptr;
+  }
+  std::unique_ptr<HostExecutable> exe(new HostExecutable());
+  exe->module = program.clone();
+  // The kernels, lowered for the host in a module of their own.
+  if (program.getOps<gpu::GPUModuleOp>().empty())
+    return exe;
+  DialectRegistry registry;
+  hlo::registerHostJitDialects(registry);
+  ctx->appendDialectRegistry(registry);
+  OwningOpRef<ModuleOp> kernels = ModuleOp::create(program.getLoc());
+  for (auto gpuModule : program.getOps<gpu::GPUModuleOp>())
+    kernels->getBody()->push_back(gpuModule->clone());
+  PassManager pm(ctx);
+  pm.addPass(hlo::createHloGpuKernelsToHost());
+  if (failed(pm.run(*kernels))) {
+    error = "the kernels could not be lowered for the host: " + diagnostics;
+    return nullptr;
+  }
+  exe->jit = hlo::HostJit::compile(*kernels, error);
+  if (!exe->jit)
+    return nullptr;
+  return exe;
+}
+
+/// One run: the arena and the slices' addresses.
+class HostExecutable::Runner {
+public:
+  Runner(HostExecutable &exe, std::string &error, HostRunStats &stats)
+      : exe(exe), error(error), stats(stats) {}
+
+  LogicalResult layOut(ArrayRef<ParameterBytes> parameters);
+  LogicalResult runBlock(Block &block);
+  uint8_t *address(Value slice) { return addresses.lookup(slice); }
+
+private:
+  LogicalResult runThunk(Operation &op);
+  LogicalResult fail(Operation &op, const Twine &why) {
+    error = (op.getName().getStringRef() + ": " + why).str();
+    return failure();
+  }
+
+  HostExecutable &exe;
+  std::string &error;
+  HostRunStats &stats;
+  std::unique_ptr<uint8_t[]> arena;
+  llvm::StringMap<uint8_t *> bases;
+  DenseMap<Value, uint8_t *> addresses;
+};
+
+LogicalResult
+HostExecutable::Runner::layOut(ArrayRef<ParameterBytes> parameters) {
+  // Offsets aligned to each allocation's alignment (at least 64 bytes) from
+  // a 64-byte aligned base.
+  constexpr int64_t kBaseAlignment = 64;
+  SmallVector<std::pair<AllocationOp, int64_t>> layout;
+  int64_t size = 0;
+  for (auto alloc : exe.module->getOps<AllocationOp>()) {
+    int64_t align = std::max<int64_t>(alloc.getAlignment(), kBaseAlignment);
+    size = llvm::alignTo(size, align);
+    layout.push_back({alloc, size});
+    size += alloc.getSize();
+  }
+  stats.arenaBytes = size;
+  arena.reset(new (std::nothrow) uint8_t[size + kBaseAlignment]);
+  if (!arena) {
+    error = "out of memory: the arena needs " + std::to_string(size) +
+            " bytes";
+    return failure();
+  }
+  uint8_t *base = reinterpret_cast<uint8_t *>(
+      llvm::alignTo(reinterpret_cast<uintptr_t>(arena.get()), kBaseAlignment));
+  // Bytes no thunk wrote read as garbage, not zeros.
+  uint32_t state = 0x5eed;
+  for (int64_t i = 0; i < size; ++i) {
+    state = state * 1664525u + 1013904223u;
+    base[i] = uint8_t(state >> 24);
+  }
+  for (auto [alloc, offset] : layout) {
+    uint8_t *at = base + offset;
+    bases[alloc.getSymName()] = at;
+    if (std::optional<ElementsAttr> value = alloc.getValue()) {
+      auto dense = dyn_cast<DenseElementsAttr>(*value);
+      if (!dense || dense.getElementType().isInteger(1))
+        return fail(*alloc, "a constant must be a dense array of bytes");
+      ArrayRef<char> raw = dense.getRawData();
+      int64_t bytes = getStorageBytes(
+          MemRefType::get(dense.getType().getShape(), dense.getElementType()));
+      for (int64_t i = 0; i < bytes; i += raw.size())
+        std::memcpy(at + i, raw.data(),
+                    std::min<int64_t>(raw.size(), bytes - i));
+    }
+    if (alloc.getKind() != AllocationKind::Parameter)
+      continue;
+    const ParameterBytes *given = nullptr;
+    ArrayRef<int64_t> index = alloc.getParameterIndex().value_or(
+        ArrayRef<int64_t>());
+    for (const ParameterBytes &p : parameters)
+      if (p.parameter == *alloc.getParameter() &&
+          ArrayRef<int64_t>(p.index) == index)
+        given = &p;
+    if (!given)
+      return fail(*alloc, "no bytes given for parameter " +
+                              Twine(*alloc.getParameter()));
+    if (int64_t(given->bytes.size()) > alloc.getSize())
+      return fail(*alloc, "parameter " + Twine(*alloc.getParameter()) +
+                              " has " + Twine(given->bytes.size()) +
+                              " bytes; its allocation " +
+                              Twine(alloc.getSize()));
+    std::memcpy(at, given->bytes.data(), given->bytes.size());
+  }
+  return success();
+}
+
+LogicalResult HostExecutable::Runner::runBlock(Block &block) {
+  for (Operation &op : block)
+    if (failed(runThunk(op)))
+      return failure();
+  return success();
+}
+
+LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
+  auto bytesOf = [](Value v) {
+    return getStorageBytes(cast<MemRefType>(v.getType()));
+  };
+  return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
+      .Case([&](SliceOp s) {
+        addresses[s] = bases.lookup(s.getAllocation()) + s.getOffset();
+        return success();
+      })
+      .Case([&](KernelOp k) {
+        ++stats.kernels;
+        // A 1-D memref descriptor per argument, over the slice's bytes.
+        SmallVector<Value> args(k.getInputs());
+        llvm::append_range(args, k.getOutputs());
+        std::vector<StridedMemRefType<uint8_t, 1>> descriptors(args.size());
+        std::vector<void *> pointers(args.size());
+        SmallVector<void *> packed;
+        for (auto [i, v] : llvm::enumerate(args)) {
+          uint8_t *p = address(v);
+          int64_t n = cast<MemRefType>(v.getType()).getNumElements();
+          descriptors[i] = {p, p, 0, {n}, {1}};
+          pointers[i] = &descriptors[i];
+          packed.push_back(&pointers[i]);
+        }
+        if (!exe.jit)
+          return fail(op, "the program has no kernels compiled");
+        std::string why;
+        if (failed(exe.jit->invoke(k.getKernel().getLeafReference().getValue(),
+                                   packed, why)))
+          return fail(op, "kernel " +
+                              k.getKernel().getLeafReference().getValue() +
+                              ": " + why);
+        return success();
+      })
+      .Case([&](GemmOp g) {
+        ++stats.gemms;
+        SmallVector<uint8_t *> buffers = {
+            address(g.getLhs()), address(g.getRhs()),
+            g.getBias() ? address(g.getBias()) : nullptr, address(g.getOut()),
+            g.getWorkspace() ? address(g.getWorkspace()) : nullptr};
+        return runHostGemm(g, buffers, error);
+      })
+      .Case([&](CopyOp c) {
+        ++stats.copies;
+        std::memmove(address(c.getTarget()), address(c.getSource()),
+                     bytesOf(c.getSource()));
+        return success();
+      })
+      .Case([&](MemsetOp m) {
+        ++stats.memsets;
+        uint8_t *p = address(m.getTarget());
+        uint32_t word = m.getValue();
+        int64_t n = bytesOf(m.getTarget());
+        for (int64_t i = 0; i < n; ++i)
+          p[i] = uint8_t(word >> (8 * (i % 4)));
+        return success();
+      })
+      .Case([&](WhileOp w) {
+        uint8_t *predicate = address(w.getPredicate());
+        for (;;) {
+          if (failed(runBlock(w.getCondition().front())))
+            return failure();
+          if (!*predicate)
+            return success();
+          ++stats.iterations;
+          if (failed(runBlock(w.getBody().front())))
+            return failure();
+        }
+      })
+      .Case([&](ConditionalOp c) {
+        ++stats.branches;
+        uint8_t *p = address(c.getSelector());
+        int64_t n = c.getBranches().size();
+        int64_t index;
+        if (c.getSelector().getType().getElementType().isInteger(8)) {
+          index = *p ? 0 : 1;
+        } else {
+          int32_t i;
+          std::memcpy(&i, p, 4);
+          index = i < 0 || i >= n ? n - 1 : i;
+        }
+        return runBlock(c.getBranches()[index].front());
+      })
+      .Case([&](CommandBufferOp c) { return runBlock(c.getBody().front()); })
+      .Case([&](ReturnOp) { return success(); })
+      .Default([&](Operation *) { return fail(op, "not a thunk"); });
+}
+
+LogicalResult HostExecutable::run(ArrayRef<ParameterBytes> parameters,
+                                  std::vector<std::vector<uint8_t>> &results,
+                                  std::string &error, HostRunStats *stats) {
+  HostRunStats local;
+  Runner runner(*this, error, stats ? *stats : local);
+  if (failed(runner.layOut(parameters)))
+    return failure();
+  ProgramOp program = *module->getOps<ProgramOp>().begin();
+  Block &body = program.getBody().front();
+  if (failed(runner.runBlock(body)))
+    return failure();
+  results.clear();
+  auto ret = cast<ReturnOp>(body.getTerminator());
+  for (Value v : ret.getResults()) {
+    uint8_t *p = runner.address(v);
+    results.emplace_back(p, p + getStorageBytes(cast<MemRefType>(v.getType())));
+  }
+  return success();
+}

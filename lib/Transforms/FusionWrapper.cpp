@@ -1,0 +1,111 @@
+//===- FusionWrapper.cpp - hlo-fusion-wrapper -----------------------------===//
+//
+// XLA's GPU FusionWrapper: every instruction left unfused that needs a
+// kernel becomes a fusion of its own, so that each kernel of the program is
+// a fusion's (hlo-to-gpu emits kernels for fusions only).
+//
+//===----------------------------------------------------------------------===//
+
+#include "FusionUtils.h"
+#include "TransformUtils.h"
+
+#include "Hlo/Transforms/GpuFusionPasses.h"
+
+namespace mlir::hlo {
+#define GEN_PASS_DEF_HLOFUSIONWRAPPER
+#include "Hlo/Transforms/GpuFusionPasses.h.inc"
+} // namespace mlir::hlo
+
+using namespace mlir;
+using namespace mlir::hlo;
+
+namespace {
+
+/// Instructions that run as a kernel of their own when no fusion took
+/// them.
+bool needsKernel(Operation *op) {
+  if (isa<ConstantOp, TupleOp, GetTupleElementOp, BitcastOp, CopyOp,
+          CustomCallOp, FusionOp, WhileOp, ConditionalOp, CallOp, SortOp,
+          ReturnOp, DomainOp, ReplicaIdOp, PartitionIdOp, GetDimensionSizeOp,
+          SetDimensionSizeOp, FftOp, SelectAndScatterOp, TriangularSolveOp,
+          CholeskyOp>(op))
+    return false;
+  // Collectives, async pairs, host transfers, rng state: their thunks are
+  // not kernels (every such op has side effects in the dialect).
+  if (op->getNumResults() != 1 || !isMemoryEffectFree(op) ||
+      hasControlPredecessors(op))
+    return false;
+  // Arrays in and out (a variadic reduce's tuple of arrays too).
+  auto isStaticArray = [](Type t) {
+    auto array = dyn_cast<RankedTensorType>(t);
+    return array && array.hasStaticShape();
+  };
+  Type type = op->getResult(0).getType();
+  auto tuple = dyn_cast<TupleType>(type);
+  return (tuple ? llvm::all_of(tuple.getTypes(), isStaticArray)
+                : isStaticArray(type)) &&
+         llvm::all_of(getDataOperands(op).getTypes(), isStaticArray);
+}
+
+struct FusionWrapperPass
+    : ChangeReportingPass<FusionWrapperPass, hlo::impl::HloFusionWrapperBase> {
+  void run() {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    SymbolTableCollection tables;
+    llvm::StringMap<unsigned> suffixes;
+    // `base`, or `base.N` with the first N that no symbol has.
+    auto uniqueName = [&](const std::string &base) {
+      std::string name = base;
+      unsigned &next = suffixes[base];
+      while (symbols.lookup(name))
+        name = base + "." + std::to_string(++next);
+      return name;
+    };
+    for (ComputationOp comp : getFusibleComputations(module, symbols)) {
+      SmallVector<Operation *> wrap;
+      for (Operation &op : comp.getBody().front())
+        if (needsKernel(&op))
+          wrap.push_back(&op);
+      for (Operation *op : wrap) {
+        std::string opcode = getOpcode(op);
+        bool input = isa<ReduceOp, ScatterOp>(op);
+        // The fusion keeps the instruction's source location and metadata.
+        Location where = op->getLoc();
+        if (auto named = dyn_cast<NameLoc>(where))
+          where = named.getChildLoc();
+        FusionOp fusion = wrapInFusion(op, symbols, tables, comp);
+        MLIRContext *ctx = fusion.getContext();
+        auto fused = symbols.lookup<ComputationOp>(fusion.getCalls());
+        // A variadic reduce's results leave the fused computation as a
+        // tuple of its elements (the emitters' multi-output form).
+        Value root = fused.getRootValue();
+        if (auto tuple = dyn_cast<TupleType>(root.getType())) {
+          Operation *ret = fused.getBody().front().getTerminator();
+          OpBuilder b(ret);
+          SmallVector<Value> elements;
+          for (unsigned i = 0; i < tuple.size(); ++i)
+            elements.push_back(createInferred<GetTupleElementOp>(
+                b, ret->getLoc(), {root},
+                {b.getNamedAttr("index", b.getI64IntegerAttr(i))}));
+          ret->setOperand(0, createInferred<TupleOp>(b, ret->getLoc(),
+                                                     elements));
+        }
+        // Reductions and scatters are input fusions (their emitters');
+        // the rest loops.
+        setFusionConfig(fusion, input ? FusionKind::kInput : FusionKind::kLoop);
+        // Renamed in the table only: the fusion is its one user.
+        symbols.remove(fused);
+        fused.setSymName(uniqueName("wrapped_" + opcode + "_computation"));
+        symbols.insert(fused);
+        fusion.setCallsAttr(FlatSymbolRefAttr::get(fused.getSymNameAttr()));
+        fusion->setLoc(
+            NameLoc::get(StringAttr::get(ctx, "wrapped_" + opcode), where));
+        ++numWrapped;
+        changed = true;
+      }
+    }
+  }
+};
+
+} // namespace
