@@ -37,8 +37,9 @@ set(HLO_LIBRARY_LAYERS
   "MLIRHloConversion  MLIRHlo MLIRHloAnalysis MLIRHloIndexingMap MLIRThunk"
   # Runs thunk programs on the CPU: kernels through the host JIT.
   "MLIRThunkHostRuntime MLIRThunk MLIRHloConversion"
-  # Pipelines across the passes and the conversions (hlo-gpu-pipeline).
-  "MLIRHloPipelines   MLIRHloTransforms MLIRHloConversion"
+  # Pipelines across the passes and the conversions (hlo-gpu-pipeline),
+  # and a module compiled and run on the host runtime.
+  "MLIRHloPipelines   MLIRHloTransforms MLIRHloConversion MLIRHloRuntime MLIRThunkHostRuntime"
 )
 
 # Every library target defined in `dir` or below (object libraries aside).

@@ -23,6 +23,7 @@
 
 #include "FusionUtils.h"
 #include "GpuFusible.h"
+#include "ReductionUtils.h"
 #include "TransformUtils.h"
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
@@ -132,9 +133,28 @@ struct HorizontalLoopFusionImpl {
     return {op->getResult(0)};
   }
 
+  /// XLA's HasOnlyRowMajorLayout: the fused outputs are flattened in
+  /// logical order, which is their physical order only in the default
+  /// layout; every array of `op` (of its fused computation) must have it.
+  bool hasOnlyRowMajorLayout(Operation *op) {
+    auto isRowMajor = [](Type t) {
+      return !isa<RankedTensorType>(t) || hasDefaultLayout(t);
+    };
+    auto fusion = dyn_cast<FusionOp>(op);
+    if (!fusion)
+      return llvm::all_of(op->getResultTypes(), isRowMajor);
+    Block *body = getFusedBody(fusion, tables);
+    if (!body || !llvm::all_of(body->getArgumentTypes(), isRowMajor))
+      return false;
+    for (Operation &inner : *body)
+      if (!llvm::all_of(inner.getResultTypes(), isRowMajor))
+        return false;
+    return true;
+  }
+
   /// XLA's IsFusibleCandidate.
   bool isFusibleCandidate(Operation *op) {
-    if (!fusible->isFusible(op))
+    if (!fusible->isFusible(op) || !hasOnlyRowMajorLayout(op))
       return false;
     if (isElementwise(op) && !getDataOperands(op).empty())
       return true;

@@ -16,16 +16,16 @@
 // fusion an emitter takes by its kernel compiled for the host
 // (HostKernels.h), the rest on the interpreter. `--device=host` compiles
 // MODULE with the GPU compiler into a thunk program and runs that on the
-// host runtime (HostDevice.h). Every error is `hlo-run: error:
+// host runtime (Hlo/Pipelines/HostDevice.h). Every error is `hlo-run: error:
 // ...` with exit status 1. Details: docs/runtime.md.
 //
 //===----------------------------------------------------------------------===//
 
-#include "HostDevice.h"
 #include "HostKernels.h"
 #include "Npy.h"
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Pipelines/HostDevice.h"
 #include "Hlo/Runtime/Arena.h"
 #include "Hlo/Runtime/Interpreter.h"
 #include "Hlo/Runtime/Literal.h"

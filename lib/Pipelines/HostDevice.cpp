@@ -1,6 +1,6 @@
-//===- HostDevice.cpp - hlo-run --device=host -----------------------------===//
+//===- HostDevice.cpp - compile a module and run it on the host -----------===//
 
-#include "HostDevice.h"
+#include "Hlo/Pipelines/HostDevice.h"
 
 #include "Hlo/Conversion/Passes.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"

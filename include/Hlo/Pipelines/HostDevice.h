@@ -1,13 +1,14 @@
-//===- HostDevice.h - hlo-run --device=host ---------------------*- C++ -*-===//
+//===- HostDevice.h - compile a module and run it on the host ---*- C++ -*-===//
 //
-// Compiles a module with the GPU compiler (hlo-gpu-optimize unless it is
-// already buffer-assigned, then hlo-to-gpu and hlo-to-thunk) and runs the
-// thunk program on the host runtime (Hlo/Runtime/Host/HostRuntime.h).
+// What `hlo-run --device=host` does: compiles a module with the GPU compiler
+// (hlo-gpu-optimize unless it is already buffer-assigned, then hlo-to-gpu
+// and hlo-to-thunk) and runs the thunk program on the host runtime
+// (Hlo/Runtime/Host/HostRuntime.h), arguments and results as literals.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef HLO_RUN_HOSTDEVICE_H
-#define HLO_RUN_HOSTDEVICE_H
+#ifndef HLO_PIPELINES_HOSTDEVICE_H
+#define HLO_PIPELINES_HOSTDEVICE_H
 
 #include "Hlo/Runtime/Literal.h"
 
@@ -26,4 +27,4 @@ FailureOr<runtime::Literal> runOnHostDevice(ModuleOp module,
 
 } // namespace mlir::hlo
 
-#endif // HLO_RUN_HOSTDEVICE_H
+#endif // HLO_PIPELINES_HOSTDEVICE_H
