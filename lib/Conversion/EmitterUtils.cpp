@@ -66,8 +66,8 @@ static bool overlap(BufferSliceAttr a, BufferSliceAttr b) {
 /// argument's where one of the two is an output (an in-place output and
 /// its operand share their slice: neither is noalias). Without assigned
 /// buffers nothing is marked.
-static void markArguments(OpBuilder &b, gpu::GPUFuncOp func,
-                          Operation *fusion, size_t numOutputs) {
+static void markArguments(OpBuilder &b, gpu::GPUFuncOp func, Operation *fusion,
+                          size_t numOutputs) {
   std::optional<SmallVector<BufferSliceAttr>> slices =
       getArgumentSlices(fusion, numOutputs);
   if (!slices)
