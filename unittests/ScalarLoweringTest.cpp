@@ -128,19 +128,29 @@ protected:
     if (auto ft = dyn_cast<FloatType>(t)) {
       const llvm::fltSemantics &sem = ft.getFloatSemantics();
       auto add = [&](llvm::APFloat f) { r.push_back(f.bitcastToAPInt()); };
-      add(llvm::APFloat::getZero(sem, false));
-      add(llvm::APFloat::getZero(sem, true));
-      add(llvm::APFloat::getQNaN(sem));
+      // f4 / f6 have no NaN nor inf; f8E8M0FNU no sign nor zero.
+      bool hasSign = llvm::APFloat::semanticsHasSignedRepr(sem);
+      if (llvm::APFloat::semanticsHasZero(sem)) {
+        add(llvm::APFloat::getZero(sem, false));
+        add(llvm::APFloat::getZero(sem, true));
+      }
+      if (llvm::APFloat::semanticsHasNaN(sem))
+        add(llvm::APFloat::getQNaN(sem));
       if (llvm::APFloat::semanticsHasInf(sem)) {
         add(llvm::APFloat::getInf(sem, false));
         add(llvm::APFloat::getInf(sem, true));
       }
       add(llvm::APFloat::getLargest(sem, false));
-      add(llvm::APFloat::getLargest(sem, true));
       add(llvm::APFloat::getSmallest(sem, false));
-      add(llvm::APFloat::getSmallest(sem, true));
+      if (hasSign) {
+        add(llvm::APFloat::getLargest(sem, true));
+        add(llvm::APFloat::getSmallest(sem, true));
+      }
       add(llvm::APFloat::getSmallestNormalized(sem, false));
-      for (double d : {1.0, -1.0, 0.5, -0.5, 2.5, -2.5, 3.0, 1.5, -7.0}) {
+      for (double d : {1.0, -1.0, 0.5, -0.5, 2.5, -2.5, 3.0, 1.5, -7.0, 0.25,
+                       0.75, 5.0, -6.5, 0x1.8p-127}) {
+        if (!hasSign)
+          d = std::fabs(d);
         llvm::APFloat f(d);
         bool lost;
         f.convert(sem, llvm::APFloat::rmNearestTiesToEven, &lost);
@@ -185,7 +195,10 @@ protected:
       if (!tame && rng() % 2 == 0)
         return APInt(w, rng(), false, true);
       std::uniform_real_distribution<double> dist(-8.0, 8.0);
-      llvm::APFloat f(dist(rng));
+      double d = dist(rng);
+      if (!llvm::APFloat::semanticsHasSignedRepr(sem))
+        d = std::fabs(d);
+      llvm::APFloat f(d);
       bool lost;
       f.convert(sem, llvm::APFloat::rmNearestTiesToEven, &lost);
       return f.bitcastToAPInt();
@@ -499,6 +512,9 @@ const char *const kFloats[] = {"f16", "bf16",     "f32",
 /// reduce-precision.
 const char *const kMoreF8[] = {"f8e4m3", "f8e3m4", "f8e4m3fnuz", "f8e5m2fnuz",
                                "f8e4m3b11fnuz"};
+/// The microscaling types (OCP MX): f4 and f6 without NaN or inf, the
+/// exponent-only f8E8M0FNU.
+const char *const kMx[] = {"f4e2m1fn", "f6e2m3fn", "f6e3m2fn", "f8e8m0fnu"};
 const char *const kComplex[] = {"c64", "c128"};
 
 std::string module(ArrayRef<std::string> operandTypes, StringRef resultType,
@@ -612,6 +628,41 @@ TEST_F(ScalarLoweringTest, MoreF8Types) {
           {t}, t, "reduce-precision", Tol::Exact,
           (", exponent_bits=" + Twine(e) + ", mantissa_bits=" + Twine(m))
               .str()));
+  }
+  runCases(cases);
+  EXPECT_EQ(checkedCases + skippedCases, cases.size());
+}
+
+/// f4 / f6 / f8E8M0FNU: converts from and to every float and some integer
+/// types (round to nearest even; saturation, NaN to -0 for the NaN-free
+/// types; e8m0's rounding of the significand), arithmetic in f32 rounded
+/// back, compares.
+TEST_F(ScalarLoweringTest, MicroscalingTypes) {
+  std::vector<Case> cases;
+  for (std::string t : kMx) {
+    for (const char *op : {"abs", "negate", "sign", "floor", "sqrt"})
+      cases.push_back(makeCase({t}, t, op));
+    cases.push_back(makeCase({t}, t, "exponential", Tol::Ulps2));
+    for (const char *op :
+         {"add", "subtract", "multiply", "divide", "maximum", "minimum"})
+      cases.push_back(makeCase({t, t}, t, op));
+    for (const char *dir : {"EQ", "LT"}) {
+      cases.push_back(makeCase({t, t}, "pred", "compare", Tol::Exact,
+                               (", direction=" + Twine(dir)).str()));
+      cases.push_back(
+          makeCase({t, t}, "pred", "compare", Tol::Exact,
+                   (", direction=" + Twine(dir) + ", type=TOTALORDER").str()));
+    }
+    cases.push_back(makeCase({"pred", t, t}, t, "select"));
+    for (const char *other :
+         {"f16", "bf16", "f32", "f64", "s8", "u32", "s64", "f8e4m3fn", "f8e5m2",
+          "f8e4m3fnuz", "pred", "f4e2m1fn", "f6e2m3fn", "f6e3m2fn",
+          "f8e8m0fnu"}) {
+      if (t == other)
+        continue;
+      cases.push_back(makeCase({t}, other, "convert"));
+      cases.push_back(makeCase({other}, t, "convert"));
+    }
   }
   runCases(cases);
   EXPECT_EQ(checkedCases + skippedCases, cases.size());

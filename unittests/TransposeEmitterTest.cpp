@@ -3,10 +3,11 @@
 //
 // Random transpose fusions (rank 2 to 4, every permutation class, random
 // layouts of operand and result so that physical and logical transposes
-// differ, sizes that leave partial tiles, f32/f64/f16/s8, an elementwise
-// prologue reading a broadcast and an epilogue reading another parameter)
-// become kernels (the transpose emitter where it takes them, else the loop
-// emitter), run on the host and must equal the interpreter exactly.
+// differ, sizes that leave partial tiles, f32/f64/f16/s8 and, in a second
+// test, 16-bit types with mostly even sizes (two elements per access), an
+// elementwise prologue reading a broadcast and an epilogue reading another
+// parameter) become kernels (the transpose emitter where it takes them, else
+// the loop emitter), run on the host and must equal the interpreter exactly.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,17 +30,21 @@ namespace {
 
 class TransposeGenerator {
 public:
-  explicit TransposeGenerator(std::mt19937 &rng) : rng(rng) {}
+  /// `sixteenBits`: 16-bit types, mostly even sizes (the emitter's two
+  /// elements per access), sometimes odd ones (one at a time).
+  explicit TransposeGenerator(std::mt19937 &rng, bool sixteenBits = false)
+      : rng(rng), sixteenBits(sixteenBits) {}
 
   std::string generate() {
     int64_t rank = 2 + pick(3);
     std::vector<int64_t> shape(rank);
+    bool even = sixteenBits && pick(4) != 0;
     for (int64_t &d : shape)
-      d = 1 + pick(4);
+      d = even ? (pick(2) ? 1 : 2 * (1 + pick(2))) : 1 + pick(4);
     // Two dimensions large enough for tiles (usually).
     int64_t a = pick(rank), b = (a + 1 + pick(rank - 1)) % rank;
-    shape[a] = 48 + pick(120);
-    shape[b] = 48 + pick(120);
+    shape[a] = even ? 2 * (40 + pick(60)) : 48 + pick(120);
+    shape[b] = even ? 2 * (40 + pick(60)) : 48 + pick(120);
     std::vector<int64_t> perm(rank);
     for (int64_t i = 0; i < rank; ++i)
       perm[i] = i;
@@ -48,7 +53,8 @@ public:
     for (int64_t i = 0; i < rank; ++i)
       outShape[i] = shape[perm[i]];
     static const char *types[] = {"f32", "f64", "f16", "s8"};
-    std::string type = types[pick(4)];
+    static const char *types16[] = {"f16", "bf16", "s16", "u16"};
+    std::string type = sixteenBits ? types16[pick(4)] : types[pick(4)];
     std::string inType =
         shapeText(type, shape) + layoutText(randomLayout(rank));
     std::string outType =
@@ -93,18 +99,18 @@ private:
   }
 
   std::mt19937 &rng;
+  bool sixteenBits;
 };
 
-TEST(TransposeEmitterTest, RandomTransposesMatchTheInterpreter) {
+void runRandomTransposes(bool sixteenBits, unsigned seed, int trials) {
   DialectRegistry registry;
   registerHloTranslateDialects(registry);
   registerHostJitDialects(registry);
   MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
-  std::mt19937 rng(4242);
-  const int trials = 150;
+  std::mt19937 rng(seed);
   int ran = 0, tiled = 0;
   for (int trial = 0; trial < trials; ++trial) {
-    TransposeGenerator gen(rng);
+    TransposeGenerator gen(rng, sixteenBits);
     std::string text = gen.generate();
     OwningOpRef<ModuleOp> module = importHloText(text, &ctx);
     ASSERT_TRUE(module) << text;
@@ -135,6 +141,16 @@ TEST(TransposeEmitterTest, RandomTransposesMatchTheInterpreter) {
   // Most fusions are tiled transposes; the rest keep the minor dimension or
   // are small, and run on the loop emitter.
   EXPECT_GT(tiled, trials / 3);
+}
+
+TEST(TransposeEmitterTest, RandomTransposesMatchTheInterpreter) {
+  runRandomTransposes(/*sixteenBits=*/false, 4242, 150);
+}
+
+/// f16, bf16, s16, u16: mostly even sizes, read and written two elements
+/// at a time through 64 x 64 tiles (partial ones included).
+TEST(TransposeEmitterTest, Random16BitTransposesMatchTheInterpreter) {
+  runRandomTransposes(/*sixteenBits=*/true, 1616, 150);
 }
 
 } // namespace

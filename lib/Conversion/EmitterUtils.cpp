@@ -7,6 +7,7 @@
 
 #include "EmitterUtils.h"
 
+#include "Hlo/Analysis/BufferAssignment.h"
 #include "Hlo/Conversion/ScalarLowering.h"
 
 using namespace mlir;
@@ -31,6 +32,59 @@ Location mlir::hlo::getKernelLocation(Operation *fusion, StringRef name) {
   return NameLoc::get(StringAttr::get(fusion->getContext(), name), file);
 }
 
+/// The buffer slices of a fusion's kernel arguments (operands, then
+/// outputs: a tuple result's elements), or none where buffers are not
+/// assigned.
+static std::optional<SmallVector<BufferSliceAttr>>
+getArgumentSlices(Operation *fusion, size_t numOutputs) {
+  SmallVector<BufferSliceAttr> slices;
+  for (Value operand : getDataOperands(fusion))
+    slices.push_back(getBufferSlice(operand, 0));
+  unsigned first = 0;
+  if (fusion->getNumResults() == 1 &&
+      isa<TupleType>(fusion->getResult(0).getType()))
+    first = 1; // node 0 is the tuple itself
+  for (size_t i = 0; i < numOutputs; ++i) {
+    Value result = fusion->getResult(first ? 0 : i);
+    slices.push_back(getBufferSlice(result, first + (first ? i : 0)));
+  }
+  if (llvm::any_of(slices, [](BufferSliceAttr s) { return !s; }))
+    return std::nullopt;
+  return slices;
+}
+
+static bool overlap(BufferSliceAttr a, BufferSliceAttr b) {
+  return a.getAllocation() == b.getAllocation() &&
+         a.getOffset() < b.getOffset() + b.getSize() &&
+         b.getOffset() < a.getOffset() + a.getSize();
+}
+
+/// Marks arguments as LLVM's NVPTX back end needs them to read inputs
+/// through the read-only data cache (`ld.global.nc`, as XLA's kernels do):
+/// where buffers are assigned, every input `llvm.readonly` and every
+/// argument `llvm.noalias` whose slice shares no byte with another
+/// argument's where one of the two is an output (an in-place output and
+/// its operand share their slice: neither is noalias). Without assigned
+/// buffers nothing is marked.
+static void markArguments(OpBuilder &b, gpu::GPUFuncOp func, Operation *fusion,
+                          size_t numOutputs) {
+  std::optional<SmallVector<BufferSliceAttr>> slices =
+      getArgumentSlices(fusion, numOutputs);
+  if (!slices)
+    return;
+  size_t numInputs = slices->size() - numOutputs;
+  for (size_t i = 0; i < slices->size(); ++i) {
+    bool aliased = false;
+    for (size_t j = 0; j < slices->size() && !aliased; ++j)
+      aliased = i != j && (i >= numInputs || j >= numInputs) &&
+                overlap((*slices)[i], (*slices)[j]);
+    if (!aliased)
+      func.setArgAttr(i, "llvm.noalias", b.getUnitAttr());
+    if (i < numInputs)
+      func.setArgAttr(i, "llvm.readonly", b.getUnitAttr());
+  }
+}
+
 gpu::GPUFuncOp mlir::hlo::createKernel(OpBuilder &b, Operation *fusion,
                                        gpu::GPUModuleOp module, StringRef name,
                                        TypeRange outputs,
@@ -50,6 +104,7 @@ gpu::GPUFuncOp mlir::hlo::createKernel(OpBuilder &b, Operation *fusion,
   func.setKnownGridSizeAttr(b.getDenseI32ArrayAttr(grid));
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
     func.setArgAttr(i, "llvm.align", b.getI64IntegerAttr(16));
+  markArguments(b, func, fusion, outputs.size());
   b.setInsertionPointToStart(&func.getBody().front());
   Operation *ret = gpu::ReturnOp::create(b, loc);
   b.setInsertionPoint(ret);
@@ -84,6 +139,16 @@ SmallVector<Value> mlir::hlo::emitLogicalIndex(OpBuilder &b, Location loc,
 }
 
 void mlir::hlo::setOutputAliases(Operation *kernel, ArrayRef<int64_t> aliases) {
+  // A runtime may pass an output and the operand it aliases in one buffer:
+  // neither is noalias then (createKernel's marks from the slices).
+  if (auto func = dyn_cast<gpu::GPUFuncOp>(kernel)) {
+    unsigned firstOutput = func.getNumArguments() - aliases.size();
+    for (auto [k, a] : llvm::enumerate(aliases))
+      if (a >= 0) {
+        func.removeArgAttr(a, "llvm.noalias");
+        func.removeArgAttr(firstOutput + k, "llvm.noalias");
+      }
+  }
   if (llvm::all_of(aliases, [](int64_t a) { return a < 0; })) {
     kernel->removeAttr(kOutputAliasesAttrName);
     return;

@@ -49,23 +49,6 @@ void mlir::hlo::registerHostJitDialects(DialectRegistry &registry) {
 }
 
 namespace {
-/// The narrow float conversions as integer ops (a pass so that it runs in
-/// the pipeline's order).
-struct ExpandNarrowFloatsPass
-    : PassWrapper<ExpandNarrowFloatsPass, OperationPass<>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ExpandNarrowFloatsPass)
-  StringRef getArgument() const final { return "hlo-expand-narrow-floats"; }
-  void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    populateNarrowFloatExpansionPatterns(patterns);
-    // No folding: it would merge an extf into the truncf built from it.
-    GreedyRewriteConfig config;
-    config.enableFolding(false);
-    if (failed(
-            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
-      signalPassFailure();
-  }
-};
 /// rsqrt(x) = 1 / sqrt(x): libm has no rsqrt.
 struct ExpandRsqrt : OpRewritePattern<math::RsqrtOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -111,7 +94,7 @@ LogicalResult mlir::hlo::lowerToLLVMDialect(ModuleOp module) {
                             "f8E4M3", "f8E3M4", "f8E4M3FNUZ", "f8E5M2FNUZ"};
   pm.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
   pm.addPass(math::createMathExtendToSupportedTypes());
-  pm.addPass(std::make_unique<ExpandNarrowFloatsPass>());
+  pm.addPass(createExpandNarrowFloatsPass(/*onlyBelow16Bits=*/false));
   pm.addPass(std::make_unique<MathToLibmPass>());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createSCFToControlFlowPass());

@@ -11,6 +11,7 @@
 
 #include "Hlo/Analysis/GpuDeviceInfo.h"
 #include "Hlo/Conversion/Passes.h"
+#include "Hlo/Conversion/ScalarLowering.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ComplexToLLVM/ComplexToLLVM.h"
@@ -81,6 +82,9 @@ void mlir::hlo::buildHloToPtxPipeline(OpPassManager &pm,
   target.optLevel = 3;
   pm.addPass(createGpuNVVMAttachTarget(target));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  // Converts from and to floats LLVM has no type for (f8, f6, f4) as
+  // integer ops (f16 and bf16 convert natively).
+  kernels.addPass(createExpandNarrowFloatsPass(/*onlyBelow16Bits=*/true));
   kernels.addPass(createSCFToControlFlowPass());
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.useBarePtrCallConv = true;

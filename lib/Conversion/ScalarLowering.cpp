@@ -47,16 +47,12 @@ Kind kindOf(Type t) {
   return Kind::Other;
 }
 
-/// Floats narrower than f32 that the lowering takes: they have a sign, a
-/// zero and NaN (f16, bf16 and the f8 variants but f8E8M0FNU).
+/// Floats narrower than f32, computed in f32 (f16, bf16, the f8, f6 and f4
+/// variants: NaN-free f4E2M1FN / f6E2M3FN / f6E3M2FN and the exponent-only
+/// f8E8M0FNU too; their rounding is NarrowFloatExpansion's).
 bool isNarrowFloat(Type t) {
   auto ft = dyn_cast<FloatType>(t);
-  if (!ft || ft.getWidth() >= 32)
-    return false;
-  const llvm::fltSemantics &sem = ft.getFloatSemantics();
-  return llvm::APFloat::semanticsHasSignedRepr(sem) &&
-         llvm::APFloat::semanticsHasZero(sem) &&
-         llvm::APFloat::semanticsHasNaN(sem);
+  return ft && ft.getWidth() < 32;
 }
 
 /// Element types the lowering takes.
@@ -100,8 +96,13 @@ struct Emitter {
   }
   Value allOnes(Type t) { return intConst(t, -1); }
 
-  /// A float value in f32 (narrow floats extended, exactly).
+  /// A float value in f32 (narrow floats extended, exactly); f8E8M0FNU in
+  /// f64, whose range holds its products and quotients (2^-254 .. 2^254:
+  /// in f32 they would underflow to 0, which is NaN in e8m0, where the
+  /// interpreter's double gives the smallest value).
   Value wide(Value v) {
+    if (isa<Float8E8M0FNUType>(v.getType()))
+      return arith::ExtFOp::create(b, loc, b.getF64Type(), v);
     if (isNarrowFloat(v.getType()))
       return arith::ExtFOp::create(b, loc, b.getF32Type(), v);
     return v;
@@ -246,12 +247,18 @@ struct Emitter {
     unsigned w = ft.getWidth();
     Type it = b.getIntegerType(w);
     Value bits = arith::BitcastOp::create(b, loc, it, x);
+    const llvm::fltSemantics &sem = ft.getFloatSemantics();
+    if (!llvm::APFloat::semanticsHasSignedRepr(sem)) {
+      // f8E8M0FNU: no sign; its NaN, all ones, comes last (as the
+      // interpreter's +NaN): the bits in unsigned order.
+      return arith::ExtUIOp::create(b, loc, b.getIntegerType(2 * w), bits);
+    }
     Value negative = cmpi(arith::CmpIPredicate::slt, bits, intConst(it, 0));
     APInt mag = APInt::getSignedMaxValue(w);
     Value flipped = arith::XOrIOp::create(b, loc, bits, intConst(it, mag));
     Value key = select(negative, flipped, bits);
-    const llvm::fltSemantics &sem = ft.getFloatSemantics();
-    if (llvm::APFloat::getQNaN(sem).bitcastToAPInt().isSignMask()) {
+    if (llvm::APFloat::semanticsHasNaN(sem) &&
+        llvm::APFloat::getQNaN(sem).bitcastToAPInt().isSignMask()) {
       // The NaN of an FNUZ type is the negative zero's bits; the
       // interpreter orders it first (as -NaN), below every key: widen.
       Type wide = b.getIntegerType(2 * w);

@@ -26,6 +26,12 @@
 #include "mlir/IR/Region.h"
 #include "mlir/Support/LLVM.h"
 
+#include <memory>
+
+namespace mlir {
+class Pass;
+} // namespace mlir
+
 namespace mlir::hlo {
 
 /// The scalar type an HLO element type is carried as (uiN/siN -> iN, every
@@ -51,10 +57,19 @@ FailureOr<SmallVector<Value>> emitScalarComputation(OpBuilder &b, Location loc,
 
 /// Patterns that rewrite arith.extf / arith.truncf from and to floats
 /// narrower than 32 bits that LLVM cannot convert on every target (f16,
-/// bf16, every f8 variant; sources and results of f32 or f64) into integer
-/// operations: round to nearest even, overflow to inf (or NaN for types
-/// without inf), NaN to NaN.
-void populateNarrowFloatExpansionPatterns(RewritePatternSet &patterns);
+/// bf16, every f8, f6 and f4 variant; sources and results of f32 or f64)
+/// into integer operations with the reference interpreter's rules: round to
+/// nearest even, overflow to inf (or NaN for types without inf, the largest
+/// value for types without either), NaN to NaN (-0 for types without NaN);
+/// f8E8M0FNU by its own rule (NarrowFloatExpansion.cpp). With
+/// `onlyBelow16Bits`, only the types narrower than 16 bits (LLVM converts
+/// f16 and bf16 on NVPTX).
+void populateNarrowFloatExpansionPatterns(RewritePatternSet &patterns,
+                                          bool onlyBelow16Bits = false);
+
+/// A pass applying populateNarrowFloatExpansionPatterns (without folding:
+/// it would merge an extf into the truncf built from it).
+std::unique_ptr<Pass> createExpandNarrowFloatsPass(bool onlyBelow16Bits);
 
 } // namespace mlir::hlo
 

@@ -31,7 +31,11 @@ static double intToFloat(const Literal &in, int64_t i, Type floatType) {
   bool isUnsigned = in.getElementKind() == ElementKind::Unsigned;
   bool exact = isUnsigned ? static_cast<uint64_t>(v) < (uint64_t(1) << 53)
                           : (v > -(int64_t(1) << 53) && v < (int64_t(1) << 53));
-  if (exact)
+  // A type without a sign (f8E8M0FNU) makes every negative value NaN, as
+  // the exact path below does.
+  if (exact || (!isUnsigned && v < 0 &&
+                !llvm::APFloat::semanticsHasSignedRepr(
+                    cast<FloatType>(floatType).getFloatSemantics())))
     return roundToFloatType(isUnsigned
                                 ? static_cast<double>(static_cast<uint64_t>(v))
                                 : static_cast<double>(v),
