@@ -9,7 +9,8 @@ result:
   for modules with `rng`, whose values the rng expander changes; for
   hlo-gpu-optimize also on one flat arena, every value in the slice buffer
   assignment gave it (hlo-run --arena), and with its fusions run by their
-  kernels compiled for the host (hlo-run --device=host-kernels);
+  kernels compiled for the host (hlo-run --device=host-kernels) and as a
+  whole thunk program on the host runtime (hlo-run --device=host);
 - no module grows by more than the expanding passes add (EXPANDERS), and
   the instruction count of the whole set drops (not checked for the
   pipelines that fuse).
@@ -114,6 +115,7 @@ def main():
     runnable = {}  # file -> whether the interpreter runs the original
     for pipeline in PIPELINES:
         before = after = compared = arena = kernels = 0
+        on_host = on_host_tried = 0
         fused_on_host = fused_total = 0
         stats = collections.Counter()
         for f in files:
@@ -184,6 +186,21 @@ def main():
             if c is None or c.returncode:
                 why = "timed out" if c is None else (c.stdout + c.stderr)[-300:]
                 failures.append(f"{f.name} {pipeline}: on the arena: {why}")
+            # The whole compiled program (hlo-to-gpu, hlo-to-thunk) on the
+            # host runtime: a module with what has no thunk yet is counted,
+            # wrong results fail.
+            if r is not None and not r.returncode:
+                c = run([hlo_run, str(assigned), "--device=host",
+                         "--random-inputs", "--seed=1", f"--compare={f}",
+                         "--atol=1e-4", "--rtol=1e-4"])
+                on_host_tried += 1
+                if c is not None and not c.returncode:
+                    on_host += 1
+                elif c is None or "the GPU compiler failed" not in c.stderr:
+                    why = ("timed out" if c is None else
+                           (c.stdout + c.stderr)[-300:])
+                    failures.append(f"{f.name} {pipeline}: on the host "
+                                    f"runtime: {why}")
             # Its fusions run by their kernels compiled for the host (those
             # the emitters take), the rest by the interpreter.
             c = run([hlo_run, str(dst), "--device=host-kernels",
@@ -204,7 +221,9 @@ def main():
         on_arena = f", {arena} run on the arena" if arena else ""
         if kernels:
             on_arena += (f" and {kernels} with their fusions on host kernels "
-                         f"({fused_on_host} of {fused_total} fusions)")
+                         f"({fused_on_host} of {fused_total} fusions); "
+                         f"{on_host} of {on_host_tried} compiled and run on "
+                         f"the host runtime")
         print(f"{pipeline}: {len(files)} modules, {before} -> {after} "
               f"instructions, {compared} compared with the interpreter"
               f"{on_arena}; "
