@@ -375,7 +375,7 @@ LogicalResult GraphWriter::selectFocus() {
     });
   }
   if (centers.empty())
-    return module.emitError("no instruction named '")
+    return emitError(module.getLoc(), "no instruction named '")
            << focus << "' to focus on";
   all = false;
   // Breadth first from the centers, `radius` steps.
@@ -703,7 +703,7 @@ static FailureOr<std::string> renderSvg(ModuleOp module, StringRef dot,
     path = *found;
   }
   if (path.empty() || !llvm::sys::fs::can_execute(path))
-    return module.emitError("cannot draw SVG: Graphviz's '")
+    return emitError(module.getLoc(), "cannot draw SVG: Graphviz's '")
            << program
            << "' was not found on PATH (install Graphviz: the Debian "
               "package 'graphviz')";
@@ -714,7 +714,7 @@ static FailureOr<std::string> renderSvg(ModuleOp module, StringRef dot,
         std::pair{&errors, "txt"}})
     if (std::error_code ec =
             llvm::sys::fs::createTemporaryFile("hlo-view", suffix, *file))
-      return module.emitError("cannot create a temporary file: ")
+      return emitError(module.getLoc(), "cannot create a temporary file: ")
              << ec.message();
   llvm::FileRemover removeInput(input), removeOutput(output),
       removeErrors(errors);
@@ -722,7 +722,7 @@ static FailureOr<std::string> renderSvg(ModuleOp module, StringRef dot,
     std::error_code ec;
     llvm::raw_fd_ostream file(input, ec);
     if (ec)
-      return module.emitError("cannot write '")
+      return emitError(module.getLoc(), "cannot write '")
              << input << "': " << ec.message();
     file << dot;
   }
@@ -737,13 +737,13 @@ static FailureOr<std::string> renderSvg(ModuleOp module, StringRef dot,
     std::string stderrText;
     if (auto buffer = llvm::MemoryBuffer::getFile(errors))
       stderrText = (*buffer)->getBuffer().trim().str();
-    return module.emitError("Graphviz '")
+    return emitError(module.getLoc(), "Graphviz '")
            << path << "' failed" << (message.empty() ? "" : ": " + message)
            << (stderrText.empty() ? "" : ": " + truncated(stderrText, 500));
   }
   auto buffer = llvm::MemoryBuffer::getFile(output);
   if (!buffer)
-    return module.emitError("cannot read the SVG Graphviz wrote: ")
+    return emitError(module.getLoc(), "cannot read the SVG Graphviz wrote: ")
            << buffer.getError().message();
   return (*buffer)->getBuffer().str();
 }

@@ -53,7 +53,7 @@ static void writeModule(ModuleOp module, StringRef directory, StringRef stem,
                             stem + "." + getHloGraphExtension(format));
     auto out = openOutputFile(picture, &error);
     if (!out) {
-      module.emitWarning("hlo-dump: ") << error;
+      emitWarning(module.getLoc(), "hlo-dump: ") << error;
       continue;
     }
     // A picture that cannot be drawn is a warning: the pipeline goes on.
@@ -63,7 +63,7 @@ static void writeModule(ModuleOp module, StringRef directory, StringRef stem,
           module.getContext(), [&](Diagnostic &diag) {
             if (diag.getSeverity() != DiagnosticSeverity::Error)
               return failure();
-            module.emitWarning("hlo-dump: ") << diag.str();
+            emitWarning(module.getLoc(), "hlo-dump: ") << diag.str();
             return success();
           });
       drawn = writeHloGraph(module, out->os(), format, options.viewOptions);
