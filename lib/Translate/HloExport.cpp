@@ -1227,7 +1227,8 @@ std::string mlir::hlo::printHloInstruction(Value value) {
 //===----------------------------------------------------------------------===//
 
 struct mlir::hlo::HloInstructionPrinter::Impl {
-  explicit Impl(ModuleOp module) : exporter(module, stream, HloExportOptions()) {
+  explicit Impl(ModuleOp module)
+      : exporter(module, stream, HloExportOptions()) {
     exporter.prepare();
   }
 
@@ -1311,7 +1312,8 @@ std::string HloInstructionPrinter::getOpcode(Operation *op) {
 SmallVector<std::pair<std::string, std::string>>
 HloInstructionPrinter::getAttributes(Operation *op) {
   Exporter &e = impl->exporter;
-  if (auto start = dyn_cast<AsyncStartOp>(op); start && e.isSugaredStart(start)) {
+  if (auto start = dyn_cast<AsyncStartOp>(op);
+      start && e.isSugaredStart(start)) {
     NamedAttrList merged(collectAttrs(e.wrappedOp(start)));
     for (NamedAttribute a : collectAttrs(op))
       merged.set(a.getName(), a.getValue());

@@ -49,8 +49,7 @@ static void writeModule(ModuleOp module, StringRef directory, StringRef stem,
   file->keep();
   for (HloGraphFormat format : options.views) {
     SmallString<128> picture(directory);
-    llvm::sys::path::append(picture,
-                            stem + "." + getHloGraphExtension(format));
+    llvm::sys::path::append(picture, stem + "." + getHloGraphExtension(format));
     auto out = openOutputFile(picture, &error);
     if (!out) {
       emitWarning(module.getLoc(), "hlo-dump: ") << error;

@@ -136,11 +136,12 @@ static cl::opt<std::string> viewDot(
     "hlo-view-dot",
     cl::desc("The Graphviz program that draws SVG (default: dot, from PATH)"),
     cl::value_desc("program"), cl::init("dot"), cl::cat(hloOptCategory));
-static cl::list<std::string> dumpAs(
-    "hlo-dump-as",
-    cl::desc("With --hlo-dump-to: also write a picture of every dumped "
-             "module (dot, svg, html; comma separated)"),
-    cl::value_desc("format"), cl::CommaSeparated, cl::cat(hloOptCategory));
+static cl::list<std::string>
+    dumpAs("hlo-dump-as",
+           cl::desc("With --hlo-dump-to: also write a picture of every dumped "
+                    "module (dot, svg, html; comma separated)"),
+           cl::value_desc("format"), cl::CommaSeparated,
+           cl::cat(hloOptCategory));
 
 /// The format named by --hlo-view or --hlo-dump-as.
 static std::optional<hlo::HloGraphFormat> parseViewFormat(StringRef name) {

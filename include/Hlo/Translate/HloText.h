@@ -78,8 +78,7 @@ public:
   /// the value), those of the wrapped instruction first for an async-start
   /// printed as sugar. Left out: the called computations, control
   /// predecessors and a constant's literal (see printLiteral).
-  SmallVector<std::pair<std::string, std::string>>
-  getAttributes(Operation *op);
+  SmallVector<std::pair<std::string, std::string>> getAttributes(Operation *op);
   /// The same for the parameter `arg` of a computation.
   SmallVector<std::pair<std::string, std::string>>
   getAttributes(BlockArgument arg);
