@@ -828,7 +828,8 @@ static void writeHtml(raw_ostream &os, StringRef title, StringRef svg) {
 <style>
 html, body { margin: 0; height: 100%; font-family: Helvetica, Arial, sans-serif; }
 #bar { position: fixed; top: 0; left: 0; right: 0; padding: 6px; background: #f4f4f4;
-       border-bottom: 1px solid #ccc; font-size: 13px; z-index: 1; }
+       border-bottom: 1px solid #ccc; font-size: 13px; z-index: 1;
+       white-space: nowrap; overflow: hidden; }
 #view { position: absolute; top: 38px; bottom: 0; left: 0; right: 0; }
 #view svg { width: 100%; height: 100%; cursor: grab; }
 #errors { color: #b00; margin: 0; }
