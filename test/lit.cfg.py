@@ -78,6 +78,15 @@ if subprocess.run([python, "-c", "import numpy, ml_dtypes"],
                   capture_output=True).returncode == 0:
     config.available_features.add("numpy")
 
+# Graphviz draws the SVG of --hlo-view=svg|html; a headless Chromium opens
+# the HTML page (test/View).
+if shutil.which("dot"):
+    config.available_features.add("graphviz")
+chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+if chromium:
+    config.available_features.add("chromium")
+    config.substitutions.append(("%chromium", chromium))
+
 from lit.llvm.subst import ToolSubst
 tool_dirs = [config.hlo_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(

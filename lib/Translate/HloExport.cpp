@@ -93,6 +93,9 @@ private:
   /// Printed before instruction names ("" for printInstruction).
   StringRef namePrefix = "%";
   LogicalResult status = success();
+
+  friend struct mlir::hlo::HloInstructionPrinter::Impl;
+  friend class mlir::hlo::HloInstructionPrinter;
 };
 
 } // namespace
@@ -1217,4 +1220,126 @@ std::string mlir::hlo::printHloInstruction(Value value) {
   Exporter exporter(module, os, options);
   exporter.printInstruction(value);
   return StringRef(text).trim().str();
+}
+
+//===----------------------------------------------------------------------===//
+// HloInstructionPrinter
+//===----------------------------------------------------------------------===//
+
+struct mlir::hlo::HloInstructionPrinter::Impl {
+  explicit Impl(ModuleOp module)
+      : exporter(module, stream, HloExportOptions()) {
+    exporter.prepare();
+  }
+
+  using Attributes = SmallVector<std::pair<std::string, std::string>>;
+  /// The printed attributes among `attrs` (see getAttributes).
+  Attributes print(Operation *op, ArrayRef<NamedAttribute> attrs);
+
+  std::string buffer;
+  llvm::raw_string_ostream stream{buffer};
+  Exporter exporter;
+};
+
+HloInstructionPrinter::Impl::Attributes
+HloInstructionPrinter::Impl::print(Operation *op,
+                                   ArrayRef<NamedAttribute> attrs) {
+  ArrayRef<AttrInfo> table = getAttrTable();
+  SmallVector<std::pair<size_t, Attribute>, 8> known;
+  Attributes result;
+  DictionaryAttr unknown;
+  for (NamedAttribute a : attrs) {
+    StringRef name = a.getName().getValue();
+    if (name == "unknown_attrs") {
+      unknown = dyn_cast<DictionaryAttr>(a.getValue());
+      continue;
+    }
+    if (name == "backend_config")
+      if (auto s = dyn_cast<StringAttr>(a.getValue()); s && s.empty())
+        continue;
+    if (isa<ConstantOp>(op) && name == "value")
+      continue;
+    const AttrInfo *info = lookupMlirAttr(name);
+    if (!info || info->kind == AttrKind::Symbol ||
+        info->kind == AttrKind::SymbolList ||
+        !kindMatches(info->kind, a.getValue()))
+      continue;
+    known.push_back({size_t(info - table.data()), a.getValue()});
+  }
+  llvm::sort(known, [](auto &x, auto &y) { return x.first < y.first; });
+  for (auto &[rank, value] : known) {
+    buffer.clear();
+    exporter.printAttrValue(table[rank], value);
+    result.push_back({table[rank].hloName.str(), buffer});
+  }
+  if (unknown)
+    for (NamedAttribute a : unknown)
+      if (auto text = dyn_cast<TextAttr>(a.getValue()))
+        result.push_back({a.getName().str(), text.getValue().str()});
+  return result;
+}
+
+HloInstructionPrinter::HloInstructionPrinter(ModuleOp module)
+    : impl(std::make_unique<Impl>(module)) {}
+
+HloInstructionPrinter::~HloInstructionPrinter() = default;
+
+StringRef HloInstructionPrinter::getName(Value value) const {
+  return impl->exporter.names.lookup(value);
+}
+
+StringRef HloInstructionPrinter::getComputationName(StringRef symbol) const {
+  return impl->exporter.compName(symbol);
+}
+
+bool HloInstructionPrinter::isPrinted(StringRef symbol) const {
+  return !impl->exporter.skipComputations.contains(symbol);
+}
+
+std::string HloInstructionPrinter::getOpcode(Operation *op) {
+  Exporter &e = impl->exporter;
+  if (auto start = dyn_cast<AsyncStartOp>(op); start && e.isSugaredStart(start))
+    return hlo::getOpcode(e.wrappedOp(start)) + "-start";
+  if (isa<AsyncUpdateOp, AsyncDoneOp>(op)) {
+    AsyncStartOp start = chainStart(op->getOperand(0));
+    if (start && e.isSugaredStart(start))
+      return hlo::getOpcode(e.wrappedOp(start)) +
+             (isa<AsyncUpdateOp>(op) ? "-update" : "-done");
+  }
+  return hlo::getOpcode(op);
+}
+
+SmallVector<std::pair<std::string, std::string>>
+HloInstructionPrinter::getAttributes(Operation *op) {
+  Exporter &e = impl->exporter;
+  if (auto start = dyn_cast<AsyncStartOp>(op);
+      start && e.isSugaredStart(start)) {
+    NamedAttrList merged(collectAttrs(e.wrappedOp(start)));
+    for (NamedAttribute a : collectAttrs(op))
+      merged.set(a.getName(), a.getValue());
+    return impl->print(op, merged.getAttrs());
+  }
+  return impl->print(op, collectAttrs(op));
+}
+
+SmallVector<std::pair<std::string, std::string>>
+HloInstructionPrinter::getAttributes(BlockArgument arg) {
+  auto comp = dyn_cast<ComputationOp>(arg.getOwner()->getParentOp());
+  if (!comp)
+    return {};
+  NamedAttrList argAttrs;
+  if (DictionaryAttr dict = comp.getArgAttrDict(arg.getArgNumber()))
+    for (NamedAttribute a : dict)
+      argAttrs.set(a.getName().getValue().drop_front(strlen("hlo.")),
+                   a.getValue());
+  return impl->print(comp, argAttrs.getAttrs());
+}
+
+void HloInstructionPrinter::printLiteral(raw_ostream &os, Attribute literal,
+                                         Type type) {
+  Exporter::printLiteral(os, literal, type);
+}
+
+DictionaryAttr HloInstructionPrinter::getMetadata(Location loc) {
+  return metadataOf(loc);
 }

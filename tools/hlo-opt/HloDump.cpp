@@ -22,8 +22,8 @@ using namespace mlir::hlo;
 
 /// Writes `module` to `<directory>/<stem>.hlo` (or `.mlir` if the export
 /// fails); a diagnostic on the module if the file cannot be written.
-static void writeModule(ModuleOp module, StringRef directory,
-                        StringRef stem) {
+static void writeModule(ModuleOp module, StringRef directory, StringRef stem,
+                        const HloDumpOptions &options) {
   std::string text;
   llvm::raw_string_ostream os(text);
   StringRef extension = ".hlo";
@@ -47,19 +47,44 @@ static void writeModule(ModuleOp module, StringRef directory,
   }
   file->os() << text;
   file->keep();
+  for (HloGraphFormat format : options.views) {
+    SmallString<128> picture(directory);
+    llvm::sys::path::append(picture, stem + "." + getHloGraphExtension(format));
+    auto out = openOutputFile(picture, &error);
+    if (!out) {
+      emitWarning(module.getLoc(), "hlo-dump: ") << error;
+      continue;
+    }
+    // A picture that cannot be drawn is a warning: the pipeline goes on.
+    LogicalResult drawn = success();
+    {
+      ScopedDiagnosticHandler toWarning(
+          module.getContext(), [&](Diagnostic &diag) {
+            if (diag.getSeverity() != DiagnosticSeverity::Error)
+              return failure();
+            emitWarning(module.getLoc(), "hlo-dump: ") << diag.str();
+            return success();
+          });
+      drawn = writeHloGraph(module, out->os(), format, options.viewOptions);
+    }
+    if (succeeded(drawn))
+      out->keep();
+  }
 }
 
 namespace {
 class HloDumpInstrumentation : public PassInstrumentation {
 public:
-  HloDumpInstrumentation(ModuleOp module, std::string directory,
+  HloDumpInstrumentation(ModuleOp module, const HloDumpOptions &options,
                          std::optional<llvm::Regex> filter)
-      : root(module), directory(std::move(directory)),
+      : root(module), options(options), directory(options.directory),
         filter(std::move(filter)), last(module) {
     name = syntax::sanitizeHloName(module.getSymName().value_or("module"));
   }
 
-  void before() { writeModule(root, directory, name + ".0000.before_pipeline"); }
+  void before() {
+    writeModule(root, directory, name + ".0000.before_pipeline", options);
+  }
 
   void runAfterPass(Pass *pass, Operation *op) override {
     ++position;
@@ -74,11 +99,13 @@ public:
     writeModule(root, directory,
                 llvm::formatv("{0}.{1:d4}.after_{2}", name, position,
                               pass->getArgument())
-                    .str());
+                    .str(),
+                options);
   }
 
 private:
   ModuleOp root;
+  HloDumpOptions options;
   std::string directory, name;
   std::optional<llvm::Regex> filter;
   OperationFingerPrint last;
@@ -102,7 +129,7 @@ LogicalResult mlir::hlo::addHloDump(PassManager &pm, ModuleOp module,
              << options.passRegex << "': " << error;
   }
   auto instrumentation = std::make_unique<HloDumpInstrumentation>(
-      module, options.directory, std::move(filter));
+      module, options, std::move(filter));
   instrumentation->before();
   pm.addInstrumentation(std::move(instrumentation));
   return success();

@@ -24,6 +24,7 @@
 #include "Hlo/Pipelines/GpuPipeline.h"
 #include "Hlo/Runtime/SemanticsCheck.h"
 #include "Hlo/Transforms/Passes.h"
+#include "Hlo/Translate/HloGraphView.h"
 #include "Hlo/Translate/HloText.h"
 #include "ToolOptions.h"
 
@@ -43,6 +44,7 @@
 #include "mlir/Tools/ParseUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
@@ -115,6 +117,51 @@ static cl::opt<std::string> dumpPassRe(
     cl::desc("With --hlo-dump-to: dump only after the passes whose argument "
              "matches this regular expression (XLA's --xla_dump_hlo_pass_re)"),
     cl::value_desc("regex"), cl::cat(hloOptCategory));
+
+static cl::opt<std::string> viewFormat(
+    "hlo-view",
+    cl::desc("Write the result as a picture instead: dot (Graphviz), svg "
+             "(drawn by Graphviz's dot) or html (the SVG in a page with pan, "
+             "zoom and search); docs/views.md"),
+    cl::value_desc("dot|svg|html"), cl::cat(hloOptCategory));
+static cl::opt<std::string> viewFocus(
+    "hlo-view-focus",
+    cl::desc("With --hlo-view or --hlo-dump-as: draw only the instructions "
+             "around this one (its HLO name, or computation/name)"),
+    cl::value_desc("name"), cl::cat(hloOptCategory));
+static cl::opt<unsigned> viewRadius(
+    "hlo-view-radius",
+    cl::desc("With --hlo-view-focus: how many edges away from it to draw "
+             "(default 3)"),
+    cl::init(3), cl::cat(hloOptCategory));
+static cl::opt<std::string> viewDot(
+    "hlo-view-dot",
+    cl::desc("The Graphviz program that draws SVG (default: dot, from PATH)"),
+    cl::value_desc("program"), cl::init("dot"), cl::cat(hloOptCategory));
+static cl::list<std::string>
+    dumpAs("hlo-dump-as",
+           cl::desc("With --hlo-dump-to: also write a picture of every dumped "
+                    "module (dot, svg, html; comma separated)"),
+           cl::value_desc("format"), cl::CommaSeparated,
+           cl::cat(hloOptCategory));
+
+/// The format named by --hlo-view or --hlo-dump-as.
+static std::optional<hlo::HloGraphFormat> parseViewFormat(StringRef name) {
+  return llvm::StringSwitch<std::optional<hlo::HloGraphFormat>>(name)
+      .Case("dot", hlo::HloGraphFormat::Dot)
+      .Case("svg", hlo::HloGraphFormat::Svg)
+      .Case("html", hlo::HloGraphFormat::Html)
+      .Default(std::nullopt);
+}
+
+/// The view options of the command line.
+static hlo::HloGraphViewOptions getViewOptions() {
+  hlo::HloGraphViewOptions options;
+  options.focus = viewFocus;
+  options.radius = viewRadius;
+  options.dotProgram = viewDot;
+  return options;
+}
 
 /// Options of MlirOptMain's configuration that this driver does not
 /// implement: hidden from --help, an error when given.
@@ -245,7 +292,10 @@ static LogicalResult performActions(raw_ostream &os, const Driver &driver,
     auto module = dyn_cast<ModuleOp>(*op);
     if (!module)
       return op.get()->emitError("--hlo-dump-to needs a builtin.module");
-    if (failed(hlo::addHloDump(pm, module, {dumpTo, dumpPassRe})))
+    hlo::HloDumpOptions dumpOptions{dumpTo, dumpPassRe, {}, getViewOptions()};
+    for (StringRef name : dumpAs)
+      dumpOptions.views.push_back(*parseViewFormat(name));
+    if (failed(hlo::addHloDump(pm, module, dumpOptions)))
       return failure();
   }
   std::shared_ptr<const hlo::runtime::SemanticsCheckResult> semantics;
@@ -262,6 +312,13 @@ static LogicalResult performActions(raw_ostream &os, const Driver &driver,
     return failure();
 
   TimingScope outputTiming = timing.nest("Output");
+  if (!viewFormat.empty()) {
+    auto module = dyn_cast<ModuleOp>(*op);
+    if (!module)
+      return op.get()->emitError("--hlo-view needs a builtin.module");
+    return hlo::writeHloGraph(module, os, *parseViewFormat(viewFormat),
+                              getViewOptions());
+  }
   if (outputFormat == OutputFormat::Ptx) {
     auto module = dyn_cast<ModuleOp>(*op);
     FailureOr<std::string> ptx =
@@ -397,6 +454,21 @@ int main(int argc, char **argv) {
       errs() << "hlo-opt: --" << name << " is not supported\n";
       return 1;
     }
+  if (!viewFormat.empty() && !parseViewFormat(viewFormat)) {
+    errs() << "hlo-opt: --hlo-view: unknown format '" << viewFormat
+           << "' (dot, svg or html)\n";
+    return 1;
+  }
+  for (StringRef name : dumpAs)
+    if (!parseViewFormat(name)) {
+      errs() << "hlo-opt: --hlo-dump-as: unknown format '" << name
+             << "' (dot, svg or html)\n";
+      return 1;
+    }
+  if (!dumpAs.empty() && dumpTo.empty()) {
+    errs() << "hlo-opt: --hlo-dump-as needs --hlo-dump-to\n";
+    return 1;
+  }
   const MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
   if (Error err = hlo::loadGpuDeviceFromCLOptions()) {
     errs() << "hlo-opt: " << toString(std::move(err)) << "\n";

@@ -12,7 +12,9 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <memory>
 #include <string>
+#include <utility>
 
 namespace mlir::hlo {
 
@@ -49,6 +51,48 @@ std::string printHloInstruction(Value value);
 /// The names exportHloText gives every parameter and instruction result of
 /// `module` (without `%`), computed once for the whole module.
 DenseMap<Value, std::string> getHloInstructionNames(ModuleOp module);
+
+/// The pieces of an instruction as exportHloText prints them, one at a time,
+/// for tools that show instructions on their own (graph views). Names are
+/// assigned once for the whole module when the printer is built (linear in
+/// the module), so they are the names the export prints.
+class HloInstructionPrinter {
+public:
+  explicit HloInstructionPrinter(ModuleOp module);
+  ~HloInstructionPrinter();
+  HloInstructionPrinter(const HloInstructionPrinter &) = delete;
+  HloInstructionPrinter &operator=(const HloInstructionPrinter &) = delete;
+
+  /// The name of a parameter or instruction result, without `%`; empty for
+  /// a value the export does not print.
+  StringRef getName(Value value) const;
+  /// The name the computation `symbol` prints under.
+  StringRef getComputationName(StringRef symbol) const;
+  /// False for a computation the export does not print: one wrapped by an
+  /// async chain printed as `op-start`/`op-done` (async sugar).
+  bool isPrinted(StringRef symbol) const;
+  /// The opcode `op` prints with: `get-tuple-element`, `all-gather-start`
+  /// for an async-start printed as sugar.
+  std::string getOpcode(Operation *op);
+  /// `op`'s attributes in the export's order as (HLO name, HLO spelling of
+  /// the value), those of the wrapped instruction first for an async-start
+  /// printed as sugar. Left out: the called computations, control
+  /// predecessors and a constant's literal (see printLiteral).
+  SmallVector<std::pair<std::string, std::string>> getAttributes(Operation *op);
+  /// The same for the parameter `arg` of a computation.
+  SmallVector<std::pair<std::string, std::string>>
+  getAttributes(BlockArgument arg);
+  /// Prints a literal of type `type` as a constant's operand prints.
+  static void printLiteral(raw_ostream &os, Attribute literal, Type type);
+  /// The metadata (`op_name`, `source_file`, ...) a location carries, the
+  /// dictionary the export prints as `metadata={...}`; null if none.
+  static DictionaryAttr getMetadata(Location loc);
+
+  struct Impl;
+
+private:
+  std::unique_ptr<Impl> impl;
+};
 
 /// True if `text` looks like HLO text rather than MLIR.
 bool looksLikeHloText(StringRef text);
