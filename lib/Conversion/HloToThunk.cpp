@@ -89,6 +89,19 @@ FailureOr<DenseElementsAttr> getPhysicalConstant(DenseElementsAttr value,
       RankedTensorType::get({n}, storage), physical);
 }
 
+/// The memref type a caller sees for array `type`: its shape and element
+/// type, its layout as strides (none for the default, row-major one).
+MemRefType getSignatureType(RankedTensorType type) {
+  SmallVector<int64_t> strides = getPhysicalStrides(type);
+  SmallVector<int64_t> rowMajor(type.getRank(), 1);
+  for (int64_t d = type.getRank() - 2; d >= 0; --d)
+    rowMajor[d] = rowMajor[d + 1] * type.getDimSize(d + 1);
+  MemRefLayoutAttrInterface layout;
+  if (strides != rowMajor)
+    layout = StridedLayoutAttr::get(type.getContext(), 0, strides);
+  return MemRefType::get(type.getShape(), type.getElementType(), layout);
+}
+
 /// Lowers one module; every failure has been reported at its instruction.
 class ThunkLowering {
 public:
@@ -619,7 +632,8 @@ LogicalResult ThunkLowering::run() {
     return failure();
 
   b.setInsertionPointToEnd(module.getBody());
-  program = th::ProgramOp::create(b, entry.getLoc(), "main");
+  program = th::ProgramOp::create(b, entry.getLoc(), "main", ArrayAttr(),
+                                  ArrayAttr());
   Block *body = b.createBlock(&program.getBody());
   b.setInsertionPointToEnd(body);
   if (failed(lowerComputation(entry)))
@@ -629,6 +643,42 @@ LogicalResult ThunkLowering::run() {
   if (failed(results))
     return failure();
   th::ReturnOp::create(b, entry.getLoc(), *results);
+
+  // The ENTRY signature, for callers: parameter allocations in order of
+  // (parameter, index), then the result's arrays.
+  SmallVector<th::AllocationOp> parameters;
+  for (th::AllocationOp a : allocations)
+    if (a.getKind() == th::AllocationKind::Parameter)
+      parameters.push_back(a);
+  auto indexOf = [](th::AllocationOp a) {
+    return std::make_pair(*a.getParameter(),
+                          SmallVector<int64_t>(a.getParameterIndex().value_or(
+                              ArrayRef<int64_t>())));
+  };
+  llvm::stable_sort(parameters, [&](th::AllocationOp x, th::AllocationOp y) {
+    return indexOf(x) < indexOf(y);
+  });
+  SmallVector<Attribute> argTypes, resultTypes;
+  for (th::AllocationOp a : parameters) {
+    auto [number, index] = indexOf(a);
+    if (number >= int64_t(entry.getArgumentTypes().size()))
+      return entry.emitError("hlo-to-thunk: parameter allocation of a "
+                             "missing parameter");
+    Type t = getSubshape(entry.getArgumentTypes()[number], index);
+    auto tensor = dyn_cast_or_null<RankedTensorType>(t);
+    if (!tensor)
+      return entry.emitError("hlo-to-thunk: a parameter allocation holds "
+                             "no array");
+    argTypes.push_back(TypeAttr::get(getSignatureType(tensor)));
+  }
+  forEachSubshape(entry.getResultTypes().front(),
+                  [&](Type t, ArrayRef<int64_t>) {
+                    if (auto tensor = dyn_cast<RankedTensorType>(t))
+                      resultTypes.push_back(
+                          TypeAttr::get(getSignatureType(tensor)));
+                  });
+  program.setArgumentTypesAttr(b.getArrayAttr(argTypes));
+  program.setResultTypesAttr(b.getArrayAttr(resultTypes));
 
   // The program is all there is now.
   for (auto comp : llvm::make_early_inc_range(module.getOps<ComputationOp>()))

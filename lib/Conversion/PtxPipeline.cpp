@@ -75,6 +75,11 @@ void mlir::hlo::buildHloToPtxPipeline(OpPassManager &pm,
   emit.threadsPerBlock = options.threadsPerBlock;
   emit.allowUnsupported = options.allowUnsupported;
   pm.addPass(createHloToGpu(emit));
+  buildKernelsToPtxPipeline(pm, options);
+}
+
+void mlir::hlo::buildKernelsToPtxPipeline(OpPassManager &pm,
+                                          const HloToPtxOptions &options) {
   pm.addPass(createCanonicalizerPass());
   GpuNVVMAttachTargetOptions target;
   target.chip =

@@ -14,12 +14,14 @@ void mlir::hlo::buildHloGpuPipeline(OpPassManager &pm) {
   buildHloGpuOptimizePipeline(pm);
   pm.addPass(createHloToGpu());
   pm.addPass(createHloToThunk());
+  pm.addPass(createHloEmbedPtx());
 }
 
 void mlir::hlo::registerHloGpuPipeline() {
   PassPipelineRegistration<>(
       "hlo-gpu-pipeline",
       "XLA's GPU compiler end to end: pre-optimization HLO in, a thunk "
-      "program out (hlo-gpu-optimize, hlo-to-gpu, hlo-to-thunk)",
+      "program out with its kernels' PTX (hlo-gpu-optimize, hlo-to-gpu, "
+      "hlo-to-thunk, hlo-embed-ptx)",
       buildHloGpuPipeline);
 }

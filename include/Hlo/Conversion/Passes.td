@@ -141,4 +141,22 @@ def HloToThunk : Pass<"hlo-to-thunk", "::mlir::ModuleOp"> {
                            "::mlir::gpu::GPUDialect"];
 }
 
+def HloEmbedPtx : Pass<"hlo-embed-ptx", "::mlir::ModuleOp"> {
+  let summary = "Attach the PTX of each kernel module to it (`thunk.ptx`)";
+  let description = [{
+    For every `gpu.module` of kernels in the module (a thunk program's),
+    compiles a copy through the NVVM path of `hlo-to-ptx` (libdevice from
+    the CUDA toolkit) and stores the PTX text on the original as the string
+    attribute `thunk.ptx`: the program then carries the kernel IR the host
+    runtime runs and the PTX a CUDA runtime loads. Fails, at the kernel
+    module, when the kernels cannot be compiled.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "The GPU architecture (default: --hlo-gpu-chip, else the compute "
+           "capability of --hlo-gpu-device)">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 #endif // HLO_CONVERSION_PASSES

@@ -46,6 +46,10 @@ std::string getCudaToolkitPath(StringRef given);
 /// The dialects and translations the pipeline needs in the context.
 void registerPtxDialects(DialectRegistry &registry);
 void buildHloToPtxPipeline(OpPassManager &pm, const HloToPtxOptions &options);
+/// The part after hlo-to-gpu: the module's `gpu.module`s of kernels through
+/// NVVM to `gpu.binary` objects holding PTX.
+void buildKernelsToPtxPipeline(OpPassManager &pm,
+                               const HloToPtxOptions &options);
 void registerHloToPtxPipeline();
 
 /// The PTX text of the module's `gpu.binary` objects, in order.

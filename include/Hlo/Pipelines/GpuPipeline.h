@@ -3,7 +3,8 @@
 // `hlo-gpu-pipeline`: pre-optimization HLO in, a thunk program out (XLA's
 // GPU compiler end to end): hlo-gpu-optimize (simplification, library
 // calls, layouts, fusion, scheduling, buffer assignment), hlo-to-gpu (a
-// kernel per fusion) and hlo-to-thunk.
+// kernel per fusion), hlo-to-thunk and hlo-embed-ptx (the kernels' PTX
+// attached to their module).
 //
 //===----------------------------------------------------------------------===//
 

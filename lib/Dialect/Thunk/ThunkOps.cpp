@@ -101,6 +101,36 @@ LogicalResult SliceOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
 // Control flow
 //===----------------------------------------------------------------------===//
 
+LogicalResult ProgramOp::verify() {
+  auto isStaticMemRef = [](Attribute a) {
+    auto t = dyn_cast<TypeAttr>(a);
+    auto memref = t ? dyn_cast<MemRefType>(t.getValue()) : MemRefType();
+    return memref && memref.hasStaticShape();
+  };
+  for (std::optional<ArrayAttr> types : {getArgumentTypes(), getResultTypes()})
+    if (types && !llvm::all_of(*types, isStaticMemRef))
+      return emitOpError("argument_types and result_types must be "
+                         "static-shaped memref types");
+  Block &body = getBody().front();
+  auto ret = body.empty() ? ReturnOp() : dyn_cast<ReturnOp>(body.back());
+  if (!ret)
+    return emitOpError("must end with thunk.return");
+  if (std::optional<ArrayAttr> types = getResultTypes()) {
+    if (types->size() != ret.getResults().size())
+      return emitOpError("has ")
+             << types->size() << " result types for "
+             << ret.getResults().size() << " returned slices";
+    for (auto [attr, slice] : llvm::zip(*types, ret.getResults())) {
+      auto type = cast<MemRefType>(cast<TypeAttr>(attr).getValue());
+      if (getStorageBytes(type) != getStorageBytes(cast<MemRefType>(slice.getType())))
+        return emitOpError("result type ")
+               << type << " does not take the bytes of its slice ("
+               << slice.getType() << ")";
+    }
+  }
+  return success();
+}
+
 /// A one-byte predicate slice.
 static bool isPredicate(MemRefType type) {
   return type.getNumElements() == 1 && type.getElementType().isInteger(8);

@@ -90,6 +90,12 @@ def Thunk_ProgramOp : Thunk_Op<"program", [Symbol, SingleBlock,
     `thunk.return` of the slices holding the program's results. Every
     allocation it uses is a symbol of the enclosing module.
 
+    `argument_types` and `result_types`, when present, describe what the
+    caller passes and gets back as memref types (shape, element type and
+    the layout as strides; a program compiled from HLO keeps its ENTRY
+    signature there): one per parameter allocation in the order of
+    (`parameter`, `parameter_index`), and one per `thunk.return` operand.
+
     ```mlir
     thunk.program @main {
       %a = thunk.slice @p0[0] : memref<256xf32>
@@ -99,8 +105,11 @@ def Thunk_ProgramOp : Thunk_Op<"program", [Symbol, SingleBlock,
     }
     ```
   }];
-  let arguments = (ins SymbolNameAttr:$sym_name);
+  let arguments = (ins SymbolNameAttr:$sym_name,
+    OptionalAttr<TypeArrayAttr>:$argument_types,
+    OptionalAttr<TypeArrayAttr>:$result_types);
   let regions = (region SizedRegion<1>:$body);
+  let hasVerifier = 1;
   let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
   let extraClassDeclaration = [{
     static ::mlir::RegionKind getRegionKind(unsigned) {
