@@ -120,12 +120,10 @@ bool Importer::parseSections() {
 bool Importer::checkSectionEntry(StringRef section, StringRef value,
                                  size_t offset) {
   using K = SubKind;
-  static const SubField kLocation[] = {{"file_name_id", K::Int32, true},
-                                       {"function_name_id", K::Int32, true},
-                                       {"line", K::Int32, true},
-                                       {"end_line", K::Int32, true},
-                                       {"column", K::Int32, true},
-                                       {"end_column", K::Int32, true}};
+  static const SubField kLocation[] = {
+      {"file_name_id", K::Int32, true}, {"function_name_id", K::Int32, true},
+      {"line", K::Int32, true},         {"end_line", K::Int32, true},
+      {"column", K::Int32, true},       {"end_column", K::Int32, true}};
   static const SubField kFrame[] = {{"file_location_id", K::Int32, true},
                                     {"parent_frame_id", K::Int32, true}};
   if (section == "FileLocations")

@@ -487,9 +487,8 @@ bool Importer::checkSubAttributes(StringRef value, ArrayRef<SubField> fields,
                                   bool allowUnknown) {
   Cursor cur = sub(value);
   if (!cur.expect("{"))
-    return cursorError();
+    return error(cur.getErrorOffset(), cur.getError());
   llvm::StringSet<> seen;
-  bool comma = false;
   while (!cur.consumeIf("}")) {
     cur.skipSpace();
     size_t at = cur.getPos();
@@ -499,8 +498,8 @@ bool Importer::checkSubAttributes(StringRef value, ArrayRef<SubField> fields,
     if (!cur.parseIdentifier(key) || cur.rest().empty() ||
         cur.rest().front() != '=')
       return error(at, "expects attribute name");
-    const SubField *field = llvm::find_if(
-        fields, [&](const SubField &f) { return f.name == key; });
+    const SubField *field =
+        llvm::find_if(fields, [&](const SubField &f) { return f.name == key; });
     if (!seen.insert(key).second)
       return error(at, "attribute " + key + " already exists");
     if (field == fields.end() && allowUnknown) {
@@ -508,11 +507,16 @@ bool Importer::checkSubAttributes(StringRef value, ArrayRef<SubField> fields,
       StringRef raw;
       std::string quoted;
       if (!cur.expect("="))
-        return cursorError();
-      if (cur.peek() == '"' ? !cur.parseQuoted(quoted)
-          : cur.peek() == '{' ? !cur.parseBalanced(raw)
-                              : !cur.parseIdentifier(raw))
-        return cursorError();
+        return error(cur.getErrorOffset(), cur.getError());
+      bool ok;
+      if (cur.peek() == '"')
+        ok = cur.parseQuoted(quoted);
+      else if (cur.peek() == '{')
+        ok = cur.parseBalanced(raw);
+      else
+        ok = cur.parseIdentifier(raw);
+      if (!ok)
+        return error(cur.getErrorOffset(), cur.getError());
       if (cur.consumeIf(",") && cur.consumeIf("}"))
         return error(cur.getPos() - 1, "expects attribute name");
       continue;
@@ -526,7 +530,7 @@ bool Importer::checkSubAttributes(StringRef value, ArrayRef<SubField> fields,
                            "\"; allowed: " + llvm::join(names, ", "));
     }
     if (!cur.expect("="))
-      return cursorError();
+      return error(cur.getErrorOffset(), cur.getError());
     cur.skipSpace();
     size_t valueAt = cur.getPos();
     auto integer = [&](int64_t &x) {
@@ -572,7 +576,7 @@ bool Importer::checkSubAttributes(StringRef value, ArrayRef<SubField> fields,
     }
     case SubKind::IntList: {
       if (!cur.expect("{"))
-        return cursorError();
+        return error(cur.getErrorOffset(), cur.getError());
       if (!cur.consumeIf("}")) {
         do {
           cur.skipSpace();
@@ -581,13 +585,12 @@ bool Importer::checkSubAttributes(StringRef value, ArrayRef<SubField> fields,
             return false;
         } while (cur.consumeIf(","));
         if (!cur.expect("}"))
-          return cursorError();
+          return error(cur.getErrorOffset(), cur.getError());
       }
       break;
     }
     }
-    comma = cur.consumeIf(",");
-    if (comma && cur.consumeIf("}"))
+    if (cur.consumeIf(",") && cur.consumeIf("}"))
       return error(cur.getPos() - 1, "expects attribute name");
   }
   if (!cur.atEnd())
@@ -602,12 +605,12 @@ bool Importer::checkSubAttributes(StringRef value, ArrayRef<SubField> fields,
 Attribute Importer::parseMetadata(const AttrAst &attr) {
   using K = SubKind;
   static const SubField kFields[] = {
-      {"op_type", K::String},          {"op_name", K::String},
-      {"source_file", K::String},      {"source_line", K::Int32},
-      {"source_end_line", K::Int32},   {"source_column", K::Int32},
-      {"source_end_column", K::Int32}, {"profile_type", K::IntList},
+      {"op_type", K::String},           {"op_name", K::String},
+      {"source_file", K::String},       {"source_line", K::Int32},
+      {"source_end_line", K::Int32},    {"source_column", K::Int32},
+      {"source_end_column", K::Int32},  {"profile_type", K::IntList},
       {"deduplicated_name", K::String}, {"preserve_layout", K::Bool},
-      {"stack_frame_id", K::Int32},    {"scheduling_name", K::String},
+      {"stack_frame_id", K::Int32},     {"scheduling_name", K::String},
       {"metadata_payload", K::String}};
   // Other fields are kept (an extension, as for unknown attributes).
   if (!checkSubAttributes(attr.value, kFields, /*allowUnknown=*/true))
@@ -644,8 +647,7 @@ Attribute Importer::convertModuleAttr(const AttrAst &attr) {
       }
     }
     if (!cur.expect("->") || !parseShape(cur, result, /*spacedLayout=*/true) ||
-        !cur.expect("}") ||
-        !cur.atEnd()) {
+        !cur.expect("}") || !cur.atEnd()) {
       if (!failed)
         error(attr.offset, "malformed entry_computation_layout");
       return {};

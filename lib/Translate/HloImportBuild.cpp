@@ -108,9 +108,8 @@ bool Importer::convertAttrs(StringRef opcode, ArrayRef<AttrAst> attrs,
 /// variadic data operand group), found by building the op once with more
 /// operands than any HLO instruction has and counting what it takes for
 /// data. Nothing for other ops or when there is no operand to build with.
-std::optional<int64_t>
-Importer::fixedDataOperands(RegisteredOperationName name,
-                            ArrayRef<Value> operands) {
+std::optional<int64_t> Importer::fixedDataOperands(RegisteredOperationName name,
+                                                   ArrayRef<Value> operands) {
   auto *concept = name.getInterface<InstructionOpInterface>();
   if (!concept || concept->getNumLeadingOperands() >= 0 || operands.empty())
     return std::nullopt;
@@ -171,17 +170,15 @@ Operation *Importer::createOp(StringRef opcode, InstrAst &instr,
   // attribute): it maps over all dimensions of its operands.
   if (opcode == "map" && !operands.empty())
     if (auto t = dyn_cast<RankedTensorType>(operands.front().getType()))
-      attributes.set("dimensions",
-                     b.getDenseI64ArrayAttr(llvm::to_vector(
-                         llvm::seq<int64_t>(0, t.getRank()))));
+      attributes.set("dimensions", b.getDenseI64ArrayAttr(llvm::to_vector(
+                                       llvm::seq<int64_t>(0, t.getRank()))));
   // An op with a fixed number of data operands would take the extra ones
   // for control predecessors.
   if (std::optional<int64_t> fixed = fixedDataOperands(*opName, operands);
       fixed && static_cast<int64_t>(operands.size()) > *fixed) {
-    error(instr.opcodeOffset, "expects " + std::to_string(*fixed) +
-                                  " operands, but has " +
-                                  std::to_string(operands.size()) +
-                                  " operands");
+    error(instr.opcodeOffset,
+          "expects " + std::to_string(*fixed) + " operands, but has " +
+              std::to_string(operands.size()) + " operands");
     return nullptr;
   }
   state.addAttributes(attributes);
