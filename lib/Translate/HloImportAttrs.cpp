@@ -425,6 +425,13 @@ Attribute Importer::parseStructured(AttrKind kind, const AttrAst &attr) {
       } while (cur.consumeIf(","));
       cur.expect("}");
     }
+    // XLA's parser requires all three.
+    for (StringRef key : {"kind", "entry", "exit"}) {
+      if (!cur.failed() && !entries.get(key)) {
+        error(attr.offset, "sub-attribute " + key + " is expected but not seen");
+        return {};
+      }
+    }
     result = entries.getDictionary(ctx);
     break;
   }

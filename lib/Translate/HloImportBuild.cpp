@@ -148,6 +148,19 @@ Operation *Importer::createOp(StringRef opcode, InstrAst &instr,
   addInstructionOperands(state, operands, controls);
   // Without a shape the result type is inferred once the op exists.
   state.addTypes(instr.type ? instr.type : NoneType::get(ctx));
+  // Attributes XLA's parser requires where the dialect has a default.
+  static const std::pair<StringRef, StringRef> kRequired[] = {
+      {"collective-permute", "source_target_pairs"},
+      {"collective-permute-start", "source_target_pairs"},
+      {"domain", "domain"}};
+  for (const auto &[op, required] : kRequired) {
+    auto named = [&](const AttrAst &a) { return a.name == required; };
+    if (opcode == op && llvm::none_of(attrs, named)) {
+      error(instr.opcodeOffset,
+            "attribute " + required + " is expected but not seen");
+      return nullptr;
+    }
+  }
   NamedAttrList attributes;
   if (!convertAttrs(opcode, attrs, opName->getAttributeNames(), attributes))
     return nullptr;
@@ -199,26 +212,33 @@ Operation *Importer::createOp(StringRef opcode, InstrAst &instr,
 /// XLA's parser. Reports an error and returns null for the instructions HLO
 /// cannot infer a shape for (broadcast, reshape, iota, convert, ...).
 Type Importer::inferShape(Operation *op, InstrAst &instr) {
-  // Shape rules read the op's attributes: a missing required one (the op's
-  // own invariants say which) is reported first. The placeholder result
-  // type fails those invariants too; that is not reported.
-  std::string missing;
+  // Shape rules read the op's attributes and operands: a missing required
+  // attribute or operand (the op's own invariants say which) is reported
+  // first. The placeholder result type fails those invariants too; that is
+  // not reported.
+  std::string problem;
   {
     ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &d) {
-      std::string msg = d.str();
+      std::string text = d.str();
+      StringRef msg = text;
       size_t at = msg.find("requires attribute ");
-      if (missing.empty() && at != std::string::npos)
-        missing = msg.substr(at + strlen("requires attribute "));
+      if (problem.empty() && at != StringRef::npos)
+        problem = (msg.drop_front(at + strlen("requires ")) + " is required")
+                      .str();
+      // Too few operands: the shape rule would read past them.
+      at = msg.find("operands, but found ");
+      if (problem.empty() && at != StringRef::npos)
+        problem = msg.split(" op ").second.str();
       return success();
     });
     (void)op->getName().verifyInvariants(op);
   }
-  if (!missing.empty()) {
-    error(instr.opcodeOffset, "attribute " + missing + " is required");
+  if (!problem.empty()) {
+    error(instr.opcodeOffset, problem);
     return Type();
   }
   // XLA's parser infers no shape for these, though they have a rule here.
-  if (isa<RngGetAndUpdateStateOp>(op)) {
+  if (isa<RngGetAndUpdateStateOp, SliceOp>(op)) {
     error(instr.opcodeOffset, "cannot infer shape for opcode: " + instr.opcode);
     return Type();
   }
