@@ -43,8 +43,15 @@ bool Importer::parseAttrList(SmallVectorImpl<AttrAst> &attrs) {
     AttrAst a;
     c.skipSpace();
     a.offset = c.getPos();
-    if (!c.parseIdentifier(a.name) || !c.expect("="))
+    if (!c.parseIdentifier(a.name))
       return cursorError();
+    // XLA reads `name=` as one token: nothing may stand before the `=`.
+    if (c.getPos() >= text.size() || text[c.getPos()] != '=')
+      return error(a.offset, "expects attribute name");
+    if (!c.expect("="))
+      return cursorError();
+    if (llvm::any_of(attrs, [&](const AttrAst &o) { return o.name == a.name; }))
+      return error(a.offset, "attribute " + a.name + " already exists");
     if (!captureValue(a.value))
       return false;
     attrs.push_back(a);
@@ -96,11 +103,38 @@ bool Importer::parseSections() {
                              std::to_string(expected) + ", got " +
                              std::to_string(id));
       ++expected;
+      c.skipSpace();
+      size_t valueAt = c.getPos();
       if (!captureValue(value))
+        return false;
+      if (!checkSectionEntry(word, value, valueAt))
         return false;
       entries.push_back({id, value});
     }
   }
+}
+
+/// An entry of a stack-frame table, as XLA reads it: a quoted name in
+/// FileNames and FunctionNames, all fields (32-bit integers) in
+/// FileLocations and StackFrames.
+bool Importer::checkSectionEntry(StringRef section, StringRef value,
+                                 size_t offset) {
+  using K = SubKind;
+  static const SubField kLocation[] = {
+      {"file_name_id", K::Int32, true}, {"function_name_id", K::Int32, true},
+      {"line", K::Int32, true},         {"end_line", K::Int32, true},
+      {"column", K::Int32, true},       {"end_column", K::Int32, true}};
+  static const SubField kFrame[] = {{"file_location_id", K::Int32, true},
+                                    {"parent_frame_id", K::Int32, true}};
+  if (section == "FileLocations")
+    return checkSubAttributes(value, kLocation);
+  if (section == "StackFrames")
+    return checkSubAttributes(value, kFrame);
+  Cursor cur = sub(value);
+  std::string name;
+  if (cur.peek() != '"' || !cur.parseQuoted(name) || !cur.atEnd())
+    return error(offset, "expects string");
+  return true;
 }
 
 bool Importer::parseComputation(CompAst &comp) {
@@ -112,15 +146,35 @@ bool Importer::parseComputation(CompAst &comp) {
   if (!compNames.insert(comp.name).second)
     return error(comp.offset,
                  "redefinition of computation '" + comp.name + "'");
-  if (c.peek() == '(') {
-    StringRef params;
-    if (!c.parseBalanced(params))
-      return cursorError();
+  // The signature `(name: shape, ...) -> shape`. XLA's parser reads the
+  // parameter shapes (they must be valid shapes) but compares neither their
+  // number, names nor shapes with the parameter instructions; the declared
+  // result must be compatible with the ROOT's shape (checked when built).
+  bool haveParams = c.peek() == '(';
+  if (haveParams) {
+    c.expect("(");
+    if (!c.consumeIf(")")) {
+      do {
+        StringRef param;
+        Type type;
+        c.skipSpace();
+        if (!parseName(param) || !c.expect(":"))
+          return c.failed() ? cursorError() : false;
+        c.skipSpace();
+        if (!parseShape(c, type, /*spacedLayout=*/true))
+          return false;
+      } while (c.consumeIf(","));
+      if (!c.expect(")"))
+        return cursorError();
+    }
   }
+  c.skipSpace();
+  if (!haveParams && c.rest().starts_with("->"))
+    return error(c.getPos(), "expected '(' before the result shape");
   if (c.consumeIf("->")) {
     c.skipSpace();
     comp.declaredResultOffset = c.getPos();
-    if (!parseShape(c, comp.declaredResult))
+    if (!parseShape(c, comp.declaredResult, /*spacedLayout=*/true))
       return false;
   }
   if (!c.expect("{"))
@@ -177,7 +231,7 @@ bool Importer::parseInstruction(CompAst &comp, size_t index, bool nested) {
   // and infers it; so does the importer, when the instruction is built.
   Type type;
   if (nested || !startsOpcodeCall(c)) {
-    if (!parseShape(c, type))
+    if (!parseShape(c, type, /*spacedLayout=*/true))
       return false;
   }
   comp.instrs[index].type = type;
@@ -226,7 +280,7 @@ bool Importer::parseOperands(CompAst &comp, size_t index) {
     operand.offset = c.getPos();
     if (c.peek() != '%' && startsShapeAt(c, ctx)) {
       size_t shapeStart = c.getPos();
-      if (!parseShape(c, operand.declared))
+      if (!parseShape(c, operand.declared, /*spacedLayout=*/true))
         return false;
       // `shape opcode(...)` is a nested anonymous instruction.
       size_t afterShape = c.getPos();

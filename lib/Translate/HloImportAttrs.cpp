@@ -218,7 +218,7 @@ Attribute Importer::convertAttr(StringRef opcode, const AttrAst &attr,
   case AttrKind::Shape: {
     Cursor cur = sub(v);
     Type t;
-    if (!parseShape(cur, t))
+    if (!parseShape(cur, t, /*spacedLayout=*/true))
       return {};
     return TypeAttr::get(t);
   }
@@ -226,7 +226,7 @@ Attribute Importer::convertAttr(StringRef opcode, const AttrAst &attr,
     return parseList(attr, "expected {shape, ...}",
                      [&](Cursor &cur, std::string &) -> Attribute {
                        Type t;
-                       if (!parseShape(cur, t))
+                       if (!parseShape(cur, t, /*spacedLayout=*/true))
                          return {};
                        return TypeAttr::get(t);
                      });
@@ -425,6 +425,13 @@ Attribute Importer::parseStructured(AttrKind kind, const AttrAst &attr) {
       } while (cur.consumeIf(","));
       cur.expect("}");
     }
+    // XLA's parser requires all three.
+    for (StringRef key : {"kind", "entry", "exit"}) {
+      if (!cur.failed() && !entries.get(key)) {
+        error(attr.offset, "sub-attribute " + key + " is expected but not seen");
+        return {};
+      }
+    }
     result = entries.getDictionary(ctx);
     break;
   }
@@ -483,7 +490,138 @@ Importer::parseList(const AttrAst &attr, StringRef expected,
   return b.getArrayAttr(elts);
 }
 
+bool Importer::checkSubAttributes(StringRef value, ArrayRef<SubField> fields,
+                                  bool allowUnknown) {
+  Cursor cur = sub(value);
+  if (!cur.expect("{"))
+    return error(cur.getErrorOffset(), cur.getError());
+  llvm::StringSet<> seen;
+  while (!cur.consumeIf("}")) {
+    cur.skipSpace();
+    size_t at = cur.getPos();
+    if (cur.atEnd())
+      return error(at, "expected '}'");
+    StringRef key;
+    if (!cur.parseIdentifier(key) || cur.rest().empty() ||
+        cur.rest().front() != '=')
+      return error(at, "expects attribute name");
+    const SubField *field =
+        llvm::find_if(fields, [&](const SubField &f) { return f.name == key; });
+    if (!seen.insert(key).second)
+      return error(at, "attribute " + key + " already exists");
+    if (field == fields.end() && allowUnknown) {
+      // Kept as it is read (parseOpMetadata): one value, any kind.
+      StringRef raw;
+      std::string quoted;
+      if (!cur.expect("="))
+        return error(cur.getErrorOffset(), cur.getError());
+      bool ok;
+      if (cur.peek() == '"')
+        ok = cur.parseQuoted(quoted);
+      else if (cur.peek() == '{')
+        ok = cur.parseBalanced(raw);
+      else
+        ok = cur.parseIdentifier(raw);
+      if (!ok)
+        return error(cur.getErrorOffset(), cur.getError());
+      if (cur.consumeIf(",") && cur.consumeIf("}"))
+        return error(cur.getPos() - 1, "expects attribute name");
+      continue;
+    }
+    if (field == fields.end()) {
+      SmallVector<StringRef> names;
+      for (const SubField &f : fields)
+        names.push_back(f.name);
+      llvm::sort(names);
+      return error(at, "unexpected attribute \"" + key +
+                           "\"; allowed: " + llvm::join(names, ", "));
+    }
+    if (!cur.expect("="))
+      return error(cur.getErrorOffset(), cur.getError());
+    cur.skipSpace();
+    size_t valueAt = cur.getPos();
+    auto integer = [&](int64_t &x) {
+      StringRef word;
+      size_t start = cur.getPos();
+      cur.consumeIf("-");
+      if (!llvm::isDigit(cur.peek()) || !cur.parseIdentifier(word))
+        return error(start, "expects integer");
+      StringRef digits = cur.getText().slice(start, cur.getPos());
+      bool negative = digits.consume_front("-");
+      APInt v;
+      if (digits.getAsInteger(10, v) || v.getActiveBits() > 64 ||
+          (negative && v.getActiveBits() == 64 && !v.isPowerOf2()))
+        return error(start, "expects integer");
+      // XLA's lexer reads 64-bit integers, numbers from 2^63 up wrapping
+      // around to negative ones.
+      x = static_cast<int64_t>(v.getZExtValue());
+      if (negative && x != std::numeric_limits<int64_t>::min())
+        x = -x;
+      if (x < std::numeric_limits<int32_t>::min() ||
+          x > std::numeric_limits<int32_t>::max())
+        return error(start, "value out of range for int32_t");
+      return true;
+    };
+    switch (field->kind) {
+    case SubKind::Int32: {
+      int64_t x;
+      if (!integer(x))
+        return false;
+      break;
+    }
+    case SubKind::String: {
+      std::string s;
+      if (cur.peek() != '"' || !cur.parseQuoted(s))
+        return error(valueAt, "expects string");
+      break;
+    }
+    case SubKind::Bool: {
+      StringRef word;
+      if (!cur.parseIdentifier(word) || (word != "true" && word != "false"))
+        return error(valueAt, "expects true or false");
+      break;
+    }
+    case SubKind::IntList: {
+      if (!cur.expect("{"))
+        return error(cur.getErrorOffset(), cur.getError());
+      if (!cur.consumeIf("}")) {
+        do {
+          cur.skipSpace();
+          int64_t x;
+          if (!integer(x))
+            return false;
+        } while (cur.consumeIf(","));
+        if (!cur.expect("}"))
+          return error(cur.getErrorOffset(), cur.getError());
+      }
+      break;
+    }
+    }
+    if (cur.consumeIf(",") && cur.consumeIf("}"))
+      return error(cur.getPos() - 1, "expects attribute name");
+  }
+  if (!cur.atEnd())
+    return error(cur.getPos(), "unexpected text after '}'");
+  for (const SubField &f : fields)
+    if (f.required && !seen.contains(f.name))
+      return error(value.begin() - text.begin(),
+                   "sub-attribute " + f.name + " is expected but not seen");
+  return true;
+}
+
 Attribute Importer::parseMetadata(const AttrAst &attr) {
+  using K = SubKind;
+  static const SubField kFields[] = {
+      {"op_type", K::String},           {"op_name", K::String},
+      {"source_file", K::String},       {"source_line", K::Int32},
+      {"source_end_line", K::Int32},    {"source_column", K::Int32},
+      {"source_end_column", K::Int32},  {"profile_type", K::IntList},
+      {"deduplicated_name", K::String}, {"preserve_layout", K::Bool},
+      {"stack_frame_id", K::Int32},     {"scheduling_name", K::String},
+      {"metadata_payload", K::String}};
+  // Other fields are kept (an extension, as for unknown attributes).
+  if (!checkSubAttributes(attr.value, kFields, /*allowUnknown=*/true))
+    return {};
   Cursor cur = sub(attr.value);
   DictionaryAttr entries = syntax::parseOpMetadata(cur, ctx);
   if (cur.failed()) {
@@ -506,7 +644,7 @@ Attribute Importer::convertModuleAttr(const AttrAst &attr) {
     if (!cur.consumeIf(")")) {
       do {
         Type t;
-        if (!parseShape(cur, t))
+        if (!parseShape(cur, t, /*spacedLayout=*/true))
           return {};
         params.push_back(t);
       } while (cur.consumeIf(","));
@@ -515,8 +653,8 @@ Attribute Importer::convertModuleAttr(const AttrAst &attr) {
         return {};
       }
     }
-    if (!cur.expect("->") || !parseShape(cur, result) || !cur.expect("}") ||
-        !cur.atEnd()) {
+    if (!cur.expect("->") || !parseShape(cur, result, /*spacedLayout=*/true) ||
+        !cur.expect("}") || !cur.atEnd()) {
       if (!failed)
         error(attr.offset, "malformed entry_computation_layout");
       return {};

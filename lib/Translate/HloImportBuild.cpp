@@ -21,6 +21,48 @@ static std::string hloShape(Type t) {
   return s;
 }
 
+/// The size XLA gives dimension `i` of `t`: the bound of a bounded dynamic
+/// dimension, kDynamic for an unbounded one.
+static int64_t xlaDimSize(RankedTensorType t, int64_t i) {
+  if (!ShapedType::isDynamic(t.getDimSize(i)))
+    return t.getDimSize(i);
+  auto layout = dyn_cast_or_null<LayoutAttr>(t.getEncoding());
+  if (layout && static_cast<int64_t>(layout.getBounds().size()) > i)
+    return layout.getBounds()[i];
+  return ShapedType::kDynamic;
+}
+
+/// XLA's ShapeUtil::Compatible: equal shapes, ignoring layouts and whether
+/// a bounded dimension is dynamic (its bound is compared; an unbounded one
+/// matches any size).
+static bool xlaCompatible(Type a, Type b) {
+  auto ta = dyn_cast<RankedTensorType>(a);
+  auto tb = dyn_cast<RankedTensorType>(b);
+  if (ta && tb) {
+    if (ta.getElementType() != tb.getElementType() ||
+        ta.getRank() != tb.getRank())
+      return false;
+    // An unbounded dimension (`?`) is compatible with any size.
+    for (int64_t i = 0; i < ta.getRank(); ++i) {
+      int64_t x = xlaDimSize(ta, i), y = xlaDimSize(tb, i);
+      if (x != y && !ShapedType::isDynamic(x) && !ShapedType::isDynamic(y))
+        return false;
+    }
+    return true;
+  }
+  auto ua = dyn_cast<TupleType>(a);
+  auto ub = dyn_cast<TupleType>(b);
+  if (ua && ub) {
+    if (ua.size() != ub.size())
+      return false;
+    for (auto [x, y] : llvm::zip(ua.getTypes(), ub.getTypes()))
+      if (!xlaCompatible(x, y))
+        return false;
+    return true;
+  }
+  return a == b;
+}
+
 Location Importer::instrLoc(InstrAst &instr, ArrayRef<AttrAst> attrs) {
   // A nested parameter becomes a block argument: it is placed where the
   // instruction using it starts, so that export prints it before that use.
@@ -62,6 +104,31 @@ bool Importer::convertAttrs(StringRef opcode, ArrayRef<AttrAst> attrs,
   return true;
 }
 
+/// The number of data operands of `name` when it is fixed (the op has no
+/// variadic data operand group), found by building the op once with more
+/// operands than any HLO instruction has and counting what it takes for
+/// data. Nothing for other ops or when there is no operand to build with.
+std::optional<int64_t> Importer::fixedDataOperands(RegisteredOperationName name,
+                                                   ArrayRef<Value> operands) {
+  auto *concept = name.getInterface<InstructionOpInterface>();
+  if (!concept || concept->getNumLeadingOperands() >= 0 || operands.empty())
+    return std::nullopt;
+  auto [it, isNew] = fixedOperandCounts.try_emplace(name.getStringRef());
+  if (isNew) {
+    constexpr int64_t kProbe = 16;
+    OperationState state(UnknownLoc::get(ctx), name);
+    state.addOperands(SmallVector<Value>(kProbe, operands.front()));
+    state.addTypes(NoneType::get(ctx));
+    Operation *probe = Operation::create(state);
+    it->second =
+        kProbe - static_cast<int64_t>(cast<InstructionOpInterface>(probe)
+                                          .getControlPredecessors()
+                                          .size());
+    probe->destroy();
+  }
+  return it->second;
+}
+
 Operation *Importer::createOp(StringRef opcode, InstrAst &instr,
                               ArrayRef<Value> operands, ArrayRef<AttrAst> attrs,
                               Location loc, ArrayRef<Value> controls) {
@@ -81,6 +148,19 @@ Operation *Importer::createOp(StringRef opcode, InstrAst &instr,
   addInstructionOperands(state, operands, controls);
   // Without a shape the result type is inferred once the op exists.
   state.addTypes(instr.type ? instr.type : NoneType::get(ctx));
+  // Attributes XLA's parser requires where the dialect has a default.
+  static const std::pair<StringRef, StringRef> kRequired[] = {
+      {"collective-permute", "source_target_pairs"},
+      {"collective-permute-start", "source_target_pairs"},
+      {"domain", "domain"}};
+  for (const auto &[op, required] : kRequired) {
+    auto named = [&](const AttrAst &a) { return a.name == required; };
+    if (opcode == op && llvm::none_of(attrs, named)) {
+      error(instr.opcodeOffset,
+            "attribute " + required + " is expected but not seen");
+      return nullptr;
+    }
+  }
   NamedAttrList attributes;
   if (!convertAttrs(opcode, attrs, opName->getAttributeNames(), attributes))
     return nullptr;
@@ -98,6 +178,21 @@ Operation *Importer::createOp(StringRef opcode, InstrAst &instr,
       return nullptr;
     }
     attributes.set("value", literal);
+  }
+  // XLA's map has no dimensions of its own (its parser reads and drops the
+  // attribute): it maps over all dimensions of its operands.
+  if (opcode == "map" && !operands.empty())
+    if (auto t = dyn_cast<RankedTensorType>(operands.front().getType()))
+      attributes.set("dimensions", b.getDenseI64ArrayAttr(llvm::to_vector(
+                                       llvm::seq<int64_t>(0, t.getRank()))));
+  // An op with a fixed number of data operands would take the extra ones
+  // for control predecessors.
+  if (std::optional<int64_t> fixed = fixedDataOperands(*opName, operands);
+      fixed && static_cast<int64_t>(operands.size()) > *fixed) {
+    error(instr.opcodeOffset,
+          "expects " + std::to_string(*fixed) + " operands, but has " +
+              std::to_string(operands.size()) + " operands");
+    return nullptr;
   }
   state.addAttributes(attributes);
   Operation *op = Operation::create(state);
@@ -117,6 +212,36 @@ Operation *Importer::createOp(StringRef opcode, InstrAst &instr,
 /// XLA's parser. Reports an error and returns null for the instructions HLO
 /// cannot infer a shape for (broadcast, reshape, iota, convert, ...).
 Type Importer::inferShape(Operation *op, InstrAst &instr) {
+  // Shape rules read the op's attributes and operands: a missing required
+  // attribute or operand (the op's own invariants say which) is reported
+  // first. The placeholder result type fails those invariants too; that is
+  // not reported.
+  std::string problem;
+  {
+    ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &d) {
+      std::string text = d.str();
+      StringRef msg = text;
+      size_t at = msg.find("requires attribute ");
+      if (problem.empty() && at != StringRef::npos)
+        problem = (msg.drop_front(at + strlen("requires ")) + " is required")
+                      .str();
+      // Too few operands: the shape rule would read past them.
+      at = msg.find("operands, but found ");
+      if (problem.empty() && at != StringRef::npos)
+        problem = msg.split(" op ").second.str();
+      return success();
+    });
+    (void)op->getName().verifyInvariants(op);
+  }
+  if (!problem.empty()) {
+    error(instr.opcodeOffset, problem);
+    return Type();
+  }
+  // XLA's parser infers no shape for these, though they have a rule here.
+  if (isa<RngGetAndUpdateStateOp, SliceOp>(op)) {
+    error(instr.opcodeOffset, "cannot infer shape for opcode: " + instr.opcode);
+    return Type();
+  }
   if (isa<InferTypeOpInterface>(op)) {
     FailureOr<Type> t = inferInstructionType(op);
     failed |= mlir::failed(t);
@@ -129,8 +254,10 @@ Type Importer::inferShape(Operation *op, InstrAst &instr) {
                              : it->second.getFunctionType().getResult(0);
   };
   Type t;
-  if (isa<CallOp, FusionOp>(op))
-    t = calleeResult(isa<CallOp>(op) ? "to_apply" : "calls");
+  // A call takes its computation's result, as in XLA's parser (which
+  // infers nothing for a fusion).
+  if (isa<CallOp>(op))
+    t = calleeResult("to_apply");
   else if (auto cond = dyn_cast<ConditionalOp>(op)) {
     SmallVector<FlatSymbolRefAttr> branches = cond.getBranches();
     auto it = branches.empty() || !branches.front()
@@ -306,7 +433,7 @@ bool Importer::buildInstr(CompAst &comp, size_t root, Block &block,
     for (const OperandAst &operand : instr.operands) {
       Value v = values[operand.nested >= 0 ? size_t(operand.nested)
                                            : nameToIndex.lookup(operand.name)];
-      if (operand.declared && !typesCompatible(operand.declared, v.getType()))
+      if (operand.declared && !xlaCompatible(operand.declared, v.getType()))
         return error(operand.offset,
                      "declared operand shape " + hloShape(operand.declared) +
                          " is not compatible with the shape of '%" +
@@ -453,7 +580,7 @@ bool Importer::buildComputation(CompAst &comp, ModuleOp module) {
     if (state[i] != 2 && !buildInstr(comp, i, *block, values))
       return false;
   Type rootType = values[rootIndex].getType();
-  if (comp.declaredResult && !typesCompatible(comp.declaredResult, rootType))
+  if (comp.declaredResult && !xlaCompatible(comp.declaredResult, rootType))
     return error(comp.declaredResultOffset,
                  "computation '" + comp.name + "' declares result shape " +
                      hloShape(comp.declaredResult) + " but its ROOT has " +

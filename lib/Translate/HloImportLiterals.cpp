@@ -16,7 +16,25 @@ using namespace mlir::hlo::detail;
 
 static StringRef arrayShapeSpelling(StringRef rest);
 
-bool Importer::parseShape(Cursor &cur, Type &type) {
+/// Skips spaces if a layout follows them: `{` then a number or `:` (as
+/// XLA's parser looks ahead; `{` alone may open a computation's body).
+static bool spacedLayoutFollows(Cursor &cur) {
+  size_t save = cur.getPos();
+  cur.skipSpace();
+  size_t brace = cur.getPos();
+  if (cur.consumeIf("{")) {
+    cur.skipSpace();
+    char next = cur.peek();
+    if (llvm::isDigit(next) || next == ':') {
+      cur.setPos(brace);
+      return true;
+    }
+  }
+  cur.setPos(save);
+  return false;
+}
+
+bool Importer::parseShape(Cursor &cur, Type &type, bool spacedLayout) {
   cur.skipSpace();
   NestingGuard guard(*this, cur.getPos());
   if (!guard.ok)
@@ -26,7 +44,7 @@ bool Importer::parseShape(Cursor &cur, Type &type) {
     if (!cur.consumeIf(")")) {
       do {
         Type t;
-        if (!parseShape(cur, t))
+        if (!parseShape(cur, t, spacedLayout))
           return false;
         elts.push_back(t);
       } while (cur.consumeIf(","));
@@ -38,17 +56,22 @@ bool Importer::parseShape(Cursor &cur, Type &type) {
   }
   // Array shapes repeat a lot: reuse the type built for the same spelling.
   StringRef spelling = arrayShapeSpelling(cur.rest());
+  size_t start = cur.getPos();
   if (!spelling.empty()) {
     auto it = shapeCache.find(spelling);
-    if (it != shapeCache.end()) {
-      cur.setPos(cur.getPos() + spelling.size());
+    // Not when a layout follows after spaces: the spelling is incomplete.
+    cur.setPos(start + spelling.size());
+    bool spaced = spacedLayout && spacedLayoutFollows(cur);
+    cur.setPos(start + spelling.size());
+    if (it != shapeCache.end() && !spaced) {
       type = it->second;
       return true;
     }
+    cur.setPos(start);
   }
-  if (!parseArrayShape(cur, type))
+  if (!parseArrayShape(cur, type, spacedLayout))
     return false;
-  if (!spelling.empty())
+  if (!spelling.empty() && cur.getPos() == start + spelling.size())
     shapeCache.try_emplace(spelling, type);
   return true;
 }
@@ -72,7 +95,7 @@ static StringRef arrayShapeSpelling(StringRef rest) {
   return rest.take_front(end);
 }
 
-bool Importer::parseArrayShape(Cursor &cur, Type &type) {
+bool Importer::parseArrayShape(Cursor &cur, Type &type, bool spacedLayout) {
   size_t start = cur.getPos();
   StringRef name;
   if (!cur.parseIdentifier(name))
@@ -120,8 +143,14 @@ bool Importer::parseArrayShape(Cursor &cur, Type &type) {
       return error(start, "shape has more than 2^63 elements");
   }
   LayoutAttr layout;
-  // A layout follows directly: `f32[2]{0}` (not `f32[2] {1, 2}`, a literal).
-  if (cur.getPos() < text.size() && cur.rest().starts_with("{")) {
+  // A layout follows directly: `f32[2]{0}` (not `f32[2] {1, 2}`, a literal),
+  // or after spaces where no literal can follow; there, as in XLA's parser,
+  // `{` starts a layout only when a number or `:` follows it. (Directly
+  // after the dimensions `{}` is an empty layout, which XLA rejects: the
+  // unit tests' generators write `f64[]{}`.)
+  bool haveLayout = cur.rest().starts_with("{") ||
+                    (spacedLayout && spacedLayoutFollows(cur));
+  if (haveLayout) {
     if (!parseLayout(cur, bounds, anyBounded, layout))
       return false;
   } else if (anyBounded) {

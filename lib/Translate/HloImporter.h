@@ -124,6 +124,7 @@ private:
   // Parsing.
   bool parseHeader();
   bool parseSections();
+  bool checkSectionEntry(StringRef section, StringRef value, size_t offset);
   bool parseComputation(CompAst &comp);
   bool parseInstruction(CompAst &comp, size_t index, bool nested);
   bool parseOperands(CompAst &comp, size_t index);
@@ -133,8 +134,11 @@ private:
 
 public:
   // Shapes (also used for attribute values that hold shapes).
-  bool parseShape(Cursor &cur, Type &type);
-  bool parseArrayShape(Cursor &cur, Type &type);
+  /// `spacedLayout`: a layout may follow the dimensions after spaces
+  /// (`f32[3,6] {1,0}`), as XLA's parser allows where no literal can
+  /// follow a shape (instruction, operand and signature shapes).
+  bool parseShape(Cursor &cur, Type &type, bool spacedLayout = false);
+  bool parseArrayShape(Cursor &cur, Type &type, bool spacedLayout);
   bool parseLayout(Cursor &cur, ArrayRef<int64_t> bounds, bool anyBounded,
                    LayoutAttr &layout);
 
@@ -151,6 +155,8 @@ private:
                       ArrayRef<Value> operands, ArrayRef<AttrAst> attrs,
                       Location loc, ArrayRef<Value> controls = {});
   bool parseControlPredecessors(InstrAst &instr);
+  std::optional<int64_t> fixedDataOperands(RegisteredOperationName name,
+                                           ArrayRef<Value> operands);
   Type inferShape(Operation *op, InstrAst &instr);
   Location instrLoc(InstrAst &instr, ArrayRef<AttrAst> attrs);
   bool convertAttrs(StringRef opcode, ArrayRef<AttrAst> attrs,
@@ -173,6 +179,24 @@ private:
   Attribute parseTypedLiteral(Cursor &cur, Type &type);
   DictionaryAttr parseDictOfStrings(const AttrAst &attr);
   Attribute parseMetadata(const AttrAst &attr);
+
+public:
+  /// The kinds of value a `{key=value ...}` group's fields hold.
+  enum class SubKind { Int32, String, Bool, IntList };
+  struct SubField {
+    StringRef name;
+    SubKind kind;
+    bool required = false;
+  };
+  /// Checks `value`, a `{key=value ...}` group (metadata, stack-frame table
+  /// entries), the way XLA's parser reads it: known keys only, each at most
+  /// once, values of their kind (32-bit integers in range), the required
+  /// ones present, optional commas between fields. `allowUnknown` lets
+  /// other keys through with a value of any kind.
+  bool checkSubAttributes(StringRef value, ArrayRef<SubField> fields,
+                          bool allowUnknown = false);
+
+private:
   FlatSymbolRefAttr parseSymbol(const AttrAst &attr);
 
   Cursor c;
@@ -187,6 +211,8 @@ private:
   llvm::StringMap<ComputationOp> built;
   /// The op of each opcode seen so far (null for unknown opcodes).
   llvm::StringMap<std::optional<RegisteredOperationName>> opNames;
+  /// fixedDataOperands' answers by op name.
+  llvm::StringMap<int64_t> fixedOperandCounts;
   bool failed = false;
 
   /// Nested syntax (operands, tuple shapes and literals) may go this deep;

@@ -321,6 +321,8 @@ DictionaryAttr mlir::hlo::syntax::parseOpMetadata(Cursor &cur,
         value = TextAttr::get(ctx, word);
     }
     entries.set(b.getStringAttr(key), value);
+    // XLA's sub-attribute syntax allows a comma between fields.
+    cur.consumeIf(",");
   }
   return entries.getDictionary(ctx);
 }
