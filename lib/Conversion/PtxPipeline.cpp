@@ -121,7 +121,14 @@ FailureOr<std::string> mlir::hlo::getPtx(ModuleOp module) {
       found = true;
     }
   }
+  // A thunk program's kernel modules carry theirs (hlo-embed-ptx).
+  for (auto kernels : module.getOps<gpu::GPUModuleOp>())
+    if (auto text = kernels->getAttrOfType<StringAttr>("thunk.ptx")) {
+      ptx += text.getValue().str();
+      found = true;
+    }
   if (!found)
-    return module.emitError("no PTX in the module (run hlo-to-ptx)");
+    return module.emitError(
+        "no PTX in the module (run hlo-to-ptx or hlo-gpu-pipeline)");
   return ptx;
 }

@@ -16,7 +16,8 @@
 // fusion an emitter takes by its kernel compiled for the host
 // (HostKernels.h), the rest on the interpreter. `--device=host` compiles
 // MODULE with the GPU compiler into a thunk program and runs that on the
-// host runtime (Hlo/Pipelines/HostDevice.h). Every error is `hlo-run: error:
+// host runtime (Hlo/Pipelines/HostDevice.h); a thunk program (hlo-opt
+// --hlo-gpu-pipeline's output, text or bytecode) runs there as it is. Every error is `hlo-run: error:
 // ...` with exit status 1. Details: docs/runtime.md.
 //
 //===----------------------------------------------------------------------===//
@@ -24,9 +25,13 @@
 #include "HostKernels.h"
 #include "Npy.h"
 
+#include "Hlo/Conversion/HostJit.h"
+#include "Hlo/Conversion/Passes.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Dialect/Thunk/ThunkDialect.h"
 #include "Hlo/Pipelines/HostDevice.h"
 #include "Hlo/Runtime/Arena.h"
+#include "Hlo/Runtime/Host/HostRuntime.h"
 #include "Hlo/Runtime/Interpreter.h"
 #include "Hlo/Runtime/Literal.h"
 #include "Hlo/Runtime/SemanticsCheck.h"
@@ -47,6 +52,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <numeric>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -511,6 +517,103 @@ runModule(ModuleOp module, StringRef path, ArrayRef<Literal> arguments,
   return result;
 }
 
+//===----------------------------------------------------------------------===//
+// Thunk programs (hlo-opt --hlo-gpu-pipeline output)
+//===----------------------------------------------------------------------===//
+
+/// The HLO shape of a thunk program's memref: its layout from the strides.
+static std::string hloShapeOf(MemRefType type) {
+  std::string text =
+      typeString(RankedTensorType::get(type.getShape(), type.getElementType()));
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return text;
+  SmallVector<int64_t> minorToMajor(type.getRank());
+  std::iota(minorToMajor.begin(), minorToMajor.end(), 0);
+  // Minor first: smaller strides, and among equal ones the later dimension.
+  llvm::stable_sort(minorToMajor, [&](int64_t a, int64_t b) {
+    return strides[a] != strides[b] ? strides[a] < strides[b] : a > b;
+  });
+  text += "{";
+  for (auto [i, d] : llvm::enumerate(minorToMajor))
+    text += (i ? "," : "") + std::to_string(d);
+  return text + "}";
+}
+
+/// An HLO module whose ENTRY takes what `program` takes (its
+/// argument_types), so that the arguments are read or drawn as for HLO.
+static OwningOpRef<ModuleOp> signatureModule(thunk::ProgramOp program,
+                                             MLIRContext *context,
+                                             std::string &error) {
+  std::optional<ArrayAttr> types = program.getArgumentTypes();
+  if (!types || !program.getResultTypes()) {
+    error = "the thunk program has no argument_types / result_types";
+    return nullptr;
+  }
+  for (auto alloc : program->getParentOfType<ModuleOp>()
+                        .getOps<thunk::AllocationOp>())
+    if (alloc.getParameterIndex() && !alloc.getParameterIndex()->empty()) {
+      error = "a thunk program with tuple parameters cannot be run yet";
+      return nullptr;
+    }
+  std::string text = "HloModule signature\n\nENTRY e {\n";
+  for (auto [i, attr] : llvm::enumerate(*types))
+    text += "  p" + std::to_string(i) + " = " +
+            hloShapeOf(cast<MemRefType>(cast<TypeAttr>(attr).getValue())) +
+            " parameter(" + std::to_string(i) + ")\n";
+  text += "  ROOT r = () tuple()\n}\n";
+  OwningOpRef<ModuleOp> module = hlo::importHloText(text, context);
+  if (!module)
+    error = "the thunk program's argument types have no HLO shape";
+  return module;
+}
+
+/// Runs a thunk program on the host runtime.
+static FailureOr<Literal> runProgram(ModuleOp program, ModuleOp signature,
+                                     ArrayRef<Literal> arguments,
+                                     std::string &error) {
+  std::unique_ptr<thunk::HostExecutable> exe =
+      thunk::HostExecutable::compile(program, error);
+  if (!exe)
+    return failure();
+  hlo::ComputationOp entry = *signature.getOps<hlo::ComputationOp>().begin();
+  std::vector<std::vector<uint8_t>> storage;
+  std::vector<thunk::ParameterBytes> parameters;
+  for (auto [i, literal] : llvm::enumerate(arguments))
+    storage.push_back(hlo::runtime::encodeArrayBytes(
+        literal, cast<RankedTensorType>(entry.getArgumentTypes()[i])));
+  for (auto [i, bytes] : llvm::enumerate(storage))
+    parameters.push_back({int64_t(i), {}, bytes});
+  std::vector<std::vector<uint8_t>> results;
+  thunk::HostRunStats stats;
+  if (failed(exe->run(parameters, results, error, &stats)))
+    return failure();
+  auto progOp = *program.getOps<thunk::ProgramOp>().begin();
+  std::string shapes = "HloModule results\n\nENTRY e {\n";
+  for (auto [i, attr] : llvm::enumerate(*progOp.getResultTypes()))
+    shapes += "  p" + std::to_string(i) + " = " +
+              hloShapeOf(cast<MemRefType>(cast<TypeAttr>(attr).getValue())) +
+              " parameter(" + std::to_string(i) + ")\n";
+  shapes += "  ROOT r = () tuple()\n}\n";
+  OwningOpRef<ModuleOp> resultModule =
+      hlo::importHloText(shapes, program.getContext());
+  if (!resultModule) {
+    error = "the thunk program's result types have no HLO shape";
+    return failure();
+  }
+  hlo::ComputationOp resultEntry =
+      *resultModule->getOps<hlo::ComputationOp>().begin();
+  std::vector<Literal> values;
+  for (auto [bytes, type] :
+       llvm::zip(results, resultEntry.getArgumentTypes()))
+    values.push_back(
+        hlo::runtime::decodeArrayBytes(bytes, cast<RankedTensorType>(type)));
+  if (values.size() == 1)
+    return std::move(values.front());
+  return Literal::tuple(std::move(values));
+}
+
 static int runMain() {
   if (replicas < 1 || partitions < 1)
     return reportError("--replicas and --partitions must be at least 1");
@@ -524,6 +627,9 @@ static int runMain() {
 
   DialectRegistry registry;
   hlo::registerHloTranslateDialects(registry);
+  // Thunk programs: the thunk dialect and the kernels' dialects.
+  hlo::registerHostJitDialects(registry);
+  registry.insert<thunk::ThunkDialect, gpu::GPUDialect>();
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);
   context.loadAllAvailableDialects();
 
@@ -531,6 +637,19 @@ static int runMain() {
   OwningOpRef<ModuleOp> module = loadModule(modulePath, &context, error);
   if (!module)
     return reportError(error);
+  // A thunk program runs on the host runtime; its arguments are read or
+  // drawn for an HLO ENTRY of its argument types.
+  OwningOpRef<ModuleOp> program;
+  if (!module->getOps<thunk::ProgramOp>().empty()) {
+    if (device != Device::Host)
+      return reportError(modulePath + ": a thunk program runs with "
+                                      "--device=host");
+    program = std::move(module);
+    module = signatureModule(*program->getOps<thunk::ProgramOp>().begin(),
+                             &context, error);
+    if (!module)
+      return reportError(modulePath + ": " + error);
+  }
   hlo::ComputationOp entry = findEntry(*module, modulePath, error);
   if (!entry)
     return reportError(error);
@@ -597,9 +716,12 @@ static int runMain() {
 
   RunOutputs outputs;
   FailureOr<Literal> result =
-      runModule(*module, modulePath, arguments, infeed, error, &outputs,
-                arenaMode, device == Device::HostKernels,
-                device == Device::Host);
+      program ? runProgram(*program, *module, arguments, error)
+              : runModule(*module, modulePath, arguments, infeed, error,
+                          &outputs, arenaMode, device == Device::HostKernels,
+                          device == Device::Host);
+  if (program && failed(result))
+    error = modulePath + ": " + error;
   if (failed(result))
     return reportError(error);
 

@@ -52,7 +52,8 @@ void buildKernelsToPtxPipeline(OpPassManager &pm,
                                const HloToPtxOptions &options);
 void registerHloToPtxPipeline();
 
-/// The PTX text of the module's `gpu.binary` objects, in order.
+/// The PTX text of the module's `gpu.binary` objects, in order, and of its
+/// kernel modules' `thunk.ptx` (a thunk program's).
 FailureOr<std::string> getPtx(ModuleOp module);
 
 } // namespace hlo

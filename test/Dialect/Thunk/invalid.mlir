@@ -258,3 +258,21 @@ thunk.program @main {
   }
   thunk.return
 }
+
+// -----
+
+thunk.allocation @t temp size = 4096
+// expected-error @+1 {{result type 'memref<4xf32>' does not take the bytes of its slice ('memref<8xf32>')}}
+thunk.program @main attributes {argument_types = [], result_types = [memref<4xf32>]} {
+  %0 = thunk.slice @t[0] : memref<8xf32>
+  thunk.return %0 : memref<8xf32>
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+// expected-error @+1 {{has 2 result types for 1 returned slices}}
+thunk.program @main attributes {result_types = [memref<8xf32>, memref<8xf32>]} {
+  %0 = thunk.slice @t[0] : memref<8xf32>
+  thunk.return %0 : memref<8xf32>
+}
