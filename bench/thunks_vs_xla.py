@@ -6,10 +6,11 @@ thunk program; each `thunk.*` operation of its `thunk.program` is counted
 where it stands (a loop body once): `thunk.kernel` is a kernel launch,
 `thunk.gemm` (and `thunk.convolution`) a library call, `thunk.copy` and
 `thunk.memset` copies, `thunk.while`, `thunk.conditional` and
-`thunk.command_buffer` control flow. Dynamic counts: `hlo-run MODULE
---random-inputs --device=host` runs the program on the host runtime and its
-note says how many kernels, GEMMs, copies and memsets ran (each loop's
-condition and body once per iteration; the branch taken once).
+`thunk.command_buffer` control flow. Dynamic counts (modules with
+control flow): `hlo-run MODULE --random-inputs --device=host` runs the
+program on the host runtime and its note says how many kernels, GEMMs,
+copies and memsets ran (each loop's condition and body once per iteration;
+the branch taken once).
 
 XLA: its GPU compiler for an H100, deviceless, through the xla-oracle tool
 (`xla_gpu_compile.py`, Triton GEMMs off: the cuBLAS configuration our
@@ -41,7 +42,6 @@ Usage: thunks_vs_xla.py [--bin build/bin] [MODULE.hlo ...] [--markdown]
 """
 
 import argparse
-import json
 import re
 import shutil
 import subprocess
@@ -107,7 +107,10 @@ def first_line(lines):
     line = lines[0] if lines else "no output"
     m = re.match(r"^(?:<unknown>:0: )?error: loc\((.*)\): (.*)$", line)
     if m:
-        line = f"{m.group(1)[:40]}: {m.group(2)}"
+        name = re.match(r'^"([^"]*)"', m.group(1))
+        line = f"{name.group(1) if name else m.group(1)[:40]}: {m.group(2)}"
+    # Paths as the source tree and the corpus name them, wherever they are.
+    line = line.replace(f"{ROOT}/", "").replace(f"{ROOT.parent}/", "../")
     return line[:200]
 
 #===----------------------------------------------------------------------===#
@@ -280,14 +283,12 @@ def xla(path, name, cache):
             t.trip_count = n
     kernels = Counter(base_name(t.name) for t in walk(thunks)
                       if category(t.kind) == "kernels")
-    compile_times = json.loads((out / "compile_times.json").read_text())
     gemms = [line for line in (out / "optimized_hlo.txt").read_text()
              .splitlines() if "__cublas$" in line]
     return {"static": static_counts(thunks), "dynamic": dynamic_counts(thunks),
             "thunks": thunks, "kernel_names": kernels,
             "loops": [t.trip_count for t in loops],
-            "gemm_folds": gemm_folds(gemms, XLA_BETA, XLA_EPILOGUE),
-            "compile_s": compile_times.get("compile_s_median_no_dump")}
+            "gemm_folds": gemm_folds(gemms, XLA_BETA, XLA_EPILOGUE)}
 
 #===----------------------------------------------------------------------===#
 # Our thunk program
@@ -435,12 +436,15 @@ def causes(o, x, run):
             f" (ours: {dict(o['gemm_folds']) or 'none'})")
     conditions = sum(o["condition_kernels"])
     if conditions and x["loops"] and all(n is not None for n in x["loops"]):
-        iterations = run[1] if run else None
-        extra = (f", {conditions} x ({len(o['condition_kernels'])} loops + "
-                 f"{iterations} iterations) launches per run"
-                 if iterations is not None else "")
-        out.append(f"loop conditions: {conditions} condition kernels run "
-                   f"every iteration, XLA knows the trip counts "
+        iterations = run[1] if run and run[0] != "error" else None
+        per_loop = set(o["condition_kernels"])
+        extra = ""
+        if iterations is not None and len(per_loop) == 1:
+            loops = len(o["condition_kernels"])
+            extra = (f": {per_loop.pop() * (iterations + loops)} launches "
+                     f"per run ({iterations} iterations + {loops} exits)")
+        out.append(f"loop conditions: ours runs its {conditions} condition "
+                   f"kernel(s) every iteration; XLA knows the trip counts "
                    f"({', '.join(map(str, x['loops']))}) and runs none"
                    + extra)
     if o["static"]["copies"] > x["static"]["copies"]:
@@ -500,7 +504,8 @@ def main():
             static_rows.append(row)
             launched = CATEGORIES[:3]
             dyn = x["dynamic"]
-            if run and run[0] != "error":
+            has_control = os_["control"] or xs["control"]
+            if run and run[0] != "error" and has_control:
                 counts, iterations = run
                 trips = "-" if not x["loops"] else ",".join(
                     "?" if n is None else str(n) for n in x["loops"])
@@ -524,7 +529,7 @@ def main():
                              f"{t_ours / hi:.2f}-{t_ours / lo:.2f}"
                              if lo else "-"]
                 dynamic_rows.append(drow)
-            elif run:
+            elif run and run[0] == "error":
                 dynamic_rows.append([name, f"host run failed: {run[1]}"] +
                                     [""] * 9)
             more_static = os_["kernels"] > xs["kernels"]
@@ -550,8 +555,10 @@ def main():
     print("Static thunks (in the program; a loop body once):\n")
     print(table(head, static_rows + [sum_row], a.markdown))
     if dynamic_rows:
-        print("\nLaunches per run (ours: counted by the host runtime on "
-              "random inputs; XLA: from known trip counts, a range over "
+        print("\nLaunches per run, modules with control flow (elsewhere "
+              "they are the static counts; ours: counted by the host "
+              "runtime on random inputs; XLA: from known trip counts, a "
+              "range over "
               "conditional branches; `? (N*)`: one loop without a known "
               "trip count, taken to run as many iterations as ours did, its "
               "condition once more):\n")
