@@ -9,6 +9,8 @@
 
 #include "mlir/Pass/PassManager.h"
 
+#include <chrono>
+
 using namespace mlir;
 using namespace mlir::hlo;
 using runtime::Literal;
@@ -76,7 +78,13 @@ static Literal decodeLeaves(Type type,
 FailureOr<Literal> mlir::hlo::runOnHostDevice(ModuleOp module,
                                               ArrayRef<Literal> arguments,
                                               std::string &error,
-                                              std::string &note) {
+                                              std::string &note,
+                                              HostDeviceTiming *timing) {
+  using Clock = std::chrono::steady_clock;
+  auto secondsSince = [](Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  };
+  Clock::time_point compileStart = Clock::now();
   MLIRContext *ctx = module.getContext();
   OwningOpRef<ModuleOp> compiled = module.clone();
   if (!compiled.get()->hasAttr("hlo.buffer_allocations")) {
@@ -110,6 +118,8 @@ FailureOr<Literal> mlir::hlo::runOnHostDevice(ModuleOp module,
       thunk::HostExecutable::compile(*compiled, error);
   if (!exe)
     return failure();
+  if (timing)
+    timing->compileSeconds = secondsSince(compileStart);
 
   std::vector<thunk::ParameterBytes> parameters;
   std::vector<std::vector<uint8_t>> storage;
@@ -121,13 +131,24 @@ FailureOr<Literal> mlir::hlo::runOnHostDevice(ModuleOp module,
     p.bytes = bytes;
   std::vector<std::vector<uint8_t>> results;
   thunk::HostRunStats stats;
-  if (failed(exe->run(parameters, results, error, &stats)))
-    return failure();
+  unsigned runs = timing ? std::max(1u, timing->repeat) : 1;
+  for (unsigned i = 0; i < runs; ++i) {
+    results.clear();
+    stats = {};
+    Clock::time_point runStart = Clock::now();
+    if (failed(exe->run(parameters, results, error, &stats)))
+      return failure();
+    double seconds = secondsSince(runStart);
+    if (timing && (i == 0 || seconds < timing->runSeconds))
+      timing->runSeconds = seconds;
+  }
   ArrayRef<std::vector<uint8_t>> buffers = results;
   note = std::to_string(stats.kernels) + " kernel launches, " +
          std::to_string(stats.gemms) + " GEMMs, " +
          std::to_string(stats.copies) + " copies, " +
          std::to_string(stats.iterations) + " loop iterations on a " +
-         std::to_string(stats.arenaBytes) + "-byte arena";
+         std::to_string(stats.arenaBytes) + "-byte arena; " +
+         std::to_string(stats.memsets) + " memsets, " +
+         std::to_string(stats.branches) + " conditionals";
   return decodeLeaves(resultType, buffers);
 }

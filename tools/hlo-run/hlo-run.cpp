@@ -157,9 +157,11 @@ static cl::opt<int64_t> maxLiveBytes(
              "the physical memory, shared by the devices)"),
     cl::init(-1));
 static cl::opt<bool> printTime("time", cl::cat(hloRunCategory),
-                               cl::desc("Print the interpreter's run time "
-                                        "(the fastest of --repeat runs; "
-                                        "parsing excluded) to stderr"));
+                               cl::desc("Print the run time (the fastest "
+                                        "of --repeat runs; parsing "
+                                        "excluded; --device=host: the "
+                                        "compile time apart, compiled "
+                                        "once) to stderr"));
 static cl::opt<unsigned>
     repeat("repeat", cl::cat(hloRunCategory),
            cl::desc("Run the module this many times (benchmarks)"),
@@ -481,6 +483,23 @@ runModule(ModuleOp module, StringRef path, ArrayRef<Literal> arguments,
     };
   }
   FailureOr<Literal> result = failure();
+  if (onHost) {
+    // Compiled once, run --repeat times: --time reports both.
+    std::string message, note;
+    hlo::HostDeviceTiming timing;
+    timing.repeat = repeat;
+    result = hlo::runOnHostDevice(module, arguments, message, note, &timing);
+    if (failed(result)) {
+      error = path.str() + ": " + message;
+      return failure();
+    }
+    llvm::errs() << "hlo-run: note: " << path << ": " << note << "\n";
+    if (printTime)
+      llvm::errs() << "hlo-run: " << path << ": compile time "
+                   << number(timing.compileSeconds) << " s, run time "
+                   << number(timing.runSeconds) << " s\n";
+    return result;
+  }
   double best = INFINITY;
   for (unsigned i = 0; i < std::max(1u, unsigned(repeat)); ++i) {
     std::string message;
@@ -488,15 +507,9 @@ runModule(ModuleOp module, StringRef path, ArrayRef<Literal> arguments,
     ArenaStats stats;
     ArenaOptions arenaOptions;
     arenaOptions.checkReads = arenaCheck;
-    std::string note;
-    if (onHost)
-      result = hlo::runOnHostDevice(module, arguments, message, note);
-    else
-      result = onArena ? runOnArena(module, arguments, options, message,
-                                    &stats, arenaOptions)
-                       : run(module, arguments, options, message, outputs);
-    if (onHost && succeeded(result) && i == 0)
-      llvm::errs() << "hlo-run: note: " << path << ": " << note << "\n";
+    result = onArena ? runOnArena(module, arguments, options, message, &stats,
+                                  arenaOptions)
+                     : run(module, arguments, options, message, outputs);
     if (onArena && succeeded(result) && stats.boundaryCopies && i == 0)
       llvm::errs() << "hlo-run: note: " << path << ": the arena moved "
                    << stats.boundaryCopies

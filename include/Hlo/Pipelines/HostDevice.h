@@ -18,12 +18,24 @@
 
 namespace mlir::hlo {
 
-/// Compiles a clone of `module` and runs it on `arguments`; `note` gets a
-/// one-line summary (thunks run, arena size).
-FailureOr<runtime::Literal> runOnHostDevice(ModuleOp module,
-                                            ArrayRef<runtime::Literal> arguments,
-                                            std::string &error,
-                                            std::string &note);
+/// What `runOnHostDevice` measures when given one: the compile (the GPU
+/// compiler's passes and the host JIT of the kernels) and the fastest of
+/// `repeat` runs of the compiled program (each: the arena laid out and
+/// filled, parameters copied in, the thunks, results copied out; encoding
+/// the arguments and decoding the results excluded).
+struct HostDeviceTiming {
+  unsigned repeat = 1;
+  double compileSeconds = 0;
+  double runSeconds = 0;
+};
+
+/// Compiles a clone of `module` and runs it on `arguments` (`timing->repeat`
+/// times when given); `note` gets a one-line summary (thunks run, arena
+/// size).
+FailureOr<runtime::Literal>
+runOnHostDevice(ModuleOp module, ArrayRef<runtime::Literal> arguments,
+                std::string &error, std::string &note,
+                HostDeviceTiming *timing = nullptr);
 
 } // namespace mlir::hlo
 
