@@ -65,7 +65,7 @@ std::unique_ptr<HostExecutable> HostExecutable::compile(ModuleOp program,
   return exe;
 }
 
-/// One run: the arena and the slices' addresses.
+/// One run: the slices' addresses in the executable's arena.
 class HostExecutable::Runner {
 public:
   Runner(HostExecutable &exe, std::string &error, HostRunStats &stats)
@@ -76,6 +76,7 @@ public:
   uint8_t *address(Value slice) { return addresses.lookup(slice); }
 
 private:
+  LogicalResult makeArena();
   LogicalResult runThunk(Operation &op);
   LogicalResult fail(Operation &op, const Twine &why) {
     error = (op.getName().getStringRef() + ": " + why).str();
@@ -85,13 +86,10 @@ private:
   HostExecutable &exe;
   std::string &error;
   HostRunStats &stats;
-  std::unique_ptr<uint8_t[]> arena;
-  llvm::StringMap<uint8_t *> bases;
   DenseMap<Value, uint8_t *> addresses;
 };
 
-LogicalResult
-HostExecutable::Runner::layOut(ArrayRef<ParameterBytes> parameters) {
+LogicalResult HostExecutable::Runner::makeArena() {
   // Offsets aligned to each allocation's alignment (at least 64 bytes) from
   // a 64-byte aligned base.
   constexpr int64_t kBaseAlignment = 64;
@@ -103,35 +101,49 @@ HostExecutable::Runner::layOut(ArrayRef<ParameterBytes> parameters) {
     layout.push_back({alloc, size});
     size += alloc.getSize();
   }
-  stats.arenaBytes = size;
-  arena.reset(new (std::nothrow) uint8_t[size + kBaseAlignment]);
-  if (!arena) {
+  exe.arena.reset(new (std::nothrow) uint8_t[size + kBaseAlignment]);
+  if (!exe.arena) {
     error = "out of memory: the arena needs " + std::to_string(size) +
             " bytes";
     return failure();
   }
-  uint8_t *base = reinterpret_cast<uint8_t *>(
-      llvm::alignTo(reinterpret_cast<uintptr_t>(arena.get()), kBaseAlignment));
-  // Bytes no thunk wrote read as garbage, not zeros.
-  uint32_t state = 0x5eed;
-  for (int64_t i = 0; i < size; ++i) {
-    state = state * 1664525u + 1013904223u;
-    base[i] = uint8_t(state >> 24);
+  exe.arenaBytes = size;
+  uint8_t *base = reinterpret_cast<uint8_t *>(llvm::alignTo(
+      reinterpret_cast<uintptr_t>(exe.arena.get()), kBaseAlignment));
+  // Bytes no thunk wrote read as garbage, not zeros (xorshift64, 8 bytes a
+  // step).
+  uint64_t state = 0x5eed5eed5eedULL;
+  for (int64_t i = 0; i < size; i += 8) {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    std::memcpy(base + i, &state, std::min<int64_t>(8, size - i));
   }
   for (auto [alloc, offset] : layout) {
     uint8_t *at = base + offset;
-    bases[alloc.getSymName()] = at;
-    if (std::optional<ElementsAttr> value = alloc.getValue()) {
-      auto dense = dyn_cast<DenseElementsAttr>(*value);
-      if (!dense || dense.getElementType().isInteger(1))
-        return fail(*alloc, "a constant must be a dense array of bytes");
-      ArrayRef<char> raw = dense.getRawData();
-      int64_t bytes = getStorageBytes(
-          MemRefType::get(dense.getType().getShape(), dense.getElementType()));
-      for (int64_t i = 0; i < bytes; i += raw.size())
-        std::memcpy(at + i, raw.data(),
-                    std::min<int64_t>(raw.size(), bytes - i));
-    }
+    exe.bases[alloc.getSymName()] = at;
+    std::optional<ElementsAttr> value = alloc.getValue();
+    if (!value)
+      continue;
+    auto dense = dyn_cast<DenseElementsAttr>(*value);
+    if (!dense || dense.getElementType().isInteger(1))
+      return fail(*alloc, "a constant must be a dense array of bytes");
+    ArrayRef<char> raw = dense.getRawData();
+    int64_t bytes = getStorageBytes(
+        MemRefType::get(dense.getType().getShape(), dense.getElementType()));
+    for (int64_t i = 0; i < bytes; i += raw.size())
+      std::memcpy(at + i, raw.data(),
+                  std::min<int64_t>(raw.size(), bytes - i));
+  }
+  return success();
+}
+
+LogicalResult
+HostExecutable::Runner::layOut(ArrayRef<ParameterBytes> parameters) {
+  if (!exe.arena && failed(makeArena()))
+    return failure();
+  stats.arenaBytes = exe.arenaBytes;
+  for (auto alloc : exe.module->getOps<AllocationOp>()) {
     if (alloc.getKind() != AllocationKind::Parameter)
       continue;
     const ParameterBytes *given = nullptr;
@@ -149,7 +161,8 @@ HostExecutable::Runner::layOut(ArrayRef<ParameterBytes> parameters) {
                               " has " + Twine(given->bytes.size()) +
                               " bytes; its allocation " +
                               Twine(alloc.getSize()));
-    std::memcpy(at, given->bytes.data(), given->bytes.size());
+    std::memcpy(exe.bases.lookup(alloc.getSymName()), given->bytes.data(),
+                given->bytes.size());
   }
   return success();
 }
@@ -167,7 +180,7 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
   };
   return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
       .Case([&](SliceOp s) {
-        addresses[s] = bases.lookup(s.getAllocation()) + s.getOffset();
+        addresses[s] = exe.bases.lookup(s.getAllocation()) + s.getOffset();
         return success();
       })
       .Case([&](KernelOp k) {

@@ -17,6 +17,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <memory>
 #include <string>
@@ -52,10 +53,12 @@ public:
   static std::unique_ptr<HostExecutable> compile(ModuleOp program,
                                                  std::string &error);
 
-  /// Runs the program once on a fresh arena: parameter allocations take
-  /// `parameters` (each must be given, with at most the allocation's
-  /// size), constants their values, temporaries and outputs undefined
-  /// bytes. `results` gets the bytes of each slice of `thunk.return`.
+  /// Runs the program once: parameter allocations take `parameters` (each
+  /// must be given, with at most the allocation's size), constants their
+  /// values, temporaries and outputs undefined bytes. The arena is made
+  /// (filled with pseudo-random bytes, constants copied in) on the first
+  /// run and reused by the next ones, as a device's memory would be.
+  /// `results` gets the bytes of each slice of `thunk.return`.
   LogicalResult run(ArrayRef<ParameterBytes> parameters,
                     std::vector<std::vector<uint8_t>> &results,
                     std::string &error, HostRunStats *stats = nullptr);
@@ -65,6 +68,11 @@ private:
   class Runner;
   OwningOpRef<ModuleOp> module;
   std::unique_ptr<hlo::HostJit> jit;
+  /// The arena (made by the first run), its size, and where each
+  /// allocation starts in it.
+  std::unique_ptr<uint8_t[]> arena;
+  int64_t arenaBytes = 0;
+  llvm::StringMap<uint8_t *> bases;
 };
 
 /// out[b] = epilogue(alpha * lhs[b] x rhs[b] + beta * out[b] + bias) on
