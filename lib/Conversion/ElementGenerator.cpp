@@ -683,8 +683,8 @@ FailureOr<SmallVector<Value>> ElementGenerator::emitDot(DotOp op,
   for (int64_t d : rf)
     rhsIndex[d] = index[k++];
   Value zero = isa<FloatType>(acc)
-                   ? Value(arith::ConstantOp::create(
-                         b, loc, acc, b.getFloatAttr(acc, 0.0)))
+                   ? Value(arith::ConstantOp::create(b, loc, acc,
+                                                     b.getFloatAttr(acc, 0.0)))
                    : Value(arith::ConstantIntOp::create(b, loc, acc, 0));
   // One loop per contracting dimension, in dimension-number order (the
   // interpreter's order of the sum), innermost last.
@@ -699,23 +699,23 @@ FailureOr<SmallVector<Value>> ElementGenerator::emitDot(DotOp op,
         return failure();
       Value l = widen(*x, lhsHlo), r = widen(*y, rhsHlo);
       if (pred)
-        return Value(arith::OrIOp::create(
-            b, loc, sum, arith::AndIOp::create(b, loc, l, r)));
+        return Value(arith::OrIOp::create(b, loc, sum,
+                                          arith::AndIOp::create(b, loc, l, r)));
       if (isa<FloatType>(acc))
         return Value(arith::AddFOp::create(
             b, loc, sum, arith::MulFOp::create(b, loc, l, r)));
       return Value(arith::AddIOp::create(b, loc, sum,
                                          arith::MulIOp::create(b, loc, l, r)));
     }
-    auto forOp = scf::ForOp::create(
-        b, loc, indexConst(0), indexConst(lhsType.getDimSize(lc[c])),
-        indexConst(1), ValueRange{sum});
+    auto forOp = scf::ForOp::create(b, loc, indexConst(0),
+                                    indexConst(lhsType.getDimSize(lc[c])),
+                                    indexConst(1), ValueRange{sum});
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(forOp.getBody());
     lhsIndex[lc[c]] = forOp.getInductionVar();
     rhsIndex[rc[c]] = forOp.getInductionVar();
-    FailureOr<Value> next = inScope(
-        [&] { return loop(c + 1, forOp.getRegionIterArgs().front()); });
+    FailureOr<Value> next =
+        inScope([&] { return loop(c + 1, forOp.getRegionIterArgs().front()); });
     if (failed(next))
       return failure();
     scf::YieldOp::create(b, loc, *next);
@@ -796,11 +796,10 @@ ElementGenerator::emitSelectAndScatter(SelectAndScatterOp op,
               b, loc,
               arith::MulIOp::create(b, loc, s[e], indexConst(stride[e])),
               arith::SubIOp::create(b, loc, w[e], indexConst(padLow[e])));
-          inside = andAll(inside, cmp(arith::CmpIPredicate::sge, at[e],
-                                      zeroIdx));
-          inside = andAll(inside,
-                          cmp(arith::CmpIPredicate::slt, at[e],
-                              indexConst(operandType.getDimSize(e))));
+          inside =
+              andAll(inside, cmp(arith::CmpIPredicate::sge, at[e], zeroIdx));
+          inside = andAll(inside, cmp(arith::CmpIPredicate::slt, at[e],
+                                      indexConst(operandType.getDimSize(e))));
         }
         Value pos = state[2];
         Value nextPos = arith::AddIOp::create(b, loc, pos, indexConst(1));
@@ -827,8 +826,8 @@ ElementGenerator::emitSelectAndScatter(SelectAndScatterOp op,
               b, loc, select.getBody(), {state[1], *candidate});
           if (failed(keep))
             return failure();
-          Value selPos = arith::SelectOp::create(b, loc, keep->front(),
-                                                 state[0], pos);
+          Value selPos =
+              arith::SelectOp::create(b, loc, keep->front(), state[0], pos);
           Value selVal = arith::SelectOp::create(b, loc, keep->front(),
                                                  state[1], *candidate);
           scf::YieldOp::create(b, loc, ValueRange{selPos, selVal});
@@ -843,20 +842,19 @@ ElementGenerator::emitSelectAndScatter(SelectAndScatterOp op,
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(forOp.getBody());
       w.push_back(forOp.getInductionVar());
-      FailureOr<SmallVector<Value>> next = inScope(
-          [&] { return walk(d + 1, forOp.getRegionIterArgs()); });
+      FailureOr<SmallVector<Value>> next =
+          inScope([&] { return walk(d + 1, forOp.getRegionIterArgs()); });
       w.pop_back();
       if (failed(next))
         return failure();
       scf::YieldOp::create(b, loc, *next);
       return SmallVector<Value>(forOp.getResults());
     };
-    FailureOr<SmallVector<Value>> r =
-        walk(0, ValueRange{none, dummy, zeroIdx});
+    FailureOr<SmallVector<Value>> r = walk(0, ValueRange{none, dummy, zeroIdx});
     if (failed(r))
       return failure();
-    return std::make_pair((*r)[0], cmp(arith::CmpIPredicate::sge, (*r)[0],
-                                       zeroIdx));
+    return std::make_pair((*r)[0],
+                          cmp(arith::CmpIPredicate::sge, (*r)[0], zeroIdx));
   };
   // The fold over the window offsets of `o`, each walked backwards.
   SmallVector<Value> w(rank), s(rank);
@@ -868,8 +866,8 @@ ElementGenerator::emitSelectAndScatter(SelectAndScatterOp op,
       Value wLinear = zeroIdx;
       for (int64_t e = 0; e < rank; ++e) {
         Value t = arith::SubIOp::create(
-            b, loc, arith::AddIOp::create(b, loc, index[e],
-                                          indexConst(padLow[e])),
+            b, loc,
+            arith::AddIOp::create(b, loc, index[e], indexConst(padLow[e])),
             w[e]);
         valid = andAll(valid, cmp(arith::CmpIPredicate::sge, t, zeroIdx));
         if (stride[e] != 1) {
@@ -898,8 +896,8 @@ ElementGenerator::emitSelectAndScatter(SelectAndScatterOp op,
         Value hit = arith::AndIOp::create(
             b, loc, sel->second,
             cmp(arith::CmpIPredicate::eq, sel->first, wLinear));
-        auto hitIf = scf::IfOp::create(b, loc, TypeRange{accum.getType()},
-                                       hit, /*withElseRegion=*/true);
+        auto hitIf = scf::IfOp::create(b, loc, TypeRange{accum.getType()}, hit,
+                                       /*withElseRegion=*/true);
         OpBuilder::InsertionGuard inner(b);
         b.setInsertionPointToStart(&hitIf.getElseRegion().front());
         scf::YieldOp::create(b, loc, accum);
@@ -925,8 +923,8 @@ ElementGenerator::emitSelectAndScatter(SelectAndScatterOp op,
     b.setInsertionPointToStart(forOp.getBody());
     w[d] = arith::SubIOp::create(b, loc, indexConst(size[d] - 1),
                                  forOp.getInductionVar());
-    FailureOr<Value> next = inScope(
-        [&] { return fold(d + 1, forOp.getRegionIterArgs().front()); });
+    FailureOr<Value> next =
+        inScope([&] { return fold(d + 1, forOp.getRegionIterArgs().front()); });
     if (failed(next))
       return failure();
     scf::YieldOp::create(b, loc, *next);
