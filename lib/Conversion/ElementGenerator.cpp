@@ -87,6 +87,10 @@ FailureOr<SmallVector<Value>> ElementGenerator::generate(Value v,
     return emitReduce(op, window.getToApplyAttr(), index);
   if (auto gather = dyn_cast<GatherOp>(op))
     return emitGather(gather, index);
+  if (auto dot = dyn_cast<DotOp>(op))
+    return emitDot(dot, index);
+  if (auto sas = dyn_cast<SelectAndScatterOp>(op))
+    return emitSelectAndScatter(sas, index);
   if (auto convert = dyn_cast<BitcastConvertOp>(op))
     return emitBitcastConvert(convert, index);
   if (auto map = dyn_cast<MapOp>(op)) {
@@ -585,4 +589,349 @@ ElementGenerator::emitReduce(Operation *op, FlatSymbolRefAttr toApply,
   };
   SmallVector<Value> ranges;
   return loop(0, ranges, inits);
+}
+
+namespace {
+
+/// `dims` of an optional dimension-number attribute (empty when absent).
+ArrayRef<int64_t> dimsOrEmpty(std::optional<ArrayRef<int64_t>> dims) {
+  return dims ? *dims : ArrayRef<int64_t>();
+}
+
+/// Dimensions of `rank` in neither `a` nor `b`, ascending.
+SmallVector<int64_t> dotFreeDims(int64_t rank, ArrayRef<int64_t> a,
+                                 ArrayRef<int64_t> b) {
+  SmallVector<int64_t> dims;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!llvm::is_contained(a, d) && !llvm::is_contained(b, d))
+      dims.push_back(d);
+  return dims;
+}
+
+/// Field `d` of a window attribute's array (`fallback` where absent).
+int64_t windowAt(ArrayRef<int64_t> values, int64_t d, int64_t fallback) {
+  return d < static_cast<int64_t>(values.size()) ? values[d] : fallback;
+}
+
+} // namespace
+
+FailureOr<SmallVector<Value>> ElementGenerator::emitDot(DotOp op,
+                                                        ValueRange index) {
+  Value lhs = op.getLhs(), rhs = op.getRhs();
+  auto lhsType = cast<RankedTensorType>(lhs.getType());
+  auto rhsType = cast<RankedTensorType>(rhs.getType());
+  auto outType = cast<RankedTensorType>(op.getType());
+  ArrayRef<int64_t> lb = dimsOrEmpty(op.getLhsBatchDims());
+  ArrayRef<int64_t> lc = dimsOrEmpty(op.getLhsContractingDims());
+  ArrayRef<int64_t> rb = dimsOrEmpty(op.getRhsBatchDims());
+  ArrayRef<int64_t> rc = dimsOrEmpty(op.getRhsContractingDims());
+  SmallVector<int64_t> lf = dotFreeDims(lhsType.getRank(), lb, lc);
+  SmallVector<int64_t> rf = dotFreeDims(rhsType.getRank(), rb, rc);
+  if (lb.size() != rb.size() || lc.size() != rc.size() ||
+      outType.getRank() !=
+          static_cast<int64_t>(lb.size() + lf.size() + rf.size()))
+    return op->emitError("loop emitter: dot dimension numbers do not fit "
+                         "the shapes");
+  // The accumulation type (XLA's classical dot emitter): floats below 32
+  // bits accumulate in f32, other floats and integers in the result type;
+  // the interpreter sums in double (int64) and rounds once, which the f32
+  // sum matches within a few ulps and the integer sum (wrapping) exactly.
+  Type outHlo = outType.getElementType();
+  Type out = getScalarType(outHlo);
+  auto isFloat = [](Type t) { return isa<FloatType>(t); };
+  auto isInt = [](Type t) { return isa<IntegerType>(t); };
+  Type lhsHlo = lhsType.getElementType(), rhsHlo = rhsType.getElementType();
+  Type lhsScalar = getScalarType(lhsHlo), rhsScalar = getScalarType(rhsHlo);
+  bool pred = out.isInteger(1);
+  if (!(isFloat(out) && isFloat(lhsScalar) && isFloat(rhsScalar)) &&
+      !(isInt(out) && isInt(lhsScalar) && isInt(rhsScalar)))
+    return op->emitError("loop emitter: dot of ")
+           << lhsHlo << " and " << rhsHlo << " to " << outHlo
+           << " (floats or integers only, not mixed)";
+  if (pred != lhsScalar.isInteger(1) || pred != rhsScalar.isInteger(1))
+    return op->emitError("loop emitter: dot mixing pred with integers");
+  Type acc = out;
+  if (auto fp = dyn_cast<FloatType>(out); fp && fp.getWidth() < 32)
+    acc = b.getF32Type();
+  // An operand element in the accumulation type.
+  auto widen = [&](Value v, Type hloType) -> Value {
+    if (v.getType() == acc)
+      return v;
+    if (isa<FloatType>(acc)) {
+      auto from = cast<FloatType>(v.getType());
+      if (from.getWidth() < cast<FloatType>(acc).getWidth())
+        return arith::ExtFOp::create(b, loc, acc, v);
+      return arith::TruncFOp::create(b, loc, acc, v);
+    }
+    unsigned from = v.getType().getIntOrFloatBitWidth(),
+             to = acc.getIntOrFloatBitWidth();
+    if (from > to)
+      return arith::TruncIOp::create(b, loc, acc, v);
+    if (hloType.isUnsignedInteger())
+      return arith::ExtUIOp::create(b, loc, acc, v);
+    return arith::ExtSIOp::create(b, loc, acc, v);
+  };
+  // The output index: batch, lhs free, rhs free.
+  SmallVector<Value> lhsIndex(lhsType.getRank()), rhsIndex(rhsType.getRank());
+  unsigned k = 0;
+  for (auto [l, r] : llvm::zip(lb, rb)) {
+    lhsIndex[l] = index[k];
+    rhsIndex[r] = index[k++];
+  }
+  for (int64_t d : lf)
+    lhsIndex[d] = index[k++];
+  for (int64_t d : rf)
+    rhsIndex[d] = index[k++];
+  Value zero = isa<FloatType>(acc)
+                   ? Value(arith::ConstantOp::create(b, loc, acc,
+                                                     b.getFloatAttr(acc, 0.0)))
+                   : Value(arith::ConstantIntOp::create(b, loc, acc, 0));
+  // One loop per contracting dimension, in dimension-number order (the
+  // interpreter's order of the sum), innermost last.
+  std::function<FailureOr<Value>(unsigned, Value)> loop =
+      [&](unsigned c, Value sum) -> FailureOr<Value> {
+    if (c == lc.size()) {
+      FailureOr<Value> x = emitOne(lhs, lhsIndex);
+      if (failed(x))
+        return failure();
+      FailureOr<Value> y = emitOne(rhs, rhsIndex);
+      if (failed(y))
+        return failure();
+      Value l = widen(*x, lhsHlo), r = widen(*y, rhsHlo);
+      if (pred)
+        return Value(arith::OrIOp::create(b, loc, sum,
+                                          arith::AndIOp::create(b, loc, l, r)));
+      if (isa<FloatType>(acc))
+        return Value(arith::AddFOp::create(
+            b, loc, sum, arith::MulFOp::create(b, loc, l, r)));
+      return Value(arith::AddIOp::create(b, loc, sum,
+                                         arith::MulIOp::create(b, loc, l, r)));
+    }
+    auto forOp = scf::ForOp::create(b, loc, indexConst(0),
+                                    indexConst(lhsType.getDimSize(lc[c])),
+                                    indexConst(1), ValueRange{sum});
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(forOp.getBody());
+    lhsIndex[lc[c]] = forOp.getInductionVar();
+    rhsIndex[rc[c]] = forOp.getInductionVar();
+    FailureOr<Value> next =
+        inScope([&] { return loop(c + 1, forOp.getRegionIterArgs().front()); });
+    if (failed(next))
+      return failure();
+    scf::YieldOp::create(b, loc, *next);
+    return forOp.getResult(0);
+  };
+  FailureOr<Value> sum = loop(0, zero);
+  if (failed(sum))
+    return failure();
+  Value result = *sum;
+  if (acc != out)
+    result = arith::TruncFOp::create(b, loc, out, result);
+  return SmallVector<Value>{result};
+}
+
+FailureOr<SmallVector<Value>>
+ElementGenerator::emitSelectAndScatter(SelectAndScatterOp op,
+                                       ValueRange index) {
+  // In output space, race-free and deterministic: the element at operand
+  // index `o` starts as init and folds, with the scatter computation, the
+  // source elements s whose window holds o and selected o. Such s are
+  // found by walking the window offsets w (s = (o + pad_low - w) / stride
+  // where that divides and lies in the source); walking each w backwards
+  // visits s in row-major order, the interpreter's order. The selection of
+  // s's window repeats the interpreter's: the first position inside the
+  // operand, then each later one replacing it where `select(current,
+  // candidate)` is false.
+  auto select = symbols.lookup<ComputationOp>(op.getSelect());
+  auto scatter = symbols.lookup<ComputationOp>(op.getScatter());
+  if (!select || !scatter)
+    return op->emitError("loop emitter: select-and-scatter computation "
+                         "missing");
+  Value operand = op.getOperand(), source = op.getSource();
+  auto operandType = cast<RankedTensorType>(operand.getType());
+  auto sourceType = cast<RankedTensorType>(source.getType());
+  int64_t rank = operandType.getRank();
+  SmallVector<int64_t> size, stride, padLow;
+  WindowAttr window = op.getWindow();
+  for (int64_t d = 0; d < rank; ++d) {
+    size.push_back(window ? windowAt(window.getSize(), d, 1) : 1);
+    stride.push_back(window ? windowAt(window.getStride(), d, 1) : 1);
+    padLow.push_back(window ? windowAt(window.getPadLow(), d, 0) : 0);
+    if (window && (windowAt(window.getLhsDilate(), d, 1) != 1 ||
+                   windowAt(window.getRhsDilate(), d, 1) != 1))
+      return op->emitError("loop emitter: select-and-scatter with dilation");
+  }
+  FailureOr<Value> init = emitOne(op.getInitValue(), {});
+  if (failed(init))
+    return failure();
+  auto andAll = [&](Value all, Value c) -> Value {
+    return all ? arith::AndIOp::create(b, loc, all, c).getResult() : c;
+  };
+  Value zeroIdx = indexConst(0);
+  auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) -> Value {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  };
+  // The window position (linear, row-major over `size`) of the element
+  // source index `s` selects, and whether any position lies inside.
+  auto selectIn = [&](ValueRange s) -> FailureOr<std::pair<Value, Value>> {
+    Type scalar = getScalarType(operandType.getElementType());
+    Value none = indexConst(-1);
+    Value dummy;
+    if (isa<FloatType>(scalar))
+      dummy = arith::ConstantOp::create(b, loc, scalar,
+                                        b.getFloatAttr(scalar, 0.0));
+    else if (isa<IntegerType>(scalar))
+      dummy = arith::ConstantIntOp::create(b, loc, scalar, 0);
+    else
+      return op->emitError("loop emitter: select-and-scatter of ")
+             << operandType.getElementType();
+    SmallVector<Value> w, at(rank);
+    std::function<FailureOr<SmallVector<Value>>(int64_t, ValueRange)> walk =
+        [&](int64_t d, ValueRange state) -> FailureOr<SmallVector<Value>> {
+      // state: selected position, selected value, window linear offset.
+      if (d == rank) {
+        Value inside;
+        for (int64_t e = 0; e < rank; ++e) {
+          at[e] = arith::AddIOp::create(
+              b, loc,
+              arith::MulIOp::create(b, loc, s[e], indexConst(stride[e])),
+              arith::SubIOp::create(b, loc, w[e], indexConst(padLow[e])));
+          inside =
+              andAll(inside, cmp(arith::CmpIPredicate::sge, at[e], zeroIdx));
+          inside = andAll(inside, cmp(arith::CmpIPredicate::slt, at[e],
+                                      indexConst(operandType.getDimSize(e))));
+        }
+        Value pos = state[2];
+        Value nextPos = arith::AddIOp::create(b, loc, pos, indexConst(1));
+        auto ifOp = scf::IfOp::create(
+            b, loc, TypeRange{b.getIndexType(), scalar}, inside,
+            /*withElseRegion=*/true);
+        {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+          scf::YieldOp::create(b, loc, ValueRange{state[0], state[1]});
+          b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+          FailureOr<Value> candidate =
+              inScope([&] { return emitOne(operand, at); });
+          if (failed(candidate))
+            return failure();
+          Value first = cmp(arith::CmpIPredicate::slt, state[0], zeroIdx);
+          auto firstIf = scf::IfOp::create(
+              b, loc, TypeRange{b.getIndexType(), scalar}, first,
+              /*withElseRegion=*/true);
+          b.setInsertionPointToStart(&firstIf.getThenRegion().front());
+          scf::YieldOp::create(b, loc, ValueRange{pos, *candidate});
+          b.setInsertionPointToStart(&firstIf.getElseRegion().front());
+          FailureOr<SmallVector<Value>> keep = emitScalarComputation(
+              b, loc, select.getBody(), {state[1], *candidate});
+          if (failed(keep))
+            return failure();
+          Value selPos =
+              arith::SelectOp::create(b, loc, keep->front(), state[0], pos);
+          Value selVal = arith::SelectOp::create(b, loc, keep->front(),
+                                                 state[1], *candidate);
+          scf::YieldOp::create(b, loc, ValueRange{selPos, selVal});
+          b.setInsertionPointAfter(firstIf);
+          scf::YieldOp::create(b, loc, firstIf.getResults());
+        }
+        return SmallVector<Value>{ifOp.getResult(0), ifOp.getResult(1),
+                                  nextPos};
+      }
+      auto forOp = scf::ForOp::create(b, loc, zeroIdx, indexConst(size[d]),
+                                      indexConst(1), state);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(forOp.getBody());
+      w.push_back(forOp.getInductionVar());
+      FailureOr<SmallVector<Value>> next =
+          inScope([&] { return walk(d + 1, forOp.getRegionIterArgs()); });
+      w.pop_back();
+      if (failed(next))
+        return failure();
+      scf::YieldOp::create(b, loc, *next);
+      return SmallVector<Value>(forOp.getResults());
+    };
+    FailureOr<SmallVector<Value>> r = walk(0, ValueRange{none, dummy, zeroIdx});
+    if (failed(r))
+      return failure();
+    return std::make_pair((*r)[0],
+                          cmp(arith::CmpIPredicate::sge, (*r)[0], zeroIdx));
+  };
+  // The fold over the window offsets of `o`, each walked backwards.
+  SmallVector<Value> w(rank), s(rank);
+  std::function<FailureOr<Value>(int64_t, Value)> fold =
+      [&](int64_t d, Value accum) -> FailureOr<Value> {
+    if (d == rank) {
+      // s = (o + pad_low - w) / stride, in range and divisible.
+      Value valid;
+      Value wLinear = zeroIdx;
+      for (int64_t e = 0; e < rank; ++e) {
+        Value t = arith::SubIOp::create(
+            b, loc,
+            arith::AddIOp::create(b, loc, index[e], indexConst(padLow[e])),
+            w[e]);
+        valid = andAll(valid, cmp(arith::CmpIPredicate::sge, t, zeroIdx));
+        if (stride[e] != 1) {
+          Value rem = arith::RemSIOp::create(b, loc, t, indexConst(stride[e]));
+          valid = andAll(valid, cmp(arith::CmpIPredicate::eq, rem, zeroIdx));
+          s[e] = arith::DivSIOp::create(b, loc, t, indexConst(stride[e]));
+        } else {
+          s[e] = t;
+        }
+        valid = andAll(valid, cmp(arith::CmpIPredicate::slt, s[e],
+                                  indexConst(sourceType.getDimSize(e))));
+        wLinear = arith::AddIOp::create(
+            b, loc, arith::MulIOp::create(b, loc, wLinear, indexConst(size[e])),
+            w[e]);
+      }
+      auto ifOp = scf::IfOp::create(b, loc, TypeRange{accum.getType()}, valid,
+                                    /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+      scf::YieldOp::create(b, loc, accum);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      FailureOr<Value> folded = inScope([&]() -> FailureOr<Value> {
+        FailureOr<std::pair<Value, Value>> sel = selectIn(s);
+        if (failed(sel))
+          return failure();
+        Value hit = arith::AndIOp::create(
+            b, loc, sel->second,
+            cmp(arith::CmpIPredicate::eq, sel->first, wLinear));
+        auto hitIf = scf::IfOp::create(b, loc, TypeRange{accum.getType()}, hit,
+                                       /*withElseRegion=*/true);
+        OpBuilder::InsertionGuard inner(b);
+        b.setInsertionPointToStart(&hitIf.getElseRegion().front());
+        scf::YieldOp::create(b, loc, accum);
+        b.setInsertionPointToStart(&hitIf.getThenRegion().front());
+        FailureOr<Value> x = inScope([&] { return emitOne(source, s); });
+        if (failed(x))
+          return failure();
+        FailureOr<SmallVector<Value>> r =
+            emitScalarComputation(b, loc, scatter.getBody(), {accum, *x});
+        if (failed(r))
+          return failure();
+        scf::YieldOp::create(b, loc, r->front());
+        return Value(hitIf.getResult(0));
+      });
+      if (failed(folded))
+        return failure();
+      scf::YieldOp::create(b, loc, *folded);
+      return Value(ifOp.getResult(0));
+    }
+    auto forOp = scf::ForOp::create(b, loc, zeroIdx, indexConst(size[d]),
+                                    indexConst(1), ValueRange{accum});
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(forOp.getBody());
+    w[d] = arith::SubIOp::create(b, loc, indexConst(size[d] - 1),
+                                 forOp.getInductionVar());
+    FailureOr<Value> next =
+        inScope([&] { return fold(d + 1, forOp.getRegionIterArgs().front()); });
+    if (failed(next))
+      return failure();
+    scf::YieldOp::create(b, loc, *next);
+    return forOp.getResult(0);
+  };
+  FailureOr<Value> result = fold(0, *init);
+  if (failed(result))
+    return failure();
+  return SmallVector<Value>{*result};
 }

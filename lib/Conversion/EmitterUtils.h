@@ -93,6 +93,15 @@ private:
   FailureOr<SmallVector<Value>>
   emitReduce(Operation *op, FlatSymbolRefAttr toApply, ValueRange index);
   FailureOr<SmallVector<Value>> emitGather(GatherOp op, ValueRange index);
+  /// A dot element: a loop over the contracting dimensions accumulating
+  /// the products in XLA's accumulation type (f32 for floats below 32
+  /// bits), rounded once to the result type.
+  FailureOr<SmallVector<Value>> emitDot(DotOp op, ValueRange index);
+  /// A select-and-scatter element in output (operand) space: the scatter
+  /// computation folded over the source elements whose window selected
+  /// this element, in the source's row-major order.
+  FailureOr<SmallVector<Value>> emitSelectAndScatter(SelectAndScatterOp op,
+                                                     ValueRange index);
   FailureOr<SmallVector<Value>> emitBitcastConvert(BitcastConvertOp op,
                                                    ValueRange index);
   /// The update's element where `index` lies in the update's window (its

@@ -42,6 +42,16 @@ mlir::hlo::emitLoopKernel(Operation *op, gpu::GPUModuleOp module,
   for (RankedTensorType t : outputTypes)
     widest = std::max(widest, getElementBytes(t.getElementType()));
   int64_t unroll = std::max<int64_t>(1, 16 / widest);
+  // Elements that are loops of their own (a dot's contraction, a
+  // select-and-scatter's windows) are one per thread, as XLA leaves such
+  // loop fusions unrolled once (its MayPreventVectorization).
+  if (fused
+          .walk([](Operation *o) {
+            return isa<DotOp, SelectAndScatterOp>(o) ? WalkResult::interrupt()
+                                                     : WalkResult::advance();
+          })
+          .wasInterrupted())
+    unroll = 1;
   if (options.unroll > 0)
     unroll = options.unroll;
   while (unroll > 1 && elements % unroll != 0)

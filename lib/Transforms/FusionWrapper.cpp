@@ -27,8 +27,7 @@ bool needsKernel(Operation *op) {
   if (isa<ConstantOp, TupleOp, GetTupleElementOp, BitcastOp, CopyOp,
           CustomCallOp, FusionOp, WhileOp, ConditionalOp, CallOp, SortOp,
           ReturnOp, DomainOp, ReplicaIdOp, PartitionIdOp, GetDimensionSizeOp,
-          SetDimensionSizeOp, FftOp, SelectAndScatterOp, TriangularSolveOp,
-          CholeskyOp>(op))
+          SetDimensionSizeOp, FftOp, TriangularSolveOp, CholeskyOp>(op))
     return false;
   // Collectives, async pairs, host transfers, rng state: their thunks are
   // not kernels (every such op has side effects in the dialect).
