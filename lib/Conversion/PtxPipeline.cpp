@@ -91,9 +91,15 @@ void mlir::hlo::buildKernelsToPtxPipeline(OpPassManager &pm,
   // integer ops (f16 and bf16 convert natively).
   kernels.addPass(createExpandNarrowFloatsPass(/*onlyBelow16Bits=*/true));
   kernels.addPass(createSCFToControlFlowPass());
+  // Complex arithmetic as real arithmetic on the parts (LLVM's NVPTX has no
+  // complex type).
+  kernels.addPass(createConvertComplexToStandardPass());
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.useBarePtrCallConv = true;
   kernels.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  // Math ops without a libdevice function (ctlz, ctpop, ...) as LLVM
+  // intrinsics.
+  kernels.addPass(createConvertMathToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa";

@@ -554,6 +554,19 @@ static std::string hloShapeOf(MemRefType type) {
   return text + "}";
 }
 
+/// An HLO module whose ENTRY takes arrays of the given memref types: the
+/// HLO shapes of a thunk program's arguments or results.
+static OwningOpRef<ModuleOp> shapesModule(ArrayAttr types,
+                                          MLIRContext *context) {
+  std::string text = "HloModule signature\n\nENTRY e {\n";
+  for (auto [i, attr] : llvm::enumerate(types))
+    text += "  p" + std::to_string(i) + " = " +
+            hloShapeOf(cast<MemRefType>(cast<TypeAttr>(attr).getValue())) +
+            " parameter(" + std::to_string(i) + ")\n";
+  text += "  ROOT r = () tuple()\n}\n";
+  return hlo::importHloText(text, context);
+}
+
 /// An HLO module whose ENTRY takes what `program` takes (its
 /// argument_types), so that the arguments are read or drawn as for HLO.
 static OwningOpRef<ModuleOp> signatureModule(thunk::ProgramOp program,
@@ -570,13 +583,7 @@ static OwningOpRef<ModuleOp> signatureModule(thunk::ProgramOp program,
       error = "a thunk program with tuple parameters cannot be run yet";
       return nullptr;
     }
-  std::string text = "HloModule signature\n\nENTRY e {\n";
-  for (auto [i, attr] : llvm::enumerate(*types))
-    text += "  p" + std::to_string(i) + " = " +
-            hloShapeOf(cast<MemRefType>(cast<TypeAttr>(attr).getValue())) +
-            " parameter(" + std::to_string(i) + ")\n";
-  text += "  ROOT r = () tuple()\n}\n";
-  OwningOpRef<ModuleOp> module = hlo::importHloText(text, context);
+  OwningOpRef<ModuleOp> module = shapesModule(*types, context);
   if (!module)
     error = "the thunk program's argument types have no HLO shape";
   return module;
@@ -603,14 +610,8 @@ static FailureOr<Literal> runProgram(ModuleOp program, ModuleOp signature,
   if (failed(exe->run(parameters, results, error, &stats)))
     return failure();
   auto progOp = *program.getOps<thunk::ProgramOp>().begin();
-  std::string shapes = "HloModule results\n\nENTRY e {\n";
-  for (auto [i, attr] : llvm::enumerate(*progOp.getResultTypes()))
-    shapes += "  p" + std::to_string(i) + " = " +
-              hloShapeOf(cast<MemRefType>(cast<TypeAttr>(attr).getValue())) +
-              " parameter(" + std::to_string(i) + ")\n";
-  shapes += "  ROOT r = () tuple()\n}\n";
   OwningOpRef<ModuleOp> resultModule =
-      hlo::importHloText(shapes, program.getContext());
+      shapesModule(*progOp.getResultTypes(), program.getContext());
   if (!resultModule) {
     error = "the thunk program's result types have no HLO shape";
     return failure();
