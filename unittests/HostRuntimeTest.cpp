@@ -91,8 +91,8 @@ GemmCase generate(std::mt19937 &rng) {
       batched ? "lhs_batch_dims={0}, rhs_batch_dims={0}, " : "";
   body += "  d = " + outShape + " dot(a, b), " + batchDims +
           "lhs_contracting_dims={" + std::to_string(b + (lhsKFirst ? 0 : 1)) +
-          "}, rhs_contracting_dims={" +
-          std::to_string(b + (rhsKLast ? 1 : 0)) + "}\n";
+          "}, rhs_contracting_dims={" + std::to_string(b + (rhsKLast ? 1 : 0)) +
+          "}\n";
   std::string root = "d";
   int epilogue = pick(0, 3);
   if (epilogue == 1 || epilogue == 2) {
@@ -148,10 +148,9 @@ TEST(HostRuntimeTest, RandomGemmsMatchTheInterpreter) {
     double rtol = narrow ? 2e-2 : c.type == "f32" ? 1e-4 : 1e-10;
     double atol = rtol * double(c.k);
     std::string why;
-    EXPECT_TRUE(closeEnough(*got, *want, rtol, atol, why))
-        << why << "\n"
-        << note << "\n"
-        << c.text;
+    EXPECT_TRUE(closeEnough(*got, *want, rtol, atol, why)) << why << "\n"
+                                                           << note << "\n"
+                                                           << c.text;
   }
   // Most dots become cuBLAS GEMMs (the rest reductions or loops).
   EXPECT_GT(gemms, trials / 2);

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "EmitterUtils.h"
+#include "GemmThunkConfig.h"
 
 #include "Hlo/Analysis/BufferAssignment.h"
 #include "Hlo/Conversion/FusionEmitter.h"
@@ -22,7 +23,6 @@
 #include "Hlo/Dialect/Thunk/ThunkDialect.h"
 
 #include "mlir/IR/Verifier.h"
-#include "llvm/ADT/StringSwitch.h"
 
 namespace mlir::hlo {
 #define GEN_PASS_DEF_HLOTOTHUNK
@@ -56,10 +56,10 @@ FailureOr<DenseElementsAttr> getPhysicalConstant(DenseElementsAttr value,
     DenseElementsAttr logical = DenseElementsAttr::get(
         RankedTensorType::get({n}, IntegerType::get(ctx, 8)),
         ArrayRef<int8_t>(bytes));
-    return getPhysicalConstant(
-        logical, RankedTensorType::get(type.getShape(),
-                                       IntegerType::get(ctx, 8),
-                                       type.getEncoding()));
+    return getPhysicalConstant(logical,
+                               RankedTensorType::get(type.getShape(),
+                                                     IntegerType::get(ctx, 8),
+                                                     type.getEncoding()));
   }
   Type storage = getScalarType(element);
   int64_t bytes = storage ? th::getElementStorageBytes(storage) : 0;
@@ -145,8 +145,8 @@ private:
 
 } // namespace
 
-FailureOr<Value> ThunkLowering::slice(Operation *at, Value value,
-                                      unsigned node, MemRefType type) {
+FailureOr<Value> ThunkLowering::slice(Operation *at, Value value, unsigned node,
+                                      MemRefType type) {
   BufferSliceAttr s = getBufferSlice(value, node);
   if (!s)
     return at->emitError("hlo-to-thunk: a value has no buffer slice; run "
@@ -161,8 +161,7 @@ FailureOr<Value> ThunkLowering::slice(Operation *at, Value value,
     });
     auto tensor = dyn_cast<RankedTensorType>(t);
     if (!tensor || !tensor.hasStaticShape())
-      return at->emitError("hlo-to-thunk: no slice type for ") << t,
-             failure();
+      return at->emitError("hlo-to-thunk: no slice type for ") << t, failure();
     Type element = tensor.getElementType();
     if (element.isIntOrFloat() && element.getIntOrFloatBitWidth() < 8 &&
         !element.isInteger(1))
@@ -279,141 +278,24 @@ LogicalResult ThunkLowering::lowerKernel(FusionOp fusion) {
   return success();
 }
 
-/// The cuBLASLt layout of dimensions `rows` and `cols` (each a group of
-/// dimensions that collapse into one, listed major to minor) of `type`, in
-/// batches over `batchDims` (`batch` matrices; an operand without batch
-/// dimensions is read by every batch).
-static FailureOr<th::MatrixLayoutAttr>
-getMatrixLayout(RankedTensorType type, ArrayRef<int64_t> batchDims,
-                ArrayRef<int64_t> rows, ArrayRef<int64_t> cols,
-                int64_t batch) {
-  SmallVector<int64_t> strides = getPhysicalStrides(type);
-  ArrayRef<int64_t> shape = type.getShape();
-  // A group's size and the stride of its most minor dimension, when its
-  // dimensions (those of size 1 aside) are contiguous in the order listed;
-  // {1, 0} for a group of none.
-  auto collapse = [&](ArrayRef<int64_t> group)
-      -> std::optional<std::pair<int64_t, int64_t>> {
-    SmallVector<int64_t> dims;
-    for (int64_t d : group) {
-      if (d < 0 || d >= type.getRank())
-        return std::nullopt;
-      if (shape[d] != 1)
-        dims.push_back(d);
-    }
-    if (dims.empty())
-      return std::pair<int64_t, int64_t>{1, 0};
-    int64_t size = 1;
-    for (size_t i = 0; i < dims.size(); ++i) {
-      if (i + 1 < dims.size() &&
-          strides[dims[i]] != strides[dims[i + 1]] * shape[dims[i + 1]])
-        return std::nullopt;
-      size *= shape[dims[i]];
-    }
-    return std::pair<int64_t, int64_t>{size, strides[dims.back()]};
-  };
-  auto b = collapse(batchDims), r = collapse(rows), c = collapse(cols);
-  if (!b || !r || !c)
-    return failure();
-  auto [numRows, rowStride] = *r;
-  auto [numCols, colStride] = *c;
-  th::MatrixOrder order;
-  int64_t leading;
-  if (numCols == 1 || colStride == 1) {
-    order = th::MatrixOrder::RowMajor;
-    leading = std::max(rowStride, numCols);
-  } else if (numRows == 1 || rowStride == 1) {
-    order = th::MatrixOrder::ColumnMajor;
-    leading = std::max(colStride, numRows);
-  } else {
-    return failure();
-  }
-  int64_t batchStride = batchDims.empty() ? 0 : b->second;
-  return th::MatrixLayoutAttr::get(type.getContext(), order, numRows, numCols,
-                                   leading, batch, batchStride);
-}
-
 LogicalResult ThunkLowering::lowerGemm(CustomCallOp call) {
-  auto fail = [&](const Twine &why) {
-    return call.emitError("hlo-to-thunk: ")
-           << call.getCustomCallTarget() << ": " << why;
-  };
-  auto root = dyn_cast_or_null<BackendConfigAttr>(call.getBackendConfigAttr());
-  BackendConfigAttr cfg = root ? root.getGemmBackendConfig() : nullptr;
-  BackendConfigAttr dn = cfg ? cfg.getSubConfig("dot_dimension_numbers") : nullptr;
-  if (!dn)
-    return fail("no gemm_backend_config with dot_dimension_numbers");
-  auto dims = [&](StringRef key) {
-    return SmallVector<int64_t>(dn.getInts(key).value_or(ArrayRef<int64_t>()));
-  };
-  SmallVector<int64_t> lb = dims("lhs_batch_dimensions"),
-                       lc = dims("lhs_contracting_dimensions"),
-                       rb = dims("rhs_batch_dimensions"),
-                       rc = dims("rhs_contracting_dimensions");
-  StringRef epilogueName = cfg.getString("epilogue").value_or("DEFAULT");
-  std::optional<th::GemmEpilogue> epilogue =
-      llvm::StringSwitch<std::optional<th::GemmEpilogue>>(epilogueName)
-          .Case("DEFAULT", th::GemmEpilogue::Default)
-          .Case("RELU", th::GemmEpilogue::Relu)
-          .Case("BIAS", th::GemmEpilogue::Bias)
-          .Case("BIAS_RELU", th::GemmEpilogue::BiasRelu)
-          .Case("GELU", th::GemmEpilogue::Gelu)
-          .Case("BIAS_GELU", th::GemmEpilogue::BiasGelu)
-          .Default(std::nullopt);
-  if (!epilogue)
-    return fail("epilogue " + epilogueName + " is not supported");
-  bool hasBias = *epilogue == th::GemmEpilogue::Bias ||
-                 *epilogue == th::GemmEpilogue::BiasRelu ||
-                 *epilogue == th::GemmEpilogue::BiasGelu;
-  double beta = cfg.getDouble("beta").value_or(0);
-  auto tuple = dyn_cast<TupleType>(call.getType());
+  FailureOr<GemmThunkConfig> config = getGemmThunkConfig(call);
+  if (failed(config))
+    return failure();
   OperandRange operands = getDataOperands(call);
-  if (!tuple || tuple.size() != 2 ||
-      operands.size() != 2 + (beta != 0) + hasBias)
-    return fail("expected operands (A, B[, C][, bias]) and the result "
-                "(D, workspace)");
-  auto lhsType = dyn_cast<RankedTensorType>(operands[0].getType());
-  auto rhsType = dyn_cast<RankedTensorType>(operands[1].getType());
-  auto outType = dyn_cast<RankedTensorType>(tuple.getType(0));
-  if (!lhsType || !rhsType || !outType)
-    return fail("operands and result must be arrays");
-  // The non-contracting, non-batch dimensions of each side.
-  auto free = [](RankedTensorType t, ArrayRef<int64_t> batch,
-                 ArrayRef<int64_t> contracting) {
-    SmallVector<int64_t> result;
-    for (int64_t d = 0; d < t.getRank(); ++d)
-      if (!llvm::is_contained(batch, d) && !llvm::is_contained(contracting, d))
-        result.push_back(d);
-    return result;
-  };
-  SmallVector<int64_t> lm = free(lhsType, lb, lc), rn = free(rhsType, rb, rc);
-  int64_t numBatch = std::max(lb.size(), rb.size());
-  SmallVector<int64_t> ob, om, on;
-  for (int64_t d = 0; d < outType.getRank(); ++d)
-    (d < numBatch ? ob : d < numBatch + int64_t(lm.size()) ? om : on)
-        .push_back(d);
-  int64_t batch = 1;
-  for (int64_t d : ob)
-    batch *= outType.getShape()[d];
-  auto lhsLayout = getMatrixLayout(lhsType, lb, lm, lc, batch);
-  auto rhsLayout = getMatrixLayout(rhsType, rb, rc, rn, batch);
-  auto outLayout = getMatrixLayout(outType, ob, om, on, batch);
-  if (failed(lhsLayout) || failed(rhsLayout) || failed(outLayout))
-    return fail("an operand's layout is not a (batched) matrix cuBLASLt "
-                "takes");
   FailureOr<Value> lhs = slice(call, operands[0]),
                    rhs = slice(call, operands[1]), out = slice(call, call, 1),
                    workspace = slice(call, call, 2);
   if (failed(lhs) || failed(rhs) || failed(out) || failed(workspace))
     return failure();
   Value bias;
-  if (hasBias) {
+  if (config->hasBias()) {
     FailureOr<Value> s = slice(call, operands.back());
     if (failed(s))
       return failure();
     bias = *s;
   }
-  if (beta != 0) {
+  if (config->beta != 0) {
     // D = ... + beta * C: C's bytes are the output's when the call runs.
     FailureOr<Value> c = slice(call, operands[2]);
     if (failed(c))
@@ -421,13 +303,11 @@ LogicalResult ThunkLowering::lowerGemm(CustomCallOp call) {
     copy(call.getLoc(), *c, *out);
   }
   auto op = th::GemmOp::create(
-      b, call.getLoc(), *lhs, *rhs, bias, *out, *workspace, *lhsLayout,
-      *rhsLayout, *outLayout,
-      b.getF64FloatAttr(cfg.getDouble("alpha_real").value_or(1)),
-      b.getF64FloatAttr(cfg.getDouble("alpha_imag").value_or(0)),
-      b.getF64FloatAttr(beta),
-      th::GemmEpilogueAttr::get(b.getContext(), *epilogue),
-      b.getI64IntegerAttr(cfg.getInt("selected_algorithm").value_or(-1)));
+      b, call.getLoc(), *lhs, *rhs, bias, *out, *workspace, config->lhs,
+      config->rhs, config->out, b.getF64FloatAttr(config->alphaReal),
+      b.getF64FloatAttr(config->alphaImag), b.getF64FloatAttr(config->beta),
+      th::GemmEpilogueAttr::get(b.getContext(), config->epilogue),
+      b.getI64IntegerAttr(config->algorithm));
   return mlir::verify(op);
 }
 
@@ -452,17 +332,17 @@ LogicalResult ThunkLowering::lowerWhile(WhileOp op) {
   // read it through their parameters' (the same slices, or copies).
   if (failed(copyLeaves(op, init, op)))
     return failure();
-  auto pred = slice(op, cond.getRootValue(), 0,
-                    MemRefType::get({1}, b.getI8Type()));
+  auto pred =
+      slice(op, cond.getRootValue(), 0, MemRefType::get({1}, b.getI8Type()));
   if (failed(pred))
     return failure();
   std::optional<int64_t> tripCount;
-  if (auto config = dyn_cast_or_null<BackendConfigAttr>(
-          op->getAttr("backend_config")))
+  if (auto config =
+          dyn_cast_or_null<BackendConfigAttr>(op->getAttr("backend_config")))
     tripCount = config.getKnownTripCount();
-  auto loop = th::WhileOp::create(
-      b, op.getLoc(), *pred,
-      tripCount ? b.getI64IntegerAttr(*tripCount) : IntegerAttr());
+  auto loop = th::WhileOp::create(b, op.getLoc(), *pred,
+                                  tripCount ? b.getI64IntegerAttr(*tripCount)
+                                            : IntegerAttr());
   OpBuilder::InsertionGuard guard(b);
   b.createBlock(&loop.getCondition());
   if (failed(lowerCall(op, cond, op->getResult(0), Value())))
@@ -474,8 +354,8 @@ LogicalResult ThunkLowering::lowerWhile(WhileOp op) {
 LogicalResult ThunkLowering::lowerConditional(ConditionalOp op) {
   Value selector = op.getBranchIndex();
   auto type = cast<RankedTensorType>(selector.getType());
-  Type storage = type.getElementType().isInteger(1) ? b.getI8Type()
-                                                    : b.getI32Type();
+  Type storage =
+      type.getElementType().isInteger(1) ? b.getI8Type() : b.getI32Type();
   auto s = slice(op, selector, 0, MemRefType::get({1}, storage));
   if (failed(s))
     return failure();
@@ -536,8 +416,8 @@ LogicalResult ThunkLowering::lowerInstruction(Operation *op) {
       });
       return result;
     }
-    if (isa<CopyOp>(op) &&
-        getMinorToMajor(from.getType()) != getMinorToMajor(op->getResult(0).getType()))
+    if (isa<CopyOp>(op) && getMinorToMajor(from.getType()) !=
+                               getMinorToMajor(op->getResult(0).getType()))
       return op->emitError("hlo-to-thunk: a copy that changes the layout "
                            "must be a fusion (run the GPU pipeline)");
     return copyLeaves(op, from, op->getResult(0));
@@ -577,8 +457,7 @@ LogicalResult ThunkLowering::run() {
   for (auto comp : module.getOps<ComputationOp>())
     if (comp.getEntry())
       entry = comp;
-  auto assignment =
-      module->getAttrOfType<ArrayAttr>("hlo.buffer_allocations");
+  auto assignment = module->getAttrOfType<ArrayAttr>("hlo.buffer_allocations");
   if (!entry || !assignment)
     return module.emitError("hlo-to-thunk: needs an ENTRY computation and a "
                             "buffer assignment (run --hlo-gpu-optimize or "
@@ -671,12 +550,11 @@ LogicalResult ThunkLowering::run() {
                              "no array");
     argTypes.push_back(TypeAttr::get(getSignatureType(tensor)));
   }
-  forEachSubshape(entry.getResultTypes().front(),
-                  [&](Type t, ArrayRef<int64_t>) {
-                    if (auto tensor = dyn_cast<RankedTensorType>(t))
-                      resultTypes.push_back(
-                          TypeAttr::get(getSignatureType(tensor)));
-                  });
+  forEachSubshape(
+      entry.getResultTypes().front(), [&](Type t, ArrayRef<int64_t>) {
+        if (auto tensor = dyn_cast<RankedTensorType>(t))
+          resultTypes.push_back(TypeAttr::get(getSignatureType(tensor)));
+      });
   program.setArgumentTypesAttr(b.getArrayAttr(argTypes));
   program.setResultTypesAttr(b.getArrayAttr(resultTypes));
 

@@ -87,8 +87,8 @@ struct FusionWrapperPass
             elements.push_back(createInferred<GetTupleElementOp>(
                 b, ret->getLoc(), {root},
                 {b.getNamedAttr("index", b.getI64IntegerAttr(i))}));
-          ret->setOperand(0, createInferred<TupleOp>(b, ret->getLoc(),
-                                                     elements));
+          ret->setOperand(0,
+                          createInferred<TupleOp>(b, ret->getLoc(), elements));
         }
         // Reductions and scatters are input fusions (their emitters');
         // the rest loops.

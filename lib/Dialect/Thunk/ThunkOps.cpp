@@ -118,11 +118,12 @@ LogicalResult ProgramOp::verify() {
   if (std::optional<ArrayAttr> types = getResultTypes()) {
     if (types->size() != ret.getResults().size())
       return emitOpError("has ")
-             << types->size() << " result types for "
-             << ret.getResults().size() << " returned slices";
+             << types->size() << " result types for " << ret.getResults().size()
+             << " returned slices";
     for (auto [attr, slice] : llvm::zip(*types, ret.getResults())) {
       auto type = cast<MemRefType>(cast<TypeAttr>(attr).getValue());
-      if (getStorageBytes(type) != getStorageBytes(cast<MemRefType>(slice.getType())))
+      if (getStorageBytes(type) !=
+          getStorageBytes(cast<MemRefType>(slice.getType())))
         return emitOpError("result type ")
                << type << " does not take the bytes of its slice ("
                << slice.getType() << ")";
@@ -147,8 +148,7 @@ LogicalResult WhileOp::verify() {
 
 void WhileOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
-  effects.emplace_back(MemoryEffects::Read::get(),
-                       &getPredicateMutable());
+  effects.emplace_back(MemoryEffects::Read::get(), &getPredicateMutable());
   addNestedEffects(*this, effects);
 }
 
@@ -188,8 +188,8 @@ LogicalResult CommandBufferOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult KernelOp::verify() {
-  for (auto [name, dims] : {std::pair{"grid", getGrid()},
-                            std::pair{"block", getBlock()}}) {
+  for (auto [name, dims] :
+       {std::pair{"grid", getGrid()}, std::pair{"block", getBlock()}}) {
     if (dims.size() != 3)
       return emitOpError(name) << " must have three dimensions (x, y, z)";
     if (llvm::any_of(dims, [](int32_t d) { return d < 1; }))
@@ -241,8 +241,8 @@ LogicalResult GemmOp::verify() {
            << lhs.getCols() << " columns, rhs " << rhs.getRows() << " rows";
   if (lhs.getRows() != out.getRows() || rhs.getCols() != out.getCols())
     return emitOpError("output is ")
-           << out.getRows() << "x" << out.getCols() << ", not "
-           << lhs.getRows() << "x" << rhs.getCols();
+           << out.getRows() << "x" << out.getCols() << ", not " << lhs.getRows()
+           << "x" << rhs.getCols();
   if (lhs.getBatch() != out.getBatch() || rhs.getBatch() != out.getBatch())
     return emitOpError("batch sizes differ");
   for (auto [name, value, layout] :

@@ -117,8 +117,7 @@ bool addsBias(GemmEpilogue e) {
 }
 
 /// The epilogue on value `x` of output column `c`.
-template <typename T>
-T applyEpilogue(GemmEpilogue e, T x, T bias) {
+template <typename T> T applyEpilogue(GemmEpilogue e, T x, T bias) {
   if (addsBias(e))
     x += bias;
   if (e == GemmEpilogue::Relu || e == GemmEpilogue::BiasRelu)
@@ -148,12 +147,12 @@ void blasGemm(GemmOp op, T *lhs, T *rhs, T *out, T alpha, T beta) {
     T *z = out + batch * c.getBatchStride();
     if constexpr (std::is_same_v<T, float>)
       cblas_sgemm(major, transposeFor(a, order), transposeFor(b, order), m, n,
-                  k, alpha, x, a.getLeadingDim(), y, b.getLeadingDim(), beta,
-                  z, c.getLeadingDim());
+                  k, alpha, x, a.getLeadingDim(), y, b.getLeadingDim(), beta, z,
+                  c.getLeadingDim());
     else if constexpr (std::is_same_v<T, double>)
       cblas_dgemm(major, transposeFor(a, order), transposeFor(b, order), m, n,
-                  k, alpha, x, a.getLeadingDim(), y, b.getLeadingDim(), beta,
-                  z, c.getLeadingDim());
+                  k, alpha, x, a.getLeadingDim(), y, b.getLeadingDim(), beta, z,
+                  c.getLeadingDim());
     else if constexpr (std::is_same_v<T, std::complex<float>>)
       cblas_cgemm(major, transposeFor(a, order), transposeFor(b, order), m, n,
                   k, &alpha, x, a.getLeadingDim(), y, b.getLeadingDim(), &beta,
@@ -166,8 +165,7 @@ void blasGemm(GemmOp op, T *lhs, T *rhs, T *out, T alpha, T beta) {
 }
 
 /// Applies the epilogue to every output element in place.
-template <typename T>
-void epilogueInPlace(GemmOp op, T *out, const T *bias) {
+template <typename T> void epilogueInPlace(GemmOp op, T *out, const T *bias) {
   MatrixLayoutAttr c = op.getOutLayout();
   GemmEpilogue e = op.getEpilogue();
   if (e == GemmEpilogue::Default)
@@ -276,10 +274,9 @@ LogicalResult mlir::thunk::runHostGemm(Operation *operation,
         for (int64_t col = 0; col < c.getCols(); ++col) {
           int64_t sum = 0;
           for (int64_t i = 0; i < a.getCols(); ++i)
-            sum += loadInt(lhs, a.getOffset(batch, r, i), inBytes,
-                           isUnsigned) *
-                   loadInt(rhs, b.getOffset(batch, i, col), inBytes,
-                           isUnsigned);
+            sum +=
+                loadInt(lhs, a.getOffset(batch, r, i), inBytes, isUnsigned) *
+                loadInt(rhs, b.getOffset(batch, i, col), inBytes, isUnsigned);
           int64_t at = c.getOffset(batch, r, col);
           int64_t value = int64_t(alphaRe) * sum;
           if (beta != 0)

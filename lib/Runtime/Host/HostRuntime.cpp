@@ -103,8 +103,7 @@ LogicalResult HostExecutable::Runner::makeArena() {
   }
   exe.arena.reset(new (std::nothrow) uint8_t[size + kBaseAlignment]);
   if (!exe.arena) {
-    error = "out of memory: the arena needs " + std::to_string(size) +
-            " bytes";
+    error = "out of memory: the arena needs " + std::to_string(size) + " bytes";
     return failure();
   }
   exe.arenaBytes = size;
@@ -132,8 +131,7 @@ LogicalResult HostExecutable::Runner::makeArena() {
     int64_t bytes = getStorageBytes(
         MemRefType::get(dense.getType().getShape(), dense.getElementType()));
     for (int64_t i = 0; i < bytes; i += raw.size())
-      std::memcpy(at + i, raw.data(),
-                  std::min<int64_t>(raw.size(), bytes - i));
+      std::memcpy(at + i, raw.data(), std::min<int64_t>(raw.size(), bytes - i));
   }
   return success();
 }
@@ -147,8 +145,8 @@ HostExecutable::Runner::layOut(ArrayRef<ParameterBytes> parameters) {
     if (alloc.getKind() != AllocationKind::Parameter)
       continue;
     const ParameterBytes *given = nullptr;
-    ArrayRef<int64_t> index = alloc.getParameterIndex().value_or(
-        ArrayRef<int64_t>());
+    ArrayRef<int64_t> index =
+        alloc.getParameterIndex().value_or(ArrayRef<int64_t>());
     for (const ParameterBytes &p : parameters)
       if (p.parameter == *alloc.getParameter() &&
           ArrayRef<int64_t>(p.index) == index)

@@ -18,8 +18,8 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
-#include "Hlo/Dialect/Thunk/ThunkOpsDialect.h.inc"
 #include "Hlo/Dialect/Thunk/ThunkEnums.h.inc"
+#include "Hlo/Dialect/Thunk/ThunkOpsDialect.h.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "Hlo/Dialect/Thunk/ThunkAttrs.h.inc"

@@ -1,0 +1,153 @@
+//===- GemmThunkConfig.cpp - cuBLAS custom calls as thunk.gemm ------------===//
+//
+// What `thunk.gemm` needs of a `__cublas$gemm` / `__cublas$lt$matmul`
+// custom call: the cuBLASLt matrix layouts (from the dot dimension numbers
+// and the operands' layouts), alpha, beta, the epilogue and the algorithm.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GemmThunkConfig.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+using namespace mlir::hlo;
+namespace th = mlir::thunk;
+
+bool GemmThunkConfig::hasBias() const {
+  return epilogue == th::GemmEpilogue::Bias ||
+         epilogue == th::GemmEpilogue::BiasRelu ||
+         epilogue == th::GemmEpilogue::BiasGelu;
+}
+
+/// The cuBLASLt layout of dimensions `rows` and `cols` (each a group of
+/// dimensions that collapse into one, listed major to minor) of `type`, in
+/// batches over `batchDims` (`batch` matrices; an operand without batch
+/// dimensions is read by every batch).
+static FailureOr<th::MatrixLayoutAttr>
+getMatrixLayout(RankedTensorType type, ArrayRef<int64_t> batchDims,
+                ArrayRef<int64_t> rows, ArrayRef<int64_t> cols, int64_t batch) {
+  SmallVector<int64_t> strides = getPhysicalStrides(type);
+  ArrayRef<int64_t> shape = type.getShape();
+  // A group's size and the stride of its most minor dimension, when its
+  // dimensions (those of size 1 aside) are contiguous in the order listed;
+  // {1, 0} for a group of none.
+  auto collapse = [&](ArrayRef<int64_t> group)
+      -> std::optional<std::pair<int64_t, int64_t>> {
+    SmallVector<int64_t> dims;
+    for (int64_t d : group) {
+      if (d < 0 || d >= type.getRank())
+        return std::nullopt;
+      if (shape[d] != 1)
+        dims.push_back(d);
+    }
+    if (dims.empty())
+      return std::pair<int64_t, int64_t>{1, 0};
+    int64_t size = 1;
+    for (size_t i = 0; i < dims.size(); ++i) {
+      if (i + 1 < dims.size() &&
+          strides[dims[i]] != strides[dims[i + 1]] * shape[dims[i + 1]])
+        return std::nullopt;
+      size *= shape[dims[i]];
+    }
+    return std::pair<int64_t, int64_t>{size, strides[dims.back()]};
+  };
+  auto b = collapse(batchDims), r = collapse(rows), c = collapse(cols);
+  if (!b || !r || !c)
+    return failure();
+  auto [numRows, rowStride] = *r;
+  auto [numCols, colStride] = *c;
+  th::MatrixOrder order;
+  int64_t leading;
+  if (numCols == 1 || colStride == 1) {
+    order = th::MatrixOrder::RowMajor;
+    leading = std::max(rowStride, numCols);
+  } else if (numRows == 1 || rowStride == 1) {
+    order = th::MatrixOrder::ColumnMajor;
+    leading = std::max(colStride, numRows);
+  } else {
+    return failure();
+  }
+  int64_t batchStride = batchDims.empty() ? 0 : b->second;
+  return th::MatrixLayoutAttr::get(type.getContext(), order, numRows, numCols,
+                                   leading, batch, batchStride);
+}
+
+FailureOr<GemmThunkConfig> mlir::hlo::getGemmThunkConfig(CustomCallOp call) {
+  auto fail = [&](const Twine &why) -> FailureOr<GemmThunkConfig> {
+    return call.emitError("hlo-to-thunk: ")
+           << call.getCustomCallTarget() << ": " << why;
+  };
+  auto root = dyn_cast_or_null<BackendConfigAttr>(call.getBackendConfigAttr());
+  BackendConfigAttr cfg = root ? root.getGemmBackendConfig() : nullptr;
+  BackendConfigAttr dn =
+      cfg ? cfg.getSubConfig("dot_dimension_numbers") : nullptr;
+  if (!dn)
+    return fail("no gemm_backend_config with dot_dimension_numbers");
+  auto dims = [&](StringRef key) {
+    return SmallVector<int64_t>(dn.getInts(key).value_or(ArrayRef<int64_t>()));
+  };
+  SmallVector<int64_t> lb = dims("lhs_batch_dimensions"),
+                       lc = dims("lhs_contracting_dimensions"),
+                       rb = dims("rhs_batch_dimensions"),
+                       rc = dims("rhs_contracting_dimensions");
+  StringRef epilogueName = cfg.getString("epilogue").value_or("DEFAULT");
+  std::optional<th::GemmEpilogue> epilogue =
+      llvm::StringSwitch<std::optional<th::GemmEpilogue>>(epilogueName)
+          .Case("DEFAULT", th::GemmEpilogue::Default)
+          .Case("RELU", th::GemmEpilogue::Relu)
+          .Case("BIAS", th::GemmEpilogue::Bias)
+          .Case("BIAS_RELU", th::GemmEpilogue::BiasRelu)
+          .Case("GELU", th::GemmEpilogue::Gelu)
+          .Case("BIAS_GELU", th::GemmEpilogue::BiasGelu)
+          .Default(std::nullopt);
+  if (!epilogue)
+    return fail("epilogue " + epilogueName + " is not supported");
+  GemmThunkConfig config;
+  config.epilogue = *epilogue;
+  config.beta = cfg.getDouble("beta").value_or(0);
+  config.alphaReal = cfg.getDouble("alpha_real").value_or(1);
+  config.alphaImag = cfg.getDouble("alpha_imag").value_or(0);
+  config.algorithm = cfg.getInt("selected_algorithm").value_or(-1);
+  auto tuple = dyn_cast<TupleType>(call.getType());
+  OperandRange operands = getDataOperands(call);
+  if (!tuple || tuple.size() != 2 ||
+      operands.size() != 2 + (config.beta != 0) + config.hasBias())
+    return fail("expected operands (A, B[, C][, bias]) and the result "
+                "(D, workspace)");
+  auto lhsType = dyn_cast<RankedTensorType>(operands[0].getType());
+  auto rhsType = dyn_cast<RankedTensorType>(operands[1].getType());
+  auto outType = dyn_cast<RankedTensorType>(tuple.getType(0));
+  if (!lhsType || !rhsType || !outType)
+    return fail("operands and result must be arrays");
+  // The non-contracting, non-batch dimensions of each side.
+  auto free = [](RankedTensorType t, ArrayRef<int64_t> batch,
+                 ArrayRef<int64_t> contracting) {
+    SmallVector<int64_t> result;
+    for (int64_t d = 0; d < t.getRank(); ++d)
+      if (!llvm::is_contained(batch, d) && !llvm::is_contained(contracting, d))
+        result.push_back(d);
+    return result;
+  };
+  SmallVector<int64_t> lm = free(lhsType, lb, lc), rn = free(rhsType, rb, rc);
+  int64_t numBatch = std::max(lb.size(), rb.size());
+  SmallVector<int64_t> ob, om, on;
+  for (int64_t d = 0; d < outType.getRank(); ++d)
+    (d < numBatch                        ? ob
+     : d < numBatch + int64_t(lm.size()) ? om
+                                         : on)
+        .push_back(d);
+  int64_t batch = 1;
+  for (int64_t d : ob)
+    batch *= outType.getShape()[d];
+  auto lhsLayout = getMatrixLayout(lhsType, lb, lm, lc, batch);
+  auto rhsLayout = getMatrixLayout(rhsType, rb, rc, rn, batch);
+  auto outLayout = getMatrixLayout(outType, ob, om, on, batch);
+  if (failed(lhsLayout) || failed(rhsLayout) || failed(outLayout))
+    return fail("an operand's layout is not a (batched) matrix cuBLASLt "
+                "takes");
+  config.lhs = *lhsLayout;
+  config.rhs = *rhsLayout;
+  config.out = *outLayout;
+  return config;
+}

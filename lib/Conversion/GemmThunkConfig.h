@@ -1,0 +1,36 @@
+//===- GemmThunkConfig.h - cuBLAS custom calls as thunk.gemm ----*- C++ -*-===//
+//
+// The configuration of the `thunk.gemm` a cuBLAS custom call becomes
+// (hlo-to-thunk).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HLO_LIB_CONVERSION_GEMMTHUNKCONFIG_H
+#define HLO_LIB_CONVERSION_GEMMTHUNKCONFIG_H
+
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Dialect/Thunk/ThunkDialect.h"
+
+namespace mlir::hlo {
+
+struct GemmThunkConfig {
+  thunk::MatrixLayoutAttr lhs, rhs, out;
+  thunk::GemmEpilogue epilogue = thunk::GemmEpilogue::Default;
+  double alphaReal = 1, alphaImag = 0, beta = 0;
+  int64_t algorithm = -1;
+  /// Whether the epilogue adds a bias (the call's last operand).
+  bool hasBias() const;
+};
+
+/// The `thunk.gemm` configuration of `__cublas$gemm` / `__cublas$lt$matmul`
+/// `call` (operands A, B[, C when beta != 0][, bias]; result (D,
+/// workspace)): each operand's batch, row and column dimensions collapse
+/// into one each (they must be contiguous, as cuBLAS needs); a matrix whose
+/// columns are contiguous is row major, one whose rows are is column major;
+/// an operand without batch dimensions has batch stride 0. Failure (with a
+/// diagnostic at the call) for what cuBLASLt cannot take.
+FailureOr<GemmThunkConfig> getGemmThunkConfig(CustomCallOp call);
+
+} // namespace mlir::hlo
+
+#endif // HLO_LIB_CONVERSION_GEMMTHUNKCONFIG_H
