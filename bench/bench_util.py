@@ -1,6 +1,15 @@
-"""Helpers the benchmark scripts share: best-of-N timing and result tables."""
+"""Helpers the benchmark scripts share: best-of-N timing, result tables and
+the Python that runs XLA's GPU compiler (the oracle)."""
 
+import os
+import sys
 import time
+
+
+def oracle_python():
+    """$XLA_ORACLE_PYTHON (a Python with XLA's GPU plugin, as the oracle's
+    README sets up), else this one."""
+    return os.environ.get("XLA_ORACLE_PYTHON") or sys.executable
 
 
 def best_of(repeat, fn):

@@ -50,14 +50,13 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_util import table  # noqa: E402
+from bench_util import oracle_python, table  # noqa: E402
 from pipeline_vs_xla import ORACLE  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 MODULES = ROOT / "bench" / "emitters"
 CACHE = ROOT / "build" / "xla-emitters"
 PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
-XLA_PYTHON = "/tmp/xlagpu-venv/bin/python"
 
 # case: (emitter kind, work elements)
 CASES = {
@@ -206,8 +205,8 @@ def xla(case, module):
     if not seq.exists() or seq.stat().st_mtime < module.stat().st_mtime:
         shutil.rmtree(out, ignore_errors=True)
         print(f"... XLA {case}", file=sys.stderr)
-        python = XLA_PYTHON if Path(XLA_PYTHON).exists() else sys.executable
-        p = subprocess.run([python, str(ORACLE), str(module), "-o", str(out),
+        p = subprocess.run([oracle_python(), str(ORACLE), str(module), "-o",
+                            str(out),
                             "--opt", "xla_gpu_enable_triton_gemm=false"],
                            capture_output=True, text=True, timeout=900)
         if p.returncode or not seq.exists():

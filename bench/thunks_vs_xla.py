@@ -51,13 +51,12 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_util import table  # noqa: E402
+from bench_util import oracle_python, table  # noqa: E402
 from kernels_vs_xla import DEFAULT_MODULES as KERNEL_MODULES  # noqa: E402
 from kernels_vs_xla import JAX_MODULES  # noqa: E402
 from pipeline_vs_xla import ORACLE  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-XLA_PYTHON = "/tmp/xlagpu-venv/bin/python"
 # kernels_vs_xla.py's modules, then every other JAX model of
 # test/Runtime/xla/modules (not XLA CPU's optimized copies).
 DEFAULT_MODULES = KERNEL_MODULES + [
@@ -89,8 +88,8 @@ def oracle(path, name, cache):
         raise RuntimeError(failed.read_text())
     shutil.rmtree(out, ignore_errors=True)
     print(f"... XLA {name}", file=sys.stderr, flush=True)
-    python = XLA_PYTHON if Path(XLA_PYTHON).exists() else sys.executable
-    p = subprocess.run([python, str(ORACLE), str(path), "-o", str(out),
+    p = subprocess.run([oracle_python(), str(ORACLE), str(path), "-o",
+                        str(out),
                         "--opt", "xla_gpu_enable_triton_gemm=false",
                         "--quiet"], capture_output=True, text=True,
                        timeout=900)

@@ -93,11 +93,8 @@ FailureOr<SmallVector<Value>> ElementGenerator::generate(Value v,
     return emitSelectAndScatter(sas, index);
   if (auto convert = dyn_cast<BitcastConvertOp>(op))
     return emitBitcastConvert(convert, index);
-  if (auto map = dyn_cast<MapOp>(op)) {
-    // The mapped computation on the operands' elements at this index.
-    auto computation = symbols.lookup<ComputationOp>(map.getToApply());
-    if (!computation)
-      return op->emitError("loop emitter: the mapped computation is missing");
+  // The elements of every data operand at `index` (elementwise ops, map).
+  auto operandsAt = [&]() -> FailureOr<SmallVector<Value>> {
     SmallVector<Value> operands;
     for (Value operand : getDataOperands(op)) {
       FailureOr<Value> e = emitOne(operand, index);
@@ -105,21 +102,27 @@ FailureOr<SmallVector<Value>> ElementGenerator::generate(Value v,
         return failure();
       operands.push_back(*e);
     }
-    return emitScalarComputation(b, loc, computation.getBody(), operands);
+    return operands;
+  };
+  if (auto map = dyn_cast<MapOp>(op)) {
+    // The mapped computation on the operands' elements at this index.
+    auto computation = symbols.lookup<ComputationOp>(map.getToApply());
+    if (!computation)
+      return op->emitError("loop emitter: the mapped computation is missing");
+    FailureOr<SmallVector<Value>> operands = operandsAt();
+    if (failed(operands))
+      return failure();
+    return emitScalarComputation(b, loc, computation.getBody(), *operands);
   }
   if (auto dus = dyn_cast<DynamicUpdateSliceOp>(op))
     return emitDynamicUpdateSlice(dus, index);
   if (isDataMovement(op))
     return emitDataMovement(op, index);
   if (indexing::isElementwise(op) && !isa<TupleOp>(op)) {
-    SmallVector<Value> operands;
-    for (Value operand : getDataOperands(op)) {
-      FailureOr<Value> e = emitOne(operand, index);
-      if (failed(e))
-        return failure();
-      operands.push_back(*e);
-    }
-    return emitScalarOp(b, loc, op, operands);
+    FailureOr<SmallVector<Value>> operands = operandsAt();
+    if (failed(operands))
+      return failure();
+    return emitScalarOp(b, loc, op, *operands);
   }
   return op->emitError("loop emitter: no element generator for `")
          << getOpcode(op) << "`";
