@@ -62,6 +62,17 @@ if os.path.isdir(corpus):
 if subprocess.run([python, "-c", "from jax._src.lib import hlo"],
                   capture_output=True).returncode == 0:
     config.available_features.add("jaxlib")
+# A GPU the CUDA runtime can use (hlo-run --list-devices): tests that run
+# on it REQUIRE cuda-device; the tests of its absence are UNSUPPORTED there.
+hlo_run = os.path.join(config.hlo_tools_dir, "hlo-run")
+try:
+    devices = subprocess.run([hlo_run, "--list-devices"], capture_output=True,
+                             text=True, timeout=60).stdout
+except (OSError, subprocess.TimeoutExpired):
+    devices = ""
+if any(l.startswith("cuda: ") and not l.startswith("cuda: unavailable")
+       for l in devices.splitlines()):
+    config.available_features.add("cuda-device")
 # NVIDIA's assembler checks the PTX the kernels lower to.
 ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 if os.access(ptxas, os.X_OK):

@@ -23,6 +23,13 @@ namespace {
 struct EmbedPtxPass : hlo::impl::HloEmbedPtxBase<EmbedPtxPass> {
   using HloEmbedPtxBase::HloEmbedPtxBase;
 
+  // The nested pipeline's dialects and the NVVM target's serialization,
+  // so that tools other than hlo-opt can run the pass.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    HloEmbedPtxBase::getDependentDialects(registry);
+    registerPtxDialects(registry);
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();

@@ -14,6 +14,7 @@ void mlir::hlo::buildHloGpuPipeline(OpPassManager &pm) {
   buildHloGpuOptimizePipeline(pm);
   pm.addPass(createHloToGpu());
   pm.addPass(createHloToThunk());
+  pm.addPass(createHloCommandBufferScheduling());
   pm.addPass(createHloEmbedPtx());
 }
 
@@ -22,6 +23,6 @@ void mlir::hlo::registerHloGpuPipeline() {
       "hlo-gpu-pipeline",
       "XLA's GPU compiler end to end: pre-optimization HLO in, a thunk "
       "program out with its kernels' PTX (hlo-gpu-optimize, hlo-to-gpu, "
-      "hlo-to-thunk, hlo-embed-ptx)",
+      "hlo-to-thunk, hlo-command-buffer-scheduling, hlo-embed-ptx)",
       buildHloGpuPipeline);
 }

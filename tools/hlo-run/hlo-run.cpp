@@ -3,7 +3,7 @@
 //   hlo-run MODULE(.hlo|.mlir) [--input a.npy ...] [--random-inputs --seed N]
 //           [--output-dir D] [--compare OTHER --atol A --rtol R]
 //           [--replicas N] [--partitions N] [--arena]
-//           [--device=interpreter|host-kernels|host]
+//           [--device=interpreter|host-kernels|host|cuda] [--profile]
 //
 // Runs the entry computation of MODULE on the reference interpreter
 // (lib/Runtime) and prints each result as an HLO literal, or writes
@@ -16,9 +16,11 @@
 // fusion an emitter takes by its kernel compiled for the host
 // (HostKernels.h), the rest on the interpreter. `--device=host` compiles
 // MODULE with the GPU compiler into a thunk program and runs that on the
-// host runtime (Hlo/Pipelines/HostDevice.h); a thunk program (hlo-opt
-// --hlo-gpu-pipeline's output, text or bytecode) runs there as it is. Every error is `hlo-run: error:
-// ...` with exit status 1. Details: docs/runtime.md.
+// host runtime, `--device=cuda` on the CUDA runtime of the first GPU
+// (Hlo/Pipelines/RunOnDevice.h); a thunk program (hlo-opt
+// --hlo-gpu-pipeline's output, text or bytecode) runs on either as it is.
+// Every error is `hlo-run: error: ...` with exit status 1. Details:
+// docs/runtime.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,9 +31,8 @@
 #include "Hlo/Conversion/Passes.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Dialect/Thunk/ThunkDialect.h"
-#include "Hlo/Pipelines/HostDevice.h"
+#include "Hlo/Pipelines/RunOnDevice.h"
 #include "Hlo/Runtime/Arena.h"
-#include "Hlo/Runtime/Host/HostRuntime.h"
 #include "Hlo/Runtime/Interpreter.h"
 #include "Hlo/Runtime/Literal.h"
 #include "Hlo/Runtime/SemanticsCheck.h"
@@ -64,7 +65,7 @@ namespace cl = llvm::cl;
 
 static cl::OptionCategory hloRunCategory("hlo-run options");
 
-static cl::opt<std::string> modulePath(cl::Positional, cl::Required,
+static cl::opt<std::string> modulePath(cl::Positional, cl::Optional,
                                        cl::cat(hloRunCategory),
                                        cl::desc("<module .hlo|.mlir>"));
 static cl::list<std::string>
@@ -101,7 +102,7 @@ static cl::opt<std::string>
                          "compare the results"),
                 cl::value_desc("module"));
 namespace {
-enum class Device { Interpreter, HostKernels, Host };
+enum class Device { Interpreter, HostKernels, Host, Cuda };
 } // namespace
 
 static cl::opt<Device> device(
@@ -121,7 +122,20 @@ static cl::opt<Device> device(
                           "program (hlo-gpu-optimize unless already "
                           "buffer-assigned, hlo-to-gpu, hlo-to-thunk) run "
                           "by the host runtime: kernels on the host JIT, "
-                          "GEMMs by OpenBLAS")));
+                          "GEMMs by OpenBLAS"),
+               clEnumValN(Device::Cuda, "cuda",
+                          "Compiled as for host, with the kernels' PTX, "
+                          "and run by the CUDA runtime on GPU 0: the "
+                          "driver API, cuBLASLt, CUDA graphs")));
+
+/// The runtime a thunk program runs on for --device, if any.
+static std::optional<hlo::DeviceKind> runtimeKind() {
+  if (device == Device::Host)
+    return hlo::DeviceKind::Host;
+  if (device == Device::Cuda)
+    return hlo::DeviceKind::Cuda;
+  return std::nullopt;
+}
 
 static cl::opt<bool> arenaMode(
     "arena", cl::cat(hloRunCategory),
@@ -162,6 +176,15 @@ static cl::opt<bool> printTime("time", cl::cat(hloRunCategory),
                                         "excluded; --device=host: the "
                                         "compile time apart, compiled "
                                         "once) to stderr"));
+static cl::opt<bool>
+    listDevices("list-devices", cl::cat(hloRunCategory),
+                cl::desc("Print the devices --device=host|cuda would run on "
+                         "(or why one is missing) and exit"));
+static cl::opt<bool>
+    profile("profile", cl::cat(hloRunCategory),
+            cl::desc("--device=host|cuda: time every kernel and library "
+                     "call (CUDA events on the GPU) and print the table, "
+                     "slowest first, to stderr"));
 static cl::opt<unsigned>
     repeat("repeat", cl::cat(hloRunCategory),
            cl::desc("Run the module this many times (benchmarks)"),
@@ -457,11 +480,32 @@ static InterpreterOptions getOptions(ModuleOp module) {
   return options;
 }
 
+/// The notes of a run on a device: what ran, --time, --profile.
+static void reportDeviceRun(StringRef path, const hlo::DeviceTiming &timing) {
+  const thunk::RunStats &stats = timing.stats;
+  llvm::errs() << "hlo-run: note: " << path << ": " << stats.summary()
+               << "\n";
+  if (printTime)
+    llvm::errs() << "hlo-run: " << path << ": compile time "
+                 << number(timing.compileSeconds) << " s, run time "
+                 << number(timing.runSeconds) << " s, device time "
+                 << number(stats.deviceSeconds) << " s\n";
+  if (!profile)
+    return;
+  llvm::errs() << "hlo-run: profile of " << path
+               << " (seconds, calls, thunk):\n";
+  for (const thunk::ThunkTime &t : stats.thunkTimes)
+    llvm::errs() << "  " << llvm::format("%12.6f %6lld  ", t.seconds,
+                                         (long long)t.count)
+                 << t.name << "\n";
+}
+
 static FailureOr<Literal>
 runModule(ModuleOp module, StringRef path, ArrayRef<Literal> arguments,
           ArrayRef<Literal> infeed, std::string &error,
           RunOutputs *outputs = nullptr, bool onArena = false,
-          bool onHostKernels = false, bool onHost = false) {
+          bool onHostKernels = false,
+          std::optional<hlo::DeviceKind> onDevice = std::nullopt) {
   InterpreterOptions options = getOptions(module);
   options.infeed.assign(infeed.begin(), infeed.end());
   std::unique_ptr<hlo::HostKernels> kernels;
@@ -483,21 +527,19 @@ runModule(ModuleOp module, StringRef path, ArrayRef<Literal> arguments,
     };
   }
   FailureOr<Literal> result = failure();
-  if (onHost) {
+  if (onDevice) {
     // Compiled once, run --repeat times: --time reports both.
     std::string message, note;
-    hlo::HostDeviceTiming timing;
+    hlo::DeviceTiming timing;
     timing.repeat = repeat;
-    result = hlo::runOnHostDevice(module, arguments, message, note, &timing);
+    timing.profile = profile;
+    result = hlo::runOnDevice(module, arguments, *onDevice, message, note,
+                              &timing);
     if (failed(result)) {
       error = path.str() + ": " + message;
       return failure();
     }
-    llvm::errs() << "hlo-run: note: " << path << ": " << note << "\n";
-    if (printTime)
-      llvm::errs() << "hlo-run: " << path << ": compile time "
-                   << number(timing.compileSeconds) << " s, run time "
-                   << number(timing.runSeconds) << " s\n";
+    reportDeviceRun(path, timing);
     return result;
   }
   double best = INFINITY;
@@ -589,14 +631,19 @@ static OwningOpRef<ModuleOp> signatureModule(thunk::ProgramOp program,
   return module;
 }
 
-/// Runs a thunk program on the host runtime.
+/// Runs a thunk program on the runtime of `kind`.
 static FailureOr<Literal> runProgram(ModuleOp program, ModuleOp signature,
                                      ArrayRef<Literal> arguments,
-                                     std::string &error) {
-  std::unique_ptr<thunk::HostExecutable> exe =
-      thunk::HostExecutable::compile(program, error);
+                                     hlo::DeviceKind kind, std::string &error) {
+  auto compileStart = std::chrono::steady_clock::now();
+  std::unique_ptr<thunk::Executable> exe =
+      hlo::loadExecutable(program, kind, error);
   if (!exe)
     return failure();
+  hlo::DeviceTiming timing;
+  timing.compileSeconds = std::chrono::duration<double>(
+                              std::chrono::steady_clock::now() - compileStart)
+                              .count();
   hlo::ComputationOp entry = *signature.getOps<hlo::ComputationOp>().begin();
   std::vector<std::vector<uint8_t>> storage;
   std::vector<thunk::ParameterBytes> parameters;
@@ -606,9 +653,21 @@ static FailureOr<Literal> runProgram(ModuleOp program, ModuleOp signature,
   for (auto [i, bytes] : llvm::enumerate(storage))
     parameters.push_back({int64_t(i), {}, bytes});
   std::vector<std::vector<uint8_t>> results;
-  thunk::HostRunStats stats;
-  if (failed(exe->run(parameters, results, error, &stats)))
-    return failure();
+  for (unsigned i = 0; i < std::max(1u, unsigned(repeat)); ++i) {
+    thunk::RunStats stats;
+    stats.profile = profile;
+    auto start = std::chrono::steady_clock::now();
+    if (failed(exe->run(parameters, results, error, &stats)))
+      return failure();
+    double seconds = std::chrono::duration<double>(
+                         std::chrono::steady_clock::now() - start)
+                         .count();
+    if (i == 0 || seconds < timing.runSeconds) {
+      timing.runSeconds = seconds;
+      timing.stats = std::move(stats);
+    }
+  }
+  reportDeviceRun(modulePath, timing);
   auto progOp = *program.getOps<thunk::ProgramOp>().begin();
   OwningOpRef<ModuleOp> resultModule =
       shapesModule(*progOp.getResultTypes(), program.getContext());
@@ -628,14 +687,35 @@ static FailureOr<Literal> runProgram(ModuleOp program, ModuleOp signature,
   return Literal::tuple(std::move(values));
 }
 
+/// --list-devices: one line per runtime, `KIND: DESCRIPTION` or `KIND:
+/// unavailable: WHY`.
+static int printDevices() {
+  for (hlo::DeviceKind kind : {hlo::DeviceKind::Host, hlo::DeviceKind::Cuda}) {
+    std::string description, why;
+    llvm::outs() << hlo::deviceName(kind) << ": ";
+    if (succeeded(hlo::probeDevice(kind, description, why)))
+      llvm::outs() << description << "\n";
+    else
+      llvm::outs() << "unavailable: "
+                   << StringRef(why).split('\n').first << "\n";
+  }
+  return 0;
+}
+
 static int runMain() {
+  if (listDevices)
+    return printDevices();
+  if (modulePath.empty())
+    return reportError("no module given (hlo-run MODULE ...; --help)");
   if (replicas < 1 || partitions < 1)
     return reportError("--replicas and --partitions must be at least 1");
   if (arenaCheck && !arenaMode)
     return reportError("--arena-check needs --arena");
   if (arenaMode && device != Device::Interpreter)
-    return reportError("--arena runs on the interpreter; --device=host runs "
-                       "on an arena of its own");
+    return reportError("--arena runs on the interpreter; --device=host|cuda "
+                       "run on an arena of their own");
+  if (profile && !runtimeKind())
+    return reportError("--profile needs --device=host or --device=cuda");
   if (!inputPaths.empty() && randomInputs)
     return reportError("--input and --random-inputs exclude each other");
 
@@ -655,9 +735,9 @@ static int runMain() {
   // drawn for an HLO ENTRY of its argument types.
   OwningOpRef<ModuleOp> program;
   if (!module->getOps<thunk::ProgramOp>().empty()) {
-    if (device != Device::Host)
+    if (!runtimeKind())
       return reportError(modulePath + ": a thunk program runs with "
-                                      "--device=host");
+                                      "--device=host or --device=cuda");
     program = std::move(module);
     module = signatureModule(*program->getOps<thunk::ProgramOp>().begin(),
                              &context, error);
@@ -730,10 +810,10 @@ static int runMain() {
 
   RunOutputs outputs;
   FailureOr<Literal> result =
-      program ? runProgram(*program, *module, arguments, error)
+      program ? runProgram(*program, *module, arguments, *runtimeKind(), error)
               : runModule(*module, modulePath, arguments, infeed, error,
                           &outputs, arenaMode, device == Device::HostKernels,
-                          device == Device::Host);
+                          runtimeKind());
   if (program && failed(result))
     error = modulePath + ": " + error;
   if (failed(result))

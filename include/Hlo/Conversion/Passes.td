@@ -159,4 +159,27 @@ def HloEmbedPtx : Pass<"hlo-embed-ptx", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def HloCommandBufferScheduling
+    : Pass<"hlo-command-buffer-scheduling", "::mlir::ModuleOp"> {
+  let summary = "Group runs of thunks into command buffers (CUDA graphs)";
+  let description = [{
+    XLA's CommandBufferScheduling, on the thunk program: every maximal run
+    of consecutive kernel launches, GEMMs, copies and memsets (in the
+    program, a loop's condition or body, or a conditional's branch) that
+    holds at least `min-graph-size` of them becomes one
+    `thunk.command_buffer`, which the CUDA runtime records once as a CUDA
+    graph and replays with one launch. The slices the run uses are hoisted
+    in front of it (they are pure), so values stay defined where they are
+    used. Loops and conditionals end a run: their predicate is read on the
+    host. The thunks and their order do not change, only how they are
+    submitted.
+  }];
+  let options = [
+    Option<"minGraphSize", "min-graph-size", "int64_t", /*default=*/"5",
+           "The fewest thunks a command buffer holds (XLA's "
+           "xla_gpu_graph_min_graph_size)">,
+  ];
+  let dependentDialects = ["::mlir::thunk::ThunkDialect"];
+}
+
 #endif // HLO_CONVERSION_PASSES

@@ -18,10 +18,16 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <chrono>
 #include <cstring>
 
 using namespace mlir;
 using namespace mlir::thunk;
+
+using Clock = std::chrono::steady_clock;
+static double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
 
 HostExecutable::~HostExecutable() = default;
 
@@ -68,7 +74,7 @@ std::unique_ptr<HostExecutable> HostExecutable::compile(ModuleOp program,
 /// One run: the slices' addresses in the executable's arena.
 class HostExecutable::Runner {
 public:
-  Runner(HostExecutable &exe, std::string &error, HostRunStats &stats)
+  Runner(HostExecutable &exe, std::string &error, RunStats &stats)
       : exe(exe), error(error), stats(stats) {}
 
   LogicalResult layOut(ArrayRef<ParameterBytes> parameters);
@@ -85,30 +91,21 @@ private:
 
   HostExecutable &exe;
   std::string &error;
-  HostRunStats &stats;
+  RunStats &stats;
   DenseMap<Value, uint8_t *> addresses;
 };
 
 LogicalResult HostExecutable::Runner::makeArena() {
-  // Offsets aligned to each allocation's alignment (at least 64 bytes) from
-  // a 64-byte aligned base.
-  constexpr int64_t kBaseAlignment = 64;
   SmallVector<std::pair<AllocationOp, int64_t>> layout;
-  int64_t size = 0;
-  for (auto alloc : exe.module->getOps<AllocationOp>()) {
-    int64_t align = std::max<int64_t>(alloc.getAlignment(), kBaseAlignment);
-    size = llvm::alignTo(size, align);
-    layout.push_back({alloc, size});
-    size += alloc.getSize();
-  }
-  exe.arena.reset(new (std::nothrow) uint8_t[size + kBaseAlignment]);
+  int64_t size = layOutArena(*exe.module, layout);
+  exe.arena.reset(new (std::nothrow) uint8_t[size + kArenaAlignment]);
   if (!exe.arena) {
     error = "out of memory: the arena needs " + std::to_string(size) + " bytes";
     return failure();
   }
   exe.arenaBytes = size;
   uint8_t *base = reinterpret_cast<uint8_t *>(llvm::alignTo(
-      reinterpret_cast<uintptr_t>(exe.arena.get()), kBaseAlignment));
+      reinterpret_cast<uintptr_t>(exe.arena.get()), kArenaAlignment));
   // Bytes no thunk wrote read as garbage, not zeros (xorshift64, 8 bytes a
   // step).
   uint64_t state = 0x5eed5eed5eedULL;
@@ -118,20 +115,14 @@ LogicalResult HostExecutable::Runner::makeArena() {
     state ^= state << 17;
     std::memcpy(base + i, &state, std::min<int64_t>(8, size - i));
   }
+  std::vector<uint8_t> bytes;
   for (auto [alloc, offset] : layout) {
-    uint8_t *at = base + offset;
-    exe.bases[alloc.getSymName()] = at;
-    std::optional<ElementsAttr> value = alloc.getValue();
-    if (!value)
+    exe.bases[alloc.getSymName()] = base + offset;
+    if (!alloc.getValue())
       continue;
-    auto dense = dyn_cast<DenseElementsAttr>(*value);
-    if (!dense || dense.getElementType().isInteger(1))
-      return fail(*alloc, "a constant must be a dense array of bytes");
-    ArrayRef<char> raw = dense.getRawData();
-    int64_t bytes = getStorageBytes(
-        MemRefType::get(dense.getType().getShape(), dense.getElementType()));
-    for (int64_t i = 0; i < bytes; i += raw.size())
-      std::memcpy(at + i, raw.data(), std::min<int64_t>(raw.size(), bytes - i));
+    if (failed(constantBytes(alloc, bytes, error)))
+      return failure();
+    std::memcpy(base + offset, bytes.data(), bytes.size());
   }
   return success();
 }
@@ -141,27 +132,12 @@ HostExecutable::Runner::layOut(ArrayRef<ParameterBytes> parameters) {
   if (!exe.arena && failed(makeArena()))
     return failure();
   stats.arenaBytes = exe.arenaBytes;
-  for (auto alloc : exe.module->getOps<AllocationOp>()) {
-    if (alloc.getKind() != AllocationKind::Parameter)
-      continue;
-    const ParameterBytes *given = nullptr;
-    ArrayRef<int64_t> index =
-        alloc.getParameterIndex().value_or(ArrayRef<int64_t>());
-    for (const ParameterBytes &p : parameters)
-      if (p.parameter == *alloc.getParameter() &&
-          ArrayRef<int64_t>(p.index) == index)
-        given = &p;
-    if (!given)
-      return fail(*alloc, "no bytes given for parameter " +
-                              Twine(*alloc.getParameter()));
-    if (int64_t(given->bytes.size()) > alloc.getSize())
-      return fail(*alloc, "parameter " + Twine(*alloc.getParameter()) +
-                              " has " + Twine(given->bytes.size()) +
-                              " bytes; its allocation " +
-                              Twine(alloc.getSize()));
-    std::memcpy(exe.bases.lookup(alloc.getSymName()), given->bytes.data(),
-                given->bytes.size());
-  }
+  SmallVector<std::pair<AllocationOp, ArrayRef<uint8_t>>> given;
+  if (failed(matchParameters(*exe.module, parameters, given, error)))
+    return failure();
+  for (auto [alloc, bytes] : given)
+    std::memcpy(exe.bases.lookup(alloc.getSymName()), bytes.data(),
+                bytes.size());
   return success();
 }
 
@@ -199,11 +175,12 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
         if (!exe.jit)
           return fail(op, "the program has no kernels compiled");
         std::string why;
-        if (failed(exe.jit->invoke(k.getKernel().getLeafReference().getValue(),
-                                   packed, why)))
-          return fail(op, "kernel " +
-                              k.getKernel().getLeafReference().getValue() +
-                              ": " + why);
+        StringRef name = k.getKernel().getLeafReference().getValue();
+        Clock::time_point start = Clock::now();
+        if (failed(exe.jit->invoke(name, packed, why)))
+          return fail(op, "kernel " + name + ": " + why);
+        if (stats.profile)
+          stats.record(name, secondsSince(start));
         return success();
       })
       .Case([&](GemmOp g) {
@@ -212,7 +189,12 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
             address(g.getLhs()), address(g.getRhs()),
             g.getBias() ? address(g.getBias()) : nullptr, address(g.getOut()),
             g.getWorkspace() ? address(g.getWorkspace()) : nullptr};
-        return runHostGemm(g, buffers, error);
+        Clock::time_point start = Clock::now();
+        if (failed(runHostGemm(g, buffers, error)))
+          return failure();
+        if (stats.profile)
+          stats.record("gemm (OpenBLAS)", secondsSince(start));
+        return success();
       })
       .Case([&](CopyOp c) {
         ++stats.copies;
@@ -262,15 +244,19 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
 
 LogicalResult HostExecutable::run(ArrayRef<ParameterBytes> parameters,
                                   std::vector<std::vector<uint8_t>> &results,
-                                  std::string &error, HostRunStats *stats) {
-  HostRunStats local;
+                                  std::string &error, RunStats *stats) {
+  RunStats local;
   Runner runner(*this, error, stats ? *stats : local);
   if (failed(runner.layOut(parameters)))
     return failure();
   ProgramOp program = *module->getOps<ProgramOp>().begin();
   Block &body = program.getBody().front();
+  Clock::time_point start = Clock::now();
   if (failed(runner.runBlock(body)))
     return failure();
+  RunStats &s = stats ? *stats : local;
+  s.deviceSeconds = secondsSince(start);
+  s.sortTimes();
   results.clear();
   auto ret = cast<ReturnOp>(body.getTerminator());
   for (Value v : ret.getResults()) {

@@ -14,6 +14,8 @@
 #ifndef HLO_RUNTIME_HOST_HOSTRUNTIME_H
 #define HLO_RUNTIME_HOST_HOSTRUNTIME_H
 
+#include "Hlo/Runtime/Thunk/Executable.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/LLVM.h"
@@ -29,39 +31,21 @@ class HostJit;
 
 namespace mlir::thunk {
 
-/// The bytes of one parameter allocation: ENTRY parameter `parameter` at
-/// shape index `index`, in the array's physical order.
-struct ParameterBytes {
-  int64_t parameter = 0;
-  SmallVector<int64_t> index;
-  ArrayRef<uint8_t> bytes;
-};
-
-struct HostRunStats {
-  int64_t arenaBytes = 0;
-  int64_t kernels = 0, gemms = 0, copies = 0, memsets = 0;
-  /// Loop iterations and conditionals run.
-  int64_t iterations = 0, branches = 0;
-};
-
-class HostExecutable {
+class HostExecutable : public Executable {
 public:
-  ~HostExecutable();
+  ~HostExecutable() override;
 
   /// Checks `program` (a module holding one `thunk.program`) and compiles
   /// its kernels for the host; on failure `error` says why.
   static std::unique_ptr<HostExecutable> compile(ModuleOp program,
                                                  std::string &error);
 
-  /// Runs the program once: parameter allocations take `parameters` (each
-  /// must be given, with at most the allocation's size), constants their
-  /// values, temporaries and outputs undefined bytes. The arena is made
-  /// (filled with pseudo-random bytes, constants copied in) on the first
-  /// run and reused by the next ones, as a device's memory would be.
-  /// `results` gets the bytes of each slice of `thunk.return`.
+  /// Executable::run. The arena is made (filled with pseudo-random bytes,
+  /// constants copied in) on the first run and reused by the next ones, as
+  /// a device's memory would be.
   LogicalResult run(ArrayRef<ParameterBytes> parameters,
                     std::vector<std::vector<uint8_t>> &results,
-                    std::string &error, HostRunStats *stats = nullptr);
+                    std::string &error, RunStats *stats = nullptr) override;
 
 private:
   HostExecutable() = default;

@@ -1,12 +1,16 @@
-//===- HostDevice.cpp - compile a module and run it on the host -----------===//
+//===- RunOnDevice.cpp - compile a module and run it on a device ----------===//
 
-#include "Hlo/Pipelines/HostDevice.h"
+#include "Hlo/Pipelines/RunOnDevice.h"
 
 #include "Hlo/Conversion/Passes.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Runtime/Host/HostRuntime.h"
+#ifdef HLO_HAVE_CUDA_RUNTIME
+#include "Hlo/Runtime/Cuda/CudaRuntime.h"
+#endif
 #include "Hlo/Transforms/Passes.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Pass/PassManager.h"
 
 #include <chrono>
@@ -75,28 +79,92 @@ static Literal decodeLeaves(Type type,
   return value;
 }
 
-FailureOr<Literal> mlir::hlo::runOnHostDevice(ModuleOp module,
-                                              ArrayRef<Literal> arguments,
-                                              std::string &error,
-                                              std::string &note,
-                                              HostDeviceTiming *timing) {
+StringRef mlir::hlo::deviceName(DeviceKind kind) {
+  return kind == DeviceKind::Cuda ? "cuda" : "host";
+}
+
+static constexpr const char *kNoCudaRuntime =
+    "this build has no CUDA runtime (CUDA's headers were not found when it "
+    "was configured)";
+
+LogicalResult mlir::hlo::probeDevice(DeviceKind kind, std::string &description,
+                                     std::string &error) {
+  if (kind == DeviceKind::Host) {
+    description = "the host CPU";
+    return success();
+  }
+#ifdef HLO_HAVE_CUDA_RUNTIME
+  return thunk::openCudaDevice(description, error);
+#else
+  error = kNoCudaRuntime;
+  return failure();
+#endif
+}
+
+FailureOr<OwningOpRef<ModuleOp>>
+mlir::hlo::compileToThunks(ModuleOp module, DeviceKind kind,
+                           std::string &error) {
+  MLIRContext *ctx = module.getContext();
+  OwningOpRef<ModuleOp> compiled = module.clone();
+  PassManager pm(ctx);
+  if (!compiled.get()->hasAttr("hlo.buffer_allocations"))
+    buildHloGpuOptimizePipeline(pm);
+  pm.addPass(createHloToGpu());
+  pm.addPass(createHloToThunk());
+  pm.addPass(createHloCommandBufferScheduling());
+  if (kind == DeviceKind::Cuda)
+    pm.addPass(createHloEmbedPtx());
+  if (failed(runPasses(pm, *compiled, error)))
+    return failure();
+  return compiled;
+}
+
+std::unique_ptr<thunk::Executable>
+mlir::hlo::loadExecutable(ModuleOp program, DeviceKind kind,
+                          std::string &error) {
+  if (kind == DeviceKind::Host)
+    return thunk::HostExecutable::compile(program, error);
+#ifdef HLO_HAVE_CUDA_RUNTIME
+  // A program written without its kernels' PTX gets it here.
+  bool missingPtx = llvm::any_of(
+      program.getOps<gpu::GPUModuleOp>(),
+      [](gpu::GPUModuleOp m) { return !m->hasAttr("thunk.ptx"); });
+  if (!missingPtx)
+    return thunk::CudaExecutable::compile(program, error);
+  OwningOpRef<ModuleOp> withPtx = program.clone();
+  PassManager pm(program.getContext());
+  pm.addPass(createHloEmbedPtx());
+  if (failed(runPasses(pm, *withPtx, error)))
+    return nullptr;
+  return thunk::CudaExecutable::compile(*withPtx, error);
+#else
+  error = kNoCudaRuntime;
+  return nullptr;
+#endif
+}
+
+FailureOr<Literal> mlir::hlo::runOnDevice(ModuleOp module,
+                                          ArrayRef<Literal> arguments,
+                                          DeviceKind kind, std::string &error,
+                                          std::string &note,
+                                          DeviceTiming *timing) {
   using Clock = std::chrono::steady_clock;
   auto secondsSince = [](Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
   };
   Clock::time_point compileStart = Clock::now();
-  MLIRContext *ctx = module.getContext();
-  OwningOpRef<ModuleOp> compiled = module.clone();
-  if (!compiled.get()->hasAttr("hlo.buffer_allocations")) {
-    PassManager optimize(ctx);
-    buildHloGpuOptimizePipeline(optimize);
-    if (failed(runPasses(optimize, *compiled, error)))
-      return failure();
-  }
   // The entry signature with the layouts the compiler chose: arguments are
   // encoded and results decoded in them.
+  MLIRContext *ctx = module.getContext();
+  OwningOpRef<ModuleOp> optimized = module.clone();
+  if (!optimized.get()->hasAttr("hlo.buffer_allocations")) {
+    PassManager optimize(ctx);
+    buildHloGpuOptimizePipeline(optimize);
+    if (failed(runPasses(optimize, *optimized, error)))
+      return failure();
+  }
   ComputationOp entry;
-  for (auto comp : compiled->getOps<ComputationOp>())
+  for (auto comp : optimized->getOps<ComputationOp>())
     if (comp.getEntry())
       entry = comp;
   if (!entry) {
@@ -109,13 +177,12 @@ FailureOr<Literal> mlir::hlo::runOnHostDevice(ModuleOp module,
     error = "expected " + std::to_string(params.size()) + " arguments";
     return failure();
   }
-  PassManager lower(ctx);
-  lower.addPass(createHloToGpu());
-  lower.addPass(createHloToThunk());
-  if (failed(runPasses(lower, *compiled, error)))
+  FailureOr<OwningOpRef<ModuleOp>> compiled =
+      compileToThunks(*optimized, kind, error);
+  if (failed(compiled))
     return failure();
-  std::unique_ptr<thunk::HostExecutable> exe =
-      thunk::HostExecutable::compile(*compiled, error);
+  std::unique_ptr<thunk::Executable> exe =
+      loadExecutable(**compiled, kind, error);
   if (!exe)
     return failure();
   if (timing)
@@ -130,25 +197,25 @@ FailureOr<Literal> mlir::hlo::runOnHostDevice(ModuleOp module,
   for (auto [p, bytes] : llvm::zip(parameters, storage))
     p.bytes = bytes;
   std::vector<std::vector<uint8_t>> results;
-  thunk::HostRunStats stats;
+  thunk::RunStats stats;
   unsigned runs = timing ? std::max(1u, timing->repeat) : 1;
   for (unsigned i = 0; i < runs; ++i) {
     results.clear();
-    stats = {};
+    thunk::RunStats run;
+    run.profile = timing && timing->profile;
     Clock::time_point runStart = Clock::now();
-    if (failed(exe->run(parameters, results, error, &stats)))
+    if (failed(exe->run(parameters, results, error, &run)))
       return failure();
     double seconds = secondsSince(runStart);
-    if (timing && (i == 0 || seconds < timing->runSeconds))
-      timing->runSeconds = seconds;
+    if (i == 0 || (timing && seconds < timing->runSeconds)) {
+      stats = run;
+      if (timing)
+        timing->runSeconds = seconds;
+    }
   }
+  if (timing)
+    timing->stats = stats;
   ArrayRef<std::vector<uint8_t>> buffers = results;
-  note = std::to_string(stats.kernels) + " kernel launches, " +
-         std::to_string(stats.gemms) + " GEMMs, " +
-         std::to_string(stats.copies) + " copies, " +
-         std::to_string(stats.iterations) + " loop iterations on a " +
-         std::to_string(stats.arenaBytes) + "-byte arena; " +
-         std::to_string(stats.memsets) + " memsets, " +
-         std::to_string(stats.branches) + " conditionals";
+  note = stats.summary();
   return decodeLeaves(resultType, buffers);
 }

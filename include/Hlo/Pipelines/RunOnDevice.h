@@ -1,0 +1,72 @@
+//===- RunOnDevice.h - compile a module and run it on a device --*- C++ -*-===//
+//
+// What `hlo-run --device=host|cuda` does: compiles a module with the GPU
+// compiler (hlo-gpu-optimize unless it is already buffer-assigned, then
+// hlo-to-gpu and hlo-to-thunk, and hlo-embed-ptx for CUDA) and runs the
+// thunk program on the host runtime (Hlo/Runtime/Host/HostRuntime.h) or
+// the CUDA runtime (Hlo/Runtime/Cuda/CudaRuntime.h), arguments and results
+// as literals.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HLO_PIPELINES_RUNONDEVICE_H
+#define HLO_PIPELINES_RUNONDEVICE_H
+
+#include "Hlo/Runtime/Literal.h"
+#include "Hlo/Runtime/Thunk/Executable.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <memory>
+#include <string>
+
+namespace mlir::hlo {
+
+enum class DeviceKind { Host, Cuda };
+
+/// "host" or "cuda".
+StringRef deviceName(DeviceKind kind);
+
+/// Whether a device of `kind` can run programs here: the host always; CUDA
+/// when this build has the CUDA runtime, a driver and a GPU. On success
+/// `description` names the device, else `error` says what is missing.
+LogicalResult probeDevice(DeviceKind kind, std::string &description,
+                          std::string &error);
+
+/// What `runOnDevice` measures when given one: the compile (the GPU
+/// compiler's passes and the runtime's compile: the host JIT of the
+/// kernels, or loading their PTX) and the fastest of `repeat` runs of the
+/// compiled program (each: parameters copied in, the thunks, results copied
+/// out; encoding the arguments and decoding the results excluded), with
+/// the device time of that run (CUDA events on the GPU). With `profile`,
+/// the runs time every thunk (`stats.thunkTimes`).
+struct DeviceTiming {
+  unsigned repeat = 1;
+  bool profile = false;
+  double compileSeconds = 0;
+  double runSeconds = 0;
+  /// The fastest run's statistics.
+  thunk::RunStats stats;
+};
+
+/// Lowers a clone of the HLO `module` to a thunk program for `kind`.
+FailureOr<OwningOpRef<ModuleOp>> compileToThunks(ModuleOp module,
+                                                 DeviceKind kind,
+                                                 std::string &error);
+
+/// Compiles the thunk program `program` for the runtime of `kind`.
+std::unique_ptr<thunk::Executable>
+loadExecutable(ModuleOp program, DeviceKind kind, std::string &error);
+
+/// Compiles a clone of `module` and runs it on `arguments` (`timing->repeat`
+/// times when given); `note` gets a one-line summary (thunks run, arena
+/// size).
+FailureOr<runtime::Literal>
+runOnDevice(ModuleOp module, ArrayRef<runtime::Literal> arguments,
+            DeviceKind kind, std::string &error, std::string &note,
+            DeviceTiming *timing = nullptr);
+
+} // namespace mlir::hlo
+
+#endif // HLO_PIPELINES_RUNONDEVICE_H

@@ -1,0 +1,106 @@
+//===- Executable.h - a compiled thunk program, on some device --*- C++ -*-===//
+//
+// What the runtimes share: a thunk program (the thunk dialect,
+// docs/thunk.md) compiled for one device and run any number of times on
+// parameter bytes, giving the bytes of its results. The host runtime
+// (Hlo/Runtime/Host/HostRuntime.h) and the CUDA runtime
+// (Hlo/Runtime/Cuda/CudaRuntime.h) implement it; hlo-run and the device
+// pipeline (Hlo/Pipelines/RunOnDevice.h) see only this interface.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HLO_RUNTIME_THUNK_EXECUTABLE_H
+#define HLO_RUNTIME_THUNK_EXECUTABLE_H
+
+#include "Hlo/Dialect/Thunk/ThunkDialect.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlir::thunk {
+
+/// The bytes of one parameter allocation: ENTRY parameter `parameter` at
+/// shape index `index`, in the array's physical order.
+struct ParameterBytes {
+  int64_t parameter = 0;
+  SmallVector<int64_t> index;
+  ArrayRef<uint8_t> bytes;
+};
+
+/// The time one kernel (by name) or one kind of library call took over a
+/// run, when `RunStats::profile` asks for it.
+struct ThunkTime {
+  std::string name;
+  int64_t count = 0;
+  double seconds = 0;
+};
+
+/// What one run did.
+struct RunStats {
+  /// Set before the run: time every thunk (the device waits after each).
+  bool profile = false;
+  int64_t arenaBytes = 0;
+  int64_t kernels = 0, gemms = 0, copies = 0, memsets = 0;
+  /// Loop iterations, conditionals, and command buffers replayed as graphs.
+  int64_t iterations = 0, branches = 0, graphs = 0;
+  /// The thunks' time on the device (CUDA events around the program; the
+  /// wall clock on the host), parameters and results not counted.
+  double deviceSeconds = 0;
+  /// With `profile`: the time of each kernel and library call, slowest first.
+  std::vector<ThunkTime> thunkTimes;
+
+  /// One line: the thunks run and the arena's size.
+  std::string summary() const;
+  /// Adds one call of `name` that took `seconds` to `thunkTimes`.
+  void record(StringRef name, double seconds);
+  /// Sorts `thunkTimes`, slowest first.
+  void sortTimes();
+
+private:
+  llvm::StringMap<size_t> timeIndex;
+};
+
+class Executable {
+public:
+  virtual ~Executable();
+
+  /// Runs the program once: parameter allocations take `parameters` (each
+  /// must be given, with at most the allocation's size), constants their
+  /// values, temporaries and outputs undefined bytes. `results` gets the
+  /// bytes of each slice of `thunk.return`.
+  virtual LogicalResult run(ArrayRef<ParameterBytes> parameters,
+                            std::vector<std::vector<uint8_t>> &results,
+                            std::string &error, RunStats *stats = nullptr) = 0;
+};
+
+//===----------------------------------------------------------------------===//
+// What every runtime does the same way
+//===----------------------------------------------------------------------===//
+
+/// Where each allocation of `module` starts in one arena: at a multiple of
+/// its alignment (at least `kArenaAlignment`), in the order of the
+/// allocations. Returns the arena's size in bytes.
+constexpr int64_t kArenaAlignment = 64;
+int64_t layOutArena(ModuleOp module,
+                    SmallVectorImpl<std::pair<AllocationOp, int64_t>> &offsets);
+
+/// The bytes of constant allocation `alloc` (its `value` in storage order,
+/// a splat repeated); fails for a value that is not a dense array.
+LogicalResult constantBytes(AllocationOp alloc, std::vector<uint8_t> &bytes,
+                            std::string &error);
+
+/// The bytes `parameters` give each parameter allocation of `module`, in
+/// the order of the allocations; fails when one is missing or too large.
+LogicalResult
+matchParameters(ModuleOp module, ArrayRef<ParameterBytes> parameters,
+                SmallVectorImpl<std::pair<AllocationOp, ArrayRef<uint8_t>>> &out,
+                std::string &error);
+
+} // namespace mlir::thunk
+
+#endif // HLO_RUNTIME_THUNK_EXECUTABLE_H

@@ -1,0 +1,108 @@
+//===- CudaApi.h - the CUDA driver and cuBLASLt, opened at run time -------===//
+//
+// The entry points the CUDA runtime uses, as function pointers filled when
+// the libraries are first needed: the driver's through cuGetProcAddress
+// (for the API version of the headers this was built with), cuBLASLt's by
+// dlsym. Building needs only the CUDA toolkit's headers; a machine without
+// a driver or without cuBLASLt gets an error saying which library is
+// missing instead of a program that cannot start.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HLO_LIB_RUNTIME_CUDA_CUDAAPI_H
+#define HLO_LIB_RUNTIME_CUDA_CUDAAPI_H
+
+#include <cublasLt.h>
+#include <cuda.h>
+
+#include <string>
+
+namespace mlir::thunk::cuda {
+
+// X(name): a driver function, looked up by its unversioned name; the
+// member has the type (and the versioned name) cuda.h gives it.
+#define HLO_CUDA_DRIVER_FUNCTIONS(X)                                           \
+  X(cuInit)                                                                    \
+  X(cuDeviceGetCount)                                                          \
+  X(cuDeviceGet)                                                               \
+  X(cuDeviceGetName)                                                           \
+  X(cuDeviceGetAttribute)                                                      \
+  X(cuDeviceTotalMem)                                                          \
+  X(cuDevicePrimaryCtxRetain)                                                  \
+  X(cuCtxSetCurrent)                                                           \
+  X(cuModuleLoadDataEx)                                                        \
+  X(cuModuleUnload)                                                            \
+  X(cuModuleGetFunction)                                                       \
+  X(cuFuncSetAttribute)                                                        \
+  X(cuLaunchKernel)                                                            \
+  X(cuMemAlloc)                                                                \
+  X(cuMemFree)                                                                 \
+  X(cuMemGetInfo)                                                              \
+  X(cuMemcpyHtoDAsync)                                                         \
+  X(cuMemcpyDtoHAsync)                                                         \
+  X(cuMemcpyDtoDAsync)                                                         \
+  X(cuMemsetD8Async)                                                           \
+  X(cuMemsetD32Async)                                                          \
+  X(cuStreamCreate)                                                            \
+  X(cuStreamDestroy)                                                           \
+  X(cuStreamSynchronize)                                                       \
+  X(cuEventCreate)                                                             \
+  X(cuEventDestroy)                                                            \
+  X(cuEventRecord)                                                             \
+  X(cuEventSynchronize)                                                        \
+  X(cuEventElapsedTime)                                                        \
+  X(cuStreamBeginCapture)                                                      \
+  X(cuStreamEndCapture)                                                        \
+  X(cuGraphInstantiateWithFlags)                                               \
+  X(cuGraphLaunch)                                                             \
+  X(cuGraphDestroy)                                                            \
+  X(cuGraphExecDestroy)                                                        \
+  X(cuGetErrorName)                                                            \
+  X(cuGetErrorString)
+
+#define HLO_CUBLASLT_FUNCTIONS(X)                                              \
+  X(cublasLtCreate)                                                            \
+  X(cublasLtDestroy)                                                           \
+  X(cublasLtGetStatusString)                                                   \
+  X(cublasLtMatmulDescCreate)                                                  \
+  X(cublasLtMatmulDescDestroy)                                                 \
+  X(cublasLtMatmulDescSetAttribute)                                            \
+  X(cublasLtMatrixLayoutCreate)                                                \
+  X(cublasLtMatrixLayoutDestroy)                                               \
+  X(cublasLtMatrixLayoutSetAttribute)                                          \
+  X(cublasLtMatmulPreferenceCreate)                                            \
+  X(cublasLtMatmulPreferenceDestroy)                                           \
+  X(cublasLtMatmulPreferenceSetAttribute)                                      \
+  X(cublasLtMatmulAlgoGetHeuristic)                                            \
+  X(cublasLtMatmul)
+
+struct Driver {
+#define HLO_DECLARE(name) decltype(&::name) name = nullptr;
+  HLO_CUDA_DRIVER_FUNCTIONS(HLO_DECLARE)
+  /// The CUDA version the driver supports (12080 is 12.8).
+  int version = 0;
+
+  /// "cuLaunchKernel: CUDA_ERROR_LAUNCH_FAILED (unspecified launch
+  /// failure)".
+  std::string describe(const char *call, CUresult result) const;
+};
+
+struct CublasLt {
+  HLO_CUBLASLT_FUNCTIONS(HLO_DECLARE)
+#undef HLO_DECLARE
+  cublasLtHandle_t handle = nullptr;
+
+  std::string describe(const char *call, cublasStatus_t status) const;
+};
+
+/// The driver, loaded and initialized once per process (cuInit); null with
+/// `error` set when there is none.
+const Driver *loadDriver(std::string &error);
+
+/// cuBLASLt, loaded once per process with one handle; null with `error`
+/// set when the library cannot be found.
+const CublasLt *loadCublasLt(std::string &error);
+
+} // namespace mlir::thunk::cuda
+
+#endif // HLO_LIB_RUNTIME_CUDA_CUDAAPI_H

@@ -1,0 +1,43 @@
+//===- CudaInternal.h - the CUDA runtime's parts --------------------------===//
+
+#ifndef HLO_LIB_RUNTIME_CUDA_CUDAINTERNAL_H
+#define HLO_LIB_RUNTIME_CUDA_CUDAINTERNAL_H
+
+#include "CudaApi.h"
+
+#include "Hlo/Dialect/Thunk/ThunkDialect.h"
+
+#include <memory>
+#include <string>
+
+namespace mlir::thunk::cuda {
+
+/// One `thunk.gemm` planned for cuBLASLt: its descriptors, the layouts of
+/// A, B and C (= D), the algorithm, alpha and beta in the scale type.
+struct GemmPlan {
+  ~GemmPlan();
+  const CublasLt *lt = nullptr;
+  cublasLtMatmulDesc_t desc = nullptr;
+  cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
+  cublasLtMatmulAlgo_t algo = {};
+  size_t workspaceBytes = 0;
+  /// Computed as out^T = rhs^T x lhs^T (a row-major output).
+  bool swapped = false;
+  alignas(16) char alpha[16] = {};
+  alignas(16) char beta[16] = {};
+};
+
+/// Plans `op` with `workspace` bytes of scratch; `alignment(v)` is the
+/// largest power of two (at most 256) dividing slice `v`'s address.
+FailureOr<std::unique_ptr<GemmPlan>>
+planGemm(const CublasLt &lt, GemmOp op, int64_t workspace,
+         llvm::function_ref<uint32_t(Value)> alignment, std::string &error);
+
+/// Enqueues the GEMM on `stream` (bias and workspace may be 0).
+LogicalResult runGemm(GemmPlan &plan, CUdeviceptr lhs, CUdeviceptr rhs,
+                      CUdeviceptr bias, CUdeviceptr out, CUdeviceptr workspace,
+                      CUstream stream, std::string &error);
+
+} // namespace mlir::thunk::cuda
+
+#endif // HLO_LIB_RUNTIME_CUDA_CUDAINTERNAL_H

@@ -1,0 +1,605 @@
+//===- CudaRuntime.cpp - run a thunk program on an NVIDIA GPU -------------===//
+//
+// Device 0's primary context, one stream per executable, one device
+// allocation for the arena. Every driver and cuBLASLt call is checked; a
+// failure ends the run with the call, the CUDA error's name and text, and
+// the thunk it ran for.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hlo/Runtime/Cuda/CudaRuntime.h"
+
+#include "CudaInternal.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <mutex>
+
+using namespace mlir;
+using namespace mlir::thunk;
+using namespace mlir::thunk::cuda;
+
+namespace {
+/// Device 0, opened once per process.
+struct Device {
+  const Driver *cu = nullptr;
+  CUdevice device = 0;
+  CUcontext context = nullptr;
+  std::string description;
+};
+} // namespace
+
+static const Device *openDevice(std::string &error) {
+  static Device dev;
+  static std::string failure;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    const Driver *cu = loadDriver(failure);
+    if (!cu)
+      return;
+    int count = 0;
+    if (CUresult r = cu->cuDeviceGetCount(&count)) {
+      failure = cu->describe("cuDeviceGetCount", r);
+      return;
+    }
+    if (count == 0) {
+      failure = "no CUDA device";
+      return;
+    }
+    char name[256] = {};
+    int major = 0, minor = 0;
+    size_t bytes = 0;
+    CUresult r = cu->cuDeviceGet(&dev.device, 0);
+    if (!r)
+      r = cu->cuDeviceGetName(name, sizeof(name), dev.device);
+    if (!r)
+      r = cu->cuDeviceGetAttribute(
+          &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev.device);
+    if (!r)
+      r = cu->cuDeviceGetAttribute(
+          &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev.device);
+    if (!r)
+      r = cu->cuDeviceTotalMem(&bytes, dev.device);
+    if (!r)
+      r = cu->cuDevicePrimaryCtxRetain(&dev.context, dev.device);
+    if (r) {
+      failure = cu->describe("opening CUDA device 0", r);
+      return;
+    }
+    dev.cu = cu;
+    dev.description = std::string(name) + ", sm_" + std::to_string(major) +
+                      std::to_string(minor) + ", " +
+                      std::to_string(bytes >> 30) + " GiB, driver for CUDA " +
+                      std::to_string(cu->version / 1000) + "." +
+                      std::to_string(cu->version % 1000 / 10);
+  });
+  if (!failure.empty()) {
+    error = failure;
+    return nullptr;
+  }
+  // The context is current per thread.
+  if (CUresult r = dev.cu->cuCtxSetCurrent(dev.context)) {
+    error = dev.cu->describe("cuCtxSetCurrent", r);
+    return nullptr;
+  }
+  return &dev;
+}
+
+LogicalResult mlir::thunk::openCudaDevice(std::string &description,
+                                          std::string &error) {
+  const Device *dev = openDevice(error);
+  if (!dev)
+    return failure();
+  description = dev->description;
+  return success();
+}
+
+/// A command buffer captured as a CUDA graph, and what it holds.
+namespace {
+struct Graph {
+  CUgraphExec exec = nullptr;
+  CUdeviceptr arena = 0;
+  RunStats counts;
+};
+} // namespace
+
+class CudaExecutable::State {
+public:
+  ~State();
+
+  OwningOpRef<ModuleOp> module;
+  const Device *dev = nullptr;
+  const Driver *cu = nullptr;
+  const CublasLt *lt = nullptr;
+  CUstream stream = nullptr;
+  CUevent start = nullptr, stop = nullptr;
+  SmallVector<CUmodule> modules;
+  /// Each kernel, by its thunk.kernel op.
+  DenseMap<Operation *, CUfunction> functions;
+  DenseMap<Operation *, std::unique_ptr<GemmPlan>> gemms;
+  DenseMap<Operation *, Graph> graphs;
+  CUdeviceptr arena = 0;
+  int64_t arenaBytes = 0;
+  llvm::StringMap<CUdeviceptr> bases;
+};
+
+CudaExecutable::State::~State() {
+  if (!cu)
+    return;
+  cu->cuCtxSetCurrent(dev->context);
+  if (stream)
+    cu->cuStreamSynchronize(stream);
+  for (auto &entry : graphs)
+    if (entry.second.exec)
+      cu->cuGraphExecDestroy(entry.second.exec);
+  gemms.clear();
+  if (arena)
+    cu->cuMemFree(arena);
+  for (CUmodule m : modules)
+    cu->cuModuleUnload(m);
+  for (CUevent e : {start, stop})
+    if (e)
+      cu->cuEventDestroy(e);
+  if (stream)
+    cu->cuStreamDestroy(stream);
+}
+
+CudaExecutable::CudaExecutable() : state(std::make_unique<State>()) {}
+CudaExecutable::~CudaExecutable() = default;
+
+std::unique_ptr<CudaExecutable> CudaExecutable::compile(ModuleOp program,
+                                                        std::string &error) {
+  std::string diagnostics;
+  ScopedDiagnosticHandler handler(program.getContext(), [&](Diagnostic &d) {
+    diagnostics += d.str() + "\n";
+    return success();
+  });
+  if (failed(mlir::verify(program))) {
+    error = "the thunk program does not verify: " + diagnostics;
+    return nullptr;
+  }
+  if (!llvm::hasSingleElement(program.getOps<ProgramOp>())) {
+    error = "the module must hold one thunk.program";
+    return nullptr;
+  }
+  std::unique_ptr<CudaExecutable> exe(new CudaExecutable());
+  State &s = *exe->state;
+  s.module = program.clone();
+  s.dev = openDevice(error);
+  if (!s.dev)
+    return nullptr;
+  s.cu = s.dev->cu;
+  const Driver &cu = *s.cu;
+  auto check = [&](const char *call, CUresult r) {
+    if (r == CUDA_SUCCESS)
+      return false;
+    error = cu.describe(call, r);
+    return true;
+  };
+  if (check("cuStreamCreate", cu.cuStreamCreate(&s.stream, CU_STREAM_NON_BLOCKING)) ||
+      check("cuEventCreate", cu.cuEventCreate(&s.start, CU_EVENT_DEFAULT)) ||
+      check("cuEventCreate", cu.cuEventCreate(&s.stop, CU_EVENT_DEFAULT)))
+    return nullptr;
+
+  // Load each kernel module's PTX; the JIT's log goes into the error.
+  llvm::StringMap<CUmodule> loaded;
+  for (auto gpuModule : s.module->getOps<gpu::GPUModuleOp>()) {
+    auto ptx = gpuModule->getAttrOfType<StringAttr>("thunk.ptx");
+    if (!ptx) {
+      error = "kernel module @" + gpuModule.getName().str() +
+              " has no PTX (thunk.ptx; run hlo-embed-ptx)";
+      return nullptr;
+    }
+    std::string text = ptx.getValue().str();
+    char log[8192] = {};
+    CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
+                              CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void *values[] = {log, reinterpret_cast<void *>(sizeof(log) - 1)};
+    CUmodule m;
+    if (CUresult r = cu.cuModuleLoadDataEx(&m, text.c_str(), 2, options,
+                                           values)) {
+      error = "kernel module @" + gpuModule.getName().str() + ": " +
+              cu.describe("cuModuleLoadDataEx", r) +
+              (log[0] ? std::string("\n") + log : std::string());
+      return nullptr;
+    }
+    s.modules.push_back(m);
+    loaded[gpuModule.getName()] = m;
+  }
+  WalkResult walk = s.module->walk([&](KernelOp k) {
+    SymbolRefAttr ref = k.getKernel();
+    CUmodule m = loaded.lookup(ref.getRootReference().getValue());
+    std::string name = ref.getLeafReference().getValue().str();
+    CUfunction f;
+    if (!m || check(("cuModuleGetFunction(" + name + ")").c_str(),
+                    cu.cuModuleGetFunction(&f, m, name.c_str()))) {
+      if (!m)
+        error = "no loaded kernel module holds " + name;
+      return WalkResult::interrupt();
+    }
+    int64_t shared = k.getSharedMemory();
+    if (shared > 48 * 1024 &&
+        check("cuFuncSetAttribute",
+              cu.cuFuncSetAttribute(
+                  f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                  int(shared))))
+      return WalkResult::interrupt();
+    s.functions[k] = f;
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return nullptr;
+
+  // GEMMs: cuBLASLt, planned once each, for the alignment of their slices
+  // in the arena (whose base cuMemAlloc aligns to at least 256 bytes).
+  SmallVector<std::pair<AllocationOp, int64_t>> layout;
+  layOutArena(*s.module, layout);
+  llvm::StringMap<int64_t> offsets;
+  for (auto [alloc, offset] : layout)
+    offsets[alloc.getSymName()] = offset;
+  auto alignment = [&](Value v) -> uint32_t {
+    auto slice = v.getDefiningOp<SliceOp>();
+    if (!slice)
+      return 16;
+    uint64_t at = offsets.lookup(slice.getAllocation()) + slice.getOffset();
+    return at % 256 == 0 ? 256 : uint32_t(at & -at);
+  };
+  walk = s.module->walk([&](GemmOp g) {
+    if (!s.lt && !(s.lt = loadCublasLt(error)))
+      return WalkResult::interrupt();
+    int64_t workspace =
+        g.getWorkspace() ? getStorageBytes(g.getWorkspace().getType()) : 0;
+    FailureOr<std::unique_ptr<GemmPlan>> plan =
+        planGemm(*s.lt, g, workspace, alignment, error);
+    if (failed(plan))
+      return WalkResult::interrupt();
+    s.gemms[g] = std::move(*plan);
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return nullptr;
+  return exe;
+}
+
+namespace {
+/// One run: the slices' device addresses.
+class Runner {
+public:
+  Runner(CudaExecutable::State &s, std::string &error, RunStats &stats)
+      : s(s), cu(*s.cu), error(error), stats(stats) {}
+
+  LogicalResult makeArena();
+  LogicalResult runBlock(Block &block);
+  CUdeviceptr address(Value v) { return addresses.lookup(v); }
+  /// Fails with `call`'s error for `op` unless `r` is success.
+  LogicalResult check(Operation *op, const Twine &call, CUresult r) {
+    if (r == CUDA_SUCCESS)
+      return success();
+    error = (op ? op->getName().getStringRef() + ": " : Twine()).str() +
+            cu.describe(call.str().c_str(), r);
+    return failure();
+  }
+  /// Seconds between the start and stop events (after the stop).
+  FailureOr<double> elapsed();
+
+private:
+  LogicalResult runThunk(Operation &op);
+  LogicalResult replay(CommandBufferOp op);
+  /// Runs `launch` between the two events and records its time as `name`.
+  LogicalResult timed(Operation *op, StringRef name,
+                      llvm::function_ref<LogicalResult()> launch);
+  FailureOr<bool> readFlag(Operation *op, Value slice, int32_t &value);
+
+  CudaExecutable::State &s;
+  const Driver &cu;
+  std::string &error;
+  RunStats &stats;
+  DenseMap<Value, CUdeviceptr> addresses;
+  /// Inside a stream capture: no host reads, no events.
+  bool capturing = false;
+};
+} // namespace
+
+LogicalResult Runner::makeArena() {
+  SmallVector<std::pair<AllocationOp, int64_t>> layout;
+  int64_t size = layOutArena(*s.module, layout);
+  size_t freeBytes = 0, totalBytes = 0;
+  cu.cuMemGetInfo(&freeBytes, &totalBytes);
+  if (CUresult r = cu.cuMemAlloc(&s.arena, std::max<int64_t>(size, 1))) {
+    s.arena = 0;
+    error = "out of device memory: the arena needs " + std::to_string(size) +
+            " bytes, the device has " + std::to_string(freeBytes) +
+            " free of " + std::to_string(totalBytes) + " (" +
+            cu.describe("cuMemAlloc", r) + ")";
+    return failure();
+  }
+  s.arenaBytes = size;
+  // Bytes no thunk wrote read as 0xff (NaN for floats), not zeros.
+  if (failed(check(nullptr, "cuMemsetD8Async",
+                   cu.cuMemsetD8Async(s.arena, 0xff, size, s.stream))))
+    return failure();
+  std::vector<std::vector<uint8_t>> constants;
+  for (auto [alloc, offset] : layout) {
+    s.bases[alloc.getSymName()] = s.arena + offset;
+    if (!alloc.getValue())
+      continue;
+    constants.emplace_back();
+    if (failed(constantBytes(alloc, constants.back(), error)) ||
+        failed(check(alloc, "cuMemcpyHtoDAsync",
+                     cu.cuMemcpyHtoDAsync(s.arena + offset,
+                                          constants.back().data(),
+                                          constants.back().size(), s.stream))))
+      return failure();
+  }
+  return check(nullptr, "cuStreamSynchronize",
+               cu.cuStreamSynchronize(s.stream));
+}
+
+FailureOr<double> Runner::elapsed() {
+  float ms = 0;
+  if (failed(check(nullptr, "cuEventSynchronize",
+                   cu.cuEventSynchronize(s.stop))) ||
+      failed(check(nullptr, "cuEventElapsedTime",
+                   cu.cuEventElapsedTime(&ms, s.start, s.stop))))
+    return failure();
+  return ms / 1e3;
+}
+
+LogicalResult Runner::timed(Operation *op, StringRef name,
+                            llvm::function_ref<LogicalResult()> launch) {
+  if (!stats.profile || capturing)
+    return launch();
+  if (failed(check(op, "cuEventRecord", cu.cuEventRecord(s.start, s.stream))) ||
+      failed(launch()) ||
+      failed(check(op, "cuEventRecord", cu.cuEventRecord(s.stop, s.stream))))
+    return failure();
+  FailureOr<double> seconds = elapsed();
+  if (failed(seconds))
+    return failure();
+  stats.record(name, *seconds);
+  return success();
+}
+
+FailureOr<bool> Runner::readFlag(Operation *op, Value slice, int32_t &value) {
+  value = 0;
+  int64_t bytes = getStorageBytes(cast<MemRefType>(slice.getType()));
+  if (failed(check(op, "cuMemcpyDtoHAsync",
+                   cu.cuMemcpyDtoHAsync(&value, address(slice),
+                                        std::min<int64_t>(bytes, 4),
+                                        s.stream))) ||
+      failed(check(op, "cuStreamSynchronize",
+                   cu.cuStreamSynchronize(s.stream))))
+    return failure();
+  return value != 0;
+}
+
+LogicalResult Runner::runBlock(Block &block) {
+  for (Operation &op : block)
+    if (failed(runThunk(op)))
+      return failure();
+  return success();
+}
+
+LogicalResult Runner::replay(CommandBufferOp op) {
+  Graph &graph = s.graphs[op];
+  if (!graph.exec || graph.arena != s.arena) {
+    // Record: capture the body's launches on the stream into a graph.
+    if (graph.exec)
+      cu.cuGraphExecDestroy(graph.exec);
+    graph = Graph();
+    RunStats before = stats;
+    if (failed(check(op, "cuStreamBeginCapture",
+                     cu.cuStreamBeginCapture(
+                         s.stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL))))
+      return failure();
+    capturing = true;
+    LogicalResult recorded = runBlock(op.getBody().front());
+    capturing = false;
+    CUgraph captured = nullptr;
+    CUresult ended = cu.cuStreamEndCapture(s.stream, &captured);
+    if (failed(recorded) || failed(check(op, "cuStreamEndCapture", ended)))
+      return failure();
+    CUresult made = cu.cuGraphInstantiateWithFlags(&graph.exec, captured, 0);
+    cu.cuGraphDestroy(captured);
+    if (failed(check(op, "cuGraphInstantiate", made)))
+      return failure();
+    graph.arena = s.arena;
+    graph.counts.kernels = stats.kernels - before.kernels;
+    graph.counts.gemms = stats.gemms - before.gemms;
+    graph.counts.copies = stats.copies - before.copies;
+    graph.counts.memsets = stats.memsets - before.memsets;
+    stats = before;
+  }
+  ++stats.graphs;
+  stats.kernels += graph.counts.kernels;
+  stats.gemms += graph.counts.gemms;
+  stats.copies += graph.counts.copies;
+  stats.memsets += graph.counts.memsets;
+  return timed(op, "command buffer", [&] {
+    return check(op, "cuGraphLaunch", cu.cuGraphLaunch(graph.exec, s.stream));
+  });
+}
+
+LogicalResult Runner::runThunk(Operation &op) {
+  return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
+      .Case([&](SliceOp slice) {
+        addresses[slice] = s.bases.lookup(slice.getAllocation()) +
+                           slice.getOffset();
+        return success();
+      })
+      .Case([&](KernelOp k) {
+        ++stats.kernels;
+        SmallVector<CUdeviceptr> pointers;
+        for (Value v : k.getInputs())
+          pointers.push_back(address(v));
+        for (Value v : k.getOutputs())
+          pointers.push_back(address(v));
+        SmallVector<void *> args;
+        for (CUdeviceptr &p : pointers)
+          args.push_back(&p);
+        ArrayRef<int32_t> grid = k.getGrid(), block = k.getBlock();
+        StringRef name = k.getKernel().getLeafReference().getValue();
+        return timed(k, name, [&] {
+          return check(k, "cuLaunchKernel(" + name + ")",
+                       cu.cuLaunchKernel(s.functions.lookup(k), grid[0],
+                                         grid[1], grid[2], block[0], block[1],
+                                         block[2], k.getSharedMemory(),
+                                         s.stream, args.data(), nullptr));
+        });
+      })
+      .Case([&](GemmOp g) {
+        ++stats.gemms;
+        auto optional = [&](Value v) { return v ? address(v) : 0; };
+        return timed(g, "gemm (cuBLASLt)", [&] {
+          return runGemm(*s.gemms[g], address(g.getLhs()),
+                         address(g.getRhs()), optional(g.getBias()),
+                         address(g.getOut()), optional(g.getWorkspace()),
+                         s.stream, error);
+        });
+      })
+      .Case([&](CopyOp c) {
+        ++stats.copies;
+        int64_t bytes = getStorageBytes(c.getSource().getType());
+        return timed(c, "copy", [&] {
+          return check(c, "cuMemcpyDtoDAsync",
+                       cu.cuMemcpyDtoDAsync(address(c.getTarget()),
+                                            address(c.getSource()), bytes,
+                                            s.stream));
+        });
+      })
+      .Case([&](MemsetOp m) {
+        ++stats.memsets;
+        int64_t bytes = getStorageBytes(m.getTarget().getType());
+        CUdeviceptr p = address(m.getTarget());
+        return timed(m, "memset", [&] {
+          // The verifier makes a nonzero pattern's size a multiple of 4.
+          return m.getValue() == 0
+                     ? check(m, "cuMemsetD8Async",
+                             cu.cuMemsetD8Async(p, 0, bytes, s.stream))
+                     : check(m, "cuMemsetD32Async",
+                             cu.cuMemsetD32Async(p, m.getValue(), bytes / 4,
+                                                 s.stream));
+        });
+      })
+      .Case([&](WhileOp w) -> LogicalResult {
+        Block &condition = w.getCondition().front();
+        Block &body = w.getBody().front();
+        if (std::optional<uint64_t> trips = w.getTripCount()) {
+          // A known trip count: the predicate is never read back.
+          for (uint64_t i = 0; i < *trips; ++i) {
+            ++stats.iterations;
+            if (failed(runBlock(condition)) || failed(runBlock(body)))
+              return failure();
+          }
+          return runBlock(condition);
+        }
+        for (;;) {
+          int32_t flag;
+          if (failed(runBlock(condition)))
+            return failure();
+          FailureOr<bool> more = readFlag(w, w.getPredicate(), flag);
+          if (failed(more))
+            return failure();
+          if (!*more)
+            return success();
+          ++stats.iterations;
+          if (failed(runBlock(body)))
+            return failure();
+        }
+      })
+      .Case([&](ConditionalOp c) -> LogicalResult {
+        ++stats.branches;
+        int32_t value;
+        if (failed(readFlag(c, c.getSelector(), value)))
+          return failure();
+        int64_t n = c.getBranches().size();
+        int64_t index;
+        if (c.getSelector().getType().getElementType().isInteger(8))
+          index = (value & 0xff) ? 0 : 1;
+        else
+          index = value < 0 || value >= n ? n - 1 : value;
+        return runBlock(c.getBranches()[index].front());
+      })
+      .Case([&](CommandBufferOp c) {
+        // Profiling times each thunk: the body runs unrecorded.
+        if (stats.profile)
+          return runBlock(c.getBody().front());
+        return replay(c);
+      })
+      .Case([&](ReturnOp) { return success(); })
+      .Default([&](Operation *) {
+        error = op.getName().getStringRef().str() + ": not a thunk";
+        return failure();
+      });
+}
+
+LogicalResult CudaExecutable::run(ArrayRef<ParameterBytes> parameters,
+                                  std::vector<std::vector<uint8_t>> &results,
+                                  std::string &error, RunStats *stats) {
+  RunStats local;
+  RunStats &st = stats ? *stats : local;
+  State &s = *state;
+  const Driver &cu = *s.cu;
+  if (CUresult r = cu.cuCtxSetCurrent(s.dev->context)) {
+    error = cu.describe("cuCtxSetCurrent", r);
+    return failure();
+  }
+  Runner runner(s, error, st);
+  if (!s.arena && failed(runner.makeArena()))
+    return failure();
+  st.arenaBytes = s.arenaBytes;
+  SmallVector<std::pair<AllocationOp, ArrayRef<uint8_t>>> given;
+  if (failed(matchParameters(*s.module, parameters, given, error)))
+    return failure();
+  for (auto [alloc, bytes] : given)
+    if (failed(runner.check(alloc, "cuMemcpyHtoDAsync",
+                            cu.cuMemcpyHtoDAsync(
+                                s.bases.lookup(alloc.getSymName()),
+                                bytes.data(), bytes.size(), s.stream))))
+      return failure();
+
+  ProgramOp program = *s.module->getOps<ProgramOp>().begin();
+  Block &body = program.getBody().front();
+  // The program's time: events around it (not around each thunk when
+  // profiling, which reuses them).
+  CUevent begin = nullptr, end = nullptr;
+  if (failed(runner.check(program, "cuEventCreate",
+                          cu.cuEventCreate(&begin, CU_EVENT_DEFAULT))) ||
+      failed(runner.check(program, "cuEventCreate",
+                          cu.cuEventCreate(&end, CU_EVENT_DEFAULT))))
+    return failure();
+  auto destroyEvents = llvm::make_scope_exit([&] {
+    cu.cuEventDestroy(begin);
+    cu.cuEventDestroy(end);
+  });
+  float ms = 0;
+  if (failed(runner.check(program, "cuEventRecord",
+                          cu.cuEventRecord(begin, s.stream))) ||
+      failed(runner.runBlock(body)) ||
+      failed(runner.check(program, "cuEventRecord",
+                          cu.cuEventRecord(end, s.stream))) ||
+      failed(runner.check(program, "cuEventSynchronize",
+                          cu.cuEventSynchronize(end))) ||
+      failed(runner.check(program, "cuEventElapsedTime",
+                          cu.cuEventElapsedTime(&ms, begin, end))))
+    return failure();
+  st.deviceSeconds = ms / 1e3;
+  st.sortTimes();
+
+  results.clear();
+  auto ret = cast<ReturnOp>(body.getTerminator());
+  for (Value v : ret.getResults()) {
+    results.emplace_back(getStorageBytes(cast<MemRefType>(v.getType())));
+    if (failed(runner.check(ret, "cuMemcpyDtoHAsync",
+                            cu.cuMemcpyDtoHAsync(results.back().data(),
+                                                 runner.address(v),
+                                                 results.back().size(),
+                                                 s.stream))))
+      return failure();
+  }
+  return runner.check(ret, "cuStreamSynchronize",
+                      cu.cuStreamSynchronize(s.stream));
+}

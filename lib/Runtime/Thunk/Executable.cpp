@@ -1,0 +1,106 @@
+//===- Executable.cpp - what the thunk runtimes share ---------------------===//
+
+#include "Hlo/Runtime/Thunk/Executable.h"
+
+#include <algorithm>
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::thunk;
+
+Executable::~Executable() = default;
+
+std::string RunStats::summary() const {
+  std::string s = std::to_string(kernels) + " kernel launches, " +
+                  std::to_string(gemms) + " GEMMs, " + std::to_string(copies) +
+                  " copies, " + std::to_string(iterations) +
+                  " loop iterations on a " + std::to_string(arenaBytes) +
+                  "-byte arena; " + std::to_string(memsets) + " memsets, " +
+                  std::to_string(branches) + " conditionals";
+  if (graphs)
+    s += ", " + std::to_string(graphs) + " command buffers as graphs";
+  return s;
+}
+
+void RunStats::record(StringRef name, double seconds) {
+  auto [it, inserted] = timeIndex.try_emplace(name, thunkTimes.size());
+  if (inserted)
+    thunkTimes.push_back({name.str(), 0, 0});
+  ThunkTime &t = thunkTimes[it->second];
+  ++t.count;
+  t.seconds += seconds;
+}
+
+void RunStats::sortTimes() {
+  std::stable_sort(thunkTimes.begin(), thunkTimes.end(),
+                   [](const ThunkTime &a, const ThunkTime &b) {
+                     return a.seconds > b.seconds;
+                   });
+  timeIndex.clear();
+  for (auto [i, t] : llvm::enumerate(thunkTimes))
+    timeIndex[t.name] = i;
+}
+
+int64_t mlir::thunk::layOutArena(
+    ModuleOp module,
+    SmallVectorImpl<std::pair<AllocationOp, int64_t>> &offsets) {
+  int64_t size = 0;
+  for (auto alloc : module.getOps<AllocationOp>()) {
+    int64_t align = std::max<int64_t>(alloc.getAlignment(), kArenaAlignment);
+    size = llvm::alignTo(size, align);
+    offsets.push_back({alloc, size});
+    size += alloc.getSize();
+  }
+  return size;
+}
+
+LogicalResult mlir::thunk::constantBytes(AllocationOp alloc,
+                                         std::vector<uint8_t> &bytes,
+                                         std::string &error) {
+  auto dense = dyn_cast_or_null<DenseElementsAttr>(
+      alloc.getValue().value_or(nullptr));
+  if (!dense || dense.getElementType().isInteger(1)) {
+    error = "thunk.allocation @" + alloc.getSymName().str() +
+            ": a constant must be a dense array of bytes";
+    return failure();
+  }
+  ArrayRef<char> raw = dense.getRawData();
+  int64_t size = getStorageBytes(
+      MemRefType::get(dense.getType().getShape(), dense.getElementType()));
+  bytes.resize(size);
+  for (int64_t i = 0; i < size && !raw.empty(); i += raw.size())
+    std::memcpy(bytes.data() + i, raw.data(),
+                std::min<int64_t>(raw.size(), size - i));
+  return success();
+}
+
+LogicalResult mlir::thunk::matchParameters(
+    ModuleOp module, ArrayRef<ParameterBytes> parameters,
+    SmallVectorImpl<std::pair<AllocationOp, ArrayRef<uint8_t>>> &out,
+    std::string &error) {
+  for (auto alloc : module.getOps<AllocationOp>()) {
+    if (alloc.getKind() != AllocationKind::Parameter)
+      continue;
+    ArrayRef<int64_t> index =
+        alloc.getParameterIndex().value_or(ArrayRef<int64_t>());
+    const ParameterBytes *given = nullptr;
+    for (const ParameterBytes &p : parameters)
+      if (p.parameter == *alloc.getParameter() &&
+          ArrayRef<int64_t>(p.index) == index)
+        given = &p;
+    std::string where = "thunk.allocation @" + alloc.getSymName().str() + ": ";
+    if (!given) {
+      error = where + "no bytes given for parameter " +
+              std::to_string(*alloc.getParameter());
+      return failure();
+    }
+    if (int64_t(given->bytes.size()) > alloc.getSize()) {
+      error = where + "parameter " + std::to_string(*alloc.getParameter()) +
+              " has " + std::to_string(given->bytes.size()) +
+              " bytes; its allocation " + std::to_string(alloc.getSize());
+      return failure();
+    }
+    out.push_back({alloc, given->bytes});
+  }
+  return success();
+}

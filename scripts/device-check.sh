@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Runs on a lent GPU machine, from the repository root, with .gpu-carry/
+# carried (scripts/device-pack.sh): the CUDA tests (lit's cuda-device tests
+# and the CUDA unit tests) and bench/cuda_vs_xla.py. Logs go to $OUT (the
+# device tool's folder) or ./gpu-out.
+#
+#   device run: scripts/device-check.sh [lit|unit|bench]...   (default: all)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-$PWD/gpu-out}
+mkdir -p "$out"
+tools=/tmp/hlo-tools
+rm -rf "$tools" && mkdir -p "$tools" && tar -C "$tools" -xJf .gpu-carry/tools.tar.xz
+export LD_LIBRARY_PATH="$tools/llvm/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# cuBLASLt: the system's, else the CUDA wheel's that PyTorch and JAX use.
+if ! ldconfig -p | grep -q 'libcublasLt.so.13' &&
+   [ ! -e /usr/local/cuda/lib64/libcublasLt.so.13 ]; then
+  lib=$(python3 -c 'import nvidia, os; print(os.path.dirname(nvidia.__path__[0]))' 2>/dev/null)
+  export HLO_CUBLASLT_LIBRARY=$(find "${lib:-/usr}" -name 'libcublasLt.so.13*' 2>/dev/null | head -1)
+fi
+{ nvidia-smi; echo "HLO_CUBLASLT_LIBRARY=${HLO_CUBLASLT_LIBRARY:-}";
+  "$tools/bin/hlo-run" --list-devices; } 2>&1 | tee "$out/device.txt"
+steps=${*:-lit unit bench}
+status=0
+for step in $steps; do
+  case $step in
+  lit)
+    # lit over the source tree's tests, configured for the carried tools.
+    mkdir -p "$tools/build/test"
+    cat > "$tools/build/test/lit.site.cfg.py" <<CFG
+config.llvm_tools_dir = "$tools/llvm/bin"
+config.hlo_obj_root = "$tools/build"
+config.hlo_tools_dir = "$tools/bin"
+config.hlo_src_root = "$PWD"
+config.cmake = "cmake"
+config.cmake_generator = "Ninja"
+config.cmake_make_program = "ninja"
+config.cxx_compiler = "c++"
+config.cxx_compiler_launcher = ""
+config.cmake_build_type = "Release"
+import lit.llvm
+lit.llvm.initialize(lit_config, config)
+lit_config.load_config(config, "$PWD/test/lit.cfg.py")
+CFG
+    mkdir -p "$tools/build/unittests"
+    ln -sf "$tools/unittests/HloUnitTests" "$tools/build/unittests/HloUnitTests"
+    python3 "$tools/lit/lit.py" -v \
+      "$tools/build/test/Runtime/hlo-run-cuda.test" \
+      "$tools/build/test/Runtime/hlo-run-cuda-unavailable.test" \
+      "$tools/build/test/Runtime/hlo-run-host.test" 2>&1 | tee "$out/lit.log"
+    [ "${PIPESTATUS[0]}" = 0 ] || status=1 ;;
+  unit)
+    "$tools/unittests/HloUnitTests" --gtest_filter='CudaRuntimeTest.*:HostRuntimeTest.*' \
+      2>&1 | tail -40 | tee "$out/unit.log"
+    [ "${PIPESTATUS[0]}" = 0 ] || status=1 ;;
+  bench)
+    PYTHONUNBUFFERED=1 python3 bench/cuda_vs_xla.py --bin "$tools/bin" \
+      --markdown 2>&1 | tee "$out/bench.md"
+    [ "${PIPESTATUS[0]}" = 0 ] || status=1 ;;
+  esac
+done
+exit $status
