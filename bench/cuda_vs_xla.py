@@ -18,7 +18,8 @@ bench/emitters), inputs drawn as test/Runtime/xla/compare_xla.py draws them:
          runs), the fastest of three such batches.
 
 Columns: our device time, XLA's, their ratio (goal: at most 1), our
-results against XLA's (compare_xla's tolerances), and for memory-bound
+results against XLA's (compare_xla's tolerances; XLA computes f32 dots in
+TF32 by default on Hopper, so those differ unless `--strict`), and for memory-bound
 modules the bytes of parameters and results over our device time as a
 fraction of a device-to-device copy's bandwidth (goal: at least 85%).
 The last row gives geometric means.
@@ -130,8 +131,17 @@ def main():
     ap.add_argument("--bin", type=Path, default=ROOT / "build" / "bin")
     ap.add_argument("--repeat", type=int, default=20)
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--strict", action="store_true",
+                    help="XLA without TF32 (cuBLAS's NVIDIA_TF32_OVERRIDE=0, "
+                    "no Triton GEMMs): f32 dots then compare at f32 "
+                    "tolerances; slower XLA, for checking results only")
     args = ap.parse_args()
-    paths = args.modules or DEFAULT_MODULES + MEMORY_BOUND
+    if args.strict:
+        os.environ["NVIDIA_TF32_OVERRIDE"] = "0"
+        os.environ["XLA_FLAGS"] += " --xla_gpu_enable_triton_gemm=false"
+    # The corpus beside the checkout may be missing (a lent GPU machine).
+    paths = args.modules or [p for p in DEFAULT_MODULES + MEMORY_BOUND
+                             if p.exists()]
     names = module_names(paths)
     manifest = json.loads(MANIFEST.read_text())
     xla = XlaGpu()

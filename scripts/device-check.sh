@@ -44,13 +44,13 @@ lit_config.load_config(config, "$PWD/test/lit.cfg.py")
 CFG
     mkdir -p "$tools/build/unittests"
     ln -sf "$tools/unittests/HloUnitTests" "$tools/build/unittests/HloUnitTests"
-    python3 "$tools/lit/lit.py" -v \
+    PYTHONPATH="$tools/lit" python3 -c 'import sys; from lit.main import main; sys.argv[0] = "lit"; main()' -v \
       "$tools/build/test/Runtime/hlo-run-cuda.test" \
       "$tools/build/test/Runtime/hlo-run-cuda-unavailable.test" \
       "$tools/build/test/Runtime/hlo-run-host.test" 2>&1 | tee "$out/lit.log"
     [ "${PIPESTATUS[0]}" = 0 ] || status=1 ;;
   unit)
-    "$tools/unittests/HloUnitTests" --gtest_filter='CudaRuntimeTest.*:HostRuntimeTest.*' \
+    "$tools/unittests/HloUnitTests" --gtest_filter='CudaRuntimeTest.*' \
       2>&1 | tail -40 | tee "$out/unit.log"
     [ "${PIPESTATUS[0]}" = 0 ] || status=1 ;;
   bench)

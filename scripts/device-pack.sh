@@ -13,7 +13,8 @@ stage=build-static/carry
 rm -rf "$stage" .gpu-carry
 mkdir -p "$stage/llvm/bin" "$stage/llvm/lib" .gpu-carry
 cp -r build-static/pack/bin build-static/pack/unittests "$stage/"
-cp /usr/lib/llvm-22/bin/FileCheck /usr/lib/llvm-22/bin/not "$stage/llvm/bin/"
+cp /usr/lib/llvm-22/bin/FileCheck /usr/lib/llvm-22/bin/not /usr/lib/llvm-22/bin/count \
+  "$stage/llvm/bin/"
 z3=$(ldd /usr/lib/llvm-22/bin/FileCheck | awk '/libz3/ {print $1}')
 if [ -n "$z3" ]; then
   echo 'void hlo_empty_z3(void) {}' | cc -shared -x c - -o "$stage/llvm/lib/$z3" \

@@ -115,11 +115,13 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm) {
 
 void mlir::hlo::buildHloCollectiveOptimizationsPipeline(OpPassManager &pm) {
   // XLA: AllReduceFolder, ReduceScatterCreator, AllGatherBroadcastReorder,
-  // then AlgebraicSimplifier.
+  // then AlgebraicSimplifier, HloDCE and WhileLoopTripCountAnnotator.
   pm.addPass(createHloAllReduceFolder());
   pm.addPass(createHloReduceScatterCreator());
   pm.addPass(createHloAllGatherBroadcastReorder());
   pm.addPass(createGpuSimplifier());
+  pm.addPass(createHloDce());
+  pm.addPass(createHloWhileLoopTripCountAnnotator());
 }
 
 // XLA-GPU's pipelines after the collective optimizations, in the order XLA

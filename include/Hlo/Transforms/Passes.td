@@ -227,6 +227,33 @@ def HloWhileLoopSimplifier
   ];
 }
 
+def HloWhileLoopTripCountAnnotator
+    : Pass<"hlo-while-loop-trip-count-annotator", "::mlir::ModuleOp"> {
+  let summary = "Record each while loop's trip count (XLA's "
+                "WhileLoopTripCountAnnotator)";
+  let description = [{
+    Sets `known_trip_count` in the backend config of every while loop whose
+    trip count XLA's analysis finds: a counted loop (an integer induction
+    variable with a constant init, a constant step added by the body and a
+    comparison with a constant in the condition, without wrapping around)
+    by arithmetic, any other by evaluating the condition and the update up
+    to `max-brute-force-iterations` times. Loops that already have a
+    trip count and loops with control edges are left alone. hlo-to-thunk
+    gives the count to `thunk.while`, so that a runtime need not read the
+    predicate back after every iteration.
+  }];
+  let options = [
+    Option<"maxBruteForceIterations", "max-brute-force-iterations",
+           "int64_t", /*default=*/"128",
+           "Updates the brute-force count evaluates at most (XLA's "
+           "max_brute_force_iters)">,
+  ];
+  let statistics = [
+    Statistic<"numAnnotated", "loops-annotated",
+              "Loops given a known trip count">,
+  ];
+}
+
 def HloWhileLoopConstantSinking
     : Pass<"hlo-while-loop-constant-sinking", "::mlir::ModuleOp"> {
   let summary = "Sink loop-invariant constants into while loops (XLA's "

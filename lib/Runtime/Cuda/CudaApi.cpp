@@ -142,3 +142,46 @@ const CublasLt *mlir::thunk::cuda::loadCublasLt(std::string &error) {
   }
   return &lt;
 }
+
+std::string Cudnn::describe(const char *call, cudnnStatus_t status) const {
+  const char *text = cudnnGetErrorString ? cudnnGetErrorString(status) : nullptr;
+  return std::string(call) + ": " +
+         (text ? text : "cuDNN status " + std::to_string(int(status)));
+}
+
+const Cudnn *mlir::thunk::cuda::loadCudnn(std::string &error) {
+  static Cudnn dnn;
+  static std::string failure;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    std::string tried;
+    const std::string name = "libcudnn.so." + std::to_string(CUDNN_MAJOR);
+    const char *forced = std::getenv("HLO_CUDNN_LIBRARY");
+    void *lib = openFirst({forced ? forced : "", name,
+                           underEnv("CUDA_HOME", name.c_str()),
+                           underEnv("CUDA_PATH", name.c_str()),
+                           "/usr/local/cuda/lib64/" + name},
+                          tried);
+    if (!lib) {
+      failure = "cuDNN (" + name +
+                ") could not be loaded; set HLO_CUDNN_LIBRARY to its path" +
+                tried;
+      return;
+    }
+#define HLO_LOOKUP(fn)                                                         \
+  dnn.fn = reinterpret_cast<decltype(dnn.fn)>(dlsym(lib, #fn));                \
+  if (!dnn.fn) {                                                               \
+    failure = name + " has no " #fn;                                           \
+    return;                                                                    \
+  }
+    HLO_CUDNN_FUNCTIONS(HLO_LOOKUP)
+#undef HLO_LOOKUP
+    if (cudnnStatus_t s = dnn.cudnnCreate(&dnn.handle))
+      failure = dnn.describe("cudnnCreate", s);
+  });
+  if (!failure.empty()) {
+    error = failure;
+    return nullptr;
+  }
+  return &dnn;
+}

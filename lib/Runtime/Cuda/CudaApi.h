@@ -14,6 +14,7 @@
 
 #include <cublasLt.h>
 #include <cuda.h>
+#include <cudnn.h>
 
 #include <string>
 
@@ -76,6 +77,34 @@ namespace mlir::thunk::cuda {
   X(cublasLtMatmulAlgoGetHeuristic)                                            \
   X(cublasLtMatmul)
 
+// cuDNN's convolution API (the legacy one of cuDNN 9's libcudnn.so.9).
+#define HLO_CUDNN_FUNCTIONS(X)                                                 \
+  X(cudnnCreate)                                                               \
+  X(cudnnDestroy)                                                              \
+  X(cudnnSetStream)                                                            \
+  X(cudnnGetErrorString)                                                       \
+  X(cudnnCreateTensorDescriptor)                                               \
+  X(cudnnSetTensorNdDescriptor)                                                \
+  X(cudnnDestroyTensorDescriptor)                                              \
+  X(cudnnCreateFilterDescriptor)                                               \
+  X(cudnnSetFilterNdDescriptor)                                                \
+  X(cudnnDestroyFilterDescriptor)                                              \
+  X(cudnnCreateConvolutionDescriptor)                                          \
+  X(cudnnSetConvolutionNdDescriptor)                                           \
+  X(cudnnSetConvolutionGroupCount)                                             \
+  X(cudnnSetConvolutionMathType)                                               \
+  X(cudnnDestroyConvolutionDescriptor)                                         \
+  X(cudnnCreateActivationDescriptor)                                           \
+  X(cudnnSetActivationDescriptor)                                              \
+  X(cudnnDestroyActivationDescriptor)                                          \
+  X(cudnnGetConvolutionForwardAlgorithm_v7)                                    \
+  X(cudnnGetConvolutionBackwardDataAlgorithm_v7)                               \
+  X(cudnnGetConvolutionBackwardFilterAlgorithm_v7)                             \
+  X(cudnnConvolutionForward)                                                   \
+  X(cudnnConvolutionBackwardData)                                              \
+  X(cudnnConvolutionBackwardFilter)                                            \
+  X(cudnnConvolutionBiasActivationForward)
+
 struct Driver {
 #define HLO_DECLARE(name) decltype(&::name) name = nullptr;
   HLO_CUDA_DRIVER_FUNCTIONS(HLO_DECLARE)
@@ -89,11 +118,18 @@ struct Driver {
 
 struct CublasLt {
   HLO_CUBLASLT_FUNCTIONS(HLO_DECLARE)
-#undef HLO_DECLARE
   cublasLtHandle_t handle = nullptr;
 
   std::string describe(const char *call, cublasStatus_t status) const;
 };
+
+struct Cudnn {
+  HLO_CUDNN_FUNCTIONS(HLO_DECLARE)
+  cudnnHandle_t handle = nullptr;
+
+  std::string describe(const char *call, cudnnStatus_t status) const;
+};
+#undef HLO_DECLARE
 
 /// The driver, loaded and initialized once per process (cuInit); null with
 /// `error` set when there is none.
@@ -102,6 +138,10 @@ const Driver *loadDriver(std::string &error);
 /// cuBLASLt, loaded once per process with one handle; null with `error`
 /// set when the library cannot be found.
 const CublasLt *loadCublasLt(std::string &error);
+
+/// cuDNN, likewise (`$HLO_CUDNN_LIBRARY`, else libcudnn.so.9 where the
+/// loader or the CUDA installation has it).
+const Cudnn *loadCudnn(std::string &error);
 
 } // namespace mlir::thunk::cuda
 

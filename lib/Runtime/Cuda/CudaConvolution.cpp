@@ -1,0 +1,341 @@
+//===- CudaConvolution.cpp - thunk.convolution through cuDNN --------------===//
+//
+// A `thunk.convolution` becomes one call of cuDNN's convolution API
+// (forward, backward data, backward filter, or the fused
+// bias-activation forward), planned once: tensor descriptors from each
+// operand's `#thunk.conv_tensor` (extents and strides in the order batch,
+// feature, spatial), a filter descriptor (KCRS or KRSC: cuDNN's filters
+// take no strides), the convolution descriptor (symmetric padding,
+// strides, dilation, groups; cross-correlation, HLO's convolution) and
+// the algorithm: the one `algorithm` names when cuDNN offers it for the
+// op's workspace, else the heuristic's first that fits. A convolution with one spatial dimension
+// gets a second of extent 1 (cuDNN's descriptors have at least four
+// dimensions).
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudaInternal.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+using namespace mlir::thunk;
+using namespace mlir::thunk::cuda;
+
+ConvPlan::~ConvPlan() {
+  if (!dnn)
+    return;
+  for (cudnnTensorDescriptor_t t : {x, y, z, bias})
+    if (t)
+      dnn->cudnnDestroyTensorDescriptor(t);
+  if (w)
+    dnn->cudnnDestroyFilterDescriptor(w);
+  if (conv)
+    dnn->cudnnDestroyConvolutionDescriptor(conv);
+  if (activation)
+    dnn->cudnnDestroyActivationDescriptor(activation);
+}
+
+static std::optional<cudnnDataType_t> cudnnType(Type t) {
+  if (t.isF32())
+    return CUDNN_DATA_FLOAT;
+  if (t.isF16())
+    return CUDNN_DATA_HALF;
+  if (t.isBF16())
+    return CUDNN_DATA_BFLOAT16;
+  if (t.isF64())
+    return CUDNN_DATA_DOUBLE;
+  return std::nullopt;
+}
+
+namespace {
+/// Extents and strides (batch, feature, spatial...) as cuDNN's ints, with
+/// a unit spatial dimension added to a 1-D convolution's operands.
+struct Dims {
+  SmallVector<int> extents, strides;
+};
+} // namespace
+
+static FailureOr<Dims> descriptorDims(ConvTensorAttr layout,
+                                      std::string &error) {
+  Dims d;
+  for (auto [e, s] : llvm::zip(layout.getDescriptorDims(),
+                               layout.getDescriptorStrides())) {
+    if (e > INT32_MAX || s > INT32_MAX) {
+      error = "thunk.convolution: a dimension or stride beyond cuDNN's int";
+      return failure();
+    }
+    d.extents.push_back(int(e));
+    d.strides.push_back(int(s));
+  }
+  if (d.extents.size() == 3) {
+    d.extents.push_back(1);
+    d.strides.push_back(1);
+  }
+  return d;
+}
+
+FailureOr<std::unique_ptr<ConvPlan>>
+mlir::thunk::cuda::planConvolution(const Cudnn &dnn, ConvolutionOp op,
+                                   int64_t workspace, std::string &error) {
+  auto plan = std::make_unique<ConvPlan>();
+  plan->dnn = &dnn;
+  plan->kind = op.getKind();
+  auto fail = [&](const std::string &why) {
+    error = "thunk.convolution: " + why;
+    return failure();
+  };
+  auto check = [&](const char *call, cudnnStatus_t s) {
+    if (s == CUDNN_STATUS_SUCCESS)
+      return success();
+    return fail(dnn.describe(call, s));
+  };
+  Type element = cast<MemRefType>(op.getInput().getType()).getElementType();
+  std::optional<cudnnDataType_t> type = cudnnType(element);
+  if (!type)
+    return fail("cuDNN takes no convolution of this element type");
+  plan->isDouble = *type == CUDNN_DATA_DOUBLE;
+  cudnnDataType_t compute = plan->isDouble ? CUDNN_DATA_DOUBLE
+                                           : CUDNN_DATA_FLOAT;
+  int64_t spatial = op.getNumSpatialDims();
+  if (spatial < 1 || spatial > 3)
+    return fail("cuDNN takes one to three spatial dimensions");
+
+  // The window: cuDNN pads both sides alike and dilates only the filter.
+  SmallVector<int> pad, stride, dilation;
+  for (int64_t i = 0; i < spatial; ++i) {
+    if (op.getPaddingLow()[i] != op.getPaddingHigh()[i])
+      return fail("cuDNN needs symmetric padding (hlo-gpu-conv-padding-"
+                  "legalization makes it so)");
+    if (op.getLhsDilation()[i] != 1)
+      return fail("cuDNN takes no input dilation (a backward-input "
+                  "convolution expresses it)");
+    pad.push_back(int(op.getPaddingLow()[i]));
+    stride.push_back(int(op.getWindowStrides()[i]));
+    dilation.push_back(int(op.getRhsDilation()[i]));
+  }
+  if (spatial == 1) {
+    pad.push_back(0);
+    stride.push_back(1);
+    dilation.push_back(1);
+  }
+
+  auto tensor = [&](cudnnTensorDescriptor_t &desc, ConvTensorAttr layout) {
+    FailureOr<Dims> d = descriptorDims(layout, error);
+    if (failed(d) ||
+        failed(check("cudnnCreateTensorDescriptor",
+                     dnn.cudnnCreateTensorDescriptor(&desc))))
+      return failure();
+    return check("cudnnSetTensorNdDescriptor",
+                 dnn.cudnnSetTensorNdDescriptor(desc, *type,
+                                                int(d->extents.size()),
+                                                d->extents.data(),
+                                                d->strides.data()));
+  };
+  if (failed(tensor(plan->x, op.getInputLayout())) ||
+      failed(tensor(plan->y, op.getOutputLayout())))
+    return failure();
+
+  // The filter: KCRS (NCHW) or KRSC (NHWC) in memory.
+  ConvTensorAttr filter = op.getFilterLayout();
+  FailureOr<Dims> fd = descriptorDims(filter, error);
+  if (failed(fd))
+    return failure();
+  SmallVector<int64_t> strides = filter.getDescriptorStrides();
+  int64_t k = filter.getBatchSize(), c = filter.getFeatureSize();
+  int64_t inner = 1;
+  for (int64_t i = 0; i < spatial; ++i)
+    inner *= filter.getSpatialSize(i);
+  cudnnTensorFormat_t format;
+  if (strides[1] == inner && strides[0] == c * inner &&
+      strides[2 + spatial - 1] == 1)
+    format = CUDNN_TENSOR_NCHW;
+  else if (strides[1] == 1 && strides[0] == c * inner &&
+           strides[2 + spatial - 1] == c)
+    format = CUDNN_TENSOR_NHWC;
+  else
+    return fail("cuDNN takes filters stored KCRS or KRSC only");
+  (void)k;
+  if (failed(check("cudnnCreateFilterDescriptor",
+                   dnn.cudnnCreateFilterDescriptor(&plan->w))) ||
+      failed(check("cudnnSetFilterNdDescriptor",
+                   dnn.cudnnSetFilterNdDescriptor(plan->w, *type, format,
+                                                  int(fd->extents.size()),
+                                                  fd->extents.data()))))
+    return failure();
+
+  if (failed(check("cudnnCreateConvolutionDescriptor",
+                   dnn.cudnnCreateConvolutionDescriptor(&plan->conv))) ||
+      failed(check("cudnnSetConvolutionNdDescriptor",
+                   dnn.cudnnSetConvolutionNdDescriptor(
+                       plan->conv, int(pad.size()), pad.data(), stride.data(),
+                       dilation.data(), CUDNN_CROSS_CORRELATION, compute))) ||
+      failed(check("cudnnSetConvolutionGroupCount",
+                   dnn.cudnnSetConvolutionGroupCount(
+                       plan->conv, int(op.getFeatureGroupCount())))) ||
+      failed(check("cudnnSetConvolutionMathType",
+                   dnn.cudnnSetConvolutionMathType(
+                       plan->conv, element.isF32() || plan->isDouble
+                                       ? CUDNN_FMA_MATH
+                                       : CUDNN_TENSOR_OP_MATH))))
+    return failure();
+
+  plan->alpha = op.getConvResultScale().convertToDouble();
+  plan->alpha2 = op.getSideInputScale().convertToDouble();
+  if (plan->kind == ConvKind::ForwardBiasActivation) {
+    cudnnActivationMode_t mode;
+    switch (op.getActivation()) {
+    case ConvActivation::None:
+      mode = CUDNN_ACTIVATION_IDENTITY;
+      break;
+    case ConvActivation::Relu:
+      mode = CUDNN_ACTIVATION_RELU;
+      break;
+    default:
+      return fail("cuDNN's fused convolution applies relu or nothing");
+    }
+    if (!op.getBias())
+      return fail("the fused convolution needs a bias");
+    // The bias: one value per output feature.
+    SmallVector<int> biasDims(fd->extents.size(), 1), biasStrides(
+                                                          fd->extents.size(),
+                                                          1);
+    biasDims[1] = int(op.getOutputLayout().getFeatureSize());
+    if (failed(check("cudnnCreateTensorDescriptor",
+                     dnn.cudnnCreateTensorDescriptor(&plan->bias))) ||
+        failed(check("cudnnSetTensorNdDescriptor",
+                     dnn.cudnnSetTensorNdDescriptor(
+                         plan->bias, *type, int(biasDims.size()),
+                         biasDims.data(), biasStrides.data()))) ||
+        failed(check("cudnnCreateActivationDescriptor",
+                     dnn.cudnnCreateActivationDescriptor(&plan->activation))) ||
+        failed(check("cudnnSetActivationDescriptor",
+                     dnn.cudnnSetActivationDescriptor(
+                         plan->activation, mode, CUDNN_NOT_PROPAGATE_NAN,
+                         0.0))))
+      return failure();
+    plan->identity = mode == CUDNN_ACTIVATION_IDENTITY;
+  }
+
+  // The algorithm: the heuristic's candidates for this workspace.
+  plan->workspaceBytes = workspace;
+  int64_t chosen = op.getAlgorithm();
+  constexpr int kCandidates = 16;
+  int found = 0;
+  auto pick = [&](auto &results, auto &algo) -> LogicalResult {
+    if (plan->identity) {
+      // cuDNN runs the fused form without activation with implicit
+      // precomputed GEMM only.
+      algo = decltype(algo)(CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM);
+      return success();
+    }
+    int first = -1;
+    for (int i = 0; i < found; ++i) {
+      if (results[i].status != CUDNN_STATUS_SUCCESS ||
+          int64_t(results[i].memory) > workspace)
+        continue;
+      if (first < 0)
+        first = i;
+      if (int64_t(results[i].algo) == chosen) {
+        algo = results[i].algo;
+        return success();
+      }
+    }
+    if (first < 0)
+      return fail("cuDNN has no algorithm for this convolution within " +
+                  std::to_string(workspace) + " bytes of workspace");
+    algo = results[first].algo;
+    return success();
+  };
+  switch (plan->kind) {
+  case ConvKind::Forward:
+  case ConvKind::ForwardBiasActivation: {
+    cudnnConvolutionFwdAlgoPerf_t results[kCandidates];
+    if (failed(check("cudnnGetConvolutionForwardAlgorithm_v7",
+                     dnn.cudnnGetConvolutionForwardAlgorithm_v7(
+                         dnn.handle, plan->x, plan->w, plan->conv, plan->y,
+                         kCandidates, &found, results))) ||
+        failed(pick(results, plan->forward)))
+      return failure();
+    break;
+  }
+  case ConvKind::BackwardInput: {
+    cudnnConvolutionBwdDataAlgoPerf_t results[kCandidates];
+    if (failed(check("cudnnGetConvolutionBackwardDataAlgorithm_v7",
+                     dnn.cudnnGetConvolutionBackwardDataAlgorithm_v7(
+                         dnn.handle, plan->w, plan->y, plan->conv, plan->x,
+                         kCandidates, &found, results))) ||
+        failed(pick(results, plan->backwardData)))
+      return failure();
+    break;
+  }
+  case ConvKind::BackwardFilter: {
+    cudnnConvolutionBwdFilterAlgoPerf_t results[kCandidates];
+    if (failed(check("cudnnGetConvolutionBackwardFilterAlgorithm_v7",
+                     dnn.cudnnGetConvolutionBackwardFilterAlgorithm_v7(
+                         dnn.handle, plan->x, plan->y, plan->conv, plan->w,
+                         kCandidates, &found, results))) ||
+        failed(pick(results, plan->backwardFilter)))
+      return failure();
+    break;
+  }
+  }
+  return plan;
+}
+
+LogicalResult mlir::thunk::cuda::runConvolution(
+    ConvPlan &plan, CUdeviceptr input, CUdeviceptr filter, CUdeviceptr output,
+    CUdeviceptr bias, CUdeviceptr sideInput, CUdeviceptr workspace,
+    CUstream stream, std::string &error) {
+  const Cudnn &dnn = *plan.dnn;
+  auto ptr = [](CUdeviceptr p) { return reinterpret_cast<void *>(p); };
+  // Scaling factors: double for double data, float otherwise.
+  double alphaD = plan.alpha, alpha2D = plan.alpha2, zeroD = 0;
+  float alphaF = float(plan.alpha), alpha2F = float(plan.alpha2), zeroF = 0;
+  const void *alpha = plan.isDouble ? (const void *)&alphaD : &alphaF;
+  const void *alpha2 = plan.isDouble ? (const void *)&alpha2D : &alpha2F;
+  const void *zero = plan.isDouble ? (const void *)&zeroD : &zeroF;
+  cudnnStatus_t s = dnn.cudnnSetStream(dnn.handle,
+                                       reinterpret_cast<cudaStream_t>(stream));
+  const char *call = "cudnnSetStream";
+  if (s == CUDNN_STATUS_SUCCESS) {
+    switch (plan.kind) {
+    case ConvKind::Forward:
+      call = "cudnnConvolutionForward";
+      s = dnn.cudnnConvolutionForward(dnn.handle, alpha, plan.x, ptr(input),
+                                      plan.w, ptr(filter), plan.conv,
+                                      plan.forward, ptr(workspace),
+                                      plan.workspaceBytes, zero, plan.y,
+                                      ptr(output));
+      break;
+    case ConvKind::BackwardInput:
+      call = "cudnnConvolutionBackwardData";
+      s = dnn.cudnnConvolutionBackwardData(
+          dnn.handle, alpha, plan.w, ptr(filter), plan.y, ptr(output),
+          plan.conv, plan.backwardData, ptr(workspace), plan.workspaceBytes,
+          zero, plan.x, ptr(input));
+      break;
+    case ConvKind::BackwardFilter:
+      call = "cudnnConvolutionBackwardFilter";
+      s = dnn.cudnnConvolutionBackwardFilter(
+          dnn.handle, alpha, plan.x, ptr(input), plan.y, ptr(output),
+          plan.conv, plan.backwardFilter, ptr(workspace), plan.workspaceBytes,
+          zero, plan.w, ptr(filter));
+      break;
+    case ConvKind::ForwardBiasActivation:
+      call = "cudnnConvolutionBiasActivationForward";
+      // Without a side input, z is the output scaled by zero.
+      s = dnn.cudnnConvolutionBiasActivationForward(
+          dnn.handle, alpha, plan.x, ptr(input), plan.w, ptr(filter),
+          plan.conv, plan.forward, ptr(workspace), plan.workspaceBytes,
+          sideInput ? alpha2 : zero, plan.y,
+          ptr(sideInput ? sideInput : output), plan.bias, ptr(bias),
+          plan.activation, plan.y, ptr(output));
+      break;
+    }
+  }
+  if (s == CUDNN_STATUS_SUCCESS)
+    return success();
+  error = "thunk.convolution: " + dnn.describe(call, s);
+  return failure();
+}
