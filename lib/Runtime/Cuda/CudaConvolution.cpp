@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CudaInternal.h"
+#include "CudaConvolution.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 
