@@ -4,7 +4,9 @@
 # and the CUDA unit tests) and bench/cuda_vs_xla.py. Logs go to $OUT (the
 # device tool's folder) or ./gpu-out.
 #
-#   device run: scripts/device-check.sh [lit|unit|bench]...   (default: all)
+#   device run: scripts/device-check.sh [lit|unit|bench|corpus]...
+#   (default: all; corpus needs .gpu-carry/corpus, which device-pack.sh
+#   copies from ../shared/corpus/hlo)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-$PWD/gpu-out}
@@ -20,7 +22,7 @@ if ! ldconfig -p | grep -q 'libcublasLt.so.13' &&
 fi
 { nvidia-smi; echo "HLO_CUBLASLT_LIBRARY=${HLO_CUBLASLT_LIBRARY:-}";
   "$tools/bin/hlo-run" --list-devices; } 2>&1 | tee "$out/device.txt"
-steps=${*:-lit unit bench}
+steps=${*:-lit unit bench corpus}
 status=0
 for step in $steps; do
   case $step in
@@ -56,6 +58,11 @@ CFG
   bench)
     PYTHONUNBUFFERED=1 python3 bench/cuda_vs_xla.py --bin "$tools/bin" \
       --markdown 2>&1 | tee "$out/bench.md"
+    [ "${PIPESTATUS[0]}" = 0 ] || status=1 ;;
+  corpus)
+    PYTHONUNBUFFERED=1 python3 bench/corpus_on_device.py --bin "$tools/bin" \
+      --device cuda --jobs 8 --timeout 120 .gpu-carry/corpus 2>&1 |
+      tee "$out/corpus.log"
     [ "${PIPESTATUS[0]}" = 0 ] || status=1 ;;
   esac
 done

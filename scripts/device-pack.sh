@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Packs what scripts/device-check.sh needs on a lent GPU machine into
 # .gpu-carry/ (ignored by git; the device tool's `carry`): the static tools
-# and unit tests (scripts/build-static.sh), LLVM's FileCheck and `not`, and
-# lit. Debian's FileCheck names libz3 but uses none of it: an empty library
-# of that name stands in (the real one would not fit the carry's 64 MiB).
+# and unit tests (scripts/build-static.sh), LLVM's FileCheck, `not` and
+# `count`, lit, and the HLO corpus (../shared/corpus/hlo). Debian's
+# FileCheck names libz3 but uses none of it: an empty library of that name
+# stands in (the real one would not fit the carry's 64 MiB).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build-static.sh
@@ -22,4 +23,8 @@ if [ -n "$z3" ]; then
 fi
 cp -r /usr/lib/llvm-22/utils/lit "$stage/lit"
 tar -C "$stage" -cf - . | xz -9 -T2 > .gpu-carry/tools.tar.xz
+# The third-party HLO corpus beside the checkout, if there is one.
+if [ -d ../shared/corpus/hlo ]; then
+  cp -r ../shared/corpus/hlo .gpu-carry/corpus
+fi
 ls -l .gpu-carry/tools.tar.xz

@@ -571,7 +571,7 @@ LogicalResult CudaExecutable::run(ArrayRef<ParameterBytes> parameters,
       failed(runner.check(program, "cuEventCreate",
                           cu.cuEventCreate(&end, CU_EVENT_DEFAULT))))
     return failure();
-  auto destroyEvents = llvm::make_scope_exit([&] {
+  llvm::scope_exit destroyEvents([&] {
     cu.cuEventDestroy(begin);
     cu.cuEventDestroy(end);
   });
