@@ -336,7 +336,7 @@ def Thunk_ConvolutionOp : Thunk_Op<"convolution", [AttrSizedOperandSegments,
     DefaultValuedAttr<F64Attr, "0.0">:$leaky_relu_alpha,
     DefaultValuedAttr<I64Attr, "-1">:$algorithm);
   let assemblyFormat = [{
-    $kind `input` `(` $input `:` type($input) `)`
+    `` $kind `input` `(` $input `:` type($input) `)`
     `filter` `(` $filter `:` type($filter) `)`
     `output` `(` $output `:` type($output) `)`
     (`bias` `(` $bias^ `:` type($bias) `)`)?
