@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ConvThunkConfig.h"
 #include "EmitterUtils.h"
 #include "GemmThunkConfig.h"
 
@@ -115,6 +116,7 @@ private:
   LogicalResult lowerInstruction(Operation *op);
   LogicalResult lowerKernel(FusionOp fusion);
   LogicalResult lowerGemm(CustomCallOp call);
+  LogicalResult lowerConvolution(CustomCallOp call);
   LogicalResult lowerWhile(WhileOp op);
   LogicalResult lowerConditional(ConditionalOp op);
   /// Lowers `callee` where its parameters take `operands` and its root
@@ -311,6 +313,53 @@ LogicalResult ThunkLowering::lowerGemm(CustomCallOp call) {
   return mlir::verify(op);
 }
 
+LogicalResult ThunkLowering::lowerConvolution(CustomCallOp call) {
+  FailureOr<ConvThunkConfig> config = getConvThunkConfig(call);
+  if (failed(config))
+    return failure();
+  // The slice of each forward role: an operand's, or the result's.
+  auto sliceOf = [&](Value operand) -> FailureOr<Value> {
+    return operand ? slice(call, operand) : slice(call, call, 1);
+  };
+  FailureOr<Value> input = sliceOf(config->inputOperand),
+                   filter = sliceOf(config->filterOperand),
+                   output = sliceOf(config->outputOperand);
+  if (failed(input) || failed(filter) || failed(output))
+    return failure();
+  Value bias, side, workspace;
+  for (auto [operand, s] :
+       {std::pair{config->bias, &bias}, std::pair{config->sideInput, &side}})
+    if (operand) {
+      FailureOr<Value> v = slice(call, operand);
+      if (failed(v))
+        return failure();
+      *s = *v;
+    }
+  if (auto tuple = dyn_cast<TupleType>(call.getType());
+      tuple && cast<RankedTensorType>(tuple.getType(1)).getNumElements() > 0) {
+    FailureOr<Value> v = slice(call, call, 2);
+    if (failed(v))
+      return failure();
+    workspace = *v;
+  }
+  auto op = th::ConvolutionOp::create(
+      b, call.getLoc(), th::ConvKindAttr::get(b.getContext(), config->kind),
+      *input, *filter, *output, bias, side, workspace, config->input,
+      config->filter, config->output,
+      b.getDenseI64ArrayAttr(config->strides),
+      b.getDenseI64ArrayAttr(config->padLow),
+      b.getDenseI64ArrayAttr(config->padHigh),
+      b.getDenseI64ArrayAttr(config->lhsDilation),
+      b.getDenseI64ArrayAttr(config->rhsDilation),
+      b.getI64IntegerAttr(config->featureGroupCount),
+      th::ConvActivationAttr::get(b.getContext(), config->activation),
+      b.getF64FloatAttr(config->convResultScale),
+      b.getF64FloatAttr(config->sideInputScale),
+      b.getF64FloatAttr(config->leakyReluAlpha),
+      b.getI64IntegerAttr(config->algorithm));
+  return mlir::verify(op);
+}
+
 LogicalResult ThunkLowering::lowerCall(Operation *at, ComputationOp callee,
                                        ValueRange operands, Value result) {
   for (auto [operand, param] :
@@ -428,6 +477,8 @@ LogicalResult ThunkLowering::lowerInstruction(Operation *op) {
     StringRef target = call.getCustomCallTarget();
     if (target == "__cublas$gemm" || target == "__cublas$lt$matmul")
       return lowerGemm(call);
+    if (isCudnnConvolution(call))
+      return lowerConvolution(call);
     return op->emitError("hlo-to-thunk: custom call '")
            << target << "' has no thunk yet";
   }

@@ -69,3 +69,78 @@ int64_t MatrixLayoutAttr::getOffset(int64_t b, int64_t r, int64_t c) const {
 int64_t MatrixLayoutAttr::getExtent() const {
   return getOffset(getBatch() - 1, getRows() - 1, getCols() - 1) + 1;
 }
+
+//===----------------------------------------------------------------------===//
+// ConvTensorAttr
+//===----------------------------------------------------------------------===//
+
+/// Whether `dims` lists each of 0 .. rank - 1 once.
+static bool isPermutation(ArrayRef<int64_t> dims, int64_t rank) {
+  if (int64_t(dims.size()) != rank)
+    return false;
+  SmallVector<bool> seen(rank, false);
+  for (int64_t d : dims) {
+    if (d < 0 || d >= rank || seen[d])
+      return false;
+    seen[d] = true;
+  }
+  return true;
+}
+
+LogicalResult
+ConvTensorAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                       ArrayRef<int64_t> shape, int64_t batch, int64_t feature,
+                       ArrayRef<int64_t> spatial,
+                       ArrayRef<int64_t> minorToMajor) {
+  int64_t rank = shape.size();
+  if (llvm::any_of(shape, [](int64_t d) { return d < 1; }))
+    return emitError() << "extents must be positive";
+  if (spatial.empty())
+    return emitError() << "needs at least one spatial dimension";
+  SmallVector<int64_t> roles = {batch, feature};
+  llvm::append_range(roles, spatial);
+  if (!isPermutation(roles, rank))
+    return emitError() << "batch, feature and spatial must name each of the "
+                       << rank << " dimensions once";
+  if (!isPermutation(minorToMajor, rank))
+    return emitError() << "minor_to_major must be a permutation of the "
+                       << rank << " dimensions";
+  return success();
+}
+
+int64_t ConvTensorAttr::getNumElements() const {
+  int64_t n = 1;
+  for (int64_t d : getShape())
+    n *= d;
+  return n;
+}
+
+SmallVector<int64_t> ConvTensorAttr::getStrides() const {
+  SmallVector<int64_t> strides(getRank(), 0);
+  int64_t stride = 1;
+  for (int64_t d : getMinorToMajor()) {
+    strides[d] = stride;
+    stride *= getShape()[d];
+  }
+  return strides;
+}
+
+SmallVector<int64_t> ConvTensorAttr::getRoleDims() const {
+  SmallVector<int64_t> dims = {getBatch(), getFeature()};
+  llvm::append_range(dims, getSpatial());
+  return dims;
+}
+
+SmallVector<int64_t> ConvTensorAttr::getDescriptorDims() const {
+  SmallVector<int64_t> result;
+  for (int64_t d : getRoleDims())
+    result.push_back(getShape()[d]);
+  return result;
+}
+
+SmallVector<int64_t> ConvTensorAttr::getDescriptorStrides() const {
+  SmallVector<int64_t> strides = getStrides(), result;
+  for (int64_t d : getRoleDims())
+    result.push_back(strides[d]);
+  return result;
+}

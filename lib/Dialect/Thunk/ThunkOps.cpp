@@ -292,3 +292,123 @@ LogicalResult MemsetOp::verify() {
                        "is a multiple of 4 bytes");
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// ConvolutionOp
+//===----------------------------------------------------------------------===//
+
+TypedValue<MemRefType> ConvolutionOp::getTarget() {
+  switch (getKind()) {
+  case ConvKind::BackwardInput:
+    return getInput();
+  case ConvKind::BackwardFilter:
+    return getFilter();
+  default:
+    return getOutput();
+  }
+}
+
+void ConvolutionOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  Value target = getTarget();
+  for (OpOperand &operand : getOperation()->getOpOperands()) {
+    if (operand.get() == getWorkspace()) {
+      effects.emplace_back(MemoryEffects::Write::get(), &operand);
+      continue;
+    }
+    effects.emplace_back(operand.get() == target
+                             ? static_cast<MemoryEffects::Effect *>(
+                                   MemoryEffects::Write::get())
+                             : MemoryEffects::Read::get(),
+                         &operand);
+  }
+}
+
+LogicalResult ConvolutionOp::verify() {
+  ConvTensorAttr in = getInputLayout(), filter = getFilterLayout(),
+                 out = getOutputLayout();
+  int64_t n = in.getNumSpatialDims();
+  if (filter.getNumSpatialDims() != n || out.getNumSpatialDims() != n)
+    return emitOpError("input, filter and output must have the same number "
+                       "of spatial dimensions");
+  for (auto [name, window] :
+       {std::pair{"window_strides", getWindowStrides()},
+        std::pair{"padding_low", getPaddingLow()},
+        std::pair{"padding_high", getPaddingHigh()},
+        std::pair{"lhs_dilation", getLhsDilation()},
+        std::pair{"rhs_dilation", getRhsDilation()}})
+    if (int64_t(window.size()) != n)
+      return emitOpError(name) << " must have one entry per spatial dimension ("
+                               << n << ")";
+  for (auto [name, window] : {std::pair{"window_strides", getWindowStrides()},
+                              std::pair{"lhs_dilation", getLhsDilation()},
+                              std::pair{"rhs_dilation", getRhsDilation()}})
+    if (llvm::any_of(window, [](int64_t v) { return v < 1; }))
+      return emitOpError(name) << " must be positive";
+  auto groups = int64_t(getFeatureGroupCount());
+  if (groups < 1)
+    return emitOpError("feature_group_count must be positive");
+  if (in.getBatchSize() != out.getBatchSize())
+    return emitOpError("input and output batch sizes differ (")
+           << in.getBatchSize() << " vs " << out.getBatchSize() << ")";
+  if (in.getFeatureSize() != filter.getFeatureSize() * groups)
+    return emitOpError("input features (")
+           << in.getFeatureSize() << ") must be the filter's input features ("
+           << filter.getFeatureSize() << ") times feature_group_count ("
+           << groups << ")";
+  if (filter.getBatchSize() != out.getFeatureSize())
+    return emitOpError("output features (")
+           << out.getFeatureSize() << ") differ from the filter's ("
+           << filter.getBatchSize() << ")";
+  if (out.getFeatureSize() % groups)
+    return emitOpError("output features (")
+           << out.getFeatureSize() << ") are not a multiple of "
+           << "feature_group_count (" << groups << ")";
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t dilatedIn = (in.getSpatialSize(i) - 1) * getLhsDilation()[i] + 1;
+    int64_t padded = dilatedIn + getPaddingLow()[i] + getPaddingHigh()[i];
+    int64_t window = (filter.getSpatialSize(i) - 1) * getRhsDilation()[i] + 1;
+    int64_t expected =
+        padded < window ? 0 : (padded - window) / getWindowStrides()[i] + 1;
+    if (out.getSpatialSize(i) != expected)
+      return emitOpError("output spatial dimension ")
+             << i << " has " << out.getSpatialSize(i)
+             << " elements; the window gives " << expected;
+  }
+  Type element = getInput().getType().getElementType();
+  if (!isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(element))
+    return emitOpError("element type must be f16, bf16, f32 or f64, not ")
+           << element;
+  for (auto [name, value] :
+       {std::pair{"filter", getFilter()}, std::pair{"output", getOutput()},
+        std::pair{"bias", getBias()}, std::pair{"side_input", getSideInput()}})
+    if (value && value.getType().getElementType() != element)
+      return emitOpError(name) << " must have the input's element type";
+  for (auto [name, value, layout] :
+       {std::tuple{"input", getInput(), in},
+        std::tuple{"filter", getFilter(), filter},
+        std::tuple{"output", getOutput(), out},
+        std::tuple{"side_input", getSideInput(), out}})
+    if (value && value.getType().getNumElements() < layout.getNumElements())
+      return emitOpError(name)
+             << " has " << value.getType().getNumElements()
+             << " elements; its layout needs " << layout.getNumElements();
+  bool fused = getKind() == ConvKind::ForwardBiasActivation;
+  if (fused != bool(getBias()))
+    return emitOpError(fused ? "forward_bias_activation needs a bias"
+                             : "only forward_bias_activation takes a bias");
+  if (!fused && getSideInput())
+    return emitOpError("only forward_bias_activation takes a side input");
+  if (!fused && (getActivation() != ConvActivation::None ||
+                 getConvResultScale().convertToDouble() != 1.0 ||
+                 getSideInputScale().convertToDouble() != 0.0 ||
+                 getLeakyReluAlpha().convertToDouble() != 0.0))
+    return emitOpError("activation and scales are for "
+                       "forward_bias_activation");
+  if (getBias() && getBias().getType().getNumElements() != out.getFeatureSize())
+    return emitOpError("bias must have one element per output feature (")
+           << out.getFeatureSize() << ")";
+  if (int64_t(getAlgorithm()) < -1)
+    return emitOpError("algorithm must be -1 (heuristic) or an algorithm id");
+  return success();
+}

@@ -196,6 +196,18 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
           stats.record("gemm (OpenBLAS)", secondsSince(start));
         return success();
       })
+      .Case([&](ConvolutionOp c) {
+        auto at = [&](Value v) { return v ? address(v) : nullptr; };
+        SmallVector<uint8_t *> buffers = {
+            at(c.getInput()), at(c.getFilter()),    at(c.getOutput()),
+            at(c.getBias()),  at(c.getSideInput()), at(c.getWorkspace())};
+        Clock::time_point start = Clock::now();
+        if (failed(runHostConvolution(c, buffers, error)))
+          return failure();
+        if (stats.profile)
+          stats.record("convolution (OpenBLAS)", secondsSince(start));
+        return success();
+      })
       .Case([&](CopyOp c) {
         ++stats.copies;
         std::memmove(address(c.getTarget()), address(c.getSource()),

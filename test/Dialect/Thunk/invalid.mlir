@@ -276,3 +276,288 @@ thunk.program @main attributes {result_types = [memref<8xf32>, memref<8xf32>]} {
   %0 = thunk.slice @t[0] : memref<8xf32>
   thunk.return %0 : memref<8xf32>
 }
+
+// -----
+
+thunk.allocation @t temp size = 65536
+thunk.program @main {
+  %x = thunk.slice @t[0] : memref<144xf32>
+  %w = thunk.slice @t[4096] : memref<144xf32>
+  %y = thunk.slice @t[8192] : memref<16xf32>
+  %b = thunk.slice @t[12288] : memref<4xf32>
+  // expected-error @+1 {{input, filter and output must have the same number of spatial dimensions}}
+  thunk.convolution forward input(%x : memref<144xf32>) filter(%w : memref<144xf32>) output(%y : memref<16xf32>) {
+    input_layout = #thunk.conv_tensor<[1, 4, 6, 6], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, filter_layout = #thunk.conv_tensor<[4, 4, 3, 3], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, output_layout = #thunk.conv_tensor<[1, 4, 4], batch = 0, feature = 1, spatial = [2], minor_to_major = [2, 1, 0]>,
+    window_strides = array<i64: 1, 1>, padding_low = array<i64: 0, 0>, padding_high = array<i64: 0, 0>, lhs_dilation = array<i64: 1, 1>, rhs_dilation = array<i64: 1, 1>}
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 65536
+thunk.program @main {
+  %x = thunk.slice @t[0] : memref<144xf32>
+  %w = thunk.slice @t[4096] : memref<144xf32>
+  %y = thunk.slice @t[8192] : memref<64xf32>
+  %b = thunk.slice @t[12288] : memref<4xf32>
+  // expected-error @+1 {{padding_low must have one entry per spatial dimension (2)}}
+  thunk.convolution forward input(%x : memref<144xf32>) filter(%w : memref<144xf32>) output(%y : memref<64xf32>) {
+    input_layout = #thunk.conv_tensor<[1, 4, 6, 6], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, filter_layout = #thunk.conv_tensor<[4, 4, 3, 3], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, output_layout = #thunk.conv_tensor<[1, 4, 4, 4], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>,
+    window_strides = array<i64: 1, 1>, padding_low = array<i64: 0>, padding_high = array<i64: 0, 0>, lhs_dilation = array<i64: 1, 1>, rhs_dilation = array<i64: 1, 1>}
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 65536
+thunk.program @main {
+  %x = thunk.slice @t[0] : memref<144xf32>
+  %w = thunk.slice @t[4096] : memref<144xf32>
+  %y = thunk.slice @t[8192] : memref<64xf32>
+  %b = thunk.slice @t[12288] : memref<4xf32>
+  // expected-error @+1 {{window_strides must be positive}}
+  thunk.convolution forward input(%x : memref<144xf32>) filter(%w : memref<144xf32>) output(%y : memref<64xf32>) {
+    input_layout = #thunk.conv_tensor<[1, 4, 6, 6], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, filter_layout = #thunk.conv_tensor<[4, 4, 3, 3], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, output_layout = #thunk.conv_tensor<[1, 4, 4, 4], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>,
+    window_strides = array<i64: 0, 1>, padding_low = array<i64: 0, 0>, padding_high = array<i64: 0, 0>, lhs_dilation = array<i64: 1, 1>, rhs_dilation = array<i64: 1, 1>}
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 65536
+thunk.program @main {
+  %x = thunk.slice @t[0] : memref<144xf32>
+  %w = thunk.slice @t[4096] : memref<144xf32>
+  %y = thunk.slice @t[8192] : memref<64xf32>
+  %b = thunk.slice @t[12288] : memref<4xf32>
+  // expected-error @+1 {{feature_group_count must be positive}}
+  thunk.convolution forward input(%x : memref<144xf32>) filter(%w : memref<144xf32>) output(%y : memref<64xf32>) {
+    input_layout = #thunk.conv_tensor<[1, 4, 6, 6], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, filter_layout = #thunk.conv_tensor<[4, 4, 3, 3], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, output_layout = #thunk.conv_tensor<[1, 4, 4, 4], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>,
+    window_strides = array<i64: 1, 1>, padding_low = array<i64: 0, 0>, padding_high = array<i64: 0, 0>, lhs_dilation = array<i64: 1, 1>, rhs_dilation = array<i64: 1, 1>, feature_group_count = 0 : i64}
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 65536
+thunk.program @main {
+  %x = thunk.slice @t[0] : memref<144xf32>
+  %w = thunk.slice @t[4096] : memref<144xf32>
+  %y = thunk.slice @t[8192] : memref<128xf32>
+  %b = thunk.slice @t[12288] : memref<4xf32>
+  // expected-error @+1 {{input and output batch sizes differ (1 vs 2)}}
+  thunk.convolution forward input(%x : memref<144xf32>) filter(%w : memref<144xf32>) output(%y : memref<128xf32>) {
+    input_layout = #thunk.conv_tensor<[1, 4, 6, 6], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, filter_layout = #thunk.conv_tensor<[4, 4, 3, 3], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, output_layout = #thunk.conv_tensor<[2, 4, 4, 4], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>,
+    window_strides = array<i64: 1, 1>, padding_low = array<i64: 0, 0>, padding_high = array<i64: 0, 0>, lhs_dilation = array<i64: 1, 1>, rhs_dilation = array<i64: 1, 1>}
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 65536
+thunk.program @main {
+  %x = thunk.slice @t[0] : memref<144xf32>
+  %w = thunk.slice @t[4096] : memref<144xf32>
+  %y = thunk.slice @t[8192] : memref<64xf32>
+  %b = thunk.slice @t[12288] : memref<4xf32>
+  // expected-error @+1 {{input features (4) must be the filter's input features (4) times feature_group_count (2)}}
+  thunk.convolution forward input(%x : memref<144xf32>) filter(%w : memref<144xf32>) output(%y : memref<64xf32>) {
+    input_layout = #thunk.conv_tensor<[1, 4, 6, 6], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, filter_layout = #thunk.conv_tensor<[4, 4, 3, 3], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, output_layout = #thunk.conv_tensor<[1, 4, 4, 4], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>,
+    window_strides = array<i64: 1, 1>, padding_low = array<i64: 0, 0>, padding_high = array<i64: 0, 0>, lhs_dilation = array<i64: 1, 1>, rhs_dilation = array<i64: 1, 1>, feature_group_count = 2 : i64}
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 65536
+thunk.program @main {
+  %x = thunk.slice @t[0] : memref<144xf32>
+  %w = thunk.slice @t[4096] : memref<288xf32>
+  %y = thunk.slice @t[8192] : memref<64xf32>
+  %b = thunk.slice @t[12288] : memref<4xf32>
+  // expected-error @+1 {{output features (4) differ from the filter's (8)}}
+  thunk.convolution forward input(%x : memref<144xf32>) filter(%w : memref<288xf32>) output(%y : memref<64xf32>) {
+    input_layout = #thunk.conv_tensor<[1, 4, 6, 6], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, filter_layout = #thunk.conv_tensor<[8, 4, 3, 3], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, output_layout = #thunk.conv_tensor<[1, 4, 4, 4], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>,
+    window_strides = array<i64: 1, 1>, padding_low = array<i64: 0, 0>, padding_high = array<i64: 0, 0>, lhs_dilation = array<i64: 1, 1>, rhs_dilation = array<i64: 1, 1>}
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 65536
+thunk.program @main {
+  %x = thunk.slice @t[0] : memref<144xf32>
+  %w = thunk.slice @t[4096] : memref<54xf32>
+  %y = thunk.slice @t[8192] : memref<48xf32>
+  %b = thunk.slice @t[12288] : memref<4xf32>
+  // expected-error @+1 {{output features (3) are not a multiple of feature_group_count (2)}}
+  thunk.convolution forward input(%x : memref<144xf32>) filter(%w : memref<54xf32>) output(%y : memref<48xf32>) {
+    input_layout = #thunk.conv_tensor<[1, 4, 6, 6], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, filter_layout = #thunk.conv_tensor<[3, 2, 3, 3], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, output_layout = #thunk.conv_tensor<[1, 3, 4, 4], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>,
+    window_strides = array<i64: 1, 1>, padding_low = array<i64: 0, 0>, padding_high = array<i64: 0, 0>, lhs_dilation = array<i64: 1, 1>, rhs_dilation = array<i64: 1, 1>, feature_group_count = 2 : i64}
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 65536
+thunk.program @main {
+  %x = thunk.slice @t[0] : memref<144xf32>
+  %w = thunk.slice @t[4096] : memref<144xf32>
+  %y = thunk.slice @t[8192] : memref<64xf32>
+  %b = thunk.slice @t[12288] : memref<4xf32>
+  // expected-error @+1 {{output spatial dimension 1 has 4 elements; the window gives 2}}
+  thunk.convolution forward input(%x : memref<144xf32>) filter(%w : memref<144xf32>) output(%y : memref<64xf32>) {
+    input_layout = #thunk.conv_tensor<[1, 4, 6, 6], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, filter_layout = #thunk.conv_tensor<[4, 4, 3, 3], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, output_layout = #thunk.conv_tensor<[1, 4, 4, 4], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>,
+    window_strides = array<i64: 1, 2>, padding_low = array<i64: 0, 0>, padding_high = array<i64: 0, 0>, lhs_dilation = array<i64: 1, 1>, rhs_dilation = array<i64: 1, 1>}
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 65536
+thunk.program @main {
+  %x = thunk.slice @t[0] : memref<144xi32>
+  %w = thunk.slice @t[4096] : memref<144xi32>
+  %y = thunk.slice @t[8192] : memref<64xi32>
+  %b = thunk.slice @t[12288] : memref<4xi32>
+  // expected-error @+1 {{element type must be f16, bf16, f32 or f64, not 'i32'}}
+  thunk.convolution forward input(%x : memref<144xi32>) filter(%w : memref<144xi32>) output(%y : memref<64xi32>) {
+    input_layout = #thunk.conv_tensor<[1, 4, 6, 6], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, filter_layout = #thunk.conv_tensor<[4, 4, 3, 3], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, output_layout = #thunk.conv_tensor<[1, 4, 4, 4], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>,
+    window_strides = array<i64: 1, 1>, padding_low = array<i64: 0, 0>, padding_high = array<i64: 0, 0>, lhs_dilation = array<i64: 1, 1>, rhs_dilation = array<i64: 1, 1>}
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 65536
+thunk.program @main {
+  %x = thunk.slice @t[0] : memref<144xf32>
+  %w = thunk.slice @t[4096] : memref<144xf16>
+  %y = thunk.slice @t[8192] : memref<64xf32>
+  %b = thunk.slice @t[12288] : memref<4xf32>
+  // expected-error @+1 {{filter must have the input's element type}}
+  thunk.convolution forward input(%x : memref<144xf32>) filter(%w : memref<144xf16>) output(%y : memref<64xf32>) {
+    input_layout = #thunk.conv_tensor<[1, 4, 6, 6], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, filter_layout = #thunk.conv_tensor<[4, 4, 3, 3], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, output_layout = #thunk.conv_tensor<[1, 4, 4, 4], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>,
+    window_strides = array<i64: 1, 1>, padding_low = array<i64: 0, 0>, padding_high = array<i64: 0, 0>, lhs_dilation = array<i64: 1, 1>, rhs_dilation = array<i64: 1, 1>}
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 65536
+thunk.program @main {
+  %x = thunk.slice @t[0] : memref<100xf32>
+  %w = thunk.slice @t[4096] : memref<144xf32>
+  %y = thunk.slice @t[8192] : memref<64xf32>
+  %b = thunk.slice @t[12288] : memref<4xf32>
+  // expected-error @+1 {{input has 100 elements; its layout needs 144}}
+  thunk.convolution forward input(%x : memref<100xf32>) filter(%w : memref<144xf32>) output(%y : memref<64xf32>) {
+    input_layout = #thunk.conv_tensor<[1, 4, 6, 6], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, filter_layout = #thunk.conv_tensor<[4, 4, 3, 3], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, output_layout = #thunk.conv_tensor<[1, 4, 4, 4], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>,
+    window_strides = array<i64: 1, 1>, padding_low = array<i64: 0, 0>, padding_high = array<i64: 0, 0>, lhs_dilation = array<i64: 1, 1>, rhs_dilation = array<i64: 1, 1>}
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 65536
+thunk.program @main {
+  %x = thunk.slice @t[0] : memref<144xf32>
+  %w = thunk.slice @t[4096] : memref<144xf32>
+  %y = thunk.slice @t[8192] : memref<64xf32>
+  %b = thunk.slice @t[12288] : memref<4xf32>
+  // expected-error @+1 {{forward_bias_activation needs a bias}}
+  thunk.convolution forward_bias_activation input(%x : memref<144xf32>) filter(%w : memref<144xf32>) output(%y : memref<64xf32>) {
+    input_layout = #thunk.conv_tensor<[1, 4, 6, 6], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, filter_layout = #thunk.conv_tensor<[4, 4, 3, 3], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, output_layout = #thunk.conv_tensor<[1, 4, 4, 4], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>,
+    window_strides = array<i64: 1, 1>, padding_low = array<i64: 0, 0>, padding_high = array<i64: 0, 0>, lhs_dilation = array<i64: 1, 1>, rhs_dilation = array<i64: 1, 1>}
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 65536
+thunk.program @main {
+  %x = thunk.slice @t[0] : memref<144xf32>
+  %w = thunk.slice @t[4096] : memref<144xf32>
+  %y = thunk.slice @t[8192] : memref<64xf32>
+  %b = thunk.slice @t[12288] : memref<4xf32>
+  // expected-error @+1 {{only forward_bias_activation takes a bias}}
+  thunk.convolution forward input(%x : memref<144xf32>) filter(%w : memref<144xf32>) output(%y : memref<64xf32>) bias(%b : memref<4xf32>) {
+    input_layout = #thunk.conv_tensor<[1, 4, 6, 6], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, filter_layout = #thunk.conv_tensor<[4, 4, 3, 3], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, output_layout = #thunk.conv_tensor<[1, 4, 4, 4], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>,
+    window_strides = array<i64: 1, 1>, padding_low = array<i64: 0, 0>, padding_high = array<i64: 0, 0>, lhs_dilation = array<i64: 1, 1>, rhs_dilation = array<i64: 1, 1>}
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 65536
+thunk.program @main {
+  %x = thunk.slice @t[0] : memref<144xf32>
+  %w = thunk.slice @t[4096] : memref<144xf32>
+  %y = thunk.slice @t[8192] : memref<64xf32>
+  %b = thunk.slice @t[12288] : memref<4xf32>
+  // expected-error @+1 {{only forward_bias_activation takes a side input}}
+  thunk.convolution forward input(%x : memref<144xf32>) filter(%w : memref<144xf32>) output(%y : memref<64xf32>) side_input(%y : memref<64xf32>) {
+    input_layout = #thunk.conv_tensor<[1, 4, 6, 6], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, filter_layout = #thunk.conv_tensor<[4, 4, 3, 3], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, output_layout = #thunk.conv_tensor<[1, 4, 4, 4], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>,
+    window_strides = array<i64: 1, 1>, padding_low = array<i64: 0, 0>, padding_high = array<i64: 0, 0>, lhs_dilation = array<i64: 1, 1>, rhs_dilation = array<i64: 1, 1>}
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 65536
+thunk.program @main {
+  %x = thunk.slice @t[0] : memref<144xf32>
+  %w = thunk.slice @t[4096] : memref<144xf32>
+  %y = thunk.slice @t[8192] : memref<64xf32>
+  %b = thunk.slice @t[12288] : memref<4xf32>
+  // expected-error @+1 {{activation and scales are for forward_bias_activation}}
+  thunk.convolution forward input(%x : memref<144xf32>) filter(%w : memref<144xf32>) output(%y : memref<64xf32>) {
+    input_layout = #thunk.conv_tensor<[1, 4, 6, 6], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, filter_layout = #thunk.conv_tensor<[4, 4, 3, 3], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, output_layout = #thunk.conv_tensor<[1, 4, 4, 4], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>,
+    window_strides = array<i64: 1, 1>, padding_low = array<i64: 0, 0>, padding_high = array<i64: 0, 0>, lhs_dilation = array<i64: 1, 1>, rhs_dilation = array<i64: 1, 1>, activation = #thunk<conv_activation relu>}
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 65536
+thunk.program @main {
+  %x = thunk.slice @t[0] : memref<144xf32>
+  %w = thunk.slice @t[4096] : memref<288xf32>
+  %y = thunk.slice @t[8192] : memref<128xf32>
+  %b = thunk.slice @t[12288] : memref<4xf32>
+  // expected-error @+1 {{bias must have one element per output feature (8)}}
+  thunk.convolution forward_bias_activation input(%x : memref<144xf32>) filter(%w : memref<288xf32>) output(%y : memref<128xf32>) bias(%b : memref<4xf32>) {
+    input_layout = #thunk.conv_tensor<[1, 4, 6, 6], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, filter_layout = #thunk.conv_tensor<[8, 4, 3, 3], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, output_layout = #thunk.conv_tensor<[1, 8, 4, 4], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>,
+    window_strides = array<i64: 1, 1>, padding_low = array<i64: 0, 0>, padding_high = array<i64: 0, 0>, lhs_dilation = array<i64: 1, 1>, rhs_dilation = array<i64: 1, 1>}
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 65536
+thunk.program @main {
+  %x = thunk.slice @t[0] : memref<144xf32>
+  %w = thunk.slice @t[4096] : memref<144xf32>
+  %y = thunk.slice @t[8192] : memref<64xf32>
+  %b = thunk.slice @t[12288] : memref<4xf32>
+  // expected-error @+1 {{algorithm must be -1 (heuristic) or an algorithm id}}
+  thunk.convolution forward input(%x : memref<144xf32>) filter(%w : memref<144xf32>) output(%y : memref<64xf32>) {
+    input_layout = #thunk.conv_tensor<[1, 4, 6, 6], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, filter_layout = #thunk.conv_tensor<[4, 4, 3, 3], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, output_layout = #thunk.conv_tensor<[1, 4, 4, 4], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>,
+    window_strides = array<i64: 1, 1>, padding_low = array<i64: 0, 0>, padding_high = array<i64: 0, 0>, lhs_dilation = array<i64: 1, 1>, rhs_dilation = array<i64: 1, 1>, algorithm = -2 : i64}
+  thunk.return
+}
+
+// -----
+
+// expected-error @+1 {{batch, feature and spatial must name each of the 4 dimensions once}}
+thunk.allocation @t temp size = 16 {layout = #thunk.conv_tensor<[1, 4, 6, 6], batch = 0, feature = 0, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>}
+
+// -----
+
+// expected-error @+1 {{minor_to_major must be a permutation of the 4 dimensions}}
+thunk.allocation @t temp size = 16 {layout = #thunk.conv_tensor<[1, 4, 6, 6], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1]>}
+
+// -----
+
+// expected-error @+1 {{extents must be positive}}
+thunk.allocation @t temp size = 16 {layout = #thunk.conv_tensor<[1, 0, 6, 6], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>}

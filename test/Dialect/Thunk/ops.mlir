@@ -17,6 +17,10 @@
 // CHECK:   %[[OUT:.*]] = thunk.slice @out[0] : memref<64xf32>
 // CHECK:   thunk.kernel @kernels::@add grid [2, 1, 1] block [128, 1, 1] ins(%[[A]] : memref<256xf32>) outs(%[[T:.*]] : memref<256xf32>)
 // CHECK:   thunk.gemm %{{.*}} : memref<256xf32>, %{{.*}} : memref<2048xf32> bias %{{.*}} : memref<64xf32> -> %{{.*}} : memref<512xf32> workspace %{{.*}} : memref<4194304xi8> {epilogue = #thunk<epilogue bias_relu>, lhs_layout = #thunk.matrix<row_major, rows = 8, cols = 32, leading_dim = 32>, out_layout = #thunk.matrix<row_major, rows = 8, cols = 64, leading_dim = 64>, rhs_layout = #thunk.matrix<column_major, rows = 32, cols = 64, leading_dim = 32>}
+// CHECK:   thunk.convolution forward input(%{{.*}} : memref<384xf32>) filter(%{{.*}} : memref<108xf32>) output(%{{.*}} : memref<512xf32>) workspace(%{{.*}} : memref<1024xi8>) {algorithm = 3 : i64, filter_layout = #thunk.conv_tensor<[4, 3, 3, 3], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, input_layout = #thunk.conv_tensor<[2, 3, 8, 8], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, lhs_dilation = array<i64: 1, 1>, output_layout = #thunk.conv_tensor<[2, 4, 8, 8], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, padding_high = array<i64: 1, 1>, padding_low = array<i64: 1, 1>, rhs_dilation = array<i64: 1, 1>, window_strides = array<i64: 1, 1>}
+// CHECK:   thunk.convolution backward_input input({{.*}}) filter({{.*}}) output({{.*}}) {filter_layout = #thunk.conv_tensor<[3, 3, 3, 4], batch = 3, feature = 2, spatial = [0, 1], minor_to_major = [3, 2, 1, 0]>, input_layout = #thunk.conv_tensor<[2, 8, 8, 3], batch = 0, feature = 3, spatial = [1, 2], minor_to_major = [3, 2, 1, 0]>, {{.*}}window_strides = array<i64: 2, 2>}
+// CHECK:   thunk.convolution forward_bias_activation input(%{{.*}} : memref<512xf16>) filter(%{{.*}} : memref<72xf16>) output(%{{.*}} : memref<512xf16>) bias(%{{.*}} : memref<4xf16>) side_input(%{{.*}} : memref<512xf16>) {activation = #thunk<conv_activation leaky_relu>, conv_result_scale = 5.000000e-01 : f64, feature_group_count = 2 : i64, filter_layout = #thunk.conv_tensor<[4, 2, 3, 3], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, input_layout = #thunk.conv_tensor<[2, 4, 8, 8], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [1, 3, 2, 0]>, leaky_relu_alpha = 1.000000e-01 : f64, {{.*}}side_input_scale = 2.000000e+00 : f64
+// CHECK:   thunk.convolution backward_filter {{.*}}feature_group_count = 2 : i64{{.*}}rhs_dilation = array<i64: 2, 2>
 // CHECK:   thunk.memset %{{.*}}, 0 : memref<1xi8>
 // CHECK:   thunk.while %{{.*}} : memref<1xi8> {trip_count = 3 : i64} condition {
 // CHECK:     thunk.copy
@@ -66,6 +70,44 @@ module {
       rhs_layout = #thunk.matrix<column_major, rows = 32, cols = 64, leading_dim = 32>,
       out_layout = #thunk.matrix<row_major, rows = 8, cols = 64, leading_dim = 64>,
       epilogue = #thunk<epilogue bias_relu>}
+    %cx = thunk.slice @tmp[0] : memref<384xf32>
+    %cw = thunk.slice @tmp[2048] : memref<108xf32>
+    %cy = thunk.slice @tmp[4096] : memref<512xf32>
+    %cws = thunk.slice @tmp[8192] : memref<1024xi8>
+    %hx = thunk.slice @tmp[0] : memref<512xf16>
+    %hw = thunk.slice @tmp[2048] : memref<72xf16>
+    %hy = thunk.slice @tmp[4096] : memref<512xf16>
+    %hb = thunk.slice @tmp[6144] : memref<4xf16>
+    %hs = thunk.slice @tmp[7168] : memref<512xf16>
+    %gx = thunk.slice @tmp[0] : memref<512xf32>
+    %gw = thunk.slice @tmp[2048] : memref<72xf32>
+    %gy = thunk.slice @tmp[4096] : memref<512xf32>
+    thunk.convolution forward input(%cx : memref<384xf32>) filter(%cw : memref<108xf32>)
+        output(%cy : memref<512xf32>) workspace(%cws : memref<1024xi8>) {
+      input_layout = #thunk.conv_tensor<[2, 3, 8, 8], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>,
+      filter_layout = #thunk.conv_tensor<[4, 3, 3, 3], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>,
+      output_layout = #thunk.conv_tensor<[2, 4, 8, 8], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>,
+      window_strides = array<i64: 1, 1>, padding_low = array<i64: 1, 1>, padding_high = array<i64: 1, 1>, lhs_dilation = array<i64: 1, 1>, rhs_dilation = array<i64: 1, 1>, algorithm = 3 : i64}
+    thunk.convolution backward_input input(%cx : memref<384xf32>) filter(%cw : memref<108xf32>)
+        output(%cy : memref<512xf32>) {
+      input_layout = #thunk.conv_tensor<[2, 8, 8, 3], batch = 0, feature = 3, spatial = [1, 2], minor_to_major = [3, 2, 1, 0]>,
+      filter_layout = #thunk.conv_tensor<[3, 3, 3, 4], batch = 3, feature = 2, spatial = [0, 1], minor_to_major = [3, 2, 1, 0]>,
+      output_layout = #thunk.conv_tensor<[2, 4, 4, 4], batch = 0, feature = 3, spatial = [1, 2], minor_to_major = [3, 2, 1, 0]>,
+      window_strides = array<i64: 2, 2>, padding_low = array<i64: 1, 1>, padding_high = array<i64: 1, 1>, lhs_dilation = array<i64: 1, 1>, rhs_dilation = array<i64: 1, 1>}
+    thunk.convolution forward_bias_activation input(%hx : memref<512xf16>) filter(%hw : memref<72xf16>)
+        output(%hy : memref<512xf16>) bias(%hb : memref<4xf16>) side_input(%hs : memref<512xf16>) {
+      input_layout = #thunk.conv_tensor<[2, 4, 8, 8], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [1, 3, 2, 0]>,
+      filter_layout = #thunk.conv_tensor<[4, 2, 3, 3], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>,
+      output_layout = #thunk.conv_tensor<[2, 4, 8, 8], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [1, 3, 2, 0]>,
+      window_strides = array<i64: 1, 1>, padding_low = array<i64: 1, 1>, padding_high = array<i64: 1, 1>, lhs_dilation = array<i64: 1, 1>, rhs_dilation = array<i64: 1, 1>, feature_group_count = 2 : i64,
+      activation = #thunk<conv_activation leaky_relu>, leaky_relu_alpha = 1.000000e-01 : f64,
+      conv_result_scale = 5.000000e-01 : f64, side_input_scale = 2.000000e+00 : f64}
+    thunk.convolution backward_filter input(%gx : memref<512xf32>) filter(%gw : memref<72xf32>)
+        output(%gy : memref<512xf32>) {
+      input_layout = #thunk.conv_tensor<[2, 4, 8, 8], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [1, 3, 2, 0]>,
+      filter_layout = #thunk.conv_tensor<[4, 2, 3, 3], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>,
+      output_layout = #thunk.conv_tensor<[2, 4, 8, 8], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [1, 3, 2, 0]>,
+      window_strides = array<i64: 1, 1>, padding_low = array<i64: 2, 2>, padding_high = array<i64: 2, 2>, lhs_dilation = array<i64: 1, 1>, rhs_dilation = array<i64: 2, 2>, feature_group_count = 2 : i64}
     thunk.memset %pred, 0 : memref<1xi8>
     thunk.while %pred : memref<1xi8> {trip_count = 3 : i64} condition {
       thunk.copy %half, %bias : memref<64xf32>, memref<64xf32>

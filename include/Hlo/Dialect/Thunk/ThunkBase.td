@@ -103,4 +103,69 @@ def Thunk_MatrixLayoutAttr : Thunk_Attr<"MatrixLayout", "matrix"> {
   }];
 }
 
+def Thunk_ConvKind : Thunk_Enum<"ConvKind", "convolution kind", [
+  I32EnumAttrCase<"Forward", 0, "forward">,
+  I32EnumAttrCase<"BackwardInput", 1, "backward_input">,
+  I32EnumAttrCase<"BackwardFilter", 2, "backward_filter">,
+  I32EnumAttrCase<"ForwardBiasActivation", 3, "forward_bias_activation">]>;
+def Thunk_ConvKindAttr : EnumAttr<Thunk_Dialect, Thunk_ConvKind, "conv_kind">;
+
+def Thunk_ConvActivation : Thunk_Enum<"ConvActivation",
+    "activation of a fused convolution", [
+  I32EnumAttrCase<"None", 0, "none">,
+  I32EnumAttrCase<"Relu", 1, "relu">,
+  I32EnumAttrCase<"Relu6", 2, "relu6">,
+  I32EnumAttrCase<"Elu", 3, "elu">,
+  I32EnumAttrCase<"LeakyRelu", 4, "leaky_relu">,
+  I32EnumAttrCase<"Tanh", 5, "tanh">,
+  I32EnumAttrCase<"Sigmoid", 6, "sigmoid">]>;
+def Thunk_ConvActivationAttr
+    : EnumAttr<Thunk_Dialect, Thunk_ConvActivation, "conv_activation">;
+
+def Thunk_ConvTensorAttr : Thunk_Attr<"ConvTensor", "conv_tensor"> {
+  let summary = "a convolution operand in a slice: its roles and layout";
+  let description = [{
+    A dense array of logical shape `shape` stored in the order
+    `minor_to_major` (HLO's layout: the first dimension listed varies
+    fastest), whose dimension `batch` is the batch, `feature` the feature
+    and `spatial[i]` spatial dimension i. For a filter, `batch` is the
+    output feature dimension and `feature` the input feature dimension (the
+    roles cuDNN gives K and C in KCRS). `getDescriptorDims` and
+    `getDescriptorStrides` list the extents and strides in elements in the
+    order (batch, feature, spatial 0, ...): a cuDNN N-d tensor or filter
+    descriptor (NCHW order with the physical strides).
+
+    ```
+    #thunk.conv_tensor<[8, 32, 32, 3], batch = 0, feature = 3, spatial = [1, 2], minor_to_major = [3, 2, 1, 0]>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
+    "int64_t":$batch, "int64_t":$feature,
+    ArrayRefParameter<"int64_t">:$spatial,
+    ArrayRefParameter<"int64_t">:$minor_to_major);
+  let assemblyFormat = "`<` `[` $shape `]` `,` `batch` `=` $batch `,` "
+                       "`feature` `=` $feature `,` `spatial` `=` `[` $spatial "
+                       "`]` `,` `minor_to_major` `=` `[` $minor_to_major `]` "
+                       "`>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    int64_t getRank() const { return getShape().size(); }
+    int64_t getNumSpatialDims() const { return getSpatial().size(); }
+    /// The number of elements (the slice holds at least as many).
+    int64_t getNumElements() const;
+    /// The stride in elements of each logical dimension.
+    SmallVector<int64_t> getStrides() const;
+    /// The logical dimensions in the order (batch, feature, spatial...).
+    SmallVector<int64_t> getRoleDims() const;
+    /// Extents and strides in the order (batch, feature, spatial...).
+    SmallVector<int64_t> getDescriptorDims() const;
+    SmallVector<int64_t> getDescriptorStrides() const;
+    int64_t getBatchSize() const { return getShape()[getBatch()]; }
+    int64_t getFeatureSize() const { return getShape()[getFeature()]; }
+    int64_t getSpatialSize(int64_t i) const {
+      return getShape()[getSpatial()[i]];
+    }
+  }];
+}
+
 #endif // HLO_DIALECT_THUNK_THUNKBASE_TD

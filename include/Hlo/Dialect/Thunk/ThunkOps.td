@@ -273,6 +273,86 @@ def Thunk_GemmOp : Thunk_Op<"gemm", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
+def Thunk_ConvolutionOp : Thunk_Op<"convolution", [AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "a convolution, its gradients or a fused one, by cuDNN";
+  let description = [{
+    XLA's ConvolutionThunk. The three tensors are named by their roles in
+    the forward convolution `output = conv(input, filter)`, whatever the
+    kind computes, each with its `#thunk.conv_tensor` layout (logical
+    shape, dimension roles, physical order):
+
+      * `forward`: writes `output` from `input` and `filter`;
+      * `backward_input`: writes `input` (dx) from `output` (dy) and
+        `filter`: the transposed convolution;
+      * `backward_filter`: writes `filter` (dw) from `input` (x) and
+        `output` (dy);
+      * `forward_bias_activation`: writes
+        `output = activation(conv_result_scale * conv(input, filter) + bias
+        + side_input_scale * side_input)`, `bias` a vector over the output
+        features, `side_input` (optional) laid out as the output.
+
+    The forward convolution is a cross-correlation: with `out` an output
+    position, `k` a filter position and per spatial dimension
+    `p = out * stride + k * rhs_dilation - padding_low`, input position
+    `p / lhs_dilation` contributes where `p` is a multiple of
+    `lhs_dilation` inside the (dilated) input, zero padding elsewhere. The
+    input features are `feature_group_count` groups; output feature `o`
+    reads group `o / (output features / feature_group_count)`. The output's
+    spatial extents are those of a window of the filter's dilated extents
+    sliding by `window_strides` over the padded, dilated input. The window
+    attributes have one entry per spatial dimension (the order of
+    `spatial` in the layouts); the window's size is the filter's spatial
+    extents. Sums accumulate in f32 for 16-bit and 32-bit floats (f64 for
+    f64). `algorithm` is the cuDNN algorithm the autotuner chose (-1: the
+    library's heuristic); `workspace` is scratch for the library.
+
+    ```mlir
+    thunk.convolution forward input(%x : memref<6144xf32>)
+        filter(%w : memref<432xf32>) output(%y : memref<32768xf32>)
+        workspace(%ws : memref<1024xi8>) {
+      input_layout = #thunk.conv_tensor<[2, 3, 32, 32], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>,
+      filter_layout = #thunk.conv_tensor<[16, 3, 3, 3], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>,
+      output_layout = #thunk.conv_tensor<[2, 16, 32, 32], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>,
+      window_strides = array<i64: 1, 1>, padding_low = array<i64: 1, 1>,
+      padding_high = array<i64: 1, 1>, lhs_dilation = array<i64: 1, 1>,
+      rhs_dilation = array<i64: 1, 1>}
+    ```
+  }];
+  let arguments = (ins Thunk_ConvKindAttr:$kind,
+    Thunk_Slice:$input, Thunk_Slice:$filter, Thunk_Slice:$output,
+    Optional<Thunk_Slice>:$bias, Optional<Thunk_Slice>:$side_input,
+    Optional<Thunk_Slice>:$workspace,
+    Thunk_ConvTensorAttr:$input_layout, Thunk_ConvTensorAttr:$filter_layout,
+    Thunk_ConvTensorAttr:$output_layout,
+    DenseI64ArrayAttr:$window_strides, DenseI64ArrayAttr:$padding_low,
+    DenseI64ArrayAttr:$padding_high, DenseI64ArrayAttr:$lhs_dilation,
+    DenseI64ArrayAttr:$rhs_dilation,
+    DefaultValuedAttr<I64Attr, "1">:$feature_group_count,
+    DefaultValuedAttr<Thunk_ConvActivationAttr,
+                      "::mlir::thunk::ConvActivation::None">:$activation,
+    DefaultValuedAttr<F64Attr, "1.0">:$conv_result_scale,
+    DefaultValuedAttr<F64Attr, "0.0">:$side_input_scale,
+    DefaultValuedAttr<F64Attr, "0.0">:$leaky_relu_alpha,
+    DefaultValuedAttr<I64Attr, "-1">:$algorithm);
+  let assemblyFormat = [{
+    `` $kind `input` `(` $input `:` type($input) `)`
+    `filter` `(` $filter `:` type($filter) `)`
+    `output` `(` $output `:` type($output) `)`
+    (`bias` `(` $bias^ `:` type($bias) `)`)?
+    (`side_input` `(` $side_input^ `:` type($side_input) `)`)?
+    (`workspace` `(` $workspace^ `:` type($workspace) `)`)? attr-dict
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The slice the kind writes: `output`, `input` (backward_input) or
+    /// `filter` (backward_filter).
+    ::mlir::TypedValue<::mlir::MemRefType> getTarget();
+    /// The number of spatial dimensions.
+    int64_t getNumSpatialDims() { return getInputLayout().getNumSpatialDims(); }
+  }];
+}
+
 def Thunk_CopyOp : Thunk_Op<"copy"> {
   let summary = "copies the bytes of one slice to another";
   let description = [{

@@ -65,6 +65,13 @@ private:
 LogicalResult runHostGemm(Operation *gemm, ArrayRef<uint8_t *> buffers,
                           std::string &error);
 
+/// The convolution (or its gradient) `conv` computes on the bytes of its
+/// slices (the semantics of `thunk.convolution`): `buffers` are the input,
+/// filter, output, bias, side input and workspace (null when absent); fails
+/// with `error` for element types it does not take.
+LogicalResult runHostConvolution(Operation *conv, ArrayRef<uint8_t *> buffers,
+                                 std::string &error);
+
 } // namespace mlir::thunk
 
 #endif // HLO_RUNTIME_HOST_HOSTRUNTIME_H

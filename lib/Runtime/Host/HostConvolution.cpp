@@ -1,0 +1,280 @@
+//===- HostConvolution.cpp - thunk.convolution on the CPU -----------------===//
+//
+// `thunk.convolution` as im2col and OpenBLAS GEMMs, one per feature group.
+// Every (batch, output position) row of the column matrix holds the input
+// elements each (input feature, filter position) reads, zero where the
+// window falls in padding or between dilated elements; then
+//   forward:         out[row, o]  = cols[row, :] . filter[o, :]
+//   backward_filter: dw[o, :]     = sum over rows of dy[row, o] cols[row, :]
+//   backward_input:  dcols[row, :] = sum over o of dy[row, o] filter[o, :],
+//                    scattered back (added) to the input positions read.
+// Every tensor is addressed through its layout's strides, so any layout
+// works. f16 and bf16 are widened to f32 and rounded back (f64 stays f64);
+// the fused epilogue rounds to the element type after each step, as the
+// HLO instructions it replaces do.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hlo/Dialect/Thunk/ThunkDialect.h"
+#include "Hlo/Runtime/Host/HostRuntime.h"
+
+#include "HostFloat.h"
+
+#include <cblas.h>
+
+#include <cmath>
+#include <vector>
+
+using namespace mlir;
+using namespace mlir::thunk;
+
+namespace {
+
+/// Elements of one float type as T (float for f16, bf16 and f32; double for
+/// f64).
+template <typename T> struct Codec {
+  Type type;
+  T load(const uint8_t *base, int64_t i) const {
+    if constexpr (std::is_same_v<T, double>) {
+      double d;
+      std::memcpy(&d, base + 8 * i, 8);
+      return d;
+    } else {
+      return FloatCodec{type}.load(base, i);
+    }
+  }
+  void store(uint8_t *base, int64_t i, T x) const {
+    if constexpr (std::is_same_v<T, double>)
+      std::memcpy(base + 8 * i, &x, 8);
+    else
+      FloatCodec{type}.store(base, i, x);
+  }
+  /// `x` rounded to the element type.
+  T round(T x) const {
+    uint8_t bytes[8];
+    store(bytes, 0, x);
+    return load(bytes, 0);
+  }
+};
+
+/// Row-major C[m, n] = op(A) op(B) with op(A) m x k, op(B) k x n.
+void gemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
+          const float *a, const float *b, float *c) {
+  cblas_sgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
+              transB ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, a,
+              transA ? m : k, b, transB ? k : n, 0.0f, c, n);
+}
+void gemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
+          const double *a, const double *b, double *c) {
+  cblas_dgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
+              transB ? CblasTrans : CblasNoTrans, m, n, k, 1.0, a,
+              transA ? m : k, b, transB ? k : n, 0.0, c, n);
+}
+
+double activate(ConvActivation mode, double x, double alpha) {
+  switch (mode) {
+  case ConvActivation::None:
+    return x;
+  case ConvActivation::Relu:
+    return x < 0 ? 0.0 : x;
+  case ConvActivation::Relu6:
+    return std::min(std::max(x, 0.0), 6.0);
+  case ConvActivation::Elu:
+    return x > 0 ? x : std::expm1(x);
+  case ConvActivation::LeakyRelu:
+    return x > 0 ? x : alpha * x;
+  case ConvActivation::Tanh:
+    return std::tanh(x);
+  case ConvActivation::Sigmoid:
+    return 1.0 / (1.0 + std::exp(-x));
+  }
+  return x;
+}
+
+/// Calls `f(linear, index)` for every index of `extents`, row-major.
+template <typename F> void forEachIndex(ArrayRef<int64_t> extents, F f) {
+  int64_t total = 1;
+  for (int64_t e : extents)
+    total *= e;
+  SmallVector<int64_t> index(extents.size(), 0);
+  for (int64_t i = 0; i < total; ++i) {
+    f(i, ArrayRef<int64_t>(index));
+    for (int64_t d = int64_t(extents.size()) - 1; d >= 0; --d) {
+      if (++index[d] < extents[d])
+        break;
+      index[d] = 0;
+    }
+  }
+}
+
+template <typename T>
+LogicalResult run(ConvolutionOp conv, ArrayRef<uint8_t *> buffers) {
+  ConvTensorAttr inL = conv.getInputLayout(), wL = conv.getFilterLayout(),
+                 outL = conv.getOutputLayout();
+  Codec<T> codec{conv.getInput().getType().getElementType()};
+  uint8_t *x = buffers[0], *w = buffers[1], *y = buffers[2];
+  int64_t rank = inL.getNumSpatialDims();
+  SmallVector<int64_t> xs = inL.getDescriptorStrides(),
+                       ws = wL.getDescriptorStrides(),
+                       ys = outL.getDescriptorStrides();
+  SmallVector<int64_t> inSize, kSize, outSize;
+  for (int64_t d = 0; d < rank; ++d) {
+    inSize.push_back(inL.getSpatialSize(d));
+    kSize.push_back(wL.getSpatialSize(d));
+    outSize.push_back(outL.getSpatialSize(d));
+  }
+  int64_t groups = conv.getFeatureGroupCount();
+  int64_t batch = inL.getBatchSize();
+  int64_t cg = inL.getFeatureSize() / groups;
+  int64_t og = outL.getFeatureSize() / groups;
+  int64_t numK = 1, numP = 1;
+  for (int64_t d = 0; d < rank; ++d) {
+    numK *= kSize[d];
+    numP *= outSize[d];
+  }
+  ArrayRef<int64_t> stride = conv.getWindowStrides(),
+                    padLow = conv.getPaddingLow(),
+                    lhsDil = conv.getLhsDilation(),
+                    rhsDil = conv.getRhsDilation();
+  // The input offset (spatial part) each (output position, filter
+  // position) reads, -1 for padding; the filter's and output's spatial
+  // offsets.
+  std::vector<int64_t> inOffset(numP * numK), wOffset(numK), outOffset(numP);
+  forEachIndex(kSize, [&](int64_t k, ArrayRef<int64_t> ki) {
+    int64_t off = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      off += ki[d] * ws[2 + d];
+    wOffset[k] = off;
+  });
+  forEachIndex(outSize, [&](int64_t p, ArrayRef<int64_t> pi) {
+    int64_t off = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      off += pi[d] * ys[2 + d];
+    outOffset[p] = off;
+    forEachIndex(kSize, [&](int64_t k, ArrayRef<int64_t> ki) {
+      int64_t in = 0;
+      for (int64_t d = 0; d < rank; ++d) {
+        int64_t pos = pi[d] * stride[d] + ki[d] * rhsDil[d] - padLow[d];
+        if (pos < 0 || pos % lhsDil[d] || pos / lhsDil[d] >= inSize[d]) {
+          in = -1;
+          break;
+        }
+        in += pos / lhsDil[d] * xs[2 + d];
+      }
+      inOffset[p * numK + k] = in;
+    });
+  });
+
+  int64_t rows = batch * numP, ck = cg * numK;
+  std::vector<T> cols(rows * ck), filter(og * ck), dy(rows * og);
+  std::vector<T> acc; // backward_input's sums, by input offset
+  ConvKind kind = conv.getKind();
+  if (kind == ConvKind::BackwardInput)
+    acc.assign(inL.getNumElements(), T(0));
+  for (int64_t g = 0; g < groups; ++g) {
+    // The operands of the group's GEMM.
+    if (kind != ConvKind::BackwardInput)
+      for (int64_t n = 0; n < batch; ++n)
+        for (int64_t p = 0; p < numP; ++p)
+          for (int64_t c = 0; c < cg; ++c) {
+            int64_t base = n * xs[0] + (g * cg + c) * xs[1];
+            T *row = &cols[(n * numP + p) * ck + c * numK];
+            const int64_t *offsets = &inOffset[p * numK];
+            for (int64_t k = 0; k < numK; ++k)
+              row[k] = offsets[k] < 0 ? T(0) : codec.load(x, base + offsets[k]);
+          }
+    if (kind != ConvKind::BackwardFilter)
+      for (int64_t o = 0; o < og; ++o)
+        for (int64_t c = 0; c < cg; ++c)
+          for (int64_t k = 0; k < numK; ++k)
+            filter[o * ck + c * numK + k] =
+                codec.load(w, (g * og + o) * ws[0] + c * ws[1] + wOffset[k]);
+    if (kind == ConvKind::BackwardInput || kind == ConvKind::BackwardFilter)
+      for (int64_t n = 0; n < batch; ++n)
+        for (int64_t p = 0; p < numP; ++p)
+          for (int64_t o = 0; o < og; ++o)
+            dy[(n * numP + p) * og + o] =
+                codec.load(y, n * ys[0] + (g * og + o) * ys[1] + outOffset[p]);
+
+    switch (kind) {
+    case ConvKind::Forward:
+    case ConvKind::ForwardBiasActivation: {
+      gemm(false, true, rows, og, ck, cols.data(), filter.data(), dy.data());
+      bool fused = kind == ConvKind::ForwardBiasActivation;
+      Codec<T> biasCodec{codec.type};
+      double scale = conv.getConvResultScale().convertToDouble();
+      double sideScale = conv.getSideInputScale().convertToDouble();
+      double alpha = conv.getLeakyReluAlpha().convertToDouble();
+      ConvActivation mode = conv.getActivation();
+      uint8_t *bias = buffers[3], *side = buffers[4];
+      for (int64_t n = 0; n < batch; ++n)
+        for (int64_t p = 0; p < numP; ++p)
+          for (int64_t o = 0; o < og; ++o) {
+            int64_t feature = g * og + o;
+            int64_t at = n * ys[0] + feature * ys[1] + outOffset[p];
+            T v = codec.round(dy[(n * numP + p) * og + o]);
+            if (fused) {
+              if (scale != 1.0)
+                v = codec.round(T(v * scale));
+              v = codec.round(v + biasCodec.load(bias, feature));
+              if (side && sideScale != 0.0) {
+                T s = codec.load(side, at);
+                if (sideScale != 1.0)
+                  s = codec.round(T(s * sideScale));
+                v = codec.round(v + s);
+              }
+              if (mode != ConvActivation::None)
+                v = codec.round(T(activate(mode, v, alpha)));
+            }
+            codec.store(y, at, v);
+          }
+      break;
+    }
+    case ConvKind::BackwardFilter:
+      gemm(true, false, og, ck, rows, dy.data(), cols.data(), filter.data());
+      for (int64_t o = 0; o < og; ++o)
+        for (int64_t c = 0; c < cg; ++c)
+          for (int64_t k = 0; k < numK; ++k)
+            codec.store(w, (g * og + o) * ws[0] + c * ws[1] + wOffset[k],
+                        filter[o * ck + c * numK + k]);
+      break;
+    case ConvKind::BackwardInput:
+      gemm(false, false, rows, ck, og, dy.data(), filter.data(), cols.data());
+      for (int64_t n = 0; n < batch; ++n)
+        for (int64_t p = 0; p < numP; ++p)
+          for (int64_t c = 0; c < cg; ++c) {
+            int64_t base = n * xs[0] + (g * cg + c) * xs[1];
+            const T *row = &cols[(n * numP + p) * ck + c * numK];
+            const int64_t *offsets = &inOffset[p * numK];
+            for (int64_t k = 0; k < numK; ++k)
+              if (offsets[k] >= 0)
+                acc[base + offsets[k]] += row[k];
+          }
+      break;
+    }
+  }
+  if (kind == ConvKind::BackwardInput)
+    for (int64_t i = 0, e = acc.size(); i < e; ++i)
+      codec.store(x, i, acc[i]);
+  return success();
+}
+
+} // namespace
+
+LogicalResult mlir::thunk::runHostConvolution(Operation *op,
+                                              ArrayRef<uint8_t *> buffers,
+                                              std::string &error) {
+  auto conv = dyn_cast<ConvolutionOp>(op);
+  if (!conv || buffers.size() != 6) {
+    error = "runHostConvolution: expected a thunk.convolution and its six "
+            "buffers";
+    return failure();
+  }
+  Type element = conv.getInput().getType().getElementType();
+  if (element.isF64())
+    return run<double>(conv, buffers);
+  if (element.isF32() || element.isF16() || element.isBF16())
+    return run<float>(conv, buffers);
+  error = "thunk.convolution: element type is not supported on the host";
+  return failure();
+}
