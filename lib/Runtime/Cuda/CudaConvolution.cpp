@@ -226,7 +226,8 @@ mlir::thunk::cuda::planConvolution(const Cudnn &dnn, ConvolutionOp op,
     if (plan->identity) {
       // cuDNN runs the fused form without activation with implicit
       // precomputed GEMM only.
-      algo = decltype(algo)(CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM);
+      algo = std::remove_reference_t<decltype(algo)>(
+          CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM);
       return success();
     }
     int first = -1;

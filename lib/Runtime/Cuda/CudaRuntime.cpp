@@ -9,6 +9,7 @@
 
 #include "Hlo/Runtime/Cuda/CudaRuntime.h"
 
+#include "CudaConvolution.h"
 #include "CudaInternal.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -120,6 +121,7 @@ public:
   /// Each kernel, by its thunk.kernel op.
   DenseMap<Operation *, CUfunction> functions;
   DenseMap<Operation *, std::unique_ptr<GemmPlan>> gemms;
+  DenseMap<Operation *, std::unique_ptr<ConvPlan>> convolutions;
   DenseMap<Operation *, Graph> graphs;
   CUdeviceptr arena = 0;
   int64_t arenaBytes = 0;
@@ -136,6 +138,7 @@ CudaExecutable::State::~State() {
     if (entry.second.exec)
       cu->cuGraphExecDestroy(entry.second.exec);
   gemms.clear();
+  convolutions.clear();
   if (arena)
     cu->cuMemFree(arena);
   for (CUmodule m : modules)
@@ -257,6 +260,23 @@ std::unique_ptr<CudaExecutable> CudaExecutable::compile(ModuleOp program,
     if (failed(plan))
       return WalkResult::interrupt();
     s.gemms[g] = std::move(*plan);
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return nullptr;
+
+  // Convolutions: cuDNN, planned once each.
+  const Cudnn *dnn = nullptr;
+  walk = s.module->walk([&](ConvolutionOp c) {
+    if (!dnn && !(dnn = loadCudnn(error)))
+      return WalkResult::interrupt();
+    int64_t workspace =
+        c.getWorkspace() ? getStorageBytes(c.getWorkspace().getType()) : 0;
+    FailureOr<std::unique_ptr<ConvPlan>> plan =
+        planConvolution(*dnn, c, workspace, error);
+    if (failed(plan))
+      return WalkResult::interrupt();
+    s.convolutions[c] = std::move(*plan);
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
@@ -409,6 +429,7 @@ LogicalResult Runner::replay(CommandBufferOp op) {
     graph.arena = s.arena;
     graph.counts.kernels = stats.kernels - before.kernels;
     graph.counts.gemms = stats.gemms - before.gemms;
+    graph.counts.convolutions = stats.convolutions - before.convolutions;
     graph.counts.copies = stats.copies - before.copies;
     graph.counts.memsets = stats.memsets - before.memsets;
     stats = before;
@@ -416,6 +437,7 @@ LogicalResult Runner::replay(CommandBufferOp op) {
   ++stats.graphs;
   stats.kernels += graph.counts.kernels;
   stats.gemms += graph.counts.gemms;
+  stats.convolutions += graph.counts.convolutions;
   stats.copies += graph.counts.copies;
   stats.memsets += graph.counts.memsets;
   return timed(op, "command buffer", [&] {
@@ -458,6 +480,17 @@ LogicalResult Runner::runThunk(Operation &op) {
                          address(g.getRhs()), optional(g.getBias()),
                          address(g.getOut()), optional(g.getWorkspace()),
                          s.stream, error);
+        });
+      })
+      .Case([&](ConvolutionOp c) {
+        ++stats.convolutions;
+        auto optional = [&](Value v) { return v ? address(v) : 0; };
+        return timed(c, "convolution (cuDNN)", [&] {
+          return runConvolution(*s.convolutions[c], address(c.getInput()),
+                                address(c.getFilter()), address(c.getOutput()),
+                                optional(c.getBias()),
+                                optional(c.getSideInput()),
+                                optional(c.getWorkspace()), s.stream, error);
         });
       })
       .Case([&](CopyOp c) {

@@ -197,6 +197,7 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
         return success();
       })
       .Case([&](ConvolutionOp c) {
+        ++stats.convolutions;
         auto at = [&](Value v) { return v ? address(v) : nullptr; };
         SmallVector<uint8_t *> buffers = {
             at(c.getInput()), at(c.getFilter()),    at(c.getOutput()),

@@ -17,6 +17,8 @@ std::string RunStats::summary() const {
                   " loop iterations on a " + std::to_string(arenaBytes) +
                   "-byte arena; " + std::to_string(memsets) + " memsets, " +
                   std::to_string(branches) + " conditionals";
+  if (convolutions)
+    s += ", " + std::to_string(convolutions) + " convolutions";
   if (graphs)
     s += ", " + std::to_string(graphs) + " command buffers as graphs";
   return s;
