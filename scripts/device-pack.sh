@@ -11,6 +11,7 @@ scripts/build-static.sh
 grep -qx '/.gpu-carry/' .git/info/exclude 2>/dev/null ||
   echo '/.gpu-carry/' >> .git/info/exclude
 stage=build-static/carry
+chmod -R u+w .gpu-carry 2>/dev/null || true
 rm -rf "$stage" .gpu-carry
 mkdir -p "$stage/llvm/bin" "$stage/llvm/lib" .gpu-carry
 cp -r build-static/pack/bin build-static/pack/unittests "$stage/"
@@ -25,6 +26,6 @@ cp -r /usr/lib/llvm-22/utils/lit "$stage/lit"
 tar -C "$stage" -cf - . | xz -9 -T2 > .gpu-carry/tools.tar.xz
 # The third-party HLO corpus beside the checkout, if there is one.
 if [ -d ../shared/corpus/hlo ]; then
-  cp -r ../shared/corpus/hlo .gpu-carry/corpus
+  cp -r ../shared/corpus/hlo .gpu-carry/corpus && chmod -R u+w .gpu-carry/corpus
 fi
 ls -l .gpu-carry/tools.tar.xz

@@ -98,12 +98,14 @@ namespace mlir::thunk::cuda {
   X(cudnnSetActivationDescriptor)                                              \
   X(cudnnDestroyActivationDescriptor)                                          \
   X(cudnnGetConvolutionForwardAlgorithm_v7)                                    \
+  X(cudnnGetConvolutionForwardWorkspaceSize)                                   \
   X(cudnnGetConvolutionBackwardDataAlgorithm_v7)                               \
   X(cudnnGetConvolutionBackwardFilterAlgorithm_v7)                             \
   X(cudnnConvolutionForward)                                                   \
   X(cudnnConvolutionBackwardData)                                              \
   X(cudnnConvolutionBackwardFilter)                                            \
-  X(cudnnConvolutionBiasActivationForward)
+  X(cudnnConvolutionBiasActivationForward)                                     \
+  X(cudnnAddTensor)
 
 struct Driver {
 #define HLO_DECLARE(name) decltype(&::name) name = nullptr;

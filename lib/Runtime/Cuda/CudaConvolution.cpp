@@ -7,8 +7,9 @@
 // feature, spatial), a filter descriptor (KCRS or KRSC: cuDNN's filters
 // take no strides), the convolution descriptor (symmetric padding,
 // strides, dilation, groups; cross-correlation, HLO's convolution) and
-// the algorithm: the one `algorithm` names when cuDNN offers it for the
-// op's workspace, else the heuristic's first that fits. A convolution with one spatial dimension
+// the algorithm: the one `algorithm` names when cuDNN offers it, else the
+// heuristic's first (with scratch of the runtime's own when it needs more
+// than the op's workspace slice). A convolution with one spatial dimension
 // gets a second of extent 1 (cuDNN's descriptors have at least four
 // dimensions).
 //
@@ -197,10 +198,11 @@ mlir::thunk::cuda::planConvolution(const Cudnn &dnn, ConvolutionOp op,
     if (!op.getBias())
       return fail("the fused convolution needs a bias");
     // The bias: one value per output feature.
-    SmallVector<int> biasDims(fd->extents.size(), 1), biasStrides(
-                                                          fd->extents.size(),
-                                                          1);
+    // The bias: 1 x K x 1 x ..., packed.
+    SmallVector<int> biasDims(fd->extents.size(), 1),
+        biasStrides(fd->extents.size(), 1);
     biasDims[1] = int(op.getOutputLayout().getFeatureSize());
+    biasStrides[0] = biasDims[1];
     if (failed(check("cudnnCreateTensorDescriptor",
                      dnn.cudnnCreateTensorDescriptor(&plan->bias))) ||
         failed(check("cudnnSetTensorNdDescriptor",
@@ -217,35 +219,26 @@ mlir::thunk::cuda::planConvolution(const Cudnn &dnn, ConvolutionOp op,
     plan->identity = mode == CUDNN_ACTIVATION_IDENTITY;
   }
 
-  // The algorithm: the heuristic's candidates for this workspace.
-  plan->workspaceBytes = workspace;
+  // The algorithm: the one `algorithm` names if cuDNN offers it, else the
+  // heuristic's first; its workspace may exceed the op's slice.
+  plan->sliceBytes = workspace;
   int64_t chosen = op.getAlgorithm();
   constexpr int kCandidates = 16;
   int found = 0;
   auto pick = [&](auto &results, auto &algo) -> LogicalResult {
-    if (plan->identity) {
-      // cuDNN runs the fused form without activation with implicit
-      // precomputed GEMM only.
-      algo = std::remove_reference_t<decltype(algo)>(
-          CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM);
-      return success();
-    }
     int first = -1;
     for (int i = 0; i < found; ++i) {
-      if (results[i].status != CUDNN_STATUS_SUCCESS ||
-          int64_t(results[i].memory) > workspace)
+      if (results[i].status != CUDNN_STATUS_SUCCESS)
         continue;
-      if (first < 0)
+      if (first < 0 || int64_t(results[i].algo) == chosen)
         first = i;
-      if (int64_t(results[i].algo) == chosen) {
-        algo = results[i].algo;
-        return success();
-      }
+      if (int64_t(results[i].algo) == chosen)
+        break;
     }
     if (first < 0)
-      return fail("cuDNN has no algorithm for this convolution within " +
-                  std::to_string(workspace) + " bytes of workspace");
+      return fail("cuDNN has no algorithm for this convolution");
     algo = results[first].algo;
+    plan->neededBytes = results[first].memory;
     return success();
   };
   switch (plan->kind) {
@@ -287,12 +280,13 @@ mlir::thunk::cuda::planConvolution(const Cudnn &dnn, ConvolutionOp op,
 LogicalResult mlir::thunk::cuda::runConvolution(
     ConvPlan &plan, CUdeviceptr input, CUdeviceptr filter, CUdeviceptr output,
     CUdeviceptr bias, CUdeviceptr sideInput, CUdeviceptr workspace,
-    CUstream stream, std::string &error) {
+    size_t workspaceBytes, CUstream stream, std::string &error) {
   const Cudnn &dnn = *plan.dnn;
   auto ptr = [](CUdeviceptr p) { return reinterpret_cast<void *>(p); };
   // Scaling factors: double for double data, float otherwise.
-  double alphaD = plan.alpha, alpha2D = plan.alpha2, zeroD = 0;
-  float alphaF = float(plan.alpha), alpha2F = float(plan.alpha2), zeroF = 0;
+  double alphaD = plan.alpha, alpha2D = plan.alpha2, zeroD = 0, oneD = 1;
+  float alphaF = float(plan.alpha), alpha2F = float(plan.alpha2), zeroF = 0,
+        oneF = 1;
   const void *alpha = plan.isDouble ? (const void *)&alphaD : &alphaF;
   const void *alpha2 = plan.isDouble ? (const void *)&alpha2D : &alpha2F;
   const void *zero = plan.isDouble ? (const void *)&zeroD : &zeroF;
@@ -306,29 +300,54 @@ LogicalResult mlir::thunk::cuda::runConvolution(
       s = dnn.cudnnConvolutionForward(dnn.handle, alpha, plan.x, ptr(input),
                                       plan.w, ptr(filter), plan.conv,
                                       plan.forward, ptr(workspace),
-                                      plan.workspaceBytes, zero, plan.y,
+                                      workspaceBytes, zero, plan.y,
                                       ptr(output));
       break;
     case ConvKind::BackwardInput:
       call = "cudnnConvolutionBackwardData";
       s = dnn.cudnnConvolutionBackwardData(
           dnn.handle, alpha, plan.w, ptr(filter), plan.y, ptr(output),
-          plan.conv, plan.backwardData, ptr(workspace), plan.workspaceBytes,
+          plan.conv, plan.backwardData, ptr(workspace), workspaceBytes,
           zero, plan.x, ptr(input));
       break;
     case ConvKind::BackwardFilter:
       call = "cudnnConvolutionBackwardFilter";
       s = dnn.cudnnConvolutionBackwardFilter(
           dnn.handle, alpha, plan.x, ptr(input), plan.y, ptr(output),
-          plan.conv, plan.backwardFilter, ptr(workspace), plan.workspaceBytes,
+          plan.conv, plan.backwardFilter, ptr(workspace), workspaceBytes,
           zero, plan.w, ptr(filter));
       break;
     case ConvKind::ForwardBiasActivation:
+      if (plan.identity) {
+        // y = alpha conv(x, w); y += alpha2 z; y += bias.
+        call = "cudnnConvolutionForward";
+        if (sideInput == output) {
+          error = "thunk.convolution: a fused convolution without "
+                  "activation whose side input is its output";
+          return failure();
+        }
+        s = dnn.cudnnConvolutionForward(
+            dnn.handle, alpha, plan.x, ptr(input), plan.w, ptr(filter),
+            plan.conv, plan.forward, ptr(workspace), workspaceBytes, zero,
+            plan.y, ptr(output));
+        const void *one = plan.isDouble ? (const void *)&oneD : &oneF;
+        if (s == CUDNN_STATUS_SUCCESS && sideInput) {
+          call = "cudnnAddTensor";
+          s = dnn.cudnnAddTensor(dnn.handle, alpha2, plan.y, ptr(sideInput),
+                                 one, plan.y, ptr(output));
+        }
+        if (s == CUDNN_STATUS_SUCCESS) {
+          call = "cudnnAddTensor";
+          s = dnn.cudnnAddTensor(dnn.handle, one, plan.bias, ptr(bias), one,
+                                 plan.y, ptr(output));
+        }
+        break;
+      }
       call = "cudnnConvolutionBiasActivationForward";
       // Without a side input, z is the output scaled by zero.
       s = dnn.cudnnConvolutionBiasActivationForward(
           dnn.handle, alpha, plan.x, ptr(input), plan.w, ptr(filter),
-          plan.conv, plan.forward, ptr(workspace), plan.workspaceBytes,
+          plan.conv, plan.forward, ptr(workspace), workspaceBytes,
           sideInput ? alpha2 : zero, plan.y,
           ptr(sideInput ? sideInput : output), plan.bias, ptr(bias),
           plan.activation, plan.y, ptr(output));

@@ -26,27 +26,31 @@ struct ConvPlan {
   cudnnConvolutionFwdAlgo_t forward = {};
   cudnnConvolutionBwdDataAlgo_t backwardData = {};
   cudnnConvolutionBwdFilterAlgo_t backwardFilter = {};
-  size_t workspaceBytes = 0;
+  /// The op's workspace slice, and what the algorithm needs: when that is
+  /// more, the runtime passes scratch of its own (the buffer assignment
+  /// sized the slice without a GPU to ask).
+  size_t sliceBytes = 0, neededBytes = 0;
   double alpha = 1, alpha2 = 0;
   bool isDouble = false;
-  /// A fused convolution without activation (cuDNN runs it with one
-  /// algorithm only).
+  /// A fused convolution without activation: cuDNN's fused call takes it
+  /// with one algorithm only, which often refuses the layouts; it runs as
+  /// a convolution, then the side input and the bias added.
   bool identity = false;
 };
 
-/// Plans `op` with `workspace` bytes of scratch.
+/// Plans `op`, whose workspace slice has `workspace` bytes.
 FailureOr<std::unique_ptr<ConvPlan>> planConvolution(const Cudnn &dnn,
                                                      ConvolutionOp op,
                                                      int64_t workspace,
                                                      std::string &error);
 
-/// Enqueues the convolution on `stream` (bias, side input and workspace
-/// may be 0).
+/// Enqueues the convolution on `stream` (bias and side input may be 0)
+/// with `workspaceBytes` of scratch at `workspace`.
 LogicalResult runConvolution(ConvPlan &plan, CUdeviceptr input,
                              CUdeviceptr filter, CUdeviceptr output,
                              CUdeviceptr bias, CUdeviceptr sideInput,
-                             CUdeviceptr workspace, CUstream stream,
-                             std::string &error);
+                             CUdeviceptr workspace, size_t workspaceBytes,
+                             CUstream stream, std::string &error);
 
 } // namespace mlir::thunk::cuda
 

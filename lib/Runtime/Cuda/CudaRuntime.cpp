@@ -125,6 +125,10 @@ public:
   DenseMap<Operation *, Graph> graphs;
   CUdeviceptr arena = 0;
   int64_t arenaBytes = 0;
+  /// Scratch for the convolutions whose algorithm needs more than their
+  /// workspace slice.
+  CUdeviceptr scratch = 0;
+  size_t scratchBytes = 0;
   llvm::StringMap<CUdeviceptr> bases;
 };
 
@@ -141,6 +145,8 @@ CudaExecutable::State::~State() {
   convolutions.clear();
   if (arena)
     cu->cuMemFree(arena);
+  if (scratch)
+    cu->cuMemFree(scratch);
   for (CUmodule m : modules)
     cu->cuModuleUnload(m);
   for (CUevent e : {start, stop})
@@ -276,10 +282,16 @@ std::unique_ptr<CudaExecutable> CudaExecutable::compile(ModuleOp program,
         planConvolution(*dnn, c, workspace, error);
     if (failed(plan))
       return WalkResult::interrupt();
+    if ((*plan)->neededBytes > (*plan)->sliceBytes)
+      s.scratchBytes = std::max(s.scratchBytes, (*plan)->neededBytes);
     s.convolutions[c] = std::move(*plan);
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
+    return nullptr;
+  if (s.scratchBytes &&
+      check("cuMemAlloc (convolution scratch)",
+            cu.cuMemAlloc(&s.scratch, s.scratchBytes)))
     return nullptr;
   return exe;
 }
@@ -485,12 +497,16 @@ LogicalResult Runner::runThunk(Operation &op) {
       .Case([&](ConvolutionOp c) {
         ++stats.convolutions;
         auto optional = [&](Value v) { return v ? address(v) : 0; };
+        ConvPlan &plan = *s.convolutions[c];
+        bool own = plan.neededBytes > plan.sliceBytes;
+        CUdeviceptr workspace = own ? s.scratch : optional(c.getWorkspace());
+        size_t bytes = own ? plan.neededBytes : plan.sliceBytes;
         return timed(c, "convolution (cuDNN)", [&] {
-          return runConvolution(*s.convolutions[c], address(c.getInput()),
+          return runConvolution(plan, address(c.getInput()),
                                 address(c.getFilter()), address(c.getOutput()),
                                 optional(c.getBias()),
-                                optional(c.getSideInput()),
-                                optional(c.getWorkspace()), s.stream, error);
+                                optional(c.getSideInput()), workspace, bytes,
+                                s.stream, error);
         });
       })
       .Case([&](CopyOp c) {
