@@ -11,6 +11,7 @@
 
 #include "KernelTestUtil.h"
 
+#include "Hlo/Dialect/Thunk/ThunkDialect.h"
 #include "Hlo/Pipelines/RunOnDevice.h"
 #include "Hlo/Runtime/Interpreter.h"
 #include "Hlo/Translate/HloText.h"
@@ -118,6 +119,245 @@ GemmCase generate(std::mt19937 &rng) {
   return c;
 }
 
+/// One random convolution module (see checkRandomConvolutions).
+struct ConvCase {
+  std::string text;
+  std::string type;
+  /// The products each output element sums.
+  int64_t terms = 1;
+};
+
+/// The roles of a tensor of a convolution: "b", "f" (or "i", "o" for a
+/// kernel) and spatial dimensions "0", "1", ... with their sizes, in a
+/// random logical order and a random layout.
+struct ConvTensor {
+  std::string labels;
+  std::vector<int64_t> shape;
+  std::string layout;
+};
+
+ConvTensor makeTensor(std::mt19937 &rng, char a, int64_t aSize, char b,
+                      int64_t bSize, const std::vector<int64_t> &spatial) {
+  std::vector<std::pair<char, int64_t>> dims = {{a, aSize}, {b, bSize}};
+  for (size_t i = 0; i < spatial.size(); ++i)
+    dims.push_back({char('0' + i), spatial[i]});
+  std::shuffle(dims.begin(), dims.end(), rng);
+  ConvTensor t;
+  for (auto [label, size] : dims) {
+    t.labels += label;
+    t.shape.push_back(size);
+  }
+  std::vector<int64_t> perm(dims.size());
+  for (size_t i = 0; i < perm.size(); ++i)
+    perm[i] = perm.size() - 1 - i;
+  if (std::uniform_int_distribution<int>(0, 1)(rng))
+    std::shuffle(perm.begin(), perm.end(), rng);
+  t.layout = layoutText(perm);
+  return t;
+}
+
+std::string joinX(const std::vector<int64_t> &v) {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i)
+    s += (i ? "x" : "") + std::to_string(v[i]);
+  return s;
+}
+
+/// A random forward convolution (with a fused bias, side input, scale and
+/// relu epilogue at times), or the input or filter gradient of one as JAX
+/// writes them (a base-dilated convolution with the reversed kernel; a
+/// convolution of the input by the output gradient).
+ConvCase generateConv(std::mt19937 &rng) {
+  auto pick = [&](int lo, int hi) {
+    return std::uniform_int_distribution<int>(lo, hi)(rng);
+  };
+  const char *types[] = {"f32", "f32", "f16", "bf16"};
+  ConvCase c;
+  c.type = types[pick(0, 3)];
+  std::string t = c.type;
+  int64_t rank = pick(0, 3) == 0 ? 1 : pick(0, 4) == 0 ? 3 : 2;
+  int kind = pick(0, 3); // forward, fused, backward input, backward filter
+  int64_t groups = kind <= 1 && pick(0, 2) == 0 ? pick(2, 3) : 1;
+  int64_t batch = pick(1, 3), cg = pick(1, 4), og = pick(1, 4);
+  int64_t in = groups * cg, out = groups * og;
+  // The forward convolution's window.
+  std::vector<int64_t> size, k, stride, dil, lo, hi, ysize;
+  for (int64_t d = 0; d < rank; ++d) {
+    k.push_back(pick(1, rank == 3 ? 2 : 3));
+    dil.push_back(pick(0, 3) == 0 ? 2 : 1);
+    int64_t window = (k[d] - 1) * dil[d] + 1;
+    size.push_back(pick(int(window), int(window) + (rank == 3 ? 2 : 5)));
+    stride.push_back(pick(1, 3));
+    lo.push_back(pick(0, int((k[d] - 1) * dil[d])));
+    hi.push_back(pick(0, int((k[d] - 1) * dil[d])));
+    ysize.push_back((size[d] + lo[d] + hi[d] - window) / stride[d] + 1);
+  }
+  auto windowText =
+      [&](const std::vector<int64_t> &wsize,
+          const std::vector<int64_t> &wstride, const std::vector<int64_t> &wlo,
+          const std::vector<int64_t> &whi, const std::vector<int64_t> &lhsDil,
+          const std::vector<int64_t> &rhsDil) {
+        std::string pad;
+        for (int64_t d = 0; d < rank; ++d)
+          pad += (d ? "x" : "") + std::to_string(wlo[d]) + "_" +
+                 std::to_string(whi[d]);
+        return "window={size=" + joinX(wsize) + " stride=" + joinX(wstride) +
+               " pad=" + pad + " lhs_dilate=" + joinX(lhsDil) +
+               " rhs_dilate=" + joinX(rhsDil) + "}";
+      };
+  std::vector<int64_t> ones(rank, 1);
+  auto param = [&](const std::string &name, const ConvTensor &x, int i) {
+    return "  " + name + " = " + shapeText(t, x.shape) + x.layout +
+           " parameter(" + std::to_string(i) + ")\n";
+  };
+  std::string body, root, rootShape;
+  if (kind <= 1) {
+    ConvTensor x = makeTensor(rng, 'b', batch, 'f', in, size);
+    ConvTensor w = makeTensor(rng, 'o', out, 'i', cg, k);
+    ConvTensor y = makeTensor(rng, 'b', batch, 'f', out, ysize);
+    std::string yShape = shapeText(t, y.shape) + y.layout;
+    rootShape = yShape;
+    body += param("x", x, 0) + param("w", w, 1);
+    body +=
+        "  conv = " + yShape + " convolution(x, w), " +
+        windowText(k, stride, lo, hi, ones, dil) + ", dim_labels=" + x.labels +
+        "_" + w.labels + "->" + y.labels +
+        (groups > 1 ? ", feature_group_count=" + std::to_string(groups) : "") +
+        "\n";
+    root = "conv";
+    c.terms = cg;
+    for (int64_t d : k)
+      c.terms *= d;
+    if (kind == 1) {
+      int64_t fdim = y.labels.find('f');
+      body += "  bias = " + shapeText(t, {out}) + " parameter(2)\n";
+      if (pick(0, 1)) {
+        body += "  scale = " + yShape + " broadcast(" + t +
+                "[] constant(0.5)), dimensions={}\n";
+        body += "  scaled = " + yShape + " multiply(" + root + ", scale)\n";
+        root = "scaled";
+      }
+      body += "  bb = " + yShape + " broadcast(bias), dimensions={" +
+              std::to_string(fdim) + "}\n";
+      body += "  biased = " + yShape + " add(" + root + ", bb)\n";
+      root = "biased";
+      if (pick(0, 1)) {
+        body += "  side = " + yShape + " parameter(3)\n";
+        body += "  sided = " + yShape + " add(" + root + ", side)\n";
+        root = "sided";
+      }
+      if (pick(0, 1)) {
+        body += "  zero = " + yShape + " broadcast(" + t +
+                "[] constant(0)), dimensions={}\n";
+        body += "  relu = " + yShape + " maximum(" + root + ", zero)\n";
+        root = "relu";
+      }
+    }
+  } else if (kind == 2) {
+    // dx = conv(dy base-dilated by the stride, reverse(w)), the kernel's
+    // feature roles swapped.
+    ConvTensor dy = makeTensor(rng, 'b', batch, 'f', out, ysize);
+    ConvTensor w = makeTensor(rng, 'i', out, 'o', in, k);
+    ConvTensor dx = makeTensor(rng, 'b', batch, 'f', in, size);
+    std::vector<int64_t> plo, phi, spatialDims;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t window = (k[d] - 1) * dil[d] + 1;
+      int64_t rest = (size[d] + lo[d] + hi[d] - window) % stride[d];
+      plo.push_back((k[d] - 1) * dil[d] - lo[d]);
+      phi.push_back((k[d] - 1) * dil[d] - hi[d] + rest);
+      spatialDims.push_back(w.labels.find(char('0' + d)));
+    }
+    std::string dims;
+    for (size_t i = 0; i < spatialDims.size(); ++i)
+      dims += (i ? "," : "") + std::to_string(spatialDims[i]);
+    body += param("dy", dy, 0) + param("w", w, 1);
+    body += "  rw = " + shapeText(t, w.shape) + w.layout +
+            " reverse(w), dimensions={" + dims + "}\n";
+    rootShape = shapeText(t, dx.shape) + dx.layout;
+    body += "  conv = " + rootShape + " convolution(dy, rw), " +
+            windowText(k, ones, plo, phi, stride, dil) +
+            ", dim_labels=" + dy.labels + "_" + w.labels + "->" + dx.labels +
+            "\n";
+    root = "conv";
+    c.terms = out;
+    for (int64_t d : k)
+      c.terms *= d;
+  } else {
+    // dw = conv(x, dy): x's batch is the contracted feature, its features
+    // the batch; dy is the kernel, dilated by the stride.
+    ConvTensor x = makeTensor(rng, 'f', batch, 'b', in, size);
+    ConvTensor dy = makeTensor(rng, 'i', batch, 'o', out, ysize);
+    ConvTensor dw = makeTensor(rng, 'b', in, 'f', out, k);
+    std::vector<int64_t> phi;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t window = (k[d] - 1) * dil[d] + 1;
+      int64_t rest = (size[d] + lo[d] + hi[d] - window) % stride[d];
+      phi.push_back(hi[d] - rest);
+    }
+    body += param("x", x, 0) + param("dy", dy, 1);
+    rootShape = shapeText(t, dw.shape) + dw.layout;
+    body += "  conv = " + rootShape + " convolution(x, dy), " +
+            windowText(ysize, dil, lo, phi, ones, stride) +
+            ", dim_labels=" + x.labels + "_" + dy.labels + "->" + dw.labels +
+            "\n";
+    root = "conv";
+    c.terms = batch;
+    for (int64_t d : ysize)
+      c.terms *= d;
+  }
+  c.text = "HloModule conv\n\nENTRY e {\n" + body +
+           "  ROOT out = " + rootShape + " negate(" + root + ")\n}\n";
+  return c;
+}
+
+/// `trials` random convolutions compiled by the whole GPU compiler and run
+/// on the runtime of `kind`, each against the interpreter.
+void checkRandomConvolutions(DeviceKind kind, int trials) {
+  DialectRegistry registry;
+  registerHloTranslateDialects(registry);
+  MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
+  ctx.loadAllAvailableDialects();
+  std::mt19937 rng(1414);
+  // thunk.convolution ops of each kind (forward, backward_input,
+  // backward_filter, forward_bias_activation).
+  int kinds[4] = {0, 0, 0, 0};
+  for (int trial = 0; trial < trials; ++trial) {
+    ConvCase c = generateConv(rng);
+    OwningOpRef<ModuleOp> module = importHloText(c.text, &ctx);
+    ASSERT_TRUE(module) << c.text;
+    std::string error, note;
+    FailureOr<std::vector<Literal>> args =
+        runtime::randomArguments(*module, trial, error);
+    ASSERT_TRUE(succeeded(args)) << error << "\n" << c.text;
+    FailureOr<Literal> want =
+        runtime::run(*module, *args, runtime::getModuleOptions(*module), error);
+    ASSERT_TRUE(succeeded(want)) << error << "\n" << c.text;
+    FailureOr<Literal> got = runOnDevice(*module, *args, kind, error, note);
+    ASSERT_TRUE(succeeded(got)) << error << "\n" << c.text;
+    // What the convolution became.
+    FailureOr<OwningOpRef<ModuleOp>> program =
+        compileToThunks(*module, kind, error);
+    ASSERT_TRUE(succeeded(program)) << error << "\n" << c.text;
+    (*program)->walk([&](thunk::ConvolutionOp op) {
+      ++kinds[static_cast<int>(op.getKind())];
+    });
+    // 16-bit results: the interpreter rounds each HLO instruction, the
+    // fused convolution rounds after each step of its epilogue too but
+    // sums in f32, not f64.
+    bool narrow = c.type == "f16" || c.type == "bf16";
+    double rtol = narrow ? 2e-2 : 1e-4;
+    double atol = rtol * double(c.terms);
+    std::string why;
+    EXPECT_TRUE(closeEnough(*got, *want, rtol, atol, why)) << why << "\n"
+                                                           << note << "\n"
+                                                           << c.text;
+  }
+  // The generator makes each kind about a quarter of the time; the conv
+  // rewriter turns most of them into their cuDNN call.
+  for (int k = 0; k < 4; ++k)
+    EXPECT_GT(kinds[k], trials / 20) << "kind " << k;
+}
+
 /// `trials` random dots compiled by the whole GPU compiler and run on the
 /// runtime of `kind`, each against the interpreter.
 void checkRandomGemms(DeviceKind kind, int trials) {
@@ -162,6 +402,15 @@ void checkRandomGemms(DeviceKind kind, int trials) {
 
 TEST(HostRuntimeTest, RandomGemmsMatchTheInterpreter) {
   checkRandomGemms(DeviceKind::Host, 120);
+}
+
+// Random convolutions of every kind (forward, fused with bias, side
+// input, scale and relu, input and filter gradients) in 1 to 3 spatial
+// dimensions, random dimension orders and layouts, strides, padding,
+// dilations and feature groups, in f32, f16 and bf16: cuDNN custom calls
+// become thunk.convolution, computed by im2col and OpenBLAS.
+TEST(HostRuntimeTest, RandomConvolutionsMatchTheInterpreter) {
+  checkRandomConvolutions(DeviceKind::Host, 300);
 }
 
 // The same on GPU 0 through the CUDA runtime (kernels from PTX, GEMMs by

@@ -123,28 +123,37 @@ FailureOr<ConvThunkConfig> mlir::hlo::getConvThunkConfig(CustomCallOp call) {
     if (operands.size() == 4)
       config.sideInput = operands[3];
   }
-  auto layoutOf = [&](Type type, int64_t batch, int64_t feature,
+  // Each tensor's layout; null after a diagnostic.
+  auto layoutOf = [&](StringRef name, Type type, int64_t batch, int64_t feature,
                       ArrayRef<int64_t> spatial) -> th::ConvTensorAttr {
     auto tensor = dyn_cast<RankedTensorType>(type);
-    if (!tensor || !tensor.hasStaticShape())
+    if (!tensor || !tensor.hasStaticShape()) {
+      (void)fail("the " + name + " must be a static array");
       return nullptr;
+    }
     SmallVector<int64_t> minorToMajor = getMinorToMajor(tensor);
-    auto emit = [&]() { return call.emitError(); };
+    auto emit = [&]() {
+      return call.emitError("hlo-to-thunk: ")
+             << call.getCustomCallTarget() << ": the " << name << ": ";
+    };
     if (failed(th::ConvTensorAttr::verify(emit, tensor.getShape(), batch,
                                           feature, spatial, minorToMajor)))
       return nullptr;
     return th::ConvTensorAttr::get(call.getContext(), tensor.getShape(), batch,
                                    feature, spatial, minorToMajor);
   };
-  config.input = layoutOf(inputType, dn->getInputBatch(), dn->getInputFeature(),
-                          dn->getInputSpatial());
-  config.filter = layoutOf(filterType, dn->getKernelOutput(),
+  config.input = layoutOf("input", inputType, dn->getInputBatch(),
+                          dn->getInputFeature(), dn->getInputSpatial());
+  if (!config.input)
+    return failure();
+  config.filter = layoutOf("filter", filterType, dn->getKernelOutput(),
                            dn->getKernelInput(), dn->getKernelSpatial());
-  config.output = layoutOf(outputType, dn->getOutputBatch(),
+  if (!config.filter)
+    return failure();
+  config.output = layoutOf("output", outputType, dn->getOutputBatch(),
                            dn->getOutputFeature(), dn->getOutputSpatial());
-  if (!config.input || !config.filter || !config.output)
-    return fail("the input, filter and output must be static arrays with "
-                "a batch, a feature and at least one spatial dimension");
+  if (!config.output)
+    return failure();
   if (call.getBatchGroupCount().value_or(1) != 1)
     return fail("batch_group_count is not supported");
   config.featureGroupCount = call.getFeatureGroupCount().value_or(1);

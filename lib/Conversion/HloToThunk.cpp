@@ -345,8 +345,7 @@ LogicalResult ThunkLowering::lowerConvolution(CustomCallOp call) {
   auto op = th::ConvolutionOp::create(
       b, call.getLoc(), th::ConvKindAttr::get(b.getContext(), config->kind),
       *input, *filter, *output, bias, side, workspace, config->input,
-      config->filter, config->output,
-      b.getDenseI64ArrayAttr(config->strides),
+      config->filter, config->output, b.getDenseI64ArrayAttr(config->strides),
       b.getDenseI64ArrayAttr(config->padLow),
       b.getDenseI64ArrayAttr(config->padHigh),
       b.getDenseI64ArrayAttr(config->lhsDilation),

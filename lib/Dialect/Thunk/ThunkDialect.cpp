@@ -103,8 +103,8 @@ ConvTensorAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "batch, feature and spatial must name each of the "
                        << rank << " dimensions once";
   if (!isPermutation(minorToMajor, rank))
-    return emitError() << "minor_to_major must be a permutation of the "
-                       << rank << " dimensions";
+    return emitError() << "minor_to_major must be a permutation of the " << rank
+                       << " dimensions";
   return success();
 }
 

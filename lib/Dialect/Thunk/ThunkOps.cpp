@@ -316,11 +316,11 @@ void ConvolutionOp::getEffects(
       effects.emplace_back(MemoryEffects::Write::get(), &operand);
       continue;
     }
-    effects.emplace_back(operand.get() == target
-                             ? static_cast<MemoryEffects::Effect *>(
-                                   MemoryEffects::Write::get())
-                             : MemoryEffects::Read::get(),
-                         &operand);
+    effects.emplace_back(
+        operand.get() == target
+            ? static_cast<MemoryEffects::Effect *>(MemoryEffects::Write::get())
+            : MemoryEffects::Read::get(),
+        &operand);
   }
 }
 
@@ -331,15 +331,14 @@ LogicalResult ConvolutionOp::verify() {
   if (filter.getNumSpatialDims() != n || out.getNumSpatialDims() != n)
     return emitOpError("input, filter and output must have the same number "
                        "of spatial dimensions");
-  for (auto [name, window] :
-       {std::pair{"window_strides", getWindowStrides()},
-        std::pair{"padding_low", getPaddingLow()},
-        std::pair{"padding_high", getPaddingHigh()},
-        std::pair{"lhs_dilation", getLhsDilation()},
-        std::pair{"rhs_dilation", getRhsDilation()}})
+  for (auto [name, window] : {std::pair{"window_strides", getWindowStrides()},
+                              std::pair{"padding_low", getPaddingLow()},
+                              std::pair{"padding_high", getPaddingHigh()},
+                              std::pair{"lhs_dilation", getLhsDilation()},
+                              std::pair{"rhs_dilation", getRhsDilation()}})
     if (int64_t(window.size()) != n)
-      return emitOpError(name) << " must have one entry per spatial dimension ("
-                               << n << ")";
+      return emitOpError(name)
+             << " must have one entry per spatial dimension (" << n << ")";
   for (auto [name, window] : {std::pair{"window_strides", getWindowStrides()},
                               std::pair{"lhs_dilation", getLhsDilation()},
                               std::pair{"rhs_dilation", getRhsDilation()}})

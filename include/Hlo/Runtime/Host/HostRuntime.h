@@ -5,7 +5,8 @@
 // run through the host lowering of their `gpu.func`s (grid and block as
 // loops, barriers as phases), compiled once by LLVM's JIT (HostJit.h);
 // GEMMs through OpenBLAS (16-bit floats widened to f32, as cuBLAS computes
-// them; integers by a plain loop); copies, memsets, loops, conditionals and
+// them; integers by a plain loop); convolutions as im2col and OpenBLAS
+// GEMMs (HostConvolution.cpp); copies, memsets, loops, conditionals and
 // command buffers as their ops say. It exists so that the whole compiled
 // program, not only its passes, is checked on a machine without a GPU.
 //
