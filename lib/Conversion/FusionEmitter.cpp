@@ -52,6 +52,8 @@ StringRef mlir::hlo::stringifyEmitterKind(EmitterKind kind) {
     return "in-place-dynamic-update-slice";
   case EmitterKind::Scatter:
     return "scatter";
+  case EmitterKind::Sort:
+    return "sort";
   }
   llvm_unreachable("unknown emitter kind");
 }
@@ -76,6 +78,15 @@ FailureOr<EmitterKind> mlir::hlo::chooseEmitter(Operation *op,
       return failure();
     }
   SmallVector<Value> roots = getFusionRoots(fused);
+  // A sort is emitted by the sort emitter whatever the fusion's kind (XLA
+  // emits sorts apart from the fusion emitters).
+  if (fused
+          .walk([](SortOp) { return WalkResult::interrupt(); })
+          .wasInterrupted()) {
+    if (failed(canEmitSortKernel(op, symbols, reason)))
+      return failure();
+    return EmitterKind::Sort;
+  }
   // XLA's concatenate fusion (of kind kLoop or kInput): one output, at most
   // 4 operands (each operand's code is emitted separately, which costs
   // occupancy).
@@ -169,6 +180,8 @@ FailureOr<gpu::GPUFuncOp> mlir::hlo::emitKernel(Operation *fusion,
                                                options);
   case EmitterKind::Scatter:
     return emitScatterKernel(fusion, module, name, symbols, options);
+  case EmitterKind::Sort:
+    return emitSortKernel(fusion, module, name, symbols, options);
   }
   llvm_unreachable("unknown emitter kind");
 }

@@ -277,6 +277,25 @@ LogicalResult ThunkLowering::lowerKernel(FusionOp fusion) {
                        kernel.getKnownBlockSizeAttr(),
                        /*shared_memory=*/b.getI64IntegerAttr(0), inputs,
                        outputs);
+  // Kernels launched after it with the same arguments (a sort's stages).
+  if (auto then = kernel->getAttrOfType<ArrayAttr>(kThenKernelsAttrName))
+    for (Attribute a : then) {
+      auto name = dyn_cast<FlatSymbolRefAttr>(a);
+      auto next = name ? dyn_cast_or_null<gpu::GPUFuncOp>(
+                             SymbolTable::lookupSymbolIn(
+                                 kernel->getParentOp(), name.getAttr()))
+                       : gpu::GPUFuncOp();
+      if (!next || !next.getKnownBlockSize() || !next.getKnownGridSize() ||
+          next.getArgumentTypes() != kernel.getArgumentTypes())
+        return fusion.emitError("hlo-to-thunk: '")
+               << a << "' (after '" << ref
+               << "') is not a kernel of the same arguments";
+      th::KernelOp::create(
+          b, fusion.getLoc(),
+          SymbolRefAttr::get(ref.getRootReference(), {name}),
+          next.getKnownGridSizeAttr(), next.getKnownBlockSizeAttr(),
+          /*shared_memory=*/b.getI64IntegerAttr(0), inputs, outputs);
+    }
   return success();
 }
 

@@ -432,6 +432,9 @@ void KernelToHost::emit(ModuleOp module) {
   // The outputs that alias operands (EmitterUtils.h) stay known.
   if (Attribute aliases = kernel->getAttr(kOutputAliasesAttrName))
     func->setAttr(kOutputAliasesAttrName, aliases);
+  // So do the kernels launched after it (a sort's; the same names).
+  if (Attribute then = kernel->getAttr(kThenKernelsAttrName))
+    func->setAttr(kThenKernelsAttrName, then);
   Block *entry = func.addEntryBlock();
   funcArgs.assign(entry->args_begin(), entry->args_end());
   b.setInsertionPointToStart(entry);

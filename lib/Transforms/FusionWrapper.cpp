@@ -25,8 +25,8 @@ namespace {
 /// them.
 bool needsKernel(Operation *op) {
   if (isa<ConstantOp, TupleOp, GetTupleElementOp, BitcastOp, CopyOp,
-          CustomCallOp, FusionOp, WhileOp, ConditionalOp, CallOp, SortOp,
-          ReturnOp, DomainOp, ReplicaIdOp, PartitionIdOp, GetDimensionSizeOp,
+          CustomCallOp, FusionOp, WhileOp, ConditionalOp, CallOp, ReturnOp,
+          DomainOp, ReplicaIdOp, PartitionIdOp, GetDimensionSizeOp,
           SetDimensionSizeOp, FftOp, TriangularSolveOp, CholeskyOp>(op))
     return false;
   // Collectives, async pairs, host transfers, rng state: their thunks are
@@ -44,6 +44,13 @@ bool needsKernel(Operation *op) {
   return (tuple ? llvm::all_of(tuple.getTypes(), isStaticArray)
                 : isStaticArray(type)) &&
          llvm::all_of(getDataOperands(op).getTypes(), isStaticArray);
+}
+
+/// An iota whose only users are sorts: fused into their kernels.
+bool isFusedIntoSorts(Operation *op) {
+  return isa<IotaOp>(op) && !op->use_empty() &&
+         llvm::all_of(op->getUsers(),
+                      [](Operation *user) { return isa<SortOp>(user); });
 }
 
 struct FusionWrapperPass
@@ -64,7 +71,7 @@ struct FusionWrapperPass
     for (ComputationOp comp : getFusibleComputations(module, symbols)) {
       SmallVector<Operation *> wrap;
       for (Operation &op : comp.getBody().front())
-        if (needsKernel(&op))
+        if (needsKernel(&op) && !isFusedIntoSorts(&op))
           wrap.push_back(&op);
       for (Operation *op : wrap) {
         std::string opcode = getOpcode(op);
@@ -90,6 +97,17 @@ struct FusionWrapperPass
           ret->setOperand(0,
                           createInferred<TupleOp>(b, ret->getLoc(), elements));
         }
+        // XLA's SortIotaFusion: a sort's iota operands are computed in its
+        // kernel (the element generator), not in kernels of their own.
+        // (A table of its own: `tables` does not see the renames below.)
+        SymbolTableCollection fresh;
+        if (isa<SortOp>(op))
+          for (Value operand : llvm::to_vector(getDataOperands(fusion)))
+            if (auto iota = operand.getDefiningOp<IotaOp>()) {
+              fuseProducerInto(iota, fusion, fresh);
+              if (iota->use_empty())
+                iota->erase();
+            }
         // Reductions and scatters are input fusions (their emitters');
         // the rest loops.
         setFusionConfig(fusion, input ? FusionKind::kInput : FusionKind::kLoop);

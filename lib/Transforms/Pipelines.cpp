@@ -92,7 +92,9 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm) {
   // RngBitGeneratorExpander (philox), ComparisonExpander,
   // ZeroSizedHloElimination, GpuScatterExpander, CallInliner, DotDecomposer,
   // StochasticConvertDecomposer, LogisticExpander, BatchNormExpander (all
-  // three forms), DynamicPadder, then simplification.
+  // three forms), DynamicPadder, StableSortExpander, then simplification
+  // (TopkDecomposer first: XLA runs it before all of these).
+  pm.addPass(createHloTopkDecomposer());
   pm.addPass(createHloOperandUpcaster());
   pm.addPass(createHloResultCaster());
   pm.addPass(createHloRngExpander());
@@ -110,6 +112,7 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm) {
   batchNorm.rewriteGradOp = true;
   pm.addPass(createHloBatchNormExpander(batchNorm));
   pm.addPass(createHloDynamicPadder());
+  pm.addPass(createHloStableSortExpander());
   buildHloSimplificationPipeline(pm);
 }
 

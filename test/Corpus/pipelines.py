@@ -51,7 +51,8 @@ EXPANDERS = {"hlo-dot-decomposer", "hlo-batchnorm-expander",
              "hlo-result-caster", "hlo-comparison-expander",
              "hlo-logistic-expander", "hlo-stochastic-convert-decomposer",
              "hlo-rng-expander", "hlo-rng-bit-generator-expander",
-             "hlo-dynamic-padder"}
+             "hlo-dynamic-padder", "hlo-stable-sort-expander",
+             "hlo-topk-decomposer"}
 INSTRUCTION = re.compile(r"^\s*(ROOT\s+)?%?[\w.\-]+ = ", re.M)
 RNG = re.compile(r"\brng\(")
 AFTER_PASS = re.compile(r"\.\d{4}\.after_([\w-]+)\.hlo$")

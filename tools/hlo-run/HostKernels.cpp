@@ -2,6 +2,7 @@
 
 #include "HostKernels.h"
 
+#include "Hlo/Conversion/FusionEmitter.h"
 #include "Hlo/Conversion/HostJit.h"
 #include "Hlo/Conversion/Passes.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
@@ -59,6 +60,11 @@ std::unique_ptr<HostKernels> HostKernels::compile(ModuleOp module,
               op.getAttrOfType<DenseI64ArrayAttr>("hlo.output_aliases"))
         kernels->aliasesOf[cast<func::FuncOp>(op).getName()] =
             SmallVector<int64_t>(aliases.asArrayRef());
+      // Kernels launched after it (a sort's stages).
+      if (auto then = op.getAttrOfType<ArrayAttr>(kThenKernelsAttrName))
+        for (Attribute a : then)
+          kernels->thenOf[cast<func::FuncOp>(op).getName()].push_back(
+              cast<FlatSymbolRefAttr>(a).getValue().str());
       op.moveBefore(jitModule->getBody(), jitModule->getBody()->end());
     }
   kernels->jit = HostJit::compile(*jitModule, error);
@@ -101,6 +107,10 @@ HostKernels::run(Operation *fusion, ArrayRef<const Literal *> operands,
         buffers[numOperands + k] = buffers[operand];
   if (failed(jit->invokeOnBuffers(it->second, buffers, error)))
     return FailureOr<Literal>(failure());
+  if (auto then = thenOf.find(it->second); then != thenOf.end())
+    for (const std::string &next : then->second)
+      if (failed(jit->invokeOnBuffers(next, buffers, error)))
+        return FailureOr<Literal>(failure());
   size_t first = operands.size();
   if (!isa<TupleType>(resultType))
     return FailureOr<Literal>(

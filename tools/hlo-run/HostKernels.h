@@ -48,6 +48,8 @@ private:
   /// Per kernel, the operand each output aliases (-1: none): the kernel's
   /// `hlo.output_aliases`; the operand is copied into the output first.
   llvm::StringMap<SmallVector<int64_t>> aliasesOf;
+  /// The kernels launched after a kernel for the same fusion (a sort's).
+  llvm::StringMap<SmallVector<std::string>> thenOf;
 };
 
 } // namespace mlir::hlo

@@ -66,6 +66,10 @@ enum class EmitterKind {
   /// One thread per update element of a scatter root, combined into the
   /// output in place (XLA's ScatterFusion).
   Scatter,
+  /// A sort (wrapped into a fusion of its own): a bitonic sort, tiles in
+  /// shared memory and then global compare-and-swap stages, as a sequence
+  /// of kernels (XLA's sort emitter).
+  Sort,
 };
 
 /// The name of an emitter ("loop", ...), for diagnostics and remarks.
@@ -181,6 +185,26 @@ LogicalResult canEmitScatterKernel(Operation *fusion, SymbolTable &symbols,
 FailureOr<gpu::GPUFuncOp>
 emitScatterKernel(Operation *fusion, gpu::GPUModuleOp module, StringRef name,
                   SymbolTable &symbols, const KernelOptions &options = {});
+
+/// Whether the sort emitter takes `fusion` (a fusion whose outputs are all
+/// the results of one sort, in order); failure with `reason` saying why not.
+LogicalResult canEmitSortKernel(Operation *fusion, SymbolTable &symbols,
+                                std::string &reason);
+
+/// The sort emitter: the sort as a bitonic sorting network along its
+/// dimension, in several kernels (one per global stage, one per run of
+/// stages that stay inside a shared-memory tile). Returns the first kernel,
+/// which reads the sort's operands and writes the outputs; the others (which
+/// sort the outputs in place) are named, in launch order, by its
+/// `hlo.then_kernels` (kThenKernelsAttrName).
+FailureOr<gpu::GPUFuncOp>
+emitSortKernel(Operation *fusion, gpu::GPUModuleOp module, StringRef name,
+               SymbolTable &symbols, const KernelOptions &options = {});
+
+/// On a fusion's (first) kernel: the kernels of the same `gpu.module` a
+/// runtime launches after it, in order, for the same fusion and with the
+/// same arguments (an ArrayAttr of FlatSymbolRefAttr).
+constexpr StringLiteral kThenKernelsAttrName = "hlo.then_kernels";
 
 } // namespace hlo
 } // namespace mlir

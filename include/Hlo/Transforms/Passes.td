@@ -634,6 +634,40 @@ def HloGatherSimplifier : Pass<"hlo-gather-simplifier", "::mlir::ModuleOp"> {
   ];
 }
 
+def HloStableSortExpander
+    : Pass<"hlo-stable-sort-expander", "::mlir::ModuleOp"> {
+  let summary = "Stable sorts as unstable sorts with ties broken by position "
+                "(XLA's StableSortExpander)";
+  let description = [{
+    A sort with `is_stable=true` becomes an unstable sort whose comparator
+    breaks ties by the elements' positions: an operand that is a signed
+    integer iota (32 bits or more) along the sort dimension gives them,
+    otherwise an s32 iota of the keys' shape and layout is added as the last
+    operand. The new comparator (`<name>.stable`) computes the original both
+    ways, `less = cmp(l, r)` and `greater = cmp(r, l)`, and returns
+    `select(less == greater, pos_l < pos_r, less)`. Users see the original
+    results. Left alone: sorts in fused computations, sorts with control
+    predecessors.
+  }];
+  let statistics = [
+    Statistic<"numExpanded", "expanded-sorts", "Stable sorts expanded">,
+  ];
+}
+
+def HloTopkDecomposer : Pass<"hlo-topk-decomposer", "::mlir::ModuleOp"> {
+  let summary = "topk as a sort and slices (XLA's TopkDecomposer)";
+  let description = [{
+    `topk(x), k=K` becomes a stable sort of `x` and an s32 iota along the
+    last dimension, by `x` largest first (`largest=false`: smallest first;
+    floats in their total order), and slices of the first K elements of
+    both results along the last dimension: the values and their indices.
+    Left alone: topks with control predecessors.
+  }];
+  let statistics = [
+    Statistic<"numDecomposed", "decomposed", "TopKs decomposed">,
+  ];
+}
+
 def HloSortSimplifier : Pass<"hlo-sort-simplifier", "::mlir::ModuleOp"> {
   let summary = "Remove the unused operands of a variadic sort (XLA's "
                 "SortSimplifier)";
