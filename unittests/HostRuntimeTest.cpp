@@ -422,4 +422,12 @@ TEST(CudaRuntimeTest, RandomGemmsMatchTheInterpreter) {
   checkRandomGemms(DeviceKind::Cuda, 120);
 }
 
+// The random convolutions on GPU 0, through cuDNN.
+TEST(CudaRuntimeTest, RandomConvolutionsMatchTheInterpreter) {
+  std::string device, error;
+  if (failed(probeDevice(DeviceKind::Cuda, device, error)))
+    GTEST_SKIP() << error;
+  checkRandomConvolutions(DeviceKind::Cuda, 300);
+}
+
 } // namespace
