@@ -312,6 +312,29 @@ ConvCase generateConv(std::mt19937 &rng) {
 
 /// `trials` random convolutions compiled by the whole GPU compiler and run
 /// on the runtime of `kind`, each against the interpreter.
+/// Imports `text`, draws arguments (seed `trial`) and runs the module on
+/// the interpreter (`want`) and, compiled, on the runtime of `kind`
+/// (`got`, with the run's summary in `note`); a fatal failure if any step
+/// fails.
+void runBoth(MLIRContext &ctx, const std::string &text, int trial,
+             DeviceKind kind, OwningOpRef<ModuleOp> &module,
+             std::optional<Literal> &want, std::optional<Literal> &got,
+             std::string &note) {
+  module = importHloText(text, &ctx);
+  ASSERT_TRUE(module) << text;
+  std::string error;
+  FailureOr<std::vector<Literal>> args =
+      runtime::randomArguments(*module, trial, error);
+  ASSERT_TRUE(succeeded(args)) << error << "\n" << text;
+  FailureOr<Literal> expected =
+      runtime::run(*module, *args, runtime::getModuleOptions(*module), error);
+  ASSERT_TRUE(succeeded(expected)) << error << "\n" << text;
+  FailureOr<Literal> actual = runOnDevice(*module, *args, kind, error, note);
+  ASSERT_TRUE(succeeded(actual)) << error << "\n" << text;
+  want = std::move(*expected);
+  got = std::move(*actual);
+}
+
 void checkRandomConvolutions(DeviceKind kind, int trials) {
   DialectRegistry registry;
   registerHloTranslateDialects(registry);
@@ -323,18 +346,14 @@ void checkRandomConvolutions(DeviceKind kind, int trials) {
   int kinds[4] = {0, 0, 0, 0};
   for (int trial = 0; trial < trials; ++trial) {
     ConvCase c = generateConv(rng);
-    OwningOpRef<ModuleOp> module = importHloText(c.text, &ctx);
-    ASSERT_TRUE(module) << c.text;
-    std::string error, note;
-    FailureOr<std::vector<Literal>> args =
-        runtime::randomArguments(*module, trial, error);
-    ASSERT_TRUE(succeeded(args)) << error << "\n" << c.text;
-    FailureOr<Literal> want =
-        runtime::run(*module, *args, runtime::getModuleOptions(*module), error);
-    ASSERT_TRUE(succeeded(want)) << error << "\n" << c.text;
-    FailureOr<Literal> got = runOnDevice(*module, *args, kind, error, note);
-    ASSERT_TRUE(succeeded(got)) << error << "\n" << c.text;
+    OwningOpRef<ModuleOp> module;
+    std::optional<Literal> want, got;
+    std::string note;
+    runBoth(ctx, c.text, trial, kind, module, want, got, note);
+    if (::testing::Test::HasFatalFailure())
+      return;
     // What the convolution became.
+    std::string error;
     FailureOr<OwningOpRef<ModuleOp>> program =
         compileToThunks(*module, kind, error);
     ASSERT_TRUE(succeeded(program)) << error << "\n" << c.text;
@@ -370,17 +389,12 @@ void checkRandomGemms(DeviceKind kind, int trials) {
   std::regex gemmCount("([0-9]+) GEMMs");
   for (int trial = 0; trial < trials; ++trial) {
     GemmCase c = generate(rng);
-    OwningOpRef<ModuleOp> module = importHloText(c.text, &ctx);
-    ASSERT_TRUE(module) << c.text;
-    std::string error, note;
-    FailureOr<std::vector<Literal>> args =
-        runtime::randomArguments(*module, trial, error);
-    ASSERT_TRUE(succeeded(args)) << error << "\n" << c.text;
-    FailureOr<Literal> want =
-        runtime::run(*module, *args, runtime::getModuleOptions(*module), error);
-    ASSERT_TRUE(succeeded(want)) << error << "\n" << c.text;
-    FailureOr<Literal> got = runOnDevice(*module, *args, kind, error, note);
-    ASSERT_TRUE(succeeded(got)) << error << "\n" << c.text;
+    OwningOpRef<ModuleOp> module;
+    std::optional<Literal> want, got;
+    std::string note;
+    runBoth(ctx, c.text, trial, kind, module, want, got, note);
+    if (::testing::Test::HasFatalFailure())
+      return;
     std::smatch match;
     if (std::regex_search(note, match, gemmCount))
       gemms += std::stoi(match[1]);

@@ -72,8 +72,8 @@ struct CommandBufferSchedulingPass
   /// Moves the thunks of `run` into a new command buffer placed at the
   /// first of them; its slices stay in front of it.
   void wrap(ArrayRef<Operation *> run) {
-    Operation *first = *llvm::find_if(
-        run, [](Operation *op) { return isRecordable(*op); });
+    Operation *first =
+        *llvm::find_if(run, [](Operation *op) { return isRecordable(*op); });
     for (Operation *op : run)
       if (isa<SliceOp>(op))
         op->moveBefore(first);

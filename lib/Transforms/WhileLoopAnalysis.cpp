@@ -10,7 +10,6 @@ using namespace mlir;
 using namespace mlir::hlo;
 using runtime::Literal;
 
-
 //===----------------------------------------------------------------------===//
 // Trip count
 //===----------------------------------------------------------------------===//
@@ -140,7 +139,6 @@ mlir::hlo::bruteForceTripCount(Loop &loop, runtime::Evaluator &evaluator,
   }
   return std::nullopt;
 }
-
 
 /// The integer scalar constant `v`, with its type's signedness and width.
 static std::optional<APInt> integerConstant(Value v, bool &isSigned) {

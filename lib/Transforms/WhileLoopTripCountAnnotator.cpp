@@ -30,17 +30,18 @@ static BackendConfigAttr annotate(MLIRContext *ctx, BackendConfigAttr config,
   Builder b(ctx);
   auto text = [&](const std::string &s) { return TextAttr::get(ctx, s); };
   auto quoted = [](int64_t v) { return "\"" + std::to_string(v) + "\""; };
-  SmallVector<NamedAttribute> members = {b.getNamedAttr(
-      "known_trip_count",
-      BackendConfigAttr::get(ctx, BackendConfigMessage::KnownTripCount,
-                             {b.getNamedAttr("n", b.getI64IntegerAttr(trips))}))};
+  SmallVector<NamedAttribute> members = {
+      b.getNamedAttr("known_trip_count",
+                     BackendConfigAttr::get(
+                         ctx, BackendConfigMessage::KnownTripCount,
+                         {b.getNamedAttr("n", b.getI64IntegerAttr(trips))}))};
   if (counted) {
     members.push_back(b.getNamedAttr(
         "known_init_step", text("{\"init\":" + quoted(counted->init) +
                                 ",\"step\":" + quoted(counted->step) + "}")));
-    members.push_back(
-        b.getNamedAttr("known_induction_variable",
-                       text("{\"tuple_index\":" + quoted(counted->index) + "}")));
+    members.push_back(b.getNamedAttr(
+        "known_induction_variable",
+        text("{\"tuple_index\":" + quoted(counted->index) + "}")));
   }
   members.push_back(b.getNamedAttr("dynamic_variables", text("[]")));
   if (!config)
@@ -61,8 +62,8 @@ struct WhileLoopTripCountAnnotatorPass
     SymbolTable symbols(module);
     std::optional<runtime::Evaluator> evaluator;
     module.walk([&](WhileOp op) {
-      auto config = dyn_cast_or_null<BackendConfigAttr>(
-          op->getAttr("backend_config"));
+      auto config =
+          dyn_cast_or_null<BackendConfigAttr>(op->getAttr("backend_config"));
       if (op->hasAttr("backend_config") &&
           (!config || config.getMessage() != BackendConfigMessage::Root ||
            config.getKnownTripCount()))

@@ -51,9 +51,8 @@ struct DeviceTiming {
 };
 
 /// Lowers a clone of the HLO `module` to a thunk program for `kind`.
-FailureOr<OwningOpRef<ModuleOp>> compileToThunks(ModuleOp module,
-                                                 DeviceKind kind,
-                                                 std::string &error);
+FailureOr<OwningOpRef<ModuleOp>>
+compileToThunks(ModuleOp module, DeviceKind kind, std::string &error);
 
 /// Compiles the thunk program `program` for the runtime of `kind`.
 std::unique_ptr<thunk::Executable>
@@ -62,10 +61,11 @@ loadExecutable(ModuleOp program, DeviceKind kind, std::string &error);
 /// Compiles a clone of `module` and runs it on `arguments` (`timing->repeat`
 /// times when given); `note` gets a one-line summary (thunks run, arena
 /// size).
-FailureOr<runtime::Literal>
-runOnDevice(ModuleOp module, ArrayRef<runtime::Literal> arguments,
-            DeviceKind kind, std::string &error, std::string &note,
-            DeviceTiming *timing = nullptr);
+FailureOr<runtime::Literal> runOnDevice(ModuleOp module,
+                                        ArrayRef<runtime::Literal> arguments,
+                                        DeviceKind kind, std::string &error,
+                                        std::string &note,
+                                        DeviceTiming *timing = nullptr);
 
 } // namespace mlir::hlo
 

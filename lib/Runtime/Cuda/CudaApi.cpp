@@ -58,8 +58,7 @@ const Driver *mlir::thunk::cuda::loadDriver(std::string &error) {
                                  CUdriverProcAddressQueryResult *);
     auto getVersion =
         reinterpret_cast<GetVersion>(dlsym(lib, "cuDriverGetVersion"));
-    auto getProc =
-        reinterpret_cast<GetProc>(dlsym(lib, "cuGetProcAddress_v2"));
+    auto getProc = reinterpret_cast<GetProc>(dlsym(lib, "cuGetProcAddress_v2"));
     if (!getVersion || !getProc || getVersion(&driver.version) != 0) {
       failure = "the CUDA driver is too old: it has no cuGetProcAddress_v2";
       return;
@@ -88,8 +87,8 @@ const Driver *mlir::thunk::cuda::loadDriver(std::string &error) {
     HLO_CUDA_DRIVER_FUNCTIONS(HLO_LOOKUP)
 #undef HLO_LOOKUP
     if (CUresult r = driver.cuInit(0))
-      failure = "the CUDA driver could not start: " +
-                driver.describe("cuInit", r);
+      failure =
+          "the CUDA driver could not start: " + driver.describe("cuInit", r);
   });
   if (!failure.empty()) {
     error = failure;
@@ -98,39 +97,50 @@ const Driver *mlir::thunk::cuda::loadDriver(std::string &error) {
   return &driver;
 }
 
-std::string CublasLt::describe(const char *call,
-                               cublasStatus_t status) const {
-  const char *text = cublasLtGetStatusString ? cublasLtGetStatusString(status)
-                                             : nullptr;
+std::string CublasLt::describe(const char *call, cublasStatus_t status) const {
+  const char *text =
+      cublasLtGetStatusString ? cublasLtGetStatusString(status) : nullptr;
   return std::string(call) + ": " +
          (text ? text : "cuBLASLt status " + std::to_string(int(status)));
 }
+
+/// A CUDA library `name` (what `$envVar` names, else where the loader,
+/// $CUDA_HOME, $CUDA_PATH or /usr/local/cuda has it); null with `failure`
+/// set (`what` names the library) when none opens.
+static void *openCudaLibrary(const std::string &name, const char *envVar,
+                             const char *what, std::string &failure) {
+  std::string tried;
+  const char *forced = std::getenv(envVar);
+  void *lib = openFirst(
+      {forced ? forced : "", name, underEnv("CUDA_HOME", name.c_str()),
+       underEnv("CUDA_PATH", name.c_str()), "/usr/local/cuda/lib64/" + name},
+      tried);
+  if (!lib)
+    failure = std::string(what) + " (" + name + ") could not be loaded; set " +
+              envVar + " to its path" + tried;
+  return lib;
+}
+
+// Fills `table.fn` for every `fn` of a function list from `lib`.
+#define HLO_LOOKUP_IN(table, fn)                                               \
+  table.fn = reinterpret_cast<decltype(table.fn)>(dlsym(lib, #fn));            \
+  if (!table.fn) {                                                             \
+    failure = name + " has no " #fn;                                           \
+    return;                                                                    \
+  }
 
 const CublasLt *mlir::thunk::cuda::loadCublasLt(std::string &error) {
   static CublasLt lt;
   static std::string failure;
   static std::once_flag once;
   std::call_once(once, [] {
-    std::string tried;
     const std::string name =
         "libcublasLt.so." + std::to_string(CUBLAS_VER_MAJOR);
-    const char *forced = std::getenv("HLO_CUBLASLT_LIBRARY");
-    void *lib = openFirst(
-        {forced ? forced : "", name, underEnv("CUDA_HOME", name.c_str()),
-         underEnv("CUDA_PATH", name.c_str()), "/usr/local/cuda/lib64/" + name},
-        tried);
-    if (!lib) {
-      failure = "cuBLASLt (" + name +
-                ") could not be loaded; set HLO_CUBLASLT_LIBRARY to its path" +
-                tried;
+    void *lib =
+        openCudaLibrary(name, "HLO_CUBLASLT_LIBRARY", "cuBLASLt", failure);
+    if (!lib)
       return;
-    }
-#define HLO_LOOKUP(fn)                                                         \
-  lt.fn = reinterpret_cast<decltype(lt.fn)>(dlsym(lib, #fn));                  \
-  if (!lt.fn) {                                                                \
-    failure = name + " has no " #fn;                              \
-    return;                                                                    \
-  }
+#define HLO_LOOKUP(fn) HLO_LOOKUP_IN(lt, fn)
     HLO_CUBLASLT_FUNCTIONS(HLO_LOOKUP)
 #undef HLO_LOOKUP
     if (cublasStatus_t s = lt.cublasLtCreate(&lt.handle))
@@ -144,7 +154,8 @@ const CublasLt *mlir::thunk::cuda::loadCublasLt(std::string &error) {
 }
 
 std::string Cudnn::describe(const char *call, cudnnStatus_t status) const {
-  const char *text = cudnnGetErrorString ? cudnnGetErrorString(status) : nullptr;
+  const char *text =
+      cudnnGetErrorString ? cudnnGetErrorString(status) : nullptr;
   return std::string(call) + ": " +
          (text ? text : "cuDNN status " + std::to_string(int(status)));
 }
@@ -154,26 +165,11 @@ const Cudnn *mlir::thunk::cuda::loadCudnn(std::string &error) {
   static std::string failure;
   static std::once_flag once;
   std::call_once(once, [] {
-    std::string tried;
     const std::string name = "libcudnn.so." + std::to_string(CUDNN_MAJOR);
-    const char *forced = std::getenv("HLO_CUDNN_LIBRARY");
-    void *lib = openFirst({forced ? forced : "", name,
-                           underEnv("CUDA_HOME", name.c_str()),
-                           underEnv("CUDA_PATH", name.c_str()),
-                           "/usr/local/cuda/lib64/" + name},
-                          tried);
-    if (!lib) {
-      failure = "cuDNN (" + name +
-                ") could not be loaded; set HLO_CUDNN_LIBRARY to its path" +
-                tried;
+    void *lib = openCudaLibrary(name, "HLO_CUDNN_LIBRARY", "cuDNN", failure);
+    if (!lib)
       return;
-    }
-#define HLO_LOOKUP(fn)                                                         \
-  dnn.fn = reinterpret_cast<decltype(dnn.fn)>(dlsym(lib, #fn));                \
-  if (!dnn.fn) {                                                               \
-    failure = name + " has no " #fn;                                           \
-    return;                                                                    \
-  }
+#define HLO_LOOKUP(fn) HLO_LOOKUP_IN(dnn, fn)
     HLO_CUDNN_FUNCTIONS(HLO_LOOKUP)
 #undef HLO_LOOKUP
     if (cudnnStatus_t s = dnn.cudnnCreate(&dnn.handle))

@@ -60,8 +60,8 @@ struct Dims {
 static FailureOr<Dims> descriptorDims(ConvTensorAttr layout,
                                       std::string &error) {
   Dims d;
-  for (auto [e, s] : llvm::zip(layout.getDescriptorDims(),
-                               layout.getDescriptorStrides())) {
+  for (auto [e, s] :
+       llvm::zip(layout.getDescriptorDims(), layout.getDescriptorStrides())) {
     if (e > INT32_MAX || s > INT32_MAX) {
       error = "thunk.convolution: a dimension or stride beyond cuDNN's int";
       return failure();
@@ -96,8 +96,8 @@ mlir::thunk::cuda::planConvolution(const Cudnn &dnn, ConvolutionOp op,
   if (!type)
     return fail("cuDNN takes no convolution of this element type");
   plan->isDouble = *type == CUDNN_DATA_DOUBLE;
-  cudnnDataType_t compute = plan->isDouble ? CUDNN_DATA_DOUBLE
-                                           : CUDNN_DATA_FLOAT;
+  cudnnDataType_t compute =
+      plan->isDouble ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT;
   int64_t spatial = op.getNumSpatialDims();
   if (spatial < 1 || spatial > 3)
     return fail("cuDNN takes one to three spatial dimensions");
@@ -123,15 +123,13 @@ mlir::thunk::cuda::planConvolution(const Cudnn &dnn, ConvolutionOp op,
 
   auto tensor = [&](cudnnTensorDescriptor_t &desc, ConvTensorAttr layout) {
     FailureOr<Dims> d = descriptorDims(layout, error);
-    if (failed(d) ||
-        failed(check("cudnnCreateTensorDescriptor",
-                     dnn.cudnnCreateTensorDescriptor(&desc))))
+    if (failed(d) || failed(check("cudnnCreateTensorDescriptor",
+                                  dnn.cudnnCreateTensorDescriptor(&desc))))
       return failure();
-    return check("cudnnSetTensorNdDescriptor",
-                 dnn.cudnnSetTensorNdDescriptor(desc, *type,
-                                                int(d->extents.size()),
-                                                d->extents.data(),
-                                                d->strides.data()));
+    return check(
+        "cudnnSetTensorNdDescriptor",
+        dnn.cudnnSetTensorNdDescriptor(desc, *type, int(d->extents.size()),
+                                       d->extents.data(), d->strides.data()));
   };
   if (failed(tensor(plan->x, op.getInputLayout())) ||
       failed(tensor(plan->y, op.getOutputLayout())))
@@ -212,9 +210,9 @@ mlir::thunk::cuda::planConvolution(const Cudnn &dnn, ConvolutionOp op,
         failed(check("cudnnCreateActivationDescriptor",
                      dnn.cudnnCreateActivationDescriptor(&plan->activation))) ||
         failed(check("cudnnSetActivationDescriptor",
-                     dnn.cudnnSetActivationDescriptor(
-                         plan->activation, mode, CUDNN_NOT_PROPAGATE_NAN,
-                         0.0))))
+                     dnn.cudnnSetActivationDescriptor(plan->activation, mode,
+                                                      CUDNN_NOT_PROPAGATE_NAN,
+                                                      0.0))))
       return failure();
     plan->identity = mode == CUDNN_ACTIVATION_IDENTITY;
   }
@@ -290,32 +288,31 @@ LogicalResult mlir::thunk::cuda::runConvolution(
   const void *alpha = plan.isDouble ? (const void *)&alphaD : &alphaF;
   const void *alpha2 = plan.isDouble ? (const void *)&alpha2D : &alpha2F;
   const void *zero = plan.isDouble ? (const void *)&zeroD : &zeroF;
-  cudnnStatus_t s = dnn.cudnnSetStream(dnn.handle,
-                                       reinterpret_cast<cudaStream_t>(stream));
+  cudnnStatus_t s =
+      dnn.cudnnSetStream(dnn.handle, reinterpret_cast<cudaStream_t>(stream));
   const char *call = "cudnnSetStream";
   if (s == CUDNN_STATUS_SUCCESS) {
     switch (plan.kind) {
     case ConvKind::Forward:
       call = "cudnnConvolutionForward";
-      s = dnn.cudnnConvolutionForward(dnn.handle, alpha, plan.x, ptr(input),
-                                      plan.w, ptr(filter), plan.conv,
-                                      plan.forward, ptr(workspace),
-                                      workspaceBytes, zero, plan.y,
-                                      ptr(output));
+      s = dnn.cudnnConvolutionForward(
+          dnn.handle, alpha, plan.x, ptr(input), plan.w, ptr(filter), plan.conv,
+          plan.forward, ptr(workspace), workspaceBytes, zero, plan.y,
+          ptr(output));
       break;
     case ConvKind::BackwardInput:
       call = "cudnnConvolutionBackwardData";
       s = dnn.cudnnConvolutionBackwardData(
           dnn.handle, alpha, plan.w, ptr(filter), plan.y, ptr(output),
-          plan.conv, plan.backwardData, ptr(workspace), workspaceBytes,
-          zero, plan.x, ptr(input));
+          plan.conv, plan.backwardData, ptr(workspace), workspaceBytes, zero,
+          plan.x, ptr(input));
       break;
     case ConvKind::BackwardFilter:
       call = "cudnnConvolutionBackwardFilter";
       s = dnn.cudnnConvolutionBackwardFilter(
-          dnn.handle, alpha, plan.x, ptr(input), plan.y, ptr(output),
-          plan.conv, plan.backwardFilter, ptr(workspace), workspaceBytes,
-          zero, plan.w, ptr(filter));
+          dnn.handle, alpha, plan.x, ptr(input), plan.y, ptr(output), plan.conv,
+          plan.backwardFilter, ptr(workspace), workspaceBytes, zero, plan.w,
+          ptr(filter));
       break;
     case ConvKind::ForwardBiasActivation:
       if (plan.identity) {
@@ -346,8 +343,8 @@ LogicalResult mlir::thunk::cuda::runConvolution(
       call = "cudnnConvolutionBiasActivationForward";
       // Without a side input, z is the output scaled by zero.
       s = dnn.cudnnConvolutionBiasActivationForward(
-          dnn.handle, alpha, plan.x, ptr(input), plan.w, ptr(filter),
-          plan.conv, plan.forward, ptr(workspace), workspaceBytes,
+          dnn.handle, alpha, plan.x, ptr(input), plan.w, ptr(filter), plan.conv,
+          plan.forward, ptr(workspace), workspaceBytes,
           sideInput ? alpha2 : zero, plan.y,
           ptr(sideInput ? sideInput : output), plan.bias, ptr(bias),
           plan.activation, plan.y, ptr(output));

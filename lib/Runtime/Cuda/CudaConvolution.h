@@ -18,8 +18,7 @@ struct ConvPlan {
   ~ConvPlan();
   const Cudnn *dnn = nullptr;
   ConvKind kind = ConvKind::Forward;
-  cudnnTensorDescriptor_t x = nullptr, y = nullptr, z = nullptr,
-                          bias = nullptr;
+  cudnnTensorDescriptor_t x = nullptr, y = nullptr, z = nullptr, bias = nullptr;
   cudnnFilterDescriptor_t w = nullptr;
   cudnnConvolutionDescriptor_t conv = nullptr;
   cudnnActivationDescriptor_t activation = nullptr;

@@ -139,10 +139,10 @@ mlir::thunk::cuda::planGemm(const CublasLt &lt, GemmOp op, int64_t workspace,
   ColumnMajor a = plan->swapped ? rhs : lhs, b = plan->swapped ? lhs : rhs;
   // op(X) must be X's matrix (not swapped) or its transpose (swapped);
   // the bytes hold the matrix or its transpose.
-  cublasOperation_t opA = a.transposed != plan->swapped ? CUBLAS_OP_T
-                                                        : CUBLAS_OP_N;
-  cublasOperation_t opB = b.transposed != plan->swapped ? CUBLAS_OP_T
-                                                        : CUBLAS_OP_N;
+  cublasOperation_t opA =
+      a.transposed != plan->swapped ? CUBLAS_OP_T : CUBLAS_OP_N;
+  cublasOperation_t opB =
+      b.transposed != plan->swapped ? CUBLAS_OP_T : CUBLAS_OP_N;
   if (op.getBias() && !plan->swapped)
     return fail("a bias epilogue needs a row-major output");
 
@@ -151,9 +151,9 @@ mlir::thunk::cuda::planGemm(const CublasLt &lt, GemmOp op, int64_t workspace,
     return failure();
   auto setDesc = [&](cublasLtMatmulDescAttributes_t attr, const void *value,
                      size_t size) {
-    return check("cublasLtMatmulDescSetAttribute",
-                 lt.cublasLtMatmulDescSetAttribute(plan->desc, attr, value,
-                                                   size));
+    return check(
+        "cublasLtMatmulDescSetAttribute",
+        lt.cublasLtMatmulDescSetAttribute(plan->desc, attr, value, size));
   };
   cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_DEFAULT;
   switch (op.getEpilogue()) {
@@ -177,8 +177,8 @@ mlir::thunk::cuda::planGemm(const CublasLt &lt, GemmOp op, int64_t workspace,
   }
   if (failed(setDesc(CUBLASLT_MATMUL_DESC_TRANSA, &opA, sizeof(opA))) ||
       failed(setDesc(CUBLASLT_MATMUL_DESC_TRANSB, &opB, sizeof(opB))) ||
-      failed(setDesc(CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue,
-                     sizeof(epilogue))))
+      failed(
+          setDesc(CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof(epilogue))))
     return failure();
   if (op.getBias()) {
     cudaDataType_t biasType = *out;
@@ -212,8 +212,8 @@ mlir::thunk::cuda::planGemm(const CublasLt &lt, GemmOp op, int64_t workspace,
       plan->swapped ? op.getLhsLayout() : op.getRhsLayout();
   if (failed(makeLayout(plan->a, *in, a, aLayout.getBatchStride())) ||
       failed(makeLayout(plan->b, *in, b, bLayout.getBatchStride())) ||
-      failed(makeLayout(plan->c, *out, dst,
-                        op.getOutLayout().getBatchStride())))
+      failed(
+          makeLayout(plan->c, *out, dst, op.getOutLayout().getBatchStride())))
     return failure();
 
   // The algorithm: the heuristic's candidates for this workspace, the
@@ -247,9 +247,8 @@ mlir::thunk::cuda::planGemm(const CublasLt &lt, GemmOp op, int64_t workspace,
   int found = 0;
   if (s == CUBLAS_STATUS_SUCCESS)
     s = lt.cublasLtMatmulAlgoGetHeuristic(lt.handle, plan->desc, plan->a,
-                                          plan->b, plan->c, plan->c,
-                                          preference, kCandidates, results,
-                                          &found);
+                                          plan->b, plan->c, plan->c, preference,
+                                          kCandidates, results, &found);
   lt.cublasLtMatmulPreferenceDestroy(preference);
   if (failed(check("cublasLtMatmulAlgoGetHeuristic", s)))
     return failure();
@@ -265,8 +264,7 @@ mlir::thunk::cuda::planGemm(const CublasLt &lt, GemmOp op, int64_t workspace,
 
 LogicalResult mlir::thunk::cuda::runGemm(GemmPlan &plan, CUdeviceptr lhs,
                                          CUdeviceptr rhs, CUdeviceptr bias,
-                                         CUdeviceptr out,
-                                         CUdeviceptr workspace,
+                                         CUdeviceptr out, CUdeviceptr workspace,
                                          CUstream stream, std::string &error) {
   const CublasLt &lt = *plan.lt;
   if (bias) {

@@ -188,7 +188,8 @@ std::unique_ptr<CudaExecutable> CudaExecutable::compile(ModuleOp program,
     error = cu.describe(call, r);
     return true;
   };
-  if (check("cuStreamCreate", cu.cuStreamCreate(&s.stream, CU_STREAM_NON_BLOCKING)) ||
+  if (check("cuStreamCreate",
+            cu.cuStreamCreate(&s.stream, CU_STREAM_NON_BLOCKING)) ||
       check("cuEventCreate", cu.cuEventCreate(&s.start, CU_EVENT_DEFAULT)) ||
       check("cuEventCreate", cu.cuEventCreate(&s.stop, CU_EVENT_DEFAULT)))
     return nullptr;
@@ -208,8 +209,8 @@ std::unique_ptr<CudaExecutable> CudaExecutable::compile(ModuleOp program,
                               CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
     void *values[] = {log, reinterpret_cast<void *>(sizeof(log) - 1)};
     CUmodule m;
-    if (CUresult r = cu.cuModuleLoadDataEx(&m, text.c_str(), 2, options,
-                                           values)) {
+    if (CUresult r =
+            cu.cuModuleLoadDataEx(&m, text.c_str(), 2, options, values)) {
       error = "kernel module @" + gpuModule.getName().str() + ": " +
               cu.describe("cuModuleLoadDataEx", r) +
               (log[0] ? std::string("\n") + log : std::string());
@@ -289,9 +290,8 @@ std::unique_ptr<CudaExecutable> CudaExecutable::compile(ModuleOp program,
   });
   if (walk.wasInterrupted())
     return nullptr;
-  if (s.scratchBytes &&
-      check("cuMemAlloc (convolution scratch)",
-            cu.cuMemAlloc(&s.scratch, s.scratchBytes)))
+  if (s.scratchBytes && check("cuMemAlloc (convolution scratch)",
+                              cu.cuMemAlloc(&s.scratch, s.scratchBytes)))
     return nullptr;
   return exe;
 }
@@ -398,12 +398,12 @@ LogicalResult Runner::timed(Operation *op, StringRef name,
 FailureOr<bool> Runner::readFlag(Operation *op, Value slice, int32_t &value) {
   value = 0;
   int64_t bytes = getStorageBytes(cast<MemRefType>(slice.getType()));
-  if (failed(check(op, "cuMemcpyDtoHAsync",
-                   cu.cuMemcpyDtoHAsync(&value, address(slice),
-                                        std::min<int64_t>(bytes, 4),
-                                        s.stream))) ||
-      failed(check(op, "cuStreamSynchronize",
-                   cu.cuStreamSynchronize(s.stream))))
+  if (failed(
+          check(op, "cuMemcpyDtoHAsync",
+                cu.cuMemcpyDtoHAsync(&value, address(slice),
+                                     std::min<int64_t>(bytes, 4), s.stream))) ||
+      failed(
+          check(op, "cuStreamSynchronize", cu.cuStreamSynchronize(s.stream))))
     return failure();
   return value != 0;
 }
@@ -460,8 +460,8 @@ LogicalResult Runner::replay(CommandBufferOp op) {
 LogicalResult Runner::runThunk(Operation &op) {
   return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
       .Case([&](SliceOp slice) {
-        addresses[slice] = s.bases.lookup(slice.getAllocation()) +
-                           slice.getOffset();
+        addresses[slice] =
+            s.bases.lookup(slice.getAllocation()) + slice.getOffset();
         return success();
       })
       .Case([&](KernelOp k) {
@@ -488,10 +488,9 @@ LogicalResult Runner::runThunk(Operation &op) {
         ++stats.gemms;
         auto optional = [&](Value v) { return v ? address(v) : 0; };
         return timed(g, "gemm (cuBLASLt)", [&] {
-          return runGemm(*s.gemms[g], address(g.getLhs()),
-                         address(g.getRhs()), optional(g.getBias()),
-                         address(g.getOut()), optional(g.getWorkspace()),
-                         s.stream, error);
+          return runGemm(*s.gemms[g], address(g.getLhs()), address(g.getRhs()),
+                         optional(g.getBias()), address(g.getOut()),
+                         optional(g.getWorkspace()), s.stream, error);
         });
       })
       .Case([&](ConvolutionOp c) {
@@ -502,11 +501,10 @@ LogicalResult Runner::runThunk(Operation &op) {
         CUdeviceptr workspace = own ? s.scratch : optional(c.getWorkspace());
         size_t bytes = own ? plan.neededBytes : plan.sliceBytes;
         return timed(c, "convolution (cuDNN)", [&] {
-          return runConvolution(plan, address(c.getInput()),
-                                address(c.getFilter()), address(c.getOutput()),
-                                optional(c.getBias()),
-                                optional(c.getSideInput()), workspace, bytes,
-                                s.stream, error);
+          return runConvolution(
+              plan, address(c.getInput()), address(c.getFilter()),
+              address(c.getOutput()), optional(c.getBias()),
+              optional(c.getSideInput()), workspace, bytes, s.stream, error);
         });
       })
       .Case([&](CopyOp c) {
@@ -604,10 +602,10 @@ LogicalResult CudaExecutable::run(ArrayRef<ParameterBytes> parameters,
   if (failed(matchParameters(*s.module, parameters, given, error)))
     return failure();
   for (auto [alloc, bytes] : given)
-    if (failed(runner.check(alloc, "cuMemcpyHtoDAsync",
-                            cu.cuMemcpyHtoDAsync(
-                                s.bases.lookup(alloc.getSymName()),
-                                bytes.data(), bytes.size(), s.stream))))
+    if (failed(runner.check(
+            alloc, "cuMemcpyHtoDAsync",
+            cu.cuMemcpyHtoDAsync(s.bases.lookup(alloc.getSymName()),
+                                 bytes.data(), bytes.size(), s.stream))))
       return failure();
 
   ProgramOp program = *s.module->getOps<ProgramOp>().begin();
@@ -642,11 +640,10 @@ LogicalResult CudaExecutable::run(ArrayRef<ParameterBytes> parameters,
   auto ret = cast<ReturnOp>(body.getTerminator());
   for (Value v : ret.getResults()) {
     results.emplace_back(getStorageBytes(cast<MemRefType>(v.getType())));
-    if (failed(runner.check(ret, "cuMemcpyDtoHAsync",
-                            cu.cuMemcpyDtoHAsync(results.back().data(),
-                                                 runner.address(v),
-                                                 results.back().size(),
-                                                 s.stream))))
+    if (failed(runner.check(
+            ret, "cuMemcpyDtoHAsync",
+            cu.cuMemcpyDtoHAsync(results.back().data(), runner.address(v),
+                                 results.back().size(), s.stream))))
       return failure();
   }
   return runner.check(ret, "cuStreamSynchronize",

@@ -59,8 +59,8 @@ int64_t mlir::thunk::layOutArena(
 LogicalResult mlir::thunk::constantBytes(AllocationOp alloc,
                                          std::vector<uint8_t> &bytes,
                                          std::string &error) {
-  auto dense = dyn_cast_or_null<DenseElementsAttr>(
-      alloc.getValue().value_or(nullptr));
+  auto dense =
+      dyn_cast_or_null<DenseElementsAttr>(alloc.getValue().value_or(nullptr));
   if (!dense || dense.getElementType().isInteger(1)) {
     error = "thunk.allocation @" + alloc.getSymName().str() +
             ": a constant must be a dense array of bytes";

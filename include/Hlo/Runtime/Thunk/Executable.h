@@ -96,10 +96,10 @@ LogicalResult constantBytes(AllocationOp alloc, std::vector<uint8_t> &bytes,
 
 /// The bytes `parameters` give each parameter allocation of `module`, in
 /// the order of the allocations; fails when one is missing or too large.
-LogicalResult
-matchParameters(ModuleOp module, ArrayRef<ParameterBytes> parameters,
-                SmallVectorImpl<std::pair<AllocationOp, ArrayRef<uint8_t>>> &out,
-                std::string &error);
+LogicalResult matchParameters(
+    ModuleOp module, ArrayRef<ParameterBytes> parameters,
+    SmallVectorImpl<std::pair<AllocationOp, ArrayRef<uint8_t>>> &out,
+    std::string &error);
 
 } // namespace mlir::thunk
 
