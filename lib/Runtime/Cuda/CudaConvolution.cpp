@@ -57,6 +57,46 @@ struct Dims {
 };
 } // namespace
 
+/// The strides of a dense array of `extents` (batch, feature, spatial...)
+/// stored batch outermost, then the features (NCHW) or the spatial
+/// dimensions (NHWC, `channelsLast`); none beyond cuDNN's int.
+static std::optional<SmallVector<int>> packedStrides(ArrayRef<int> extents,
+                                                     bool channelsLast) {
+  int n = extents.size();
+  SmallVector<int> order = {0}; // outermost first
+  if (!channelsLast)
+    order.push_back(1);
+  for (int i = 2; i < n; ++i)
+    order.push_back(i);
+  if (channelsLast)
+    order.push_back(1);
+  SmallVector<int> strides(n);
+  int64_t next = 1;
+  for (int i = n - 1; i >= 0; --i) {
+    if (next > INT32_MAX)
+      return std::nullopt;
+    strides[order[i]] = int(next);
+    next *= extents[order[i]];
+  }
+  return strides;
+}
+
+/// Whether `d` is stored NCHW (false) or NHWC (true), if either. A
+/// dimension of extent 1 addresses nothing: its stride does not count.
+static std::optional<bool> packedOrder(const Dims &d) {
+  for (bool channelsLast : {false, true}) {
+    std::optional<SmallVector<int>> packed =
+        packedStrides(d.extents, channelsLast);
+    if (packed && llvm::all_of(llvm::seq<size_t>(0, packed->size()),
+                               [&](size_t i) {
+                                 return d.extents[i] == 1 ||
+                                        d.strides[i] == (*packed)[i];
+                               }))
+      return channelsLast;
+  }
+  return std::nullopt;
+}
+
 static FailureOr<Dims> descriptorDims(ConvTensorAttr layout,
                                       std::string &error) {
   Dims d;
@@ -73,6 +113,11 @@ static FailureOr<Dims> descriptorDims(ConvTensorAttr layout,
     d.extents.push_back(1);
     d.strides.push_back(1);
   }
+  // A packed array gets the strides cuDNN expects of its order also for
+  // its dimensions of extent 1 (the layout may place those anywhere), so
+  // that cuDNN recognizes NCHW or NHWC.
+  if (std::optional<bool> channelsLast = packedOrder(d))
+    d.strides = *packedStrides(d.extents, *channelsLast);
   return d;
 }
 
@@ -91,6 +136,10 @@ mlir::thunk::cuda::planConvolution(const Cudnn &dnn, ConvolutionOp op,
       return success();
     return fail(dnn.describe(call, s));
   };
+  if (plan->kind == ConvKind::ForwardBiasActivation &&
+      op.getActivation() != ConvActivation::None &&
+      op.getActivation() != ConvActivation::Relu)
+    return fail("cuDNN's fused convolution applies relu or nothing");
   Type element = cast<MemRefType>(op.getInput().getType()).getElementType();
   std::optional<cudnnDataType_t> type = cudnnType(element);
   if (!type)
@@ -140,21 +189,11 @@ mlir::thunk::cuda::planConvolution(const Cudnn &dnn, ConvolutionOp op,
   FailureOr<Dims> fd = descriptorDims(filter, error);
   if (failed(fd))
     return failure();
-  SmallVector<int64_t> strides = filter.getDescriptorStrides();
-  int64_t k = filter.getBatchSize(), c = filter.getFeatureSize();
-  int64_t inner = 1;
-  for (int64_t i = 0; i < spatial; ++i)
-    inner *= filter.getSpatialSize(i);
-  cudnnTensorFormat_t format;
-  if (strides[1] == inner && strides[0] == c * inner &&
-      strides[2 + spatial - 1] == 1)
-    format = CUDNN_TENSOR_NCHW;
-  else if (strides[1] == 1 && strides[0] == c * inner &&
-           strides[2 + spatial - 1] == c)
-    format = CUDNN_TENSOR_NHWC;
-  else
+  std::optional<bool> filterOrder = packedOrder(*fd);
+  if (!filterOrder)
     return fail("cuDNN takes filters stored KCRS or KRSC only");
-  (void)k;
+  cudnnTensorFormat_t format =
+      *filterOrder ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW;
   if (failed(check("cudnnCreateFilterDescriptor",
                    dnn.cudnnCreateFilterDescriptor(&plan->w))) ||
       failed(check("cudnnSetFilterNdDescriptor",
@@ -191,7 +230,7 @@ mlir::thunk::cuda::planConvolution(const Cudnn &dnn, ConvolutionOp op,
       mode = CUDNN_ACTIVATION_RELU;
       break;
     default:
-      return fail("cuDNN's fused convolution applies relu or nothing");
+      llvm_unreachable("checked above");
     }
     if (!op.getBias())
       return fail("the fused convolution needs a bias");
