@@ -225,10 +225,19 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
         return success();
       })
       .Case([&](WhileOp w) {
+        // The condition runs every iteration, also with a known trip count
+        // (which the CUDA runtime trusts): the predicate must then agree.
         uint8_t *predicate = address(w.getPredicate());
-        for (;;) {
+        std::optional<uint64_t> trips = w.getTripCount();
+        for (uint64_t i = 0;; ++i) {
           if (failed(runBlock(w.getCondition().front())))
             return failure();
+          if (trips && bool(*predicate) != (i < *trips))
+            return fail(op, "the predicate is " +
+                                Twine(*predicate ? "true" : "false") +
+                                " after " + Twine(i) +
+                                " iterations, but trip_count is " +
+                                Twine(*trips));
           if (!*predicate)
             return success();
           ++stats.iterations;

@@ -136,8 +136,10 @@ def Thunk_WhileOp : Thunk_Op<"while", [SingleBlock, NoTerminator,
     XLA's WhileThunk: runs the `condition` thunks, reads the predicate (one
     byte, nonzero is true) from `predicate`, and while it is true runs the
     `body` thunks and the condition again. `trip_count`, when known at
-    compile time, is the number of iterations (the runtime may then skip
-    reading the predicate).
+    compile time, is the number of iterations: a runtime may then run the
+    body that many times and neither the condition nor its predicate
+    (XLA's WhileThunk does; the CUDA runtime does; the host runtime runs
+    both and fails if the predicate disagrees).
 
     ```mlir
     thunk.while %pred : memref<1xi8> condition {
