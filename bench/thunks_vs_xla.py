@@ -5,11 +5,13 @@ Ours: `hlo-opt MODULE --hlo-gpu-pipeline` (the whole GPU compiler) writes a
 thunk program; each `thunk.*` operation of its `thunk.program` is counted
 where it stands (a loop body once): `thunk.kernel` is a kernel launch,
 `thunk.gemm` (and `thunk.convolution`) a library call, `thunk.copy` and
-`thunk.memset` copies, `thunk.while`, `thunk.conditional` and
-`thunk.command_buffer` control flow. Dynamic counts (modules with
+`thunk.memset` copies, `thunk.while` and `thunk.conditional` control flow
+(a `thunk.command_buffer` is a wrapper, as XLA's are below: the thunks it
+holds are counted, not it; XLA's deviceless compile forms none). Dynamic counts (modules with
 control flow): `hlo-run MODULE --random-inputs --device=host` runs the
 program on the host runtime and its note says how many kernels, GEMMs,
-copies and memsets ran (each loop's condition and body once per iteration;
+copies and memsets ran (each loop's body once per iteration, its condition
+too unless the loop has a known trip count, as on the GPU;
 the branch taken once).
 
 XLA: its GPU compiler for an H100, deviceless, through the xla-oracle tool
@@ -302,10 +304,10 @@ XLA_BETA = re.compile(r'"beta":(?!0[,}])')
 XLA_EPILOGUE = re.compile(r'"epilogue":"(?!DEFAULT)(\w+)"')
 OURS = {"kernel": "kernels", "gemm": "library", "convolution": "library",
         "copy": "copies", "memset": "copies", "while": "control",
-        "conditional": "control", "command_buffer": "control"}
+        "conditional": "control"}
 NOTE = re.compile(r"note: .*?: (\d+) kernel launches, (\d+) GEMMs, (\d+) "
                   r"copies, (\d+) loop iterations on a \d+-byte arena; "
-                  r"(\d+) memsets")
+                  r"(\d+) memsets, \d+ conditionals(?:, (\d+) convolutions)?")
 
 
 def base_name(name):
@@ -332,10 +334,12 @@ def gemm_folds(lines, beta, epilogue):
 
 
 def parse_program(text):
-    """Static counts, kernel names, and per while its condition's kernels."""
+    """Static counts, kernel names, and per while without a known trip count
+    its condition's kernels (those with one run no condition, as XLA's)."""
     counts, names = Counter(), Counter()
     in_program = False
-    stack = []  # open regions: [op name, region index, kernels in it]
+    # Open regions: [op name, region index, kernels in it, trip count known].
+    stack = []
     condition_kernels = []
     for line in text.splitlines():
         if re.match(r"^\s*thunk\.program\b", line):
@@ -347,11 +351,11 @@ def parse_program(text):
         if stripped.startswith("}"):
             if not stack:
                 break  # the program's end
-            op, index, kernels = stack.pop()
-            if op == "while" and index == 0:
+            op, index, kernels, known = stack.pop()
+            if op == "while" and index == 0 and not known:
                 condition_kernels.append(kernels)
             if stripped.endswith("{"):  # `} body {` or `}, {`
-                stack.append([op, index + 1, 0])
+                stack.append([op, index + 1, 0, known])
             continue
         m = OUR_OP.match(line)
         if not m:
@@ -364,7 +368,7 @@ def parse_program(text):
             for region in stack:
                 region[2] += 1
         if stripped.endswith("{"):
-            stack.append([op, 0, 0])
+            stack.append([op, 0, 0, "trip_count" in line])
     return counts, names, condition_kernels
 
 
@@ -375,8 +379,9 @@ def run_ours(run, path, timeout=600):
     m = NOTE.search(p.stderr)
     if p.returncode or not m:
         raise RuntimeError(first_line(p.stderr.strip().splitlines()))
-    kernels, gemms, copies, iterations, memsets = map(int, m.groups())
-    return Counter(kernels=kernels, library=gemms,
+    kernels, gemms, copies, iterations, memsets, convolutions = (
+        int(g or 0) for g in m.groups())
+    return Counter(kernels=kernels, library=gemms + convolutions,
                    copies=copies + memsets), iterations
 
 

@@ -18,8 +18,10 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <array>
 #include <chrono>
 #include <cstring>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::thunk;
@@ -230,8 +232,19 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
         uint8_t *predicate = address(w.getPredicate());
         std::optional<uint64_t> trips = w.getTripCount();
         for (uint64_t i = 0;; ++i) {
+          // With a trip count the condition is a check: its thunks are not
+          // counted (a GPU runs none of them).
+          std::array<int64_t, 7> counted = {
+              stats.kernels, stats.gemms,      stats.convolutions,
+              stats.copies,  stats.memsets,    stats.iterations,
+              stats.branches};
           if (failed(runBlock(w.getCondition().front())))
             return failure();
+          if (trips)
+            std::tie(stats.kernels, stats.gemms, stats.convolutions,
+                     stats.copies, stats.memsets, stats.iterations,
+                     stats.branches) = std::tuple_cat(counted);
+
           if (trips && bool(*predicate) != (i < *trips))
             return fail(op, "the predicate is " +
                                 Twine(*predicate ? "true" : "false") +
