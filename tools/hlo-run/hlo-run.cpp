@@ -126,7 +126,7 @@ static cl::opt<Device> device(
                clEnumValN(Device::Cuda, "cuda",
                           "Compiled as for host, with the kernels' PTX, "
                           "and run by the CUDA runtime on GPU 0: the "
-                          "driver API, cuBLASLt, CUDA graphs")));
+                          "driver API, cuBLASLt, cuDNN, CUDA graphs")));
 
 /// The runtime a thunk program runs on for --device, if any.
 static std::optional<hlo::DeviceKind> runtimeKind() {
@@ -173,9 +173,10 @@ static cl::opt<int64_t> maxLiveBytes(
 static cl::opt<bool> printTime("time", cl::cat(hloRunCategory),
                                cl::desc("Print the run time (the fastest "
                                         "of --repeat runs; parsing "
-                                        "excluded; --device=host: the "
-                                        "compile time apart, compiled "
-                                        "once) to stderr"));
+                                        "excluded; --device=host|cuda: "
+                                        "the compile time and the device "
+                                        "time apart, compiled once) to "
+                                        "stderr"));
 static cl::opt<bool>
     listDevices("list-devices", cl::cat(hloRunCategory),
                 cl::desc("Print the devices --device=host|cuda would run on "
