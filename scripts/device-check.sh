@@ -14,13 +14,19 @@ mkdir -p "$out"
 tools=/tmp/hlo-tools
 rm -rf "$tools" && mkdir -p "$tools" && tar -C "$tools" -xJf .gpu-carry/tools.tar.xz
 export LD_LIBRARY_PATH="$tools/llvm/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-# cuBLASLt: the system's, else the CUDA wheel's that PyTorch and JAX use.
+# cuBLASLt and cuDNN: the system's, else the CUDA wheels' that PyTorch and
+# JAX use.
+wheels=$(python3 -c 'import nvidia, os; print(os.path.dirname(nvidia.__path__[0]))' 2>/dev/null)
 if ! ldconfig -p | grep -q 'libcublasLt.so.13' &&
    [ ! -e /usr/local/cuda/lib64/libcublasLt.so.13 ]; then
-  lib=$(python3 -c 'import nvidia, os; print(os.path.dirname(nvidia.__path__[0]))' 2>/dev/null)
-  export HLO_CUBLASLT_LIBRARY=$(find "${lib:-/usr}" -name 'libcublasLt.so.13*' 2>/dev/null | head -1)
+  export HLO_CUBLASLT_LIBRARY=$(find "${wheels:-/usr}" -name 'libcublasLt.so.13*' 2>/dev/null | head -1)
+fi
+if ! ldconfig -p | grep -q 'libcudnn.so.9' &&
+   [ ! -e /usr/local/cuda/lib64/libcudnn.so.9 ]; then
+  export HLO_CUDNN_LIBRARY=$(find "${wheels:-/usr}" -name 'libcudnn.so.9*' 2>/dev/null | head -1)
 fi
 { nvidia-smi; echo "HLO_CUBLASLT_LIBRARY=${HLO_CUBLASLT_LIBRARY:-}";
+  echo "HLO_CUDNN_LIBRARY=${HLO_CUDNN_LIBRARY:-}";
   "$tools/bin/hlo-run" --list-devices; } 2>&1 | tee "$out/device.txt"
 steps=${*:-lit unit bench corpus}
 status=0
