@@ -11,7 +11,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-$PWD/gpu-out}
 mkdir -p "$out"
-tools=/tmp/hlo-tools
+tools=$PWD/build-device
 rm -rf "$tools" && mkdir -p "$tools" && tar -C "$tools" -xJf .gpu-carry/tools.tar.xz
 export LD_LIBRARY_PATH="$tools/llvm/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 # cuBLASLt and cuDNN: the system's, else the CUDA wheels' that PyTorch and

@@ -143,6 +143,28 @@ mlir::hlo::loadExecutable(ModuleOp program, DeviceKind kind,
 #endif
 }
 
+LogicalResult
+mlir::hlo::runRepeatedly(thunk::Executable &exe,
+                         ArrayRef<thunk::ParameterBytes> parameters,
+                         std::vector<std::vector<uint8_t>> &results,
+                         DeviceTiming &timing, std::string &error) {
+  using Clock = std::chrono::steady_clock;
+  for (unsigned i = 0; i < std::max(1u, timing.repeat); ++i) {
+    thunk::RunStats run;
+    run.profile = timing.profile;
+    Clock::time_point start = Clock::now();
+    if (failed(exe.run(parameters, results, error, &run)))
+      return failure();
+    double seconds =
+        std::chrono::duration<double>(Clock::now() - start).count();
+    if (i == 0 || seconds < timing.runSeconds) {
+      timing.runSeconds = seconds;
+      timing.stats = std::move(run);
+    }
+  }
+  return success();
+}
+
 FailureOr<Literal> mlir::hlo::runOnDevice(ModuleOp module,
                                           ArrayRef<Literal> arguments,
                                           DeviceKind kind, std::string &error,
@@ -197,25 +219,11 @@ FailureOr<Literal> mlir::hlo::runOnDevice(ModuleOp module,
   for (auto [p, bytes] : llvm::zip(parameters, storage))
     p.bytes = bytes;
   std::vector<std::vector<uint8_t>> results;
-  thunk::RunStats stats;
-  unsigned runs = timing ? std::max(1u, timing->repeat) : 1;
-  for (unsigned i = 0; i < runs; ++i) {
-    results.clear();
-    thunk::RunStats run;
-    run.profile = timing && timing->profile;
-    Clock::time_point runStart = Clock::now();
-    if (failed(exe->run(parameters, results, error, &run)))
-      return failure();
-    double seconds = secondsSince(runStart);
-    if (i == 0 || (timing && seconds < timing->runSeconds)) {
-      stats = run;
-      if (timing)
-        timing->runSeconds = seconds;
-    }
-  }
-  if (timing)
-    timing->stats = stats;
+  DeviceTiming once;
+  DeviceTiming &runs = timing ? *timing : once;
+  if (failed(runRepeatedly(*exe, parameters, results, runs, error)))
+    return failure();
   ArrayRef<std::vector<uint8_t>> buffers = results;
-  note = stats.summary();
+  note = runs.stats.summary();
   return decodeLeaves(resultType, buffers);
 }

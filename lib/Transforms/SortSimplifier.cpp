@@ -14,10 +14,10 @@
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/Passes.h"
+#include "RewriteUtils.h"
 #include "TransformUtils.h"
 
 #include "llvm/ADT/BitVector.h"
-#include "llvm/ADT/DenseSet.h"
 
 namespace mlir::hlo {
 #define GEN_PASS_DEF_HLOSORTSIMPLIFIER
@@ -56,17 +56,11 @@ struct SortSimplifierPass
   void run() {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
-    llvm::DenseSet<Operation *> fused;
-    module.walk([&](FusionOp fusion) {
-      if (Operation *callee = symbols.lookup(fusion.getCalls()))
-        fused.insert(callee);
-    });
     SmallVector<SortOp> sorts;
-    for (auto comp : module.getOps<ComputationOp>())
-      if (!fused.contains(comp))
-        for (auto sort : comp.getBody().getOps<SortOp>())
-          if (isa<TupleType>(sort.getType()) && !hasControlPredecessors(sort))
-            sorts.push_back(sort);
+    for (ComputationOp comp : nonFusionComputations(module))
+      for (auto sort : comp.getBody().getOps<SortOp>())
+        if (isa<TupleType>(sort.getType()) && !hasControlPredecessors(sort))
+          sorts.push_back(sort);
     for (SortOp sort : sorts)
       simplify(sort, symbols);
   }

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ExpanderUtils.h"
+#include "RewriteUtils.h"
 #include "TransformUtils.h"
 #include "WhileLoopUtils.h"
 
@@ -22,7 +23,6 @@
 #include "Hlo/Transforms/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
-#include "llvm/ADT/DenseSet.h"
 
 namespace mlir::hlo {
 #define GEN_PASS_DEF_HLOSTABLESORTEXPANDER
@@ -57,19 +57,13 @@ struct StableSortExpanderPass
   void run() {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
-    llvm::DenseSet<Operation *> fused;
-    module.walk([&](FusionOp fusion) {
-      if (Operation *callee = symbols.lookup(fusion.getCalls()))
-        fused.insert(callee);
-    });
     SmallVector<SortOp> sorts;
-    for (auto comp : module.getOps<ComputationOp>())
-      if (!fused.contains(comp))
-        comp.walk([&](SortOp sort) {
-          if (sort.getIsStable().value_or(false) &&
-              !hasControlPredecessors(sort) && sort.getDimensions().size() == 1)
-            sorts.push_back(sort);
-        });
+    for (ComputationOp comp : nonFusionComputations(module))
+      comp.walk([&](SortOp sort) {
+        if (sort.getIsStable().value_or(false) &&
+            !hasControlPredecessors(sort) && sort.getDimensions().size() == 1)
+          sorts.push_back(sort);
+      });
     for (SortOp sort : sorts)
       expand(sort, symbols);
   }

@@ -654,20 +654,10 @@ static FailureOr<Literal> runProgram(ModuleOp program, ModuleOp signature,
   for (auto [i, bytes] : llvm::enumerate(storage))
     parameters.push_back({int64_t(i), {}, bytes});
   std::vector<std::vector<uint8_t>> results;
-  for (unsigned i = 0; i < std::max(1u, unsigned(repeat)); ++i) {
-    thunk::RunStats stats;
-    stats.profile = profile;
-    auto start = std::chrono::steady_clock::now();
-    if (failed(exe->run(parameters, results, error, &stats)))
-      return failure();
-    double seconds = std::chrono::duration<double>(
-                         std::chrono::steady_clock::now() - start)
-                         .count();
-    if (i == 0 || seconds < timing.runSeconds) {
-      timing.runSeconds = seconds;
-      timing.stats = std::move(stats);
-    }
-  }
+  timing.repeat = repeat;
+  timing.profile = profile;
+  if (failed(hlo::runRepeatedly(*exe, parameters, results, timing, error)))
+    return failure();
   reportDeviceRun(modulePath, timing);
   auto progOp = *program.getOps<thunk::ProgramOp>().begin();
   OwningOpRef<ModuleOp> resultModule =

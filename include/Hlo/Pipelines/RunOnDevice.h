@@ -58,6 +58,14 @@ compileToThunks(ModuleOp module, DeviceKind kind, std::string &error);
 std::unique_ptr<thunk::Executable>
 loadExecutable(ModuleOp program, DeviceKind kind, std::string &error);
 
+/// Runs `exe` `timing.repeat` times (at least once) on `parameters`,
+/// keeping the fastest run's time and statistics in `timing` (profiled
+/// when `timing.profile`) and the last run's results.
+LogicalResult runRepeatedly(thunk::Executable &exe,
+                            ArrayRef<thunk::ParameterBytes> parameters,
+                            std::vector<std::vector<uint8_t>> &results,
+                            DeviceTiming &timing, std::string &error);
+
 /// Compiles a clone of `module` and runs it on `arguments` (`timing->repeat`
 /// times when given); `note` gets a one-line summary (thunks run, arena
 /// size).
