@@ -126,9 +126,9 @@ mlir::hlo::loadExecutable(ModuleOp program, DeviceKind kind,
     return thunk::HostExecutable::compile(program, error);
 #ifdef HLO_HAVE_CUDA_RUNTIME
   // A program written without its kernels' PTX gets it here.
-  bool missingPtx = llvm::any_of(
-      program.getOps<gpu::GPUModuleOp>(),
-      [](gpu::GPUModuleOp m) { return !m->hasAttr("thunk.ptx"); });
+  bool missingPtx =
+      llvm::any_of(program.getOps<gpu::GPUModuleOp>(),
+                   [](gpu::GPUModuleOp m) { return !m->hasAttr("thunk.ptx"); });
   if (!missingPtx)
     return thunk::CudaExecutable::compile(program, error);
   OwningOpRef<ModuleOp> withPtx = program.clone();
