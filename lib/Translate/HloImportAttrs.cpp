@@ -6,6 +6,8 @@
 
 #include "HloImporter.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 using namespace mlir;
 using namespace mlir::hlo;
 using namespace mlir::hlo::detail;
@@ -495,7 +497,7 @@ bool Importer::checkSubAttributes(StringRef value, ArrayRef<SubField> fields,
   Cursor cur = sub(value);
   if (!cur.expect("{"))
     return error(cur.getErrorOffset(), cur.getError());
-  llvm::StringSet<> seen;
+  llvm::SmallDenseSet<StringRef, 16> seen; // No allocation for few fields.
   while (!cur.consumeIf("}")) {
     cur.skipSpace();
     size_t at = cur.getPos();
@@ -619,6 +621,8 @@ Attribute Importer::parseMetadata(const AttrAst &attr) {
       {"deduplicated_name", K::String}, {"preserve_layout", K::Bool},
       {"stack_frame_id", K::Int32},     {"scheduling_name", K::String},
       {"metadata_payload", K::String}};
+  if (Attribute known = metadataByText.lookup(attr.value))
+    return known;
   // Other fields are kept (an extension, as for unknown attributes).
   if (!checkSubAttributes(attr.value, kFields, /*allowUnknown=*/true))
     return {};
@@ -628,6 +632,7 @@ Attribute Importer::parseMetadata(const AttrAst &attr) {
     error(attr.offset, "malformed metadata: " + cur.getError());
     return {};
   }
+  metadataByText[attr.value] = entries;
   return entries;
 }
 

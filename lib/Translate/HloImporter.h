@@ -237,6 +237,10 @@ private:
   std::vector<CompAst> comps;
   llvm::StringSet<> compNames;
 
+  // Metadata already read, by its text: instructions lowered from one source
+  // operation usually share it.
+  llvm::DenseMap<StringRef, Attribute> metadataByText;
+
   // Per-computation state while building.
   llvm::StringMap<size_t> nameToIndex;
   SmallVector<uint8_t> state;

@@ -130,6 +130,19 @@ bool Cursor::parseIdentifier(StringRef &ident) {
   return true;
 }
 
+/// Just past the closing quote of the string literal whose opening quote is
+/// at `pos`, or npos when it is not closed. An escape covers the character
+/// after the backslash, which is all parseQuoted needs to find the end.
+static size_t quotedEnd(StringRef text, size_t pos) {
+  for (++pos; pos < text.size(); ++pos) {
+    if (text[pos] == '"')
+      return pos + 1;
+    if (text[pos] == '\\')
+      ++pos;
+  }
+  return StringRef::npos;
+}
+
 bool Cursor::parseQuoted(std::string &value) {
   skipSpace();
   if (pos >= text.size() || text[pos] != '"')
@@ -137,12 +150,15 @@ bool Cursor::parseQuoted(std::string &value) {
   size_t start = pos++;
   value.clear();
   while (pos < text.size() && text[pos] != '"') {
-    char c = text[pos++];
-    if (c != '\\') {
-      value.push_back(c);
-      continue;
-    }
-    if (pos >= text.size())
+    // A run of plain characters is copied at once.
+    size_t run = pos;
+    while (run < text.size() && text[run] != '"' && text[run] != '\\')
+      ++run;
+    value.append(text.data() + pos, run - pos);
+    pos = run;
+    if (pos >= text.size() || text[pos] == '"')
+      break;
+    if (++pos >= text.size())
       break;
     char e = text[pos++];
     switch (e) {
@@ -187,9 +203,10 @@ bool Cursor::parseRawValue(StringRef &value) {
   while (pos < text.size()) {
     char ch = text[pos];
     if (ch == '"') {
-      std::string ignored;
-      if (!parseQuoted(ignored))
-        return false;
+      size_t end = quotedEnd(text, pos);
+      if (end == StringRef::npos)
+        return error("unterminated string");
+      pos = end;
       continue;
     }
     if (ch == '{' || ch == '[' || ch == '(') {
@@ -227,9 +244,10 @@ bool Cursor::parseBalanced(StringRef &group) {
     }
     char c = text[pos];
     if (c == '"') {
-      std::string ignored;
-      if (!parseQuoted(ignored))
-        return false;
+      size_t end = quotedEnd(text, pos);
+      if (end == StringRef::npos)
+        return error("unterminated string");
+      pos = end;
       continue;
     }
     ++pos;
@@ -255,9 +273,25 @@ void mlir::hlo::syntax::printJoined(raw_ostream &os, ArrayRef<int64_t> values,
   llvm::interleave(values, os, sep);
 }
 
+/// Whether printQuoted writes `c` as it is.
+static bool isPlainInQuotes(char c) {
+  unsigned char u = static_cast<unsigned char>(c);
+  return u >= 0x20 && u < 0x7f && c != '"' && c != '\'' && c != '\\';
+}
+
 void mlir::hlo::syntax::printQuoted(raw_ostream &os, StringRef s) {
   os << '"';
-  for (char c : s) {
+  while (!s.empty()) {
+    // A run of plain characters is written at once.
+    size_t run = 0;
+    while (run < s.size() && isPlainInQuotes(s[run]))
+      ++run;
+    os << s.take_front(run);
+    s = s.drop_front(run);
+    if (s.empty())
+      break;
+    char c = s.front();
+    s = s.drop_front();
     switch (c) {
     case '"': os << "\\\""; break;
     case '\'': os << "\\'"; break;
@@ -265,15 +299,11 @@ void mlir::hlo::syntax::printQuoted(raw_ostream &os, StringRef s) {
     case '\n': os << "\\n"; break;
     case '\t': os << "\\t"; break;
     case '\r': os << "\\r"; break;
-    default:
-      if (static_cast<unsigned char>(c) < 0x20 ||
-          static_cast<unsigned char>(c) >= 0x7f) {
-        unsigned char u = static_cast<unsigned char>(c);
-        os << '\\' << char('0' + (u >> 6)) << char('0' + ((u >> 3) & 7))
-           << char('0' + (u & 7));
-      }
-      else
-        os << c;
+    default: { // A control or non-ASCII byte.
+      unsigned char u = static_cast<unsigned char>(c);
+      os << '\\' << char('0' + (u >> 6)) << char('0' + ((u >> 3) & 7))
+         << char('0' + (u & 7));
+    }
     }
   }
   os << '"';
@@ -328,7 +358,7 @@ DictionaryAttr mlir::hlo::syntax::parseOpMetadata(Cursor &cur,
 }
 
 /// XLA's order of OpMetadata fields.
-static const char *const kMetadataOrder[] = {
+static constexpr StringLiteral kMetadataOrder[] = {
     "op_type",           "op_name",         "source_file",
     "source_line",       "source_end_line", "source_column",
     "source_end_column", "profile_type",    "deduplicated_name",
@@ -349,10 +379,16 @@ void mlir::hlo::syntax::printOpMetadata(raw_ostream &os,
     else if (auto t = dyn_cast<TextAttr>(v))
       os << t.getValue();
   };
-  for (const char *key : kMetadataOrder)
-    if (Attribute v = metadata.get(key))
-      field(key, v);
-  for (NamedAttribute a : metadata)
-    if (!llvm::is_contained(kMetadataOrder, a.getName().getValue()))
-      field(a.getName().getValue(), a.getValue());
+  // The entries in XLA's order, the others after them in the dictionary's
+  // (sorted) order: one pass over the entries and a sort of at most a few.
+  constexpr size_t kKnown = std::size(kMetadataOrder);
+  SmallVector<std::pair<size_t, NamedAttribute>, kKnown> ordered;
+  for (auto [i, a] : llvm::enumerate(metadata)) {
+    StringRef key = a.getName().getValue();
+    size_t rank = llvm::find(kMetadataOrder, key) - std::begin(kMetadataOrder);
+    ordered.push_back({rank == kKnown ? kKnown + i : rank, a});
+  }
+  llvm::sort(ordered, llvm::less_first());
+  for (auto &[rank, a] : ordered)
+    field(a.getName().getValue(), a.getValue());
 }
