@@ -117,6 +117,7 @@ private:
   LogicalResult lowerKernel(FusionOp fusion);
   LogicalResult lowerGemm(CustomCallOp call);
   LogicalResult lowerConvolution(CustomCallOp call);
+  LogicalResult lowerFft(FftOp op);
   LogicalResult lowerWhile(WhileOp op);
   LogicalResult lowerConditional(ConditionalOp op);
   /// Lowers `callee` where its parameters take `operands` and its root
@@ -378,6 +379,28 @@ LogicalResult ThunkLowering::lowerConvolution(CustomCallOp call) {
   return mlir::verify(op);
 }
 
+LogicalResult ThunkLowering::lowerFft(FftOp op) {
+  // cuFFT (and the host runtime) take row-major arrays, as XLA's layout
+  // assignment gives an fft; the slices have the arrays' shapes.
+  auto rowMajorSlice = [&](Value v) -> FailureOr<Value> {
+    auto t = cast<RankedTensorType>(v.getType());
+    if (!llvm::equal(getMinorToMajor(t),
+                     llvm::reverse(llvm::seq<int64_t>(t.getRank()))))
+      return op.emitError("hlo-to-thunk: an fft needs row-major operand and "
+                          "result layouts, not ")
+             << t, failure();
+    return slice(op, v, 0, MemRefType::get(t.getShape(), t.getElementType()));
+  };
+  FailureOr<Value> input = rowMajorSlice(op.getOperand()),
+                   output = rowMajorSlice(op.getResult());
+  if (failed(input) || failed(output))
+    return failure();
+  auto kind = static_cast<th::FftType>(static_cast<int>(op.getFftType()));
+  auto thunk = th::FftOp::create(b, op.getLoc(), kind, *input, *output,
+                                 op.getFftLength());
+  return mlir::verify(thunk);
+}
+
 LogicalResult ThunkLowering::lowerCall(Operation *at, ComputationOp callee,
                                        ValueRange operands, Value result) {
   for (auto [operand, param] :
@@ -500,6 +523,8 @@ LogicalResult ThunkLowering::lowerInstruction(Operation *op) {
     return op->emitError("hlo-to-thunk: custom call '")
            << target << "' has no thunk yet";
   }
+  if (auto fft = dyn_cast<FftOp>(op))
+    return lowerFft(fft);
   if (auto loop = dyn_cast<WhileOp>(op))
     return lowerWhile(loop);
   if (auto cond = dyn_cast<ConditionalOp>(op))

@@ -294,6 +294,74 @@ LogicalResult MemsetOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// FftOp
+//===----------------------------------------------------------------------===//
+
+int64_t FftOp::getBatch() {
+  ArrayRef<int64_t> shape = getInput().getType().getShape();
+  int64_t batch = 1;
+  for (int64_t d : shape.drop_back(getLength().size()))
+    batch *= d;
+  return batch;
+}
+
+LogicalResult FftOp::verify() {
+  ArrayRef<int64_t> length = getLength();
+  if (length.empty() || length.size() > 3)
+    return emitOpError("transforms one to three dimensions, not ")
+           << length.size();
+  if (llvm::any_of(length, [](int64_t n) { return n <= 0; }))
+    return emitOpError("lengths must be positive");
+  MemRefType in = getInput().getType(), out = getOutput().getType();
+  for (MemRefType t : {in, out}) {
+    if (!t.getLayout().isIdentity())
+      return emitOpError("takes row-major slices, not ") << t;
+    if (t.getRank() < int64_t(length.size()))
+      return emitOpError("a slice of rank ")
+             << t.getRank() << " cannot hold " << length.size()
+             << " transformed dimensions";
+  }
+  if (in.getRank() != out.getRank() ||
+      in.getShape().drop_back(length.size()) !=
+          out.getShape().drop_back(length.size()))
+    return emitOpError("the input and the output must have the same batch "
+                       "dimensions");
+  // Element types: complex on the complex sides, the matching real type on
+  // the real side of rfft and irfft.
+  FftType kind = getFftType();
+  bool realIn = kind == FftType::Rfft, realOut = kind == FftType::Irfft;
+  auto complexIn = dyn_cast<ComplexType>(in.getElementType());
+  auto complexOut = dyn_cast<ComplexType>(out.getElementType());
+  Type realType = complexIn ? complexIn.getElementType()
+                  : complexOut ? complexOut.getElementType()
+                               : Type();
+  if (!realType || !(realType.isF32() || realType.isF64()))
+    return emitOpError("transforms complex<f32> or complex<f64>");
+  Type wantIn = realIn ? realType : ComplexType::get(realType);
+  Type wantOut = realOut ? realType : ComplexType::get(realType);
+  if (in.getElementType() != wantIn || out.getElementType() != wantOut)
+    return emitOpError("a ")
+           << stringifyFftType(kind) << " reads " << wantIn << " and writes "
+           << wantOut;
+  // The transformed dimensions: the lengths, the complex side of rfft and
+  // irfft holding length[-1] / 2 + 1 frequencies innermost.
+  SmallVector<int64_t> full(length), half(length);
+  half.back() = length.back() / 2 + 1;
+  ArrayRef<int64_t> wantInDims = kind == FftType::Irfft ? ArrayRef(half)
+                                                        : ArrayRef(full);
+  ArrayRef<int64_t> wantOutDims = kind == FftType::Rfft ? ArrayRef(half)
+                                                        : ArrayRef(full);
+  if (in.getShape().take_back(length.size()) != wantInDims ||
+      out.getShape().take_back(length.size()) != wantOutDims)
+    return emitOpError("with length [")
+           << length << "] a " << stringifyFftType(kind)
+           << " needs innermost input dimensions [" << wantInDims
+           << "] and output dimensions [" << wantOutDims << "], not " << in
+           << " and " << out;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // ConvolutionOp
 //===----------------------------------------------------------------------===//
 

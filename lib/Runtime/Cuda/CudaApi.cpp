@@ -181,3 +181,27 @@ const Cudnn *mlir::thunk::cuda::loadCudnn(std::string &error) {
   }
   return &dnn;
 }
+
+std::string Cufft::describe(const char *call, cufftResult status) const {
+  return std::string(call) + ": cuFFT status " + std::to_string(int(status));
+}
+
+const Cufft *mlir::thunk::cuda::loadCufft(std::string &error) {
+  static Cufft fft;
+  static std::string failure;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    const std::string name = "libcufft.so." + std::to_string(CUFFT_VER_MAJOR);
+    void *lib = openCudaLibrary(name, "HLO_CUFFT_LIBRARY", "cuFFT", failure);
+    if (!lib)
+      return;
+#define HLO_LOOKUP(fn) HLO_LOOKUP_IN(fft, fn)
+    HLO_CUFFT_FUNCTIONS(HLO_LOOKUP)
+#undef HLO_LOOKUP
+  });
+  if (!failure.empty()) {
+    error = failure;
+    return nullptr;
+  }
+  return &fft;
+}

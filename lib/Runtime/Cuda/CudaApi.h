@@ -15,6 +15,7 @@
 #include <cublasLt.h>
 #include <cuda.h>
 #include <cudnn.h>
+#include <cufft.h>
 
 #include <string>
 
@@ -107,6 +108,17 @@ namespace mlir::thunk::cuda {
   X(cudnnConvolutionBiasActivationForward)                                     \
   X(cudnnAddTensor)
 
+#define HLO_CUFFT_FUNCTIONS(X)                                                 \
+  X(cufftPlanMany)                                                             \
+  X(cufftSetStream)                                                            \
+  X(cufftExecC2C)                                                              \
+  X(cufftExecR2C)                                                              \
+  X(cufftExecC2R)                                                              \
+  X(cufftExecZ2Z)                                                              \
+  X(cufftExecD2Z)                                                              \
+  X(cufftExecZ2D)                                                              \
+  X(cufftDestroy)
+
 struct Driver {
 #define HLO_DECLARE(name) decltype(&::name) name = nullptr;
   HLO_CUDA_DRIVER_FUNCTIONS(HLO_DECLARE)
@@ -131,6 +143,11 @@ struct Cudnn {
 
   std::string describe(const char *call, cudnnStatus_t status) const;
 };
+struct Cufft {
+  HLO_CUFFT_FUNCTIONS(HLO_DECLARE)
+
+  std::string describe(const char *call, cufftResult status) const;
+};
 #undef HLO_DECLARE
 
 /// The driver, loaded and initialized once per process (cuInit); null with
@@ -144,6 +161,9 @@ const CublasLt *loadCublasLt(std::string &error);
 /// cuDNN, likewise (`$HLO_CUDNN_LIBRARY`, else libcudnn.so.9 where the
 /// loader or the CUDA installation has it).
 const Cudnn *loadCudnn(std::string &error);
+
+/// cuFFT (libcufft.so.N, or $HLO_CUFFT_LIBRARY).
+const Cufft *loadCufft(std::string &error);
 
 } // namespace mlir::thunk::cuda
 

@@ -10,6 +10,7 @@
 #include "Hlo/Runtime/Cuda/CudaRuntime.h"
 
 #include "CudaConvolution.h"
+#include "CudaFft.h"
 #include "CudaInternal.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -122,11 +123,14 @@ public:
   DenseMap<Operation *, CUfunction> functions;
   DenseMap<Operation *, std::unique_ptr<GemmPlan>> gemms;
   DenseMap<Operation *, std::unique_ptr<ConvPlan>> convolutions;
+  DenseMap<Operation *, std::unique_ptr<FftPlan>> ffts;
+  /// The inverse FFTs' scaling kernels, single and double precision.
+  CUfunction fftScale[2] = {};
   DenseMap<Operation *, Graph> graphs;
   CUdeviceptr arena = 0;
   int64_t arenaBytes = 0;
   /// Scratch for the convolutions whose algorithm needs more than their
-  /// workspace slice.
+  /// workspace slice, and for the copy of an irfft's input.
   CUdeviceptr scratch = 0;
   size_t scratchBytes = 0;
   llvm::StringMap<CUdeviceptr> bases;
@@ -143,6 +147,7 @@ CudaExecutable::State::~State() {
       cu->cuGraphExecDestroy(entry.second.exec);
   gemms.clear();
   convolutions.clear();
+  ffts.clear();
   if (arena)
     cu->cuMemFree(arena);
   if (scratch)
@@ -290,7 +295,38 @@ std::unique_ptr<CudaExecutable> CudaExecutable::compile(ModuleOp program,
   });
   if (walk.wasInterrupted())
     return nullptr;
-  if (s.scratchBytes && check("cuMemAlloc (convolution scratch)",
+
+  // FFTs: cuFFT, planned once each; the inverse ones scaled by the
+  // runtime's kernels.
+  const Cufft *fft = nullptr;
+  walk = s.module->walk([&](FftOp f) {
+    if (!fft && !(fft = loadCufft(error)))
+      return WalkResult::interrupt();
+    FailureOr<std::unique_ptr<FftPlan>> plan = planFft(*fft, f, error);
+    if (failed(plan))
+      return WalkResult::interrupt();
+    s.scratchBytes = std::max<size_t>(s.scratchBytes, (*plan)->inputBytes);
+    if ((*plan)->outputReals && !s.fftScale[0]) {
+      CUmodule m;
+      if (check("cuModuleLoadDataEx (FFT scaling)",
+                cu.cuModuleLoadDataEx(&m, fftScalePtx(), 0, nullptr,
+                                      nullptr)))
+        return WalkResult::interrupt();
+      s.modules.push_back(m);
+      if (check("cuModuleGetFunction",
+                cu.cuModuleGetFunction(&s.fftScale[0], m,
+                                       "hlo_fft_scale_f32")) ||
+          check("cuModuleGetFunction",
+                cu.cuModuleGetFunction(&s.fftScale[1], m,
+                                       "hlo_fft_scale_f64")))
+        return WalkResult::interrupt();
+    }
+    s.ffts[f] = std::move(*plan);
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return nullptr;
+  if (s.scratchBytes && check("cuMemAlloc (convolution and FFT scratch)",
                               cu.cuMemAlloc(&s.scratch, s.scratchBytes)))
     return nullptr;
   return exe;
@@ -442,6 +478,7 @@ LogicalResult Runner::replay(CommandBufferOp op) {
     graph.counts.kernels = stats.kernels - before.kernels;
     graph.counts.gemms = stats.gemms - before.gemms;
     graph.counts.convolutions = stats.convolutions - before.convolutions;
+    graph.counts.ffts = stats.ffts - before.ffts;
     graph.counts.copies = stats.copies - before.copies;
     graph.counts.memsets = stats.memsets - before.memsets;
     stats = before;
@@ -450,6 +487,7 @@ LogicalResult Runner::replay(CommandBufferOp op) {
   stats.kernels += graph.counts.kernels;
   stats.gemms += graph.counts.gemms;
   stats.convolutions += graph.counts.convolutions;
+  stats.ffts += graph.counts.ffts;
   stats.copies += graph.counts.copies;
   stats.memsets += graph.counts.memsets;
   return timed(op, "command buffer", [&] {
@@ -505,6 +543,14 @@ LogicalResult Runner::runThunk(Operation &op) {
               plan, address(c.getInput()), address(c.getFilter()),
               address(c.getOutput()), optional(c.getBias()),
               optional(c.getSideInput()), workspace, bytes, s.stream, error);
+        });
+      })
+      .Case([&](FftOp f) {
+        ++stats.ffts;
+        FftPlan &plan = *s.ffts[f];
+        return timed(f, "fft (cuFFT)", [&] {
+          return runFft(cu, plan, address(f.getInput()), address(f.getOutput()),
+                        s.scratch, s.fftScale[plan.isDouble], s.stream, error);
         });
       })
       .Case([&](CopyOp c) {

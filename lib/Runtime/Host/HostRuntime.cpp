@@ -18,10 +18,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/TypeSwitch.h"
 
-#include <array>
 #include <chrono>
 #include <cstring>
-#include <tuple>
 
 using namespace mlir;
 using namespace mlir::thunk;
@@ -211,6 +209,16 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
           stats.record("convolution (OpenBLAS)", secondsSince(start));
         return success();
       })
+      .Case([&](FftOp f) {
+        ++stats.ffts;
+        Clock::time_point start = Clock::now();
+        if (failed(runHostFft(f, address(f.getInput()), address(f.getOutput()),
+                              error)))
+          return failure();
+        if (stats.profile)
+          stats.record("fft (FFTW)", secondsSince(start));
+        return success();
+      })
       .Case([&](CopyOp c) {
         ++stats.copies;
         std::memmove(address(c.getTarget()), address(c.getSource()),
@@ -234,16 +242,13 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
         for (uint64_t i = 0;; ++i) {
           // With a trip count the condition is a check: its thunks are not
           // counted (a GPU runs none of them).
-          std::array<int64_t, 7> counted = {
-              stats.kernels, stats.gemms,      stats.convolutions,
-              stats.copies,  stats.memsets,    stats.iterations,
-              stats.branches};
+          std::optional<RunStats> counted;
+          if (trips)
+            counted = stats;
           if (failed(runBlock(w.getCondition().front())))
             return failure();
           if (trips)
-            std::tie(stats.kernels, stats.gemms, stats.convolutions,
-                     stats.copies, stats.memsets, stats.iterations,
-                     stats.branches) = std::tuple_cat(counted);
+            stats = std::move(*counted);
 
           if (trips && bool(*predicate) != (i < *trips))
             return fail(op, "the predicate is " +

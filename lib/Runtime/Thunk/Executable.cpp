@@ -19,6 +19,8 @@ std::string RunStats::summary() const {
                   std::to_string(branches) + " conditionals";
   if (convolutions)
     s += ", " + std::to_string(convolutions) + " convolutions";
+  if (ffts)
+    s += ", " + std::to_string(ffts) + " FFTs";
   if (graphs)
     s += ", " + std::to_string(graphs) + " command buffers as graphs";
   return s;

@@ -561,3 +561,66 @@ thunk.allocation @t temp size = 16 {layout = #thunk.conv_tensor<[1, 4, 6, 6], ba
 
 // expected-error @+1 {{extents must be positive}}
 thunk.allocation @t temp size = 16 {layout = #thunk.conv_tensor<[1, 0, 6, 6], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %0 = thunk.slice @t[0] : memref<4x6xf32>
+  %1 = thunk.slice @t[256] : memref<4x5xcomplex<f32>>
+  // expected-error @+1 {{with length [8] a irfft needs innermost input dimensions [5] and output dimensions [8], not 'memref<4x5xcomplex<f32>>' and 'memref<4x6xf32>'}}
+  thunk.fft irfft %1 : memref<4x5xcomplex<f32>> -> %0 : memref<4x6xf32> length [8]
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %0 = thunk.slice @t[0] : memref<4x8xf32>
+  %1 = thunk.slice @t[256] : memref<4x5xcomplex<f64>>
+  // expected-error @+1 {{a rfft reads 'f64' and writes 'complex<f64>'}}
+  thunk.fft rfft %0 : memref<4x8xf32> -> %1 : memref<4x5xcomplex<f64>> length [8]
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %0 = thunk.slice @t[0] : memref<4x8xcomplex<f32>>
+  %1 = thunk.slice @t[256] : memref<2x8xcomplex<f32>>
+  // expected-error @+1 {{the input and the output must have the same batch dimensions}}
+  thunk.fft fft %0 : memref<4x8xcomplex<f32>> -> %1 : memref<2x8xcomplex<f32>> length [8]
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %0 = thunk.slice @t[0] : memref<2x2x2x2xcomplex<f32>>
+  // expected-error @+1 {{transforms one to three dimensions, not 4}}
+  thunk.fft fft %0 : memref<2x2x2x2xcomplex<f32>> -> %0 : memref<2x2x2x2xcomplex<f32>> length [2, 2, 2, 2]
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %0 = thunk.slice @t[0] : memref<8xf16>
+  // expected-error @+1 {{transforms complex<f32> or complex<f64>}}
+  thunk.fft rfft %0 : memref<8xf16> -> %0 : memref<8xf16> length [8]
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %0 = thunk.slice @t[0] : memref<8xcomplex<f32>, strided<[2]>>
+  // expected-error @+1 {{takes row-major slices, not 'memref<8xcomplex<f32>, strided<[2]>>'}}
+  thunk.fft fft %0 : memref<8xcomplex<f32>, strided<[2]>> -> %0 : memref<8xcomplex<f32>, strided<[2]>> length [8]
+  thunk.return
+}

@@ -21,6 +21,8 @@
 // CHECK:   thunk.convolution backward_input input({{.*}}) filter({{.*}}) output({{.*}}) {filter_layout = #thunk.conv_tensor<[3, 3, 3, 4], batch = 3, feature = 2, spatial = [0, 1], minor_to_major = [3, 2, 1, 0]>, input_layout = #thunk.conv_tensor<[2, 8, 8, 3], batch = 0, feature = 3, spatial = [1, 2], minor_to_major = [3, 2, 1, 0]>, {{.*}}window_strides = array<i64: 2, 2>}
 // CHECK:   thunk.convolution forward_bias_activation input(%{{.*}} : memref<512xf16>) filter(%{{.*}} : memref<72xf16>) output(%{{.*}} : memref<512xf16>) bias(%{{.*}} : memref<4xf16>) side_input(%{{.*}} : memref<512xf16>) {activation = #thunk<conv_activation leaky_relu>, conv_result_scale = 5.000000e-01 : f64, feature_group_count = 2 : i64, filter_layout = #thunk.conv_tensor<[4, 2, 3, 3], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, input_layout = #thunk.conv_tensor<[2, 4, 8, 8], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [1, 3, 2, 0]>, leaky_relu_alpha = 1.000000e-01 : f64, {{.*}}side_input_scale = 2.000000e+00 : f64
 // CHECK:   thunk.convolution backward_filter {{.*}}feature_group_count = 2 : i64{{.*}}rhs_dilation = array<i64: 2, 2>
+// CHECK:   thunk.fft rfft %[[SIG:.*]] : memref<4x8xf32> -> %[[SPEC:.*]] : memref<4x5xcomplex<f32>> length [8]
+// CHECK:   thunk.fft irfft %[[SPEC]] : memref<4x5xcomplex<f32>> -> %[[SIG]] : memref<4x8xf32> length [8]
 // CHECK:   thunk.memset %{{.*}}, 0 : memref<1xi8>
 // CHECK:   thunk.while %{{.*}} : memref<1xi8> {trip_count = 3 : i64} condition {
 // CHECK:     thunk.copy
@@ -108,6 +110,10 @@ module {
       filter_layout = #thunk.conv_tensor<[4, 2, 3, 3], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>,
       output_layout = #thunk.conv_tensor<[2, 4, 8, 8], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [1, 3, 2, 0]>,
       window_strides = array<i64: 1, 1>, padding_low = array<i64: 2, 2>, padding_high = array<i64: 2, 2>, lhs_dilation = array<i64: 1, 1>, rhs_dilation = array<i64: 2, 2>, feature_group_count = 2 : i64}
+    %sig = thunk.slice @tmp[0] : memref<4x8xf32>
+    %spec = thunk.slice @tmp[2048] : memref<4x5xcomplex<f32>>
+    thunk.fft rfft %sig : memref<4x8xf32> -> %spec : memref<4x5xcomplex<f32>> length [8]
+    thunk.fft irfft %spec : memref<4x5xcomplex<f32>> -> %sig : memref<4x8xf32> length [8]
     thunk.memset %pred, 0 : memref<1xi8>
     thunk.while %pred : memref<1xi8> {trip_count = 3 : i64} condition {
       thunk.copy %half, %bias : memref<64xf32>, memref<64xf32>

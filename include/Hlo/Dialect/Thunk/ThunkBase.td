@@ -122,6 +122,13 @@ def Thunk_ConvActivation : Thunk_Enum<"ConvActivation",
 def Thunk_ConvActivationAttr
     : EnumAttr<Thunk_Dialect, Thunk_ConvActivation, "conv_activation">;
 
+def Thunk_FftType : Thunk_Enum<"FftType", "FFT kind", [
+  I32EnumAttrCase<"Fft", 0, "fft">,
+  I32EnumAttrCase<"Ifft", 1, "ifft">,
+  I32EnumAttrCase<"Rfft", 2, "rfft">,
+  I32EnumAttrCase<"Irfft", 3, "irfft">]>;
+def Thunk_FftTypeAttr : EnumAttr<Thunk_Dialect, Thunk_FftType, "fft_type">;
+
 def Thunk_ConvTensorAttr : Thunk_Attr<"ConvTensor", "conv_tensor"> {
   let summary = "a convolution operand in a slice: its roles and layout";
   let description = [{

@@ -355,6 +355,45 @@ def Thunk_ConvolutionOp : Thunk_Op<"convolution", [AttrSizedOperandSegments,
   }];
 }
 
+def Thunk_FftOp : Thunk_Op<"fft"> {
+  let summary = "a batch of fast Fourier transforms, by cuFFT";
+  let description = [{
+    XLA's FftThunk, HLO's `fft`: the transform over the innermost
+    `length` dimensions (one to three) of row-major slices, the outer
+    dimensions a batch:
+
+      * `fft`: complex to complex, forward (`exp(-2 pi i jk / n)`);
+      * `ifft`: complex to complex, inverse, scaled by 1/N (N the product of
+        `length`);
+      * `rfft`: real to complex, forward; the output's innermost dimension
+        holds the `length[-1] / 2 + 1` non-redundant frequencies;
+      * `irfft`: complex (those frequencies) to real, inverse, scaled by
+        1/N; the imaginary parts a real signal cannot have (frequency 0
+        and, for an even length, `length[-1] / 2` of the innermost
+        dimension) are ignored.
+
+    Single precision pairs f32 with complex<f32>, double f64 with
+    complex<f64>.
+
+    ```mlir
+    thunk.fft rfft %x : memref<4x8xf32> -> %y : memref<4x5xcomplex<f32>>
+        length [8]
+    ```
+  }];
+  let arguments = (ins Thunk_FftTypeAttr:$fft_type,
+    Arg<Thunk_Slice, "", [MemRead]>:$input,
+    Arg<Thunk_Slice, "", [MemWrite]>:$output, DenseI64ArrayAttr:$length);
+  let assemblyFormat = [{
+    `` $fft_type $input `:` type($input) `->` $output `:` type($output)
+    `length` $length attr-dict
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The number of transforms: the product of the outer dimensions.
+    int64_t getBatch();
+  }];
+}
+
 def Thunk_CopyOp : Thunk_Op<"copy"> {
   let summary = "copies the bytes of one slice to another";
   let description = [{

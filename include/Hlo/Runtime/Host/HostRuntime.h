@@ -73,6 +73,11 @@ LogicalResult runHostGemm(Operation *gemm, ArrayRef<uint8_t *> buffers,
 LogicalResult runHostConvolution(Operation *conv, ArrayRef<uint8_t *> buffers,
                                  std::string &error);
 
+/// The transforms `fft` computes (the semantics of `thunk.fft`) from the
+/// bytes at `input` into those at `output` (the two may be the same).
+LogicalResult runHostFft(Operation *fft, uint8_t *input, uint8_t *output,
+                         std::string &error);
+
 } // namespace mlir::thunk
 
 #endif // HLO_RUNTIME_HOST_HOSTRUNTIME_H
