@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RematerializationTracker.h"
 #include "SchedulingUtils.h"
 #include "TransformUtils.h"
 
@@ -35,121 +36,6 @@ using namespace mlir::hlo;
 
 namespace {
 
-/// XLA's IsRematerializable plus what this pass does not handle (see the
-/// pass description). `cheapOnly`: the `recompute=cheap` subset.
-bool isRematerializable(Operation *op, const HloDataflowAnalysis &dataflow,
-                        bool cheapOnly) {
-  if (op->getNumResults() != 1 || op->getNumRegions() != 0)
-    return false;
-  if (isa<ConstantOp, WhileOp, ConditionalOp, CallOp, CustomCallOp>(op))
-    return false;
-  if (!isMemoryEffectFree(op))
-    return false;
-  // Copies that keep the layout are copy insertion's.
-  if (auto copy = dyn_cast<CopyOp>(op))
-    if (copy.getOperand().getType() == copy.getType())
-      return false;
-  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  if (!type || !type.hasStaticShape())
-    return false;
-  if (!dataflow.getInPlacePairs(op).empty())
-    return false;
-  if (hasControlPredecessors(op) || isControlPredecessor(op))
-    return false;
-  if (cheapOnly) {
-    if (auto fusion = dyn_cast<FusionOp>(op))
-      return fusion.getKind() == FusionKind::kLoop;
-    return isElementwise(op) ||
-           isa<BroadcastOp, IotaOp, ReshapeOp, TransposeOp, SliceOp,
-               ConcatenateOp, PadOp, ReverseOp>(op);
-  }
-  return true;
-}
-
-/// Calls `fn` on every reader of `v`, directly or through bitcasts (XLA's
-/// supported indirect users), the bitcasts included.
-void forEachReader(Value v, function_ref<void(Operation *)> fn) {
-  for (Operation *user : v.getUsers()) {
-    fn(user);
-    if (isa<BitcastOp>(user))
-      forEachReader(user->getResult(0), fn);
-  }
-}
-
-/// XLA's MemoryUsageTracker over one computation while the pass walks it.
-struct Tracker {
-  struct Buffer {
-    int64_t size = 0;       // counted bytes (0: parameter, result)
-    int64_t unfinished = 0; // users not yet placed
-    int64_t item = -1;      // defining item, -1 for a parameter's
-  };
-  struct Item {
-    Operation *op = nullptr;
-    SmallVector<unsigned, 2> uses; // buffers read
-    SmallVector<unsigned, 1> defs; // buffers defined
-    bool placed = false;
-    bool candidate = false;  // rematerializable
-    bool denylisted = false; // a move of a move (XLA's denylist)
-    bool moveClone = false;  // a clone that left its original dead
-    int64_t calleePeak = 0;  // peak of the computations it runs
-  };
-
-  std::vector<Buffer> buffers;
-  std::vector<Item> items;
-  llvm::DenseMap<Operation *, unsigned> itemOf;
-  int64_t memory = 0;
-  int64_t inProgress = -1;
-
-  bool isLive(unsigned b) const {
-    const Buffer &buf = buffers[b];
-    return (buf.item < 0 || items[buf.item].placed) && buf.unfinished > 0;
-  }
-  bool inUse(unsigned b) const {
-    return inProgress >= 0 && llvm::is_contained(items[inProgress].uses, b);
-  }
-  void begin(unsigned i) {
-    inProgress = i;
-    items[i].placed = true;
-    for (unsigned b : items[i].defs)
-      memory += buffers[b].size;
-  }
-  void end() {
-    Item &item = items[inProgress];
-    for (unsigned b : item.uses)
-      if (--buffers[b].unfinished == 0)
-        memory -= buffers[b].size;
-    for (unsigned b : item.defs)
-      if (buffers[b].unfinished == 0)
-        memory -= buffers[b].size;
-    inProgress = -1;
-  }
-  /// XLA's MemoryReducedIfRematerialized for one item: the bytes freed at
-  /// this point, less the operand buffers whose lives would be extended.
-  int64_t memoryReduced(unsigned i) const {
-    const Item &item = items[i];
-    unsigned b = item.defs[0];
-    if (!isLive(b) || inUse(b))
-      return 0;
-    int64_t reduced = buffers[b].size;
-    // An operand buffer the current instruction reads for the last time
-    // would live on to the clone too (XLA counts it as live and misses
-    // this; it can raise the peak where the operand is the larger).
-    for (unsigned u : item.uses)
-      if (!isLive(u) || (inUse(u) && buffers[u].unfinished == 1))
-        reduced -= buffers[u].size;
-    return reduced;
-  }
-  /// True when none of the item's users has been placed (a move).
-  bool noUserPlaced(unsigned i) const {
-    bool placed = false;
-    forEachReader(items[i].op->getResult(0), [&](Operation *user) {
-      if (auto it = itemOf.find(user); it != itemOf.end())
-        placed |= items[it->second].placed;
-    });
-    return !placed;
-  }
-};
-
 struct HloRematerializationPass
     : ChangeReportingPass<HloRematerializationPass,
                           hlo::impl::HloRematerializationBase> {
@@ -173,59 +59,6 @@ struct HloRematerializationPass
   };
   SmallVector<Step> steps;
 
-  /// Builds the tracker of `comp` (false: a computation it cannot model).
-  bool build(ComputationOp comp, const HloAliasAnalysis &alias,
-             const HloDataflowAnalysis &dataflow, Tracker &t,
-             const llvm::DenseMap<Operation *, int64_t> &peaks,
-             bool cheapOnly) {
-    ScheduleGraph graph;
-    if (!graph.build(comp, alias))
-      return false;
-    t.buffers.resize(graph.buffers.size());
-    for (unsigned b = 0, e = graph.buffers.size(); b < e; ++b) {
-      const ScheduleGraph::Buffer &gb = graph.buffers[b];
-      t.buffers[b].size = gb.atParameter || gb.liveOut ? 0 : gb.size;
-    }
-    t.items.resize(graph.nodes.size());
-    for (unsigned i = 0, e = graph.nodes.size(); i < e; ++i) {
-      const ScheduleGraph::Node &node = graph.nodes[i];
-      Tracker::Item &item = t.items[i];
-      item.op = node.op;
-      item.uses.assign(node.uses.begin(), node.uses.end());
-      item.defs.assign(node.defs.begin(), node.defs.end());
-      t.itemOf[node.op] = i;
-      for (unsigned b : node.defs)
-        t.buffers[b].item = i;
-      for (unsigned b : node.uses)
-        ++t.buffers[b].unfinished;
-      for (Operation *callee : dataflow.getCallees(node.op))
-        item.calleePeak = std::max(item.calleePeak, peaks.lookup(callee));
-    }
-    // A candidate defines one buffer, all its own: one value, at the op's
-    // result only (no bitcast, tuple or get-tuple-element forwards it), out
-    // of the computation's result and of any parameter.
-    for (unsigned i = 0, e = graph.nodes.size(); i < e; ++i) {
-      Tracker::Item &item = t.items[i];
-      if (item.defs.size() != 1 ||
-          !isRematerializable(item.op, dataflow, cheapOnly))
-        continue;
-      const ScheduleGraph::Buffer &gb = graph.buffers[item.defs[0]];
-      if (gb.atParameter || gb.liveOut || gb.size < minRematSize)
-        continue;
-      const HloValue *value = dataflow.getDefinedValue(item.op->getResult(0));
-      const HloBuffer *buffer = alias.getBufferAt(item.op->getResult(0));
-      // Its positions: the result and bitcasts of it.
-      Value result = item.op->getResult(0);
-      if (!value || !buffer || buffer->values.size() != 1 ||
-          !llvm::all_of(value->positions, [&](const HloPosition &pos) {
-            return pos.value == result ||
-                   isa_and_nonnull<BitcastOp>(pos.value.getDefiningOp());
-          }))
-        continue;
-      item.candidate = true;
-    }
-    return true;
-  }
 
   /// Walks `comp` in its order: the peak of the tracked bytes; with
   /// `limit` >= 0, rematerializes where the bytes exceed it.
@@ -233,15 +66,15 @@ struct HloRematerializationPass
                const HloDataflowAnalysis &dataflow,
                const llvm::DenseMap<Operation *, int64_t> &peaks, int64_t limit,
                SymbolTable &symbols, bool cheapOnly) {
-    Tracker t;
-    if (!build(comp, alias, dataflow, t, peaks, cheapOnly))
+    MemoryUsageTracker t;
+    if (!t.build(comp, alias, dataflow, peaks, cheapOnly, minRematSize))
       return 0;
     // Placed candidates by buffer size (largest first), then by placement.
     using Entry = std::tuple<int64_t, int64_t, unsigned>;
     std::priority_queue<Entry> heap;
     int64_t stamp = 0;
     auto push = [&](unsigned i) {
-      const Tracker::Item &item = t.items[i];
+      const MemoryUsageTracker::Item &item = t.items[i];
       if (item.candidate && !item.denylisted && t.isLive(item.defs[0]))
         heap.emplace(t.buffers[item.defs[0]].size, -(stamp++), i);
     };
@@ -276,7 +109,7 @@ struct HloRematerializationPass
   /// freed). Examines the largest live buffers first (the bytes freed are
   /// at most the buffer's); entries no longer live are dropped, those that
   /// may serve later are kept.
-  template <typename Heap> int64_t pick(Tracker &t, Heap &heap) {
+  template <typename Heap> int64_t pick(MemoryUsageTracker &t, Heap &heap) {
     SmallVector<typename Heap::value_type> keep;
     int64_t best = -1, bestReduced = 0;
     bool bestIsMove = false;
@@ -290,7 +123,7 @@ struct HloRematerializationPass
       if (maxCandidates > 0 && examined >= maxCandidates)
         break;
       heap.pop();
-      const Tracker::Item &item = t.items[i];
+      const MemoryUsageTracker::Item &item = t.items[i];
       if (!item.op || item.denylisted || !t.isLive(item.defs[0]))
         continue; // dead for good
       keep.push_back(entry);
@@ -313,7 +146,7 @@ struct HloRematerializationPass
 
   /// Clones item `i` before its first unplaced user (or its operands'),
   /// redirects the unplaced uses to the clone and updates the tracker.
-  bool rematerialize(Tracker &t, unsigned i, SymbolTable &symbols) {
+  bool rematerialize(MemoryUsageTracker &t, unsigned i, SymbolTable &symbols) {
     Operation *orig = t.items[i].op;
     Value result = orig->getResult(0);
     auto unplaced = [&](Operation *user) {
@@ -406,17 +239,17 @@ struct HloRematerializationPass
 
     // The tracker: the original's buffer dies now, the clone reads the
     // original's operands (reviving the dead ones) and defines a new one.
-    Tracker::Buffer &ob = t.buffers[origBuffer];
+    MemoryUsageTracker::Buffer &ob = t.buffers[origBuffer];
     ob.unfinished = 0;
     t.memory -= ob.size;
     unsigned cloneItem = t.items.size();
     unsigned cloneBuffer = t.buffers.size();
-    Tracker::Buffer nb;
+    MemoryUsageTracker::Buffer nb;
     nb.size = ob.size;
     nb.unfinished = users;
     nb.item = cloneItem;
     t.buffers.push_back(nb);
-    Tracker::Item item;
+    MemoryUsageTracker::Item item;
     item.op = clone;
     item.uses = t.items[i].uses;
     item.defs = {cloneBuffer};
@@ -468,7 +301,7 @@ struct HloRematerializationPass
     t.items.push_back(std::move(item));
     t.itemOf[clone] = cloneItem;
     for (Operation *copy : newBitcasts) {
-      Tracker::Item bitcast;
+      MemoryUsageTracker::Item bitcast;
       bitcast.op = copy;
       bitcast.uses = {cloneBuffer};
       t.itemOf[copy] = t.items.size();
