@@ -562,16 +562,27 @@ LogicalResult ThunkLowering::run() {
     auto a = cast<BufferAllocationAttr>(attr);
     th::AllocationKind kind =
         static_cast<th::AllocationKind>(static_cast<int>(a.getKind()));
+    std::optional<int64_t> parameter = a.getParameter();
+    // A tuple parameter's own allocation holds its index table, which no
+    // thunk reads (they address the elements' allocations), a token's
+    // nothing: scratch here, so that a caller passes the arrays only.
+    if (kind == th::AllocationKind::Parameter && parameter &&
+        *parameter < int64_t(entry.getNumArguments()) &&
+        !isa_and_nonnull<RankedTensorType>(getSubshape(
+            entry.getArgumentTypes()[*parameter], a.getParameterIndex()))) {
+      kind = th::AllocationKind::Temp;
+      parameter.reset();
+    }
     auto alloc = th::AllocationOp::create(
         b, module.getLoc(), b.getStringAttr(allocationName(a.getIndex())),
         th::AllocationKindAttr::get(b.getContext(), kind),
         b.getI64IntegerAttr(a.getSize()), b.getI64IntegerAttr(256),
-        a.getParameter() ? b.getI64IntegerAttr(*a.getParameter())
-                         : IntegerAttr(),
-        a.getParameterIndex().empty()
+        parameter ? b.getI64IntegerAttr(*parameter) : IntegerAttr(),
+        !parameter || a.getParameterIndex().empty()
             ? DenseI64ArrayAttr()
             : b.getDenseI64ArrayAttr(a.getParameterIndex()),
-        a.getMaybeLiveOut() ? b.getUnitAttr() : UnitAttr(), ElementsAttr());
+        a.getMaybeLiveOut() && parameter ? b.getUnitAttr() : UnitAttr(),
+        ElementsAttr());
     allocations.push_back(alloc);
   }
   // Constants: their allocation holds their value in physical order.
@@ -619,21 +630,11 @@ LogicalResult ThunkLowering::run() {
 
   // The ENTRY signature, for callers: parameter allocations in order of
   // (parameter, index), then the result's arrays.
-  SmallVector<th::AllocationOp> parameters;
-  for (th::AllocationOp a : allocations)
-    if (a.getKind() == th::AllocationKind::Parameter)
-      parameters.push_back(a);
-  auto indexOf = [](th::AllocationOp a) {
-    return std::make_pair(*a.getParameter(),
-                          SmallVector<int64_t>(a.getParameterIndex().value_or(
-                              ArrayRef<int64_t>())));
-  };
-  llvm::stable_sort(parameters, [&](th::AllocationOp x, th::AllocationOp y) {
-    return indexOf(x) < indexOf(y);
-  });
   SmallVector<Attribute> argTypes, resultTypes;
-  for (th::AllocationOp a : parameters) {
-    auto [number, index] = indexOf(a);
+  for (th::AllocationOp a : th::getParameterAllocations(module)) {
+    int64_t number = *a.getParameter();
+    ArrayRef<int64_t> index =
+        a.getParameterIndex().value_or(ArrayRef<int64_t>());
     if (number >= int64_t(entry.getArgumentTypes().size()))
       return entry.emitError("hlo-to-thunk: parameter allocation of a "
                              "missing parameter");

@@ -62,6 +62,17 @@ static void encodeLeaves(const Literal &value, Type type, int64_t parameter,
   out.push_back({parameter, index, {}});
 }
 
+void hlo::encodeParameters(ArrayRef<Literal> arguments, ArrayRef<Type> types,
+                           std::vector<thunk::ParameterBytes> &parameters,
+                           std::vector<std::vector<uint8_t>> &storage) {
+  for (auto [i, type] : llvm::enumerate(types)) {
+    SmallVector<int64_t> index;
+    encodeLeaves(arguments[i], type, i, index, parameters, storage);
+  }
+  for (auto [p, bytes] : llvm::zip(parameters, storage))
+    p.bytes = bytes;
+}
+
 /// The literal of type `type` from the next result buffers.
 static Literal decodeLeaves(Type type,
                             ArrayRef<std::vector<uint8_t>> &buffers) {
@@ -212,12 +223,7 @@ FailureOr<Literal> mlir::hlo::runOnDevice(ModuleOp module,
 
   std::vector<thunk::ParameterBytes> parameters;
   std::vector<std::vector<uint8_t>> storage;
-  for (auto [i, type] : llvm::enumerate(params)) {
-    SmallVector<int64_t> index;
-    encodeLeaves(arguments[i], type, i, index, parameters, storage);
-  }
-  for (auto [p, bytes] : llvm::zip(parameters, storage))
-    p.bytes = bytes;
+  encodeParameters(arguments, params, parameters, storage);
   std::vector<std::vector<uint8_t>> results;
   DeviceTiming once;
   DeviceTiming &runs = timing ? *timing : once;

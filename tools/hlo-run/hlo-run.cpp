@@ -53,6 +53,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <numeric>
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -610,8 +611,36 @@ static OwningOpRef<ModuleOp> shapesModule(ArrayAttr types,
   return hlo::importHloText(text, context);
 }
 
-/// An HLO module whose ENTRY takes what `program` takes (its
-/// argument_types), so that the arguments are read or drawn as for HLO.
+/// The HLO shape of the part of a parameter holding `leaves` (index paths
+/// in the parameter from depth `depth`, each with its array's shape): an
+/// array, or a tuple of the parts under each next index. None when an
+/// element holds no array (a token, an empty tuple: no allocation tells it).
+static std::optional<std::string> parameterShape(
+    ArrayRef<std::pair<ArrayRef<int64_t>, std::string>> leaves, size_t depth) {
+  if (leaves.size() == 1 && leaves.front().first.size() == depth)
+    return leaves.front().second;
+  std::string text = "(";
+  int64_t element = 0;
+  for (size_t i = 0; i < leaves.size(); ++element) {
+    if (leaves[i].first.size() <= depth || leaves[i].first[depth] != element)
+      return std::nullopt;
+    size_t j = i + 1;
+    while (j < leaves.size() && leaves[j].first.size() > depth &&
+           leaves[j].first[depth] == element)
+      ++j;
+    std::optional<std::string> part =
+        parameterShape(leaves.slice(i, j - i), depth + 1);
+    if (!part)
+      return std::nullopt;
+    text += (i ? ", " : "") + *part;
+    i = j;
+  }
+  return text + ")";
+}
+
+/// An HLO module whose ENTRY takes what `program` takes: its argument_types,
+/// regrouped into the tuple parameters their allocations' indices describe,
+/// so that the arguments are read or drawn (and compared) as for HLO.
 static OwningOpRef<ModuleOp> signatureModule(thunk::ProgramOp program,
                                              MLIRContext *context,
                                              std::string &error) {
@@ -620,13 +649,41 @@ static OwningOpRef<ModuleOp> signatureModule(thunk::ProgramOp program,
     error = "the thunk program has no argument_types / result_types";
     return nullptr;
   }
-  for (auto alloc : program->getParentOfType<ModuleOp>()
-                        .getOps<thunk::AllocationOp>())
-    if (alloc.getParameterIndex() && !alloc.getParameterIndex()->empty()) {
-      error = "a thunk program with tuple parameters cannot be run yet";
+  SmallVector<thunk::AllocationOp> allocations =
+      thunk::getParameterAllocations(program->getParentOfType<ModuleOp>());
+  if (allocations.size() != types->size()) {
+    error = "the thunk program has " + std::to_string(allocations.size()) +
+            " parameter allocations for " + std::to_string(types->size()) +
+            " argument types";
+    return nullptr;
+  }
+  // Parameter number -> its arrays (index path, shape), in index order.
+  std::map<int64_t, SmallVector<std::pair<ArrayRef<int64_t>, std::string>>>
+      byParameter;
+  for (auto [alloc, type] : llvm::zip_equal(allocations, *types))
+    byParameter[*alloc.getParameter()].push_back(
+        {alloc.getParameterIndex().value_or(ArrayRef<int64_t>()),
+         hloShapeOf(cast<MemRefType>(cast<TypeAttr>(type).getValue()))});
+  std::string text = "HloModule signature\n\nENTRY e {\n";
+  int64_t next = 0;
+  for (auto &[number, leaves] : byParameter) {
+    if (number != next++) {
+      error = "the thunk program takes no parameter " +
+              std::to_string(next - 1);
       return nullptr;
     }
-  OwningOpRef<ModuleOp> module = shapesModule(*types, context);
+    std::optional<std::string> shape = parameterShape(leaves, 0);
+    if (!shape) {
+      error = "parameter " + std::to_string(number) +
+              " has tuple elements that are not arrays (tokens, empty "
+              "tuples): a thunk program cannot take it yet";
+      return nullptr;
+    }
+    text += "  p" + std::to_string(number) + " = " + *shape + " parameter(" +
+            std::to_string(number) + ")\n";
+  }
+  text += "  ROOT r = () tuple()\n}\n";
+  OwningOpRef<ModuleOp> module = hlo::importHloText(text, context);
   if (!module)
     error = "the thunk program's argument types have no HLO shape";
   return module;
@@ -648,11 +705,8 @@ static FailureOr<Literal> runProgram(ModuleOp program, ModuleOp signature,
   hlo::ComputationOp entry = *signature.getOps<hlo::ComputationOp>().begin();
   std::vector<std::vector<uint8_t>> storage;
   std::vector<thunk::ParameterBytes> parameters;
-  for (auto [i, literal] : llvm::enumerate(arguments))
-    storage.push_back(hlo::runtime::encodeArrayBytes(
-        literal, cast<RankedTensorType>(entry.getArgumentTypes()[i])));
-  for (auto [i, bytes] : llvm::enumerate(storage))
-    parameters.push_back({int64_t(i), {}, bytes});
+  hlo::encodeParameters(arguments, entry.getArgumentTypes(), parameters,
+                        storage);
   std::vector<std::vector<uint8_t>> results;
   timing.repeat = repeat;
   timing.profile = profile;

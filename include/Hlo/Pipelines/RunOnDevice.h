@@ -66,6 +66,14 @@ LogicalResult runRepeatedly(thunk::Executable &exe,
                             std::vector<std::vector<uint8_t>> &results,
                             DeviceTiming &timing, std::string &error);
 
+/// The bytes of every array of `arguments` (of the parameter types
+/// `types`), one `ParameterBytes` per array with its index in its
+/// parameter's tuple; `storage` holds the bytes.
+void encodeParameters(ArrayRef<runtime::Literal> arguments,
+                      ArrayRef<Type> types,
+                      std::vector<thunk::ParameterBytes> &parameters,
+                      std::vector<std::vector<uint8_t>> &storage);
+
 /// Compiles a clone of `module` and runs it on `arguments` (`timing->repeat`
 /// times when given); `note` gets a one-line summary (thunks run, arena
 /// size).

@@ -144,3 +144,22 @@ SmallVector<int64_t> ConvTensorAttr::getDescriptorStrides() const {
     result.push_back(strides[d]);
   return result;
 }
+
+SmallVector<AllocationOp> mlir::thunk::getParameterAllocations(ModuleOp module) {
+  SmallVector<AllocationOp> parameters;
+  for (auto a : module.getOps<AllocationOp>())
+    if (a.getKind() == AllocationKind::Parameter)
+      parameters.push_back(a);
+  auto key = [](AllocationOp a) {
+    return std::make_pair(*a.getParameter(),
+                          a.getParameterIndex().value_or(ArrayRef<int64_t>()));
+  };
+  llvm::stable_sort(parameters, [&](AllocationOp x, AllocationOp y) {
+    auto [px, ix] = key(x);
+    auto [py, iy] = key(y);
+    return px != py ? px < py
+                    : std::lexicographical_compare(ix.begin(), ix.end(),
+                                                   iy.begin(), iy.end());
+  });
+  return parameters;
+}

@@ -10,6 +10,7 @@
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
@@ -33,6 +34,9 @@ namespace mlir::thunk {
 int64_t getElementStorageBytes(Type type);
 /// The bytes a static-shaped memref covers in a slice.
 int64_t getStorageBytes(MemRefType type);
+/// The parameter allocations of a thunk program's module in the order of
+/// its `argument_types`: by parameter number, then index in the parameter.
+SmallVector<AllocationOp> getParameterAllocations(ModuleOp module);
 } // namespace mlir::thunk
 
 #endif // HLO_DIALECT_THUNK_THUNKDIALECT_H
