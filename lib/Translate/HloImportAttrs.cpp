@@ -68,9 +68,8 @@ static double numberValue(StringRef tok, NumberToken kind) {
     APInt v;
     (void)tok.getAsInteger(10, v);
     int64_t x = static_cast<int64_t>(v.zextOrTrunc(64).getZExtValue());
-    return static_cast<double>(negative ? static_cast<int64_t>(
-                                              0 - static_cast<uint64_t>(x))
-                                        : x);
+    return static_cast<double>(
+        negative ? static_cast<int64_t>(0 - static_cast<uint64_t>(x)) : x);
   }
   double x = 0;
   (void)tok.getAsDouble(x);
@@ -418,10 +417,9 @@ Attribute Importer::parseStructured(AttrKind kind, const AttrAst &attr) {
               // An integer field: XLA converts the number (nan to 0).
               int64_t ulps = 0;
               if (!std::isnan(x))
-                ulps = x >= 0x1p63 ? std::numeric_limits<int64_t>::max()
-                       : x < -0x1p63
-                           ? std::numeric_limits<int64_t>::min()
-                           : static_cast<int64_t>(x);
+                ulps = x >= 0x1p63   ? std::numeric_limits<int64_t>::max()
+                       : x < -0x1p63 ? std::numeric_limits<int64_t>::min()
+                                     : static_cast<int64_t>(x);
               entries.set(k, b.getI64IntegerAttr(ulps));
             } else {
               entries.set(k, b.getF64FloatAttr(x));
