@@ -274,10 +274,16 @@ bool Importer::parseOperands(CompAst &comp, size_t index) {
     return cursorError();
   if (c.consumeIf(")"))
     return true;
+  // XLA's parser drops an empty operand and a shape without a name:
+  // `tuple(%a, )`, `tuple(, %a)` and `call(f32[] )` read as `tuple(%a)`,
+  // `tuple(%a)` and `call()`.
+  auto operandEnds = [&] { return c.peek() == ',' || c.peek() == ')'; };
   do {
     OperandAst operand;
     c.skipSpace();
     operand.offset = c.getPos();
+    if (operandEnds())
+      continue;
     if (c.peek() != '%' && startsShapeAt(c, ctx)) {
       size_t shapeStart = c.getPos();
       if (!parseShape(c, operand.declared, /*spacedLayout=*/true))
@@ -298,6 +304,8 @@ bool Importer::parseOperands(CompAst &comp, size_t index) {
         continue;
       }
       c.setPos(afterShape);
+      if (operandEnds())
+        continue;
     }
     if (!parseName(operand.name))
       return false;

@@ -44,7 +44,10 @@ bool Importer::parseShape(Cursor &cur, Type &type, bool spacedLayout) {
     if (!cur.consumeIf(")")) {
       do {
         Type t;
-        if (!parseShape(cur, t, spacedLayout))
+        ++tupleDepth;
+        bool ok = parseShape(cur, t, spacedLayout);
+        --tupleDepth;
+        if (!ok)
           return false;
         elts.push_back(t);
       } while (cur.consumeIf(","));
@@ -71,7 +74,9 @@ bool Importer::parseShape(Cursor &cur, Type &type, bool spacedLayout) {
   }
   if (!parseArrayShape(cur, type, spacedLayout))
     return false;
-  if (!spelling.empty() && cur.getPos() == start + spelling.size())
+  // Not index or pointer types: the same spelling may be refused in a tuple.
+  if (!spelling.empty() && cur.getPos() == start + spelling.size() &&
+      spelling.find_first_of("#*") == StringRef::npos)
     shapeCache.try_emplace(spelling, type);
   return true;
 }
@@ -210,11 +215,22 @@ bool Importer::parseLayout(Cursor &cur, ArrayRef<int64_t> bounds,
         // Other layout items (L(..), P(..), SC(..), ...) are kept verbatim.
         size_t itemStart = cur.getPos();
         StringRef word, group;
-        if (!cur.consumeIf("#") && !cur.consumeIf("*") &&
-            !cur.parseIdentifier(word))
+        bool typeItem = cur.consumeIf("#") || cur.consumeIf("*");
+        if (!typeItem && !cur.parseIdentifier(word))
           return error(itemStart, "malformed layout item");
         if (!cur.parseBalanced(group))
           return error(itemStart, "malformed layout item");
+        // XLA's parser refuses index (`#(...)`) and pointer (`*(...)`)
+        // types in the layouts of tuple elements.
+        if (typeItem && tupleDepth) {
+          Type t = parseElementType(ctx, group.drop_front().drop_back().trim());
+          auto it = dyn_cast_or_null<IntegerType>(t);
+          return error(itemStart,
+                       it && it.isUnsigned()
+                           ? "a tuple element's layout has no index or "
+                             "pointer type"
+                           : "expecting an unsigned integer type");
+        }
         extra += cur.getText().slice(itemStart, cur.getPos()).str();
       }
     }
@@ -493,9 +509,12 @@ Attribute Importer::parseLiteral(Cursor &cur, Type type) {
   NestingGuard guard(*this, cur.getPos());
   if (!guard.ok)
     return {};
-  if (cur.rest().starts_with("{...}")) {
+  // Elided (`{...}`): values unknown, and distinct from every other
+  // literal. As in XLA's parser, only for arrays of rank 1 or more.
+  auto rankedType = dyn_cast<RankedTensorType>(type);
+  if (cur.rest().starts_with("{...}") && rankedType &&
+      rankedType.getRank() > 0) {
     cur.setPos(cur.getPos() + 5);
-    // Elided: values unknown, and distinct from every other literal.
     return DistinctAttr::create(b.getUnitAttr());
   }
   if (auto tuple = dyn_cast<TupleType>(type)) {
@@ -521,10 +540,9 @@ Attribute Importer::parseLiteral(Cursor &cur, Type type) {
       return error(cur.getErrorOffset(), cur.getError()), Attribute();
     return b.getArrayAttr(elts);
   }
-  auto rt = dyn_cast<RankedTensorType>(type);
-  if (!rt) {
+  if (!rankedType) {
     error(cur.getPos(), "constant of a type without literals");
     return {};
   }
-  return parseArrayLiteral(cur, rt);
+  return parseArrayLiteral(cur, rankedType);
 }

@@ -228,6 +228,8 @@ private:
   /// deeper input is rejected rather than overflowing the stack.
   static constexpr unsigned kMaxNesting = 256;
   unsigned nesting = 0;
+  /// How many tuple shapes enclose the shape being parsed.
+  unsigned tupleDepth = 0;
   struct NestingGuard {
     Importer &im;
     bool ok;
