@@ -158,8 +158,13 @@ bool Importer::parseComputation(CompAst &comp) {
         StringRef param;
         Type type;
         c.skipSpace();
-        if (!parseName(param) || !c.expect(":"))
-          return c.failed() ? cursorError() : false;
+        // As XLA's lexer reads it: `name:` (the `:` right after the name),
+        // `name` or `%name` (no `:` after a `%name`).
+        bool percent = c.peek() == '%';
+        if (!parseName(param))
+          return false;
+        if (!percent && c.getPos() < text.size() && text[c.getPos()] == ':')
+          c.setPos(c.getPos() + 1);
         c.skipSpace();
         if (!parseShape(c, type, /*spacedLayout=*/true))
           return false;

@@ -93,23 +93,27 @@ DictionaryAttr Importer::parseDictOfStrings(const AttrAst &attr) {
     do {
       std::string key, value;
       StringRef ident;
+      // A quoted key (what the exporter writes for a key that is no HLO
+      // name) is an extension; XLA reads `name=` as one token.
       if (cur.peek() == '"') {
-        if (!cur.parseQuoted(key))
+        if (!cur.parseQuoted(key) || !cur.expect("="))
           break;
-      } else if (cur.parseIdentifier(ident)) {
+      } else if (parseSubAttrName(cur, ident)) {
         key = ident.str();
       } else {
         break;
       }
-      if (!cur.expect("="))
-        break;
+      // The value is a string, or braced text kept as it is.
       if (cur.peek() == '"') {
         if (!cur.parseQuoted(value))
           break;
       } else {
         StringRef raw;
-        if (cur.peek() == '{' ? !cur.parseBalanced(raw)
-                              : !cur.parseIdentifier(raw))
+        if (cur.peek() != '{') {
+          cur.error("expects string or a braced value");
+          break;
+        }
+        if (!cur.parseBalanced(raw))
           break;
         value = raw.str();
       }
