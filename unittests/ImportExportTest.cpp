@@ -369,7 +369,7 @@ TEST_F(HloImportExportTest, ErrorInLiteralPointsAtLiteral) {
   const char *outOfRange = R"(HloModule m
 
 ENTRY main {
-  c = s32[] constant(99999999999999999999)
+  c = s32[] constant(9999999999)
   ROOT n = s32[] negate(c)
 }
 )";

@@ -158,8 +158,13 @@ bool Importer::parseComputation(CompAst &comp) {
         StringRef param;
         Type type;
         c.skipSpace();
-        if (!parseName(param) || !c.expect(":"))
-          return c.failed() ? cursorError() : false;
+        // As XLA's lexer reads it: `name:` (the `:` right after the name),
+        // `name` or `%name` (no `:` after a `%name`).
+        bool percent = c.peek() == '%';
+        if (!parseName(param))
+          return false;
+        if (!percent && c.getPos() < text.size() && text[c.getPos()] == ':')
+          c.setPos(c.getPos() + 1);
         c.skipSpace();
         if (!parseShape(c, type, /*spacedLayout=*/true))
           return false;
@@ -274,10 +279,16 @@ bool Importer::parseOperands(CompAst &comp, size_t index) {
     return cursorError();
   if (c.consumeIf(")"))
     return true;
+  // XLA's parser drops an empty operand and a shape without a name:
+  // `tuple(%a, )`, `tuple(, %a)` and `call(f32[] )` read as `tuple(%a)`,
+  // `tuple(%a)` and `call()`.
+  auto operandEnds = [&] { return c.peek() == ',' || c.peek() == ')'; };
   do {
     OperandAst operand;
     c.skipSpace();
     operand.offset = c.getPos();
+    if (operandEnds())
+      continue;
     if (c.peek() != '%' && startsShapeAt(c, ctx)) {
       size_t shapeStart = c.getPos();
       if (!parseShape(c, operand.declared, /*spacedLayout=*/true))
@@ -298,6 +309,8 @@ bool Importer::parseOperands(CompAst &comp, size_t index) {
         continue;
       }
       c.setPos(afterShape);
+      if (operandEnds())
+        continue;
     }
     if (!parseName(operand.name))
       return false;

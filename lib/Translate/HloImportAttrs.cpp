@@ -49,6 +49,35 @@ static Attribute makeEnumAttr(MLIRContext *ctx, StringRef opcode,
   return {};
 }
 
+/// `name=` inside a structured value, read as XLA's lexer reads it: one
+/// token, a name starting with a letter or `_` with the `=` right after it.
+static bool parseSubAttrName(Cursor &cur, StringRef &key) {
+  cur.skipSpace();
+  size_t at = cur.getPos();
+  StringRef rest = cur.rest();
+  if (cur.parseIdentifier(key) && (llvm::isAlpha(rest[0]) || rest[0] == '_') &&
+      cur.consumeIf("=") && cur.getPos() == at + key.size() + 1)
+    return true;
+  cur.setPos(at);
+  return cur.error("expects attribute name");
+}
+
+/// The value of a number token: integers are 64-bit as in XLA's lexer (from
+/// 2^63 up they wrap around to negative numbers).
+static double numberValue(StringRef tok, NumberToken kind) {
+  if (kind == NumberToken::Int) {
+    bool negative = tok.consume_front("-");
+    APInt v;
+    (void)tok.getAsInteger(10, v);
+    int64_t x = static_cast<int64_t>(v.zextOrTrunc(64).getZExtValue());
+    return static_cast<double>(
+        negative ? static_cast<int64_t>(0 - static_cast<uint64_t>(x)) : x);
+  }
+  double x = 0;
+  (void)tok.getAsDouble(x);
+  return x;
+}
+
 FlatSymbolRefAttr Importer::parseSymbol(const AttrAst &attr) {
   StringRef v = attr.value;
   v.consume_front("%");
@@ -66,23 +95,27 @@ DictionaryAttr Importer::parseDictOfStrings(const AttrAst &attr) {
     do {
       std::string key, value;
       StringRef ident;
+      // A quoted key (what the exporter writes for a key that is no HLO
+      // name) is an extension; XLA reads `name=` as one token.
       if (cur.peek() == '"') {
-        if (!cur.parseQuoted(key))
+        if (!cur.parseQuoted(key) || !cur.expect("="))
           break;
-      } else if (cur.parseIdentifier(ident)) {
+      } else if (parseSubAttrName(cur, ident)) {
         key = ident.str();
       } else {
         break;
       }
-      if (!cur.expect("="))
-        break;
+      // The value is a string, or braced text kept as it is.
       if (cur.peek() == '"') {
         if (!cur.parseQuoted(value))
           break;
       } else {
         StringRef raw;
-        if (cur.peek() == '{' ? !cur.parseBalanced(raw)
-                              : !cur.parseIdentifier(raw))
+        if (cur.peek() != '{') {
+          cur.error("expects string or a braced value");
+          break;
+        }
+        if (!cur.parseBalanced(raw))
           break;
         value = raw.str();
       }
@@ -169,6 +202,9 @@ Attribute Importer::convertAttr(StringRef opcode, const AttrAst &attr,
           return typed;
       return b.getStringAttr(s);
     }
+    // Unquoted, XLA takes only a braced value (raw JSON).
+    if (!v.starts_with("{"))
+      return fail("expected a quoted string or a braced value");
     if (auto typed = BackendConfigAttr::parseJson(ctx, v))
       return typed;
     return TextAttr::get(ctx, v);
@@ -311,20 +347,28 @@ Attribute Importer::parseStructured(AttrKind kind, const AttrAst &attr) {
     break;
   }
   case AttrKind::Statistics: {
+    // As XLA reads them: visualizing_index an integer, the others integers,
+    // decimals or nan (not inf).
     NamedAttrList entries;
     if (cur.expect("{") && !cur.consumeIf("}")) {
       do {
         StringRef key;
-        if (!cur.parseIdentifier(key) || !cur.expect("="))
+        if (!parseSubAttrName(cur, key))
           break;
+        cur.skipSpace();
+        size_t at = cur.getPos();
         StringRef tok = scanScalarToken(cur);
-        double x;
-        if (tok.getAsDouble(x)) {
-          cur.error("expected a number");
+        NumberToken kind = classifyNumber(tok);
+        bool index = key == "visualizing_index";
+        if (index ? kind != NumberToken::Int
+                  : kind == NumberToken::None || kind == NumberToken::Inf) {
+          cur.setPos(at);
+          cur.error(index ? "expects integer" : "expects decimal or integer");
           break;
         }
-        if (key == "visualizing_index")
-          entries.set(key, b.getI64IntegerAttr(int64_t(x)));
+        double x = numberValue(tok, kind);
+        if (index)
+          entries.set(key, b.getI64IntegerAttr(static_cast<int64_t>(x)));
         else
           entries.set(key, b.getF64FloatAttr(x));
       } while (cur.consumeIf(","));
@@ -337,29 +381,60 @@ Attribute Importer::parseStructured(AttrKind kind, const AttrAst &attr) {
     NamedAttrList entries;
     if (cur.expect("{")) {
       StringRef key;
-      if (cur.parseIdentifier(key) && cur.expect("=")) {
+      if (parseSubAttrName(cur, key)) {
         if (key == "mode") {
+          // XLA's modes, in any case.
           StringRef mode;
-          if (cur.parseIdentifier(mode))
+          cur.skipSpace();
+          size_t at = cur.getPos();
+          if (cur.parseIdentifier(mode)) {
+            if (!mode.equals_insensitive("default") &&
+                !mode.equals_insensitive("highest")) {
+              cur.setPos(at);
+              cur.error("expects ResultAccuracy type");
+            }
             entries.set("mode", b.getStringAttr(mode));
-        } else if (key == "tolerance" && cur.expect("{")) {
-          do {
+          }
+        } else if (key == "tolerance") {
+          // `tolerance={}` is all zeros.
+          bool empty = !cur.expect("{") || cur.consumeIf("}");
+          if (empty && !cur.failed()) {
+            entries.set("atol", b.getF64FloatAttr(0));
+            entries.set("rtol", b.getF64FloatAttr(0));
+            entries.set("ulps", b.getI64IntegerAttr(0));
+          }
+          while (!empty) {
             StringRef k;
-            if (!cur.parseIdentifier(k) || !cur.expect("="))
+            if (!parseSubAttrName(cur, k))
               break;
+            cur.skipSpace();
+            size_t at = cur.getPos();
             StringRef tok = scanScalarToken(cur);
-            double x;
-            if (tok.getAsDouble(x) ||
+            NumberToken kind = classifyNumber(tok);
+            double x = numberValue(tok, kind);
+            if (kind == NumberToken::None ||
+                (kind == NumberToken::Decimal && !std::isfinite(x)) ||
                 (k != "atol" && k != "rtol" && k != "ulps")) {
+              cur.setPos(at);
               cur.error("expected atol=, rtol= or ulps= with a number");
               break;
             }
-            if (k == "ulps")
-              entries.set(k, b.getI64IntegerAttr(int64_t(x)));
-            else
+            if (k == "ulps") {
+              // An integer field: XLA converts the number (nan to 0).
+              int64_t ulps = 0;
+              if (!std::isnan(x))
+                ulps = x >= 0x1p63   ? std::numeric_limits<int64_t>::max()
+                       : x < -0x1p63 ? std::numeric_limits<int64_t>::min()
+                                     : static_cast<int64_t>(x);
+              entries.set(k, b.getI64IntegerAttr(ulps));
+            } else {
               entries.set(k, b.getF64FloatAttr(x));
-          } while (cur.consumeIf(","));
-          cur.expect("}");
+            }
+            if (!cur.consumeIf(",")) {
+              cur.expect("}");
+              break;
+            }
+          }
         } else if (!cur.failed()) {
           cur.error("expected mode= or tolerance=");
         }
@@ -403,8 +478,14 @@ Attribute Importer::parseStructured(AttrKind kind, const AttrAst &attr) {
     if (cur.expect("{") && !cur.consumeIf("}")) {
       do {
         StringRef key;
-        if (!cur.parseIdentifier(key) || !cur.expect("="))
+        cur.skipSpace();
+        size_t keyAt = cur.getPos();
+        if (!parseSubAttrName(cur, key))
           break;
+        if (entries.get(key)) {
+          error(keyAt, "attribute " + key + " already exists");
+          return {};
+        }
         if (key == "kind") {
           std::string kindName;
           if (!cur.parseQuoted(kindName))
@@ -583,15 +664,19 @@ bool Importer::checkSubAttributes(StringRef value, ArrayRef<SubField> fields,
         return error(valueAt, "expects true or false");
       break;
     }
-    case SubKind::IntList: {
+    case SubKind::ProfileTypes: {
       if (!cur.expect("{"))
         return error(cur.getErrorOffset(), cur.getError());
       if (!cur.consumeIf("}")) {
         do {
           cur.skipSpace();
-          int64_t x;
+          size_t at = cur.getPos();
+          int64_t x = 0;
           if (!integer(x))
             return false;
+          // XLA's ProfileType enum: INVALID, WINDOW, FLAG, INTEGER.
+          if (x < 0 || x > 3)
+            return error(at, "unknown profile type " + Twine(x));
         } while (cur.consumeIf(","));
         if (!cur.expect("}"))
           return error(cur.getErrorOffset(), cur.getError());
@@ -617,7 +702,7 @@ Attribute Importer::parseMetadata(const AttrAst &attr) {
       {"op_type", K::String},           {"op_name", K::String},
       {"source_file", K::String},       {"source_line", K::Int32},
       {"source_end_line", K::Int32},    {"source_column", K::Int32},
-      {"source_end_column", K::Int32},  {"profile_type", K::IntList},
+      {"source_end_column", K::Int32},  {"profile_type", K::ProfileTypes},
       {"deduplicated_name", K::String}, {"preserve_layout", K::Bool},
       {"stack_frame_id", K::Int32},     {"scheduling_name", K::String},
       {"metadata_payload", K::String}};

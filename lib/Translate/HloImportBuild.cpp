@@ -129,6 +129,31 @@ std::optional<int64_t> Importer::fixedDataOperands(RegisteredOperationName name,
   return it->second;
 }
 
+/// `type` with the default layout (row-major) on each array that has none,
+/// as XLA's parser gives every array a layout.
+static Type withDefaultLayouts(Type type) {
+  MLIRContext *ctx = type.getContext();
+  if (auto tuple = dyn_cast<TupleType>(type))
+    return TupleType::get(
+        ctx, llvm::map_to_vector(tuple.getTypes(), withDefaultLayouts));
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return type;
+  auto layout = dyn_cast_or_null<LayoutAttr>(tensor.getEncoding());
+  if (layout && layout.getHasMinorToMajor())
+    return type;
+  SmallVector<int64_t> m2m = getMinorToMajor(type);
+  layout = layout ? LayoutAttr::get(ctx, true, m2m, layout.getTileSizes(),
+                                    layout.getTileData(),
+                                    layout.getElementSizeInBits(),
+                                    layout.getMemorySpace(), layout.getBounds(),
+                                    layout.getExtra())
+                  : LayoutAttr::get(ctx, true, m2m, {}, {}, 0, 0, {},
+                                    StringAttr::get(ctx, ""));
+  return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
+                               layout);
+}
+
 Operation *Importer::createOp(StringRef opcode, InstrAst &instr,
                               ArrayRef<Value> operands, ArrayRef<AttrAst> attrs,
                               Location loc, ArrayRef<Value> controls) {
@@ -192,6 +217,15 @@ Operation *Importer::createOp(StringRef opcode, InstrAst &instr,
     error(instr.opcodeOffset,
           "expects " + std::to_string(*fixed) + " operands, but has " +
               std::to_string(operands.size()) + " operands");
+    return nullptr;
+  }
+  // XLA's parser wants an async-update's shape to be its operand's, layouts
+  // included.
+  if (opcode == "async-update" && instr.type && operands.size() == 1 &&
+      withDefaultLayouts(instr.type) !=
+          withDefaultLayouts(operands.front().getType())) {
+    error(instr.opcodeOffset, "async-update's shape must be its operand's, "
+                              "layouts included");
     return nullptr;
   }
   state.addAttributes(attributes);

@@ -44,7 +44,10 @@ bool Importer::parseShape(Cursor &cur, Type &type, bool spacedLayout) {
     if (!cur.consumeIf(")")) {
       do {
         Type t;
-        if (!parseShape(cur, t, spacedLayout))
+        ++tupleDepth;
+        bool ok = parseShape(cur, t, spacedLayout);
+        --tupleDepth;
+        if (!ok)
           return false;
         elts.push_back(t);
       } while (cur.consumeIf(","));
@@ -71,7 +74,9 @@ bool Importer::parseShape(Cursor &cur, Type &type, bool spacedLayout) {
   }
   if (!parseArrayShape(cur, type, spacedLayout))
     return false;
-  if (!spelling.empty() && cur.getPos() == start + spelling.size())
+  // Not index or pointer types: the same spelling may be refused in a tuple.
+  if (!spelling.empty() && cur.getPos() == start + spelling.size() &&
+      spelling.find_first_of("#*") == StringRef::npos)
     shapeCache.try_emplace(spelling, type);
   return true;
 }
@@ -169,9 +174,15 @@ bool Importer::parseLayout(Cursor &cur, ArrayRef<int64_t> bounds,
   std::string extra;
   if (!cur.expect("{"))
     return error(cur.getErrorOffset(), cur.getError());
+  // Spaces, line breaks and comments may stand between the numbers, as
+  // between any of XLA's tokens.
   if (cur.peek() != '}' && cur.peek() != ':') {
-    if (!cur.parseJoinedInts(m2m, ','))
-      return error(cur.getErrorOffset(), cur.getError());
+    do {
+      int64_t d;
+      if (!cur.parseInt(d))
+        return error(cur.getErrorOffset(), cur.getError());
+      m2m.push_back(d);
+    } while (cur.consumeIf(","));
   }
   if (cur.consumeIf(":")) {
     while (!cur.atEnd() && cur.peek() != '}') {
@@ -204,11 +215,22 @@ bool Importer::parseLayout(Cursor &cur, ArrayRef<int64_t> bounds,
         // Other layout items (L(..), P(..), SC(..), ...) are kept verbatim.
         size_t itemStart = cur.getPos();
         StringRef word, group;
-        if (!cur.consumeIf("#") && !cur.consumeIf("*") &&
-            !cur.parseIdentifier(word))
+        bool typeItem = cur.consumeIf("#") || cur.consumeIf("*");
+        if (!typeItem && !cur.parseIdentifier(word))
           return error(itemStart, "malformed layout item");
         if (!cur.parseBalanced(group))
           return error(itemStart, "malformed layout item");
+        // XLA's parser refuses index (`#(...)`) and pointer (`*(...)`)
+        // types in the layouts of tuple elements.
+        if (typeItem && tupleDepth) {
+          Type t = parseElementType(ctx, group.drop_front().drop_back().trim());
+          auto it = dyn_cast_or_null<IntegerType>(t);
+          return error(itemStart,
+                       it && it.isUnsigned()
+                           ? "a tuple element's layout has no index or "
+                             "pointer type"
+                           : "expecting an unsigned integer type");
+        }
         extra += cur.getText().slice(itemStart, cur.getPos()).str();
       }
     }
@@ -246,7 +268,7 @@ StringRef mlir::hlo::detail::scanScalarToken(Cursor &cur) {
   while (n < rest.size()) {
     char ch = rest[n];
     if (ch == ',' || ch == '}' || ch == ')' || ch == ' ' || ch == '\n' ||
-        ch == '\t' || ch == '\r')
+        ch == '\t' || ch == '\r' || ch == '/' || ch == '{')
       break;
     if (ch == '(') { // nan(0x...)
       size_t close = rest.find(')', n);
@@ -257,6 +279,37 @@ StringRef mlir::hlo::detail::scanScalarToken(Cursor &cur) {
   }
   cur.setPos(cur.getPos() + n);
   return rest.take_front(n);
+}
+
+NumberToken mlir::hlo::detail::classifyNumber(StringRef tok) {
+  bool negative = tok.consume_front("-");
+  if (tok == "nan")
+    return NumberToken::Nan;
+  if (tok == "inf")
+    return NumberToken::Inf;
+  StringRef intPart = tok.take_while(llvm::isDigit);
+  StringRef rest = tok.drop_front(intPart.size());
+  if (rest.empty()) {
+    APInt v;
+    return !intPart.empty() && !intPart.getAsInteger(10, v) &&
+                   v.getActiveBits() <= 64
+               ? NumberToken::Int
+               : NumberToken::None;
+  }
+  bool point = rest.consume_front(".");
+  StringRef fraction = rest.take_while(llvm::isDigit);
+  rest = rest.drop_front(fraction.size());
+  // Only a `-` lets a number start with its point (`-.5`, not `.5`).
+  if (intPart.empty() && !(negative && point && !fraction.empty()))
+    return NumberToken::None;
+  if (rest.consume_front("e") || rest.consume_front("E")) {
+    if (!rest.consume_front("+"))
+      rest.consume_front("-");
+    return !rest.empty() && llvm::all_of(rest, llvm::isDigit)
+               ? NumberToken::Decimal
+               : NumberToken::None;
+  }
+  return point && rest.empty() ? NumberToken::Decimal : NumberToken::None;
 }
 
 static std::optional<APFloat> parseFloatToken(StringRef tok,
@@ -310,6 +363,16 @@ static std::optional<APFloat> parseFloatToken(StringRef tok,
   return value;
 }
 
+/// True if XLA's lexer reads `tok` as one token a literal may hold: a
+/// number, inf, nan (with a payload `nan(0x...)`), true or false.
+static bool isLiteralToken(StringRef tok) {
+  if (classifyNumber(tok) != NumberToken::None || tok == "true" ||
+      tok == "false")
+    return true;
+  tok.consume_front("-");
+  return tok.starts_with("nan(");
+}
+
 bool Importer::parseScalar(Cursor &cur, Type elt, SmallVectorImpl<APInt> &ints,
                            SmallVectorImpl<APFloat> &floats,
                            SmallVectorImpl<std::complex<APFloat>> &complexes) {
@@ -320,10 +383,17 @@ bool Importer::parseScalar(Cursor &cur, Type elt, SmallVectorImpl<APInt> &ints,
     auto &sem = cast<FloatType>(complex.getElementType()).getFloatSemantics();
     if (!cur.expect("("))
       return error(cur.getErrorOffset(), "expected '(' of a complex literal");
-    auto re = parseFloatToken(scanScalarToken(cur), sem, err);
+    StringRef reTok = scanScalarToken(cur);
+    if (!isLiteralToken(reTok))
+      return error(at, "unexpected token type in a literal");
+    auto re = parseFloatToken(reTok, sem, err);
     if (!re || !cur.expect(","))
       return error(at, err.empty() ? "malformed complex literal" : err);
-    auto im = parseFloatToken(scanScalarToken(cur), sem, err);
+    size_t imAt = cur.getPos();
+    StringRef imTok = scanScalarToken(cur);
+    if (!isLiteralToken(imTok))
+      return error(imAt, "unexpected token type in a literal");
+    auto im = parseFloatToken(imTok, sem, err);
     if (!im || !cur.expect(")"))
       return error(at, err.empty() ? "malformed complex literal" : err);
     complexes.emplace_back(*re, *im);
@@ -332,6 +402,8 @@ bool Importer::parseScalar(Cursor &cur, Type elt, SmallVectorImpl<APInt> &ints,
   StringRef tok = scanScalarToken(cur);
   if (tok.empty())
     return error(at, "expected a literal value");
+  if (!isLiteralToken(tok))
+    return error(at, "unexpected token type in a literal");
   if (auto ft = dyn_cast<FloatType>(elt)) {
     auto v = parseFloatToken(tok, ft.getFloatSemantics(), err);
     if (!v)
@@ -396,15 +468,19 @@ Attribute Importer::parseArrayLiteral(Cursor &cur, RankedTensorType type) {
       return parseScalar(cur, elt, ints, floats, complexes);
     if (!cur.expect("{"))
       return error(cur.getErrorOffset(), cur.getError());
+    // XLA's parser skips commas between the items of an array literal:
+    // `{1 2}`, `{1,,2}` and `{1, 2,}` all read as `{1, 2}`.
     int64_t count = 0;
-    if (!cur.consumeIf("}")) {
-      do {
-        if (!level(dim + 1))
-          return false;
-        ++count;
-      } while (cur.consumeIf(","));
-      if (!cur.expect("}"))
-        return error(cur.getErrorOffset(), cur.getError());
+    while (true) {
+      while (cur.consumeIf(","))
+        ;
+      if (cur.consumeIf("}"))
+        break;
+      if (cur.atEnd())
+        return error(cur.getPos(), "expected '}'");
+      if (!level(dim + 1))
+        return false;
+      ++count;
     }
     if (count != type.getDimSize(dim))
       return error(cur.getPos(), "literal has " + std::to_string(count) +
@@ -433,9 +509,12 @@ Attribute Importer::parseLiteral(Cursor &cur, Type type) {
   NestingGuard guard(*this, cur.getPos());
   if (!guard.ok)
     return {};
-  if (cur.rest().starts_with("{...}")) {
+  // Elided (`{...}`): values unknown, and distinct from every other
+  // literal. As in XLA's parser, only for arrays of rank 1 or more.
+  auto rankedType = dyn_cast<RankedTensorType>(type);
+  if (cur.rest().starts_with("{...}") && rankedType &&
+      rankedType.getRank() > 0) {
     cur.setPos(cur.getPos() + 5);
-    // Elided: values unknown, and distinct from every other literal.
     return DistinctAttr::create(b.getUnitAttr());
   }
   if (auto tuple = dyn_cast<TupleType>(type)) {
@@ -461,10 +540,9 @@ Attribute Importer::parseLiteral(Cursor &cur, Type type) {
       return error(cur.getErrorOffset(), cur.getError()), Attribute();
     return b.getArrayAttr(elts);
   }
-  auto rt = dyn_cast<RankedTensorType>(type);
-  if (!rt) {
+  if (!rankedType) {
     error(cur.getPos(), "constant of a type without literals");
     return {};
   }
-  return parseArrayLiteral(cur, rt);
+  return parseArrayLiteral(cur, rankedType);
 }

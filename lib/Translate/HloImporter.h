@@ -46,6 +46,14 @@ using syntax::Cursor;
 /// true/false.
 StringRef scanScalarToken(Cursor &cur);
 
+/// The number tokens of XLA's lexer.
+enum class NumberToken { None, Int, Decimal, Nan, Inf };
+/// What XLA's lexer makes of `tok`: an integer (decimal digits, at most
+/// 2^64-1, with an optional `-`), a decimal (`1.`, `1.5e-3`, `2E5`, `-.5`;
+/// no `+`, no `.` first), `nan`, `inf` (each with an optional `-`), or none
+/// of them.
+NumberToken classifyNumber(StringRef tok);
+
 //===----------------------------------------------------------------------===//
 // Syntax tree
 //===----------------------------------------------------------------------===//
@@ -182,7 +190,8 @@ private:
 
 public:
   /// The kinds of value a `{key=value ...}` group's fields hold.
-  enum class SubKind { Int32, String, Bool, IntList };
+  /// ProfileTypes: a list of OpMetadata's ProfileType numbers (0..3).
+  enum class SubKind { Int32, String, Bool, ProfileTypes };
   struct SubField {
     StringRef name;
     SubKind kind;
@@ -219,6 +228,8 @@ private:
   /// deeper input is rejected rather than overflowing the stack.
   static constexpr unsigned kMaxNesting = 256;
   unsigned nesting = 0;
+  /// How many tuple shapes enclose the shape being parsed.
+  unsigned tupleDepth = 0;
   struct NestingGuard {
     Importer &im;
     bool ok;

@@ -102,7 +102,7 @@ bool mlir::hlo::startsShapeAt(syntax::Cursor &cur, MLIRContext *ctx) {
   StringRef ident;
   bool isShape = false;
   if (llvm::isAlpha(cur.peek()) && cur.parseIdentifier(ident))
-    isShape = cur.rest().starts_with("[") && parseElementType(ctx, ident);
+    isShape = cur.peek() == '[' && parseElementType(ctx, ident);
   cur.setPos(save);
   return isShape;
 }

@@ -791,13 +791,17 @@ static LogicalResult checkTransferTuple(Operation *op, StringRef what, Type t,
   return success();
 }
 
-/// A -done op's channel id matches its start's.
+/// A -done op's channel id matches its start's (both have none, as XLA's
+/// parser requires, or the same).
 template <typename StartT, typename DoneT>
 static LogicalResult checkChannel(DoneT done) {
   auto start = done.getOperand().template getDefiningOp<StartT>();
-  if (!start || !start.getChannelId() || !done.getChannelId() ||
-      *start.getChannelId() == *done.getChannelId())
+  if (!start || start.getChannelId() == done.getChannelId())
     return success();
+  if (!start.getChannelId() || !done.getChannelId())
+    return done.emitOpError(done.getChannelId()
+                                ? "has a channel_id but its start has none"
+                                : "has no channel_id but its start has one");
   return done.emitOpError("channel_id ")
          << *done.getChannelId() << " differs from its start's "
          << *start.getChannelId();
