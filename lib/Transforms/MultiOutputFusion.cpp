@@ -448,11 +448,14 @@ void MultiOutputFuser::fuseComputation(ComputationOp comp) {
 
 bool MultiOutputFuser::run() {
   symbols = &tables.getSymbolTable(module);
-  for (ComputationOp comp : getFusibleComputations(module, *symbols))
+  // Fusing only adds and removes fusion computations, which are not in the
+  // list: one walk of the module's symbol uses serves both loops.
+  SmallVector<ComputationOp> comps = getFusibleComputations(module, *symbols);
+  for (ComputationOp comp : comps)
     fuseComputation(comp);
   // XLA's RenameFusions names the fusions after fusion, in program order.
   llvm::StringMap<unsigned> suffixes;
-  for (ComputationOp comp : getFusibleComputations(module, *symbols))
+  for (ComputationOp comp : comps)
     for (auto fusion : comp.getBody().front().getOps<FusionOp>())
       if (touched.contains(fusion))
         nameFusion(fusion, *symbols, tables, suffixes);
