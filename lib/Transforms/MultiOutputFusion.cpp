@@ -77,7 +77,7 @@ private:
   /// The instructions of the computation being fused that still exist.
   DenseSet<Operation *> alive;
   /// The fusions this run made or changed, to be renamed.
-  llvm::SetVector<Operation *> touched;
+  DenseSet<Operation *> touched;
   /// Program-order positions of the block being fused. MLIR's own order
   /// (isBeforeInBlock) is renumbered for the whole block after every move,
   /// which would make the pass quadratic; new instructions here get
@@ -109,7 +109,7 @@ private:
   FusionOp fuse(Operation *src, FusionOp dst);
   void forget(Operation *op) {
     alive.erase(op);
-    touched.remove(op);
+    touched.erase(op);
     fusible.invalidate(op);
     model.invalidate(op);
   }
