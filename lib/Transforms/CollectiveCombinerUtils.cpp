@@ -119,8 +119,9 @@ public:
 
 private:
   void relabel() {
-    uint64_t stride = (std::numeric_limits<uint64_t>::max() / 2) /
-                      (block.getOperations().size() + 1);
+    size_t size = block.getOperations().size();
+    labels.reserve(size);
+    uint64_t stride = (std::numeric_limits<uint64_t>::max() / 2) / (size + 1);
     uint64_t label = 0;
     for (Operation &op : block)
       labels[&op] = label += stride;
