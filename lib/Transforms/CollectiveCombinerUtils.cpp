@@ -10,8 +10,11 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <limits>
 #include <map>
+#include <queue>
 #include <set>
+#include <vector>
 
 using namespace mlir;
 using namespace mlir::hlo;
@@ -77,6 +80,65 @@ mlir::hlo::reductionKind(SymbolTable &symbols, FlatSymbolRefAttr computation) {
   return kind;
 }
 
+namespace {
+/// Program-order labels of a block's instructions that stay valid while
+/// instructions move: a run of moved or new instructions is labelled
+/// between its new neighbours' labels, and the whole block is relabelled
+/// only when that gap is used up (MLIR's own order, isBeforeInBlock,
+/// renumbers the block after most moves of a batch).
+class OrderLabels {
+public:
+  explicit OrderLabels(Block &block) : block(block) { relabel(); }
+  uint64_t operator[](Operation *op) const {
+    auto it = labels.find(op);
+    assert(it != labels.end() && "unlabelled instruction");
+    return it->second;
+  }
+  void erase(Operation *op) { labels.erase(op); }
+  /// Labels the contiguous run `first` .. `last` of the block.
+  void place(Operation *first, Operation *last) {
+    uint64_t count = 1;
+    for (Operation *op = first; op != last; op = op->getNextNode())
+      ++count;
+    Operation *prev = first->getPrevNode(), *next = last->getNextNode();
+    uint64_t lo = prev ? (*this)[prev] : 0;
+    uint64_t hi = next ? (*this)[next] : std::numeric_limits<uint64_t>::max();
+    uint64_t step = (hi - lo) / (count + 1);
+    if (step == 0) {
+      relabel();
+      return;
+    }
+    uint64_t label = lo;
+    for (Operation *op = first;; op = op->getNextNode()) {
+      label += step;
+      labels[op] = label;
+      if (op == last)
+        break;
+    }
+  }
+
+private:
+  void relabel() {
+    size_t size = block.getOperations().size();
+    labels.reserve(size);
+    uint64_t stride = (std::numeric_limits<uint64_t>::max() / 2) / (size + 1);
+    uint64_t label = 0;
+    for (Operation &op : block)
+      labels[&op] = label += stride;
+  }
+  Block &block;
+  llvm::DenseMap<Operation *, uint64_t> labels;
+};
+
+/// Orders instructions by their current labels.
+struct ByLabel {
+  const OrderLabels *labels;
+  bool operator()(Operation *a, Operation *b) const {
+    return (*labels)[a] < (*labels)[b];
+  }
+};
+} // namespace
+
 int64_t mlir::hlo::combineByKey(
     ComputationOp comp,
     function_ref<std::optional<std::string>(Operation *)> key,
@@ -86,69 +148,120 @@ int64_t mlir::hlo::combineByKey(
   if (thresholdBytes <= 0 || thresholdCount <= 0)
     return 0;
   Block &body = comp.getBody().front();
-  // The candidates, with their keys numbered.
+  Operation *terminator =
+      body.mightHaveTerminator() ? body.getTerminator() : nullptr;
+  OrderLabels labels(body);
+  using OrderedSet = std::set<Operation *, ByLabel>;
+  // The candidates not yet combined (nor given up), with their keys
+  // numbered: all of them, and those of each key, in program order.
   llvm::DenseMap<Operation *, unsigned> keyOf;
   llvm::StringMap<unsigned> keyNumbers;
+  OrderedSet remaining(ByLabel{&labels});
+  std::vector<OrderedSet> byKey;
   for (Operation &op : body.without_terminator())
-    if (std::optional<std::string> k = key(&op))
-      keyOf[&op] = keyNumbers.try_emplace(*k, keyNumbers.size()).first->second;
+    if (std::optional<std::string> k = key(&op)) {
+      auto [it, inserted] = keyNumbers.try_emplace(*k, keyNumbers.size());
+      if (inserted)
+        byKey.emplace_back(ByLabel{&labels});
+      keyOf[&op] = it->second;
+      remaining.insert(&op);
+      byKey[it->second].insert(&op);
+    }
+  auto drop = [&](Operation *op) {
+    byKey[keyOf[op]].erase(op);
+    remaining.erase(op);
+    keyOf.erase(op);
+  };
 
+  // Each group starts at the first remaining candidate and takes the
+  // following candidates of its key, in program order, until a threshold
+  // or one that depends on a member. The instructions that depend on the
+  // members are found from the members' users, in program order (a heap of
+  // labels), only as far as the candidate being looked at: the cost of a
+  // group is its candidates and the dependents it moves or stops at, not
+  // the instructions between its members.
   int64_t combined = 0;
-  while (!keyOf.empty()) {
+  using Pending = std::pair<uint64_t, Operation *>;
+  while (!remaining.empty()) {
+    OrderedSet &candidates = byKey[keyOf[*remaining.begin()]];
     SmallVector<Operation *> members;
     llvm::DenseSet<Operation *> dependent; // on a member, transitively
     SmallVector<Operation *> dependentOrder;
+    std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>>
+        pending; // users of dependent instructions
+    auto addUsers = [&](Operation *op) {
+      for (Operation *user : op->getUsers())
+        if (user->getBlock() == &body && user != terminator)
+          pending.push({labels[user], user});
+    };
     size_t dependentBeforeLast = 0;
     int64_t bytes = 0;
-    unsigned active = 0;
-    bool haveActive = false;
-    for (Operation &op : body.without_terminator()) {
-      bool dependsOnMember = llvm::any_of(op.getOperands(), [&](Value v) {
+    while (!candidates.empty()) {
+      Operation *op = *candidates.begin();
+      // Every instruction before `op` that depends on a member.
+      uint64_t at = labels[op];
+      while (!pending.empty() && pending.top().first < at) {
+        Operation *user = pending.top().second;
+        pending.pop();
+        if (!dependent.insert(user).second)
+          continue;
+        dependentOrder.push_back(user);
+        addUsers(user);
+      }
+      int64_t size = collectiveByteSize(op->getResult(0).getType());
+      if (size > thresholdBytes) {
+        // Never combined with anything.
+        drop(op);
+        continue;
+      }
+      bool dependsOnMember = llvm::any_of(op->getOperands(), [&](Value v) {
         Operation *def = v.getDefiningOp();
         return def && dependent.contains(def);
       });
-      auto it = keyOf.find(&op);
-      if (it != keyOf.end() && (!haveActive || it->second == active)) {
-        active = it->second;
-        haveActive = true;
-        int64_t size = collectiveByteSize(op.getResult(0).getType());
-        if (size > thresholdBytes) {
-          // Never combined with anything.
-          keyOf.erase(it);
-        } else {
-          if (bytes + size > thresholdBytes || dependsOnMember)
-            break;
-          members.push_back(&op);
-          dependent.insert(&op);
-          dependentBeforeLast = dependentOrder.size();
-          bytes += size;
-          keyOf.erase(it);
-          if (int64_t(members.size()) >= thresholdCount)
-            break;
-          continue;
-        }
-      }
-      if (dependsOnMember) {
-        dependent.insert(&op);
-        dependentOrder.push_back(&op);
-      }
+      if (bytes + size > thresholdBytes || dependsOnMember)
+        break;
+      drop(op);
+      members.push_back(op);
+      dependent.insert(op);
+      addUsers(op);
+      dependentBeforeLast = dependentOrder.size();
+      bytes += size;
+      if (int64_t(members.size()) >= thresholdCount)
+        break;
     }
     if (members.size() < 2)
       continue;
 
     Operation *last = members.back();
+    Operation *beforeLast = last->getPrevNode();
     OpBuilder builder(last);
     SmallVector<Value> replacements = combine(members, builder);
     // Everything the combine step created sits right before `last`.
-    Operation *anchor = &*std::prev(Block::iterator(last));
+    Operation *firstNew = beforeLast->getNextNode();
+    Operation *anchor = last->getPrevNode();
     for (auto [member, replacement] : llvm::zip(members, replacements))
       member->getResult(0).replaceAllUsesWith(replacement);
-    for (Operation *member : members)
+    for (Operation *member : members) {
+      labels.erase(member);
       member->erase();
+    }
+    // The dependents before `last` move after the replacements; candidates
+    // among them leave the ordered sets while their labels change.
+    SmallVector<Operation *> movedCandidates;
     for (Operation *op :
          ArrayRef(dependentOrder).take_front(dependentBeforeLast)) {
+      if (keyOf.count(op)) {
+        byKey[keyOf[op]].erase(op);
+        remaining.erase(op);
+        movedCandidates.push_back(op);
+      }
       op->moveAfter(anchor);
       anchor = op;
+    }
+    labels.place(firstNew, anchor);
+    for (Operation *op : movedCandidates) {
+      byKey[keyOf[op]].insert(op);
+      remaining.insert(op);
     }
     ++combined;
   }

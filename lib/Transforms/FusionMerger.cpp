@@ -28,6 +28,7 @@
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/GpuFusionPasses.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -73,7 +74,7 @@ struct FusionMergerImpl {
   SymbolTable *symbols = nullptr;
   std::unique_ptr<GpuFusible> fusible;
   std::unique_ptr<GpuPerformanceModel> model;
-  llvm::SetVector<Operation *> touched;
+  DenseSet<Operation *> touched;
 
   void run() {
     ModuleOp module = getOperation();
@@ -164,7 +165,7 @@ struct FusionMergerImpl {
     for (Operation *user : users) {
       model->invalidate(user);
       fusible->invalidate(user);
-      touched.remove(user);
+      touched.erase(user);
       input = fusible->isInputFusibleReduction(user);
       auto fusion = dyn_cast<FusionOp>(user);
       if (!fusion)
@@ -177,7 +178,7 @@ struct FusionMergerImpl {
     Operation *comp = fusible->body(producer)->getParentOp();
     model->invalidate(producer);
     fusible->invalidate(producer);
-    touched.remove(producer);
+    touched.erase(producer);
     producer->erase();
     symbols->erase(comp);
     ++numMerged;

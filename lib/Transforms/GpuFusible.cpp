@@ -31,8 +31,14 @@ static bool isStaticArrayOrTuple(Type type) {
 }
 
 bool GpuFusible::isFusible(Operation *op) {
-  if (op->getNumResults() != 1 ||
-      !isStaticArrayOrTuple(op->getResult(0).getType()))
+  // Only fusions produce tuples here: anything else with a tuple result (a
+  // root tuple of many elements) is turned away before its type and
+  // operands are scanned, so that asking about it costs no more than about
+  // an array.
+  if (op->getNumResults() != 1)
+    return false;
+  Type type = op->getResult(0).getType();
+  if (isa<FusionOp>(op) ? !isStaticArrayOrTuple(type) : !isStaticArray(type))
     return false;
   if (hasControlPredecessors(op) || isControlPredecessor(op) ||
       !isMemoryEffectFree(op))
@@ -44,8 +50,7 @@ bool GpuFusible::isFusible(Operation *op) {
     return (fusion.getKind() == FusionKind::kLoop ||
             fusion.getKind() == FusionKind::kInput) &&
            body(op);
-  // Only fusions produce tuples here.
-  return isStaticArray(op->getResult(0).getType());
+  return true;
 }
 
 bool GpuFusible::isUnnestedReduction(Operation *op) {

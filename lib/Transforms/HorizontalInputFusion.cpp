@@ -23,6 +23,7 @@
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/GpuFusionPasses.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -71,7 +72,7 @@ struct HorizontalInputFusionImpl {
 
   SymbolTableCollection tables;
   SymbolTable *symbols = nullptr;
-  llvm::SetVector<Operation *> touched;
+  DenseSet<Operation *> touched;
 
   void run() {
     ModuleOp module = getOperation();
@@ -163,8 +164,8 @@ struct HorizontalInputFusionImpl {
         }
         fusible.invalidate(a);
         fusible.invalidate(b);
-        touched.remove(a);
-        touched.remove(b);
+        touched.erase(a);
+        touched.erase(b);
         FusionOp fusion =
             fuseIntoMultiOutputInOrder(b, cast<FusionOp>(a), *symbols, tables);
         setFusionConfig(fusion, FusionKind::kInput);

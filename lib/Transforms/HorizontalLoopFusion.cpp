@@ -108,7 +108,7 @@ struct HorizontalLoopFusionImpl {
   SymbolTableCollection tables;
   SymbolTable *symbols = nullptr;
   std::unique_ptr<GpuFusible> fusible;
-  llvm::SetVector<Operation *> touched;
+  DenseSet<Operation *> touched;
   DenseSet<Operation *> erased;
 
   void run() {
@@ -434,7 +434,7 @@ struct HorizontalLoopFusionImpl {
       Operation *oldComp = getFusedBody(old, tables)->getParentOp();
       old.getResult().replaceAllUsesWith(replacement);
       fusible->invalidate(old);
-      touched.remove(old);
+      touched.erase(old);
       erased.insert(old);
       old->erase();
       symbols->erase(oldComp);

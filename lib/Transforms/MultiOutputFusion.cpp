@@ -77,7 +77,7 @@ private:
   /// The instructions of the computation being fused that still exist.
   DenseSet<Operation *> alive;
   /// The fusions this run made or changed, to be renamed.
-  llvm::SetVector<Operation *> touched;
+  DenseSet<Operation *> touched;
   /// Program-order positions of the block being fused. MLIR's own order
   /// (isBeforeInBlock) is renumbered for the whole block after every move,
   /// which would make the pass quadratic; new instructions here get
@@ -109,7 +109,7 @@ private:
   FusionOp fuse(Operation *src, FusionOp dst);
   void forget(Operation *op) {
     alive.erase(op);
-    touched.remove(op);
+    touched.erase(op);
     fusible.invalidate(op);
     model.invalidate(op);
   }
@@ -448,11 +448,14 @@ void MultiOutputFuser::fuseComputation(ComputationOp comp) {
 
 bool MultiOutputFuser::run() {
   symbols = &tables.getSymbolTable(module);
-  for (ComputationOp comp : getFusibleComputations(module, *symbols))
+  // Fusing only adds and removes fusion computations, which are not in the
+  // list: one walk of the module's symbol uses serves both loops.
+  SmallVector<ComputationOp> comps = getFusibleComputations(module, *symbols);
+  for (ComputationOp comp : comps)
     fuseComputation(comp);
   // XLA's RenameFusions names the fusions after fusion, in program order.
   llvm::StringMap<unsigned> suffixes;
-  for (ComputationOp comp : getFusibleComputations(module, *symbols))
+  for (ComputationOp comp : comps)
     for (auto fusion : comp.getBody().front().getOps<FusionOp>())
       if (touched.contains(fusion))
         nameFusion(fusion, *symbols, tables, suffixes);

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""How the collective combiners scale with module size.
+
+Generates a module of blocks (10 instructions each): an elementwise chain
+feeds, per block, one all-reduce, one all-gather and one reduce-scatter whose
+replica groups cycle through three values (three grouping keys per opcode,
+interleaved), and three accumulation chains consume their results (so every
+combined group has dependents between its members that must move after the
+combined instruction). Every seventh block's input reads the all-reduce
+accumulator, so the next collectives depend on all earlier ones (the
+dependency rule breaks groups there). Small byte thresholds (four members a
+group) make many groups. Times each pass with MLIR's --mlir-timing (the
+pass's own wall time, parsing and printing excluded):
+
+  hlo-all-reduce-combiner, hlo-all-gather-combiner,
+  hlo-reduce-scatter-combiner
+
+and prints ms per pass and per 1000 instructions at each size (equal
+columns = linear), the fastest of --repeat runs.
+
+Usage: combiner_scaling.py --bin build/bin [--sizes 1000,10000,100000]
+                           [--repeat 3]
+"""
+
+import argparse
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+# Pass, its options (four members a group by bytes).
+PASSES = [("hlo-all-reduce-combiner", "threshold-bytes=1024"),
+          ("hlo-all-gather-combiner", "threshold-bytes=2048"),
+          ("hlo-reduce-scatter-combiner", "threshold-bytes=512")]
+
+GROUPS = ["{{0,1},{2,3}}", "{{0,2},{1,3}}", "{{0,3},{1,2}}"]
+
+
+def block(i):
+    v, w, h = "f32[64]", "f32[128]", "f32[32]"
+    prev = f"e_{i - 1}" if i else "p"
+    src = f"acc_{i - 1}" if i and i % 7 == 0 else "p"
+    acc = f"acc_{i - 1}" if i else "z64"
+    hh = f"h_{i - 1}" if i else "z32"
+    ww = f"w_{i - 1}" if i else "z128"
+    g = [GROUPS[(i + k) % 3] for k in range(3)]
+    return [
+        f"  e_{i} = {v} add({prev}, {src})",
+        f"  ar_{i} = {v} all-reduce(e_{i}), to_apply=add, "
+        f"replica_groups={g[0]}",
+        f"  ag_{i} = {w} all-gather(e_{i}), dimensions={{0}}, "
+        f"replica_groups={g[1]}",
+        f"  rs_{i} = {h} reduce-scatter(e_{i}), dimensions={{0}}, "
+        f"to_apply=add, replica_groups={g[2]}",
+        f"  s_{i} = {v} multiply(ar_{i}, e_{i})",
+        f"  acc_{i} = {v} add({acc}, s_{i})",
+        f"  g_{i} = {w} negate(ag_{i})",
+        f"  r_{i} = {h} abs(rs_{i})",
+        f"  h_{i} = {h} add({hh}, r_{i})",
+        f"  w_{i} = {w} add({ww}, g_{i})",
+    ]
+
+
+def module(blocks):
+    lines = ["HloModule combiners, replica_count=4", "", "add {",
+             "  a = f32[] parameter(0)", "  b = f32[] parameter(1)",
+             "  ROOT s = f32[] add(a, b)", "}", "", "ENTRY main {",
+             "  p = f32[64] parameter(0)", "  zero = f32[] constant(0)",
+             "  z64 = f32[64] broadcast(zero), dimensions={}",
+             "  z128 = f32[128] broadcast(zero), dimensions={}",
+             "  z32 = f32[32] broadcast(zero), dimensions={}"]
+    for i in range(blocks):
+        lines += block(i)
+    last = blocks - 1
+    lines.append(f"  ROOT t = (f32[64], f32[32], f32[128]) "
+                 f"tuple(acc_{last}, h_{last}, w_{last})")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def time_pass(cmd, p, repeat):
+    """The fastest of `repeat` runs of `cmd`: the pass `p`'s own ms."""
+    best = float("nan")
+    name = p.replace("-", "").lower()
+    for _ in range(max(1, repeat)):
+        r = subprocess.run(cmd, capture_output=True, text=True, check=True)
+        ms = float("nan")
+        for line in r.stderr.splitlines():
+            fields = line.split()
+            if fields and name in line.lower().replace("-", ""):
+                ms = float(fields[0]) * 1000
+        if ms != ms:
+            print(r.stderr, file=sys.stderr)
+        elif best != best or ms < best:
+            best = ms
+    return best
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--bin", default="build/bin")
+    ap.add_argument("--sizes", default="1000,10000,100000")
+    ap.add_argument("--repeat", type=int, default=3,
+                    help="runs per pass and size; the fastest counts")
+    args = ap.parse_args()
+    opt = str(Path(args.bin) / "hlo-opt")
+    sizes = [int(s) for s in args.sizes.split(",")]
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in sizes:
+            src = Path(tmp) / f"coll{size}.hlo"
+            src.write_text(module(max(1, size // 10)))
+            row = [size]
+            for p, opts in PASSES:
+                ms = time_pass([opt, str(src), f"--{p}={opts}",
+                                "--mlir-timing", "-o", "/dev/null"], p,
+                               args.repeat)
+                row.append(ms)
+            rows.append(row)
+    names = [p for p, _ in PASSES]
+    print("| instructions | " + " | ".join(names) + " |")
+    print("|---" * (len(names) + 1) + "|")
+    for row in rows:
+        print(f"| {row[0]} | " + " | ".join(
+            f"{ms:.1f} ms ({ms / row[0] * 1000:.2f}/1k)" for ms in row[1:]) +
+              " |")
+
+
+if __name__ == "__main__":
+    main()
