@@ -2,6 +2,7 @@
 the Python that runs XLA's GPU compiler (the oracle)."""
 
 import os
+import subprocess
 import sys
 import time
 
@@ -20,6 +21,26 @@ def best_of(repeat, fn):
         fn()
         times.append(time.perf_counter() - t0)
     return min(times)
+
+
+def time_pass(cmd, p, repeat):
+    """The fastest of `repeat` runs of `cmd` (an hlo-opt command line with
+    --mlir-timing): the pass `p`'s own time in ms, from MLIR's timing
+    report on stderr."""
+    best = float("nan")
+    name = p.replace("-", "").lower()
+    for _ in range(max(1, repeat)):
+        r = subprocess.run(cmd, capture_output=True, text=True, check=True)
+        ms = float("nan")
+        for line in r.stderr.splitlines():
+            fields = line.split()
+            if fields and name in line.lower().replace("-", ""):
+                ms = float(fields[0]) * 1000
+        if ms != ms:
+            print(r.stderr, file=sys.stderr)
+        elif best != best or ms < best:
+            best = ms
+    return best
 
 
 def table(head, rows, markdown):

@@ -23,10 +23,12 @@ Usage: combiner_scaling.py --bin build/bin [--sizes 1000,10000,100000]
 """
 
 import argparse
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_util import time_pass  # noqa: E402
 
 # Pass, its options (four members a group by bytes).
 PASSES = [("hlo-all-reduce-combiner", "threshold-bytes=1024"),
@@ -76,24 +78,6 @@ def module(blocks):
                  f"tuple(acc_{last}, h_{last}, w_{last})")
     lines.append("}")
     return "\n".join(lines) + "\n"
-
-
-def time_pass(cmd, p, repeat):
-    """The fastest of `repeat` runs of `cmd`: the pass `p`'s own ms."""
-    best = float("nan")
-    name = p.replace("-", "").lower()
-    for _ in range(max(1, repeat)):
-        r = subprocess.run(cmd, capture_output=True, text=True, check=True)
-        ms = float("nan")
-        for line in r.stderr.splitlines():
-            fields = line.split()
-            if fields and name in line.lower().replace("-", ""):
-                ms = float(fields[0]) * 1000
-        if ms != ms:
-            print(r.stderr, file=sys.stderr)
-        elif best != best or ms < best:
-            best = ms
-    return best
 
 
 def main():

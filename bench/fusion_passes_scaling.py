@@ -19,11 +19,13 @@ Usage: fusion_passes_scaling.py --bin build/bin [--sizes 1000,10000,100000]
 """
 
 import argparse
-import re
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_util import time_pass  # noqa: E402
 
 PASSES = ["hlo-multi-output-fusion", "hlo-fusion-merger",
           "hlo-horizontal-loop-fusion", "hlo-horizontal-input-fusion",
@@ -78,24 +80,6 @@ def module(blocks):
     lines.append(f"  ROOT t = ({types}) tuple({', '.join(outs)})")
     lines.append("}")
     return "\n".join(lines) + "\n"
-
-
-def time_pass(cmd, p, repeat):
-    """The fastest of `repeat` runs of `cmd`: the pass `p`'s own ms."""
-    best = float("nan")
-    name = p.replace("-", "").lower()
-    for _ in range(max(1, repeat)):
-        r = subprocess.run(cmd, capture_output=True, text=True, check=True)
-        ms = float("nan")
-        for line in r.stderr.splitlines():
-            fields = line.split()
-            if fields and name in line.lower().replace("-", ""):
-                ms = float(fields[0]) * 1000
-        if ms != ms:
-            print(r.stderr, file=sys.stderr)
-        elif best != best or ms < best:
-            best = ms
-    return best
 
 
 def main():
