@@ -12,6 +12,7 @@
 // kFftScalePtx: FftScale.ptx, embedded by CMake.
 #include "FftScalePtx.inc"
 
+#include <climits>
 #include <functional>
 #include <numeric>
 
@@ -36,8 +37,13 @@ mlir::thunk::cuda::planFft(const Cufft &fft, FftOp op, std::string &error) {
     element = complex.getElementType();
   plan->isDouble = element.isF64();
   SmallVector<int> n(op.getLength().begin(), op.getLength().end());
-  int64_t total = std::accumulate(n.begin(), n.end(), int64_t(1),
+  ArrayRef<int64_t> length = op.getLength();
+  int64_t total = std::accumulate(length.begin(), length.end(), int64_t(1),
                                   std::multiplies<int64_t>());
+  if (total > INT_MAX || op.getBatch() > INT_MAX) {
+    error = "thunk.fft: more elements than cufftPlanMany's int sizes describe";
+    return failure();
+  }
   int full = total, half = total / n.back() * (n.back() / 2 + 1);
   int inDist = full, outDist = full;
   cufftType type;

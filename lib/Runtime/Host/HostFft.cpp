@@ -14,6 +14,7 @@
 
 #include <fftw3.h>
 
+#include <climits>
 #include <complex>
 #include <cstring>
 #include <functional>
@@ -62,8 +63,13 @@ LogicalResult runFft(FftOp op, uint8_t *input, uint8_t *output,
   SmallVector<int> n(op.getLength().begin(), op.getLength().end());
   int rank = n.size();
   int batch = op.getBatch();
-  int64_t total = std::accumulate(n.begin(), n.end(), int64_t(1),
+  ArrayRef<int64_t> length = op.getLength();
+  int64_t total = std::accumulate(length.begin(), length.end(), int64_t(1),
                                   std::multiplies<int64_t>());
+  if (total > INT_MAX || op.getBatch() > INT_MAX) {
+    error = "thunk.fft: more elements than FFTW's int sizes describe";
+    return failure();
+  }
   // Elements per transform on the real (or full complex) side and on the
   // half-spectrum side of rfft/irfft.
   int full = total, half = total / n.back() * (n.back() / 2 + 1);
