@@ -4,7 +4,7 @@
 Ours: `hlo-opt MODULE --hlo-gpu-pipeline` (the whole GPU compiler) writes a
 thunk program; each `thunk.*` operation of its `thunk.program` is counted
 where it stands (a loop body once): `thunk.kernel` is a kernel launch,
-`thunk.gemm` (and `thunk.convolution`) a library call, `thunk.copy` and
+`thunk.gemm` (and `thunk.convolution`, `thunk.fft`) a library call, `thunk.copy` and
 `thunk.memset` copies, `thunk.while` and `thunk.conditional` control flow
 (a `thunk.command_buffer` is a wrapper, as XLA's are below: the thunks it
 holds are counted, not it; XLA's deviceless compile forms none). Dynamic counts (modules with
@@ -303,11 +303,13 @@ OUR_EPILOGUE = re.compile(r"#thunk<epilogue (\w+)>")
 XLA_BETA = re.compile(r'"beta":(?!0[,}])')
 XLA_EPILOGUE = re.compile(r'"epilogue":"(?!DEFAULT)(\w+)"')
 OURS = {"kernel": "kernels", "gemm": "library", "convolution": "library",
+        "fft": "library",
         "copy": "copies", "memset": "copies", "while": "control",
         "conditional": "control"}
 NOTE = re.compile(r"note: .*?: (\d+) kernel launches, (\d+) GEMMs, (\d+) "
                   r"copies, (\d+) loop iterations on a \d+-byte arena; "
-                  r"(\d+) memsets, \d+ conditionals(?:, (\d+) convolutions)?")
+                  r"(\d+) memsets, \d+ conditionals(?:, (\d+) convolutions)?"
+                  r"(?:, (\d+) FFTs)?")
 
 
 def base_name(name):
@@ -379,9 +381,9 @@ def run_ours(run, path, timeout=600):
     m = NOTE.search(p.stderr)
     if p.returncode or not m:
         raise RuntimeError(first_line(p.stderr.strip().splitlines()))
-    kernels, gemms, copies, iterations, memsets, convolutions = (
+    kernels, gemms, copies, iterations, memsets, convolutions, ffts = (
         int(g or 0) for g in m.groups())
-    return Counter(kernels=kernels, library=gemms + convolutions,
+    return Counter(kernels=kernels, library=gemms + convolutions + ffts,
                    copies=copies + memsets), iterations
 
 
