@@ -271,17 +271,36 @@ SortEmitter::emitTiled(StringRef name, ArrayRef<int64_t> masks, bool first) {
       arith::SubIOp::create(b, loc, constant(info.size), start));
 
   // Each thread moves `perThread` consecutive elements between the
-  // buffers and the tile: load.
-  for (int64_t u = 0; u < perThread; ++u) {
-    Value pos = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, threadId, constant(perThread)),
-        constant(u));
-    Value inside =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, pos, bound);
-    auto ifOp = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    Value at = arith::AddIOp::create(b, loc, start, pos);
+  // buffers and the tile: `fn` gets each one's position in the tile and in
+  // the sort dimension, where that is inside the row.
+  auto forEachOwnElement =
+      [&](function_ref<LogicalResult(Value pos, Value at)> fn) {
+        for (int64_t u = 0; u < perThread; ++u) {
+          Value pos = arith::AddIOp::create(
+              b, loc,
+              arith::MulIOp::create(b, loc, threadId, constant(perThread)),
+              constant(u));
+          Value inside = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ult, pos, bound);
+          auto ifOp =
+              scf::IfOp::create(b, loc, inside, /*withElseRegion=*/false);
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+          if (failed(fn(pos, arith::AddIOp::create(b, loc, start, pos))))
+            return failure();
+        }
+        return success();
+      };
+  // The linear offset of element `at` of the row in an output buffer.
+  auto offsetOf = [&](Value at) -> Value {
+    return arith::AddIOp::create(
+        b, loc, rowBase,
+        arith::MulIOp::create(b, loc, at, constant(sortStride)));
+  };
+
+  // Load: from the fusion's operands in the first kernel, from the outputs
+  // the earlier kernels wrote in the others.
+  LogicalResult loaded = forEachOwnElement([&](Value pos, Value at) {
     for (auto [k, operand] : llvm::enumerate(info.sort.getInputs())) {
       Value v;
       if (first) {
@@ -289,19 +308,20 @@ SortEmitter::emitTiled(StringRef name, ArrayRef<int64_t> masks, bool first) {
         index[info.dim] = at;
         FailureOr<Value> e =
             gen.inScope([&] { return gen.emitOne(operand, index); });
-        if (failed(e)) {
-          func.erase();
+        if (failed(e))
           return failure();
-        }
         v = *e;
       } else {
-        Value offset = arith::AddIOp::create(
-            b, loc, rowBase,
-            arith::MulIOp::create(b, loc, at, constant(sortStride)));
-        v = memref::LoadOp::create(b, loc, outputs[k], ValueRange{offset});
+        v = memref::LoadOp::create(b, loc, outputs[k],
+                                   ValueRange{offsetOf(at)});
       }
       memref::StoreOp::create(b, loc, v, tiles[k], ValueRange{pos});
     }
+    return success();
+  });
+  if (failed(loaded)) {
+    func.erase();
+    return failure();
   }
   gpu::BarrierOp::create(b, loc);
 
@@ -329,24 +349,14 @@ SortEmitter::emitTiled(StringRef name, ArrayRef<int64_t> masks, bool first) {
   }
 
   // Store.
-  for (int64_t u = 0; u < perThread; ++u) {
-    Value pos = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, threadId, constant(perThread)),
-        constant(u));
-    Value inside =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, pos, bound);
-    auto ifOp = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    Value at = arith::AddIOp::create(b, loc, start, pos);
-    Value offset = arith::AddIOp::create(
-        b, loc, rowBase,
-        arith::MulIOp::create(b, loc, at, constant(sortStride)));
+  (void)forEachOwnElement([&](Value pos, Value at) {
+    Value offset = offsetOf(at);
     for (unsigned k = 0; k < tiles.size(); ++k) {
       Value v = memref::LoadOp::create(b, loc, tiles[k], ValueRange{pos});
       memref::StoreOp::create(b, loc, v, outputs[k], ValueRange{offset});
     }
-  }
+    return success();
+  });
   return func;
 }
 
