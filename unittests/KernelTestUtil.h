@@ -127,10 +127,11 @@ getOutputArrays(const runtime::Literal &result) {
 }
 
 /// Whether `got` equals `want`: integers exactly, floats within
-/// `atol + rtol * |want|` (NaN equals NaN, infinities themselves).
+/// `atol + rtol * |want|` (NaN equals NaN, infinities themselves; with
+/// `signedZeros`, a zero only the zero of its sign).
 inline bool closeEnough(const runtime::Literal &got,
                         const runtime::Literal &want, double rtol, double atol,
-                        std::string &why) {
+                        std::string &why, bool signedZeros = false) {
   if (got.getNumElements() != want.getNumElements()) {
     why = "element counts differ";
     return false;
@@ -151,6 +152,8 @@ inline bool closeEnough(const runtime::Literal &got,
               : std::isinf(a) || std::isinf(b)
                   ? a == b
                   : std::fabs(a - b) <= atol + rtol * std::fabs(b);
+    if (ok && signedZeros && a == 0 && b == 0)
+      ok = std::signbit(a) == std::signbit(b);
     if (!ok) {
       why = "element " + std::to_string(i) + ": kernel " + std::to_string(a) +
             ", interpreter " + std::to_string(b);
