@@ -2,6 +2,8 @@
 
 #include "CudaApi.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <dlfcn.h>
 
 #include <cstdlib>
@@ -121,36 +123,48 @@ static void *openCudaLibrary(const std::string &name, const char *envVar,
   return lib;
 }
 
-// Fills `table.fn` for every `fn` of a function list from `lib`.
-#define HLO_LOOKUP_IN(table, fn)                                               \
-  table.fn = reinterpret_cast<decltype(table.fn)>(dlsym(lib, #fn));            \
-  if (!table.fn) {                                                             \
-    failure = name + " has no " #fn;                                           \
-    return;                                                                    \
-  }
-
-const CublasLt *mlir::thunk::cuda::loadCublasLt(std::string &error) {
-  static CublasLt lt;
+/// The table of CUDA library `Table`, opened and filled once per process:
+/// `name` found as openCudaLibrary finds it, then `fill(table, lib)` looks
+/// its functions up (and makes its handle), giving an error message or "".
+/// Null with `error` set when that failed, now or at the first call.
+template <typename Table>
+static const Table *
+loadOnce(const std::string &name, const char *envVar, const char *what,
+         llvm::function_ref<std::string(Table &, void *)> fill,
+         std::string &error) {
+  static Table table;
   static std::string failure;
   static std::once_flag once;
-  std::call_once(once, [] {
-    const std::string name =
-        "libcublasLt.so." + std::to_string(CUBLAS_VER_MAJOR);
-    void *lib =
-        openCudaLibrary(name, "HLO_CUBLASLT_LIBRARY", "cuBLASLt", failure);
-    if (!lib)
-      return;
-#define HLO_LOOKUP(fn) HLO_LOOKUP_IN(lt, fn)
-    HLO_CUBLASLT_FUNCTIONS(HLO_LOOKUP)
-#undef HLO_LOOKUP
-    if (cublasStatus_t s = lt.cublasLtCreate(&lt.handle))
-      failure = lt.describe("cublasLtCreate", s);
+  std::call_once(once, [&] {
+    if (void *lib = openCudaLibrary(name, envVar, what, failure))
+      failure = fill(table, lib);
   });
   if (!failure.empty()) {
     error = failure;
     return nullptr;
   }
-  return &lt;
+  return &table;
+}
+
+// Fills `table.fn` for every `fn` of a function list from `lib`.
+#define HLO_LOOKUP_IN(table, fn)                                               \
+  table.fn = reinterpret_cast<decltype(table.fn)>(dlsym(lib, #fn));            \
+  if (!table.fn)                                                               \
+    return name + " has no " #fn;
+
+const CublasLt *mlir::thunk::cuda::loadCublasLt(std::string &error) {
+  const std::string name = "libcublasLt.so." + std::to_string(CUBLAS_VER_MAJOR);
+  return loadOnce<CublasLt>(
+      name, "HLO_CUBLASLT_LIBRARY", "cuBLASLt",
+      [&](CublasLt &lt, void *lib) -> std::string {
+#define HLO_LOOKUP(fn) HLO_LOOKUP_IN(lt, fn)
+        HLO_CUBLASLT_FUNCTIONS(HLO_LOOKUP)
+#undef HLO_LOOKUP
+        if (cublasStatus_t s = lt.cublasLtCreate(&lt.handle))
+          return lt.describe("cublasLtCreate", s);
+        return "";
+      },
+      error);
 }
 
 std::string Cudnn::describe(const char *call, cudnnStatus_t status) const {
@@ -161,25 +175,18 @@ std::string Cudnn::describe(const char *call, cudnnStatus_t status) const {
 }
 
 const Cudnn *mlir::thunk::cuda::loadCudnn(std::string &error) {
-  static Cudnn dnn;
-  static std::string failure;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    const std::string name = "libcudnn.so." + std::to_string(CUDNN_MAJOR);
-    void *lib = openCudaLibrary(name, "HLO_CUDNN_LIBRARY", "cuDNN", failure);
-    if (!lib)
-      return;
+  const std::string name = "libcudnn.so." + std::to_string(CUDNN_MAJOR);
+  return loadOnce<Cudnn>(
+      name, "HLO_CUDNN_LIBRARY", "cuDNN",
+      [&](Cudnn &dnn, void *lib) -> std::string {
 #define HLO_LOOKUP(fn) HLO_LOOKUP_IN(dnn, fn)
-    HLO_CUDNN_FUNCTIONS(HLO_LOOKUP)
+        HLO_CUDNN_FUNCTIONS(HLO_LOOKUP)
 #undef HLO_LOOKUP
-    if (cudnnStatus_t s = dnn.cudnnCreate(&dnn.handle))
-      failure = dnn.describe("cudnnCreate", s);
-  });
-  if (!failure.empty()) {
-    error = failure;
-    return nullptr;
-  }
-  return &dnn;
+        if (cudnnStatus_t s = dnn.cudnnCreate(&dnn.handle))
+          return dnn.describe("cudnnCreate", s);
+        return "";
+      },
+      error);
 }
 
 std::string Cufft::describe(const char *call, cufftResult status) const {
@@ -187,21 +194,14 @@ std::string Cufft::describe(const char *call, cufftResult status) const {
 }
 
 const Cufft *mlir::thunk::cuda::loadCufft(std::string &error) {
-  static Cufft fft;
-  static std::string failure;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    const std::string name = "libcufft.so." + std::to_string(CUFFT_VER_MAJOR);
-    void *lib = openCudaLibrary(name, "HLO_CUFFT_LIBRARY", "cuFFT", failure);
-    if (!lib)
-      return;
+  const std::string name = "libcufft.so." + std::to_string(CUFFT_VER_MAJOR);
+  return loadOnce<Cufft>(
+      name, "HLO_CUFFT_LIBRARY", "cuFFT",
+      [&](Cufft &fft, void *lib) -> std::string {
 #define HLO_LOOKUP(fn) HLO_LOOKUP_IN(fft, fn)
-    HLO_CUFFT_FUNCTIONS(HLO_LOOKUP)
+        HLO_CUFFT_FUNCTIONS(HLO_LOOKUP)
 #undef HLO_LOOKUP
-  });
-  if (!failure.empty()) {
-    error = failure;
-    return nullptr;
-  }
-  return &fft;
+        return "";
+      },
+      error);
 }
