@@ -152,6 +152,15 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
   auto bytesOf = [](Value v) {
     return getStorageBytes(cast<MemRefType>(v.getType()));
   };
+  // Runs `call`, recording its time as `name` when profiling.
+  auto timed = [&](StringRef name, function_ref<LogicalResult()> call) {
+    Clock::time_point start = Clock::now();
+    if (failed(call()))
+      return failure();
+    if (stats.profile)
+      stats.record(name, secondsSince(start));
+    return success();
+  };
   return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
       .Case([&](SliceOp s) {
         addresses[s] = exe.bases.lookup(s.getAllocation()) + s.getOffset();
@@ -176,12 +185,11 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
           return fail(op, "the program has no kernels compiled");
         std::string why;
         StringRef name = k.getKernel().getLeafReference().getValue();
-        Clock::time_point start = Clock::now();
-        if (failed(exe.jit->invoke(name, packed, why)))
-          return fail(op, "kernel " + name + ": " + why);
-        if (stats.profile)
-          stats.record(name, secondsSince(start));
-        return success();
+        return timed(name, [&] {
+          if (failed(exe.jit->invoke(name, packed, why)))
+            return fail(op, "kernel " + name + ": " + why);
+          return success();
+        });
       })
       .Case([&](GemmOp g) {
         ++stats.gemms;
@@ -189,12 +197,8 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
             address(g.getLhs()), address(g.getRhs()),
             g.getBias() ? address(g.getBias()) : nullptr, address(g.getOut()),
             g.getWorkspace() ? address(g.getWorkspace()) : nullptr};
-        Clock::time_point start = Clock::now();
-        if (failed(runHostGemm(g, buffers, error)))
-          return failure();
-        if (stats.profile)
-          stats.record("gemm (OpenBLAS)", secondsSince(start));
-        return success();
+        return timed("gemm (OpenBLAS)",
+                     [&] { return runHostGemm(g, buffers, error); });
       })
       .Case([&](ConvolutionOp c) {
         ++stats.convolutions;
@@ -202,22 +206,15 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
         SmallVector<uint8_t *> buffers = {
             at(c.getInput()), at(c.getFilter()),    at(c.getOutput()),
             at(c.getBias()),  at(c.getSideInput()), at(c.getWorkspace())};
-        Clock::time_point start = Clock::now();
-        if (failed(runHostConvolution(c, buffers, error)))
-          return failure();
-        if (stats.profile)
-          stats.record("convolution (OpenBLAS)", secondsSince(start));
-        return success();
+        return timed("convolution (OpenBLAS)",
+                     [&] { return runHostConvolution(c, buffers, error); });
       })
       .Case([&](FftOp f) {
         ++stats.ffts;
-        Clock::time_point start = Clock::now();
-        if (failed(runHostFft(f, address(f.getInput()), address(f.getOutput()),
-                              error)))
-          return failure();
-        if (stats.profile)
-          stats.record("fft (FFTW)", secondsSince(start));
-        return success();
+        return timed("fft (FFTW)", [&] {
+          return runHostFft(f, address(f.getInput()), address(f.getOutput()),
+                            error);
+        });
       })
       .Case([&](CopyOp c) {
         ++stats.copies;
