@@ -305,6 +305,25 @@ int64_t FftOp::getBatch() {
   return batch;
 }
 
+int64_t FftOp::getTransformElements() {
+  int64_t n = 1;
+  for (int64_t d : getLength())
+    n *= d;
+  return n;
+}
+
+int64_t FftOp::getHalfSpectrumElements() {
+  int64_t last = getLength().back();
+  return getTransformElements() / last * (last / 2 + 1);
+}
+
+Type FftOp::getRealType() {
+  Type element = getInput().getType().getElementType();
+  if (auto complex = dyn_cast<ComplexType>(element))
+    return complex.getElementType();
+  return element;
+}
+
 LogicalResult FftOp::verify() {
   ArrayRef<int64_t> length = getLength();
   if (length.empty() || length.size() > 3)

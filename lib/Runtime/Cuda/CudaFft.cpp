@@ -13,8 +13,6 @@
 #include "FftScalePtx.inc"
 
 #include <climits>
-#include <functional>
-#include <numeric>
 
 using namespace mlir;
 using namespace mlir::thunk;
@@ -32,19 +30,14 @@ mlir::thunk::cuda::planFft(const Cufft &fft, FftOp op, std::string &error) {
   auto plan = std::make_unique<FftPlan>();
   plan->fft = &fft;
   plan->kind = op.getFftType();
-  Type element = op.getInput().getType().getElementType();
-  if (auto complex = dyn_cast<ComplexType>(element))
-    element = complex.getElementType();
-  plan->isDouble = element.isF64();
+  plan->isDouble = op.getRealType().isF64();
   SmallVector<int> n(op.getLength().begin(), op.getLength().end());
-  ArrayRef<int64_t> length = op.getLength();
-  int64_t total = std::accumulate(length.begin(), length.end(), int64_t(1),
-                                  std::multiplies<int64_t>());
+  int64_t total = op.getTransformElements();
   if (total > INT_MAX || op.getBatch() > INT_MAX) {
     error = "thunk.fft: more elements than cufftPlanMany's int sizes describe";
     return failure();
   }
-  int full = total, half = total / n.back() * (n.back() / 2 + 1);
+  int full = total, half = op.getHalfSpectrumElements();
   int inDist = full, outDist = full;
   cufftType type;
   switch (plan->kind) {

@@ -17,9 +17,7 @@
 #include <climits>
 #include <complex>
 #include <cstring>
-#include <functional>
 #include <mutex>
-#include <numeric>
 #include <vector>
 
 using namespace mlir;
@@ -63,16 +61,14 @@ LogicalResult runFft(FftOp op, uint8_t *input, uint8_t *output,
   SmallVector<int> n(op.getLength().begin(), op.getLength().end());
   int rank = n.size();
   int batch = op.getBatch();
-  ArrayRef<int64_t> length = op.getLength();
-  int64_t total = std::accumulate(length.begin(), length.end(), int64_t(1),
-                                  std::multiplies<int64_t>());
+  int64_t total = op.getTransformElements();
   if (total > INT_MAX || op.getBatch() > INT_MAX) {
     error = "thunk.fft: more elements than FFTW's int sizes describe";
     return failure();
   }
   // Elements per transform on the real (or full complex) side and on the
   // half-spectrum side of rfft/irfft.
-  int full = total, half = total / n.back() * (n.back() / 2 + 1);
+  int full = total, half = op.getHalfSpectrumElements();
   int64_t inBytes = getStorageBytes(op.getInput().getType());
   int64_t outBytes = getStorageBytes(op.getOutput().getType());
 
@@ -132,10 +128,7 @@ LogicalResult runFft(FftOp op, uint8_t *input, uint8_t *output,
 LogicalResult mlir::thunk::runHostFft(Operation *fft, uint8_t *input,
                                       uint8_t *output, std::string &error) {
   auto op = cast<FftOp>(fft);
-  Type element = op.getInput().getType().getElementType();
-  if (auto complex = dyn_cast<ComplexType>(element))
-    element = complex.getElementType();
-  if (element.isF32())
+  if (op.getRealType().isF32())
     return runFft<float>(op, input, output, error);
   return runFft<double>(op, input, output, error);
 }

@@ -391,6 +391,13 @@ def Thunk_FftOp : Thunk_Op<"fft"> {
   let extraClassDeclaration = [{
     /// The number of transforms: the product of the outer dimensions.
     int64_t getBatch();
+    /// Elements of one transform's full side: the product of `length`.
+    int64_t getTransformElements();
+    /// Complex elements of one transform's half spectrum (rfft's output,
+    /// irfft's input): `length[-1]` becomes `length[-1] / 2 + 1`.
+    int64_t getHalfSpectrumElements();
+    /// f32 or f64: the real type of the transform's elements.
+    ::mlir::Type getRealType();
   }];
 }
 
