@@ -598,15 +598,13 @@ static std::string hloShapeOf(MemRefType type) {
   return text + "}";
 }
 
-/// An HLO module whose ENTRY takes arrays of the given memref types: the
-/// HLO shapes of a thunk program's arguments or results.
-static OwningOpRef<ModuleOp> shapesModule(ArrayAttr types,
+/// An HLO module whose ENTRY takes parameters of the given HLO shapes.
+static OwningOpRef<ModuleOp> shapesModule(ArrayRef<std::string> shapes,
                                           MLIRContext *context) {
   std::string text = "HloModule signature\n\nENTRY e {\n";
-  for (auto [i, attr] : llvm::enumerate(types))
-    text += "  p" + std::to_string(i) + " = " +
-            hloShapeOf(cast<MemRefType>(cast<TypeAttr>(attr).getValue())) +
-            " parameter(" + std::to_string(i) + ")\n";
+  for (auto [i, shape] : llvm::enumerate(shapes))
+    text += "  p" + std::to_string(i) + " = " + shape + " parameter(" +
+            std::to_string(i) + ")\n";
   text += "  ROOT r = () tuple()\n}\n";
   return hlo::importHloText(text, context);
 }
@@ -615,8 +613,9 @@ static OwningOpRef<ModuleOp> shapesModule(ArrayAttr types,
 /// in the parameter from depth `depth`, each with its array's shape): an
 /// array, or a tuple of the parts under each next index. None when an
 /// element holds no array (a token, an empty tuple: no allocation tells it).
-static std::optional<std::string> parameterShape(
-    ArrayRef<std::pair<ArrayRef<int64_t>, std::string>> leaves, size_t depth) {
+static std::optional<std::string>
+parameterShape(ArrayRef<std::pair<ArrayRef<int64_t>, std::string>> leaves,
+               size_t depth) {
   if (leaves.size() == 1 && leaves.front().first.size() == depth)
     return leaves.front().second;
   std::string text = "(";
@@ -664,12 +663,11 @@ static OwningOpRef<ModuleOp> signatureModule(thunk::ProgramOp program,
     byParameter[*alloc.getParameter()].push_back(
         {alloc.getParameterIndex().value_or(ArrayRef<int64_t>()),
          hloShapeOf(cast<MemRefType>(cast<TypeAttr>(type).getValue()))});
-  std::string text = "HloModule signature\n\nENTRY e {\n";
-  int64_t next = 0;
+  SmallVector<std::string> shapes;
   for (auto &[number, leaves] : byParameter) {
-    if (number != next++) {
+    if (number != int64_t(shapes.size())) {
       error = "the thunk program takes no parameter " +
-              std::to_string(next - 1);
+              std::to_string(shapes.size());
       return nullptr;
     }
     std::optional<std::string> shape = parameterShape(leaves, 0);
@@ -679,11 +677,9 @@ static OwningOpRef<ModuleOp> signatureModule(thunk::ProgramOp program,
               "tuples): a thunk program cannot take it yet";
       return nullptr;
     }
-    text += "  p" + std::to_string(number) + " = " + *shape + " parameter(" +
-            std::to_string(number) + ")\n";
+    shapes.push_back(*shape);
   }
-  text += "  ROOT r = () tuple()\n}\n";
-  OwningOpRef<ModuleOp> module = hlo::importHloText(text, context);
+  OwningOpRef<ModuleOp> module = shapesModule(shapes, context);
   if (!module)
     error = "the thunk program's argument types have no HLO shape";
   return module;
@@ -715,7 +711,12 @@ static FailureOr<Literal> runProgram(ModuleOp program, ModuleOp signature,
   reportDeviceRun(modulePath, timing);
   auto progOp = *program.getOps<thunk::ProgramOp>().begin();
   OwningOpRef<ModuleOp> resultModule =
-      shapesModule(*progOp.getResultTypes(), program.getContext());
+      shapesModule(llvm::map_to_vector(*progOp.getResultTypes(),
+                                       [](Attribute attr) {
+                                         return hloShapeOf(cast<MemRefType>(
+                                             cast<TypeAttr>(attr).getValue()));
+                                       }),
+                   program.getContext());
   if (!resultModule) {
     error = "the thunk program's result types have no HLO shape";
     return failure();
