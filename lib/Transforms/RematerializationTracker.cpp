@@ -56,27 +56,26 @@ bool MemoryUsageTracker::build(
     const HloDataflowAnalysis &dataflow,
     const llvm::DenseMap<Operation *, int64_t> &peaks, bool cheapOnly,
     int64_t minRematSize) {
-  MemoryUsageTracker &t = *this;
   ScheduleGraph graph;
   if (!graph.build(comp, alias))
     return false;
-  t.buffers.resize(graph.buffers.size());
+  buffers.resize(graph.buffers.size());
   for (unsigned b = 0, e = graph.buffers.size(); b < e; ++b) {
     const ScheduleGraph::Buffer &gb = graph.buffers[b];
-    t.buffers[b].size = gb.atParameter || gb.liveOut ? 0 : gb.size;
+    buffers[b].size = gb.atParameter || gb.liveOut ? 0 : gb.size;
   }
-  t.items.resize(graph.nodes.size());
+  items.resize(graph.nodes.size());
   for (unsigned i = 0, e = graph.nodes.size(); i < e; ++i) {
     const ScheduleGraph::Node &node = graph.nodes[i];
-    MemoryUsageTracker::Item &item = t.items[i];
+    MemoryUsageTracker::Item &item = items[i];
     item.op = node.op;
     item.uses.assign(node.uses.begin(), node.uses.end());
     item.defs.assign(node.defs.begin(), node.defs.end());
-    t.itemOf[node.op] = i;
+    itemOf[node.op] = i;
     for (unsigned b : node.defs)
-      t.buffers[b].item = i;
+      buffers[b].item = i;
     for (unsigned b : node.uses)
-      ++t.buffers[b].unfinished;
+      ++buffers[b].unfinished;
     for (Operation *callee : dataflow.getCallees(node.op))
       item.calleePeak = std::max(item.calleePeak, peaks.lookup(callee));
   }
@@ -84,7 +83,7 @@ bool MemoryUsageTracker::build(
   // result only (no bitcast, tuple or get-tuple-element forwards it), out
   // of the computation's result and of any parameter.
   for (unsigned i = 0, e = graph.nodes.size(); i < e; ++i) {
-    MemoryUsageTracker::Item &item = t.items[i];
+    MemoryUsageTracker::Item &item = items[i];
     if (item.defs.size() != 1 ||
         !isRematerializable(item.op, dataflow, cheapOnly))
       continue;
