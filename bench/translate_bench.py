@@ -14,10 +14,15 @@ as the round trip of a tiny module.
 
 Usage: translate_bench.py --translate PATH [--sizes 1000,10000,100000]
                           [--corpus-file PATH] [--repeat 3] [--markdown]
-Without --translate only the XLA side is measured.
+                          [--corpus-dir DIR [--min-instructions 100]]
+Without --translate only the XLA side is measured.  --corpus-dir also
+compares the in-process times on every module of DIR that both translate
+and that has at least --min-instructions instructions (below that, both
+times are under --mlir-timing's 0.1 ms resolution).
 """
 
 import argparse
+import math
 import os
 import platform
 import re
@@ -101,6 +106,27 @@ def time_ours(translate, src: Path, work: Path, repeat, timeout):
     return t_imp, t_exp, t_all, t_mem, t_proc
 
 
+def corpus_ratios(translate, corpus_dir, min_instrs, repeat, timeout, work):
+    """(module, instructions, ours in-process / XLA) for every module of
+    `corpus_dir` that XLA parses, that we translate and that is large enough
+    to time."""
+    ratios = []
+    for path in sorted(Path(corpus_dir).glob("*.hlo")):
+        text = path.read_text()
+        try:
+            n = count_instructions(text)
+        except Exception:  # XLA rejects it (a newer opcode, an extension)
+            continue
+        if n < min_instrs:
+            continue
+        try:
+            ours = in_process(translate, path, work / "corpus.out.hlo", repeat, timeout)
+        except (TranslateError, subprocess.TimeoutExpired):
+            continue
+        ratios.append((path.stem, n, ours / time_xla(text, repeat)))
+    return ratios
+
+
 def time_xla(text, repeat):
     return best_of(repeat, lambda: hlo.hlo_module_from_text(text).to_string())
 
@@ -128,6 +154,9 @@ def main():
     ap.add_argument("--sizes", default="1000,10000,100000",
                     help="comma-separated instruction counts of generated modules")
     ap.add_argument("--corpus-file", default=DEFAULT_CORPUS, help="'' to skip")
+    ap.add_argument("--corpus-dir", help="also compare every module of this directory")
+    ap.add_argument("--min-instructions", type=int, default=100,
+                    help="smallest --corpus-dir module compared")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--timeout", type=float, default=600, help="seconds per hlo-translate run")
     ap.add_argument("--markdown", action="store_true", help="print a markdown table")
@@ -174,6 +203,11 @@ def main():
                          fmt_x(proc / t_xla if proc else None),
                          fmt_x(total / t_xla if total else None),
                          fmt_x(growth_ours), fmt_x(t_xla / n / base[1])])
+        ratios = []
+        if args.translate and args.corpus_dir:
+            print(f"... {args.corpus_dir}", file=sys.stderr, flush=True)
+            ratios = corpus_ratios(args.translate, args.corpus_dir, args.min_instructions,
+                                   args.repeat, args.timeout, work)
 
     print(table(TABLE_HEAD, rows, args.markdown))
     print()
@@ -187,6 +221,14 @@ def main():
           "as XLA's figure is taken; ratios < 1 mean faster than XLA.")
     print(f"min of {args.repeat} runs; growth = time per instruction / that of the first row "
           f"(1.00 everywhere = linear); {platform.machine()}, {os.cpu_count()} CPUs.")
+    if ratios:
+        geomean = math.exp(sum(math.log(r) for _, _, r in ratios) / len(ratios))
+        faster = sum(r < 1 for _, _, r in ratios)
+        print(f"\nCorpus ({len(ratios)} modules of >= {args.min_instructions} instructions "
+              f"that both translate): in-process/XLA geometric mean {geomean:.2f}, "
+              f"faster than XLA on {faster} of {len(ratios)}; slowest:")
+        for name, n, r in sorted(ratios, key=lambda t: -t[2])[:5]:
+            print(f"  {r:.2f}  {name} ({n} instructions)")
     for e in errors:
         print(f"ERROR {e}")
     return 1 if errors else 0

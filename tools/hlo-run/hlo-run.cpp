@@ -770,7 +770,11 @@ static int runMain() {
   // Thunk programs: the thunk dialect and the kernels' dialects.
   hlo::registerHostJitDialects(registry);
   registry.insert<thunk::ThunkDialect, gpu::GPUDialect>();
-  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  // Single-threaded. Made multi-threaded and switched: a context made with
+  // Threading::DISABLED keeps uniquers that lock on every lookup (see
+  // hlo-translate.cpp).
+  MLIRContext context(registry);
+  context.disableMultithreading();
   context.loadAllAvailableDialects();
 
   std::string error;

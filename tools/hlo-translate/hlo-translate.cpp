@@ -14,6 +14,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/CommandLine.h"
@@ -36,18 +37,30 @@ static LogicalResult exportModule(ModuleOp module, raw_ostream &os) {
   return hlo::exportHloText(module, os, options);
 }
 
-/// Imports (and verifies) the HLO text of `sourceMgr`.
-static OwningOpRef<ModuleOp> importHloModule(SourceMgr &sourceMgr,
-                                             MLIRContext *context) {
+/// Translation is sequential, and uniquing without locks is cheaper. The
+/// context is made multi-threaded and switched here, rather than made
+/// single-threaded by --mlir-disable-threading: a context made that way keeps
+/// uniquers that lock on every lookup, because MLIRContext's constructor does
+/// not pass the setting on to them and the global flag turns
+/// disableMultithreading() into a no-op.
+static void prepareContext(MLIRContext *context) {
+  context->disableMultithreading();
   DialectRegistry registry;
   hlo::registerHloTranslateDialects(registry);
   context->appendDialectRegistry(registry);
+}
+
+/// Imports (and verifies) the HLO text of `sourceMgr`.
+static OwningOpRef<ModuleOp> importHloModule(SourceMgr &sourceMgr,
+                                             MLIRContext *context) {
+  prepareContext(context);
   return hlo::importHloText(sourceMgr, context);
 }
 
 static void registerHloTranslations() {
-  // Not a TranslateToMLIRRegistration: that verifies the module again after
-  // importHloText has verified it.
+  // Not TranslateToMLIRRegistration and TranslateFromMLIRRegistration: the
+  // first verifies the module again after importHloText has verified it, and
+  // the second parses before the context is prepared.
   TranslateRegistration hloToMlir(
       "hlo-to-mlir", "HLO text to the hlo dialect",
       [](const std::shared_ptr<SourceMgr> &sourceMgr, raw_ostream &os,
@@ -58,9 +71,16 @@ static void registerHloTranslations() {
         module->print(os);
         return success();
       });
-  TranslateFromMLIRRegistration mlirToHlo(
-      "mlir-to-hlo", "the hlo dialect to HLO text", exportModule,
-      hlo::registerHloTranslateDialects);
+  TranslateRegistration mlirToHlo(
+      "mlir-to-hlo", "the hlo dialect to HLO text",
+      [](const std::shared_ptr<SourceMgr> &sourceMgr, raw_ostream &os,
+         MLIRContext *context) {
+        prepareContext(context);
+        // The parser verifies what it parsed.
+        OwningOpRef<ModuleOp> module =
+            parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(context));
+        return success(module && succeeded(exportModule(*module, os)));
+      });
   TranslateRegistration hloToHlo(
       "hlo-to-hlo",
       "HLO text through the hlo dialect back to HLO text, in memory",
@@ -77,16 +97,13 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(hloTranslateCategory);
   registerHloTranslations();
 
-  // Defaults that differ from mlir-translate's, given ahead of the user's
-  // arguments so that theirs win (the last occurrence of an option counts):
+  // A default that differs from mlir-translate's, given ahead of the user's
+  // arguments so that theirs wins (the last occurrence of an option counts):
   // MLIR output keeps locations, which carry the instruction names and
-  // metadata that the export needs; and the context is single-threaded, as
-  // translation is sequential and uniquing is cheaper without locks.
+  // metadata that the export needs.
   SmallVector<char *> args(argv, argv + argc);
   std::string printDebugInfo = "--mlir-print-debuginfo";
-  std::string disableThreading = "--mlir-disable-threading";
-  args.insert(args.begin() + 1,
-              {printDebugInfo.data(), disableThreading.data()});
+  args.insert(args.begin() + 1, printDebugInfo.data());
   return failed(mlirTranslateMain(args.size(), args.data(),
                                   "hlo-translate: HLO text <-> hlo dialect"));
 }
