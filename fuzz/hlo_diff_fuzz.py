@@ -65,7 +65,9 @@ for line in sys.stdin:
     except Exception as e:
         lines = [l.strip() for l in str(e).splitlines() if l.strip()]
         useful = [l for l in lines if "error:" in l] or lines or ["?"]
-        reply = {"ok": False, "msg": useful[0][:400]}
+        # Every error: XLA records some on paths it then leaves, and shows
+        # them first when the parse fails later for another reason.
+        reply = {"ok": False, "msg": "\n".join(l[:400] for l in useful[:8])}
     out.write(json.dumps(reply) + "\n"); out.flush()
 """
 
@@ -144,8 +146,10 @@ VERIFIER = re.compile(r"^'[\w.]+' op ")
 
 
 def signature(message):
-    """The message with what varies between mutants masked."""
-    s = re.sub(r"^was parsing \d+:\d+: error: ", "", message)
+    """The (first line of the) message with what varies between mutants
+    masked."""
+    s = message.split("\n", 1)[0]
+    s = re.sub(r"^was parsing \d+:\d+: error: ", "", s)
     s = re.sub(r'"(?:[^"\\]|\\.)*"', '"S"', s)
     s = re.sub(r"'(?!hlo\.)[^']*'", "'S'", s)
     s = re.sub(r"%?[A-Za-z_][\w.\-]*\.\d+", "NAME", s)
@@ -545,7 +549,7 @@ CLASSES = ["ours-only", "xla-only", "xla-only-verify", "export-rejected",
 
 def read_known(path):
     """Rules `CLASS | REGEX | REASON` (REGEX searched in the rejecting side's
-    first error message)."""
+    error messages, one a line: `^` anchors at each)."""
     rules = []
     if not path:
         return rules
@@ -556,7 +560,7 @@ def read_known(path):
         parts = [p.strip() for p in line.split(" | ")]
         if len(parts) != 3 or parts[0] not in CLASSES or not parts[2]:
             sys.exit(f"{path}:{n}: expected 'CLASS | REGEX | REASON'")
-        rules.append((parts[0], re.compile(parts[1]), parts[2]))
+        rules.append((parts[0], re.compile(parts[1], re.M), parts[2]))
     return rules
 
 
@@ -699,7 +703,7 @@ def main():
         if args.verbose or (first and not reason):
             tag = "known" if reason else "NEW"
             print(f"{tag} {cls} #{n} ({names[k]}, {'+'.join(applied)}): "
-                  f"{msg[:300]}")
+                  f"{msg.split(chr(10), 1)[0][:300]}")
         if out and first and (not reason or args.shrink_known):
             small = mutant
             if cls != "crash":

@@ -185,7 +185,7 @@ TEST_F(HloAttrTest, WindowErrors) {
   expectError<WindowAttr>("{size=}", "expected integer");
   expectError<WindowAttr>("{size=3x}", "expected integer");
   expectError<WindowAttr>("{size=3 pad=1}", "expected '_'");
-  expectError<WindowAttr>("{size 3}", "expected '='");
+  expectError<WindowAttr>("{size 3}", "expects attribute name");
   // The diagnostic names the offset and the whole spelling.
   expectError<WindowAttr>("{size=3 pad=1}",
                           "expected '_' at offset 13 of '{size=3 pad=1}'");
@@ -690,7 +690,7 @@ TEST_F(HloAttrTest, ShardingErrors) {
   expectError<A>("", "expected '{'");
   expectError<A>("{replicated", "expected '}'");
   expectError<A>("{foo=1}", "unknown sharding field 'foo'");
-  expectError<A>("{foo}", "expected '='");
+  expectError<A>("{foo}", "expects attribute name");
   expectError<A>("{last_tile_dim_replicate}", "sharding names no kind");
   expectError<A>("{metadata={op_name=\"x\"}}", "sharding names no kind");
   expectError<A>("{maximal}", "expected 'device='");
@@ -699,13 +699,13 @@ TEST_F(HloAttrTest, ShardingErrors) {
   expectError<A>("{devices=2,2}", "expected '['");
   expectError<A>("{devices=[2]<=[2]T}", "expected '('");
   expectError<A>("{devices=[2]<=[]}", "expected iota reshape dimensions");
-  expectError<A>("{devices}", "expected '='");
+  expectError<A>("{devices}", "expects attribute name");
   expectError<A>("{{replicated}", "expected '}'");
   expectError<A>("{{replicated},}", "expected '{'");
   expectError<A>("{{replicated} {manual}}", "expected '}'");
   expectError<A>("{replicated} x", "unexpected trailing characters 'x'");
   expectError<A>("{replicated metadata=op}", "expected '{'");
-  expectError<A>("{replicated metadata={op}", "expected '='");
+  expectError<A>("{replicated metadata={op}", "expects attribute name");
   expectError<A>("{replicated metadata={op_name=\"x\"", "expected '}'");
   expectError<A>("{shard_as}", "expected integer");
   expectError<A>("{replicated maximal device=1}",

@@ -187,10 +187,11 @@ TEST_F(InterpreterTest, FailingDeviceStopsTheOthers) {
                        "x = f32[] constant(1)\n"
                        "c = f32[] conditional(p, x, x), "
                        "true_computation=bad, false_computation=good\n"
-                       "ROOT a = f32[] all-reduce(c), to_apply=add") +
-          "bad {\n  x = f32[] parameter(0)\n  ROOT c = f32[] custom-call(x), "
-          "custom_call_target=\"nope\"\n}\n"
-          "good {\n  x = f32[] parameter(0)\n  ROOT c = f32[] copy(x)\n}\n",
+                       "ROOT a = f32[] all-reduce(c), to_apply=add",
+                       "bad {\n  x = f32[] parameter(0)\n  ROOT c = f32[] "
+                       "custom-call(x), custom_call_target=\"nope\"\n}\n"
+                       "good {\n  x = f32[] parameter(0)\n  ROOT c = f32[] "
+                       "copy(x)\n}\n"),
       {}, devices(3));
   EXPECT_EQ(result, "error: replica 0, partition 0: custom-call 'c': "
                     "unsupported custom call target 'nope'");
@@ -204,10 +205,11 @@ TEST_F(InterpreterTest, DivergingDevicesDoNotHang) {
                            "p = pred[] compare(r, z), direction=EQ\n"
                            "x = f32[] constant(1)\n"
                            "ROOT c = f32[] conditional(p, x, x), "
-                           "true_computation=quiet, false_computation=loud") +
-              "quiet {\n  x = f32[] parameter(0)\n  ROOT c = f32[] copy(x)\n}\n"
-              "loud {\n  x = f32[] parameter(0)\n"
-              "  ROOT a = f32[] all-reduce(x), to_apply=add\n}\n",
+                           "true_computation=quiet, false_computation=loud",
+                           "quiet {\n  x = f32[] parameter(0)\n  ROOT c = "
+                           "f32[] copy(x)\n}\n"
+                           "loud {\n  x = f32[] parameter(0)\n"
+                           "  ROOT a = f32[] all-reduce(x), to_apply=add\n}\n"),
           {}, devices(2));
   EXPECT_EQ(result, "error: replica 1, partition 0: all-reduce 'a': the other "
                     "devices did not reach this collective (they ran to the "

@@ -112,8 +112,9 @@ lt {
 }
 )";
 
-inline std::string withComputations(StringRef entry) {
-  return (kScalarComputations + ("ENTRY e {\n" + entry + "\n}\n")).str();
+inline std::string withComputations(StringRef entry, StringRef more = "") {
+  return (kScalarComputations + more + ("ENTRY e {\n" + entry + "\n}\n"))
+      .str();
 }
 
 /// Runs `entry` with `replicas` replicas and `partitions` partitions; the

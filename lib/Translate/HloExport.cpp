@@ -455,6 +455,18 @@ static void printTypedLiteral(raw_ostream &os, Type type, Attribute value) {
     return;
   }
   Exporter::printType(os, type);
+  // XLA's parser reads a `{` that follows the shape as its layout: an array
+  // without one gets the default, so that the literal is not taken for it.
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  auto layout =
+      tensor ? dyn_cast_or_null<LayoutAttr>(tensor.getEncoding()) : nullptr;
+  if (tensor && tensor.getRank() > 0 &&
+      !(layout && layout.getHasMinorToMajor())) {
+    os << '{';
+    llvm::interleave(llvm::reverse(llvm::seq<int64_t>(tensor.getRank())), os,
+                     ",");
+    os << '}';
+  }
   os << ' ';
   Exporter::printLiteral(os, value, type);
 }

@@ -49,19 +49,6 @@ static Attribute makeEnumAttr(MLIRContext *ctx, StringRef opcode,
   return {};
 }
 
-/// `name=` inside a structured value, read as XLA's lexer reads it: one
-/// token, a name starting with a letter or `_` with the `=` right after it.
-static bool parseSubAttrName(Cursor &cur, StringRef &key) {
-  cur.skipSpace();
-  size_t at = cur.getPos();
-  StringRef rest = cur.rest();
-  if (cur.parseIdentifier(key) && (llvm::isAlpha(rest[0]) || rest[0] == '_') &&
-      cur.consumeIf("=") && cur.getPos() == at + key.size() + 1)
-    return true;
-  cur.setPos(at);
-  return cur.error("expects attribute name");
-}
-
 /// The value of a number token: integers are 64-bit as in XLA's lexer (from
 /// 2^63 up they wrap around to negative numbers).
 static double numberValue(StringRef tok, NumberToken kind) {
@@ -100,7 +87,7 @@ DictionaryAttr Importer::parseDictOfStrings(const AttrAst &attr) {
       if (cur.peek() == '"') {
         if (!cur.parseQuoted(key) || !cur.expect("="))
           break;
-      } else if (parseSubAttrName(cur, ident)) {
+      } else if (cur.parseAttrName(ident)) {
         key = ident.str();
       } else {
         break;
@@ -162,6 +149,12 @@ Attribute Importer::convertAttr(StringRef opcode, const AttrAst &attr,
     int64_t x;
     if (v.getAsInteger(10, x))
       return fail("expected an integer");
+    // XLA reads this one as a 32-bit integer.
+    if (attr.name == "cross_program_prefetch_index" &&
+        x != static_cast<int32_t>(x)) {
+      error(attr.offset, "value out of range for int32_t");
+      return {};
+    }
     return b.getI64IntegerAttr(x);
   }
   case AttrKind::Float: {
@@ -317,8 +310,11 @@ Attribute Importer::parseTypedLiteral(Cursor &cur, Type &type) {
     type = TupleType::get(ctx, types);
     return b.getArrayAttr(values);
   }
-  if (!parseShape(cur, type))
+  // A `{` after spaces is the shape's layout when a number or `:` follows,
+  // as in XLA's parser.
+  if (!parseShape(cur, type, /*spacedLayout=*/true))
     return {};
+  type = withStaticBounds(type);
   return parseLiteral(cur, type);
 }
 
@@ -353,7 +349,7 @@ Attribute Importer::parseStructured(AttrKind kind, const AttrAst &attr) {
     if (cur.expect("{") && !cur.consumeIf("}")) {
       do {
         StringRef key;
-        if (!parseSubAttrName(cur, key))
+        if (!cur.parseAttrName(key))
           break;
         cur.skipSpace();
         size_t at = cur.getPos();
@@ -381,7 +377,7 @@ Attribute Importer::parseStructured(AttrKind kind, const AttrAst &attr) {
     NamedAttrList entries;
     if (cur.expect("{")) {
       StringRef key;
-      if (parseSubAttrName(cur, key)) {
+      if (cur.parseAttrName(key)) {
         if (key == "mode") {
           // XLA's modes, in any case.
           StringRef mode;
@@ -405,7 +401,7 @@ Attribute Importer::parseStructured(AttrKind kind, const AttrAst &attr) {
           }
           while (!empty) {
             StringRef k;
-            if (!parseSubAttrName(cur, k))
+            if (!cur.parseAttrName(k))
               break;
             cur.skipSpace();
             size_t at = cur.getPos();
@@ -480,7 +476,7 @@ Attribute Importer::parseStructured(AttrKind kind, const AttrAst &attr) {
         StringRef key;
         cur.skipSpace();
         size_t keyAt = cur.getPos();
-        if (!parseSubAttrName(cur, key))
+        if (!cur.parseAttrName(key))
           break;
         if (entries.get(key)) {
           error(keyAt, "attribute " + key + " already exists");
@@ -732,8 +728,11 @@ Attribute Importer::convertModuleAttr(const AttrAst &attr) {
       return {};
     }
     if (!cur.consumeIf(")")) {
+      // As in XLA's parser, one trailing comma may end the list.
       do {
         Type t;
+        if (!params.empty() && cur.peek() == ')')
+          break;
         if (!parseShape(cur, t, /*spacedLayout=*/true))
           return {};
         params.push_back(t);

@@ -75,6 +75,27 @@ Location Importer::instrLoc(InstrAst &instr, ArrayRef<AttrAst> attrs) {
   return nameLoc;
 }
 
+/// XLA's parser finds a called computation among those it has read: a
+/// computation is defined before the instructions that call it.
+bool Importer::checkCalleesDefined(const AttrAst &attr, Attribute value) {
+  auto check = [&](Attribute a) {
+    auto ref = dyn_cast<FlatSymbolRefAttr>(a);
+    if (!ref || built.count(ref.getValue()))
+      return true;
+    StringRef name = ref.getValue();
+    bool later = llvm::any_of(comps, [&](const CompAst &c) {
+      return c.name == name;
+    });
+    return error(attr.offset,
+                 later ? "computation '" + name +
+                             "' is called before it is defined"
+                       : "computation does not exist: " + name);
+  };
+  if (auto list = dyn_cast<ArrayAttr>(value))
+    return llvm::all_of(list, check);
+  return check(value);
+}
+
 bool Importer::convertAttrs(StringRef opcode, ArrayRef<AttrAst> attrs,
                             ArrayRef<StringAttr> known, NamedAttrList &out) {
   NamedAttrList unknown;
@@ -95,6 +116,10 @@ bool Importer::convertAttrs(StringRef opcode, ArrayRef<AttrAst> attrs,
     Attribute value = convertAttr(opcode, a, mlirName);
     if (!value)
       return failed ? false : error(a.offset, "invalid attribute " + a.name);
+    if ((info->kind == AttrKind::Symbol ||
+         info->kind == AttrKind::SymbolList) &&
+        !checkCalleesDefined(a, value))
+      return false;
     if (out.get(mlirName))
       return error(a.offset, "duplicate attribute '" + a.name + "'");
     out.set(mlirName, value);
@@ -169,6 +194,8 @@ Operation *Importer::createOp(StringRef opcode, InstrAst &instr,
     error(instr.opcodeOffset, "unknown opcode '" + opcode + "'");
     return nullptr;
   }
+  if (instr.type)
+    instr.type = shapeXlaBuilds(opcode, operands, instr.type);
   OperationState state(loc, *opName);
   addInstructionOperands(state, operands, controls);
   // Without a shape the result type is inferred once the op exists.
@@ -194,6 +221,8 @@ Operation *Importer::createOp(StringRef opcode, InstrAst &instr,
       error(instr.opcodeOffset, "a constant needs a shape");
       return nullptr;
     }
+    instr.type = withStaticBounds(instr.type);
+    state.types.front() = instr.type;
     Cursor cur = sub(instr.literal);
     Attribute literal = parseLiteral(cur, instr.type);
     if (!literal)
@@ -230,15 +259,83 @@ Operation *Importer::createOp(StringRef opcode, InstrAst &instr,
   }
   state.addAttributes(attributes);
   Operation *op = Operation::create(state);
-  if (instr.type)
-    return op;
-  Type inferred = inferShape(op, instr);
-  if (!inferred) {
+  if (!instr.type) {
+    Type inferred = inferShape(op, instr);
+    if (!inferred) {
+      op->destroy();
+      return nullptr;
+    }
+    op->getResult(0).setType(inferred);
+  }
+  if (!checkParameterReplication(attrs, op->getResult(0).getType())) {
     op->destroy();
     return nullptr;
   }
-  op->getResult(0).setType(inferred);
   return op;
+}
+
+static int64_t countLeaves(Type type) {
+  auto tuple = dyn_cast<TupleType>(type);
+  if (!tuple)
+    return 1;
+  int64_t n = 0;
+  for (Type t : tuple.getTypes())
+    n += countLeaves(t);
+  return n;
+}
+
+/// XLA's parser reads `parameter_replication` on every instruction and
+/// checks it against the shape's leaves (on other instructions than
+/// parameters it then aborts: there it is kept as an unknown attribute).
+bool Importer::checkParameterReplication(ArrayRef<AttrAst> attrs, Type type) {
+  for (const AttrAst &a : attrs) {
+    if (a.name != "parameter_replication")
+      continue;
+    if (!a.value.ltrim().starts_with("{"))
+      return error(a.offset,
+                   "expected '{' to start parameter_replication attribute");
+    auto flags = dyn_cast_or_null<DenseBoolArrayAttr>(
+        parseStructured(AttrKind::BoolList, a));
+    if (!flags)
+      return failed ? false
+                    : error(a.offset, "invalid attribute parameter_replication");
+    int64_t leaves = countLeaves(type);
+    if (flags.size() != leaves)
+      return error(a.offset, "parameter has " + Twine(leaves) +
+                                 " leaf buffers, but parameter_replication "
+                                 "has " +
+                                 Twine(flags.size()) + " elements");
+  }
+  return true;
+}
+
+/// The shape XLA's parser gives the instructions it builds from their
+/// operands whatever shape is written (send, send-done, recv-done, outfeed,
+/// after-all, add-dependency), or from the data part of the written shape
+/// (recv, infeed); `declared` for the others.
+Type Importer::shapeXlaBuilds(StringRef opcode, ArrayRef<Value> operands,
+                              Type declared) {
+  Type token = TokenType::get(ctx);
+  Type context = RankedTensorType::get(
+      {}, IntegerType::get(ctx, 32, IntegerType::Unsigned));
+  if (opcode == "send-done" || opcode == "outfeed" || opcode == "after-all")
+    return token;
+  if (opcode == "add-dependency" && !operands.empty())
+    return operands.front().getType();
+  if (opcode == "send" && !operands.empty())
+    return TupleType::get(ctx, {operands.front().getType(), context, token});
+  if (opcode == "recv-done" && operands.size() == 1)
+    if (auto recv = dyn_cast<TupleType>(operands.front().getType());
+        recv && recv.size() == 3)
+      return TupleType::get(ctx, {recv.getType(0), token});
+  auto written = dyn_cast<TupleType>(declared);
+  if (written && written.size() > 0) {
+    if (opcode == "recv")
+      return TupleType::get(ctx, {written.getType(0), context, token});
+    if (opcode == "infeed")
+      return TupleType::get(ctx, {written.getType(0), token});
+  }
+  return declared;
 }
 
 /// The result type of `op`, an instruction written without a shape: what
@@ -271,9 +368,40 @@ Type Importer::inferShape(Operation *op, InstrAst &instr) {
     error(instr.opcodeOffset, problem);
     return Type();
   }
-  // XLA's parser infers no shape for these, though they have a rule here.
-  if (isa<RngGetAndUpdateStateOp, SliceOp>(op)) {
+  // The opcodes XLA's parser infers no shape for (jaxlib 0.10.2), though
+  // some have a rule here.
+  static constexpr StringLiteral kNotInferredByXla[] = {
+      "all-gather",           "all-gather-done",
+      "all-gather-start",     "all-reduce",
+      "all-reduce-done",      "all-reduce-start",
+      "all-to-all",           "async-done",
+      "async-start",          "async-update",
+      "bitcast",              "bitcast-convert",
+      "collective-broadcast", "collective-permute",
+      "collective-permute-done", "collective-permute-start",
+      "constant",             "convert",
+      "copy-done",            "copy-start",
+      "custom-call",          "dynamic-reshape",
+      "dynamic-slice",        "dynamic-update-slice",
+      "fusion",               "infeed",
+      "iota",                 "outfeed",
+      "ragged-all-to-all",    "recv",
+      "recv-done",            "reduce-precision",
+      "reduce-scatter",       "reshape",
+      "rng",                  "rng-bit-generator",
+      "rng-get-and-update-state", "send",
+      "send-done",            "slice",
+      "stochastic-convert"};
+  if (llvm::is_contained(kNotInferredByXla, instr.opcode)) {
     error(instr.opcodeOffset, "cannot infer shape for opcode: " + instr.opcode);
+    return Type();
+  }
+  // XLA's parser infers a reduce-window's shape from its first input and
+  // init value only, which fails for several inputs.
+  if (auto rw = dyn_cast<ReduceWindowOp>(op); rw && rw.getInputs().size() > 2) {
+    error(instr.opcodeOffset,
+          "cannot infer the shape of a reduce-window with several inputs: "
+          "write it before the opcode");
     return Type();
   }
   if (isa<InferTypeOpInterface>(op)) {
@@ -581,7 +709,8 @@ bool Importer::buildComputation(CompAst &comp, ModuleOp module) {
       return error(p.opcodeOffset, "a parameter needs a shape");
     argTypes.push_back(p.type);
     NamedAttrList converted, attrs;
-    if (!convertAttrs("parameter", p.attrs, {}, converted))
+    if (!convertAttrs("parameter", p.attrs, {}, converted) ||
+        !checkParameterReplication(p.attrs, p.type))
       return false;
     for (NamedAttribute a : converted)
       attrs.set(("hlo." + a.getName().getValue()).str(), a.getValue());

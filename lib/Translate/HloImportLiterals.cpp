@@ -290,11 +290,15 @@ NumberToken mlir::hlo::detail::classifyNumber(StringRef tok) {
   StringRef intPart = tok.take_while(llvm::isDigit);
   StringRef rest = tok.drop_front(intPart.size());
   if (rest.empty()) {
+    // XLA's lexer has integer tokens from -2^63 to 2^64-1.
     APInt v;
-    return !intPart.empty() && !intPart.getAsInteger(10, v) &&
-                   v.getActiveBits() <= 64
-               ? NumberToken::Int
-               : NumberToken::None;
+    if (intPart.empty() || intPart.getAsInteger(10, v) ||
+        v.getActiveBits() > 64)
+      return NumberToken::None;
+    if (negative && v.getActiveBits() == 64 &&
+        !v.zextOrTrunc(64).isMinSignedValue())
+      return NumberToken::None;
+    return NumberToken::Int;
   }
   bool point = rest.consume_front(".");
   StringRef fraction = rest.take_while(llvm::isDigit);
@@ -318,17 +322,23 @@ static std::optional<APFloat> parseFloatToken(StringRef tok,
   bool neg = tok.consume_front("-");
   if (!neg)
     tok.consume_front("+");
+  // Where the type has no infinity or NaN, the value is what XLA's parser
+  // makes of it (its conversion from double): an infinity becomes NaN, or
+  // the largest value when there is no NaN either (f4e2m1fn), and a NaN
+  // there becomes a zero of the other sign.
   if (tok == "inf") {
-    if (!APFloat::semanticsHasInf(sem)) {
-      err = "this floating-point type has no infinity";
-      return std::nullopt;
-    }
-    return APFloat::getInf(sem, neg);
+    if (APFloat::semanticsHasInf(sem))
+      return APFloat::getInf(sem, neg);
+    return APFloat::semanticsHasNaN(sem) ? APFloat::getQNaN(sem, neg)
+                                         : APFloat::getLargest(sem, neg);
   }
   if (tok.starts_with("nan")) {
     if (!APFloat::semanticsHasNaN(sem)) {
-      err = "this floating-point type has no NaN";
-      return std::nullopt;
+      if (tok != "nan") {
+        err = "this floating-point type has no NaN";
+        return std::nullopt;
+      }
+      return APFloat::getZero(sem, !neg);
     }
     StringRef payload = tok.drop_front(3);
     if (payload.empty())
@@ -432,7 +442,7 @@ bool Importer::parseScalar(Cursor &cur, Type elt, SmallVectorImpl<APInt> &ints,
   if (neg && it.isUnsigned())
     return error(at, "negative value for an unsigned type");
   bool fits;
-  if (it.isUnsigned() || width == 1)
+  if (it.isUnsigned())
     fits = v.getActiveBits() <= width;
   else if (neg)
     fits = v.getActiveBits() < width ||
@@ -447,6 +457,38 @@ bool Importer::parseScalar(Cursor &cur, Type elt, SmallVectorImpl<APInt> &ints,
     v.negate();
   ints.push_back(v);
   return true;
+}
+
+/// `type` with its bounded dynamic dimensions made static at their bounds:
+/// XLA's parser gives a literal (and a constant) the static shape.
+Type mlir::hlo::detail::withStaticBounds(Type type) {
+  if (auto tuple = dyn_cast<TupleType>(type)) {
+    SmallVector<Type> elts;
+    for (Type t : tuple.getTypes())
+      elts.push_back(withStaticBounds(t));
+    return TupleType::get(type.getContext(), elts);
+  }
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  auto layout =
+      tensor ? dyn_cast_or_null<LayoutAttr>(tensor.getEncoding()) : nullptr;
+  if (!layout || layout.getBounds().empty())
+    return type;
+  SmallVector<int64_t> dims(tensor.getShape());
+  for (auto [i, d] : llvm::enumerate(dims))
+    if (layout.isBounded(i))
+      d = layout.getBounds()[i];
+  auto staticLayout = LayoutAttr::get(
+      type.getContext(), layout.getHasMinorToMajor(), layout.getMinorToMajor(),
+      layout.getTileSizes(), layout.getTileData(),
+      layout.getElementSizeInBits(), layout.getMemorySpace(), {},
+      layout.getExtra());
+  bool plain = !staticLayout.getHasMinorToMajor() &&
+               staticLayout.getTileSizes().empty() &&
+               !staticLayout.getElementSizeInBits() &&
+               !staticLayout.getMemorySpace() &&
+               staticLayout.getExtra().getValue().empty();
+  return RankedTensorType::get(dims, tensor.getElementType(),
+                               plain ? Attribute() : staticLayout);
 }
 
 Attribute Importer::parseArrayLiteral(Cursor &cur, RankedTensorType type) {

@@ -48,11 +48,13 @@ StringRef scanScalarToken(Cursor &cur);
 
 /// The number tokens of XLA's lexer.
 enum class NumberToken { None, Int, Decimal, Nan, Inf };
-/// What XLA's lexer makes of `tok`: an integer (decimal digits, at most
-/// 2^64-1, with an optional `-`), a decimal (`1.`, `1.5e-3`, `2E5`, `-.5`;
+/// What XLA's lexer makes of `tok`: an integer (decimal digits, from -2^63
+/// to 2^64-1), a decimal (`1.`, `1.5e-3`, `2E5`, `-.5`;
 /// no `+`, no `.` first), `nan`, `inf` (each with an optional `-`), or none
 /// of them.
 NumberToken classifyNumber(StringRef tok);
+/// `type` with its bounded dynamic dimensions made static at their bounds.
+Type withStaticBounds(Type type);
 
 //===----------------------------------------------------------------------===//
 // Syntax tree
@@ -181,6 +183,10 @@ private:
                    SmallVectorImpl<APFloat> &floats,
                    SmallVectorImpl<std::complex<APFloat>> &complexes);
   Attribute convertModuleAttr(const AttrAst &attr);
+  Type shapeXlaBuilds(StringRef opcode, ArrayRef<Value> operands,
+                      Type declared);
+  bool checkParameterReplication(ArrayRef<AttrAst> attrs, Type type);
+  bool checkCalleesDefined(const AttrAst &attr, Attribute value);
   Attribute parseStructured(AttrKind kind, const AttrAst &attr);
   ArrayAttr parseList(const AttrAst &attr, StringRef expected,
                       function_ref<Attribute(Cursor &, std::string &)> item);

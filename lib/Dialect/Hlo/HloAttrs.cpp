@@ -216,7 +216,7 @@ Attribute WindowAttr::parseHlo(MLIRContext *ctx, StringRef text,
   if (c.expect("{")) {
     while (!c.failed() && !c.consumeIf("}")) {
       StringRef key;
-      if (!c.parseIdentifier(key) || !c.expect("="))
+      if (!c.parseAttrName(key))
         break;
       if (key == "size") {
         c.parseJoinedInts(size);

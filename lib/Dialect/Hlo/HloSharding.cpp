@@ -351,6 +351,7 @@ static bool parseSingle(Cursor &c, MLIRContext *ctx, ShardingFields &f) {
     if (c.atEnd())
       return c.error("expected '}'");
     StringRef word;
+    size_t wordAt = c.getPos();
     if (!c.parseIdentifier(word))
       return false;
     if (word == "replicated" || word == "manual" || word == "unknown") {
@@ -375,7 +376,9 @@ static bool parseSingle(Cursor &c, MLIRContext *ctx, ShardingFields &f) {
         return false;
       continue;
     }
-    if (!c.expect("="))
+    // The other fields are `name=`, one token as XLA's lexer reads it.
+    c.setPos(wordAt);
+    if (!c.parseAttrName(word))
       return false;
     if (word == "devices") {
       if (!setKind(ShardingKind::Tiled) || !c.parseIntList(f.dims, '[', ']'))

@@ -130,6 +130,18 @@ bool Cursor::parseIdentifier(StringRef &ident) {
   return true;
 }
 
+bool Cursor::parseAttrName(StringRef &name) {
+  skipSpace();
+  size_t start = pos;
+  if (pos < text.size() && (llvm::isAlpha(text[pos]) || text[pos] == '_') &&
+      parseIdentifier(name) && pos < text.size() && text[pos] == '=') {
+    ++pos;
+    return true;
+  }
+  pos = start;
+  return error("expects attribute name");
+}
+
 /// Just past the closing quote of the string literal whose opening quote is
 /// at `pos`, or npos when it is not closed. An escape covers the character
 /// after the backslash, which is all parseQuoted needs to find the end.
@@ -325,7 +337,7 @@ DictionaryAttr mlir::hlo::syntax::parseOpMetadata(Cursor &cur,
       return {};
     }
     StringRef key;
-    if (!cur.parseIdentifier(key) || !cur.expect("="))
+    if (!cur.parseAttrName(key))
       return {};
     Attribute value;
     if (cur.peek() == '"') {

@@ -48,6 +48,10 @@ public:
   bool parseJoinedInts(SmallVectorImpl<int64_t> &values, char sep = 'x');
   /// An identifier: [A-Za-z0-9_.$-]+ (HLO names may contain `.` and `-`).
   bool parseIdentifier(StringRef &ident);
+  /// `name=` inside a structured value, read as XLA's lexer reads it: one
+  /// token, a name starting with a letter or `_` with the `=` right after it
+  /// (no space or comment between). Consumes the `=`.
+  bool parseAttrName(StringRef &name);
   /// A double-quoted string with C escapes; the result is unescaped.
   bool parseQuoted(std::string &value);
   /// One attribute value as HLO text delimits it: up to a `,`, `}`, `)`,
