@@ -349,10 +349,23 @@ static std::optional<APFloat> parseFloatToken(StringRef tok,
       err = "malformed NaN payload";
       return std::nullopt;
     }
+    // As in XLA: a payload is not zero (`nan(0x0)` is no token), and only
+    // types with IEEE NaNs (those with infinities) take one that fits their
+    // significand.
+    if (bits == 0) {
+      err = "unexpected token type in a literal";
+      return std::nullopt;
+    }
+    unsigned mantBits = APFloat::semanticsPrecision(sem) - 1;
+    if (!APFloat::semanticsHasInf(sem) ||
+        (mantBits < 64 && bits >> mantBits)) {
+      err = "NaN payload 0x" + payload.str() +
+            " does not fit this floating-point type";
+      return std::nullopt;
+    }
     // The payload is the significand bits, quiet bit included.
     unsigned width = APFloat::semanticsSizeInBits(sem);
     APInt all = APFloat::getQNaN(sem, neg).bitcastToAPInt();
-    unsigned mantBits = APFloat::semanticsPrecision(sem) - 1;
     APInt mantMask = APInt::getLowBitsSet(width, mantBits);
     APInt value = (all & ~mantMask) | (APInt(width, bits) & mantMask);
     return APFloat(sem, value);
