@@ -309,6 +309,38 @@ bool Importer::checkParameterReplication(ArrayRef<AttrAst> attrs, Type type) {
   return true;
 }
 
+/// The shape of a set-dimension-size written without one, as XLA's parser
+/// infers it: the operand's, the dimension made dynamic with the operand's
+/// size as its bound.
+Type Importer::setDimensionSizeShape(SetDimensionSizeOp op) {
+  auto operand = dyn_cast<RankedTensorType>(op.getOperand().getType());
+  ArrayRef<int64_t> dims = op.getDimensions();
+  if (!operand || dims.size() != 1 || dims[0] < 0 ||
+      dims[0] >= operand.getRank())
+    return {};
+  int64_t d = dims[0];
+  auto layout = dyn_cast_or_null<LayoutAttr>(operand.getEncoding());
+  SmallVector<int64_t> shape(operand.getShape());
+  SmallVector<int64_t> bounds(operand.getRank(), ShapedType::kDynamic);
+  if (layout && !layout.getBounds().empty())
+    bounds.assign(layout.getBounds().begin(), layout.getBounds().end());
+  if (!ShapedType::isDynamic(shape[d]))
+    bounds[d] = shape[d];
+  if (ShapedType::isDynamic(bounds[d]))
+    return {};
+  shape[d] = ShapedType::kDynamic;
+  auto newLayout =
+      layout ? LayoutAttr::get(ctx, layout.getHasMinorToMajor(),
+                               layout.getMinorToMajor(), layout.getTileSizes(),
+                               layout.getTileData(),
+                               layout.getElementSizeInBits(),
+                               layout.getMemorySpace(), bounds,
+                               layout.getExtra())
+             : LayoutAttr::get(ctx, false, {}, {}, {}, 0, 0, bounds,
+                               StringAttr::get(ctx, ""));
+  return RankedTensorType::get(shape, operand.getElementType(), newLayout);
+}
+
 /// The shape XLA's parser gives the instructions it builds from their
 /// operands whatever shape is written (send, send-done, recv-done, outfeed,
 /// after-all, add-dependency), or from the data part of the written shape
@@ -427,6 +459,8 @@ Type Importer::inferShape(Operation *op, InstrAst &instr) {
                   : built.find(branches.front().getValue());
     if (it != built.end())
       t = it->second.getFunctionType().getResult(0);
+  } else if (auto sds = dyn_cast<SetDimensionSizeOp>(op)) {
+    t = setDimensionSizeShape(sds);
   } else if (auto map = dyn_cast<MapOp>(op)) {
     auto operand =
         map.getInputs().empty()

@@ -183,6 +183,7 @@ private:
                    SmallVectorImpl<APFloat> &floats,
                    SmallVectorImpl<std::complex<APFloat>> &complexes);
   Attribute convertModuleAttr(const AttrAst &attr);
+  Type setDimensionSizeShape(SetDimensionSizeOp op);
   Type shapeXlaBuilds(StringRef opcode, ArrayRef<Value> operands,
                       Type declared);
   bool checkParameterReplication(ArrayRef<AttrAst> attrs, Type type);
