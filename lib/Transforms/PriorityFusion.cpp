@@ -347,13 +347,6 @@ Priority PriorityFuser::computePriority(Operation *producer) {
     if (!canFuse(producer, user))
       return kNoPriority;
     ++fusedInto;
-    // An expensive producer is computed once per read of its elements: it
-    // is not copied, nor fused into a user that reads an element twice.
-    if (isExpensive(producer))
-      for (auto [i, v] : llvm::enumerate(getDataOperands(user)))
-        if (v == producer->getResult(0) &&
-            model->getOperandUtilization(user, i) > 1.0 + 1e-9)
-          return kNoPriority;
   }
   if (fusedInto == 0 || (fusedInto > 1 && isExpensive(producer)))
     return kNoPriority;
