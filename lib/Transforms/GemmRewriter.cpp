@@ -19,7 +19,13 @@
 //     keeps the add. With fold-beta-multiply, `C = X * broadcast(b)` read
 //     once gives operand X and beta = b (seed 002's form);
 //   - on cuBLASLt, `max(gemm, broadcast(0))` sets epilogue RELU (BIAS_RELU
-//     after a bias).
+//     after a bias), and XLA's approximate GELU `x * 0.5 * (1 + tanh(
+//     sqrt(2/pi) * (x + 0.044715 * x * (x * x))))` of the GEMM's result x
+//     sets GELU (BIAS_GELU);
+//   - the adds and the GELU also fold through a bitcast of the GEMM's
+//     result (the batch-shaped view of a rank-2 GEMM), as XLA's do: a
+//     matrix addend is bitcast to the GEMM's shape, a vector bias must run
+//     along the minor dimension both share; the result is bitcast back.
 // A folded GEMM is re-created at the consumer's place (its new operand may
 // be defined after the dot) and named `cublas-lt-matmul`, `cublas-gemm` or
 // `cublas-batch-gemm`, as XLA names it. Last, every GEMM returns XLA's tuple
@@ -30,6 +36,7 @@
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/GpuLibraryPasses.h"
+#include "ReductionUtils.h"
 #include "RewriteUtils.h"
 #include "TransformUtils.h"
 
@@ -127,6 +134,55 @@ static std::optional<std::complex<double>> broadcastScalar(Value v) {
   return std::nullopt;
 }
 
+/// True if `v` is a broadcast scalar constant equal to `value` rounded to
+/// its floating-point type.
+static bool isBroadcastOf(Value v, double value) {
+  std::optional<std::complex<double>> c = broadcastScalar(v);
+  auto ft = dyn_cast<FloatType>(getElementTypeOrSelf(v.getType()));
+  if (!c || c->imag() != 0 || !ft)
+    return false;
+  APFloat expected(value);
+  bool lost;
+  expected.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                   &lost);
+  return expected.convertToDouble() == c->real();
+}
+
+/// True if `v` is `Op(a, b)` or `Op(b, a)` with `match(a, b)`, `v` read once.
+template <typename Op, typename Match>
+static bool isBinaryOf(Value v, Match match) {
+  auto op = v.getDefiningOp<Op>();
+  return op && v.hasOneUse() && !hasControlPredecessors(op) &&
+         (match(op.getLhs(), op.getRhs()) || match(op.getRhs(), op.getLhs()));
+}
+
+/// XLA's approximate GELU cdf of `x` (the tanh form; `x^3` as `x * (x * x)`),
+/// every intermediate read once.
+static bool isApproximateGeluCdf(Value cdf, Value x) {
+  auto square = [&](Value a, Value b) { return a == x && b == x; };
+  auto cube = [&](Value a, Value sq) {
+    return a == x && isBinaryOf<MulOp>(sq, square);
+  };
+  auto scaledCube = [&](Value c, Value x3) {
+    return isBroadcastOf(c, 0.044715) && isBinaryOf<MulOp>(x3, cube);
+  };
+  auto inner = [&](Value a, Value t) {
+    return a == x && isBinaryOf<MulOp>(t, scaledCube);
+  };
+  auto scaled = [&](Value k, Value sum) {
+    return isBroadcastOf(k, std::sqrt(M_2_PI)) && isBinaryOf<AddOp>(sum, inner);
+  };
+  auto onePlusTanh = [&](Value one, Value t) {
+    auto tanh = t.getDefiningOp<TanhOp>();
+    return isBroadcastOf(one, 1.0) && tanh && t.hasOneUse() &&
+           !hasControlPredecessors(tanh) &&
+           isBinaryOf<MulOp>(tanh.getOperand(), scaled);
+  };
+  return isBinaryOf<MulOp>(cdf, [&](Value half, Value sum) {
+    return isBroadcastOf(half, 0.5) && isBinaryOf<AddOp>(sum, onePlusTanh);
+  });
+}
+
 static int64_t byteSize(Type type) {
   auto rt = cast<RankedTensorType>(type);
   Type et = rt.getElementType();
@@ -164,8 +220,10 @@ struct GemmRewriterPass
       return;
     if (auto dot = dyn_cast<DotOp>(op))
       rewriteDot(dot);
-    else if (auto mul = dyn_cast<MulOp>(op))
-      foldAlpha(mul);
+    else if (auto mul = dyn_cast<MulOp>(op)) {
+      if (!foldGelu(mul))
+        foldAlpha(mul);
+    }
     else if (auto add = dyn_cast<AddOp>(op))
       foldAdd(add, comp);
     else if (auto max = dyn_cast<MaxOp>(op))
@@ -388,9 +446,11 @@ struct GemmRewriterPass
   }
 
   /// Replaces `consumer` by a copy of `gemm` created at its place with
-  /// `operands`, `gemmConfig` and XLA's name for a fused GEMM.
+  /// `operands`, `gemmConfig` and XLA's name for a fused GEMM (bitcast to
+  /// the consumer's shape when `consumer` reads `gemm` through `through`).
   void refuse(Operation *consumer, CustomCallOp gemm, ValueRange operands,
-              BackendConfigAttr gemmConfig, bool alias) {
+              BackendConfigAttr gemmConfig, bool alias,
+              BitcastOp through = {}) {
     OpBuilder builder(consumer);
     MLIRContext *ctx = consumer->getContext();
     StringRef name = "cublas-lt-matmul";
@@ -403,14 +463,21 @@ struct GemmRewriterPass
                  : "cublas-batch-gemm";
     Location loc =
         NameLoc::get(StringAttr::get(ctx, name), derivedLoc(gemm.getLoc()));
+    // Through a bitcast (see foldAdd) the GEMM keeps its own shape.
+    Type type = consumer->getResult(0).getType();
+    Type gemmType = through ? gemm.getType() : type;
     Operation *fused = createGemm(
-        builder, loc, gemm.getCustomCallTarget(),
-        consumer->getResult(0).getType(), operands,
+        builder, loc, gemm.getCustomCallTarget(), gemmType, operands,
         configOf(gemm).withMember("gemm_backend_config", gemmConfig), alias);
     for (StringRef attr : {"frontend_attributes", "sharding"})
       if (Attribute a = gemm->getAttr(attr))
         fused->setAttr(attr, a);
-    consumer->getResult(0).replaceAllUsesWith(fused->getResult(0));
+    Value result = fused->getResult(0);
+    if (through)
+      result = createInstruction(builder, through.getLoc(),
+                                 BitcastOp::getOperationName(), type, {result})
+                   ->getResult(0);
+    consumer->getResult(0).replaceAllUsesWith(result);
     gemms.remove(gemm);
     eraseWithDeadOperands(consumer);
     ++numFolded;
@@ -467,25 +534,68 @@ struct GemmRewriterPass
     });
   }
 
+  /// gemm + x, or bitcast(gemm) + x as XLA also takes it: the bitcast
+  /// between a batch-shaped result and the GEMM's rank-2 one (a vector bias
+  /// along the minor dimension both share; a matrix bias bitcast to the
+  /// GEMM's shape), the GEMM's result bitcast back.
   void foldAdd(AddOp add, ComputationOp comp) {
     for (auto [g, c] : {std::pair(add.getLhs(), add.getRhs()),
                         std::pair(add.getRhs(), add.getLhs())}) {
       CustomCallOp gemm = gemmOf(g);
-      if (!gemm)
-        continue;
-      if (c.getDefiningOp<BroadcastOp>()) {
-        if (foldVectorBias(add, gemm, c.getDefiningOp<BroadcastOp>()))
+      BitcastOp through;
+      if (!gemm) {
+        through = g.getDefiningOp<BitcastOp>();
+        if (!through || !g.hasOneUse() || hasControlPredecessors(through))
+          continue;
+        gemm = gemmOf(through.getOperand());
+        if (!gemm)
+          continue;
+      }
+      if (auto bcast = c.getDefiningOp<BroadcastOp>()) {
+        SmallVector<int64_t> dims(orEmpty(bcast.getDimensions()));
+        if (through && !biasDimsThroughBitcast(through, gemm, dims))
+          continue;
+        if (foldVectorBias(add, gemm, bcast, dims, through))
           return;
         continue;
       }
-      if (foldMatrixBias(add, gemm, c, comp))
+      if (!through) {
+        if (foldMatrixBias(add, gemm, c, comp))
+          return;
+        continue;
+      }
+      if (c.getType() != g.getType())
+        continue;
+      OpBuilder builder(add);
+      Operation *cast = createInstruction(builder, c.getLoc(),
+                                          BitcastOp::getOperationName(),
+                                          gemm.getType(), {c});
+      if (foldMatrixBias(add, gemm, cast->getResult(0), comp, through))
         return;
+      cast->erase();
     }
+  }
+
+  /// The dimensions a bias broadcast into `through`'s shape along `dims`
+  /// has in the GEMM's result, when the bitcast only regroups the major
+  /// dimensions (both row-major, the same minor dimension) and the bias is
+  /// along the minor one.
+  static bool biasDimsThroughBitcast(BitcastOp through, CustomCallOp gemm,
+                                     SmallVectorImpl<int64_t> &dims) {
+    auto bt = cast<RankedTensorType>(through.getType());
+    auto gt = cast<RankedTensorType>(gemm.getType());
+    if (!hasDefaultLayout(bt) || !hasDefaultLayout(gt) || bt.getRank() == 0 ||
+        gt.getRank() == 0 || bt.getShape().back() != gt.getShape().back() ||
+        dims.size() != 1 || dims[0] != bt.getRank() - 1)
+      return false;
+    dims.assign({gt.getRank() - 1});
+    return true;
   }
 
   /// gemm + broadcast(v), v along the result's minor non-batch dimensions:
   /// the BIAS epilogue (cuBLASLt).
-  bool foldVectorBias(AddOp add, CustomCallOp gemm, BroadcastOp bcast) {
+  bool foldVectorBias(AddOp add, CustomCallOp gemm, BroadcastOp bcast,
+                      ArrayRef<int64_t> bdims, BitcastOp through) {
     if (!isLt(gemm) || hasControlPredecessors(bcast))
       return false;
     auto ot = cast<RankedTensorType>(gemm.getType());
@@ -502,7 +612,6 @@ struct GemmRewriterPass
     if (!bt || numCols < 1 || bt.getRank() != numCols ||
         cfg.getString("epilogue").value_or("") != "DEFAULT")
       return false;
-    ArrayRef<int64_t> bdims = orEmpty(bcast.getDimensions());
     SmallVector<int64_t> outOrder = getMinorToMajor(ot);
     SmallVector<int64_t> biasOrder = getMinorToMajor(bt);
     for (int64_t i = 0; i < numCols; ++i) {
@@ -515,13 +624,15 @@ struct GemmRewriterPass
     Builder b(add.getContext());
     refuse(add, gemm, operands,
            cfg.withMember("epilogue", b.getStringAttr("BIAS")),
-           static_cast<bool>(gemm.getOutputToOperandAliasingAttr()));
+           static_cast<bool>(gemm.getOutputToOperandAliasingAttr()), through);
     return true;
   }
 
   /// gemm + C: beta = 1 (or b with fold-beta-multiply), C as operand 2.
+  /// Through a bitcast, C is a new bitcast of the addend that only this GEMM
+  /// reads: XLA lets the GEMM overwrite it.
   bool foldMatrixBias(AddOp add, CustomCallOp gemm, Value c,
-                      ComputationOp comp) {
+                      ComputationOp comp, BitcastOp through = {}) {
     if (isIntegerResult(gemm) || c.getType() != gemm.getType())
       return false;
     BackendConfigAttr cfg = gemmConfigOf(gemm);
@@ -543,14 +654,14 @@ struct GemmRewriterPass
           c = x;
           break;
         }
-    bool overwrite = canOverwrite(c, comp);
+    bool overwrite = through || canOverwrite(c, comp);
     if (!isLt(gemm) && !overwrite)
       return false;
     SmallVector<Value> operands(gemm->getOperands());
     operands.insert(operands.begin() + 2, c);
     Builder b(add.getContext());
     refuse(add, gemm, operands, cfg.withMember("beta", b.getF64FloatAttr(beta)),
-           !isLt(gemm) || overwrite);
+           !isLt(gemm) || overwrite, through);
     return true;
   }
 
@@ -577,6 +688,45 @@ struct GemmRewriterPass
              static_cast<bool>(gemm.getOutputToOperandAliasingAttr()));
       return;
     }
+  }
+
+  /// x * cdf(x), x the GEMM's result (or its bitcast), with XLA's
+  /// approximate GELU cdf(x) = 0.5 * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 *
+  /// x * (x * x)))), every intermediate read once: the GELU epilogue
+  /// (BIAS_GELU after a bias; cuBLASLt).
+  bool foldGelu(MulOp mul) {
+    for (auto [x, cdf] : {std::pair(mul.getLhs(), mul.getRhs()),
+                          std::pair(mul.getRhs(), mul.getLhs())}) {
+      auto through = x.getDefiningOp<BitcastOp>();
+      auto gemm = through ? through.getOperand().getDefiningOp<CustomCallOp>()
+                          : x.getDefiningOp<CustomCallOp>();
+      if (!gemm || !gemms.contains(gemm) || !gemm->hasOneUse() ||
+          !isLt(gemm) || (through && hasControlPredecessors(through)) ||
+          !supportsEpilogue(
+              cast<RankedTensorType>(gemm.getType()).getElementType()))
+        continue;
+      // The GELU's own four readers of x, and no other.
+      SmallPtrSet<Operation *, 4> readers;
+      for (Operation *user : x.getUsers())
+        readers.insert(user);
+      if (readers.size() != 4 || !cdf.hasOneUse() ||
+          !isApproximateGeluCdf(cdf, x))
+        continue;
+      BackendConfigAttr cfg = gemmConfigOf(gemm);
+      StringRef epilogue = cfg.getString("epilogue").value_or("");
+      StringRef next = epilogue == "DEFAULT" ? "GELU"
+                       : epilogue == "BIAS"  ? "BIAS_GELU"
+                                             : "";
+      if (next.empty() || cfg.getDouble("beta").value_or(0) != 0)
+        continue;
+      Builder b(mul.getContext());
+      refuse(mul, gemm, SmallVector<Value>(gemm->getOperands()),
+             cfg.withMember("epilogue", b.getStringAttr(next)),
+             static_cast<bool>(gemm.getOutputToOperandAliasingAttr()),
+             through);
+      return true;
+    }
+    return false;
   }
 
   //===--- The workspace --------------------------------------------------===//

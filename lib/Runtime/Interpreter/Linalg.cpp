@@ -329,7 +329,8 @@ static FailureOr<Literal> scaledDot(Interp &interp, ScaledDotOp op,
 }
 
 /// `__cublas$gemm` / `__cublas$lt$matmul`: D = epilogue(alpha * dot(A, B) +
-/// beta * C + bias), returned with a zero workspace as the tuple (D,
+/// beta * C + bias) (epilogues DEFAULT, BIAS, RELU, BIAS_RELU, GELU,
+/// BIAS_GELU), returned with a zero workspace as the tuple (D,
 /// s8[workspace]). Each step is rounded to D's element type, as the
 /// instructions the GEMM replaces round them: the rewrite keeps the values.
 EvalResult eval::evalGemmCustomCall(Interp &interp, CustomCallOp op,
@@ -353,9 +354,11 @@ EvalResult eval::evalGemmCustomCall(Interp &interp, CustomCallOp op,
   if (cfg.getBool("damax_output").value_or(false))
     return fail("damax_output is not supported");
   StringRef epilogue = cfg.getString("epilogue").value_or("DEFAULT");
-  bool bias = epilogue == "BIAS" || epilogue == "BIAS_RELU";
+  bool bias = epilogue == "BIAS" || epilogue == "BIAS_RELU" ||
+              epilogue == "BIAS_GELU";
   bool relu = epilogue == "RELU" || epilogue == "BIAS_RELU";
-  if (!bias && !relu && epilogue != "DEFAULT")
+  bool gelu = epilogue == "GELU" || epilogue == "BIAS_GELU";
+  if (!bias && !relu && !gelu && epilogue != "DEFAULT")
     return fail("epilogue " + epilogue + " is not supported");
   std::complex<double> alpha(cfg.getDouble("alpha_real").value_or(1),
                              cfg.getDouble("alpha_imag").value_or(0));
@@ -498,6 +501,26 @@ EvalResult eval::evalGemmCustomCall(Interp &interp, CustomCallOp op,
       double x = out.getFloat(i);
       if (x < 0)
         out.setFloat(i, 0.0);
+    }
+  }
+  if (gelu) {
+    if (kind != ElementKind::Float)
+      return fail("gelu needs a float result");
+    // The approximate GELU the epilogue replaces, x * 0.5 * (1 + tanh(
+    // sqrt(2 / pi) * (x + 0.044715 * x^3))), one step at a time, each
+    // rounded to the result's type as the instructions it replaces round.
+    Literal scalar = Literal::zeros(RankedTensorType::get(
+        {}, cast<RankedTensorType>(tuple.getType(0)).getElementType()));
+    auto round = [&](double v) {
+      scalar.setFloat(0, v);
+      return scalar.getFloat(0);
+    };
+    double c = round(0.044715), k = round(std::sqrt(2.0 / M_PI));
+    for (int64_t i = 0; i < n; ++i) {
+      double x = out.getFloat(i);
+      double cube = round(round(x * x) * x);
+      double t = round(std::tanh(round(round(x + round(cube * c)) * k)));
+      out.setFloat(i, round(x * round(round(t + 1.0) * 0.5)));
     }
   }
   std::vector<Literal> elements;
