@@ -353,8 +353,57 @@ OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
   return SplatElementsAttr::get(type, splat.getSplatValue<Attribute>());
 }
 
+/// The positions of `to`'s dimensions that a reshape from `from` to `to`
+/// inserts when all it does is insert dimensions of size 1; nothing
+/// otherwise.
+static std::optional<SmallVector<int64_t>>
+insertedUnitDims(ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
+  SmallVector<int64_t> inserted;
+  size_t i = 0;
+  for (auto [j, size] : llvm::enumerate(to)) {
+    if (i < from.size() && from[i] == size)
+      ++i;
+    else if (size == 1)
+      inserted.push_back(j);
+    else
+      return std::nullopt;
+  }
+  if (i != from.size())
+    return std::nullopt;
+  return inserted;
+}
+
+/// broadcast(reshape(x)) where the reshape only inserts dimensions of size
+/// 1: broadcast(x) (XLA's algebraic simplifier elides such a reshape).
+static LogicalResult broadcastOfUnitReshape(BroadcastOp op,
+                                            PatternRewriter &rewriter) {
+  auto reshape = op.getOperand().getDefiningOp<ReshapeOp>();
+  auto from = reshape ? dyn_cast<RankedTensorType>(
+                            reshape.getOperand().getType())
+                      : nullptr;
+  auto to = reshape ? dyn_cast<RankedTensorType>(reshape.getType()) : nullptr;
+  if (!from || !to || !foldable(reshape) || !op.getDimensions() ||
+      !from.hasStaticShape() || !to.hasStaticShape())
+    return failure();
+  std::optional<SmallVector<int64_t>> inserted =
+      insertedUnitDims(from.getShape(), to.getShape());
+  if (!inserted || inserted->empty())
+    return failure();
+  SmallVector<int64_t> dims;
+  for (auto [j, d] : llvm::enumerate(*op.getDimensions()))
+    if (!llvm::is_contained(*inserted, int64_t(j)))
+      dims.push_back(d);
+  rewriter.modifyOpInPlace(op, [&] {
+    op.getOperandMutable().assign(reshape.getOperand());
+    op.setDimensions(dims);
+  });
+  return success();
+}
+
 LogicalResult BroadcastOp::canonicalize(BroadcastOp op,
                                         PatternRewriter &rewriter) {
+  if (succeeded(broadcastOfUnitReshape(op, rewriter)))
+    return success();
   // broadcast(broadcast(x)): operand dimension i of x lands in result
   // dimension outer[inner[i]].
   auto inner = op.getOperand().getDefiningOp<BroadcastOp>();

@@ -1,5 +1,5 @@
-// RUN: hlo-opt %s --canonicalize | FileCheck %s
-// RUN: hlo-opt %s --canonicalize --hlo-check-semantics
+// RUN: hlo-opt %s -split-input-file --canonicalize | FileCheck %s
+// RUN: hlo-opt %s -split-input-file --canonicalize --hlo-check-semantics
 
 // Canonicalization patterns.
 
@@ -27,4 +27,24 @@ hlo.computation @main(%x: tensor<2x3x4xf32>, %v: tensor<6xf32>, %s: tensor<f32>)
   // CHECK: tuple %[[T]], %[[R]], %[[B]], %[[S]]
   %res = hlo.tuple %t2, %r2, %b2, %ds, %ds2 : (tensor<4x2x3xf32>, tensor<24xf32>, tensor<5x2x3xf32>, tensor<3xf32>, tensor<2xf32>) -> tuple<tensor<4x2x3xf32>, tensor<24xf32>, tensor<5x2x3xf32>, tensor<3xf32>, tensor<2xf32>>
   hlo.return %res : tuple<tensor<4x2x3xf32>, tensor<24xf32>, tensor<5x2x3xf32>, tensor<3xf32>, tensor<2xf32>>
+}
+
+// -----
+
+// broadcast(reshape(v)) where the reshape only inserts dimensions of size 1
+// (XLA's algebraic simplifier elides it): broadcast(v) without the inserted
+// dimensions' entries (ResNet-50's conv biases, which the cuDNN rewriter
+// then takes as biases). A reshape that regroups dimensions stays.
+// CHECK-LABEL: hlo.computation @unit_reshape
+// CHECK: %[[U:.*]] = broadcast %arg0 {dimensions = array<i64: 3>} : (tensor<64xf32>) -> tensor<1x5x5x64xf32>
+// CHECK: %[[G:.*]] = reshape %arg1 : (tensor<6xf32>) -> tensor<2x3xf32>
+// CHECK: %[[H:.*]] = broadcast %[[G]] {dimensions = array<i64: 1, 2>}
+// CHECK: tuple %[[U]], %[[H]]
+hlo.computation @unit_reshape(%v: tensor<64xf32>, %w: tensor<6xf32>) -> tuple<tensor<1x5x5x64xf32>, tensor<4x2x3xf32>> attributes {entry} {
+  %r = hlo.reshape %v : (tensor<64xf32>) -> tensor<1x64xf32>
+  %b = hlo.broadcast %r {dimensions = array<i64: 0, 3>} : (tensor<1x64xf32>) -> tensor<1x5x5x64xf32>
+  %g = hlo.reshape %w : (tensor<6xf32>) -> tensor<2x3xf32>
+  %h = hlo.broadcast %g {dimensions = array<i64: 1, 2>} : (tensor<2x3xf32>) -> tensor<4x2x3xf32>
+  %res = hlo.tuple %b, %h : (tensor<1x5x5x64xf32>, tensor<4x2x3xf32>) -> tuple<tensor<1x5x5x64xf32>, tensor<4x2x3xf32>>
+  hlo.return %res : tuple<tensor<1x5x5x64xf32>, tensor<4x2x3xf32>>
 }
