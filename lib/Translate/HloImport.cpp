@@ -91,7 +91,15 @@ bool Importer::parseSections() {
     auto &entries =
         sections.emplace_back(word, decltype(sections[0].second){}).second;
     int64_t expected = 1;
-    while (llvm::isDigit(c.peek())) {
+    // An entry starts with its id (a negative one is an entry too: XLA's
+    // lexer makes one of ids from 2^63 up).
+    auto atEntry = [&] {
+      char ch = c.peek();
+      StringRef rest = c.rest();
+      return llvm::isDigit(ch) ||
+             (ch == '-' && rest.size() > 1 && llvm::isDigit(rest[1]));
+    };
+    while (atEntry()) {
       int64_t id;
       StringRef value;
       c.skipSpace();
