@@ -1,9 +1,10 @@
 //===- ReductionDegenerateDimRemover.cpp - size-1 dims out of reduces -----===//
 //
 // XLA's ReductionDegenerateDimRemover (gpu/reduction_degenerate_dim_remover):
-// a reduce whose inputs have dimensions of size 1 reduces reshapes of them
-// without those dimensions; a reshape restores the result's shape. A reduce
-// over size-1 dimensions only becomes a reshape of its input.
+// a reduce whose inputs have dimensions of size 1 reduces bitcasts of them
+// without those dimensions (their layouts' order of the other dimensions
+// kept); a bitcast restores the result's shape. A reduce over size-1
+// dimensions only becomes a reshape of its input.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,13 +23,35 @@ using namespace mlir;
 using namespace mlir::hlo;
 
 namespace {
-/// `shape` without its size-1 dimensions.
-SmallVector<int64_t> withoutOnes(ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> out;
-  for (int64_t s : shape)
-    if (s != 1)
-      out.push_back(s);
-  return out;
+/// `type` without its size-1 dimensions, its layout's order of the others
+/// kept (XLA's ShapeUtil::DropDegenerateDimensions): a bitcast of `type`.
+RankedTensorType withoutOnes(RankedTensorType type) {
+  SmallVector<int64_t> shape, index(type.getRank(), -1);
+  for (auto [d, size] : llvm::enumerate(type.getShape()))
+    if (size != 1) {
+      index[d] = shape.size();
+      shape.push_back(size);
+    }
+  auto layout = dyn_cast_or_null<LayoutAttr>(type.getEncoding());
+  if (!layout || !layout.getHasMinorToMajor())
+    return RankedTensorType::get(shape, type.getElementType());
+  SmallVector<int64_t> minorToMajor;
+  for (int64_t d : layout.getMinorToMajor())
+    if (index[d] >= 0)
+      minorToMajor.push_back(index[d]);
+  return RankedTensorType::get(
+      shape, type.getElementType(),
+      LayoutAttr::get(type.getContext(), true, minorToMajor, {}, {},
+                      layout.getElementSizeInBits(), layout.getMemorySpace(),
+                      {}, StringAttr::get(type.getContext(), "")));
+}
+
+/// A bitcast of `v` to `type`.
+Value bitcastTo(OpBuilder &b, Location loc, Value v, Type type) {
+  if (v.getType() == type)
+    return v;
+  return createInstruction(b, loc, BitcastOp::getOperationName(), type, {v})
+      ->getResult(0);
 }
 
 struct ReductionDegenerateDimRemoverPass
@@ -78,31 +101,28 @@ struct ReductionDegenerateDimRemoverPass
       result = n == 1 ? outs.front()
                       : createInferred<TupleOp>(b, loc, outs)->getResult(0);
     } else {
-      SmallVector<int64_t> inShape = withoutOnes(shape);
+      // Bitcasts, as XLA's pass makes them (after layout assignment).
       SmallVector<Value> reshaped;
       for (Value input : inputs)
-        reshaped.push_back(reshapeTo(b, loc, input, inShape));
+        reshaped.push_back(bitcastTo(
+            b, loc, input,
+            withoutOnes(cast<RankedTensorType>(input.getType()))));
       SmallVector<Type> canonical;
       for (Type type : resultTypes)
-        canonical.push_back(RankedTensorType::get(
-            withoutOnes(cast<RankedTensorType>(type).getShape()),
-            cast<RankedTensorType>(type).getElementType()));
+        canonical.push_back(withoutOnes(cast<RankedTensorType>(type)));
       Type reduceType = n == 1 ? canonical.front()
                                : TupleType::get(op.getContext(), canonical);
       Value reduced =
           createReduce(b, loc, op, reduceType, reshaped, inits, dims);
       if (n == 1) {
-        result =
-            reshapeTo(b, loc, reduced,
-                      cast<RankedTensorType>(resultTypes.front()).getShape());
+        result = bitcastTo(b, loc, reduced, resultTypes.front());
       } else {
         SmallVector<Value> outs;
         for (auto [i, type] : llvm::enumerate(resultTypes)) {
           Value element = createInferred<GetTupleElementOp>(
               b, loc, {reduced},
               {b.getNamedAttr("index", b.getI64IntegerAttr(i))});
-          outs.push_back(reshapeTo(b, loc, element,
-                                   cast<RankedTensorType>(type).getShape()));
+          outs.push_back(bitcastTo(b, loc, element, type));
         }
         result = createInferred<TupleOp>(b, loc, outs)->getResult(0);
       }
