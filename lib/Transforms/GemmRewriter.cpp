@@ -675,19 +675,25 @@ struct GemmRewriterPass
           !supportsEpilogue(
               cast<RankedTensorType>(gemm.getType()).getElementType()))
         continue;
-      BackendConfigAttr cfg = gemmConfigOf(gemm);
-      StringRef epilogue = cfg.getString("epilogue").value_or("");
-      StringRef next = epilogue == "DEFAULT" ? "RELU"
-                       : epilogue == "BIAS"  ? "BIAS_RELU"
-                                             : "";
-      if (next.empty())
-        continue;
-      Builder b(max.getContext());
-      refuse(max, gemm, SmallVector<Value>(gemm->getOperands()),
-             cfg.withMember("epilogue", b.getStringAttr(next)),
-             static_cast<bool>(gemm.getOutputToOperandAliasingAttr()));
-      return;
+      if (foldActivation(max, gemm, "RELU"))
+        return;
     }
+  }
+
+  /// The activation `act` (RELU, GELU) on `gemm`, replacing `consumer`:
+  /// epilogue ACT after DEFAULT, BIAS_ACT after BIAS; false after others.
+  bool foldActivation(Operation *consumer, CustomCallOp gemm, StringRef act,
+                      BitcastOp through = {}) {
+    BackendConfigAttr cfg = gemmConfigOf(gemm);
+    StringRef epilogue = cfg.getString("epilogue").value_or("");
+    if (epilogue != "DEFAULT" && epilogue != "BIAS")
+      return false;
+    std::string next = epilogue == "BIAS" ? ("BIAS_" + act).str() : act.str();
+    Builder b(consumer->getContext());
+    refuse(consumer, gemm, SmallVector<Value>(gemm->getOperands()),
+           cfg.withMember("epilogue", b.getStringAttr(next)),
+           static_cast<bool>(gemm.getOutputToOperandAliasingAttr()), through);
+    return true;
   }
 
   /// x * cdf(x), x the GEMM's result (or its bitcast), with XLA's
@@ -712,19 +718,9 @@ struct GemmRewriterPass
       if (readers.size() != 4 || !cdf.hasOneUse() ||
           !isApproximateGeluCdf(cdf, x))
         continue;
-      BackendConfigAttr cfg = gemmConfigOf(gemm);
-      StringRef epilogue = cfg.getString("epilogue").value_or("");
-      StringRef next = epilogue == "DEFAULT" ? "GELU"
-                       : epilogue == "BIAS"  ? "BIAS_GELU"
-                                             : "";
-      if (next.empty() || cfg.getDouble("beta").value_or(0) != 0)
-        continue;
-      Builder b(mul.getContext());
-      refuse(mul, gemm, SmallVector<Value>(gemm->getOperands()),
-             cfg.withMember("epilogue", b.getStringAttr(next)),
-             static_cast<bool>(gemm.getOutputToOperandAliasingAttr()),
-             through);
-      return true;
+      if (gemmConfigOf(gemm).getDouble("beta").value_or(0) == 0 &&
+          foldActivation(mul, gemm, "GELU", through))
+        return true;
     }
     return false;
   }

@@ -274,16 +274,6 @@ Operation *Importer::createOp(StringRef opcode, InstrAst &instr,
   return op;
 }
 
-static int64_t countLeaves(Type type) {
-  auto tuple = dyn_cast<TupleType>(type);
-  if (!tuple)
-    return 1;
-  int64_t n = 0;
-  for (Type t : tuple.getTypes())
-    n += countLeaves(t);
-  return n;
-}
-
 /// XLA's parser reads `parameter_replication` on every instruction and
 /// checks it against the shape's leaves (on other instructions than
 /// parameters it then aborts: there it is kept as an unknown attribute).
@@ -299,7 +289,7 @@ bool Importer::checkParameterReplication(ArrayRef<AttrAst> attrs, Type type) {
     if (!flags)
       return failed ? false
                     : error(a.offset, "invalid attribute parameter_replication");
-    int64_t leaves = countLeaves(type);
+    int64_t leaves = getNumLeaves(type);
     if (flags.size() != leaves)
       return error(a.offset, "parameter has " + Twine(leaves) +
                                  " leaf buffers, but parameter_replication "

@@ -7,6 +7,7 @@
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Dialect/Hlo/HloSyntax.h"
+#include "Hlo/Dialect/Hlo/HloTypeInference.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -248,16 +249,6 @@ LogicalResult ShardingAttr::verify(
 }
 
 /// Counts the array leaves of `type` (every non-tuple type is a leaf).
-static int64_t countLeaves(Type type) {
-  if (auto tuple = dyn_cast<TupleType>(type)) {
-    int64_t n = 0;
-    for (Type t : tuple.getTypes())
-      n += countLeaves(t);
-    return n;
-  }
-  return 1;
-}
-
 /// Checks a non-tuple sharding against every array leaf of `type`.
 static LogicalResult
 verifyLeaves(ShardingAttr sharding, Type type,
@@ -288,7 +279,7 @@ LogicalResult ShardingAttr::verifyForType(
   if (!isa<TupleType>(type))
     return emitError() << "tuple sharding on " << type
                        << ", which is not a tuple";
-  int64_t leaves = countLeaves(type);
+  int64_t leaves = getNumLeaves(type);
   int64_t n = getTupleElements().size();
   // A tuple without leaves may carry one element (as XLA allows).
   if (n != leaves && !(leaves == 0 && n <= 1))

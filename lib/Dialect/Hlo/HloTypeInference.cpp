@@ -163,6 +163,16 @@ unsigned mlir::hlo::getNumSubshapes(Type type) {
   return count;
 }
 
+int64_t mlir::hlo::getNumLeaves(Type type) {
+  auto tuple = dyn_cast<TupleType>(type);
+  if (!tuple)
+    return 1;
+  int64_t n = 0;
+  for (Type element : tuple.getTypes())
+    n += getNumLeaves(element);
+  return n;
+}
+
 std::optional<int64_t> mlir::hlo::getShapeByteSize(Type type) {
   if (auto tuple = dyn_cast<TupleType>(type))
     return int64_t(8) * tuple.size();

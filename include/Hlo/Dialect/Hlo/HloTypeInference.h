@@ -68,6 +68,9 @@ unsigned forEachSubshape(Type type,
                          function_ref<void(Type, ArrayRef<int64_t>)> fn);
 /// The number of nodes of `type`'s shape tree (1 for an array or a token).
 unsigned getNumSubshapes(Type type);
+/// The number of non-tuple leaves of `type`: 1 for an array or a token, the
+/// sum over the elements for a tuple (XLA's ShapeUtil::GetLeafCount).
+int64_t getNumLeaves(Type type);
 /// The bytes a buffer of `type` occupies, as XLA's ShapeUtil::ByteSizeOf with
 /// 8-byte pointers: an array's elements (pred one byte each, other sub-byte
 /// types packed, rounded up to a byte; a bounded dynamic array at its bounds, plus one s32 size per
