@@ -8,8 +8,9 @@
 //
 // Per computation, two walks: in reverse order every instruction whose
 // layout is fixed (a backend constraint) or asked for by a user (the first
-// user seen) gets it and asks its operands for the layouts it wants (a
-// mandatory request or a preference); then in order the others follow their
+// user seen; a preference yields to a convolution's result layout carried
+// forward through elementwise ops) gets it and asks its operands for the
+// layouts it wants (a mandatory request or a preference); then in order the others follow their
 // operands or take the default layout, every result type is set, and an
 // operand whose layout differs from a mandatory request gets a copy.
 //
@@ -552,6 +553,37 @@ struct GpuLayoutAssignmentPass
       if (isa<BitcastOp>(op))
         bitcastOperand[&op] = {op.getOperand(0).getType()};
 
+    // The layouts cuDNN convolutions give their results, carried forward
+    // through elementwise ops: a user's mere preference (a reduction's) does
+    // not override them, as in XLA, where these constraints propagate first.
+    DenseMap<Value, Order> forward;
+    for (Operation &op : block.without_terminator()) {
+      if (op.getNumResults() != 1 || rankOf(op.getResult(0).getType()) <= 0)
+        continue;
+      if (auto gte = dyn_cast<GetTupleElementOp>(op)) {
+        Operation *def = gte.getOperand().getDefiningOp();
+        if (def && convKind(def) != ConvKind::None && gte.getIndex() == 0)
+          forward[gte.getResult()] = convLayouts(def)[2];
+        continue;
+      }
+      if (!keepsOperandLayout(&op))
+        continue;
+      std::optional<Order> common;
+      bool agree = true;
+      int64_t rank = rankOf(op.getResult(0).getType());
+      for (Value v : getDataOperands(&op)) {
+        if (rankOf(v.getType()) != rank)
+          continue;
+        auto it = forward.find(v);
+        if (it == forward.end())
+          continue;
+        agree &= !common || *common == it->second;
+        common = it->second;
+      }
+      if (common && agree)
+        forward[op.getResult(0)] = *common;
+    }
+
     // Users to operands.
     Operation *ret = block.getTerminator();
     requests[ret->getOperand(0)].push_back(Want{result, true});
@@ -572,7 +604,10 @@ struct GpuLayoutAssignmentPass
             }
           if (!pick && !ws.empty())
             pick = &ws.front();
-          if (pick)
+          if (auto it = forward.find(r);
+              it != forward.end() && (!pick || !pick->mandatory))
+            layout = it->second;
+          else if (pick)
             layout = getMinorToMajor(pick->type);
         }
         if (layout)
