@@ -793,18 +793,26 @@ static LogicalResult checkTransferTuple(Operation *op, StringRef what, Type t,
 
 /// A -done op's channel id matches its start's (both have none, as XLA's
 /// parser requires, or the same).
-template <typename StartT, typename DoneT>
-static LogicalResult checkChannel(DoneT done) {
-  auto start = done.getOperand().template getDefiningOp<StartT>();
-  if (!start || start.getChannelId() == done.getChannelId())
+template <typename DoneT> static LogicalResult checkChannel(DoneT done) {
+  // XLA's parser takes a send's or a recv's context for either done (and
+  // compares the channels).
+  Operation *def = done.getOperand().getDefiningOp();
+  std::optional<int64_t> startChannel;
+  if (auto send = dyn_cast_or_null<SendOp>(def))
+    startChannel = send.getChannelId();
+  else if (auto recv = dyn_cast_or_null<RecvOp>(def))
+    startChannel = recv.getChannelId();
+  else
     return success();
-  if (!start.getChannelId() || !done.getChannelId())
+  if (startChannel == done.getChannelId())
+    return success();
+  if (!startChannel || !done.getChannelId())
     return done.emitOpError(done.getChannelId()
                                 ? "has a channel_id but its start has none"
                                 : "has no channel_id but its start has one");
   return done.emitOpError("channel_id ")
          << *done.getChannelId() << " differs from its start's "
-         << *start.getChannelId();
+         << *startChannel;
 }
 
 LogicalResult SendOp::verify() {
@@ -817,7 +825,7 @@ LogicalResult SendDoneOp::verify() {
                                 std::nullopt)) ||
       failed(checkToken(*this, "result", getType())))
     return failure();
-  return checkChannel<SendOp>(*this);
+  return checkChannel(*this);
 }
 LogicalResult RecvOp::verify() {
   if (failed(checkToken(*this, "operand", getOperand().getType())))
@@ -834,7 +842,7 @@ LogicalResult RecvDoneOp::verify() {
           TupleType::get(getContext(), {data, TokenType::get(getContext())}),
           "(data, token)")))
     return failure();
-  return checkChannel<RecvOp>(*this);
+  return checkChannel(*this);
 }
 LogicalResult InfeedOp::verify() {
   if (failed(checkToken(*this, "operand", getOperand().getType())))
