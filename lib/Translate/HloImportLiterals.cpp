@@ -16,8 +16,9 @@ using namespace mlir::hlo::detail;
 
 static StringRef arrayShapeSpelling(StringRef rest);
 
-/// Skips spaces if a layout follows them: `{` then a number or `:` (as
-/// XLA's parser looks ahead; `{` alone may open a computation's body).
+/// Skips spaces if a layout follows them: `{` then a number (a negative
+/// one too) or `:` (as XLA's parser looks ahead; `{` alone may open a
+/// computation's body).
 static bool spacedLayoutFollows(Cursor &cur) {
   size_t save = cur.getPos();
   cur.skipSpace();
@@ -25,7 +26,10 @@ static bool spacedLayoutFollows(Cursor &cur) {
   if (cur.consumeIf("{")) {
     cur.skipSpace();
     char next = cur.peek();
-    if (llvm::isDigit(next) || next == ':') {
+    StringRef rest = cur.rest();
+    // A number (a negative one too: one token for XLA's lexer) or `:`.
+    if (llvm::isDigit(next) || next == ':' ||
+        (next == '-' && rest.size() > 1 && llvm::isDigit(rest[1]))) {
       cur.setPos(brace);
       return true;
     }
@@ -44,11 +48,25 @@ bool Importer::parseShape(Cursor &cur, Type &type, bool spacedLayout) {
     if (!cur.consumeIf(")")) {
       do {
         Type t;
+        cur.skipSpace();
+        size_t at = cur.getPos();
         ++tupleDepth;
         bool ok = parseShape(cur, t, spacedLayout);
         --tupleDepth;
         if (!ok)
           return false;
+        // XLA validates a tuple's elements: an array's bytes must fit in
+        // int64 (an array on its own only needs its element count to).
+        if (auto tensor = dyn_cast<RankedTensorType>(t);
+            tensor && tensor.hasStaticShape()) {
+          std::optional<unsigned> bits =
+              getElementBitWidth(tensor.getElementType());
+          int64_t bytes;
+          if (bits && llvm::MulOverflow(tensor.getNumElements(),
+                                        int64_t(std::max(1u, *bits / 8)),
+                                        bytes))
+            return error(at, "the tuple element's bytes overflow int64");
+        }
         elts.push_back(t);
       } while (cur.consumeIf(","));
       if (!cur.expect(")"))
