@@ -181,18 +181,18 @@ TEST_F(InterpreterTest, AsyncCollectives) {
 }
 
 TEST_F(InterpreterTest, FailingDeviceStopsTheOthers) {
-  std::string result = run(
-      withComputations("r = u32[] replica-id()\nz = u32[] constant(0)\n"
-                       "p = pred[] compare(r, z), direction=EQ\n"
-                       "x = f32[] constant(1)\n"
-                       "c = f32[] conditional(p, x, x), "
-                       "true_computation=bad, false_computation=good\n"
-                       "ROOT a = f32[] all-reduce(c), to_apply=add",
-                       "bad {\n  x = f32[] parameter(0)\n  ROOT c = f32[] "
-                       "custom-call(x), custom_call_target=\"nope\"\n}\n"
-                       "good {\n  x = f32[] parameter(0)\n  ROOT c = f32[] "
-                       "copy(x)\n}\n"),
-      {}, devices(3));
+  std::string result =
+      run(withComputations("r = u32[] replica-id()\nz = u32[] constant(0)\n"
+                           "p = pred[] compare(r, z), direction=EQ\n"
+                           "x = f32[] constant(1)\n"
+                           "c = f32[] conditional(p, x, x), "
+                           "true_computation=bad, false_computation=good\n"
+                           "ROOT a = f32[] all-reduce(c), to_apply=add",
+                           "bad {\n  x = f32[] parameter(0)\n  ROOT c = f32[] "
+                           "custom-call(x), custom_call_target=\"nope\"\n}\n"
+                           "good {\n  x = f32[] parameter(0)\n  ROOT c = f32[] "
+                           "copy(x)\n}\n"),
+          {}, devices(3));
   EXPECT_EQ(result, "error: replica 0, partition 0: custom-call 'c': "
                     "unsupported custom call target 'nope'");
 }

@@ -113,8 +113,7 @@ lt {
 )";
 
 inline std::string withComputations(StringRef entry, StringRef more = "") {
-  return (kScalarComputations + more + ("ENTRY e {\n" + entry + "\n}\n"))
-      .str();
+  return (kScalarComputations + more + ("ENTRY e {\n" + entry + "\n}\n")).str();
 }
 
 /// Runs `entry` with `replicas` replicas and `partitions` partitions; the

@@ -143,8 +143,7 @@ static bool isBroadcastOf(Value v, double value) {
     return false;
   APFloat expected(value);
   bool lost;
-  expected.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven,
-                   &lost);
+  expected.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
   return expected.convertToDouble() == c->real();
 }
 
@@ -223,8 +222,7 @@ struct GemmRewriterPass
     else if (auto mul = dyn_cast<MulOp>(op)) {
       if (!foldGelu(mul))
         foldAlpha(mul);
-    }
-    else if (auto add = dyn_cast<AddOp>(op))
+    } else if (auto add = dyn_cast<AddOp>(op))
       foldAdd(add, comp);
     else if (auto max = dyn_cast<MaxOp>(op))
       foldRelu(max);
@@ -567,9 +565,9 @@ struct GemmRewriterPass
       if (c.getType() != g.getType())
         continue;
       OpBuilder builder(add);
-      Operation *cast = createInstruction(builder, c.getLoc(),
-                                          BitcastOp::getOperationName(),
-                                          gemm.getType(), {c});
+      Operation *cast =
+          createInstruction(builder, c.getLoc(), BitcastOp::getOperationName(),
+                            gemm.getType(), {c});
       if (foldMatrixBias(add, gemm, cast->getResult(0), comp, through))
         return;
       cast->erase();
@@ -631,8 +629,8 @@ struct GemmRewriterPass
   /// gemm + C: beta = 1 (or b with fold-beta-multiply), C as operand 2.
   /// Through a bitcast, C is a new bitcast of the addend that only this GEMM
   /// reads: XLA lets the GEMM overwrite it.
-  bool foldMatrixBias(AddOp add, CustomCallOp gemm, Value c,
-                      ComputationOp comp, BitcastOp through = {}) {
+  bool foldMatrixBias(AddOp add, CustomCallOp gemm, Value c, ComputationOp comp,
+                      BitcastOp through = {}) {
     if (isIntegerResult(gemm) || c.getType() != gemm.getType())
       return false;
     BackendConfigAttr cfg = gemmConfigOf(gemm);
@@ -706,8 +704,8 @@ struct GemmRewriterPass
       auto through = x.getDefiningOp<BitcastOp>();
       auto gemm = through ? through.getOperand().getDefiningOp<CustomCallOp>()
                           : x.getDefiningOp<CustomCallOp>();
-      if (!gemm || !gemms.contains(gemm) || !gemm->hasOneUse() ||
-          !isLt(gemm) || (through && hasControlPredecessors(through)) ||
+      if (!gemm || !gemms.contains(gemm) || !gemm->hasOneUse() || !isLt(gemm) ||
+          (through && hasControlPredecessors(through)) ||
           !supportsEpilogue(
               cast<RankedTensorType>(gemm.getType()).getElementType()))
         continue;

@@ -10,9 +10,10 @@
 // layout is fixed (a backend constraint) or asked for by a user (the first
 // user seen; a preference yields to a convolution's result layout carried
 // forward through elementwise ops) gets it and asks its operands for the
-// layouts it wants (a mandatory request or a preference); then in order the others follow their
-// operands or take the default layout, every result type is set, and an
-// operand whose layout differs from a mandatory request gets a copy.
+// layouts it wants (a mandatory request or a preference); then in order the
+// others follow their operands or take the default layout, every result type is
+// set, and an operand whose layout differs from a mandatory request gets a
+// copy.
 //
 //===----------------------------------------------------------------------===//
 

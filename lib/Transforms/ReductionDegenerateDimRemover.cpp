@@ -104,9 +104,9 @@ struct ReductionDegenerateDimRemoverPass
       // Bitcasts, as XLA's pass makes them (after layout assignment).
       SmallVector<Value> reshaped;
       for (Value input : inputs)
-        reshaped.push_back(bitcastTo(
-            b, loc, input,
-            withoutOnes(cast<RankedTensorType>(input.getType()))));
+        reshaped.push_back(
+            bitcastTo(b, loc, input,
+                      withoutOnes(cast<RankedTensorType>(input.getType()))));
       SmallVector<Type> canonical;
       for (Type type : resultTypes)
         canonical.push_back(withoutOnes(cast<RankedTensorType>(type)));

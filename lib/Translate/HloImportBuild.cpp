@@ -83,13 +83,11 @@ bool Importer::checkCalleesDefined(const AttrAst &attr, Attribute value) {
     if (!ref || built.count(ref.getValue()))
       return true;
     StringRef name = ref.getValue();
-    bool later = llvm::any_of(comps, [&](const CompAst &c) {
-      return c.name == name;
-    });
-    return error(attr.offset,
-                 later ? "computation '" + name +
-                             "' is called before it is defined"
-                       : "computation does not exist: " + name);
+    bool later =
+        llvm::any_of(comps, [&](const CompAst &c) { return c.name == name; });
+    return error(attr.offset, later ? "computation '" + name +
+                                          "' is called before it is defined"
+                                    : "computation does not exist: " + name);
   };
   if (auto list = dyn_cast<ArrayAttr>(value))
     return llvm::all_of(list, check);
@@ -287,8 +285,9 @@ bool Importer::checkParameterReplication(ArrayRef<AttrAst> attrs, Type type) {
     auto flags = dyn_cast_or_null<DenseBoolArrayAttr>(
         parseStructured(AttrKind::BoolList, a));
     if (!flags)
-      return failed ? false
-                    : error(a.offset, "invalid attribute parameter_replication");
+      return failed
+                 ? false
+                 : error(a.offset, "invalid attribute parameter_replication");
     int64_t leaves = getNumLeaves(type);
     if (flags.size() != leaves)
       return error(a.offset, "parameter has " + Twine(leaves) +
@@ -320,14 +319,13 @@ Type Importer::setDimensionSizeShape(SetDimensionSizeOp op) {
     return {};
   shape[d] = ShapedType::kDynamic;
   auto newLayout =
-      layout ? LayoutAttr::get(ctx, layout.getHasMinorToMajor(),
-                               layout.getMinorToMajor(), layout.getTileSizes(),
-                               layout.getTileData(),
-                               layout.getElementSizeInBits(),
-                               layout.getMemorySpace(), bounds,
-                               layout.getExtra())
-             : LayoutAttr::get(ctx, false, {}, {}, {}, 0, 0, bounds,
-                               StringAttr::get(ctx, ""));
+      layout
+          ? LayoutAttr::get(ctx, layout.getHasMinorToMajor(),
+                            layout.getMinorToMajor(), layout.getTileSizes(),
+                            layout.getTileData(), layout.getElementSizeInBits(),
+                            layout.getMemorySpace(), bounds, layout.getExtra())
+          : LayoutAttr::get(ctx, false, {}, {}, {}, 0, 0, bounds,
+                            StringAttr::get(ctx, ""));
   return RankedTensorType::get(shape, operand.getElementType(), newLayout);
 }
 
@@ -393,26 +391,46 @@ Type Importer::inferShape(Operation *op, InstrAst &instr) {
   // The opcodes XLA's parser infers no shape for (jaxlib 0.10.2), though
   // some have a rule here.
   static constexpr StringLiteral kNotInferredByXla[] = {
-      "all-gather",           "all-gather-done",
-      "all-gather-start",     "all-reduce",
-      "all-reduce-done",      "all-reduce-start",
-      "all-to-all",           "async-done",
-      "async-start",          "async-update",
-      "bitcast",              "bitcast-convert",
-      "collective-broadcast", "collective-permute",
-      "collective-permute-done", "collective-permute-start",
-      "constant",             "convert",
-      "copy-done",            "copy-start",
-      "custom-call",          "dynamic-reshape",
-      "dynamic-slice",        "dynamic-update-slice",
-      "fusion",               "infeed",
-      "iota",                 "outfeed",
-      "ragged-all-to-all",    "recv",
-      "recv-done",            "reduce-precision",
-      "reduce-scatter",       "reshape",
-      "rng",                  "rng-bit-generator",
-      "rng-get-and-update-state", "send",
-      "send-done",            "slice",
+      "all-gather",
+      "all-gather-done",
+      "all-gather-start",
+      "all-reduce",
+      "all-reduce-done",
+      "all-reduce-start",
+      "all-to-all",
+      "async-done",
+      "async-start",
+      "async-update",
+      "bitcast",
+      "bitcast-convert",
+      "collective-broadcast",
+      "collective-permute",
+      "collective-permute-done",
+      "collective-permute-start",
+      "constant",
+      "convert",
+      "copy-done",
+      "copy-start",
+      "custom-call",
+      "dynamic-reshape",
+      "dynamic-slice",
+      "dynamic-update-slice",
+      "fusion",
+      "infeed",
+      "iota",
+      "outfeed",
+      "ragged-all-to-all",
+      "recv",
+      "recv-done",
+      "reduce-precision",
+      "reduce-scatter",
+      "reshape",
+      "rng",
+      "rng-bit-generator",
+      "rng-get-and-update-state",
+      "send",
+      "send-done",
+      "slice",
       "stochastic-convert"};
   if (llvm::is_contained(kNotInferredByXla, instr.opcode)) {
     error(instr.opcodeOffset, "cannot infer shape for opcode: " + instr.opcode);

@@ -62,9 +62,9 @@ bool Importer::parseShape(Cursor &cur, Type &type, bool spacedLayout) {
           std::optional<unsigned> bits =
               getElementBitWidth(tensor.getElementType());
           int64_t bytes;
-          if (bits && llvm::MulOverflow(tensor.getNumElements(),
-                                        int64_t(std::max(1u, *bits / 8)),
-                                        bytes))
+          if (bits &&
+              llvm::MulOverflow(tensor.getNumElements(),
+                                int64_t(std::max(1u, *bits / 8)), bytes))
             return error(at, "the tuple element's bytes overflow int64");
         }
         elts.push_back(t);
@@ -375,8 +375,7 @@ static std::optional<APFloat> parseFloatToken(StringRef tok,
       return std::nullopt;
     }
     unsigned mantBits = APFloat::semanticsPrecision(sem) - 1;
-    if (!APFloat::semanticsHasInf(sem) ||
-        (mantBits < 64 && bits >> mantBits)) {
+    if (!APFloat::semanticsHasInf(sem) || (mantBits < 64 && bits >> mantBits)) {
       err = "NaN payload 0x" + payload.str() +
             " does not fit this floating-point type";
       return std::nullopt;
@@ -508,11 +507,11 @@ Type mlir::hlo::detail::withStaticBounds(Type type) {
   for (auto [i, d] : llvm::enumerate(dims))
     if (layout.isBounded(i))
       d = layout.getBounds()[i];
-  auto staticLayout = LayoutAttr::get(
-      type.getContext(), layout.getHasMinorToMajor(), layout.getMinorToMajor(),
-      layout.getTileSizes(), layout.getTileData(),
-      layout.getElementSizeInBits(), layout.getMemorySpace(), {},
-      layout.getExtra());
+  auto staticLayout =
+      LayoutAttr::get(type.getContext(), layout.getHasMinorToMajor(),
+                      layout.getMinorToMajor(), layout.getTileSizes(),
+                      layout.getTileData(), layout.getElementSizeInBits(),
+                      layout.getMemorySpace(), {}, layout.getExtra());
   bool plain = !staticLayout.getHasMinorToMajor() &&
                staticLayout.getTileSizes().empty() &&
                !staticLayout.getElementSizeInBits() &&

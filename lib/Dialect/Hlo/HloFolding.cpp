@@ -378,9 +378,9 @@ insertedUnitDims(ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
 static LogicalResult broadcastOfUnitReshape(BroadcastOp op,
                                             PatternRewriter &rewriter) {
   auto reshape = op.getOperand().getDefiningOp<ReshapeOp>();
-  auto from = reshape ? dyn_cast<RankedTensorType>(
-                            reshape.getOperand().getType())
-                      : nullptr;
+  auto from = reshape
+                  ? dyn_cast<RankedTensorType>(reshape.getOperand().getType())
+                  : nullptr;
   auto to = reshape ? dyn_cast<RankedTensorType>(reshape.getType()) : nullptr;
   if (!from || !to || !foldable(reshape) || !op.getDimensions() ||
       !from.hasStaticShape() || !to.hasStaticShape())

@@ -354,8 +354,8 @@ EvalResult eval::evalGemmCustomCall(Interp &interp, CustomCallOp op,
   if (cfg.getBool("damax_output").value_or(false))
     return fail("damax_output is not supported");
   StringRef epilogue = cfg.getString("epilogue").value_or("DEFAULT");
-  bool bias = epilogue == "BIAS" || epilogue == "BIAS_RELU" ||
-              epilogue == "BIAS_GELU";
+  bool bias =
+      epilogue == "BIAS" || epilogue == "BIAS_RELU" || epilogue == "BIAS_GELU";
   bool relu = epilogue == "RELU" || epilogue == "BIAS_RELU";
   bool gelu = epilogue == "GELU" || epilogue == "BIAS_GELU";
   if (!bias && !relu && !gelu && epilogue != "DEFAULT")
