@@ -42,11 +42,31 @@ static Attribute findMetadata(Location loc) {
   return nullptr;
 }
 
+/// The source position `loc` carries (where the instruction is written),
+/// or null.
+static std::optional<FileLineColLoc> findFilePosition(Location loc) {
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    return file;
+  if (auto fused = dyn_cast<FusedLoc>(loc)) {
+    for (Location inner : fused.getLocations())
+      if (std::optional<FileLineColLoc> file = findFilePosition(inner))
+        return file;
+    return std::nullopt;
+  }
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return findFilePosition(name.getChildLoc());
+  return std::nullopt;
+}
+
 Location mlir::hlo::derivedLoc(Location loc) {
   MLIRContext *ctx = loc.getContext();
+  // The source position stays too, for diagnostics.
+  SmallVector<Location, 1> position;
+  if (std::optional<FileLineColLoc> file = findFilePosition(loc))
+    position.push_back(*file);
   if (Attribute md = findMetadata(loc))
-    return FusedLoc::get(ctx, {}, md);
-  return UnknownLoc::get(ctx);
+    return FusedLoc::get(ctx, position, md);
+  return position.empty() ? Location(UnknownLoc::get(ctx)) : position.front();
 }
 
 /// The keys XLA orders element types by, most important first.

@@ -23,8 +23,9 @@ namespace mlir::hlo {
 SmallVector<ComputationOp> nonFusionComputations(ModuleOp module);
 
 /// The location of an instruction added in place of the one at `loc`: the
-/// same HLO metadata (XLA copies it to derived instructions) but not its
-/// name, which stays with the instruction that takes its place.
+/// same HLO metadata (XLA copies it to derived instructions) and source
+/// position (for diagnostics), but not its name, which stays with the
+/// instruction that takes its place.
 Location derivedLoc(Location loc);
 
 /// XLA's `primitive_util::HigherPrecisionType`: of two element types, the
