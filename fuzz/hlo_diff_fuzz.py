@@ -671,7 +671,7 @@ def main():
     counts = {k: 0 for k in ["mutants", "imported by us", "accepted by XLA",
                              "accepted by both", "rejected by both"]}
     per_class = {c: [0, 0] for c in CLASSES}  # [known, new]
-    seen = {}  # (class, signature) -> first mutant number
+    seen = {}  # (class, signature[, "new"]) -> first mutant number
     sig_counts, sig_known = {}, set()
     start = time.monotonic()
     n = 0
@@ -695,8 +695,13 @@ def main():
         per_class[cls][0 if reason else 1] += 1
         sig = signature(msg)
         key = (cls, sig)
-        first = key not in seen
+        # First of its signature, or the first unknown one of a signature
+        # whose earlier messages a rule matched (rules match whole
+        # messages, signatures mask them).
+        first = key not in seen if reason else (cls, sig, "new") not in seen
         seen.setdefault(key, n)
+        if not reason:
+            seen.setdefault((cls, sig, "new"), n)
         sig_counts[key] = sig_counts.get(key, 0) + 1
         if reason:
             sig_known.add(key)
@@ -724,6 +729,8 @@ def main():
     if args.signatures:
         for (c, s), v in sorted(sig_counts.items(), key=lambda kv: -kv[1]):
             tag = "known" if (c, s) in sig_known else "NEW"
+            if (c, s, "new") in seen and (c, s) in sig_known:
+                tag = "known+NEW"
             print(f"  {v:6d} {tag} {c}: {s}")
     for key, v in counts.items():
         print(f"{key}: {v}")
