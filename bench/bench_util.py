@@ -1,6 +1,7 @@
 """Helpers the benchmark scripts share: best-of-N timing, result tables and
 the Python that runs XLA's GPU compiler (the oracle)."""
 
+import argparse
 import os
 import subprocess
 import sys
@@ -53,3 +54,22 @@ def table(head, rows, markdown):
     fmt = lambda r: "  ".join(c.ljust(w) if i == 0 else c.rjust(w)  # noqa: E731
                               for i, (c, w) in enumerate(zip(r, widths)))
     return "\n".join([fmt(head), fmt(["-" * w for w in widths])] + [fmt(r) for r in cells])
+
+
+def scaling_parser(description):
+    """The options of a pass-scaling benchmark: the tools' folder, the module
+    sizes, the runs per pass and size."""
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--bin", default="build/bin")
+    ap.add_argument("--sizes", default="1000,10000,100000")
+    ap.add_argument("--repeat", type=int, default=3,
+                    help="runs per pass and size; the fastest counts")
+    return ap
+
+
+def scaling_table(passes, rows):
+    """Markdown: per size (the first cell of each row), each pass's time in
+    ms and per 1000 instructions."""
+    return table(["instructions", *passes],
+                 [[row[0], *(f"{ms:.1f} ms ({ms / row[0] * 1000:.2f}/1k)"
+                             for ms in row[1:])] for row in rows], True)

@@ -18,14 +18,13 @@ Usage: fusion_passes_scaling.py --bin build/bin [--sizes 1000,10000,100000]
                                [--repeat 3]
 """
 
-import argparse
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_util import time_pass  # noqa: E402
+from bench_util import scaling_parser, scaling_table, time_pass  # noqa: E402
 
 PASSES = ["hlo-multi-output-fusion", "hlo-fusion-merger",
           "hlo-horizontal-loop-fusion", "hlo-horizontal-input-fusion",
@@ -83,12 +82,7 @@ def module(blocks):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--bin", default="build/bin")
-    ap.add_argument("--sizes", default="1000,10000,100000")
-    ap.add_argument("--repeat", type=int, default=3,
-                    help="runs per pass and size; the fastest counts")
-    args = ap.parse_args()
+    args = scaling_parser(__doc__.splitlines()[0]).parse_args()
     opt = str(Path(args.bin) / "hlo-opt")
     sizes = [int(s) for s in args.sizes.split(",")]
     rows = []
@@ -107,12 +101,7 @@ def main():
                                 "-o", "/dev/null"], p, args.repeat)
                 row.append(ms)
             rows.append(row)
-    print("| instructions | " + " | ".join(PASSES) + " |")
-    print("|---" * (len(PASSES) + 1) + "|")
-    for row in rows:
-        print(f"| {row[0]} | " + " | ".join(
-            f"{ms:.1f} ms ({ms / row[0] * 1000:.2f}/1k)" for ms in row[1:]) +
-              " |")
+    print(scaling_table(PASSES, rows))
 
 
 if __name__ == "__main__":
