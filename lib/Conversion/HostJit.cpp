@@ -35,7 +35,11 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/TargetSelect.h"
+
+#include <cmath>
+#include <cstring>
 
 using namespace mlir;
 using namespace mlir::hlo;
@@ -76,6 +80,46 @@ struct MathToLibmPass : PassWrapper<MathToLibmPass, OperationPass<ModuleOp>> {
       signalPassFailure();
   }
 };
+/// The bits of bf16 `bits` returned as the bf16 the x86-64 ABI returns in
+/// the low half of xmm0 (a float whose low 16 bits they are: this compiler
+/// has no bf16 type).
+float returnBf16(uint16_t bits) {
+  uint32_t word = bits;
+  float f;
+  std::memcpy(&f, &word, 4);
+  return f;
+}
+
+/// f32 -> bf16, rounded to nearest even; NaN keeps its sign and top
+/// payload bits, quieted.
+uint16_t roundToBf16(float x) {
+  uint32_t bits;
+  std::memcpy(&bits, &x, 4);
+  if (std::isnan(x))
+    return uint16_t(bits >> 16) | 0x40;
+  return uint16_t((bits + 0x7fff + ((bits >> 16) & 1)) >> 16);
+}
+
+/// The compiler-rt / libgcc calls LLVM's x86 code generator makes for a
+/// bf16 value it keeps in a register (a load moved to a store promotes it
+/// to f32 and truncates it back), which Debian 12's libgcc does not have.
+extern "C" float hloTruncSfBf2(float x) { return returnBf16(roundToBf16(x)); }
+extern "C" float hloTruncDfBf2(double x) {
+  // Through f32 with the bits below it folded into the sticky bit, so that
+  // the one rounding to bf16 is exact.
+  float f = float(x);
+  if (!std::isnan(x) && double(f) != x) {
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    // Truncation toward zero, then the sticky bit.
+    if (std::fabs(double(f)) > std::fabs(x))
+      --bits;
+    bits |= 1;
+    std::memcpy(&f, &bits, 4);
+  }
+  return returnBf16(roundToBf16(f));
+}
+
 } // namespace
 
 LogicalResult mlir::hlo::lowerToLLVMDialect(ModuleOp module) {
@@ -170,6 +214,16 @@ std::unique_ptr<HostJit> HostJit::compile(ModuleOp module, std::string &error,
   }
   std::unique_ptr<HostJit> jit(new HostJit());
   jit->engine = std::move(*engine);
+  jit->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    auto add = [&](StringRef name, auto *function) {
+      symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
+                                 llvm::JITSymbolFlags::Exported};
+    };
+    add("__truncsfbf2", &hloTruncSfBf2);
+    add("__truncdfbf2", &hloTruncDfBf2);
+    return symbols;
+  });
   return jit;
 }
 
