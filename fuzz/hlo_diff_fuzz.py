@@ -25,17 +25,22 @@ message matches a rule of the known-disagreements file (KNOWN) is known;
 one reproducer per new (class, signature) is written to --out (shrunk by
 deleting lines while the class and signature stay the same).
 
-Deterministic for a given seed, corpus and --count. Exits 1 on a crash,
-an export XLA rejects, or a new disagreement.
+Deterministic for a given seed, corpus and --count: mutant n is drawn
+from its own random stream (seed, n), so --jobs N (N worker processes,
+each with its own importer and XLA parser) gives the same mutants and
+results as one. Exits 1 on a crash, an export XLA rejects, or a new
+disagreement.
 
 Usage: hlo_diff_fuzz.py --translate build/bin/hlo-translate \
-          [--seed 1] [--count N] [--time S] [--known FILE] [--out DIR] \
-          [--max-size BYTES] CORPUS_DIRS_OR_FILES...
+          [--seed 1] [--count N] [--time S] [--jobs N] [--known FILE] \
+          [--out DIR] [--max-size BYTES] CORPUS_DIRS_OR_FILES...
 """
 
 import argparse
 import hashlib
+import itertools
 import json
+import multiprocessing
 import os
 import random
 import re
@@ -615,6 +620,30 @@ def shrink(text, cls, sig, ours, xla, budget):
     return "\n".join(lines)
 
 
+# One worker's importer, XLA parser and mutator (--jobs: a process each).
+WORKER_STATE = {}
+
+
+def start_worker(translate, python, seeds):
+    WORKER_STATE["work"] = tempfile.TemporaryDirectory(prefix="hlo_diff_fuzz.")
+    WORKER_STATE["ours"] = Ours(translate, WORKER_STATE["work"].name)
+    WORKER_STATE["xla"] = Xla(python)
+    WORKER_STATE["mutator"] = Mutator(None, seeds)
+    WORKER_STATE["seeds"] = seeds
+
+
+def evaluate(job):
+    """Mutant n of `seed` and how both parsers judge it."""
+    seed, n = job
+    st = WORKER_STATE
+    rng = random.Random(f"{seed}/{n}")
+    st["mutator"].rng = rng
+    k = rng.randrange(len(st["seeds"]))
+    mutant, applied = st["mutator"].mutate(st["seeds"][k])
+    cls, status, x, msg = judge(mutant, st["ours"], st["xla"])
+    return n, k, mutant, applied, cls, status, x, msg
+
+
 def collect(paths, max_size):
     files = []
     for p in map(Path, paths):
@@ -632,6 +661,8 @@ def main():
                     help="number of mutants (0: until --time)")
     ap.add_argument("--time", type=float, default=0,
                     help="stop after this many seconds (0: no limit)")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="worker processes (the same results for any number)")
     ap.add_argument("--known", help="known disagreements file")
     ap.add_argument("--out", help="directory for the reproducers")
     ap.add_argument("--max-size", type=int, default=64 * 1024,
@@ -666,21 +697,35 @@ def main():
         sys.exit("hlo_diff_fuzz: no corpus module that both parsers accept")
     print(f"seeds: {len(seeds)} modules")
 
-    rng = random.Random(args.seed)
-    mutator = Mutator(rng, seeds)
     counts = {k: 0 for k in ["mutants", "imported by us", "accepted by XLA",
                              "accepted by both", "rejected by both"]}
     per_class = {c: [0, 0] for c in CLASSES}  # [known, new]
     seen = {}  # (class, signature[, "new"]) -> first mutant number
     sig_counts, sig_known = {}, set()
+    xla_aborts = 0
     start = time.monotonic()
-    n = 0
-    while (args.count == 0 or n < args.count) and \
-            (args.time == 0 or time.monotonic() - start < args.time):
-        n += 1
-        k = rng.randrange(len(seeds))
-        mutant, applied = mutator.mutate(seeds[k])
-        cls, status, x, msg = judge(mutant, ours, xla)
+    pool = None
+    if args.jobs > 1:
+        pool = multiprocessing.Pool(args.jobs, start_worker,
+                                    (args.translate, args.python, seeds))
+    else:
+        start_worker(args.translate, args.python, seeds)
+
+    def results(block=256):
+        # Blocks of mutants, so that a pool never queues more than one.
+        for first in itertools.count(1, block):
+            last = first + block
+            if args.count:
+                last = min(last, args.count + 1)
+            if last <= first:
+                return
+            jobs = [(args.seed, n) for n in range(first, last)]
+            yield from (pool.imap(evaluate, jobs, chunksize=4) if pool
+                        else map(evaluate, jobs))
+    for n, k, mutant, applied, cls, status, x, msg in results():
+        if args.time and time.monotonic() - start >= args.time:
+            break
+        xla_aborts += bool(x) and x[1] == "XLA's parser aborted or hung"
         counts["mutants"] += 1
         counts["imported by us"] += status == "ok"
         counts["accepted by XLA"] += bool(x and x[0])
@@ -724,6 +769,10 @@ def main():
                 f"message: {msg}\nsignature: {sig}\n"
                 f"known: {reason or 'no'}\n")
     elapsed = time.monotonic() - start
+    if pool:
+        pool.terminate()
+    else:
+        WORKER_STATE["xla"].close()
     xla.close()
 
     if args.signatures:
@@ -737,7 +786,7 @@ def main():
     for c in CLASSES:
         known, new = per_class[c]
         print(f"{c}: {known + new} ({known} known, {new} new)")
-    print(f"XLA parser aborts: {xla.crashes}")
+    print(f"XLA parser aborts: {xla_aborts}")
     print(f"time: {elapsed:.0f} s, {counts['mutants'] / max(elapsed, 1e-9):.1f}"
           " mutants/s")
     bad = per_class["crash"][1] + per_class["export-rejected"][1] + sum(

@@ -243,7 +243,8 @@ Operation *Importer::createOp(StringRef opcode, InstrAst &instr,
       fixed && static_cast<int64_t>(operands.size()) > *fixed) {
     error(instr.opcodeOffset,
           "expects " + std::to_string(*fixed) + " operands, but has " +
-              std::to_string(operands.size()) + " operands");
+              std::to_string(operands.size()) + " operands (" + opcode.str() +
+              ")");
     return nullptr;
   }
   // XLA's parser wants an async-update's shape to be its operand's, layouts
