@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HloToThunk.h"
+
 #include "ConvThunkConfig.h"
 #include "EmitterUtils.h"
 #include "GemmThunkConfig.h"
@@ -32,7 +34,6 @@ namespace mlir::hlo {
 
 using namespace mlir;
 using namespace mlir::hlo;
-namespace th = mlir::thunk;
 
 namespace {
 
@@ -90,9 +91,9 @@ FailureOr<DenseElementsAttr> getPhysicalConstant(DenseElementsAttr value,
       RankedTensorType::get({n}, storage), physical);
 }
 
-/// The memref type a caller sees for array `type`: its shape and element
-/// type, its layout as strides (none for the default, row-major one).
-MemRefType getSignatureType(RankedTensorType type) {
+} // namespace
+
+MemRefType mlir::hlo::getSignatureType(RankedTensorType type) {
   SmallVector<int64_t> strides = getPhysicalStrides(type);
   SmallVector<int64_t> rowMajor(type.getRank(), 1);
   for (int64_t d = type.getRank() - 2; d >= 0; --d)
@@ -102,51 +103,6 @@ MemRefType getSignatureType(RankedTensorType type) {
     layout = StridedLayoutAttr::get(type.getContext(), 0, strides);
   return MemRefType::get(type.getShape(), type.getElementType(), layout);
 }
-
-/// Lowers one module; every failure has been reported at its instruction.
-class ThunkLowering {
-public:
-  ThunkLowering(ModuleOp module, SymbolTable &symbols)
-      : module(module), symbols(symbols), b(module.getContext()) {}
-
-  LogicalResult run();
-
-private:
-  LogicalResult lowerComputation(ComputationOp comp);
-  LogicalResult lowerInstruction(Operation *op);
-  LogicalResult lowerKernel(FusionOp fusion);
-  LogicalResult lowerGemm(CustomCallOp call);
-  LogicalResult lowerConvolution(CustomCallOp call);
-  LogicalResult lowerFft(FftOp op);
-  LogicalResult lowerWhile(WhileOp op);
-  LogicalResult lowerConditional(ConditionalOp op);
-  /// Lowers `callee` where its parameters take `operands` and its root
-  /// gives `results` (the calling instruction's result), with copies where
-  /// the two sides' slices differ.
-  LogicalResult lowerCall(Operation *at, ComputationOp callee,
-                          ValueRange operands, Value result);
-
-  /// The slice of array node `node` of `value` as memref type `type`
-  /// (the kernel buffer type when null).
-  FailureOr<Value> slice(Operation *at, Value value, unsigned node = 0,
-                         MemRefType type = {});
-  /// The slices of every array of `value`'s shape, in pre-order.
-  FailureOr<SmallVector<Value>> leafSlices(Operation *at, Value value);
-  /// Copies `from`'s arrays to `to`'s where their slices differ.
-  LogicalResult copyLeaves(Operation *at, Value from, Value to);
-  void copy(Location loc, Value from, Value to);
-
-  ModuleOp module;
-  SymbolTable &symbols;
-  OpBuilder b;
-  th::ProgramOp program;
-  /// thunk.slice ops, made once each at the program's start.
-  DenseMap<std::tuple<int64_t, int64_t, Type>, Value> slices;
-  Operation *lastSlice = nullptr;
-  SmallVector<th::AllocationOp> allocations;
-};
-
-} // namespace
 
 FailureOr<Value> ThunkLowering::slice(Operation *at, Value value, unsigned node,
                                       MemRefType type) {
@@ -525,6 +481,22 @@ LogicalResult ThunkLowering::lowerInstruction(Operation *op) {
   }
   if (auto fft = dyn_cast<FftOp>(op))
     return lowerFft(fft);
+  if (isa<ReplicaIdOp, PartitionIdOp>(op))
+    return lowerDeviceId(op);
+  if (isa<AllReduceOp, AllGatherOp, ReduceScatterOp, AllToAllOp,
+          CollectivePermuteOp, CollectiveBroadcastOp>(op)) {
+    FailureOr<SmallVector<Value>> outputs =
+        logicalSlices(op, op->getResult(0));
+    if (failed(outputs))
+      return failure();
+    return lowerCollective(op, getDataOperands(op), *outputs);
+  }
+  if (isa<AllReduceStartOp, AllGatherStartOp, CollectivePermuteStartOp,
+          AsyncStartOp>(op))
+    return lowerCollectiveStart(op);
+  if (isa<AllReduceDoneOp, AllGatherDoneOp, CollectivePermuteDoneOp,
+          AsyncDoneOp>(op))
+    return lowerCollectiveDone(op);
   if (auto loop = dyn_cast<WhileOp>(op))
     return lowerWhile(loop);
   if (auto cond = dyn_cast<ConditionalOp>(op))
@@ -616,8 +588,14 @@ LogicalResult ThunkLowering::run() {
     return failure();
 
   b.setInsertionPointToEnd(module.getBody());
+  for (auto [name, count] : {std::pair{"hlo.replica_count", &numReplicas},
+                             std::pair{"hlo.num_partitions", &numPartitions}})
+    if (auto attr = module->getAttrOfType<IntegerAttr>(name))
+      *count = std::max<int64_t>(1, attr.getInt());
   program = th::ProgramOp::create(b, entry.getLoc(), "main", ArrayAttr(),
                                   ArrayAttr());
+  program.setNumReplicas(numReplicas);
+  program.setNumPartitions(numPartitions);
   Block *body = b.createBlock(&program.getBody());
   b.setInsertionPointToEnd(body);
   if (failed(lowerComputation(entry)))

@@ -535,6 +535,13 @@ runModule(ModuleOp module, StringRef path, ArrayRef<Literal> arguments,
     hlo::DeviceTiming timing;
     timing.repeat = repeat;
     timing.profile = profile;
+    // The compiled program runs on the devices the module names, or
+    // --replicas x --partitions.
+    Builder builder(module.getContext());
+    module->setAttr("hlo.replica_count",
+                    builder.getI64IntegerAttr(options.numReplicas));
+    module->setAttr("hlo.num_partitions",
+                    builder.getI64IntegerAttr(options.numPartitions));
     result = hlo::runOnDevice(module, arguments, *onDevice, message, note,
                               &timing);
     if (failed(result)) {

@@ -39,7 +39,7 @@ addNestedEffects(Operation *op,
 //===----------------------------------------------------------------------===//
 
 LogicalResult AllocationOp::verify() {
-  if (getSize() < 0)
+  if (int64_t(getSize()) < 0)
     return emitOpError("size must not be negative");
   if (getAlignment() < 1 || !llvm::isPowerOf2_64(getAlignment()))
     return emitOpError("alignment must be a power of two");
@@ -49,7 +49,7 @@ LogicalResult AllocationOp::verify() {
                            ? "of kind parameter needs a `parameter` number"
                            : "has a `parameter` number but is not of kind "
                              "parameter");
-  if (getParameter() && *getParameter() < 0)
+  if (getParameter() && int64_t(*getParameter()) < 0)
     return emitOpError("parameter number must not be negative");
   if (getParameterIndex() && !isParameter)
     return emitOpError("has a `parameter_index` but is not of kind parameter");
@@ -68,7 +68,7 @@ LogicalResult AllocationOp::verify() {
         !(element.isIntOrFloat() || isa<ComplexType>(element)))
       return emitOpError("`value` must be a static-shaped array of numbers");
     int64_t bytes = type.getNumElements() * getElementStorageBytes(element);
-    if (bytes > getSize())
+    if (bytes > int64_t(getSize()))
       return emitOpError("`value` takes ")
              << bytes << " bytes, more than the allocation's " << getSize();
   }
@@ -87,7 +87,7 @@ LogicalResult SliceOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   if (!allocation)
     return emitOpError("'")
            << getAllocation() << "' does not name a thunk.allocation";
-  if (getOffset() < 0)
+  if (int64_t(getOffset()) < 0)
     return emitOpError("offset must not be negative");
   if (getOffset() + getByteSize() > allocation.getSize())
     return emitOpError("bytes [")
@@ -111,6 +111,8 @@ LogicalResult ProgramOp::verify() {
     if (types && !llvm::all_of(*types, isStaticMemRef))
       return emitOpError("argument_types and result_types must be "
                          "static-shaped memref types");
+  if (int64_t(getNumReplicas()) < 1 || int64_t(getNumPartitions()) < 1)
+    return emitOpError("needs at least one replica and one partition");
   Block &body = getBody().front();
   auto ret = body.empty() ? ReturnOp() : dyn_cast<ReturnOp>(body.back());
   if (!ret)
@@ -141,7 +143,7 @@ LogicalResult WhileOp::verify() {
   if (!isPredicate(getPredicate().getType()))
     return emitOpError("predicate must be one byte (memref<1xi8>), not ")
            << getPredicate().getType();
-  if (getTripCount() && *getTripCount() < 0)
+  if (getTripCount() && int64_t(*getTripCount()) < 0)
     return emitOpError("trip_count must not be negative");
   return success();
 }
@@ -198,7 +200,7 @@ LogicalResult KernelOp::verify() {
   ArrayRef<int32_t> block = getBlock();
   if (int64_t(block[0]) * block[1] * block[2] > 1024)
     return emitOpError("a block has at most 1024 threads");
-  if (getSharedMemory() < 0)
+  if (int64_t(getSharedMemory()) < 0)
     return emitOpError("shared_memory must not be negative");
   return success();
 }

@@ -179,6 +179,19 @@ std::unique_ptr<CudaExecutable> CudaExecutable::compile(ModuleOp program,
     error = "the module must hold one thunk.program";
     return nullptr;
   }
+  // Several devices and the collectives between them need NCCL.
+  ProgramOp main = *program.getOps<ProgramOp>().begin();
+  Operation *collective = nullptr;
+  main.walk([&](Operation *op) {
+    if (isa<AllReduceOp, AllGatherOp, ReduceScatterOp, AllToAllOp,
+            CollectivePermuteOp, CollectiveBroadcastOp>(op))
+      collective = op;
+  });
+  if (main.getNumReplicas() * main.getNumPartitions() != 1 || collective) {
+    error = "the CUDA runtime runs programs of one device without collective "
+            "thunks (NCCL is not in it yet); run this one with --device=host";
+    return nullptr;
+  }
   std::unique_ptr<CudaExecutable> exe(new CudaExecutable());
   State &s = *exe->state;
   s.module = program.clone();
@@ -576,6 +589,12 @@ LogicalResult Runner::runThunk(Operation &op) {
                              cu.cuMemsetD32Async(p, m.getValue(), bytes / 4,
                                                  s.stream));
         });
+      })
+      .Case([&](DeviceIdOp d) {
+        // The one device is replica 0 and partition 0.
+        return check(d, "cuMemsetD8Async",
+                     cu.cuMemsetD8Async(address(d.getTarget()), 0, 4,
+                                        s.stream));
       })
       .Case([&](WhileOp w) -> LogicalResult {
         Block &condition = w.getCondition().front();

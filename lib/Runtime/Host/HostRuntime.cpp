@@ -19,7 +19,10 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <chrono>
+#include <condition_variable>
 #include <cstring>
+#include <mutex>
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::thunk;
@@ -71,11 +74,46 @@ std::unique_ptr<HostExecutable> HostExecutable::compile(ModuleOp program,
   return exe;
 }
 
-/// One run: the slices' addresses in the executable's arena.
+/// Where the devices of one run meet in the collective thunks: the last
+/// to arrive runs the collective for all (their runners' addresses stay
+/// put while they wait). A device that fails stops the others; one that
+/// ends leaves the others' next collective unmatched.
+class HostExecutable::Rendezvous {
+public:
+  explicit Rendezvous(int64_t devices)
+      : runners(devices), ops(devices, nullptr) {}
+
+  LogicalResult meet(int64_t device, Runner *runner, Operation *op,
+                     std::string &error);
+  void stop() {
+    std::lock_guard<std::mutex> lock(mutex);
+    stopped = true;
+    changed.notify_all();
+  }
+  void finish() {
+    std::lock_guard<std::mutex> lock(mutex);
+    ++finished;
+    changed.notify_all();
+  }
+
+private:
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::vector<Runner *> runners;
+  std::vector<Operation *> ops;
+  int64_t arrived = 0, finished = 0;
+  uint64_t generation = 0;
+  bool stopped = false;
+  std::string failure;
+};
+
+/// One device's run: the slices' addresses in its arena.
 class HostExecutable::Runner {
 public:
-  Runner(HostExecutable &exe, std::string &error, RunStats &stats)
-      : exe(exe), error(error), stats(stats) {}
+  Runner(HostExecutable &exe, int64_t device, Rendezvous *rendezvous,
+         std::string &error, RunStats &stats)
+      : exe(exe), memory(exe.memory[device]), device(device),
+        rendezvous(rendezvous), error(error), stats(stats) {}
 
   LogicalResult layOut(ArrayRef<ParameterBytes> parameters);
   LogicalResult runBlock(Block &block);
@@ -84,28 +122,74 @@ public:
 private:
   LogicalResult makeArena();
   LogicalResult runThunk(Operation &op);
+  LogicalResult runCollective(Operation &op);
   LogicalResult fail(Operation &op, const Twine &why) {
     error = (op.getName().getStringRef() + ": " + why).str();
     return failure();
   }
 
   HostExecutable &exe;
+  Memory &memory;
+  int64_t device;
+  Rendezvous *rendezvous;
   std::string &error;
   RunStats &stats;
   DenseMap<Value, uint8_t *> addresses;
 };
 
+LogicalResult HostExecutable::Rendezvous::meet(int64_t device, Runner *runner,
+                                               Operation *op,
+                                               std::string &error) {
+  std::unique_lock<std::mutex> lock(mutex);
+  if (stopped || finished) {
+    error = stopped ? "stopped: another device failed"
+                    : "another device ended the program without reaching "
+                      "this collective";
+    return mlir::failure();
+  }
+  runners[device] = runner;
+  ops[device] = op;
+  uint64_t mine = generation;
+  if (++arrived == int64_t(runners.size())) {
+    failure.clear();
+    if (!llvm::all_equal(ops))
+      failure = "the devices reached different collective thunks";
+    else
+      (void)runHostCollective(
+          op, [&](int64_t d, Value v) { return runners[d]->address(v); },
+          failure);
+    arrived = 0;
+    ++generation;
+    changed.notify_all();
+  } else {
+    changed.wait(lock, [&] {
+      return generation != mine || stopped || finished > 0;
+    });
+    if (generation == mine) {
+      error = stopped ? "stopped: another device failed"
+                      : "another device ended the program without reaching "
+                        "this collective";
+      return mlir::failure();
+    }
+  }
+  if (!failure.empty()) {
+    error = failure;
+    return mlir::failure();
+  }
+  return success();
+}
+
 LogicalResult HostExecutable::Runner::makeArena() {
   SmallVector<std::pair<AllocationOp, int64_t>> layout;
   int64_t size = layOutArena(*exe.module, layout);
-  exe.arena.reset(new (std::nothrow) uint8_t[size + kArenaAlignment]);
-  if (!exe.arena) {
+  memory.arena.reset(new (std::nothrow) uint8_t[size + kArenaAlignment]);
+  if (!memory.arena) {
     error = "out of memory: the arena needs " + std::to_string(size) + " bytes";
     return failure();
   }
   exe.arenaBytes = size;
   uint8_t *base = reinterpret_cast<uint8_t *>(llvm::alignTo(
-      reinterpret_cast<uintptr_t>(exe.arena.get()), kArenaAlignment));
+      reinterpret_cast<uintptr_t>(memory.arena.get()), kArenaAlignment));
   // Bytes no thunk wrote read as garbage, not zeros (xorshift64, 8 bytes a
   // step).
   uint64_t state = 0x5eed5eed5eedULL;
@@ -117,7 +201,7 @@ LogicalResult HostExecutable::Runner::makeArena() {
   }
   std::vector<uint8_t> bytes;
   for (auto [alloc, offset] : layout) {
-    exe.bases[alloc.getSymName()] = base + offset;
+    memory.bases[alloc.getSymName()] = base + offset;
     if (!alloc.getValue())
       continue;
     if (failed(constantBytes(alloc, bytes, error)))
@@ -129,14 +213,14 @@ LogicalResult HostExecutable::Runner::makeArena() {
 
 LogicalResult
 HostExecutable::Runner::layOut(ArrayRef<ParameterBytes> parameters) {
-  if (!exe.arena && failed(makeArena()))
+  if (!memory.arena && failed(makeArena()))
     return failure();
   stats.arenaBytes = exe.arenaBytes;
   SmallVector<std::pair<AllocationOp, ArrayRef<uint8_t>>> given;
   if (failed(matchParameters(*exe.module, parameters, given, error)))
     return failure();
   for (auto [alloc, bytes] : given)
-    std::memcpy(exe.bases.lookup(alloc.getSymName()), bytes.data(),
+    std::memcpy(memory.bases.lookup(alloc.getSymName()), bytes.data(),
                 bytes.size());
   return success();
 }
@@ -163,7 +247,7 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
   };
   return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
       .Case([&](SliceOp s) {
-        addresses[s] = exe.bases.lookup(s.getAllocation()) + s.getOffset();
+        addresses[s] = memory.bases.lookup(s.getAllocation()) + s.getOffset();
         return success();
       })
       .Case([&](KernelOp k) {
@@ -275,29 +359,92 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
         return runBlock(c.getBranches()[index].front());
       })
       .Case([&](CommandBufferOp c) { return runBlock(c.getBody().front()); })
+      .Case<AllReduceOp, AllGatherOp, ReduceScatterOp, AllToAllOp,
+            CollectivePermuteOp, CollectiveBroadcastOp>([&](Operation *) {
+        ++stats.collectives;
+        return timed("collective", [&] { return runCollective(op); });
+      })
+      .Case([&](DeviceIdOp d) {
+        auto program = d->getParentOfType<ProgramOp>();
+        int64_t partitions = program.getNumPartitions();
+        uint32_t id = d.getKind() == DeviceIdKind::Replica
+                          ? uint32_t(device / partitions)
+                          : uint32_t(device % partitions);
+        std::memcpy(address(d.getTarget()), &id, 4);
+        return success();
+      })
       .Case([&](ReturnOp) { return success(); })
       .Default([&](Operation *) { return fail(op, "not a thunk"); });
+}
+
+LogicalResult HostExecutable::Runner::runCollective(Operation &op) {
+  std::string why;
+  LogicalResult status =
+      rendezvous
+          ? rendezvous->meet(device, this, &op, why)
+          : runHostCollective(
+                &op, [&](int64_t, Value v) { return address(v); }, why);
+  return failed(status) ? fail(op, why) : success();
 }
 
 LogicalResult HostExecutable::run(ArrayRef<ParameterBytes> parameters,
                                   std::vector<std::vector<uint8_t>> &results,
                                   std::string &error, RunStats *stats) {
-  RunStats local;
-  Runner runner(*this, error, stats ? *stats : local);
-  if (failed(runner.layOut(parameters)))
-    return failure();
   ProgramOp program = *module->getOps<ProgramOp>().begin();
+  int64_t devices = program.getNumReplicas() * program.getNumPartitions();
+  if (int64_t(memory.size()) != devices)
+    memory.resize(devices);
   Block &body = program.getBody().front();
-  Clock::time_point start = Clock::now();
-  if (failed(runner.runBlock(body)))
-    return failure();
+  RunStats local;
   RunStats &s = stats ? *stats : local;
+  // Device 0 in this thread, the others in threads of their own.
+  std::unique_ptr<Rendezvous> rendezvous;
+  if (devices > 1)
+    rendezvous = std::make_unique<Rendezvous>(devices);
+  std::vector<std::string> errors(devices);
+  std::vector<RunStats> otherStats(devices);
+  std::vector<std::unique_ptr<Runner>> runners;
+  for (int64_t d = 0; d < devices; ++d)
+    runners.push_back(std::make_unique<Runner>(
+        *this, d, rendezvous.get(), errors[d], d == 0 ? s : otherStats[d]));
+  auto runDevice = [&](int64_t d) {
+    Runner &runner = *runners[d];
+    bool ok = succeeded(runner.layOut(parameters)) &&
+              succeeded(runner.runBlock(body));
+    if (rendezvous) {
+      if (ok)
+        rendezvous->finish();
+      else
+        rendezvous->stop();
+    }
+    return ok;
+  };
+  Clock::time_point start = Clock::now();
+  std::vector<std::thread> threads;
+  for (int64_t d = 1; d < devices; ++d)
+    threads.emplace_back([&, d] { runDevice(d); });
+  runDevice(0);
+  for (std::thread &t : threads)
+    t.join();
   s.deviceSeconds = secondsSince(start);
+  // The first device that failed for its own reason (not stopped by
+  // another) says why.
+  std::string why;
+  for (int pass = 0; pass < 2; ++pass)
+    for (int64_t d = 0; d < devices && why.empty(); ++d)
+      if (!errors[d].empty() &&
+          (pass == 1 || errors[d].find("stopped:") == std::string::npos))
+        why = devices > 1 ? "device " + std::to_string(d) + ": " + errors[d]
+                          : errors[d];
+  if (!why.empty()) {
+    error = why;
+    return failure();
+  }
   s.sortTimes();
   results.clear();
   auto ret = cast<ReturnOp>(body.getTerminator());
   for (Value v : ret.getResults()) {
-    uint8_t *p = runner.address(v);
+    uint8_t *p = runners[0]->address(v);
     results.emplace_back(p, p + getStorageBytes(cast<MemRefType>(v.getType())));
   }
   return success();

@@ -35,6 +35,8 @@
 
 #include "Internal.h"
 
+#include "Hlo/Dialect/Hlo/HloDeviceGroups.h"
+
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <algorithm>
@@ -144,74 +146,17 @@ static FailureOr<Literal> exchange(Interp &interp, Operation *op, Literal input,
 // Groups.
 //===----------------------------------------------------------------------===//
 
-using Groups = std::vector<SmallVector<int64_t>>;
-
-/// The participant groups of `op` as flattened device ids, in group order.
-/// `hasGlobalFlag`: the op has use_global_device_ids (all-reduce,
-/// all-gather, reduce-scatter).
-static FailureOr<Groups> deviceGroups(Interp &interp, Operation *op,
-                                      bool hasGlobalFlag) {
-  int64_t numReplicas = interp.shared.options.numReplicas;
-  int64_t numPartitions = interp.shared.options.numPartitions;
-  SmallVector<SmallVector<int64_t>> ids;
-  if (auto attr = op->getAttrOfType<ReplicaGroupsAttr>("replica_groups"))
-    ids = attr.getGroups();
-  llvm::erase_if(ids, [](auto &g) { return g.empty(); });
-  bool channel = op->hasAttr("channel_id");
-  bool global = false;
-  if (auto a = op->getAttrOfType<BoolAttr>("use_global_device_ids"))
-    global = hasGlobalFlag && channel && a.getValue();
-  bool byPartition = channel && !hasGlobalFlag;
-  if (ids.empty()) {
-    int64_t count = global        ? numReplicas * numPartitions
-                    : byPartition ? numPartitions
-                                  : numReplicas;
-    ids.emplace_back();
-    for (int64_t i = 0; i < count; ++i)
-      ids.back().push_back(i);
-  }
-  int64_t limit = global        ? numReplicas * numPartitions
-                  : byPartition ? numPartitions
-                                : numReplicas;
-  for (auto &g : ids)
-    for (int64_t id : g)
-      if (id < 0 || id >= limit)
-        return FailureOr<Groups>(
-            interp.fail(op, "replica group id " + Twine(id) +
-                                " is out of range [0, " + Twine(limit) + ")"));
-  Groups groups;
-  if (!channel) { // replica ids within each partition
-    for (auto &g : ids)
-      for (int64_t p = 0; p < numPartitions; ++p) {
-        groups.emplace_back();
-        for (int64_t r : g)
-          groups.back().push_back(r * numPartitions + p);
-      }
-  } else if (byPartition) { // partition ids within each replica
-    for (auto &g : ids)
-      for (int64_t r = 0; r < numReplicas; ++r) {
-        groups.emplace_back();
-        for (int64_t p : g)
-          groups.back().push_back(r * numPartitions + p);
-      }
-  } else if (!global) { // replica ids over all partitions
-    for (auto &g : ids) {
-      groups.emplace_back();
-      for (int64_t r : g)
-        for (int64_t p = 0; p < numPartitions; ++p)
-          groups.back().push_back(r * numPartitions + p);
-    }
-  } else {
-    groups.assign(ids.begin(), ids.end());
-  }
-  // Every device must be in exactly one group.
-  std::vector<int> seen(numReplicas * numPartitions, 0);
-  for (auto &g : groups)
-    for (int64_t d : g)
-      ++seen[d];
-  if (llvm::any_of(seen, [](int c) { return c != 1; }))
-    return FailureOr<Groups>(
-        interp.fail(op, "replica groups must cover every device exactly once"));
+/// The participant groups of `op` as flattened device ids, in group order
+/// (HloDeviceGroups.h). `hasGlobalFlag`: the op has use_global_device_ids
+/// (all-reduce, all-gather, reduce-scatter).
+static FailureOr<DeviceGroups> deviceGroups(Interp &interp, Operation *op,
+                                            bool hasGlobalFlag) {
+  std::string error;
+  FailureOr<DeviceGroups> groups = getDeviceGroups(
+      op, interp.shared.options.numReplicas,
+      interp.shared.options.numPartitions, hasGlobalFlag, error);
+  if (failed(groups))
+    return FailureOr<DeviceGroups>(interp.fail(op, error));
   return groups;
 }
 
@@ -424,40 +369,20 @@ static FailureOr<Literal> collectivePermute(Interp &interp, Operation *op,
       interp, op, tupleOf(operands),
       [&](Interp &in, std::vector<Literal> &inputs,
           std::vector<Literal> &outputs) -> LogicalResult {
-        int64_t numReplicas = in.shared.options.numReplicas;
-        int64_t numPartitions = in.shared.options.numPartitions;
-        bool byPartition = op->hasAttr("channel_id");
-        int64_t limit = byPartition ? numPartitions : numReplicas;
         for (size_t d = 0; d < outputs.size(); ++d) {
           std::vector<Literal> zeros;
           for (const Literal &e : inputs[d].getElements())
             zeros.push_back(e.withShape(e.getShape()));
           outputs[d] = packed(std::move(zeros));
         }
-        if (!pairs)
-          return success();
-        for (Attribute a : *pairs) {
-          ArrayRef<int64_t> pair = cast<DenseI64ArrayAttr>(a).asArrayRef();
-          if (pair.size() != 2)
-            return in.fail(op, "source_target_pairs entries must be pairs");
-          for (int64_t id : pair)
-            if (id < 0 || id >= limit)
-              return in.fail(op, "source_target_pairs id " + Twine(id) +
-                                     " is out of range [0, " + Twine(limit) +
-                                     ") (" +
-                                     (byPartition ? "partition ids: the op "
-                                                    "has a channel_id"
-                                                  : "replica ids") +
-                                     ")");
-          int64_t copies = byPartition ? numReplicas : numPartitions;
-          for (int64_t other = 0; other < copies; ++other) {
-            int64_t src = byPartition ? other * numPartitions + pair[0]
-                                      : pair[0] * numPartitions + other;
-            int64_t dst = byPartition ? other * numPartitions + pair[1]
-                                      : pair[1] * numPartitions + other;
-            outputs[dst] = packed(inputs[src].getElements());
-          }
-        }
+        std::string error;
+        auto devicePairs = getDevicePairs(
+            op, pairs ? *pairs : ArrayAttr(), in.shared.options.numReplicas,
+            in.shared.options.numPartitions, error);
+        if (failed(devicePairs))
+          return in.fail(op, error);
+        for (auto [src, dst] : *devicePairs)
+          outputs[dst] = packed(inputs[src].getElements());
         return success();
       });
 }
@@ -563,10 +488,6 @@ static FailureOr<Literal> inPlacePermute(Interp &interp, Operation *op,
       interp, op, tupleOf(operands),
       [&](Interp &in, std::vector<Literal> &inputs,
           std::vector<Literal> &outputs) -> LogicalResult {
-        int64_t numReplicas = in.shared.options.numReplicas;
-        int64_t numPartitions = in.shared.options.numPartitions;
-        bool byPartition = op->hasAttr("channel_id");
-        int64_t limit = byPartition ? numPartitions : numReplicas;
         for (size_t d = 0; d < outputs.size(); ++d)
           outputs[d] = inputs[d].getElements()[1];
         if (!pairs)
@@ -577,57 +498,54 @@ static FailureOr<Literal> inPlacePermute(Interp &interp, Operation *op,
                              "pair (" +
                                  Twine(numPairs) + "), has " +
                                  Twine(sizes->size()));
-        for (auto [k, a] : llvm::enumerate(*pairs)) {
-          ArrayRef<int64_t> pair = cast<DenseI64ArrayAttr>(a).asArrayRef();
-          if (pair.size() != 2 || pair[0] < 0 || pair[0] >= limit ||
-              pair[1] < 0 || pair[1] >= limit)
-            return in.fail(op, "source_target_pairs entry " + Twine(k) +
-                                   " is not a pair of ids in [0, " +
-                                   Twine(limit) + ")");
-          int64_t copies = byPartition ? numReplicas : numPartitions;
-          for (int64_t other = 0; other < copies; ++other) {
-            int64_t src = byPartition ? other * numPartitions + pair[0]
-                                      : pair[0] * numPartitions + other;
-            int64_t dst = byPartition ? other * numPartitions + pair[1]
-                                      : pair[1] * numPartitions + other;
-            const Literal &data = inputs[src].getElements()[0];
-            Literal &out = outputs[dst];
-            int64_t rank = data.getRank();
-            SmallVector<int64_t> size(data.getShape());
-            if (!sizes->empty())
-              size = (*sizes)[sizes->size() == 1 ? 0 : k];
-            auto from = startIndices(inputs[src].getElements()[2], k, rank);
-            auto to = startIndices(inputs[dst].getElements()[3], k, rank);
-            if (!from || !to)
-              return in.fail(op, "the start indices need one element per "
-                                 "source-target pair, each a tuple of " +
-                                     Twine(rank) +
-                                     " integer scalars or an integer array "
-                                     "of " +
-                                     Twine(rank) + " entries");
-            if (static_cast<int64_t>(size.size()) != rank)
-              return in.fail(op, "slice_sizes entry " + Twine(k) + " has " +
-                                     Twine(size.size()) + " sizes for rank " +
-                                     Twine(rank));
+        std::string error;
+        auto devicePairs =
+            getDevicePairs(op, *pairs, in.shared.options.numReplicas,
+                           in.shared.options.numPartitions, error);
+        if (failed(devicePairs))
+          return in.fail(op, error);
+        // Each pair of ids stands for the same number of device pairs.
+        size_t copies = numPairs ? devicePairs->size() / numPairs : 1;
+        for (auto [pairIndex, devices] : llvm::enumerate(*devicePairs)) {
+          size_t k = pairIndex / copies;
+          auto [src, dst] = devices;
+          const Literal &data = inputs[src].getElements()[0];
+          Literal &out = outputs[dst];
+          int64_t rank = data.getRank();
+          SmallVector<int64_t> size(data.getShape());
+          if (!sizes->empty())
+            size = (*sizes)[sizes->size() == 1 ? 0 : k];
+          auto from = startIndices(inputs[src].getElements()[2], k, rank);
+          auto to = startIndices(inputs[dst].getElements()[3], k, rank);
+          if (!from || !to)
+            return in.fail(op, "the start indices need one element per "
+                               "source-target pair, each a tuple of " +
+                                   Twine(rank) +
+                                   " integer scalars or an integer array "
+                                   "of " +
+                                   Twine(rank) + " entries");
+          if (static_cast<int64_t>(size.size()) != rank)
+            return in.fail(op, "slice_sizes entry " + Twine(k) + " has " +
+                                   Twine(size.size()) + " sizes for rank " +
+                                   Twine(rank));
+          for (int64_t d = 0; d < rank; ++d) {
+            if (size[d] > data.getShape()[d] || size[d] > out.getShape()[d])
+              return in.fail(op, "slice_sizes entry " + Twine(k) +
+                                     " does not fit the input and output "
+                                     "buffers");
+            (*from)[d] = std::clamp<int64_t>((*from)[d], 0,
+                                             data.getShape()[d] - size[d]);
+            (*to)[d] =
+                std::clamp<int64_t>((*to)[d], 0, out.getShape()[d] - size[d]);
+          }
+          SmallVector<int64_t> idx(rank, 0), a(rank), b(rank);
+          for (int64_t i = 0, n = numElements(size); i < n;
+               ++i, nextIndex(idx, size)) {
             for (int64_t d = 0; d < rank; ++d) {
-              if (size[d] > data.getShape()[d] || size[d] > out.getShape()[d])
-                return in.fail(op, "slice_sizes entry " + Twine(k) +
-                                       " does not fit the input and output "
-                                       "buffers");
-              (*from)[d] = std::clamp<int64_t>((*from)[d], 0,
-                                               data.getShape()[d] - size[d]);
-              (*to)[d] =
-                  std::clamp<int64_t>((*to)[d], 0, out.getShape()[d] - size[d]);
+              a[d] = (*from)[d] + idx[d];
+              b[d] = (*to)[d] + idx[d];
             }
-            SmallVector<int64_t> idx(rank, 0), a(rank), b(rank);
-            for (int64_t i = 0, n = numElements(size); i < n;
-                 ++i, nextIndex(idx, size)) {
-              for (int64_t d = 0; d < rank; ++d) {
-                a[d] = (*from)[d] + idx[d];
-                b[d] = (*to)[d] + idx[d];
-              }
-              out.copyElement(out.linearize(b), data, data.linearize(a));
-            }
+            out.copyElement(out.linearize(b), data, data.linearize(a));
           }
         }
         return success();

@@ -624,3 +624,17 @@ thunk.program @main {
   thunk.fft fft %0 : memref<8xcomplex<f32>, strided<[2]>> -> %0 : memref<8xcomplex<f32>, strided<[2]>> length [8]
   thunk.return
 }
+
+// -----
+
+// expected-error @+1 {{size must not be negative}}
+thunk.allocation @t temp size = -8
+
+// -----
+
+thunk.allocation @t temp size = 8
+thunk.program @main {
+  // expected-error @+1 {{offset must not be negative}}
+  %a = thunk.slice @t[-4] : memref<1xf32>
+  thunk.return
+}

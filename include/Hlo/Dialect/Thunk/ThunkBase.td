@@ -175,4 +175,19 @@ def Thunk_ConvTensorAttr : Thunk_Attr<"ConvTensor", "conv_tensor"> {
   }];
 }
 
+def Thunk_ReductionKind : Thunk_Enum<"ReductionKind",
+    "reduction of a collective", [
+  I32EnumAttrCase<"Sum", 0, "sum">,
+  I32EnumAttrCase<"Product", 1, "product">,
+  I32EnumAttrCase<"Min", 2, "min">,
+  I32EnumAttrCase<"Max", 3, "max">]>;
+def Thunk_ReductionKindAttr
+    : EnumAttr<Thunk_Dialect, Thunk_ReductionKind, "reduction">;
+
+def Thunk_DeviceIdKind : Thunk_Enum<"DeviceIdKind", "a device's id", [
+  I32EnumAttrCase<"Replica", 0, "replica">,
+  I32EnumAttrCase<"Partition", 1, "partition">]>;
+def Thunk_DeviceIdKindAttr
+    : EnumAttr<Thunk_Dialect, Thunk_DeviceIdKind, "device_id_kind">;
+
 #endif // HLO_DIALECT_THUNK_THUNKBASE_TD

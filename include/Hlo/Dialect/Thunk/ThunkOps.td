@@ -96,6 +96,11 @@ def Thunk_ProgramOp : Thunk_Op<"program", [Symbol, SingleBlock,
     signature there): one per parameter allocation in the order of
     (`parameter`, `parameter_index`), and one per `thunk.return` operand.
 
+    The program runs on `num_replicas` x `num_partitions` devices (HLO's
+    `replica_count` and `num_partitions`), each with its own allocations
+    and the same parameters; device `replica * num_partitions + partition`
+    is the id the collectives' groups name.
+
     ```mlir
     thunk.program @main {
       %a = thunk.slice @p0[0] : memref<256xf32>
@@ -107,7 +112,9 @@ def Thunk_ProgramOp : Thunk_Op<"program", [Symbol, SingleBlock,
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
     OptionalAttr<TypeArrayAttr>:$argument_types,
-    OptionalAttr<TypeArrayAttr>:$result_types);
+    OptionalAttr<TypeArrayAttr>:$result_types,
+    DefaultValuedAttr<I64Attr, "1">:$num_replicas,
+    DefaultValuedAttr<I64Attr, "1">:$num_partitions);
   let regions = (region SizedRegion<1>:$body);
   let hasVerifier = 1;
   let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
@@ -434,5 +441,7 @@ def Thunk_MemsetOp : Thunk_Op<"memset"> {
   let assemblyFormat = "$target `,` $value attr-dict `:` type($target)";
   let hasVerifier = 1;
 }
+
+include "Hlo/Dialect/Thunk/ThunkCollectiveOps.td"
 
 #endif // HLO_DIALECT_THUNK_THUNKOPS_TD

@@ -7,7 +7,9 @@
 // GEMMs through OpenBLAS (16-bit floats widened to f32, as cuBLAS computes
 // them; integers by a plain loop); convolutions as im2col and OpenBLAS
 // GEMMs (HostConvolution.cpp); copies, memsets, loops, conditionals and
-// command buffers as their ops say. It exists so that the whole compiled
+// command buffers as their ops say; a program of several devices runs
+// each in a thread with an arena of its own, the devices meeting in the
+// collective thunks (HostCollectives.cpp). It exists so that the whole compiled
 // program, not only its passes, is checked on a machine without a GPU.
 //
 //===----------------------------------------------------------------------===//
@@ -41,9 +43,12 @@ public:
   static std::unique_ptr<HostExecutable> compile(ModuleOp program,
                                                  std::string &error);
 
-  /// Executable::run. The arena is made (filled with pseudo-random bytes,
-  /// constants copied in) on the first run and reused by the next ones, as
-  /// a device's memory would be.
+  /// Executable::run. Every device of the program (`thunk.program`'s
+  /// `num_replicas` x `num_partitions`) runs it in a thread of its own, on
+  /// the same parameters, in an arena of its own; the devices meet in the
+  /// collective thunks; `results` and `stats` are device 0's. The arenas
+  /// are made (filled with pseudo-random bytes, constants copied in) on the
+  /// first run and reused by the next ones, as a device's memory would be.
   LogicalResult run(ArrayRef<ParameterBytes> parameters,
                     std::vector<std::vector<uint8_t>> &results,
                     std::string &error, RunStats *stats = nullptr) override;
@@ -51,13 +56,17 @@ public:
 private:
   HostExecutable() = default;
   class Runner;
+  class Rendezvous;
   OwningOpRef<ModuleOp> module;
   std::unique_ptr<hlo::HostJit> jit;
-  /// The arena (made by the first run), its size, and where each
-  /// allocation starts in it.
-  std::unique_ptr<uint8_t[]> arena;
+  /// One device's arena (made by the first run) and where each allocation
+  /// starts in it.
+  struct Memory {
+    std::unique_ptr<uint8_t[]> arena;
+    llvm::StringMap<uint8_t *> bases;
+  };
+  std::vector<Memory> memory;
   int64_t arenaBytes = 0;
-  llvm::StringMap<uint8_t *> bases;
 };
 
 /// out[b] = epilogue(alpha * lhs[b] x rhs[b] + beta * out[b] + bias) on
@@ -72,6 +81,14 @@ LogicalResult runHostGemm(Operation *gemm, ArrayRef<uint8_t *> buffers,
 /// with `error` for element types it does not take.
 LogicalResult runHostConvolution(Operation *conv, ArrayRef<uint8_t *> buffers,
                                  std::string &error);
+
+/// The collective thunk `op` (ThunkCollectiveOps.td) for every device of
+/// its program at once: `address(device, slice)` is where `slice` is in
+/// the memory of `device`. Fails with `error` for element types it does
+/// not reduce.
+LogicalResult runHostCollective(Operation *op,
+                                function_ref<uint8_t *(int64_t, Value)> address,
+                                std::string &error);
 
 /// The transforms `fft` computes (the semantics of `thunk.fft`) from the
 /// bytes at `input` into those at `output` (the two may be the same).

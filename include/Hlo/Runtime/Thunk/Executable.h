@@ -46,7 +46,7 @@ struct RunStats {
   bool profile = false;
   int64_t arenaBytes = 0;
   int64_t kernels = 0, gemms = 0, convolutions = 0, ffts = 0, copies = 0,
-          memsets = 0;
+          memsets = 0, collectives = 0;
   /// Loop iterations, conditionals, and command buffers replayed as graphs.
   int64_t iterations = 0, branches = 0, graphs = 0;
   /// The thunks' time on the device (CUDA events around the program; the

@@ -1,0 +1,47 @@
+//===- HloDeviceGroups.h - the devices a collective joins -------*- C++ -*-===//
+//
+// Which devices of a module run by `numReplicas` x `numPartitions` devices
+// take part together in a collective: XLA's collective group modes read
+// from `replica_groups`, `channel_id` and `use_global_device_ids`. Devices
+// are named by their id `replica * numPartitions + partition`. The
+// interpreter's collectives and hlo-to-thunk share these rules.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HLO_DIALECT_HLO_HLODEVICEGROUPS_H
+#define HLO_DIALECT_HLO_HLODEVICEGROUPS_H
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Operation.h"
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+
+namespace mlir::hlo {
+
+using DeviceGroups = SmallVector<SmallVector<int64_t>>;
+
+/// The groups of collective `op` as device ids, in group order. No
+/// channel_id: `replica_groups` lists replica ids, one group per listed
+/// group and partition. A channel_id on an op without the global flag
+/// (`hasGlobalFlag` false: all-to-all, collective-permute,
+/// collective-broadcast): partition ids, one group per listed group and
+/// replica. A channel_id with use_global_device_ids=false: replica ids, a
+/// group holding those replicas on every partition (replica-major).
+/// use_global_device_ids=true: device ids. No groups listed means every id
+/// of the mode. Fails (with `error`) on an id out of range or a device in
+/// no group or in two.
+FailureOr<DeviceGroups> getDeviceGroups(Operation *op, int64_t numReplicas,
+                                        int64_t numPartitions,
+                                        bool hasGlobalFlag, std::string &error);
+
+/// collective-permute's `pairs` (source, target) as device ids: replica ids
+/// on every partition (no channel_id on `op`), or partition ids on every
+/// replica (with one). Fails (with `error`) on an id out of range.
+FailureOr<SmallVector<std::pair<int64_t, int64_t>>>
+getDevicePairs(Operation *op, ArrayAttr pairs, int64_t numReplicas,
+               int64_t numPartitions, std::string &error);
+
+} // namespace mlir::hlo
+
+#endif // HLO_DIALECT_HLO_HLODEVICEGROUPS_H

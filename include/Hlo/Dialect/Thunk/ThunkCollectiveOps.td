@@ -1,0 +1,219 @@
+//===- ThunkCollectiveOps.td - collectives of the thunk dialect -*- tablegen -*-===//
+//
+// The thunks that exchange data between the devices of a program: XLA's
+// NCCL thunks (all-reduce, all-gather, reduce-scatter, all-to-all,
+// collective-permute) and the replica-id / partition-id thunks. Included
+// by ThunkOps.td.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HLO_DIALECT_THUNK_THUNKCOLLECTIVEOPS_TD
+#define HLO_DIALECT_THUNK_THUNKCOLLECTIVEOPS_TD
+
+// Groups of device ids (replica * num_partitions + partition), resolved
+// from HLO's replica groups and group mode when the program is compiled.
+def Thunk_DeviceGroups
+    : TypedArrayAttrBase<DenseI64ArrayAttr, "groups of device ids">;
+
+// A collective over `groups`: every device of the program runs it with its
+// own `inputs` and `outputs` (the same slices in each device's memory).
+class Thunk_CollectiveOp<string mnemonic, list<Trait> traits = []>
+    : Thunk_Op<mnemonic, traits # [AttrSizedOperandSegments]> {
+  code commonDescription = [{
+    Every device of the program (`thunk.program`'s `num_replicas` x
+    `num_partitions`) runs the thunk, each on its own memory; the devices
+    meet in it. `groups` lists the devices that exchange data, as device
+    ids (`replica * num_partitions + partition`); every device is in exactly
+    one group, and a device's position in its group orders its data.
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// `groups` as lists of device ids.
+    ::llvm::SmallVector<::llvm::ArrayRef<int64_t>> getDeviceGroups() {
+      ::llvm::SmallVector<::llvm::ArrayRef<int64_t>> groups;
+      for (::mlir::Attribute a : getGroups())
+        groups.push_back(::llvm::cast<::mlir::DenseI64ArrayAttr>(a));
+      return groups;
+    }
+  }];
+}
+
+def Thunk_AllReduceOp : Thunk_CollectiveOp<"all_reduce"> {
+  let summary = "reduces each input over its group, by NCCL";
+  let description = !strconcat([{
+    XLA's NcclAllReduceThunk, HLO's `all-reduce`: output `i` of every
+    member is input `i` of the group's members combined element by element
+    with `reduction`, in group order (16-bit floats rounded after each
+    step). Inputs and outputs pair up with the same shapes and element
+    types.
+  }], commonDescription, [{
+
+    ```mlir
+    thunk.all_reduce sum groups [array<i64: 0, 1>]
+        ins(%a : memref<1024xf32>) outs(%b : memref<1024xf32>)
+    ```
+  }]);
+  let arguments = (ins Thunk_ReductionKindAttr:$reduction,
+    Thunk_DeviceGroups:$groups,
+    Arg<Variadic<Thunk_Slice>, "", [MemRead]>:$inputs,
+    Arg<Variadic<Thunk_Slice>, "", [MemWrite]>:$outputs);
+  let assemblyFormat = [{
+    `` $reduction `groups` $groups
+    `ins` `(` $inputs `:` type($inputs) `)`
+    `outs` `(` $outputs `:` type($outputs) `)` attr-dict
+  }];
+}
+
+def Thunk_AllGatherOp : Thunk_CollectiveOp<"all_gather"> {
+  let summary = "concatenates each input over its group, by NCCL";
+  let description = !strconcat([{
+    XLA's NcclAllGatherThunk, HLO's `all-gather`: output `i` of every member
+    is input `i` of the group's members concatenated along `dimension` in
+    group order. The slices' types give their logical shapes and layouts.
+  }], commonDescription, [{
+
+    ```mlir
+    thunk.all_gather dimension 0 groups [array<i64: 0, 1>]
+        ins(%a : memref<4x8xf32>) outs(%b : memref<8x8xf32>)
+    ```
+  }]);
+  let arguments = (ins I64Attr:$dimension, Thunk_DeviceGroups:$groups,
+    Arg<Variadic<Thunk_Slice>, "", [MemRead]>:$inputs,
+    Arg<Variadic<Thunk_Slice>, "", [MemWrite]>:$outputs);
+  let assemblyFormat = [{
+    `dimension` $dimension `groups` $groups
+    `ins` `(` $inputs `:` type($inputs) `)`
+    `outs` `(` $outputs `:` type($outputs) `)` attr-dict
+  }];
+}
+
+def Thunk_ReduceScatterOp : Thunk_CollectiveOp<"reduce_scatter"> {
+  let summary = "reduces over the group and scatters the result, by NCCL";
+  let description = !strconcat([{
+    XLA's NcclReduceScatterThunk, HLO's `reduce-scatter`: input `i` of the
+    group's members is reduced as by `thunk.all_reduce`, split along
+    `dimension` into one equal chunk per member, and member `j` gets chunk
+    `j` as output `i`.
+  }], commonDescription, [{
+
+    ```mlir
+    thunk.reduce_scatter sum dimension 0 groups [array<i64: 0, 1>]
+        ins(%a : memref<8x8xf32>) outs(%b : memref<4x8xf32>)
+    ```
+  }]);
+  let arguments = (ins Thunk_ReductionKindAttr:$reduction,
+    I64Attr:$dimension, Thunk_DeviceGroups:$groups,
+    Arg<Variadic<Thunk_Slice>, "", [MemRead]>:$inputs,
+    Arg<Variadic<Thunk_Slice>, "", [MemWrite]>:$outputs);
+  let assemblyFormat = [{
+    `` $reduction `dimension` $dimension `groups` $groups
+    `ins` `(` $inputs `:` type($inputs) `)`
+    `outs` `(` $outputs `:` type($outputs) `)` attr-dict
+  }];
+}
+
+def Thunk_AllToAllOp : Thunk_CollectiveOp<"all_to_all"> {
+  let summary = "every member sends a part of its data to every member";
+  let description = !strconcat([{
+    XLA's NcclAllToAllThunk, HLO's `all-to-all`. With a `dimension` (the
+    array form), every input is split along it into one equal chunk per
+    member; member `j`'s output `i` is chunk `j` of input `i` of every
+    member, concatenated along `dimension` in group order. Without one (the
+    tuple form), there is one input and one output per member: member `j`'s
+    output `k` is input `j` of member `k`.
+  }], commonDescription, [{
+
+    ```mlir
+    thunk.all_to_all dimension 0 groups [array<i64: 0, 1>]
+        ins(%a : memref<8x8xf32>) outs(%b : memref<8x8xf32>)
+    ```
+  }]);
+  let arguments = (ins OptionalAttr<I64Attr>:$dimension,
+    Thunk_DeviceGroups:$groups,
+    Arg<Variadic<Thunk_Slice>, "", [MemRead]>:$inputs,
+    Arg<Variadic<Thunk_Slice>, "", [MemWrite]>:$outputs);
+  let assemblyFormat = [{
+    (`dimension` $dimension^)? `groups` $groups
+    `ins` `(` $inputs `:` type($inputs) `)`
+    `outs` `(` $outputs `:` type($outputs) `)` attr-dict
+  }];
+}
+
+def Thunk_CollectivePermuteOp : Thunk_CollectiveOp<"collective_permute"> {
+  let summary = "sends each device's input to another device, by NCCL";
+  let description = [{
+    XLA's NcclCollectivePermuteThunk, HLO's `collective-permute`: for every
+    pair (source, target) of `pairs` (device ids; a device is the source of
+    at most one pair and the target of at most one), output `i` of the
+    target is input `i` of the source; a device that is no target gets
+    zeros. Inputs and outputs pair up with the same shapes and element
+    types.
+
+    ```mlir
+    thunk.collective_permute pairs [array<i64: 0, 1>, array<i64: 1, 0>]
+        ins(%a : memref<16xf32>) outs(%b : memref<16xf32>)
+    ```
+  }];
+  let arguments = (ins Thunk_DeviceGroups:$pairs,
+    Arg<Variadic<Thunk_Slice>, "", [MemRead]>:$inputs,
+    Arg<Variadic<Thunk_Slice>, "", [MemWrite]>:$outputs);
+  let assemblyFormat = [{
+    `pairs` $pairs
+    `ins` `(` $inputs `:` type($inputs) `)`
+    `outs` `(` $outputs `:` type($outputs) `)` attr-dict
+  }];
+  let extraClassDeclaration = [{
+    /// The (source, target) pairs.
+    ::llvm::SmallVector<std::pair<int64_t, int64_t>> getSourceTargetPairs() {
+      ::llvm::SmallVector<std::pair<int64_t, int64_t>> pairs;
+      for (::mlir::Attribute a : getPairs()) {
+        auto p = ::llvm::cast<::mlir::DenseI64ArrayAttr>(a);
+        pairs.push_back({p[0], p[1]});
+      }
+      return pairs;
+    }
+  }];
+}
+
+def Thunk_CollectiveBroadcastOp
+    : Thunk_CollectiveOp<"collective_broadcast"> {
+  let summary = "copies the first member's inputs to its group, by NCCL";
+  let description = !strconcat([{
+    XLA's NcclCollectiveBroadcastThunk, HLO's `collective-broadcast`:
+    output `i` of every member is input `i` of the group's first member.
+    Inputs and outputs pair up with the same shapes and element types.
+  }], commonDescription, [{
+
+    ```mlir
+    thunk.collective_broadcast groups [array<i64: 2, 0, 1, 3>]
+        ins(%a : memref<16xf32>) outs(%b : memref<16xf32>)
+    ```
+  }]);
+  let arguments = (ins Thunk_DeviceGroups:$groups,
+    Arg<Variadic<Thunk_Slice>, "", [MemRead]>:$inputs,
+    Arg<Variadic<Thunk_Slice>, "", [MemWrite]>:$outputs);
+  let assemblyFormat = [{
+    `groups` $groups
+    `ins` `(` $inputs `:` type($inputs) `)`
+    `outs` `(` $outputs `:` type($outputs) `)` attr-dict
+  }];
+}
+
+def Thunk_DeviceIdOp : Thunk_Op<"device_id"> {
+  let summary = "writes the running device's replica or partition id";
+  let description = [{
+    XLA's ReplicaIdThunk and PartitionIdThunk, HLO's `replica-id` and
+    `partition-id`: writes the replica (or partition) number of the device
+    running the program to `target`, one 32-bit unsigned integer.
+
+    ```mlir
+    thunk.device_id replica %a : memref<ui32>
+    ```
+  }];
+  let arguments = (ins Thunk_DeviceIdKindAttr:$kind,
+    Arg<Thunk_Slice, "", [MemWrite]>:$target);
+  let assemblyFormat = "`` $kind $target attr-dict `:` type($target)";
+  let hasVerifier = 1;
+}
+
+#endif // HLO_DIALECT_THUNK_THUNKCOLLECTIVEOPS_TD

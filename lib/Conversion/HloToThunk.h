@@ -1,0 +1,94 @@
+//===- HloToThunk.h - hlo-to-thunk, private -------------------*- C++ -*-===//
+//
+// The lowering of a scheduled, buffer-assigned HLO module to a thunk
+// program (HloToThunk.cpp; collectives in HloToThunkCollectives.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HLO_LIB_CONVERSION_HLOTOTHUNK_H
+#define HLO_LIB_CONVERSION_HLOTOTHUNK_H
+
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Dialect/Thunk/ThunkDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include <tuple>
+
+namespace mlir::hlo {
+namespace th = mlir::thunk;
+
+/// The memref type a caller sees for array `type`: its shape and element
+/// type, its layout as strides (none for the default, row-major one).
+MemRefType getSignatureType(RankedTensorType type);
+
+/// Lowers one module; every failure has been reported at its instruction.
+class ThunkLowering {
+public:
+  ThunkLowering(ModuleOp module, SymbolTable &symbols)
+      : module(module), symbols(symbols), b(module.getContext()) {}
+
+  LogicalResult run();
+
+private:
+  LogicalResult lowerComputation(ComputationOp comp);
+  LogicalResult lowerInstruction(Operation *op);
+  LogicalResult lowerKernel(FusionOp fusion);
+  LogicalResult lowerGemm(CustomCallOp call);
+  LogicalResult lowerConvolution(CustomCallOp call);
+  LogicalResult lowerFft(FftOp op);
+  LogicalResult lowerWhile(WhileOp op);
+  LogicalResult lowerConditional(ConditionalOp op);
+  // Collectives (HloToThunkCollectives.cpp).
+  /// The thunk of collective `op` (a collective, its -start form, or the
+  /// root of an async computation) reading the arrays of `operands` and
+  /// writing the slices `outputs`.
+  LogicalResult lowerCollective(Operation *op, ValueRange operands,
+                                ArrayRef<Value> outputs);
+  /// async-start of a collective, or an -start op: the collective's thunk.
+  LogicalResult lowerCollectiveStart(Operation *op);
+  /// The -done of a start: copies of its result where the slices differ.
+  LogicalResult lowerCollectiveDone(Operation *op);
+  /// replica-id and partition-id.
+  LogicalResult lowerDeviceId(Operation *op);
+  /// The slices of the arrays of `value` (of element `element` of its tuple
+  /// when given), typed with their logical shapes and layouts.
+  FailureOr<SmallVector<Value>>
+  logicalSlices(Operation *at, Value value,
+                std::optional<unsigned> element = std::nullopt);
+  /// Lowers `callee` where its parameters take `operands` and its root
+  /// gives `results` (the calling instruction's result), with copies where
+  /// the two sides' slices differ.
+  LogicalResult lowerCall(Operation *at, ComputationOp callee,
+                          ValueRange operands, Value result);
+
+  /// The slice of array node `node` of `value` as memref type `type`
+  /// (the kernel buffer type when null).
+  FailureOr<Value> slice(Operation *at, Value value, unsigned node = 0,
+                         MemRefType type = {});
+  /// The slices of every array of `value`'s shape, in pre-order.
+  FailureOr<SmallVector<Value>> leafSlices(Operation *at, Value value);
+  /// Copies `from`'s arrays to `to`'s where their slices differ.
+  LogicalResult copyLeaves(Operation *at, Value from, Value to);
+  void copy(Location loc, Value from, Value to);
+
+  ModuleOp module;
+  SymbolTable &symbols;
+  /// The element of each lowered start op's result that holds its outputs
+  /// (none: all of it).
+  DenseMap<Operation *, std::optional<unsigned>> startOutputs;
+  /// The devices the program runs on (the module's replica_count and
+  /// num_partitions).
+  int64_t numReplicas = 1, numPartitions = 1;
+  OpBuilder b;
+  th::ProgramOp program;
+  /// thunk.slice ops, made once each at the program's start.
+  DenseMap<std::tuple<int64_t, int64_t, Type>, Value> slices;
+  Operation *lastSlice = nullptr;
+  SmallVector<th::AllocationOp> allocations;
+};
+
+} // namespace mlir::hlo
+
+#endif // HLO_LIB_CONVERSION_HLOTOTHUNK_H

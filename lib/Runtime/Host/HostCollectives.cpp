@@ -1,0 +1,382 @@
+//===- HostCollectives.cpp - the collective thunks on the host ------------===//
+//
+// What the devices of a program compute together in a collective thunk
+// (ThunkCollectiveOps.td), done at once for all of them by the last device
+// to arrive (HostRuntime.cpp runs the devices in threads): every output is
+// made in a buffer of its own from the inputs of the group, then copied to
+// its slice, so that no output can overwrite an input still to be read.
+// Reductions fold the group's inputs in group order, element by element,
+// in the element type (16-bit floats through f32, other narrow floats
+// through double, rounded after each step; integers wrap); gathers and
+// splits move elements by their logical indices, so any layout of the
+// slices works.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hlo/Runtime/Host/HostRuntime.h"
+
+#include "HostFloat.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <cmath>
+#include <complex>
+#include <cstring>
+#include <type_traits>
+
+using namespace mlir;
+using namespace mlir::thunk;
+
+namespace {
+
+using Bytes = std::vector<uint8_t>;
+
+/// A slice's logical shape, element size and physical strides (elements).
+struct Layout {
+  SmallVector<int64_t> shape, strides;
+  int64_t elementBytes = 0;
+
+  explicit Layout(Value slice) {
+    auto type = cast<MemRefType>(slice.getType());
+    shape.assign(type.getShape().begin(), type.getShape().end());
+    int64_t offset;
+    if (failed(type.getStridesAndOffset(strides, offset)))
+      strides.assign(shape.size(), 0);
+    elementBytes = getElementStorageBytes(type.getElementType());
+  }
+  int64_t bytes() const {
+    int64_t n = elementBytes;
+    for (int64_t d : shape)
+      n *= d;
+    return n;
+  }
+};
+
+/// Copies the elements of the box `extent` starting at logical index
+/// `from` of `src` (laid out as `srcLayout`) to the box at `to` of `dst`.
+void copyBox(ArrayRef<int64_t> extent, const uint8_t *src,
+             const Layout &srcLayout, ArrayRef<int64_t> from, uint8_t *dst,
+             const Layout &dstLayout, ArrayRef<int64_t> to) {
+  int64_t rank = extent.size(), e = srcLayout.elementBytes;
+  int64_t n = 1;
+  for (int64_t d : extent)
+    n *= d;
+  SmallVector<int64_t> index(rank, 0);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t a = 0, b = 0;
+    for (int64_t d = 0; d < rank; ++d) {
+      a += (from[d] + index[d]) * srcLayout.strides[d];
+      b += (to[d] + index[d]) * dstLayout.strides[d];
+    }
+    std::memcpy(dst + b * e, src + a * e, e);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++index[d] < extent[d])
+        break;
+      index[d] = 0;
+    }
+  }
+}
+
+template <typename T> T combineValues(ReductionKind kind, T a, T b) {
+  if constexpr (std::is_floating_point_v<T>)
+    if ((kind == ReductionKind::Min || kind == ReductionKind::Max) &&
+        (std::isnan(a) || std::isnan(b)))
+      return std::isnan(a) ? a : b;
+  if constexpr (std::is_integral_v<T>) {
+    // Wrapping sums and products.
+    using U = std::make_unsigned_t<T>;
+    if (kind == ReductionKind::Sum)
+      return T(U(a) + U(b));
+    if (kind == ReductionKind::Product)
+      return T(U(a) * U(b));
+  }
+  switch (kind) {
+  case ReductionKind::Sum:
+    return a + b;
+  case ReductionKind::Product:
+    return a * b;
+  case ReductionKind::Min:
+    return b < a ? b : a;
+  case ReductionKind::Max:
+    return a < b ? b : a;
+  }
+  return a;
+}
+
+/// acc[i] = acc[i] (kind) x[i] for `n` elements of type T in memory.
+template <typename T>
+void foldArray(ReductionKind kind, uint8_t *acc, const uint8_t *x, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    T a, b;
+    std::memcpy(&a, acc + i * sizeof(T), sizeof(T));
+    std::memcpy(&b, x + i * sizeof(T), sizeof(T));
+    a = combineValues(kind, a, b);
+    std::memcpy(acc + i * sizeof(T), &a, sizeof(T));
+  }
+}
+
+/// acc = acc (kind) x, element by element, for `n` elements of `type`.
+LogicalResult fold(ReductionKind kind, Type type, uint8_t *acc,
+                   const uint8_t *x, int64_t n, std::string &error) {
+  if (type.isF32())
+    return foldArray<float>(kind, acc, x, n), success();
+  if (type.isF64())
+    return foldArray<double>(kind, acc, x, n), success();
+  if (type.isF16() || type.isBF16()) {
+    FloatCodec codec{type};
+    for (int64_t i = 0; i < n; ++i)
+      codec.store(acc, i,
+                  combineValues(kind, codec.load(acc, i), codec.load(x, i)));
+    return success();
+  }
+  if (auto f = dyn_cast<FloatType>(type)) {
+    // Narrow floats: exact in double, rounded back after each step.
+    const llvm::fltSemantics &sem = f.getFloatSemantics();
+    int64_t bytes = getElementStorageBytes(type);
+    unsigned bits = f.getWidth();
+    auto load = [&](const uint8_t *p) {
+      uint64_t raw = 0;
+      std::memcpy(&raw, p, bytes);
+      return llvm::APFloat(sem, llvm::APInt(bits, raw)).convertToDouble();
+    };
+    for (int64_t i = 0; i < n; ++i) {
+      double r = combineValues(kind, load(acc + i * bytes), load(x + i * bytes));
+      llvm::APFloat v(r);
+      bool lost;
+      v.convert(sem, llvm::APFloat::rmNearestTiesToEven, &lost);
+      uint64_t raw = v.bitcastToAPInt().getZExtValue();
+      std::memcpy(acc + i * bytes, &raw, bytes);
+    }
+    return success();
+  }
+  if (auto integer = dyn_cast<IntegerType>(type)) {
+    bool isUnsigned = integer.isUnsigned() || integer.getWidth() == 1;
+    if (integer.getWidth() == 1) {
+      // pred: or for sums, and for products.
+      ReductionKind k = kind == ReductionKind::Sum       ? ReductionKind::Max
+                        : kind == ReductionKind::Product ? ReductionKind::Min
+                                                         : kind;
+      return foldArray<uint8_t>(k, acc, x, n), success();
+    }
+    switch (integer.getWidth()) {
+    case 8:
+      return isUnsigned ? foldArray<uint8_t>(kind, acc, x, n)
+                        : foldArray<int8_t>(kind, acc, x, n),
+             success();
+    case 16:
+      return isUnsigned ? foldArray<uint16_t>(kind, acc, x, n)
+                        : foldArray<int16_t>(kind, acc, x, n),
+             success();
+    case 32:
+      return isUnsigned ? foldArray<uint32_t>(kind, acc, x, n)
+                        : foldArray<int32_t>(kind, acc, x, n),
+             success();
+    case 64:
+      return isUnsigned ? foldArray<uint64_t>(kind, acc, x, n)
+                        : foldArray<int64_t>(kind, acc, x, n),
+             success();
+    default:
+      break;
+    }
+  }
+  if (auto complex = dyn_cast<ComplexType>(type);
+      complex && (kind == ReductionKind::Sum || kind == ReductionKind::Product)) {
+    auto run = [&](auto zero) {
+      using C = std::complex<decltype(zero)>;
+      for (int64_t i = 0; i < n; ++i) {
+        C a, b;
+        std::memcpy(&a, acc + i * sizeof(C), sizeof(C));
+        std::memcpy(&b, x + i * sizeof(C), sizeof(C));
+        a = kind == ReductionKind::Sum ? a + b : a * b;
+        std::memcpy(acc + i * sizeof(C), &a, sizeof(C));
+      }
+    };
+    if (complex.getElementType().isF32())
+      return run(0.0f), success();
+    if (complex.getElementType().isF64())
+      return run(0.0), success();
+  }
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  os << type;
+  error = "the host runtime cannot reduce elements of type " + name + " by " +
+          stringifyReductionKind(kind).str();
+  return failure();
+}
+
+/// The state of one collective: where each device's slices are, and the
+/// output buffers being made.
+struct Collective {
+  Operation *op;
+  function_ref<uint8_t *(int64_t, Value)> address;
+  std::string &error;
+  /// outputs[device][i]: output i of the device, in its output's layout.
+  DenseMap<int64_t, std::vector<Bytes>> outputs;
+
+  Bytes &output(int64_t device, unsigned i, ValueRange results) {
+    std::vector<Bytes> &mine = outputs[device];
+    if (mine.empty())
+      for (Value v : results)
+        mine.emplace_back(Layout(v).bytes(), 0);
+    return mine[i];
+  }
+
+  /// Input `i` of the group folded in group order, in the input's layout.
+  FailureOr<Bytes> reduce(ReductionKind kind, ArrayRef<int64_t> group,
+                          Value input) {
+    Layout layout(input);
+    const uint8_t *first = address(group[0], input);
+    Bytes acc(first, first + layout.bytes());
+    Type element = cast<MemRefType>(input.getType()).getElementType();
+    int64_t n = layout.elementBytes ? layout.bytes() / layout.elementBytes : 0;
+    for (int64_t d : group.drop_front())
+      if (failed(fold(kind, element, acc.data(), address(d, input), n, error)))
+        return failure();
+    return acc;
+  }
+
+  /// Writes every output buffer made to its device's slice.
+  void store(ValueRange results) {
+    for (auto &[device, buffers] : outputs)
+      for (auto [v, bytes] : llvm::zip(results, buffers))
+        std::memcpy(address(device, v), bytes.data(), bytes.size());
+  }
+};
+
+SmallVector<int64_t> zeros(int64_t rank) { return SmallVector<int64_t>(rank); }
+
+} // namespace
+
+LogicalResult mlir::thunk::runHostCollective(
+    Operation *op, function_ref<uint8_t *(int64_t, Value)> address,
+    std::string &error) {
+  Collective c{op, address, error};
+  ValueRange results =
+      llvm::TypeSwitch<Operation *, ValueRange>(op)
+          .Case<AllReduceOp, ReduceScatterOp, AllGatherOp, AllToAllOp,
+                CollectivePermuteOp, CollectiveBroadcastOp>(
+              [](auto a) { return a.getOutputs(); })
+          .Default([](Operation *) { return ValueRange(); });
+  auto reduceTo = [&](ReductionKind kind, ArrayRef<ArrayRef<int64_t>> groups,
+                      ValueRange inputs, ValueRange outputs,
+                      std::optional<int64_t> scatterDim) -> LogicalResult {
+    for (ArrayRef<int64_t> group : groups)
+      for (auto [i, in] : llvm::enumerate(inputs)) {
+        FailureOr<Bytes> sum = c.reduce(kind, group, in);
+        if (failed(sum))
+          return failure();
+        Layout from(in), to(outputs[i]);
+        for (auto [pos, d] : llvm::enumerate(group)) {
+          SmallVector<int64_t> start = zeros(to.shape.size());
+          if (scatterDim)
+            start[*scatterDim] = int64_t(pos) * to.shape[*scatterDim];
+          copyBox(to.shape, sum->data(), from, start,
+                  c.output(d, i, outputs).data(), to, zeros(to.shape.size()));
+        }
+      }
+    return success();
+  };
+  LogicalResult status =
+      llvm::TypeSwitch<Operation *, LogicalResult>(op)
+          .Case([&](AllReduceOp a) {
+            return reduceTo(a.getReduction(), a.getDeviceGroups(),
+                            a.getInputs(), a.getOutputs(), std::nullopt);
+          })
+          .Case([&](ReduceScatterOp a) {
+            return reduceTo(a.getReduction(), a.getDeviceGroups(),
+                            a.getInputs(), a.getOutputs(),
+                            int64_t(a.getDimension()));
+          })
+          .Case([&](AllGatherOp a) {
+            int64_t dim = a.getDimension();
+            for (ArrayRef<int64_t> group : a.getDeviceGroups())
+              for (auto [i, in] : llvm::enumerate(a.getInputs())) {
+                Layout from(in), to(a.getOutputs()[i]);
+                for (auto [pos, src] : llvm::enumerate(group)) {
+                  SmallVector<int64_t> start = zeros(to.shape.size());
+                  start[dim] = int64_t(pos) * from.shape[dim];
+                  for (int64_t d : group)
+                    copyBox(from.shape, address(src, in), from,
+                            zeros(from.shape.size()),
+                            c.output(d, i, a.getOutputs()).data(), to, start);
+                }
+              }
+            return success();
+          })
+          .Case([&](AllToAllOp a) {
+            std::optional<int64_t> dim;
+            if (a.getDimension())
+              dim = int64_t(*a.getDimension());
+            for (ArrayRef<int64_t> group : a.getDeviceGroups()) {
+              int64_t g = group.size();
+              for (auto [j, dst] : llvm::enumerate(group))
+                for (auto [k, src] : llvm::enumerate(group)) {
+                  if (!dim) {
+                    // Member j's output k is member k's input j.
+                    Value in = a.getInputs()[j];
+                    Layout layout(in), to(a.getOutputs()[k]);
+                    copyBox(layout.shape, address(src, in), layout,
+                            zeros(layout.shape.size()),
+                            c.output(dst, k, a.getOutputs()).data(), to,
+                            zeros(layout.shape.size()));
+                    continue;
+                  }
+                  // Chunk j of member k's inputs goes to chunk k of member
+                  // j's outputs.
+                  for (auto [i, in] : llvm::enumerate(a.getInputs())) {
+                    Layout from(in), to(a.getOutputs()[i]);
+                    SmallVector<int64_t> box(from.shape);
+                    box[*dim] /= g;
+                    SmallVector<int64_t> at = zeros(box.size()),
+                                         put = zeros(box.size());
+                    at[*dim] = int64_t(j) * box[*dim];
+                    put[*dim] = int64_t(k) * box[*dim];
+                    copyBox(box, address(src, in), from, at,
+                            c.output(dst, i, a.getOutputs()).data(), to, put);
+                  }
+                }
+            }
+            return success();
+          })
+          .Case([&](CollectiveBroadcastOp a) {
+            for (ArrayRef<int64_t> group : a.getDeviceGroups())
+              for (auto [i, in] : llvm::enumerate(a.getInputs())) {
+                Layout from(in), to(a.getOutputs()[i]);
+                for (int64_t d : group)
+                  copyBox(from.shape, address(group[0], in), from,
+                          zeros(from.shape.size()),
+                          c.output(d, i, a.getOutputs()).data(), to,
+                          zeros(from.shape.size()));
+              }
+            return success();
+          })
+          .Case([&](CollectivePermuteOp a) {
+            // A device that is no target keeps the zeros it was given.
+            for (auto [src, dst] : a.getSourceTargetPairs())
+              for (auto [i, in] : llvm::enumerate(a.getInputs())) {
+                Layout from(in), to(a.getOutputs()[i]);
+                copyBox(from.shape, address(src, in), from,
+                        zeros(from.shape.size()),
+                        c.output(dst, i, a.getOutputs()).data(), to,
+                        zeros(from.shape.size()));
+              }
+            return success();
+          })
+          .Default([&](Operation *) {
+            error = "not a collective thunk";
+            return failure();
+          });
+  if (failed(status))
+    return failure();
+  // Collective-permute writes zeros to the devices that are no target.
+  if (isa<CollectivePermuteOp>(op)) {
+    auto program = op->getParentOfType<ProgramOp>();
+    int64_t devices = program.getNumReplicas() * program.getNumPartitions();
+    for (int64_t d = 0; d < devices; ++d)
+      c.output(d, 0, results);
+  }
+  c.store(results);
+  return success();
+}

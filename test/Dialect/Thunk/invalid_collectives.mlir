@@ -1,0 +1,150 @@
+// RUN: hlo-opt %s -split-input-file -verify-diagnostics
+
+// The collective thunks' groups, pairs and shapes are checked by the
+// dialect.
+
+thunk.allocation @p parameter size = 64 {parameter = 0 : i64}
+thunk.program @main attributes {num_replicas = 2 : i64} {
+  %a = thunk.slice @p[0] : memref<8xf32>
+  %b = thunk.slice @p[32] : memref<8xf32>
+  // expected-error @+1 {{device id 2 is not a device of the program (2 devices)}}
+  thunk.all_reduce sum groups [array<i64: 0, 2>] ins(%a : memref<8xf32>) outs(%b : memref<8xf32>)
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @p parameter size = 64 {parameter = 0 : i64}
+thunk.program @main attributes {num_replicas = 4 : i64} {
+  %a = thunk.slice @p[0] : memref<8xf32>
+  %b = thunk.slice @p[32] : memref<8xf32>
+  // expected-error @+1 {{the groups cover 2 of the program's 4 devices}}
+  thunk.all_reduce sum groups [array<i64: 0, 1>] ins(%a : memref<8xf32>) outs(%b : memref<8xf32>)
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @p parameter size = 64 {parameter = 0 : i64}
+thunk.program @main attributes {num_replicas = 2 : i64} {
+  %a = thunk.slice @p[0] : memref<8xf32>
+  %b = thunk.slice @p[32] : memref<8xf32>
+  // expected-error @+1 {{device 1 is in two groups}}
+  thunk.all_reduce sum groups [array<i64: 0, 1>, array<i64: 1>] ins(%a : memref<8xf32>) outs(%b : memref<8xf32>)
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @p parameter size = 64 {parameter = 0 : i64}
+thunk.program @main attributes {num_replicas = 2 : i64} {
+  %a = thunk.slice @p[0] : memref<8xf32>
+  %b = thunk.slice @p[32] : memref<8xi32>
+  // expected-error @+1 {{input 0 and output 0 have different element types}}
+  thunk.all_reduce sum groups [array<i64: 0, 1>] ins(%a : memref<8xf32>) outs(%b : memref<8xi32>)
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @p parameter size = 64 {parameter = 0 : i64}
+thunk.program @main attributes {num_replicas = 2 : i64} {
+  %a = thunk.slice @p[0] : memref<8xf32>
+  // expected-error @+1 {{needs as many outputs as inputs, at least one; has 1 inputs and 2 outputs}}
+  thunk.all_reduce sum groups [array<i64: 0, 1>] ins(%a : memref<8xf32>) outs(%a, %a : memref<8xf32>, memref<8xf32>)
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @p parameter size = 64 {parameter = 0 : i64}
+thunk.program @main attributes {num_replicas = 2 : i64} {
+  %a = thunk.slice @p[0] : memref<2x4xf32>
+  %b = thunk.slice @p[32] : memref<2x4xf32>
+  // expected-error @+1 {{output 0 must have shape [2, 8], not [2, 4]}}
+  thunk.all_gather dimension 1 groups [array<i64: 0, 1>] ins(%a : memref<2x4xf32>) outs(%b : memref<2x4xf32>)
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @p parameter size = 64 {parameter = 0 : i64}
+thunk.program @main attributes {num_replicas = 2 : i64} {
+  %a = thunk.slice @p[0] : memref<2x4xf32>
+  %b = thunk.slice @p[32] : memref<2x4xf32>
+  // expected-error @+1 {{dimension 2 is out of range for input 0 of rank 2}}
+  thunk.all_gather dimension 2 groups [array<i64: 0, 1>] ins(%a : memref<2x4xf32>) outs(%b : memref<2x4xf32>)
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @p parameter size = 64 {parameter = 0 : i64}
+thunk.program @main attributes {num_replicas = 3 : i64} {
+  %a = thunk.slice @p[0] : memref<4xf32>
+  %b = thunk.slice @p[32] : memref<1xf32>
+  // expected-error @+1 {{needs groups of one size, not 2 and 1}}
+  thunk.reduce_scatter sum dimension 0 groups [array<i64: 0, 1>, array<i64: 2>] ins(%a : memref<4xf32>) outs(%b : memref<1xf32>)
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @p parameter size = 64 {parameter = 0 : i64}
+thunk.program @main attributes {num_replicas = 3 : i64} {
+  %a = thunk.slice @p[0] : memref<4xf32>
+  %b = thunk.slice @p[32] : memref<1xf32>
+  // expected-error @+1 {{dimension 0 of input 0 (4) does not split into 3 equal chunks}}
+  thunk.reduce_scatter sum dimension 0 groups [array<i64: 0, 1, 2>] ins(%a : memref<4xf32>) outs(%b : memref<1xf32>)
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @p parameter size = 64 {parameter = 0 : i64}
+thunk.program @main attributes {num_replicas = 2 : i64} {
+  %a = thunk.slice @p[0] : memref<4xf32>
+  %b = thunk.slice @p[32] : memref<4xf32>
+  // expected-error @+1 {{without a dimension needs one input per group member (2), not 1}}
+  thunk.all_to_all groups [array<i64: 0, 1>] ins(%a : memref<4xf32>) outs(%b : memref<4xf32>)
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @p parameter size = 64 {parameter = 0 : i64}
+thunk.program @main attributes {num_replicas = 2 : i64} {
+  %a = thunk.slice @p[0] : memref<4xf32>
+  %b = thunk.slice @p[32] : memref<4xf32>
+  // expected-error @+1 {{device 1 is the target of two pairs}}
+  thunk.collective_permute pairs [array<i64: 0, 1>, array<i64: 1, 1>] ins(%a : memref<4xf32>) outs(%b : memref<4xf32>)
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @p parameter size = 64 {parameter = 0 : i64}
+thunk.program @main attributes {num_replicas = 2 : i64} {
+  %a = thunk.slice @p[0] : memref<4xf32>
+  %b = thunk.slice @p[32] : memref<4xf32>
+  // expected-error @+1 {{pairs must have two device ids each}}
+  thunk.collective_permute pairs [array<i64: 0, 1, 1>] ins(%a : memref<4xf32>) outs(%b : memref<4xf32>)
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @p parameter size = 64 {parameter = 0 : i64}
+thunk.program @main {
+  %a = thunk.slice @p[0] : memref<2xi32>
+  // expected-error @+1 {{needs a target of one 32-bit integer, not 'memref<2xi32>'}}
+  thunk.device_id replica %a : memref<2xi32>
+  thunk.return
+}
+
+// -----
+
+// expected-error @+1 {{needs at least one replica and one partition}}
+thunk.program @main attributes {num_partitions = 0 : i64} {
+  thunk.return
+}
