@@ -336,6 +336,12 @@ Type Importer::setDimensionSizeShape(SetDimensionSizeOp op) {
 /// (recv, infeed); `declared` for the others.
 Type Importer::shapeXlaBuilds(StringRef opcode, ArrayRef<Value> operands,
                               Type declared) {
+  // Most instructions are none of these: no types are made for them.
+  if (!llvm::is_contained({"send-done", "outfeed", "after-all",
+                           "add-dependency", "send", "recv-done", "recv",
+                           "infeed"},
+                          opcode))
+    return declared;
   Type token = TokenType::get(ctx);
   Type context = RankedTensorType::get(
       {}, IntegerType::get(ctx, 32, IntegerType::Unsigned));
