@@ -237,6 +237,17 @@ Operation *Importer::createOp(StringRef opcode, InstrAst &instr,
     if (auto t = dyn_cast<RankedTensorType>(operands.front().getType()))
       attributes.set("dimensions", b.getDenseI64ArrayAttr(llvm::to_vector(
                                        llvm::seq<int64_t>(0, t.getRank()))));
+  // XLA's all-to-all names one split dimension when it names any.
+  if (opcode == "all-to-all")
+    if (auto dims = dyn_cast_or_null<DenseI64ArrayAttr>(
+            attributes.get("dimensions"));
+        dims && dims.size() != 1) {
+      error(instr.opcodeOffset,
+            "all-to-all's dimensions must name one dimension (the split "
+            "dimension), not " +
+                std::to_string(dims.size()));
+      return nullptr;
+    }
   // An op with a fixed number of data operands would take the extra ones
   // for control predecessors.
   if (std::optional<int64_t> fixed = fixedDataOperands(*opName, operands);

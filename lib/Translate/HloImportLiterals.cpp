@@ -66,6 +66,11 @@ bool Importer::parseShape(Cursor &cur, Type &type, bool spacedLayout) {
               llvm::MulOverflow(tensor.getNumElements(),
                                 int64_t(std::max(1u, *bits / 8)), bytes))
             return error(at, "the tuple element's bytes overflow int64");
+          // Nor can it size an element tiled by a tile of extent 0.
+          if (auto layout = dyn_cast_or_null<LayoutAttr>(tensor.getEncoding());
+              layout && llvm::is_contained(layout.getTileData(), 0))
+            return error(at, "the tuple element's layout has a tile "
+                             "dimension of 0");
         }
         elts.push_back(t);
       } while (cur.consumeIf(","));
