@@ -179,6 +179,10 @@ LogicalResult mlir::hlo::verifyAllToAll(EmitErrorFn emitError,
                          << *shards.groupSize;
   }
   Type expected = packTuple(result.getContext(), operands);
+  // XLA's tuple form (no split dimension) makes a tuple of one operand too.
+  if (dims.empty() && operands.size() == 1 &&
+      typesCompatible(result, TupleType::get(result.getContext(), operands)))
+    return success();
   if (!typesCompatible(result, expected))
     return emitError() << "result type " << result
                        << " must match the operand types " << expected;

@@ -353,7 +353,10 @@ static FailureOr<Literal> allToAll(Interp &interp, AllToAllOp op,
             std::vector<Literal> mine;
             for (int64_t src : group)
               mine.push_back(inputs[src].getElements()[j]);
-            outputs[d] = packed(std::move(mine));
+            // A tuple of one, where the result type says so.
+            outputs[d] = isa<TupleType>(op.getType())
+                             ? Literal::tuple(std::move(mine))
+                             : packed(std::move(mine));
           }
         }
         return success();
