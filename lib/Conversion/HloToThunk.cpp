@@ -422,8 +422,40 @@ LogicalResult ThunkLowering::lowerConditional(ConditionalOp op) {
 LogicalResult ThunkLowering::lowerInstruction(Operation *op) {
   if (isa<ConstantOp>(op))
     return success();
-  if (isa<TupleOp, GetTupleElementOp, BitcastOp, CopyOp, OptimizationBarrierOp>(
-          op)) {
+  // A token holds no bytes.
+  if (isa<AfterAllOp>(op))
+    return success();
+  // Identities: annotations of sharding and memory placement.
+  if (auto call = dyn_cast<CustomCallOp>(op);
+      call &&
+      llvm::is_contained({"Sharding", "annotate_device_placement"},
+                         call.getCustomCallTarget()) &&
+      getDataOperands(op).size() == 1 &&
+      getDataOperands(op)[0].getType() == op->getResult(0).getType())
+    return copyLeaves(op, getDataOperands(op)[0], op->getResult(0));
+  // copy-start copies its operand into element 0 of its (destination,
+  // source, context) result; copy-done forwards that element.
+  if (isa<CopyStartOp, CopyDoneOp>(op)) {
+    Value from = getDataOperands(op)[0];
+    bool start = isa<CopyStartOp>(op);
+    FailureOr<SmallVector<Value>> a =
+        start ? logicalSlices(op, from) : logicalSlices(op, from, 0);
+    FailureOr<SmallVector<Value>> c =
+        start ? logicalSlices(op, op->getResult(0), 0)
+              : logicalSlices(op, op->getResult(0));
+    if (failed(a) || failed(c))
+      return failure();
+    for (auto [x, y] : llvm::zip_equal(*a, *c)) {
+      if (cast<MemRefType>(x.getType()).getLayout() !=
+          cast<MemRefType>(y.getType()).getLayout())
+        return op->emitError("hlo-to-thunk: a copy-start that changes the "
+                             "layout has no thunk yet");
+      copy(op->getLoc(), x, y);
+    }
+    return success();
+  }
+  if (isa<TupleOp, GetTupleElementOp, BitcastOp, CopyOp, OptimizationBarrierOp,
+          AddDependencyOp, DomainOp>(op)) {
     // Forwarding: the bytes stay where they are unless the slices differ.
     // A copy that changes the layout is a fusion by now.
     Value from = getDataOperands(op)[0];
