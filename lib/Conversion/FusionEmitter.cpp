@@ -110,22 +110,13 @@ FailureOr<EmitterKind> mlir::hlo::chooseEmitter(Operation *op,
       return EmitterKind::Transpose;
     return EmitterKind::Loop;
   }
-  case FusionKind::kCustom: {
-    // Triton normalization fusions (hlo-softmax-rewriter-triton) have no
-    // block-level (Triton) emitter yet: they are emitted as input fusions,
-    // by the reduction emitter where it takes them, else as loops. Other
-    // custom fusions (Triton GEMMs, cuDNN) are not taken.
-    auto config =
-        dyn_cast_or_null<BackendConfigAttr>(op->getAttr("backend_config"));
-    std::optional<StringRef> kind =
-        config ? config.getFusionKind() : std::nullopt;
-    if (kind != "__triton") {
-      reason = "a kCustom fusion of kind '" +
-               kind.value_or("").str() + "' (no emitter takes it)";
-      return failure();
-    }
+  case FusionKind::kCustom:
+    // Custom fusions (Triton normalization fusions of
+    // hlo-softmax-rewriter-triton, Triton GEMMs and cuDNN fusions in the
+    // input) have no block-level (Triton) or cuDNN emitter yet: they are
+    // emitted as input fusions, by the reduction emitter where it takes
+    // them, else as loops (a dot: a serial sum per output element).
     [[fallthrough]];
-  }
   case FusionKind::kInput: {
     WalkResult scatter =
         fused.walk([](ScatterOp) { return WalkResult::interrupt(); });
