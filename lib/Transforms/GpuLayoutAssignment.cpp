@@ -440,6 +440,17 @@ struct GpuLayoutAssignmentPass
       mustDefault(0);
       return wants;
     }
+    if (isa<AllGatherOp, ReduceScatterOp>(op)) {
+      // NCCL gathers and scatters contiguous chunks: the dimension is the
+      // most major of the operands too.
+      ArrayRef<int64_t> dims = isa<AllGatherOp>(op)
+                                   ? cast<AllGatherOp>(op).getDimensions()
+                                   : cast<ReduceScatterOp>(op).getDimensions();
+      if (dims.size() == 1)
+        for (unsigned i = 0; i < data.size(); ++i)
+          must(i, moveToMajor(rankOf(data[i].getType()), dims[0]));
+      return wants;
+    }
     if (isa<TriangularSolveOp>(op)) {
       must(0, fortran(rankOf(data[0].getType())));
       must(1, fortran(rankOf(data[1].getType())));

@@ -256,9 +256,13 @@ Value mlir::hlo::createTranspose(OpBuilder &b, Location loc, Value v,
 bool mlir::hlo::keepsOperandLayout(Operation *op) {
   if (isa<CopyOp>(op))
     return false;
+  // Collectives that move whole arrays keep their layout too (NCCL moves
+  // bytes); all-gather and reduce-scatter make their dimension major.
   return isElementwise(op) ||
          isa<SliceOp, PadOp, ConcatenateOp, ReverseOp, DynamicSliceOp,
-             DynamicUpdateSliceOp, ReduceWindowOp, ReducePrecisionOp>(op);
+             DynamicUpdateSliceOp, ReduceWindowOp, ReducePrecisionOp,
+             AllReduceOp, AllReduceStartOp, AllToAllOp, CollectivePermuteOp,
+             CollectivePermuteStartOp, CollectiveBroadcastOp>(op);
 }
 
 SmallVector<int64_t> mlir::hlo::layoutFromOperands(Operation *op) {

@@ -19,6 +19,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <mutex>
+#include <type_traits>
 
 using namespace mlir;
 using namespace mlir::thunk;
@@ -179,17 +180,30 @@ std::unique_ptr<CudaExecutable> CudaExecutable::compile(ModuleOp program,
     error = "the module must hold one thunk.program";
     return nullptr;
   }
-  // Several devices and the collectives between them need NCCL.
+  // Several devices need NCCL. On one device every collective copies its
+  // inputs (or, a collective-permute without the pair (0, 0), zeros them),
+  // which moves bytes only between slices of one layout.
   ProgramOp main = *program.getOps<ProgramOp>().begin();
-  Operation *collective = nullptr;
-  main.walk([&](Operation *op) {
-    if (isa<AllReduceOp, AllGatherOp, ReduceScatterOp, AllToAllOp,
-            CollectivePermuteOp, CollectiveBroadcastOp>(op))
-      collective = op;
+  if (main.getNumReplicas() * main.getNumPartitions() != 1) {
+    error = "the CUDA runtime runs programs of one device (NCCL is not in it "
+            "yet); run this one with --device=host";
+    return nullptr;
+  }
+  WalkResult layouts = main.walk([&](Operation *op) {
+    if (!isa<AllReduceOp, AllGatherOp, ReduceScatterOp, AllToAllOp,
+             CollectivePermuteOp, CollectiveBroadcastOp>(op))
+      return WalkResult::advance();
+    // The verifiers make inputs and outputs pair up: the first half of the
+    // operands are the inputs.
+    unsigned half = op->getNumOperands() / 2;
+    for (unsigned i = 0; i < half; ++i)
+      if (op->getOperand(i).getType() != op->getOperand(half + i).getType())
+        return WalkResult::interrupt();
+    return WalkResult::advance();
   });
-  if (main.getNumReplicas() * main.getNumPartitions() != 1 || collective) {
-    error = "the CUDA runtime runs programs of one device without collective "
-            "thunks (NCCL is not in it yet); run this one with --device=host";
+  if (layouts.wasInterrupted()) {
+    error = "the CUDA runtime runs a collective on one device as copies "
+            "between slices of one layout; run this one with --device=host";
     return nullptr;
   }
   std::unique_ptr<CudaExecutable> exe(new CudaExecutable());
@@ -589,6 +603,27 @@ LogicalResult Runner::runThunk(Operation &op) {
                              cu.cuMemsetD32Async(p, m.getValue(), bytes / 4,
                                                  s.stream));
         });
+      })
+      .Case<AllReduceOp, AllGatherOp, ReduceScatterOp, AllToAllOp,
+            CollectivePermuteOp, CollectiveBroadcastOp>([&](auto c) {
+        ++stats.collectives;
+        bool zeros = false;
+        if constexpr (std::is_same_v<decltype(c), CollectivePermuteOp>)
+          zeros = !llvm::is_contained(c.getSourceTargetPairs(),
+                                      std::pair<int64_t, int64_t>{0, 0});
+        for (auto [in, out] : llvm::zip_equal(c.getInputs(), c.getOutputs())) {
+          int64_t bytes = getStorageBytes(cast<MemRefType>(out.getType()));
+          LogicalResult done =
+              zeros ? check(c, "cuMemsetD8Async",
+                            cu.cuMemsetD8Async(address(out), 0, bytes,
+                                               s.stream))
+                    : check(c, "cuMemcpyDtoDAsync",
+                            cu.cuMemcpyDtoDAsync(address(out), address(in),
+                                                 bytes, s.stream));
+          if (failed(done))
+            return failure();
+        }
+        return success();
       })
       .Case([&](DeviceIdOp d) {
         // The one device is replica 0 and partition 0.
