@@ -160,23 +160,24 @@ LogicalResult fold(ReductionKind kind, Type type, uint8_t *acc,
                                                          : kind;
       return foldArray<uint8_t>(k, acc, x, n), success();
     }
+    // The signed type of the width, or its unsigned counterpart.
+    auto foldAs = [&](auto signedZero) {
+      using S = decltype(signedZero);
+      if (isUnsigned)
+        foldArray<std::make_unsigned_t<S>>(kind, acc, x, n);
+      else
+        foldArray<S>(kind, acc, x, n);
+      return success();
+    };
     switch (integer.getWidth()) {
     case 8:
-      return isUnsigned ? foldArray<uint8_t>(kind, acc, x, n)
-                        : foldArray<int8_t>(kind, acc, x, n),
-             success();
+      return foldAs(int8_t());
     case 16:
-      return isUnsigned ? foldArray<uint16_t>(kind, acc, x, n)
-                        : foldArray<int16_t>(kind, acc, x, n),
-             success();
+      return foldAs(int16_t());
     case 32:
-      return isUnsigned ? foldArray<uint32_t>(kind, acc, x, n)
-                        : foldArray<int32_t>(kind, acc, x, n),
-             success();
+      return foldAs(int32_t());
     case 64:
-      return isUnsigned ? foldArray<uint64_t>(kind, acc, x, n)
-                        : foldArray<int64_t>(kind, acc, x, n),
-             success();
+      return foldAs(int64_t());
     default:
       break;
     }
@@ -209,7 +210,10 @@ LogicalResult fold(ReductionKind kind, Type type, uint8_t *acc,
 /// The state of one collective: where each device's slices are, and the
 /// output buffers being made.
 struct Collective {
-  Operation *op;
+  Collective(function_ref<uint8_t *(int64_t, Value)> address,
+             std::string &error)
+      : address(address), error(error) {}
+
   function_ref<uint8_t *(int64_t, Value)> address;
   std::string &error;
   /// outputs[device][i]: output i of the device, in its output's layout.
@@ -252,7 +256,7 @@ SmallVector<int64_t> zeros(int64_t rank) { return SmallVector<int64_t>(rank); }
 LogicalResult mlir::thunk::runHostCollective(
     Operation *op, function_ref<uint8_t *(int64_t, Value)> address,
     std::string &error) {
-  Collective c{op, address, error};
+  Collective c(address, error);
   ValueRange results =
       llvm::TypeSwitch<Operation *, ValueRange>(op)
           .Case<AllReduceOp, ReduceScatterOp, AllGatherOp, AllToAllOp,

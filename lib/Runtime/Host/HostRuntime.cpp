@@ -12,6 +12,7 @@
 #include "Hlo/Conversion/HostJit.h"
 #include "Hlo/Conversion/Passes.h"
 #include "Hlo/Dialect/Thunk/ThunkDialect.h"
+#include "Hlo/Runtime/DeviceRendezvous.h"
 
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
 #include "mlir/IR/Verifier.h"
@@ -19,9 +20,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <chrono>
-#include <condition_variable>
 #include <cstring>
-#include <mutex>
 #include <thread>
 
 using namespace mlir;
@@ -74,46 +73,21 @@ std::unique_ptr<HostExecutable> HostExecutable::compile(ModuleOp program,
   return exe;
 }
 
-/// Where the devices of one run meet in the collective thunks: the last
-/// to arrive runs the collective for all (their runners' addresses stay
-/// put while they wait). A device that fails stops the others; one that
-/// ends leaves the others' next collective unmatched.
-class HostExecutable::Rendezvous {
-public:
-  explicit Rendezvous(int64_t devices)
-      : runners(devices), ops(devices, nullptr) {}
-
-  LogicalResult meet(int64_t device, Runner *runner, Operation *op,
-                     std::string &error);
-  void stop() {
-    std::lock_guard<std::mutex> lock(mutex);
-    stopped = true;
-    changed.notify_all();
-  }
-  void finish() {
-    std::lock_guard<std::mutex> lock(mutex);
-    ++finished;
-    changed.notify_all();
-  }
-
-private:
-  std::mutex mutex;
-  std::condition_variable changed;
+/// The devices of one run: where they meet, and each one's runner (whose
+/// addresses the device completing a collective reads).
+struct HostExecutable::Devices {
+  explicit Devices(int64_t n) : rendezvous(n), runners(n) {}
+  hlo::runtime::DeviceRendezvous rendezvous;
   std::vector<Runner *> runners;
-  std::vector<Operation *> ops;
-  int64_t arrived = 0, finished = 0;
-  uint64_t generation = 0;
-  bool stopped = false;
-  std::string failure;
 };
 
 /// One device's run: the slices' addresses in its arena.
 class HostExecutable::Runner {
 public:
-  Runner(HostExecutable &exe, int64_t device, Rendezvous *rendezvous,
+  Runner(HostExecutable &exe, int64_t device, Devices *devices,
          std::string &error, RunStats &stats)
       : exe(exe), memory(exe.memory[device]), device(device),
-        rendezvous(rendezvous), error(error), stats(stats) {}
+        devices(devices), error(error), stats(stats) {}
 
   LogicalResult layOut(ArrayRef<ParameterBytes> parameters);
   LogicalResult runBlock(Block &block);
@@ -131,53 +105,11 @@ private:
   HostExecutable &exe;
   Memory &memory;
   int64_t device;
-  Rendezvous *rendezvous;
+  Devices *devices;
   std::string &error;
   RunStats &stats;
   DenseMap<Value, uint8_t *> addresses;
 };
-
-LogicalResult HostExecutable::Rendezvous::meet(int64_t device, Runner *runner,
-                                               Operation *op,
-                                               std::string &error) {
-  std::unique_lock<std::mutex> lock(mutex);
-  if (stopped || finished) {
-    error = stopped ? "stopped: another device failed"
-                    : "another device ended the program without reaching "
-                      "this collective";
-    return mlir::failure();
-  }
-  runners[device] = runner;
-  ops[device] = op;
-  uint64_t mine = generation;
-  if (++arrived == int64_t(runners.size())) {
-    failure.clear();
-    if (!llvm::all_equal(ops))
-      failure = "the devices reached different collective thunks";
-    else
-      (void)runHostCollective(
-          op, [&](int64_t d, Value v) { return runners[d]->address(v); },
-          failure);
-    arrived = 0;
-    ++generation;
-    changed.notify_all();
-  } else {
-    changed.wait(lock, [&] {
-      return generation != mine || stopped || finished > 0;
-    });
-    if (generation == mine) {
-      error = stopped ? "stopped: another device failed"
-                      : "another device ended the program without reaching "
-                        "this collective";
-      return mlir::failure();
-    }
-  }
-  if (!failure.empty()) {
-    error = failure;
-    return mlir::failure();
-  }
-  return success();
-}
 
 LogicalResult HostExecutable::Runner::makeArena() {
   SmallVector<std::pair<AllocationOp, int64_t>> layout;
@@ -380,10 +312,19 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
 LogicalResult HostExecutable::Runner::runCollective(Operation &op) {
   std::string why;
   LogicalResult status =
-      rendezvous
-          ? rendezvous->meet(device, this, &op, why)
-          : runHostCollective(
-                &op, [&](int64_t, Value v) { return address(v); }, why);
+      devices ? devices->rendezvous.meet(
+                    device, &op,
+                    [&](std::string &failure) {
+                      return runHostCollective(
+                          &op,
+                          [&](int64_t d, Value v) {
+                            return devices->runners[d]->address(v);
+                          },
+                          failure);
+                    },
+                    why)
+              : runHostCollective(
+                    &op, [&](int64_t, Value v) { return address(v); }, why);
   return failed(status) ? fail(op, why) : success();
 }
 
@@ -398,24 +339,27 @@ LogicalResult HostExecutable::run(ArrayRef<ParameterBytes> parameters,
   RunStats local;
   RunStats &s = stats ? *stats : local;
   // Device 0 in this thread, the others in threads of their own.
-  std::unique_ptr<Rendezvous> rendezvous;
+  std::unique_ptr<Devices> several;
   if (devices > 1)
-    rendezvous = std::make_unique<Rendezvous>(devices);
+    several = std::make_unique<Devices>(devices);
   std::vector<std::string> errors(devices);
   std::vector<RunStats> otherStats(devices);
   std::vector<std::unique_ptr<Runner>> runners;
-  for (int64_t d = 0; d < devices; ++d)
+  for (int64_t d = 0; d < devices; ++d) {
     runners.push_back(std::make_unique<Runner>(
-        *this, d, rendezvous.get(), errors[d], d == 0 ? s : otherStats[d]));
+        *this, d, several.get(), errors[d], d == 0 ? s : otherStats[d]));
+    if (several)
+      several->runners[d] = runners.back().get();
+  }
   auto runDevice = [&](int64_t d) {
     Runner &runner = *runners[d];
     bool ok = succeeded(runner.layOut(parameters)) &&
               succeeded(runner.runBlock(body));
-    if (rendezvous) {
+    if (several) {
       if (ok)
-        rendezvous->finish();
+        several->rendezvous.finish();
       else
-        rendezvous->stop();
+        several->rendezvous.stop();
     }
     return ok;
   };
@@ -433,7 +377,9 @@ LogicalResult HostExecutable::run(ArrayRef<ParameterBytes> parameters,
   for (int pass = 0; pass < 2; ++pass)
     for (int64_t d = 0; d < devices && why.empty(); ++d)
       if (!errors[d].empty() &&
-          (pass == 1 || errors[d].find("stopped:") == std::string::npos))
+          (pass == 1 ||
+           errors[d].find(hlo::runtime::DeviceRendezvous::kStopped) ==
+               std::string::npos))
         why = devices > 1 ? "device " + std::to_string(d) + ": " + errors[d]
                           : errors[d];
   if (!why.empty()) {

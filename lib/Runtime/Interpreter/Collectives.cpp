@@ -36,12 +36,11 @@
 #include "Internal.h"
 
 #include "Hlo/Dialect/Hlo/HloDeviceGroups.h"
+#include "Hlo/Runtime/DeviceRendezvous.h"
 
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <algorithm>
-#include <condition_variable>
-#include <mutex>
 
 using namespace mlir;
 using namespace mlir::hlo;
@@ -55,70 +54,43 @@ using Combine = function_ref<LogicalResult(
 } // namespace
 
 namespace mlir::hlo::runtime::eval {
+/// The interpreter's side of a DeviceRendezvous: each device's input
+/// literal in, each device's output literal out.
 class Rendezvous {
 public:
-  explicit Rendezvous(int64_t n) : n(n), inputs(n), outputs(n), ops(n) {}
+  explicit Rendezvous(int64_t n) : devices(n), inputs(n), outputs(n) {}
 
   FailureOr<Literal> exchange(Interp &interp, Operation *op, Literal input,
                               Combine combine) {
     int64_t device =
         interp.replica * interp.shared.options.numPartitions + interp.partition;
-    std::unique_lock<std::mutex> lock(mutex);
-    if (aborted)
-      return interp.error(op, kStoppedMessage);
-    if (finished > 0)
-      return interp.error(op, kUnmatchedMessage);
     inputs[device] = std::move(input);
-    ops[device] = op;
-    uint64_t gen = generation;
-    if (++arrived == n) {
-      failedMessage.clear();
-      if (!llvm::all_of(ops, [&](Operation *o) { return o == op; }))
-        failedMessage = "the devices reached different collectives";
-      else if (failed(combine(interp, inputs, outputs)))
-        failedMessage = interp.errorMessage.empty() ? "collective failed"
-                                                    : interp.errorMessage;
-      arrived = 0;
-      ++generation;
-      changed.notify_all();
-    } else {
-      changed.wait(
-          lock, [&] { return generation != gen || aborted || finished > 0; });
-      if (generation == gen)
-        return interp.error(op, aborted ? kStoppedMessage : kUnmatchedMessage);
-    }
-    if (!failedMessage.empty()) {
+    std::string error;
+    if (failed(devices.meet(
+            device, op,
+            [&](std::string &why) {
+              if (succeeded(combine(interp, inputs, outputs)))
+                return success();
+              why = interp.errorMessage;
+              return failure();
+            },
+            error))) {
+      if (error == DeviceRendezvous::kStopped ||
+          error == DeviceRendezvous::kUnmatched)
+        return interp.error(op, error);
       if (interp.errorMessage.empty())
-        interp.errorMessage = failedMessage;
+        interp.errorMessage = error;
       return failure();
     }
     return std::move(outputs[device]);
   }
 
-  void abort() {
-    std::lock_guard<std::mutex> lock(mutex);
-    aborted = true;
-    changed.notify_all();
-  }
-
-  /// A device ran to the end: nobody can complete a collective any more.
-  void finish() {
-    std::lock_guard<std::mutex> lock(mutex);
-    ++finished;
-    changed.notify_all();
-  }
+  void abort() { devices.stop(); }
+  void finish() { devices.finish(); }
 
 private:
-  std::mutex mutex;
-  std::condition_variable changed;
-  int64_t n;
-  int64_t arrived = 0;
-  uint64_t generation = 0;
-  bool aborted = false;
-  int64_t finished = 0;
-  std::string failedMessage;
+  DeviceRendezvous devices;
   std::vector<Literal> inputs, outputs;
-  std::vector<Operation *> ops;
 };
 } // namespace mlir::hlo::runtime::eval
 

@@ -384,16 +384,6 @@ void convertElement(const Literal &in, int64_t i, Literal &out, int64_t k);
 double reducePrecision(double v, Type type, int64_t exponentBits,
                        int64_t mantissaBits);
 
-/// The error of a device woken because another device failed.
-inline constexpr const char *kStoppedMessage =
-    "stopped because another device failed";
-
-/// The error of a device waiting in a collective that another device will
-/// never reach (it ran to the end).
-inline constexpr const char *kUnmatchedMessage =
-    "the other devices did not reach this collective (they ran to the end "
-    "without it)";
-
 /// Creates the rendezvous for `shared` when it has several devices.
 std::shared_ptr<Rendezvous> makeRendezvous(int64_t numDevices);
 /// Wakes every device waiting in the rendezvous with a failure.

@@ -9,6 +9,7 @@
 
 #include "Internal.h"
 
+#include "Hlo/Runtime/DeviceRendezvous.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
@@ -510,7 +511,7 @@ FailureOr<Literal> runtime::run(ModuleOp module, ArrayRef<Literal> arguments,
     int64_t report = firstFailure;
     for (int64_t d = 0; d < shared.numDevices; ++d)
       if (failed(results[d]) &&
-          !StringRef(devices[d]->errorMessage).ends_with(kStoppedMessage)) {
+          !StringRef(devices[d]->errorMessage).ends_with(DeviceRendezvous::kStopped)) {
         report = d;
         break;
       }

@@ -56,7 +56,7 @@ public:
 private:
   HostExecutable() = default;
   class Runner;
-  class Rendezvous;
+  struct Devices;
   OwningOpRef<ModuleOp> module;
   std::unique_ptr<hlo::HostJit> jit;
   /// One device's arena (made by the first run) and where each allocation
