@@ -84,6 +84,15 @@ CustomCallOp cloneCudnnConv(OpBuilder &builder, CustomCallOp call,
 /// metadata of `loc`.
 Value createGte(OpBuilder &builder, Location loc, Value tuple, int64_t index);
 
+/// pad(`v`, 0 of its type) with edge padding `low` / `high` and `interior`
+/// padding per dimension, named `pad` with the metadata of `loc`.
+Value createPad(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> low,
+                ArrayRef<int64_t> high, ArrayRef<int64_t> interior);
+
+/// slice(`v`) from `starts` to `limits` (strides 1), named `slice`.
+Value createSlice(OpBuilder &b, Value v, ArrayRef<int64_t> starts,
+                  ArrayRef<int64_t> limits);
+
 /// The value of `v` if it is a constant scalar or a constant whose elements
 /// are all equal (XLA's ConstantEffectiveScalar), as a double.
 std::optional<double> effectiveScalar(Value v);

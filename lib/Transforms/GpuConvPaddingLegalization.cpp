@@ -33,61 +33,6 @@ namespace mlir::hlo {
 using namespace mlir;
 using namespace mlir::hlo;
 
-/// A named instruction with the metadata of `loc`.
-static Location named(OpBuilder &b, StringRef name, Location loc) {
-  return NameLoc::get(b.getStringAttr(name), derivedLoc(loc));
-}
-
-/// pad(v, 0) with edge padding `low`/`high` and `interior` per dimension.
-static Value createPad(OpBuilder &b, Location loc, Value v,
-                       ArrayRef<int64_t> low, ArrayRef<int64_t> high,
-                       ArrayRef<int64_t> interior) {
-  auto vt = cast<RankedTensorType>(v.getType());
-  Type et = vt.getElementType();
-  auto scalar = RankedTensorType::get({}, et);
-  Attribute zero = isa<FloatType>(et) ? Attribute(FloatAttr::get(et, 0.0))
-                                      : Attribute(IntegerAttr::get(et, 0));
-  Value cst =
-      createInstruction(
-          b, NameLoc::get(b.getStringAttr("constant")),
-          ConstantOp::getOperationName(), scalar, {},
-          {b.getNamedAttr("value", DenseElementsAttr::get(scalar, zero))})
-          ->getResult(0);
-  SmallVector<int64_t> dims;
-  for (int64_t d = 0; d < vt.getRank(); ++d) {
-    int64_t n = vt.getDimSize(d);
-    dims.push_back(n + low[d] + high[d] +
-                   std::max<int64_t>(n - 1, 0) * interior[d]);
-  }
-  return createInstruction(
-             b, named(b, "pad", loc), PadOp::getOperationName(),
-             vt.getEncoding()
-                 ? RankedTensorType::get(dims, et, vt.getEncoding())
-                 : rowMajorType(dims, et),
-             {v, cst},
-             {b.getNamedAttr("padding", PaddingAttr::get(b.getContext(), low,
-                                                         high, interior))})
-      ->getResult(0);
-}
-
-static Value createSlice(OpBuilder &b, Value v, ArrayRef<int64_t> starts,
-                         ArrayRef<int64_t> limits) {
-  auto vt = cast<RankedTensorType>(v.getType());
-  SmallVector<int64_t> dims, strides(vt.getRank(), 1);
-  for (int64_t d = 0; d < vt.getRank(); ++d)
-    dims.push_back(limits[d] - starts[d]);
-  return createInstruction(
-             b, NameLoc::get(b.getStringAttr("slice")),
-             SliceOp::getOperationName(),
-             vt.getEncoding() ? RankedTensorType::get(dims, vt.getElementType(),
-                                                      vt.getEncoding())
-                              : rowMajorType(dims, vt.getElementType()),
-             {v},
-             {b.getNamedAttr("slice", SliceAttr::get(b.getContext(), starts,
-                                                     limits, strides))})
-      ->getResult(0);
-}
-
 namespace {
 struct GpuConvPaddingLegalizationPass
     : ChangeReportingPass<GpuConvPaddingLegalizationPass,

@@ -138,12 +138,14 @@ static std::unique_ptr<Pass> createLayoutSensitiveSimplifier() {
 
 void mlir::hlo::buildHloConvCanonicalizationPipeline(OpPassManager &pm) {
   // XLA: GpusolverRewriter (seed 002), ConvRewriter, CudnnFusedConvRewriter,
-  // ConvPaddingLegalization, CallInliner, TupleSimplifier, AlgebraicSimplifier,
-  // ReshapeMover + AlgebraicSimplifier, HloConstantFolding.
+  // ConvPaddingLegalization, CudnnPadForConvolutions, CallInliner,
+  // TupleSimplifier, AlgebraicSimplifier, ReshapeMover + AlgebraicSimplifier,
+  // HloConstantFolding.
   pm.addPass(createHloGpusolverRewriter());
   pm.addPass(createHloGpuConvRewriter());
   pm.addPass(createHloCudnnFusedConvRewriter());
   pm.addPass(createHloGpuConvPaddingLegalization());
+  pm.addPass(createHloCudnnPadForConvolutions());
   pm.addPass(createHloCallInliner());
   pm.addPass(createHloTupleSimplifier());
   pm.addPass(createGpuSimplifier());

@@ -94,6 +94,35 @@ def HloCudnnFusedConvRewriter
   ];
 }
 
+def HloCudnnPadForConvolutions
+    : Pass<"hlo-cudnn-pad-for-convolutions", "::mlir::ModuleOp"> {
+  let summary = "Pad f16 cuDNN convolutions' features for tensor cores "
+                "(XLA's CudnnPadForConvolutions)";
+  let description = [{
+    Tensor cores take f16 convolutions whose input and output feature
+    counts are multiples of 8. For each cuDNN forward, backward-input and
+    backward-filter convolution custom call with an f16 result, no feature
+    or batch groups and an empty scratch buffer (XLA's
+    TryResolvePaddedShapesForTensorCore): with 3 input features and 32 or
+    64 output features, the input features (of the input and the filter)
+    are padded to 4 (cuDNN has an algorithm for that case); otherwise the
+    input features of the input and the filter and the output features of
+    the filter and the output are padded up to multiples of 8, unless that
+    makes the lhs, the rhs or the result more than 1.35 times larger. The
+    operands are padded with zeros at the high end (`pad`); a result that
+    grew is read back through a `slice`, as `tuple(slice, u8[0] constant)`.
+    The tensors take the roles of the forward convolution (backward input:
+    the result is the input, the lhs the output; backward filter: the
+    result is the filter). Left alone: bias-activation and graph
+    convolutions, other element types (XLA's integer convolution padding
+    is not done), dynamic shapes, calls with control edges, fused
+    computations.
+  }];
+  let statistics = [
+    Statistic<"numPadded", "padded", "Convolutions padded">,
+  ];
+}
+
 def HloGpuConvPaddingLegalization
     : Pass<"hlo-gpu-conv-padding-legalization", "::mlir::ModuleOp"> {
   let summary = "Make cuDNN convolution padding symmetric and non-negative "
