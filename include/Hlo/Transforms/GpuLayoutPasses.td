@@ -226,6 +226,29 @@ def HloLayoutNormalization
   ];
 }
 
+def HloMoveCopyToUsers : Pass<"hlo-move-copy-to-users", "::mlir::ModuleOp"> {
+  let summary = "Layout-changing copies moved below the ops that read them "
+                "(XLA's MoveCopyToUsers)";
+  let description = [{
+    After layout assignment, a `copy` that changes a layout is moved below
+    its user when that user could as well work in the copied value's
+    layout: a pad (of the copied operand), slice, dynamic-slice,
+    reduce-window of one input, reverse, convert and unary elementwise op
+    (not reduce-precision or bitcast-convert) run on the copied value, in
+    its layout, and a copy to the user's layout follows; a binary
+    elementwise op (compare included) when both operands are copies of
+    values of one type, and a concatenate when all operands are copies of
+    values of one layout, likewise; a single-output reduce reads the copied
+    value directly (reductions take any layout). Users are visited in
+    order, so a copy sinks through a chain of them in one run; copies left
+    without users are removed. Left alone: ops with control edges, fused
+    computations. Not in `hlo-layout-assignment` yet (docs/passes.md).
+  }];
+  let statistics = [
+    Statistic<"numMoved", "moved", "Copies moved below a user">,
+  ];
+}
+
 def HloReshapeDecomposer
     : Pass<"hlo-reshape-decomposer", "::mlir::ModuleOp"> {
   let summary = "Reshapes that are not bitcasts as copies and bitcasts "
