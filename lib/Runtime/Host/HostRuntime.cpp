@@ -12,7 +12,7 @@
 #include "Hlo/Conversion/HostJit.h"
 #include "Hlo/Conversion/Passes.h"
 #include "Hlo/Dialect/Thunk/ThunkDialect.h"
-#include "Hlo/Runtime/DeviceRendezvous.h"
+#include "Hlo/Support/DeviceRendezvous.h"
 
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
 #include "mlir/IR/Verifier.h"
@@ -77,7 +77,7 @@ std::unique_ptr<HostExecutable> HostExecutable::compile(ModuleOp program,
 /// addresses the device completing a collective reads).
 struct HostExecutable::Devices {
   explicit Devices(int64_t n) : rendezvous(n), runners(n) {}
-  hlo::runtime::DeviceRendezvous rendezvous;
+  hlo::DeviceRendezvous rendezvous;
   std::vector<Runner *> runners;
 };
 
@@ -378,7 +378,7 @@ LogicalResult HostExecutable::run(ArrayRef<ParameterBytes> parameters,
     for (int64_t d = 0; d < devices && why.empty(); ++d)
       if (!errors[d].empty() &&
           (pass == 1 ||
-           errors[d].find(hlo::runtime::DeviceRendezvous::kStopped) ==
+           errors[d].find(hlo::DeviceRendezvous::kStopped) ==
                std::string::npos))
         why = devices > 1 ? "device " + std::to_string(d) + ": " + errors[d]
                           : errors[d];

@@ -36,7 +36,7 @@
 #include "Internal.h"
 
 #include "Hlo/Dialect/Hlo/HloDeviceGroups.h"
-#include "Hlo/Runtime/DeviceRendezvous.h"
+#include "Hlo/Support/DeviceRendezvous.h"
 
 #include "llvm/ADT/TypeSwitch.h"
 

@@ -9,7 +9,7 @@
 
 #include "Internal.h"
 
-#include "Hlo/Runtime/DeviceRendezvous.h"
+#include "Hlo/Support/DeviceRendezvous.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
@@ -510,8 +510,8 @@ FailureOr<Literal> runtime::run(ModuleOp module, ArrayRef<Literal> arguments,
     // because of it), so that the message does not depend on timing.
     int64_t report = firstFailure;
     for (int64_t d = 0; d < shared.numDevices; ++d)
-      if (failed(results[d]) &&
-          !StringRef(devices[d]->errorMessage).ends_with(DeviceRendezvous::kStopped)) {
+      if (failed(results[d]) && !StringRef(devices[d]->errorMessage)
+                                     .ends_with(DeviceRendezvous::kStopped)) {
         report = d;
         break;
       }

@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef HLO_RUNTIME_DEVICERENDEZVOUS_H
-#define HLO_RUNTIME_DEVICERENDEZVOUS_H
+#ifndef HLO_SUPPORT_DEVICERENDEZVOUS_H
+#define HLO_SUPPORT_DEVICERENDEZVOUS_H
 
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-namespace mlir::hlo::runtime {
+namespace mlir::hlo {
 
 class DeviceRendezvous {
 public:
@@ -102,6 +102,6 @@ private:
   std::string combineError;
 };
 
-} // namespace mlir::hlo::runtime
+} // namespace mlir::hlo
 
-#endif // HLO_RUNTIME_DEVICERENDEZVOUS_H
+#endif // HLO_SUPPORT_DEVICERENDEZVOUS_H
