@@ -600,8 +600,9 @@ Attribute Importer::parseLiteral(Cursor &cur, Type type) {
              Attribute();
     SmallVector<Attribute> elts;
     for (size_t i = 0; i < tuple.size(); ++i) {
-      if (i && !cur.expect(","))
-        return error(cur.getErrorOffset(), cur.getError()), Attribute();
+      // XLA's parser takes the comma between elements as optional.
+      if (i)
+        cur.consumeIf(",");
       // Tuple elements may repeat their shape: `( s32[4]{0} {...}, ... )`.
       if (cur.peek() != '(' && startsShapeAt(cur, ctx)) {
         Type ignored;
