@@ -34,6 +34,17 @@ bool isInputSlicesFusion(ArrayRef<Value> roots) {
   return true;
 }
 
+/// Whether custom fusion `op` is one of XLA CPU's: its backend config has
+/// a `fusion_config` (XLA CPU writes it with unquoted keys, which the
+/// dialect keeps as text).
+bool isCpuCustomFusion(Operation *op) {
+  Attribute config = op->getAttr("backend_config");
+  if (auto typed = dyn_cast_or_null<BackendConfigAttr>(config))
+    return bool(typed.getMember("fusion_config"));
+  auto text = dyn_cast_or_null<TextAttr>(config);
+  return text && text.getValue().contains("\"fusion_config\"");
+}
+
 } // namespace
 
 StringRef mlir::hlo::stringifyEmitterKind(EmitterKind kind) {
@@ -115,7 +126,14 @@ FailureOr<EmitterKind> mlir::hlo::chooseEmitter(Operation *op,
     // hlo-softmax-rewriter-triton, Triton GEMMs and cuDNN fusions in the
     // input) have no block-level (Triton) or cuDNN emitter yet: they are
     // emitted as input fusions, by the reduction emitter where it takes
-    // them, else as loops (a dot: a serial sum per output element).
+    // them, else as loops (a dot: a serial sum per output element). XLA
+    // CPU's custom fusions (a `fusion_config` in XLA CPU's backend config:
+    // XNNPACK, YNNPACK) are not GPU fusions.
+    if (isCpuCustomFusion(op)) {
+      reason = "a kCustom fusion of XLA CPU (its backend config has a "
+               "fusion_config), not a GPU fusion";
+      return failure();
+    }
     [[fallthrough]];
   case FusionKind::kInput: {
     WalkResult scatter =
