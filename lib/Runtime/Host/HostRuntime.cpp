@@ -119,7 +119,7 @@ LogicalResult HostExecutable::Runner::makeArena() {
     error = "out of memory: the arena needs " + std::to_string(size) + " bytes";
     return failure();
   }
-  exe.arenaBytes = size;
+  memory.bytes = size;
   uint8_t *base = reinterpret_cast<uint8_t *>(llvm::alignTo(
       reinterpret_cast<uintptr_t>(memory.arena.get()), kArenaAlignment));
   // Bytes no thunk wrote read as garbage, not zeros (xorshift64, 8 bytes a
@@ -147,7 +147,7 @@ LogicalResult
 HostExecutable::Runner::layOut(ArrayRef<ParameterBytes> parameters) {
   if (!memory.arena && failed(makeArena()))
     return failure();
-  stats.arenaBytes = exe.arenaBytes;
+  stats.arenaBytes = memory.bytes;
   SmallVector<std::pair<AllocationOp, ArrayRef<uint8_t>>> given;
   if (failed(matchParameters(*exe.module, parameters, given, error)))
     return failure();

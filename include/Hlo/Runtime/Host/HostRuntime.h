@@ -59,14 +59,14 @@ private:
   struct Devices;
   OwningOpRef<ModuleOp> module;
   std::unique_ptr<hlo::HostJit> jit;
-  /// One device's arena (made by the first run) and where each allocation
-  /// starts in it.
+  /// One device's arena (made by the first run), its size, and where each
+  /// allocation starts in it.
   struct Memory {
     std::unique_ptr<uint8_t[]> arena;
+    int64_t bytes = 0;
     llvm::StringMap<uint8_t *> bases;
   };
   std::vector<Memory> memory;
-  int64_t arenaBytes = 0;
 };
 
 /// out[b] = epilogue(alpha * lhs[b] x rhs[b] + beta * out[b] + bias) on
