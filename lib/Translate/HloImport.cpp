@@ -204,7 +204,8 @@ bool Importer::parseComputation(CompAst &comp) {
   if (c.consumeIf(",")) {
     StringRef key;
     std::string thread;
-    if (c.parseIdentifier(key) && key == "execution_thread" && c.expect("=") &&
+    // `execution_thread=` is one token for XLA's lexer, as every `name=`.
+    if (c.parseAttrName(key) && key == "execution_thread" &&
         c.parseQuoted(thread))
       comp.executionThread = thread;
     else
