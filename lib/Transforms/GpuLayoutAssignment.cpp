@@ -244,14 +244,21 @@ struct GpuLayoutAssignmentPass
         return getMinorToMajor(type);
       return defaultMinorToMajor(rank);
     }
-    if (isa<AllGatherOp, ReduceScatterOp>(op) && op->getNumOperands() >= 1) {
-      ArrayRef<int64_t> dims = isa<AllGatherOp>(op)
-                                   ? cast<AllGatherOp>(op).getDimensions()
-                                   : cast<ReduceScatterOp>(op).getDimensions();
-      if (dims.size() == 1)
-        return moveToMajor(rank, dims[0]);
-    }
+    if (std::optional<int64_t> dim = gatherScatterDimension(op))
+      return moveToMajor(rank, *dim);
     return std::nullopt;
+  }
+
+  /// The one dimension an all-gather or reduce-scatter gathers / scatters.
+  static std::optional<int64_t> gatherScatterDimension(Operation *op) {
+    ArrayRef<int64_t> dims;
+    if (auto gather = dyn_cast<AllGatherOp>(op))
+      dims = gather.getDimensions();
+    else if (auto scatter = dyn_cast<ReduceScatterOp>(op))
+      dims = scatter.getDimensions();
+    if (dims.size() != 1)
+      return std::nullopt;
+    return dims[0];
   }
 
   static Order fortran(int64_t rank) {
@@ -443,12 +450,9 @@ struct GpuLayoutAssignmentPass
     if (isa<AllGatherOp, ReduceScatterOp>(op)) {
       // NCCL gathers and scatters contiguous chunks: the dimension is the
       // most major of the operands too.
-      ArrayRef<int64_t> dims = isa<AllGatherOp>(op)
-                                   ? cast<AllGatherOp>(op).getDimensions()
-                                   : cast<ReduceScatterOp>(op).getDimensions();
-      if (dims.size() == 1)
+      if (std::optional<int64_t> dim = gatherScatterDimension(op))
         for (unsigned i = 0; i < data.size(); ++i)
-          must(i, moveToMajor(rankOf(data[i].getType()), dims[0]));
+          must(i, moveToMajor(rankOf(data[i].getType()), *dim));
       return wants;
     }
     if (isa<TriangularSolveOp>(op)) {
