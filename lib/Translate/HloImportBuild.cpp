@@ -152,25 +152,41 @@ std::optional<int64_t> Importer::fixedDataOperands(RegisteredOperationName name,
   return it->second;
 }
 
-/// `type` with the default layout (row-major) on each array that has none,
-/// as XLA's parser gives every array a layout.
-static Type withDefaultLayouts(Type type) {
+/// `extra` (a layout's verbatim items) without the `M(n)` item (the dynamic
+/// shape metadata's prefix bytes), which XLA's layout equality ignores.
+static StringAttr withoutMetadataPrefix(StringAttr extra) {
+  StringRef s = extra.getValue();
+  size_t at = s.find("M(");
+  // `M(` must start an item: `SM(` or `TM(` would be another item's name.
+  while (at != StringRef::npos && at > 0 && s[at - 1] != ')')
+    at = s.find("M(", at + 1);
+  if (at == StringRef::npos)
+    return extra;
+  size_t close = s.find(')', at);
+  if (close == StringRef::npos)
+    return extra;
+  return StringAttr::get(extra.getContext(),
+                         (s.take_front(at) + s.drop_front(close + 1)).str());
+}
+
+/// `type` as XLA's parser compares an async-update's shape with its
+/// operand's: the default layout (row-major) on each array that has none, as
+/// XLA's parser gives every array a layout, and no `M(n)` item.
+static Type comparableLayouts(Type type) {
   MLIRContext *ctx = type.getContext();
   if (auto tuple = dyn_cast<TupleType>(type))
     return TupleType::get(
-        ctx, llvm::map_to_vector(tuple.getTypes(), withDefaultLayouts));
+        ctx, llvm::map_to_vector(tuple.getTypes(), comparableLayouts));
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)
     return type;
   auto layout = dyn_cast_or_null<LayoutAttr>(tensor.getEncoding());
-  if (layout && layout.getHasMinorToMajor())
-    return type;
   SmallVector<int64_t> m2m = getMinorToMajor(type);
   layout = layout ? LayoutAttr::get(ctx, true, m2m, layout.getTileSizes(),
                                     layout.getTileData(),
                                     layout.getElementSizeInBits(),
                                     layout.getMemorySpace(), layout.getBounds(),
-                                    layout.getExtra())
+                                    withoutMetadataPrefix(layout.getExtra()))
                   : LayoutAttr::get(ctx, true, m2m, {}, {}, 0, 0, {},
                                     StringAttr::get(ctx, ""));
   return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
@@ -259,10 +275,10 @@ Operation *Importer::createOp(StringRef opcode, InstrAst &instr,
     return nullptr;
   }
   // XLA's parser wants an async-update's shape to be its operand's, layouts
-  // included.
+  // included (but for their `M(n)` items).
   if (opcode == "async-update" && instr.type && operands.size() == 1 &&
-      withDefaultLayouts(instr.type) !=
-          withDefaultLayouts(operands.front().getType())) {
+      comparableLayouts(instr.type) !=
+          comparableLayouts(operands.front().getType())) {
     error(instr.opcodeOffset, "async-update's shape must be its operand's, "
                               "layouts included");
     return nullptr;
