@@ -3,15 +3,59 @@ the Python that runs XLA's GPU compiler (the oracle)."""
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 
 def oracle_python():
     """$XLA_ORACLE_PYTHON (a Python with XLA's GPU plugin, as the oracle's
     README sets up), else this one."""
     return os.environ.get("XLA_ORACLE_PYTHON") or sys.executable
+
+
+ELIDED = re.compile(
+    r"\b(pred|[suf]\d+|bf16|f8\w*)\[([\d,]*)\](\{[^}]*\})?(\s*)"
+    r"constant\(\{\.\.\.\}\)")
+
+
+def _literal(elt, dims, start=0):
+    """A nested HLO literal of shape `dims`: element i (row-major) is i, or
+    i mod 128 for integers and i mod 2 for pred."""
+    if not dims:
+        if elt == "pred":
+            return str(start % 2)
+        return str(start if elt[0] in "bf" else start % 128)
+    inner = 1
+    for d in dims[1:]:
+        inner *= d
+    return "{" + ", ".join(_literal(elt, dims[1:], start + k * inner)
+                           for k in range(dims[0])) + "}"
+
+
+def defined_constants(path, tmp):
+    """`path`, or where it holds elided array constants (`constant({...})`),
+    a copy in the folder `tmp` with defined values in their place.
+
+    XLA's parser fills an elided literal with the 32-bit words of a counter
+    that runs across the whole process (0, 1, 2, ... on from the last elided
+    literal it read), so what its constant folding and simplifier make of
+    such a module depends on what the process parsed before; ours keeps the
+    literal unknown. A comparison gives both compilers the same values."""
+    text = Path(path).read_text()
+    if "constant({...})" not in text:
+        return Path(path)
+
+    def fill(m):
+        dims = [int(d) for d in m.group(2).split(",") if d]
+        return (f"{m.group(1)}[{m.group(2)}]{m.group(3) or ''}{m.group(4)}"
+                f"constant({_literal(m.group(1), dims)})")
+
+    out = Path(tmp) / f"{Path(path).stem}.defined.hlo"
+    out.write_text(ELIDED.sub(fill, text))
+    return out
 
 
 def best_of(repeat, fn):

@@ -25,7 +25,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_util import table  # noqa: E402
+from bench_util import defined_constants, table  # noqa: E402
 from kernels_vs_xla import DEFAULT_MODULES  # noqa: E402
 from pipeline_vs_xla import ORACLE  # noqa: E402
 
@@ -109,8 +109,9 @@ def main():
         if not path.exists():
             print(f"warning: {path} not found", file=sys.stderr)
             continue
-        print(f"... {path.stem}", file=sys.stderr)
         with tempfile.TemporaryDirectory() as tmp:
+            path = defined_constants(path, tmp)
+            print(f"... {path.stem}", file=sys.stderr)
             try:
                 t_ours, temp_ours, bound, c_ours = ours(
                     a.opt, a.pipeline.split(), path, Path(tmp))

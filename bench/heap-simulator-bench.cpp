@@ -126,6 +126,7 @@ static int placeFile() {
   }
   HeapSimulatorOptions options;
   options.alignment = heapAlignment;
+  options.packing = HeapPacking::BestOfSpatialTemporal; // XLA's choice
   Expected<HeapAssignment> result = runHeapSimulator(buffers, options);
   if (!result) {
     errs() << toString(result.takeError()) << "\n";
@@ -133,8 +134,7 @@ static int placeFile() {
   }
   outs() << formatv("heap {0} peak {1} packing {2}\n", result->heapSize,
                     result->peakLiveBytes,
-                    result->packing == HeapPacking::Spatial ? "spatial"
-                                                            : "temporal");
+                    stringifyHeapPacking(result->packing));
   for (auto [i, b] : enumerate(buffers))
     outs() << b.id << " " << result->offsets[i] << "\n";
   return 0;
@@ -196,8 +196,7 @@ int main(int argc, char **argv) {
         result.peakLiveBytes,
         double(result.heapSize) /
             double(std::max<int64_t>(1, result.peakLiveBytes)),
-        shared.size(),
-        result.packing == HeapPacking::Spatial ? "spatial" : "temporal",
+        shared.size(), stringifyHeapPacking(result.packing),
         verdict.ok() ? "true" : "false");
     if (!verdict.ok()) {
       errs() << verdict.describe();

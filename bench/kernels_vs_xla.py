@@ -39,7 +39,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_util import table  # noqa: E402
+from bench_util import defined_constants, table  # noqa: E402
 from pipeline_vs_xla import ORACLE  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -160,6 +160,7 @@ def main():
             if not path.exists():
                 print(f"warning: {path} not found", file=sys.stderr)
                 continue
+            path = defined_constants(path, tmp)
             print(f"... {path.stem}", file=sys.stderr)
             try:
                 k_ours, c_ours, b_ours = ours(a.opt, path,

@@ -20,7 +20,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_util import table  # noqa: E402
+from bench_util import defined_constants, table  # noqa: E402
 from kernels_vs_xla import DEFAULT_MODULES  # noqa: E402
 from pipeline_vs_xla import ORACLE  # noqa: E402
 
@@ -83,8 +83,9 @@ def main():
     for path in a.modules:
         if not path.exists():
             continue
-        print(f"... {path.stem}", file=sys.stderr)
         with tempfile.TemporaryDirectory() as tmp:
+            path = defined_constants(path, tmp)
+            print(f"... {path.stem}", file=sys.stderr)
             try:
                 o = ours(a.opt, path, Path(tmp))
                 x = xla(path, Path(tmp) / "xla")

@@ -53,7 +53,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_util import oracle_python, table  # noqa: E402
+from bench_util import defined_constants, oracle_python, table  # noqa: E402
 from kernels_vs_xla import DEFAULT_MODULES as KERNEL_MODULES  # noqa: E402
 from kernels_vs_xla import JAX_MODULES  # noqa: E402
 from pipeline_vs_xla import ORACLE  # noqa: E402
@@ -481,6 +481,7 @@ def main():
     static_rows, dynamic_rows, more, failures, xla_failures = [], [], [], [], []
     sums = {"ours": Counter(), "xla": Counter()}
     with tempfile.TemporaryDirectory(prefix="thunks-") as tmp:
+        paths = [defined_constants(p, tmp) for p in paths]
         for path, name in zip(paths, module_names(paths)):
             print(f"... {name}", file=sys.stderr, flush=True)
             try:

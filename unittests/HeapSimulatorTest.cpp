@@ -287,7 +287,7 @@ TEST(HeapSimulatorTest, RandomInstancesAreValid) {
     std::vector<HeapBuffer> buffers = randomBuffers(rng, n, horizon);
     HeapSimulatorOptions options;
     options.alignment = int64_t(1) << (trial % 5);
-    options.packing = HeapPacking(trial % 3);
+    options.packing = HeapPacking(trial % 5);
     options.mayReuseOperandBuffers = trial % 7 != 0;
     HeapAssignment r = run(buffers, options);
     ASSERT_EQ(r.offsets.size(), buffers.size());
@@ -312,6 +312,42 @@ TEST(HeapSimulatorTest, RandomInstancesAreValid) {
     EXPECT_GE(r.peakLiveBytes, largest);
   }
   EXPECT_GT(sharedSomewhere, 100);
+}
+
+TEST(HeapSimulatorTest, BestKeepsTheSmallestOfThreePackings) {
+  // `Best` tries spatial, temporal and area orders and keeps the smallest
+  // heap (the earlier order on ties); `BestOfSpatialTemporal` is XLA's
+  // choice between the first two. The area order must win somewhere, or it
+  // would not earn its run.
+  std::mt19937_64 rng(31);
+  int areaWins = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    int n = std::uniform_int_distribution<int>(2, 120)(rng);
+    int64_t horizon = std::uniform_int_distribution<int64_t>(2, 60)(rng);
+    std::vector<HeapBuffer> buffers = randomBuffers(rng, n, horizon);
+    auto with = [&](HeapPacking packing) {
+      HeapSimulatorOptions options;
+      options.packing = packing;
+      return run(buffers, options);
+    };
+    HeapAssignment s = with(HeapPacking::Spatial);
+    HeapAssignment t = with(HeapPacking::Temporal);
+    HeapAssignment a = with(HeapPacking::Area);
+    HeapAssignment x = with(HeapPacking::BestOfSpatialTemporal);
+    HeapAssignment b = with(HeapPacking::Best);
+    ASSERT_TRUE(check(buffers, a).ok()) << "trial " << trial;
+    ASSERT_TRUE(check(buffers, b).ok()) << "trial " << trial;
+    int64_t xla = std::min(s.heapSize, t.heapSize);
+    EXPECT_EQ(x.heapSize, xla) << "trial " << trial;
+    EXPECT_EQ(b.heapSize, std::min(xla, a.heapSize)) << "trial " << trial;
+    HeapPacking first = s.heapSize == b.heapSize   ? HeapPacking::Spatial
+                        : t.heapSize == b.heapSize ? HeapPacking::Temporal
+                                                   : HeapPacking::Area;
+    EXPECT_EQ(b.packing, first) << "trial " << trial;
+    EXPECT_LE(b.peakLiveBytes, b.heapSize);
+    areaWins += a.heapSize < xla;
+  }
+  EXPECT_GT(areaWins, 0);
 }
 
 TEST(HeapSimulatorTest, CheckerCatchesMutatedOffsets) {

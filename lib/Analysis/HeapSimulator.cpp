@@ -12,6 +12,7 @@
 #include "Hlo/Analysis/HeapSimulator.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -268,10 +269,19 @@ int64_t Simulation::pack(HeapPacking packing,
                            -buffers[group.primary].size,
                            buffers[group.primary].id);
   };
+  auto areaKey = [&](unsigned g) {
+    const Group &group = groups[g];
+    return std::make_tuple(-(group.maxEnd - group.minStart + 1) * group.maxSize,
+                           -buffers[group.primary].size,
+                           buffers[group.primary].id);
+  };
   if (packing == HeapPacking::Temporal)
     llvm::sort(order, [&](unsigned a, unsigned b) {
       return temporalKey(a) < temporalKey(b);
     });
+  else if (packing == HeapPacking::Area)
+    llvm::sort(order,
+               [&](unsigned a, unsigned b) { return areaKey(a) < areaKey(b); });
   else
     llvm::sort(order, [&](unsigned a, unsigned b) {
       return spatialKey(a) < spatialKey(b);
@@ -379,22 +389,26 @@ mlir::hlo::runHeapSimulator(llvm::ArrayRef<HeapBuffer> buffers,
   sim.replay(indexOf);
   sim.buildGroups();
 
+  // The packings to try, in the order that wins ties.
+  llvm::SmallVector<HeapPacking, 3> tries;
+  switch (options.packing) {
+  case HeapPacking::BestOfSpatialTemporal:
+    tries = {HeapPacking::Spatial, HeapPacking::Temporal};
+    break;
+  case HeapPacking::Best:
+    tries = {HeapPacking::Spatial, HeapPacking::Temporal, HeapPacking::Area};
+    break;
+  default:
+    tries = {options.packing};
+  }
   HeapAssignment result;
-  std::vector<int64_t> groupOffsets;
-  if (options.packing == HeapPacking::Temporal) {
-    result.heapSize = sim.pack(HeapPacking::Temporal, groupOffsets);
-    result.packing = HeapPacking::Temporal;
-  } else {
-    result.heapSize = sim.pack(HeapPacking::Spatial, groupOffsets);
-    result.packing = HeapPacking::Spatial;
-    if (options.packing == HeapPacking::BestOfSpatialTemporal) {
-      std::vector<int64_t> temporalOffsets;
-      int64_t temporalSize = sim.pack(HeapPacking::Temporal, temporalOffsets);
-      if (temporalSize < result.heapSize) {
-        result.heapSize = temporalSize;
-        result.packing = HeapPacking::Temporal;
-        groupOffsets = std::move(temporalOffsets);
-      }
+  std::vector<int64_t> groupOffsets, offsets;
+  for (auto [i, packing] : llvm::enumerate(tries)) {
+    int64_t size = sim.pack(packing, offsets);
+    if (i == 0 || size < result.heapSize) {
+      result.heapSize = size;
+      result.packing = packing;
+      std::swap(groupOffsets, offsets);
     }
   }
 
@@ -410,4 +424,20 @@ mlir::hlo::runHeapSimulator(llvm::ArrayRef<HeapBuffer> buffers,
   }
   result.peakLiveBytes = sim.peakLiveBytes();
   return result;
+}
+
+llvm::StringRef mlir::hlo::stringifyHeapPacking(HeapPacking packing) {
+  switch (packing) {
+  case HeapPacking::Spatial:
+    return "spatial";
+  case HeapPacking::Temporal:
+    return "temporal";
+  case HeapPacking::Area:
+    return "area";
+  case HeapPacking::BestOfSpatialTemporal:
+    return "xla";
+  case HeapPacking::Best:
+    return "best";
+  }
+  llvm_unreachable("unknown heap packing");
 }

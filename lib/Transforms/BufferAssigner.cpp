@@ -28,15 +28,18 @@ struct BufferAssignmentPass
     ModuleOp module = getOperation();
     BufferAssignmentOptions options;
     options.alignment = alignment;
-    if (packing == "spatial")
-      options.packing = HeapPacking::Spatial;
-    else if (packing == "temporal")
-      options.packing = HeapPacking::Temporal;
-    else if (packing != "best") {
+    std::optional<HeapPacking> chosen;
+    for (HeapPacking p :
+         {HeapPacking::Spatial, HeapPacking::Temporal, HeapPacking::Area,
+          HeapPacking::BestOfSpatialTemporal, HeapPacking::Best})
+      if (packing == stringifyHeapPacking(p))
+        chosen = p;
+    if (!chosen) {
       module.emitError("hlo-buffer-assignment: unknown packing '")
-          << packing << "' (spatial, temporal or best)";
+          << packing << "' (spatial, temporal, area, xla or best)";
       return signalPassFailure();
     }
+    options.packing = *chosen;
     if (alignment < 1) {
       module.emitError("hlo-buffer-assignment: alignment must be positive");
       return signalPassFailure();

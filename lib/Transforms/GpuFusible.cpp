@@ -187,15 +187,32 @@ static bool equalIgnoringElementType(Type a, Type b) {
          getMinorToMajor(ra) == getMinorToMajor(rb);
 }
 
+/// Two physical transposes (transposes or layout-changing copies) of equal
+/// operand and result shapes and layouts, element types aside, that
+/// permute alike.
+static bool sameTranspose(Operation *a, Operation *b) {
+  if (a->getName() != b->getName() ||
+      !equalIgnoringElementType(a->getOperand(0).getType(),
+                                b->getOperand(0).getType()) ||
+      !equalIgnoringElementType(a->getResult(0).getType(),
+                                b->getResult(0).getType()))
+    return false;
+  auto ta = dyn_cast<TransposeOp>(a);
+  return !ta || ta.getDimensions() == cast<TransposeOp>(b).getDimensions();
+}
+
 bool GpuFusible::shapesCompatibleForMultiOutputFusion(Operation *a,
                                                       Operation *b) {
   Operation *hero1 = realHero(a);
   Operation *hero2 = realHero(b);
   if (!hero1 || !hero2)
     return false;
-  // Tiled transposes are not modelled: a transposing hero is left alone.
-  if (isPhysicallyTransposing(hero1) || isPhysicallyTransposing(hero2))
-    return false;
+  // XLA's tiled transposes share a kernel only with one another, and only
+  // when they move the same dimensions of the same shape.
+  bool transpose1 = isPhysicallyTransposing(hero1);
+  bool transpose2 = isPhysicallyTransposing(hero2);
+  if (transpose1 || transpose2)
+    return transpose1 && transpose2 && sameTranspose(hero1, hero2);
   bool reduce1 = isUnnestedReduction(hero1);
   bool reduce2 = isUnnestedReduction(hero2);
   // Reductions in one kernel: same shapes and dimensions.

@@ -156,11 +156,12 @@ void mlir::hlo::buildHloConvCanonicalizationPipeline(OpPassManager &pm) {
 
 void mlir::hlo::buildHloLayoutAssignmentPipeline(OpPassManager &pm) {
   // XLA: FlattenCallGraph, GpuLayoutAssignment; then its "layout
-  // normalization" pipeline: ReshapeDecomposer, LayoutNormalization,
-  // AlgebraicSimplifier (layout-sensitive).
+  // normalization" pipeline: ReshapeDecomposer, MoveCopyToUsers,
+  // LayoutNormalization, AlgebraicSimplifier (layout-sensitive).
   pm.addPass(createHloFlattenCallGraph());
   pm.addPass(createHloGpuLayoutAssignment());
   pm.addPass(createHloReshapeDecomposer());
+  pm.addPass(createHloMoveCopyToUsers());
   pm.addPass(createHloLayoutNormalization());
   pm.addPass(createLayoutSensitiveSimplifier());
 }
@@ -189,7 +190,8 @@ static void buildPostLayoutAssignment(OpPassManager &pm, bool tritonSoftmax) {
   // XLA's "hlo normalization" and "post-layout_assignment" pipelines:
   // AlgebraicSimplifier, TransposeFolding, ReshapeDecomposer,
   // CublasPadForGemms, HloConstantFolding, GemmRewriter,
-  // GemmBroadcastFoldingRewriter, LayoutNormalization, AlgebraicSimplifier,
+  // GemmBroadcastFoldingRewriter, ReshapeDecomposer, MoveCopyToUsers,
+  // LayoutNormalization, AlgebraicSimplifier,
   // ReductionDegenerateDimRemover, ReductionLayoutNormalizer,
   // AlgebraicSimplifier, HloCSE, HloConstantFolding, HloDCE,
   // SoftmaxRewriterTriton ("triton-softmax-rewriter"),
@@ -207,6 +209,7 @@ static void buildPostLayoutAssignment(OpPassManager &pm, bool tritonSoftmax) {
   pm.addPass(createHloGemmRewriter());
   pm.addPass(createHloGemmBroadcastFoldingRewriter());
   pm.addPass(createHloReshapeDecomposer());
+  pm.addPass(createHloMoveCopyToUsers());
   pm.addPass(createHloLayoutNormalization());
   pm.addPass(createLayoutSensitiveSimplifier());
   pm.addPass(createHloReductionDegenerateDimRemover());

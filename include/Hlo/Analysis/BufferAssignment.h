@@ -32,7 +32,7 @@ namespace mlir::hlo {
 struct BufferAssignmentOptions {
   /// Alignment of every temporary's offset (XLA GPU: 256 bytes).
   int64_t alignment = 256;
-  HeapPacking packing = HeapPacking::BestOfSpatialTemporal;
+  HeapPacking packing = HeapPacking::Best;
 };
 
 struct BufferAssignmentStats {

@@ -71,13 +71,18 @@ struct HeapBuffer {
 enum class HeapPacking {
   Spatial,  // XLA's kSpatial: size, then duration, then id
   Temporal, // XLA's kTemporal: duration of the group, then size, then id
+  Area,     // not XLA's: size times span of the group, then size, then id
   BestOfSpatialTemporal, // both, keep the smaller heap (XLA's BufferAssigner)
+  Best, // all three, keep the smallest heap (spatial, temporal, area on ties)
 };
+
+/// The packing's name: "spatial", "temporal", "area", "xla" or "best".
+llvm::StringRef stringifyHeapPacking(HeapPacking packing);
 
 struct HeapSimulatorOptions {
   /// Alignment of every chunk's offset (XLA's per-color alignment).
   int64_t alignment = 1;
-  HeapPacking packing = HeapPacking::BestOfSpatialTemporal;
+  HeapPacking packing = HeapPacking::Best;
   /// XLA's HeapSimulator::Options::may_reuse_operand_buffers: honour
   /// `canShareWith`.
   bool mayReuseOperandBuffers = true;
@@ -96,7 +101,7 @@ struct HeapAssignment {
   /// The peak of live bytes over time: no placement of these groups fits in
   /// less.
   int64_t peakLiveBytes = 0;
-  /// The packing the result comes from (Spatial or Temporal).
+  /// The packing the result comes from (Spatial, Temporal or Area).
   HeapPacking packing = HeapPacking::Spatial;
 };
 

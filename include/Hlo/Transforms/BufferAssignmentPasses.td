@@ -146,8 +146,9 @@ def HloBufferAssignment
     Option<"alignment", "alignment", "int64_t", /*default=*/"256",
            "Alignment in bytes of every temporary's offset (XLA GPU: 256)">,
     Option<"packing", "packing", "std::string", /*default=*/"\"best\"",
-           "Heap simulator order: spatial, temporal or best (both, the "
-           "smaller heap kept, as XLA)">,
+           "Heap simulator order: spatial, temporal, area (bytes times "
+           "live span), xla (spatial and temporal, the smaller heap kept, "
+           "as XLA) or best (all three, the smallest heap kept)">,
     Option<"check", "check", "bool", /*default=*/"true",
            "Check the assignment with the independent overlap checker">,
   ];
