@@ -153,13 +153,15 @@ int64_t ScheduleGraph::peakBytes(ArrayRef<unsigned> order) const {
   // the temporaries), so it costs its bytes over the whole computation
   // whatever the order: counting it from its definition only would favour
   // orders that compute the outputs last and keep every temporary alive
-  // until then.
-  for (unsigned b = 0, e = buffers.size(); b < e; ++b) {
-    if (buffers[b].atParameter || buffers[b].liveOut)
+  // until then. So does a parameter's (the caller's buffer): counting it
+  // freed at its last read would favour orders that read parameters early
+  // into temporaries (two convolutions' transposed filters made before the
+  // first convolution).
+  for (unsigned b = 0, e = buffers.size(); b < e; ++b)
+    if (buffers[b].atParameter || buffers[b].liveOut) {
       start[b] = 0;
-    if (buffers[b].liveOut)
       end[b] = n + 1;
-  }
+    }
   for (unsigned i = 0, e = nodes.size(); i < e; ++i) {
     for (unsigned b : nodes[i].resultBuffers)
       start[b] = std::min(start[b], time[i]);

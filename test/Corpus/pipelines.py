@@ -175,23 +175,19 @@ def main():
             # The fused, scheduled module on one flat arena, every value in
             # its assigned slice (the exported text has no slices: assign
             # them again over its order, which is the schedule). The arena
-            # runs one device; the host runtime runs several.
+            # and the host runtime run each device on an arena of its own.
             multi_device = MULTI_DEVICE.search(text.split("\n", 1)[0])
             assigned = out / f"{f.stem}.{pipeline}.mlir"
             r = run([opt, str(dst), "--hlo-flatten-call-graph",
                      "--hlo-gpu-copy-insertion", "--hlo-buffer-assignment",
                      "-o", str(assigned)])
-            if r is None or r.returncode or not multi_device:
-                c = r if r is None or r.returncode else run(
-                    [hlo_run, str(assigned), "--arena", "--random-inputs",
-                     "--seed=1", f"--compare={f}", "--atol=1e-4",
-                     "--rtol=1e-4"])
-                arena += 1
-                if c is None or c.returncode:
-                    why = ("timed out" if c is None else
-                           (c.stdout + c.stderr)[-300:])
-                    failures.append(f"{f.name} {pipeline}: on the arena: "
-                                    f"{why}")
+            c = r if r is None or r.returncode else run(
+                [hlo_run, str(assigned), "--arena", "--random-inputs",
+                 "--seed=1", f"--compare={f}", "--atol=1e-4", "--rtol=1e-4"])
+            arena += 1
+            if c is None or c.returncode:
+                why = "timed out" if c is None else (c.stdout + c.stderr)[-300:]
+                failures.append(f"{f.name} {pipeline}: on the arena: {why}")
             # The whole compiled program (hlo-to-gpu, hlo-to-thunk) on the
             # host runtime: a module with what has no thunk yet is counted,
             # wrong results fail.

@@ -48,8 +48,10 @@ struct ArenaOptions {
   bool checkReads = false;
 };
 
-/// Runs `module`'s entry computation on `arguments` over the arena (one
-/// simulated device). Fails with `error` set (naming the instruction where
+/// Runs `module`'s entry computation on `arguments` over the arena, each
+/// simulated device (options.numReplicas x options.numPartitions) on an
+/// arena of its own in a thread of its own, and returns device 0's result.
+/// Fails with `error` set (naming the instruction where
 /// there is one) on a module without a buffer assignment, an instruction
 /// or parameter without slices, a slice outside its allocation or too small
 /// for its value, and on every error of the interpreter.

@@ -24,12 +24,16 @@
 #include "Hlo/Dialect/Hlo/HloTypeInference.h"
 #include "Hlo/Runtime/Arena.h"
 #include "Hlo/Runtime/SemanticsCheck.h"
+#include "Hlo/Support/DeviceRendezvous.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <cstring>
 #include <limits>
+#include <memory>
+#include <optional>
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::hlo;
@@ -75,10 +79,13 @@ struct ArrayCodec {
 
 class ArenaRunner {
 public:
-  ArenaRunner(ModuleOp module, const InterpreterOptions &options,
+  /// The runner of device (`replica`, `partition`): its own arena, the
+  /// module's state and collective rendezvous in `shared`.
+  ArenaRunner(SharedState &shared, int64_t replica, int64_t partition,
               const ArenaOptions &arenaOptions, ArenaStats &stats)
-      : module(module), shared(module, options), interp(shared, 0, 0),
-        arenaOptions(arenaOptions), stats(stats) {}
+      : module(shared.module), shared(shared),
+        interp(shared, replica, partition), arenaOptions(arenaOptions),
+        stats(stats) {}
 
   FailureOr<Literal> run(ComputationOp entry, ArrayRef<Literal> arguments);
   std::string &errorMessage() { return interp.errorMessage; }
@@ -134,7 +141,7 @@ private:
   LogicalResult runInstruction(Operation *op);
 
   ModuleOp module;
-  SharedState shared;
+  SharedState &shared;
   Interp interp;
   const ArenaOptions &arenaOptions;
   ArenaStats &stats;
@@ -817,8 +824,8 @@ FailureOr<Literal> runtime::runOnArena(ModuleOp module,
     error = "the module has no entry computation";
     return failure();
   }
-  if (options.numReplicas * options.numPartitions != 1) {
-    error = "the arena runs one device (replicas and partitions must be 1)";
+  if (options.numReplicas < 1 || options.numPartitions < 1) {
+    error = "the replica and partition counts must be at least 1";
     return failure();
   }
   ArrayRef<Type> params = entry.getArgumentTypes();
@@ -834,10 +841,59 @@ FailureOr<Literal> runtime::runOnArena(ModuleOp module,
               typeToString(t);
       return failure();
     }
+  SharedState shared(module, options);
   ArenaStats local;
-  ArenaRunner runner(module, options, arenaOptions, stats ? *stats : local);
-  FailureOr<Literal> result = runner.run(entry, arguments);
-  if (failed(result))
-    error = runner.errorMessage();
-  return result;
+  if (shared.numDevices == 1) {
+    ArenaRunner runner(shared, 0, 0, arenaOptions, stats ? *stats : local);
+    FailureOr<Literal> result = runner.run(entry, arguments);
+    if (failed(result))
+      error = runner.errorMessage();
+    return result;
+  }
+
+  // Several devices: one thread and one arena each (the same assignment);
+  // they meet in the rendezvous of each collective, and a failing device
+  // aborts it so that no other waits forever. Device 0's result and
+  // statistics are returned, as the interpreter returns device 0's result.
+  std::vector<ArenaStats> deviceStats(shared.numDevices);
+  std::vector<std::unique_ptr<ArenaRunner>> runners;
+  for (int64_t r = 0; r < options.numReplicas; ++r)
+    for (int64_t p = 0; p < options.numPartitions; ++p)
+      runners.push_back(std::make_unique<ArenaRunner>(
+          shared, r, p, arenaOptions, deviceStats[runners.size()]));
+  std::vector<FailureOr<Literal>> results(shared.numDevices, failure());
+  std::vector<std::thread> threads;
+  for (int64_t d = 0; d < shared.numDevices; ++d)
+    threads.emplace_back([&, d] {
+      results[d] = runners[d]->run(entry, arguments);
+      if (failed(results[d]))
+        abortRendezvous(*shared.rendezvous);
+      else
+        finishRendezvous(*shared.rendezvous);
+    });
+  for (std::thread &t : threads)
+    t.join();
+  if (stats)
+    *stats = deviceStats[0];
+  // The lowest device with an error of its own (the others stopped because
+  // of it), so that the message does not depend on timing.
+  auto stopped = [&](int64_t d) {
+    return StringRef(runners[d]->errorMessage())
+        .ends_with(DeviceRendezvous::kStopped);
+  };
+  std::optional<int64_t> report;
+  for (int64_t d = 0; d < shared.numDevices && !report; ++d)
+    if (failed(results[d]) && !stopped(d))
+      report = d;
+  for (int64_t d = 0; d < shared.numDevices && !report; ++d)
+    if (failed(results[d]))
+      report = d;
+  if (report) {
+    int64_t r = *report / options.numPartitions;
+    int64_t p = *report % options.numPartitions;
+    error = "replica " + std::to_string(r) + ", partition " +
+            std::to_string(p) + ": " + runners[*report]->errorMessage();
+    return failure();
+  }
+  return std::move(results[0]);
 }
