@@ -27,6 +27,8 @@
 
 #include "mlir/IR/Verifier.h"
 
+#include <functional>
+
 namespace mlir::hlo {
 #define GEN_PASS_DEF_HLOTOTHUNK
 #include "Hlo/Conversion/Passes.h.inc"
@@ -515,6 +517,8 @@ LogicalResult ThunkLowering::lowerInstruction(Operation *op) {
     return lowerFft(fft);
   if (isa<ReplicaIdOp, PartitionIdOp>(op))
     return lowerDeviceId(op);
+  if (auto rng = dyn_cast<RngGetAndUpdateStateOp>(op))
+    return lowerRngGetAndUpdateState(rng);
   if (isa<AllReduceOp, AllGatherOp, ReduceScatterOp, AllToAllOp,
           CollectivePermuteOp, CollectiveBroadcastOp>(op)) {
     FailureOr<SmallVector<Value>> outputs =
@@ -589,32 +593,65 @@ LogicalResult ThunkLowering::run() {
         ElementsAttr());
     allocations.push_back(alloc);
   }
-  // Constants: their allocation holds their value in physical order.
+  // Constants: the allocation of each array (each element of a tuple
+  // constant) holds its value in physical order.
   LogicalResult status = success();
   module.walk([&](ConstantOp c) {
-    BufferSliceAttr s = getBufferSlice(c, 0);
-    if (!s || failed(status))
+    if (failed(status))
       return;
-    auto value = dyn_cast<DenseElementsAttr>(c.getValue());
-    auto type = dyn_cast<RankedTensorType>(c.getType());
-    th::AllocationOp alloc = allocations[s.getAllocation()];
-    if (c.isElided()) {
-      status = c.emitError("hlo-to-thunk: the constant has an elided "
-                           "literal ({...}): no value to embed");
-      return;
+    SmallVector<std::pair<unsigned, RankedTensorType>> arrays;
+    unsigned node = 0;
+    forEachSubshape(c.getType(), [&](Type sub, ArrayRef<int64_t>) {
+      if (auto array = dyn_cast<RankedTensorType>(sub)) {
+        arrays.push_back({node, array});
+      } else if (BufferSliceAttr s = getBufferSlice(c, node)) {
+        // A tuple's own bytes (XLA's index table) are read by no thunk:
+        // zeros.
+        th::AllocationOp alloc = allocations[s.getAllocation()];
+        if (alloc.getKind() == th::AllocationKind::Constant &&
+            !alloc.getValue())
+          alloc.setValueAttr(DenseElementsAttr::get(
+              RankedTensorType::get({alloc.getSize()}, b.getI8Type()),
+              b.getI8IntegerAttr(0)));
+      }
+      ++node;
+    });
+    SmallVector<Attribute> values;
+    std::function<void(Attribute)> flatten = [&](Attribute v) {
+      if (auto elements = dyn_cast<ArrayAttr>(v))
+        llvm::for_each(elements, flatten);
+      else
+        values.push_back(v);
+    };
+    flatten(c.getValue());
+    for (auto [i, array] : llvm::enumerate(arrays)) {
+      BufferSliceAttr s = getBufferSlice(c, array.first);
+      if (!s)
+        continue;
+      if (c.isElided()) {
+        status = c.emitError("hlo-to-thunk: the constant has an elided "
+                             "literal ({...}): no value to embed");
+        return;
+      }
+      auto value = i < values.size() && values.size() == arrays.size()
+                       ? dyn_cast<DenseElementsAttr>(values[i])
+                       : DenseElementsAttr();
+      th::AllocationOp alloc = allocations[s.getAllocation()];
+      if (!value || alloc.getKind() != th::AllocationKind::Constant) {
+        status = c.emitError("hlo-to-thunk: a constant needs a dense array "
+                             "value per array, each in an allocation of "
+                             "its own");
+        return;
+      }
+      FailureOr<DenseElementsAttr> physical =
+          getPhysicalConstant(value, array.second);
+      if (failed(physical)) {
+        status = c.emitError("hlo-to-thunk: constant of element type ")
+                 << array.second.getElementType() << " is not supported yet";
+        return;
+      }
+      alloc.setValueAttr(*physical);
     }
-    if (!value || !type || alloc.getKind() != th::AllocationKind::Constant) {
-      status = c.emitError("hlo-to-thunk: a constant needs a dense array "
-                           "value in an allocation of its own");
-      return;
-    }
-    FailureOr<DenseElementsAttr> physical = getPhysicalConstant(value, type);
-    if (failed(physical)) {
-      status = c.emitError("hlo-to-thunk: constant of element type ")
-               << type.getElementType() << " is not supported yet";
-      return;
-    }
-    alloc.setValueAttr(*physical);
   });
   if (failed(status))
     return failure();
@@ -628,6 +665,7 @@ LogicalResult ThunkLowering::run() {
                                   ArrayAttr());
   program.setNumReplicas(numReplicas);
   program.setNumPartitions(numPartitions);
+  program.setRngSeed(static_cast<int64_t>(rngSeed));
   Block *body = b.createBlock(&program.getBody());
   b.setInsertionPointToEnd(body);
   if (failed(lowerComputation(entry)))
@@ -674,10 +712,11 @@ LogicalResult ThunkLowering::run() {
 
 namespace {
 struct HloToThunkPass : hlo::impl::HloToThunkBase<HloToThunkPass> {
+  using HloToThunkBase::HloToThunkBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
-    ThunkLowering lowering(module, symbols);
+    ThunkLowering lowering(module, symbols, rngSeed);
     if (failed(lowering.run()))
       signalPassFailure();
   }

@@ -26,8 +26,9 @@ MemRefType getSignatureType(RankedTensorType type);
 /// Lowers one module; every failure has been reported at its instruction.
 class ThunkLowering {
 public:
-  ThunkLowering(ModuleOp module, SymbolTable &symbols)
-      : module(module), symbols(symbols), b(module.getContext()) {}
+  ThunkLowering(ModuleOp module, SymbolTable &symbols, uint64_t rngSeed)
+      : module(module), symbols(symbols), b(module.getContext()),
+        rngSeed(rngSeed) {}
 
   LogicalResult run();
 
@@ -52,6 +53,7 @@ private:
   LogicalResult lowerCollectiveDone(Operation *op);
   /// replica-id and partition-id.
   LogicalResult lowerDeviceId(Operation *op);
+  LogicalResult lowerRngGetAndUpdateState(RngGetAndUpdateStateOp op);
   /// The slices of the arrays of `value` (of element `element` of its tuple
   /// when given), typed with their logical shapes and layouts.
   FailureOr<SmallVector<Value>>
@@ -82,6 +84,7 @@ private:
   /// num_partitions).
   int64_t numReplicas = 1, numPartitions = 1;
   OpBuilder b;
+  uint64_t rngSeed;
   th::ProgramOp program;
   /// thunk.slice ops, made once each at the program's start.
   DenseMap<std::tuple<int64_t, int64_t, Type>, Value> slices;

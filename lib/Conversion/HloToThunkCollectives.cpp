@@ -285,6 +285,16 @@ LogicalResult ThunkLowering::lowerCollectiveDone(Operation *op) {
   return success();
 }
 
+LogicalResult
+ThunkLowering::lowerRngGetAndUpdateState(RngGetAndUpdateStateOp op) {
+  FailureOr<SmallVector<Value>> target = logicalSlices(op, op.getResult());
+  if (failed(target))
+    return failure();
+  auto thunk = th::RngGetAndUpdateStateOp::create(
+      b, op->getLoc(), target->front(), op.getDeltaAttr());
+  return mlir::verify(thunk);
+}
+
 LogicalResult ThunkLowering::lowerDeviceId(Operation *op) {
   FailureOr<SmallVector<Value>> target = logicalSlices(op, op->getResult(0));
   if (failed(target))

@@ -114,14 +114,16 @@ LogicalResult mlir::hlo::probeDevice(DeviceKind kind, std::string &description,
 
 FailureOr<OwningOpRef<ModuleOp>>
 mlir::hlo::compileToThunks(ModuleOp module, DeviceKind kind,
-                           std::string &error) {
+                           std::string &error, uint64_t rngSeed) {
   MLIRContext *ctx = module.getContext();
   OwningOpRef<ModuleOp> compiled = module.clone();
   PassManager pm(ctx);
   if (!compiled.get()->hasAttr("hlo.buffer_allocations"))
     buildHloGpuOptimizePipeline(pm);
   pm.addPass(createHloToGpu());
-  pm.addPass(createHloToThunk());
+  HloToThunkOptions thunkOptions;
+  thunkOptions.rngSeed = rngSeed;
+  pm.addPass(createHloToThunk(thunkOptions));
   pm.addPass(createHloCommandBufferScheduling());
   if (kind == DeviceKind::Cuda)
     pm.addPass(createHloEmbedPtx());
@@ -180,7 +182,8 @@ FailureOr<Literal> mlir::hlo::runOnDevice(ModuleOp module,
                                           ArrayRef<Literal> arguments,
                                           DeviceKind kind, std::string &error,
                                           std::string &note,
-                                          DeviceTiming *timing) {
+                                          DeviceTiming *timing,
+                                          uint64_t rngSeed) {
   using Clock = std::chrono::steady_clock;
   auto secondsSince = [](Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
@@ -211,7 +214,7 @@ FailureOr<Literal> mlir::hlo::runOnDevice(ModuleOp module,
     return failure();
   }
   FailureOr<OwningOpRef<ModuleOp>> compiled =
-      compileToThunks(*optimized, kind, error);
+      compileToThunks(*optimized, kind, error, rngSeed);
   if (failed(compiled))
     return failure();
   std::unique_ptr<thunk::Executable> exe =

@@ -4,6 +4,7 @@
 
 #include "Hlo/Dialect/Hlo/HloTypeInference.h"
 
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 
 using namespace mlir;
@@ -124,6 +125,22 @@ bool ScheduleGraph::build(ComputationOp comp, const HloAliasAnalysis &alias) {
       for (unsigned n = 0, e = dataflow.getNumNodes(r); n < e; ++n)
         if (int64_t b = bufferAt(r, n); b >= 0)
           pushUnique(node.resultBuffers, seenBuffer, stamp, b);
+  }
+  // What draws from the random state (rng, rng-get-and-update-state, or a
+  // loop, branch or call that may run one) keeps its order: the order
+  // decides which numbers each draws, and the interpreter and the runtimes
+  // draw in program order.
+  std::optional<unsigned> lastDraw;
+  for (unsigned i = 0, e = nodes.size(); i < e; ++i) {
+    Operation *op = nodes[i].op;
+    bool draws = isa<RngOp, RngGetAndUpdateStateOp>(op) ||
+                 (isa<WhileOp, ConditionalOp, CallOp>(op) &&
+                  !isMemoryEffectFree(op));
+    if (!draws)
+      continue;
+    if (lastDraw && !llvm::is_contained(nodes[i].controlPreds, *lastDraw))
+      nodes[i].controlPreds.push_back(*lastDraw);
+    lastDraw = i;
   }
   // Users and control successors.
   for (unsigned i = 0, e = nodes.size(); i < e; ++i) {

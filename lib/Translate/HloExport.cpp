@@ -50,6 +50,9 @@ private:
   StringRef compName(StringRef sym) const;
   void printHeader(ComputationOp entry);
   void printComputation(ComputationOp comp);
+  /// The computations in the order to print them: each after those it
+  /// calls, as XLA's parser requires.
+  SmallVector<ComputationOp> calleesFirst();
   void printParameter(ComputationOp comp, BlockArgument arg, bool isRoot);
   void printOp(Operation *op, bool isRoot);
   /// `op`'s attributes for printing: inherent and discardable ones, and its
@@ -1181,10 +1184,47 @@ LogicalResult Exporter::run() {
   }
   prepare();
   printHeader(entry);
-  for (auto comp : module.getOps<ComputationOp>())
+  for (ComputationOp comp : calleesFirst())
     if (!skipComputations.contains(comp.getSymName()))
       printComputation(comp);
   return status;
+}
+
+SmallVector<ComputationOp> Exporter::calleesFirst() {
+  // A depth-first post-order over the module's order: what the module's
+  // order already puts before its callers stays where it is, and a
+  // computation a pass appended moves before its first caller. Iterative,
+  // as call chains may be deep.
+  SymbolTable symbols(module);
+  SmallVector<ComputationOp> order;
+  DenseSet<Operation *> seen;
+  SmallVector<std::pair<ComputationOp, SmallVector<ComputationOp>>> stack;
+  auto push = [&](ComputationOp comp) {
+    if (!seen.insert(comp).second)
+      return;
+    SmallVector<ComputationOp> callees;
+    if (auto uses = SymbolTable::getSymbolUses(&comp.getBody()))
+      for (const SymbolTable::SymbolUse &use : *uses)
+        if (auto callee = symbols.lookup<ComputationOp>(
+                use.getSymbolRef().getRootReference()))
+          callees.push_back(callee);
+    std::reverse(callees.begin(), callees.end());
+    stack.push_back({comp, std::move(callees)});
+  };
+  for (auto comp : module.getOps<ComputationOp>()) {
+    push(comp);
+    while (!stack.empty()) {
+      auto &[top, callees] = stack.back();
+      if (callees.empty()) {
+        order.push_back(top);
+        stack.pop_back();
+        continue;
+      }
+      ComputationOp next = callees.pop_back_val();
+      push(next);
+    }
+  }
+  return order;
 }
 
 void Exporter::printInstruction(Value value) {

@@ -137,6 +137,11 @@ def HloToThunk : Pass<"hlo-to-thunk", "::mlir::ModuleOp"> {
     without a kernel, other custom calls, collectives, sort, rng) is an
     error at the instruction.
   }];
+  let options = [
+    Option<"rngSeed", "rng-seed", "uint64_t", /*default=*/"0",
+           "The state each device's rng-get-and-update-state starts from "
+           "(the program's rng_seed; XLA's module seed)">,
+  ];
   let dependentDialects = ["::mlir::thunk::ThunkDialect",
                            "::mlir::gpu::GPUDialect"];
 }

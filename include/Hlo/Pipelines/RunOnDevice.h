@@ -50,9 +50,12 @@ struct DeviceTiming {
   thunk::RunStats stats;
 };
 
-/// Lowers a clone of the HLO `module` to a thunk program for `kind`.
-FailureOr<OwningOpRef<ModuleOp>>
-compileToThunks(ModuleOp module, DeviceKind kind, std::string &error);
+/// Lowers a clone of the HLO `module` to a thunk program for `kind`, whose
+/// devices' random states start at `rngSeed`.
+FailureOr<OwningOpRef<ModuleOp>> compileToThunks(ModuleOp module,
+                                                 DeviceKind kind,
+                                                 std::string &error,
+                                                 uint64_t rngSeed = 0);
 
 /// Compiles the thunk program `program` for the runtime of `kind`.
 std::unique_ptr<thunk::Executable>
@@ -74,14 +77,16 @@ void encodeParameters(ArrayRef<runtime::Literal> arguments,
                       std::vector<thunk::ParameterBytes> &parameters,
                       std::vector<std::vector<uint8_t>> &storage);
 
-/// Compiles a clone of `module` and runs it on `arguments` (`timing->repeat`
-/// times when given); `note` gets a one-line summary (thunks run, arena
-/// size).
+/// Compiles a clone of `module` (random states starting at `rngSeed`, as the
+/// interpreter's with InterpreterOptions::seed) and runs it on `arguments`
+/// (`timing->repeat` times when given; each run advances the random
+/// states); `note` gets a one-line summary (thunks run, arena size).
 FailureOr<runtime::Literal> runOnDevice(ModuleOp module,
                                         ArrayRef<runtime::Literal> arguments,
                                         DeviceKind kind, std::string &error,
                                         std::string &note,
-                                        DeviceTiming *timing = nullptr);
+                                        DeviceTiming *timing = nullptr,
+                                        uint64_t rngSeed = 0);
 
 } // namespace mlir::hlo
 

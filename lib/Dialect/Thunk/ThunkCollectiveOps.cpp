@@ -170,6 +170,13 @@ LogicalResult CollectivePermuteOp::verify() {
   return verifyPairs(*this, getInputs(), getOutputs());
 }
 
+LogicalResult RngGetAndUpdateStateOp::verify() {
+  MemRefType type = getTarget().getType();
+  if (type.getNumElements() != 2 || !type.getElementType().isInteger(64))
+    return emitOpError("needs a target of two 64-bit integers, not ") << type;
+  return success();
+}
+
 LogicalResult DeviceIdOp::verify() {
   MemRefType type = getTarget().getType();
   if (type.getNumElements() != 1 || !type.getElementType().isInteger(32))

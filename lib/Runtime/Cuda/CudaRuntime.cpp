@@ -130,6 +130,9 @@ public:
   DenseMap<Operation *, Graph> graphs;
   CUdeviceptr arena = 0;
   int64_t arenaBytes = 0;
+  /// The device's random state (from the program's `rng_seed`, kept from
+  /// run to run).
+  uint64_t rngState = 0;
   /// Scratch for the convolutions whose algorithm needs more than their
   /// workspace slice, and for the copy of an irfft's input.
   CUdeviceptr scratch = 0;
@@ -412,6 +415,8 @@ LogicalResult Runner::makeArena() {
     return failure();
   }
   s.arenaBytes = size;
+  for (auto program : s.module->getOps<ProgramOp>())
+    s.rngState = static_cast<uint64_t>(program.getRngSeed());
   // Bytes no thunk wrote read as 0xff (NaN for floats), not zeros.
   if (failed(check(nullptr, "cuMemsetD8Async",
                    cu.cuMemsetD8Async(s.arena, 0xff, size, s.stream))))
@@ -623,6 +628,23 @@ LogicalResult Runner::runThunk(Operation &op) {
           if (failed(done))
             return failure();
         }
+        return success();
+      })
+      .Case([&](RngGetAndUpdateStateOp r) {
+        // The state's low and high words, then two zero words, as memsets:
+        // they take their value when enqueued, so a loop may run this
+        // thunk again before the stream has run the last one.
+        uint64_t state = s.rngState;
+        s.rngState += static_cast<uint64_t>(r.getDelta());
+        CUdeviceptr p = address(r.getTarget());
+        for (auto [at, word, count] :
+             {std::tuple<int64_t, uint32_t, size_t>{0, uint32_t(state), 1},
+              {4, uint32_t(state >> 32), 1},
+              {8, 0u, 2}})
+          if (failed(check(r, "cuMemsetD32Async",
+                           cu.cuMemsetD32Async(p + at, word, count,
+                                               s.stream))))
+            return failure();
         return success();
       })
       .Case([&](DeviceIdOp d) {

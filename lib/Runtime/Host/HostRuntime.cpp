@@ -120,6 +120,8 @@ LogicalResult HostExecutable::Runner::makeArena() {
     return failure();
   }
   memory.bytes = size;
+  for (auto program : exe.module->getOps<ProgramOp>())
+    memory.rngState = static_cast<uint64_t>(program.getRngSeed());
   uint8_t *base = reinterpret_cast<uint8_t *>(llvm::alignTo(
       reinterpret_cast<uintptr_t>(memory.arena.get()), kArenaAlignment));
   // Bytes no thunk wrote read as garbage, not zeros (xorshift64, 8 bytes a
@@ -303,6 +305,12 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
                           ? uint32_t(device / partitions)
                           : uint32_t(device % partitions);
         std::memcpy(address(d.getTarget()), &id, 4);
+        return success();
+      })
+      .Case([&](RngGetAndUpdateStateOp r) {
+        uint64_t words[2] = {memory.rngState, 0};
+        std::memcpy(address(r.getTarget()), words, sizeof(words));
+        memory.rngState += static_cast<uint64_t>(r.getDelta());
         return success();
       })
       .Case([&](ReturnOp) { return success(); })

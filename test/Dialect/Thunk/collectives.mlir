@@ -3,9 +3,11 @@
 // RUN: hlo-opt %s --emit-bytecode | hlo-opt | FileCheck %s
 
 // The collective thunks of a program of 2 replicas x 2 partitions: groups
-// and pairs name device ids (replica * 2 + partition).
+// and pairs name device ids (replica * 2 + partition); each device's random
+// state, which starts at rng_seed.
 
-// CHECK-LABEL: thunk.program @main attributes {num_partitions = 2 : i64, num_replicas = 2 : i64} {
+// CHECK-LABEL: thunk.program @main attributes {num_partitions = 2 : i64, num_replicas = 2 : i64, rng_seed = 7 : i64} {
+// CHECK: thunk.rng_get_and_update_state %{{.*}} delta 16 : memref<2xui64>
 // CHECK: thunk.device_id replica %{{.*}} : memref<ui32>
 // CHECK: thunk.device_id partition %{{.*}} : memref<ui32>
 // CHECK: thunk.all_reduce sum groups [array<i64: 0, 2>, array<i64: 1, 3>] ins(%[[A:.*]], %{{.*}} : memref<8xf32>, memref<2x4xi32, strided<[1, 2]>>) outs(%{{.*}}, %{{.*}} : memref<8xf32>, memref<2x4xi32>)
@@ -18,8 +20,9 @@
 
 thunk.allocation @p0 parameter size = 64 {parameter = 0 : i64}
 thunk.allocation @out output size = 256
-thunk.program @main attributes {num_replicas = 2 : i64, num_partitions = 2 : i64} {
+thunk.program @main attributes {num_replicas = 2 : i64, num_partitions = 2 : i64, rng_seed = 7 : i64} {
   %a = thunk.slice @p0[0] : memref<8xf32>
+  %rng = thunk.slice @out[240] : memref<2xui64>
   %i = thunk.slice @p0[32] : memref<2x4xi32, strided<[1, 2]>>
   %r = thunk.slice @out[0] : memref<ui32>
   %p = thunk.slice @out[4] : memref<ui32>
@@ -28,6 +31,7 @@ thunk.program @main attributes {num_replicas = 2 : i64, num_partitions = 2 : i64
   %g = thunk.slice @out[96] : memref<2x16xi32>
   %s = thunk.slice @out[224] : memref<4xf32>
   %c = thunk.slice @out[0] : memref<8xf32>
+  thunk.rng_get_and_update_state %rng delta 16 : memref<2xui64>
   thunk.device_id replica %r : memref<ui32>
   thunk.device_id partition %p : memref<ui32>
   thunk.all_reduce sum groups [array<i64: 0, 2>, array<i64: 1, 3>]

@@ -144,6 +144,16 @@ thunk.program @main {
 
 // -----
 
+thunk.allocation @p parameter size = 64 {parameter = 0 : i64}
+thunk.program @main {
+  %a = thunk.slice @p[0] : memref<4xi32>
+  // expected-error @+1 {{needs a target of two 64-bit integers, not 'memref<4xi32>'}}
+  thunk.rng_get_and_update_state %a delta 1 : memref<4xi32>
+  thunk.return
+}
+
+// -----
+
 // expected-error @+1 {{needs at least one replica and one partition}}
 thunk.program @main attributes {num_partitions = 0 : i64} {
   thunk.return

@@ -216,4 +216,24 @@ def Thunk_DeviceIdOp : Thunk_Op<"device_id"> {
   let hasVerifier = 1;
 }
 
+def Thunk_RngGetAndUpdateStateOp : Thunk_Op<"rng_get_and_update_state"> {
+  let summary = "writes the device's random state, then advances it";
+  let description = [{
+    XLA's RngGetAndUpdateStateThunk, HLO's `rng-get-and-update-state`
+    (what XLA's RngExpander makes of `rng`): writes the running device's
+    state of the random number generator to `target` as two 64-bit words
+    (the state, then 0), then adds `delta` to the state. Each device has
+    its state; it starts at the program's `rng_seed` and persists from one
+    run of the program to the next.
+
+    ```mlir
+    thunk.rng_get_and_update_state %s delta 32 : memref<2xui64>
+    ```
+  }];
+  let arguments = (ins Arg<Thunk_Slice, "", [MemWrite]>:$target,
+    I64Attr:$delta);
+  let assemblyFormat = "$target `delta` $delta attr-dict `:` type($target)";
+  let hasVerifier = 1;
+}
+
 #endif // HLO_DIALECT_THUNK_THUNKCOLLECTIVEOPS_TD

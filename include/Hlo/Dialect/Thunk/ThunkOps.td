@@ -99,7 +99,9 @@ def Thunk_ProgramOp : Thunk_Op<"program", [Symbol, SingleBlock,
     The program runs on `num_replicas` x `num_partitions` devices (HLO's
     `replica_count` and `num_partitions`), each with its own allocations
     and the same parameters; device `replica * num_partitions + partition`
-    is the id the collectives' groups name.
+    is the id the collectives' groups name. `rng_seed` is the state each
+    device's random number generator starts from
+    (`thunk.rng_get_and_update_state`; XLA's module seed).
 
     ```mlir
     thunk.program @main {
@@ -114,7 +116,8 @@ def Thunk_ProgramOp : Thunk_Op<"program", [Symbol, SingleBlock,
     OptionalAttr<TypeArrayAttr>:$argument_types,
     OptionalAttr<TypeArrayAttr>:$result_types,
     DefaultValuedAttr<I64Attr, "1">:$num_replicas,
-    DefaultValuedAttr<I64Attr, "1">:$num_partitions);
+    DefaultValuedAttr<I64Attr, "1">:$num_partitions,
+    DefaultValuedAttr<I64Attr, "0">:$rng_seed);
   let regions = (region SizedRegion<1>:$body);
   let hasVerifier = 1;
   let assemblyFormat = "$sym_name attr-dict-with-keyword $body";

@@ -59,12 +59,14 @@ private:
   struct Devices;
   OwningOpRef<ModuleOp> module;
   std::unique_ptr<hlo::HostJit> jit;
-  /// One device's arena (made by the first run), its size, and where each
-  /// allocation starts in it.
+  /// One device's arena (made by the first run), its size, where each
+  /// allocation starts in it, and its random state (from the program's
+  /// `rng_seed`, kept from run to run).
   struct Memory {
     std::unique_ptr<uint8_t[]> arena;
     int64_t bytes = 0;
     llvm::StringMap<uint8_t *> bases;
+    uint64_t rngState = 0;
   };
   std::vector<Memory> memory;
 };
