@@ -192,6 +192,11 @@ ConvCase generateConv(std::mt19937 &rng) {
     hi.push_back(pick(0, int((k[d] - 1) * dil[d])));
     ysize.push_back((size[d] + lo[d] + hi[d] - window) / stride[d] + 1);
   }
+  std::vector<int64_t> ones(rank, 1);
+  // A window reversed in every spatial dimension (cuDNN's convolution mode)
+  // at times: in 2-D only, where XLA's CanImplementAsGpuForwardConv takes
+  // one.
+  bool reversed = rank == 2 && pick(0, 3) == 0;
   auto windowText =
       [&](const std::vector<int64_t> &wsize,
           const std::vector<int64_t> &wstride, const std::vector<int64_t> &wlo,
@@ -203,9 +208,9 @@ ConvCase generateConv(std::mt19937 &rng) {
                  std::to_string(whi[d]);
         return "window={size=" + joinX(wsize) + " stride=" + joinX(wstride) +
                " pad=" + pad + " lhs_dilate=" + joinX(lhsDil) +
-               " rhs_dilate=" + joinX(rhsDil) + "}";
+               " rhs_dilate=" + joinX(rhsDil) +
+               (reversed ? " rhs_reversal=" + joinX(ones) : "") + "}";
       };
-  std::vector<int64_t> ones(rank, 1);
   auto param = [&](const std::string &name, const ConvTensor &x, int i) {
     return "  " + name + " = " + shapeText(t, x.shape) + x.layout +
            " parameter(" + std::to_string(i) + ")\n";
@@ -271,10 +276,14 @@ ConvCase generateConv(std::mt19937 &rng) {
     for (size_t i = 0; i < spatialDims.size(); ++i)
       dims += (i ? "," : "") + std::to_string(spatialDims[i]);
     body += param("dy", dy, 0) + param("w", w, 1);
-    body += "  rw = " + shapeText(t, w.shape) + w.layout +
-            " reverse(w), dimensions={" + dims + "}\n";
+    // The kernel reversed by a reverse op, or by the window (`reversed`,
+    // as in XLA's own backward-input convolutions).
+    if (!reversed)
+      body += "  rw = " + shapeText(t, w.shape) + w.layout +
+              " reverse(w), dimensions={" + dims + "}\n";
     rootShape = shapeText(t, dx.shape) + dx.layout;
-    body += "  conv = " + rootShape + " convolution(dy, rw), " +
+    body += "  conv = " + rootShape + " convolution(dy, " +
+            (reversed ? "w" : "rw") + "), " +
             windowText(k, ones, plo, phi, stride, dil) +
             ", dim_labels=" + dy.labels + "_" + w.labels + "->" + dx.labels +
             "\n";

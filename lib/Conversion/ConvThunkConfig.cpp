@@ -175,8 +175,11 @@ FailureOr<ConvThunkConfig> mlir::hlo::getConvThunkConfig(CustomCallOp call) {
   config.padHigh = field(w ? w.getPadHigh() : ArrayRef<int64_t>(), 0);
   config.lhsDilation = field(w ? w.getLhsDilate() : ArrayRef<int64_t>(), 1);
   config.rhsDilation = field(w ? w.getRhsDilate() : ArrayRef<int64_t>(), 1);
-  if (llvm::any_of(reversal, [](int64_t r) { return r != 0; }))
-    return fail("window reversal is not supported");
+  // cuDNN flips the filter in all spatial dimensions or in none.
+  config.reversed = llvm::any_of(reversal, [](int64_t r) { return r != 0; });
+  if (config.reversed && llvm::is_contained(reversal, 0))
+    return fail("window reversal of some spatial dimensions only is not "
+                "supported (cuDNN reverses all or none)");
   for (size_t d = 0; d < rank; ++d)
     if (size[d] != config.filter.getSpatialSize(d))
       return fail("the window's size differs from the filter's spatial "

@@ -23,6 +23,8 @@ struct ConvThunkConfig {
   thunk::ConvTensorAttr input, filter, output;
   SmallVector<int64_t> strides, padLow, padHigh, lhsDilation, rhsDilation;
   int64_t featureGroupCount = 1;
+  /// The filter flipped in every spatial dimension (window reversal).
+  bool reversed = false;
   thunk::ConvActivation activation = thunk::ConvActivation::None;
   double convResultScale = 1, sideInputScale = 0, leakyReluAlpha = 0;
   int64_t algorithm = -1;

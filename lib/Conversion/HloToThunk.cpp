@@ -329,6 +329,7 @@ LogicalResult ThunkLowering::lowerConvolution(CustomCallOp call) {
       b.getDenseI64ArrayAttr(config->lhsDilation),
       b.getDenseI64ArrayAttr(config->rhsDilation),
       b.getI64IntegerAttr(config->featureGroupCount),
+      config->reversed ? b.getUnitAttr() : UnitAttr(),
       th::ConvActivationAttr::get(b.getContext(), config->activation),
       b.getF64FloatAttr(config->convResultScale),
       b.getF64FloatAttr(config->sideInputScale),

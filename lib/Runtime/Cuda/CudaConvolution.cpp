@@ -207,7 +207,10 @@ mlir::thunk::cuda::planConvolution(const Cudnn &dnn, ConvolutionOp op,
       failed(check("cudnnSetConvolutionNdDescriptor",
                    dnn.cudnnSetConvolutionNdDescriptor(
                        plan->conv, int(pad.size()), pad.data(), stride.data(),
-                       dilation.data(), CUDNN_CROSS_CORRELATION, compute))) ||
+                       dilation.data(),
+                       op.getReversed() ? CUDNN_CONVOLUTION
+                                        : CUDNN_CROSS_CORRELATION,
+                       compute))) ||
       failed(check("cudnnSetConvolutionGroupCount",
                    dnn.cudnnSetConvolutionGroupCount(
                        plan->conv, int(op.getFeatureGroupCount())))) ||

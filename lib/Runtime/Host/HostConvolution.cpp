@@ -140,10 +140,12 @@ LogicalResult run(ConvolutionOp conv, ArrayRef<uint8_t *> buffers) {
   // position) reads, -1 for padding; the filter's and output's spatial
   // offsets.
   std::vector<int64_t> inOffset(numP * numK), wOffset(numK), outOffset(numP);
+  // A reversed window reads the filter flipped.
+  bool reversed = conv.getReversed();
   forEachIndex(kSize, [&](int64_t k, ArrayRef<int64_t> ki) {
     int64_t off = 0;
     for (int64_t d = 0; d < rank; ++d)
-      off += ki[d] * ws[2 + d];
+      off += (reversed ? kSize[d] - 1 - ki[d] : ki[d]) * ws[2 + d];
     wOffset[k] = off;
   });
   forEachIndex(outSize, [&](int64_t p, ArrayRef<int64_t> pi) {

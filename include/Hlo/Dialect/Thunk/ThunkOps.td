@@ -315,8 +315,10 @@ def Thunk_ConvolutionOp : Thunk_Op<"convolution", [AttrSizedOperandSegments,
     sliding by `window_strides` over the padded, dilated input. The window
     attributes have one entry per spatial dimension (the order of
     `spatial` in the layouts); the window's size is the filter's spatial
-    extents. Sums accumulate in f32 for 16-bit and 32-bit floats (f64 for
-    f64). `algorithm` is the cuDNN algorithm the autotuner chose (-1: the
+    extents. With `reversed` the filter is read flipped in every spatial
+    dimension (filter position `k` is `size - 1 - k`; HLO's window reversal,
+    cuDNN's CUDNN_CONVOLUTION mode). Sums accumulate in f32 for 16-bit and
+    32-bit floats (f64 for f64). `algorithm` is the cuDNN algorithm the autotuner chose (-1: the
     library's heuristic); `workspace` is scratch for the library.
 
     ```mlir
@@ -341,6 +343,7 @@ def Thunk_ConvolutionOp : Thunk_Op<"convolution", [AttrSizedOperandSegments,
     DenseI64ArrayAttr:$padding_high, DenseI64ArrayAttr:$lhs_dilation,
     DenseI64ArrayAttr:$rhs_dilation,
     DefaultValuedAttr<I64Attr, "1">:$feature_group_count,
+    UnitAttr:$reversed,
     DefaultValuedAttr<Thunk_ConvActivationAttr,
                       "::mlir::thunk::ConvActivation::None">:$activation,
     DefaultValuedAttr<F64Attr, "1.0">:$conv_result_scale,
