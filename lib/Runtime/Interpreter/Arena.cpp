@@ -72,9 +72,13 @@ struct ArrayCodec {
   /// Memory position of each element (row-major logical order); empty when
   /// it is the identity.
   std::vector<int64_t> positions;
-  /// Bits per element in memory and the bytes of the whole array.
+  /// Bits per element in memory and the bytes of the whole array (with
+  /// the dynamic shape metadata of a bounded dynamic array).
   unsigned bits = 0;
   int64_t bytes = 0;
+  /// A bounded dynamic array: its elements at the bounds take the bytes
+  /// before `metadataAt`, its sizes one s32 each from there.
+  std::optional<int64_t> metadataAt;
 };
 
 class ArenaRunner {
@@ -104,13 +108,22 @@ private:
     return arena.data() + bases[slice.getAllocation()] + slice.getOffset();
   }
 
+  /// Writes array `value` into `node`'s slice; `sizes`, when given, are a
+  /// bounded dynamic array's runtime sizes for its metadata (else its
+  /// bounds).
   LogicalResult encodeArray(Operation *where, const Literal &value,
-                            const Node &node);
+                            const Node &node, ArrayRef<int64_t> sizes = {});
   FailureOr<Literal> decodeArray(Operation *where, const Node &node);
   LogicalResult write(Operation *where, const Literal &value,
-                      ArrayRef<Node> nodes, size_t &at);
+                      ArrayRef<Node> nodes, size_t &at,
+                      ArrayRef<int64_t> sizes = {});
   FailureOr<Literal> read(Operation *where, ArrayRef<Node> nodes, size_t &at);
   LogicalResult write(Operation *where, const Literal &value, Value to);
+  /// Cuts the arrays of `value` (read from the nodes `list` from `at`) to
+  /// the sizes their dynamic shape metadata holds, as XLA returns a
+  /// dynamic result.
+  LogicalResult toMetadataSizes(Operation *where, ArrayRef<Node> list,
+                                size_t &at, Literal &value);
   FailureOr<Literal> read(Operation *where, Value value);
   /// Moves the value in `from`'s slices into `to`'s (a no-op when they are
   /// the same).
@@ -215,10 +228,13 @@ FailureOr<const ArrayCodec *> ArenaRunner::codec(Operation *where, Type type) {
   if (slot)
     return slot.get();
   auto tensor = cast<RankedTensorType>(type);
-  if (!tensor.hasStaticShape())
+  // A bounded dynamic array is held at its bounds, then its sizes (XLA's
+  // dynamic shape metadata); the interpreter keeps the runtime sizes apart.
+  std::optional<SmallVector<int64_t>> bounded = getStaticShape(type);
+  if (!bounded)
     return FailureOr<const ArrayCodec *>(
         fail(where, "the arena cannot hold " + typeToString(type) +
-                        ": its shape is not static"));
+                        ": a dynamic dimension has no bound"));
   std::optional<unsigned> width =
       hlo::getElementBitWidth(tensor.getElementType());
   std::optional<int64_t> bytes = getShapeByteSize(type);
@@ -227,13 +243,23 @@ FailureOr<const ArrayCodec *> ArenaRunner::codec(Operation *where, Type type) {
         fail(where, "the arena cannot hold " + typeToString(type) +
                         ": its element type has no size"));
   auto c = std::make_unique<ArrayCodec>();
-  int64_t n = tensor.getNumElements();
+  ArrayRef<int64_t> shape = *bounded;
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
   // Narrower than a byte: packed when the assignment sized it so.
   c->bits = *width < 8 ? (*bytes >= n ? 8 : *width) : llvm::alignTo(*width, 8);
   c->bytes = llvm::divideCeil(n * int64_t(c->bits), 8);
-  ArrayRef<int64_t> shape = tensor.getShape();
+  if (!tensor.hasStaticShape()) {
+    c->metadataAt = c->bytes;
+    c->bytes += 4 * int64_t(shape.size());
+  }
   SmallVector<int64_t> minorToMajor = getMinorToMajor(type);
   SmallVector<ArrayRef<int64_t>> tiles = tilesOf(type);
+  if (c->metadataAt && !tiles.empty())
+    return FailureOr<const ArrayCodec *>(
+        fail(where, "the arena cannot hold " + typeToString(type) +
+                        ": a dynamic array with tiles"));
   bool identity =
       tiles.empty() &&
       llvm::equal(minorToMajor, llvm::reverse(llvm::seq<int64_t>(
@@ -252,7 +278,12 @@ FailureOr<const ArrayCodec *> ArenaRunner::codec(Operation *where, Type type) {
         c->positions[i++] = layout.offset(index, shape);
       } while (nextIndex(index, shape));
     } else {
-      SmallVector<int64_t> stride = getPhysicalStrides(type);
+      SmallVector<int64_t> stride(shape.size(), 0);
+      int64_t next = 1;
+      for (int64_t d : minorToMajor) {
+        stride[d] = next;
+        next *= shape[d];
+      }
       c->positions.resize(n);
       SmallVector<int64_t> index(shape.size(), 0);
       int64_t i = 0;
@@ -269,12 +300,22 @@ FailureOr<const ArrayCodec *> ArenaRunner::codec(Operation *where, Type type) {
 }
 
 LogicalResult ArenaRunner::encodeArray(Operation *where, const Literal &value,
-                                       const Node &node) {
+                                       const Node &node,
+                                       ArrayRef<int64_t> sizes) {
   auto c = codec(where, node.type);
   if (failed(c))
     return failure();
   const ArrayCodec &codec = **c;
   uint8_t *base = addressOf(node.slice);
+  if (codec.metadataAt) {
+    // The sizes, each an s32 after the elements (the bounds when the
+    // interpreter recorded none).
+    std::optional<SmallVector<int64_t>> bounds = getStaticShape(node.type);
+    for (auto [d, bound] : llvm::enumerate(*bounds)) {
+      int32_t size = int32_t(d < sizes.size() ? sizes[d] : bound);
+      std::memcpy(base + *codec.metadataAt + 4 * d, &size, 4);
+    }
+  }
   int64_t n = value.getNumElements();
   unsigned bits = codec.bits;
   auto pos = [&](int64_t i) {
@@ -322,7 +363,8 @@ FailureOr<Literal> ArenaRunner::decodeArray(Operation *where,
     return failure();
   const ArrayCodec &codec = **c;
   auto tensor = cast<RankedTensorType>(node.type);
-  Literal value = Literal::array(tensor.getElementType(), tensor.getShape());
+  Literal value =
+      Literal::array(tensor.getElementType(), *getStaticShape(node.type));
   const uint8_t *base = addressOf(node.slice);
   int64_t n = value.getNumElements();
   unsigned bits = codec.bits;
@@ -367,7 +409,8 @@ FailureOr<Literal> ArenaRunner::decodeArray(Operation *where,
 }
 
 LogicalResult ArenaRunner::write(Operation *where, const Literal &value,
-                                 ArrayRef<Node> list, size_t &at) {
+                                 ArrayRef<Node> list, size_t &at,
+                                 ArrayRef<int64_t> sizes) {
   const Node &node = list[at++];
   if (auto tuple = dyn_cast<TupleType>(node.type)) {
     if (!value.isTuple() || value.getElements().size() != tuple.size())
@@ -381,7 +424,7 @@ LogicalResult ArenaRunner::write(Operation *where, const Literal &value,
     return success(); // tokens and opaque values take no bytes
   if (!value.isArray())
     return fail(where, "internal error: a value does not match its type");
-  return encodeArray(where, value, node);
+  return encodeArray(where, value, node, sizes);
 }
 
 FailureOr<Literal> ArenaRunner::read(Operation *where, ArrayRef<Node> list,
@@ -410,7 +453,10 @@ LogicalResult ArenaRunner::write(Operation *where, const Literal &value,
   if (it == nodes.end())
     return fail(where, "internal error: a value has no slices");
   size_t at = 0;
-  return write(where, value, it->second, at);
+  auto sizes = interp.runtimeSizes.find(to);
+  return write(where, value, it->second, at,
+               sizes == interp.runtimeSizes.end() ? ArrayRef<int64_t>()
+                                                  : ArrayRef(sizes->second));
 }
 
 FailureOr<Literal> ArenaRunner::read(Operation *where, Value value) {
@@ -614,7 +660,19 @@ LogicalResult ArenaRunner::runInstruction(Operation *op) {
   if (isa<ConstantOp>(op) &&
       isInConstantAllocation(nodes[op->getResult(0)], allocations))
     return success();
+  // Runtime sizes of dynamic dimensions, as the interpreter tracks them:
+  // checked before the op, carried to its result after it.
+  if (!interp.runtimeSizes.empty()) {
+    interp.runtimeSizes.erase(op->getResult(0));
+    if (failed(checkRuntimeSizes(interp, op)))
+      return failure();
+  }
+  auto propagateSizes = [&] {
+    if (!interp.runtimeSizes.empty())
+      propagateRuntimeSizes(interp, op);
+  };
   if (readsThrough(op)) {
+    propagateSizes();
     if (!arenaOptions.checkReads)
       return success();
     SmallVector<const Literal *, 4> expected;
@@ -643,6 +701,7 @@ LogicalResult ArenaRunner::runInstruction(Operation *op) {
   FailureOr<Literal> result = interp.evalOp(op, operands);
   if (failed(result))
     return failure();
+  propagateSizes();
   Type type = op->getResult(0).getType();
   if (!result->hasType(type))
     return fail(op, "internal error: computed a value of another type than " +
@@ -804,7 +863,46 @@ FailureOr<Literal> ArenaRunner::run(ComputationOp entry,
   }
   if (failed(runComputation(entry)))
     return failure();
-  return read(entry, rootOf(entry));
+  FailureOr<Literal> result = read(entry, rootOf(entry));
+  size_t at = 0;
+  if (failed(result) ||
+      failed(toMetadataSizes(entry, nodes[rootOf(entry)], at, *result)))
+    return failure();
+  return result;
+}
+
+LogicalResult ArenaRunner::toMetadataSizes(Operation *where,
+                                           ArrayRef<Node> list, size_t &at,
+                                           Literal &value) {
+  const Node &node = list[at++];
+  if (isa<TupleType>(node.type)) {
+    for (Literal &element : value.getElements())
+      if (failed(toMetadataSizes(where, list, at, element)))
+        return failure();
+    return success();
+  }
+  if (!isa<RankedTensorType>(node.type))
+    return success();
+  auto c = codec(where, node.type);
+  if (failed(c))
+    return failure();
+  if (!(*c)->metadataAt)
+    return success();
+  SmallVector<int64_t> bounds = *getStaticShape(node.type);
+  SmallVector<int64_t> sizes;
+  for (auto [d, bound] : llvm::enumerate(bounds)) {
+    int32_t size;
+    std::memcpy(&size, addressOf(node.slice) + *(*c)->metadataAt + 4 * d, 4);
+    if (size < 0 || size > bound)
+      return fail(where, "the dynamic shape metadata of the result holds "
+                         "size " +
+                             Twine(size) + " for dimension " + Twine(d) +
+                             ", whose bound is " + Twine(bound));
+    sizes.push_back(size);
+  }
+  if (sizes != bounds)
+    value = sliceToRuntimeShape(value, sizes);
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
