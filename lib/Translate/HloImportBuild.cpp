@@ -152,26 +152,26 @@ std::optional<int64_t> Importer::fixedDataOperands(RegisteredOperationName name,
   return it->second;
 }
 
-/// `extra` (a layout's verbatim items) without the `M(n)` item (the dynamic
-/// shape metadata's prefix bytes), which XLA's layout equality ignores.
-static StringAttr withoutMetadataPrefix(StringAttr extra) {
+/// `extra` (a layout's verbatim items) without the items XLA's layout
+/// equality ignores: `M(n)` (the dynamic shape metadata's prefix bytes) and
+/// `D(...)` (the dimensions' level types).
+static StringAttr withoutIgnoredItems(StringAttr extra) {
+  std::string kept;
   StringRef s = extra.getValue();
-  size_t at = s.find("M(");
-  // `M(` must start an item: `SM(` or `TM(` would be another item's name.
-  while (at != StringRef::npos && at > 0 && s[at - 1] != ')')
-    at = s.find("M(", at + 1);
-  if (at == StringRef::npos)
-    return extra;
-  size_t close = s.find(')', at);
-  if (close == StringRef::npos)
-    return extra;
-  return StringAttr::get(extra.getContext(),
-                         (s.take_front(at) + s.drop_front(close + 1)).str());
+  while (!s.empty()) {
+    // An item is a name and a parenthesized list: `T(2)`, `SC(0:2)`.
+    size_t close = s.find(')');
+    StringRef item = close == StringRef::npos ? s : s.take_front(close + 1);
+    s = s.drop_front(item.size());
+    if (!item.starts_with("M(") && !item.starts_with("D("))
+      kept += item.str();
+  }
+  return StringAttr::get(extra.getContext(), kept);
 }
 
 /// `type` as XLA's parser compares an async-update's shape with its
 /// operand's: the default layout (row-major) on each array that has none, as
-/// XLA's parser gives every array a layout, and no `M(n)` item.
+/// XLA's parser gives every array a layout, and none of the items XLA ignores.
 static Type comparableLayouts(Type type) {
   MLIRContext *ctx = type.getContext();
   if (auto tuple = dyn_cast<TupleType>(type))
@@ -186,7 +186,7 @@ static Type comparableLayouts(Type type) {
                                     layout.getTileData(),
                                     layout.getElementSizeInBits(),
                                     layout.getMemorySpace(), layout.getBounds(),
-                                    withoutMetadataPrefix(layout.getExtra()))
+                                    withoutIgnoredItems(layout.getExtra()))
                   : LayoutAttr::get(ctx, true, m2m, {}, {}, 0, 0, {},
                                     StringAttr::get(ctx, ""));
   return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
@@ -275,7 +275,7 @@ Operation *Importer::createOp(StringRef opcode, InstrAst &instr,
     return nullptr;
   }
   // XLA's parser wants an async-update's shape to be its operand's, layouts
-  // included (but for their `M(n)` items).
+  // included (but for their `M(n)` and `D(...)` items).
   if (opcode == "async-update" && instr.type && operands.size() == 1 &&
       comparableLayouts(instr.type) !=
           comparableLayouts(operands.front().getType())) {
@@ -468,6 +468,15 @@ Type Importer::inferShape(Operation *op, InstrAst &instr) {
       "stochastic-convert"};
   if (llvm::is_contained(kNotInferredByXla, instr.opcode)) {
     error(instr.opcodeOffset, "cannot infer shape for opcode: " + instr.opcode);
+    return Type();
+  }
+  // XLA's shape rule for triangular-solve wants its transpose_a, which an
+  // instruction with a shape may leave out.
+  if (instr.opcode == "triangular-solve" &&
+      !op->getAttr("transpose_a")) {
+    error(instr.opcodeOffset,
+          "cannot infer the shape of a triangular-solve without transpose_a "
+          "(XLA: invalid transpose option): write its shape or transpose_a");
     return Type();
   }
   // XLA's parser infers a reduce-window's shape from its first input and

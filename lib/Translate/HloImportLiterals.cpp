@@ -339,6 +339,13 @@ NumberToken mlir::hlo::detail::classifyNumber(StringRef tok) {
   return point && rest.empty() ? NumberToken::Decimal : NumberToken::None;
 }
 
+/// True if number token `tok` (no sign) is zero: no nonzero digit before
+/// its exponent.
+static bool isZeroToken(StringRef tok) {
+  StringRef mantissa = tok.take_until([](char c) { return c == 'e' || c == 'E'; });
+  return llvm::all_of(mantissa, [](char c) { return c == '0' || c == '.'; });
+}
+
 static std::optional<APFloat> parseFloatToken(StringRef tok,
                                               const llvm::fltSemantics &sem,
                                               std::string &err) {
@@ -399,8 +406,14 @@ static std::optional<APFloat> parseFloatToken(StringRef tok,
     err = "invalid floating-point literal '" + tok.str() + "'";
     return std::nullopt;
   }
-  if (*status & APFloat::opOverflow) {
-    err = "value " + tok.str() + " is out of range for the element type";
+  // f8e8m0fnu (powers of two from 2^-127: no zero, no sign) takes no zero
+  // and no negative value, as XLA's parser (which rounds smaller positive
+  // ones up to 2^-127).
+  bool unsignedType = &sem == &APFloat::Float8E8M0FNU();
+  if ((*status & APFloat::opOverflow) ||
+      (unsignedType && (neg || isZeroToken(tok)))) {
+    err = "value " + std::string(neg ? "-" : "") + tok.str() +
+          " is out of range for the element type";
     return std::nullopt;
   }
   if (neg)
