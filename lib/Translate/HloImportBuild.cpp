@@ -94,6 +94,38 @@ bool Importer::checkCalleesDefined(const AttrAst &attr, Attribute value) {
   return check(value);
 }
 
+/// True if `text` is a braced list of braced integer lists (`{{1,2},{3}}`),
+/// spaces aside.
+static bool isIntegerListList(StringRef text) {
+  std::string s;
+  for (char c : text)
+    if (!isspace(static_cast<unsigned char>(c)))
+      s += c;
+  StringRef rest = s;
+  if (!rest.consume_front("{") || !rest.consume_back("}"))
+    return false;
+  while (!rest.empty()) {
+    if (!rest.consume_front("{"))
+      return false;
+    size_t close = rest.find('}');
+    if (close == StringRef::npos)
+      return false;
+    StringRef inner = rest.take_front(close);
+    rest = rest.drop_front(close + 1);
+    while (!inner.empty()) {
+      auto [number, tail] = inner.split(',');
+      number.consume_front("-");
+      if (number.empty() || !llvm::all_of(number, isdigit) ||
+          (tail.empty() && inner.ends_with(",")))
+        return false;
+      inner = tail;
+    }
+    if (!rest.empty() && (!rest.consume_front(",") || rest.empty()))
+      return false;
+  }
+  return true;
+}
+
 bool Importer::convertAttrs(StringRef opcode, ArrayRef<AttrAst> attrs,
                             ArrayRef<StringAttr> known, NamedAttrList &out) {
   NamedAttrList unknown;
@@ -107,7 +139,13 @@ bool Importer::convertAttrs(StringRef opcode, ArrayRef<AttrAst> attrs,
                    return k.getValue() == info->mlirName;
                  }));
     if (!isKnown) {
-      // Kept verbatim so that nothing in the text is lost.
+      // Kept verbatim so that nothing in the text is lost; but XLA reads
+      // the in-place collective-permute's slice_sizes as a list of integer
+      // lists.
+      if (a.name == "slice_sizes" && opcode.starts_with("collective-permute") &&
+          !isIntegerListList(a.value))
+        return error(a.offset, "invalid slice_sizes=" + a.value.str() +
+                                   ": expected {{i, ...}, ...}");
       unknown.set(b.getStringAttr(a.name), TextAttr::get(ctx, a.value));
       continue;
     }

@@ -487,7 +487,8 @@ bool Importer::parseScalar(Cursor &cur, Type elt, SmallVectorImpl<APInt> &ints,
   APInt v;
   if (tok.getAsInteger(10, v))
     return error(at, "invalid integer literal '" + tok + "'");
-  if (neg && it.isUnsigned())
+  // `-0` is zero, which XLA takes for an unsigned type too.
+  if (neg && it.isUnsigned() && !v.isZero())
     return error(at, "negative value for an unsigned type");
   bool fits;
   if (it.isUnsigned())
