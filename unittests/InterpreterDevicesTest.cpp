@@ -434,7 +434,7 @@ TEST_F(InterpreterTest, CollectivePermuteInPlace) {
   // Replica 1's result, brought back to replica 0: {-1, -1, 1, 2}.
   EXPECT_EQ(runBody(body + "p = f32[4] collective-permute(x, o, ii, oo), "
                            "source_target_pairs={{0,1},{1,0}}, "
-                           "slice_sizes={2}\n"
+                           "slice_sizes={{2},{2}}\n"
                            "ROOT q = f32[4] collective-permute(p), "
                            "source_target_pairs={{1,0}}",
                     devices(2)),
