@@ -94,36 +94,21 @@ bool Importer::checkCalleesDefined(const AttrAst &attr, Attribute value) {
   return check(value);
 }
 
-/// True if `text` is a braced list of braced integer lists (`{{1,2},{3}}`),
-/// spaces aside.
+/// True if `text` is a braced list of braced integer lists (`{{1,2},{3}}`).
 static bool isIntegerListList(StringRef text) {
-  std::string s;
-  for (char c : text)
-    if (!isspace(static_cast<unsigned char>(c)))
-      s += c;
-  StringRef rest = s;
-  if (!rest.consume_front("{") || !rest.consume_back("}"))
+  syntax::Cursor c(text);
+  SmallVector<int64_t> list;
+  if (!c.expect("{"))
     return false;
-  while (!rest.empty()) {
-    if (!rest.consume_front("{"))
-      return false;
-    size_t close = rest.find('}');
-    if (close == StringRef::npos)
-      return false;
-    StringRef inner = rest.take_front(close);
-    rest = rest.drop_front(close + 1);
-    while (!inner.empty()) {
-      auto [number, tail] = inner.split(',');
-      number.consume_front("-");
-      if (number.empty() || !llvm::all_of(number, isdigit) ||
-          (tail.empty() && inner.ends_with(",")))
+  if (!c.consumeIf("}")) {
+    do {
+      if (!c.parseIntList(list))
         return false;
-      inner = tail;
-    }
-    if (!rest.empty() && (!rest.consume_front(",") || rest.empty()))
+    } while (c.consumeIf(","));
+    if (!c.expect("}"))
       return false;
   }
-  return true;
+  return c.atEnd();
 }
 
 bool Importer::convertAttrs(StringRef opcode, ArrayRef<AttrAst> attrs,
