@@ -24,7 +24,6 @@
 #include "Hlo/Dialect/Hlo/HloTypeInference.h"
 #include "Hlo/Runtime/Arena.h"
 #include "Hlo/Runtime/SemanticsCheck.h"
-#include "Hlo/Support/DeviceRendezvous.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/MathExtras.h"
@@ -33,7 +32,6 @@
 #include <limits>
 #include <memory>
 #include <optional>
-#include <thread>
 
 using namespace mlir;
 using namespace mlir::hlo;
@@ -949,9 +947,8 @@ FailureOr<Literal> runtime::runOnArena(ModuleOp module,
     return result;
   }
 
-  // Several devices: one thread and one arena each (the same assignment);
-  // they meet in the rendezvous of each collective, and a failing device
-  // aborts it so that no other waits forever. Device 0's result and
+  // Several devices: one arena each (the same assignment), in threads that
+  // meet in the rendezvous of each collective. Device 0's result and
   // statistics are returned, as the interpreter returns device 0's result.
   std::vector<ArenaStats> deviceStats(shared.numDevices);
   std::vector<std::unique_ptr<ArenaRunner>> runners;
@@ -960,38 +957,17 @@ FailureOr<Literal> runtime::runOnArena(ModuleOp module,
       runners.push_back(std::make_unique<ArenaRunner>(
           shared, r, p, arenaOptions, deviceStats[runners.size()]));
   std::vector<FailureOr<Literal>> results(shared.numDevices, failure());
-  std::vector<std::thread> threads;
-  for (int64_t d = 0; d < shared.numDevices; ++d)
-    threads.emplace_back([&, d] {
-      results[d] = runners[d]->run(entry, arguments);
-      if (failed(results[d]))
-        abortRendezvous(*shared.rendezvous);
-      else
-        finishRendezvous(*shared.rendezvous);
-    });
-  for (std::thread &t : threads)
-    t.join();
+  LogicalResult status = runDevicesInThreads(
+      shared,
+      [&](int64_t d) {
+        results[d] = runners[d]->run(entry, arguments);
+        return LogicalResult(results[d]);
+      },
+      [&](int64_t d) { return StringRef(runners[d]->errorMessage()); },
+      error);
   if (stats)
     *stats = deviceStats[0];
-  // The lowest device with an error of its own (the others stopped because
-  // of it), so that the message does not depend on timing.
-  auto stopped = [&](int64_t d) {
-    return StringRef(runners[d]->errorMessage())
-        .ends_with(DeviceRendezvous::kStopped);
-  };
-  std::optional<int64_t> report;
-  for (int64_t d = 0; d < shared.numDevices && !report; ++d)
-    if (failed(results[d]) && !stopped(d))
-      report = d;
-  for (int64_t d = 0; d < shared.numDevices && !report; ++d)
-    if (failed(results[d]))
-      report = d;
-  if (report) {
-    int64_t r = *report / options.numPartitions;
-    int64_t p = *report % options.numPartitions;
-    error = "replica " + std::to_string(r) + ", partition " +
-            std::to_string(p) + ": " + runners[*report]->errorMessage();
+  if (failed(status))
     return failure();
-  }
   return std::move(results[0]);
 }

@@ -390,6 +390,17 @@ std::shared_ptr<Rendezvous> makeRendezvous(int64_t numDevices);
 void abortRendezvous(Rendezvous &rendezvous);
 /// Tells the rendezvous that a device has finished its run.
 void finishRendezvous(Rendezvous &rendezvous);
+/// Runs `device(d)` (success or failure) for every device d of `shared`
+/// (replica-major), each in a thread of its own; a failing device aborts
+/// the rendezvous so that no other waits forever. On failure, `error` is
+/// the message of the lowest device that failed of its own accord (the
+/// others stopped because of it), so that it does not depend on timing,
+/// prefixed with its replica and partition; `errorOf(d)` is device d's.
+LogicalResult
+runDevicesInThreads(SharedState &shared,
+                    llvm::function_ref<LogicalResult(int64_t)> device,
+                    llvm::function_ref<StringRef(int64_t)> errorOf,
+                    std::string &error);
 
 //===----------------------------------------------------------------------===//
 // Helpers.

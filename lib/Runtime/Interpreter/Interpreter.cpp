@@ -480,47 +480,56 @@ FailureOr<Literal> runtime::run(ModuleOp module, ArrayRef<Literal> arguments,
   }
 
   // Several devices: one thread each; they meet in the rendezvous of each
-  // collective. A failing device aborts the rendezvous so that no device
-  // waits forever.
+  // collective.
   std::vector<std::unique_ptr<Interp>> devices;
   std::vector<FailureOr<Literal>> results(shared.numDevices, failure());
   for (int64_t r = 0; r < options.numReplicas; ++r)
     for (int64_t p = 0; p < options.numPartitions; ++p)
       devices.push_back(std::make_unique<Interp>(shared, r, p));
-  std::atomic<int64_t> firstFailure{-1};
-  std::vector<std::thread> threads;
-  for (int64_t d = 0; d < shared.numDevices; ++d)
-    threads.emplace_back([&, d] {
-      results[d] = devices[d]->runComputation(entry, args);
-      if (failed(results[d])) {
-        int64_t none = -1;
-        firstFailure.compare_exchange_strong(none, d);
-        abortRendezvous(*shared.rendezvous);
-      } else {
-        finishRendezvous(*shared.rendezvous);
-      }
-    });
-  for (std::thread &t : threads)
-    t.join();
+  LogicalResult status = runDevicesInThreads(
+      shared,
+      [&](int64_t d) {
+        results[d] = devices[d]->runComputation(entry, args);
+        return LogicalResult(results[d]);
+      },
+      [&](int64_t d) { return StringRef(devices[d]->errorMessage); }, error);
   if (outputs)
     for (auto &device : devices)
       outputs->outfeed.push_back(std::move(device->outfeed));
-  if (firstFailure >= 0) {
-    // Report the lowest device with an error of its own (the others stopped
-    // because of it), so that the message does not depend on timing.
-    int64_t report = firstFailure;
-    for (int64_t d = 0; d < shared.numDevices; ++d)
-      if (failed(results[d]) && !StringRef(devices[d]->errorMessage)
-                                     .ends_with(DeviceRendezvous::kStopped)) {
-        report = d;
-        break;
-      }
-    Interp &failed = *devices[report];
-    error = "replica " + std::to_string(failed.replica) + ", partition " +
-            std::to_string(failed.partition) + ": " + failed.errorMessage;
+  if (failed(status))
     return failure();
-  }
   return std::move(results[0]);
+}
+
+LogicalResult eval::runDevicesInThreads(
+    SharedState &shared, llvm::function_ref<LogicalResult(int64_t)> device,
+    llvm::function_ref<StringRef(int64_t)> errorOf, std::string &error) {
+  std::vector<char> ok(shared.numDevices, 0);
+  std::vector<std::thread> threads;
+  for (int64_t d = 0; d < shared.numDevices; ++d)
+    threads.emplace_back([&, d] {
+      ok[d] = succeeded(device(d));
+      if (ok[d])
+        finishRendezvous(*shared.rendezvous);
+      else
+        abortRendezvous(*shared.rendezvous);
+    });
+  for (std::thread &t : threads)
+    t.join();
+  std::optional<int64_t> report;
+  for (int64_t d = 0; d < shared.numDevices && !report; ++d)
+    if (!ok[d] && !errorOf(d).ends_with(DeviceRendezvous::kStopped))
+      report = d;
+  for (int64_t d = 0; d < shared.numDevices && !report; ++d)
+    if (!ok[d])
+      report = d;
+  if (!report)
+    return success();
+  int64_t partitions = shared.options.numPartitions;
+  error = "replica " + std::to_string(*report / partitions) + ", partition " +
+          std::to_string(*report % partitions) + ": " +
+          errorOf(*report).str();
+  return failure();
 }
 
 //===----------------------------------------------------------------------===//
