@@ -415,8 +415,8 @@ LogicalResult Runner::makeArena() {
     return failure();
   }
   s.arenaBytes = size;
-  for (auto program : s.module->getOps<ProgramOp>())
-    s.rngState = static_cast<uint64_t>(program.getRngSeed());
+  s.rngState = static_cast<uint64_t>(
+      (*s.module->getOps<ProgramOp>().begin()).getRngSeed());
   // Bytes no thunk wrote read as 0xff (NaN for floats), not zeros.
   if (failed(check(nullptr, "cuMemsetD8Async",
                    cu.cuMemsetD8Async(s.arena, 0xff, size, s.stream))))

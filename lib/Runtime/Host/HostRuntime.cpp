@@ -120,8 +120,8 @@ LogicalResult HostExecutable::Runner::makeArena() {
     return failure();
   }
   memory.bytes = size;
-  for (auto program : exe.module->getOps<ProgramOp>())
-    memory.rngState = static_cast<uint64_t>(program.getRngSeed());
+  memory.rngState = static_cast<uint64_t>(
+      (*exe.module->getOps<ProgramOp>().begin()).getRngSeed());
   uint8_t *base = reinterpret_cast<uint8_t *>(llvm::alignTo(
       reinterpret_cast<uintptr_t>(memory.arena.get()), kArenaAlignment));
   // Bytes no thunk wrote read as garbage, not zeros (xorshift64, 8 bytes a
