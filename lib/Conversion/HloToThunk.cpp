@@ -511,11 +511,19 @@ LogicalResult ThunkLowering::lowerInstruction(Operation *op) {
       return lowerGemm(call);
     if (isCudnnConvolution(call))
       return lowerConvolution(call);
+    if (target == "__cublas$triangularSolve")
+      return lowerTriangularSolve(call);
+    if (target == "__cusolver$cholesky")
+      return lowerCholesky(call);
     return op->emitError("hlo-to-thunk: custom call '")
            << target << "' has no thunk yet";
   }
   if (auto fft = dyn_cast<FftOp>(op))
     return lowerFft(fft);
+  if (isa<TriangularSolveOp>(op))
+    return lowerTriangularSolve(op);
+  if (isa<InfeedOp, OutfeedOp, SendOp, SendDoneOp, RecvOp, RecvDoneOp>(op))
+    return lowerTransfer(op);
   if (isa<ReplicaIdOp, PartitionIdOp>(op))
     return lowerDeviceId(op);
   if (auto rng = dyn_cast<RngGetAndUpdateStateOp>(op))

@@ -1,7 +1,9 @@
 //===- HloToThunk.h - hlo-to-thunk, private -------------------*- C++ -*-===//
 //
 // The lowering of a scheduled, buffer-assigned HLO module to a thunk
-// program (HloToThunk.cpp; collectives in HloToThunkCollectives.cpp).
+// program (HloToThunk.cpp; collectives in HloToThunkCollectives.cpp,
+// linear-algebra library calls in HloToThunkSolvers.cpp, host transfers
+// and channels in HloToThunkTransfers.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +41,17 @@ private:
   LogicalResult lowerGemm(CustomCallOp call);
   LogicalResult lowerConvolution(CustomCallOp call);
   LogicalResult lowerFft(FftOp op);
+  // cuBLAS trsm and cuSOLVER potrf (HloToThunkSolvers.cpp).
+  /// triangular-solve or its `__cublas$triangularSolve` custom call.
+  LogicalResult lowerTriangularSolve(Operation *op);
+  /// The `__cusolver$cholesky` custom call.
+  LogicalResult lowerCholesky(CustomCallOp call);
+  /// infeed, outfeed, send, send-done, recv, recv-done
+  /// (HloToThunkTransfers.cpp).
+  LogicalResult lowerTransfer(Operation *op);
+  /// The slice of array node `node` of `value` as column-major matrices; an
+  /// error unless its layout is the Fortran one.
+  FailureOr<Value> fortranSlice(Operation *at, Value value, unsigned node = 0);
   LogicalResult lowerWhile(WhileOp op);
   LogicalResult lowerConditional(ConditionalOp op);
   // Collectives (HloToThunkCollectives.cpp).

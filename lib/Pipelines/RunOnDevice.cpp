@@ -73,6 +73,35 @@ void hlo::encodeParameters(ArrayRef<Literal> arguments, ArrayRef<Type> types,
     p.bytes = bytes;
 }
 
+/// The bytes of every array of `value` (of type `type`), in pre-order.
+static void encodeValue(const Literal &value, Type type,
+                        std::vector<std::vector<uint8_t>> &out) {
+  if (auto tuple = dyn_cast<TupleType>(type)) {
+    for (auto [i, t] : llvm::enumerate(tuple.getTypes()))
+      encodeValue(value.getElements()[i], t, out);
+    return;
+  }
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    out.push_back(runtime::encodeArrayBytes(value, tensor));
+}
+
+/// The one type the `OpTy` instructions of `module` transfer (`typeOf`
+/// of each), or null (with `error`) when they differ; null without an
+/// error when there are none.
+template <typename OpTy>
+static Type transferType(ModuleOp module, function_ref<Type(OpTy)> typeOf,
+                         StringRef what, std::string &error) {
+  Type type;
+  module.walk([&](OpTy op) {
+    Type t = typeOf(op);
+    if (type && t != type && error.empty())
+      error = "the module's " + what.str() +
+              "s transfer different types: the device runtimes take one";
+    type = t;
+  });
+  return error.empty() ? type : Type();
+}
+
 /// The literal of type `type` from the next result buffers.
 static Literal decodeLeaves(Type type,
                             ArrayRef<std::vector<uint8_t>> &buffers) {
@@ -84,7 +113,7 @@ static Literal decodeLeaves(Type type,
   }
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)
-    return Literal::tuple({});
+    return isa<TokenType>(type) ? Literal::token() : Literal::tuple({});
   Literal value = runtime::decodeArrayBytes(buffers.front(), tensor);
   buffers = buffers.drop_front();
   return value;
@@ -183,7 +212,10 @@ FailureOr<Literal> mlir::hlo::runOnDevice(ModuleOp module,
                                           DeviceKind kind, std::string &error,
                                           std::string &note,
                                           DeviceTiming *timing,
-                                          uint64_t rngSeed) {
+                                          uint64_t rngSeed,
+                                          ArrayRef<Literal> infeed,
+                                          std::vector<std::vector<Literal>>
+                                              *outfeed) {
   using Clock = std::chrono::steady_clock;
   auto secondsSince = [](Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
@@ -224,6 +256,28 @@ FailureOr<Literal> mlir::hlo::runOnDevice(ModuleOp module,
   if (timing)
     timing->compileSeconds = secondsSince(compileStart);
 
+  // Infeed values in the layouts the compiler gave the infeeds' data; the
+  // outfeed values decoded from those of the outfeeds' operands.
+  thunk::HostTransfers transfers;
+  Type infeedType = transferType<InfeedOp>(
+      *optimized,
+      [](InfeedOp op) { return cast<TupleType>(op.getType()).getType(0); },
+      "infeed", error);
+  Type outfeedType = transferType<OutfeedOp>(
+      *optimized,
+      [](OutfeedOp op) { return getDataOperands(op)[0].getType(); },
+      "outfeed", error);
+  if (!error.empty())
+    return failure();
+  for (const Literal &value : infeed) {
+    if (!infeedType) {
+      error = "infeed values given, but the module has no infeed";
+      return failure();
+    }
+    encodeValue(value, infeedType, transfers.infeed.emplace_back());
+  }
+  exe->setHostTransfers(&transfers);
+
   std::vector<thunk::ParameterBytes> parameters;
   std::vector<std::vector<uint8_t>> storage;
   encodeParameters(arguments, params, parameters, storage);
@@ -232,6 +286,16 @@ FailureOr<Literal> mlir::hlo::runOnDevice(ModuleOp module,
   DeviceTiming &runs = timing ? *timing : once;
   if (failed(runRepeatedly(*exe, parameters, results, runs, error)))
     return failure();
+  if (outfeed) {
+    outfeed->clear();
+    for (auto &device : transfers.outfeed) {
+      std::vector<Literal> &values = outfeed->emplace_back();
+      for (auto &value : device) {
+        ArrayRef<std::vector<uint8_t>> arrays = value;
+        values.push_back(decodeLeaves(outfeedType, arrays));
+      }
+    }
+  }
   ArrayRef<std::vector<uint8_t>> buffers = results;
   note = runs.stats.summary();
   return decodeLeaves(resultType, buffers);

@@ -196,8 +196,9 @@ static void buildPostLayoutAssignment(OpPassManager &pm, bool tritonSoftmax) {
   // AlgebraicSimplifier, HloCSE, HloConstantFolding, HloDCE,
   // SoftmaxRewriterTriton ("triton-softmax-rewriter"),
   // ReductionDimensionGrouper, ReductionSplitter, TreeReductionRewriter,
-  // FloatNormalization, TupleSimplifier, AlgebraicSimplifier, HloCSE; then the
-  // convolution and GEMM algorithm pickers (seed 002 places them here, XLA
+  // FloatNormalization, TupleSimplifier, AlgebraicSimplifier, HloCSE;
+  // TriangularSolveRewriter (XLA's NVPTX part 2); then the convolution and
+  // GEMM algorithm pickers (seed 002 places them here, XLA
   // 0.10.2 after fusion).
   pm.addPass(createLayoutSensitiveSimplifier());
   HloTransposeFoldingOptions transposeFolding;
@@ -228,6 +229,8 @@ static void buildPostLayoutAssignment(OpPassManager &pm, bool tritonSoftmax) {
   pm.addPass(createHloTupleSimplifier());
   pm.addPass(createLayoutSensitiveSimplifier());
   pm.addPass(createHloCse());
+  // XLA's "nvptx post-layout_assignment part 2".
+  pm.addPass(createHloTriangularSolveRewriter());
   pm.addPass(createHloConvAlgorithmPicker());
   pm.addPass(createHloGemmAlgorithmPicker());
 }

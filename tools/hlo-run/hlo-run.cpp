@@ -543,7 +543,8 @@ runModule(ModuleOp module, StringRef path, ArrayRef<Literal> arguments,
     module->setAttr("hlo.num_partitions",
                     builder.getI64IntegerAttr(options.numPartitions));
     result = hlo::runOnDevice(module, arguments, *onDevice, message, note,
-                              &timing, options.seed);
+                              &timing, options.seed, options.infeed,
+                              outputs ? &outputs->outfeed : nullptr);
     if (failed(result)) {
       error = path.str() + ": " + message;
       return failure();

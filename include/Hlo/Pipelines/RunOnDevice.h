@@ -80,13 +80,16 @@ void encodeParameters(ArrayRef<runtime::Literal> arguments,
 /// Compiles a clone of `module` (random states starting at `rngSeed`, as the
 /// interpreter's with InterpreterOptions::seed) and runs it on `arguments`
 /// (`timing->repeat` times when given; each run advances the random
-/// states); `note` gets a one-line summary (thunks run, arena size).
-FailureOr<runtime::Literal> runOnDevice(ModuleOp module,
-                                        ArrayRef<runtime::Literal> arguments,
-                                        DeviceKind kind, std::string &error,
-                                        std::string &note,
-                                        DeviceTiming *timing = nullptr,
-                                        uint64_t rngSeed = 0);
+/// states); `note` gets a one-line summary (thunks run, arena size). Each
+/// device's infeeds read `infeed` in order (as the interpreter's read
+/// InterpreterOptions::infeed); `outfeed`, when given, gets what each device
+/// wrote with outfeed in the last run.
+FailureOr<runtime::Literal>
+runOnDevice(ModuleOp module, ArrayRef<runtime::Literal> arguments,
+            DeviceKind kind, std::string &error, std::string &note,
+            DeviceTiming *timing = nullptr, uint64_t rngSeed = 0,
+            ArrayRef<runtime::Literal> infeed = {},
+            std::vector<std::vector<runtime::Literal>> *outfeed = nullptr);
 
 } // namespace mlir::hlo
 

@@ -227,6 +227,43 @@ def HloGpusolverRewriter : Pass<"hlo-gpusolver-rewriter", "::mlir::ModuleOp"> {
   ];
 }
 
+def HloTriangularSolveRewriter
+    : Pass<"hlo-triangular-solve-rewriter", "::mlir::ModuleOp"> {
+  let summary = "Rewrite triangular-solve into cuBLAS trsm custom calls "
+                "(XLA's TriangularSolveRewriter)";
+  let description = [{
+    Every `triangular-solve` of a non-fused computation becomes XLA's
+    `__cublas$triangularSolve` custom call on the same operands, its
+    backend_config XLA's TriangularSolveOptions (`left_side`, `lower`,
+    `unit_diagonal`, `transpose_a`), its result the tuple (the solution,
+    `s8[temp]` scratch), followed by a get-tuple-element of the solution.
+    The scratch holds the two arrays of matrix pointers cuBLAS's batched
+    trsm reads: 16 bytes per matrix when there is more than one, else
+    none. XLA runs it after the post-layout-assignment passes ("nvptx
+    post-layout_assignment part 2"), when layout assignment has given the
+    operands and the result the Fortran layout cuBLAS reads. Left alone:
+    dynamic shapes, instructions with control edges (hlo-to-thunk takes
+    those as they are), fused computations.
+
+    ```
+    x = f32[3,4]{0,1} triangular-solve(a, b), lower=true,
+        transpose_a=NO_TRANSPOSE
+    ```
+    becomes
+    ```
+    ts = (f32[3,4]{0,1}, s8[0]{0}) custom-call(a, b),
+         custom_call_target="__cublas$triangularSolve",
+         backend_config={"left_side":false,"lower":true,
+                         "unit_diagonal":false,"transpose_a":"NO_TRANSPOSE"}
+    x = f32[3,4]{0,1} get-tuple-element(ts), index=0
+    ```
+  }];
+  let statistics = [
+    Statistic<"numRewritten", "rewritten", "Triangular solves rewritten into "
+              "cuBLAS calls">,
+  ];
+}
+
 def HloDotStrengthReduction
     : Pass<"hlo-dot-strength-reduction", "::mlir::ModuleOp"> {
   let summary = "Rewrite vector dots as a reduce of a multiply (XLA-GPU's "

@@ -631,15 +631,28 @@ std::optional<double> BackendConfigAttr::getDouble(StringRef key) const {
   return std::nullopt;
 }
 
+// Members of messages without a typed form are JSON text: `true`/`false`
+// read as booleans, a quoted string without escapes as a string.
 std::optional<bool> BackendConfigAttr::getBool(StringRef key) const {
-  if (auto b = dyn_cast_or_null<BoolAttr>(getMember(key)))
+  Attribute m = getMember(key);
+  if (auto b = dyn_cast_or_null<BoolAttr>(m))
     return b.getValue();
+  if (auto t = dyn_cast_or_null<TextAttr>(m);
+      t && (t.getValue() == "true" || t.getValue() == "false"))
+    return t.getValue() == "true";
   return std::nullopt;
 }
 
 std::optional<StringRef> BackendConfigAttr::getString(StringRef key) const {
-  if (auto s = dyn_cast_or_null<StringAttr>(getMember(key)))
+  Attribute m = getMember(key);
+  if (auto s = dyn_cast_or_null<StringAttr>(m))
     return s.getValue();
+  if (auto t = dyn_cast_or_null<TextAttr>(m)) {
+    StringRef v = t.getValue();
+    if (v.size() >= 2 && v.front() == '"' && v.back() == '"' &&
+        !v.contains('\\'))
+      return v.drop_front().drop_back();
+  }
   return std::nullopt;
 }
 

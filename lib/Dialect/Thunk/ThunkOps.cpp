@@ -383,6 +383,99 @@ LogicalResult FftOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// TriangularSolveOp and CholeskyOp
+//===----------------------------------------------------------------------===//
+
+/// Whether `t` holds column-major matrices in its two minor dimensions, the
+/// outer dimensions a row-major batch of them (strides of unit dimensions
+/// do not matter).
+static bool isFortranBatch(MemRefType t) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (t.getRank() < 2 || failed(t.getStridesAndOffset(strides, offset)) ||
+      offset != 0)
+    return false;
+  ArrayRef<int64_t> shape = t.getShape();
+  int64_t r = t.getRank();
+  SmallVector<int64_t> want(r);
+  want[r - 2] = 1;
+  want[r - 1] = shape[r - 2];
+  int64_t next = shape[r - 2] * shape[r - 1];
+  for (int64_t d = r - 3; d >= 0; --d) {
+    want[d] = next;
+    next *= shape[d];
+  }
+  for (int64_t d = 0; d < r; ++d)
+    if (shape[d] > 1 && strides[d] != want[d])
+      return false;
+  return true;
+}
+
+static bool isSolverElementType(Type t) {
+  if (auto c = dyn_cast<ComplexType>(t))
+    t = c.getElementType();
+  return t.isF32() || t.isF64();
+}
+
+static int64_t batchOf(MemRefType t) {
+  int64_t n = 1;
+  for (int64_t d : t.getShape().drop_back(2))
+    n *= d;
+  return n;
+}
+
+int64_t TriangularSolveOp::getBatch() { return batchOf(getB().getType()); }
+int64_t TriangularSolveOp::getRows() {
+  return getB().getType().getShape().drop_back().back();
+}
+int64_t TriangularSolveOp::getColumns() {
+  return getB().getType().getShape().back();
+}
+
+LogicalResult TriangularSolveOp::verify() {
+  MemRefType a = getA().getType(), b = getB().getType();
+  for (MemRefType t : {a, b})
+    if (!isFortranBatch(t))
+      return emitOpError("takes batches of column-major matrices (strides "
+                         "of the Fortran layout), not ")
+             << t;
+  if (a.getElementType() != b.getElementType() ||
+      !isSolverElementType(a.getElementType()))
+    return emitOpError("a and b must have one element type of f32, f64, "
+                       "complex<f32>, complex<f64>");
+  if (a.getRank() != b.getRank() ||
+      a.getShape().drop_back(2) != b.getShape().drop_back(2))
+    return emitOpError("a and b must have the same batch dimensions");
+  int64_t order = getLeftSide() ? getRows() : getColumns();
+  if (a.getShape().back() != order || a.getShape().drop_back().back() != order)
+    return emitOpError("a must be ")
+           << order << " x " << order << " (b's "
+           << (getLeftSide() ? "rows" : "columns") << ")";
+  return success();
+}
+
+int64_t CholeskyOp::getBatch() { return batchOf(getA().getType()); }
+int64_t CholeskyOp::getOrder() { return getA().getType().getShape().back(); }
+
+LogicalResult CholeskyOp::verify() {
+  MemRefType a = getA().getType();
+  if (!isFortranBatch(a))
+    return emitOpError("takes a batch of column-major matrices (strides of "
+                       "the Fortran layout), not ")
+           << a;
+  if (!isSolverElementType(a.getElementType()))
+    return emitOpError("factors f32, f64, complex<f32> or complex<f64>");
+  if (a.getShape().back() != a.getShape().drop_back().back())
+    return emitOpError("the matrices must be square");
+  MemRefType info = getInfo().getType();
+  if (!info.getElementType().isInteger(32) ||
+      info.getNumElements() != getBatch())
+    return emitOpError("info must hold one i32 per matrix (")
+           << getBatch() << ")";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // ConvolutionOp
 //===----------------------------------------------------------------------===//
 

@@ -205,3 +205,49 @@ const Cufft *mlir::thunk::cuda::loadCufft(std::string &error) {
       },
       error);
 }
+
+std::string Cublas::describe(const char *call, cublasStatus_t status) const {
+  const char *text =
+      cublasGetStatusString ? cublasGetStatusString(status) : nullptr;
+  return std::string(call) + ": " +
+         (text ? text : "cuBLAS status " + std::to_string(int(status)));
+}
+
+const Cublas *mlir::thunk::cuda::loadCublas(std::string &error) {
+  const std::string name = "libcublas.so." + std::to_string(CUBLAS_VER_MAJOR);
+  return loadOnce<Cublas>(
+      name, "HLO_CUBLAS_LIBRARY", "cuBLAS",
+      [&](Cublas &blas, void *lib) -> std::string {
+#define HLO_LOOKUP(fn) HLO_LOOKUP_IN(blas, fn)
+        HLO_CUBLAS_FUNCTIONS(HLO_LOOKUP)
+#undef HLO_LOOKUP
+        if (cublasStatus_t s = blas.cublasCreate_v2(&blas.handle))
+          return blas.describe("cublasCreate", s);
+        return "";
+      },
+      error);
+}
+
+std::string Cusolver::describe(const char *call,
+                               cusolverStatus_t status) const {
+  return std::string(call) + ": cuSOLVER status " +
+         std::to_string(int(status));
+}
+
+const Cusolver *mlir::thunk::cuda::loadCusolver(std::string &error) {
+  const std::string name =
+      "libcusolver.so." + std::to_string(CUSOLVER_VER_MAJOR);
+  return loadOnce<Cusolver>(
+      name, "HLO_CUSOLVER_LIBRARY", "cuSOLVER",
+      [&](Cusolver &solver, void *lib) -> std::string {
+#define HLO_LOOKUP(fn) HLO_LOOKUP_IN(solver, fn)
+        HLO_CUSOLVER_FUNCTIONS(HLO_LOOKUP)
+#undef HLO_LOOKUP
+        if (cusolverStatus_t s = solver.cusolverDnCreate(&solver.handle))
+          return solver.describe("cusolverDnCreate", s);
+        if (cusolverStatus_t s = solver.cusolverDnCreateParams(&solver.params))
+          return solver.describe("cusolverDnCreateParams", s);
+        return "";
+      },
+      error);
+}

@@ -1,9 +1,9 @@
-//===- CudaApi.h - the CUDA driver and cuBLASLt, opened at run time -------===//
+//===- CudaApi.h - the CUDA driver and libraries, opened at run time ------===//
 //
 // The entry points the CUDA runtime uses, as function pointers filled when
 // the libraries are first needed: the driver's through cuGetProcAddress
-// (for the API version of the headers this was built with), cuBLASLt's by
-// dlsym. Building needs only the CUDA toolkit's headers; a machine without
+// (for the API version of the headers this was built with), the libraries'
+// (cuBLASLt, cuBLAS, cuDNN, cuFFT, cuSOLVER) by dlsym. Building needs only the CUDA toolkit's headers; a machine without
 // a driver or without cuBLASLt gets an error saying which library is
 // missing instead of a program that cannot start.
 //
@@ -13,9 +13,11 @@
 #define HLO_LIB_RUNTIME_CUDA_CUDAAPI_H
 
 #include <cublasLt.h>
+#include <cublas_api.h>
 #include <cuda.h>
 #include <cudnn.h>
 #include <cufft.h>
+#include <cusolverDn.h>
 
 #include <string>
 
@@ -119,6 +121,26 @@ namespace mlir::thunk::cuda {
   X(cufftExecZ2D)                                                              \
   X(cufftDestroy)
 
+// cuBLAS (v2 API): the triangular solves.
+#define HLO_CUBLAS_FUNCTIONS(X)                                                \
+  X(cublasCreate_v2)                                                           \
+  X(cublasDestroy_v2)                                                          \
+  X(cublasSetStream_v2)                                                        \
+  X(cublasGetStatusString)                                                     \
+  X(cublasStrsm_v2)                                                            \
+  X(cublasDtrsm_v2)                                                            \
+  X(cublasCtrsm_v2)                                                            \
+  X(cublasZtrsm_v2)
+
+// cuSOLVER's dense API: Cholesky factorizations (its 64-bit potrf).
+#define HLO_CUSOLVER_FUNCTIONS(X)                                              \
+  X(cusolverDnCreate)                                                          \
+  X(cusolverDnDestroy)                                                         \
+  X(cusolverDnSetStream)                                                       \
+  X(cusolverDnCreateParams)                                                    \
+  X(cusolverDnXpotrf_bufferSize)                                               \
+  X(cusolverDnXpotrf)
+
 struct Driver {
 #define HLO_DECLARE(name) decltype(&::name) name = nullptr;
   HLO_CUDA_DRIVER_FUNCTIONS(HLO_DECLARE)
@@ -143,6 +165,21 @@ struct Cudnn {
 
   std::string describe(const char *call, cudnnStatus_t status) const;
 };
+struct Cublas {
+  HLO_CUBLAS_FUNCTIONS(HLO_DECLARE)
+  cublasHandle_t handle = nullptr;
+
+  std::string describe(const char *call, cublasStatus_t status) const;
+};
+
+struct Cusolver {
+  HLO_CUSOLVER_FUNCTIONS(HLO_DECLARE)
+  cusolverDnHandle_t handle = nullptr;
+  cusolverDnParams_t params = nullptr;
+
+  std::string describe(const char *call, cusolverStatus_t status) const;
+};
+
 struct Cufft {
   HLO_CUFFT_FUNCTIONS(HLO_DECLARE)
 
@@ -161,6 +198,12 @@ const CublasLt *loadCublasLt(std::string &error);
 /// cuDNN, likewise (`$HLO_CUDNN_LIBRARY`, else libcudnn.so.9 where the
 /// loader or the CUDA installation has it).
 const Cudnn *loadCudnn(std::string &error);
+
+/// cuBLAS (libcublas.so.N, or $HLO_CUBLAS_LIBRARY), one handle.
+const Cublas *loadCublas(std::string &error);
+
+/// cuSOLVER (libcusolver.so.N, or $HLO_CUSOLVER_LIBRARY), one handle.
+const Cusolver *loadCusolver(std::string &error);
 
 /// cuFFT (libcufft.so.N, or $HLO_CUFFT_LIBRARY).
 const Cufft *loadCufft(std::string &error);

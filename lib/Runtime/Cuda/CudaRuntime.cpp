@@ -12,6 +12,7 @@
 #include "CudaConvolution.h"
 #include "CudaFft.h"
 #include "CudaInternal.h"
+#include "CudaSolvers.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Verifier.h"
@@ -117,6 +118,8 @@ public:
   const Device *dev = nullptr;
   const Driver *cu = nullptr;
   const CublasLt *lt = nullptr;
+  const Cublas *blas = nullptr;
+  const Cusolver *solver = nullptr;
   CUstream stream = nullptr;
   CUevent start = nullptr, stop = nullptr;
   SmallVector<CUmodule> modules;
@@ -133,8 +136,9 @@ public:
   /// The device's random state (from the program's `rng_seed`, kept from
   /// run to run).
   uint64_t rngState = 0;
-  /// Scratch for the convolutions whose algorithm needs more than their
-  /// workspace slice, and for the copy of an irfft's input.
+  /// Scratch for the convolutions and Cholesky factorizations whose
+  /// library needs more than their workspace slice, and for the copy of an
+  /// irfft's input.
   CUdeviceptr scratch = 0;
   size_t scratchBytes = 0;
   llvm::StringMap<CUdeviceptr> bases;
@@ -321,6 +325,39 @@ std::unique_ptr<CudaExecutable> CudaExecutable::compile(ModuleOp program,
     if ((*plan)->neededBytes > (*plan)->sliceBytes)
       s.scratchBytes = std::max(s.scratchBytes, (*plan)->neededBytes);
     s.convolutions[c] = std::move(*plan);
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return nullptr;
+
+  // Host transfers and channels have no CUDA implementation yet.
+  walk = s.module->walk([&](Operation *op) {
+    if (!isa<InfeedOp, OutfeedOp, SendOp, RecvOp>(op))
+      return WalkResult::advance();
+    error = op->getName().getStringRef().str() +
+            " has no CUDA implementation yet (the host runtime runs it)";
+    return WalkResult::interrupt();
+  });
+  if (walk.wasInterrupted())
+    return nullptr;
+
+  // Triangular solves (cuBLAS) and Cholesky factorizations (cuSOLVER,
+  // whose workspace the runtime's scratch holds when the slice is smaller).
+  walk = s.module->walk([&](Operation *op) {
+    if (isa<TriangularSolveOp>(op) && !s.blas && !(s.blas = loadCublas(error)))
+      return WalkResult::interrupt();
+    auto c = dyn_cast<CholeskyOp>(op);
+    if (!c)
+      return WalkResult::advance();
+    if (!s.solver && !(s.solver = loadCusolver(error)))
+      return WalkResult::interrupt();
+    FailureOr<size_t> needed = choleskyWorkspaceBytes(*s.solver, c, error);
+    if (failed(needed))
+      return WalkResult::interrupt();
+    size_t slice =
+        c.getWorkspace() ? getStorageBytes(c.getWorkspace().getType()) : 0;
+    if (*needed > slice)
+      s.scratchBytes = std::max(s.scratchBytes, *needed);
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
@@ -583,6 +620,28 @@ LogicalResult Runner::runThunk(Operation &op) {
         return timed(f, "fft (cuFFT)", [&] {
           return runFft(cu, plan, address(f.getInput()), address(f.getOutput()),
                         s.scratch, s.fftScale[plan.isDouble], s.stream, error);
+        });
+      })
+      .Case([&](TriangularSolveOp t) {
+        ++stats.solvers;
+        return timed(t, "triangular solve (cuBLAS)", [&] {
+          return runTriangularSolve(*s.blas, t, address(t.getA()),
+                                    address(t.getB()), s.stream, error);
+        });
+      })
+      .Case([&](CholeskyOp c) {
+        ++stats.solvers;
+        size_t slice =
+            c.getWorkspace() ? getStorageBytes(c.getWorkspace().getType()) : 0;
+        // The larger of the slice and the scratch (which holds what
+        // cuSOLVER asked for when that is more than the slice).
+        bool own = slice < s.scratchBytes;
+        CUdeviceptr workspace =
+            own ? s.scratch : c.getWorkspace() ? address(c.getWorkspace()) : 0;
+        return timed(c, "cholesky (cuSOLVER)", [&] {
+          return runCholesky(*s.solver, c, address(c.getA()),
+                             address(c.getInfo()), workspace,
+                             own ? s.scratchBytes : slice, s.stream, error);
         });
       })
       .Case([&](CopyOp c) {

@@ -297,6 +297,11 @@ FailureOr<Literal> convolution(Interp &, ConvolutionOp, const Literal &lhs,
 /// The Cholesky factor of each matrix of `a` (lower: L L^H = a, else
 /// U^H U = a; NaN where not positive definite) into `result` (Solvers.cpp).
 Literal cholesky(bool lower, const Literal &a, Literal result);
+/// triangular-solve's arithmetic (Solvers.cpp): `b` solved against the
+/// triangle of `a` that `lower` names, into `result` (of `b`'s type).
+Literal triangularSolve(bool leftSide, bool lower, bool unitDiagonal,
+                        Transpose transposeA, const Literal &a,
+                        const Literal &b, Literal result);
 /// A convolution given by its attributes (the cuDNN custom calls), into
 /// `result` (its shape and element type); errors name `op`.
 FailureOr<Literal> convolution(Interp &, Operation *op, WindowAttr window,
@@ -368,9 +373,10 @@ EvalResult evalDynamicShapeCustomCall(Interp &interp, CustomCallOp op,
 /// (Linalg.cpp); std::nullopt for other targets.
 EvalResult evalGemmCustomCall(Interp &interp, CustomCallOp op,
                               Operands operands);
-/// XLA's cuDNN convolutions and cuSOLVER Cholesky custom calls
-/// (`__cudnn$conv*`, `__cusolver$cholesky`), computed from their window,
-/// dim_labels and backend_config (LibraryCalls.cpp); std::nullopt for other
+/// XLA's cuDNN convolutions, cuSOLVER Cholesky and cuBLAS triangular-solve
+/// custom calls (`__cudnn$conv*`, `__cusolver$cholesky`,
+/// `__cublas$triangularSolve`), computed from their window, dim_labels and
+/// backend_config (LibraryCalls.cpp); std::nullopt for other
 /// targets.
 EvalResult evalLibraryCustomCall(Interp &interp, CustomCallOp op,
                                  Operands operands);

@@ -1,4 +1,4 @@
-//===- LibraryCalls.cpp - cuDNN convolution and cuSOLVER custom calls -----===//
+//===- LibraryCalls.cpp - cuDNN, cuSOLVER and cuBLAS trsm custom calls ----===//
 //
 // XLA's library custom calls, computed on the CPU:
 //   - `__cudnn$convForward`: the convolution of its two operands under the
@@ -18,7 +18,9 @@
 //     kRelu6, kElu, kLeakyRelu (leakyrelu_alpha), kTanh, kSigmoid;
 //   - `__cusolver$cholesky` (a) -> (factor, workspace, info): the Cholesky
 //     factor of each matrix (backend_config `lower`), info 1 where it is not
-//     positive definite (the factor is NaN there), 0 elsewhere.
+//     positive definite (the factor is NaN there), 0 elsewhere;
+//   - `__cublas$triangularSolve` (a, b) -> (x, scratch): triangular-solve
+//     under the TriangularSolveOptions of its backend_config.
 // Each returns its tuple with zero scratch/workspace. Convolutions sum in
 // double and round once; the fused epilogue rounds after each step, as the
 // instructions it replaces do.
@@ -206,11 +208,8 @@ static EvalResult cusolverCholesky(Interp &interp, CustomCallOp op,
                 "workspace, info)");
   auto root = dyn_cast_or_null<BackendConfigAttr>(op.getBackendConfigAttr());
   bool lower = false;
-  if (Attribute m = root ? root.getMember("lower") : nullptr) {
-    if (auto b = dyn_cast<BoolAttr>(m))
-      lower = b.getValue();
-    else if (auto t = dyn_cast<TextAttr>(m))
-      lower = t.getValue() == "true";
+  if (root) {
+    lower = root.getBool("lower").value_or(false);
   } else if (auto text =
                  dyn_cast_or_null<StringAttr>(op.getBackendConfigAttr())) {
     lower = text.getValue().contains("\"lower\":true");
@@ -240,6 +239,35 @@ static EvalResult cusolverCholesky(Interp &interp, CustomCallOp op,
   return Literal::tuple(std::move(elements));
 }
 
+static EvalResult cublasTriangularSolve(Interp &interp, CustomCallOp op,
+                                        Operands operands) {
+  auto fail = [&](const Twine &why) {
+    return interp.error(op, "__cublas$triangularSolve: " + why);
+  };
+  auto tuple = dyn_cast<TupleType>(op.getType());
+  if (!tuple || tuple.size() != 2 || operands.size() != 2 ||
+      !operands[0]->isArray() || !operands[1]->isArray() ||
+      operands[1]->getRank() < 2 ||
+      operands[0]->getRank() != operands[1]->getRank())
+    return fail("expected operands (a, b) of one rank and the tuple "
+                "(result, scratch)");
+  auto config = dyn_cast_or_null<BackendConfigAttr>(op.getBackendConfigAttr());
+  if (!config)
+    return fail("backend_config must be TriangularSolveOptions JSON");
+  std::optional<Transpose> trans = symbolizeTranspose(
+      config.getString("transpose_a").value_or("NO_TRANSPOSE"));
+  if (!trans)
+    return fail("unknown transpose_a");
+  std::vector<Literal> elements;
+  elements.push_back(eval::triangularSolve(
+      config.getBool("left_side").value_or(false),
+      config.getBool("lower").value_or(false),
+      config.getBool("unit_diagonal").value_or(false), *trans, *operands[0],
+      *operands[1], Literal::zeros(tuple.getType(0))));
+  elements.push_back(Literal::zeros(tuple.getType(1)));
+  return Literal::tuple(std::move(elements));
+}
+
 EvalResult eval::evalLibraryCustomCall(Interp &interp, CustomCallOp op,
                                        Operands operands) {
   StringRef target = op.getCustomCallTarget();
@@ -250,5 +278,7 @@ EvalResult eval::evalLibraryCustomCall(Interp &interp, CustomCallOp op,
     return cudnnCall(interp, op, target, operands);
   if (target == "__cusolver$cholesky")
     return cusolverCholesky(interp, op, operands);
+  if (target == "__cublas$triangularSolve")
+    return cublasTriangularSolve(interp, op, operands);
   return std::nullopt;
 }

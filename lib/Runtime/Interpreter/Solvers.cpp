@@ -84,15 +84,9 @@ static Matrix transposed(const Matrix &m, bool conjugate) {
   return t;
 }
 
-static FailureOr<Literal> triangularSolve(Interp &interp, TriangularSolveOp op,
-                                          const Literal &a, const Literal &b) {
-  auto result = makeResult(interp, op);
-  if (failed(result))
-    return failure();
-  bool leftSide = op.getLeftSide().value_or(false);
-  bool lower = op.getLower().value_or(false);
-  bool unit = op.getUnitDiagonal().value_or(false);
-  Transpose trans = op.getTransposeA().value_or(Transpose::NO_TRANSPOSE);
+Literal eval::triangularSolve(bool leftSide, bool lower, bool unit,
+                              Transpose trans, const Literal &a,
+                              const Literal &b, Literal result) {
   for (int64_t batch = 0, e = batchCount(a); batch < e; ++batch) {
     Matrix am = readMatrix(a, batch);
     // Keep the triangle that is read; set the unit diagonal.
@@ -110,15 +104,29 @@ static FailureOr<Literal> triangularSolve(Interp &interp, TriangularSolveOp op,
     }
     Matrix bm = readMatrix(b, batch);
     if (leftSide) {
-      writeMatrix(*result, batch, solveTriangular(am, effLower, bm));
+      writeMatrix(result, batch, solveTriangular(am, effLower, bm));
     } else {
       // x op(a) = b  <=>  op(a)^T x^T = b^T.
       Matrix xt = solveTriangular(transposed(am, false), !effLower,
                                   transposed(bm, false));
-      writeMatrix(*result, batch, transposed(xt, false));
+      writeMatrix(result, batch, transposed(xt, false));
     }
   }
-  return std::move(*result);
+  return result;
+}
+
+static FailureOr<Literal> triangularSolveOp(Interp &interp,
+                                            TriangularSolveOp op,
+                                            const Literal &a,
+                                            const Literal &b) {
+  auto result = makeResult(interp, op);
+  if (failed(result))
+    return failure();
+  return eval::triangularSolve(
+      op.getLeftSide().value_or(false), op.getLower().value_or(false),
+      op.getUnitDiagonal().value_or(false),
+      op.getTransposeA().value_or(Transpose::NO_TRANSPOSE), a, b,
+      std::move(*result));
 }
 
 static FailureOr<Literal> choleskyOp(Interp &interp, CholeskyOp op,
@@ -374,7 +382,7 @@ EvalResult eval::evalSolverOp(Interp &interp, Operation *op,
                               Operands operands) {
   return llvm::TypeSwitch<Operation *, EvalResult>(op)
       .Case([&](TriangularSolveOp t) {
-        return triangularSolve(interp, t, *operands[0], *operands[1]);
+        return triangularSolveOp(interp, t, *operands[0], *operands[1]);
       })
       .Case([&](CholeskyOp c) { return choleskyOp(interp, c, *operands[0]); })
       .Case([&](FftOp f) { return fft(interp, f, *operands[0]); })

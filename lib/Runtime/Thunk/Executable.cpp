@@ -21,6 +21,8 @@ std::string RunStats::summary() const {
     s += ", " + std::to_string(convolutions) + " convolutions";
   if (ffts)
     s += ", " + std::to_string(ffts) + " FFTs";
+  if (solvers)
+    s += ", " + std::to_string(solvers) + " solver calls";
   if (collectives)
     s += ", " + std::to_string(collectives) + " collectives";
   if (graphs)

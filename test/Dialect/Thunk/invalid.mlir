@@ -638,3 +638,69 @@ thunk.program @main {
   %a = thunk.slice @t[-4] : memref<1xf32>
   thunk.return
 }
+
+// -----
+
+// Triangular solves and Cholesky factorizations read column-major matrices.
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %a = thunk.slice @t[0] : memref<4x4xf32>
+  %b = thunk.slice @t[256] : memref<4x3xf32, strided<[1, 4]>>
+  // expected-error @+1 {{takes batches of column-major matrices (strides of the Fortran layout), not 'memref<4x4xf32>'}}
+  thunk.triangular_solve left_side notrans %a, %b : memref<4x4xf32>, memref<4x3xf32, strided<[1, 4]>>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %a = thunk.slice @t[0] : memref<4x4xf32, strided<[1, 4]>>
+  %b = thunk.slice @t[256] : memref<4x3xf32, strided<[1, 4]>>
+  // expected-error @+1 {{a must be 3 x 3 (b's columns)}}
+  thunk.triangular_solve notrans %a, %b : memref<4x4xf32, strided<[1, 4]>>, memref<4x3xf32, strided<[1, 4]>>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %a = thunk.slice @t[0] : memref<2x3x3xf32, strided<[9, 1, 3]>>
+  %b = thunk.slice @t[256] : memref<3x3x2xf32, strided<[6, 1, 3]>>
+  // expected-error @+1 {{a and b must have the same batch dimensions}}
+  thunk.triangular_solve left_side trans %a, %b : memref<2x3x3xf32, strided<[9, 1, 3]>>, memref<3x3x2xf32, strided<[6, 1, 3]>>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %a = thunk.slice @t[0] : memref<3x3xf16, strided<[1, 3]>>
+  // expected-error @+1 {{a and b must have one element type of f32, f64, complex<f32>, complex<f64>}}
+  thunk.triangular_solve left_side notrans %a, %a : memref<3x3xf16, strided<[1, 3]>>, memref<3x3xf16, strided<[1, 3]>>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %a = thunk.slice @t[0] : memref<2x3x3xf64, strided<[9, 1, 3]>>
+  %info = thunk.slice @t[512] : memref<3xi32>
+  // expected-error @+1 {{info must hold one i32 per matrix (2)}}
+  thunk.cholesky lower %a, %info : memref<2x3x3xf64, strided<[9, 1, 3]>>, memref<3xi32>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %a = thunk.slice @t[0] : memref<2x3x3xf64, strided<[9, 3, 1]>>
+  %info = thunk.slice @t[512] : memref<2xi32>
+  // expected-error @+1 {{takes a batch of column-major matrices (strides of the Fortran layout), not 'memref<2x3x3xf64, strided<[9, 3, 1]>>'}}
+  thunk.cholesky %a, %info : memref<2x3x3xf64, strided<[9, 3, 1]>>, memref<2xi32>
+  thunk.return
+}

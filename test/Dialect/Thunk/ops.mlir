@@ -23,6 +23,14 @@
 // CHECK:   thunk.convolution backward_filter {{.*}}feature_group_count = 2 : i64{{.*}}rhs_dilation = array<i64: 2, 2>
 // CHECK:   thunk.fft rfft %[[SIG:.*]] : memref<4x8xf32> -> %[[SPEC:.*]] : memref<4x5xcomplex<f32>> length [8]
 // CHECK:   thunk.fft irfft %[[SPEC]] : memref<4x5xcomplex<f32>> -> %[[SIG]] : memref<4x8xf32> length [8]
+// CHECK:   thunk.triangular_solve left_side lower adjoint %[[TA:.*]], %[[TB:.*]] : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x4x3xf32, strided<[12, 1, 4]>>
+// CHECK:   thunk.triangular_solve unit_diagonal notrans %[[TA]], %[[TA]] :
+// CHECK:   thunk.cholesky lower %[[TA]], %[[INFO:.*]] : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2xi32>
+// CHECK:   thunk.cholesky %[[TA]], %[[INFO]] workspace %{{.*}} : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2xi32>, memref<64xf32>
+// CHECK:   thunk.infeed outs(%[[HALF:.*]], %[[INFO]] : memref<64xf32>, memref<2xi32>)
+// CHECK:   thunk.outfeed ins(%[[INFO]] : memref<2xi32>)
+// CHECK:   thunk.send ins(%[[HALF]] : memref<64xf32>) channel 3{{$}}
+// CHECK:   thunk.recv outs(%[[HALF]] : memref<64xf32>) channel 3 host_transfer
 // CHECK:   thunk.memset %{{.*}}, 0 : memref<1xi8>
 // CHECK:   thunk.while %{{.*}} : memref<1xi8> {trip_count = 3 : i64} condition {
 // CHECK:     thunk.copy
@@ -114,6 +122,17 @@ module {
     %spec = thunk.slice @tmp[2048] : memref<4x5xcomplex<f32>>
     thunk.fft rfft %sig : memref<4x8xf32> -> %spec : memref<4x5xcomplex<f32>> length [8]
     thunk.fft irfft %spec : memref<4x5xcomplex<f32>> -> %sig : memref<4x8xf32> length [8]
+    %ta = thunk.slice @tmp[4096] : memref<2x4x4xf32, strided<[16, 1, 4]>>
+    %tb = thunk.slice @tmp[4224] : memref<2x4x3xf32, strided<[12, 1, 4]>>
+    %info = thunk.slice @tmp[4320] : memref<2xi32>
+    thunk.triangular_solve left_side lower adjoint %ta, %tb : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x4x3xf32, strided<[12, 1, 4]>>
+    thunk.triangular_solve unit_diagonal notrans %ta, %ta : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x4x4xf32, strided<[16, 1, 4]>>
+    thunk.cholesky lower %ta, %info : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2xi32>
+    thunk.cholesky %ta, %info workspace %half : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2xi32>, memref<64xf32>
+    thunk.infeed outs(%half, %info : memref<64xf32>, memref<2xi32>)
+    thunk.outfeed ins(%info : memref<2xi32>)
+    thunk.send ins(%half : memref<64xf32>) channel 3
+    thunk.recv outs(%half : memref<64xf32>) channel 3 host_transfer
     thunk.memset %pred, 0 : memref<1xi8>
     thunk.while %pred : memref<1xi8> {trip_count = 3 : i64} condition {
       thunk.copy %half, %bias : memref<64xf32>, memref<64xf32>

@@ -82,7 +82,8 @@ def Hlo_BackendConfigAttr : Hlo_Attr<"BackendConfig", "backend_config"> {
     /// This message with member `key` set to `value` (replaced in place, or
     /// appended).
     BackendConfigAttr withMember(StringRef key, Attribute value) const;
-    /// Typed members: nullopt (null) when absent.
+    /// Typed members: nullopt (null) when absent. Booleans and strings are
+    /// also read from the JSON text of messages without a typed form.
     std::optional<int64_t> getInt(StringRef key) const;
     std::optional<double> getDouble(StringRef key) const;
     std::optional<bool> getBool(StringRef key) const;

@@ -129,6 +129,14 @@ def Thunk_FftType : Thunk_Enum<"FftType", "FFT kind", [
   I32EnumAttrCase<"Irfft", 3, "irfft">]>;
 def Thunk_FftTypeAttr : EnumAttr<Thunk_Dialect, Thunk_FftType, "fft_type">;
 
+def Thunk_TrsmTranspose : Thunk_Enum<"TrsmTranspose",
+    "op(a) of a triangular solve", [
+  I32EnumAttrCase<"None", 0, "notrans">,
+  I32EnumAttrCase<"Transpose", 1, "trans">,
+  I32EnumAttrCase<"Adjoint", 2, "adjoint">]>;
+def Thunk_TrsmTransposeAttr
+    : EnumAttr<Thunk_Dialect, Thunk_TrsmTranspose, "trsm_transpose">;
+
 def Thunk_ConvTensorAttr : Thunk_Attr<"ConvTensor", "conv_tensor"> {
   let summary = "a convolution operand in a slice: its roles and layout";
   let description = [{

@@ -414,6 +414,151 @@ def Thunk_FftOp : Thunk_Op<"fft"> {
   }];
 }
 
+def Thunk_TriangularSolveOp : Thunk_Op<"triangular_solve"> {
+  let summary = "a batch of triangular solves in place, by cuBLAS trsm";
+  let description = [{
+    XLA's TriangularSolveThunk (HLO `triangular-solve`, after XLA's
+    TriangularSolveRewriter `__cublas$triangularSolve`): every matrix of
+    `b` is overwritten with the solution x of `op(a) x = b` (`left_side`)
+    or `x op(a) = b`, where op(a) is a, its transpose or its adjoint
+    (`notrans`, `trans`, `adjoint`) and only the triangle of a that
+    `lower` names is read (its diagonal taken as ones with
+    `unit_diagonal`). Both slices hold column-major (Fortran) matrices, the
+    outer dimensions a batch: the memref types say so with their strides,
+    which the verifier checks. Element types: f32, f64, complex<f32>,
+    complex<f64>.
+
+    ```mlir
+    thunk.triangular_solve lower notrans %a, %b
+        : memref<4x4xf32, strided<[1, 4]>>, memref<3x4xf32, strided<[1, 3]>>
+    ```
+  }];
+  let arguments = (ins Arg<Thunk_Slice, "", [MemRead]>:$a,
+    Arg<Thunk_Slice, "", [MemRead, MemWrite]>:$b, UnitAttr:$left_side,
+    UnitAttr:$lower, UnitAttr:$unit_diagonal,
+    Thunk_TrsmTransposeAttr:$transpose_a);
+  let assemblyFormat = [{
+    (`left_side` $left_side^)? (`lower` $lower^)?
+    (`unit_diagonal` $unit_diagonal^)? $transpose_a $a `,` $b attr-dict `:`
+    type($a) `,` type($b)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The number of systems: the product of the outer dimensions.
+    int64_t getBatch();
+    /// The rows (m) and columns (n) of each matrix of b.
+    int64_t getRows();
+    int64_t getColumns();
+  }];
+}
+
+def Thunk_CholeskyOp : Thunk_Op<"cholesky"> {
+  let summary = "a batch of Cholesky factorizations in place, by cuSOLVER "
+                "potrf";
+  let description = [{
+    XLA's CholeskyThunk (its `__cusolver$cholesky` custom call): every
+    matrix of `a` (column-major, the outer dimensions a batch, as the
+    strides of its type say) is overwritten in the triangle `lower` names
+    with its Cholesky factor: L with L L^H = a (`lower`) or U with
+    U^H U = a, read from that triangle only. `info` receives per matrix 0,
+    or a positive value where the matrix is not positive definite (the
+    factor is then incomplete). The other triangle is unspecified, as
+    HLO's `cholesky` says: cuSOLVER leaves the input there, the host
+    runtime zeros. `workspace`, when present, is scratch for the library.
+    Element types: f32, f64, complex<f32>, complex<f64>.
+
+    ```mlir
+    thunk.cholesky lower %a, %info
+        : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2xi32>
+    ```
+  }];
+  let arguments = (ins Arg<Thunk_Slice, "", [MemRead, MemWrite]>:$a,
+    Arg<Thunk_Slice, "", [MemWrite]>:$info,
+    Arg<Optional<Thunk_Slice>, "", [MemWrite]>:$workspace,
+    UnitAttr:$lower);
+  let assemblyFormat = [{
+    (`lower` $lower^)? $a `,` $info (`workspace` $workspace^)? attr-dict `:`
+    type($a) `,` type($info) (`,` type($workspace)^)?
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The number of matrices: the product of the outer dimensions.
+    int64_t getBatch();
+    /// The order n of each n x n matrix.
+    int64_t getOrder();
+  }];
+}
+
+def Thunk_InfeedOp : Thunk_Op<"infeed"> {
+  let summary = "writes the next value of the host's infeed queue";
+  let description = [{
+    XLA's InfeedThunk (HLO `infeed`): the next value the host put in the
+    device's infeed queue, one array per output slice (a tuple's arrays in
+    pre-order), each of the slice's size. A run whose queue is empty stops
+    with an error.
+
+    ```mlir
+    thunk.infeed outs(%a, %b : memref<3xui32>, memref<1xi8>)
+    ```
+  }];
+  let arguments = (ins Arg<Variadic<Thunk_Slice>, "", [MemWrite]>:$outputs);
+  let assemblyFormat = "`outs` `(` $outputs `:` type($outputs) `)` attr-dict";
+}
+
+def Thunk_OutfeedOp : Thunk_Op<"outfeed"> {
+  let summary = "hands the bytes of slices to the host's outfeed queue";
+  let description = [{
+    XLA's OutfeedThunk (HLO `outfeed`): one value, the arrays of the input
+    slices, appended to what the device gives the host.
+
+    ```mlir
+    thunk.outfeed ins(%a : memref<3xui32>)
+    ```
+  }];
+  let arguments = (ins Arg<Variadic<Thunk_Slice>, "", [MemRead]>:$inputs);
+  let assemblyFormat = "`ins` `(` $inputs `:` type($inputs) `)` attr-dict";
+}
+
+def Thunk_SendOp : Thunk_Op<"send"> {
+  let summary = "sends the bytes of slices on a channel";
+  let description = [{
+    XLA's SendThunk (HLO `send`): one value, the arrays of the input
+    slices, sent on channel `channel_id`; `is_host_transfer` when the host
+    receives it. The runtimes deliver it to a `thunk.recv` of the same
+    channel on the same device (the interpreter's model: a device's
+    channels are queues).
+
+    ```mlir
+    thunk.send ins(%a : memref<4xf32>) channel 3
+    ```
+  }];
+  let arguments = (ins Arg<Variadic<Thunk_Slice>, "", [MemRead]>:$inputs,
+    I64Attr:$channel_id, UnitAttr:$is_host_transfer);
+  let assemblyFormat = [{
+    `ins` `(` $inputs `:` type($inputs) `)` `channel` $channel_id
+    (`host_transfer` $is_host_transfer^)? attr-dict
+  }];
+}
+
+def Thunk_RecvOp : Thunk_Op<"recv"> {
+  let summary = "receives a value on a channel into slices";
+  let description = [{
+    XLA's RecvThunk (HLO `recv`): the oldest value sent on channel
+    `channel_id` not yet received, one array per output slice, each of the
+    slice's size; a run where none was sent stops with an error.
+
+    ```mlir
+    thunk.recv outs(%a : memref<4xf32>) channel 3
+    ```
+  }];
+  let arguments = (ins Arg<Variadic<Thunk_Slice>, "", [MemWrite]>:$outputs,
+    I64Attr:$channel_id, UnitAttr:$is_host_transfer);
+  let assemblyFormat = [{
+    `outs` `(` $outputs `:` type($outputs) `)` `channel` $channel_id
+    (`host_transfer` $is_host_transfer^)? attr-dict
+  }];
+}
+
 def Thunk_CopyOp : Thunk_Op<"copy"> {
   let summary = "copies the bytes of one slice to another";
   let description = [{

@@ -97,6 +97,16 @@ LogicalResult runHostCollective(Operation *op,
 LogicalResult runHostFft(Operation *fft, uint8_t *input, uint8_t *output,
                          std::string &error);
 
+/// `thunk.triangular_solve` by OpenBLAS's trsm: the matrices at `b` are
+/// overwritten with the solutions against those at `a`.
+LogicalResult runHostTriangularSolve(Operation *trsm, uint8_t *a, uint8_t *b,
+                                     std::string &error);
+
+/// `thunk.cholesky` by LAPACK's potrf (OpenBLAS's): the matrices at `a`
+/// factored in place, the other triangle zeroed, `info` one i32 each.
+LogicalResult runHostCholesky(Operation *potrf, uint8_t *a, uint8_t *info,
+                              std::string &error);
+
 } // namespace mlir::thunk
 
 #endif // HLO_RUNTIME_HOST_HOSTRUNTIME_H

@@ -47,6 +47,8 @@ struct RunStats {
   int64_t arenaBytes = 0;
   int64_t kernels = 0, gemms = 0, convolutions = 0, ffts = 0, copies = 0,
           memsets = 0, collectives = 0;
+  /// Triangular solves and Cholesky factorizations (cuBLAS / cuSOLVER).
+  int64_t solvers = 0;
   /// Loop iterations, conditionals, and command buffers replayed as graphs.
   int64_t iterations = 0, branches = 0, graphs = 0;
   /// The thunks' time on the device (CUDA events around the program; the
@@ -66,9 +68,22 @@ private:
   llvm::StringMap<size_t> timeIndex;
 };
 
+/// The host's side of a run's infeeds and outfeeds. Each device's infeeds
+/// read `infeed` in order from its start (a value: the bytes of each array
+/// the thunk writes); after the run `outfeed[d]` holds what device `d`
+/// wrote, in order (a value: the bytes of each array the thunk reads).
+struct HostTransfers {
+  std::vector<std::vector<std::vector<uint8_t>>> infeed;
+  std::vector<std::vector<std::vector<std::vector<uint8_t>>>> outfeed;
+};
+
 class Executable {
 public:
   virtual ~Executable();
+
+  /// The infeed and outfeed of the following runs (none: a thunk.infeed
+  /// finds the queue empty and outfeed values are dropped).
+  void setHostTransfers(HostTransfers *t) { transfers = t; }
 
   /// Runs the program once: parameter allocations take `parameters` (each
   /// must be given, with at most the allocation's size), constants their
@@ -77,6 +92,9 @@ public:
   virtual LogicalResult run(ArrayRef<ParameterBytes> parameters,
                             std::vector<std::vector<uint8_t>> &results,
                             std::string &error, RunStats *stats = nullptr) = 0;
+
+protected:
+  HostTransfers *transfers = nullptr;
 };
 
 //===----------------------------------------------------------------------===//

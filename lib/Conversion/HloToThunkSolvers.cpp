@@ -1,0 +1,129 @@
+//===- HloToThunkSolvers.cpp - hlo-to-thunk: trsm and potrf ---------------===//
+//
+// The linear-algebra library calls of a GPU module as thunks:
+//   - `__cublas$triangularSolve` (XLA's TriangularSolveRewriter) and a
+//     plain `triangular-solve`: b copied into the result's slice, then
+//     `thunk.triangular_solve` there in place (XLA's TriangularSolveThunk);
+//   - `__cusolver$cholesky`: the operand copied into the factor's slice,
+//     then `thunk.cholesky` in place, writing the info array (XLA's
+//     CholeskyThunk).
+// Both libraries read column-major matrices: the arrays must have the
+// Fortran layout (layout assignment gives them that).
+//
+//===----------------------------------------------------------------------===//
+
+#include "HloToThunk.h"
+
+#include "mlir/IR/Verifier.h"
+
+using namespace mlir;
+using namespace mlir::hlo;
+
+/// Whether `type` is an array of column-major matrices, a row-major batch
+/// of them: minor-to-major {r-2, r-1, r-3, ..., 0}.
+static bool hasFortranLayout(Type type) {
+  auto t = dyn_cast<RankedTensorType>(type);
+  if (!t || t.getRank() < 2)
+    return false;
+  int64_t r = t.getRank();
+  SmallVector<int64_t> want = {r - 2, r - 1};
+  for (int64_t d = r - 3; d >= 0; --d)
+    want.push_back(d);
+  return getMinorToMajor(t) == want;
+}
+
+FailureOr<Value> ThunkLowering::fortranSlice(Operation *at, Value value,
+                                             unsigned node) {
+  Type type = value.getType();
+  if (auto tuple = dyn_cast<TupleType>(type))
+    type = tuple.getType(node - 1);
+  if (!hasFortranLayout(type))
+    return at->emitError("hlo-to-thunk: the library reads column-major "
+                         "matrices: ")
+               << type << " needs the Fortran layout (run layout assignment)",
+           failure();
+  return slice(at, value, node,
+               getSignatureType(cast<RankedTensorType>(type)));
+}
+
+LogicalResult ThunkLowering::lowerTriangularSolve(Operation *op) {
+  bool leftSide, lower, unitDiagonal;
+  Transpose transpose;
+  // The solution is the result, or element 0 of the custom call's tuple.
+  unsigned node = 0;
+  if (auto t = dyn_cast<TriangularSolveOp>(op)) {
+    leftSide = t.getLeftSide().value_or(false);
+    lower = t.getLower().value_or(false);
+    unitDiagonal = t.getUnitDiagonal().value_or(false);
+    transpose = t.getTransposeA().value_or(Transpose::NO_TRANSPOSE);
+  } else {
+    auto call = cast<CustomCallOp>(op);
+    auto config =
+        dyn_cast_or_null<BackendConfigAttr>(call.getBackendConfigAttr());
+    std::optional<Transpose> trans =
+        config ? symbolizeTranspose(
+                     config.getString("transpose_a").value_or("NO_TRANSPOSE"))
+               : std::nullopt;
+    if (!trans || getDataOperands(op).size() != 2 ||
+        !isa<TupleType>(call.getType()))
+      return op->emitError("hlo-to-thunk: __cublas$triangularSolve needs "
+                           "operands (a, b), a (result, scratch) tuple and "
+                           "TriangularSolveOptions as its backend_config");
+    leftSide = config.getBool("left_side").value_or(false);
+    lower = config.getBool("lower").value_or(false);
+    unitDiagonal = config.getBool("unit_diagonal").value_or(false);
+    transpose = *trans;
+    node = 1;
+  }
+  ValueRange operands = getDataOperands(op);
+  FailureOr<Value> a = fortranSlice(op, operands[0]),
+                   rhs = fortranSlice(op, operands[1]),
+                   x = fortranSlice(op, op->getResult(0), node);
+  if (failed(a) || failed(rhs) || failed(x))
+    return failure();
+  copy(op->getLoc(), *rhs, *x);
+  th::TrsmTranspose trans = transpose == Transpose::TRANSPOSE
+                                ? th::TrsmTranspose::Transpose
+                            : transpose == Transpose::ADJOINT
+                                ? th::TrsmTranspose::Adjoint
+                                : th::TrsmTranspose::None;
+  auto unit = [&](bool set) { return set ? b.getUnitAttr() : UnitAttr(); };
+  auto thunk = th::TriangularSolveOp::create(
+      b, op->getLoc(), *a, *x, unit(leftSide), unit(lower), unit(unitDiagonal),
+      th::TrsmTransposeAttr::get(b.getContext(), trans));
+  return mlir::verify(thunk);
+}
+
+LogicalResult ThunkLowering::lowerCholesky(CustomCallOp call) {
+  auto tuple = dyn_cast<TupleType>(call.getType());
+  auto config =
+      dyn_cast_or_null<BackendConfigAttr>(call.getBackendConfigAttr());
+  if (!tuple || tuple.size() != 3 || getDataOperands(call).size() != 1 ||
+      !config)
+    return call.emitError("hlo-to-thunk: __cusolver$cholesky needs one "
+                          "operand, a (factor, workspace, info) tuple and "
+                          "CholeskyOptions as its backend_config");
+  FailureOr<Value> a = fortranSlice(call, getDataOperands(call)[0]),
+                   factor = fortranSlice(call, call, 1);
+  if (failed(a) || failed(factor))
+    return failure();
+  auto infoType = cast<RankedTensorType>(tuple.getType(2));
+  FailureOr<Value> info = slice(
+      call, call, 3,
+      MemRefType::get({infoType.getNumElements()}, infoType.getElementType()));
+  if (failed(info))
+    return failure();
+  Value workspace;
+  auto wsType = cast<RankedTensorType>(tuple.getType(1));
+  if (wsType.getNumElements() > 0) {
+    FailureOr<Value> ws = slice(call, call, 2);
+    if (failed(ws))
+      return failure();
+    workspace = *ws;
+  }
+  copy(call.getLoc(), *a, *factor);
+  auto thunk = th::CholeskyOp::create(
+      b, call.getLoc(), *factor, *info, workspace,
+      config.getBool("lower").value_or(false) ? b.getUnitAttr() : UnitAttr());
+  return mlir::verify(thunk);
+}

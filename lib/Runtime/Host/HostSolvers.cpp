@@ -1,0 +1,177 @@
+//===- HostSolvers.cpp - thunk.triangular_solve and thunk.cholesky --------===//
+//
+// The linear-algebra thunks on the CPU through OpenBLAS, column-major as
+// cuBLAS and cuSOLVER read them: cblas_?trsm for triangular solves (one
+// call per matrix of the batch, alpha 1, in place on b) and LAPACK's ?potrf
+// (OpenBLAS ships it) for Cholesky factors. potrf leaves the other triangle
+// as it was; the host zeros it, as the interpreter writes it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hlo/Dialect/Thunk/ThunkDialect.h"
+#include "Hlo/Runtime/Host/HostRuntime.h"
+
+#include <cblas.h>
+
+#include <climits>
+#include <complex>
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::thunk;
+
+// LAPACK's Cholesky factorization (Fortran calling convention; the hidden
+// length of the character argument last).
+extern "C" {
+void spotrf_(const char *uplo, const int *n, float *a, const int *lda,
+             int *info, size_t uploLength);
+void dpotrf_(const char *uplo, const int *n, double *a, const int *lda,
+             int *info, size_t uploLength);
+void cpotrf_(const char *uplo, const int *n, std::complex<float> *a,
+             const int *lda, int *info, size_t uploLength);
+void zpotrf_(const char *uplo, const int *n, std::complex<double> *a,
+             const int *lda, int *info, size_t uploLength);
+}
+
+namespace {
+
+/// The BLAS/LAPACK entry points of one element type.
+template <typename T> struct Blas;
+
+template <> struct Blas<float> {
+  static void trsm(CBLAS_SIDE s, CBLAS_UPLO u, CBLAS_TRANSPOSE t,
+                   CBLAS_DIAG d, int m, int n, float *a, int lda, float *b,
+                   int ldb) {
+    cblas_strsm(CblasColMajor, s, u, t, d, m, n, 1.0f, a, lda, b, ldb);
+  }
+  static constexpr auto potrf = spotrf_;
+};
+
+template <> struct Blas<double> {
+  static void trsm(CBLAS_SIDE s, CBLAS_UPLO u, CBLAS_TRANSPOSE t,
+                   CBLAS_DIAG d, int m, int n, double *a, int lda, double *b,
+                   int ldb) {
+    cblas_dtrsm(CblasColMajor, s, u, t, d, m, n, 1.0, a, lda, b, ldb);
+  }
+  static constexpr auto potrf = dpotrf_;
+};
+
+template <typename R> struct ComplexBlas {
+  using T = std::complex<R>;
+  static void trsm(CBLAS_SIDE s, CBLAS_UPLO u, CBLAS_TRANSPOSE t,
+                   CBLAS_DIAG d, int m, int n, T *a, int lda, T *b, int ldb) {
+    T one(1);
+    if constexpr (std::is_same_v<R, float>)
+      cblas_ctrsm(CblasColMajor, s, u, t, d, m, n, &one, a, lda, b, ldb);
+    else
+      cblas_ztrsm(CblasColMajor, s, u, t, d, m, n, &one, a, lda, b, ldb);
+  }
+};
+
+template <> struct Blas<std::complex<float>> : ComplexBlas<float> {
+  static constexpr auto potrf = cpotrf_;
+};
+template <> struct Blas<std::complex<double>> : ComplexBlas<double> {
+  static constexpr auto potrf = zpotrf_;
+};
+
+template <typename T>
+void trsm(TriangularSolveOp op, uint8_t *aBytes, uint8_t *bBytes) {
+  int m = op.getRows(), n = op.getColumns();
+  int order = op.getLeftSide() ? m : n;
+  CBLAS_TRANSPOSE trans = op.getTransposeA() == TrsmTranspose::None
+                              ? CblasNoTrans
+                          : op.getTransposeA() == TrsmTranspose::Transpose
+                              ? CblasTrans
+                              : CblasConjTrans;
+  T *a = reinterpret_cast<T *>(aBytes), *b = reinterpret_cast<T *>(bBytes);
+  for (int64_t i = 0, e = op.getBatch(); i < e; ++i)
+    Blas<T>::trsm(op.getLeftSide() ? CblasLeft : CblasRight,
+                  op.getLower() ? CblasLower : CblasUpper, trans,
+                  op.getUnitDiagonal() ? CblasUnit : CblasNonUnit, m, n,
+                  a + i * order * order, std::max(order, 1),
+                  b + i * int64_t(m) * n, std::max(m, 1));
+}
+
+template <typename T>
+void potrf(CholeskyOp op, uint8_t *aBytes, uint8_t *infoBytes) {
+  int n = op.getOrder(), lda = std::max(n, 1);
+  bool lower = op.getLower();
+  char uplo = lower ? 'L' : 'U';
+  T *a = reinterpret_cast<T *>(aBytes);
+  for (int64_t i = 0, e = op.getBatch(); i < e; ++i) {
+    T *m = a + i * int64_t(n) * n;
+    int info = 0;
+    if (n > 0)
+      Blas<T>::potrf(&uplo, &n, m, &lda, &info, 1);
+    std::memcpy(infoBytes + 4 * i, &info, 4);
+    // Column-major: element (r, c) at m[c * n + r].
+    for (int c = 0; c < n; ++c)
+      for (int r = 0; r < n; ++r)
+        if (lower ? r < c : r > c)
+          m[int64_t(c) * n + r] = T(0);
+  }
+}
+
+/// Runs `f<T>` for the element type `t` (f32, f64, complex of either).
+template <template <typename> class F, typename... Args>
+LogicalResult dispatch(Type t, Args... args) {
+  if (t.isF32())
+    return F<float>::run(args...), success();
+  if (t.isF64())
+    return F<double>::run(args...), success();
+  if (auto c = dyn_cast<ComplexType>(t)) {
+    if (c.getElementType().isF32())
+      return F<std::complex<float>>::run(args...), success();
+    if (c.getElementType().isF64())
+      return F<std::complex<double>>::run(args...), success();
+  }
+  return failure();
+}
+
+template <typename T> struct RunTrsm {
+  static void run(TriangularSolveOp op, uint8_t *a, uint8_t *b) {
+    trsm<T>(op, a, b);
+  }
+};
+template <typename T> struct RunPotrf {
+  static void run(CholeskyOp op, uint8_t *a, uint8_t *info) {
+    potrf<T>(op, a, info);
+  }
+};
+
+bool fitsInt(ArrayRef<int64_t> shape) {
+  for (int64_t d : shape)
+    if (d > INT_MAX)
+      return false;
+  return true;
+}
+
+} // namespace
+
+LogicalResult mlir::thunk::runHostTriangularSolve(Operation *op, uint8_t *a,
+                                                  uint8_t *b,
+                                                  std::string &error) {
+  auto trsmOp = cast<TriangularSolveOp>(op);
+  MemRefType type = trsmOp.getB().getType();
+  if (!fitsInt(type.getShape()) ||
+      failed(dispatch<RunTrsm>(type.getElementType(), trsmOp, a, b))) {
+    error = "thunk.triangular_solve: OpenBLAS takes f32, f64, complex<f32> "
+            "and complex<f64> matrices of int dimensions";
+    return failure();
+  }
+  return success();
+}
+
+LogicalResult mlir::thunk::runHostCholesky(Operation *op, uint8_t *a,
+                                           uint8_t *info, std::string &error) {
+  auto potrfOp = cast<CholeskyOp>(op);
+  MemRefType type = potrfOp.getA().getType();
+  if (!fitsInt(type.getShape()) ||
+      failed(dispatch<RunPotrf>(type.getElementType(), potrfOp, a, info))) {
+    error = "thunk.cholesky: LAPACK takes f32, f64, complex<f32> and "
+            "complex<f64> matrices of int dimensions";
+    return failure();
+  }
+  return success();
+}
