@@ -96,6 +96,11 @@ FailureOr<DenseElementsAttr> getPhysicalConstant(DenseElementsAttr value,
 } // namespace
 
 MemRefType mlir::hlo::getSignatureType(RankedTensorType type) {
+  // A bounded dynamic array: its bytes, as XLA stores it (the elements
+  // dense over the runtime sizes, then the sizes).
+  if (!type.hasStaticShape())
+    return MemRefType::get({getShapeByteSize(type).value_or(0)},
+                           IntegerType::get(type.getContext(), 8));
   SmallVector<int64_t> strides = getPhysicalStrides(type);
   SmallVector<int64_t> rowMajor(type.getRank(), 1);
   for (int64_t d = type.getRank() - 2; d >= 0; --d)
@@ -121,6 +126,8 @@ FailureOr<Value> ThunkLowering::slice(Operation *at, Value value, unsigned node,
         t = sub;
     });
     auto tensor = dyn_cast<RankedTensorType>(t);
+    if (tensor && !tensor.hasStaticShape() && getShapeByteSize(tensor))
+      return slice(at, value, node, getSignatureType(tensor));
     if (!tensor || !tensor.hasStaticShape())
       return at->emitError("hlo-to-thunk: no slice type for ") << t, failure();
     Type element = tensor.getElementType();
@@ -515,6 +522,8 @@ LogicalResult ThunkLowering::lowerInstruction(Operation *op) {
       return lowerTriangularSolve(call);
     if (target == "__cusolver$cholesky")
       return lowerCholesky(call);
+    if (target == "PadToStatic" || target == "SliceToDynamic")
+      return lowerDynamicShape(call);
     return op->emitError("hlo-to-thunk: custom call '")
            << target << "' has no thunk yet";
   }

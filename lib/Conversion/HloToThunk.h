@@ -3,7 +3,8 @@
 // The lowering of a scheduled, buffer-assigned HLO module to a thunk
 // program (HloToThunk.cpp; collectives in HloToThunkCollectives.cpp,
 // linear-algebra library calls in HloToThunkSolvers.cpp, host transfers
-// and channels in HloToThunkTransfers.cpp).
+// and channels in HloToThunkTransfers.cpp, bounded dynamic arrays in
+// HloToThunkDynamic.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,6 +47,9 @@ private:
   LogicalResult lowerTriangularSolve(Operation *op);
   /// The `__cusolver$cholesky` custom call.
   LogicalResult lowerCholesky(CustomCallOp call);
+  /// The custom calls PadToStatic and SliceToDynamic
+  /// (HloToThunkDynamic.cpp).
+  LogicalResult lowerDynamicShape(CustomCallOp call);
   /// infeed, outfeed, send, send-done, recv, recv-done
   /// (HloToThunkTransfers.cpp).
   LogicalResult lowerTransfer(Operation *op);

@@ -4,6 +4,7 @@
 
 #include "Hlo/Conversion/Passes.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Dialect/Hlo/HloTypeInference.h"
 #include "Hlo/Runtime/Host/HostRuntime.h"
 #ifdef HLO_HAVE_CUDA_RUNTIME
 #include "Hlo/Runtime/Cuda/CudaRuntime.h"
@@ -14,6 +15,7 @@
 #include "mlir/Pass/PassManager.h"
 
 #include <chrono>
+#include <cstring>
 
 using namespace mlir;
 using namespace mlir::hlo;
@@ -42,6 +44,51 @@ static LogicalResult runPasses(PassManager &pm, ModuleOp module,
   return failure();
 }
 
+/// `type` (a bounded dynamic array type) with the static shape `sizes` and
+/// its layout's dimension order.
+static RankedTensorType withSizes(RankedTensorType type,
+                                  ArrayRef<int64_t> sizes) {
+  auto layout = LayoutAttr::get(type.getContext(), /*hasMinorToMajor=*/true,
+                                getMinorToMajor(type), {}, {}, 0, 0, {},
+                                StringAttr());
+  return RankedTensorType::get(sizes, type.getElementType(), layout);
+}
+
+/// The bytes of array `value` in a buffer of `type`; a bounded dynamic
+/// array as XLA stores one: its elements dense over its runtime shape (the
+/// literal's), up to the bounds' size, then one s32 size per dimension.
+static std::vector<uint8_t> encodeArray(const Literal &value,
+                                        RankedTensorType type) {
+  if (type.hasStaticShape())
+    return runtime::encodeArrayBytes(value, type);
+  std::vector<uint8_t> bytes =
+      runtime::encodeArrayBytes(value, withSizes(type, value.getShape()));
+  int64_t rank = type.getRank();
+  bytes.resize(getShapeByteSize(type).value_or(0) - 4 * rank);
+  for (int64_t size : value.getShape()) {
+    int32_t s = size;
+    const uint8_t *p = reinterpret_cast<const uint8_t *>(&s);
+    bytes.insert(bytes.end(), p, p + 4);
+  }
+  return bytes;
+}
+
+/// The inverse: a bounded dynamic array at the sizes its metadata holds.
+static Literal decodeArray(ArrayRef<uint8_t> bytes, RankedTensorType type) {
+  if (type.hasStaticShape())
+    return runtime::decodeArrayBytes(bytes, type);
+  int64_t rank = type.getRank();
+  int64_t metadata = getShapeByteSize(type).value_or(0) - 4 * rank;
+  SmallVector<int64_t> sizes;
+  for (int64_t d = 0; d < rank; ++d) {
+    int32_t s = 0;
+    if (metadata >= 0 && metadata + 4 * (d + 1) <= int64_t(bytes.size()))
+      std::memcpy(&s, bytes.data() + metadata + 4 * d, 4);
+    sizes.push_back(s);
+  }
+  return runtime::decodeArrayBytes(bytes, withSizes(type, sizes));
+}
+
 /// Appends the bytes of every array of `value` (of type `type`) to `out`.
 static void encodeLeaves(const Literal &value, Type type, int64_t parameter,
                          SmallVector<int64_t> &index,
@@ -58,7 +105,7 @@ static void encodeLeaves(const Literal &value, Type type, int64_t parameter,
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)
     return;
-  storage.push_back(runtime::encodeArrayBytes(value, tensor));
+  storage.push_back(encodeArray(value, tensor));
   out.push_back({parameter, index, {}});
 }
 
@@ -82,7 +129,7 @@ static void encodeValue(const Literal &value, Type type,
     return;
   }
   if (auto tensor = dyn_cast<RankedTensorType>(type))
-    out.push_back(runtime::encodeArrayBytes(value, tensor));
+    out.push_back(encodeArray(value, tensor));
 }
 
 /// The one type the `OpTy` instructions of `module` transfer (`typeOf`
@@ -114,7 +161,7 @@ static Literal decodeLeaves(Type type,
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)
     return isa<TokenType>(type) ? Literal::token() : Literal::tuple({});
-  Literal value = runtime::decodeArrayBytes(buffers.front(), tensor);
+  Literal value = decodeArray(buffers.front(), tensor);
   buffers = buffers.drop_front();
   return value;
 }

@@ -242,6 +242,10 @@ struct GpuLayoutAssignmentPass
     if (auto call = dyn_cast<CustomCallOp>(op)) {
       if (call.getOperandLayoutConstraints())
         return getMinorToMajor(type);
+      // XLA keeps a dynamic array's layout through SliceToDynamic: its
+      // users decide, and its operand follows.
+      if (call.getCustomCallTarget() == "SliceToDynamic")
+        return std::nullopt;
       return defaultMinorToMajor(rank);
     }
     if (std::optional<int64_t> dim = gatherScatterDimension(op))
@@ -295,6 +299,16 @@ struct GpuLayoutAssignmentPass
         elements.push_back(
             withMinorToMajor(t, reducedLayout(reduce.getInputs()[i].getType(),
                                               reduce.getDimensions())));
+      return TupleType::get(op->getContext(), elements);
+    }
+    // PadToStatic: the array at its bounds in its operand's layout.
+    if (auto call = dyn_cast<CustomCallOp>(op);
+        call && call.getCustomCallTarget() == "PadToStatic" &&
+        isa<TupleType>(type) && cast<TupleType>(type).size() >= 1) {
+      SmallVector<Type> elements(cast<TupleType>(type).getTypes());
+      elements[0] = layoutLike(elements[0], op->getOperand(0).getType());
+      for (size_t i = 1; i < elements.size(); ++i)
+        elements[i] = withDefaultLayouts(elements[i]);
       return TupleType::get(op->getContext(), elements);
     }
     ConvKind kind = convKind(op);
@@ -427,6 +441,18 @@ struct GpuLayoutAssignmentPass
       return wants;
     }
     if (auto call = dyn_cast<CustomCallOp>(op)) {
+      StringRef target = call.getCustomCallTarget();
+      // The dynamic-shape calls keep the layout: PadToStatic reads its
+      // operand as it is, SliceToDynamic's operand takes its result's.
+      if (target == "PadToStatic")
+        return wants;
+      if (target == "SliceToDynamic") {
+        if (result)
+          must(0, *result);
+        for (unsigned i = 1; i < data.size(); ++i)
+          mustDefault(i);
+        return wants;
+      }
       if (std::optional<ArrayAttr> c = call.getOperandLayoutConstraints()) {
         for (auto [i, a] : llvm::enumerate(*c))
           if (auto t = dyn_cast<TypeAttr>(a); t && i < data.size())

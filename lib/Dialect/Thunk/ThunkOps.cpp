@@ -593,3 +593,39 @@ LogicalResult ConvolutionOp::verify() {
     return emitOpError("algorithm must be -1 (heuristic) or an algorithm id");
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// PadToStaticOp and SliceToDynamicOp
+//===----------------------------------------------------------------------===//
+
+/// Checks a bounded dynamic array's slice (`dynamic`: raw bytes, the
+/// elements then one i32 size per dimension) against the array at its
+/// bounds (`bounded`) and its `sizes` slices.
+static LogicalResult verifyDynamicArray(Operation *op, MemRefType dynamic,
+                                        MemRefType bounded, ValueRange sizes) {
+  int64_t want = getStorageBytes(bounded) + 4 * bounded.getRank();
+  if (dynamic.getRank() != 1 || !dynamic.getElementType().isInteger(8) ||
+      dynamic.getNumElements() != want)
+    return op->emitOpError("the dynamic array takes the bytes of its bounds "
+                           "and one i32 size per dimension: memref<")
+           << want << "xi8>, not " << dynamic;
+  if (int64_t(sizes.size()) != bounded.getRank())
+    return op->emitOpError("takes one size per dimension (")
+           << bounded.getRank() << "), not " << sizes.size();
+  for (Value s : sizes) {
+    auto t = cast<MemRefType>(s.getType());
+    if (t.getNumElements() != 1 || !t.getElementType().isInteger(32))
+      return op->emitOpError("a size is one i32, not ") << t;
+  }
+  return success();
+}
+
+LogicalResult PadToStaticOp::verify() {
+  return verifyDynamicArray(*this, getInput().getType(), getOutput().getType(),
+                            getSizes());
+}
+
+LogicalResult SliceToDynamicOp::verify() {
+  return verifyDynamicArray(*this, getOutput().getType(), getInput().getType(),
+                            getSizes());
+}

@@ -330,9 +330,11 @@ std::unique_ptr<CudaExecutable> CudaExecutable::compile(ModuleOp program,
   if (walk.wasInterrupted())
     return nullptr;
 
-  // Host transfers and channels have no CUDA implementation yet.
+  // Host transfers, channels and bounded dynamic arrays have no CUDA
+  // implementation yet.
   walk = s.module->walk([&](Operation *op) {
-    if (!isa<InfeedOp, OutfeedOp, SendOp, RecvOp>(op))
+    if (!isa<InfeedOp, OutfeedOp, SendOp, RecvOp, PadToStaticOp,
+             SliceToDynamicOp>(op))
       return WalkResult::advance();
     error = op->getName().getStringRef().str() +
             " has no CUDA implementation yet (the host runtime runs it)";

@@ -368,6 +368,20 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
         memory.rngState += static_cast<uint64_t>(r.getDelta());
         return success();
       })
+      .Case([&](PadToStaticOp p) {
+        SmallVector<uint8_t *> sizes;
+        for (Value v : p.getSizes())
+          sizes.push_back(address(v));
+        return runHostPadToStatic(p, address(p.getInput()),
+                                  address(p.getOutput()), sizes, error);
+      })
+      .Case([&](SliceToDynamicOp p) {
+        SmallVector<uint8_t *> sizes;
+        for (Value v : p.getSizes())
+          sizes.push_back(address(v));
+        return runHostSliceToDynamic(p, address(p.getInput()), sizes,
+                                     address(p.getOutput()), error);
+      })
       .Case([&](InfeedOp i) {
         if (!exe.transfers || infeedNext >= exe.transfers->infeed.size())
           return fail(op, "the infeed queue is empty (" +

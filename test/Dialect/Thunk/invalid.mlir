@@ -704,3 +704,29 @@ thunk.program @main {
   thunk.cholesky %a, %info : memref<2x3x3xf64, strided<[9, 3, 1]>>, memref<2xi32>
   thunk.return
 }
+
+// -----
+
+// A bounded dynamic array's slice: the bytes at its bounds, then an i32 per
+// dimension.
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %d = thunk.slice @t[0] : memref<24xi8>
+  %s = thunk.slice @t[64] : memref<1xi32>
+  %a = thunk.slice @t[128] : memref<2x3xf32>
+  // expected-error @+1 {{the dynamic array takes the bytes of its bounds and one i32 size per dimension: memref<32xi8>, not 'memref<24xi8>'}}
+  thunk.pad_to_static %d : memref<24xi8> -> %a : memref<2x3xf32> sizes(%s, %s : memref<1xi32>, memref<1xi32>)
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %d = thunk.slice @t[0] : memref<32xi8>
+  %s = thunk.slice @t[64] : memref<1xi32>
+  %a = thunk.slice @t[128] : memref<2x3xf32>
+  // expected-error @+1 {{takes one size per dimension (2), not 1}}
+  thunk.slice_to_dynamic %a : memref<2x3xf32> sizes(%s : memref<1xi32>) -> %d : memref<32xi8>
+  thunk.return
+}

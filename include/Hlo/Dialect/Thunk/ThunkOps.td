@@ -489,6 +489,55 @@ def Thunk_CholeskyOp : Thunk_Op<"cholesky"> {
   }];
 }
 
+def Thunk_PadToStaticOp : Thunk_Op<"pad_to_static"> {
+  let summary = "a bounded dynamic array at its bounds, and its sizes";
+  let description = [{
+    XLA's PadToStatic kernel: `input` holds a bounded dynamic array as XLA
+    stores one, its elements dense in the order of `output`'s layout over
+    the runtime sizes, then at byte `bytes(output)` one i32 size per
+    dimension (XLA's dynamic shape metadata; `input` is those bytes). Writes
+    each element to its place in `output` (the array at its bounds; the
+    other places are zeros) and each size to its `sizes` slice.
+
+    ```mlir
+    thunk.pad_to_static %in : memref<36xi8> -> %out : memref<2x3xf32>
+        sizes(%s0, %s1 : memref<1xi32>, memref<1xi32>)
+    ```
+  }];
+  let arguments = (ins Arg<Thunk_Slice, "", [MemRead]>:$input,
+    Arg<Thunk_Slice, "", [MemWrite]>:$output,
+    Arg<Variadic<Thunk_Slice>, "", [MemWrite]>:$sizes);
+  let assemblyFormat = [{
+    $input `:` type($input) `->` $output `:` type($output)
+    `sizes` `(` $sizes `:` type($sizes) `)` attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def Thunk_SliceToDynamicOp : Thunk_Op<"slice_to_dynamic"> {
+  let summary = "a bounded dynamic array from an array at its bounds";
+  let description = [{
+    XLA's SliceToDynamic kernel, the inverse of `thunk.pad_to_static`:
+    the elements of `input` (the array at its bounds) within the runtime
+    sizes read from the `sizes` slices, written dense in the order of
+    `input`'s layout, then the sizes as one i32 each at byte
+    `bytes(input)` of `output`.
+
+    ```mlir
+    thunk.slice_to_dynamic %in : memref<2x3xf32>
+        sizes(%s0, %s1 : memref<1xi32>, memref<1xi32>) -> %out : memref<32xi8>
+    ```
+  }];
+  let arguments = (ins Arg<Thunk_Slice, "", [MemRead]>:$input,
+    Arg<Variadic<Thunk_Slice>, "", [MemRead]>:$sizes,
+    Arg<Thunk_Slice, "", [MemWrite]>:$output);
+  let assemblyFormat = [{
+    $input `:` type($input) `sizes` `(` $sizes `:` type($sizes) `)` `->`
+    $output `:` type($output) attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
 def Thunk_InfeedOp : Thunk_Op<"infeed"> {
   let summary = "writes the next value of the host's infeed queue";
   let description = [{
