@@ -30,8 +30,7 @@ LogicalResult ThunkLowering::lowerDynamicShape(CustomCallOp call) {
   auto tensor = dyn_cast_or_null<RankedTensorType>(boundedType);
   int64_t rank = tensor ? tensor.getRank() : 0;
   if (!tensor || !tensor.hasStaticShape() ||
-      (pad ? operands.size() != 1
-           : int64_t(operands.size()) != rank + 1))
+      (pad ? operands.size() != 1 : int64_t(operands.size()) != rank + 1))
     return call.emitError("hlo-to-thunk: ")
            << call.getCustomCallTarget()
            << " needs a static array and one size per dimension";

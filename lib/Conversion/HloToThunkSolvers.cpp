@@ -42,8 +42,7 @@ FailureOr<Value> ThunkLowering::fortranSlice(Operation *at, Value value,
                          "matrices: ")
                << type << " needs the Fortran layout (run layout assignment)",
            failure();
-  return slice(at, value, node,
-               getSignatureType(cast<RankedTensorType>(type)));
+  return slice(at, value, node, getSignatureType(cast<RankedTensorType>(type)));
 }
 
 LogicalResult ThunkLowering::lowerTriangularSolve(Operation *op) {
@@ -82,11 +81,10 @@ LogicalResult ThunkLowering::lowerTriangularSolve(Operation *op) {
   if (failed(a) || failed(rhs) || failed(x))
     return failure();
   copy(op->getLoc(), *rhs, *x);
-  th::TrsmTranspose trans = transpose == Transpose::TRANSPOSE
-                                ? th::TrsmTranspose::Transpose
-                            : transpose == Transpose::ADJOINT
-                                ? th::TrsmTranspose::Adjoint
-                                : th::TrsmTranspose::None;
+  th::TrsmTranspose trans =
+      transpose == Transpose::TRANSPOSE ? th::TrsmTranspose::Transpose
+      : transpose == Transpose::ADJOINT ? th::TrsmTranspose::Adjoint
+                                        : th::TrsmTranspose::None;
   auto unit = [&](bool set) { return set ? b.getUnitAttr() : UnitAttr(); };
   auto thunk = th::TriangularSolveOp::create(
       b, op->getLoc(), *a, *x, unit(leftSide), unit(lower), unit(unitDiagonal),

@@ -48,9 +48,9 @@ static LogicalResult runPasses(PassManager &pm, ModuleOp module,
 /// its layout's dimension order.
 static RankedTensorType withSizes(RankedTensorType type,
                                   ArrayRef<int64_t> sizes) {
-  auto layout = LayoutAttr::get(type.getContext(), /*hasMinorToMajor=*/true,
-                                getMinorToMajor(type), {}, {}, 0, 0, {},
-                                StringAttr());
+  auto layout =
+      LayoutAttr::get(type.getContext(), /*hasMinorToMajor=*/true,
+                      getMinorToMajor(type), {}, {}, 0, 0, {}, StringAttr());
   return RankedTensorType::get(sizes, type.getElementType(), layout);
 }
 
@@ -254,15 +254,12 @@ mlir::hlo::runRepeatedly(thunk::Executable &exe,
   return success();
 }
 
-FailureOr<Literal> mlir::hlo::runOnDevice(ModuleOp module,
-                                          ArrayRef<Literal> arguments,
-                                          DeviceKind kind, std::string &error,
-                                          std::string &note,
-                                          DeviceTiming *timing,
-                                          uint64_t rngSeed,
-                                          ArrayRef<Literal> infeed,
-                                          std::vector<std::vector<Literal>>
-                                              *outfeed) {
+FailureOr<Literal>
+mlir::hlo::runOnDevice(ModuleOp module, ArrayRef<Literal> arguments,
+                       DeviceKind kind, std::string &error, std::string &note,
+                       DeviceTiming *timing, uint64_t rngSeed,
+                       ArrayRef<Literal> infeed,
+                       std::vector<std::vector<Literal>> *outfeed) {
   using Clock = std::chrono::steady_clock;
   auto secondsSince = [](Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
@@ -311,8 +308,7 @@ FailureOr<Literal> mlir::hlo::runOnDevice(ModuleOp module,
       [](InfeedOp op) { return cast<TupleType>(op.getType()).getType(0); },
       "infeed", error);
   Type outfeedType = transferType<OutfeedOp>(
-      *optimized,
-      [](OutfeedOp op) { return getDataOperands(op)[0].getType(); },
+      *optimized, [](OutfeedOp op) { return getDataOperands(op)[0].getType(); },
       "outfeed", error);
   if (!error.empty())
     return failure();

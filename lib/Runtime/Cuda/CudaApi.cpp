@@ -230,8 +230,7 @@ const Cublas *mlir::thunk::cuda::loadCublas(std::string &error) {
 
 std::string Cusolver::describe(const char *call,
                                cusolverStatus_t status) const {
-  return std::string(call) + ": cuSOLVER status " +
-         std::to_string(int(status));
+  return std::string(call) + ": cuSOLVER status " + std::to_string(int(status));
 }
 
 const Cusolver *mlir::thunk::cuda::loadCusolver(std::string &error) {

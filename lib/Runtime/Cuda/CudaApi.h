@@ -3,9 +3,10 @@
 // The entry points the CUDA runtime uses, as function pointers filled when
 // the libraries are first needed: the driver's through cuGetProcAddress
 // (for the API version of the headers this was built with), the libraries'
-// (cuBLASLt, cuBLAS, cuDNN, cuFFT, cuSOLVER) by dlsym. Building needs only the CUDA toolkit's headers; a machine without
-// a driver or without cuBLASLt gets an error saying which library is
-// missing instead of a program that cannot start.
+// (cuBLASLt, cuBLAS, cuDNN, cuFFT, cuSOLVER) by dlsym. Building needs only the
+// CUDA toolkit's headers; a machine without a driver or without cuBLASLt gets
+// an error saying which library is missing instead of a program that cannot
+// start.
 //
 //===----------------------------------------------------------------------===//
 

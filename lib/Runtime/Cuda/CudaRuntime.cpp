@@ -19,6 +19,8 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <deque>
+#include <map>
 #include <mutex>
 #include <type_traits>
 
@@ -142,6 +144,8 @@ public:
   CUdeviceptr scratch = 0;
   size_t scratchBytes = 0;
   llvm::StringMap<CUdeviceptr> bases;
+  /// The run's host transfers (Executable::setHostTransfers).
+  HostTransfers *transfers = nullptr;
 };
 
 CudaExecutable::State::~State() {
@@ -330,19 +334,6 @@ std::unique_ptr<CudaExecutable> CudaExecutable::compile(ModuleOp program,
   if (walk.wasInterrupted())
     return nullptr;
 
-  // Host transfers, channels and bounded dynamic arrays have no CUDA
-  // implementation yet.
-  walk = s.module->walk([&](Operation *op) {
-    if (!isa<InfeedOp, OutfeedOp, SendOp, RecvOp, PadToStaticOp,
-             SliceToDynamicOp>(op))
-      return WalkResult::advance();
-    error = op->getName().getStringRef().str() +
-            " has no CUDA implementation yet (the host runtime runs it)";
-    return WalkResult::interrupt();
-  });
-  if (walk.wasInterrupted())
-    return nullptr;
-
   // Triangular solves (cuBLAS) and Cholesky factorizations (cuSOLVER,
   // whose workspace the runtime's scratch holds when the slice is smaller).
   walk = s.module->walk([&](Operation *op) {
@@ -429,6 +420,15 @@ private:
   LogicalResult timed(Operation *op, StringRef name,
                       llvm::function_ref<LogicalResult()> launch);
   FailureOr<bool> readFlag(Operation *op, Value slice, int32_t &value);
+  /// The bytes of `slices`, copied to the host (the stream waited for).
+  LogicalResult download(Operation *op, ValueRange slices,
+                         std::vector<std::vector<uint8_t>> &value);
+  /// Copies `value` (one byte array per slice, of its size) to `slices`.
+  LogicalResult upload(Operation *op, ValueRange slices,
+                       const std::vector<std::vector<uint8_t>> &value);
+  /// The thunks that run on the host between copies: host transfers,
+  /// channels and the dynamic-array conversions.
+  LogicalResult runOnHost(Operation &op);
 
   CudaExecutable::State &s;
   const Driver &cu;
@@ -437,6 +437,10 @@ private:
   DenseMap<Value, CUdeviceptr> addresses;
   /// Inside a stream capture: no host reads, no events.
   bool capturing = false;
+  /// This run's next infeed value, and the values sent on each channel and
+  /// not yet received.
+  size_t infeedNext = 0;
+  std::map<int64_t, std::deque<std::vector<std::vector<uint8_t>>>> mailbox;
 };
 } // namespace
 
@@ -513,6 +517,119 @@ FailureOr<bool> Runner::readFlag(Operation *op, Value slice, int32_t &value) {
           check(op, "cuStreamSynchronize", cu.cuStreamSynchronize(s.stream))))
     return failure();
   return value != 0;
+}
+
+LogicalResult Runner::download(Operation *op, ValueRange slices,
+                               std::vector<std::vector<uint8_t>> &value) {
+  value.clear();
+  for (Value v : slices) {
+    std::vector<uint8_t> &bytes =
+        value.emplace_back(getStorageBytes(cast<MemRefType>(v.getType())));
+    if (failed(check(op, "cuMemcpyDtoHAsync",
+                     cu.cuMemcpyDtoHAsync(bytes.data(), address(v),
+                                          bytes.size(), s.stream))))
+      return failure();
+  }
+  return check(op, "cuStreamSynchronize", cu.cuStreamSynchronize(s.stream));
+}
+
+LogicalResult Runner::upload(Operation *op, ValueRange slices,
+                             const std::vector<std::vector<uint8_t>> &value) {
+  if (value.size() != slices.size()) {
+    error = op->getName().getStringRef().str() + ": the value has " +
+            std::to_string(value.size()) + " arrays, the thunk writes " +
+            std::to_string(slices.size());
+    return failure();
+  }
+  for (auto [v, bytes] : llvm::zip_equal(slices, value)) {
+    if (int64_t(bytes.size()) !=
+        getStorageBytes(cast<MemRefType>(v.getType()))) {
+      error = op->getName().getStringRef().str() + ": an array of " +
+              std::to_string(bytes.size()) + " bytes does not fit its slice";
+      return failure();
+    }
+    if (failed(check(op, "cuMemcpyHtoDAsync",
+                     cu.cuMemcpyHtoDAsync(address(v), bytes.data(),
+                                          bytes.size(), s.stream))))
+      return failure();
+  }
+  // The host bytes may go away on return.
+  return check(op, "cuStreamSynchronize", cu.cuStreamSynchronize(s.stream));
+}
+
+LogicalResult Runner::runOnHost(Operation &op) {
+  std::vector<std::vector<uint8_t>> in, out;
+  auto pointers = [](std::vector<std::vector<uint8_t>> &arrays) {
+    SmallVector<uint8_t *> p;
+    for (auto &a : arrays)
+      p.push_back(a.data());
+    return p;
+  };
+  HostTransfers *transfers = s.transfers;
+  return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
+      .Case([&](InfeedOp i) {
+        if (!transfers || infeedNext >= transfers->infeed.size()) {
+          error = "thunk.infeed: the infeed queue is empty (" +
+                  std::to_string(transfers ? transfers->infeed.size() : 0) +
+                  " values given, all read)";
+          return failure();
+        }
+        return upload(i, i.getOutputs(), transfers->infeed[infeedNext++]);
+      })
+      .Case([&](OutfeedOp o) {
+        if (failed(download(o, o.getInputs(), in)))
+          return failure();
+        if (transfers)
+          transfers->outfeed[0].push_back(std::move(in));
+        return success();
+      })
+      .Case([&](SendOp send) {
+        if (failed(download(send, send.getInputs(), in)))
+          return failure();
+        mailbox[send.getChannelId()].push_back(std::move(in));
+        return success();
+      })
+      .Case([&](RecvOp recv) {
+        auto &queue = mailbox[recv.getChannelId()];
+        if (queue.empty()) {
+          error = "thunk.recv: nothing was sent on channel " +
+                  std::to_string(recv.getChannelId());
+          return failure();
+        }
+        in = std::move(queue.front());
+        queue.pop_front();
+        return upload(recv, recv.getOutputs(), in);
+      })
+      .Case([&](PadToStaticOp p) {
+        SmallVector<Value> outputs = {p.getOutput()};
+        llvm::append_range(outputs, p.getSizes());
+        if (failed(download(p, p.getInput(), in)) ||
+            failed(download(p, outputs, out)))
+          return failure();
+        SmallVector<uint8_t *> sizes = pointers(out);
+        uint8_t *array = sizes.front();
+        sizes.erase(sizes.begin());
+        if (failed(padToStatic(p, in[0].data(), array, sizes, error)))
+          return failure();
+        return upload(p, outputs, out);
+      })
+      .Case([&](SliceToDynamicOp p) {
+        SmallVector<Value> inputs = {p.getInput()};
+        llvm::append_range(inputs, p.getSizes());
+        if (failed(download(p, inputs, in)) ||
+            failed(download(p, p.getOutput(), out)))
+          return failure();
+        SmallVector<uint8_t *> sizes = pointers(in);
+        uint8_t *array = sizes.front();
+        sizes.erase(sizes.begin());
+        if (failed(sliceToDynamic(p, array, sizes, out[0].data(), error)))
+          return failure();
+        return upload(p, p.getOutput(), out);
+      })
+      .Default([&](Operation *) {
+        error = "not a host-side thunk";
+        return failure();
+      });
 }
 
 LogicalResult Runner::runBlock(Block &block) {
@@ -624,6 +741,15 @@ LogicalResult Runner::runThunk(Operation &op) {
                         s.scratch, s.fftScale[plan.isDouble], s.stream, error);
         });
       })
+      .Case<InfeedOp, OutfeedOp, SendOp, RecvOp, PadToStaticOp,
+            SliceToDynamicOp>([&](Operation *o) {
+        if (capturing) {
+          error = o->getName().getStringRef().str() +
+                  " cannot run inside a command buffer";
+          return failure();
+        }
+        return runOnHost(*o);
+      })
       .Case([&](TriangularSolveOp t) {
         ++stats.solvers;
         return timed(t, "triangular solve (cuBLAS)", [&] {
@@ -638,8 +764,9 @@ LogicalResult Runner::runThunk(Operation &op) {
         // The larger of the slice and the scratch (which holds what
         // cuSOLVER asked for when that is more than the slice).
         bool own = slice < s.scratchBytes;
-        CUdeviceptr workspace =
-            own ? s.scratch : c.getWorkspace() ? address(c.getWorkspace()) : 0;
+        CUdeviceptr workspace = own                ? s.scratch
+                                : c.getWorkspace() ? address(c.getWorkspace())
+                                                   : 0;
         return timed(c, "cholesky (cuSOLVER)", [&] {
           return runCholesky(*s.solver, c, address(c.getA()),
                              address(c.getInfo()), workspace,
@@ -778,6 +905,9 @@ LogicalResult CudaExecutable::run(ArrayRef<ParameterBytes> parameters,
     error = cu.describe("cuCtxSetCurrent", r);
     return failure();
   }
+  s.transfers = transfers;
+  if (transfers)
+    transfers->outfeed.assign(1, {});
   Runner runner(s, error, st);
   if (!s.arena && failed(runner.makeArena()))
     return failure();

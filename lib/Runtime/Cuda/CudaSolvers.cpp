@@ -59,17 +59,18 @@ static LogicalResult potrfBufferSizes(const Cusolver &solver, CholeskyOp op,
 }
 
 FailureOr<size_t>
-mlir::thunk::cuda::choleskyWorkspaceBytes(const Cusolver &solver,
-                                          CholeskyOp op, std::string &error) {
+mlir::thunk::cuda::choleskyWorkspaceBytes(const Cusolver &solver, CholeskyOp op,
+                                          std::string &error) {
   size_t device = 0, host = 0;
   if (failed(potrfBufferSizes(solver, op, device, host, error)))
     return failure();
   return device;
 }
 
-LogicalResult mlir::thunk::cuda::runTriangularSolve(
-    const Cublas &blas, TriangularSolveOp op, CUdeviceptr a, CUdeviceptr b,
-    CUstream stream, std::string &error) {
+LogicalResult
+mlir::thunk::cuda::runTriangularSolve(const Cublas &blas, TriangularSolveOp op,
+                                      CUdeviceptr a, CUdeviceptr b,
+                                      CUstream stream, std::string &error) {
   if (cublasStatus_t s = blas.cublasSetStream_v2(blas.handle, stream)) {
     error = blas.describe("cublasSetStream", s);
     return failure();
@@ -80,14 +81,13 @@ LogicalResult mlir::thunk::cuda::runTriangularSolve(
     error = "thunk.triangular_solve: matrices larger than cuBLAS's int sizes";
     return failure();
   }
-  cublasSideMode_t side = op.getLeftSide() ? CUBLAS_SIDE_LEFT
-                                           : CUBLAS_SIDE_RIGHT;
+  cublasSideMode_t side =
+      op.getLeftSide() ? CUBLAS_SIDE_LEFT : CUBLAS_SIDE_RIGHT;
   cublasFillMode_t fill = fillMode(op.getLower());
-  cublasOperation_t trans = op.getTransposeA() == TrsmTranspose::None
-                                ? CUBLAS_OP_N
-                            : op.getTransposeA() == TrsmTranspose::Transpose
-                                ? CUBLAS_OP_T
-                                : CUBLAS_OP_C;
+  cublasOperation_t trans =
+      op.getTransposeA() == TrsmTranspose::None        ? CUBLAS_OP_N
+      : op.getTransposeA() == TrsmTranspose::Transpose ? CUBLAS_OP_T
+                                                       : CUBLAS_OP_C;
   cublasDiagType_t diag =
       op.getUnitDiagonal() ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT;
   int lda = std::max<int64_t>(order, 1), ldb = std::max<int64_t>(m, 1);
@@ -126,17 +126,17 @@ LogicalResult mlir::thunk::cuda::runTriangularSolve(
   return success();
 }
 
-LogicalResult mlir::thunk::cuda::runCholesky(
-    const Cusolver &solver, CholeskyOp op, CUdeviceptr a, CUdeviceptr info,
-    CUdeviceptr workspace, size_t workspaceBytes, CUstream stream,
-    std::string &error) {
+LogicalResult
+mlir::thunk::cuda::runCholesky(const Cusolver &solver, CholeskyOp op,
+                               CUdeviceptr a, CUdeviceptr info,
+                               CUdeviceptr workspace, size_t workspaceBytes,
+                               CUstream stream, std::string &error) {
   size_t deviceBytes = 0, hostBytes = 0;
   if (failed(potrfBufferSizes(solver, op, deviceBytes, hostBytes, error)))
     return failure();
   if (deviceBytes > workspaceBytes) {
-    error = "thunk.cholesky: cuSOLVER asks for " +
-            std::to_string(deviceBytes) + " workspace bytes, " +
-            std::to_string(workspaceBytes) + " given";
+    error = "thunk.cholesky: cuSOLVER asks for " + std::to_string(deviceBytes) +
+            " workspace bytes, " + std::to_string(workspaceBytes) + " given";
     return failure();
   }
   if (cusolverStatus_t s = solver.cusolverDnSetStream(solver.handle, stream)) {
@@ -150,10 +150,10 @@ LogicalResult mlir::thunk::cuda::runCholesky(
   std::vector<uint8_t> host(hostBytes);
   for (int64_t i = 0, e = op.getBatch(); i < e; ++i) {
     if (cusolverStatus_t s = solver.cusolverDnXpotrf(
-            solver.handle, solver.params, fillMode(op.getLower()), n, type, reinterpret_cast<void *>(a + i * n * n * bytes),
-            std::max<int64_t>(n, 1), type,
-            reinterpret_cast<void *>(workspace), workspaceBytes,
-            host.empty() ? nullptr : host.data(), hostBytes,
+            solver.handle, solver.params, fillMode(op.getLower()), n, type,
+            reinterpret_cast<void *>(a + i * n * n * bytes),
+            std::max<int64_t>(n, 1), type, reinterpret_cast<void *>(workspace),
+            workspaceBytes, host.empty() ? nullptr : host.data(), hostBytes,
             reinterpret_cast<int *>(info + 4 * i))) {
       error = solver.describe("cusolverDnXpotrf", s);
       return failure();

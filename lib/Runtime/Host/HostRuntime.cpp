@@ -190,11 +190,11 @@ HostExecutable::Runner::write(Operation &op, ValueRange slices,
                         " arrays, the thunk writes " + Twine(slices.size()));
   for (auto [v, bytes] : llvm::zip_equal(slices, value)) {
     if (int64_t(bytes.size()) != getStorageBytes(cast<MemRefType>(v.getType())))
-      return fail(op, "an array of " + Twine(bytes.size()) +
-                          " bytes does not fit a slice of " +
-                          Twine(getStorageBytes(
-                              cast<MemRefType>(v.getType()))) +
-                          " bytes");
+      return fail(op,
+                  "an array of " + Twine(bytes.size()) +
+                      " bytes does not fit a slice of " +
+                      Twine(getStorageBytes(cast<MemRefType>(v.getType()))) +
+                      " bytes");
     std::memcpy(address(v), bytes.data(), bytes.size());
   }
   return success();
@@ -278,8 +278,8 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
       .Case([&](TriangularSolveOp t) {
         ++stats.solvers;
         return timed("triangular solve (OpenBLAS)", [&] {
-          return runHostTriangularSolve(t, address(t.getA()),
-                                        address(t.getB()), error);
+          return runHostTriangularSolve(t, address(t.getA()), address(t.getB()),
+                                        error);
         });
       })
       .Case([&](CholeskyOp c) {
@@ -372,25 +372,23 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
         SmallVector<uint8_t *> sizes;
         for (Value v : p.getSizes())
           sizes.push_back(address(v));
-        return runHostPadToStatic(p, address(p.getInput()),
-                                  address(p.getOutput()), sizes, error);
+        return padToStatic(p, address(p.getInput()), address(p.getOutput()),
+                           sizes, error);
       })
       .Case([&](SliceToDynamicOp p) {
         SmallVector<uint8_t *> sizes;
         for (Value v : p.getSizes())
           sizes.push_back(address(v));
-        return runHostSliceToDynamic(p, address(p.getInput()), sizes,
-                                     address(p.getOutput()), error);
+        return sliceToDynamic(p, address(p.getInput()), sizes,
+                              address(p.getOutput()), error);
       })
       .Case([&](InfeedOp i) {
         if (!exe.transfers || infeedNext >= exe.transfers->infeed.size())
-          return fail(op, "the infeed queue is empty (" +
-                              Twine(exe.transfers
-                                        ? exe.transfers->infeed.size()
-                                        : 0) +
-                              " values given, all read)");
-        return write(op, i.getOutputs(),
-                     exe.transfers->infeed[infeedNext++]);
+          return fail(
+              op, "the infeed queue is empty (" +
+                      Twine(exe.transfers ? exe.transfers->infeed.size() : 0) +
+                      " values given, all read)");
+        return write(op, i.getOutputs(), exe.transfers->infeed[infeedNext++]);
       })
       .Case([&](OutfeedOp o) {
         if (exe.transfers)

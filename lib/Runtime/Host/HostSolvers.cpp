@@ -39,18 +39,16 @@ namespace {
 template <typename T> struct Blas;
 
 template <> struct Blas<float> {
-  static void trsm(CBLAS_SIDE s, CBLAS_UPLO u, CBLAS_TRANSPOSE t,
-                   CBLAS_DIAG d, int m, int n, float *a, int lda, float *b,
-                   int ldb) {
+  static void trsm(CBLAS_SIDE s, CBLAS_UPLO u, CBLAS_TRANSPOSE t, CBLAS_DIAG d,
+                   int m, int n, float *a, int lda, float *b, int ldb) {
     cblas_strsm(CblasColMajor, s, u, t, d, m, n, 1.0f, a, lda, b, ldb);
   }
   static constexpr auto potrf = spotrf_;
 };
 
 template <> struct Blas<double> {
-  static void trsm(CBLAS_SIDE s, CBLAS_UPLO u, CBLAS_TRANSPOSE t,
-                   CBLAS_DIAG d, int m, int n, double *a, int lda, double *b,
-                   int ldb) {
+  static void trsm(CBLAS_SIDE s, CBLAS_UPLO u, CBLAS_TRANSPOSE t, CBLAS_DIAG d,
+                   int m, int n, double *a, int lda, double *b, int ldb) {
     cblas_dtrsm(CblasColMajor, s, u, t, d, m, n, 1.0, a, lda, b, ldb);
   }
   static constexpr auto potrf = dpotrf_;
@@ -58,8 +56,8 @@ template <> struct Blas<double> {
 
 template <typename R> struct ComplexBlas {
   using T = std::complex<R>;
-  static void trsm(CBLAS_SIDE s, CBLAS_UPLO u, CBLAS_TRANSPOSE t,
-                   CBLAS_DIAG d, int m, int n, T *a, int lda, T *b, int ldb) {
+  static void trsm(CBLAS_SIDE s, CBLAS_UPLO u, CBLAS_TRANSPOSE t, CBLAS_DIAG d,
+                   int m, int n, T *a, int lda, T *b, int ldb) {
     T one(1);
     if constexpr (std::is_same_v<R, float>)
       cblas_ctrsm(CblasColMajor, s, u, t, d, m, n, &one, a, lda, b, ldb);
@@ -79,11 +77,10 @@ template <typename T>
 void trsm(TriangularSolveOp op, uint8_t *aBytes, uint8_t *bBytes) {
   int m = op.getRows(), n = op.getColumns();
   int order = op.getLeftSide() ? m : n;
-  CBLAS_TRANSPOSE trans = op.getTransposeA() == TrsmTranspose::None
-                              ? CblasNoTrans
-                          : op.getTransposeA() == TrsmTranspose::Transpose
-                              ? CblasTrans
-                              : CblasConjTrans;
+  CBLAS_TRANSPOSE trans =
+      op.getTransposeA() == TrsmTranspose::None        ? CblasNoTrans
+      : op.getTransposeA() == TrsmTranspose::Transpose ? CblasTrans
+                                                       : CblasConjTrans;
   T *a = reinterpret_cast<T *>(aBytes), *b = reinterpret_cast<T *>(bBytes);
   for (int64_t i = 0, e = op.getBatch(); i < e; ++i)
     Blas<T>::trsm(op.getLeftSide() ? CblasLeft : CblasRight,

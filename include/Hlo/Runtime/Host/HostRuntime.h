@@ -107,17 +107,6 @@ LogicalResult runHostTriangularSolve(Operation *trsm, uint8_t *a, uint8_t *b,
 LogicalResult runHostCholesky(Operation *potrf, uint8_t *a, uint8_t *info,
                               std::string &error);
 
-/// `thunk.pad_to_static`: the dynamic array at `input` (XLA's storage) at
-/// its bounds into `output`, its sizes into `sizes`.
-LogicalResult runHostPadToStatic(Operation *op, uint8_t *input,
-                                 uint8_t *output, ArrayRef<uint8_t *> sizes,
-                                 std::string &error);
-
-/// `thunk.slice_to_dynamic`: the inverse.
-LogicalResult runHostSliceToDynamic(Operation *op, uint8_t *input,
-                                    ArrayRef<uint8_t *> sizes, uint8_t *output,
-                                    std::string &error);
-
 } // namespace mlir::thunk
 
 #endif // HLO_RUNTIME_HOST_HOSTRUNTIME_H

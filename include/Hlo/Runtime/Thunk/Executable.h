@@ -120,6 +120,17 @@ LogicalResult matchParameters(
     SmallVectorImpl<std::pair<AllocationOp, ArrayRef<uint8_t>>> &out,
     std::string &error);
 
+/// `thunk.pad_to_static` on host bytes: the dynamic array at `input`
+/// (XLA's storage) at its bounds into `output`, its sizes into `sizes`
+/// (DynamicArrays.cpp).
+LogicalResult padToStatic(Operation *op, uint8_t *input, uint8_t *output,
+                          ArrayRef<uint8_t *> sizes, std::string &error);
+
+/// `thunk.slice_to_dynamic` on host bytes: the inverse.
+LogicalResult sliceToDynamic(Operation *op, uint8_t *input,
+                             ArrayRef<uint8_t *> sizes, uint8_t *output,
+                             std::string &error);
+
 } // namespace mlir::thunk
 
 #endif // HLO_RUNTIME_THUNK_EXECUTABLE_H

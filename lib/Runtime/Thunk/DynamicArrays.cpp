@@ -1,14 +1,15 @@
-//===- HostDynamic.cpp - thunk.pad_to_static and thunk.slice_to_dynamic ---===//
+//===- DynamicArrays.cpp - thunk.pad_to_static and thunk.slice_to_dynamic -===//
 //
-// Bounded dynamic arrays on the CPU, stored as XLA stores them: the
-// elements dense over the runtime sizes (in the order of the bounded
-// array's layout), then one i32 size per dimension at the byte where the
-// array at its bounds ends.
+// Bounded dynamic arrays, stored as XLA stores them: the elements dense
+// over the runtime sizes (in the order of the bounded array's layout), then
+// one i32 size per dimension at the byte where the array at its bounds
+// ends. The two thunks on host bytes, for both runtimes (the CUDA runtime
+// runs them on copies of the slices).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Hlo/Dialect/Thunk/ThunkDialect.h"
-#include "Hlo/Runtime/Host/HostRuntime.h"
+#include "Hlo/Runtime/Thunk/Executable.h"
 
 #include <cstring>
 #include <numeric>
@@ -28,8 +29,9 @@ static void copyElements(MemRefType type, ArrayRef<int64_t> sizes,
   // Minor to major: the dense strides follow the layout's order.
   SmallVector<int64_t> order(rank);
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int64_t a, int64_t b) { return strides[a] < strides[b]; });
+  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+    return strides[a] < strides[b];
+  });
   SmallVector<int64_t> denseStrides(rank);
   int64_t total = 1;
   for (int64_t d : order) {
@@ -67,10 +69,10 @@ static LogicalResult checkSizes(Operation *op, MemRefType type,
   return success();
 }
 
-LogicalResult mlir::thunk::runHostPadToStatic(Operation *op, uint8_t *input,
-                                              uint8_t *output,
-                                              ArrayRef<uint8_t *> sizes,
-                                              std::string &error) {
+LogicalResult mlir::thunk::padToStatic(Operation *op, uint8_t *input,
+                                       uint8_t *output,
+                                       ArrayRef<uint8_t *> sizes,
+                                       std::string &error) {
   MemRefType type = cast<PadToStaticOp>(op).getOutput().getType();
   int64_t dataBytes = getStorageBytes(type);
   SmallVector<int64_t> runtime;
@@ -90,11 +92,9 @@ LogicalResult mlir::thunk::runHostPadToStatic(Operation *op, uint8_t *input,
   return success();
 }
 
-LogicalResult mlir::thunk::runHostSliceToDynamic(Operation *op,
-                                                 uint8_t *input,
-                                                 ArrayRef<uint8_t *> sizes,
-                                                 uint8_t *output,
-                                                 std::string &error) {
+LogicalResult mlir::thunk::sliceToDynamic(Operation *op, uint8_t *input,
+                                          ArrayRef<uint8_t *> sizes,
+                                          uint8_t *output, std::string &error) {
   MemRefType type = cast<SliceToDynamicOp>(op).getInput().getType();
   int64_t dataBytes = getStorageBytes(type);
   SmallVector<int64_t> runtime;
