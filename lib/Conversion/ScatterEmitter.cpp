@@ -88,7 +88,25 @@ bool needsCompareAndSwap(Combiner combiner, Type element) {
 }
 
 ScatterOp getScatterRoot(ComputationOp fused) {
-  return fused.getRootValue().getDefiningOp<ScatterOp>();
+  Value root = fused.getRootValue();
+  if (auto scatter = root.getDefiningOp<ScatterOp>())
+    return scatter;
+  // A variadic scatter's results as the tuple of its elements, in order
+  // (what hlo-fusion-wrapper makes of a wrapped tuple-valued instruction).
+  auto tuple = root.getDefiningOp<TupleOp>();
+  if (!tuple || tuple->getNumOperands() == 0)
+    return nullptr;
+  ScatterOp scatter;
+  for (auto [i, element] : llvm::enumerate(getDataOperands(tuple))) {
+    auto gte = element.getDefiningOp<GetTupleElementOp>();
+    auto s = gte ? gte.getOperand().getDefiningOp<ScatterOp>() : ScatterOp();
+    if (!s || gte.getIndex() != i || (scatter && s != scatter))
+      return nullptr;
+    scatter = s;
+  }
+  if (cast<TupleType>(scatter.getType()).size() != tuple->getNumOperands())
+    return nullptr;
+  return scatter;
 }
 
 /// 0..rank-1 without the dims in `skip1` and `skip2`, ascending.
