@@ -19,8 +19,6 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/TypeSwitch.h"
 
-#include <deque>
-#include <map>
 #include <mutex>
 #include <type_traits>
 
@@ -422,10 +420,10 @@ private:
   FailureOr<bool> readFlag(Operation *op, Value slice, int32_t &value);
   /// The bytes of `slices`, copied to the host (the stream waited for).
   LogicalResult download(Operation *op, ValueRange slices,
-                         std::vector<std::vector<uint8_t>> &value);
+                         TransferValue &value);
   /// Copies `value` (one byte array per slice, of its size) to `slices`.
   LogicalResult upload(Operation *op, ValueRange slices,
-                       const std::vector<std::vector<uint8_t>> &value);
+                       const TransferValue &value);
   /// The thunks that run on the host between copies: host transfers,
   /// channels and the dynamic-array conversions.
   LogicalResult runOnHost(Operation &op);
@@ -437,10 +435,7 @@ private:
   DenseMap<Value, CUdeviceptr> addresses;
   /// Inside a stream capture: no host reads, no events.
   bool capturing = false;
-  /// This run's next infeed value, and the values sent on each channel and
-  /// not yet received.
-  size_t infeedNext = 0;
-  std::map<int64_t, std::deque<std::vector<std::vector<uint8_t>>>> mailbox;
+  DeviceTransfers transfers{s.transfers, 0};
 };
 } // namespace
 
@@ -520,7 +515,7 @@ FailureOr<bool> Runner::readFlag(Operation *op, Value slice, int32_t &value) {
 }
 
 LogicalResult Runner::download(Operation *op, ValueRange slices,
-                               std::vector<std::vector<uint8_t>> &value) {
+                               TransferValue &value) {
   value.clear();
   for (Value v : slices) {
     std::vector<uint8_t> &bytes =
@@ -534,20 +529,8 @@ LogicalResult Runner::download(Operation *op, ValueRange slices,
 }
 
 LogicalResult Runner::upload(Operation *op, ValueRange slices,
-                             const std::vector<std::vector<uint8_t>> &value) {
-  if (value.size() != slices.size()) {
-    error = op->getName().getStringRef().str() + ": the value has " +
-            std::to_string(value.size()) + " arrays, the thunk writes " +
-            std::to_string(slices.size());
-    return failure();
-  }
+                             const TransferValue &value) {
   for (auto [v, bytes] : llvm::zip_equal(slices, value)) {
-    if (int64_t(bytes.size()) !=
-        getStorageBytes(cast<MemRefType>(v.getType()))) {
-      error = op->getName().getStringRef().str() + ": an array of " +
-              std::to_string(bytes.size()) + " bytes does not fit its slice";
-      return failure();
-    }
     if (failed(check(op, "cuMemcpyHtoDAsync",
                      cu.cuMemcpyHtoDAsync(address(v), bytes.data(),
                                           bytes.size(), s.stream))))
@@ -558,47 +541,30 @@ LogicalResult Runner::upload(Operation *op, ValueRange slices,
 }
 
 LogicalResult Runner::runOnHost(Operation &op) {
-  std::vector<std::vector<uint8_t>> in, out;
-  auto pointers = [](std::vector<std::vector<uint8_t>> &arrays) {
+  TransferValue in, out;
+  auto pointers = [](TransferValue &arrays) {
     SmallVector<uint8_t *> p;
     for (auto &a : arrays)
       p.push_back(a.data());
     return p;
   };
-  HostTransfers *transfers = s.transfers;
   return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
-      .Case([&](InfeedOp i) {
-        if (!transfers || infeedNext >= transfers->infeed.size()) {
-          error = "thunk.infeed: the infeed queue is empty (" +
-                  std::to_string(transfers ? transfers->infeed.size() : 0) +
-                  " values given, all read)";
+      .Case<InfeedOp, OutfeedOp, SendOp, RecvOp>([&](Operation *) {
+        // A failed copy ends the run: the value it leaves is not used.
+        LogicalResult copies = success();
+        auto read = [&](ValueRange slices) {
+          TransferValue value;
+          if (succeeded(copies))
+            copies = download(&op, slices, value);
+          return value;
+        };
+        auto write = [&](ValueRange slices, const TransferValue &value) {
+          if (succeeded(copies))
+            copies = upload(&op, slices, value);
+        };
+        if (failed(transfers.run(&op, read, write, error)))
           return failure();
-        }
-        return upload(i, i.getOutputs(), transfers->infeed[infeedNext++]);
-      })
-      .Case([&](OutfeedOp o) {
-        if (failed(download(o, o.getInputs(), in)))
-          return failure();
-        if (transfers)
-          transfers->outfeed[0].push_back(std::move(in));
-        return success();
-      })
-      .Case([&](SendOp send) {
-        if (failed(download(send, send.getInputs(), in)))
-          return failure();
-        mailbox[send.getChannelId()].push_back(std::move(in));
-        return success();
-      })
-      .Case([&](RecvOp recv) {
-        auto &queue = mailbox[recv.getChannelId()];
-        if (queue.empty()) {
-          error = "thunk.recv: nothing was sent on channel " +
-                  std::to_string(recv.getChannelId());
-          return failure();
-        }
-        in = std::move(queue.front());
-        queue.pop_front();
-        return upload(recv, recv.getOutputs(), in);
+        return copies;
       })
       .Case([&](PadToStaticOp p) {
         SmallVector<Value> outputs = {p.getOutput()};

@@ -21,8 +21,6 @@
 
 #include <chrono>
 #include <cstring>
-#include <deque>
-#include <map>
 #include <thread>
 
 using namespace mlir;
@@ -89,7 +87,8 @@ public:
   Runner(HostExecutable &exe, int64_t device, Devices *devices,
          std::string &error, RunStats &stats)
       : exe(exe), memory(exe.memory[device]), device(device),
-        devices(devices), error(error), stats(stats) {}
+        transfers(exe.transfers, device), devices(devices), error(error),
+        stats(stats) {}
 
   LogicalResult layOut(ArrayRef<ParameterBytes> parameters);
   LogicalResult runBlock(Block &block);
@@ -104,20 +103,11 @@ private:
     return failure();
   }
 
-  /// The bytes of each of `slices` (one value of an infeed, outfeed, send
-  /// or recv).
-  std::vector<std::vector<uint8_t>> read(ValueRange slices);
-  /// Writes `value` into `slices`; fails unless the sizes agree.
-  LogicalResult write(Operation &op, ValueRange slices,
-                      const std::vector<std::vector<uint8_t>> &value);
-
   HostExecutable &exe;
   Memory &memory;
   int64_t device;
-  /// This run's next infeed value, and the values sent on each channel and
-  /// not yet received.
-  size_t infeedNext = 0;
-  std::map<int64_t, std::deque<std::vector<std::vector<uint8_t>>>> mailbox;
+  /// This device's infeed, outfeed and channels in this run.
+  DeviceTransfers transfers;
   Devices *devices;
   std::string &error;
   RunStats &stats;
@@ -169,34 +159,6 @@ HostExecutable::Runner::layOut(ArrayRef<ParameterBytes> parameters) {
   for (auto [alloc, bytes] : given)
     std::memcpy(memory.bases.lookup(alloc.getSymName()), bytes.data(),
                 bytes.size());
-  return success();
-}
-
-std::vector<std::vector<uint8_t>>
-HostExecutable::Runner::read(ValueRange slices) {
-  std::vector<std::vector<uint8_t>> value;
-  for (Value v : slices) {
-    uint8_t *p = address(v);
-    value.emplace_back(p, p + getStorageBytes(cast<MemRefType>(v.getType())));
-  }
-  return value;
-}
-
-LogicalResult
-HostExecutable::Runner::write(Operation &op, ValueRange slices,
-                              const std::vector<std::vector<uint8_t>> &value) {
-  if (value.size() != slices.size())
-    return fail(op, "the value has " + Twine(value.size()) +
-                        " arrays, the thunk writes " + Twine(slices.size()));
-  for (auto [v, bytes] : llvm::zip_equal(slices, value)) {
-    if (int64_t(bytes.size()) != getStorageBytes(cast<MemRefType>(v.getType())))
-      return fail(op,
-                  "an array of " + Twine(bytes.size()) +
-                      " bytes does not fit a slice of " +
-                      Twine(getStorageBytes(cast<MemRefType>(v.getType()))) +
-                      " bytes");
-    std::memcpy(address(v), bytes.data(), bytes.size());
-  }
   return success();
 }
 
@@ -382,33 +344,18 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
         return sliceToDynamic(p, address(p.getInput()), sizes,
                               address(p.getOutput()), error);
       })
-      .Case([&](InfeedOp i) {
-        if (!exe.transfers || infeedNext >= exe.transfers->infeed.size())
-          return fail(
-              op, "the infeed queue is empty (" +
-                      Twine(exe.transfers ? exe.transfers->infeed.size() : 0) +
-                      " values given, all read)");
-        return write(op, i.getOutputs(), exe.transfers->infeed[infeedNext++]);
-      })
-      .Case([&](OutfeedOp o) {
-        if (exe.transfers)
-          exe.transfers->outfeed[device].push_back(read(o.getInputs()));
-        return success();
-      })
-      .Case([&](SendOp send) {
-        mailbox[send.getChannelId()].push_back(read(send.getInputs()));
-        return success();
-      })
-      .Case([&](RecvOp recv) {
-        auto &queue = mailbox[recv.getChannelId()];
-        if (queue.empty())
-          return fail(op, "nothing was sent on channel " +
-                              Twine(recv.getChannelId()) +
-                              " (the host runtime has no host or peer to "
-                              "receive from)");
-        std::vector<std::vector<uint8_t>> value = std::move(queue.front());
-        queue.pop_front();
-        return write(op, recv.getOutputs(), value);
+      .Case<InfeedOp, OutfeedOp, SendOp, RecvOp>([&](Operation *) {
+        auto read = [&](ValueRange slices) {
+          TransferValue value;
+          for (Value v : slices)
+            value.emplace_back(address(v), address(v) + bytesOf(v));
+          return value;
+        };
+        auto write = [&](ValueRange slices, const TransferValue &value) {
+          for (auto [v, bytes] : llvm::zip_equal(slices, value))
+            std::memcpy(address(v), bytes.data(), bytes.size());
+        };
+        return transfers.run(&op, read, write, error);
       })
       .Case([&](ReturnOp) { return success(); })
       .Default([&](Operation *) { return fail(op, "not a thunk"); });

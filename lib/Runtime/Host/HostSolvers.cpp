@@ -110,38 +110,26 @@ void potrf(CholeskyOp op, uint8_t *aBytes, uint8_t *infoBytes) {
   }
 }
 
-/// Runs `f<T>` for the element type `t` (f32, f64, complex of either).
-template <template <typename> class F, typename... Args>
-LogicalResult dispatch(Type t, Args... args) {
-  if (t.isF32())
-    return F<float>::run(args...), success();
-  if (t.isF64())
-    return F<double>::run(args...), success();
+/// Calls `f` with a value of the C++ type of element type `t` (f32, f64,
+/// complex of either) when the matrices of `type` have int dimensions;
+/// fails otherwise.
+template <typename F> LogicalResult withSolverType(MemRefType type, F &&f) {
+  for (int64_t d : type.getShape())
+    if (d > INT_MAX)
+      return failure();
+  Type t = type.getElementType();
   if (auto c = dyn_cast<ComplexType>(t)) {
     if (c.getElementType().isF32())
-      return F<std::complex<float>>::run(args...), success();
+      return f(std::complex<float>()), success();
     if (c.getElementType().isF64())
-      return F<std::complex<double>>::run(args...), success();
+      return f(std::complex<double>()), success();
+    return failure();
   }
+  if (t.isF32())
+    return f(float()), success();
+  if (t.isF64())
+    return f(double()), success();
   return failure();
-}
-
-template <typename T> struct RunTrsm {
-  static void run(TriangularSolveOp op, uint8_t *a, uint8_t *b) {
-    trsm<T>(op, a, b);
-  }
-};
-template <typename T> struct RunPotrf {
-  static void run(CholeskyOp op, uint8_t *a, uint8_t *info) {
-    potrf<T>(op, a, info);
-  }
-};
-
-bool fitsInt(ArrayRef<int64_t> shape) {
-  for (int64_t d : shape)
-    if (d > INT_MAX)
-      return false;
-  return true;
 }
 
 } // namespace
@@ -150,9 +138,9 @@ LogicalResult mlir::thunk::runHostTriangularSolve(Operation *op, uint8_t *a,
                                                   uint8_t *b,
                                                   std::string &error) {
   auto trsmOp = cast<TriangularSolveOp>(op);
-  MemRefType type = trsmOp.getB().getType();
-  if (!fitsInt(type.getShape()) ||
-      failed(dispatch<RunTrsm>(type.getElementType(), trsmOp, a, b))) {
+  if (failed(withSolverType(trsmOp.getB().getType(), [&](auto element) {
+        trsm<decltype(element)>(trsmOp, a, b);
+      }))) {
     error = "thunk.triangular_solve: OpenBLAS takes f32, f64, complex<f32> "
             "and complex<f64> matrices of int dimensions";
     return failure();
@@ -163,9 +151,9 @@ LogicalResult mlir::thunk::runHostTriangularSolve(Operation *op, uint8_t *a,
 LogicalResult mlir::thunk::runHostCholesky(Operation *op, uint8_t *a,
                                            uint8_t *info, std::string &error) {
   auto potrfOp = cast<CholeskyOp>(op);
-  MemRefType type = potrfOp.getA().getType();
-  if (!fitsInt(type.getShape()) ||
-      failed(dispatch<RunPotrf>(type.getElementType(), potrfOp, a, info))) {
+  if (failed(withSolverType(potrfOp.getA().getType(), [&](auto element) {
+        potrf<decltype(element)>(potrfOp, a, info);
+      }))) {
     error = "thunk.cholesky: LAPACK takes f32, f64, complex<f32> and "
             "complex<f64> matrices of int dimensions";
     return failure();

@@ -10,6 +10,56 @@ using namespace mlir::thunk;
 
 Executable::~Executable() = default;
 
+LogicalResult DeviceTransfers::run(
+    Operation *op, function_ref<TransferValue(ValueRange)> read,
+    function_ref<void(ValueRange, const TransferValue &)> write,
+    std::string &error) {
+  auto fail = [&](const Twine &why) {
+    error = (op->getName().getStringRef() + ": " + why).str();
+    return failure();
+  };
+  // Writes `value` into `slices` when it fits them.
+  auto store = [&](ValueRange slices, const TransferValue &value) {
+    if (value.size() != slices.size())
+      return fail("the value has " + Twine(value.size()) +
+                  " arrays, the thunk writes " + Twine(slices.size()));
+    for (auto [v, bytes] : llvm::zip_equal(slices, value))
+      if (int64_t(bytes.size()) !=
+          getStorageBytes(cast<MemRefType>(v.getType())))
+        return fail("an array of " + Twine(bytes.size()) +
+                    " bytes does not fit a slice of " +
+                    Twine(getStorageBytes(cast<MemRefType>(v.getType()))) +
+                    " bytes");
+    write(slices, value);
+    return success();
+  };
+  if (auto infeed = dyn_cast<InfeedOp>(op)) {
+    size_t given = transfers ? transfers->infeed.size() : 0;
+    if (infeedNext >= given)
+      return fail("the infeed queue is empty (" + Twine(given) +
+                  " values given, all read)");
+    return store(infeed.getOutputs(), transfers->infeed[infeedNext++]);
+  }
+  if (auto outfeed = dyn_cast<OutfeedOp>(op)) {
+    TransferValue value = read(outfeed.getInputs());
+    if (transfers)
+      transfers->outfeed[device].push_back(std::move(value));
+    return success();
+  }
+  if (auto send = dyn_cast<SendOp>(op)) {
+    mailbox[send.getChannelId()].push_back(read(send.getInputs()));
+    return success();
+  }
+  auto recv = cast<RecvOp>(op);
+  std::deque<TransferValue> &queue = mailbox[recv.getChannelId()];
+  if (queue.empty())
+    return fail("nothing was sent on channel " + Twine(recv.getChannelId()) +
+                " (no host or peer here to receive from)");
+  TransferValue value = std::move(queue.front());
+  queue.pop_front();
+  return store(recv.getOutputs(), value);
+}
+
 std::string RunStats::summary() const {
   std::string s = std::to_string(kernels) + " kernel launches, " +
                   std::to_string(gemms) + " GEMMs, " + std::to_string(copies) +

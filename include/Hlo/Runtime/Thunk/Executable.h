@@ -19,6 +19,8 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <cstdint>
+#include <deque>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -72,9 +74,35 @@ private:
 /// read `infeed` in order from its start (a value: the bytes of each array
 /// the thunk writes); after the run `outfeed[d]` holds what device `d`
 /// wrote, in order (a value: the bytes of each array the thunk reads).
+/// One value of an infeed, outfeed, send or recv: the bytes of each array.
+using TransferValue = std::vector<std::vector<uint8_t>>;
+
 struct HostTransfers {
-  std::vector<std::vector<std::vector<uint8_t>>> infeed;
-  std::vector<std::vector<std::vector<std::vector<uint8_t>>>> outfeed;
+  std::vector<TransferValue> infeed;
+  std::vector<std::vector<TransferValue>> outfeed;
+};
+
+/// One device's infeed, outfeed and channels over one run: what
+/// `thunk.infeed`, `outfeed`, `send` and `recv` do apart from moving bytes,
+/// the same for every runtime. A recv takes the oldest value sent on its
+/// channel by the same device (the interpreter's model).
+class DeviceTransfers {
+public:
+  DeviceTransfers(HostTransfers *transfers, int64_t device)
+      : transfers(transfers), device(device) {}
+
+  /// Runs transfer thunk `op`: `read` gives the bytes of slices (its
+  /// inputs), `write` stores a value into slices (its outputs; the value
+  /// checked against their sizes first). Fails with `error`.
+  LogicalResult run(Operation *op, function_ref<TransferValue(ValueRange)> read,
+                    function_ref<void(ValueRange, const TransferValue &)> write,
+                    std::string &error);
+
+private:
+  HostTransfers *transfers;
+  int64_t device;
+  size_t infeedNext = 0;
+  std::map<int64_t, std::deque<TransferValue>> mailbox;
 };
 
 class Executable {
