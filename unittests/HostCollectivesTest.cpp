@@ -4,11 +4,12 @@
 // both forms, collective-permute, collective-broadcast) over 1 to 4
 // replicas x 1 or 2 partitions, in every group mode (no channel_id,
 // channel_id with and without use_global_device_ids, partition groups),
-// with random groups, member orders, element types, shapes, layouts and
-// dimensions, compiled by the whole GPU compiler into thunk programs and
-// run by the host runtime (a thread per device), against the interpreter's
-// simulated devices. Every device's result is gathered to device 0 (whose
-// result both return) by a final all-gather over all devices.
+// with random groups, member orders, element types (packed 2- and 4-bit
+// ones too), shapes, layouts and dimensions, compiled by the whole GPU compiler
+// into thunk programs and run by the host runtime (a thread per device),
+// against the interpreter's simulated devices. Every device's result is
+// gathered to device 0 (whose result both return) by a final all-gather over
+// all devices.
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,9 +83,11 @@ CollectiveCase generate(std::mt19937 &rng) {
                          "all-to-all", "all-to-all-tuple",
                          "collective-permute", "collective-broadcast"};
   c.kind = kinds[pick(0, 6)];
-  const char *types[] = {"f32", "s32", "f16", "bf16", "u8", "f64", "pred"};
-  c.type = types[pick(0, 6)];
   bool reduces = c.kind == "all-reduce" || c.kind == "reduce-scatter";
+  // Arrays of 2- and 4-bit elements (packed) only move: no reductions.
+  const char *types[] = {"f32",  "s32", "f16", "bf16", "u8",      "f64",
+                         "pred", "s4",  "u4",  "u2",   "f4e2m1fn"};
+  c.type = types[pick(0, reduces ? 6 : 10)];
   // The group mode, its id space and the attributes that select it.
   bool globalFlagOp = reduces || c.kind == "all-gather";
   int mode = globalFlagOp ? pick(0, 2) : pick(0, 1);

@@ -101,8 +101,7 @@ runFusionOnHost(ModuleOp module, ArrayRef<runtime::Literal> args,
         size_t(aliases[k]) < numOperands)
       buffers.push_back(buffers[aliases[k]]);
     else
-      buffers.emplace_back(t.getNumElements() *
-                           runtime::getElementBufferBytes(t.getElementType()));
+      buffers.emplace_back(runtime::getArrayBufferBytes(t));
   }
   if (failed(jit->invokeOnBuffers(kernel, buffers, error)))
     return failure();

@@ -65,6 +65,35 @@ FailureOr<DenseElementsAttr> getPhysicalConstant(DenseElementsAttr value,
                                                      IntegerType::get(ctx, 8),
                                                      type.getEncoding()));
   }
+  if (th::isPackedElementType(element)) {
+    // Packed as the kernels read it: element i at bit i * width.
+    unsigned width = element.getIntOrFloatBitWidth();
+    SmallVector<int64_t> strides = getPhysicalStrides(type);
+    SmallVector<int8_t> packed(llvm::divideCeil(n * width, 8), 0);
+    SmallVector<int64_t> index(type.getRank(), 0);
+    auto bitsOf = [&](int64_t i) {
+      if (isa<FloatType>(element))
+        return value.getValues<APFloat>()[i].bitcastToAPInt().getZExtValue();
+      return value.getValues<APInt>()[i].getZExtValue();
+    };
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t at = 0;
+      for (auto [x, stride] : llvm::zip(index, strides))
+        at += x * stride;
+      uint64_t bits =
+          bitsOf(value.isSplat() ? 0 : i) & ((uint64_t(1) << width) - 1);
+      packed[at * width / 8] |= int8_t(bits << (at * width % 8));
+      for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+        if (++index[d] < type.getDimSize(d))
+          break;
+        index[d] = 0;
+      }
+    }
+    return DenseElementsAttr::get(
+        RankedTensorType::get({int64_t(packed.size())},
+                              IntegerType::get(ctx, 8)),
+        ArrayRef<int8_t>(packed));
+  }
   Type storage = getScalarType(element);
   int64_t bytes = storage ? th::getElementStorageBytes(storage) : 0;
   if (!storage || bytes * 8 != int64_t(storage.isIntOrFloat()
@@ -130,12 +159,6 @@ FailureOr<Value> ThunkLowering::slice(Operation *at, Value value, unsigned node,
       return slice(at, value, node, getSignatureType(tensor));
     if (!tensor || !tensor.hasStaticShape())
       return at->emitError("hlo-to-thunk: no slice type for ") << t, failure();
-    Type element = tensor.getElementType();
-    if (element.isIntOrFloat() && element.getIntOrFloatBitWidth() < 8 &&
-        !element.isInteger(1))
-      return at->emitError("hlo-to-thunk: sub-byte element type ")
-                 << element << " is not supported yet",
-             failure();
     type = getKernelBufferType(tensor);
   }
   int64_t a = s.getAllocation();

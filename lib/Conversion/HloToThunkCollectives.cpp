@@ -49,10 +49,7 @@ ThunkLowering::logicalSlices(Operation *at, Value value,
     unsigned mine = node++;
     if (!tensor || failed(status))
       return;
-    Type elementType = tensor.getElementType();
-    if (!tensor.hasStaticShape() ||
-        (elementType.isIntOrFloat() && elementType.getIntOrFloatBitWidth() < 8 &&
-         !elementType.isInteger(1))) {
+    if (!tensor.hasStaticShape()) {
       status = at->emitError("hlo-to-thunk: collectives of ")
                << tensor << " are not supported yet";
       return;
@@ -132,6 +129,14 @@ LogicalResult ThunkLowering::lowerCollective(Operation *op,
     return b.getArrayAttr(attrs);
   };
   auto reduction = [&]() -> FailureOr<th::ReductionKindAttr> {
+    for (Value in : inputs)
+      if (Type element = cast<MemRefType>(in.getType()).getElementType();
+          th::isPackedElementType(element))
+        return op->emitError("hlo-to-thunk: a reduction of ")
+                   << element
+                   << " elements (packed, two or more to a byte) is not "
+                      "supported yet",
+               failure();
     FailureOr<th::ReductionKind> kind = getReduction(op, symbols);
     if (failed(kind))
       return failure();

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Hlo/Conversion/HostJit.h"
+#include "Hlo/Conversion/Passes.h"
 #include "Hlo/Conversion/ScalarLowering.h"
 
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
@@ -129,6 +130,8 @@ LogicalResult mlir::hlo::lowerToLLVMDialect(ModuleOp module) {
       f->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                  UnitAttr::get(ctx));
   PassManager pm(ctx);
+  // Buffers of 2- and 4-bit elements as XLA stores them: packed bytes.
+  pm.addPass(createHloLowerSubByteBuffers());
   pm.addPass(createConvertComplexToStandardPass());
   // Arithmetic and math on narrow floats (not emitted by the scalar
   // lowering, which computes in f32, but by other producers) in f32 (the

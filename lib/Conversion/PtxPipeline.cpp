@@ -87,6 +87,8 @@ void mlir::hlo::buildKernelsToPtxPipeline(OpPassManager &pm,
   target.optLevel = 3;
   pm.addPass(createGpuNVVMAttachTarget(target));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  // Buffers of 2- and 4-bit elements as XLA stores them: packed bytes.
+  kernels.addPass(createHloLowerSubByteBuffers());
   // Converts from and to floats LLVM has no type for (f8, f6, f4) as
   // integer ops (f16 and bf16 convert natively).
   kernels.addPass(createExpandNarrowFloatsPass(/*onlyBelow16Bits=*/true));

@@ -714,6 +714,21 @@ int64_t mlir::hlo::runtime::getElementBufferBytes(Type elementType) {
   return std::max<int64_t>(1, llvm::divideCeil(bits, 8));
 }
 
+/// The bits an element of `type` takes when packed (2 and 4), else 0
+/// (thunk::isPackedElementType's rule).
+static unsigned getPackedBits(Type type) {
+  if (!type.isIntOrFloat() || type.isInteger(1))
+    return 0;
+  unsigned bits = type.getIntOrFloatBitWidth();
+  return bits < 8 && 8 % bits == 0 ? bits : 0;
+}
+
+int64_t mlir::hlo::runtime::getArrayBufferBytes(RankedTensorType type) {
+  if (unsigned bits = getPackedBits(type.getElementType()))
+    return llvm::divideCeil(type.getNumElements() * int64_t(bits), 8);
+  return type.getNumElements() * getElementBufferBytes(type.getElementType());
+}
+
 /// The physical position of each element (in row-major order) of `type`.
 static std::vector<int64_t> physicalPositions(RankedTensorType type) {
   ArrayRef<int64_t> shape = type.getShape();
@@ -733,9 +748,17 @@ static std::vector<int64_t> physicalPositions(RankedTensorType type) {
 std::vector<uint8_t>
 mlir::hlo::runtime::encodeArrayBytes(const Literal &value,
                                      RankedTensorType type) {
-  int64_t size = getElementBufferBytes(type.getElementType());
   std::vector<int64_t> positions = physicalPositions(type);
-  std::vector<uint8_t> bytes(positions.size() * size);
+  std::vector<uint8_t> bytes(getArrayBufferBytes(type));
+  if (unsigned packed = getPackedBits(type.getElementType())) {
+    for (size_t i = 0; i < positions.size(); ++i) {
+      int64_t bit = positions[i] * packed;
+      uint64_t bits = value.getBits(i).getZExtValue() & ((1u << packed) - 1);
+      bytes[bit / 8] |= uint8_t(bits << (bit % 8));
+    }
+    return bytes;
+  }
+  int64_t size = getElementBufferBytes(type.getElementType());
   bool complex = isa<ComplexType>(type.getElementType());
   for (size_t i = 0; i < positions.size(); ++i) {
     APInt bits = value.getBits(i);
@@ -757,8 +780,16 @@ mlir::hlo::runtime::encodeArrayBytes(const Literal &value,
 Literal mlir::hlo::runtime::decodeArrayBytes(ArrayRef<uint8_t> bytes,
                                              RankedTensorType type) {
   Literal value = Literal::array(type.getElementType(), type.getShape());
-  int64_t size = getElementBufferBytes(type.getElementType());
   std::vector<int64_t> positions = physicalPositions(type);
+  if (unsigned packed = getPackedBits(type.getElementType())) {
+    for (size_t i = 0; i < positions.size(); ++i) {
+      int64_t bit = positions[i] * packed;
+      uint64_t bits = (bytes[bit / 8] >> (bit % 8)) & ((1u << packed) - 1);
+      value.setBits(i, APInt(value.getBits(i).getBitWidth(), bits));
+    }
+    return value;
+  }
+  int64_t size = getElementBufferBytes(type.getElementType());
   bool complex = isa<ComplexType>(type.getElementType());
   for (size_t i = 0; i < positions.size(); ++i) {
     unsigned width = value.getBits(i).getBitWidth();

@@ -94,8 +94,7 @@ HostKernels::run(Operation *fusion, ArrayRef<const Literal *> operands,
     outputs.push_back(cast<RankedTensorType>(resultType));
   }
   for (RankedTensorType t : outputs)
-    buffers.emplace_back(t.getNumElements() *
-                         runtime::getElementBufferBytes(t.getElementType()));
+    buffers.emplace_back(runtime::getArrayBufferBytes(t));
   // An output aliasing an operand starts as the operand's bytes (the two
   // have one type).
   size_t numOperands = operands.size();

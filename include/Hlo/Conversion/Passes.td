@@ -111,6 +111,33 @@ def HloGpuKernelsToHost
   ];
 }
 
+def HloLowerSubByteBuffers : Pass<"hlo-lower-sub-byte-buffers"> {
+  let summary = "Kernel buffers of 2- and 4-bit elements as packed bytes";
+  let description = [{
+    XLA stores an array of a type narrower than a byte packed (the layout's
+    `E(4)`, `E(2)`): element i of the buffer at bit i * w, in byte
+    i * w / 8 from its low bits up (the order of XLA's GPU emitters:
+    element 0 in the low nibble), which is also how the buffer assignment
+    sizes it (`hlo::getShapeByteSize`) and how the thunk runtimes and the
+    arena store it. The kernels the emitters write index such buffers
+    element by element (`memref<N x i4>`); this pass, run on the kernels
+    before they are lowered to LLVM (the PTX and the host pipelines), turns
+    every such argument of a kernel (`gpu.func`, or a public `func.func`
+    after `hlo-gpu-kernels-to-host`) into `memref<ceil(N * w / 8) x i8>`
+    and rewrites its accesses: a load reads the byte and shifts the element
+    out; a store, `memref.atomic_rmw` and `memref.generic_atomic_rmw`
+    become a `memref.generic_atomic_rmw` of the byte that replaces only the
+    element's bits, since two threads may write the two halves of one byte.
+    Floats of 4 bits are bit-cast to and from integers of their width.
+    Anything else done with such a buffer, a buffer of more than one
+    dimension or with a layout, and a called function with such an
+    argument are errors. Other element types, 6-bit floats included (a
+    byte each), are left alone.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def HloToThunk : Pass<"hlo-to-thunk", "::mlir::ModuleOp"> {
   let summary = "Turn a compiled module into a thunk program";
   let description = [{

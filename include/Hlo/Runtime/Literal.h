@@ -213,15 +213,20 @@ int64_t getStorageBytes(Type type);
 /// The elements of array `value` as the bytes of a buffer of array type
 /// `type` (the same shape and element type, any layout): in the layout's
 /// physical order, each element in the whole bytes its bit pattern takes
-/// (one per pred or narrower type, real then imaginary part for complex),
-/// little-endian; what a kernel's flat memref over the buffer reads. Tiled
-/// layouts are not supported (their tiles are ignored).
+/// (one per pred, real then imaginary part for complex), little-endian;
+/// types narrower than a byte packed as XLA stores them (element i at bit
+/// i * width from the low bits of byte 0); what a kernel's flat memref over
+/// the buffer reads. Tiled layouts are not supported (their tiles are
+/// ignored).
 std::vector<uint8_t> encodeArrayBytes(const Literal &value,
                                       RankedTensorType type);
 /// The inverse: the array of `type` whose buffer holds `bytes`.
 Literal decodeArrayBytes(ArrayRef<uint8_t> bytes, RankedTensorType type);
-/// The bytes one element of `elementType` takes in such a buffer.
+/// The bytes one element of `elementType` takes in such a buffer (one for
+/// a packed type: use getArrayBufferBytes for a whole array).
 int64_t getElementBufferBytes(Type elementType);
+/// The bytes of such a buffer of `type`.
+int64_t getArrayBufferBytes(RankedTensorType type);
 
 /// HLO's element type spelling (`f32`, `s8`, `u4`, `pred`, `bf16`,
 /// `f8e4m3fn`, `c64`, ...).

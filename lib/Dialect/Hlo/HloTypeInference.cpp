@@ -197,8 +197,12 @@ std::optional<int64_t> mlir::hlo::getShapeByteSize(Type type) {
   std::optional<unsigned> bits = getElementBitWidth(array.getElementType());
   if (!bits)
     return std::nullopt;
+  // XLA stores a pred in a byte and packs 2- and 4-bit types; the 6-bit
+  // floats (which its GPU compiler refuses) take a byte each here.
+  if (*bits < 8 && 8 % *bits != 0)
+    bits = 8;
   if (array.getElementType().isInteger(1))
-    bits = 8; // XLA stores a pred in a byte
+    bits = 8;
   int64_t metadata = array.hasStaticShape() ? 0 : 4 * array.getRank();
   return (elements * int64_t(*bits) + 7) / 8 + metadata;
 }

@@ -36,8 +36,19 @@ int64_t mlir::thunk::getElementStorageBytes(Type type) {
   return llvm::divideCeil(type.getIntOrFloatBitWidth(), 8);
 }
 
+bool mlir::thunk::isPackedElementType(Type type) {
+  if (!type.isIntOrFloat() || type.isInteger(1))
+    return false;
+  unsigned bits = type.getIntOrFloatBitWidth();
+  return bits < 8 && 8 % bits == 0;
+}
+
 int64_t mlir::thunk::getStorageBytes(MemRefType type) {
-  return type.getNumElements() * getElementStorageBytes(type.getElementType());
+  Type element = type.getElementType();
+  if (isPackedElementType(element))
+    return llvm::divideCeil(
+        type.getNumElements() * int64_t(element.getIntOrFloatBitWidth()), 8);
+  return type.getNumElements() * getElementStorageBytes(element);
 }
 
 //===----------------------------------------------------------------------===//

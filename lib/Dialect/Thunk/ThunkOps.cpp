@@ -603,6 +603,9 @@ LogicalResult ConvolutionOp::verify() {
 /// bounds (`bounded`) and its `sizes` slices.
 static LogicalResult verifyDynamicArray(Operation *op, MemRefType dynamic,
                                         MemRefType bounded, ValueRange sizes) {
+  if (isPackedElementType(bounded.getElementType()))
+    return op->emitOpError("does not take packed ")
+           << bounded.getElementType() << " elements yet";
   int64_t want = getStorageBytes(bounded) + 4 * bounded.getRank();
   if (dynamic.getRank() != 1 || !dynamic.getElementType().isInteger(8) ||
       dynamic.getNumElements() != want)

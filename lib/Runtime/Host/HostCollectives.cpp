@@ -37,6 +37,8 @@ using Bytes = std::vector<uint8_t>;
 struct Layout {
   SmallVector<int64_t> shape, strides;
   int64_t elementBytes = 0;
+  /// The bits of a packed element (2 or 4), else 0.
+  int64_t packedBits = 0;
 
   explicit Layout(Value slice) {
     auto type = cast<MemRefType>(slice.getType());
@@ -44,15 +46,28 @@ struct Layout {
     int64_t offset;
     if (failed(type.getStridesAndOffset(strides, offset)))
       strides.assign(shape.size(), 0);
-    elementBytes = getElementStorageBytes(type.getElementType());
+    Type element = type.getElementType();
+    elementBytes = getElementStorageBytes(element);
+    if (isPackedElementType(element))
+      packedBits = element.getIntOrFloatBitWidth();
   }
   int64_t bytes() const {
-    int64_t n = elementBytes;
+    int64_t n = 1;
     for (int64_t d : shape)
       n *= d;
-    return n;
+    return packedBits ? llvm::divideCeil(n * packedBits, 8) : n * elementBytes;
   }
 };
+
+/// Copies packed element `a` of `src` to element `b` of `dst`.
+void copyPacked(const uint8_t *src, int64_t a, uint8_t *dst, int64_t b,
+                int64_t bits) {
+  uint8_t mask = uint8_t((1u << bits) - 1);
+  uint8_t v = (src[a * bits / 8] >> (a * bits % 8)) & mask;
+  uint8_t &to = dst[b * bits / 8];
+  int64_t shift = b * bits % 8;
+  to = uint8_t((to & ~(mask << shift)) | (v << shift));
+}
 
 /// Copies the elements of the box `extent` starting at logical index
 /// `from` of `src` (laid out as `srcLayout`) to the box at `to` of `dst`.
@@ -60,6 +75,7 @@ void copyBox(ArrayRef<int64_t> extent, const uint8_t *src,
              const Layout &srcLayout, ArrayRef<int64_t> from, uint8_t *dst,
              const Layout &dstLayout, ArrayRef<int64_t> to) {
   int64_t rank = extent.size(), e = srcLayout.elementBytes;
+  int64_t bits = srcLayout.packedBits;
   int64_t n = 1;
   for (int64_t d : extent)
     n *= d;
@@ -70,7 +86,10 @@ void copyBox(ArrayRef<int64_t> extent, const uint8_t *src,
       a += (from[d] + index[d]) * srcLayout.strides[d];
       b += (to[d] + index[d]) * dstLayout.strides[d];
     }
-    std::memcpy(dst + b * e, src + a * e, e);
+    if (bits)
+      copyPacked(src, a, dst, b, bits);
+    else
+      std::memcpy(dst + b * e, src + a * e, e);
     for (int64_t d = rank - 1; d >= 0; --d) {
       if (++index[d] < extent[d])
         break;
@@ -231,6 +250,11 @@ struct Collective {
   FailureOr<Bytes> reduce(ReductionKind kind, ArrayRef<int64_t> group,
                           Value input) {
     Layout layout(input);
+    if (layout.packedBits) {
+      error = "the host runtime cannot reduce elements of " +
+              std::to_string(layout.packedBits) + " bits";
+      return failure();
+    }
     const uint8_t *first = address(group[0], input);
     Bytes acc(first, first + layout.bytes());
     Type element = cast<MemRefType>(input.getType()).getElementType();

@@ -37,6 +37,30 @@ thunk.program @main {
 
 // -----
 
+// Elements of 2 and 4 bits are packed: ten i4 take 5 bytes.
+thunk.allocation @t temp size = 64
+thunk.program @main {
+  %a = thunk.slice @t[59] : memref<10xi4>
+  // expected-error @+1 {{bytes [60, 65) are outside allocation 't' of 64 bytes}}
+  %b = thunk.slice @t[60] : memref<10xi4>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 64
+thunk.program @main {
+  %a = thunk.slice @t[0] : memref<10xi4>
+  %b = thunk.slice @t[8] : memref<19xi2>
+  %c = thunk.slice @t[16] : memref<8xi4>
+  thunk.copy %a, %b : memref<10xi4>, memref<19xi2>
+  // expected-error @+1 {{copies 5 bytes into a slice of 4 bytes}}
+  thunk.copy %a, %c : memref<10xi4>, memref<8xi4>
+  thunk.return
+}
+
+// -----
+
 thunk.program @main {
   // expected-error @+1 {{'nope' does not name a thunk.allocation}}
   %0 = thunk.slice @nope[0] : memref<16xf32>
@@ -728,5 +752,17 @@ thunk.program @main {
   %a = thunk.slice @t[128] : memref<2x3xf32>
   // expected-error @+1 {{takes one size per dimension (2), not 1}}
   thunk.slice_to_dynamic %a : memref<2x3xf32> sizes(%s : memref<1xi32>) -> %d : memref<32xi8>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %d = thunk.slice @t[0] : memref<12xi8>
+  %s = thunk.slice @t[64] : memref<1xi32>
+  %a = thunk.slice @t[128] : memref<2x8xi4>
+  // expected-error @+1 {{does not take packed 'i4' elements yet}}
+  thunk.slice_to_dynamic %a : memref<2x8xi4> sizes(%s, %s : memref<1xi32>, memref<1xi32>) -> %d : memref<12xi8>
   thunk.return
 }

@@ -32,6 +32,11 @@ namespace mlir::thunk {
 /// The bytes one element of `type` takes in a slice: a whole number of
 /// bytes (an `i1` takes one, a complex number twice its part's).
 int64_t getElementStorageBytes(Type type);
+/// True for element types a slice holds packed, as XLA stores them: the
+/// integers and floats of 2 and 4 bits (element i at bit i * width, from
+/// the low bits of byte 0). Others take whole bytes (`i1` and the 6-bit
+/// floats, which XLA's GPU compiler does not take, one each).
+bool isPackedElementType(Type type);
 /// The bytes a static-shaped memref covers in a slice.
 int64_t getStorageBytes(MemRefType type);
 /// The parameter allocations of a thunk program's module in the order of

@@ -1,0 +1,194 @@
+//===- SubByteBuffers.cpp - hlo-lower-sub-byte-buffers --------------------===//
+//
+// Kernel arguments of 2- and 4-bit elements become the packed bytes XLA
+// stores them in (element i at bit i * w, counting from byte 0's low bit),
+// with their loads and stores rewritten as byte accesses and shifts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hlo/Conversion/Passes.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+namespace mlir::hlo {
+#define GEN_PASS_DEF_HLOLOWERSUBBYTEBUFFERS
+#include "Hlo/Conversion/Passes.h.inc"
+} // namespace mlir::hlo
+
+using namespace mlir;
+
+namespace {
+
+/// The accesses of one packed buffer (`packed`, of i8) to an element of
+/// `width` bits and type `element`.
+class PackedAccess {
+public:
+  PackedAccess(Value packed, Type element)
+      : packed(packed), element(element),
+        width(element.getIntOrFloatBitWidth()) {}
+
+  /// Replaces `op` (an access of the unpacked buffer) by accesses of the
+  /// packed one.
+  LogicalResult rewrite(Operation *op) {
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      locate(b, loc, load.getIndices().front());
+      Value byte = memref::LoadOp::create(b, loc, packed, byteIndex);
+      load.replaceAllUsesWith(extract(b, loc, byte));
+    } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      locate(b, loc, store.getIndices().front());
+      update(b, loc, [&](OpBuilder &, Location, Value) {
+        return store.getValueToStore();
+      });
+    } else if (auto rmw = dyn_cast<memref::AtomicRMWOp>(op)) {
+      locate(b, loc, rmw.getIndices().front());
+      Value result;
+      arith::AtomicRMWKind kind = rmw.getKind();
+      update(b, loc, [&](OpBuilder &nb, Location nloc, Value old) {
+        result = old;
+        if (kind == arith::AtomicRMWKind::assign)
+          return rmw.getValue();
+        return arith::getReductionOp(kind, nb, nloc, old, rmw.getValue());
+      });
+      // memref.atomic_rmw yields the element's old value.
+      rmw.replaceAllUsesWith(result);
+    } else if (auto rmw = dyn_cast<memref::GenericAtomicRMWOp>(op)) {
+      locate(b, loc, rmw.getIndices().front());
+      Value result;
+      update(b, loc, [&](OpBuilder &nb, Location, Value old) {
+        result = old;
+        // The original body, on the element's old value.
+        IRMapping map;
+        map.map(rmw.getCurrentValue(), old);
+        Value yielded;
+        for (Operation &inner : rmw.getBody()->getOperations()) {
+          if (auto yield = dyn_cast<memref::AtomicYieldOp>(inner)) {
+            yielded = map.lookupOrDefault(yield.getResult());
+            break;
+          }
+          nb.clone(inner, map);
+        }
+        return yielded;
+      });
+      rmw.replaceAllUsesWith(result);
+    } else {
+      return op->emitError("hlo-lower-sub-byte-buffers: a buffer of ")
+             << width << "-bit elements can only be loaded and stored";
+    }
+    op->erase();
+    return success();
+  }
+
+private:
+  /// Sets the byte index and the element's shift (i8) for element `index`.
+  void locate(OpBuilder &b, Location loc, Value index) {
+    int64_t perByte = 8 / width;
+    auto constant = [&](int64_t v) {
+      return arith::ConstantIndexOp::create(b, loc, v);
+    };
+    byteIndex = arith::DivUIOp::create(b, loc, index, constant(perByte));
+    Value within = arith::RemUIOp::create(b, loc, index, constant(perByte));
+    Value bit = arith::MulIOp::create(b, loc, within, constant(width));
+    shift = arith::IndexCastUIOp::create(b, loc, b.getI8Type(), bit);
+  }
+
+  /// The element at `shift` of `byte`, as a value of the element type.
+  Value extract(OpBuilder &b, Location loc, Value byte) {
+    Value bits =
+        arith::TruncIOp::create(b, loc, b.getIntegerType(width),
+                                arith::ShRUIOp::create(b, loc, byte, shift));
+    if (isa<FloatType>(element))
+      return arith::BitcastOp::create(b, loc, element, bits);
+    return bits;
+  }
+
+  /// Replaces the element's bits by those of `compute(old element)`, in one
+  /// atomic update of its byte.
+  void update(OpBuilder &b, Location loc,
+              function_ref<Value(OpBuilder &, Location, Value)> compute) {
+    auto i8 = b.getI8Type();
+    Value ones = arith::ConstantIntOp::create(b, loc, i8, (1 << width) - 1);
+    Value keep = arith::XOrIOp::create(
+        b, loc, arith::ShLIOp::create(b, loc, ones, shift),
+        arith::ConstantIntOp::create(b, loc, i8, -1));
+    auto rmw = memref::GenericAtomicRMWOp::create(b, loc, packed,
+                                                  ValueRange{byteIndex});
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(rmw.getBody());
+    Value old = rmw.getCurrentValue();
+    Value value = compute(b, loc, extract(b, loc, old));
+    if (isa<FloatType>(element))
+      value = arith::BitcastOp::create(b, loc, b.getIntegerType(width), value);
+    Value placed = arith::ShLIOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, i8, value), shift);
+    Value merged = arith::OrIOp::create(
+        b, loc, arith::AndIOp::create(b, loc, old, keep), placed);
+    memref::AtomicYieldOp::create(b, loc, merged);
+  }
+
+  Value packed;
+  Type element;
+  unsigned width;
+  Value byteIndex, shift;
+};
+
+/// Packs the sub-byte buffer arguments of `func`.
+LogicalResult packArguments(FunctionOpInterface func) {
+  if (func.isExternal())
+    return success();
+  Block &entry = func.getFunctionBody().front();
+  bool changed = false;
+  for (BlockArgument arg : entry.getArguments()) {
+    auto type = dyn_cast<MemRefType>(arg.getType());
+    if (!type || !thunk::isPackedElementType(type.getElementType()))
+      continue;
+    Type element = type.getElementType();
+    unsigned width = element.getIntOrFloatBitWidth();
+    auto fail = [&](const Twine &why) {
+      return func.emitError("hlo-lower-sub-byte-buffers: argument ")
+             << arg.getArgNumber() << " (" << type << "): " << why;
+    };
+    if (type.getRank() != 1 || !type.getLayout().isIdentity() ||
+        !type.hasStaticShape())
+      return fail("only static one-dimensional buffers are packed");
+    if (!isa<gpu::GPUFuncOp>(func.getOperation()) &&
+        !SymbolTable::symbolKnownUseEmpty(func.getOperation(),
+                                          func->getParentOp()))
+      return fail("the function is called: its callers' buffers would not "
+                  "be packed");
+    int64_t bytes = llvm::divideCeil(type.getNumElements() * width, 8);
+    arg.setType(MemRefType::get({bytes}, IntegerType::get(func.getContext(), 8),
+                                MemRefLayoutAttrInterface(),
+                                type.getMemorySpace()));
+    PackedAccess access(arg, element);
+    for (Operation *user : llvm::make_early_inc_range(arg.getUsers()))
+      if (failed(access.rewrite(user)))
+        return failure();
+    changed = true;
+  }
+  if (changed)
+    func.setType(FunctionType::get(func.getContext(), entry.getArgumentTypes(),
+                                   func.getResultTypes()));
+  return success();
+}
+
+struct LowerSubByteBuffersPass
+    : hlo::impl::HloLowerSubByteBuffersBase<LowerSubByteBuffersPass> {
+  void runOnOperation() override {
+    WalkResult result = getOperation()->walk([](FunctionOpInterface func) {
+      if (!isa<gpu::GPUFuncOp>(func.getOperation()) &&
+          !(isa<func::FuncOp>(func.getOperation()) &&
+            cast<func::FuncOp>(func.getOperation()).isPublic()))
+        return WalkResult::advance();
+      return failed(packArguments(func)) ? WalkResult::interrupt()
+                                         : WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,123 @@
+// Kernel arguments of 2- and 4-bit elements become packed bytes: loads shift
+// the element out of its byte, stores and atomics update only its bits in an
+// atomic read-modify-write of the byte (element i at bit i * w).
+// RUN: hlo-opt %s --split-input-file --hlo-lower-sub-byte-buffers --cse --verify-diagnostics | FileCheck %s
+
+// CHECK-LABEL: gpu.func @load_store
+// CHECK-SAME:    (%[[IN:[^:]*]]: memref<3xi8> {llvm.noalias}, %[[OUT:[^:]*]]: memref<2xi8>, %[[F:[^:]*]]: memref<4xi8>, %{{[^:]*}}: index)
+// CHECK:         %[[C2:.*]] = arith.constant 2 : index
+// CHECK:         %[[BYTE:.*]] = arith.divui %[[I:.*]], %[[C2]] : index
+// CHECK:         %[[WITHIN:.*]] = arith.remui %[[I]], %[[C2]] : index
+// CHECK:         %[[C4:.*]] = arith.constant 4 : index
+// CHECK:         %[[BIT:.*]] = arith.muli %[[WITHIN]], %[[C4]] : index
+// CHECK:         %[[SHIFT:.*]] = arith.index_castui %[[BIT]] : index to i8
+// CHECK:         %[[B:.*]] = memref.load %[[IN]][%[[BYTE]]] : memref<3xi8>
+// CHECK:         %[[S:.*]] = arith.shrui %[[B]], %[[SHIFT]] : i8
+// CHECK:         %[[V:.*]] = arith.trunci %[[S]] : i8 to i4
+// CHECK:         %[[KEEP:.*]] = arith.xori
+// CHECK:         memref.generic_atomic_rmw %[[OUT]][%{{.*}}] : memref<2xi8> {
+// CHECK:         ^bb0(%[[OLD:.*]]: i8):
+// CHECK:           %[[EXT:.*]] = arith.extui %[[V]] : i4 to i8
+// CHECK:           %[[PLACED:.*]] = arith.shli %[[EXT]], %{{.*}} : i8
+// CHECK:           %[[KEPT:.*]] = arith.andi %[[OLD]], %{{.*}} : i8
+// CHECK:           %[[NEW:.*]] = arith.ori %[[KEPT]], %[[PLACED]] : i8
+// CHECK:           memref.atomic_yield %[[NEW]] : i8
+// 2-bit elements: four to a byte.
+// CHECK:         arith.divui %[[I]], %[[C4]] : index
+// CHECK:         arith.remui %[[I]], %[[C4]] : index
+// CHECK:         arith.muli %{{.*}}, %[[C2]] : index
+// CHECK:         memref.load %[[F]]
+// CHECK:         arith.trunci %{{.*}} : i8 to i2
+// A 4-bit float: bit-cast from and to its bits.
+// CHECK:         arith.bitcast %{{.*}} : i4 to f4E2M1FN
+// CHECK:         arith.bitcast %{{.*}} : f4E2M1FN to i4
+gpu.module @kernels {
+  gpu.func @load_store(%in: memref<6xi4> {llvm.noalias}, %out: memref<3xi4>, %f: memref<13xi2>, %i: index) kernel {
+    %v = memref.load %in[%i] : memref<6xi4>
+    memref.store %v, %out[%i] : memref<3xi4>
+    %t = memref.load %f[%i] : memref<13xi2>
+    memref.store %t, %f[%i] : memref<13xi2>
+    gpu.return
+  }
+  gpu.func @float(%in: memref<5xf4E2M1FN>, %i: index) kernel {
+    %v = memref.load %in[%i] : memref<5xf4E2M1FN>
+    memref.store %v, %in[%i] : memref<5xf4E2M1FN>
+    gpu.return
+  }
+}
+
+// -----
+
+// Atomics: the combiner runs on the element inside the byte's update, whose
+// old element is the result.
+// CHECK-LABEL: gpu.func @atomics
+// CHECK-SAME:    (%[[B:[^:]*]]: memref<4xi8>, %[[X:[^:]*]]: i4, %[[I:[^:]*]]: index)
+// CHECK:         %[[R:.*]] = memref.generic_atomic_rmw %[[B]][%{{.*}}] : memref<4xi8> {
+// CHECK:         ^bb0(%[[OLD:.*]]: i8):
+// CHECK:           %[[E:.*]] = arith.trunci %{{.*}} : i8 to i4
+// CHECK:           %[[SUM:.*]] = arith.addi %[[E]], %[[X]] : i4
+// CHECK:           arith.extui %[[SUM]] : i4 to i8
+// CHECK:         memref.generic_atomic_rmw %[[B]][%{{.*}}] : memref<4xi8> {
+// CHECK:         ^bb0(%{{.*}}: i8):
+// CHECK:           %[[E2:.*]] = arith.trunci %{{.*}} : i8 to i4
+// CHECK:           %[[M:.*]] = arith.maxsi %[[E2]], %[[X]] : i4
+// CHECK:           arith.extui %[[M]] : i4 to i8
+// CHECK-NOT:     memref.atomic_rmw
+gpu.module @kernels {
+  gpu.func @atomics(%b: memref<8xi4>, %x: i4, %i: index) kernel {
+    %old = memref.atomic_rmw addi %x, %b[%i] : (i4, memref<8xi4>) -> i4
+    %r = memref.generic_atomic_rmw %b[%i] : memref<8xi4> {
+    ^bb0(%cur: i4):
+      %m = arith.maxsi %cur, %x : i4
+      memref.atomic_yield %m : i4
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// Host functions (after hlo-gpu-kernels-to-host) too; other buffers, private
+// functions and an i1 buffer (a byte each) are left alone.
+// CHECK-LABEL: func.func @host
+// CHECK-SAME:    (%{{[^:]*}}: memref<1xi8>, %{{[^:]*}}: memref<4xi1>, %{{[^:]*}}: memref<4xf6E2M3FN>, %{{[^:]*}}: index)
+// CHECK-LABEL: func.func private @helper
+// CHECK-SAME:    memref<2xi4>
+func.func @host(%a: memref<2xui4>, %p: memref<4xi1>, %s: memref<4xf6E2M3FN>, %i: index) {
+  %v = memref.load %a[%i] : memref<2xui4>
+  memref.store %v, %a[%i] : memref<2xui4>
+  return
+}
+func.func private @helper(%a: memref<2xi4>) {
+  return
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @view(%a: memref<8xi4>) kernel {
+    // expected-error @+1 {{hlo-lower-sub-byte-buffers: a buffer of 4-bit elements can only be loaded and stored}}
+    %v = memref.subview %a[0] [4] [1] : memref<8xi4> to memref<4xi4, strided<[1]>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  // expected-error @+1 {{hlo-lower-sub-byte-buffers: argument 0 ('memref<2x4xi4>'): only static one-dimensional buffers are packed}}
+  gpu.func @two_dims(%a: memref<2x4xi4>) kernel {
+    gpu.return
+  }
+}
+
+// -----
+
+// expected-error @+1 {{hlo-lower-sub-byte-buffers: argument 0 ('memref<2xi4>'): the function is called: its callers' buffers would not be packed}}
+func.func @called(%a: memref<2xi4>) {
+  return
+}
+func.func @caller(%a: memref<2xi4>) {
+  call @called(%a) : (memref<2xi4>) -> ()
+  return
+}
