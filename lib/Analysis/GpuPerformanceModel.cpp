@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Hlo/Analysis/GpuPerformanceModel.h"
+#include "Hlo/Dialect/Hlo/HloBackendConfigUtils.h"
 
 #include "Hlo/Analysis/IndexingAnalysis.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
@@ -208,7 +209,7 @@ static bool isTritonFusion(Operation *op) {
   auto fusion = dyn_cast<FusionOp>(op);
   if (!fusion || fusion.getKind() != FusionKind::kCustom)
     return false;
-  auto config = fusion->getAttrOfType<BackendConfigAttr>("backend_config");
+  auto config = readBackendConfig(fusion);
   std::optional<StringRef> kind =
       config ? config.getFusionKind() : std::nullopt;
   return kind && *kind == "__triton";
@@ -738,7 +739,7 @@ const EstimateRunTimeData &GpuPerformanceModel::estimateRunTime(Operation *op) {
   bool triton = isTritonFusion(op);
   if (triton) {
     // One block per output tile, num_warps warps (its block-level config).
-    auto config = op->getAttrOfType<BackendConfigAttr>("backend_config");
+    auto config = readBackendConfig(op);
     int64_t warps = 1, tileElements = 1;
     if (BackendConfigAttr level = config.getBlockLevelFusionConfig()) {
       warps = std::max<int64_t>(1, level.getInt("num_warps").value_or(1));

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ConvThunkConfig.h"
+#include "Hlo/Dialect/Hlo/HloBackendConfigUtils.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/JSON.h"
@@ -190,7 +191,7 @@ FailureOr<ConvThunkConfig> mlir::hlo::getConvThunkConfig(CustomCallOp call) {
     if (cast<RankedTensorType>(t).getElementType() != element)
       return fail("the input, filter and output must have one element type");
 
-  auto root = dyn_cast_or_null<BackendConfigAttr>(call.getBackendConfigAttr());
+  auto root = readBackendConfig(call.getBackendConfigAttr());
   BackendConfigAttr cfg = root ? root.getCudnnConvBackendConfig() : nullptr;
   if (fused) {
     if (!cfg)

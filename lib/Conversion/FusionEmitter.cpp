@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "EmitterUtils.h"
+#include "Hlo/Dialect/Hlo/HloBackendConfigUtils.h"
 
 using namespace mlir;
 using namespace mlir::hlo;
@@ -39,7 +40,7 @@ bool isInputSlicesFusion(ArrayRef<Value> roots) {
 /// dialect keeps as text).
 bool isCpuCustomFusion(Operation *op) {
   Attribute config = op->getAttr("backend_config");
-  if (auto typed = dyn_cast_or_null<BackendConfigAttr>(config))
+  if (auto typed = readBackendConfig(config))
     return bool(typed.getMember("fusion_config"));
   auto text = dyn_cast_or_null<TextAttr>(config);
   return text && text.getValue().contains("\"fusion_config\"");

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GemmThunkConfig.h"
+#include "Hlo/Dialect/Hlo/HloBackendConfigUtils.h"
 
 #include "llvm/ADT/StringSwitch.h"
 
@@ -78,7 +79,7 @@ FailureOr<GemmThunkConfig> mlir::hlo::getGemmThunkConfig(CustomCallOp call) {
     return call.emitError("hlo-to-thunk: ")
            << call.getCustomCallTarget() << ": " << why;
   };
-  auto root = dyn_cast_or_null<BackendConfigAttr>(call.getBackendConfigAttr());
+  auto root = readBackendConfig(call.getBackendConfigAttr());
   BackendConfigAttr cfg = root ? root.getGemmBackendConfig() : nullptr;
   BackendConfigAttr dn =
       cfg ? cfg.getSubConfig("dot_dimension_numbers") : nullptr;
@@ -111,13 +112,15 @@ FailureOr<GemmThunkConfig> mlir::hlo::getGemmThunkConfig(CustomCallOp call) {
   config.algorithm = cfg.getInt("selected_algorithm").value_or(-1);
   auto tuple = dyn_cast<TupleType>(call.getType());
   OperandRange operands = getDataOperands(call);
-  if (!tuple || tuple.size() != 2 ||
+  if ((tuple && tuple.size() != 2) ||
       operands.size() != 2 + (config.beta != 0) + config.hasBias())
     return fail("expected operands (A, B[, C][, bias]) and the result "
-                "(D, workspace)");
+                "(D, workspace) or D");
+  config.hasWorkspace = bool(tuple);
   auto lhsType = dyn_cast<RankedTensorType>(operands[0].getType());
   auto rhsType = dyn_cast<RankedTensorType>(operands[1].getType());
-  auto outType = dyn_cast<RankedTensorType>(tuple.getType(0));
+  auto outType =
+      dyn_cast<RankedTensorType>(tuple ? tuple.getType(0) : call.getType());
   if (!lhsType || !rhsType || !outType)
     return fail("operands and result must be arrays");
   // The non-contracting, non-batch dimensions of each side.

@@ -18,13 +18,16 @@ struct GemmThunkConfig {
   thunk::GemmEpilogue epilogue = thunk::GemmEpilogue::Default;
   double alphaReal = 1, alphaImag = 0, beta = 0;
   int64_t algorithm = -1;
+  /// Whether the result is the tuple (D, workspace) rather than D alone
+  /// (XLA's form before the workspace, which ROCm dumps still write).
+  bool hasWorkspace = true;
   /// Whether the epilogue adds a bias (the call's last operand).
   bool hasBias() const;
 };
 
 /// The `thunk.gemm` configuration of `__cublas$gemm` / `__cublas$lt$matmul`
 /// `call` (operands A, B[, C when beta != 0][, bias]; result (D,
-/// workspace)): each operand's batch, row and column dimensions collapse
+/// workspace) or D): each operand's batch, row and column dimensions collapse
 /// into one each (they must be contiguous, as cuBLAS needs); a matrix whose
 /// columns are contiguous is row major, one whose rows are is column major;
 /// an operand without batch dimensions has batch stride 0. Failure (with a

@@ -21,6 +21,7 @@
 #include "Hlo/Conversion/FusionEmitter.h"
 #include "Hlo/Conversion/Passes.h"
 #include "Hlo/Conversion/ScalarLowering.h"
+#include "Hlo/Dialect/Hlo/HloBackendConfigUtils.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Dialect/Hlo/HloTypeInference.h"
 #include "Hlo/Dialect/Thunk/ThunkDialect.h"
@@ -293,9 +294,12 @@ LogicalResult ThunkLowering::lowerGemm(CustomCallOp call) {
   if (failed(config))
     return failure();
   OperandRange operands = getDataOperands(call);
+  bool tuple = config->hasWorkspace;
   FailureOr<Value> lhs = slice(call, operands[0]),
-                   rhs = slice(call, operands[1]), out = slice(call, call, 1),
-                   workspace = slice(call, call, 2);
+                   rhs = slice(call, operands[1]),
+                   out = slice(call, call, tuple ? 1 : 0);
+  FailureOr<Value> workspace =
+      tuple ? slice(call, call, 2) : FailureOr<Value>(Value());
   if (failed(lhs) || failed(rhs) || failed(out) || failed(workspace))
     return failure();
   Value bias;
@@ -416,8 +420,7 @@ LogicalResult ThunkLowering::lowerWhile(WhileOp op) {
   if (failed(pred))
     return failure();
   std::optional<int64_t> tripCount;
-  if (auto config =
-          dyn_cast_or_null<BackendConfigAttr>(op->getAttr("backend_config")))
+  if (auto config = readBackendConfig(op->getAttr("backend_config")))
     tripCount = config.getKnownTripCount();
   auto loop = th::WhileOp::create(b, op.getLoc(), *pred,
                                   tripCount ? b.getI64IntegerAttr(*tripCount)

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Hlo/Dialect/Hlo/HloBackendConfigUtils.h"
 #include "HloToThunk.h"
 
 #include "mlir/IR/Verifier.h"
@@ -57,8 +58,7 @@ LogicalResult ThunkLowering::lowerTriangularSolve(Operation *op) {
     transpose = t.getTransposeA().value_or(Transpose::NO_TRANSPOSE);
   } else {
     auto call = cast<CustomCallOp>(op);
-    auto config =
-        dyn_cast_or_null<BackendConfigAttr>(call.getBackendConfigAttr());
+    auto config = readBackendConfig(call.getBackendConfigAttr());
     std::optional<Transpose> trans =
         config ? symbolizeTranspose(
                      config.getString("transpose_a").value_or("NO_TRANSPOSE"))
@@ -94,8 +94,7 @@ LogicalResult ThunkLowering::lowerTriangularSolve(Operation *op) {
 
 LogicalResult ThunkLowering::lowerCholesky(CustomCallOp call) {
   auto tuple = dyn_cast<TupleType>(call.getType());
-  auto config =
-      dyn_cast_or_null<BackendConfigAttr>(call.getBackendConfigAttr());
+  auto config = readBackendConfig(call.getBackendConfigAttr());
   if (!tuple || tuple.size() != 3 || getDataOperands(call).size() != 1 ||
       !config)
     return call.emitError("hlo-to-thunk: __cusolver$cholesky needs one "

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Hlo/Dialect/Hlo/HloBackendConfigUtils.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/CollectivePasses.h"
 #include "RewriteUtils.h"
@@ -37,7 +38,7 @@ static BackendConfigAttr startConfig(Operation *op) {
        b.getNamedAttr("backend", text("\"DEFAULT\"")),
        b.getNamedAttr("collectives_mode", text("\"COLLECTIVES_MODE_INVALID\"")),
        b.getNamedAttr("kernel_strategy", text("\"KERNEL_STRATEGY_DEFAULT\""))});
-  auto own = op->getAttrOfType<BackendConfigAttr>("backend_config");
+  auto own = readBackendConfig(op);
   if (!own || own.getMessage() != BackendConfigMessage::Root)
     own = BackendConfigAttr::get(
         ctx, BackendConfigMessage::Root,

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CudnnUtils.h"
+#include "Hlo/Dialect/Hlo/HloBackendConfigUtils.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Runtime/Literal.h"
 #include "Hlo/Transforms/GpuLibraryPasses.h"
@@ -220,8 +221,7 @@ struct ConvAlgorithmPickerPass
     getOperation().walk([&](CustomCallOp call) {
       if (!isCudnnConvCall(call) || call->getNumResults() != 1)
         return;
-      auto root =
-          dyn_cast_or_null<BackendConfigAttr>(call.getBackendConfigAttr());
+      auto root = readBackendConfig(call.getBackendConfigAttr());
       auto tt = dyn_cast<TupleType>(call.getType());
       BackendConfigAttr cfg = root ? root.getCudnnConvBackendConfig() : nullptr;
       if (!cfg || cfg.getMember("algorithm") || !tt || tt.size() < 2)

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CudnnUtils.h"
+#include "Hlo/Dialect/Hlo/HloBackendConfigUtils.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/GpuLibraryPasses.h"
 #include "RewriteUtils.h"
@@ -38,7 +39,7 @@ static CustomCallOp asForwardConv(Operation *op) {
   StringRef t = call.getCustomCallTarget();
   if (t != kCudnnConvForward && t != kCudnnConvBiasActivationForward)
     return nullptr;
-  auto root = dyn_cast_or_null<BackendConfigAttr>(call.getBackendConfigAttr());
+  auto root = readBackendConfig(call.getBackendConfigAttr());
   if (!root || !root.getCudnnConvBackendConfig() ||
       !isa<TupleType>(call.getType()) || !call.getDimLabelsAttr())
     return nullptr;

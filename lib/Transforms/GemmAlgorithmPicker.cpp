@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Hlo/Dialect/Hlo/HloBackendConfigUtils.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Runtime/Literal.h"
 #include "Hlo/Transforms/GpuLibraryPasses.h"
@@ -258,8 +259,7 @@ struct GemmAlgorithmPickerPass
     StringRef target = call.getCustomCallTarget();
     if (target != "__cublas$gemm" && target != "__cublas$lt$matmul")
       return;
-    auto root =
-        dyn_cast_or_null<BackendConfigAttr>(call.getBackendConfigAttr());
+    auto root = readBackendConfig(call.getBackendConfigAttr());
     BackendConfigAttr gemm = root ? root.getGemmBackendConfig() : nullptr;
     auto tuple = dyn_cast<TupleType>(call.getType());
     if (!gemm || !tuple || tuple.size() != 2)

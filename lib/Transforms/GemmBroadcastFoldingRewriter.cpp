@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Hlo/Dialect/Hlo/HloBackendConfigUtils.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/GpuLibraryPasses.h"
 #include "RewriteUtils.h"
@@ -42,8 +43,7 @@ struct GemmBroadcastFoldingRewriterPass
     if (operands.size() <= index)
       return false;
     auto bcast = operands[index].getDefiningOp<BroadcastOp>();
-    auto root =
-        dyn_cast_or_null<BackendConfigAttr>(call.getBackendConfigAttr());
+    auto root = readBackendConfig(call.getBackendConfigAttr());
     BackendConfigAttr cfg = root ? root.getGemmBackendConfig() : nullptr;
     BackendConfigAttr dn =
         cfg ? cfg.getSubConfig("dot_dimension_numbers") : nullptr;

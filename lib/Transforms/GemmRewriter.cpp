@@ -34,6 +34,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Hlo/Dialect/Hlo/HloBackendConfigUtils.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/GpuLibraryPasses.h"
 #include "ReductionUtils.h"
@@ -348,7 +349,7 @@ struct GemmRewriterPass
          b.getNamedAttr("autotune_workspace_size", TextAttr::get(ctx, "\"0\"")),
          b.getNamedAttr("scale_mode", TextAttr::get(ctx, "0"))});
     // GpuBackendConfig, keeping the dot's queue and scheduling members.
-    auto old = dyn_cast_or_null<BackendConfigAttr>(dot.getBackendConfigAttr());
+    auto old = readBackendConfig(dot.getBackendConfigAttr());
     if (old && old.getMessage() != BackendConfigMessage::Root)
       old = nullptr;
     Attribute queue = old ? old.getMember("operation_queue_id") : nullptr;

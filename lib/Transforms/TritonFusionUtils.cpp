@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TritonFusionUtils.h"
+#include "Hlo/Dialect/Hlo/HloBackendConfigUtils.h"
 #include "ReductionUtils.h"
 #include "TransformUtils.h"
 
@@ -178,7 +179,7 @@ bool mlir::hlo::isTritonFusion(Operation *op) {
   auto fusion = dyn_cast<FusionOp>(op);
   if (!fusion || fusion.getKind() != FusionKind::kCustom)
     return false;
-  auto config = fusion->getAttrOfType<BackendConfigAttr>("backend_config");
+  auto config = readBackendConfig(fusion);
   if (!config)
     return false;
   std::optional<StringRef> kind = config.getFusionKind();

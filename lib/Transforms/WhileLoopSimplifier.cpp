@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Hlo/Dialect/Hlo/HloBackendConfigUtils.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/Passes.h"
 #include "TransformUtils.h"
@@ -304,8 +305,7 @@ static bool isEffectFree(ComputationOp comp) {
 /// do not concern it.
 static std::optional<int64_t>
 tripCount(Loop &loop, std::optional<runtime::Evaluator> &evaluator) {
-  if (auto config = dyn_cast_or_null<BackendConfigAttr>(
-          loop.op->getAttr("backend_config")))
+  if (auto config = readBackendConfig(loop.op->getAttr("backend_config")))
     if (std::optional<int64_t> n = config.getKnownTripCount())
       return n;
   if (!evaluator)

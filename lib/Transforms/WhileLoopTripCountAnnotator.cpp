@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Hlo/Dialect/Hlo/HloBackendConfigUtils.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/Passes.h"
 #include "TransformUtils.h"
@@ -62,8 +63,7 @@ struct WhileLoopTripCountAnnotatorPass
     SymbolTable symbols(module);
     std::optional<runtime::Evaluator> evaluator;
     module.walk([&](WhileOp op) {
-      auto config =
-          dyn_cast_or_null<BackendConfigAttr>(op->getAttr("backend_config"));
+      auto config = readBackendConfig(op->getAttr("backend_config"));
       if (op->hasAttr("backend_config") &&
           (!config || config.getMessage() != BackendConfigMessage::Root ||
            config.getKnownTripCount()))

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Dialect/Hlo/HloBackendConfigUtils.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -546,6 +546,24 @@ BackendConfigAttr BackendConfigAttr::parseJson(MLIRContext *ctx, StringRef json,
   if (printed != json)
     return {};
   return attr;
+}
+
+BackendConfigAttr mlir::hlo::readBackendConfig(Attribute config) {
+  if (auto typed = dyn_cast_or_null<BackendConfigAttr>(config))
+    return typed;
+  StringRef json;
+  if (auto s = dyn_cast_or_null<StringAttr>(config))
+    json = s.getValue();
+  else if (auto t = dyn_cast_or_null<TextAttr>(config))
+    json = t.getValue();
+  if (!json.ltrim().starts_with("{"))
+    return {};
+  MLIRContext *ctx = config.getContext();
+  ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
+  JsonReader reader(ctx, json);
+  BackendConfigAttr attr =
+      reader.readMessage(BackendConfigMessage::Root, /*quoted=*/false);
+  return attr && reader.atEnd() ? attr : BackendConfigAttr();
 }
 
 //===----------------------------------------------------------------------===//

@@ -27,6 +27,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Hlo/Dialect/Hlo/HloBackendConfigUtils.h"
 #include "Internal.h"
 
 #include <cmath>
@@ -145,7 +146,7 @@ static EvalResult cudnnCall(Interp &interp, CustomCallOp op, StringRef target,
     return failure();
   Literal &out = *conv;
   if (fused) {
-    auto root = dyn_cast_or_null<BackendConfigAttr>(op.getBackendConfigAttr());
+    auto root = readBackendConfig(op.getBackendConfigAttr());
     BackendConfigAttr cfg = root ? root.getCudnnConvBackendConfig() : nullptr;
     if (!cfg)
       return fail("no typed cudnn_conv_backend_config in the backend_config");
@@ -206,7 +207,7 @@ static EvalResult cusolverCholesky(Interp &interp, CustomCallOp op,
       !operands[0]->isArray() || operands[0]->getRank() < 2)
     return fail("expected one matrix operand and the tuple (factor, "
                 "workspace, info)");
-  auto root = dyn_cast_or_null<BackendConfigAttr>(op.getBackendConfigAttr());
+  auto root = readBackendConfig(op.getBackendConfigAttr());
   bool lower = false;
   if (root) {
     lower = root.getBool("lower").value_or(false);
@@ -251,7 +252,7 @@ static EvalResult cublasTriangularSolve(Interp &interp, CustomCallOp op,
       operands[0]->getRank() != operands[1]->getRank())
     return fail("expected operands (a, b) of one rank and the tuple "
                 "(result, scratch)");
-  auto config = dyn_cast_or_null<BackendConfigAttr>(op.getBackendConfigAttr());
+  auto config = readBackendConfig(op.getBackendConfigAttr());
   if (!config)
     return fail("backend_config must be TriangularSolveOptions JSON");
   std::optional<Transpose> trans = symbolizeTranspose(

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Hlo/Dialect/Hlo/HloBackendConfigUtils.h"
 #include "Internal.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -331,8 +332,10 @@ static FailureOr<Literal> scaledDot(Interp &interp, ScaledDotOp op,
 /// `__cublas$gemm` / `__cublas$lt$matmul`: D = epilogue(alpha * dot(A, B) +
 /// beta * C + bias) (epilogues DEFAULT, BIAS, RELU, BIAS_RELU, GELU,
 /// BIAS_GELU), returned with a zero workspace as the tuple (D,
-/// s8[workspace]). Each step is rounded to D's element type, as the
-/// instructions the GEMM replaces round them: the rewrite keeps the values.
+/// s8[workspace]), or as D alone where the call's result is the array (the
+/// form of XLA versions before the workspace, as in ROCm dumps). Each step is
+/// rounded to D's element type, as the instructions the GEMM replaces round
+/// them: the rewrite keeps the values.
 EvalResult eval::evalGemmCustomCall(Interp &interp, CustomCallOp op,
                                     Operands operands) {
   StringRef target = op.getCustomCallTarget();
@@ -341,7 +344,7 @@ EvalResult eval::evalGemmCustomCall(Interp &interp, CustomCallOp op,
   auto fail = [&](const Twine &why) {
     return interp.error(op, target + ": " + why);
   };
-  auto root = dyn_cast_or_null<BackendConfigAttr>(op.getBackendConfigAttr());
+  auto root = readBackendConfig(op.getBackendConfigAttr());
   BackendConfigAttr cfg = root ? root.getGemmBackendConfig() : nullptr;
   if (!cfg)
     return fail("no typed gemm_backend_config in the backend_config");
@@ -364,9 +367,15 @@ EvalResult eval::evalGemmCustomCall(Interp &interp, CustomCallOp op,
                              cfg.getDouble("alpha_imag").value_or(0));
   double beta = cfg.getDouble("beta").value_or(0);
   auto tuple = dyn_cast<TupleType>(op.getType());
-  if (!tuple || tuple.size() != 2 || !isa<RankedTensorType>(tuple.getType(0)) ||
-      !isa<RankedTensorType>(tuple.getType(1)))
-    return fail("the result must be the tuple (result, s8[workspace])");
+  if (tuple && (tuple.size() != 2 || !isa<RankedTensorType>(tuple.getType(0)) ||
+                !isa<RankedTensorType>(tuple.getType(1))))
+    return fail("the result must be the array or the tuple (result, "
+                "s8[workspace])");
+  auto resultType =
+      dyn_cast<RankedTensorType>(tuple ? tuple.getType(0) : op.getType());
+  if (!resultType)
+    return fail("the result must be the array or the tuple (result, "
+                "s8[workspace])");
   size_t expected = 2 + (beta != 0) + bias;
   if (operands.size() != expected)
     return fail("expected " + Twine(expected) + " operands (A, B" +
@@ -375,7 +384,7 @@ EvalResult eval::evalGemmCustomCall(Interp &interp, CustomCallOp op,
   for (const Literal *l : operands)
     if (!l->isArray())
       return fail("operands must be arrays");
-  Literal zeros = Literal::zeros(tuple.getType(0));
+  Literal zeros = Literal::zeros(resultType);
   SmallVector<int64_t> lb(dims("lhs_batch_dimensions")),
       lc(dims("lhs_contracting_dimensions")), rb(dims("rhs_batch_dimensions")),
       rc(dims("rhs_contracting_dimensions"));
@@ -475,7 +484,7 @@ EvalResult eval::evalGemmCustomCall(Interp &interp, CustomCallOp op,
         v.getRank() > out.getRank())
       return fail("the bias must be a float vector of the result's type "
                   "and at most its rank");
-    SmallVector<int64_t> outOrder = getMinorToMajor(tuple.getType(0));
+    SmallVector<int64_t> outOrder = getMinorToMajor(resultType);
     SmallVector<int64_t> biasOrder =
         getMinorToMajor(op->getOperand(operands.size() - 1).getType());
     SmallVector<int64_t> biasStrides = stridesOf(v.getShape());
@@ -509,8 +518,8 @@ EvalResult eval::evalGemmCustomCall(Interp &interp, CustomCallOp op,
     // The approximate GELU the epilogue replaces, x * 0.5 * (1 + tanh(
     // sqrt(2 / pi) * (x + 0.044715 * x^3))), one step at a time, each
     // rounded to the result's type as the instructions it replaces round.
-    Literal scalar = Literal::zeros(RankedTensorType::get(
-        {}, cast<RankedTensorType>(tuple.getType(0)).getElementType()));
+    Literal scalar =
+        Literal::zeros(RankedTensorType::get({}, resultType.getElementType()));
     auto round = [&](double v) {
       scalar.setFloat(0, v);
       return scalar.getFloat(0);
@@ -523,6 +532,8 @@ EvalResult eval::evalGemmCustomCall(Interp &interp, CustomCallOp op,
       out.setFloat(i, round(x * round(round(t + 1.0) * 0.5)));
     }
   }
+  if (!tuple)
+    return std::move(out);
   std::vector<Literal> elements;
   elements.push_back(std::move(out));
   elements.push_back(Literal::zeros(tuple.getType(1)));

@@ -1,0 +1,32 @@
+//===- HloBackendConfigUtils.h - reading any backend_config -----*- C++ -*-===//
+//
+// An instruction's backend_config as its typed `#hlo.backend_config`,
+// whichever form the module holds it in: the importer types only JSON that
+// prints back byte for byte from the typed form (so that export is
+// lossless), and keeps any other text (XLA's JSON with spaces or line
+// breaks, as some dumps write it) as a string. Passes and runtimes that
+// read a config's members go through readBackendConfig so that both forms
+// mean the same.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HLO_DIALECT_HLO_HLOBACKENDCONFIGUTILS_H
+#define HLO_DIALECT_HLO_HLOBACKENDCONFIGUTILS_H
+
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+
+namespace mlir::hlo {
+
+/// `config` itself when it is a `#hlo.backend_config`; the typed form of a
+/// string or `#hlo.text` holding a JSON object of XLA's backend configs,
+/// read whatever its spacing; null otherwise.
+BackendConfigAttr readBackendConfig(Attribute config);
+
+/// The backend_config of `op` (its `backend_config` attribute), as above.
+inline BackendConfigAttr readBackendConfig(Operation *op) {
+  return readBackendConfig(op->getAttr("backend_config"));
+}
+
+} // namespace mlir::hlo
+
+#endif // HLO_DIALECT_HLO_HLOBACKENDCONFIGUTILS_H
