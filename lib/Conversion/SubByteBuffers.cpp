@@ -45,21 +45,17 @@ public:
       });
     } else if (auto rmw = dyn_cast<memref::AtomicRMWOp>(op)) {
       locate(b, loc, rmw.getIndices().front());
-      Value result;
       arith::AtomicRMWKind kind = rmw.getKind();
-      update(b, loc, [&](OpBuilder &nb, Location nloc, Value old) {
-        result = old;
+      Value byte = update(b, loc, [&](OpBuilder &nb, Location nloc, Value old) {
         if (kind == arith::AtomicRMWKind::assign)
           return rmw.getValue();
         return arith::getReductionOp(kind, nb, nloc, old, rmw.getValue());
       });
-      // memref.atomic_rmw yields the element's old value.
-      rmw.replaceAllUsesWith(result);
+      // Both yield the value memory held before (the byte's, here).
+      rmw.replaceAllUsesWith(extract(b, loc, byte));
     } else if (auto rmw = dyn_cast<memref::GenericAtomicRMWOp>(op)) {
       locate(b, loc, rmw.getIndices().front());
-      Value result;
-      update(b, loc, [&](OpBuilder &nb, Location, Value old) {
-        result = old;
+      Value byte = update(b, loc, [&](OpBuilder &nb, Location, Value old) {
         // The original body, on the element's old value.
         IRMapping map;
         map.map(rmw.getCurrentValue(), old);
@@ -73,7 +69,7 @@ public:
         }
         return yielded;
       });
-      rmw.replaceAllUsesWith(result);
+      rmw.replaceAllUsesWith(extract(b, loc, byte));
     } else {
       return op->emitError("hlo-lower-sub-byte-buffers: a buffer of ")
              << width << "-bit elements can only be loaded and stored";
@@ -106,9 +102,9 @@ private:
   }
 
   /// Replaces the element's bits by those of `compute(old element)`, in one
-  /// atomic update of its byte.
-  void update(OpBuilder &b, Location loc,
-              function_ref<Value(OpBuilder &, Location, Value)> compute) {
+  /// atomic update of its byte; returns the byte memory held before.
+  Value update(OpBuilder &b, Location loc,
+               function_ref<Value(OpBuilder &, Location, Value)> compute) {
     auto i8 = b.getI8Type();
     Value ones = arith::ConstantIntOp::create(b, loc, i8, (1 << width) - 1);
     Value keep = arith::XOrIOp::create(
@@ -127,6 +123,7 @@ private:
     Value merged = arith::OrIOp::create(
         b, loc, arith::AndIOp::create(b, loc, old, keep), placed);
     memref::AtomicYieldOp::create(b, loc, merged);
+    return rmw.getResult();
   }
 
   Value packed;

@@ -51,26 +51,39 @@ gpu.module @kernels {
 // Atomics: the combiner runs on the element inside the byte's update, whose
 // old element is the result.
 // CHECK-LABEL: gpu.func @atomics
-// CHECK-SAME:    (%[[B:[^:]*]]: memref<4xi8>, %[[X:[^:]*]]: i4, %[[I:[^:]*]]: index)
+// CHECK-SAME:    (%[[B:[^:]*]]: memref<4xi8>, %[[X:[^:]*]]: i4, %[[I:[^:]*]]: index, %[[OUT:[^:]*]]: memref<2xi32>)
 // CHECK:         %[[R:.*]] = memref.generic_atomic_rmw %[[B]][%{{.*}}] : memref<4xi8> {
 // CHECK:         ^bb0(%[[OLD:.*]]: i8):
 // CHECK:           %[[E:.*]] = arith.trunci %{{.*}} : i8 to i4
 // CHECK:           %[[SUM:.*]] = arith.addi %[[E]], %[[X]] : i4
 // CHECK:           arith.extui %[[SUM]] : i4 to i8
-// CHECK:         memref.generic_atomic_rmw %[[B]][%{{.*}}] : memref<4xi8> {
+// The old element, from the old byte the update returns.
+// CHECK:         %[[RS:.*]] = arith.shrui %[[R]], %{{.*}} : i8
+// CHECK:         %[[RV:.*]] = arith.trunci %[[RS]] : i8 to i4
+// CHECK:         %[[R2:.*]] = memref.generic_atomic_rmw %[[B]][%{{.*}}] : memref<4xi8> {
 // CHECK:         ^bb0(%{{.*}}: i8):
 // CHECK:           %[[E2:.*]] = arith.trunci %{{.*}} : i8 to i4
 // CHECK:           %[[M:.*]] = arith.maxsi %[[E2]], %[[X]] : i4
 // CHECK:           arith.extui %[[M]] : i4 to i8
+// CHECK:         %[[R2S:.*]] = arith.shrui %[[R2]], %{{.*}} : i8
+// CHECK:         %[[R2V:.*]] = arith.trunci %[[R2S]] : i8 to i4
+// CHECK:         arith.extsi %[[RV]] : i4 to i32
+// CHECK:         arith.extsi %[[R2V]] : i4 to i32
 // CHECK-NOT:     memref.atomic_rmw
 gpu.module @kernels {
-  gpu.func @atomics(%b: memref<8xi4>, %x: i4, %i: index) kernel {
+  gpu.func @atomics(%b: memref<8xi4>, %x: i4, %i: index, %out: memref<2xi32>) kernel {
     %old = memref.atomic_rmw addi %x, %b[%i] : (i4, memref<8xi4>) -> i4
     %r = memref.generic_atomic_rmw %b[%i] : memref<8xi4> {
     ^bb0(%cur: i4):
       %m = arith.maxsi %cur, %x : i4
       memref.atomic_yield %m : i4
     }
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %o = arith.extsi %old : i4 to i32
+    %p = arith.extsi %r : i4 to i32
+    memref.store %o, %out[%c0] : memref<2xi32>
+    memref.store %p, %out[%c1] : memref<2xi32>
     gpu.return
   }
 }
