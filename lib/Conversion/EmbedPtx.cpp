@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Hlo/Analysis/GpuDeviceInfo.h"
 #include "Hlo/Conversion/Passes.h"
 #include "Hlo/Conversion/PtxPipeline.h"
 
@@ -35,6 +36,9 @@ struct EmbedPtxPass : hlo::impl::HloEmbedPtxBase<EmbedPtxPass> {
     MLIRContext *ctx = &getContext();
     HloToPtxOptions options;
     options.chip = chip;
+    std::string target = chip.empty() ? getSelectedGpuChip() : chip.getValue();
+    std::optional<std::string> ptxas =
+        cubin ? findPtxas(options.cudaPath) : std::nullopt;
     for (auto kernels : module.getOps<gpu::GPUModuleOp>()) {
       // The kernels alone, lowered to PTX in a module of their own.
       OwningOpRef<ModuleOp> scratch = ModuleOp::create(module.getLoc());
@@ -52,6 +56,18 @@ struct EmbedPtxPass : hlo::impl::HloEmbedPtxBase<EmbedPtxPass> {
       if (failed(ptx))
         return signalPassFailure();
       kernels->setAttr("thunk.ptx", StringAttr::get(ctx, *ptx));
+      if (!cubin || !ptxas)
+        continue;
+      // The same PTX assembled for the chip, which a CUDA runtime on that
+      // chip loads instead of compiling the PTX when it starts.
+      std::string error;
+      FailureOr<std::string> binary = assemblePtx(*ptxas, *ptx, target, error);
+      if (failed(binary)) {
+        kernels.emitError("hlo-embed-ptx: ") << error;
+        return signalPassFailure();
+      }
+      kernels->setAttr("thunk.cubin", StringAttr::get(ctx, *binary));
+      kernels->setAttr("thunk.cubin_chip", StringAttr::get(ctx, target));
     }
   }
 };

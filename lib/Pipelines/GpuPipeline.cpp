@@ -22,7 +22,8 @@ void mlir::hlo::registerHloGpuPipeline() {
   PassPipelineRegistration<>(
       "hlo-gpu-pipeline",
       "XLA's GPU compiler end to end: pre-optimization HLO in, a thunk "
-      "program out with its kernels' PTX (hlo-gpu-optimize, hlo-to-gpu, "
-      "hlo-to-thunk, hlo-command-buffer-scheduling, hlo-embed-ptx)",
+      "program out with its kernels' PTX, and their cubin where ptxas is "
+      "found (hlo-gpu-optimize, hlo-to-gpu, hlo-to-thunk, "
+      "hlo-command-buffer-scheduling, hlo-embed-ptx)",
       buildHloGpuPipeline);
 }

@@ -180,13 +180,20 @@ def HloEmbedPtx : Pass<"hlo-embed-ptx", "::mlir::ModuleOp"> {
     compiles a copy through the NVVM path of `hlo-to-ptx` (libdevice from
     the CUDA toolkit) and stores the PTX text on the original as the string
     attribute `thunk.ptx`: the program then carries the kernel IR the host
-    runtime runs and the PTX a CUDA runtime loads. Fails, at the kernel
-    module, when the kernels cannot be compiled.
+    runtime runs and the PTX a CUDA runtime loads. Where NVIDIA's `ptxas` is
+    found (the CUDA toolkit's `bin`, else PATH) and `cubin` is set, the PTX
+    is also assembled for the chip, as XLA does, and stored as the bytes of
+    `thunk.cubin`, with `thunk.cubin_chip` naming the chip: a CUDA runtime
+    on that chip loads the cubin instead of compiling the PTX. Fails, at the
+    kernel module, when the kernels cannot be compiled or ptxas rejects
+    them.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
            "The GPU architecture (default: --hlo-gpu-chip, else the compute "
            "capability of --hlo-gpu-device)">,
+    Option<"cubin", "cubin", "bool", /*default=*/"true",
+           "Also assemble the PTX into a cubin with ptxas where it is found">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }

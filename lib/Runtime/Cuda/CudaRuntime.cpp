@@ -33,7 +33,22 @@ struct Device {
   CUdevice device = 0;
   CUcontext context = nullptr;
   std::string description;
+  /// The chip, as the compiler names it: sm_90 for compute capability 9.0.
+  std::string chip;
 };
+
+/// Whether a cubin built for `built` (sm_XY, or sm_XYa with the
+/// architecture-specific features of exactly that chip) runs on `chip`:
+/// cubins run on later minor versions of their major version.
+bool cubinRunsOn(StringRef built, StringRef chip) {
+  if (built == chip)
+    return true;
+  if (built.ends_with("a") || chip.size() != built.size() ||
+      !built.starts_with("sm_") || !chip.starts_with("sm_"))
+    return false;
+  StringRef b = built.drop_front(3), c = chip.drop_front(3);
+  return b.drop_back() == c.drop_back() && b.back() <= c.back();
+}
 } // namespace
 
 static const Device *openDevice(std::string &error) {
@@ -74,6 +89,7 @@ static const Device *openDevice(std::string &error) {
       return;
     }
     dev.cu = cu;
+    dev.chip = "sm_" + std::to_string(major) + std::to_string(minor);
     dev.description = std::string(name) + ", sm_" + std::to_string(major) +
                       std::to_string(minor) + ", " +
                       std::to_string(bytes >> 30) + " GiB, driver for CUDA " +
@@ -235,16 +251,21 @@ std::unique_ptr<CudaExecutable> CudaExecutable::compile(ModuleOp program,
       check("cuEventCreate", cu.cuEventCreate(&s.stop, CU_EVENT_DEFAULT)))
     return nullptr;
 
-  // Load each kernel module's PTX; the JIT's log goes into the error.
+  // Load each kernel module's cubin where it was assembled for this chip,
+  // else its PTX; the JIT's log goes into the error.
   llvm::StringMap<CUmodule> loaded;
   for (auto gpuModule : s.module->getOps<gpu::GPUModuleOp>()) {
     auto ptx = gpuModule->getAttrOfType<StringAttr>("thunk.ptx");
-    if (!ptx) {
+    auto cubin = gpuModule->getAttrOfType<StringAttr>("thunk.cubin");
+    auto cubinChip = gpuModule->getAttrOfType<StringAttr>("thunk.cubin_chip");
+    bool useCubin =
+        cubin && cubinChip && cubinRunsOn(cubinChip.getValue(), s.dev->chip);
+    if (!ptx && !useCubin) {
       error = "kernel module @" + gpuModule.getName().str() +
               " has no PTX (thunk.ptx; run hlo-embed-ptx)";
       return nullptr;
     }
-    std::string text = ptx.getValue().str();
+    std::string text = (useCubin ? cubin : ptx).getValue().str();
     char log[8192] = {};
     CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
                               CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
