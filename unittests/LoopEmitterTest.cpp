@@ -4,10 +4,11 @@
 // slices, reshapes, pads, concatenates, iotas, converts, compares and
 // selects, reduces, reduce-windows (padding, strides, dilations), gathers
 // at clamped start indices, bitcast-converts (also to s8 and back), maps, over
-// f32 and s32 with random layouts) become kernels (hlo-to-gpu), host functions
-// (hlo-gpu-kernels-to-host) and JIT-compiled code (HostJit.h); their results on
-// random inputs must equal the interpreter's on the same fusion: integers
-// bit-exact, floats within a few ulps.
+// f32 and s32 with random layouts; parameters and outputs sometimes of 2- and
+// 4-bit types, packed in their buffers) become kernels (hlo-to-gpu), host
+// functions (hlo-gpu-kernels-to-host) and JIT-compiled code (HostJit.h); their
+// results on random inputs must equal the interpreter's on the same fusion:
+// integers bit-exact, floats within a few ulps.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,14 +57,27 @@ public:
       if (i > 0 && pick(3) == 0 && s.size() >= 2)
         s.erase(s.begin() + pick(s.size())); // broadcast later
       std::string type = pick(4) == 0 ? "s32" : "f32";
+      // Sometimes an array of 2- or 4-bit integers (packed in its buffer),
+      // converted to s32 where the fusion reads it.
+      const char *packed[] = {"s4", "u4", "s2", "u2"};
+      bool isPacked = pick(5) == 0;
+      if (isPacked)
+        type = packed[pick(4)];
       std::vector<int64_t> m2m = randomLayout(s.size());
       std::string name = "p" + std::to_string(i);
       params.push_back({name, type, s});
       paramLayouts.push_back(m2m);
       body += "  %" + name + " = " + shapeText(type, s) + layoutText(m2m) +
               " parameter(" + std::to_string(i) + ")\n";
+      if (isPacked) {
+        body += "  %" + name + "w = " + shapeText("s32", s) + " convert(%" +
+                name + ")\n";
+        values.push_back({name + "w", "s32", s});
+      } else {
+        values.push_back(params.back());
+      }
     }
-    values = params;
+    inputs = values;
     int steps = 2 + pick(6);
     for (int i = 0; i < steps; ++i)
       step();
@@ -83,6 +97,14 @@ public:
       body += "  %out1 = " + otherType + " copy(%" + other->name + ")\n";
       rootType = "(" + rootType + ", " + otherType + ")";
       body += "  ROOT %root = " + rootType + " tuple(%out0, %out1)\n";
+    } else if (pick(4) == 0) {
+      // A packed output: converted to 2- or 4-bit elements.
+      const char *fromF32[] = {"f4e2m1fn", "s4"};
+      const char *fromS32[] = {"s4", "u4", "s2"};
+      std::string type =
+          root.type == "f32" ? fromF32[pick(2)] : fromS32[pick(3)];
+      rootType = shapeText(type, root.shape) + layoutText(m2m);
+      body += "  ROOT %root = " + rootType + " convert(%" + root.name + ")\n";
     } else {
       body += "  ROOT %root = " + rootType + " copy(%" + root.name + ")\n";
     }
@@ -408,11 +430,13 @@ private:
                                 [](const Val &v) { return v.shape.empty(); }),
                  values.end());
     if (values.empty())
-      values = params;
+      values = inputs;
   }
 
   std::mt19937 &rng;
   std::vector<Val> params, values;
+  /// What the fusion reads its parameters as (packed ones converted).
+  std::vector<Val> inputs;
   std::vector<std::vector<int64_t>> paramLayouts;
   std::string body;
   int counter = 0;
