@@ -380,6 +380,11 @@ EvalResult evalGemmCustomCall(Interp &interp, CustomCallOp op,
 /// targets.
 EvalResult evalLibraryCustomCall(Interp &interp, CustomCallOp op,
                                  Operands operands);
+/// XLA CPU's LAPACK FFI custom calls (`lapack_?geqrf_ffi`,
+/// `lapack_?orgqr_ffi` / `lapack_?ungqr_ffi`, `lapack_?trsm_ffi`), as LAPACK
+/// defines them (Solvers.cpp); std::nullopt for other targets.
+EvalResult evalLapackCustomCall(Interp &interp, CustomCallOp op,
+                                Operands operands);
 /// The elements of `in` within the runtime `sizes` (each at most `in`'s
 /// dimension), as an array of shape `sizes`.
 Literal sliceToRuntimeShape(const Literal &in, ArrayRef<int64_t> sizes);

@@ -281,5 +281,7 @@ EvalResult eval::evalLibraryCustomCall(Interp &interp, CustomCallOp op,
     return cusolverCholesky(interp, op, operands);
   if (target == "__cublas$triangularSolve")
     return cublasTriangularSolve(interp, op, operands);
+  if (target.starts_with("lapack_"))
+    return evalLapackCustomCall(interp, op, operands);
   return std::nullopt;
 }
