@@ -90,8 +90,7 @@ static const Device *openDevice(std::string &error) {
     }
     dev.cu = cu;
     dev.chip = "sm_" + std::to_string(major) + std::to_string(minor);
-    dev.description = std::string(name) + ", sm_" + std::to_string(major) +
-                      std::to_string(minor) + ", " +
+    dev.description = std::string(name) + ", " + dev.chip + ", " +
                       std::to_string(bytes >> 30) + " GiB, driver for CUDA " +
                       std::to_string(cu->version / 1000) + "." +
                       std::to_string(cu->version % 1000 / 10);
