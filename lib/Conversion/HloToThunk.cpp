@@ -548,6 +548,8 @@ LogicalResult ThunkLowering::lowerInstruction(Operation *op) {
       return lowerTriangularSolve(call);
     if (target == "__cusolver$cholesky")
       return lowerCholesky(call);
+    if (target.starts_with("lapack_"))
+      return lowerLapack(call);
     if (target == "PadToStatic" || target == "SliceToDynamic")
       return lowerDynamicShape(call);
     return op->emitError("hlo-to-thunk: custom call '")

@@ -47,6 +47,9 @@ private:
   LogicalResult lowerTriangularSolve(Operation *op);
   /// The `__cusolver$cholesky` custom call.
   LogicalResult lowerCholesky(CustomCallOp call);
+  /// XLA CPU's LAPACK calls: `lapack_?geqrf_ffi`, `lapack_?orgqr_ffi` /
+  /// `?ungqr`, `lapack_?trsm_ffi`.
+  LogicalResult lowerLapack(CustomCallOp call);
   /// The custom calls PadToStatic and SliceToDynamic
   /// (HloToThunkDynamic.cpp).
   LogicalResult lowerDynamicShape(CustomCallOp call);

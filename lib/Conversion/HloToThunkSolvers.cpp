@@ -7,8 +7,14 @@
 //   - `__cusolver$cholesky`: the operand copied into the factor's slice,
 //     then `thunk.cholesky` in place, writing the info array (XLA's
 //     CholeskyThunk).
-// Both libraries read column-major matrices: the arrays must have the
-// Fortran layout (layout assignment gives them that).
+//   - XLA CPU's LAPACK calls: `lapack_?geqrf_ffi` (the operand copied into
+//     the result's slice, then `thunk.qr` in place with tau),
+//     `lapack_?orgqr_ffi` / `?ungqr` (likewise `thunk.householder_product`)
+//     and `lapack_?trsm_ffi` (as the cuBLAS call: `thunk.triangular_solve`,
+//     its options from the call's side / uplo / trans_x / diag characters).
+// The libraries read column-major matrices: the arrays must have the
+// Fortran layout (layout assignment gives them that, and XLA CPU's calls
+// constrain their operands so).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +22,7 @@
 #include "HloToThunk.h"
 
 #include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace mlir::hlo;
@@ -123,4 +130,99 @@ LogicalResult ThunkLowering::lowerCholesky(CustomCallOp call) {
       b, call.getLoc(), *factor, *info, workspace,
       config.getBool("lower").value_or(false) ? b.getUnitAttr() : UnitAttr());
   return mlir::verify(thunk);
+}
+
+/// The character option `key = N : ui8` of an XLA CPU FFI call (its
+/// attributes, kept as the text of an MLIR dictionary), or `dflt`.
+static char ffiCharOption(CustomCallOp call, StringRef key, char dflt) {
+  auto text = dyn_cast_or_null<TextAttr>(call.getBackendConfigAttr());
+  if (!text)
+    return dflt;
+  StringRef t = text.getValue();
+  for (size_t at = t.find(key); at != StringRef::npos;
+       at = t.find(key, at + 1)) {
+    StringRef rest = t.drop_front(at + key.size()).ltrim();
+    bool whole = at == 0 || (!llvm::isAlnum(t[at - 1]) && t[at - 1] != '_');
+    unsigned value;
+    if (whole && rest.consume_front("=") &&
+        !rest.ltrim().consumeInteger(10, value) && value < 128)
+      return char(value);
+  }
+  return dflt;
+}
+
+LogicalResult ThunkLowering::lowerLapack(CustomCallOp call) {
+  StringRef target = call.getCustomCallTarget();
+  StringRef routine = target.drop_front(StringRef("lapack_?").size());
+  ValueRange operands = getDataOperands(call);
+  auto tuple = dyn_cast<TupleType>(call.getType());
+  Location loc = call.getLoc();
+  if (routine == "trsm_ffi") {
+    char side = ffiCharOption(call, "side", 'L');
+    char uplo = ffiCharOption(call, "uplo", 'L');
+    char trans = ffiCharOption(call, "trans_x", 'N');
+    char diag = ffiCharOption(call, "diag", 'N');
+    if (operands.size() != 2 || tuple || !StringRef("LR").contains(side) ||
+        !StringRef("LU").contains(uplo) || !StringRef("NTC").contains(trans) ||
+        !StringRef("NU").contains(diag))
+      return call.emitError("hlo-to-thunk: ")
+             << target
+             << " needs operands (a, b), the result x and LAPACK's side, "
+                "uplo, trans_x and diag characters (alpha other than 1 is "
+                "not supported yet)";
+    FailureOr<Value> a = fortranSlice(call, operands[0]),
+                     rhs = fortranSlice(call, operands[1]),
+                     x = fortranSlice(call, call.getResult(), 0);
+    if (failed(a) || failed(rhs) || failed(x))
+      return failure();
+    copy(loc, *rhs, *x);
+    auto unit = [&](bool set) { return set ? b.getUnitAttr() : UnitAttr(); };
+    th::TrsmTranspose t = trans == 'N'   ? th::TrsmTranspose::None
+                          : trans == 'T' ? th::TrsmTranspose::Transpose
+                                         : th::TrsmTranspose::Adjoint;
+    auto thunk = th::TriangularSolveOp::create(
+        b, loc, *a, *x, unit(side == 'L'), unit(uplo == 'L'), unit(diag == 'U'),
+        th::TrsmTransposeAttr::get(b.getContext(), t));
+    return mlir::verify(thunk);
+  }
+  bool qr = routine == "geqrf_ffi";
+  bool product = routine == "orgqr_ffi" || routine == "ungqr_ffi";
+  if (qr || product) {
+    // geqrf: (a) -> (a, tau[, info]); orgqr: (a, tau) -> q.
+    if (operands.size() != (qr ? 1u : 2u) ||
+        (qr ? !tuple || tuple.size() < 2 || tuple.size() > 3 : bool(tuple)))
+      return call.emitError("hlo-to-thunk: ")
+             << target
+             << (qr ? " needs one operand and the results (a, tau[, info])"
+                    : " needs operands (a, tau) and the result q");
+    FailureOr<Value> a = fortranSlice(call, operands[0]),
+                     out = fortranSlice(call, call.getResult(), qr ? 1 : 0);
+    if (failed(a) || failed(out))
+      return failure();
+    Value tauValue = qr ? call.getResult() : operands[1];
+    auto tauType = dyn_cast<RankedTensorType>(qr ? tuple.getType(1)
+                                                 : operands[1].getType());
+    if (!tauType || !tauType.hasStaticShape())
+      return call.emitError("hlo-to-thunk: ") << target
+                                              << ": tau must be an "
+                                                 "array";
+    FailureOr<Value> tau =
+        slice(call, tauValue, qr ? 2 : 0, getSignatureType(tauType));
+    if (failed(tau))
+      return failure();
+    copy(loc, *a, *out);
+    Operation *thunk = qr ? th::QrOp::create(b, loc, *out, *tau).getOperation()
+                          : th::HouseholderProductOp::create(b, loc, *out, *tau)
+                                .getOperation();
+    if (qr && tuple.size() == 3) {
+      // LAPACK reports no failure of geqrf: info is zero.
+      FailureOr<Value> info = slice(call, call.getResult(), 3);
+      if (failed(info))
+        return failure();
+      th::MemsetOp::create(b, loc, *info, 0);
+    }
+    return mlir::verify(thunk);
+  }
+  return call.emitError("hlo-to-thunk: custom call '")
+         << target << "' has no thunk yet";
 }

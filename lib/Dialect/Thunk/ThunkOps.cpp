@@ -476,6 +476,43 @@ LogicalResult CholeskyOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// QrOp and HouseholderProductOp
+//===----------------------------------------------------------------------===//
+
+/// Checks a batch of reflectors: `a` column-major of a solver type, `tau`
+/// of its element type holding `k` scales per matrix, k at most min(m, n).
+static LogicalResult verifyReflectors(Operation *op, MemRefType a,
+                                      MemRefType tau, bool exactlyMin) {
+  if (!isFortranBatch(a))
+    return op->emitOpError("takes a batch of column-major matrices (strides "
+                           "of the Fortran layout), not ")
+           << a;
+  if (!isSolverElementType(a.getElementType()) ||
+      tau.getElementType() != a.getElementType())
+    return op->emitOpError("takes f32, f64, complex<f32> or complex<f64> "
+                           "matrices and scales of their type");
+  int64_t m = a.getShape().drop_back().back(), n = a.getShape().back();
+  int64_t batch = a.getNumElements() / std::max<int64_t>(1, m * n);
+  int64_t k = tau.getRank() ? tau.getShape().back() : 1;
+  if (tau.getNumElements() != batch * k || k > std::min(m, n) ||
+      (exactlyMin && k != std::min(m, n)))
+    return op->emitOpError("tau must hold ")
+           << (exactlyMin ? "min(m, n)" : "at most min(m, n)")
+           << " scales per matrix, not " << tau;
+  return success();
+}
+
+LogicalResult QrOp::verify() {
+  return verifyReflectors(*this, getA().getType(), getTau().getType(),
+                          /*exactlyMin=*/true);
+}
+
+LogicalResult HouseholderProductOp::verify() {
+  return verifyReflectors(*this, getA().getType(), getTau().getType(),
+                          /*exactlyMin=*/false);
+}
+
+//===----------------------------------------------------------------------===//
 // ConvolutionOp
 //===----------------------------------------------------------------------===//
 

@@ -874,6 +874,12 @@ LogicalResult Runner::runThunk(Operation &op) {
         return replay(c);
       })
       .Case([&](ReturnOp) { return success(); })
+      .Case<QrOp, HouseholderProductOp>([&](Operation *o) {
+        error = o->getName().getStringRef().str() +
+                ": not on the GPU yet (XLA CPU's LAPACK QR; run it with "
+                "--device=host)";
+        return failure();
+      })
       .Default([&](Operation *) {
         error = op.getName().getStringRef().str() + ": not a thunk";
         return failure();

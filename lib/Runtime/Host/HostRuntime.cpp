@@ -251,6 +251,14 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
                                  error);
         });
       })
+      .Case<QrOp, HouseholderProductOp>([&](Operation *o) {
+        ++stats.solvers;
+        return timed(
+            isa<QrOp>(o) ? "qr (LAPACK)" : "householder (LAPACK)", [&] {
+              return runHostReflectors(o, address(o->getOperand(0)),
+                                       address(o->getOperand(1)), error);
+            });
+      })
       .Case([&](CopyOp c) {
         ++stats.copies;
         std::memmove(address(c.getTarget()), address(c.getSource()),

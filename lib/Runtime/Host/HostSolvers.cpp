@@ -33,6 +33,21 @@ void zpotrf_(const char *uplo, const int *n, std::complex<double> *a,
              const int *lda, int *info, size_t uploLength);
 }
 
+// LAPACK's QR factorization and the product of its reflectors.
+#define HLO_DECLARE_QR(P, T, ORG)                                              \
+  void P##geqrf_(const int *m, const int *n, T *a, const int *lda, T *tau,     \
+                 T *work, const int *lwork, int *info);                        \
+  void P##ORG##_(const int *m, const int *n, const int *k, T *a,               \
+                 const int *lda, const T *tau, T *work, const int *lwork,      \
+                 int *info);
+extern "C" {
+HLO_DECLARE_QR(s, float, orgqr)
+HLO_DECLARE_QR(d, double, orgqr)
+HLO_DECLARE_QR(c, std::complex<float>, ungqr)
+HLO_DECLARE_QR(z, std::complex<double>, ungqr)
+}
+#undef HLO_DECLARE_QR
+
 namespace {
 
 /// The BLAS/LAPACK entry points of one element type.
@@ -44,6 +59,8 @@ template <> struct Blas<float> {
     cblas_strsm(CblasColMajor, s, u, t, d, m, n, 1.0f, a, lda, b, ldb);
   }
   static constexpr auto potrf = spotrf_;
+  static constexpr auto geqrf = sgeqrf_;
+  static constexpr auto orgqr = sorgqr_;
 };
 
 template <> struct Blas<double> {
@@ -52,6 +69,8 @@ template <> struct Blas<double> {
     cblas_dtrsm(CblasColMajor, s, u, t, d, m, n, 1.0, a, lda, b, ldb);
   }
   static constexpr auto potrf = dpotrf_;
+  static constexpr auto geqrf = dgeqrf_;
+  static constexpr auto orgqr = dorgqr_;
 };
 
 template <typename R> struct ComplexBlas {
@@ -68,9 +87,13 @@ template <typename R> struct ComplexBlas {
 
 template <> struct Blas<std::complex<float>> : ComplexBlas<float> {
   static constexpr auto potrf = cpotrf_;
+  static constexpr auto geqrf = cgeqrf_;
+  static constexpr auto orgqr = cungqr_;
 };
 template <> struct Blas<std::complex<double>> : ComplexBlas<double> {
   static constexpr auto potrf = zpotrf_;
+  static constexpr auto geqrf = zgeqrf_;
+  static constexpr auto orgqr = zungqr_;
 };
 
 template <typename T>
@@ -108,6 +131,34 @@ void potrf(CholeskyOp op, uint8_t *aBytes, uint8_t *infoBytes) {
         if (lower ? r < c : r > c)
           m[int64_t(c) * n + r] = T(0);
   }
+}
+
+/// geqrf (`product` false) or orgqr / ungqr on each m x n matrix of `a`
+/// with its k scales of `tau`, with the workspace LAPACK asks for.
+template <typename T>
+LogicalResult reflectors(MemRefType type, uint8_t *aBytes, uint8_t *tauBytes,
+                         int64_t tauPerMatrix, bool product) {
+  ArrayRef<int64_t> shape = type.getShape();
+  int m = int(shape.drop_back().back()), n = int(shape.back());
+  int k = int(tauPerMatrix), lda = std::max(m, 1);
+  int64_t batch = type.getNumElements() / std::max<int64_t>(1, int64_t(m) * n);
+  T *a = reinterpret_cast<T *>(aBytes), *tau = reinterpret_cast<T *>(tauBytes);
+  auto call = [&](T *matrix, T *scales, T *work, int lwork, int &info) {
+    if (product)
+      Blas<T>::orgqr(&m, &n, &k, matrix, &lda, scales, work, &lwork, &info);
+    else
+      Blas<T>::geqrf(&m, &n, matrix, &lda, scales, work, &lwork, &info);
+  };
+  if (m == 0 || n == 0)
+    return success();
+  T query(0);
+  int info = 0;
+  call(a, tau, &query, -1, info);
+  std::vector<T> work(std::max<int64_t>(1, int64_t(std::real(query))));
+  for (int64_t i = 0; i < batch && info == 0; ++i)
+    call(a + i * int64_t(m) * n, tau + i * k, work.data(), int(work.size()),
+         info);
+  return success(info == 0);
 }
 
 /// Calls `f` with a value of the C++ type of element type `t` (f32, f64,
@@ -156,6 +207,27 @@ LogicalResult mlir::thunk::runHostCholesky(Operation *op, uint8_t *a,
       }))) {
     error = "thunk.cholesky: LAPACK takes f32, f64, complex<f32> and "
             "complex<f64> matrices of int dimensions";
+    return failure();
+  }
+  return success();
+}
+
+LogicalResult mlir::thunk::runHostReflectors(Operation *op, uint8_t *a,
+                                             uint8_t *tau, std::string &error) {
+  bool product = isa<HouseholderProductOp>(op);
+  auto aType = cast<MemRefType>(op->getOperand(0).getType());
+  auto tauType = cast<MemRefType>(op->getOperand(1).getType());
+  int64_t k = tauType.getRank() ? tauType.getShape().back() : 1;
+  LogicalResult ran = success();
+  if (failed(withSolverType(aType,
+                            [&](auto element) {
+                              ran = reflectors<decltype(element)>(aType, a, tau,
+                                                                  k, product);
+                            })) ||
+      failed(ran)) {
+    error = op->getName().getStringRef().str() +
+            ": LAPACK takes f32, f64, complex<f32> and complex<f64> "
+            "matrices of int dimensions";
     return failure();
   }
   return success();

@@ -766,3 +766,36 @@ thunk.program @main {
   thunk.slice_to_dynamic %a : memref<2x8xi4> sizes(%s, %s : memref<1xi32>, memref<1xi32>) -> %d : memref<12xi8>
   thunk.return
 }
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %a = thunk.slice @t[0] : memref<3x2xf64>
+  %tau = thunk.slice @t[512] : memref<2xf64>
+  // expected-error @+1 {{takes a batch of column-major matrices (strides of the Fortran layout), not 'memref<3x2xf64>'}}
+  thunk.qr %a, %tau : memref<3x2xf64>, memref<2xf64>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %a = thunk.slice @t[0] : memref<3x2xf64, strided<[1, 3]>>
+  %tau = thunk.slice @t[512] : memref<1xf64>
+  // expected-error @+1 {{tau must hold min(m, n) scales per matrix, not 'memref<1xf64>'}}
+  thunk.qr %a, %tau : memref<3x2xf64, strided<[1, 3]>>, memref<1xf64>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %a = thunk.slice @t[0] : memref<3x2xf64, strided<[1, 3]>>
+  %tau = thunk.slice @t[512] : memref<2xf32>
+  // expected-error @+1 {{takes f32, f64, complex<f32> or complex<f64> matrices and scales of their type}}
+  thunk.householder_product %a, %tau : memref<3x2xf64, strided<[1, 3]>>, memref<2xf32>
+  thunk.return
+}

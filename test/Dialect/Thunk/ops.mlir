@@ -27,6 +27,8 @@
 // CHECK:   thunk.triangular_solve unit_diagonal notrans %[[TA]], %[[TA]] :
 // CHECK:   thunk.cholesky lower %[[TA]], %[[INFO:.*]] : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2xi32>
 // CHECK:   thunk.cholesky %[[TA]], %[[INFO]] workspace %{{.*}} : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2xi32>, memref<64xf32>
+// CHECK:   thunk.qr %[[TB:.*]], %[[TAU:.*]] : memref<2x4x3xf32, strided<[12, 1, 4]>>, memref<2x3xf32>
+// CHECK:   thunk.householder_product %[[TB]], %[[TAU]] : memref<2x4x3xf32, strided<[12, 1, 4]>>, memref<2x3xf32>
 // CHECK:   thunk.pad_to_static %[[DYN:.*]] : memref<32xi8> -> %[[STAT:.*]] : memref<2x3xf32, strided<[1, 2]>> sizes(%[[S0:.*]], %[[S1:.*]] : memref<1xi32>, memref<1xi32>)
 // CHECK:   thunk.slice_to_dynamic %[[STAT]] : memref<2x3xf32, strided<[1, 2]>> sizes(%[[S0]], %[[S1]] : memref<1xi32>, memref<1xi32>) -> %[[DYN]] : memref<32xi8>
 // CHECK:   thunk.infeed outs(%[[HALF:.*]], %[[INFO]] : memref<64xf32>, memref<2xi32>)
@@ -131,6 +133,9 @@ module {
     thunk.triangular_solve unit_diagonal notrans %ta, %ta : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x4x4xf32, strided<[16, 1, 4]>>
     thunk.cholesky lower %ta, %info : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2xi32>
     thunk.cholesky %ta, %info workspace %half : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2xi32>, memref<64xf32>
+    %tau = thunk.slice @tmp[4400] : memref<2x3xf32>
+    thunk.qr %tb, %tau : memref<2x4x3xf32, strided<[12, 1, 4]>>, memref<2x3xf32>
+    thunk.householder_product %tb, %tau : memref<2x4x3xf32, strided<[12, 1, 4]>>, memref<2x3xf32>
     %dyn = thunk.slice @tmp[8192] : memref<32xi8>
     %s0 = thunk.slice @tmp[8256] : memref<1xi32>
     %s1 = thunk.slice @tmp[8260] : memref<1xi32>

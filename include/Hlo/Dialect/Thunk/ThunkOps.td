@@ -489,6 +489,49 @@ def Thunk_CholeskyOp : Thunk_Op<"cholesky"> {
   }];
 }
 
+def Thunk_QrOp : Thunk_Op<"qr"> {
+  let summary = "a batch of Householder QR factorizations in place (LAPACK "
+                "geqrf)";
+  let description = [{
+    XLA CPU's LAPACK call `lapack_?geqrf_ffi` (jax.numpy.linalg.qr): every
+    m x n matrix of `a` (column-major, the outer dimensions a batch, as the
+    strides of its type say) is overwritten with its QR factorization as
+    LAPACK's geqrf writes it: R on and above the diagonal, the Householder
+    vectors below it (each with an implicit 1 on the diagonal), and their
+    min(m, n) scales per matrix in `tau`. Element types: f32, f64,
+    complex<f32>, complex<f64>.
+
+    ```mlir
+    thunk.qr %a, %tau : memref<3x2xf64, strided<[1, 3]>>, memref<2xf64>
+    ```
+  }];
+  let arguments = (ins Arg<Thunk_Slice, "", [MemRead, MemWrite]>:$a,
+    Arg<Thunk_Slice, "", [MemWrite]>:$tau);
+  let assemblyFormat = "$a `,` $tau attr-dict `:` type($a) `,` type($tau)";
+  let hasVerifier = 1;
+}
+
+def Thunk_HouseholderProductOp : Thunk_Op<"householder_product"> {
+  let summary = "the products of a batch of Householder reflectors in place "
+                "(LAPACK orgqr / ungqr)";
+  let description = [{
+    XLA CPU's LAPACK call `lapack_?orgqr_ffi` / `lapack_?ungqr_ffi`: every
+    m x n matrix of `a` (column-major, batched as `thunk.qr`'s), holding
+    Householder vectors below its diagonal as `thunk.qr` leaves them, is
+    overwritten with the first n columns of Q = H_1 ... H_k, H_i = I -
+    tau_i v_i v_i^H, with the k scales per matrix of `tau`.
+
+    ```mlir
+    thunk.householder_product %a, %tau
+        : memref<3x2xf64, strided<[1, 3]>>, memref<2xf64>
+    ```
+  }];
+  let arguments = (ins Arg<Thunk_Slice, "", [MemRead, MemWrite]>:$a,
+    Arg<Thunk_Slice, "", [MemRead]>:$tau);
+  let assemblyFormat = "$a `,` $tau attr-dict `:` type($a) `,` type($tau)";
+  let hasVerifier = 1;
+}
+
 def Thunk_PadToStaticOp : Thunk_Op<"pad_to_static"> {
   let summary = "a bounded dynamic array at its bounds, and its sizes";
   let description = [{

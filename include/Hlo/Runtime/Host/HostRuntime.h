@@ -107,6 +107,12 @@ LogicalResult runHostTriangularSolve(Operation *trsm, uint8_t *a, uint8_t *b,
 LogicalResult runHostCholesky(Operation *potrf, uint8_t *a, uint8_t *info,
                               std::string &error);
 
+/// `thunk.qr` by LAPACK's ?geqrf and `thunk.householder_product` by
+/// ?orgqr / ?ungqr (OpenBLAS's), in place on the matrices at `a` with the
+/// scales at `tau`.
+LogicalResult runHostReflectors(Operation *op, uint8_t *a, uint8_t *tau,
+                                std::string &error);
+
 } // namespace mlir::thunk
 
 #endif // HLO_RUNTIME_HOST_HOSTRUNTIME_H
