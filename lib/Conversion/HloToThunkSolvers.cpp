@@ -22,7 +22,6 @@
 #include "HloToThunk.h"
 
 #include "mlir/IR/Verifier.h"
-#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace mlir::hlo;
@@ -132,25 +131,6 @@ LogicalResult ThunkLowering::lowerCholesky(CustomCallOp call) {
   return mlir::verify(thunk);
 }
 
-/// The character option `key = N : ui8` of an XLA CPU FFI call (its
-/// attributes, kept as the text of an MLIR dictionary), or `dflt`.
-static char ffiCharOption(CustomCallOp call, StringRef key, char dflt) {
-  auto text = dyn_cast_or_null<TextAttr>(call.getBackendConfigAttr());
-  if (!text)
-    return dflt;
-  StringRef t = text.getValue();
-  for (size_t at = t.find(key); at != StringRef::npos;
-       at = t.find(key, at + 1)) {
-    StringRef rest = t.drop_front(at + key.size()).ltrim();
-    bool whole = at == 0 || (!llvm::isAlnum(t[at - 1]) && t[at - 1] != '_');
-    unsigned value;
-    if (whole && rest.consume_front("=") &&
-        !rest.ltrim().consumeInteger(10, value) && value < 128)
-      return char(value);
-  }
-  return dflt;
-}
-
 LogicalResult ThunkLowering::lowerLapack(CustomCallOp call) {
   StringRef target = call.getCustomCallTarget();
   StringRef routine = target.drop_front(StringRef("lapack_?").size());
@@ -158,10 +138,11 @@ LogicalResult ThunkLowering::lowerLapack(CustomCallOp call) {
   auto tuple = dyn_cast<TupleType>(call.getType());
   Location loc = call.getLoc();
   if (routine == "trsm_ffi") {
-    char side = ffiCharOption(call, "side", 'L');
-    char uplo = ffiCharOption(call, "uplo", 'L');
-    char trans = ffiCharOption(call, "trans_x", 'N');
-    char diag = ffiCharOption(call, "diag", 'N');
+    Attribute config = call.getBackendConfigAttr();
+    char side = readFfiCharOption(config, "side", 'L');
+    char uplo = readFfiCharOption(config, "uplo", 'L');
+    char trans = readFfiCharOption(config, "trans_x", 'N');
+    char diag = readFfiCharOption(config, "diag", 'N');
     if (operands.size() != 2 || tuple || !StringRef("LR").contains(side) ||
         !StringRef("LU").contains(uplo) || !StringRef("NTC").contains(trans) ||
         !StringRef("NU").contains(diag))

@@ -566,6 +566,23 @@ BackendConfigAttr mlir::hlo::readBackendConfig(Attribute config) {
   return attr && reader.atEnd() ? attr : BackendConfigAttr();
 }
 
+char mlir::hlo::readFfiCharOption(Attribute config, StringRef key, char dflt) {
+  auto text = dyn_cast_or_null<TextAttr>(config);
+  if (!text)
+    return dflt;
+  StringRef t = text.getValue();
+  for (size_t at = t.find(key); at != StringRef::npos;
+       at = t.find(key, at + 1)) {
+    StringRef rest = t.drop_front(at + key.size()).ltrim();
+    bool whole = at == 0 || (!llvm::isAlnum(t[at - 1]) && t[at - 1] != '_');
+    unsigned value;
+    if (whole && rest.consume_front("=") &&
+        !rest.ltrim().consumeInteger(10, value) && value < 128)
+      return char(value);
+  }
+  return dflt;
+}
+
 //===----------------------------------------------------------------------===//
 // Verifier, builders, accessors
 //===----------------------------------------------------------------------===//

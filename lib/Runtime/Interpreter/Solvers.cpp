@@ -14,7 +14,8 @@
 
 #include "Internal.h"
 
-#include "llvm/ADT/StringExtras.h"
+#include "Hlo/Dialect/Hlo/HloBackendConfigUtils.h"
+
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
@@ -231,26 +232,6 @@ static Matrix householderProduct(const Matrix &a, ArrayRef<C> tau) {
   return q;
 }
 
-/// The character option `key = N : ui8` of an FFI call's attributes (XLA
-/// keeps them as the text of an MLIR dictionary), or `dflt`.
-static char lapackOption(Attribute config, StringRef key, char dflt) {
-  auto text = dyn_cast_or_null<TextAttr>(config);
-  if (!text)
-    return dflt;
-  StringRef t = text.getValue();
-  for (size_t at = t.find(key); at != StringRef::npos;
-       at = t.find(key, at + 1)) {
-    StringRef rest = t.drop_front(at + key.size()).ltrim();
-    bool whole = at == 0 || (!llvm::isAlnum(t[at - 1]) && t[at - 1] != '_');
-    if (!whole || !rest.consume_front("="))
-      continue;
-    unsigned value;
-    if (!rest.ltrim().consumeInteger(10, value) && value < 128)
-      return char(value);
-  }
-  return dflt;
-}
-
 EvalResult eval::evalLapackCustomCall(Interp &interp, CustomCallOp op,
                                       Operands operands) {
   StringRef target = op.getCustomCallTarget();
@@ -330,10 +311,10 @@ EvalResult eval::evalLapackCustomCall(Interp &interp, CustomCallOp op,
         results[0].getShape() != ArrayRef<int64_t>(operands[1]->getShape()))
       return fail("expected operands (a, b[, alpha]) and the result x");
     Attribute config = op->getAttr("backend_config");
-    char side = lapackOption(config, "side", 'L');
-    char uplo = lapackOption(config, "uplo", 'L');
-    char trans = lapackOption(config, "trans_x", 'N');
-    char diag = lapackOption(config, "diag", 'N');
+    char side = readFfiCharOption(config, "side", 'L');
+    char uplo = readFfiCharOption(config, "uplo", 'L');
+    char trans = readFfiCharOption(config, "trans_x", 'N');
+    char diag = readFfiCharOption(config, "diag", 'N');
     if (!StringRef("LR").contains(side) || !StringRef("LU").contains(uplo) ||
         !StringRef("NTC").contains(trans) || !StringRef("NU").contains(diag))
       return fail("side, uplo, trans_x and diag must be LAPACK's characters");

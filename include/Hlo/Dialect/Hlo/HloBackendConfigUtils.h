@@ -27,6 +27,11 @@ inline BackendConfigAttr readBackendConfig(Operation *op) {
   return readBackendConfig(op->getAttr("backend_config"));
 }
 
+/// The character option `key = N : ui8` of an XLA CPU FFI call's
+/// attributes (`{side = 76 : ui8, ...}`, kept as an `#hlo.text` of an MLIR
+/// dictionary), or `dflt` where `config` does not set it.
+char readFfiCharOption(Attribute config, StringRef key, char dflt);
+
 } // namespace mlir::hlo
 
 #endif // HLO_DIALECT_HLO_HLOBACKENDCONFIGUTILS_H
