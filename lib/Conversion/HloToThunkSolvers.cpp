@@ -133,7 +133,8 @@ LogicalResult ThunkLowering::lowerCholesky(CustomCallOp call) {
 
 LogicalResult ThunkLowering::lowerLapack(CustomCallOp call) {
   StringRef target = call.getCustomCallTarget();
-  StringRef routine = target.drop_front(StringRef("lapack_?").size());
+  // lapack_<type letter><routine>.
+  StringRef routine = target.substr(StringRef("lapack_?").size());
   ValueRange operands = getDataOperands(call);
   auto tuple = dyn_cast<TupleType>(call.getType());
   Location loc = call.getLoc();
@@ -184,9 +185,8 @@ LogicalResult ThunkLowering::lowerLapack(CustomCallOp call) {
     auto tauType = dyn_cast<RankedTensorType>(qr ? tuple.getType(1)
                                                  : operands[1].getType());
     if (!tauType || !tauType.hasStaticShape())
-      return call.emitError("hlo-to-thunk: ") << target
-                                              << ": tau must be an "
-                                                 "array";
+      return call.emitError("hlo-to-thunk: ")
+             << target << ": tau must be a static array";
     FailureOr<Value> tau =
         slice(call, tauValue, qr ? 2 : 0, getSignatureType(tauType));
     if (failed(tau))
