@@ -2,6 +2,15 @@
 // the element out of its byte, stores and atomics update only its bits in an
 // atomic read-modify-write of the byte (element i at bit i * w).
 // RUN: hlo-opt %s --split-input-file --hlo-lower-sub-byte-buffers --cse --verify-diagnostics | FileCheck %s
+// The pass works on kernels, which the interpreter does not run; its
+// semantics are checked on the HLO the kernels come from instead: every
+// fusion of Inputs/sub-byte-kernels.hlo (packed s4, u2 and f4 parameters and
+// results) runs by its kernel on the host, through this pass, against the
+// interpreter on the same inputs, bit for bit.
+// RUN: hlo-opt %S/Inputs/sub-byte-kernels.hlo --hlo-gpu-optimize --hlo-check-semantics --output-format=hlo -o %t.hlo
+// RUN: hlo-run %t.hlo --random-inputs --seed=2 --device=host-kernels --compare %S/Inputs/sub-byte-kernels.hlo --atol=0 --rtol=0 2>&1 | FileCheck %s --check-prefix=INTERP
+// INTERP: note: {{.*}}: 2 of 2 fusions run by their kernels on the host
+// INTERP: match: max abs diff 0
 
 // CHECK-LABEL: gpu.func @load_store
 // CHECK-SAME:    (%[[IN:[^:]*]]: memref<3xi8> {llvm.noalias}, %[[OUT:[^:]*]]: memref<2xi8>, %[[F:[^:]*]]: memref<4xi8>, %{{[^:]*}}: index)
