@@ -1,12 +1,17 @@
 //===- CudnnFusedConvRewriter.cpp - fuse epilogues into cuDNN convs -------===//
 //
-// XLA's CudnnFusedConvRewriter (without its fp8 graph convolutions, integer
-// convert fusions and runtime-fusion activations). Per non-fused
-// computation, XLA's sequence of rewrites, each one walk over the
-// instructions in program order ("inside out", nearest the conv first):
-// alpha, bias or side input (twice), side input alpha, relu, then bias or
-// side input (twice), side input alpha and relu again. Every match looks at
-// an instruction and its operands only: linear in the module.
+// XLA's CudnnFusedConvRewriter (without its fp8 graph convolutions and
+// runtime-fusion activations). Per non-fused computation, XLA's sequence of
+// rewrites, each one walk over the instructions in program order ("inside
+// out", nearest the conv first): converts of the result folded into the
+// conv (s32 -> f32, s8 -> f32, f32 -> s8), alpha, bias or side input
+// (twice), side input alpha, relu, convert to f16, the s8 forms (s8 inputs
+// with an s8 result through a clamp to [-128, 127] or a plain convert, or
+// an f32 result), then bias or side input (twice), side input alpha and
+// relu again; last, XLA's check that cuDNN can run every integer conv (s8
+// input and filter, s8 or f32 result, an s8 side input for an s8 result),
+// an error naming the convs it cannot. Every match looks at an instruction
+// and its operands only: linear in the module.
 //
 //===----------------------------------------------------------------------===//
 
@@ -186,12 +191,16 @@ struct CudnnFusedConvRewriterPass
   void run() {
     for (ComputationOp comp : nonFusionComputations(getOperation())) {
       using Step = void (CudnnFusedConvRewriterPass::*)(Operation *);
-      const Step steps[] = {&CudnnFusedConvRewriterPass::fuseAlpha,
+      const Step steps[] = {&CudnnFusedConvRewriterPass::fuseS32ToF32,
+                            &CudnnFusedConvRewriterPass::fuseS8ToF32,
+                            &CudnnFusedConvRewriterPass::fuseF32ToS8,
+                            &CudnnFusedConvRewriterPass::fuseAlpha,
                             &CudnnFusedConvRewriterPass::fuseBiasOrSideInput,
                             &CudnnFusedConvRewriterPass::fuseBiasOrSideInput,
                             &CudnnFusedConvRewriterPass::fuseSideInputAlpha,
                             &CudnnFusedConvRewriterPass::fuseRelu,
                             &CudnnFusedConvRewriterPass::fuseConvertToF16,
+                            &CudnnFusedConvRewriterPass::fuseConvertToS8,
                             &CudnnFusedConvRewriterPass::fuseBiasOrSideInput,
                             &CudnnFusedConvRewriterPass::fuseBiasOrSideInput,
                             &CudnnFusedConvRewriterPass::fuseSideInputAlpha,
@@ -201,6 +210,8 @@ struct CudnnFusedConvRewriterPass
           for (Operation &op : llvm::make_early_inc_range(block))
             if (!hasControlEdges(&op))
               (this->*step)(&op);
+      if (failed(checkIntegerConvs(comp)))
+        return signalPassFailure();
     }
   }
 
@@ -253,6 +264,148 @@ struct CudnnFusedConvRewriterPass
     conv.getResult().replaceAllUsesWith(fused.getResult());
     conv.erase();
     return fused;
+  }
+
+  /// `conv` with result element 0 of element type `et`, operands
+  /// `operands`; the get-tuple-element of it replaces `old` (which takes
+  /// `old`'s metadata, as XLA's ReplaceInstruction gives it).
+  void replaceWithRetyped(CustomCallOp conv, ValueRange operands, Type et,
+                          Operation *old) {
+    OpBuilder builder(old);
+    auto tt = cast<TupleType>(conv.getType());
+    auto out = cast<RankedTensorType>(tt.getType(0));
+    Type tuple = TupleType::get(
+        conv.getContext(),
+        {RankedTensorType::get(out.getShape(), et, out.getEncoding()),
+         tt.getType(1)});
+    CustomCallOp fused = cloneCudnnConv(builder, conv, operands, tuple);
+    Value newGte = createGte(builder, old->getLoc(), fused.getResult(), 0);
+    old->getResult(0).replaceAllUsesWith(newGte);
+    eraseWithDeadOperands(old);
+    done();
+  }
+
+  /// XLA's FuseConvertTypeIntoConv: convert<to>(gte(conv<from>)), the
+  /// get-tuple-element used once -> gte(conv<to>).
+  void fuseConvertType(Operation *op, Type from, Type to) {
+    auto cvt = dyn_cast<ConvertOp>(op);
+    if (!cvt || getElementTypeOrSelf(cvt.getType()) != to)
+      return;
+    auto gte = cvt.getOperand().getDefiningOp<GetTupleElementOp>();
+    if (!gte || gte.getIndex() != 0 || !gte.getResult().hasOneUse() ||
+        hasControlEdges(gte) || getElementTypeOrSelf(gte.getType()) != from)
+      return;
+    CustomCallOp conv = asForwardConv(gte.getOperand().getDefiningOp());
+    if (!conv)
+      return;
+    replaceWithRetyped(conv, conv->getOperands(), to, cvt);
+  }
+  Type s8() { return IntegerType::get(&getContext(), 8); }
+  Type f32() { return Float32Type::get(&getContext()); }
+  void fuseS32ToF32(Operation *op) {
+    fuseConvertType(op, IntegerType::get(&getContext(), 32), f32());
+  }
+  void fuseS8ToF32(Operation *op) { fuseConvertType(op, s8(), f32()); }
+  void fuseF32ToS8(Operation *op) { fuseConvertType(op, f32(), s8()); }
+
+  /// XLA's FuseConvertToS8: a conv whose input and filter hold s8 values
+  /// takes them as s8 (bias stays f32), with an s8 result for
+  ///   convert<s8>(clamp(broadcast(-128), gte, broadcast(127))) or
+  ///   convert<s8>(gte<f32>) (gte used once, a side input holding s8
+  ///   values), and an f32 result for gte<f32> (an f32 side input).
+  void fuseConvertToS8(Operation *op) {
+    Value gteValue;
+    bool s8Result = true;
+    auto cvt = dyn_cast<ConvertOp>(op);
+    if (cvt && getElementTypeOrSelf(cvt.getType()) == s8()) {
+      gteValue = cvt.getOperand();
+      if (auto clamp = gteValue.getDefiningOp<ClampOp>()) {
+        if (hasControlEdges(clamp) ||
+            broadcastScalar(clamp.getMin()) != std::optional<double>(-128) ||
+            broadcastScalar(clamp.getMax()) != std::optional<double>(127))
+          return;
+        gteValue = clamp.getOperand();
+      } else if (getElementTypeOrSelf(gteValue.getType()) != f32()) {
+        return;
+      }
+      if (!gteValue.hasOneUse())
+        return;
+    } else if (auto g = dyn_cast<GetTupleElementOp>(op)) {
+      if (getElementTypeOrSelf(g.getType()) != f32())
+        return;
+      gteValue = g.getResult();
+      s8Result = false;
+    } else {
+      return;
+    }
+    auto gte = gteValue.getDefiningOp<GetTupleElementOp>();
+    if (!gte || gte.getIndex() != 0 || hasControlEdges(gte))
+      return;
+    CustomCallOp conv = asForwardConv(gte.getOperand().getDefiningOp());
+    if (!conv || !losslesslyConvertible(conv->getOperand(0), s8()) ||
+        !losslesslyConvertible(conv->getOperand(1), s8()))
+      return;
+    Type outType = s8Result ? s8() : f32();
+    bool side = conv->getNumOperands() > 3;
+    if (side &&
+        !(s8Result ? losslesslyConvertible(conv->getOperand(3), s8())
+                   : getElementTypeOrSelf(conv->getOperand(3)) == outType))
+      return;
+    SmallVector<Value> operands(conv->getOperands());
+    OpBuilder builder(conv);
+    auto convertTo = [&](Value v, Type et) -> Value {
+      auto vt = cast<RankedTensorType>(v.getType());
+      if (vt.getElementType() == et)
+        return v;
+      return createInstruction(
+                 builder,
+                 NameLoc::get(builder.getStringAttr("convert"),
+                              derivedLoc(v.getLoc())),
+                 ConvertOp::getOperationName(),
+                 RankedTensorType::get(vt.getShape(), et, vt.getEncoding()),
+                 {v})
+          ->getResult(0);
+    };
+    operands[0] = convertTo(operands[0], s8());
+    operands[1] = convertTo(operands[1], s8());
+    if (side)
+      operands[3] = convertTo(operands[3], outType);
+    // An f32 conv that already reads s8 stays as it is.
+    if (!s8Result && ValueRange(operands) == conv->getOperands())
+      return;
+    replaceWithRetyped(conv, operands, outType, op);
+  }
+
+  /// XLA's CheckNoIllegalIntegerConvs: an error naming every conv of
+  /// `comp` whose input, filter, side input or result is an integer type
+  /// other than s8 (cuDNN runs none of them).
+  LogicalResult checkIntegerConvs(ComputationOp comp) {
+    auto bad = [](Type t) {
+      Type et = getElementTypeOrSelf(t);
+      return isa<IntegerType>(et) && !et.isInteger(8);
+    };
+    bool ok = true;
+    comp.walk([&](CustomCallOp call) {
+      StringRef t = call.getCustomCallTarget();
+      if (t != kCudnnConvForward && t != kCudnnConvBiasActivationForward)
+        return;
+      auto tuple = dyn_cast<TupleType>(call.getType());
+      if (call->getNumOperands() < 2 || !tuple || tuple.size() == 0)
+        return;
+      if (bad(tuple.getType(0)) || bad(call->getOperand(0).getType()) ||
+          bad(call->getOperand(1).getType()) ||
+          (call->getNumOperands() > 3 && bad(call->getOperand(3).getType()))) {
+        call.emitError("can't lower this integer convolution to what cuDNN "
+                       "runs: cuDNN integer convolutions take an s8 input "
+                       "and filter, an f32 bias, an s8 side input for an s8 "
+                       "result, and give an s8 or f32 result (write the "
+                       "convolution as conv<s32>(convert<s32>(s8), "
+                       "convert<s32>(s8)) followed by a convert to f32, or "
+                       "a clamp to [-128, 127] and a convert to s8)");
+        ok = false;
+      }
+    });
+    return success(ok);
   }
 
   /// gte * broadcast(alpha) -> conv_result_scale = alpha.

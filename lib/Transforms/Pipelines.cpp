@@ -139,8 +139,8 @@ static std::unique_ptr<Pass> createLayoutSensitiveSimplifier() {
 void mlir::hlo::buildHloConvCanonicalizationPipeline(OpPassManager &pm) {
   // XLA: GpusolverRewriter (seed 002), ConvRewriter, CudnnFusedConvRewriter,
   // ConvPaddingLegalization, CudnnPadForConvolutions, CallInliner,
-  // TupleSimplifier, AlgebraicSimplifier, ReshapeMover + AlgebraicSimplifier,
-  // HloConstantFolding.
+  // TupleSimplifier, AlgebraicSimplifier, CudnnSimplifyPadding, ReshapeMover
+  // + AlgebraicSimplifier, HloConstantFolding.
   pm.addPass(createHloGpusolverRewriter());
   pm.addPass(createHloGpuConvRewriter());
   pm.addPass(createHloCudnnFusedConvRewriter());
@@ -149,6 +149,7 @@ void mlir::hlo::buildHloConvCanonicalizationPipeline(OpPassManager &pm) {
   pm.addPass(createHloCallInliner());
   pm.addPass(createHloTupleSimplifier());
   pm.addPass(createGpuSimplifier());
+  pm.addPass(createHloCudnnSimplifyPadding());
   pm.addPass(createHloReshapeMover());
   pm.addPass(createGpuSimplifier());
   pm.addPass(createHloConstantFolding());

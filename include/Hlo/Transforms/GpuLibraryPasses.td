@@ -96,30 +96,71 @@ def HloCudnnFusedConvRewriter
 
 def HloCudnnPadForConvolutions
     : Pass<"hlo-cudnn-pad-for-convolutions", "::mlir::ModuleOp"> {
-  let summary = "Pad f16 cuDNN convolutions' features for tensor cores "
+  let summary = "Pad cuDNN convolutions' features for IMMA and tensor cores "
                 "(XLA's CudnnPadForConvolutions)";
   let description = [{
-    Tensor cores take f16 convolutions whose input and output feature
-    counts are multiples of 8. For each cuDNN forward, backward-input and
-    backward-filter convolution custom call with an f16 result, no feature
-    or batch groups and an empty scratch buffer (XLA's
-    TryResolvePaddedShapesForTensorCore): with 3 input features and 32 or
-    64 output features, the input features (of the input and the filter)
-    are padded to 4 (cuDNN has an algorithm for that case); otherwise the
-    input features of the input and the filter and the output features of
-    the filter and the output are padded up to multiples of 8, unless that
-    makes the lhs, the rhs or the result more than 1.35 times larger. The
-    operands are padded with zeros at the high end (`pad`); a result that
+    XLA's two padding rules, over the cuDNN convolution custom calls with
+    static shapes, no feature or batch groups, an empty scratch buffer and
+    no control edges, in XLA's order:
+
+      * integer convolutions (XLA's
+        TryResolvePaddedShapesForIntegerConvolution): a forward or
+        bias-activation conv with integer input and filter, two spatial
+        dimensions and no dilation has its input features (of the input and
+        the filter), the filter's output features, the result's features,
+        the bias and the side input's features padded up to multiples of 32
+        (int8x32: the selected GPU (`--hlo-gpu-device`) at sm_75 or later,
+        an integer result, each spatial input extent larger than the
+        filter's reach), else of 4 (int8x4, sm_61 or later), unless the
+        input or the result would double in size;
+      * f16 convolutions for tensor cores (XLA's
+        TryResolvePaddedShapesForTensorCore, sm_70 or later): forward and
+        backward convs with an f16 result (not bias-activation ones): with 3
+        input features and 32 or 64 output features, the input features (of
+        the input and the filter) are padded to 4 (cuDNN has an algorithm
+        for that case); otherwise the input features of the input and the
+        filter and the output features of the filter and the output are
+        padded up to multiples of 8, unless that makes the lhs, the rhs or
+        the result more than 1.35 times larger. The tensors take the roles
+        of the forward convolution (backward input: the result is the
+        input, the lhs the output; backward filter: the result is the
+        filter).
+
+    Operands are padded with zeros at the high end (`pad`); a result that
     grew is read back through a `slice`, as `tuple(slice, u8[0] constant)`.
-    The tensors take the roles of the forward convolution (backward input:
-    the result is the input, the lhs the output; backward filter: the
-    result is the filter). Left alone: bias-activation and graph
-    convolutions, other element types (XLA's integer convolution padding
-    is not done), dynamic shapes, calls with control edges, fused
-    computations.
+    Left alone: graph convolutions, grouped convolutions (XLA's integer
+    rule does not look at groups; padding a grouped conv's features would
+    change its groups), convolutions already vectorized (NCHW_VECT_C),
+    dynamic shapes, fused computations.
   }];
   let statistics = [
     Statistic<"numPadded", "padded", "Convolutions padded">,
+  ];
+}
+
+def HloCudnnSimplifyPadding
+    : Pass<"hlo-cudnn-simplify-padding", "::mlir::ModuleOp"> {
+  let summary = "Fold a slice of a padded conv's result into the next pad "
+                "(XLA's CudnnSimplifyPadding)";
+  let description = [{
+    After `hlo-cudnn-pad-for-convolutions`, a conv whose output features
+    were padded is read through a `slice` of its result; when the next conv
+    pads its input features again, the module holds
+    `pad(slice(get-tuple-element(conv, 0)), 0)`. When the features the
+    slice cuts (the high end of the output feature dimension, nothing else)
+    are known to be zero, the slice folds into the pad, whose high padding
+    of that dimension shrinks by as much (a pad left doing nothing goes in
+    the next algebraic simplifier). Known zero trailing output features, as
+    in XLA: a filter that is a `pad` with zero (its high padding of the
+    kernel output features) or a constant (its trailing all-zero output
+    features). Beyond XLA, a bias-activation conv also needs its bias and
+    side input zero there (a zero pad or broadcast) and an activation that
+    keeps 0 (not kSigmoid), so that the fold is always exact. Left alone:
+    vectorized (NCHW_VECT_C) convolutions, pads with interior padding of the
+    feature dimension, instructions with control edges, fused computations.
+  }];
+  let statistics = [
+    Statistic<"numSimplified", "simplified", "Slices folded into pads">,
   ];
 }
 

@@ -23,7 +23,10 @@
 //     under the TriangularSolveOptions of its backend_config.
 // Each returns its tuple with zero scratch/workspace. Convolutions sum in
 // double and round once; the fused epilogue rounds after each step, as the
-// instructions it replaces do.
+// instructions it replaces do. Integer convolutions (s8 input and filter)
+// with an s8 result, or with an epilogue, compute in f32 and convert to
+// the result saturating at the end, as the f32 arithmetic, clamp to
+// [-128, 127] and convert XLA's fused-conv rewriter folds into them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -140,8 +143,17 @@ static EvalResult cudnnCall(Interp &interp, CustomCallOp op, StringRef target,
   for (const Literal *l : operands)
     if (!l->isArray())
       return fail("operands must be arrays");
-  FailureOr<Literal> conv = cudnnConvolution(interp, op, target, *operands[0],
-                                             *operands[1], tuple.getType(0));
+  // An integer result narrower than 32 bits, or one with an epilogue, is
+  // computed in f32 and converted (saturating) at the end, as the f32
+  // arithmetic and the clamp and convert to s8 it replaces.
+  auto resultType = cast<RankedTensorType>(tuple.getType(0));
+  Type resultElt = resultType.getElementType();
+  bool viaF32 = isa<IntegerType>(resultElt) &&
+                (fused || resultElt.getIntOrFloatBitWidth() < 32);
+  Type f32 = Float32Type::get(op.getContext());
+  FailureOr<Literal> conv = cudnnConvolution(
+      interp, op, target, *operands[0], *operands[1],
+      viaF32 ? RankedTensorType::get(resultType.getShape(), f32) : resultType);
   if (failed(conv))
     return failure();
   Literal &out = *conv;
@@ -180,8 +192,9 @@ static EvalResult cudnnCall(Interp &interp, CustomCallOp op, StringRef target,
         double s = side->getFloat(i);
         if (sideScale != 1.0) {
           // The multiply it replaces ran in the side input's type.
-          Literal tmp =
-              Literal::zeros(RankedTensorType::get({}, side->getElementType()));
+          Type sideElt = side->getElementType();
+          Literal tmp = Literal::zeros(RankedTensorType::get(
+              {}, isa<FloatType>(sideElt) ? sideElt : f32));
           tmp.setFloat(0, s * sideScale);
           s = tmp.getFloat(0);
         }
@@ -192,7 +205,14 @@ static EvalResult cudnnCall(Interp &interp, CustomCallOp op, StringRef target,
     }
   }
   std::vector<Literal> elements;
-  elements.push_back(std::move(out));
+  if (viaF32) {
+    Literal narrow = Literal::zeros(resultType);
+    for (int64_t i = 0, n = out.getNumElements(); i < n; ++i)
+      narrow.setFloat(i, out.getFloat(i)); // saturating, NaN -> 0
+    elements.push_back(std::move(narrow));
+  } else {
+    elements.push_back(std::move(out));
+  }
   elements.push_back(Literal::zeros(tuple.getType(1)));
   return Literal::tuple(std::move(elements));
 }
