@@ -593,15 +593,31 @@ LogicalResult ConvolutionOp::verify() {
              << i << " has " << out.getSpatialSize(i)
              << " elements; the window gives " << expected;
   }
+  // cuDNN's types: one float type throughout, or (forward only) an i8
+  // input and filter, an f32 bias and an i8 or f32 output and side input.
   Type element = getInput().getType().getElementType();
-  if (!isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(element))
-    return emitOpError("element type must be f16, bf16, f32 or f64, not ")
+  bool integer = element.isSignlessInteger(8);
+  if (!integer &&
+      !isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(element))
+    return emitOpError("element type must be f16, bf16, f32, f64 or i8, not ")
            << element;
-  for (auto [name, value] :
-       {std::pair{"filter", getFilter()}, std::pair{"output", getOutput()},
-        std::pair{"bias", getBias()}, std::pair{"side_input", getSideInput()}})
-    if (value && value.getType().getElementType() != element)
-      return emitOpError(name) << " must have the input's element type";
+  Type outElt = getOutput().getType().getElementType();
+  Type f32 = Float32Type::get(getContext());
+  if (integer) {
+    if (getKind() != ConvKind::Forward &&
+        getKind() != ConvKind::ForwardBiasActivation)
+      return emitOpError("i8 convolutions are forward ones");
+    if (!outElt.isSignlessInteger(8) && outElt != f32)
+      return emitOpError("an i8 convolution's output must be i8 or f32, not ")
+             << outElt;
+  }
+  for (auto [name, value, type] :
+       {std::tuple{"filter", getFilter(), element},
+        std::tuple{"output", getOutput(), integer ? outElt : element},
+        std::tuple{"bias", getBias(), integer ? f32 : element},
+        std::tuple{"side_input", getSideInput(), integer ? outElt : element}})
+    if (value && value.getType().getElementType() != type)
+      return emitOpError(name) << " must have element type " << type;
   for (auto [name, value, layout] :
        {std::tuple{"input", getInput(), in},
         std::tuple{"filter", getFilter(), filter},

@@ -38,6 +38,8 @@ ConvPlan::~ConvPlan() {
 }
 
 static std::optional<cudnnDataType_t> cudnnType(Type t) {
+  if (t.isInteger(8))
+    return CUDNN_DATA_INT8;
   if (t.isF32())
     return CUDNN_DATA_FLOAT;
   if (t.isF16())
@@ -141,12 +143,18 @@ mlir::thunk::cuda::planConvolution(const Cudnn &dnn, ConvolutionOp op,
       op.getActivation() != ConvActivation::Relu)
     return fail("cuDNN's fused convolution applies relu or nothing");
   Type element = cast<MemRefType>(op.getInput().getType()).getElementType();
+  Type outElement = cast<MemRefType>(op.getOutput().getType()).getElementType();
+  // i8 convolutions: i8 input and filter, i32 sums, an f32 bias, an i8 or
+  // f32 output (the verifier checked the combination).
+  bool int8 = element.isInteger(8);
   std::optional<cudnnDataType_t> type = cudnnType(element);
-  if (!type)
+  std::optional<cudnnDataType_t> outType = cudnnType(outElement);
+  if (!type || !outType)
     return fail("cuDNN takes no convolution of this element type");
   plan->isDouble = *type == CUDNN_DATA_DOUBLE;
-  cudnnDataType_t compute =
-      plan->isDouble ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT;
+  cudnnDataType_t compute = int8             ? CUDNN_DATA_INT32
+                            : plan->isDouble ? CUDNN_DATA_DOUBLE
+                                             : CUDNN_DATA_FLOAT;
   int64_t spatial = op.getNumSpatialDims();
   if (spatial < 1 || spatial > 3)
     return fail("cuDNN takes one to three spatial dimensions");
@@ -170,18 +178,19 @@ mlir::thunk::cuda::planConvolution(const Cudnn &dnn, ConvolutionOp op,
     dilation.push_back(1);
   }
 
-  auto tensor = [&](cudnnTensorDescriptor_t &desc, ConvTensorAttr layout) {
+  auto tensor = [&](cudnnTensorDescriptor_t &desc, ConvTensorAttr layout,
+                    cudnnDataType_t dataType) {
     FailureOr<Dims> d = descriptorDims(layout, error);
     if (failed(d) || failed(check("cudnnCreateTensorDescriptor",
                                   dnn.cudnnCreateTensorDescriptor(&desc))))
       return failure();
     return check(
         "cudnnSetTensorNdDescriptor",
-        dnn.cudnnSetTensorNdDescriptor(desc, *type, int(d->extents.size()),
+        dnn.cudnnSetTensorNdDescriptor(desc, dataType, int(d->extents.size()),
                                        d->extents.data(), d->strides.data()));
   };
-  if (failed(tensor(plan->x, op.getInputLayout())) ||
-      failed(tensor(plan->y, op.getOutputLayout())))
+  if (failed(tensor(plan->x, op.getInputLayout(), *type)) ||
+      failed(tensor(plan->y, op.getOutputLayout(), *outType)))
     return failure();
 
   // The filter: KCRS (NCHW) or KRSC (NHWC) in memory.
@@ -192,6 +201,9 @@ mlir::thunk::cuda::planConvolution(const Cudnn &dnn, ConvolutionOp op,
   std::optional<bool> filterOrder = packedOrder(*fd);
   if (!filterOrder)
     return fail("cuDNN takes filters stored KCRS or KRSC only");
+  if (int8 && !*filterOrder)
+    return fail("cuDNN takes i8 filters stored KRSC only (the layout "
+                "assignment gives i8 convolutions NHWC layouts)");
   cudnnTensorFormat_t format =
       *filterOrder ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW;
   if (failed(check("cudnnCreateFilterDescriptor",
@@ -204,19 +216,20 @@ mlir::thunk::cuda::planConvolution(const Cudnn &dnn, ConvolutionOp op,
 
   if (failed(check("cudnnCreateConvolutionDescriptor",
                    dnn.cudnnCreateConvolutionDescriptor(&plan->conv))) ||
-      failed(check("cudnnSetConvolutionNdDescriptor",
-                   dnn.cudnnSetConvolutionNdDescriptor(
-                       plan->conv, int(pad.size()), pad.data(), stride.data(),
-                       dilation.data(),
-                       op.getReversed() ? CUDNN_CONVOLUTION
-                                        : CUDNN_CROSS_CORRELATION,
-                       compute))) ||
+      failed(check(
+          "cudnnSetConvolutionNdDescriptor",
+          dnn.cudnnSetConvolutionNdDescriptor(
+              plan->conv, int(pad.size()), pad.data(), stride.data(),
+              dilation.data(),
+              op.getReversed() ? CUDNN_CONVOLUTION : CUDNN_CROSS_CORRELATION,
+              compute))) ||
       failed(check("cudnnSetConvolutionGroupCount",
                    dnn.cudnnSetConvolutionGroupCount(
                        plan->conv, int(op.getFeatureGroupCount())))) ||
       failed(check("cudnnSetConvolutionMathType",
                    dnn.cudnnSetConvolutionMathType(
-                       plan->conv, element.isF32() || plan->isDouble
+                       plan->conv, int8 ? CUDNN_DEFAULT_MATH
+                                   : element.isF32() || plan->isDouble
                                        ? CUDNN_FMA_MATH
                                        : CUDNN_TENSOR_OP_MATH))))
     return failure();
@@ -247,8 +260,9 @@ mlir::thunk::cuda::planConvolution(const Cudnn &dnn, ConvolutionOp op,
                      dnn.cudnnCreateTensorDescriptor(&plan->bias))) ||
         failed(check("cudnnSetTensorNdDescriptor",
                      dnn.cudnnSetTensorNdDescriptor(
-                         plan->bias, *type, int(biasDims.size()),
-                         biasDims.data(), biasStrides.data()))) ||
+                         plan->bias, int8 ? CUDNN_DATA_FLOAT : *type,
+                         int(biasDims.size()), biasDims.data(),
+                         biasStrides.data()))) ||
         failed(check("cudnnCreateActivationDescriptor",
                      dnn.cudnnCreateActivationDescriptor(&plan->activation))) ||
         failed(check("cudnnSetActivationDescriptor",
@@ -256,7 +270,11 @@ mlir::thunk::cuda::planConvolution(const Cudnn &dnn, ConvolutionOp op,
                                                       CUDNN_NOT_PROPAGATE_NAN,
                                                       0.0))))
       return failure();
-    plan->identity = mode == CUDNN_ACTIVATION_IDENTITY;
+    // The identity epilogue runs as a convolution and two additions, but
+    // an i8 output must be rounded after the bias: cuDNN's fused call with
+    // identity (which takes only the implicit-precomputed-GEMM algorithm).
+    plan->identity = mode == CUDNN_ACTIVATION_IDENTITY && !int8;
+    plan->forceImplicitPrecompGemm = mode == CUDNN_ACTIVATION_IDENTITY && int8;
   }
 
   // The algorithm: the one `algorithm` names if cuDNN offers it, else the
@@ -291,6 +309,16 @@ mlir::thunk::cuda::planConvolution(const Cudnn &dnn, ConvolutionOp op,
                          kCandidates, &found, results))) ||
         failed(pick(results, plan->forward)))
       return failure();
+    if (plan->forceImplicitPrecompGemm) {
+      plan->forward = CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM;
+      size_t bytes = 0;
+      if (failed(check("cudnnGetConvolutionForwardWorkspaceSize",
+                       dnn.cudnnGetConvolutionForwardWorkspaceSize(
+                           dnn.handle, plan->x, plan->w, plan->conv, plan->y,
+                           plan->forward, &bytes))))
+        return failure();
+      plan->neededBytes = bytes;
+    }
     break;
   }
   case ConvKind::BackwardInput: {

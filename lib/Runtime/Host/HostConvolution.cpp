@@ -11,7 +11,9 @@
 // Every tensor is addressed through its layout's strides, so any layout
 // works. f16 and bf16 are widened to f32 and rounded back (f64 stays f64);
 // the fused epilogue rounds to the element type after each step, as the
-// HLO instructions it replaces do.
+// HLO instructions it replaces do. i8 convolutions sum exactly in double
+// (DGEMM), run their epilogue in f32 and store an i8 output saturated and
+// rounded toward zero (the clamp and convert they replace).
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +24,7 @@
 
 #include <cblas.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -30,24 +33,30 @@ using namespace mlir::thunk;
 
 namespace {
 
-/// Elements of one float type as T (float for f16, bf16 and f32; double for
-/// f64).
+/// Elements of one type as T: i8 exactly (stores saturate toward zero, NaN
+/// to 0), f64 as double, the other floats through float.
 template <typename T> struct Codec {
   Type type;
   T load(const uint8_t *base, int64_t i) const {
-    if constexpr (std::is_same_v<T, double>) {
+    if (type.isInteger(8))
+      return T(int8_t(base[i]));
+    if (type.isF64()) {
       double d;
       std::memcpy(&d, base + 8 * i, 8);
-      return d;
-    } else {
-      return FloatCodec{type}.load(base, i);
+      return T(d);
     }
+    return T(FloatCodec{type}.load(base, i));
   }
   void store(uint8_t *base, int64_t i, T x) const {
-    if constexpr (std::is_same_v<T, double>)
-      std::memcpy(base + 8 * i, &x, 8);
-    else
-      FloatCodec{type}.store(base, i, x);
+    if (type.isInteger(8)) {
+      double v = std::isnan(x) ? 0.0 : std::trunc(double(x));
+      base[i] = uint8_t(int8_t(std::clamp(v, -128.0, 127.0)));
+    } else if (type.isF64()) {
+      double d = double(x);
+      std::memcpy(base + 8 * i, &d, 8);
+    } else {
+      FloatCodec{type}.store(base, i, float(x));
+    }
   }
   /// `x` rounded to the element type.
   T round(T x) const {
@@ -111,7 +120,12 @@ template <typename T>
 LogicalResult run(ConvolutionOp conv, ArrayRef<uint8_t *> buffers) {
   ConvTensorAttr inL = conv.getInputLayout(), wL = conv.getFilterLayout(),
                  outL = conv.getOutputLayout();
+  // The input and filter; the output; the arithmetic of the epilogue (the
+  // output's type, f32 for an i8 output).
   Codec<T> codec{conv.getInput().getType().getElementType()};
+  Codec<T> out{conv.getOutput().getType().getElementType()};
+  Codec<T> work{out.type.isInteger(8) ? Float32Type::get(conv.getContext())
+                                      : out.type};
   uint8_t *x = buffers[0], *w = buffers[1], *y = buffers[2];
   int64_t rank = inL.getNumSpatialDims();
   SmallVector<int64_t> xs = inL.getDescriptorStrides(),
@@ -203,7 +217,8 @@ LogicalResult run(ConvolutionOp conv, ArrayRef<uint8_t *> buffers) {
     case ConvKind::ForwardBiasActivation: {
       gemm(false, true, rows, og, ck, cols.data(), filter.data(), dy.data());
       bool fused = kind == ConvKind::ForwardBiasActivation;
-      Codec<T> biasCodec{codec.type};
+      Codec<T> biasCodec{fused ? conv.getBias().getType().getElementType()
+                               : work.type};
       double scale = conv.getConvResultScale().convertToDouble();
       double sideScale = conv.getSideInputScale().convertToDouble();
       double alpha = conv.getLeakyReluAlpha().convertToDouble();
@@ -214,21 +229,21 @@ LogicalResult run(ConvolutionOp conv, ArrayRef<uint8_t *> buffers) {
           for (int64_t o = 0; o < og; ++o) {
             int64_t feature = g * og + o;
             int64_t at = n * ys[0] + feature * ys[1] + outOffset[p];
-            T v = codec.round(dy[(n * numP + p) * og + o]);
+            T v = work.round(dy[(n * numP + p) * og + o]);
             if (fused) {
               if (scale != 1.0)
-                v = codec.round(T(v * scale));
-              v = codec.round(v + biasCodec.load(bias, feature));
+                v = work.round(T(v * scale));
+              v = work.round(v + biasCodec.load(bias, feature));
               if (side && sideScale != 0.0) {
-                T s = codec.load(side, at);
+                T s = out.load(side, at);
                 if (sideScale != 1.0)
-                  s = codec.round(T(s * sideScale));
-                v = codec.round(v + s);
+                  s = work.round(T(s * sideScale));
+                v = work.round(v + s);
               }
               if (mode != ConvActivation::None)
-                v = codec.round(T(activate(mode, v, alpha)));
+                v = work.round(T(activate(mode, v, alpha)));
             }
-            codec.store(y, at, v);
+            out.store(y, at, v);
           }
       break;
     }
@@ -273,7 +288,7 @@ LogicalResult mlir::thunk::runHostConvolution(Operation *op,
     return failure();
   }
   Type element = conv.getInput().getType().getElementType();
-  if (element.isF64())
+  if (element.isF64() || element.isInteger(8))
     return run<double>(conv, buffers);
   if (element.isF32() || element.isF16() || element.isBF16())
     return run<float>(conv, buffers);

@@ -444,7 +444,7 @@ thunk.program @main {
   %w = thunk.slice @t[4096] : memref<144xi32>
   %y = thunk.slice @t[8192] : memref<64xi32>
   %b = thunk.slice @t[12288] : memref<4xi32>
-  // expected-error @+1 {{element type must be f16, bf16, f32 or f64, not 'i32'}}
+  // expected-error @+1 {{element type must be f16, bf16, f32, f64 or i8, not 'i32'}}
   thunk.convolution forward input(%x : memref<144xi32>) filter(%w : memref<144xi32>) output(%y : memref<64xi32>) {
     input_layout = #thunk.conv_tensor<[1, 4, 6, 6], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, filter_layout = #thunk.conv_tensor<[4, 4, 3, 3], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, output_layout = #thunk.conv_tensor<[1, 4, 4, 4], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>,
     window_strides = array<i64: 1, 1>, padding_low = array<i64: 0, 0>, padding_high = array<i64: 0, 0>, lhs_dilation = array<i64: 1, 1>, rhs_dilation = array<i64: 1, 1>}
@@ -459,8 +459,53 @@ thunk.program @main {
   %w = thunk.slice @t[4096] : memref<144xf16>
   %y = thunk.slice @t[8192] : memref<64xf32>
   %b = thunk.slice @t[12288] : memref<4xf32>
-  // expected-error @+1 {{filter must have the input's element type}}
+  // expected-error @+1 {{filter must have element type 'f32'}}
   thunk.convolution forward input(%x : memref<144xf32>) filter(%w : memref<144xf16>) output(%y : memref<64xf32>) {
+    input_layout = #thunk.conv_tensor<[1, 4, 6, 6], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, filter_layout = #thunk.conv_tensor<[4, 4, 3, 3], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, output_layout = #thunk.conv_tensor<[1, 4, 4, 4], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>,
+    window_strides = array<i64: 1, 1>, padding_low = array<i64: 0, 0>, padding_high = array<i64: 0, 0>, lhs_dilation = array<i64: 1, 1>, rhs_dilation = array<i64: 1, 1>}
+  thunk.return
+}
+
+// -----
+
+// i8 convolutions (cuDNN's types): forward ones only, an i8 or f32 output,
+// an f32 bias.
+thunk.allocation @t temp size = 65536
+thunk.program @main {
+  %x = thunk.slice @t[0] : memref<144xi8>
+  %w = thunk.slice @t[4096] : memref<144xi8>
+  %y = thunk.slice @t[8192] : memref<64xi8>
+  // expected-error @+1 {{i8 convolutions are forward ones}}
+  thunk.convolution backward_input input(%x : memref<144xi8>) filter(%w : memref<144xi8>) output(%y : memref<64xi8>) {
+    input_layout = #thunk.conv_tensor<[1, 4, 6, 6], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, filter_layout = #thunk.conv_tensor<[4, 4, 3, 3], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, output_layout = #thunk.conv_tensor<[1, 4, 4, 4], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>,
+    window_strides = array<i64: 1, 1>, padding_low = array<i64: 0, 0>, padding_high = array<i64: 0, 0>, lhs_dilation = array<i64: 1, 1>, rhs_dilation = array<i64: 1, 1>}
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 65536
+thunk.program @main {
+  %x = thunk.slice @t[0] : memref<144xi8>
+  %w = thunk.slice @t[4096] : memref<144xi8>
+  %y = thunk.slice @t[8192] : memref<64xf16>
+  // expected-error @+1 {{an i8 convolution's output must be i8 or f32, not 'f16'}}
+  thunk.convolution forward input(%x : memref<144xi8>) filter(%w : memref<144xi8>) output(%y : memref<64xf16>) {
+    input_layout = #thunk.conv_tensor<[1, 4, 6, 6], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, filter_layout = #thunk.conv_tensor<[4, 4, 3, 3], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, output_layout = #thunk.conv_tensor<[1, 4, 4, 4], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>,
+    window_strides = array<i64: 1, 1>, padding_low = array<i64: 0, 0>, padding_high = array<i64: 0, 0>, lhs_dilation = array<i64: 1, 1>, rhs_dilation = array<i64: 1, 1>}
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 65536
+thunk.program @main {
+  %x = thunk.slice @t[0] : memref<144xi8>
+  %w = thunk.slice @t[4096] : memref<144xi8>
+  %y = thunk.slice @t[8192] : memref<64xi8>
+  %b = thunk.slice @t[12288] : memref<4xi8>
+  // expected-error @+1 {{bias must have element type 'f32'}}
+  thunk.convolution forward_bias_activation input(%x : memref<144xi8>) filter(%w : memref<144xi8>) output(%y : memref<64xi8>) bias(%b : memref<4xi8>) {
     input_layout = #thunk.conv_tensor<[1, 4, 6, 6], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, filter_layout = #thunk.conv_tensor<[4, 4, 3, 3], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, output_layout = #thunk.conv_tensor<[1, 4, 4, 4], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>,
     window_strides = array<i64: 1, 1>, padding_low = array<i64: 0, 0>, padding_high = array<i64: 0, 0>, lhs_dilation = array<i64: 1, 1>, rhs_dilation = array<i64: 1, 1>}
   thunk.return

@@ -318,7 +318,13 @@ def Thunk_ConvolutionOp : Thunk_Op<"convolution", [AttrSizedOperandSegments,
     extents. With `reversed` the filter is read flipped in every spatial
     dimension (filter position `k` is `size - 1 - k`; HLO's window reversal,
     cuDNN's CUDNN_CONVOLUTION mode). Sums accumulate in f32 for 16-bit and
-    32-bit floats (f64 for f64). `algorithm` is the cuDNN algorithm the autotuner chose (-1: the
+    32-bit floats (f64 for f64). Element types are cuDNN's: one float type
+    (f16, bf16, f32, f64) throughout, or, for forward convolutions, an i8
+    input and filter summed exactly (in i32), an f32 bias and an i8 or f32
+    output (the side input of the output's type); the epilogue of an i8
+    convolution runs in f32 and an i8 output is the f32 result saturated
+    to [-128, 127] and rounded toward zero, as the HLO convert that XLA's
+    rewriter folds in (cuDNN's own rounding on a GPU may differ by one). `algorithm` is the cuDNN algorithm the autotuner chose (-1: the
     library's heuristic); `workspace` is scratch for the library.
 
     ```mlir
