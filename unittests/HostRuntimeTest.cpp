@@ -125,6 +125,10 @@ struct ConvCase {
   std::string type;
   /// The products each output element sums.
   int64_t terms = 1;
+  /// int8: whether the input features of the cuDNN conv end up a multiple
+  /// of 4 (already, or padded: XLA pads to 4 or 32 unless the input or
+  /// the result would double).
+  bool int8FeaturesAligned = false;
 };
 
 /// The roles of a tensor of a convolution: "b", "f" (or "i", "o" for a
@@ -319,6 +323,96 @@ ConvCase generateConv(std::mt19937 &rng) {
   return c;
 }
 
+/// A random int8 convolution as XLA's GPU pipeline takes them: s8 input
+/// and filter, an s32 convolution read as f32, at times scaled, biased
+/// (f32), with an s8 side input and relu, and either left f32 or clamped
+/// to [-128, 127] and converted to s8; 2 spatial dimensions, random
+/// dimension orders, layouts, window and feature counts (so that the
+/// padding to 4 or 32 features and its slices come up).
+ConvCase generateInt8Conv(std::mt19937 &rng) {
+  auto pick = [&](int lo, int hi) {
+    return std::uniform_int_distribution<int>(lo, hi)(rng);
+  };
+  ConvCase c;
+  int64_t batch = pick(1, 2), in = pick(1, 40), out = pick(1, 40);
+  std::vector<int64_t> size, k, stride, lo, hi, ysize;
+  for (int d = 0; d < 2; ++d) {
+    k.push_back(pick(1, 3));
+    size.push_back(pick(int(k[d]), int(k[d]) + 5));
+    stride.push_back(pick(1, 2));
+    lo.push_back(pick(0, int(k[d]) - 1));
+    hi.push_back(pick(0, int(k[d]) - 1));
+    ysize.push_back((size[d] + lo[d] + hi[d] - k[d]) / stride[d] + 1);
+  }
+  ConvTensor x = makeTensor(rng, 'b', batch, 'f', in, size);
+  ConvTensor w = makeTensor(rng, 'o', out, 'i', in, k);
+  ConvTensor y = makeTensor(rng, 'b', batch, 'f', out, ysize);
+  auto shaped = [&](const std::string &t, const ConvTensor &v) {
+    return shapeText(t, v.shape) + v.layout;
+  };
+  std::string f32 = shaped("f32", y), pad;
+  for (int d = 0; d < 2; ++d)
+    pad += (d ? "x" : "") + std::to_string(lo[d]) + "_" + std::to_string(hi[d]);
+  std::string body = "  x = " + shaped("s8", x) + " parameter(0)\n" +
+                     "  w = " + shaped("s8", w) + " parameter(1)\n";
+  body += "  conv = " + shaped("s32", y) +
+          " convolution(x, w), window={size=" + joinX(k) +
+          " stride=" + joinX(stride) + " pad=" + pad +
+          "}, dim_labels=" + x.labels + "_" + w.labels + "->" + y.labels + "\n";
+  body += "  cf = " + f32 + " convert(conv)\n";
+  std::string root = "cf";
+  int params = 2;
+  auto scalar = [&](const std::string &name, const std::string &value) {
+    body += "  " + name + " = " + f32 + " broadcast(f32[] constant(" + value +
+            ")), dimensions={}\n";
+  };
+  if (pick(0, 1)) {
+    scalar("half", "0.5");
+    body += "  scaled = " + f32 + " multiply(" + root + ", half)\n";
+    root = "scaled";
+  }
+  if (pick(0, 1)) {
+    body += "  bias = " + shapeText("f32", {out}) + " parameter(" +
+            std::to_string(params++) + ")\n";
+    body += "  bb = " + f32 + " broadcast(bias), dimensions={" +
+            std::to_string(y.labels.find('f')) + "}\n";
+    body += "  biased = " + f32 + " add(" + root + ", bb)\n";
+    root = "biased";
+  }
+  bool s8Out = pick(0, 1);
+  if (pick(0, 1)) {
+    body += "  side = " + shaped(s8Out ? "s8" : "f32", y) + " parameter(" +
+            std::to_string(params++) + ")\n";
+    std::string sideValue = "side";
+    if (s8Out) {
+      body += "  sidef = " + f32 + " convert(side)\n";
+      sideValue = "sidef";
+    }
+    body += "  sided = " + f32 + " add(" + root + ", " + sideValue + ")\n";
+    root = "sided";
+  }
+  if (pick(0, 1)) {
+    scalar("zero", "0");
+    body += "  relu = " + f32 + " maximum(" + root + ", zero)\n";
+    root = "relu";
+  }
+  std::string rootShape = f32;
+  if (s8Out) {
+    scalar("lo", "-128");
+    scalar("hi", "127");
+    body += "  clamped = " + f32 + " clamp(lo, " + root + ", hi)\n";
+    rootShape = shaped("s8", y);
+    body += "  narrow = " + rootShape + " convert(clamped)\n";
+    root = "narrow";
+  }
+  c.type = s8Out ? "s8" : "f32";
+  auto fits = [](int64_t n) { return (n + 3) / 4 * 4 < 2 * n; };
+  c.int8FeaturesAligned = in % 4 == 0 || (fits(in) && fits(out));
+  c.text = "HloModule conv\n\nENTRY e {\n" + body +
+           "  ROOT out = " + rootShape + " negate(" + root + ")\n}\n";
+  return c;
+}
+
 /// `trials` random convolutions compiled by the whole GPU compiler and run
 /// on the runtime of `kind`, each against the interpreter.
 /// Imports `text`, draws arguments (seed `trial`) and runs the module on
@@ -386,6 +480,46 @@ void checkRandomConvolutions(DeviceKind kind, int trials) {
     EXPECT_GT(kinds[k], trials / 20) << "kind " << k;
 }
 
+/// `trials` random int8 convolutions compiled by the whole GPU compiler
+/// and run on the runtime of `kind`: the interpreter's values within
+/// `atol` (0 on the host: the sums are exact, the epilogue in f32 on both
+/// sides).
+void checkRandomInt8Convolutions(DeviceKind kind, int trials, double atol) {
+  DialectRegistry registry;
+  registerHloTranslateDialects(registry);
+  MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
+  ctx.loadAllAvailableDialects();
+  std::mt19937 rng(88);
+  int int8Thunks = 0;
+  for (int trial = 0; trial < trials; ++trial) {
+    ConvCase c = generateInt8Conv(rng);
+    OwningOpRef<ModuleOp> module;
+    std::optional<Literal> want, got;
+    std::string note;
+    runBoth(ctx, c.text, trial, kind, module, want, got, note);
+    if (::testing::Test::HasFatalFailure())
+      return;
+    std::string error;
+    FailureOr<OwningOpRef<ModuleOp>> program =
+        compileToThunks(*module, kind, error);
+    ASSERT_TRUE(succeeded(program)) << error << "\n" << c.text;
+    (*program)->walk([&](thunk::ConvolutionOp op) {
+      if (op.getInput().getType().getElementType().isInteger(8)) {
+        ++int8Thunks;
+        EXPECT_EQ(op.getInputLayout().getFeatureSize() % 4 == 0,
+                  c.int8FeaturesAligned)
+            << c.text;
+      }
+    });
+    std::string why;
+    EXPECT_TRUE(closeEnough(*got, *want, 0, atol, why)) << why << "\n"
+                                                        << note << "\n"
+                                                        << c.text;
+  }
+  // Every one became an i8 cuDNN convolution.
+  EXPECT_EQ(int8Thunks, trials);
+}
+
 /// `trials` random dots compiled by the whole GPU compiler and run on the
 /// runtime of `kind`, each against the interpreter.
 void checkRandomGemms(DeviceKind kind, int trials) {
@@ -436,6 +570,14 @@ TEST(HostRuntimeTest, RandomConvolutionsMatchTheInterpreter) {
   checkRandomConvolutions(DeviceKind::Host, 300);
 }
 
+// Random int8 convolutions (s8 input and filter; f32 or s8 results with
+// scale, f32 bias, side input and relu; random layouts and windows):
+// XLA's int8 rewrites and padding, then i8 thunk.convolutions on the host,
+// bit for bit with the interpreter on the original module.
+TEST(HostRuntimeTest, RandomInt8ConvolutionsMatchTheInterpreter) {
+  checkRandomInt8Convolutions(DeviceKind::Host, 120, 0);
+}
+
 // The same on GPU 0 through the CUDA runtime (kernels from PTX, GEMMs by
 // cuBLASLt); skipped where there is no GPU.
 TEST(CudaRuntimeTest, RandomGemmsMatchTheInterpreter) {
@@ -443,6 +585,15 @@ TEST(CudaRuntimeTest, RandomGemmsMatchTheInterpreter) {
   if (failed(probeDevice(DeviceKind::Cuda, device, error)))
     GTEST_SKIP() << error;
   checkRandomGemms(DeviceKind::Cuda, 120);
+}
+
+// The random int8 convolutions on GPU 0, through cuDNN's INT8 calls,
+// which may round an s8 result to nearest where XLA's convert truncates.
+TEST(CudaRuntimeTest, RandomInt8ConvolutionsMatchTheInterpreter) {
+  std::string device, error;
+  if (failed(probeDevice(DeviceKind::Cuda, device, error)))
+    GTEST_SKIP() << error;
+  checkRandomInt8Convolutions(DeviceKind::Cuda, 120, 1);
 }
 
 // The random convolutions on GPU 0, through cuDNN.
