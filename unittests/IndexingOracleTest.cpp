@@ -861,6 +861,97 @@ Case convolution(Random &r) {
   return c;
 }
 
+Case convolutionBatchGroups(Random &r) {
+  // 2-D, b01f_01io->b01f, with batch groups (as JAX writes filter
+  // gradients): output feature f of batch group g = f / (F / groups) sums
+  // over the input batch block g; the input features are all contracted.
+  Case c;
+  int64_t groups = r.uniform(2, 3), batch = r.uniform(1, 2);
+  int64_t inFeatures = r.uniform(1, 2), outFeatures = groups * r.uniform(1, 2);
+  Index spatial = {r.uniform(1, 5), r.uniform(1, 5)}, size, stride, out;
+  std::string sizeText, strideText;
+  for (int d = 0; d < 2; ++d) {
+    size.push_back(r.uniform(1, spatial[d]));
+    stride.push_back(r.uniform(1, 2));
+    out.push_back((spatial[d] - size[d]) / stride[d] + 1);
+    std::string x = d ? "x" : "";
+    sizeText += x + std::to_string(size[d]);
+    strideText += x + std::to_string(stride[d]);
+  }
+  int64_t groupOut = outFeatures / groups;
+  c.operandShapes = {{groups * batch, spatial[0], spatial[1], inFeatures},
+                     {size[0], size[1], inFeatures, outFeatures}};
+  c.outputShape = {batch, out[0], out[1], outFeatures};
+  c.conservative = {1};
+  c.hlo = module(c.operandShapes,
+                 shapeText(c.outputShape) +
+                     " convolution(p0, p1), window={size=" + sizeText +
+                     " stride=" + strideText +
+                     "}, dim_labels=b01f_01io->b01f, batch_group_count=" +
+                     std::to_string(groups));
+  c.reads = [=](const Index &o) {
+    std::vector<std::pair<unsigned, Index>> reads;
+    int64_t group = o[3] / groupOut;
+    forEachIndex({size[0], size[1], inFeatures}, [&](const Index &w) {
+      int64_t y = o[1] * stride[0] + w[0], x = o[2] * stride[1] + w[1];
+      reads.push_back({0, {group * batch + o[0], y, x, w[2]}});
+      reads.push_back({1, {w[0], w[1], w[2], o[3]}});
+    });
+    return reads;
+  };
+  return c;
+}
+
+Case scaledDot(Random &r) {
+  // lhs [m, k] with scale [m / bm, k / bk], rhs [k, n] with scale
+  // [k / bk', n / bn]: output (i, j) reads lhs (i, x) and rhs (x, j) for
+  // every x, and the scales of their blocks.
+  Case c;
+  int64_t bm = r.uniform(1, 2), bk = r.uniform(1, 2), bk2 = r.uniform(1, 2),
+          bn = r.uniform(1, 2);
+  int64_t m = bm * r.uniform(1, 2), n = bn * r.uniform(1, 2);
+  int64_t k = bk * bk2 * r.uniform(1, 2);
+  c.operandShapes = {{m, k}, {m / bm, k / bk}, {k, n}, {k / bk2, n / bn}};
+  c.outputShape = {m, n};
+  c.hlo = module(c.operandShapes, shapeText(c.outputShape) +
+                                      " scaled-dot(p0, p1, p2, p3), "
+                                      "lhs_contracting_dims={1}, "
+                                      "rhs_contracting_dims={0}");
+  c.reads = [=](const Index &o) {
+    std::vector<std::pair<unsigned, Index>> reads;
+    for (int64_t x = 0; x < k; ++x) {
+      reads.push_back({0, {o[0], x}});
+      reads.push_back({1, {o[0] / bm, x / bk}});
+      reads.push_back({2, {x, o[1]}});
+      reads.push_back({3, {x / bk2, o[1] / bn}});
+    }
+    return reads;
+  };
+  return c;
+}
+
+Case allGather(Random &r) {
+  // An output element reads its position in some replica's operand: index
+  // i of the gathered dimension is index i mod s of an operand.
+  Case c;
+  Index operand = r.shape(1, 3);
+  int64_t d = r.uniform(0, operand.size() - 1), ranks = r.uniform(1, 4);
+  c.operandShapes = {operand};
+  c.outputShape = operand;
+  c.outputShape[d] *= ranks;
+  c.hlo = module(c.operandShapes,
+                 shapeText(c.outputShape) +
+                     " all-gather(p0), replica_groups={}, dimensions={" +
+                     std::to_string(d) + "}");
+  int64_t s = operand[d];
+  c.reads = [=](const Index &o) {
+    Index i = o;
+    i[d] = o[d] % s;
+    return std::vector<std::pair<unsigned, Index>>{{0, i}};
+  };
+  return c;
+}
+
 Case sort(Random &r) {
   Case c;
   c.outputShape = r.shape(1, 3);
@@ -910,20 +1001,19 @@ TEST_P(IndexingOracle, MapsMatchTheOpsReads) {
 
 INSTANTIATE_TEST_SUITE_P(
     Ops, IndexingOracle,
-    ::testing::Values(Family{"elementwise", elementwise},
-                      Family{"broadcast", broadcast},
-                      Family{"transpose", transpose},
-                      Family{"reverse", reverse}, Family{"slice", slice},
-                      Family{"reshape", reshape},
-                      Family{"concatenate", concatenate}, Family{"pad", pad},
-                      Family{"reduce", reduce}, Family{"dot", dot},
-                      Family{"reduce_window", reduceWindow},
-                      Family{"dynamic_slice", dynamicSlice},
-                      Family{"dynamic_update_slice", dynamicUpdateSlice},
-                      Family{"gather", gather},
-                      Family{"convolution", convolution},
-                      Family{"sort", sort},
-                      Family{"fusion_chain", fusionChain}),
+    ::testing::Values(
+        Family{"elementwise", elementwise}, Family{"broadcast", broadcast},
+        Family{"transpose", transpose}, Family{"reverse", reverse},
+        Family{"slice", slice}, Family{"reshape", reshape},
+        Family{"concatenate", concatenate}, Family{"pad", pad},
+        Family{"reduce", reduce}, Family{"dot", dot},
+        Family{"reduce_window", reduceWindow},
+        Family{"dynamic_slice", dynamicSlice},
+        Family{"dynamic_update_slice", dynamicUpdateSlice},
+        Family{"gather", gather}, Family{"convolution", convolution},
+        Family{"convolution_batch_groups", convolutionBatchGroups},
+        Family{"scaled_dot", scaledDot}, Family{"all_gather", allGather},
+        Family{"sort", sort}, Family{"fusion_chain", fusionChain}),
     [](const ::testing::TestParamInfo<Family> &info) {
       return std::string(info.param.name);
     });

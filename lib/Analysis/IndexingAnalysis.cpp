@@ -278,10 +278,6 @@ static const char *unsupportedReason(Operation *op) {
     return "conditional: the branch is chosen at run time";
   if (isa<CustomCallOp>(op))
     return "custom-call: the target is opaque";
-  if (isa<AllGatherOp>(op))
-    // An output element comes from the operand of the replica that owns its
-    // slice; the replica is not a value of this program, so no map.
-    return "all-gather: output elements come from other replicas";
   if (isa<AllToAllOp, RaggedAllToAllOp, ReduceScatterOp, CollectiveBroadcastOp,
           CollectivePermuteOp, CollectiveReduceOp, ShuffleOp, AllReduceStartOp,
           AllReduceDoneOp, AllGatherStartOp, AllGatherDoneOp,
@@ -333,6 +329,8 @@ InstructionIndexing mlir::hlo::computeOutputToInputIndexing(Operation *op,
       })
       .Case([&](SortOp o) { return sortOutputToInput(o, output); })
       .Case([](DotOp o) { return dotOutputToInput(o); })
+      .Case([](ScaledDotOp o) { return scaledDotOutputToInput(o); })
+      .Case([](AllGatherOp o) { return allGatherOutputToInput(o); })
       .Case([](ConvolutionOp o) { return convolutionOutputToInput(o); })
       .Case<FusionOp, CallOp, AsyncStartOp>(
           [&](Operation *o) { return calledOutputToInput(o, output); })
@@ -380,6 +378,8 @@ InstructionIndexing mlir::hlo::computeInputToOutputIndexing(Operation *op,
       })
       .Case([&](SortOp o) { return sortInputToOutput(o, operand); })
       .Case([&](DotOp o) { return dotInputToOutput(o, operand); })
+      .Case([&](ScaledDotOp o) { return scaledDotInputToOutput(o, operand); })
+      .Case([](AllGatherOp o) { return allGatherInputToOutput(o); })
       .Case(
           [&](ConvolutionOp o) { return convolutionInputToOutput(o, operand); })
       .Case<FusionOp, CallOp, AsyncStartOp>(

@@ -141,6 +141,10 @@ InstructionIndexing sortOutputToInput(SortOp op, unsigned output);
 InstructionIndexing sortInputToOutput(SortOp op, unsigned operand);
 InstructionIndexing dotOutputToInput(DotOp op);
 InstructionIndexing dotInputToOutput(DotOp op, unsigned operand);
+InstructionIndexing scaledDotOutputToInput(ScaledDotOp op);
+InstructionIndexing scaledDotInputToOutput(ScaledDotOp op, unsigned operand);
+InstructionIndexing allGatherOutputToInput(AllGatherOp op);
+InstructionIndexing allGatherInputToOutput(AllGatherOp op);
 InstructionIndexing convolutionOutputToInput(ConvolutionOp op);
 InstructionIndexing convolutionInputToOutput(ConvolutionOp op,
                                              unsigned operand);

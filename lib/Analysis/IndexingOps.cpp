@@ -399,6 +399,46 @@ InstructionIndexing indexing::concatenateInputToOutput(ConcatenateOp op,
   return {{single(makeMap(ctx, in, {}, results))}};
 }
 
+// all-gather of one array concatenates the operands of the replicas of a
+// group along `dimensions[0]`: output index i there is index i mod s of
+// the operand (extent s) of the replica of rank i floordiv s. The rank is
+// not a value of the program, so the maps relate positions: an output
+// element reads its position of an operand, and an operand element is
+// written at its position in every rank's block (a range variable).
+static std::string allGatherProblem(AllGatherOp op) {
+  if (getDataOperands(op).size() != 1 ||
+      !isa<RankedTensorType>(op->getResult(0).getType()) ||
+      op.getDimensions().size() != 1)
+    return "all-gather: only one array operand is modelled";
+  return "";
+}
+
+InstructionIndexing indexing::allGatherOutputToInput(AllGatherOp op) {
+  std::string why = allGatherProblem(op);
+  if (!why.empty())
+    return allUnknown(getDataOperands(op).size(), why);
+  MLIRContext *ctx = op.getContext();
+  int64_t d = op.getDimensions()[0];
+  SmallVector<int64_t> out = outputShape(op, 0);
+  int64_t s = shapeOf(getDataOperands(op)[0])[d];
+  SmallVector<AffineExpr> results = dims(out.size(), ctx);
+  results[d] = results[d] % s;
+  return {{single(makeMap(ctx, out, {}, results))}};
+}
+
+InstructionIndexing indexing::allGatherInputToOutput(AllGatherOp op) {
+  std::string why = allGatherProblem(op);
+  if (!why.empty())
+    return allUnknown(getNumIndexingOutputs(op), why);
+  MLIRContext *ctx = op.getContext();
+  int64_t d = op.getDimensions()[0];
+  SmallVector<int64_t> in = shapeOf(getDataOperands(op)[0]);
+  int64_t ranks = outputShape(op, 0)[d] / std::max<int64_t>(in[d], 1);
+  SmallVector<AffineExpr> results = dims(in.size(), ctx);
+  results[d] = results[d] + sym(0, ctx) * in[d];
+  return {{single(makeMap(ctx, in, {ranks}, results))}};
+}
+
 // Output index d of a dimension padded with (low, high, interior) holds
 // operand element (d - low) / (interior + 1) when that division is exact and
 // the element exists; elsewhere it holds the padding value.

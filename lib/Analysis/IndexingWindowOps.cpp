@@ -254,12 +254,17 @@ struct DotSide {
 };
 } // namespace
 
+template <typename OpTy>
+static std::pair<DotSide, DotSide> dotSides(OpTy op, Value lhs, Value rhs) {
+  return {DotSide(lhs, op.getLhsBatchDims(), op.getLhsContractingDims()),
+          DotSide(rhs, op.getRhsBatchDims(), op.getRhsContractingDims())};
+}
+
 // Output dimensions: batch, lhs free, rhs free. An operand reads the output's
 // batch and own free indices, and its contracting dimensions whole.
-InstructionIndexing indexing::dotOutputToInput(DotOp op) {
-  MLIRContext *ctx = op.getContext();
-  DotSide lhs(op.getLhs(), op.getLhsBatchDims(), op.getLhsContractingDims());
-  DotSide rhs(op.getRhs(), op.getRhsBatchDims(), op.getRhsContractingDims());
+static InstructionIndexing
+dotMapsOutputToInput(Operation *op, const DotSide &lhs, const DotSide &rhs) {
+  MLIRContext *ctx = op->getContext();
   SmallVector<int64_t> out = outputShape(op, 0);
   auto side = [&](const DotSide &s, unsigned freeOffset) {
     SmallVector<AffineExpr> results(s.shape.size());
@@ -280,10 +285,11 @@ InstructionIndexing indexing::dotOutputToInput(DotOp op) {
 
 // An operand element feeds the outputs with its batch and free indices, for
 // every index of the other operand's free dimensions (range variables).
-InstructionIndexing indexing::dotInputToOutput(DotOp op, unsigned operand) {
-  MLIRContext *ctx = op.getContext();
-  DotSide lhs(op.getLhs(), op.getLhsBatchDims(), op.getLhsContractingDims());
-  DotSide rhs(op.getRhs(), op.getRhsBatchDims(), op.getRhsContractingDims());
+static InstructionIndexing dotMapsInputToOutput(Operation *op,
+                                                const DotSide &lhs,
+                                                const DotSide &rhs,
+                                                unsigned operand) {
+  MLIRContext *ctx = op->getContext();
   const DotSide &self = operand == 0 ? lhs : rhs;
   const DotSide &other = operand == 0 ? rhs : lhs;
   SmallVector<AffineExpr> results;
@@ -302,18 +308,119 @@ InstructionIndexing indexing::dotInputToOutput(DotOp op, unsigned operand) {
   return {{single(makeMap(ctx, self.shape, ranges, results))}};
 }
 
+InstructionIndexing indexing::dotOutputToInput(DotOp op) {
+  auto [lhs, rhs] = dotSides(op, op.getLhs(), op.getRhs());
+  return dotMapsOutputToInput(op, lhs, rhs);
+}
+
+InstructionIndexing indexing::dotInputToOutput(DotOp op, unsigned operand) {
+  auto [lhs, rhs] = dotSides(op, op.getLhs(), op.getRhs());
+  return dotMapsInputToOutput(op, lhs, rhs, operand);
+}
+
+//===----------------------------------------------------------------------===//
+// Scaled dot
+//===----------------------------------------------------------------------===//
+
+// scaled-dot(lhs, lhs_scale, rhs, rhs_scale): a dot of lhs and rhs, each
+// element times the element of its scale that covers its block (dimension
+// d of the scale covers operand_d / scale_d elements).
+
+/// Why `op`'s scales do not block its operands, or an empty string.
+static std::string scaledDotProblem(ScaledDotOp op) {
+  auto operands = getDataOperands(op);
+  if (operands.size() != 4)
+    return "scaled-dot: needs lhs, lhs_scale, rhs and rhs_scale";
+  for (unsigned i : {0u, 2u}) {
+    SmallVector<int64_t> x = shapeOf(operands[i]),
+                         scale = shapeOf(operands[i + 1]);
+    if (x.size() != scale.size())
+      return "scaled-dot: a scale must have its operand's rank";
+    for (auto [n, m] : llvm::zip_equal(x, scale))
+      if (m < 1 || n % m != 0)
+        return "scaled-dot: a scale dimension must divide its operand's";
+  }
+  return "";
+}
+
+/// From an operand's index to its scale's (each dimension divided by the
+/// block size).
+static IndexingMap operandToScale(MLIRContext *ctx, ArrayRef<int64_t> x,
+                                  ArrayRef<int64_t> scale) {
+  SmallVector<AffineExpr> results;
+  for (size_t d = 0; d < x.size(); ++d) {
+    int64_t block = x[d] / scale[d];
+    results.push_back(block == 1 ? dim(d, ctx) : dim(d, ctx).floorDiv(block));
+  }
+  return makeMap(ctx, x, {}, results);
+}
+
+/// From a scale's index to the operand elements of its block (a range
+/// variable per blocked dimension).
+static IndexingMap scaleToOperand(MLIRContext *ctx, ArrayRef<int64_t> x,
+                                  ArrayRef<int64_t> scale) {
+  SmallVector<AffineExpr> results;
+  SmallVector<int64_t> ranges;
+  for (size_t d = 0; d < x.size(); ++d) {
+    int64_t block = x[d] / scale[d];
+    if (block == 1) {
+      results.push_back(dim(d, ctx));
+      continue;
+    }
+    results.push_back(dim(d, ctx) * block + sym(ranges.size(), ctx));
+    ranges.push_back(block);
+  }
+  return makeMap(ctx, scale, ranges, results);
+}
+
+InstructionIndexing indexing::scaledDotOutputToInput(ScaledDotOp op) {
+  std::string why = scaledDotProblem(op);
+  if (!why.empty())
+    return allUnknown(getDataOperands(op).size(), why);
+  MLIRContext *ctx = op.getContext();
+  auto operands = getDataOperands(op);
+  auto [lhs, rhs] = dotSides(op, operands[0], operands[2]);
+  InstructionIndexing dot = dotMapsOutputToInput(op, lhs, rhs);
+  InstructionIndexing result;
+  for (unsigned i : {0u, 1u}) {
+    const IndexingMap &x = dot.indexing[i].maps.front();
+    result.indexing.push_back(single(x));
+    result.indexing.push_back(single(
+        composeSimplified(x, operandToScale(ctx, shapeOf(operands[2 * i]),
+                                            shapeOf(operands[2 * i + 1])))));
+  }
+  return result;
+}
+
+InstructionIndexing indexing::scaledDotInputToOutput(ScaledDotOp op,
+                                                     unsigned operand) {
+  std::string why = scaledDotProblem(op);
+  if (!why.empty())
+    return allUnknown(1, why);
+  MLIRContext *ctx = op.getContext();
+  auto operands = getDataOperands(op);
+  auto [lhs, rhs] = dotSides(op, operands[0], operands[2]);
+  unsigned side = operand / 2;
+  InstructionIndexing dot = dotMapsInputToOutput(op, lhs, rhs, side);
+  if (operand % 2 == 0)
+    return dot;
+  return {{single(
+      composeSimplified(scaleToOperand(ctx, shapeOf(operands[operand - 1]),
+                                       shapeOf(operands[operand])),
+                        dot.indexing[0].maps.front()))}};
+}
+
 //===----------------------------------------------------------------------===//
 // Convolution
 //===----------------------------------------------------------------------===//
 
-// Output (batch b, feature f, spatial o) reads lhs (b, input feature of f's
-// group, o * stride + s * rhs_dilation in the padded, lhs-dilated input) and
-// rhs (input feature, f, window position s). Range variables: the window
-// positions of spatial dimensions wider than 1, then the input feature.
+// Output (batch b, feature f, spatial o) reads lhs (b of f's batch group,
+// input feature of f's feature group, o * stride + s * rhs_dilation in the
+// padded, lhs-dilated input) and rhs (input feature, f, window position s).
+// Range variables: the window positions of spatial dimensions wider than 1,
+// then the input feature.
 InstructionIndexing indexing::convolutionOutputToInput(ConvolutionOp op) {
   MLIRContext *ctx = op.getContext();
-  if (op.getBatchGroupCount().value_or(1) != 1)
-    return allUnknown(2, "convolution: batch_group_count is not modelled");
   ConvDimensionNumbersAttr labels = op.getDimLabels();
   SmallVector<int64_t> out = outputShape(op, 0);
   SmallVector<int64_t> lhsShape = shapeOf(op.getLhs());
@@ -321,8 +428,11 @@ InstructionIndexing indexing::convolutionOutputToInput(ConvolutionOp op) {
   unsigned numSpatial = labels.getInputSpatial().size();
   Window w(op.getWindowAttr(), numSpatial);
   int64_t groups = op.getFeatureGroupCount().value_or(1);
+  int64_t batchGroups = op.getBatchGroupCount().value_or(1);
   int64_t inFeaturesPerGroup = rhsShape[labels.getKernelInput()];
   int64_t outFeaturesPerGroup = out[labels.getOutputFeature()] / groups;
+  int64_t outFeaturesPerBatchGroup =
+      out[labels.getOutputFeature()] / batchGroups;
 
   SmallVector<int64_t> ranges;
   SmallVector<AffineExpr> windowPos(numSpatial);
@@ -341,7 +451,15 @@ InstructionIndexing indexing::convolutionOutputToInput(ConvolutionOp op) {
   SmallVector<AffineExpr> lhsResults(lhsShape.size());
   SmallVector<int64_t> padded(lhsShape), low(lhsShape.size(), 0),
       interior(lhsShape.size(), 0);
-  lhsResults[labels.getInputBatch()] = dim(labels.getOutputBatch(), ctx);
+  // Batch group g (output features g * F / batch_group_count ...) reads
+  // the g-th block of the input's batch.
+  AffineExpr batch = dim(labels.getOutputBatch(), ctx);
+  if (batchGroups != 1)
+    batch = batch +
+            dim(labels.getOutputFeature(), ctx)
+                    .floorDiv(std::max<int64_t>(outFeaturesPerBatchGroup, 1)) *
+                out[labels.getOutputBatch()];
+  lhsResults[labels.getInputBatch()] = batch;
   AffineExpr group = dim(labels.getOutputFeature(), ctx)
                          .floorDiv(std::max<int64_t>(outFeaturesPerGroup, 1));
   lhsResults[labels.getInputFeature()] =
