@@ -168,7 +168,8 @@ void mlir::hlo::fuseProducerInto(Operation *producer, FusionOp fusion,
 
 void mlir::hlo::setFusionKindAndConfig(FusionOp fusion,
                                        SymbolTableCollection &tables) {
-  bool input = isa<ReduceOp>(getFusionHero(fusion, tables));
+  // XLA's ChooseFusionKind: reductions and scatters are input fusions.
+  bool input = isa<ReduceOp, ScatterOp>(getFusionHero(fusion, tables));
   setFusionConfig(fusion, input ? FusionKind::kInput : FusionKind::kLoop);
 }
 

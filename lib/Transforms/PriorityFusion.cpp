@@ -212,6 +212,35 @@ bool PriorityFuser::containsSignificantReduce(Operation *op) {
   return significant(op);
 }
 
+/// The values `op` (an instruction or a fusion) updates in place: a
+/// scatter's operands, a dynamic-update-slice's operand 0; for a fusion,
+/// the fusion operands its parameters of those roles stand for (`body` its
+/// fused computation's body, null for an instruction).
+static SmallVector<Value> inPlaceBuffers(Operation *op, Block *body) {
+  SmallVector<Value> buffers;
+  auto collect = [&](Operation *inner, auto &&map) {
+    if (auto dus = dyn_cast<DynamicUpdateSliceOp>(inner))
+      map(getDataOperands(dus)[0]);
+    else if (auto scatter = dyn_cast<ScatterOp>(inner))
+      for (Value v :
+           scatter.getInputs().take_front(scatter.getInputs().size() / 2))
+        map(v);
+  };
+  if (body) {
+    ValueRange operands = getDataOperands(op);
+    for (Operation &inner : body->without_terminator())
+      collect(&inner, [&](Value v) {
+        auto arg = dyn_cast<BlockArgument>(v);
+        if (arg && arg.getOwner() == body &&
+            arg.getArgNumber() < operands.size())
+          buffers.push_back(operands[arg.getArgNumber()]);
+      });
+    return buffers;
+  }
+  collect(op, [&](Value v) { buffers.push_back(v); });
+  return buffers;
+}
+
 /// XLA's CanFuse (priority fusion) with IsProducerConsumerFusible and
 /// FusionFitsInBudget: whether `producer` may be fused into `consumer`.
 bool PriorityFuser::canFuse(Operation *producer, Operation *consumer) {
@@ -227,29 +256,19 @@ bool PriorityFuser::canFuse(Operation *producer, Operation *consumer) {
     return false;
   if (isa<FusionOp>(consumer) && !bodyOf(consumer))
     return false;
-  // Scatter is emitted in place as a root: nothing is fused into it or
-  // after it (XLA allows more when the in-place operand stays out).
-  Operation *producerHero = getFusionHero(producer, tables);
-  Operation *consumerHero = getFusionHero(consumer, tables);
-  if (isa<ScatterOp>(producerHero) || isa<ScatterOp>(consumerHero))
+  // Scatter is emitted in place as a root: nothing is fused after it.
+  if (isa<ScatterOp>(getFusionHero(producer, tables)))
     return false;
-  // In place: dynamic-update-slice writes its operand 0 buffer; a producer
-  // of that buffer, or one that reads it, must stay out.
-  auto inPlace = [&](Operation *op) {
-    if (Block *body = bodyOf(op))
-      return llvm::any_of(body->without_terminator(), [](Operation &inner) {
-        return isa<DynamicUpdateSliceOp>(inner);
-      });
-    return isa<DynamicUpdateSliceOp>(op);
-  };
-  if (inPlace(consumer)) {
-    if (isa<FusionOp>(consumer))
-      return false;
-    Value buffer = getDataOperands(consumer)[0];
+  // In place: a scatter writes its operand buffers and a dynamic-update-
+  // slice its operand 0; a producer of such a buffer, or one that reads it,
+  // must stay out (XLA's CanEmitInputFusedScatter and its rule for
+  // in-place dynamic-update-slice fusions). Indices, updates and offsets
+  // may fuse in.
+  SmallVector<Value> buffers = inPlaceBuffers(consumer, bodyOf(consumer));
+  for (Value buffer : buffers)
     if (buffer == producer->getResult(0) ||
         llvm::is_contained(getDataOperands(producer), buffer))
       return false;
-  }
   // Not reduce into reduce: the cost model does not understand it.
   if (containsSignificantReduce(producer) &&
       containsSignificantReduce(consumer))
@@ -503,8 +522,9 @@ void PriorityFuser::fuseComputation(ComputationOp comp) {
         continue;
       }
       if (!isFusible(user) || isa<BitcastOp, ConstantOp>(user) ||
-          isa<ScatterOp>(getFusionHero(user, tables)) ||
-          (isa<FusionOp>(user) && !bodyOf(user)))
+          (isa<FusionOp>(user) && !bodyOf(user)) ||
+          llvm::is_contained(inPlaceBuffers(user, bodyOf(user)),
+                             constant->getResult(0)))
         continue;
       fuse(constant, user);
       changed = true;
