@@ -129,14 +129,20 @@ struct PowerByConstant : HloPattern<PowOp> {
   }
 };
 
-/// select(p, A, A) = A.
+/// select(p, A, A) = A; select(true, A, B) = A and select(false, A, B) =
+/// B for a predicate that is all one value (a splat constant or a
+/// broadcast of a constant: XLA's IsAll).
 struct SelectSameBranches : HloPattern<SelectOp> {
   using HloPattern::HloPattern;
   LogicalResult rewrite(SelectOp op, PatternRewriter &r) const override {
-    if (op.getOnTrue() != op.getOnFalse() ||
-        op.getOnTrue().getType() != op.getType())
+    Value chosen;
+    if (op.getOnTrue() == op.getOnFalse())
+      chosen = op.getOnTrue();
+    else if (SplatElementsAttr p = splatOperand(op.getPred()))
+      chosen = p.getSplatValue<bool>() ? op.getOnTrue() : op.getOnFalse();
+    if (!chosen || chosen.getType() != op.getType())
       return failure();
-    replace(r, op, op.getOnTrue(), false);
+    replace(r, op, chosen, false);
     return success();
   }
 };
@@ -458,6 +464,34 @@ struct ConvertPair : HloPattern<ConvertOp> {
   }
 };
 
+/// XLA's HandleConditional: a two-branch conditional whose index is a
+/// convert of a pred runs branch 1 where the pred is true, so it is the
+/// pred conditional with the branches (and their operands) swapped; later
+/// rewrites (conditional to select) take pred conditionals only.
+struct ConditionalOfConvertedPred : HloPattern<ConditionalOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(ConditionalOp op, PatternRewriter &r) const override {
+    auto cvt = plainDef<ConvertOp>(op.getBranchIndex());
+    SmallVector<FlatSymbolRefAttr> branches = op.getBranches();
+    if (!cvt || !op.getBranchComputationsAttr() || branches.size() != 2 ||
+        op.getBranchOperands().size() != 2 ||
+        !llvm::all_of(branches, [](FlatSymbolRefAttr b) { return bool(b); }))
+      return failure();
+    Type pred = elementTypeOf(cvt.getOperand());
+    if (!pred || !pred.isInteger(1))
+      return failure();
+    Value onFalse = op.getBranchOperands()[0], onTrue = op.getBranchOperands()[1];
+    r.modifyOpInPlace(op, [&] {
+      op.getBranchIndexMutable().assign(cvt.getOperand());
+      op.getBranchOperandsMutable().assign(ValueRange{onTrue, onFalse});
+      op.removeBranchComputationsAttr();
+      op.setTrueComputationAttr(branches[1]);
+      op.setFalseComputationAttr(branches[0]);
+    });
+    return success();
+  }
+};
+
 /// bitcast-convert(bitcast-convert(A)) is A when the result has A's type,
 /// else one bitcast-convert when all three element types have one width.
 struct BitcastConvertPair : HloPattern<BitcastConvertOp> {
@@ -521,7 +555,7 @@ struct AlgebraicSimplifierPass
     set.add<SubtractSelf, MultiplyByZero, CompareSelf, SelectSameBranches,
             AbsOfAbs, DivideRewrites, Reassociate<AddOp>, Reassociate<MulOp>,
             RsqrtOfReciprocal, RemainderByPowerOfTwo, ConvertPair,
-            BitcastConvertPair>(context);
+            BitcastConvertPair, ConditionalOfConvertedPred>(context);
     set.add<DistributeMultiply>(context, enableFloatsAreReal);
     ScalarAddComputations adds(symbols);
     ShapeOptions options;

@@ -61,8 +61,17 @@ static int64_t numElements(Type type) {
 /// XLA's IsFusible for priority fusion: ops the loop and reduction emitters
 /// compute element by element. Also excluded here: ops with control edges,
 /// side effects, tuple or dynamic results.
-static bool isFusible(Operation *op) {
-  if (op->getNumResults() != 1 || !isStaticArray(op->getResult(0).getType()))
+static bool isFusible(Operation *op, bool asConsumer = false) {
+  if (op->getNumResults() != 1)
+    return false;
+  // A tuple result (a variadic reduce, a multi-output fusion) takes
+  // producers but is not fused into its users (those are its
+  // get-tuple-elements).
+  Type result = op->getResult(0).getType();
+  auto tuple = dyn_cast<TupleType>(result);
+  bool tupleConsumer = asConsumer && tuple && isa<ReduceOp, FusionOp>(op) &&
+                       llvm::all_of(tuple.getTypes(), isStaticArray);
+  if (!tupleConsumer && !isStaticArray(result))
     return false;
   if (hasControlPredecessors(op) || isControlPredecessor(op) ||
       !isMemoryEffectFree(op))
@@ -246,7 +255,7 @@ static SmallVector<Value> inPlaceBuffers(Operation *op, Block *body) {
 bool PriorityFuser::canFuse(Operation *producer, Operation *consumer) {
   if (isTritonFusion(producer) || isTritonFusion(consumer))
     return canFuseTriton(producer, consumer);
-  if (!isFusible(producer) || !isFusible(consumer))
+  if (!isFusible(producer) || !isFusible(consumer, /*asConsumer=*/true))
     return false;
   // Bitcast consumers would be a fusion of nothing; constants are fused at
   // the end.
@@ -521,7 +530,8 @@ void PriorityFuser::fuseComputation(ComputationOp comp) {
         }
         continue;
       }
-      if (!isFusible(user) || isa<BitcastOp, ConstantOp>(user) ||
+      if (!isFusible(user, /*asConsumer=*/true) ||
+          isa<BitcastOp, ConstantOp>(user) ||
           (isa<FusionOp>(user) && !bodyOf(user)) ||
           llvm::is_contained(inPlaceBuffers(user, bodyOf(user)),
                              constant->getResult(0)))

@@ -79,6 +79,52 @@ hlo.computation @power(%a: tensor<4xf32>) -> tuple<tensor<4xf32>, tensor<4xf32>,
 
 // -----
 
+// A two-branch conditional on convert(pred) is the pred conditional with
+// the branches and their operands swapped (branch 1 runs where the pred is
+// true; XLA's HandleConditional); an s32 index that is not a convert of a
+// pred stays.
+// CHECK-LABEL: hlo.computation private @neg_branch
+// CHECK-LABEL: hlo.computation @conditional_of_converted_pred
+// CHECK: %[[C:.*]] = conditional %arg0, %arg3, %arg2 {false_computation = @neg_branch, true_computation = @exp_branch}
+// CHECK: conditional %arg1, %arg2, %arg3 {branch_computations = [@neg_branch, @exp_branch]}
+hlo.computation private @neg_branch(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %0 = hlo.negate %x : (tensor<3xf32>) -> tensor<3xf32>
+  hlo.return %0 : tensor<3xf32>
+}
+hlo.computation private @exp_branch(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %0 = hlo.exponential %x : (tensor<3xf32>) -> tensor<3xf32>
+  hlo.return %0 : tensor<3xf32>
+}
+hlo.computation @conditional_of_converted_pred(%p: tensor<i1>, %i: tensor<i32>, %a: tensor<3xf32>, %b: tensor<3xf32>) -> tuple<tensor<3xf32>, tensor<3xf32>> attributes {entry} {
+  %j = hlo.convert %p : (tensor<i1>) -> tensor<i32>
+  %0 = hlo.conditional %j, %a, %b {branch_computations = [@neg_branch, @exp_branch]} : (tensor<i32>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %1 = hlo.conditional %i, %a, %b {branch_computations = [@neg_branch, @exp_branch]} : (tensor<i32>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %r = hlo.tuple %0, %1 : (tensor<3xf32>, tensor<3xf32>) -> tuple<tensor<3xf32>, tensor<3xf32>>
+  hlo.return %r : tuple<tensor<3xf32>, tensor<3xf32>>
+}
+
+// -----
+
+// select on a broadcast constant predicate takes its branch (XLA's
+// HandleSelect with IsAll): true picks %a, false picks %b; a predicate
+// that is not one value stays.
+// CHECK-LABEL: hlo.computation @select_constant_predicate
+hlo.computation @select_constant_predicate(%q: tensor<4xi1>, %a: tensor<4xf32>, %b: tensor<4xf32>) -> tuple<tensor<4xf32>, tensor<4xf32>, tensor<4xf32>> attributes {entry} {
+  // CHECK: %[[KEEP:.*]] = select %arg0, %arg1, %arg2
+  // CHECK: tuple %arg1, %arg2, %[[KEEP]]
+  %t = hlo.constant {value = dense<true> : tensor<i1>} : () -> tensor<i1>
+  %f = hlo.constant {value = dense<false> : tensor<i1>} : () -> tensor<i1>
+  %tb = hlo.broadcast %t {dimensions = array<i64>} : (tensor<i1>) -> tensor<4xi1>
+  %fb = hlo.broadcast %f {dimensions = array<i64>} : (tensor<i1>) -> tensor<4xi1>
+  %0 = hlo.select %tb, %a, %b : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = hlo.select %fb, %a, %b : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %2 = hlo.select %q, %a, %b : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %r = hlo.tuple %0, %1, %2 : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tuple<tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+  hlo.return %r : tuple<tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
+}
+
+// -----
+
 // select of equal branches; abs of an abs; negate twice (a folder).
 // CHECK-LABEL: hlo.computation @misc
 hlo.computation @misc(%p: tensor<4xi1>, %a: tensor<4xf32>) -> tuple<tensor<4xf32>, tensor<4xf32>, tensor<4xf32>> attributes {entry} {
