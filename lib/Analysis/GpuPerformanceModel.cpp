@@ -824,6 +824,11 @@ double GpuPerformanceModel::estimateFusedRunTimeUs(Operation *producer,
       producedRead && producedSize
           ? double(producedRead->bytesTotal) / double(producedSize)
           : 0;
+  // A Triton fusion computes each value of its tile once and keeps it (as
+  // the time of a Triton fusion itself counts it): fused into or with one,
+  // the producer is computed once per element however often it is read.
+  if (isTritonFusion(producer) || isTritonFusion(consumer))
+    utilization = std::min(utilization, 1.0);
   int64_t flops = std::llround(double(producerData.flops) * utilization) +
                   consumerData.flops;
   double computeUs = computeTimeUs(consumer, flops, consumerData.numBlocks,

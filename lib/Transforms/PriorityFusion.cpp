@@ -329,7 +329,18 @@ bool PriorityFuser::canFuseTriton(Operation *producer, Operation *consumer) {
     else
       ops.push_back(op);
   }
-  if (!canTileTritonNormalization(ops, tables))
+  // A fused computation's parameter stands for its fusion's operand.
+  auto resolve = [&](Value v) -> Value {
+    auto arg = dyn_cast<BlockArgument>(v);
+    if (!arg)
+      return v;
+    for (Operation *op : {producer, consumer})
+      if (bodyOf(op) == arg.getOwner() &&
+          arg.getArgNumber() < getDataOperands(op).size())
+        return getDataOperands(op)[arg.getArgNumber()];
+    return v;
+  };
+  if (!canTileTritonNormalization(ops, tables, kMaxTritonTileElements, resolve))
     return false;
   return fitsBudget(producer, consumer);
 }
@@ -452,9 +463,19 @@ FusionOp PriorityFuser::fuse(Operation *producer, Operation *consumer) {
     // Still a `__triton` fusion, with the block-level config of its root.
     fusion.setKindAttr(
         FusionKindAttr::get(fusion.getContext(), FusionKind::kCustom));
-    fusion->setAttr("backend_config",
-                    getTritonFusionConfig(fusion.getContext(),
-                                          fusion.getResult().getType()));
+    // A root with the shape of a row reduction's result is tiled by
+    // output elements (one input row each), as XLA tiles it.
+    Type rootType = fusion.getResult().getType();
+    bool reducedRoot = false;
+    if (Block *body = bodyOf(fusion))
+      for (Operation &op : body->without_terminator())
+        if (auto reduce = dyn_cast<ReduceOp>(op))
+          reducedRoot |=
+              cast<ShapedType>(reduce->getResult(0).getType()).getShape() ==
+              cast<ShapedType>(rootType).getShape();
+    fusion->setAttr(
+        "backend_config",
+        getTritonFusionConfig(fusion.getContext(), rootType, reducedRoot));
     ++numTritonFusions;
   } else {
     setFusionKindAndConfig(fusion, tables);

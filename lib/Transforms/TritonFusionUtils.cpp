@@ -187,7 +187,8 @@ bool mlir::hlo::isTritonFusion(Operation *op) {
 }
 
 bool mlir::hlo::isTritonRowReduction(ReduceOp reduce,
-                                     SymbolTableCollection &tables) {
+                                     SymbolTableCollection &tables,
+                                     FusedValueResolver resolve) {
   if (numReducedArrays(reduce) != 1 || reduce.getDimensions().size() != 1 ||
       !isTritonSupportedInstruction(reduce, tables))
     return false;
@@ -195,10 +196,11 @@ bool mlir::hlo::isTritonRowReduction(ReduceOp reduce,
   if (!in || in.getRank() == 0 || reduce.getDimensions()[0] != in.getRank() - 1)
     return false;
   // The init: a constant or a supported convert of one.
-  Operation *init = reduce.getInputs()[1].getDefiningOp();
+  auto outside = [&](Value v) { return resolve ? resolve(v) : v; };
+  Operation *init = outside(reduce.getInputs()[1]).getDefiningOp();
   if (auto convert = dyn_cast_or_null<ConvertOp>(init))
     return isa_and_nonnull<ConstantOp>(
-               getDataOperands(convert)[0].getDefiningOp()) &&
+               outside(getDataOperands(convert)[0]).getDefiningOp()) &&
            isTritonSupportedInstruction(convert, tables);
   return isa_and_nonnull<ConstantOp>(init);
 }
@@ -224,7 +226,8 @@ static int64_t paddedRow(Type type) {
 
 bool mlir::hlo::canTileTritonNormalization(ArrayRef<Operation *> ops,
                                            SymbolTableCollection &tables,
-                                           int64_t maxTileElements) {
+                                           int64_t maxTileElements,
+                                           FusedValueResolver resolve) {
   for (Operation *op : ops) {
     if (hasControlPredecessors(op) || op->getNumResults() != 1)
       return false;
@@ -238,7 +241,7 @@ bool mlir::hlo::canTileTritonNormalization(ArrayRef<Operation *> ops,
     if (!isTritonSupportedInstruction(op, tables))
       return false;
     if (auto reduce = dyn_cast<ReduceOp>(op)) {
-      if (!isTritonRowReduction(reduce, tables))
+      if (!isTritonRowReduction(reduce, tables, resolve))
         return false;
       continue;
     }
@@ -277,11 +280,12 @@ static int64_t numWarpsForTile(int64_t elements) {
   return 32;
 }
 
-Attribute mlir::hlo::getTritonFusionConfig(MLIRContext *ctx, Type rootType) {
+Attribute mlir::hlo::getTritonFusionConfig(MLIRContext *ctx, Type rootType,
+                                           bool reducedRoot) {
   auto ranked = cast<RankedTensorType>(rootType);
   std::string sizes;
   int64_t rank = ranked.getRank();
-  int64_t row = paddedRow(rootType);
+  int64_t row = reducedRoot ? 1 : paddedRow(rootType);
   for (int64_t d = 0; d < rank; ++d) {
     if (d)
       sizes += ",";

@@ -40,10 +40,16 @@ bool isTritonSupportedInstruction(Operation *op, SymbolTableCollection &tables);
 /// fusion_backend_config.kind is `__triton` (XLA's IsGenericTritonFusion).
 bool isTritonFusion(Operation *op);
 
+/// Maps a value of a fused computation to the value it stands for outside
+/// (a parameter to the fusion's operand, as XLA's HloFusionAdaptor sees
+/// through fusions); null: the identity.
+using FusedValueResolver = function_ref<Value(Value)>;
+
 /// True if `reduce` reduces one array over its minor-most dimension only,
-/// with a constant init (or a supported convert of one): the reductions
-/// Triton normalization fusions hold.
-bool isTritonRowReduction(ReduceOp reduce, SymbolTableCollection &tables);
+/// with a constant init (or a supported convert of one; seen through
+/// `resolve`): the reductions Triton normalization fusions hold.
+bool isTritonRowReduction(ReduceOp reduce, SymbolTableCollection &tables,
+                          FusedValueResolver resolve = nullptr);
 
 /// Whether the instructions `ops` (one fused computation, or the ops that
 /// would form one) can be tiled by XLA's Triton emitter, approximated: all
@@ -53,12 +59,16 @@ bool isTritonRowReduction(ReduceOp reduce, SymbolTableCollection &tables);
 /// slices of the minor dimension, or ops with control edges.
 bool canTileTritonNormalization(
     ArrayRef<Operation *> ops, SymbolTableCollection &tables,
-    int64_t maxTileElements = kMaxTritonTileElements);
+    int64_t maxTileElements = kMaxTritonTileElements,
+    FusedValueResolver resolve = nullptr);
 
 /// The backend_config of a `__triton` fusion whose root has type
-/// `rootType`: one row per block (output tile [1,...,1,next_power_of_2(row)])
-/// and num_warps by the tile size, num_ctas and num_stages 1.
-Attribute getTritonFusionConfig(MLIRContext *ctx, Type rootType);
+/// `rootType`: one row per block (output tile [1,...,1,next_power_of_2(row)];
+/// [1,...,1] for a root that is a row reduction's result, each element of
+/// which reads one row) and num_warps by the tile size, num_ctas and
+/// num_stages 1.
+Attribute getTritonFusionConfig(MLIRContext *ctx, Type rootType,
+                                bool reducedRoot = false);
 
 } // namespace mlir::hlo
 
