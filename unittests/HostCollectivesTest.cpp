@@ -84,10 +84,10 @@ CollectiveCase generate(std::mt19937 &rng) {
                          "collective-permute", "collective-broadcast"};
   c.kind = kinds[pick(0, 6)];
   bool reduces = c.kind == "all-reduce" || c.kind == "reduce-scatter";
-  // Arrays of 2- and 4-bit elements (packed) only move: no reductions.
+  // Arrays of 2- and 4-bit elements are packed, reduced too.
   const char *types[] = {"f32",  "s32", "f16", "bf16", "u8",      "f64",
                          "pred", "s4",  "u4",  "u2",   "f4e2m1fn"};
-  c.type = types[pick(0, reduces ? 6 : 10)];
+  c.type = types[pick(0, 10)];
   // The group mode, its id space and the attributes that select it.
   bool globalFlagOp = reduces || c.kind == "all-gather";
   int mode = globalFlagOp ? pick(0, 2) : pick(0, 1);
@@ -135,7 +135,10 @@ CollectiveCase generate(std::mt19937 &rng) {
     reducer = c.type == "pred" ? (pick(0, 1) ? "and" : "or") : ops[pick(0, 3)];
   }
   int64_t modulus = std::string(reducer) == "multiply" ? 2 : 5;
-  int64_t offset = std::string(reducer) == "multiply" ? 1 : 0;
+  // Negative values too for s4, whose packed elements are sign-extended.
+  int64_t offset = std::string(reducer) == "multiply" ? 1
+                   : c.type == "s4"                   ? -2
+                                                      : 0;
 
   std::string body;
   body += "  r = u32[] replica-id()\n  p = u32[] partition-id()\n";

@@ -129,14 +129,6 @@ LogicalResult ThunkLowering::lowerCollective(Operation *op,
     return b.getArrayAttr(attrs);
   };
   auto reduction = [&]() -> FailureOr<th::ReductionKindAttr> {
-    for (Value in : inputs)
-      if (Type element = cast<MemRefType>(in.getType()).getElementType();
-          th::isPackedElementType(element))
-        return op->emitError("hlo-to-thunk: a reduction of ")
-                   << element
-                   << " elements (packed, two or more to a byte) is not "
-                      "supported yet",
-               failure();
     FailureOr<th::ReductionKind> kind = getReduction(op, symbols);
     if (failed(kind))
       return failure();

@@ -250,11 +250,8 @@ struct Collective {
   FailureOr<Bytes> reduce(ReductionKind kind, ArrayRef<int64_t> group,
                           Value input) {
     Layout layout(input);
-    if (layout.packedBits) {
-      error = "the host runtime cannot reduce elements of " +
-              std::to_string(layout.packedBits) + " bits";
-      return failure();
-    }
+    if (layout.packedBits)
+      return reducePacked(kind, group, input, layout);
     const uint8_t *first = address(group[0], input);
     Bytes acc(first, first + layout.bytes());
     Type element = cast<MemRefType>(input.getType()).getElementType();
@@ -263,6 +260,47 @@ struct Collective {
       if (failed(fold(kind, element, acc.data(), address(d, input), n, error)))
         return failure();
     return acc;
+  }
+
+  /// reduce() for packed 2- and 4-bit elements: each unpacked to a byte
+  /// (integers sign- or zero-extended, floats as their bit pattern), folded
+  /// as 8-bit integers (whose sums and products wrap to the same low bits)
+  /// or in the float type, packed again.
+  FailureOr<Bytes> reducePacked(ReductionKind kind, ArrayRef<int64_t> group,
+                                Value input, const Layout &layout) {
+    Type element = cast<MemRefType>(input.getType()).getElementType();
+    int64_t bits = layout.packedBits, n = 1;
+    for (int64_t d : layout.shape)
+      n *= d;
+    uint8_t mask = uint8_t((1u << bits) - 1);
+    auto integer = dyn_cast<IntegerType>(element);
+    bool signExtend = integer && !integer.isUnsigned();
+    Type foldType = integer
+                        ? Type(IntegerType::get(element.getContext(), 8,
+                                                integer.isUnsigned()
+                                                    ? IntegerType::Unsigned
+                                                    : IntegerType::Signless))
+                        : element;
+    auto unpack = [&](const uint8_t *src) {
+      Bytes out(n);
+      for (int64_t i = 0; i < n; ++i) {
+        uint8_t v = (src[i * bits / 8] >> (i * bits % 8)) & mask;
+        if (signExtend && (v >> (bits - 1)))
+          v |= uint8_t(~mask);
+        out[i] = v;
+      }
+      return out;
+    };
+    Bytes acc = unpack(address(group[0], input));
+    for (int64_t d : group.drop_front()) {
+      Bytes x = unpack(address(d, input));
+      if (failed(fold(kind, foldType, acc.data(), x.data(), n, error)))
+        return failure();
+    }
+    Bytes packed(layout.bytes(), 0);
+    for (int64_t i = 0; i < n; ++i)
+      packed[i * bits / 8] |= uint8_t((acc[i] & mask) << (i * bits % 8));
+    return packed;
   }
 
   /// Writes every output buffer made to its device's slice.
