@@ -6,7 +6,9 @@
 // 3. state elements that nothing reads (not the condition, not the body
 //    except to pass them on, not the loop's users) are removed;
 // 4. elements with the same init value that the body passes on unchanged
-//    are one element;
+//    are one element, and so are induction variables with the same init
+//    and the same constant step (JAX's fori loops count twice: XLA merges
+//    their induction variables);
 // 5. a state holding nested tuples is flattened (tuples rebuilt around the
 //    new flat state are left to hlo-tuple-simplifier).
 // The trip count is the loop's `known_trip_count` backend config or XLA's
@@ -29,6 +31,7 @@
 #include "Hlo/Runtime/Interpreter.h"
 
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -182,20 +185,45 @@ static bool removeElements(Loop &loop, SymbolTable &symbols) {
     if (!read[gte.getIndex()])
       read[gte.getIndex()] = flowsElsewhere(gte, root);
   }
-  // Rule 4: an element passed on unchanged with the init of an earlier
-  // such element is that element.
+  // Rule 4: an element with the init of an earlier element, that the body
+  // updates as it updates that one (passes it on unchanged, or adds the
+  // same constant to it), is always that element.
   auto init = loop.init().getDefiningOp<TupleOp>();
-  auto invariant = [&](int64_t i) {
-    return elementIndex(root.getInputs()[i], loop.bodyParam()) == i;
+  // How the body updates element i: null when it passes it on unchanged,
+  // the added constant for an induction variable; failure otherwise.
+  auto update = [&](int64_t i) -> FailureOr<Value> {
+    Value next = root.getInputs()[i];
+    if (elementIndex(next, loop.bodyParam()) == i)
+      return Value();
+    auto add = next.getDefiningOp<AddOp>();
+    if (!add || add->getNumOperands() != 2)
+      return failure();
+    for (auto [self, step] : {std::pair(add.getLhs(), add.getRhs()),
+                              std::pair(add.getRhs(), add.getLhs())})
+      if (elementIndex(self, loop.bodyParam()) == i &&
+          matchPattern(step, m_Constant()))
+        return step;
+    return failure();
+  };
+  auto sameValue = [](Value a, Value b) {
+    Attribute x, y;
+    return a == b ||
+           (a.getType() == b.getType() && matchPattern(a, m_Constant(&x)) &&
+            matchPattern(b, m_Constant(&y)) && x == y);
   };
   SmallVector<int64_t> same(n);
+  SmallVector<FailureOr<Value>> updates;
+  for (int64_t i = 0; i < n; ++i)
+    updates.push_back(update(i));
   for (int64_t j = 0; j < n; ++j) {
     same[j] = j;
-    if (!init || !invariant(j))
+    if (!init || failed(updates[j]))
       continue;
     for (int64_t i = 0; i < j; ++i)
-      if (same[i] == i && invariant(i) &&
-          init.getInputs()[i] == init.getInputs()[j]) {
+      if (same[i] == i && succeeded(updates[i]) &&
+          bool(*updates[i]) == bool(*updates[j]) &&
+          (!*updates[i] || sameValue(*updates[i], *updates[j])) &&
+          sameValue(init.getInputs()[i], init.getInputs()[j])) {
         same[j] = i;
         read[i] = read[i] || read[j];
         break;

@@ -147,6 +147,63 @@ module @shrink {
 
 // -----
 
+// Rule 4 for induction variables: a JAX fori loop counts twice (element 0
+// for the loop, element 1 inside the body's call), both from 0 by 1: one
+// counter remains, read by the condition, the body and after the loop
+// (XLA merges them). Element 2 counts from 0 by 2 and element 3 from 1 by
+// 1: neither is the counter.
+// CHECK-LABEL: module @counters
+// CHECK: hlo.computation private @[[COND:.*]](%arg0: tuple<tensor<i32>, tensor<i32>, tensor<i32>, tensor<4xf32>>)
+// CHECK: hlo.computation private @[[BODY:.*]](%arg0: tuple<tensor<i32>, tensor<i32>, tensor<i32>, tensor<4xf32>>)
+// CHECK: hlo.computation @e
+// CHECK: %[[W:.*]] = while %{{.*}} {body = @[[BODY]], condition = @[[COND]]}
+// CHECK-DAG: get_tuple_element %[[W]] {index = 0 : i64}
+// CHECK-DAG: get_tuple_element %[[W]] {index = 2 : i64}
+// CHECK-DAG: get_tuple_element %[[W]] {index = 3 : i64}
+module @counters {
+  hlo.computation private @cond(%arg0: tuple<tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<4xf32>>) -> tensor<i1> {
+    %0 = get_tuple_element %arg0 {index = 1 : i64} : (tuple<tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<4xf32>>) -> tensor<i32>
+    %1 = constant {value = dense<5> : tensor<i32>} : () -> tensor<i32>
+    %2 = compare %0, %1 {direction = #hlo<comparison_direction LT>} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    return %2 : tensor<i1>
+  }
+  hlo.computation private @body(%arg0: tuple<tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<4xf32>>) -> tuple<tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<4xf32>> {
+    %0 = get_tuple_element %arg0 {index = 0 : i64} : (tuple<tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<4xf32>>) -> tensor<i32>
+    %1 = get_tuple_element %arg0 {index = 1 : i64} : (tuple<tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<4xf32>>) -> tensor<i32>
+    %2 = get_tuple_element %arg0 {index = 2 : i64} : (tuple<tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<4xf32>>) -> tensor<i32>
+    %3 = get_tuple_element %arg0 {index = 3 : i64} : (tuple<tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<4xf32>>) -> tensor<i32>
+    %4 = get_tuple_element %arg0 {index = 4 : i64} : (tuple<tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<4xf32>>) -> tensor<4xf32>
+    %one = constant {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %one2 = constant {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %two = constant {value = dense<2> : tensor<i32>} : () -> tensor<i32>
+    %5 = add %0, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %6 = add %one2, %1 : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %7 = add %2, %two : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %8 = add %3, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %9 = convert %0 : (tensor<i32>) -> tensor<f32>
+    %10 = convert %2 : (tensor<i32>) -> tensor<f32>
+    %11 = add %9, %10 : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    %12 = broadcast %11 {dimensions = array<i64>} : (tensor<f32>) -> tensor<4xf32>
+    %13 = add %4, %12 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    %r = tuple %5, %6, %7, %8, %13 : (tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<4xf32>) -> tuple<tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<4xf32>>
+    return %r : tuple<tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<4xf32>>
+  }
+  hlo.computation @e(%arg0: tensor<4xf32>) -> tuple<tensor<i32>, tensor<i32>, tensor<4xf32>> attributes {entry} {
+    %0 = constant {value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %z = constant {value = dense<0> : tensor<i32>} : () -> tensor<i32>
+    %o = constant {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %1 = tuple %0, %z, %0, %o, %arg0 : (tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<4xf32>) -> tuple<tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<4xf32>>
+    %2 = while %1 {body = @body, condition = @cond} : (tuple<tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<4xf32>>) -> tuple<tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<4xf32>>
+    %3 = get_tuple_element %2 {index = 1 : i64} : (tuple<tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<4xf32>>) -> tensor<i32>
+    %4 = get_tuple_element %2 {index = 4 : i64} : (tuple<tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<4xf32>>) -> tensor<4xf32>
+    %5 = get_tuple_element %2 {index = 3 : i64} : (tuple<tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<4xf32>>) -> tensor<i32>
+    %r = tuple %3, %5, %4 : (tensor<i32>, tensor<i32>, tensor<4xf32>) -> tuple<tensor<i32>, tensor<i32>, tensor<4xf32>>
+    return %r : tuple<tensor<i32>, tensor<i32>, tensor<4xf32>>
+  }
+}
+
+// -----
+
 // Rule 5: the nested tuple state is flattened; the old structure is rebuilt
 // around the loop and in its computations.
 // CHECK-LABEL: module @nested
