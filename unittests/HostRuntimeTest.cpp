@@ -438,42 +438,55 @@ void runBoth(MLIRContext &ctx, const std::string &text, int trial,
   got = std::move(*actual);
 }
 
-void checkRandomConvolutions(DeviceKind kind, int trials) {
+/// Runs `trials` random modules from `generate` (seeded with `seed`) on the
+/// interpreter and, compiled by the whole GPU compiler, on the runtime of
+/// `kind`; `check` looks at each case's values and thunk program.
+template <typename Case, typename Generate, typename Check>
+void forEachRandomCase(DeviceKind kind, int trials, unsigned seed,
+                       Generate generate, Check check) {
   DialectRegistry registry;
   registerHloTranslateDialects(registry);
   MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
   ctx.loadAllAvailableDialects();
-  std::mt19937 rng(1414);
-  // thunk.convolution ops of each kind (forward, backward_input,
-  // backward_filter, forward_bias_activation).
-  int kinds[4] = {0, 0, 0, 0};
+  std::mt19937 rng(seed);
   for (int trial = 0; trial < trials; ++trial) {
-    ConvCase c = generateConv(rng);
+    Case c = generate(rng);
     OwningOpRef<ModuleOp> module;
     std::optional<Literal> want, got;
     std::string note;
     runBoth(ctx, c.text, trial, kind, module, want, got, note);
     if (::testing::Test::HasFatalFailure())
       return;
-    // What the convolution became.
     std::string error;
     FailureOr<OwningOpRef<ModuleOp>> program =
         compileToThunks(*module, kind, error);
     ASSERT_TRUE(succeeded(program)) << error << "\n" << c.text;
-    (*program)->walk([&](thunk::ConvolutionOp op) {
-      ++kinds[static_cast<int>(op.getKind())];
-    });
-    // 16-bit results: the interpreter rounds each HLO instruction, the
-    // fused convolution rounds after each step of its epilogue too but
-    // sums in f32, not f64.
-    bool narrow = c.type == "f16" || c.type == "bf16";
-    double rtol = narrow ? 2e-2 : 1e-4;
-    double atol = rtol * double(c.terms);
-    std::string why;
-    EXPECT_TRUE(closeEnough(*got, *want, rtol, atol, why)) << why << "\n"
-                                                           << note << "\n"
-                                                           << c.text;
+    check(c, *want, *got, note, **program);
   }
+}
+
+void checkRandomConvolutions(DeviceKind kind, int trials) {
+  // thunk.convolution ops of each kind (forward, backward_input,
+  // backward_filter, forward_bias_activation).
+  int kinds[4] = {0, 0, 0, 0};
+  forEachRandomCase<ConvCase>(
+      kind, trials, 1414, generateConv,
+      [&](const ConvCase &c, const Literal &want, const Literal &got,
+          const std::string &note, ModuleOp program) {
+        program.walk([&](thunk::ConvolutionOp op) {
+          ++kinds[static_cast<int>(op.getKind())];
+        });
+        // 16-bit results: the interpreter rounds each HLO instruction, the
+        // fused convolution rounds after each step of its epilogue too but
+        // sums in f32, not f64.
+        bool narrow = c.type == "f16" || c.type == "bf16";
+        double rtol = narrow ? 2e-2 : 1e-4;
+        double atol = rtol * double(c.terms);
+        std::string why;
+        EXPECT_TRUE(closeEnough(got, want, rtol, atol, why)) << why << "\n"
+                                                             << note << "\n"
+                                                             << c.text;
+      });
   // The generator makes each kind about a quarter of the time; the conv
   // rewriter turns most of them into their cuDNN call.
   for (int k = 0; k < 4; ++k)
@@ -485,37 +498,24 @@ void checkRandomConvolutions(DeviceKind kind, int trials) {
 /// `atol` (0 on the host: the sums are exact, the epilogue in f32 on both
 /// sides).
 void checkRandomInt8Convolutions(DeviceKind kind, int trials, double atol) {
-  DialectRegistry registry;
-  registerHloTranslateDialects(registry);
-  MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
-  ctx.loadAllAvailableDialects();
-  std::mt19937 rng(88);
   int int8Thunks = 0;
-  for (int trial = 0; trial < trials; ++trial) {
-    ConvCase c = generateInt8Conv(rng);
-    OwningOpRef<ModuleOp> module;
-    std::optional<Literal> want, got;
-    std::string note;
-    runBoth(ctx, c.text, trial, kind, module, want, got, note);
-    if (::testing::Test::HasFatalFailure())
-      return;
-    std::string error;
-    FailureOr<OwningOpRef<ModuleOp>> program =
-        compileToThunks(*module, kind, error);
-    ASSERT_TRUE(succeeded(program)) << error << "\n" << c.text;
-    (*program)->walk([&](thunk::ConvolutionOp op) {
-      if (op.getInput().getType().getElementType().isInteger(8)) {
-        ++int8Thunks;
-        EXPECT_EQ(op.getInputLayout().getFeatureSize() % 4 == 0,
-                  c.int8FeaturesAligned)
-            << c.text;
-      }
-    });
-    std::string why;
-    EXPECT_TRUE(closeEnough(*got, *want, 0, atol, why)) << why << "\n"
-                                                        << note << "\n"
-                                                        << c.text;
-  }
+  forEachRandomCase<ConvCase>(
+      kind, trials, 88, generateInt8Conv,
+      [&](const ConvCase &c, const Literal &want, const Literal &got,
+          const std::string &note, ModuleOp program) {
+        program.walk([&](thunk::ConvolutionOp op) {
+          if (op.getInput().getType().getElementType().isInteger(8)) {
+            ++int8Thunks;
+            EXPECT_EQ(op.getInputLayout().getFeatureSize() % 4 == 0,
+                      c.int8FeaturesAligned)
+                << c.text;
+          }
+        });
+        std::string why;
+        EXPECT_TRUE(closeEnough(got, want, 0, atol, why)) << why << "\n"
+                                                          << note << "\n"
+                                                          << c.text;
+      });
   // Every one became an i8 cuDNN convolution.
   EXPECT_EQ(int8Thunks, trials);
 }

@@ -32,10 +32,6 @@ namespace mlir::hlo {
 using namespace mlir;
 using namespace mlir::hlo;
 
-static bool hasControlEdges(Operation *op) {
-  return hasControlPredecessors(op) || isControlPredecessor(op);
-}
-
 /// A forward or bias-activation cuDNN convolution (XLA's IsConvCustomCall).
 static CustomCallOp asForwardConv(Operation *op) {
   auto call = dyn_cast_or_null<CustomCallOp>(op);

@@ -36,10 +36,6 @@ using namespace mlir::hlo;
 
 namespace {
 
-bool hasControlEdges(Operation *op) {
-  return hasControlPredecessors(op) || isControlPredecessor(op);
-}
-
 /// How many trailing indices of dimension `dim` of `v` hold only zeros, as
 /// far as its producer shows (0 when unknown).
 int64_t trailingZeros(Value v, int64_t dim) {

@@ -67,6 +67,11 @@ inline bool isControlPredecessor(Operation *op) {
   return false;
 }
 
+/// True if `op` has control edges, to or from it.
+inline bool hasControlEdges(Operation *op) {
+  return hasControlPredecessors(op) || isControlPredecessor(op);
+}
+
 /// Erases `op` and then the side-effect-free operands it leaves without
 /// users (and without control predecessors), as XLA's ReplaceInstruction
 /// removes them.
