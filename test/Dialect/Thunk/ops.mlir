@@ -21,6 +21,7 @@
 // CHECK:   thunk.convolution backward_input input({{.*}}) filter({{.*}}) output({{.*}}) {filter_layout = #thunk.conv_tensor<[3, 3, 3, 4], batch = 3, feature = 2, spatial = [0, 1], minor_to_major = [3, 2, 1, 0]>, input_layout = #thunk.conv_tensor<[2, 8, 8, 3], batch = 0, feature = 3, spatial = [1, 2], minor_to_major = [3, 2, 1, 0]>, {{.*}}window_strides = array<i64: 2, 2>}
 // CHECK:   thunk.convolution forward_bias_activation input(%{{.*}} : memref<512xf16>) filter(%{{.*}} : memref<72xf16>) output(%{{.*}} : memref<512xf16>) bias(%{{.*}} : memref<4xf16>) side_input(%{{.*}} : memref<512xf16>) {activation = #thunk<conv_activation leaky_relu>, conv_result_scale = 5.000000e-01 : f64, feature_group_count = 2 : i64, filter_layout = #thunk.conv_tensor<[4, 2, 3, 3], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, input_layout = #thunk.conv_tensor<[2, 4, 8, 8], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [1, 3, 2, 0]>, leaky_relu_alpha = 1.000000e-01 : f64, {{.*}}side_input_scale = 2.000000e+00 : f64
 // CHECK:   thunk.convolution backward_filter {{.*}}feature_group_count = 2 : i64{{.*}}rhs_dilation = array<i64: 2, 2>
+// CHECK:   thunk.convolution forward_bias_activation input(%{{.*}} : memref<512xi8>) filter(%{{.*}} : memref<144xi8>) output(%{{.*}} : memref<512xi8>) bias(%{{.*}} : memref<4xf32>) {activation = #thunk<conv_activation relu>
 // CHECK:   thunk.fft rfft %[[SIG:.*]] : memref<4x8xf32> -> %[[SPEC:.*]] : memref<4x5xcomplex<f32>> length [8]
 // CHECK:   thunk.fft irfft %[[SPEC]] : memref<4x5xcomplex<f32>> -> %[[SIG]] : memref<4x8xf32> length [8]
 // CHECK:   thunk.triangular_solve left_side lower adjoint %[[TA:.*]], %[[TB:.*]] : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x4x3xf32, strided<[12, 1, 4]>>
@@ -122,6 +123,18 @@ module {
       filter_layout = #thunk.conv_tensor<[4, 2, 3, 3], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>,
       output_layout = #thunk.conv_tensor<[2, 4, 8, 8], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [1, 3, 2, 0]>,
       window_strides = array<i64: 1, 1>, padding_low = array<i64: 2, 2>, padding_high = array<i64: 2, 2>, lhs_dilation = array<i64: 1, 1>, rhs_dilation = array<i64: 2, 2>, feature_group_count = 2 : i64}
+    // An int8 convolution (cuDNN's types: i8 input and filter, f32 bias).
+    %ix = thunk.slice @tmp[0] : memref<512xi8>
+    %iw = thunk.slice @tmp[1024] : memref<144xi8>
+    %iy = thunk.slice @tmp[2048] : memref<512xi8>
+    %ib = thunk.slice @tmp[3072] : memref<4xf32>
+    thunk.convolution forward_bias_activation input(%ix : memref<512xi8>) filter(%iw : memref<144xi8>)
+        output(%iy : memref<512xi8>) bias(%ib : memref<4xf32>) {
+      input_layout = #thunk.conv_tensor<[2, 8, 8, 4], batch = 0, feature = 3, spatial = [1, 2], minor_to_major = [3, 2, 1, 0]>,
+      filter_layout = #thunk.conv_tensor<[4, 3, 3, 4], batch = 0, feature = 3, spatial = [1, 2], minor_to_major = [3, 2, 1, 0]>,
+      output_layout = #thunk.conv_tensor<[2, 8, 8, 4], batch = 0, feature = 3, spatial = [1, 2], minor_to_major = [3, 2, 1, 0]>,
+      window_strides = array<i64: 1, 1>, padding_low = array<i64: 1, 1>, padding_high = array<i64: 1, 1>, lhs_dilation = array<i64: 1, 1>, rhs_dilation = array<i64: 1, 1>,
+      activation = #thunk<conv_activation relu>}
     %sig = thunk.slice @tmp[0] : memref<4x8xf32>
     %spec = thunk.slice @tmp[2048] : memref<4x5xcomplex<f32>>
     thunk.fft rfft %sig : memref<4x8xf32> -> %spec : memref<4x5xcomplex<f32>> length [8]
