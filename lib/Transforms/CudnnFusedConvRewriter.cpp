@@ -35,10 +35,7 @@ using namespace mlir::hlo;
 /// A forward or bias-activation cuDNN convolution (XLA's IsConvCustomCall).
 static CustomCallOp asForwardConv(Operation *op) {
   auto call = dyn_cast_or_null<CustomCallOp>(op);
-  if (!call || hasControlEdges(call))
-    return nullptr;
-  StringRef t = call.getCustomCallTarget();
-  if (t != kCudnnConvForward && t != kCudnnConvBiasActivationForward)
+  if (!call || hasControlEdges(call) || !isCudnnForwardConvCall(call))
     return nullptr;
   auto root = readBackendConfig(call.getBackendConfigAttr());
   if (!root || !root.getCudnnConvBackendConfig() ||
@@ -382,8 +379,7 @@ struct CudnnFusedConvRewriterPass
     };
     bool ok = true;
     comp.walk([&](CustomCallOp call) {
-      StringRef t = call.getCustomCallTarget();
-      if (t != kCudnnConvForward && t != kCudnnConvBiasActivationForward)
+      if (!isCudnnForwardConvCall(call))
         return;
       auto tuple = dyn_cast<TupleType>(call.getType());
       if (call->getNumOperands() < 2 || !tuple || tuple.size() == 0)

@@ -54,8 +54,7 @@ bool supportsIntegerVectors(CustomCallOp conv, int64_t vect, int major,
   };
   if ((vect == 32 && !atLeast(7, 5)) || !atLeast(6, 1))
     return false;
-  StringRef t = conv.getCustomCallTarget();
-  if (t != kCudnnConvForward && t != kCudnnConvBiasActivationForward)
+  if (!isCudnnForwardConvCall(conv))
     return false;
   auto elt = [&](Value v) { return getElementTypeOrSelf(v.getType()); };
   if (!isa<IntegerType>(elt(conv->getOperand(0))) ||
@@ -207,15 +206,13 @@ struct CudnnPadForConvolutionsPass
   /// batch groups, no control edges, an empty scratch (the algorithm
   /// picker sizes it later).
   static bool isCandidate(CustomCallOp c) {
-    StringRef t = c.getCustomCallTarget();
-    if (t != kCudnnConvForward && t != kCudnnConvBackwardInput &&
-        t != kCudnnConvBackwardFilter && t != kCudnnConvBiasActivationForward)
+    if (!isCudnnConvCall(c))
       return false;
     auto tuple = dyn_cast<TupleType>(c.getType());
     unsigned n = c->getNumOperands();
+    bool fused = c.getCustomCallTarget() == kCudnnConvBiasActivationForward;
     if (!tuple || tuple.size() != 2 || !c.getDimLabelsAttr() ||
-        (t == kCudnnConvBiasActivationForward ? n != 3 && n != 4 : n != 2) ||
-        hasControlPredecessors(c) || isControlPredecessor(c) ||
+        (fused ? n != 3 && n != 4 : n != 2) || hasControlEdges(c) ||
         c.getFeatureGroupCount().value_or(1) != 1 ||
         c.getBatchGroupCount().value_or(1) != 1)
       return false;

@@ -68,12 +68,6 @@ int64_t trailingZeros(Value v, int64_t dim) {
       lastNonzero = std::max(lastNonzero,
                              (linear / strides[dim]) % type.getDimSize(dim));
   };
-  if (dense.isSplat()) {
-    bool zero = isa<FloatType>(type.getElementType())
-                    ? dense.getSplatValue<APFloat>().isZero()
-                    : dense.getSplatValue<APInt>().isZero();
-    return zero ? type.getDimSize(dim) : 0;
-  }
   int64_t i = 0;
   if (isa<FloatType>(type.getElementType()))
     for (APFloat x : dense.getValues<APFloat>())
@@ -137,9 +131,7 @@ struct CudnnSimplifyPaddingPass
     if (!gte || gte.getIndex() != 0 || hasControlEdges(gte))
       return false;
     auto conv = gte.getOperand().getDefiningOp<CustomCallOp>();
-    if (!conv || !conv.getDimLabelsAttr() ||
-        (conv.getCustomCallTarget() != kCudnnConvForward &&
-         conv.getCustomCallTarget() != kCudnnConvBiasActivationForward) ||
+    if (!conv || !isCudnnForwardConvCall(conv) || !conv.getDimLabelsAttr() ||
         conv->getNumOperands() < 2)
       return false;
     int64_t feature = conv.getDimLabelsAttr().getOutputFeature();

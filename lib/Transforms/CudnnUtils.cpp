@@ -19,6 +19,14 @@ bool mlir::hlo::isCudnnConvCall(Operation *op) {
          t == kCudnnConvBackwardFilter || t == kCudnnConvBiasActivationForward;
 }
 
+bool mlir::hlo::isCudnnForwardConvCall(Operation *op) {
+  auto call = dyn_cast<CustomCallOp>(op);
+  if (!call)
+    return false;
+  StringRef t = call.getCustomCallTarget();
+  return t == kCudnnConvForward || t == kCudnnConvBiasActivationForward;
+}
+
 ConvWindow ConvWindow::get(WindowAttr w, size_t rank) {
   ConvWindow cw;
   auto fill = [&](SmallVector<int64_t> &out, ArrayRef<int64_t> in,

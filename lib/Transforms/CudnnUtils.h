@@ -26,6 +26,10 @@ inline constexpr StringLiteral kCudnnConvBiasActivationForward =
 /// True if `op` is a custom call to one of the four cuDNN convolutions.
 bool isCudnnConvCall(Operation *op);
 
+/// True if `op` is a custom call to a forward cuDNN convolution, plain or
+/// bias-activation (XLA's IsConvCustomCall).
+bool isCudnnForwardConvCall(Operation *op);
+
 /// A window with every field spelled out per spatial dimension (the
 /// attribute leaves default fields empty).
 struct ConvWindow {

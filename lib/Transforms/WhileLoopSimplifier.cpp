@@ -205,11 +205,12 @@ static bool removeElements(Loop &loop, SymbolTable &symbols) {
         return step;
     return failure();
   };
+  // One value, or equal constants (null: both null).
   auto sameValue = [](Value a, Value b) {
     Attribute x, y;
-    return a == b ||
-           (a.getType() == b.getType() && matchPattern(a, m_Constant(&x)) &&
-            matchPattern(b, m_Constant(&y)) && x == y);
+    return a == b || (a && b && a.getType() == b.getType() &&
+                      matchPattern(a, m_Constant(&x)) &&
+                      matchPattern(b, m_Constant(&y)) && x == y);
   };
   SmallVector<int64_t> same(n);
   SmallVector<FailureOr<Value>> updates;
@@ -221,8 +222,7 @@ static bool removeElements(Loop &loop, SymbolTable &symbols) {
       continue;
     for (int64_t i = 0; i < j; ++i)
       if (same[i] == i && succeeded(updates[i]) &&
-          bool(*updates[i]) == bool(*updates[j]) &&
-          (!*updates[i] || sameValue(*updates[i], *updates[j])) &&
+          sameValue(*updates[i], *updates[j]) &&
           sameValue(init.getInputs()[i], init.getInputs()[j])) {
         same[j] = i;
         read[i] = read[i] || read[j];

@@ -234,6 +234,9 @@ mlir::thunk::cuda::planConvolution(const Cudnn &dnn, ConvolutionOp op,
                                        : CUDNN_TENSOR_OP_MATH))))
     return failure();
 
+  // An i8 fused convolution without activation: cuDNN runs it only with
+  // the implicit-precomputed-GEMM algorithm.
+  bool implicitPrecompGemm = false;
   plan->alpha = op.getConvResultScale().convertToDouble();
   plan->alpha2 = op.getSideInputScale().convertToDouble();
   if (plan->kind == ConvKind::ForwardBiasActivation) {
@@ -274,7 +277,7 @@ mlir::thunk::cuda::planConvolution(const Cudnn &dnn, ConvolutionOp op,
     // an i8 output must be rounded after the bias: cuDNN's fused call with
     // identity (which takes only the implicit-precomputed-GEMM algorithm).
     plan->identity = mode == CUDNN_ACTIVATION_IDENTITY && !int8;
-    plan->forceImplicitPrecompGemm = mode == CUDNN_ACTIVATION_IDENTITY && int8;
+    implicitPrecompGemm = mode == CUDNN_ACTIVATION_IDENTITY && int8;
   }
 
   // The algorithm: the one `algorithm` names if cuDNN offers it, else the
@@ -309,7 +312,7 @@ mlir::thunk::cuda::planConvolution(const Cudnn &dnn, ConvolutionOp op,
                          kCandidates, &found, results))) ||
         failed(pick(results, plan->forward)))
       return failure();
-    if (plan->forceImplicitPrecompGemm) {
+    if (implicitPrecompGemm) {
       plan->forward = CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM;
       size_t bytes = 0;
       if (failed(check("cudnnGetConvolutionForwardWorkspaceSize",

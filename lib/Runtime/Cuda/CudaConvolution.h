@@ -31,9 +31,6 @@ struct ConvPlan {
   size_t sliceBytes = 0, neededBytes = 0;
   double alpha = 1, alpha2 = 0;
   bool isDouble = false;
-  /// An i8 fused convolution without activation: cuDNN runs it only with
-  /// the implicit-precomputed-GEMM algorithm.
-  bool forceImplicitPrecompGemm = false;
   /// A fused convolution without activation: cuDNN's fused call takes it
   /// with one algorithm only, which often refuses the layouts; it runs as
   /// a convolution, then the side input and the bias added.

@@ -59,14 +59,23 @@ struct Layout {
   }
 };
 
+/// The bits of packed element `i` of `src` (`bits` wide).
+uint8_t loadPacked(const uint8_t *src, int64_t i, int64_t bits) {
+  return (src[i * bits / 8] >> (i * bits % 8)) & uint8_t((1u << bits) - 1);
+}
+
+/// Sets packed element `i` of `dst` to the low `bits` bits of `v`.
+void storePacked(uint8_t *dst, int64_t i, int64_t bits, uint8_t v) {
+  uint8_t mask = uint8_t((1u << bits) - 1);
+  uint8_t &to = dst[i * bits / 8];
+  int64_t shift = i * bits % 8;
+  to = uint8_t((to & ~(mask << shift)) | ((v & mask) << shift));
+}
+
 /// Copies packed element `a` of `src` to element `b` of `dst`.
 void copyPacked(const uint8_t *src, int64_t a, uint8_t *dst, int64_t b,
                 int64_t bits) {
-  uint8_t mask = uint8_t((1u << bits) - 1);
-  uint8_t v = (src[a * bits / 8] >> (a * bits % 8)) & mask;
-  uint8_t &to = dst[b * bits / 8];
-  int64_t shift = b * bits % 8;
-  to = uint8_t((to & ~(mask << shift)) | (v << shift));
+  storePacked(dst, b, bits, loadPacked(src, a, bits));
 }
 
 /// Copies the elements of the box `extent` starting at logical index
@@ -272,7 +281,6 @@ struct Collective {
     int64_t bits = layout.packedBits, n = 1;
     for (int64_t d : layout.shape)
       n *= d;
-    uint8_t mask = uint8_t((1u << bits) - 1);
     auto integer = dyn_cast<IntegerType>(element);
     bool signExtend = integer && !integer.isUnsigned();
     Type foldType = integer
@@ -284,9 +292,10 @@ struct Collective {
     auto unpack = [&](const uint8_t *src) {
       Bytes out(n);
       for (int64_t i = 0; i < n; ++i) {
-        uint8_t v = (src[i * bits / 8] >> (i * bits % 8)) & mask;
+        uint8_t v = loadPacked(src, i, bits);
+        // Sign extension: the bits above the element's copy its top bit.
         if (signExtend && (v >> (bits - 1)))
-          v |= uint8_t(~mask);
+          v |= uint8_t(0xff << bits);
         out[i] = v;
       }
       return out;
@@ -299,7 +308,7 @@ struct Collective {
     }
     Bytes packed(layout.bytes(), 0);
     for (int64_t i = 0; i < n; ++i)
-      packed[i * bits / 8] |= uint8_t((acc[i] & mask) << (i * bits % 8));
+      storePacked(packed.data(), i, bits, acc[i]);
     return packed;
   }
 
