@@ -23,6 +23,8 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cctype>
 #include <random>
 #include <string>
 #include <vector>
@@ -33,10 +35,13 @@ using namespace mlir::hlo;
 namespace {
 
 /// A random module over f32[8] values: parameters, unary and binary
-/// elementwise ops, dynamic-update-slices, bitcasts, a while loop carrying two of
-/// the values (swapped or not on every trip), and a ROOT tuple of some
-/// values (a parameter or a repeated value among them).
-std::string randomModule(std::mt19937 &rng) {
+/// elementwise ops, dynamic-update-slices, bitcasts, a while loop carrying two
+/// of the values (swapped or not on every trip), and a ROOT tuple of some
+/// values (a parameter or a repeated value among them). With `collectives`,
+/// also asynchronous all-reduce and collective-permute pairs (start and
+/// done written next to each other, for the latency-hiding scheduler to
+/// pull apart).
+std::string randomModule(std::mt19937 &rng, bool collectives = false) {
   auto pick = [&](int n) { return int(rng() % unsigned(n)); };
   std::string body, text;
   std::vector<std::string> values;
@@ -53,7 +58,7 @@ std::string randomModule(std::mt19937 &rng) {
     std::string name = "v" + std::to_string(k);
     std::string a = values[pick(values.size())];
     std::string b = values[pick(values.size())];
-    switch (pick(6)) {
+    switch (pick(collectives ? 8 : 6)) {
     case 0:
       body += "  " + name + " = f32[8] negate(" + a + ")\n";
       break;
@@ -73,6 +78,19 @@ std::string randomModule(std::mt19937 &rng) {
       body += "  r" + std::to_string(k) + " = f32[2,4] bitcast(" + a + ")\n";
       body += "  " + name + " = f32[8] bitcast(r" + std::to_string(k) +
               ")\n";
+      break;
+    case 6:
+      body += "  s" + std::to_string(k) + " = f32[8] all-reduce-start(" + a +
+              "), replica_groups={}, to_apply=add\n";
+      body += "  " + name + " = f32[8] all-reduce-done(s" + std::to_string(k) +
+              ")\n";
+      break;
+    case 7:
+      body += "  s" + std::to_string(k) +
+              " = f32[8] collective-permute-start(" + a +
+              "), source_target_pairs={{0,0}}\n";
+      body += "  " + name + " = f32[8] collective-permute-done(s" +
+              std::to_string(k) + ")\n";
       break;
     default:
       body += "  t" + std::to_string(k) + " = (f32[8], f32[8]) tuple(" + a +
@@ -114,6 +132,9 @@ std::string randomModule(std::mt19937 &rng) {
     operands += std::string(k ? ", " : "") + values[pick(values.size())];
   }
   root += ") tuple(" + operands + ")\n";
+  if (collectives)
+    text += "add {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n"
+            "  ROOT s = f32[] add(x, y)\n}\n\n";
   return "HloModule random\n\n" + text + "ENTRY e {\n" + body + root + "}\n";
 }
 
@@ -157,6 +178,70 @@ TEST(BufferAssignmentTest, RandomModulesRunOnTheArena) {
 
     expectSameOnArena(*original, *assigned, trial, text);
   }
+}
+
+/// The times in hlo-latency-hiding-scheduler's report ("time B -> A ...,
+/// waited at dones WB -> WA"): {B, A, WB, WA}.
+std::array<double, 4> reportTimes(const std::string &remark) {
+  std::array<double, 4> times = {-1, -1, -1, -1};
+  size_t at = remark.find("; time ");
+  if (at == std::string::npos)
+    return times;
+  const char *p = remark.c_str() + at + 7;
+  for (double &t : times) {
+    char *end = nullptr;
+    t = std::strtod(p, &end);
+    // Skip the unit and " -> " or ", waited at dones ".
+    while (*end && !(std::isdigit(*end) && end[-1] == ' '))
+      ++end;
+    p = end;
+  }
+  return times;
+}
+
+/// Random modules with asynchronous collectives through the memory
+/// scheduler, the latency-hiding scheduler (either estimator, one or two
+/// collectives in flight), copy insertion and buffer assignment: the
+/// checker finds no overlap, the arena gives the interpreter's results, the
+/// estimated time never grows, and the time waited at dones often shrinks.
+TEST(BufferAssignmentTest, LatencyHidingSchedulesRunOnTheArena) {
+  DialectRegistry registry;
+  registerHloTranslateDialects(registry);
+  MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
+  std::string remark;
+  ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Remark)
+      remark = diag.str();
+    return success();
+  });
+  std::mt19937 rng(2028);
+  int hidden = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    std::string text = randomModule(rng, /*collectives=*/true);
+    OwningOpRef<ModuleOp> original = importHloText(text, &ctx);
+    ASSERT_TRUE(original) << text;
+    OwningOpRef<ModuleOp> assigned = importHloText(text, &ctx);
+    HloLatencyHidingSchedulerOptions options;
+    options.estimator = trial % 2 ? "approximate" : "analytical";
+    options.collectiveOverlapLimit = 1 + rng() % 2;
+    options.report = true;
+    PassManager pm(&ctx);
+    pm.addPass(createHloMemoryScheduler());
+    pm.addPass(createHloLatencyHidingScheduler(options));
+    pm.addPass(createHloGpuCopyInsertion());
+    pm.addPass(createHloBufferAssignment());
+    remark.clear();
+    ASSERT_TRUE(succeeded(pm.run(*assigned))) << text;
+    auto [before, after, waitedBefore, waitedAfter] = reportTimes(remark);
+    ASSERT_GE(after, 0) << remark;
+    EXPECT_LE(after, before * (1 + 1e-9)) << remark << "\n" << text;
+    hidden += waitedAfter < waitedBefore;
+    EXPECT_EQ(checkBufferAssignment(*assigned), "") << text;
+
+    expectSameOnArena(*original, *assigned, trial, text);
+  }
+  // Most modules have a pair with something to overlap.
+  EXPECT_GT(hidden, 100);
 }
 
 /// The peaks in hlo-rematerialization's remark ("peak memory B -> A" or

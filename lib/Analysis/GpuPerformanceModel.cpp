@@ -145,9 +145,72 @@ static bool isElementwiseLike(Operation *op) {
   return indexing::isElementwise(op) || isa<TupleOp, GetTupleElementOp>(op);
 }
 
+/// A cuBLAS GEMM or cuDNN convolution call.
+static bool isLibraryContraction(Operation *op) {
+  auto call = dyn_cast<CustomCallOp>(op);
+  if (!call)
+    return false;
+  StringRef target = call.getCustomCallTarget();
+  return target.starts_with("__cublas$gemm") ||
+         target.starts_with("__cublas$lt$matmul") ||
+         target.starts_with("__cudnn$conv");
+}
+
 /// Dot and convolution are tiled: each operand element is fetched once.
 static bool isTiledContraction(Operation *op) {
-  return isa<DotOp, ConvolutionOp>(op);
+  return isa<DotOp, ConvolutionOp>(op) || isLibraryContraction(op);
+}
+
+/// The FLOPs of a cuBLAS GEMM (its dot, from gemm_backend_config) or a
+/// cuDNN convolution (2 * output activation elements * filter elements
+/// per output feature; the output activation is the result of a forward
+/// call, operand 0 of a backward-input and operand 1 of a backward-filter
+/// call, whose result is the filter), as XLA's GpuHloCostAnalysis counts
+/// the dot or convolution the call stands for.
+static double libraryFlops(CustomCallOp call) {
+  auto array = [](Type t) -> RankedTensorType {
+    if (auto tuple = dyn_cast<TupleType>(t))
+      t = tuple.size() ? tuple.getType(0) : Type();
+    auto ranked = dyn_cast_or_null<RankedTensorType>(t);
+    return ranked && ranked.hasStaticShape() ? ranked : RankedTensorType();
+  };
+  RankedTensorType result = array(call->getResult(0).getType());
+  if (!result || call->getNumOperands() < 2)
+    return 0;
+  StringRef target = call.getCustomCallTarget();
+  if (target.starts_with("__cublas")) {
+    BackendConfigAttr gemm;
+    if (BackendConfigAttr config = readBackendConfig(call))
+      gemm = config.getGemmBackendConfig();
+    BackendConfigAttr dims =
+        gemm ? gemm.getSubConfig("dot_dimension_numbers") : nullptr;
+    RankedTensorType lhs = array(call->getOperand(0).getType());
+    if (!lhs || !dims)
+      return 0;
+    double contracted = 1;
+    for (int64_t d : dims.getInts("lhs_contracting_dimensions")
+                         .value_or(ArrayRef<int64_t>()))
+      if (d >= 0 && d < lhs.getRank())
+        contracted *= double(lhs.getDimSize(d));
+    return 2 * numElements(result) * contracted;
+  }
+  std::optional<ConvDimensionNumbersAttr> labels = call.getDimLabels();
+  if (!labels)
+    return 0;
+  bool backwardFilter = target == "__cudnn$convBackwardFilter";
+  RankedTensorType output = target == "__cudnn$convBackwardInput"
+                                ? array(call->getOperand(0).getType())
+                            : backwardFilter
+                                ? array(call->getOperand(1).getType())
+                                : result;
+  RankedTensorType filter =
+      backwardFilter ? result : array(call->getOperand(1).getType());
+  int64_t o = labels->getKernelOutput();
+  if (!output || !filter || o < 0 || o >= filter.getRank() ||
+      filter.getDimSize(o) == 0)
+    return 0;
+  return 2 * numElements(output) *
+         (numElements(filter) / double(filter.getDimSize(o)));
 }
 
 namespace {
@@ -446,6 +509,8 @@ instructionFlops(Operation *op,
           contracted *= double(lhs.getDimSize(d));
     return 2 * elements * contracted;
   }
+  if (isLibraryContraction(op))
+    return libraryFlops(cast<CustomCallOp>(op));
   if (auto conv = dyn_cast<ConvolutionOp>(op)) {
     // 2 * (output elements) * (kernel elements per output feature): every
     // window position counted, padding included.

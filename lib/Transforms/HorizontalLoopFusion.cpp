@@ -26,6 +26,7 @@
 #include "ReductionUtils.h"
 #include "TransformUtils.h"
 
+#include "Hlo/Analysis/GpuLatencyEstimator.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/GpuFusionPasses.h"
 
@@ -152,9 +153,19 @@ struct HorizontalLoopFusionImpl {
     return true;
   }
 
-  /// XLA's IsFusibleCandidate.
+  /// XLA's IsFusibleCandidate, and (ours) not a reader of a collective or
+  /// an asynchronous done: one horizontal kernel would wait for the last of
+  /// the transfers its members read, undoing the latency-hiding
+  /// scheduler's overlap (a data-parallel step's weight updates).
   bool isFusibleCandidate(Operation *op) {
     if (!fusible->isFusible(op) || !hasOnlyRowMajorLayout(op))
+      return false;
+    if (llvm::any_of(getDataOperands(op), [](Value v) {
+          Operation *def = v.getDefiningOp();
+          return def && (getAsyncStartOfDone(def) ||
+                         isa<AllReduceOp, AllGatherOp, CollectivePermuteOp,
+                             ReduceScatterOp, AllToAllOp>(def));
+        }))
       return false;
     if (isElementwise(op) && !getDataOperands(op).empty())
       return true;

@@ -176,12 +176,19 @@ struct GpuPipelineOptions : PassPipelineOptions<GpuPipelineOptions> {
       llvm::cl::desc("Run hlo-softmax-rewriter-triton and fuse into its "
                      "`__triton` fusions in priority fusion"),
       llvm::cl::init(true)};
+  Option<bool> latencyHiding{
+      *this, "latency-hiding",
+      llvm::cl::desc("Run hlo-latency-hiding-scheduler after the memory "
+                     "scheduler (XLA's xla_gpu_enable_latency_hiding_"
+                     "scheduler; hlo-gpu-optimize only)"),
+      llvm::cl::init(true)};
 };
 } // namespace
 
 static void buildPostLayoutAssignment(OpPassManager &pm, bool tritonSoftmax);
 static void buildFusion(OpPassManager &pm, bool tritonSoftmax);
-static void buildGpuOptimize(OpPassManager &pm, bool tritonSoftmax);
+static void buildGpuOptimize(OpPassManager &pm, bool tritonSoftmax,
+                             bool latencyHiding = true);
 
 void mlir::hlo::buildHloPostLayoutAssignmentPipeline(OpPassManager &pm) {
   buildPostLayoutAssignment(pm, /*tritonSoftmax=*/true);
@@ -283,7 +290,8 @@ void mlir::hlo::buildHloGpuOptimizePipeline(OpPassManager &pm) {
   buildGpuOptimize(pm, /*tritonSoftmax=*/true);
 }
 
-static void buildGpuOptimize(OpPassManager &pm, bool tritonSoftmax) {
+static void buildGpuOptimize(OpPassManager &pm, bool tritonSoftmax,
+                             bool latencyHiding) {
   buildHloOptimizationPipeline(pm);
   buildHloCollectiveOptimizationsPipeline(pm);
   buildHloConvCanonicalizationPipeline(pm);
@@ -301,7 +309,10 @@ static void buildGpuOptimize(OpPassManager &pm, bool tritonSoftmax) {
   pm.addPass(createHloFlattenCallGraph());
   pm.addPass(createHloLoopScheduleLinearizer());
   pm.addPass(createHloMemoryScheduler());
-  pm.addPass(createHloLatencyHidingScheduler());
+  if (latencyHiding)
+    pm.addPass(createHloLatencyHidingScheduler());
+  // XLA's post-scheduling passes: pairs nothing overlaps become synchronous.
+  pm.addPass(createHloGpuConvertAsyncCollectivesToSync());
   // XLA rematerializes after scheduling (its GPU compiler after copy
   // insertion; here before it, so that the copies see the final order).
   pm.addPass(createHloRematerialization());
@@ -372,6 +383,6 @@ void mlir::hlo::registerHloPasses() {
       "post-fusion optimization, in XLA's order: pre-optimization HLO in, "
       "fused GPU HLO out (the passes this project has)",
       [](OpPassManager &pm, const GpuPipelineOptions &options) {
-        buildGpuOptimize(pm, options.tritonSoftmax);
+        buildGpuOptimize(pm, options.tritonSoftmax, options.latencyHiding);
       });
 }

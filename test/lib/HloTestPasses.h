@@ -7,6 +7,7 @@
 //   --hlo-test-print-cost             print XLA's GPU cost of every op
 //   --hlo-test-print-aliasing         print HLO values and buffers
 //   --hlo-test-print-fusion-benefit   print fused vs unfused times
+//   --hlo-test-print-schedule-time    print the estimated time of a schedule
 //   --hlo-test-simplify-indexing-maps simplify #hlo.indexing_map attributes
 //   --hlo-test-lower-scalar           scalar computations as functions of
 //                                     arith/math ops (ScalarLowering.h)
@@ -24,6 +25,7 @@ namespace mlir::hlo {
 void registerTestPrintAliasingPass();
 void registerTestPrintCostPass();
 void registerTestPrintIndexingPass();
+void registerTestPrintScheduleTimePass();
 void registerTestSimplifyIndexingMapsPass();
 
 /// The test passes of the analyses (indexing, cost model, dataflow).
@@ -31,6 +33,7 @@ inline void registerAnalysisTestPasses() {
   registerTestPrintAliasingPass();
   registerTestPrintCostPass();
   registerTestPrintIndexingPass();
+  registerTestPrintScheduleTimePass();
   registerTestSimplifyIndexingMapsPass();
 }
 

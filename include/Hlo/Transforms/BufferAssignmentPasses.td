@@ -87,6 +87,34 @@ def HloSanitizeConstantNames
   ];
 }
 
+def HloCopyFusion : Pass<"hlo-copy-fusion", "::mlir::ModuleOp"> {
+  let summary = "Fuse the copies of a fusion's outputs into the fusion "
+                "(XLA's GPU CopyFusion)";
+  let description = [{
+    XLA runs CopyFusion right after copy insertion (its
+    pre-scheduling-copy-insertion pipeline); here it runs after
+    `hlo-gpu-copy-insertion`, on the scheduled module, whose order it keeps.
+    In the ENTRY computation only (elsewhere a copy may share its buffer
+    with a loop's state, XLA's reason), for each fusion whose fused
+    computation reaches from its parameters only elementwise ops (no copy),
+    bitcasts and tuples, and whose root is no unnested reduction, no
+    scatter and no tuple of slices only: its users that are copies keeping
+    the shape and layout (possibly through one get-tuple-element and one
+    bitcast, each with a single user; not an output computed around an
+    unnested reduction), without control edges and within the fusion's
+    budget, become outputs of the fusion. The copy (after the bitcast, if
+    any) is cloned into the fused computation on the output it copies and
+    appended to a root tuple; the copy's readers read a get-tuple-element of
+    the new fusion, put where the copy was; a single-output fusion's other
+    readers read its element 0. Fusions with in-place dynamic-update-slice
+    outputs are left alone unless some output is not one (XLA's rule). One
+    kernel then writes both buffers instead of a kernel and a copy.
+  }];
+  let statistics = [
+    Statistic<"numFused", "copies-fused", "Copies fused into fusions">,
+  ];
+}
+
 def HloLoopScheduleLinearizer
     : Pass<"hlo-loop-schedule-linearizer", "::mlir::ModuleOp"> {
   let summary = "Order the reads of a while loop's state before its update "
@@ -241,42 +269,78 @@ def HloMemoryScheduler : Pass<"hlo-memory-scheduler", "::mlir::ModuleOp"> {
 def HloLatencyHidingScheduler
     : Pass<"hlo-latency-hiding-scheduler", "::mlir::ModuleOp"> {
   let summary = "Overlap asynchronous collectives and copies with compute "
-                "(XLA's LatencyHidingScheduler, GPU latency estimator)";
+                "(XLA's LatencyHidingScheduler with the GPU async tracker "
+                "and latency estimator)";
   let description = [{
-    In every computation the dataflow analysis covers, moves each
-    asynchronous start (all-reduce-start, all-gather-start,
-    collective-permute-start, copy-start, async-start) as early as its
-    operands and control predecessors allow and its done as late as its
-    users allow, so that the independent instructions between them run
-    while the transfer is in flight. How much compute each transfer needs
-    to be hidden comes from a cost model on the device description (the
-    GPU performance model for the compute, the transfer's bytes over the
-    interconnect bandwidth plus a fixed latency for the collective, as
-    XLA's GpuLatencyEstimator approximates): a done is moved later only
-    until the instructions between start and done cover that time. A move
-    that would raise the peak of live bytes of the module above
-    `memory-limit` is not made. The module is marked scheduled.
+    Reschedules every computation the dataflow analysis covers with XLA's
+    latency-hiding list scheduler: bottom up over the dependence graph
+    (data operands and control edges) with a clock. Asynchronous pairs
+    (all-reduce, all-gather and collective-permute start/done, async-start
+    /done of a wrapped collective or computation, copy-start/done,
+    send/send-done, recv/recv-done; not those whose
+    `collective_backend_config` says `is_sync`) occupy a resource from
+    start to done: one collectives stream (`collective-overlap-limit` pairs
+    in flight, XLA's parallel_collective_overlap_limit, 1), send and recv
+    streams (4 each, as XLA), an async compute stream for copies and
+    wrapped computations (1). A start must be scheduled at least its
+    transfer time before its done. Among ready nodes: under memory
+    pressure (live bytes above `memory-limit`) the one freeing the most;
+    then a done whose resource has room (dones as late as possible); then
+    a node that does not stall the clock (so compute fills a transfer's
+    window and the start lands where the window is covered); then the one
+    latest in the current order, so a computation without asynchronous
+    pairs keeps the memory scheduler's order exactly. When only dones of
+    full resources are ready, one is taken anyway (`forced-over-limit`).
 
-    Left alone: synchronous collectives (`hlo-async-collective-creator`
-    makes them asynchronous), starts and dones in computations the dataflow
-    analysis does not cover, a start whose done is in another computation.
+    Time (GpuLatencyEstimator, `estimator`): `analytical` (default):
+    microseconds from the GPU performance model on the selected device
+    (`--hlo-gpu-device`) for kernels, `collective-latency-us` plus the
+    transferred bytes over `interconnect-bandwidth` for a transfer;
+    `approximate`: XLA's ApproximateLatencyEstimator and
+    GpuLatencyEstimator units (5000 per pair, 1000 per loop fusion and
+    custom call, 5000 per output fusion or convolution, 1 otherwise, 0 for
+    bitcasts, tuples, constants). The new order of a computation is kept
+    only if the estimator's forward simulation of it is not slower than of
+    the old order (`kept-slower`) and its peak of live bytes (as
+    `hlo-memory-scheduler` measures it) is not above both `memory-limit`
+    and the old peak (`memory-limited`). The module is marked scheduled.
+    With `report`, a remark on the module gives the asynchronous pairs, the
+    estimated time of the computations and the time waited at dones, before
+    and after (the estimator's units).
   }];
   let options = [
     Option<"memoryLimit", "memory-limit", "int64_t", /*default=*/"-1",
            "Bytes the peak of live bytes may reach (-1: 95% of the device's "
            "memory, XLA's xla_gpu_memory_limit_slop_factor)">,
+    Option<"estimator", "estimator", "std::string", /*default=*/"\"analytical\"",
+           "analytical (performance model, microseconds) or approximate "
+           "(XLA's ApproximateLatencyEstimator units)">,
     Option<"collectiveLatencyUs", "collective-latency-us", "double",
            /*default=*/"5.0",
-           "Fixed latency of a collective in microseconds">,
+           "Fixed latency of a transfer in microseconds (analytical)">,
     Option<"interconnectBandwidth", "interconnect-bandwidth", "double",
            /*default=*/"300.0",
-           "Bytes per nanosecond a collective moves (NVLink, GB/s)">,
+           "Bytes per nanosecond a transfer moves (NVLink, GB/s; analytical)">,
+    Option<"collectiveOverlapLimit", "collective-overlap-limit", "unsigned",
+           /*default=*/"1",
+           "Collectives in flight at once (XLA's "
+           "parallel_collective_overlap_limit)">,
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Report on the module (a remark) the estimated time and the time "
+           "waited at dones, before and after">,
   ];
   let statistics = [
-    Statistic<"numStartsMoved", "starts-moved", "Starts moved earlier">,
-    Statistic<"numDonesMoved", "dones-moved", "Dones moved later">,
+    Statistic<"numReordered", "reordered", "Computations given a new order">,
+    Statistic<"numSlower", "kept-slower",
+              "Computations kept as they were: the new order was slower">,
     Statistic<"numLimited", "memory-limited",
-              "Moves not made because of the memory limit">,
+              "Computations kept as they were: the memory limit">,
+    Statistic<"numForced", "forced-over-limit",
+              "Dones scheduled while their resource was full">,
+    Statistic<"exposedBefore", "exposed-before",
+              "Time waited at dones before (ns, or approximate units)">,
+    Statistic<"exposedAfter", "exposed-after",
+              "Time waited at dones after (ns, or approximate units)">,
   ];
 }
 

@@ -240,4 +240,28 @@ def HloGpuAsyncCollectiveConversion
   ];
 }
 
+def HloGpuConvertAsyncCollectivesToSync
+    : Pass<"hlo-gpu-convert-async-collectives-to-sync", "::mlir::ModuleOp"> {
+  let summary = "Make collectives nothing overlaps synchronous (XLA's "
+                "GpuConvertAsyncCollectivesToSync)";
+  let description = [{
+    After scheduling (XLA's post-scheduling pipeline, right after the
+    latency-hiding scheduler): in each computation of a scheduled module
+    (`hlo.is_scheduled`; otherwise the pass does nothing), walking the ops
+    in order, a collective start (all-reduce-start, all-gather-start,
+    collective-permute-start, async-start of a collective) is in flight
+    until an op that is neither a start, a done, a constant, a bitcast nor
+    a get-tuple-element comes (XLA's GPU nops); a done whose start is still
+    in flight then overlaps nothing. Its start gets
+    `collective_backend_config.is_sync = true` (the backend config is
+    created if the start has none) and moves right before the done, as XLA
+    updates its schedule; the runtime runs such a pair on the compute
+    stream, without events. Left alone: send/recv and copy pairs, pairs
+    whose start is in another computation.
+  }];
+  let statistics = [
+    Statistic<"numConverted", "converted", "Pairs made synchronous">,
+  ];
+}
+
 #endif // HLO_TRANSFORMS_COLLECTIVE_PASSES
