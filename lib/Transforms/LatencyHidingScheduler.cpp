@@ -127,6 +127,12 @@ public:
       schedule(next);
       reversed.push_back(next);
     }
+    if (reversed.size() < n) { // never: keep the current order then
+      Order identity(n);
+      for (unsigned i = 0; i < n; ++i)
+        identity[i] = i;
+      return identity;
+    }
     return Order(reversed.rbegin(), reversed.rend());
   }
 

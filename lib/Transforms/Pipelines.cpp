@@ -317,6 +317,7 @@ static void buildGpuOptimize(OpPassManager &pm, bool tritonSoftmax,
   // insertion; here before it, so that the copies see the final order).
   pm.addPass(createHloRematerialization());
   pm.addPass(createHloGpuCopyInsertion());
+  pm.addPass(createHloCopyFusion());
   pm.addPass(createHloSanitizeConstantNames());
   pm.addPass(createHloBufferAssignment());
 }
