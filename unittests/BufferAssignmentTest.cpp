@@ -180,6 +180,24 @@ TEST(BufferAssignmentTest, RandomModulesRunOnTheArena) {
   }
 }
 
+/// An MLIR context with the HLO dialects that keeps the last remark a pass
+/// reports.
+struct RemarkContext {
+  static DialectRegistry registry() {
+    DialectRegistry r;
+    registerHloTranslateDialects(r);
+    return r;
+  }
+  MLIRContext ctx{registry(), MLIRContext::Threading::DISABLED};
+  std::string remark;
+  ScopedDiagnosticHandler handler{&ctx, [this](Diagnostic &diag) {
+                                    if (diag.getSeverity() ==
+                                        DiagnosticSeverity::Remark)
+                                      remark = diag.str();
+                                    return success();
+                                  }};
+};
+
 /// The times in hlo-latency-hiding-scheduler's report ("time B -> A ...,
 /// waited at dones WB -> WA"): {B, A, WB, WA}.
 std::array<double, 4> reportTimes(const std::string &remark) {
@@ -205,15 +223,9 @@ std::array<double, 4> reportTimes(const std::string &remark) {
 /// checker finds no overlap, the arena gives the interpreter's results, the
 /// estimated time never grows, and the time waited at dones often shrinks.
 TEST(BufferAssignmentTest, LatencyHidingSchedulesRunOnTheArena) {
-  DialectRegistry registry;
-  registerHloTranslateDialects(registry);
-  MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
-  std::string remark;
-  ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &diag) {
-    if (diag.getSeverity() == DiagnosticSeverity::Remark)
-      remark = diag.str();
-    return success();
-  });
+  RemarkContext rc;
+  MLIRContext &ctx = rc.ctx;
+  std::string &remark = rc.remark;
   std::mt19937 rng(2028);
   int hidden = 0;
   for (int trial = 0; trial < 300; ++trial) {
@@ -260,15 +272,9 @@ std::pair<int64_t, int64_t> remarkPeaks(const std::string &remark) {
 }
 
 TEST(BufferAssignmentTest, RematerializedModulesRunOnTheArena) {
-  DialectRegistry registry;
-  registerHloTranslateDialects(registry);
-  MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
-  std::string remark;
-  ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &diag) {
-    if (diag.getSeverity() == DiagnosticSeverity::Remark)
-      remark = diag.str();
-    return success();
-  });
+  RemarkContext rc;
+  MLIRContext &ctx = rc.ctx;
+  std::string &remark = rc.remark;
   std::mt19937 rng(2027);
   int kept = 0;
   for (int trial = 0; trial < 300; ++trial) {

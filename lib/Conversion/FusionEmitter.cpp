@@ -35,17 +35,6 @@ bool isInputSlicesFusion(ArrayRef<Value> roots) {
   return true;
 }
 
-/// Whether custom fusion `op` is one of XLA CPU's: its backend config has
-/// a `fusion_config` (XLA CPU writes it with unquoted keys, which the
-/// dialect keeps as text).
-bool isCpuCustomFusion(Operation *op) {
-  Attribute config = op->getAttr("backend_config");
-  if (auto typed = readBackendConfig(config))
-    return bool(typed.getMember("fusion_config"));
-  auto text = dyn_cast_or_null<TextAttr>(config);
-  return text && text.getValue().contains("\"fusion_config\"");
-}
-
 } // namespace
 
 StringRef mlir::hlo::stringifyEmitterKind(EmitterKind kind) {
@@ -130,7 +119,7 @@ FailureOr<EmitterKind> mlir::hlo::chooseEmitter(Operation *op,
     // them, else as loops (a dot: a serial sum per output element). XLA
     // CPU's custom fusions (a `fusion_config` in XLA CPU's backend config:
     // XNNPACK, YNNPACK) are not GPU fusions.
-    if (isCpuCustomFusion(op)) {
+    if (isXlaCpuCustomFusion(op)) {
       reason = "a kCustom fusion of XLA CPU (its backend config has a "
                "fusion_config), not a GPU fusion";
       return failure();

@@ -139,41 +139,21 @@ struct CopyFusionPass
       return;
 
     // The copies, cloned into the fused computation on their outputs.
-    MLIRContext *ctx = fusion.getContext();
-    OpBuilder b(body->getTerminator());
+    OpBuilder inside(body->getTerminator());
     SmallVector<Value> newOutputs(outputs);
     for (const Candidate &c : candidates) {
       Value v = outputs[c.output];
       for (Operation *op : {c.bitcast, c.copy}) {
         if (!op)
           continue;
-        Operation *clone = b.clone(*op);
+        Operation *clone = inside.clone(*op);
         clone->setOperand(0, v);
         v = clone->getResult(0);
       }
       newOutputs.push_back(v);
     }
-    Location tupleLoc = rootTuple ? rootTuple->getLoc()
-                                  : NameLoc::get(StringAttr::get(ctx, "tuple"));
-    Operation *tuple = createInstruction(
-        b, tupleLoc, TupleOp::getOperationName(), Type(), newOutputs);
-    body->getTerminator()->setOperand(0, tuple->getResult(0));
-    if (rootTuple && rootTuple->use_empty())
-      rootTuple->erase();
-    Type resultType = tuple->getResult(0).getType();
-    auto comp = cast<ComputationOp>(body->getParentOp());
-    comp.setFunctionType(
-        FunctionType::get(ctx, body->getArgumentTypes(), {resultType}));
-
-    // The new fusion in the old one's place; its readers read elements.
-    b.setInsertionPoint(fusion);
-    SmallVector<NamedAttribute> attrs;
-    for (NamedAttribute attr : fusion->getAttrDictionary())
-      if (attr.getName() != "operandSegmentSizes")
-        attrs.push_back(attr);
-    Operation *fused = createInstruction(
-        b, fusion->getLoc(), FusionOp::getOperationName(), resultType,
-        llvm::to_vector(fusion.getInputs()), attrs);
+    Operation *fused = withOutputs(fusion, newOutputs, rootTuple);
+    OpBuilder b(fused);
     for (auto [i, c] : llvm::enumerate(candidates)) {
       b.setInsertionPoint(c.copy);
       Value gte = createGte(b, c.copy->getLoc(), fused->getResult(0),

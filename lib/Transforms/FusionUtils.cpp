@@ -306,12 +306,38 @@ static Value createGte(OpBuilder &b, Value tuple, int64_t index) {
       ->getResult(0);
 }
 
+FusionOp mlir::hlo::withOutputs(FusionOp fusion, ArrayRef<Value> outputs,
+                                Operation *oldTuple) {
+  MLIRContext *ctx = fusion.getContext();
+  Block *body = Value(outputs.front()).getParentBlock();
+  OpBuilder b(body->getTerminator());
+  Location tupleLoc = oldTuple ? oldTuple->getLoc()
+                               : NameLoc::get(StringAttr::get(ctx, "tuple"));
+  Operation *tuple = createInstruction(b, tupleLoc, TupleOp::getOperationName(),
+                                       Type(), outputs);
+  body->getTerminator()->setOperand(0, tuple->getResult(0));
+  if (oldTuple && oldTuple->use_empty())
+    oldTuple->erase();
+  Type resultType = tuple->getResult(0).getType();
+  cast<ComputationOp>(body->getParentOp())
+      .setFunctionType(
+          FunctionType::get(ctx, body->getArgumentTypes(), {resultType}));
+  b.setInsertionPoint(fusion);
+  SmallVector<NamedAttribute> attrs;
+  for (NamedAttribute attr : fusion->getAttrDictionary())
+    if (attr.getName() != "operandSegmentSizes")
+      attrs.push_back(attr);
+  return cast<FusionOp>(
+      createInstruction(b, fusion->getLoc(), FusionOp::getOperationName(),
+                        resultType, llvm::to_vector(fusion.getInputs()),
+                        attrs));
+}
+
 FusionOp mlir::hlo::fuseIntoMultiOutput(Operation *src, FusionOp dst,
                                         SymbolTable &symbols,
                                         SymbolTableCollection &tables) {
   MLIRContext *ctx = dst.getContext();
   Block *body = getFusedBody(dst, tables);
-  auto comp = cast<ComputationOp>(body->getParentOp());
   Value produced = src->getResult(0);
 
   // dst's outputs, and whether its users already read elements.
@@ -392,29 +418,9 @@ FusionOp mlir::hlo::fuseIntoMultiOutput(Operation *src, FusionOp dst,
       arg.setLoc(paramLoc(ctx, i));
   }
 
-  // The new root tuple.
+  // The new root tuple and the fusion returning it.
   llvm::append_range(outputs, srcOutputs);
-  b.setInsertionPoint(body->getTerminator());
-  Location tupleLoc = oldTuple ? oldTuple->getLoc()
-                               : NameLoc::get(StringAttr::get(ctx, "tuple"));
-  Operation *tuple = createInstruction(b, tupleLoc, TupleOp::getOperationName(),
-                                       Type(), outputs);
-  body->getTerminator()->setOperand(0, tuple->getResult(0));
-  if (oldTuple && oldTuple->use_empty())
-    oldTuple->erase();
-  Type resultType = tuple->getResult(0).getType();
-  comp.setFunctionType(
-      FunctionType::get(ctx, body->getArgumentTypes(), {resultType}));
-
-  // The new fusion, in dst's place.
-  b.setInsertionPoint(dst);
-  SmallVector<NamedAttribute> attrs;
-  for (NamedAttribute attr : dst->getAttrDictionary())
-    if (attr.getName() != "operandSegmentSizes")
-      attrs.push_back(attr);
-  auto fusion = cast<FusionOp>(
-      createInstruction(b, dst->getLoc(), FusionOp::getOperationName(),
-                        resultType, llvm::to_vector(dst.getInputs()), attrs));
+  FusionOp fusion = withOutputs(dst, outputs, oldTuple);
 
   // Users read elements.
   b.setInsertionPointAfter(fusion);

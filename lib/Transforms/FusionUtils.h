@@ -76,6 +76,14 @@ SmallVector<Value> getFusionOutputs(FusionOp fusion,
 /// IsMultiOutputFusion).
 bool isMultiOutputFusion(Operation *op, SymbolTableCollection &tables);
 
+/// `outputs` (values of `fusion`'s fused computation) returned as the root
+/// tuple of that computation, whose type follows; the old root tuple
+/// `oldTuple`, if any and unused, is erased. Returns a fusion of the new
+/// type created just before `fusion`, with its operands, attributes and
+/// location; the caller moves `fusion`'s users and erases it.
+FusionOp withOutputs(FusionOp fusion, ArrayRef<Value> outputs,
+                     Operation *oldTuple);
+
 /// Fuses `src` into `dst` as extra outputs (XLA's
 /// FuseInstructionIntoMultiOutput and, for a fusion `src`,
 /// MergeFusionInstructionIntoMultiOutput): a copy of `src` (of its fused

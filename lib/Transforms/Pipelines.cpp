@@ -292,6 +292,8 @@ void mlir::hlo::buildHloGpuOptimizePipeline(OpPassManager &pm) {
 
 static void buildGpuOptimize(OpPassManager &pm, bool tritonSoftmax,
                              bool latencyHiding) {
+  // Modules XLA CPU optimized: its XNNPACK/YNNPACK fusions unfused first.
+  pm.addPass(createHloCpuFusionInliner());
   buildHloOptimizationPipeline(pm);
   buildHloCollectiveOptimizationsPipeline(pm);
   buildHloConvCanonicalizationPipeline(pm);

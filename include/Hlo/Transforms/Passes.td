@@ -126,6 +126,27 @@ def HloCallInliner : Pass<"hlo-call-inliner", "::mlir::ModuleOp"> {
   ];
 }
 
+def HloCpuFusionInliner
+    : Pass<"hlo-cpu-fusion-inliner", "::mlir::ModuleOp"> {
+  let summary = "Inline XLA CPU's custom fusions (XNNPACK, YNNPACK) into "
+                "their callers, for the GPU compiler";
+  let description = [{
+    Ours (XLA has no such pass): a module XLA CPU optimized holds kCustom
+    fusions whose backend config is XLA CPU's `fusion_config` (XNNPACK or
+    YNNPACK kernels around dots and elementwise ops); no GPU emitter takes
+    them. Each becomes the instructions of its fused computation at its
+    place (the fusion's operands for the parameters, the root for its
+    result), and fused computations no fusion calls any more are removed,
+    so that `hlo-gpu-optimize`, which runs this pass first, compiles such a
+    module as it would the unfused one (the dots become cuBLAS GEMMs).
+    Fusions with control edges are left alone (the emitter then reports
+    them).
+  }];
+  let statistics = [
+    Statistic<"numInlined", "inlined-fusions", "XLA CPU fusions inlined">,
+  ];
+}
+
 def HloFlattenCallGraph : Pass<"hlo-flatten-call-graph", "::mlir::ModuleOp"> {
   let summary = "Give every sequential call site a computation of its own "
                 "(XLA's FlattenCallGraph)";

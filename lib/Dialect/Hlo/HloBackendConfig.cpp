@@ -566,6 +566,16 @@ BackendConfigAttr mlir::hlo::readBackendConfig(Attribute config) {
   return attr && reader.atEnd() ? attr : BackendConfigAttr();
 }
 
+bool mlir::hlo::isXlaCpuCustomFusion(Operation *op) {
+  if (!isa<FusionOp>(op))
+    return false;
+  Attribute config = op->getAttr("backend_config");
+  if (auto typed = readBackendConfig(config))
+    return bool(typed.getMember("fusion_config"));
+  auto text = dyn_cast_or_null<TextAttr>(config);
+  return text && text.getValue().contains("\"fusion_config\"");
+}
+
 char mlir::hlo::readFfiCharOption(Attribute config, StringRef key, char dflt) {
   auto text = dyn_cast_or_null<TextAttr>(config);
   if (!text)

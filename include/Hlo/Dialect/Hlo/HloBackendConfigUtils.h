@@ -27,6 +27,11 @@ inline BackendConfigAttr readBackendConfig(Operation *op) {
   return readBackendConfig(op->getAttr("backend_config"));
 }
 
+/// True for a fusion that is one of XLA CPU's custom fusions (XNNPACK,
+/// YNNPACK, ...): its backend config has XLA CPU's `fusion_config` (written
+/// with unquoted keys, which the dialect keeps as text).
+bool isXlaCpuCustomFusion(Operation *op);
+
 /// The character option `key = N : ui8` of an XLA CPU FFI call's
 /// attributes (`{side = 76 : ui8, ...}`, kept as an `#hlo.text` of an MLIR
 /// dictionary), or `dflt` where `config` does not set it.
