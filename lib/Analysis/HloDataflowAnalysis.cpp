@@ -424,6 +424,17 @@ HloDataflowAnalysis::getInPlacePairs(Operation *op) const {
   };
   if (isa<DynamicUpdateSliceOp>(op)) {
     pairs.push_back({0, 0, 0});
+  } else if (isa<AllReduceStartOp>(op)) {
+    // XLA's: the asynchronous all-reduce reduces its operands in place,
+    // so they stay live (in the result's buffers) until the done.
+    Type result = op->getResult(0).getType();
+    unsigned n = getDataOperands(op).size();
+    if (n == 1 && !isa<TupleType>(result))
+      pairs.push_back({0, 0, 0});
+    else if (auto tuple = dyn_cast<TupleType>(result);
+             tuple && tuple.size() == n)
+      for (unsigned i = 0; i < n; ++i)
+        pairs.push_back({i, 0, shapeNodes->children(result)[i]});
   } else if (auto scatter = dyn_cast<ScatterOp>(op)) {
     unsigned n = (scatter.getDataOperands().size() - 1) / 2;
     ArrayRef<unsigned> nodes = shapeNodes->children(op->getResult(0).getType());

@@ -65,8 +65,10 @@ private:
   /// The thunk of collective `op` (a collective, its -start form, or the
   /// root of an async computation) reading the arrays of `operands` and
   /// writing the slices `outputs`.
+  /// `asyncId`: the thunk only starts the collective (its done waits).
   LogicalResult lowerCollective(Operation *op, ValueRange operands,
-                                ArrayRef<Value> outputs);
+                                ArrayRef<Value> outputs,
+                                std::optional<int64_t> asyncId = {});
   /// async-start of a collective, or an -start op: the collective's thunk.
   LogicalResult lowerCollectiveStart(Operation *op);
   /// The -done of a start: copies of its result where the slices differ.
@@ -100,6 +102,10 @@ private:
   /// The element of each lowered start op's result that holds its outputs
   /// (none: all of it).
   DenseMap<Operation *, std::optional<unsigned>> startOutputs;
+  /// The async_id of each start lowered to an asynchronous collective
+  /// thunk (not those XLA made synchronous), and the next id.
+  DenseMap<Operation *, int64_t> asyncIds;
+  int64_t nextAsyncId = 0;
   /// The devices the program runs on (the module's replica_count and
   /// num_partitions).
   int64_t numReplicas = 1, numPartitions = 1;

@@ -1,13 +1,16 @@
 //===- HloToThunkCollectives.cpp - hlo-to-thunk of the collectives --------===//
 //
 // all-reduce, all-gather, reduce-scatter, all-to-all, collective-permute
-// and collective-broadcast (synchronous, their -start/-done forms, and wrapped in async-start /
-// async-done as XLA's GPU pipeline leaves reduce-scatter and all-to-all)
-// become the collective thunks, their groups resolved to device ids for the
-// module's replica_count x num_partitions devices (HloDeviceGroups.h);
+// and collective-broadcast (synchronous, their -start/-done forms, and wrapped
+// in async-start / async-done as XLA's GPU pipeline leaves reduce-scatter and
+// all-to-all) become the collective thunks, their groups resolved to device ids
+// for the module's replica_count x num_partitions devices (HloDeviceGroups.h);
 // replica-id and partition-id become `thunk.device_id`. The thunk of an
-// asynchronous collective runs at its start; its done copies the result
-// where the done's slices differ.
+// asynchronous collective is put at its start with an `async_id` (it runs
+// on the device's collective stream), its done becomes
+// `thunk.collective_done` of that id and copies the result where the
+// done's slices differ; a start XLA made synchronous (is_sync) runs where
+// it is.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +18,7 @@
 
 #include "EmitterUtils.h"
 
+#include "Hlo/Analysis/GpuLatencyEstimator.h"
 #include "Hlo/Dialect/Hlo/HloDeviceGroups.h"
 #include "Hlo/Dialect/Hlo/HloTypeInference.h"
 
@@ -105,9 +109,9 @@ static FailureOr<th::ReductionKind> getReduction(Operation *op,
   return *kind;
 }
 
-LogicalResult ThunkLowering::lowerCollective(Operation *op,
-                                             ValueRange operands,
-                                             ArrayRef<Value> outputs) {
+LogicalResult ThunkLowering::lowerCollective(Operation *op, ValueRange operands,
+                                             ArrayRef<Value> outputs,
+                                             std::optional<int64_t> asyncId) {
   SmallVector<Value> inputs;
   for (Value v : operands) {
     FailureOr<SmallVector<Value>> s = logicalSlices(op, v);
@@ -134,6 +138,7 @@ LogicalResult ThunkLowering::lowerCollective(Operation *op,
       return failure();
     return th::ReductionKindAttr::get(ctx, *kind);
   };
+  IntegerAttr async = asyncId ? b.getI64IntegerAttr(*asyncId) : IntegerAttr();
   auto dimension = [&]() {
     auto dims = op->getAttrOfType<DenseI64ArrayAttr>("dimensions");
     return b.getI64IntegerAttr(dims && dims.size() == 1 ? dims[0] : -1);
@@ -147,7 +152,7 @@ LogicalResult ThunkLowering::lowerCollective(Operation *op,
                 if (failed(kind) || failed(g))
                   return failure();
                 return th::AllReduceOp::create(b, loc, *kind, *g, inputs,
-                                               outputs)
+                                               outputs, async)
                     .getOperation();
               })
           .Case<AllGatherOp, AllGatherStartOp>(
@@ -156,7 +161,7 @@ LogicalResult ThunkLowering::lowerCollective(Operation *op,
                 if (failed(g))
                   return failure();
                 return th::AllGatherOp::create(b, loc, dimension(), *g, inputs,
-                                               outputs)
+                                               outputs, async)
                     .getOperation();
               })
           .Case([&](ReduceScatterOp) -> FailureOr<Operation *> {
@@ -165,7 +170,7 @@ LogicalResult ThunkLowering::lowerCollective(Operation *op,
             if (failed(kind) || failed(g))
               return failure();
             return th::ReduceScatterOp::create(b, loc, *kind, dimension(), *g,
-                                               inputs, outputs)
+                                               inputs, outputs, async)
                 .getOperation();
           })
           .Case([&](AllToAllOp a2a) -> FailureOr<Operation *> {
@@ -176,7 +181,8 @@ LogicalResult ThunkLowering::lowerCollective(Operation *op,
             IntegerAttr dim = dims && !dims->empty()
                                   ? b.getI64IntegerAttr(dims->front())
                                   : IntegerAttr();
-            return th::AllToAllOp::create(b, loc, dim, *g, inputs, outputs)
+            return th::AllToAllOp::create(b, loc, dim, *g, inputs, outputs,
+                                          async)
                 .getOperation();
           })
           .Case([&](CollectiveBroadcastOp) -> FailureOr<Operation *> {
@@ -184,7 +190,7 @@ LogicalResult ThunkLowering::lowerCollective(Operation *op,
             if (failed(g))
               return failure();
             return th::CollectiveBroadcastOp::create(b, loc, *g, inputs,
-                                                     outputs)
+                                                     outputs, async)
                 .getOperation();
           })
           .Case<CollectivePermuteOp, CollectivePermuteStartOp>(
@@ -202,8 +208,9 @@ LogicalResult ThunkLowering::lowerCollective(Operation *op,
                 SmallVector<Attribute> attrs;
                 for (auto [source, target] : *pairs)
                   attrs.push_back(b.getDenseI64ArrayAttr({source, target}));
-                return th::CollectivePermuteOp::create(
-                           b, loc, b.getArrayAttr(attrs), inputs, outputs)
+                return th::CollectivePermuteOp::create(b, loc,
+                                                       b.getArrayAttr(attrs),
+                                                       inputs, outputs, async)
                     .getOperation();
               })
           .Default([&](Operation *) -> FailureOr<Operation *> {
@@ -262,7 +269,12 @@ LogicalResult ThunkLowering::lowerCollectiveStart(Operation *op) {
   if (failed(outputs))
     return failure();
   startOutputs[op] = element;
-  return lowerCollective(collective, operands, *outputs);
+  // Asynchronous unless hlo-gpu-convert-async-collectives-to-sync found
+  // nothing to overlap (is_sync): then it runs where it starts.
+  std::optional<int64_t> asyncId;
+  if (isSchedulableAsyncStart(op))
+    asyncIds[op] = *(asyncId = nextAsyncId++);
+  return lowerCollective(collective, operands, *outputs, asyncId);
 }
 
 LogicalResult ThunkLowering::lowerCollectiveDone(Operation *op) {
@@ -277,6 +289,8 @@ LogicalResult ThunkLowering::lowerCollectiveDone(Operation *op) {
   if (from->size() != to->size())
     return op->emitError("hlo-to-thunk: the done's result does not match its "
                          "start's");
+  if (auto id = asyncIds.find(start.getDefiningOp()); id != asyncIds.end())
+    th::CollectiveDoneOp::create(b, op->getLoc(), id->second);
   for (auto [x, y] : llvm::zip(*from, *to))
     copy(op->getLoc(), x, y);
   return success();

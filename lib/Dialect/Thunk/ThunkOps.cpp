@@ -101,6 +101,36 @@ LogicalResult SliceOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
 // Control flow
 //===----------------------------------------------------------------------===//
 
+/// Every asynchronous collective (`async_id`) started in `block` is waited
+/// for by one thunk.collective_done of its id later in the block, before
+/// the id starts again; no done waits for what is not in flight. Nested
+/// blocks are checked on their own.
+static LogicalResult verifyAsyncCollectives(Block &block) {
+  llvm::DenseMap<int64_t, Operation *> inFlight;
+  for (Operation &op : block) {
+    for (Region &region : op.getRegions())
+      for (Block &inner : region)
+        if (failed(verifyAsyncCollectives(inner)))
+          return failure();
+    if (auto done = dyn_cast<CollectiveDoneOp>(op)) {
+      if (!inFlight.erase(int64_t(done.getAsyncId())))
+        return done.emitOpError("waits for asynchronous collective ")
+               << done.getAsyncId() << ", which is not in flight here";
+      continue;
+    }
+    auto id = op.getAttrOfType<IntegerAttr>("async_id");
+    if (id && !inFlight.try_emplace(id.getInt(), &op).second)
+      return op.emitOpError("starts asynchronous collective ")
+             << id.getInt() << " while it is in flight";
+  }
+  for (Operation &op : block)
+    if (auto id = op.getAttrOfType<IntegerAttr>("async_id");
+        id && inFlight.lookup(id.getInt()) == &op)
+      return op.emitOpError("starts asynchronous collective ")
+             << id.getInt() << ", which no thunk.collective_done waits for";
+  return success();
+}
+
 LogicalResult ProgramOp::verify() {
   auto isStaticMemRef = [](Attribute a) {
     auto t = dyn_cast<TypeAttr>(a);
@@ -117,6 +147,8 @@ LogicalResult ProgramOp::verify() {
   auto ret = body.empty() ? ReturnOp() : dyn_cast<ReturnOp>(body.back());
   if (!ret)
     return emitOpError("must end with thunk.return");
+  if (failed(verifyAsyncCollectives(body)))
+    return failure();
   if (std::optional<ArrayAttr> types = getResultTypes()) {
     if (types->size() != ret.getResults().size())
       return emitOpError("has ")

@@ -9,6 +9,8 @@
 
 #include "Hlo/Runtime/Host/HostRuntime.h"
 
+#include "CollectiveStream.h"
+
 #include "Hlo/Conversion/HostJit.h"
 #include "Hlo/Conversion/Passes.h"
 #include "Hlo/Dialect/Thunk/ThunkDialect.h"
@@ -98,6 +100,7 @@ private:
   LogicalResult makeArena();
   LogicalResult runThunk(Operation &op);
   LogicalResult runCollective(Operation &op);
+  LogicalResult waitCollective(CollectiveDoneOp done);
   LogicalResult fail(Operation &op, const Twine &why) {
     error = (op.getName().getStringRef() + ": " + why).str();
     return failure();
@@ -112,6 +115,11 @@ private:
   std::string &error;
   RunStats &stats;
   DenseMap<Value, uint8_t *> addresses;
+  /// The device's collective stream, made at its first asynchronous
+  /// collective, and the tickets of the collectives in flight by async_id.
+  /// Declared last: destroyed (its thread joined) first.
+  DenseMap<int64_t, uint64_t> tickets;
+  std::unique_ptr<hlo::CollectiveStream> stream;
 };
 
 LogicalResult HostExecutable::Runner::makeArena() {
@@ -323,6 +331,9 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
         ++stats.collectives;
         return timed("collective", [&] { return runCollective(op); });
       })
+      .Case([&](CollectiveDoneOp done) {
+        return timed("collective", [&] { return waitCollective(done); });
+      })
       .Case([&](DeviceIdOp d) {
         auto program = d->getParentOfType<ProgramOp>();
         int64_t partitions = program.getNumPartitions();
@@ -370,22 +381,45 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
 }
 
 LogicalResult HostExecutable::Runner::runCollective(Operation &op) {
+  Operation *at = &op;
+  auto collective = [this, at](std::string &why) {
+    return devices ? devices->rendezvous.meet(
+                         device, at,
+                         [&](std::string &failure) {
+                           return runHostCollective(
+                               at,
+                               [&](int64_t d, Value v) {
+                                 return devices->runners[d]->address(v);
+                               },
+                               failure);
+                         },
+                         why)
+                   : runHostCollective(
+                         at, [&](int64_t, Value v) { return address(v); }, why);
+  };
   std::string why;
+  // An asynchronous collective is queued on the collective stream; once
+  // there is one, the synchronous ones follow it there (program order).
+  if (auto id = op.getAttrOfType<IntegerAttr>("async_id")) {
+    if (!stream)
+      stream = std::make_unique<hlo::CollectiveStream>();
+    tickets[id.getInt()] = stream->enqueue(collective);
+    return success();
+  }
   LogicalResult status =
-      devices ? devices->rendezvous.meet(
-                    device, &op,
-                    [&](std::string &failure) {
-                      return runHostCollective(
-                          &op,
-                          [&](int64_t d, Value v) {
-                            return devices->runners[d]->address(v);
-                          },
-                          failure);
-                    },
-                    why)
-              : runHostCollective(
-                    &op, [&](int64_t, Value v) { return address(v); }, why);
+      stream ? stream->wait(stream->enqueue(collective), why) : collective(why);
   return failed(status) ? fail(op, why) : success();
+}
+
+LogicalResult HostExecutable::Runner::waitCollective(CollectiveDoneOp done) {
+  auto it = tickets.find(int64_t(done.getAsyncId()));
+  if (!stream || it == tickets.end())
+    return fail(*done, "no collective is in flight with async_id " +
+                           Twine(done.getAsyncId()));
+  std::string why;
+  LogicalResult status = stream->wait(it->second, why);
+  tickets.erase(it);
+  return failed(status) ? fail(*done, why) : success();
 }
 
 LogicalResult HostExecutable::run(ArrayRef<ParameterBytes> parameters,

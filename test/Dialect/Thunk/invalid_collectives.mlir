@@ -158,3 +158,55 @@ thunk.program @main {
 thunk.program @main attributes {num_partitions = 0 : i64} {
   thunk.return
 }
+
+// -----
+
+// Asynchronous collectives pair up with thunk.collective_done in a block.
+thunk.allocation @p parameter size = 64 {parameter = 0 : i64}
+thunk.program @main attributes {num_replicas = 2 : i64} {
+  // expected-error @+1 {{waits for asynchronous collective 3, which is not in flight here}}
+  thunk.collective_done 3
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @p parameter size = 64 {parameter = 0 : i64}
+thunk.program @main attributes {num_replicas = 2 : i64} {
+  %a = thunk.slice @p[0] : memref<8xf32>
+  %b = thunk.slice @p[32] : memref<8xf32>
+  // expected-error @+1 {{starts asynchronous collective 0, which no thunk.collective_done waits for}}
+  thunk.all_reduce sum groups [array<i64: 0, 1>] ins(%a : memref<8xf32>) outs(%b : memref<8xf32>) {async_id = 0 : i64}
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @p parameter size = 64 {parameter = 0 : i64}
+thunk.program @main attributes {num_replicas = 2 : i64} {
+  %a = thunk.slice @p[0] : memref<8xf32>
+  %b = thunk.slice @p[32] : memref<8xf32>
+  thunk.all_reduce sum groups [array<i64: 0, 1>] ins(%a : memref<8xf32>) outs(%b : memref<8xf32>) {async_id = 1 : i64}
+  // expected-error @+1 {{starts asynchronous collective 1 while it is in flight}}
+  thunk.all_gather dimension 0 groups [array<i64: 0, 1>] ins(%a : memref<8xf32>) outs(%b : memref<8xf32>) {async_id = 1 : i64}
+  thunk.collective_done 1
+  thunk.return
+}
+
+// -----
+
+// A done in a loop body does not wait for a collective started outside.
+thunk.allocation @p parameter size = 64 {parameter = 0 : i64}
+thunk.program @main attributes {num_replicas = 2 : i64} {
+  %a = thunk.slice @p[0] : memref<8xf32>
+  %b = thunk.slice @p[32] : memref<8xf32>
+  %c = thunk.slice @p[60] : memref<1xi8>
+  thunk.all_reduce sum groups [array<i64: 0, 1>] ins(%a : memref<8xf32>) outs(%b : memref<8xf32>) {async_id = 2 : i64}
+  thunk.while %c : memref<1xi8> condition {
+  } body {
+    // expected-error @+1 {{waits for asynchronous collective 2, which is not in flight here}}
+    thunk.collective_done 2
+  }
+  thunk.collective_done 2
+  thunk.return
+}

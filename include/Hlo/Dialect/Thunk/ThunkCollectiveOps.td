@@ -25,6 +25,13 @@ class Thunk_CollectiveOp<string mnemonic, list<Trait> traits = []>
     meet in it. `groups` lists the devices that exchange data, as device
     ids (`replica * num_partitions + partition`); every device is in exactly
     one group, and a device's position in its group orders its data.
+    With `async_id` (XLA's collective start thunks, for HLO's asynchronous
+    collectives) the thunk only starts the collective, on the device's
+    collective stream, and the stream running the program goes on; the
+    `thunk.collective_done` of the same id, later in the same block, waits
+    for it (the outputs hold the result from then on). A device's
+    collectives, synchronous or not, run in program order on its
+    collective stream.
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -56,7 +63,8 @@ def Thunk_AllReduceOp : Thunk_CollectiveOp<"all_reduce"> {
   let arguments = (ins Thunk_ReductionKindAttr:$reduction,
     Thunk_DeviceGroups:$groups,
     Arg<Variadic<Thunk_Slice>, "", [MemRead]>:$inputs,
-    Arg<Variadic<Thunk_Slice>, "", [MemWrite]>:$outputs);
+    Arg<Variadic<Thunk_Slice>, "", [MemWrite]>:$outputs,
+    OptionalAttr<I64Attr>:$async_id);
   let assemblyFormat = [{
     `` $reduction `groups` $groups
     `ins` `(` $inputs `:` type($inputs) `)`
@@ -79,7 +87,8 @@ def Thunk_AllGatherOp : Thunk_CollectiveOp<"all_gather"> {
   }]);
   let arguments = (ins I64Attr:$dimension, Thunk_DeviceGroups:$groups,
     Arg<Variadic<Thunk_Slice>, "", [MemRead]>:$inputs,
-    Arg<Variadic<Thunk_Slice>, "", [MemWrite]>:$outputs);
+    Arg<Variadic<Thunk_Slice>, "", [MemWrite]>:$outputs,
+    OptionalAttr<I64Attr>:$async_id);
   let assemblyFormat = [{
     `dimension` $dimension `groups` $groups
     `ins` `(` $inputs `:` type($inputs) `)`
@@ -104,7 +113,8 @@ def Thunk_ReduceScatterOp : Thunk_CollectiveOp<"reduce_scatter"> {
   let arguments = (ins Thunk_ReductionKindAttr:$reduction,
     I64Attr:$dimension, Thunk_DeviceGroups:$groups,
     Arg<Variadic<Thunk_Slice>, "", [MemRead]>:$inputs,
-    Arg<Variadic<Thunk_Slice>, "", [MemWrite]>:$outputs);
+    Arg<Variadic<Thunk_Slice>, "", [MemWrite]>:$outputs,
+    OptionalAttr<I64Attr>:$async_id);
   let assemblyFormat = [{
     `` $reduction `dimension` $dimension `groups` $groups
     `ins` `(` $inputs `:` type($inputs) `)`
@@ -131,7 +141,8 @@ def Thunk_AllToAllOp : Thunk_CollectiveOp<"all_to_all"> {
   let arguments = (ins OptionalAttr<I64Attr>:$dimension,
     Thunk_DeviceGroups:$groups,
     Arg<Variadic<Thunk_Slice>, "", [MemRead]>:$inputs,
-    Arg<Variadic<Thunk_Slice>, "", [MemWrite]>:$outputs);
+    Arg<Variadic<Thunk_Slice>, "", [MemWrite]>:$outputs,
+    OptionalAttr<I64Attr>:$async_id);
   let assemblyFormat = [{
     (`dimension` $dimension^)? `groups` $groups
     `ins` `(` $inputs `:` type($inputs) `)`
@@ -156,7 +167,8 @@ def Thunk_CollectivePermuteOp : Thunk_CollectiveOp<"collective_permute"> {
   }];
   let arguments = (ins Thunk_DeviceGroups:$pairs,
     Arg<Variadic<Thunk_Slice>, "", [MemRead]>:$inputs,
-    Arg<Variadic<Thunk_Slice>, "", [MemWrite]>:$outputs);
+    Arg<Variadic<Thunk_Slice>, "", [MemWrite]>:$outputs,
+    OptionalAttr<I64Attr>:$async_id);
   let assemblyFormat = [{
     `pairs` $pairs
     `ins` `(` $inputs `:` type($inputs) `)`
@@ -191,12 +203,35 @@ def Thunk_CollectiveBroadcastOp
   }]);
   let arguments = (ins Thunk_DeviceGroups:$groups,
     Arg<Variadic<Thunk_Slice>, "", [MemRead]>:$inputs,
-    Arg<Variadic<Thunk_Slice>, "", [MemWrite]>:$outputs);
+    Arg<Variadic<Thunk_Slice>, "", [MemWrite]>:$outputs,
+    OptionalAttr<I64Attr>:$async_id);
   let assemblyFormat = [{
     `groups` $groups
     `ins` `(` $inputs `:` type($inputs) `)`
     `outs` `(` $outputs `:` type($outputs) `)` attr-dict
   }];
+}
+
+def Thunk_CollectiveDoneOp
+    : Thunk_Op<"collective_done", [MemoryEffects<[MemWrite]>]> {
+  let summary = "waits for an asynchronous collective";
+  let description = [{
+    XLA's CollectiveDoneThunk: the program's stream waits until the
+    collective thunk started with the same `async_id` (earlier in the same
+    block) has finished on the device's collective stream. The program's
+    verifier checks the pairing: every `async_id` started in a block is
+    waited for once, later in that block, before it starts again.
+
+    ```mlir
+    thunk.all_reduce sum groups [array<i64: 0, 1>]
+        ins(%a : memref<1024xf32>) outs(%b : memref<1024xf32>)
+        {async_id = 0 : i64}
+    thunk.kernel @fusions::@f ...   // overlaps the all-reduce
+    thunk.collective_done 0
+    ```
+  }];
+  let arguments = (ins I64Attr:$async_id);
+  let assemblyFormat = "$async_id attr-dict";
 }
 
 def Thunk_DeviceIdOp : Thunk_Op<"device_id"> {
