@@ -113,7 +113,7 @@ FailureOr<GemmThunkConfig> mlir::hlo::getGemmThunkConfig(CustomCallOp call) {
   auto tuple = dyn_cast<TupleType>(call.getType());
   OperandRange operands = getDataOperands(call);
   if ((tuple && tuple.size() != 2) ||
-      operands.size() != 2 + (config.beta != 0) + config.hasBias())
+      operands.size() != size_t(2 + (config.beta != 0) + config.hasBias()))
     return fail("expected operands (A, B[, C][, bias]) and the result "
                 "(D, workspace) or D");
   config.hasWorkspace = bool(tuple);

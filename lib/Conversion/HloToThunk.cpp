@@ -657,7 +657,7 @@ LogicalResult ThunkLowering::run() {
         if (alloc.getKind() == th::AllocationKind::Constant &&
             !alloc.getValue())
           alloc.setValueAttr(DenseElementsAttr::get(
-              RankedTensorType::get({alloc.getSize()}, b.getI8Type()),
+              RankedTensorType::get({int64_t(alloc.getSize())}, b.getI8Type()),
               b.getI8IntegerAttr(0)));
       }
       ++node;
