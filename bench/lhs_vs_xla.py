@@ -22,7 +22,6 @@ Usage: lhs_vs_xla.py --bin build/bin [--sizes 1000,10000,100000]
        [--no-xla] [--markdown]
 """
 
-import argparse
 import re
 import subprocess
 import sys
@@ -30,7 +29,8 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_util import oracle_python, table, time_pass  # noqa: E402
+from bench_util import (oracle_python, scaling_parser, scaling_table,  # noqa: E402
+                        table, time_pass)
 from gen_collectives import dp, fsdp  # noqa: E402
 from pipeline_vs_xla import ORACLE  # noqa: E402
 
@@ -87,15 +87,12 @@ def scaling(opt, sizes, repeat):
                    "--hlo-memory-scheduler", "--hlo-latency-hiding-scheduler",
                    "--mlir-timing", "-o", "/dev/null"]
             ms = time_pass(cmd, "HloLatencyHidingScheduler", repeat)
-            rows.append([n, f"{ms:.1f}", f"{ms / n * 1000:.2f}"])
+            rows.append([n, ms])
     return rows
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--bin", default="build/bin")
-    ap.add_argument("--sizes", default="1000,10000,100000")
-    ap.add_argument("--repeat", type=int, default=3)
+    ap = scaling_parser(__doc__.splitlines()[0])
     ap.add_argument("--no-xla", action="store_true")
     ap.add_argument("--markdown", action="store_true")
     args = ap.parse_args()
@@ -117,9 +114,8 @@ def main():
                  "ours without LHS", "ours / XLA"], rows, args.markdown))
     print()
     sizes = [int(s) for s in args.sizes.split(",") if s]
-    print(table(["instructions", "hlo-latency-hiding-scheduler ms",
-                 "ms per 1k"], scaling(opt, sizes, args.repeat),
-                args.markdown))
+    print(scaling_table(["hlo-latency-hiding-scheduler"],
+                        scaling(opt, sizes, args.repeat)))
 
 
 if __name__ == "__main__":

@@ -12,9 +12,9 @@
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/Passes.h"
+#include "RewriteUtils.h"
 #include "TransformUtils.h"
 
-#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -25,19 +25,6 @@ namespace mlir::hlo {
 
 using namespace mlir;
 using namespace mlir::hlo;
-
-/// Replaces `call` by the instructions of `callee`.
-static void inlineCall(CallOp call, ComputationOp callee) {
-  Block &body = callee.getBody().front();
-  IRMapping mapping;
-  mapping.map(body.getArguments(), call.getInputs());
-  OpBuilder builder(call);
-  for (Operation &op : body.without_terminator())
-    builder.clone(op, mapping);
-  Value root = mapping.lookupOrDefault(callee.getRootValue());
-  call.getResult().replaceAllUsesWith(root);
-  call.erase();
-}
 
 namespace {
 struct CallInlinerPass
@@ -67,7 +54,10 @@ struct CallInlinerPass
             (singleCallSite && callSites.lookup(callee) != 1) ||
             hasControlPredecessors(call) || isControlPredecessor(call))
           continue;
-        inlineCall(call, callee);
+        OpBuilder builder(call);
+        call.getResult().replaceAllUsesWith(
+            inlineComputation(builder, callee, call.getInputs()));
+        call.erase();
         inlined.insert(callee);
         ++numInlined;
         changed = true;
@@ -76,16 +66,7 @@ struct CallInlinerPass
     }
 
     // Inlined computations that nothing calls any more.
-    llvm::DenseSet<StringAttr> referenced;
-    if (std::optional<SymbolTable::UseRange> uses =
-            SymbolTable::getSymbolUses(&module.getBodyRegion()))
-      for (const SymbolTable::SymbolUse &use : *uses)
-        referenced.insert(use.getSymbolRef().getRootReference());
-    for (Operation *op : inlined) {
-      auto comp = cast<ComputationOp>(op);
-      if (!comp.getEntry() && !referenced.contains(comp.getSymNameAttr()))
-        comp.erase();
-    }
+    eraseUnreferencedComputations(module, inlined, symbols);
   }
 };
 } // namespace

@@ -27,9 +27,10 @@ using namespace mlir::hlo;
 
 namespace {
 
-/// A start of a collective (not send/recv, not copy-start).
+/// A start of a collective (send, recv and copy-start are on streams of
+/// their own).
 bool isCollectiveStart(Operation *op) {
-  return isSchedulableAsyncStart(op) && !isa<SendOp, RecvOp, CopyStartOp>(op) &&
+  return isSchedulableAsyncStart(op) &&
          getAsyncResource(op) == AsyncResource::Collectives;
 }
 

@@ -6,13 +6,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RewriteUtils.h"
 #include "TransformUtils.h"
 
 #include "Hlo/Dialect/Hlo/HloBackendConfigUtils.h"
 #include "Hlo/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace mlir::hlo {
@@ -42,28 +42,16 @@ struct CpuFusionInlinerPass
       auto callee = symbols.lookup<ComputationOp>(fusion.getCalls());
       if (!callee || callee.getBody().empty())
         continue;
-      Block &body = callee.getBody().front();
-      IRMapping mapping;
-      mapping.map(body.getArguments(), fusion.getInputs());
       OpBuilder builder(fusion);
-      for (Operation &op : body.without_terminator())
-        builder.clone(op, mapping);
       fusion.getResult().replaceAllUsesWith(
-          mapping.lookupOrDefault(callee.getRootValue()));
+          inlineComputation(builder, callee, fusion.getInputs()));
       fusion.erase();
       inlined.insert(callee);
       ++numInlined;
       changed = true;
     }
     // Fused computations no fusion calls any more.
-    llvm::DenseSet<StringAttr> referenced;
-    if (std::optional<SymbolTable::UseRange> uses =
-            SymbolTable::getSymbolUses(&module.getBodyRegion()))
-      for (const SymbolTable::SymbolUse &use : *uses)
-        referenced.insert(use.getSymbolRef().getRootReference());
-    for (Operation *op : inlined)
-      if (!referenced.contains(cast<ComputationOp>(op).getSymNameAttr()))
-        op->erase();
+    eraseUnreferencedComputations(module, inlined, symbols);
   }
 };
 } // namespace

@@ -42,6 +42,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace mlir::hlo {
 #define GEN_PASS_DEF_HLOLATENCYHIDINGSCHEDULER
@@ -54,6 +55,13 @@ using namespace mlir::hlo;
 namespace {
 
 using Order = SmallVector<unsigned>;
+
+/// 0, 1, ..., n - 1: a computation's current order.
+Order identityOrder(unsigned n) {
+  Order order(n);
+  std::iota(order.begin(), order.end(), 0u);
+  return order;
+}
 
 /// One bottom-up list scheduling of a computation's graph.
 class BottomUpScheduler {
@@ -127,12 +135,8 @@ public:
       schedule(next);
       reversed.push_back(next);
     }
-    if (reversed.size() < n) { // never: keep the current order then
-      Order identity(n);
-      for (unsigned i = 0; i < n; ++i)
-        identity[i] = i;
-      return identity;
-    }
+    if (reversed.size() < n) // never: keep the current order then
+      return identityOrder(n);
     return Order(reversed.rbegin(), reversed.rend());
   }
 
@@ -184,14 +188,11 @@ private:
     if (isDone(x)) {
       push(dones[resource[x]], x);
     } else if (resource[x] >= 0) {
-      Heap &h = starts[resource[x]];
-      h.push_back(x);
-      std::push_heap(h.begin(), h.end(), Sooner{&readyTime});
+      push(starts[resource[x]], x, Sooner{&readyTime});
     } else if (readyTime[x] <= clock) {
       push(available, x, Preferred{this});
     } else {
-      waiting.push_back(x);
-      std::push_heap(waiting.begin(), waiting.end(), Sooner{&readyTime});
+      push(waiting, x, Sooner{&readyTime});
     }
   }
 
@@ -277,8 +278,7 @@ private:
   }
 
   /// Rule 1: the ready node (stalling or not, but not a done of a full
-  /// resource)
-  /// that frees the most; -1 when none frees anything.
+  /// resource) that frees the most; -1 when none frees anything.
   int64_t pickUnderPressure() {
     advanceWaiting();
     int64_t best = -1, bestDelta = 0;
@@ -395,10 +395,7 @@ struct LatencyHidingSchedulerPass
       ScheduleGraph graph;
       if (!graph.build(cast<ComputationOp>(computation), alias))
         continue;
-      unsigned n = graph.nodes.size();
-      Order identity(n);
-      for (unsigned t = 0; t < n; ++t)
-        identity[t] = t;
+      Order identity = identityOrder(graph.nodes.size());
       auto ops = [&](ArrayRef<unsigned> ids) {
         SmallVector<Operation *> list;
         for (unsigned i : ids)

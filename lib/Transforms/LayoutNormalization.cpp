@@ -377,7 +377,7 @@ struct LayoutNormalizationPass
     for (OpOperand &use : llvm::make_early_inc_range(call->getUses())) {
       auto gte = dyn_cast<GetTupleElementOp>(use.getOwner());
       if (!gte || hasControlPredecessors(gte) || isControlPredecessor(gte) ||
-          gte.getIndex() >= int64_t(back.size()))
+          gte.getIndex() >= back.size())
         continue;
       gte.getResult().replaceAllUsesWith(back[gte.getIndex()]);
       Operation *named = gtes[gte.getIndex()].getDefiningOp();

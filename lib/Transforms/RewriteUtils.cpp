@@ -2,6 +2,7 @@
 
 #include "RewriteUtils.h"
 
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 
 #include "llvm/ADT/APFloat.h"
@@ -24,6 +25,31 @@ SmallVector<ComputationOp> mlir::hlo::nonFusionComputations(ModuleOp module) {
     if (!fused.contains(comp))
       comps.push_back(comp);
   return comps;
+}
+
+Value mlir::hlo::inlineComputation(OpBuilder &builder, ComputationOp callee,
+                                   ValueRange inputs) {
+  Block &body = callee.getBody().front();
+  IRMapping mapping;
+  mapping.map(body.getArguments(), inputs);
+  for (Operation &op : body.without_terminator())
+    builder.clone(op, mapping);
+  return mapping.lookupOrDefault(callee.getRootValue());
+}
+
+void mlir::hlo::eraseUnreferencedComputations(
+    ModuleOp module, const llvm::DenseSet<Operation *> &candidates,
+    SymbolTable &symbols) {
+  llvm::DenseSet<StringAttr> referenced;
+  if (std::optional<SymbolTable::UseRange> uses =
+          SymbolTable::getSymbolUses(&module.getBodyRegion()))
+    for (const SymbolTable::SymbolUse &use : *uses)
+      referenced.insert(use.getSymbolRef().getRootReference());
+  for (Operation *op : candidates) {
+    auto comp = cast<ComputationOp>(op);
+    if (!comp.getEntry() && !referenced.contains(comp.getSymNameAttr()))
+      symbols.erase(comp);
+  }
 }
 
 /// The metadata dictionary `loc` carries (the importer puts it on a fused

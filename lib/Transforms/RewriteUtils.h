@@ -4,7 +4,9 @@
 // into several (batch-norm expander, dot decomposer, operand upcaster,
 // result caster, algebraic simplifier) share: the computations they visit,
 // a location for the instructions they add, XLA's order of element types by
-// precision and the scalar add computation of the reduces they add.
+// precision and the scalar add computation of the reduces they add; and
+// what the inlining passes share: a computation's instructions copied to
+// a call site, and the removal of computations nothing names any more.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +17,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace mlir::hlo {
 
@@ -43,6 +46,17 @@ RankedTensorType withElementType(Type type, Type element);
 /// renamed if the name is taken).
 FlatSymbolRefAttr createScalarAddComputation(SymbolTable &symbols, Type element,
                                              Block::iterator where = {});
+
+/// Copies the instructions of `callee` at `builder`'s insertion point,
+/// `inputs` in place of its parameters; returns the copy of its root.
+Value inlineComputation(OpBuilder &builder, ComputationOp callee,
+                        ValueRange inputs);
+
+/// Erases from `symbols` the computations among `candidates` that are not
+/// ENTRY and that no symbol use of `module` names any more.
+void eraseUnreferencedComputations(
+    ModuleOp module, const llvm::DenseSet<Operation *> &candidates,
+    SymbolTable &symbols);
 
 } // namespace mlir::hlo
 

@@ -25,6 +25,7 @@
 #include "Hlo/Dialect/Hlo/HloBackendConfigUtils.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/Passes.h"
+#include "RewriteUtils.h"
 #include "TransformUtils.h"
 #include "WhileLoopAnalysis.h"
 
@@ -413,16 +414,7 @@ struct WhileLoopSimplifierPass
     if (!changed)
       return;
     // The old computations that nothing calls any more.
-    DenseSet<StringAttr> referenced;
-    if (std::optional<SymbolTable::UseRange> uses =
-            SymbolTable::getSymbolUses(&module.getBodyRegion()))
-      for (const SymbolTable::SymbolUse &use : *uses)
-        referenced.insert(use.getSymbolRef().getRootReference());
-    for (Operation *op : replaced) {
-      auto comp = cast<ComputationOp>(op);
-      if (!comp.getEntry() && !referenced.contains(comp.getSymNameAttr()))
-        symbols.erase(comp);
-    }
+    eraseUnreferencedComputations(module, replaced, symbols);
   }
 };
 } // namespace

@@ -81,7 +81,7 @@ LogicalResult runFft(FftOp op, uint8_t *input, uint8_t *output,
     input = copy.data();
   }
   unsigned flags = FFTW_ESTIMATE | FFTW_UNALIGNED;
-  typename F::Plan plan;
+  typename F::Plan plan = nullptr;
   {
     std::lock_guard<std::mutex> lock(plannerMutex);
     switch (kind) {
