@@ -73,11 +73,8 @@ mlir::hlo::emitConcatenateKernel(Operation *op, gpu::GPUModuleOp module,
   // element); then a divisor of every operand's length along the
   // concatenated dimension (XLA's), so that a thread's elements belong to
   // one operand when that dimension is the most minor.
-  constexpr int64_t kGpuThreads = 132 * 2048;
-  int64_t unroll = elements < kGpuThreads
-                       ? 1
-                       : std::max<int64_t>(
-                             1, 16 / getElementBytes(outType.getElementType()));
+  int64_t unroll =
+      getLoopUnrollFactor(elements, getElementBytes(outType.getElementType()));
   if (options.unroll > 0)
     unroll = options.unroll;
   for (RankedTensorType t : operandTypes)

@@ -8,6 +8,7 @@
 #include "EmitterUtils.h"
 
 #include "Hlo/Analysis/BufferAssignment.h"
+#include "Hlo/Analysis/GpuDeviceInfo.h"
 #include "Hlo/Conversion/ScalarLowering.h"
 
 using namespace mlir;
@@ -170,6 +171,13 @@ int64_t mlir::hlo::getElementBytes(Type elementType) {
     return 2 * llvm::divideCeil(
                    complex.getElementType().getIntOrFloatBitWidth(), 8);
   return llvm::divideCeil(scalar.getIntOrFloatBitWidth(), 8);
+}
+
+int64_t mlir::hlo::getLoopUnrollFactor(int64_t elements, int64_t widestBytes) {
+  const GpuDeviceInfo &device = getSelectedGpuDevice();
+  if (elements < device.coreCount * device.threadsPerCoreLimit)
+    return 1;
+  return std::max<int64_t>(1, 16 / widestBytes);
 }
 
 MemRefType mlir::hlo::getKernelBufferType(Type type) {

@@ -34,14 +34,14 @@ mlir::hlo::emitLoopKernel(Operation *op, gpu::GPUModuleOp module,
         return a.getNumElements() < b.getNumElements();
       });
   int64_t elements = shape.getNumElements();
-  // Each thread computes `unroll` consecutive elements (in physical order)
-  // so that its loads and stores of elementwise-read buffers are 16 bytes
-  // wide (XLA's loop unrolling and vectorization): 16 bytes over the widest
-  // output element, when the element count allows.
+  // Each thread computes `unroll` consecutive elements (in physical order):
+  // in kernels that fill the GPU, enough that its loads and stores of
+  // elementwise-read buffers are 16 bytes wide (XLA's loop unrolling and
+  // vectorization), when the element count allows.
   int64_t widest = 1;
   for (RankedTensorType t : outputTypes)
     widest = std::max(widest, getElementBytes(t.getElementType()));
-  int64_t unroll = std::max<int64_t>(1, 16 / widest);
+  int64_t unroll = getLoopUnrollFactor(elements, widest);
   // Elements that are loops of their own (a dot's contraction, a
   // select-and-scatter's windows) are one per thread, as XLA leaves such
   // loop fusions unrolled once (its MayPreventVectorization).

@@ -29,8 +29,8 @@ namespace hlo {
 struct KernelOptions {
   /// Threads per block of a loop kernel (XLA's loop emitter: 128).
   int64_t threadsPerBlock = 128;
-  /// Elements per thread of a loop kernel; 0: 16 bytes over the widest
-  /// output element (halved until it divides the element count).
+  /// Elements per thread of a loop kernel; 0: XLA's choice
+  /// (getLoopUnrollFactor), halved until it divides the element count.
   int64_t unroll = 0;
 };
 

@@ -41,9 +41,10 @@ def HloToGpu : Pass<"hlo-to-gpu", "::mlir::ModuleOp"> {
            /*default=*/"128",
            "Threads per block of loop kernels (XLA's loop emitter: 128)">,
     Option<"elementsPerThread", "elements-per-thread", "int64_t", /*default=*/"0",
-           "Elements per thread of loop kernels (0: 16 bytes over the "
-           "widest output element, halved until it divides the element "
-           "count; XLA unrolls loop kernels likewise)">,
+           "Elements per thread of loop kernels (0: XLA's choice: one, or "
+           "in kernels with at least as many elements as the GPU has "
+           "threads 16 bytes over the widest output element; halved until "
+           "it divides the element count)">,
     Option<"allowUnsupported", "allow-unsupported", "bool",
            /*default=*/"false",
            "Leave fusions no emitter takes without a kernel instead of "
