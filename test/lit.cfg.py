@@ -1,5 +1,6 @@
 # -*- Python -*-
 import os
+import re
 import shlex
 import shutil
 
@@ -73,6 +74,11 @@ except (OSError, subprocess.TimeoutExpired):
 if any(l.startswith("cuda: ") and not l.startswith("cuda: unavailable")
        for l in devices.splitlines()):
     config.available_features.add("cuda-device")
+# Several GPUs ("device 0 of N"): the NCCL tests of programs on N devices.
+several = re.search(r"device 0 of (\d+)", devices)
+for n in (2, 4):
+    if several and int(several.group(1)) >= n:
+        config.available_features.add("cuda-devices-%d" % n)
 # NVIDIA's assembler checks the PTX the kernels lower to.
 ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 if os.access(ptxas, os.X_OK):

@@ -269,6 +269,84 @@ TEST(HostRuntimeTest, RandomCollectivesMatchTheInterpreter) {
     EXPECT_GT(kinds[kind], trials / 14) << kind;
 }
 
+// What the GPU compiler makes of the random collectives (layouts assigned,
+// then thunks) is what the CUDA runtime's NCCL path takes: dimensions split
+// most major, element types NCCL reduces. Only arrays of 2- and 4-bit
+// elements may be refused (NCCL reduces no such type; their chunks may not
+// be whole bytes), with the runtime's "NCCL cannot" error. No GPU needed.
+TEST(CudaRuntimeTest, RandomCollectivesCompileForNccl) {
+  std::string error;
+  DialectRegistry registry;
+  registerHloTranslateDialects(registry);
+  MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
+  ctx.loadAllAvailableDialects();
+  std::mt19937 rng(2911);
+  int accepted = 0, refused = 0;
+  for (int trial = 0; trial < 150; ++trial) {
+    CollectiveCase c = generate(rng);
+    OwningOpRef<ModuleOp> module = importHloText(c.text, &ctx);
+    ASSERT_TRUE(module) << c.text;
+    FailureOr<OwningOpRef<ModuleOp>> program =
+        compileToThunks(*module, DeviceKind::Cuda, error);
+    ASSERT_TRUE(succeeded(program)) << error << "\n" << c.text;
+    if (succeeded(checkNcclCollectives(**program, error))) {
+      ++accepted;
+      continue;
+    }
+    if (error.find("without nccl.h") != std::string::npos ||
+        error.find("no CUDA runtime") != std::string::npos)
+      GTEST_SKIP() << error;
+    bool subByte = c.type == "s4" || c.type == "u4" || c.type == "u2" ||
+                   c.type == "f4e2m1fn";
+    ASSERT_TRUE(subByte && error.find("NCCL cannot") != std::string::npos)
+        << error << "\n"
+        << c.text;
+    ++refused;
+  }
+  EXPECT_GT(accepted, 100) << refused << " refused";
+}
+
+// The same random collectives through NCCL, one device per GPU, where the
+// machine has at least 2 GPUs (cases of more devices than it has are left
+// out); cases NCCL cannot reduce (sub-byte, 16-bit integer or complex
+// product elements) must stop at the runtime's clear error.
+TEST(CudaRuntimeTest, RandomCollectivesMatchTheInterpreter) {
+  std::string error;
+  FailureOr<int> gpus = countCudaDevices(error);
+  if (failed(gpus) || *gpus < 2)
+    GTEST_SKIP() << (failed(gpus) ? error : "fewer than 2 CUDA devices");
+  DialectRegistry registry;
+  registerHloTranslateDialects(registry);
+  MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
+  ctx.loadAllAvailableDialects();
+  std::mt19937 rng(2911);
+  int ran = 0, refused = 0;
+  for (int trial = 0; trial < 150; ++trial) {
+    CollectiveCase c = generate(rng);
+    OwningOpRef<ModuleOp> module = importHloText(c.text, &ctx);
+    ASSERT_TRUE(module) << c.text;
+    runtime::InterpreterOptions options = runtime::getModuleOptions(*module);
+    if (options.numReplicas * options.numPartitions > *gpus)
+      continue;
+    std::string note;
+    FailureOr<Literal> want = runtime::run(*module, {}, options, error);
+    ASSERT_TRUE(succeeded(want)) << error << "\n" << c.text;
+    FailureOr<Literal> got =
+        runOnDevice(*module, {}, DeviceKind::Cuda, error, note);
+    if (failed(got) && error.find("NCCL cannot") != std::string::npos) {
+      ++refused;
+      continue;
+    }
+    ASSERT_TRUE(succeeded(got)) << error << "\n" << c.text;
+    ++ran;
+    std::string why;
+    EXPECT_TRUE(closeEnough(*got, *want, 0, 0, why)) << why << "\n"
+                                                     << note << "\n"
+                                                     << c.text;
+  }
+  EXPECT_GT(ran, 0) << refused << " refused";
+}
+
 /// A module of 2 replicas whose all-reduces can overlap independent
 /// elementwise chains: some of the chains' values are all-reduced, others
 /// not, and the all-reduced values are read again.

@@ -19,6 +19,9 @@
 //   becomes the type's quiet NaN (-0 where it has none).
 // - extf is exact: normal values rebias the exponent, denormals are their
 //   integer significand times the smallest denormal, NaN and inf map over.
+// - sitofp / uitofp to a narrow float (which the canonicalizer folds an
+//   exact int-to-f64 conversion and a truncf into) go through f64 and
+//   truncf.
 //
 // f8E8M0FNU (an exponent only: 2^(b - 127), no sign, no zero, NaN 0xFF) has
 // its own rule: truncf rounds a positive value's significand 1.m up when m
@@ -314,12 +317,35 @@ struct ExpandExtF : OpRewritePattern<arith::ExtFOp> {
   }
 };
 
+/// An integer to a narrow float, which the canonicalizer makes of an exact
+/// int-to-f64 conversion and a truncf (its sitofp(truncf) folding): back to
+/// f64, then truncf (expanded by ExpandTruncF), one rounding either way.
+template <typename IntToFpOp>
+struct ExpandIntToNarrow : OpRewritePattern<IntToFpOp> {
+  ExpandIntToNarrow(MLIRContext *ctx, bool below16)
+      : OpRewritePattern<IntToFpOp>(ctx), below16(below16) {}
+  LogicalResult matchAndRewrite(IntToFpOp op,
+                                PatternRewriter &rewriter) const override {
+    auto src = dyn_cast<IntegerType>(op.getIn().getType());
+    Type dst = op.getType();
+    // Integers of at most 53 bits are exact in f64.
+    if (!src || src.getWidth() > 53 || !isNarrow(dst, below16))
+      return failure();
+    Value wide = IntToFpOp::create(rewriter, op.getLoc(), rewriter.getF64Type(),
+                                   op.getIn());
+    rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, dst, wide);
+    return success();
+  }
+  bool below16;
+};
+
 } // namespace
 
 void mlir::hlo::populateNarrowFloatExpansionPatterns(
     RewritePatternSet &patterns, bool onlyBelow16Bits) {
-  patterns.add<ExpandTruncF, ExpandExtF>(patterns.getContext(),
-                                         onlyBelow16Bits);
+  patterns.add<ExpandTruncF, ExpandExtF, ExpandIntToNarrow<arith::SIToFPOp>,
+               ExpandIntToNarrow<arith::UIToFPOp>>(patterns.getContext(),
+                                                   onlyBelow16Bits);
 }
 
 namespace {

@@ -188,6 +188,25 @@ LogicalResult mlir::hlo::probeDevice(DeviceKind kind, std::string &description,
 #endif
 }
 
+FailureOr<int> mlir::hlo::countCudaDevices(std::string &error) {
+#ifdef HLO_HAVE_CUDA_RUNTIME
+  return thunk::countCudaDevices(error);
+#else
+  error = kNoCudaRuntime;
+  return failure();
+#endif
+}
+
+LogicalResult mlir::hlo::checkNcclCollectives(ModuleOp program,
+                                              std::string &error) {
+#ifdef HLO_HAVE_CUDA_RUNTIME
+  return thunk::checkNcclCollectives(program, error);
+#else
+  error = kNoCudaRuntime;
+  return failure();
+#endif
+}
+
 FailureOr<OwningOpRef<ModuleOp>>
 mlir::hlo::compileToThunks(ModuleOp module, DeviceKind kind,
                            std::string &error, uint64_t rngSeed) {

@@ -162,6 +162,9 @@ struct GpuLayoutAssignmentPass
   DenseMap<Operation *, SmallVector<Type>> bitcastOperand;
   DenseMap<std::pair<Value, Type>, Value> copies;
   SymbolTable *symbols = nullptr;
+  /// The computations async-starts wrap: one instruction each, no room for
+  /// a copy.
+  llvm::DenseSet<Operation *> asyncWrapped;
 
   void run() {
     ModuleOp module = getOperation();
@@ -171,6 +174,10 @@ struct GpuLayoutAssignmentPass
     module.walk([&](FusionOp f) {
       if (Operation *callee = table.lookup(f.getCalls()))
         fused.insert(callee);
+    });
+    module.walk([&](AsyncStartOp a) {
+      if (Operation *callee = table.lookup(a.getCalls()))
+        asyncWrapped.insert(callee);
     });
     for (auto comp : module.getOps<ComputationOp>()) {
       if (fused.contains(comp))
@@ -253,13 +260,22 @@ struct GpuLayoutAssignmentPass
     return std::nullopt;
   }
 
-  /// The one dimension an all-gather or reduce-scatter gathers / scatters.
-  static std::optional<int64_t> gatherScatterDimension(Operation *op) {
+  /// The one dimension an all-gather or reduce-scatter gathers / scatters
+  /// or an array all-to-all splits, which XLA's NCCL thunks need most major
+  /// (not inside an async-start's computation, which holds no copy: there
+  /// the layouts stay, and the CUDA runtime says it cannot run them).
+  std::optional<int64_t> gatherScatterDimension(Operation *op) {
+    if (asyncWrapped.contains(op->getParentOp()))
+      return std::nullopt;
     ArrayRef<int64_t> dims;
     if (auto gather = dyn_cast<AllGatherOp>(op))
       dims = gather.getDimensions();
     else if (auto scatter = dyn_cast<ReduceScatterOp>(op))
       dims = scatter.getDimensions();
+    else if (auto allToAll = dyn_cast<AllToAllOp>(op);
+             allToAll && allToAll.getDimensions() && op->getNumResults() == 1 &&
+             isa<RankedTensorType>(op->getResult(0).getType()))
+      dims = *allToAll.getDimensions();
     if (dims.size() != 1)
       return std::nullopt;
     return dims[0];
@@ -473,9 +489,9 @@ struct GpuLayoutAssignmentPass
       mustDefault(0);
       return wants;
     }
-    if (isa<AllGatherOp, ReduceScatterOp>(op)) {
-      // NCCL gathers and scatters contiguous chunks: the dimension is the
-      // most major of the operands too.
+    if (isa<AllGatherOp, ReduceScatterOp, AllToAllOp>(op)) {
+      // NCCL gathers, scatters and exchanges contiguous chunks: the
+      // dimension is the most major of the operands too.
       if (std::optional<int64_t> dim = gatherScatterDimension(op))
         for (unsigned i = 0; i < data.size(); ++i)
           must(i, moveToMajor(rankOf(data[i].getType()), *dim));

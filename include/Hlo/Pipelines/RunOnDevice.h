@@ -34,6 +34,15 @@ StringRef deviceName(DeviceKind kind);
 LogicalResult probeDevice(DeviceKind kind, std::string &description,
                           std::string &error);
 
+/// The number of CUDA devices (programs of several devices run one device
+/// on each), or failure with `error` (no CUDA runtime, no driver).
+FailureOr<int> countCudaDevices(std::string &error);
+
+/// Whether the CUDA runtime's NCCL can run the collectives of thunk program
+/// `program` on several devices (thunk::checkNcclCollectives); no GPU
+/// needed.
+LogicalResult checkNcclCollectives(ModuleOp program, std::string &error);
+
 /// What `runOnDevice` measures when given one: the compile (the GPU
 /// compiler's passes and the runtime's compile: the host JIT of the
 /// kernels, or loading their PTX) and the fastest of `repeat` runs of the

@@ -123,27 +123,34 @@ static void *openCudaLibrary(const std::string &name, const char *envVar,
   return lib;
 }
 
-/// The table of CUDA library `Table`, opened and filled once per process:
-/// `name` found as openCudaLibrary finds it, then `fill(table, lib)` looks
-/// its functions up (and makes its handle), giving an error message or "".
-/// Null with `error` set when that failed, now or at the first call.
+/// The table of CUDA library `Table` for device ordinal `device`, opened
+/// and filled once per process and device: `name` found as
+/// openCudaLibrary finds it, then `fill(table, lib)` looks its functions up
+/// (and makes the device's handle, with its context current), giving an
+/// error message or "". Null with `error` set when that failed, now or at
+/// the first call.
 template <typename Table>
 static const Table *
 loadOnce(const std::string &name, const char *envVar, const char *what,
-         llvm::function_ref<std::string(Table &, void *)> fill,
+         int device, llvm::function_ref<std::string(Table &, void *)> fill,
          std::string &error) {
-  static Table table;
-  static std::string failure;
-  static std::once_flag once;
-  std::call_once(once, [&] {
+  static Table tables[kMaxDevices];
+  static std::string failures[kMaxDevices];
+  static std::once_flag onces[kMaxDevices];
+  if (device < 0 || device >= kMaxDevices) {
+    error = std::string(what) + ": no device " + std::to_string(device);
+    return nullptr;
+  }
+  std::string &failure = failures[device];
+  std::call_once(onces[device], [&] {
     if (void *lib = openCudaLibrary(name, envVar, what, failure))
-      failure = fill(table, lib);
+      failure = fill(tables[device], lib);
   });
   if (!failure.empty()) {
     error = failure;
     return nullptr;
   }
-  return &table;
+  return &tables[device];
 }
 
 // Fills `table.fn` for every `fn` of a function list from `lib`.
@@ -152,10 +159,11 @@ loadOnce(const std::string &name, const char *envVar, const char *what,
   if (!table.fn)                                                               \
     return name + " has no " #fn;
 
-const CublasLt *mlir::thunk::cuda::loadCublasLt(std::string &error) {
+const CublasLt *mlir::thunk::cuda::loadCublasLt(int device,
+                                                std::string &error) {
   const std::string name = "libcublasLt.so." + std::to_string(CUBLAS_VER_MAJOR);
   return loadOnce<CublasLt>(
-      name, "HLO_CUBLASLT_LIBRARY", "cuBLASLt",
+      name, "HLO_CUBLASLT_LIBRARY", "cuBLASLt", device,
       [&](CublasLt &lt, void *lib) -> std::string {
 #define HLO_LOOKUP(fn) HLO_LOOKUP_IN(lt, fn)
         HLO_CUBLASLT_FUNCTIONS(HLO_LOOKUP)
@@ -174,10 +182,10 @@ std::string Cudnn::describe(const char *call, cudnnStatus_t status) const {
          (text ? text : "cuDNN status " + std::to_string(int(status)));
 }
 
-const Cudnn *mlir::thunk::cuda::loadCudnn(std::string &error) {
+const Cudnn *mlir::thunk::cuda::loadCudnn(int device, std::string &error) {
   const std::string name = "libcudnn.so." + std::to_string(CUDNN_MAJOR);
   return loadOnce<Cudnn>(
-      name, "HLO_CUDNN_LIBRARY", "cuDNN",
+      name, "HLO_CUDNN_LIBRARY", "cuDNN", device,
       [&](Cudnn &dnn, void *lib) -> std::string {
 #define HLO_LOOKUP(fn) HLO_LOOKUP_IN(dnn, fn)
         HLO_CUDNN_FUNCTIONS(HLO_LOOKUP)
@@ -193,10 +201,10 @@ std::string Cufft::describe(const char *call, cufftResult status) const {
   return std::string(call) + ": cuFFT status " + std::to_string(int(status));
 }
 
-const Cufft *mlir::thunk::cuda::loadCufft(std::string &error) {
+const Cufft *mlir::thunk::cuda::loadCufft(int device, std::string &error) {
   const std::string name = "libcufft.so." + std::to_string(CUFFT_VER_MAJOR);
   return loadOnce<Cufft>(
-      name, "HLO_CUFFT_LIBRARY", "cuFFT",
+      name, "HLO_CUFFT_LIBRARY", "cuFFT", device,
       [&](Cufft &fft, void *lib) -> std::string {
 #define HLO_LOOKUP(fn) HLO_LOOKUP_IN(fft, fn)
         HLO_CUFFT_FUNCTIONS(HLO_LOOKUP)
@@ -213,10 +221,10 @@ std::string Cublas::describe(const char *call, cublasStatus_t status) const {
          (text ? text : "cuBLAS status " + std::to_string(int(status)));
 }
 
-const Cublas *mlir::thunk::cuda::loadCublas(std::string &error) {
+const Cublas *mlir::thunk::cuda::loadCublas(int device, std::string &error) {
   const std::string name = "libcublas.so." + std::to_string(CUBLAS_VER_MAJOR);
   return loadOnce<Cublas>(
-      name, "HLO_CUBLAS_LIBRARY", "cuBLAS",
+      name, "HLO_CUBLAS_LIBRARY", "cuBLAS", device,
       [&](Cublas &blas, void *lib) -> std::string {
 #define HLO_LOOKUP(fn) HLO_LOOKUP_IN(blas, fn)
         HLO_CUBLAS_FUNCTIONS(HLO_LOOKUP)
@@ -233,11 +241,12 @@ std::string Cusolver::describe(const char *call,
   return std::string(call) + ": cuSOLVER status " + std::to_string(int(status));
 }
 
-const Cusolver *mlir::thunk::cuda::loadCusolver(std::string &error) {
+const Cusolver *mlir::thunk::cuda::loadCusolver(int device,
+                                                std::string &error) {
   const std::string name =
       "libcusolver.so." + std::to_string(CUSOLVER_VER_MAJOR);
   return loadOnce<Cusolver>(
-      name, "HLO_CUSOLVER_LIBRARY", "cuSOLVER",
+      name, "HLO_CUSOLVER_LIBRARY", "cuSOLVER", device,
       [&](Cusolver &solver, void *lib) -> std::string {
 #define HLO_LOOKUP(fn) HLO_LOOKUP_IN(solver, fn)
         HLO_CUSOLVER_FUNCTIONS(HLO_LOOKUP)
@@ -250,3 +259,26 @@ const Cusolver *mlir::thunk::cuda::loadCusolver(std::string &error) {
       },
       error);
 }
+
+#ifdef HLO_HAVE_NCCL
+std::string Nccl::describe(const char *call, ncclResult_t result) const {
+  const char *text = ncclGetErrorString ? ncclGetErrorString(result) : nullptr;
+  return std::string(call) + ": " +
+         (text ? text : "NCCL result " + std::to_string(int(result)));
+}
+
+const Nccl *mlir::thunk::cuda::loadNccl(std::string &error) {
+  const std::string name = "libnccl.so." + std::to_string(NCCL_MAJOR);
+  return loadOnce<Nccl>(
+      name, "HLO_NCCL_LIBRARY", "NCCL", /*device=*/0,
+      [&](Nccl &nccl, void *lib) -> std::string {
+#define HLO_LOOKUP(fn) HLO_LOOKUP_IN(nccl, fn)
+        HLO_NCCL_FUNCTIONS(HLO_LOOKUP)
+#undef HLO_LOOKUP
+        if (ncclResult_t r = nccl.ncclGetVersion(&nccl.version))
+          return nccl.describe("ncclGetVersion", r);
+        return "";
+      },
+      error);
+}
+#endif

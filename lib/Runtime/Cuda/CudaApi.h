@@ -3,10 +3,10 @@
 // The entry points the CUDA runtime uses, as function pointers filled when
 // the libraries are first needed: the driver's through cuGetProcAddress
 // (for the API version of the headers this was built with), the libraries'
-// (cuBLASLt, cuBLAS, cuDNN, cuFFT, cuSOLVER) by dlsym. Building needs only the
-// CUDA toolkit's headers; a machine without a driver or without cuBLASLt gets
-// an error saying which library is missing instead of a program that cannot
-// start.
+// (cuBLASLt, cuBLAS, cuDNN, cuFFT, cuSOLVER, NCCL) by dlsym. Building needs
+// only the CUDA toolkit's headers; a machine without a driver or without
+// cuBLASLt gets an error saying which library is missing instead of a program
+// that cannot start.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +19,9 @@
 #include <cudnn.h>
 #include <cufft.h>
 #include <cusolverDn.h>
+#ifdef HLO_HAVE_NCCL
+#include <nccl.h>
+#endif
 
 #include <string>
 
@@ -51,6 +54,8 @@ namespace mlir::thunk::cuda {
   X(cuStreamCreate)                                                            \
   X(cuStreamDestroy)                                                           \
   X(cuStreamSynchronize)                                                       \
+  X(cuStreamQuery)                                                             \
+  X(cuStreamWaitEvent)                                                         \
   X(cuEventCreate)                                                             \
   X(cuEventDestroy)                                                            \
   X(cuEventRecord)                                                             \
@@ -142,6 +147,23 @@ namespace mlir::thunk::cuda {
   X(cusolverDnXpotrf_bufferSize)                                               \
   X(cusolverDnXpotrf)
 
+// NCCL: the collectives of programs on several devices (libnccl.so.2).
+#define HLO_NCCL_FUNCTIONS(X)                                                  \
+  X(ncclGetVersion)                                                            \
+  X(ncclGetErrorString)                                                        \
+  X(ncclCommInitAll)                                                           \
+  X(ncclCommDestroy)                                                           \
+  X(ncclCommAbort)                                                             \
+  X(ncclCommGetAsyncError)                                                     \
+  X(ncclGroupStart)                                                            \
+  X(ncclGroupEnd)                                                              \
+  X(ncclAllReduce)                                                             \
+  X(ncclAllGather)                                                             \
+  X(ncclReduceScatter)                                                         \
+  X(ncclBroadcast)                                                             \
+  X(ncclSend)                                                                  \
+  X(ncclRecv)
+
 struct Driver {
 #define HLO_DECLARE(name) decltype(&::name) name = nullptr;
   HLO_CUDA_DRIVER_FUNCTIONS(HLO_DECLARE)
@@ -186,28 +208,47 @@ struct Cufft {
 
   std::string describe(const char *call, cufftResult status) const;
 };
+#ifdef HLO_HAVE_NCCL
+struct Nccl {
+  HLO_NCCL_FUNCTIONS(HLO_DECLARE)
+  /// The library's version (22809 is 2.28.9).
+  int version = 0;
+
+  std::string describe(const char *call, ncclResult_t result) const;
+};
+#endif
 #undef HLO_DECLARE
 
 /// The driver, loaded and initialized once per process (cuInit); null with
 /// `error` set when there is none.
 const Driver *loadDriver(std::string &error);
 
-/// cuBLASLt, loaded once per process with one handle; null with `error`
-/// set when the library cannot be found.
-const CublasLt *loadCublasLt(std::string &error);
+/// The most devices one process drives.
+constexpr int kMaxDevices = 64;
+
+/// cuBLASLt, loaded once per process, with one handle per device
+/// (`device`, an ordinal below kMaxDevices, whose context is current when
+/// it is first asked for); null with `error` set when the library cannot
+/// be found.
+const CublasLt *loadCublasLt(int device, std::string &error);
 
 /// cuDNN, likewise (`$HLO_CUDNN_LIBRARY`, else libcudnn.so.9 where the
 /// loader or the CUDA installation has it).
-const Cudnn *loadCudnn(std::string &error);
+const Cudnn *loadCudnn(int device, std::string &error);
 
-/// cuBLAS (libcublas.so.N, or $HLO_CUBLAS_LIBRARY), one handle.
-const Cublas *loadCublas(std::string &error);
+/// cuBLAS (libcublas.so.N, or $HLO_CUBLAS_LIBRARY), one handle per device.
+const Cublas *loadCublas(int device, std::string &error);
 
-/// cuSOLVER (libcusolver.so.N, or $HLO_CUSOLVER_LIBRARY), one handle.
-const Cusolver *loadCusolver(std::string &error);
+/// cuSOLVER (libcusolver.so.N, or $HLO_CUSOLVER_LIBRARY), likewise.
+const Cusolver *loadCusolver(int device, std::string &error);
 
 /// cuFFT (libcufft.so.N, or $HLO_CUFFT_LIBRARY).
-const Cufft *loadCufft(std::string &error);
+const Cufft *loadCufft(int device, std::string &error);
+
+#ifdef HLO_HAVE_NCCL
+/// NCCL (libnccl.so.2, or $HLO_NCCL_LIBRARY), once per process.
+const Nccl *loadNccl(std::string &error);
+#endif
 
 } // namespace mlir::thunk::cuda
 

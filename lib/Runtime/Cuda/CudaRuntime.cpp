@@ -1,14 +1,15 @@
 //===- CudaRuntime.cpp - run a thunk program on an NVIDIA GPU -------------===//
 //
-// Device 0's primary context, one stream per executable, one device
-// allocation for the arena. Every driver and cuBLASLt call is checked; a
-// failure ends the run with the call, the CUDA error's name and text, and
-// the thunk it ran for.
+// Each device's primary context, one stream per executable and device (and
+// one for NCCL's collectives), one device allocation for each device's
+// arena. Every driver and library call is checked; a failure ends the run
+// with the call, the CUDA error's name and text, and the thunk it ran for.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Hlo/Runtime/Cuda/CudaRuntime.h"
 
+#include "CudaCollectives.h"
 #include "CudaConvolution.h"
 #include "CudaFft.h"
 #include "CudaInternal.h"
@@ -19,15 +20,20 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <chrono>
 #include <mutex>
+#include <thread>
 #include <type_traits>
 
 using namespace mlir;
 using namespace mlir::thunk;
 using namespace mlir::thunk::cuda;
 
+/// Why a device stopped when another one failed.
+static constexpr const char kStopped[] = "stopped: another device failed";
+
 namespace {
-/// Device 0, opened once per process.
+/// A device (by CUDA ordinal), opened once per process.
 struct Device {
   const Driver *cu = nullptr;
   CUdevice device = 0;
@@ -51,27 +57,45 @@ bool cubinRunsOn(StringRef built, StringRef chip) {
 }
 } // namespace
 
-static const Device *openDevice(std::string &error) {
-  static Device dev;
-  static std::string failure;
-  static std::once_flag once;
-  std::call_once(once, [] {
+FailureOr<int> mlir::thunk::countCudaDevices(std::string &error) {
+  const Driver *cu = loadDriver(error);
+  if (!cu)
+    return failure();
+  int count = 0;
+  if (CUresult r = cu->cuDeviceGetCount(&count)) {
+    error = cu->describe("cuDeviceGetCount", r);
+    return failure();
+  }
+  return count;
+}
+
+/// CUDA device `ordinal`, its primary context current in this thread.
+static const Device *openDevice(int ordinal, std::string &error) {
+  static Device devices[cuda::kMaxDevices];
+  static std::string failures[cuda::kMaxDevices];
+  static std::once_flag onces[cuda::kMaxDevices];
+  if (ordinal < 0 || ordinal >= cuda::kMaxDevices) {
+    error = "no CUDA device " + std::to_string(ordinal);
+    return nullptr;
+  }
+  Device &dev = devices[ordinal];
+  std::string &failure = failures[ordinal];
+  std::call_once(onces[ordinal], [&] {
+    FailureOr<int> count = countCudaDevices(failure);
+    if (failed(count))
+      return;
+    if (*count <= ordinal) {
+      failure = *count == 0
+                    ? std::string("no CUDA device")
+                    : "no CUDA device " + std::to_string(ordinal) +
+                          " (the machine has " + std::to_string(*count) + ")";
+      return;
+    }
     const Driver *cu = loadDriver(failure);
-    if (!cu)
-      return;
-    int count = 0;
-    if (CUresult r = cu->cuDeviceGetCount(&count)) {
-      failure = cu->describe("cuDeviceGetCount", r);
-      return;
-    }
-    if (count == 0) {
-      failure = "no CUDA device";
-      return;
-    }
     char name[256] = {};
     int major = 0, minor = 0;
     size_t bytes = 0;
-    CUresult r = cu->cuDeviceGet(&dev.device, 0);
+    CUresult r = cu->cuDeviceGet(&dev.device, ordinal);
     if (!r)
       r = cu->cuDeviceGetName(name, sizeof(name), dev.device);
     if (!r)
@@ -85,7 +109,8 @@ static const Device *openDevice(std::string &error) {
     if (!r)
       r = cu->cuDevicePrimaryCtxRetain(&dev.context, dev.device);
     if (r) {
-      failure = cu->describe("opening CUDA device 0", r);
+      failure = cu->describe(
+          ("opening CUDA device " + std::to_string(ordinal)).c_str(), r);
       return;
     }
     dev.cu = cu;
@@ -109,10 +134,15 @@ static const Device *openDevice(std::string &error) {
 
 LogicalResult mlir::thunk::openCudaDevice(std::string &description,
                                           std::string &error) {
-  const Device *dev = openDevice(error);
+  const Device *dev = openDevice(0, error);
   if (!dev)
     return failure();
   description = dev->description;
+  FailureOr<int> count = countCudaDevices(error);
+  if (failed(count))
+    return failure();
+  if (*count > 1)
+    description += "; device 0 of " + std::to_string(*count);
   return success();
 }
 
@@ -130,6 +160,10 @@ public:
   ~State();
 
   OwningOpRef<ModuleOp> module;
+  /// The device's id in the program (its CUDA ordinal) and its replica and
+  /// partition.
+  int ordinal = 0;
+  int64_t replica = 0, partition = 0;
   const Device *dev = nullptr;
   const Driver *cu = nullptr;
   const CublasLt *lt = nullptr;
@@ -159,6 +193,15 @@ public:
   llvm::StringMap<CUdeviceptr> bases;
   /// The run's host transfers (Executable::setHostTransfers).
   HostTransfers *transfers = nullptr;
+  /// With several devices: NCCL's communicators, the stream the device's
+  /// collectives run on (in program order), the events that order it with
+  /// `stream` (`fork`: the collective waits for the thunks before it;
+  /// `join`: a synchronous collective's end), and each asynchronous
+  /// collective's end by `async_id`.
+  cuda::NcclComms *nccl = nullptr;
+  CUstream collectives = nullptr;
+  CUevent fork = nullptr, join = nullptr;
+  DenseMap<int64_t, CUevent> asyncDone;
 };
 
 CudaExecutable::State::~State() {
@@ -179,63 +222,31 @@ CudaExecutable::State::~State() {
     cu->cuMemFree(scratch);
   for (CUmodule m : modules)
     cu->cuModuleUnload(m);
-  for (CUevent e : {start, stop})
+  for (CUevent e : {start, stop, fork, join})
     if (e)
       cu->cuEventDestroy(e);
+  for (auto &entry : asyncDone)
+    cu->cuEventDestroy(entry.second);
+  if (collectives) {
+    cu->cuStreamSynchronize(collectives);
+    cu->cuStreamDestroy(collectives);
+  }
   if (stream)
     cu->cuStreamDestroy(stream);
 }
 
-CudaExecutable::CudaExecutable() : state(std::make_unique<State>()) {}
+CudaExecutable::CudaExecutable() = default;
 CudaExecutable::~CudaExecutable() = default;
 
-std::unique_ptr<CudaExecutable> CudaExecutable::compile(ModuleOp program,
-                                                        std::string &error) {
-  std::string diagnostics;
-  ScopedDiagnosticHandler handler(program.getContext(), [&](Diagnostic &d) {
-    diagnostics += d.str() + "\n";
-    return success();
-  });
-  if (failed(mlir::verify(program))) {
-    error = "the thunk program does not verify: " + diagnostics;
-    return nullptr;
-  }
-  if (!llvm::hasSingleElement(program.getOps<ProgramOp>())) {
-    error = "the module must hold one thunk.program";
-    return nullptr;
-  }
-  // Several devices need NCCL. On one device every collective copies its
-  // inputs (or, a collective-permute without the pair (0, 0), zeros them),
-  // which moves bytes only between slices of one layout.
-  ProgramOp main = *program.getOps<ProgramOp>().begin();
-  if (main.getNumReplicas() * main.getNumPartitions() != 1) {
-    error = "the CUDA runtime runs programs of one device (NCCL is not in it "
-            "yet); run this one with --device=host";
-    return nullptr;
-  }
-  WalkResult layouts = main.walk([&](Operation *op) {
-    if (!isa<AllReduceOp, AllGatherOp, ReduceScatterOp, AllToAllOp,
-             CollectivePermuteOp, CollectiveBroadcastOp>(op))
-      return WalkResult::advance();
-    // The verifiers make inputs and outputs pair up: the first half of the
-    // operands are the inputs.
-    unsigned half = op->getNumOperands() / 2;
-    for (unsigned i = 0; i < half; ++i)
-      if (op->getOperand(i).getType() != op->getOperand(half + i).getType())
-        return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  if (layouts.wasInterrupted()) {
-    error = "the CUDA runtime runs a collective on one device as copies "
-            "between slices of one layout; run this one with --device=host";
-    return nullptr;
-  }
-  std::unique_ptr<CudaExecutable> exe(new CudaExecutable());
-  State &s = *exe->state;
+/// Opens CUDA device `ordinal` for `s`, loads `program`'s kernels on it and
+/// plans its library calls.
+static LogicalResult prepareDevice(CudaExecutable::State &s, ModuleOp program,
+                                   int ordinal, std::string &error) {
   s.module = program.clone();
-  s.dev = openDevice(error);
+  s.ordinal = ordinal;
+  s.dev = openDevice(ordinal, error);
   if (!s.dev)
-    return nullptr;
+    return failure();
   s.cu = s.dev->cu;
   const Driver &cu = *s.cu;
   auto check = [&](const char *call, CUresult r) {
@@ -248,7 +259,7 @@ std::unique_ptr<CudaExecutable> CudaExecutable::compile(ModuleOp program,
             cu.cuStreamCreate(&s.stream, CU_STREAM_NON_BLOCKING)) ||
       check("cuEventCreate", cu.cuEventCreate(&s.start, CU_EVENT_DEFAULT)) ||
       check("cuEventCreate", cu.cuEventCreate(&s.stop, CU_EVENT_DEFAULT)))
-    return nullptr;
+    return failure();
 
   // Load each kernel module's cubin where it was assembled for this chip,
   // else its PTX; the JIT's log goes into the error.
@@ -262,7 +273,7 @@ std::unique_ptr<CudaExecutable> CudaExecutable::compile(ModuleOp program,
     if (!ptx && !useCubin) {
       error = "kernel module @" + gpuModule.getName().str() +
               " has no PTX (thunk.ptx; run hlo-embed-ptx)";
-      return nullptr;
+      return failure();
     }
     std::string text = (useCubin ? cubin : ptx).getValue().str();
     char log[8192] = {};
@@ -275,7 +286,7 @@ std::unique_ptr<CudaExecutable> CudaExecutable::compile(ModuleOp program,
       error = "kernel module @" + gpuModule.getName().str() + ": " +
               cu.describe("cuModuleLoadDataEx", r) +
               (log[0] ? std::string("\n") + log : std::string());
-      return nullptr;
+      return failure();
     }
     s.modules.push_back(m);
     loaded[gpuModule.getName()] = m;
@@ -302,7 +313,7 @@ std::unique_ptr<CudaExecutable> CudaExecutable::compile(ModuleOp program,
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
-    return nullptr;
+    return failure();
 
   // GEMMs: cuBLASLt, planned once each, for the alignment of their slices
   // in the arena (whose base cuMemAlloc aligns to at least 256 bytes).
@@ -319,7 +330,7 @@ std::unique_ptr<CudaExecutable> CudaExecutable::compile(ModuleOp program,
     return at % 256 == 0 ? 256 : uint32_t(at & -at);
   };
   walk = s.module->walk([&](GemmOp g) {
-    if (!s.lt && !(s.lt = loadCublasLt(error)))
+    if (!s.lt && !(s.lt = loadCublasLt(s.ordinal, error)))
       return WalkResult::interrupt();
     int64_t workspace =
         g.getWorkspace() ? getStorageBytes(g.getWorkspace().getType()) : 0;
@@ -331,12 +342,12 @@ std::unique_ptr<CudaExecutable> CudaExecutable::compile(ModuleOp program,
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
-    return nullptr;
+    return failure();
 
   // Convolutions: cuDNN, planned once each.
   const Cudnn *dnn = nullptr;
   walk = s.module->walk([&](ConvolutionOp c) {
-    if (!dnn && !(dnn = loadCudnn(error)))
+    if (!dnn && !(dnn = loadCudnn(s.ordinal, error)))
       return WalkResult::interrupt();
     int64_t workspace =
         c.getWorkspace() ? getStorageBytes(c.getWorkspace().getType()) : 0;
@@ -350,17 +361,18 @@ std::unique_ptr<CudaExecutable> CudaExecutable::compile(ModuleOp program,
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
-    return nullptr;
+    return failure();
 
   // Triangular solves (cuBLAS) and Cholesky factorizations (cuSOLVER,
   // whose workspace the runtime's scratch holds when the slice is smaller).
   walk = s.module->walk([&](Operation *op) {
-    if (isa<TriangularSolveOp>(op) && !s.blas && !(s.blas = loadCublas(error)))
+    if (isa<TriangularSolveOp>(op) && !s.blas &&
+        !(s.blas = loadCublas(s.ordinal, error)))
       return WalkResult::interrupt();
     auto c = dyn_cast<CholeskyOp>(op);
     if (!c)
       return WalkResult::advance();
-    if (!s.solver && !(s.solver = loadCusolver(error)))
+    if (!s.solver && !(s.solver = loadCusolver(s.ordinal, error)))
       return WalkResult::interrupt();
     FailureOr<size_t> needed = choleskyWorkspaceBytes(*s.solver, c, error);
     if (failed(needed))
@@ -372,13 +384,13 @@ std::unique_ptr<CudaExecutable> CudaExecutable::compile(ModuleOp program,
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
-    return nullptr;
+    return failure();
 
   // FFTs: cuFFT, planned once each; the inverse ones scaled by the
   // runtime's kernels.
   const Cufft *fft = nullptr;
   walk = s.module->walk([&](FftOp f) {
-    if (!fft && !(fft = loadCufft(error)))
+    if (!fft && !(fft = loadCufft(s.ordinal, error)))
       return WalkResult::interrupt();
     FailureOr<std::unique_ptr<FftPlan>> plan = planFft(*fft, f, error);
     if (failed(plan))
@@ -403,10 +415,91 @@ std::unique_ptr<CudaExecutable> CudaExecutable::compile(ModuleOp program,
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
-    return nullptr;
+    return failure();
   if (s.scratchBytes && check("cuMemAlloc (convolution and FFT scratch)",
                               cu.cuMemAlloc(&s.scratch, s.scratchBytes)))
+    return failure();
+  return success();
+}
+
+std::unique_ptr<CudaExecutable> CudaExecutable::compile(ModuleOp program,
+                                                        std::string &error) {
+  std::string diagnostics;
+  ScopedDiagnosticHandler handler(program.getContext(), [&](Diagnostic &d) {
+    diagnostics += d.str() + "\n";
+    return success();
+  });
+  if (failed(mlir::verify(program))) {
+    error = "the thunk program does not verify: " + diagnostics;
     return nullptr;
+  }
+  if (!llvm::hasSingleElement(program.getOps<ProgramOp>())) {
+    error = "the module must hold one thunk.program";
+    return nullptr;
+  }
+  // Several devices run their collectives through NCCL. On one device
+  // every collective copies its inputs (or, a collective-permute without
+  // the pair (0, 0), zeros them), which moves bytes only between slices of
+  // one layout.
+  ProgramOp main = *program.getOps<ProgramOp>().begin();
+  int64_t partitions = main.getNumPartitions();
+  int64_t devices = main.getNumReplicas() * partitions;
+  if (devices > 1) {
+    FailureOr<int> count = countCudaDevices(error);
+    if (failed(count))
+      return nullptr;
+    if (*count < devices) {
+      error = "the program runs on " + std::to_string(devices) +
+              " devices; this machine has " + std::to_string(*count) +
+              " CUDA device" + (*count == 1 ? "" : "s") +
+              " (run it with --device=host)";
+      return nullptr;
+    }
+  }
+  WalkResult layouts = main.walk([&](Operation *op) {
+    if (!isa<AllReduceOp, AllGatherOp, ReduceScatterOp, AllToAllOp,
+             CollectivePermuteOp, CollectiveBroadcastOp>(op))
+      return WalkResult::advance();
+    // The verifiers make inputs and outputs pair up: the first half of the
+    // operands are the inputs.
+    unsigned half = op->getNumOperands() / 2;
+    for (unsigned i = 0; i < half; ++i)
+      if (op->getOperand(i).getType() != op->getOperand(half + i).getType())
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (devices == 1 && layouts.wasInterrupted()) {
+    error = "the CUDA runtime runs a collective on one device as copies "
+            "between slices of one layout; run this one with --device=host";
+    return nullptr;
+  }
+  std::unique_ptr<CudaExecutable> exe(new CudaExecutable());
+  for (int64_t d = 0; d < devices; ++d) {
+    State &s = *exe->states.emplace_back(std::make_unique<State>());
+    s.replica = d / partitions;
+    s.partition = d % partitions;
+    if (failed(prepareDevice(s, program, int(d), error)))
+      return nullptr;
+  }
+  if (devices == 1)
+    return exe;
+  exe->nccl = NcclComms::create(*exe->states[0]->module, devices, error);
+  if (!exe->nccl)
+    return nullptr;
+  for (std::unique_ptr<State> &s : exe->states) {
+    const Driver &cu = *s->cu;
+    s->nccl = exe->nccl.get();
+    CUresult r = cu.cuCtxSetCurrent(s->dev->context);
+    if (!r)
+      r = cu.cuStreamCreate(&s->collectives, CU_STREAM_NON_BLOCKING);
+    for (CUevent *e : {&s->fork, &s->join})
+      if (!r)
+        r = cu.cuEventCreate(e, CU_EVENT_DISABLE_TIMING);
+    if (r) {
+      error = cu.describe("creating the collective stream", r);
+      return nullptr;
+    }
+  }
   return exe;
 }
 
@@ -430,9 +523,17 @@ public:
   }
   /// Seconds between the start and stop events (after the stop).
   FailureOr<double> elapsed();
+  /// Waits for the device's stream to finish what it was given. With
+  /// several devices, by polling: a device that another device's failure
+  /// left waiting in a collective stops, and NCCL's errors end the wait.
+  LogicalResult sync(Operation *op);
 
 private:
   LogicalResult runThunk(Operation &op);
+  /// A collective through NCCL on the device's collective stream, after
+  /// the thunks before it; a synchronous one is waited for by the
+  /// program's stream, an asynchronous one by its thunk.collective_done.
+  LogicalResult runCollective(Operation *op);
   LogicalResult replay(CommandBufferOp op);
   /// Runs `launch` between the two events and records its time as `name`.
   LogicalResult timed(Operation *op, StringRef name,
@@ -455,7 +556,7 @@ private:
   DenseMap<Value, CUdeviceptr> addresses;
   /// Inside a stream capture: no host reads, no events.
   bool capturing = false;
-  DeviceTransfers transfers{s.transfers, 0};
+  DeviceTransfers transfers{s.transfers, s.ordinal};
 };
 } // namespace
 
@@ -496,10 +597,28 @@ LogicalResult Runner::makeArena() {
                cu.cuStreamSynchronize(s.stream));
 }
 
+LogicalResult Runner::sync(Operation *op) {
+  if (!s.nccl)
+    return check(op, "cuStreamSynchronize", cu.cuStreamSynchronize(s.stream));
+  for (;;) {
+    CUresult r = cu.cuStreamQuery(s.stream);
+    if (r == CUDA_SUCCESS)
+      return success();
+    if (r != CUDA_ERROR_NOT_READY)
+      return check(op, "cuStreamQuery", r);
+    if (s.nccl->aborted()) {
+      error = kStopped;
+      return failure();
+    }
+    if (failed(s.nccl->checkAsyncErrors(s.ordinal, error)))
+      return failure();
+    std::this_thread::sleep_for(std::chrono::microseconds(20));
+  }
+}
+
 FailureOr<double> Runner::elapsed() {
   float ms = 0;
-  if (failed(check(nullptr, "cuEventSynchronize",
-                   cu.cuEventSynchronize(s.stop))) ||
+  if (failed(sync(nullptr)) ||
       failed(check(nullptr, "cuEventElapsedTime",
                    cu.cuEventElapsedTime(&ms, s.start, s.stop))))
     return failure();
@@ -528,8 +647,7 @@ FailureOr<bool> Runner::readFlag(Operation *op, Value slice, int32_t &value) {
           check(op, "cuMemcpyDtoHAsync",
                 cu.cuMemcpyDtoHAsync(&value, address(slice),
                                      std::min<int64_t>(bytes, 4), s.stream))) ||
-      failed(
-          check(op, "cuStreamSynchronize", cu.cuStreamSynchronize(s.stream))))
+      failed(sync(op)))
     return failure();
   return value != 0;
 }
@@ -545,7 +663,7 @@ LogicalResult Runner::download(Operation *op, ValueRange slices,
                                           bytes.size(), s.stream))))
       return failure();
   }
-  return check(op, "cuStreamSynchronize", cu.cuStreamSynchronize(s.stream));
+  return sync(op);
 }
 
 LogicalResult Runner::upload(Operation *op, ValueRange slices,
@@ -557,7 +675,7 @@ LogicalResult Runner::upload(Operation *op, ValueRange slices,
       return failure();
   }
   // The host bytes may go away on return.
-  return check(op, "cuStreamSynchronize", cu.cuStreamSynchronize(s.stream));
+  return sync(op);
 }
 
 LogicalResult Runner::runOnHost(Operation &op) {
@@ -616,6 +734,27 @@ LogicalResult Runner::runOnHost(Operation &op) {
         error = "not a host-side thunk";
         return failure();
       });
+}
+
+LogicalResult Runner::runCollective(Operation *op) {
+  if (failed(check(op, "cuEventRecord", cu.cuEventRecord(s.fork, s.stream))) ||
+      failed(check(op, "cuStreamWaitEvent",
+                   cu.cuStreamWaitEvent(s.collectives, s.fork, 0))) ||
+      failed(s.nccl->run(
+          op, s.ordinal, [&](Value v) { return address(v); }, s.collectives,
+          error)))
+    return failure();
+  auto id = op->getAttrOfType<IntegerAttr>("async_id");
+  if (!id)
+    return failure(failed(check(op, "cuEventRecord",
+                                cu.cuEventRecord(s.join, s.collectives))) ||
+                   failed(check(op, "cuStreamWaitEvent",
+                                cu.cuStreamWaitEvent(s.stream, s.join, 0))));
+  CUevent &end = s.asyncDone[id.getInt()];
+  if (!end && failed(check(op, "cuEventCreate",
+                           cu.cuEventCreate(&end, CU_EVENT_DISABLE_TIMING))))
+    return failure();
+  return check(op, "cuEventRecord", cu.cuEventRecord(end, s.collectives));
 }
 
 LogicalResult Runner::runBlock(Block &block) {
@@ -786,6 +925,8 @@ LogicalResult Runner::runThunk(Operation &op) {
       .Case<AllReduceOp, AllGatherOp, ReduceScatterOp, AllToAllOp,
             CollectivePermuteOp, CollectiveBroadcastOp>([&](auto c) {
         ++stats.collectives;
+        if (s.nccl)
+          return runCollective(c);
         bool zeros = false;
         if constexpr (std::is_same_v<decltype(c), CollectivePermuteOp>)
           zeros = !llvm::is_contained(c.getSourceTargetPairs(),
@@ -806,10 +947,20 @@ LogicalResult Runner::runThunk(Operation &op) {
         }
         return success();
       })
-      .Case([&](CollectiveDoneOp) {
+      .Case([&](CollectiveDoneOp d) {
         // One device: its collective ran, in order, on the program's
-        // stream.
-        return success();
+        // stream. Several: the program's stream waits for its end.
+        if (!s.nccl)
+          return success();
+        CUevent end = s.asyncDone.lookup(int64_t(d.getAsyncId()));
+        if (!end) {
+          error = "thunk.collective_done: no collective started with "
+                  "async_id " +
+                  std::to_string(d.getAsyncId());
+          return failure();
+        }
+        return check(d, "cuStreamWaitEvent",
+                     cu.cuStreamWaitEvent(s.stream, end, 0));
       })
       .Case([&](RngGetAndUpdateStateOp r) {
         // The state's low and high words, then two zero words, as memsets:
@@ -829,10 +980,11 @@ LogicalResult Runner::runThunk(Operation &op) {
         return success();
       })
       .Case([&](DeviceIdOp d) {
-        // The one device is replica 0 and partition 0.
-        return check(d, "cuMemsetD8Async",
-                     cu.cuMemsetD8Async(address(d.getTarget()), 0, 4,
-                                        s.stream));
+        int64_t id =
+            d.getKind() == DeviceIdKind::Replica ? s.replica : s.partition;
+        return check(d, "cuMemsetD32Async",
+                     cu.cuMemsetD32Async(address(d.getTarget()), uint32_t(id),
+                                         1, s.stream));
       })
       .Case([&](WhileOp w) -> LogicalResult {
         Block &condition = w.getCondition().front();
@@ -893,20 +1045,17 @@ LogicalResult Runner::runThunk(Operation &op) {
       });
 }
 
-LogicalResult CudaExecutable::run(ArrayRef<ParameterBytes> parameters,
-                                  std::vector<std::vector<uint8_t>> &results,
-                                  std::string &error, RunStats *stats) {
-  RunStats local;
-  RunStats &st = stats ? *stats : local;
-  State &s = *state;
+/// Runs the program once on the device of `s`, in this thread; its results
+/// into `results` unless that is null.
+static LogicalResult runOnDevice(CudaExecutable::State &s,
+                                 ArrayRef<ParameterBytes> parameters,
+                                 std::vector<std::vector<uint8_t>> *results,
+                                 std::string &error, RunStats &st) {
   const Driver &cu = *s.cu;
   if (CUresult r = cu.cuCtxSetCurrent(s.dev->context)) {
     error = cu.describe("cuCtxSetCurrent", r);
     return failure();
   }
-  s.transfers = transfers;
-  if (transfers)
-    transfers->outfeed.assign(1, {});
   Runner runner(s, error, st);
   if (!s.arena && failed(runner.makeArena()))
     return failure();
@@ -941,24 +1090,69 @@ LogicalResult CudaExecutable::run(ArrayRef<ParameterBytes> parameters,
       failed(runner.runBlock(body)) ||
       failed(runner.check(program, "cuEventRecord",
                           cu.cuEventRecord(end, s.stream))) ||
-      failed(runner.check(program, "cuEventSynchronize",
-                          cu.cuEventSynchronize(end))) ||
+      failed(runner.sync(program)) ||
       failed(runner.check(program, "cuEventElapsedTime",
                           cu.cuEventElapsedTime(&ms, begin, end))))
     return failure();
   st.deviceSeconds = ms / 1e3;
   st.sortTimes();
 
-  results.clear();
+  if (!results)
+    return success();
+  results->clear();
   auto ret = cast<ReturnOp>(body.getTerminator());
   for (Value v : ret.getResults()) {
-    results.emplace_back(getStorageBytes(cast<MemRefType>(v.getType())));
+    results->emplace_back(getStorageBytes(cast<MemRefType>(v.getType())));
     if (failed(runner.check(
             ret, "cuMemcpyDtoHAsync",
-            cu.cuMemcpyDtoHAsync(results.back().data(), runner.address(v),
-                                 results.back().size(), s.stream))))
+            cu.cuMemcpyDtoHAsync(results->back().data(), runner.address(v),
+                                 results->back().size(), s.stream))))
       return failure();
   }
-  return runner.check(ret, "cuStreamSynchronize",
-                      cu.cuStreamSynchronize(s.stream));
+  return runner.sync(ret);
+}
+
+LogicalResult CudaExecutable::run(ArrayRef<ParameterBytes> parameters,
+                                  std::vector<std::vector<uint8_t>> &results,
+                                  std::string &error, RunStats *stats) {
+  RunStats local;
+  RunStats &st = stats ? *stats : local;
+  int64_t devices = states.size();
+  if (nccl && nccl->aborted()) {
+    error = "a device failed in an earlier run, which aborted NCCL's "
+            "communicators: compile the program again";
+    return failure();
+  }
+  if (transfers)
+    transfers->outfeed.assign(devices, {});
+  for (std::unique_ptr<State> &s : states)
+    s->transfers = transfers;
+  if (devices == 1)
+    return runOnDevice(*states[0], parameters, &results, error, st);
+  // Device 0 in this thread, the others in threads of their own; the first
+  // that fails aborts the communicators, so that the others stop waiting.
+  std::vector<std::string> errors(devices);
+  std::vector<RunStats> others(devices);
+  auto runDevice = [&](int64_t d) {
+    RunStats &mine = d == 0 ? st : others[d];
+    mine.profile = st.profile;
+    if (failed(runOnDevice(*states[d], parameters, d == 0 ? &results : nullptr,
+                           errors[d], mine)))
+      nccl->abort();
+  };
+  std::vector<std::thread> threads;
+  for (int64_t d = 1; d < devices; ++d)
+    threads.emplace_back(runDevice, d);
+  runDevice(0);
+  for (std::thread &t : threads)
+    t.join();
+  // The first device that failed for its own reason says why.
+  for (int pass = 0; pass < 2; ++pass)
+    for (int64_t d = 0; d < devices; ++d)
+      if (!errors[d].empty() &&
+          (pass == 1 || errors[d].find(kStopped) == std::string::npos)) {
+        error = "device " + std::to_string(d) + ": " + errors[d];
+        return failure();
+      }
+  return success();
 }

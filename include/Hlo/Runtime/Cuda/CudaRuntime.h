@@ -8,7 +8,10 @@
 // copies and memsets are asynchronous driver calls on one stream; loops
 // and conditionals read their predicate back to the host (not when the
 // loop's trip count is known); each `thunk.command_buffer` is captured
-// once into a CUDA graph and replayed.
+// once into a CUDA graph and replayed. A program of several devices
+// (`num_replicas` x `num_partitions`) runs device id d on CUDA device d,
+// each in a thread of its own, and its collectives through NCCL on a
+// second stream per device (lib/Runtime/Cuda/CudaCollectives.h).
 //
 // libcuda and libcublasLt are opened at run time (dlopen), so tools built
 // with this runtime start on a machine without a GPU or a driver, where
@@ -26,26 +29,47 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace mlir::thunk {
+namespace cuda {
+class NcclComms;
+} // namespace cuda
 
 /// Loads the CUDA driver and opens device 0 (once per process); on failure
 /// `error` says why (no driver, no device, a driver too old). On success
 /// `description` names the device ("NVIDIA H100 80GB HBM3, sm_90, 79 GiB,
 /// driver 13.0").
+/// Opens CUDA device 0; `description` names it (and says how many devices
+/// there are when there are several).
 LogicalResult openCudaDevice(std::string &description, std::string &error);
+
+/// The number of CUDA devices, or failure with `error` (no driver).
+FailureOr<int> countCudaDevices(std::string &error);
+
+/// Whether NCCL (the version of the nccl.h this was built with) can run
+/// every collective thunk of `program` as the runtime issues it for several
+/// devices: element types it reduces, dimensions split most major, chunks
+/// of whole bytes; else the first it cannot in `error`. Needs neither a GPU
+/// nor NCCL's library.
+LogicalResult checkNcclCollectives(ModuleOp program, std::string &error);
 
 class CudaExecutable : public Executable {
 public:
   ~CudaExecutable() override;
 
   /// Checks `program` (a module holding one `thunk.program` whose kernel
-  /// modules carry their PTX), opens the device and loads the kernels.
+  /// modules carry their PTX), opens the devices (one per device of the
+  /// program), loads the kernels on each and, for several devices, makes
+  /// NCCL's communicators.
   static std::unique_ptr<CudaExecutable> compile(ModuleOp program,
                                                  std::string &error);
 
-  /// Executable::run. The device arena is allocated (filled with 0xff
-  /// bytes, constants copied in) on the first run and reused by the next.
+  /// Executable::run: every device takes `parameters`; `results` are
+  /// device 0's. Each device's arena is allocated (filled with 0xff bytes,
+  /// constants copied in) on the first run and reused by the next. When a
+  /// device fails the others stop (NCCL's communicators are aborted, so
+  /// later runs fail).
   LogicalResult run(ArrayRef<ParameterBytes> parameters,
                     std::vector<std::vector<uint8_t>> &results,
                     std::string &error, RunStats *stats = nullptr) override;
@@ -54,7 +78,10 @@ public:
 
 private:
   CudaExecutable();
-  std::unique_ptr<State> state;
+  /// One per device, by device id.
+  std::vector<std::unique_ptr<State>> states;
+  /// Several devices' communicators (destroyed before the devices' states).
+  std::unique_ptr<cuda::NcclComms> nccl;
 };
 
 } // namespace mlir::thunk
