@@ -39,7 +39,7 @@ mlir::thunk::cuda::planFft(const Cufft &fft, FftOp op, std::string &error) {
   }
   int full = total, half = op.getHalfSpectrumElements();
   int inDist = full, outDist = full;
-  cufftType type;
+  cufftType type = CUFFT_C2C; // every kind sets it below
   switch (plan->kind) {
   case FftType::Fft:
   case FftType::Ifft:
