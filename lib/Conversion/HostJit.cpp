@@ -230,13 +230,22 @@ std::unique_ptr<HostJit> HostJit::compile(ModuleOp module, std::string &error,
   return jit;
 }
 
-LogicalResult HostJit::invoke(StringRef name, MutableArrayRef<void *> args,
-                              std::string &error) {
-  if (llvm::Error e =
-          engine->invokePacked(("_mlir_ciface_" + name).str(), args)) {
-    error = llvm::toString(std::move(e));
+FailureOr<HostJit::PackedFunction> HostJit::lookup(StringRef name,
+                                                   std::string &error) {
+  auto fn = engine->lookupPacked(("_mlir_ciface_" + name).str());
+  if (!fn) {
+    error = llvm::toString(fn.takeError());
     return failure();
   }
+  return *fn;
+}
+
+LogicalResult HostJit::invoke(StringRef name, MutableArrayRef<void *> args,
+                              std::string &error) {
+  FailureOr<PackedFunction> fn = lookup(name, error);
+  if (failed(fn))
+    return failure();
+  (*fn)(args.data());
   return success();
 }
 

@@ -63,6 +63,11 @@ public:
   LogicalResult invoke(StringRef name, MutableArrayRef<void *> args,
                        std::string &error);
 
+  /// Public function `name`'s C interface, called as invoke() calls it
+  /// (for callers that call it often: the lookup is not free).
+  using PackedFunction = void (*)(void **);
+  FailureOr<PackedFunction> lookup(StringRef name, std::string &error);
+
   /// Calls public function `name` whose arguments are all one-dimensional
   /// memrefs (a kernel turned into a host function), one per buffer of
   /// `buffers`, each over that buffer's bytes.

@@ -72,6 +72,18 @@ std::unique_ptr<HostExecutable> HostExecutable::compile(ModuleOp program,
   exe->jit = hlo::HostJit::compile(*kernels, error);
   if (!exe->jit)
     return nullptr;
+  WalkResult found = exe->module->walk([&](KernelOp k) {
+    StringRef name = k.getKernel().getLeafReference().getValue();
+    FailureOr<hlo::HostJit::PackedFunction> fn = exe->jit->lookup(name, error);
+    if (failed(fn)) {
+      error = "kernel " + name.str() + ": " + error;
+      return WalkResult::interrupt();
+    }
+    exe->kernelFunctions[k] = *fn;
+    return WalkResult::advance();
+  });
+  if (found.wasInterrupted())
+    return nullptr;
   return exe;
 }
 
@@ -197,26 +209,27 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
       })
       .Case([&](KernelOp k) {
         ++stats.kernels;
-        // A 1-D memref descriptor per argument, over the slice's bytes.
-        SmallVector<Value> args(k.getInputs());
-        llvm::append_range(args, k.getOutputs());
-        std::vector<StridedMemRefType<uint8_t, 1>> descriptors(args.size());
-        std::vector<void *> pointers(args.size());
-        SmallVector<void *> packed;
-        for (auto [i, v] : llvm::enumerate(args)) {
-          uint8_t *p = address(v);
-          int64_t n = cast<MemRefType>(v.getType()).getNumElements();
-          descriptors[i] = {p, p, 0, {n}, {1}};
-          pointers[i] = &descriptors[i];
-          packed.push_back(&pointers[i]);
-        }
-        if (!exe.jit)
+        // A 1-D memref descriptor per argument, over the slice's bytes
+        // (sized once: the pointers into them stay valid).
+        size_t count = k.getInputs().size() + k.getOutputs().size();
+        SmallVector<StridedMemRefType<uint8_t, 1>, 8> descriptors(count);
+        SmallVector<void *, 8> pointers(count), packed(count);
+        size_t i = 0;
+        for (ValueRange values : {k.getInputs(), k.getOutputs()})
+          for (Value v : values) {
+            uint8_t *p = address(v);
+            int64_t n = cast<MemRefType>(v.getType()).getNumElements();
+            descriptors[i] = {p, p, 0, {n}, {1}};
+            pointers[i] = &descriptors[i];
+            packed[i] = &pointers[i];
+            ++i;
+          }
+        auto fn = exe.kernelFunctions.lookup(k);
+        if (!fn)
           return fail(op, "the program has no kernels compiled");
-        std::string why;
         StringRef name = k.getKernel().getLeafReference().getValue();
         return timed(name, [&] {
-          if (failed(exe.jit->invoke(name, packed, why)))
-            return fail(op, "kernel " + name + ": " + why);
+          fn(packed.data());
           return success();
         });
       })

@@ -22,6 +22,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <memory>
@@ -59,6 +60,8 @@ private:
   struct Devices;
   OwningOpRef<ModuleOp> module;
   std::unique_ptr<hlo::HostJit> jit;
+  /// Each thunk.kernel's function (looked up once).
+  DenseMap<Operation *, void (*)(void **)> kernelFunctions;
   /// One device's arena (made by the first run), its size, where each
   /// allocation starts in it, and its random state (from the program's
   /// `rng_seed`, kept from run to run).
