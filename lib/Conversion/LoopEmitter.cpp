@@ -42,6 +42,18 @@ mlir::hlo::emitLoopKernel(Operation *op, gpu::GPUModuleOp module,
   for (RankedTensorType t : outputTypes)
     widest = std::max(widest, getElementBytes(t.getElementType()));
   int64_t unroll = getLoopUnrollFactor(elements, widest);
+  // Ours, not XLA's: a reduction computed inside a loop kernel (a small
+  // reduce fused into its consumer) is computed once for a thread's
+  // elements of one row, so those kernels keep several elements per thread
+  // whatever their size (4x less reduction work for a 64-wide layer norm).
+  if (unroll == 1 &&
+      fused
+          .walk([](Operation *o) {
+            return isa<ReduceOp, ReduceWindowOp>(o) ? WalkResult::interrupt()
+                                                    : WalkResult::advance();
+          })
+          .wasInterrupted())
+    unroll = std::max<int64_t>(1, 16 / widest);
   // Elements that are loops of their own (a dot's contraction, a
   // select-and-scatter's windows) are one per thread, as XLA leaves such
   // loop fusions unrolled once (its MayPreventVectorization).
