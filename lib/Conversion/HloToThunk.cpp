@@ -764,7 +764,10 @@ struct HloToThunkPass : hlo::impl::HloToThunkBase<HloToThunkPass> {
     SymbolTable symbols(module);
     ThunkLowering lowering(module, symbols, rngSeed);
     if (failed(lowering.run()))
-      signalPassFailure();
+      return signalPassFailure();
+    if (deterministic)
+      for (auto program : module.getOps<th::ProgramOp>())
+        program.setDeterministic(true);
   }
 };
 } // namespace

@@ -10,20 +10,36 @@
 
 using namespace mlir;
 
-void mlir::hlo::buildHloGpuPipeline(OpPassManager &pm) {
-  buildHloGpuOptimizePipeline(pm);
+namespace {
+struct GpuPipelineOptions : PassPipelineOptions<GpuPipelineOptions> {
+  Option<bool> deterministic{
+      *this, "deterministic",
+      llvm::cl::desc("XLA's xla_gpu_deterministic_ops: scatters whose "
+                     "result may depend on the order of their updates as "
+                     "loops, the program marked deterministic (the CUDA "
+                     "runtime then takes deterministic cuDNN algorithms)"),
+      llvm::cl::init(false)};
+};
+} // namespace
+
+void mlir::hlo::buildHloGpuPipeline(OpPassManager &pm, bool deterministic) {
+  buildHloGpuOptimizePipeline(pm, deterministic);
   pm.addPass(createHloToGpu());
-  pm.addPass(createHloToThunk());
+  HloToThunkOptions thunkOptions;
+  thunkOptions.deterministic = deterministic;
+  pm.addPass(createHloToThunk(thunkOptions));
   pm.addPass(createHloCommandBufferScheduling());
   pm.addPass(createHloEmbedPtx());
 }
 
 void mlir::hlo::registerHloGpuPipeline() {
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<GpuPipelineOptions>(
       "hlo-gpu-pipeline",
       "XLA's GPU compiler end to end: pre-optimization HLO in, a thunk "
       "program out with its kernels' PTX, and their cubin where ptxas is "
       "found (hlo-gpu-optimize, hlo-to-gpu, hlo-to-thunk, "
       "hlo-command-buffer-scheduling, hlo-embed-ptx)",
-      buildHloGpuPipeline);
+      [](OpPassManager &pm, const GpuPipelineOptions &options) {
+        buildHloGpuPipeline(pm, options.deterministic);
+      });
 }

@@ -208,16 +208,17 @@ LogicalResult mlir::hlo::checkNcclCollectives(ModuleOp program,
 }
 
 FailureOr<OwningOpRef<ModuleOp>>
-mlir::hlo::compileToThunks(ModuleOp module, DeviceKind kind,
-                           std::string &error, uint64_t rngSeed) {
+mlir::hlo::compileToThunks(ModuleOp module, DeviceKind kind, std::string &error,
+                           uint64_t rngSeed, bool deterministic) {
   MLIRContext *ctx = module.getContext();
   OwningOpRef<ModuleOp> compiled = module.clone();
   PassManager pm(ctx);
   if (!compiled.get()->hasAttr("hlo.buffer_allocations"))
-    buildHloGpuOptimizePipeline(pm);
+    buildHloGpuOptimizePipeline(pm, deterministic);
   pm.addPass(createHloToGpu());
   HloToThunkOptions thunkOptions;
   thunkOptions.rngSeed = rngSeed;
+  thunkOptions.deterministic = deterministic;
   pm.addPass(createHloToThunk(thunkOptions));
   pm.addPass(createHloCommandBufferScheduling());
   if (kind == DeviceKind::Cuda)
@@ -273,12 +274,11 @@ mlir::hlo::runRepeatedly(thunk::Executable &exe,
   return success();
 }
 
-FailureOr<Literal>
-mlir::hlo::runOnDevice(ModuleOp module, ArrayRef<Literal> arguments,
-                       DeviceKind kind, std::string &error, std::string &note,
-                       DeviceTiming *timing, uint64_t rngSeed,
-                       ArrayRef<Literal> infeed,
-                       std::vector<std::vector<Literal>> *outfeed) {
+FailureOr<Literal> mlir::hlo::runOnDevice(
+    ModuleOp module, ArrayRef<Literal> arguments, DeviceKind kind,
+    std::string &error, std::string &note, DeviceTiming *timing,
+    uint64_t rngSeed, ArrayRef<Literal> infeed,
+    std::vector<std::vector<Literal>> *outfeed, bool deterministic) {
   using Clock = std::chrono::steady_clock;
   auto secondsSince = [](Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
@@ -290,7 +290,7 @@ mlir::hlo::runOnDevice(ModuleOp module, ArrayRef<Literal> arguments,
   OwningOpRef<ModuleOp> optimized = module.clone();
   if (!optimized.get()->hasAttr("hlo.buffer_allocations")) {
     PassManager optimize(ctx);
-    buildHloGpuOptimizePipeline(optimize);
+    buildHloGpuOptimizePipeline(optimize, deterministic);
     if (failed(runPasses(optimize, *optimized, error)))
       return failure();
   }
@@ -309,7 +309,7 @@ mlir::hlo::runOnDevice(ModuleOp module, ArrayRef<Literal> arguments,
     return failure();
   }
   FailureOr<OwningOpRef<ModuleOp>> compiled =
-      compileToThunks(*optimized, kind, error, rngSeed);
+      compileToThunks(*optimized, kind, error, rngSeed, deterministic);
   if (failed(compiled))
     return failure();
   std::unique_ptr<thunk::Executable> exe =

@@ -87,10 +87,13 @@ void mlir::hlo::buildHloSimplificationPipeline(OpPassManager &pm) {
   pm.addPass(createHloFixedPointPass(std::move(body)));
 }
 
-void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm) {
+void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
+                                             bool deterministic) {
   // XLA (GPU): OperandUpcaster, ResultCaster, RngExpander,
   // RngBitGeneratorExpander (philox), ComparisonExpander,
-  // ZeroSizedHloElimination, GpuScatterExpander, CallInliner, DotDecomposer,
+  // ZeroSizedHloElimination, with deterministic ops ScatterExpander
+  // (kEliminateIndeterministicScatters), GpuScatterExpander, CallInliner,
+  // DotDecomposer,
   // StochasticConvertDecomposer, LogisticExpander, BatchNormExpander (all
   // three forms), DynamicPadder, StableSortExpander, then simplification
   // (TopkDecomposer first: XLA runs it before all of these).
@@ -101,6 +104,13 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm) {
   pm.addPass(createHloRngBitGeneratorExpander());
   pm.addPass(createHloComparisonExpander());
   pm.addPass(createHloZeroSizedHloElimination());
+  if (deterministic) {
+    // Scatters whose result may depend on the order of their updates
+    // (atomics on the GPU) become loops.
+    HloScatterExpanderOptions scatter;
+    scatter.mode = ScatterExpanderMode::EliminateIndeterministic;
+    pm.addPass(createHloScatterExpander(scatter));
+  }
   pm.addPass(createHloGpuScatterExpander());
   pm.addPass(createHloCallInliner());
   pm.addPass(createHloDotDecomposer());
@@ -182,13 +192,20 @@ struct GpuPipelineOptions : PassPipelineOptions<GpuPipelineOptions> {
                      "scheduler (XLA's xla_gpu_enable_latency_hiding_"
                      "scheduler; hlo-gpu-optimize only)"),
       llvm::cl::init(true)};
+  Option<bool> deterministic{
+      *this, "deterministic",
+      llvm::cl::desc("XLA's xla_gpu_deterministic_ops: scatters whose "
+                     "result may depend on the order of their updates "
+                     "become loops (hlo-gpu-optimize only)"),
+      llvm::cl::init(false)};
 };
 } // namespace
 
 static void buildPostLayoutAssignment(OpPassManager &pm, bool tritonSoftmax);
 static void buildFusion(OpPassManager &pm, bool tritonSoftmax);
 static void buildGpuOptimize(OpPassManager &pm, bool tritonSoftmax,
-                             bool latencyHiding = true);
+                             bool latencyHiding = true,
+                             bool deterministic = false);
 
 void mlir::hlo::buildHloPostLayoutAssignmentPipeline(OpPassManager &pm) {
   buildPostLayoutAssignment(pm, /*tritonSoftmax=*/true);
@@ -286,15 +303,17 @@ void mlir::hlo::buildHloPostFusionOptimizationPipeline(OpPassManager &pm) {
   pm.addPass(createHloFusionWrapper());
 }
 
-void mlir::hlo::buildHloGpuOptimizePipeline(OpPassManager &pm) {
-  buildGpuOptimize(pm, /*tritonSoftmax=*/true);
+void mlir::hlo::buildHloGpuOptimizePipeline(OpPassManager &pm,
+                                            bool deterministic) {
+  buildGpuOptimize(pm, /*tritonSoftmax=*/true, /*latencyHiding=*/true,
+                   deterministic);
 }
 
 static void buildGpuOptimize(OpPassManager &pm, bool tritonSoftmax,
-                             bool latencyHiding) {
+                             bool latencyHiding, bool deterministic) {
   // Modules XLA CPU optimized: its XNNPACK/YNNPACK fusions unfused first.
   pm.addPass(createHloCpuFusionInliner());
-  buildHloOptimizationPipeline(pm);
+  buildHloOptimizationPipeline(pm, deterministic);
   buildHloCollectiveOptimizationsPipeline(pm);
   buildHloConvCanonicalizationPipeline(pm);
   buildHloLayoutAssignmentPipeline(pm);
@@ -344,7 +363,7 @@ void mlir::hlo::registerHloPasses() {
       "hlo-optimization",
       "XLA's optimization pipeline, ending with simplification (the passes "
       "this project has)",
-      buildHloOptimizationPipeline);
+      [](OpPassManager &pm) { buildHloOptimizationPipeline(pm); });
   PassPipelineRegistration<>(
       "hlo-collective-optimizations",
       "XLA's collective-optimizations pipeline (the passes this project has)",
@@ -386,6 +405,7 @@ void mlir::hlo::registerHloPasses() {
       "post-fusion optimization, in XLA's order: pre-optimization HLO in, "
       "fused GPU HLO out (the passes this project has)",
       [](OpPassManager &pm, const GpuPipelineOptions &options) {
-        buildGpuOptimize(pm, options.tritonSoftmax, options.latencyHiding);
+        buildGpuOptimize(pm, options.tritonSoftmax, options.latencyHiding,
+                         options.deterministic);
       });
 }

@@ -4,6 +4,7 @@
 //           [--output-dir D] [--compare OTHER --atol A --rtol R]
 //           [--replicas N] [--partitions N] [--arena]
 //           [--device=interpreter|host-kernels|host|cuda] [--profile]
+//           [--deterministic]
 //
 // Runs the entry computation of MODULE on the reference interpreter
 // (lib/Runtime) and prints each result as an HLO literal, or writes
@@ -187,6 +188,12 @@ static cl::opt<bool>
             cl::desc("--device=host|cuda: time every kernel and library "
                      "call (CUDA events on the GPU) and print the table, "
                      "slowest first, to stderr"));
+static cl::opt<bool> deterministic(
+    "deterministic", cl::cat(hloRunCategory),
+    cl::desc("--device=host|cuda: compile and run as XLA's "
+             "--xla_gpu_deterministic_ops (scatters that may depend on the "
+             "order of their updates as loops; deterministic cuDNN "
+             "algorithms)"));
 static cl::opt<unsigned>
     repeat("repeat", cl::cat(hloRunCategory),
            cl::desc("Run the module this many times (benchmarks)"),
@@ -542,9 +549,9 @@ runModule(ModuleOp module, StringRef path, ArrayRef<Literal> arguments,
                     builder.getI64IntegerAttr(options.numReplicas));
     module->setAttr("hlo.num_partitions",
                     builder.getI64IntegerAttr(options.numPartitions));
-    result = hlo::runOnDevice(module, arguments, *onDevice, message, note,
-                              &timing, options.seed, options.infeed,
-                              outputs ? &outputs->outfeed : nullptr);
+    result = hlo::runOnDevice(
+        module, arguments, *onDevice, message, note, &timing, options.seed,
+        options.infeed, outputs ? &outputs->outfeed : nullptr, deterministic);
     if (failed(result)) {
       error = path.str() + ": " + message;
       return failure();

@@ -169,6 +169,10 @@ def HloToThunk : Pass<"hlo-to-thunk", "::mlir::ModuleOp"> {
     Option<"rngSeed", "rng-seed", "uint64_t", /*default=*/"0",
            "The state each device's rng-get-and-update-state starts from "
            "(the program's rng_seed; XLA's module seed)">,
+    Option<"deterministic", "deterministic", "bool", /*default=*/"false",
+           "Mark the program deterministic (XLA's "
+           "xla_gpu_deterministic_ops): the CUDA runtime takes "
+           "deterministic cuDNN algorithms only">,
   ];
   let dependentDialects = ["::mlir::thunk::ThunkDialect",
                            "::mlir::gpu::GPUDialect"];

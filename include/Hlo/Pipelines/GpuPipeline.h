@@ -15,7 +15,8 @@ namespace mlir {
 class OpPassManager;
 namespace hlo {
 
-void buildHloGpuPipeline(OpPassManager &pm);
+/// With `deterministic`: XLA's xla_gpu_deterministic_ops.
+void buildHloGpuPipeline(OpPassManager &pm, bool deterministic = false);
 void registerHloGpuPipeline();
 
 } // namespace hlo

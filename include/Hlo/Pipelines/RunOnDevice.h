@@ -60,11 +60,14 @@ struct DeviceTiming {
 };
 
 /// Lowers a clone of the HLO `module` to a thunk program for `kind`, whose
-/// devices' random states start at `rngSeed`.
-FailureOr<OwningOpRef<ModuleOp>> compileToThunks(ModuleOp module,
-                                                 DeviceKind kind,
-                                                 std::string &error,
-                                                 uint64_t rngSeed = 0);
+/// devices' random states start at `rngSeed`. With `deterministic` (XLA's
+/// xla_gpu_deterministic_ops), scatters whose result may depend on the
+/// order of their updates become loops and the program is marked
+/// `deterministic` (the CUDA runtime then takes deterministic cuDNN
+/// algorithms only).
+FailureOr<OwningOpRef<ModuleOp>>
+compileToThunks(ModuleOp module, DeviceKind kind, std::string &error,
+                uint64_t rngSeed = 0, bool deterministic = false);
 
 /// Compiles the thunk program `program` for the runtime of `kind`.
 std::unique_ptr<thunk::Executable>
@@ -92,13 +95,15 @@ void encodeParameters(ArrayRef<runtime::Literal> arguments,
 /// states); `note` gets a one-line summary (thunks run, arena size). Each
 /// device's infeeds read `infeed` in order (as the interpreter's read
 /// InterpreterOptions::infeed); `outfeed`, when given, gets what each device
-/// wrote with outfeed in the last run.
+/// wrote with outfeed in the last run. With `deterministic`, compiled and
+/// run as XLA's xla_gpu_deterministic_ops asks (compileToThunks).
 FailureOr<runtime::Literal>
 runOnDevice(ModuleOp module, ArrayRef<runtime::Literal> arguments,
             DeviceKind kind, std::string &error, std::string &note,
             DeviceTiming *timing = nullptr, uint64_t rngSeed = 0,
             ArrayRef<runtime::Literal> infeed = {},
-            std::vector<std::vector<runtime::Literal>> *outfeed = nullptr);
+            std::vector<std::vector<runtime::Literal>> *outfeed = nullptr,
+            bool deterministic = false);
 
 } // namespace mlir::hlo
 

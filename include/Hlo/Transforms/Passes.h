@@ -40,7 +40,10 @@ std::unique_ptr<Pass> createHloFixedPointPass(OpPassManager pipeline,
 /// with simplification) and collective-optimizations.
 void buildHloSpmdSimplifyPipeline(OpPassManager &pm);
 void buildHloSimplificationPipeline(OpPassManager &pm);
-void buildHloOptimizationPipeline(OpPassManager &pm);
+/// With `deterministic` (XLA's xla_gpu_deterministic_ops), scatters whose
+/// result may depend on the order of their updates become loops.
+void buildHloOptimizationPipeline(OpPassManager &pm,
+                                  bool deterministic = false);
 void buildHloCollectiveOptimizationsPipeline(OpPassManager &pm);
 
 /// XLA-GPU's pipelines after them, in XLA's order, and `hlo-gpu-optimize`,
@@ -51,7 +54,7 @@ void buildHloPostLayoutAssignmentPipeline(OpPassManager &pm);
 void buildHloFusionPipeline(OpPassManager &pm);
 void buildHloHorizontalFusionPipeline(OpPassManager &pm);
 void buildHloPostFusionOptimizationPipeline(OpPassManager &pm);
-void buildHloGpuOptimizePipeline(OpPassManager &pm);
+void buildHloGpuOptimizePipeline(OpPassManager &pm, bool deterministic = false);
 
 /// Registers every pass and pipeline (`hlo-opt --list-passes`).
 void registerHloPasses();

@@ -125,7 +125,8 @@ static FailureOr<Dims> descriptorDims(ConvTensorAttr layout,
 
 FailureOr<std::unique_ptr<ConvPlan>>
 mlir::thunk::cuda::planConvolution(const Cudnn &dnn, ConvolutionOp op,
-                                   int64_t workspace, std::string &error) {
+                                   int64_t workspace, bool deterministic,
+                                   std::string &error) {
   auto plan = std::make_unique<ConvPlan>();
   plan->dnn = &dnn;
   plan->kind = op.getKind();
@@ -281,7 +282,8 @@ mlir::thunk::cuda::planConvolution(const Cudnn &dnn, ConvolutionOp op,
   }
 
   // The algorithm: the one `algorithm` names if cuDNN offers it, else the
-  // heuristic's first; its workspace may exceed the op's slice.
+  // heuristic's first (deterministic ones only in a deterministic program);
+  // its workspace may exceed the op's slice.
   plan->sliceBytes = workspace;
   int64_t chosen = op.getAlgorithm();
   constexpr int kCandidates = 16;
@@ -289,7 +291,8 @@ mlir::thunk::cuda::planConvolution(const Cudnn &dnn, ConvolutionOp op,
   auto pick = [&](auto &results, auto &algo) -> LogicalResult {
     int first = -1;
     for (int i = 0; i < found; ++i) {
-      if (results[i].status != CUDNN_STATUS_SUCCESS)
+      if (results[i].status != CUDNN_STATUS_SUCCESS ||
+          (deterministic && results[i].determinism != CUDNN_DETERMINISTIC))
         continue;
       if (first < 0 || int64_t(results[i].algo) == chosen)
         first = i;
@@ -297,7 +300,10 @@ mlir::thunk::cuda::planConvolution(const Cudnn &dnn, ConvolutionOp op,
         break;
     }
     if (first < 0)
-      return fail("cuDNN has no algorithm for this convolution");
+      return fail(deterministic
+                      ? "cuDNN has no deterministic algorithm for "
+                        "this convolution"
+                      : "cuDNN has no algorithm for this convolution");
     algo = results[first].algo;
     plan->neededBytes = results[first].memory;
     return success();

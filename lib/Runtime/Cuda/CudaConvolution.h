@@ -37,11 +37,11 @@ struct ConvPlan {
   bool identity = false;
 };
 
-/// Plans `op`, whose workspace slice has `workspace` bytes.
-FailureOr<std::unique_ptr<ConvPlan>> planConvolution(const Cudnn &dnn,
-                                                     ConvolutionOp op,
-                                                     int64_t workspace,
-                                                     std::string &error);
+/// Plans `op`, whose workspace slice has `workspace` bytes; with
+/// `deterministic`, only among the algorithms cuDNN says are deterministic.
+FailureOr<std::unique_ptr<ConvPlan>>
+planConvolution(const Cudnn &dnn, ConvolutionOp op, int64_t workspace,
+                bool deterministic, std::string &error);
 
 /// Enqueues the convolution on `stream` (bias and side input may be 0)
 /// with `workspaceBytes` of scratch at `workspace`.

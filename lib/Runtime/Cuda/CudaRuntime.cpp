@@ -344,15 +344,18 @@ static LogicalResult prepareDevice(CudaExecutable::State &s, ModuleOp program,
   if (walk.wasInterrupted())
     return failure();
 
-  // Convolutions: cuDNN, planned once each.
+  // Convolutions: cuDNN, planned once each (with deterministic algorithms
+  // in a deterministic program).
   const Cudnn *dnn = nullptr;
+  bool deterministic =
+      (*s.module->getOps<ProgramOp>().begin()).getDeterministic();
   walk = s.module->walk([&](ConvolutionOp c) {
     if (!dnn && !(dnn = loadCudnn(s.ordinal, error)))
       return WalkResult::interrupt();
     int64_t workspace =
         c.getWorkspace() ? getStorageBytes(c.getWorkspace().getType()) : 0;
     FailureOr<std::unique_ptr<ConvPlan>> plan =
-        planConvolution(*dnn, c, workspace, error);
+        planConvolution(*dnn, c, workspace, deterministic, error);
     if (failed(plan))
       return WalkResult::interrupt();
     if ((*plan)->neededBytes > (*plan)->sliceBytes)

@@ -143,7 +143,7 @@ LogicalResult mlir::thunk::matchParameters(
         alloc.getParameterIndex().value_or(ArrayRef<int64_t>());
     const ParameterBytes *given = nullptr;
     for (const ParameterBytes &p : parameters)
-      if (p.parameter == *alloc.getParameter() &&
+      if (uint64_t(p.parameter) == *alloc.getParameter() &&
           ArrayRef<int64_t>(p.index) == index)
         given = &p;
     std::string where = "thunk.allocation @" + alloc.getSymName().str() + ": ";
@@ -152,7 +152,7 @@ LogicalResult mlir::thunk::matchParameters(
               std::to_string(*alloc.getParameter());
       return failure();
     }
-    if (int64_t(given->bytes.size()) > alloc.getSize()) {
+    if (given->bytes.size() > alloc.getSize()) {
       error = where + "parameter " + std::to_string(*alloc.getParameter()) +
               " has " + std::to_string(given->bytes.size()) +
               " bytes; its allocation " + std::to_string(alloc.getSize());

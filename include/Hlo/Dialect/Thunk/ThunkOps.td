@@ -101,7 +101,11 @@ def Thunk_ProgramOp : Thunk_Op<"program", [Symbol, SingleBlock,
     and the same parameters; device `replica * num_partitions + partition`
     is the id the collectives' groups name. `rng_seed` is the state each
     device's random number generator starts from
-    (`thunk.rng_get_and_update_state`; XLA's module seed).
+    (`thunk.rng_get_and_update_state`; XLA's module seed). `deterministic`
+    (XLA's xla_gpu_deterministic_ops) asks the runtime for the same bits on
+    every run: the CUDA runtime then takes only the cuDNN algorithms cuDNN
+    says are deterministic (the compiler has already made loops of the
+    scatters whose result could depend on the order of their updates).
 
     ```mlir
     thunk.program @main {
@@ -117,7 +121,8 @@ def Thunk_ProgramOp : Thunk_Op<"program", [Symbol, SingleBlock,
     OptionalAttr<TypeArrayAttr>:$result_types,
     DefaultValuedAttr<I64Attr, "1">:$num_replicas,
     DefaultValuedAttr<I64Attr, "1">:$num_partitions,
-    DefaultValuedAttr<I64Attr, "0">:$rng_seed);
+    DefaultValuedAttr<I64Attr, "0">:$rng_seed,
+    UnitAttr:$deterministic);
   let regions = (region SizedRegion<1>:$body);
   let hasVerifier = 1;
   let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
