@@ -34,32 +34,63 @@ using namespace mlir::thunk;
 namespace {
 
 /// Elements of one type as T: i8 exactly (stores saturate toward zero, NaN
-/// to 0), f64 as double, the other floats through float.
+/// to 0), f64 as double, the other floats through float. The kind is
+/// decided once: loads and stores run per element.
 template <typename T> struct Codec {
+  enum Kind { I8, F64, F32, Narrow };
+  Codec(Type type)
+      : type(type), kind(type.isInteger(8) ? I8
+                         : type.isF64()    ? F64
+                         : type.isF32()    ? F32
+                                           : Narrow) {}
   Type type;
+  Kind kind;
+
   T load(const uint8_t *base, int64_t i) const {
-    if (type.isInteger(8))
+    switch (kind) {
+    case I8:
       return T(int8_t(base[i]));
-    if (type.isF64()) {
+    case F64: {
       double d;
       std::memcpy(&d, base + 8 * i, 8);
       return T(d);
     }
+    case F32: {
+      float f;
+      std::memcpy(&f, base + 4 * i, 4);
+      return T(f);
+    }
+    case Narrow:
+      break;
+    }
     return T(FloatCodec{type}.load(base, i));
   }
   void store(uint8_t *base, int64_t i, T x) const {
-    if (type.isInteger(8)) {
+    switch (kind) {
+    case I8: {
       double v = std::isnan(x) ? 0.0 : std::trunc(double(x));
       base[i] = uint8_t(int8_t(std::clamp(v, -128.0, 127.0)));
-    } else if (type.isF64()) {
+      return;
+    }
+    case F64: {
       double d = double(x);
       std::memcpy(base + 8 * i, &d, 8);
-    } else {
+      return;
+    }
+    case F32: {
+      float f = float(x);
+      std::memcpy(base + 4 * i, &f, 4);
+      return;
+    }
+    case Narrow:
       FloatCodec{type}.store(base, i, float(x));
+      return;
     }
   }
   /// `x` rounded to the element type.
   T round(T x) const {
+    if (kind == F64 || (kind == F32 && sizeof(T) == 4))
+      return x;
     uint8_t bytes[8];
     store(bytes, 0, x);
     return load(bytes, 0);
