@@ -14,7 +14,13 @@
 #include "Hlo/Dialect/Thunk/ThunkDialect.h"
 #include "Hlo/Pipelines/RunOnDevice.h"
 #include "Hlo/Runtime/Interpreter.h"
+#include "Hlo/Transforms/GpuLibraryPasses.h"
+#include "Hlo/Transforms/Passes.h"
 #include "Hlo/Translate/HloText.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 
 #include "gtest/gtest.h"
 
@@ -576,6 +582,56 @@ TEST(HostRuntimeTest, RandomConvolutionsMatchTheInterpreter) {
 // bit for bit with the interpreter on the original module.
 TEST(HostRuntimeTest, RandomInt8ConvolutionsMatchTheInterpreter) {
   checkRandomInt8Convolutions(DeviceKind::Host, 120, 0);
+}
+
+// What the CUDA runtime's autotuning writes (writeGemmAutotuneResults,
+// keyed by the cuBLAS custom calls' text) is what hlo-gemm-algorithm-picker
+// reads back: a GEMM of the compiled module takes the algorithm written for
+// it. No GPU needed (the times are the file's, not measured).
+TEST(GemmAutotuneTest, WrittenResultsAreReadByThePicker) {
+  DialectRegistry registry;
+  registerHloTranslateDialects(registry);
+  MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
+  ctx.loadAllAvailableDialects();
+  OwningOpRef<ModuleOp> module = importHloText(R"(HloModule gemms
+ENTRY e {
+  a = f32[64,32] parameter(0)
+  b = f32[32,16] parameter(1)
+  c = f32[16,8] parameter(2)
+  d = f32[64,16] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT e = f32[64,8] dot(d, c), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})",
+                                               &ctx);
+  ASSERT_TRUE(module);
+  PassManager optimize(&ctx);
+  buildHloGpuOptimizePipeline(optimize);
+  ASSERT_TRUE(succeeded(optimize.run(*module)));
+  std::vector<GemmAutotuneResult> results;
+  module->walk([&](CustomCallOp call) {
+    if (call.getCustomCallTarget().starts_with("__cublas$"))
+      results.push_back(
+          {getGemmAutotuneKey(call), int64_t(3 + results.size()), 1e-5});
+  });
+  ASSERT_EQ(results.size(), 2u);
+  llvm::SmallString<64> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("autotune", "pbtxt", path));
+  llvm::FileRemover remove(path);
+  std::string error;
+  ASSERT_TRUE(succeeded(
+      writeGemmAutotuneResults(path, "NVIDIA H200, sm_90", results, error)))
+      << error;
+  PassManager pick(&ctx);
+  HloGemmAlgorithmPickerOptions options;
+  options.autotuneCache = path.str().str();
+  pick.addPass(createHloGemmAlgorithmPicker(options));
+  ASSERT_TRUE(succeeded(pick.run(*module)));
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  ASSERT_TRUE(succeeded(exportHloText(*module, os)));
+  EXPECT_NE(text.find("\"selected_algorithm\":\"3\""), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\"selected_algorithm\":\"4\""), std::string::npos)
+      << text;
 }
 
 // The same on GPU 0 through the CUDA runtime (kernels from PTX, GEMMs by

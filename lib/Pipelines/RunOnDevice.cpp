@@ -9,10 +9,12 @@
 #ifdef HLO_HAVE_CUDA_RUNTIME
 #include "Hlo/Runtime/Cuda/CudaRuntime.h"
 #endif
+#include "Hlo/Transforms/GpuLibraryPasses.h"
 #include "Hlo/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <chrono>
 #include <cstring>
@@ -170,6 +172,40 @@ StringRef mlir::hlo::deviceName(DeviceKind kind) {
   return kind == DeviceKind::Cuda ? "cuda" : "host";
 }
 
+#ifdef HLO_HAVE_CUDA_RUNTIME
+/// Writes what the CUDA runtime's autotuning chose to `path`: each tuned
+/// thunk.gemm keyed by the text of the cuBLAS custom call of `optimized`
+/// it was compiled from (the op's location; a location two calls of
+/// different text share is left out).
+static LogicalResult
+writeTunings(ModuleOp optimized,
+             ArrayRef<thunk::CudaExecutable::GemmTuning> tunings,
+             StringRef path, std::string &error) {
+  DenseMap<Location, std::string> keys;
+  DenseSet<Location> ambiguous;
+  optimized.walk([&](CustomCallOp call) {
+    if (!call.getCustomCallTarget().starts_with("__cublas$"))
+      return;
+    std::string text = getGemmAutotuneKey(call);
+    auto [it, added] = keys.try_emplace(call.getLoc(), text);
+    if (!added && it->second != text)
+      ambiguous.insert(call.getLoc());
+  });
+  std::vector<GemmAutotuneResult> results;
+  for (const thunk::CudaExecutable::GemmTuning &t : tunings) {
+    Location loc = t.gemm->getLoc();
+    auto it = keys.find(loc);
+    if (it == keys.end() || ambiguous.contains(loc))
+      continue;
+    results.push_back({it->second, t.algorithm, t.seconds});
+  }
+  std::string device;
+  if (failed(thunk::openCudaDevice(device, error)))
+    return failure();
+  return writeGemmAutotuneResults(path, device, results, error);
+}
+#endif
+
 static constexpr const char *kNoCudaRuntime =
     "this build has no CUDA runtime (CUDA's headers were not found when it "
     "was configured)";
@@ -274,11 +310,13 @@ mlir::hlo::runRepeatedly(thunk::Executable &exe,
   return success();
 }
 
-FailureOr<Literal> mlir::hlo::runOnDevice(
-    ModuleOp module, ArrayRef<Literal> arguments, DeviceKind kind,
-    std::string &error, std::string &note, DeviceTiming *timing,
-    uint64_t rngSeed, ArrayRef<Literal> infeed,
-    std::vector<std::vector<Literal>> *outfeed, bool deterministic) {
+FailureOr<Literal>
+mlir::hlo::runOnDevice(ModuleOp module, ArrayRef<Literal> arguments,
+                       DeviceKind kind, std::string &error, std::string &note,
+                       DeviceTiming *timing, uint64_t rngSeed,
+                       ArrayRef<Literal> infeed,
+                       std::vector<std::vector<Literal>> *outfeed,
+                       bool deterministic, StringRef autotuneCache) {
   using Clock = std::chrono::steady_clock;
   auto secondsSince = [](Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
@@ -318,6 +356,15 @@ FailureOr<Literal> mlir::hlo::runOnDevice(
     return failure();
   if (timing)
     timing->compileSeconds = secondsSince(compileStart);
+  if (!autotuneCache.empty()) {
+    if (kind != DeviceKind::Cuda) {
+      error = "autotuning runs on a GPU (--device=cuda)";
+      return failure();
+    }
+#ifdef HLO_HAVE_CUDA_RUNTIME
+    static_cast<thunk::CudaExecutable *>(exe.get())->setAutotune(true);
+#endif
+  }
 
   // Infeed values in the layouts the compiler gave the infeeds' data; the
   // outfeed values decoded from those of the outfeeds' operands.
@@ -358,7 +405,48 @@ FailureOr<Literal> mlir::hlo::runOnDevice(
       }
     }
   }
+#ifdef HLO_HAVE_CUDA_RUNTIME
+  if (!autotuneCache.empty() &&
+      failed(writeTunings(
+          *optimized,
+          static_cast<thunk::CudaExecutable &>(*exe).getGemmTunings(),
+          autotuneCache, error)))
+    return failure();
+#endif
   ArrayRef<std::vector<uint8_t>> buffers = results;
   note = runs.stats.summary();
   return decodeLeaves(resultType, buffers);
+}
+
+LogicalResult
+mlir::hlo::writeGemmAutotuneResults(StringRef path, StringRef device,
+                                    ArrayRef<GemmAutotuneResult> results,
+                                    std::string &error) {
+  auto quoted = [](StringRef text) {
+    std::string q = "\"";
+    for (char c : text) {
+      if (c == '\n') {
+        q += "\\n";
+        continue;
+      }
+      if (c == '"' || c == '\\')
+        q += '\\';
+      q += c;
+    }
+    return q + "\"";
+  };
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec) {
+    error = "cannot write " + path.str() + ": " + ec.message();
+    return failure();
+  }
+  os << "version: 3\n";
+  for (const GemmAutotuneResult &r : results)
+    os << "results {\n  device: " << quoted(device)
+       << "\n  hlo: " << quoted(r.hlo) << "\n  result {\n"
+       << "    run_time {\n      nanos: " << int64_t(r.seconds * 1e9)
+       << "\n    }\n    gemm {\n      algorithm: " << r.algorithm
+       << "\n    }\n  }\n}\n";
+  return success();
 }

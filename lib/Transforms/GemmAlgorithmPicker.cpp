@@ -13,6 +13,7 @@
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Runtime/Literal.h"
 #include "Hlo/Transforms/GpuLibraryPasses.h"
+#include "Hlo/Translate/HloText.h"
 #include "RewriteUtils.h"
 #include "TextProto.h"
 #include "TransformUtils.h"
@@ -138,6 +139,22 @@ static bool parseGemmText(StringRef hlo, CacheEntry &entry) {
     }
   }
   return true;
+}
+
+std::string mlir::hlo::getGemmAutotuneKey(CustomCallOp call) {
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  printHloShape(os, call.getType());
+  os << " custom-call(";
+  llvm::interleaveComma(call.getInputs(), os,
+                        [&](Value v) { printHloShape(os, v.getType()); });
+  os << "), custom_call_target=\"" << call.getCustomCallTarget()
+     << "\", backend_config=";
+  if (BackendConfigAttr config = readBackendConfig(call.getBackendConfigAttr()))
+    config.printJson(os);
+  else
+    os << "{}";
+  return key;
 }
 
 /// A GemmBackendConfig JSON without the members tuning sets.

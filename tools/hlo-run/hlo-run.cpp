@@ -4,7 +4,7 @@
 //           [--output-dir D] [--compare OTHER --atol A --rtol R]
 //           [--replicas N] [--partitions N] [--arena]
 //           [--device=interpreter|host-kernels|host|cuda] [--profile]
-//           [--deterministic]
+//           [--deterministic] [--autotune-cache=FILE]
 //
 // Runs the entry computation of MODULE on the reference interpreter
 // (lib/Runtime) and prints each result as an HLO literal, or writes
@@ -194,6 +194,13 @@ static cl::opt<bool> deterministic(
              "--xla_gpu_deterministic_ops (scatters that may depend on the "
              "order of their updates as loops; deterministic cuDNN "
              "algorithms)"));
+static cl::opt<std::string> autotuneCache(
+    "autotune-cache", cl::cat(hloRunCategory),
+    cl::desc("--device=cuda: time every candidate cuBLASLt algorithm of "
+             "each GEMM on the first run, keep the fastest and write the "
+             "choices to this file as XLA's autotune results (which "
+             "hlo-gemm-algorithm-picker{autotune-cache=FILE} reads)"),
+    cl::value_desc("file"));
 static cl::opt<unsigned>
     repeat("repeat", cl::cat(hloRunCategory),
            cl::desc("Run the module this many times (benchmarks)"),
@@ -549,9 +556,10 @@ runModule(ModuleOp module, StringRef path, ArrayRef<Literal> arguments,
                     builder.getI64IntegerAttr(options.numReplicas));
     module->setAttr("hlo.num_partitions",
                     builder.getI64IntegerAttr(options.numPartitions));
-    result = hlo::runOnDevice(
-        module, arguments, *onDevice, message, note, &timing, options.seed,
-        options.infeed, outputs ? &outputs->outfeed : nullptr, deterministic);
+    result = hlo::runOnDevice(module, arguments, *onDevice, message, note,
+                              &timing, options.seed, options.infeed,
+                              outputs ? &outputs->outfeed : nullptr,
+                              deterministic, autotuneCache);
     if (failed(result)) {
       error = path.str() + ": " + message;
       return failure();

@@ -96,14 +96,34 @@ void encodeParameters(ArrayRef<runtime::Literal> arguments,
 /// device's infeeds read `infeed` in order (as the interpreter's read
 /// InterpreterOptions::infeed); `outfeed`, when given, gets what each device
 /// wrote with outfeed in the last run. With `deterministic`, compiled and
-/// run as XLA's xla_gpu_deterministic_ops asks (compileToThunks).
+/// run as XLA's xla_gpu_deterministic_ops asks (compileToThunks). With an
+/// `autotuneCache` path (CUDA only), the first run times every candidate
+/// cuBLASLt algorithm of each GEMM and keeps the fastest, and the choices
+/// are written there as XLA's autotune results (writeGemmAutotuneResults),
+/// which `hlo-gemm-algorithm-picker{autotune-cache=...}` reads.
 FailureOr<runtime::Literal>
 runOnDevice(ModuleOp module, ArrayRef<runtime::Literal> arguments,
             DeviceKind kind, std::string &error, std::string &note,
             DeviceTiming *timing = nullptr, uint64_t rngSeed = 0,
             ArrayRef<runtime::Literal> infeed = {},
             std::vector<std::vector<runtime::Literal>> *outfeed = nullptr,
-            bool deterministic = false);
+            bool deterministic = false, StringRef autotuneCache = "");
+
+/// One GEMM's autotuning result: its custom call as HLO text (the key XLA's
+/// autotune results use), the index of the chosen cuBLASLt algorithm among
+/// the heuristic's candidates, and its time.
+struct GemmAutotuneResult {
+  std::string hlo;
+  int64_t algorithm = 0;
+  double seconds = 0;
+};
+
+/// Writes `results` to `path` as XLA's AutotuneResults text proto
+/// (`version: 3`, then `results { device hlo result { run_time gemm {
+/// algorithm } } }`), for the device named `device`.
+LogicalResult writeGemmAutotuneResults(StringRef path, StringRef device,
+                                       ArrayRef<GemmAutotuneResult> results,
+                                       std::string &error);
 
 } // namespace mlir::hlo
 

@@ -15,6 +15,16 @@
 
 namespace mlir::hlo {
 
+class CustomCallOp;
+
+/// The text XLA's autotune results key a cuBLAS GEMM call by (`hlo` of an
+/// AutotuneResults entry): its shape, its operands' shapes, its target and
+/// its backend_config, `(f32[4,16]{1,0}, s8[4194304]{0})
+/// custom-call(f32[4,8]{1,0}, f32[8,16]{1,0}),
+/// custom_call_target="__cublas$lt$matmul", backend_config={...}`; what
+/// hlo-gemm-algorithm-picker matches its cache's entries against.
+std::string getGemmAutotuneKey(CustomCallOp call);
+
 #define GEN_PASS_DECL
 #include "Hlo/Transforms/GpuLibraryPasses.h.inc"
 

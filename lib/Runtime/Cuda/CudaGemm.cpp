@@ -258,7 +258,10 @@ mlir::thunk::cuda::planGemm(const CublasLt &lt, GemmOp op, int64_t workspace,
   if (chosen >= found)
     return fail("algorithm " + std::to_string(chosen) + " is not among the " +
                 std::to_string(found) + " cuBLASLt offers");
-  plan->algo = results[chosen < 0 ? 0 : chosen].algo;
+  plan->chosen = chosen < 0 ? 0 : chosen;
+  plan->algo = results[plan->chosen].algo;
+  for (int i = 0; i < found; ++i)
+    plan->candidates.push_back(results[i].algo);
   return plan;
 }
 

@@ -20,6 +20,10 @@ struct GemmPlan {
   cublasLtMatmulDesc_t desc = nullptr;
   cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
   cublasLtMatmulAlgo_t algo = {};
+  /// The heuristic's candidates (`algo` is candidates[chosen]), which
+  /// autotuning times.
+  SmallVector<cublasLtMatmulAlgo_t> candidates;
+  int64_t chosen = 0;
   size_t workspaceBytes = 0;
   /// Computed as out^T = rhs^T x lhs^T (a row-major output).
   bool swapped = false;

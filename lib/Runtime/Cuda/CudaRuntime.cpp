@@ -21,6 +21,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <chrono>
+#include <limits>
 #include <mutex>
 #include <thread>
 #include <type_traits>
@@ -202,6 +203,9 @@ public:
   CUstream collectives = nullptr;
   CUevent fork = nullptr, join = nullptr;
   DenseMap<int64_t, CUevent> asyncDone;
+  /// Autotuning asked for (CudaExecutable::setAutotune) and its results.
+  bool autotune = false;
+  SmallVector<CudaExecutable::GemmTuning> tunings;
 };
 
 CudaExecutable::State::~State() {
@@ -1048,6 +1052,79 @@ LogicalResult Runner::runThunk(Operation &op) {
       });
 }
 
+/// Times each candidate algorithm of every GEMM of `s` on its own slices
+/// and keeps the fastest. Before the program runs its outputs and
+/// temporaries hold nothing yet, so the GEMMs may write them; a GEMM whose
+/// output is in a parameter's allocation keeps its algorithm.
+static LogicalResult autotuneGemms(CudaExecutable::State &s,
+                                   std::string &error) {
+  const Driver &cu = *s.cu;
+  s.tunings.clear();
+  SymbolTable symbols(*s.module);
+  auto addressOf = [&](Value v) -> CUdeviceptr {
+    auto slice = v ? v.getDefiningOp<SliceOp>() : SliceOp();
+    return slice ? s.bases.lookup(slice.getAllocation()) + slice.getOffset()
+                 : 0;
+  };
+  auto check = [&](const char *call, CUresult r) {
+    if (r == CUDA_SUCCESS)
+      return false;
+    error = "autotuning: " + cu.describe(call, r);
+    return true;
+  };
+  constexpr int kRepeats = 5;
+  WalkResult walk = s.module->walk([&](GemmOp g) {
+    GemmPlan &plan = *s.gemms[g];
+    auto out = g.getOut().getDefiningOp<SliceOp>();
+    auto alloc =
+        out ? symbols.lookup<AllocationOp>(out.getAllocation()) : nullptr;
+    if (!alloc || alloc.getKind() == AllocationKind::Parameter ||
+        plan.candidates.size() < 2)
+      return WalkResult::advance();
+    double best = std::numeric_limits<double>::infinity();
+    int64_t fastest = plan.chosen;
+    for (auto [i, algo] : llvm::enumerate(plan.candidates)) {
+      plan.algo = algo;
+      std::string why;
+      auto once = [&] {
+        return runGemm(plan, addressOf(g.getLhs()), addressOf(g.getRhs()),
+                       addressOf(g.getBias()), addressOf(g.getOut()),
+                       addressOf(g.getWorkspace()), s.stream, why);
+      };
+      // A warm-up (a candidate that does not run is left out), then
+      // kRepeats runs between the events.
+      if (failed(once()))
+        continue;
+      if (check("cuEventRecord", cu.cuEventRecord(s.start, s.stream)))
+        return WalkResult::interrupt();
+      bool ran = true;
+      for (int r = 0; r < kRepeats && ran; ++r)
+        ran = succeeded(once());
+      float ms = 0;
+      if (check("cuEventRecord", cu.cuEventRecord(s.stop, s.stream)) ||
+          check("cuEventSynchronize", cu.cuEventSynchronize(s.stop)) ||
+          check("cuEventElapsedTime",
+                cu.cuEventElapsedTime(&ms, s.start, s.stop)))
+        return WalkResult::interrupt();
+      double seconds = ms / 1e3 / kRepeats;
+      if (ran && seconds < best) {
+        best = seconds;
+        fastest = int64_t(i);
+      }
+    }
+    plan.chosen = fastest;
+    plan.algo = plan.candidates[fastest];
+    s.tunings.push_back(
+        {g, fastest, int64_t(plan.candidates.size()),
+         best == std::numeric_limits<double>::infinity() ? 0 : best});
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  s.autotune = false;
+  return success();
+}
+
 /// Runs the program once on the device of `s`, in this thread; its results
 /// into `results` unless that is null.
 static LogicalResult runOnDevice(CudaExecutable::State &s,
@@ -1073,6 +1150,8 @@ static LogicalResult runOnDevice(CudaExecutable::State &s,
                                  bytes.data(), bytes.size(), s.stream))))
       return failure();
 
+  if (s.autotune && failed(autotuneGemms(s, error)))
+    return failure();
   ProgramOp program = *s.module->getOps<ProgramOp>().begin();
   Block &body = program.getBody().front();
   // The program's time: events around it (not around each thunk when
@@ -1113,6 +1192,15 @@ static LogicalResult runOnDevice(CudaExecutable::State &s,
       return failure();
   }
   return runner.sync(ret);
+}
+
+void CudaExecutable::setAutotune(bool on) {
+  for (std::unique_ptr<State> &s : states)
+    s->autotune = on;
+}
+
+ArrayRef<CudaExecutable::GemmTuning> CudaExecutable::getGemmTunings() const {
+  return states.front()->tunings;
 }
 
 LogicalResult CudaExecutable::run(ArrayRef<ParameterBytes> parameters,

@@ -74,6 +74,24 @@ public:
                     std::vector<std::vector<uint8_t>> &results,
                     std::string &error, RunStats *stats = nullptr) override;
 
+  /// With `on`, the next run first times every candidate cuBLASLt
+  /// algorithm of each GEMM on the device (before the thunks run, on its
+  /// own slices) and keeps the fastest (XLA's GemmAlgorithmPicker on a
+  /// GPU); GEMMs whose output is in a parameter's allocation keep theirs.
+  void setAutotune(bool on);
+
+  /// One GEMM's autotuning: its thunk.gemm (of device 0's program copy,
+  /// whose locations are the compiled module's), the index of the fastest
+  /// candidate among the heuristic's `candidates` and its time.
+  struct GemmTuning {
+    Operation *gemm = nullptr;
+    int64_t algorithm = 0;
+    int64_t candidates = 0;
+    double seconds = 0;
+  };
+  /// What the last autotuning chose (device 0's).
+  ArrayRef<GemmTuning> getGemmTunings() const;
+
   class State;
 
 private:
