@@ -237,36 +237,61 @@ CollectiveCase generate(std::mt19937 &rng) {
   return c;
 }
 
-TEST(HostRuntimeTest, RandomCollectivesMatchTheInterpreter) {
+constexpr int kTrials = 150;
+
+/// Calls `check(c, module)` for each of the kTrials random collectives (one
+/// seed), imported into a context of the hlo dialects; stops at a fatal
+/// failure or a skip.
+void forEachRandomCollective(
+    function_ref<void(const CollectiveCase &, ModuleOp)> check) {
   DialectRegistry registry;
   registerHloTranslateDialects(registry);
   MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
   ctx.loadAllAvailableDialects();
   std::mt19937 rng(2911);
-  std::map<std::string, int> kinds;
-  const int trials = 150;
-  for (int trial = 0; trial < trials; ++trial) {
+  for (int trial = 0; trial < kTrials; ++trial) {
     CollectiveCase c = generate(rng);
     OwningOpRef<ModuleOp> module = importHloText(c.text, &ctx);
     ASSERT_TRUE(module) << c.text;
-    std::string error, note;
-    FailureOr<Literal> want = runtime::run(
-        *module, {}, runtime::getModuleOptions(*module), error);
-    ASSERT_TRUE(succeeded(want)) << error << "\n" << c.text;
-    FailureOr<Literal> got =
-        runOnDevice(*module, {}, DeviceKind::Host, error, note);
-    ASSERT_TRUE(succeeded(got)) << error << "\n" << c.text;
-    ++kinds[c.kind];
-    // Small integers: every reduction is exact (16-bit floats included).
-    std::string why;
+    check(c, *module);
+    if (::testing::Test::HasFatalFailure() || ::testing::Test::IsSkipped())
+      return;
+  }
+}
+
+/// Runs `module` on the interpreter and on `kind`'s runtime and expects the
+/// same results (small integers: every reduction is exact, 16-bit floats
+/// included); false when the runtime failed with an error containing
+/// `refusal` (never when it is empty).
+bool matchesTheInterpreter(ModuleOp module, const CollectiveCase &c,
+                           DeviceKind kind, StringRef refusal = "") {
+  std::string error, note;
+  FailureOr<Literal> want =
+      runtime::run(module, {}, runtime::getModuleOptions(module), error);
+  EXPECT_TRUE(succeeded(want)) << error << "\n" << c.text;
+  FailureOr<Literal> got = runOnDevice(module, {}, kind, error, note);
+  if (failed(got) && !refusal.empty() && StringRef(error).contains(refusal))
+    return false;
+  EXPECT_TRUE(succeeded(got)) << error << "\n" << c.text;
+  std::string why;
+  if (succeeded(want) && succeeded(got)) {
     EXPECT_TRUE(closeEnough(*got, *want, 0, 0, why)) << why << "\n"
                                                      << note << "\n"
                                                      << c.text;
   }
+  return true;
+}
+
+TEST(HostRuntimeTest, RandomCollectivesMatchTheInterpreter) {
+  std::map<std::string, int> kinds;
+  forEachRandomCollective([&](const CollectiveCase &c, ModuleOp module) {
+    matchesTheInterpreter(module, c, DeviceKind::Host);
+    ++kinds[c.kind];
+  });
   for (const char *kind : {"all-reduce", "all-gather", "reduce-scatter",
                            "all-to-all", "all-to-all-tuple",
                            "collective-permute", "collective-broadcast"})
-    EXPECT_GT(kinds[kind], trials / 14) << kind;
+    EXPECT_GT(kinds[kind], kTrials / 14) << kind;
 }
 
 // What the GPU compiler makes of the random collectives (layouts assigned,
@@ -275,34 +300,26 @@ TEST(HostRuntimeTest, RandomCollectivesMatchTheInterpreter) {
 // elements may be refused (NCCL reduces no such type; their chunks may not
 // be whole bytes), with the runtime's "NCCL cannot" error. No GPU needed.
 TEST(CudaRuntimeTest, RandomCollectivesCompileForNccl) {
-  std::string error;
-  DialectRegistry registry;
-  registerHloTranslateDialects(registry);
-  MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
-  ctx.loadAllAvailableDialects();
-  std::mt19937 rng(2911);
   int accepted = 0, refused = 0;
-  for (int trial = 0; trial < 150; ++trial) {
-    CollectiveCase c = generate(rng);
-    OwningOpRef<ModuleOp> module = importHloText(c.text, &ctx);
-    ASSERT_TRUE(module) << c.text;
+  forEachRandomCollective([&](const CollectiveCase &c, ModuleOp module) {
+    std::string error;
     FailureOr<OwningOpRef<ModuleOp>> program =
-        compileToThunks(*module, DeviceKind::Cuda, error);
+        compileToThunks(module, DeviceKind::Cuda, error);
     ASSERT_TRUE(succeeded(program)) << error << "\n" << c.text;
     if (succeeded(checkNcclCollectives(**program, error))) {
       ++accepted;
-      continue;
+      return;
     }
-    if (error.find("without nccl.h") != std::string::npos ||
-        error.find("no CUDA runtime") != std::string::npos)
+    if (StringRef(error).contains("without nccl.h") ||
+        StringRef(error).contains("no CUDA runtime"))
       GTEST_SKIP() << error;
     bool subByte = c.type == "s4" || c.type == "u4" || c.type == "u2" ||
                    c.type == "f4e2m1fn";
-    ASSERT_TRUE(subByte && error.find("NCCL cannot") != std::string::npos)
+    ASSERT_TRUE(subByte && StringRef(error).contains("NCCL cannot"))
         << error << "\n"
         << c.text;
     ++refused;
-  }
+  });
   EXPECT_GT(accepted, 100) << refused << " refused";
 }
 
@@ -315,35 +332,16 @@ TEST(CudaRuntimeTest, RandomCollectivesMatchTheInterpreter) {
   FailureOr<int> gpus = countCudaDevices(error);
   if (failed(gpus) || *gpus < 2)
     GTEST_SKIP() << (failed(gpus) ? error : "fewer than 2 CUDA devices");
-  DialectRegistry registry;
-  registerHloTranslateDialects(registry);
-  MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
-  ctx.loadAllAvailableDialects();
-  std::mt19937 rng(2911);
   int ran = 0, refused = 0;
-  for (int trial = 0; trial < 150; ++trial) {
-    CollectiveCase c = generate(rng);
-    OwningOpRef<ModuleOp> module = importHloText(c.text, &ctx);
-    ASSERT_TRUE(module) << c.text;
-    runtime::InterpreterOptions options = runtime::getModuleOptions(*module);
+  forEachRandomCollective([&](const CollectiveCase &c, ModuleOp module) {
+    runtime::InterpreterOptions options = runtime::getModuleOptions(module);
     if (options.numReplicas * options.numPartitions > *gpus)
-      continue;
-    std::string note;
-    FailureOr<Literal> want = runtime::run(*module, {}, options, error);
-    ASSERT_TRUE(succeeded(want)) << error << "\n" << c.text;
-    FailureOr<Literal> got =
-        runOnDevice(*module, {}, DeviceKind::Cuda, error, note);
-    if (failed(got) && error.find("NCCL cannot") != std::string::npos) {
+      return;
+    if (matchesTheInterpreter(module, c, DeviceKind::Cuda, "NCCL cannot"))
+      ++ran;
+    else
       ++refused;
-      continue;
-    }
-    ASSERT_TRUE(succeeded(got)) << error << "\n" << c.text;
-    ++ran;
-    std::string why;
-    EXPECT_TRUE(closeEnough(*got, *want, 0, 0, why)) << why << "\n"
-                                                     << note << "\n"
-                                                     << c.text;
-  }
+  });
   EXPECT_GT(ran, 0) << refused << " refused";
 }
 
