@@ -400,7 +400,7 @@ LogicalResult NcclComms::run(Operation *op, int64_t device,
       failure = s.cu->describe(call, r);
   };
   auto member = [&]() -> Member {
-    return s.byGroups.lookup(op->getAttr("groups"))[device];
+    return s.byGroups.find(op->getAttr("groups"))->second[device];
   };
   auto reduction = [&](Value v, ReductionKind kind) {
     return *getReduction(nccl.version,

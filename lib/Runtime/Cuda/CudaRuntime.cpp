@@ -464,7 +464,8 @@ std::unique_ptr<CudaExecutable> CudaExecutable::compile(ModuleOp program,
     }
   }
   WalkResult layouts = main.walk([&](Operation *op) {
-    if (!isa<AllReduceOp, AllGatherOp, ReduceScatterOp, AllToAllOp,
+    if (devices > 1 ||
+        !isa<AllReduceOp, AllGatherOp, ReduceScatterOp, AllToAllOp,
              CollectivePermuteOp, CollectiveBroadcastOp>(op))
       return WalkResult::advance();
     // The verifiers make inputs and outputs pair up: the first half of the
@@ -475,7 +476,7 @@ std::unique_ptr<CudaExecutable> CudaExecutable::compile(ModuleOp program,
         return WalkResult::interrupt();
     return WalkResult::advance();
   });
-  if (devices == 1 && layouts.wasInterrupted()) {
+  if (layouts.wasInterrupted()) {
     error = "the CUDA runtime runs a collective on one device as copies "
             "between slices of one layout; run this one with --device=host";
     return nullptr;
