@@ -173,9 +173,10 @@ int64_t mlir::hlo::getElementBytes(Type elementType) {
   return llvm::divideCeil(scalar.getIntOrFloatBitWidth(), 8);
 }
 
-int64_t mlir::hlo::getLoopUnrollFactor(int64_t elements, int64_t widestBytes) {
+int64_t mlir::hlo::getLoopUnrollFactor(int64_t elements, int64_t widestBytes,
+                                       bool anySize) {
   const GpuDeviceInfo &device = getSelectedGpuDevice();
-  if (elements < device.coreCount * device.threadsPerCoreLimit)
+  if (!anySize && elements < device.coreCount * device.threadsPerCoreLimit)
     return 1;
   return std::max<int64_t>(1, 16 / widestBytes);
 }

@@ -194,11 +194,12 @@ int64_t getElementBytes(Type elementType);
 /// XLA's loop fusion config for a kernel of `elements` elements whose
 /// widest element has `widestBytes` bytes: one element per thread unless the
 /// kernel has at least as many elements as the selected GPU has threads
-/// (SMs x threads per SM; H100: 132 x 2048), then enough consecutive
-/// elements per thread for 16-byte loads and stores. XLA keeps small
-/// kernels to one element per thread (fewer registers, and less code for
-/// ptxas to assemble).
-int64_t getLoopUnrollFactor(int64_t elements, int64_t widestBytes);
+/// (SMs x threads per SM; H100: 132 x 2048), or `anySize`, then enough
+/// consecutive elements per thread for 16-byte loads and stores. XLA keeps
+/// small kernels to one element per thread (fewer registers, and less code
+/// for ptxas to assemble).
+int64_t getLoopUnrollFactor(int64_t elements, int64_t widestBytes,
+                            bool anySize = false);
 
 /// A kernel's `hlo.output_aliases` (array<i64>): for output k, the fusion
 /// operand whose buffer output k aliases (-1: none). Such an output starts

@@ -41,29 +41,20 @@ mlir::hlo::emitLoopKernel(Operation *op, gpu::GPUModuleOp module,
   int64_t widest = 1;
   for (RankedTensorType t : outputTypes)
     widest = std::max(widest, getElementBytes(t.getElementType()));
-  int64_t unroll = getLoopUnrollFactor(elements, widest);
-  // Ours, not XLA's: a reduction computed inside a loop kernel (a small
-  // reduce fused into its consumer) is computed once for a thread's
-  // elements of one row, so those kernels keep several elements per thread
-  // whatever their size (4x less reduction work for a 64-wide layer norm).
-  if (unroll == 1 &&
-      fused
-          .walk([](Operation *o) {
-            return isa<ReduceOp, ReduceWindowOp>(o) ? WalkResult::interrupt()
-                                                    : WalkResult::advance();
-          })
-          .wasInterrupted())
-    unroll = std::max<int64_t>(1, 16 / widest);
   // Elements that are loops of their own (a dot's contraction, a
   // select-and-scatter's windows) are one per thread, as XLA leaves such
-  // loop fusions unrolled once (its MayPreventVectorization).
-  if (fused
-          .walk([](Operation *o) {
-            return isa<DotOp, SelectAndScatterOp>(o) ? WalkResult::interrupt()
-                                                     : WalkResult::advance();
-          })
-          .wasInterrupted())
-    unroll = 1;
+  // loop fusions unrolled once (its MayPreventVectorization). Ours, not
+  // XLA's: a reduction computed inside a loop kernel (a small reduce fused
+  // into its consumer) is computed once for a thread's elements of one row,
+  // so those kernels keep several elements per thread whatever their size
+  // (4x less reduction work for a 64-wide layer norm).
+  bool elementLoops = false, reductions = false;
+  fused.walk([&](Operation *o) {
+    elementLoops |= isa<DotOp, SelectAndScatterOp>(o);
+    reductions |= isa<ReduceOp, ReduceWindowOp>(o);
+  });
+  int64_t unroll =
+      elementLoops ? 1 : getLoopUnrollFactor(elements, widest, reductions);
   if (options.unroll > 0)
     unroll = options.unroll;
   while (unroll > 1 && elements % unroll != 0)

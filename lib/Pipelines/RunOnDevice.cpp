@@ -417,36 +417,3 @@ mlir::hlo::runOnDevice(ModuleOp module, ArrayRef<Literal> arguments,
   note = runs.stats.summary();
   return decodeLeaves(resultType, buffers);
 }
-
-LogicalResult
-mlir::hlo::writeGemmAutotuneResults(StringRef path, StringRef device,
-                                    ArrayRef<GemmAutotuneResult> results,
-                                    std::string &error) {
-  auto quoted = [](StringRef text) {
-    std::string q = "\"";
-    for (char c : text) {
-      if (c == '\n') {
-        q += "\\n";
-        continue;
-      }
-      if (c == '"' || c == '\\')
-        q += '\\';
-      q += c;
-    }
-    return q + "\"";
-  };
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec);
-  if (ec) {
-    error = "cannot write " + path.str() + ": " + ec.message();
-    return failure();
-  }
-  os << "version: 3\n";
-  for (const GemmAutotuneResult &r : results)
-    os << "results {\n  device: " << quoted(device)
-       << "\n  hlo: " << quoted(r.hlo) << "\n  result {\n"
-       << "    run_time {\n      nanos: " << int64_t(r.seconds * 1e9)
-       << "\n    }\n    gemm {\n      algorithm: " << r.algorithm
-       << "\n    }\n  }\n}\n";
-  return success();
-}

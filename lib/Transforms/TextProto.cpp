@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::hlo;
@@ -149,4 +150,18 @@ private:
 std::optional<std::string> mlir::hlo::parseTextProto(StringRef text,
                                                      TextMessage &msg) {
   return TextParser(text).parse(msg);
+}
+
+void mlir::hlo::printTextProtoString(llvm::raw_ostream &os, StringRef text) {
+  os << '"';
+  for (char c : text) {
+    if (c == '\n') {
+      os << "\\n";
+      continue;
+    }
+    if (c == '"' || c == '\\')
+      os << '\\';
+    os << c;
+  }
+  os << '"';
 }

@@ -2,7 +2,7 @@
 //
 // Private to lib/Transforms: a reader of protobuf's text format, enough for
 // the files XLA writes and reads (its autotune results, which the algorithm
-// pickers take as their cache).
+// pickers take as their cache), and the string quoting its writers need.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,6 +49,10 @@ struct TextMessage {
 
 /// Parses `text` into `msg`; the error (with its line) on failure.
 std::optional<std::string> parseTextProto(StringRef text, TextMessage &msg);
+
+/// Prints `text` as a text-format string: quoted, `"`, `\` and line breaks
+/// escaped as parseTextProto reads them.
+void printTextProtoString(llvm::raw_ostream &os, StringRef text);
 
 } // namespace mlir::hlo
 

@@ -99,8 +99,9 @@ void encodeParameters(ArrayRef<runtime::Literal> arguments,
 /// run as XLA's xla_gpu_deterministic_ops asks (compileToThunks). With an
 /// `autotuneCache` path (CUDA only), the first run times every candidate
 /// cuBLASLt algorithm of each GEMM and keeps the fastest, and the choices
-/// are written there as XLA's autotune results (writeGemmAutotuneResults),
-/// which `hlo-gemm-algorithm-picker{autotune-cache=...}` reads.
+/// are written there as XLA's autotune results (writeGemmAutotuneResults,
+/// GpuLibraryPasses.h), which `hlo-gemm-algorithm-picker{autotune-cache=...}`
+/// reads.
 FailureOr<runtime::Literal>
 runOnDevice(ModuleOp module, ArrayRef<runtime::Literal> arguments,
             DeviceKind kind, std::string &error, std::string &note,
@@ -108,22 +109,6 @@ runOnDevice(ModuleOp module, ArrayRef<runtime::Literal> arguments,
             ArrayRef<runtime::Literal> infeed = {},
             std::vector<std::vector<runtime::Literal>> *outfeed = nullptr,
             bool deterministic = false, StringRef autotuneCache = "");
-
-/// One GEMM's autotuning result: its custom call as HLO text (the key XLA's
-/// autotune results use), the index of the chosen cuBLASLt algorithm among
-/// the heuristic's candidates, and its time.
-struct GemmAutotuneResult {
-  std::string hlo;
-  int64_t algorithm = 0;
-  double seconds = 0;
-};
-
-/// Writes `results` to `path` as XLA's AutotuneResults text proto
-/// (`version: 3`, then `results { device hlo result { run_time gemm {
-/// algorithm } } }`), for the device named `device`.
-LogicalResult writeGemmAutotuneResults(StringRef path, StringRef device,
-                                       ArrayRef<GemmAutotuneResult> results,
-                                       std::string &error);
 
 } // namespace mlir::hlo
 

@@ -13,6 +13,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
+#include <string>
+
 namespace mlir::hlo {
 
 class CustomCallOp;
@@ -24,6 +26,22 @@ class CustomCallOp;
 /// custom_call_target="__cublas$lt$matmul", backend_config={...}`; what
 /// hlo-gemm-algorithm-picker matches its cache's entries against.
 std::string getGemmAutotuneKey(CustomCallOp call);
+
+/// One GEMM's autotuning result: its custom call as HLO text (the key XLA's
+/// autotune results use), the index of the chosen cuBLASLt algorithm among
+/// the heuristic's candidates, and its time.
+struct GemmAutotuneResult {
+  std::string hlo;
+  int64_t algorithm = 0;
+  double seconds = 0;
+};
+
+/// Writes `results` to `path` as XLA's AutotuneResults text proto
+/// (`version: 3`, then `results { device hlo result { run_time gemm {
+/// algorithm } } }`), for the device named `device`.
+LogicalResult writeGemmAutotuneResults(StringRef path, StringRef device,
+                                       ArrayRef<GemmAutotuneResult> results,
+                                       std::string &error);
 
 #define GEN_PASS_DECL
 #include "Hlo/Transforms/GpuLibraryPasses.h.inc"
