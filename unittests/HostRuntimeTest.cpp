@@ -11,6 +11,7 @@
 
 #include "KernelTestUtil.h"
 
+#include "Hlo/Dialect/Hlo/HloBackendConfigUtils.h"
 #include "Hlo/Dialect/Thunk/ThunkDialect.h"
 #include "Hlo/Pipelines/RunOnDevice.h"
 #include "Hlo/Runtime/Interpreter.h"
@@ -584,7 +585,7 @@ TEST(HostRuntimeTest, RandomInt8ConvolutionsMatchTheInterpreter) {
   checkRandomInt8Convolutions(DeviceKind::Host, 120, 0);
 }
 
-// What the CUDA runtime's autotuning writes (writeGemmAutotuneResults,
+// What the CUDA runtime's autotuning writes (writeAutotuneResults,
 // keyed by the cuBLAS custom calls' text) is what hlo-gemm-algorithm-picker
 // reads back: a GEMM of the compiled module takes the algorithm written for
 // it. No GPU needed (the times are the file's, not measured).
@@ -606,11 +607,11 @@ ENTRY e {
   PassManager optimize(&ctx);
   buildHloGpuOptimizePipeline(optimize);
   ASSERT_TRUE(succeeded(optimize.run(*module)));
-  std::vector<GemmAutotuneResult> results;
+  std::vector<AutotuneResult> results;
   module->walk([&](CustomCallOp call) {
     if (call.getCustomCallTarget().starts_with("__cublas$"))
-      results.push_back(
-          {getGemmAutotuneKey(call), int64_t(3 + results.size()), 1e-5});
+      results.push_back({AutotuneResult::Kind::Gemm, getGemmAutotuneKey(call),
+                         int64_t(3 + results.size()), 1e-5});
   });
   ASSERT_EQ(results.size(), 2u);
   llvm::SmallString<64> path;
@@ -618,7 +619,7 @@ ENTRY e {
   llvm::FileRemover remove(path);
   std::string error;
   ASSERT_TRUE(succeeded(
-      writeGemmAutotuneResults(path, "NVIDIA H200, sm_90", results, error)))
+      writeAutotuneResults(path, "NVIDIA H200, sm_90", results, error)))
       << error;
   PassManager pick(&ctx);
   HloGemmAlgorithmPickerOptions options;
@@ -632,6 +633,76 @@ ENTRY e {
       << text;
   EXPECT_NE(text.find("\"selected_algorithm\":\"4\""), std::string::npos)
       << text;
+}
+
+// The same for cuDNN convolutions (getConvAutotuneKey), through the whole
+// pipeline (GpuOptimizeOptions::autotuneCache, as hlo-run --autotune-cache
+// compiles with an existing file): each call takes the algorithm written
+// for it, with its math type and its scratch resized to the written size,
+// and its thunk.convolution names that algorithm.
+TEST(ConvAutotuneTest, WrittenResultsAreReadByThePipeline) {
+  DialectRegistry registry;
+  registerHloTranslateDialects(registry);
+  MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
+  ctx.loadAllAvailableDialects();
+  const char *text = R"(HloModule convs
+ENTRY e {
+  x = f16[8,16,16,32] parameter(0)
+  w = f16[3,3,32,64] parameter(1)
+  v = f16[3,3,64,64] parameter(2)
+  c = f16[8,16,16,64] convolution(x, w), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f
+  ROOT d = f16[8,16,16,64] convolution(c, v), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f
+})";
+  OwningOpRef<ModuleOp> module = importHloText(text, &ctx);
+  ASSERT_TRUE(module);
+  PassManager optimize(&ctx);
+  buildHloGpuOptimizePipeline(optimize);
+  ASSERT_TRUE(succeeded(optimize.run(*module)));
+  std::vector<AutotuneResult> results;
+  module->walk([&](CustomCallOp call) {
+    if (call.getCustomCallTarget().starts_with("__cudnn$conv"))
+      results.push_back({AutotuneResult::Kind::Convolution,
+                         getConvAutotuneKey(call), int64_t(1 + results.size()),
+                         2e-5, int64_t(4096 * (1 + results.size())),
+                         results.empty()});
+  });
+  ASSERT_EQ(results.size(), 2u);
+  llvm::SmallString<64> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("autotune", "pbtxt", path));
+  llvm::FileRemover remove(path);
+  std::string error;
+  ASSERT_TRUE(succeeded(
+      writeAutotuneResults(path, "NVIDIA H200, sm_90", results, error)))
+      << error;
+
+  OwningOpRef<ModuleOp> tuned = importHloText(text, &ctx);
+  ASSERT_TRUE(tuned);
+  GpuOptimizeOptions options;
+  options.autotuneCache = path.str().str();
+  PassManager optimizeTuned(&ctx);
+  buildHloGpuOptimizePipeline(optimizeTuned, options);
+  ASSERT_TRUE(succeeded(optimizeTuned.run(*tuned)));
+  std::string hlo;
+  llvm::raw_string_ostream os(hlo);
+  ASSERT_TRUE(succeeded(exportHloText(*tuned, os)));
+  EXPECT_NE(
+      hlo.find("\"algo_id\":\"1\",\"math_type\":\"TENSOR_OP_MATH\""),
+      std::string::npos)
+      << hlo;
+  EXPECT_NE(hlo.find("\"algo_id\":\"2\",\"math_type\":\"DEFAULT_MATH\""),
+            std::string::npos)
+      << hlo;
+  EXPECT_NE(hlo.find("u8[4096]{0}"), std::string::npos) << hlo;
+  EXPECT_NE(hlo.find("u8[8192]{0}"), std::string::npos) << hlo;
+  FailureOr<OwningOpRef<ModuleOp>> program =
+      compileToThunks(*tuned, DeviceKind::Host, error);
+  ASSERT_TRUE(succeeded(program)) << error;
+  std::vector<int64_t> algorithms;
+  (*program)->walk([&](thunk::ConvolutionOp c) {
+    algorithms.push_back(int64_t(c.getAlgorithm()));
+  });
+  llvm::sort(algorithms);
+  EXPECT_EQ(algorithms, (std::vector<int64_t>{1, 2}));
 }
 
 // The same on GPU 0 through the CUDA runtime (kernels from PTX, GEMMs by

@@ -19,14 +19,21 @@ struct GpuPipelineOptions : PassPipelineOptions<GpuPipelineOptions> {
                      "loops, the program marked deterministic (the CUDA "
                      "runtime then takes deterministic cuDNN algorithms)"),
       llvm::cl::init(false)};
+  Option<std::string> autotuneCache{
+      *this, "autotune-cache",
+      llvm::cl::desc("XLA's autotune results (xla_gpu_load_autotune_results_"
+                     "from; what hlo-run --device=cuda --autotune-cache "
+                     "writes), read by the GEMM and convolution algorithm "
+                     "pickers")};
 };
 } // namespace
 
-void mlir::hlo::buildHloGpuPipeline(OpPassManager &pm, bool deterministic) {
-  buildHloGpuOptimizePipeline(pm, deterministic);
+void mlir::hlo::buildHloGpuPipeline(OpPassManager &pm,
+                                    const GpuOptimizeOptions &options) {
+  buildHloGpuOptimizePipeline(pm, options);
   pm.addPass(createHloToGpu());
   HloToThunkOptions thunkOptions;
-  thunkOptions.deterministic = deterministic;
+  thunkOptions.deterministic = options.deterministic;
   pm.addPass(createHloToThunk(thunkOptions));
   pm.addPass(createHloCommandBufferScheduling());
   pm.addPass(createHloEmbedPtx());
@@ -40,6 +47,9 @@ void mlir::hlo::registerHloGpuPipeline() {
       "found (hlo-gpu-optimize, hlo-to-gpu, hlo-to-thunk, "
       "hlo-command-buffer-scheduling, hlo-embed-ptx)",
       [](OpPassManager &pm, const GpuPipelineOptions &options) {
-        buildHloGpuPipeline(pm, options.deterministic);
+        GpuOptimizeOptions optimize;
+        optimize.deterministic = options.deterministic;
+        optimize.autotuneCache = options.autotuneCache;
+        buildHloGpuPipeline(pm, optimize);
       });
 }

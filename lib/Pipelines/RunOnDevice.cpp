@@ -174,35 +174,44 @@ StringRef mlir::hlo::deviceName(DeviceKind kind) {
 
 #ifdef HLO_HAVE_CUDA_RUNTIME
 /// Writes what the CUDA runtime's autotuning chose to `path`: each tuned
-/// thunk.gemm keyed by the text of the cuBLAS custom call of `optimized`
-/// it was compiled from (the op's location; a location two calls of
-/// different text share is left out).
+/// thunk.gemm or thunk.convolution keyed by the text of the cuBLAS or
+/// cuDNN custom call of `optimized` it was compiled from (the op's
+/// location; a location two calls of different text share is left out).
 static LogicalResult
 writeTunings(ModuleOp optimized,
-             ArrayRef<thunk::CudaExecutable::GemmTuning> tunings,
-             StringRef path, std::string &error) {
+             ArrayRef<thunk::CudaExecutable::Tuning> tunings, StringRef path,
+             std::string &error) {
   DenseMap<Location, std::string> keys;
   DenseSet<Location> ambiguous;
   optimized.walk([&](CustomCallOp call) {
-    if (!call.getCustomCallTarget().starts_with("__cublas$"))
+    StringRef target = call.getCustomCallTarget();
+    std::string text;
+    if (target.starts_with("__cublas$"))
+      text = getGemmAutotuneKey(call);
+    else if (target.starts_with("__cudnn$conv"))
+      text = getConvAutotuneKey(call);
+    else
       return;
-    std::string text = getGemmAutotuneKey(call);
     auto [it, added] = keys.try_emplace(call.getLoc(), text);
     if (!added && it->second != text)
       ambiguous.insert(call.getLoc());
   });
-  std::vector<GemmAutotuneResult> results;
-  for (const thunk::CudaExecutable::GemmTuning &t : tunings) {
-    Location loc = t.gemm->getLoc();
+  std::vector<AutotuneResult> results;
+  for (const thunk::CudaExecutable::Tuning &t : tunings) {
+    Location loc = t.op->getLoc();
     auto it = keys.find(loc);
     if (it == keys.end() || ambiguous.contains(loc))
       continue;
-    results.push_back({it->second, t.algorithm, t.seconds});
+    results.push_back({isa<thunk::GemmOp>(t.op)
+                           ? AutotuneResult::Kind::Gemm
+                           : AutotuneResult::Kind::Convolution,
+                       it->second, t.algorithm, t.seconds, t.scratchBytes,
+                       t.tensorOps});
   }
   std::string device;
   if (failed(thunk::openCudaDevice(device, error)))
     return failure();
-  return writeGemmAutotuneResults(path, device, results, error);
+  return writeAutotuneResults(path, device, results, error);
 }
 #endif
 
@@ -245,16 +254,17 @@ LogicalResult mlir::hlo::checkNcclCollectives(ModuleOp program,
 
 FailureOr<OwningOpRef<ModuleOp>>
 mlir::hlo::compileToThunks(ModuleOp module, DeviceKind kind, std::string &error,
-                           uint64_t rngSeed, bool deterministic) {
+                           uint64_t rngSeed,
+                           const GpuOptimizeOptions &options) {
   MLIRContext *ctx = module.getContext();
   OwningOpRef<ModuleOp> compiled = module.clone();
   PassManager pm(ctx);
   if (!compiled.get()->hasAttr("hlo.buffer_allocations"))
-    buildHloGpuOptimizePipeline(pm, deterministic);
+    buildHloGpuOptimizePipeline(pm, options);
   pm.addPass(createHloToGpu());
   HloToThunkOptions thunkOptions;
   thunkOptions.rngSeed = rngSeed;
-  thunkOptions.deterministic = deterministic;
+  thunkOptions.deterministic = options.deterministic;
   pm.addPass(createHloToThunk(thunkOptions));
   pm.addPass(createHloCommandBufferScheduling());
   if (kind == DeviceKind::Cuda)
@@ -316,7 +326,8 @@ mlir::hlo::runOnDevice(ModuleOp module, ArrayRef<Literal> arguments,
                        DeviceTiming *timing, uint64_t rngSeed,
                        ArrayRef<Literal> infeed,
                        std::vector<std::vector<Literal>> *outfeed,
-                       bool deterministic, StringRef autotuneCache) {
+                       const GpuOptimizeOptions &options,
+                       StringRef autotuneTo) {
   using Clock = std::chrono::steady_clock;
   auto secondsSince = [](Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
@@ -328,7 +339,7 @@ mlir::hlo::runOnDevice(ModuleOp module, ArrayRef<Literal> arguments,
   OwningOpRef<ModuleOp> optimized = module.clone();
   if (!optimized.get()->hasAttr("hlo.buffer_allocations")) {
     PassManager optimize(ctx);
-    buildHloGpuOptimizePipeline(optimize, deterministic);
+    buildHloGpuOptimizePipeline(optimize, options);
     if (failed(runPasses(optimize, *optimized, error)))
       return failure();
   }
@@ -347,7 +358,7 @@ mlir::hlo::runOnDevice(ModuleOp module, ArrayRef<Literal> arguments,
     return failure();
   }
   FailureOr<OwningOpRef<ModuleOp>> compiled =
-      compileToThunks(*optimized, kind, error, rngSeed, deterministic);
+      compileToThunks(*optimized, kind, error, rngSeed, options);
   if (failed(compiled))
     return failure();
   std::unique_ptr<thunk::Executable> exe =
@@ -356,7 +367,7 @@ mlir::hlo::runOnDevice(ModuleOp module, ArrayRef<Literal> arguments,
     return failure();
   if (timing)
     timing->compileSeconds = secondsSince(compileStart);
-  if (!autotuneCache.empty()) {
+  if (!autotuneTo.empty()) {
     if (kind != DeviceKind::Cuda) {
       error = "autotuning runs on a GPU (--device=cuda)";
       return failure();
@@ -406,11 +417,11 @@ mlir::hlo::runOnDevice(ModuleOp module, ArrayRef<Literal> arguments,
     }
   }
 #ifdef HLO_HAVE_CUDA_RUNTIME
-  if (!autotuneCache.empty() &&
+  if (!autotuneTo.empty() &&
       failed(writeTunings(
           *optimized,
-          static_cast<thunk::CudaExecutable &>(*exe).getGemmTunings(),
-          autotuneCache, error)))
+          static_cast<thunk::CudaExecutable &>(*exe).getTunings(),
+          autotuneTo, error)))
     return failure();
 #endif
   ArrayRef<std::vector<uint8_t>> buffers = results;

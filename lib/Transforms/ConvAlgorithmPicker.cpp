@@ -87,6 +87,17 @@ static std::string keyOf(CustomCallOp call) {
   return key;
 }
 
+std::string mlir::hlo::getConvAutotuneKey(CustomCallOp call) {
+  std::string key = keyOf(call);
+  llvm::raw_string_ostream os(key);
+  os << ", backend_config=";
+  if (BackendConfigAttr config = readBackendConfig(call.getBackendConfigAttr()))
+    config.printJson(os);
+  else
+    os << "{}";
+  return key;
+}
+
 /// The JSON of an AlgorithmProto (`algo_id`, `math_type`, `tuning_knobs`,
 /// `is_cudnn_frontend`, `workspace_size`), as XLA prints it.
 static std::string algorithmJson(int64_t algoId, StringRef mathType,

@@ -157,30 +157,6 @@ std::string mlir::hlo::getGemmAutotuneKey(CustomCallOp call) {
   return key;
 }
 
-LogicalResult
-mlir::hlo::writeGemmAutotuneResults(StringRef path, StringRef device,
-                                    ArrayRef<GemmAutotuneResult> results,
-                                    std::string &error) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec);
-  if (ec) {
-    error = "cannot write " + path.str() + ": " + ec.message();
-    return failure();
-  }
-  os << "version: 3\n";
-  for (const GemmAutotuneResult &r : results) {
-    os << "results {\n  device: ";
-    printTextProtoString(os, device);
-    os << "\n  hlo: ";
-    printTextProtoString(os, r.hlo);
-    os << "\n  result {\n    run_time {\n      nanos: "
-       << int64_t(r.seconds * 1e9)
-       << "\n    }\n    gemm {\n      algorithm: " << r.algorithm
-       << "\n    }\n  }\n}\n";
-  }
-  return success();
-}
-
 /// A GemmBackendConfig JSON without the members tuning sets.
 static std::optional<llvm::json::Value> tuningFree(StringRef json) {
   llvm::Expected<llvm::json::Value> v = llvm::json::parse(json);

@@ -178,8 +178,7 @@ void mlir::hlo::buildHloLayoutAssignmentPipeline(OpPassManager &pm) {
 }
 
 namespace {
-/// The options of the GPU pipelines that run Triton normalization fusion
-/// (XLA turns it off with Triton or on pre-Ampere devices).
+/// The options of the GPU pipelines (GpuOptimizeOptions).
 struct GpuPipelineOptions : PassPipelineOptions<GpuPipelineOptions> {
   Option<bool> tritonSoftmax{
       *this, "triton-softmax",
@@ -198,20 +197,34 @@ struct GpuPipelineOptions : PassPipelineOptions<GpuPipelineOptions> {
                      "result may depend on the order of their updates "
                      "become loops (hlo-gpu-optimize only)"),
       llvm::cl::init(false)};
+  Option<std::string> autotuneCache{
+      *this, "autotune-cache",
+      llvm::cl::desc("XLA's autotune results (xla_gpu_load_autotune_results_"
+                     "from; what hlo-run --device=cuda --autotune-cache "
+                     "writes), read by the GEMM and convolution algorithm "
+                     "pickers")};
+
+  GpuOptimizeOptions get() const {
+    GpuOptimizeOptions o;
+    o.deterministic = deterministic;
+    o.autotuneCache = autotuneCache;
+    o.tritonSoftmax = tritonSoftmax;
+    o.latencyHiding = latencyHiding;
+    return o;
+  }
 };
 } // namespace
 
-static void buildPostLayoutAssignment(OpPassManager &pm, bool tritonSoftmax);
+static void buildPostLayoutAssignment(OpPassManager &pm,
+                                      const GpuOptimizeOptions &options);
 static void buildFusion(OpPassManager &pm, bool tritonSoftmax);
-static void buildGpuOptimize(OpPassManager &pm, bool tritonSoftmax,
-                             bool latencyHiding = true,
-                             bool deterministic = false);
 
 void mlir::hlo::buildHloPostLayoutAssignmentPipeline(OpPassManager &pm) {
-  buildPostLayoutAssignment(pm, /*tritonSoftmax=*/true);
+  buildPostLayoutAssignment(pm, {});
 }
 
-static void buildPostLayoutAssignment(OpPassManager &pm, bool tritonSoftmax) {
+static void buildPostLayoutAssignment(OpPassManager &pm,
+                                      const GpuOptimizeOptions &options) {
   // XLA's "hlo normalization" and "post-layout_assignment" pipelines:
   // AlgebraicSimplifier, TransposeFolding, ReshapeDecomposer,
   // CublasPadForGemms, HloConstantFolding, GemmRewriter,
@@ -244,7 +257,7 @@ static void buildPostLayoutAssignment(OpPassManager &pm, bool tritonSoftmax) {
   pm.addPass(createHloCse());
   pm.addPass(createHloConstantFolding());
   pm.addPass(createHloDce());
-  if (tritonSoftmax)
+  if (options.tritonSoftmax)
     pm.addPass(createHloSoftmaxRewriterTriton());
   pm.addPass(createHloReductionDimensionGrouper());
   pm.addPass(createHloReductionSplitter());
@@ -256,8 +269,12 @@ static void buildPostLayoutAssignment(OpPassManager &pm, bool tritonSoftmax) {
   pm.addPass(createHloCse());
   // XLA's "nvptx post-layout_assignment part 2".
   pm.addPass(createHloTriangularSolveRewriter());
-  pm.addPass(createHloConvAlgorithmPicker());
-  pm.addPass(createHloGemmAlgorithmPicker());
+  HloConvAlgorithmPickerOptions conv;
+  conv.autotuneCache = options.autotuneCache;
+  pm.addPass(createHloConvAlgorithmPicker(conv));
+  HloGemmAlgorithmPickerOptions gemm;
+  gemm.autotuneCache = options.autotuneCache;
+  pm.addPass(createHloGemmAlgorithmPicker(gemm));
 }
 
 void mlir::hlo::buildHloFusionPipeline(OpPassManager &pm) {
@@ -303,22 +320,16 @@ void mlir::hlo::buildHloPostFusionOptimizationPipeline(OpPassManager &pm) {
   pm.addPass(createHloFusionWrapper());
 }
 
-void mlir::hlo::buildHloGpuOptimizePipeline(OpPassManager &pm,
-                                            bool deterministic) {
-  buildGpuOptimize(pm, /*tritonSoftmax=*/true, /*latencyHiding=*/true,
-                   deterministic);
-}
-
-static void buildGpuOptimize(OpPassManager &pm, bool tritonSoftmax,
-                             bool latencyHiding, bool deterministic) {
+void mlir::hlo::buildHloGpuOptimizePipeline(
+    OpPassManager &pm, const GpuOptimizeOptions &options) {
   // Modules XLA CPU optimized: its XNNPACK/YNNPACK fusions unfused first.
   pm.addPass(createHloCpuFusionInliner());
-  buildHloOptimizationPipeline(pm, deterministic);
+  buildHloOptimizationPipeline(pm, options.deterministic);
   buildHloCollectiveOptimizationsPipeline(pm);
   buildHloConvCanonicalizationPipeline(pm);
   buildHloLayoutAssignmentPipeline(pm);
-  buildPostLayoutAssignment(pm, tritonSoftmax);
-  buildFusion(pm, tritonSoftmax);
+  buildPostLayoutAssignment(pm, options);
+  buildFusion(pm, options.tritonSoftmax);
   buildHloHorizontalFusionPipeline(pm);
   buildHloPostFusionOptimizationPipeline(pm);
   // XLA's pre-scheduling copy insertion, scheduling and buffer assignment.
@@ -330,7 +341,7 @@ static void buildGpuOptimize(OpPassManager &pm, bool tritonSoftmax,
   pm.addPass(createHloFlattenCallGraph());
   pm.addPass(createHloLoopScheduleLinearizer());
   pm.addPass(createHloMemoryScheduler());
-  if (latencyHiding)
+  if (options.latencyHiding)
     pm.addPass(createHloLatencyHidingScheduler());
   // XLA's post-scheduling passes: pairs nothing overlaps become synchronous.
   pm.addPass(createHloGpuConvertAsyncCollectivesToSync());
@@ -383,7 +394,7 @@ void mlir::hlo::registerHloPasses() {
       "XLA-GPU's post-layout-assignment pipelines: GEMM rewrites, reduction "
       "rewrites, algorithm choice (the passes this project has)",
       [](OpPassManager &pm, const GpuPipelineOptions &options) {
-        buildPostLayoutAssignment(pm, options.tritonSoftmax);
+        buildPostLayoutAssignment(pm, options.get());
       });
   PassPipelineRegistration<GpuPipelineOptions>(
       "hlo-fusion", "XLA-GPU's fusion pipeline (the passes this project has)",
@@ -405,7 +416,6 @@ void mlir::hlo::registerHloPasses() {
       "post-fusion optimization, in XLA's order: pre-optimization HLO in, "
       "fused GPU HLO out (the passes this project has)",
       [](OpPassManager &pm, const GpuPipelineOptions &options) {
-        buildGpuOptimize(pm, options.tritonSoftmax, options.latencyHiding,
-                         options.deterministic);
+        buildHloGpuOptimizePipeline(pm, options.get());
       });
 }

@@ -196,10 +196,12 @@ static cl::opt<bool> deterministic(
              "algorithms)"));
 static cl::opt<std::string> autotuneCache(
     "autotune-cache", cl::cat(hloRunCategory),
-    cl::desc("--device=cuda: time every candidate cuBLASLt algorithm of "
-             "each GEMM on the first run, keep the fastest and write the "
-             "choices to this file as XLA's autotune results (which "
-             "hlo-gemm-algorithm-picker{autotune-cache=FILE} reads)"),
+    cl::desc("--device=cuda: XLA's autotune results. Where the file "
+             "exists, the GEMM and convolution algorithm pickers take "
+             "their choices from it (as hlo-gpu-optimize{autotune-cache="
+             "FILE}); where it does not, the first run times every "
+             "candidate algorithm of each GEMM (cuBLASLt) and convolution "
+             "(cuDNN), keeps the fastest and writes the choices there"),
     cl::value_desc("file"));
 static cl::opt<unsigned>
     repeat("repeat", cl::cat(hloRunCategory),
@@ -556,10 +558,20 @@ runModule(ModuleOp module, StringRef path, ArrayRef<Literal> arguments,
                     builder.getI64IntegerAttr(options.numReplicas));
     module->setAttr("hlo.num_partitions",
                     builder.getI64IntegerAttr(options.numPartitions));
+    // --autotune-cache: read where it exists, else tuned and written.
+    hlo::GpuOptimizeOptions compile;
+    compile.deterministic = deterministic;
+    std::string tuneTo;
+    if (!autotuneCache.empty()) {
+      if (llvm::sys::fs::exists(autotuneCache))
+        compile.autotuneCache = autotuneCache;
+      else
+        tuneTo = autotuneCache;
+    }
     result = hlo::runOnDevice(module, arguments, *onDevice, message, note,
                               &timing, options.seed, options.infeed,
-                              outputs ? &outputs->outfeed : nullptr,
-                              deterministic, autotuneCache);
+                              outputs ? &outputs->outfeed : nullptr, compile,
+                              tuneTo);
     if (failed(result)) {
       error = path.str() + ": " + message;
       return failure();

@@ -11,12 +11,16 @@
 #ifndef HLO_PIPELINES_GPUPIPELINE_H
 #define HLO_PIPELINES_GPUPIPELINE_H
 
+#include "Hlo/Transforms/Passes.h"
+
 namespace mlir {
 class OpPassManager;
 namespace hlo {
 
-/// With `deterministic`: XLA's xla_gpu_deterministic_ops.
-void buildHloGpuPipeline(OpPassManager &pm, bool deterministic = false);
+/// `options` as hlo-gpu-optimize takes them (with `deterministic` the
+/// program is also marked deterministic for the CUDA runtime).
+void buildHloGpuPipeline(OpPassManager &pm,
+                         const GpuOptimizeOptions &options = {});
 void registerHloGpuPipeline();
 
 } // namespace hlo

@@ -14,6 +14,7 @@
 
 #include "Hlo/Runtime/Literal.h"
 #include "Hlo/Runtime/Thunk/Executable.h"
+#include "Hlo/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -60,14 +61,15 @@ struct DeviceTiming {
 };
 
 /// Lowers a clone of the HLO `module` to a thunk program for `kind`, whose
-/// devices' random states start at `rngSeed`. With `deterministic` (XLA's
-/// xla_gpu_deterministic_ops), scatters whose result may depend on the
-/// order of their updates become loops and the program is marked
-/// `deterministic` (the CUDA runtime then takes deterministic cuDNN
-/// algorithms only).
+/// devices' random states start at `rngSeed`, compiled with `options` (a
+/// module not yet buffer-assigned goes through hlo-gpu-optimize). With
+/// `options.deterministic` (XLA's xla_gpu_deterministic_ops), scatters
+/// whose result may depend on the order of their updates become loops and
+/// the program is marked `deterministic` (the CUDA runtime then takes
+/// deterministic cuDNN algorithms only).
 FailureOr<OwningOpRef<ModuleOp>>
 compileToThunks(ModuleOp module, DeviceKind kind, std::string &error,
-                uint64_t rngSeed = 0, bool deterministic = false);
+                uint64_t rngSeed = 0, const GpuOptimizeOptions &options = {});
 
 /// Compiles the thunk program `program` for the runtime of `kind`.
 std::unique_ptr<thunk::Executable>
@@ -95,20 +97,19 @@ void encodeParameters(ArrayRef<runtime::Literal> arguments,
 /// states); `note` gets a one-line summary (thunks run, arena size). Each
 /// device's infeeds read `infeed` in order (as the interpreter's read
 /// InterpreterOptions::infeed); `outfeed`, when given, gets what each device
-/// wrote with outfeed in the last run. With `deterministic`, compiled and
-/// run as XLA's xla_gpu_deterministic_ops asks (compileToThunks). With an
-/// `autotuneCache` path (CUDA only), the first run times every candidate
-/// cuBLASLt algorithm of each GEMM and keeps the fastest, and the choices
-/// are written there as XLA's autotune results (writeGemmAutotuneResults,
-/// GpuLibraryPasses.h), which `hlo-gemm-algorithm-picker{autotune-cache=...}`
-/// reads.
+/// wrote with outfeed in the last run. Compiled with `options`
+/// (compileToThunks). With an `autotuneTo` path (CUDA only), the first run
+/// times every candidate algorithm of each GEMM (cuBLASLt) and convolution
+/// (cuDNN) and keeps the fastest, and the choices are written there as
+/// XLA's autotune results (writeAutotuneResults, GpuLibraryPasses.h), which
+/// `GpuOptimizeOptions::autotuneCache` reads back.
 FailureOr<runtime::Literal>
 runOnDevice(ModuleOp module, ArrayRef<runtime::Literal> arguments,
             DeviceKind kind, std::string &error, std::string &note,
             DeviceTiming *timing = nullptr, uint64_t rngSeed = 0,
             ArrayRef<runtime::Literal> infeed = {},
             std::vector<std::vector<runtime::Literal>> *outfeed = nullptr,
-            bool deterministic = false, StringRef autotuneCache = "");
+            const GpuOptimizeOptions &options = {}, StringRef autotuneTo = "");
 
 } // namespace mlir::hlo
 

@@ -27,21 +27,35 @@ class CustomCallOp;
 /// hlo-gemm-algorithm-picker matches its cache's entries against.
 std::string getGemmAutotuneKey(CustomCallOp call);
 
-/// One GEMM's autotuning result: its custom call as HLO text (the key XLA's
-/// autotune results use), the index of the chosen cuBLASLt algorithm among
-/// the heuristic's candidates, and its time.
-struct GemmAutotuneResult {
+/// The text XLA's autotune results key a cuDNN convolution call by: its
+/// shape, its operands' shapes, window, dim_labels, group counts, target
+/// and backend_config; hlo-conv-algorithm-picker matches its cache's
+/// entries on the part up to the target.
+std::string getConvAutotuneKey(CustomCallOp call);
+
+/// One autotuned library call: its custom call as HLO text (the key of
+/// XLA's autotune results: getGemmAutotuneKey or getConvAutotuneKey), the
+/// chosen algorithm (a GEMM's index among cuBLASLt's heuristic's
+/// candidates, a convolution's cuDNN algorithm number), its time and, for a
+/// convolution, its scratch and whether it may use tensor cores.
+struct AutotuneResult {
+  enum class Kind { Gemm, Convolution };
+  Kind kind = Kind::Gemm;
   std::string hlo;
   int64_t algorithm = 0;
   double seconds = 0;
+  int64_t scratchBytes = 0;
+  bool tensorOps = false;
 };
 
 /// Writes `results` to `path` as XLA's AutotuneResults text proto
-/// (`version: 3`, then `results { device hlo result { run_time gemm {
-/// algorithm } } }`), for the device named `device`.
-LogicalResult writeGemmAutotuneResults(StringRef path, StringRef device,
-                                       ArrayRef<GemmAutotuneResult> results,
-                                       std::string &error);
+/// (`version: 3`, then per call `results { device hlo result { ... } }`:
+/// a GEMM's `gemm { algorithm }`, a convolution's `scratch_bytes` and
+/// `algorithm { algo_id math_type }`, each with its `run_time`), for the
+/// device named `device`.
+LogicalResult writeAutotuneResults(StringRef path, StringRef device,
+                                   ArrayRef<AutotuneResult> results,
+                                   std::string &error);
 
 #define GEN_PASS_DECL
 #include "Hlo/Transforms/GpuLibraryPasses.h.inc"

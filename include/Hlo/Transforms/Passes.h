@@ -54,7 +54,24 @@ void buildHloPostLayoutAssignmentPipeline(OpPassManager &pm);
 void buildHloFusionPipeline(OpPassManager &pm);
 void buildHloHorizontalFusionPipeline(OpPassManager &pm);
 void buildHloPostFusionOptimizationPipeline(OpPassManager &pm);
-void buildHloGpuOptimizePipeline(OpPassManager &pm, bool deterministic = false);
+/// The choices of XLA's GPU compile that `hlo-gpu-optimize` (and
+/// `hlo-gpu-pipeline`) take as options.
+struct GpuOptimizeOptions {
+  /// XLA's xla_gpu_deterministic_ops: scatters whose result may depend on
+  /// the order of their updates become loops.
+  bool deterministic = false;
+  /// XLA's xla_gpu_load_autotune_results_from: the autotune results the
+  /// GEMM and convolution algorithm pickers read (empty: XLA's deviceless
+  /// defaults).
+  std::string autotuneCache;
+  /// Triton normalization fusions (XLA turns them off with Triton or on
+  /// pre-Ampere devices).
+  bool tritonSoftmax = true;
+  /// XLA's xla_gpu_enable_latency_hiding_scheduler.
+  bool latencyHiding = true;
+};
+void buildHloGpuOptimizePipeline(OpPassManager &pm,
+                                 const GpuOptimizeOptions &options = {});
 
 /// Registers every pass and pipeline (`hlo-opt --list-passes`).
 void registerHloPasses();

@@ -9,7 +9,7 @@
 // strides, dilation, groups; cross-correlation, HLO's convolution) and
 // the algorithm: the one `algorithm` names when cuDNN offers it, else the
 // heuristic's first (with scratch of the runtime's own when it needs more
-// than the op's workspace slice). A convolution with one spatial dimension
+// than the op's workspace slice); the others are kept for autotuning. A convolution with one spatial dimension
 // gets a second of extent 1 (cuDNN's descriptors have at least four
 // dimensions).
 //
@@ -215,6 +215,7 @@ mlir::thunk::cuda::planConvolution(const Cudnn &dnn, ConvolutionOp op,
                                                   fd->extents.data()))))
     return failure();
 
+  plan->tensorOps = !int8 && !element.isF32() && !plan->isDouble;
   if (failed(check("cudnnCreateConvolutionDescriptor",
                    dnn.cudnnCreateConvolutionDescriptor(&plan->conv))) ||
       failed(check(
@@ -230,9 +231,8 @@ mlir::thunk::cuda::planConvolution(const Cudnn &dnn, ConvolutionOp op,
       failed(check("cudnnSetConvolutionMathType",
                    dnn.cudnnSetConvolutionMathType(
                        plan->conv, int8 ? CUDNN_DEFAULT_MATH
-                                   : element.isF32() || plan->isDouble
-                                       ? CUDNN_FMA_MATH
-                                       : CUDNN_TENSOR_OP_MATH))))
+                                   : plan->tensorOps ? CUDNN_TENSOR_OP_MATH
+                                                     : CUDNN_FMA_MATH))))
     return failure();
 
   // An i8 fused convolution without activation: cuDNN runs it only with
@@ -281,53 +281,41 @@ mlir::thunk::cuda::planConvolution(const Cudnn &dnn, ConvolutionOp op,
     implicitPrecompGemm = mode == CUDNN_ACTIVATION_IDENTITY && int8;
   }
 
-  // The algorithm: the one `algorithm` names if cuDNN offers it, else the
-  // heuristic's first (deterministic ones only in a deterministic program);
-  // its workspace may exceed the op's slice.
+  // The candidates: what cuDNN's heuristic offers and can run
+  // (deterministic ones only in a deterministic program); the one
+  // `algorithm` names runs if cuDNN offers it, else the heuristic's first.
+  // The workspace may exceed the op's slice.
   plan->sliceBytes = workspace;
-  int64_t chosen = op.getAlgorithm();
   constexpr int kCandidates = 16;
   int found = 0;
-  auto pick = [&](auto &results, auto &algo) -> LogicalResult {
-    int first = -1;
-    for (int i = 0; i < found; ++i) {
-      if (results[i].status != CUDNN_STATUS_SUCCESS ||
-          (deterministic && results[i].determinism != CUDNN_DETERMINISTIC))
-        continue;
-      if (first < 0 || int64_t(results[i].algo) == chosen)
-        first = i;
-      if (int64_t(results[i].algo) == chosen)
-        break;
-    }
-    if (first < 0)
-      return fail(deterministic
-                      ? "cuDNN has no deterministic algorithm for "
-                        "this convolution"
-                      : "cuDNN has no algorithm for this convolution");
-    algo = results[first].algo;
-    plan->neededBytes = results[first].memory;
-    return success();
+  auto collect = [&](auto &results) {
+    for (int i = 0; i < found; ++i)
+      if (results[i].status == CUDNN_STATUS_SUCCESS &&
+          (!deterministic || results[i].determinism == CUDNN_DETERMINISTIC))
+        plan->candidates.push_back({int(results[i].algo), results[i].memory});
   };
   switch (plan->kind) {
   case ConvKind::Forward:
   case ConvKind::ForwardBiasActivation: {
-    cudnnConvolutionFwdAlgoPerf_t results[kCandidates];
-    if (failed(check("cudnnGetConvolutionForwardAlgorithm_v7",
-                     dnn.cudnnGetConvolutionForwardAlgorithm_v7(
-                         dnn.handle, plan->x, plan->w, plan->conv, plan->y,
-                         kCandidates, &found, results))) ||
-        failed(pick(results, plan->forward)))
-      return failure();
     if (implicitPrecompGemm) {
-      plan->forward = CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM;
       size_t bytes = 0;
       if (failed(check("cudnnGetConvolutionForwardWorkspaceSize",
                        dnn.cudnnGetConvolutionForwardWorkspaceSize(
                            dnn.handle, plan->x, plan->w, plan->conv, plan->y,
-                           plan->forward, &bytes))))
+                           CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM,
+                           &bytes))))
         return failure();
-      plan->neededBytes = bytes;
+      plan->candidates.push_back(
+          {CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, bytes});
+      break;
     }
+    cudnnConvolutionFwdAlgoPerf_t results[kCandidates];
+    if (failed(check("cudnnGetConvolutionForwardAlgorithm_v7",
+                     dnn.cudnnGetConvolutionForwardAlgorithm_v7(
+                         dnn.handle, plan->x, plan->w, plan->conv, plan->y,
+                         kCandidates, &found, results))))
+      return failure();
+    collect(results);
     break;
   }
   case ConvKind::BackwardInput: {
@@ -335,9 +323,9 @@ mlir::thunk::cuda::planConvolution(const Cudnn &dnn, ConvolutionOp op,
     if (failed(check("cudnnGetConvolutionBackwardDataAlgorithm_v7",
                      dnn.cudnnGetConvolutionBackwardDataAlgorithm_v7(
                          dnn.handle, plan->w, plan->y, plan->conv, plan->x,
-                         kCandidates, &found, results))) ||
-        failed(pick(results, plan->backwardData)))
+                         kCandidates, &found, results))))
       return failure();
+    collect(results);
     break;
   }
   case ConvKind::BackwardFilter: {
@@ -345,13 +333,32 @@ mlir::thunk::cuda::planConvolution(const Cudnn &dnn, ConvolutionOp op,
     if (failed(check("cudnnGetConvolutionBackwardFilterAlgorithm_v7",
                      dnn.cudnnGetConvolutionBackwardFilterAlgorithm_v7(
                          dnn.handle, plan->x, plan->y, plan->conv, plan->w,
-                         kCandidates, &found, results))) ||
-        failed(pick(results, plan->backwardFilter)))
+                         kCandidates, &found, results))))
       return failure();
+    collect(results);
     break;
   }
   }
+  if (plan->candidates.empty())
+    return fail(deterministic ? "cuDNN has no deterministic algorithm for "
+                                "this convolution"
+                              : "cuDNN has no algorithm for this convolution");
+  auto named = llvm::find_if(plan->candidates, [&](const auto &c) {
+    return int64_t(c.algo) == int64_t(op.getAlgorithm());
+  });
+  selectConvAlgorithm(*plan, named == plan->candidates.end()
+                                 ? 0
+                                 : named - plan->candidates.begin());
   return plan;
+}
+
+void mlir::thunk::cuda::selectConvAlgorithm(ConvPlan &plan, size_t index) {
+  const ConvPlan::Candidate &c = plan.candidates[index];
+  plan.chosen = index;
+  plan.neededBytes = c.bytes;
+  plan.forward = cudnnConvolutionFwdAlgo_t(c.algo);
+  plan.backwardData = cudnnConvolutionBwdDataAlgo_t(c.algo);
+  plan.backwardFilter = cudnnConvolutionBwdFilterAlgo_t(c.algo);
 }
 
 LogicalResult mlir::thunk::cuda::runConvolution(

@@ -29,6 +29,18 @@ struct ConvPlan {
   /// more, the runtime passes scratch of its own (the buffer assignment
   /// sized the slice without a GPU to ask).
   size_t sliceBytes = 0, neededBytes = 0;
+  /// The algorithms cuDNN offers for it (its heuristic's order;
+  /// deterministic ones only in a deterministic program), each with the
+  /// scratch it needs, and the one that runs (`candidates[chosen]`), which
+  /// autotuning may change (selectConvAlgorithm).
+  struct Candidate {
+    int algo = 0;
+    size_t bytes = 0;
+  };
+  SmallVector<Candidate> candidates;
+  size_t chosen = 0;
+  /// The math the descriptor allows: tensor cores (f16, bf16) or not.
+  bool tensorOps = false;
   double alpha = 1, alpha2 = 0;
   bool isDouble = false;
   /// A fused convolution without activation: cuDNN's fused call takes it
@@ -42,6 +54,9 @@ struct ConvPlan {
 FailureOr<std::unique_ptr<ConvPlan>>
 planConvolution(const Cudnn &dnn, ConvolutionOp op, int64_t workspace,
                 bool deterministic, std::string &error);
+
+/// Makes `plan.candidates[index]` the algorithm that runs.
+void selectConvAlgorithm(ConvPlan &plan, size_t index);
 
 /// Enqueues the convolution on `stream` (bias and side input may be 0)
 /// with `workspaceBytes` of scratch at `workspace`.

@@ -205,7 +205,7 @@ public:
   DenseMap<int64_t, CUevent> asyncDone;
   /// Autotuning asked for (CudaExecutable::setAutotune) and its results.
   bool autotune = false;
-  SmallVector<CudaExecutable::GemmTuning> tunings;
+  SmallVector<CudaExecutable::Tuning> tunings;
 };
 
 CudaExecutable::State::~State() {
@@ -1053,12 +1053,11 @@ LogicalResult Runner::runThunk(Operation &op) {
       });
 }
 
-/// Times each candidate algorithm of every GEMM of `s` on its own slices
-/// and keeps the fastest. Before the program runs its outputs and
-/// temporaries hold nothing yet, so the GEMMs may write them; a GEMM whose
-/// output is in a parameter's allocation keeps its algorithm.
-static LogicalResult autotuneGemms(CudaExecutable::State &s,
-                                   std::string &error) {
+/// Times each candidate algorithm of every GEMM and convolution of `s` on
+/// its own slices and keeps the fastest. Before the program runs its
+/// outputs and temporaries hold nothing yet, so the calls may write them; a
+/// call that writes a parameter's allocation keeps its algorithm.
+static LogicalResult autotune(CudaExecutable::State &s, std::string &error) {
   const Driver &cu = *s.cu;
   s.tunings.clear();
   SymbolTable symbols(*s.module);
@@ -1067,57 +1066,127 @@ static LogicalResult autotuneGemms(CudaExecutable::State &s,
     return slice ? s.bases.lookup(slice.getAllocation()) + slice.getOffset()
                  : 0;
   };
+  auto writesParameter = [&](Value written) {
+    auto slice = written.getDefiningOp<SliceOp>();
+    auto alloc =
+        slice ? symbols.lookup<AllocationOp>(slice.getAllocation()) : nullptr;
+    return !alloc || alloc.getKind() == AllocationKind::Parameter;
+  };
   auto check = [&](const char *call, CUresult r) {
     if (r == CUDA_SUCCESS)
       return false;
     error = "autotuning: " + cu.describe(call, r);
     return true;
   };
+  // The fastest of `count` candidates (`run(i)` enqueues candidate i once):
+  // a warm-up (a candidate that does not run is left out), then kRepeats
+  // runs between the events. Fails on a CUDA error only.
   constexpr int kRepeats = 5;
-  WalkResult walk = s.module->walk([&](GemmOp g) {
-    GemmPlan &plan = *s.gemms[g];
-    auto out = g.getOut().getDefiningOp<SliceOp>();
-    auto alloc =
-        out ? symbols.lookup<AllocationOp>(out.getAllocation()) : nullptr;
-    if (!alloc || alloc.getKind() == AllocationKind::Parameter ||
-        plan.candidates.size() < 2)
-      return WalkResult::advance();
-    double best = std::numeric_limits<double>::infinity();
-    int64_t fastest = plan.chosen;
-    for (auto [i, algo] : llvm::enumerate(plan.candidates)) {
-      plan.algo = algo;
-      std::string why;
-      auto once = [&] {
-        return runGemm(plan, addressOf(g.getLhs()), addressOf(g.getRhs()),
-                       addressOf(g.getBias()), addressOf(g.getOut()),
-                       addressOf(g.getWorkspace()), s.stream, why);
-      };
-      // A warm-up (a candidate that does not run is left out), then
-      // kRepeats runs between the events.
-      if (failed(once()))
+  auto fastest = [&](size_t count, function_ref<LogicalResult(size_t)> run,
+                     size_t &best, double &bestSeconds) -> LogicalResult {
+    bestSeconds = std::numeric_limits<double>::infinity();
+    for (size_t i = 0; i < count; ++i) {
+      if (failed(run(i)))
         continue;
       if (check("cuEventRecord", cu.cuEventRecord(s.start, s.stream)))
-        return WalkResult::interrupt();
+        return failure();
       bool ran = true;
       for (int r = 0; r < kRepeats && ran; ++r)
-        ran = succeeded(once());
+        ran = succeeded(run(i));
       float ms = 0;
       if (check("cuEventRecord", cu.cuEventRecord(s.stop, s.stream)) ||
           check("cuEventSynchronize", cu.cuEventSynchronize(s.stop)) ||
           check("cuEventElapsedTime",
                 cu.cuEventElapsedTime(&ms, s.start, s.stop)))
-        return WalkResult::interrupt();
+        return failure();
       double seconds = ms / 1e3 / kRepeats;
-      if (ran && seconds < best) {
-        best = seconds;
-        fastest = int64_t(i);
+      if (ran && seconds < bestSeconds) {
+        bestSeconds = seconds;
+        best = i;
       }
     }
-    plan.chosen = fastest;
-    plan.algo = plan.candidates[fastest];
-    s.tunings.push_back(
-        {g, fastest, int64_t(plan.candidates.size()),
-         best == std::numeric_limits<double>::infinity() ? 0 : best});
+    if (bestSeconds == std::numeric_limits<double>::infinity())
+      bestSeconds = 0;
+    return success();
+  };
+
+  WalkResult walk = s.module->walk([&](GemmOp g) {
+    GemmPlan &plan = *s.gemms[g];
+    if (writesParameter(g.getOut()) || plan.candidates.size() < 2)
+      return WalkResult::advance();
+    size_t best = plan.chosen;
+    double seconds = 0;
+    std::string why;
+    auto run = [&](size_t i) {
+      plan.algo = plan.candidates[i];
+      return runGemm(plan, addressOf(g.getLhs()), addressOf(g.getRhs()),
+                     addressOf(g.getBias()), addressOf(g.getOut()),
+                     addressOf(g.getWorkspace()), s.stream, why);
+    };
+    if (failed(fastest(plan.candidates.size(), run, best, seconds)))
+      return WalkResult::interrupt();
+    plan.chosen = best;
+    plan.algo = plan.candidates[best];
+    s.tunings.push_back({g, int64_t(best), int64_t(plan.candidates.size()),
+                         seconds, 0, false});
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+
+  // Convolutions: each candidate with scratch of its size (allocated for
+  // the largest one; candidates needing more than the device can give are
+  // left out). The runtime's scratch grows to the chosen algorithms'.
+  walk = s.module->walk([&](ConvolutionOp c) {
+    ConvPlan &plan = *s.convolutions[c];
+    Value written = plan.kind == ConvKind::BackwardInput    ? c.getInput()
+                    : plan.kind == ConvKind::BackwardFilter ? c.getFilter()
+                                                            : c.getOutput();
+    if (writesParameter(written) || plan.candidates.size() < 2)
+      return WalkResult::advance();
+    size_t most = 0;
+    for (const ConvPlan::Candidate &k : plan.candidates)
+      most = std::max(most, k.bytes);
+    CUdeviceptr scratch = 0;
+    if (most && cu.cuMemAlloc(&scratch, most) != CUDA_SUCCESS) {
+      scratch = 0;
+      most = 0;
+    }
+    llvm::scope_exit release([&] {
+      if (scratch)
+        cu.cuMemFree(scratch);
+    });
+    size_t best = plan.chosen;
+    double seconds = 0;
+    std::string why;
+    auto run = [&](size_t i) -> LogicalResult {
+      size_t bytes = plan.candidates[i].bytes;
+      if (bytes > most)
+        return failure();
+      selectConvAlgorithm(plan, i);
+      return runConvolution(plan, addressOf(c.getInput()),
+                            addressOf(c.getFilter()), addressOf(c.getOutput()),
+                            addressOf(c.getBias()), addressOf(c.getSideInput()),
+                            scratch, bytes, s.stream, why);
+    };
+    if (failed(fastest(plan.candidates.size(), run, best, seconds)) ||
+        check("cuStreamSynchronize", cu.cuStreamSynchronize(s.stream)))
+      return WalkResult::interrupt();
+    selectConvAlgorithm(plan, best);
+    if (plan.neededBytes > plan.sliceBytes &&
+        plan.neededBytes > s.scratchBytes) {
+      if (s.scratch && check("cuMemFree", cu.cuMemFree(s.scratch)))
+        return WalkResult::interrupt();
+      s.scratch = 0;
+      s.scratchBytes = 0;
+      if (check("cuMemAlloc (convolution scratch)",
+                cu.cuMemAlloc(&s.scratch, plan.neededBytes)))
+        return WalkResult::interrupt();
+      s.scratchBytes = plan.neededBytes;
+    }
+    s.tunings.push_back({c, plan.candidates[best].algo,
+                         int64_t(plan.candidates.size()), seconds,
+                         int64_t(plan.neededBytes), plan.tensorOps});
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
@@ -1151,7 +1220,7 @@ static LogicalResult runOnDevice(CudaExecutable::State &s,
                                  bytes.data(), bytes.size(), s.stream))))
       return failure();
 
-  if (s.autotune && failed(autotuneGemms(s, error)))
+  if (s.autotune && failed(autotune(s, error)))
     return failure();
   ProgramOp program = *s.module->getOps<ProgramOp>().begin();
   Block &body = program.getBody().front();
@@ -1200,7 +1269,7 @@ void CudaExecutable::setAutotune(bool on) {
     s->autotune = on;
 }
 
-ArrayRef<CudaExecutable::GemmTuning> CudaExecutable::getGemmTunings() const {
+ArrayRef<CudaExecutable::Tuning> CudaExecutable::getTunings() const {
   return states.front()->tunings;
 }
 

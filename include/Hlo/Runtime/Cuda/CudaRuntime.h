@@ -74,23 +74,29 @@ public:
                     std::vector<std::vector<uint8_t>> &results,
                     std::string &error, RunStats *stats = nullptr) override;
 
-  /// With `on`, the next run first times every candidate cuBLASLt
-  /// algorithm of each GEMM on the device (before the thunks run, on its
-  /// own slices) and keeps the fastest (XLA's GemmAlgorithmPicker on a
-  /// GPU); GEMMs whose output is in a parameter's allocation keep theirs.
+  /// With `on`, the next run first times every candidate algorithm of
+  /// each GEMM (cuBLASLt's) and convolution (cuDNN's) on the device (before
+  /// the thunks run, on their own slices) and keeps the fastest (XLA's
+  /// GemmAlgorithmPicker and GpuConvAlgorithmPicker on a GPU); calls that
+  /// write a parameter's allocation keep theirs.
   void setAutotune(bool on);
 
-  /// One GEMM's autotuning: its thunk.gemm (of device 0's program copy,
-  /// whose locations are the compiled module's), the index of the fastest
-  /// candidate among the heuristic's `candidates` and its time.
-  struct GemmTuning {
-    Operation *gemm = nullptr;
+  /// One library call's autotuning: its thunk.gemm or thunk.convolution
+  /// (of device 0's program copy, whose locations are the compiled
+  /// module's), the algorithm chosen (a GEMM's: its index among cuBLASLt's
+  /// heuristic's candidates; a convolution's: cuDNN's algorithm number),
+  /// how many candidates there were, the chosen one's time and scratch
+  /// (convolutions), and whether it may use tensor cores.
+  struct Tuning {
+    Operation *op = nullptr;
     int64_t algorithm = 0;
     int64_t candidates = 0;
     double seconds = 0;
+    int64_t scratchBytes = 0;
+    bool tensorOps = false;
   };
   /// What the last autotuning chose (device 0's).
-  ArrayRef<GemmTuning> getGemmTunings() const;
+  ArrayRef<Tuning> getTunings() const;
 
   class State;
 
