@@ -170,7 +170,12 @@ FailureOr<Value> ThunkLowering::slice(Operation *at, Value value, unsigned node,
     return at->emitError("hlo-to-thunk: a buffer slice of ")
                << s.getSize() << " bytes cannot hold " << type,
            failure();
-  Value &cached = slices[{a, s.getOffset(), type}];
+  return sliceOf(at->getLoc(), a, s.getOffset(), type);
+}
+
+Value ThunkLowering::sliceOf(Location loc, int64_t allocation, int64_t offset,
+                             MemRefType type) {
+  Value &cached = slices[{allocation, offset, type}];
   if (!cached) {
     // Slices come first in the program, in the order first used.
     OpBuilder::InsertionGuard guard(b);
@@ -179,13 +184,26 @@ FailureOr<Value> ThunkLowering::slice(Operation *at, Value value, unsigned node,
     else
       b.setInsertionPointToStart(&program.getBody().front());
     auto op = th::SliceOp::create(
-        b, at->getLoc(), type,
-        FlatSymbolRefAttr::get(allocations[a].getSymNameAttr()),
-        b.getI64IntegerAttr(s.getOffset()));
+        b, loc, type,
+        FlatSymbolRefAttr::get(allocations[allocation].getSymNameAttr()),
+        b.getI64IntegerAttr(offset));
     lastSlice = op;
     cached = op;
   }
   return cached;
+}
+
+int64_t ThunkLowering::addTemporaryAllocation(Location loc, int64_t bytes) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointAfter(allocations.back());
+  int64_t index = allocations.size();
+  allocations.push_back(th::AllocationOp::create(
+      b, loc, b.getStringAttr(allocationName(index)),
+      th::AllocationKindAttr::get(b.getContext(), th::AllocationKind::Temp),
+      b.getI64IntegerAttr(std::max<int64_t>(bytes, 1)),
+      b.getI64IntegerAttr(256), IntegerAttr(), DenseI64ArrayAttr(), UnitAttr(),
+      ElementsAttr()));
+  return index;
 }
 
 FailureOr<SmallVector<Value>> ThunkLowering::leafSlices(Operation *at,

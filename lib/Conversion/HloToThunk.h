@@ -91,6 +91,19 @@ private:
   /// (the kernel buffer type when null).
   FailureOr<Value> slice(Operation *at, Value value, unsigned node = 0,
                          MemRefType type = {});
+  /// The slice of type `type` at `offset` of allocation `allocation`.
+  Value sliceOf(Location loc, int64_t allocation, int64_t offset,
+                MemRefType type);
+  /// A temporary allocation of `bytes` of the runtime's own, beyond the
+  /// buffer assignment's (which no other value shares); its index.
+  int64_t addTemporaryAllocation(Location loc, int64_t bytes);
+  /// The recv of channel `channel` (none: null).
+  RecvOp recvOfChannel(int64_t channel);
+  /// The slices (of types `types`, in an allocation of their own, made at
+  /// first use) that hold the value a send between devices delivers on
+  /// `channel` until its recv-done reads it.
+  SmallVector<Value> channelStaging(Location loc, int64_t channel,
+                                    TypeRange types);
   /// The slices of every array of `value`'s shape, in pre-order.
   FailureOr<SmallVector<Value>> leafSlices(Operation *at, Value value);
   /// Copies `from`'s arrays to `to`'s where their slices differ.
@@ -116,6 +129,10 @@ private:
   DenseMap<std::tuple<int64_t, int64_t, Type>, Value> slices;
   Operation *lastSlice = nullptr;
   SmallVector<th::AllocationOp> allocations;
+  /// Each channel's recv, and the staging slices of each channel whose
+  /// send is between devices.
+  std::optional<DenseMap<int64_t, RecvOp>> recvs;
+  DenseMap<int64_t, SmallVector<Value>> staging;
 };
 
 } // namespace mlir::hlo

@@ -340,6 +340,7 @@ void mlir::hlo::buildHloGpuOptimizePipeline(
   // state before writing the new one.
   pm.addPass(createHloFlattenCallGraph());
   pm.addPass(createHloLoopScheduleLinearizer());
+  pm.addPass(createHloP2PSchedulePreparation());
   pm.addPass(createHloMemoryScheduler());
   if (options.latencyHiding)
     pm.addPass(createHloLatencyHidingScheduler());

@@ -22,8 +22,10 @@
 // deviceInfeed queue) in order, an infeed past its end is an error;
 // outfeed values are collected per device into RunOutputs::outfeed (the
 // `run` overload that takes one); send/recv pass data through a per-device
-// mailbox (a recv needs an earlier send on its channel in the same
-// device).
+// mailbox read at the recv-done (a recv-done needs an earlier send on its
+// channel in the same device), and a send with XLA's source-target pairs
+// (`_xla_send_recv_source_target_pairs`) through the targets' mailboxes,
+// every device meeting at the send.
 //
 // Dynamic dimensions: arrays are held at their bounds; the runtime size of
 // a dimension is tracked within a computation: set by set-dimension-size,

@@ -145,6 +145,29 @@ def HloLoopScheduleLinearizer
   ];
 }
 
+def HloP2PSchedulePreparation
+    : Pass<"hlo-p2p-schedule-preparation", "::mlir::ModuleOp"> {
+  let summary = "Order each send/recv chain recv, send, recv-done, send-done "
+                "(XLA's P2PSchedulePreparation)";
+  let description = [{
+    A send and a recv between devices (not host transfers) on one channel,
+    with their -done ops in the same computation (XLA's unpipelined P2P
+    chain), move data only when every device's send has run before the
+    recv-done that waits for it; nothing in their data says so. Like XLA's
+    P2PSchedulePreparation, run before scheduling, this pass adds control
+    edges recv -> send -> recv-done -> send-done, each unless its target
+    already reaches its source (the edge would close a cycle: the data
+    orders them the other way), and puts the computation in an order the
+    edges allow; the schedulers keep control edges.
+
+    Not done: XLA's rules for pipelined chains (the -done ops in a while
+    body, the starts outside it), whose order the loop's data gives here.
+  }];
+  let statistics = [
+    Statistic<"numEdges", "edges", "Control edges added">,
+  ];
+}
+
 def HloBufferAssignment
     : Pass<"hlo-buffer-assignment", "::mlir::ModuleOp"> {
   let summary = "Assign every HLO value a slice of an allocation (XLA's "

@@ -8,6 +8,9 @@
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
+
 using namespace mlir;
 using namespace mlir::hlo;
 
@@ -76,20 +79,18 @@ mlir::hlo::getDeviceGroups(Operation *op, int64_t numReplicas,
   return groups;
 }
 
-FailureOr<SmallVector<std::pair<int64_t, int64_t>>>
-mlir::hlo::getDevicePairs(Operation *op, ArrayAttr pairs, int64_t numReplicas,
-                          int64_t numPartitions, std::string &error) {
+/// `pairs` of replica ids on every partition (no channel_id on `op`) or of
+/// partition ids on every replica (with one), as device ids.
+static FailureOr<SmallVector<std::pair<int64_t, int64_t>>>
+toDevicePairs(Operation *op, ArrayRef<std::pair<int64_t, int64_t>> pairs,
+              int64_t numReplicas, int64_t numPartitions,
+              std::string &error) {
   bool byPartition = op->hasAttr("channel_id");
   int64_t limit = byPartition ? numPartitions : numReplicas;
   int64_t copies = byPartition ? numReplicas : numPartitions;
   SmallVector<std::pair<int64_t, int64_t>> result;
-  for (Attribute a : pairs ? pairs.getValue() : ArrayRef<Attribute>()) {
-    auto pair = dyn_cast<DenseI64ArrayAttr>(a);
-    if (!pair || pair.size() != 2) {
-      error = "source_target_pairs entries must be pairs";
-      return failure();
-    }
-    for (int64_t id : pair.asArrayRef())
+  for (auto [source, target] : pairs) {
+    for (int64_t id : {source, target})
       if (id < 0 || id >= limit) {
         error = "source_target_pairs id " + std::to_string(id) +
                 " is out of range [0, " + std::to_string(limit) + ") (" +
@@ -103,8 +104,77 @@ mlir::hlo::getDevicePairs(Operation *op, ArrayAttr pairs, int64_t numReplicas,
         return byPartition ? other * numPartitions + id
                            : id * numPartitions + other;
       };
-      result.push_back({device(pair[0]), device(pair[1])});
+      result.push_back({device(source), device(target)});
     }
   }
   return result;
+}
+
+FailureOr<SmallVector<std::pair<int64_t, int64_t>>>
+mlir::hlo::getDevicePairs(Operation *op, ArrayAttr pairs, int64_t numReplicas,
+                          int64_t numPartitions, std::string &error) {
+  SmallVector<std::pair<int64_t, int64_t>> ids;
+  for (Attribute a : pairs ? pairs.getValue() : ArrayRef<Attribute>()) {
+    auto pair = dyn_cast<DenseI64ArrayAttr>(a);
+    if (!pair || pair.size() != 2) {
+      error = "source_target_pairs entries must be pairs";
+      return failure();
+    }
+    ids.push_back({pair[0], pair[1]});
+  }
+  return toDevicePairs(op, ids, numReplicas, numPartitions, error);
+}
+
+FailureOr<std::optional<SmallVector<std::pair<int64_t, int64_t>>>>
+mlir::hlo::getSendRecvPairs(Operation *op, int64_t numReplicas,
+                            int64_t numPartitions, std::string &error) {
+  using Pairs = SmallVector<std::pair<int64_t, int64_t>>;
+  auto host = op->getAttrOfType<BoolAttr>("is_host_transfer");
+  auto frontend = op->getAttrOfType<DictionaryAttr>("frontend_attributes");
+  auto text = frontend ? frontend.getAs<StringAttr>(
+                             "_xla_send_recv_source_target_pairs")
+                       : StringAttr();
+  if ((host && host.getValue()) || !text)
+    return std::optional<Pairs>();
+  // "{{a,b},{c,d}}", spaces anywhere.
+  std::string compact;
+  for (char c : text.getValue())
+    if (!llvm::isSpace(c))
+      compact.push_back(c);
+  StringRef rest(compact);
+  auto bad = [&]() -> FailureOr<std::optional<Pairs>> {
+    error = "_xla_send_recv_source_target_pairs must be a list of pairs "
+            "like {{0,1},{1,2}}, not \"" +
+            text.getValue().str() + "\"";
+    return failure();
+  };
+  if (!rest.consume_front("{") || !rest.consume_back("}"))
+    return bad();
+  // No attributes made: the interpreter's device threads call this.
+  Pairs pairs;
+  while (!rest.empty()) {
+    int64_t source, target;
+    if (!rest.consume_front("{") || rest.consumeInteger(10, source) ||
+        !rest.consume_front(",") || rest.consumeInteger(10, target) ||
+        !rest.consume_front("}"))
+      return bad();
+    pairs.push_back({source, target});
+    if (!rest.empty() && (!rest.consume_front(",") || rest.empty()))
+      return bad();
+  }
+  FailureOr<Pairs> devices =
+      toDevicePairs(op, pairs, numReplicas, numPartitions, error);
+  if (failed(devices))
+    return failure();
+  llvm::SmallDenseSet<int64_t> sources, targets;
+  for (auto [source, target] : *devices) {
+    bool twice = !sources.insert(source).second;
+    if (twice || !targets.insert(target).second) {
+      error = "_xla_send_recv_source_target_pairs: device " +
+              std::to_string(twice ? source : target) + " is the " +
+              (twice ? "source" : "target") + " of two pairs";
+      return failure();
+    }
+  }
+  return std::optional<Pairs>(std::move(*devices));
 }

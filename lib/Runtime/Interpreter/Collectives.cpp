@@ -362,6 +362,21 @@ static FailureOr<Literal> collectivePermute(Interp &interp, Operation *op,
       });
 }
 
+FailureOr<Literal>
+eval::sendToPeers(Interp &interp, Operation *send, const Literal &data,
+                  ArrayRef<std::pair<int64_t, int64_t>> pairs) {
+  Type type = getDataOperands(send)[0].getType();
+  return exchange(interp, send, data,
+                  [&](Interp &, std::vector<Literal> &inputs,
+                      std::vector<Literal> &outputs) -> LogicalResult {
+                    for (Literal &out : outputs)
+                      out = Literal::zeros(type);
+                    for (auto [src, dst] : pairs)
+                      outputs[dst] = inputs[src];
+                    return success();
+                  });
+}
+
 /// slice_sizes of collective-permute's in-place form, kept verbatim by the
 /// importer (`{{2,4},{2,4}}`: one list per source-target pair, or one
 /// list for all pairs); empty when absent.

@@ -8,14 +8,19 @@
 // tuple is ((operands), output, context) with zero contexts), copy-start /
 // copy-done, the token ops, and scan (sequential, whatever
 // is_associative says). send/recv pass data through a per-device mailbox
-// keyed by channel id: a recv without an earlier send on its channel is an
-// error. infeed reads the device's queue of InterpreterOptions (an error
+// keyed by channel id, read at the recv-done: a recv-done without an earlier
+// send on its channel is an error. A send with XLA's source-target pairs
+// (`_xla_send_recv_source_target_pairs`) is a meeting of every device that
+// puts the source's data in the target's mailbox (zeros in that of a device
+// that is no target), as collective-permute moves it. infeed reads the device's queue of InterpreterOptions (an error
 // once it is exhausted); outfeed appends its operand to the device's
 // outfeed list (RunOutputs).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Internal.h"
+
+#include "Hlo/Dialect/Hlo/HloDeviceGroups.h"
 
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -380,7 +385,21 @@ EvalResult eval::evalControlOp(Interp &interp, Operation *op,
       .Case(
           [&](CopyDoneOp) { return tupleElement(interp, op, *operands[0], 0); })
       .Case([&](SendOp) -> EvalResult {
-        interp.mailbox[channelOf(op).value_or(-1)].push_back(*operands[0]);
+        // Between devices (XLA's source-target pairs): delivered to each
+        // target's queue of the channel; else to this device's.
+        std::string why;
+        auto pairs = getSendRecvPairs(op, interp.shared.options.numReplicas,
+                                      interp.shared.options.numPartitions, why);
+        if (failed(pairs))
+          return interp.error(op, why);
+        Literal sent = *operands[0];
+        if (*pairs) {
+          FailureOr<Literal> got = sendToPeers(interp, op, sent, **pairs);
+          if (failed(got))
+            return FailureOr<Literal>(failure());
+          sent = std::move(*got);
+        }
+        interp.mailbox[channelOf(op).value_or(-1)].push_back(std::move(sent));
         std::vector<Literal> e = {
             *operands[0], Literal::zeros(cast<TupleType>(type).getType(1)),
             Literal::token()};
@@ -388,6 +407,14 @@ EvalResult eval::evalControlOp(Interp &interp, Operation *op,
       })
       .Case([&](SendDoneOp) { return Literal::token(); })
       .Case([&](RecvOp) -> EvalResult {
+        // The data arrives at the recv-done.
+        auto tt = cast<TupleType>(type);
+        std::vector<Literal> e = {Literal::zeros(tt.getType(0)),
+                                  Literal::zeros(tt.getType(1)),
+                                  Literal::token()};
+        return Literal::tuple(std::move(e));
+      })
+      .Case([&](RecvDoneOp) -> EvalResult {
         int64_t channel = channelOf(op).value_or(-1);
         auto &queue = interp.mailbox[channel];
         if (queue.empty())
@@ -401,15 +428,7 @@ EvalResult eval::evalControlOp(Interp &interp, Operation *op,
         if (!data.hasType(tt.getType(0)))
           return interp.error(op, "the data sent on channel " + Twine(channel) +
                                       " does not have the received type");
-        std::vector<Literal> e = {
-            std::move(data), Literal::zeros(tt.getType(1)), Literal::token()};
-        return Literal::tuple(std::move(e));
-      })
-      .Case([&](RecvDoneOp) -> EvalResult {
-        auto data = tupleElement(interp, op, *operands[0], 0);
-        if (failed(data))
-          return FailureOr<Literal>(failure());
-        std::vector<Literal> e = {std::move(*data), Literal::token()};
+        std::vector<Literal> e = {std::move(data), Literal::token()};
         return Literal::tuple(std::move(e));
       })
       .Case([&](InfeedOp) { return infeed(interp, op); })

@@ -211,6 +211,13 @@ EvalResult evalReduceOp(Interp &, Operation *, Operands);   // Reduce.cpp
 EvalResult evalLinalgOp(Interp &, Operation *, Operands);   // Linalg.cpp
 EvalResult evalSolverOp(Interp &, Operation *, Operands);   // Solvers.cpp
 EvalResult evalCollectiveOp(Interp &, Operation *, Operands); // Collectives.cpp
+/// A send between devices (Collectives.cpp): every device meets there; for
+/// each (source, target) device pair the target receives the source's
+/// `data`, a device that is no target zeros. Returns what this device
+/// receives.
+FailureOr<Literal> sendToPeers(Interp &interp, Operation *send,
+                               const Literal &data,
+                               ArrayRef<std::pair<int64_t, int64_t>> pairs);
 EvalResult evalRngOp(Interp &, Operation *, Operands);        // Rng.cpp
 
 /// The tiles of `type`'s layout (empty without a layout or tiles).

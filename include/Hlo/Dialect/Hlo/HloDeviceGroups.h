@@ -42,6 +42,18 @@ FailureOr<SmallVector<std::pair<int64_t, int64_t>>>
 getDevicePairs(Operation *op, ArrayAttr pairs, int64_t numReplicas,
                int64_t numPartitions, std::string &error);
 
+/// The devices a `send` or `recv` between devices pairs up: XLA's
+/// `_xla_send_recv_source_target_pairs` frontend attribute
+/// (`"{{0,1},{1,2}}"`: partition ids on every replica when the op has a
+/// channel_id, else replica ids on every partition, as collective-permute's
+/// pairs) as (source, target) device ids. std::nullopt for a host transfer
+/// or an op without the attribute (its channel then stays on its device).
+/// Fails (with `error`) on text that is not a list of pairs, an id out of
+/// range, or a device that is the source, or the target, of two pairs.
+FailureOr<std::optional<SmallVector<std::pair<int64_t, int64_t>>>>
+getSendRecvPairs(Operation *op, int64_t numReplicas, int64_t numPartitions,
+                 std::string &error);
+
 } // namespace mlir::hlo
 
 #endif // HLO_DIALECT_HLO_HLODEVICEGROUPS_H

@@ -1,0 +1,114 @@
+//===- P2PSchedulePreparation.cpp - hlo-p2p-schedule-preparation ----------===//
+//
+// XLA's P2PSchedulePreparation for unpipelined chains: in each computation,
+// the send, recv, send-done and recv-done of one channel (not host
+// transfers) get control edges recv -> send -> recv-done -> send-done, so
+// that every schedule runs the send before the recv-done that waits for
+// it. An edge is left out where data and control uses already order the
+// two (either way: the edge would add nothing, or close a cycle); the walks
+// that decide it visit only what lies between the two in the block's
+// order, and the block is sorted again (a stable topological sort) only
+// after an edge that goes against that order.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TransformUtils.h"
+
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Transforms/BufferAssignmentPasses.h"
+
+#include "mlir/Analysis/TopologicalSortUtils.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace mlir::hlo {
+#define GEN_PASS_DEF_HLOP2PSCHEDULEPREPARATION
+#include "Hlo/Transforms/BufferAssignmentPasses.h.inc"
+} // namespace mlir::hlo
+
+using namespace mlir;
+using namespace mlir::hlo;
+
+namespace {
+
+/// The four instructions of one channel's chain in one block.
+struct Chain {
+  Operation *recv = nullptr, *send = nullptr, *recvDone = nullptr,
+            *sendDone = nullptr;
+};
+
+/// True if `to` is reachable from `from` through uses in their block (in
+/// an order where every instruction follows its operands: only what lies
+/// between the two is walked).
+bool reaches(Operation *from, Operation *to) {
+  if (to->isBeforeInBlock(from))
+    return false;
+  Block *block = from->getBlock();
+  SmallVector<Operation *> stack{from};
+  llvm::SmallPtrSet<Operation *, 32> seen{from};
+  while (!stack.empty()) {
+    Operation *op = stack.pop_back_val();
+    if (op == to)
+      return true;
+    for (Operation *user : op->getUsers())
+      if (user->getBlock() == block && !to->isBeforeInBlock(user) &&
+          seen.insert(user).second)
+        stack.push_back(user);
+  }
+  return false;
+}
+
+struct P2PSchedulePreparationPass
+    : ChangeReportingPass<P2PSchedulePreparationPass,
+                          hlo::impl::HloP2PSchedulePreparationBase> {
+  using ChangeReportingPass::ChangeReportingPass;
+
+  /// Makes `before` a control predecessor of `after` unless `before`
+  /// already reaches `after` (the edge would add nothing), or `after`
+  /// reaches `before`; true if it added the edge. The block is sorted again
+  /// when the edge goes against its order.
+  bool order(Operation *before, Operation *after) {
+    Value edge = before->getResult(0);
+    if (reaches(before, after) || reaches(after, before))
+      return false;
+    cast<InstructionOpInterface>(after)
+        .getControlPredecessorsMutable()
+        .append(edge);
+    if (after->isBeforeInBlock(before))
+      (void)sortTopologically(after->getBlock());
+    ++numEdges;
+    return true;
+  }
+
+  void run() {
+    getOperation().walk([&](ComputationOp comp) {
+      if (comp.getBody().empty())
+        return;
+      Block &block = comp.getBody().front();
+      llvm::MapVector<int64_t, Chain> chains;
+      for (Operation &op : block) {
+        if (!isa<SendOp, RecvOp, SendDoneOp, RecvDoneOp>(op))
+          continue;
+        auto channel = op.getAttrOfType<IntegerAttr>("channel_id");
+        auto host = op.getAttrOfType<BoolAttr>("is_host_transfer");
+        if (!channel || (host && host.getValue()))
+          continue;
+        Chain &c = chains[channel.getInt()];
+        Operation *&slot = isa<RecvOp>(op)       ? c.recv
+                           : isa<SendOp>(op)     ? c.send
+                           : isa<RecvDoneOp>(op) ? c.recvDone
+                                                 : c.sendDone;
+        slot = slot ? slot : &op;
+      }
+      for (auto &[channel, c] : chains) {
+        if (!c.recv || !c.send || !c.recvDone || !c.sendDone)
+          continue;
+        changed |= order(c.recv, c.send);
+        changed |= order(c.send, c.recvDone);
+        changed |= order(c.recvDone, c.sendDone);
+      }
+    });
+  }
+};
+
+} // namespace
