@@ -323,9 +323,9 @@ mlir::hlo::runRepeatedly(thunk::Executable &exe,
 FailureOr<Literal>
 mlir::hlo::runOnDevice(ModuleOp module, ArrayRef<Literal> arguments,
                        DeviceKind kind, std::string &error, std::string &note,
-                       DeviceTiming *timing, uint64_t rngSeed,
-                       ArrayRef<Literal> infeed,
-                       std::vector<std::vector<Literal>> *outfeed,
+                       DeviceTiming *timing,
+                       const runtime::InterpreterOptions &host,
+                       runtime::RunOutputs *outputs,
                        const GpuOptimizeOptions &options,
                        StringRef autotuneTo) {
   using Clock = std::chrono::steady_clock;
@@ -358,7 +358,7 @@ mlir::hlo::runOnDevice(ModuleOp module, ArrayRef<Literal> arguments,
     return failure();
   }
   FailureOr<OwningOpRef<ModuleOp>> compiled =
-      compileToThunks(*optimized, kind, error, rngSeed, options);
+      compileToThunks(*optimized, kind, error, host.seed, options);
   if (failed(compiled))
     return failure();
   std::unique_ptr<thunk::Executable> exe =
@@ -389,12 +389,38 @@ mlir::hlo::runOnDevice(ModuleOp module, ArrayRef<Literal> arguments,
       "outfeed", error);
   if (!error.empty())
     return failure();
-  for (const Literal &value : infeed) {
+  for (const Literal &value : host.infeed) {
     if (!infeedType) {
       error = "infeed values given, but the module has no infeed";
       return failure();
     }
     encodeValue(value, infeedType, transfers.infeed.emplace_back());
+  }
+  // Host transfers: the host's values in the layouts the compiler gave
+  // each channel's recv, what the devices sent decoded from those of each
+  // channel's send.
+  DenseMap<int64_t, Type> recvTypes, sendTypes;
+  optimized->walk([&](Operation *op) {
+    auto host = op->getAttrOfType<BoolAttr>("is_host_transfer");
+    auto channel = op->getAttrOfType<IntegerAttr>("channel_id");
+    if (!host || !host.getValue())
+      return;
+    int64_t id = channel ? channel.getInt() : 0;
+    if (auto recv = dyn_cast<RecvOp>(op))
+      recvTypes[id] = cast<TupleType>(recv.getType()).getType(0);
+    if (isa<SendOp>(op))
+      sendTypes[id] = getDataOperands(op)[0].getType();
+  });
+  for (const auto &[channel, values] : host.fromHost) {
+    Type type = recvTypes.lookup(channel);
+    if (!type) {
+      error = "values given for channel " + std::to_string(channel) +
+              ", but the module has no host-transfer recv on it";
+      return failure();
+    }
+    for (const Literal &value : values)
+      encodeValue(value, type,
+                  transfers.fromHost[channel].emplace_back());
   }
   exe->setHostTransfers(&transfers);
 
@@ -406,13 +432,22 @@ mlir::hlo::runOnDevice(ModuleOp module, ArrayRef<Literal> arguments,
   DeviceTiming &runs = timing ? *timing : once;
   if (failed(runRepeatedly(*exe, parameters, results, runs, error)))
     return failure();
-  if (outfeed) {
-    outfeed->clear();
+  if (outputs) {
+    outputs->outfeed.clear();
     for (auto &device : transfers.outfeed) {
-      std::vector<Literal> &values = outfeed->emplace_back();
+      std::vector<Literal> &values = outputs->outfeed.emplace_back();
       for (auto &value : device) {
         ArrayRef<std::vector<uint8_t>> arrays = value;
         values.push_back(decodeLeaves(outfeedType, arrays));
+      }
+    }
+    outputs->toHost.clear();
+    for (auto &device : transfers.toHost) {
+      auto &values = outputs->toHost.emplace_back();
+      for (auto &[channel, value] : device) {
+        ArrayRef<std::vector<uint8_t>> arrays = value;
+        values.push_back(
+            {channel, decodeLeaves(sendTypes.lookup(channel), arrays)});
       }
     }
   }

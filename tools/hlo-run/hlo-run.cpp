@@ -56,6 +56,7 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <set>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -86,6 +87,17 @@ static cl::opt<bool>
     printOutfeed("print-outfeed", cl::cat(hloRunCategory),
                  cl::desc("Print the values device 0 wrote with outfeed, "
                           "after the results (`outfeed: LITERAL`)"));
+static cl::list<std::string> hostRecvPaths(
+    "host-recv", cl::cat(hloRunCategory),
+    cl::desc("CHANNEL:FILE.npy: a value the host gives the module's "
+             "host-transfer recvs (is_host_transfer) on that channel "
+             "(repeatable, read in order; with --random-inputs, channels "
+             "given none get one random value per recv)"),
+    cl::value_desc("channel:file.npy"));
+static cl::opt<bool> printHostSends(
+    "print-host-sends", cl::cat(hloRunCategory),
+    cl::desc("Print what device 0 sent to the host with host-transfer "
+             "sends, after the results (`send channel N: LITERAL`)"));
 static cl::opt<bool>
     randomInputs("random-inputs", cl::cat(hloRunCategory),
                  cl::desc("Random inputs (floats in [-1,1), signed ints in "
@@ -485,6 +497,61 @@ static FailureOr<std::vector<Literal>> readInfeed(ModuleOp module,
   return values;
 }
 
+/// The --host-recv values (and with --random-inputs random ones for the
+/// channels given none), each read as the array its channel's
+/// host-transfer recv receives.
+static FailureOr<std::map<int64_t, std::vector<Literal>>>
+readHostRecv(ModuleOp module, std::string &error) {
+  std::map<int64_t, std::vector<Literal>> values;
+  if (randomInputs) {
+    FailureOr<std::map<int64_t, std::vector<Literal>>> random =
+        randomHostValues(module, seed, error);
+    if (failed(random)) {
+      error = modulePath + ": " + error;
+      return failure();
+    }
+    values = std::move(*random);
+  }
+  std::map<int64_t, Type> types;
+  module.walk([&](hlo::RecvOp recv) {
+    auto host = recv->getAttrOfType<BoolAttr>("is_host_transfer");
+    auto channel = recv->getAttrOfType<IntegerAttr>("channel_id");
+    if (host && host.getValue())
+      types[channel ? channel.getInt() : 0] =
+          cast<TupleType>(recv.getType()).getType(0);
+  });
+  std::set<int64_t> given;
+  for (StringRef arg : hostRecvPaths) {
+    auto [channelText, path] = arg.split(':');
+    int64_t channel;
+    if (channelText.getAsInteger(10, channel) || path.empty()) {
+      error = "--host-recv " + arg.str() + ": expected CHANNEL:FILE.npy";
+      return failure();
+    }
+    auto type = dyn_cast_or_null<RankedTensorType>(types[channel]);
+    std::optional<SmallVector<int64_t>> shape =
+        type ? getStaticShape(type) : std::nullopt;
+    if (!shape) {
+      error = modulePath + ": --host-recv " + arg.str() +
+              ": the module has no host-transfer recv of an array on "
+              "channel " +
+              std::to_string(channel);
+      return failure();
+    }
+    if (given.insert(channel).second)
+      values[channel].clear();
+    std::string message;
+    FailureOr<Literal> value = hlo_run::readNpy(
+        path, RankedTensorType::get(*shape, type.getElementType()), message);
+    if (failed(value)) {
+      error = path.str() + " (host recv): " + message;
+      return failure();
+    }
+    values[channel].push_back(std::move(*value));
+  }
+  return values;
+}
+
 /// The interpreter's options for `module` from the command line.
 static InterpreterOptions getOptions(ModuleOp module) {
   InterpreterOptions options = getModuleOptions(module);
@@ -520,12 +587,15 @@ static void reportDeviceRun(StringRef path, const hlo::DeviceTiming &timing) {
 
 static FailureOr<Literal>
 runModule(ModuleOp module, StringRef path, ArrayRef<Literal> arguments,
-          ArrayRef<Literal> infeed, std::string &error,
+          ArrayRef<Literal> infeed,
+          const std::map<int64_t, std::vector<Literal>> &fromHost,
+          std::string &error,
           RunOutputs *outputs = nullptr, bool onArena = false,
           bool onHostKernels = false,
           std::optional<hlo::DeviceKind> onDevice = std::nullopt) {
   InterpreterOptions options = getOptions(module);
   options.infeed.assign(infeed.begin(), infeed.end());
+  options.fromHost = fromHost;
   std::unique_ptr<hlo::HostKernels> kernels;
   if (onHostKernels) {
     kernels = hlo::HostKernels::compile(module, error);
@@ -569,9 +639,7 @@ runModule(ModuleOp module, StringRef path, ArrayRef<Literal> arguments,
         tuneTo = autotuneCache;
     }
     result = hlo::runOnDevice(module, arguments, *onDevice, message, note,
-                              &timing, options.seed, options.infeed,
-                              outputs ? &outputs->outfeed : nullptr, compile,
-                              tuneTo);
+                              &timing, options, outputs, compile, tuneTo);
     if (failed(result)) {
       error = path.str() + ": " + message;
       return failure();
@@ -892,11 +960,16 @@ static int runMain() {
       return reportError(error);
     infeed = std::move(*read);
   }
+  FailureOr<std::map<int64_t, std::vector<Literal>>> fromHost =
+      readHostRecv(*module, error);
+  if (failed(fromHost))
+    return reportError(error);
 
   RunOutputs outputs;
   FailureOr<Literal> result =
       program ? runProgram(*program, *module, arguments, *runtimeKind(), error)
-              : runModule(*module, modulePath, arguments, infeed, error,
+              : runModule(*module, modulePath, arguments, infeed, *fromHost,
+                          error,
                           &outputs, arenaMode, device == Device::HostKernels,
                           runtimeKind());
   if (program && failed(result))
@@ -906,7 +979,7 @@ static int runMain() {
 
   if (other) {
     FailureOr<Literal> otherResult =
-        runModule(*other, compareWith, arguments, infeed, error);
+        runModule(*other, compareWith, arguments, infeed, *fromHost, error);
     if (failed(otherResult))
       return reportError(error);
     if (!compareResults(*result, *otherResult, error))
@@ -922,6 +995,12 @@ static int runMain() {
   if (printOutfeed && !outputs.outfeed.empty())
     for (const Literal &value : outputs.outfeed[0]) {
       llvm::outs() << "outfeed: ";
+      value.print(llvm::outs());
+      llvm::outs() << "\n";
+    }
+  if (printHostSends && !outputs.toHost.empty())
+    for (const auto &[channel, value] : outputs.toHost[0]) {
+      llvm::outs() << "send channel " << channel << ": ";
       value.print(llvm::outs());
       llvm::outs() << "\n";
     }

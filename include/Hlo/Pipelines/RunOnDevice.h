@@ -12,6 +12,7 @@
 #ifndef HLO_PIPELINES_RUNONDEVICE_H
 #define HLO_PIPELINES_RUNONDEVICE_H
 
+#include "Hlo/Runtime/Interpreter.h"
 #include "Hlo/Runtime/Literal.h"
 #include "Hlo/Runtime/Thunk/Executable.h"
 #include "Hlo/Transforms/Passes.h"
@@ -94,10 +95,12 @@ void encodeParameters(ArrayRef<runtime::Literal> arguments,
 /// Compiles a clone of `module` (random states starting at `rngSeed`, as the
 /// interpreter's with InterpreterOptions::seed) and runs it on `arguments`
 /// (`timing->repeat` times when given; each run advances the random
-/// states); `note` gets a one-line summary (thunks run, arena size). Each
-/// device's infeeds read `infeed` in order (as the interpreter's read
-/// InterpreterOptions::infeed); `outfeed`, when given, gets what each device
-/// wrote with outfeed in the last run. Compiled with `options`
+/// states); `note` gets a one-line summary (thunks run, arena size). The
+/// host's side as the interpreter's: the random states start at
+/// `host.seed`, each device's infeeds read `host.infeed` in order and its
+/// host-transfer recvs `host.fromHost`; `outputs`, when given, gets what
+/// each device wrote with outfeed and sent to the host in the last run
+/// (RunOutputs). Compiled with `options`
 /// (compileToThunks). With an `autotuneTo` path (CUDA only), the first run
 /// times every candidate algorithm of each GEMM (cuBLASLt) and convolution
 /// (cuDNN) and keeps the fastest, and the choices are written there as
@@ -106,9 +109,9 @@ void encodeParameters(ArrayRef<runtime::Literal> arguments,
 FailureOr<runtime::Literal>
 runOnDevice(ModuleOp module, ArrayRef<runtime::Literal> arguments,
             DeviceKind kind, std::string &error, std::string &note,
-            DeviceTiming *timing = nullptr, uint64_t rngSeed = 0,
-            ArrayRef<runtime::Literal> infeed = {},
-            std::vector<std::vector<runtime::Literal>> *outfeed = nullptr,
+            DeviceTiming *timing = nullptr,
+            const runtime::InterpreterOptions &host = {},
+            runtime::RunOutputs *outputs = nullptr,
             const GpuOptimizeOptions &options = {}, StringRef autotuneTo = "");
 
 } // namespace mlir::hlo

@@ -21,9 +21,12 @@
 // Host transfers: infeed reads InterpreterOptions::infeed (or the device's
 // deviceInfeed queue) in order, an infeed past its end is an error;
 // outfeed values are collected per device into RunOutputs::outfeed (the
-// `run` overload that takes one); send/recv pass data through a per-device
-// mailbox read at the recv-done (a recv-done needs an earlier send on its
-// channel in the same device), and a send with XLA's source-target pairs
+// `run` overload that takes one), host-transfer sends into
+// RunOutputs::toHost, and host-transfer recvs read
+// InterpreterOptions::fromHost by channel; other send/recv pass data
+// through a per-device mailbox read at the recv-done (a recv-done needs an
+// earlier send on its channel in the same device), and a send with XLA's
+// source-target pairs
 // (`_xla_send_recv_source_target_pairs`) through the targets' mailboxes,
 // every device meeting at the send.
 //
@@ -62,6 +65,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -93,6 +97,10 @@ struct InterpreterOptions {
   /// numPartitions + partition) reads deviceInfeed[d].
   std::vector<Literal> infeed;
   std::vector<std::vector<Literal>> deviceInfeed;
+  /// What the host gives host-transfer recvs (is_host_transfer), by
+  /// channel: each device's recv-dones of a channel read its values in
+  /// order from the first; one past the end is an error.
+  std::map<int64_t, std::vector<Literal>> fromHost;
   /// Runs fusions another way (hlo-run --device=host-kernels: compiled
   /// kernels on the host): called for every fusion instruction with its
   /// operands. A value replaces the evaluation of the fused computation;
@@ -105,10 +113,12 @@ struct InterpreterOptions {
 };
 
 /// What a run leaves besides its result: the values each device wrote
-/// with outfeed, in order, indexed by flattened device id (replica *
+/// with outfeed, and the (channel, value) it sent to the host with
+/// host-transfer sends, in order, indexed by flattened device id (replica *
 /// numPartitions + partition).
 struct RunOutputs {
   std::vector<std::vector<Literal>> outfeed;
+  std::vector<std::vector<std::pair<int64_t, Literal>>> toHost;
 };
 
 /// Default options for `module`: numReplicas and numPartitions from its
@@ -149,6 +159,12 @@ FailureOr<Literal> run(ModuleOp module, ArrayRef<Literal> arguments,
 /// used as indices may still be out of range; the ops clamp as HLO does.
 FailureOr<std::vector<Literal>> randomArguments(ModuleOp module, uint64_t seed,
                                                 std::string &error);
+
+/// Random values, as randomArguments makes them, for the host-transfer
+/// recvs of `module` (InterpreterOptions::fromHost): one per recv of each
+/// channel, deterministic in `seed` (a stream apart from the arguments').
+FailureOr<std::map<int64_t, std::vector<Literal>>>
+randomHostValues(ModuleOp module, uint64_t seed, std::string &error);
 
 /// Evaluates single instructions of a module on known operand values, for
 /// constant folding: one simulated device (replica 0, partition 0), no

@@ -1285,7 +1285,7 @@ LogicalResult CudaExecutable::run(ArrayRef<ParameterBytes> parameters,
     return failure();
   }
   if (transfers)
-    transfers->outfeed.assign(devices, {});
+    transfers->clearOutputs(devices);
   for (std::unique_ptr<State> &s : states)
     s->transfers = transfers;
   if (devices == 1)

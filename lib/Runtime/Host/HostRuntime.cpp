@@ -452,7 +452,7 @@ LogicalResult HostExecutable::run(ArrayRef<ParameterBytes> parameters,
   std::vector<std::string> errors(devices);
   std::vector<RunStats> otherStats(devices);
   if (transfers)
-    transfers->outfeed.assign(devices, {});
+    transfers->clearOutputs(devices);
   std::vector<std::unique_ptr<Runner>> runners;
   for (int64_t d = 0; d < devices; ++d) {
     runners.push_back(std::make_unique<Runner>(

@@ -12,9 +12,13 @@
 // send on its channel is an error. A send with XLA's source-target pairs
 // (`_xla_send_recv_source_target_pairs`) is a meeting of every device that
 // puts the source's data in the target's mailbox (zeros in that of a device
-// that is no target), as collective-permute moves it. infeed reads the device's queue of InterpreterOptions (an error
-// once it is exhausted); outfeed appends its operand to the device's
-// outfeed list (RunOutputs).
+// that is no target), as collective-permute moves it. Host transfers
+// (is_host_transfer) talk to the host instead: a send appends (channel,
+// value) to the device's list of RunOutputs::toHost, a recv-done reads the
+// next of InterpreterOptions::fromHost's values for its channel (an error
+// once they are exhausted). infeed reads the device's queue of
+// InterpreterOptions (an error once it is exhausted); outfeed appends its
+// operand to the device's outfeed list (RunOutputs).
 //
 //===----------------------------------------------------------------------===//
 
@@ -130,6 +134,38 @@ static FailureOr<Literal> tupleElement(Interp &interp, Operation *op,
       index >= static_cast<int64_t>(tuple.getElements().size()))
     return interp.error(op, "operand has no tuple element " + Twine(index));
   return tuple.getElements()[index];
+}
+
+/// True for a send or recv(-done) with is_host_transfer.
+static bool isHostTransfer(Operation *op) {
+  auto host = op->getAttrOfType<BoolAttr>("is_host_transfer");
+  return host && host.getValue();
+}
+
+/// A host-transfer recv-done on `channel`: (the host's next value for the
+/// channel, token).
+static FailureOr<Literal> recvFromHost(Interp &interp, Operation *op,
+                                       int64_t channel, Type type) {
+  const std::map<int64_t, std::vector<Literal>> &given =
+      interp.shared.options.fromHost;
+  auto it = given.find(channel);
+  size_t &next = interp.fromHostNext[channel];
+  size_t count = it == given.end() ? 0 : it->second.size();
+  if (next >= count)
+    return interp.error(op, "the host has no value for channel " +
+                                Twine(channel) + " (" + Twine(count) +
+                                " given in InterpreterOptions::fromHost, "
+                                "all read; hlo-run --host-recv)");
+  const Literal &data = it->second[next];
+  Type want = cast<TupleType>(type).getType(0);
+  if (!data.hasType(want))
+    return interp.error(op, "the host's value " + Twine(next) +
+                                " for channel " + Twine(channel) +
+                                " is not of the received type " +
+                                typeToString(want));
+  ++next;
+  std::vector<Literal> e = {data, Literal::token()};
+  return Literal::tuple(std::move(e));
 }
 
 /// infeed: (the next value of this device's infeed queue, token).
@@ -387,6 +423,8 @@ EvalResult eval::evalControlOp(Interp &interp, Operation *op,
       .Case([&](SendOp) -> EvalResult {
         // Between devices (XLA's source-target pairs): delivered to each
         // target's queue of the channel; else to this device's.
+        if (isHostTransfer(op))
+          interp.toHost.push_back({channelOf(op).value_or(0), *operands[0]});
         std::string why;
         auto pairs = getSendRecvPairs(op, interp.shared.options.numReplicas,
                                       interp.shared.options.numPartitions, why);
@@ -399,7 +437,9 @@ EvalResult eval::evalControlOp(Interp &interp, Operation *op,
             return FailureOr<Literal>(failure());
           sent = std::move(*got);
         }
-        interp.mailbox[channelOf(op).value_or(-1)].push_back(std::move(sent));
+        if (!isHostTransfer(op))
+          interp.mailbox[channelOf(op).value_or(-1)].push_back(
+              std::move(sent));
         std::vector<Literal> e = {
             *operands[0], Literal::zeros(cast<TupleType>(type).getType(1)),
             Literal::token()};
@@ -415,6 +455,8 @@ EvalResult eval::evalControlOp(Interp &interp, Operation *op,
         return Literal::tuple(std::move(e));
       })
       .Case([&](RecvDoneOp) -> EvalResult {
+        if (isHostTransfer(op))
+          return recvFromHost(interp, op, channelOf(op).value_or(0), type);
         int64_t channel = channelOf(op).value_or(-1);
         auto &queue = interp.mailbox[channel];
         if (queue.empty())

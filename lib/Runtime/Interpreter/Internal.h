@@ -103,6 +103,10 @@ public:
   /// The next infeed value to read, and the values written by outfeed.
   size_t infeedNext = 0;
   std::vector<Literal> outfeed;
+  /// Host transfers: the next value the host gives each channel, and what
+  /// the device sent to the host, in order.
+  std::map<int64_t, size_t> fromHostNext;
+  std::vector<std::pair<int64_t, Literal>> toHost;
   /// Runtime sizes of the dynamic dimensions of array values produced by
   /// set-dimension-size and dynamic-reshape (and elementwise ops of them),
   /// where they differ from the bounds; values without an entry are at

@@ -430,8 +430,10 @@ FailureOr<Literal> runtime::run(ModuleOp module, ArrayRef<Literal> arguments,
 FailureOr<Literal> runtime::run(ModuleOp module, ArrayRef<Literal> arguments,
                                 const InterpreterOptions &options,
                                 std::string &error, RunOutputs *outputs) {
-  if (outputs)
+  if (outputs) {
     outputs->outfeed.clear();
+    outputs->toHost.clear();
+  }
   ComputationOp entry = findEntry(module);
   if (!entry) {
     error = "the module has no computation";
@@ -474,8 +476,10 @@ FailureOr<Literal> runtime::run(ModuleOp module, ArrayRef<Literal> arguments,
     FailureOr<Literal> result = device.runComputation(entry, std::move(args));
     if (failed(result))
       error = device.errorMessage;
-    if (outputs)
+    if (outputs) {
       outputs->outfeed.push_back(std::move(device.outfeed));
+      outputs->toHost.push_back(std::move(device.toHost));
+    }
     return result;
   }
 
@@ -494,8 +498,10 @@ FailureOr<Literal> runtime::run(ModuleOp module, ArrayRef<Literal> arguments,
       },
       [&](int64_t d) { return StringRef(devices[d]->errorMessage); }, error);
   if (outputs)
-    for (auto &device : devices)
+    for (auto &device : devices) {
       outputs->outfeed.push_back(std::move(device->outfeed));
+      outputs->toHost.push_back(std::move(device->toHost));
+    }
   if (failed(status))
     return failure();
   return std::move(results[0]);
@@ -633,6 +639,27 @@ runtime::randomArguments(ModuleOp module, uint64_t seed, std::string &error) {
     args.push_back(std::move(*l));
   }
   return args;
+}
+
+FailureOr<std::map<int64_t, std::vector<Literal>>>
+runtime::randomHostValues(ModuleOp module, uint64_t seed, std::string &error) {
+  SplitMix gen{seed ^ 0x686f7374ULL};
+  std::map<int64_t, std::vector<Literal>> values;
+  WalkResult walk = module.walk([&](RecvOp recv) {
+    auto host = recv->getAttrOfType<BoolAttr>("is_host_transfer");
+    if (!host || !host.getValue())
+      return WalkResult::advance();
+    auto channel = recv->getAttrOfType<IntegerAttr>("channel_id");
+    auto l = randomLiteral(cast<TupleType>(recv.getType()).getType(0), gen,
+                           error);
+    if (failed(l))
+      return WalkResult::interrupt();
+    values[channel ? channel.getInt() : 0].push_back(std::move(*l));
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  return values;
 }
 
 //===----------------------------------------------------------------------===//

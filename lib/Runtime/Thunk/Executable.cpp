@@ -47,10 +47,31 @@ LogicalResult DeviceTransfers::run(
     return success();
   }
   if (auto send = dyn_cast<SendOp>(op)) {
-    mailbox[send.getChannelId()].push_back(read(send.getInputs()));
+    TransferValue value = read(send.getInputs());
+    if (!send.getIsHostTransfer())
+      mailbox[send.getChannelId()].push_back(std::move(value));
+    else if (transfers)
+      transfers->toHost[device].push_back(
+          {send.getChannelId(), std::move(value)});
     return success();
   }
   auto recv = cast<RecvOp>(op);
+  if (recv.getIsHostTransfer()) {
+    int64_t channel = recv.getChannelId();
+    size_t &next = fromHostNext[channel];
+    const std::vector<TransferValue> *given = nullptr;
+    if (transfers) {
+      auto it = transfers->fromHost.find(channel);
+      if (it != transfers->fromHost.end())
+        given = &it->second;
+    }
+    size_t count = given ? given->size() : 0;
+    if (next >= count)
+      return fail("the host has no value for channel " + Twine(channel) +
+                  " (" + Twine(count) + " given, all read; hlo-run "
+                  "--host-recv)");
+    return store(recv.getOutputs(), (*given)[next++]);
+  }
   std::deque<TransferValue> &queue = mailbox[recv.getChannelId()];
   if (queue.empty())
     return fail("nothing was sent on channel " + Twine(recv.getChannelId()) +

@@ -626,10 +626,11 @@ def Thunk_SendOp : Thunk_Op<"send"> {
   let summary = "sends the bytes of slices on a channel";
   let description = [{
     XLA's SendThunk (HLO `send`): one value, the arrays of the input
-    slices, sent on channel `channel_id`; `is_host_transfer` when the host
-    receives it. The runtimes deliver it to a `thunk.recv` of the same
-    channel on the same device (the interpreter's model: a device's
-    channels are queues).
+    slices, sent on channel `channel_id`. The runtimes deliver it to a
+    `thunk.recv` of the same channel on the same device (the interpreter's
+    model: a device's channels are queues); with `is_host_transfer` the
+    host receives it (HostSendThunk). A send between devices is a
+    `thunk.collective_permute` instead.
 
     ```mlir
     thunk.send ins(%a : memref<4xf32>) channel 3
@@ -646,9 +647,11 @@ def Thunk_SendOp : Thunk_Op<"send"> {
 def Thunk_RecvOp : Thunk_Op<"recv"> {
   let summary = "receives a value on a channel into slices";
   let description = [{
-    XLA's RecvThunk (HLO `recv`): the oldest value sent on channel
-    `channel_id` not yet received, one array per output slice, each of the
-    slice's size; a run where none was sent stops with an error.
+    XLA's RecvThunk (HLO `recv-done`, where the data arrives): the oldest
+    value sent on channel `channel_id` not yet received, one array per
+    output slice, each of the slice's size; a run where none was sent stops
+    with an error. With `is_host_transfer` the host gives the value
+    (HostRecvThunk): the next of the run's values for the channel.
 
     ```mlir
     thunk.recv outs(%a : memref<4xf32>) channel 3

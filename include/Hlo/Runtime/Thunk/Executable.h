@@ -70,22 +70,33 @@ private:
   llvm::StringMap<size_t> timeIndex;
 };
 
-/// The host's side of a run's infeeds and outfeeds. Each device's infeeds
-/// read `infeed` in order from its start (a value: the bytes of each array
-/// the thunk writes); after the run `outfeed[d]` holds what device `d`
-/// wrote, in order (a value: the bytes of each array the thunk reads).
 /// One value of an infeed, outfeed, send or recv: the bytes of each array.
 using TransferValue = std::vector<std::vector<uint8_t>>;
 
+/// The host's side of a run's infeeds, outfeeds and host transfers. Each
+/// device's infeeds read `infeed` in order from its start (a value: the
+/// bytes of each array the thunk writes), and its host-transfer recvs of
+/// channel c `fromHost[c]` alike; after the run `outfeed[d]` holds what
+/// device `d` wrote, in order (a value: the bytes of each array the thunk
+/// reads), and `toHost[d]` the (channel, value) of its host-transfer sends.
 struct HostTransfers {
   std::vector<TransferValue> infeed;
   std::vector<std::vector<TransferValue>> outfeed;
+  std::map<int64_t, std::vector<TransferValue>> fromHost;
+  std::vector<std::vector<std::pair<int64_t, TransferValue>>> toHost;
+
+  /// Makes room for the outputs of `devices` devices (none yet).
+  void clearOutputs(int64_t devices) {
+    outfeed.assign(devices, {});
+    toHost.assign(devices, {});
+  }
 };
 
 /// One device's infeed, outfeed and channels over one run: what
 /// `thunk.infeed`, `outfeed`, `send` and `recv` do apart from moving bytes,
 /// the same for every runtime. A recv takes the oldest value sent on its
-/// channel by the same device (the interpreter's model).
+/// channel by the same device (the interpreter's model); host transfers
+/// go to and come from the host (HostTransfers).
 class DeviceTransfers {
 public:
   DeviceTransfers(HostTransfers *transfers, int64_t device)
@@ -102,6 +113,7 @@ private:
   HostTransfers *transfers;
   int64_t device;
   size_t infeedNext = 0;
+  std::map<int64_t, size_t> fromHostNext;
   std::map<int64_t, std::deque<TransferValue>> mailbox;
 };
 
