@@ -126,21 +126,28 @@ bool ScheduleGraph::build(ComputationOp comp, const HloAliasAnalysis &alias) {
         if (int64_t b = bufferAt(r, n); b >= 0)
           pushUnique(node.resultBuffers, seenBuffer, stamp, b);
   }
-  // What draws from the random state (rng, rng-get-and-update-state, or a
-  // loop, branch or call that may run one) keeps its order: the order
-  // decides which numbers each draws, and the interpreter and the runtimes
-  // draw in program order.
-  std::optional<unsigned> lastDraw;
+  // What takes from or adds to a queue of the device keeps its order
+  // there: draws from the random state (rng, rng-get-and-update-state),
+  // infeeds and outfeeds, and a loop, branch or call with effects, which
+  // may run any of them. The order decides which numbers or values each
+  // gets, and the interpreter and the runtimes run them in program order.
+  enum Queue { RandomState, Infeed, Outfeed, NumQueues };
+  std::optional<unsigned> last[NumQueues];
   for (unsigned i = 0, e = nodes.size(); i < e; ++i) {
     Operation *op = nodes[i].op;
-    bool draws = isa<RngOp, RngGetAndUpdateStateOp>(op) ||
-                 (isa<WhileOp, ConditionalOp, CallOp>(op) &&
-                  !isMemoryEffectFree(op));
-    if (!draws)
-      continue;
-    if (lastDraw && !llvm::is_contained(nodes[i].controlPreds, *lastDraw))
-      nodes[i].controlPreds.push_back(*lastDraw);
-    lastDraw = i;
+    bool any = isa<WhileOp, ConditionalOp, CallOp>(op) &&
+               !isMemoryEffectFree(op);
+    for (int q = 0; q < NumQueues; ++q) {
+      bool uses = any || (q == RandomState &&
+                          isa<RngOp, RngGetAndUpdateStateOp>(op)) ||
+                  (q == Infeed && isa<InfeedOp>(op)) ||
+                  (q == Outfeed && isa<OutfeedOp>(op));
+      if (!uses)
+        continue;
+      if (last[q] && !llvm::is_contained(nodes[i].controlPreds, *last[q]))
+        nodes[i].controlPreds.push_back(*last[q]);
+      last[q] = i;
+    }
   }
   // Users and control successors.
   for (unsigned i = 0, e = nodes.size(); i < e; ++i) {

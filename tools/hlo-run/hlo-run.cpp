@@ -91,8 +91,7 @@ static cl::list<std::string> hostRecvPaths(
     "host-recv", cl::cat(hloRunCategory),
     cl::desc("CHANNEL:FILE.npy: a value the host gives the module's "
              "host-transfer recvs (is_host_transfer) on that channel "
-             "(repeatable, read in order; with --random-inputs, channels "
-             "given none get one random value per recv)"),
+             "(repeatable, read in order)"),
     cl::value_desc("channel:file.npy"));
 static cl::opt<bool> printHostSends(
     "print-host-sends", cl::cat(hloRunCategory),
@@ -101,7 +100,10 @@ static cl::opt<bool> printHostSends(
 static cl::opt<bool>
     randomInputs("random-inputs", cl::cat(hloRunCategory),
                  cl::desc("Random inputs (floats in [-1,1), signed ints in "
-                          "[-8,8], unsigned in [0,16], pred 0/1)"));
+                          "[-8,8], unsigned in [0,16], pred 0/1): the entry's "
+                          "parameters and, unless --infeed / --host-recv give "
+                          "them, one value per infeed and per host-transfer "
+                          "recv"));
 static cl::opt<uint64_t>
     seed("seed", cl::cat(hloRunCategory),
          cl::desc("Seed of --random-inputs and of rng ops"), cl::init(0));
@@ -497,21 +499,12 @@ static FailureOr<std::vector<Literal>> readInfeed(ModuleOp module,
   return values;
 }
 
-/// The --host-recv values (and with --random-inputs random ones for the
-/// channels given none), each read as the array its channel's
-/// host-transfer recv receives.
-static FailureOr<std::map<int64_t, std::vector<Literal>>>
-readHostRecv(ModuleOp module, std::string &error) {
-  std::map<int64_t, std::vector<Literal>> values;
-  if (randomInputs) {
-    FailureOr<std::map<int64_t, std::vector<Literal>>> random =
-        randomHostValues(module, seed, error);
-    if (failed(random)) {
-      error = modulePath + ": " + error;
-      return failure();
-    }
-    values = std::move(*random);
-  }
+/// The --host-recv values, each read as the array its channel's
+/// host-transfer recv receives, over `values` (the random ones of
+/// --random-inputs, or none).
+static LogicalResult
+readHostRecv(ModuleOp module, std::map<int64_t, std::vector<Literal>> &values,
+             std::string &error) {
   std::map<int64_t, Type> types;
   module.walk([&](hlo::RecvOp recv) {
     auto host = recv->getAttrOfType<BoolAttr>("is_host_transfer");
@@ -549,7 +542,7 @@ readHostRecv(ModuleOp module, std::string &error) {
     }
     values[channel].push_back(std::move(*value));
   }
-  return values;
+  return success();
 }
 
 /// The interpreter's options for `module` from the command line.
@@ -953,23 +946,29 @@ static int runMain() {
                        "; give --input FILE.npy for each, or --random-inputs");
   }
 
-  std::vector<Literal> infeed;
+  // What the host gives besides the arguments: random with
+  // --random-inputs, the files given in their place.
+  HostValues host;
+  if (randomInputs) {
+    FailureOr<HostValues> random = randomHostValues(*module, seed, error);
+    if (failed(random))
+      return reportError(modulePath + ": " + error);
+    host = std::move(*random);
+  }
   if (!infeedPaths.empty()) {
     FailureOr<std::vector<Literal>> read = readInfeed(*module, error);
     if (failed(read))
       return reportError(error);
-    infeed = std::move(*read);
+    host.infeed = std::move(*read);
   }
-  FailureOr<std::map<int64_t, std::vector<Literal>>> fromHost =
-      readHostRecv(*module, error);
-  if (failed(fromHost))
+  if (failed(readHostRecv(*module, host.fromHost, error)))
     return reportError(error);
 
   RunOutputs outputs;
   FailureOr<Literal> result =
       program ? runProgram(*program, *module, arguments, *runtimeKind(), error)
-              : runModule(*module, modulePath, arguments, infeed, *fromHost,
-                          error,
+              : runModule(*module, modulePath, arguments, host.infeed,
+                          host.fromHost, error,
                           &outputs, arenaMode, device == Device::HostKernels,
                           runtimeKind());
   if (program && failed(result))
@@ -979,7 +978,8 @@ static int runMain() {
 
   if (other) {
     FailureOr<Literal> otherResult =
-        runModule(*other, compareWith, arguments, infeed, *fromHost, error);
+        runModule(*other, compareWith, arguments, host.infeed, host.fromHost,
+                  error);
     if (failed(otherResult))
       return reportError(error);
     if (!compareResults(*result, *otherResult, error))

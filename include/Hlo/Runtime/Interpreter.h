@@ -160,11 +160,17 @@ FailureOr<Literal> run(ModuleOp module, ArrayRef<Literal> arguments,
 FailureOr<std::vector<Literal>> randomArguments(ModuleOp module, uint64_t seed,
                                                 std::string &error);
 
-/// Random values, as randomArguments makes them, for the host-transfer
-/// recvs of `module` (InterpreterOptions::fromHost): one per recv of each
-/// channel, deterministic in `seed` (a stream apart from the arguments').
-FailureOr<std::map<int64_t, std::vector<Literal>>>
-randomHostValues(ModuleOp module, uint64_t seed, std::string &error);
+/// Random values, as randomArguments makes them, for what the host gives
+/// `module` besides its arguments: one per infeed (InterpreterOptions::
+/// infeed, in the order the module lists them) and one per host-transfer
+/// recv of each channel (InterpreterOptions::fromHost), deterministic in
+/// `seed` (a stream apart from the arguments').
+struct HostValues {
+  std::vector<Literal> infeed;
+  std::map<int64_t, std::vector<Literal>> fromHost;
+};
+FailureOr<HostValues> randomHostValues(ModuleOp module, uint64_t seed,
+                                       std::string &error);
 
 /// Evaluates single instructions of a module on known operand values, for
 /// constant folding: one simulated device (replica 0, partition 0), no

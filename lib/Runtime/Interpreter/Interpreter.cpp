@@ -641,20 +641,28 @@ runtime::randomArguments(ModuleOp module, uint64_t seed, std::string &error) {
   return args;
 }
 
-FailureOr<std::map<int64_t, std::vector<Literal>>>
-runtime::randomHostValues(ModuleOp module, uint64_t seed, std::string &error) {
+FailureOr<HostValues> runtime::randomHostValues(ModuleOp module,
+                                                uint64_t seed,
+                                                std::string &error) {
   SplitMix gen{seed ^ 0x686f7374ULL};
-  std::map<int64_t, std::vector<Literal>> values;
-  WalkResult walk = module.walk([&](RecvOp recv) {
-    auto host = recv->getAttrOfType<BoolAttr>("is_host_transfer");
-    if (!host || !host.getValue())
+  HostValues values;
+  WalkResult walk = module.walk([&](Operation *op) {
+    std::vector<Literal> *into = nullptr;
+    if (isa<InfeedOp>(op)) {
+      into = &values.infeed;
+    } else if (isa<RecvOp>(op)) {
+      auto host = op->getAttrOfType<BoolAttr>("is_host_transfer");
+      auto channel = op->getAttrOfType<IntegerAttr>("channel_id");
+      if (host && host.getValue())
+        into = &values.fromHost[channel ? channel.getInt() : 0];
+    }
+    if (!into)
       return WalkResult::advance();
-    auto channel = recv->getAttrOfType<IntegerAttr>("channel_id");
-    auto l = randomLiteral(cast<TupleType>(recv.getType()).getType(0), gen,
-                           error);
+    auto l = randomLiteral(cast<TupleType>(op->getResult(0).getType()).getType(0),
+                           gen, error);
     if (failed(l))
       return WalkResult::interrupt();
-    values[channel ? channel.getInt() : 0].push_back(std::move(*l));
+    into->push_back(std::move(*l));
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
