@@ -585,6 +585,20 @@ TEST(HostRuntimeTest, RandomInt8ConvolutionsMatchTheInterpreter) {
   checkRandomInt8Convolutions(DeviceKind::Host, 120, 0);
 }
 
+/// Writes `results` as XLA's autotune results (for an H200) to a new
+/// temporary file, whose path it returns.
+static std::string writeTemporaryResults(ArrayRef<AutotuneResult> results) {
+  llvm::SmallString<64> path;
+  if (llvm::sys::fs::createTemporaryFile("autotune", "pbtxt", path)) {
+    ADD_FAILURE() << "no temporary file";
+    return "";
+  }
+  std::string error;
+  if (failed(writeAutotuneResults(path, "NVIDIA H200, sm_90", results, error)))
+    ADD_FAILURE() << error;
+  return path.str().str();
+}
+
 // What the CUDA runtime's autotuning writes (writeAutotuneResults,
 // keyed by the cuBLAS custom calls' text) is what hlo-gemm-algorithm-picker
 // reads back: a GEMM of the compiled module takes the algorithm written for
@@ -614,16 +628,11 @@ ENTRY e {
                          int64_t(3 + results.size()), 1e-5});
   });
   ASSERT_EQ(results.size(), 2u);
-  llvm::SmallString<64> path;
-  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("autotune", "pbtxt", path));
+  std::string path = writeTemporaryResults(results);
   llvm::FileRemover remove(path);
-  std::string error;
-  ASSERT_TRUE(succeeded(
-      writeAutotuneResults(path, "NVIDIA H200, sm_90", results, error)))
-      << error;
   PassManager pick(&ctx);
   HloGemmAlgorithmPickerOptions options;
-  options.autotuneCache = path.str().str();
+  options.autotuneCache = path;
   pick.addPass(createHloGemmAlgorithmPicker(options));
   ASSERT_TRUE(succeeded(pick.run(*module)));
   std::string text;
@@ -667,18 +676,13 @@ ENTRY e {
                          results.empty()});
   });
   ASSERT_EQ(results.size(), 2u);
-  llvm::SmallString<64> path;
-  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("autotune", "pbtxt", path));
+  std::string path = writeTemporaryResults(results);
   llvm::FileRemover remove(path);
-  std::string error;
-  ASSERT_TRUE(succeeded(
-      writeAutotuneResults(path, "NVIDIA H200, sm_90", results, error)))
-      << error;
 
   OwningOpRef<ModuleOp> tuned = importHloText(text, &ctx);
   ASSERT_TRUE(tuned);
   GpuOptimizeOptions options;
-  options.autotuneCache = path.str().str();
+  options.autotuneCache = path;
   PassManager optimizeTuned(&ctx);
   buildHloGpuOptimizePipeline(optimizeTuned, options);
   ASSERT_TRUE(succeeded(optimizeTuned.run(*tuned)));
@@ -694,6 +698,7 @@ ENTRY e {
       << hlo;
   EXPECT_NE(hlo.find("u8[4096]{0}"), std::string::npos) << hlo;
   EXPECT_NE(hlo.find("u8[8192]{0}"), std::string::npos) << hlo;
+  std::string error;
   FailureOr<OwningOpRef<ModuleOp>> program =
       compileToThunks(*tuned, DeviceKind::Host, error);
   ASSERT_TRUE(succeeded(program)) << error;
