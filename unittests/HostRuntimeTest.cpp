@@ -689,9 +689,8 @@ ENTRY e {
   std::string hlo;
   llvm::raw_string_ostream os(hlo);
   ASSERT_TRUE(succeeded(exportHloText(*tuned, os)));
-  EXPECT_NE(
-      hlo.find("\"algo_id\":\"1\",\"math_type\":\"TENSOR_OP_MATH\""),
-      std::string::npos)
+  EXPECT_NE(hlo.find("\"algo_id\":\"1\",\"math_type\":\"TENSOR_OP_MATH\""),
+            std::string::npos)
       << hlo;
   EXPECT_NE(hlo.find("\"algo_id\":\"2\",\"math_type\":\"DEFAULT_MATH\""),
             std::string::npos)

@@ -100,8 +100,8 @@ LogicalResult ThunkLowering::lowerTransfer(Operation *op) {
       SmallVector<Attribute> pairAttrs;
       for (auto [source, target] : **pairs)
         pairAttrs.push_back(b.getDenseI64ArrayAttr({source, target}));
-      th::CollectivePermuteOp::create(b, loc, b.getArrayAttr(pairAttrs),
-                                      *data, channelStaging(loc, id, types),
+      th::CollectivePermuteOp::create(b, loc, b.getArrayAttr(pairAttrs), *data,
+                                      channelStaging(loc, id, types),
                                       IntegerAttr());
     } else {
       th::SendOp::create(b, loc, *data, b.getI64IntegerAttr(id), host);

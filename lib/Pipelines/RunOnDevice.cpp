@@ -202,11 +202,10 @@ writeTunings(ModuleOp optimized,
     auto it = keys.find(loc);
     if (it == keys.end() || ambiguous.contains(loc))
       continue;
-    results.push_back({isa<thunk::GemmOp>(t.op)
-                           ? AutotuneResult::Kind::Gemm
-                           : AutotuneResult::Kind::Convolution,
-                       it->second, t.algorithm, t.seconds, t.scratchBytes,
-                       t.tensorOps});
+    results.push_back(
+        {isa<thunk::GemmOp>(t.op) ? AutotuneResult::Kind::Gemm
+                                  : AutotuneResult::Kind::Convolution,
+         it->second, t.algorithm, t.seconds, t.scratchBytes, t.tensorOps});
   }
   std::string device;
   if (failed(thunk::openCudaDevice(device, error)))
@@ -320,14 +319,11 @@ mlir::hlo::runRepeatedly(thunk::Executable &exe,
   return success();
 }
 
-FailureOr<Literal>
-mlir::hlo::runOnDevice(ModuleOp module, ArrayRef<Literal> arguments,
-                       DeviceKind kind, std::string &error, std::string &note,
-                       DeviceTiming *timing,
-                       const runtime::InterpreterOptions &host,
-                       runtime::RunOutputs *outputs,
-                       const GpuOptimizeOptions &options,
-                       StringRef autotuneTo) {
+FailureOr<Literal> mlir::hlo::runOnDevice(
+    ModuleOp module, ArrayRef<Literal> arguments, DeviceKind kind,
+    std::string &error, std::string &note, DeviceTiming *timing,
+    const runtime::InterpreterOptions &host, runtime::RunOutputs *outputs,
+    const GpuOptimizeOptions &options, StringRef autotuneTo) {
   using Clock = std::chrono::steady_clock;
   auto secondsSince = [](Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
@@ -419,8 +415,7 @@ mlir::hlo::runOnDevice(ModuleOp module, ArrayRef<Literal> arguments,
       return failure();
     }
     for (const Literal &value : values)
-      encodeValue(value, type,
-                  transfers.fromHost[channel].emplace_back());
+      encodeValue(value, type, transfers.fromHost[channel].emplace_back());
   }
   exe->setHostTransfers(&transfers);
 
@@ -454,8 +449,7 @@ mlir::hlo::runOnDevice(ModuleOp module, ArrayRef<Literal> arguments,
 #ifdef HLO_HAVE_CUDA_RUNTIME
   if (!autotuneTo.empty() &&
       failed(writeTunings(
-          *optimized,
-          static_cast<thunk::CudaExecutable &>(*exe).getTunings(),
+          *optimized, static_cast<thunk::CudaExecutable &>(*exe).getTunings(),
           autotuneTo, error)))
     return failure();
 #endif

@@ -71,9 +71,8 @@ struct P2PSchedulePreparationPass
     Value edge = before->getResult(0);
     if (reaches(before, after) || reaches(after, before))
       return false;
-    cast<InstructionOpInterface>(after)
-        .getControlPredecessorsMutable()
-        .append(edge);
+    cast<InstructionOpInterface>(after).getControlPredecessorsMutable().append(
+        edge);
     if (after->isBeforeInBlock(before))
       (void)sortTopologically(after->getBlock());
     ++numEdges;

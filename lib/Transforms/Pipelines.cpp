@@ -320,8 +320,8 @@ void mlir::hlo::buildHloPostFusionOptimizationPipeline(OpPassManager &pm) {
   pm.addPass(createHloFusionWrapper());
 }
 
-void mlir::hlo::buildHloGpuOptimizePipeline(
-    OpPassManager &pm, const GpuOptimizeOptions &options) {
+void mlir::hlo::buildHloGpuOptimizePipeline(OpPassManager &pm,
+                                            const GpuOptimizeOptions &options) {
   // Modules XLA CPU optimized: its XNNPACK/YNNPACK fusions unfused first.
   pm.addPass(createHloCpuFusionInliner());
   buildHloOptimizationPipeline(pm, options.deterministic);

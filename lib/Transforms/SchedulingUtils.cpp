@@ -135,13 +135,13 @@ bool ScheduleGraph::build(ComputationOp comp, const HloAliasAnalysis &alias) {
   std::optional<unsigned> last[NumQueues];
   for (unsigned i = 0, e = nodes.size(); i < e; ++i) {
     Operation *op = nodes[i].op;
-    bool any = isa<WhileOp, ConditionalOp, CallOp>(op) &&
-               !isMemoryEffectFree(op);
+    bool any =
+        isa<WhileOp, ConditionalOp, CallOp>(op) && !isMemoryEffectFree(op);
     for (int q = 0; q < NumQueues; ++q) {
-      bool uses = any || (q == RandomState &&
-                          isa<RngOp, RngGetAndUpdateStateOp>(op)) ||
-                  (q == Infeed && isa<InfeedOp>(op)) ||
-                  (q == Outfeed && isa<OutfeedOp>(op));
+      bool uses =
+          any || (q == RandomState && isa<RngOp, RngGetAndUpdateStateOp>(op)) ||
+          (q == Infeed && isa<InfeedOp>(op)) ||
+          (q == Outfeed && isa<OutfeedOp>(op));
       if (!uses)
         continue;
       if (last[q] && !llvm::is_contained(nodes[i].controlPreds, *last[q]))

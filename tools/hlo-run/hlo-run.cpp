@@ -582,9 +582,8 @@ static FailureOr<Literal>
 runModule(ModuleOp module, StringRef path, ArrayRef<Literal> arguments,
           ArrayRef<Literal> infeed,
           const std::map<int64_t, std::vector<Literal>> &fromHost,
-          std::string &error,
-          RunOutputs *outputs = nullptr, bool onArena = false,
-          bool onHostKernels = false,
+          std::string &error, RunOutputs *outputs = nullptr,
+          bool onArena = false, bool onHostKernels = false,
           std::optional<hlo::DeviceKind> onDevice = std::nullopt) {
   InterpreterOptions options = getOptions(module);
   options.infeed.assign(infeed.begin(), infeed.end());
@@ -968,18 +967,16 @@ static int runMain() {
   FailureOr<Literal> result =
       program ? runProgram(*program, *module, arguments, *runtimeKind(), error)
               : runModule(*module, modulePath, arguments, host.infeed,
-                          host.fromHost, error,
-                          &outputs, arenaMode, device == Device::HostKernels,
-                          runtimeKind());
+                          host.fromHost, error, &outputs, arenaMode,
+                          device == Device::HostKernels, runtimeKind());
   if (program && failed(result))
     error = modulePath + ": " + error;
   if (failed(result))
     return reportError(error);
 
   if (other) {
-    FailureOr<Literal> otherResult =
-        runModule(*other, compareWith, arguments, host.infeed, host.fromHost,
-                  error);
+    FailureOr<Literal> otherResult = runModule(
+        *other, compareWith, arguments, host.infeed, host.fromHost, error);
     if (failed(otherResult))
       return reportError(error);
     if (!compareResults(*result, *otherResult, error))

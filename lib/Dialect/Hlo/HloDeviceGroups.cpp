@@ -83,8 +83,7 @@ mlir::hlo::getDeviceGroups(Operation *op, int64_t numReplicas,
 /// partition ids on every replica (with one), as device ids.
 static FailureOr<SmallVector<std::pair<int64_t, int64_t>>>
 toDevicePairs(Operation *op, ArrayRef<std::pair<int64_t, int64_t>> pairs,
-              int64_t numReplicas, int64_t numPartitions,
-              std::string &error) {
+              int64_t numReplicas, int64_t numPartitions, std::string &error) {
   bool byPartition = op->hasAttr("channel_id");
   int64_t limit = byPartition ? numPartitions : numReplicas;
   int64_t copies = byPartition ? numReplicas : numPartitions;
@@ -131,9 +130,10 @@ mlir::hlo::getSendRecvPairs(Operation *op, int64_t numReplicas,
   using Pairs = SmallVector<std::pair<int64_t, int64_t>>;
   auto host = op->getAttrOfType<BoolAttr>("is_host_transfer");
   auto frontend = op->getAttrOfType<DictionaryAttr>("frontend_attributes");
-  auto text = frontend ? frontend.getAs<StringAttr>(
-                             "_xla_send_recv_source_target_pairs")
-                       : StringAttr();
+  auto text =
+      frontend
+          ? frontend.getAs<StringAttr>("_xla_send_recv_source_target_pairs")
+          : StringAttr();
   if ((host && host.getValue()) || !text)
     return std::optional<Pairs>();
   // "{{a,b},{c,d}}", spaces anywhere.

@@ -9,9 +9,9 @@
 // strides, dilation, groups; cross-correlation, HLO's convolution) and
 // the algorithm: the one `algorithm` names when cuDNN offers it, else the
 // heuristic's first (with scratch of the runtime's own when it needs more
-// than the op's workspace slice); the others are kept for autotuning. A convolution with one spatial dimension
-// gets a second of extent 1 (cuDNN's descriptors have at least four
-// dimensions).
+// than the op's workspace slice); the others are kept for autotuning. A
+// convolution with one spatial dimension gets a second of extent 1 (cuDNN's
+// descriptors have at least four dimensions).
 //
 //===----------------------------------------------------------------------===//
 
@@ -230,7 +230,7 @@ mlir::thunk::cuda::planConvolution(const Cudnn &dnn, ConvolutionOp op,
                        plan->conv, int(op.getFeatureGroupCount())))) ||
       failed(check("cudnnSetConvolutionMathType",
                    dnn.cudnnSetConvolutionMathType(
-                       plan->conv, int8 ? CUDNN_DEFAULT_MATH
+                       plan->conv, int8              ? CUDNN_DEFAULT_MATH
                                    : plan->tensorOps ? CUDNN_TENSOR_OP_MATH
                                                      : CUDNN_FMA_MATH))))
     return failure();

@@ -1127,8 +1127,8 @@ static LogicalResult autotune(CudaExecutable::State &s, std::string &error) {
       return WalkResult::interrupt();
     plan.chosen = best;
     plan.algo = plan.candidates[best];
-    s.tunings.push_back({g, int64_t(best), int64_t(plan.candidates.size()),
-                         seconds, 0, false});
+    s.tunings.push_back(
+        {g, int64_t(best), int64_t(plan.candidates.size()), seconds, 0, false});
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())

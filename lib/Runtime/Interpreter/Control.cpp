@@ -438,8 +438,7 @@ EvalResult eval::evalControlOp(Interp &interp, Operation *op,
           sent = std::move(*got);
         }
         if (!isHostTransfer(op))
-          interp.mailbox[channelOf(op).value_or(-1)].push_back(
-              std::move(sent));
+          interp.mailbox[channelOf(op).value_or(-1)].push_back(std::move(sent));
         std::vector<Literal> e = {
             *operands[0], Literal::zeros(cast<TupleType>(type).getType(1)),
             Literal::token()};

@@ -641,8 +641,7 @@ runtime::randomArguments(ModuleOp module, uint64_t seed, std::string &error) {
   return args;
 }
 
-FailureOr<HostValues> runtime::randomHostValues(ModuleOp module,
-                                                uint64_t seed,
+FailureOr<HostValues> runtime::randomHostValues(ModuleOp module, uint64_t seed,
                                                 std::string &error) {
   SplitMix gen{seed ^ 0x686f7374ULL};
   HostValues values;
@@ -658,8 +657,8 @@ FailureOr<HostValues> runtime::randomHostValues(ModuleOp module,
     }
     if (!into)
       return WalkResult::advance();
-    auto l = randomLiteral(cast<TupleType>(op->getResult(0).getType()).getType(0),
-                           gen, error);
+    auto l = randomLiteral(
+        cast<TupleType>(op->getResult(0).getType()).getType(0), gen, error);
     if (failed(l))
       return WalkResult::interrupt();
     into->push_back(std::move(*l));

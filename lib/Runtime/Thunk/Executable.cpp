@@ -67,8 +67,9 @@ LogicalResult DeviceTransfers::run(
     }
     size_t count = given ? given->size() : 0;
     if (next >= count)
-      return fail("the host has no value for channel " + Twine(channel) +
-                  " (" + Twine(count) + " given, all read; hlo-run "
+      return fail("the host has no value for channel " + Twine(channel) + " (" +
+                  Twine(count) +
+                  " given, all read; hlo-run "
                   "--host-recv)");
     return store(recv.getOutputs(), (*given)[next++]);
   }
