@@ -226,8 +226,17 @@ FailureOr<SmallVector<Value>> ThunkLowering::leafSlices(Operation *at,
 }
 
 void ThunkLowering::copy(Location loc, Value from, Value to) {
-  if (from != to)
-    th::CopyOp::create(b, loc, from, to);
+  // The same bytes, perhaps typed differently (a scatter kernel's output
+  // as the integers of its compare-and-swap loop): nothing to copy.
+  auto a = from.getDefiningOp<th::SliceOp>();
+  auto c = to.getDefiningOp<th::SliceOp>();
+  if (from == to ||
+      (a && c && a.getAllocation() == c.getAllocation() &&
+       a.getOffset() == c.getOffset() &&
+       th::getStorageBytes(cast<MemRefType>(from.getType())) ==
+           th::getStorageBytes(cast<MemRefType>(to.getType()))))
+    return;
+  th::CopyOp::create(b, loc, from, to);
 }
 
 LogicalResult ThunkLowering::copyLeaves(Operation *at, Value from, Value to) {
