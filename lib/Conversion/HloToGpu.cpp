@@ -79,6 +79,11 @@ struct HloToGpuPass : hlo::impl::HloToGpuBase<HloToGpuPass> {
     options.threadsPerBlock = threadsPerBlock;
     options.unroll = elementsPerThread;
     for (FusionOp fusion : fusions) {
+      // A copy of contiguous bytes: no kernel (hlo-to-thunk copies).
+      if (getMemcpyFusion(fusion, symbols)) {
+        ++numMemcpy;
+        continue;
+      }
       std::string reason;
       if (failed(chooseEmitter(fusion, symbols, reason))) {
         if (allowUnsupported) {

@@ -251,6 +251,28 @@ LogicalResult ThunkLowering::copyLeaves(Operation *at, Value from, Value to) {
 
 LogicalResult ThunkLowering::lowerKernel(FusionOp fusion) {
   auto ref = fusion->getAttrOfType<SymbolRefAttr>("hlo.kernel");
+  // XLA's memcpy fusion: a copy of the operand's contiguous bytes.
+  if (std::optional<MemcpyFusion> memcpy;
+      !ref && (memcpy = getMemcpyFusion(fusion, symbols))) {
+    Value operand = getDataOperands(fusion)[memcpy->operand];
+    BufferSliceAttr from = getBufferSlice(operand, 0);
+    FailureOr<Value> to = slice(fusion, fusion.getResult());
+    if (!from || failed(to))
+      return fusion.emitError("hlo-to-thunk: a value has no buffer slice; "
+                              "run --hlo-buffer-assignment first");
+    auto type = cast<MemRefType>(to->getType());
+    int64_t start = from.getOffset() + memcpy->byteOffset;
+    BufferSliceAttr out = getBufferSlice(fusion.getResult(), 0);
+    if (out.getAllocation() == from.getAllocation() &&
+        start < out.getOffset() + th::getStorageBytes(type) &&
+        out.getOffset() < start + th::getStorageBytes(type))
+      return fusion.emitError("hlo-to-thunk: the copied bytes overlap the "
+                              "output's");
+    copy(fusion.getLoc(), sliceOf(fusion.getLoc(), from.getAllocation(),
+                                  start, type),
+         *to);
+    return success();
+  }
   if (!ref)
     return fusion.emitError("hlo-to-thunk: this fusion has no kernel (no "
                             "emitter takes it; run --hlo-to-gpu first)");

@@ -34,7 +34,11 @@ def HloToGpu : Pass<"hlo-to-gpu", "::mlir::ModuleOp"> {
     by `scf.for` over their range variables, dynamic offsets clamped as HLO
     clamps them, pad and concatenate guarded by their map's constraints).
     A fusion no emitter takes is an error naming it, unless
-    `allow-unsupported`, which leaves it without a kernel.
+    `allow-unsupported`, which leaves it without a kernel. A fusion that
+    only copies contiguous bytes of an operand (XLA's memcpy fusion:
+    `getMemcpyFusion`, a slice covering whole minor dimensions) gets no
+    kernel: `hlo-to-thunk` makes it a `thunk.copy`, as XLA makes it a
+    device-to-device copy.
   }];
   let options = [
     Option<"threadsPerBlock", "threads-per-block", "int64_t",
@@ -57,6 +61,8 @@ def HloToGpu : Pass<"hlo-to-gpu", "::mlir::ModuleOp"> {
   ];
   let statistics = [
     Statistic<"numKernels", "kernels", "Kernels emitted">,
+    Statistic<"numMemcpy", "memcpy",
+              "Fusions that copy contiguous bytes (no kernel)">,
     Statistic<"numUnsupported", "unsupported",
               "Fusions left without a kernel (allow-unsupported)">,
   ];
