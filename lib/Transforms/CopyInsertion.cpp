@@ -152,10 +152,13 @@ Value CopyPlanner::extractNode(OpBuilder &b, Location loc, Value v,
   return v;
 }
 
-/// `v` with the leaves `mask` marks (pre-order nodes from `node`) copied.
+/// `v` with the leaves `mask` marks (pre-order nodes from `node`) copied:
+/// from `early`'s value where it has one, as `ready`'s copy where it has
+/// one.
 Value CopyPlanner::deepCopy(OpBuilder &b, Location loc, Value v,
-                                  ArrayRef<bool> mask, unsigned node,
-                                  const DenseMap<unsigned, Value> &early) {
+                            ArrayRef<bool> mask, unsigned node,
+                            const DenseMap<unsigned, Value> &early,
+                            const DenseMap<unsigned, Value> &ready) {
   unsigned size = getNumSubshapes(v.getType());
   if (!llvm::is_contained(mask.slice(node, size), true))
     return v;
@@ -165,13 +168,18 @@ Value CopyPlanner::deepCopy(OpBuilder &b, Location loc, Value v,
   SmallVector<Value> elements;
   ArrayRef<unsigned> nodes = dataflow->getElementNodes(tuple);
   for (unsigned i = 0; i < tuple.size(); ++i) {
+    if (Value copy = ready.lookup(node + nodes[i])) {
+      elements.push_back(copy);
+      continue;
+    }
     if (Value src = early.lookup(node + nodes[i])) {
       elements.push_back(createInferred<CopyOp>(b, loc, {src}));
       continue;
     }
     Value e = createInferred<GetTupleElementOp>(
         b, loc, {v}, {b.getNamedAttr("index", b.getI64IntegerAttr(i))});
-    elements.push_back(deepCopy(b, loc, e, mask, node + nodes[i], early));
+    elements.push_back(
+        deepCopy(b, loc, e, mask, node + nodes[i], early, ready));
   }
   return createInferred<TupleOp>(b, loc, elements);
 }
@@ -196,14 +204,35 @@ bool CopyPlanner::apply() {
       }
     }
     OpBuilder b(op);
-    Value copied = deepCopy(b, loc, v, mask, 0, early);
+    // Rotations: a1's old value saved at the start, then new[a1] .. new[ak]
+    // copied in the cycle's order before the root (each element read
+    // before the copy that overwrites it).
+    DenseMap<unsigned, Value> ready;
+    if (auto c = cycles.find(key); c != cycles.end()) {
+      Block *body = op->getBlock();
+      Value param = body->getArgument(0);
+      OpBuilder start = OpBuilder::atBlockBegin(body);
+      for (ArrayRef<unsigned> cycle : c->second) {
+        Value saved = createInferred<CopyOp>(
+            start, loc, {extractNode(start, loc, param, cycle.front())});
+        for (auto [i, node] : llvm::enumerate(cycle)) {
+          Value from = i + 1 < cycle.size()
+                           ? extractNode(b, loc, param, cycle[i + 1])
+                           : saved;
+          ready[node] = createInferred<CopyOp>(b, loc, {from});
+        }
+        copies += cycle.size() + 1;
+      }
+    }
+    Value copied = deepCopy(b, loc, v, mask, 0, early, ready);
     if (copied && copied != v) {
       op->setOperand(operand, copied);
-      copies += llvm::count(mask, true);
+      copies += llvm::count(mask, true) - ready.size();
       added = true;
     }
   }
   plans.clear();
   fromStart.clear();
+  cycles.clear();
   return added;
 }

@@ -113,7 +113,8 @@ private:
                    ComputationOp branch,
                    const llvm::DenseSet<unsigned> &via) const;
   Value deepCopy(OpBuilder &b, Location loc, Value v, ArrayRef<bool> mask,
-                 unsigned node, const DenseMap<unsigned, Value> &early);
+                 unsigned node, const DenseMap<unsigned, Value> &early,
+                 const DenseMap<unsigned, Value> &ready);
 
   SymbolTable *symbols;
   llvm::MapVector<std::pair<Operation *, unsigned>, SmallVector<bool>> plans;
@@ -121,6 +122,12 @@ private:
   /// element (by node) made at the start of the body.
   DenseMap<std::pair<Operation *, unsigned>, DenseMap<unsigned, unsigned>>
       fromStart;
+  /// Cycles of a body root's leaves that rotate parameter elements
+  /// (new[a1] = old[a2], ..., new[ak] = old[a1]), as [a1, ..., ak]: one
+  /// element saved at the start of the body, the others copied in the
+  /// cycle's order at the root (k + 1 copies, not 2k).
+  DenseMap<std::pair<Operation *, unsigned>, SmallVector<SmallVector<unsigned>>>
+      cycles;
   /// Readers of a body parameter element to give one copy of it
   /// (planRedirect).
   struct Redirect {

@@ -200,6 +200,40 @@ void CopyPlanner::planWhileBody(WhileOp loop) {
     if (passesThrough(body, node))
       passed.insert_range(dataflow->getValueSet(root, node));
   });
+  // Elements that take another parameter element, each a different one,
+  // none passed through: rotations, whose cycles take k + 1 copies. (Their
+  // value sets share values through the loop whatever the order; the data
+  // in one iteration is a permutation. Read-only data in the state is
+  // copied into the loop's own buffers on the way in: planWhileInit.)
+  llvm::MapVector<unsigned, unsigned> rotated;
+  DenseMap<unsigned, unsigned> takers;
+  forEachLeaf(root, [&](unsigned node) {
+    auto [src, srcNode] = dataOrigin(*dataflow, root, node);
+    if (src != param || srcNode == node ||
+        llvm::any_of(dataflow->getValueSet(root, node),
+                     [&](unsigned id) { return passed.contains(id); }))
+      return;
+    rotated[node] = srcNode;
+    ++takers[srcNode];
+  });
+  rotated.remove_if([&](auto &entry) { return takers[entry.second] > 1; });
+  llvm::DenseSet<unsigned> inCycle;
+  for (auto [first, unused] : rotated) {
+    SmallVector<unsigned> cycle{first};
+    for (unsigned at = rotated.lookup(first); at != first;
+         at = rotated.lookup(at)) {
+      if (!rotated.count(at) || inCycle.contains(at) ||
+          cycle.size() > rotated.size()) {
+        cycle.clear();
+        break;
+      }
+      cycle.push_back(at);
+    }
+    if (cycle.size() < 2 || inCycle.contains(first))
+      continue;
+    inCycle.insert_range(cycle);
+    cycles[{ret, 0}].push_back(std::move(cycle));
+  }
   forEachLeaf(root, [&](unsigned node) {
     auto [src, srcNode] = dataOrigin(*dataflow, root, node);
     if (src == param && srcNode == node)
@@ -207,7 +241,9 @@ void CopyPlanner::planWhileBody(WhileOp loop) {
     bool need = readOnlyOrRepeated(root, node, rootFirst) ||
                 llvm::any_of(dataflow->getValueSet(root, node),
                              [&](unsigned id) { return passed.contains(id); });
-    if (src == param) {
+    if (inCycle.contains(node)) {
+      need = true; // copied in its cycle's order (apply)
+    } else if (src == param) {
       // Another element passed through (a swap, a rotation): the root's
       // copies would overwrite elements other copies still read, so the
       // element is copied first at the start of the body.
