@@ -27,8 +27,7 @@ RecvOp ThunkLowering::recvOfChannel(int64_t channel) {
     recvs.emplace();
     // Without a channel_id: channel 0, as the thunks name it.
     module.walk([&](RecvOp recv) {
-      auto id = recv->getAttrOfType<IntegerAttr>("channel_id");
-      recvs->try_emplace(id ? id.getInt() : 0, recv);
+      recvs->try_emplace(getTransferChannel(recv).id.value_or(0), recv);
     });
   }
   return recvs->lookup(channel);
@@ -53,12 +52,9 @@ SmallVector<Value> ThunkLowering::channelStaging(Location loc, int64_t channel,
 
 LogicalResult ThunkLowering::lowerTransfer(Operation *op) {
   Location loc = op->getLoc();
-  int64_t id = 0;
-  if (auto a = op->getAttrOfType<IntegerAttr>("channel_id"))
-    id = a.getInt();
-  UnitAttr host;
-  if (auto a = op->getAttrOfType<BoolAttr>("is_host_transfer"))
-    host = a.getValue() ? b.getUnitAttr() : UnitAttr();
+  TransferChannel channel = getTransferChannel(op);
+  int64_t id = channel.id.value_or(0);
+  UnitAttr host = channel.host ? b.getUnitAttr() : UnitAttr();
   // The device pairs of a send or recv between devices.
   auto pairsOf =
       [&](Operation *transfer) -> FailureOr<std::optional<DevicePairs>> {

@@ -1,6 +1,7 @@
 //===- RunOnDevice.cpp - compile a module and run it on a device ----------===//
 
 #include "Hlo/Pipelines/RunOnDevice.h"
+#include "Hlo/Dialect/Hlo/HloDeviceGroups.h"
 
 #include "Hlo/Conversion/Passes.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
@@ -397,11 +398,10 @@ FailureOr<Literal> mlir::hlo::runOnDevice(
   // channel's send.
   DenseMap<int64_t, Type> recvTypes, sendTypes;
   optimized->walk([&](Operation *op) {
-    auto host = op->getAttrOfType<BoolAttr>("is_host_transfer");
-    auto channel = op->getAttrOfType<IntegerAttr>("channel_id");
-    if (!host || !host.getValue())
+    TransferChannel channel = getTransferChannel(op);
+    if (!channel.host)
       return;
-    int64_t id = channel ? channel.getInt() : 0;
+    int64_t id = channel.id.value_or(0);
     if (auto recv = dyn_cast<RecvOp>(op))
       recvTypes[id] = cast<TupleType>(recv.getType()).getType(0);
     if (isa<SendOp>(op))

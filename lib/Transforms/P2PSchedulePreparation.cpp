@@ -14,6 +14,7 @@
 
 #include "TransformUtils.h"
 
+#include "Hlo/Dialect/Hlo/HloDeviceGroups.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/BufferAssignmentPasses.h"
 
@@ -88,11 +89,10 @@ struct P2PSchedulePreparationPass
       for (Operation &op : block) {
         if (!isa<SendOp, RecvOp, SendDoneOp, RecvDoneOp>(op))
           continue;
-        auto channel = op.getAttrOfType<IntegerAttr>("channel_id");
-        auto host = op.getAttrOfType<BoolAttr>("is_host_transfer");
-        if (!channel || (host && host.getValue()))
+        TransferChannel channel = getTransferChannel(&op);
+        if (!channel.id || channel.host)
           continue;
-        Chain &c = chains[channel.getInt()];
+        Chain &c = chains[*channel.id];
         Operation *&slot = isa<RecvOp>(op)       ? c.recv
                            : isa<SendOp>(op)     ? c.send
                            : isa<RecvDoneOp>(op) ? c.recvDone

@@ -6,12 +6,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Hlo/Transforms/Passes.h"
 #include "Hlo/Transforms/BufferAssignmentPasses.h"
 #include "Hlo/Transforms/CollectivePasses.h"
 #include "Hlo/Transforms/GpuFusionPasses.h"
 #include "Hlo/Transforms/GpuLayoutPasses.h"
 #include "Hlo/Transforms/GpuLibraryPasses.h"
+#include "Hlo/Transforms/GpuOptimizePipelineOptions.h"
+#include "Hlo/Transforms/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -176,44 +177,6 @@ void mlir::hlo::buildHloLayoutAssignmentPipeline(OpPassManager &pm) {
   pm.addPass(createHloLayoutNormalization());
   pm.addPass(createLayoutSensitiveSimplifier());
 }
-
-namespace {
-/// The options of the GPU pipelines (GpuOptimizeOptions).
-struct GpuPipelineOptions : PassPipelineOptions<GpuPipelineOptions> {
-  Option<bool> tritonSoftmax{
-      *this, "triton-softmax",
-      llvm::cl::desc("Run hlo-softmax-rewriter-triton and fuse into its "
-                     "`__triton` fusions in priority fusion"),
-      llvm::cl::init(true)};
-  Option<bool> latencyHiding{
-      *this, "latency-hiding",
-      llvm::cl::desc("Run hlo-latency-hiding-scheduler after the memory "
-                     "scheduler (XLA's xla_gpu_enable_latency_hiding_"
-                     "scheduler; hlo-gpu-optimize only)"),
-      llvm::cl::init(true)};
-  Option<bool> deterministic{
-      *this, "deterministic",
-      llvm::cl::desc("XLA's xla_gpu_deterministic_ops: scatters whose "
-                     "result may depend on the order of their updates "
-                     "become loops (hlo-gpu-optimize only)"),
-      llvm::cl::init(false)};
-  Option<std::string> autotuneCache{
-      *this, "autotune-cache",
-      llvm::cl::desc("XLA's autotune results (xla_gpu_load_autotune_results_"
-                     "from; what hlo-run --device=cuda --autotune-cache "
-                     "writes), read by the GEMM and convolution algorithm "
-                     "pickers")};
-
-  GpuOptimizeOptions get() const {
-    GpuOptimizeOptions o;
-    o.deterministic = deterministic;
-    o.autotuneCache = autotuneCache;
-    o.tritonSoftmax = tritonSoftmax;
-    o.latencyHiding = latencyHiding;
-    return o;
-  }
-};
-} // namespace
 
 static void buildPostLayoutAssignment(OpPassManager &pm,
                                       const GpuOptimizeOptions &options);
@@ -390,16 +353,16 @@ void mlir::hlo::registerHloPasses() {
       "XLA-GPU's layout-assignment and layout-normalization pipelines (the "
       "passes this project has)",
       buildHloLayoutAssignmentPipeline);
-  PassPipelineRegistration<GpuPipelineOptions>(
+  PassPipelineRegistration<GpuOptimizePipelineOptions>(
       "hlo-post-layout-assignment",
       "XLA-GPU's post-layout-assignment pipelines: GEMM rewrites, reduction "
       "rewrites, algorithm choice (the passes this project has)",
-      [](OpPassManager &pm, const GpuPipelineOptions &options) {
+      [](OpPassManager &pm, const GpuOptimizePipelineOptions &options) {
         buildPostLayoutAssignment(pm, options.get());
       });
-  PassPipelineRegistration<GpuPipelineOptions>(
+  PassPipelineRegistration<GpuOptimizePipelineOptions>(
       "hlo-fusion", "XLA-GPU's fusion pipeline (the passes this project has)",
-      [](OpPassManager &pm, const GpuPipelineOptions &options) {
+      [](OpPassManager &pm, const GpuOptimizePipelineOptions &options) {
         buildFusion(pm, options.tritonSoftmax);
       });
   PassPipelineRegistration<>(
@@ -411,12 +374,12 @@ void mlir::hlo::registerHloPasses() {
       "XLA-GPU's post-fusion-optimization pipeline: collective combiners, "
       "asynchronous collectives (the passes this project has)",
       buildHloPostFusionOptimizationPipeline);
-  PassPipelineRegistration<GpuPipelineOptions>(
+  PassPipelineRegistration<GpuOptimizePipelineOptions>(
       "hlo-gpu-optimize",
       "XLA-GPU's HLO optimization from the optimization pipeline through "
       "post-fusion optimization, in XLA's order: pre-optimization HLO in, "
       "fused GPU HLO out (the passes this project has)",
-      [](OpPassManager &pm, const GpuPipelineOptions &options) {
+      [](OpPassManager &pm, const GpuOptimizePipelineOptions &options) {
         buildHloGpuOptimizePipeline(pm, options.get());
       });
 }

@@ -30,6 +30,7 @@
 
 #include "Hlo/Conversion/HostJit.h"
 #include "Hlo/Conversion/Passes.h"
+#include "Hlo/Dialect/Hlo/HloDeviceGroups.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Dialect/Thunk/ThunkDialect.h"
 #include "Hlo/Pipelines/RunOnDevice.h"
@@ -507,10 +508,9 @@ readHostRecv(ModuleOp module, std::map<int64_t, std::vector<Literal>> &values,
              std::string &error) {
   std::map<int64_t, Type> types;
   module.walk([&](hlo::RecvOp recv) {
-    auto host = recv->getAttrOfType<BoolAttr>("is_host_transfer");
-    auto channel = recv->getAttrOfType<IntegerAttr>("channel_id");
-    if (host && host.getValue())
-      types[channel ? channel.getInt() : 0] =
+    hlo::TransferChannel channel = hlo::getTransferChannel(recv);
+    if (channel.host)
+      types[channel.id.value_or(0)] =
           cast<TupleType>(recv.getType()).getType(0);
   });
   std::set<int64_t> given;

@@ -124,17 +124,25 @@ mlir::hlo::getDevicePairs(Operation *op, ArrayAttr pairs, int64_t numReplicas,
   return toDevicePairs(op, ids, numReplicas, numPartitions, error);
 }
 
+TransferChannel mlir::hlo::getTransferChannel(Operation *op) {
+  TransferChannel channel;
+  if (auto id = op->getAttrOfType<IntegerAttr>("channel_id"))
+    channel.id = id.getInt();
+  if (auto host = op->getAttrOfType<BoolAttr>("is_host_transfer"))
+    channel.host = host.getValue();
+  return channel;
+}
+
 FailureOr<std::optional<SmallVector<std::pair<int64_t, int64_t>>>>
 mlir::hlo::getSendRecvPairs(Operation *op, int64_t numReplicas,
                             int64_t numPartitions, std::string &error) {
   using Pairs = SmallVector<std::pair<int64_t, int64_t>>;
-  auto host = op->getAttrOfType<BoolAttr>("is_host_transfer");
   auto frontend = op->getAttrOfType<DictionaryAttr>("frontend_attributes");
   auto text =
       frontend
           ? frontend.getAs<StringAttr>("_xla_send_recv_source_target_pairs")
           : StringAttr();
-  if ((host && host.getValue()) || !text)
+  if (getTransferChannel(op).host || !text)
     return std::optional<Pairs>();
   // "{{a,b},{c,d}}", spaces anywhere.
   std::string compact;

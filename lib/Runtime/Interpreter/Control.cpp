@@ -136,12 +136,6 @@ static FailureOr<Literal> tupleElement(Interp &interp, Operation *op,
   return tuple.getElements()[index];
 }
 
-/// True for a send or recv(-done) with is_host_transfer.
-static bool isHostTransfer(Operation *op) {
-  auto host = op->getAttrOfType<BoolAttr>("is_host_transfer");
-  return host && host.getValue();
-}
-
 /// A host-transfer recv-done on `channel`: (the host's next value for the
 /// channel, token).
 static FailureOr<Literal> recvFromHost(Interp &interp, Operation *op,
@@ -349,12 +343,6 @@ static FailureOr<Literal> scan(Interp &interp, ScanOp op, Operands operands) {
   return Literal::tuple(std::move(outputs));
 }
 
-static std::optional<int64_t> channelOf(Operation *op) {
-  if (auto a = op->getAttrOfType<IntegerAttr>("channel_id"))
-    return a.getInt();
-  return std::nullopt;
-}
-
 EvalResult eval::evalControlOp(Interp &interp, Operation *op,
                                Operands operands) {
   Type type = op->getNumResults() ? op->getResult(0).getType() : Type();
@@ -423,8 +411,9 @@ EvalResult eval::evalControlOp(Interp &interp, Operation *op,
       .Case([&](SendOp) -> EvalResult {
         // Between devices (XLA's source-target pairs): delivered to each
         // target's queue of the channel; else to this device's.
-        if (isHostTransfer(op))
-          interp.toHost.push_back({channelOf(op).value_or(0), *operands[0]});
+        TransferChannel channel = getTransferChannel(op);
+        if (channel.host)
+          interp.toHost.push_back({channel.id.value_or(0), *operands[0]});
         std::string why;
         auto pairs = getSendRecvPairs(op, interp.shared.options.numReplicas,
                                       interp.shared.options.numPartitions, why);
@@ -437,8 +426,8 @@ EvalResult eval::evalControlOp(Interp &interp, Operation *op,
             return FailureOr<Literal>(failure());
           sent = std::move(*got);
         }
-        if (!isHostTransfer(op))
-          interp.mailbox[channelOf(op).value_or(-1)].push_back(std::move(sent));
+        if (!channel.host)
+          interp.mailbox[channel.id.value_or(-1)].push_back(std::move(sent));
         std::vector<Literal> e = {
             *operands[0], Literal::zeros(cast<TupleType>(type).getType(1)),
             Literal::token()};
@@ -454,9 +443,10 @@ EvalResult eval::evalControlOp(Interp &interp, Operation *op,
         return Literal::tuple(std::move(e));
       })
       .Case([&](RecvDoneOp) -> EvalResult {
-        if (isHostTransfer(op))
-          return recvFromHost(interp, op, channelOf(op).value_or(0), type);
-        int64_t channel = channelOf(op).value_or(-1);
+        TransferChannel transfer = getTransferChannel(op);
+        if (transfer.host)
+          return recvFromHost(interp, op, transfer.id.value_or(0), type);
+        int64_t channel = transfer.id.value_or(-1);
         auto &queue = interp.mailbox[channel];
         if (queue.empty())
           return interp.error(op, "nothing was sent on channel " +

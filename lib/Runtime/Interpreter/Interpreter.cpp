@@ -9,6 +9,7 @@
 
 #include "Internal.h"
 
+#include "Hlo/Dialect/Hlo/HloDeviceGroups.h"
 #include "Hlo/Support/DeviceRendezvous.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -650,10 +651,9 @@ FailureOr<HostValues> runtime::randomHostValues(ModuleOp module, uint64_t seed,
     if (isa<InfeedOp>(op)) {
       into = &values.infeed;
     } else if (isa<RecvOp>(op)) {
-      auto host = op->getAttrOfType<BoolAttr>("is_host_transfer");
-      auto channel = op->getAttrOfType<IntegerAttr>("channel_id");
-      if (host && host.getValue())
-        into = &values.fromHost[channel ? channel.getInt() : 0];
+      TransferChannel channel = getTransferChannel(op);
+      if (channel.host)
+        into = &values.fromHost[channel.id.value_or(0)];
     }
     if (!into)
       return WalkResult::advance();

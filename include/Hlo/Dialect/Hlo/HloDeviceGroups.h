@@ -15,6 +15,7 @@
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir::hlo {
@@ -41,6 +42,15 @@ FailureOr<DeviceGroups> getDeviceGroups(Operation *op, int64_t numReplicas,
 FailureOr<SmallVector<std::pair<int64_t, int64_t>>>
 getDevicePairs(Operation *op, ArrayAttr pairs, int64_t numReplicas,
                int64_t numPartitions, std::string &error);
+
+/// The channel of a send, recv, send-done or recv-done: its channel_id
+/// (none where the instruction has none) and whether it talks to the host
+/// (is_host_transfer).
+struct TransferChannel {
+  std::optional<int64_t> id;
+  bool host = false;
+};
+TransferChannel getTransferChannel(Operation *op);
 
 /// The devices a `send` or `recv` between devices pairs up: XLA's
 /// `_xla_send_recv_source_target_pairs` frontend attribute

@@ -1,0 +1,60 @@
+//===- GpuOptimizePipelineOptions.h - options of the GPU pipelines -*- C++ -*-//
+//
+// GpuOptimizeOptions as textual pipeline options, shared by
+// `hlo-gpu-optimize`, `hlo-gpu-pipeline` and the pipelines of XLA-GPU's
+// stages that take them (`hlo-post-layout-assignment`, `hlo-fusion`).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HLO_TRANSFORMS_GPUOPTIMIZEPIPELINEOPTIONS_H
+#define HLO_TRANSFORMS_GPUOPTIMIZEPIPELINEOPTIONS_H
+
+#include "Hlo/Transforms/Passes.h"
+
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+namespace hlo {
+
+struct GpuOptimizePipelineOptions
+    : PassPipelineOptions<GpuOptimizePipelineOptions> {
+  Option<bool> tritonSoftmax{
+      *this, "triton-softmax",
+      llvm::cl::desc("Run hlo-softmax-rewriter-triton and fuse into its "
+                     "`__triton` fusions in priority fusion"),
+      llvm::cl::init(true)};
+  Option<bool> latencyHiding{
+      *this, "latency-hiding",
+      llvm::cl::desc("Run hlo-latency-hiding-scheduler after the memory "
+                     "scheduler (XLA's xla_gpu_enable_latency_hiding_"
+                     "scheduler)"),
+      llvm::cl::init(true)};
+  Option<bool> deterministic{
+      *this, "deterministic",
+      llvm::cl::desc("XLA's xla_gpu_deterministic_ops: scatters whose "
+                     "result may depend on the order of their updates "
+                     "become loops; a thunk program is marked "
+                     "deterministic (the CUDA runtime then takes "
+                     "deterministic cuDNN algorithms)"),
+      llvm::cl::init(false)};
+  Option<std::string> autotuneCache{
+      *this, "autotune-cache",
+      llvm::cl::desc("XLA's autotune results (xla_gpu_load_autotune_results_"
+                     "from; what hlo-run --device=cuda --autotune-cache "
+                     "writes), read by the GEMM and convolution algorithm "
+                     "pickers")};
+
+  GpuOptimizeOptions get() const {
+    GpuOptimizeOptions o;
+    o.deterministic = deterministic;
+    o.autotuneCache = autotuneCache;
+    o.tritonSoftmax = tritonSoftmax;
+    o.latencyHiding = latencyHiding;
+    return o;
+  }
+};
+
+} // namespace hlo
+} // namespace mlir
+
+#endif // HLO_TRANSFORMS_GPUOPTIMIZEPIPELINEOPTIONS_H
