@@ -304,7 +304,8 @@ XLA_BETA = re.compile(r'"beta":(?!0[,}])')
 XLA_EPILOGUE = re.compile(r'"epilogue":"(?!DEFAULT)(\w+)"')
 OURS = {"kernel": "kernels", "gemm": "library", "convolution": "library",
         "fft": "library",
-        "copy": "copies", "memset": "copies", "while": "control",
+        "copy": "copies", "dynamic_copy": "copies", "memset": "copies",
+        "while": "control",
         "conditional": "control"}
 NOTE = re.compile(r"note: .*?: (\d+) kernel launches, (\d+) GEMMs, (\d+) "
                   r"copies, (\d+) loop iterations on a \d+-byte arena; "

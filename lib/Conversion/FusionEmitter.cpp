@@ -60,52 +60,6 @@ StringRef mlir::hlo::stringifyEmitterKind(EmitterKind kind) {
   llvm_unreachable("unknown emitter kind");
 }
 
-std::optional<MemcpyFusion> mlir::hlo::getMemcpyFusion(Operation *op,
-                                                       SymbolTable &symbols) {
-  auto fusion = dyn_cast<FusionOp>(op);
-  auto fused =
-      fusion ? symbols.lookup<ComputationOp>(fusion.getCalls()) : nullptr;
-  if (!fused || fused.getBody().empty())
-    return std::nullopt;
-  SmallVector<Value> roots = getFusionRoots(fused);
-  if (roots.size() != 1 || !isStaticArray(roots.front().getType()))
-    return std::nullopt;
-  auto skipBitcasts = [](Value v) {
-    while (auto b = v.getDefiningOp<BitcastOp>())
-      v = b.getOperand();
-    return v;
-  };
-  auto slice = skipBitcasts(roots.front()).getDefiningOp<SliceOp>();
-  if (!slice)
-    return std::nullopt;
-  auto param = dyn_cast<BlockArgument>(skipBitcasts(slice.getOperand()));
-  auto from = dyn_cast<RankedTensorType>(slice.getOperand().getType());
-  auto to = dyn_cast<RankedTensorType>(slice.getType());
-  if (!param || !from || !to || !from.hasStaticShape() ||
-      thunk::isPackedElementType(from.getElementType()) ||
-      getMinorToMajor(from) != getMinorToMajor(to) ||
-      llvm::any_of(slice.getSlice().getStrides(),
-                   [](int64_t s) { return s != 1; }) ||
-      to.getNumElements() == 0)
-    return std::nullopt;
-  // Contiguous: in physical order (minor first), whole dimensions up to
-  // the first partial one, then dimensions of extent 1.
-  ArrayRef<int64_t> starts = slice.getSlice().getStarts();
-  int64_t stride = 1, offset = 0;
-  bool partial = false;
-  for (int64_t d : getMinorToMajor(from)) {
-    int64_t extent = to.getDimSize(d), full = from.getDimSize(d);
-    if (partial && extent != 1)
-      return std::nullopt;
-    partial |= extent != full;
-    offset += starts[d] * stride;
-    stride *= full;
-  }
-  return MemcpyFusion{
-      param.getArgNumber(),
-      offset * thunk::getElementStorageBytes(from.getElementType())};
-}
-
 FailureOr<EmitterKind> mlir::hlo::chooseEmitter(Operation *op,
                                                 SymbolTable &symbols,
                                                 std::string &reason) {

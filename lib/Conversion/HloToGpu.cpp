@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Hlo/Conversion/FusionEmitter.h"
+#include "Hlo/Conversion/MemcpyFusion.h"
 #include "Hlo/Conversion/Passes.h"
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
@@ -75,12 +76,13 @@ struct HloToGpuPass : hlo::impl::HloToGpuBase<HloToGpuPass> {
       return kernels;
     };
     llvm::StringSet<> used;
+    MemcpyFusionAnalysis memcpyFusions(module, symbols);
     KernelOptions options;
     options.threadsPerBlock = threadsPerBlock;
     options.unroll = elementsPerThread;
     for (FusionOp fusion : fusions) {
       // A copy of contiguous bytes: no kernel (hlo-to-thunk copies).
-      if (getMemcpyFusion(fusion, symbols)) {
+      if (memcpyFusions.get(fusion)) {
         ++numMemcpy;
         continue;
       }

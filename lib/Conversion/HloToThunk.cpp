@@ -249,30 +249,65 @@ LogicalResult ThunkLowering::copyLeaves(Operation *at, Value from, Value to) {
   return success();
 }
 
-LogicalResult ThunkLowering::lowerKernel(FusionOp fusion) {
-  auto ref = fusion->getAttrOfType<SymbolRefAttr>("hlo.kernel");
-  // XLA's memcpy fusion: a copy of the operand's contiguous bytes.
-  if (std::optional<MemcpyFusion> memcpy;
-      !ref && (memcpy = getMemcpyFusion(fusion, symbols))) {
-    Value operand = getDataOperands(fusion)[memcpy->operand];
-    BufferSliceAttr from = getBufferSlice(operand, 0);
-    FailureOr<Value> to = slice(fusion, fusion.getResult());
-    if (!from || failed(to))
-      return fusion.emitError("hlo-to-thunk: a value has no buffer slice; "
-                              "run --hlo-buffer-assignment first");
-    auto type = cast<MemRefType>(to->getType());
-    int64_t start = from.getOffset() + memcpy->byteOffset;
-    BufferSliceAttr out = getBufferSlice(fusion.getResult(), 0);
-    if (out.getAllocation() == from.getAllocation() &&
-        start < out.getOffset() + th::getStorageBytes(type) &&
-        out.getOffset() < start + th::getStorageBytes(type))
-      return fusion.emitError("hlo-to-thunk: the copied bytes overlap the "
-                              "output's");
-    copy(fusion.getLoc(), sliceOf(fusion.getLoc(), from.getAllocation(),
-                                  start, type),
-         *to);
+LogicalResult ThunkLowering::lowerMemcpy(FusionOp fusion,
+                                         const MemcpyFusion &memcpy) {
+  Location loc = fusion.getLoc();
+  Value operand = getDataOperands(fusion)[memcpy.operand];
+  BufferSliceAttr from = getBufferSlice(operand, 0);
+  BufferSliceAttr out = getBufferSlice(fusion.getResult(), 0);
+  FailureOr<Value> source = slice(fusion, operand);
+  FailureOr<Value> target = slice(fusion, fusion.getResult());
+  if (!from || !out || failed(source) || failed(target))
+    return fusion.emitError("hlo-to-thunk: a value has no buffer slice; "
+                            "run --hlo-buffer-assignment first");
+  // The bytes read and written: the copied ones at fixed offsets, the
+  // whole slices where they move.
+  bool moves = memcpy.movesWithLoop();
+  auto bytesOf = [](Value v) {
+    return th::getStorageBytes(cast<MemRefType>(v.getType()));
+  };
+  int64_t read = from.getOffset() + (moves ? 0 : memcpy.source.offset);
+  int64_t written = out.getOffset() + (moves ? 0 : memcpy.target.offset);
+  if (from.getAllocation() == out.getAllocation() &&
+      read < written + (moves ? bytesOf(*target) : memcpy.bytes) &&
+      written < read + (moves ? bytesOf(*source) : memcpy.bytes))
+    return fusion.emitError("hlo-to-thunk: the copied bytes overlap the "
+                            "output's");
+  // A dynamic-update-slice: the rest of the result is the updated
+  // operand's bytes (already there when the two share a slice).
+  if (memcpy.updated) {
+    FailureOr<Value> whole =
+        slice(fusion, getDataOperands(fusion)[*memcpy.updated]);
+    if (failed(whole))
+      return failure();
+    copy(loc, *whole, *target);
+  }
+  if (moves) {
+    th::DynamicCopyOp::create(
+        b, loc, *source, memcpy.source.offset, memcpy.source.stride, *target,
+        memcpy.target.offset, memcpy.target.stride, memcpy.bytes);
     return success();
   }
+  // Fixed offsets: a plain copy between the copied bytes' slices, typed as
+  // the result where they are all of it.
+  auto partType = memcpy.updated
+                      ? MemRefType::get({memcpy.bytes}, b.getI8Type())
+                      : cast<MemRefType>(target->getType());
+  auto part = [&](BufferSliceAttr at, int64_t offset, Value whole) {
+    if (offset == 0 && bytesOf(whole) == memcpy.bytes)
+      return whole;
+    return sliceOf(loc, at.getAllocation(), at.getOffset() + offset, partType);
+  };
+  copy(loc, part(from, memcpy.source.offset, *source),
+       part(out, memcpy.target.offset, *target));
+  return success();
+}
+
+LogicalResult ThunkLowering::lowerKernel(FusionOp fusion) {
+  auto ref = fusion->getAttrOfType<SymbolRefAttr>("hlo.kernel");
+  if (!ref)
+    if (std::optional<MemcpyFusion> memcpy = memcpyFusions.get(fusion))
+      return lowerMemcpy(fusion, *memcpy);
   if (!ref)
     return fusion.emitError("hlo-to-thunk: this fusion has no kernel (no "
                             "emitter takes it; run --hlo-to-gpu first)");

@@ -11,6 +11,7 @@
 #ifndef HLO_LIB_CONVERSION_HLOTOTHUNK_H
 #define HLO_LIB_CONVERSION_HLOTOTHUNK_H
 
+#include "Hlo/Conversion/MemcpyFusion.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Dialect/Thunk/ThunkDialect.h"
 
@@ -30,8 +31,8 @@ MemRefType getSignatureType(RankedTensorType type);
 class ThunkLowering {
 public:
   ThunkLowering(ModuleOp module, SymbolTable &symbols, uint64_t rngSeed)
-      : module(module), symbols(symbols), b(module.getContext()),
-        rngSeed(rngSeed) {}
+      : module(module), symbols(symbols), memcpyFusions(module, symbols),
+        b(module.getContext()), rngSeed(rngSeed) {}
 
   LogicalResult run();
 
@@ -39,6 +40,8 @@ private:
   LogicalResult lowerComputation(ComputationOp comp);
   LogicalResult lowerInstruction(Operation *op);
   LogicalResult lowerKernel(FusionOp fusion);
+  /// A memcpy fusion (MemcpyFusion.h): a copy, or a dynamic copy in a loop.
+  LogicalResult lowerMemcpy(FusionOp fusion, const MemcpyFusion &memcpy);
   LogicalResult lowerGemm(CustomCallOp call);
   LogicalResult lowerConvolution(CustomCallOp call);
   LogicalResult lowerFft(FftOp op);
@@ -112,6 +115,7 @@ private:
 
   ModuleOp module;
   SymbolTable &symbols;
+  MemcpyFusionAnalysis memcpyFusions;
   /// The element of each lowered start op's result that holds its outputs
   /// (none: all of it).
   DenseMap<Operation *, std::optional<unsigned>> startOutputs;

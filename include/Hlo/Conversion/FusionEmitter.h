@@ -72,19 +72,6 @@ enum class EmitterKind {
   Sort,
 };
 
-/// A fusion whose output is a contiguous run of one operand's bytes (XLA's
-/// memcpy fusion, a device-to-device copy in its thunk sequence): one
-/// root, a unit-stride slice of a parameter (bitcasts before and after
-/// allowed) in the parameter's physical order that covers whole minor
-/// dimensions. hlo-to-gpu emits no kernel for it and hlo-to-thunk a
-/// `thunk.copy` from `byteOffset` of operand `operand`.
-struct MemcpyFusion {
-  unsigned operand = 0;
-  int64_t byteOffset = 0;
-};
-std::optional<MemcpyFusion> getMemcpyFusion(Operation *fusion,
-                                            SymbolTable &symbols);
-
 /// The name of an emitter ("loop", ...), for diagnostics and remarks.
 StringRef stringifyEmitterKind(EmitterKind kind);
 

@@ -9,6 +9,7 @@
 #include "Hlo/Dialect/Thunk/ThunkDialect.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::thunk;
@@ -317,6 +318,44 @@ LogicalResult CopyOp::verify() {
   if (from != to)
     return emitOpError("copies ")
            << from << " bytes into a slice of " << to << " bytes";
+  return success();
+}
+
+WhileOp DynamicCopyOp::getLoop() { return (*this)->getParentOfType<WhileOp>(); }
+
+LogicalResult DynamicCopyOp::verify() {
+  WhileOp loop = getLoop();
+  if (!loop || !loop.getTripCount() ||
+      !loop.getBody().isAncestor((*this)->getParentRegion()))
+    return emitOpError("must be in the body of a thunk.while with a "
+                       "trip_count (its offsets move with its iteration)");
+  if ((*this)->getParentOfType<CommandBufferOp>())
+    return emitOpError("cannot be recorded in a command buffer (its "
+                       "offsets change from iteration to iteration)");
+  int64_t bytes = getBytes();
+  if (bytes <= 0)
+    return emitOpError("copies ") << bytes << " bytes";
+  // Affine offsets: the first and the last iteration bound all others.
+  int64_t last = std::max<int64_t>(int64_t(*loop.getTripCount()) - 1, 0);
+  auto inBounds = [&](Value slice, int64_t offset, int64_t stride,
+                      StringRef name) -> LogicalResult {
+    int64_t size = getStorageBytes(cast<MemRefType>(slice.getType()));
+    int64_t step, end;
+    if (llvm::MulOverflow(last, stride, step) ||
+        llvm::AddOverflow(offset, step, end))
+      return emitOpError("the ") << name << " offset overflows";
+    for (int64_t at : {offset, end})
+      if (at < 0 || at > size - bytes)
+        return emitOpError("copies ")
+               << bytes << " bytes at byte " << at << " of the " << name
+               << ", a slice of " << size << " bytes";
+    return success();
+  };
+  if (failed(inBounds(getSource(), getSourceOffset(), getSourceStride(),
+                      "source")) ||
+      failed(inBounds(getTarget(), getTargetOffset(), getTargetStride(),
+                      "target")))
+    return failure();
   return success();
 }
 

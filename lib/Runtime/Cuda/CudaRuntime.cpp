@@ -562,6 +562,8 @@ private:
   std::string &error;
   RunStats &stats;
   DenseMap<Value, CUdeviceptr> addresses;
+  /// Each running loop's iteration (from 0), for thunk.dynamic_copy.
+  DenseMap<Operation *, uint64_t> iterations;
   /// Inside a stream capture: no host reads, no events.
   bool capturing = false;
   DeviceTransfers transfers{s.transfers, s.ordinal};
@@ -916,6 +918,18 @@ LogicalResult Runner::runThunk(Operation &op) {
                                             s.stream));
         });
       })
+      .Case([&](DynamicCopyOp c) {
+        ++stats.copies;
+        int64_t i = iterations.lookup(c.getLoop());
+        CUdeviceptr to = address(c.getTarget()) + c.getTargetOffset() +
+                         i * c.getTargetStride();
+        CUdeviceptr from = address(c.getSource()) + c.getSourceOffset() +
+                           i * c.getSourceStride();
+        return timed(c, "copy", [&] {
+          return check(c, "cuMemcpyDtoDAsync",
+                       cu.cuMemcpyDtoDAsync(to, from, c.getBytes(), s.stream));
+        });
+      })
       .Case([&](MemsetOp m) {
         ++stats.memsets;
         int64_t bytes = getStorageBytes(m.getTarget().getType());
@@ -1002,6 +1016,7 @@ LogicalResult Runner::runThunk(Operation &op) {
           // (which only computes the predicate) never, as XLA's WhileThunk.
           for (uint64_t i = 0; i < *trips; ++i) {
             ++stats.iterations;
+            iterations[w] = i;
             if (failed(runBlock(body)))
               return failure();
           }

@@ -127,6 +127,8 @@ private:
   std::string &error;
   RunStats &stats;
   DenseMap<Value, uint8_t *> addresses;
+  /// Each running loop's iteration (from 0), for thunk.dynamic_copy.
+  DenseMap<Operation *, uint64_t> iterations;
   /// The device's collective stream, made at its first asynchronous
   /// collective, and the tickets of the collectives in flight by async_id.
   /// Declared last: destroyed (its thread joined) first.
@@ -286,6 +288,16 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
                      bytesOf(c.getSource()));
         return success();
       })
+      .Case([&](DynamicCopyOp c) {
+        ++stats.copies;
+        int64_t i = iterations.lookup(c.getLoop());
+        std::memmove(address(c.getTarget()) + c.getTargetOffset() +
+                         i * c.getTargetStride(),
+                     address(c.getSource()) + c.getSourceOffset() +
+                         i * c.getSourceStride(),
+                     c.getBytes());
+        return success();
+      })
       .Case([&](MemsetOp m) {
         ++stats.memsets;
         uint8_t *p = address(m.getTarget());
@@ -320,6 +332,7 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
           if (!*predicate)
             return success();
           ++stats.iterations;
+          iterations[w] = i;
           if (failed(runBlock(w.getBody().front())))
             return failure();
         }

@@ -844,3 +844,110 @@ thunk.program @main {
   thunk.householder_product %a, %tau : memref<3x2xf64, strided<[1, 3]>>, memref<2xf32>
   thunk.return
 }
+
+// -----
+
+// A dynamic copy moves with the iteration of a loop of known trip count,
+// within its slices at every iteration, and is never recorded.
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %p = thunk.slice @t[0] : memref<1xi8>
+  %a = thunk.slice @t[64] : memref<16xf32>
+  %b = thunk.slice @t[128] : memref<4xf32>
+  // expected-error @+1 {{must be in the body of a thunk.while with a trip_count}}
+  thunk.dynamic_copy %a[0 + 16 * iteration], %b[0 + 0 * iteration], 16 bytes : memref<16xf32>, memref<4xf32>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %p = thunk.slice @t[0] : memref<1xi8>
+  %a = thunk.slice @t[64] : memref<16xf32>
+  %b = thunk.slice @t[128] : memref<4xf32>
+  thunk.while %p : memref<1xi8> condition {
+  } body {
+    // expected-error @+1 {{must be in the body of a thunk.while with a trip_count}}
+    thunk.dynamic_copy %a[0 + 16 * iteration], %b[0 + 0 * iteration], 16 bytes : memref<16xf32>, memref<4xf32>
+  }
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %p = thunk.slice @t[0] : memref<1xi8>
+  %a = thunk.slice @t[64] : memref<16xf32>
+  %b = thunk.slice @t[128] : memref<4xf32>
+  thunk.while %p : memref<1xi8> {trip_count = 4 : i64} condition {
+    // expected-error @+1 {{must be in the body of a thunk.while with a trip_count}}
+    thunk.dynamic_copy %a[0 + 16 * iteration], %b[0 + 0 * iteration], 16 bytes : memref<16xf32>, memref<4xf32>
+  } body {
+  }
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %p = thunk.slice @t[0] : memref<1xi8>
+  %a = thunk.slice @t[64] : memref<16xf32>
+  %b = thunk.slice @t[128] : memref<4xf32>
+  thunk.while %p : memref<1xi8> {trip_count = 5 : i64} condition {
+  } body {
+    // expected-error @+1 {{copies 16 bytes at byte 64 of the source, a slice of 64 bytes}}
+    thunk.dynamic_copy %a[0 + 16 * iteration], %b[0 + 0 * iteration], 16 bytes : memref<16xf32>, memref<4xf32>
+  }
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %p = thunk.slice @t[0] : memref<1xi8>
+  %a = thunk.slice @t[64] : memref<16xf32>
+  %b = thunk.slice @t[128] : memref<4xf32>
+  thunk.while %p : memref<1xi8> {trip_count = 4 : i64} condition {
+  } body {
+    // expected-error @+1 {{copies 16 bytes at byte -4 of the target, a slice of 16 bytes}}
+    thunk.dynamic_copy %a[0 + 16 * iteration], %b[-4 + 0 * iteration], 16 bytes : memref<16xf32>, memref<4xf32>
+  }
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %p = thunk.slice @t[0] : memref<1xi8>
+  %a = thunk.slice @t[64] : memref<16xf32>
+  %b = thunk.slice @t[128] : memref<4xf32>
+  thunk.while %p : memref<1xi8> {trip_count = 4 : i64} condition {
+  } body {
+    // expected-error @+1 {{the source offset overflows}}
+    thunk.dynamic_copy %a[0 + 4611686018427387904 * iteration], %b[0 + 0 * iteration], 16 bytes : memref<16xf32>, memref<4xf32>
+  }
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %p = thunk.slice @t[0] : memref<1xi8>
+  %a = thunk.slice @t[64] : memref<16xf32>
+  %b = thunk.slice @t[128] : memref<4xf32>
+  thunk.while %p : memref<1xi8> {trip_count = 4 : i64} condition {
+  } body {
+    thunk.command_buffer {
+      // expected-error @+1 {{cannot be recorded in a command buffer}}
+      thunk.dynamic_copy %a[0 + 16 * iteration], %b[0 + 0 * iteration], 16 bytes : memref<16xf32>, memref<4xf32>
+    }
+  }
+  thunk.return
+}

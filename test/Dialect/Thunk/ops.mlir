@@ -42,6 +42,7 @@
 // CHECK:   } body {
 // CHECK:     thunk.command_buffer {
 // CHECK:       thunk.memset %{{.*}}, 1065353216 : memref<64xf32>
+// CHECK:     thunk.dynamic_copy %{{.*}}[192 + -64 * iteration], %{{.*}}[0 + 0 * iteration], 64 bytes : memref<64xf32>, memref<64xf32>
 // CHECK:   thunk.conditional %{{.*}} : memref<1xi32> {
 // CHECK:   }, {
 // CHECK:   thunk.copy %{{.*}}, %[[OUT]] : memref<64xf32>, memref<64xf32>
@@ -166,6 +167,7 @@ module {
       thunk.command_buffer {
         thunk.memset %bias, 1065353216 : memref<64xf32>
       }
+      thunk.dynamic_copy %bias[192 + -64 * iteration], %half[0 + 0 * iteration], 64 bytes : memref<64xf32>, memref<64xf32>
     }
     thunk.conditional %index : memref<1xi32> {
       thunk.memset %half, 0 : memref<64xf32>

@@ -682,6 +682,42 @@ def Thunk_CopyOp : Thunk_Op<"copy"> {
   let hasVerifier = 1;
 }
 
+def Thunk_DynamicCopyOp : Thunk_Op<"dynamic_copy"> {
+  let summary = "copies bytes at offsets that move with a loop's iteration";
+  let description = [{
+    XLA's dynamic-slice fusions of a copy (DynamicSliceThunk over a
+    DeviceToDeviceCopyThunk, its `dynamic_slice_config`: loop_index,
+    byte_offset, byte_stride) and its DynamicMemcpyThunk: in the body of the
+    innermost enclosing `thunk.while`, which must have a `trip_count`,
+    iteration `i` (counted from 0) copies `bytes` bytes from byte
+    `source_offset + i * source_stride` of `source` to byte
+    `target_offset + i * target_stride` of `target`. What `hlo-to-thunk`
+    makes of a `dynamic-slice` (or in-place `dynamic-update-slice`) fusion
+    whose offsets are functions of the loop's induction variable, evaluated
+    for every iteration at compile time and found affine in it.
+
+    ```mlir
+    thunk.dynamic_copy %a[0 + 128 * iteration], %b[0 + 0 * iteration],
+        128 bytes : memref<10x4x8xf32>, memref<1x4x8xf32>
+    ```
+  }];
+  let arguments = (ins Arg<Thunk_Slice, "", [MemRead]>:$source,
+    I64Attr:$source_offset, I64Attr:$source_stride,
+    Arg<Thunk_Slice, "", [MemWrite]>:$target,
+    I64Attr:$target_offset, I64Attr:$target_stride, I64Attr:$bytes);
+  let assemblyFormat = [{
+    $source `[` $source_offset `+` $source_stride `*` `iteration` `]` `,`
+    $target `[` $target_offset `+` $target_stride `*` `iteration` `]` `,`
+    $bytes `bytes` attr-dict `:` type($source) `,` type($target)
+  }];
+  let extraClassDeclaration = [{
+    /// The loop whose iteration moves the offsets: the innermost enclosing
+    /// `thunk.while` (null when there is none).
+    WhileOp getLoop();
+  }];
+  let hasVerifier = 1;
+}
+
 def Thunk_MemsetOp : Thunk_Op<"memset"> {
   let summary = "fills a slice with a repeated 32-bit pattern";
   let description = [{
