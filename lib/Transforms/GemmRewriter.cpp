@@ -26,6 +26,9 @@
 //     result (the batch-shaped view of a rank-2 GEMM), as XLA's do: a
 //     matrix addend is bitcast to the GEMM's shape, a vector bias must run
 //     along the minor dimension both share; the result is bitcast back.
+//     The bias and the GELU fold through a slice too (the rows
+//     hlo-cublas-pad-for-gemms added; the bias along dimensions the slice
+//     keeps whole), the slice moved after the fused GEMM, as XLA's do;
 // A folded GEMM is re-created at the consumer's place (its new operand may
 // be defined after the dot) and named `cublas-lt-matmul`, `cublas-gemm` or
 // `cublas-batch-gemm`, as XLA names it. Last, every GEMM returns XLA's tuple
@@ -445,11 +448,12 @@ struct GemmRewriterPass
   }
 
   /// Replaces `consumer` by a copy of `gemm` created at its place with
-  /// `operands`, `gemmConfig` and XLA's name for a fused GEMM (bitcast to
-  /// the consumer's shape when `consumer` reads `gemm` through `through`).
+  /// `operands`, `gemmConfig` and XLA's name for a fused GEMM (bitcast or
+  /// sliced to the consumer's shape when `consumer` reads `gemm` through
+  /// `through`, a bitcast or a slice).
   void refuse(Operation *consumer, CustomCallOp gemm, ValueRange operands,
               BackendConfigAttr gemmConfig, bool alias,
-              BitcastOp through = {}) {
+              Operation *through = nullptr) {
     OpBuilder builder(consumer);
     MLIRContext *ctx = consumer->getContext();
     StringRef name = "cublas-lt-matmul";
@@ -462,7 +466,8 @@ struct GemmRewriterPass
                  : "cublas-batch-gemm";
     Location loc =
         NameLoc::get(StringAttr::get(ctx, name), derivedLoc(gemm.getLoc()));
-    // Through a bitcast (see foldAdd) the GEMM keeps its own shape.
+    // Through a bitcast or slice (see foldAdd) the GEMM keeps its own
+    // shape.
     Type type = consumer->getResult(0).getType();
     Type gemmType = through ? gemm.getType() : type;
     Operation *fused = createGemm(
@@ -472,10 +477,15 @@ struct GemmRewriterPass
       if (Attribute a = gemm->getAttr(attr))
         fused->setAttr(attr, a);
     Value result = fused->getResult(0);
-    if (through)
-      result = createInstruction(builder, through.getLoc(),
-                                 BitcastOp::getOperationName(), type, {result})
+    if (through) {
+      SmallVector<NamedAttribute> attrs;
+      if (auto slice = dyn_cast<SliceOp>(through))
+        attrs.push_back(builder.getNamedAttr("slice", slice.getSliceAttr()));
+      result = createInstruction(builder, through->getLoc(),
+                                 through->getName().getStringRef(), type,
+                                 {result}, attrs)
                    ->getResult(0);
+    }
     consumer->getResult(0).replaceAllUsesWith(result);
     gemms.remove(gemm);
     eraseWithDeadOperands(consumer);
@@ -533,31 +543,39 @@ struct GemmRewriterPass
     });
   }
 
-  /// gemm + x, or bitcast(gemm) + x as XLA also takes it: the bitcast
-  /// between a batch-shaped result and the GEMM's rank-2 one (a vector bias
-  /// along the minor dimension both share; a matrix bias bitcast to the
-  /// GEMM's shape), the GEMM's result bitcast back.
+  /// gemm + x, or bitcast(gemm) + x and slice(gemm) + x as XLA also takes
+  /// them: the bitcast between a batch-shaped result and the GEMM's rank-2
+  /// one (a vector bias along the minor dimension both share; a matrix
+  /// bias bitcast to the GEMM's shape), the slice of the rows
+  /// hlo-cublas-pad-for-gemms added (a vector bias along dimensions it
+  /// keeps whole), the GEMM's result bitcast or sliced after it.
   void foldAdd(AddOp add, ComputationOp comp) {
     for (auto [g, c] : {std::pair(add.getLhs(), add.getRhs()),
                         std::pair(add.getRhs(), add.getLhs())}) {
       CustomCallOp gemm = gemmOf(g);
-      BitcastOp through;
+      Operation *through = nullptr;
       if (!gemm) {
-        through = g.getDefiningOp<BitcastOp>();
-        if (!through || !g.hasOneUse() || hasControlPredecessors(through))
+        through = g.getDefiningOp();
+        if (!isa_and_nonnull<BitcastOp, SliceOp>(through) || !g.hasOneUse() ||
+            hasControlPredecessors(through))
           continue;
-        gemm = gemmOf(through.getOperand());
+        gemm = gemmOf(through->getOperand(0));
         if (!gemm)
           continue;
       }
+      auto slice = dyn_cast_or_null<SliceOp>(through);
       if (auto bcast = c.getDefiningOp<BroadcastOp>()) {
         SmallVector<int64_t> dims(orEmpty(bcast.getDimensions()));
-        if (through && !biasDimsThroughBitcast(through, gemm, dims))
+        if (slice ? !keepsWhole(slice, dims)
+                  : through && !biasDimsThroughBitcast(cast<BitcastOp>(through),
+                                                       gemm, dims))
           continue;
         if (foldVectorBias(add, gemm, bcast, dims, through))
           return;
         continue;
       }
+      if (slice)
+        continue;
       if (!through) {
         if (foldMatrixBias(add, gemm, c, comp))
           return;
@@ -573,6 +591,17 @@ struct GemmRewriterPass
         return;
       cast->erase();
     }
+  }
+
+  /// True if `slice` has unit strides and keeps dimensions `dims` whole.
+  static bool keepsWhole(SliceOp slice, ArrayRef<int64_t> dims) {
+    auto from = cast<RankedTensorType>(slice.getOperand().getType());
+    SliceAttr s = slice.getSlice();
+    return llvm::all_of(s.getStrides(), [](int64_t t) { return t == 1; }) &&
+           llvm::all_of(dims, [&](int64_t d) {
+             return s.getStarts()[d] == 0 &&
+                    s.getLimits()[d] == from.getDimSize(d);
+           });
   }
 
   /// The dimensions a bias broadcast into `through`'s shape along `dims`
@@ -594,7 +623,7 @@ struct GemmRewriterPass
   /// gemm + broadcast(v), v along the result's minor non-batch dimensions:
   /// the BIAS epilogue (cuBLASLt).
   bool foldVectorBias(AddOp add, CustomCallOp gemm, BroadcastOp bcast,
-                      ArrayRef<int64_t> bdims, BitcastOp through) {
+                      ArrayRef<int64_t> bdims, Operation *through) {
     if (!isLt(gemm) || hasControlPredecessors(bcast))
       return false;
     auto ot = cast<RankedTensorType>(gemm.getType());
@@ -631,7 +660,7 @@ struct GemmRewriterPass
   /// Through a bitcast, C is a new bitcast of the addend that only this GEMM
   /// reads: XLA lets the GEMM overwrite it.
   bool foldMatrixBias(AddOp add, CustomCallOp gemm, Value c, ComputationOp comp,
-                      BitcastOp through = {}) {
+                      Operation *through = nullptr) {
     if (isIntegerResult(gemm) || c.getType() != gemm.getType())
       return false;
     BackendConfigAttr cfg = gemmConfigOf(gemm);
@@ -682,7 +711,7 @@ struct GemmRewriterPass
   /// The activation `act` (RELU, GELU) on `gemm`, replacing `consumer`:
   /// epilogue ACT after DEFAULT, BIAS_ACT after BIAS; false after others.
   bool foldActivation(Operation *consumer, CustomCallOp gemm, StringRef act,
-                      BitcastOp through = {}) {
+                      Operation *through = nullptr) {
     BackendConfigAttr cfg = gemmConfigOf(gemm);
     StringRef epilogue = cfg.getString("epilogue").value_or("");
     if (epilogue != "DEFAULT" && epilogue != "BIAS")
@@ -702,8 +731,12 @@ struct GemmRewriterPass
   bool foldGelu(MulOp mul) {
     for (auto [x, cdf] : {std::pair(mul.getLhs(), mul.getRhs()),
                           std::pair(mul.getRhs(), mul.getLhs())}) {
-      auto through = x.getDefiningOp<BitcastOp>();
-      auto gemm = through ? through.getOperand().getDefiningOp<CustomCallOp>()
+      // Through a bitcast, or a slice (elementwise, the epilogue commutes
+      // with it).
+      Operation *through = x.getDefiningOp();
+      if (!isa_and_nonnull<BitcastOp, SliceOp>(through))
+        through = nullptr;
+      auto gemm = through ? through->getOperand(0).getDefiningOp<CustomCallOp>()
                           : x.getDefiningOp<CustomCallOp>();
       if (!gemm || !gemms.contains(gemm) || !gemm->hasOneUse() || !isLt(gemm) ||
           (through && hasControlPredecessors(through)) ||
