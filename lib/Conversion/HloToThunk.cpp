@@ -305,12 +305,12 @@ LogicalResult ThunkLowering::lowerMemcpy(FusionOp fusion,
 
 LogicalResult ThunkLowering::lowerKernel(FusionOp fusion) {
   auto ref = fusion->getAttrOfType<SymbolRefAttr>("hlo.kernel");
-  if (!ref)
+  if (!ref) {
     if (std::optional<MemcpyFusion> memcpy = memcpyFusions.get(fusion))
       return lowerMemcpy(fusion, *memcpy);
-  if (!ref)
     return fusion.emitError("hlo-to-thunk: this fusion has no kernel (no "
                             "emitter takes it; run --hlo-to-gpu first)");
+  }
   auto kernel = dyn_cast_or_null<gpu::GPUFuncOp>(
       SymbolTable::lookupSymbolIn(module, ref));
   if (!kernel || !kernel.getKnownBlockSize() || !kernel.getKnownGridSize())

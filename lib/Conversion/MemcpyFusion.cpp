@@ -318,8 +318,10 @@ MemcpyFusionAnalysis::State::offsets(Operation *fusion, ValueRange starts,
   for (int64_t i = 0; i < loop.trips; ++i) {
     int64_t offset = 0;
     for (auto [d, start] : llvm::enumerate(starts)) {
-      std::optional<int64_t> s =
-          evaluate(start, loop, fusion, loop.init + i * loop.step);
+      // The induction variable wraps as its type does (evaluate).
+      int64_t iv =
+          int64_t(uint64_t(loop.init) + uint64_t(i) * uint64_t(loop.step));
+      std::optional<int64_t> s = evaluate(start, loop, fusion, iv);
       if (!s)
         return std::nullopt;
       int64_t last = whole.getDimSize(d) - part.getDimSize(d);
