@@ -6,7 +6,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "EmitterUtils.h"
-#include "Hlo/Dialect/Thunk/ThunkDialect.h"
 #include "Hlo/Dialect/Hlo/HloBackendConfigUtils.h"
 
 using namespace mlir;

@@ -62,7 +62,15 @@ Value skipBitcasts(Value v) {
   return v;
 }
 
+bool isTiled(RankedTensorType t) {
+  auto layout = dyn_cast_or_null<LayoutAttr>(t.getEncoding());
+  return layout && !layout.getTiles().empty();
+}
+
+/// Untiled, dimensions in row-major order.
 bool isRowMajor(Type type) {
+  if (isTiled(cast<RankedTensorType>(type)))
+    return false;
   SmallVector<int64_t> order = getMinorToMajor(type);
   for (auto [i, d] : llvm::enumerate(order))
     if (d != int64_t(order.size() - 1 - i))
@@ -87,11 +95,6 @@ int64_t bytesOf(RankedTensorType t) {
   return t.getNumElements() * thunk::getElementStorageBytes(t.getElementType());
 }
 
-bool isTiled(RankedTensorType t) {
-  auto layout = dyn_cast_or_null<LayoutAttr>(t.getEncoding());
-  return layout && !layout.getTiles().empty();
-}
-
 /// Whether the elements of `part` (an array of extents `part`'s shape at
 /// some start in `whole`) are contiguous in `whole`: in physical order,
 /// whole dimensions up to the first partial one, then extents of 1; both
@@ -112,6 +115,14 @@ bool isContiguousPart(RankedTensorType part, RankedTensorType whole) {
     partial |= extent != whole.getDimSize(d);
   }
   return true;
+}
+
+/// The byte offset in `whole` (untiled) of the element at `starts`.
+int64_t byteOffset(RankedTensorType whole, ArrayRef<int64_t> starts) {
+  int64_t offset = 0;
+  for (auto [start, stride] : llvm::zip(starts, getPhysicalStrides(whole)))
+    offset += start * stride;
+  return offset * thunk::getElementStorageBytes(whole.getElementType());
 }
 
 /// The fused computation's parameter `v` is (its index), or none.
@@ -168,6 +179,13 @@ void MemcpyFusionAnalysis::State::findLoops() {
     if (trips && init && step && index && *trips > 0 && *trips <= kMaxTrips)
       (*loops)[body] = CountedLoop{*index, *init, *step, *trips};
   });
+}
+
+/// a < b for integers of `type` as wrapTo holds them (u64 compared as
+/// unsigned; narrower unsigned types are zero-extended).
+static bool lessThan(IntegerType type, int64_t a, int64_t b) {
+  return type.isUnsigned() && type.getWidth() == 64 ? uint64_t(a) < uint64_t(b)
+                                                    : a < b;
 }
 
 /// `v` as an integer of `type`'s width: truncated, then sign-extended for
@@ -229,9 +247,8 @@ MemcpyFusionAnalysis::State::evaluate(Value v, const CountedLoop &loop,
       auto element = cast<IntegerType>(
           cast<RankedTensorType>(compare.getLhs().getType()).getElementType());
       if (lhs && rhs) {
-        bool unsignedOrder = element.isUnsigned() && element.getWidth() == 64;
         auto less = [&](int64_t a, int64_t b) {
-          return unsignedOrder ? uint64_t(a) < uint64_t(b) : a < b;
+          return lessThan(element, a, b);
         };
         switch (compare.getDirection()) {
         case ComparisonDirection::EQ:
@@ -265,10 +282,7 @@ MemcpyFusionAnalysis::State::evaluate(Value v, const CountedLoop &loop,
           return std::nullopt;
         x.push_back(*o);
       }
-      bool unsignedOrder = type.isUnsigned() && type.getWidth() == 64;
-      auto less = [&](int64_t a, int64_t b) {
-        return unsignedOrder ? uint64_t(a) < uint64_t(b) : a < b;
-      };
+      auto less = [&](int64_t a, int64_t b) { return lessThan(type, a, b); };
       result =
           TypeSwitch<Operation *, int64_t>(op)
               .Case([&](AddOp) { return int64_t(uint64_t(x[0]) + x[1]); })
@@ -312,22 +326,20 @@ MemcpyFusionAnalysis::State::offsets(Operation *fusion, ValueRange starts,
   if (it == loops->end())
     return std::nullopt;
   const CountedLoop &loop = it->second;
-  SmallVector<int64_t> strides = getPhysicalStrides(whole);
-  int64_t element = thunk::getElementStorageBytes(whole.getElementType());
   std::optional<LoopByteOffset> affine;
+  SmallVector<int64_t> clamped(starts.size());
   for (int64_t i = 0; i < loop.trips; ++i) {
-    int64_t offset = 0;
+    // The induction variable wraps as its type does (evaluate).
+    int64_t iv =
+        int64_t(uint64_t(loop.init) + uint64_t(i) * uint64_t(loop.step));
     for (auto [d, start] : llvm::enumerate(starts)) {
-      // The induction variable wraps as its type does (evaluate).
-      int64_t iv =
-          int64_t(uint64_t(loop.init) + uint64_t(i) * uint64_t(loop.step));
       std::optional<int64_t> s = evaluate(start, loop, fusion, iv);
       if (!s)
         return std::nullopt;
       int64_t last = whole.getDimSize(d) - part.getDimSize(d);
-      offset += std::clamp<int64_t>(*s, 0, last) * strides[d];
+      clamped[d] = std::clamp<int64_t>(*s, 0, last);
     }
-    offset *= element;
+    int64_t offset = byteOffset(whole, clamped);
     if (i == 0)
       affine = LoopByteOffset{offset, 0};
     else if (i == 1)
@@ -355,34 +367,25 @@ std::optional<MemcpyFusion> MemcpyFusionAnalysis::get(Operation *op) {
     return std::nullopt;
   Value root = skipBitcasts(roots.front());
   MemcpyFusion memcpy;
-  if (auto slice = root.getDefiningOp<SliceOp>()) {
-    auto from = dyn_cast<RankedTensorType>(slice.getOperand().getType());
-    auto to = dyn_cast<RankedTensorType>(slice.getType());
+  Operation *def = root.getDefiningOp();
+  if (isa_and_nonnull<SliceOp, DynamicSliceOp>(def)) {
+    // A part of a parameter: its bytes from the part's offset.
+    auto from = dyn_cast<RankedTensorType>(def->getOperand(0).getType());
+    auto to = dyn_cast<RankedTensorType>(root.getType());
     std::optional<unsigned> param =
-        parameterIndex(skipBitcasts(slice.getOperand()));
-    if (!param || !isContiguousPart(to, from) ||
-        llvm::any_of(slice.getSlice().getStrides(),
-                     [](int64_t s) { return s != 1; }))
-      return std::nullopt;
-    SmallVector<int64_t> strides = getPhysicalStrides(from);
-    for (auto [start, stride] :
-         llvm::zip(slice.getSlice().getStarts(), strides))
-      memcpy.source.offset += start * stride;
-    memcpy.source.offset *=
-        thunk::getElementStorageBytes(from.getElementType());
-    memcpy.operand = *param;
-    memcpy.bytes = bytesOf(to);
-    return memcpy;
-  }
-  if (auto slice = root.getDefiningOp<DynamicSliceOp>()) {
-    auto from = dyn_cast<RankedTensorType>(slice.getOperand().getType());
-    auto to = dyn_cast<RankedTensorType>(slice.getType());
-    std::optional<unsigned> param =
-        parameterIndex(skipBitcasts(slice.getOperand()));
+        parameterIndex(skipBitcasts(def->getOperand(0)));
     if (!param || !isContiguousPart(to, from))
       return std::nullopt;
-    std::optional<LoopByteOffset> source =
-        state->offsets(fusion, slice.getStartIndices(), to, from);
+    std::optional<LoopByteOffset> source;
+    if (auto slice = dyn_cast<SliceOp>(def)) {
+      if (llvm::any_of(slice.getSlice().getStrides(),
+                       [](int64_t s) { return s != 1; }))
+        return std::nullopt;
+      source = LoopByteOffset{byteOffset(from, slice.getSlice().getStarts())};
+    } else {
+      source = state->offsets(
+          fusion, cast<DynamicSliceOp>(def).getStartIndices(), to, from);
+    }
     if (!source)
       return std::nullopt;
     memcpy.operand = *param;

@@ -478,13 +478,11 @@ struct GemmRewriterPass
         fused->setAttr(attr, a);
     Value result = fused->getResult(0);
     if (through) {
-      SmallVector<NamedAttribute> attrs;
-      if (auto slice = dyn_cast<SliceOp>(through))
-        attrs.push_back(builder.getNamedAttr("slice", slice.getSliceAttr()));
-      result = createInstruction(builder, through->getLoc(),
-                                 through->getName().getStringRef(), type,
-                                 {result}, attrs)
-                   ->getResult(0);
+      // The bitcast or slice again, now of the fused GEMM (the consumer's
+      // type: the fold is elementwise).
+      Operation *moved = builder.clone(*through);
+      moved->setOperand(0, result);
+      result = moved->getResult(0);
     }
     consumer->getResult(0).replaceAllUsesWith(result);
     gemms.remove(gemm);

@@ -35,10 +35,11 @@ def HloToGpu : Pass<"hlo-to-gpu", "::mlir::ModuleOp"> {
     clamps them, pad and concatenate guarded by their map's constraints).
     A fusion no emitter takes is an error naming it, unless
     `allow-unsupported`, which leaves it without a kernel. A fusion that
-    only copies contiguous bytes of an operand (XLA's memcpy fusion:
-    `getMemcpyFusion`, a slice covering whole minor dimensions) gets no
-    kernel: `hlo-to-thunk` makes it a `thunk.copy`, as XLA makes it a
-    device-to-device copy.
+    only copies contiguous bytes of an operand (`MemcpyFusionAnalysis`:
+    XLA's memcpy fusion, a slice covering whole minor dimensions, and its
+    dynamic-slice fusions of a copy, offsets affine in a counted loop's
+    iteration) gets no kernel: `hlo-to-thunk` makes it a `thunk.copy` or
+    `thunk.dynamic_copy`, as XLA makes it a device-to-device copy.
   }];
   let options = [
     Option<"threadsPerBlock", "threads-per-block", "int64_t",
