@@ -1,7 +1,8 @@
 //===- HostCollectivesTest.cpp - random collectives on the host runtime ---===//
 //
 // Random collectives (all-reduce, all-gather, reduce-scatter, all-to-all in
-// both forms, collective-permute, collective-broadcast) over 1 to 4
+// both forms, collective-permute, collective-broadcast, ragged-all-to-all
+// with offsets and sizes computed from the device id) over 1 to 4
 // replicas x 1 or 2 partitions, in every group mode (no channel_id,
 // channel_id with and without use_global_device_ids, partition groups),
 // with random groups, member orders, element types (packed 2- and 4-bit
@@ -79,10 +80,11 @@ CollectiveCase generate(std::mt19937 &rng) {
   };
   CollectiveCase c;
   int64_t replicas = pick(1, 4), partitions = pick(1, 2);
-  const char *kinds[] = {"all-reduce", "all-gather", "reduce-scatter",
-                         "all-to-all", "all-to-all-tuple",
-                         "collective-permute", "collective-broadcast"};
-  c.kind = kinds[pick(0, 6)];
+  const char *kinds[] = {"all-reduce",           "all-gather",
+                         "reduce-scatter",       "all-to-all",
+                         "all-to-all-tuple",     "collective-permute",
+                         "collective-broadcast", "ragged-all-to-all"};
+  c.kind = kinds[pick(0, 7)];
   bool reduces = c.kind == "all-reduce" || c.kind == "reduce-scatter";
   // Arrays of 2- and 4-bit elements are packed, reduced too.
   const char *types[] = {"f32",  "s32", "f16", "bf16", "u8",      "f64",
@@ -120,6 +122,14 @@ CollectiveCase generate(std::mt19937 &rng) {
     inDims[dim] *= groupSize;
   if (c.kind == "all-to-all")
     inDims[dim] = outDims[dim] = dims[dim] * groupSize;
+  // ragged-all-to-all: k updates of at most `rows` rows to each peer; the
+  // input holds groupSize * k * rows rows, the output a region of k * rows
+  // rows for each device of the program, so no two senders overlap.
+  int64_t perPeer = pick(1, 2), rows = pick(1, 2);
+  if (c.kind == "ragged-all-to-all") {
+    inDims[0] = groupSize * perPeer * rows;
+    outDims[0] = replicas * partitions * perPeer * rows;
+  }
   std::vector<int64_t> inLayout(rank), outLayout(rank);
   std::iota(inLayout.begin(), inLayout.end(), 0);
   std::iota(outLayout.begin(), outLayout.end(), 0);
@@ -196,6 +206,35 @@ CollectiveCase generate(std::mt19937 &rng) {
                  std::to_string(targets[src]) + "}";
     body += "  y = " + out + " collective-permute(x), source_target_pairs={" +
             pairs + "}" + modeAttrs + "\n";
+    results.push_back("y");
+  } else if (c.kind == "ragged-all-to-all") {
+    // Entry e = j * k + u: input rows from e * rows, (id + e) % (rows + 1)
+    // of them, to row (id * k + u) * rows of member j.
+    std::string it = pick(0, 1) ? "s32" : "s64";
+    std::string e = it + "[" + std::to_string(groupSize * perPeer) + "]";
+    auto constant = [&](const std::string &name, int64_t value) {
+      body += "  " + name + "c = " + it + "[] constant(" +
+              std::to_string(value) + ")\n  " + name + " = " + e +
+              " broadcast(" + name + "c), dimensions={}\n";
+    };
+    constant("rw", rows);
+    constant("kk", perPeer);
+    constant("r1", rows + 1);
+    body += "  ei = " + e + " iota(), iota_dimension=0\n";
+    body += "  idc = " + it + "[] convert(id)\n";
+    body += "  idb = " + e + " broadcast(idc), dimensions={}\n";
+    body += "  ioff = " + e + " multiply(ei, rw)\n";
+    body += "  ide = " + e + " add(idb, ei)\n";
+    body += "  sz = " + e + " remainder(ide, r1)\n";
+    body += "  u = " + e + " remainder(ei, kk)\n";
+    body += "  idk = " + e + " multiply(idb, kk)\n";
+    body += "  at = " + e + " add(idk, u)\n";
+    body += "  ooff = " + e + " multiply(at, rw)\n";
+    body += "  fill = s32[] constant(3)\n  fillt = " + c.type +
+            "[] convert(fill)\n  z = " + out +
+            " broadcast(fillt), dimensions={}\n";
+    body += "  y = " + out + " ragged-all-to-all(x, z, ioff, sz, ooff, sz)" +
+            groups + modeAttrs + "\n";
     results.push_back("y");
   } else {
     body += "  y = " + out + " collective-broadcast(x)" + groups + modeAttrs +
@@ -288,9 +327,10 @@ TEST(HostRuntimeTest, RandomCollectivesMatchTheInterpreter) {
     matchesTheInterpreter(module, c, DeviceKind::Host);
     ++kinds[c.kind];
   });
-  for (const char *kind : {"all-reduce", "all-gather", "reduce-scatter",
-                           "all-to-all", "all-to-all-tuple",
-                           "collective-permute", "collective-broadcast"})
+  for (const char *kind :
+       {"all-reduce", "all-gather", "reduce-scatter", "all-to-all",
+        "all-to-all-tuple", "collective-permute", "collective-broadcast",
+        "ragged-all-to-all"})
     EXPECT_GT(kinds[kind], kTrials / 14) << kind;
 }
 

@@ -424,6 +424,26 @@ HloDataflowAnalysis::getInPlacePairs(Operation *op) const {
   };
   if (isa<DynamicUpdateSliceOp>(op)) {
     pairs.push_back({0, 0, 0});
+  } else if (isa<RaggedAllToAllOp>(op)) {
+    // XLA's: the updates are written over the output operand.
+    pairs.push_back({1, 0, 0});
+  } else if (auto start = dyn_cast<AsyncStartOp>(op)) {
+    // An asynchronous ragged-all-to-all writes over the start's operand
+    // that is its output operand, into element 1 of the start's result.
+    auto callee = symbols ? symbols->lookup<ComputationOp>(start.getCalls())
+                          : ComputationOp();
+    Type result = op->getResult(0).getType();
+    auto tuple = dyn_cast<TupleType>(result);
+    if (!callee || callee.getBody().empty() || !tuple || tuple.size() < 2 ||
+        isa<TupleType>(tuple.getType(1)))
+      return pairs;
+    auto ragged = callee.getRootValue().getDefiningOp<RaggedAllToAllOp>();
+    auto arg = ragged && ragged.getInputs().size() == 6
+                   ? dyn_cast<BlockArgument>(ragged.getInputs()[1])
+                   : BlockArgument();
+    if (arg && arg.getOwner() == &callee.getBody().front() &&
+        arg.getArgNumber() < op->getNumOperands())
+      pairs.push_back({arg.getArgNumber(), 0, shapeNodes->children(result)[1]});
   } else if (isa<AllReduceStartOp>(op)) {
     // XLA's: the asynchronous all-reduce reduces its operands in place,
     // so they stay live (in the result's buffers) until the done.

@@ -650,7 +650,7 @@ LogicalResult ThunkLowering::lowerInstruction(Operation *op) {
   if (auto rng = dyn_cast<RngGetAndUpdateStateOp>(op))
     return lowerRngGetAndUpdateState(rng);
   if (isa<AllReduceOp, AllGatherOp, ReduceScatterOp, AllToAllOp,
-          CollectivePermuteOp, CollectiveBroadcastOp>(op)) {
+          RaggedAllToAllOp, CollectivePermuteOp, CollectiveBroadcastOp>(op)) {
     FailureOr<SmallVector<Value>> outputs =
         logicalSlices(op, op->getResult(0));
     if (failed(outputs))

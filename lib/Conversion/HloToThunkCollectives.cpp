@@ -1,15 +1,15 @@
 //===- HloToThunkCollectives.cpp - hlo-to-thunk of the collectives --------===//
 //
-// all-reduce, all-gather, reduce-scatter, all-to-all, collective-permute
-// and collective-broadcast (synchronous, their -start/-done forms, and wrapped
-// in async-start / async-done as XLA's GPU pipeline leaves reduce-scatter and
-// all-to-all) become the collective thunks, their groups resolved to device ids
-// for the module's replica_count x num_partitions devices (HloDeviceGroups.h);
-// replica-id and partition-id become `thunk.device_id`. The thunk of an
-// asynchronous collective is put at its start with an `async_id` (it runs
-// on the device's collective stream), its done becomes
-// `thunk.collective_done` of that id and copies the result where the
-// done's slices differ; a start XLA made synchronous (is_sync) runs where
+// all-reduce, all-gather, reduce-scatter, all-to-all, ragged-all-to-all,
+// collective-permute and collective-broadcast (synchronous, their
+// -start/-done forms, and wrapped in async-start / async-done as XLA's GPU
+// pipeline leaves reduce-scatter and the all-to-alls) become the collective
+// thunks, their groups resolved to device ids for the module's replica_count x
+// num_partitions devices (HloDeviceGroups.h); replica-id and partition-id
+// become `thunk.device_id`. The thunk of an asynchronous collective is put at
+// its start with an `async_id` (it runs on the device's collective stream), its
+// done becomes `thunk.collective_done` of that id and copies the result where
+// the done's slices differ; a start XLA made synchronous (is_sync) runs where
 // it is.
 //
 //===----------------------------------------------------------------------===//
@@ -185,6 +185,22 @@ LogicalResult ThunkLowering::lowerCollective(Operation *op, ValueRange operands,
                                           async)
                 .getOperation();
           })
+          .Case([&](RaggedAllToAllOp) -> FailureOr<Operation *> {
+            FailureOr<ArrayAttr> g = groups(false);
+            if (failed(g))
+              return failure();
+            if (inputs.size() != 6 || outputs.size() != 1)
+              return op->emitError("hlo-to-thunk: ragged-all-to-all needs "
+                                   "six arrays and an array result"),
+                     failure();
+            // The updates are written over the output operand: in the
+            // result's slice, where the buffer assignment put them both.
+            copy(loc, inputs[1], outputs[0]);
+            return th::RaggedAllToAllOp::create(b, loc, *g, inputs[0],
+                                                inputs[2], inputs[3], inputs[4],
+                                                inputs[5], outputs[0], async)
+                .getOperation();
+          })
           .Case([&](CollectiveBroadcastOp) -> FailureOr<Operation *> {
             FailureOr<ArrayAttr> g = groups(false);
             if (failed(g))
@@ -247,7 +263,8 @@ LogicalResult ThunkLowering::lowerCollectiveStart(Operation *op) {
     collective = callee ? callee.getRootValue().getDefiningOp() : nullptr;
     if (!collective ||
         !isa<AllReduceOp, AllGatherOp, ReduceScatterOp, AllToAllOp,
-             CollectivePermuteOp, CollectiveBroadcastOp>(collective) ||
+             RaggedAllToAllOp, CollectivePermuteOp, CollectiveBroadcastOp>(
+            collective) ||
         !tuple || tuple.size() < 2)
       return op->emitError("hlo-to-thunk: only asynchronous collectives have "
                            "a thunk yet");

@@ -4,8 +4,9 @@
 // GpuBackendConfig its AsyncCollectiveAnnotator then writes: every
 // collective of an enabled kind becomes a start and a done at its place.
 // all-reduce, all-gather and collective-permute have their own -start and
-// -done opcodes; reduce-scatter and all-to-all are wrapped in a new
-// computation run by async-start / async-done (seed 001).
+// -done opcodes; reduce-scatter, all-to-all, ragged-all-to-all and
+// collective-broadcast are wrapped in a new computation run by
+// async-start / async-done (seed 001).
 //
 //===----------------------------------------------------------------------===//
 
@@ -103,7 +104,9 @@ struct AsyncCollectiveCreatorPass
            (isa<CollectivePermuteOp>(op) && convertCollectivePermute &&
             getDataOperands(op).size() == 1) ||
            (isa<ReduceScatterOp>(op) && convertReduceScatter) ||
-           (isa<AllToAllOp>(op) && convertAllToAll);
+           (isa<AllToAllOp>(op) && convertAllToAll) ||
+           (isa<RaggedAllToAllOp>(op) && convertRaggedAllToAll) ||
+           (isa<CollectiveBroadcastOp>(op) && convertCollectiveBroadcast);
   }
 
   void convert(Operation *op, ComputationOp comp, SymbolTable &symbols) {
@@ -126,7 +129,7 @@ struct AsyncCollectiveCreatorPass
 
     Operation *start = nullptr;
     StringRef doneName;
-    StringRef base;
+    std::string base;
     if (isa<AllReduceOp>(op)) {
       base = "all-reduce";
       start = createInstruction(builder, named("all-reduce-start"),
@@ -139,15 +142,16 @@ struct AsyncCollectiveCreatorPass
       Type in = operands.size() == 1 ? operandTypes[0]
                                      : TupleType::get(ctx, operandTypes);
       start = createInstruction(
-          builder, named((base + "-start").str()),
+          builder, named(base + "-start"),
           gather ? AllGatherStartOp::getOperationName()
                  : CollectivePermuteStartOp::getOperationName(),
           TupleType::get(ctx, {in, type}), operands, attrs);
       doneName = gather ? AllGatherDoneOp::getOperationName()
                         : CollectivePermuteDoneOp::getOperationName();
     } else {
-      // reduce-scatter, all-to-all: wrapped in a computation.
-      base = isa<ReduceScatterOp>(op) ? "reduce-scatter" : "all-to-all";
+      // reduce-scatter, the all-to-alls, collective-broadcast: wrapped in
+      // a computation.
+      base = getOpcode(op);
       FlatSymbolRefAttr callee = wrap(op, comp, symbols);
       SmallVector<NamedAttribute> startAttrs = {
           builder.getNamedAttr("calls", callee),
@@ -156,8 +160,7 @@ struct AsyncCollectiveCreatorPass
         if (Attribute a = op->getAttr(name))
           startAttrs.push_back(builder.getNamedAttr(name, a));
       start = createInstruction(
-          builder, named((base + "-start").str()),
-          AsyncStartOp::getOperationName(),
+          builder, named(base + "-start"), AsyncStartOp::getOperationName(),
           TupleType::get(ctx, {TupleType::get(ctx, operandTypes), type}),
           operands, startAttrs);
       doneName = AsyncDoneOp::getOperationName();
@@ -166,8 +169,8 @@ struct AsyncCollectiveCreatorPass
     if (doneConfig)
       doneAttrs.push_back(builder.getNamedAttr("backend_config", doneConfig));
     Operation *done =
-        createInstruction(builder, named((base + "-done").str()), doneName,
-                          type, {start->getResult(0)}, doneAttrs);
+        createInstruction(builder, named(base + "-done"), doneName, type,
+                          {start->getResult(0)}, doneAttrs);
     op->getResult(0).replaceAllUsesWith(done->getResult(0));
     op->erase();
     ++numConverted;

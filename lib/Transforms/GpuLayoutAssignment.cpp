@@ -260,14 +260,17 @@ struct GpuLayoutAssignmentPass
     return std::nullopt;
   }
 
-  /// The one dimension an all-gather or reduce-scatter gathers / scatters
-  /// or an array all-to-all splits, which XLA's NCCL thunks need most major
-  /// (not inside an async-start's computation, which holds no copy: there
-  /// the layouts stay, and the CUDA runtime says it cannot run them).
+  /// The one dimension an all-gather or reduce-scatter gathers / scatters,
+  /// an array all-to-all splits or a ragged-all-to-all moves rows of (0),
+  /// which XLA's NCCL thunks need most major (not inside an async-start's
+  /// computation, which holds no copy: there the layouts stay, and the CUDA
+  /// runtime says it cannot run them).
   std::optional<int64_t> gatherScatterDimension(Operation *op) {
     if (asyncWrapped.contains(op->getParentOp()))
       return std::nullopt;
     ArrayRef<int64_t> dims;
+    if (isa<RaggedAllToAllOp>(op))
+      return 0;
     if (auto gather = dyn_cast<AllGatherOp>(op))
       dims = gather.getDimensions();
     else if (auto scatter = dyn_cast<ReduceScatterOp>(op))
@@ -489,9 +492,10 @@ struct GpuLayoutAssignmentPass
       mustDefault(0);
       return wants;
     }
-    if (isa<AllGatherOp, ReduceScatterOp, AllToAllOp>(op)) {
+    if (isa<AllGatherOp, ReduceScatterOp, AllToAllOp, RaggedAllToAllOp>(op)) {
       // NCCL gathers, scatters and exchanges contiguous chunks: the
-      // dimension is the most major of the operands too.
+      // dimension is the most major of the operands too (the ragged
+      // offsets and sizes are of rank 1).
       if (std::optional<int64_t> dim = gatherScatterDimension(op))
         for (unsigned i = 0; i < data.size(); ++i)
           must(i, moveToMajor(rankOf(data[i].getType()), *dim));

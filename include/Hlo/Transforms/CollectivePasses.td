@@ -208,12 +208,13 @@ def HloGpuAsyncCollectiveConversion
     `all-reduce-start` (the all-reduce's result) / `all-reduce-done`;
     all-gather -> `all-gather-start` ((operand(s)), (result(s))) /
     `all-gather-done`; collective-permute -> `collective-permute-start`
-    (operand, result) / `collective-permute-done`; reduce-scatter and
-    all-to-all, which have no opcodes of their own, -> `async-start` /
-    `async-done` of a new computation `async_computation` holding the
-    collective (seed 001: element 0 the tuple of the operands, element 1
-    the result), named `reduce-scatter-start`/`-done` and
-    `all-to-all-start`/`-done` as XLA names them. The start carries XLA's
+    (operand, result) / `collective-permute-done`; reduce-scatter,
+    all-to-all, ragged-all-to-all and collective-broadcast, which have no
+    opcodes of their own, -> `async-start` / `async-done` of a new
+    computation `async_computation` holding the collective (seed 001:
+    element 0 the tuple of the operands, element 1 the result), named
+    `reduce-scatter-start`/`-done`, `all-to-all-start`/`-done`, ... as XLA
+    names them. The start carries XLA's
     annotated GpuBackendConfig: the collective's own (or the default one)
     with `collective_backend_config` {is_sync false, is_pipelined false,
     backend DEFAULT, ...} after `operation_queue_id`; the done keeps the
@@ -234,6 +235,10 @@ def HloGpuAsyncCollectiveConversion
            /*default=*/"true", "Convert reduce-scatters">,
     Option<"convertAllToAll", "all-to-all", "bool", /*default=*/"true",
            "Convert all-to-alls">,
+    Option<"convertRaggedAllToAll", "ragged-all-to-all", "bool",
+           /*default=*/"true", "Convert ragged-all-to-alls">,
+    Option<"convertCollectiveBroadcast", "collective-broadcast", "bool",
+           /*default=*/"true", "Convert collective-broadcasts">,
   ];
   let statistics = [
     Statistic<"numConverted", "converted", "Collectives made asynchronous">,

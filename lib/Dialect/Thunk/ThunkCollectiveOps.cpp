@@ -148,6 +148,38 @@ LogicalResult CollectiveBroadcastOp::verify() {
   return verifyPairs(*this, getInputs(), getOutputs());
 }
 
+LogicalResult RaggedAllToAllOp::verify() {
+  int64_t size;
+  if (failed(verifyGroups(*this, getDeviceGroups(), false, size)))
+    return failure();
+  MemRefType in = getInput().getType(), out = getOutput().getType();
+  if (in.getRank() < 1 || in.getRank() != out.getRank() ||
+      in.getElementType() != out.getElementType() ||
+      in.getShape().drop_front() != out.getShape().drop_front())
+    return emitOpError("needs an input and an output of one element type "
+                       "with rows of one shape (along dimension 0), not ")
+           << in << " and " << out;
+  MemRefType first = getInputOffsets().getType();
+  auto integer = dyn_cast<IntegerType>(first.getElementType());
+  if (!integer || (integer.getWidth() != 32 && integer.getWidth() != 64) ||
+      first.getRank() != 1 || first.getNumElements() == 0)
+    return emitOpError("needs offsets and sizes of 32- or 64-bit integers "
+                       "in one non-empty dimension, not ")
+           << first;
+  for (Value v : getRanges())
+    if (typeOf(v).getShape() != first.getShape() ||
+        typeOf(v).getElementType() != first.getElementType())
+      return emitOpError("needs offsets and sizes of one type, not ")
+             << first << " and " << v.getType();
+  int64_t entries = first.getNumElements();
+  for (ArrayRef<int64_t> group : getDeviceGroups())
+    if (entries % int64_t(group.size()) != 0)
+      return emitOpError("has ")
+             << entries << " offsets, not a multiple of the " << group.size()
+             << " members of a group";
+  return success();
+}
+
 LogicalResult CollectivePermuteOp::verify() {
   std::optional<int64_t> devices = getNumDevices(*this);
   llvm::SmallDenseSet<int64_t> sources, targets;

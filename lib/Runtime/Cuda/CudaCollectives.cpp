@@ -13,6 +13,39 @@ using namespace mlir;
 using namespace mlir::thunk;
 using namespace mlir::thunk::cuda;
 
+LogicalResult mlir::thunk::cuda::readRaggedRanges(
+    const Driver &cu, RaggedAllToAllOp op,
+    function_ref<CUdeviceptr(Value)> address, CUstream stream,
+    std::array<SmallVector<int64_t>, 3> &ranges, std::string &error) {
+  int64_t entries = op.getInputOffsets().getType().getNumElements();
+  int64_t width = op.getInputOffsets().getType().getElementTypeBitWidth() / 8;
+  Value slices[] = {op.getInputOffsets(), op.getSendSizes(),
+                    op.getOutputOffsets()};
+  std::vector<uint8_t> raw(entries * width);
+  for (auto [slice, to] : llvm::zip_equal(slices, ranges)) {
+    CUresult r =
+        cu.cuMemcpyDtoHAsync(raw.data(), address(slice), raw.size(), stream);
+    if (r == CUDA_SUCCESS)
+      r = cu.cuStreamSynchronize(stream);
+    if (r != CUDA_SUCCESS) {
+      error = op->getName().getStringRef().str() + ": " +
+              cu.describe("reading the offsets and sizes", r);
+      return failure();
+    }
+    to.resize(entries);
+    for (int64_t i = 0; i < entries; ++i) {
+      if (width == 4) {
+        int32_t v;
+        std::memcpy(&v, raw.data() + 4 * i, 4);
+        to[i] = v;
+      } else {
+        std::memcpy(&to[i], raw.data() + 8 * i, 8);
+      }
+    }
+  }
+  return success();
+}
+
 #ifndef HLO_HAVE_NCCL
 
 struct NcclComms::State {};
@@ -269,6 +302,19 @@ static LogicalResult checkCollective(int version, Operation *op,
           return chunks(a.getInputs(), a.getOutputs(), *dim, members, members);
         return success();
       })
+      .Case([&](RaggedAllToAllOp r) {
+        // Rows move as bytes: dimension 0 most major, whole bytes a row.
+        MemRefType in = r.getInput().getType();
+        if (failed(checkChunks(op, r.getInput(), r.getOutput(), 0, error)))
+          return failure();
+        if (in.getDimSize(0) > 0 && bytesOf(r.getInput()) % in.getDimSize(0)) {
+          error = op->getName().getStringRef().str() +
+                  ": NCCL cannot move rows of a packed type that are not "
+                  "whole bytes";
+          return failure();
+        }
+        return success();
+      })
       .Case([&](CollectivePermuteOp p) {
         return sameTypes(p.getInputs(), p.getOutputs());
       })
@@ -278,16 +324,11 @@ static LogicalResult checkCollective(int version, Operation *op,
       .Default([](Operation *) { return success(); });
 }
 
-static bool isCollective(Operation *op) {
-  return isa<AllReduceOp, AllGatherOp, ReduceScatterOp, AllToAllOp,
-             CollectivePermuteOp, CollectiveBroadcastOp>(op);
-}
-
 LogicalResult mlir::thunk::checkNcclCollectives(ModuleOp program,
                                                std::string &error) {
   WalkResult walk = program.walk([&](Operation *op) {
-    return isCollective(op) && failed(checkCollective(NCCL_VERSION_CODE, op,
-                                                      error))
+    return isCollectiveThunk(op) &&
+                   failed(checkCollective(NCCL_VERSION_CODE, op, error))
                ? WalkResult::interrupt()
                : WalkResult::advance();
   });
@@ -322,7 +363,7 @@ std::unique_ptr<NcclComms> NcclComms::create(ModuleOp module, int64_t devices,
     return success();
   };
   WalkResult walk = module.walk([&](Operation *op) {
-    if (!isCollective(op))
+    if (!isCollectiveThunk(op))
       return WalkResult::advance();
     if (failed(checkCollective(nccl->version, op, error)))
       return WalkResult::interrupt();
@@ -376,6 +417,18 @@ LogicalResult NcclComms::checkAsyncErrors(int64_t device, std::string &error) {
   return success();
 }
 
+/// ragged-all-to-all on `stream`, as XLA's RaggedAllToAllThunk does it:
+/// the device's offsets and sizes are read to the host, each member sends
+/// every peer the (output offset, size) pairs of its updates to it (one
+/// exchange of 2k 64-bit integers per peer), then the rows move by
+/// grouped send / receive, each received update written where its sender
+/// said. The offsets and sizes a device received are checked against its
+/// output before any row moves; recv_sizes is not read (what arrives is
+/// what the senders send).
+static LogicalResult runRagged(NcclComms::State &s, RaggedAllToAllOp op,
+                               Member m, function_ref<CUdeviceptr(Value)> at,
+                               CUstream stream, std::string &error);
+
 LogicalResult NcclComms::run(Operation *op, int64_t device,
                              function_ref<CUdeviceptr(Value)> address,
                              CUstream stream, std::string &error) {
@@ -385,6 +438,10 @@ LogicalResult NcclComms::run(Operation *op, int64_t device,
     error = "the NCCL communicators were aborted after a device failed";
     return failure();
   }
+  if (auto ragged = dyn_cast<RaggedAllToAllOp>(op))
+    return runRagged(s, ragged,
+                     s.byGroups.find(op->getAttr("groups"))->second[device],
+                     address, stream, error);
   auto st = reinterpret_cast<cudaStream_t>(stream);
   auto ptr = [&](Value v, int64_t byteOffset = 0) {
     return reinterpret_cast<char *>(address(v)) + byteOffset;
@@ -505,6 +562,104 @@ LogicalResult NcclComms::run(Operation *op, int64_t device,
     return success();
   error = op->getName().getStringRef().str() + ": " + failure;
   return mlir::failure();
+}
+
+static LogicalResult runRagged(NcclComms::State &s, RaggedAllToAllOp op,
+                               Member m, function_ref<CUdeviceptr(Value)> at,
+                               CUstream stream, std::string &error) {
+  const Nccl &nccl = *s.nccl;
+  const Driver &cu = *s.cu;
+  std::string problem;
+  auto checkCu = [&](const char *call, CUresult r) {
+    if (r != CUDA_SUCCESS && problem.empty())
+      problem = cu.describe(call, r);
+    return problem.empty();
+  };
+  auto check = [&](const char *call, ncclResult_t r) {
+    if (r != ncclSuccess && problem.empty())
+      problem = nccl.describe(call, r);
+    return problem.empty();
+  };
+  auto finish = [&]() {
+    if (problem.empty())
+      return success();
+    error = op->getName().getStringRef().str() + ": " + problem;
+    return failure();
+  };
+  auto st = reinterpret_cast<cudaStream_t>(stream);
+  int64_t entries = op.getInputOffsets().getType().getNumElements();
+  int64_t g = m.size, k = entries / g;
+  std::array<SmallVector<int64_t>, 3> ranges;
+  if (failed(readRaggedRanges(cu, op, at, stream, ranges, error)))
+    return failure();
+  auto &[inOffsets, sizes, outOffsets] = ranges;
+  // Exchange: segment j of `mine` (to peer j) holds the (output offset,
+  // size) of each update to j; segment j of `theirs` gets peer j's to us.
+  int64_t segment = 2 * k * 8;
+  std::vector<int64_t> mine(2 * entries), theirs(2 * entries);
+  for (int64_t i = 0; i < entries; ++i) {
+    mine[2 * i] = outOffsets[i];
+    mine[2 * i + 1] = sizes[i];
+  }
+  CUdeviceptr scratch = 0;
+  int64_t bytes = 2 * entries * 8;
+  if (!checkCu("cuMemAlloc", cu.cuMemAlloc(&scratch, 2 * bytes)))
+    return finish();
+  if (checkCu("cuMemcpyHtoDAsync",
+              cu.cuMemcpyHtoDAsync(scratch, mine.data(), bytes, stream))) {
+    check("ncclGroupStart", nccl.ncclGroupStart());
+    for (int j = 0; j < g; ++j) {
+      check("ncclSend",
+            nccl.ncclSend(reinterpret_cast<void *>(scratch + j * segment),
+                          2 * k, ncclInt64, j, m.comm, st));
+      check("ncclRecv", nccl.ncclRecv(reinterpret_cast<void *>(scratch + bytes +
+                                                               j * segment),
+                                      2 * k, ncclInt64, j, m.comm, st));
+    }
+    check("ncclGroupEnd", nccl.ncclGroupEnd());
+    if (problem.empty() &&
+        checkCu("cuMemcpyDtoHAsync",
+                cu.cuMemcpyDtoHAsync(theirs.data(), scratch + bytes, bytes,
+                                     stream)))
+      checkCu("cuStreamSynchronize", cu.cuStreamSynchronize(stream));
+  }
+  cu.cuMemFree(scratch);
+  if (!problem.empty())
+    return finish();
+  // Bounds, then the rows.
+  MemRefType in = op.getInput().getType(), out = op.getOutput().getType();
+  int64_t inRows = in.getDimSize(0), outRows = out.getDimSize(0);
+  int64_t rowBytes = inRows ? bytesOf(op.getInput()) / inRows : 0;
+  auto outside = [](int64_t first, int64_t size, int64_t rows) {
+    return size < 0 || first < 0 || first > rows - size;
+  };
+  for (int64_t i = 0; i < entries; ++i) {
+    int64_t peer = i / k;
+    if (outside(inOffsets[i], sizes[i], inRows) ||
+        outside(theirs[2 * i], theirs[2 * i + 1], outRows)) {
+      error = op->getName().getStringRef().str() + ": update " +
+              std::to_string(i % k) + " to or from group member " +
+              std::to_string(peer) + " has rows out of bounds";
+      return failure();
+    }
+  }
+  check("ncclGroupStart", nccl.ncclGroupStart());
+  for (int64_t i = 0; i < entries; ++i) {
+    int peer = int(i / k);
+    if (sizes[i] > 0)
+      check("ncclSend",
+            nccl.ncclSend(reinterpret_cast<void *>(at(op.getInput()) +
+                                                   inOffsets[i] * rowBytes),
+                          sizes[i] * rowBytes, ncclUint8, peer, m.comm, st));
+    if (theirs[2 * i + 1] > 0)
+      check("ncclRecv",
+            nccl.ncclRecv(reinterpret_cast<void *>(at(op.getOutput()) +
+                                                   theirs[2 * i] * rowBytes),
+                          theirs[2 * i + 1] * rowBytes, ncclUint8, peer, m.comm,
+                          st));
+  }
+  check("ncclGroupEnd", nccl.ncclGroupEnd());
+  return finish();
 }
 
 #endif // HLO_HAVE_NCCL

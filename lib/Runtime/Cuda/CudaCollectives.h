@@ -19,10 +19,20 @@
 
 #include "Hlo/Dialect/Thunk/ThunkDialect.h"
 
+#include <array>
 #include <memory>
 #include <string>
 
 namespace mlir::thunk::cuda {
+
+/// A ragged-all-to-all's input_offsets, send_sizes and output_offsets on
+/// this device, read to the host as 64-bit integers (`stream`, which
+/// orders them after the thunks that wrote them, is synchronized).
+LogicalResult readRaggedRanges(const Driver &cu, RaggedAllToAllOp op,
+                               function_ref<CUdeviceptr(Value)> address,
+                               CUstream stream,
+                               std::array<SmallVector<int64_t>, 3> &ranges,
+                               std::string &error);
 
 class NcclComms {
 public:

@@ -71,6 +71,25 @@ FailureOr<int> mlir::thunk::countCudaDevices(std::string &error) {
 }
 
 /// CUDA device `ordinal`, its primary context current in this thread.
+/// Whether rows (indices along dimension 0) of `a` and `b` are contiguous
+/// of whole bytes laid out alike: dimension 0 most major in both, the
+/// other dimensions of one extent and strides.
+static bool rowsAlike(MemRefType a, MemRefType b) {
+  SmallVector<int64_t> sa, sb;
+  int64_t offset;
+  if (failed(a.getStridesAndOffset(sa, offset)) ||
+      failed(b.getStridesAndOffset(sb, offset)) ||
+      a.getShape().drop_front() != b.getShape().drop_front())
+    return false;
+  int64_t row = a.getRank()
+                    ? a.getNumElements() / std::max<int64_t>(a.getDimSize(0), 1)
+                    : 1;
+  return ArrayRef(sa).drop_front() == ArrayRef(sb).drop_front() &&
+         getStorageBytes(a) % std::max<int64_t>(a.getDimSize(0), 1) == 0 &&
+         (a.getDimSize(0) <= 1 || sa[0] == row) &&
+         (b.getDimSize(0) <= 1 || sb[0] == row);
+}
+
 static const Device *openDevice(int ordinal, std::string &error) {
   static Device devices[cuda::kMaxDevices];
   static std::string failures[cuda::kMaxDevices];
@@ -464,10 +483,15 @@ std::unique_ptr<CudaExecutable> CudaExecutable::compile(ModuleOp program,
     }
   }
   WalkResult layouts = main.walk([&](Operation *op) {
-    if (devices > 1 ||
-        !isa<AllReduceOp, AllGatherOp, ReduceScatterOp, AllToAllOp,
-             CollectivePermuteOp, CollectiveBroadcastOp>(op))
+    if (devices > 1 || !isCollectiveThunk(op))
       return WalkResult::advance();
+    // A ragged-all-to-all copies rows: input and output laid out alike
+    // but for the extent of dimension 0, which is the most major.
+    if (auto ragged = dyn_cast<RaggedAllToAllOp>(op))
+      return rowsAlike(ragged.getInput().getType(),
+                       ragged.getOutput().getType())
+                 ? WalkResult::advance()
+                 : WalkResult::interrupt();
     // The verifiers make inputs and outputs pair up: the first half of the
     // operands are the inputs.
     unsigned half = op->getNumOperands() / 2;
@@ -542,6 +566,7 @@ private:
   /// the thunks before it; a synchronous one is waited for by the
   /// program's stream, an asynchronous one by its thunk.collective_done.
   LogicalResult runCollective(Operation *op);
+  LogicalResult raggedOnOneDevice(RaggedAllToAllOp op);
   LogicalResult replay(CommandBufferOp op);
   /// Runs `launch` between the two events and records its time as `name`.
   LogicalResult timed(Operation *op, StringRef name,
@@ -767,6 +792,34 @@ LogicalResult Runner::runCollective(Operation *op) {
   return check(op, "cuEventRecord", cu.cuEventRecord(end, s.collectives));
 }
 
+/// A ragged-all-to-all of a group of one: the device's updates to itself,
+/// row copies on the program's stream.
+LogicalResult Runner::raggedOnOneDevice(RaggedAllToAllOp op) {
+  std::array<SmallVector<int64_t>, 3> ranges;
+  auto at = [&](Value v) { return address(v); };
+  if (failed(readRaggedRanges(cu, op, at, s.stream, ranges, error)))
+    return failure();
+  MemRefType in = op.getInput().getType(), out = op.getOutput().getType();
+  int64_t inRows = in.getDimSize(0), outRows = out.getDimSize(0);
+  int64_t rowBytes = inRows ? getStorageBytes(in) / inRows : 0;
+  auto &[first, size, row] = ranges;
+  for (auto [u, n] : llvm::enumerate(size)) {
+    if (n < 0 || first[u] < 0 || row[u] < 0 || first[u] > inRows - n ||
+        row[u] > outRows - n) {
+      error = op->getName().getStringRef().str() + ": update " +
+              std::to_string(u) + " has rows out of bounds";
+      return failure();
+    }
+    if (n > 0 && failed(check(op, "cuMemcpyDtoDAsync",
+                              cu.cuMemcpyDtoDAsync(
+                                  address(op.getOutput()) + row[u] * rowBytes,
+                                  address(op.getInput()) + first[u] * rowBytes,
+                                  n * rowBytes, s.stream))))
+      return failure();
+  }
+  return success();
+}
+
 LogicalResult Runner::runBlock(Block &block) {
   for (Operation &op : block)
     if (failed(runThunk(op)))
@@ -943,6 +996,10 @@ LogicalResult Runner::runThunk(Operation &op) {
                              cu.cuMemsetD32Async(p, m.getValue(), bytes / 4,
                                                  s.stream));
         });
+      })
+      .Case([&](RaggedAllToAllOp r) {
+        ++stats.collectives;
+        return s.nccl ? runCollective(r) : raggedOnOneDevice(r);
       })
       .Case<AllReduceOp, AllGatherOp, ReduceScatterOp, AllToAllOp,
             CollectivePermuteOp, CollectiveBroadcastOp>([&](auto c) {

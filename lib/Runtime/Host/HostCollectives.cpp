@@ -322,12 +322,75 @@ struct Collective {
 
 SmallVector<int64_t> zeros(int64_t rank) { return SmallVector<int64_t>(rank); }
 
+/// Entry `i` of a device's offsets or sizes at `p` (32- or 64-bit integers,
+/// as `slice` holds them).
+int64_t rangeEntry(const uint8_t *p, Value slice, int64_t i) {
+  if (cast<MemRefType>(slice.getType()).getElementTypeBitWidth() == 32) {
+    int32_t v;
+    std::memcpy(&v, p + 4 * i, 4);
+    return v;
+  }
+  int64_t v;
+  std::memcpy(&v, p + 8 * i, 8);
+  return v;
+}
+
+/// ragged-all-to-all: every member's output starts as what its slice
+/// holds; each member's updates to each peer (its own offsets and sizes)
+/// write rows of its input into the peer's output.
+LogicalResult raggedAllToAll(RaggedAllToAllOp a, Collective &c) {
+  Value input = a.getInput(), output = a.getOutput();
+  Layout from(input), to(output);
+  ValueRange results(output);
+  int64_t entries = a.getInputOffsets().getType().getNumElements();
+  int64_t srcRows = from.shape[0], dstRows = to.shape[0];
+  for (ArrayRef<int64_t> group : a.getDeviceGroups()) {
+    for (int64_t d : group)
+      std::memcpy(c.output(d, 0, results).data(), c.address(d, output),
+                  to.bytes());
+    int64_t perPeer = entries / int64_t(group.size());
+    for (int64_t src : group)
+      for (auto [j, dst] : llvm::enumerate(group))
+        for (int64_t u = 0; u < perPeer; ++u) {
+          int64_t at = int64_t(j) * perPeer + u;
+          auto read = [&](Value slice) {
+            return rangeEntry(c.address(src, slice), slice, at);
+          };
+          int64_t first = read(a.getInputOffsets()),
+                  size = read(a.getSendSizes()),
+                  row = read(a.getOutputOffsets());
+          if (size < 0 || first < 0 || row < 0 || first > srcRows - size ||
+              row > dstRows - size) {
+            c.error = "update " + std::to_string(u) + " of device " +
+                      std::to_string(src) + " to device " +
+                      std::to_string(dst) + ": rows [" + std::to_string(first) +
+                      ", +" + std::to_string(size) + ") of " +
+                      std::to_string(srcRows) + " to row " +
+                      std::to_string(row) + " of " + std::to_string(dstRows) +
+                      " are out of bounds";
+            return failure();
+          }
+          SmallVector<int64_t> box(to.shape), at0 = zeros(box.size()),
+                                              at1 = zeros(box.size());
+          box[0] = size;
+          at0[0] = first;
+          at1[0] = row;
+          copyBox(box, c.address(src, input), from, at0,
+                  c.output(dst, 0, results).data(), to, at1);
+        }
+  }
+  c.store(results);
+  return success();
+}
+
 } // namespace
 
 LogicalResult mlir::thunk::runHostCollective(
     Operation *op, function_ref<uint8_t *(int64_t, Value)> address,
     std::string &error) {
   Collective c(address, error);
+  if (auto ragged = dyn_cast<RaggedAllToAllOp>(op))
+    return raggedAllToAll(ragged, c);
   ValueRange results =
       llvm::TypeSwitch<Operation *, ValueRange>(op)
           .Case<AllReduceOp, ReduceScatterOp, AllGatherOp, AllToAllOp,

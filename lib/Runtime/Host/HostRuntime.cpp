@@ -204,6 +204,10 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
       stats.record(name, secondsSince(start));
     return success();
   };
+  if (isCollectiveThunk(&op)) {
+    ++stats.collectives;
+    return timed("collective", [&] { return runCollective(op); });
+  }
   return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
       .Case([&](SliceOp s) {
         addresses[s] = memory.bases.lookup(s.getAllocation()) + s.getOffset();
@@ -352,11 +356,6 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
         return runBlock(c.getBranches()[index].front());
       })
       .Case([&](CommandBufferOp c) { return runBlock(c.getBody().front()); })
-      .Case<AllReduceOp, AllGatherOp, ReduceScatterOp, AllToAllOp,
-            CollectivePermuteOp, CollectiveBroadcastOp>([&](Operation *) {
-        ++stats.collectives;
-        return timed("collective", [&] { return runCollective(op); });
-      })
       .Case([&](CollectiveDoneOp done) {
         return timed("collective", [&] { return waitCollective(done); });
       })

@@ -17,6 +17,7 @@
 // CHECK: thunk.all_to_all groups [array<i64: 0, 1>, array<i64: 2, 3>] ins(%[[A]], %[[A]] : memref<8xf32>, memref<8xf32>) outs(%{{.*}}, %{{.*}} : memref<8xf32>, memref<8xf32>)
 // CHECK: thunk.collective_permute pairs [array<i64: 0, 1>, array<i64: 1, 0>] ins(%[[A]] : memref<8xf32>) outs(%{{.*}} : memref<8xf32>)
 // CHECK: thunk.collective_broadcast groups [array<i64: 3, 0, 1, 2>] ins(%[[A]] : memref<8xf32>) outs(%{{.*}} : memref<8xf32>)
+// CHECK: thunk.ragged_all_to_all groups [array<i64: 0, 1>, array<i64: 2, 3>] ins(%[[J:.*]] : memref<2x4xi32>) ranges(%[[O:.*]], %[[O]], %[[O]], %[[O]] : memref<4xi64>, memref<4xi64>, memref<4xi64>, memref<4xi64>) outs(%{{.*}} : memref<4x4xi32>)
 // An asynchronous all-reduce and the thunk that waits for it:
 // CHECK: thunk.all_reduce sum groups [array<i64: 0, 1, 2, 3>] ins(%[[A]] : memref<8xf32>) outs(%{{.*}} : memref<8xf32>) {async_id = 0 : i64}
 // CHECK-NEXT: thunk.device_id replica
@@ -53,6 +54,13 @@ thunk.program @main attributes {num_replicas = 2 : i64, num_partitions = 2 : i64
       ins(%a : memref<8xf32>) outs(%b : memref<8xf32>)
   thunk.collective_broadcast groups [array<i64: 3, 0, 1, 2>]
       ins(%a : memref<8xf32>) outs(%b : memref<8xf32>)
+  %o = thunk.slice @out[32] : memref<4xi64>
+  %k = thunk.slice @out[96] : memref<4x4xi32>
+  thunk.ragged_all_to_all groups [array<i64: 0, 1>, array<i64: 2, 3>]
+      ins(%j : memref<2x4xi32>)
+      ranges(%o, %o, %o, %o : memref<4xi64>, memref<4xi64>, memref<4xi64>,
+                              memref<4xi64>)
+      outs(%k : memref<4x4xi32>)
   thunk.all_reduce sum groups [array<i64: 0, 1, 2, 3>]
       ins(%a : memref<8xf32>) outs(%c : memref<8xf32>) {async_id = 0 : i64}
   thunk.device_id replica %r : memref<ui32>

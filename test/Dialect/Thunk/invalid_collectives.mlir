@@ -210,3 +210,60 @@ thunk.program @main attributes {num_replicas = 2 : i64} {
   thunk.collective_done 2
   thunk.return
 }
+
+// -----
+
+thunk.allocation @p parameter size = 256 {parameter = 0 : i64}
+thunk.program @main attributes {num_replicas = 2 : i64} {
+  %x = thunk.slice @p[0] : memref<4x2xf32>
+  %y = thunk.slice @p[32] : memref<4x3xf32>
+  %o = thunk.slice @p[128] : memref<2xi32>
+  // expected-error @+1 {{needs an input and an output of one element type with rows of one shape (along dimension 0), not 'memref<4x2xf32>' and 'memref<4x3xf32>'}}
+  thunk.ragged_all_to_all groups [array<i64: 0, 1>] ins(%x : memref<4x2xf32>) ranges(%o, %o, %o, %o : memref<2xi32>, memref<2xi32>, memref<2xi32>, memref<2xi32>) outs(%y : memref<4x3xf32>)
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @p parameter size = 256 {parameter = 0 : i64}
+thunk.program @main attributes {num_replicas = 2 : i64} {
+  %x = thunk.slice @p[0] : memref<4x2xf32>
+  %o = thunk.slice @p[128] : memref<2xi16>
+  // expected-error @+1 {{needs offsets and sizes of 32- or 64-bit integers in one non-empty dimension, not 'memref<2xi16>'}}
+  thunk.ragged_all_to_all groups [array<i64: 0, 1>] ins(%x : memref<4x2xf32>) ranges(%o, %o, %o, %o : memref<2xi16>, memref<2xi16>, memref<2xi16>, memref<2xi16>) outs(%x : memref<4x2xf32>)
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @p parameter size = 256 {parameter = 0 : i64}
+thunk.program @main attributes {num_replicas = 2 : i64} {
+  %x = thunk.slice @p[0] : memref<4x2xf32>
+  %o = thunk.slice @p[128] : memref<2xi32>
+  %q = thunk.slice @p[192] : memref<2xi64>
+  // expected-error @+1 {{needs offsets and sizes of one type, not 'memref<2xi32>' and 'memref<2xi64>'}}
+  thunk.ragged_all_to_all groups [array<i64: 0, 1>] ins(%x : memref<4x2xf32>) ranges(%o, %o, %q, %o : memref<2xi32>, memref<2xi32>, memref<2xi64>, memref<2xi32>) outs(%x : memref<4x2xf32>)
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @p parameter size = 256 {parameter = 0 : i64}
+thunk.program @main attributes {num_replicas = 2 : i64} {
+  %x = thunk.slice @p[0] : memref<4x2xf32>
+  %o = thunk.slice @p[128] : memref<3xi32>
+  // expected-error @+1 {{has 3 offsets, not a multiple of the 2 members of a group}}
+  thunk.ragged_all_to_all groups [array<i64: 0, 1>] ins(%x : memref<4x2xf32>) ranges(%o, %o, %o, %o : memref<3xi32>, memref<3xi32>, memref<3xi32>, memref<3xi32>) outs(%x : memref<4x2xf32>)
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @p parameter size = 256 {parameter = 0 : i64}
+thunk.program @main attributes {num_replicas = 2 : i64} {
+  %x = thunk.slice @p[0] : memref<4x2xf32>
+  %o = thunk.slice @p[128] : memref<2xi32>
+  // expected-error @+1 {{device 0 is in two groups}}
+  thunk.ragged_all_to_all groups [array<i64: 0, 1>, array<i64: 0>] ins(%x : memref<4x2xf32>) ranges(%o, %o, %o, %o : memref<2xi32>, memref<2xi32>, memref<2xi32>, memref<2xi32>) outs(%x : memref<4x2xf32>)
+  thunk.return
+}

@@ -2,13 +2,19 @@
 //
 // The thunks that exchange data between the devices of a program: XLA's
 // NCCL thunks (all-reduce, all-gather, reduce-scatter, all-to-all,
-// collective-permute) and the replica-id / partition-id thunks. Included
-// by ThunkOps.td.
+// ragged-all-to-all, collective-permute, collective-broadcast) and the
+// replica-id / partition-id thunks. Included by ThunkOps.td.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef HLO_DIALECT_THUNK_THUNKCOLLECTIVEOPS_TD
 #define HLO_DIALECT_THUNK_THUNKCOLLECTIVEOPS_TD
+
+// The trait of every thunk that exchanges data between devices (the
+// runtimes meet the devices in them): `isCollectiveThunk(op)`.
+def Thunk_CollectiveThunkTrait : NativeOpTrait<"CollectiveThunk"> {
+  let cppNamespace = "::mlir::OpTrait::thunk";
+}
 
 // Groups of device ids (replica * num_partitions + partition), resolved
 // from HLO's replica groups and group mode when the program is compiled.
@@ -18,7 +24,7 @@ def Thunk_DeviceGroups
 // A collective over `groups`: every device of the program runs it with its
 // own `inputs` and `outputs` (the same slices in each device's memory).
 class Thunk_CollectiveOp<string mnemonic, list<Trait> traits = []>
-    : Thunk_Op<mnemonic, traits # [AttrSizedOperandSegments]> {
+    : Thunk_Op<mnemonic, traits # [Thunk_CollectiveThunkTrait]> {
   code commonDescription = [{
     Every device of the program (`thunk.program`'s `num_replicas` x
     `num_partitions`) runs the thunk, each on its own memory; the devices
@@ -34,7 +40,7 @@ class Thunk_CollectiveOp<string mnemonic, list<Trait> traits = []>
     collective stream.
   }];
   let hasVerifier = 1;
-  let extraClassDeclaration = [{
+  code deviceGroupsDeclaration = [{
     /// `groups` as lists of device ids.
     ::llvm::SmallVector<::llvm::ArrayRef<int64_t>> getDeviceGroups() {
       ::llvm::SmallVector<::llvm::ArrayRef<int64_t>> groups;
@@ -43,9 +49,14 @@ class Thunk_CollectiveOp<string mnemonic, list<Trait> traits = []>
       return groups;
     }
   }];
+  let extraClassDeclaration = deviceGroupsDeclaration;
 }
 
-def Thunk_AllReduceOp : Thunk_CollectiveOp<"all_reduce"> {
+// A collective with inputs and outputs in pairs.
+class Thunk_PairedCollectiveOp<string mnemonic, list<Trait> traits = []>
+    : Thunk_CollectiveOp<mnemonic, traits # [AttrSizedOperandSegments]>;
+
+def Thunk_AllReduceOp : Thunk_PairedCollectiveOp<"all_reduce"> {
   let summary = "reduces each input over its group, by NCCL";
   let description = !strconcat([{
     XLA's NcclAllReduceThunk, HLO's `all-reduce`: output `i` of every
@@ -72,7 +83,7 @@ def Thunk_AllReduceOp : Thunk_CollectiveOp<"all_reduce"> {
   }];
 }
 
-def Thunk_AllGatherOp : Thunk_CollectiveOp<"all_gather"> {
+def Thunk_AllGatherOp : Thunk_PairedCollectiveOp<"all_gather"> {
   let summary = "concatenates each input over its group, by NCCL";
   let description = !strconcat([{
     XLA's NcclAllGatherThunk, HLO's `all-gather`: output `i` of every member
@@ -96,7 +107,7 @@ def Thunk_AllGatherOp : Thunk_CollectiveOp<"all_gather"> {
   }];
 }
 
-def Thunk_ReduceScatterOp : Thunk_CollectiveOp<"reduce_scatter"> {
+def Thunk_ReduceScatterOp : Thunk_PairedCollectiveOp<"reduce_scatter"> {
   let summary = "reduces over the group and scatters the result, by NCCL";
   let description = !strconcat([{
     XLA's NcclReduceScatterThunk, HLO's `reduce-scatter`: input `i` of the
@@ -122,7 +133,7 @@ def Thunk_ReduceScatterOp : Thunk_CollectiveOp<"reduce_scatter"> {
   }];
 }
 
-def Thunk_AllToAllOp : Thunk_CollectiveOp<"all_to_all"> {
+def Thunk_AllToAllOp : Thunk_PairedCollectiveOp<"all_to_all"> {
   let summary = "every member sends a part of its data to every member";
   let description = !strconcat([{
     XLA's NcclAllToAllThunk, HLO's `all-to-all`. With a `dimension` (the
@@ -150,7 +161,58 @@ def Thunk_AllToAllOp : Thunk_CollectiveOp<"all_to_all"> {
   }];
 }
 
-def Thunk_CollectivePermuteOp : Thunk_CollectiveOp<"collective_permute"> {
+def Thunk_RaggedAllToAllOp : Thunk_CollectiveOp<"ragged_all_to_all"> {
+  let summary = "every member sends row ranges of its input to every member";
+  let description = !strconcat([{
+    XLA's RaggedAllToAllThunk, HLO's `ragged-all-to-all`. `ranges` are
+    four slices of one integer type and one length, a multiple `g * k` of
+    the group's size `g`: `input_offsets`, `send_sizes`, `output_offsets`
+    and `recv_sizes`, each member's own. Entry `j * k + u` of a member's
+    arrays is its update `u` to member `j`: rows
+    `[input_offsets[j*k+u], + send_sizes[j*k+u])` of its `input` (rows
+    along dimension 0) go to member `j`, which writes them from row
+    `output_offsets[j*k+u]` (the sender's value) of its `output`. The
+    output is updated in place: the rows no update writes keep what they
+    held (HLO's output operand, which the buffer assignment gives the
+    result's buffer). `recv_sizes` is what the member receives from each
+    peer, as NCCL needs it; the updates must lie inside `input` and
+    `output` (the runtimes report the first that does not).
+  }], commonDescription, [{
+
+    ```mlir
+    thunk.ragged_all_to_all groups [array<i64: 0, 1>]
+        ins(%x : memref<6x4xf32>)
+        ranges(%io, %ss, %oo, %rs : memref<2xi32>, memref<2xi32>,
+                                    memref<2xi32>, memref<2xi32>)
+        outs(%y : memref<6x4xf32>)
+    ```
+  }]);
+  let arguments = (ins Thunk_DeviceGroups:$groups,
+    Arg<Thunk_Slice, "", [MemRead]>:$input,
+    Arg<Thunk_Slice, "", [MemRead]>:$input_offsets,
+    Arg<Thunk_Slice, "", [MemRead]>:$send_sizes,
+    Arg<Thunk_Slice, "", [MemRead]>:$output_offsets,
+    Arg<Thunk_Slice, "", [MemRead]>:$recv_sizes,
+    Arg<Thunk_Slice, "", [MemRead, MemWrite]>:$output,
+    OptionalAttr<I64Attr>:$async_id);
+  let assemblyFormat = [{
+    `groups` $groups `ins` `(` $input `:` type($input) `)`
+    `ranges` `(` $input_offsets `,` $send_sizes `,` $output_offsets `,`
+    $recv_sizes `:` type($input_offsets) `,` type($send_sizes) `,`
+    type($output_offsets) `,` type($recv_sizes) `)`
+    `outs` `(` $output `:` type($output) `)` attr-dict
+  }];
+  let extraClassDeclaration = deviceGroupsDeclaration # [{
+    /// input_offsets, send_sizes, output_offsets, recv_sizes.
+    ::std::array<::mlir::TypedValue<::mlir::MemRefType>, 4> getRanges() {
+      return {getInputOffsets(), getSendSizes(), getOutputOffsets(),
+              getRecvSizes()};
+    }
+  }];
+}
+
+def Thunk_CollectivePermuteOp
+    : Thunk_PairedCollectiveOp<"collective_permute"> {
   let summary = "sends each device's input to another device, by NCCL";
   let description = [{
     XLA's NcclCollectivePermuteThunk, HLO's `collective-permute`: for every
@@ -188,7 +250,7 @@ def Thunk_CollectivePermuteOp : Thunk_CollectiveOp<"collective_permute"> {
 }
 
 def Thunk_CollectiveBroadcastOp
-    : Thunk_CollectiveOp<"collective_broadcast"> {
+    : Thunk_PairedCollectiveOp<"collective_broadcast"> {
   let summary = "copies the first member's inputs to its group, by NCCL";
   let description = !strconcat([{
     XLA's NcclCollectiveBroadcastThunk, HLO's `collective-broadcast`:

@@ -19,6 +19,13 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+namespace mlir::OpTrait::thunk {
+/// The thunks that exchange data between the devices of a program
+/// (ThunkCollectiveOps.td): the runtimes meet the devices in them.
+template <typename ConcreteType>
+class CollectiveThunk : public TraitBase<ConcreteType, CollectiveThunk> {};
+} // namespace mlir::OpTrait::thunk
+
 #include "Hlo/Dialect/Thunk/ThunkEnums.h.inc"
 #include "Hlo/Dialect/Thunk/ThunkOpsDialect.h.inc"
 
@@ -29,6 +36,12 @@
 #include "Hlo/Dialect/Thunk/ThunkOps.h.inc"
 
 namespace mlir::thunk {
+/// Whether `op` is a collective thunk (all-reduce, all-gather,
+/// reduce-scatter, all-to-all, ragged-all-to-all, collective-permute,
+/// collective-broadcast).
+inline bool isCollectiveThunk(Operation *op) {
+  return op->hasTrait<OpTrait::thunk::CollectiveThunk>();
+}
 /// The bytes one element of `type` takes in a slice: a whole number of
 /// bytes (an `i1` takes one, a complex number twice its part's).
 int64_t getElementStorageBytes(Type type);
