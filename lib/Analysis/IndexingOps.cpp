@@ -335,12 +335,24 @@ static std::optional<IndexingMap> bitcastMap(MLIRContext *ctx, Type fromType,
   return map;
 }
 
+/// Whether bitcast `op` maps element to element: arrays of one element type,
+/// or of two of one bit width (XLA's simplifier makes a same-width
+/// bitcast-convert a bitcast).
+static bool elementsCorrespond(BitcastOp op) {
+  auto in = dyn_cast<RankedTensorType>(op.getOperand().getType());
+  auto out = dyn_cast<RankedTensorType>(op.getType());
+  if (!in || !out)
+    return false;
+  Type a = in.getElementType(), b = out.getElementType();
+  return a == b || (a.isIntOrFloat() && b.isIntOrFloat() &&
+                    a.getIntOrFloatBitWidth() == b.getIntOrFloatBitWidth());
+}
+
 InstructionIndexing indexing::bitcastOutputToInput(BitcastOp op) {
   Type in = op.getOperand().getType(), out = op.getType();
-  if (!isa<RankedTensorType>(in) || !isa<RankedTensorType>(out) ||
-      cast<RankedTensorType>(in).getElementType() !=
-          cast<RankedTensorType>(out).getElementType())
-    return allUnknown(1, "bitcast: only arrays of one element type");
+  if (!elementsCorrespond(op))
+    return allUnknown(1, "bitcast: only arrays of element types of one "
+                         "width");
   std::optional<IndexingMap> map = bitcastMap(op.getContext(), out, in);
   if (!map)
     return allUnknown(1, "bitcast: tiled layout");
@@ -349,10 +361,9 @@ InstructionIndexing indexing::bitcastOutputToInput(BitcastOp op) {
 
 InstructionIndexing indexing::bitcastInputToOutput(BitcastOp op) {
   Type in = op.getOperand().getType(), out = op.getType();
-  if (!isa<RankedTensorType>(in) || !isa<RankedTensorType>(out) ||
-      cast<RankedTensorType>(in).getElementType() !=
-          cast<RankedTensorType>(out).getElementType())
-    return allUnknown(1, "bitcast: only arrays of one element type");
+  if (!elementsCorrespond(op))
+    return allUnknown(1, "bitcast: only arrays of element types of one "
+                         "width");
   std::optional<IndexingMap> map = bitcastMap(op.getContext(), in, out);
   if (!map)
     return allUnknown(1, "bitcast: tiled layout");

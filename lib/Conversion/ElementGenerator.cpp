@@ -116,8 +116,16 @@ FailureOr<SmallVector<Value>> ElementGenerator::generate(Value v,
   }
   if (auto dus = dyn_cast<DynamicUpdateSliceOp>(op))
     return emitDynamicUpdateSlice(dus, index);
-  if (isDataMovement(op))
-    return emitDataMovement(op, index);
+  if (isDataMovement(op)) {
+    FailureOr<SmallVector<Value>> moved = emitDataMovement(op, index);
+    // A bitcast to another element type of the same width also
+    // reinterprets the bits.
+    if (succeeded(moved) && isa<BitcastOp>(op) && moved->size() == 1 &&
+        getElementTypeOrSelf(op->getOperand(0).getType()) !=
+            getElementTypeOrSelf(op->getResult(0).getType()))
+      return emitScalarOp(b, loc, op, *moved);
+    return moved;
+  }
   if (indexing::isElementwise(op) && !isa<TupleOp>(op)) {
     FailureOr<SmallVector<Value>> operands = operandsAt();
     if (failed(operands))

@@ -18,14 +18,32 @@ mlir::hlo::emitLoopKernel(Operation *op, gpu::GPUModuleOp module,
                           const KernelOptions &options) {
   auto fusion = cast<FusionOp>(op);
   auto fused = symbols.lookup<ComputationOp>(fusion.getCalls());
-  SmallVector<Value> roots = getFusionRoots(fused);
+  // The outputs: the roots, or the elements of a root that is a variadic
+  // op's tuple (XLA CPU's loop fusions of a variadic reduce), generated
+  // together.
+  SmallVector<std::pair<Value, std::optional<unsigned>>> roots;
   SmallVector<RankedTensorType> outputTypes;
-  for (Value r : roots) {
-    auto t = dyn_cast<RankedTensorType>(r.getType());
-    if (!t || !t.hasStaticShape())
-      return op->emitError("loop emitter: an output is not a static array");
-    outputTypes.push_back(t);
+  for (Value r : getFusionRoots(fused)) {
+    auto tuple = dyn_cast<TupleType>(r.getType());
+    for (unsigned i = 0, e = tuple ? tuple.size() : 1; i < e; ++i) {
+      auto t =
+          dyn_cast<RankedTensorType>(tuple ? tuple.getType(i) : r.getType());
+      if (!t || !t.hasStaticShape())
+        return op->emitError("loop emitter: an output is not a static array");
+      outputTypes.push_back(t);
+      roots.push_back({r, tuple ? std::optional<unsigned>(i) : std::nullopt});
+    }
   }
+  auto emitOutput = [](ElementGenerator &gen, Value r,
+                       std::optional<unsigned> element,
+                       ValueRange index) -> FailureOr<Value> {
+    if (!element)
+      return gen.emitOne(r, index);
+    FailureOr<SmallVector<Value>> all = gen.emit(r, index);
+    if (failed(all) || *element >= all->size())
+      return failure();
+    return (*all)[*element];
+  };
   // The threads cover the largest output; outputs of another shape (a
   // horizontal fusion's independent outputs) take the elements of theirs
   // below their size at the same linear index.
@@ -105,7 +123,7 @@ mlir::hlo::emitLoopKernel(Operation *op, gpu::GPUModuleOp module,
     for (auto [k, r] : llvm::enumerate(roots)) {
       if (outputTypes[k].getShape() != shape.getShape())
         continue;
-      FailureOr<Value> v = gen.emitOne(r, index);
+      FailureOr<Value> v = emitOutput(gen, r.first, r.second, index);
       if (failed(v)) {
         func.erase();
         return failure();
@@ -138,7 +156,7 @@ mlir::hlo::emitLoopKernel(Operation *op, gpu::GPUModuleOp module,
       SmallVector<Value> index = emitLogicalIndex(b, loc, linear, type);
       FailureOr<Value> v = gen.inScope([&] {
         gen.setRoot(index, linear, type);
-        return gen.emitOne(r, index);
+        return emitOutput(gen, r.first, r.second, index);
       });
       if (failed(v)) {
         func.erase();

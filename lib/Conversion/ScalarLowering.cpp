@@ -817,7 +817,9 @@ struct Emitter {
       return select(operands[0], operands[1], operands[2]);
     if (isa<ConvertOp>(op))
       return convert(operands[0], elementTypeOf(data[0]), resultType);
-    if (isa<BitcastConvertOp>(op)) {
+    // A bitcast between element types of one width is a bitcast-convert
+    // (XLA's simplifier makes such bitcast-converts bitcasts).
+    if (isa<BitcastConvertOp, BitcastOp>(op)) {
       Type from = getScalarType(elementTypeOf(data[0]));
       Type to = getScalarType(resultType);
       if (from == to)

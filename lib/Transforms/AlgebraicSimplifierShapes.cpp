@@ -1287,8 +1287,12 @@ void mlir::hlo::algsimp::populateShapePatterns(RewritePatternSet &set,
   set.add<SliceOfSlice, SliceOfConcatenate, ConcatenateOperands,
           DynamicUpdateSliceTrivial, PadOfScalarBroadcast, BroadcastOfIota,
           DotOfEmpty, DotOfConcatenate, DotOfGather>(context);
-  set.add<ReduceNothing, ReduceOfTranspose, ReduceOfReduce, ReduceOfReshape>(
-      context, symbols);
+  set.add<ReduceNothing, ReduceOfTranspose, ReduceOfReshape>(context, symbols);
+  // After layout assignment XLA keeps a reduce of a reduce: the two are what
+  // the tree reduction rewriter made of one reduction too large to be
+  // race-free (XLA 0.10.2's post-layout simplifier leaves them).
+  if (!options.layoutSensitive)
+    set.add<ReduceOfReduce>(context, symbols);
   set.add<ReduceOfConcatenate>(context, symbols,
                                options.unconditionalReduceOfConcat);
   set.add<ReduceWindowRewrites>(context, symbols, options.windowReduceToReduce);

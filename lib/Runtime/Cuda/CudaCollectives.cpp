@@ -617,12 +617,13 @@ static LogicalResult runRagged(NcclComms::State &s, RaggedAllToAllOp op,
                                       2 * k, ncclInt64, j, m.comm, st));
     }
     check("ncclGroupEnd", nccl.ncclGroupEnd());
-    if (problem.empty() &&
-        checkCu("cuMemcpyDtoHAsync",
-                cu.cuMemcpyDtoHAsync(theirs.data(), scratch + bytes, bytes,
-                                     stream)))
-      checkCu("cuStreamSynchronize", cu.cuStreamSynchronize(stream));
+    if (problem.empty())
+      checkCu(
+          "cuMemcpyDtoHAsync",
+          cu.cuMemcpyDtoHAsync(theirs.data(), scratch + bytes, bytes, stream));
   }
+  // Nothing may still use the scratch (or `mine`) when it is freed.
+  checkCu("cuStreamSynchronize", cu.cuStreamSynchronize(stream));
   cu.cuMemFree(scratch);
   if (!problem.empty())
     return finish();

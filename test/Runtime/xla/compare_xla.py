@@ -18,7 +18,9 @@ For each HLO module (files, or the *.hlo of directories):
      replicas or partitions runs on that many CPU devices (at most 8), each
      with the same inputs, and hlo-run gets the same --replicas /
      --partitions; the first device's results are compared;
-  4. `hlo-run MODULE --input ... --output-dir D` runs it on the interpreter;
+  4. `hlo-run MODULE --input ... --output-dir D` runs it on the interpreter
+     (or, with --device=host, compiled by the GPU compiler and run by the
+     host runtime);
   5. the results are compared per dtype: integers and pred exactly, f32
      |a-b| <= 1e-6 + 1e-5 max(|a|,|b|), f16/bf16/f8 looser (TOLERANCES);
      NaN matches NaN. XLA runs with --xla_allow_excess_precision=false, so
@@ -30,8 +32,8 @@ when they match. Prints one line per module and last
 `N matched / M; X expected failures, S skipped, F failed` (M = modules
 run); exits 1 on a failure or an XPASS.
 
-Usage: compare_xla.py --runner PATH/hlo-run [--manifest M.json]
-                      [--expected-failures F] [--report R.md]
+Usage: compare_xla.py --runner PATH/hlo-run [--device host] [--manifest M.json]
+                      [--expected-failures F]... [--report R.md]
                       [--timeout S] [--max-elements N] FILES_OR_DIRS...
 """
 
@@ -368,9 +370,10 @@ def compare_array(ours, ref, entry):
 # Driver
 #===----------------------------------------------------------------------===#
 
-def run_interpreter(runner, path, inputs, workdir, timeout, devices=(1, 1)):
+def run_interpreter(runner, path, inputs, workdir, timeout, devices=(1, 1),
+                    device="interpreter"):
     args = [runner, str(path), f"--replicas={devices[0]}",
-            f"--partitions={devices[1]}"]
+            f"--partitions={devices[1]}", f"--device={device}"]
     for i, value in enumerate(inputs):
         file = workdir / f"input_{i}.npy"
         np.save(file, value, allow_pickle=False)
@@ -434,7 +437,8 @@ def check_module(path, xla, runner, manifest, options):
     with tempfile.TemporaryDirectory(prefix="hlo-oracle-") as tmp:
         try:
             ours, seconds = run_interpreter(runner, path, inputs, Path(tmp),
-                                            options.timeout, devices)
+                                            options.timeout, devices,
+                                            options.device)
         except RuntimeError as e:
             return "FAIL", str(e), 0.0
     if len(ours) != len(expected):
@@ -449,9 +453,11 @@ def check_module(path, xla, runner, manifest, options):
                     f"{worst_rel:.3g}"), seconds
 
 
-def read_expected_failures(path):
+def read_expected_failures(paths):
     expected = {}
-    if path and path.exists():
+    for path in paths or []:
+        if not path.exists():
+            continue
         for line in path.read_text().splitlines():
             line = line.strip()
             if not line or line.startswith("#"):
@@ -474,8 +480,13 @@ def main():
     parser.add_argument("--manifest", type=Path,
                         help="input draws and tolerances per module "
                              "(default: manifest.json beside the modules)")
-    parser.add_argument("--expected-failures", type=Path)
+    parser.add_argument("--expected-failures", type=Path, action="append",
+                        help="a file of expected failures (repeatable)")
     parser.add_argument("--report", type=Path, help="write a markdown table")
+    parser.add_argument("--device", default="interpreter",
+                        help="hlo-run's --device: interpreter (default), "
+                             "host (the GPU compiler's thunk program on "
+                             "the host runtime), host-kernels, cuda")
     parser.add_argument("--timeout", type=float, default=60)
     parser.add_argument("--max-elements", type=int, default=1 << 22)
     parser.add_argument("paths", nargs="+")
