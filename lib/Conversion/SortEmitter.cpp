@@ -95,11 +95,21 @@ FailureOr<SortInfo> analyzeSort(Operation *op, SymbolTable &symbols,
     }
     totalBytes += getElementBytes(t.getElementType());
   }
+  // The outputs' types: the roots', or the elements of a variadic sort's
+  // tuple at the root (XLA's optimized dumps hold such fusions).
+  SmallVector<Type> outputTypes;
   for (Value r : roots)
-    if (!sameShapeAndLayout(cast<RankedTensorType>(r.getType()), info.type)) {
+    if (auto tuple = dyn_cast<TupleType>(r.getType()))
+      llvm::append_range(outputTypes, tuple.getTypes());
+    else
+      outputTypes.push_back(r.getType());
+  for (Type t : outputTypes) {
+    auto array = dyn_cast<RankedTensorType>(t);
+    if (!array || !sameShapeAndLayout(array, info.type)) {
       reason = "an output's layout differs from the keys'";
       return failure();
     }
+  }
   info.dim = info.sort.getDimensions()[0];
   info.size = info.type.getDimSize(info.dim);
   if (info.type.getNumElements() == 0) {

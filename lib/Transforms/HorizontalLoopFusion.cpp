@@ -172,7 +172,11 @@ struct HorizontalLoopFusionImpl {
     if (!fusible->isLoopFusion(op))
       return false;
     SmallVector<Value> outputs = outputsOf(op);
-    if (outputs.empty())
+    // Arrays only: a fusion whose root is a variadic op's tuple (a variadic
+    // reduce-window in XLA's optimized dumps) is left alone.
+    if (outputs.empty() || llvm::any_of(outputs, [](Value v) {
+          return !isa<RankedTensorType>(v.getType());
+        }))
       return false;
     if (isa<TupleType>(op->getResult(0).getType()) &&
         !onlyElementsRead(op->getResult(0)))
