@@ -35,7 +35,7 @@ bool GpuFusible::isFusible(Operation *op) {
   // root tuple of many elements) is turned away before its type and
   // operands are scanned, so that asking about it costs no more than about
   // an array.
-  if (op->getNumResults() != 1)
+  if (op->getNumResults() != 1 || isRepackingBitcast(op))
     return false;
   Type type = op->getResult(0).getType();
   if (isa<FusionOp>(op) ? !isStaticArrayOrTuple(type) : !isStaticArray(type))

@@ -24,6 +24,19 @@
 
 namespace mlir::hlo {
 
+/// A bitcast between element types of different widths (XLA's bitcast of a
+/// packed `u4[18]{0:E(4)}` to `s8[9]`): no emitter reads through it, so it
+/// is never fused and stays an alias of its operand's buffer.
+inline bool isRepackingBitcast(Operation *op) {
+  auto bitcast = dyn_cast<BitcastOp>(op);
+  if (!bitcast)
+    return false;
+  Type from = getElementTypeOrSelf(bitcast.getOperand().getType());
+  Type to = getElementTypeOrSelf(bitcast.getType());
+  return from != to && from.isIntOrFloat() && to.isIntOrFloat() &&
+         from.getIntOrFloatBitWidth() != to.getIntOrFloatBitWidth();
+}
+
 /// XLA's kMaxUnnestedReductionOutputsPerFusion.
 constexpr int64_t kMaxUnnestedReductionsPerFusion = 8;
 

@@ -242,13 +242,17 @@ struct GpuLayoutAssignmentPass
           return getMinorToMajor(w.type);
       return defaultMinorToMajor(rank);
     }
-    if (isa<SortOp, FftOp, WhileOp, CallOp, ConditionalOp>(op))
+    // An async-done returns its computation's result: laid out by default,
+    // as every computation but the entry (XLA's dumps hold such pairs).
+    if (isa<SortOp, FftOp, WhileOp, CallOp, ConditionalOp, AsyncDoneOp>(op))
       return defaultMinorToMajor(rank);
     if (isa<TriangularSolveOp>(op))
       return fortran(rank);
     if (auto call = dyn_cast<CustomCallOp>(op)) {
       if (call.getOperandLayoutConstraints())
         return getMinorToMajor(type);
+      if (readsColumnMajor(call) && rank >= 2)
+        return fortran(rank);
       // XLA keeps a dynamic array's layout through SliceToDynamic: its
       // users decide, and its operand follows.
       if (call.getCustomCallTarget() == "SliceToDynamic")
@@ -282,6 +286,15 @@ struct GpuLayoutAssignmentPass
     if (dims.size() != 1)
       return std::nullopt;
     return dims[0];
+  }
+
+  /// XLA's cuBLAS triangular solve and cuSOLVER Cholesky calls: the
+  /// libraries read and write column-major matrices (XLA's layout
+  /// assignment gives their operands and result that layout).
+  static bool readsColumnMajor(CustomCallOp call) {
+    StringRef target = call.getCustomCallTarget();
+    return target == "__cublas$triangularSolve" ||
+           target == "__cusolver$cholesky";
   }
 
   static Order fortran(int64_t rank) {
@@ -339,9 +352,19 @@ struct GpuLayoutAssignmentPass
         elements[i] = withDefaultLayouts(elements[i]);
       return TupleType::get(op->getContext(), elements);
     }
-    if (auto call = dyn_cast<CustomCallOp>(op))
+    if (auto call = dyn_cast<CustomCallOp>(op)) {
       if (call.getOperandLayoutConstraints())
         return layoutLike(type, type);
+      if (readsColumnMajor(call) && tuple && tuple.size() >= 1 &&
+          rankOf(tuple.getType(0)) >= 2) {
+        SmallVector<Type> elements;
+        for (Type t : tuple.getTypes())
+          elements.push_back(withDefaultLayouts(t));
+        elements[0] =
+            withMinorToMajor(elements[0], fortran(rankOf(elements[0])));
+        return TupleType::get(op->getContext(), elements);
+      }
+    }
     return withDefaultLayouts(type);
   }
 
@@ -461,6 +484,12 @@ struct GpuLayoutAssignmentPass
     }
     if (auto call = dyn_cast<CustomCallOp>(op)) {
       StringRef target = call.getCustomCallTarget();
+      if (readsColumnMajor(call)) {
+        for (unsigned i = 0; i < data.size(); ++i)
+          if (rankOf(data[i].getType()) >= 2)
+            must(i, fortran(rankOf(data[i].getType())));
+        return wants;
+      }
       // The dynamic-shape calls keep the layout: PadToStatic reads its
       // operand as it is, SliceToDynamic's operand takes its result's.
       if (target == "PadToStatic")
@@ -506,7 +535,7 @@ struct GpuLayoutAssignmentPass
       must(1, fortran(rankOf(data[1].getType())));
       return wants;
     }
-    if (isa<WhileOp, CallOp>(op)) {
+    if (isa<WhileOp, CallOp, AsyncStartOp>(op)) {
       for (unsigned i = 0; i < data.size(); ++i)
         mustDefault(i);
       return wants;

@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FusionUtils.h"
+#include "GpuFusible.h"
 #include "ReductionUtils.h"
 #include "TransformUtils.h"
 #include "TritonFusionUtils.h"
@@ -62,7 +63,7 @@ static int64_t numElements(Type type) {
 /// compute element by element. Also excluded here: ops with control edges,
 /// side effects, tuple or dynamic results.
 static bool isFusible(Operation *op, bool asConsumer = false) {
-  if (op->getNumResults() != 1)
+  if (op->getNumResults() != 1 || isRepackingBitcast(op))
     return false;
   // A tuple result (a variadic reduce, a multi-output fusion) takes
   // producers but is not fused into its users (those are its

@@ -5,12 +5,16 @@
 // position. Positions follow the layouts' minor_to_major orders (row-major
 // without a layout) and their tiles (XLA's tiled layouts, TiledLayout
 // below; a `*` tile dimension is an error). With different element types
-// of the same width the bits carry over. Literals themselves are logical
-// and row-major, so this is the one op that reads layouts.
+// of the same width the bits carry over; between element sizes in memory
+// (a packed sub-byte array and bytes) the bits are repacked. Literals
+// themselves are logical and row-major, so this is the one op that reads
+// layouts.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Internal.h"
+
+#include "llvm/ADT/BitVector.h"
 
 using namespace mlir;
 using namespace mlir::hlo;
@@ -51,12 +55,77 @@ static FailureOr<Literal> tiledBitcast(Interp &interp, Operation *op,
   return std::move(out);
 }
 
+/// The bits an element of array type `type` takes in memory: its layout's
+/// element size (XLA's `E(4)`: a packed sub-byte array), else a byte for a
+/// narrower element, else its width.
+static int64_t storageBits(Type type) {
+  auto tensor = cast<RankedTensorType>(type);
+  auto layout = dyn_cast_or_null<LayoutAttr>(tensor.getEncoding());
+  if (layout && layout.getElementSizeInBits())
+    return layout.getElementSizeInBits();
+  return std::max<int64_t>(getElementBitWidth(tensor.getElementType()), 8);
+}
+
+/// The logical index of the element at physical position `physical` of
+/// `shape` under `minorToMajor`.
+static void logicalIndex(int64_t physical, ArrayRef<int64_t> shape,
+                         ArrayRef<int64_t> minorToMajor,
+                         SmallVectorImpl<int64_t> &index) {
+  index.assign(shape.size(), 0);
+  for (int64_t d : minorToMajor) {
+    index[d] = physical % shape[d];
+    physical /= shape[d];
+  }
+}
+
+/// bitcast between element sizes in memory (XLA's bitcast of a packed
+/// `u4[18]{0:E(4)}` to `s8[9]`): the operand's elements laid end to end in
+/// physical order, each in its storage bits from the low bits of byte 0,
+/// and the result's read back the same way.
+static FailureOr<Literal> repackingBitcast(Operation *op, const Literal &in,
+                                           Literal out) {
+  Type inType = op->getOperand(0).getType(),
+       outType = op->getResult(0).getType();
+  int64_t inBits = storageBits(inType), outBits = storageBits(outType);
+  unsigned inWidth = getElementBitWidth(in.getElementType());
+  unsigned outWidth = getElementBitWidth(out.getElementType());
+  llvm::BitVector memory(in.getNumElements() * inBits);
+  SmallVector<int64_t> index;
+  SmallVector<int64_t> inOrder = getMinorToMajor(inType);
+  for (int64_t p = 0; p < in.getNumElements(); ++p) {
+    logicalIndex(p, in.getShape(), inOrder, index);
+    APInt bits = in.getBits(in.linearize(index));
+    for (unsigned b = 0; b < inWidth && b < inBits; ++b)
+      if (bits[b])
+        memory.set(p * inBits + b);
+  }
+  SmallVector<int64_t> outOrder = getMinorToMajor(outType);
+  for (int64_t p = 0; p < out.getNumElements(); ++p) {
+    APInt bits(outWidth, 0);
+    for (unsigned b = 0; b < outWidth && b < outBits; ++b)
+      if (memory.test(p * outBits + b))
+        bits.setBit(b);
+    logicalIndex(p, out.getShape(), outOrder, index);
+    out.setBits(out.linearize(index), bits);
+  }
+  return std::move(out);
+}
+
 FailureOr<Literal> eval::bitcast(Interp &interp, Operation *op,
                                  const Literal &in) {
   auto result = makeResult(interp, op);
   if (failed(result))
     return failure();
   Literal &out = *result;
+  bool complex = in.getElementKind() == ElementKind::Complex ||
+                 out.getElementKind() == ElementKind::Complex;
+  if (!complex && tilesOf(op->getOperand(0).getType()).empty() &&
+      tilesOf(op->getResult(0).getType()).empty() &&
+      storageBits(op->getOperand(0).getType()) !=
+          storageBits(op->getResult(0).getType()) &&
+      in.getNumElements() * storageBits(op->getOperand(0).getType()) ==
+          out.getNumElements() * storageBits(op->getResult(0).getType()))
+    return repackingBitcast(op, in, std::move(out));
   if (in.getNumElements() != out.getNumElements() ||
       getElementBitWidth(in.getElementType()) !=
           getElementBitWidth(out.getElementType()) ||
