@@ -70,7 +70,6 @@ FailureOr<int> mlir::thunk::countCudaDevices(std::string &error) {
   return count;
 }
 
-/// CUDA device `ordinal`, its primary context current in this thread.
 /// Whether rows (indices along dimension 0) of `a` and `b` are contiguous
 /// of whole bytes laid out alike: dimension 0 most major in both, the
 /// other dimensions of one extent and strides.
@@ -90,6 +89,7 @@ static bool rowsAlike(MemRefType a, MemRefType b) {
          (b.getDimSize(0) <= 1 || sb[0] == row);
 }
 
+/// CUDA device `ordinal`, its primary context current in this thread.
 static const Device *openDevice(int ordinal, std::string &error) {
   static Device devices[cuda::kMaxDevices];
   static std::string failures[cuda::kMaxDevices];
