@@ -439,7 +439,8 @@ TEST_F(InterpreterTest, CollectivePermuteInPlace) {
                            "source_target_pairs={{1,0}}",
                     devices(2)),
             "f32[4] {-1, -1, 1, 2}");
-  // Offsets as arrays: s32[1] per pair.
+  // Start indices as one-element arrays (XLA's verifier takes any array
+  // per dimension).
   EXPECT_EQ(runBody(std::string(kPerReplica) +
                         "m = f32[] constant(-1)\n"
                         "o = f32[4] broadcast(m), dimensions={}\n"
@@ -449,25 +450,26 @@ TEST_F(InterpreterTest, CollectivePermuteInPlace) {
                         "source_target_pairs={{1,0}}, slice_sizes={{3}}",
                     devices(2)),
             "f32[4] {-1, 10, 11, 12}");
-  // Malformed offsets and slice sizes.
+  // Malformed start indices and slice sizes: the verifier's errors.
   EXPECT_EQ(runBody(body + "ROOT p = f32[4] collective-permute(x, o, c0, c0), "
                            "source_target_pairs={{0,1},{1,0}}",
                     devices(2)),
-            "error: replica 0, partition 0: collective-permute 'p': the "
-            "start indices need one element per source-target pair, each a "
-            "tuple of 1 integer scalars or an integer array of 1 entries");
+            "import failed: 'hlo.collective_permute' op input start indices "
+            "'tensor<i32>' must be a tuple of 1 integer scalars or a tuple "
+            "of such tuples\n");
   EXPECT_EQ(runBody(body + "ROOT p = f32[4] collective-permute(x, o, ii, oo), "
                            "source_target_pairs={{0,1},{1,0}}, "
                            "slice_sizes={{5},{5}}",
                     devices(2)),
-            "error: replica 0, partition 0: collective-permute 'p': "
-            "slice_sizes entry 0 does not fit the input and output buffers");
+            "import failed: 'hlo.collective_permute' op slice of sizes [5] "
+            "does not fit input buffer 'tensor<4xf32>' and output buffer "
+            "'tensor<4xf32>'\n");
   EXPECT_EQ(runBody(body + "ROOT p = f32[4] collective-permute(x, o, ii, oo), "
                            "source_target_pairs={{0,1},{1,0}}, "
                            "slice_sizes={{2},{2},{2}}",
                     devices(2)),
-            "error: replica 0, partition 0: collective-permute 'p': "
-            "slice_sizes needs one list per source-target pair (2), has 3");
+            "import failed: 'hlo.collective_permute' op slice_sizes has 3 "
+            "lists, expected one per buffer and start-index entry (2)\n");
 }
 
 TEST_F(InterpreterTest, RaggedAllToAllSeveralUpdates) {

@@ -47,6 +47,7 @@ protected:
   /// Runs HLO module text; the result literal's text or "error: ...".
   std::string run(StringRef hlo, ArrayRef<Literal> args = {},
                   InterpreterOptions options = {}) {
+    diagnostics.clear();
     OwningOpRef<ModuleOp> module = importHloText(hlo, &ctx);
     if (!module)
       return "import failed: " + diagnostics;

@@ -218,8 +218,11 @@ LogicalResult ThunkLowering::lowerCollective(Operation *op, ValueRange operands,
                 if (failed(pairs))
                   return op->emitError("hlo-to-thunk: ") << error, failure();
                 if (getDataOperands(op).size() != inputs.size())
-                  return op->emitError("hlo-to-thunk: the in-place "
-                                       "collective-permute has no thunk yet"),
+                  return op->emitError(
+                             "hlo-to-thunk: the in-place collective-permute "
+                             "has no thunk; "
+                             "hlo-collective-permute-in-place-expander "
+                             "(in hlo-gpu-pipeline) rewrites it"),
                          failure();
                 SmallVector<Attribute> attrs;
                 for (auto [source, target] : *pairs)

@@ -96,7 +96,9 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
   // (kEliminateIndeterministicScatters), GpuScatterExpander, CallInliner,
   // DotDecomposer,
   // StochasticConvertDecomposer, LogisticExpander, BatchNormExpander (all
-  // three forms), DynamicPadder, StableSortExpander, then simplification
+  // three forms), DynamicPadder, StableSortExpander, then (no XLA pass: XLA's
+  // GPU compiler rejects the form) the in-place collective-permute
+  // expanded, then simplification
   // (TopkDecomposer first: XLA runs it before all of these).
   pm.addPass(createHloTopkDecomposer());
   pm.addPass(createHloOperandUpcaster());
@@ -124,6 +126,7 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
   pm.addPass(createHloBatchNormExpander(batchNorm));
   pm.addPass(createHloDynamicPadder());
   pm.addPass(createHloStableSortExpander());
+  pm.addPass(createHloCollectivePermuteInPlaceExpander());
   buildHloSimplificationPipeline(pm);
 }
 

@@ -577,6 +577,7 @@ void Exporter::printAttrValue(const AttrInfo &info, Attribute value) {
     os << '}';
     return;
   case AttrKind::Pairs:
+  case AttrKind::IntLists:
     os << '{';
     llvm::interleave(
         cast<ArrayAttr>(value), os,
@@ -753,10 +754,14 @@ static bool kindMatches(AttrKind kind, Attribute v) {
   case AttrKind::Symbol: return isa<FlatSymbolRefAttr>(v);
   case AttrKind::SymbolList:
   case AttrKind::NameList:
-  case AttrKind::Pairs:
   case AttrKind::ShapeList:
   case AttrKind::PrecisionList:
     return isa<ArrayAttr>(v);
+  case AttrKind::Pairs:
+  case AttrKind::IntLists: {
+    auto array = dyn_cast<ArrayAttr>(v);
+    return array && llvm::all_of(array, llvm::IsaPred<DenseI64ArrayAttr>);
+  }
   case AttrKind::Aliasing:
     return isa<ArrayAttr>(v) &&
            llvm::all_of(cast<ArrayAttr>(v),
@@ -810,7 +815,10 @@ void Exporter::printAttrs(Operation *op, ArrayRef<NamedAttribute> attrs,
     // attribute names come here without "hlo.") are not HLO text.
     if (a.getName() == "hlo.buffer_slices" || a.getName() == "buffer_slices")
       continue;
-    const AttrInfo *info = lookupMlirAttr(a.getName().getValue());
+    const AttrInfo *info =
+        lookupMlirAttr(a.getName().getValue(), [&](const AttrInfo &i) {
+          return kindMatches(i.kind, a.getValue());
+        });
     if (!info) {
       status = op->emitError("attribute '")
                << a.getName().getValue() << "' has no HLO spelling";
@@ -1311,7 +1319,9 @@ HloInstructionPrinter::Impl::print(Operation *op,
         continue;
     if (isa<ConstantOp>(op) && name == "value")
       continue;
-    const AttrInfo *info = lookupMlirAttr(name);
+    const AttrInfo *info = lookupMlirAttr(name, [&](const AttrInfo &i) {
+      return kindMatches(i.kind, a.getValue());
+    });
     if (!info || info->kind == AttrKind::Symbol ||
         info->kind == AttrKind::SymbolList ||
         !kindMatches(info->kind, a.getValue()))

@@ -121,7 +121,7 @@ DictionaryAttr Importer::parseDictOfStrings(const AttrAst &attr) {
 
 Attribute Importer::convertAttr(StringRef opcode, const AttrAst &attr,
                                 StringRef &mlirName) {
-  const AttrInfo *info = lookupHloAttr(attr.name);
+  const AttrInfo *info = lookupHloAttr(attr.name, opcode);
   if (!info)
     return {};
   mlirName = info->mlirName;
@@ -243,6 +243,14 @@ Attribute Importer::convertAttr(StringRef opcode, const AttrAst &attr,
                          return {};
                        }
                        return b.getDenseI64ArrayAttr(pair);
+                     });
+  case AttrKind::IntLists:
+    return parseList(attr, "expected {{i, ...}, ...}",
+                     [&](Cursor &cur, std::string &) -> Attribute {
+                       SmallVector<int64_t> list;
+                       if (!cur.parseIntList(list))
+                         return {};
+                       return b.getDenseI64ArrayAttr(list);
                      });
   case AttrKind::StringDict:
     return parseDictOfStrings(attr);

@@ -94,23 +94,6 @@ bool Importer::checkCalleesDefined(const AttrAst &attr, Attribute value) {
   return check(value);
 }
 
-/// True if `text` is a braced list of braced integer lists (`{{1,2},{3}}`).
-static bool isIntegerListList(StringRef text) {
-  syntax::Cursor c(text);
-  SmallVector<int64_t> list;
-  if (!c.expect("{"))
-    return false;
-  if (!c.consumeIf("}")) {
-    do {
-      if (!c.parseIntList(list))
-        return false;
-    } while (c.consumeIf(","));
-    if (!c.expect("}"))
-      return false;
-  }
-  return c.atEnd();
-}
-
 bool Importer::convertAttrs(StringRef opcode, ArrayRef<AttrAst> attrs,
                             ArrayRef<StringAttr> known, NamedAttrList &out) {
   NamedAttrList unknown;
@@ -118,19 +101,13 @@ bool Importer::convertAttrs(StringRef opcode, ArrayRef<AttrAst> attrs,
     if (a.name == "metadata" || a.name == "control-predecessors")
       continue;
     StringRef mlirName;
-    const AttrInfo *info = lookupHloAttr(a.name);
+    const AttrInfo *info = lookupHloAttr(a.name, opcode);
     bool isKnown =
         info && (known.empty() || llvm::any_of(known, [&](StringAttr k) {
                    return k.getValue() == info->mlirName;
                  }));
     if (!isKnown) {
-      // Kept verbatim so that nothing in the text is lost; but XLA reads
-      // the in-place collective-permute's slice_sizes as a list of integer
-      // lists.
-      if (a.name == "slice_sizes" && opcode.starts_with("collective-permute") &&
-          !isIntegerListList(a.value))
-        return error(a.offset, "invalid slice_sizes=" + a.value.str() +
-                                   ": expected {{i, ...}, ...}");
+      // Kept verbatim so that nothing in the text is lost.
       unknown.set(b.getStringAttr(a.name), TextAttr::get(ctx, a.value));
       continue;
     }

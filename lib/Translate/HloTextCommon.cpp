@@ -171,6 +171,9 @@ static const AttrInfo kAttrTable[] = {
     {"channel_id", "channel_id", AttrKind::Int},
     {"replica_groups", "replica_groups", AttrKind::ReplicaGroups},
     {"source_target_pairs", "source_target_pairs", AttrKind::Pairs},
+    // The in-place collective-permute's slice sizes, one list per buffer
+    // and start-index entry.
+    {"slice_sizes", "slice_sizes", AttrKind::IntLists, "collective-permute"},
     {"constrain_layout", "constrain_layout", AttrKind::Bool},
     {"use_global_device_ids", "use_global_device_ids", AttrKind::Bool},
     {"is_host_transfer", "is_host_transfer", AttrKind::Bool},
@@ -215,26 +218,44 @@ static const AttrInfo kAttrTable[] = {
 
 ArrayRef<AttrInfo> mlir::hlo::getAttrTable() { return kAttrTable; }
 
-const AttrInfo *mlir::hlo::lookupHloAttr(StringRef hloName) {
-  static const llvm::StringMap<const AttrInfo *> map = [] {
-    llvm::StringMap<const AttrInfo *> m;
+using AttrInfoMap = llvm::StringMap<SmallVector<const AttrInfo *, 1>>;
+
+const AttrInfo *mlir::hlo::lookupHloAttr(StringRef hloName, StringRef opcode) {
+  static const AttrInfoMap map = [] {
+    AttrInfoMap m;
     for (const AttrInfo &info : kAttrTable)
-      m.try_emplace(info.hloName, &info);
+      m[info.hloName].push_back(&info);
     return m;
   }();
   auto it = map.find(hloName);
-  return it == map.end() ? nullptr : it->second;
+  if (it == map.end())
+    return nullptr;
+  const AttrInfo *generic = nullptr;
+  for (const AttrInfo *info : it->second) {
+    if (info->opcodePrefix.empty())
+      generic = generic ? generic : info;
+    else if (opcode.starts_with(info->opcodePrefix))
+      return info;
+  }
+  return generic;
 }
 
-const AttrInfo *mlir::hlo::lookupMlirAttr(StringRef mlirName) {
-  static const llvm::StringMap<const AttrInfo *> map = [] {
-    llvm::StringMap<const AttrInfo *> m;
+const AttrInfo *
+mlir::hlo::lookupMlirAttr(StringRef mlirName,
+                          function_ref<bool(const AttrInfo &)> accept) {
+  static const AttrInfoMap map = [] {
+    AttrInfoMap m;
     for (const AttrInfo &info : kAttrTable)
-      m.try_emplace(info.mlirName, &info);
+      m[info.mlirName].push_back(&info);
     return m;
   }();
   auto it = map.find(mlirName);
-  return it == map.end() ? nullptr : it->second;
+  if (it == map.end())
+    return nullptr;
+  for (const AttrInfo *info : it->second)
+    if (!accept || accept(*info))
+      return info;
+  return it->second.front();
 }
 
 bool mlir::hlo::hasOwnAsyncOpcodes(StringRef opcode) {

@@ -40,6 +40,7 @@ enum class AttrKind {
   Symbol,        // %comp                   FlatSymbolRefAttr
   SymbolList,    // {%a, %b}                ArrayAttr of FlatSymbolRefAttr
   Pairs,         // {{0,1},{1,2}}           ArrayAttr of DenseI64ArrayAttr
+  IntLists,      // {{2,4},{1}}             ArrayAttr of DenseI64ArrayAttr
   StringDict,    // {a="x",b="y"}           DictionaryAttr of StringAttr
   NameList,      // {%a, %b}                ArrayAttr of StringAttr
   Shape,         // f32[2]{0}               TypeAttr
@@ -58,12 +59,20 @@ struct AttrInfo {
   StringRef hloName;
   StringRef mlirName;
   AttrKind kind;
+  /// When set, the entry is for the opcodes starting with it only (an
+  /// attribute name that means something else there).
+  StringRef opcodePrefix = {};
 };
 
 /// All known attributes in print order.
 ArrayRef<AttrInfo> getAttrTable();
-const AttrInfo *lookupHloAttr(StringRef hloName);
-const AttrInfo *lookupMlirAttr(StringRef mlirName);
+/// The entry of HLO attribute `hloName` on `opcode`.
+const AttrInfo *lookupHloAttr(StringRef hloName, StringRef opcode = {});
+/// The first entry named `mlirName` that `accept` takes (any when null),
+/// else the first one.
+const AttrInfo *
+lookupMlirAttr(StringRef mlirName,
+               function_ref<bool(const AttrInfo &)> accept = nullptr);
 
 /// Opcodes whose `-start`/`-done` are opcodes of their own (not async sugar).
 bool hasOwnAsyncOpcodes(StringRef opcode);

@@ -792,6 +792,31 @@ def HloLogisticExpander : Pass<"hlo-logistic-expander", "::mlir::ModuleOp"> {
   ];
 }
 
+def HloCollectivePermuteInPlaceExpander
+    : Pass<"hlo-collective-permute-in-place-expander", "::mlir::ModuleOp"> {
+  let summary = "the in-place collective-permute as slices, plain "
+                "collective-permutes and updates";
+  let description = [{
+    Rewrites every in-place `collective-permute` (input, output, input and
+    output start indices, `slice_sizes`; XLA's TPU form, which XLA's GPU
+    compiler does not take and no thunk runs), and every in-place
+    `collective-permute-start` whose only user is its done, into ordinary
+    HLO: per buffer and start-index entry k, a `dynamic-slice` of the input
+    at the k-th input start indices, a plain `collective-permute` with the
+    pairs of chunk k (fresh channel ids where the op had one), and a
+    `dynamic-update-slice` into the output at the k-th output start
+    indices. Devices that are no target of chunk k keep their output: a
+    `select` on a constant table of the chunk's targets, indexed by
+    `replica-id` (`partition-id` with a channel id), left out when every
+    device is a target. Left alone: instructions with control predecessors
+    and starts with other users.
+  }];
+  let statistics = [
+    Statistic<"numExpanded", "expanded",
+              "in-place collective-permutes expanded">,
+  ];
+}
+
 def HloStochasticConvertDecomposer
     : Pass<"hlo-stochastic-convert-decomposer", "::mlir::ModuleOp"> {
   let summary = "stochastic-convert as ordinary HLO ops (XLA's "

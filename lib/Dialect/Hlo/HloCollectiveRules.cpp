@@ -189,23 +189,136 @@ LogicalResult mlir::hlo::verifyAllToAll(EmitErrorFn emitError,
   return success();
 }
 
-LogicalResult
-mlir::hlo::verifySourceTargetPairs(EmitErrorFn emitError,
-                                   ArrayRef<ArrayRef<int64_t>> pairs) {
+LogicalResult mlir::hlo::verifySourceTargetPairs(
+    EmitErrorFn emitError, ArrayRef<ArrayRef<int64_t>> pairs, int64_t chunks) {
+  if (chunks > 1 && pairs.size() % chunks != 0)
+    return emitError() << "source_target_pairs (" << pairs.size()
+                       << ") must split into " << chunks
+                       << " equal chunks, one per start-index entry";
+  size_t chunkSize = chunks > 1 ? pairs.size() / chunks : pairs.size();
   llvm::SmallSet<int64_t, 16> sources, targets;
-  for (ArrayRef<int64_t> p : pairs) {
+  for (auto [i, p] : llvm::enumerate(pairs)) {
     if (p.size() != 2)
       return emitError() << "source_target_pairs entry " << str(p)
                          << " must be a (source, target) pair";
     if (p[0] < 0 || p[1] < 0)
       return emitError() << "source_target_pairs entry " << str(p)
                          << " has a negative id";
+    if (chunkSize && i % chunkSize == 0) {
+      sources.clear();
+      targets.clear();
+    }
+    StringRef where = chunks > 1 ? " in a chunk of" : " in";
     if (!sources.insert(p[0]).second)
-      return emitError() << "source " << p[0]
-                         << " appears more than once in source_target_pairs";
+      return emitError() << "source " << p[0] << " appears more than once"
+                         << where << " source_target_pairs";
     if (!targets.insert(p[1]).second)
-      return emitError() << "target " << p[1]
-                         << " appears more than once in source_target_pairs";
+      return emitError() << "target " << p[1] << " appears more than once"
+                         << where << " source_target_pairs";
   }
   return success();
+}
+
+/// The number of start-index entries in `offsets` for a buffer of `rank`
+/// dimensions: 1 for a tuple of `rank` integer scalars (or one-element
+/// arrays, which XLA's verifier takes too), c for a tuple of c such
+/// tuples.
+static FailureOr<int64_t> startIndexEntries(EmitErrorFn emitError,
+                                            StringRef what, Type offsets,
+                                            int64_t rank) {
+  auto isIndexTuple = [&](Type t) {
+    auto tt = dyn_cast<TupleType>(t);
+    return tt && static_cast<int64_t>(tt.size()) == rank &&
+           llvm::all_of(tt.getTypes(), [](Type e) {
+             auto rt = dyn_cast<RankedTensorType>(e);
+             return rt && rt.hasStaticShape() && rt.getNumElements() == 1 &&
+                    isa<IntegerType>(rt.getElementType());
+           });
+  };
+  if (isIndexTuple(offsets))
+    return 1;
+  auto tt = dyn_cast<TupleType>(offsets);
+  if (tt && tt.size() > 0 && llvm::all_of(tt.getTypes(), isIndexTuple))
+    return tt.size();
+  return emitError() << what << " " << offsets << " must be a tuple of " << rank
+                     << " integer scalars or a tuple of such tuples";
+}
+
+FailureOr<InPlacePermute>
+mlir::hlo::verifyInPlacePermute(EmitErrorFn emitError, TypeRange operands,
+                                ArrayAttr sliceSizes) {
+  InPlacePermute p;
+  if (operands.size() != 4)
+    return emitError() << "the in-place form takes 4 operands (input, "
+                          "output, input and output start indices), not "
+                       << operands.size();
+  SmallVector<Type> ins = unpackTuple(operands[0]);
+  SmallVector<Type> outs = unpackTuple(operands[1]);
+  p.tuple = isa<TupleType>(operands[0]);
+  if (p.tuple != isa<TupleType>(operands[1]) || ins.size() != outs.size())
+    return emitError() << "input buffer " << operands[0]
+                       << " and output buffer " << operands[1]
+                       << " must both be arrays or tuples of as many arrays";
+  // Per buffer, its start indices: the operand itself, or its element.
+  auto offsetsOf = [&](Type offsets, size_t b) -> Type {
+    if (!p.tuple)
+      return offsets;
+    auto tt = dyn_cast<TupleType>(offsets);
+    return tt && tt.size() == ins.size() ? tt.getType(b) : Type();
+  };
+  for (size_t b = 0; b < ins.size(); ++b) {
+    auto in = dyn_cast<RankedTensorType>(ins[b]);
+    auto out = dyn_cast<RankedTensorType>(outs[b]);
+    if (!in || !out || in.getElementType() != out.getElementType() ||
+        in.getRank() != out.getRank() || !in.hasStaticShape() ||
+        !out.hasStaticShape())
+      return emitError() << "input buffer " << ins[b] << " and output buffer "
+                         << outs[b]
+                         << " must be static arrays of one element type "
+                            "and rank";
+    p.inputs.push_back(in);
+    p.outputs.push_back(out);
+    for (auto [what, index] :
+         {std::pair<StringRef, int>{"input start indices", 2},
+          {"output start indices", 3}}) {
+      Type offsets = offsetsOf(operands[index], b);
+      if (!offsets)
+        return emitError() << what << " " << operands[index]
+                           << " must have one element per buffer";
+      FailureOr<int64_t> entries =
+          startIndexEntries(emitError, what, offsets, in.getRank());
+      if (failed(entries))
+        return failure();
+      if (b == 0 && index == 2)
+        p.entries = *entries;
+      else if (*entries != p.entries)
+        return emitError() << "every buffer's input and output start "
+                              "indices must have "
+                           << p.entries << " entries";
+    }
+  }
+  size_t expected = ins.size() * p.entries;
+  if (sliceSizes && sliceSizes.size() != expected)
+    return emitError() << "slice_sizes has " << sliceSizes.size()
+                       << " lists, expected one per buffer and start-index "
+                          "entry ("
+                       << expected << ")";
+  for (size_t i = 0; i < expected; ++i) {
+    RankedTensorType in = p.inputs[i / p.entries],
+                     out = p.outputs[i / p.entries];
+    ArrayRef<int64_t> sizes = in.getShape();
+    if (sliceSizes)
+      sizes = cast<DenseI64ArrayAttr>(sliceSizes[i]).asArrayRef();
+    if (static_cast<int64_t>(sizes.size()) != in.getRank())
+      return emitError() << "slice_sizes list " << i << " " << str(sizes)
+                         << " must have " << in.getRank() << " sizes";
+    for (int64_t d = 0; d < in.getRank(); ++d)
+      if (sizes[d] < 0 || sizes[d] > in.getDimSize(d) ||
+          sizes[d] > out.getDimSize(d))
+        return emitError() << "slice of sizes " << str(sizes)
+                           << " does not fit input buffer " << in
+                           << " and output buffer " << out;
+    p.sliceSizes.emplace_back(sizes);
+  }
+  return p;
 }

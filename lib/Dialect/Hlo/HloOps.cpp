@@ -676,8 +676,9 @@ LogicalResult CollectiveBroadcastOp::verify() {
                          "the operand types");
 }
 
-/// source_target_pairs as lists of ids.
-static LogicalResult checkPairs(Operation *op, std::optional<ArrayAttr> attr) {
+/// source_target_pairs as lists of ids, in `chunks` chunks.
+static LogicalResult checkPairs(Operation *op, std::optional<ArrayAttr> attr,
+                                int64_t chunks) {
   if (!attr || !*attr)
     return success();
   SmallVector<ArrayRef<int64_t>> pairs;
@@ -688,38 +689,61 @@ static LogicalResult checkPairs(Operation *op, std::optional<ArrayAttr> attr) {
              << a << " must be an array<i64: source, target>";
     pairs.push_back(pair.asArrayRef());
   }
-  return verifySourceTargetPairs([op]() { return op->emitOpError(); }, pairs);
+  return verifySourceTargetPairs([op]() { return op->emitOpError(); }, pairs,
+                                 chunks);
+}
+
+/// What collective-permute and its start have in common: the pairs, and
+/// the in-place form's operands. Its output buffer type, or the operand
+/// type of the ordinary form, through `buffer`.
+template <typename OpT>
+static LogicalResult verifyCollectivePermute(OpT op, Type &buffer) {
+  auto err = [&]() { return op.emitOpError(); };
+  int64_t chunks = 1;
+  if (op.getInputs().size() == 1) {
+    if (op.getSliceSizes())
+      return op.emitOpError("slice_sizes is only for the in-place form "
+                            "(four operands)");
+    buffer = op.getInputs()[0].getType();
+  } else {
+    FailureOr<InPlacePermute> form = verifyInPlacePermute(
+        err, op.getInputs().getTypes(), op.getSliceSizesAttr());
+    if (failed(form))
+      return failure();
+    chunks = form->entries;
+    buffer = op.getInputs()[1].getType();
+  }
+  return checkPairs(op, op.getSourceTargetPairs(), chunks);
 }
 
 LogicalResult CollectivePermuteOp::verify() {
-  if (failed(checkPairs(*this, getSourceTargetPairs())))
+  Type buffer;
+  if (failed(verifyCollectivePermute(*this, buffer)))
     return failure();
-  // The in-place form (input, output, input and output start indices) is
-  // not checked beyond its pairs.
-  if (getInputs().size() != 1)
-    return success();
-  return checkResultType(*this, getType(), getInputs()[0].getType(),
-                         "the operand type");
+  return checkResultType(*this, getType(), buffer,
+                         getInputs().size() == 1 ? "the operand type"
+                                                 : "the output buffer type");
 }
 
 LogicalResult CollectivePermuteStartOp::verify() {
-  if (failed(checkPairs(*this, getSourceTargetPairs())))
+  Type buffer;
+  if (failed(verifyCollectivePermute(*this, buffer)))
     return failure();
-  if (getInputs().size() == 1) {
-    Type in = getInputs()[0].getType();
-    // Legacy form: (operand, result, u32 context...); current form: the
-    // result.
-    auto tt = dyn_cast<TupleType>(getType());
-    if (tt && !isa<TupleType>(in) && tt.size() >= 2) {
-      if (!typesCompatible(tt.getType(0), in) ||
-          !typesCompatible(tt.getType(1), in))
-        return emitOpError("result type ")
-               << getType() << " should start with (operand, result) of type "
-               << in;
-    } else if (failed(
-                   checkResultType(*this, getType(), in, "the operand type"))) {
-      return failure();
-    }
+  // Legacy form: (operand or input buffer, result, u32 context...); current
+  // form: the result.
+  Type in = getInputs()[0].getType();
+  auto tt = dyn_cast<TupleType>(getType());
+  if (tt && tt.size() >= 2 && !typesCompatible(getType(), buffer)) {
+    if (!typesCompatible(tt.getType(0), in) ||
+        !typesCompatible(tt.getType(1), buffer))
+      return emitOpError("result type ")
+             << getType() << " should start with (operand, result) of types ("
+             << in << ", " << buffer << ")";
+  } else if (failed(checkResultType(*this, getType(), buffer,
+                                    getInputs().size() == 1
+                                        ? "the operand type"
+                                        : "the output buffer type"))) {
+    return failure();
   }
   return verifyStartUser<CollectivePermuteDoneOp>(*this,
                                                   "collective_permute_done");

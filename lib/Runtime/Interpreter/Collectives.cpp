@@ -36,6 +36,7 @@
 #include "Internal.h"
 
 #include "Hlo/Dialect/Hlo/HloDeviceGroups.h"
+#include "Hlo/Dialect/Hlo/HloTypeInference.h"
 #include "Hlo/Support/DeviceRendezvous.h"
 
 #include "llvm/ADT/TypeSwitch.h"
@@ -377,102 +378,40 @@ eval::sendToPeers(Interp &interp, Operation *send, const Literal &data,
                   });
 }
 
-/// slice_sizes of collective-permute's in-place form, kept verbatim by the
-/// importer (`{{2,4},{2,4}}`: one list per source-target pair, or one
-/// list for all pairs); empty when absent.
-static FailureOr<std::vector<SmallVector<int64_t>>>
-sliceSizesOf(Interp &interp, Operation *op) {
-  std::vector<SmallVector<int64_t>> lists;
-  auto unknown = op->getAttrOfType<DictionaryAttr>("unknown_attrs");
-  auto text = unknown ? unknown.getAs<TextAttr>("slice_sizes") : TextAttr();
-  if (!text)
-    return lists;
-  StringRef rest = text.getValue().trim();
-  auto bad = [&]() {
-    return FailureOr<std::vector<SmallVector<int64_t>>>(
-        interp.fail(op, "cannot read slice_sizes=" + text.getValue() +
-                            " (expected {{n,...},...} or {n,...})"));
-  };
-  // Nested lists, or one flat list.
-  bool nested =
-      rest.starts_with("{") && rest.drop_front().ltrim().starts_with("{");
-  if (nested) {
-    if (!rest.consume_front("{") || !rest.consume_back("}"))
-      return bad();
-    rest = rest.trim();
-  }
-  while (!rest.empty()) {
-    if (!rest.consume_front("{"))
-      return bad();
-    size_t close = rest.find('}');
-    if (close == StringRef::npos)
-      return bad();
-    SmallVector<StringRef> items;
-    rest.take_front(close).split(items, ',', -1, /*KeepEmpty=*/false);
-    lists.emplace_back();
-    for (StringRef item : items) {
-      int64_t v;
-      if (item.trim().getAsInteger(10, v) || v < 0)
-        return bad();
-      lists.back().push_back(v);
-    }
-    rest = rest.drop_front(close + 1).ltrim();
-    if (!nested && !rest.empty())
-      return bad();
-    rest.consume_front(",");
-    rest = rest.ltrim();
-  }
-  return lists;
-}
-
-/// Start indices of pair `k` in an in-place collective-permute's offsets
-/// operand: a tuple with one element per pair, each a tuple of scalars or
-/// an array with one entry per dimension.
-static std::optional<SmallVector<int64_t>>
-startIndices(const Literal &offsets, size_t k, int64_t rank) {
-  if (!offsets.isTuple() || k >= offsets.getElements().size())
-    return std::nullopt;
-  const Literal &e = offsets.getElements()[k];
+/// Entry `k` of one buffer's start indices on a device: a tuple of
+/// integer scalars (one entry), or entry k of a tuple of such tuples.
+static SmallVector<int64_t> startIndices(const Literal &offsets, int64_t k) {
+  ArrayRef<Literal> elements = offsets.getElements();
+  if (!elements.empty() && elements[0].isTuple())
+    elements = elements[k].getElements();
   SmallVector<int64_t> starts;
-  if (e.isTuple()) {
-    for (const Literal &x : e.getElements()) {
-      if (!x.isArray() || x.getNumElements() != 1 ||
-          x.getElementKind() == ElementKind::Float ||
-          x.getElementKind() == ElementKind::Complex)
-        return std::nullopt;
-      starts.push_back(indexValue(x));
-    }
-  } else if (e.isArray() && e.getRank() <= 1 &&
-             (e.getElementKind() == ElementKind::Signed ||
-              e.getElementKind() == ElementKind::Unsigned)) {
-    for (int64_t i = 0, n = e.getNumElements(); i < n; ++i)
-      starts.push_back(indexValue(e, i));
-  }
-  if (static_cast<int64_t>(starts.size()) != rank)
-    return std::nullopt;
+  for (const Literal &x : elements)
+    starts.push_back(indexValue(x));
   return starts;
 }
 
-/// collective-permute(input, output, input_start_indices,
-/// output_start_indices), slice_sizes: for the k-th (source, target) pair,
-/// the target's result is its output operand with the slice of size
-/// slice_sizes[k] of the source's input at the source's
-/// input_start_indices[k] written at the target's output_start_indices[k]
-/// (start indices clamped as dynamic-slice and dynamic-update-slice clamp
-/// them; no slice_sizes: the whole input). Devices that are no target
-/// return their output operand unchanged.
+/// Buffer `b` of an in-place collective-permute's buffer operand (the
+/// operand itself when the buffers are arrays).
+template <typename L> static L &bufferOf(L &l, bool tuple, size_t b) {
+  return tuple ? l.getElements()[b] : l;
+}
+
+/// The in-place collective-permute (input, output, input_start_indices,
+/// output_start_indices): source_target_pairs are `form.entries` equal
+/// consecutive chunks; a pair of chunk k copies, for every buffer b, the
+/// slice of size slice_sizes[b * entries + k] of the source's input at
+/// the source's k-th input start indices into the target's output at its
+/// k-th output start indices (start indices clamped as dynamic-slice and
+/// dynamic-update-slice clamp them), pairs in order. The result is the
+/// output operand with those updates.
 static FailureOr<Literal> inPlacePermute(Interp &interp, Operation *op,
                                          std::optional<ArrayAttr> pairs,
+                                         ArrayAttr sliceSizes,
                                          Operands operands) {
-  if (operands.size() != 4 || !operands[0]->isArray() ||
-      !operands[1]->isArray() ||
-      operands[0]->getElementType() != operands[1]->getElementType() ||
-      operands[0]->getRank() != operands[1]->getRank())
-    return interp.error(op, "the in-place form needs array input and output "
-                            "buffers of the same element type and rank, "
-                            "and input and output start indices");
-  auto sizes = sliceSizesOf(interp, op);
-  if (failed(sizes))
+  FailureOr<InPlacePermute> form = verifyInPlacePermute(
+      [&]() { return op->emitOpError(); }, getDataOperands(op).getTypes(),
+      sliceSizes);
+  if (failed(form))
     return failure();
   return exchange(
       interp, op, tupleOf(operands),
@@ -480,62 +419,45 @@ static FailureOr<Literal> inPlacePermute(Interp &interp, Operation *op,
           std::vector<Literal> &outputs) -> LogicalResult {
         for (size_t d = 0; d < outputs.size(); ++d)
           outputs[d] = inputs[d].getElements()[1];
-        if (!pairs)
+        if (!pairs || pairs->empty())
           return success();
-        size_t numPairs = pairs->size();
-        if (!sizes->empty() && sizes->size() != 1 && sizes->size() != numPairs)
-          return in.fail(op, "slice_sizes needs one list per source-target "
-                             "pair (" +
-                                 Twine(numPairs) + "), has " +
-                                 Twine(sizes->size()));
         std::string error;
         auto devicePairs =
             getDevicePairs(op, *pairs, in.shared.options.numReplicas,
                            in.shared.options.numPartitions, error);
         if (failed(devicePairs))
           return in.fail(op, error);
-        // Each pair of ids stands for the same number of device pairs.
-        size_t copies = numPairs ? devicePairs->size() / numPairs : 1;
+        // Each pair of ids stands for the same number of device pairs, and
+        // the pairs make form->entries chunks of equal size.
+        size_t copies = devicePairs->size() / pairs->size();
+        size_t chunk = pairs->size() / form->entries;
         for (auto [pairIndex, devices] : llvm::enumerate(*devicePairs)) {
-          size_t k = pairIndex / copies;
+          size_t k = pairIndex / copies / chunk;
           auto [src, dst] = devices;
-          const Literal &data = inputs[src].getElements()[0];
-          Literal &out = outputs[dst];
-          int64_t rank = data.getRank();
-          SmallVector<int64_t> size(data.getShape());
-          if (!sizes->empty())
-            size = (*sizes)[sizes->size() == 1 ? 0 : k];
-          auto from = startIndices(inputs[src].getElements()[2], k, rank);
-          auto to = startIndices(inputs[dst].getElements()[3], k, rank);
-          if (!from || !to)
-            return in.fail(op, "the start indices need one element per "
-                               "source-target pair, each a tuple of " +
-                                   Twine(rank) +
-                                   " integer scalars or an integer array "
-                                   "of " +
-                                   Twine(rank) + " entries");
-          if (static_cast<int64_t>(size.size()) != rank)
-            return in.fail(op, "slice_sizes entry " + Twine(k) + " has " +
-                                   Twine(size.size()) + " sizes for rank " +
-                                   Twine(rank));
-          for (int64_t d = 0; d < rank; ++d) {
-            if (size[d] > data.getShape()[d] || size[d] > out.getShape()[d])
-              return in.fail(op, "slice_sizes entry " + Twine(k) +
-                                     " does not fit the input and output "
-                                     "buffers");
-            (*from)[d] = std::clamp<int64_t>((*from)[d], 0,
-                                             data.getShape()[d] - size[d]);
-            (*to)[d] =
-                std::clamp<int64_t>((*to)[d], 0, out.getShape()[d] - size[d]);
-          }
-          SmallVector<int64_t> idx(rank, 0), a(rank), b(rank);
-          for (int64_t i = 0, n = numElements(size); i < n;
-               ++i, nextIndex(idx, size)) {
+          ArrayRef<Literal> from = inputs[src].getElements();
+          ArrayRef<Literal> to = inputs[dst].getElements();
+          for (size_t b = 0; b < form->inputs.size(); ++b) {
+            const Literal &data = bufferOf(from[0], form->tuple, b);
+            Literal &out = bufferOf(outputs[dst], form->tuple, b);
+            ArrayRef<int64_t> size = form->sliceSizes[b * form->entries + k];
+            SmallVector<int64_t> a =
+                startIndices(bufferOf(from[2], form->tuple, b), k);
+            SmallVector<int64_t> c =
+                startIndices(bufferOf(to[3], form->tuple, b), k);
+            int64_t rank = size.size();
             for (int64_t d = 0; d < rank; ++d) {
-              a[d] = (*from)[d] + idx[d];
-              b[d] = (*to)[d] + idx[d];
+              a[d] = std::clamp<int64_t>(a[d], 0, data.getShape()[d] - size[d]);
+              c[d] = std::clamp<int64_t>(c[d], 0, out.getShape()[d] - size[d]);
             }
-            out.copyElement(out.linearize(b), data, data.linearize(a));
+            SmallVector<int64_t> idx(rank, 0), x(rank), y(rank);
+            for (int64_t i = 0, n = numElements(size); i < n;
+                 ++i, nextIndex(idx, size)) {
+              for (int64_t d = 0; d < rank; ++d) {
+                x[d] = a[d] + idx[d];
+                y[d] = c[d] + idx[d];
+              }
+              out.copyElement(out.linearize(y), data, data.linearize(x));
+            }
           }
         }
         return success();
@@ -742,7 +664,8 @@ static EvalResult evalCollective(Interp &interp, Operation *op,
       })
       .Case([&](CollectivePermuteOp c) -> EvalResult {
         if (operands.size() == 4)
-          return inPlacePermute(interp, op, c.getSourceTargetPairs(), operands);
+          return inPlacePermute(interp, op, c.getSourceTargetPairs(),
+                                c.getSliceSizesAttr(), operands);
         if (operands.size() != 1)
           return interp.error(op, "needs one operand, or four (the in-place "
                                   "form)");
@@ -751,9 +674,9 @@ static EvalResult evalCollective(Interp &interp, Operation *op,
       })
       .Case([&](CollectivePermuteStartOp c) -> EvalResult {
         if (operands.size() == 4)
-          return startValue(
-              op, operands,
-              inPlacePermute(interp, op, c.getSourceTargetPairs(), operands));
+          return startValue(op, operands,
+                            inPlacePermute(interp, op, c.getSourceTargetPairs(),
+                                           c.getSliceSizesAttr(), operands));
         if (operands.size() != 1)
           return interp.error(op, "needs one operand, or four (the in-place "
                                   "form)");

@@ -332,7 +332,7 @@ hlo.computation @all_gather_done_result(%x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 hlo.computation @collective_permute_start_legacy(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'hlo.collective_permute_start' op result type 'tuple<tensor<4xf32>, tensor<2xf32>, tensor<ui32>>' should start with (operand, result) of type 'tensor<4xf32>'}}
+  // expected-error @+1 {{'hlo.collective_permute_start' op result type 'tuple<tensor<4xf32>, tensor<2xf32>, tensor<ui32>>' should start with (operand, result) of types ('tensor<4xf32>', 'tensor<4xf32>')}}
   %0 = hlo.collective_permute_start %x {source_target_pairs = [array<i64: 0, 1>]} : (tensor<4xf32>) -> tuple<tensor<4xf32>, tensor<2xf32>, tensor<ui32>>
   %1 = hlo.collective_permute_done %0 : (tuple<tensor<4xf32>, tensor<2xf32>, tensor<ui32>>) -> tensor<2xf32>
   hlo.return %x : tensor<4xf32>
@@ -367,4 +367,103 @@ hlo.computation @iota_groups_transpose(%x: tensor<8xf32>) -> tensor<8xf32> {
   // expected-error @+1 {{malformed iota replica groups '[2,2]<=[4]T(5)'}}
   %0 = hlo.all_reduce %x {replica_groups = #hlo.replica_groups<"[2,2]<=[4]T(5)">, to_apply = @add} : (tensor<8xf32>) -> tensor<8xf32>
   hlo.return %0 : tensor<8xf32>
+}
+
+// -----
+
+// The in-place collective-permute (input, output, input and output start
+// indices, slice_sizes).
+hlo.computation @permute_slice_sizes_not_in_place(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'hlo.collective_permute' op slice_sizes is only for the in-place form (four operands)}}
+  %0 = hlo.collective_permute %x {source_target_pairs = [array<i64: 0, 1>], slice_sizes = [array<i64: 2>]} : (tensor<4xf32>) -> tensor<4xf32>
+  hlo.return %0 : tensor<4xf32>
+}
+
+// -----
+
+hlo.computation @permute_in_place_operands(%x: tensor<4xf32>, %y: tensor<8xf32>, %i: tuple<tensor<i32>>) -> tensor<8xf32> {
+  // expected-error @+1 {{'hlo.collective_permute' op the in-place form takes 4 operands (input, output, input and output start indices), not 3}}
+  %0 = hlo.collective_permute %x, %y, %i {source_target_pairs = [array<i64: 0, 1>]} : (tensor<4xf32>, tensor<8xf32>, tuple<tensor<i32>>) -> tensor<8xf32>
+  hlo.return %0 : tensor<8xf32>
+}
+
+// -----
+
+hlo.computation @permute_in_place_buffers(%x: tensor<4xf32>, %y: tensor<8xi32>, %i: tuple<tensor<i32>>) -> tensor<8xi32> {
+  // expected-error @+1 {{'hlo.collective_permute' op input buffer 'tensor<4xf32>' and output buffer 'tensor<8xi32>' must be static arrays of one element type and rank}}
+  %0 = hlo.collective_permute %x, %y, %i, %i {source_target_pairs = [array<i64: 0, 1>]} : (tensor<4xf32>, tensor<8xi32>, tuple<tensor<i32>>, tuple<tensor<i32>>) -> tensor<8xi32>
+  hlo.return %0 : tensor<8xi32>
+}
+
+// -----
+
+hlo.computation @permute_in_place_starts(%x: tensor<4x2xf32>, %y: tensor<8x2xf32>, %i: tuple<tensor<i32>>) -> tensor<8x2xf32> {
+  // expected-error @+1 {{'hlo.collective_permute' op input start indices 'tuple<tensor<i32>>' must be a tuple of 2 integer scalars or a tuple of such tuples}}
+  %0 = hlo.collective_permute %x, %y, %i, %i {source_target_pairs = [array<i64: 0, 1>]} : (tensor<4x2xf32>, tensor<8x2xf32>, tuple<tensor<i32>>, tuple<tensor<i32>>) -> tensor<8x2xf32>
+  hlo.return %0 : tensor<8x2xf32>
+}
+
+// -----
+
+hlo.computation @permute_in_place_entries(%x: tensor<4xf32>, %y: tensor<8xf32>, %i: tuple<tensor<i32>>, %o: tuple<tuple<tensor<i32>>, tuple<tensor<i32>>>) -> tensor<8xf32> {
+  // expected-error @+1 {{'hlo.collective_permute' op every buffer's input and output start indices must have 1 entries}}
+  %0 = hlo.collective_permute %x, %y, %i, %o {source_target_pairs = [array<i64: 0, 1>]} : (tensor<4xf32>, tensor<8xf32>, tuple<tensor<i32>>, tuple<tuple<tensor<i32>>, tuple<tensor<i32>>>) -> tensor<8xf32>
+  hlo.return %0 : tensor<8xf32>
+}
+
+// -----
+
+hlo.computation @permute_in_place_slice_count(%x: tensor<4xf32>, %y: tensor<8xf32>, %i: tuple<tensor<i32>>) -> tensor<8xf32> {
+  // expected-error @+1 {{'hlo.collective_permute' op slice_sizes has 2 lists, expected one per buffer and start-index entry (1)}}
+  %0 = hlo.collective_permute %x, %y, %i, %i {source_target_pairs = [array<i64: 0, 1>], slice_sizes = [array<i64: 2>, array<i64: 2>]} : (tensor<4xf32>, tensor<8xf32>, tuple<tensor<i32>>, tuple<tensor<i32>>) -> tensor<8xf32>
+  hlo.return %0 : tensor<8xf32>
+}
+
+// -----
+
+hlo.computation @permute_in_place_slice_fit(%x: tensor<4xf32>, %y: tensor<8xf32>, %i: tuple<tensor<i32>>) -> tensor<8xf32> {
+  // expected-error @+1 {{'hlo.collective_permute' op slice of sizes [5] does not fit input buffer 'tensor<4xf32>' and output buffer 'tensor<8xf32>'}}
+  %0 = hlo.collective_permute %x, %y, %i, %i {source_target_pairs = [array<i64: 0, 1>], slice_sizes = [array<i64: 5>]} : (tensor<4xf32>, tensor<8xf32>, tuple<tensor<i32>>, tuple<tensor<i32>>) -> tensor<8xf32>
+  hlo.return %0 : tensor<8xf32>
+}
+
+// -----
+
+hlo.computation @permute_in_place_whole_input(%x: tensor<8xf32>, %y: tensor<4xf32>, %i: tuple<tensor<i32>>) -> tensor<4xf32> {
+  // expected-error @+1 {{'hlo.collective_permute' op slice of sizes [8] does not fit input buffer 'tensor<8xf32>' and output buffer 'tensor<4xf32>'}}
+  %0 = hlo.collective_permute %x, %y, %i, %i {source_target_pairs = [array<i64: 0, 1>]} : (tensor<8xf32>, tensor<4xf32>, tuple<tensor<i32>>, tuple<tensor<i32>>) -> tensor<4xf32>
+  hlo.return %0 : tensor<4xf32>
+}
+
+// -----
+
+hlo.computation @permute_in_place_chunks(%x: tensor<4xf32>, %y: tensor<8xf32>, %i: tuple<tuple<tensor<i32>>, tuple<tensor<i32>>>) -> tensor<8xf32> {
+  // expected-error @+1 {{'hlo.collective_permute' op source_target_pairs (3) must split into 2 equal chunks, one per start-index entry}}
+  %0 = hlo.collective_permute %x, %y, %i, %i {source_target_pairs = [array<i64: 0, 1>, array<i64: 1, 0>, array<i64: 0, 1>]} : (tensor<4xf32>, tensor<8xf32>, tuple<tuple<tensor<i32>>, tuple<tensor<i32>>>, tuple<tuple<tensor<i32>>, tuple<tensor<i32>>>) -> tensor<8xf32>
+  hlo.return %0 : tensor<8xf32>
+}
+
+// -----
+
+hlo.computation @permute_in_place_chunk_target(%x: tensor<4xf32>, %y: tensor<8xf32>, %i: tuple<tuple<tensor<i32>>, tuple<tensor<i32>>>) -> tensor<8xf32> {
+  // expected-error @+1 {{'hlo.collective_permute' op target 1 appears more than once in a chunk of source_target_pairs}}
+  %0 = hlo.collective_permute %x, %y, %i, %i {source_target_pairs = [array<i64: 0, 1>, array<i64: 1, 0>, array<i64: 0, 1>, array<i64: 2, 1>]} : (tensor<4xf32>, tensor<8xf32>, tuple<tuple<tensor<i32>>, tuple<tensor<i32>>>, tuple<tuple<tensor<i32>>, tuple<tensor<i32>>>) -> tensor<8xf32>
+  hlo.return %0 : tensor<8xf32>
+}
+
+// -----
+
+hlo.computation @permute_in_place_result(%x: tensor<4xf32>, %y: tensor<8xf32>, %i: tuple<tensor<i32>>) -> tensor<4xf32> {
+  // expected-error @+1 {{'hlo.collective_permute' op result type 'tensor<4xf32>' should be 'tensor<8xf32>' (the output buffer type)}}
+  %0 = hlo.collective_permute %x, %y, %i, %i {source_target_pairs = [array<i64: 0, 1>]} : (tensor<4xf32>, tensor<8xf32>, tuple<tensor<i32>>, tuple<tensor<i32>>) -> tensor<4xf32>
+  hlo.return %0 : tensor<4xf32>
+}
+
+// -----
+
+hlo.computation @permute_in_place_tuples(%x: tuple<tensor<4xf32>>, %y: tuple<tensor<8xf32>, tensor<8xf32>>, %i: tuple<tuple<tensor<i32>>>) -> tuple<tensor<8xf32>, tensor<8xf32>> {
+  // expected-error @+1 {{'hlo.collective_permute_start' op input buffer 'tuple<tensor<4xf32>>' and output buffer 'tuple<tensor<8xf32>, tensor<8xf32>>' must both be arrays or tuples of as many arrays}}
+  %0 = hlo.collective_permute_start %x, %y, %i, %i {source_target_pairs = [array<i64: 0, 1>]} : (tuple<tensor<4xf32>>, tuple<tensor<8xf32>, tensor<8xf32>>, tuple<tuple<tensor<i32>>>, tuple<tuple<tensor<i32>>>) -> tuple<tensor<8xf32>, tensor<8xf32>>
+  %1 = hlo.collective_permute_done %0 : (tuple<tensor<8xf32>, tensor<8xf32>>) -> tuple<tensor<8xf32>, tensor<8xf32>>
+  hlo.return %1 : tuple<tensor<8xf32>, tensor<8xf32>>
 }

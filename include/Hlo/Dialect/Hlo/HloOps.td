@@ -788,15 +788,38 @@ def Hlo_CollectiveBroadcastOp : Hlo_VariadicOp<"collective_broadcast",
     [HloSideEffects]> {
   let hasVerifier = 1;
 }
+// One list of slice sizes per buffer and start-index entry of the in-place
+// collective-permute.
+def Hlo_SliceSizeLists
+    : TypedArrayAttrBase<DenseI64ArrayAttr, "lists of slice sizes">;
+defvar CollectivePermuteAttrs = !con((ins
+    OptionalAttr<ArrayAttr>:$source_target_pairs,
+    OptionalAttr<Hlo_SliceSizeLists>:$slice_sizes), CollectiveAttrs);
 def Hlo_CollectivePermuteOp : Hlo_VariadicOp<"collective_permute",
-    "send to target of each (source, target) pair",
-    !con((ins OptionalAttr<ArrayAttr>:$source_target_pairs), CollectiveAttrs),
+    "send to target of each (source, target) pair", CollectivePermuteAttrs,
     [HloSideEffects]> {
+  let description = [{
+    HLO's `collective-permute`: every target of a (source, target) pair of
+    `source_target_pairs` (replica ids, or partition ids with a
+    `channel_id`) receives its source's operand; a device that is no target
+    gets zeros.
+
+    The in-place form takes four operands: input buffer(s), output
+    buffer(s), input start indices, output start indices (the buffers
+    arrays, or tuples of arrays of the same length; the start indices, per
+    buffer, a tuple of one integer scalar per dimension, or a tuple of `c`
+    such tuples). The pairs are `c` equal consecutive chunks: the pairs of
+    chunk k copy the slice of size `slice_sizes[b * c + k]` (the whole
+    input buffer without `slice_sizes`) of buffer b of the source's input,
+    at the source's k-th input start indices, into the target's output at
+    its k-th output start indices (clamped as dynamic-slice and
+    dynamic-update-slice clamp them); a source or target appears once per
+    chunk. The result is the output buffer(s) with those updates.
+  }];
   let hasVerifier = 1;
 }
 def Hlo_CollectivePermuteStartOp : Hlo_VariadicOp<"collective_permute_start",
-    "start an asynchronous collective-permute",
-    !con((ins OptionalAttr<ArrayAttr>:$source_target_pairs), CollectiveAttrs),
+    "start an asynchronous collective-permute", CollectivePermuteAttrs,
     [HloSideEffects]> {
   let hasVerifier = 1;
 }

@@ -18,6 +18,7 @@
 #ifndef HLO_DIALECT_HLO_HLOTYPEINFERENCE_H
 #define HLO_DIALECT_HLO_HLOTYPEINFERENCE_H
 
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Support/LLVM.h"
@@ -233,9 +234,30 @@ LogicalResult verifyReduceScatter(EmitErrorFn emitError, TypeRange operands,
 LogicalResult verifyAllToAll(EmitErrorFn emitError, TypeRange operands,
                              Type result, ArrayRef<int64_t> dims,
                              ShardCount shards);
-/// source_target_pairs: pairs of non-negative ids, no source or target twice.
+/// source_target_pairs: pairs of non-negative ids in `chunks` consecutive
+/// chunks of equal size (the in-place collective-permute's start-index
+/// entries), no source or target twice in a chunk.
 LogicalResult verifySourceTargetPairs(EmitErrorFn emitError,
-                                      ArrayRef<ArrayRef<int64_t>> pairs);
+                                      ArrayRef<ArrayRef<int64_t>> pairs,
+                                      int64_t chunks = 1);
+/// The in-place collective-permute (input, output, input start indices,
+/// output start indices) read from its operand types.
+struct InPlacePermute {
+  /// The arrays of each buffer (one, or the elements of the tuples).
+  SmallVector<RankedTensorType> inputs, outputs;
+  /// Whether the buffers are tuples.
+  bool tuple = false;
+  /// Start-index entries per buffer: 1 for a tuple of integer scalars, c
+  /// for a tuple of c such tuples.
+  int64_t entries = 1;
+  /// The sizes of the slice that entry k of buffer b copies, at
+  /// b * entries + k (`slice_sizes`, else the whole input buffer).
+  SmallVector<SmallVector<int64_t>> sliceSizes;
+};
+/// Checks the in-place form's operands and `sliceSizes` (null when absent).
+FailureOr<InPlacePermute> verifyInPlacePermute(EmitErrorFn emitError,
+                                               TypeRange operands,
+                                               ArrayAttr sliceSizes);
 
 //===----------------------------------------------------------------------===//
 // Called computations.
