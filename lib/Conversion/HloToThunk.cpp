@@ -22,6 +22,7 @@
 #include "Hlo/Conversion/Passes.h"
 #include "Hlo/Conversion/ScalarLowering.h"
 #include "Hlo/Dialect/Hlo/HloBackendConfigUtils.h"
+#include "Hlo/Dialect/Hlo/HloDeviceGroups.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Dialect/Hlo/HloTypeInference.h"
 #include "Hlo/Dialect/Thunk/ThunkDialect.h"
@@ -787,10 +788,7 @@ LogicalResult ThunkLowering::run() {
     return failure();
 
   b.setInsertionPointToEnd(module.getBody());
-  for (auto [name, count] : {std::pair{"hlo.replica_count", &numReplicas},
-                             std::pair{"hlo.num_partitions", &numPartitions}})
-    if (auto attr = module->getAttrOfType<IntegerAttr>(name))
-      *count = std::max<int64_t>(1, attr.getInt());
+  std::tie(numReplicas, numPartitions) = getDeviceCounts(module);
   program = th::ProgramOp::create(b, entry.getLoc(), "main", ArrayAttr(),
                                   ArrayAttr());
   program.setNumReplicas(numReplicas);

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Hlo/Dialect/Hlo/HloDeviceGroups.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Dialect/Hlo/HloTypeInference.h"
 #include "Hlo/Transforms/Passes.h"
@@ -38,10 +39,7 @@ struct CollectivePermuteInPlaceExpanderPass
 
   void run() {
     ModuleOp module = getOperation();
-    if (auto r = module->getAttrOfType<IntegerAttr>("hlo.replica_count"))
-      numReplicas = std::max<int64_t>(1, r.getInt());
-    if (auto p = module->getAttrOfType<IntegerAttr>("hlo.num_partitions"))
-      numPartitions = std::max<int64_t>(1, p.getInt());
+    std::tie(numReplicas, numPartitions) = getDeviceCounts(module);
     // (the in-place op, the op whose result it gives: itself or its done)
     SmallVector<std::pair<Operation *, Operation *>> worklist;
     module.walk([&](Operation *op) {

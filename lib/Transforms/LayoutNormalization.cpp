@@ -188,7 +188,7 @@ struct LayoutNormalizationPass
         }
         if (!isIdentity(perm))
           n = createTranspose(b, op->getLoc(), n, perm,
-                              defaultTyped(shape, type.getElementType()));
+                              defaultTyped(shape, type));
         result = clone(
             b, op, {n}, ntype,
             {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr(ndims))});
@@ -214,7 +214,7 @@ struct LayoutNormalizationPass
             d - llvm::count_if(reduced, [&](int64_t x) { return x < d; }));
         shape.push_back(type.getDimSize(keptAt.back()));
       }
-      Type rtype = defaultTyped(shape, type.getElementType());
+      Type rtype = defaultTyped(shape, type);
       Value n =
           clone(b, op, {getNormal(in), data[1]}, rtype,
                 {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr(ndims)),
@@ -405,8 +405,10 @@ struct LayoutNormalizationPass
     return rt ? rt.getRank() : -1;
   }
 
-  Type defaultTyped(ArrayRef<int64_t> shape, Type element) {
-    return withMinorToMajor(RankedTensorType::get(shape, element),
+  /// An array of `shape` and the element type (and natural element size)
+  /// of `type`, in the default layout.
+  Type defaultTyped(ArrayRef<int64_t> shape, RankedTensorType type) {
+    return withMinorToMajor(withShapeOf(type, shape),
                             defaultMinorToMajor(shape.size()));
   }
 

@@ -24,6 +24,27 @@ bool mlir::hlo::isDefaultMinorToMajor(ArrayRef<int64_t> m2m) {
   return true;
 }
 
+bool mlir::hlo::hasNaturalElementSize(LayoutAttr layout, Type element) {
+  int64_t size = layout.getElementSizeInBits();
+  unsigned width = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 0;
+  return size == 0 || (width < 8 && size == width);
+}
+
+RankedTensorType mlir::hlo::withShapeOf(RankedTensorType type,
+                                        ArrayRef<int64_t> shape) {
+  Type element = type.getElementType();
+  auto layout = dyn_cast_or_null<LayoutAttr>(type.getEncoding());
+  if (!layout || !layout.getElementSizeInBits() ||
+      !hasNaturalElementSize(layout, element))
+    return RankedTensorType::get(shape, element);
+  MLIRContext *ctx = type.getContext();
+  return RankedTensorType::get(shape, element,
+                               LayoutAttr::get(ctx, /*hasMinorToMajor=*/false,
+                                               {}, {}, {},
+                                               layout.getElementSizeInBits(), 0,
+                                               {}, StringAttr::get(ctx, "")));
+}
+
 bool mlir::hlo::hasPlainLayout(Type type) {
   auto rt = dyn_cast<RankedTensorType>(type);
   if (!rt)
@@ -33,7 +54,8 @@ bool mlir::hlo::hasPlainLayout(Type type) {
     return true;
   auto layout = dyn_cast<LayoutAttr>(encoding);
   return layout && layout.getTileSizes().empty() &&
-         layout.getElementSizeInBits() == 0 && layout.getMemorySpace() == 0 &&
+         hasNaturalElementSize(layout, rt.getElementType()) &&
+         layout.getMemorySpace() == 0 &&
          (!layout.getExtra() || layout.getExtra().getValue().empty());
 }
 
@@ -43,15 +65,18 @@ Type mlir::hlo::withMinorToMajor(Type type, ArrayRef<int64_t> m2m) {
     return type;
   MLIRContext *ctx = type.getContext();
   ArrayRef<int64_t> bounds;
-  int64_t memorySpace = 0;
+  int64_t memorySpace = 0, elementSize = 0;
   if (auto old = dyn_cast_or_null<LayoutAttr>(rt.getEncoding())) {
     bounds = old.getBounds();
     memorySpace = old.getMemorySpace();
+    if (hasNaturalElementSize(old, rt.getElementType()))
+      elementSize = old.getElementSizeInBits();
   }
   // The importer's spelling of the same layout (an empty `extra`), so that
   // equal layouts are equal types.
-  auto layout = LayoutAttr::get(ctx, /*hasMinorToMajor=*/true, m2m, {}, {}, 0,
-                                memorySpace, bounds, StringAttr::get(ctx, ""));
+  auto layout =
+      LayoutAttr::get(ctx, /*hasMinorToMajor=*/true, m2m, {}, {}, elementSize,
+                      memorySpace, bounds, StringAttr::get(ctx, ""));
   return RankedTensorType::get(rt.getShape(), rt.getElementType(), layout);
 }
 
@@ -93,9 +118,8 @@ SmallVector<int64_t> mlir::hlo::physicalShape(RankedTensorType type) {
 
 RankedTensorType mlir::hlo::normalizedType(RankedTensorType type) {
   SmallVector<int64_t> dims = physicalShape(type);
-  return cast<RankedTensorType>(
-      withMinorToMajor(RankedTensorType::get(dims, type.getElementType()),
-                       defaultMinorToMajor(dims.size())));
+  return cast<RankedTensorType>(withMinorToMajor(
+      withShapeOf(type, dims), defaultMinorToMajor(dims.size())));
 }
 
 SmallVector<int64_t>

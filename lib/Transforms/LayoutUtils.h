@@ -24,15 +24,24 @@ SmallVector<int64_t> defaultMinorToMajor(int64_t rank);
 /// True if `m2m` is the default order for its rank.
 bool isDefaultMinorToMajor(ArrayRef<int64_t> m2m);
 
+/// True if `layout` gives `element` no element size of its own: none, or
+/// the width of a sub-byte element type (XLA's `E(4)` on `u4`: the packed
+/// storage every runtime uses for them anyway).
+bool hasNaturalElementSize(LayoutAttr layout, Type element);
+
+/// An array of `shape` and `type`'s element type, with no layout but
+/// `type`'s natural element size if it has one.
+RankedTensorType withShapeOf(RankedTensorType type, ArrayRef<int64_t> shape);
+
 /// True if `type` is an array whose layout, if any, has only a
-/// minor-to-major order (and bounds): no tiles, element size, memory space
-/// or unmodelled items. The layouts the passes rewrite.
+/// minor-to-major order (and bounds, and a natural element size): no
+/// tiles, memory space or unmodelled items. The layouts the passes rewrite.
 bool hasPlainLayout(Type type);
 
-/// The array type `type` with an explicit layout `m2m` (its bounds and
-/// memory space kept, tiles dropped). Arrays of rank 0 and other types are
-/// returned unchanged. Every type the layout passes build comes from here,
-/// so equal layouts give equal types.
+/// The array type `type` with an explicit layout `m2m` (its bounds, memory
+/// space and natural element size kept, tiles dropped). Arrays of rank 0 and
+/// other types are returned unchanged. Every type the layout passes build comes
+/// from here, so equal layouts give equal types.
 Type withMinorToMajor(Type type, ArrayRef<int64_t> m2m);
 
 /// `type` with the default layout made explicit on every array of rank > 0

@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Hlo/Dialect/Hlo/HloDeviceGroups.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/CollectivePasses.h"
 #include "TransformUtils.h"
@@ -292,10 +293,7 @@ struct ReduceScatterCreatorPass
 
   void run() {
     ModuleOp module = getOperation();
-    if (auto r = module->getAttrOfType<IntegerAttr>("hlo.replica_count"))
-      numReplicas = std::max<int64_t>(1, r.getInt());
-    if (auto p = module->getAttrOfType<IntegerAttr>("hlo.num_partitions"))
-      numPartitions = std::max<int64_t>(1, p.getInt());
+    std::tie(numReplicas, numPartitions) = getDeviceCounts(module);
     SymbolTable symbols(module);
     llvm::DenseSet<Operation *> fused;
     module.walk([&](Operation *op) {

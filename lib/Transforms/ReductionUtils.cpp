@@ -1,6 +1,7 @@
 //===- ReductionUtils.cpp - how XLA-GPU classifies reductions -------------===//
 
 #include "ReductionUtils.h"
+#include "LayoutUtils.h"
 #include "RewriteUtils.h"
 #include "TransformUtils.h"
 
@@ -16,7 +17,8 @@ bool mlir::hlo::hasDefaultLayout(Type type) {
     return true;
   auto layout = dyn_cast<LayoutAttr>(encoding);
   if (!layout || !layout.getTileSizes().empty() ||
-      layout.getElementSizeInBits() != 0 || layout.getMemorySpace() != 0 ||
+      !hasNaturalElementSize(layout, rt.getElementType()) ||
+      layout.getMemorySpace() != 0 ||
       (layout.getExtra() && !layout.getExtra().getValue().empty()))
     return false;
   if (!layout.getHasMinorToMajor())

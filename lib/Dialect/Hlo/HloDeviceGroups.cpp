@@ -14,6 +14,14 @@
 using namespace mlir;
 using namespace mlir::hlo;
 
+std::pair<int64_t, int64_t> mlir::hlo::getDeviceCounts(Operation *module) {
+  auto count = [&](StringRef name) -> int64_t {
+    auto attr = module->getAttrOfType<IntegerAttr>(name);
+    return attr ? std::max<int64_t>(1, attr.getInt()) : 1;
+  };
+  return {count("hlo.replica_count"), count("hlo.num_partitions")};
+}
+
 FailureOr<DeviceGroups>
 mlir::hlo::getDeviceGroups(Operation *op, int64_t numReplicas,
                            int64_t numPartitions, bool hasGlobalFlag,

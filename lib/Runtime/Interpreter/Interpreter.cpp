@@ -415,10 +415,8 @@ static ComputationOp findEntry(ModuleOp module) {
 
 InterpreterOptions runtime::getModuleOptions(ModuleOp module) {
   InterpreterOptions options;
-  if (auto r = module->getAttrOfType<IntegerAttr>("hlo.replica_count"))
-    options.numReplicas = std::max<int64_t>(1, r.getInt());
-  if (auto p = module->getAttrOfType<IntegerAttr>("hlo.num_partitions"))
-    options.numPartitions = std::max<int64_t>(1, p.getInt());
+  std::tie(options.numReplicas, options.numPartitions) =
+      getDeviceCounts(module);
   return options;
 }
 

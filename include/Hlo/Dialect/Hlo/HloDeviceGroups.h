@@ -22,6 +22,10 @@ namespace mlir::hlo {
 
 using DeviceGroups = SmallVector<SmallVector<int64_t>>;
 
+/// The module's `hlo.replica_count` and `hlo.num_partitions`: (replicas,
+/// partitions), each 1 when absent or below.
+std::pair<int64_t, int64_t> getDeviceCounts(Operation *module);
+
 /// The groups of collective `op` as device ids, in group order. No
 /// channel_id: `replica_groups` lists replica ids, one group per listed
 /// group and partition. A channel_id on an op without the global flag
