@@ -233,25 +233,22 @@ Attribute Importer::convertAttr(StringRef opcode, const AttrAst &attr,
                        return b.getStringAttr(name);
                      });
   case AttrKind::Pairs:
-    return parseList(attr, "expected {{source,target}, ...}",
+  case AttrKind::IntLists: {
+    bool pairs = info->kind == AttrKind::Pairs;
+    return parseList(attr,
+                     pairs ? "expected {{source,target}, ...}"
+                           : "expected {{i, ...}, ...}",
                      [&](Cursor &cur, std::string &err) -> Attribute {
-                       SmallVector<int64_t> pair;
-                       if (!cur.parseIntList(pair))
-                         return {};
-                       if (pair.size() != 2) {
-                         err = "each pair needs two ids";
-                         return {};
-                       }
-                       return b.getDenseI64ArrayAttr(pair);
-                     });
-  case AttrKind::IntLists:
-    return parseList(attr, "expected {{i, ...}, ...}",
-                     [&](Cursor &cur, std::string &) -> Attribute {
                        SmallVector<int64_t> list;
                        if (!cur.parseIntList(list))
                          return {};
+                       if (pairs && list.size() != 2) {
+                         err = "each pair needs two ids";
+                         return {};
+                       }
                        return b.getDenseI64ArrayAttr(list);
                      });
+  }
   case AttrKind::StringDict:
     return parseDictOfStrings(attr);
   case AttrKind::Shape: {
