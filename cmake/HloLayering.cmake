@@ -21,6 +21,9 @@ include_guard(GLOBAL)
 set(HLO_LIBRARY_LAYERS
   # Support: data structures below the dialect (the IndexingMap).
   "MLIRHloIndexingMap"
+  # LAPACK's factorizations (OpenBLAS's) for the interpreter and the host
+  # runtime.
+  "MLIRHloLapack"
   # The dialects: HLO, and the compiled program's thunks (which know no
   # HLO: the runtimes read them alone).
   "MLIRHlo            MLIRHloIndexingMap"
@@ -28,7 +31,7 @@ set(HLO_LIBRARY_LAYERS
   # Above the dialect, independent of each other.
   "MLIRHloTranslate   MLIRHlo"
   "MLIRHloAnalysis    MLIRHlo MLIRHloIndexingMap"
-  "MLIRHloRuntime     MLIRHlo"
+  "MLIRHloRuntime     MLIRHlo MLIRHloLapack"
   # The passes (the interpreter folds constants, the GPU cost model drives
   # fusion, buffer assignment dumps print HLO shapes).
   "MLIRHloTransforms  MLIRHlo MLIRHloAnalysis MLIRHloRuntime MLIRHloTranslate"
@@ -37,7 +40,7 @@ set(HLO_LIBRARY_LAYERS
   "MLIRHloConversion  MLIRHlo MLIRHloAnalysis MLIRHloIndexingMap MLIRThunk"
   # Runs thunk programs on the CPU: kernels through the host JIT.
   "MLIRThunkRuntime   MLIRThunk"
-  "MLIRThunkHostRuntime MLIRThunk MLIRThunkRuntime MLIRHloConversion"
+  "MLIRThunkHostRuntime MLIRThunk MLIRThunkRuntime MLIRHloConversion MLIRHloLapack"
   # Runs thunk programs on an NVIDIA GPU (built where CUDA's headers are).
   "MLIRThunkCudaRuntime MLIRThunk MLIRThunkRuntime"
   # Pipelines across the passes and the conversions (hlo-gpu-pipeline),

@@ -24,6 +24,7 @@
 #include "Hlo/Dialect/Hlo/HloBackendConfigUtils.h"
 #include "Hlo/Dialect/Hlo/HloDeviceGroups.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Dialect/Hlo/HloFactorizationCalls.h"
 #include "Hlo/Dialect/Hlo/HloTypeInference.h"
 #include "Hlo/Dialect/Thunk/ThunkDialect.h"
 
@@ -633,6 +634,8 @@ LogicalResult ThunkLowering::lowerInstruction(Operation *op) {
       return lowerTriangularSolve(call);
     if (target == "__cusolver$cholesky")
       return lowerCholesky(call);
+    if (isFactorizationTarget(target))
+      return lowerFactorization(call);
     if (target.starts_with("lapack_"))
       return lowerLapack(call);
     if (target == "PadToStatic" || target == "SliceToDynamic")

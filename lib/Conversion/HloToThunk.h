@@ -53,6 +53,8 @@ private:
   /// XLA CPU's LAPACK calls: `lapack_?geqrf_ffi`, `lapack_?orgqr_ffi` /
   /// `?ungqr`, `lapack_?trsm_ffi`.
   LogicalResult lowerLapack(CustomCallOp call);
+  /// JAX's LU, eigh and SVD calls (HloFactorizationCalls.h).
+  LogicalResult lowerFactorization(CustomCallOp call);
   /// The custom calls PadToStatic and SliceToDynamic
   /// (HloToThunkDynamic.cpp).
   LogicalResult lowerDynamicShape(CustomCallOp call);

@@ -12,6 +12,12 @@
 //     `lapack_?orgqr_ffi` / `?ungqr` (likewise `thunk.householder_product`)
 //     and `lapack_?trsm_ffi` (as the cuBLAS call: `thunk.triangular_solve`,
 //     its options from the call's side / uplo / trans_x / diag characters).
+//   - JAX's LU, eigh and SVD calls on XLA CPU and GPU
+//     (HloFactorizationCalls.h): the operand copied into the result's
+//     first element, then `thunk.lu`, `thunk.eigh` or `thunk.svd` in place;
+//     `cu_lu_pivots_to_permutation` as `thunk.lu_pivots_to_permutation`.
+//     cuSOLVER's gesvd of a transposed wide matrix reads the row-major
+//     arrays as the column-major transposes they are.
 // The libraries read column-major matrices: the arrays must have the
 // Fortran layout (layout assignment gives them that, and XLA CPU's calls
 // constrain their operands so).
@@ -19,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Hlo/Dialect/Hlo/HloBackendConfigUtils.h"
+#include "Hlo/Dialect/Hlo/HloFactorizationCalls.h"
 #include "HloToThunk.h"
 
 #include "mlir/IR/Verifier.h"
@@ -206,4 +213,105 @@ LogicalResult ThunkLowering::lowerLapack(CustomCallOp call) {
   }
   return call.emitError("hlo-to-thunk: custom call '")
          << target << "' has no thunk yet";
+}
+
+/// The slice type reading the row-major matrices of `type` (minor-to-major
+/// {r-1, r-2, ..., 0}) as their column-major transposes: the two minor
+/// dimensions swapped.
+static FailureOr<MemRefType> transposedFortranType(Operation *at, Type type) {
+  auto t = cast<RankedTensorType>(type);
+  int64_t r = t.getRank();
+  SmallVector<int64_t> rowMajor;
+  for (int64_t d = r - 1; d >= 0; --d)
+    rowMajor.push_back(d);
+  if (getMinorToMajor(t) != rowMajor)
+    return at->emitError("hlo-to-thunk: a transposed SVD reads row-major "
+                         "matrices: ")
+               << t << " needs the default layout",
+           failure();
+  SmallVector<int64_t> shape(t.getShape()), strides(r);
+  std::swap(shape[r - 1], shape[r - 2]);
+  strides[r - 2] = 1;
+  strides[r - 1] = shape[r - 2];
+  int64_t stride = shape[r - 2] * shape[r - 1];
+  for (int64_t d = r - 3; d >= 0; --d) {
+    strides[d] = stride;
+    stride *= shape[d];
+  }
+  return MemRefType::get(
+      shape, t.getElementType(),
+      StridedLayoutAttr::get(at->getContext(), /*offset=*/0, strides));
+}
+
+LogicalResult ThunkLowering::lowerFactorization(CustomCallOp call) {
+  std::string why;
+  FailureOr<FactorizationCall> fc = readFactorizationCall(call, why);
+  if (failed(fc))
+    return call.emitError("hlo-to-thunk: ") << why;
+  Location loc = call.getLoc();
+  Value operand = getDataOperands(call)[0], result = call.getResult();
+  using Kind = FactorizationCall::Kind;
+  if (fc->kind == Kind::PivotsToPermutation) {
+    FailureOr<Value> pivots =
+                         slice(call, operand, 0, getSignatureType(fc->operand)),
+                     permutation =
+                         slice(call, result, 0,
+                               getSignatureType(
+                                   cast<RankedTensorType>(call.getType())));
+    if (failed(pivots) || failed(permutation))
+      return failure();
+    return mlir::verify(
+        th::LuPivotsToPermutationOp::create(b, loc, *pivots, *permutation));
+  }
+  auto tuple = cast<TupleType>(call.getType());
+  // The matrices (operand and the results of matrix type) as the library
+  // reads them.
+  auto matrices = [&](Value value, unsigned node) -> FailureOr<Value> {
+    if (!fc->transposed)
+      return fortranSlice(call, value, node);
+    Type type = node ? tuple.getType(node - 1) : value.getType();
+    FailureOr<MemRefType> memref = transposedFortranType(call, type);
+    if (failed(memref))
+      return failure();
+    return slice(call, value, node, *memref);
+  };
+  auto plain = [&](unsigned node) {
+    return slice(
+        call, result, node,
+        getSignatureType(cast<RankedTensorType>(tuple.getType(node - 1))));
+  };
+  FailureOr<Value> a = matrices(operand, 0), out = matrices(result, 1);
+  if (failed(a) || failed(out))
+    return failure();
+  copy(loc, *a, *out);
+  auto unit = [&](bool set) { return set ? b.getUnitAttr() : UnitAttr(); };
+  Operation *thunk = nullptr;
+  if (fc->kind == Kind::Lu || fc->kind == Kind::Eigh) {
+    FailureOr<Value> second = plain(2), info = plain(3);
+    if (failed(second) || failed(info))
+      return failure();
+    if (fc->kind == Kind::Lu)
+      thunk = th::LuOp::create(b, loc, *out, *second, *info);
+    else
+      thunk = th::EighOp::create(
+          b, loc, *out, *second, *info, unit(fc->lower),
+          unit(fc->vectors == FactorizationCall::Vectors::All));
+    return mlir::verify(thunk);
+  }
+  // SVD: the factors' slices as the library writes them (their shapes
+  // unchecked when none are computed).
+  bool none = fc->vectors == FactorizationCall::Vectors::None;
+  FailureOr<Value> s = plain(2), info = plain(5),
+                   u = none ? plain(3) : matrices(result, 3),
+                   v = none ? plain(4) : matrices(result, 4);
+  if (failed(s) || failed(info) || failed(u) || failed(v))
+    return failure();
+  th::SvdVectors vectors = none ? th::SvdVectors::None
+                           : fc->vectors == FactorizationCall::Vectors::All
+                               ? th::SvdVectors::All
+                               : th::SvdVectors::Reduced;
+  thunk = th::SvdOp::create(b, loc, *out, *s, *u, *v, *info,
+                            th::SvdVectorsAttr::get(b.getContext(), vectors),
+                            unit(fc->qrIteration), unit(fc->adjointV));
+  return mlir::verify(thunk);
 }

@@ -576,21 +576,39 @@ bool mlir::hlo::isXlaCpuCustomFusion(Operation *op) {
   return text && text.getValue().contains("\"fusion_config\"");
 }
 
-char mlir::hlo::readFfiCharOption(Attribute config, StringRef key, char dflt) {
+/// The text after `key =` in an XLA FFI call's attributes (`#hlo.text` of
+/// an MLIR dictionary), or std::nullopt where `config` does not set `key`.
+static std::optional<StringRef> findFfiOption(Attribute config, StringRef key) {
   auto text = dyn_cast_or_null<TextAttr>(config);
   if (!text)
-    return dflt;
+    return std::nullopt;
   StringRef t = text.getValue();
   for (size_t at = t.find(key); at != StringRef::npos;
        at = t.find(key, at + 1)) {
     StringRef rest = t.drop_front(at + key.size()).ltrim();
     bool whole = at == 0 || (!llvm::isAlnum(t[at - 1]) && t[at - 1] != '_');
-    unsigned value;
-    if (whole && rest.consume_front("=") &&
-        !rest.ltrim().consumeInteger(10, value) && value < 128)
-      return char(value);
+    if (whole && rest.consume_front("="))
+      return rest.ltrim();
   }
+  return std::nullopt;
+}
+
+char mlir::hlo::readFfiCharOption(Attribute config, StringRef key, char dflt) {
+  std::optional<StringRef> rest = findFfiOption(config, key);
+  unsigned value;
+  if (rest && !rest->consumeInteger(10, value) && value < 128)
+    return char(value);
   return dflt;
+}
+
+std::optional<bool> mlir::hlo::readFfiBoolOption(Attribute config,
+                                                 StringRef key) {
+  std::optional<StringRef> rest = findFfiOption(config, key);
+  if (rest && rest->starts_with("true"))
+    return true;
+  if (rest && rest->starts_with("false"))
+    return false;
+  return std::nullopt;
 }
 
 //===----------------------------------------------------------------------===//

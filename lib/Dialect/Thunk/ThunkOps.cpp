@@ -584,6 +584,119 @@ LogicalResult HouseholderProductOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// LuOp, LuPivotsToPermutationOp, EighOp and SvdOp
+//===----------------------------------------------------------------------===//
+
+/// Checks that `a` is a batch of column-major matrices of a solver type.
+static LogicalResult verifyFactored(Operation *op, MemRefType a) {
+  if (!isFortranBatch(a))
+    return op->emitOpError("takes a batch of column-major matrices (strides "
+                           "of the Fortran layout), not ")
+           << a;
+  if (!isSolverElementType(a.getElementType()))
+    return op->emitOpError("factors f32, f64, complex<f32> or complex<f64>");
+  return success();
+}
+
+/// Checks that `t` holds `perMatrix` elements of `element` for each of the
+/// `batch` matrices.
+static LogicalResult verifyPerMatrix(Operation *op, StringRef name,
+                                     MemRefType t, Type element, int64_t batch,
+                                     int64_t perMatrix) {
+  if (t.getElementType() != element || t.getNumElements() != batch * perMatrix)
+    return op->emitOpError()
+           << name << " must hold " << perMatrix << " " << element
+           << " per matrix (" << batch << " matrices), not " << t;
+  return success();
+}
+
+/// The real type of a solver element type.
+static Type realPart(Type t) {
+  if (auto c = dyn_cast<ComplexType>(t))
+    return c.getElementType();
+  return t;
+}
+
+LogicalResult LuOp::verify() {
+  MemRefType a = getA().getType();
+  if (failed(verifyFactored(*this, a)))
+    return failure();
+  int64_t m = a.getShape().drop_back().back(), n = a.getShape().back();
+  Type i32 = IntegerType::get(getContext(), 32);
+  return success(
+      succeeded(verifyPerMatrix(*this, "pivots", getPivots().getType(), i32,
+                                batchOf(a), std::min(m, n))) &&
+      succeeded(verifyPerMatrix(*this, "info", getInfo().getType(), i32,
+                                batchOf(a), 1)));
+}
+
+LogicalResult LuPivotsToPermutationOp::verify() {
+  MemRefType pivots = getPivots().getType(),
+             permutation = getPermutation().getType();
+  for (MemRefType t : {pivots, permutation})
+    if (!t.getElementType().isInteger(32) || t.getRank() < 1 ||
+        !t.getLayout().isIdentity())
+      return emitOpError("takes dense arrays of i32 of rank 1 or more, not ")
+             << t;
+  if (pivots.getShape().drop_back() != permutation.getShape().drop_back())
+    return emitOpError("pivots and permutation must have the same batch "
+                       "dimensions");
+  if (pivots.getShape().back() > permutation.getShape().back())
+    return emitOpError("a matrix of ")
+           << permutation.getShape().back() << " rows has at most as many "
+           << "pivots, not " << pivots.getShape().back();
+  return success();
+}
+
+LogicalResult EighOp::verify() {
+  MemRefType a = getA().getType();
+  if (failed(verifyFactored(*this, a)))
+    return failure();
+  int64_t n = a.getShape().back();
+  if (a.getShape().drop_back().back() != n)
+    return emitOpError("the matrices must be square");
+  return success(
+      succeeded(verifyPerMatrix(*this, "w", getW().getType(),
+                                realPart(a.getElementType()), batchOf(a), n)) &&
+      succeeded(verifyPerMatrix(*this, "info", getInfo().getType(),
+                                IntegerType::get(getContext(), 32), batchOf(a),
+                                1)));
+}
+
+LogicalResult SvdOp::verify() {
+  MemRefType a = getA().getType();
+  if (failed(verifyFactored(*this, a)))
+    return failure();
+  int64_t m = a.getShape().drop_back().back(), n = a.getShape().back();
+  int64_t k = std::min(m, n), batch = batchOf(a);
+  if (failed(verifyPerMatrix(*this, "s", getS().getType(),
+                             realPart(a.getElementType()), batch, k)) ||
+      failed(verifyPerMatrix(*this, "info", getInfo().getType(),
+                             IntegerType::get(getContext(), 32), batch, 1)))
+    return failure();
+  if (getVectors() == SvdVectors::None)
+    return success();
+  bool all = getVectors() == SvdVectors::All;
+  // U is m x (m or k); V^H (n or k) x n, or V n x (n or k).
+  SmallVector<int64_t> uShape(a.getShape()), vShape(a.getShape());
+  uShape.back() = all ? m : k;
+  vShape[vShape.size() - 2] = getAdjointV() ? n : (all ? n : k);
+  vShape.back() = getAdjointV() ? (all ? n : k) : n;
+  for (auto [name, t, shape] :
+       {std::tuple<StringRef, MemRefType, ArrayRef<int64_t>>{
+            "u", getU().getType(), uShape},
+        {"v", getV().getType(), vShape}}) {
+    if (!isFortranBatch(t) || t.getShape() != shape ||
+        t.getElementType() != a.getElementType())
+      return emitOpError() << name << " must be a column-major "
+                           << a.getElementType() << " batch of shape "
+                           << RankedTensorType::get(shape, a.getElementType())
+                           << ", not " << t;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // ConvolutionOp
 //===----------------------------------------------------------------------===//
 

@@ -1113,10 +1113,10 @@ LogicalResult Runner::runThunk(Operation &op) {
         return replay(c);
       })
       .Case([&](ReturnOp) { return success(); })
-      .Case<QrOp, HouseholderProductOp>([&](Operation *o) {
+      .Case<QrOp, HouseholderProductOp, LuOp, LuPivotsToPermutationOp, EighOp,
+            SvdOp>([&](Operation *o) {
         error = o->getName().getStringRef().str() +
-                ": not on the GPU yet (XLA CPU's LAPACK QR; run it with "
-                "--device=host)";
+                ": not on the GPU yet (run it with --device=host)";
         return failure();
       })
       .Default([&](Operation *) {

@@ -286,6 +286,34 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
                                        address(o->getOperand(1)), error);
             });
       })
+      .Case([&](LuOp o) {
+        ++stats.solvers;
+        return timed("lu (LAPACK)", [&] {
+          return runHostLu(o, address(o.getA()), address(o.getPivots()),
+                           address(o.getInfo()), error);
+        });
+      })
+      .Case([&](LuPivotsToPermutationOp o) {
+        ++stats.solvers;
+        runHostPivotsToPermutation(o, address(o.getPivots()),
+                                   address(o.getPermutation()));
+        return success();
+      })
+      .Case([&](EighOp o) {
+        ++stats.solvers;
+        return timed("eigh (LAPACK)", [&] {
+          return runHostEigh(o, address(o.getA()), address(o.getW()),
+                             address(o.getInfo()), error);
+        });
+      })
+      .Case([&](SvdOp o) {
+        ++stats.solvers;
+        return timed("svd (LAPACK)", [&] {
+          return runHostSvd(o, address(o.getA()), address(o.getS()),
+                            address(o.getU()), address(o.getV()),
+                            address(o.getInfo()), error);
+        });
+      })
       .Case([&](CopyOp c) {
         ++stats.copies;
         std::memmove(address(c.getTarget()), address(c.getSource()),

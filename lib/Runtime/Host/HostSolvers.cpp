@@ -1,15 +1,19 @@
-//===- HostSolvers.cpp - thunk.triangular_solve and thunk.cholesky --------===//
+//===- HostSolvers.cpp - the linear-algebra thunks on the CPU -------------===//
 //
 // The linear-algebra thunks on the CPU through OpenBLAS, column-major as
 // cuBLAS and cuSOLVER read them: cblas_?trsm for triangular solves (one
-// call per matrix of the batch, alpha 1, in place on b) and LAPACK's ?potrf
-// (OpenBLAS ships it) for Cholesky factors. potrf leaves the other triangle
-// as it was; the host zeros it, as the interpreter writes it.
+// call per matrix of the batch, alpha 1, in place on b), and LAPACK
+// (Hlo/Runtime/Lapack/Lapack.h) for Cholesky (?potrf; it leaves the other
+// triangle as it was, the host zeros it, as the interpreter writes it), QR
+// (?geqrf, ?orgqr / ?ungqr), LU (?getrf), eigendecompositions (?syevd / ?heevd)
+// and singular value decompositions (?gesdd; V for cuSOLVER's gesvdj, which
+// returns V, as the conjugate transpose of LAPACK's V^H).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Hlo/Dialect/Thunk/ThunkDialect.h"
 #include "Hlo/Runtime/Host/HostRuntime.h"
+#include "Hlo/Runtime/Lapack/Lapack.h"
 
 #include <cblas.h>
 
@@ -19,34 +23,7 @@
 
 using namespace mlir;
 using namespace mlir::thunk;
-
-// LAPACK's Cholesky factorization (Fortran calling convention; the hidden
-// length of the character argument last).
-extern "C" {
-void spotrf_(const char *uplo, const int *n, float *a, const int *lda,
-             int *info, size_t uploLength);
-void dpotrf_(const char *uplo, const int *n, double *a, const int *lda,
-             int *info, size_t uploLength);
-void cpotrf_(const char *uplo, const int *n, std::complex<float> *a,
-             const int *lda, int *info, size_t uploLength);
-void zpotrf_(const char *uplo, const int *n, std::complex<double> *a,
-             const int *lda, int *info, size_t uploLength);
-}
-
-// LAPACK's QR factorization and the product of its reflectors.
-#define HLO_DECLARE_QR(P, T, ORG)                                              \
-  void P##geqrf_(const int *m, const int *n, T *a, const int *lda, T *tau,     \
-                 T *work, const int *lwork, int *info);                        \
-  void P##ORG##_(const int *m, const int *n, const int *k, T *a,               \
-                 const int *lda, const T *tau, T *work, const int *lwork,      \
-                 int *info);
-extern "C" {
-HLO_DECLARE_QR(s, float, orgqr)
-HLO_DECLARE_QR(d, double, orgqr)
-HLO_DECLARE_QR(c, std::complex<float>, ungqr)
-HLO_DECLARE_QR(z, std::complex<double>, ungqr)
-}
-#undef HLO_DECLARE_QR
+using namespace mlir::hlo;
 
 namespace {
 
@@ -58,9 +35,6 @@ template <> struct Blas<float> {
                    int m, int n, float *a, int lda, float *b, int ldb) {
     cblas_strsm(CblasColMajor, s, u, t, d, m, n, 1.0f, a, lda, b, ldb);
   }
-  static constexpr auto potrf = spotrf_;
-  static constexpr auto geqrf = sgeqrf_;
-  static constexpr auto orgqr = sorgqr_;
 };
 
 template <> struct Blas<double> {
@@ -68,9 +42,6 @@ template <> struct Blas<double> {
                    int m, int n, double *a, int lda, double *b, int ldb) {
     cblas_dtrsm(CblasColMajor, s, u, t, d, m, n, 1.0, a, lda, b, ldb);
   }
-  static constexpr auto potrf = dpotrf_;
-  static constexpr auto geqrf = dgeqrf_;
-  static constexpr auto orgqr = dorgqr_;
 };
 
 template <typename R> struct ComplexBlas {
@@ -85,16 +56,8 @@ template <typename R> struct ComplexBlas {
   }
 };
 
-template <> struct Blas<std::complex<float>> : ComplexBlas<float> {
-  static constexpr auto potrf = cpotrf_;
-  static constexpr auto geqrf = cgeqrf_;
-  static constexpr auto orgqr = cungqr_;
-};
-template <> struct Blas<std::complex<double>> : ComplexBlas<double> {
-  static constexpr auto potrf = zpotrf_;
-  static constexpr auto geqrf = zgeqrf_;
-  static constexpr auto orgqr = zungqr_;
-};
+template <> struct Blas<std::complex<float>> : ComplexBlas<float> {};
+template <> struct Blas<std::complex<double>> : ComplexBlas<double> {};
 
 template <typename T>
 void trsm(TriangularSolveOp op, uint8_t *aBytes, uint8_t *bBytes) {
@@ -111,54 +74,6 @@ void trsm(TriangularSolveOp op, uint8_t *aBytes, uint8_t *bBytes) {
                   op.getUnitDiagonal() ? CblasUnit : CblasNonUnit, m, n,
                   a + i * order * order, std::max(order, 1),
                   b + i * int64_t(m) * n, std::max(m, 1));
-}
-
-template <typename T>
-void potrf(CholeskyOp op, uint8_t *aBytes, uint8_t *infoBytes) {
-  int n = op.getOrder(), lda = std::max(n, 1);
-  bool lower = op.getLower();
-  char uplo = lower ? 'L' : 'U';
-  T *a = reinterpret_cast<T *>(aBytes);
-  for (int64_t i = 0, e = op.getBatch(); i < e; ++i) {
-    T *m = a + i * int64_t(n) * n;
-    int info = 0;
-    if (n > 0)
-      Blas<T>::potrf(&uplo, &n, m, &lda, &info, 1);
-    std::memcpy(infoBytes + 4 * i, &info, 4);
-    // Column-major: element (r, c) at m[c * n + r].
-    for (int c = 0; c < n; ++c)
-      for (int r = 0; r < n; ++r)
-        if (lower ? r < c : r > c)
-          m[int64_t(c) * n + r] = T(0);
-  }
-}
-
-/// geqrf (`product` false) or orgqr / ungqr on each m x n matrix of `a`
-/// with its k scales of `tau`, with the workspace LAPACK asks for.
-template <typename T>
-LogicalResult reflectors(MemRefType type, uint8_t *aBytes, uint8_t *tauBytes,
-                         int64_t tauPerMatrix, bool product) {
-  ArrayRef<int64_t> shape = type.getShape();
-  int m = int(shape.drop_back().back()), n = int(shape.back());
-  int k = int(tauPerMatrix), lda = std::max(m, 1);
-  int64_t batch = type.getNumElements() / std::max<int64_t>(1, int64_t(m) * n);
-  T *a = reinterpret_cast<T *>(aBytes), *tau = reinterpret_cast<T *>(tauBytes);
-  auto call = [&](T *matrix, T *scales, T *work, int lwork, int &info) {
-    if (product)
-      Blas<T>::orgqr(&m, &n, &k, matrix, &lda, scales, work, &lwork, &info);
-    else
-      Blas<T>::geqrf(&m, &n, matrix, &lda, scales, work, &lwork, &info);
-  };
-  if (m == 0 || n == 0)
-    return success();
-  T query(0);
-  int info = 0;
-  call(a, tau, &query, -1, info);
-  std::vector<T> work(std::max<int64_t>(1, int64_t(std::real(query))));
-  for (int64_t i = 0; i < batch && info == 0; ++i)
-    call(a + i * int64_t(m) * n, tau + i * k, work.data(), int(work.size()),
-         info);
-  return success(info == 0);
 }
 
 /// Calls `f` with a value of the C++ type of element type `t` (f32, f64,
@@ -183,6 +98,37 @@ template <typename F> LogicalResult withSolverType(MemRefType type, F &&f) {
   return failure();
 }
 
+/// The LAPACK element type of a batch of matrices of int dimensions.
+std::optional<lapack::Scalar> solverScalar(MemRefType type) {
+  for (int64_t d : type.getShape())
+    if (d > INT_MAX)
+      return std::nullopt;
+  return lapack::getScalar(type.getElementType());
+}
+
+/// (batch, rows, columns) of a batch of matrices.
+std::tuple<int64_t, int, int> matrixShape(MemRefType type) {
+  ArrayRef<int64_t> shape = type.getShape();
+  int m = int(shape.drop_back().back()), n = int(shape.back());
+  return {type.getNumElements() / std::max<int64_t>(1, int64_t(m) * n), m, n};
+}
+
+/// The conjugate transpose of a column-major rows x cols matrix.
+template <typename T>
+void adjoint(const uint8_t *fromBytes, uint8_t *toBytes, int64_t rows,
+             int64_t cols) {
+  const T *from = reinterpret_cast<const T *>(fromBytes);
+  T *to = reinterpret_cast<T *>(toBytes);
+  for (int64_t c = 0; c < cols; ++c)
+    for (int64_t r = 0; r < rows; ++r) {
+      T x = from[c * rows + r];
+      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>)
+        to[r * cols + c] = x;
+      else
+        to[r * cols + c] = std::conj(x);
+    }
+}
+
 } // namespace
 
 LogicalResult mlir::thunk::runHostTriangularSolve(Operation *op, uint8_t *a,
@@ -202,33 +148,152 @@ LogicalResult mlir::thunk::runHostTriangularSolve(Operation *op, uint8_t *a,
 LogicalResult mlir::thunk::runHostCholesky(Operation *op, uint8_t *a,
                                            uint8_t *info, std::string &error) {
   auto potrfOp = cast<CholeskyOp>(op);
-  if (failed(withSolverType(potrfOp.getA().getType(), [&](auto element) {
-        potrf<decltype(element)>(potrfOp, a, info);
-      }))) {
+  MemRefType type = potrfOp.getA().getType();
+  std::optional<lapack::Scalar> scalar = solverScalar(type);
+  if (!scalar) {
     error = "thunk.cholesky: LAPACK takes f32, f64, complex<f32> and "
             "complex<f64> matrices of int dimensions";
     return failure();
   }
+  int n = potrfOp.getOrder();
+  bool lower = potrfOp.getLower();
+  auto *infos = reinterpret_cast<int32_t *>(info);
+  lapack::potrf(*scalar, potrfOp.getBatch(), n, lower, a, infos);
+  // potrf leaves the other triangle as it was: zero it, as the interpreter
+  // writes it. Column-major: element (r, c) at c * n + r.
+  int64_t size = lapack::sizeOf(*scalar);
+  for (int64_t i = 0, e = potrfOp.getBatch(); i < e; ++i)
+    for (int64_t c = 0; c < n; ++c)
+      for (int64_t r = 0; r < n; ++r)
+        if (lower ? r < c : r > c)
+          std::memset(a + ((i * n + c) * n + r) * size, 0, size);
   return success();
 }
 
 LogicalResult mlir::thunk::runHostReflectors(Operation *op, uint8_t *a,
                                              uint8_t *tau, std::string &error) {
-  bool product = isa<HouseholderProductOp>(op);
   auto aType = cast<MemRefType>(op->getOperand(0).getType());
   auto tauType = cast<MemRefType>(op->getOperand(1).getType());
-  int64_t k = tauType.getRank() ? tauType.getShape().back() : 1;
-  LogicalResult ran = success();
-  if (failed(withSolverType(aType,
-                            [&](auto element) {
-                              ran = reflectors<decltype(element)>(aType, a, tau,
-                                                                  k, product);
-                            })) ||
-      failed(ran)) {
+  std::optional<lapack::Scalar> scalar = solverScalar(aType);
+  auto [batch, m, n] = matrixShape(aType);
+  int k = tauType.getRank() ? int(tauType.getShape().back()) : 1;
+  bool ran = scalar && (isa<HouseholderProductOp>(op)
+                            ? lapack::orgqr(*scalar, batch, m, n, k, a, tau)
+                            : lapack::geqrf(*scalar, batch, m, n, a, tau));
+  if (!ran) {
     error = op->getName().getStringRef().str() +
             ": LAPACK takes f32, f64, complex<f32> and complex<f64> "
             "matrices of int dimensions";
     return failure();
+  }
+  return success();
+}
+
+LogicalResult mlir::thunk::runHostLu(LuOp op, uint8_t *a, uint8_t *pivots,
+                                     uint8_t *info, std::string &error) {
+  MemRefType type = op.getA().getType();
+  std::optional<lapack::Scalar> scalar = solverScalar(type);
+  if (!scalar) {
+    error = "thunk.lu: LAPACK takes f32, f64, complex<f32> and complex<f64> "
+            "matrices of int dimensions";
+    return failure();
+  }
+  auto [batch, m, n] = matrixShape(type);
+  lapack::getrf(*scalar, batch, m, n, a, reinterpret_cast<int32_t *>(pivots),
+                reinterpret_cast<int32_t *>(info));
+  return success();
+}
+
+void mlir::thunk::runHostPivotsToPermutation(LuPivotsToPermutationOp op,
+                                             const uint8_t *pivots,
+                                             uint8_t *permutation) {
+  ArrayRef<int64_t> shape = op.getPermutation().getType().getShape();
+  int64_t m = shape.back(), k = op.getPivots().getType().getShape().back();
+  int64_t batch =
+      op.getPermutation().getType().getNumElements() / std::max<int64_t>(m, 1);
+  const auto *from = reinterpret_cast<const int32_t *>(pivots);
+  auto *to = reinterpret_cast<int32_t *>(permutation);
+  for (int64_t b = 0; b < batch; ++b) {
+    int32_t *rows = to + b * m;
+    for (int64_t i = 0; i < m; ++i)
+      rows[i] = int32_t(i);
+    for (int64_t i = 0; i < k; ++i) {
+      int32_t j = from[b * k + i];
+      if (j >= 0 && j < m)
+        std::swap(rows[i], rows[j]);
+    }
+  }
+}
+
+LogicalResult mlir::thunk::runHostEigh(EighOp op, uint8_t *a, uint8_t *w,
+                                       uint8_t *info, std::string &error) {
+  MemRefType type = op.getA().getType();
+  std::optional<lapack::Scalar> scalar = solverScalar(type);
+  if (!scalar) {
+    error = "thunk.eigh: LAPACK takes f32, f64, complex<f32> and "
+            "complex<f64> matrices of int dimensions";
+    return failure();
+  }
+  auto [batch, m, n] = matrixShape(type);
+  (void)m;
+  lapack::syevd(*scalar, batch, n, op.getLower(), op.getVectors(), a, w,
+                reinterpret_cast<int32_t *>(info));
+  return success();
+}
+
+LogicalResult mlir::thunk::runHostSvd(SvdOp op, uint8_t *a, uint8_t *s,
+                                      uint8_t *u, uint8_t *v, uint8_t *info,
+                                      std::string &error) {
+  MemRefType type = op.getA().getType();
+  std::optional<lapack::Scalar> scalar = solverScalar(type);
+  if (!scalar) {
+    error = "thunk.svd: LAPACK takes f32, f64, complex<f32> and complex<f64> "
+            "matrices of int dimensions";
+    return failure();
+  }
+  auto [batch, m, n] = matrixShape(type);
+  int k = std::min(m, n);
+  char job = op.getVectors() == SvdVectors::All       ? 'A'
+             : op.getVectors() == SvdVectors::Reduced ? 'S'
+                                                      : 'N';
+  auto *infos = reinterpret_cast<int32_t *>(info);
+  if (job == 'N') {
+    // LAPACK leaves them untouched; the interpreter gives zeros.
+    std::memset(u, 0,
+                op.getU().getType().getNumElements() * lapack::sizeOf(*scalar));
+    std::memset(v, 0,
+                op.getV().getType().getNumElements() * lapack::sizeOf(*scalar));
+  }
+  auto svd = op.getQr() ? lapack::gesvd : lapack::gesdd;
+  if (!op.getAdjointV()) {
+    svd(*scalar, batch, m, n, job, a, s, u, v, infos);
+    return success();
+  }
+  // V itself (cuSOLVER's gesvdj): V^H from LAPACK, then each matrix's
+  // conjugate transpose into the slice.
+  int vRows = job == 'A' ? n : k;
+  int64_t size = lapack::sizeOf(*scalar), perMatrix = int64_t(vRows) * n;
+  std::vector<uint8_t> vt(job == 'N' ? 0 : batch * perMatrix * size);
+  svd(*scalar, batch, m, n, job, a, s, u, vt.data(), infos);
+  if (job == 'N')
+    return success();
+  for (int64_t i = 0; i < batch; ++i) {
+    const uint8_t *from = vt.data() + i * perMatrix * size;
+    uint8_t *to = v + i * perMatrix * size;
+    switch (*scalar) {
+    case lapack::Scalar::S:
+      adjoint<float>(from, to, vRows, n);
+      break;
+    case lapack::Scalar::D:
+      adjoint<double>(from, to, vRows, n);
+      break;
+    case lapack::Scalar::C:
+      adjoint<std::complex<float>>(from, to, vRows, n);
+      break;
+    case lapack::Scalar::Z:
+      adjoint<std::complex<double>>(from, to, vRows, n);
+      break;
+    }
   }
   return success();
 }

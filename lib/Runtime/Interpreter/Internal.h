@@ -396,6 +396,11 @@ EvalResult evalLibraryCustomCall(Interp &interp, CustomCallOp op,
 /// defines them (Solvers.cpp); std::nullopt for other targets.
 EvalResult evalLapackCustomCall(Interp &interp, CustomCallOp op,
                                 Operands operands);
+/// JAX's LU, eigh and SVD calls on XLA CPU and GPU
+/// (HloFactorizationCalls.h; Factorizations.cpp); std::nullopt for other
+/// targets.
+EvalResult evalFactorizationCall(Interp &interp, CustomCallOp op,
+                                 Operands operands);
 /// The elements of `in` within the runtime `sizes` (each at most `in`'s
 /// dimension), as an array of shape `sizes`.
 Literal sliceToRuntimeShape(const Literal &in, ArrayRef<int64_t> sizes);

@@ -301,6 +301,8 @@ EvalResult eval::evalLibraryCustomCall(Interp &interp, CustomCallOp op,
     return cusolverCholesky(interp, op, operands);
   if (target == "__cublas$triangularSolve")
     return cublasTriangularSolve(interp, op, operands);
+  if (EvalResult result = evalFactorizationCall(interp, op, operands))
+    return result;
   if (target.starts_with("lapack_"))
     return evalLapackCustomCall(interp, op, operands);
   return std::nullopt;

@@ -847,6 +847,104 @@ thunk.program @main {
 
 // -----
 
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %a = thunk.slice @t[0] : memref<4x3xf32, strided<[1, 4]>>
+  %piv = thunk.slice @t[512] : memref<4xi32>
+  %info = thunk.slice @t[600] : memref<i32>
+  // expected-error @+1 {{pivots must hold 3 'i32' per matrix (1 matrices), not 'memref<4xi32>'}}
+  thunk.lu %a, %piv, %info : memref<4x3xf32, strided<[1, 4]>>, memref<4xi32>, memref<i32>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %a = thunk.slice @t[0] : memref<4x3xi32, strided<[1, 4]>>
+  %piv = thunk.slice @t[512] : memref<3xi32>
+  %info = thunk.slice @t[600] : memref<i32>
+  // expected-error @+1 {{factors f32, f64, complex<f32> or complex<f64>}}
+  thunk.lu %a, %piv, %info : memref<4x3xi32, strided<[1, 4]>>, memref<3xi32>, memref<i32>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %piv = thunk.slice @t[0] : memref<2x5xi32>
+  %perm = thunk.slice @t[512] : memref<2x4xi32>
+  // expected-error @+1 {{a matrix of 4 rows has at most as many pivots, not 5}}
+  thunk.lu_pivots_to_permutation %piv, %perm : memref<2x5xi32>, memref<2x4xi32>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %piv = thunk.slice @t[0] : memref<3x2xi32>
+  %perm = thunk.slice @t[512] : memref<2x4xi32>
+  // expected-error @+1 {{pivots and permutation must have the same batch dimensions}}
+  thunk.lu_pivots_to_permutation %piv, %perm : memref<3x2xi32>, memref<2x4xi32>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %a = thunk.slice @t[0] : memref<2x2xcomplex<f32>, strided<[1, 2]>>
+  %w = thunk.slice @t[512] : memref<2xcomplex<f32>>
+  %info = thunk.slice @t[600] : memref<i32>
+  // expected-error @+1 {{w must hold 2 'f32' per matrix (1 matrices), not 'memref<2xcomplex<f32>>'}}
+  thunk.eigh vectors %a, %w, %info : memref<2x2xcomplex<f32>, strided<[1, 2]>>, memref<2xcomplex<f32>>, memref<i32>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %a = thunk.slice @t[0] : memref<3x2xf32, strided<[1, 3]>>
+  %w = thunk.slice @t[512] : memref<2xf32>
+  %info = thunk.slice @t[600] : memref<i32>
+  // expected-error @+1 {{the matrices must be square}}
+  thunk.eigh vectors %a, %w, %info : memref<3x2xf32, strided<[1, 3]>>, memref<2xf32>, memref<i32>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %a = thunk.slice @t[0] : memref<3x2xf32, strided<[1, 3]>>
+  %s = thunk.slice @t[512] : memref<2xf32>
+  %u = thunk.slice @t[600] : memref<3x2xf32, strided<[1, 3]>>
+  %v = thunk.slice @t[700] : memref<2x2xf32, strided<[1, 2]>>
+  %info = thunk.slice @t[800] : memref<i32>
+  // expected-error @+1 {{u must be a column-major 'f32' batch of shape 'tensor<3x3xf32>', not 'memref<3x2xf32, strided<[1, 3]>>'}}
+  thunk.svd all %a, %s, %u, %v, %info : memref<3x2xf32, strided<[1, 3]>>, memref<2xf32>, memref<3x2xf32, strided<[1, 3]>>, memref<2x2xf32, strided<[1, 2]>>, memref<i32>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %a = thunk.slice @t[0] : memref<2x3xf32, strided<[1, 2]>>
+  %s = thunk.slice @t[512] : memref<2xf32>
+  %u = thunk.slice @t[600] : memref<2x2xf32, strided<[1, 2]>>
+  %v = thunk.slice @t[700] : memref<2x3xf32, strided<[1, 2]>>
+  %info = thunk.slice @t[800] : memref<i32>
+  // expected-error @+1 {{v must be a column-major 'f32' batch of shape 'tensor<3x2xf32>', not 'memref<2x3xf32, strided<[1, 2]>>'}}
+  thunk.svd reduced adjoint_v %a, %s, %u, %v, %info : memref<2x3xf32, strided<[1, 2]>>, memref<2xf32>, memref<2x2xf32, strided<[1, 2]>>, memref<2x3xf32, strided<[1, 2]>>, memref<i32>
+  thunk.return
+}
+
+// -----
+
 // A dynamic copy moves with the iteration of a loop of known trip count,
 // within its slices at every iteration, and is never recorded.
 

@@ -30,6 +30,12 @@
 // CHECK:   thunk.cholesky %[[TA]], %[[INFO]] workspace %{{.*}} : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2xi32>, memref<64xf32>
 // CHECK:   thunk.qr %[[TB:.*]], %[[TAU:.*]] : memref<2x4x3xf32, strided<[12, 1, 4]>>, memref<2x3xf32>
 // CHECK:   thunk.householder_product %[[TB]], %[[TAU]] : memref<2x4x3xf32, strided<[12, 1, 4]>>, memref<2x3xf32>
+// CHECK:   thunk.lu %[[TB]], %[[PIV:.*]], %[[INFO]] : memref<2x4x3xf32, strided<[12, 1, 4]>>, memref<2x3xi32>, memref<2xi32>
+// CHECK:   thunk.lu_pivots_to_permutation %[[PIV]], %{{.*}} : memref<2x3xi32>, memref<2x4xi32>
+// CHECK:   thunk.eigh lower vectors %[[TA]], %{{.*}}, %[[INFO]] : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x4xf32>, memref<2xi32>
+// CHECK:   thunk.eigh %[[TA]], %{{.*}}, %[[INFO]] : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x4xf32>, memref<2xi32>
+// CHECK:   thunk.svd reduced qr %[[TB]], %{{.*}}, %{{.*}}, %{{.*}}, %[[INFO]] : memref<2x4x3xf32, strided<[12, 1, 4]>>, memref<2x3xf32>, memref<2x4x3xf32, strided<[12, 1, 4]>>, memref<2x3x3xf32, strided<[9, 1, 3]>>, memref<2xi32>
+// CHECK:   thunk.svd all adjoint_v %[[TB]], %{{.*}}, %{{.*}}, %{{.*}}, %[[INFO]] : memref<2x4x3xf32, strided<[12, 1, 4]>>, memref<2x3xf32>, memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x3x3xf32, strided<[9, 1, 3]>>, memref<2xi32>
 // CHECK:   thunk.pad_to_static %[[DYN:.*]] : memref<32xi8> -> %[[STAT:.*]] : memref<2x3xf32, strided<[1, 2]>> sizes(%[[S0:.*]], %[[S1:.*]] : memref<1xi32>, memref<1xi32>)
 // CHECK:   thunk.slice_to_dynamic %[[STAT]] : memref<2x3xf32, strided<[1, 2]>> sizes(%[[S0]], %[[S1]] : memref<1xi32>, memref<1xi32>) -> %[[DYN]] : memref<32xi8>
 // CHECK:   thunk.infeed outs(%[[HALF:.*]], %[[INFO]] : memref<64xf32>, memref<2xi32>)
@@ -150,6 +156,18 @@ module {
     %tau = thunk.slice @tmp[4400] : memref<2x3xf32>
     thunk.qr %tb, %tau : memref<2x4x3xf32, strided<[12, 1, 4]>>, memref<2x3xf32>
     thunk.householder_product %tb, %tau : memref<2x4x3xf32, strided<[12, 1, 4]>>, memref<2x3xf32>
+    %piv = thunk.slice @tmp[4440] : memref<2x3xi32>
+    %perm = thunk.slice @tmp[4480] : memref<2x4xi32>
+    thunk.lu %tb, %piv, %info : memref<2x4x3xf32, strided<[12, 1, 4]>>, memref<2x3xi32>, memref<2xi32>
+    thunk.lu_pivots_to_permutation %piv, %perm : memref<2x3xi32>, memref<2x4xi32>
+    %ew = thunk.slice @tmp[4520] : memref<2x4xf32>
+    thunk.eigh lower vectors %ta, %ew, %info : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x4xf32>, memref<2xi32>
+    thunk.eigh %ta, %ew, %info : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x4xf32>, memref<2xi32>
+    %su = thunk.slice @tmp[4608] : memref<2x4x3xf32, strided<[12, 1, 4]>>
+    %sv = thunk.slice @tmp[4736] : memref<2x3x3xf32, strided<[9, 1, 3]>>
+    %su4 = thunk.slice @tmp[4864] : memref<2x4x4xf32, strided<[16, 1, 4]>>
+    thunk.svd reduced qr %tb, %tau, %su, %sv, %info : memref<2x4x3xf32, strided<[12, 1, 4]>>, memref<2x3xf32>, memref<2x4x3xf32, strided<[12, 1, 4]>>, memref<2x3x3xf32, strided<[9, 1, 3]>>, memref<2xi32>
+    thunk.svd all adjoint_v %tb, %tau, %su4, %sv, %info : memref<2x4x3xf32, strided<[12, 1, 4]>>, memref<2x3xf32>, memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x3x3xf32, strided<[9, 1, 3]>>, memref<2xi32>
     %dyn = thunk.slice @tmp[8192] : memref<32xi8>
     %s0 = thunk.slice @tmp[8256] : memref<1xi32>
     %s1 = thunk.slice @tmp[8260] : memref<1xi32>

@@ -83,10 +83,17 @@ def uniform(low, high):
     return {"uniform": [low, high]}
 
 
-def program(name, *args, optimized=False, atol=None, rtol=None):
+def c64(*shape, draw=None):
+    return Arg(shape, np.complex64, draw)
+
+
+def program(name, *args, optimized=False, cuda=False, atol=None, rtol=None):
+    """`cuda`: also store JAX's lowering for CUDA (`NAME.cuda.hlo`, its
+    library calls are cuSOLVER's), which XLA CPU cannot run: the oracle runs
+    the program's CPU lowering on the same inputs."""
     def register(fn):
         PROGRAMS.append(dict(name=name, fn=fn, args=args, optimized=optimized,
-                             atol=atol, rtol=rtol))
+                             cuda=cuda, atol=atol, rtol=rtol))
         return fn
     return register
 
@@ -457,6 +464,44 @@ def clamp_select(x, lo, hi):
 
 
 #===----------------------------------------------------------------------===#
+# Linear algebra: JAX's LU, eigh and SVD calls (LAPACK on the CPU, cuSOLVER
+# in the .cuda.hlo lowering). Eigenvectors and singular vectors are unique
+# up to sign; both sides run LAPACK's routines, which choose the same.
+#===----------------------------------------------------------------------===#
+
+@program("linalg_solve", f32(4, 4), f32(4, 2), f32(2, 3, 3), cuda=True,
+         atol=1e-4, rtol=1e-4)
+def linalg_solve(a, b, c):
+    a = a + 4.0 * jnp.eye(4, dtype=a.dtype)
+    c = c + 3.0 * jnp.eye(3, dtype=c.dtype)
+    sign, logdet = jnp.linalg.slogdet(c)
+    return jnp.linalg.solve(a, b), jnp.linalg.inv(c), jnp.linalg.det(a), \
+        sign, logdet
+
+
+@program("linalg_lu", f32(5, 3), f32(2, 3, 4), cuda=True, atol=1e-5,
+         rtol=1e-4)
+def linalg_lu(a, b):
+    return lax.linalg.lu(a), lax.linalg.lu(b)
+
+
+@program("linalg_eigh", f32(2, 4, 4), c64(3, 3), cuda=True, atol=1e-4,
+         rtol=1e-3)
+def linalg_eigh(a, h):
+    w, v = jnp.linalg.eigh(a)
+    wc, vc = jnp.linalg.eigh(h, UPLO="U")
+    return w, v, jnp.linalg.eigvalsh(a), wc, vc
+
+
+@program("linalg_svd", f32(5, 3), f32(3, 5), cuda=True, atol=1e-4,
+         rtol=1e-3)
+def linalg_svd(a, b):
+    u, s, vt = jnp.linalg.svd(a)
+    ur, sr, vtr = jnp.linalg.svd(b, full_matrices=False)
+    return u, s, vt, ur, sr, vtr, jnp.linalg.svd(a, compute_uv=False)
+
+
+#===----------------------------------------------------------------------===#
 # Output
 #===----------------------------------------------------------------------===#
 
@@ -491,17 +536,24 @@ def main():
         variants = [("", lowered.compiler_ir("hlo").as_hlo_text())]
         if p["optimized"]:
             variants.append((".cpu_opt", lowered.compile().as_text()))
+        if p["cuda"]:
+            for_cuda = jax.jit(p["fn"]).trace(*examples).lower(
+                lowering_platforms=("cuda",))
+            variants.append((".cuda", for_cuda.compiler_ir("hlo").as_hlo_text()))
         for suffix, text in variants:
             name = p["name"] + suffix
             text = module_text(text)
-            if suffix and "custom-call" in text:
+            if suffix == ".cpu_opt" and "custom-call" in text:
                 print(f"  {name}: has custom-calls, not stored", file=sys.stderr)
                 continue
             path = options.out / f"{name}.hlo"
             path.write_text(text)
             total += len(text)
             entry = {"inputs": draws(p["args"]), "program": p["name"]}
-            if suffix:
+            if suffix == ".cuda":
+                entry["lowered"] = "JAX %s for CUDA" % jax.__version__
+                entry["xla_reference"] = p["name"] + ".hlo"
+            elif suffix:
                 entry["optimized"] = "XLA CPU (jaxlib %s)" % jax.__version__
                 # XLA cannot always compile its own optimized output again
                 # (bitcasts before layout assignment): the oracle runs the

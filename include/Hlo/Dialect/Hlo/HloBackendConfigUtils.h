@@ -37,6 +37,10 @@ bool isXlaCpuCustomFusion(Operation *op);
 /// dictionary), or `dflt` where `config` does not set it.
 char readFfiCharOption(Attribute config, StringRef key, char dflt);
 
+/// The boolean option `key = true|false` of an XLA GPU FFI call's attributes
+/// (`{lower = true, ...}`), or std::nullopt where `config` does not set it.
+std::optional<bool> readFfiBoolOption(Attribute config, StringRef key);
+
 } // namespace mlir::hlo
 
 #endif // HLO_DIALECT_HLO_HLOBACKENDCONFIGUTILS_H

@@ -137,6 +137,14 @@ def Thunk_TrsmTranspose : Thunk_Enum<"TrsmTranspose",
 def Thunk_TrsmTransposeAttr
     : EnumAttr<Thunk_Dialect, Thunk_TrsmTranspose, "trsm_transpose">;
 
+def Thunk_SvdVectors : Thunk_Enum<"SvdVectors",
+    "the singular vectors a singular value decomposition computes", [
+  I32EnumAttrCase<"All", 0, "all">,
+  I32EnumAttrCase<"Reduced", 1, "reduced">,
+  I32EnumAttrCase<"None", 2, "none">]>;
+def Thunk_SvdVectorsAttr
+    : EnumAttr<Thunk_Dialect, Thunk_SvdVectors, "svd_vectors">;
+
 def Thunk_ConvTensorAttr : Thunk_Attr<"ConvTensor", "conv_tensor"> {
   let summary = "a convolution operand in a slice: its roles and layout";
   let description = [{

@@ -543,6 +543,127 @@ def Thunk_HouseholderProductOp : Thunk_Op<"householder_product"> {
   let hasVerifier = 1;
 }
 
+def Thunk_LuOp : Thunk_Op<"lu"> {
+  let summary = "a batch of LU factorizations with partial pivoting in place "
+                "(LAPACK / cuSOLVER getrf)";
+  let description = [{
+    JAX's LU call on XLA CPU (`lapack_?getrf_ffi`) and XLA GPU
+    (`cusolver_getrf_ffi`), behind jax.numpy.linalg.solve, inv, det and
+    jax.scipy.linalg.lu: every m x n matrix of `a` (column-major, the outer
+    dimensions a batch, as the strides of its type say) is overwritten
+    with its factors P A = L U as getrf writes them: L below the diagonal
+    (its unit diagonal implicit), U on and above it. `pivots` receives
+    min(m, n) 1-based row interchanges per matrix (row i was swapped with
+    row pivots[i], in order) and `info` per matrix 0, or i > 0 where U(i, i)
+    is exactly zero (the factorization is complete, U singular).
+
+    ```mlir
+    thunk.lu %a, %pivots, %info
+        : memref<2x4x3xf32, strided<[12, 1, 4]>>, memref<2x3xi32>, memref<2xi32>
+    ```
+  }];
+  let arguments = (ins Arg<Thunk_Slice, "", [MemRead, MemWrite]>:$a,
+    Arg<Thunk_Slice, "", [MemWrite]>:$pivots,
+    Arg<Thunk_Slice, "", [MemWrite]>:$info);
+  let assemblyFormat = [{
+    $a `,` $pivots `,` $info attr-dict `:` type($a) `,` type($pivots) `,`
+    type($info)
+  }];
+  let hasVerifier = 1;
+}
+
+def Thunk_LuPivotsToPermutationOp : Thunk_Op<"lu_pivots_to_permutation"> {
+  let summary = "the row permutations of a batch of LU pivots";
+  let description = [{
+    JAX's `cu_lu_pivots_to_permutation` (XLA GPU): for each matrix, the
+    permutation of its m rows that the 0-based row interchanges of `pivots`
+    (k per matrix, applied in order: swap rows i and pivots[i]) make of
+    0, 1, ..., m - 1, into `permutation` (m per matrix). An interchange with
+    a row outside [0, m) is skipped.
+
+    ```mlir
+    thunk.lu_pivots_to_permutation %pivots, %permutation
+        : memref<2x3xi32>, memref<2x4xi32>
+    ```
+  }];
+  let arguments = (ins Arg<Thunk_Slice, "", [MemRead]>:$pivots,
+    Arg<Thunk_Slice, "", [MemWrite]>:$permutation);
+  let assemblyFormat = [{
+    $pivots `,` $permutation attr-dict `:` type($pivots) `,` type($permutation)
+  }];
+  let hasVerifier = 1;
+}
+
+def Thunk_EighOp : Thunk_Op<"eigh"> {
+  let summary = "a batch of Hermitian eigendecompositions in place (LAPACK "
+                "syevd / heevd, cuSOLVER syevd)";
+  let description = [{
+    JAX's eigh call on XLA CPU (`lapack_?syevd_ffi`, `lapack_?heevd_ffi`)
+    and XLA GPU (`cusolver_syevd_ffi`): the eigenvalues of every n x n
+    Hermitian matrix of `a` (column-major, batched as `thunk.lu`'s), read
+    from its `lower` or upper triangle, ascending into `w` (n real values
+    per matrix), and with `vectors` its orthonormal eigenvectors as the
+    columns of `a` (without, `a` is left unspecified). Each eigenvector is
+    unique up to a unit factor (its sign, for real matrices), which the
+    library chooses. `info` receives per matrix 0, or i > 0 where the
+    algorithm did not converge.
+
+    ```mlir
+    thunk.eigh lower vectors %a, %w, %info
+        : memref<3x3xf32, strided<[1, 3]>>, memref<3xf32>, memref<i32>
+    ```
+  }];
+  let arguments = (ins Arg<Thunk_Slice, "", [MemRead, MemWrite]>:$a,
+    Arg<Thunk_Slice, "", [MemWrite]>:$w,
+    Arg<Thunk_Slice, "", [MemWrite]>:$info,
+    UnitAttr:$lower, UnitAttr:$vectors);
+  let assemblyFormat = [{
+    (`lower` $lower^)? (`vectors` $vectors^)? $a `,` $w `,` $info attr-dict
+    `:` type($a) `,` type($w) `,` type($info)
+  }];
+  let hasVerifier = 1;
+}
+
+def Thunk_SvdOp : Thunk_Op<"svd"> {
+  let summary = "a batch of singular value decompositions (LAPACK gesdd, "
+                "cuSOLVER gesvd / gesvdj)";
+  let description = [{
+    JAX's SVD call on XLA CPU (`lapack_?gesdd_ffi`, `lapack_?gesvd_ffi`)
+    and XLA GPU (`cusolver_gesvd_ffi`, `cusolver_gesvdj_ffi`): every m x n
+    matrix of
+    `a` (column-major, batched as `thunk.lu`'s; destroyed) is factored as
+    A = U S V^H: its min(m, n) singular values descending into `s` (real),
+    and `vectors` says which singular vectors: `all` (U m x m and V^H n x
+    n), `reduced` (the first min(m, n) columns of U and rows of V^H) or
+    `none` (`u` and `v` untouched). `v` receives V^H, or with `adjoint_v`
+    its conjugate transpose V (n x n or n x min(m, n); cuSOLVER's gesvdj
+    returns V). The vectors are unique up to unit factors, which the
+    library chooses: `qr` asks for QR iteration (LAPACK's and cuSOLVER's
+    gesvd), whose choices may differ from the default's (LAPACK's gesdd,
+    cuSOLVER's gesvdj). `info` receives per matrix 0, or i > 0 where the
+    algorithm did not converge.
+
+    ```mlir
+    thunk.svd all %a, %s, %u, %v, %info
+        : memref<4x3xf32, strided<[1, 4]>>, memref<3xf32>,
+          memref<4x4xf32, strided<[1, 4]>>, memref<3x3xf32, strided<[1, 3]>>,
+          memref<i32>
+    ```
+  }];
+  let arguments = (ins Arg<Thunk_Slice, "", [MemRead, MemWrite]>:$a,
+    Arg<Thunk_Slice, "", [MemWrite]>:$s,
+    Arg<Thunk_Slice, "", [MemWrite]>:$u,
+    Arg<Thunk_Slice, "", [MemWrite]>:$v,
+    Arg<Thunk_Slice, "", [MemWrite]>:$info,
+    Thunk_SvdVectorsAttr:$vectors, UnitAttr:$qr, UnitAttr:$adjoint_v);
+  let assemblyFormat = [{
+    $vectors (`qr` $qr^)? (`adjoint_v` $adjoint_v^)? $a `,` $s `,` $u `,` $v `,` $info
+    attr-dict `:` type($a) `,` type($s) `,` type($u) `,` type($v) `,`
+    type($info)
+  }];
+  let hasVerifier = 1;
+}
+
 def Thunk_PadToStaticOp : Thunk_Op<"pad_to_static"> {
   let summary = "a bounded dynamic array at its bounds, and its sizes";
   let description = [{

@@ -1,0 +1,231 @@
+//===- HloFactorizationCalls.cpp - JAX's LU, eigh and SVD calls -----------===//
+//
+// The target names, options and result shapes of JAX's factorization FFI
+// calls (jaxlib's lapack and gpu_solver kernels; the attributes as JAX
+// writes them: LAPACK's characters `mode`, `uplo` as ui8, cuSOLVER's
+// booleans).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hlo/Dialect/Hlo/HloFactorizationCalls.h"
+#include "Hlo/Dialect/Hlo/HloBackendConfigUtils.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::hlo;
+
+using Kind = FactorizationCall::Kind;
+using Vectors = FactorizationCall::Vectors;
+
+namespace {
+/// A target's kind and, for LAPACK's, its routine's element letter.
+struct Target {
+  Kind kind;
+  char letter = 0; // s, d, c, z; 0 for cuSOLVER's (any solver type)
+  bool cusolver = false;
+  bool gesvdj = false;
+  bool gesvd = false;
+};
+} // namespace
+
+static std::optional<Target> parseTarget(StringRef target) {
+  if (target == "cu_lu_pivots_to_permutation")
+    return Target{Kind::PivotsToPermutation, 0, true};
+  if (target.consume_front("cusolver_") && target.consume_back("_ffi")) {
+    if (target == "getrf")
+      return Target{Kind::Lu, 0, true};
+    if (target == "syevd")
+      return Target{Kind::Eigh, 0, true};
+    if (target == "gesvd" || target == "gesvdj")
+      return Target{Kind::Svd, 0, true, target == "gesvdj", target == "gesvd"};
+    return std::nullopt;
+  }
+  if (!target.consume_front("lapack_") || !target.consume_back("_ffi") ||
+      target.size() < 2 || !StringRef("sdcz").contains(target.front()))
+    return std::nullopt;
+  char letter = target.front();
+  bool complex = letter == 'c' || letter == 'z';
+  StringRef routine = target.drop_front();
+  if (routine == "getrf")
+    return Target{Kind::Lu, letter};
+  if (routine == (complex ? "heevd" : "syevd"))
+    return Target{Kind::Eigh, letter};
+  if (routine == "gesdd" || routine == "gesvd")
+    return Target{Kind::Svd, letter, false, false, routine == "gesvd"};
+  return std::nullopt;
+}
+
+bool mlir::hlo::isFactorizationTarget(StringRef target) {
+  return parseTarget(target).has_value();
+}
+
+/// The element letter of LAPACK's routines for `t`, 0 for none.
+static char letterOf(Type t) {
+  if (t.isF32())
+    return 's';
+  if (t.isF64())
+    return 'd';
+  if (auto c = dyn_cast<ComplexType>(t))
+    return c.getElementType().isF32()   ? 'c'
+           : c.getElementType().isF64() ? 'z'
+                                        : 0;
+  return 0;
+}
+
+static Type realPart(Type t) {
+  if (auto c = dyn_cast<ComplexType>(t))
+    return c.getElementType();
+  return t;
+}
+
+FailureOr<FactorizationCall>
+mlir::hlo::readFactorizationCall(CustomCallOp call, std::string &why) {
+  StringRef name = call.getCustomCallTarget();
+  std::optional<Target> target = parseTarget(name);
+  auto fail = [&](const Twine &reason) -> FailureOr<FactorizationCall> {
+    why = (name + ": " + reason).str();
+    return failure();
+  };
+  if (!target)
+    return fail("not a factorization call");
+  OperandRange operands = getDataOperands(call);
+  auto operand = operands.size() == 1
+                     ? dyn_cast<RankedTensorType>(operands[0].getType())
+                     : RankedTensorType();
+  if (!operand || !operand.hasStaticShape() || operand.getRank() < 1)
+    return fail("expected one operand, a static array");
+  FactorizationCall fc;
+  fc.kind = target->kind;
+  fc.operand = operand;
+  ArrayRef<int64_t> shape = operand.getShape();
+  Type element = operand.getElementType();
+  MLIRContext *ctx = call.getContext();
+  Type i32 = IntegerType::get(ctx, 32);
+  auto array = [&](ArrayRef<int64_t> dims, Type t) {
+    return RankedTensorType::get(dims, t);
+  };
+  // Result types compared without layouts.
+  auto same = [](Type actual, RankedTensorType expected) {
+    auto t = dyn_cast<RankedTensorType>(actual);
+    return t && t.getShape() == expected.getShape() &&
+           t.getElementType() == expected.getElementType();
+  };
+
+  if (fc.kind == Kind::PivotsToPermutation) {
+    auto result = dyn_cast<RankedTensorType>(call.getType());
+    if (!element.isSignlessInteger(32) || !result ||
+        !result.getElementType().isSignlessInteger(32) ||
+        result.getRank() != operand.getRank() ||
+        result.getShape().drop_back() != shape.drop_back() ||
+        result.getShape().back() < shape.back())
+      return fail("expected s32[..., k] pivots and an s32[..., m] "
+                  "permutation with the same batch dimensions, m >= k");
+    fc.batch = operand.getNumElements() / std::max<int64_t>(1, shape.back());
+    fc.m = result.getShape().back();
+    fc.n = shape.back();
+    return fc;
+  }
+
+  if (operand.getRank() < 2 || !letterOf(element) ||
+      (target->letter && target->letter != letterOf(element)))
+    return fail(target->letter
+                    ? llvm::formatv("expected a batch of {0} matrices",
+                                    target->letter == 's'   ? "f32"
+                                    : target->letter == 'd' ? "f64"
+                                    : target->letter == 'c' ? "c64"
+                                                            : "c128")
+                          .str()
+                    : std::string("expected a batch of f32, f64, c64 or "
+                                  "c128 matrices"));
+  ArrayRef<int64_t> batchDims = shape.drop_back(2);
+  fc.m = shape[shape.size() - 2];
+  fc.n = shape.back();
+  fc.batch = 1;
+  for (int64_t d : batchDims)
+    fc.batch *= d;
+  auto withBatch = [&](ArrayRef<int64_t> minor) {
+    SmallVector<int64_t> dims(batchDims);
+    dims.append(minor.begin(), minor.end());
+    return dims;
+  };
+  auto tuple = dyn_cast<TupleType>(call.getType());
+  Attribute config = call.getBackendConfigAttr();
+  RankedTensorType info = array(batchDims, i32);
+
+  if (fc.kind == Kind::Lu) {
+    if (!tuple || tuple.size() != 3 || !same(tuple.getType(0), operand) ||
+        !same(tuple.getType(1), array(withBatch({fc.k()}), i32)) ||
+        !same(tuple.getType(2), info))
+      return fail("expected the results (a, pivots s32[..., min(m, n)], "
+                  "info s32[...])");
+    return fc;
+  }
+
+  if (fc.kind == Kind::Eigh) {
+    if (fc.m != fc.n)
+      return fail("expected square matrices");
+    if (target->cusolver) {
+      fc.lower = readFfiBoolOption(config, "lower").value_or(true);
+    } else {
+      char mode = readFfiCharOption(config, "mode", 'V');
+      char uplo = readFfiCharOption(config, "uplo", 'L');
+      if (!StringRef("VN").contains(mode) || !StringRef("LU").contains(uplo))
+        return fail("mode must be 'V' or 'N' and uplo 'L' or 'U'");
+      fc.lower = uplo == 'L';
+      fc.vectors = mode == 'V' ? Vectors::All : Vectors::None;
+    }
+    if (!tuple || tuple.size() != 3 || !same(tuple.getType(0), operand) ||
+        !same(tuple.getType(1), array(withBatch({fc.n}), realPart(element))) ||
+        !same(tuple.getType(2), info))
+      return fail("expected the results (a, w, info s32[...]) with n real "
+                  "eigenvalues per matrix");
+    return fc;
+  }
+
+  // SVD.
+  fc.qrIteration = target->gesvd;
+  if (target->cusolver) {
+    bool uv = readFfiBoolOption(config, "compute_uv").value_or(true);
+    bool full = readFfiBoolOption(config, "full_matrices").value_or(true);
+    fc.vectors = !uv ? Vectors::None : full ? Vectors::All : Vectors::Reduced;
+    fc.adjointV = target->gesvdj;
+    fc.transposed = !target->gesvdj &&
+                    readFfiBoolOption(config, "transposed").value_or(false);
+  } else {
+    char mode = readFfiCharOption(config, "mode", 'A');
+    if (!StringRef("ASN").contains(mode))
+      return fail("mode must be 'A', 'S' or 'N'");
+    fc.vectors = mode == 'A'   ? Vectors::All
+                 : mode == 'S' ? Vectors::Reduced
+                               : Vectors::None;
+  }
+  if (fc.transposed)
+    std::swap(fc.m, fc.n);
+  if (!tuple || tuple.size() != 5 || !same(tuple.getType(0), operand) ||
+      !same(tuple.getType(1), array(withBatch({fc.k()}), realPart(element))) ||
+      !same(tuple.getType(4), info))
+    return fail("expected the results (a, s, u, v, info s32[...]) with "
+                "min(m, n) real singular values per matrix");
+  if (fc.vectors == Vectors::None)
+    return fc;
+  // The factors' shapes: U m x (m or k), V^H (n or k) x n, V its adjoint;
+  // transposed calls give the transposes.
+  bool all = fc.vectors == Vectors::All;
+  int64_t uCols = all ? fc.m : fc.k(), vRows = all ? fc.n : fc.k();
+  SmallVector<int64_t> u = withBatch({fc.m, uCols}),
+                       v = fc.adjointV ? withBatch({fc.n, vRows})
+                                       : withBatch({vRows, fc.n});
+  if (fc.transposed) {
+    std::swap(u[u.size() - 1], u[u.size() - 2]);
+    std::swap(v[v.size() - 1], v[v.size() - 2]);
+  }
+  if (!same(tuple.getType(2), array(u, element)) ||
+      !same(tuple.getType(3), array(v, element)))
+    return fail(llvm::formatv("expected u of shape {0} and {1} of shape {2}",
+                              array(u, element), fc.adjointV ? "v" : "v^H",
+                              array(v, element))
+                    .str());
+  return fc;
+}
