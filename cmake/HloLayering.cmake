@@ -39,7 +39,7 @@ set(HLO_LIBRARY_LAYERS
   # maps). Never the interpreter: it is the oracle the tests compare with.
   "MLIRHloConversion  MLIRHlo MLIRHloAnalysis MLIRHloIndexingMap MLIRThunk"
   # Runs thunk programs on the CPU: kernels through the host JIT.
-  "MLIRThunkRuntime   MLIRThunk"
+  "MLIRThunkRuntime   MLIRThunk MLIRHloLapack"
   "MLIRThunkHostRuntime MLIRThunk MLIRThunkRuntime MLIRHloConversion MLIRHloLapack"
   # Runs thunk programs on an NVIDIA GPU (built where CUDA's headers are).
   "MLIRThunkCudaRuntime MLIRThunk MLIRThunkRuntime"

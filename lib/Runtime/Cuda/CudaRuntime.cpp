@@ -15,6 +15,8 @@
 #include "CudaInternal.h"
 #include "CudaSolvers.h"
 
+#include "Hlo/Runtime/Thunk/Factorizations.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -579,7 +581,8 @@ private:
   LogicalResult upload(Operation *op, ValueRange slices,
                        const TransferValue &value);
   /// The thunks that run on the host between copies: host transfers,
-  /// channels and the dynamic-array conversions.
+  /// channels, the dynamic-array conversions and the factorizations other
+  /// than Cholesky.
   LogicalResult runOnHost(Operation &op);
 
   CudaExecutable::State &s;
@@ -738,6 +741,14 @@ LogicalResult Runner::runOnHost(Operation &op) {
         if (failed(transfers.run(&op, read, write, error)))
           return failure();
         return copies;
+      })
+      .Case<QrOp, HouseholderProductOp, LuOp, LuPivotsToPermutationOp, EighOp,
+            SvdOp>([&](Operation *o) {
+        // LAPACK on copies of the slices (no cuSOLVER calls for these yet).
+        if (failed(download(o, o->getOperands(), in)) ||
+            failed(runFactorization(o, pointers(in), error)))
+          return failure();
+        return upload(o, o->getOperands(), in);
       })
       .Case([&](PadToStaticOp p) {
         SmallVector<Value> outputs = {p.getOutput()};
@@ -930,7 +941,10 @@ LogicalResult Runner::runThunk(Operation &op) {
         });
       })
       .Case<InfeedOp, OutfeedOp, SendOp, RecvOp, PadToStaticOp,
-            SliceToDynamicOp>([&](Operation *o) {
+            SliceToDynamicOp, QrOp, HouseholderProductOp, LuOp,
+            LuPivotsToPermutationOp, EighOp, SvdOp>([&](Operation *o) {
+        if (isFactorization(o))
+          ++stats.solvers;
         if (capturing) {
           error = o->getName().getStringRef().str() +
                   " cannot run inside a command buffer";
@@ -1113,12 +1127,6 @@ LogicalResult Runner::runThunk(Operation &op) {
         return replay(c);
       })
       .Case([&](ReturnOp) { return success(); })
-      .Case<QrOp, HouseholderProductOp, LuOp, LuPivotsToPermutationOp, EighOp,
-            SvdOp>([&](Operation *o) {
-        error = o->getName().getStringRef().str() +
-                ": not on the GPU yet (run it with --device=host)";
-        return failure();
-      })
       .Default([&](Operation *) {
         error = op.getName().getStringRef().str() + ": not a thunk";
         return failure();

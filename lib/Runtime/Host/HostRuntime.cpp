@@ -14,6 +14,7 @@
 #include "Hlo/Conversion/HostJit.h"
 #include "Hlo/Conversion/Passes.h"
 #include "Hlo/Dialect/Thunk/ThunkDialect.h"
+#include "Hlo/Runtime/Thunk/Factorizations.h"
 #include "Hlo/Support/DeviceRendezvous.h"
 
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
@@ -278,41 +279,14 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
                                  error);
         });
       })
-      .Case<QrOp, HouseholderProductOp>([&](Operation *o) {
+      .Case<QrOp, HouseholderProductOp, LuOp, LuPivotsToPermutationOp, EighOp,
+            SvdOp>([&](Operation *o) {
         ++stats.solvers;
-        return timed(
-            isa<QrOp>(o) ? "qr (LAPACK)" : "householder (LAPACK)", [&] {
-              return runHostReflectors(o, address(o->getOperand(0)),
-                                       address(o->getOperand(1)), error);
-            });
-      })
-      .Case([&](LuOp o) {
-        ++stats.solvers;
-        return timed("lu (LAPACK)", [&] {
-          return runHostLu(o, address(o.getA()), address(o.getPivots()),
-                           address(o.getInfo()), error);
-        });
-      })
-      .Case([&](LuPivotsToPermutationOp o) {
-        ++stats.solvers;
-        runHostPivotsToPermutation(o, address(o.getPivots()),
-                                   address(o.getPermutation()));
-        return success();
-      })
-      .Case([&](EighOp o) {
-        ++stats.solvers;
-        return timed("eigh (LAPACK)", [&] {
-          return runHostEigh(o, address(o.getA()), address(o.getW()),
-                             address(o.getInfo()), error);
-        });
-      })
-      .Case([&](SvdOp o) {
-        ++stats.solvers;
-        return timed("svd (LAPACK)", [&] {
-          return runHostSvd(o, address(o.getA()), address(o.getS()),
-                            address(o.getU()), address(o.getV()),
-                            address(o.getInfo()), error);
-        });
+        SmallVector<uint8_t *> buffers;
+        for (Value operand : o->getOperands())
+          buffers.push_back(address(operand));
+        std::string name = o->getName().stripDialect().str() + " (LAPACK)";
+        return timed(name, [&] { return runFactorization(o, buffers, error); });
       })
       .Case([&](CopyOp c) {
         ++stats.copies;

@@ -110,33 +110,6 @@ LogicalResult runHostTriangularSolve(Operation *trsm, uint8_t *a, uint8_t *b,
 LogicalResult runHostCholesky(Operation *potrf, uint8_t *a, uint8_t *info,
                               std::string &error);
 
-/// `thunk.qr` by LAPACK's ?geqrf and `thunk.householder_product` by
-/// ?orgqr / ?ungqr (OpenBLAS's), in place on the matrices at `a` with the
-/// scales at `tau`.
-LogicalResult runHostReflectors(Operation *op, uint8_t *a, uint8_t *tau,
-                                std::string &error);
-
-class LuOp;
-class LuPivotsToPermutationOp;
-class EighOp;
-class SvdOp;
-
-/// `thunk.lu` by LAPACK's ?getrf, in place on the matrices at `a`.
-LogicalResult runHostLu(LuOp op, uint8_t *a, uint8_t *pivots, uint8_t *info,
-                        std::string &error);
-
-/// `thunk.lu_pivots_to_permutation`.
-void runHostPivotsToPermutation(LuPivotsToPermutationOp op,
-                                const uint8_t *pivots, uint8_t *permutation);
-
-/// `thunk.eigh` by LAPACK's ?syevd / ?heevd, in place on the matrices at `a`.
-LogicalResult runHostEigh(EighOp op, uint8_t *a, uint8_t *w, uint8_t *info,
-                          std::string &error);
-
-/// `thunk.svd` by LAPACK's ?gesdd (`a` destroyed).
-LogicalResult runHostSvd(SvdOp op, uint8_t *a, uint8_t *s, uint8_t *u,
-                         uint8_t *v, uint8_t *info, std::string &error);
-
 } // namespace mlir::thunk
 
 #endif // HLO_RUNTIME_HOST_HOSTRUNTIME_H
