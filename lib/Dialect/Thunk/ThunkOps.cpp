@@ -599,14 +599,16 @@ static LogicalResult verifyFactored(Operation *op, MemRefType a) {
 }
 
 /// Checks that `t` holds `perMatrix` elements of `element` for each of the
-/// `batch` matrices.
+/// `batch` matrices, densely in order.
 static LogicalResult verifyPerMatrix(Operation *op, StringRef name,
                                      MemRefType t, Type element, int64_t batch,
                                      int64_t perMatrix) {
-  if (t.getElementType() != element || t.getNumElements() != batch * perMatrix)
+  if (t.getElementType() != element ||
+      t.getNumElements() != batch * perMatrix || !t.getLayout().isIdentity())
     return op->emitOpError()
            << name << " must hold " << perMatrix << " " << element
-           << " per matrix (" << batch << " matrices), not " << t;
+           << " per matrix (" << batch << " matrices) in a dense array, not "
+           << t;
   return success();
 }
 

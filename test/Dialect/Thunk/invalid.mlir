@@ -852,8 +852,20 @@ thunk.program @main {
   %a = thunk.slice @t[0] : memref<4x3xf32, strided<[1, 4]>>
   %piv = thunk.slice @t[512] : memref<4xi32>
   %info = thunk.slice @t[600] : memref<i32>
-  // expected-error @+1 {{pivots must hold 3 'i32' per matrix (1 matrices), not 'memref<4xi32>'}}
+  // expected-error @+1 {{pivots must hold 3 'i32' per matrix (1 matrices) in a dense array, not 'memref<4xi32>'}}
   thunk.lu %a, %piv, %info : memref<4x3xf32, strided<[1, 4]>>, memref<4xi32>, memref<i32>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %a = thunk.slice @t[0] : memref<2x4x3xf32, strided<[12, 1, 4]>>
+  %piv = thunk.slice @t[512] : memref<2x3xi32, strided<[1, 2]>>
+  %info = thunk.slice @t[600] : memref<2xi32>
+  // expected-error @+1 {{pivots must hold 3 'i32' per matrix (2 matrices) in a dense array, not 'memref<2x3xi32, strided<[1, 2]>>'}}
+  thunk.lu %a, %piv, %info : memref<2x4x3xf32, strided<[12, 1, 4]>>, memref<2x3xi32, strided<[1, 2]>>, memref<2xi32>
   thunk.return
 }
 
@@ -898,7 +910,7 @@ thunk.program @main {
   %a = thunk.slice @t[0] : memref<2x2xcomplex<f32>, strided<[1, 2]>>
   %w = thunk.slice @t[512] : memref<2xcomplex<f32>>
   %info = thunk.slice @t[600] : memref<i32>
-  // expected-error @+1 {{w must hold 2 'f32' per matrix (1 matrices), not 'memref<2xcomplex<f32>>'}}
+  // expected-error @+1 {{w must hold 2 'f32' per matrix (1 matrices) in a dense array, not 'memref<2xcomplex<f32>>'}}
   thunk.eigh vectors %a, %w, %info : memref<2x2xcomplex<f32>, strided<[1, 2]>>, memref<2xcomplex<f32>>, memref<i32>
   thunk.return
 }
