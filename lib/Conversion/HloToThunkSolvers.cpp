@@ -229,15 +229,10 @@ static FailureOr<MemRefType> transposedFortranType(Operation *at, Type type) {
                          "matrices: ")
                << t << " needs the default layout",
            failure();
-  SmallVector<int64_t> shape(t.getShape()), strides(r);
+  // The row-major strides with the two minor dimensions swapped.
+  SmallVector<int64_t> shape(t.getShape()), strides = getPhysicalStrides(t);
   std::swap(shape[r - 1], shape[r - 2]);
-  strides[r - 2] = 1;
-  strides[r - 1] = shape[r - 2];
-  int64_t stride = shape[r - 2] * shape[r - 1];
-  for (int64_t d = r - 3; d >= 0; --d) {
-    strides[d] = stride;
-    stride *= shape[d];
-  }
+  std::swap(strides[r - 1], strides[r - 2]);
   return MemRefType::get(
       shape, t.getElementType(),
       StridedLayoutAttr::get(at->getContext(), /*offset=*/0, strides));

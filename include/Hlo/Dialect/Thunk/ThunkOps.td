@@ -657,7 +657,7 @@ def Thunk_SvdOp : Thunk_Op<"svd"> {
     Arg<Thunk_Slice, "", [MemWrite]>:$info,
     Thunk_SvdVectorsAttr:$vectors, UnitAttr:$qr, UnitAttr:$adjoint_v);
   let assemblyFormat = [{
-    $vectors (`qr` $qr^)? (`adjoint_v` $adjoint_v^)? $a `,` $s `,` $u `,` $v `,` $info
+    `` $vectors (`qr` $qr^)? (`adjoint_v` $adjoint_v^)? $a `,` $s `,` $u `,` $v `,` $info
     attr-dict `:` type($a) `,` type($s) `,` type($u) `,` type($v) `,`
     type($info)
   }];
