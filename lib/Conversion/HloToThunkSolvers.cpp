@@ -12,9 +12,10 @@
 //     `lapack_?orgqr_ffi` / `?ungqr` (likewise `thunk.householder_product`)
 //     and `lapack_?trsm_ffi` (as the cuBLAS call: `thunk.triangular_solve`,
 //     its options from the call's side / uplo / trans_x / diag characters).
-//   - JAX's LU, eigh and SVD calls on XLA CPU and GPU
+//   - JAX's LU, eigh, SVD and eig calls on XLA CPU and GPU
 //     (HloFactorizationCalls.h): the operand copied into the result's
 //     first element, then `thunk.lu`, `thunk.eigh` or `thunk.svd` in place;
+//     `thunk.eig` reads the operand where it is;
 //     `cu_lu_pivots_to_permutation` as `thunk.lu_pivots_to_permutation`.
 //     cuSOLVER's gesvd of a transposed wide matrix reads the row-major
 //     arrays as the column-major transposes they are.
@@ -259,6 +260,38 @@ LogicalResult ThunkLowering::lowerFactorization(CustomCallOp call) {
         th::LuPivotsToPermutationOp::create(b, loc, *pivots, *permutation));
   }
   auto tuple = cast<TupleType>(call.getType());
+  auto unit = [&](bool set) { return set ? b.getUnitAttr() : UnitAttr(); };
+  if (fc->kind == Kind::Eig) {
+    // (wr, wi, vl, vr, info) or (w, vl, vr, info); the operand is read only.
+    // cuSOLVER's (a, w, vl, vr, info): the operand copied into a's slice,
+    // read from there.
+    bool split = tuple.size() == 5 && !fc->packed;
+    SmallVector<Value> slices;
+    for (unsigned node = 0; node <= tuple.size(); ++node) {
+      bool matrix = (node >= tuple.size() - 2 && node < tuple.size()) ||
+                    (fc->packed && node == 1);
+      FailureOr<Value> s = node == 0 ? fortranSlice(call, operand)
+                           : matrix
+                               ? fortranSlice(call, result, node)
+                               : slice(call, result, node,
+                                       getSignatureType(cast<RankedTensorType>(
+                                           tuple.getType(node - 1))));
+      if (failed(s))
+        return failure();
+      slices.push_back(*s);
+    }
+    if (fc->packed) {
+      // slices[1] is a's: the thunk reads the operand's copy there.
+      copy(loc, slices[0], slices[1]);
+      slices.erase(slices.begin());
+    }
+    bool packed = fc->packed && !isa<ComplexType>(fc->operand.getElementType());
+    auto thunk = th::EigOp::create(
+        b, loc, slices[0], slices[1], split ? slices[2] : Value(),
+        slices[slices.size() - 3], slices[slices.size() - 2], slices.back(),
+        unit(fc->left), unit(fc->right), unit(packed));
+    return mlir::verify(thunk);
+  }
   // The matrices (operand and the results of matrix type) as the library
   // reads them.
   auto matrices = [&](Value value, unsigned node) -> FailureOr<Value> {
@@ -279,7 +312,6 @@ LogicalResult ThunkLowering::lowerFactorization(CustomCallOp call) {
   if (failed(a) || failed(out))
     return failure();
   copy(loc, *a, *out);
-  auto unit = [&](bool set) { return set ? b.getUnitAttr() : UnitAttr(); };
   Operation *thunk = nullptr;
   if (fc->kind == Kind::Lu || fc->kind == Kind::Eigh) {
     FailureOr<Value> second = plain(2), info = plain(3);

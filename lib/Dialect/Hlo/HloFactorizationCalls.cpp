@@ -27,12 +27,17 @@ struct Target {
   bool cusolver = false;
   bool gesvdj = false;
   bool gesvd = false;
+  bool geev = false; // cuSOLVER's geev: (a, w, vl, vr, info)
 };
 } // namespace
 
 static std::optional<Target> parseTarget(StringRef target) {
   if (target == "cu_lu_pivots_to_permutation")
     return Target{Kind::PivotsToPermutation, 0, true};
+  if (target == "cuhybrid_eig_real" || target == "cuhybrid_eig_comp")
+    return Target{Kind::Eig, 0, true};
+  if (target == "cusolver_geev_ffi")
+    return Target{Kind::Eig, 0, true, false, false, true};
   if (target.consume_front("cusolver_") && target.consume_back("_ffi")) {
     if (target == "getrf")
       return Target{Kind::Lu, 0, true};
@@ -52,6 +57,8 @@ static std::optional<Target> parseTarget(StringRef target) {
     return Target{Kind::Lu, letter};
   if (routine == (complex ? "heevd" : "syevd"))
     return Target{Kind::Eigh, letter};
+  if (routine == "geev")
+    return Target{Kind::Eig, letter};
   if (routine == "gesdd" || routine == "gesvd")
     return Target{Kind::Svd, letter, false, false, routine == "gesvd"};
   return std::nullopt;
@@ -181,6 +188,51 @@ mlir::hlo::readFactorizationCall(CustomCallOp call, std::string &why) {
         !same(tuple.getType(2), info))
       return fail("expected the results (a, w, info s32[...]) with n real "
                   "eigenvalues per matrix");
+    return fc;
+  }
+
+  if (fc.kind == Kind::Eig) {
+    if (fc.m != fc.n)
+      return fail("expected square matrices");
+    if (target->cusolver) {
+      fc.left = readFfiBoolOption(config, "left").value_or(false);
+      fc.right = readFfiBoolOption(config, "right").value_or(true);
+    } else {
+      char left = readFfiCharOption(config, "compute_left", 'N');
+      char right = readFfiCharOption(config, "compute_right", 'V');
+      if (!StringRef("VN").contains(left) || !StringRef("VN").contains(right))
+        return fail("compute_left and compute_right must be 'V' or 'N'");
+      fc.left = left == 'V';
+      fc.right = right == 'V';
+    }
+    // Real matrices: (wr, wi, vl, vr, info); complex: (w, vl, vr, info);
+    // cuSOLVER's: (a, w, vl, vr, info), w complex, vectors of a's type.
+    bool complex = isa<ComplexType>(element);
+    fc.packed = target->geev;
+    Type vectorType =
+        complex || fc.packed ? element : ComplexType::get(element);
+    RankedTensorType values = array(withBatch({fc.n}), element),
+                     vectors = array(withBatch({fc.n, fc.n}), vectorType);
+    if (fc.packed) {
+      if (!tuple || tuple.size() != 5 || !same(tuple.getType(0), operand) ||
+          !same(tuple.getType(1),
+                array(withBatch({fc.n}),
+                      complex ? element : ComplexType::get(element))) ||
+          !same(tuple.getType(2), vectors) ||
+          !same(tuple.getType(3), vectors) || !same(tuple.getType(4), info))
+        return fail("expected the results (a, w complex, vl, vr of a's type, "
+                    "info s32[...])");
+      return fc;
+    }
+    unsigned size = complex ? 4 : 5;
+    if (!tuple || tuple.size() != size || !same(tuple.getType(0), values) ||
+        (!complex && !same(tuple.getType(1), values)) ||
+        !same(tuple.getType(size - 3), vectors) ||
+        !same(tuple.getType(size - 2), vectors) ||
+        !same(tuple.getType(size - 1), info))
+      return fail(complex ? "expected the results (w, vl, vr, info s32[...])"
+                          : "expected the results (wr, wi, vl, vr, info "
+                            "s32[...]), the vectors complex");
     return fc;
   }
 

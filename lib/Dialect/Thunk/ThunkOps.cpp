@@ -665,6 +665,44 @@ LogicalResult EighOp::verify() {
                                 1)));
 }
 
+LogicalResult EigOp::verify() {
+  MemRefType a = getA().getType();
+  if (failed(verifyFactored(*this, a)))
+    return failure();
+  int64_t n = a.getShape().back(), batch = batchOf(a);
+  if (a.getShape().drop_back().back() != n)
+    return emitOpError("the matrices must be square");
+  Type element = a.getElementType();
+  bool complex = isa<ComplexType>(element);
+  if (getPacked() && complex)
+    return emitOpError("packs the vectors of real matrices only");
+  // Real matrices: the eigenvalues' real and imaginary parts apart, or
+  // packed (cuSOLVER's form) complex.
+  bool split = !complex && !getPacked();
+  if (split != bool(getWi()))
+    return emitOpError(split ? "needs the imaginary parts (wi) of the "
+                               "eigenvalues of real matrices"
+                             : "takes the eigenvalues as complex values, no "
+                               "imaginary parts (wi)");
+  Type complexType = complex ? element : ComplexType::get(element);
+  Type vectorType = getPacked() ? element : complexType;
+  if (failed(verifyPerMatrix(*this, "w", getW().getType(),
+                             split ? element : complexType, batch, n)) ||
+      (getWi() && failed(verifyPerMatrix(*this, "wi", getWi().getType(),
+                                         element, batch, n))) ||
+      failed(verifyPerMatrix(*this, "info", getInfo().getType(),
+                             IntegerType::get(getContext(), 32), batch, 1)))
+    return failure();
+  for (auto [name, t] :
+       {std::pair<StringRef, MemRefType>{"vl", getVl().getType()},
+        {"vr", getVr().getType()}})
+    if (!isFortranBatch(t) || t.getShape() != a.getShape() ||
+        t.getElementType() != vectorType)
+      return emitOpError() << name << " must be a column-major " << vectorType
+                           << " batch of the shape of a, not " << t;
+  return success();
+}
+
 LogicalResult SvdOp::verify() {
   MemRefType a = getA().getType();
   if (failed(verifyFactored(*this, a)))

@@ -743,7 +743,7 @@ LogicalResult Runner::runOnHost(Operation &op) {
         return copies;
       })
       .Case<QrOp, HouseholderProductOp, LuOp, LuPivotsToPermutationOp, EighOp,
-            SvdOp>([&](Operation *o) {
+            EigOp, SvdOp>([&](Operation *o) {
         // LAPACK on copies of the slices (no cuSOLVER calls for these yet).
         if (failed(download(o, o->getOperands(), in)) ||
             failed(runFactorization(o, pointers(in), error)))
@@ -942,7 +942,7 @@ LogicalResult Runner::runThunk(Operation &op) {
       })
       .Case<InfeedOp, OutfeedOp, SendOp, RecvOp, PadToStaticOp,
             SliceToDynamicOp, QrOp, HouseholderProductOp, LuOp,
-            LuPivotsToPermutationOp, EighOp, SvdOp>([&](Operation *o) {
+            LuPivotsToPermutationOp, EighOp, EigOp, SvdOp>([&](Operation *o) {
         if (isFactorization(o))
           ++stats.solvers;
         if (capturing) {

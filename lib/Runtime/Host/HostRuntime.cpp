@@ -280,7 +280,7 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
         });
       })
       .Case<QrOp, HouseholderProductOp, LuOp, LuPivotsToPermutationOp, EighOp,
-            SvdOp>([&](Operation *o) {
+            EigOp, SvdOp>([&](Operation *o) {
         ++stats.solvers;
         SmallVector<uint8_t *> buffers;
         for (Value operand : o->getOperands())

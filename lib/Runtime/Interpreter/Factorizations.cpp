@@ -8,7 +8,8 @@
 // index. cu_lu_pivots_to_permutation likewise. The eigendecompositions and
 // SVDs are defined only up to the unit factors of their vectors, which the
 // library chooses: the interpreter runs LAPACK's own routine of the call's
-// precision (?syevd / ?heevd, ?gesdd or ?gesvd; Hlo/Runtime/Lapack/Lapack.h),
+// precision (?syevd / ?heevd, ?gesdd or ?gesvd, ?geev;
+// Hlo/Runtime/Lapack/Lapack.h),
 // so that it gives XLA CPU's values and the host runtime's; cuSOLVER on a GPU
 // may choose other signs.
 //
@@ -134,6 +135,12 @@ static void unpack(const std::vector<uint8_t> &bytes, lapack::Scalar s,
   }
 }
 
+/// The complex type of the precision of `s`.
+static lapack::Scalar complexOf(lapack::Scalar s) {
+  return s == lapack::Scalar::S || s == lapack::Scalar::C ? lapack::Scalar::C
+                                                          : lapack::Scalar::Z;
+}
+
 static std::vector<int32_t> zerosI32(int64_t n) {
   return std::vector<int32_t>(std::max<int64_t>(n, 1), 0);
 }
@@ -201,6 +208,39 @@ EvalResult eval::evalFactorizationCall(Interp &interp, CustomCallOp op,
     unpack(matrices, s, results[0], n, n, false);
     unpack(w, s, results[1], 1, batch * n, true, /*realOnly=*/true);
     writeInts(results[2], info);
+    return Literal::tuple(std::move(results));
+  }
+  case FactorizationCall::Kind::Eig: {
+    lapack::Scalar s = *lapack::getScalar(a.getElementType()), c = complexOf(s);
+    // cuSOLVER's form keeps a real matrix's vectors packed, in its type.
+    lapack::Scalar v = call->packed ? s : c;
+    std::vector<uint8_t> matrices = pack(a, s, n, n, false),
+                         w(batch * n * lapack::sizeOf(c)),
+                         vl(batch * n * n * lapack::sizeOf(v)),
+                         vr(batch * n * n * lapack::sizeOf(v));
+    std::vector<int32_t> info = zerosI32(batch);
+    lapack::geev(s, batch, int(n), call->left, call->right, call->packed,
+                 matrices.data(), w.data(), vl.data(), vr.data(), info.data());
+    // The eigenvalues: complex, or for real matrices in LAPACK's form their
+    // real and imaginary parts apart.
+    bool split = results.size() == 5 && !call->packed;
+    Type part = lapack::realSizeOf(s) == 4
+                    ? Type(Float32Type::get(op.getContext()))
+                    : Type(Float64Type::get(op.getContext()));
+    Literal values = Literal::array(ComplexType::get(part), {batch * n});
+    unpack(w, c, values, 1, batch * n, true);
+    unsigned first = call->packed ? 1 : 0;
+    if (call->packed)
+      results[0] = a; // cuSOLVER's a is scratch; the interpreter keeps a.
+    for (int64_t i = 0; i < batch * n; ++i) {
+      C x = values.getComplex(i);
+      results[first].setComplex(i, split ? C(x.real()) : x);
+      if (split)
+        results[1].setComplex(i, x.imag());
+    }
+    unpack(vl, v, results[results.size() - 3], n, n, false);
+    unpack(vr, v, results[results.size() - 2], n, n, false);
+    writeInts(results.back(), info);
     return Literal::tuple(std::move(results));
   }
   case FactorizationCall::Kind::Svd: {

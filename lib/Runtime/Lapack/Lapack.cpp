@@ -50,7 +50,11 @@ HLO_DECLARE_REAL_AND_COMPLEX(z, Cd)
   void P##gesvd_(const char *jobu, const char *jobvt, const int *m,            \
                  const int *n, T *a, const int *lda, T *s, T *u,               \
                  const int *ldu, T *vt, const int *ldvt, T *work,              \
-                 const int *lwork, int *info, size_t, size_t);
+                 const int *lwork, int *info, size_t, size_t);                 \
+  void P##geev_(const char *jobvl, const char *jobvr, const int *n, T *a,      \
+                const int *lda, T *wr, T *wi, T *vl, const int *ldvl, T *vr,   \
+                const int *ldvr, T *work, const int *lwork, int *info, size_t, \
+                size_t);
 HLO_DECLARE_REAL(s, float)
 HLO_DECLARE_REAL(d, double)
 #undef HLO_DECLARE_REAL
@@ -70,7 +74,11 @@ HLO_DECLARE_REAL(d, double)
   void P##gesvd_(const char *jobu, const char *jobvt, const int *m,            \
                  const int *n, T *a, const int *lda, R *s, T *u,               \
                  const int *ldu, T *vt, const int *ldvt, T *work,              \
-                 const int *lwork, R *rwork, int *info, size_t, size_t);
+                 const int *lwork, R *rwork, int *info, size_t, size_t);       \
+  void P##geev_(const char *jobvl, const char *jobvr, const int *n, T *a,      \
+                const int *lda, T *w, T *vl, const int *ldvl, T *vr,           \
+                const int *ldvr, T *work, const int *lwork, R *rwork,          \
+                int *info, size_t, size_t);
 HLO_DECLARE_COMPLEX(c, Cf, float)
 HLO_DECLARE_COMPLEX(z, Cd, double)
 #undef HLO_DECLARE_COMPLEX
@@ -90,6 +98,7 @@ template <> struct Routines<float> {
   static constexpr auto syevd = ssyevd_;
   static constexpr auto gesdd = sgesdd_;
   static constexpr auto gesvd = sgesvd_;
+  static constexpr auto geev = sgeev_;
 };
 template <> struct Routines<double> {
   using R = double;
@@ -100,6 +109,7 @@ template <> struct Routines<double> {
   static constexpr auto syevd = dsyevd_;
   static constexpr auto gesdd = dgesdd_;
   static constexpr auto gesvd = dgesvd_;
+  static constexpr auto geev = dgeev_;
 };
 template <> struct Routines<Cf> {
   using R = float;
@@ -110,6 +120,7 @@ template <> struct Routines<Cf> {
   static constexpr auto heevd = cheevd_;
   static constexpr auto gesdd = cgesdd_;
   static constexpr auto gesvd = cgesvd_;
+  static constexpr auto geev = cgeev_;
 };
 template <> struct Routines<Cd> {
   using R = double;
@@ -120,6 +131,7 @@ template <> struct Routines<Cd> {
   static constexpr auto heevd = zheevd_;
   static constexpr auto gesdd = zgesdd_;
   static constexpr auto gesvd = zgesvd_;
+  static constexpr auto geev = zgeev_;
 };
 
 template <typename T> constexpr bool isComplex = false;
@@ -250,6 +262,84 @@ void svdOf(int64_t batch, int m, int n, char job, bool divideAndConquer, T *a,
   }
 }
 
+/// ?geev; with `packed` (real T) the real routine's vectors as it writes
+/// them, else unpacked into complex ones.
+template <typename T>
+void geevOf(int64_t batch, int n, bool left, bool right, bool packed, T *a,
+            std::complex<typename Routines<T>::R> *w, void *vlOut, void *vrOut,
+            int32_t *info) {
+  using R = typename Routines<T>::R;
+  using CR = std::complex<R>;
+  if (n == 0) {
+    std::fill(info, info + batch, 0);
+    return;
+  }
+  auto *vl = static_cast<CR *>(vlOut), *vr = static_cast<CR *>(vrOut);
+  char jobvl = left ? 'V' : 'N', jobvr = right ? 'V' : 'N';
+  int lda = n, ldvl = left ? n : 1, ldvr = right ? n : 1, status = 0;
+  int64_t nn = int64_t(n) * n;
+  // The real routines' eigenvalues (real and imaginary parts) and packed
+  // vectors; the complex routines write w, vl and vr directly.
+  std::vector<T> wr(n), wi(n), vlPacked(left ? nn : 1),
+      vrPacked(right ? nn : 1);
+  std::vector<R> rwork(isComplex<T> ? 2 * n : 1);
+  auto call = [&](T *matrix, CR *values, CR *vlI, CR *vrI, T *work, int lwork) {
+    if constexpr (isComplex<T>)
+      Routines<T>::geev(&jobvl, &jobvr, &n, matrix, &lda, values,
+                        left ? vlI : vlPacked.data(), &ldvl,
+                        right ? vrI : vrPacked.data(), &ldvr, work, &lwork,
+                        rwork.data(), &status, 1, 1);
+    else
+      Routines<T>::geev(&jobvl, &jobvr, &n, matrix, &lda, wr.data(), wi.data(),
+                        vlPacked.data(), &ldvl, vrPacked.data(), &ldvr, work,
+                        &lwork, &status, 1, 1);
+  };
+  T query(0);
+  call(a, w, vl, vr, &query, -1);
+  std::vector<T> work(workSize(query));
+  // Column j of a real routine's packed vectors: a real eigenvector, or
+  // with column j + 1 the real and imaginary parts of a conjugate pair's.
+  auto unpack = [&](const std::vector<T> &columns, CR *out) {
+    for (int j = 0; j < n; ++j) {
+      const T *re = columns.data() + int64_t(j) * n;
+      if (wi[j] == T(0)) {
+        for (int r = 0; r < n; ++r)
+          out[int64_t(j) * n + r] = CR(std::real(re[r]), 0);
+        continue;
+      }
+      const T *im = re + n;
+      for (int r = 0; r < n; ++r) {
+        out[int64_t(j) * n + r] = CR(std::real(re[r]), std::real(im[r]));
+        out[int64_t(j + 1) * n + r] = CR(std::real(re[r]), -std::real(im[r]));
+      }
+      ++j;
+    }
+  };
+  for (int64_t i = 0; i < batch; ++i) {
+    // (For packed real vectors the complex views are not written.)
+    CR *wI = w + i * n, *vlI = vl + i * nn, *vrI = vr + i * nn;
+    call(a + i * nn, wI, vlI, vrI, work.data(), int(work.size()));
+    info[i] = status;
+    if constexpr (!isComplex<T>) {
+      for (int j = 0; j < n; ++j)
+        wI[j] = CR(std::real(wr[j]), std::real(wi[j]));
+      if (packed) {
+        if (left)
+          std::copy(vlPacked.begin(), vlPacked.end(),
+                    static_cast<T *>(vlOut) + i * nn);
+        if (right)
+          std::copy(vrPacked.begin(), vrPacked.end(),
+                    static_cast<T *>(vrOut) + i * nn);
+        continue;
+      }
+      if (left)
+        unpack(vlPacked, vlI);
+      if (right)
+        unpack(vrPacked, vrI);
+    }
+  }
+}
+
 template <typename T>
 void potrfOf(int64_t batch, int n, bool lower, T *a, int32_t *info) {
   char uplo = lower ? 'L' : 'U';
@@ -346,6 +436,17 @@ void lapack::gesdd(Scalar s, int64_t batch, int m, int n, char job, void *a,
 void lapack::gesvd(Scalar s, int64_t batch, int m, int n, char job, void *a,
                    void *sigma, void *u, void *vt, int32_t *info) {
   svd(s, batch, m, n, job, /*divideAndConquer=*/false, a, sigma, u, vt, info);
+}
+
+void lapack::geev(Scalar s, int64_t batch, int n, bool left, bool right,
+                  bool packed, void *a, void *w, void *vl, void *vr,
+                  int32_t *info) {
+  dispatch(s, [&](auto *p) {
+    using T = std::remove_pointer_t<decltype(p)>;
+    using CR = std::complex<typename Routines<T>::R>;
+    geevOf(batch, n, left, right, packed, static_cast<T *>(a),
+           static_cast<CR *>(w), vl, vr, info);
+  });
 }
 
 void lapack::potrf(Scalar s, int64_t batch, int n, bool lower, void *a,

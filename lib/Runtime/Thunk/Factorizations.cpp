@@ -1,7 +1,7 @@
 //===- Factorizations.cpp - the factorization thunks on the CPU -----------===//
 //
 // LAPACK on the thunks' column-major batches: ?geqrf, ?orgqr / ?ungqr,
-// ?getrf, ?syevd / ?heevd, ?gesdd / ?gesvd. thunk.svd with `adjoint_v`
+// ?getrf, ?syevd / ?heevd, ?gesdd / ?gesvd, ?geev. thunk.svd with `adjoint_v`
 // (cuSOLVER's gesvdj, which returns V) gets the conjugate transpose of
 // LAPACK's V^H; with no vectors, `u` and `v` are zeroed, as the
 // interpreter writes them (LAPACK leaves them untouched).
@@ -118,9 +118,37 @@ static void svd(SvdOp op, lapack::Scalar scalar, uint8_t *a, uint8_t *s,
   }
 }
 
+/// geev on a copy of `a` (the thunk reads it only); vectors not computed
+/// are zeros, the eigenvalues of real matrices in LAPACK's form split into
+/// w and wi.
+static void eig(EigOp op, lapack::Scalar scalar, ArrayRef<uint8_t *> buffers) {
+  auto [batch, m, n] = matrixShape(op.getA().getType());
+  (void)m;
+  int64_t size = lapack::sizeOf(scalar), part = lapack::realSizeOf(scalar);
+  int64_t matrices = batch * n * n;
+  std::vector<uint8_t> a(buffers[0], buffers[0] + matrices * size),
+      w(batch * n * 2 * part);
+  bool split = bool(op.getWi());
+  uint8_t *vl = buffers[split ? 3 : 2], *vr = buffers[split ? 4 : 3];
+  int64_t vectorBytes = matrices * (op.getPacked() ? size : 2 * part);
+  std::memset(vl, 0, vectorBytes);
+  std::memset(vr, 0, vectorBytes);
+  lapack::geev(scalar, batch, n, op.getLeft(), op.getRight(), op.getPacked(),
+               a.data(), w.data(), vl, vr,
+               reinterpret_cast<int32_t *>(buffers[split ? 5 : 4]));
+  if (!split) {
+    std::memcpy(buffers[1], w.data(), w.size());
+    return;
+  }
+  for (int64_t i = 0; i < batch * n; ++i) {
+    std::memcpy(buffers[1] + i * part, w.data() + 2 * i * part, part);
+    std::memcpy(buffers[2] + i * part, w.data() + (2 * i + 1) * part, part);
+  }
+}
+
 bool mlir::thunk::isFactorization(Operation *op) {
   return isa<QrOp, HouseholderProductOp, LuOp, LuPivotsToPermutationOp, EighOp,
-             SvdOp>(op);
+             EigOp, SvdOp>(op);
 }
 
 LogicalResult mlir::thunk::runFactorization(Operation *op,
@@ -159,6 +187,7 @@ LogicalResult mlir::thunk::runFactorization(Operation *op,
         lapack::syevd(*scalar, batch, n, e.getLower(), e.getVectors(), a,
                       buffers[1], ints(2));
       })
+      .Case([&](EigOp e) { eig(e, *scalar, buffers); })
       .Case([&](SvdOp s) {
         svd(s, *scalar, a, buffers[1], buffers[2], buffers[3], buffers[4]);
       });

@@ -931,6 +931,32 @@ thunk.program @main {
 
 thunk.allocation @t temp size = 4096
 thunk.program @main {
+  %a = thunk.slice @t[0] : memref<2x2xf32, strided<[1, 2]>>
+  %w = thunk.slice @t[512] : memref<2xf32>
+  %v = thunk.slice @t[600] : memref<2x2xcomplex<f32>, strided<[1, 2]>>
+  %info = thunk.slice @t[800] : memref<i32>
+  // expected-error @+1 {{needs the imaginary parts (wi) of the eigenvalues of real matrices}}
+  thunk.eig right %a, %w, %v, %v, %info : memref<2x2xf32, strided<[1, 2]>>, memref<2xf32>, memref<2x2xcomplex<f32>, strided<[1, 2]>>, memref<2x2xcomplex<f32>, strided<[1, 2]>>, memref<i32>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %a = thunk.slice @t[0] : memref<2x2xf32, strided<[1, 2]>>
+  %w = thunk.slice @t[512] : memref<2xf32>
+  %v = thunk.slice @t[600] : memref<2x2xf32, strided<[1, 2]>>
+  %info = thunk.slice @t[800] : memref<i32>
+  // expected-error @+1 {{vl must be a column-major 'complex<f32>' batch of the shape of a, not 'memref<2x2xf32, strided<[1, 2]>>'}}
+  thunk.eig left %a, %w imag %w, %v, %v, %info : memref<2x2xf32, strided<[1, 2]>>, memref<2xf32> imag memref<2xf32>, memref<2x2xf32, strided<[1, 2]>>, memref<2x2xf32, strided<[1, 2]>>, memref<i32>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
   %a = thunk.slice @t[0] : memref<3x2xf32, strided<[1, 3]>>
   %s = thunk.slice @t[512] : memref<2xf32>
   %u = thunk.slice @t[600] : memref<3x2xf32, strided<[1, 3]>>

@@ -34,6 +34,8 @@
 // CHECK:   thunk.lu_pivots_to_permutation %[[PIV]], %{{.*}} : memref<2x3xi32>, memref<2x4xi32>
 // CHECK:   thunk.eigh lower vectors %[[TA]], %{{.*}}, %[[INFO]] : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x4xf32>, memref<2xi32>
 // CHECK:   thunk.eigh %[[TA]], %{{.*}}, %[[INFO]] : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x4xf32>, memref<2xi32>
+// CHECK:   thunk.eig right %[[TA]], %{{.*}} imag %{{.*}}, %{{.*}}, %{{.*}}, %[[INFO]] : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x4xf32> imag memref<2x4xf32>, memref<2x4x4xcomplex<f32>, strided<[16, 1, 4]>>, memref<2x4x4xcomplex<f32>, strided<[16, 1, 4]>>, memref<2xi32>
+// CHECK:   thunk.eig right packed %[[TA]], %{{.*}}, %{{.*}}, %{{.*}}, %[[INFO]] : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x4xcomplex<f32>>, memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2xi32>
 // CHECK:   thunk.svd reduced qr %[[TB]], %{{.*}}, %{{.*}}, %{{.*}}, %[[INFO]] : memref<2x4x3xf32, strided<[12, 1, 4]>>, memref<2x3xf32>, memref<2x4x3xf32, strided<[12, 1, 4]>>, memref<2x3x3xf32, strided<[9, 1, 3]>>, memref<2xi32>
 // CHECK:   thunk.svd all adjoint_v %[[TB]], %{{.*}}, %{{.*}}, %{{.*}}, %[[INFO]] : memref<2x4x3xf32, strided<[12, 1, 4]>>, memref<2x3xf32>, memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x3x3xf32, strided<[9, 1, 3]>>, memref<2xi32>
 // CHECK:   thunk.pad_to_static %[[DYN:.*]] : memref<32xi8> -> %[[STAT:.*]] : memref<2x3xf32, strided<[1, 2]>> sizes(%[[S0:.*]], %[[S1:.*]] : memref<1xi32>, memref<1xi32>)
@@ -166,6 +168,12 @@ module {
     %su = thunk.slice @tmp[4608] : memref<2x4x3xf32, strided<[12, 1, 4]>>
     %sv = thunk.slice @tmp[4736] : memref<2x3x3xf32, strided<[9, 1, 3]>>
     %su4 = thunk.slice @tmp[4864] : memref<2x4x4xf32, strided<[16, 1, 4]>>
+    %vcl = thunk.slice @tmp[5120] : memref<2x4x4xcomplex<f32>, strided<[16, 1, 4]>>
+    %vcr = thunk.slice @tmp[5376] : memref<2x4x4xcomplex<f32>, strided<[16, 1, 4]>>
+    %ewi = thunk.slice @tmp[5632] : memref<2x4xf32>
+    thunk.eig right %ta, %ew imag %ewi, %vcl, %vcr, %info : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x4xf32> imag memref<2x4xf32>, memref<2x4x4xcomplex<f32>, strided<[16, 1, 4]>>, memref<2x4x4xcomplex<f32>, strided<[16, 1, 4]>>, memref<2xi32>
+    %ewc = thunk.slice @tmp[5760] : memref<2x4xcomplex<f32>>
+    thunk.eig right packed %ta, %ewc, %ta, %ta, %info : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x4xcomplex<f32>>, memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2xi32>
     thunk.svd reduced qr %tb, %tau, %su, %sv, %info : memref<2x4x3xf32, strided<[12, 1, 4]>>, memref<2x3xf32>, memref<2x4x3xf32, strided<[12, 1, 4]>>, memref<2x3x3xf32, strided<[9, 1, 3]>>, memref<2xi32>
     thunk.svd all adjoint_v %tb, %tau, %su4, %sv, %info : memref<2x4x3xf32, strided<[12, 1, 4]>>, memref<2x3xf32>, memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x3x3xf32, strided<[9, 1, 3]>>, memref<2xi32>
     %dyn = thunk.slice @tmp[8192] : memref<32xi8>

@@ -102,8 +102,8 @@ UNRUNNABLE = {
 # which XLA CPU runs) and on XLA GPU (cuSOLVER: a module of `.cuda.hlo`
 # whose manifest entry names its CPU lowering as the reference XLA runs).
 RUNNABLE_CUSTOM_CALL = re.compile(
-    r"lapack_[sdcz]\w+_ffi|cusolver_(getrf|syevd|gesvdj?)_ffi|"
-    r"cu_lu_pivots_to_permutation")
+    r"lapack_[sdcz]\w+_ffi|cusolver_(getrf|syevd|gesvdj?|geev)_ffi|"
+    r"cu_lu_pivots_to_permutation|cuhybrid_eig_(real|comp)")
 CUSTOM_CALL_TARGET = re.compile(r'custom_call_target="([^"]*)"')
 
 # `constant({...})`: XLA's printer left the data out; its parser makes some up.

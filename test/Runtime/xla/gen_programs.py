@@ -464,9 +464,10 @@ def clamp_select(x, lo, hi):
 
 
 #===----------------------------------------------------------------------===#
-# Linear algebra: JAX's LU, eigh and SVD calls (LAPACK on the CPU, cuSOLVER
-# in the .cuda.hlo lowering). Eigenvectors and singular vectors are unique
-# up to sign; both sides run LAPACK's routines, which choose the same.
+# Linear algebra: JAX's LU, eigh, SVD and eig calls (LAPACK on the CPU,
+# cuSOLVER and JAX's hybrid eig in the .cuda.hlo lowering). Eigenvectors and
+# singular vectors are unique up to sign; both sides run LAPACK's routines,
+# which choose the same.
 #===----------------------------------------------------------------------===#
 
 @program("linalg_solve", f32(4, 4), f32(4, 2), f32(2, 3, 3), cuda=True,
@@ -499,6 +500,14 @@ def linalg_svd(a, b):
     u, s, vt = jnp.linalg.svd(a)
     ur, sr, vtr = jnp.linalg.svd(b, full_matrices=False)
     return u, s, vt, ur, sr, vtr, jnp.linalg.svd(a, compute_uv=False)
+
+
+@program("linalg_eig", f32(4, 4), c64(3, 3), cuda=True, atol=1e-4,
+         rtol=1e-3)
+def linalg_eig(a, c):
+    w, v = jnp.linalg.eig(a)
+    wl, vl, vr = lax.linalg.eig(c, compute_left_eigenvectors=True)
+    return w, v, jnp.linalg.eigvals(a), wl, vl, vr
 
 
 #===----------------------------------------------------------------------===#

@@ -3,16 +3,21 @@
 //
 // JAX lowers jax.numpy.linalg's LU (solve, inv, det, lu), Hermitian
 // eigendecomposition (eigh, eigvalsh) and singular value decomposition
-// (svd) to custom calls of its own FFI handlers, one family per platform:
+// (svd) and general eigendecomposition (eig) to custom calls of its own FFI
+// handlers, one family per platform:
 //
 //   XLA CPU (LAPACK)             XLA GPU (cuSOLVER)
 //   lapack_?getrf_ffi            cusolver_getrf_ffi,
 //   cu_lu_pivots_to_permutation lapack_?syevd_ffi / ?heevd   cusolver_syevd_ffi
 //   lapack_?gesdd_ffi, ?gesvd    cusolver_gesvd_ffi, cusolver_gesvdj_ffi
+//   lapack_?geev_ffi             cusolver_geev_ffi, cuhybrid_eig_real / _comp
 //
 // Each takes a batch of matrices whose minor dimensions are laid out
 // column-major (its operand_layout_constraints) and returns a tuple: LU
-// (a, pivots, info), eigh (a, w, info), SVD (a, s, u, v^H or v, info).
+// (a, pivots, info), eigh (a, w, info), SVD (a, s, u, v^H or v, info), eig
+// of real matrices (wr, wi, vl, vr, info) and of complex ones (w, vl, vr,
+// info), the vectors complex; cuSOLVER's eig (a, w, vl, vr, info), w
+// complex, a real matrix's vectors in LAPACK's packed real form.
 // readFactorizationCall reads one such call into a typed description,
 // checking its shapes and options once for the interpreter, hlo-to-thunk
 // and the runtimes.
@@ -29,7 +34,7 @@
 namespace mlir::hlo {
 
 struct FactorizationCall {
-  enum class Kind { Lu, PivotsToPermutation, Eigh, Svd };
+  enum class Kind { Lu, PivotsToPermutation, Eigh, Svd, Eig };
   enum class Vectors { All, Reduced, None };
 
   Kind kind = Kind::Lu;
@@ -37,8 +42,12 @@ struct FactorizationCall {
   /// PivotsToPermutation, whose result holds m rows per matrix).
   RankedTensorType operand;
   int64_t batch = 1, m = 0, n = 0;
-  /// Eigh: the triangle read, and whether the eigenvectors are computed.
+  /// Eigh: the triangle read.
   bool lower = true;
+  /// Eig: which eigenvectors are computed; cuSOLVER's form (`a` first, w
+  /// complex, a real matrix's vectors packed as LAPACK's real routines
+  /// write them).
+  bool left = false, right = true, packed = false;
   /// Eigh (All or None) and SVD: the vectors computed.
   Vectors vectors = Vectors::All;
   /// SVD: the fourth result is V, not V^H (cuSOLVER's gesvdj).

@@ -624,6 +624,47 @@ def Thunk_EighOp : Thunk_Op<"eigh"> {
   let hasVerifier = 1;
 }
 
+def Thunk_EigOp : Thunk_Op<"eig"> {
+  let summary = "a batch of general eigendecompositions (LAPACK geev)";
+  let description = [{
+    JAX's eig call on XLA CPU (`lapack_?geev_ffi`) and XLA GPU
+    (`cuhybrid_eig_real`, `cuhybrid_eig_comp`, which run LAPACK or MAGMA on
+    the host): the eigenvalues of every n x n matrix of `a` (column-major,
+    batched as `thunk.lu`'s; read only: the runtimes factor a copy, as the
+    call has no result aliasing it), complex in general, and with
+    `left` / `right` its left (u^H A = w u^H) and right (A v = w v)
+    eigenvectors as the columns of `vl` / `vr` (complex, column-major, of
+    unit norm with the largest component real, as LAPACK normalizes them;
+    zeros where not computed). For complex matrices `w` receives the
+    eigenvalues; for real ones `w` their real and `wi` their imaginary
+    parts. With `packed` (cuSOLVER's `cusolver_geev_ffi` on real matrices)
+    `vl` and `vr` are real, in LAPACK's packed form: a conjugate pair's
+    vector as two columns, its real and its imaginary part. `info` receives
+    per matrix 0, or i > 0 where the QR algorithm did not converge.
+
+    ```mlir
+    thunk.eig right %a, %wr imag %wi, %vl, %vr, %info
+        : memref<3x3xf32, strided<[1, 3]>>, memref<3xf32> imag memref<3xf32>,
+          memref<3x3xcomplex<f32>, strided<[1, 3]>>,
+          memref<3x3xcomplex<f32>, strided<[1, 3]>>, memref<i32>
+    ```
+  }];
+  let arguments = (ins Arg<Thunk_Slice, "", [MemRead]>:$a,
+    Arg<Thunk_Slice, "", [MemWrite]>:$w,
+    Arg<Optional<Thunk_Slice>, "", [MemWrite]>:$wi,
+    Arg<Thunk_Slice, "", [MemWrite]>:$vl,
+    Arg<Thunk_Slice, "", [MemWrite]>:$vr,
+    Arg<Thunk_Slice, "", [MemWrite]>:$info,
+    UnitAttr:$left, UnitAttr:$right, UnitAttr:$packed);
+  let assemblyFormat = [{
+    (`left` $left^)? (`right` $right^)? (`packed` $packed^)? $a `,` $w
+    (`imag` $wi^)? `,` $vl `,`
+    $vr `,` $info attr-dict `:` type($a) `,` type($w) (`imag` type($wi)^)?
+    `,` type($vl) `,` type($vr) `,` type($info)
+  }];
+  let hasVerifier = 1;
+}
+
 def Thunk_SvdOp : Thunk_Op<"svd"> {
   let summary = "a batch of singular value decompositions (LAPACK gesdd, "
                 "cuSOLVER gesvd / gesvdj)";

@@ -55,6 +55,18 @@ void gesdd(Scalar s, int64_t batch, int m, int n, char job, void *a,
 void gesvd(Scalar s, int64_t batch, int m, int n, char job, void *a,
            void *sigma, void *u, void *vt, int32_t *info);
 
+/// ?geev: the eigenvalues of each general n x n matrix (`a` destroyed) into
+/// `w` (n complex values per matrix, of the precision of `s`), and with
+/// `left` / `right` its left (u^H A = w u^H) and right (A v = w v)
+/// eigenvectors as the columns of `vl` / `vr` (complex, column-major; each
+/// of unit norm with its largest component real, as LAPACK normalizes
+/// them; the conjugate pairs of the real routines unpacked). With `packed`
+/// (real matrices only) `vl` / `vr` receive the real routine's own columns
+/// instead: a conjugate pair's vector as two columns, its real and its
+/// imaginary part.
+void geev(Scalar s, int64_t batch, int n, bool left, bool right, bool packed,
+          void *a, void *w, void *vl, void *vr, int32_t *info);
+
 /// ?potrf: the Cholesky factor of each n x n matrix in its `lower` or upper
 /// triangle (the other triangle as it was); `info` one status per matrix.
 void potrf(Scalar s, int64_t batch, int n, bool lower, void *a, int32_t *info);

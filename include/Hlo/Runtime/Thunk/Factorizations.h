@@ -1,10 +1,10 @@
 //===- Factorizations.h - the factorization thunks on the CPU ---*- C++ -*-===//
 //
 // thunk.qr, thunk.householder_product, thunk.lu,
-// thunk.lu_pivots_to_permutation, thunk.eigh and thunk.svd computed on the CPU
-// by LAPACK (OpenBLAS's, through MLIRHloLapack), shared by the runtimes: the
-// host runtime runs them on its arena, the CUDA runtime on copies of their
-// slices (no cuSOLVER calls for them yet).
+// thunk.lu_pivots_to_permutation, thunk.eigh, thunk.eig and thunk.svd computed
+// on the CPU by LAPACK (OpenBLAS's, through MLIRHloLapack), shared by the
+// runtimes: the host runtime runs them on its arena, the CUDA runtime on copies
+// of their slices (no cuSOLVER calls for them yet).
 //
 //===----------------------------------------------------------------------===//
 
