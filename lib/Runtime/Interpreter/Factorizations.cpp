@@ -65,74 +65,33 @@ static int32_t luFactor(std::vector<C> &a, int64_t m, int64_t n, bool complex,
   return info;
 }
 
-/// The column-major bytes of each matrix of `l` (rows x cols, row-major in
-/// the literal) in LAPACK's type `s`; with `linear`, the literal's own
-/// order (the column-major form of the transposed matrices).
-static std::vector<uint8_t> pack(const Literal &l, lapack::Scalar s,
-                                 int64_t rows, int64_t cols, bool linear) {
-  int64_t size = lapack::sizeOf(s), total = l.getNumElements();
-  std::vector<uint8_t> bytes(total * size);
-  for (int64_t i = 0; i < total; ++i) {
-    int64_t matrix = i / std::max<int64_t>(1, rows * cols),
-            within = i % std::max<int64_t>(1, rows * cols);
-    int64_t from =
-        linear ? i
-               : matrix * rows * cols + (within % rows) * cols + within / rows;
-    C x = l.getComplex(from);
-    uint8_t *to = bytes.data() + i * size;
-    switch (s) {
-    case lapack::Scalar::S: {
-      float v = float(x.real());
-      std::memcpy(to, &v, 4);
-      break;
-    }
-    case lapack::Scalar::D: {
-      double v = x.real();
-      std::memcpy(to, &v, 8);
-      break;
-    }
-    case lapack::Scalar::C: {
-      std::complex<float> v(x);
-      std::memcpy(to, &v, 8);
-      break;
-    }
-    case lapack::Scalar::Z:
-      std::memcpy(to, &x, 16);
-      break;
-    }
+/// The buffer type of `l` as LAPACK reads it: each matrix column-major (in
+/// the layout {r-2, r-1, r-3, ..., 0}), or with `linear` in the literal's
+/// own row-major order (the column-major form of the transposed matrices;
+/// the order of arrays that are not matrices: eigenvalues, singular values).
+static RankedTensorType bufferType(MLIRContext *ctx, const Literal &l,
+                                   bool linear) {
+  int64_t r = l.getRank();
+  Attribute layout;
+  if (!linear && r >= 2) {
+    SmallVector<int64_t> m2m = {r - 2, r - 1};
+    for (int64_t d = r - 3; d >= 0; --d)
+      m2m.push_back(d);
+    layout = LayoutAttr::get(ctx, true, m2m, {}, {}, 0, 0, {},
+                             StringAttr::get(ctx, ""));
   }
-  return bytes;
+  return RankedTensorType::get(l.getShape(), l.getElementType(), layout);
 }
 
-/// The inverse of pack: column-major rows x cols matrices of `bytes` into
-/// `l`; `realOnly` reads the real type of `s` (eigenvalues, singular
-/// values, whose order is the same either way).
-static void unpack(const std::vector<uint8_t> &bytes, lapack::Scalar s,
-                   Literal &l, int64_t rows, int64_t cols, bool linear,
-                   bool realOnly = false) {
-  bool wide = s == lapack::Scalar::D || s == lapack::Scalar::Z;
-  bool complex =
-      !realOnly && (s == lapack::Scalar::C || s == lapack::Scalar::Z);
-  int64_t part = wide ? 8 : 4, size = complex ? 2 * part : part;
-  auto read = [&](const uint8_t *p) {
-    if (wide) {
-      double v;
-      std::memcpy(&v, p, 8);
-      return v;
-    }
-    float v;
-    std::memcpy(&v, p, 4);
-    return double(v);
-  };
-  for (int64_t i = 0, total = l.getNumElements(); i < total; ++i) {
-    int64_t matrix = i / std::max<int64_t>(1, rows * cols),
-            within = i % std::max<int64_t>(1, rows * cols);
-    int64_t to =
-        linear ? i
-               : matrix * rows * cols + (within % rows) * cols + within / rows;
-    const uint8_t *p = bytes.data() + i * size;
-    l.setComplex(to, C(read(p), complex ? read(p + part) : 0.0));
-  }
+static std::vector<uint8_t> pack(MLIRContext *ctx, const Literal &l,
+                                 bool linear = false) {
+  return encodeArrayBytes(l, bufferType(ctx, l, linear));
+}
+
+/// The inverse of pack: `l` (its shape and type) read from `bytes`.
+static void unpack(MLIRContext *ctx, ArrayRef<uint8_t> bytes, Literal &l,
+                   bool linear = false) {
+  l = decodeArrayBytes(bytes, bufferType(ctx, l, linear));
 }
 
 /// The complex type of the precision of `s`.
@@ -159,6 +118,7 @@ EvalResult eval::evalFactorizationCall(Interp &interp, CustomCallOp op,
   if (failed(call))
     return interp.error(op, why);
   const Literal &a = *operands.front();
+  MLIRContext *ctx = op.getContext();
   int64_t batch = call->batch, m = call->m, n = call->n, k = call->k();
   auto tuple = dyn_cast<TupleType>(op.getType());
   std::vector<Literal> results;
@@ -200,13 +160,13 @@ EvalResult eval::evalFactorizationCall(Interp &interp, CustomCallOp op,
   }
   case FactorizationCall::Kind::Eigh: {
     lapack::Scalar s = *lapack::getScalar(a.getElementType());
-    std::vector<uint8_t> matrices = pack(a, s, n, n, false),
+    std::vector<uint8_t> matrices = pack(ctx, a),
                          w(batch * n * lapack::realSizeOf(s));
     std::vector<int32_t> info = zerosI32(batch);
     lapack::syevd(s, batch, int(n), call->lower, call->vectors == Vectors::All,
                   matrices.data(), w.data(), info.data());
-    unpack(matrices, s, results[0], n, n, false);
-    unpack(w, s, results[1], 1, batch * n, true, /*realOnly=*/true);
+    unpack(ctx, matrices, results[0]);
+    unpack(ctx, w, results[1], /*linear=*/true);
     writeInts(results[2], info);
     return Literal::tuple(std::move(results));
   }
@@ -214,7 +174,7 @@ EvalResult eval::evalFactorizationCall(Interp &interp, CustomCallOp op,
     lapack::Scalar s = *lapack::getScalar(a.getElementType()), c = complexOf(s);
     // cuSOLVER's form keeps a real matrix's vectors packed, in its type.
     lapack::Scalar v = call->packed ? s : c;
-    std::vector<uint8_t> matrices = pack(a, s, n, n, false),
+    std::vector<uint8_t> matrices = pack(ctx, a),
                          w(batch * n * lapack::sizeOf(c)),
                          vl(batch * n * n * lapack::sizeOf(v)),
                          vr(batch * n * n * lapack::sizeOf(v));
@@ -224,11 +184,10 @@ EvalResult eval::evalFactorizationCall(Interp &interp, CustomCallOp op,
     // The eigenvalues: complex, or for real matrices in LAPACK's form their
     // real and imaginary parts apart.
     bool split = results.size() == 5 && !call->packed;
-    Type part = lapack::realSizeOf(s) == 4
-                    ? Type(Float32Type::get(op.getContext()))
-                    : Type(Float64Type::get(op.getContext()));
+    Type part = lapack::realSizeOf(s) == 4 ? Type(Float32Type::get(ctx))
+                                           : Type(Float64Type::get(ctx));
     Literal values = Literal::array(ComplexType::get(part), {batch * n});
-    unpack(w, c, values, 1, batch * n, true);
+    unpack(ctx, w, values);
     unsigned first = call->packed ? 1 : 0;
     if (call->packed)
       results[0] = a; // cuSOLVER's a is scratch; the interpreter keeps a.
@@ -238,8 +197,8 @@ EvalResult eval::evalFactorizationCall(Interp &interp, CustomCallOp op,
       if (split)
         results[1].setComplex(i, x.imag());
     }
-    unpack(vl, v, results[results.size() - 3], n, n, false);
-    unpack(vr, v, results[results.size() - 2], n, n, false);
+    unpack(ctx, vl, results[results.size() - 3]);
+    unpack(ctx, vr, results[results.size() - 2]);
     writeInts(results.back(), info);
     return Literal::tuple(std::move(results));
   }
@@ -251,7 +210,7 @@ EvalResult eval::evalFactorizationCall(Interp &interp, CustomCallOp op,
                                                    : 'N';
     int64_t uCols = job == 'A' ? m : k, vRows = job == 'A' ? n : k;
     int64_t size = lapack::sizeOf(s);
-    std::vector<uint8_t> matrices = pack(a, s, m, n, linear),
+    std::vector<uint8_t> matrices = pack(ctx, a, linear),
                          sigma(batch * k * lapack::realSizeOf(s)),
                          u(job == 'N' ? 0 : batch * m * uCols * size),
                          vt(job == 'N' ? 0 : batch * vRows * n * size);
@@ -259,16 +218,16 @@ EvalResult eval::evalFactorizationCall(Interp &interp, CustomCallOp op,
     (call->qrIteration ? lapack::gesvd : lapack::gesdd)(
         s, batch, int(m), int(n), job, matrices.data(), sigma.data(), u.data(),
         vt.data(), info.data());
-    unpack(matrices, s, results[0], m, n, linear);
-    unpack(sigma, s, results[1], 1, batch * k, true, /*realOnly=*/true);
+    unpack(ctx, matrices, results[0], linear);
+    unpack(ctx, sigma, results[1], /*linear=*/true);
     if (job != 'N') {
-      unpack(u, s, results[2], m, uCols, linear);
+      unpack(ctx, u, results[2], linear);
       if (!call->adjointV) {
-        unpack(vt, s, results[3], vRows, n, linear);
+        unpack(ctx, vt, results[3], linear);
       } else {
         // V = (V^H)^H: V^H's column-major bytes read as its transpose, then
         // conjugated.
-        unpack(vt, s, results[3], n, vRows, /*linear=*/true);
+        unpack(ctx, vt, results[3], /*linear=*/true);
         for (int64_t i = 0, e = results[3].getNumElements(); i < e; ++i)
           results[3].setComplex(i, std::conj(results[3].getComplex(i)));
       }
