@@ -1,4 +1,4 @@
-//===- HloToThunkSolvers.cpp - hlo-to-thunk: trsm and potrf ---------------===//
+//===- HloToThunkSolvers.cpp - hlo-to-thunk: linear algebra calls ---------===//
 //
 // The linear-algebra library calls of a GPU module as thunks:
 //   - `__cublas$triangularSolve` (XLA's TriangularSolveRewriter) and a
@@ -7,15 +7,18 @@
 //   - `__cusolver$cholesky`: the operand copied into the factor's slice,
 //     then `thunk.cholesky` in place, writing the info array (XLA's
 //     CholeskyThunk).
-//   - XLA CPU's LAPACK calls: `lapack_?geqrf_ffi` (the operand copied into
-//     the result's slice, then `thunk.qr` in place with tau),
-//     `lapack_?orgqr_ffi` / `?ungqr` (likewise `thunk.householder_product`)
-//     and `lapack_?trsm_ffi` (as the cuBLAS call: `thunk.triangular_solve`,
-//     its options from the call's side / uplo / trans_x / diag characters).
-//   - JAX's LU, eigh, SVD and eig calls on XLA CPU and GPU
+//   - XLA CPU's LAPACK triangular solve `lapack_?trsm_ffi` (as the cuBLAS
+//     call: `thunk.triangular_solve`, its options from the call's side /
+//     uplo / trans_x / diag characters).
+//   - JAX's factorization calls on XLA CPU and GPU
 //     (HloFactorizationCalls.h): the operand copied into the result's
-//     first element, then `thunk.lu`, `thunk.eigh` or `thunk.svd` in place;
-//     `thunk.eig` reads the operand where it is;
+//     first element, then `thunk.lu`, `thunk.cholesky`, `thunk.qr`,
+//     `thunk.householder_product`, `thunk.eigh`, `thunk.svd`,
+//     `thunk.schur`, `thunk.hessenberg` or `thunk.tridiagonal` in place;
+//     `thunk.eig` reads the operand where it is; the tridiagonal solve
+//     copies b into the solutions' slice for `thunk.tridiagonal_solve`
+//     (LAPACK's call returns its dl, d, du as given); counts nothing sorts
+//     or fails (QR's info, Schur's sdim) are set to zero;
 //     `cu_lu_pivots_to_permutation` as `thunk.lu_pivots_to_permutation`.
 //     cuSOLVER's gesvd of a transposed wide matrix reads the row-major
 //     arrays as the column-major transposes they are.
@@ -175,43 +178,6 @@ LogicalResult ThunkLowering::lowerLapack(CustomCallOp call) {
         th::TrsmTransposeAttr::get(b.getContext(), t));
     return mlir::verify(thunk);
   }
-  bool qr = routine == "geqrf_ffi";
-  bool product = routine == "orgqr_ffi" || routine == "ungqr_ffi";
-  if (qr || product) {
-    // geqrf: (a) -> (a, tau[, info]); orgqr: (a, tau) -> q.
-    if (operands.size() != (qr ? 1u : 2u) ||
-        (qr ? !tuple || tuple.size() < 2 || tuple.size() > 3 : bool(tuple)))
-      return call.emitError("hlo-to-thunk: ")
-             << target
-             << (qr ? " needs one operand and the results (a, tau[, info])"
-                    : " needs operands (a, tau) and the result q");
-    FailureOr<Value> a = fortranSlice(call, operands[0]),
-                     out = fortranSlice(call, call.getResult(), qr ? 1 : 0);
-    if (failed(a) || failed(out))
-      return failure();
-    Value tauValue = qr ? call.getResult() : operands[1];
-    auto tauType = dyn_cast<RankedTensorType>(qr ? tuple.getType(1)
-                                                 : operands[1].getType());
-    if (!tauType || !tauType.hasStaticShape())
-      return call.emitError("hlo-to-thunk: ")
-             << target << ": tau must be a static array";
-    FailureOr<Value> tau =
-        slice(call, tauValue, qr ? 2 : 0, getSignatureType(tauType));
-    if (failed(tau))
-      return failure();
-    copy(loc, *a, *out);
-    Operation *thunk = qr ? th::QrOp::create(b, loc, *out, *tau).getOperation()
-                          : th::HouseholderProductOp::create(b, loc, *out, *tau)
-                                .getOperation();
-    if (qr && tuple.size() == 3) {
-      // LAPACK reports no failure of geqrf: info is zero.
-      FailureOr<Value> info = slice(call, call.getResult(), 3);
-      if (failed(info))
-        return failure();
-      th::MemsetOp::create(b, loc, *info, 0);
-    }
-    return mlir::verify(thunk);
-  }
   return call.emitError("hlo-to-thunk: custom call '")
          << target << "' has no thunk yet";
 }
@@ -259,8 +225,56 @@ LogicalResult ThunkLowering::lowerFactorization(CustomCallOp call) {
     return mlir::verify(
         th::LuPivotsToPermutationOp::create(b, loc, *pivots, *permutation));
   }
-  auto tuple = cast<TupleType>(call.getType());
   auto unit = [&](bool set) { return set ? b.getUnitAttr() : UnitAttr(); };
+  auto plainOperand = [&](unsigned i) {
+    Value v = getDataOperands(call)[i];
+    return slice(call, v, 0,
+                 getSignatureType(cast<RankedTensorType>(v.getType())));
+  };
+  if (fc->kind == Kind::HouseholderProduct) {
+    FailureOr<Value> a = fortranSlice(call, operand),
+                     q = fortranSlice(call, result), tau = plainOperand(1);
+    if (failed(a) || failed(q) || failed(tau))
+      return failure();
+    copy(loc, *a, *q);
+    return mlir::verify(th::HouseholderProductOp::create(b, loc, *q, *tau));
+  }
+  if (fc->kind == Kind::TridiagonalSolve) {
+    // b copied into the solutions' slice; LAPACK's (dl, d, du, b, info)
+    // returns dl, d and du as given.
+    unsigned xNode = fc->hasInfo ? 4 : 0;
+    SmallVector<Value> diagonals;
+    for (unsigned i = 0; i < 3; ++i) {
+      FailureOr<Value> in = plainOperand(i);
+      if (failed(in))
+        return failure();
+      diagonals.push_back(*in);
+      if (!fc->hasInfo)
+        continue;
+      FailureOr<Value> out = slice(call, result, i + 1, cast<MemRefType>(in->getType()));
+      if (failed(out))
+        return failure();
+      copy(loc, *in, *out);
+    }
+    FailureOr<Value> rhs = fortranSlice(call, getDataOperands(call)[3]),
+                     x = fortranSlice(call, result, xNode);
+    if (failed(rhs) || failed(x))
+      return failure();
+    Value info;
+    if (fc->hasInfo) {
+      FailureOr<Value> i = slice(
+          call, result, 5,
+          getSignatureType(cast<RankedTensorType>(
+              cast<TupleType>(call.getType()).getType(4))));
+      if (failed(i))
+        return failure();
+      info = *i;
+    }
+    copy(loc, *rhs, *x);
+    return mlir::verify(th::TridiagonalSolveOp::create(
+        b, loc, diagonals[0], diagonals[1], diagonals[2], *x, info));
+  }
+  auto tuple = cast<TupleType>(call.getType());
   if (fc->kind == Kind::Eig) {
     // (wr, wi, vl, vr, info) or (w, vl, vr, info); the operand is read only.
     // cuSOLVER's (a, w, vl, vr, info): the operand copied into a's slice,
@@ -312,7 +326,61 @@ LogicalResult ThunkLowering::lowerFactorization(CustomCallOp call) {
   if (failed(a) || failed(out))
     return failure();
   copy(loc, *a, *out);
+  // The plain results from `first` on.
+  auto plains = [&](unsigned first) -> FailureOr<SmallVector<Value>> {
+    SmallVector<Value> values;
+    for (unsigned node = first; node <= tuple.size(); ++node) {
+      FailureOr<Value> v = plain(node);
+      if (failed(v))
+        return failure();
+      values.push_back(*v);
+    }
+    return values;
+  };
+  auto zero = [&](Value v) { th::MemsetOp::create(b, loc, v, 0); };
   Operation *thunk = nullptr;
+  switch (fc->kind) {
+  case Kind::Cholesky:
+  case Kind::Qr:
+  case Kind::Hessenberg:
+  case Kind::Tridiagonal: {
+    FailureOr<SmallVector<Value>> rest = plains(2);
+    if (failed(rest))
+      return failure();
+    ArrayRef<Value> r = *rest;
+    if (fc->kind == Kind::Cholesky)
+      thunk = th::CholeskyOp::create(b, loc, *out, r[0], Value(),
+                                     unit(fc->lower));
+    else if (fc->kind == Kind::Qr)
+      thunk = th::QrOp::create(b, loc, *out, r[0]);
+    else if (fc->kind == Kind::Hessenberg)
+      thunk = th::HessenbergOp::create(b, loc, *out, r[0], r[1], fc->low,
+                                       fc->high);
+    else
+      thunk = th::TridiagonalOp::create(b, loc, *out, r[0], r[1], r[2], r[3],
+                                        unit(fc->lower));
+    // geqrf's info: LAPACK and cuSOLVER report no failure.
+    if (fc->kind == Kind::Qr && fc->hasInfo)
+      zero(r[1]);
+    return mlir::verify(thunk);
+  }
+  case Kind::Schur: {
+    // (t, vs, wr, wi, sdim, info) or (t, vs, w, sdim, info).
+    FailureOr<Value> vs = fortranSlice(call, result, 2);
+    FailureOr<SmallVector<Value>> rest = plains(3);
+    if (failed(vs) || failed(rest))
+      return failure();
+    ArrayRef<Value> r = *rest;
+    bool split = r.size() == 4;
+    thunk = th::SchurOp::create(b, loc, *out, *vs, r[0],
+                                split ? r[1] : Value(), r.back(),
+                                unit(fc->vectors == FactorizationCall::Vectors::All));
+    zero(r[r.size() - 2]); // sdim: nothing is sorted
+    return mlir::verify(thunk);
+  }
+  default:
+    break;
+  }
   if (fc->kind == Kind::Lu || fc->kind == Kind::Eigh) {
     FailureOr<Value> second = plain(2), info = plain(3);
     if (failed(second) || failed(info))

@@ -593,11 +593,19 @@ static std::optional<StringRef> findFfiOption(Attribute config, StringRef key) {
   return std::nullopt;
 }
 
-char mlir::hlo::readFfiCharOption(Attribute config, StringRef key, char dflt) {
+std::optional<int64_t> mlir::hlo::readFfiIntOption(Attribute config,
+                                                   StringRef key) {
   std::optional<StringRef> rest = findFfiOption(config, key);
-  unsigned value;
-  if (rest && !rest->consumeInteger(10, value) && value < 128)
-    return char(value);
+  int64_t value;
+  if (rest && !rest->consumeInteger(10, value))
+    return value;
+  return std::nullopt;
+}
+
+char mlir::hlo::readFfiCharOption(Attribute config, StringRef key, char dflt) {
+  std::optional<int64_t> value = readFfiIntOption(config, key);
+  if (value && *value >= 0 && *value < 128)
+    return char(*value);
   return dflt;
 }
 

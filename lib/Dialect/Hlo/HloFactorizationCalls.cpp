@@ -1,9 +1,9 @@
-//===- HloFactorizationCalls.cpp - JAX's LU, eigh and SVD calls -----------===//
+//===- HloFactorizationCalls.cpp - JAX's linear algebra calls -------------===//
 //
-// The target names, options and result shapes of JAX's factorization FFI
-// calls (jaxlib's lapack and gpu_solver kernels; the attributes as JAX
-// writes them: LAPACK's characters `mode`, `uplo` as ui8, cuSOLVER's
-// booleans).
+// The target names, options and result shapes of JAX's linear algebra FFI
+// calls (jaxlib's lapack, gpu_solver and gpu_sparse kernels; the attributes
+// as JAX writes them: LAPACK's characters `mode`, `uplo`, `sort` as ui8 and
+// gehrd's `low`, `high` as i32, cuSOLVER's booleans).
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,11 +38,19 @@ static std::optional<Target> parseTarget(StringRef target) {
     return Target{Kind::Eig, 0, true};
   if (target == "cusolver_geev_ffi")
     return Target{Kind::Eig, 0, true, false, false, true};
+  if (target == "cusparse_gtsv2_ffi")
+    return Target{Kind::TridiagonalSolve, 0, true};
   if (target.consume_front("cusolver_") && target.consume_back("_ffi")) {
-    if (target == "getrf")
-      return Target{Kind::Lu, 0, true};
-    if (target == "syevd")
-      return Target{Kind::Eigh, 0, true};
+    std::optional<Kind> kind = llvm::StringSwitch<std::optional<Kind>>(target)
+                                   .Case("getrf", Kind::Lu)
+                                   .Case("potrf", Kind::Cholesky)
+                                   .Case("geqrf", Kind::Qr)
+                                   .Case("orgqr", Kind::HouseholderProduct)
+                                   .Case("syevd", Kind::Eigh)
+                                   .Case("sytrd", Kind::Tridiagonal)
+                                   .Default(std::nullopt);
+    if (kind)
+      return Target{*kind, 0, true};
     if (target == "gesvd" || target == "gesvdj")
       return Target{Kind::Svd, 0, true, target == "gesvdj", target == "gesvd"};
     return std::nullopt;
@@ -53,12 +61,21 @@ static std::optional<Target> parseTarget(StringRef target) {
   char letter = target.front();
   bool complex = letter == 'c' || letter == 'z';
   StringRef routine = target.drop_front();
-  if (routine == "getrf")
-    return Target{Kind::Lu, letter};
-  if (routine == (complex ? "heevd" : "syevd"))
-    return Target{Kind::Eigh, letter};
-  if (routine == "geev")
-    return Target{Kind::Eig, letter};
+  std::optional<Kind> kind =
+      llvm::StringSwitch<std::optional<Kind>>(routine)
+          .Case("getrf", Kind::Lu)
+          .Case("potrf", Kind::Cholesky)
+          .Case("geqrf", Kind::Qr)
+          .Case(complex ? "ungqr" : "orgqr", Kind::HouseholderProduct)
+          .Case(complex ? "heevd" : "syevd", Kind::Eigh)
+          .Case("geev", Kind::Eig)
+          .Case("gees", Kind::Schur)
+          .Case("gehrd", Kind::Hessenberg)
+          .Case(complex ? "hetrd" : "sytrd", Kind::Tridiagonal)
+          .Case("gtsv", Kind::TridiagonalSolve)
+          .Default(std::nullopt);
+  if (kind)
+    return Target{*kind, letter};
   if (routine == "gesdd" || routine == "gesvd")
     return Target{Kind::Svd, letter, false, false, routine == "gesvd"};
   return std::nullopt;
@@ -98,13 +115,26 @@ mlir::hlo::readFactorizationCall(CustomCallOp call, std::string &why) {
   if (!target)
     return fail("not a factorization call");
   OperandRange operands = getDataOperands(call);
-  auto operand = operands.size() == 1
-                     ? dyn_cast<RankedTensorType>(operands[0].getType())
-                     : RankedTensorType();
-  if (!operand || !operand.hasStaticShape() || operand.getRank() < 1)
-    return fail("expected one operand, a static array");
+  unsigned numOperands = target->kind == Kind::HouseholderProduct ? 2
+                         : target->kind == Kind::TridiagonalSolve ? 4
+                                                                  : 1;
+  SmallVector<RankedTensorType> operandTypes;
+  for (Value v : operands) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    if (!t || !t.hasStaticShape() || t.getRank() < 1)
+      break;
+    operandTypes.push_back(t);
+  }
+  if (operands.size() != numOperands || operandTypes.size() != numOperands)
+    return fail(numOperands == 1 ? "expected one operand, a static array"
+                : numOperands == 2
+                    ? "expected two operands (a, tau), static arrays"
+                    : "expected four operands (dl, d, du, b), static arrays");
   FactorizationCall fc;
   fc.kind = target->kind;
+  RankedTensorType operand = fc.kind == Kind::TridiagonalSolve
+                                 ? operandTypes.back()
+                                 : operandTypes.front();
   fc.operand = operand;
   ArrayRef<int64_t> shape = operand.getShape();
   Type element = operand.getElementType();
@@ -161,6 +191,29 @@ mlir::hlo::readFactorizationCall(CustomCallOp call, std::string &why) {
   Attribute config = call.getBackendConfigAttr();
   RankedTensorType info = array(batchDims, i32);
 
+  if (fc.kind == Kind::TridiagonalSolve) {
+    // dl, d, du: m values per system; b: m x nrhs.
+    RankedTensorType diagonal = array(withBatch({fc.m}), element);
+    for (RankedTensorType t : ArrayRef(operandTypes).drop_back())
+      if (!same(t, diagonal))
+        return fail(llvm::formatv("expected dl, d and du of shape {0}, b's "
+                                  "batch of m values",
+                                  diagonal)
+                        .str());
+    Type bType = call.getType();
+    fc.hasInfo = !target->cusolver;
+    if (fc.hasInfo) {
+      if (!tuple || tuple.size() != 5 || !same(tuple.getType(0), diagonal) ||
+          !same(tuple.getType(1), diagonal) ||
+          !same(tuple.getType(2), diagonal) || !same(tuple.getType(4), info))
+        return fail("expected the results (dl, d, du, b, info s32[...])");
+      bType = tuple.getType(3);
+    }
+    if (!same(bType, operand))
+      return fail("expected the solutions of b's shape");
+    return fc;
+  }
+
   if (fc.kind == Kind::Lu) {
     if (!tuple || tuple.size() != 3 || !same(tuple.getType(0), operand) ||
         !same(tuple.getType(1), array(withBatch({fc.k()}), i32)) ||
@@ -170,22 +223,126 @@ mlir::hlo::readFactorizationCall(CustomCallOp call, std::string &why) {
     return fc;
   }
 
+  // The triangle a call reads: cuSOLVER's `lower`, LAPACK's `uplo`.
+  auto readLower = [&]() -> LogicalResult {
+    if (target->cusolver) {
+      fc.lower = readFfiBoolOption(config, "lower").value_or(true);
+      return success();
+    }
+    char uplo = readFfiCharOption(config, "uplo", 'L');
+    fc.lower = uplo == 'L';
+    return success(uplo == 'L' || uplo == 'U');
+  };
+  RankedTensorType real = array(withBatch({fc.n}), realPart(element));
+  RankedTensorType reflectors =
+      array(withBatch({std::max<int64_t>(fc.n - 1, 0)}), element);
+
+  if (fc.kind == Kind::Cholesky) {
+    if (fc.m != fc.n)
+      return fail("expected square matrices");
+    if (failed(readLower()))
+      return fail("uplo must be 'L' or 'U'");
+    if (!tuple || tuple.size() != 2 || !same(tuple.getType(0), operand) ||
+        !same(tuple.getType(1), info))
+      return fail("expected the results (a, info s32[...])");
+    return fc;
+  }
+
+  if (fc.kind == Kind::Qr) {
+    fc.hasInfo = tuple && tuple.size() == 3;
+    if (!tuple || tuple.size() < 2 || tuple.size() > 3 ||
+        !same(tuple.getType(0), operand) ||
+        !same(tuple.getType(1), array(withBatch({fc.k()}), element)) ||
+        (fc.hasInfo && !same(tuple.getType(2), info)))
+      return fail("expected the results (a, tau[, info s32[...]]) with "
+                  "min(m, n) scales per matrix");
+    return fc;
+  }
+
+  if (fc.kind == Kind::HouseholderProduct) {
+    RankedTensorType tau = operandTypes[1];
+    fc.reflectors = tau.getShape().back();
+    if (tau.getElementType() != element ||
+        tau.getShape().drop_back() != batchDims || fc.m < fc.n ||
+        fc.reflectors > fc.n)
+      return fail("expected m x n matrices, m >= n, and tau of their type "
+                  "with at most n scales per matrix");
+    if (!same(call.getType(), operand))
+      return fail("expected the result q of a's shape");
+    return fc;
+  }
+
+  if (fc.kind == Kind::Schur) {
+    if (fc.m != fc.n)
+      return fail("expected square matrices");
+    char mode = readFfiCharOption(config, "mode", 'V');
+    char sort = readFfiCharOption(config, "sort", 'N');
+    if (!StringRef("VN").contains(mode))
+      return fail("mode must be 'V' or 'N'");
+    if (sort != 'N')
+      return fail("sorting the eigenvalues (sort other than 'N') is not "
+                  "supported");
+    fc.vectors = mode == 'V' ? Vectors::All : Vectors::None;
+    // Real matrices: (t, vs, wr, wi, sdim, info); complex: (t, vs, w, sdim,
+    // info).
+    bool complex = isa<ComplexType>(element);
+    unsigned size = complex ? 5 : 6;
+    RankedTensorType values = array(withBatch({fc.n}), element);
+    if (!tuple || tuple.size() != size || !same(tuple.getType(0), operand) ||
+        !same(tuple.getType(1), operand) || !same(tuple.getType(2), values) ||
+        (!complex && !same(tuple.getType(3), values)) ||
+        !same(tuple.getType(size - 2), info) ||
+        !same(tuple.getType(size - 1), info))
+      return fail(complex ? "expected the results (t, vs, w, sdim s32[...], "
+                            "info s32[...])"
+                          : "expected the results (t, vs, wr, wi, sdim "
+                            "s32[...], info s32[...])");
+    return fc;
+  }
+
+  if (fc.kind == Kind::Hessenberg) {
+    if (fc.m != fc.n)
+      return fail("expected square matrices");
+    fc.low = readFfiIntOption(config, "low").value_or(1);
+    fc.high = readFfiIntOption(config, "high").value_or(fc.n);
+    if (fc.n > 0 ? fc.low < 1 || fc.low > fc.high || fc.high > fc.n
+                 : fc.low != 1 || fc.high != 0)
+      return fail(llvm::formatv("low and high must satisfy 1 <= low <= high "
+                                "<= n ({0}), not {1} and {2}",
+                                fc.n, fc.low, fc.high)
+                      .str());
+    if (!tuple || tuple.size() != 3 || !same(tuple.getType(0), operand) ||
+        !same(tuple.getType(1), reflectors) || !same(tuple.getType(2), info))
+      return fail("expected the results (a, tau with n - 1 scales per "
+                  "matrix, info s32[...])");
+    return fc;
+  }
+
+  if (fc.kind == Kind::Tridiagonal) {
+    if (fc.m != fc.n)
+      return fail("expected square matrices");
+    if (failed(readLower()))
+      return fail("uplo must be 'L' or 'U'");
+    RankedTensorType offDiagonal = array(
+        withBatch({std::max<int64_t>(fc.n - 1, 0)}), realPart(element));
+    if (!tuple || tuple.size() != 5 || !same(tuple.getType(0), operand) ||
+        !same(tuple.getType(1), real) || !same(tuple.getType(2), offDiagonal) ||
+        !same(tuple.getType(3), reflectors) || !same(tuple.getType(4), info))
+      return fail("expected the results (a, d with n and e with n - 1 real "
+                  "values per matrix, tau, info s32[...])");
+    return fc;
+  }
+
   if (fc.kind == Kind::Eigh) {
     if (fc.m != fc.n)
       return fail("expected square matrices");
-    if (target->cusolver) {
-      fc.lower = readFfiBoolOption(config, "lower").value_or(true);
-    } else {
-      char mode = readFfiCharOption(config, "mode", 'V');
-      char uplo = readFfiCharOption(config, "uplo", 'L');
-      if (!StringRef("VN").contains(mode) || !StringRef("LU").contains(uplo))
-        return fail("mode must be 'V' or 'N' and uplo 'L' or 'U'");
-      fc.lower = uplo == 'L';
+    char mode = readFfiCharOption(config, "mode", 'V');
+    if (failed(readLower()) || !StringRef("VN").contains(mode))
+      return fail("mode must be 'V' or 'N' and uplo 'L' or 'U'");
+    if (!target->cusolver)
       fc.vectors = mode == 'V' ? Vectors::All : Vectors::None;
-    }
     if (!tuple || tuple.size() != 3 || !same(tuple.getType(0), operand) ||
-        !same(tuple.getType(1), array(withBatch({fc.n}), realPart(element))) ||
-        !same(tuple.getType(2), info))
+        !same(tuple.getType(1), real) || !same(tuple.getType(2), info))
       return fail("expected the results (a, w, info s32[...]) with n real "
                   "eigenvalues per matrix");
     return fc;

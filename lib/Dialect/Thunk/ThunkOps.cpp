@@ -736,6 +736,99 @@ LogicalResult SvdOp::verify() {
   return success();
 }
 
+/// Checks that `a` is a batch of square column-major matrices of a solver
+/// type; sets `n` and `batch`.
+static LogicalResult verifySquareFactored(Operation *op, MemRefType a,
+                                          int64_t &n, int64_t &batch) {
+  if (failed(verifyFactored(op, a)))
+    return failure();
+  n = a.getShape().back();
+  batch = batchOf(a);
+  if (a.getShape().drop_back().back() != n)
+    return op->emitOpError("the matrices must be square");
+  return success();
+}
+
+LogicalResult SchurOp::verify() {
+  MemRefType a = getA().getType(), vs = getVs().getType();
+  int64_t n, batch;
+  if (failed(verifySquareFactored(*this, a, n, batch)))
+    return failure();
+  Type element = a.getElementType();
+  bool complex = isa<ComplexType>(element);
+  if (complex == bool(getWi()))
+    return emitOpError(complex ? "takes the eigenvalues of complex matrices "
+                                 "as complex values, no imaginary parts (wi)"
+                               : "needs the imaginary parts (wi) of the "
+                                 "eigenvalues of real matrices");
+  if (!isFortranBatch(vs) || vs.getShape() != a.getShape() ||
+      vs.getElementType() != element)
+    return emitOpError("vs must be a column-major batch of a's type, not ")
+           << vs;
+  return success(
+      succeeded(verifyPerMatrix(*this, "w", getW().getType(), element, batch,
+                                n)) &&
+      (!getWi() || succeeded(verifyPerMatrix(*this, "wi", getWi().getType(),
+                                             element, batch, n))) &&
+      succeeded(verifyPerMatrix(*this, "info", getInfo().getType(),
+                                IntegerType::get(getContext(), 32), batch,
+                                1)));
+}
+
+LogicalResult HessenbergOp::verify() {
+  MemRefType a = getA().getType();
+  int64_t n, batch;
+  if (failed(verifySquareFactored(*this, a, n, batch)))
+    return failure();
+  auto low = int64_t(getLow()), high = int64_t(getHigh());
+  if (n > 0 ? low < 1 || low > high || high > n : low != 1 || high != 0)
+    return emitOpError("low and high must satisfy 1 <= low <= high <= n (")
+           << n << "), or low = 1 and high = 0 for n = 0";
+  Type i32 = IntegerType::get(getContext(), 32);
+  return success(
+      succeeded(verifyPerMatrix(*this, "tau", getTau().getType(),
+                                a.getElementType(), batch,
+                                std::max<int64_t>(n - 1, 0))) &&
+      succeeded(
+          verifyPerMatrix(*this, "info", getInfo().getType(), i32, batch, 1)));
+}
+
+LogicalResult TridiagonalOp::verify() {
+  MemRefType a = getA().getType();
+  int64_t n, batch;
+  if (failed(verifySquareFactored(*this, a, n, batch)))
+    return failure();
+  Type element = a.getElementType(), real = realPart(element);
+  int64_t offDiagonal = std::max<int64_t>(n - 1, 0);
+  return success(
+      succeeded(verifyPerMatrix(*this, "d", getD().getType(), real, batch,
+                                n)) &&
+      succeeded(verifyPerMatrix(*this, "e", getE().getType(), real, batch,
+                                offDiagonal)) &&
+      succeeded(verifyPerMatrix(*this, "tau", getTau().getType(), element,
+                                batch, offDiagonal)) &&
+      succeeded(verifyPerMatrix(*this, "info", getInfo().getType(),
+                                IntegerType::get(getContext(), 32), batch,
+                                1)));
+}
+
+LogicalResult TridiagonalSolveOp::verify() {
+  MemRefType b = getB().getType();
+  if (failed(verifyFactored(*this, b)))
+    return failure();
+  int64_t m = b.getShape().drop_back().back(), batch = batchOf(b);
+  for (auto [name, t] : {std::pair<StringRef, MemRefType>{"dl", getDl().getType()},
+                         {"d", getD().getType()},
+                         {"du", getDu().getType()}})
+    if (failed(verifyPerMatrix(*this, name, t, b.getElementType(), batch, m)))
+      return failure();
+  if (getInfo() &&
+      failed(verifyPerMatrix(*this, "info", getInfo().getType(),
+                             IntegerType::get(getContext(), 32), batch, 1)))
+    return failure();
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // ConvolutionOp
 //===----------------------------------------------------------------------===//

@@ -724,6 +724,13 @@ LogicalResult Runner::runOnHost(Operation &op) {
       p.push_back(a.data());
     return p;
   };
+  if (isFactorization(&op)) {
+    // LAPACK on copies of the slices (no cuSOLVER calls for these yet).
+    if (failed(download(&op, op.getOperands(), in)) ||
+        failed(runFactorization(&op, pointers(in), error)))
+      return failure();
+    return upload(&op, op.getOperands(), in);
+  }
   return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
       .Case<InfeedOp, OutfeedOp, SendOp, RecvOp>([&](Operation *) {
         // A failed copy ends the run: the value it leaves is not used.
@@ -741,14 +748,6 @@ LogicalResult Runner::runOnHost(Operation &op) {
         if (failed(transfers.run(&op, read, write, error)))
           return failure();
         return copies;
-      })
-      .Case<QrOp, HouseholderProductOp, LuOp, LuPivotsToPermutationOp, EighOp,
-            EigOp, SvdOp>([&](Operation *o) {
-        // LAPACK on copies of the slices (no cuSOLVER calls for these yet).
-        if (failed(download(o, o->getOperands(), in)) ||
-            failed(runFactorization(o, pointers(in), error)))
-          return failure();
-        return upload(o, o->getOperands(), in);
       })
       .Case([&](PadToStaticOp p) {
         SmallVector<Value> outputs = {p.getOutput()};
@@ -883,6 +882,15 @@ LogicalResult Runner::replay(CommandBufferOp op) {
 }
 
 LogicalResult Runner::runThunk(Operation &op) {
+  if (isFactorization(&op)) {
+    ++stats.solvers;
+    if (capturing) {
+      error = op.getName().getStringRef().str() +
+              " cannot run inside a command buffer";
+      return failure();
+    }
+    return runOnHost(op);
+  }
   return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
       .Case([&](SliceOp slice) {
         addresses[slice] =
@@ -941,10 +949,7 @@ LogicalResult Runner::runThunk(Operation &op) {
         });
       })
       .Case<InfeedOp, OutfeedOp, SendOp, RecvOp, PadToStaticOp,
-            SliceToDynamicOp, QrOp, HouseholderProductOp, LuOp,
-            LuPivotsToPermutationOp, EighOp, EigOp, SvdOp>([&](Operation *o) {
-        if (isFactorization(o))
-          ++stats.solvers;
+            SliceToDynamicOp>([&](Operation *o) {
         if (capturing) {
           error = o->getName().getStringRef().str() +
                   " cannot run inside a command buffer";

@@ -209,6 +209,14 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
     ++stats.collectives;
     return timed("collective", [&] { return runCollective(op); });
   }
+  if (isFactorization(&op)) {
+    ++stats.solvers;
+    SmallVector<uint8_t *> buffers;
+    for (Value operand : op.getOperands())
+      buffers.push_back(address(operand));
+    std::string name = op.getName().stripDialect().str() + " (LAPACK)";
+    return timed(name, [&] { return runFactorization(&op, buffers, error); });
+  }
   return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
       .Case([&](SliceOp s) {
         addresses[s] = memory.bases.lookup(s.getAllocation()) + s.getOffset();
@@ -278,15 +286,6 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
           return runHostCholesky(c, address(c.getA()), address(c.getInfo()),
                                  error);
         });
-      })
-      .Case<QrOp, HouseholderProductOp, LuOp, LuPivotsToPermutationOp, EighOp,
-            EigOp, SvdOp>([&](Operation *o) {
-        ++stats.solvers;
-        SmallVector<uint8_t *> buffers;
-        for (Value operand : o->getOperands())
-          buffers.push_back(address(operand));
-        std::string name = o->getName().stripDialect().str() + " (LAPACK)";
-        return timed(name, [&] { return runFactorization(o, buffers, error); });
       })
       .Case([&](CopyOp c) {
         ++stats.copies;

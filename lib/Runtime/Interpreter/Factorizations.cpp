@@ -1,17 +1,21 @@
-//===- Factorizations.cpp - JAX's LU, eigh and SVD calls ------------------===//
+//===- Factorizations.cpp - JAX's linear algebra calls --------------------===//
 //
 // The custom calls of HloFactorizationCalls.h in the reference interpreter.
 // LU (lapack_?getrf_ffi, cusolver_getrf_ffi) is computed here, in (complex)
 // double, as LAPACK's getrf defines it: partial pivoting on the first
 // element of largest magnitude (|re| + |im| for complex, as LAPACK's i?amax),
 // no elimination below a zero pivot, info the first zero pivot's 1-based
-// index. cu_lu_pivots_to_permutation likewise. The eigendecompositions and
-// SVDs are defined only up to the unit factors of their vectors, which the
-// library chooses: the interpreter runs LAPACK's own routine of the call's
-// precision (?syevd / ?heevd, ?gesdd or ?gesvd, ?geev;
-// Hlo/Runtime/Lapack/Lapack.h),
-// so that it gives XLA CPU's values and the host runtime's; cuSOLVER on a GPU
-// may choose other signs.
+// index. cu_lu_pivots_to_permutation likewise. The other calls run LAPACK's
+// own routine of the call's precision (Hlo/Runtime/Lapack/Lapack.h): the
+// eigendecompositions and SVDs are defined only up to the unit factors of
+// their vectors, which the library chooses, and the Householder forms (QR,
+// Hessenberg, tridiagonal) are LAPACK's conventions; so the interpreter
+// gives XLA CPU's values and the host runtime's. cuSOLVER on a GPU may
+// choose other signs. Where a call's result is unspecified the interpreter
+// writes what the host runtime does: zeros in the triangle a Cholesky
+// factor does not use, the operands in the diagonals of LAPACK's
+// tridiagonal solve (LAPACK leaves its elimination there; JAX drops them),
+// zero `sdim` (nothing is sorted).
 //
 //===----------------------------------------------------------------------===//
 
@@ -109,6 +113,27 @@ static void writeInts(Literal &l, ArrayRef<int32_t> values) {
     l.setInt(i, values[i]);
 }
 
+/// `count` complex values of the precision of `s` from `bytes`.
+static Literal complexValues(MLIRContext *ctx, lapack::Scalar s,
+                             ArrayRef<uint8_t> bytes, int64_t count) {
+  Type part = lapack::realSizeOf(s) == 4 ? Type(Float32Type::get(ctx))
+                                         : Type(Float64Type::get(ctx));
+  Literal values = Literal::array(ComplexType::get(part), {count});
+  unpack(ctx, bytes, values);
+  return values;
+}
+
+/// Eigenvalues into `w` (complex), or their real parts into `w` and their
+/// imaginary parts into `*wi`.
+static void writeEigenvalues(const Literal &values, Literal &w, Literal *wi) {
+  for (int64_t i = 0, e = values.getNumElements(); i < e; ++i) {
+    C x = values.getComplex(i);
+    w.setComplex(i, wi ? C(x.real()) : x);
+    if (wi)
+      wi->setComplex(i, x.imag());
+  }
+}
+
 EvalResult eval::evalFactorizationCall(Interp &interp, CustomCallOp op,
                                        Operands operands) {
   if (!isFactorizationTarget(op.getCustomCallTarget()))
@@ -117,7 +142,9 @@ EvalResult eval::evalFactorizationCall(Interp &interp, CustomCallOp op,
   FailureOr<FactorizationCall> call = readFactorizationCall(op, why);
   if (failed(call))
     return interp.error(op, why);
-  const Literal &a = *operands.front();
+  const Literal &a = call->kind == FactorizationCall::Kind::TridiagonalSolve
+                         ? *operands.back()
+                         : *operands.front();
   MLIRContext *ctx = op.getContext();
   int64_t batch = call->batch, m = call->m, n = call->n, k = call->k();
   auto tuple = dyn_cast<TupleType>(op.getType());
@@ -158,6 +185,109 @@ EvalResult eval::evalFactorizationCall(Interp &interp, CustomCallOp op,
     writeInts(results[2], info);
     return Literal::tuple(std::move(results));
   }
+  case FactorizationCall::Kind::Cholesky: {
+    lapack::Scalar s = *lapack::getScalar(a.getElementType());
+    std::vector<uint8_t> matrices = pack(ctx, a);
+    std::vector<int32_t> info = zerosI32(batch);
+    lapack::potrf(s, batch, int(n), call->lower, matrices.data(), info.data());
+    unpack(ctx, matrices, results[0]);
+    for (int64_t b = 0; b < batch; ++b)
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < n; ++j)
+          if (call->lower ? j > i : j < i)
+            results[0].setComplex((b * n + i) * n + j, 0.0);
+    writeInts(results[1], info);
+    return Literal::tuple(std::move(results));
+  }
+  case FactorizationCall::Kind::Qr:
+  case FactorizationCall::Kind::HouseholderProduct: {
+    lapack::Scalar s = *lapack::getScalar(a.getElementType());
+    bool qr = call->kind == FactorizationCall::Kind::Qr;
+    std::vector<uint8_t> matrices = pack(ctx, a),
+                         tau = qr ? std::vector<uint8_t>(
+                                        batch * k * lapack::sizeOf(s))
+                                  : pack(ctx, *operands[1], /*linear=*/true);
+    bool ran = qr ? lapack::geqrf(s, batch, int(m), int(n), matrices.data(),
+                                  tau.data())
+                  : lapack::orgqr(s, batch, int(m), int(n),
+                                  int(call->reflectors), matrices.data(),
+                                  tau.data());
+    if (!ran)
+      return interp.error(op, op.getCustomCallTarget() + ": LAPACK failed");
+    if (!qr) {
+      Literal q = Literal::zeros(op.getType());
+      unpack(ctx, matrices, q);
+      return q;
+    }
+    unpack(ctx, matrices, results[0]);
+    unpack(ctx, tau, results[1], /*linear=*/true);
+    return Literal::tuple(std::move(results)); // info, if any, zero
+  }
+  case FactorizationCall::Kind::Schur: {
+    lapack::Scalar s = *lapack::getScalar(a.getElementType());
+    std::vector<uint8_t> matrices = pack(ctx, a),
+                         vs(matrices.size()),
+                         w(batch * n * lapack::sizeOf(complexOf(s)));
+    std::vector<int32_t> info = zerosI32(batch);
+    lapack::gees(s, batch, int(n), call->vectors == Vectors::All,
+                 matrices.data(), vs.data(), w.data(), info.data());
+    unpack(ctx, matrices, results[0]);
+    unpack(ctx, vs, results[1]);
+    bool split = results.size() == 6;
+    writeEigenvalues(complexValues(ctx, s, w, batch * n), results[2],
+                     split ? &results[3] : nullptr);
+    writeInts(results.back(), info); // sdim, before it, stays zero
+    return Literal::tuple(std::move(results));
+  }
+  case FactorizationCall::Kind::Hessenberg: {
+    lapack::Scalar s = *lapack::getScalar(a.getElementType());
+    std::vector<uint8_t> matrices = pack(ctx, a),
+                         tau(results[1].getNumElements() * lapack::sizeOf(s));
+    std::vector<int32_t> info = zerosI32(batch);
+    lapack::gehrd(s, batch, int(n), int(call->low), int(call->high),
+                  matrices.data(), tau.data(), info.data());
+    unpack(ctx, matrices, results[0]);
+    unpack(ctx, tau, results[1], /*linear=*/true);
+    writeInts(results[2], info);
+    return Literal::tuple(std::move(results));
+  }
+  case FactorizationCall::Kind::Tridiagonal: {
+    lapack::Scalar s = *lapack::getScalar(a.getElementType());
+    int64_t offDiagonal = results[2].getNumElements();
+    std::vector<uint8_t> matrices = pack(ctx, a),
+                         d(batch * n * lapack::realSizeOf(s)),
+                         e(offDiagonal * lapack::realSizeOf(s)),
+                         tau(offDiagonal * lapack::sizeOf(s));
+    std::vector<int32_t> info = zerosI32(batch);
+    lapack::sytrd(s, batch, int(n), call->lower, matrices.data(), d.data(),
+                  e.data(), tau.data(), info.data());
+    unpack(ctx, matrices, results[0]);
+    unpack(ctx, d, results[1], /*linear=*/true);
+    unpack(ctx, e, results[2], /*linear=*/true);
+    unpack(ctx, tau, results[3], /*linear=*/true);
+    writeInts(results[4], info);
+    return Literal::tuple(std::move(results));
+  }
+  case FactorizationCall::Kind::TridiagonalSolve: {
+    lapack::Scalar s = *lapack::getScalar(a.getElementType());
+    std::vector<uint8_t> dl = pack(ctx, *operands[0], /*linear=*/true),
+                         d = pack(ctx, *operands[1], /*linear=*/true),
+                         du = pack(ctx, *operands[2], /*linear=*/true),
+                         rhs = pack(ctx, a);
+    std::vector<int32_t> info = zerosI32(batch);
+    lapack::gtsv(s, batch, int(m), int(n), dl.data(), d.data(), du.data(),
+                 rhs.data(), info.data());
+    if (!call->hasInfo) {
+      Literal x = Literal::zeros(op.getType());
+      unpack(ctx, rhs, x);
+      return x;
+    }
+    for (unsigned i = 0; i < 3; ++i)
+      results[i] = *operands[i];
+    unpack(ctx, rhs, results[3]);
+    writeInts(results[4], info);
+    return Literal::tuple(std::move(results));
+  }
   case FactorizationCall::Kind::Eigh: {
     lapack::Scalar s = *lapack::getScalar(a.getElementType());
     std::vector<uint8_t> matrices = pack(ctx, a),
@@ -184,19 +314,11 @@ EvalResult eval::evalFactorizationCall(Interp &interp, CustomCallOp op,
     // The eigenvalues: complex, or for real matrices in LAPACK's form their
     // real and imaginary parts apart.
     bool split = results.size() == 5 && !call->packed;
-    Type part = lapack::realSizeOf(s) == 4 ? Type(Float32Type::get(ctx))
-                                           : Type(Float64Type::get(ctx));
-    Literal values = Literal::array(ComplexType::get(part), {batch * n});
-    unpack(ctx, w, values);
     unsigned first = call->packed ? 1 : 0;
     if (call->packed)
       results[0] = a; // cuSOLVER's a is scratch; the interpreter keeps a.
-    for (int64_t i = 0; i < batch * n; ++i) {
-      C x = values.getComplex(i);
-      results[first].setComplex(i, split ? C(x.real()) : x);
-      if (split)
-        results[1].setComplex(i, x.imag());
-    }
+    writeEigenvalues(complexValues(ctx, s, w, batch * n), results[first],
+                     split ? &results[1] : nullptr);
     unpack(ctx, vl, results[results.size() - 3]);
     unpack(ctx, vr, results[results.size() - 2]);
     writeInts(results.back(), info);

@@ -4,8 +4,8 @@
 // unit diagonal, op(a) = a, a^T or a^H), cholesky (lower: L L^H = a from
 // the lower triangle; upper: U^H U = a from the upper triangle; the other
 // triangle of the result is zero; a matrix that is not positive definite
-// gives all NaNs), XLA CPU's LAPACK custom calls (?geqrf, ?orgqr /
-// ?ungqr, ?trsm), fft (FFT, IFFT scaled by 1/n, RFFT, IRFFT over the last
+// gives all NaNs), XLA CPU's LAPACK triangular solve (?trsm; its
+// factorizations are in Factorizations.cpp), fft (FFT, IFFT scaled by 1/n, RFFT, IRFFT over the last
 // fft_length.size() dimensions, as direct DFTs) and batch-norm-training /
 // -inference / -grad. Everything is computed in (complex) double and
 // rounded to the result type at the end; leading dimensions are batches.
@@ -172,165 +172,49 @@ Literal eval::cholesky(bool lower, const Literal &a, Literal result) {
 }
 
 //===----------------------------------------------------------------------===//
-// XLA CPU's LAPACK custom calls
+// XLA CPU's LAPACK triangular solve
 //===----------------------------------------------------------------------===//
-
-/// The Householder QR factorization of each matrix (LAPACK's ?geqrf: R on
-/// and above the diagonal, each reflector's vector below it with an
-/// implicit 1 on the diagonal, and its scale in `tau`): reflector j maps
-/// column j's part from the diagonal down to (beta, 0, ...), beta =
-/// -sign(Re a_jj) |column|, tau = (beta - a_jj) / beta, and H^H = I -
-/// conj(tau) v v^H is applied to the columns after it.
-static void householderQr(Matrix &a, std::vector<C> &tau) {
-  int64_t m = a.rows, n = a.cols, k = std::min(m, n);
-  tau.assign(k, 0.0);
-  for (int64_t j = 0; j < k; ++j) {
-    C alpha = a.at(j, j);
-    double below = 0;
-    for (int64_t i = j + 1; i < m; ++i)
-      below += std::norm(a.at(i, j));
-    if (below == 0 && alpha.imag() == 0)
-      continue; // H = I
-    double beta =
-        -std::copysign(std::sqrt(std::norm(alpha) + below), alpha.real());
-    tau[j] = (beta - alpha) / beta;
-    C scale = 1.0 / (alpha - beta);
-    for (int64_t i = j + 1; i < m; ++i)
-      a.at(i, j) *= scale;
-    a.at(j, j) = beta;
-    C t = std::conj(tau[j]);
-    for (int64_t c = j + 1; c < n; ++c) {
-      C w = a.at(j, c);
-      for (int64_t i = j + 1; i < m; ++i)
-        w += std::conj(a.at(i, j)) * a.at(i, c);
-      a.at(j, c) -= t * w;
-      for (int64_t i = j + 1; i < m; ++i)
-        a.at(i, c) -= t * a.at(i, j) * w;
-    }
-  }
-}
-
-/// The first n columns of Q = H_0 H_1 ... H_{k-1} from the reflectors of
-/// ?geqrf (LAPACK's ?orgqr / ?ungqr), H_i = I - tau_i v_i v_i^H.
-static Matrix householderProduct(const Matrix &a, ArrayRef<C> tau) {
-  int64_t m = a.rows, n = a.cols;
-  Matrix q(m, n);
-  for (int64_t i = 0; i < std::min(m, n); ++i)
-    q.at(i, i) = 1.0;
-  for (int64_t i = int64_t(tau.size()) - 1; i >= 0; --i) {
-    if (i >= m)
-      continue;
-    for (int64_t c = 0; c < n; ++c) {
-      C w = q.at(i, c);
-      for (int64_t r = i + 1; r < m; ++r)
-        w += std::conj(a.at(r, i)) * q.at(r, c);
-      q.at(i, c) -= tau[i] * w;
-      for (int64_t r = i + 1; r < m; ++r)
-        q.at(r, c) -= tau[i] * a.at(r, i) * w;
-    }
-  }
-  return q;
-}
 
 EvalResult eval::evalLapackCustomCall(Interp &interp, CustomCallOp op,
                                       Operands operands) {
   StringRef target = op.getCustomCallTarget();
   if (!target.consume_front("lapack_") || !target.consume_back("_ffi") ||
-      target.size() < 2 || !StringRef("sdcz").contains(target.front()))
+      target.size() < 2 || !StringRef("sdcz").contains(target.front()) ||
+      target.drop_front() != "trsm")
     return std::nullopt;
-  StringRef routine = target.drop_front();
   auto fail = [&](const Twine &why) {
     return interp.error(op, op.getCustomCallTarget() + ": " + why);
   };
   for (const Literal *l : operands)
     if (!l->isArray())
       return fail("operands must be arrays");
-  auto arrayTypes = [&]() {
-    SmallVector<RankedTensorType> types;
-    if (auto tuple = dyn_cast<TupleType>(op.getType())) {
-      for (Type t : tuple.getTypes())
-        types.push_back(dyn_cast<RankedTensorType>(t));
-    } else {
-      types.push_back(dyn_cast<RankedTensorType>(op.getType()));
-    }
-    return types;
-  };
-  SmallVector<RankedTensorType> results = arrayTypes();
-  if (llvm::is_contained(results, RankedTensorType()))
-    return fail("results must be arrays");
+  // (a, b[, alpha]) -> x: op(a) x = alpha b or x op(a) = alpha b.
+  auto result = dyn_cast<RankedTensorType>(op.getType());
   const Literal &a = *operands.front();
-  if (a.getRank() < 2)
-    return fail("the first operand must be a batch of matrices");
-  int64_t m = a.getShape()[a.getRank() - 2], n = a.getShape()[a.getRank() - 1];
-  int64_t k = std::min(m, n);
-
-  if (routine == "geqrf") {
-    // (a, tau[, info]): the factored matrices and the reflectors' scales.
-    if (operands.size() != 1 || results.size() < 2 || results.size() > 3 ||
-        results[0].getShape() != ArrayRef<int64_t>(a.getShape()) ||
-        results[1].getNumElements() != batchCount(a) * k)
-      return fail("expected one operand and the results (a, tau[, info])");
-    Literal out = Literal::zeros(results[0]), tau = Literal::zeros(results[1]);
-    for (int64_t b = 0, e = batchCount(a); b < e; ++b) {
-      Matrix am = readMatrix(a, b);
-      std::vector<C> t;
-      householderQr(am, t);
-      writeMatrix(out, b, am);
-      for (int64_t j = 0; j < k; ++j)
-        tau.setComplex(b * k + j, t[j]);
-    }
-    std::vector<Literal> elements;
-    elements.push_back(std::move(out));
-    elements.push_back(std::move(tau));
-    if (results.size() == 3)
-      elements.push_back(Literal::zeros(results[2]));
-    return Literal::tuple(std::move(elements));
+  if (operands.size() < 2 || operands.size() > 3 || !result ||
+      a.getRank() < 2 || operands[1]->getRank() != a.getRank() ||
+      result.getShape() != ArrayRef<int64_t>(operands[1]->getShape()))
+    return fail("expected operands (a, b[, alpha]), batches of matrices, and "
+                "the result x");
+  Attribute config = op->getAttr("backend_config");
+  char side = readFfiCharOption(config, "side", 'L');
+  char uplo = readFfiCharOption(config, "uplo", 'L');
+  char trans = readFfiCharOption(config, "trans_x", 'N');
+  char diag = readFfiCharOption(config, "diag", 'N');
+  if (!StringRef("LR").contains(side) || !StringRef("LU").contains(uplo) ||
+      !StringRef("NTC").contains(trans) || !StringRef("NU").contains(diag))
+    return fail("side, uplo, trans_x and diag must be LAPACK's characters");
+  Literal b = *operands[1];
+  if (operands.size() == 3) {
+    C alpha = operands[2]->getComplex(0);
+    for (int64_t i = 0, e = b.getNumElements(); i < e; ++i)
+      b.setComplex(i, b.getComplex(i) * alpha);
   }
-  if (routine == "orgqr" || routine == "ungqr") {
-    // (a, tau) -> q: the Householder product.
-    if (operands.size() != 2 || results.size() != 1 ||
-        results[0].getShape() != ArrayRef<int64_t>(a.getShape()))
-      return fail("expected operands (a, tau) and the result q");
-    const Literal &tau = *operands[1];
-    int64_t numTau = tau.getShape().empty() ? 1 : tau.getShape().back();
-    if (numTau > k || tau.getNumElements() != batchCount(a) * numTau)
-      return fail("tau must hold at most min(m, n) scales per matrix");
-    Literal q = Literal::zeros(results[0]);
-    for (int64_t b = 0, e = batchCount(a); b < e; ++b) {
-      std::vector<C> t(numTau);
-      for (int64_t j = 0; j < numTau; ++j)
-        t[j] = tau.getComplex(b * numTau + j);
-      writeMatrix(q, b, householderProduct(readMatrix(a, b), t));
-    }
-    return q;
-  }
-  if (routine == "trsm") {
-    // (a, b[, alpha]) -> x: op(a) x = alpha b or x op(a) = alpha b.
-    if (operands.size() < 2 || operands.size() > 3 || results.size() != 1 ||
-        operands[1]->getRank() != a.getRank() ||
-        results[0].getShape() != ArrayRef<int64_t>(operands[1]->getShape()))
-      return fail("expected operands (a, b[, alpha]) and the result x");
-    Attribute config = op->getAttr("backend_config");
-    char side = readFfiCharOption(config, "side", 'L');
-    char uplo = readFfiCharOption(config, "uplo", 'L');
-    char trans = readFfiCharOption(config, "trans_x", 'N');
-    char diag = readFfiCharOption(config, "diag", 'N');
-    if (!StringRef("LR").contains(side) || !StringRef("LU").contains(uplo) ||
-        !StringRef("NTC").contains(trans) || !StringRef("NU").contains(diag))
-      return fail("side, uplo, trans_x and diag must be LAPACK's characters");
-    Literal b = *operands[1];
-    if (operands.size() == 3) {
-      C alpha = operands[2]->getComplex(0);
-      for (int64_t i = 0, e = b.getNumElements(); i < e; ++i)
-        b.setComplex(i, b.getComplex(i) * alpha);
-    }
-    Transpose t = trans == 'N'   ? Transpose::NO_TRANSPOSE
-                  : trans == 'T' ? Transpose::TRANSPOSE
-                                 : Transpose::ADJOINT;
-    return eval::triangularSolve(side == 'L', uplo == 'L', diag == 'U', t, a, b,
-                                 Literal::zeros(results[0]));
-  }
-  return std::nullopt;
+  Transpose t = trans == 'N'   ? Transpose::NO_TRANSPOSE
+                : trans == 'T' ? Transpose::TRANSPOSE
+                               : Transpose::ADJOINT;
+  return eval::triangularSolve(side == 'L', uplo == 'L', diag == 'U', t, a, b,
+                               Literal::zeros(result));
 }
 
 /// e^(sign * 2 pi i m / n), exact at multiples of a quarter turn.

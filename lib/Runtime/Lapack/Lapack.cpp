@@ -29,7 +29,12 @@ extern "C" {
   void P##potrf_(const char *uplo, const int *n, T *a, const int *lda,         \
                  int *info, size_t);                                           \
   void P##geqrf_(const int *m, const int *n, T *a, const int *lda, T *tau,     \
-                 T *work, const int *lwork, int *info);
+                 T *work, const int *lwork, int *info);                        \
+  void P##gehrd_(const int *n, const int *ilo, const int *ihi, T *a,           \
+                 const int *lda, T *tau, T *work, const int *lwork,            \
+                 int *info);                                                   \
+  void P##gtsv_(const int *n, const int *nrhs, T *dl, T *d, T *du, T *b,       \
+                const int *ldb, int *info);
 HLO_DECLARE_REAL_AND_COMPLEX(s, float)
 HLO_DECLARE_REAL_AND_COMPLEX(d, double)
 HLO_DECLARE_REAL_AND_COMPLEX(c, Cf)
@@ -54,7 +59,13 @@ HLO_DECLARE_REAL_AND_COMPLEX(z, Cd)
   void P##geev_(const char *jobvl, const char *jobvr, const int *n, T *a,      \
                 const int *lda, T *wr, T *wi, T *vl, const int *ldvl, T *vr,   \
                 const int *ldvr, T *work, const int *lwork, int *info, size_t, \
-                size_t);
+                size_t);                                                       \
+  void P##gees_(const char *jobvs, const char *sort, void *select,             \
+                const int *n, T *a, const int *lda, int *sdim, T *wr, T *wi,   \
+                T *vs, const int *ldvs, T *work, const int *lwork, int *bwork, \
+                int *info, size_t, size_t);                                    \
+  void P##sytrd_(const char *uplo, const int *n, T *a, const int *lda, T *d,   \
+                 T *e, T *tau, T *work, const int *lwork, int *info, size_t);
 HLO_DECLARE_REAL(s, float)
 HLO_DECLARE_REAL(d, double)
 #undef HLO_DECLARE_REAL
@@ -78,7 +89,13 @@ HLO_DECLARE_REAL(d, double)
   void P##geev_(const char *jobvl, const char *jobvr, const int *n, T *a,      \
                 const int *lda, T *w, T *vl, const int *ldvl, T *vr,           \
                 const int *ldvr, T *work, const int *lwork, R *rwork,          \
-                int *info, size_t, size_t);
+                int *info, size_t, size_t);                                    \
+  void P##gees_(const char *jobvs, const char *sort, void *select,             \
+                const int *n, T *a, const int *lda, int *sdim, T *w, T *vs,    \
+                const int *ldvs, T *work, const int *lwork, R *rwork,          \
+                int *bwork, int *info, size_t, size_t);                        \
+  void P##hetrd_(const char *uplo, const int *n, T *a, const int *lda, R *d,   \
+                 R *e, T *tau, T *work, const int *lwork, int *info, size_t);
 HLO_DECLARE_COMPLEX(c, Cf, float)
 HLO_DECLARE_COMPLEX(z, Cd, double)
 #undef HLO_DECLARE_COMPLEX
@@ -99,6 +116,10 @@ template <> struct Routines<float> {
   static constexpr auto gesdd = sgesdd_;
   static constexpr auto gesvd = sgesvd_;
   static constexpr auto geev = sgeev_;
+  static constexpr auto gees = sgees_;
+  static constexpr auto gehrd = sgehrd_;
+  static constexpr auto tridiagonal = ssytrd_;
+  static constexpr auto gtsv = sgtsv_;
 };
 template <> struct Routines<double> {
   using R = double;
@@ -110,6 +131,10 @@ template <> struct Routines<double> {
   static constexpr auto gesdd = dgesdd_;
   static constexpr auto gesvd = dgesvd_;
   static constexpr auto geev = dgeev_;
+  static constexpr auto gees = dgees_;
+  static constexpr auto gehrd = dgehrd_;
+  static constexpr auto tridiagonal = dsytrd_;
+  static constexpr auto gtsv = dgtsv_;
 };
 template <> struct Routines<Cf> {
   using R = float;
@@ -121,6 +146,10 @@ template <> struct Routines<Cf> {
   static constexpr auto gesdd = cgesdd_;
   static constexpr auto gesvd = cgesvd_;
   static constexpr auto geev = cgeev_;
+  static constexpr auto gees = cgees_;
+  static constexpr auto gehrd = cgehrd_;
+  static constexpr auto tridiagonal = chetrd_;
+  static constexpr auto gtsv = cgtsv_;
 };
 template <> struct Routines<Cd> {
   using R = double;
@@ -132,6 +161,10 @@ template <> struct Routines<Cd> {
   static constexpr auto gesdd = zgesdd_;
   static constexpr auto gesvd = zgesvd_;
   static constexpr auto geev = zgeev_;
+  static constexpr auto gees = zgees_;
+  static constexpr auto gehrd = zgehrd_;
+  static constexpr auto tridiagonal = zhetrd_;
+  static constexpr auto gtsv = zgtsv_;
 };
 
 template <typename T> constexpr bool isComplex = false;
@@ -374,6 +407,107 @@ bool reflectorsOf(int64_t batch, int m, int n, int k, T *a, T *tau,
   return status == 0;
 }
 
+/// ?gees without sorting: T in place, Z into `vs`, the eigenvalues
+/// (complex) into `w`.
+template <typename T>
+void geesOf(int64_t batch, int n, bool vectors, T *a, T *vs,
+            std::complex<typename Routines<T>::R> *w, int32_t *info) {
+  using R = typename Routines<T>::R;
+  if (n == 0) {
+    std::fill(info, info + batch, 0);
+    return;
+  }
+  char jobvs = vectors ? 'V' : 'N', sort = 'N';
+  int lda = n, ldvs = vectors ? n : 1, sdim = 0, status = 0, bwork = 0;
+  std::vector<T> wr(n), wi(n), vsDummy(1);
+  std::vector<R> rwork(isComplex<T> ? n : 1);
+  auto call = [&](T *matrix, T *vsI, std::complex<R> *values, T *work,
+                  int lwork) {
+    T *z = vectors ? vsI : vsDummy.data();
+    if constexpr (isComplex<T>)
+      Routines<T>::gees(&jobvs, &sort, nullptr, &n, matrix, &lda, &sdim,
+                        values, z, &ldvs, work, &lwork, rwork.data(), &bwork,
+                        &status, 1, 1);
+    else
+      Routines<T>::gees(&jobvs, &sort, nullptr, &n, matrix, &lda, &sdim,
+                        wr.data(), wi.data(), z, &ldvs, work, &lwork, &bwork,
+                        &status, 1, 1);
+  };
+  T query(0);
+  call(a, vs, w, &query, -1);
+  std::vector<T> work(workSize(query));
+  int64_t nn = int64_t(n) * n;
+  for (int64_t i = 0; i < batch; ++i) {
+    call(a + i * nn, vs + i * nn, w + i * n, work.data(), int(work.size()));
+    info[i] = status;
+    if constexpr (!isComplex<T>)
+      for (int j = 0; j < n; ++j)
+        w[i * n + j] = std::complex<R>(wr[j], wi[j]);
+  }
+}
+
+template <typename T>
+void gehrdOf(int64_t batch, int n, int low, int high, T *a, T *tau,
+             int32_t *info) {
+  std::fill(info, info + batch, 0);
+  if (n <= 1)
+    return;
+  int lda = n, status = 0, lwork = -1;
+  T query(0);
+  Routines<T>::gehrd(&n, &low, &high, a, &lda, tau, &query, &lwork, &status);
+  std::vector<T> work(workSize(query));
+  lwork = int(work.size());
+  for (int64_t i = 0; i < batch; ++i) {
+    Routines<T>::gehrd(&n, &low, &high, a + i * int64_t(n) * n, &lda,
+                       tau + i * (n - 1), work.data(), &lwork, &status);
+    info[i] = status;
+  }
+}
+
+/// ?sytrd / ?hetrd.
+template <typename T>
+void tridiagonalOf(int64_t batch, int n, bool lower, T *a,
+                   typename Routines<T>::R *d, typename Routines<T>::R *e,
+                   T *tau, int32_t *info) {
+  std::fill(info, info + batch, 0);
+  if (n == 0)
+    return;
+  char uplo = lower ? 'L' : 'U';
+  int lda = n, status = 0, lwork = -1;
+  T query(0);
+  Routines<T>::tridiagonal(&uplo, &n, a, &lda, d, e, tau, &query, &lwork,
+                           &status, 1);
+  std::vector<T> work(workSize(query));
+  lwork = int(work.size());
+  for (int64_t i = 0; i < batch; ++i) {
+    Routines<T>::tridiagonal(&uplo, &n, a + i * int64_t(n) * n, &lda,
+                             d + i * n, e + i * (n - 1), tau + i * (n - 1),
+                             work.data(), &lwork, &status, 1);
+    info[i] = status;
+  }
+}
+
+/// ?gtsv on copies of the diagonals (LAPACK overwrites them).
+template <typename T>
+void gtsvOf(int64_t batch, int m, int nrhs, const T *dl, const T *d,
+            const T *du, T *b, int32_t *info) {
+  int ldb = std::max(m, 1);
+  std::vector<T> lower(std::max(m - 1, 1)), diagonal(std::max(m, 1)),
+      upper(std::max(m - 1, 1));
+  for (int64_t i = 0; i < batch; ++i) {
+    int status = 0;
+    if (m > 0) {
+      // dl[0] and du[m - 1] are outside the matrix.
+      std::copy(dl + i * m + 1, dl + (i + 1) * m, lower.begin());
+      std::copy(d + i * m, d + (i + 1) * m, diagonal.begin());
+      std::copy(du + i * m, du + (i + 1) * m - 1, upper.begin());
+      Routines<T>::gtsv(&m, &nrhs, lower.data(), diagonal.data(), upper.data(),
+                        b + i * int64_t(m) * nrhs, &ldb, &status);
+    }
+    info[i] = status;
+  }
+}
+
 } // namespace
 
 std::optional<Scalar> lapack::getScalar(Type element) {
@@ -472,5 +606,44 @@ bool lapack::orgqr(Scalar s, int64_t batch, int m, int n, int k, void *a,
     return reflectorsOf(batch, m, n, k, static_cast<T *>(a),
                         const_cast<T *>(static_cast<const T *>(tau)),
                         /*product=*/true);
+  });
+}
+
+void lapack::gees(Scalar s, int64_t batch, int n, bool vectors, void *a,
+                  void *vs, void *w, int32_t *info) {
+  dispatch(s, [&](auto *p) {
+    using T = std::remove_pointer_t<decltype(p)>;
+    using CR = std::complex<typename Routines<T>::R>;
+    geesOf(batch, n, vectors, static_cast<T *>(a), static_cast<T *>(vs),
+           static_cast<CR *>(w), info);
+  });
+}
+
+void lapack::gehrd(Scalar s, int64_t batch, int n, int low, int high, void *a,
+                   void *tau, int32_t *info) {
+  dispatch(s, [&](auto *p) {
+    using T = std::remove_pointer_t<decltype(p)>;
+    gehrdOf(batch, n, low, high, static_cast<T *>(a), static_cast<T *>(tau),
+            info);
+  });
+}
+
+void lapack::sytrd(Scalar s, int64_t batch, int n, bool lower, void *a,
+                   void *d, void *e, void *tau, int32_t *info) {
+  dispatch(s, [&](auto *p) {
+    using T = std::remove_pointer_t<decltype(p)>;
+    using R = typename Routines<T>::R;
+    tridiagonalOf(batch, n, lower, static_cast<T *>(a), static_cast<R *>(d),
+                  static_cast<R *>(e), static_cast<T *>(tau), info);
+  });
+}
+
+void lapack::gtsv(Scalar s, int64_t batch, int m, int nrhs, const void *dl,
+                  const void *d, const void *du, void *b, int32_t *info) {
+  dispatch(s, [&](auto *p) {
+    using T = std::remove_pointer_t<decltype(p)>;
+    gtsvOf(batch, m, nrhs, static_cast<const T *>(dl),
+           static_cast<const T *>(d), static_cast<const T *>(du),
+           static_cast<T *>(b), info);
   });
 }

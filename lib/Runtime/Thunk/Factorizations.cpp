@@ -1,7 +1,8 @@
 //===- Factorizations.cpp - the factorization thunks on the CPU -----------===//
 //
 // LAPACK on the thunks' column-major batches: ?geqrf, ?orgqr / ?ungqr,
-// ?getrf, ?syevd / ?heevd, ?gesdd / ?gesvd, ?geev. thunk.svd with `adjoint_v`
+// ?getrf, ?syevd / ?heevd, ?gesdd / ?gesvd, ?geev, ?gees, ?gehrd, ?sytrd /
+// ?hetrd, ?gtsv. thunk.svd with `adjoint_v`
 // (cuSOLVER's gesvdj, which returns V) gets the conjugate transpose of
 // LAPACK's V^H; with no vectors, `u` and `v` are zeroed, as the
 // interpreter writes them (LAPACK leaves them untouched).
@@ -118,6 +119,21 @@ static void svd(SvdOp op, lapack::Scalar scalar, uint8_t *a, uint8_t *s,
   }
 }
 
+/// The complex eigenvalues `w` (LAPACK's values of `part` bytes each, real
+/// and imaginary) into `out`, or with `imag` their real parts into `out` and
+/// their imaginary parts into `imag`.
+static void writeEigenvalues(ArrayRef<uint8_t> w, int64_t part, uint8_t *out,
+                             uint8_t *imag) {
+  if (!imag) {
+    std::memcpy(out, w.data(), w.size());
+    return;
+  }
+  for (int64_t i = 0, e = int64_t(w.size()) / (2 * part); i < e; ++i) {
+    std::memcpy(out + i * part, w.data() + 2 * i * part, part);
+    std::memcpy(imag + i * part, w.data() + (2 * i + 1) * part, part);
+  }
+}
+
 /// geev on a copy of `a` (the thunk reads it only); vectors not computed
 /// are zeros, the eigenvalues of real matrices in LAPACK's form split into
 /// w and wi.
@@ -136,19 +152,39 @@ static void eig(EigOp op, lapack::Scalar scalar, ArrayRef<uint8_t *> buffers) {
   lapack::geev(scalar, batch, n, op.getLeft(), op.getRight(), op.getPacked(),
                a.data(), w.data(), vl, vr,
                reinterpret_cast<int32_t *>(buffers[split ? 5 : 4]));
-  if (!split) {
-    std::memcpy(buffers[1], w.data(), w.size());
-    return;
-  }
-  for (int64_t i = 0; i < batch * n; ++i) {
-    std::memcpy(buffers[1] + i * part, w.data() + 2 * i * part, part);
-    std::memcpy(buffers[2] + i * part, w.data() + (2 * i + 1) * part, part);
-  }
+  writeEigenvalues(w, part, buffers[1], split ? buffers[2] : nullptr);
+}
+
+/// gees; without `vectors`, vs is zeroed (the interpreter's value).
+static void schur(SchurOp op, lapack::Scalar scalar,
+                  ArrayRef<uint8_t *> buffers) {
+  auto [batch, m, n] = matrixShape(op.getA().getType());
+  (void)m;
+  int64_t part = lapack::realSizeOf(scalar);
+  std::vector<uint8_t> w(batch * n * 2 * part);
+  if (!op.getVectors())
+    std::memset(buffers[1], 0, batch * n * n * lapack::sizeOf(scalar));
+  bool split = bool(op.getWi());
+  lapack::gees(scalar, batch, n, op.getVectors(), buffers[0], buffers[1],
+               w.data(), reinterpret_cast<int32_t *>(buffers[split ? 4 : 3]));
+  writeEigenvalues(w, part, buffers[2], split ? buffers[3] : nullptr);
+}
+
+/// gtsv; b's column-major m x nrhs matrices solved in place.
+static void tridiagonalSolve(TridiagonalSolveOp op, lapack::Scalar scalar,
+                             ArrayRef<uint8_t *> buffers) {
+  auto [batch, m, nrhs] = matrixShape(op.getB().getType());
+  std::vector<int32_t> ignored(op.getInfo() ? 0 : batch);
+  auto *info = op.getInfo() ? reinterpret_cast<int32_t *>(buffers[4])
+                            : ignored.data();
+  lapack::gtsv(scalar, batch, m, nrhs, buffers[0], buffers[1], buffers[2],
+               buffers[3], info);
 }
 
 bool mlir::thunk::isFactorization(Operation *op) {
   return isa<QrOp, HouseholderProductOp, LuOp, LuPivotsToPermutationOp, EighOp,
-             EigOp, SvdOp>(op);
+             EigOp, SvdOp, SchurOp, HessenbergOp, TridiagonalOp,
+             TridiagonalSolveOp>(op);
 }
 
 LogicalResult mlir::thunk::runFactorization(Operation *op,
@@ -158,7 +194,9 @@ LogicalResult mlir::thunk::runFactorization(Operation *op,
     pivotsToPermutation(p, buffers[0], buffers[1]);
     return success();
   }
-  auto matrices = cast<MemRefType>(op->getOperand(0).getType());
+  // The matrices: a, or b for the tridiagonal solve.
+  auto matrices = cast<MemRefType>(
+      op->getOperand(isa<TridiagonalSolveOp>(op) ? 3 : 0).getType());
   std::optional<lapack::Scalar> scalar = solverScalar(matrices);
   if (!scalar) {
     error = op->getName().getStringRef().str() +
@@ -188,6 +226,18 @@ LogicalResult mlir::thunk::runFactorization(Operation *op,
                       buffers[1], ints(2));
       })
       .Case([&](EigOp e) { eig(e, *scalar, buffers); })
+      .Case([&](SchurOp o) { schur(o, *scalar, buffers); })
+      .Case([&](HessenbergOp h) {
+        lapack::gehrd(*scalar, batch, n, int(h.getLow()), int(h.getHigh()), a,
+                      buffers[1], ints(2));
+      })
+      .Case([&](TridiagonalOp t) {
+        lapack::sytrd(*scalar, batch, n, t.getLower(), a, buffers[1],
+                      buffers[2], buffers[3], ints(4));
+      })
+      .Case([&](TridiagonalSolveOp t) {
+        tridiagonalSolve(t, *scalar, buffers);
+      })
       .Case([&](SvdOp s) {
         svd(s, *scalar, a, buffers[1], buffers[2], buffers[3], buffers[4]);
       });

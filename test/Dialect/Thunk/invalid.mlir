@@ -983,6 +983,81 @@ thunk.program @main {
 
 // -----
 
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %a = thunk.slice @t[0] : memref<2x2xcomplex<f32>, strided<[1, 2]>>
+  %w = thunk.slice @t[512] : memref<2xcomplex<f32>>
+  %info = thunk.slice @t[800] : memref<i32>
+  // expected-error @+1 {{takes the eigenvalues of complex matrices as complex values, no imaginary parts (wi)}}
+  thunk.schur vectors %a, %a, %w imag %w, %info : memref<2x2xcomplex<f32>, strided<[1, 2]>>, memref<2x2xcomplex<f32>, strided<[1, 2]>>, memref<2xcomplex<f32>> imag memref<2xcomplex<f32>>, memref<i32>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %a = thunk.slice @t[0] : memref<2x2xf32, strided<[1, 2]>>
+  %vs = thunk.slice @t[256] : memref<2x2xf32>
+  %w = thunk.slice @t[512] : memref<2xf32>
+  %info = thunk.slice @t[800] : memref<i32>
+  // expected-error @+1 {{vs must be a column-major batch of a's type, not 'memref<2x2xf32>'}}
+  thunk.schur vectors %a, %vs, %w imag %w, %info : memref<2x2xf32, strided<[1, 2]>>, memref<2x2xf32>, memref<2xf32> imag memref<2xf32>, memref<i32>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %a = thunk.slice @t[0] : memref<4x4xf64, strided<[1, 4]>>
+  %tau = thunk.slice @t[512] : memref<3xf64>
+  %info = thunk.slice @t[800] : memref<i32>
+  // expected-error @+1 {{low and high must satisfy 1 <= low <= high <= n (4), or low = 1 and high = 0 for n = 0}}
+  thunk.hessenberg %a, %tau, %info low 0 high 4 : memref<4x4xf64, strided<[1, 4]>>, memref<3xf64>, memref<i32>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %a = thunk.slice @t[0] : memref<4x4xf64, strided<[1, 4]>>
+  %tau = thunk.slice @t[512] : memref<4xf64>
+  %info = thunk.slice @t[800] : memref<i32>
+  // expected-error @+1 {{tau must hold 3 'f64' per matrix (1 matrices) in a dense array, not 'memref<4xf64>'}}
+  thunk.hessenberg %a, %tau, %info low 1 high 4 : memref<4x4xf64, strided<[1, 4]>>, memref<4xf64>, memref<i32>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %a = thunk.slice @t[0] : memref<2x2xcomplex<f32>, strided<[1, 2]>>
+  %d = thunk.slice @t[512] : memref<2xcomplex<f32>>
+  %e = thunk.slice @t[600] : memref<1xf32>
+  %tau = thunk.slice @t[700] : memref<1xcomplex<f32>>
+  %info = thunk.slice @t[800] : memref<i32>
+  // expected-error @+1 {{d must hold 2 'f32' per matrix (1 matrices) in a dense array, not 'memref<2xcomplex<f32>>'}}
+  thunk.tridiagonal %a, %d, %e, %tau, %info : memref<2x2xcomplex<f32>, strided<[1, 2]>>, memref<2xcomplex<f32>>, memref<1xf32>, memref<1xcomplex<f32>>, memref<i32>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %dl = thunk.slice @t[0] : memref<3xf32>
+  %d = thunk.slice @t[64] : memref<4xf32>
+  %b = thunk.slice @t[512] : memref<4x2xf32, strided<[1, 4]>>
+  // expected-error @+1 {{dl must hold 4 'f32' per matrix (1 matrices) in a dense array, not 'memref<3xf32>'}}
+  thunk.tridiagonal_solve %dl, %d, %d, %b : memref<3xf32>, memref<4xf32>, memref<4xf32>, memref<4x2xf32, strided<[1, 4]>>
+  thunk.return
+}
+
+// -----
+
 // A dynamic copy moves with the iteration of a loop of known trip count,
 // within its slices at every iteration, and is never recorded.
 

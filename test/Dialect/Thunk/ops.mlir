@@ -38,6 +38,10 @@
 // CHECK:   thunk.eig right packed %[[TA]], %{{.*}}, %{{.*}}, %{{.*}}, %[[INFO]] : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x4xcomplex<f32>>, memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2xi32>
 // CHECK:   thunk.svd reduced qr %[[TB]], %{{.*}}, %{{.*}}, %{{.*}}, %[[INFO]] : memref<2x4x3xf32, strided<[12, 1, 4]>>, memref<2x3xf32>, memref<2x4x3xf32, strided<[12, 1, 4]>>, memref<2x3x3xf32, strided<[9, 1, 3]>>, memref<2xi32>
 // CHECK:   thunk.svd all adjoint_v %[[TB]], %{{.*}}, %{{.*}}, %{{.*}}, %[[INFO]] : memref<2x4x3xf32, strided<[12, 1, 4]>>, memref<2x3xf32>, memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x3x3xf32, strided<[9, 1, 3]>>, memref<2xi32>
+// CHECK:   thunk.schur vectors %[[TA]], %{{.*}}, %[[EW:.*]] imag %[[EWI:.*]], %[[INFO]] : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x4xf32> imag memref<2x4xf32>, memref<2xi32>
+// CHECK:   thunk.hessenberg %[[TA]], %[[T3:.*]], %[[INFO]] low 1 high 4 : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x3xf32>, memref<2xi32>
+// CHECK:   thunk.tridiagonal lower %[[TA]], %[[EW]], %{{.*}}, %[[T3]], %[[INFO]] : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x4xf32>, memref<2x3xf32>, memref<2x3xf32>, memref<2xi32>
+// CHECK:   thunk.tridiagonal_solve %[[EW]], %[[EW]], %[[EWI]], %{{.*}} info %[[INFO]] : memref<2x4xf32>, memref<2x4xf32>, memref<2x4xf32>, memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2xi32>
 // CHECK:   thunk.pad_to_static %[[DYN:.*]] : memref<32xi8> -> %[[STAT:.*]] : memref<2x3xf32, strided<[1, 2]>> sizes(%[[S0:.*]], %[[S1:.*]] : memref<1xi32>, memref<1xi32>)
 // CHECK:   thunk.slice_to_dynamic %[[STAT]] : memref<2x3xf32, strided<[1, 2]>> sizes(%[[S0]], %[[S1]] : memref<1xi32>, memref<1xi32>) -> %[[DYN]] : memref<32xi8>
 // CHECK:   thunk.infeed outs(%[[HALF:.*]], %[[INFO]] : memref<64xf32>, memref<2xi32>)
@@ -176,6 +180,13 @@ module {
     thunk.eig right packed %ta, %ewc, %ta, %ta, %info : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x4xcomplex<f32>>, memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2xi32>
     thunk.svd reduced qr %tb, %tau, %su, %sv, %info : memref<2x4x3xf32, strided<[12, 1, 4]>>, memref<2x3xf32>, memref<2x4x3xf32, strided<[12, 1, 4]>>, memref<2x3x3xf32, strided<[9, 1, 3]>>, memref<2xi32>
     thunk.svd all adjoint_v %tb, %tau, %su4, %sv, %info : memref<2x4x3xf32, strided<[12, 1, 4]>>, memref<2x3xf32>, memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x3x3xf32, strided<[9, 1, 3]>>, memref<2xi32>
+    %ta2 = thunk.slice @tmp[5888] : memref<2x4x4xf32, strided<[16, 1, 4]>>
+    thunk.schur vectors %ta, %ta2, %ew imag %ewi, %info : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x4xf32> imag memref<2x4xf32>, memref<2xi32>
+    %e3 = thunk.slice @tmp[6144] : memref<2x3xf32>
+    %t3 = thunk.slice @tmp[6176] : memref<2x3xf32>
+    thunk.hessenberg %ta, %t3, %info low 1 high 4 : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x3xf32>, memref<2xi32>
+    thunk.tridiagonal lower %ta, %ew, %e3, %t3, %info : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x4xf32>, memref<2x3xf32>, memref<2x3xf32>, memref<2xi32>
+    thunk.tridiagonal_solve %ew, %ew, %ewi, %su4 info %info : memref<2x4xf32>, memref<2x4xf32>, memref<2x4xf32>, memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2xi32>
     %dyn = thunk.slice @tmp[8192] : memref<32xi8>
     %s0 = thunk.slice @tmp[8256] : memref<1xi32>
     %s1 = thunk.slice @tmp[8260] : memref<1xi32>

@@ -29,6 +29,7 @@ import jax.numpy as jnp  # noqa: E402
 import ml_dtypes  # noqa: E402
 import numpy as np  # noqa: E402
 from jax import lax  # noqa: E402
+from jax.scipy import linalg as jsp_linalg  # noqa: E402
 from jax._src.lib import hlo  # noqa: E402
 
 PROGRAMS = []
@@ -464,10 +465,11 @@ def clamp_select(x, lo, hi):
 
 
 #===----------------------------------------------------------------------===#
-# Linear algebra: JAX's LU, eigh, SVD and eig calls (LAPACK on the CPU,
-# cuSOLVER and JAX's hybrid eig in the .cuda.hlo lowering). Eigenvectors and
-# singular vectors are unique up to sign; both sides run LAPACK's routines,
-# which choose the same.
+# Linear algebra: JAX's LU, Cholesky, QR, eigh, SVD, eig, Schur, Hessenberg
+# and tridiagonal calls (LAPACK on the CPU, cuSOLVER, cuSPARSE and JAX's
+# hybrid eig in the .cuda.hlo lowering; Schur and Hessenberg have no GPU
+# lowering). Eigenvectors, singular and Schur vectors are unique up to sign;
+# both sides run LAPACK's routines, which choose the same.
 #===----------------------------------------------------------------------===#
 
 @program("linalg_solve", f32(4, 4), f32(4, 2), f32(2, 3, 3), cuda=True,
@@ -508,6 +510,61 @@ def linalg_eig(a, c):
     w, v = jnp.linalg.eig(a)
     wl, vl, vr = lax.linalg.eig(c, compute_left_eigenvectors=True)
     return w, v, jnp.linalg.eigvals(a), wl, vl, vr
+
+
+@program("linalg_cholesky", f32(4, 4), c64(2, 3, 3), f32(4, 2), cuda=True,
+         atol=1e-4, rtol=1e-3)
+def linalg_cholesky(a, c, b):
+    a = a @ a.T + 4.0 * jnp.eye(4, dtype=a.dtype)
+    c = c @ jnp.conj(jnp.swapaxes(c, -1, -2)) + 3.0 * jnp.eye(3, dtype=c.dtype)
+    l = jnp.linalg.cholesky(a)
+    return l, jnp.linalg.cholesky(c), jsp_linalg.cho_solve((l, True), b), \
+        jsp_linalg.cholesky(a, lower=False)
+
+
+@program("linalg_qr", f32(5, 3), f32(2, 3, 4), c64(3, 3), cuda=True,
+         atol=1e-4, rtol=1e-3)
+def linalg_qr(a, b, c):
+    q, r = jnp.linalg.qr(a)
+    qf, rf = jnp.linalg.qr(a, mode="complete")
+    qb, rb = jnp.linalg.qr(b)
+    qc, rc = jnp.linalg.qr(c)
+    return q, r, qf, rf, qb, rb, qc, rc, jnp.linalg.qr(b, mode="r")
+
+
+@program("linalg_schur", f32(4, 4), c64(3, 3), atol=1e-4, rtol=1e-3)
+def linalg_schur(a, c):
+    t, z = jsp_linalg.schur(a)
+    tc, zc = jsp_linalg.schur(c)
+    return t, z, tc, zc, jsp_linalg.sqrtm(a + 4.0 * jnp.eye(4, dtype=a.dtype))
+
+
+@program("linalg_hessenberg", f32(5, 5), c64(2, 3, 3), atol=1e-4, rtol=1e-3)
+def linalg_hessenberg(a, c):
+    h, q = jsp_linalg.hessenberg(a, calc_q=True)
+    return h, q, jsp_linalg.hessenberg(c)
+
+
+@program("linalg_tridiagonal", f32(4, 4), c64(2, 3, 3), cuda=True,
+         atol=1e-4, rtol=1e-3)
+def linalg_tridiagonal(a, c):
+    a = a + a.T
+    c = c + jnp.conj(jnp.swapaxes(c, -1, -2))
+    return lax.linalg.tridiagonal(a), lax.linalg.tridiagonal(c, lower=False)
+
+
+@program("linalg_tridiagonal_solve", f32(5), f32(5), f32(5), f32(5, 2),
+         f32(3, 4), cuda=True, atol=1e-4, rtol=1e-3)
+def linalg_tridiagonal_solve(dl, d, du, b, e):
+    d = d + 4.0
+    dl = dl.at[0].set(0.0)
+    du = du.at[-1].set(0.0)
+    # A batch of three 4 x 4 systems of one right-hand side each.
+    x = lax.linalg.tridiagonal_solve(dl, d, du, b)
+    dlb = jnp.stack([dl[:4], dl[1:], e[0]]).at[:, 0].set(0.0)
+    dub = jnp.stack([du[:4], du[1:], e[1]]).at[:, -1].set(0.0)
+    db = jnp.stack([d[:4], d[1:], e[2] + 5.0])
+    return x, lax.linalg.tridiagonal_solve(dlb, db, dub, e[:, :, None])
 
 
 #===----------------------------------------------------------------------===#

@@ -37,6 +37,11 @@ bool isXlaCpuCustomFusion(Operation *op);
 /// dictionary), or `dflt` where `config` does not set it.
 char readFfiCharOption(Attribute config, StringRef key, char dflt);
 
+/// The integer option `key = N : i32` (or another integer type) of an XLA
+/// FFI call's attributes (`{low = 1 : i32, ...}`), or std::nullopt where
+/// `config` does not set it.
+std::optional<int64_t> readFfiIntOption(Attribute config, StringRef key);
+
 /// The boolean option `key = true|false` of an XLA GPU FFI call's attributes
 /// (`{lower = true, ...}`), or std::nullopt where `config` does not set it.
 std::optional<bool> readFfiBoolOption(Attribute config, StringRef key);

@@ -1,23 +1,32 @@
-//===- HloFactorizationCalls.h - JAX's LU, eigh and SVD calls ----*- C++
-//-*-===//
+//===- HloFactorizationCalls.h - JAX's linear algebra calls -----*- C++ -*-===//
 //
-// JAX lowers jax.numpy.linalg's LU (solve, inv, det, lu), Hermitian
-// eigendecomposition (eigh, eigvalsh) and singular value decomposition
-// (svd) and general eigendecomposition (eig) to custom calls of its own FFI
-// handlers, one family per platform:
+// JAX lowers jax.numpy.linalg's and jax.scipy.linalg's factorizations to
+// custom calls of its own FFI handlers, one family per platform:
 //
-//   XLA CPU (LAPACK)             XLA GPU (cuSOLVER)
-//   lapack_?getrf_ffi            cusolver_getrf_ffi,
-//   cu_lu_pivots_to_permutation lapack_?syevd_ffi / ?heevd   cusolver_syevd_ffi
+//   XLA CPU (LAPACK)             XLA GPU (cuSOLVER, cuSPARSE)
+//   lapack_?getrf_ffi            cusolver_getrf_ffi, cu_lu_pivots_to_permutation
+//   lapack_?potrf_ffi            cusolver_potrf_ffi
+//   lapack_?geqrf_ffi            cusolver_geqrf_ffi
+//   lapack_?orgqr_ffi / ?ungqr   cusolver_orgqr_ffi
+//   lapack_?syevd_ffi / ?heevd   cusolver_syevd_ffi
 //   lapack_?gesdd_ffi, ?gesvd    cusolver_gesvd_ffi, cusolver_gesvdj_ffi
 //   lapack_?geev_ffi             cusolver_geev_ffi, cuhybrid_eig_real / _comp
+//   lapack_?gees_ffi             (none: jax.scipy.linalg.schur is CPU only)
+//   lapack_?gehrd_ffi            (none: hessenberg is CPU only)
+//   lapack_?sytrd_ffi / ?hetrd   cusolver_sytrd_ffi
+//   lapack_?gtsv_ffi             cusparse_gtsv2_ffi
 //
-// Each takes a batch of matrices whose minor dimensions are laid out
+// Each takes batches of matrices whose minor dimensions are laid out
 // column-major (its operand_layout_constraints) and returns a tuple: LU
-// (a, pivots, info), eigh (a, w, info), SVD (a, s, u, v^H or v, info), eig
-// of real matrices (wr, wi, vl, vr, info) and of complex ones (w, vl, vr,
-// info), the vectors complex; cuSOLVER's eig (a, w, vl, vr, info), w
-// complex, a real matrix's vectors in LAPACK's packed real form.
+// (a, pivots, info), Cholesky (a, info), QR (a, tau[, info]), the
+// Householder product q alone, eigh (a, w, info), SVD (a, s, u, v^H or v,
+// info), eig of real matrices (wr, wi, vl, vr, info) and of complex ones
+// (w, vl, vr, info), the vectors complex; cuSOLVER's eig (a, w, vl, vr,
+// info), w complex, a real matrix's vectors in LAPACK's packed real form;
+// Schur (t, vs, wr, wi, sdim, info) or for complex matrices (t, vs, w,
+// sdim, info); Hessenberg (a, tau, info); tridiagonal (a, d, e, tau, info);
+// the tridiagonal solve, of operands (dl, d, du, b), (dl, d, du, b, info)
+// on LAPACK and b alone on cuSPARSE.
 // readFactorizationCall reads one such call into a typed description,
 // checking its shapes and options once for the interpreter, hlo-to-thunk
 // and the runtimes.
@@ -34,21 +43,41 @@
 namespace mlir::hlo {
 
 struct FactorizationCall {
-  enum class Kind { Lu, PivotsToPermutation, Eigh, Svd, Eig };
+  enum class Kind {
+    Lu,
+    PivotsToPermutation,
+    Cholesky,
+    Qr,
+    HouseholderProduct,
+    Eigh,
+    Svd,
+    Eig,
+    Schur,
+    Hessenberg,
+    Tridiagonal,
+    TridiagonalSolve
+  };
   enum class Vectors { All, Reduced, None };
 
   Kind kind = Kind::Lu;
   /// The operand: the batch of m x n matrices (the pivots, s32[..., k], for
-  /// PivotsToPermutation, whose result holds m rows per matrix).
+  /// PivotsToPermutation, whose result holds m rows per matrix; b, of m x n
+  /// right-hand sides, for TridiagonalSolve).
   RankedTensorType operand;
   int64_t batch = 1, m = 0, n = 0;
-  /// Eigh: the triangle read.
+  /// Cholesky, Eigh and Tridiagonal: the triangle read.
   bool lower = true;
+  /// HouseholderProduct: the reflectors per matrix (tau's minor dimension).
+  int64_t reflectors = 0;
+  /// Hessenberg: gehrd's 1-based ilo and ihi.
+  int64_t low = 1, high = 0;
+  /// Qr and TridiagonalSolve: the call returns an info array too.
+  bool hasInfo = true;
   /// Eig: which eigenvectors are computed; cuSOLVER's form (`a` first, w
   /// complex, a real matrix's vectors packed as LAPACK's real routines
   /// write them).
   bool left = false, right = true, packed = false;
-  /// Eigh (All or None) and SVD: the vectors computed.
+  /// Eigh and Schur (All or None) and SVD: the vectors computed.
   Vectors vectors = Vectors::All;
   /// SVD: the fourth result is V, not V^H (cuSOLVER's gesvdj).
   bool adjointV = false;

@@ -467,7 +467,8 @@ def Thunk_CholeskyOp : Thunk_Op<"cholesky"> {
   let summary = "a batch of Cholesky factorizations in place, by cuSOLVER "
                 "potrf";
   let description = [{
-    XLA's CholeskyThunk (its `__cusolver$cholesky` custom call): every
+    XLA's CholeskyThunk (its `__cusolver$cholesky` custom call) and JAX's
+    Cholesky calls (`lapack_?potrf_ffi`, `cusolver_potrf_ffi`): every
     matrix of `a` (column-major, the outer dimensions a batch, as the
     strides of its type say) is overwritten in the triangle `lower` names
     with its Cholesky factor: L with L L^H = a (`lower`) or U with
@@ -502,9 +503,10 @@ def Thunk_CholeskyOp : Thunk_Op<"cholesky"> {
 
 def Thunk_QrOp : Thunk_Op<"qr"> {
   let summary = "a batch of Householder QR factorizations in place (LAPACK "
-                "geqrf)";
+                "and cuSOLVER geqrf)";
   let description = [{
-    XLA CPU's LAPACK call `lapack_?geqrf_ffi` (jax.numpy.linalg.qr): every
+    JAX's QR call on XLA CPU (`lapack_?geqrf_ffi`) and XLA GPU
+    (`cusolver_geqrf_ffi`), behind jax.numpy.linalg.qr: every
     m x n matrix of `a` (column-major, the outer dimensions a batch, as the
     strides of its type say) is overwritten with its QR factorization as
     LAPACK's geqrf writes it: R on and above the diagonal, the Householder
@@ -526,7 +528,8 @@ def Thunk_HouseholderProductOp : Thunk_Op<"householder_product"> {
   let summary = "the products of a batch of Householder reflectors in place "
                 "(LAPACK orgqr / ungqr)";
   let description = [{
-    XLA CPU's LAPACK call `lapack_?orgqr_ffi` / `lapack_?ungqr_ffi`: every
+    JAX's calls `lapack_?orgqr_ffi` / `lapack_?ungqr_ffi` (XLA CPU) and
+    `cusolver_orgqr_ffi` (XLA GPU): every
     m x n matrix of `a` (column-major, batched as `thunk.qr`'s), holding
     Householder vectors below its diagonal as `thunk.qr` leaves them, is
     overwritten with the first n columns of Q = H_1 ... H_k, H_i = I -
@@ -701,6 +704,135 @@ def Thunk_SvdOp : Thunk_Op<"svd"> {
     `` $vectors (`qr` $qr^)? (`adjoint_v` $adjoint_v^)? $a `,` $s `,` $u `,` $v `,` $info
     attr-dict `:` type($a) `,` type($s) `,` type($u) `,` type($v) `,`
     type($info)
+  }];
+  let hasVerifier = 1;
+}
+
+def Thunk_SchurOp : Thunk_Op<"schur"> {
+  let summary = "a batch of Schur decompositions in place (LAPACK gees)";
+  let description = [{
+    JAX's Schur call on XLA CPU (`lapack_?gees_ffi`, jax.scipy.linalg.schur
+    and sqrtm): every n x n matrix A of `a` (column-major, batched as
+    `thunk.lu`'s) is overwritten with its Schur form T, A = Z T Z^H with Z
+    unitary: T upper triangular for complex matrices, for real ones quasi
+    upper triangular (2 x 2 blocks on the diagonal for conjugate pairs of
+    eigenvalues). With `vectors` the Schur vectors Z go to `vs` (else `vs`
+    is left unspecified), and the eigenvalues in T's diagonal order to `w`
+    (complex matrices) or their real and imaginary parts to `w` and `wi`
+    (real ones). The eigenvalues are not sorted. `info` receives per matrix
+    0, or i > 0 where the QR algorithm did not converge.
+
+    ```mlir
+    thunk.schur vectors %a, %vs, %wr imag %wi, %info
+        : memref<3x3xf32, strided<[1, 3]>>, memref<3x3xf32, strided<[1, 3]>>,
+          memref<3xf32> imag memref<3xf32>, memref<i32>
+    ```
+  }];
+  let arguments = (ins Arg<Thunk_Slice, "", [MemRead, MemWrite]>:$a,
+    Arg<Thunk_Slice, "", [MemWrite]>:$vs,
+    Arg<Thunk_Slice, "", [MemWrite]>:$w,
+    Arg<Optional<Thunk_Slice>, "", [MemWrite]>:$wi,
+    Arg<Thunk_Slice, "", [MemWrite]>:$info,
+    UnitAttr:$vectors);
+  let assemblyFormat = [{
+    (`vectors` $vectors^)? $a `,` $vs `,` $w (`imag` $wi^)? `,` $info
+    attr-dict `:` type($a) `,` type($vs) `,` type($w) (`imag` type($wi)^)?
+    `,` type($info)
+  }];
+  let hasVerifier = 1;
+}
+
+def Thunk_HessenbergOp : Thunk_Op<"hessenberg"> {
+  let summary = "a batch of Hessenberg reductions in place (LAPACK gehrd)";
+  let description = [{
+    JAX's Hessenberg call on XLA CPU (`lapack_?gehrd_ffi`,
+    jax.scipy.linalg.hessenberg): every n x n matrix A of `a` (column-major,
+    batched as `thunk.lu`'s) is reduced to upper Hessenberg form H = Q^H A Q
+    as LAPACK's gehrd writes it: H on and above the first subdiagonal, the
+    Householder vectors of Q = H_low ... H_(high-1) below it (each with an
+    implicit 1), their n - 1 scales per matrix in `tau` (zero outside
+    [low, high)). `low` and `high` are gehrd's 1-based ilo and ihi: rows and
+    columns outside them are taken as already reduced (1 and n reduce the
+    whole matrix). `info` receives 0 per matrix (gehrd does not fail).
+
+    ```mlir
+    thunk.hessenberg %a, %tau, %info low 1 high 4
+        : memref<4x4xf64, strided<[1, 4]>>, memref<3xf64>, memref<i32>
+    ```
+  }];
+  let arguments = (ins Arg<Thunk_Slice, "", [MemRead, MemWrite]>:$a,
+    Arg<Thunk_Slice, "", [MemWrite]>:$tau,
+    Arg<Thunk_Slice, "", [MemWrite]>:$info,
+    I64Attr:$low, I64Attr:$high);
+  let assemblyFormat = [{
+    $a `,` $tau `,` $info `low` $low `high` $high attr-dict `:` type($a) `,`
+    type($tau) `,` type($info)
+  }];
+  let hasVerifier = 1;
+}
+
+def Thunk_TridiagonalOp : Thunk_Op<"tridiagonal"> {
+  let summary = "a batch of tridiagonal reductions of Hermitian matrices in "
+                "place (LAPACK sytrd / hetrd, cuSOLVER sytrd)";
+  let description = [{
+    JAX's tridiagonal reduction on XLA CPU (`lapack_?sytrd_ffi`,
+    `lapack_?hetrd_ffi`) and XLA GPU (`cusolver_sytrd_ffi`),
+    jax.lax.linalg.tridiagonal: every n x n Hermitian matrix A of `a`
+    (column-major, batched as `thunk.lu`'s), read from its `lower` or upper
+    triangle, is reduced to a real symmetric tridiagonal T = Q^H A Q: its
+    diagonal to `d` (n real values per matrix), its off-diagonal to `e`
+    (n - 1 real values), and the Householder vectors of Q replace the
+    triangle read below (`lower`) or above the off-diagonal, their n - 1
+    scales per matrix in `tau`, as LAPACK's sytrd writes them. `info`
+    receives 0 per matrix.
+
+    ```mlir
+    thunk.tridiagonal lower %a, %d, %e, %tau, %info
+        : memref<4x4xf32, strided<[1, 4]>>, memref<4xf32>, memref<3xf32>,
+          memref<3xf32>, memref<i32>
+    ```
+  }];
+  let arguments = (ins Arg<Thunk_Slice, "", [MemRead, MemWrite]>:$a,
+    Arg<Thunk_Slice, "", [MemWrite]>:$d,
+    Arg<Thunk_Slice, "", [MemWrite]>:$e,
+    Arg<Thunk_Slice, "", [MemWrite]>:$tau,
+    Arg<Thunk_Slice, "", [MemWrite]>:$info,
+    UnitAttr:$lower);
+  let assemblyFormat = [{
+    (`lower` $lower^)? $a `,` $d `,` $e `,` $tau `,` $info attr-dict `:`
+    type($a) `,` type($d) `,` type($e) `,` type($tau) `,` type($info)
+  }];
+  let hasVerifier = 1;
+}
+
+def Thunk_TridiagonalSolveOp : Thunk_Op<"tridiagonal_solve"> {
+  let summary = "a batch of tridiagonal systems solved in place (LAPACK "
+                "gtsv, cuSPARSE gtsv2)";
+  let description = [{
+    JAX's tridiagonal solve on XLA CPU (`lapack_?gtsv_ffi`) and XLA GPU
+    (`cusparse_gtsv2_ffi`), jax.lax.linalg.tridiagonal_solve: for every
+    m x m tridiagonal matrix, given by its sub-diagonal `dl`, diagonal `d`
+    and super-diagonal `du` (m values per matrix each, dense; dl[0] and
+    du[m - 1] are not read), the m x k right-hand sides of `b` (column-major,
+    batched as `thunk.lu`'s) are overwritten with the solutions, by Gaussian
+    elimination with partial pivoting. `dl`, `d` and `du` are read only (the
+    runtimes eliminate on copies). `info`, when present, receives per matrix
+    0, or i > 0 where U(i, i) is exactly zero (no solution computed).
+
+    ```mlir
+    thunk.tridiagonal_solve %dl, %d, %du, %b info %info
+        : memref<4xf32>, memref<4xf32>, memref<4xf32>,
+          memref<4x2xf32, strided<[1, 4]>>, memref<i32>
+    ```
+  }];
+  let arguments = (ins Arg<Thunk_Slice, "", [MemRead]>:$dl,
+    Arg<Thunk_Slice, "", [MemRead]>:$d,
+    Arg<Thunk_Slice, "", [MemRead]>:$du,
+    Arg<Thunk_Slice, "", [MemRead, MemWrite]>:$b,
+    Arg<Optional<Thunk_Slice>, "", [MemWrite]>:$info);
+  let assemblyFormat = [{
+    $dl `,` $d `,` $du `,` $b (`info` $info^)? attr-dict `:` type($dl) `,`
+    type($d) `,` type($du) `,` type($b) (`,` type($info)^)?
   }];
   let hasVerifier = 1;
 }

@@ -81,6 +81,37 @@ bool geqrf(Scalar s, int64_t batch, int m, int n, void *a, void *tau);
 bool orgqr(Scalar s, int64_t batch, int m, int n, int k, void *a,
            const void *tau);
 
+/// ?gees without sorting: the Schur form T of each n x n matrix A = Z T Z^H
+/// in place (upper triangular, or for real matrices quasi-triangular with
+/// 2 x 2 blocks for conjugate pairs), with `vectors` Z into `vs` (else `vs`
+/// is not written), and the eigenvalues in T's diagonal order into `w` (n
+/// complex values per matrix, of the precision of `s`).
+void gees(Scalar s, int64_t batch, int n, bool vectors, void *a, void *vs,
+          void *w, int32_t *info);
+
+/// ?gehrd: the reduction of each n x n matrix to upper Hessenberg form in
+/// place, rows and columns [low, high] (1-based, LAPACK's ilo and ihi)
+/// reduced; the Householder vectors below the first subdiagonal and their
+/// n - 1 scales per matrix in `tau`.
+void gehrd(Scalar s, int64_t batch, int n, int low, int high, void *a,
+           void *tau, int32_t *info);
+
+/// ?sytrd (real) / ?hetrd (complex): the reduction of each Hermitian n x n
+/// matrix, read from its `lower` or upper triangle, to real symmetric
+/// tridiagonal form: its diagonal into `d` (n real values per matrix), its
+/// off-diagonal into `e` (n - 1 real values), the Householder vectors in
+/// that triangle of `a`, their n - 1 scales per matrix in `tau`.
+void sytrd(Scalar s, int64_t batch, int n, bool lower, void *a, void *d,
+           void *e, void *tau, int32_t *info);
+
+/// ?gtsv: solves each m x m tridiagonal system, given by its sub-diagonal
+/// `dl`, diagonal `d` and super-diagonal `du` (m values per matrix each;
+/// dl[0] and du[m - 1] are not read, and none of the three is written), for
+/// the m x nrhs right-hand sides of `b`, overwritten with the solutions;
+/// `info` per matrix: 0, or i > 0 where U(i, i) is exactly zero.
+void gtsv(Scalar s, int64_t batch, int m, int nrhs, const void *dl,
+          const void *d, const void *du, void *b, int32_t *info);
+
 } // namespace mlir::hlo::lapack
 
 #endif // HLO_RUNTIME_LAPACK_LAPACK_H
