@@ -4,18 +4,21 @@
 //           [--output-dir D] [--compare OTHER --atol A --rtol R]
 //           [--replicas N] [--partitions N] [--arena]
 //           [--device=interpreter|host-kernels|host|cuda] [--profile]
-//           [--deterministic] [--autotune-cache=FILE]
+//           [--check] [--bench N] [--deterministic] [--autotune-cache=FILE]
 //
 // Runs the entry computation of MODULE on the reference interpreter
 // (lib/Runtime) and prints each result as an HLO literal, or writes
 // result_0.npy, result_1.npy, ... (tuple results flattened depth first) to
 // the output directory. `--compare OTHER` runs OTHER on the same inputs and
 // reports the largest absolute and relative difference; it fails beyond the
-// tolerance. `--arena` runs MODULE over its buffer assignment, every value
-// in its slices of one flat byte buffer (lib/Runtime/Interpreter/Arena.cpp);
-// OTHER still runs on the interpreter. `--device=host-kernels` runs every
-// fusion an emitter takes by its kernel compiled for the host
-// (HostKernels.h), the rest on the interpreter. `--device=host` compiles
+// tolerance; `--check` compares a device's (or --arena's) run with the
+// interpreter's so. `--bench N` times N runs (--repeat N --time, and on a
+// device --profile). `--arena` runs MODULE over its buffer assignment, every
+// value in its slices of one flat byte buffer
+// (lib/Runtime/Interpreter/Arena.cpp); OTHER still runs on the
+// interpreter. `--device=host-kernels` runs every fusion an emitter takes
+// by its kernel compiled for the host (HostKernels.h), the rest on the
+// interpreter. `--device=host` compiles
 // MODULE with the GPU compiler into a thunk program and runs that on the
 // host runtime, `--device=cuda` on the CUDA runtime of the first GPU
 // (Hlo/Pipelines/RunOnDevice.h); a thunk program (hlo-opt
@@ -222,6 +225,17 @@ static cl::opt<unsigned>
     repeat("repeat", cl::cat(hloRunCategory),
            cl::desc("Run the module this many times (benchmarks)"),
            cl::init(1));
+static cl::opt<unsigned>
+    bench("bench", cl::cat(hloRunCategory),
+          cl::desc("Time N runs: --repeat N --time, and with "
+                   "--device=host|cuda --profile (every kernel and library "
+                   "call, and the total)"),
+          cl::value_desc("N"), cl::init(0));
+static cl::opt<bool>
+    check("check", cl::cat(hloRunCategory),
+          cl::desc("Run the module on the interpreter too, on the same "
+                   "inputs, and compare (--device=host-kernels|host|cuda or "
+                   "--arena; --atol, --rtol)"));
 
 static int reportError(const std::string &message) {
   // What was printed to stdout comes first.
@@ -399,7 +413,8 @@ static bool compareResults(const Literal &a, const Literal &b,
   LiteralComparison comparison =
       compareLiterals(a, b, absTolerance, relTolerance);
   if (!comparison.structureError.empty()) {
-    error = "the results of " + modulePath + " and " + compareWith +
+    error = "the results of " + modulePath + " and " +
+            (check ? std::string("the interpreter") : compareWith) +
             " differ in type: " + comparison.structureError;
     return false;
   }
@@ -855,8 +870,20 @@ static int runMain() {
   if (arenaMode && device != Device::Interpreter)
     return reportError("--arena runs on the interpreter; --device=host|cuda "
                        "run on an arena of their own");
+  if (bench) {
+    repeat = bench;
+    printTime = true;
+    profile = runtimeKind().has_value();
+  }
   if (profile && !runtimeKind())
     return reportError("--profile needs --device=host or --device=cuda");
+  if (check && !compareWith.empty())
+    return reportError("--check compares with the interpreter, --compare "
+                       "with another module: give one");
+  if (check && device == Device::Interpreter && !arenaMode)
+    return reportError("--check compares a run on a device "
+                       "(--device=host-kernels|host|cuda) or --arena with "
+                       "the interpreter");
   if (!inputPaths.empty() && randomInputs)
     return reportError("--input and --random-inputs exclude each other");
 
@@ -883,6 +910,9 @@ static int runMain() {
     if (!runtimeKind())
       return reportError(modulePath + ": a thunk program runs with "
                                       "--device=host or --device=cuda");
+    if (check)
+      return reportError(modulePath + ": --check needs the HLO module; a "
+                                      "thunk program has none to interpret");
     program = std::move(module);
     module = signatureModule(*program->getOps<thunk::ProgramOp>().begin(),
                              &context, error);
@@ -895,7 +925,15 @@ static int runMain() {
 
   OwningOpRef<ModuleOp> other;
   hlo::ComputationOp otherEntry;
-  if (!compareWith.empty()) {
+  if (check) {
+    // The interpreter runs its own copy (the device run compiles MODULE).
+    other = loadModule(modulePath, &context, error);
+    if (!other)
+      return reportError(error);
+    otherEntry = findEntry(*other, modulePath, error);
+    if (!otherEntry)
+      return reportError(error);
+  } else if (!compareWith.empty()) {
     other = loadModule(compareWith, &context, error);
     if (!other)
       return reportError(error);
@@ -975,8 +1013,9 @@ static int runMain() {
     return reportError(error);
 
   if (other) {
-    FailureOr<Literal> otherResult = runModule(
-        *other, compareWith, arguments, host.infeed, host.fromHost, error);
+    FailureOr<Literal> otherResult =
+        runModule(*other, check ? modulePath : compareWith, arguments,
+                  host.infeed, host.fromHost, error);
     if (failed(otherResult))
       return reportError(error);
     if (!compareResults(*result, *otherResult, error))
