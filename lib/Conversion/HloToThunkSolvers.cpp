@@ -251,7 +251,8 @@ LogicalResult ThunkLowering::lowerFactorization(CustomCallOp call) {
       diagonals.push_back(*in);
       if (!fc->hasInfo)
         continue;
-      FailureOr<Value> out = slice(call, result, i + 1, cast<MemRefType>(in->getType()));
+      FailureOr<Value> out =
+          slice(call, result, i + 1, cast<MemRefType>(in->getType()));
       if (failed(out))
         return failure();
       copy(loc, *in, *out);
@@ -262,10 +263,10 @@ LogicalResult ThunkLowering::lowerFactorization(CustomCallOp call) {
       return failure();
     Value info;
     if (fc->hasInfo) {
-      FailureOr<Value> i = slice(
-          call, result, 5,
-          getSignatureType(cast<RankedTensorType>(
-              cast<TupleType>(call.getType()).getType(4))));
+      FailureOr<Value> i =
+          slice(call, result, 5,
+                getSignatureType(cast<RankedTensorType>(
+                    cast<TupleType>(call.getType()).getType(4))));
       if (failed(i))
         return failure();
       info = *i;
@@ -349,13 +350,13 @@ LogicalResult ThunkLowering::lowerFactorization(CustomCallOp call) {
       return failure();
     ArrayRef<Value> r = *rest;
     if (fc->kind == Kind::Cholesky)
-      thunk = th::CholeskyOp::create(b, loc, *out, r[0], Value(),
-                                     unit(fc->lower));
+      thunk =
+          th::CholeskyOp::create(b, loc, *out, r[0], Value(), unit(fc->lower));
     else if (fc->kind == Kind::Qr)
       thunk = th::QrOp::create(b, loc, *out, r[0]);
     else if (fc->kind == Kind::Hessenberg)
-      thunk = th::HessenbergOp::create(b, loc, *out, r[0], r[1], fc->low,
-                                       fc->high);
+      thunk =
+          th::HessenbergOp::create(b, loc, *out, r[0], r[1], fc->low, fc->high);
     else
       thunk = th::TridiagonalOp::create(b, loc, *out, r[0], r[1], r[2], r[3],
                                         unit(fc->lower));
@@ -372,9 +373,9 @@ LogicalResult ThunkLowering::lowerFactorization(CustomCallOp call) {
       return failure();
     ArrayRef<Value> r = *rest;
     bool split = r.size() == 4;
-    thunk = th::SchurOp::create(b, loc, *out, *vs, r[0],
-                                split ? r[1] : Value(), r.back(),
-                                unit(fc->vectors == FactorizationCall::Vectors::All));
+    thunk = th::SchurOp::create(
+        b, loc, *out, *vs, r[0], split ? r[1] : Value(), r.back(),
+        unit(fc->vectors == FactorizationCall::Vectors::All));
     zero(r[r.size() - 2]); // sdim: nothing is sorted
     return mlir::verify(thunk);
   }

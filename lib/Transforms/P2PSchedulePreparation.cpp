@@ -1,10 +1,16 @@
 //===- P2PSchedulePreparation.cpp - hlo-p2p-schedule-preparation ----------===//
 //
-// XLA's P2PSchedulePreparation for unpipelined chains: in each computation,
-// the send, recv, send-done and recv-done of one channel (not host
-// transfers) get control edges recv -> send -> recv-done -> send-done, so
-// that every schedule runs the send before the recv-done that waits for
-// it. An edge is left out where data and control uses already order the
+// XLA's P2PSchedulePreparation: in each computation, the send, recv,
+// send-done and recv-done of one channel (not host transfers) get control
+// edges recv -> send -> recv-done -> send-done, so that every schedule runs
+// the send before the recv-done that waits for it (an unpipelined chain).
+// In a pipelined chain (XLA's collective pipeliner), a while body completes
+// the transfer the previous iteration (or the code before the loop) started,
+// its recv-done and send-done taking the loop-carried results of a recv and
+// a send, and starts the next one, its recv and send leaving through the
+// body's result: each -done op of the carried transfer gets an edge to each
+// new start of its channel, so that the transfer in flight completes before
+// the next one starts. An edge is left out where data and control uses already order the
 // two (either way: the edge would add nothing, or close a cycle); the walks
 // that decide it visit only what lies between the two in the block's
 // order, and the block is sorted again (a stable topological sort) only
@@ -32,11 +38,29 @@ using namespace mlir::hlo;
 
 namespace {
 
-/// The four instructions of one channel's chain in one block.
+/// The instructions of one channel in one block: an unpipelined chain's
+/// four, and a pipelined chain's -done ops whose start is not in the block
+/// (`carried`) and starts whose -done op is not (`open`).
 struct Chain {
   Operation *recv = nullptr, *send = nullptr, *recvDone = nullptr,
             *sendDone = nullptr;
+  SmallVector<Operation *> carried, open;
 };
+
+/// Whether the start `op` (a send or recv) is completed in its own block.
+bool completedHere(Operation *op) {
+  return llvm::any_of(op->getUsers(), [&](Operation *user) {
+    return isa<SendDoneOp, RecvDoneOp>(user) &&
+           user->getBlock() == op->getBlock();
+  });
+}
+
+/// Whether the -done op `op` completes a start of its own block.
+bool startedHere(Operation *op) {
+  Operation *start = op->getOperand(0).getDefiningOp();
+  return start && isa<SendOp, RecvOp>(start) &&
+         start->getBlock() == op->getBlock();
+}
 
 /// True if `to` is reachable from `from` through uses in their block (in
 /// an order where every instruction follows its operands: only what lies
@@ -93,6 +117,11 @@ struct P2PSchedulePreparationPass
         if (!channel.id || channel.host)
           continue;
         Chain &c = chains[*channel.id];
+        bool start = isa<SendOp, RecvOp>(op);
+        if (start ? !completedHere(&op) : !startedHere(&op)) {
+          (start ? c.open : c.carried).push_back(&op);
+          continue;
+        }
         Operation *&slot = isa<RecvOp>(op)       ? c.recv
                            : isa<SendOp>(op)     ? c.send
                            : isa<RecvDoneOp>(op) ? c.recvDone
@@ -100,6 +129,9 @@ struct P2PSchedulePreparationPass
         slot = slot ? slot : &op;
       }
       for (auto &[channel, c] : chains) {
+        for (Operation *done : c.carried)
+          for (Operation *start : c.open)
+            changed |= order(done, start);
         if (!c.recv || !c.send || !c.recvDone || !c.sendDone)
           continue;
         changed |= order(c.recv, c.send);

@@ -160,8 +160,15 @@ def HloP2PSchedulePreparation
     orders them the other way), and puts the computation in an order the
     edges allow; the schedulers keep control edges.
 
-    Not done: XLA's rules for pipelined chains (the -done ops in a while
-    body, the starts outside it), whose order the loop's data gives here.
+    Pipelined chains (XLA's collective pipeliner: a while body completes the
+    transfer the previous iteration started, from the loop-carried results
+    of its recv and send, and starts the next one, whose recv and send leave
+    through the body's result): in the body each recv-done and send-done of
+    the carried transfer gets an edge to each new recv and send of its
+    channel, so that no device starts the next transfer on the channel
+    before the one in flight has completed (the runtimes stage a channel's
+    data in one buffer). Not done: XLA's rule that keeps the chains of other
+    channels out of the loop's span in its parent computation.
   }];
   let statistics = [
     Statistic<"numEdges", "edges", "Control edges added">,

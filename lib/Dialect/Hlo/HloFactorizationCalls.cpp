@@ -323,8 +323,8 @@ mlir::hlo::readFactorizationCall(CustomCallOp call, std::string &why) {
       return fail("expected square matrices");
     if (failed(readLower()))
       return fail("uplo must be 'L' or 'U'");
-    RankedTensorType offDiagonal = array(
-        withBatch({std::max<int64_t>(fc.n - 1, 0)}), realPart(element));
+    RankedTensorType offDiagonal =
+        array(withBatch({std::max<int64_t>(fc.n - 1, 0)}), realPart(element));
     if (!tuple || tuple.size() != 5 || !same(tuple.getType(0), operand) ||
         !same(tuple.getType(1), real) || !same(tuple.getType(2), offDiagonal) ||
         !same(tuple.getType(3), reflectors) || !same(tuple.getType(4), info))

@@ -766,13 +766,12 @@ LogicalResult SchurOp::verify() {
     return emitOpError("vs must be a column-major batch of a's type, not ")
            << vs;
   return success(
-      succeeded(verifyPerMatrix(*this, "w", getW().getType(), element, batch,
-                                n)) &&
+      succeeded(
+          verifyPerMatrix(*this, "w", getW().getType(), element, batch, n)) &&
       (!getWi() || succeeded(verifyPerMatrix(*this, "wi", getWi().getType(),
                                              element, batch, n))) &&
       succeeded(verifyPerMatrix(*this, "info", getInfo().getType(),
-                                IntegerType::get(getContext(), 32), batch,
-                                1)));
+                                IntegerType::get(getContext(), 32), batch, 1)));
 }
 
 LogicalResult HessenbergOp::verify() {
@@ -785,12 +784,11 @@ LogicalResult HessenbergOp::verify() {
     return emitOpError("low and high must satisfy 1 <= low <= high <= n (")
            << n << "), or low = 1 and high = 0 for n = 0";
   Type i32 = IntegerType::get(getContext(), 32);
-  return success(
-      succeeded(verifyPerMatrix(*this, "tau", getTau().getType(),
-                                a.getElementType(), batch,
-                                std::max<int64_t>(n - 1, 0))) &&
-      succeeded(
-          verifyPerMatrix(*this, "info", getInfo().getType(), i32, batch, 1)));
+  return success(succeeded(verifyPerMatrix(*this, "tau", getTau().getType(),
+                                           a.getElementType(), batch,
+                                           std::max<int64_t>(n - 1, 0))) &&
+                 succeeded(verifyPerMatrix(*this, "info", getInfo().getType(),
+                                           i32, batch, 1)));
 }
 
 LogicalResult TridiagonalOp::verify() {
@@ -801,15 +799,14 @@ LogicalResult TridiagonalOp::verify() {
   Type element = a.getElementType(), real = realPart(element);
   int64_t offDiagonal = std::max<int64_t>(n - 1, 0);
   return success(
-      succeeded(verifyPerMatrix(*this, "d", getD().getType(), real, batch,
-                                n)) &&
+      succeeded(
+          verifyPerMatrix(*this, "d", getD().getType(), real, batch, n)) &&
       succeeded(verifyPerMatrix(*this, "e", getE().getType(), real, batch,
                                 offDiagonal)) &&
       succeeded(verifyPerMatrix(*this, "tau", getTau().getType(), element,
                                 batch, offDiagonal)) &&
       succeeded(verifyPerMatrix(*this, "info", getInfo().getType(),
-                                IntegerType::get(getContext(), 32), batch,
-                                1)));
+                                IntegerType::get(getContext(), 32), batch, 1)));
 }
 
 LogicalResult TridiagonalSolveOp::verify() {
@@ -817,9 +814,10 @@ LogicalResult TridiagonalSolveOp::verify() {
   if (failed(verifyFactored(*this, b)))
     return failure();
   int64_t m = b.getShape().drop_back().back(), batch = batchOf(b);
-  for (auto [name, t] : {std::pair<StringRef, MemRefType>{"dl", getDl().getType()},
-                         {"d", getD().getType()},
-                         {"du", getDu().getType()}})
+  for (auto [name, t] :
+       {std::pair<StringRef, MemRefType>{"dl", getDl().getType()},
+        {"d", getD().getType()},
+        {"du", getDu().getType()}})
     if (failed(verifyPerMatrix(*this, name, t, b.getElementType(), batch, m)))
       return failure();
   if (getInfo() &&

@@ -204,14 +204,14 @@ EvalResult eval::evalFactorizationCall(Interp &interp, CustomCallOp op,
     lapack::Scalar s = *lapack::getScalar(a.getElementType());
     bool qr = call->kind == FactorizationCall::Kind::Qr;
     std::vector<uint8_t> matrices = pack(ctx, a),
-                         tau = qr ? std::vector<uint8_t>(
-                                        batch * k * lapack::sizeOf(s))
+                         tau = qr ? std::vector<uint8_t>(batch * k *
+                                                         lapack::sizeOf(s))
                                   : pack(ctx, *operands[1], /*linear=*/true);
-    bool ran = qr ? lapack::geqrf(s, batch, int(m), int(n), matrices.data(),
-                                  tau.data())
-                  : lapack::orgqr(s, batch, int(m), int(n),
-                                  int(call->reflectors), matrices.data(),
-                                  tau.data());
+    bool ran =
+        qr ? lapack::geqrf(s, batch, int(m), int(n), matrices.data(),
+                           tau.data())
+           : lapack::orgqr(s, batch, int(m), int(n), int(call->reflectors),
+                           matrices.data(), tau.data());
     if (!ran)
       return interp.error(op, op.getCustomCallTarget() + ": LAPACK failed");
     if (!qr) {
@@ -225,8 +225,7 @@ EvalResult eval::evalFactorizationCall(Interp &interp, CustomCallOp op,
   }
   case FactorizationCall::Kind::Schur: {
     lapack::Scalar s = *lapack::getScalar(a.getElementType());
-    std::vector<uint8_t> matrices = pack(ctx, a),
-                         vs(matrices.size()),
+    std::vector<uint8_t> matrices = pack(ctx, a), vs(matrices.size()),
                          w(batch * n * lapack::sizeOf(complexOf(s)));
     std::vector<int32_t> info = zerosI32(batch);
     lapack::gees(s, batch, int(n), call->vectors == Vectors::All,

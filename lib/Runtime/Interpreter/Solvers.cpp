@@ -5,10 +5,11 @@
 // the lower triangle; upper: U^H U = a from the upper triangle; the other
 // triangle of the result is zero; a matrix that is not positive definite
 // gives all NaNs), XLA CPU's LAPACK triangular solve (?trsm; its
-// factorizations are in Factorizations.cpp), fft (FFT, IFFT scaled by 1/n, RFFT, IRFFT over the last
-// fft_length.size() dimensions, as direct DFTs) and batch-norm-training /
-// -inference / -grad. Everything is computed in (complex) double and
-// rounded to the result type at the end; leading dimensions are batches.
+// factorizations are in Factorizations.cpp), fft (FFT, IFFT scaled by 1/n,
+// RFFT, IRFFT over the last fft_length.size() dimensions, as direct DFTs) and
+// batch-norm-training / -inference / -grad. Everything is computed in (complex)
+// double and rounded to the result type at the end; leading dimensions are
+// batches.
 //
 //===----------------------------------------------------------------------===//
 

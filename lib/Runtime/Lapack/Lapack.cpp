@@ -425,9 +425,9 @@ void geesOf(int64_t batch, int n, bool vectors, T *a, T *vs,
                   int lwork) {
     T *z = vectors ? vsI : vsDummy.data();
     if constexpr (isComplex<T>)
-      Routines<T>::gees(&jobvs, &sort, nullptr, &n, matrix, &lda, &sdim,
-                        values, z, &ldvs, work, &lwork, rwork.data(), &bwork,
-                        &status, 1, 1);
+      Routines<T>::gees(&jobvs, &sort, nullptr, &n, matrix, &lda, &sdim, values,
+                        z, &ldvs, work, &lwork, rwork.data(), &bwork, &status,
+                        1, 1);
     else
       Routines<T>::gees(&jobvs, &sort, nullptr, &n, matrix, &lda, &sdim,
                         wr.data(), wi.data(), z, &ldvs, work, &lwork, &bwork,
@@ -480,9 +480,9 @@ void tridiagonalOf(int64_t batch, int n, bool lower, T *a,
   std::vector<T> work(workSize(query));
   lwork = int(work.size());
   for (int64_t i = 0; i < batch; ++i) {
-    Routines<T>::tridiagonal(&uplo, &n, a + i * int64_t(n) * n, &lda,
-                             d + i * n, e + i * (n - 1), tau + i * (n - 1),
-                             work.data(), &lwork, &status, 1);
+    Routines<T>::tridiagonal(&uplo, &n, a + i * int64_t(n) * n, &lda, d + i * n,
+                             e + i * (n - 1), tau + i * (n - 1), work.data(),
+                             &lwork, &status, 1);
     info[i] = status;
   }
 }
@@ -628,8 +628,8 @@ void lapack::gehrd(Scalar s, int64_t batch, int n, int low, int high, void *a,
   });
 }
 
-void lapack::sytrd(Scalar s, int64_t batch, int n, bool lower, void *a,
-                   void *d, void *e, void *tau, int32_t *info) {
+void lapack::sytrd(Scalar s, int64_t batch, int n, bool lower, void *a, void *d,
+                   void *e, void *tau, int32_t *info) {
   dispatch(s, [&](auto *p) {
     using T = std::remove_pointer_t<decltype(p)>;
     using R = typename Routines<T>::R;

@@ -175,8 +175,8 @@ static void tridiagonalSolve(TridiagonalSolveOp op, lapack::Scalar scalar,
                              ArrayRef<uint8_t *> buffers) {
   auto [batch, m, nrhs] = matrixShape(op.getB().getType());
   std::vector<int32_t> ignored(op.getInfo() ? 0 : batch);
-  auto *info = op.getInfo() ? reinterpret_cast<int32_t *>(buffers[4])
-                            : ignored.data();
+  auto *info =
+      op.getInfo() ? reinterpret_cast<int32_t *>(buffers[4]) : ignored.data();
   lapack::gtsv(scalar, batch, m, nrhs, buffers[0], buffers[1], buffers[2],
                buffers[3], info);
 }
@@ -235,9 +235,8 @@ LogicalResult mlir::thunk::runFactorization(Operation *op,
         lapack::sytrd(*scalar, batch, n, t.getLower(), a, buffers[1],
                       buffers[2], buffers[3], ints(4));
       })
-      .Case([&](TridiagonalSolveOp t) {
-        tridiagonalSolve(t, *scalar, buffers);
-      })
+      .Case(
+          [&](TridiagonalSolveOp t) { tridiagonalSolve(t, *scalar, buffers); })
       .Case([&](SvdOp s) {
         svd(s, *scalar, a, buffers[1], buffers[2], buffers[3], buffers[4]);
       });

@@ -4,7 +4,8 @@
 // custom calls of its own FFI handlers, one family per platform:
 //
 //   XLA CPU (LAPACK)             XLA GPU (cuSOLVER, cuSPARSE)
-//   lapack_?getrf_ffi            cusolver_getrf_ffi, cu_lu_pivots_to_permutation
+//   lapack_?getrf_ffi            cusolver_getrf_ffi (and
+//                                cu_lu_pivots_to_permutation)
 //   lapack_?potrf_ffi            cusolver_potrf_ffi
 //   lapack_?geqrf_ffi            cusolver_geqrf_ffi
 //   lapack_?orgqr_ffi / ?ungqr   cusolver_orgqr_ffi

@@ -3,9 +3,10 @@
 // thunk.qr, thunk.householder_product, thunk.lu,
 // thunk.lu_pivots_to_permutation, thunk.eigh, thunk.eig, thunk.svd,
 // thunk.schur, thunk.hessenberg, thunk.tridiagonal and
-// thunk.tridiagonal_solve computed on the CPU by LAPACK (OpenBLAS's, through MLIRHloLapack), shared by the
-// runtimes: the host runtime runs them on its arena, the CUDA runtime on copies
-// of their slices (no cuSOLVER calls for them yet).
+// thunk.tridiagonal_solve computed on the CPU by LAPACK (OpenBLAS's, through
+// MLIRHloLapack), shared by the runtimes: the host runtime runs them on its
+// arena, the CUDA runtime on copies of their slices (no cuSOLVER calls for them
+// yet).
 //
 //===----------------------------------------------------------------------===//
 
