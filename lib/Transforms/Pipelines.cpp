@@ -288,8 +288,9 @@ void mlir::hlo::buildHloPostFusionOptimizationPipeline(OpPassManager &pm) {
 
 void mlir::hlo::buildHloGpuOptimizePipeline(OpPassManager &pm,
                                             const GpuOptimizeOptions &options) {
-  // Modules XLA CPU optimized: its XNNPACK/YNNPACK fusions unfused first.
-  pm.addPass(createHloCpuFusionInliner());
+  // Modules XLA optimized: the custom fusions its kernel generators take
+  // (XNNPACK, YNNPACK, Triton and cuDNN GEMMs) unfused first.
+  pm.addPass(createHloCustomFusionInliner());
   buildHloOptimizationPipeline(pm, options.deterministic);
   buildHloCollectiveOptimizationsPipeline(pm);
   buildHloConvCanonicalizationPipeline(pm);

@@ -126,24 +126,31 @@ def HloCallInliner : Pass<"hlo-call-inliner", "::mlir::ModuleOp"> {
   ];
 }
 
-def HloCpuFusionInliner
-    : Pass<"hlo-cpu-fusion-inliner", "::mlir::ModuleOp"> {
-  let summary = "Inline XLA CPU's custom fusions (XNNPACK, YNNPACK) into "
-                "their callers, for the GPU compiler";
+def HloCustomFusionInliner
+    : Pass<"hlo-custom-fusion-inliner", "::mlir::ModuleOp"> {
+  let summary = "Inline the custom fusions of XLA's dumps that no emitter "
+                "takes (XLA CPU's XNNPACK and YNNPACK fusions, XLA GPU's "
+                "Triton and cuDNN GEMM fusions)";
   let description = [{
-    Ours (XLA has no such pass): a module XLA CPU optimized holds kCustom
-    fusions whose backend config is XLA CPU's `fusion_config` (XNNPACK or
-    YNNPACK kernels around dots and elementwise ops); no GPU emitter takes
-    them. Each becomes the instructions of its fused computation at its
-    place (the fusion's operands for the parameters, the root for its
-    result), and fused computations no fusion calls any more are removed,
-    so that `hlo-gpu-optimize`, which runs this pass first, compiles such a
-    module as it would the unfused one (the dots become cuBLAS GEMMs).
-    Fusions with control edges are left alone (the emitter then reports
-    them).
+    Ours (XLA has no such pass): a module XLA optimized holds kCustom
+    fusions made for its own kernel generators, which no emitter here
+    takes: XLA CPU's (their backend config is XLA CPU's `fusion_config`:
+    XNNPACK or YNNPACK kernels around dots and elementwise ops) and XLA
+    GPU's GEMM fusions (`fusion_backend_config.kind` `__triton_gemm`, the
+    nested fusions of XLA's generic Triton emitter
+    `__triton_nested_gemm_fusion`, and cuDNN's `__cudnn$fusion`: a dot or
+    scaled dot with the operations around it, for a block-level kernel).
+    Each becomes the instructions of its fused computation at its place
+    (the fusion's operands for the parameters, the root for its result),
+    nested ones in turn, and fused computations no fusion calls any more
+    are removed, so that `hlo-gpu-optimize`, which runs this pass first,
+    compiles such a module as it would the unfused one: the dots become
+    cuBLAS GEMMs and the rest is fused again. XLA GPU's `__triton`
+    normalization fusions stay (the reduction emitter takes them). Fusions
+    with control edges are left alone (the emitter then reports them).
   }];
   let statistics = [
-    Statistic<"numInlined", "inlined-fusions", "XLA CPU fusions inlined">,
+    Statistic<"numInlined", "inlined-fusions", "Custom fusions inlined">,
   ];
 }
 
