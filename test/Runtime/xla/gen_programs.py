@@ -567,6 +567,20 @@ def linalg_tridiagonal_solve(dl, d, du, b, e):
     return x, lax.linalg.tridiagonal_solve(dlb, db, dub, e[:, :, None])
 
 
+@program("linalg_composite", f32(5, 3), f32(5, 2), f32(4, 4), f32(6),
+         f32(5), cuda=True, atol=1e-3, rtol=1e-3)
+def linalg_composite(a, b, m, d, e):
+    """Library functions built on the calls above: pinv and lstsq (SVD),
+    expm (LU and triangular solves), polar (QDWH: QR, Cholesky), the
+    eigenvalues of a symmetric tridiagonal matrix (bisection, plain HLO),
+    matrix_rank."""
+    x, _, rank, sv = jnp.linalg.lstsq(a, b)
+    u, p = jsp_linalg.polar(m + 4.0 * jnp.eye(4, dtype=m.dtype))
+    w = jsp_linalg.eigh_tridiagonal(d + 3.0, e, eigvals_only=True)
+    return (jnp.linalg.pinv(a), x, rank, sv, jsp_linalg.expm(0.25 * m), u, p,
+            w, jnp.linalg.matrix_rank(a))
+
+
 #===----------------------------------------------------------------------===#
 # Output
 #===----------------------------------------------------------------------===#
