@@ -340,7 +340,10 @@ LogicalResult ThunkLowering::lowerFactorization(CustomCallOp call) {
   };
   auto zero = [&](Value v) { th::MemsetOp::create(b, loc, v, 0); };
   Operation *thunk = nullptr;
+  bool allVectors = fc->vectors == FactorizationCall::Vectors::All;
   switch (fc->kind) {
+  case Kind::Lu:
+  case Kind::Eigh:
   case Kind::Cholesky:
   case Kind::Qr:
   case Kind::Hessenberg:
@@ -349,7 +352,12 @@ LogicalResult ThunkLowering::lowerFactorization(CustomCallOp call) {
     if (failed(rest))
       return failure();
     ArrayRef<Value> r = *rest;
-    if (fc->kind == Kind::Cholesky)
+    if (fc->kind == Kind::Lu)
+      thunk = th::LuOp::create(b, loc, *out, r[0], r[1]);
+    else if (fc->kind == Kind::Eigh)
+      thunk = th::EighOp::create(b, loc, *out, r[0], r[1], unit(fc->lower),
+                                 unit(allVectors));
+    else if (fc->kind == Kind::Cholesky)
       thunk =
           th::CholeskyOp::create(b, loc, *out, r[0], Value(), unit(fc->lower));
     else if (fc->kind == Kind::Qr)
@@ -373,26 +381,13 @@ LogicalResult ThunkLowering::lowerFactorization(CustomCallOp call) {
       return failure();
     ArrayRef<Value> r = *rest;
     bool split = r.size() == 4;
-    thunk = th::SchurOp::create(
-        b, loc, *out, *vs, r[0], split ? r[1] : Value(), r.back(),
-        unit(fc->vectors == FactorizationCall::Vectors::All));
+    thunk = th::SchurOp::create(b, loc, *out, *vs, r[0], split ? r[1] : Value(),
+                                r.back(), unit(allVectors));
     zero(r[r.size() - 2]); // sdim: nothing is sorted
     return mlir::verify(thunk);
   }
   default:
     break;
-  }
-  if (fc->kind == Kind::Lu || fc->kind == Kind::Eigh) {
-    FailureOr<Value> second = plain(2), info = plain(3);
-    if (failed(second) || failed(info))
-      return failure();
-    if (fc->kind == Kind::Lu)
-      thunk = th::LuOp::create(b, loc, *out, *second, *info);
-    else
-      thunk = th::EighOp::create(
-          b, loc, *out, *second, *info, unit(fc->lower),
-          unit(fc->vectors == FactorizationCall::Vectors::All));
-    return mlir::verify(thunk);
   }
   // SVD: the factors' slices as the library writes them (their shapes
   // unchecked when none are computed).
@@ -402,10 +397,9 @@ LogicalResult ThunkLowering::lowerFactorization(CustomCallOp call) {
                    v = none ? plain(4) : matrices(result, 4);
   if (failed(s) || failed(info) || failed(u) || failed(v))
     return failure();
-  th::SvdVectors vectors = none ? th::SvdVectors::None
-                           : fc->vectors == FactorizationCall::Vectors::All
-                               ? th::SvdVectors::All
-                               : th::SvdVectors::Reduced;
+  th::SvdVectors vectors = none         ? th::SvdVectors::None
+                           : allVectors ? th::SvdVectors::All
+                                        : th::SvdVectors::Reduced;
   thunk = th::SvdOp::create(b, loc, *out, *s, *u, *v, *info,
                             th::SvdVectorsAttr::get(b.getContext(), vectors),
                             unit(fc->qrIteration), unit(fc->adjointV));

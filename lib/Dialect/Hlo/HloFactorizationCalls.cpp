@@ -23,8 +23,8 @@ namespace {
 /// A target's kind and, for LAPACK's, its routine's element letter.
 struct Target {
   Kind kind;
-  char letter = 0; // s, d, c, z; 0 for cuSOLVER's (any solver type)
-  bool cusolver = false;
+  char letter = 0; // s, d, c, z; 0 for the GPU's (any solver type)
+  bool cusolver = false; // a GPU call (cuSOLVER's, cuSPARSE's, JAX's own)
   bool gesvdj = false;
   bool gesvd = false;
   bool geev = false; // cuSOLVER's geev: (a, w, vl, vr, info)
