@@ -10,11 +10,11 @@
 // a send, and starts the next one, its recv and send leaving through the
 // body's result: each -done op of the carried transfer gets an edge to each
 // new start of its channel, so that the transfer in flight completes before
-// the next one starts. An edge is left out where data and control uses already order the
-// two (either way: the edge would add nothing, or close a cycle); the walks
-// that decide it visit only what lies between the two in the block's
-// order, and the block is sorted again (a stable topological sort) only
-// after an edge that goes against that order.
+// the next one starts. An edge is left out where data and control uses
+// already order the two (either way: the edge would add nothing, or close a
+// cycle); the walks that decide it visit only what lies between the two in
+// the block's order, and the block is sorted again (a stable topological
+// sort) only after an edge that goes against that order.
 //
 //===----------------------------------------------------------------------===//
 
