@@ -231,6 +231,14 @@ LogicalResult ThunkLowering::lowerFactorization(CustomCallOp call) {
     return slice(call, v, 0,
                  getSignatureType(cast<RankedTensorType>(v.getType())));
   };
+  // A result (node > 0: tuple element node - 1) in its own layout.
+  auto plain = [&](unsigned node) {
+    Type type = call.getType();
+    if (node)
+      type = cast<TupleType>(type).getType(node - 1);
+    return slice(call, result, node,
+                 getSignatureType(cast<RankedTensorType>(type)));
+  };
   if (fc->kind == Kind::HouseholderProduct) {
     FailureOr<Value> a = fortranSlice(call, operand),
                      q = fortranSlice(call, result), tau = plainOperand(1);
@@ -263,10 +271,7 @@ LogicalResult ThunkLowering::lowerFactorization(CustomCallOp call) {
       return failure();
     Value info;
     if (fc->hasInfo) {
-      FailureOr<Value> i =
-          slice(call, result, 5,
-                getSignatureType(cast<RankedTensorType>(
-                    cast<TupleType>(call.getType()).getType(4))));
+      FailureOr<Value> i = plain(5);
       if (failed(i))
         return failure();
       info = *i;
@@ -286,11 +291,8 @@ LogicalResult ThunkLowering::lowerFactorization(CustomCallOp call) {
       bool matrix = (node >= tuple.size() - 2 && node < tuple.size()) ||
                     (fc->packed && node == 1);
       FailureOr<Value> s = node == 0 ? fortranSlice(call, operand)
-                           : matrix
-                               ? fortranSlice(call, result, node)
-                               : slice(call, result, node,
-                                       getSignatureType(cast<RankedTensorType>(
-                                           tuple.getType(node - 1))));
+                           : matrix  ? fortranSlice(call, result, node)
+                                     : plain(node);
       if (failed(s))
         return failure();
       slices.push_back(*s);
@@ -317,11 +319,6 @@ LogicalResult ThunkLowering::lowerFactorization(CustomCallOp call) {
     if (failed(memref))
       return failure();
     return slice(call, value, node, *memref);
-  };
-  auto plain = [&](unsigned node) {
-    return slice(
-        call, result, node,
-        getSignatureType(cast<RankedTensorType>(tuple.getType(node - 1))));
   };
   FailureOr<Value> a = matrices(operand, 0), out = matrices(result, 1);
   if (failed(a) || failed(out))

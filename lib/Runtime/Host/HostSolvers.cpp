@@ -18,7 +18,6 @@
 
 #include <climits>
 #include <complex>
-#include <cstring>
 
 using namespace mlir;
 using namespace mlir::thunk;
@@ -97,14 +96,6 @@ template <typename F> LogicalResult withSolverType(MemRefType type, F &&f) {
   return failure();
 }
 
-/// The LAPACK element type of a batch of matrices of int dimensions.
-std::optional<lapack::Scalar> solverScalar(MemRefType type) {
-  for (int64_t d : type.getShape())
-    if (d > INT_MAX)
-      return std::nullopt;
-  return lapack::getScalar(type.getElementType());
-}
-
 } // namespace
 
 LogicalResult mlir::thunk::runHostTriangularSolve(Operation *op, uint8_t *a,
@@ -125,23 +116,14 @@ LogicalResult mlir::thunk::runHostCholesky(Operation *op, uint8_t *a,
                                            uint8_t *info, std::string &error) {
   auto potrfOp = cast<CholeskyOp>(op);
   MemRefType type = potrfOp.getA().getType();
-  std::optional<lapack::Scalar> scalar = solverScalar(type);
+  std::optional<lapack::Scalar> scalar = lapack::getMatrixScalar(type);
   if (!scalar) {
     error = "thunk.cholesky: LAPACK takes f32, f64, complex<f32> and "
             "complex<f64> matrices of int dimensions";
     return failure();
   }
-  int n = potrfOp.getOrder();
-  bool lower = potrfOp.getLower();
-  auto *infos = reinterpret_cast<int32_t *>(info);
-  lapack::potrf(*scalar, potrfOp.getBatch(), n, lower, a, infos);
-  // potrf leaves the other triangle as it was: zero it, as the interpreter
-  // writes it. Column-major: element (r, c) at c * n + r.
-  int64_t size = lapack::sizeOf(*scalar);
-  for (int64_t i = 0, e = potrfOp.getBatch(); i < e; ++i)
-    for (int64_t c = 0; c < n; ++c)
-      for (int64_t r = 0; r < n; ++r)
-        if (lower ? r < c : r > c)
-          std::memset(a + ((i * n + c) * n + r) * size, 0, size);
+  // The other triangle zeroed, as the interpreter writes it.
+  lapack::potrf(*scalar, potrfOp.getBatch(), potrfOp.getOrder(),
+                potrfOp.getLower(), a, reinterpret_cast<int32_t *>(info));
   return success();
 }

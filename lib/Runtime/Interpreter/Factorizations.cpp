@@ -147,6 +147,9 @@ EvalResult eval::evalFactorizationCall(Interp &interp, CustomCallOp op,
                          : *operands.front();
   MLIRContext *ctx = op.getContext();
   int64_t batch = call->batch, m = call->m, n = call->n, k = call->k();
+  // The LAPACK routines' precision (LU and the permutation use none).
+  lapack::Scalar s =
+      lapack::getScalar(a.getElementType()).value_or(lapack::Scalar::D);
   auto tuple = dyn_cast<TupleType>(op.getType());
   std::vector<Literal> results;
   if (tuple)
@@ -186,22 +189,15 @@ EvalResult eval::evalFactorizationCall(Interp &interp, CustomCallOp op,
     return Literal::tuple(std::move(results));
   }
   case FactorizationCall::Kind::Cholesky: {
-    lapack::Scalar s = *lapack::getScalar(a.getElementType());
     std::vector<uint8_t> matrices = pack(ctx, a);
     std::vector<int32_t> info = zerosI32(batch);
     lapack::potrf(s, batch, int(n), call->lower, matrices.data(), info.data());
     unpack(ctx, matrices, results[0]);
-    for (int64_t b = 0; b < batch; ++b)
-      for (int64_t i = 0; i < n; ++i)
-        for (int64_t j = 0; j < n; ++j)
-          if (call->lower ? j > i : j < i)
-            results[0].setComplex((b * n + i) * n + j, 0.0);
     writeInts(results[1], info);
     return Literal::tuple(std::move(results));
   }
   case FactorizationCall::Kind::Qr:
   case FactorizationCall::Kind::HouseholderProduct: {
-    lapack::Scalar s = *lapack::getScalar(a.getElementType());
     bool qr = call->kind == FactorizationCall::Kind::Qr;
     std::vector<uint8_t> matrices = pack(ctx, a),
                          tau = qr ? std::vector<uint8_t>(batch * k *
@@ -224,7 +220,6 @@ EvalResult eval::evalFactorizationCall(Interp &interp, CustomCallOp op,
     return Literal::tuple(std::move(results)); // info, if any, zero
   }
   case FactorizationCall::Kind::Schur: {
-    lapack::Scalar s = *lapack::getScalar(a.getElementType());
     std::vector<uint8_t> matrices = pack(ctx, a), vs(matrices.size()),
                          w(batch * n * lapack::sizeOf(complexOf(s)));
     std::vector<int32_t> info = zerosI32(batch);
@@ -239,7 +234,6 @@ EvalResult eval::evalFactorizationCall(Interp &interp, CustomCallOp op,
     return Literal::tuple(std::move(results));
   }
   case FactorizationCall::Kind::Hessenberg: {
-    lapack::Scalar s = *lapack::getScalar(a.getElementType());
     std::vector<uint8_t> matrices = pack(ctx, a),
                          tau(results[1].getNumElements() * lapack::sizeOf(s));
     std::vector<int32_t> info = zerosI32(batch);
@@ -251,7 +245,6 @@ EvalResult eval::evalFactorizationCall(Interp &interp, CustomCallOp op,
     return Literal::tuple(std::move(results));
   }
   case FactorizationCall::Kind::Tridiagonal: {
-    lapack::Scalar s = *lapack::getScalar(a.getElementType());
     int64_t offDiagonal = results[2].getNumElements();
     std::vector<uint8_t> matrices = pack(ctx, a),
                          d(batch * n * lapack::realSizeOf(s)),
@@ -268,7 +261,6 @@ EvalResult eval::evalFactorizationCall(Interp &interp, CustomCallOp op,
     return Literal::tuple(std::move(results));
   }
   case FactorizationCall::Kind::TridiagonalSolve: {
-    lapack::Scalar s = *lapack::getScalar(a.getElementType());
     std::vector<uint8_t> dl = pack(ctx, *operands[0], /*linear=*/true),
                          d = pack(ctx, *operands[1], /*linear=*/true),
                          du = pack(ctx, *operands[2], /*linear=*/true),
@@ -288,7 +280,6 @@ EvalResult eval::evalFactorizationCall(Interp &interp, CustomCallOp op,
     return Literal::tuple(std::move(results));
   }
   case FactorizationCall::Kind::Eigh: {
-    lapack::Scalar s = *lapack::getScalar(a.getElementType());
     std::vector<uint8_t> matrices = pack(ctx, a),
                          w(batch * n * lapack::realSizeOf(s));
     std::vector<int32_t> info = zerosI32(batch);
@@ -300,7 +291,7 @@ EvalResult eval::evalFactorizationCall(Interp &interp, CustomCallOp op,
     return Literal::tuple(std::move(results));
   }
   case FactorizationCall::Kind::Eig: {
-    lapack::Scalar s = *lapack::getScalar(a.getElementType()), c = complexOf(s);
+    lapack::Scalar c = complexOf(s);
     // cuSOLVER's form keeps a real matrix's vectors packed, in its type.
     lapack::Scalar v = call->packed ? s : c;
     std::vector<uint8_t> matrices = pack(ctx, a),
@@ -324,7 +315,6 @@ EvalResult eval::evalFactorizationCall(Interp &interp, CustomCallOp op,
     return Literal::tuple(std::move(results));
   }
   case FactorizationCall::Kind::Svd: {
-    lapack::Scalar s = *lapack::getScalar(a.getElementType());
     bool linear = call->transposed;
     char job = call->vectors == Vectors::All       ? 'A'
                : call->vectors == Vectors::Reduced ? 'S'

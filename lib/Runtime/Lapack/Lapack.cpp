@@ -11,6 +11,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 
 #include <algorithm>
+#include <climits>
 #include <complex>
 #include <cstring>
 #include <vector>
@@ -378,10 +379,16 @@ void potrfOf(int64_t batch, int n, bool lower, T *a, int32_t *info) {
   char uplo = lower ? 'L' : 'U';
   int lda = std::max(n, 1);
   for (int64_t i = 0; i < batch; ++i) {
+    T *matrix = a + i * int64_t(n) * n;
     int status = 0;
     if (n > 0)
-      Routines<T>::potrf(&uplo, &n, a + i * int64_t(n) * n, &lda, &status, 1);
+      Routines<T>::potrf(&uplo, &n, matrix, &lda, &status, 1);
     info[i] = status;
+    // The other triangle; column-major: element (r, c) at c * n + r.
+    for (int c = 0; c < n; ++c)
+      for (int r = 0; r < n; ++r)
+        if (lower ? r < c : r > c)
+          matrix[int64_t(c) * n + r] = T(0);
   }
 }
 
@@ -522,6 +529,13 @@ std::optional<Scalar> lapack::getScalar(Type element) {
       return Scalar::Z;
   }
   return std::nullopt;
+}
+
+std::optional<Scalar> lapack::getMatrixScalar(ShapedType type) {
+  for (int64_t d : type.getShape())
+    if (d > INT_MAX)
+      return std::nullopt;
+  return getScalar(type.getElementType());
 }
 
 int64_t lapack::sizeOf(Scalar s) {

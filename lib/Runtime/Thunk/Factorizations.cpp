@@ -16,7 +16,6 @@
 
 #include "llvm/ADT/TypeSwitch.h"
 
-#include <climits>
 #include <complex>
 #include <cstring>
 #include <vector>
@@ -24,14 +23,6 @@
 using namespace mlir;
 using namespace mlir::thunk;
 using namespace mlir::hlo;
-
-/// The LAPACK element type of a batch of matrices of int dimensions.
-static std::optional<lapack::Scalar> solverScalar(MemRefType type) {
-  for (int64_t d : type.getShape())
-    if (d > INT_MAX)
-      return std::nullopt;
-  return lapack::getScalar(type.getElementType());
-}
 
 /// (batch, rows, columns) of a batch of matrices.
 static std::tuple<int64_t, int, int> matrixShape(MemRefType type) {
@@ -197,7 +188,7 @@ LogicalResult mlir::thunk::runFactorization(Operation *op,
   // The matrices: a, or b for the tridiagonal solve.
   auto matrices = cast<MemRefType>(
       op->getOperand(isa<TridiagonalSolveOp>(op) ? 3 : 0).getType());
-  std::optional<lapack::Scalar> scalar = solverScalar(matrices);
+  std::optional<lapack::Scalar> scalar = lapack::getMatrixScalar(matrices);
   if (!scalar) {
     error = op->getName().getStringRef().str() +
             ": LAPACK takes f32, f64, complex<f32> and complex<f64> "

@@ -13,7 +13,7 @@
 #ifndef HLO_RUNTIME_LAPACK_LAPACK_H
 #define HLO_RUNTIME_LAPACK_LAPACK_H
 
-#include "mlir/IR/Types.h"
+#include "mlir/IR/BuiltinTypeInterfaces.h"
 
 #include <cstdint>
 #include <optional>
@@ -25,6 +25,9 @@ enum class Scalar { S, D, C, Z };
 
 /// The LAPACK element type of `element`, if it has one.
 std::optional<Scalar> getScalar(Type element);
+/// The LAPACK element type of a batch of matrices, if it has one and its
+/// dimensions fit LAPACK's int.
+std::optional<Scalar> getMatrixScalar(ShapedType type);
 /// Bytes of one element, and of its real part.
 int64_t sizeOf(Scalar s);
 int64_t realSizeOf(Scalar s);
@@ -68,7 +71,8 @@ void geev(Scalar s, int64_t batch, int n, bool left, bool right, bool packed,
           void *a, void *w, void *vl, void *vr, int32_t *info);
 
 /// ?potrf: the Cholesky factor of each n x n matrix in its `lower` or upper
-/// triangle (the other triangle as it was); `info` one status per matrix.
+/// triangle, the other triangle zeroed (LAPACK leaves the input there, which
+/// HLO leaves unspecified); `info` one status per matrix.
 void potrf(Scalar s, int64_t batch, int n, bool lower, void *a, int32_t *info);
 
 /// ?geqrf: the Householder QR factorization of each m x n matrix in place,
