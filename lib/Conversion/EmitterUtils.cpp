@@ -1,7 +1,8 @@
 //===- EmitterUtils.cpp - shared parts of the fusion emitters -------------===//
 //
 // The kernel function and its buffer arguments, launch dimensions, index
-// arithmetic between logical indices and physical offsets, output aliases.
+// arithmetic between logical indices and physical offsets, output aliases,
+// and the reducers of reductions combined across a warp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +11,8 @@
 #include "Hlo/Analysis/BufferAssignment.h"
 #include "Hlo/Analysis/GpuDeviceInfo.h"
 #include "Hlo/Conversion/ScalarLowering.h"
+
+#include "mlir/Dialect/Complex/IR/Complex.h"
 
 using namespace mlir;
 using namespace mlir::hlo;
@@ -139,6 +142,27 @@ SmallVector<Value> mlir::hlo::emitLogicalIndex(OpBuilder &b, Location loc,
   return index;
 }
 
+void mlir::hlo::delinearizeGroup(OpBuilder &b, Location loc, Value linear,
+                                 ArrayRef<int64_t> shape,
+                                 ArrayRef<int64_t> group,
+                                 MutableArrayRef<Value> index) {
+  int64_t stride = 1;
+  for (auto [i, d] : llvm::enumerate(llvm::reverse(group))) {
+    Value q = stride == 1 ? linear
+                          : arith::DivUIOp::create(
+                                b, loc, linear,
+                                arith::ConstantIndexOp::create(b, loc, stride))
+                                .getResult();
+    index[d] = i + 1 == group.size()
+                   ? q
+                   : arith::RemUIOp::create(
+                         b, loc, q,
+                         arith::ConstantIndexOp::create(b, loc, shape[d]))
+                         .getResult();
+    stride *= shape[d];
+  }
+}
+
 void mlir::hlo::setOutputAliases(Operation *kernel, ArrayRef<int64_t> aliases) {
   // A runtime may pass an output and the operand it aliases in one buffer:
   // neither is noalias then (createKernel's marks from the slices).
@@ -173,10 +197,10 @@ int64_t mlir::hlo::getElementBytes(Type elementType) {
   return llvm::divideCeil(scalar.getIntOrFloatBitWidth(), 8);
 }
 
-int64_t mlir::hlo::getLoopUnrollFactor(int64_t elements, int64_t widestBytes,
-                                       bool anySize) {
+int64_t mlir::hlo::getLoopUnrollFactor(int64_t elements,
+                                       int64_t widestBytes) {
   const GpuDeviceInfo &device = getSelectedGpuDevice();
-  if (!anySize && elements < device.coreCount * device.threadsPerCoreLimit)
+  if (elements < device.coreCount * device.threadsPerCoreLimit)
     return 1;
   return std::max<int64_t>(1, 16 / widestBytes);
 }
@@ -209,4 +233,96 @@ Value mlir::hlo::emitGuardedThreadIndex(OpBuilder &b, Location loc,
   auto ifOp = scf::IfOp::create(b, loc, inBounds, /*withElseRegion=*/false);
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());
   return thread;
+}
+
+Value mlir::hlo::shuffleXor(OpBuilder &b, Location loc, Value v, int32_t offset) {
+  Type t = v.getType();
+  Type i32 = b.getI32Type();
+  auto shuffle = [&](Value x) {
+    return gpu::ShuffleOp::create(b, loc, x, offset, /*width=*/32,
+                                  gpu::ShuffleMode::XOR)
+        .getShuffleResult();
+  };
+  if (auto complex = dyn_cast<ComplexType>(t)) {
+    Value re = shuffleXor(b, loc, complex::ReOp::create(b, loc, v), offset);
+    Value im = shuffleXor(b, loc, complex::ImOp::create(b, loc, v), offset);
+    return complex::CreateOp::create(b, loc, t, re, im);
+  }
+  if (t == i32 || t.isF32())
+    return shuffle(v);
+  unsigned width = t.getIntOrFloatBitWidth();
+  Type intType = b.getIntegerType(width);
+  Value bits = isa<FloatType>(t)
+                   ? Value(arith::BitcastOp::create(b, loc, intType, v))
+                   : v;
+  Value result;
+  if (width < 32) {
+    Value wide = arith::ExtUIOp::create(b, loc, i32, bits);
+    result = arith::TruncIOp::create(b, loc, intType, shuffle(wide));
+  } else {
+    // 64 bits: the two halves.
+    Value c32 = arith::ConstantIntOp::create(b, loc, intType, 32);
+    Value lo = shuffle(arith::TruncIOp::create(b, loc, i32, bits));
+    Value hi = shuffle(arith::TruncIOp::create(
+        b, loc, i32, arith::ShRUIOp::create(b, loc, bits, c32)));
+    result = arith::OrIOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, intType, lo),
+        arith::ShLIOp::create(
+            b, loc, arith::ExtUIOp::create(b, loc, intType, hi), c32));
+  }
+  return isa<FloatType>(t) ? Value(arith::BitcastOp::create(b, loc, t, result))
+                           : result;
+}
+
+LogicalResult Reducers::init(ArrayRef<ReduceOp> reduces,
+                             SymbolTable &symbols) {
+  for (ReduceOp reduce : reduces) {
+    auto reducer = symbols.lookup<ComputationOp>(reduce.getToApply());
+    if (!reducer)
+      return reduce->emitError("reducer not found");
+    computations.push_back(reducer);
+    auto operands = getDataOperands(reduce);
+    unsigned n = operands.size() / 2;
+    numAccs.push_back(n);
+    for (Value init : operands.drop_front(n))
+      accTypes.push_back(getScalarType(getElementTypeOrSelf(init.getType())));
+  }
+  return success();
+}
+
+int64_t Reducers::getWidestBytes() const {
+  int64_t bytes = 1;
+  for (Type t : accTypes)
+    bytes = std::max(bytes, getElementBytes(t));
+  return bytes;
+}
+
+LogicalResult Reducers::combine(OpBuilder &b, Location loc,
+                                MutableArrayRef<Value> accs,
+                                ValueRange values) const {
+  unsigned at = 0;
+  for (auto [h, reducer] : llvm::enumerate(computations)) {
+    ComputationOp computation = reducer;
+    SmallVector<Value> args(accs.slice(at, numAccs[h]));
+    llvm::append_range(args, values.slice(at, numAccs[h]));
+    FailureOr<SmallVector<Value>> r =
+        emitScalarComputation(b, loc, computation.getBody(), args);
+    if (failed(r))
+      return failure();
+    llvm::copy(*r, accs.begin() + at);
+    at += numAccs[h];
+  }
+  return success();
+}
+
+LogicalResult Reducers::warpReduce(OpBuilder &b, Location loc, int64_t offset,
+                                   MutableArrayRef<Value> accs) const {
+  for (; offset >= 1; offset /= 2) {
+    SmallVector<Value> other;
+    for (Value acc : accs)
+      other.push_back(shuffleXor(b, loc, acc, int32_t(offset)));
+    if (failed(combine(b, loc, accs, other)))
+      return failure();
+  }
+  return success();
 }

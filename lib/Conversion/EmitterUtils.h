@@ -161,6 +161,13 @@ Value emitPhysicalOffset(OpBuilder &b, Location loc, ValueRange index,
 SmallVector<Value> emitLogicalIndex(OpBuilder &b, Location loc, Value linear,
                                     RankedTensorType type);
 
+/// Splits `linear` over the dimensions `group` of `shape` (in physical
+/// order, major to minor; the major-most takes the rest) into their entries
+/// of `index`.
+void delinearizeGroup(OpBuilder &b, Location loc, Value linear,
+                      ArrayRef<int64_t> shape, ArrayRef<int64_t> group,
+                      MutableArrayRef<Value> index);
+
 /// Whether `t` is an array of static shape.
 inline bool isStaticArray(Type t) {
   auto ranked = dyn_cast<RankedTensorType>(t);
@@ -194,12 +201,11 @@ int64_t getElementBytes(Type elementType);
 /// XLA's loop fusion config for a kernel of `elements` elements whose
 /// widest element has `widestBytes` bytes: one element per thread unless the
 /// kernel has at least as many elements as the selected GPU has threads
-/// (SMs x threads per SM; H100: 132 x 2048), or `anySize`, then enough
-/// consecutive elements per thread for 16-byte loads and stores. XLA keeps
-/// small kernels to one element per thread (fewer registers, and less code
-/// for ptxas to assemble).
-int64_t getLoopUnrollFactor(int64_t elements, int64_t widestBytes,
-                            bool anySize = false);
+/// (SMs x threads per SM; H100: 132 x 2048), then enough consecutive
+/// elements per thread for 16-byte loads and stores. XLA keeps small kernels
+/// to one element per thread (fewer registers, and less code for ptxas to
+/// assemble).
+int64_t getLoopUnrollFactor(int64_t elements, int64_t widestBytes);
 
 /// A kernel's `hlo.output_aliases` (array<i64>): for output k, the fusion
 /// operand whose buffer output k aliases (-1: none). Such an output starts
@@ -223,6 +229,33 @@ Value emitGuardedThreadIndex(OpBuilder &b, Location loc,
 /// threads per block (at least 1), and as many blocks as needed.
 std::pair<int64_t, int64_t> getLaunchDims(int64_t work,
                                           int64_t threadsPerBlock);
+
+/// `v` from the lane `offset` apart (xor) in the warp, for any scalar type:
+/// 32-bit values directly, narrower ones widened, 64-bit ones in two
+/// halves, complex ones by part.
+Value shuffleXor(OpBuilder &b, Location loc, Value v, int32_t offset);
+
+/// The reducers of reduces computed together (a reduction fusion's heroes,
+/// a normalization fusion's reduces), their accumulators side by side:
+/// `numAccs[h]` for reduce h (a variadic reduce has several), of
+/// `accTypes`.
+struct Reducers {
+  SmallVector<ComputationOp> computations;
+  SmallVector<unsigned> numAccs;
+  SmallVector<Type> accTypes;
+
+  /// The reducers of `reduces`; fails with an error on a missing one.
+  LogicalResult init(ArrayRef<ReduceOp> reduces, SymbolTable &symbols);
+  /// The widest accumulator's size in bytes.
+  int64_t getWidestBytes() const;
+  /// `accs` = each reducer applied to (its `accs`, its `values`).
+  LogicalResult combine(OpBuilder &b, Location loc, MutableArrayRef<Value> accs,
+                        ValueRange values) const;
+  /// Combines `accs` across the lanes `offset`, `offset / 2`, ..., 1 apart
+  /// (xor shuffles: every lane of a group of 2 * `offset` gets the result).
+  LogicalResult warpReduce(OpBuilder &b, Location loc, int64_t offset,
+                           MutableArrayRef<Value> accs) const;
+};
 
 } // namespace mlir::hlo
 

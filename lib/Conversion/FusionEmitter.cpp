@@ -53,6 +53,8 @@ StringRef mlir::hlo::stringifyEmitterKind(EmitterKind kind) {
     return "in-place-dynamic-update-slice";
   case EmitterKind::Scatter:
     return "scatter";
+  case EmitterKind::Normalization:
+    return "normalization";
   case EmitterKind::Sort:
     return "sort";
   }
@@ -98,6 +100,14 @@ FailureOr<EmitterKind> mlir::hlo::chooseEmitter(Operation *op,
     return concat && concat.getNumOperands() <= 4 &&
            llvm::all_of(concat->getOperandTypes(), isStaticArray);
   };
+  // Reduces whose rows the outputs read back (a reduce fused into its
+  // consumer, a Triton normalization fusion) would be recomputed for every
+  // element of the row by the loop emitter.
+  auto isNormalization = [&] {
+    std::string notNormalization;
+    return succeeded(
+        canEmitNormalizationKernel(op, symbols, notNormalization));
+  };
   switch (fusion.getKind()) {
   case FusionKind::kLoop: {
     std::string dusReason;
@@ -109,6 +119,8 @@ FailureOr<EmitterKind> mlir::hlo::chooseEmitter(Operation *op,
     std::string notTiled;
     if (isTiledTransposeFusion(fusion, symbols, notTiled))
       return EmitterKind::Transpose;
+    if (isNormalization())
+      return EmitterKind::Normalization;
     return EmitterKind::Loop;
   }
   case FusionKind::kCustom:
@@ -140,8 +152,20 @@ FailureOr<EmitterKind> mlir::hlo::chooseEmitter(Operation *op,
     std::string notTiled;
     if (isTiledTransposeFusion(fusion, symbols, notTiled))
       return EmitterKind::Transpose;
+    // A reduce that is no hero of the reduction emitter (an output reads
+    // it through a broadcast) would be recomputed for each element that
+    // reads it: the normalization emitter, where it takes the fusion,
+    // computes it once per row.
     std::string notReduction;
-    if (succeeded(analyzeReductionFusion(fusion, symbols, notReduction)))
+    FailureOr<ReductionInfo> reduction =
+        analyzeReductionFusion(fusion, symbols, notReduction);
+    if (succeeded(reduction) &&
+        size_t(llvm::range_size(fused.getBody().front().getOps<ReduceOp>())) ==
+            reduction->heroes.size())
+      return EmitterKind::Reduction;
+    if (isNormalization())
+      return EmitterKind::Normalization;
+    if (succeeded(reduction))
       return EmitterKind::Reduction;
     // Reductions no other emitter takes run as loops (each output element
     // reduces its range serially), as do outputs of different shapes.
@@ -179,6 +203,8 @@ FailureOr<gpu::GPUFuncOp> mlir::hlo::emitKernel(Operation *fusion,
                                                options);
   case EmitterKind::Scatter:
     return emitScatterKernel(fusion, module, name, symbols, options);
+  case EmitterKind::Normalization:
+    return emitNormalizationKernel(fusion, module, name, symbols, options);
   case EmitterKind::Sort:
     return emitSortKernel(fusion, module, name, symbols, options);
   }

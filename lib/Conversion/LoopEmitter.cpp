@@ -61,18 +61,12 @@ mlir::hlo::emitLoopKernel(Operation *op, gpu::GPUModuleOp module,
     widest = std::max(widest, getElementBytes(t.getElementType()));
   // Elements that are loops of their own (a dot's contraction, a
   // select-and-scatter's windows) are one per thread, as XLA leaves such
-  // loop fusions unrolled once (its MayPreventVectorization). Ours, not
-  // XLA's: a reduction computed inside a loop kernel (a small reduce fused
-  // into its consumer) is computed once for a thread's elements of one row,
-  // so those kernels keep several elements per thread whatever their size
-  // (4x less reduction work for a 64-wide layer norm).
-  bool elementLoops = false, reductions = false;
+  // loop fusions unrolled once (its MayPreventVectorization).
+  bool elementLoops = false;
   fused.walk([&](Operation *o) {
     elementLoops |= isa<DotOp, SelectAndScatterOp>(o);
-    reductions |= isa<ReduceOp, ReduceWindowOp>(o);
   });
-  int64_t unroll =
-      elementLoops ? 1 : getLoopUnrollFactor(elements, widest, reductions);
+  int64_t unroll = elementLoops ? 1 : getLoopUnrollFactor(elements, widest);
   if (options.unroll > 0)
     unroll = options.unroll;
   while (unroll > 1 && elements % unroll != 0)

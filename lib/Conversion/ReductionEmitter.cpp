@@ -28,54 +28,10 @@
 
 #include "Hlo/Conversion/ScalarLowering.h"
 
-#include "mlir/Dialect/Complex/IR/Complex.h"
-
 using namespace mlir;
 using namespace mlir::hlo;
 
 namespace {
-
-/// Shuffles `v` across the warp (xor `offset`), any scalar type: 32-bit
-/// values directly, narrower ones widened, 64-bit ones in two halves,
-/// complex ones by part.
-Value shuffleXor(OpBuilder &b, Location loc, Value v, int32_t offset) {
-  Type t = v.getType();
-  Type i32 = b.getI32Type();
-  auto shuffle = [&](Value x) {
-    return gpu::ShuffleOp::create(b, loc, x, offset, /*width=*/32,
-                                  gpu::ShuffleMode::XOR)
-        .getShuffleResult();
-  };
-  if (auto complex = dyn_cast<ComplexType>(t)) {
-    Value re = shuffleXor(b, loc, complex::ReOp::create(b, loc, v), offset);
-    Value im = shuffleXor(b, loc, complex::ImOp::create(b, loc, v), offset);
-    return complex::CreateOp::create(b, loc, t, re, im);
-  }
-  if (t == i32 || t.isF32())
-    return shuffle(v);
-  unsigned width = t.getIntOrFloatBitWidth();
-  Type intType = b.getIntegerType(width);
-  Value bits = isa<FloatType>(t)
-                   ? Value(arith::BitcastOp::create(b, loc, intType, v))
-                   : v;
-  Value result;
-  if (width < 32) {
-    Value wide = arith::ExtUIOp::create(b, loc, i32, bits);
-    result = arith::TruncIOp::create(b, loc, intType, shuffle(wide));
-  } else {
-    // 64 bits: the two halves.
-    Value c32 = arith::ConstantIntOp::create(b, loc, intType, 32);
-    Value lo = shuffle(arith::TruncIOp::create(b, loc, i32, bits));
-    Value hi = shuffle(arith::TruncIOp::create(
-        b, loc, i32, arith::ShRUIOp::create(b, loc, bits, c32)));
-    result = arith::OrIOp::create(
-        b, loc, arith::ExtUIOp::create(b, loc, intType, lo),
-        arith::ShLIOp::create(
-            b, loc, arith::ExtUIOp::create(b, loc, intType, hi), c32));
-  }
-  return isa<FloatType>(t) ? Value(arith::BitcastOp::create(b, loc, t, result))
-                           : result;
-}
 
 class ReductionKernelBuilder {
 public:
@@ -89,18 +45,17 @@ private:
   Value constant(int64_t v) {
     return arith::ConstantIndexOp::create(*b, loc, v);
   }
-  /// Splits `linear` over `group` (physical order, major to minor) into
-  /// `index`.
   void delinearize(Value linear, ArrayRef<int64_t> group,
-                   SmallVector<Value> &index);
+                   SmallVector<Value> &index) {
+    delinearizeGroup(*b, loc, linear, info.inputType.getShape(), group, index);
+  }
   /// Folds the elements at input `index` into `accs` (and writes the side
   /// outputs there).
   LogicalResult accumulate(ValueRange index, Value linear,
                            SmallVector<Value> &accs);
-  /// Combines `accs` across the lanes `offset`, `offset / 2`, ..., 1 apart.
-  LogicalResult warpReduce(int64_t offset, SmallVector<Value> &accs);
-  /// The reducer of every hero applied to (`accs`, `values`).
-  LogicalResult combine(SmallVector<Value> &accs, ValueRange values);
+  LogicalResult warpReduce(int64_t offset, SmallVector<Value> &accs) {
+    return reducers.warpReduce(*b, loc, offset, accs);
+  }
   /// Writes the outputs of the kept element `keptIndex` (logical, of the
   /// heroes' result) from its reduced `accs`.
   LogicalResult writeOutputs(ValueRange keptIndex, ValueRange accs);
@@ -127,46 +82,10 @@ private:
   OpBuilder *b = nullptr;
   Location loc = UnknownLoc::get(fusion->getContext());
   std::unique_ptr<ElementGenerator> gen;
-  SmallVector<ComputationOp> reducers;
-  SmallVector<unsigned> numAccs; // per hero
-  SmallVector<Type> accTypes;
+  Reducers reducers;
+  SmallVector<Type> accTypes; // the loop's: one set per column of a thread
   SmallVector<Value> outputs;
 };
-
-void ReductionKernelBuilder::delinearize(Value linear, ArrayRef<int64_t> group,
-                                         SmallVector<Value> &index) {
-  ArrayRef<int64_t> shape = info.inputType.getShape();
-  int64_t stride = 1;
-  for (auto [i, d] : llvm::enumerate(llvm::reverse(group))) {
-    Value q = stride == 1
-                  ? linear
-                  : arith::DivUIOp::create(*b, loc, linear, constant(stride))
-                        .getResult();
-    // The major-most dimension takes the rest.
-    index[d] = i + 1 == group.size()
-                   ? q
-                   : arith::RemUIOp::create(*b, loc, q, constant(shape[d]))
-                         .getResult();
-    stride *= shape[d];
-  }
-}
-
-LogicalResult ReductionKernelBuilder::combine(SmallVector<Value> &accs,
-                                              ValueRange values) {
-  unsigned at = 0;
-  for (auto [h, reducer] : llvm::enumerate(reducers)) {
-    SmallVector<Value> args(accs.begin() + at, accs.begin() + at + numAccs[h]);
-    llvm::append_range(args, values.slice(at, numAccs[h]));
-    FailureOr<SmallVector<Value>> r =
-        emitScalarComputation(*b, loc, reducer.getBody(), args);
-    if (failed(r))
-      return failure();
-    for (unsigned i = 0; i < numAccs[h]; ++i)
-      accs[at + i] = (*r)[i];
-    at += numAccs[h];
-  }
-  return success();
-}
 
 LogicalResult ReductionKernelBuilder::accumulate(ValueRange index, Value linear,
                                                  SmallVector<Value> &accs) {
@@ -182,7 +101,7 @@ LogicalResult ReductionKernelBuilder::accumulate(ValueRange index, Value linear,
       values.push_back(*x);
     }
   }
-  if (failed(combine(accs, values)))
+  if (failed(reducers.combine(*b, loc, accs, values)))
     return failure();
   for (auto [k, root] : llvm::enumerate(info.roots)) {
     if (!info.sideOutputs.contains(root))
@@ -199,24 +118,12 @@ LogicalResult ReductionKernelBuilder::accumulate(ValueRange index, Value linear,
   return success();
 }
 
-LogicalResult ReductionKernelBuilder::warpReduce(int64_t offset,
-                                                 SmallVector<Value> &accs) {
-  for (; offset >= 1; offset /= 2) {
-    SmallVector<Value> other;
-    for (Value acc : accs)
-      other.push_back(shuffleXor(*b, loc, acc, int32_t(offset)));
-    if (failed(combine(accs, other)))
-      return failure();
-  }
-  return success();
-}
-
 LogicalResult ReductionKernelBuilder::writeOutputs(ValueRange keptIndex,
                                                    ValueRange accs) {
   unsigned at = 0;
   for (auto [h, hero] : llvm::enumerate(info.heroes)) {
-    gen->setOverride(hero->getResult(0), accs.slice(at, numAccs[h]));
-    at += numAccs[h];
+    gen->setOverride(hero->getResult(0), accs.slice(at, reducers.numAccs[h]));
+    at += reducers.numAccs[h];
   }
   Value linear = emitPhysicalOffset(*b, loc, keptIndex, info.outputType);
   LogicalResult result = success();
@@ -281,19 +188,10 @@ ReductionKernelBuilder::sharedArrays(ArrayRef<int64_t> shape) {
 
 FailureOr<gpu::GPUFuncOp> ReductionKernelBuilder::build(gpu::GPUModuleOp module,
                                                         StringRef name) {
-  for (ReduceOp hero : info.heroes) {
-    auto reducer = symbols.lookup<ComputationOp>(hero.getToApply());
-    if (!reducer)
-      return hero->emitError("reduction emitter: reducer not found");
-    reducers.push_back(reducer);
-    unsigned n = getDataOperands(hero).size() / 2;
-    numAccs.push_back(n);
-    for (Value init : getDataOperands(hero).drop_front(n))
-      accTypes.push_back(getScalarType(getElementTypeOrSelf(init.getType())));
-  }
-  int64_t bytes = 1;
-  for (Type t : accTypes)
-    bytes = std::max(bytes, getElementBytes(t));
+  if (failed(reducers.init(info.heroes, symbols)))
+    return failure();
+  accTypes = reducers.accTypes;
+  int64_t bytes = reducers.getWidestBytes();
   const int64_t warp = 32;
   bool isRow = info.numKeptMinor == 1;
   int64_t numRows = info.numKeptMajor, rowLength = info.numReduced;

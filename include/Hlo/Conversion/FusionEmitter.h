@@ -66,6 +66,12 @@ enum class EmitterKind {
   /// One thread per update element of a scatter root, combined into the
   /// output in place (XLA's ScatterFusion).
   Scatter,
+  /// Reduces of the rows of one shape (its physically minor dimensions)
+  /// whose results the outputs read back along the same rows (softmax,
+  /// layer norm: XLA's Triton normalization fusions, and loop fusions with
+  /// a reduce inside): the threads of a row reduce it together, each
+  /// reduce in turn, then write the row's outputs.
+  Normalization,
   /// A sort (wrapped into a fusion of its own): a bitonic sort, tiles in
   /// shared memory and then global compare-and-swap stages, as a sequence
   /// of kernels (XLA's sort emitter).
@@ -171,6 +177,25 @@ FailureOr<gpu::GPUFuncOp>
 emitInPlaceDynamicUpdateSliceKernel(Operation *fusion, gpu::GPUModuleOp module,
                                     StringRef name, SymbolTable &symbols,
                                     const KernelOptions &options = {});
+
+/// Whether the normalization emitter takes `fusion`: its reduces have one
+/// input shape and reduce its physically minor dimensions, its outputs have
+/// that shape or the reductions' (at least one the rows'), and what depends
+/// on a reduction is read only along the same row (elementwise ops,
+/// broadcasts of the kept dimensions, later reduces); failure with `reason`
+/// saying why not.
+LogicalResult canEmitNormalizationKernel(Operation *fusion,
+                                         SymbolTable &symbols,
+                                         std::string &reason);
+
+/// The normalization emitter: `tx` threads per row (as the reduction
+/// emitter's rows), each reduce of the row in program order through xor
+/// shuffles (shared memory across warps), every thread then knowing the
+/// row's results; then the outputs' elements of the row.
+FailureOr<gpu::GPUFuncOp>
+emitNormalizationKernel(Operation *fusion, gpu::GPUModuleOp module,
+                        StringRef name, SymbolTable &symbols,
+                        const KernelOptions &options = {});
 
 /// Whether the scatter emitter takes `fusion` (an input fusion whose root
 /// is a scatter); failure with `reason` saying why not.
