@@ -188,21 +188,30 @@ FailureOr<std::string> mlir::hlo::assemblePtx(StringRef ptxas, StringRef ptx,
 FailureOr<std::string> mlir::hlo::getPtx(ModuleOp module) {
   std::string ptx;
   bool found = false;
+  // Several PTX modules as one: the header (.version, .target,
+  // .address_size) once.
+  auto append = [&](StringRef text) {
+    if (found) {
+      size_t header = text.find(".address_size");
+      if (header != StringRef::npos)
+        text = text.drop_front(header).drop_until([](char c) {
+          return c == '\n';
+        });
+    }
+    ptx += text.str();
+    found = true;
+  };
   for (auto binary : module.getOps<gpu::BinaryOp>()) {
     for (Attribute object : binary.getObjects()) {
       auto obj = dyn_cast<gpu::ObjectAttr>(object);
-      if (!obj || obj.getFormat() != gpu::CompilationTarget::Assembly)
-        continue;
-      ptx += obj.getObject().getValue().str();
-      found = true;
+      if (obj && obj.getFormat() == gpu::CompilationTarget::Assembly)
+        append(obj.getObject().getValue());
     }
   }
   // A thunk program's kernel modules carry theirs (hlo-embed-ptx).
   for (auto kernels : module.getOps<gpu::GPUModuleOp>())
-    if (auto text = kernels->getAttrOfType<StringAttr>("thunk.ptx")) {
-      ptx += text.getValue().str();
-      found = true;
-    }
+    if (auto text = kernels->getAttrOfType<StringAttr>("thunk.ptx"))
+      append(text.getValue());
   if (!found)
     return module.emitError(
         "no PTX in the module (run hlo-to-ptx or hlo-gpu-pipeline)");

@@ -199,6 +199,14 @@ def HloEmbedPtx : Pass<"hlo-embed-ptx", "::mlir::ModuleOp"> {
     on that chip loads the cubin instead of compiling the PTX. Fails, at the
     kernel module, when the kernels cannot be compiled or ptxas rejects
     them.
+
+    LLVM's NVPTX back end and ptxas run once per kernel module, one after
+    the other, and are most of the GPU compiler's time: a kernel module is
+    first split into `kernel-modules` modules of about equal size (counted
+    in operations; a fusion's kernels, as `hlo.then_kernels` names them,
+    stay together; the references of `thunk.kernel` and any other op follow
+    the kernels that move), which are compiled concurrently on the
+    context's threads (one after the other where it has none).
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
@@ -206,6 +214,9 @@ def HloEmbedPtx : Pass<"hlo-embed-ptx", "::mlir::ModuleOp"> {
            "capability of --hlo-gpu-device)">,
     Option<"cubin", "cubin", "bool", /*default=*/"true",
            "Also assemble the PTX into a cubin with ptxas where it is found">,
+    Option<"kernelModules", "kernel-modules", "unsigned", /*default=*/"2",
+           "Split each kernel module into at most this many, compiled "
+           "concurrently (1: keep one)">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }

@@ -53,7 +53,8 @@ void buildKernelsToPtxPipeline(OpPassManager &pm,
 void registerHloToPtxPipeline();
 
 /// The PTX text of the module's `gpu.binary` objects, in order, and of its
-/// kernel modules' `thunk.ptx` (a thunk program's).
+/// kernel modules' `thunk.ptx` (a thunk program's), as one PTX module (the
+/// header once).
 FailureOr<std::string> getPtx(ModuleOp module);
 
 /// NVIDIA's PTX assembler: `ptxas` in the toolkit (`cudaPath` as
