@@ -44,6 +44,7 @@ Usage: thunks_vs_xla.py [--bin build/bin] [MODULE.hlo ...] [--markdown]
 """
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
@@ -90,11 +91,15 @@ def oracle(path, name, cache):
         raise RuntimeError(failed.read_text())
     shutil.rmtree(out, ignore_errors=True)
     print(f"... XLA {name}", file=sys.stderr, flush=True)
+    # XLA's phase timers are INFO logs, which compare_xla's
+    # TF_CPP_MIN_LOG_LEVEL would hide from the oracle.
+    env = {k: v for k, v in os.environ.items()
+           if k != "TF_CPP_MIN_LOG_LEVEL"}
     p = subprocess.run([oracle_python(), str(ORACLE), str(path), "-o",
                         str(out),
                         "--opt", "xla_gpu_enable_triton_gemm=false",
                         "--quiet"], capture_output=True, text=True,
-                       timeout=900)
+                       timeout=900, env=env)
     if p.returncode or not seq.exists():
         message = first_line((p.stderr or p.stdout).strip().splitlines()[-1:])
         out.mkdir(parents=True, exist_ok=True)

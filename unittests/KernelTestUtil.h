@@ -162,6 +162,74 @@ inline bool closeEnough(const runtime::Literal &got,
   return true;
 }
 
+/// A generated fused computation `%fused` and the ENTRY `%main` that runs it
+/// as one fusion: each parameter is one of both, the outputs a root tuple.
+struct FusionText {
+  std::string body, params, entry, operands;
+  int numParams = 0;
+  std::vector<std::string> roots, rootTypes;
+
+  /// Adds parameter `numParams` of type `t`; returns its name in the body.
+  std::string addParam(const std::string &t) {
+    std::string i = std::to_string(numParams), name = "p" + i;
+    body += "  %" + name + " = " + t + " parameter(" + i + ")\n";
+    params += (numParams ? ", " : "") + name + ": " + t;
+    entry += "  %x" + i + " = " + t + " parameter(" + i + ")\n";
+    operands += (numParams ? ", %x" : "%x") + i;
+    ++numParams;
+    return "%" + name;
+  }
+  /// `%name = t rhs` in the body; returns `%name`.
+  std::string add(const std::string &name, const std::string &t,
+                  const std::string &rhs) {
+    body += "  %" + name + " = " + t + " " + rhs + "\n";
+    return "%" + name;
+  }
+  void addOutput(const std::string &value, const std::string &type) {
+    roots.push_back(value);
+    rootTypes.push_back(type);
+  }
+  /// The two computations; the ENTRY's root `%fusionName = fusion(...)`
+  /// with `attributes` (`kind=kInput`, ...).
+  std::string finish(const std::string &fusionName,
+                     const std::string &attributes) const {
+    std::string resultType = "(", tuple = "(";
+    for (size_t i = 0; i < roots.size(); ++i) {
+      resultType += (i ? ", " : "") + rootTypes[i];
+      tuple += (i ? ", " : "") + roots[i];
+    }
+    resultType += ")";
+    tuple += ")";
+    return "%fused (" + params + ") -> " + resultType + " {\n" + body +
+           "  ROOT %t = " + resultType + " tuple" + tuple + "\n}\n\n" +
+           "ENTRY %main (" + params + ") -> " + resultType + " {\n" + entry +
+           "  ROOT %" + fusionName + " = " + resultType + " fusion(" +
+           operands + "), " + attributes + ", calls=%fused\n}\n";
+  }
+};
+
+/// `%argmax`, the reducer of an argmax over (`type`, s32) pairs: the larger
+/// value, the smaller index between equal ones.
+inline std::string argmaxComputationText(const std::string &type) {
+  return "%argmax (a: " + type + "[], ai: s32[], b: " + type +
+         "[], bi: s32[]) -> (" + type + "[], s32[]) {\n  %a = " + type +
+         "[] parameter(0)\n  %ai = s32[] parameter(1)\n  %b = " + type +
+         "[] parameter(2)\n  %bi = s32[] parameter(3)\n  %gt = pred[] "
+         "compare(%a, %b), direction=GT\n  %eq = pred[] compare(%a, %b), "
+         "direction=EQ\n  %lt = pred[] compare(%ai, %bi), direction=LT\n  "
+         "%tie = pred[] and(%eq, %lt)\n  %pick = pred[] or(%gt, %tie)\n  "
+         "%m = " +
+         type + "[] select(%pick, %a, %b)\n  %i = s32[] select(%pick, %ai, " +
+         "%bi)\n  ROOT %t = (" + type + "[], s32[]) tuple(%m, %i)\n}\n\n";
+}
+
+/// The one fusion of `module`'s ENTRY (null if none).
+inline Operation *getOnlyFusion(ModuleOp module) {
+  Operation *fusion = nullptr;
+  module->walk([&](FusionOp f) { fusion = f; });
+  return fusion;
+}
+
 } // namespace mlir::hlo::test
 
 #endif // HLO_UNITTESTS_KERNELTESTUTIL_H

@@ -97,174 +97,126 @@ public:
               "[] parameter(0)\n  %b = " + type + "[] parameter(1)\n  ROOT " +
               "%c = " + type + "[] " + op + "(%a, %b)\n}\n\n";
     if (pattern == 3)
-      text += "%argmax (a: " + type + "[], ai: s32[], b: " + type +
-              "[], bi: s32[]) -> (" + type + "[], s32[]) {\n  %a = " + type +
-              "[] parameter(0)\n  %ai = s32[] parameter(1)\n  %b = " + type +
-              "[] parameter(2)\n  %bi = s32[] parameter(3)\n  %gt = pred[] "
-              "compare(%a, %b), direction=GT\n  %eq = pred[] compare(%a, "
-              "%b), direction=EQ\n  %lt = pred[] compare(%ai, %bi), "
-              "direction=LT\n  %tie = pred[] and(%eq, %lt)\n  %pick = pred[] "
-              "or(%gt, %tie)\n  %m = " +
-              type + "[] select(%pick, %a, %b)\n  %i = s32[] select(%pick, " +
-              "%ai, %bi)\n  ROOT %t = (" + type + "[], s32[]) tuple(%m, " +
-              "%i)\n}\n\n";
+      text += argmaxComputationText(type);
 
-    std::string body, params, entry, operands;
-    int numParams = 0;
-    auto addParam = [&](const std::string &t) {
-      std::string name = "p" + std::to_string(numParams);
-      body += "  %" + name + " = " + t + " parameter(" +
-              std::to_string(numParams) + ")\n";
-      params += std::string(numParams ? ", " : "") + name + ": " + t;
-      entry += "  %x" + std::to_string(numParams) + " = " + t +
-               " parameter(" + std::to_string(numParams) + ")\n";
-      operands += std::string(numParams ? ", " : "") + "%x" +
-                  std::to_string(numParams);
-      ++numParams;
-      return "%" + name;
-    };
-    auto line = [&](const std::string &name, const std::string &t,
-                    const std::string &rhs) {
-      body += "  %" + name + " = " + t + " " + rhs + "\n";
-      return "%" + name;
-    };
+    FusionText f;
     auto reduce = [&](const std::string &name, const std::string &in,
                       const std::string &init, const char *reducer) {
-      return line(name, keptT,
-                  "reduce(" + in + ", " + init + "), dimensions={" + dimsText +
-                      "}, to_apply=%" + reducer);
+      return f.add(name, keptT,
+                   "reduce(" + in + ", " + init + "), dimensions={" + dimsText +
+                       "}, to_apply=%" + reducer);
     };
     auto broadcast = [&](const std::string &name, const std::string &v) {
-      return line(name, rows,
-                  "broadcast(" + v + "), dimensions={" + keptDimsText + "}");
+      return f.add(name, rows,
+                   "broadcast(" + v + "), dimensions={" + keptDimsText + "}");
     };
-    std::string x = addParam(rowsOf(f16 ? "f16" : type));
+    std::string x = f.addParam(rowsOf(f16 ? "f16" : type));
     if (f16)
-      x = line("x", rows, "convert(" + x + ")");
-    std::vector<std::string> roots, rootTypes;
+      x = f.add("x", rows, "convert(" + x + ")");
     // Outputs of the rows' shape, sometimes in another layout.
     std::vector<int64_t> outLayout = layout;
     if (pick(3) == 0)
       std::shuffle(outLayout.begin(), outLayout.end(), rng);
     std::string outRows = shapeText(type, shape) + layoutText(outLayout);
-    std::string zero = line("zero", type + "[]", "constant(0)");
+    std::string zero = f.add("zero", type + "[]", "constant(0)");
     if (pattern == 0) { // softmax
-      std::string ninf = line("ninf", type + "[]", "constant(-inf)");
+      std::string ninf = f.add("ninf", type + "[]", "constant(-inf)");
       std::string m = reduce("m", x, ninf, "max");
       if (pick(2)) // softmax's guard against an all -inf row
-        m = line("mg", keptT,
-                 "maximum(" + m + ", " + line("nb", keptT, "broadcast(" +
-                                                               ninf +
-                                                               "), dimensions={}") +
-                     ")");
-      std::string e = line("e", rows,
-                           "exponential(" +
-                               line("d", rows,
-                                    "subtract(" + x + ", " +
-                                        broadcast("mb", m) + ")") +
-                               ")");
+        m = f.add(
+            "mg", keptT,
+            "maximum(" + m + ", " +
+                f.add("nb", keptT, "broadcast(" + ninf + "), dimensions={}") +
+                ")");
+      std::string e =
+          f.add("e", rows,
+                "exponential(" +
+                    f.add("d", rows,
+                          "subtract(" + x + ", " + broadcast("mb", m) + ")") +
+                    ")");
       std::string s = reduce("s", e, zero, "add");
-      roots.push_back(line("out", outRows,
-                           "divide(" + e + ", " + broadcast("sb", s) + ")"));
-      rootTypes.push_back(outRows);
+      f.addOutput(f.add("out", outRows,
+                        "divide(" + e + ", " + broadcast("sb", s) + ")"),
+                  outRows);
       if (pick(3) == 0) { // the log-sum-exp too
-        roots.push_back(
-            line("lse", keptT, "add(" + m + ", " +
-                                   line("ls", keptT, "log(" + s + ")") + ")"));
-        rootTypes.push_back(keptT);
+        f.addOutput(f.add("lse", keptT,
+                          "add(" + m + ", " +
+                              f.add("ls", keptT, "log(" + s + ")") + ")"),
+                    keptT);
       }
     } else if (pattern == 1) { // layer norm
-      std::string inv = line("inv", type + "[]",
-                             "constant(" +
-                                 std::to_string(1.0 / double(rowLength)) +
-                                 ")");
-      std::string invb = line("invb", keptT, "broadcast(" + inv +
-                                                 "), dimensions={}");
-      std::string mean = line("mean", keptT,
-                              "multiply(" + reduce("sum", x, zero, "add") +
-                                  ", " + invb + ")");
-      std::string c = line("c", rows, "subtract(" + x + ", " +
-                                          broadcast("meanb", mean) + ")");
-      std::string var = line(
+      std::string inv =
+          f.add("inv", type + "[]",
+                "constant(" + std::to_string(1.0 / double(rowLength)) + ")");
+      std::string invb =
+          f.add("invb", keptT, "broadcast(" + inv + "), dimensions={}");
+      std::string mean = f.add("mean", keptT,
+                               "multiply(" + reduce("sum", x, zero, "add") +
+                                   ", " + invb + ")");
+      std::string c = f.add(
+          "c", rows, "subtract(" + x + ", " + broadcast("meanb", mean) + ")");
+      std::string var = f.add(
           "var", keptT,
           "multiply(" +
-              reduce("sq", line("c2", rows, "multiply(" + c + ", " + c + ")"),
+              reduce("sq", f.add("c2", rows, "multiply(" + c + ", " + c + ")"),
                      zero, "add") +
               ", " + invb + ")");
-      std::string eps = line("eps", keptT,
-                             "broadcast(" +
-                                 line("e0", type + "[]", "constant(1e-5)") +
-                                 "), dimensions={}");
-      std::string r = line("r", keptT,
-                           "rsqrt(" + line("ve", keptT, "add(" + var + ", " +
-                                                            eps + ")") +
-                               ")");
-      std::string gamma = addParam(rows);
-      roots.push_back(
-          line("out", outRows,
-               "multiply(" +
-                   line("n", rows,
-                        "multiply(" + c + ", " + broadcast("rb", r) + ")") +
-                   ", " + gamma + ")"));
-      rootTypes.push_back(outRows);
+      std::string eps =
+          f.add("eps", keptT,
+                "broadcast(" + f.add("e0", type + "[]", "constant(1e-5)") +
+                    "), dimensions={}");
+      std::string r = f.add(
+          "r", keptT,
+          "rsqrt(" + f.add("ve", keptT, "add(" + var + ", " + eps + ")") + ")");
+      std::string gamma = f.addParam(rows);
+      f.addOutput(
+          f.add("out", outRows,
+                "multiply(" +
+                    f.add("n", rows,
+                          "multiply(" + c + ", " + broadcast("rb", r) + ")") +
+                    ", " + gamma + ")"),
+          outRows);
       if (pick(2)) {
-        roots.push_back(mean);
-        rootTypes.push_back(keptT);
+        f.addOutput(mean, keptT);
       }
     } else if (pattern == 2) { // integers: x - max(x), and its row sum
-      std::string lo = line("lo", "s32[]", "constant(-2147483648)");
+      std::string lo = f.add("lo", "s32[]", "constant(-2147483648)");
       std::string d =
-          line("d", rows,
-               "subtract(" + x + ", " +
-                   broadcast("mb", reduce("m", x, lo, "max")) + ")");
-      roots.push_back(line("out", outRows, "negate(" + d + ")"));
-      rootTypes.push_back(outRows);
-      roots.push_back(reduce("s", d, zero, "add"));
-      rootTypes.push_back(keptT);
+          f.add("d", rows,
+                "subtract(" + x + ", " +
+                    broadcast("mb", reduce("m", x, lo, "max")) + ")");
+      f.addOutput(f.add("out", outRows, "negate(" + d + ")"), outRows);
+      f.addOutput(reduce("s", d, zero, "add"), keptT);
     } else { // the row's argmax as a one-hot mask
       std::string s32Rows = rowsOf("s32"), s32Kept = keptOf("s32");
-      std::string iota = line("iota", s32Rows,
-                              "iota(), iota_dimension=" +
-                                  std::to_string(layout[0]));
-      std::string ninf = line("ninf", type + "[]", "constant(-inf)");
-      std::string z = line("zi", "s32[]", "constant(0)");
-      std::string am = line("am", "(" + keptT + ", " + s32Kept + ")",
-                            "reduce(" + x + ", " + iota + ", " + ninf + ", " +
-                                z + "), dimensions={" + dimsText +
-                                "}, to_apply=%argmax");
-      std::string idx = line("idx", s32Kept, "get-tuple-element(" + am +
-                                                 "), index=1");
-      std::string hit = line(
-          "hit", rowsOf("pred"),
-          "compare(" + iota + ", " +
-              line("ib", s32Rows,
-                   "broadcast(" + idx + "), dimensions={" + keptDimsText +
-                       "}") +
-              "), direction=EQ");
-      std::string zeros = line("zb", rows, "broadcast(" + zero +
-                                               "), dimensions={}");
-      roots.push_back(
-          line("out", outRows, "select(" + hit + ", " + x + ", " + zeros +
-                                   ")"));
-      rootTypes.push_back(outRows);
+      std::string iota =
+          f.add("iota", s32Rows,
+                "iota(), iota_dimension=" + std::to_string(layout[0]));
+      std::string ninf = f.add("ninf", type + "[]", "constant(-inf)");
+      std::string z = f.add("zi", "s32[]", "constant(0)");
+      std::string am =
+          f.add("am", "(" + keptT + ", " + s32Kept + ")",
+                "reduce(" + x + ", " + iota + ", " + ninf + ", " + z +
+                    "), dimensions={" + dimsText + "}, to_apply=%argmax");
+      std::string idx =
+          f.add("idx", s32Kept, "get-tuple-element(" + am + "), index=1");
+      std::string hit = f.add("hit", rowsOf("pred"),
+                              "compare(" + iota + ", " +
+                                  f.add("ib", s32Rows,
+                                        "broadcast(" + idx + "), dimensions={" +
+                                            keptDimsText + "}") +
+                                  "), direction=EQ");
+      std::string zeros =
+          f.add("zb", rows, "broadcast(" + zero + "), dimensions={}");
+      f.addOutput(f.add("out", outRows,
+                        "select(" + hit + ", " + x + ", " + zeros + ")"),
+                  outRows);
     }
-    std::string resultType = "(", tuple = "(";
-    for (size_t i = 0; i < roots.size(); ++i) {
-      resultType += (i ? ", " : "") + rootTypes[i];
-      tuple += (i ? ", " : "") + roots[i];
-    }
-    resultType += ")";
-    tuple += ")";
-    body += "  ROOT %t = " + resultType + " tuple" + tuple + "\n";
-    text += "%fused (" + params + ") -> " + resultType + " {\n" + body +
-            "}\n\n";
     const char *kinds[] = {
         "kind=kLoop", "kind=kInput",
         "kind=kCustom, backend_config={\"fusion_backend_config\":{\"kind\":"
         "\"__triton\"}}"};
-    text += "ENTRY %main (" + params + ") -> " + resultType + " {\n" + entry +
-            "  ROOT %norm = " + resultType + " fusion(" + operands + "), " +
-            kinds[pick(3)] + ", calls=%fused\n}\n";
+    text += f.finish("norm", kinds[pick(3)]);
     return text;
   }
 
@@ -291,8 +243,7 @@ TEST(NormalizationEmitterTest, RandomNormalizationsMatchTheInterpreter) {
     OwningOpRef<ModuleOp> module = importHloText(text, &ctx);
     ASSERT_TRUE(module) << text;
     SymbolTable symbols(*module);
-    Operation *fusion = nullptr;
-    module->walk([&](FusionOp f) { fusion = f; });
+    Operation *fusion = getOnlyFusion(*module);
     std::string reason;
     FailureOr<EmitterKind> kind = chooseEmitter(fusion, symbols, reason);
     // Outputs that are the reductions alone go to the reduction emitter.
@@ -374,8 +325,7 @@ ENTRY %main (x: f32[4,4]) -> f32[4,4] {
     OwningOpRef<ModuleOp> module = importHloText(text, &ctx);
     ASSERT_TRUE(module) << text;
     SymbolTable symbols(*module);
-    Operation *fusion = nullptr;
-    module->walk([&](FusionOp f) { fusion = f; });
+    Operation *fusion = getOnlyFusion(*module);
     std::string reason;
     EXPECT_TRUE(failed(canEmitNormalizationKernel(fusion, symbols, reason)))
         << text;

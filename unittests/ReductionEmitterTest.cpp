@@ -106,75 +106,54 @@ public:
             "[] parameter(1)\n  ROOT %c = " + type + "[] " + r.op +
             "(%a, %b)\n}\n\n";
     if (argmax)
-      text += "%argmax (a: f32[], ai: s32[], b: f32[], bi: s32[]) -> (f32[], "
-              "s32[]) {\n  %a = f32[] parameter(0)\n  %ai = s32[] "
-              "parameter(1)\n  %b = f32[] parameter(2)\n  %bi = s32[] "
-              "parameter(3)\n  %gt = pred[] compare(%a, %b), direction=GT\n  "
-              "%eq = pred[] compare(%a, %b), direction=EQ\n  %lt = pred[] "
-              "compare(%ai, %bi), direction=LT\n  %tie = pred[] and(%eq, "
-              "%lt)\n  %pick = pred[] or(%gt, %tie)\n  %m = f32[] "
-              "select(%pick, %a, %b)\n  %i = s32[] select(%pick, %ai, %bi)\n "
-              " ROOT %t = (f32[], s32[]) tuple(%m, %i)\n}\n\n";
+      text += argmaxComputationText("f32");
 
-    std::string body, params, entry, operands;
-    int numParams = 0;
-    auto addParam = [&](const std::string &t) {
-      std::string name = "p" + std::to_string(numParams);
-      body += "  %" + name + " = " + t + " parameter(" +
-              std::to_string(numParams) + ")\n";
-      params += std::string(numParams ? ", " : "") + name + ": " + t;
-      entry += "  %x" + std::to_string(numParams) + " = " + t + " parameter(" +
-               std::to_string(numParams) + ")\n";
-      operands +=
-          std::string(numParams ? ", " : "") + "%x" + std::to_string(numParams);
-      ++numParams;
-      return "%" + name;
-    };
-    std::string p0 = addParam(shapeText(paramType, shape) + layoutText(layout));
+    FusionText f;
+    std::string p0 =
+        f.addParam(shapeText(paramType, shape) + layoutText(layout));
     // The prologue: the reduced values.
     std::string input = p0;
     if (kind == 4) {
-      body += "  %in = " + inType + " convert(" + p0 + ")\n";
+      f.body += "  %in = " + inType + " convert(" + p0 + ")\n";
       input = "%in";
     } else if (isFloat && pick(2)) {
-      body += "  %in = " + inType + " exponential(" + p0 + ")\n";
+      f.body += "  %in = " + inType + " exponential(" + p0 + ")\n";
       input = "%in";
     } else if (pick(3) == 0) {
-      body += "  %in = " + inType + " multiply(" + p0 + ", " + p0 + ")\n";
+      f.body += "  %in = " + inType + " multiply(" + p0 + ", " + p0 + ")\n";
       input = "%in";
     }
-    body += "  %init = " + type + "[] constant(" + r.init + ")\n";
-    std::vector<std::string> roots, rootTypes;
+    f.body += "  %init = " + type + "[] constant(" + r.init + ")\n";
     if (argmax) {
       std::string iotaType = shapeText("s32", shape) + layoutText(layout);
       std::string keptS32 = shapeText("s32", kept) + layoutText(keptLayout);
-      body += "  %iota = " + iotaType +
-              " iota(), iota_dimension=" + std::to_string(dims.back()) + "\n";
-      body += "  %zero = s32[] constant(0)\n  %ninf = f32[] constant(-inf)\n";
-      body += "  %am = (" + outType + ", " + keptS32 + ") reduce(" + input +
-              ", %iota, %ninf, %zero), dimensions={" + dimsText +
-              "}, to_apply=%argmax\n";
-      body += "  %am0 = " + outType + " get-tuple-element(%am), index=0\n";
-      body += "  %am1 = " + keptS32 + " get-tuple-element(%am), index=1\n";
-      roots = {"%am0", "%am1"};
-      rootTypes = {outType, keptS32};
+      f.body += "  %iota = " + iotaType +
+                " iota(), iota_dimension=" + std::to_string(dims.back()) + "\n";
+      f.body += "  %zero = s32[] constant(0)\n  %ninf = f32[] constant(-inf)\n";
+      f.body += "  %am = (" + outType + ", " + keptS32 + ") reduce(" + input +
+                ", %iota, %ninf, %zero), dimensions={" + dimsText +
+                "}, to_apply=%argmax\n";
+      f.body += "  %am0 = " + outType + " get-tuple-element(%am), index=0\n";
+      f.body += "  %am1 = " + keptS32 + " get-tuple-element(%am), index=1\n";
+      f.addOutput("%am0", outType);
+      f.addOutput("%am1", keptS32);
     } else {
-      body += "  %r = " + outType + " reduce(" + input +
-              ", %init), dimensions={" + dimsText + "}, to_apply=%" + r.name +
-              "\n";
+      f.body += "  %r = " + outType + " reduce(" + input +
+                ", %init), dimensions={" + dimsText + "}, to_apply=%" + r.name +
+                "\n";
       std::string result = "%r";
       switch (pick(4)) {
       case 0: { // an epilogue reading another parameter
-        std::string q = addParam(outType);
-        body += "  %epi = " + outType + " " + (isFloat ? "multiply" : "add") +
-                "(%r, " + q + ")\n";
+        std::string q = f.addParam(outType);
+        f.body += "  %epi = " + outType + " " + (isFloat ? "multiply" : "add") +
+                  "(%r, " + q + ")\n";
         result = "%epi";
         break;
       }
       case 1: // a convert
         if (isFloat) {
           std::string t = shapeText("f32", kept) + layoutText(keptLayout);
-          body += "  %epi = " + t + " convert(%r)\n";
+          f.body += "  %epi = " + t + " convert(%r)\n";
           result = "%epi";
           outType = t;
         }
@@ -182,16 +161,14 @@ public:
       default:
         break;
       }
-      roots.push_back(result);
-      rootTypes.push_back(outType);
+      f.addOutput(result, outType);
       if (pick(4) == 0) { // a second reduction of the same shape
-        body +=
+        f.body +=
             "  %sq = " + inType + " multiply(" + input + ", " + input + ")\n";
-        body += "  %r2 = " + shapeText(type, kept) + layoutText(keptLayout) +
-                " reduce(%sq, %init), dimensions={" + dimsText +
-                "}, to_apply=%" + r.name + "\n";
-        roots.push_back("%r2");
-        rootTypes.push_back(shapeText(type, kept) + layoutText(keptLayout));
+        f.body += "  %r2 = " + shapeText(type, kept) + layoutText(keptLayout) +
+                  " reduce(%sq, %init), dimensions={" + dimsText +
+                  "}, to_apply=%" + r.name + "\n";
+        f.addOutput("%r2", shapeText(type, kept) + layoutText(keptLayout));
       }
     }
     if (pick(3) == 0) { // a side output of the input's shape
@@ -199,23 +176,10 @@ public:
       if (pick(2))
         std::shuffle(sideLayout.begin(), sideLayout.end(), rng);
       std::string t = shapeText(paramType, shape) + layoutText(sideLayout);
-      body += "  %side = " + t + " negate(" + p0 + ")\n";
-      roots.push_back("%side");
-      rootTypes.push_back(t);
+      f.body += "  %side = " + t + " negate(" + p0 + ")\n";
+      f.addOutput("%side", t);
     }
-    std::string resultType = "(", tuple = "(";
-    for (size_t i = 0; i < roots.size(); ++i) {
-      resultType += (i ? ", " : "") + rootTypes[i];
-      tuple += (i ? ", " : "") + roots[i];
-    }
-    resultType += ")";
-    tuple += ")";
-    body += "  ROOT %t = " + resultType + " tuple" + tuple + "\n";
-    text +=
-        "%fused (" + params + ") -> " + resultType + " {\n" + body + "}\n\n";
-    text += "ENTRY %main (" + params + ") -> " + resultType + " {\n" + entry +
-            "  ROOT %reduction = " + resultType + " fusion(" + operands +
-            "), kind=kInput, calls=%fused\n}\n";
+    text += f.finish("reduction", "kind=kInput");
     return text;
   }
 
@@ -244,8 +208,7 @@ TEST(ReductionEmitterTest, RandomReductionsMatchTheInterpreter) {
     ASSERT_TRUE(module) << text;
     // Every generated fusion is one the reduction emitter takes.
     SymbolTable symbols(*module);
-    Operation *fusion = nullptr;
-    module->walk([&](FusionOp f) { fusion = f; });
+    Operation *fusion = getOnlyFusion(*module);
     std::string reason;
     FailureOr<EmitterKind> kind = chooseEmitter(fusion, symbols, reason);
     ASSERT_TRUE(succeeded(kind) && *kind == EmitterKind::Reduction)

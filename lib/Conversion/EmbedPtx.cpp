@@ -65,9 +65,8 @@ SmallVector<gpu::GPUModuleOp> splitKernelModule(gpu::GPUModuleOp kernels,
   n = std::min<unsigned>(n, groups.size());
   if (n < 2)
     return modules;
-  llvm::stable_sort(groups, [](const auto &a, const auto &b) {
-    return a.first > b.first;
-  });
+  llvm::stable_sort(
+      groups, [](const auto &a, const auto &b) { return a.first > b.first; });
   SmallVector<int64_t> sizes(n, 0);
   SmallVector<SmallVector<gpu::GPUFuncOp>> bins(n);
   for (auto &[size, group] : groups) {
@@ -137,8 +136,7 @@ struct EmbedPtxPass : hlo::impl::HloEmbedPtxBase<EmbedPtxPass> {
     std::optional<std::string> ptxas =
         cubin ? findPtxas(options.cudaPath) : std::nullopt;
     SmallVector<gpu::GPUModuleOp> all;
-    for (auto kernels :
-         llvm::to_vector(module.getOps<gpu::GPUModuleOp>()))
+    for (auto kernels : llvm::to_vector(module.getOps<gpu::GPUModuleOp>()))
       llvm::append_range(all,
                          splitKernelModule(kernels, kernelModules, module));
     if (all.empty())
@@ -178,8 +176,8 @@ struct EmbedPtxPass : hlo::impl::HloEmbedPtxBase<EmbedPtxPass> {
         return success();
       // The same PTX assembled for the chip, which a CUDA runtime on that
       // chip loads instead of compiling the PTX when it starts.
-      FailureOr<std::string> binary = assemblePtx(*ptxas, r.ptx, target,
-                                                  r.error);
+      FailureOr<std::string> binary =
+          assemblePtx(*ptxas, r.ptx, target, r.error);
       if (failed(binary))
         return failure();
       r.cubin = std::move(*binary);

@@ -153,12 +153,12 @@ void mlir::hlo::delinearizeGroup(OpBuilder &b, Location loc, Value linear,
                                 b, loc, linear,
                                 arith::ConstantIndexOp::create(b, loc, stride))
                                 .getResult();
-    index[d] = i + 1 == group.size()
-                   ? q
-                   : arith::RemUIOp::create(
-                         b, loc, q,
-                         arith::ConstantIndexOp::create(b, loc, shape[d]))
-                         .getResult();
+    index[d] =
+        i + 1 == group.size()
+            ? q
+            : arith::RemUIOp::create(
+                  b, loc, q, arith::ConstantIndexOp::create(b, loc, shape[d]))
+                  .getResult();
     stride *= shape[d];
   }
 }
@@ -197,8 +197,7 @@ int64_t mlir::hlo::getElementBytes(Type elementType) {
   return llvm::divideCeil(scalar.getIntOrFloatBitWidth(), 8);
 }
 
-int64_t mlir::hlo::getLoopUnrollFactor(int64_t elements,
-                                       int64_t widestBytes) {
+int64_t mlir::hlo::getLoopUnrollFactor(int64_t elements, int64_t widestBytes) {
   const GpuDeviceInfo &device = getSelectedGpuDevice();
   if (elements < device.coreCount * device.threadsPerCoreLimit)
     return 1;
@@ -235,7 +234,8 @@ Value mlir::hlo::emitGuardedThreadIndex(OpBuilder &b, Location loc,
   return thread;
 }
 
-Value mlir::hlo::shuffleXor(OpBuilder &b, Location loc, Value v, int32_t offset) {
+Value mlir::hlo::shuffleXor(OpBuilder &b, Location loc, Value v,
+                            int32_t offset) {
   Type t = v.getType();
   Type i32 = b.getI32Type();
   auto shuffle = [&](Value x) {
@@ -274,8 +274,7 @@ Value mlir::hlo::shuffleXor(OpBuilder &b, Location loc, Value v, int32_t offset)
                            : result;
 }
 
-LogicalResult Reducers::init(ArrayRef<ReduceOp> reduces,
-                             SymbolTable &symbols) {
+LogicalResult Reducers::init(ArrayRef<ReduceOp> reduces, SymbolTable &symbols) {
   for (ReduceOp reduce : reduces) {
     auto reducer = symbols.lookup<ComputationOp>(reduce.getToApply());
     if (!reducer)

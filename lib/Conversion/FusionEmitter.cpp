@@ -105,8 +105,7 @@ FailureOr<EmitterKind> mlir::hlo::chooseEmitter(Operation *op,
   // element of the row by the loop emitter.
   auto isNormalization = [&] {
     std::string notNormalization;
-    return succeeded(
-        canEmitNormalizationKernel(op, symbols, notNormalization));
+    return succeeded(canEmitNormalizationKernel(op, symbols, notNormalization));
   };
   switch (fusion.getKind()) {
   case FusionKind::kLoop: {

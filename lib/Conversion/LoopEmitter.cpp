@@ -63,9 +63,8 @@ mlir::hlo::emitLoopKernel(Operation *op, gpu::GPUModuleOp module,
   // select-and-scatter's windows) are one per thread, as XLA leaves such
   // loop fusions unrolled once (its MayPreventVectorization).
   bool elementLoops = false;
-  fused.walk([&](Operation *o) {
-    elementLoops |= isa<DotOp, SelectAndScatterOp>(o);
-  });
+  fused.walk(
+      [&](Operation *o) { elementLoops |= isa<DotOp, SelectAndScatterOp>(o); });
   int64_t unroll = elementLoops ? 1 : getLoopUnrollFactor(elements, widest);
   if (options.unroll > 0)
     unroll = options.unroll;

@@ -130,29 +130,28 @@ FailureOr<NormalizationInfo> analyze(Operation *op, SymbolTable &symbols,
   // later reduces, the outputs.
   llvm::DenseSet<Value> dependent;
   Operation *rootOp = fused.getRootValue().getDefiningOp();
+  auto isRowwise = [&](Operation &o) {
+    if (auto broadcast = dyn_cast<BroadcastOp>(o)) {
+      auto type = dyn_cast<RankedTensorType>(broadcast.getType());
+      return type && type.getShape() == shape &&
+             broadcast.getDimensions() == ArrayRef(logicalKept);
+    }
+    if (isa<TupleOp>(o))
+      return &o == rootOp;
+    return isa<GetTupleElementOp>(o) || indexing::isElementwise(&o);
+  };
   for (Operation &o : body) {
     if (o.hasTrait<OpTrait::IsTerminator>())
       continue;
-    bool reads = llvm::any_of(o.getOperands(), [&](Value v) {
-      return dependent.contains(v);
-    });
-    bool rowwise = true;
-    if (!reads || isa<ReduceOp>(o)) {
-      if (!isa<ReduceOp>(o))
+    if (!isa<ReduceOp>(o)) {
+      if (llvm::none_of(o.getOperands(),
+                        [&](Value v) { return dependent.contains(v); }))
         continue;
-    } else if (auto broadcast = dyn_cast<BroadcastOp>(o)) {
-      auto type = dyn_cast<RankedTensorType>(broadcast.getType());
-      rowwise = type && type.getShape() == shape &&
-                broadcast.getDimensions() == ArrayRef(logicalKept);
-    } else if (isa<TupleOp>(o)) {
-      rowwise = &o == rootOp;
-    } else if (!isa<GetTupleElementOp>(o)) {
-      rowwise = indexing::isElementwise(&o);
-    }
-    if (!rowwise) {
-      reason = "`" + getOpcode(&o) +
-               "` reads a reduction's result off its row";
-      return failure();
+      if (!isRowwise(o)) {
+        reason =
+            "`" + getOpcode(&o) + "` reads a reduction's result off its row";
+        return failure();
+      }
     }
     for (Value r : o.getResults())
       dependent.insert(r);
@@ -205,17 +204,15 @@ private:
 
 LogicalResult NormalizationKernelBuilder::forEachElement(
     SmallVector<Value> &accs, TypeRange types,
-    function_ref<LogicalResult(ValueRange, Value, SmallVector<Value> &)>
-        body) {
+    function_ref<LogicalResult(ValueRange, Value, SmallVector<Value> &)> body) {
   int64_t iterations = llvm::divideCeil(info.rowLength, tx);
   auto forOp = scf::ForOp::create(*b, loc, constant(0), constant(iterations),
                                   constant(1), accs);
   OpBuilder::InsertionGuard g(*b);
   b->setInsertionPointToStart(forOp.getBody());
   Value r = arith::AddIOp::create(
-      *b, loc, arith::MulIOp::create(*b, loc, forOp.getInductionVar(),
-                                     constant(tx)),
-      x);
+      *b, loc,
+      arith::MulIOp::create(*b, loc, forOp.getInductionVar(), constant(tx)), x);
   SmallVector<Value> inner(forOp.getRegionIterArgs());
   Value cond = validRow;
   if (info.rowLength % tx != 0) {
@@ -338,8 +335,8 @@ LogicalResult NormalizationKernelBuilder::writeOutputs() {
   if (!llvm::is_contained(info.perRow, true))
     return success();
   // The outputs of the kept shape: the row's first thread writes them.
-  Value writer = arith::CmpIOp::create(*b, loc, arith::CmpIPredicate::eq, x,
-                                       constant(0));
+  Value writer =
+      arith::CmpIOp::create(*b, loc, arith::CmpIPredicate::eq, x, constant(0));
   if (validRow)
     writer = arith::AndIOp::create(*b, loc, writer, validRow);
   auto ifOp = scf::IfOp::create(*b, loc, writer, false);
@@ -357,9 +354,9 @@ LogicalResult NormalizationKernelBuilder::writeOutputs() {
       if (failed(v))
         return failure();
       auto type = cast<RankedTensorType>(root.getType());
-      memref::StoreOp::create(*b, loc, *v, outputs[k],
-                              ValueRange{emitPhysicalOffset(*b, loc, kept,
-                                                            type)});
+      memref::StoreOp::create(
+          *b, loc, *v, outputs[k],
+          ValueRange{emitPhysicalOffset(*b, loc, kept, type)});
     }
     return success();
   });
@@ -374,8 +371,8 @@ NormalizationKernelBuilder::build(gpu::GPUModuleOp module, StringRef name) {
   tx = info.rowLength < warp
            ? int64_t(llvm::PowerOf2Ceil(info.rowLength))
            : std::clamp<int64_t>(
-                 llvm::PowerOf2Ceil(llvm::divideCeil(info.rowLength, 16)),
-                 warp, 1024);
+                 llvm::PowerOf2Ceil(llvm::divideCeil(info.rowLength, 16)), warp,
+                 1024);
   ty = std::clamp<int64_t>(256 / tx, 1, info.numRows);
   int64_t blocks = llvm::divideCeil(info.numRows, ty);
   if (blocks > std::numeric_limits<int32_t>::max())
@@ -430,9 +427,10 @@ LogicalResult mlir::hlo::canEmitNormalizationKernel(Operation *fusion,
   return analyze(fusion, symbols, reason);
 }
 
-FailureOr<gpu::GPUFuncOp> mlir::hlo::emitNormalizationKernel(
-    Operation *fusion, gpu::GPUModuleOp module, StringRef name,
-    SymbolTable &symbols, const KernelOptions &options) {
+FailureOr<gpu::GPUFuncOp>
+mlir::hlo::emitNormalizationKernel(Operation *fusion, gpu::GPUModuleOp module,
+                                   StringRef name, SymbolTable &symbols,
+                                   const KernelOptions &options) {
   std::string reason;
   FailureOr<NormalizationInfo> info = analyze(fusion, symbols, reason);
   if (failed(info))

@@ -194,9 +194,8 @@ FailureOr<std::string> mlir::hlo::getPtx(ModuleOp module) {
     if (found) {
       size_t header = text.find(".address_size");
       if (header != StringRef::npos)
-        text = text.drop_front(header).drop_until([](char c) {
-          return c == '\n';
-        });
+        text = text.drop_front(header).drop_until(
+            [](char c) { return c == '\n'; });
     }
     ptx += text.str();
     found = true;

@@ -252,6 +252,13 @@ LogicalResult mlir::hlo::checkNcclCollectives(ModuleOp program,
 #endif
 }
 
+/// hlo-run's context has no threads: one kernel module, one ptxas run.
+static HloEmbedPtxOptions oneKernelModule() {
+  HloEmbedPtxOptions options;
+  options.kernelModules = 1;
+  return options;
+}
+
 FailureOr<OwningOpRef<ModuleOp>>
 mlir::hlo::compileToThunks(ModuleOp module, DeviceKind kind, std::string &error,
                            uint64_t rngSeed,
@@ -268,7 +275,7 @@ mlir::hlo::compileToThunks(ModuleOp module, DeviceKind kind, std::string &error,
   pm.addPass(createHloToThunk(thunkOptions));
   pm.addPass(createHloCommandBufferScheduling());
   if (kind == DeviceKind::Cuda)
-    pm.addPass(createHloEmbedPtx());
+    pm.addPass(createHloEmbedPtx(oneKernelModule()));
   if (failed(runPasses(pm, *compiled, error)))
     return failure();
   return compiled;
@@ -288,7 +295,7 @@ mlir::hlo::loadExecutable(ModuleOp program, DeviceKind kind,
     return thunk::CudaExecutable::compile(program, error);
   OwningOpRef<ModuleOp> withPtx = program.clone();
   PassManager pm(program.getContext());
-  pm.addPass(createHloEmbedPtx());
+  pm.addPass(createHloEmbedPtx(oneKernelModule()));
   if (failed(runPasses(pm, *withPtx, error)))
     return nullptr;
   return thunk::CudaExecutable::compile(*withPtx, error);
