@@ -325,3 +325,55 @@ LogicalResult Reducers::warpReduce(OpBuilder &b, Location loc, int64_t offset,
   }
   return success();
 }
+
+LogicalResult Reducers::rowReduce(OpBuilder &b, Location loc,
+                                  gpu::GPUFuncOp func, Value x, Value y,
+                                  int64_t tx, int64_t ty,
+                                  MutableArrayRef<Value> accs) const {
+  const int64_t warp = 32;
+  if (failed(warpReduce(b, loc, std::min(tx, warp) / 2, accs)))
+    return failure();
+  if (tx <= warp)
+    return success();
+  // One partial per warp of the row, through shared memory.
+  auto constant = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  int64_t warps = tx / warp;
+  auto space =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+  SmallVector<Value> shared;
+  for (Type t : accTypes)
+    shared.push_back(func.addWorkgroupAttribution(
+        MemRefType::get({ty, warps}, t, MemRefLayoutAttrInterface{}, space),
+        loc));
+  Value lane = arith::RemUIOp::create(b, loc, x, constant(warp));
+  Value warpId = arith::DivUIOp::create(b, loc, x, constant(warp));
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
+                                      constant(0));
+  auto ifOp = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    for (auto [acc, array] : llvm::zip(accs, shared))
+      memref::StoreOp::create(b, loc, acc, array, ValueRange{y, warpId});
+  }
+  gpu::BarrierOp::create(b, loc);
+  Value slot = arith::RemUIOp::create(b, loc, lane, constant(warps));
+  for (auto [acc, array] : llvm::zip(accs, shared))
+    acc = memref::LoadOp::create(b, loc, array, ValueRange{y, slot});
+  return warpReduce(b, loc, warps / 2, accs);
+}
+
+std::pair<int64_t, int64_t> mlir::hlo::getRowTiling(int64_t rowLength,
+                                                    int64_t numRows) {
+  const int64_t warp = 32;
+  int64_t tx =
+      rowLength < warp
+          ? int64_t(llvm::PowerOf2Ceil(std::max<int64_t>(rowLength, 1)))
+          // A power of two (the warps' partials combine by xor shuffles).
+          : std::clamp<int64_t>(
+                llvm::PowerOf2Ceil(llvm::divideCeil(rowLength, 16)), warp,
+                1024);
+  return {tx, std::clamp<int64_t>(256 / tx, 1, numRows)};
+}

@@ -255,7 +255,21 @@ struct Reducers {
   /// (xor shuffles: every lane of a group of 2 * `offset` gets the result).
   LogicalResult warpReduce(OpBuilder &b, Location loc, int64_t offset,
                            MutableArrayRef<Value> accs) const;
+  /// Combines `accs` across the `tx` threads of each row (getRowTiling's;
+  /// thread `x` of row `y` of the block's `ty`): xor shuffles within a warp
+  /// and, with several warps a row, through a new `ty x warps` shared array
+  /// of `func` per accumulator and a barrier. Every thread of the row gets
+  /// the result.
+  LogicalResult rowReduce(OpBuilder &b, Location loc, gpu::GPUFuncOp func,
+                          Value x, Value y, int64_t tx, int64_t ty,
+                          MutableArrayRef<Value> accs) const;
 };
+
+/// The reduction emitter's row tiling (XLA's) for rows of `rowLength`:
+/// `tx` threads a row (the row length rounded up to a power of two below a
+/// warp, else ceil(rowLength / 16) rounded up, 32 to 1024) and `ty = 256 /
+/// tx` rows a block (1 to `numRows`).
+std::pair<int64_t, int64_t> getRowTiling(int64_t rowLength, int64_t numRows);
 
 } // namespace mlir::hlo
 

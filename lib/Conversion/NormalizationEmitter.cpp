@@ -196,9 +196,10 @@ private:
   std::unique_ptr<ElementGenerator> gen;
   SmallVector<Value> outputs;
   int64_t tx = 1, ty = 1;
-  // The thread's lane in its row, its row, whether that row exists
-  // (null: always), and the row's logical index (reduced dimensions 0).
-  Value x, row, validRow;
+  // The thread's lane in its row, its row in the block and in the array,
+  // whether that row exists (null: always), and the row's logical index
+  // (reduced dimensions 0).
+  Value x, y, row, validRow;
   SmallVector<Value> rowIndex;
 };
 
@@ -275,40 +276,7 @@ NormalizationKernelBuilder::reduceRow(ReduceOp reduce) {
             return reducers.combine(*b, loc, inner, values);
           })))
     return failure();
-  const int64_t warp = 32;
-  if (failed(reducers.warpReduce(*b, loc, std::min(tx, warp) / 2, accs)))
-    return failure();
-  if (tx <= warp)
-    return accs;
-  // The row's warps' partials through shared memory (an array per reduce:
-  // no barrier is needed before the next reduce writes its own).
-  int64_t warps = tx / warp;
-  auto space =
-      gpu::AddressSpaceAttr::get(b->getContext(), gpu::AddressSpace::Workgroup);
-  Value lane = arith::RemUIOp::create(*b, loc, x, constant(warp));
-  Value warpId = arith::DivUIOp::create(*b, loc, x, constant(warp));
-  Value y = arith::DivUIOp::create(
-      *b, loc, gpu::ThreadIdOp::create(*b, loc, gpu::Dimension::x),
-      constant(tx));
-  SmallVector<Value> shared;
-  for (Type t : reducers.accTypes)
-    shared.push_back(func.addWorkgroupAttribution(
-        MemRefType::get({ty, warps}, t, MemRefLayoutAttrInterface{}, space),
-        loc));
-  Value firstLane = arith::CmpIOp::create(*b, loc, arith::CmpIPredicate::eq,
-                                          lane, constant(0));
-  auto ifOp = scf::IfOp::create(*b, loc, firstLane, false);
-  {
-    OpBuilder::InsertionGuard g(*b);
-    b->setInsertionPointToStart(&ifOp.getThenRegion().front());
-    for (auto [acc, array] : llvm::zip(accs, shared))
-      memref::StoreOp::create(*b, loc, acc, array, ValueRange{y, warpId});
-  }
-  gpu::BarrierOp::create(*b, loc);
-  Value slot = arith::RemUIOp::create(*b, loc, lane, constant(warps));
-  for (auto [acc, array] : llvm::zip(accs, shared))
-    acc = memref::LoadOp::create(*b, loc, array, ValueRange{y, slot});
-  if (failed(reducers.warpReduce(*b, loc, warps / 2, accs)))
+  if (failed(reducers.rowReduce(*b, loc, func, x, y, tx, ty, accs)))
     return failure();
   return accs;
 }
@@ -364,16 +332,9 @@ LogicalResult NormalizationKernelBuilder::writeOutputs() {
 
 FailureOr<gpu::GPUFuncOp>
 NormalizationKernelBuilder::build(gpu::GPUModuleOp module, StringRef name) {
-  // The reduction emitter's row geometry: rows shorter than a warp get the
-  // power of two above their length, longer ones about 16 elements a thread
-  // (1024 threads at most); 256 threads a block where rows are short.
-  const int64_t warp = 32;
-  tx = info.rowLength < warp
-           ? int64_t(llvm::PowerOf2Ceil(info.rowLength))
-           : std::clamp<int64_t>(
-                 llvm::PowerOf2Ceil(llvm::divideCeil(info.rowLength, 16)), warp,
-                 1024);
-  ty = std::clamp<int64_t>(256 / tx, 1, info.numRows);
+  // The reduction emitter's rows; each reduce has shared arrays of its own
+  // (no barrier is needed before the next one writes them).
+  std::tie(tx, ty) = getRowTiling(info.rowLength, info.numRows);
   int64_t blocks = llvm::divideCeil(info.numRows, ty);
   if (blocks > std::numeric_limits<int32_t>::max())
     return fusion->emitError("normalization emitter: too many blocks");
@@ -395,9 +356,10 @@ NormalizationKernelBuilder::build(gpu::GPUModuleOp module, StringRef name) {
   Value thread = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
   Value block = gpu::BlockIdOp::create(builder, loc, gpu::Dimension::x);
   x = arith::RemUIOp::create(builder, loc, thread, constant(tx));
+  y = arith::DivUIOp::create(builder, loc, thread, constant(tx));
   row = arith::AddIOp::create(
       builder, loc, arith::MulIOp::create(builder, loc, block, constant(ty)),
-      arith::DivUIOp::create(builder, loc, thread, constant(tx)));
+      y);
   if (info.numRows % ty != 0)
     validRow = lessThan(row, info.numRows);
   rowIndex.assign(info.rowType.getRank(), constant(0));

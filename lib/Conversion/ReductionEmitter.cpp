@@ -198,18 +198,12 @@ FailureOr<gpu::GPUFuncOp> ReductionKernelBuilder::build(gpu::GPUModuleOp module,
   // Launch geometry (XLA's tiling): see the file comment.
   int64_t v = 1, tx = warp, ty = warp, blocks = 0, perMajor = 0;
   if (isRow) {
-    if (rowLength < warp) {
-      tx = int64_t(llvm::PowerOf2Ceil(std::max<int64_t>(rowLength, 1)));
-    } else {
-      if (info.contiguous)
-        v = bytes <= 2 ? 4 : bytes <= 4 ? 2 : 1;
+    std::tie(tx, ty) = getRowTiling(rowLength, numRows);
+    if (rowLength >= warp && info.contiguous) {
+      v = bytes <= 2 ? 4 : bytes <= 4 ? 2 : 1;
       while (v > 1 && rowLength % v != 0)
         v /= 2;
-      // A power of two (the warps' partials combine by xor shuffles).
-      tx = std::clamp<int64_t>(
-          llvm::PowerOf2Ceil(llvm::divideCeil(rowLength, 16)), warp, 1024);
     }
-    ty = std::clamp<int64_t>(256 / tx, 1, numRows);
     blocks = llvm::divideCeil(numRows, ty);
   } else {
     if (info.contiguous && bytes <= 4 && info.numKeptMinor % 2 == 0)
@@ -318,29 +312,8 @@ FailureOr<gpu::GPUFuncOp> ReductionKernelBuilder::build(gpu::GPUModuleOp module,
               return success();
             })))
       return fail();
-    if (failed(warpReduce(std::min(tx, warp) / 2, accs)))
+    if (failed(reducers.rowReduce(builder, loc, func, x, y, tx, ty, accs)))
       return fail();
-    if (tx > warp) {
-      // One partial per warp of the row, through shared memory.
-      int64_t warps = tx / warp;
-      SmallVector<Value> shared = sharedArrays({ty, warps});
-      Value lane = arith::RemUIOp::create(builder, loc, x, constant(warp));
-      Value warpId = arith::DivUIOp::create(builder, loc, x, constant(warp));
-      Value first = arith::CmpIOp::create(
-          builder, loc, arith::CmpIPredicate::eq, lane, constant(0));
-      auto ifOp = scf::IfOp::create(builder, loc, first, false);
-      builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      for (auto [acc, array] : llvm::zip(accs, shared))
-        memref::StoreOp::create(builder, loc, acc, array,
-                                ValueRange{y, warpId});
-      builder.setInsertionPointAfter(ifOp);
-      gpu::BarrierOp::create(builder, loc);
-      Value slot = arith::RemUIOp::create(builder, loc, lane, constant(warps));
-      for (auto [acc, array] : llvm::zip(accs, shared))
-        acc = memref::LoadOp::create(builder, loc, array, ValueRange{y, slot});
-      if (failed(warpReduce(warps / 2, accs)))
-        return fail();
-    }
     Value writer = both(
         validRow, arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
                                         x, constant(0)));

@@ -146,8 +146,9 @@ def HloCustomFusionInliner
     are removed, so that `hlo-gpu-optimize`, which runs this pass first,
     compiles such a module as it would the unfused one: the dots become
     cuBLAS GEMMs and the rest is fused again. XLA GPU's `__triton`
-    normalization fusions stay (the reduction emitter takes them). Fusions
-    with control edges are left alone (the emitter then reports them).
+    normalization fusions stay (the normalization or reduction emitter
+    takes them). Fusions with control edges are left alone (the emitter
+    then reports them).
   }];
   let statistics = [
     Statistic<"numInlined", "inlined-fusions", "Custom fusions inlined">,
