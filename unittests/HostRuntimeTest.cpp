@@ -27,7 +27,6 @@
 
 #include <algorithm>
 #include <random>
-#include <regex>
 
 using namespace mlir;
 using namespace mlir::hlo;
@@ -102,8 +101,9 @@ GemmCase generate(std::mt19937 &rng) {
           "}, rhs_contracting_dims={" + std::to_string(b + (rhsKLast ? 1 : 0)) +
           "}\n";
   std::string root = "d";
-  int epilogue = pick(0, 3);
-  if (epilogue == 1 || epilogue == 2) {
+  int epilogue = pick(0, 4);
+  bool bias = epilogue == 1 || epilogue == 2 || (epilogue == 4 && pick(0, 1));
+  if (bias) {
     body += "  vb = " + outShape + " broadcast(v), dimensions={" +
             std::to_string(out.size() - 1) + "}\n";
     body += "  s = " + outShape + " add(d, vb)\n";
@@ -114,6 +114,33 @@ GemmCase generate(std::mt19937 &rng) {
             "[] constant(0)), dimensions={}\n";
     body += "  r = " + outShape + " maximum(s, z)\n";
     root = "r";
+  }
+  if (epilogue == 4) {
+    // XLA's approximate GELU of the GEMM's result (and bias), which the
+    // GEMM rewriter folds into a (BIAS_)GELU epilogue.
+    auto scalar = [&](const std::string &name, const std::string &value) {
+      body += "  " + name + " = " + outShape + " broadcast(" + t +
+              "[] constant(" + value + ")), dimensions={}\n";
+    };
+    auto binary = [&](const std::string &name, const std::string &op,
+                      const std::string &a, const std::string &b) {
+      body += "  " + name + " = " + outShape + " " + op + "(" + a + ", " + b +
+              ")\n";
+    };
+    scalar("c", "0.044715");
+    scalar("k", "0.7978845608028654");
+    scalar("one", "1");
+    scalar("half", "0.5");
+    binary("x2", "multiply", root, root);
+    binary("x3", "multiply", root, "x2");
+    binary("cx3", "multiply", "c", "x3");
+    binary("inner", "add", root, "cx3");
+    binary("arg", "multiply", "k", "inner");
+    body += "  th = " + outShape + " tanh(arg)\n";
+    binary("onep", "add", "one", "th");
+    binary("cdf", "multiply", "half", "onep");
+    binary("g", "multiply", root, "cdf");
+    root = "g";
   }
   if (epilogue == 3) {
     body += "  two = " + outShape + " broadcast(" + t +
@@ -530,38 +557,33 @@ void checkRandomInt8Convolutions(DeviceKind kind, int trials, double atol) {
 /// `trials` random dots compiled by the whole GPU compiler and run on the
 /// runtime of `kind`, each against the interpreter.
 void checkRandomGemms(DeviceKind kind, int trials) {
-  DialectRegistry registry;
-  registerHloTranslateDialects(registry);
-  MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
-  ctx.loadAllAvailableDialects();
-  std::mt19937 rng(2026);
-  int gemms = 0;
-  std::regex gemmCount("([0-9]+) GEMMs");
-  for (int trial = 0; trial < trials; ++trial) {
-    GemmCase c = generate(rng);
-    OwningOpRef<ModuleOp> module;
-    std::optional<Literal> want, got;
-    std::string note;
-    runBoth(ctx, c.text, trial, kind, module, want, got, note);
-    if (::testing::Test::HasFatalFailure())
-      return;
-    std::smatch match;
-    if (std::regex_search(note, match, gemmCount))
-      gemms += std::stoi(match[1]);
-    // 16-bit results: the interpreter rounds the dot, the GEMM rounds once
-    // after its epilogue.
-    bool narrow = c.type == "f16" || c.type == "bf16";
-    double rtol = narrow ? 2e-2 : c.type == "f32" ? 1e-4 : 1e-10;
-    // TF32 is off in cuBLASLt's default f32 compute type, but its kernels
-    // may split k: the sums differ in order.
-    double atol = rtol * double(c.k);
-    std::string why;
-    EXPECT_TRUE(closeEnough(*got, *want, rtol, atol, why)) << why << "\n"
-                                                           << note << "\n"
-                                                           << c.text;
-  }
-  // Most dots become cuBLAS GEMMs (the rest reductions or loops).
+  int gemms = 0, gelus = 0;
+  forEachRandomCase<GemmCase>(
+      kind, trials, 2026, generate,
+      [&](const GemmCase &c, const Literal &want, const Literal &got,
+          const std::string &note, ModuleOp program) {
+        program.walk([&](thunk::GemmOp op) {
+          ++gemms;
+          thunk::GemmEpilogue e = op.getEpilogue();
+          gelus += e == thunk::GemmEpilogue::Gelu ||
+                   e == thunk::GemmEpilogue::BiasGelu;
+        });
+        // 16-bit results: the interpreter rounds the dot, the GEMM rounds
+        // once after its epilogue.
+        bool narrow = c.type == "f16" || c.type == "bf16";
+        double rtol = narrow ? 2e-2 : c.type == "f32" ? 1e-4 : 1e-10;
+        // TF32 is off in cuBLASLt's default f32 compute type, but its
+        // kernels may split k: the sums differ in order.
+        double atol = rtol * double(c.k);
+        std::string why;
+        EXPECT_TRUE(closeEnough(got, want, rtol, atol, why)) << why << "\n"
+                                                             << note << "\n"
+                                                             << c.text;
+      });
+  // Most dots become cuBLAS GEMMs (the rest reductions or loops), some
+  // with the GELU epilogue.
   EXPECT_GT(gemms, trials / 2);
+  EXPECT_GT(gelus, trials / 20);
 }
 
 TEST(HostRuntimeTest, RandomGemmsMatchTheInterpreter) {

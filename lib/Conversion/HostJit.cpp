@@ -68,6 +68,45 @@ struct ExpandRsqrt : OpRewritePattern<math::RsqrtOp> {
   }
 };
 
+/// Keeps each f32 / f64 exp's libm call to arguments whose result is
+/// neither 0 nor infinity: glibc's exp and expf take a slow path that sets
+/// errno on underflow and overflow (a masked softmax's exp(-1e9) ran at a
+/// third of the speed). Below `low` the result is 0, above `high` +inf, as
+/// libm's; NaN goes to libm.
+void guardExpRange(Operation *root) {
+  SmallVector<math::ExpOp> exps;
+  root->walk([&](math::ExpOp op) {
+    if (op.getType().isF32() || op.getType().isF64())
+      exps.push_back(op);
+  });
+  for (math::ExpOp op : exps) {
+    Type type = op.getType();
+    // Past these exp rounds to 0 (e^-103.97 and e^-745.13 are the least
+    // subnormals' halves) or overflows.
+    double low = type.isF32() ? -104.0 : -746.0;
+    double high = type.isF32() ? 89.0 : 710.0;
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    auto constant = [&](double v) {
+      return arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, v));
+    };
+    Value x = op.getOperand(), zero = constant(0.0);
+    Value under = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
+                                        constant(low));
+    Value over = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x,
+                                       constant(high));
+    Value outside = arith::OrIOp::create(b, loc, under, over);
+    Value limit =
+        arith::SelectOp::create(b, loc, over, constant(INFINITY), zero);
+    // The exp itself reads 0 where the result is the limit.
+    op.getOperandMutable().set(
+        arith::SelectOp::create(b, loc, outside, zero, x));
+    b.setInsertionPointAfter(op);
+    auto result = arith::SelectOp::create(b, loc, outside, limit, op);
+    op.getResult().replaceAllUsesExcept(result, result);
+  }
+}
+
 /// math-to-libm on the ops libm has (upstream's pass makes every math op
 /// illegal; here what libm does not take stays for math-to-llvm).
 struct MathToLibmPass : PassWrapper<MathToLibmPass, OperationPass<ModuleOp>> {
@@ -75,6 +114,7 @@ struct MathToLibmPass : PassWrapper<MathToLibmPass, OperationPass<ModuleOp>> {
   StringRef getArgument() const final { return "hlo-math-to-libm"; }
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
+    guardExpRange(getOperation());
     patterns.add<ExpandRsqrt>(&getContext(), /*benefit=*/2);
     populateMathToLibmConversionPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

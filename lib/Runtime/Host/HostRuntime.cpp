@@ -25,6 +25,7 @@
 #include <chrono>
 #include <cstring>
 #include <thread>
+#include <variant>
 
 using namespace mlir;
 using namespace mlir::thunk;
@@ -34,6 +35,190 @@ static double secondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+//===----------------------------------------------------------------------===//
+// The plan: the program's thunks prepared once
+//===----------------------------------------------------------------------===//
+
+/// What the runner needs of each thunk, resolved when the program is
+/// compiled so a run reads no IR on its common paths: slices are byte
+/// offsets into a device's arena (the same in every arena), kernels their
+/// JIT functions, loop and conditional bodies indices of sequences.
+struct HostExecutable::Plan {
+  struct Kernel {
+    hlo::HostJit::PackedFunction function;
+    StringRef name;
+    /// Each argument's offset and element count, inputs then outputs.
+    SmallVector<std::pair<int64_t, int64_t>, 6> arguments;
+  };
+  struct Copy {
+    int64_t target, source, bytes;
+  };
+  struct DynamicCopy {
+    int64_t target, source, bytes, targetStride, sourceStride;
+    /// The index of its loop's iteration counter.
+    unsigned loop;
+  };
+  struct Memset {
+    int64_t target, bytes;
+    uint32_t word;
+  };
+  struct While {
+    unsigned condition, body, loop;
+    int64_t predicate;
+    std::optional<uint64_t> tripCount;
+  };
+  struct Conditional {
+    int64_t selector;
+    bool isPredicate;
+    SmallVector<unsigned, 2> branches;
+  };
+  /// A command buffer's body (a CUDA graph on a GPU) runs as a sequence.
+  struct Sequence {
+    unsigned index;
+  };
+  /// Everything else runs from its operation (Runner::runThunk).
+  struct Other {};
+  struct Step {
+    Operation *op;
+    std::variant<Kernel, Copy, DynamicCopy, Memset, While, Conditional,
+                 Sequence, Other>
+        kind;
+  };
+
+  /// Lays out the arena and prepares the program's body (sequence 0).
+  LogicalResult build(ModuleOp module, hlo::HostJit *jit, std::string &error);
+  int64_t offset(Value slice) const { return sliceOffsets.lookup(slice); }
+
+  int64_t arenaBytes = 0;
+  SmallVector<std::pair<AllocationOp, int64_t>> allocations;
+  llvm::StringMap<int64_t> allocationOffsets;
+  DenseMap<Value, int64_t> sliceOffsets;
+  std::vector<std::vector<Step>> sequences;
+  /// Each loop's iteration counter (for thunk.dynamic_copy).
+  DenseMap<Operation *, unsigned> loopCounters;
+
+private:
+  FailureOr<unsigned> addSequence(Block &block);
+  FailureOr<Step> makeStep(Operation &op);
+  hlo::HostJit *jit = nullptr;
+  std::string *error = nullptr;
+};
+
+LogicalResult HostExecutable::Plan::build(ModuleOp module, hlo::HostJit *jit,
+                                          std::string &error) {
+  this->jit = jit;
+  this->error = &error;
+  arenaBytes = layOutArena(module, allocations);
+  for (auto [alloc, at] : allocations)
+    allocationOffsets[alloc.getSymName()] = at;
+  module.walk([&](SliceOp s) {
+    sliceOffsets[s] =
+        allocationOffsets.lookup(s.getAllocation()) + s.getOffset();
+  });
+  ProgramOp program = *module.getOps<ProgramOp>().begin();
+  return addSequence(program.getBody().front());
+}
+
+FailureOr<unsigned> HostExecutable::Plan::addSequence(Block &block) {
+  unsigned index = sequences.size();
+  sequences.emplace_back();
+  std::vector<Step> steps;
+  for (Operation &op : block) {
+    if (isa<SliceOp, ReturnOp>(op))
+      continue;
+    for (Value operand : op.getOperands())
+      if (!operand.getDefiningOp<SliceOp>()) {
+        *error =
+            (op.getName().getStringRef() + ": an operand is not a thunk.slice")
+                .str();
+        return failure();
+      }
+    FailureOr<Step> step = makeStep(op);
+    if (failed(step))
+      return failure();
+    steps.push_back(std::move(*step));
+  }
+  sequences[index] = std::move(steps);
+  return index;
+}
+
+FailureOr<HostExecutable::Plan::Step>
+HostExecutable::Plan::makeStep(Operation &op) {
+  auto bytesOf = [](Value v) {
+    return getStorageBytes(cast<MemRefType>(v.getType()));
+  };
+  Step step{&op, Other{}};
+  if (auto k = dyn_cast<KernelOp>(op)) {
+    Kernel kernel;
+    kernel.name = k.getKernel().getLeafReference().getValue();
+    if (!jit) {
+      *error = "kernel " + kernel.name.str() + ": the program has no kernels";
+      return failure();
+    }
+    FailureOr<hlo::HostJit::PackedFunction> fn =
+        jit->lookup(kernel.name, *error);
+    if (failed(fn)) {
+      *error = "kernel " + kernel.name.str() + ": " + *error;
+      return failure();
+    }
+    kernel.function = *fn;
+    for (ValueRange values : {k.getInputs(), k.getOutputs()})
+      for (Value v : values)
+        kernel.arguments.emplace_back(
+            offset(v), cast<MemRefType>(v.getType()).getNumElements());
+    step.kind = std::move(kernel);
+  } else if (auto c = dyn_cast<CopyOp>(op)) {
+    step.kind = Copy{offset(c.getTarget()), offset(c.getSource()),
+                     bytesOf(c.getSource())};
+  } else if (auto c = dyn_cast<DynamicCopyOp>(op)) {
+    // Its loop (prepared before its body) has its counter.
+    step.kind =
+        DynamicCopy{offset(c.getTarget()) + int64_t(c.getTargetOffset()),
+                    offset(c.getSource()) + int64_t(c.getSourceOffset()),
+                    int64_t(c.getBytes()),
+                    int64_t(c.getTargetStride()),
+                    int64_t(c.getSourceStride()),
+                    loopCounters.lookup(c.getLoop())};
+  } else if (auto m = dyn_cast<MemsetOp>(op)) {
+    step.kind =
+        Memset{offset(m.getTarget()), bytesOf(m.getTarget()), m.getValue()};
+  } else if (auto w = dyn_cast<WhileOp>(op)) {
+    While loop;
+    loop.loop = loopCounters.size();
+    loopCounters[w] = loop.loop;
+    loop.predicate = offset(w.getPredicate());
+    loop.tripCount = w.getTripCount();
+    FailureOr<unsigned> condition = addSequence(w.getCondition().front());
+    if (failed(condition))
+      return failure();
+    FailureOr<unsigned> body = addSequence(w.getBody().front());
+    if (failed(body))
+      return failure();
+    loop.condition = *condition;
+    loop.body = *body;
+    step.kind = loop;
+  } else if (auto c = dyn_cast<ConditionalOp>(op)) {
+    Conditional conditional;
+    conditional.selector = offset(c.getSelector());
+    conditional.isPredicate =
+        c.getSelector().getType().getElementType().isInteger(8);
+    for (Region &branch : c.getBranches()) {
+      FailureOr<unsigned> index = addSequence(branch.front());
+      if (failed(index))
+        return failure();
+      conditional.branches.push_back(*index);
+    }
+    step.kind = std::move(conditional);
+  } else if (auto c = dyn_cast<CommandBufferOp>(op)) {
+    FailureOr<unsigned> index = addSequence(c.getBody().front());
+    if (failed(index))
+      return failure();
+    step.kind = Sequence{*index};
+  }
+  return step;
+}
+
+HostExecutable::HostExecutable() = default;
 HostExecutable::~HostExecutable() = default;
 
 std::unique_ptr<HostExecutable> HostExecutable::compile(ModuleOp program,
@@ -56,34 +241,25 @@ std::unique_ptr<HostExecutable> HostExecutable::compile(ModuleOp program,
   std::unique_ptr<HostExecutable> exe(new HostExecutable());
   exe->module = program.clone();
   // The kernels, lowered for the host in a module of their own.
-  if (program.getOps<gpu::GPUModuleOp>().empty())
-    return exe;
-  DialectRegistry registry;
-  hlo::registerHostJitDialects(registry);
-  ctx->appendDialectRegistry(registry);
-  OwningOpRef<ModuleOp> kernels = ModuleOp::create(program.getLoc());
-  for (auto gpuModule : program.getOps<gpu::GPUModuleOp>())
-    kernels->getBody()->push_back(gpuModule->clone());
-  PassManager pm(ctx);
-  pm.addPass(hlo::createHloGpuKernelsToHost());
-  if (failed(pm.run(*kernels))) {
-    error = "the kernels could not be lowered for the host: " + diagnostics;
-    return nullptr;
-  }
-  exe->jit = hlo::HostJit::compile(*kernels, error);
-  if (!exe->jit)
-    return nullptr;
-  WalkResult found = exe->module->walk([&](KernelOp k) {
-    StringRef name = k.getKernel().getLeafReference().getValue();
-    FailureOr<hlo::HostJit::PackedFunction> fn = exe->jit->lookup(name, error);
-    if (failed(fn)) {
-      error = "kernel " + name.str() + ": " + error;
-      return WalkResult::interrupt();
+  if (!program.getOps<gpu::GPUModuleOp>().empty()) {
+    DialectRegistry registry;
+    hlo::registerHostJitDialects(registry);
+    ctx->appendDialectRegistry(registry);
+    OwningOpRef<ModuleOp> kernels = ModuleOp::create(program.getLoc());
+    for (auto gpuModule : program.getOps<gpu::GPUModuleOp>())
+      kernels->getBody()->push_back(gpuModule->clone());
+    PassManager pm(ctx);
+    pm.addPass(hlo::createHloGpuKernelsToHost());
+    if (failed(pm.run(*kernels))) {
+      error = "the kernels could not be lowered for the host: " + diagnostics;
+      return nullptr;
     }
-    exe->kernelFunctions[k] = *fn;
-    return WalkResult::advance();
-  });
-  if (found.wasInterrupted())
+    exe->jit = hlo::HostJit::compile(*kernels, error);
+    if (!exe->jit)
+      return nullptr;
+  }
+  exe->plan = std::make_unique<Plan>();
+  if (failed(exe->plan->build(*exe->module, exe->jit.get(), error)))
     return nullptr;
   return exe;
 }
@@ -96,40 +272,64 @@ struct HostExecutable::Devices {
   std::vector<Runner *> runners;
 };
 
-/// One device's run: the slices' addresses in its arena.
+/// One device's run over its arena.
 class HostExecutable::Runner {
 public:
   Runner(HostExecutable &exe, int64_t device, Devices *devices,
          std::string &error, RunStats &stats)
-      : exe(exe), memory(exe.memory[device]), device(device),
+      : exe(exe), plan(*exe.plan), memory(exe.memory[device]), device(device),
         transfers(exe.transfers, device), devices(devices), error(error),
-        stats(stats) {}
+        stats(&stats), iterations(plan.loopCounters.size()) {}
 
   LogicalResult layOut(ArrayRef<ParameterBytes> parameters);
-  LogicalResult runBlock(Block &block);
-  uint8_t *address(Value slice) { return addresses.lookup(slice); }
+  LogicalResult runSequence(unsigned index);
+  uint8_t *address(Value slice) { return memory.base + plan.offset(slice); }
 
 private:
+  using Plan = HostExecutable::Plan;
   LogicalResult makeArena();
+  LogicalResult run(const Plan::Kernel &kernel, Operation &op);
+  LogicalResult run(const Plan::Copy &copy, Operation &op);
+  LogicalResult run(const Plan::DynamicCopy &copy, Operation &op);
+  LogicalResult run(const Plan::Memset &memset, Operation &op);
+  LogicalResult run(const Plan::While &loop, Operation &op);
+  LogicalResult run(const Plan::Conditional &conditional, Operation &op);
+  LogicalResult run(const Plan::Sequence &sequence, Operation &op) {
+    return runSequence(sequence.index);
+  }
+  LogicalResult run(const Plan::Other &, Operation &op) { return runThunk(op); }
   LogicalResult runThunk(Operation &op);
   LogicalResult runCollective(Operation &op);
   LogicalResult waitCollective(CollectiveDoneOp done);
+  /// Runs `call`, recording its time as `name` when profiling.
+  template <typename Call> LogicalResult timed(StringRef name, Call &&call) {
+    if (!stats->profile)
+      return call();
+    Clock::time_point start = Clock::now();
+    if (failed(call()))
+      return failure();
+    stats->record(name, secondsSince(start));
+    return success();
+  }
   LogicalResult fail(Operation &op, const Twine &why) {
     error = (op.getName().getStringRef() + ": " + why).str();
     return failure();
   }
 
   HostExecutable &exe;
+  const Plan &plan;
   Memory &memory;
   int64_t device;
   /// This device's infeed, outfeed and channels in this run.
   DeviceTransfers transfers;
   Devices *devices;
   std::string &error;
-  RunStats &stats;
-  DenseMap<Value, uint8_t *> addresses;
-  /// Each running loop's iteration (from 0), for thunk.dynamic_copy.
-  DenseMap<Operation *, uint64_t> iterations;
+  /// Where thunks are counted: the run's statistics, or `uncounted` while a
+  /// loop with a known trip count checks its condition.
+  RunStats *stats;
+  RunStats uncounted;
+  /// Each loop's iteration while it runs (from 0), by its counter's index.
+  std::vector<uint64_t> iterations;
   /// The device's collective stream, made at its first asynchronous
   /// collective, and the tickets of the collectives in flight by async_id.
   /// Declared last: destroyed (its thread joined) first.
@@ -138,18 +338,17 @@ private:
 };
 
 LogicalResult HostExecutable::Runner::makeArena() {
-  SmallVector<std::pair<AllocationOp, int64_t>> layout;
-  int64_t size = layOutArena(*exe.module, layout);
+  int64_t size = plan.arenaBytes;
   memory.arena.reset(new (std::nothrow) uint8_t[size + kArenaAlignment]);
   if (!memory.arena) {
     error = "out of memory: the arena needs " + std::to_string(size) + " bytes";
     return failure();
   }
-  memory.bytes = size;
   memory.rngState = static_cast<uint64_t>(
       (*exe.module->getOps<ProgramOp>().begin()).getRngSeed());
   uint8_t *base = reinterpret_cast<uint8_t *>(llvm::alignTo(
       reinterpret_cast<uintptr_t>(memory.arena.get()), kArenaAlignment));
+  memory.base = base;
   // Bytes no thunk wrote read as garbage, not zeros (xorshift64, 8 bytes a
   // step).
   uint64_t state = 0x5eed5eed5eedULL;
@@ -160,8 +359,7 @@ LogicalResult HostExecutable::Runner::makeArena() {
     std::memcpy(base + i, &state, std::min<int64_t>(8, size - i));
   }
   std::vector<uint8_t> bytes;
-  for (auto [alloc, offset] : layout) {
-    memory.bases[alloc.getSymName()] = base + offset;
+  for (auto [alloc, offset] : plan.allocations) {
     if (!alloc.getValue())
       continue;
     if (failed(constantBytes(alloc, bytes, error)))
@@ -175,42 +373,125 @@ LogicalResult
 HostExecutable::Runner::layOut(ArrayRef<ParameterBytes> parameters) {
   if (!memory.arena && failed(makeArena()))
     return failure();
-  stats.arenaBytes = memory.bytes;
+  stats->arenaBytes = plan.arenaBytes;
   SmallVector<std::pair<AllocationOp, ArrayRef<uint8_t>>> given;
   if (failed(matchParameters(*exe.module, parameters, given, error)))
     return failure();
   for (auto [alloc, bytes] : given)
-    std::memcpy(memory.bases.lookup(alloc.getSymName()), bytes.data(),
-                bytes.size());
+    std::memcpy(memory.base + plan.allocationOffsets.lookup(alloc.getSymName()),
+                bytes.data(), bytes.size());
   return success();
 }
 
-LogicalResult HostExecutable::Runner::runBlock(Block &block) {
-  for (Operation &op : block)
-    if (failed(runThunk(op)))
+LogicalResult HostExecutable::Runner::runSequence(unsigned index) {
+  for (const Plan::Step &step : plan.sequences[index])
+    if (failed(std::visit([&](const auto &kind) { return run(kind, *step.op); },
+                          step.kind)))
       return failure();
   return success();
 }
 
+LogicalResult HostExecutable::Runner::run(const Plan::Kernel &kernel,
+                                          Operation &) {
+  ++stats->kernels;
+  // A 1-D memref descriptor per argument, over the slice's bytes.
+  size_t count = kernel.arguments.size();
+  SmallVector<StridedMemRefType<uint8_t, 1>, 8> descriptors(count);
+  SmallVector<void *, 8> pointers(count), packed(count);
+  for (auto [i, argument] : llvm::enumerate(kernel.arguments)) {
+    uint8_t *p = memory.base + argument.first;
+    descriptors[i] = {p, p, 0, {argument.second}, {1}};
+    pointers[i] = &descriptors[i];
+    packed[i] = &pointers[i];
+  }
+  return timed(kernel.name, [&] {
+    kernel.function(packed.data());
+    return success();
+  });
+}
+
+LogicalResult HostExecutable::Runner::run(const Plan::Copy &copy, Operation &) {
+  ++stats->copies;
+  std::memmove(memory.base + copy.target, memory.base + copy.source,
+               copy.bytes);
+  return success();
+}
+
+LogicalResult HostExecutable::Runner::run(const Plan::DynamicCopy &copy,
+                                          Operation &) {
+  ++stats->copies;
+  uint64_t i = iterations[copy.loop];
+  std::memmove(memory.base + copy.target + i * copy.targetStride,
+               memory.base + copy.source + i * copy.sourceStride, copy.bytes);
+  return success();
+}
+
+LogicalResult HostExecutable::Runner::run(const Plan::Memset &memset,
+                                          Operation &) {
+  ++stats->memsets;
+  uint8_t *p = memory.base + memset.target;
+  for (int64_t i = 0; i < memset.bytes; ++i)
+    p[i] = uint8_t(memset.word >> (8 * (i % 4)));
+  return success();
+}
+
+LogicalResult HostExecutable::Runner::run(const Plan::While &loop,
+                                          Operation &op) {
+  // The condition runs every iteration, also with a known trip count (which
+  // the CUDA runtime trusts): the predicate must then agree.
+  const uint8_t *predicate = memory.base + loop.predicate;
+  for (uint64_t i = 0;; ++i) {
+    // With a trip count the condition is a check: its thunks are not
+    // counted (a GPU runs none of them).
+    RunStats *counting = stats;
+    if (loop.tripCount)
+      stats = &uncounted;
+    LogicalResult ran = runSequence(loop.condition);
+    stats = counting;
+    if (failed(ran))
+      return failure();
+    if (loop.tripCount && bool(*predicate) != (i < *loop.tripCount))
+      return fail(op, "the predicate is " +
+                          Twine(*predicate ? "true" : "false") + " after " +
+                          Twine(i) + " iterations, but trip_count is " +
+                          Twine(*loop.tripCount));
+    if (!*predicate)
+      return success();
+    ++stats->iterations;
+    iterations[loop.loop] = i;
+    if (failed(runSequence(loop.body)))
+      return failure();
+  }
+}
+
+LogicalResult HostExecutable::Runner::run(const Plan::Conditional &conditional,
+                                          Operation &) {
+  ++stats->branches;
+  const uint8_t *p = memory.base + conditional.selector;
+  int64_t n = conditional.branches.size();
+  int64_t index;
+  if (conditional.isPredicate) {
+    index = *p ? 0 : 1;
+  } else {
+    int32_t i;
+    std::memcpy(&i, p, 4);
+    index = i < 0 || i >= n ? n - 1 : i;
+  }
+  return runSequence(conditional.branches[index]);
+}
+
+/// The thunks the plan leaves to their operations: library calls,
+/// collectives, transfers and the other rare ones.
 LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
   auto bytesOf = [](Value v) {
     return getStorageBytes(cast<MemRefType>(v.getType()));
   };
-  // Runs `call`, recording its time as `name` when profiling.
-  auto timed = [&](StringRef name, function_ref<LogicalResult()> call) {
-    Clock::time_point start = Clock::now();
-    if (failed(call()))
-      return failure();
-    if (stats.profile)
-      stats.record(name, secondsSince(start));
-    return success();
-  };
   if (isCollectiveThunk(&op)) {
-    ++stats.collectives;
+    ++stats->collectives;
     return timed("collective", [&] { return runCollective(op); });
   }
   if (isFactorization(&op)) {
-    ++stats.solvers;
+    ++stats->solvers;
     SmallVector<uint8_t *> buffers;
     for (Value operand : op.getOperands())
       buffers.push_back(address(operand));
@@ -218,38 +499,8 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
     return timed(name, [&] { return runFactorization(&op, buffers, error); });
   }
   return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
-      .Case([&](SliceOp s) {
-        addresses[s] = memory.bases.lookup(s.getAllocation()) + s.getOffset();
-        return success();
-      })
-      .Case([&](KernelOp k) {
-        ++stats.kernels;
-        // A 1-D memref descriptor per argument, over the slice's bytes
-        // (sized once: the pointers into them stay valid).
-        size_t count = k.getInputs().size() + k.getOutputs().size();
-        SmallVector<StridedMemRefType<uint8_t, 1>, 8> descriptors(count);
-        SmallVector<void *, 8> pointers(count), packed(count);
-        size_t i = 0;
-        for (ValueRange values : {k.getInputs(), k.getOutputs()})
-          for (Value v : values) {
-            uint8_t *p = address(v);
-            int64_t n = cast<MemRefType>(v.getType()).getNumElements();
-            descriptors[i] = {p, p, 0, {n}, {1}};
-            pointers[i] = &descriptors[i];
-            packed[i] = &pointers[i];
-            ++i;
-          }
-        auto fn = exe.kernelFunctions.lookup(k);
-        if (!fn)
-          return fail(op, "the program has no kernels compiled");
-        StringRef name = k.getKernel().getLeafReference().getValue();
-        return timed(name, [&] {
-          fn(packed.data());
-          return success();
-        });
-      })
       .Case([&](GemmOp g) {
-        ++stats.gemms;
+        ++stats->gemms;
         SmallVector<uint8_t *> buffers = {
             address(g.getLhs()), address(g.getRhs()),
             g.getBias() ? address(g.getBias()) : nullptr, address(g.getOut()),
@@ -258,7 +509,7 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
                      [&] { return runHostGemm(g, buffers, error); });
       })
       .Case([&](ConvolutionOp c) {
-        ++stats.convolutions;
+        ++stats->convolutions;
         auto at = [&](Value v) { return v ? address(v) : nullptr; };
         SmallVector<uint8_t *> buffers = {
             at(c.getInput()), at(c.getFilter()),    at(c.getOutput()),
@@ -267,96 +518,26 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
                      [&] { return runHostConvolution(c, buffers, error); });
       })
       .Case([&](FftOp f) {
-        ++stats.ffts;
+        ++stats->ffts;
         return timed("fft (FFTW)", [&] {
           return runHostFft(f, address(f.getInput()), address(f.getOutput()),
                             error);
         });
       })
       .Case([&](TriangularSolveOp t) {
-        ++stats.solvers;
+        ++stats->solvers;
         return timed("triangular solve (OpenBLAS)", [&] {
           return runHostTriangularSolve(t, address(t.getA()), address(t.getB()),
                                         error);
         });
       })
       .Case([&](CholeskyOp c) {
-        ++stats.solvers;
+        ++stats->solvers;
         return timed("cholesky (LAPACK)", [&] {
           return runHostCholesky(c, address(c.getA()), address(c.getInfo()),
                                  error);
         });
       })
-      .Case([&](CopyOp c) {
-        ++stats.copies;
-        std::memmove(address(c.getTarget()), address(c.getSource()),
-                     bytesOf(c.getSource()));
-        return success();
-      })
-      .Case([&](DynamicCopyOp c) {
-        ++stats.copies;
-        int64_t i = iterations.lookup(c.getLoop());
-        std::memmove(address(c.getTarget()) + c.getTargetOffset() +
-                         i * c.getTargetStride(),
-                     address(c.getSource()) + c.getSourceOffset() +
-                         i * c.getSourceStride(),
-                     c.getBytes());
-        return success();
-      })
-      .Case([&](MemsetOp m) {
-        ++stats.memsets;
-        uint8_t *p = address(m.getTarget());
-        uint32_t word = m.getValue();
-        int64_t n = bytesOf(m.getTarget());
-        for (int64_t i = 0; i < n; ++i)
-          p[i] = uint8_t(word >> (8 * (i % 4)));
-        return success();
-      })
-      .Case([&](WhileOp w) {
-        // The condition runs every iteration, also with a known trip count
-        // (which the CUDA runtime trusts): the predicate must then agree.
-        uint8_t *predicate = address(w.getPredicate());
-        std::optional<uint64_t> trips = w.getTripCount();
-        for (uint64_t i = 0;; ++i) {
-          // With a trip count the condition is a check: its thunks are not
-          // counted (a GPU runs none of them).
-          std::optional<RunStats> counted;
-          if (trips)
-            counted = stats;
-          if (failed(runBlock(w.getCondition().front())))
-            return failure();
-          if (trips)
-            stats = std::move(*counted);
-
-          if (trips && bool(*predicate) != (i < *trips))
-            return fail(op, "the predicate is " +
-                                Twine(*predicate ? "true" : "false") +
-                                " after " + Twine(i) +
-                                " iterations, but trip_count is " +
-                                Twine(*trips));
-          if (!*predicate)
-            return success();
-          ++stats.iterations;
-          iterations[w] = i;
-          if (failed(runBlock(w.getBody().front())))
-            return failure();
-        }
-      })
-      .Case([&](ConditionalOp c) {
-        ++stats.branches;
-        uint8_t *p = address(c.getSelector());
-        int64_t n = c.getBranches().size();
-        int64_t index;
-        if (c.getSelector().getType().getElementType().isInteger(8)) {
-          index = *p ? 0 : 1;
-        } else {
-          int32_t i;
-          std::memcpy(&i, p, 4);
-          index = i < 0 || i >= n ? n - 1 : i;
-        }
-        return runBlock(c.getBranches()[index].front());
-      })
-      .Case([&](CommandBufferOp c) { return runBlock(c.getBody().front()); })
       .Case([&](CollectiveDoneOp done) {
         return timed("collective", [&] { return waitCollective(done); });
       })
@@ -402,7 +583,6 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
         };
         return transfers.run(&op, read, write, error);
       })
-      .Case([&](ReturnOp) { return success(); })
       .Default([&](Operation *) { return fail(op, "not a thunk"); });
 }
 
@@ -476,7 +656,7 @@ LogicalResult HostExecutable::run(ArrayRef<ParameterBytes> parameters,
   auto runDevice = [&](int64_t d) {
     Runner &runner = *runners[d];
     bool ok = succeeded(runner.layOut(parameters)) &&
-              succeeded(runner.runBlock(body));
+              succeeded(runner.runSequence(0));
     if (several) {
       if (ok)
         several->rendezvous.finish();

@@ -22,8 +22,6 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/LLVM.h"
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/StringMap.h"
 
 #include <memory>
 #include <string>
@@ -55,20 +53,22 @@ public:
                     std::string &error, RunStats *stats = nullptr) override;
 
 private:
-  HostExecutable() = default;
+  HostExecutable();
   class Runner;
   struct Devices;
+  struct Plan;
   OwningOpRef<ModuleOp> module;
   std::unique_ptr<hlo::HostJit> jit;
-  /// Each thunk.kernel's function (looked up once).
-  DenseMap<Operation *, void (*)(void **)> kernelFunctions;
-  /// One device's arena (made by the first run), its size, where each
-  /// allocation starts in it, and its random state (from the program's
-  /// `rng_seed`, kept from run to run).
+  /// The program prepared to run: the arena's layout, and every block of
+  /// thunks as steps with their slices' arena offsets and their kernels'
+  /// functions resolved (HostRuntime.cpp).
+  std::unique_ptr<Plan> plan;
+  /// One device's arena (made by the first run) and its random state (from
+  /// the program's `rng_seed`, kept from run to run).
   struct Memory {
     std::unique_ptr<uint8_t[]> arena;
-    int64_t bytes = 0;
-    llvm::StringMap<uint8_t *> bases;
+    /// The arena's first byte, aligned to kArenaAlignment.
+    uint8_t *base = nullptr;
     uint64_t rngState = 0;
   };
   std::vector<Memory> memory;
