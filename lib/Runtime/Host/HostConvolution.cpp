@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 #include <vector>
 
 using namespace mlir;
@@ -96,6 +97,22 @@ template <typename T> struct Codec {
     return load(bytes, 0);
   }
 };
+
+/// Calls `f(load)` with `load(i)` reading element `i` of `base` as `codec`
+/// does: a plain typed read where the elements are T's own type, so the
+/// loops over it (the im2col gathers) have no per-element dispatch.
+template <typename T, typename F>
+void withLoader(const Codec<T> &codec, const uint8_t *base, F f) {
+  using Native = std::conditional_t<sizeof(T) == 4, float, double>;
+  constexpr auto nativeKind =
+      sizeof(T) == 4 ? Codec<T>::F32 : Codec<T>::F64;
+  if (codec.kind == nativeKind) {
+    const auto *typed = reinterpret_cast<const Native *>(base);
+    f([typed](int64_t i) { return T(typed[i]); });
+    return;
+  }
+  f([&codec, base](int64_t i) { return codec.load(base, i); });
+}
 
 /// Row-major C[m, n] = op(A) op(B) with op(A) m x k, op(B) k x n.
 void gemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
@@ -221,33 +238,52 @@ LogicalResult run(ConvolutionOp conv, ArrayRef<uint8_t *> buffers) {
   for (int64_t g = 0; g < groups; ++g) {
     // The operands of the group's GEMM.
     if (kind != ConvKind::BackwardInput)
-      for (int64_t n = 0; n < batch; ++n)
-        for (int64_t p = 0; p < numP; ++p)
-          for (int64_t c = 0; c < cg; ++c) {
-            int64_t base = n * xs[0] + (g * cg + c) * xs[1];
-            T *row = &cols[(n * numP + p) * ck + c * numK];
-            const int64_t *offsets = &inOffset[p * numK];
-            for (int64_t k = 0; k < numK; ++k)
-              row[k] = offsets[k] < 0 ? T(0) : codec.load(x, base + offsets[k]);
-          }
+      withLoader(codec, x, [&](auto load) {
+        for (int64_t n = 0; n < batch; ++n)
+          for (int64_t p = 0; p < numP; ++p)
+            for (int64_t c = 0; c < cg; ++c) {
+              int64_t base = n * xs[0] + (g * cg + c) * xs[1];
+              T *row = &cols[(n * numP + p) * ck + c * numK];
+              const int64_t *offsets = &inOffset[p * numK];
+              for (int64_t k = 0; k < numK; ++k)
+                row[k] = offsets[k] < 0 ? T(0) : load(base + offsets[k]);
+            }
+      });
     if (kind != ConvKind::BackwardFilter)
-      for (int64_t o = 0; o < og; ++o)
-        for (int64_t c = 0; c < cg; ++c)
-          for (int64_t k = 0; k < numK; ++k)
-            filter[o * ck + c * numK + k] =
-                codec.load(w, (g * og + o) * ws[0] + c * ws[1] + wOffset[k]);
+      withLoader(codec, w, [&](auto load) {
+        for (int64_t o = 0; o < og; ++o)
+          for (int64_t c = 0; c < cg; ++c)
+            for (int64_t k = 0; k < numK; ++k)
+              filter[o * ck + c * numK + k] =
+                  load((g * og + o) * ws[0] + c * ws[1] + wOffset[k]);
+      });
     if (kind == ConvKind::BackwardInput || kind == ConvKind::BackwardFilter)
-      for (int64_t n = 0; n < batch; ++n)
-        for (int64_t p = 0; p < numP; ++p)
-          for (int64_t o = 0; o < og; ++o)
-            dy[(n * numP + p) * og + o] =
-                codec.load(y, n * ys[0] + (g * og + o) * ys[1] + outOffset[p]);
+      withLoader(codec, y, [&](auto load) {
+        for (int64_t n = 0; n < batch; ++n)
+          for (int64_t p = 0; p < numP; ++p)
+            for (int64_t o = 0; o < og; ++o)
+              dy[(n * numP + p) * og + o] =
+                  load(n * ys[0] + (g * og + o) * ys[1] + outOffset[p]);
+      });
 
     switch (kind) {
     case ConvKind::Forward:
     case ConvKind::ForwardBiasActivation: {
       gemm(false, true, rows, og, ck, cols.data(), filter.data(), dy.data());
       bool fused = kind == ConvKind::ForwardBiasActivation;
+      if (!fused && out.kind == (sizeof(T) == 4 ? Codec<T>::F32
+                                                : Codec<T>::F64)) {
+        // The GEMM's result is the output: scattered to its layout.
+        T *typed = reinterpret_cast<T *>(y);
+        for (int64_t n = 0; n < batch; ++n)
+          for (int64_t p = 0; p < numP; ++p) {
+            T *at = typed + n * ys[0] + g * og * ys[1] + outOffset[p];
+            const T *from = &dy[(n * numP + p) * og];
+            for (int64_t o = 0; o < og; ++o)
+              at[o * ys[1]] = from[o];
+          }
+        break;
+      }
       Codec<T> biasCodec{fused ? conv.getBias().getType().getElementType()
                                : work.type};
       double scale = conv.getConvResultScale().convertToDouble();
