@@ -36,7 +36,9 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/Target/TargetMachine.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <cmath>
@@ -237,9 +239,20 @@ std::unique_ptr<HostJit> HostJit::compile(ModuleOp module, std::string &error,
     }
   }
   ExecutionEngineOptions engineOptions;
-  auto transformer = makeOptimizingTransformer(options.optLevel,
-                                               /*sizeLevel=*/0,
-                                               /*targetMachine=*/nullptr);
+  // LLVM's passes see this CPU (its vector width and features), so the loops
+  // over a kernel's threads vectorize; the code generator targets it too.
+  std::unique_ptr<llvm::TargetMachine> host;
+  if (llvm::Expected<llvm::orc::JITTargetMachineBuilder> builder =
+          llvm::orc::JITTargetMachineBuilder::detectHost()) {
+    if (auto machine = builder->createTargetMachine())
+      host = std::move(*machine);
+    else
+      llvm::consumeError(machine.takeError());
+  } else {
+    llvm::consumeError(builder.takeError());
+  }
+  auto transformer = makeOptimizingTransformer(
+      options.optLevel, /*sizeLevel=*/0, /*targetMachine=*/host.get());
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel =
       static_cast<llvm::CodeGenOptLevel>(std::min(options.optLevel, 3u));
