@@ -70,42 +70,31 @@ struct ExpandRsqrt : OpRewritePattern<math::RsqrtOp> {
   }
 };
 
-/// Keeps each f32 / f64 exp's libm call to arguments whose result is
-/// neither 0 nor infinity: glibc's exp and expf take a slow path that sets
-/// errno on underflow and overflow (a masked softmax's exp(-1e9) ran at a
-/// third of the speed). Below `low` the result is 0, above `high` +inf, as
-/// libm's; NaN goes to libm.
-void guardExpRange(Operation *root) {
+/// f32 and f64 exp become calls of hloExpF32 / hloExpF64 (below): libm's
+/// values without glibc's slow path that sets errno on underflow and
+/// overflow (a causal softmax's exp(-1e9) ran at a third of the speed).
+/// Guarding libm's call with selects in the IR does not last: LLVM knows
+/// expf and drops the guard on its argument.
+void callExpWithoutErrno(ModuleOp module) {
   SmallVector<math::ExpOp> exps;
-  root->walk([&](math::ExpOp op) {
+  module.walk([&](math::ExpOp op) {
     if (op.getType().isF32() || op.getType().isF64())
       exps.push_back(op);
   });
   for (math::ExpOp op : exps) {
     Type type = op.getType();
-    // Past these exp rounds to 0 (e^-103.97 and e^-745.13 are the least
-    // subnormals' halves) or overflows.
-    double low = type.isF32() ? -104.0 : -746.0;
-    double high = type.isF32() ? 89.0 : 710.0;
+    StringRef name = type.isF32() ? "hloExpF32" : "hloExpF64";
+    auto callee = module.lookupSymbol<func::FuncOp>(name);
+    if (!callee) {
+      OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+      callee = func::FuncOp::create(b, module.getLoc(), name,
+                                    b.getFunctionType({type}, {type}));
+      callee.setPrivate();
+    }
     OpBuilder b(op);
-    Location loc = op.getLoc();
-    auto constant = [&](double v) {
-      return arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, v));
-    };
-    Value x = op.getOperand(), zero = constant(0.0);
-    Value under = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
-                                        constant(low));
-    Value over = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x,
-                                       constant(high));
-    Value outside = arith::OrIOp::create(b, loc, under, over);
-    Value limit =
-        arith::SelectOp::create(b, loc, over, constant(INFINITY), zero);
-    // The exp itself reads 0 where the result is the limit.
-    op.getOperandMutable().set(
-        arith::SelectOp::create(b, loc, outside, zero, x));
-    b.setInsertionPointAfter(op);
-    auto result = arith::SelectOp::create(b, loc, outside, limit, op);
-    op.getResult().replaceAllUsesExcept(result, result);
+    auto call = func::CallOp::create(b, op.getLoc(), callee, op.getOperand());
+    op.getResult().replaceAllUsesWith(call.getResult(0));
+    op.erase();
   }
 }
 
@@ -116,7 +105,7 @@ struct MathToLibmPass : PassWrapper<MathToLibmPass, OperationPass<ModuleOp>> {
   StringRef getArgument() const final { return "hlo-math-to-libm"; }
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    guardExpRange(getOperation());
+    callExpWithoutErrno(getOperation());
     patterns.add<ExpandRsqrt>(&getContext(), /*benefit=*/2);
     populateMathToLibmConversionPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
@@ -161,6 +150,25 @@ extern "C" float hloTruncDfBf2(double x) {
     std::memcpy(&f, &bits, 4);
   }
   return returnBf16(roundToBf16(f));
+}
+
+/// libm's exp and expf, with the arguments whose result underflows to 0
+/// (below e^-103.97 and e^-745.13, the least subnormals' halves) or
+/// overflows answered here: glibc sets errno for them through a slow path.
+/// NaN goes to libm.
+extern "C" float hloExpF32(float x) {
+  if (x < -104.0f)
+    return 0.0f;
+  if (x > 89.0f)
+    return INFINITY;
+  return std::exp(x);
+}
+extern "C" double hloExpF64(double x) {
+  if (x < -746.0)
+    return 0.0;
+  if (x > 710.0)
+    return INFINITY;
+  return std::exp(x);
 }
 
 } // namespace
@@ -278,6 +286,8 @@ std::unique_ptr<HostJit> HostJit::compile(ModuleOp module, std::string &error,
     };
     add("__truncsfbf2", &hloTruncSfBf2);
     add("__truncdfbf2", &hloTruncDfBf2);
+    add("hloExpF32", &hloExpF32);
+    add("hloExpF64", &hloExpF64);
     return symbols;
   });
   return jit;
