@@ -64,6 +64,15 @@ public:
   }
   void clearOverrides() { overrides.clear(); }
 
+  /// Records `elements` as the elements of `v` at `index` in the current
+  /// scope (values made inside a region and yielded out of it).
+  void remember(Value v, ValueRange index, ValueRange elements) {
+    Key key{v.getAsOpaquePointer(), {}};
+    for (Value i : index)
+      key.second.push_back(i.getAsOpaquePointer());
+    scopes.back()[key].assign(elements.begin(), elements.end());
+  }
+
   FailureOr<Value> emitOne(Value v, ValueRange index) {
     FailureOr<SmallVector<Value>> r = emit(v, index);
     if (failed(r))

@@ -19,7 +19,8 @@
 // shared memory across warps), and every thread then holds the row's
 // result. Last, the threads generate and store the outputs' elements of
 // their row; outputs of the reductions' (kept) shape are written once per
-// row.
+// row. A thread's elements are unrolled (up to kMaxUnrolled), so the passes
+// share what they generate: the row is read once, each value computed once.
 //
 // That is exact only where every read of a reduction's result is at the
 // thread's own row: the analysis checks that the values that depend on a
@@ -175,14 +176,33 @@ private:
     return arith::CmpIOp::create(*b, loc, arith::CmpIPredicate::ult, a,
                                  constant(c));
   }
-  /// Runs `body` for each of the thread's elements of its row (a loop of
-  /// ceil(rowLength / tx) steps, guarded where the step may leave the row or
-  /// the row the array) with the element's logical index and offset,
-  /// carrying `accs` (of `types`).
-  LogicalResult forEachElement(
-      SmallVector<Value> &accs, TypeRange types,
-      function_ref<LogicalResult(ValueRange, Value, SmallVector<Value> &)>
-          body);
+  /// What a pass does at one element of the thread's row: given its
+  /// logical index and offset, it updates the carried `accs` and sets
+  /// `produced` to its values of the pass's `remembered` HLO values.
+  using ElementBody = function_ref<LogicalResult(ValueRange index, Value linear,
+                                                 SmallVector<Value> &accs,
+                                                 SmallVector<Value> &produced)>;
+  /// Runs `body` for each of the thread's elements of its row with the
+  /// element's logical index and offset, carrying `accs` (of `types`);
+  /// `writes`: the body stores, so rows past the array's end skip it.
+  /// Unrolled (at most kMaxUnrolled elements a thread), the elements'
+  /// indices are the same values in every pass, so what an earlier pass
+  /// generated is the element generator's for the later ones: the row is
+  /// read once and each value computed once. An element that may lie past
+  /// the row's end runs under a guard; its values of `remembered` (of
+  /// `types`) are yielded out of it and remembered. Otherwise a loop of
+  /// ceil(rowLength / tx) steps, each pass generating its values again.
+  LogicalResult forEachElement(SmallVector<Value> &accs, TypeRange types,
+                               bool writes, ValueRange remembered,
+                               ElementBody body);
+  /// The unrolled form's elements: index, offset, and whether inside the
+  /// row (null: always).
+  struct Element {
+    SmallVector<Value> index;
+    Value linear, inRow;
+  };
+  static constexpr int64_t kMaxUnrolled = 16;
+  void makeElements();
   /// The row's result of `reduce`, held by every thread of the row.
   FailureOr<SmallVector<Value>> reduceRow(ReduceOp reduce);
   LogicalResult writeOutputs();
@@ -196,16 +216,103 @@ private:
   std::unique_ptr<ElementGenerator> gen;
   SmallVector<Value> outputs;
   int64_t tx = 1, ty = 1;
-  // The thread's lane in its row, its row in the block and in the array,
-  // whether that row exists (null: always), and the row's logical index
-  // (reduced dimensions 0).
+  // The thread's lane in its row, its row in the block and in the array
+  // (the last one where the block runs past the array's end), whether its
+  // own row exists (null: always), and the row's logical index (reduced
+  // dimensions 0).
   Value x, y, row, validRow;
   SmallVector<Value> rowIndex;
+  SmallVector<Element> elements;
 };
 
+void NormalizationKernelBuilder::makeElements() {
+  int64_t perThread = llvm::divideCeil(info.rowLength, tx);
+  if (perThread > kMaxUnrolled)
+    return;
+  for (int64_t i = 0; i < perThread; ++i) {
+    Element e;
+    Value r = arith::AddIOp::create(*b, loc, constant(i * tx), x);
+    if (i == perThread - 1 && info.rowLength % tx != 0)
+      e.inRow = lessThan(r, info.rowLength);
+    e.index = rowIndex;
+    delinearizeGroup(*b, loc, r, info.rowType.getShape(), info.reducedDims,
+                     e.index);
+    e.linear = arith::AddIOp::create(
+        *b, loc, arith::MulIOp::create(*b, loc, row, constant(info.rowLength)),
+        r);
+    elements.push_back(std::move(e));
+  }
+}
+
+/// A zero of `type` where one is simple to make (integers, floats), else
+/// null.
+static Value zeroOf(OpBuilder &b, Location loc, Type type) {
+  if (!isa<IntegerType, IndexType, FloatType>(type))
+    return nullptr;
+  return arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+}
+
 LogicalResult NormalizationKernelBuilder::forEachElement(
-    SmallVector<Value> &accs, TypeRange types,
-    function_ref<LogicalResult(ValueRange, Value, SmallVector<Value> &)> body) {
+    SmallVector<Value> &accs, TypeRange types, bool writes,
+    ValueRange remembered, ElementBody body) {
+  Value rowGuard = writes ? validRow : Value();
+  auto both = [&](Value a, Value c) -> Value {
+    if (!a || !c)
+      return a ? a : c;
+    return arith::AndIOp::create(*b, loc, a, c);
+  };
+  if (!elements.empty()) {
+    // Remembered values leave a guard as the guard's results (zero
+    // elsewhere, where no later pass reads them).
+    SmallVector<Value> zeros;
+    for (Type t : types.take_front(remembered.size()))
+      if (Value z = zeroOf(*b, loc, t))
+        zeros.push_back(z);
+    bool keep = zeros.size() == remembered.size() && !writes;
+    for (Element &e : elements) {
+      gen->setRoot(e.index, e.linear, info.rowType);
+      SmallVector<Value> produced;
+      Value cond = both(rowGuard, e.inRow);
+      if (!cond) {
+        if (failed(body(e.index, e.linear, accs, produced)))
+          return failure();
+        continue;
+      }
+      SmallVector<Type> resultTypes(types);
+      if (keep)
+        resultTypes.append(types.begin(), types.begin() + remembered.size());
+      auto ifOp = scf::IfOp::create(*b, loc, resultTypes, cond,
+                                    /*withElseRegion=*/!resultTypes.empty());
+      OpBuilder::InsertionGuard g(*b);
+      if (!resultTypes.empty()) {
+        b->setInsertionPointToStart(&ifOp.getElseRegion().front());
+        SmallVector<Value> otherwise(accs);
+        if (keep)
+          otherwise.append(zeros);
+        scf::YieldOp::create(*b, loc, otherwise);
+        b->setInsertionPointToStart(&ifOp.getThenRegion().front());
+      } else {
+        b->setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
+      }
+      SmallVector<Value> inner(accs);
+      if (failed(gen->inScope(
+              [&] { return body(e.index, e.linear, inner, produced); })))
+        return failure();
+      if (!resultTypes.empty()) {
+        if (keep)
+          inner.append(produced);
+        scf::YieldOp::create(*b, loc, inner);
+      }
+      b->setInsertionPointAfter(ifOp);
+      accs.assign(ifOp.getResults().begin(),
+                  ifOp.getResults().begin() + accs.size());
+      if (keep)
+        for (auto [v, result] : llvm::zip_equal(
+                 remembered, ifOp.getResults().drop_front(accs.size())))
+          gen->remember(v, e.index, result);
+    }
+    return success();
+  }
   int64_t iterations = llvm::divideCeil(info.rowLength, tx);
   auto forOp = scf::ForOp::create(*b, loc, constant(0), constant(iterations),
                                   constant(1), accs);
@@ -215,12 +322,9 @@ LogicalResult NormalizationKernelBuilder::forEachElement(
       *b, loc,
       arith::MulIOp::create(*b, loc, forOp.getInductionVar(), constant(tx)), x);
   SmallVector<Value> inner(forOp.getRegionIterArgs());
-  Value cond = validRow;
-  if (info.rowLength % tx != 0) {
-    Value inside = lessThan(r, info.rowLength);
-    cond = cond ? arith::AndIOp::create(*b, loc, cond, inside).getResult()
-                : inside;
-  }
+  Value cond = rowGuard;
+  if (info.rowLength % tx != 0)
+    cond = both(cond, lessThan(r, info.rowLength));
   if (cond) {
     auto ifOp = scf::IfOp::create(*b, loc, types, cond,
                                   /*withElseRegion=*/!types.empty());
@@ -239,9 +343,10 @@ LogicalResult NormalizationKernelBuilder::forEachElement(
   Value linear = arith::AddIOp::create(
       *b, loc, arith::MulIOp::create(*b, loc, row, constant(info.rowLength)),
       r);
+  SmallVector<Value> produced;
   LogicalResult ok = gen->inScope([&] {
     gen->setRoot(index, linear, info.rowType);
-    return body(index, linear, inner);
+    return body(index, linear, inner, produced);
   });
   if (!types.empty())
     scf::YieldOp::create(*b, loc, inner);
@@ -263,10 +368,12 @@ NormalizationKernelBuilder::reduceRow(ReduceOp reduce) {
       return failure();
     accs.push_back(*v);
   }
+  // The reduce's inputs are what a later pass most likely reads again
+  // (softmax's exponentials, layer norm's row).
   if (failed(forEachElement(
-          accs, reducers.accTypes,
-          [&](ValueRange index, Value, SmallVector<Value> &inner) {
-            SmallVector<Value> values;
+          accs, reducers.accTypes, /*writes=*/false, operands.take_front(n),
+          [&](ValueRange index, Value, SmallVector<Value> &inner,
+              SmallVector<Value> &values) {
             for (Value in : operands.take_front(n)) {
               FailureOr<Value> v = gen->emitOne(in, index);
               if (failed(v))
@@ -284,7 +391,9 @@ NormalizationKernelBuilder::reduceRow(ReduceOp reduce) {
 LogicalResult NormalizationKernelBuilder::writeOutputs() {
   SmallVector<Value> none;
   if (failed(forEachElement(
-          none, {}, [&](ValueRange index, Value linear, SmallVector<Value> &) {
+          none, {}, /*writes=*/true, {},
+          [&](ValueRange index, Value linear, SmallVector<Value> &,
+              SmallVector<Value> &) {
             for (auto [k, root] : llvm::enumerate(info.roots)) {
               if (info.perRow[k])
                 continue;
@@ -360,11 +469,16 @@ NormalizationKernelBuilder::build(gpu::GPUModuleOp module, StringRef name) {
   row = arith::AddIOp::create(
       builder, loc, arith::MulIOp::create(builder, loc, block, constant(ty)),
       y);
-  if (info.numRows % ty != 0)
+  if (info.numRows % ty != 0) {
+    // Threads past the last row reduce the last row again (their results
+    // are never stored): only the stores need the guard.
     validRow = lessThan(row, info.numRows);
+    row = arith::MinUIOp::create(builder, loc, row, constant(info.numRows - 1));
+  }
   rowIndex.assign(info.rowType.getRank(), constant(0));
   delinearizeGroup(builder, loc, row, info.rowType.getShape(), info.keptDims,
                    rowIndex);
+  makeElements();
 
   for (ReduceOp reduce : info.reduces) {
     FailureOr<SmallVector<Value>> result = reduceRow(reduce);
