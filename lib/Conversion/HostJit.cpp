@@ -152,23 +152,22 @@ extern "C" float hloTruncDfBf2(double x) {
   return returnBf16(roundToBf16(f));
 }
 
-/// libm's exp and expf, with the arguments whose result underflows to 0
-/// (below e^-103.97 and e^-745.13, the least subnormals' halves) or
-/// overflows answered here: glibc sets errno for them through a slow path.
-/// NaN goes to libm.
-extern "C" float hloExpF32(float x) {
-  if (x < -104.0f)
-    return 0.0f;
-  if (x > 89.0f)
-    return INFINITY;
+/// libm's exp, with the arguments whose result underflows to 0 (below
+/// `low`: e^-103.97 and e^-745.13 are the least subnormals' halves) or
+/// overflows (above `high`) answered here: glibc sets errno for them through
+/// a slow path. NaN goes to libm.
+template <typename T> T expWithoutErrno(T x, T low, T high) {
+  if (x < low)
+    return T(0);
+  if (x > high)
+    return T(INFINITY);
   return std::exp(x);
 }
+extern "C" float hloExpF32(float x) {
+  return expWithoutErrno<float>(x, -104.0f, 89.0f);
+}
 extern "C" double hloExpF64(double x) {
-  if (x < -746.0)
-    return 0.0;
-  if (x > 710.0)
-    return INFINITY;
-  return std::exp(x);
+  return expWithoutErrno<double>(x, -746.0, 710.0);
 }
 
 } // namespace

@@ -2,9 +2,8 @@
 //
 // `thunk.convolution` as im2col and OpenBLAS GEMMs, one per feature group.
 // Every (batch, output position) row of the column matrix holds the input
-// elements each (filter position, input feature) reads, in that order (an
-// NHWC input's features copied as runs), zero where the window falls in
-// padding or between dilated elements; then
+// elements each (input feature, filter position) reads, zero where the
+// window falls in padding or between dilated elements; then
 //   forward:         out[row, o]  = cols[row, :] . filter[o, :]
 //   backward_filter: dw[o, :]     = sum over rows of dy[row, o] cols[row, :]
 //   backward_input:  dcols[row, :] = sum over o of dy[row, o] filter[o, :],
@@ -238,37 +237,24 @@ LogicalResult run(ConvolutionOp conv, ArrayRef<uint8_t *> buffers) {
     acc.assign(inL.getNumElements(), T(0));
   for (int64_t g = 0; g < groups; ++g) {
     // The operands of the group's GEMM.
-    // A column (and filter) row holds its filter positions one after the
-    // other, each with its input features: (k, c) at k * cg + c, so that
-    // features stored innermost (NHWC, OHWI) are copied as runs.
     if (kind != ConvKind::BackwardInput)
       withLoader(codec, x, [&](auto load) {
         for (int64_t n = 0; n < batch; ++n)
-          for (int64_t p = 0; p < numP; ++p) {
-            T *row = &cols[(n * numP + p) * ck];
-            const int64_t *offsets = &inOffset[p * numK];
-            int64_t base = n * xs[0] + g * cg * xs[1];
-            for (int64_t k = 0; k < numK; ++k, row += cg) {
-              if (offsets[k] < 0) {
-                std::fill(row, row + cg, T(0));
-                continue;
-              }
-              int64_t at = base + offsets[k];
-              if (xs[1] == 1) // A run of features: a contiguous copy.
-                for (int64_t c = 0; c < cg; ++c)
-                  row[c] = load(at + c);
-              else
-                for (int64_t c = 0; c < cg; ++c)
-                  row[c] = load(at + c * xs[1]);
+          for (int64_t p = 0; p < numP; ++p)
+            for (int64_t c = 0; c < cg; ++c) {
+              int64_t base = n * xs[0] + (g * cg + c) * xs[1];
+              T *row = &cols[(n * numP + p) * ck + c * numK];
+              const int64_t *offsets = &inOffset[p * numK];
+              for (int64_t k = 0; k < numK; ++k)
+                row[k] = offsets[k] < 0 ? T(0) : load(base + offsets[k]);
             }
-          }
       });
     if (kind != ConvKind::BackwardFilter)
       withLoader(codec, w, [&](auto load) {
         for (int64_t o = 0; o < og; ++o)
-          for (int64_t k = 0; k < numK; ++k)
-            for (int64_t c = 0; c < cg; ++c)
-              filter[o * ck + k * cg + c] =
+          for (int64_t c = 0; c < cg; ++c)
+            for (int64_t k = 0; k < numK; ++k)
+              filter[o * ck + c * numK + k] =
                   load((g * og + o) * ws[0] + c * ws[1] + wOffset[k]);
       });
     if (kind == ConvKind::BackwardInput || kind == ConvKind::BackwardFilter)
@@ -331,23 +317,23 @@ LogicalResult run(ConvolutionOp conv, ArrayRef<uint8_t *> buffers) {
     case ConvKind::BackwardFilter:
       gemm(true, false, og, ck, rows, dy.data(), cols.data(), filter.data());
       for (int64_t o = 0; o < og; ++o)
-        for (int64_t k = 0; k < numK; ++k)
-          for (int64_t c = 0; c < cg; ++c)
+        for (int64_t c = 0; c < cg; ++c)
+          for (int64_t k = 0; k < numK; ++k)
             codec.store(w, (g * og + o) * ws[0] + c * ws[1] + wOffset[k],
-                        filter[o * ck + k * cg + c]);
+                        filter[o * ck + c * numK + k]);
       break;
     case ConvKind::BackwardInput:
       gemm(false, false, rows, ck, og, dy.data(), filter.data(), cols.data());
       for (int64_t n = 0; n < batch; ++n)
-        for (int64_t p = 0; p < numP; ++p) {
-          const T *row = &cols[(n * numP + p) * ck];
-          const int64_t *offsets = &inOffset[p * numK];
-          int64_t base = n * xs[0] + g * cg * xs[1];
-          for (int64_t k = 0; k < numK; ++k, row += cg)
-            if (offsets[k] >= 0)
-              for (int64_t c = 0; c < cg; ++c)
-                acc[base + offsets[k] + c * xs[1]] += row[c];
-        }
+        for (int64_t p = 0; p < numP; ++p)
+          for (int64_t c = 0; c < cg; ++c) {
+            int64_t base = n * xs[0] + (g * cg + c) * xs[1];
+            const T *row = &cols[(n * numP + p) * ck + c * numK];
+            const int64_t *offsets = &inOffset[p * numK];
+            for (int64_t k = 0; k < numK; ++k)
+              if (offsets[k] >= 0)
+                acc[base + offsets[k]] += row[k];
+          }
       break;
     }
   }
