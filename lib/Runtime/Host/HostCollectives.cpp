@@ -153,7 +153,7 @@ LogicalResult fold(ReductionKind kind, Type type, uint8_t *acc,
   if (type.isF64())
     return foldArray<double>(kind, acc, x, n), success();
   if (type.isF16() || type.isBF16()) {
-    FloatCodec codec{type};
+    FloatCodec codec(type);
     for (int64_t i = 0; i < n; ++i)
       codec.store(acc, i,
                   combineValues(kind, codec.load(acc, i), codec.load(x, i)));

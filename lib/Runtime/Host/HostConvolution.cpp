@@ -64,7 +64,7 @@ template <typename T> struct Codec {
     case Narrow:
       break;
     }
-    return T(FloatCodec{type}.load(base, i));
+    return T(FloatCodec(type).load(base, i));
   }
   void store(uint8_t *base, int64_t i, T x) const {
     switch (kind) {
@@ -84,7 +84,7 @@ template <typename T> struct Codec {
       return;
     }
     case Narrow:
-      FloatCodec{type}.store(base, i, float(x));
+      FloatCodec(type).store(base, i, float(x));
       return;
     }
   }

@@ -77,24 +77,32 @@ inline uint16_t floatToBf16(float f) {
 
 /// Reads and writes elements of a float type as float (16-bit types
 /// widened).
+/// Loads and stores f32, f16 and bf16 elements as float; the type is
+/// decided once, at construction.
 struct FloatCodec {
-  Type type;
+  enum Kind : uint8_t { F32, F16, BF16 };
+  explicit FloatCodec(Type type)
+      : kind(type.isF32()   ? F32
+             : type.isF16() ? F16
+                            : BF16) {}
+  Kind kind;
+
   float load(const uint8_t *base, int64_t i) const {
-    if (type.isF32()) {
+    if (kind == F32) {
       float f;
       std::memcpy(&f, base + 4 * i, 4);
       return f;
     }
     uint16_t h;
     std::memcpy(&h, base + 2 * i, 2);
-    return type.isF16() ? halfToFloat(h) : bf16ToFloat(h);
+    return kind == F16 ? halfToFloat(h) : bf16ToFloat(h);
   }
   void store(uint8_t *base, int64_t i, float f) const {
-    if (type.isF32()) {
+    if (kind == F32) {
       std::memcpy(base + 4 * i, &f, 4);
       return;
     }
-    uint16_t h = type.isF16() ? floatToHalf(f) : floatToBf16(f);
+    uint16_t h = kind == F16 ? floatToHalf(f) : floatToBf16(f);
     std::memcpy(base + 2 * i, &h, 2);
   }
 };

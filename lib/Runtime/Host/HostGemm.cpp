@@ -16,6 +16,7 @@
 
 #include <cblas.h>
 
+#include <array>
 #include <cmath>
 #include <complex>
 #include <cstring>
@@ -211,27 +212,41 @@ LogicalResult mlir::thunk::runHostGemm(Operation *operation,
   if ((isNarrowFloat(in) || in.isF32()) &&
       (isNarrowFloat(result) || result.isF32())) {
     // Widened to f32 row-major copies, multiplied by sgemm, rounded back.
-    FloatCodec x{in}, z{result};
+    FloatCodec x(in), z(result);
     int64_t m = c.getRows(), n = c.getCols(), k = a.getCols();
-    std::vector<float> wa(m * k), wb(k * n), wc(m * n);
+    // Element (batch, row, column) of a layout at batch * s[0] + row * s[1]
+    // + column * s[2].
+    auto stridesOf = [](MatrixLayoutAttr l) -> std::array<int64_t, 3> {
+      bool rowMajor = l.getOrder() == MatrixOrder::RowMajor;
+      return {int64_t(l.getBatchStride()), rowMajor ? l.getLeadingDim() : 1,
+              rowMajor ? 1 : l.getLeadingDim()};
+    };
+    std::array<int64_t, 3> sa = stridesOf(a), sb = stridesOf(b),
+                           sc = stridesOf(c);
+    std::vector<float> wa(m * k), wb(k * n), wc(m * n), wbias(n, 0.0f);
+    if (bias)
+      for (int64_t col = 0; col < n; ++col)
+        wbias[col] = z.load(bias, col);
     for (int64_t batch = 0; batch < c.getBatch(); ++batch) {
       for (int64_t r = 0; r < m; ++r)
         for (int64_t i = 0; i < k; ++i)
-          wa[r * k + i] = x.load(lhs, a.getOffset(batch, r, i));
+          wa[r * k + i] = x.load(lhs, batch * sa[0] + r * sa[1] + i * sa[2]);
       for (int64_t i = 0; i < k; ++i)
         for (int64_t col = 0; col < n; ++col)
-          wb[i * n + col] = x.load(rhs, b.getOffset(batch, i, col));
+          wb[i * n + col] =
+              x.load(rhs, batch * sb[0] + i * sb[1] + col * sb[2]);
       for (int64_t r = 0; r < m; ++r)
         for (int64_t col = 0; col < n; ++col)
           wc[r * n + col] =
-              beta == 0 ? 0.0f : z.load(out, c.getOffset(batch, r, col));
+              beta == 0 ? 0.0f
+                        : z.load(out, batch * sc[0] + r * sc[1] + col * sc[2]);
       cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, alphaRe,
                   wa.data(), k, wb.data(), n, beta, wc.data(), n);
       for (int64_t r = 0; r < m; ++r)
         for (int64_t col = 0; col < n; ++col)
-          z.store(out, c.getOffset(batch, r, col),
+          z.store(out, batch * sc[0] + r * sc[1] + col * sc[2],
                   applyEpilogue<float>(op.getEpilogue(), wc[r * n + col],
-                                       bias ? z.load(bias, col) : 0.0f));
+                                       wbias[col]));
     }
     return success();
   }
