@@ -136,10 +136,10 @@ template <typename T> void epilogueInPlace(GemmOp op, T *out, const T *bias) {
   for (int64_t batch = 0; batch < c.getBatch(); ++batch)
     for (int64_t line = 0; line < lines; ++line) {
       T *x = out + batch * c.getBatchStride() + line * c.getLeadingDim();
-      if (addsBias(e) && rowMajor)
+      if (bias && addsBias(e) && rowMajor)
         for (int64_t i = 0; i < length; ++i)
           x[i] += bias[i];
-      if (addsBias(e) && !rowMajor)
+      if (bias && addsBias(e) && !rowMajor)
         for (int64_t i = 0; i < length; ++i)
           x[i] += bias[line];
       if (relu)
