@@ -202,6 +202,8 @@ private:
     Value linear, inRow;
   };
   static constexpr int64_t kMaxUnrolled = 16;
+  /// Element `r` of the thread's row (its index and offset; inRow unset).
+  Element elementAt(Value r);
   void makeElements();
   /// The row's result of `reduce`, held by every thread of the row.
   FailureOr<SmallVector<Value>> reduceRow(ReduceOp reduce);
@@ -225,21 +227,27 @@ private:
   SmallVector<Element> elements;
 };
 
+NormalizationKernelBuilder::Element
+NormalizationKernelBuilder::elementAt(Value r) {
+  Element e;
+  e.index = rowIndex;
+  delinearizeGroup(*b, loc, r, info.rowType.getShape(), info.reducedDims,
+                   e.index);
+  e.linear = arith::AddIOp::create(
+      *b, loc, arith::MulIOp::create(*b, loc, row, constant(info.rowLength)),
+      r);
+  return e;
+}
+
 void NormalizationKernelBuilder::makeElements() {
   int64_t perThread = llvm::divideCeil(info.rowLength, tx);
   if (perThread > kMaxUnrolled)
     return;
   for (int64_t i = 0; i < perThread; ++i) {
-    Element e;
     Value r = arith::AddIOp::create(*b, loc, constant(i * tx), x);
+    Element e = elementAt(r);
     if (i == perThread - 1 && info.rowLength % tx != 0)
       e.inRow = lessThan(r, info.rowLength);
-    e.index = rowIndex;
-    delinearizeGroup(*b, loc, r, info.rowType.getShape(), info.reducedDims,
-                     e.index);
-    e.linear = arith::AddIOp::create(
-        *b, loc, arith::MulIOp::create(*b, loc, row, constant(info.rowLength)),
-        r);
     elements.push_back(std::move(e));
   }
 }
@@ -337,16 +345,11 @@ LogicalResult NormalizationKernelBuilder::forEachElement(
       b->setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
     }
   }
-  SmallVector<Value> index = rowIndex;
-  delinearizeGroup(*b, loc, r, info.rowType.getShape(), info.reducedDims,
-                   index);
-  Value linear = arith::AddIOp::create(
-      *b, loc, arith::MulIOp::create(*b, loc, row, constant(info.rowLength)),
-      r);
+  Element e = elementAt(r);
   SmallVector<Value> produced;
   LogicalResult ok = gen->inScope([&] {
-    gen->setRoot(index, linear, info.rowType);
-    return body(index, linear, inner, produced);
+    gen->setRoot(e.index, e.linear, info.rowType);
+    return body(e.index, e.linear, inner, produced);
   });
   if (!types.empty())
     scf::YieldOp::create(*b, loc, inner);

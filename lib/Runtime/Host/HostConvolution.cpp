@@ -26,7 +26,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <type_traits>
 #include <vector>
 
 using namespace mlir;
@@ -43,9 +42,15 @@ template <typename T> struct Codec {
       : type(type), kind(type.isInteger(8) ? I8
                          : type.isF64()    ? F64
                          : type.isF32()    ? F32
-                                           : Narrow) {}
+                                           : Narrow),
+        narrow(type) {}
   Type type;
   Kind kind;
+  /// f16 and bf16 (kind Narrow).
+  FloatCodec narrow;
+
+  /// Whether the elements are T itself (f32 for float, f64 for double).
+  bool isNative() const { return kind == (sizeof(T) == 4 ? F32 : F64); }
 
   T load(const uint8_t *base, int64_t i) const {
     switch (kind) {
@@ -64,7 +69,7 @@ template <typename T> struct Codec {
     case Narrow:
       break;
     }
-    return T(FloatCodec(type).load(base, i));
+    return T(narrow.load(base, i));
   }
   void store(uint8_t *base, int64_t i, T x) const {
     switch (kind) {
@@ -84,7 +89,7 @@ template <typename T> struct Codec {
       return;
     }
     case Narrow:
-      FloatCodec(type).store(base, i, float(x));
+      narrow.store(base, i, float(x));
       return;
     }
   }
@@ -92,7 +97,7 @@ template <typename T> struct Codec {
   T round(T x) const {
     if (kind == F64 || (kind == F32 && sizeof(T) == 4))
       return x;
-    uint8_t bytes[8];
+    uint8_t bytes[8] = {};
     store(bytes, 0, x);
     return load(bytes, 0);
   }
@@ -103,12 +108,9 @@ template <typename T> struct Codec {
 /// loops over it (the im2col gathers) have no per-element dispatch.
 template <typename T, typename F>
 void withLoader(const Codec<T> &codec, const uint8_t *base, F f) {
-  using Native = std::conditional_t<sizeof(T) == 4, float, double>;
-  constexpr auto nativeKind =
-      sizeof(T) == 4 ? Codec<T>::F32 : Codec<T>::F64;
-  if (codec.kind == nativeKind) {
-    const auto *typed = reinterpret_cast<const Native *>(base);
-    f([typed](int64_t i) { return T(typed[i]); });
+  if (codec.isNative()) {
+    const T *typed = reinterpret_cast<const T *>(base);
+    f([typed](int64_t i) { return typed[i]; });
     return;
   }
   f([&codec, base](int64_t i) { return codec.load(base, i); });
@@ -271,8 +273,7 @@ LogicalResult run(ConvolutionOp conv, ArrayRef<uint8_t *> buffers) {
     case ConvKind::ForwardBiasActivation: {
       gemm(false, true, rows, og, ck, cols.data(), filter.data(), dy.data());
       bool fused = kind == ConvKind::ForwardBiasActivation;
-      if (!fused && out.kind == (sizeof(T) == 4 ? Codec<T>::F32
-                                                : Codec<T>::F64)) {
+      if (!fused && out.isNative()) {
         // The GEMM's result is the output: scattered to its layout.
         T *typed = reinterpret_cast<T *>(y);
         for (int64_t n = 0; n < batch; ++n)

@@ -75,10 +75,8 @@ inline uint16_t floatToBf16(float f) {
   return uint16_t((bits + 0x7fff + ((bits >> 16) & 1)) >> 16);
 }
 
-/// Reads and writes elements of a float type as float (16-bit types
-/// widened).
-/// Loads and stores f32, f16 and bf16 elements as float; the type is
-/// decided once, at construction.
+/// Loads and stores f32, f16 and bf16 elements as float (16-bit types
+/// widened); the type is decided once, at construction.
 struct FloatCodec {
   enum Kind : uint8_t { F32, F16, BF16 };
   explicit FloatCodec(Type type)
