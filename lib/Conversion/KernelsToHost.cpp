@@ -1,9 +1,13 @@
 //===- KernelsToHost.cpp - hlo-gpu-kernels-to-host ------------------------===//
 //
 // A kernel with known launch dimensions becomes a host function that runs
-// its body once per (block, thread): `scf.for` loops over the grid (z, y, x)
-// around loops over the block's threads, the GPU index ops replaced by the
-// loop variables.
+// its body once per (block, thread): a `scf.for` loop over the grid's
+// blocks around loops over the block's threads, the GPU index ops replaced
+// by the loop variables. The loop over the blocks is a function of its own,
+// `<kernel>.blocks`, taking the range of (linear) blocks to run after the
+// kernel's arguments; the kernel's function calls it for the whole grid.
+// Where the blocks are independent (several, no atomic updates) it is
+// public, and the host runtime gives ranges of blocks to several threads.
 //
 // Threads that synchronize (gpu.barrier, gpu.shuffle, at the top level of the
 // body only) split the body into phases: per block, each phase runs as its
@@ -17,6 +21,7 @@
 
 #include "EmitterUtils.h"
 
+#include "Hlo/Conversion/HostJit.h"
 #include "Hlo/Conversion/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
@@ -61,6 +66,19 @@ bool isCarriable(Type type) {
   if (auto complex = dyn_cast<ComplexType>(type))
     type = complex.getElementType();
   return isa<IntegerType, FloatType, IndexType>(type);
+}
+
+/// Whether `kernel` updates memory atomically: its blocks may then meet in
+/// the same elements, and run one after another on the host (in the same
+/// order every run, so float sums do not change from run to run).
+bool usesAtomics(gpu::GPUFuncOp kernel) {
+  return kernel
+      .walk([](Operation *op) {
+        return isa<memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(op)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
 }
 
 class KernelToHost {
@@ -427,8 +445,24 @@ void KernelToHost::emit(ModuleOp module) {
   SmallVector<Type> argTypes;
   for (Type type : kernel.getArgumentTypes())
     argTypes.push_back(stripAddressSpace(type));
+  int64_t numBlocks = gridSize[0] * gridSize[1] * gridSize[2];
+
+  // The kernel's function runs every block through its blocks function.
+  SmallVector<Type> blocksArgTypes(argTypes);
+  blocksArgTypes.append(2, b.getIndexType());
   auto func = func::FuncOp::create(b, loc, kernel.getName(),
                                    b.getFunctionType(argTypes, {}));
+  auto blocksFunc = func::FuncOp::create(
+      b, loc, (kernel.getName() + kHostBlocksSuffix).str(),
+      b.getFunctionType(blocksArgTypes, {}));
+  // Public (called by the runtime with ranges of blocks) where the blocks
+  // are independent (HostRuntime.cpp).
+  if (numBlocks < 2 || usesAtomics(kernel))
+    blocksFunc.setPrivate();
+  else
+    // Compiled once, not also inlined into the kernel's function.
+    blocksFunc->setAttr("passthrough",
+                        b.getArrayAttr({b.getStringAttr("noinline")}));
   // The outputs that alias operands (EmitterUtils.h) stay known.
   if (Attribute aliases = kernel->getAttr(kOutputAliasesAttrName))
     func->setAttr(kOutputAliasesAttrName, aliases);
@@ -436,7 +470,17 @@ void KernelToHost::emit(ModuleOp module) {
   if (Attribute then = kernel->getAttr(kThenKernelsAttrName))
     func->setAttr(kThenKernelsAttrName, then);
   Block *entry = func.addEntryBlock();
-  funcArgs.assign(entry->args_begin(), entry->args_end());
+  b.setInsertionPointToStart(entry);
+  SmallVector<Value> callArgs(entry->getArguments());
+  callArgs.push_back(arith::ConstantIndexOp::create(b, loc, 0));
+  callArgs.push_back(arith::ConstantIndexOp::create(b, loc, numBlocks));
+  func::CallOp::create(b, loc, blocksFunc, callArgs);
+  func::ReturnOp::create(b, loc);
+
+  entry = blocksFunc.addEntryBlock();
+  funcArgs.assign(entry->args_begin(), entry->args_end() - 2);
+  Value firstBlock = entry->getArgument(argTypes.size()),
+        endBlock = entry->getArgument(argTypes.size() + 1);
   b.setInsertionPointToStart(entry);
 
   // Buffers, once for all blocks (which run one after another).
@@ -456,15 +500,21 @@ void KernelToHost::emit(ModuleOp module) {
     carryArrays[value] = memref::AllocaOp::create(
         b, loc, MemRefType::get({numThreads}, value.getType()));
 
-  // Loops over the grid (z, y, x), then a loop nest over the block's
-  // threads per phase.
+  // A loop over the blocks [firstBlock, endBlock) of the grid (numbered x
+  // fastest, z slowest); then a loop nest over the block's threads per
+  // phase.
   zero = constant(0);
   one = constant(1);
-  Value blockIds[3];
-  for (int d = 2; d >= 0; --d) {
-    auto loop = scf::ForOp::create(b, loc, zero, constant(gridSize[d]), one);
-    b.setInsertionPointToStart(loop.getBody());
-    blockIds[d] = loop.getInductionVar();
+  auto loop = scf::ForOp::create(b, loc, firstBlock, endBlock, one);
+  b.setInsertionPointToStart(loop.getBody());
+  Value linearBlock = loop.getInductionVar();
+  Value blockIds[3] = {linearBlock, zero, zero};
+  if (gridSize[1] * gridSize[2] > 1) {
+    Value gx = constant(gridSize[0]), gy = constant(gridSize[1]);
+    Value yz = arith::DivUIOp::create(b, loc, linearBlock, gx);
+    blockIds[0] = arith::RemUIOp::create(b, loc, linearBlock, gx);
+    blockIds[1] = arith::RemUIOp::create(b, loc, yz, gy);
+    blockIds[2] = arith::DivUIOp::create(b, loc, yz, gy);
   }
   Block *blockBody = b.getInsertionBlock();
   for (unsigned phase = 0; phase < phases.size(); ++phase) {
@@ -476,7 +526,7 @@ void KernelToHost::emit(ModuleOp module) {
 
   // Memrefs in GPU address spaces (views of attributions, allocas in the
   // private space) are plain memrefs on the host.
-  func.walk([](Operation *op) {
+  blocksFunc.walk([](Operation *op) {
     for (Value result : op->getResults())
       result.setType(stripAddressSpace(result.getType()));
     for (Region &region : op->getRegions())

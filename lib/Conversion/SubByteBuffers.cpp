@@ -2,7 +2,9 @@
 //
 // Kernel arguments of 2- and 4-bit elements become the packed bytes XLA
 // stores them in (element i at bit i * w, counting from byte 0's low bit),
-// with their loads and stores rewritten as byte accesses and shifts.
+// with their loads and stores rewritten as byte accesses and shifts. A
+// function may pass such an argument on to another (a host kernel's
+// function to its blocks function), which packs it too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -70,6 +72,10 @@ public:
         return yielded;
       });
       rmw.replaceAllUsesWith(extract(b, loc, byte));
+    } else if (isa<func::CallOp>(op)) {
+      // Passed on to a function that packs it too (checked by
+      // packArguments).
+      return success();
     } else {
       return op->emitError("hlo-lower-sub-byte-buffers: a buffer of ")
              << width << "-bit elements can only be loaded and stored";
@@ -151,15 +157,46 @@ LogicalResult packArguments(FunctionOpInterface func) {
     if (type.getRank() != 1 || !type.getLayout().isIdentity() ||
         !type.hasStaticShape())
       return fail("only static one-dimensional buffers are packed");
-    if (!isa<gpu::GPUFuncOp>(func.getOperation()) &&
-        !SymbolTable::symbolKnownUseEmpty(func.getOperation(),
-                                          func->getParentOp()))
-      return fail("the function is called: its callers' buffers would not "
-                  "be packed");
     int64_t bytes = llvm::divideCeil(type.getNumElements() * width, 8);
-    arg.setType(MemRefType::get({bytes}, IntegerType::get(func.getContext(), 8),
-                                MemRefLayoutAttrInterface(),
-                                type.getMemorySpace()));
+    auto packedType =
+        MemRefType::get({bytes}, IntegerType::get(func.getContext(), 8),
+                        MemRefLayoutAttrInterface(), type.getMemorySpace());
+    // Calls in the module pass the buffer on from an argument of their
+    // caller, packed too; a call that passes it to another function gives
+    // it where that function's argument packs it too.
+    if (std::optional<SymbolTable::UseRange> uses =
+            SymbolTable::getSymbolUses(func.getOperation(),
+                                       func->getParentOp())) {
+      for (const SymbolTable::SymbolUse &use : *uses) {
+        auto call = dyn_cast<func::CallOp>(use.getUser());
+        auto from = call ? dyn_cast<BlockArgument>(
+                               call.getOperand(arg.getArgNumber()))
+                         : BlockArgument();
+        if (!from || !isa<FunctionOpInterface>(
+                         from.getOwner()->getParentOp()))
+          return fail("the function is called with a buffer that is not "
+                      "its caller's argument: it would not be packed");
+      }
+    }
+    for (Operation *user : arg.getUsers()) {
+      auto call = dyn_cast<func::CallOp>(user);
+      if (!call)
+        continue;
+      auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+          call, call.getCalleeAttr());
+      for (OpOperand &operand : call->getOpOperands()) {
+        if (operand.get() != arg)
+          continue;
+        // The callee's argument, packed already or not yet.
+        Type taken = callee && !callee.isExternal()
+                         ? callee.getArgumentTypes()[operand.getOperandNumber()]
+                         : Type();
+        if (taken != type && taken != packedType)
+          return fail("passed to a function that does not take it as the "
+                      "same buffer");
+      }
+    }
+    arg.setType(packedType);
     PackedAccess access(arg, element);
     for (Operation *user : llvm::make_early_inc_range(arg.getUsers()))
       if (failed(access.rewrite(user)))
@@ -175,10 +212,13 @@ LogicalResult packArguments(FunctionOpInterface func) {
 struct LowerSubByteBuffersPass
     : hlo::impl::HloLowerSubByteBuffersBase<LowerSubByteBuffersPass> {
   void runOnOperation() override {
-    WalkResult result = getOperation()->walk([](FunctionOpInterface func) {
+    Operation *top = getOperation();
+    WalkResult result = top->walk([&](FunctionOpInterface func) {
+      // Kernels, host functions and the functions they call.
+      auto hostFunc = dyn_cast<func::FuncOp>(func.getOperation());
       if (!isa<gpu::GPUFuncOp>(func.getOperation()) &&
-          !(isa<func::FuncOp>(func.getOperation()) &&
-            cast<func::FuncOp>(func.getOperation()).isPublic()))
+          !(hostFunc && (hostFunc.isPublic() ||
+                         !SymbolTable::symbolKnownUseEmpty(hostFunc, top))))
         return WalkResult::advance();
       return failed(packArguments(func)) ? WalkResult::interrupt()
                                          : WalkResult::advance();

@@ -7,16 +7,20 @@
 // to the first shuffles, the first shuffles (the two share a phase), the
 // second ones (their operands come from the phase before), after the
 // barrier. Values that cross phases live in per-thread arrays; the shared
-// memory is one buffer for the blocks, which run in turn.
+// memory is one buffer per call of the blocks function, whose blocks run
+// in turn. The kernel's function calls it for the whole grid.
 // CHECK-LABEL: func.func @reduce(
-// CHECK-SAME:      %[[IN:.*]]: memref<256xf32>, %[[INI:.*]]: memref<256xi32>, %[[INH:.*]]: memref<256xf16>, %[[OUT:.*]]: memref<2xf32>, %[[OUTI:.*]]: memref<2xi32>)
+// CHECK-SAME:      %[[IN0:.*]]: memref<256xf32>, %[[INI0:.*]]: memref<256xi32>, %[[INH0:.*]]: memref<256xf16>, %[[OUT0:.*]]: memref<2xf32>, %[[OUTI0:.*]]: memref<2xi32>)
+// CHECK:         call @reduce.blocks(%[[IN0]], %[[INI0]], %[[INH0]], %[[OUT0]], %[[OUTI0]], %c0, %c2)
+// CHECK-LABEL: func.func @reduce.blocks(
+// CHECK-SAME:      %[[IN:.*]]: memref<256xf32>, %[[INI:.*]]: memref<256xi32>, %[[INH:.*]]: memref<256xf16>, %[[OUT:.*]]: memref<2xf32>, %[[OUTI:.*]]: memref<2xi32>, %[[FIRST:.*]]: index, %[[END:.*]]: index) attributes {passthrough = ["noinline"]}
 // CHECK-DAG:     %[[SH:.*]] = memref.alloca() : memref<4xf32>
 // CHECK-DAG:     %[[SHI:.*]] = memref.alloca() : memref<4xi32>
 // CHECK-DAG:     %[[X:.*]] = memref.alloca() : memref<128xf32>
 // CHECK-DAG:     %[[XI:.*]] = memref.alloca() : memref<128xi32>
 // CHECK-DAG:     %[[A:.*]] = memref.alloca() : memref<128xf32>
 // CHECK-DAG:     %[[AI:.*]] = memref.alloca() : memref<128xi32>
-// CHECK:         scf.for %[[B:.*]] = %c0 to %c2 step %c1 {
+// CHECK:         scf.for %[[B:.*]] = %[[FIRST]] to %[[END]] step %c1 {
 // Phase 0: the inputs, kept per thread.
 // CHECK-NEXT:      scf.for %[[T:.*]] = %c0 to %c128 step %c1 {
 // CHECK:             %[[H:.*]] = memref.load %[[INH]]
@@ -138,9 +142,12 @@ module attributes {gpu.container_module} {
 // thread of a 64-row array, kept across the barrier; up reads lane - 1 when
 // that is at least 32 - width = 0; idx reads lane `offset` (here a value of
 // each thread) when it is at most 31. Index ops and constants used after the
-// barrier are recomputed, not kept.
+// barrier are recomputed, not kept. One block: the blocks function is
+// private (the runtime has nothing to share out).
 // CHECK-LABEL: func.func @tile2d(
-// CHECK-SAME:      %[[M:.*]]: memref<64xi32>, %[[N:.*]]: memref<64xi32>)
+// CHECK:         call @tile2d.blocks(
+// CHECK-LABEL: func.func private @tile2d.blocks(
+// CHECK-SAME:      %[[M:.*]]: memref<64xi32>, %[[N:.*]]: memref<64xi32>, %{{.*}}: index, %{{.*}}: index) {
 // CHECK-DAG:     %[[PRIV:.*]] = memref.alloca() : memref<64x2xi32>
 // CHECK-DAG:     %[[V:.*]] = memref.alloca() : memref<64xi32>
 // CHECK-DAG:     %[[O:.*]] = memref.alloca() : memref<64xi32>
@@ -188,6 +195,28 @@ module attributes {gpu.container_module} {
       %r = arith.addi %s, %q : i32
       %tx2 = gpu.thread_id x
       memref.store %r, %n[%tx2] : memref<64xi32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Blocks that update memory atomically may meet in an element: their
+// blocks function is private, so they run one after another.
+// CHECK-LABEL: func.func @histogram(
+// CHECK:         call @histogram.blocks(%{{.*}}, %{{.*}}, %c0, %c4)
+// CHECK-LABEL: func.func private @histogram.blocks(
+// CHECK:           memref.atomic_rmw addi
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @histogram(%in: memref<256xi32>, %bins: memref<8xi32>)
+        kernel attributes {known_block_size = array<i32: 64, 1, 1>, known_grid_size = array<i32: 4, 1, 1>} {
+      %one = arith.constant 1 : i32
+      %id = gpu.global_id x
+      %v = memref.load %in[%id] : memref<256xi32>
+      %bin = arith.index_cast %v : i32 to index
+      %old = memref.atomic_rmw addi %one, %bins[%bin] : (i32, memref<8xi32>) -> i32
       gpu.return
     }
   }

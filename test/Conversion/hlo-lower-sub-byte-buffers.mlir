@@ -135,11 +135,42 @@ gpu.module @kernels {
 
 // -----
 
-// expected-error @+1 {{hlo-lower-sub-byte-buffers: argument 0 ('memref<2xi4>'): the function is called: its callers' buffers would not be packed}}
+// A function that passes its buffer on (a host kernel's function to its
+// blocks function): the callee packs it too.
+// CHECK-LABEL: func.func @caller
+// CHECK-SAME:    (%[[A:.*]]: memref<1xi8>)
+// CHECK:         call @called(%[[A]]) : (memref<1xi8>) -> ()
+// CHECK-LABEL: func.func private @called
+// CHECK-SAME:    (%{{[^:]*}}: memref<1xi8>)
+// CHECK:         memref.generic_atomic_rmw
+func.func @caller(%a: memref<2xi4>) {
+  call @called(%a) : (memref<2xi4>) -> ()
+  return
+}
+func.func private @called(%a: memref<2xi4>) {
+  %c0 = arith.constant 0 : index
+  %v = arith.constant 3 : i4
+  memref.store %v, %a[%c0] : memref<2xi4>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{hlo-lower-sub-byte-buffers: argument 0 ('memref<2xi4>'): the function is called with a buffer that is not its caller's argument: it would not be packed}}
 func.func @called(%a: memref<2xi4>) {
   return
 }
-func.func @caller(%a: memref<2xi4>) {
+func.func @caller() {
+  %a = memref.alloca() : memref<2xi4>
   call @called(%a) : (memref<2xi4>) -> ()
+  return
+}
+
+// -----
+
+func.func private @external(%a: memref<2xi4>)
+// expected-error @+1 {{hlo-lower-sub-byte-buffers: argument 0 ('memref<2xi4>'): passed to a function that does not take it as the same buffer}}
+func.func @caller(%a: memref<2xi4>) {
+  call @external(%a) : (memref<2xi4>) -> ()
   return
 }

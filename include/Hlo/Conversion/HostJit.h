@@ -32,6 +32,12 @@ class ExecutionEngine;
 
 namespace mlir::hlo {
 
+/// The suffix of the function hlo-gpu-kernels-to-host makes of a kernel's
+/// loop over its blocks: `<kernel>.blocks(arguments..., first, end)` runs
+/// the blocks [first, end) (numbered x fastest); public where they may run
+/// on several threads at once.
+constexpr StringLiteral kHostBlocksSuffix = ".blocks";
+
 /// The dialects a module given to the harness may use (and that
 /// lowerToLLVMDialect produces), with their LLVM IR translations.
 void registerHostJitDialects(DialectRegistry &registry);

@@ -1,6 +1,8 @@
 //===- HostConvolution.cpp - thunk.convolution on the CPU -----------------===//
 //
-// `thunk.convolution` as im2col and OpenBLAS GEMMs, one per feature group.
+// `thunk.convolution` as im2col and OpenBLAS GEMMs, one per feature group,
+// where oneDNN does not take it (HostDnnl.cpp: f32 convolutions, in builds
+// with oneDNN).
 // Every (batch, output position) row of the column matrix holds the input
 // elements each (input feature, filter position) reads, zero where the
 // window falls in padding or between dilated elements; then
@@ -21,6 +23,9 @@
 #include "Hlo/Runtime/Host/HostRuntime.h"
 
 #include "HostFloat.h"
+#ifdef HLO_HAVE_DNNL
+#include "HostDnnl.h"
+#endif
 
 #include <cblas.h>
 
@@ -348,13 +353,26 @@ LogicalResult run(ConvolutionOp conv, ArrayRef<uint8_t *> buffers) {
 
 LogicalResult mlir::thunk::runHostConvolution(Operation *op,
                                               ArrayRef<uint8_t *> buffers,
-                                              std::string &error) {
+                                              std::string &error,
+                                              StringRef *library) {
   auto conv = dyn_cast<ConvolutionOp>(op);
   if (!conv || buffers.size() != 6) {
     error = "runHostConvolution: expected a thunk.convolution and its six "
             "buffers";
     return failure();
   }
+#ifdef HLO_HAVE_DNNL
+  FailureOr<bool> ranByDnnl = runDnnlConvolution(conv, buffers, error);
+  if (failed(ranByDnnl))
+    return failure();
+  if (*ranByDnnl) {
+    if (library)
+      *library = "oneDNN";
+    return success();
+  }
+#endif
+  if (library)
+    *library = "OpenBLAS";
   Type element = conv.getInput().getType().getElementType();
   if (element.isF64() || element.isInteger(8))
     return run<double>(conv, buffers);

@@ -21,6 +21,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/ThreadPool.h"
 
 #include <chrono>
 #include <cstring>
@@ -46,6 +47,10 @@ static double secondsSince(Clock::time_point start) {
 struct HostExecutable::Plan {
   struct Kernel {
     hlo::HostJit::PackedFunction function;
+    /// The loop over a range of its blocks, where they are independent
+    /// (KernelsToHost.cpp; null otherwise).
+    hlo::HostJit::PackedFunction blocks = nullptr;
+    int64_t numBlocks, threadsPerBlock;
     StringRef name;
     /// Each argument's offset and element count, inputs then outputs.
     SmallVector<std::pair<int64_t, int64_t>, 6> arguments;
@@ -96,12 +101,16 @@ struct HostExecutable::Plan {
   std::vector<std::vector<Step>> sequences;
   /// Each loop's iteration counter (for thunk.dynamic_copy).
   DenseMap<Operation *, unsigned> loopCounters;
+  /// The threads that run ranges of a kernel's blocks besides the one that
+  /// launches it (none on a machine with one hardware thread).
+  std::unique_ptr<llvm::StdThreadPool> pool;
 
 private:
   FailureOr<unsigned> addSequence(Block &block);
   FailureOr<Step> makeStep(Operation &op);
   hlo::HostJit *jit = nullptr;
   std::string *error = nullptr;
+  bool hasSplitKernel = false;
 };
 
 LogicalResult HostExecutable::Plan::build(ModuleOp module, hlo::HostJit *jit,
@@ -116,7 +125,13 @@ LogicalResult HostExecutable::Plan::build(ModuleOp module, hlo::HostJit *jit,
         allocationOffsets.lookup(s.getAllocation()) + s.getOffset();
   });
   ProgramOp program = *module.getOps<ProgramOp>().begin();
-  return addSequence(program.getBody().front());
+  if (failed(addSequence(program.getBody().front())))
+    return failure();
+  unsigned hardwareThreads = llvm::hardware_concurrency().compute_thread_count();
+  if (hardwareThreads > 1 && hasSplitKernel)
+    pool = std::make_unique<llvm::StdThreadPool>(
+        llvm::hardware_concurrency(hardwareThreads - 1));
+  return success();
 }
 
 FailureOr<unsigned> HostExecutable::Plan::addSequence(Block &block) {
@@ -162,6 +177,18 @@ HostExecutable::Plan::makeStep(Operation &op) {
       return failure();
     }
     kernel.function = *fn;
+    std::string noBlocks;
+    if (FailureOr<hlo::HostJit::PackedFunction> blocks =
+            jit->lookup((kernel.name + hlo::kHostBlocksSuffix).str(), noBlocks);
+        succeeded(blocks)) {
+      kernel.blocks = *blocks;
+      hasSplitKernel = true;
+    }
+    kernel.numBlocks = kernel.threadsPerBlock = 1;
+    for (int32_t extent : k.getGrid())
+      kernel.numBlocks *= extent;
+    for (int32_t extent : k.getBlock())
+      kernel.threadsPerBlock *= extent;
     for (ValueRange values : {k.getInputs(), k.getOutputs()})
       for (Value v : values)
         kernel.arguments.emplace_back(
@@ -289,6 +316,7 @@ private:
   using Plan = HostExecutable::Plan;
   LogicalResult makeArena();
   LogicalResult run(const Plan::Kernel &kernel, Operation &op);
+  void runKernel(const Plan::Kernel &kernel, ArrayRef<void *> arguments);
   LogicalResult run(const Plan::Copy &copy, Operation &op);
   LogicalResult run(const Plan::DynamicCopy &copy, Operation &op);
   LogicalResult run(const Plan::Memset &memset, Operation &op);
@@ -405,9 +433,41 @@ LogicalResult HostExecutable::Runner::run(const Plan::Kernel &kernel,
     packed[i] = &pointers[i];
   }
   return timed(kernel.name, [&] {
-    kernel.function(packed.data());
+    runKernel(kernel, packed);
     return success();
   });
+}
+
+/// Runs `kernel` on `arguments` (packed): its blocks in ranges on the
+/// plan's threads and this one where they are independent and enough work
+/// to share, else all on this thread.
+void HostExecutable::Runner::runKernel(const Plan::Kernel &kernel,
+                                       ArrayRef<void *> arguments) {
+  // Threads a share must have at least (a share costs a few microseconds
+  // to hand over).
+  constexpr int64_t kMinThreadsPerShare = 1 << 13;
+  int64_t shares = 1;
+  if (kernel.blocks && plan.pool)
+    shares = std::min<int64_t>(
+        {int64_t(plan.pool->getMaxConcurrency()) + 1, kernel.numBlocks,
+         kernel.numBlocks * kernel.threadsPerBlock / kMinThreadsPerShare});
+  if (shares < 2) {
+    kernel.function(const_cast<void **>(arguments.data()));
+    return;
+  }
+  // Share i runs the blocks [bounds[i], bounds[i + 1]).
+  SmallVector<int64_t, 8> bounds;
+  for (int64_t i = 0; i <= shares; ++i)
+    bounds.push_back(kernel.numBlocks * i / shares);
+  SmallVector<SmallVector<void *, 8>, 8> packed(shares);
+  for (int64_t i = 0; i < shares; ++i) {
+    packed[i].assign(arguments.begin(), arguments.end());
+    packed[i].push_back(&bounds[i]);
+    packed[i].push_back(&bounds[i + 1]);
+  }
+#pragma omp parallel for num_threads(shares) schedule(static, 1)
+  for (int64_t i = 0; i < shares; ++i)
+    kernel.blocks(packed[i].data());
 }
 
 LogicalResult HostExecutable::Runner::run(const Plan::Copy &copy, Operation &) {
@@ -514,8 +574,15 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
         SmallVector<uint8_t *> buffers = {
             at(c.getInput()), at(c.getFilter()),    at(c.getOutput()),
             at(c.getBias()),  at(c.getSideInput()), at(c.getWorkspace())};
-        return timed("convolution (OpenBLAS)",
-                     [&] { return runHostConvolution(c, buffers, error); });
+        // Timed by hand: the library that ran it names the row.
+        Clock::time_point start = Clock::now();
+        StringRef library;
+        if (failed(runHostConvolution(c, buffers, error, &library)))
+          return failure();
+        if (stats->profile)
+          stats->record(("convolution (" + library + ")").str(),
+                        secondsSince(start));
+        return success();
       })
       .Case([&](FftOp f) {
         ++stats->ffts;

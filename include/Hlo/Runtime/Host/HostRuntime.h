@@ -5,8 +5,9 @@
 // run through the host lowering of their `gpu.func`s (grid and block as
 // loops, barriers as phases), compiled once by LLVM's JIT (HostJit.h);
 // GEMMs through OpenBLAS (16-bit floats widened to f32, as cuBLAS computes
-// them; integers by a plain loop); convolutions as im2col and OpenBLAS
-// GEMMs (HostConvolution.cpp); copies, memsets, loops, conditionals and
+// them; integers by a plain loop); f32 convolutions through oneDNN
+// (HostDnnl.cpp), the others as im2col and OpenBLAS GEMMs
+// (HostConvolution.cpp); copies, memsets, loops, conditionals and
 // command buffers as their ops say; a program of several devices runs
 // each in a thread with an arena of its own, the devices meeting in the
 // collective thunks (HostCollectives.cpp). It exists so that the whole compiled
@@ -83,9 +84,11 @@ LogicalResult runHostGemm(Operation *gemm, ArrayRef<uint8_t *> buffers,
 /// The convolution (or its gradient) `conv` computes on the bytes of its
 /// slices (the semantics of `thunk.convolution`): `buffers` are the input,
 /// filter, output, bias, side input and workspace (null when absent); fails
-/// with `error` for element types it does not take.
+/// with `error` for element types it does not take. `library` (if given)
+/// is set to the library that ran it: "oneDNN" or "OpenBLAS" (im2col).
 LogicalResult runHostConvolution(Operation *conv, ArrayRef<uint8_t *> buffers,
-                                 std::string &error);
+                                 std::string &error,
+                                 StringRef *library = nullptr);
 
 /// The collective thunk `op` (ThunkCollectiveOps.td) for every device of
 /// its program at once: `address(device, slice)` is where `slice` is in

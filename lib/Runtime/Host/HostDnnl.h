@@ -1,0 +1,31 @@
+//===- HostDnnl.h - thunk.convolution through oneDNN ------------*- C++ -*-===//
+//
+// The host runtime's convolutions through oneDNN (HostDnnl.cpp), built where
+// CMake finds oneDNN (HLO_HAVE_DNNL: not in the static tools, which carry
+// no oneDNN); the others run as im2col and OpenBLAS GEMMs
+// (HostConvolution.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HLO_LIB_RUNTIME_HOST_HOSTDNNL_H
+#define HLO_LIB_RUNTIME_HOST_HOSTDNNL_H
+
+#include "Hlo/Dialect/Thunk/ThunkDialect.h"
+
+#include <string>
+
+namespace mlir::thunk {
+
+/// Runs `conv` on the bytes of its slices (`buffers`: input, filter,
+/// output, bias, side input, workspace) through oneDNN where oneDNN computes
+/// what it asks: f32 tensors, 1 to 3 spatial dimensions, no base dilation,
+/// an unreversed window, a result scale of 1. `true` when it ran, `false`
+/// when it is left to the im2col path (nothing written then); a failure
+/// with `error` when oneDNN fails while running it.
+FailureOr<bool> runDnnlConvolution(ConvolutionOp conv,
+                                   ArrayRef<uint8_t *> buffers,
+                                   std::string &error);
+
+} // namespace mlir::thunk
+
+#endif // HLO_LIB_RUNTIME_HOST_HOSTDNNL_H
