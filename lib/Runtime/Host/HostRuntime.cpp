@@ -21,7 +21,8 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/TypeSwitch.h"
-#include "llvm/Support/ThreadPool.h"
+
+#include <omp.h>
 
 #include <chrono>
 #include <cstring>
@@ -101,16 +102,15 @@ struct HostExecutable::Plan {
   std::vector<std::vector<Step>> sequences;
   /// Each loop's iteration counter (for thunk.dynamic_copy).
   DenseMap<Operation *, unsigned> loopCounters;
-  /// The threads that run ranges of a kernel's blocks besides the one that
-  /// launches it (none on a machine with one hardware thread).
-  std::unique_ptr<llvm::StdThreadPool> pool;
+  /// The threads that may share a kernel's blocks (OpenMP's, as many as
+  /// OMP_NUM_THREADS or else the hardware threads this process may use).
+  int64_t threads = 1;
 
 private:
   FailureOr<unsigned> addSequence(Block &block);
   FailureOr<Step> makeStep(Operation &op);
   hlo::HostJit *jit = nullptr;
   std::string *error = nullptr;
-  bool hasSplitKernel = false;
 };
 
 LogicalResult HostExecutable::Plan::build(ModuleOp module, hlo::HostJit *jit,
@@ -127,10 +127,7 @@ LogicalResult HostExecutable::Plan::build(ModuleOp module, hlo::HostJit *jit,
   ProgramOp program = *module.getOps<ProgramOp>().begin();
   if (failed(addSequence(program.getBody().front())))
     return failure();
-  unsigned hardwareThreads = llvm::hardware_concurrency().compute_thread_count();
-  if (hardwareThreads > 1 && hasSplitKernel)
-    pool = std::make_unique<llvm::StdThreadPool>(
-        llvm::hardware_concurrency(hardwareThreads - 1));
+  threads = omp_get_max_threads();
   return success();
 }
 
@@ -182,7 +179,6 @@ HostExecutable::Plan::makeStep(Operation &op) {
             jit->lookup((kernel.name + hlo::kHostBlocksSuffix).str(), noBlocks);
         succeeded(blocks)) {
       kernel.blocks = *blocks;
-      hasSplitKernel = true;
     }
     kernel.numBlocks = kernel.threadsPerBlock = 1;
     for (int32_t extent : k.getGrid())
@@ -438,18 +434,21 @@ LogicalResult HostExecutable::Runner::run(const Plan::Kernel &kernel,
   });
 }
 
-/// Runs `kernel` on `arguments` (packed): its blocks in ranges on the
-/// plan's threads and this one where they are independent and enough work
-/// to share, else all on this thread.
+/// Runs `kernel` on `arguments` (packed): its blocks in ranges on OpenMP's
+/// threads (this one among them) where they are independent and there is
+/// enough work to share, else all on this thread. OpenMP's threads are
+/// those oneDNN runs its convolutions on: one set of threads for the two,
+/// which would otherwise take the cores from each other (OpenMP's threads
+/// wait spinning a while after their work).
 void HostExecutable::Runner::runKernel(const Plan::Kernel &kernel,
                                        ArrayRef<void *> arguments) {
   // Threads a share must have at least (a share costs a few microseconds
   // to hand over).
   constexpr int64_t kMinThreadsPerShare = 1 << 13;
   int64_t shares = 1;
-  if (kernel.blocks && plan.pool)
+  if (kernel.blocks)
     shares = std::min<int64_t>(
-        {int64_t(plan.pool->getMaxConcurrency()) + 1, kernel.numBlocks,
+        {plan.threads, kernel.numBlocks,
          kernel.numBlocks * kernel.threadsPerBlock / kMinThreadsPerShare});
   if (shares < 2) {
     kernel.function(const_cast<void **>(arguments.data()));
