@@ -452,9 +452,9 @@ void KernelToHost::emit(ModuleOp module) {
   blocksArgTypes.append(2, b.getIndexType());
   auto func = func::FuncOp::create(b, loc, kernel.getName(),
                                    b.getFunctionType(argTypes, {}));
-  auto blocksFunc = func::FuncOp::create(
-      b, loc, (kernel.getName() + kHostBlocksSuffix).str(),
-      b.getFunctionType(blocksArgTypes, {}));
+  auto blocksFunc =
+      func::FuncOp::create(b, loc, (kernel.getName() + kHostBlocksSuffix).str(),
+                           b.getFunctionType(blocksArgTypes, {}));
   // Public (called by the runtime with ranges of blocks) where the blocks
   // are independent (HostRuntime.cpp).
   if (numBlocks < 2 || usesAtomics(kernel))

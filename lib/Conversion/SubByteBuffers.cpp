@@ -164,16 +164,14 @@ LogicalResult packArguments(FunctionOpInterface func) {
     // Calls in the module pass the buffer on from an argument of their
     // caller, packed too; a call that passes it to another function gives
     // it where that function's argument packs it too.
-    if (std::optional<SymbolTable::UseRange> uses =
-            SymbolTable::getSymbolUses(func.getOperation(),
-                                       func->getParentOp())) {
+    if (std::optional<SymbolTable::UseRange> uses = SymbolTable::getSymbolUses(
+            func.getOperation(), func->getParentOp())) {
       for (const SymbolTable::SymbolUse &use : *uses) {
         auto call = dyn_cast<func::CallOp>(use.getUser());
-        auto from = call ? dyn_cast<BlockArgument>(
-                               call.getOperand(arg.getArgNumber()))
-                         : BlockArgument();
-        if (!from || !isa<FunctionOpInterface>(
-                         from.getOwner()->getParentOp()))
+        auto from =
+            call ? dyn_cast<BlockArgument>(call.getOperand(arg.getArgNumber()))
+                 : BlockArgument();
+        if (!from || !isa<FunctionOpInterface>(from.getOwner()->getParentOp()))
           return fail("the function is called with a buffer that is not "
                       "its caller's argument: it would not be packed");
       }

@@ -72,8 +72,8 @@ LogicalResult check(dnnl_status_t status, const char *what,
                     std::string &error) {
   if (status == dnnl_success)
     return success();
-  error = (Twine("oneDNN: ") + what + " failed: " + dnnl_status2str(status))
-              .str();
+  error =
+      (Twine("oneDNN: ") + what + " failed: " + dnnl_status2str(status)).str();
   return failure();
 }
 
@@ -141,9 +141,9 @@ public:
     if (!s)
       return check(dnnl_runtime_error, "stream_create", error);
     return failure(
-        failed(check(dnnl_primitive_execute(primitive, s, int(args.size()),
-                                            args.data()),
-                     "primitive_execute", error)) ||
+        failed(check(
+            dnnl_primitive_execute(primitive, s, int(args.size()), args.data()),
+            "primitive_execute", error)) ||
         failed(check(dnnl_stream_wait(s), "stream_wait", error)));
   }
 
@@ -155,9 +155,9 @@ private:
   /// simulated devices run on threads of their own).
   dnnl_stream_t stream() {
     thread_local Stream s;
-    if (!s.get() && dnnl_stream_create(s.out(), engine,
-                                       dnnl_stream_default_flags) !=
-                        dnnl_success)
+    if (!s.get() &&
+        dnnl_stream_create(s.out(), engine, dnnl_stream_default_flags) !=
+            dnnl_success)
       return nullptr;
     return s.get();
   }
@@ -258,14 +258,14 @@ FailureOr<bool> mlir::thunk::runDnnlConvolution(ConvolutionOp conv,
   dnnl_engine_t engine = runner.engine;
   Runner::Tensor x, w, y;
   dnnl_memory_desc_t xAny, wAny, yAny, biasMd;
-  if (failed(check(dnnl_memory_desc_init_by_strides(&x.user, n, xDims,
-                                                    dnnl_f32, xStrides),
+  if (failed(check(dnnl_memory_desc_init_by_strides(&x.user, n, xDims, dnnl_f32,
+                                                    xStrides),
                    "memory_desc_init_by_strides", error)) ||
       failed(check(dnnl_memory_desc_init_by_strides(&w.user, wn, wDims,
                                                     dnnl_f32, wStrides),
                    "memory_desc_init_by_strides", error)) ||
-      failed(check(dnnl_memory_desc_init_by_strides(&y.user, n, yDims,
-                                                    dnnl_f32, yStrides),
+      failed(check(dnnl_memory_desc_init_by_strides(&y.user, n, yDims, dnnl_f32,
+                                                    yStrides),
                    "memory_desc_init_by_strides", error)) ||
       failed(check(dnnl_memory_desc_init_by_tag(&xAny, n, xDims, dnnl_f32,
                                                 dnnl_format_tag_any),
@@ -276,9 +276,9 @@ FailureOr<bool> mlir::thunk::runDnnlConvolution(ConvolutionOp conv,
       failed(check(dnnl_memory_desc_init_by_tag(&yAny, n, yDims, dnnl_f32,
                                                 dnnl_format_tag_any),
                    "memory_desc_init_by_tag", error)) ||
-      failed(check(dnnl_memory_desc_init_by_tag(&biasMd, 1, &yDims[1],
-                                                dnnl_f32, dnnl_x),
-                   "memory_desc_init_by_tag", error)))
+      failed(check(
+          dnnl_memory_desc_init_by_tag(&biasMd, 1, &yDims[1], dnnl_f32, dnnl_x),
+          "memory_desc_init_by_tag", error)))
     return failure();
   x.data = buffers[0], w.data = buffers[1], y.data = buffers[2];
   uint8_t *bias = fused ? buffers[3] : nullptr, *side = buffers[4];
@@ -299,13 +299,12 @@ FailureOr<bool> mlir::thunk::runDnnlConvolution(ConvolutionOp conv,
          failed(check(dnnl_post_ops_append_sum(postOps.get(), sideScale),
                       "post_ops_append_sum", error))) ||
         (act.kind != dnnl_alg_kind_undef &&
-         failed(check(dnnl_post_ops_append_eltwise(postOps.get(), 1.0f,
-                                                   act.kind, act.alpha,
-                                                   act.beta),
+         failed(check(dnnl_post_ops_append_eltwise(
+                          postOps.get(), 1.0f, act.kind, act.alpha, act.beta),
                       "post_ops_append_eltwise", error))) ||
-        failed(check(dnnl_primitive_attr_set_post_ops(attr.get(),
-                                                      postOps.get()),
-                     "primitive_attr_set_post_ops", error)))
+        failed(
+            check(dnnl_primitive_attr_set_post_ops(attr.get(), postOps.get()),
+                  "primitive_attr_set_post_ops", error)))
       return failure();
   }
 
@@ -327,8 +326,8 @@ FailureOr<bool> mlir::thunk::runDnnlConvolution(ConvolutionOp conv,
     made = dnnl_primitive_desc_create(pd.out(), &forwardDesc, attr.get(),
                                       engine, nullptr);
   } else {
-    made = dnnl_primitive_desc_create(hint.out(), &forwardDesc, nullptr,
-                                      engine, nullptr);
+    made = dnnl_primitive_desc_create(hint.out(), &forwardDesc, nullptr, engine,
+                                      nullptr);
     if (made == dnnl_success) {
       dnnl_status_t init =
           kind == ConvKind::BackwardInput
@@ -361,15 +360,15 @@ FailureOr<bool> mlir::thunk::runDnnlConvolution(ConvolutionOp conv,
   thread_local std::vector<char> scratch[3];
   bool xIn = kind != ConvKind::BackwardInput,
        wIn = kind != ConvKind::BackwardFilter;
-  if (failed(runner.bind(x, md(xIn ? dnnl_query_src_md : dnnl_query_diff_src_md),
+  if (failed(runner.bind(x,
+                         md(xIn ? dnnl_query_src_md : dnnl_query_diff_src_md),
                          scratch[0], xIn)) ||
-      failed(runner.bind(w,
-                         md(wIn ? dnnl_query_weights_md
-                                : dnnl_query_diff_weights_md),
-                         scratch[1], wIn)) ||
-      failed(runner.bind(y, md(forward ? dnnl_query_dst_md
-                                       : dnnl_query_diff_dst_md),
-                         scratch[2], !forward)))
+      failed(runner.bind(
+          w, md(wIn ? dnnl_query_weights_md : dnnl_query_diff_weights_md),
+          scratch[1], wIn)) ||
+      failed(runner.bind(
+          y, md(forward ? dnnl_query_dst_md : dnnl_query_diff_dst_md),
+          scratch[2], !forward)))
     return failure();
   // The side input is where the sum post-op finds it: in the output.
   if (addSide && side != y.at &&
@@ -381,9 +380,9 @@ FailureOr<bool> mlir::thunk::runDnnlConvolution(ConvolutionOp conv,
       {wIn ? DNNL_ARG_WEIGHTS : DNNL_ARG_DIFF_WEIGHTS, w.memory.get()},
       {forward ? DNNL_ARG_DST : DNNL_ARG_DIFF_DST, y.memory.get()}};
   if (bias) {
-    if (failed(check(dnnl_memory_create(biasMemory.out(), &biasMd, engine,
-                                        bias),
-                     "memory_create", error)))
+    if (failed(
+            check(dnnl_memory_create(biasMemory.out(), &biasMd, engine, bias),
+                  "memory_create", error)))
       return failure();
     args.push_back({DNNL_ARG_BIAS, biasMemory.get()});
   }
