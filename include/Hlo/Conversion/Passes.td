@@ -76,16 +76,22 @@ def HloGpuKernelsToHost
   let description = [{
     Every `gpu.func` kernel of the module's `gpu.module`s with known launch
     dimensions becomes a public `func.func` of the same name and arguments
-    in the top module whose body runs the kernel's body once per block and
-    thread: `scf.for` loops over the grid (z, y, x) around loops over the
-    block's threads (z, y, x), with `gpu.block_id`, `gpu.thread_id`,
+    in the top module, which runs the kernel's body once per block and
+    thread by calling `<kernel>.blocks(arguments..., first, end)` for the
+    whole grid: an `scf.for` loop over the linear block ids [first, end) (x
+    fastest) around loops over the block's threads (z, y, x), with
+    `gpu.block_id`, `gpu.thread_id`,
     `gpu.block_dim`, `gpu.grid_dim`, `gpu.global_id`, `gpu.lane_id`,
     `gpu.subgroup_id`, `gpu.subgroup_size` (32) and `gpu.num_subgroups`
     replaced, wherever they are, by the loop variables and the launch
     dimensions (linear thread id x + bx * (y + by * z), lane = linear id mod
     32). The kernel module's globals move along; emptied `gpu.module`s are
     erased. The result runs on the CPU through the host JIT (HostJit.h),
-    which is how kernels are checked without a GPU.
+    which is how kernels are checked without a GPU. The blocks function is
+    public and `noinline` where the blocks are independent (more than one,
+    no `memref.atomic_rmw` or `memref.generic_atomic_rmw`): the host runtime
+    then runs ranges of blocks on several threads at once. Otherwise it is
+    private.
 
     Threads that synchronize. Contract: `gpu.barrier` and `gpu.shuffle`
     appear only at the top level of the kernel body (every thread of a
