@@ -26,6 +26,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
 
+#include <cstdlib>
 #include <vector>
 
 using namespace mlir;
@@ -192,6 +193,18 @@ bool isF32(Value v) {
   return !v || cast<MemRefType>(v.getType()).getElementType().isF32();
 }
 
+/// The fewest multiply-adds a convolution takes through oneDNN: a call
+/// costs tens of microseconds (the primitive and its reorders found in the
+/// caches, OpenMP's threads woken), more than im2col and OpenBLAS take for
+/// the smallest ones. HLO_HOST_ONEDNN_MIN_MACS sets it (0: every one
+/// oneDNN takes; the tests run both paths so).
+int64_t minMultiplyAdds() {
+  if (const char *value = std::getenv("HLO_HOST_ONEDNN_MIN_MACS");
+      value && *value)
+    return std::strtoll(value, nullptr, 10);
+  return int64_t(1) << 20;
+}
+
 } // namespace
 
 FailureOr<bool> mlir::thunk::runDnnlConvolution(ConvolutionOp conv,
@@ -210,7 +223,10 @@ FailureOr<bool> mlir::thunk::runDnnlConvolution(ConvolutionOp conv,
       (fused && conv.getConvResultScale().convertToDouble() != 1.0) ||
       llvm::any_of(conv.getLhsDilation(), [](int64_t d) { return d != 1; }) ||
       inL.getNumElements() == 0 || wL.getNumElements() == 0 ||
-      outL.getNumElements() == 0 || !cpuEngine())
+      outL.getNumElements() == 0 ||
+      outL.getNumElements() * wL.getNumElements() / outL.getFeatureSize() <
+          minMultiplyAdds() ||
+      !cpuEngine())
     return false;
 
   // The tensors as oneDNN's (batch, feature, spatial...) dimensions with

@@ -18,8 +18,9 @@ namespace mlir::thunk {
 
 /// Runs `conv` on the bytes of its slices (`buffers`: input, filter,
 /// output, bias, side input, workspace) through oneDNN where oneDNN computes
-/// what it asks: f32 tensors, 1 to 3 spatial dimensions, no base dilation,
-/// an unreversed window, a result scale of 1. `true` when it ran, `false`
+/// what it asks (f32 tensors, 1 to 3 spatial dimensions, no base dilation,
+/// an unreversed window, a result scale of 1) and where it is faster: at
+/// least HLO_HOST_ONEDNN_MIN_MACS multiply-adds (2^20 when unset). `true` when it ran, `false`
 /// when it is left to the im2col path (nothing written then); a failure
 /// with `error` when oneDNN fails while running it.
 FailureOr<bool> runDnnlConvolution(ConvolutionOp conv,

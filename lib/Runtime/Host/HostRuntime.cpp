@@ -312,7 +312,7 @@ private:
   using Plan = HostExecutable::Plan;
   LogicalResult makeArena();
   LogicalResult run(const Plan::Kernel &kernel, Operation &op);
-  void runKernel(const Plan::Kernel &kernel, ArrayRef<void *> arguments);
+  void runKernel(const Plan::Kernel &kernel, MutableArrayRef<void *> arguments);
   LogicalResult run(const Plan::Copy &copy, Operation &op);
   LogicalResult run(const Plan::DynamicCopy &copy, Operation &op);
   LogicalResult run(const Plan::Memset &memset, Operation &op);
@@ -441,7 +441,7 @@ LogicalResult HostExecutable::Runner::run(const Plan::Kernel &kernel,
 /// which would otherwise take the cores from each other (OpenMP's threads
 /// wait spinning a while after their work).
 void HostExecutable::Runner::runKernel(const Plan::Kernel &kernel,
-                                       ArrayRef<void *> arguments) {
+                                       MutableArrayRef<void *> arguments) {
   // Threads a share must have at least (a share costs a few microseconds
   // to hand over).
   constexpr int64_t kMinThreadsPerShare = 1 << 13;
@@ -451,7 +451,7 @@ void HostExecutable::Runner::runKernel(const Plan::Kernel &kernel,
         {plan.threads, kernel.numBlocks,
          kernel.numBlocks * kernel.threadsPerBlock / kMinThreadsPerShare});
   if (shares < 2) {
-    kernel.function(const_cast<void **>(arguments.data()));
+    kernel.function(arguments.data());
     return;
   }
   // Share i runs the blocks [bounds[i], bounds[i + 1]).
