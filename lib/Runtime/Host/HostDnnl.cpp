@@ -224,7 +224,9 @@ FailureOr<bool> mlir::thunk::runDnnlConvolution(ConvolutionOp conv,
       llvm::any_of(conv.getLhsDilation(), [](int64_t d) { return d != 1; }) ||
       inL.getNumElements() == 0 || wL.getNumElements() == 0 ||
       outL.getNumElements() == 0 ||
-      outL.getNumElements() * wL.getNumElements() / outL.getFeatureSize() <
+      // Multiply-adds: per output element, a filter's worth of one output
+      // feature.
+      outL.getNumElements() * (wL.getNumElements() / outL.getFeatureSize()) <
           minMultiplyAdds() ||
       !cpuEngine())
     return false;
