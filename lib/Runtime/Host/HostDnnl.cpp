@@ -276,27 +276,25 @@ FailureOr<bool> mlir::thunk::runDnnlConvolution(ConvolutionOp conv,
   dnnl_engine_t engine = runner.engine;
   Runner::Tensor x, w, y;
   dnnl_memory_desc_t xAny, wAny, yAny, biasMd;
-  if (failed(check(dnnl_memory_desc_init_by_strides(&x.user, n, xDims, dnnl_f32,
-                                                    xStrides),
-                   "memory_desc_init_by_strides", error)) ||
-      failed(check(dnnl_memory_desc_init_by_strides(&w.user, wn, wDims,
-                                                    dnnl_f32, wStrides),
-                   "memory_desc_init_by_strides", error)) ||
-      failed(check(dnnl_memory_desc_init_by_strides(&y.user, n, yDims, dnnl_f32,
-                                                    yStrides),
-                   "memory_desc_init_by_strides", error)) ||
-      failed(check(dnnl_memory_desc_init_by_tag(&xAny, n, xDims, dnnl_f32,
-                                                dnnl_format_tag_any),
-                   "memory_desc_init_by_tag", error)) ||
-      failed(check(dnnl_memory_desc_init_by_tag(&wAny, wn, wDims, dnnl_f32,
-                                                dnnl_format_tag_any),
-                   "memory_desc_init_by_tag", error)) ||
-      failed(check(dnnl_memory_desc_init_by_tag(&yAny, n, yDims, dnnl_f32,
-                                                dnnl_format_tag_any),
-                   "memory_desc_init_by_tag", error)) ||
+  // f32 elements where they lie (by strides), or in the layout the
+  // primitive picks (no strides: format `any`).
+  auto describe = [&](dnnl_memory_desc_t &md, int rank, const int64_t *dims,
+                      const int64_t *strides) {
+    return check(strides ? dnnl_memory_desc_init_by_strides(&md, rank, dims,
+                                                            dnnl_f32, strides)
+                         : dnnl_memory_desc_init_by_tag(
+                               &md, rank, dims, dnnl_f32, dnnl_format_tag_any),
+                 "memory_desc_init", error);
+  };
+  if (failed(describe(x.user, n, xDims, xStrides)) ||
+      failed(describe(w.user, wn, wDims, wStrides)) ||
+      failed(describe(y.user, n, yDims, yStrides)) ||
+      failed(describe(xAny, n, xDims, nullptr)) ||
+      failed(describe(wAny, wn, wDims, nullptr)) ||
+      failed(describe(yAny, n, yDims, nullptr)) ||
       failed(check(
           dnnl_memory_desc_init_by_tag(&biasMd, 1, &yDims[1], dnnl_f32, dnnl_x),
-          "memory_desc_init_by_tag", error)))
+          "memory_desc_init", error)))
     return failure();
   x.data = buffers[0], w.data = buffers[1], y.data = buffers[2];
   uint8_t *bias = fused ? buffers[3] : nullptr, *side = buffers[4];
