@@ -351,8 +351,8 @@ LogicalResult ThunkLowering::lowerKernel(FusionOp fusion) {
       copy(fusion.getLoc(), inputs[operand], outputs[k]);
   th::KernelOp::create(b, fusion.getLoc(), ref, kernel.getKnownGridSizeAttr(),
                        kernel.getKnownBlockSizeAttr(),
-                       /*shared_memory=*/b.getI64IntegerAttr(0), inputs,
-                       outputs);
+                       /*shared_memory=*/b.getI64IntegerAttr(0),
+                       memcpyFusions.getTranspose(fusion), inputs, outputs);
   // Kernels launched after it with the same arguments (a sort's stages).
   if (auto then = kernel->getAttrOfType<ArrayAttr>(kThenKernelsAttrName))
     for (Attribute a : then) {
@@ -366,11 +366,12 @@ LogicalResult ThunkLowering::lowerKernel(FusionOp fusion) {
         return fusion.emitError("hlo-to-thunk: '")
                << a << "' (after '" << ref
                << "') is not a kernel of the same arguments";
-      th::KernelOp::create(
-          b, fusion.getLoc(),
-          SymbolRefAttr::get(ref.getRootReference(), {name}),
-          next.getKnownGridSizeAttr(), next.getKnownBlockSizeAttr(),
-          /*shared_memory=*/b.getI64IntegerAttr(0), inputs, outputs);
+      th::KernelOp::create(b, fusion.getLoc(),
+                           SymbolRefAttr::get(ref.getRootReference(), {name}),
+                           next.getKnownGridSizeAttr(),
+                           next.getKnownBlockSizeAttr(),
+                           /*shared_memory=*/b.getI64IntegerAttr(0),
+                           /*transpose=*/nullptr, inputs, outputs);
     }
   return success();
 }

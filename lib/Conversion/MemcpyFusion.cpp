@@ -414,3 +414,31 @@ std::optional<MemcpyFusion> MemcpyFusionAnalysis::get(Operation *op) {
   }
   return std::nullopt;
 }
+
+thunk::TransposeAttr MemcpyFusionAnalysis::getTranspose(Operation *op) {
+  auto fusion = dyn_cast<FusionOp>(op);
+  auto fused = fusion ? state->symbols.lookup<ComputationOp>(fusion.getCalls())
+                      : nullptr;
+  if (!fused || fused.getBody().empty() || getDataOperands(fusion).size() != 1)
+    return {};
+  SmallVector<Value> roots = getFusionRoots(fused);
+  if (roots.size() != 1)
+    return {};
+  auto transpose =
+      skipByteIdentities(roots.front()).getDefiningOp<TransposeOp>();
+  if (!transpose || !parameterIndex(skipByteIdentities(transpose.getOperand())))
+    return {};
+  // Every array on the way has its elements in row-major order: the
+  // bitcasts and reshapes keep each element's byte offset.
+  for (Value v = roots.front();; v = v.getDefiningOp()->getOperand(0)) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!type || !isStaticArray(type) || !isRowMajor(type) ||
+        thunk::isPackedElementType(type.getElementType()))
+      return {};
+    if (isa<BlockArgument>(v))
+      break;
+  }
+  auto operand = cast<RankedTensorType>(transpose.getOperand().getType());
+  return thunk::TransposeAttr::get(op->getContext(), operand.getShape(),
+                                   transpose.getDimensions());
+}

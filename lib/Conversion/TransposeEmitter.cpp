@@ -178,10 +178,10 @@ FailureOr<TransposeInfo> analyzeTranspose(FusionOp fusion, SymbolTable &symbols,
   // Two 16-bit elements per access where both tiled groups and both minor
   // dimensions are even: a pair is then inside or outside a partial tile
   // as a whole, and never straddles a row.
-  unsigned bits =
-      getScalarType(info.resultType.getElementType()).getIntOrFloatBitWidth();
+  // (Complex elements are not.)
+  Type scalar = getScalarType(info.resultType.getElementType());
   int64_t v = 2;
-  if (bits == 16 && info.groups[info.m].size % v == 0 &&
+  if (scalar.isIntOrFloat() && scalar.getIntOrFloatBitWidth() == 16 && info.groups[info.m].size % v == 0 &&
       info.groups[info.t].size % v == 0 &&
       info.operandType.getDimSize(minorDimension(info.operandType)) % v == 0 &&
       info.resultType.getDimSize(minorDimension(info.resultType)) % v == 0)

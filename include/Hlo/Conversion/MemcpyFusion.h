@@ -12,6 +12,8 @@
 #ifndef HLO_CONVERSION_MEMCPYFUSION_H
 #define HLO_CONVERSION_MEMCPYFUSION_H
 
+#include "Hlo/Dialect/Thunk/ThunkDialect.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 
@@ -57,6 +59,13 @@ public:
   MemcpyFusionAnalysis(ModuleOp module, SymbolTable &symbols);
   ~MemcpyFusionAnalysis();
   std::optional<MemcpyFusion> get(Operation *fusion);
+
+  /// The transpose a fusion makes and nothing else, for `thunk.kernel`'s
+  /// `transpose`: its one root is, through bitcasts and row-major
+  /// reshapes, a `transpose` of its one parameter (through the same), all
+  /// arrays static, untiled and row-major, of elements of whole bytes.
+  /// Null for any other fusion.
+  thunk::TransposeAttr getTranspose(Operation *fusion);
 
 private:
   struct State;

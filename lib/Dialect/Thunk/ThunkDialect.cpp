@@ -119,6 +119,28 @@ ConvTensorAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// TransposeAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+TransposeAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      ArrayRef<int64_t> shape, ArrayRef<int64_t> permutation) {
+  if (llvm::any_of(shape, [](int64_t d) { return d < 0; }))
+    return emitError() << "extents must not be negative";
+  if (!isPermutation(permutation, shape.size()))
+    return emitError() << "permutation must list each of the " << shape.size()
+                       << " dimensions once";
+  return success();
+}
+
+int64_t TransposeAttr::getNumElements() const {
+  int64_t n = 1;
+  for (int64_t d : getShape())
+    n *= d;
+  return n;
+}
+
 int64_t ConvTensorAttr::getNumElements() const {
   int64_t n = 1;
   for (int64_t d : getShape())

@@ -235,6 +235,21 @@ LogicalResult KernelOp::verify() {
     return emitOpError("a block has at most 1024 threads");
   if (int64_t(getSharedMemory()) < 0)
     return emitOpError("shared_memory must not be negative");
+  if (TransposeAttr transpose = getTransposeAttr()) {
+    if (getInputs().size() != 1 || getOutputs().size() != 1)
+      return emitOpError("a transpose has one input and one output");
+    auto in = cast<MemRefType>(getInputs()[0].getType());
+    auto out = cast<MemRefType>(getOutputs()[0].getType());
+    if (in.getElementType() != out.getElementType() ||
+        isPackedElementType(in.getElementType()))
+      return emitOpError("a transpose's input and output must have one "
+                         "element type of whole bytes");
+    for (MemRefType type : {in, out})
+      if (type.getNumElements() != transpose.getNumElements())
+        return emitOpError("a transpose of ")
+               << transpose.getNumElements() << " elements has a slice of "
+               << type.getNumElements();
+  }
   return success();
 }
 

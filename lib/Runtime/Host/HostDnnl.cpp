@@ -1,4 +1,4 @@
-//===- HostDnnl.cpp - thunk.convolution through oneDNN --------------------===//
+//===- HostDnnl.cpp - convolutions and transposes through oneDNN ---------===//
 //
 // A convolution, its input gradient or its filter gradient as one oneDNN
 // primitive (forward inference, backward data, backward weights). Each
@@ -12,6 +12,9 @@
 // A forward_bias_activation convolution's epilogue is the primitive's
 // bias and post-ops: a sum (the side input, scaled, put in the output
 // first) and an eltwise (the activation).
+//
+// A kernel that only transposes its input (`#thunk.transpose`) is one
+// reorder between two plain layouts, the input's strides permuted.
 //
 // oneDNN's C API (the project builds without C++ exceptions, which its
 // C++ API reports errors with): every status is checked and reported.
@@ -27,6 +30,7 @@
 #include "llvm/ADT/Twine.h"
 
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 using namespace mlir;
@@ -408,6 +412,82 @@ FailureOr<bool> mlir::thunk::runDnnlConvolution(ConvolutionOp conv,
   Runner::Tensor &result = !xIn ? x : !wIn ? w : y;
   if (result.at != result.data &&
       failed(runner.reorder(*result.md, result.at, result.user, result.data)))
+    return failure();
+  return true;
+}
+
+FailureOr<bool> mlir::thunk::runDnnlTranspose(ArrayRef<int64_t> shape,
+                                              ArrayRef<int64_t> permutation,
+                                              int64_t elementBytes,
+                                              const uint8_t *from, uint8_t *to,
+                                              std::string &error) {
+  // Below this many elements the kernel is faster than a call (tens of
+  // microseconds: the reorder found in oneDNN's cache, the threads woken).
+  constexpr int64_t kMinElements = 1 << 14;
+  int64_t elements = 1;
+  for (int64_t d : shape)
+    elements *= d;
+  if (elements < kMinElements || !cpuEngine())
+    return false;
+  // The input's dimensions of more than one element, renumbered, then
+  // runs of them that stay neighbours in the output merged: the fewest
+  // dimensions that describe the same copy.
+  SmallVector<int64_t> index(shape.size(), -1), extents;
+  for (auto [d, extent] : llvm::enumerate(shape))
+    if (extent != 1) {
+      index[d] = extents.size();
+      extents.push_back(extent);
+    }
+  SmallVector<int64_t> order; // the output's dimensions, as input dimensions
+  for (int64_t d : permutation)
+    if (index[d] >= 0)
+      order.push_back(index[d]);
+  // groups[g]: the first input dimension and the extent of the output's
+  // group g.
+  SmallVector<std::pair<int64_t, int64_t>> groups;
+  for (auto [i, d] : llvm::enumerate(order)) {
+    if (i > 0 && d == order[i - 1] + 1)
+      groups.back().second *= extents[d];
+    else
+      groups.push_back({d, extents[d]});
+  }
+  // Elements of 4 bytes are s32, of 1 byte u8; others a trailing
+  // dimension of those that does not move.
+  int64_t unit = elementBytes % 4 == 0 ? 4 : 1;
+  int64_t trailing = elementBytes / unit;
+  int n = int(groups.size()) + (trailing > 1);
+  if (n > DNNL_MAX_NDIMS)
+    return false;
+  if (n == 0) {
+    std::memcpy(to, from, elementBytes);
+    return true;
+  }
+  // Both are row-major, the input over the groups in input order.
+  dnnl_dims_t dims, fromStrides, toStrides;
+  int64_t stride = trailing;
+  for (int g = int(groups.size()) - 1; g >= 0; --g) {
+    dims[g] = groups[g].second;
+    toStrides[g] = stride;
+    stride *= dims[g];
+    fromStrides[g] = trailing;
+    for (auto [first, extent] : groups)
+      if (first > groups[g].first)
+        fromStrides[g] *= extent;
+  }
+  if (trailing > 1) {
+    dims[n - 1] = trailing;
+    fromStrides[n - 1] = toStrides[n - 1] = 1;
+  }
+  dnnl_data_type_t type = unit == 4 ? dnnl_s32 : dnnl_u8;
+  dnnl_memory_desc_t fromMd, toMd;
+  Runner runner(error);
+  if (failed(check(
+          dnnl_memory_desc_init_by_strides(&fromMd, n, dims, type, fromStrides),
+          "memory_desc_init_by_strides", error)) ||
+      failed(check(
+          dnnl_memory_desc_init_by_strides(&toMd, n, dims, type, toStrides),
+          "memory_desc_init_by_strides", error)) ||
+      failed(runner.reorder(fromMd, const_cast<uint8_t *>(from), toMd, to)))
     return failure();
   return true;
 }

@@ -1,9 +1,10 @@
-//===- HostDnnl.h - thunk.convolution through oneDNN ------------*- C++ -*-===//
+//===- HostDnnl.h - convolutions and transposes through oneDNN --*- C++ -*-===//
 //
-// The host runtime's convolutions through oneDNN (HostDnnl.cpp), built where
-// CMake finds oneDNN (HLO_HAVE_DNNL: not in the static tools, which carry
-// no oneDNN); the others run as im2col and OpenBLAS GEMMs
-// (HostConvolution.cpp).
+// The host runtime's convolutions and transposes through oneDNN
+// (HostDnnl.cpp), built where CMake finds oneDNN (HLO_HAVE_DNNL: not in the
+// static tools, which carry no oneDNN); the other convolutions run as
+// im2col and OpenBLAS GEMMs (HostConvolution.cpp), the other transposes as
+// their kernels.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +27,18 @@ namespace mlir::thunk {
 FailureOr<bool> runDnnlConvolution(ConvolutionOp conv,
                                    ArrayRef<uint8_t *> buffers,
                                    std::string &error);
+
+/// Copies the row-major array of extents `shape` (elements of
+/// `elementBytes` bytes) at `from` to the row-major array at `to` whose
+/// dimension i is its dimension `permutation[i]` (a `thunk.kernel`'s
+/// `#thunk.transpose`) with oneDNN's reorder, where it has at least 2^14
+/// elements and at most DNNL_MAX_NDIMS dimensions once merged: `true` when
+/// it ran, `false` when the kernel is left to make it; a failure with
+/// `error` when oneDNN fails while running it. The two must not overlap.
+FailureOr<bool> runDnnlTranspose(ArrayRef<int64_t> shape,
+                                 ArrayRef<int64_t> permutation,
+                                 int64_t elementBytes, const uint8_t *from,
+                                 uint8_t *to, std::string &error);
 
 } // namespace mlir::thunk
 

@@ -10,6 +10,9 @@
 #include "Hlo/Runtime/Host/HostRuntime.h"
 
 #include "CollectiveStream.h"
+#ifdef HLO_HAVE_DNNL
+#include "HostDnnl.h"
+#endif
 
 #include "Hlo/Conversion/HostJit.h"
 #include "Hlo/Conversion/Passes.h"
@@ -55,6 +58,12 @@ struct HostExecutable::Plan {
     StringRef name;
     /// Each argument's offset and element count, inputs then outputs.
     SmallVector<std::pair<int64_t, int64_t>, 6> arguments;
+    /// The kernel's `#thunk.transpose` (a library may make the copy).
+    struct Transpose {
+      SmallVector<int64_t, 4> shape, permutation;
+      int64_t elementBytes;
+    };
+    std::optional<Transpose> transpose;
   };
   struct Copy {
     int64_t target, source, bytes;
@@ -189,6 +198,12 @@ HostExecutable::Plan::makeStep(Operation &op) {
       for (Value v : values)
         kernel.arguments.emplace_back(
             offset(v), cast<MemRefType>(v.getType()).getNumElements());
+    if (TransposeAttr t = k.getTransposeAttr())
+      kernel.transpose = {
+          SmallVector<int64_t, 4>(t.getShape()),
+          SmallVector<int64_t, 4>(t.getPermutation()),
+          getElementStorageBytes(
+              cast<MemRefType>(k.getInputs()[0].getType()).getElementType())};
     step.kind = std::move(kernel);
   } else if (auto c = dyn_cast<CopyOp>(op)) {
     step.kind = Copy{offset(c.getTarget()), offset(c.getSource()),
@@ -418,6 +433,26 @@ LogicalResult HostExecutable::Runner::runSequence(unsigned index) {
 LogicalResult HostExecutable::Runner::run(const Plan::Kernel &kernel,
                                           Operation &) {
   ++stats->kernels;
+#ifdef HLO_HAVE_DNNL
+  // A transpose by oneDNN's reorder where it takes it (not in place).
+  if (const auto &t = kernel.transpose) {
+    const uint8_t *from = memory.base + kernel.arguments[0].first;
+    uint8_t *to = memory.base + kernel.arguments[1].first;
+    int64_t bytes = kernel.arguments[0].second * t->elementBytes;
+    if (to + bytes <= from || from + bytes <= to) {
+      Clock::time_point start = Clock::now();
+      FailureOr<bool> ran = runDnnlTranspose(t->shape, t->permutation,
+                                             t->elementBytes, from, to, error);
+      if (failed(ran))
+        return failure();
+      if (*ran) {
+        if (stats->profile)
+          stats->record("transpose (oneDNN)", secondsSince(start));
+        return success();
+      }
+    }
+  }
+#endif
   // A 1-D memref descriptor per argument, over the slice's bytes.
   size_t count = kernel.arguments.size();
   SmallVector<StridedMemRefType<uint8_t, 1>, 8> descriptors(count);
@@ -755,11 +790,13 @@ LogicalResult HostExecutable::run(ArrayRef<ParameterBytes> parameters,
     return failure();
   }
   s.sortTimes();
-  results.clear();
+  // Into the vectors of the last run where there are (a repeated run then
+  // writes memory it has touched before).
   auto ret = cast<ReturnOp>(body.getTerminator());
-  for (Value v : ret.getResults()) {
+  results.resize(ret.getNumOperands());
+  for (auto [v, bytes] : llvm::zip(ret.getResults(), results)) {
     uint8_t *p = runners[0]->address(v);
-    results.emplace_back(p, p + getStorageBytes(cast<MemRefType>(v.getType())));
+    bytes.assign(p, p + getStorageBytes(cast<MemRefType>(v.getType())));
   }
   return success();
 }

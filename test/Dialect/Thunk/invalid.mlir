@@ -1162,3 +1162,66 @@ thunk.program @main {
   }
   thunk.return
 }
+
+// -----
+
+thunk.allocation @t temp size = 4096
+gpu.module @kernels {
+  gpu.func @k(%a: memref<16xf32>, %b: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+thunk.program @main {
+  %0 = thunk.slice @t[0] : memref<16xf32>
+  %1 = thunk.slice @t[64] : memref<16xf32>
+  // expected-error @+1 {{a transpose of 12 elements has a slice of 16}}
+  thunk.kernel @kernels::@k grid [1, 1, 1] block [16, 1, 1] ins(%0 : memref<16xf32>) outs(%1 : memref<16xf32>) {transpose = #thunk.transpose<[3, 4], permutation = [1, 0]>}
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+gpu.module @kernels {
+  gpu.func @k(%a: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+thunk.program @main {
+  %0 = thunk.slice @t[0] : memref<16xf32>
+  // expected-error @+1 {{a transpose has one input and one output}}
+  thunk.kernel @kernels::@k grid [1, 1, 1] block [16, 1, 1] outs(%0 : memref<16xf32>) {transpose = #thunk.transpose<[4, 4], permutation = [1, 0]>}
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+gpu.module @kernels {
+  gpu.func @k(%a: memref<16xf32>, %b: memref<16xi32>) kernel {
+    gpu.return
+  }
+}
+thunk.program @main {
+  %0 = thunk.slice @t[0] : memref<16xf32>
+  %1 = thunk.slice @t[64] : memref<16xi32>
+  // expected-error @+1 {{a transpose's input and output must have one element type of whole bytes}}
+  thunk.kernel @kernels::@k grid [1, 1, 1] block [16, 1, 1] ins(%0 : memref<16xf32>) outs(%1 : memref<16xi32>) {transpose = #thunk.transpose<[4, 4], permutation = [1, 0]>}
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+gpu.module @kernels {
+  gpu.func @k(%a: memref<16xf32>, %b: memref<16xf32>) kernel {
+    gpu.return
+  }
+}
+thunk.program @main {
+  %0 = thunk.slice @t[0] : memref<16xf32>
+  %1 = thunk.slice @t[64] : memref<16xf32>
+  // expected-error @+1 {{permutation must list each of the 2 dimensions once}}
+  thunk.kernel @kernels::@k grid [1, 1, 1] block [16, 1, 1] ins(%0 : memref<16xf32>) outs(%1 : memref<16xf32>) {transpose = #thunk.transpose<[4, 4], permutation = [1, 1]>}
+  thunk.return
+}

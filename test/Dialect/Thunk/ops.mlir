@@ -16,6 +16,7 @@
 // CHECK:   %[[A:.*]] = thunk.slice @p0[0] : memref<256xf32>
 // CHECK:   %[[OUT:.*]] = thunk.slice @out[0] : memref<64xf32>
 // CHECK:   thunk.kernel @kernels::@add grid [2, 1, 1] block [128, 1, 1] ins(%[[A]] : memref<256xf32>) outs(%[[T:.*]] : memref<256xf32>)
+// CHECK:   thunk.kernel @kernels::@add grid [2, 1, 1] block [128, 1, 1] ins(%{{.*}} : memref<256xf32>) outs(%[[T]] : memref<256xf32>) {transpose = #thunk.transpose<[16, 16], permutation = [1, 0]>}
 // CHECK:   thunk.gemm %{{.*}} : memref<256xf32>, %{{.*}} : memref<2048xf32> bias %{{.*}} : memref<64xf32> -> %{{.*}} : memref<512xf32> workspace %{{.*}} : memref<4194304xi8> {epilogue = #thunk<epilogue bias_relu>, lhs_layout = #thunk.matrix<row_major, rows = 8, cols = 32, leading_dim = 32>, out_layout = #thunk.matrix<row_major, rows = 8, cols = 64, leading_dim = 64>, rhs_layout = #thunk.matrix<column_major, rows = 32, cols = 64, leading_dim = 32>}
 // CHECK:   thunk.convolution forward input(%{{.*}} : memref<384xf32>) filter(%{{.*}} : memref<108xf32>) output(%{{.*}} : memref<512xf32>) workspace(%{{.*}} : memref<1024xi8>) {algorithm = 3 : i64, filter_layout = #thunk.conv_tensor<[4, 3, 3, 3], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, input_layout = #thunk.conv_tensor<[2, 3, 8, 8], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, lhs_dilation = array<i64: 1, 1>, output_layout = #thunk.conv_tensor<[2, 4, 8, 8], batch = 0, feature = 1, spatial = [2, 3], minor_to_major = [3, 2, 1, 0]>, padding_high = array<i64: 1, 1>, padding_low = array<i64: 1, 1>, rhs_dilation = array<i64: 1, 1>, window_strides = array<i64: 1, 1>}
 // CHECK:   thunk.convolution backward_input input({{.*}}) filter({{.*}}) output({{.*}}) {filter_layout = #thunk.conv_tensor<[3, 3, 3, 4], batch = 3, feature = 2, spatial = [0, 1], minor_to_major = [3, 2, 1, 0]>, input_layout = #thunk.conv_tensor<[2, 8, 8, 3], batch = 0, feature = 3, spatial = [1, 2], minor_to_major = [3, 2, 1, 0]>, {{.*}}window_strides = array<i64: 2, 2>}
@@ -92,6 +93,7 @@ module {
         ins(%a : memref<256xf32>) outs(%t : memref<256xf32>)
     thunk.kernel @kernels::@add grid [2, 1, 1] block [128, 1, 1]
         ins(%a2 : memref<256xf32>) outs(%t : memref<256xf32>)
+        {transpose = #thunk.transpose<[16, 16], permutation = [1, 0]>}
     thunk.gemm %a : memref<256xf32>, %b : memref<2048xf32> bias %bias : memref<64xf32>
         -> %c : memref<512xf32> workspace %w : memref<4194304xi8> {
       lhs_layout = #thunk.matrix<row_major, rows = 8, cols = 32, leading_dim = 32>,

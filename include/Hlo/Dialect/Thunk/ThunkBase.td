@@ -191,6 +191,32 @@ def Thunk_ConvTensorAttr : Thunk_Attr<"ConvTensor", "conv_tensor"> {
   }];
 }
 
+def Thunk_TransposeAttr : Thunk_Attr<"Transpose", "transpose"> {
+  let summary = "a kernel that only permutes the dimensions of its input";
+  let description = [{
+    What a `thunk.kernel` computes when it moves bytes and nothing else (an
+    HLO `transpose` of a fusion's parameter, through bitcasts): its input
+    is a dense row-major array of extents `shape`, its output the row-major
+    array whose dimension `i` is the input's dimension `permutation[i]`,
+    as HLO's transpose with `dimensions = permutation`. A runtime may make
+    the same copy with a library's transpose instead of launching the
+    kernel (the host runtime does, through oneDNN's reorder).
+
+    ```
+    #thunk.transpose<[4608, 512], permutation = [1, 0]>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
+    ArrayRefParameter<"int64_t">:$permutation);
+  let assemblyFormat = "`<` `[` $shape `]` `,` `permutation` `=` `[` "
+                       "$permutation `]` `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The number of elements of the input and of the output.
+    int64_t getNumElements() const;
+  }];
+}
+
 def Thunk_ReductionKind : Thunk_Enum<"ReductionKind",
     "reduction of a collective", [
   I32EnumAttrCase<"Sum", 0, "sum">,

@@ -224,17 +224,25 @@ def Thunk_KernelOp : Thunk_Op<"kernel", [AttrSizedOperandSegments,
     bytes of dynamic shared memory. The kernel's arguments are `inputs`
     then `outputs`, in order, and must have its argument types; `inputs`
     are only read, `outputs` are written (and may also be read, for
-    in-place kernels).
+    in-place kernels). `transpose`, where present, says that the kernel
+    only permutes the dimensions of its one input into its one output (of
+    the same element type, a whole number of bytes each): a runtime may
+    copy the elements so instead of launching the kernel.
 
     ```mlir
     thunk.kernel @kernels::@fusion grid [4, 1, 1] block [128, 1, 1]
         ins(%a, %b : memref<512xf32>, memref<512xf32>)
         outs(%c : memref<512xf32>)
+    thunk.kernel @kernels::@loop_transpose_fusion grid [72, 1, 1]
+        block [128, 1, 1] ins(%p : memref<73728xf32>)
+        outs(%t : memref<73728xf32>)
+        {transpose = #thunk.transpose<[576, 128], permutation = [1, 0]>}
     ```
   }];
   let arguments = (ins SymbolRefAttr:$kernel,
     DenseI32ArrayAttr:$grid, DenseI32ArrayAttr:$block,
     DefaultValuedAttr<I64Attr, "0">:$shared_memory,
+    OptionalAttr<Thunk_TransposeAttr>:$transpose,
     Arg<Variadic<Thunk_Slice>, "", [MemRead]>:$inputs,
     Arg<Variadic<Thunk_Slice>, "", [MemRead, MemWrite]>:$outputs);
   let assemblyFormat = [{
