@@ -52,6 +52,26 @@ struct NormalizationInfo {
   SmallVector<bool> perRow;
 };
 
+/// The dimensions of `type` of more than one element, in physical order
+/// (major to minor).
+SmallVector<int64_t> nonUnitDimsMajorToMinor(RankedTensorType type) {
+  SmallVector<int64_t> dims;
+  for (int64_t d : llvm::reverse(getMinorToMajor(type)))
+    if (type.getDimSize(d) != 1)
+      dims.push_back(d);
+  return dims;
+}
+
+/// Whether `a` and `b` differ in unit dimensions alone, their elements in
+/// the same physical order (a bitcast between the two moves nothing).
+bool sameUpToUnitDims(RankedTensorType a, RankedTensorType b) {
+  SmallVector<int64_t> da = nonUnitDimsMajorToMinor(a),
+                       db = nonUnitDimsMajorToMinor(b);
+  return llvm::equal(da, db, [&](int64_t x, int64_t y) {
+    return a.getDimSize(x) == b.getDimSize(y);
+  });
+}
+
 FailureOr<NormalizationInfo> analyze(Operation *op, SymbolTable &symbols,
                                      std::string &reason) {
   auto fusion = cast<FusionOp>(op);
@@ -108,11 +128,19 @@ FailureOr<NormalizationInfo> analyze(Operation *op, SymbolTable &symbols,
     reason = "empty rows";
     return failure();
   }
+  // One row (a batch of one, its unit dimensions removed around the
+  // reduces: bitcasts between the rows and the outputs): every value that
+  // depends on a reduction reads the one row's result, whatever its index.
+  bool oneRow = info.numRows == 1;
   for (Value root : getFusionRoots(fused)) {
     auto type = dyn_cast<RankedTensorType>(root.getType());
-    if (type && type.getShape() == shape) {
+    if (type &&
+        (type.getShape() == shape || (oneRow && type.hasStaticShape() &&
+                                      sameUpToUnitDims(type, info.rowType)))) {
       info.perRow.push_back(false);
-    } else if (type && type.getShape() == ArrayRef(info.keptShape)) {
+    } else if (type && (type.getShape() == ArrayRef(info.keptShape) ||
+                        (oneRow && type.hasStaticShape() &&
+                         type.getNumElements() == 1))) {
       info.perRow.push_back(true);
     } else {
       reason = "an output of neither the rows' nor the reductions' shape";
@@ -142,7 +170,7 @@ FailureOr<NormalizationInfo> analyze(Operation *op, SymbolTable &symbols,
     return isa<GetTupleElementOp>(o) || indexing::isElementwise(&o);
   };
   for (Operation &o : body) {
-    if (o.hasTrait<OpTrait::IsTerminator>())
+    if (o.hasTrait<OpTrait::IsTerminator>() || oneRow)
       continue;
     if (!isa<ReduceOp>(o)) {
       if (llvm::none_of(o.getOperands(),
@@ -400,14 +428,30 @@ LogicalResult NormalizationKernelBuilder::writeOutputs() {
             for (auto [k, root] : llvm::enumerate(info.roots)) {
               if (info.perRow[k])
                 continue;
-              FailureOr<Value> v = gen->emitOne(root, index);
+              auto type = cast<RankedTensorType>(root.getType());
+              if (type.getShape() == info.rowType.getShape()) {
+                FailureOr<Value> v = gen->emitOne(root, index);
+                if (failed(v))
+                  return failure();
+                Value at = sameShapeAndLayout(type, info.rowType)
+                               ? linear
+                               : emitPhysicalOffset(*b, loc, index, type);
+                memref::StoreOp::create(*b, loc, *v, outputs[k],
+                                        ValueRange{at});
+                continue;
+              }
+              // The rows' elements with other unit dimensions (one row):
+              // the same physical order.
+              SmallVector<Value> at(type.getRank(), constant(0));
+              for (auto [to, from] :
+                   llvm::zip_equal(nonUnitDimsMajorToMinor(type),
+                                   nonUnitDimsMajorToMinor(info.rowType)))
+                at[to] = index[from];
+              FailureOr<Value> v = gen->emitOne(root, at);
               if (failed(v))
                 return failure();
-              auto type = cast<RankedTensorType>(root.getType());
-              Value at = sameShapeAndLayout(type, info.rowType)
-                             ? linear
-                             : emitPhysicalOffset(*b, loc, index, type);
-              memref::StoreOp::create(*b, loc, *v, outputs[k], ValueRange{at});
+              memref::StoreOp::create(*b, loc, *v, outputs[k],
+                                      ValueRange{linear});
             }
             return success();
           })))
@@ -430,13 +474,18 @@ LogicalResult NormalizationKernelBuilder::writeOutputs() {
     for (auto [k, root] : llvm::enumerate(info.roots)) {
       if (!info.perRow[k])
         continue;
-      FailureOr<Value> v = gen->emitOne(root, kept);
+      auto type = cast<RankedTensorType>(root.getType());
+      // (Of one row, an output of one element in any shape.)
+      SmallVector<Value> at =
+          type.getShape() == ArrayRef(info.keptShape)
+              ? kept
+              : SmallVector<Value>(type.getRank(), constant(0));
+      FailureOr<Value> v = gen->emitOne(root, at);
       if (failed(v))
         return failure();
-      auto type = cast<RankedTensorType>(root.getType());
       memref::StoreOp::create(
           *b, loc, *v, outputs[k],
-          ValueRange{emitPhysicalOffset(*b, loc, kept, type)});
+          ValueRange{emitPhysicalOffset(*b, loc, at, type)});
     }
     return success();
   });
