@@ -12,7 +12,10 @@
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/StringSet.h"
+
+#include <unordered_map>
 
 namespace mlir::hlo {
 #define GEN_PASS_DEF_HLOTOGPU
@@ -42,6 +45,40 @@ std::string kernelName(StringRef hloName, llvm::StringSet<> &used) {
   used.insert(name);
   return name;
 }
+
+/// The kernels emitted so far, by what must match for two to be the same
+/// (XLA's KernelReuseCache: fusions whose kernels come out identical, as
+/// the repeated blocks of a network's layers do, launch one kernel).
+class KernelReuse {
+public:
+  /// An emitted kernel identical to `kernel` but for its name, else null
+  /// (`kernel` is then remembered).
+  gpu::GPUFuncOp findOrAdd(gpu::GPUFuncOp kernel) {
+    int64_t ops = 0;
+    kernel.walk([&](Operation *) { ++ops; });
+    size_t key = llvm::hash_combine(
+        kernel.getFunctionType().getAsOpaquePointer(),
+        kernel.getKnownBlockSizeAttr(), kernel.getKnownGridSizeAttr(), ops);
+    SmallVector<gpu::GPUFuncOp, 1> &same = kernels[key];
+    for (gpu::GPUFuncOp other : same)
+      if (attributesButName(other) == attributesButName(kernel) &&
+          OperationEquivalence::isRegionEquivalentTo(
+              &other.getBody(), &kernel.getBody(),
+              OperationEquivalence::IgnoreLocations))
+        return other;
+    same.push_back(kernel);
+    return {};
+  }
+
+private:
+  static DictionaryAttr attributesButName(gpu::GPUFuncOp kernel) {
+    NamedAttrList attrs(kernel->getAttrDictionary());
+    attrs.erase(SymbolTable::getSymbolAttrName());
+    return attrs.getDictionary(kernel->getContext());
+  }
+
+  std::unordered_map<size_t, SmallVector<gpu::GPUFuncOp, 1>> kernels;
+};
 
 struct HloToGpuPass : hlo::impl::HloToGpuBase<HloToGpuPass> {
   using HloToGpuBase::HloToGpuBase;
@@ -76,6 +113,7 @@ struct HloToGpuPass : hlo::impl::HloToGpuBase<HloToGpuPass> {
       return kernels;
     };
     llvm::StringSet<> used;
+    KernelReuse reuse;
     MemcpyFusionAnalysis memcpyFusions(module, symbols);
     KernelOptions options;
     options.threadsPerBlock = threadsPerBlock;
@@ -123,10 +161,17 @@ struct HloToGpuPass : hlo::impl::HloToGpuBase<HloToGpuPass> {
         if (failed(kernel))
           return signalPassFailure();
       }
+      // (A sort's kernels name the kernels that follow it: never the same.)
+      if (gpu::GPUFuncOp same = reuse.findOrAdd(*kernel)) {
+        kernel->erase();
+        kernel = same;
+        ++numReused;
+      } else {
+        ++numKernels;
+      }
       fusion->setAttr("hlo.kernel",
                       SymbolRefAttr::get(kernels.getSymNameAttr(),
                                          {FlatSymbolRefAttr::get(*kernel)}));
-      ++numKernels;
     }
     if (kernels && kernels.getBody()->empty()) {
       kernels.erase();

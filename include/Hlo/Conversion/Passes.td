@@ -39,7 +39,11 @@ def HloToGpu : Pass<"hlo-to-gpu", "::mlir::ModuleOp"> {
     XLA's memcpy fusion, a slice covering whole minor dimensions, and its
     dynamic-slice fusions of a copy, offsets affine in a counted loop's
     iteration) gets no kernel: `hlo-to-thunk` makes it a `thunk.copy` or
-    `thunk.dynamic_copy`, as XLA makes it a device-to-device copy.
+    `thunk.dynamic_copy`, as XLA makes it a device-to-device copy. A
+    fusion whose kernel comes out identical to an earlier fusion's (the
+    same code, argument types and attributes, launch dimensions; its name
+    aside) names the earlier kernel instead, as XLA's KernelReuseCache
+    makes fusions of the same computation and shapes share one kernel.
   }];
   let options = [
     Option<"threadsPerBlock", "threads-per-block", "int64_t",
@@ -62,6 +66,8 @@ def HloToGpu : Pass<"hlo-to-gpu", "::mlir::ModuleOp"> {
   ];
   let statistics = [
     Statistic<"numKernels", "kernels", "Kernels emitted">,
+    Statistic<"numReused", "reused",
+              "Fusions that launch an identical earlier kernel">,
     Statistic<"numMemcpy", "memcpy",
               "Fusions that copy contiguous bytes (no kernel)">,
     Statistic<"numUnsupported", "unsupported",
