@@ -30,7 +30,6 @@
 #include "llvm/ADT/Twine.h"
 
 #include <cstdlib>
-#include <cstring>
 #include <vector>
 
 using namespace mlir;
@@ -458,10 +457,6 @@ FailureOr<bool> mlir::thunk::runDnnlTranspose(ArrayRef<int64_t> shape,
   int n = int(groups.size()) + (trailing > 1);
   if (n > DNNL_MAX_NDIMS)
     return false;
-  if (n == 0) {
-    std::memcpy(to, from, elementBytes);
-    return true;
-  }
   // Both are row-major, the input over the groups in input order.
   dnnl_dims_t dims, fromStrides, toStrides;
   int64_t stride = trailing;
