@@ -40,6 +40,40 @@ static double secondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+namespace {
+/// `bytes` bytes from `source` to `target` (the two apart).
+struct ByteCopy {
+  uint8_t *target;
+  const uint8_t *source;
+  size_t bytes;
+};
+} // namespace
+
+/// Makes `copies`, in pieces of 1 MiB on OpenMP's threads where there are
+/// at least 4 MiB in all: one thread leaves memory bandwidth unused
+/// (ResNet-50's 100 MB of parameters into the arena: 8-9 ms on one of two
+/// cores, 4-5 ms on both).
+static void copyAll(ArrayRef<ByteCopy> copies) {
+  constexpr size_t kPiece = size_t(1) << 20;
+  size_t total = 0;
+  for (const ByteCopy &c : copies)
+    total += c.bytes;
+  if (total < 4 * kPiece) {
+    for (const ByteCopy &c : copies)
+      std::memcpy(c.target, c.source, c.bytes);
+    return;
+  }
+  SmallVector<ByteCopy> pieces;
+  for (const ByteCopy &c : copies)
+    for (size_t at = 0; at < c.bytes; at += kPiece)
+      pieces.push_back(
+          {c.target + at, c.source + at, std::min(kPiece, c.bytes - at)});
+  int64_t n = pieces.size();
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < n; ++i)
+    std::memcpy(pieces[i].target, pieces[i].source, pieces[i].bytes);
+}
+
 //===----------------------------------------------------------------------===//
 // The plan: the program's thunks prepared once
 //===----------------------------------------------------------------------===//
@@ -416,9 +450,12 @@ HostExecutable::Runner::layOut(ArrayRef<ParameterBytes> parameters) {
   SmallVector<std::pair<AllocationOp, ArrayRef<uint8_t>>> given;
   if (failed(matchParameters(*exe.module, parameters, given, error)))
     return failure();
+  SmallVector<ByteCopy> copies;
   for (auto [alloc, bytes] : given)
-    std::memcpy(memory.base + plan.allocationOffsets.lookup(alloc.getSymName()),
-                bytes.data(), bytes.size());
+    copies.push_back(
+        {memory.base + plan.allocationOffsets.lookup(alloc.getSymName()),
+         bytes.data(), bytes.size()});
+  copyAll(copies);
   return success();
 }
 
@@ -794,9 +831,11 @@ LogicalResult HostExecutable::run(ArrayRef<ParameterBytes> parameters,
   // writes memory it has touched before).
   auto ret = cast<ReturnOp>(body.getTerminator());
   results.resize(ret.getNumOperands());
+  SmallVector<ByteCopy> copies;
   for (auto [v, bytes] : llvm::zip(ret.getResults(), results)) {
-    uint8_t *p = runners[0]->address(v);
-    bytes.assign(p, p + getStorageBytes(cast<MemRefType>(v.getType())));
+    bytes.resize(getStorageBytes(cast<MemRefType>(v.getType())));
+    copies.push_back({bytes.data(), runners[0]->address(v), bytes.size()});
   }
+  copyAll(copies);
   return success();
 }
