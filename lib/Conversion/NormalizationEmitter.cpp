@@ -429,29 +429,26 @@ LogicalResult NormalizationKernelBuilder::writeOutputs() {
               if (info.perRow[k])
                 continue;
               auto type = cast<RankedTensorType>(root.getType());
-              if (type.getShape() == info.rowType.getShape()) {
-                FailureOr<Value> v = gen->emitOne(root, index);
-                if (failed(v))
-                  return failure();
-                Value at = sameShapeAndLayout(type, info.rowType)
-                               ? linear
-                               : emitPhysicalOffset(*b, loc, index, type);
-                memref::StoreOp::create(*b, loc, *v, outputs[k],
-                                        ValueRange{at});
-                continue;
+              bool sameShape = type.getShape() == info.rowType.getShape();
+              SmallVector<Value> at(index);
+              if (!sameShape) {
+                // The rows' elements with other unit dimensions (one row),
+                // in the same physical order.
+                at.assign(type.getRank(), constant(0));
+                for (auto [to, from] :
+                     llvm::zip_equal(nonUnitDimsMajorToMinor(type),
+                                     nonUnitDimsMajorToMinor(info.rowType)))
+                  at[to] = index[from];
               }
-              // The rows' elements with other unit dimensions (one row):
-              // the same physical order.
-              SmallVector<Value> at(type.getRank(), constant(0));
-              for (auto [to, from] :
-                   llvm::zip_equal(nonUnitDimsMajorToMinor(type),
-                                   nonUnitDimsMajorToMinor(info.rowType)))
-                at[to] = index[from];
               FailureOr<Value> v = gen->emitOne(root, at);
               if (failed(v))
                 return failure();
+              Value offset =
+                  !sameShape || sameShapeAndLayout(type, info.rowType)
+                      ? linear
+                      : emitPhysicalOffset(*b, loc, index, type);
               memref::StoreOp::create(*b, loc, *v, outputs[k],
-                                      ValueRange{linear});
+                                      ValueRange{offset});
             }
             return success();
           })))

@@ -415,19 +415,16 @@ FailureOr<bool> mlir::thunk::runDnnlConvolution(ConvolutionOp conv,
   return true;
 }
 
-FailureOr<bool> mlir::thunk::runDnnlTranspose(ArrayRef<int64_t> shape,
-                                              ArrayRef<int64_t> permutation,
+FailureOr<bool> mlir::thunk::runDnnlTranspose(TransposeAttr transpose,
                                               int64_t elementBytes,
                                               const uint8_t *from, uint8_t *to,
                                               std::string &error) {
   // Below this many elements the kernel is faster than a call (tens of
   // microseconds: the reorder found in oneDNN's cache, the threads woken).
   constexpr int64_t kMinElements = 1 << 14;
-  int64_t elements = 1;
-  for (int64_t d : shape)
-    elements *= d;
-  if (elements < kMinElements || !cpuEngine())
+  if (transpose.getNumElements() < kMinElements || !cpuEngine())
     return false;
+  ArrayRef<int64_t> shape = transpose.getShape();
   // The input's dimensions of more than one element, renumbered, then
   // runs of them that stay neighbours in the output merged: the fewest
   // dimensions that describe the same copy.
@@ -438,7 +435,7 @@ FailureOr<bool> mlir::thunk::runDnnlTranspose(ArrayRef<int64_t> shape,
       extents.push_back(extent);
     }
   SmallVector<int64_t> order; // the output's dimensions, as input dimensions
-  for (int64_t d : permutation)
+  for (int64_t d : transpose.getPermutation())
     if (index[d] >= 0)
       order.push_back(index[d]);
   // groups[g]: the first input dimension and the extent of the output's

@@ -28,17 +28,15 @@ FailureOr<bool> runDnnlConvolution(ConvolutionOp conv,
                                    ArrayRef<uint8_t *> buffers,
                                    std::string &error);
 
-/// Copies the row-major array of extents `shape` (elements of
-/// `elementBytes` bytes) at `from` to the row-major array at `to` whose
-/// dimension i is its dimension `permutation[i]` (a `thunk.kernel`'s
-/// `#thunk.transpose`) with oneDNN's reorder, where it has at least 2^14
-/// elements and at most DNNL_MAX_NDIMS dimensions once merged: `true` when
-/// it ran, `false` when the kernel is left to make it; a failure with
+/// Makes `transpose` (a `thunk.kernel`'s: the row-major array of its
+/// extents at `from`, elements of `elementBytes` bytes, permuted into the
+/// row-major array at `to`) with oneDNN's reorder, where it has at least
+/// 2^14 elements and at most DNNL_MAX_NDIMS dimensions once merged: `true`
+/// when it ran, `false` when the kernel is left to make it; a failure with
 /// `error` when oneDNN fails while running it. The two must not overlap.
-FailureOr<bool> runDnnlTranspose(ArrayRef<int64_t> shape,
-                                 ArrayRef<int64_t> permutation,
-                                 int64_t elementBytes, const uint8_t *from,
-                                 uint8_t *to, std::string &error);
+FailureOr<bool> runDnnlTranspose(TransposeAttr transpose, int64_t elementBytes,
+                                 const uint8_t *from, uint8_t *to,
+                                 std::string &error);
 
 } // namespace mlir::thunk
 

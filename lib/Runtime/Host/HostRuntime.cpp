@@ -92,12 +92,10 @@ struct HostExecutable::Plan {
     StringRef name;
     /// Each argument's offset and element count, inputs then outputs.
     SmallVector<std::pair<int64_t, int64_t>, 6> arguments;
-    /// The kernel's `#thunk.transpose` (a library may make the copy).
-    struct Transpose {
-      SmallVector<int64_t, 4> shape, permutation;
-      int64_t elementBytes;
-    };
-    std::optional<Transpose> transpose;
+    /// The kernel's `#thunk.transpose` (a library may make the copy) and
+    /// its elements' bytes.
+    TransposeAttr transpose;
+    int64_t elementBytes = 0;
   };
   struct Copy {
     int64_t target, source, bytes;
@@ -232,12 +230,9 @@ HostExecutable::Plan::makeStep(Operation &op) {
       for (Value v : values)
         kernel.arguments.emplace_back(
             offset(v), cast<MemRefType>(v.getType()).getNumElements());
-    if (TransposeAttr t = k.getTransposeAttr())
-      kernel.transpose = {
-          SmallVector<int64_t, 4>(t.getShape()),
-          SmallVector<int64_t, 4>(t.getPermutation()),
-          getElementStorageBytes(
-              cast<MemRefType>(k.getInputs()[0].getType()).getElementType())};
+    if ((kernel.transpose = k.getTransposeAttr()))
+      kernel.elementBytes = getElementStorageBytes(
+          cast<MemRefType>(k.getInputs()[0].getType()).getElementType());
     step.kind = std::move(kernel);
   } else if (auto c = dyn_cast<CopyOp>(op)) {
     step.kind = Copy{offset(c.getTarget()), offset(c.getSource()),
@@ -472,14 +467,14 @@ LogicalResult HostExecutable::Runner::run(const Plan::Kernel &kernel,
   ++stats->kernels;
 #ifdef HLO_HAVE_DNNL
   // A transpose by oneDNN's reorder where it takes it (not in place).
-  if (const auto &t = kernel.transpose) {
+  if (kernel.transpose) {
     const uint8_t *from = memory.base + kernel.arguments[0].first;
     uint8_t *to = memory.base + kernel.arguments[1].first;
-    int64_t bytes = kernel.arguments[0].second * t->elementBytes;
+    int64_t bytes = kernel.arguments[0].second * kernel.elementBytes;
     if (to + bytes <= from || from + bytes <= to) {
       Clock::time_point start = Clock::now();
-      FailureOr<bool> ran = runDnnlTranspose(t->shape, t->permutation,
-                                             t->elementBytes, from, to, error);
+      FailureOr<bool> ran = runDnnlTranspose(
+          kernel.transpose, kernel.elementBytes, from, to, error);
       if (failed(ran))
         return failure();
       if (*ran) {
