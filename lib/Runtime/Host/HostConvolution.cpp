@@ -172,7 +172,8 @@ template <typename F> void forEachIndex(ArrayRef<int64_t> extents, F f) {
 }
 
 template <typename T>
-LogicalResult run(ConvolutionOp conv, ArrayRef<uint8_t *> buffers) {
+LogicalResult run(ConvolutionOp conv, ArrayRef<uint8_t *> buffers,
+                  ArrayRef<int64_t> filterStrides) {
   ConvTensorAttr inL = conv.getInputLayout(), wL = conv.getFilterLayout(),
                  outL = conv.getOutputLayout();
   // The input and filter; the output; the arithmetic of the epilogue (the
@@ -184,7 +185,9 @@ LogicalResult run(ConvolutionOp conv, ArrayRef<uint8_t *> buffers) {
   uint8_t *x = buffers[0], *w = buffers[1], *y = buffers[2];
   int64_t rank = inL.getNumSpatialDims();
   SmallVector<int64_t> xs = inL.getDescriptorStrides(),
-                       ws = wL.getDescriptorStrides(),
+                       ws = filterStrides.empty()
+                                ? wL.getDescriptorStrides()
+                                : llvm::to_vector(filterStrides),
                        ys = outL.getDescriptorStrides();
   SmallVector<int64_t> inSize, kSize, outSize;
   for (int64_t d = 0; d < rank; ++d) {
@@ -354,7 +357,8 @@ LogicalResult run(ConvolutionOp conv, ArrayRef<uint8_t *> buffers) {
 LogicalResult mlir::thunk::runHostConvolution(Operation *op,
                                               ArrayRef<uint8_t *> buffers,
                                               std::string &error,
-                                              StringRef *library) {
+                                              StringRef *library,
+                                              ArrayRef<int64_t> filterStrides) {
   auto conv = dyn_cast<ConvolutionOp>(op);
   if (!conv || buffers.size() != 6) {
     error = "runHostConvolution: expected a thunk.convolution and its six "
@@ -362,7 +366,8 @@ LogicalResult mlir::thunk::runHostConvolution(Operation *op,
     return failure();
   }
 #ifdef HLO_HAVE_DNNL
-  FailureOr<bool> ranByDnnl = runDnnlConvolution(conv, buffers, error);
+  FailureOr<bool> ranByDnnl =
+      runDnnlConvolution(conv, buffers, filterStrides, error);
   if (failed(ranByDnnl))
     return failure();
   if (*ranByDnnl) {
@@ -375,9 +380,9 @@ LogicalResult mlir::thunk::runHostConvolution(Operation *op,
     *library = "OpenBLAS";
   Type element = conv.getInput().getType().getElementType();
   if (element.isF64() || element.isInteger(8))
-    return run<double>(conv, buffers);
+    return run<double>(conv, buffers, filterStrides);
   if (element.isF32() || element.isF16() || element.isBF16())
-    return run<float>(conv, buffers);
+    return run<float>(conv, buffers, filterStrides);
   error = "thunk.convolution: element type is not supported on the host";
   return failure();
 }

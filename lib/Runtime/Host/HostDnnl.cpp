@@ -212,6 +212,7 @@ int64_t minMultiplyAdds() {
 
 FailureOr<bool> mlir::thunk::runDnnlConvolution(ConvolutionOp conv,
                                                 ArrayRef<uint8_t *> buffers,
+                                                ArrayRef<int64_t> filterStrides,
                                                 std::string &error) {
   ConvTensorAttr inL = conv.getInputLayout(), wL = conv.getFilterLayout(),
                  outL = conv.getOutputLayout();
@@ -243,7 +244,9 @@ FailureOr<bool> mlir::thunk::runDnnlConvolution(ConvolutionOp conv,
   SmallVector<int64_t> xd = inL.getDescriptorDims(),
                        xs = inL.getDescriptorStrides(),
                        wd = wL.getDescriptorDims(),
-                       ws = wL.getDescriptorStrides(),
+                       ws = filterStrides.empty()
+                                ? wL.getDescriptorStrides()
+                                : llvm::to_vector(filterStrides),
                        yd = outL.getDescriptorDims(),
                        ys = outL.getDescriptorStrides();
   for (int i = 0; i < n; ++i) {

@@ -21,11 +21,13 @@ namespace mlir::thunk {
 /// output, bias, side input, workspace) through oneDNN where oneDNN computes
 /// what it asks (f32 tensors, 1 to 3 spatial dimensions, no base dilation,
 /// an unreversed window, a result scale of 1) and where it is faster: at
-/// least HLO_HOST_ONEDNN_MIN_MACS multiply-adds (2^20 when unset). `true` when it ran, `false`
-/// when it is left to the im2col path (nothing written then); a failure
-/// with `error` when oneDNN fails while running it.
+/// least HLO_HOST_ONEDNN_MIN_MACS multiply-adds (2^20 when unset). `true` when
+/// it ran, `false` when it is left to the im2col path (nothing written then); a
+/// failure with `error` when oneDNN fails while running it. `filterStrides` (if
+/// not empty) replace the filter layout's (runHostConvolution).
 FailureOr<bool> runDnnlConvolution(ConvolutionOp conv,
                                    ArrayRef<uint8_t *> buffers,
+                                   ArrayRef<int64_t> filterStrides,
                                    std::string &error);
 
 /// Makes `transpose` (a `thunk.kernel`'s: the row-major array of its

@@ -10,6 +10,7 @@
 #include "Hlo/Runtime/Host/HostRuntime.h"
 
 #include "CollectiveStream.h"
+#include "FilterTransposes.h"
 #ifdef HLO_HAVE_DNNL
 #include "HostDnnl.h"
 #endif
@@ -119,6 +120,13 @@ struct HostExecutable::Plan {
     bool isPredicate;
     SmallVector<unsigned, 2> branches;
   };
+  /// A convolution, whose filter is read at its slice or, where the plan
+  /// left out the transpose that made it, at the transpose's input
+  /// (FilterTransposes.h).
+  struct Convolution {
+    std::optional<int64_t> filterSource;
+    SmallVector<int64_t, 5> filterStrides;
+  };
   /// A command buffer's body (a CUDA graph on a GPU) runs as a sequence.
   struct Sequence {
     unsigned index;
@@ -128,7 +136,7 @@ struct HostExecutable::Plan {
   struct Step {
     Operation *op;
     std::variant<Kernel, Copy, DynamicCopy, Memset, While, Conditional,
-                 Sequence, Other>
+                 Convolution, Sequence, Other>
         kind;
   };
 
@@ -149,6 +157,7 @@ struct HostExecutable::Plan {
 
 private:
   FailureOr<unsigned> addSequence(Block &block);
+  void foldFilterTransposes(ModuleOp module, std::vector<Step> &steps);
   FailureOr<Step> makeStep(Operation &op);
   hlo::HostJit *jit = nullptr;
   std::string *error = nullptr;
@@ -168,6 +177,7 @@ LogicalResult HostExecutable::Plan::build(ModuleOp module, hlo::HostJit *jit,
   ProgramOp program = *module.getOps<ProgramOp>().begin();
   if (failed(addSequence(program.getBody().front())))
     return failure();
+  foldFilterTransposes(module, sequences[0]);
   threads = omp_get_max_threads();
   return success();
 }
@@ -276,6 +286,8 @@ HostExecutable::Plan::makeStep(Operation &op) {
       conditional.branches.push_back(*index);
     }
     step.kind = std::move(conditional);
+  } else if (isa<ConvolutionOp>(op)) {
+    step.kind = Convolution{};
   } else if (auto c = dyn_cast<CommandBufferOp>(op)) {
     FailureOr<unsigned> index = addSequence(c.getBody().front());
     if (failed(index))
@@ -283,6 +295,42 @@ HostExecutable::Plan::makeStep(Operation &op) {
     step.kind = Sequence{*index};
   }
   return step;
+}
+
+/// Leaves out the transposes of the program's body that only lay out a
+/// convolution's filter: the convolution reads the transpose's input.
+void HostExecutable::Plan::foldFilterTransposes(ModuleOp module,
+                                                std::vector<Step> &steps) {
+  SmallVector<Operation *> ops;
+  for (const Step &step : steps)
+    ops.push_back(step.op);
+  SymbolTable allocations(module);
+  SmallVector<FoldedFilterTranspose> folded = findFoldedFilterTransposes(
+      ops,
+      [&](Value slice) -> std::pair<int64_t, int64_t> {
+        int64_t at = offset(slice);
+        return {at, at + getStorageBytes(cast<MemRefType>(slice.getType()))};
+      },
+      [&](Value slice) {
+        auto alloc = allocations.lookup<AllocationOp>(
+            slice.getDefiningOp<SliceOp>().getAllocation());
+        return !alloc || alloc.getKind() != AllocationKind::Temp ||
+               alloc.getMaybeLiveOut();
+      });
+  if (folded.empty())
+    return;
+  DenseSet<size_t> left;
+  for (FoldedFilterTranspose &f : folded) {
+    left.insert(f.transpose);
+    auto kernel = cast<KernelOp>(ops[f.transpose]);
+    steps[f.convolution].kind =
+        Convolution{offset(kernel.getInputs()[0]), std::move(f.filterStrides)};
+  }
+  std::vector<Step> kept;
+  for (auto [i, step] : llvm::enumerate(steps))
+    if (!left.contains(i))
+      kept.push_back(std::move(step));
+  steps = std::move(kept);
 }
 
 HostExecutable::HostExecutable() = default;
@@ -362,6 +410,7 @@ private:
   LogicalResult run(const Plan::Memset &memset, Operation &op);
   LogicalResult run(const Plan::While &loop, Operation &op);
   LogicalResult run(const Plan::Conditional &conditional, Operation &op);
+  LogicalResult run(const Plan::Convolution &conv, Operation &op);
   LogicalResult run(const Plan::Sequence &sequence, Operation &op) {
     return runSequence(sequence.index);
   }
@@ -606,6 +655,27 @@ LogicalResult HostExecutable::Runner::run(const Plan::Conditional &conditional,
   return runSequence(conditional.branches[index]);
 }
 
+LogicalResult HostExecutable::Runner::run(const Plan::Convolution &conv,
+                                          Operation &op) {
+  ++stats->convolutions;
+  auto c = cast<ConvolutionOp>(op);
+  auto at = [&](Value v) { return v ? address(v) : nullptr; };
+  SmallVector<uint8_t *> buffers = {at(c.getInput()),     at(c.getFilter()),
+                                    at(c.getOutput()),    at(c.getBias()),
+                                    at(c.getSideInput()), at(c.getWorkspace())};
+  if (conv.filterSource)
+    buffers[1] = memory.base + *conv.filterSource;
+  // Timed by hand: the library that ran it names the row.
+  Clock::time_point start = Clock::now();
+  StringRef library;
+  if (failed(
+          runHostConvolution(c, buffers, error, &library, conv.filterStrides)))
+    return failure();
+  if (stats->profile)
+    stats->record(("convolution (" + library + ")").str(), secondsSince(start));
+  return success();
+}
+
 /// The thunks the plan leaves to their operations: library calls,
 /// collectives, transfers and the other rare ones.
 LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
@@ -633,22 +703,6 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
             g.getWorkspace() ? address(g.getWorkspace()) : nullptr};
         return timed("gemm (OpenBLAS)",
                      [&] { return runHostGemm(g, buffers, error); });
-      })
-      .Case([&](ConvolutionOp c) {
-        ++stats->convolutions;
-        auto at = [&](Value v) { return v ? address(v) : nullptr; };
-        SmallVector<uint8_t *> buffers = {
-            at(c.getInput()), at(c.getFilter()),    at(c.getOutput()),
-            at(c.getBias()),  at(c.getSideInput()), at(c.getWorkspace())};
-        // Timed by hand: the library that ran it names the row.
-        Clock::time_point start = Clock::now();
-        StringRef library;
-        if (failed(runHostConvolution(c, buffers, error, &library)))
-          return failure();
-        if (stats->profile)
-          stats->record(("convolution (" + library + ")").str(),
-                        secondsSince(start));
-        return success();
       })
       .Case([&](FftOp f) {
         ++stats->ffts;

@@ -86,9 +86,13 @@ LogicalResult runHostGemm(Operation *gemm, ArrayRef<uint8_t *> buffers,
 /// filter, output, bias, side input and workspace (null when absent); fails
 /// with `error` for element types it does not take. `library` (if given)
 /// is set to the library that ran it: "oneDNN" or "OpenBLAS" (im2col).
+/// `filterStrides` (if not empty) are the filter's strides in elements in
+/// the order of its layout's descriptor, replacing the layout's (a filter
+/// read where a transpose would have read it).
 LogicalResult runHostConvolution(Operation *conv, ArrayRef<uint8_t *> buffers,
                                  std::string &error,
-                                 StringRef *library = nullptr);
+                                 StringRef *library = nullptr,
+                                 ArrayRef<int64_t> filterStrides = {});
 
 /// The collective thunk `op` (ThunkCollectiveOps.td) for every device of
 /// its program at once: `address(device, slice)` is where `slice` is in

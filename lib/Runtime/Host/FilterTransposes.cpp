@@ -1,0 +1,209 @@
+//===- FilterTransposes.cpp - convolutions reading untransposed filters ---===//
+//
+// Which filter transposes the host runtime leaves out (FilterTransposes.h):
+// each thunk's reads and writes as byte ranges of the arena (from its
+// memory effects), and for a transpose the thunks after it: the first to
+// touch its output must be a convolution reading it as its filter, none
+// before it may write the transpose's input, and none after it may read
+// the output until it is written again.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FilterTransposes.h"
+
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::thunk;
+
+namespace {
+
+using Range = std::pair<int64_t, int64_t>;
+
+bool overlap(Range a, Range b) {
+  return a.first < b.second && b.first < a.second;
+}
+
+bool overlapAny(ArrayRef<Range> ranges, Range r) {
+  return llvm::any_of(ranges, [&](Range s) { return overlap(s, r); });
+}
+
+/// What a thunk reads and writes in the arena; `any` where that is not
+/// known (it may touch any byte).
+struct Access {
+  SmallVector<Range, 4> reads, writes;
+  bool any = false;
+
+  bool touches(Range r) const {
+    return any || overlapAny(reads, r) || overlapAny(writes, r);
+  }
+};
+
+/// Adds what `op` touches to `access`: within a loop, conditional or
+/// command buffer (`nested`) every byte touched counts as read (a branch's
+/// write may not happen).
+void addAccess(Operation *op, function_ref<Range(Value)> range, bool nested,
+               Access &access) {
+  if (op->hasTrait<OpTrait::IsTerminator>() || isa<SliceOp>(op))
+    return;
+  if (op->getNumRegions()) {
+    for (Region &region : op->getRegions())
+      for (Operation &inner : region.getOps())
+        addAccess(&inner, range, /*nested=*/true, access);
+    for (Value operand : op->getOperands())
+      access.reads.push_back(range(operand));
+    return;
+  }
+  // A transpose writes its whole output without reading it (a kernel's
+  // outputs may be read in general: in-place updates).
+  if (auto kernel = dyn_cast<KernelOp>(op);
+      kernel && kernel.getTransposeAttr()) {
+    access.reads.push_back(range(kernel.getInputs()[0]));
+    (nested ? access.reads : access.writes)
+        .push_back(range(kernel.getOutputs()[0]));
+    return;
+  }
+  auto memory = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!memory) {
+    access.any = true;
+    return;
+  }
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  memory.getEffects(effects);
+  for (const MemoryEffects::EffectInstance &effect : effects) {
+    bool read = isa<MemoryEffects::Read>(effect.getEffect());
+    if (!read && !isa<MemoryEffects::Write>(effect.getEffect()))
+      continue;
+    Value value = effect.getValue();
+    if (!value) {
+      access.any = true;
+      return;
+    }
+    (read || nested ? access.reads : access.writes).push_back(range(value));
+  }
+}
+
+/// `ranges` without the bytes of `r`.
+void subtract(SmallVectorImpl<Range> &ranges, Range r) {
+  SmallVector<Range> left;
+  for (Range s : ranges) {
+    if (!overlap(s, r)) {
+      left.push_back(s);
+      continue;
+    }
+    if (s.first < r.first)
+      left.push_back({s.first, r.first});
+    if (r.second < s.second)
+      left.push_back({r.second, s.second});
+  }
+  ranges.assign(left.begin(), left.end());
+}
+
+} // namespace
+
+FailureOr<SmallVector<int64_t, 5>>
+mlir::thunk::getTransposeInputStrides(TransposeAttr transpose,
+                                      ArrayRef<int64_t> extents,
+                                      ArrayRef<int64_t> strides) {
+  ArrayRef<int64_t> shape = transpose.getShape(),
+                    permutation = transpose.getPermutation();
+  int64_t rank = shape.size();
+  if (extents.size() != strides.size())
+    return failure();
+  // Row-major strides of the input; extents and strides of the output.
+  SmallVector<int64_t> inStrides(rank), outExtents(rank), outStrides(rank);
+  for (int64_t d = rank - 1, in = 1, out = 1; d >= 0; --d) {
+    inStrides[d] = in;
+    in *= shape[d];
+    outExtents[d] = shape[permutation[d]];
+    outStrides[d] = out;
+    out *= outExtents[d];
+  }
+  // Per output dimension, the largest index the view's dimensions in it
+  // reach together (at most its extent less one: no carry into the next).
+  SmallVector<int64_t> reach(rank, 0);
+  SmallVector<int64_t, 5> result(extents.size(), 0);
+  int64_t outer = 1;
+  for (auto [i, extent, stride] : llvm::enumerate(extents, strides)) {
+    if (extent == 1)
+      continue;
+    auto k = llvm::find_if(llvm::seq<int64_t>(0, rank), [&](int64_t k) {
+      return outExtents[k] > 1 && stride >= outStrides[k] &&
+             stride < outStrides[k] * outExtents[k] &&
+             stride % outStrides[k] == 0;
+    });
+    if (k == llvm::seq<int64_t>(0, rank).end())
+      return failure();
+    int64_t step = stride / outStrides[*k];
+    reach[*k] += step * (extent - 1);
+    if (reach[*k] >= outExtents[*k])
+      return failure();
+    result[i] = step * inStrides[permutation[*k]];
+    outer = std::max(outer, result[i] * extent);
+  }
+  for (auto [extent, stride] : llvm::zip(extents, result))
+    if (extent == 1)
+      stride = outer;
+  return result;
+}
+
+SmallVector<FoldedFilterTranspose>
+mlir::thunk::findFoldedFilterTransposes(ArrayRef<Operation *> sequence,
+                                        function_ref<Range(Value)> range,
+                                        function_ref<bool(Value)> liveOut) {
+  size_t n = sequence.size();
+  std::vector<Access> accesses(n);
+  for (size_t i = 0; i < n; ++i)
+    addAccess(sequence[i], range, /*nested=*/false, accesses[i]);
+
+  auto fold = [&](size_t i) -> std::optional<FoldedFilterTranspose> {
+    auto kernel = dyn_cast<KernelOp>(sequence[i]);
+    if (!kernel || !kernel.getTransposeAttr())
+      return std::nullopt;
+    Value output = kernel.getOutputs()[0];
+    Range from = range(kernel.getInputs()[0]), to = range(output);
+    if (overlap(from, to))
+      return std::nullopt;
+    // The first thunk after it to touch its output, with its input
+    // unchanged until then.
+    size_t j = i + 1;
+    for (; j < n && !accesses[j].touches(to); ++j)
+      if (overlapAny(accesses[j].writes, from))
+        return std::nullopt;
+    if (j == n || accesses[j].any)
+      return std::nullopt;
+    auto conv = dyn_cast<ConvolutionOp>(sequence[j]);
+    if (!conv || conv.getKind() == ConvKind::BackwardFilter ||
+        range(conv.getFilter()) != to)
+      return std::nullopt;
+    for (OpOperand &operand : conv->getOpOperands())
+      if (&operand != &conv.getFilterMutable() &&
+          overlap(range(operand.get()), to))
+        return std::nullopt;
+    // Nothing after the convolution reads the output before writing it.
+    SmallVector<Range> unwritten{to};
+    for (size_t k = j + 1; k < n && !unwritten.empty(); ++k) {
+      if (accesses[k].any || llvm::any_of(unwritten, [&](Range r) {
+            return overlapAny(accesses[k].reads, r);
+          }))
+        return std::nullopt;
+      for (Range w : accesses[k].writes)
+        subtract(unwritten, w);
+    }
+    if (!unwritten.empty() && liveOut(output))
+      return std::nullopt;
+    ConvTensorAttr layout = conv.getFilterLayout();
+    FailureOr<SmallVector<int64_t, 5>> strides = getTransposeInputStrides(
+        kernel.getTransposeAttr(), layout.getDescriptorDims(),
+        layout.getDescriptorStrides());
+    if (failed(strides))
+      return std::nullopt;
+    return FoldedFilterTranspose{i, j, std::move(*strides)};
+  };
+
+  SmallVector<FoldedFilterTranspose> folded;
+  for (size_t i = 0; i < n; ++i)
+    if (std::optional<FoldedFilterTranspose> f = fold(i))
+      folded.push_back(std::move(*f));
+  return folded;
+}
