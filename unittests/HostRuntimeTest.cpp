@@ -14,11 +14,13 @@
 #include "Hlo/Dialect/Hlo/HloBackendConfigUtils.h"
 #include "Hlo/Dialect/Thunk/ThunkDialect.h"
 #include "Hlo/Pipelines/RunOnDevice.h"
+#include "Hlo/Runtime/Host/HostRuntime.h"
 #include "Hlo/Runtime/Interpreter.h"
 #include "Hlo/Transforms/GpuLibraryPasses.h"
 #include "Hlo/Transforms/Passes.h"
 #include "Hlo/Translate/HloText.h"
 
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
@@ -609,6 +611,62 @@ TEST(HostRuntimeTest, RandomConvolutionsMatchTheInterpreter) {
 // bit for bit with the interpreter on the original module.
 TEST(HostRuntimeTest, RandomInt8ConvolutionsMatchTheInterpreter) {
   checkRandomInt8Convolutions(DeviceKind::Host, 120, 0);
+}
+
+// A parameter no thunk writes is read where the caller keeps it (p0),
+// unless the caller's bytes are not aligned as kernels take them; one a
+// thunk writes (p1, cleared by a memset) is copied into the arena first,
+// and the caller's bytes stay as they were. Either way the results are the
+// same.
+TEST(HostRuntimeTest, OnlyParametersNoThunkWritesAreReadInPlace) {
+  DialectRegistry registry;
+  registry.insert<thunk::ThunkDialect>();
+  MLIRContext ctx(registry);
+  ctx.loadAllAvailableDialects();
+  const char *text = R"mlir(
+    thunk.allocation @p0 parameter size = 64 {parameter = 0 : i64}
+    thunk.allocation @p1 parameter size = 64 {parameter = 1 : i64}
+    thunk.allocation @out output size = 128
+    thunk.program @main attributes {argument_types = [memref<16xf32>, memref<16xf32>], result_types = [memref<16xf32>, memref<16xf32>]} {
+      %p0 = thunk.slice @p0[0] : memref<16xf32>
+      %p1 = thunk.slice @p1[0] : memref<16xf32>
+      %a = thunk.slice @out[0] : memref<16xf32>
+      %b = thunk.slice @out[64] : memref<16xf32>
+      thunk.copy %p0, %a : memref<16xf32>, memref<16xf32>
+      thunk.memset %p1, 0 : memref<16xf32>
+      thunk.copy %p1, %b : memref<16xf32>, memref<16xf32>
+      thunk.return %a, %b : memref<16xf32>, memref<16xf32>
+    })mlir";
+  OwningOpRef<ModuleOp> program = parseSourceString<ModuleOp>(text, &ctx);
+  ASSERT_TRUE(program);
+  std::string error;
+  std::unique_ptr<thunk::HostExecutable> exe =
+      thunk::HostExecutable::compile(*program, error);
+  ASSERT_TRUE(exe) << error;
+  // 64 bytes each, at an offset of 16 (aligned) or 4 (not) in a buffer
+  // aligned to 64.
+  alignas(64) uint8_t buffer[2][68];
+  for (int64_t shift : {16, 4}) {
+    for (int p = 0; p < 2; ++p)
+      for (int i = 0; i < 64; ++i)
+        buffer[p][shift + i] = uint8_t(i + 64 * p + 1);
+    SmallVector<thunk::ParameterBytes> parameters(2);
+    for (int p = 0; p < 2; ++p) {
+      parameters[p].parameter = p;
+      parameters[p].bytes = ArrayRef<uint8_t>(buffer[p] + shift, 64);
+    }
+    std::vector<std::vector<uint8_t>> results;
+    thunk::RunStats stats;
+    ASSERT_TRUE(succeeded(exe->run(parameters, results, error, &stats)))
+        << error;
+    EXPECT_EQ(stats.parametersInPlace, shift == 16 ? 1 : 0);
+    ASSERT_EQ(results.size(), 2u);
+    EXPECT_EQ(results[0],
+              std::vector<uint8_t>(buffer[0] + shift, buffer[0] + shift + 64));
+    EXPECT_EQ(results[1], std::vector<uint8_t>(64, 0));
+    for (int i = 0; i < 64; ++i)
+      EXPECT_EQ(buffer[1][shift + i], uint8_t(i + 65));
+  }
 }
 
 /// Writes `results` as XLA's autotune results (for an H200) to a new

@@ -107,7 +107,8 @@ gpu::GPUFuncOp mlir::hlo::createKernel(OpBuilder &b, Operation *fusion,
   func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(block));
   func.setKnownGridSizeAttr(b.getDenseI32ArrayAttr(grid));
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
-    func.setArgAttr(i, "llvm.align", b.getI64IntegerAttr(16));
+    func.setArgAttr(i, "llvm.align",
+                    b.getI64IntegerAttr(kKernelArgumentAlignment));
   markArguments(b, func, fusion, outputs.size());
   b.setInsertionPointToStart(&func.getBody().front());
   Operation *ret = gpu::ReturnOp::create(b, loc);

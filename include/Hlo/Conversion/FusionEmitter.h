@@ -231,6 +231,10 @@ emitSortKernel(Operation *fusion, gpu::GPUModuleOp module, StringRef name,
 /// same arguments (an ArrayAttr of FlatSymbolRefAttr).
 constexpr StringLiteral kThenKernelsAttrName = "hlo.then_kernels";
 
+/// The alignment in bytes every kernel's arguments are marked with
+/// (`llvm.align`): a runtime passes no buffer aligned less.
+constexpr int64_t kKernelArgumentAlignment = 16;
+
 } // namespace hlo
 } // namespace mlir
 

@@ -11,82 +11,15 @@
 
 #include "FilterTransposes.h"
 
-#include "mlir/Interfaces/SideEffectInterfaces.h"
-
 using namespace mlir;
 using namespace mlir::thunk;
 
 namespace {
 
-using Range = std::pair<int64_t, int64_t>;
-
-bool overlap(Range a, Range b) {
-  return a.first < b.second && b.first < a.second;
-}
-
-bool overlapAny(ArrayRef<Range> ranges, Range r) {
-  return llvm::any_of(ranges, [&](Range s) { return overlap(s, r); });
-}
-
-/// What a thunk reads and writes in the arena; `any` where that is not
-/// known (it may touch any byte).
-struct Access {
-  SmallVector<Range, 4> reads, writes;
-  bool any = false;
-
-  bool touches(Range r) const {
-    return any || overlapAny(reads, r) || overlapAny(writes, r);
-  }
-};
-
-/// Adds what `op` touches to `access`: within a loop, conditional or
-/// command buffer (`nested`) every byte touched counts as read (a branch's
-/// write may not happen).
-void addAccess(Operation *op, function_ref<Range(Value)> range, bool nested,
-               Access &access) {
-  if (op->hasTrait<OpTrait::IsTerminator>() || isa<SliceOp>(op))
-    return;
-  if (op->getNumRegions()) {
-    for (Region &region : op->getRegions())
-      for (Operation &inner : region.getOps())
-        addAccess(&inner, range, /*nested=*/true, access);
-    for (Value operand : op->getOperands())
-      access.reads.push_back(range(operand));
-    return;
-  }
-  // A transpose writes its whole output without reading it (a kernel's
-  // outputs may be read in general: in-place updates).
-  if (auto kernel = dyn_cast<KernelOp>(op);
-      kernel && kernel.getTransposeAttr()) {
-    access.reads.push_back(range(kernel.getInputs()[0]));
-    (nested ? access.reads : access.writes)
-        .push_back(range(kernel.getOutputs()[0]));
-    return;
-  }
-  auto memory = dyn_cast<MemoryEffectOpInterface>(op);
-  if (!memory) {
-    access.any = true;
-    return;
-  }
-  SmallVector<MemoryEffects::EffectInstance> effects;
-  memory.getEffects(effects);
-  for (const MemoryEffects::EffectInstance &effect : effects) {
-    bool read = isa<MemoryEffects::Read>(effect.getEffect());
-    if (!read && !isa<MemoryEffects::Write>(effect.getEffect()))
-      continue;
-    Value value = effect.getValue();
-    if (!value) {
-      access.any = true;
-      return;
-    }
-    (read || nested ? access.reads : access.writes).push_back(range(value));
-  }
-}
-
 /// `ranges` without the bytes of `r`.
-void subtract(SmallVectorImpl<Range> &ranges, Range r) {
-  SmallVector<Range> left;
-  for (Range s : ranges) {
+void subtract(SmallVectorImpl<ByteRange> &ranges, ByteRange r) {
+  SmallVector<ByteRange> left;
+  for (ByteRange s : ranges) {
     if (!overlap(s, r)) {
       left.push_back(s);
       continue;
@@ -149,45 +82,46 @@ mlir::thunk::getTransposeInputStrides(TransposeAttr transpose,
 
 SmallVector<FoldedFilterTranspose>
 mlir::thunk::findFoldedFilterTransposes(ArrayRef<Operation *> sequence,
-                                        function_ref<Range(Value)> range,
+                                        function_ref<ByteRange(Value)> range,
                                         function_ref<bool(Value)> liveOut) {
   size_t n = sequence.size();
-  std::vector<Access> accesses(n);
-  for (size_t i = 0; i < n; ++i)
-    addAccess(sequence[i], range, /*nested=*/false, accesses[i]);
+  std::vector<ThunkAccess> accesses;
+  for (Operation *op : sequence)
+    accesses.push_back(getThunkAccess(op, range));
 
   auto fold = [&](size_t i) -> std::optional<FoldedFilterTranspose> {
     auto kernel = dyn_cast<KernelOp>(sequence[i]);
     if (!kernel || !kernel.getTransposeAttr())
       return std::nullopt;
     Value output = kernel.getOutputs()[0];
-    Range from = range(kernel.getInputs()[0]), to = range(output);
+    ByteRange from = range(kernel.getInputs()[0]), to = range(output);
     if (overlap(from, to))
       return std::nullopt;
     // The first thunk after it to touch its output, with its input
     // unchanged until then.
     size_t j = i + 1;
     for (; j < n && !accesses[j].touches(to); ++j)
-      if (overlapAny(accesses[j].writes, from))
+      if (accesses[j].mayWrite(from))
         return std::nullopt;
     if (j == n || accesses[j].any)
       return std::nullopt;
     auto conv = dyn_cast<ConvolutionOp>(sequence[j]);
     if (!conv || conv.getKind() == ConvKind::BackwardFilter ||
-        range(conv.getFilter()) != to)
+        range(conv.getFilter()) != to || accesses[j].mayWrite(from))
       return std::nullopt;
     for (OpOperand &operand : conv->getOpOperands())
       if (&operand != &conv.getFilterMutable() &&
           overlap(range(operand.get()), to))
         return std::nullopt;
     // Nothing after the convolution reads the output before writing it.
-    SmallVector<Range> unwritten{to};
+    SmallVector<ByteRange> unwritten{to};
     for (size_t k = j + 1; k < n && !unwritten.empty(); ++k) {
-      if (accesses[k].any || llvm::any_of(unwritten, [&](Range r) {
-            return overlapAny(accesses[k].reads, r);
+      if (llvm::any_of(unwritten, [&](ByteRange r) {
+            return accesses[k].any || overlapAny(accesses[k].reads, r) ||
+                   overlapAny(accesses[k].mayWrites, r);
           }))
         return std::nullopt;
-      for (Range w : accesses[k].writes)
+      for (ByteRange w : accesses[k].writes)
         subtract(unwritten, w);
     }
     if (!unwritten.empty() && liveOut(output))

@@ -14,7 +14,7 @@
 #ifndef HLO_LIB_RUNTIME_HOST_FILTERTRANSPOSES_H
 #define HLO_LIB_RUNTIME_HOST_FILTERTRANSPOSES_H
 
-#include "Hlo/Dialect/Thunk/ThunkDialect.h"
+#include "ThunkAccess.h"
 
 namespace mlir::thunk {
 
@@ -45,10 +45,10 @@ getTransposeInputStrides(TransposeAttr transpose, ArrayRef<int64_t> extents,
 /// until overwritten (or the program's end, where not live out), and whose
 /// input nothing writes in between. The convolution then reads the input
 /// with the strides returned.
-SmallVector<FoldedFilterTranspose> findFoldedFilterTransposes(
-    ArrayRef<Operation *> sequence,
-    function_ref<std::pair<int64_t, int64_t>(Value)> range,
-    function_ref<bool(Value)> liveOut);
+SmallVector<FoldedFilterTranspose>
+findFoldedFilterTransposes(ArrayRef<Operation *> sequence,
+                           function_ref<ByteRange(Value)> range,
+                           function_ref<bool(Value)> liveOut);
 
 } // namespace mlir::thunk
 

@@ -15,6 +15,7 @@
 #include "HostDnnl.h"
 #endif
 
+#include "Hlo/Conversion/FusionEmitter.h"
 #include "Hlo/Conversion/HostJit.h"
 #include "Hlo/Conversion/Passes.h"
 #include "Hlo/Dialect/Thunk/ThunkDialect.h"
@@ -143,12 +144,19 @@ struct HostExecutable::Plan {
   /// Lays out the arena and prepares the program's body (sequence 0).
   LogicalResult build(ModuleOp module, hlo::HostJit *jit, std::string &error);
   int64_t offset(Value slice) const { return sliceOffsets.lookup(slice); }
+  ByteRange bytes(Value slice) const {
+    int64_t at = offset(slice);
+    return {at, at + getStorageBytes(cast<MemRefType>(slice.getType()))};
+  }
 
   int64_t arenaBytes = 0;
   SmallVector<std::pair<AllocationOp, int64_t>> allocations;
   llvm::StringMap<int64_t> allocationOffsets;
   DenseMap<Value, int64_t> sliceOffsets;
   std::vector<std::vector<Step>> sequences;
+  /// The parameter allocations no thunk writes, in the arena's order: a
+  /// run reads them where the caller keeps them (Runner::at).
+  SmallVector<std::pair<ByteRange, AllocationOp>> readOnlyParameters;
   /// Each loop's iteration counter (for thunk.dynamic_copy).
   DenseMap<Operation *, unsigned> loopCounters;
   /// The threads that may share a kernel's blocks (OpenMP's, as many as
@@ -158,6 +166,7 @@ struct HostExecutable::Plan {
 private:
   FailureOr<unsigned> addSequence(Block &block);
   void foldFilterTransposes(ModuleOp module, std::vector<Step> &steps);
+  void findReadOnlyParameters(Block &body);
   FailureOr<Step> makeStep(Operation &op);
   hlo::HostJit *jit = nullptr;
   std::string *error = nullptr;
@@ -178,6 +187,7 @@ LogicalResult HostExecutable::Plan::build(ModuleOp module, hlo::HostJit *jit,
   if (failed(addSequence(program.getBody().front())))
     return failure();
   foldFilterTransposes(module, sequences[0]);
+  findReadOnlyParameters(program.getBody().front());
   threads = omp_get_max_threads();
   return success();
 }
@@ -306,11 +316,7 @@ void HostExecutable::Plan::foldFilterTransposes(ModuleOp module,
     ops.push_back(step.op);
   SymbolTable allocations(module);
   SmallVector<FoldedFilterTranspose> folded = findFoldedFilterTransposes(
-      ops,
-      [&](Value slice) -> std::pair<int64_t, int64_t> {
-        int64_t at = offset(slice);
-        return {at, at + getStorageBytes(cast<MemRefType>(slice.getType()))};
-      },
+      ops, [&](Value slice) { return bytes(slice); },
       [&](Value slice) {
         auto alloc = allocations.lookup<AllocationOp>(
             slice.getDefiningOp<SliceOp>().getAllocation());
@@ -331,6 +337,27 @@ void HostExecutable::Plan::foldFilterTransposes(ModuleOp module,
     if (!left.contains(i))
       kept.push_back(std::move(step));
   steps = std::move(kept);
+}
+
+void HostExecutable::Plan::findReadOnlyParameters(Block &body) {
+  SmallVector<ByteRange> written;
+  for (Operation &op : body) {
+    ThunkAccess access =
+        getThunkAccess(&op, [&](Value slice) { return bytes(slice); });
+    if (access.any)
+      return;
+    llvm::append_range(written, access.writes);
+    llvm::append_range(written, access.mayWrites);
+  }
+  for (auto [alloc, at] : allocations) {
+    ByteRange range{at, at + int64_t(alloc.getSize())};
+    if (alloc.getKind() == AllocationKind::Parameter &&
+        !overlapAny(written, range))
+      readOnlyParameters.push_back({range, alloc});
+  }
+  llvm::sort(readOnlyParameters, [](const auto &a, const auto &b) {
+    return a.first.first < b.first.first;
+  });
 }
 
 HostExecutable::HostExecutable() = default;
@@ -398,7 +425,23 @@ public:
 
   LogicalResult layOut(ArrayRef<ParameterBytes> parameters);
   LogicalResult runSequence(unsigned index);
-  uint8_t *address(Value slice) { return memory.base + plan.offset(slice); }
+  uint8_t *address(Value slice) { return at(plan.offset(slice)); }
+  /// The byte at `offset` in the arena's layout: in the arena, or in the
+  /// caller's parameter where the run reads it there.
+  uint8_t *at(int64_t offset) const {
+    if (!external.empty()) {
+      auto it = llvm::upper_bound(
+          plan.readOnlyParameters, offset,
+          [](int64_t o, const auto &p) { return o < p.first.first; });
+      if (it != plan.readOnlyParameters.begin()) {
+        size_t i = std::prev(it) - plan.readOnlyParameters.begin();
+        if (external[i] && offset < plan.readOnlyParameters[i].first.second)
+          return external[i] +
+                 (offset - plan.readOnlyParameters[i].first.first);
+      }
+    }
+    return memory.base + offset;
+  }
 
 private:
   using Plan = HostExecutable::Plan;
@@ -447,6 +490,9 @@ private:
   RunStats uncounted;
   /// Each loop's iteration while it runs (from 0), by its counter's index.
   std::vector<uint64_t> iterations;
+  /// Where this run reads each of the plan's read-only parameters (null:
+  /// copied into the arena).
+  SmallVector<uint8_t *> external;
   /// The device's collective stream, made at its first asynchronous
   /// collective, and the tickets of the collectives in flight by async_id.
   /// Declared last: destroyed (its thread joined) first.
@@ -494,11 +540,28 @@ HostExecutable::Runner::layOut(ArrayRef<ParameterBytes> parameters) {
   SmallVector<std::pair<AllocationOp, ArrayRef<uint8_t>>> given;
   if (failed(matchParameters(*exe.module, parameters, given, error)))
     return failure();
+  // A parameter no thunk writes is read where the caller keeps it, when the
+  // caller's bytes are all of it and aligned as kernels take them (XLA's
+  // runtimes read parameters in place); the others are copied in.
+  external.assign(plan.readOnlyParameters.size(), nullptr);
   SmallVector<ByteCopy> copies;
-  for (auto [alloc, bytes] : given)
-    copies.push_back(
-        {memory.base + plan.allocationOffsets.lookup(alloc.getSymName()),
-         bytes.data(), bytes.size()});
+  for (auto [alloc, bytes] : given) {
+    int64_t offset = plan.allocationOffsets.lookup(alloc.getSymName());
+    auto it = llvm::lower_bound(
+        plan.readOnlyParameters, offset,
+        [](const auto &p, int64_t o) { return p.first.first < o; });
+    if (it != plan.readOnlyParameters.end() && it->second == alloc &&
+        int64_t(bytes.size()) == int64_t(alloc.getSize()) &&
+        reinterpret_cast<uintptr_t>(bytes.data()) %
+                hlo::kKernelArgumentAlignment ==
+            0) {
+      external[it - plan.readOnlyParameters.begin()] =
+          const_cast<uint8_t *>(bytes.data());
+      ++stats->parametersInPlace;
+      continue;
+    }
+    copies.push_back({memory.base + offset, bytes.data(), bytes.size()});
+  }
   copyAll(copies);
   return success();
 }
@@ -517,8 +580,8 @@ LogicalResult HostExecutable::Runner::run(const Plan::Kernel &kernel,
 #ifdef HLO_HAVE_DNNL
   // A transpose by oneDNN's reorder where it takes it (not in place).
   if (kernel.transpose) {
-    const uint8_t *from = memory.base + kernel.arguments[0].first;
-    uint8_t *to = memory.base + kernel.arguments[1].first;
+    const uint8_t *from = at(kernel.arguments[0].first);
+    uint8_t *to = at(kernel.arguments[1].first);
     int64_t bytes = kernel.arguments[0].second * kernel.elementBytes;
     if (to + bytes <= from || from + bytes <= to) {
       Clock::time_point start = Clock::now();
@@ -539,7 +602,7 @@ LogicalResult HostExecutable::Runner::run(const Plan::Kernel &kernel,
   SmallVector<StridedMemRefType<uint8_t, 1>, 8> descriptors(count);
   SmallVector<void *, 8> pointers(count), packed(count);
   for (auto [i, argument] : llvm::enumerate(kernel.arguments)) {
-    uint8_t *p = memory.base + argument.first;
+    uint8_t *p = at(argument.first);
     descriptors[i] = {p, p, 0, {argument.second}, {1}};
     pointers[i] = &descriptors[i];
     packed[i] = &pointers[i];
@@ -587,8 +650,7 @@ void HostExecutable::Runner::runKernel(const Plan::Kernel &kernel,
 
 LogicalResult HostExecutable::Runner::run(const Plan::Copy &copy, Operation &) {
   ++stats->copies;
-  std::memmove(memory.base + copy.target, memory.base + copy.source,
-               copy.bytes);
+  std::memmove(at(copy.target), at(copy.source), copy.bytes);
   return success();
 }
 
@@ -596,15 +658,15 @@ LogicalResult HostExecutable::Runner::run(const Plan::DynamicCopy &copy,
                                           Operation &) {
   ++stats->copies;
   uint64_t i = iterations[copy.loop];
-  std::memmove(memory.base + copy.target + i * copy.targetStride,
-               memory.base + copy.source + i * copy.sourceStride, copy.bytes);
+  std::memmove(at(copy.target + i * copy.targetStride),
+               at(copy.source + i * copy.sourceStride), copy.bytes);
   return success();
 }
 
 LogicalResult HostExecutable::Runner::run(const Plan::Memset &memset,
                                           Operation &) {
   ++stats->memsets;
-  uint8_t *p = memory.base + memset.target;
+  uint8_t *p = at(memset.target);
   for (int64_t i = 0; i < memset.bytes; ++i)
     p[i] = uint8_t(memset.word >> (8 * (i % 4)));
   return success();
@@ -614,7 +676,7 @@ LogicalResult HostExecutable::Runner::run(const Plan::While &loop,
                                           Operation &op) {
   // The condition runs every iteration, also with a known trip count (which
   // the CUDA runtime trusts): the predicate must then agree.
-  const uint8_t *predicate = memory.base + loop.predicate;
+  const uint8_t *predicate = at(loop.predicate);
   for (uint64_t i = 0;; ++i) {
     // With a trip count the condition is a check: its thunks are not
     // counted (a GPU runs none of them).
@@ -642,7 +704,7 @@ LogicalResult HostExecutable::Runner::run(const Plan::While &loop,
 LogicalResult HostExecutable::Runner::run(const Plan::Conditional &conditional,
                                           Operation &) {
   ++stats->branches;
-  const uint8_t *p = memory.base + conditional.selector;
+  const uint8_t *p = at(conditional.selector);
   int64_t n = conditional.branches.size();
   int64_t index;
   if (conditional.isPredicate) {
@@ -659,12 +721,12 @@ LogicalResult HostExecutable::Runner::run(const Plan::Convolution &conv,
                                           Operation &op) {
   ++stats->convolutions;
   auto c = cast<ConvolutionOp>(op);
-  auto at = [&](Value v) { return v ? address(v) : nullptr; };
-  SmallVector<uint8_t *> buffers = {at(c.getInput()),     at(c.getFilter()),
-                                    at(c.getOutput()),    at(c.getBias()),
-                                    at(c.getSideInput()), at(c.getWorkspace())};
+  auto of = [&](Value v) { return v ? address(v) : nullptr; };
+  SmallVector<uint8_t *> buffers = {of(c.getInput()),     of(c.getFilter()),
+                                    of(c.getOutput()),    of(c.getBias()),
+                                    of(c.getSideInput()), of(c.getWorkspace())};
   if (conv.filterSource)
-    buffers[1] = memory.base + *conv.filterSource;
+    buffers[1] = at(*conv.filterSource);
   // Timed by hand: the library that ran it names the row.
   Clock::time_point start = Clock::now();
   StringRef library;

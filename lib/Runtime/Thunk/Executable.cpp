@@ -99,6 +99,8 @@ std::string RunStats::summary() const {
     s += ", " + std::to_string(collectives) + " collectives";
   if (graphs)
     s += ", " + std::to_string(graphs) + " command buffers as graphs";
+  if (parametersInPlace)
+    s += ", " + std::to_string(parametersInPlace) + " parameters read in place";
   return s;
 }
 

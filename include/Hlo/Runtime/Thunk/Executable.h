@@ -53,6 +53,9 @@ struct RunStats {
   int64_t solvers = 0;
   /// Loop iterations, conditionals, and command buffers replayed as graphs.
   int64_t iterations = 0, branches = 0, graphs = 0;
+  /// Parameters read where the caller keeps them, not copied in (the host
+  /// runtime's: those no thunk writes).
+  int64_t parametersInPlace = 0;
   /// The thunks' time on the device (CUDA events around the program; the
   /// wall clock on the host), parameters and results not counted.
   double deviceSeconds = 0;
