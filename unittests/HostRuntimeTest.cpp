@@ -643,9 +643,12 @@ TEST(HostRuntimeTest, OnlyParametersNoThunkWritesAreReadInPlace) {
   std::unique_ptr<thunk::HostExecutable> exe =
       thunk::HostExecutable::compile(*program, error);
   ASSERT_TRUE(exe) << error;
-  // 64 bytes each, at an offset of 16 (aligned) or 4 (not) in a buffer
+  // 64 bytes each, at an offset of 16 (aligned) or 4 (not) in buffers
   // aligned to 64.
-  alignas(64) uint8_t buffer[2][68];
+  struct alignas(64) Buffer {
+    uint8_t bytes[128];
+  } buffers[2];
+  uint8_t *buffer[2] = {buffers[0].bytes, buffers[1].bytes};
   for (int64_t shift : {16, 4}) {
     for (int p = 0; p < 2; ++p)
       for (int i = 0; i < 64; ++i)
