@@ -314,11 +314,11 @@ void HostExecutable::Plan::foldFilterTransposes(ModuleOp module,
   SmallVector<Operation *> ops;
   for (const Step &step : steps)
     ops.push_back(step.op);
-  SymbolTable allocations(module);
+  SymbolTable symbols(module);
   SmallVector<FoldedFilterTranspose> folded = findFoldedFilterTransposes(
       ops, [&](Value slice) { return bytes(slice); },
       [&](Value slice) {
-        auto alloc = allocations.lookup<AllocationOp>(
+        auto alloc = symbols.lookup<AllocationOp>(
             slice.getDefiningOp<SliceOp>().getAllocation());
         return !alloc || alloc.getKind() != AllocationKind::Temp ||
                alloc.getMaybeLiveOut();
