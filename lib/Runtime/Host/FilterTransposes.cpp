@@ -16,6 +16,11 @@ using namespace mlir::thunk;
 
 namespace {
 
+/// The most thunks looked at after a transpose, and after its convolution:
+/// beyond them it is kept (so that the plan's cost grows linearly with the
+/// program; ResNet-50's scans are at most 100 long).
+constexpr size_t kMaxThunksScanned = 4096;
+
 /// `ranges` without the bytes of `r`.
 void subtract(SmallVectorImpl<ByteRange> &ranges, ByteRange r) {
   SmallVector<ByteRange> left;
@@ -99,11 +104,11 @@ mlir::thunk::findFoldedFilterTransposes(ArrayRef<Operation *> sequence,
       return std::nullopt;
     // The first thunk after it to touch its output, with its input
     // unchanged until then.
-    size_t j = i + 1;
-    for (; j < n && !accesses[j].touches(to); ++j)
+    size_t j = i + 1, end = std::min(n, i + 1 + kMaxThunksScanned);
+    for (; j < end && !accesses[j].touches(to); ++j)
       if (accesses[j].mayWrite(from))
         return std::nullopt;
-    if (j == n || accesses[j].any)
+    if (j == end || accesses[j].any)
       return std::nullopt;
     auto conv = dyn_cast<ConvolutionOp>(sequence[j]);
     if (!conv || conv.getKind() == ConvKind::BackwardFilter ||
@@ -115,7 +120,9 @@ mlir::thunk::findFoldedFilterTransposes(ArrayRef<Operation *> sequence,
         return std::nullopt;
     // Nothing after the convolution reads the output before writing it.
     SmallVector<ByteRange> unwritten{to};
-    for (size_t k = j + 1; k < n && !unwritten.empty(); ++k) {
+    size_t k = j + 1;
+    end = std::min(n, j + 1 + kMaxThunksScanned);
+    for (; k < end && !unwritten.empty(); ++k) {
       if (llvm::any_of(unwritten, [&](ByteRange r) {
             return accesses[k].any || overlapAny(accesses[k].reads, r) ||
                    overlapAny(accesses[k].mayWrites, r);
@@ -124,7 +131,7 @@ mlir::thunk::findFoldedFilterTransposes(ArrayRef<Operation *> sequence,
       for (ByteRange w : accesses[k].writes)
         subtract(unwritten, w);
     }
-    if (!unwritten.empty() && liveOut(output))
+    if (!unwritten.empty() && (k < n || liveOut(output)))
       return std::nullopt;
     ConvTensorAttr layout = conv.getFilterLayout();
     FailureOr<SmallVector<int64_t, 5>> strides = getTransposeInputStrides(

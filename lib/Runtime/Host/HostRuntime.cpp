@@ -349,10 +349,21 @@ void HostExecutable::Plan::findReadOnlyParameters(Block &body) {
     llvm::append_range(written, access.writes);
     llvm::append_range(written, access.mayWrites);
   }
+  // Sorted by their starts, so a range overlaps a written one when the last
+  // written range starting before its end (and the ones before that) ends
+  // after its start: the running maximum of the ends answers at once.
+  llvm::sort(written);
+  SmallVector<int64_t> endsSoFar;
+  for (ByteRange w : written)
+    endsSoFar.push_back(
+        std::max(w.second, endsSoFar.empty() ? w.second : endsSoFar.back()));
   for (auto [alloc, at] : allocations) {
     ByteRange range{at, at + int64_t(alloc.getSize())};
+    size_t before =
+        llvm::lower_bound(written, ByteRange{range.second, INT64_MIN}) -
+        written.begin();
     if (alloc.getKind() == AllocationKind::Parameter &&
-        !overlapAny(written, range))
+        (before == 0 || endsSoFar[before - 1] <= range.first))
       readOnlyParameters.push_back({range, alloc});
   }
   llvm::sort(readOnlyParameters, [](const auto &a, const auto &b) {
