@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "EmitterUtils.h"
+#include "Hlo/Dialect/Thunk/ThunkDialect.h"
 
 using namespace mlir;
 using namespace mlir::hlo;
@@ -66,6 +67,13 @@ mlir::hlo::emitLoopKernel(Operation *op, gpu::GPUModuleOp module,
   fused.walk(
       [&](Operation *o) { elementLoops |= isa<DotOp, SelectAndScatterOp>(o); });
   int64_t unroll = elementLoops ? 1 : getLoopUnrollFactor(elements, widest);
+  // A thread writes whole bytes of outputs of 2- and 4-bit elements (each
+  // packed byte then one plain store, hlo-lower-sub-byte-buffers, where
+  // elements of one byte written by two threads need atomic updates).
+  for (RankedTensorType t : outputTypes)
+    if (thunk::isPackedElementType(t.getElementType()))
+      unroll = std::max<int64_t>(
+          unroll, 8 / t.getElementType().getIntOrFloatBitWidth());
   if (options.unroll > 0)
     unroll = options.unroll;
   while (unroll > 1 && elements % unroll != 0)

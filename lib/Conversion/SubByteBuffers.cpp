@@ -6,6 +6,12 @@
 // function may pass such an argument on to another (a host kernel's
 // function to its blocks function), which packs it too.
 //
+// A store updates its element's bits in an atomic read-modify-write of the
+// byte (the byte's other elements may be another thread's), except where
+// one thread stores all the elements of a byte together (the loop
+// emitter's threads write whole bytes of sub-byte outputs): those stores
+// become one plain store of the byte.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Hlo/Conversion/Passes.h"
@@ -31,9 +37,101 @@ public:
       : packed(packed), element(element),
         width(element.getIntOrFloatBitWidth()) {}
 
+  /// Replaces each group of stores in one block that writes all the
+  /// elements of one byte, with no other access of the buffer between
+  /// them, by one plain store of the byte: at indices x, x + 1, ...,
+  /// x + perByte - 1 where x is an `arith.muli` by a multiple of perByte
+  /// (so the byte is x / perByte) and the others `arith.addi` of x and a
+  /// constant.
+  void storeWholeBytes() {
+    int64_t perByte = 8 / width;
+    SmallVector<memref::StoreOp> stores;
+    for (Operation *user : packed.getUsers())
+      if (auto store = dyn_cast<memref::StoreOp>(user);
+          store && store.getMemRef() == packed)
+        stores.push_back(store);
+    // The stores at a multiple of perByte.
+    SmallVector<memref::StoreOp> aligned;
+    for (memref::StoreOp store : stores) {
+      Value index = store.getIndices().front();
+      auto mul = index.getDefiningOp<arith::MulIOp>();
+      if (!mul)
+        continue;
+      std::optional<int64_t> factor = getConstantIntValue(mul.getRhs());
+      if (!factor)
+        factor = getConstantIntValue(mul.getLhs());
+      if (factor && *factor % perByte == 0)
+        aligned.push_back(store);
+    }
+    // x + k for each store at x + k.
+    DenseMap<std::pair<Value, int64_t>, memref::StoreOp> byOffset;
+    for (memref::StoreOp store : stores) {
+      auto add = store.getIndices().front().getDefiningOp<arith::AddIOp>();
+      if (!add)
+        continue;
+      for (auto [base, offset] : {std::pair{add.getLhs(), add.getRhs()},
+                                  std::pair{add.getRhs(), add.getLhs()}})
+        if (std::optional<int64_t> k = getConstantIntValue(offset))
+          byOffset[{base, *k}] = store;
+    }
+    for (memref::StoreOp first : aligned) {
+      Value x = first.getIndices().front();
+      Block *block = first->getBlock();
+      SmallVector<memref::StoreOp> group{first};
+      for (int64_t k = 1; k < perByte; ++k) {
+        memref::StoreOp next = byOffset.lookup({x, k});
+        if (!next || next->getBlock() != block)
+          break;
+        group.push_back(next);
+      }
+      if (int64_t(group.size()) != perByte)
+        continue;
+      auto before = [](memref::StoreOp a, memref::StoreOp b) {
+        return a->isBeforeInBlock(b);
+      };
+      Operation *firstInBlock = *llvm::min_element(group, before);
+      Operation *last = *llvm::max_element(group, before);
+      SmallPtrSet<Operation *, 4> members;
+      for (memref::StoreOp store : group)
+        members.insert(store);
+      bool between = llvm::any_of(packed.getUsers(), [&](Operation *user) {
+        Operation *at = block->findAncestorOpInBlock(*user);
+        return at && !members.contains(at) &&
+               firstInBlock->isBeforeInBlock(at) && at->isBeforeInBlock(last);
+      });
+      if (between)
+        continue;
+      OpBuilder b(last);
+      Location loc = last->getLoc();
+      auto i8 = b.getI8Type();
+      Value byte;
+      for (auto [k, store] : llvm::enumerate(group)) {
+        Value bits = store.getValueToStore();
+        if (isa<FloatType>(element))
+          bits =
+              arith::BitcastOp::create(b, loc, b.getIntegerType(width), bits);
+        Value placed = arith::ExtUIOp::create(b, loc, i8, bits);
+        if (k)
+          placed = arith::ShLIOp::create(
+              b, loc, placed,
+              arith::ConstantIntOp::create(b, loc, i8, k * width));
+        byte = byte ? arith::OrIOp::create(b, loc, byte, placed).getResult()
+                    : placed;
+      }
+      Value at = arith::DivUIOp::create(
+          b, loc, x, arith::ConstantIndexOp::create(b, loc, perByte));
+      wholeBytes.insert(
+          memref::StoreOp::create(b, loc, byte, packed, ValueRange{at}));
+      for (memref::StoreOp store : group)
+        store->erase();
+    }
+  }
+
   /// Replaces `op` (an access of the unpacked buffer) by accesses of the
   /// packed one.
   LogicalResult rewrite(Operation *op) {
+    if (wholeBytes.contains(op))
+      return success();
     OpBuilder b(op);
     Location loc = op->getLoc();
     if (auto load = dyn_cast<memref::LoadOp>(op)) {
@@ -136,6 +234,8 @@ private:
   Type element;
   unsigned width;
   Value byteIndex, shift;
+  /// The plain stores of whole bytes (storeWholeBytes), already packed.
+  SmallPtrSet<Operation *, 8> wholeBytes;
 };
 
 /// Packs the sub-byte buffer arguments of `func`.
@@ -196,6 +296,7 @@ LogicalResult packArguments(FunctionOpInterface func) {
     }
     arg.setType(packedType);
     PackedAccess access(arg, element);
+    access.storeWholeBytes();
     for (Operation *user : llvm::make_early_inc_range(arg.getUsers()))
       if (failed(access.rewrite(user)))
         return failure();

@@ -1,6 +1,7 @@
 // Kernel arguments of 2- and 4-bit elements become packed bytes: loads shift
 // the element out of its byte, stores and atomics update only its bits in an
-// atomic read-modify-write of the byte (element i at bit i * w).
+// atomic read-modify-write of the byte (element i at bit i * w), except the
+// stores of all of a byte's elements by one thread: one plain byte store.
 // RUN: hlo-opt %s --split-input-file --hlo-lower-sub-byte-buffers --cse --verify-diagnostics | FileCheck %s
 // The pass works on kernels, which the interpreter does not run; its
 // semantics are checked on the HLO the kernels come from instead: every
@@ -9,8 +10,24 @@
 // interpreter on the same inputs, bit for bit.
 // RUN: hlo-opt %S/Inputs/sub-byte-kernels.hlo --hlo-gpu-optimize --hlo-check-semantics --output-format=hlo -o %t.hlo
 // RUN: hlo-run %t.hlo --random-inputs --seed=2 --device=host-kernels --compare %S/Inputs/sub-byte-kernels.hlo --atol=0 --rtol=0 2>&1 | FileCheck %s --check-prefix=INTERP
-// INTERP: note: {{.*}}: 2 of 2 fusions run by their kernels on the host
+// INTERP: note: {{.*}}: 4 of 4 fusions run by their kernels on the host
 // INTERP: match: max abs diff 0
+// The loop emitter's threads write whole bytes of the outputs of an even
+// number of elements (u2[16]: 4 a thread; s4[6,8], a transpose: 2), one
+// plain store each; the odd ones (s4[5,7], f4[9]) update elements
+// atomically.
+// RUN: hlo-opt %S/Inputs/sub-byte-kernels.hlo --hlo-gpu-optimize --hlo-to-gpu | hlo-opt --pass-pipeline='builtin.module(gpu.module(canonicalize),hlo-lower-sub-byte-buffers)' | FileCheck %s --check-prefix=KERNELS
+// KERNELS-LABEL: gpu.func @wrapped_convert
+// KERNELS-NOT:   generic_atomic_rmw
+// KERNELS:       memref.store %{{.*}} : memref<4xi8>
+// KERNELS-LABEL: gpu.func @loop_convert_fusion(
+// KERNELS:       generic_atomic_rmw
+// KERNELS-LABEL: gpu.func @loop_convert_fusion_1(
+// KERNELS:       generic_atomic_rmw
+// KERNELS-LABEL: gpu.func @loop_transpose_fusion(
+// KERNELS-NOT:   generic_atomic_rmw
+// KERNELS:       memref.store %{{.*}} : memref<24xi8>
+// KERNELS-NOT:   generic_atomic_rmw
 
 // CHECK-LABEL: gpu.func @load_store
 // CHECK-SAME:    (%[[IN:[^:]*]]: memref<3xi8> {llvm.noalias}, %[[OUT:[^:]*]]: memref<2xi8>, %[[F:[^:]*]]: memref<4xi8>, %{{[^:]*}}: index)
@@ -93,6 +110,85 @@ gpu.module @kernels {
     %p = arith.extsi %r : i4 to i32
     memref.store %o, %out[%c0] : memref<2xi32>
     memref.store %p, %out[%c1] : memref<2xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Stores of all the elements of a byte by one thread, at x = 2t (a multiple
+// of the elements per byte) and x + 1, together in one block: one plain
+// store of the byte (low element in the low bits), no atomic update.
+// CHECK-LABEL: gpu.func @whole_bytes
+// CHECK-SAME:    (%[[OUT:[^:]*]]: memref<4xi8>, %[[A:[^:]*]]: i4, %[[B:[^:]*]]: i4, %[[T:[^:]*]]: index)
+// CHECK-NOT:     generic_atomic_rmw
+// CHECK:         %[[X:.*]] = arith.muli %[[T]], %{{.*}} : index
+// CHECK:         %[[LO:.*]] = arith.extui %[[A]] : i4 to i8
+// CHECK:         %[[HI:.*]] = arith.extui %[[B]] : i4 to i8
+// CHECK:         %[[HISH:.*]] = arith.shli %[[HI]], %{{.*}} : i8
+// CHECK:         %[[BYTE:.*]] = arith.ori %[[LO]], %[[HISH]] : i8
+// CHECK:         %[[AT:.*]] = arith.divui %[[X]], %{{.*}} : index
+// CHECK:         memref.store %[[BYTE]], %[[OUT]][%[[AT]]] : memref<4xi8>
+// CHECK-NOT:     generic_atomic_rmw
+// CHECK:         gpu.return
+// Four 2-bit elements (the last stored first): one byte too.
+// CHECK-LABEL: gpu.func @whole_bytes_u2
+// CHECK-NOT:     generic_atomic_rmw
+// CHECK:         memref.store %{{.*}} : memref<2xi8>
+// CHECK-NOT:     generic_atomic_rmw
+// CHECK:         gpu.return
+// Not whole bytes: x = 3t (not a multiple of 2), a load between the two
+// stores, a byte's other element missing, the two in different blocks.
+// CHECK-LABEL: gpu.func @not_whole_bytes
+// CHECK-COUNT-7: memref.generic_atomic_rmw
+// CHECK-NOT:     memref.generic_atomic_rmw
+gpu.module @kernels {
+  gpu.func @whole_bytes(%out: memref<8xi4>, %a: i4, %b: i4, %t: index) kernel {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %x = arith.muli %t, %c2 : index
+    %y = arith.addi %x, %c1 : index
+    memref.store %a, %out[%x] : memref<8xi4>
+    memref.store %b, %out[%y] : memref<8xi4>
+    gpu.return
+  }
+  gpu.func @whole_bytes_u2(%out: memref<8xi2>, %a: i2, %t: index) kernel {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
+    %c4 = arith.constant 4 : index
+    %x = arith.muli %c4, %t : index
+    %x1 = arith.addi %c1, %x : index
+    %x2 = arith.addi %x, %c2 : index
+    %x3 = arith.addi %x, %c3 : index
+    memref.store %a, %out[%x3] : memref<8xi2>
+    memref.store %a, %out[%x] : memref<8xi2>
+    memref.store %a, %out[%x2] : memref<8xi2>
+    memref.store %a, %out[%x1] : memref<8xi2>
+    gpu.return
+  }
+  gpu.func @not_whole_bytes(%out: memref<12xi4>, %a: i4, %t: index, %p: i1) kernel {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
+    %c4 = arith.constant 4 : index
+    %x = arith.muli %t, %c3 : index
+    %y = arith.addi %x, %c1 : index
+    memref.store %a, %out[%x] : memref<12xi4>
+    memref.store %a, %out[%y] : memref<12xi4>
+    %u = arith.muli %t, %c2 : index
+    %v = arith.addi %u, %c1 : index
+    memref.store %a, %out[%u] : memref<12xi4>
+    %r = memref.load %out[%c4] : memref<12xi4>
+    memref.store %r, %out[%v] : memref<12xi4>
+    %w = arith.muli %t, %c4 : index
+    memref.store %a, %out[%w] : memref<12xi4>
+    %z = arith.addi %w, %c2 : index
+    %z1 = arith.addi %z, %c1 : index
+    memref.store %a, %out[%z] : memref<12xi4>
+    scf.if %p {
+      memref.store %a, %out[%z1] : memref<12xi4>
+    }
     gpu.return
   }
 }
