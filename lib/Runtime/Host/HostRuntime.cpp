@@ -913,10 +913,15 @@ LogicalResult HostExecutable::run(ArrayRef<ParameterBytes> parameters,
     if (several)
       several->runners[d] = runners.back().get();
   }
+  // The device time (RunStats): from device 0's first thunk, its
+  // parameters in place.
+  Clock::time_point start;
   auto runDevice = [&](int64_t d) {
     Runner &runner = *runners[d];
-    bool ok = succeeded(runner.layOut(parameters)) &&
-              succeeded(runner.runSequence(0));
+    bool ok = succeeded(runner.layOut(parameters));
+    if (d == 0)
+      start = Clock::now();
+    ok = ok && succeeded(runner.runSequence(0));
     if (several) {
       if (ok)
         several->rendezvous.finish();
@@ -925,7 +930,6 @@ LogicalResult HostExecutable::run(ArrayRef<ParameterBytes> parameters,
     }
     return ok;
   };
-  Clock::time_point start = Clock::now();
   std::vector<std::thread> threads;
   for (int64_t d = 1; d < devices; ++d)
     threads.emplace_back([&, d] { runDevice(d); });
