@@ -38,11 +38,11 @@ public:
         width(element.getIntOrFloatBitWidth()) {}
 
   /// Replaces each group of stores in one block that writes all the
-  /// elements of one byte, with no other access of the buffer between
-  /// them, by one plain store of the byte: at indices x, x + 1, ...,
-  /// x + perByte - 1 where x is an `arith.muli` by a multiple of perByte
-  /// (so the byte is x / perByte) and the others `arith.addi` of x and a
-  /// constant.
+  /// elements of one byte, with no other memory access between them but
+  /// stores to other arguments, by one plain store of the byte: at indices x, x
+  /// + 1, ..., x + perByte - 1 where x is an `arith.muli` by a multiple of
+  /// perByte (so the byte is x / perByte) and the others `arith.addi` of x and
+  /// a constant.
   void storeWholeBytes() {
     int64_t perByte = 8 / width;
     SmallVector<memref::StoreOp> stores;
@@ -94,11 +94,18 @@ public:
       SmallPtrSet<Operation *, 4> members;
       for (memref::StoreOp store : group)
         members.insert(store);
-      bool between = llvm::any_of(packed.getUsers(), [&](Operation *user) {
-        Operation *at = block->findAncestorOpInBlock(*user);
-        return at && !members.contains(at) &&
-               firstInBlock->isBeforeInBlock(at) && at->isBeforeInBlock(last);
-      });
+      // The byte is written where the last of them was: nothing between
+      // may touch memory but stores to other arguments (the kernels'
+      // buffers do not alias: `llvm.noalias`), as the loop emitter's stores
+      // of several outputs interleave.
+      bool between = false;
+      for (Operation *op = firstInBlock->getNextNode(); op != last && !between;
+           op = op->getNextNode()) {
+        auto store = dyn_cast<memref::StoreOp>(op);
+        between = !members.contains(op) && !isMemoryEffectFree(op) &&
+                  !(store && store.getMemRef() != packed &&
+                    isa<BlockArgument>(store.getMemRef()));
+      }
       if (between)
         continue;
       OpBuilder b(last);

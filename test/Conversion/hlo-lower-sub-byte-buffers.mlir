@@ -117,10 +117,12 @@ gpu.module @kernels {
 // -----
 
 // Stores of all the elements of a byte by one thread, at x = 2t (a multiple
-// of the elements per byte) and x + 1, together in one block: one plain
-// store of the byte (low element in the low bits), no atomic update.
+// of the elements per byte) and x + 1, together in one block (a store to
+// another argument between them, as the stores of several outputs
+// interleave): one plain store of the byte (low element in the low bits),
+// no atomic update.
 // CHECK-LABEL: gpu.func @whole_bytes
-// CHECK-SAME:    (%[[OUT:[^:]*]]: memref<4xi8>, %[[A:[^:]*]]: i4, %[[B:[^:]*]]: i4, %[[T:[^:]*]]: index)
+// CHECK-SAME:    (%[[OUT:[^:]*]]: memref<4xi8>, %[[A:[^:]*]]: i4, %[[B:[^:]*]]: i4, %[[T:[^:]*]]: index, %{{[^:]*}}: memref<2xi32>)
 // CHECK-NOT:     generic_atomic_rmw
 // CHECK:         %[[X:.*]] = arith.muli %[[T]], %{{.*}} : index
 // CHECK:         %[[LO:.*]] = arith.extui %[[A]] : i4 to i8
@@ -137,18 +139,21 @@ gpu.module @kernels {
 // CHECK:         memref.store %{{.*}} : memref<2xi8>
 // CHECK-NOT:     generic_atomic_rmw
 // CHECK:         gpu.return
-// Not whole bytes: x = 3t (not a multiple of 2), a load between the two
-// stores, a byte's other element missing, the two in different blocks.
+// Not whole bytes: x = 3t (not a multiple of 2), a load of the buffer or of
+// another argument between the two stores, a byte's other element missing,
+// the two in different blocks.
 // CHECK-LABEL: gpu.func @not_whole_bytes
-// CHECK-COUNT-7: memref.generic_atomic_rmw
+// CHECK-COUNT-9: memref.generic_atomic_rmw
 // CHECK-NOT:     memref.generic_atomic_rmw
 gpu.module @kernels {
-  gpu.func @whole_bytes(%out: memref<8xi4>, %a: i4, %b: i4, %t: index) kernel {
+  gpu.func @whole_bytes(%out: memref<8xi4>, %a: i4, %b: i4, %t: index, %other: memref<2xi32>) kernel {
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
     %x = arith.muli %t, %c2 : index
     %y = arith.addi %x, %c1 : index
+    %c7 = arith.constant 7 : i32
     memref.store %a, %out[%x] : memref<8xi4>
+    memref.store %c7, %other[%c1] : memref<2xi32>
     memref.store %b, %out[%y] : memref<8xi4>
     gpu.return
   }
@@ -167,7 +172,7 @@ gpu.module @kernels {
     memref.store %a, %out[%x1] : memref<8xi2>
     gpu.return
   }
-  gpu.func @not_whole_bytes(%out: memref<12xi4>, %a: i4, %t: index, %p: i1) kernel {
+  gpu.func @not_whole_bytes(%out: memref<12xi4>, %a: i4, %t: index, %p: i1, %in: memref<2xi4>) kernel {
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
     %c3 = arith.constant 3 : index
@@ -189,6 +194,11 @@ gpu.module @kernels {
     scf.if %p {
       memref.store %a, %out[%z1] : memref<12xi4>
     }
+    %q = arith.muli %c2, %t : index
+    %q1 = arith.addi %q, %c1 : index
+    memref.store %a, %out[%q] : memref<12xi4>
+    %e = memref.load %in[%c1] : memref<2xi4>
+    memref.store %e, %out[%q1] : memref<12xi4>
     gpu.return
   }
 }
