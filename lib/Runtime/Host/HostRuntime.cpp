@@ -157,6 +157,8 @@ struct HostExecutable::Plan {
   /// The parameter allocations no thunk writes, in the arena's order: a
   /// run reads them where the caller keeps them (Runner::at).
   SmallVector<std::pair<ByteRange, AllocationOp>> readOnlyParameters;
+  /// The kernels foldFilterTransposes left out of the program's body.
+  int64_t transposesLeftOut = 0;
   /// Each loop's iteration counter (for thunk.dynamic_copy).
   DenseMap<Operation *, unsigned> loopCounters;
   /// The threads that may share a kernel's blocks (OpenMP's, as many as
@@ -325,6 +327,7 @@ void HostExecutable::Plan::foldFilterTransposes(ModuleOp module,
       });
   if (folded.empty())
     return;
+  transposesLeftOut = folded.size();
   DenseSet<size_t> left;
   for (FoldedFilterTranspose &f : folded) {
     left.insert(f.transpose);
@@ -548,6 +551,7 @@ HostExecutable::Runner::layOut(ArrayRef<ParameterBytes> parameters) {
   if (!memory.arena && failed(makeArena()))
     return failure();
   stats->arenaBytes = plan.arenaBytes;
+  stats->transposesLeftOut = plan.transposesLeftOut;
   SmallVector<std::pair<AllocationOp, ArrayRef<uint8_t>>> given;
   if (failed(matchParameters(*exe.module, parameters, given, error)))
     return failure();

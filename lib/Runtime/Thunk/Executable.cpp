@@ -99,6 +99,9 @@ std::string RunStats::summary() const {
     s += ", " + std::to_string(collectives) + " collectives";
   if (graphs)
     s += ", " + std::to_string(graphs) + " command buffers as graphs";
+  if (transposesLeftOut)
+    s += ", " + std::to_string(transposesLeftOut) +
+         " filter transposes left out";
   if (parametersInPlace)
     s += ", " + std::to_string(parametersInPlace) + " parameters read in place";
   return s;

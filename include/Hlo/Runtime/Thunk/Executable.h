@@ -56,6 +56,10 @@ struct RunStats {
   /// Parameters read where the caller keeps them, not copied in (the host
   /// runtime's: those no thunk writes).
   int64_t parametersInPlace = 0;
+  /// Kernels of the program the host runtime did not launch: transposes
+  /// that only lay out a convolution's filter (which then reads their
+  /// input).
+  int64_t transposesLeftOut = 0;
   /// The thunks' time on the device (CUDA events around the program; the
   /// wall clock on the host), parameters and results not counted.
   double deviceSeconds = 0;
