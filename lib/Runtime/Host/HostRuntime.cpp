@@ -345,6 +345,10 @@ void HostExecutable::Plan::foldFilterTransposes(ModuleOp module,
 void HostExecutable::Plan::findReadOnlyParameters(Block &body) {
   SmallVector<ByteRange> written;
   for (Operation &op : body) {
+    // A collective's outputs are its start's writes; the done (a write of
+    // unknown memory, for the order of thunks) adds none here.
+    if (isa<CollectiveDoneOp>(op))
+      continue;
     ThunkAccess access =
         getThunkAccess(&op, [&](Value slice) { return bytes(slice); });
     if (access.any)
