@@ -184,10 +184,7 @@ LogicalResult run(ConvolutionOp conv, ArrayRef<uint8_t *> buffers,
                                       : out.type};
   uint8_t *x = buffers[0], *w = buffers[1], *y = buffers[2];
   int64_t rank = inL.getNumSpatialDims();
-  SmallVector<int64_t> xs = inL.getDescriptorStrides(),
-                       ws = filterStrides.empty()
-                                ? wL.getDescriptorStrides()
-                                : llvm::to_vector(filterStrides),
+  SmallVector<int64_t> xs = inL.getDescriptorStrides(), ws(filterStrides),
                        ys = outL.getDescriptorStrides();
   SmallVector<int64_t> inSize, kSize, outSize;
   for (int64_t d = 0; d < rank; ++d) {
@@ -365,9 +362,12 @@ LogicalResult mlir::thunk::runHostConvolution(Operation *op,
             "buffers";
     return failure();
   }
+  // The filter's strides: the layout's, or those given.
+  SmallVector<int64_t> ws = filterStrides.empty()
+                                ? conv.getFilterLayout().getDescriptorStrides()
+                                : llvm::to_vector(filterStrides);
 #ifdef HLO_HAVE_DNNL
-  FailureOr<bool> ranByDnnl =
-      runDnnlConvolution(conv, buffers, filterStrides, error);
+  FailureOr<bool> ranByDnnl = runDnnlConvolution(conv, buffers, ws, error);
   if (failed(ranByDnnl))
     return failure();
   if (*ranByDnnl) {
@@ -380,9 +380,9 @@ LogicalResult mlir::thunk::runHostConvolution(Operation *op,
     *library = "OpenBLAS";
   Type element = conv.getInput().getType().getElementType();
   if (element.isF64() || element.isInteger(8))
-    return run<double>(conv, buffers, filterStrides);
+    return run<double>(conv, buffers, ws);
   if (element.isF32() || element.isF16() || element.isBF16())
-    return run<float>(conv, buffers, filterStrides);
+    return run<float>(conv, buffers, ws);
   error = "thunk.convolution: element type is not supported on the host";
   return failure();
 }

@@ -243,10 +243,7 @@ FailureOr<bool> mlir::thunk::runDnnlConvolution(ConvolutionOp conv,
   dnnl_dims_t xDims, xStrides, wDims, wStrides, yDims, yStrides;
   SmallVector<int64_t> xd = inL.getDescriptorDims(),
                        xs = inL.getDescriptorStrides(),
-                       wd = wL.getDescriptorDims(),
-                       ws = filterStrides.empty()
-                                ? wL.getDescriptorStrides()
-                                : llvm::to_vector(filterStrides),
+                       wd = wL.getDescriptorDims(), ws(filterStrides),
                        yd = outL.getDescriptorDims(),
                        ys = outL.getDescriptorStrides();
   for (int i = 0; i < n; ++i) {

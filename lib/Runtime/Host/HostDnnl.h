@@ -23,8 +23,9 @@ namespace mlir::thunk {
 /// an unreversed window, a result scale of 1) and where it is faster: at
 /// least HLO_HOST_ONEDNN_MIN_MACS multiply-adds (2^20 when unset). `true` when
 /// it ran, `false` when it is left to the im2col path (nothing written then); a
-/// failure with `error` when oneDNN fails while running it. `filterStrides` (if
-/// not empty) replace the filter layout's (runHostConvolution).
+/// failure with `error` when oneDNN fails while running it. The filter is
+/// read with `filterStrides` (in its layout's descriptor order: the
+/// layout's own, or those runHostConvolution was given).
 FailureOr<bool> runDnnlConvolution(ConvolutionOp conv,
                                    ArrayRef<uint8_t *> buffers,
                                    ArrayRef<int64_t> filterStrides,

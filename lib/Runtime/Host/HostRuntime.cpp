@@ -156,7 +156,11 @@ struct HostExecutable::Plan {
   std::vector<std::vector<Step>> sequences;
   /// The parameter allocations no thunk writes, in the arena's order: a
   /// run reads them where the caller keeps them (Runner::at).
-  SmallVector<std::pair<ByteRange, AllocationOp>> readOnlyParameters;
+  struct ReadOnlyParameter {
+    ByteRange bytes;
+    AllocationOp alloc;
+  };
+  SmallVector<ReadOnlyParameter> readOnlyParameters;
   /// The kernels foldFilterTransposes left out of the program's body.
   int64_t transposesLeftOut = 0;
   /// Each loop's iteration counter (for thunk.dynamic_copy).
@@ -374,7 +378,7 @@ void HostExecutable::Plan::findReadOnlyParameters(Block &body) {
       readOnlyParameters.push_back({range, alloc});
   }
   llvm::sort(readOnlyParameters, [](const auto &a, const auto &b) {
-    return a.first.first < b.first.first;
+    return a.bytes.first < b.bytes.first;
   });
 }
 
@@ -450,12 +454,12 @@ public:
     if (!external.empty()) {
       auto it = llvm::upper_bound(
           plan.readOnlyParameters, offset,
-          [](int64_t o, const auto &p) { return o < p.first.first; });
+          [](int64_t o, const auto &p) { return o < p.bytes.first; });
       if (it != plan.readOnlyParameters.begin()) {
         size_t i = std::prev(it) - plan.readOnlyParameters.begin();
-        if (external[i] && offset < plan.readOnlyParameters[i].first.second)
-          return external[i] +
-                 (offset - plan.readOnlyParameters[i].first.first);
+        ByteRange bytes = plan.readOnlyParameters[i].bytes;
+        if (external[i] && offset < bytes.second)
+          return external[i] + (offset - bytes.first);
       }
     }
     return memory.base + offset;
@@ -568,8 +572,8 @@ HostExecutable::Runner::layOut(ArrayRef<ParameterBytes> parameters) {
     int64_t offset = plan.allocationOffsets.lookup(alloc.getSymName());
     auto it = llvm::lower_bound(
         plan.readOnlyParameters, offset,
-        [](const auto &p, int64_t o) { return p.first.first < o; });
-    if (it != plan.readOnlyParameters.end() && it->second == alloc &&
+        [](const auto &p, int64_t o) { return p.bytes.first < o; });
+    if (it != plan.readOnlyParameters.end() && it->alloc == alloc &&
         int64_t(bytes.size()) == int64_t(alloc.getSize()) &&
         reinterpret_cast<uintptr_t>(bytes.data()) %
                 hlo::kKernelArgumentAlignment ==
