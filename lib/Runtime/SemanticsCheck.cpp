@@ -303,6 +303,7 @@ public:
   }
 
   void runBeforePass(Pass *pass, Operation *op) override {
+    running.push_back({pass, op});
     if (started)
       return;
     started = true;
@@ -333,8 +334,21 @@ public:
     result->checked = true;
   }
 
+  void runAfterPassFailed(Pass *pass, Operation *) override { pop(pass); }
+
   void runAfterPass(Pass *pass, Operation *op) override {
+    pop(pass);
     if (!active || result->failed)
+      return;
+    // A pass another pass runs on ops inside its own (the inliner's
+    // simplification of each callable while it inlines): the module is the
+    // outer pass's work in progress, checked when that pass is done. Passes
+    // nested under pass-manager adaptors, and those hlo-fixed-point runs on
+    // the whole module between its iterations, are checked one by one.
+    if (llvm::any_of(running, [&](const std::pair<Pass *, Operation *> &outer) {
+          auto [outerPass, scope] = outer;
+          return !isAdaptor(outerPass) && scope != op && scope->isAncestor(op);
+        }))
       return;
     ModuleOp module = topModule(op);
     if (!module)
@@ -366,6 +380,18 @@ public:
   }
 
 private:
+  /// MLIR's pass-manager adaptor, which runs a nested pass manager's passes
+  /// on the ops it nests on.
+  static bool isAdaptor(Pass *pass) {
+    return pass->getArgument().empty() &&
+           pass->getName().contains("OpToOpPassAdaptor");
+  }
+
+  void pop(Pass *pass) {
+    if (!running.empty() && running.back().first == pass)
+      running.pop_back();
+  }
+
   /// The module's replica and partition counts, the check's seed.
   InterpreterOptions interpreterOptions(ModuleOp module) const {
     InterpreterOptions interpreter = getModuleOptions(module);
@@ -389,6 +415,8 @@ private:
   Literal baseline;
   SmallVector<Type> signature;
   std::optional<OperationFingerPrint> fingerprint;
+  /// The passes running now and the ops they run on, outermost first.
+  SmallVector<std::pair<Pass *, Operation *>> running;
 };
 
 } // namespace

@@ -423,7 +423,31 @@ int main(int argc, char **argv) {
   // libraries' static initializers (LLVM's code generators among them).
   cl::HideUnrelatedOptions(hloOptCategory);
 
-  registerTransformsPasses();
+  // MLIR's own transforms, but remove-dead-values: in MLIR 22 it takes
+  // every symbol use of a private function for a call (CallOpInterface), and
+  // HLO computations are also named by sort, reduce, while, ... (`to_apply`,
+  // `body`): it would cut their parameters, leaving invalid IR, or read
+  // those ops as calls and crash. `hlo-dce` removes dead HLO instead.
+  registerBubbleDownMemorySpaceCastsPass();
+  registerCSEPass();
+  registerCanonicalizerPass();
+  registerCompositeFixedPointPassPass();
+  registerControlFlowSinkPass();
+  registerGenerateRuntimeVerificationPass();
+  registerInlinerPass();
+  registerLocationSnapshotPass();
+  registerLoopInvariantCodeMotionPass();
+  registerLoopInvariantSubsetHoistingPass();
+  registerMem2RegPass();
+  registerPrintIRPassPass();
+  registerPrintOpStatsPass();
+  registerSCCPPass();
+  registerSROAPass();
+  registerStripDebugInfoPass();
+  registerSymbolDCEPass();
+  registerSymbolPrivatizePass();
+  registerTopologicalSortPass();
+  registerViewOpGraphPass();
   hlo::registerHloPasses();
   hlo::registerHloConversionPasses();
   hlo::registerHloToPtxPipeline();
