@@ -34,10 +34,8 @@ def list_passes(opt):
     return [m.group(1) for m in re.finditer(r"^  --([a-z0-9-]+)", out, re.M)]
 
 
-def run_one(opt, pass_name, module, check, timeout):
-    cmd = [opt, module, "--" + pass_name, "-o", os.devnull]
-    if check:
-        cmd.insert(2, "--hlo-check-semantics")
+def run_one(opt, pass_name, module, flags, timeout):
+    cmd = [opt, module] + flags + ["--" + pass_name, "-o", os.devnull]
     try:
         r = subprocess.run(cmd, capture_output=True, text=True,
                            errors="replace", timeout=timeout)
@@ -55,6 +53,8 @@ def main():
     parser.add_argument("--opt", default="build/bin/hlo-opt")
     parser.add_argument("--check-semantics", action="store_true")
     parser.add_argument("--passes", help="comma-separated (default: all)")
+    parser.add_argument("--split-input-file", action="store_true",
+                        help="each `// -----` chunk of a module apart")
     parser.add_argument("--timeout", type=float, default=60)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("modules", nargs="+")
@@ -62,13 +62,15 @@ def main():
 
     passes = (args.passes.split(",") if args.passes
               else [p for p in list_passes(args.opt) if p not in SKIP])
+    flags = (["--hlo-check-semantics"] if args.check_semantics else []) + (
+        ["--split-input-file"] if args.split_input_file else [])
     jobs = [(p, m) for m in args.modules for p in passes]
     counts = collections.Counter()
     findings = 0
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         results = pool.map(
-            lambda job: run_one(args.opt, job[0], job[1],
-                                args.check_semantics, args.timeout), jobs)
+            lambda job: run_one(args.opt, job[0], job[1], flags,
+                                args.timeout), jobs)
         for (pass_name, module), (outcome, stderr) in zip(jobs, results):
             counts[outcome] += 1
             if outcome in ("ok", "error"):
