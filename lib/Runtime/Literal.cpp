@@ -233,18 +233,6 @@ void Literal::setElementType(Type type) {
                 bitWidth <= 32;
 }
 
-int64_t Literal::wrapInt(int64_t v) const {
-  if (elementKind == ElementKind::Pred)
-    return v != 0;
-  if (bitWidth >= 64)
-    return v;
-  uint64_t mask = (uint64_t(1) << bitWidth) - 1;
-  uint64_t u = static_cast<uint64_t>(v) & mask;
-  if (elementKind == ElementKind::Signed && (u >> (bitWidth - 1)) & 1)
-    u |= ~mask;
-  return static_cast<int64_t>(u);
-}
-
 double Literal::roundComponent(double v) const {
   if (floatFormat == 0)
     return v;

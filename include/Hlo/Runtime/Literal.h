@@ -108,6 +108,46 @@ public:
   /// True if element `i` is zero (false for pred false, 0, +-0.0, (0, 0)).
   bool isZero(int64_t i) const;
 
+  /// The elements as stored, for typed loops: an f32 array's floats, an f64
+  /// array's doubles, an integer or pred array's values (wrapped to the type
+  /// as wrapInt does). Empty for other element types. What a loop writes
+  /// through them must be what setFloat / setInt would store.
+  ArrayRef<float> getF32Elements() const {
+    return floatFormat == 1 && elementKind == ElementKind::Float
+               ? ArrayRef<float>(reals32)
+               : ArrayRef<float>();
+  }
+  MutableArrayRef<float> getF32Elements() {
+    return floatFormat == 1 && elementKind == ElementKind::Float
+               ? MutableArrayRef<float>(reals32)
+               : MutableArrayRef<float>();
+  }
+  ArrayRef<double> getF64Elements() const {
+    return floatFormat == 0 && elementKind == ElementKind::Float
+               ? ArrayRef<double>(reals64)
+               : ArrayRef<double>();
+  }
+  MutableArrayRef<double> getF64Elements() {
+    return floatFormat == 0 && elementKind == ElementKind::Float
+               ? MutableArrayRef<double>(reals64)
+               : MutableArrayRef<double>();
+  }
+  ArrayRef<int64_t> getIntElements() const { return ints; }
+  MutableArrayRef<int64_t> getIntElements() { return ints; }
+  /// `v` as an integer or pred element of this array's type holds it:
+  /// wrapped to the width, sign-extended for signed types, 0/1 for pred.
+  int64_t wrapInt(int64_t v) const {
+    if (elementKind == ElementKind::Pred)
+      return v != 0;
+    if (bitWidth >= 64)
+      return v;
+    uint64_t mask = (uint64_t(1) << bitWidth) - 1;
+    uint64_t u = static_cast<uint64_t>(v) & mask;
+    if (elementKind == ElementKind::Signed && (u >> (bitWidth - 1)) & 1)
+      u |= ~mask;
+    return static_cast<int64_t>(u);
+  }
+
   /// The bytes this array's elements take in memory (8 per integer or pred
   /// element, 4 per float component of 32 bits or less, 8 per wider one).
   int64_t getStorageBytes() const {
@@ -161,7 +201,6 @@ private:
   /// getElementBitWidth(elementType).
   unsigned bitWidth = 64;
   double roundComponent(double v) const;
-  int64_t wrapInt(int64_t v) const;
   SmallVector<int64_t> shape;
   std::vector<int64_t> ints;
   /// Float components: in `reals32` when they are 32 bits wide or less

@@ -212,98 +212,83 @@ static double signOf(double x) {
   return std::copysign(1.0, x);
 }
 
+/// HLO's unary op `k` on a float element, as a function of its value in
+/// double precision (setFloat then rounds it to the element type); null for
+/// ops that are not such a function.
+using FloatFn = double (*)(double);
+static FloatFn unaryFloatFn(Un k) {
+  switch (k) {
+  case Un::Abs:
+    return [](double x) { return std::fabs(x); };
+  case Un::Acos:
+    return [](double x) { return std::acos(x); };
+  case Un::Acosh:
+    return [](double x) { return std::acosh(x); };
+  case Un::Asin:
+    return [](double x) { return std::asin(x); };
+  case Un::Asinh:
+    return [](double x) { return std::asinh(x); };
+  case Un::Atanh:
+    return [](double x) { return std::atanh(x); };
+  case Un::Cosh:
+    return [](double x) { return std::cosh(x); };
+  case Un::Sinh:
+    return [](double x) { return std::sinh(x); };
+  case Un::Cbrt:
+    return [](double x) { return std::cbrt(x); };
+  case Un::Ceil:
+    return [](double x) { return std::ceil(x); };
+  case Un::Cos:
+    return [](double x) { return std::cos(x); };
+  case Un::Erf:
+    return [](double x) { return std::erf(x); };
+  case Un::Exp:
+    return [](double x) { return std::exp(x); };
+  case Un::Expm1:
+    return [](double x) { return std::expm1(x); };
+  case Un::Floor:
+    return [](double x) { return std::floor(x); };
+  case Un::Imag:
+    return [](double x) { return 0.0; };
+  case Un::Log:
+    return [](double x) { return std::log(x); };
+  case Un::Log1p:
+    return [](double x) { return std::log1p(x); };
+  case Un::Logistic:
+    return [](double x) { return 1.0 / (1.0 + std::exp(-x)); };
+  case Un::Neg:
+    return [](double x) { return -x; };
+  case Un::Real:
+    return [](double x) { return x; };
+  case Un::RoundAfz:
+    return [](double x) { return std::round(x); };
+  case Un::RoundEven:
+    return [](double x) { return std::nearbyint(x); };
+  case Un::Rsqrt:
+    return [](double x) { return 1.0 / std::sqrt(x); };
+  case Un::Sign:
+    return [](double x) { return signOf(x); };
+  case Un::Sin:
+    return [](double x) { return std::sin(x); };
+  case Un::Sqrt:
+    return [](double x) { return std::sqrt(x); };
+  case Un::Tan:
+    return [](double x) { return std::tan(x); };
+  case Un::Tanh:
+    return [](double x) { return std::tanh(x); };
+  default:
+    return nullptr;
+  }
+}
+
 static bool unaryFloat(Un k, const Literal &in, int64_t i, Literal &out,
                        int64_t o) {
   double x = in.getFloat(i);
-  double r;
+  if (FloatFn f = unaryFloatFn(k)) {
+    out.setFloat(o, f(x));
+    return true;
+  }
   switch (k) {
-  case Un::Abs:
-    r = std::fabs(x);
-    break;
-  case Un::Acos:
-    r = std::acos(x);
-    break;
-  case Un::Acosh:
-    r = std::acosh(x);
-    break;
-  case Un::Asin:
-    r = std::asin(x);
-    break;
-  case Un::Asinh:
-    r = std::asinh(x);
-    break;
-  case Un::Atanh:
-    r = std::atanh(x);
-    break;
-  case Un::Cosh:
-    r = std::cosh(x);
-    break;
-  case Un::Sinh:
-    r = std::sinh(x);
-    break;
-  case Un::Cbrt:
-    r = std::cbrt(x);
-    break;
-  case Un::Ceil:
-    r = std::ceil(x);
-    break;
-  case Un::Cos:
-    r = std::cos(x);
-    break;
-  case Un::Erf:
-    r = std::erf(x);
-    break;
-  case Un::Exp:
-    r = std::exp(x);
-    break;
-  case Un::Expm1:
-    r = std::expm1(x);
-    break;
-  case Un::Floor:
-    r = std::floor(x);
-    break;
-  case Un::Imag:
-    r = 0.0;
-    break;
-  case Un::Log:
-    r = std::log(x);
-    break;
-  case Un::Log1p:
-    r = std::log1p(x);
-    break;
-  case Un::Logistic:
-    r = 1.0 / (1.0 + std::exp(-x));
-    break;
-  case Un::Neg:
-    r = -x;
-    break;
-  case Un::Real:
-    r = x;
-    break;
-  case Un::RoundAfz:
-    r = std::round(x);
-    break;
-  case Un::RoundEven:
-    r = std::nearbyint(x);
-    break;
-  case Un::Rsqrt:
-    r = 1.0 / std::sqrt(x);
-    break;
-  case Un::Sign:
-    r = signOf(x);
-    break;
-  case Un::Sin:
-    r = std::sin(x);
-    break;
-  case Un::Sqrt:
-    r = std::sqrt(x);
-    break;
-  case Un::Tan:
-    r = std::tan(x);
-    break;
-  case Un::Tanh:
-    r = std::tanh(x);
-    break;
   case Un::IsFinite:
     out.setInt(o, std::isfinite(x));
     return true;
@@ -313,8 +298,6 @@ static bool unaryFloat(Un k, const Literal &in, int64_t i, Literal &out,
   default:
     return false;
   }
-  out.setFloat(o, r);
-  return true;
 }
 
 static bool unaryComplex(Un k, const Literal &in, int64_t i, Literal &out,
@@ -550,38 +533,43 @@ static bool binaryInt(Bin k, Cmp cmp, const Literal &a, int64_t i,
   }
 }
 
+/// HLO's binary op `k` on float elements, as a function of their values in
+/// double precision (setFloat then rounds it to the element type); null for
+/// ops that are not such a function.
+using FloatFn2 = double (*)(double, double);
+static FloatFn2 binaryFloatFn(Bin k) {
+  switch (k) {
+  case Bin::Add:
+    return [](double x, double y) { return x + y; };
+  case Bin::Sub:
+    return [](double x, double y) { return x - y; };
+  case Bin::Mul:
+    return [](double x, double y) { return x * y; };
+  case Bin::Div:
+    return [](double x, double y) { return x / y; };
+  case Bin::Max:
+    return [](double x, double y) { return floatMax(x, y); };
+  case Bin::Min:
+    return [](double x, double y) { return floatMin(x, y); };
+  case Bin::Pow:
+    return [](double x, double y) { return std::pow(x, y); };
+  case Bin::Rem:
+    return [](double x, double y) { return std::fmod(x, y); };
+  case Bin::Atan2:
+    return [](double x, double y) { return std::atan2(x, y); };
+  default:
+    return nullptr;
+  }
+}
+
 static bool binaryFloat(Bin k, Cmp cmp, const Literal &a, int64_t i,
                         const Literal &b, int64_t j, Literal &out, int64_t o) {
   double x = a.getFloat(i), y = b.getFloat(j);
-  double r;
+  if (FloatFn2 f = binaryFloatFn(k)) {
+    out.setFloat(o, f(x, y));
+    return true;
+  }
   switch (k) {
-  case Bin::Add:
-    r = x + y;
-    break;
-  case Bin::Sub:
-    r = x - y;
-    break;
-  case Bin::Mul:
-    r = x * y;
-    break;
-  case Bin::Div:
-    r = x / y;
-    break;
-  case Bin::Max:
-    r = floatMax(x, y);
-    break;
-  case Bin::Min:
-    r = floatMin(x, y);
-    break;
-  case Bin::Pow:
-    r = std::pow(x, y);
-    break;
-  case Bin::Rem:
-    r = std::fmod(x, y);
-    break;
-  case Bin::Atan2:
-    r = std::atan2(x, y);
-    break;
   case Bin::Complex:
     out.setComplex(o, {x, y});
     return true;
@@ -593,8 +581,6 @@ static bool binaryFloat(Bin k, Cmp cmp, const Literal &a, int64_t i,
   default:
     return false;
   }
-  out.setFloat(o, r);
-  return true;
 }
 
 static bool binaryComplex(Bin k, Cmp cmp, const Literal &a, int64_t i,
@@ -713,6 +699,150 @@ bool ElementwiseFn::apply(ArrayRef<const Literal *> args, ArrayRef<int64_t> idx,
   return false;
 }
 
+//===----------------------------------------------------------------------===//
+// Typed loops.
+//===----------------------------------------------------------------------===//
+//
+// The common cases over whole arrays without the per-element dispatch: f32
+// and f64 arrays through the float functions above, integer and pred arrays
+// through their stored values. Each stores what the element functions
+// store, bit for bit (a NaN result goes through setFloat itself, whose
+// rounding of NaNs is its own); false where a case does not apply, and the
+// element functions run.
+
+/// r[i] = value(i) as setFloat stores it in an f32 or f64 array.
+template <typename T, typename Value>
+static void storeFloats(MutableArrayRef<T> r, Literal &out, Value value) {
+  for (int64_t i = 0, n = r.size(); i < n; ++i) {
+    double v = value(i);
+    if (std::isnan(v))
+      out.setFloat(i, v);
+    else
+      r[i] = static_cast<T>(v);
+  }
+}
+
+template <typename T>
+static bool floatLoops(Un k, ArrayRef<T> x, MutableArrayRef<T> r,
+                       Literal &out) {
+  FloatFn f = unaryFloatFn(k);
+  if (!f || r.size() != x.size())
+    return false;
+  storeFloats(r, out, [&](int64_t i) { return f(x[i]); });
+  return true;
+}
+
+static bool unaryLoops(Un k, const Literal &in, Literal &out) {
+  Type type = in.getElementType();
+  if (type != out.getElementType())
+    return false;
+  if (type.isF32())
+    return floatLoops(k, in.getF32Elements(), out.getF32Elements(), out);
+  if (type.isF64())
+    return floatLoops(k, in.getF64Elements(), out.getF64Elements(), out);
+  return false;
+}
+
+template <typename T>
+static bool floatLoops(Bin k, Cmp cmp, ArrayRef<T> x, ArrayRef<T> y,
+                       Literal &out) {
+  if (k == Bin::Cmp) {
+    if (cmp.totalOrder || out.getElementKind() != ElementKind::Pred)
+      return false;
+    MutableArrayRef<int64_t> r = out.getIntElements();
+    for (int64_t i = 0, n = r.size(); i < n; ++i)
+      r[i] = compareWith<double>(cmp.direction, x[i], y[i]);
+    return true;
+  }
+  FloatFn2 f = binaryFloatFn(k);
+  if (!f)
+    return false;
+  MutableArrayRef<T> r;
+  if constexpr (std::is_same_v<T, float>)
+    r = out.getF32Elements();
+  else
+    r = out.getF64Elements();
+  if (r.size() != x.size())
+    return false;
+  storeFloats(r, out, [&](int64_t i) { return f(x[i], y[i]); });
+  return true;
+}
+
+/// What binaryInt computes for `k`, on the stored values of integer or pred
+/// elements (before the result's wrapping).
+static bool intLoops(Bin k, Cmp cmp, const Literal &a, const Literal &b,
+                     Literal &out) {
+  ArrayRef<int64_t> x = a.getIntElements(), y = b.getIntElements();
+  MutableArrayRef<int64_t> r = out.getIntElements();
+  if (r.size() != x.size() || y.size() != x.size())
+    return false;
+  bool isSigned = a.getElementKind() == ElementKind::Signed;
+  uint64_t mask = widthMask(a.getElementBitWidth());
+  auto loop = [&](auto f) {
+    for (int64_t i = 0, n = r.size(); i < n; ++i)
+      r[i] = out.wrapInt(
+          static_cast<int64_t>(f(static_cast<uint64_t>(x[i]),
+                                 static_cast<uint64_t>(y[i]), x[i], y[i])));
+    return true;
+  };
+  switch (k) {
+  case Bin::Add:
+    return loop([](uint64_t u, uint64_t v, int64_t, int64_t) { return u + v; });
+  case Bin::Sub:
+    return loop([](uint64_t u, uint64_t v, int64_t, int64_t) { return u - v; });
+  case Bin::Mul:
+    return loop([](uint64_t u, uint64_t v, int64_t, int64_t) { return u * v; });
+  case Bin::And:
+    return loop([](uint64_t u, uint64_t v, int64_t, int64_t) { return u & v; });
+  case Bin::Or:
+    return loop([](uint64_t u, uint64_t v, int64_t, int64_t) { return u | v; });
+  case Bin::Xor:
+    return loop([](uint64_t u, uint64_t v, int64_t, int64_t) { return u ^ v; });
+  case Bin::Max:
+    if (isSigned)
+      return loop([](uint64_t u, uint64_t v, int64_t p, int64_t q) {
+        return p > q ? u : v;
+      });
+    return loop(
+        [](uint64_t u, uint64_t v, int64_t, int64_t) { return u > v ? u : v; });
+  case Bin::Min:
+    if (isSigned)
+      return loop([](uint64_t u, uint64_t v, int64_t p, int64_t q) {
+        return p < q ? u : v;
+      });
+    return loop(
+        [](uint64_t u, uint64_t v, int64_t, int64_t) { return u < v ? u : v; });
+  case Bin::Cmp:
+    if (out.getElementKind() != ElementKind::Pred)
+      return false;
+    if (isSigned)
+      return loop([&](uint64_t, uint64_t, int64_t p, int64_t q) {
+        return uint64_t(compareWith(cmp.direction, p, q));
+      });
+    return loop([&](uint64_t u, uint64_t v, int64_t, int64_t) {
+      return uint64_t(compareWith(cmp.direction, u & mask, v & mask));
+    });
+  default:
+    return false;
+  }
+}
+
+static bool binaryLoops(Bin k, Cmp cmp, const Literal &a, const Literal &b,
+                        Literal &out) {
+  Type type = a.getElementType();
+  if (type != b.getElementType() || a.getShape() != b.getShape())
+    return false;
+  if (k != Bin::Cmp && type != out.getElementType())
+    return false;
+  if (type.isF32())
+    return floatLoops(k, cmp, a.getF32Elements(), b.getF32Elements(), out);
+  if (type.isF64())
+    return floatLoops(k, cmp, a.getF64Elements(), b.getF64Elements(), out);
+  if (isa<IntegerType>(type))
+    return intLoops(k, cmp, a, b, out);
+  return false;
+}
+
 EvalResult eval::evalElementwiseOp(Interp &interp, Operation *op,
                                    Operands operands) {
   std::optional<Un> un = unaryKind(op);
@@ -731,10 +861,14 @@ EvalResult eval::evalElementwiseOp(Interp &interp, Operation *op,
                             getElementTypeName(operands[0]->getElementType()));
   };
   if (un) {
+    if (unaryLoops(*un, *operands[0], out))
+      return std::move(out);
     for (int64_t i = 0; i < n; ++i)
       if (!unaryElement(*un, *operands[0], i, out, i))
         return unsupported();
   } else if (bin) {
+    if (binaryLoops(*bin, cmp, *operands[0], *operands[1], out))
+      return std::move(out);
     for (int64_t i = 0; i < n; ++i)
       if (!binaryElement(*bin, cmp, *operands[0], i, *operands[1], i, out, i))
         return unsupported();
