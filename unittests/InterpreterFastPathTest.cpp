@@ -236,7 +236,7 @@ TEST_F(InterpreterTest, ElementwiseLoopsMatchElementFunctions) {
   const char *predBinary[] = {"and", "or", "xor", "compare"};
   const char *directions[] = {"EQ", "NE", "LT", "LE", "GT", "GE"};
   std::uniform_real_distribution<double> wide(-40.0, 40.0);
-  for (int trial = 0; trial < 400; ++trial) {
+  for (int trial = 0; trial < 2000; ++trial) {
     std::string type = types[pick(0, 10)];
     bool isFloat = type[0] == 'f';
     bool unary = isFloat && pick(0, 2) == 0;

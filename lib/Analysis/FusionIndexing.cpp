@@ -25,6 +25,8 @@
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
 using namespace mlir::hlo;
@@ -97,6 +99,11 @@ static ComputationOp getCallee(Operation *op) {
     return {};
   return indexing::lookupCallee(op, callee);
 }
+
+/// The computations whose indexing this thread is composing. HLO forbids
+/// recursion but the IR can hold a recursive call graph: a call back into
+/// one of them is unknown instead of endless.
+static thread_local llvm::SmallPtrSet<Operation *, 8> composing;
 
 SymbolTableCollection *&indexing::activeSymbolTables() {
   static thread_local SymbolTableCollection *tables = nullptr;
@@ -215,6 +222,9 @@ InstructionIndexing indexing::calledOutputToInput(Operation *op,
   if (comp.getBody().front().getNumArguments() != numOperands)
     return allUnknown(numOperands, "the called computation's parameters "
                                    "do not match the operands");
+  if (!composing.insert(comp).second)
+    return allUnknown(numOperands, "recursive call");
+  auto leave = llvm::make_scope_exit([&] { composing.erase(comp); });
   std::optional<SmallVector<int64_t>> shape =
       getStaticShape(getOutputType(op, output));
   if (!shape)
@@ -323,6 +333,9 @@ InstructionIndexing indexing::calledInputToOutput(Operation *op,
   if (comp.getBody().front().getNumArguments() != getDataOperands(op).size())
     return allUnknown(numOutputs, "the called computation's parameters "
                                   "do not match the operands");
+  if (!composing.insert(comp).second)
+    return allUnknown(numOutputs, "recursive call");
+  auto leave = llvm::make_scope_exit([&] { composing.erase(comp); });
   SmallVector<OperandIndexing> rootMaps =
       computationInputToOutput(comp, operand);
   InstructionIndexing result;

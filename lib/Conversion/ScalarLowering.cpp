@@ -845,6 +845,10 @@ struct Emitter {
       return reducePrecision(operands[0], rp.getExponentBits(),
                              rp.getMantissaBits());
     }
+    // The rest are ops of one operand or more (an op without operands
+    // here, a call of a parameterless computation, is not lowered).
+    if (data.empty())
+      return failure();
     Type operandType = elementTypeOf(data[0]);
     Kind kind = kindOf(operandType);
     if (isa<ClampOp>(op)) {
@@ -934,12 +938,12 @@ FailureOr<SmallVector<Value>> mlir::hlo::emitScalarOp(OpBuilder &b,
   Emitter e{sb, loc};
   FailureOr<Value> r = e.emit(hloOp, operands);
   if (failed(r) || !*r) {
-    hloOp->emitError("cannot be lowered to scalar ops: ")
-        << hloOp->getName() << " on "
-        << (getDataOperands(hloOp).empty()
-                ? Type()
-                : elementTypeOf(getDataOperands(hloOp)[0]))
-        << " is not handled";
+    InFlightDiagnostic diag =
+        hloOp->emitError("cannot be lowered to scalar ops: ")
+        << hloOp->getName();
+    if (!getDataOperands(hloOp).empty())
+      diag << " on " << elementTypeOf(getDataOperands(hloOp)[0]);
+    diag << " is not handled";
     return failure();
   }
   // Move what was built to the insertion point.

@@ -567,6 +567,24 @@ void Literal::copyElement(int64_t to, const Literal &other, int64_t from) {
   }
 }
 
+void Literal::fillWith(const Literal &other, int64_t from) {
+  switch (elementKind) {
+  case ElementKind::Float:
+    if (narrowReals)
+      std::fill(reals32.begin(), reals32.end(), other.reals32[from]);
+    else
+      std::fill(reals64.begin(), reals64.end(), other.reals64[from]);
+    break;
+  case ElementKind::Complex:
+    for (int64_t i = 0, n = getNumElements(); i < n; ++i)
+      copyElement(i, other, from);
+    break;
+  default:
+    std::fill(ints.begin(), ints.end(), other.ints[from]);
+    break;
+  }
+}
+
 APInt Literal::getBits(int64_t i) const {
   unsigned width = runtime::getElementBitWidth(elementType);
   switch (elementKind) {

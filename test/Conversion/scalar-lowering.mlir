@@ -42,6 +42,15 @@ module @m {
     %0 = custom_call %arg0 {custom_call_target = "foo"} : (tensor<f32>) -> tensor<f32>
     return %0 : tensor<f32>
   }
+  // One without operands (its remark named a null type and crashed).
+  hlo.computation private @zero() -> tensor<f32> {
+    %0 = constant {value = dense<0.000000e+00> : tensor<f32>} : () -> tensor<f32>
+    return %0 : tensor<f32>
+  }
+  hlo.computation private @no_operands() -> tensor<f32> {
+    %0 = call {to_apply = @zero} : () -> tensor<f32>
+    return %0 : tensor<f32>
+  }
   hlo.computation @e(%arg0: tensor<4xf32>) -> tensor<f32> attributes {entry} {
     %0 = constant {value = dense<0.000000e+00> : tensor<f32>} : () -> tensor<f32>
     %1 = reduce %arg0, %0 {dimensions = array<i64: 0>, to_apply = @fmax} : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
@@ -51,6 +60,7 @@ module @m {
 
 
 // CHECK: remark: not lowered: cannot be lowered to scalar ops: hlo.custom_call on 'f32' is not handled
+// CHECK: remark: not lowered: cannot be lowered to scalar ops: hlo.call is not handled
 
 // x / 0 = -1 and INT_MIN / -1 = INT_MIN: the divisor is made safe first.
 // CHECK-LABEL: func.func @sdiv(%arg0: i32, %arg1: i32) -> i32

@@ -101,6 +101,8 @@ public:
   void setComplex(int64_t i, std::complex<double> v);
   /// Copies element `from` of `other` (same element type) to element `to`.
   void copyElement(int64_t to, const Literal &other, int64_t from);
+  /// Sets every element to element `from` of `other` (same element type).
+  void fillWith(const Literal &other, int64_t from);
   /// The element's bit pattern in its type (width getElementBitWidth, twice
   /// that for complex: imaginary part in the high half), and back.
   APInt getBits(int64_t i) const;

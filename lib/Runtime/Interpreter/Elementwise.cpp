@@ -706,29 +706,24 @@ bool ElementwiseFn::apply(ArrayRef<const Literal *> args, ArrayRef<int64_t> idx,
 // The common cases over whole arrays without the per-element dispatch: f32
 // and f64 arrays through the float functions above, integer and pred arrays
 // through their stored values. Each stores what the element functions
-// store, bit for bit (a NaN result goes through setFloat itself, whose
-// rounding of NaNs is its own); false where a case does not apply, and the
-// element functions run.
+// store, bit for bit: setFloat rounds a double to f32 as the conversion
+// does, NaNs included (their payload's high bits and sign kept; the double
+// is never a signaling NaN, having been computed or converted from f32);
+// false where a case does not apply, and the element functions run.
 
 /// r[i] = value(i) as setFloat stores it in an f32 or f64 array.
 template <typename T, typename Value>
-static void storeFloats(MutableArrayRef<T> r, Literal &out, Value value) {
-  for (int64_t i = 0, n = r.size(); i < n; ++i) {
-    double v = value(i);
-    if (std::isnan(v))
-      out.setFloat(i, v);
-    else
-      r[i] = static_cast<T>(v);
-  }
+static void storeFloats(MutableArrayRef<T> r, Value value) {
+  for (int64_t i = 0, n = r.size(); i < n; ++i)
+    r[i] = static_cast<T>(value(i));
 }
 
 template <typename T>
-static bool floatLoops(Un k, ArrayRef<T> x, MutableArrayRef<T> r,
-                       Literal &out) {
+static bool floatLoops(Un k, ArrayRef<T> x, MutableArrayRef<T> r) {
   FloatFn f = unaryFloatFn(k);
   if (!f || r.size() != x.size())
     return false;
-  storeFloats(r, out, [&](int64_t i) { return f(x[i]); });
+  storeFloats(r, [&](int64_t i) { return f(x[i]); });
   return true;
 }
 
@@ -737,9 +732,9 @@ static bool unaryLoops(Un k, const Literal &in, Literal &out) {
   if (type != out.getElementType())
     return false;
   if (type.isF32())
-    return floatLoops(k, in.getF32Elements(), out.getF32Elements(), out);
+    return floatLoops(k, in.getF32Elements(), out.getF32Elements());
   if (type.isF64())
-    return floatLoops(k, in.getF64Elements(), out.getF64Elements(), out);
+    return floatLoops(k, in.getF64Elements(), out.getF64Elements());
   return false;
 }
 
@@ -755,17 +750,39 @@ static bool floatLoops(Bin k, Cmp cmp, ArrayRef<T> x, ArrayRef<T> y,
     return true;
   }
   FloatFn2 f = binaryFloatFn(k);
-  if (!f)
-    return false;
   MutableArrayRef<T> r;
   if constexpr (std::is_same_v<T, float>)
     r = out.getF32Elements();
   else
     r = out.getF64Elements();
-  if (r.size() != x.size())
+  if (!f || r.size() != x.size())
     return false;
-  storeFloats(r, out, [&](int64_t i) { return f(x[i], y[i]); });
-  return true;
+  // The most common ones inline (binaryFloatFn's expressions), so that the
+  // compiler can vectorize them; it may then swap the operands of an add or
+  // multiply, so which NaN comes out of two is the table function's again.
+  auto loop = [&](auto g) {
+    storeFloats(r, [&](int64_t i) { return g(x[i], y[i]); });
+    for (int64_t i = 0, n = r.size(); i < n; ++i)
+      if (std::isnan(r[i]))
+        r[i] = static_cast<T>(f(x[i], y[i]));
+    return true;
+  };
+  switch (k) {
+  case Bin::Add:
+    return loop([](double a, double b) { return a + b; });
+  case Bin::Sub:
+    return loop([](double a, double b) { return a - b; });
+  case Bin::Mul:
+    return loop([](double a, double b) { return a * b; });
+  case Bin::Div:
+    return loop([](double a, double b) { return a / b; });
+  case Bin::Max:
+    return loop(floatMax);
+  case Bin::Min:
+    return loop(floatMin);
+  default:
+    return loop(f);
+  }
 }
 
 /// What binaryInt computes for `k`, on the stored values of integer or pred

@@ -379,6 +379,8 @@ EvalResult eval::evalShapeOp(Interp &interp, Operation *op, Operands operands) {
       .Case([&](BroadcastOp b) {
         ArrayRef<int64_t> dims = orEmpty(b.getDimensions());
         return withResult([&](Literal &out) {
+          if (operands[0]->getNumElements() == 1)
+            return out.fillWith(*operands[0], 0);
           gatherElements(out, *operands[0],
                          [&](ArrayRef<int64_t> r, SmallVector<int64_t> &src) {
                            for (auto [i, d] : llvm::enumerate(dims))

@@ -1,5 +1,15 @@
 // RUN: hlo-opt %s --cse | FileCheck %s
 // RUN: hlo-opt %s --hlo-cse --hlo-dce | FileCheck %s --check-prefix=HLO
+// Indexing and everything built on it (the cost model, the schedulers)
+// take a call back into a computation being composed as unknown.
+// RUN: hlo-opt %s --hlo-test-print-indexing -o /dev/null 2>&1 | FileCheck %s --check-prefix=INDEX
+// RUN: hlo-opt %s --hlo-test-print-cost -o /dev/null 2>&1 | FileCheck %s --check-prefix=COST
+// RUN: hlo-opt %s --hlo-test-print-fusion-benefit --hlo-test-print-schedule-time --hlo-latency-hiding-scheduler -o /dev/null
+// INDEX: %call.2 operand 0 output-to-input:
+// INDEX-NEXT: unknown: recursive call
+// INDEX: %call.2 operand 0 input-to-output:
+// INDEX-NEXT: unknown: recursive call
+// COST: %call.2: flops=0 read=4 written=4
 
 // HLO forbids recursion, but the IR can hold a recursive call graph: asking
 // a call for its effects must not recurse forever (it overflowed the stack).
