@@ -21,12 +21,14 @@
 #include "mlir/Pass/PassManager.h"
 
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
 #include <optional>
 
 using namespace mlir;
+using namespace mlir::hlo;
 using namespace mlir::hlo::runtime;
 
 //===----------------------------------------------------------------------===//
@@ -239,6 +241,56 @@ std::string LiteralComparison::summary() const {
 }
 
 //===----------------------------------------------------------------------===//
+// Work estimate
+//===----------------------------------------------------------------------===//
+
+/// Elements of `type` if it is an array of static shape, else 0 (a tuple
+/// costs the interpreter nothing per element).
+static double elementsOf(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape())
+    return 0;
+  return static_cast<double>(tensor.getNumElements());
+}
+
+/// Dimension sizes of `value`'s array type at `dims`, multiplied.
+static double sizeProduct(Value value, ArrayRef<int64_t> dims) {
+  auto tensor = dyn_cast<RankedTensorType>(value.getType());
+  double product = 1;
+  for (int64_t d : dims)
+    if (tensor && d >= 0 && d < tensor.getRank() && !tensor.isDynamicDim(d))
+      product *= static_cast<double>(tensor.getDimSize(d));
+  return product;
+}
+
+double mlir::hlo::runtime::estimateMultiplyAdds(ModuleOp module) {
+  double work = 0;
+  module.walk([&](Operation *op) {
+    if (op->getNumResults() != 1 || isa<ComputationOp>(op))
+      return;
+    double elements = elementsOf(op->getResult(0).getType());
+    double perElement = 1;
+    if (auto dot = dyn_cast<DotOp>(op)) {
+      perElement = sizeProduct(
+          dot.getLhs(),
+          dot.getLhsContractingDims().value_or(ArrayRef<int64_t>()));
+    } else if (auto conv = dyn_cast<ConvolutionOp>(op)) {
+      // Each output element sums the kernel's elements of one output
+      // feature.
+      auto kernel = dyn_cast<RankedTensorType>(conv.getRhs().getType());
+      if (kernel && kernel.hasStaticShape() && conv.getDimLabels()) {
+        int64_t out = conv.getDimLabels().getKernelOutput();
+        if (out >= 0 && out < kernel.getRank() && kernel.getDimSize(out) > 0)
+          perElement = static_cast<double>(kernel.getNumElements()) /
+                       static_cast<double>(kernel.getDimSize(out));
+      }
+    }
+    work += elements * perElement;
+  });
+  return work;
+}
+
+//===----------------------------------------------------------------------===//
 // The instrumentation
 //===----------------------------------------------------------------------===//
 
@@ -311,6 +363,16 @@ public:
     if (!module)
       return;
     std::string error;
+    double work = runtime::estimateMultiplyAdds(module);
+    if (work > options.maxMultiplyAdds) {
+      mlir::emitWarning(module.getLoc())
+          << llvm::formatv("semantics check disabled: the module needs about "
+                           "{0:e2} multiply-adds a run, over the limit of "
+                           "{1:e2}",
+                           work, options.maxMultiplyAdds)
+                 .str();
+      return;
+    }
     // Parameters beyond the memory guard are not allocated at all.
     FailureOr<std::vector<Literal>> random = failure();
     if (succeeded(

@@ -24,6 +24,11 @@
 // MLP: error: semantics changed by pass 'hlo-test-break-semantics': {{[0-9]+}} elements beyond tolerance
 // MLP-NOT: semantics changed
 
+// A module whose run would take the interpreter too long is not checked
+// (check-semantics-work.hlo: the estimate).
+// RUN: hlo-opt %s --hlo-check-semantics --hlo-check-semantics-max-work=100 --hlo-test-break-semantics -o /dev/null 2>&1 | FileCheck %s --check-prefix=WORK
+// WORK: warning: semantics check disabled: the module needs about {{.*}} multiply-adds a run, over the limit of 1.00e+02
+
 // Without the check the test pass just rewrites.
 // RUN: hlo-opt %s --hlo-test-break-semantics | FileCheck %s --check-prefix=REWRITE
 // REWRITE-NOT: = add

@@ -99,6 +99,13 @@ static cl::opt<double>
                        cl::desc("Relative tolerance of --hlo-check-semantics"),
                        cl::init(1e-5), cl::cat(hloOptCategory));
 
+static cl::opt<double> checkSemanticsMaxWork(
+    "hlo-check-semantics-max-work",
+    cl::desc("--hlo-check-semantics is left out (a warning) for modules "
+             "whose run needs more multiply-adds than this (default 1e10: "
+             "seconds in the interpreter)"),
+    cl::init(1e10), cl::cat(hloOptCategory));
+
 static cl::opt<int64_t> memoryLimit(
     "hlo-memory-limit",
     cl::desc("Bytes of device memory the module may use: the limit of "
@@ -304,6 +311,7 @@ static LogicalResult performActions(raw_ostream &os, const Driver &driver,
     options.seed = checkSemanticsSeed;
     options.atol = checkSemanticsAtol;
     options.rtol = checkSemanticsRtol;
+    options.maxMultiplyAdds = checkSemanticsMaxWork;
     semantics = hlo::runtime::addSemanticsCheck(pm, options);
   }
   // A pass that changes the results fails the pipeline: its error is on the

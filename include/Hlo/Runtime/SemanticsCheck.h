@@ -17,6 +17,7 @@
 #include <vector>
 
 namespace mlir {
+class ModuleOp;
 class PassManager;
 } // namespace mlir
 
@@ -76,7 +77,17 @@ struct SemanticsCheckOptions {
   /// (integers and pred: exactly; NaN agrees with NaN).
   double atol = 1e-5;
   double rtol = 1e-5;
+  /// The check is left out (with a warning) for a module whose one run
+  /// needs more multiply-adds than this (estimateMultiplyAdds): the
+  /// interpreter would run it for minutes after every pass.
+  double maxMultiplyAdds = 1e10;
 };
+
+/// About how many multiply-adds (or element operations) one run of `module`
+/// takes: a dot's or convolution's result elements times the products each
+/// sums, every other instruction's array result elements; each computation
+/// once (a loop body as one iteration, so a lower bound for loops).
+double estimateMultiplyAdds(ModuleOp module);
 
 /// What the instrumentation found, readable after the pipeline has run.
 struct SemanticsCheckResult {
