@@ -22,10 +22,11 @@ import re
 import subprocess
 import sys
 
-# Passes that print or view instead of transforming, and the test pass that
-# breaks semantics on purpose.
+# Passes that print or view instead of transforming, the test pass that
+# breaks semantics on purpose and the one that replaces scalar computations
+# by func.func.
 SKIP = {"print-ir", "print-op-stats", "view-op-graph", "snapshot-op-locations",
-        "hlo-test-break-semantics"}
+        "hlo-test-break-semantics", "hlo-test-lower-scalar"}
 
 
 def list_passes(opt):
