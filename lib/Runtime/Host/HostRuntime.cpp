@@ -30,9 +30,12 @@
 #include <omp.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <thread>
 #include <variant>
+
+#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::thunk;
@@ -524,7 +527,17 @@ private:
 
 LogicalResult HostExecutable::Runner::makeArena() {
   int64_t size = plan.arenaBytes;
-  memory.arena.reset(new (std::nothrow) uint8_t[size + kArenaAlignment]);
+  // Past the machine's memory the allocation might succeed (overcommit) and
+  // the first writes get the process killed.
+  int64_t physical = static_cast<int64_t>(sysconf(_SC_PHYS_PAGES)) *
+                     static_cast<int64_t>(sysconf(_SC_PAGE_SIZE));
+  if (physical > 0 && size > physical) {
+    error = "out of memory: the arena needs " + std::to_string(size) +
+            " bytes, the machine has " + std::to_string(physical);
+    return failure();
+  }
+  memory.arena.reset(
+      static_cast<uint8_t *>(std::malloc(size + kArenaAlignment)));
   if (!memory.arena) {
     error = "out of memory: the arena needs " + std::to_string(size) + " bytes";
     return failure();

@@ -24,6 +24,7 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/LLVM.h"
 
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -67,7 +68,12 @@ private:
   /// One device's arena (made by the first run) and its random state (from
   /// the program's `rng_seed`, kept from run to run).
   struct Memory {
-    std::unique_ptr<uint8_t[]> arena;
+    /// From malloc: a failed allocation is a null pointer, not LLVM's
+    /// out-of-memory handler (which `new` calls even with std::nothrow).
+    struct Free {
+      void operator()(uint8_t *p) const { std::free(p); }
+    };
+    std::unique_ptr<uint8_t, Free> arena;
     /// The arena's first byte, aligned to kArenaAlignment.
     uint8_t *base = nullptr;
     uint64_t rngState = 0;
