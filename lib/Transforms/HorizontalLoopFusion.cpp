@@ -323,15 +323,11 @@ struct HorizontalLoopFusionImpl {
     // The fused computation: parameters param_<i>_<j>, each body copied.
     OpBuilder b(ctx);
     SmallVector<Value> operands;
-    SmallVector<Type> argTypes;
     for (FusionOp fusion : fusions)
-      for (Value v : fusion.getInputs()) {
-        operands.push_back(v);
-        argTypes.push_back(v.getType());
-      }
+      llvm::append_range(operands, fusion.getInputs());
     auto comp = ComputationOp::create(
         b, UnknownLoc::get(ctx), "horizontally_fused_computation",
-        b.getStringAttr("private"), b.getFunctionType(argTypes, {}),
+        b.getStringAttr("private"), b.getFunctionType({}, {}),
         /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr, /*entry=*/false,
         StringAttr());
     Block *body = new Block();
@@ -404,7 +400,10 @@ struct HorizontalLoopFusionImpl {
                           TupleOp::getOperationName(), Type(), rootOperands);
     ReturnOp::create(b, UnknownLoc::get(ctx), tuple->getResult(0));
     Type resultType = tuple->getResult(0).getType();
-    comp.setFunctionType(b.getFunctionType(argTypes, {resultType}));
+    // The parameters' types are the fused computations' (which may leave
+    // out the layouts their fusions' operands have).
+    comp.setFunctionType(
+        b.getFunctionType(body->getArgumentTypes(), {resultType}));
     symbols->insert(comp,
                     Block::iterator(last->getParentOfType<ComputationOp>()));
 
