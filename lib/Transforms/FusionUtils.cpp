@@ -88,6 +88,11 @@ FusionOp mlir::hlo::wrapInFusion(Operation *op, SymbolTable &symbols,
     mapping.map(v, body->addArgument(v.getType(), paramLoc(ctx, i)));
   b.setInsertionPointToEnd(body);
   Operation *clone = b.clone(*op, mapping);
+  // Control edges stay outside: the fusion takes the instruction's (as XLA's
+  // FusionWrapper moves them), and its control successors by the uses.
+  SmallVector<Value> control(
+      cast<InstructionOpInterface>(op).getControlPredecessors());
+  cast<InstructionOpInterface>(clone).getControlPredecessorsMutable().clear();
   ReturnOp::create(b, UnknownLoc::get(ctx), clone->getResult(0));
   symbols.insert(comp, where ? Block::iterator(where) : Block::iterator());
 
@@ -102,6 +107,7 @@ FusionOp mlir::hlo::wrapInFusion(Operation *op, SymbolTable &symbols,
                         operands.getArrayRef(), attrs));
   if (Attribute sharding = op->getAttr("sharding"))
     fusion->setAttr("sharding", sharding);
+  fusion.getControlPredecessorsMutable().assign(control);
   op->getResult(0).replaceAllUsesWith(fusion.getResult());
   op->erase();
   return fusion;

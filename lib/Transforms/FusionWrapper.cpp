@@ -31,8 +31,7 @@ bool needsKernel(Operation *op) {
     return false;
   // Collectives, async pairs, host transfers, rng state: their thunks are
   // not kernels (every such op has side effects in the dialect).
-  if (op->getNumResults() != 1 || !isMemoryEffectFree(op) ||
-      hasControlPredecessors(op))
+  if (op->getNumResults() != 1 || !isMemoryEffectFree(op))
     return false;
   // Arrays in and out (a variadic reduce's tuple of arrays too).
   auto isStaticArray = [](Type t) {
