@@ -115,6 +115,8 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
     pm.addPass(createHloScatterExpander(scatter));
   }
   pm.addPass(createHloGpuScatterExpander());
+  // Ours: generic async computations as calls, inlined next.
+  pm.addPass(createHloAsyncToCall());
   pm.addPass(createHloCallInliner());
   pm.addPass(createHloDotDecomposer());
   pm.addPass(createHloStochasticConvertDecomposer());

@@ -126,6 +126,26 @@ def HloCallInliner : Pass<"hlo-call-inliner", "::mlir::ModuleOp"> {
   ];
 }
 
+def HloAsyncToCall : Pass<"hlo-async-to-call", "::mlir::ModuleOp"> {
+  let summary = "Generic async-start/update/done chains as a call of their "
+                "computation (ours: one stream runs them)";
+  let description = [{
+    An `async-start` whose computation is not one collective (XLA's generic
+    async ops: a computation on another execution thread or stream), its
+    `async-update`s and its `async-done` become one `call` of the
+    computation at the done, with the start's operands; the call inliner
+    then inlines it. The results are the same: asynchrony only lets the
+    computation overlap what runs between start and done, and this
+    compiler's runtimes run one stream. Asynchronous collectives (an
+    async-start of one all-reduce, all-gather, ...) keep their start and
+    done thunks. Left alone: chains with control edges, and a start or
+    update read by anything but the next op of its chain.
+  }];
+  let statistics = [
+    Statistic<"numConverted", "converted", "Async chains made calls">,
+  ];
+}
+
 def HloCustomFusionInliner
     : Pass<"hlo-custom-fusion-inliner", "::mlir::ModuleOp"> {
   let summary = "Inline the custom fusions of XLA's dumps that no emitter "
