@@ -99,11 +99,14 @@ FailureOr<DenseElementsAttr> getPhysicalConstant(DenseElementsAttr value,
   }
   Type storage = getScalarType(element);
   int64_t bytes = storage ? th::getElementStorageBytes(storage) : 0;
-  if (!storage || bytes * 8 != int64_t(storage.isIntOrFloat()
-                                           ? storage.getIntOrFloatBitWidth()
-                                           : 2 * cast<ComplexType>(storage)
-                                                     .getElementType()
-                                                     .getIntOrFloatBitWidth()))
+  int64_t bits = !storage                 ? 0
+                 : storage.isIntOrFloat() ? storage.getIntOrFloatBitWidth()
+                                          : 2 * cast<ComplexType>(storage)
+                                                    .getElementType()
+                                                    .getIntOrFloatBitWidth();
+  // Elements of whole bytes, or a byte each holding the low bits (f6: the
+  // attribute's raw data and the arrays both keep one byte an element).
+  if (!storage || (bytes * 8 != bits && !(bytes == 1 && bits < 8)))
     return failure();
   ArrayRef<char> raw = value.getRawData();
   SmallVector<int64_t> strides = getPhysicalStrides(type);
