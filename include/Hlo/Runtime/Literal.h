@@ -36,6 +36,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace mlir::hlo::runtime {
@@ -110,29 +111,23 @@ public:
   /// True if element `i` is zero (false for pred false, 0, +-0.0, (0, 0)).
   bool isZero(int64_t i) const;
 
-  /// The elements as stored, for typed loops: an f32 array's floats, an f64
-  /// array's doubles, an integer or pred array's values (wrapped to the type
-  /// as wrapInt does). Empty for other element types. What a loop writes
-  /// through them must be what setFloat / setInt would store.
-  ArrayRef<float> getF32Elements() const {
-    return floatFormat == 1 && elementKind == ElementKind::Float
-               ? ArrayRef<float>(reals32)
-               : ArrayRef<float>();
+  /// The elements as stored, for typed loops: an f32 array's floats
+  /// (T = float), an f64 array's doubles (T = double), an integer or pred
+  /// array's values (wrapped to the type as wrapInt does). Empty for other
+  /// element types. What a loop writes through them must be what setFloat /
+  /// setInt would store.
+  template <typename T> MutableArrayRef<T> getFloatElements() {
+    static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>);
+    constexpr bool f32 = std::is_same_v<T, float>;
+    if (elementKind != ElementKind::Float || floatFormat != (f32 ? 1 : 0))
+      return {};
+    if constexpr (f32)
+      return reals32;
+    else
+      return reals64;
   }
-  MutableArrayRef<float> getF32Elements() {
-    return floatFormat == 1 && elementKind == ElementKind::Float
-               ? MutableArrayRef<float>(reals32)
-               : MutableArrayRef<float>();
-  }
-  ArrayRef<double> getF64Elements() const {
-    return floatFormat == 0 && elementKind == ElementKind::Float
-               ? ArrayRef<double>(reals64)
-               : ArrayRef<double>();
-  }
-  MutableArrayRef<double> getF64Elements() {
-    return floatFormat == 0 && elementKind == ElementKind::Float
-               ? MutableArrayRef<double>(reals64)
-               : MutableArrayRef<double>();
+  template <typename T> ArrayRef<T> getFloatElements() const {
+    return const_cast<Literal *>(this)->getFloatElements<T>();
   }
   ArrayRef<int64_t> getIntElements() const { return ints; }
   MutableArrayRef<int64_t> getIntElements() { return ints; }

@@ -732,9 +732,11 @@ static bool unaryLoops(Un k, const Literal &in, Literal &out) {
   if (type != out.getElementType())
     return false;
   if (type.isF32())
-    return floatLoops(k, in.getF32Elements(), out.getF32Elements());
+    return floatLoops(k, in.getFloatElements<float>(),
+                      out.getFloatElements<float>());
   if (type.isF64())
-    return floatLoops(k, in.getF64Elements(), out.getF64Elements());
+    return floatLoops(k, in.getFloatElements<double>(),
+                      out.getFloatElements<double>());
   return false;
 }
 
@@ -750,11 +752,7 @@ static bool floatLoops(Bin k, Cmp cmp, ArrayRef<T> x, ArrayRef<T> y,
     return true;
   }
   FloatFn2 f = binaryFloatFn(k);
-  MutableArrayRef<T> r;
-  if constexpr (std::is_same_v<T, float>)
-    r = out.getF32Elements();
-  else
-    r = out.getF64Elements();
+  MutableArrayRef<T> r = out.getFloatElements<T>();
   if (!f || r.size() != x.size())
     return false;
   // The most common ones inline (binaryFloatFn's expressions), so that the
@@ -852,9 +850,11 @@ static bool binaryLoops(Bin k, Cmp cmp, const Literal &a, const Literal &b,
   if (k != Bin::Cmp && type != out.getElementType())
     return false;
   if (type.isF32())
-    return floatLoops(k, cmp, a.getF32Elements(), b.getF32Elements(), out);
+    return floatLoops(k, cmp, a.getFloatElements<float>(),
+                      b.getFloatElements<float>(), out);
   if (type.isF64())
-    return floatLoops(k, cmp, a.getF64Elements(), b.getF64Elements(), out);
+    return floatLoops(k, cmp, a.getFloatElements<double>(),
+                      b.getFloatElements<double>(), out);
   if (isa<IntegerType>(type))
     return intLoops(k, cmp, a, b, out);
   return false;
