@@ -3,6 +3,7 @@
 #include "Hlo/Analysis/GpuLatencyEstimator.h"
 
 #include "Hlo/Dialect/Hlo/HloBackendConfigUtils.h"
+#include "Hlo/Dialect/Hlo/HloDeviceGroups.h"
 
 #include "llvm/ADT/DenseMap.h"
 
@@ -25,11 +26,8 @@ bool wrapsCollective(AsyncStartOp start) {
       start, start.getCallsAttr());
   if (!callee)
     return false;
-  for (Operation &op : callee.getBody().front())
-    if (isa<AllReduceOp, AllGatherOp, ReduceScatterOp, AllToAllOp,
-            RaggedAllToAllOp, CollectivePermuteOp, CollectiveBroadcastOp>(op))
-      return true;
-  return false;
+  return llvm::any_of(callee.getBody().front(),
+                      [](Operation &op) { return isArrayCollective(&op); });
 }
 
 /// XLA's IsNopInstruction: what runs no kernel.

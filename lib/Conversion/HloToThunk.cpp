@@ -657,8 +657,7 @@ LogicalResult ThunkLowering::lowerInstruction(Operation *op) {
     return lowerDeviceId(op);
   if (auto rng = dyn_cast<RngGetAndUpdateStateOp>(op))
     return lowerRngGetAndUpdateState(rng);
-  if (isa<AllReduceOp, AllGatherOp, ReduceScatterOp, AllToAllOp,
-          RaggedAllToAllOp, CollectivePermuteOp, CollectiveBroadcastOp>(op)) {
+  if (isArrayCollective(op)) {
     FailureOr<SmallVector<Value>> outputs =
         logicalSlices(op, op->getResult(0));
     if (failed(outputs))

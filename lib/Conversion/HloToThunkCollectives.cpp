@@ -239,9 +239,20 @@ LogicalResult ThunkLowering::lowerCollective(Operation *op, ValueRange operands,
           });
   if (failed(thunk))
     return failure();
-  if (failed(mlir::verify(*thunk)))
-    return failure();
-  return success();
+  // The thunk's verifier checks the arrays against the group size, which
+  // the device count decides: say so in the instruction's terms.
+  std::string why;
+  {
+    ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &d) {
+      why = d.str();
+      return success();
+    });
+    if (succeeded(mlir::verify(*thunk)))
+      return success();
+  }
+  return op->emitError("hlo-to-thunk: `")
+         << getOpcode(op) << "` does not fit a program of " << numReplicas
+         << " replicas and " << numPartitions << " partitions: " << why;
 }
 
 /// Whether `type` is what a tuple-shaped start op holds of `operands`: the
@@ -264,11 +275,7 @@ LogicalResult ThunkLowering::lowerCollectiveStart(Operation *op) {
   if (auto start = dyn_cast<AsyncStartOp>(op)) {
     auto callee = symbols.lookup<ComputationOp>(start.getCalls());
     collective = callee ? callee.getRootValue().getDefiningOp() : nullptr;
-    if (!collective ||
-        !isa<AllReduceOp, AllGatherOp, ReduceScatterOp, AllToAllOp,
-             RaggedAllToAllOp, CollectivePermuteOp, CollectiveBroadcastOp>(
-            collective) ||
-        !tuple || tuple.size() < 2)
+    if (!isArrayCollective(collective) || !tuple || tuple.size() < 2)
       return op->emitError("hlo-to-thunk: only asynchronous collectives have "
                            "a thunk yet");
     // The collective reads the callee's parameters: the start's operands.

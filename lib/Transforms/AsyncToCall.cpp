@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Hlo/Dialect/Hlo/HloDeviceGroups.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/Passes.h"
 #include "TransformUtils.h"
@@ -27,10 +28,7 @@ namespace {
 
 /// Whether `comp` is one collective that hlo-to-thunk runs asynchronously.
 bool isAsyncCollective(ComputationOp comp) {
-  Operation *root = comp.getRootValue().getDefiningOp();
-  return isa_and_nonnull<AllReduceOp, AllGatherOp, ReduceScatterOp,
-                         AllToAllOp, RaggedAllToAllOp, CollectivePermuteOp,
-                         CollectiveBroadcastOp>(root);
+  return isArrayCollective(comp.getRootValue().getDefiningOp());
 }
 
 /// The chain start -> update* -> done, or empty if some link is read by

@@ -14,6 +14,12 @@
 using namespace mlir;
 using namespace mlir::hlo;
 
+bool mlir::hlo::isArrayCollective(Operation *op) {
+  return isa_and_nonnull<AllReduceOp, AllGatherOp, ReduceScatterOp, AllToAllOp,
+                         RaggedAllToAllOp, CollectivePermuteOp,
+                         CollectiveBroadcastOp>(op);
+}
+
 std::pair<int64_t, int64_t> mlir::hlo::getDeviceCounts(Operation *module) {
   auto count = [&](StringRef name) -> int64_t {
     auto attr = module->getAttrOfType<IntegerAttr>(name);

@@ -22,6 +22,14 @@ namespace mlir::hlo {
 
 using DeviceGroups = SmallVector<SmallVector<int64_t>>;
 
+/// True for the seven collectives over arrays that one instruction runs to
+/// completion: all-reduce, all-gather, reduce-scatter, all-to-all,
+/// ragged-all-to-all, collective-permute and collective-broadcast (not their
+/// -start/-done forms, send/recv or collective-reduce). They are what
+/// hlo-to-thunk lowers to one collective thunk, alone or as the computation
+/// of an async-start.
+bool isArrayCollective(Operation *op);
+
 /// The module's `hlo.replica_count` and `hlo.num_partitions`: (replicas,
 /// partitions), each 1 when absent or below.
 std::pair<int64_t, int64_t> getDeviceCounts(Operation *module);
