@@ -653,22 +653,35 @@ FailureOr<SmallVector<Value>> ElementGenerator::emitDot(DotOp op,
   auto isInt = [](Type t) { return isa<IntegerType>(t); };
   Type lhsHlo = lhsType.getElementType(), rhsHlo = rhsType.getElementType();
   Type lhsScalar = getScalarType(lhsHlo), rhsScalar = getScalarType(rhsHlo);
+  // A float result takes float, integer and pred operands (each element
+  // converted exactly, as the interpreter reads them as doubles); an integer
+  // result integer and pred operands; pred only pred operands.
   bool pred = out.isInteger(1);
-  if (!(isFloat(out) && isFloat(lhsScalar) && isFloat(rhsScalar)) &&
+  if (!(isFloat(out) && llvm::all_of(TypeRange{lhsScalar, rhsScalar},
+                                     [&](Type t) {
+                                       return isFloat(t) || isInt(t);
+                                     })) &&
       !(isInt(out) && isInt(lhsScalar) && isInt(rhsScalar)))
     return op->emitError("loop emitter: dot of ")
            << lhsHlo << " and " << rhsHlo << " to " << outHlo
-           << " (floats or integers only, not mixed)";
-  if (pred != lhsScalar.isInteger(1) || pred != rhsScalar.isInteger(1))
-    return op->emitError("loop emitter: dot mixing pred with integers");
+           << " (float results of float or integer operands, integer "
+              "results of integer operands)";
+  if (pred && !(lhsScalar.isInteger(1) && rhsScalar.isInteger(1)))
+    return op->emitError("loop emitter: a pred dot of non-pred operands");
   Type acc = out;
   if (auto fp = dyn_cast<FloatType>(out); fp && fp.getWidth() < 32)
     acc = b.getF32Type();
-  // An operand element in the accumulation type.
+  // An operand element in the accumulation type; pred and unsigned
+  // integers are read as unsigned.
   auto widen = [&](Value v, Type hloType) -> Value {
     if (v.getType() == acc)
       return v;
+    bool isUnsigned = hloType.isUnsignedInteger() || hloType.isInteger(1);
     if (isa<FloatType>(acc)) {
+      if (isa<IntegerType>(v.getType()))
+        return isUnsigned
+                   ? Value(arith::UIToFPOp::create(b, loc, acc, v))
+                   : Value(arith::SIToFPOp::create(b, loc, acc, v));
       auto from = cast<FloatType>(v.getType());
       if (from.getWidth() < cast<FloatType>(acc).getWidth())
         return arith::ExtFOp::create(b, loc, acc, v);
@@ -678,7 +691,7 @@ FailureOr<SmallVector<Value>> ElementGenerator::emitDot(DotOp op,
              to = acc.getIntOrFloatBitWidth();
     if (from > to)
       return arith::TruncIOp::create(b, loc, acc, v);
-    if (hloType.isUnsignedInteger())
+    if (isUnsigned)
       return arith::ExtUIOp::create(b, loc, acc, v);
     return arith::ExtSIOp::create(b, loc, acc, v);
   };
