@@ -246,13 +246,7 @@ void mlir::hlo::nameFusion(FusionOp fusion, SymbolTable &symbols,
   if (comp.getSymName() == base)
     return;
   // Unique like XLA: `fused_add`, `fused_add.1`, ...
-  unsigned &next = suffixes[base];
-  std::string name = base;
-  if (next)
-    name = base + "." + std::to_string(next);
-  while (symbols.lookup(name))
-    name = base + "." + std::to_string(++next);
-  ++next;
+  std::string name = uniqueSymbolName(base, symbols, suffixes);
   symbols.remove(comp);
   comp.setSymName(name);
   symbols.insert(comp);

@@ -59,14 +59,6 @@ struct FusionWrapperPass
     SymbolTable symbols(module);
     SymbolTableCollection tables;
     llvm::StringMap<unsigned> suffixes;
-    // `base`, or `base.N` with the first N that no symbol has.
-    auto uniqueName = [&](const std::string &base) {
-      std::string name = base;
-      unsigned &next = suffixes[base];
-      while (symbols.lookup(name))
-        name = base + "." + std::to_string(++next);
-      return name;
-    };
     for (ComputationOp comp : getFusibleComputations(module, symbols)) {
       SmallVector<Operation *> wrap;
       for (Operation &op : comp.getBody().front())
@@ -112,7 +104,8 @@ struct FusionWrapperPass
         setFusionConfig(fusion, input ? FusionKind::kInput : FusionKind::kLoop);
         // Renamed in the table only: the fusion is its one user.
         symbols.remove(fused);
-        fused.setSymName(uniqueName("wrapped_" + opcode + "_computation"));
+        fused.setSymName(uniqueSymbolName("wrapped_" + opcode + "_computation",
+                                          symbols, suffixes));
         symbols.insert(fused);
         fusion.setCallsAttr(FlatSymbolRefAttr::get(fused.getSymNameAttr()));
         fusion->setLoc(

@@ -101,13 +101,20 @@ private:
   bool fuseProducerConsumer(Operation *producer);
 
   bool reachesWithin(ArrayRef<Operation *> starts, Operation *limit,
-                     function_ref<bool(Operation *)> found);
+                     bool *gaveUp = nullptr);
   bool connected(Operation *a, Operation *b);
   bool operandReachableFromProducer(Operation *producer, Operation *consumer);
   bool canFuseSiblings(Operation *a, Operation *b, Value parent);
   bool producerCandidateIsFusible(Operation *producer, Operation *consumer);
   FusionOp fuse(Operation *src, FusionOp dst);
+  /// Where a `connected` search from an instruction gave up: the searched
+  /// window grows with its limit, so one from the same instruction to a
+  /// later limit would give up too. Valid until the next fusion changes the
+  /// graph (`fusions` counts them).
+  DenseMap<Operation *, std::pair<int64_t, double>> gaveUpAt;
+  int64_t fusions = 0;
   void forget(Operation *op) {
+    gaveUpAt.erase(op);
     alive.erase(op);
     touched.erase(op);
     fusible.invalidate(op);
@@ -138,23 +145,24 @@ SmallVector<Operation *> MultiOutputFuser::usersInOrder(Value v) {
 }
 
 /// Depth-first search over the users of `starts` (and theirs), visiting
-/// only instructions before `limit`; true when `found` holds for one, or
-/// when the search exceeds its budget.
+/// only instructions before `limit`: true when it comes to `limit`, or when
+/// it exceeds its budget (then `gaveUp` is set).
 bool MultiOutputFuser::reachesWithin(ArrayRef<Operation *> starts,
-                                     Operation *limit,
-                                     function_ref<bool(Operation *)> found) {
+                                     Operation *limit, bool *gaveUp) {
   SmallVector<Operation *> stack(starts.begin(), starts.end());
   DenseSet<Operation *> seen;
   int64_t visits = 0;
   while (!stack.empty()) {
     Operation *op = stack.pop_back_val();
+    if (op == limit)
+      return true;
     if (op->getBlock() != limit->getBlock() || !before(op, limit) ||
         !seen.insert(op).second)
       continue;
-    if (found(op))
-      return true;
     if (++visits > maxVisits) {
       ++numGiveUps;
+      if (gaveUp)
+        *gaveUp = true;
       return true;
     }
     for (Operation *user : op->getUsers())
@@ -167,12 +175,18 @@ bool MultiOutputFuser::reachesWithin(ArrayRef<Operation *> starts,
 bool MultiOutputFuser::connected(Operation *a, Operation *b) {
   if (before(b, a))
     std::swap(a, b);
-  SmallVector<Operation *> starts(a->getUsers());
-  if (llvm::is_contained(starts, b))
+  auto cached = gaveUpAt.find(a);
+  if (cached != gaveUpAt.end() && cached->second.first == fusions &&
+      cached->second.second <= posOf(b)) {
+    ++numGiveUps;
     return true;
-  return reachesWithin(starts, b, [&](Operation *op) {
-    return llvm::is_contained(op->getUsers(), b);
-  });
+  }
+  SmallVector<Operation *> starts(a->getUsers());
+  bool gaveUp = false;
+  bool reached = reachesWithin(starts, b, &gaveUp);
+  if (gaveUp)
+    gaveUpAt[a] = {fusions, posOf(b)};
+  return reached;
 }
 
 /// XLA's OperandReachableFromProducer: a path from `producer` to `consumer`
@@ -183,9 +197,7 @@ bool MultiOutputFuser::operandReachableFromProducer(Operation *producer,
   for (Operation *user : producer->getUsers())
     if (user != consumer)
       starts.push_back(user);
-  return reachesWithin(starts, consumer, [&](Operation *op) {
-    return llvm::is_contained(op->getUsers(), consumer);
-  });
+  return reachesWithin(starts, consumer);
 }
 
 /// XLA's FindUniqueSlice: the slice through which `user` alone reads
@@ -288,8 +300,6 @@ FusionOp MultiOutputFuser::fuse(Operation *src, FusionOp dst) {
   llvm::sort(toMove, [&](Operation *a, Operation *b) { return before(a, b); });
   Block *block = later->getBlock();
   double lo = posOf(later);
-  Operation *next = later->getNextNode();
-  double hi = next && pos.count(next) ? posOf(next) : lo + 1024.0;
   // Moves by remove and insert, which do not renumber MLIR's block order.
   auto &ops = block->getOperations();
   if (later != dst) {
@@ -314,9 +324,16 @@ FusionOp MultiOutputFuser::fuse(Operation *src, FusionOp dst) {
     last = op;
     placed.push_back(op);
   }
+  // The new fusion, its get-tuple-elements and the moved users share the
+  // gap up to the next instruction that keeps its place: all of the gap,
+  // so that fusing again at the same place (siblings one after another)
+  // does not shrink it each time, which would renumber the block every few
+  // fusions (quadratic).
+  Operation *next = last->getNextNode();
+  double hi = next && pos.count(next) ? posOf(next) : lo + 1024.0;
   double step = (hi - lo) / double(placed.size() + 1);
   pos[fusion] = lo;
-  if (step < 1e-6 * std::max(1.0, std::abs(lo))) {
+  if (!(step > 1e-12 * std::max(1.0, std::abs(lo)))) {
     renumber(block);
   } else {
     for (auto [i, op] : llvm::enumerate(placed))
@@ -329,6 +346,7 @@ FusionOp MultiOutputFuser::fuse(Operation *src, FusionOp dst) {
   alive.insert(fusion);
   touched.insert(fusion);
   changed = true;
+  ++fusions;
   return fusion;
 }
 

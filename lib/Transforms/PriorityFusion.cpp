@@ -603,13 +603,8 @@ bool PriorityFuser::run() {
         // here (`fused_computation`) gets XLA's `.N` suffix.
         auto fused = cast<ComputationOp>(bodyOf(fusion)->getParentOp());
         if (fused.getSymName().starts_with("fused_computation_")) {
-          unsigned &next = suffixes["fused_computation"];
-          std::string name = "fused_computation";
-          if (next)
-            name += "." + std::to_string(next);
-          while (symbols->lookup(name))
-            name = "fused_computation." + std::to_string(++next);
-          ++next;
+          std::string name =
+              uniqueSymbolName("fused_computation", *symbols, suffixes);
           symbols->remove(fused);
           fused.setSymName(name);
           symbols->insert(fused);

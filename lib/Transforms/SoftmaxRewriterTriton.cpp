@@ -222,6 +222,7 @@ struct SoftmaxRewriterTritonPass
 
   void run();
   void fuse(Diamond &d, SymbolTable &symbols,
+            llvm::StringMap<unsigned> &suffixes,
             llvm::DenseSet<Operation *> &erased);
 };
 } // namespace
@@ -255,6 +256,7 @@ static bool copiedIntoFusion(Operation *op, const Diamond &d) {
 }
 
 void SoftmaxRewriterTritonPass::fuse(Diamond &d, SymbolTable &symbols,
+                                     llvm::StringMap<unsigned> &suffixes,
                                      llvm::DenseSet<Operation *> &erased) {
   MLIRContext *ctx = &getContext();
   Operation *root = d.root;
@@ -305,10 +307,8 @@ void SoftmaxRewriterTritonPass::fuse(Diamond &d, SymbolTable &symbols,
     b.clone(*op, mapping);
   ReturnOp::create(b, UnknownLoc::get(ctx), mapping.lookup(root->getResult(0)));
   // XLA's names: `triton_softmax_computation`, then `.1`, `.2`, ...
-  std::string name = "triton_softmax_computation";
-  for (unsigned i = 1; symbols.lookup(name); ++i)
-    name = "triton_softmax_computation." + std::to_string(i);
-  comp.setSymName(name);
+  comp.setSymName(
+      uniqueSymbolName("triton_softmax_computation", symbols, suffixes));
   symbols.insert(comp, Block::iterator(parent));
 
   // The fusion takes the root's place.
@@ -360,11 +360,12 @@ void SoftmaxRewriterTritonPass::run() {
   // Last first: a diamond whose root is the next one's producer is fused
   // after it, so the next fusion reads this one's fusion.
   llvm::DenseSet<Operation *> erased;
+  llvm::StringMap<unsigned> suffixes;
   for (Diamond &d : llvm::reverse(diamonds)) {
     if (llvm::any_of(d.walked,
                      [&](Operation *op) { return erased.contains(op); }))
       continue;
-    fuse(d, symbols, erased);
+    fuse(d, symbols, suffixes, erased);
     ++numDiamonds;
     changed = true;
   }

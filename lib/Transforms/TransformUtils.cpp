@@ -89,3 +89,15 @@ void mlir::hlo::eraseWithDeadOperands(Operation *op) {
         work.push_back(d);
   }
 }
+
+std::string mlir::hlo::uniqueSymbolName(StringRef base, SymbolTable &symbols,
+                                        llvm::StringMap<unsigned> &suffixes) {
+  unsigned &next = suffixes[base];
+  std::string name = base.str();
+  if (next)
+    name += "." + std::to_string(next);
+  while (symbols.lookup(name))
+    name = base.str() + "." + std::to_string(++next);
+  ++next;
+  return name;
+}

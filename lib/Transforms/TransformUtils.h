@@ -12,6 +12,9 @@
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <string>
 
 namespace mlir::hlo {
 
@@ -113,6 +116,13 @@ SmallVector<ComputationOp> reachableComputations(ArrayRef<ComputationOp> roots,
 /// (a depth-first post-order of the call graph, iterative; the members of a
 /// cycle come in some order).
 SmallVector<ComputationOp> calleesFirst(ModuleOp module, SymbolTable &symbols);
+
+/// XLA's unique names: `base` if no symbol of `symbols` has it and none was
+/// given out for `base` before, else `base.N` with the first free N from
+/// `suffixes[base]` on, which then moves past it (so naming k computations
+/// alike is linear, not quadratic).
+std::string uniqueSymbolName(StringRef base, SymbolTable &symbols,
+                             llvm::StringMap<unsigned> &suffixes);
 
 } // namespace mlir::hlo
 

@@ -10,6 +10,7 @@
 
 #include "Hlo/Translate/HloText.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Value.h"
 
@@ -43,6 +44,31 @@ instructionName(Value value,
   std::string printed = text(value);
   return printed.substr(0, printed.find(" = "));
 }
+
+/// instructionName for many values of one module: the names the exporter
+/// makes up are made once, on the first value without a location name
+/// (printHloInstruction names the whole module at every call, which made
+/// the test passes' output quadratic in the module size).
+class InstructionNames {
+public:
+  std::string operator()(Value value) {
+    return instructionName(value, [&](Value v) {
+      if (!made) {
+        Operation *scope =
+            isa<BlockArgument>(v)
+                ? cast<BlockArgument>(v).getOwner()->getParentOp()
+                : v.getDefiningOp();
+        auto module = scope->getParentOfType<ModuleOp>();
+        made = module ? getHloInstructionNames(module)
+                      : DenseMap<Value, std::string>();
+      }
+      return made->lookup(v);
+    });
+  }
+
+private:
+  std::optional<DenseMap<Value, std::string>> made;
+};
 
 } // namespace mlir::hlo
 

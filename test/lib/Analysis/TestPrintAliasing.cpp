@@ -52,6 +52,7 @@ struct TestPrintAliasingPass
       os << "no ENTRY computation\n";
       return;
     }
+    InstructionNames instructionName;
     auto printPositions = [&](Value v) {
       forEachSubshape(v.getType(),
                       [&, node = 0u](Type, ArrayRef<int64_t> index) mutable {

@@ -49,6 +49,7 @@ struct TestPrintCostPass
     raw_ostream &os = llvm::outs();
     os << "device: " << device.name << "\n";
     auto us = [](double v) { return llvm::format("%.6g", v); };
+    InstructionNames instructionName;
     for (auto comp : getOperation().getOps<ComputationOp>()) {
       if (!comp.getEntry() || comp.getBody().empty())
         continue;
@@ -97,6 +98,7 @@ struct TestPrintFusionBenefitPass
                               GpuPerformanceModelOptions::priorityFusion());
     raw_ostream &os = llvm::outs();
     auto us = [](double v) { return llvm::format("%.6g", v); };
+    InstructionNames instructionName;
     for (auto comp : getOperation().getOps<ComputationOp>()) {
       if (!comp.getEntry() || comp.getBody().empty())
         continue;
