@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Runs on a lent GPU machine, from the repository root, with .gpu-carry/
 # carried (scripts/device-pack.sh): the CUDA tests (lit's cuda-device tests
-# and the CUDA unit tests) and bench/cuda_vs_xla.py. Logs go to $OUT (the
-# device tool's folder) or ./gpu-out.
+# and the CUDA unit tests), bench/cuda_vs_xla.py and bench/gpu_bandwidth.py.
+# Logs go to $OUT (the device tool's folder) or ./gpu-out.
 #
-#   device run: scripts/device-check.sh [lit|unit|bench|corpus]...
+#   device run: scripts/device-check.sh [lit|unit|bench|bandwidth|corpus]...
 #   (default: all; corpus needs .gpu-carry/corpus, which device-pack.sh
 #   copies from ../shared/corpus/hlo)
 set -uo pipefail
@@ -28,7 +28,7 @@ fi
 { nvidia-smi; echo "HLO_CUBLASLT_LIBRARY=${HLO_CUBLASLT_LIBRARY:-}";
   echo "HLO_CUDNN_LIBRARY=${HLO_CUDNN_LIBRARY:-}";
   "$tools/bin/hlo-run" --list-devices; } 2>&1 | tee "$out/device.txt"
-steps=${*:-lit unit bench corpus}
+steps=${*:-lit unit bench bandwidth corpus}
 status=0
 for step in $steps; do
   case $step in
@@ -64,6 +64,10 @@ CFG
   bench)
     PYTHONUNBUFFERED=1 python3 bench/cuda_vs_xla.py --bin "$tools/bin" \
       --markdown 2>&1 | tee "$out/bench.md"
+    [ "${PIPESTATUS[0]}" = 0 ] || status=1 ;;
+  bandwidth)
+    PYTHONUNBUFFERED=1 python3 bench/gpu_bandwidth.py --bin "$tools/bin" \
+      --markdown 2>&1 | tee "$out/bandwidth.md"
     [ "${PIPESTATUS[0]}" = 0 ] || status=1 ;;
   corpus)
     PYTHONUNBUFFERED=1 python3 bench/corpus_on_device.py --bin "$tools/bin" \
