@@ -67,19 +67,68 @@ def pass_ms(opt, module, pass_name, timeout, repeat):
     return best
 
 
-def make_inputs(opt, sizes, workdir):
-    """(form, size) -> module path: the generated module and the same after
-    --hlo-gpu-optimize."""
+def control_flow(n):
+    """A module of about n instructions: a chain of blocks, each a counted
+    while loop (a condition and a body computation of its own) and a
+    conditional on the loop's result (two branch computations), 27
+    instructions a block."""
+    lines, entry = ["HloModule control_flow", ""], []
+    state = "(s32[], f32[64])"
+    entry.append("  x0 = f32[64] parameter(0)")
+    for i in range((n - 2) // 27):
+        x = f"x{i}"
+        lines += [
+            f"cond{i} {{", f"  s = {state} parameter(0)",
+            "  i = s32[] get-tuple-element(s), index=0",
+            "  n = s32[] constant(4)",
+            "  ROOT lt = pred[] compare(i, n), direction=LT", "}", "",
+            f"body{i} {{", f"  s = {state} parameter(0)",
+            "  i = s32[] get-tuple-element(s), index=0",
+            "  x = f32[64] get-tuple-element(s), index=1",
+            "  one = s32[] constant(1)", "  i1 = s32[] add(i, one)",
+            "  c = f32[] constant(0.5)",
+            "  cb = f32[64] broadcast(c), dimensions={}",
+            "  y = f32[64] multiply(x, cb)", "  z = f32[64] add(y, x)",
+            f"  ROOT t = {state} tuple(i1, z)", "}", "",
+            f"on_true{i} {{", "  x = f32[64] parameter(0)",
+            "  ROOT n = f32[64] negate(x)", "}", "",
+            f"on_false{i} {{", "  x = f32[64] parameter(0)",
+            "  ROOT e = f32[64] exponential(x)", "}", ""]
+        entry += [
+            f"  zero{i} = s32[] constant(0)",
+            f"  init{i} = {state} tuple(zero{i}, {x})",
+            f"  w{i} = {state} while(init{i}), condition=cond{i}, "
+            f"body=body{i}",
+            f"  r{i} = f32[64] get-tuple-element(w{i}), index=1",
+            f"  h{i} = f32[1] slice(r{i}), slice={{[0:1]}}",
+            f"  hs{i} = f32[] reshape(h{i})",
+            f"  zf{i} = f32[] constant(0)",
+            f"  p{i} = pred[] compare(hs{i}, zf{i}), direction=GT",
+            f"  x{i + 1} = f32[64] conditional(p{i}, r{i}, r{i}), "
+            f"true_computation=on_true{i}, false_computation=on_false{i}"]
+    entry[-1] = entry[-1].replace(f"  x{(n - 2) // 27} =", "  ROOT out =")
+    return "\n".join(lines + ["ENTRY main {"] + entry + ["}", ""])
+
+
+def make_inputs(opt, sizes, forms, workdir):
+    """(form, size) -> module path: the generated module (`hlo`), the same
+    after --hlo-gpu-optimize (`optimized`), loops and conditionals
+    (`control`)."""
     inputs = {}
     for n in sizes:
         pre = os.path.join(workdir, f"gen{n}.hlo")
         subprocess.run([sys.executable, str(GEN), "--instructions", str(n),
                         "-o", pre], check=True)
-        post = os.path.join(workdir, f"gen{n}.optimized.mlir")
-        subprocess.run([opt, pre, "--hlo-gpu-optimize", "-o", post],
-                       check=True)
         inputs[("hlo", n)] = pre
-        inputs[("optimized", n)] = post
+        if "optimized" in forms:
+            post = os.path.join(workdir, f"gen{n}.optimized.mlir")
+            subprocess.run([opt, pre, "--hlo-gpu-optimize", "-o", post],
+                           check=True)
+            inputs[("optimized", n)] = post
+        control = os.path.join(workdir, f"control{n}.hlo")
+        with open(control, "w") as f:
+            f.write(control_flow(n))
+        inputs[("control", n)] = control
     return inputs
 
 
@@ -95,6 +144,8 @@ def main():
     ap.add_argument("--opt", default="build/bin/hlo-opt")
     ap.add_argument("--sizes", default="1000,10000,100000")
     ap.add_argument("--passes", help="comma-separated (default: all)")
+    ap.add_argument("--forms", default="hlo,optimized,control",
+                    help="which inputs: hlo, optimized, control")
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("--flag", type=float, default=1.5)
     ap.add_argument("--min-ms", type=float, default=50)
@@ -103,13 +154,14 @@ def main():
     args = ap.parse_args()
 
     sizes = [int(s) for s in args.sizes.split(",")]
+    forms = args.forms.split(",")
     passes = (args.passes.split(",") if args.passes
               else [p for p in list_passes(args.opt) if p not in SKIP])
     results = {}  # (pass, form) -> times per size
     with tempfile.TemporaryDirectory() as workdir:
-        inputs = make_inputs(args.opt, sizes, workdir)
+        inputs = make_inputs(args.opt, sizes, forms, workdir)
         for p in passes:
-            for form in ("hlo", "optimized"):
+            for form in forms:
                 times = []
                 for n in sizes:
                     times.append(pass_ms(args.opt, inputs[(form, n)], p,
@@ -122,7 +174,7 @@ def main():
                 results[(p, form)] = times
                 print(p, form, times, file=sys.stderr, flush=True)
         median = {}
-        for form in ("hlo", "optimized"):
+        for form in forms:
             gs = sorted(g for (p, f), ts in results.items() if f == form
                         for g in [growth(ts, sizes)] if g is not None)
             median[form] = gs[len(gs) // 2] if gs else 1.0
@@ -153,8 +205,8 @@ def main():
     head = ["pass", "input", *(f"ms at {n}" for n in sizes),
             f"growth {sizes[-2] if len(sizes) > 1 else ''}->{sizes[-1]}"]
     print(table(head, rows, args.markdown))
-    print(f"\nmedian growth: hlo {median['hlo']:.2f}, optimized "
-          f"{median['optimized']:.2f}")
+    print("\nmedian growth: " + ", ".join(f"{form} {m:.2f}"
+                                          for form, m in median.items()))
     if flagged:
         print("super-linear: " + ", ".join(flagged))
     return 1 if flagged else 0

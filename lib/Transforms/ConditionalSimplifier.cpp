@@ -413,7 +413,7 @@ struct ConditionalSimplifierPass
         ++numEmptied;
         changed = true;
       }
-      if (isMemoryEffectFree(cond)) {
+      if (isEffectFree(cond, symbols)) {
         int64_t taken =
             branches.size() == 1 ? 0 : constantBranch(cond, branches.size());
         if (taken >= 0) {

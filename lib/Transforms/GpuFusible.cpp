@@ -40,8 +40,11 @@ bool GpuFusible::isFusible(Operation *op) {
   Type type = op->getResult(0).getType();
   if (isa<FusionOp>(op) ? !isStaticArrayOrTuple(type) : !isStaticArray(type))
     return false;
-  if (hasControlPredecessors(op) || isControlPredecessor(op) ||
-      !isMemoryEffectFree(op))
+  if (hasControlPredecessors(op) || isControlPredecessor(op))
+    return false;
+  auto module = op->getParentOfType<ModuleOp>();
+  if (module ? !isEffectFree(op, tables.getSymbolTable(module))
+             : !isMemoryEffectFree(op))
     return false;
   for (Value v : getDataOperands(op))
     if (!isStaticArrayOrTuple(v.getType()))

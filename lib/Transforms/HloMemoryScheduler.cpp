@@ -282,9 +282,10 @@ struct HloMemorySchedulerPass
     HloAliasAnalysis alias(dataflow);
     peakBefore = HloLiveRange(alias).getPeakLiveBytes();
 
+    SymbolTable symbols(module);
     for (Operation *computation : dataflow.getComputations()) {
       ScheduleGraph graph;
-      if (!graph.build(cast<ComputationOp>(computation), alias))
+      if (!graph.build(cast<ComputationOp>(computation), alias, symbols))
         continue;
       unsigned n = graph.nodes.size();
       // XLA's order of preference on ties: list, DFS, post-order.

@@ -67,7 +67,8 @@ struct HloRematerializationPass
                const llvm::DenseMap<Operation *, int64_t> &peaks, int64_t limit,
                SymbolTable &symbols, bool cheapOnly) {
     MemoryUsageTracker t;
-    if (!t.build(comp, alias, dataflow, peaks, cheapOnly, minRematSize))
+    if (!t.build(comp, alias, dataflow, peaks, cheapOnly, minRematSize,
+                 symbols))
       return 0;
     // Placed candidates by buffer size (largest first), then by placement.
     using Entry = std::tuple<int64_t, int64_t, unsigned>;

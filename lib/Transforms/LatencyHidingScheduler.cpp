@@ -391,9 +391,10 @@ struct LatencyHidingSchedulerPass
       sum.exposed += t.exposed;
       sum.pairs += t.pairs;
     };
+    SymbolTable symbols(module);
     for (Operation *computation : dataflow.getComputations()) {
       ScheduleGraph graph;
-      if (!graph.build(cast<ComputationOp>(computation), alias))
+      if (!graph.build(cast<ComputationOp>(computation), alias, symbols))
         continue;
       Order identity = identityOrder(graph.nodes.size());
       auto ops = [&](ArrayRef<unsigned> ids) {

@@ -74,8 +74,10 @@ static bool isFusible(Operation *op, bool asConsumer = false) {
                        llvm::all_of(tuple.getTypes(), isStaticArray);
   if (!tupleConsumer && !isStaticArray(result))
     return false;
-  if (hasControlPredecessors(op) || isControlPredecessor(op) ||
-      !isMemoryEffectFree(op))
+  // Loops, branches and calls are never fused (and their effects take a
+  // walk of the module to look up their computations).
+  if (isa<WhileOp, ConditionalOp, CallOp>(op) || hasControlPredecessors(op) ||
+      isControlPredecessor(op) || !isMemoryEffectFree(op))
     return false;
   for (Value v : getDataOperands(op))
     if (!isStaticArray(v.getType()))

@@ -55,9 +55,9 @@ bool MemoryUsageTracker::build(
     ComputationOp comp, const HloAliasAnalysis &alias,
     const HloDataflowAnalysis &dataflow,
     const llvm::DenseMap<Operation *, int64_t> &peaks, bool cheapOnly,
-    int64_t minRematSize) {
+    int64_t minRematSize, SymbolTable &symbols) {
   ScheduleGraph graph;
-  if (!graph.build(comp, alias))
+  if (!graph.build(comp, alias, symbols))
     return false;
   buffers.resize(graph.buffers.size());
   for (unsigned b = 0, e = graph.buffers.size(); b < e; ++b) {

@@ -109,7 +109,7 @@ struct MemoryUsageTracker {
   bool build(ComputationOp comp, const HloAliasAnalysis &alias,
              const HloDataflowAnalysis &dataflow,
              const llvm::DenseMap<Operation *, int64_t> &peaks, bool cheapOnly,
-             int64_t minRematSize);
+             int64_t minRematSize, SymbolTable &symbols);
 };
 
 } // namespace mlir::hlo

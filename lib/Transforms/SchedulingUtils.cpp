@@ -1,6 +1,7 @@
 //===- SchedulingUtils.cpp - what the schedulers share --------------------===//
 
 #include "SchedulingUtils.h"
+#include "TransformUtils.h"
 
 #include "Hlo/Dialect/Hlo/HloTypeInference.h"
 
@@ -37,7 +38,8 @@ std::string locationName(Location loc) {
 
 } // namespace
 
-bool ScheduleGraph::build(ComputationOp comp, const HloAliasAnalysis &alias) {
+bool ScheduleGraph::build(ComputationOp comp, const HloAliasAnalysis &alias,
+                          SymbolTable &symbols) {
   const HloDataflowAnalysis &dataflow = alias.getDataflow();
   computation = comp;
   nodes.clear();
@@ -136,7 +138,7 @@ bool ScheduleGraph::build(ComputationOp comp, const HloAliasAnalysis &alias) {
   for (unsigned i = 0, e = nodes.size(); i < e; ++i) {
     Operation *op = nodes[i].op;
     bool any =
-        isa<WhileOp, ConditionalOp, CallOp>(op) && !isMemoryEffectFree(op);
+        isa<WhileOp, ConditionalOp, CallOp>(op) && !isEffectFree(op, symbols);
     for (int q = 0; q < NumQueues; ++q) {
       bool uses =
           any || (q == RandomState && isa<RngOp, RngGetAndUpdateStateOp>(op)) ||

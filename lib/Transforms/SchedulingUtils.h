@@ -55,9 +55,11 @@ struct ScheduleGraph {
     bool isConstant = false;
   };
 
-  /// Builds the graph of `computation`; fails (returns false) when the
-  /// block holds an op that is not an HLO instruction.
-  bool build(ComputationOp computation, const HloAliasAnalysis &alias);
+  /// Builds the graph of `computation` (`symbols`: the module's table);
+  /// fails (returns false) when the block holds an op that is not an HLO
+  /// instruction.
+  bool build(ComputationOp computation, const HloAliasAnalysis &alias,
+             SymbolTable &symbols);
 
   /// Peak over `order` (node ids) of the bytes of the buffers live at once
   /// (constants left out): a buffer lives from its first position (a parameter:

@@ -27,11 +27,14 @@ using namespace mlir::hlo;
 static bool isReplaceable(Operation *op) {
   if (!isa<InstructionOpInterface>(op) || isa<ConstantOp>(op) ||
       op->getNumResults() != 1 || hasControlPredecessors(op) ||
-      isControlPredecessor(op) || !isMemoryEffectFree(op))
+      isControlPredecessor(op))
     return false;
   // A bounded dynamic dimension (`<=N`) may hold elements: static only.
+  // The effects last: those of a call, loop or branch take a walk of the
+  // module to look up its computations.
   auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  return type && type.hasStaticShape() && type.getNumElements() == 0;
+  return type && type.hasStaticShape() && type.getNumElements() == 0 &&
+         isMemoryEffectFree(op);
 }
 
 namespace {

@@ -266,3 +266,36 @@ hlo.computation @operands(%i: tensor<i32>, %a: tensor<3xf32>, %b: tensor<3xf32>)
   %c = hlo.conditional %i, %ab, %ab {branch_computations = [@u0, @u1]} : (tensor<i32>, tuple<tensor<3xf32>, tensor<3xf32>>, tuple<tensor<3xf32>, tensor<3xf32>>) -> tensor<3xf32>
   hlo.return %c : tensor<3xf32>
 }
+
+// -----
+
+// A known branch is inlined only when no branch has a side effect: here
+// the taken branch calls a computation that draws from the random state
+// (its effect is found through the call), so the conditional stays; the
+// second one, of pure branches, is inlined.
+// CHECK-LABEL: hlo.computation @effect_through_call
+// CHECK:         = conditional {{.*}}[@calls_draw, @neg]
+// CHECK-NOT:     conditional
+// CHECK:         = negate
+hlo.computation private @draw(%p: tensor<3xf32>) -> tensor<3xf32> {
+  %lo = hlo.constant {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %hi = hlo.constant {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+  %n = hlo.rng %lo, %hi {distribution = #hlo<rng_distribution rng_uniform>} : (tensor<f32>, tensor<f32>) -> tensor<3xf32>
+  %s = hlo.add %p, %n : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  hlo.return %s : tensor<3xf32>
+}
+hlo.computation private @calls_draw(%p: tensor<3xf32>) -> tensor<3xf32> {
+  %c = hlo.call %p {to_apply = @draw} : (tensor<3xf32>) -> tensor<3xf32>
+  hlo.return %c : tensor<3xf32>
+}
+hlo.computation private @neg(%p: tensor<3xf32>) -> tensor<3xf32> {
+  %n = hlo.negate %p : (tensor<3xf32>) -> tensor<3xf32>
+  hlo.return %n : tensor<3xf32>
+}
+hlo.computation @effect_through_call(%a: tensor<3xf32>) -> tuple<tensor<3xf32>, tensor<3xf32>> attributes {entry} {
+  %zero = hlo.constant {value = dense<0> : tensor<i32>} : () -> tensor<i32>
+  %c0 = hlo.conditional %zero, %a, %a {branch_computations = [@calls_draw, @neg]} : (tensor<i32>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %c1 = hlo.conditional %zero, %a, %a {branch_computations = [@neg, @neg]} : (tensor<i32>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %t = hlo.tuple %c0, %c1 : (tensor<3xf32>, tensor<3xf32>) -> tuple<tensor<3xf32>, tensor<3xf32>>
+  hlo.return %t : tuple<tensor<3xf32>, tensor<3xf32>>
+}
