@@ -2,11 +2,13 @@
 """How every pass scales with module size, each pass alone.
 
 For each size N of --sizes, generates a module of N instructions
-(gen_hlo.py: dense layers with dots, reductions, calls, transposes) and
-the same module after `--hlo-gpu-optimize` (scheduled, fused, buffer
-assigned: the input of the passes that run after XLA's HLO pipeline, such as
-hlo-to-gpu and hlo-to-thunk). Then every pass hlo-opt registers runs alone
-on both forms, one process each, with --mlir-timing: the pass's time is its
+(gen_hlo.py: dense layers with dots, reductions, calls, transposes), the
+same module after `--hlo-gpu-optimize` (scheduled, fused, buffer assigned:
+the input of the passes that run after XLA's HLO pipeline, such as
+hlo-to-gpu and hlo-to-thunk) and a chain of while loops and conditionals
+(`control`, computations of their own). Then every pass hlo-opt registers
+runs alone on each form (--forms), one process each, with --mlir-timing:
+the pass's time is its
 row of the timing report (which includes the verifier run after it), or,
 for a pass whose row has another name (MLIR's canonicalize is
 "Canonicalizer"), the report's total less parsing and printing. A pass
