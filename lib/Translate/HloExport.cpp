@@ -41,7 +41,10 @@ public:
   }
 
 private:
+  /// Names the module's values once (the exporter's module does not change
+  /// while it lives).
   void prepare();
+  bool prepared = false;
   void assignNames();
   StringRef uniqueName(StringRef base);
   /// `name` if it is an HLO name, else a sanitized copy in `saver`.
@@ -1149,6 +1152,9 @@ const llvm::StringMap<unsigned> &Exporter::getSymbolUses() {
 }
 
 void Exporter::prepare() {
+  if (prepared)
+    return;
+  prepared = true;
   // Computations wrapped by printed async sugar are not printed.
   module.walk([&](AsyncStartOp start) {
     if (isSugaredStart(start))
@@ -1288,7 +1294,7 @@ std::string mlir::hlo::printHloInstruction(Value value) {
 
 struct mlir::hlo::HloInstructionPrinter::Impl {
   explicit Impl(ModuleOp module)
-      : exporter(module, stream, HloExportOptions()) {
+      : module(module), exporter(module, stream, HloExportOptions()) {
     exporter.prepare();
   }
 
@@ -1296,9 +1302,14 @@ struct mlir::hlo::HloInstructionPrinter::Impl {
   /// The printed attributes among `attrs` (see getAttributes).
   Attributes print(Operation *op, ArrayRef<NamedAttribute> attrs);
 
+  ModuleOp module;
   std::string buffer;
   llvm::raw_string_ostream stream{buffer};
   Exporter exporter;
+  /// printInstruction's: without metadata, made on first use.
+  std::string lineBuffer;
+  llvm::raw_string_ostream lineStream{lineBuffer};
+  std::unique_ptr<Exporter> lines;
 };
 
 HloInstructionPrinter::Impl::Attributes
@@ -1345,6 +1356,18 @@ HloInstructionPrinter::HloInstructionPrinter(ModuleOp module)
     : impl(std::make_unique<Impl>(module)) {}
 
 HloInstructionPrinter::~HloInstructionPrinter() = default;
+
+std::string HloInstructionPrinter::printInstruction(Value value) {
+  if (!impl->lines) {
+    HloExportOptions options;
+    options.printMetadata = false;
+    impl->lines =
+        std::make_unique<Exporter>(impl->module, impl->lineStream, options);
+  }
+  impl->lineBuffer.clear();
+  impl->lines->printInstruction(value);
+  return StringRef(impl->lineBuffer).trim().str();
+}
 
 StringRef HloInstructionPrinter::getName(Value value) const {
   return impl->exporter.names.lookup(value);

@@ -66,6 +66,9 @@ public:
   /// The name of a parameter or instruction result, without `%`; empty for
   /// a value the export does not print.
   StringRef getName(Value value) const;
+  /// printHloInstruction(value) for a value of this module, which is named
+  /// once for all calls (printHloInstruction names it at every call).
+  std::string printInstruction(Value value);
   /// The name the computation `symbol` prints under.
   StringRef getComputationName(StringRef symbol) const;
   /// False for a computation the export does not print: one wrapped by an

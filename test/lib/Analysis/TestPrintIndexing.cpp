@@ -80,11 +80,24 @@ private:
     return instructionName(value, [&](Value v) { return hloText(v).str(); });
   }
 
-  /// printHloInstruction(value), computed once per value.
+  /// printHloInstruction(value), computed once per value, by one printer
+  /// per module.
   StringRef hloText(Value value) {
     auto [it, inserted] = texts.try_emplace(value);
-    if (inserted)
-      it->second = printHloInstruction(value);
+    if (inserted) {
+      Operation *scope =
+          isa<BlockArgument>(value)
+              ? cast<BlockArgument>(value).getOwner()->getParentOp()
+              : value.getDefiningOp();
+      auto module = scope ? scope->getParentOfType<ModuleOp>() : ModuleOp();
+      if (!module)
+        return it->second;
+      if (!printer || printerModule != module) {
+        printer = std::make_unique<HloInstructionPrinter>(module);
+        printerModule = module;
+      }
+      it->second = printer->printInstruction(value);
+    }
     return it->second;
   }
 
@@ -117,6 +130,8 @@ private:
 
   raw_ostream &os;
   llvm::DenseMap<Value, std::string> texts;
+  std::unique_ptr<HloInstructionPrinter> printer;
+  ModuleOp printerModule;
 };
 
 struct TestPrintIndexingPass
