@@ -657,10 +657,9 @@ FailureOr<SmallVector<Value>> ElementGenerator::emitDot(DotOp op,
   // converted exactly, as the interpreter reads them as doubles); an integer
   // result integer and pred operands; pred only pred operands.
   bool pred = out.isInteger(1);
-  if (!(isFloat(out) && llvm::all_of(TypeRange{lhsScalar, rhsScalar},
-                                     [&](Type t) {
-                                       return isFloat(t) || isInt(t);
-                                     })) &&
+  if (!(isFloat(out) &&
+        llvm::all_of(TypeRange{lhsScalar, rhsScalar},
+                     [&](Type t) { return isFloat(t) || isInt(t); })) &&
       !(isInt(out) && isInt(lhsScalar) && isInt(rhsScalar)))
     return op->emitError("loop emitter: dot of ")
            << lhsHlo << " and " << rhsHlo << " to " << outHlo
@@ -679,9 +678,8 @@ FailureOr<SmallVector<Value>> ElementGenerator::emitDot(DotOp op,
     bool isUnsigned = hloType.isUnsignedInteger() || hloType.isInteger(1);
     if (isa<FloatType>(acc)) {
       if (isa<IntegerType>(v.getType()))
-        return isUnsigned
-                   ? Value(arith::UIToFPOp::create(b, loc, acc, v))
-                   : Value(arith::SIToFPOp::create(b, loc, acc, v));
+        return isUnsigned ? Value(arith::UIToFPOp::create(b, loc, acc, v))
+                          : Value(arith::SIToFPOp::create(b, loc, acc, v));
       auto from = cast<FloatType>(v.getType());
       if (from.getWidth() < cast<FloatType>(acc).getWidth())
         return arith::ExtFOp::create(b, loc, acc, v);

@@ -116,8 +116,8 @@ static bool effectFree(Operation *op, SymbolTable &symbols,
   else
     return isMemoryEffectFree(op);
   for (FlatSymbolRefAttr ref : callees) {
-    auto comp = ref ? symbols.lookup<ComputationOp>(ref.getAttr())
-                    : ComputationOp();
+    auto comp =
+        ref ? symbols.lookup<ComputationOp>(ref.getAttr()) : ComputationOp();
     if (!comp)
       return false;
     if (!inQuery.insert(comp).second)
