@@ -26,11 +26,6 @@ using namespace mlir::hlo;
 
 namespace {
 
-/// Whether `comp` is one collective that hlo-to-thunk runs asynchronously.
-bool isAsyncCollective(ComputationOp comp) {
-  return isArrayCollective(comp.getRootValue().getDefiningOp());
-}
-
 /// The chain start -> update* -> done, or empty if some link is read by
 /// anything else or has control edges.
 SmallVector<Operation *> getChain(AsyncStartOp start) {
@@ -62,7 +57,8 @@ struct AsyncToCallPass
     module.walk([&](AsyncStartOp start) { starts.push_back(start); });
     for (AsyncStartOp start : starts) {
       auto comp = symbols.lookup<ComputationOp>(start.getCalls());
-      if (!comp || isAsyncCollective(comp))
+      // One collective stays: hlo-to-thunk runs it asynchronously.
+      if (!comp || isArrayCollective(comp.getRootValue().getDefiningOp()))
         continue;
       SmallVector<Operation *> chain = getChain(start);
       if (chain.empty())

@@ -27,6 +27,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Dialect/Hlo/HloEffects.h"
 #include "Hlo/Transforms/Passes.h"
 #include "RewriteUtils.h"
 #include "TransformUtils.h"

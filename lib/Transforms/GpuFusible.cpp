@@ -6,6 +6,7 @@
 #include "TransformUtils.h"
 
 #include "Hlo/Analysis/GpuPerformanceModel.h"
+#include "Hlo/Dialect/Hlo/HloEffects.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"

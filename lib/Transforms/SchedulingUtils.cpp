@@ -1,8 +1,8 @@
 //===- SchedulingUtils.cpp - what the schedulers share --------------------===//
 
 #include "SchedulingUtils.h"
-#include "TransformUtils.h"
 
+#include "Hlo/Dialect/Hlo/HloEffects.h"
 #include "Hlo/Dialect/Hlo/HloTypeInference.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"

@@ -101,35 +101,3 @@ std::string mlir::hlo::uniqueSymbolName(StringRef base, SymbolTable &symbols,
   ++next;
   return name;
 }
-
-/// isEffectFree, for ops inside computations already being asked about
-/// (`inQuery`): a call back into one adds nothing, as in getEffects.
-static bool effectFree(Operation *op, SymbolTable &symbols,
-                       llvm::SmallPtrSetImpl<Operation *> &inQuery) {
-  SmallVector<FlatSymbolRefAttr> callees;
-  if (auto call = dyn_cast<CallOp>(op))
-    callees = {call.getToApplyAttr()};
-  else if (auto loop = dyn_cast<WhileOp>(op))
-    callees = {loop.getConditionAttr(), loop.getBodyAttr()};
-  else if (auto cond = dyn_cast<ConditionalOp>(op))
-    callees = cond.getBranches();
-  else
-    return isMemoryEffectFree(op);
-  for (FlatSymbolRefAttr ref : callees) {
-    auto comp =
-        ref ? symbols.lookup<ComputationOp>(ref.getAttr()) : ComputationOp();
-    if (!comp)
-      return false;
-    if (!inQuery.insert(comp).second)
-      continue;
-    for (Operation &inner : comp.getBody().getOps())
-      if (!effectFree(&inner, symbols, inQuery))
-        return false;
-  }
-  return true;
-}
-
-bool mlir::hlo::isEffectFree(Operation *op, SymbolTable &symbols) {
-  llvm::SmallPtrSet<Operation *, 8> inQuery;
-  return effectFree(op, symbols, inQuery);
-}

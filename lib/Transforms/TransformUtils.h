@@ -117,13 +117,6 @@ SmallVector<ComputationOp> reachableComputations(ArrayRef<ComputationOp> roots,
 /// cycle come in some order).
 SmallVector<ComputationOp> calleesFirst(ModuleOp module, SymbolTable &symbols);
 
-/// isMemoryEffectFree, with the computations `call`, `while` and
-/// `conditional` run looked up in `symbols` (the module's table). Their
-/// getEffects has no symbol table to use and looks each callee up by a
-/// walk of the module, so a pass asking about every instruction of a module
-/// of many computations was quadratic; the answer is the same.
-bool isEffectFree(Operation *op, SymbolTable &symbols);
-
 /// XLA's unique names: `base` if no symbol of `symbols` has it and none was
 /// given out for `base` before, else `base.N` with the first free N from
 /// `suffixes[base]` on, which then moves past it (so naming k computations

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Dialect/Hlo/HloEffects.h"
 #include "Hlo/Dialect/Hlo/HloTypeInference.h"
 
 #include "mlir/IR/Builders.h"
@@ -1319,56 +1320,79 @@ LogicalResult ShuffleOp::verify() {
 // Effects of ops that call computations
 //===----------------------------------------------------------------------===//
 
-/// The computations whose effects this thread is computing: the query for
-/// a call nests through isMemoryEffectFree into the callee's calls, so a
-/// call back into one of them (a recursive call graph, which HLO forbids but
-/// the IR can hold) must add nothing instead of recursing forever.
-static thread_local llvm::SmallPtrSet<Operation *, 8> computationsInQuery;
-
-/// True if running `comp` (and what it calls) may have side effects.
-static bool mayHaveEffects(ComputationOp comp) {
-  if (!comp)
-    return true; // An unknown computation may do anything.
-  if (!computationsInQuery.insert(comp).second)
-    return false;
-  bool effects =
-      llvm::any_of(comp.getBody().getOps(),
-                   [](Operation &op) { return !isMemoryEffectFree(&op); });
-  computationsInQuery.erase(comp);
-  return effects;
+/// The computations `op` runs, if it is a call, while or conditional.
+static std::optional<SmallVector<FlatSymbolRefAttr>> getCallees(Operation *op) {
+  if (auto call = dyn_cast<CallOp>(op))
+    return SmallVector<FlatSymbolRefAttr>{call.getToApplyAttr()};
+  if (auto loop = dyn_cast<WhileOp>(op))
+    return SmallVector<FlatSymbolRefAttr>{loop.getConditionAttr(),
+                                          loop.getBodyAttr()};
+  if (auto cond = dyn_cast<ConditionalOp>(op))
+    return cond.getBranches();
+  return std::nullopt;
 }
 
-/// Adds read and write effects if any of `callees` may have effects.
+/// isEffectFree with `lookup` finding computations; `inQuery` holds those
+/// already asked about (effect-free, or on the current path).
+static bool
+isEffectFree(Operation *op,
+             function_ref<ComputationOp(Operation *, FlatSymbolRefAttr)> lookup,
+             llvm::SmallPtrSetImpl<Operation *> &inQuery) {
+  std::optional<SmallVector<FlatSymbolRefAttr>> callees = getCallees(op);
+  if (!callees)
+    return isMemoryEffectFree(op);
+  for (FlatSymbolRefAttr sym : *callees) {
+    ComputationOp comp = sym ? lookup(op, sym) : ComputationOp();
+    if (!comp)
+      return false;
+    if (!inQuery.insert(comp).second)
+      continue;
+    for (Operation &inner : comp.getBody().getOps())
+      if (!isEffectFree(&inner, lookup, inQuery))
+        return false;
+  }
+  return true;
+}
+
+bool mlir::hlo::isEffectFree(Operation *op, SymbolTable &symbols) {
+  llvm::SmallPtrSet<Operation *, 8> inQuery;
+  return ::isEffectFree(
+      op,
+      [&](Operation *, FlatSymbolRefAttr sym) {
+        return symbols.lookup<ComputationOp>(sym.getAttr());
+      },
+      inQuery);
+}
+
+/// Adds a read and a write if running `op`'s computations may have effects.
 static void addCalleeEffects(
-    Operation *op, ArrayRef<FlatSymbolRefAttr> callees,
+    Operation *op,
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
-  for (FlatSymbolRefAttr sym : callees) {
-    auto comp =
-        sym ? SymbolTable::lookupNearestSymbolFrom<ComputationOp>(op, sym)
-            : ComputationOp();
-    if (mayHaveEffects(comp)) {
-      effects.emplace_back(MemoryEffects::Read::get());
-      effects.emplace_back(MemoryEffects::Write::get());
-      return;
-    }
+  llvm::SmallPtrSet<Operation *, 8> inQuery;
+  auto lookup = [](Operation *from, FlatSymbolRefAttr sym) {
+    return SymbolTable::lookupNearestSymbolFrom<ComputationOp>(from, sym);
+  };
+  if (!::isEffectFree(op, lookup, inQuery)) {
+    effects.emplace_back(MemoryEffects::Read::get());
+    effects.emplace_back(MemoryEffects::Write::get());
   }
 }
 
 void CallOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
-  addCalleeEffects(*this, {getToApplyAttr()}, effects);
+  addCalleeEffects(*this, effects);
 }
 void WhileOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
-  addCalleeEffects(*this, {getConditionAttr(), getBodyAttr()}, effects);
+  addCalleeEffects(*this, effects);
 }
 void ConditionalOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
-  addCalleeEffects(*this, getBranches(), effects);
+  addCalleeEffects(*this, effects);
 }
 
 //===----------------------------------------------------------------------===//
