@@ -61,8 +61,7 @@ def pass_ms(opt, module, pass_name, timeout, repeat):
         if r.returncode or "Total" not in rows:
             return None
         key = pass_name.replace("-", "").lower()
-        own = [s for name, s in rows.items() if name.lower() == key or
-               name.lower() == "hlo" + key.removeprefix("hlo")]
+        own = [s for name, s in rows.items() if name.lower() == key]
         ms = 1000 * (own[0] if own else rows["Total"] - rows.get("Parser", 0)
                      - rows.get("Output", 0))
         best = ms if best is None else min(best, ms)
