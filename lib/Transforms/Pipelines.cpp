@@ -101,6 +101,9 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
   // expanded, then simplification
   // (TopkDecomposer first: XLA runs it before all of these).
   pm.addPass(createHloTopkDecomposer());
+  // XLA 0.10.2 runs it right after RaggedDotRewriter (not here: no ragged
+  // dots), before any pass that reads a gather or scatter.
+  pm.addPass(createHloBatchedGatherScatterNormalizer());
   pm.addPass(createHloOperandUpcaster());
   pm.addPass(createHloResultCaster());
   pm.addPass(createHloRngExpander());

@@ -657,6 +657,32 @@ def HloGatherExpander : Pass<"hlo-gather-expander", "::mlir::ModuleOp"> {
   ];
 }
 
+def HloBatchedGatherScatterNormalizer
+    : Pass<"hlo-batched-gather-scatter-normalizer", "::mlir::ModuleOp"> {
+  let summary = "Batching dimensions of gathers and scatters as index "
+                "vector components (XLA's BatchedGatherScatterNormalizer)";
+  let description = [{
+    A gather or scatter with batching dimensions (`operand_batching_dims` /
+    `input_batching_dims` and their partners among the indices'
+    dimensions) becomes one without: an iota per batching dimension,
+    counting along the indices' batching dimension, is concatenated before
+    the index vectors (an implicit index vector dimension made explicit
+    first), the operand batching dimensions are put first in
+    `start_index_map` / `scatter_dims_to_operand_dims` and join
+    `collapsed_slice_dims` / `inserted_window_dims` (sorted). XLA-GPU runs it
+    first in its optimization pipeline, so the passes after it (gather
+    simplifier, expanders, emitters) see no batching dimensions. Changed in
+    place (name, result and metadata kept). The iotas have the indices'
+    element type unless a batch coordinate would not fit (then the indices
+    become s32, or s64); `indices_are_sorted` is kept only when the indices
+    batching dimensions lead, in order. Left alone: dynamic index shapes
+    and fused computations.
+  }];
+  let statistics = [
+    Statistic<"numNormalized", "normalized", "Gathers and scatters rewritten">,
+  ];
+}
+
 def HloGatherSimplifier : Pass<"hlo-gather-simplifier", "::mlir::ModuleOp"> {
   let summary = "Rewrite every gather into canonical form (XLA's "
                 "GatherSimplifier)";
