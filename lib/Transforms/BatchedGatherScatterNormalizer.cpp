@@ -12,7 +12,8 @@
 //              indices batching dimension (of the indices' shape with the
 //              index vector dimension of size 1);
 //   start_index_map'   = operand_batching_dims ++ start_index_map
-//   collapsed_slice_dims' = sorted(collapsed_slice_dims ++ operand_batching_dims)
+//   collapsed_slice_dims' = sorted(collapsed_slice_dims ++
+//                                  operand_batching_dims)
 //
 // (scatter alike: scatter_dims_to_operand_dims and inserted_window_dims).
 // An implicit index vector dimension (== rank of the indices) becomes an

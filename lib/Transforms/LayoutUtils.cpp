@@ -108,6 +108,16 @@ bool mlir::hlo::sameLayouts(Type a, Type b) {
   return getMinorToMajor(ra) == getMinorToMajor(rb);
 }
 
+SmallVector<int64_t> mlir::hlo::deleteDimensions(ArrayRef<int64_t> m2m,
+                                                 ArrayRef<int64_t> removed) {
+  SmallVector<int64_t> out;
+  for (int64_t d : m2m)
+    if (!llvm::is_contained(removed, d))
+      out.push_back(d -
+                    llvm::count_if(removed, [&](int64_t r) { return r < d; }));
+  return out;
+}
+
 SmallVector<int64_t> mlir::hlo::physicalShape(RankedTensorType type) {
   SmallVector<int64_t> m2m = getMinorToMajor(type);
   SmallVector<int64_t> dims;

@@ -52,6 +52,11 @@ Type withDefaultLayouts(Type type);
 /// same minor-to-major orders everywhere.
 bool sameLayouts(Type a, Type b);
 
+/// The minor-to-major order `m2m` without the dimensions in `removed`, the
+/// others renumbered (XLA's ShapeUtil::DeleteDimensions on a layout).
+SmallVector<int64_t> deleteDimensions(ArrayRef<int64_t> m2m,
+                                      ArrayRef<int64_t> removed);
+
 /// The dimensions of the array `type` from major to minor in memory.
 SmallVector<int64_t> physicalShape(RankedTensorType type);
 

@@ -53,7 +53,8 @@ static std::unique_ptr<Pass> createGpuSimplifier(bool layoutSensitive = false) {
 }
 
 void mlir::hlo::buildHloSimplificationPipeline(OpPassManager &pm) {
-  // XLA: HloPassFix over GatherSimplifier, GatherExpander, ScatterExpander,
+  // XLA: HloPassFix over GatherSimplifier, GatherExpander, ScatterSimplifier,
+  // ScatterExpander,
   // DotStrengthReduction (XLA 0.10.2 runs these before the algebraic
   // simplifier), AlgebraicSimplifier, DotDecomposer, DotMerger (XLA 0.10.2
   // runs it once after the loop), SortSimplifier, WhileLoopConstantSinking,
@@ -62,12 +63,13 @@ void mlir::hlo::buildHloSimplificationPipeline(OpPassManager &pm) {
   // simplifier, which XLA runs in its simplification pipeline too, sits after
   // the loop simplifier whose tuples it folds).
   OpPassManager body(ModuleOp::getOperationName());
-  // XLA 0.10.2 starts the loop with GatherSimplifier and GatherExpander
-  // (simple gathers) before the scatter expander.
+  // XLA 0.10.2 starts the loop with GatherSimplifier, GatherExpander
+  // (simple gathers) and ScatterSimplifier before the scatter expander.
   body.addPass(createHloGatherSimplifier());
   HloGatherExpanderOptions gather;
   gather.mode = GatherExpanderMode::EliminateSimple;
   body.addPass(createHloGatherExpander(gather));
+  body.addPass(createHloScatterSimplifier());
   addSimpleScatterGatherExpanders(body, /*gathers=*/false);
   body.addPass(createHloDotStrengthReduction());
   body.addPass(createGpuSimplifier());
@@ -177,13 +179,15 @@ void mlir::hlo::buildHloConvCanonicalizationPipeline(OpPassManager &pm) {
 void mlir::hlo::buildHloLayoutAssignmentPipeline(OpPassManager &pm) {
   // XLA: FlattenCallGraph, GpuLayoutAssignment; then its "layout
   // normalization" pipeline: ReshapeDecomposer, MoveCopyToUsers,
-  // LayoutNormalization, AlgebraicSimplifier (layout-sensitive).
+  // LayoutNormalization, AlgebraicSimplifier (layout-sensitive),
+  // BroadcastCanonicalizer.
   pm.addPass(createHloFlattenCallGraph());
   pm.addPass(createHloGpuLayoutAssignment());
   pm.addPass(createHloReshapeDecomposer());
   pm.addPass(createHloMoveCopyToUsers());
   pm.addPass(createHloLayoutNormalization());
   pm.addPass(createLayoutSensitiveSimplifier());
+  pm.addPass(createHloBroadcastCanonicalizer());
 }
 
 static void buildPostLayoutAssignment(OpPassManager &pm,
@@ -196,24 +200,28 @@ void mlir::hlo::buildHloPostLayoutAssignmentPipeline(OpPassManager &pm) {
 
 static void buildPostLayoutAssignment(OpPassManager &pm,
                                       const GpuOptimizeOptions &options) {
-  // XLA's "hlo normalization" and "post-layout_assignment" pipelines:
+  // XLA's NVPTX "post-layout_assignment part 1" (DotDimensionMerger), its
+  // "hlo normalization" and "post-layout_assignment" pipelines:
   // AlgebraicSimplifier, TransposeFolding, ReshapeDecomposer,
-  // CublasPadForGemms, HloConstantFolding, GemmRewriter,
-  // GemmBroadcastFoldingRewriter, ReshapeDecomposer, MoveCopyToUsers,
-  // LayoutNormalization, AlgebraicSimplifier,
-  // ReductionDegenerateDimRemover, ReductionLayoutNormalizer,
-  // AlgebraicSimplifier, HloCSE, HloConstantFolding, HloDCE,
-  // SoftmaxRewriterTriton ("triton-softmax-rewriter"),
+  // ReduceDecomposer, DotNormalizer, CublasPadForGemms, HloConstantFolding,
+  // GemmRewriter, GemmBroadcastFoldingRewriter, ReshapeDecomposer,
+  // MoveCopyToUsers, LayoutNormalization, AlgebraicSimplifier,
+  // BroadcastCanonicalizer, ReductionDegenerateDimRemover,
+  // ReductionLayoutNormalizer, AlgebraicSimplifier, HloCSE, HloConstantFolding,
+  // HloDCE, SoftmaxRewriterTriton ("triton-softmax-rewriter"),
   // ReductionDimensionGrouper, ReductionSplitter, TreeReductionRewriter,
   // FloatNormalization, TupleSimplifier, AlgebraicSimplifier, HloCSE;
   // TriangularSolveRewriter (XLA's NVPTX part 2); then the convolution and
   // GEMM algorithm pickers (seed 002 places them here, XLA
   // 0.10.2 after fusion).
+  pm.addPass(createHloDotDimensionMerger());
   pm.addPass(createLayoutSensitiveSimplifier());
   HloTransposeFoldingOptions transposeFolding;
   transposeFolding.foldConvolutionTransposes = false;
   pm.addPass(createHloTransposeFolding(transposeFolding));
   pm.addPass(createHloReshapeDecomposer());
+  pm.addPass(createHloReduceDecomposer());
+  pm.addPass(createHloDotNormalizer());
   pm.addPass(createHloCublasPadForGemms());
   pm.addPass(createHloConstantFolding());
   pm.addPass(createHloGemmRewriter());
@@ -222,6 +230,7 @@ static void buildPostLayoutAssignment(OpPassManager &pm,
   pm.addPass(createHloMoveCopyToUsers());
   pm.addPass(createHloLayoutNormalization());
   pm.addPass(createLayoutSensitiveSimplifier());
+  pm.addPass(createHloBroadcastCanonicalizer());
   pm.addPass(createHloReductionDegenerateDimRemover());
   pm.addPass(createHloReductionLayoutNormalizer());
   pm.addPass(createLayoutSensitiveSimplifier());

@@ -246,8 +246,14 @@ bool mlir::hlo::canTileTritonNormalization(ArrayRef<Operation *> ops,
       continue;
     }
     if (isa<ReshapeOp, BitcastOp>(op)) {
-      if (nonUnitDims(op->getResult(0).getType()) !=
-          nonUnitDims(getDataOperands(op)[0].getType()))
+      // Tiles are whole rows: rows must map to rows, as when only unit
+      // dimensions come or go, or the minor dimension stays (the others
+      // regrouped, as the dot dimension merger's batch reshapes do).
+      auto in = cast<RankedTensorType>(getDataOperands(op)[0].getType());
+      auto res = cast<RankedTensorType>(op->getResult(0).getType());
+      bool sameRows = in.getRank() && res.getRank() &&
+                      in.getShape().back() == res.getShape().back();
+      if (!sameRows && nonUnitDims(res) != nonUnitDims(in))
         return false;
       continue;
     }

@@ -55,7 +55,8 @@ bool isTritonRowReduction(ReduceOp reduce, SymbolTableCollection &tables,
 /// would form one) can be tiled by XLA's Triton emitter, approximated: all
 /// Triton-supported with static default-layout arrays, every reduce a row
 /// reduction whose padded row fits `maxTileElements`, reshapes and
-/// bitcasts only adding or removing unit dimensions, no transposes, pads,
+/// bitcasts only adding or removing unit dimensions or keeping the minor
+/// one (rows map to rows), no transposes, pads,
 /// slices of the minor dimension, or ops with control edges.
 bool canTileTritonNormalization(
     ArrayRef<Operation *> ops, SymbolTableCollection &tables,

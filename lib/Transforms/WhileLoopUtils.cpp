@@ -45,7 +45,7 @@ Value InstBuilder::splat(Type elementType, int64_t value,
 
 Value InstBuilder::reshape(Value v, ArrayRef<int64_t> shape) {
   auto type = RankedTensorType::get(shape, tensorType(v).getElementType());
-  if (v.getType() == type)
+  if (tensorType(v).getShape() == shape)
     return v;
   return create<ReshapeOp>(type, v);
 }

@@ -40,7 +40,8 @@ public:
   Value scalar(Type elementType, int64_t value);
   /// `value` of element type `elementType`, broadcast to `shape`.
   Value splat(Type elementType, int64_t value, ArrayRef<int64_t> shape);
-  /// `v` reshaped to `shape` (same element type, no layout).
+  /// `v` reshaped to `shape` (same element type, no layout); `v` itself
+  /// when it has that shape.
   Value reshape(Value v, ArrayRef<int64_t> shape);
   /// `v` transposed by `perm` (result dimension i is dimension perm[i]);
   /// `v` itself for the identity.

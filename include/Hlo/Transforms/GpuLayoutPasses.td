@@ -273,6 +273,89 @@ def HloReshapeDecomposer
   ];
 }
 
+def HloBroadcastCanonicalizer
+    : Pass<"hlo-broadcast-canonicalizer", "::mlir::ModuleOp"> {
+  let summary = "Broadcasts with increasing dimensions, a transpose after "
+                "(XLA's BroadcastCanonicalizer)";
+  let description = [{
+    A `broadcast` whose `dimensions` are not increasing (layout
+    normalization makes them from operands laid out unlike their results)
+    becomes a broadcast with the dimensions sorted, operand dimension i at
+    the i-th smallest, in the default layout, and a `transpose` that puts
+    each operand dimension where the original did and takes its result
+    type and name. XLA-GPU runs it after layout normalization, in its
+    "layout normalization" and "hlo normalization" pipelines. Left alone:
+    dynamic shapes, layouts with tiles or memory spaces, broadcasts with
+    control edges, fused computations.
+  }];
+  let statistics = [
+    Statistic<"numCanonicalized", "canonicalized", "Broadcasts sorted">,
+  ];
+}
+
+def HloReduceDecomposer : Pass<"hlo-reduce-decomposer", "::mlir::ModuleOp"> {
+  let summary = "Reduces laid out as their inputs, copies after (XLA's "
+                "ReduceDecomposer)";
+  let description = [{
+    XLA's ReduceDecomposer with XLA-GPU's predicate (after layout
+    assignment, in its "hlo normalization" pipeline). First, the inputs of
+    a variadic reduce get the first input's layout (copies of the others).
+    Then a reduce that the reduction emitter does not take (XLA's
+    IsReductionFromOrToContiguousDimensions over the input's physical
+    shape) and whose results are not laid out as its input without the
+    reduced dimensions computes into that layout; copies give each result
+    its layout back. The last new instruction takes the reduce's name.
+    Left alone: dynamic shapes, layouts with tiles or memory spaces,
+    reduces with control edges, fused computations.
+  }];
+  let statistics = [
+    Statistic<"numEqualized", "equalized",
+              "Variadic reduces given one input layout">,
+    Statistic<"numDecomposed", "decomposed",
+              "Reduces computed in their input's layout, copies after">,
+  ];
+}
+
+def HloDotDimensionMerger
+    : Pass<"hlo-dot-dimension-merger", "::mlir::ModuleOp"> {
+  let summary = "Merge a dot's batch dimensions into one (XLA's "
+                "DotDimensionMerger)";
+  let description = [{
+    XLA's DotDimensionMerger (XLA-GPU runs it first after layout
+    assignment): a `dot` with two or more batch dimensions, consecutive
+    numbers in increasing order on both sides and next to each other in
+    each operand's layout, reads `reshape`s of its operands with the batch
+    dimensions merged into the first (the others deleted from shape and
+    layout), has one batch dimension and its contracting dimensions
+    renumbered, and a reshape of its result gives back the original shape
+    and keeps the dot's name. Left alone: dots of one batch dimension,
+    sparse dots, dynamic shapes, tiled layouts, control edges, fused
+    computations.
+  }];
+  let statistics = [
+    Statistic<"numMerged", "merged", "Dots whose batch dimensions merged">,
+  ];
+}
+
+def HloDotNormalizer : Pass<"hlo-dot-normalizer", "::mlir::ModuleOp"> {
+  let summary = "A unit contracting dimension for dots without one (XLA's "
+                "DotNormalizer)";
+  let description = [{
+    XLA-GPU's DotNormalizer, after layout assignment (XLA's "hlo
+    normalization" pipeline, before the GEMM rewriter): a `dot` with no
+    contracting dimensions (an outer product, batched or not) reads
+    `bitcast`s of its operands with one more dimension of size 1, their
+    most minor, and contracts them; the result is the same (a sum of one
+    term), and the GEMM rewriter then takes the dot as a GEMM with K = 1,
+    as XLA's does. Left alone: dots with contracting dimensions, sparse
+    dots, dynamic shapes, operands with tiled layouts, fused computations.
+  }];
+  let statistics = [
+    Statistic<"numNormalized", "normalized", "Dots given a contracting "
+                                             "dimension">,
+  ];
+}
+
 def HloReductionLayoutNormalizer
     : Pass<"hlo-reduction-layout-normalizer", "::mlir::ModuleOp"> {
   let summary = "Reduces on operands in the default layout (XLA's "

@@ -709,6 +709,29 @@ def HloGatherSimplifier : Pass<"hlo-gather-simplifier", "::mlir::ModuleOp"> {
   ];
 }
 
+def HloScatterSimplifier
+    : Pass<"hlo-scatter-simplifier", "::mlir::ModuleOp"> {
+  let summary = "Rewrite every scatter into canonical form (XLA's "
+                "ScatterSimplifier)";
+  let description = [{
+    A scatter is canonical when its indices are a [N, K] matrix (index
+    vector dimension 1), `scatter_dims_to_operand_dims` is 0..K-1, no
+    window dimension is inserted and its updates are [N, window] with
+    `update_window_dims` 1..rank. Any other scatter becomes one on operands
+    transposed to put the indexed dimensions first, the indices as the
+    rows of a [N, K] matrix, and updates with their scatter dimensions
+    first and flattened, size-1 dimensions at the inserted window
+    dimensions and the window transposed like the operands; its results
+    are transposed back (no transpose for the identity). XLA-GPU runs it in
+    its simplification loop between the gather expander and the scatter
+    expander. Left alone: scatters with batching dimensions, dynamic
+    shapes, control edges, fused computations.
+  }];
+  let statistics = [
+    Statistic<"numSimplified", "simplified", "Scatters rewritten">,
+  ];
+}
+
 def HloStableSortExpander
     : Pass<"hlo-stable-sort-expander", "::mlir::ModuleOp"> {
   let summary = "Stable sorts as unstable sorts with ties broken by position "
