@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GatherScatterUtils.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/Passes.h"
 #include "RewriteUtils.h"
@@ -31,14 +32,6 @@ namespace mlir::hlo {
 
 using namespace mlir;
 using namespace mlir::hlo;
-
-/// True if `dims` is 0, 1, ..., size-1.
-static bool isIota(ArrayRef<int64_t> dims, int64_t from = 0) {
-  for (auto [i, d] : llvm::enumerate(dims))
-    if (d != from + static_cast<int64_t>(i))
-      return false;
-  return true;
-}
 
 /// XLA's GatherSimplifier::InstructionMatchesPattern.
 static bool isCanonical(GatherOp gather) {
@@ -61,74 +54,10 @@ static bool isRewritable(GatherOp gather) {
          isStaticArray(gather.getType());
 }
 
-namespace {
-/// Builds the instructions replacing one gather.
-struct GatherBuilder {
-  OpBuilder b;
-  Location loc;
-
-  Value transpose(Value v, ArrayRef<int64_t> perm) {
-    if (isIota(perm))
-      return v;
-    auto type = cast<RankedTensorType>(v.getType());
-    SmallVector<int64_t> shape;
-    for (int64_t d : perm)
-      shape.push_back(type.getDimSize(d));
-    return createInstruction(
-               b, loc, TransposeOp::getOperationName(),
-               RankedTensorType::get(shape, type.getElementType()), {v},
-               {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr(perm))})
-        ->getResult(0);
-  }
-
-  Value reshape(Value v, ArrayRef<int64_t> shape) {
-    auto type = cast<RankedTensorType>(v.getType());
-    if (type.getShape() == shape)
-      return v;
-    return createInstruction(
-               b, loc, ReshapeOp::getOperationName(),
-               RankedTensorType::get(shape, type.getElementType()), {v})
-        ->getResult(0);
-  }
-};
-} // namespace
-
-/// XLA's TransformStartIndices: the index vectors as the rows of a
-/// [N, K] matrix.
-static Value canonicalIndices(GatherBuilder &ib, Value indices,
-                              int64_t indexVectorDim) {
-  auto type = cast<RankedTensorType>(indices.getType());
-  int64_t rank = type.getRank();
-  SmallVector<int64_t> shape(type.getShape());
-  if (indexVectorDim == rank) {
-    // An implicit index vector: a trailing dimension of size 1.
-    shape.push_back(1);
-    indices = ib.reshape(indices, shape);
-    ++rank;
-  } else if (indexVectorDim < rank - 1) {
-    SmallVector<int64_t> perm;
-    for (int64_t d = 0; d < rank; ++d)
-      if (d != indexVectorDim)
-        perm.push_back(d);
-    perm.push_back(indexVectorDim);
-    indices = ib.transpose(indices, perm);
-  }
-  shape.assign(cast<RankedTensorType>(indices.getType()).getShape().begin(),
-               cast<RankedTensorType>(indices.getType()).getShape().end());
-  if (rank > 2) {
-    int64_t n = 1;
-    for (int64_t d = 0; d < rank - 1; ++d)
-      n *= shape[d];
-    indices = ib.reshape(indices, {n, shape.back()});
-  } else if (rank == 1) {
-    indices = ib.reshape(indices, {1, shape[0]});
-  }
-  return indices;
-}
-
 /// XLA's GatherSimplifier::ExpandInstruction.
 static void simplify(GatherOp gather) {
-  GatherBuilder ib{OpBuilder(gather), derivedLoc(gather.getLoc())};
+  OpBuilder b(gather);
+  InstBuilder ib(b, derivedLoc(gather.getLoc()));
   auto resultType = cast<RankedTensorType>(gather.getType());
   Type element = resultType.getElementType();
   ArrayRef<int64_t> sliceSizes = gather.getSliceSizes();
@@ -138,26 +67,36 @@ static void simplify(GatherOp gather) {
   if (operandRank == 0) {
     // Every index selects the scalar.
     last = createInstruction(
-        ib.b, ib.loc, BroadcastOp::getOperationName(), resultType,
+        b, ib.getLoc(), BroadcastOp::getOperationName(), resultType,
         {gather.getOperand()},
-        {ib.b.getNamedAttr("dimensions", ib.b.getDenseI64ArrayAttr({}))});
+        {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({}))});
   } else if (llvm::is_contained(sliceSizes, 0)) {
     auto scalar = RankedTensorType::get({}, element);
     Value zero = createInstruction(
-                     ib.b, ib.loc, ConstantOp::getOperationName(), scalar, {},
-                     {ib.b.getNamedAttr("value", ib.b.getZeroAttr(scalar))})
+                     b, ib.getLoc(), ConstantOp::getOperationName(), scalar, {},
+                     {b.getNamedAttr("value", b.getZeroAttr(scalar))})
                      ->getResult(0);
     last = createInstruction(
-        ib.b, ib.loc, BroadcastOp::getOperationName(), resultType, {zero},
-        {ib.b.getNamedAttr("dimensions", ib.b.getDenseI64ArrayAttr({}))});
+        b, ib.getLoc(), BroadcastOp::getOperationName(), resultType, {zero},
+        {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({}))});
   } else {
     ArrayRef<int64_t> offsetDims = gather.getOffsetDims();
     ArrayRef<int64_t> collapsed = gather.getCollapsedSliceDims();
     ArrayRef<int64_t> startIndexMap = gather.getStartIndexMap();
     int64_t indexVectorDim = gather.getIndexVectorDim();
 
-    Value indices =
-        canonicalIndices(ib, gather.getStartIndices(), indexVectorDim);
+    // XLA's TransformStartIndices: the index vectors as the rows of a
+    // [N, K] matrix.
+    auto indicesType =
+        cast<RankedTensorType>(gather.getStartIndices().getType());
+    WindowIndexing w{indicesType.getShape(),
+                     indexVectorDim,
+                     startIndexMap,
+                     {},
+                     {},
+                     operandRank,
+                     indicesType.getElementType()};
+    Value indices = canonicalizeIndices(ib, w, gather.getStartIndices());
 
     // The canonical gather: [N, window].
     SmallVector<int64_t> outShape;
@@ -167,24 +106,21 @@ static void simplify(GatherOp gather) {
     SmallVector<int64_t> newOffsets =
         llvm::to_vector(llvm::seq<int64_t>(1, operandRank + 1));
     SmallVector<NamedAttribute> attrs = {
-        ib.b.getNamedAttr("offset_dims", ib.b.getDenseI64ArrayAttr(newOffsets)),
-        ib.b.getNamedAttr("collapsed_slice_dims",
-                          ib.b.getDenseI64ArrayAttr({})),
-        ib.b.getNamedAttr("start_index_map",
-                          ib.b.getDenseI64ArrayAttr(startIndexMap)),
-        ib.b.getNamedAttr("index_vector_dim", ib.b.getI64IntegerAttr(1)),
-        ib.b.getNamedAttr("slice_sizes",
-                          ib.b.getDenseI64ArrayAttr(sliceSizes))};
+        b.getNamedAttr("offset_dims", b.getDenseI64ArrayAttr(newOffsets)),
+        b.getNamedAttr("collapsed_slice_dims", b.getDenseI64ArrayAttr({})),
+        b.getNamedAttr("start_index_map",
+                       b.getDenseI64ArrayAttr(startIndexMap)),
+        b.getNamedAttr("index_vector_dim", b.getI64IntegerAttr(1)),
+        b.getNamedAttr("slice_sizes", b.getDenseI64ArrayAttr(sliceSizes))};
     if (BoolAttr sorted = gather.getIndicesAreSortedAttr())
-      attrs.push_back(ib.b.getNamedAttr("indices_are_sorted", sorted));
-    Value result = createInstruction(ib.b, ib.loc, GatherOp::getOperationName(),
-                                     RankedTensorType::get(outShape, element),
-                                     {gather.getOperand(), indices}, attrs)
-                       ->getResult(0);
+      attrs.push_back(b.getNamedAttr("indices_are_sorted", sorted));
+    Value result =
+        createInstruction(b, ib.getLoc(), GatherOp::getOperationName(),
+                          RankedTensorType::get(outShape, element),
+                          {gather.getOperand(), indices}, attrs)
+            ->getResult(0);
 
     // Without the collapsed dimensions, with the indices' batch dimensions.
-    auto indicesType =
-        cast<RankedTensorType>(gather.getStartIndices().getType());
     SmallVector<int64_t> batchShape;
     for (int64_t d = 0; d < indicesType.getRank(); ++d)
       if (d != indexVectorDim)
