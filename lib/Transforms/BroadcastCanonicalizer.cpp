@@ -64,12 +64,7 @@ static void canonicalize(BroadcastOp op) {
           {op.getOperand()},
           {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr(sorted))})
           ->getResult(0);
-  Value transpose = createTranspose(b, loc, broadcast, perm, resultType);
-  Operation *last = transpose.getDefiningOp();
-  last->setLoc(op.getLoc());
-  transferInstructionAttrs(op, last);
-  op.getResult().replaceAllUsesWith(transpose);
-  op.erase();
+  replaceByNamed(op, createTranspose(b, loc, broadcast, perm, resultType));
 }
 
 namespace {

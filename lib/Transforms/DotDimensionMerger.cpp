@@ -111,12 +111,7 @@ static void merge(DotOp dot) {
   merged.setRhsContractingDims(
       shifted(orEmpty(dot.getRhsContractingDims()), rhsFirst, count - 1));
 
-  Value result = reshape(merged.getResult(), dot.getType());
-  Operation *last = result.getDefiningOp();
-  last->setLoc(dot.getLoc());
-  transferInstructionAttrs(dot, last);
-  dot.getResult().replaceAllUsesWith(result);
-  dot.erase();
+  replaceByNamed(dot, reshape(merged.getResult(), dot.getType()));
 }
 
 namespace {

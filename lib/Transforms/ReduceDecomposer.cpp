@@ -110,9 +110,7 @@ static bool decomposeResultLayouts(ReduceOp op) {
     Value r = variadic ? ib.getTupleElement(reduce, i) : reduce;
     copies.push_back(createCopy(b, ib.getLoc(), r, t));
   }
-  Value last = variadic ? ib.tuple(copies) : copies[0];
-  last.getDefiningOp()->setLoc(op.getLoc());
-  replaceReduce(op, last);
+  replaceByNamed(op, variadic ? ib.tuple(copies) : copies[0]);
   return true;
 }
 

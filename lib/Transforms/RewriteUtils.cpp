@@ -156,3 +156,11 @@ FlatSymbolRefAttr mlir::hlo::createScalarAddComputation(SymbolTable &symbols,
   symbols.insert(comp, where);
   return FlatSymbolRefAttr::get(comp.getSymNameAttr());
 }
+
+void mlir::hlo::replaceByNamed(Operation *op, Value value) {
+  Operation *named = value.getDefiningOp();
+  named->setLoc(op->getLoc());
+  transferInstructionAttrs(op, named);
+  op->getResult(0).replaceAllUsesWith(value);
+  op->erase();
+}

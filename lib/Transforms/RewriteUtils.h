@@ -31,6 +31,11 @@ SmallVector<ComputationOp> nonFusionComputations(ModuleOp module);
 /// instruction that takes its place.
 Location derivedLoc(Location loc);
 
+/// Replaces `op` (one result) by `value`, whose instruction was made for
+/// it and takes its place: op's location (name, metadata) and
+/// attributes; then erases `op`.
+void replaceByNamed(Operation *op, Value value);
+
 /// XLA's `primitive_util::HigherPrecisionType`: of two element types, the
 /// one that holds the other's values best (complex over real, then float
 /// range, float precision, bit width, signed over unsigned). Null when

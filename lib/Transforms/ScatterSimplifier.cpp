@@ -171,12 +171,8 @@ static void simplify(ScatterOp op) {
     result = variadic ? ib.tuple(back) : back[0];
   }
   // The replacement keeps the scatter's result type (its layouts) and name.
-  Operation *last = result.getDefiningOp();
-  last->getResult(0).setType(op.getType());
-  last->setLoc(op.getLoc());
-  transferInstructionAttrs(op, last);
-  op.getResult().replaceAllUsesWith(result);
-  op.erase();
+  result.setType(op.getType());
+  replaceByNamed(op, result);
 }
 
 namespace {
