@@ -135,6 +135,9 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
   pm.addPass(createHloStableSortExpander());
   pm.addPass(createHloCollectivePermuteInPlaceExpander());
   buildHloSimplificationPipeline(pm);
+  // XLA's "simplification-2": ConvertMover, AlgebraicSimplifier.
+  pm.addPass(createHloConvertMover());
+  pm.addPass(createGpuSimplifier());
 }
 
 void mlir::hlo::buildHloCollectiveOptimizationsPipeline(OpPassManager &pm) {

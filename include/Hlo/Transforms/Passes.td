@@ -709,6 +709,28 @@ def HloGatherSimplifier : Pass<"hlo-gather-simplifier", "::mlir::ModuleOp"> {
   ];
 }
 
+def HloConvertMover : Pass<"hlo-convert-mover", "::mlir::ModuleOp"> {
+  let summary = "Move data in the narrower type of a convert next to it "
+                "(XLA's ConvertMover)";
+  let description = [{
+    XLA's ConvertMover, which XLA-GPU runs after its simplification loop
+    ("simplification-2", with the algebraic simplifier). A concatenate,
+    pad, reshape, slice or transpose whose operands are all widening
+    converts from one type (read by it alone) or constants that type holds
+    exactly runs on the narrow values, one convert after it; a narrowing
+    convert of such an instruction read by it alone becomes the instruction
+    on converts of its operands, which keep rising. Sub-byte types other
+    than pred do not move; complex and pred constants are not taken. Left
+    alone: dynamic shapes, control edges, fused computations.
+  }];
+  let statistics = [
+    Statistic<"numSunk", "sunk", "Widening converts moved below an "
+                                 "instruction">,
+    Statistic<"numRaised", "raised", "Narrowing converts moved above an "
+                                     "instruction">,
+  ];
+}
+
 def HloScatterSimplifier
     : Pass<"hlo-scatter-simplifier", "::mlir::ModuleOp"> {
   let summary = "Rewrite every scatter into canonical form (XLA's "
