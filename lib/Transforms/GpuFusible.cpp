@@ -172,6 +172,50 @@ static bool isPhysicallyTransposing(Operation *op) {
   return false;
 }
 
+/// XLA's GetDescriptionForTiledTransposeEmitter for a transpose in the
+/// default layout: with unit dimensions dropped and the operand dimensions
+/// that stay adjacent and in order merged, the operand's minor group moves
+/// and, with the result's minor group, is at least 16 long, or both are at
+/// least 8 long and 64 x 128 elements together. Smaller transposes are
+/// loops like any other (XLA's transposes that keep a minor dimension of at
+/// most 8 bytes, its "102" form, are not recognized here). A copy between
+/// layouts counts as one (layout normalization makes it a transpose).
+static bool isTiledTranspose(Operation *op) {
+  if (isa<CopyOp>(op))
+    return true;
+  auto transpose = dyn_cast<TransposeOp>(op);
+  if (!transpose)
+    return false;
+  auto in = dyn_cast<RankedTensorType>(transpose.getOperand().getType());
+  if (!in || !in.hasStaticShape())
+    return false;
+  // The operand's non-unit dimensions in the result's order, by their
+  // position among the operand's non-unit dimensions.
+  SmallVector<int64_t> position(in.getRank(), -1), order;
+  int64_t n = 0;
+  for (int64_t d = 0; d < in.getRank(); ++d)
+    if (in.getDimSize(d) != 1)
+      position[d] = n++;
+  for (int64_t d : transpose.getDimensions())
+    if (position[d] >= 0)
+      order.push_back(d);
+  // Groups of dimensions that stay adjacent and in order, and the one
+  // holding the operand's minor dimension.
+  SmallVector<int64_t> groupSize;
+  size_t operandMinorGroup = 0;
+  for (auto [i, d] : llvm::enumerate(order)) {
+    if (i == 0 || position[d] != position[order[i - 1]] + 1)
+      groupSize.push_back(1);
+    groupSize.back() *= in.getDimSize(d);
+    if (position[d] == n - 1)
+      operandMinorGroup = groupSize.size() - 1;
+  }
+  if (operandMinorGroup + 1 == groupSize.size())
+    return false;
+  int64_t m = groupSize[operandMinorGroup], r = groupSize.back();
+  return (m >= 16 && r >= 16) || (m >= 8 && r >= 8 && m * r >= 64 * 128);
+}
+
 bool GpuFusible::isProducerMultiOutputFusible(Operation *op) {
   if (isMultiOutputFusion(op, tables) || hasInPlaceOp(op) ||
       !isLoopFusibleAsProducer(op))
@@ -213,8 +257,8 @@ bool GpuFusible::shapesCompatibleForMultiOutputFusion(Operation *a,
     return false;
   // XLA's tiled transposes share a kernel only with one another, and only
   // when they move the same dimensions of the same shape.
-  bool transpose1 = isPhysicallyTransposing(hero1);
-  bool transpose2 = isPhysicallyTransposing(hero2);
+  bool transpose1 = isTiledTranspose(hero1);
+  bool transpose2 = isTiledTranspose(hero2);
   if (transpose1 || transpose2)
     return transpose1 && transpose2 && sameTranspose(hero1, hero2);
   bool reduce1 = isUnnestedReduction(hero1);

@@ -44,11 +44,15 @@ bool mlir::thunk::isPackedElementType(Type type) {
 }
 
 int64_t mlir::thunk::getStorageBytes(MemRefType type) {
-  Type element = type.getElementType();
+  return getStorageBytes(type.getShape(), type.getElementType());
+}
+
+int64_t mlir::thunk::getStorageBytes(ArrayRef<int64_t> shape, Type element) {
+  int64_t count = ShapedType::getNumElements(shape);
   if (isPackedElementType(element))
-    return llvm::divideCeil(
-        type.getNumElements() * int64_t(element.getIntOrFloatBitWidth()), 8);
-  return type.getNumElements() * getElementStorageBytes(element);
+    return llvm::divideCeil(count * int64_t(element.getIntOrFloatBitWidth()),
+                            8);
+  return count * getElementStorageBytes(element);
 }
 
 //===----------------------------------------------------------------------===//

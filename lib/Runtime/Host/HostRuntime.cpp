@@ -406,6 +406,10 @@ std::unique_ptr<HostExecutable> HostExecutable::compile(ModuleOp program,
     return nullptr;
   }
   std::unique_ptr<HostExecutable> exe(new HostExecutable());
+  // The devices run in threads on a context that may not lock its
+  // uniquers: what they look up must exist before (the collectives fold
+  // packed unsigned integers as ui8).
+  (void)IntegerType::get(ctx, 8, IntegerType::Unsigned);
   exe->module = program.clone();
   // The kernels, lowered for the host in a module of their own.
   if (!program.getOps<gpu::GPUModuleOp>().empty()) {

@@ -150,8 +150,9 @@ LogicalResult mlir::thunk::constantBytes(AllocationOp alloc,
     return failure();
   }
   ArrayRef<char> raw = dense.getRawData();
-  int64_t size = getStorageBytes(
-      MemRefType::get(dense.getType().getShape(), dense.getElementType()));
+  // Read by every device's thread: no type is made here.
+  int64_t size =
+      getStorageBytes(dense.getType().getShape(), dense.getElementType());
   bytes.resize(size);
   for (int64_t i = 0; i < size && !raw.empty(); i += raw.size())
     std::memcpy(bytes.data() + i, raw.data(),

@@ -52,6 +52,10 @@ int64_t getElementStorageBytes(Type type);
 bool isPackedElementType(Type type);
 /// The bytes a static-shaped memref covers in a slice.
 int64_t getStorageBytes(MemRefType type);
+/// The same for an array of `shape` and `element`, without making a type:
+/// what the runtimes' device threads ask (a context that runs without
+/// threads does not lock its uniquers).
+int64_t getStorageBytes(ArrayRef<int64_t> shape, Type element);
 /// The parameter allocations of a thunk program's module in the order of
 /// its `argument_types`: by parameter number, then index in the parameter.
 SmallVector<AllocationOp> getParameterAllocations(ModuleOp module);
