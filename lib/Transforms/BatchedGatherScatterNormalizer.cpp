@@ -90,15 +90,6 @@ static Type batchedIndexType(RankedTensorType indices,
   return IntegerType::get(element.getContext(), fits32 ? 32 : 64);
 }
 
-/// True if the indices batching dimensions are 0, 1, ..., k-1: then the
-/// batch coordinates put first keep sorted index vectors sorted.
-static bool batchLeads(ArrayRef<int64_t> indicesBatchingDims) {
-  for (auto [i, d] : llvm::enumerate(indicesBatchingDims))
-    if (d != static_cast<int64_t>(i))
-      return false;
-  return true;
-}
-
 /// The new indices and dimension numbers, built before `op`.
 static Normalized normalize(Operation *op, const BatchedIndexing &in) {
   OpBuilder b(op);
@@ -138,8 +129,10 @@ static Normalized normalize(Operation *op, const BatchedIndexing &in) {
   out.droppedDims.assign(in.droppedDims.begin(), in.droppedDims.end());
   llvm::append_range(out.droppedDims, in.operandBatchingDims);
   llvm::sort(out.droppedDims);
+  // Batch coordinates put first keep sorted index vectors sorted when the
+  // indices batching dimensions lead, in order.
   out.indicesAreSorted =
-      in.indicesAreSorted && batchLeads(in.indicesBatchingDims);
+      in.indicesAreSorted && isIdentityPermutation(in.indicesBatchingDims);
   return out;
 }
 

@@ -55,13 +55,6 @@ SmallVector<int64_t> logicalAt(Type t) {
   return SmallVector<int64_t>(llvm::reverse(m2m));
 }
 
-bool isIdentity(ArrayRef<int64_t> perm) {
-  for (auto [i, p] : llvm::enumerate(perm))
-    if (int64_t(i) != p)
-      return false;
-  return true;
-}
-
 struct LayoutNormalizationPass
     : ChangeReportingPass<LayoutNormalizationPass,
                           hlo::impl::HloLayoutNormalizationBase> {
@@ -146,7 +139,7 @@ struct LayoutNormalizationPass
       for (int64_t d : rat)
         nperm.push_back(ipos[perm.empty() ? d : perm[d]]);
       Value n = getNormal(in);
-      if (isIdentity(nperm) ||
+      if (isIdentityPermutation(nperm) ||
           samePhysicalOrder(type.getShape(), getMinorToMajor(type),
                             transposeLayoutOf(op))) {
         result = createBitcast(b, loc, n, ntype);
@@ -186,7 +179,7 @@ struct LayoutNormalizationPass
           ndims.push_back(target);
           shape.push_back(cast<RankedTensorType>(n.getType()).getDimSize(j));
         }
-        if (!isIdentity(perm))
+        if (!isIdentityPermutation(perm))
           n = createTranspose(b, op->getLoc(), n, perm,
                               defaultTyped(shape, type));
         result = clone(
@@ -224,7 +217,7 @@ struct LayoutNormalizationPass
       SmallVector<int64_t> perm;
       for (int64_t d : rat)
         perm.push_back(llvm::find(keptAt, d) - keptAt.begin());
-      result = isIdentity(perm)
+      result = isIdentityPermutation(perm)
                    ? n
                    : createTranspose(b, op->getLoc(), n, perm, ntype);
     } else if (auto iota = dyn_cast<IotaOp>(op)) {

@@ -59,13 +59,6 @@ static ArrayRef<int64_t> shapeOf(Value value) {
   return cast<RankedTensorType>(value.getType()).getShape();
 }
 
-static bool isIdentity(ArrayRef<int64_t> perm) {
-  for (auto [i, d] : llvm::enumerate(perm))
-    if (d != static_cast<int64_t>(i))
-      return false;
-  return true;
-}
-
 /// XLA's CommonFactors: the pairs (i, j) with prod(a[0:i]) == prod(b[0:j])
 /// that split the two shapes into groups of equal size, from (0, 0) to
 /// (a.size(), b.size()).
@@ -150,7 +143,7 @@ struct ReshapeMoverPass
         reshape && reshape.getType() == from.getType())
       return true;
     if (auto transpose = dyn_cast<TransposeOp>(rearrange);
-        transpose && isIdentity(transpose.getDimensions()))
+        transpose && isIdentityPermutation(transpose.getDimensions()))
       return true;
     Operation *def = value.getDefiningOp();
     if (isa_and_nonnull<ConstantOp>(def))
@@ -285,7 +278,7 @@ struct ReshapeMoverPass
           ->getResult(0);
     }
     ArrayRef<int64_t> perm = cast<TransposeOp>(rearrange).getDimensions();
-    if (isIdentity(perm))
+    if (isIdentityPermutation(perm))
       return value;
     // transpose'(transpose(x)) is x (XLA leaves that to the simplifier).
     if (auto transpose = value.getDefiningOp<TransposeOp>();

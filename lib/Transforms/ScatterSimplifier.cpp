@@ -56,13 +56,6 @@ struct ScatterParts {
 };
 } // namespace
 
-static bool isIdentity(ArrayRef<int64_t> perm) {
-  for (auto [i, p] : llvm::enumerate(perm))
-    if (p != static_cast<int64_t>(i))
-      return false;
-  return true;
-}
-
 /// XLA's ScatterSimplifier::InstructionMatchesPattern, for the scatters
 /// this pass can rewrite.
 static bool isSimplifiable(ScatterOp op) {
@@ -83,7 +76,8 @@ static bool isSimplifiable(ScatterOp op) {
   int64_t scatterDims =
       tensorType(parts.updates[0]).getRank() - op.getUpdateWindowDims().size();
   return int64_t(op.getIndexVectorDim()) != indicesRank - 1 ||
-         scatterDims > 1 || !isIdentity(op.getScatterDimsToOperandDims()) ||
+         scatterDims > 1 ||
+         !isIdentityPermutation(op.getScatterDimsToOperandDims()) ||
          llvm::is_contained(op.getUpdateWindowDims(), 0) ||
          !op.getInsertedWindowDims().empty();
 }
@@ -163,7 +157,7 @@ static void simplify(ScatterOp op) {
   Value scatter = ib.create<ScatterOp>(resultType, newOperands, attrs);
 
   Value result = scatter;
-  if (!isIdentity(perm)) {
+  if (!isIdentityPermutation(perm)) {
     SmallVector<Value> back;
     for (size_t i = 0; i < operands.size(); ++i)
       back.push_back(ib.transpose(

@@ -12,6 +12,7 @@
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <string>
@@ -23,6 +24,15 @@ namespace mlir::hlo {
 inline bool isStaticArray(Type type) {
   auto rt = dyn_cast<RankedTensorType>(type);
   return rt && rt.hasStaticShape();
+}
+
+/// True if `dims` is 0, 1, ..., size-1 (an identity permutation, or
+/// dimensions that lead in order).
+inline bool isIdentityPermutation(ArrayRef<int64_t> dims) {
+  for (auto [i, d] : llvm::enumerate(dims))
+    if (d != static_cast<int64_t>(i))
+      return false;
+  return true;
 }
 
 /// The dimension list of an optional attribute; empty when absent.

@@ -47,13 +47,6 @@ static TransposeOp foldableTranspose(Value value) {
   return transpose;
 }
 
-static bool isIdentity(ArrayRef<int64_t> perm) {
-  for (auto [i, d] : llvm::enumerate(perm))
-    if (d != static_cast<int64_t>(i))
-      return false;
-  return true;
-}
-
 /// `dims` renumbered through `perm`: dims[i] becomes perm[dims[i]].
 static SmallVector<int64_t> permuted(ArrayRef<int64_t> dims,
                                      ArrayRef<int64_t> perm) {
@@ -105,7 +98,7 @@ struct TransposeFoldingPass
       ArrayRef<int64_t> perm = transpose.getDimensions();
       ArrayRef<int64_t> batch = orEmpty(batchDims);
       ArrayRef<int64_t> contracting = orEmpty(contractingDims);
-      if (isIdentity(perm) ||
+      if (isIdentityPermutation(perm) ||
           !isRowColumnTranspose(transpose, batch, contracting))
         return;
       if (batchDims)

@@ -1,6 +1,7 @@
 //===- WhileLoopUtils.cpp - building instructions and counted loops -------===//
 
 #include "WhileLoopUtils.h"
+#include "TransformUtils.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 
@@ -51,10 +52,7 @@ Value InstBuilder::reshape(Value v, ArrayRef<int64_t> shape) {
 }
 
 Value InstBuilder::transpose(Value v, ArrayRef<int64_t> perm) {
-  bool identity = true;
-  for (auto [i, p] : llvm::enumerate(perm))
-    identity &= int64_t(i) == p;
-  if (identity)
+  if (isIdentityPermutation(perm))
     return v;
   RankedTensorType in = tensorType(v);
   SmallVector<int64_t> shape;
