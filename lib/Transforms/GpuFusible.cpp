@@ -210,7 +210,9 @@ static bool isTiledTranspose(Operation *op) {
     if (position[d] == n - 1)
       operandMinorGroup = groupSize.size() - 1;
   }
-  if (operandMinorGroup + 1 == groupSize.size())
+  // Fewer than two groups: nothing moves (every dimension of size 1, or
+  // the order kept).
+  if (groupSize.size() < 2 || operandMinorGroup + 1 == groupSize.size())
     return false;
   int64_t m = groupSize[operandMinorGroup], r = groupSize.back();
   return (m >= 16 && r >= 16) || (m >= 8 && r >= 8 && m * r >= 64 * 128);
