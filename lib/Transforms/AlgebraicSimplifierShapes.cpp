@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AlgebraicSimplifier.h"
+#include "ReductionUtils.h"
 
 #include "mlir/IR/SymbolTable.h"
 
@@ -206,69 +207,6 @@ struct BroadcastOfIota : HloPattern<BroadcastOp> {
 //===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//
-
-/// The op of a reducer computation that returns one binary op of its two
-/// parameters (`add(p0, p1)`, ...), or null.
-static Operation *reducerOp(ComputationOp comp) {
-  if (!comp || comp.getNumArguments() != 2)
-    return nullptr;
-  Block &body = comp.getBody().front();
-  if (body.getOperations().size() != 2)
-    return nullptr;
-  Operation *op = &body.front();
-  if (op->getNumOperands() != 2 || hasControlPredecessors(op))
-    return nullptr;
-  Value p0 = body.getArgument(0), p1 = body.getArgument(1);
-  Value a = op->getOperand(0), b = op->getOperand(1);
-  if (!((a == p0 && b == p1) || (a == p1 && b == p0)))
-    return nullptr;
-  return op;
-}
-
-/// True if `init` is a constant that `reducer` leaves every value alone
-/// with: 0 for add, or and xor, 1 for multiply, the lowest value for
-/// maximum, the highest for minimum, all ones for and. (A float add takes
-/// +0 too, as XLA does: it differs from -0 only in the sign of a zero.)
-static bool isIdentityOf(Operation *reducer, Value init) {
-  Attribute attr;
-  if (!reducer || !matchPattern(init, m_Constant(&attr)))
-    return false;
-  auto splat = dyn_cast<SplatElementsAttr>(attr);
-  if (!splat)
-    return false;
-  Type elt = splat.getElementType();
-  if (auto ft = dyn_cast<FloatType>(elt)) {
-    APFloat v = splat.getSplatValue<APFloat>();
-    if (isa<AddOp>(reducer))
-      return v.isZero();
-    if (isa<MulOp>(reducer))
-      return v.isExactlyValue(1.0);
-    if (isa<MaxOp>(reducer))
-      return v.isInfinity() && v.isNegative();
-    if (isa<MinOp>(reducer))
-      return v.isInfinity() && !v.isNegative();
-    return false;
-  }
-  auto it = dyn_cast<IntegerType>(elt);
-  if (!it)
-    return false;
-  APInt v = splat.getSplatValue<APInt>();
-  bool isUnsigned = it.isUnsigned() || it.getWidth() == 1;
-  unsigned w = v.getBitWidth();
-  if (isa<AddOp, OrOp, XorOp>(reducer))
-    return v.isZero();
-  if (isa<MulOp>(reducer))
-    return v.isOne();
-  if (isa<AndOp>(reducer))
-    return v.isAllOnes();
-  if (isa<MaxOp>(reducer))
-    return v ==
-           (isUnsigned ? APInt::getMinValue(w) : APInt::getSignedMinValue(w));
-  if (isa<MinOp>(reducer))
-    return v ==
-           (isUnsigned ? APInt::getMaxValue(w) : APInt::getSignedMaxValue(w));
-  return false;
-}
 
 /// A pattern over single-input reduces of static shapes, with the module's
 /// symbol table to find reducers.
@@ -587,35 +525,6 @@ struct ReduceOfDot : ReducePattern {
 //===----------------------------------------------------------------------===//
 // Reduce-windows
 //===----------------------------------------------------------------------===//
-
-/// A window's fields over `rank` dimensions, each at its default where the
-/// attribute (or the whole window) leaves it out.
-struct WindowFields {
-  SmallVector<int64_t> size, stride, low, high, baseDilation, windowDilation,
-      reversal;
-  WindowFields(WindowAttr w, int64_t rank) {
-    auto field = [&](SmallVector<int64_t> &out, ArrayRef<int64_t> values,
-                     int64_t dflt) {
-      for (int64_t i = 0; i < rank; ++i)
-        out.push_back(i < int64_t(values.size()) ? values[i] : dflt);
-    };
-    field(size, w ? w.getSize() : ArrayRef<int64_t>(), 1);
-    field(stride, w ? w.getStride() : ArrayRef<int64_t>(), 1);
-    field(low, w ? w.getPadLow() : ArrayRef<int64_t>(), 0);
-    field(high, w ? w.getPadHigh() : ArrayRef<int64_t>(), 0);
-    field(baseDilation, w ? w.getLhsDilate() : ArrayRef<int64_t>(), 1);
-    field(windowDilation, w ? w.getRhsDilate() : ArrayRef<int64_t>(), 1);
-    field(reversal, w ? w.getReversal() : ArrayRef<int64_t>(), 0);
-  }
-  static bool all(ArrayRef<int64_t> v, int64_t x) {
-    return llvm::all_of(v, [&](int64_t e) { return e == x; });
-  }
-  bool padded() const { return !all(low, 0) || !all(high, 0); }
-  WindowAttr get(MLIRContext *context) const {
-    return WindowAttr::get(context, size, stride, low, high, baseDilation,
-                           windowDilation, reversal);
-  }
-};
 
 /// XLA's reduce-window rewrites, tried in its order, on single-input
 /// reduce-windows of static shapes:

@@ -155,8 +155,11 @@ LogicalResult Padder::sliceOutputs() {
     if (!hasDynamicDims(tuple.getType()))
       return success();
     builder.setInsertionPoint(tuple);
+    // The tuple's own element types: an element that is a parameter was
+    // replaced by its padded (static) value already.
+    auto types = cast<TupleType>(tuple.getType()).getTypes();
     for (auto [i, v] : llvm::enumerate(getDataOperands(tuple)))
-      tuple->setOperand(i, sliceToDynamic(v, v.getType()));
+      tuple->setOperand(i, sliceToDynamic(v, types[i]));
     keepType.insert(tuple);
     return success();
   }
@@ -164,7 +167,10 @@ LogicalResult Padder::sliceOutputs() {
     return unsupported(root.getDefiningOp(),
                        "the entry's root is a tuple of dynamic values that "
                        "is not a tuple instruction");
-  terminator->setOperand(0, sliceToDynamic(root, root.getType()));
+  // The entry's result type: a root that is a parameter was replaced by its
+  // padded (static) value already.
+  terminator->setOperand(
+      0, sliceToDynamic(root, entry.getFunctionType().getResult(0)));
   return success();
 }
 

@@ -98,10 +98,11 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
   // (kEliminateIndeterministicScatters), GpuScatterExpander, CallInliner,
   // DotDecomposer,
   // StochasticConvertDecomposer, LogisticExpander, BatchNormExpander (all
-  // three forms), DynamicPadder, StableSortExpander, then (no XLA pass: XLA's
-  // GPU compiler rejects the form) the in-place collective-permute
-  // expanded, then simplification
-  // (TopkDecomposer first: XLA runs it before all of these).
+  // three forms), ConditionalCanonicalizer, DynamicDimensionSimplifier,
+  // ReduceWindowRewriter (base length 16), DynamicPadder, StableSortExpander,
+  // then (no XLA pass: XLA's GPU compiler rejects the form) the in-place
+  // collective-permute expanded, then simplification (TopkDecomposer first: XLA
+  // runs it before all of these).
   pm.addPass(createHloTopkDecomposer());
   // XLA 0.10.2 runs it right after RaggedDotRewriter (not here: no ragged
   // dots), before any pass that reads a gather or scatter.
@@ -131,6 +132,9 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
   batchNorm.rewriteInferenceOp = true;
   batchNorm.rewriteGradOp = true;
   pm.addPass(createHloBatchNormExpander(batchNorm));
+  pm.addPass(createHloConditionalCanonicalizer());
+  pm.addPass(createHloDynamicDimensionSimplifier());
+  pm.addPass(createHloReduceWindowRewriter());
   pm.addPass(createHloDynamicPadder());
   pm.addPass(createHloStableSortExpander());
   pm.addPass(createHloCollectivePermuteInPlaceExpander());
@@ -180,12 +184,14 @@ void mlir::hlo::buildHloConvCanonicalizationPipeline(OpPassManager &pm) {
 }
 
 void mlir::hlo::buildHloLayoutAssignmentPipeline(OpPassManager &pm) {
-  // XLA: FlattenCallGraph, GpuLayoutAssignment; then its "layout
+  // XLA: FlattenCallGraph, GpuLayoutAssignment,
+  // OptimizeInputOutputBufferAlias (buffer donors only); then its "layout
   // normalization" pipeline: ReshapeDecomposer, MoveCopyToUsers,
   // LayoutNormalization, AlgebraicSimplifier (layout-sensitive),
   // BroadcastCanonicalizer.
   pm.addPass(createHloFlattenCallGraph());
   pm.addPass(createHloGpuLayoutAssignment());
+  pm.addPass(createHloOptimizeInputOutputBufferAlias());
   pm.addPass(createHloReshapeDecomposer());
   pm.addPass(createHloMoveCopyToUsers());
   pm.addPass(createHloLayoutNormalization());

@@ -5,6 +5,8 @@
 #include "RewriteUtils.h"
 #include "TransformUtils.h"
 
+#include "mlir/IR/Matchers.h"
+
 using namespace mlir;
 using namespace mlir::hlo;
 
@@ -162,4 +164,61 @@ SmallVector<ReduceOp> mlir::hlo::nonFusionReduces(ModuleOp module) {
   for (ComputationOp comp : nonFusionComputations(module))
     comp.walk([&](ReduceOp op) { reduces.push_back(op); });
   return reduces;
+}
+
+Operation *mlir::hlo::reducerOp(ComputationOp comp) {
+  if (!comp || comp.getNumArguments() != 2)
+    return nullptr;
+  Block &body = comp.getBody().front();
+  if (body.getOperations().size() != 2)
+    return nullptr;
+  Operation *op = &body.front();
+  if (op->getNumOperands() != 2 || hasControlPredecessors(op))
+    return nullptr;
+  Value p0 = body.getArgument(0), p1 = body.getArgument(1);
+  Value a = op->getOperand(0), b = op->getOperand(1);
+  if (!((a == p0 && b == p1) || (a == p1 && b == p0)))
+    return nullptr;
+  return op;
+}
+
+bool mlir::hlo::isIdentityOf(Operation *reducer, Value init) {
+  Attribute attr;
+  if (!reducer || !matchPattern(init, m_Constant(&attr)))
+    return false;
+  auto splat = dyn_cast<SplatElementsAttr>(attr);
+  if (!splat)
+    return false;
+  Type elt = splat.getElementType();
+  if (auto ft = dyn_cast<FloatType>(elt)) {
+    APFloat v = splat.getSplatValue<APFloat>();
+    if (isa<AddOp>(reducer))
+      return v.isZero();
+    if (isa<MulOp>(reducer))
+      return v.isExactlyValue(1.0);
+    if (isa<MaxOp>(reducer))
+      return v.isInfinity() && v.isNegative();
+    if (isa<MinOp>(reducer))
+      return v.isInfinity() && !v.isNegative();
+    return false;
+  }
+  auto it = dyn_cast<IntegerType>(elt);
+  if (!it)
+    return false;
+  APInt v = splat.getSplatValue<APInt>();
+  bool isUnsigned = it.isUnsigned() || it.getWidth() == 1;
+  unsigned w = v.getBitWidth();
+  if (isa<AddOp, OrOp, XorOp>(reducer))
+    return v.isZero();
+  if (isa<MulOp>(reducer))
+    return v.isOne();
+  if (isa<AndOp>(reducer))
+    return v.isAllOnes();
+  if (isa<MaxOp>(reducer))
+    return v ==
+           (isUnsigned ? APInt::getMinValue(w) : APInt::getSignedMinValue(w));
+  if (isa<MinOp>(reducer))
+    return v ==
+           (isUnsigned ? APInt::getMaxValue(w) : APInt::getSignedMaxValue(w));
+  return false;
 }

@@ -89,6 +89,45 @@ Value createReduce(OpBuilder &b, Location loc, ReduceOp like, Type resultType,
 /// it, which takes op's name, metadata and attributes) and erases `op`.
 void replaceReduce(ReduceOp op, Value value);
 
+/// The op of a reducer computation that returns one binary op of its two
+/// parameters (`add(p0, p1)`, ...), or null.
+Operation *reducerOp(ComputationOp comp);
+
+/// True if `init` is a constant that `reducer` leaves every value alone
+/// with: 0 for add, or and xor, 1 for multiply, the lowest value for
+/// maximum, the highest for minimum, all ones for and. (A float add takes
+/// +0 too, as XLA does: it differs from -0 only in the sign of a zero.)
+bool isIdentityOf(Operation *reducer, Value init);
+
+/// A window's fields over `rank` dimensions, each at its default where the
+/// attribute (or the whole window) leaves it out.
+struct WindowFields {
+  SmallVector<int64_t> size, stride, low, high, baseDilation, windowDilation,
+      reversal;
+  WindowFields(WindowAttr w, int64_t rank) {
+    auto field = [&](SmallVector<int64_t> &out, ArrayRef<int64_t> values,
+                     int64_t dflt) {
+      for (int64_t i = 0; i < rank; ++i)
+        out.push_back(i < int64_t(values.size()) ? values[i] : dflt);
+    };
+    field(size, w ? w.getSize() : ArrayRef<int64_t>(), 1);
+    field(stride, w ? w.getStride() : ArrayRef<int64_t>(), 1);
+    field(low, w ? w.getPadLow() : ArrayRef<int64_t>(), 0);
+    field(high, w ? w.getPadHigh() : ArrayRef<int64_t>(), 0);
+    field(baseDilation, w ? w.getLhsDilate() : ArrayRef<int64_t>(), 1);
+    field(windowDilation, w ? w.getRhsDilate() : ArrayRef<int64_t>(), 1);
+    field(reversal, w ? w.getReversal() : ArrayRef<int64_t>(), 0);
+  }
+  static bool all(ArrayRef<int64_t> v, int64_t x) {
+    return llvm::all_of(v, [&](int64_t e) { return e == x; });
+  }
+  bool padded() const { return !all(low, 0) || !all(high, 0); }
+  WindowAttr get(MLIRContext *context) const {
+    return WindowAttr::get(context, size, stride, low, high, baseDilation,
+                           windowDilation, reversal);
+  }
+};
+
 } // namespace mlir::hlo
 
 #endif // HLO_LIB_TRANSFORMS_REDUCTIONUTILS_H

@@ -42,8 +42,11 @@ MULTI_DEVICE = re.compile(r"(replica_count|num_partitions)=([2-9]|\d\d)")
 # dot strength reduction makes a vector dot a multiply and a reduce (with
 # transposes, broadcasts and converts around them); the algebraic simplifier
 # has XLA's own form of it (off in the GPU pipelines) and the size-1
-# dimension removal of dots (reshapes around the dot).
-EXPANDERS = {"hlo-dot-decomposer", "hlo-batchnorm-expander",
+# dimension removal of dots (reshapes around the dot). The conditional
+# canonicalizer wraps branch parameters, roots and operands in tuples, the
+# reduce-window rewriter makes a long scan a tree of short ones.
+EXPANDERS = {"hlo-conditional-canonicalizer", "hlo-reduce-window-rewriter",
+             "hlo-dot-decomposer", "hlo-batchnorm-expander",
              "hlo-dot-strength-reduction",
              "hlo-algebraic-simplifier",
              "hlo-scatter-expander", "hlo-gpu-scatter-expander",

@@ -186,6 +186,25 @@ def HloGpuLayoutAssignment
   ];
 }
 
+def HloOptimizeInputOutputBufferAlias
+    : Pass<"hlo-optimize-input-output-buffer-alias", "::mlir::ModuleOp"> {
+  let summary = "Donated parameter buffers become output buffers (XLA's "
+                "OptimizeInputOutputBufferAlias)";
+  let description = [{
+    XLA's OptimizeInputOutputBufferAlias as XLA-GPU runs it after layout
+    assignment, on registered buffer donors only. The array buffers the
+    module's `buffer_donor` names and the arrays of the ENTRY result, those
+    `input_output_alias` does not name yet, are sorted by size in bytes
+    (largest first, stable; donors in parameter order before) and paired
+    greedily wherever their sizes are equal: each pair becomes a may-alias
+    `input_output_alias` entry and the donor leaves `buffer_donor`. Buffer
+    assignment then writes the output into the donated parameter's buffer.
+  }];
+  let statistics = [
+    Statistic<"numAliased", "aliased", "Outputs given a donated buffer">,
+  ];
+}
+
 def HloLayoutNormalization
     : Pass<"hlo-layout-normalization", "::mlir::ModuleOp"> {
   let summary = "Rewrite arrays to the default layout with bitcasts at the "

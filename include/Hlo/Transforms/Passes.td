@@ -731,6 +731,82 @@ def HloConvertMover : Pass<"hlo-convert-mover", "::mlir::ModuleOp"> {
   ];
 }
 
+def HloConditionalCanonicalizer
+    : Pass<"hlo-conditional-canonicalizer", "::mlir::ModuleOp"> {
+  let summary = "Conditionals pass and return tuples (XLA's "
+                "ConditionalCanonicalizer)";
+  let description = [{
+    XLA's ConditionalCanonicalizer, which XLA-GPU runs in its optimization
+    pipeline after the logistic expander. A branch computation whose
+    parameter is not a tuple takes a one-element tuple (a get-tuple-element
+    reads it); one whose root is not a tuple returns a one-element tuple.
+    Each conditional passes its non-tuple branch operands as one-element
+    tuples, and one whose result is not a tuple returns a one-element tuple
+    that a get-tuple-element reads for its users. A branch computation that
+    another instruction than a conditional also calls is copied first.
+  }];
+  let statistics = [
+    Statistic<"numCanonicalized", "canonicalized",
+              "Conditionals whose operands or result became tuples">,
+    Statistic<"numBranchesCopied", "branches-copied",
+              "Branch computations copied because others call them too">,
+  ];
+}
+
+def HloReduceWindowRewriter
+    : Pass<"hlo-reduce-window-rewriter", "::mlir::ModuleOp"> {
+  let summary = "Scans as trees of short reduce-windows; rank-1 "
+                "reduce-windows on [N, 1] (XLA's ReduceWindowRewriter)";
+  let description = [{
+    XLA's ReduceWindowRewriter, which XLA-GPU runs in its optimization
+    pipeline with a base length of 16. A reduce-window that is a prefix or
+    suffix scan (one non-trivial window dimension of length N spanning it,
+    padded by N - 1, or N for an exclusive scan, on one side) longer than
+    the base length B becomes the scans of rows of B elements, the
+    exclusive scan of the row totals (rewritten again while longer than B)
+    and the reducer combining the two, so each element reduces about
+    2B values instead of up to N. Taken only when the init value may be
+    folded in more than once: a reducer of one binary op whose identity
+    the init is, or minimum, maximum, and, or. A rank-1 reduce-window
+    not rewritten so is computed on [N, 1] and reshaped back. Left alone:
+    variadic scans, dynamic shapes, control edges, fused computations.
+  }];
+  let options = [
+    Option<"baseLength", "base-length", "int64_t", /*default=*/"16",
+           "Length of the rows a scan is split into (XLA-GPU: 16; 1 or "
+           "less: no scan is rewritten)">,
+  ];
+  let statistics = [
+    Statistic<"numScans", "scans", "Scans rewritten as trees">,
+    Statistic<"numRank1", "rank1", "Rank-1 reduce-windows computed on "
+                                   "[N, 1]">,
+  ];
+}
+
+def HloDynamicDimensionSimplifier
+    : Pass<"hlo-dynamic-dimension-simplifier", "::mlir::ModuleOp"> {
+  let summary = "Forward values through concatenate, slice, reshape and "
+                "convert chains (XLA's DynamicDimensionSimplifier)";
+  let description = [{
+    XLA's DynamicDimensionSimplifier, which XLA-GPU runs in its
+    optimization pipeline before the dynamic padder. Six sweeps over the
+    computations no fusion calls, in XLA's order: a concatenate of a
+    concatenate along the same dimension takes the inner one's operands;
+    a rank-1 unit-stride slice of a concatenate that is exactly one of its
+    operands is that operand; a scalar reshape of a rank-1 broadcast of a
+    scalar is the scalar; a reshape of a reshape back to the first one's
+    operand type is that operand; a convert or reshape to its operand's
+    type (layout included) is its operand. Instructions whose uses went
+    elsewhere are erased. Left alone: instructions with control edges.
+  }];
+  let statistics = [
+    Statistic<"numConcatenatesFlattened", "concatenates-flattened",
+              "Concatenates that took the operands of an inner one">,
+    Statistic<"numForwarded", "forwarded",
+              "Instructions replaced by a value they computed again">,
+  ];
+}
+
 def HloScatterSimplifier
     : Pass<"hlo-scatter-simplifier", "::mlir::ModuleOp"> {
   let summary = "Rewrite every scatter into canonical form (XLA's "
