@@ -107,6 +107,9 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
   // XLA 0.10.2 runs it right after RaggedDotRewriter (not here: no ragged
   // dots), before any pass that reads a gather or scatter.
   pm.addPass(createHloBatchedGatherScatterNormalizer());
+  // XLA: after its TopK passes, right before DotDecomposer (ours runs later,
+  // after the call inliner; the sorter reads no call).
+  pm.addPass(createHloDotDimensionSorter());
   pm.addPass(createHloOperandUpcaster());
   pm.addPass(createHloResultCaster());
   pm.addPass(createHloRngExpander());

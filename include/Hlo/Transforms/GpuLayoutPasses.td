@@ -356,6 +356,26 @@ def HloDotDimensionMerger
   ];
 }
 
+def HloDotDimensionSorter
+    : Pass<"hlo-dot-dimension-sorter", "::mlir::ModuleOp"> {
+  let summary = "Sort a dot's contracting dimension pairs (XLA's "
+                "DotDimensionSorter)";
+  let description = [{
+    XLA's DotDimensionSorter, which XLA-GPU runs in its optimization
+    pipeline before the dot decomposer. A `dot` whose contracting
+    dimensions on one side are consecutive numbers out of order lists its
+    (lhs, rhs) contracting pairs sorted by that side (by the lhs when both
+    sides qualify), so that side is one run of its row-major layout; taken
+    when the side to sort is consecutive and unsorted and the other side is
+    not consecutive, or both are consecutive and unsorted. Operands must
+    have row-major layouts. Left alone: control edges, fused computations.
+  }];
+  let statistics = [
+    Statistic<"numSorted", "sorted", "Dots whose contracting dimensions "
+                                     "were sorted">,
+  ];
+}
+
 def HloDotNormalizer : Pass<"hlo-dot-normalizer", "::mlir::ModuleOp"> {
   let summary = "A unit contracting dimension for dots without one (XLA's "
                 "DotNormalizer)";
