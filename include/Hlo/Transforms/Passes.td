@@ -783,6 +783,26 @@ def HloReduceWindowRewriter
   ];
 }
 
+def HloSelectAndScatterExpander
+    : Pass<"hlo-select-and-scatter-expander", "::mlir::ModuleOp"> {
+  let summary = "select-and-scatter as a reduce-window and a scatter "
+                "(XLA's SelectAndScatterExpander)";
+  let description = [{
+    XLA's SelectAndScatterExpander. A variadic reduce-window over the
+    operand and one s32 iota per dimension (inits: the init value and -1)
+    finds each window's selected element and its position, with the select
+    computation inlined into its reducer; the positions, concatenated, are
+    the indices of a scatter of the source into the init value broadcast,
+    combined by the scatter computation. Registered for pipelines that want
+    XLA's form; the GPU pipelines here do not run it (`hlo-to-gpu` computes
+    a select-and-scatter in one loop kernel without atomics). Left alone:
+    dynamic shapes, control edges, fused computations.
+  }];
+  let statistics = [
+    Statistic<"numExpanded", "expanded", "select-and-scatters expanded">,
+  ];
+}
+
 def HloDynamicDimensionSimplifier
     : Pass<"hlo-dynamic-dimension-simplifier", "::mlir::ModuleOp"> {
   let summary = "Forward values through concatenate, slice, reshape and "
