@@ -171,7 +171,8 @@ void mlir::hlo::buildHloConvCanonicalizationPipeline(OpPassManager &pm) {
   // XLA: GpusolverRewriter (seed 002), ConvRewriter, CudnnFusedConvRewriter,
   // ConvPaddingLegalization, CudnnPadForConvolutions, CallInliner,
   // TupleSimplifier, AlgebraicSimplifier, CudnnSimplifyPadding, ReshapeMover
-  // + AlgebraicSimplifier, HloConstantFolding.
+  // + AlgebraicSimplifier, ConvertMover + AlgebraicSimplifier (XLA's
+  // "simplify_after_conv_canonicalization"), HloConstantFolding.
   pm.addPass(createHloGpusolverRewriter());
   pm.addPass(createHloGpuConvRewriter());
   pm.addPass(createHloCudnnFusedConvRewriter());
@@ -182,6 +183,8 @@ void mlir::hlo::buildHloConvCanonicalizationPipeline(OpPassManager &pm) {
   pm.addPass(createGpuSimplifier());
   pm.addPass(createHloCudnnSimplifyPadding());
   pm.addPass(createHloReshapeMover());
+  pm.addPass(createGpuSimplifier());
+  pm.addPass(createHloConvertMover());
   pm.addPass(createGpuSimplifier());
   pm.addPass(createHloConstantFolding());
 }
