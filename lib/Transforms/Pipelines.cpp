@@ -58,7 +58,7 @@ void mlir::hlo::buildHloSimplificationPipeline(OpPassManager &pm) {
   // DotStrengthReduction (XLA 0.10.2 runs these before the algebraic
   // simplifier), AlgebraicSimplifier, DotDecomposer, DotMerger (XLA 0.10.2
   // runs it once after the loop), SortSimplifier, WhileLoopConstantSinking,
-  // WhileLoopSimplifier, ReshapeMover, HloConstantFolding,
+  // WhileLoopSimplifier, SliceSinker, ReshapeMover, HloConstantFolding,
   // ConditionalSimplifier, TransposeFolding, HloCSE, HloDCE (the tuple
   // simplifier, which XLA runs in its simplification pipeline too, sits after
   // the loop simplifier whose tuples it folds).
@@ -79,6 +79,7 @@ void mlir::hlo::buildHloSimplificationPipeline(OpPassManager &pm) {
   body.addPass(createHloWhileLoopConstantSinking());
   body.addPass(createHloWhileLoopSimplifier());
   body.addPass(createHloTupleSimplifier());
+  body.addPass(createHloSliceSinker());
   body.addPass(createHloReshapeMover());
   body.addPass(createHloConstantFolding());
   body.addPass(createHloConditionalSimplifier());

@@ -803,6 +803,26 @@ def HloSelectAndScatterExpander
   ];
 }
 
+def HloSliceSinker : Pass<"hlo-slice-sinker", "::mlir::ModuleOp"> {
+  let summary = "Elementwise ops on slices of the same sources as one op on "
+                "the sources, sliced (XLA's SliceSinker)";
+  let description = [{
+    XLA's SliceSinker, in XLA-GPU's simplification loop. Elementwise
+    instructions of one kind (same op, attributes and result element type)
+    whose operand i is a slice of the same source i, all operands of one
+    instruction sliced alike, become one instruction on the sources; each
+    of them is replaced by a slice of it, which takes its name. Taken when
+    the group's elements add up to at least a source's, so no element is
+    computed that was not before (overlapping slices lose their repeated
+    work, adjacent ones their separate kernels). Left alone: control
+    edges, dynamic shapes, fused computations.
+  }];
+  let statistics = [
+    Statistic<"numGroups", "groups", "Groups of instructions sunk below "
+                                     "their slices">,
+  ];
+}
+
 def HloDynamicDimensionSimplifier
     : Pass<"hlo-dynamic-dimension-simplifier", "::mlir::ModuleOp"> {
   let summary = "Forward values through concatenate, slice, reshape and "
