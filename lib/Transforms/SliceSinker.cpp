@@ -25,6 +25,7 @@
 #include "RewriteUtils.h"
 #include "TransformUtils.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::hlo {
@@ -88,8 +89,8 @@ static bool isSimilar(Operation *op, Operation *candidate) {
   return true;
 }
 
-/// The instructions alike `op` (itself included), if there are enough.
-static std::optional<SmallVector<Operation *>> findGroup(Operation *op) {
+/// The instructions alike `op` (itself included).
+static SmallVector<Operation *> findGroup(Operation *op) {
   Value source = sliceOf(op->getOperand(0)).getOperand();
   llvm::SetVector<Operation *> group;
   for (Operation *slice : source.getUsers())
@@ -97,13 +98,16 @@ static std::optional<SmallVector<Operation *>> findGroup(Operation *op) {
       for (Operation *user : s->getUsers())
         if (isSimilar(op, user))
           group.insert(user);
+  return group.takeVector();
+}
+
+/// XLA's ShouldTransform: the group computes at least a source's elements.
+static bool isWorthIt(ArrayRef<Operation *> group, Value source) {
   int64_t sum = 0;
   for (Operation *member : group)
     sum +=
         cast<RankedTensorType>(member->getResult(0).getType()).getNumElements();
-  if (sum < cast<RankedTensorType>(source.getType()).getNumElements())
-    return std::nullopt;
-  return group.takeVector();
+  return sum >= cast<RankedTensorType>(source.getType()).getNumElements();
 }
 
 namespace {
@@ -111,16 +115,22 @@ struct SliceSinkerPass
     : ChangeReportingPass<SliceSinkerPass, hlo::impl::HloSliceSinkerBase> {
   void run() {
     SmallVector<Operation *> replaced;
+    // Members of a group found too small: each would find the same group
+    // (linear, where asking again per member would be quadratic).
+    llvm::DenseSet<Operation *> rejected;
     for (ComputationOp comp : nonFusionComputations(getOperation()))
       for (Operation &op : comp.getBody().front().without_terminator()) {
         // An instruction replaced already has no users left.
-        if (!isCandidate(&op) || !onSimilarSlices(&op))
+        if (rejected.contains(&op) || !isCandidate(&op) ||
+            !onSimilarSlices(&op))
           continue;
-        std::optional<SmallVector<Operation *>> group = findGroup(&op);
-        if (!group)
+        SmallVector<Operation *> group = findGroup(&op);
+        if (!isWorthIt(group, sliceOf(op.getOperand(0)).getOperand())) {
+          rejected.insert(group.begin(), group.end());
           continue;
-        sink(&op, *group);
-        llvm::append_range(replaced, *group);
+        }
+        sink(&op, group);
+        llvm::append_range(replaced, group);
         ++numGroups;
         changed = true;
       }
