@@ -5,7 +5,9 @@
 // dimension grouper) share, after XLA's gpu/reduction_utils: the reduces
 // they look at, the row/column classification of a reduce over an operand
 // of the default layout, and the sizes one reduction kernel handles without
-// atomics.
+// atomics. Also what the algebraic simplifier and the reduce-window
+// rewriter share about reducers (the binary op one computes, its identity)
+// and windows (their fields with defaults).
 //
 //===----------------------------------------------------------------------===//
 
