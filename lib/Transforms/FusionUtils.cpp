@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FusionUtils.h"
+#include "GpuFusible.h"
 #include "RewriteUtils.h"
 #include "TransformUtils.h"
 
@@ -194,6 +195,70 @@ void mlir::hlo::setFusionConfig(FusionOp fusion, FusionKind kind) {
                   config ? config : StringAttr::get(ctx, json));
 }
 
+/// XLA's IsIntermediate: an elementwise op (a copy only when it keeps the
+/// layout), a bitcast or a reshape, with 1 to `maxOperands` operands.
+static bool isIntermediate(Operation *op, unsigned maxOperands) {
+  unsigned n = op->getNumOperands();
+  if (n == 0 || n > maxOperands)
+    return false;
+  if (isa<CopyOp>(op))
+    return op->getOperand(0).getType() == op->getResult(0).getType();
+  return isElementwise(op) || isa<BitcastOp, ReshapeOp>(op);
+}
+
+/// The one instruction satisfying `pred` that `from` reaches through
+/// intermediates of up to three operands, when nothing but such
+/// intermediates (and the root tuple) uses its result; else null.
+static Operation *findHero(Operation *from,
+                           function_ref<bool(Operation *)> pred) {
+  Operation *hero = nullptr;
+  SetVector<Operation *> queue;
+  queue.insert(from);
+  for (size_t i = 0; i < queue.size(); ++i) {
+    Operation *op = queue[i];
+    if (pred(op)) {
+      if (hero)
+        return nullptr;
+      hero = op;
+      continue;
+    }
+    if (isIntermediate(op, 3))
+      for (Value v : op->getOperands())
+        if (Operation *def = v.getDefiningOp())
+          queue.insert(def);
+  }
+  if (!hero)
+    return nullptr;
+  SetVector<Operation *> users;
+  users.insert_range(hero->getUsers());
+  for (size_t i = 0; i < users.size(); ++i) {
+    Operation *user = users[i];
+    if (isa<TupleOp, ReturnOp>(user))
+      continue;
+    if (!isIntermediate(user, 3))
+      return nullptr;
+    users.insert_range(user->getUsers());
+  }
+  return hero;
+}
+
+/// XLA's FindNonTrivialHero: from `root` followed back through
+/// single-operand intermediates while their operand is computed in the
+/// fusion, a tiled transpose or a concatenate reached through intermediates
+/// of up to three operands if there is exactly one; else the reduce that
+/// walk ends at, else `root`.
+static Operation *nonTrivialHero(Operation *root) {
+  Operation *hero = root;
+  while (isIntermediate(hero, 1) && hero->getOperand(0).getDefiningOp())
+    hero = hero->getOperand(0).getDefiningOp();
+  if (Operation *transpose = findHero(hero, isTiledTranspose))
+    return transpose;
+  if (Operation *concat =
+          findHero(hero, [](Operation *op) { return isa<ConcatenateOp>(op); }))
+    return concat;
+  return isa<ReduceOp>(hero) ? hero : root;
+}
+
 void mlir::hlo::nameFusion(FusionOp fusion, SymbolTable &symbols,
                            SymbolTableCollection &tables,
                            llvm::StringMap<unsigned> &suffixes) {
@@ -213,18 +278,7 @@ void mlir::hlo::nameFusion(FusionOp fusion, SymbolTable &symbols,
     roots.push_back(root);
   }
   for (Operation *r : roots) {
-    Operation *hero = r;
-    for (Operation *walk = r; walk;) {
-      if (isa<ReduceOp>(walk)) {
-        hero = walk;
-        break;
-      }
-      bool intermediate = isa<BitcastOp, ReshapeOp>(walk) ||
-                          (isElementwise(walk) && walk->getNumOperands() == 1);
-      if (!intermediate || walk->getNumOperands() != 1)
-        break;
-      walk = walk->getOperand(0).getDefiningOp();
-    }
+    Operation *hero = nonTrivialHero(r);
     std::string opcode = getOpcode(hero);
     std::replace(opcode.begin(), opcode.end(), '-', '_');
     heroes.insert(opcode);

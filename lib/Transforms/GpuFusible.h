@@ -40,6 +40,16 @@ inline bool isRepackingBitcast(Operation *op) {
 /// XLA's kMaxUnnestedReductionOutputsPerFusion.
 constexpr int64_t kMaxUnnestedReductionsPerFusion = 8;
 
+/// XLA's GetDescriptionForTiledTransposeEmitter for a transpose in the
+/// default layout: with unit dimensions dropped and the operand dimensions
+/// that stay adjacent and in order merged, the operand's minor group moves
+/// and, with the result's minor group, is at least 16 long, or both are at
+/// least 8 long and 64 x 128 elements together. Smaller transposes are
+/// loops like any other (XLA's transposes that keep a minor dimension of at
+/// most 8 bytes, its "102" form, are not recognized here). A copy between
+/// layouts counts as one (layout normalization makes it a transpose).
+bool isTiledTranspose(Operation *op);
+
 /// Answers XLA's gpu_fusible questions about the instructions of one
 /// module; caches per-instruction facts, which `invalidate` drops.
 class GpuFusible {
