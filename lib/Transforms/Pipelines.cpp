@@ -98,7 +98,8 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
   // ZeroSizedHloElimination, with deterministic ops ScatterExpander
   // (kEliminateIndeterministicScatters), GpuScatterExpander, CallInliner,
   // DotDecomposer,
-  // StochasticConvertDecomposer, LogisticExpander, BatchNormExpander (all
+  // StochasticConvertDecomposer, Convolution4DExpander,
+  // ConvolutionPredExpander, LogisticExpander, BatchNormExpander (all
   // three forms), ConditionalCanonicalizer, DynamicDimensionSimplifier,
   // ReduceWindowRewriter (base length 16), DynamicPadder, StableSortExpander,
   // then (no XLA pass: XLA's GPU compiler rejects the form) the in-place
@@ -130,6 +131,8 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
   pm.addPass(createHloCallInliner());
   pm.addPass(createHloDotDecomposer());
   pm.addPass(createHloStochasticConvertDecomposer());
+  pm.addPass(createHloConvolution4DExpander());
+  pm.addPass(createHloConvolutionPredExpander());
   pm.addPass(createHloLogisticExpander());
   HloBatchNormExpanderOptions batchNorm;
   batchNorm.rewriteTrainingOp = true;
@@ -226,7 +229,9 @@ static void buildPostLayoutAssignment(OpPassManager &pm,
   // ReductionLayoutNormalizer, AlgebraicSimplifier, HloCSE, HloConstantFolding,
   // HloDCE, SoftmaxRewriterTriton ("triton-softmax-rewriter"),
   // ReductionDimensionGrouper, ReductionSplitter, TreeReductionRewriter,
-  // FloatNormalization, TupleSimplifier, AlgebraicSimplifier, HloCSE;
+  // FloatNormalization, SimplifyFPConversions (its last pass in XLA's
+  // "float_normalization"), TupleSimplifier, AlgebraicSimplifier,
+  // SimplifyFPConversions (both with xla_allow_excess_precision), HloCSE;
   // TriangularSolveRewriter (XLA's NVPTX part 2); then the convolution and
   // GEMM algorithm pickers (seed 002 places them here, XLA
   // 0.10.2 after fusion).
@@ -260,8 +265,12 @@ static void buildPostLayoutAssignment(OpPassManager &pm,
   pm.addPass(createHloGpuTreeReductionRewriter());
   pm.addPass(createHloTransposeDimensionGrouper());
   pm.addPass(createHloFloatNormalization());
+  if (options.allowExcessPrecision)
+    pm.addPass(createHloSimplifyFPConversions());
   pm.addPass(createHloTupleSimplifier());
   pm.addPass(createLayoutSensitiveSimplifier());
+  if (options.allowExcessPrecision)
+    pm.addPass(createHloSimplifyFPConversions());
   pm.addPass(createHloCse());
   // XLA's "nvptx post-layout_assignment part 2".
   pm.addPass(createHloTriangularSolveRewriter());

@@ -20,9 +20,9 @@
 // KERNELS-LABEL: gpu.func @wrapped_convert
 // KERNELS-NOT:   generic_atomic_rmw
 // KERNELS:       memref.store %{{.*}} : memref<4xi8>
-// KERNELS-LABEL: gpu.func @loop_convert_fusion(
+// KERNELS-LABEL: gpu.func @wrapped_convert_1(
 // KERNELS:       generic_atomic_rmw
-// KERNELS-LABEL: gpu.func @loop_convert_fusion_1(
+// KERNELS-LABEL: gpu.func @loop_convert_fusion(
 // KERNELS:       generic_atomic_rmw
 // KERNELS-LABEL: gpu.func @loop_transpose_fusion(
 // KERNELS-NOT:   generic_atomic_rmw

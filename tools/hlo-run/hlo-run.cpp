@@ -4,7 +4,8 @@
 //           [--output-dir D] [--compare OTHER --atol A --rtol R]
 //           [--replicas N] [--partitions N] [--arena]
 //           [--device=interpreter|host-kernels|host|cuda] [--profile]
-//           [--check] [--bench N] [--deterministic] [--autotune-cache=FILE]
+//           [--check] [--bench N] [--deterministic]
+//           [--allow-excess-precision=false] [--autotune-cache=FILE]
 //
 // Runs the entry computation of MODULE on the reference interpreter
 // (lib/Runtime) and prints each result as an HLO literal, or writes
@@ -212,6 +213,13 @@ static cl::opt<bool> deterministic(
              "--xla_gpu_deterministic_ops (scatters that may depend on the "
              "order of their updates as loops; deterministic cuDNN "
              "algorithms)"));
+static cl::opt<bool> allowExcessPrecision(
+    "allow-excess-precision", cl::cat(hloRunCategory), cl::init(true),
+    cl::desc("--device=host|cuda: compile as XLA's "
+             "--xla_allow_excess_precision (on by default, as XLA's): "
+             "chains of float converts such as f32 -> bf16 -> f32 become "
+             "one convert or none (hlo-simplify-fp-conversions); =false "
+             "keeps every rounding the module asks for"));
 static cl::opt<std::string> autotuneCache(
     "autotune-cache", cl::cat(hloRunCategory),
     cl::desc("--device=cuda: XLA's autotune results. Where the file "
@@ -638,6 +646,7 @@ runModule(ModuleOp module, StringRef path, ArrayRef<Literal> arguments,
     // --autotune-cache: read where it exists, else tuned and written.
     hlo::GpuOptimizeOptions compile;
     compile.deterministic = deterministic;
+    compile.allowExcessPrecision = allowExcessPrecision;
     std::string tuneTo;
     if (!autotuneCache.empty()) {
       if (llvm::sys::fs::exists(autotuneCache))

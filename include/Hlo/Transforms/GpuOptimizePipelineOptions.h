@@ -37,6 +37,13 @@ struct GpuOptimizePipelineOptions
                      "deterministic (the CUDA runtime then takes "
                      "deterministic cuDNN algorithms)"),
       llvm::cl::init(false)};
+  Option<bool> allowExcessPrecision{
+      *this, "allow-excess-precision",
+      llvm::cl::desc("XLA's xla_allow_excess_precision: run "
+                     "hlo-simplify-fp-conversions, which makes a chain of "
+                     "float converts (f32 -> bf16 -> f32) one convert or "
+                     "none"),
+      llvm::cl::init(true)};
   Option<std::string> autotuneCache{
       *this, "autotune-cache",
       llvm::cl::desc("XLA's autotune results (xla_gpu_load_autotune_results_"
@@ -50,6 +57,7 @@ struct GpuOptimizePipelineOptions
     o.autotuneCache = autotuneCache;
     o.tritonSoftmax = tritonSoftmax;
     o.latencyHiding = latencyHiding;
+    o.allowExcessPrecision = allowExcessPrecision;
     return o;
   }
 };

@@ -69,6 +69,9 @@ struct GpuOptimizeOptions {
   bool tritonSoftmax = true;
   /// XLA's xla_gpu_enable_latency_hiding_scheduler.
   bool latencyHiding = true;
+  /// XLA's xla_allow_excess_precision: chains of float converts become one
+  /// (hlo-simplify-fp-conversions), keeping more precision than asked for.
+  bool allowExcessPrecision = true;
 };
 void buildHloGpuOptimizePipeline(OpPassManager &pm,
                                  const GpuOptimizeOptions &options = {});

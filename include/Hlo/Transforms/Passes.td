@@ -709,6 +709,28 @@ def HloGatherSimplifier : Pass<"hlo-gather-simplifier", "::mlir::ModuleOp"> {
   ];
 }
 
+def HloSimplifyFPConversions
+    : Pass<"hlo-simplify-fp-conversions", "::mlir::ModuleOp"> {
+  let summary = "A chain of floating-point converts as one convert (XLA's "
+                "SimplifyFPConversions)";
+  let description = [{
+    XLA's SimplifyFPConversions, run by XLA-GPU after float normalization
+    and in its post-layout pipeline (xla_allow_excess_precision, on by
+    default). A chain of converts to real floating-point types (at least
+    two) becomes one convert from the chain's input to the chain's result
+    type, or the input itself when it has that type:
+    `convert_f32(convert_bf16(x_f32))` is `x_f32`. Unlike the algebraic
+    simplifier's removal of lossless round trips, this removes rounding
+    the program asked for: results may be more precise than the module's
+    own. The chain's input may be of any type (`convert_bf16(convert_f32(
+    y_s32))` is `convert_bf16(y_s32)`). Converts of the chain that others
+    read stay for them; converts with control edges are left alone.
+  }];
+  let statistics = [
+    Statistic<"numSimplified", "simplified", "Chains of converts replaced">,
+  ];
+}
+
 def HloConvertMover : Pass<"hlo-convert-mover", "::mlir::ModuleOp"> {
   let summary = "Move data in the narrower type of a convert next to it "
                 "(XLA's ConvertMover)";
@@ -1050,6 +1072,44 @@ def HloStochasticConvertDecomposer
   let statistics = [
     Statistic<"numDecomposed", "decomposed",
               "Stochastic converts decomposed">,
+  ];
+}
+
+def HloConvolution4DExpander
+    : Pass<"hlo-convolution-4d-expander", "::mlir::ModuleOp"> {
+  let summary = "Convolutions over four spatial dimensions without those of "
+                "size 1 (XLA's Convolution4DExpander)";
+  let description = [{
+    XLA's Convolution4DExpander, in XLA-GPU's optimization pipeline (cuDNN
+    takes at most three spatial dimensions). A convolution with exactly four
+    spatial dimensions drops each one of input size 1 and no padding (its
+    window and output are 1 there too): the input and kernel are reshaped
+    without them, the convolution runs on the others (its window and
+    dimension numbers renumbered, every other attribute kept), and a
+    reshape back to the old result takes its name. All four may go (a
+    convolution with no spatial dimension). Left alone: other spatial ranks,
+    dynamic shapes, fused computations.
+  }];
+  let statistics = [
+    Statistic<"numExpanded", "expanded", "Convolutions with fewer spatial "
+                                         "dimensions">,
+  ];
+}
+
+def HloConvolutionPredExpander
+    : Pass<"hlo-convolution-pred-expander", "::mlir::ModuleOp"> {
+  let summary = "Pred convolutions computed in f16 (XLA's "
+                "ConvolutionPredExpander)";
+  let description = [{
+    XLA's ConvolutionPredExpander, in XLA-GPU's optimization pipeline (cuDNN
+    has no pred convolutions). A convolution whose operands and result are
+    pred computes in f16 on converts of its operands (true 1, false 0),
+    and a convert of the count back to pred (true where it is not 0) takes
+    its name. Left alone: convolutions with any other operand or result
+    type, fused computations.
+  }];
+  let statistics = [
+    Statistic<"numExpanded", "expanded", "Pred convolutions computed in f16">,
   ];
 }
 

@@ -20,7 +20,7 @@ For each HLO module (files, or the *.hlo of directories):
      --partitions; the first device's results are compared;
   4. `hlo-run MODULE --input ... --output-dir D` runs it on the interpreter
      (or, with --device=host, compiled by the GPU compiler and run by the
-     host runtime);
+     host runtime, with --allow-excess-precision=false as XLA below);
   5. the results are compared per dtype: integers and pred exactly, f32
      |a-b| <= 1e-6 + 1e-5 max(|a|,|b|), f16/bf16/f8 looser (TOLERANCES);
      NaN matches NaN. XLA runs with --xla_allow_excess_precision=false, so
@@ -400,6 +400,8 @@ def run_interpreter(runner, path, inputs, workdir, timeout, devices=(1, 1),
                     device="interpreter"):
     args = [runner, str(path), f"--replicas={devices[0]}",
             f"--partitions={devices[1]}", f"--device={device}"]
+    if device != "interpreter":
+        args.append("--allow-excess-precision=false")
     for i, value in enumerate(inputs):
         file = workdir / f"input_{i}.npy"
         np.save(file, value, allow_pickle=False)
