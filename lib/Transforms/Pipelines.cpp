@@ -94,7 +94,8 @@ void mlir::hlo::buildHloSimplificationPipeline(OpPassManager &pm) {
 void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
                                              bool deterministic) {
   // XLA (GPU): OperandUpcaster, ResultCaster, RngExpander,
-  // RngBitGeneratorExpander (philox), ComparisonExpander,
+  // RngBitGeneratorExpander (philox), PermutationSortExpander,
+  // ComparisonExpander,
   // ZeroSizedHloElimination, with deterministic ops ScatterExpander
   // (kEliminateIndeterministicScatters), GpuScatterExpander, CallInliner,
   // DotDecomposer,
@@ -116,6 +117,7 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
   pm.addPass(createHloResultCaster());
   pm.addPass(createHloRngExpander());
   pm.addPass(createHloRngBitGeneratorExpander());
+  pm.addPass(createHloPermutationSortExpander());
   pm.addPass(createHloComparisonExpander());
   pm.addPass(createHloZeroSizedHloElimination());
   if (deterministic) {

@@ -1075,6 +1075,28 @@ def HloStochasticConvertDecomposer
   ];
 }
 
+def HloPermutationSortExpander
+    : Pass<"hlo-permutation-sort-expander", "::mlir::ModuleOp"> {
+  let summary = "The inverse of a sort's permutation as a scatter (XLA's "
+                "PermutationSortExpander, permutation_sort_simplifier)";
+  let description = [{
+    XLA's PermutationSortExpander (pass name permutation_sort_simplifier),
+    in XLA-GPU's optimization pipeline before the comparison expander. A
+    sort of (keys, values) by `compare(p0, p1), direction=LT` whose keys
+    are, along the sort dimension, a permutation of 0..N-1 (an element of
+    another sort along that dimension, of an operand that is an integer
+    iota along it, whose type holds N-1) becomes a tuple of an iota (the
+    sorted keys) and a scatter of the values into zeros at their keys
+    (positions along the other dimensions kept; `unique_indices`, a
+    computation returning the update). Left alone: other comparators, sorts
+    of one or of more than two operands, dynamic shapes, control edges,
+    fused computations.
+  }];
+  let statistics = [
+    Statistic<"numExpanded", "expanded", "Sorts replaced by scatters">,
+  ];
+}
+
 def HloConvolution4DExpander
     : Pass<"hlo-convolution-4d-expander", "::mlir::ModuleOp"> {
   let summary = "Convolutions over four spatial dimensions without those of "
