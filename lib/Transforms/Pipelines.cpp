@@ -54,7 +54,7 @@ static std::unique_ptr<Pass> createGpuSimplifier(bool layoutSensitive = false) {
 
 void mlir::hlo::buildHloSimplificationPipeline(OpPassManager &pm) {
   // XLA: HloPassFix over GatherSimplifier, GatherExpander, ScatterSimplifier,
-  // ScatterExpander,
+  // ScatterExpander, ScatterSliceSimplifier,
   // DotStrengthReduction (XLA 0.10.2 runs these before the algebraic
   // simplifier), AlgebraicSimplifier, DotDecomposer, DotMerger (XLA 0.10.2
   // runs it once after the loop), SortSimplifier, WhileLoopConstantSinking,
@@ -71,6 +71,7 @@ void mlir::hlo::buildHloSimplificationPipeline(OpPassManager &pm) {
   body.addPass(createHloGatherExpander(gather));
   body.addPass(createHloScatterSimplifier());
   addSimpleScatterGatherExpanders(body, /*gathers=*/false);
+  body.addPass(createHloScatterSliceSimplifier());
   body.addPass(createHloDotStrengthReduction());
   body.addPass(createGpuSimplifier());
   body.addPass(createHloDotDecomposer());

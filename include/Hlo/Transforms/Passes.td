@@ -869,6 +869,28 @@ def HloDynamicDimensionSimplifier
   ];
 }
 
+def HloScatterSliceSimplifier
+    : Pass<"hlo-scatter-slice-simplifier", "::mlir::ModuleOp"> {
+  let summary = "A scatter whose result is only sliced to a prefix scatters "
+                "into the prefix (XLA's ScatterSliceSimplifier)";
+  let description = [{
+    XLA's ScatterSliceSimplifier, in XLA-GPU's simplification loop after
+    the scatter expander. When every use of a scatter's result ends, through
+    elementwise ops and get-tuple-elements, in a slice keeping the same
+    prefix (starts 0, strides 1), the scatter runs on its operands sliced to
+    that prefix (updates past it are skipped as out of bounds, which the
+    slices dropped anyway), the ops on the way compute on the prefix, and
+    the slices are replaced by what they sliced. No window dimension of the
+    operands is truncated (a window crossing the new end would be skipped
+    whole). Taken only when something is truncated. Left alone: any other
+    use (the computation's root included), slices that disagree, dynamic
+    shapes, control edges, fused computations.
+  }];
+  let statistics = [
+    Statistic<"numSimplified", "simplified", "Scatters truncated">,
+  ];
+}
+
 def HloScatterSimplifier
     : Pass<"hlo-scatter-simplifier", "::mlir::ModuleOp"> {
   let summary = "Rewrite every scatter into canonical form (XLA's "
