@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""How passes that rewrite one instruction at a time scale when they rewrite
+every one they can.
+
+Each pass gets a module of N instructions made of blocks it rewrites all
+of, chained so that each block reads the previous one:
+
+  hlo-simplify-fp-conversions    f32 -> bf16 -> f32 round trips, each
+                                 result also summed (3 a block)
+  hlo-convolution-4d-expander    convolutions over four spatial dimensions,
+                                 two of size 1 (2 a block)
+  hlo-convolution-pred-expander  pred convolutions, or-ed together (2)
+  hlo-permutation-sort-expander  argsort of an iota, sorted again by the
+                                 permutation (6)
+  hlo-scatter-slice-simplifier   scatters into N+1 elements, an elementwise
+                                 op, a slice back to N (5)
+
+and prints ms per pass and per 1000 instructions at each size (equal
+columns = linear), the fastest of --repeat runs (MLIR's --mlir-timing: the
+pass's own time, parsing and printing excluded).
+
+Usage: rewrite_scaling.py --bin build/bin [--sizes 1000,10000,100000]
+                          [--repeat 3]
+"""
+
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_util import scaling_parser, scaling_table, time_pass  # noqa: E402
+
+ADD = ["add {", "  a = f32[] parameter(0)", "  b = f32[] parameter(1)",
+       "  ROOT s = f32[] add(a, b)", "}"]
+OR = ["or {", "  a = pred[] parameter(0)", "  b = pred[] parameter(1)",
+      "  ROOT s = pred[] or(a, b)", "}"]
+LT = ["lt {", "  a = s32[] parameter(0)", "  b = s32[] parameter(1)",
+      "  c = s32[] parameter(2)", "  d = s32[] parameter(3)",
+      "  ROOT l = pred[] compare(a, b), direction=LT", "}"]
+
+
+def fp(n):
+    body = ["  x = f32[16] parameter(0)", "  a_0 = f32[16] negate(x)"]
+    for i in range(1, n // 3):
+        body += [f"  b_{i} = bf16[16] convert(a_{i - 1})",
+                 f"  f_{i} = f32[16] convert(b_{i})",
+                 f"  a_{i} = f32[16] add(a_{i - 1}, f_{i})"]
+    return [], body, f"a_{n // 3 - 1}", "f32[16]"
+
+
+def conv4d(n):
+    body = ["  x = f32[1,8,1,8,2,3] parameter(0)",
+            "  k = f32[3,1,3,1,3,3] parameter(1)",
+            "  a_0 = f32[3,1,6,1,6,2] parameter(2)"]
+    for i in range(1, n // 2):
+        body += [f"  c_{i} = f32[3,1,6,1,6,2] convolution(x, k), "
+                 "window={size=1x3x1x3}, dim_labels=0123bf_i0123o->f0123b",
+                 f"  a_{i} = f32[3,1,6,1,6,2] add(a_{i - 1}, c_{i})"]
+    return [], body, f"a_{n // 2 - 1}", "f32[3,1,6,1,6,2]"
+
+
+def pred(n):
+    body = ["  x = pred[2,8,8,3] parameter(0)",
+            "  k = pred[3,3,3,3] parameter(1)",
+            "  a_0 = pred[2,8,8,3] parameter(2)"]
+    for i in range(1, n // 2):
+        body += [f"  c_{i} = pred[2,8,8,3] convolution(a_{i - 1}, k), "
+                 "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f",
+                 f"  a_{i} = pred[2,8,8,3] or(a_{i - 1}, c_{i})"]
+    return [], body, f"a_{n // 2 - 1}", "pred[2,8,8,3]"
+
+
+def perm(n):
+    body = ["  k = s32[4,16] parameter(0)",
+            "  i = s32[4,16] iota(), iota_dimension=1",
+            "  a_0 = s32[4,16] negate(k)"]
+    t = "(s32[4,16], s32[4,16])"
+    for j in range(1, n // 6):
+        body += [f"  s_{j} = {t} sort(a_{j - 1}, i), dimensions={{1}}, "
+                 "to_apply=lt",
+                 f"  p_{j} = s32[4,16] get-tuple-element(s_{j}), index=1",
+                 f"  r_{j} = {t} sort(p_{j}, i), dimensions={{1}}, "
+                 "to_apply=lt",
+                 f"  q_{j} = s32[4,16] get-tuple-element(r_{j}), index=1",
+                 f"  m_{j} = s32[4,16] multiply(q_{j}, p_{j})",
+                 f"  a_{j} = s32[4,16] add(a_{j - 1}, m_{j})"]
+    return LT, body, f"a_{n // 6 - 1}", "s32[4,16]"
+
+
+def scatter(n):
+    body = ["  idx = s32[4] parameter(0)", "  zero = f32[] constant(0)",
+            "  base = f32[9] broadcast(zero), dimensions={}",
+            "  a_0 = f32[4] parameter(1)"]
+    for i in range(1, n // 5):
+        body += [f"  s_{i} = f32[9] scatter(base, idx, a_{i - 1}), "
+                 "update_window_dims={}, inserted_window_dims={0}, "
+                 "scatter_dims_to_operand_dims={0}, index_vector_dim=1, "
+                 "to_apply=add",
+                 f"  e_{i} = f32[9] abs(s_{i})",
+                 f"  l_{i} = f32[8] slice(e_{i}), slice={{[0:8]}}",
+                 f"  h_{i} = f32[4] slice(l_{i}), slice={{[2:6]}}",
+                 f"  a_{i} = f32[4] add(a_{i - 1}, h_{i})"]
+    return ADD, body, f"a_{n // 5 - 1}", "f32[4]"
+
+
+PASSES = [("hlo-simplify-fp-conversions", fp),
+          ("hlo-convolution-4d-expander", conv4d),
+          ("hlo-convolution-pred-expander", pred),
+          ("hlo-permutation-sort-expander", perm),
+          ("hlo-scatter-slice-simplifier", scatter)]
+
+
+def module(make, n):
+    comps, body, root, type_ = make(n)
+    extra = OR if make is pred else []
+    lines = ["HloModule rewrites", ""] + comps + extra + ["", "ENTRY main {"]
+    lines += body + [f"  ROOT out = {type_} copy({root})", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    args = scaling_parser(__doc__.splitlines()[0]).parse_args()
+    opt = str(Path(args.bin) / "hlo-opt")
+    sizes = [int(s) for s in args.sizes.split(",")]
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in sizes:
+            row = [size]
+            for p, make in PASSES:
+                src = Path(tmp) / f"{p}{size}.hlo"
+                src.write_text(module(make, size))
+                row.append(time_pass([opt, str(src), f"--{p}",
+                                      "--mlir-timing", "-o", "/dev/null"],
+                                     p, args.repeat))
+            rows.append(row)
+    print(scaling_table([p for p, _ in PASSES], rows))
+
+
+if __name__ == "__main__":
+    main()
