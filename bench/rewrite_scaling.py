@@ -14,6 +14,8 @@ of, chained so that each block reads the previous one:
                                  permutation (6)
   hlo-scatter-slice-simplifier   scatters into N+1 elements, an elementwise
                                  op, a slice back to N (5)
+  hlo-all-reduce-promotion       u16 all-reduces (2)
+  hlo-all-reduce-reassociate     all-reduces summed pairwise (3)
 
 and prints ms per pass and per 1000 instructions at each size (equal
 columns = linear), the fastest of --repeat runs (MLIR's --mlir-timing: the
@@ -103,11 +105,35 @@ def scatter(n):
     return ADD, body, f"a_{n // 5 - 1}", "f32[4]"
 
 
+def promote(n):
+    body = ["  a_0 = u16[16] parameter(0)"]
+    for i in range(1, n // 2):
+        body += [f"  r_{i} = u16[16] all-reduce(a_{i - 1}), replica_groups={{}}, "
+                 "to_apply=add16",
+                 f"  a_{i} = u16[16] add(a_{i - 1}, r_{i})"]
+    add16 = ["add16 {", "  a = u16[] parameter(0)", "  b = u16[] parameter(1)",
+             "  ROOT s = u16[] add(a, b)", "}"]
+    return add16, body, f"a_{n // 2 - 1}", "u16[16]"
+
+
+def reassociate(n):
+    body = ["  x = f32[16] parameter(0)", "  a_0 = f32[16] negate(x)"]
+    for i in range(1, n // 3):
+        body += [f"  r_{i} = f32[16] all-reduce(a_{i - 1}), replica_groups={{}}, "
+                 "to_apply=add",
+                 f"  q_{i} = f32[16] all-reduce(x), replica_groups={{}}, "
+                 "to_apply=add",
+                 f"  a_{i} = f32[16] add(r_{i}, q_{i})"]
+    return ADD, body, f"a_{n // 3 - 1}", "f32[16]"
+
+
 PASSES = [("hlo-simplify-fp-conversions", fp),
           ("hlo-convolution-4d-expander", conv4d),
           ("hlo-convolution-pred-expander", pred),
           ("hlo-permutation-sort-expander", perm),
-          ("hlo-scatter-slice-simplifier", scatter)]
+          ("hlo-scatter-slice-simplifier", scatter),
+          ("hlo-all-reduce-promotion", promote),
+          ("hlo-all-reduce-reassociate", reassociate)]
 
 
 def module(make, n):

@@ -155,12 +155,16 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
 }
 
 void mlir::hlo::buildHloCollectiveOptimizationsPipeline(OpPassManager &pm) {
-  // XLA: AllReduceFolder, ReduceScatterCreator, AllGatherBroadcastReorder,
-  // then AlgebraicSimplifier, HloDCE and WhileLoopTripCountAnnotator.
+  // XLA: AllReduceFolder, AllReduceReassociate, ReduceScatterCreator,
+  // AllGatherBroadcastReorder, then AlgebraicSimplifier, AllReducePromotion,
+  // HloDCE (which removes the reducers promotion left unused) and
+  // WhileLoopTripCountAnnotator.
   pm.addPass(createHloAllReduceFolder());
+  pm.addPass(createHloAllReduceReassociate());
   pm.addPass(createHloReduceScatterCreator());
   pm.addPass(createHloAllGatherBroadcastReorder());
   pm.addPass(createGpuSimplifier());
+  pm.addPass(createHloAllReducePromotion());
   pm.addPass(createHloDce());
   pm.addPass(createHloWhileLoopTripCountAnnotator());
 }

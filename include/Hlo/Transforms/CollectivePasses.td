@@ -269,4 +269,50 @@ def HloGpuConvertAsyncCollectivesToSync
   ];
 }
 
+def HloAllReduceReassociate
+    : Pass<"hlo-all-reduce-reassociate", "::mlir::ModuleOp"> {
+  let summary = "A reduction of two all-reduces as one all-reduce of the "
+                "reduction (XLA's AllReduceReassociate)";
+  let description = [{
+    XLA's AllReduceReassociate, after the all-reduce folder:
+    `add(all-reduce(x), all-reduce(y))` becomes `all-reduce(add(x, y))`
+    when the instruction (add, multiply, minimum, maximum; and, or of pred)
+    is the all-reduces' own reduction (op and type) and they agree on
+    channel or not, global device ids, replica groups and the
+    `collective_group_key` frontend attribute. Each all-reduce has that one
+    user; single-user reshapes, slices and pads by the reduction's identity
+    may stand between it and the instruction (they then apply to x and y),
+    if the all-reduces move at least as many elements as the new one. The
+    new all-reduce takes the first one's name and attributes, channel id
+    included. Chains and trees collapse in one run. Not done: XLA's forms
+    through converts (a promoted reducer) and through dynamic-slices. The
+    module is left alone if an all-reduce has a constrained layout.
+  }];
+  let statistics = [
+    Statistic<"numReassociated", "reassociated",
+              "Pairs of all-reduces made one">,
+  ];
+}
+
+def HloAllReducePromotion
+    : Pass<"hlo-all-reduce-promotion", "::mlir::ModuleOp"> {
+  let summary = "16-bit integer all-reduces and reduce-scatters in 32 bits "
+                "(XLA's AllReducePromotion as XLA-GPU builds it)";
+  let description = [{
+    XLA's AllReducePromotion with XLA-GPU's pairs (u16 -> u32, s16 -> s32),
+    near the end of XLA's "collective-optimizations": NCCL reduces no
+    16-bit integers. An all-reduce or reduce-scatter of one u16 or s16
+    array reduces a convert of it to 32 bits with `<reducer>_promoted` (the
+    reducer's op on two 32-bit scalars, one per reducer), and its users
+    read a convert back; the collective keeps its name and attributes.
+    Exact for the reductions it takes: add, multiply, minimum, maximum,
+    and, or, xor of the reducer's two parameters (XLA does not check the
+    reducer). Left alone: several operands, other types, async forms,
+    control edges, fused computations.
+  }];
+  let statistics = [
+    Statistic<"numPromoted", "promoted", "Collectives promoted to 32 bits">,
+  ];
+}
+
 #endif // HLO_TRANSFORMS_COLLECTIVE_PASSES

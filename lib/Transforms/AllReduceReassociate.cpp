@@ -1,0 +1,161 @@
+//===- AllReduceReassociate.cpp - one all-reduce of a combination ---------===//
+//
+// XLA's AllReduceReassociate (XLA-GPU's "collective-optimizations", after
+// the all-reduce folder): an elementwise reduction of two all-reduces that
+// reduce the same way is one all-reduce of the reduction:
+//
+//   add(all-reduce(x), all-reduce(y)) -> all-reduce(add(x, y))
+//
+// The instruction (add, multiply, minimum or maximum; and, or of pred) must
+// be the all-reduces' own reduction, and the all-reduces must agree on
+// channel or not, global device ids, replica groups and
+// `collective_group_key`; each has that one user. Between an all-reduce and
+// the instruction may stand single-user reshapes, slices and pads whose
+// padding value is the reduction's identity (they then apply to x and y);
+// taken only when the all-reduces move at least as many elements as the
+// new one (a pad could make it bigger). The new all-reduce takes the first
+// one's name and attributes (its channel id too, as XLA 0.10.2). Chains and
+// trees of reductions become one all-reduce in one run: instructions are
+// visited in program order and see the all-reduces made before them.
+//
+// Not done (XLA's other forms): a convert between the all-reduce and the
+// instruction (XLA reduces in the wider type with a promoted reducer) and
+// two dynamic-slices of all-reduces (XLA's reduce-scatter-like form). The
+// module is left alone when an all-reduce has a constrained layout (XLA).
+//
+//===----------------------------------------------------------------------===//
+
+#include "CollectiveCombinerUtils.h"
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Transforms/CollectivePasses.h"
+#include "ReductionUtils.h"
+#include "TransformUtils.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace mlir::hlo {
+#define GEN_PASS_DEF_HLOALLREDUCEREASSOCIATE
+#include "Hlo/Transforms/CollectivePasses.h.inc"
+} // namespace mlir::hlo
+
+using namespace mlir;
+using namespace mlir::hlo;
+
+/// True if one instruction reads `v` (once or more).
+static bool hasOneUser(Value v) {
+  llvm::SmallPtrSet<Operation *, 2> users(v.getUsers().begin(),
+                                          v.getUsers().end());
+  return users.size() == 1;
+}
+
+/// True if `op` reduces elementwise the way an all-reduce can (XLA's
+/// MatchReductionInstruction).
+static bool isReduction(Operation *op) {
+  if (isa<AddOp, MulOp, MinOp, MaxOp>(op))
+    return true;
+  return isa<AndOp, OrOp>(op) &&
+         getElementTypeOrSelf(op->getResult(0).getType()).isInteger(1);
+}
+
+/// The all-reduce `v` comes from through single-user reshapes, slices and
+/// pads by `inst`'s identity, itself of one user; else null.
+static AllReduceOp lookThrough(Value v, Operation *inst) {
+  while (true) {
+    Operation *def = v.getDefiningOp();
+    if (!def || !hasOneUser(v) || hasControlEdges(def))
+      return nullptr;
+    if (auto allReduce = dyn_cast<AllReduceOp>(def))
+      return allReduce;
+    if (auto pad = dyn_cast<PadOp>(def)) {
+      if (!isIdentityOf(inst, pad.getPaddingValue()))
+        return nullptr;
+    } else if (!isa<ReshapeOp, SliceOp>(def)) {
+      return nullptr;
+    }
+    v = def->getOperand(0);
+  }
+}
+
+static Attribute groupKey(Operation *op) {
+  auto attrs = op->getAttrOfType<DictionaryAttr>("frontend_attributes");
+  return attrs ? attrs.get("collective_group_key") : Attribute();
+}
+
+static int64_t elements(Value v) {
+  return cast<RankedTensorType>(v.getType()).getNumElements();
+}
+
+namespace {
+struct AllReduceReassociatePass
+    : ChangeReportingPass<AllReduceReassociatePass,
+                          hlo::impl::HloAllReduceReassociateBase> {
+  void run() {
+    ModuleOp module = getOperation();
+    bool constrained = false;
+    module.walk([&](AllReduceOp op) {
+      if (auto c = op->getAttrOfType<BoolAttr>("constrain_layout"))
+        constrained |= c.getValue();
+    });
+    if (constrained)
+      return;
+    SymbolTable symbols(module);
+    SmallVector<Operation *> candidates;
+    module.walk([&](Operation *op) {
+      if (isReduction(op) && op->getNumOperands() == 2)
+        candidates.push_back(op);
+    });
+    for (Operation *inst : candidates)
+      if (reassociate(inst, symbols)) {
+        ++numReassociated;
+        changed = true;
+      }
+  }
+
+  bool reassociate(Operation *inst, SymbolTable &symbols) {
+    if (!isStaticArray(inst->getResult(0).getType()) || hasControlEdges(inst))
+      return false;
+    AllReduceOp ar0 = lookThrough(inst->getOperand(0), inst);
+    AllReduceOp ar1 = lookThrough(inst->getOperand(1), inst);
+    if (!ar0 || !ar1)
+      return false;
+    // The same kind of all-reduce, reducing with `inst`'s op and type.
+    std::optional<std::string> key0 = collectiveKey(ar0, ""),
+                               key1 = collectiveKey(ar1, "");
+    std::optional<std::string> kind0 =
+                                   reductionKind(symbols, ar0.getToApplyAttr()),
+                               kind1 =
+                                   reductionKind(symbols, ar1.getToApplyAttr());
+    auto comp = symbols.lookup<ComputationOp>(ar0.getToApply());
+    if (!key0 || key0 != key1 || !kind0 || kind0 != kind1 || !comp ||
+        groupKey(ar0) != groupKey(ar1))
+      return false;
+    Operation *root = comp.getRootValue().getDefiningOp();
+    if (root->getName() != inst->getName() ||
+        getElementTypeOrSelf(root->getResult(0).getType()) !=
+            getElementTypeOrSelf(inst->getResult(0).getType()))
+      return false;
+    Value result = inst->getResult(0);
+    int64_t moved = elements(ar0.getResult()) +
+                    (ar0 != ar1 ? elements(ar1.getResult()) : 0);
+    if (moved < elements(result))
+      return false;
+
+    SmallVector<OpOperand *> uses =
+        llvm::map_to_vector(result.getUses(), [](OpOperand &u) { return &u; });
+    ar0.getResult().replaceAllUsesWith(ar0.getInputs()[0]);
+    if (ar1 != ar0)
+      ar1.getResult().replaceAllUsesWith(ar1.getInputs()[0]);
+    OpBuilder b(inst->getContext());
+    b.setInsertionPointAfter(inst);
+    auto combined = cast<AllReduceOp>(b.clone(*ar0));
+    combined->setOperand(0, result);
+    combined.getResult().setType(result.getType());
+    for (OpOperand *use : uses)
+      use->set(combined.getResult());
+    ar0->erase();
+    if (ar1 != ar0)
+      ar1->erase();
+    return true;
+  }
+};
+} // namespace
