@@ -16,6 +16,7 @@ of, chained so that each block reads the previous one:
                                  op, a slice back to N (5)
   hlo-all-reduce-promotion       u16 all-reduces (2)
   hlo-all-reduce-reassociate     all-reduces summed pairwise (3)
+  hlo-reduce-scatter-reassociate reduce-scatters summed pairwise (4)
 
 and prints ms per pass and per 1000 instructions at each size (equal
 columns = linear), the fastest of --repeat runs (MLIR's --mlir-timing: the
@@ -127,19 +128,32 @@ def reassociate(n):
     return ADD, body, f"a_{n // 3 - 1}", "f32[16]"
 
 
+def scatter_pairs(n):
+    body = ["  x = f32[32] parameter(0)", "  a_0 = f32[16] parameter(1)"]
+    for i in range(1, n // 4):
+        body += [f"  r_{i} = f32[16] reduce-scatter(x), dimensions={{0}}, "
+                 "replica_groups={}, to_apply=add",
+                 f"  q_{i} = f32[16] reduce-scatter(x), dimensions={{0}}, "
+                 "replica_groups={}, to_apply=add",
+                 f"  s_{i} = f32[16] add(r_{i}, q_{i})",
+                 f"  a_{i} = f32[16] add(a_{i - 1}, s_{i})"]
+    return ADD, body, f"a_{n // 4 - 1}", "f32[16]"
+
+
 PASSES = [("hlo-simplify-fp-conversions", fp),
           ("hlo-convolution-4d-expander", conv4d),
           ("hlo-convolution-pred-expander", pred),
           ("hlo-permutation-sort-expander", perm),
           ("hlo-scatter-slice-simplifier", scatter),
           ("hlo-all-reduce-promotion", promote),
-          ("hlo-all-reduce-reassociate", reassociate)]
+          ("hlo-all-reduce-reassociate", reassociate),
+          ("hlo-reduce-scatter-reassociate", scatter_pairs)]
 
 
 def module(make, n):
     comps, body, root, type_ = make(n)
     extra = OR if make is pred else []
-    lines = ["HloModule rewrites", ""] + comps + extra + ["", "ENTRY main {"]
+    lines = ["HloModule rewrites, replica_count=2", ""] + comps + extra + ["", "ENTRY main {"]
     lines += body + [f"  ROOT out = {type_} copy({root})", "}"]
     return "\n".join(lines) + "\n"
 

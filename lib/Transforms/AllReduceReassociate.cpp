@@ -48,15 +48,6 @@ static bool hasOneUser(Value v) {
   return users.size() == 1;
 }
 
-/// True if `op` reduces elementwise the way an all-reduce can (XLA's
-/// MatchReductionInstruction).
-static bool isReduction(Operation *op) {
-  if (isa<AddOp, MulOp, MinOp, MaxOp>(op))
-    return true;
-  return isa<AndOp, OrOp>(op) &&
-         getElementTypeOrSelf(op->getResult(0).getType()).isInteger(1);
-}
-
 /// The all-reduce `v` comes from through single-user reshapes, slices and
 /// pads by `inst`'s identity, itself of one user; else null.
 static AllReduceOp lookThrough(Value v, Operation *inst) {
@@ -74,11 +65,6 @@ static AllReduceOp lookThrough(Value v, Operation *inst) {
     }
     v = def->getOperand(0);
   }
-}
-
-static Attribute groupKey(Operation *op) {
-  auto attrs = op->getAttrOfType<DictionaryAttr>("frontend_attributes");
-  return attrs ? attrs.get("collective_group_key") : Attribute();
 }
 
 static int64_t elements(Value v) {
@@ -101,7 +87,7 @@ struct AllReduceReassociatePass
     SymbolTable symbols(module);
     SmallVector<Operation *> candidates;
     module.walk([&](Operation *op) {
-      if (isReduction(op) && op->getNumOperands() == 2)
+      if (isCollectiveReduction(op) && op->getNumOperands() == 2)
         candidates.push_back(op);
     });
     for (Operation *inst : candidates)
@@ -127,7 +113,7 @@ struct AllReduceReassociatePass
                                    reductionKind(symbols, ar1.getToApplyAttr());
     auto comp = symbols.lookup<ComputationOp>(ar0.getToApply());
     if (!key0 || key0 != key1 || !kind0 || kind0 != kind1 || !comp ||
-        groupKey(ar0) != groupKey(ar1))
+        collectiveGroupKey(ar0) != collectiveGroupKey(ar1))
       return false;
     Operation *root = comp.getRootValue().getDefiningOp();
     if (root->getName() != inst->getName() ||

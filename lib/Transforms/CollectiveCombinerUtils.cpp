@@ -59,6 +59,18 @@ std::optional<std::string> mlir::hlo::collectiveKey(Operation *op,
   return key;
 }
 
+bool mlir::hlo::isCollectiveReduction(Operation *op) {
+  if (isa<AddOp, MulOp, MinOp, MaxOp>(op))
+    return true;
+  return isa<AndOp, OrOp>(op) &&
+         getElementTypeOrSelf(op->getResult(0).getType()).isInteger(1);
+}
+
+Attribute mlir::hlo::collectiveGroupKey(Operation *op) {
+  auto attrs = op->getAttrOfType<DictionaryAttr>("frontend_attributes");
+  return attrs ? attrs.get("collective_group_key") : Attribute();
+}
+
 std::optional<std::string>
 mlir::hlo::reductionKind(SymbolTable &symbols, FlatSymbolRefAttr computation) {
   auto comp = symbols.lookup<ComputationOp>(computation.getValue());

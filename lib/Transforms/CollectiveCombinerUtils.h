@@ -37,6 +37,15 @@ std::optional<std::string> collectiveKey(Operation *op, StringRef extra);
 std::optional<std::string> reductionKind(SymbolTable &symbols,
                                          FlatSymbolRefAttr computation);
 
+/// True if `op` reduces elementwise as a collective can: add, multiply,
+/// minimum, maximum, and and or of pred (XLA's MatchReductionInstruction;
+/// the reassociate passes' instructions).
+bool isCollectiveReduction(Operation *op);
+
+/// The `collective_group_key` frontend attribute of `op`, or null (two
+/// collectives merge only when these are equal).
+Attribute collectiveGroupKey(Operation *op);
+
 /// XLA's CombineInstructionsByKey on `comp`: repeatedly takes the first
 /// instruction with a key, and the following ones with the same key in
 /// order until the byte or count threshold is reached or one depends on an

@@ -155,12 +155,14 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
 }
 
 void mlir::hlo::buildHloCollectiveOptimizationsPipeline(OpPassManager &pm) {
-  // XLA: AllReduceFolder, AllReduceReassociate, ReduceScatterCreator,
+  // XLA: AllReduceFolder, AllReduceReassociate, ReduceScatterReassociate,
+  // ReduceScatterCreator,
   // AllGatherBroadcastReorder, then AlgebraicSimplifier, AllReducePromotion,
   // HloDCE (which removes the reducers promotion left unused) and
   // WhileLoopTripCountAnnotator.
   pm.addPass(createHloAllReduceFolder());
   pm.addPass(createHloAllReduceReassociate());
+  pm.addPass(createHloReduceScatterReassociate());
   pm.addPass(createHloReduceScatterCreator());
   pm.addPass(createHloAllGatherBroadcastReorder());
   pm.addPass(createGpuSimplifier());

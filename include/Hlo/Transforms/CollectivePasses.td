@@ -294,6 +294,30 @@ def HloAllReduceReassociate
   ];
 }
 
+def HloReduceScatterReassociate
+    : Pass<"hlo-reduce-scatter-reassociate", "::mlir::ModuleOp"> {
+  let summary = "A reduction of two reduce-scatters as one reduce-scatter "
+                "of the reduction (XLA's ReduceScatterReassociate)";
+  let description = [{
+    XLA's ReduceScatterReassociate, right after the all-reduce
+    reassociation: `add(reduce-scatter(x), reduce-scatter(y))` becomes
+    `reduce-scatter(add(x, y))` when both operands are reduce-scatters of
+    one user each, reducing with the instruction's op and type (add,
+    multiply, minimum, maximum; and, or of pred), and agreeing on the
+    scatter dimension, channel or not, global device ids, replica groups,
+    the `collective_group_key` frontend attribute and `_scheduling_group_id`
+    where both have one (kept only when both do). The new reduce-scatter
+    takes the first one's name and attributes and a new channel id (one past
+    the module's largest) where it has one. Chains and trees collapse in one
+    run. Left alone: modules with a layout-constrained reduce-scatter,
+    control edges.
+  }];
+  let statistics = [
+    Statistic<"numReassociated", "reassociated",
+              "Pairs of reduce-scatters made one">,
+  ];
+}
+
 def HloAllReducePromotion
     : Pass<"hlo-all-reduce-promotion", "::mlir::ModuleOp"> {
   let summary = "16-bit integer all-reduces and reduce-scatters in 32 bits "
