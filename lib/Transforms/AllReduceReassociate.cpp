@@ -31,8 +31,6 @@
 #include "ReductionUtils.h"
 #include "TransformUtils.h"
 
-#include "llvm/ADT/SmallPtrSet.h"
-
 namespace mlir::hlo {
 #define GEN_PASS_DEF_HLOALLREDUCEREASSOCIATE
 #include "Hlo/Transforms/CollectivePasses.h.inc"
@@ -40,13 +38,6 @@ namespace mlir::hlo {
 
 using namespace mlir;
 using namespace mlir::hlo;
-
-/// True if one instruction reads `v` (once or more).
-static bool hasOneUser(Value v) {
-  llvm::SmallPtrSet<Operation *, 2> users(v.getUsers().begin(),
-                                          v.getUsers().end());
-  return users.size() == 1;
-}
 
 /// The all-reduce `v` comes from through single-user reshapes, slices and
 /// pads by `inst`'s identity, itself of one user; else null.
@@ -85,16 +76,10 @@ struct AllReduceReassociatePass
     if (constrained)
       return;
     SymbolTable symbols(module);
-    SmallVector<Operation *> candidates;
-    module.walk([&](Operation *op) {
-      if (isCollectiveReduction(op) && op->getNumOperands() == 2)
-        candidates.push_back(op);
-    });
-    for (Operation *inst : candidates)
-      if (reassociate(inst, symbols)) {
-        ++numReassociated;
-        changed = true;
-      }
+    int64_t n = rewriteCollectiveReductions(
+        module, [&](Operation *inst) { return reassociate(inst, symbols); });
+    numReassociated += n;
+    changed = n > 0;
   }
 
   bool reassociate(Operation *inst, SymbolTable &symbols) {

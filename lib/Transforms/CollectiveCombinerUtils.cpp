@@ -66,6 +66,16 @@ bool mlir::hlo::isCollectiveReduction(Operation *op) {
          getElementTypeOrSelf(op->getResult(0).getType()).isInteger(1);
 }
 
+int64_t mlir::hlo::rewriteCollectiveReductions(
+    ModuleOp module, function_ref<bool(Operation *)> rewrite) {
+  SmallVector<Operation *> candidates;
+  module.walk([&](Operation *op) {
+    if (isCollectiveReduction(op) && op->getNumOperands() == 2)
+      candidates.push_back(op);
+  });
+  return llvm::count_if(candidates, rewrite);
+}
+
 Attribute mlir::hlo::collectiveGroupKey(Operation *op) {
   auto attrs = op->getAttrOfType<DictionaryAttr>("frontend_attributes");
   return attrs ? attrs.get("collective_group_key") : Attribute();

@@ -12,6 +12,7 @@
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 
 #include <optional>
@@ -41,6 +42,13 @@ std::optional<std::string> reductionKind(SymbolTable &symbols,
 /// minimum, maximum, and and or of pred (XLA's MatchReductionInstruction;
 /// the reassociate passes' instructions).
 bool isCollectiveReduction(Operation *op);
+
+/// Calls `rewrite` on each instruction of `module` that is a collective
+/// reduction of two operands, in program order (so each sees what the
+/// rewrites before it made: chains and trees collapse in one run); returns
+/// how many calls returned true. The reassociate passes' driver.
+int64_t rewriteCollectiveReductions(ModuleOp module,
+                                    function_ref<bool(Operation *)> rewrite);
 
 /// The `collective_group_key` frontend attribute of `op`, or null (two
 /// collectives merge only when these are equal).

@@ -31,7 +31,6 @@
 #include "WhileLoopUtils.h"
 
 #include "llvm/ADT/SetVector.h"
-#include "llvm/ADT/SmallPtrSet.h"
 
 #include <cmath>
 #include <deque>
@@ -51,13 +50,6 @@ static bool commutesWithConvert(Operation *op) {
          op->getNumResults() == 1 &&
          isStaticArray(op->getResult(0).getType()) &&
          !hasControlPredecessors(op) && !isControlPredecessor(op);
-}
-
-/// True if only one instruction reads `v` (XLA's user_count() == 1).
-static bool hasOneUser(Value v) {
-  llvm::SmallPtrSet<Operation *, 2> users(v.getUsers().begin(),
-                                          v.getUsers().end());
-  return users.size() == 1;
 }
 
 static unsigned bitWidth(Type element) {

@@ -26,8 +26,6 @@
 #include "Hlo/Transforms/CollectivePasses.h"
 #include "TransformUtils.h"
 
-#include "llvm/ADT/SmallPtrSet.h"
-
 namespace mlir::hlo {
 #define GEN_PASS_DEF_HLOREDUCESCATTERREASSOCIATE
 #include "Hlo/Transforms/CollectivePasses.h.inc"
@@ -39,11 +37,7 @@ using namespace mlir::hlo;
 /// `v`'s defining reduce-scatter if it is the only instruction reading it.
 static ReduceScatterOp soleReduceScatter(Value v) {
   auto rs = v.getDefiningOp<ReduceScatterOp>();
-  if (!rs)
-    return nullptr;
-  llvm::SmallPtrSet<Operation *, 2> users(v.getUsers().begin(),
-                                          v.getUsers().end());
-  return users.size() == 1 ? rs : nullptr;
+  return rs && hasOneUser(v) ? rs : nullptr;
 }
 
 static Attribute schedulingGroup(Operation *op) {
@@ -82,16 +76,10 @@ struct ReduceScatterReassociatePass
     if (constrained)
       return;
     SymbolTable symbols(module);
-    SmallVector<Operation *> candidates;
-    module.walk([&](Operation *op) {
-      if (isCollectiveReduction(op) && op->getNumOperands() == 2)
-        candidates.push_back(op);
-    });
-    for (Operation *inst : candidates)
-      if (reassociate(inst, symbols)) {
-        ++numReassociated;
-        changed = true;
-      }
+    int64_t n = rewriteCollectiveReductions(
+        module, [&](Operation *inst) { return reassociate(inst, symbols); });
+    numReassociated += n;
+    changed = n > 0;
   }
 
   bool reassociate(Operation *inst, SymbolTable &symbols) {

@@ -4,6 +4,7 @@
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
 using namespace mlir::hlo;
@@ -18,6 +19,12 @@ bool mlir::hlo::isElementwise(Operation *op) {
              ComplexOp, DivOp, MaxOp, MinOp, MulOp, MulhiOp, OrOp, PowOp, RemOp,
              ShiftLeftOp, ShiftRightArithmeticOp, ShiftRightLogicalOp,
              SubtractOp, XorOp, CompareOp, ClampOp, SelectOp, MapOp>(op);
+}
+
+bool mlir::hlo::hasOneUser(Value v) {
+  llvm::SmallPtrSet<Operation *, 2> users(v.getUsers().begin(),
+                                          v.getUsers().end());
+  return users.size() == 1;
 }
 
 void mlir::hlo::forEachCallee(ComputationOp comp, SymbolTable &symbols,

@@ -80,6 +80,10 @@ inline bool isControlPredecessor(Operation *op) {
   return false;
 }
 
+/// True if only one instruction reads `v`, once or more (XLA's
+/// user_count() == 1).
+bool hasOneUser(Value v);
+
 /// True if `op` has control edges, to or from it.
 inline bool hasControlEdges(Operation *op) {
   return hasControlPredecessors(op) || isControlPredecessor(op);
