@@ -157,7 +157,8 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
 void mlir::hlo::buildHloCollectiveOptimizationsPipeline(OpPassManager &pm) {
   // XLA: AllReduceFolder, AllReduceReassociate, ReduceScatterReassociate,
   // ReduceScatterCreator,
-  // AllGatherBroadcastReorder, then AlgebraicSimplifier, AllReducePromotion,
+  // AllGatherBroadcastReorder, AllGatherRemoveDegenerateDims, then
+  // AlgebraicSimplifier, AllReducePromotion,
   // HloDCE (which removes the reducers promotion left unused) and
   // WhileLoopTripCountAnnotator.
   pm.addPass(createHloAllReduceFolder());
@@ -165,6 +166,7 @@ void mlir::hlo::buildHloCollectiveOptimizationsPipeline(OpPassManager &pm) {
   pm.addPass(createHloReduceScatterReassociate());
   pm.addPass(createHloReduceScatterCreator());
   pm.addPass(createHloAllGatherBroadcastReorder());
+  pm.addPass(createHloAllGatherRemoveDegenerateDims());
   pm.addPass(createGpuSimplifier());
   pm.addPass(createHloAllReducePromotion());
   pm.addPass(createHloDce());

@@ -61,6 +61,31 @@ def HloAllGatherBroadcastReorder
   ];
 }
 
+def HloAllGatherRemoveDegenerateDims
+    : Pass<"hlo-all-gather-remove-degenerate-dims", "::mlir::ModuleOp"> {
+  let summary = "Gather arrays without their size-1 dimensions (XLA's "
+                "AllGatherRemoveDegenerateDims)";
+  let description = [{
+    XLA's AllGatherRemoveDegenerateDims, in "collective-optimizations"
+    after the all-gather broadcast reorder: the GPU gathers along the
+    major dimension, so the size-1 dimensions around the gathered one go
+    before layout assignment. Each operand is reshaped without them, the
+    all-gather gathers the reshaped operands along the gathered dimension's
+    new position, and its result is reshaped back (each element of a tuple
+    result through its get-tuple-element, then a tuple). A size-1 dimension
+    before the gathered one goes only when it has size 1 in every operand
+    (the operands share the gathered dimension); one after it goes from
+    each operand that has it. The gathered dimension stays, even of size 1.
+    The all-gather keeps its name and attributes (channel id included).
+    Left alone: layout-constrained all-gathers, async forms, control edges,
+    fused computations, operands with nothing to remove.
+  }];
+  let statistics = [
+    Statistic<"numRewritten", "rewritten",
+              "All-gathers whose degenerate dimensions were removed">,
+  ];
+}
+
 def HloReduceScatterCreator
     : Pass<"hlo-reduce-scatter-creator", "::mlir::ModuleOp"> {
   let summary = "Turn an all-reduce whose result each device slices at its "
