@@ -155,13 +155,14 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
 }
 
 void mlir::hlo::buildHloCollectiveOptimizationsPipeline(OpPassManager &pm) {
-  // XLA: AllReduceFolder, AllReduceReassociate, ReduceScatterReassociate,
-  // ReduceScatterCreator,
+  // XLA: AllReduceFolder, AllGatherDynamicSliceSimplifier,
+  // AllReduceReassociate, ReduceScatterReassociate, ReduceScatterCreator,
   // AllGatherBroadcastReorder, AllGatherRemoveDegenerateDims, then
   // AlgebraicSimplifier, AllReducePromotion,
   // HloDCE (which removes the reducers promotion left unused) and
   // WhileLoopTripCountAnnotator.
   pm.addPass(createHloAllReduceFolder());
+  pm.addPass(createHloAllGatherDynamicSliceSimplifier());
   pm.addPass(createHloAllReduceReassociate());
   pm.addPass(createHloReduceScatterReassociate());
   pm.addPass(createHloReduceScatterCreator());

@@ -294,6 +294,33 @@ def HloGpuConvertAsyncCollectivesToSync
   ];
 }
 
+def HloAllGatherDynamicSliceSimplifier
+    : Pass<"hlo-all-gather-dynamic-slice-simplifier", "::mlir::ModuleOp"> {
+  let summary = "A device's own block of an all-gather is its operand "
+                "(XLA's AllGatherDynamicSliceSimplifier)";
+  let description = [{
+    XLA's AllGatherDynamicSliceSimplifier with XLA-GPU's configuration, in
+    "collective-optimizations" after the all-reduce folder: a
+    dynamic-slice that takes, on each participant, the participant's own
+    block of an all-gather along the gathered dimension (directly, or
+    through a reshape that leaves that dimension alone) is the all-gather's
+    operand (reshaped to the slice's shape through the reshape). The match
+    is the reduce-scatter creator's (XLA's MatchWithDynamicSlice): the
+    offset provably `block * (position in the group)` on every device, from
+    replica-id, partition-id or the flattened id as the all-gather's mode
+    reads its groups, through table lookups, multiplications by constants,
+    clamps that cannot bind, widening converts, copies, reshapes and
+    bitcasts. The all-gather and the slice must be each other's only
+    users. Left alone: slices of another dimension, layout-constrained
+    all-gathers, several operands, groups of unequal sizes or of one
+    device, channel ids in a module of one partition, fused computations.
+  }];
+  let statistics = [
+    Statistic<"numSimplified", "simplified",
+              "Slices of all-gathers replaced by the operand">,
+  ];
+}
+
 def HloAllReduceReassociate
     : Pass<"hlo-all-reduce-reassociate", "::mlir::ModuleOp"> {
   let summary = "A reduction of two all-reduces as one all-reduce of the "

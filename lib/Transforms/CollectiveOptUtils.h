@@ -1,0 +1,52 @@
+//===- CollectiveOptUtils.h - a collective sliced at each device's block -===//
+//
+// Private to lib/Transforms: XLA's MatchWithDynamicSlice (its
+// collective_opt_utils), shared by the reduce-scatter creator and the
+// all-gather dynamic-slice simplifier: a collective whose one user, on
+// each participant, takes the participant's own block along one dimension,
+//   dynamic-slice(collective(x), ..., offset(id), ...)   [or through a
+//                                                          reshape].
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HLO_LIB_TRANSFORMS_COLLECTIVEOPTUTILS_H
+#define HLO_LIB_TRANSFORMS_COLLECTIVEOPTUTILS_H
+
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+
+#include <optional>
+
+namespace mlir::hlo {
+
+/// A collective sliced at each participant's block (matchOwnBlockSlice).
+struct OwnBlockSlice {
+  DynamicSliceOp slice;
+  /// The collective's one user when it is a reshape the slice reads.
+  ReshapeOp reshape;
+  /// The sliced dimension, in the collective's result.
+  int64_t splitDim;
+  /// Participants of each group.
+  int64_t groupSize;
+};
+
+/// The dynamic-slice that takes each participant's own block of the result
+/// of `collective` (an all-reduce or all-gather of one array, static
+/// shape, no constrained layout, one user, some dimension larger than 1,
+/// groups of equal size and at least two), directly or through one
+/// reshape that leaves the sliced dimension alone. The slice cuts one
+/// dimension into blocks, one per participant, and its offset there must
+/// be provably `block * (position of the device in its group)` on every
+/// device: the id itself (replica-id, partition-id, or the flattened id
+/// partition-id + replica-id * num_partitions, as the collective's mode
+/// reads its groups), a table lookup (dynamic-slice of a constant s32/u32
+/// array or an iota at such an index), and multiplications by a constant,
+/// clamps that cannot bind, widening converts, copies, reshapes and
+/// bitcasts of those; the offsets are evaluated for every participant.
+/// Nothing otherwise. `numReplicas` and `numPartitions` are the module's.
+std::optional<OwnBlockSlice> matchOwnBlockSlice(Operation *collective,
+                                                int64_t numReplicas,
+                                                int64_t numPartitions);
+
+} // namespace mlir::hlo
+
+#endif // HLO_LIB_TRANSFORMS_COLLECTIVEOPTUTILS_H
