@@ -330,3 +330,12 @@ mlir::hlo::matchOwnBlockSlice(Operation *collective, int64_t numReplicas,
   }
   return OwnBlockSlice{ds, reshape, splitDim, m->groupSize};
 }
+
+int64_t mlir::hlo::nextChannelId(ModuleOp module) {
+  int64_t next = 1;
+  module.walk([&](Operation *op) {
+    if (auto id = op->getAttrOfType<IntegerAttr>("channel_id"))
+      next = std::max(next, id.getInt() + 1);
+  });
+  return next;
+}

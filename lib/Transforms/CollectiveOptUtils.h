@@ -1,8 +1,8 @@
-//===- CollectiveOptUtils.h - a collective sliced at each device's block -===//
+//===- CollectiveOptUtils.h - what the collective passes share -*- C++ -*-====//
 //
-// Private to lib/Transforms: XLA's MatchWithDynamicSlice (its
-// collective_opt_utils), shared by the reduce-scatter creator and the
-// all-gather dynamic-slice simplifier: a collective whose one user, on
+// Private to lib/Transforms: pieces of XLA's collective_opt_utils and
+// hlo_query. MatchWithDynamicSlice, shared by the reduce-scatter creator and
+// the all-gather dynamic-slice simplifier: a collective whose one user, on
 // each participant, takes the participant's own block along one dimension,
 //   dynamic-slice(collective(x), ..., offset(id), ...)   [or through a
 //                                                          reshape].
@@ -13,6 +13,8 @@
 #define HLO_LIB_TRANSFORMS_COLLECTIVEOPTUTILS_H
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
+
+#include "mlir/IR/BuiltinOps.h"
 
 #include <optional>
 
@@ -46,6 +48,10 @@ struct OwnBlockSlice {
 std::optional<OwnBlockSlice> matchOwnBlockSlice(Operation *collective,
                                                 int64_t numReplicas,
                                                 int64_t numPartitions);
+
+/// One past the largest channel id of `module` (at least 1): the first id
+/// a pass may give a new collective (XLA's hlo_query::NextChannelId).
+int64_t nextChannelId(ModuleOp module);
 
 } // namespace mlir::hlo
 

@@ -155,16 +155,19 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
 }
 
 void mlir::hlo::buildHloCollectiveOptimizationsPipeline(OpPassManager &pm) {
-  // XLA: AllReduceFolder, AllGatherDynamicSliceSimplifier,
-  // AllReduceReassociate, ReduceScatterReassociate, ReduceScatterCreator,
-  // AllGatherBroadcastReorder, AllGatherRemoveDegenerateDims, then
-  // AlgebraicSimplifier, AllReducePromotion,
-  // HloDCE (which removes the reducers promotion left unused) and
-  // WhileLoopTripCountAnnotator.
+  // XLA: AllReduceSimplifier, AllReduceFolder,
+  // AllGatherDynamicSliceSimplifier, AllReduceReassociate,
+  // ReduceScatterReassociate, WhileLoopAllReduceCodeMotion,
+  // ReduceScatterCreator, AllGatherBroadcastReorder,
+  // AllGatherRemoveDegenerateDims, then
+  // AlgebraicSimplifier, AllReducePromotion, HloDCE (which removes the
+  // reducers promotion left unused) and WhileLoopTripCountAnnotator.
+  pm.addPass(createHloAllReduceSimplifier());
   pm.addPass(createHloAllReduceFolder());
   pm.addPass(createHloAllGatherDynamicSliceSimplifier());
   pm.addPass(createHloAllReduceReassociate());
   pm.addPass(createHloReduceScatterReassociate());
+  pm.addPass(createHloWhileLoopAllReduceCodeMotion());
   pm.addPass(createHloReduceScatterCreator());
   pm.addPass(createHloAllGatherBroadcastReorder());
   pm.addPass(createHloAllGatherRemoveDegenerateDims());

@@ -10,6 +10,7 @@
 #define HLO_LIB_TRANSFORMS_TRANSFORMUTILS_H
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Dialect/Hlo/HloOpClasses.h"
 
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/STLExtras.h"
@@ -50,12 +51,6 @@ inline bool isDenseStaticDot(DotOp dot) {
   return isStaticArray(dot.getLhs().getType()) &&
          isStaticArray(dot.getRhs().getType()) && isStaticArray(dot.getType());
 }
-
-/// True if `op` is elementwise in XLA's sense
-/// (HloInstruction::IsElementwise, by opcode: unary and binary arithmetic,
-/// compare, select, clamp, converts, copy and map; XLA also counts a
-/// constant, which callers add where they need it).
-bool isElementwise(Operation *op);
 
 /// True if every use of `v` is a get-tuple-element.
 inline bool onlyElementsRead(Value v) {

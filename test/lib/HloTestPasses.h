@@ -7,6 +7,8 @@
 //   --hlo-test-print-cost             print XLA's GPU cost of every op
 //   --hlo-test-print-aliasing         print HLO values and buffers
 //   --hlo-test-print-fusion-benefit   print fused vs unfused times
+//   --hlo-test-print-replication      print which values every replica
+//                                     (or partition) holds alike
 //   --hlo-test-print-schedule-time    print the estimated time of a schedule
 //   --hlo-test-simplify-indexing-maps simplify #hlo.indexing_map attributes
 //   --hlo-test-lower-scalar           scalar computations as functions of
@@ -25,14 +27,17 @@ namespace mlir::hlo {
 void registerTestPrintAliasingPass();
 void registerTestPrintCostPass();
 void registerTestPrintIndexingPass();
+void registerTestPrintReplicationPass();
 void registerTestPrintScheduleTimePass();
 void registerTestSimplifyIndexingMapsPass();
 
-/// The test passes of the analyses (indexing, cost model, dataflow).
+/// The test passes of the analyses (indexing, cost model, dataflow,
+/// replication).
 inline void registerAnalysisTestPasses() {
   registerTestPrintAliasingPass();
   registerTestPrintCostPass();
   registerTestPrintIndexingPass();
+  registerTestPrintReplicationPass();
   registerTestPrintScheduleTimePass();
   registerTestSimplifyIndexingMapsPass();
 }

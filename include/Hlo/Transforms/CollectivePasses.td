@@ -12,6 +12,30 @@
 
 include "mlir/Pass/PassBase.td"
 
+def HloAllReduceSimplifier
+    : Pass<"hlo-all-reduce-simplifier", "::mlir::ModuleOp"> {
+  let summary = "Collectives of one device, and all-reduces of values every "
+                "replica holds, without the collective (XLA's "
+                "AllReduceSimplifier)";
+  let description = [{
+    XLA's AllReduceSimplifier, first in "collective-optimizations": an
+    all-gather or reduce-scatter whose result has its operand's shape is
+    its operand; an all-reduce of one array whose groups hold one device
+    each is its operand; an all-reduce without a channel id of a value that
+    is the same on every replica (HloReplicationAnalysis, across replicas:
+    `parameter_replication`, constants, partition-id, the results of
+    all-reduces over all replicas and what is computed from them) is, for a
+    sum, the value times the group size, and for minimum, maximum, and, or,
+    the value. An all-reduce with a channel id is taken only with groups of
+    one device in a module of several partitions (SPMD), as in XLA. Left
+    alone: several operands, groups of unequal sizes, reducers that are not
+    one of those ops of their two parameters, control edges.
+  }];
+  let statistics = [
+    Statistic<"numSimplified", "simplified", "Collectives removed">,
+  ];
+}
+
 def HloAllReduceFolder : Pass<"hlo-all-reduce-folder", "::mlir::ModuleOp"> {
   let summary = "Fold an all-reduce of an all-reduce into one (XLA's "
                 "AllReduceFolder)";
@@ -83,6 +107,36 @@ def HloAllGatherRemoveDegenerateDims
   let statistics = [
     Statistic<"numRewritten", "rewritten",
               "All-gathers whose degenerate dimensions were removed">,
+  ];
+}
+
+def HloWhileLoopAllReduceCodeMotion
+    : Pass<"hlo-while-loop-all-reduce-code-motion", "::mlir::ModuleOp"> {
+  let summary = "Sum in the loop, all-reduce once after it (XLA's "
+                "WhileLoopAllReduceCodeMotion)";
+  let description = [{
+    XLA's WhileLoopAllReduceCodeMotion (its accumulation form, for
+    all-reduces, as XLA-GPU runs it by default), in
+    "collective-optimizations" after the reassociate passes: a loop that
+    adds an all-reduced sum into a loop state element every iteration adds
+    the unreduced values instead, starting that element from zero, and
+    after the loop all-reduces it once and adds what the loop started from.
+    The all-reduce's result may reach the add through converts, bitcasts,
+    reshapes, transposes, slices and selects against zero; the element is
+    read through get-tuple-element (converts, bitcasts, reshapes,
+    transposes, and a dynamic-slice with the dynamic-update-slice back at
+    the same indices) and written back at its own index. Taken only for a
+    sum of an integer or bf16/f16/f32/f64 type, an element the body reads
+    nowhere else and the condition not at all, dynamic-slice indices and
+    select predicates the same on every device of a group
+    (HloReplicationAnalysis, without partial replication), loops started
+    from a tuple. The all-reduce after the loop has the original's
+    attributes and, if it had one, a new channel id. Inner loops first.
+    Not here: XLA's reduce-scatter form (off in XLA-GPU by default) and its
+    dynamic-update-slice form (disabled in XLA's tests).
+  }];
+  let statistics = [
+    Statistic<"numMoved", "moved", "All-reduces moved out of loops">,
   ];
 }
 
