@@ -442,6 +442,17 @@ TEST_F(InterpreterTest, RaggedAndScaledDot) {
                     "lhs_contracting_dims={1}, rhs_contracting_dims={0}, "
                     "lhs_ragged_dims={1}"),
             "f32[2,2,3] {{{1, 0, 0}, {1, 0, 0}}, {{1, 2, 2}, {4, 6, 7}}}");
+  // Group sizes per batch element: batch 0 puts both rows in group 0,
+  // batch 1 its row 0 in group 1 and row 1 in none.
+  EXPECT_EQ(runBody("a = f32[2,2,1] constant({{{1}, {2}}, {{3}, {4}}})\n"
+                    "b = f32[2,2,1,1] constant({{{{10}}, {{20}}}, "
+                    "{{{30}}, {{40}}}})\n"
+                    "g = s32[2,2] constant({{2, 0}, {0, 1}})\n"
+                    "ROOT d = f32[2,2,1] ragged-dot(a, b, g), "
+                    "lhs_batch_dims={0}, rhs_batch_dims={0}, "
+                    "lhs_contracting_dims={2}, rhs_contracting_dims={2}, "
+                    "lhs_ragged_dims={1}, rhs_group_dims={1}"),
+            "f32[2,2,1] {{{10}, {20}}, {{120}, {0}}}");
   // Scales cover blocks of 2 along the contracting dimension.
   EXPECT_EQ(runBody("a = f32[2,4] constant({{1, 1, 1, 1}, {1, 1, 1, 1}})\n"
                     "as = f32[2,2] constant({{1, 2}, {3, 4}})\n"

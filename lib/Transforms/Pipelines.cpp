@@ -108,8 +108,9 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
   // collective-permute expanded, then simplification (TopkDecomposer first: XLA
   // runs it before all of these).
   pm.addPass(createHloTopkDecomposer());
-  // XLA 0.10.2 runs it right after RaggedDotRewriter (not here: no ragged
-  // dots), before any pass that reads a gather or scatter.
+  pm.addPass(createHloRaggedDotRewriter());
+  // XLA 0.10.2 runs it right after RaggedDotRewriter, before any pass that
+  // reads a gather or scatter.
   pm.addPass(createHloBatchedGatherScatterNormalizer());
   // XLA: after its TopK passes, right before DotDecomposer (ours runs later,
   // after the call inliner; the sorter reads no call).

@@ -934,6 +934,30 @@ def HloStableSortExpander
   ];
 }
 
+def HloRaggedDotRewriter : Pass<"hlo-ragged-dot-rewriter", "::mlir::ModuleOp"> {
+  let summary = "A ragged-dot as a dot of operands masked per group (XLA's "
+                "RaggedDotRewriter)";
+  let description = [{
+    XLA's RaggedDotRewriter, first in XLA-GPU's "optimization" pipeline (no
+    emitter or library call runs a ragged-dot). Group g of the lhs ragged
+    dimension covers [start_g, end_g): end is the inclusive prefix sum of
+    the group sizes (a reduce-window), start the exclusive one. The operand
+    gets a group dimension (at rank(group_sizes) - 1) whose entry g keeps
+    the group's indices and zeroes the others (iota, two compares, a
+    select). Ragged non-contracting dimension: the lhs so expanded, the
+    group dimension contracted with the rhs group dimension. Ragged
+    contracting dimension: both operands expanded, the group dimension the
+    dot's first batch dimension (the result's leading group dimension).
+    Ragged batch dimension: the ordinary dot. The dot keeps the
+    ragged-dot's precision and algorithm. Left alone: dynamic shapes,
+    control edges, group sizes whose leading dimensions are not the
+    operands' leading (batch) ones.
+  }];
+  let statistics = [
+    Statistic<"numRewritten", "rewritten", "Ragged-dots made dots">,
+  ];
+}
+
 def HloTopkDecomposer : Pass<"hlo-topk-decomposer", "::mlir::ModuleOp"> {
   let summary = "topk as a sort and slices (XLA's TopkDecomposer)";
   let description = [{

@@ -175,11 +175,12 @@ static FailureOr<Literal> dot(Interp &interp, DotOp op, const Literal &lhs,
 }
 
 /// ragged-dot(lhs, rhs, group_sizes): the lhs ragged dimension is split
-/// into consecutive groups of group_sizes[i] indices. Ragged non-contracting
-/// dimension: rows of group i use rhs[group i] (rhs_group_dims), rows past
-/// the groups give 0. Ragged contracting dimension: the result gets a
-/// leading group dimension; group i contracts only over its index range.
-/// Ragged batch dimension: an ordinary dot.
+/// into consecutive groups of group_sizes[i] indices (group sizes
+/// [batch..., groups]: one list per element of the lhs batch dimensions).
+/// Ragged non-contracting dimension: rows of group i use rhs[group i]
+/// (rhs_group_dims), rows past the groups give 0. Ragged contracting dimension:
+/// the result gets a leading group dimension; group i contracts only over its
+/// index range. Ragged batch dimension: an ordinary dot.
 static FailureOr<Literal> raggedDot(Interp &interp, RaggedDotOp op,
                                     Operands operands) {
   if (operands.size() != 3)
@@ -195,16 +196,33 @@ static FailureOr<Literal> raggedDot(Interp &interp, RaggedDotOp op,
                     rc = orEmpty(op.getRhsContractingDims()),
                     ragged = orEmpty(op.getLhsRaggedDims()),
                     group = orEmpty(op.getRhsGroupDims());
-  if (ragged.size() != 1 || !sizes.isArray() || sizes.getRank() != 1)
-    return interp.error(op, "only one ragged dimension and 1-D group sizes "
-                            "are supported");
+  if (ragged.size() != 1 || !sizes.isArray() || sizes.getRank() < 1)
+    return interp.error(op, "needs one ragged dimension and group sizes");
   if (!lhs.isArray() || ragged[0] < 0 || ragged[0] >= lhs.getRank())
     return interp.error(op, "lhs_ragged_dims is out of range");
+  // Group sizes [groups], or [batch..., groups]: one list per element of
+  // the lhs batch dimensions (a ragged batch dimension reads none).
+  ArrayRef<int64_t> perBatch = sizes.getShape().drop_back();
+  if (llvm::is_contained(lb, ragged[0]))
+    perBatch = {};
+  if (!perBatch.empty() &&
+      (perBatch.size() != lb.size() ||
+       llvm::any_of(llvm::enumerate(perBatch), [&](auto e) {
+         return lb[e.index()] < 0 || lb[e.index()] >= lhs.getRank() ||
+                lhs.getShape()[lb[e.index()]] != e.value();
+       })))
+    return interp.error(op, "group sizes must be [groups] or [batch..., "
+                            "groups] over the lhs batch dimensions");
   int64_t rd = ragged[0];
-  int64_t numGroups = sizes.getNumElements();
-  SmallVector<int64_t> bounds(1, 0); // group i: [bounds[i], bounds[i+1])
-  for (int64_t i = 0; i < numGroups; ++i)
-    bounds.push_back(bounds.back() + sizes.getInt(i));
+  int64_t numGroups = sizes.getShape().back();
+  // Group i of list r: [bounds[r][i], bounds[r][i+1]).
+  SmallVector<SmallVector<int64_t>> bounds;
+  for (int64_t r = 0, n = numElements(perBatch); r < n; ++r) {
+    bounds.emplace_back(1, 0);
+    for (int64_t i = 0; i < numGroups; ++i)
+      bounds.back().push_back(bounds.back().back() +
+                              sizes.getInt(r * numGroups + i));
+  }
   bool contracting = llvm::is_contained(lc, rd);
   bool batch = llvm::is_contained(lb, rd);
   if (!contracting && !batch && group.size() != 1)
@@ -239,12 +257,15 @@ static FailureOr<Literal> raggedDot(Interp &interp, RaggedDotOp op,
   SmallVector<int64_t> o(out.getRank(), 0), c(contractShape.size(), 0);
   for (int64_t linear = 0, e = out.getNumElements(); linear < e;
        ++linear, nextIndex(o, out.getShape())) {
-    int64_t lbase = 0, rbase = 0, k = lead;
+    int64_t lbase = 0, rbase = 0, k = lead, list = 0;
     for (auto [l, r] : llvm::zip(lb, rb)) {
       lbase += o[k] * ls[l];
       rbase += o[k] * rs[r];
+      if (!perBatch.empty())
+        list = list * lhs.getShape()[l] + o[k];
       ++k;
     }
+    ArrayRef<int64_t> span = bounds[list];
     int64_t lo = 0, hi = 0, row = -1;
     for (int64_t d : lf) {
       if (d == rd)
@@ -255,11 +276,11 @@ static FailureOr<Literal> raggedDot(Interp &interp, RaggedDotOp op,
       rbase += o[k++] * rs[d];
     acc.reset();
     if (contracting) {
-      lo = bounds[o[0]];
-      hi = bounds[o[0] + 1];
+      lo = span[o[0]];
+      hi = span[o[0] + 1];
     } else if (!batch) {
       int64_t g = 0;
-      while (g < numGroups && row >= bounds[g + 1])
+      while (g < numGroups && row >= span[g + 1])
         ++g;
       if (g == numGroups) { // past the last group
         acc.store(out, linear);
