@@ -14,6 +14,8 @@
 #include "Hlo/Dialect/Hlo/HloOpClasses.h"
 #include "Hlo/Dialect/Hlo/HloTypeInference.h"
 
+#include "llvm/ADT/ScopeExit.h"
+
 using namespace mlir;
 using namespace mlir::hlo;
 
@@ -98,6 +100,12 @@ bool HloReplicationAnalysis::meet(Value v, ArrayRef<bool> leaves) {
 }
 
 bool HloReplicationAnalysis::visit(ComputationOp comp, bool unique) {
+  // A computation that (indirectly) runs itself, which HLO forbids and the
+  // IR can hold, is visited once per chain; its callers below see nothing
+  // replicated (callResult, the while rule).
+  if (!active.insert(comp).second)
+    return false;
+  auto leave = llvm::make_scope_exit([&] { active.erase(comp); });
   bool changed = false;
   if (unique)
     for (BlockArgument arg : comp.getArguments())
@@ -125,6 +133,8 @@ bool HloReplicationAnalysis::visit(ComputationOp comp, bool unique) {
 HloReplicationAnalysis::Leaves
 HloReplicationAnalysis::callResult(ComputationOp callee, ValueRange operands,
                                    bool unique, bool &changed) {
+  if (active.contains(callee))
+    return Leaves(getNumLeaves(callee.getRootValue().getType()), false);
   for (auto [arg, operand] : llvm::zip(callee.getArguments(), operands))
     changed |= meet(arg, leavesOf(operand));
   unique |= shared.contains(callee);
@@ -180,13 +190,14 @@ HloReplicationAnalysis::Leaves HloReplicationAnalysis::compute(Operation *op,
     n += getNumLeaves(r.getType());
   auto all = [&](bool replicated) { return Leaves(n, replicated); };
   auto lookup = [&](FlatSymbolRefAttr name) {
-    return symbols->lookup<ComputationOp>(name.getValue());
+    auto comp = symbols->lookup<ComputationOp>(name.getValue());
+    return comp && !comp.getBody().empty() ? comp : ComputationOp();
   };
 
   if (auto w = dyn_cast<WhileOp>(op)) {
     ComputationOp cond = lookup(w.getConditionAttr());
     ComputationOp body = lookup(w.getBodyAttr());
-    if (!cond || !body)
+    if (!cond || !body || active.contains(cond) || active.contains(body))
       return all(false);
     // The state: the operand met with what the body gives back.
     Leaves loop = leavesOf(w.getOperand());

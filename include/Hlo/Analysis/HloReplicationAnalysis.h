@@ -30,6 +30,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir::hlo {
 
@@ -64,6 +65,8 @@ private:
   DenseMap<Value, Leaves> state;
   /// Computations called from more than one place (never analysed).
   llvm::DenseSet<Operation *> shared;
+  /// The computations being visited (a guard against recursive calls).
+  llvm::SmallPtrSet<Operation *, 8> active;
   std::unique_ptr<SymbolTable> symbols;
 };
 

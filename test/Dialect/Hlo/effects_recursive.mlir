@@ -10,6 +10,13 @@
 // INDEX: %call.2 operand 0 input-to-output:
 // INDEX-NEXT: unknown: recursive call
 // COST: %call.2: flops=0 read=4 written=4
+// So does the replication analysis (it recursed forever too).
+// RUN: hlo-opt %s --hlo-test-print-replication -o /dev/null | FileCheck %s --check-prefix=REPL
+// RUN: hlo-opt %s --hlo-all-reduce-simplifier --hlo-while-loop-all-reduce-code-motion | FileCheck %s --check-prefix=SAME
+// REPL-LABEL: computation main
+// REPL: %tuple: U U
+// SAME-LABEL: hlo.computation @main
+// SAME-COUNT-2: call %arg0 {to_apply = @a}
 
 // HLO forbids recursion, but the IR can hold a recursive call graph: asking
 // a call for its effects must not recurse forever (it overflowed the stack).
