@@ -17,6 +17,15 @@ of, chained so that each block reads the previous one:
   hlo-all-reduce-promotion       u16 all-reduces (2)
   hlo-all-reduce-reassociate     all-reduces summed pairwise (3)
   hlo-reduce-scatter-reassociate reduce-scatters summed pairwise (4)
+  hlo-all-gather-remove-degenerate-dims  all-gathers of [1,4,1,8],
+                                 sliced back and summed (3)
+  hlo-all-gather-dynamic-slice-simplifier  all-gathers each replica
+                                 slices its own block of (3)
+  hlo-all-reduce-simplifier      sums over replicas of replicated values
+                                 (2; the replication analysis runs once)
+  hlo-while-loop-all-reduce-code-motion  loops summing an all-reduce
+                                 (15 a loop: entry, condition and body)
+  hlo-ragged-dot-rewriter        ragged-dots (2)
 
 and prints ms per pass and per 1000 instructions at each size (equal
 columns = linear), the fastest of --repeat runs (MLIR's --mlir-timing: the
@@ -140,6 +149,75 @@ def scatter_pairs(n):
     return ADD, body, f"a_{n // 4 - 1}", "f32[16]"
 
 
+def degenerate(n):
+    body = ["  a_0 = f32[1,4,1,8] parameter(0)"]
+    for i in range(1, n // 3):
+        body += [f"  g_{i} = f32[1,8,1,8] all-gather(a_{i - 1}), "
+                 "replica_groups={}, dimensions={1}",
+                 f"  s_{i} = f32[1,4,1,8] slice(g_{i}), "
+                 "slice={[0:1], [2:6], [0:1], [0:8]}",
+                 f"  a_{i} = f32[1,4,1,8] add(a_{i - 1}, s_{i})"]
+    return [], body, f"a_{n // 3 - 1}", "f32[1,4,1,8]"
+
+
+def own_block(n):
+    body = ["  a_0 = f32[4,4] parameter(0)", "  rid = u32[] replica-id()",
+            "  id = s32[] convert(rid)", "  four = s32[] constant(4)",
+            "  off = s32[] multiply(id, four)", "  zero = s32[] constant(0)"]
+    for i in range(1, n // 3):
+        body += [f"  g_{i} = f32[8,4] all-gather(a_{i - 1}), "
+                 "replica_groups={}, dimensions={0}",
+                 f"  d_{i} = f32[4,4] dynamic-slice(g_{i}, off, zero), "
+                 "dynamic_slice_sizes={4,4}",
+                 f"  a_{i} = f32[4,4] add(a_{i - 1}, d_{i})"]
+    return [], body, f"a_{n // 3 - 1}", "f32[4,4]"
+
+
+def replicated(n):
+    body = ["  a_0 = f32[16] parameter(0), parameter_replication={true}"]
+    for i in range(1, n // 2):
+        body += [f"  r_{i} = f32[16] all-reduce(a_{i - 1}), "
+                 "replica_groups={}, to_apply=add",
+                 f"  a_{i} = f32[16] add(a_{i - 1}, r_{i})"]
+    return ADD, body, f"a_{n // 2 - 1}", "f32[16]"
+
+
+def loops(n):
+    t = "(s32[], f32[16], f32[16])"
+    comps, body = [], ["  zero = s32[] constant(0)",
+                       "  x = f32[16] parameter(0)", "  a_0 = f32[16] negate(x)"]
+    for i in range(1, n // 15):
+        comps += [f"cond_{i} {{", f"  p = {t} parameter(0)",
+                  "  c = s32[] get-tuple-element(p), index=0",
+                  "  n = s32[] constant(3)",
+                  "  ROOT lt = pred[] compare(c, n), direction=LT", "}",
+                  f"body_{i} {{", f"  p = {t} parameter(0)",
+                  "  c = s32[] get-tuple-element(p), index=0",
+                  "  v = f32[16] get-tuple-element(p), index=1",
+                  "  acc = f32[16] get-tuple-element(p), index=2",
+                  "  r = f32[16] all-reduce(v), replica_groups={}, "
+                  "to_apply=add",
+                  "  s = f32[16] add(r, acc)", "  one = s32[] constant(1)",
+                  "  c1 = s32[] add(c, one)",
+                  f"  ROOT out = {t} tuple(c1, v, s)", "}"]
+        body += [f"  i_{i} = {t} tuple(zero, x, a_{i - 1})",
+                 f"  w_{i} = {t} while(i_{i}), condition=cond_{i}, "
+                 f"body=body_{i}",
+                 f"  a_{i} = f32[16] get-tuple-element(w_{i}), index=2"]
+    return ADD + comps, body, f"a_{n // 15 - 1}", "f32[16]"
+
+
+def ragged(n):
+    body = ["  w = f32[2,8,8] parameter(0)", "  g = s32[2] parameter(1)",
+            "  a_0 = f32[16,8] parameter(2)"]
+    for i in range(1, n // 2):
+        body += [f"  r_{i} = f32[16,8] ragged-dot(a_{i - 1}, w, g), "
+                 "lhs_contracting_dims={1}, rhs_contracting_dims={1}, "
+                 "lhs_ragged_dims={0}, rhs_group_dims={0}",
+                 f"  a_{i} = f32[16,8] add(a_{i - 1}, r_{i})"]
+    return [], body, f"a_{n // 2 - 1}", "f32[16,8]"
+
+
 PASSES = [("hlo-simplify-fp-conversions", fp),
           ("hlo-convolution-4d-expander", conv4d),
           ("hlo-convolution-pred-expander", pred),
@@ -147,7 +225,12 @@ PASSES = [("hlo-simplify-fp-conversions", fp),
           ("hlo-scatter-slice-simplifier", scatter),
           ("hlo-all-reduce-promotion", promote),
           ("hlo-all-reduce-reassociate", reassociate),
-          ("hlo-reduce-scatter-reassociate", scatter_pairs)]
+          ("hlo-reduce-scatter-reassociate", scatter_pairs),
+          ("hlo-all-gather-remove-degenerate-dims", degenerate),
+          ("hlo-all-gather-dynamic-slice-simplifier", own_block),
+          ("hlo-all-reduce-simplifier", replicated),
+          ("hlo-while-loop-all-reduce-code-motion", loops),
+          ("hlo-ragged-dot-rewriter", ragged)]
 
 
 def module(make, n):
