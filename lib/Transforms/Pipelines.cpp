@@ -156,7 +156,7 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
 }
 
 void mlir::hlo::buildHloCollectiveOptimizationsPipeline(OpPassManager &pm) {
-  // XLA: AllReduceSimplifier, AllReduceFolder,
+  // XLA: AllReduceSimplifier, AllReduceFolder, AllGatherOptimizer,
   // AllGatherDynamicSliceSimplifier, AllReduceReassociate,
   // ReduceScatterReassociate, WhileLoopAllReduceCodeMotion,
   // ReduceScatterCreator, AllGatherBroadcastReorder,
@@ -165,6 +165,7 @@ void mlir::hlo::buildHloCollectiveOptimizationsPipeline(OpPassManager &pm) {
   // reducers promotion left unused) and WhileLoopTripCountAnnotator.
   pm.addPass(createHloAllReduceSimplifier());
   pm.addPass(createHloAllReduceFolder());
+  pm.addPass(createHloAllGatherOptimizer());
   pm.addPass(createHloAllGatherDynamicSliceSimplifier());
   pm.addPass(createHloAllReduceReassociate());
   pm.addPass(createHloReduceScatterReassociate());

@@ -348,6 +348,29 @@ def HloGpuConvertAsyncCollectivesToSync
   ];
 }
 
+def HloAllGatherOptimizer
+    : Pass<"hlo-all-gather-optimizer", "::mlir::ModuleOp"> {
+  let summary = "An elementwise op of two all-gathers as one all-gather of "
+                "the op (XLA's AllGatherOptimizer)";
+  let description = [{
+    XLA-GPU's AllGatherOptimizer, in "collective-optimizations" after the
+    all-reduce folder: `op(all-gather(a), all-gather(b))` becomes
+    `all-gather(op(a, b))` for the commutative binary ops (add, and,
+    multiply, maximum, minimum, or, xor) when the all-gathers gather
+    operands of one type along one dimension over the same replica groups,
+    global device ids, layout constraint and `collective_group_key`, and
+    the op is each one's only user. The new all-gather is the left one
+    (its channel id, without a constrained layout), at the op's place and
+    name. Chains collapse in one run. Checked here and not in XLA: both
+    all-gathers have a channel id or neither (the two modes group devices
+    differently). Left alone: fused computations, control edges, several
+    operands.
+  }];
+  let statistics = [
+    Statistic<"numOptimized", "optimized", "Pairs of all-gathers made one">,
+  ];
+}
+
 def HloAllGatherDynamicSliceSimplifier
     : Pass<"hlo-all-gather-dynamic-slice-simplifier", "::mlir::ModuleOp"> {
   let summary = "A device's own block of an all-gather is its operand "
