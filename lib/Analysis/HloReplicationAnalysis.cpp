@@ -51,15 +51,31 @@ HloReplicationAnalysis::HloReplicationAnalysis(ModuleOp module,
   }
   if (!entry)
     return;
-  // ENTRY parameters: replicated across replicas where
-  // parameter_replication says so; across partitions never (XLA reads the
-  // parameters' shardings there, which this analysis does not).
+  // ENTRY parameters: across replicas, replicated where
+  // parameter_replication says so; across partitions, where their sharding
+  // is replicated (per tuple element) and parameter_replication does not
+  // say otherwise (XLA's seeds).
   for (BlockArgument arg : entry.getArguments()) {
+    unsigned i = arg.getArgNumber();
     auto flags = entry.getArgAttrOfType<DenseBoolArrayAttr>(
-        arg.getArgNumber(), "hlo.parameter_replication");
+        i, "hlo.parameter_replication");
+    auto sharding = entry.getArgAttrOfType<ShardingAttr>(i, "hlo.sharding");
     Leaves leaves(getNumLeaves(arg.getType()), false);
-    for (auto [i, leaf] : llvm::enumerate(leaves))
-      leaf = !crossPartition && flags && int64_t(i) < flags.size() && flags[i];
+    for (auto [j, leaf] : llvm::enumerate(leaves)) {
+      std::optional<bool> flag;
+      if (flags && int64_t(j) < flags.size())
+        flag = flags[j];
+      if (!crossPartition) {
+        leaf = flag.value_or(false);
+        continue;
+      }
+      ShardingAttr element = sharding;
+      if (sharding && sharding.isTuple())
+        element = j < sharding.getTupleElements().size()
+                      ? sharding.getTupleElements()[j]
+                      : ShardingAttr();
+      leaf = element && element.isReplicated() && flag.value_or(true);
+    }
     state[arg] = leaves;
   }
   while (visit(entry, /*unique=*/false)) {

@@ -8,19 +8,19 @@
 // replicated or not.
 //
 // Seeds: ENTRY parameters marked `hlo.parameter_replication` (cross-replica
-// mode; in cross-partition mode a parameter is replicated unless marked
-// otherwise), constants and iotas, partition-id across replicas,
-// replica-id across partitions, all-reduces and all-gathers whose groups
-// span every device of the mode. Elementwise ops, shape ops, dots,
-// convolutions, reductions, gathers, scatters, slices and copies of
-// replicated operands are replicated. Control flow propagates: a call's or
-// fusion's parameters take its operands (a computation with several
-// callers is not analysed: nothing in it is replicated), a while loop's
-// state iterates to a fixed point and its body is not replicated when its
-// condition is not, a conditional's result is replicated when its branch
-// index and the taken branch's root are. Anything else (side effects,
-// sort, the other collectives, custom-calls, rng) is not replicated, as in
-// XLA.
+// mode) or with a replicated `hlo.sharding` (cross-partition mode, unless
+// parameter_replication says otherwise), constants and iotas,
+// partition-id across replicas, replica-id across partitions, all-reduces
+// and all-gathers whose groups span every device of the mode. Elementwise
+// ops, shape ops, dots, convolutions, reductions, gathers, scatters,
+// slices and copies of replicated operands are replicated. Control flow
+// propagates: a call's or fusion's parameters take its operands (a
+// computation with several callers is not analysed: nothing in it is
+// replicated), a while loop's state iterates to a fixed point and its body
+// is not replicated when its condition is not, a conditional's result is
+// replicated when its branch index and the taken branch's root are. Anything
+// else (side effects, sort, the other collectives, custom-calls, rng) is not
+// replicated, as in XLA.
 //
 //===----------------------------------------------------------------------===//
 
