@@ -159,7 +159,7 @@ void mlir::hlo::buildHloCollectiveOptimizationsPipeline(OpPassManager &pm) {
   // XLA: AllReduceSimplifier, AllReduceFolder, AllGatherOptimizer,
   // AllGatherDynamicSliceSimplifier, AllReduceReassociate,
   // ReduceScatterReassociate, WhileLoopAllReduceCodeMotion,
-  // ReduceScatterCreator, AllGatherBroadcastReorder,
+  // CollectiveQuantizer, ReduceScatterCreator, AllGatherBroadcastReorder,
   // AllGatherRemoveDegenerateDims, then
   // AlgebraicSimplifier, AllReducePromotion, HloDCE (which removes the
   // reducers promotion left unused) and WhileLoopTripCountAnnotator.
@@ -170,6 +170,7 @@ void mlir::hlo::buildHloCollectiveOptimizationsPipeline(OpPassManager &pm) {
   pm.addPass(createHloAllReduceReassociate());
   pm.addPass(createHloReduceScatterReassociate());
   pm.addPass(createHloWhileLoopAllReduceCodeMotion());
+  pm.addPass(createHloCollectiveQuantizer());
   pm.addPass(createHloReduceScatterCreator());
   pm.addPass(createHloAllGatherBroadcastReorder());
   pm.addPass(createHloAllGatherRemoveDegenerateDims());

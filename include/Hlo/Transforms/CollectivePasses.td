@@ -140,6 +140,32 @@ def HloWhileLoopAllReduceCodeMotion
   ];
 }
 
+def HloCollectiveQuantizer
+    : Pass<"hlo-collective-quantizer", "::mlir::ModuleOp"> {
+  let summary = "Collectives that move data do so in the narrower type of "
+                "a convert next to them (XLA's CollectiveQuantizer)";
+  let description = [{
+    XLA's CollectiveQuantizer, in "collective-optimizations" after the
+    while-loop all-reduce code motion: an all-gather, all-to-all,
+    collective-broadcast or collective-permute of one array whose result is
+    narrowed (`convert`, or `convert(clamp(lo, x * scale, hi))` /
+    `x / scale` with scalar broadcasts, after any bitcasts, copies,
+    reshapes and slices, each the only user of the one before) narrows its
+    operand instead and moves the narrow type; one whose operand was
+    widened (`convert(y)`, times or divided by a broadcast scalar, then any
+    moves) moves `y` and widens after. Exact (all elementwise) when the
+    scale is the same on every device (HloReplicationAnalysis across
+    partitions; a module of several replicas keeps its scaled forms, as
+    XLA). Narrow and wide are by element byte size. The collective keeps
+    its attributes and channel id. Left alone: all-reduces and
+    reduce-scatters, several operands, control edges, fused computations.
+  }];
+  let statistics = [
+    Statistic<"numQuantized", "quantized",
+              "Collectives moved to the narrow type">,
+  ];
+}
+
 def HloReduceScatterCreator
     : Pass<"hlo-reduce-scatter-creator", "::mlir::ModuleOp"> {
   let summary = "Turn an all-reduce whose result each device slices at its "
