@@ -26,6 +26,8 @@ of, chained so that each block reads the previous one:
   hlo-while-loop-all-reduce-code-motion  loops summing an all-reduce
                                  (15 a loop: entry, condition and body)
   hlo-ragged-dot-rewriter        ragged-dots (2)
+  hlo-all-gather-optimizer       sums of two all-gathers, sliced (4)
+  hlo-collective-quantizer       bf16 all-gathers between f8 converts (4)
 
 and prints ms per pass and per 1000 instructions at each size (equal
 columns = linear), the fastest of --repeat runs (MLIR's --mlir-timing: the
@@ -218,6 +220,29 @@ def ragged(n):
     return [], body, f"a_{n // 2 - 1}", "f32[16,8]"
 
 
+def gather_pairs(n):
+    body = ["  x = f32[4,4] parameter(0)", "  a_0 = f32[4,4] negate(x)"]
+    for i in range(1, n // 4):
+        body += [f"  l_{i} = f32[8,4] all-gather(a_{i - 1}), "
+                 "replica_groups={}, dimensions={0}",
+                 f"  r_{i} = f32[8,4] all-gather(x), replica_groups={{}}, "
+                 "dimensions={0}",
+                 f"  s_{i} = f32[8,4] add(l_{i}, r_{i})",
+                 f"  a_{i} = f32[4,4] slice(s_{i}), slice={{[0:4], [0:4]}}"]
+    return [], body, f"a_{n // 4 - 1}", "f32[4,4]"
+
+
+def quantized(n):
+    body = ["  a_0 = bf16[4,4] parameter(0)"]
+    for i in range(1, n // 4):
+        body += [f"  g_{i} = bf16[8,4] all-gather(a_{i - 1}), "
+                 "replica_groups={}, dimensions={0}",
+                 f"  c_{i} = f8e4m3fn[8,4] convert(g_{i})",
+                 f"  w_{i} = bf16[8,4] convert(c_{i})",
+                 f"  a_{i} = bf16[4,4] slice(w_{i}), slice={{[4:8], [0:4]}}"]
+    return [], body, f"a_{n // 4 - 1}", "bf16[4,4]"
+
+
 PASSES = [("hlo-simplify-fp-conversions", fp),
           ("hlo-convolution-4d-expander", conv4d),
           ("hlo-convolution-pred-expander", pred),
@@ -230,7 +255,9 @@ PASSES = [("hlo-simplify-fp-conversions", fp),
           ("hlo-all-gather-dynamic-slice-simplifier", own_block),
           ("hlo-all-reduce-simplifier", replicated),
           ("hlo-while-loop-all-reduce-code-motion", loops),
-          ("hlo-ragged-dot-rewriter", ragged)]
+          ("hlo-ragged-dot-rewriter", ragged),
+          ("hlo-all-gather-optimizer", gather_pairs),
+          ("hlo-collective-quantizer", quantized)]
 
 
 def module(make, n):

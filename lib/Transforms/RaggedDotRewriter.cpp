@@ -235,22 +235,15 @@ struct RaggedDotRewriterPass
     return ib.create<SelectOp>(denseType, {inGroup, spread, zeros});
   }
 
-  /// A computation adding two scalars of `type` (one per type and run).
+  /// A computation adding two scalars of `type` (one per type and run),
+  /// before the computation of `op`.
   FlatSymbolRefAttr adder(Type type, RaggedDotOp op, SymbolTable &symbols) {
     FlatSymbolRefAttr &made = adders[type];
-    if (made)
-      return made;
-    auto scalar = RankedTensorType::get({}, type);
-    Location loc = UnknownLoc::get(op.getContext());
-    ComputationOp comp =
-        createComputation(symbols, op->getParentOfType<ComputationOp>(), "add",
-                          {scalar, scalar}, loc);
-    OpBuilder b = OpBuilder::atBlockEnd(&comp.getBody().front());
-    Value sum = createInstruction(b, loc, AddOp::getOperationName(), scalar,
-                                  {comp.getArgument(0), comp.getArgument(1)})
-                    ->getResult(0);
-    setComputationResult(comp, b, sum);
-    return made = FlatSymbolRefAttr::get(comp.getSymNameAttr());
+    if (!made)
+      made = createScalarAddComputation(
+          symbols, type,
+          Block::iterator(op->getParentOfType<ComputationOp>()));
+    return made;
   }
 
   DenseMap<Type, FlatSymbolRefAttr> adders;
