@@ -156,15 +156,16 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
 }
 
 void mlir::hlo::buildHloCollectiveOptimizationsPipeline(OpPassManager &pm) {
-  // XLA: AllReduceSimplifier, AllReduceFolder, AllGatherOptimizer,
-  // AllGatherDynamicSliceSimplifier, AllReduceReassociate,
-  // ReduceScatterReassociate, WhileLoopAllReduceCodeMotion,
-  // CollectiveQuantizer, ReduceScatterCreator, AllGatherBroadcastReorder,
-  // AllGatherRemoveDegenerateDims, then
+  // XLA: AllReduceSimplifier, AllReduceFolder, AllReduceSplitter,
+  // AllGatherOptimizer, AllGatherDynamicSliceSimplifier,
+  // AllReduceReassociate, ReduceScatterReassociate,
+  // WhileLoopAllReduceCodeMotion, CollectiveQuantizer, ReduceScatterCreator,
+  // AllGatherBroadcastReorder, AllGatherRemoveDegenerateDims, then
   // AlgebraicSimplifier, AllReducePromotion, HloDCE (which removes the
   // reducers promotion left unused) and WhileLoopTripCountAnnotator.
   pm.addPass(createHloAllReduceSimplifier());
   pm.addPass(createHloAllReduceFolder());
+  pm.addPass(createHloAllReduceSplitter());
   pm.addPass(createHloAllGatherOptimizer());
   pm.addPass(createHloAllGatherDynamicSliceSimplifier());
   pm.addPass(createHloAllReduceReassociate());

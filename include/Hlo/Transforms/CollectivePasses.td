@@ -374,6 +374,36 @@ def HloGpuConvertAsyncCollectivesToSync
   ];
 }
 
+def HloAllReduceSplitter
+    : Pass<"hlo-all-reduce-splitter", "::mlir::ModuleOp"> {
+  let summary = "An all-reduce sliced to a block some devices share as a "
+                "reduction in subgroups, the slice, and one across them "
+                "(XLA's AllReduceSplitter)";
+  let description = [{
+    XLA's AllReduceSplitter (the form with one group of all partitions),
+    in "collective-optimizations" after the all-reduce folder: in an SPMD
+    module of one replica, an all-reduce with global device ids over all N
+    partitions whose one user is a dynamic-slice cutting one dimension into
+    G < N blocks (N a multiple of G) becomes an all-reduce over groups of G
+    consecutive partitions, the slice, and an all-reduce over the
+    partitions at the same position in those groups; the first pair is a
+    reduce-scatter the reduce-scatter creator then forms. Taken only when
+    the slice takes block j on the j-th partition of each first group (the
+    reduce-scatter creator's offset match) and, unless
+    `ignore-profitability-check`, when an all-reduce of the computation
+    already uses the first or the second groups. New channel ids; the
+    first all-reduce keeps the name and `collective_group_key`.
+  }];
+  let options = [
+    Option<"ignoreProfitabilityCheck", "ignore-profitability-check", "bool",
+           /*default=*/"false",
+           "Split without an all-reduce over the new groups already there">,
+  ];
+  let statistics = [
+    Statistic<"numSplit", "split", "All-reduces split in two">,
+  ];
+}
+
 def HloAllGatherOptimizer
     : Pass<"hlo-all-gather-optimizer", "::mlir::ModuleOp"> {
   let summary = "An elementwise op of two all-gathers as one all-gather of "
