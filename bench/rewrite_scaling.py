@@ -28,6 +28,10 @@ of, chained so that each block reads the previous one:
   hlo-ragged-dot-rewriter        ragged-dots (2)
   hlo-all-gather-optimizer       sums of two all-gathers, sliced (4)
   hlo-collective-quantizer       bf16 all-gathers between f8 converts (4)
+  hlo-all-reduce-splitter        all-reduces over 8 partitions, each
+                                 partition's quarter sliced out (3; one
+                                 all-reduce over the first groups makes
+                                 them profitable)
 
 and prints ms per pass and per 1000 instructions at each size (equal
 columns = linear), the fastest of --repeat runs (MLIR's --mlir-timing: the
@@ -243,6 +247,28 @@ def quantized(n):
     return [], body, f"a_{n // 4 - 1}", "bf16[4,4]"
 
 
+def split(n):
+    body = ["  a_0 = f32[16] parameter(0)",
+            "  first = f32[16] all-reduce(a_0), replica_groups={{0,1,2,3},"
+            "{4,5,6,7}}, use_global_device_ids=true, channel_id=1, "
+            "to_apply=add",
+            "  table = s32[8] constant({0,1,2,3,0,1,2,3})",
+            "  pid = u32[] partition-id()",
+            "  id = s32[1] dynamic-slice(table, pid), dynamic_slice_sizes={1}",
+            "  four = s32[] constant(4)", "  r = s32[] reshape(id)",
+            "  off = s32[] multiply(r, four)"]
+    for i in range(1, n // 3):
+        body += [f"  r_{i} = f32[16] all-reduce(a_{i - 1}), "
+                 "replica_groups={{0,1,2,3,4,5,6,7}}, "
+                 f"use_global_device_ids=true, channel_id={i + 1}, "
+                 "to_apply=add",
+                 f"  d_{i} = f32[4] dynamic-slice(r_{i}, off), "
+                 "dynamic_slice_sizes={4}",
+                 f"  a_{i} = f32[16] concatenate(d_{i}, d_{i}, d_{i}, d_{i}), "
+                 "dimensions={0}"]
+    return ADD, body, f"a_{n // 3 - 1}", "f32[16]"
+
+
 PASSES = [("hlo-simplify-fp-conversions", fp),
           ("hlo-convolution-4d-expander", conv4d),
           ("hlo-convolution-pred-expander", pred),
@@ -257,13 +283,15 @@ PASSES = [("hlo-simplify-fp-conversions", fp),
           ("hlo-while-loop-all-reduce-code-motion", loops),
           ("hlo-ragged-dot-rewriter", ragged),
           ("hlo-all-gather-optimizer", gather_pairs),
-          ("hlo-collective-quantizer", quantized)]
+          ("hlo-collective-quantizer", quantized),
+          ("hlo-all-reduce-splitter", split)]
 
 
 def module(make, n):
     comps, body, root, type_ = make(n)
     extra = OR if make is pred else []
-    lines = ["HloModule rewrites, replica_count=2", ""] + comps + extra + ["", "ENTRY main {"]
+    devices = "num_partitions=8" if make is split else "replica_count=2"
+    lines = [f"HloModule rewrites, {devices}", ""] + comps + extra + ["", "ENTRY main {"]
     lines += body + [f"  ROOT out = {type_} copy({root})", "}"]
     return "\n".join(lines) + "\n"
 
