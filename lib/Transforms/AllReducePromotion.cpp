@@ -96,23 +96,9 @@ struct AllReducePromotionPass
   FlatSymbolRefAttr promotedReducer(FlatSymbolRefAttr reducer, Type wide,
                                     SymbolTable &symbols, Operation *user) {
     FlatSymbolRefAttr &made = promoted[{reducer, wide}];
-    if (made)
-      return made;
-    auto old = symbols.lookup<ComputationOp>(reducer.getValue());
-    Operation *root = old.getRootValue().getDefiningOp();
-    auto scalar = RankedTensorType::get({}, wide);
-    MLIRContext *ctx = wide.getContext();
-    ComputationOp comp =
-        createComputation(symbols, user->getParentOfType<ComputationOp>(),
-                          (reducer.getValue() + "_promoted").str(),
-                          {scalar, scalar}, UnknownLoc::get(ctx));
-    Block &body = comp.getBody().front();
-    OpBuilder b = OpBuilder::atBlockEnd(&body);
-    Operation *op = createInstruction(
-        b, UnknownLoc::get(ctx), root->getName().getStringRef(), scalar,
-        {body.getArgument(0), body.getArgument(1)}, {});
-    setComputationResult(comp, b, op->getResult(0));
-    return made = FlatSymbolRefAttr::get(comp.getSymNameAttr());
+    if (!made)
+      made = retypedReducer(symbols, reducer, wide, "_promoted", user);
+    return made;
   }
 
   DenseMap<std::pair<Attribute, Type>, FlatSymbolRefAttr> promoted;

@@ -18,8 +18,10 @@
 // trees of reductions become one all-reduce in one run: instructions are
 // visited in program order and see the all-reduces made before them.
 //
-// Not done (XLA's other forms): a convert between the all-reduce and the
-// instruction (XLA reduces in the wider type with a promoted reducer) and
+// With `reassociate-converted` (XLA-GPU's default), a value-preserving
+// convert right on each all-reduce may stand between it and the
+// instruction: the sum is then reduced in the wide type, with a promoted
+// reducer `<reducer>_reassoc_promoted`. Not done (XLA's other form):
 // two dynamic-slices of all-reduces (XLA's reduce-scatter-like form). The
 // module is left alone when an all-reduce has a constrained layout (XLA).
 //
@@ -39,9 +41,37 @@ namespace mlir::hlo {
 using namespace mlir;
 using namespace mlir::hlo;
 
+/// True if every value of `from` is one of `to` (XLA's CastPreservesValues,
+/// for floats and integers).
+static bool preservesValues(Type from, Type to) {
+  if (from == to)
+    return true;
+  auto fromFloat = dyn_cast<FloatType>(from);
+  auto toFloat = dyn_cast<FloatType>(to);
+  if (fromFloat && toFloat)
+    return APFloat::isRepresentableBy(fromFloat.getFloatSemantics(),
+                                      toFloat.getFloatSemantics());
+  auto fromInt = dyn_cast<IntegerType>(from);
+  auto toInt = dyn_cast<IntegerType>(to);
+  if (!fromInt || !toInt || fromInt.getWidth() == 1)
+    return false;
+  if (fromInt.isUnsigned() == toInt.isUnsigned())
+    return toInt.getWidth() >= fromInt.getWidth();
+  return fromInt.isUnsigned() && toInt.getWidth() > fromInt.getWidth();
+}
+
 /// The all-reduce `v` comes from through single-user reshapes, slices and
-/// pads by `inst`'s identity, itself of one user; else null.
-static AllReduceOp lookThrough(Value v, Operation *inst) {
+/// pads by `inst`'s identity, itself of one user, or through one
+/// single-user convert right on it (then `convert`); else null.
+static AllReduceOp lookThrough(Value v, Operation *inst, ConvertOp &convert) {
+  if (auto c = v.getDefiningOp<ConvertOp>()) {
+    auto ar = c.getOperand().getDefiningOp<AllReduceOp>();
+    if (!ar || !hasOneUser(v) || !hasOneUser(c.getOperand()) ||
+        hasControlEdges(c) || hasControlEdges(ar))
+      return nullptr;
+    convert = c;
+    return ar;
+  }
   while (true) {
     Operation *def = v.getDefiningOp();
     if (!def || !hasOneUser(v) || hasControlEdges(def))
@@ -66,6 +96,8 @@ namespace {
 struct AllReduceReassociatePass
     : ChangeReportingPass<AllReduceReassociatePass,
                           hlo::impl::HloAllReduceReassociateBase> {
+  using ChangeReportingPass::ChangeReportingPass;
+
   void run() {
     ModuleOp module = getOperation();
     bool constrained = false;
@@ -85,11 +117,30 @@ struct AllReduceReassociatePass
   bool reassociate(Operation *inst, SymbolTable &symbols) {
     if (!isStaticArray(inst->getResult(0).getType()) || hasControlEdges(inst))
       return false;
-    AllReduceOp ar0 = lookThrough(inst->getOperand(0), inst);
-    AllReduceOp ar1 = lookThrough(inst->getOperand(1), inst);
+    ConvertOp convert0, convert1;
+    AllReduceOp ar0 = lookThrough(inst->getOperand(0), inst, convert0);
+    AllReduceOp ar1 = lookThrough(inst->getOperand(1), inst, convert1);
     if (!ar0 || !ar1)
       return false;
-    // The same kind of all-reduce, reducing with `inst`'s op and type.
+    // Through converts (XLA-GPU's converted all-reduces): reduced in the
+    // wide type, each convert value-preserving and from the same type.
+    Type wide = getElementTypeOrSelf(inst->getResult(0).getType());
+    bool promoted = convert0 || convert1;
+    if (promoted) {
+      if (!reassociateConverted)
+        return false;
+      Type from = nullptr;
+      for (ConvertOp c : {convert0, convert1}) {
+        if (!c)
+          continue;
+        Type narrow = getElementTypeOrSelf(c.getOperand().getType());
+        if (!preservesValues(narrow, wide) || (from && from != narrow))
+          return false;
+        from = narrow;
+      }
+    }
+    // The same kind of all-reduce, reducing with `inst`'s op (and type,
+    // unless reduced in the wide type).
     std::optional<std::string> key0 = collectiveKey(ar0, ""),
                                key1 = collectiveKey(ar1, "");
     std::optional<std::string> kind0 =
@@ -97,13 +148,16 @@ struct AllReduceReassociatePass
                                kind1 =
                                    reductionKind(symbols, ar1.getToApplyAttr());
     auto comp = symbols.lookup<ComputationOp>(ar0.getToApply());
-    if (!key0 || key0 != key1 || !kind0 || kind0 != kind1 || !comp ||
+    if (!key0 || key0 != key1 || !kind0 || !kind1 || !comp ||
         collectiveGroupKey(ar0) != collectiveGroupKey(ar1))
       return false;
     Operation *root = comp.getRootValue().getDefiningOp();
     if (root->getName() != inst->getName() ||
-        getElementTypeOrSelf(root->getResult(0).getType()) !=
-            getElementTypeOrSelf(inst->getResult(0).getType()))
+        StringRef(*kind0).split(' ').first !=
+            StringRef(*kind1).split(' ').first ||
+        (!promoted &&
+         (kind0 != kind1 ||
+          getElementTypeOrSelf(root->getResult(0).getType()) != wide)))
       return false;
     Value result = inst->getResult(0);
     int64_t moved = elements(ar0.getResult()) +
@@ -121,6 +175,9 @@ struct AllReduceReassociatePass
     auto combined = cast<AllReduceOp>(b.clone(*ar0));
     combined->setOperand(0, result);
     combined.getResult().setType(result.getType());
+    if (promoted)
+      combined.setToApplyAttr(retypedReducer(symbols, ar0.getToApplyAttr(),
+                                             wide, "_reassoc_promoted", inst));
     for (OpOperand *use : uses)
       use->set(combined.getResult());
     ar0->erase();

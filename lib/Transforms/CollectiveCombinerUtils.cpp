@@ -3,6 +3,7 @@
 #include "CollectiveCombinerUtils.h"
 #include "RewriteUtils.h"
 #include "TransformUtils.h"
+#include "WhileLoopUtils.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -57,6 +58,26 @@ std::optional<std::string> mlir::hlo::collectiveKey(Operation *op,
       os << '}';
     }
   return key;
+}
+
+FlatSymbolRefAttr mlir::hlo::retypedReducer(SymbolTable &symbols,
+                                            FlatSymbolRefAttr reducer,
+                                            Type type, StringRef suffix,
+                                            Operation *user) {
+  auto old = symbols.lookup<ComputationOp>(reducer.getValue());
+  Operation *root = old.getRootValue().getDefiningOp();
+  auto scalar = RankedTensorType::get({}, type);
+  Location loc = UnknownLoc::get(type.getContext());
+  ComputationOp comp = createComputation(
+      symbols, user->getParentOfType<ComputationOp>(),
+      (reducer.getValue() + suffix).str(), {scalar, scalar}, loc);
+  Block &body = comp.getBody().front();
+  OpBuilder b = OpBuilder::atBlockEnd(&body);
+  Operation *op =
+      createInstruction(b, loc, root->getName().getStringRef(), scalar,
+                        {body.getArgument(0), body.getArgument(1)}, {});
+  setComputationResult(comp, b, op->getResult(0));
+  return FlatSymbolRefAttr::get(comp.getSymNameAttr());
 }
 
 bool mlir::hlo::isCollectiveReduction(Operation *op) {

@@ -38,6 +38,14 @@ std::optional<std::string> collectiveKey(Operation *op, StringRef extra);
 std::optional<std::string> reductionKind(SymbolTable &symbols,
                                          FlatSymbolRefAttr computation);
 
+/// A new computation `<reducer><suffix>` applying the root op of
+/// `reducer` (a reductionKind computation) to two scalars of `type`,
+/// inserted before the computation of `user`: a collective's reducer in
+/// another element type (XLA's promoted reducers).
+FlatSymbolRefAttr retypedReducer(SymbolTable &symbols,
+                                 FlatSymbolRefAttr reducer, Type type,
+                                 StringRef suffix, Operation *user);
+
 /// True if `op` reduces elementwise as a collective can: add, multiply,
 /// minimum, maximum, and and or of pred (XLA's MatchReductionInstruction;
 /// the reassociate passes' instructions).

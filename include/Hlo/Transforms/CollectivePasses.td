@@ -469,10 +469,21 @@ def HloAllReduceReassociate
     may stand between it and the instruction (they then apply to x and y),
     if the all-reduces move at least as many elements as the new one. The
     new all-reduce takes the first one's name and attributes, channel id
-    included. Chains and trees collapse in one run. Not done: XLA's forms
-    through converts (a promoted reducer) and through dynamic-slices. The
-    module is left alone if an all-reduce has a constrained layout.
+    included. Chains and trees collapse in one run. With
+    `reassociate-converted` (XLA-GPU's xla_gpu_enable_reassociation_for_
+    converted_ar, on by default) a value-preserving convert right on each
+    all-reduce (one side may have none) may stand between it and the
+    instruction: the new all-reduce reduces in the wide type with a
+    promoted reducer `<reducer>_reassoc_promoted`. Not done: XLA's form
+    through dynamic-slices. The module is left alone if an all-reduce has a
+    constrained layout.
   }];
+  let options = [
+    Option<"reassociateConverted", "reassociate-converted", "bool",
+           /*default=*/"true",
+           "Also through value-preserving converts on the all-reduces, "
+           "reducing in the wide type">,
+  ];
   let statistics = [
     Statistic<"numReassociated", "reassociated",
               "Pairs of all-reduces made one">,
