@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CollectiveOptUtils.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/CollectivePasses.h"
 #include "TransformUtils.h"
@@ -181,18 +182,12 @@ struct AllReduceFolderPass
         if (!groups)
           continue;
 
-        SmallVector<int64_t> sizes, ids;
-        for (const auto &group : *groups) {
-          sizes.push_back(group.size());
-          llvm::append_range(ids, group);
-        }
         OpBuilder builder(outer);
         SmallVector<NamedAttribute> attrs = {
             builder.getNamedAttr("to_apply", inner.getToApplyAttr()),
-            builder.getNamedAttr("replica_groups",
-                                 ReplicaGroupsAttr::get(builder.getContext(),
-                                                        /*isIota=*/false, sizes,
-                                                        ids, {}, {}, {}))};
+            builder.getNamedAttr(
+                "replica_groups",
+                makeReplicaGroups(builder.getContext(), *groups))};
         if (channel)
           attrs.push_back(builder.getNamedAttr(
               "channel_id", builder.getI64IntegerAttr(nextChannelId++)));

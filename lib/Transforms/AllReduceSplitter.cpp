@@ -38,15 +38,6 @@ using namespace mlir::hlo;
 
 using Groups = SmallVector<SmallVector<int64_t>>;
 
-static ReplicaGroupsAttr groupsAttr(MLIRContext *ctx, const Groups &groups) {
-  SmallVector<int64_t> sizes, ids;
-  for (const auto &group : groups) {
-    sizes.push_back(group.size());
-    llvm::append_range(ids, group);
-  }
-  return ReplicaGroupsAttr::get(ctx, /*isIota=*/false, sizes, ids, {}, {}, {});
-}
-
 static Groups groupsOf(Operation *op) {
   if (auto attr = op->getAttrOfType<ReplicaGroupsAttr>("replica_groups"))
     return attr.getGroups();
@@ -124,7 +115,7 @@ struct AllReduceSplitterPass
     MLIRContext *ctx = ar.getContext();
     OpBuilder b(ar);
     auto reduced = cast<AllReduceOp>(b.clone(*ar));
-    reduced.setReplicaGroupsAttr(groupsAttr(ctx, first));
+    reduced.setReplicaGroupsAttr(makeReplicaGroups(ctx, first));
     // The slice must take block j on the j-th partition of each group.
     ds->setOperand(0, reduced.getResult());
     bool blockwise = matchOwnBlockSlice(reduced, 1, numPartitions).has_value();
@@ -140,7 +131,7 @@ struct AllReduceSplitterPass
     auto across = cast<AllReduceOp>(b.clone(*reduced));
     across.getInputsMutable().assign(ds.getResult());
     across.getResult().setType(ds.getType());
-    across.setReplicaGroupsAttr(groupsAttr(ctx, second));
+    across.setReplicaGroupsAttr(makeReplicaGroups(ctx, second));
     across.setChannelId(channel++);
     across->setLoc(derivedLoc(ds.getLoc()));
     if (auto attrs =

@@ -339,3 +339,14 @@ int64_t mlir::hlo::nextChannelId(ModuleOp module) {
   });
   return next;
 }
+
+ReplicaGroupsAttr
+mlir::hlo::makeReplicaGroups(MLIRContext *ctx,
+                             ArrayRef<SmallVector<int64_t>> groups) {
+  SmallVector<int64_t> sizes, ids;
+  for (const auto &group : groups) {
+    sizes.push_back(group.size());
+    llvm::append_range(ids, group);
+  }
+  return ReplicaGroupsAttr::get(ctx, /*isIota=*/false, sizes, ids, {}, {}, {});
+}

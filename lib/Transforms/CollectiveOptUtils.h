@@ -49,6 +49,10 @@ std::optional<OwnBlockSlice> matchOwnBlockSlice(Operation *collective,
                                                 int64_t numReplicas,
                                                 int64_t numPartitions);
 
+/// `replica_groups` listing `groups` (list form).
+ReplicaGroupsAttr makeReplicaGroups(MLIRContext *ctx,
+                                    ArrayRef<SmallVector<int64_t>> groups);
+
 /// One past the largest channel id of `module` (at least 1): the first id
 /// a pass may give a new collective (XLA's hlo_query::NextChannelId).
 int64_t nextChannelId(ModuleOp module);
