@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CollectiveOptUtils.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/CollectivePasses.h"
 #include "TransformUtils.h"
@@ -34,15 +35,9 @@ struct AllGatherBroadcastReorderPass
 
   void run() {
     ModuleOp module = getOperation();
-    bool constrained = false;
-    module.walk([&](Operation *op) {
-      if (auto id = op->getAttrOfType<IntegerAttr>("channel_id"))
-        nextChannelId = std::max(nextChannelId, id.getInt() + 1);
-      if (auto ag = dyn_cast<AllGatherOp>(op))
-        constrained |= ag.getConstrainLayout().value_or(false);
-    });
-    if (constrained)
+    if (hasConstrainedLayout<AllGatherOp>(module))
       return;
+    nextChannelId = hlo::nextChannelId(module);
     for (auto comp : module.getOps<ComputationOp>())
       for (auto ag :
            llvm::make_early_inc_range(comp.getBody().getOps<AllGatherOp>()))

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CollectiveOptUtils.h"
+#include "Hlo/Dialect/Hlo/HloDeviceGroups.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/CollectivePasses.h"
 #include "TransformUtils.h"
@@ -30,13 +31,11 @@ namespace mlir::hlo {
 using namespace mlir;
 using namespace mlir::hlo;
 
-using Groups = SmallVector<SmallVector<int64_t>>;
-
 /// The groups that `inner` followed by `outer` amount to, or nothing if no
 /// single all-reduce computes the same (a participant would contribute
 /// twice, or two participants of a group would see different sets).
-static std::optional<Groups> foldReplicaGroups(const Groups &inner,
-                                               const Groups &outer) {
+static std::optional<DeviceGroups>
+foldReplicaGroups(const DeviceGroups &inner, const DeviceGroups &outer) {
   int64_t numIds = 0;
   for (const auto &group : inner)
     for (int64_t id : group) {
@@ -76,7 +75,7 @@ static std::optional<Groups> foldReplicaGroups(const Groups &inner,
   }
 
   // Each set is a group if all of its members see exactly that set.
-  Groups result;
+  DeviceGroups result;
   for (const auto &[contributors, number] : setNumbers) {
     SmallVector<int64_t> &group = result.emplace_back();
     for (int64_t id = 0; id < numIds; ++id)
@@ -122,11 +121,11 @@ static bool sameReduction(Operation *a, Operation *b) {
 }
 
 /// The non-empty replica groups of `ar`, or nothing.
-static std::optional<Groups> explicitGroups(AllReduceOp ar) {
+static std::optional<DeviceGroups> explicitGroups(AllReduceOp ar) {
   ReplicaGroupsAttr attr = ar.getReplicaGroupsAttr();
   if (!attr)
     return std::nullopt;
-  Groups groups = attr.getGroups();
+  DeviceGroups groups = attr.getGroups();
   if (groups.empty() || llvm::any_of(groups, [](auto &g) { return g.empty(); }))
     return std::nullopt;
   return groups;
@@ -138,17 +137,9 @@ struct AllReduceFolderPass
                           hlo::impl::HloAllReduceFolderBase> {
   void run() {
     ModuleOp module = getOperation();
-    bool constrained = false;
-    int64_t nextChannelId = 1;
-    module.walk([&](Operation *op) {
-      if (auto id = op->getAttrOfType<IntegerAttr>("channel_id"))
-        nextChannelId = std::max(nextChannelId, id.getInt() + 1);
-      if (isa<AllReduceOp, AllReduceStartOp>(op))
-        if (auto c = op->getAttrOfType<BoolAttr>("constrain_layout"))
-          constrained |= c.getValue();
-    });
-    if (constrained)
+    if (hasConstrainedLayout<AllReduceOp, AllReduceStartOp>(module))
       return;
+    int64_t nextChannel = nextChannelId(module);
     int64_t numPartitions = 1;
     if (auto p = module->getAttrOfType<IntegerAttr>("hlo.num_partitions"))
       numPartitions = p.getInt();
@@ -173,11 +164,11 @@ struct AllReduceFolderPass
         if (!sameReduction(simpleReduction(inner, symbols),
                            simpleReduction(outer, symbols)))
           continue;
-        std::optional<Groups> innerGroups = explicitGroups(inner);
-        std::optional<Groups> outerGroups = explicitGroups(outer);
+        std::optional<DeviceGroups> innerGroups = explicitGroups(inner);
+        std::optional<DeviceGroups> outerGroups = explicitGroups(outer);
         if (!innerGroups || !outerGroups)
           continue;
-        std::optional<Groups> groups =
+        std::optional<DeviceGroups> groups =
             foldReplicaGroups(*innerGroups, *outerGroups);
         if (!groups)
           continue;
@@ -190,7 +181,7 @@ struct AllReduceFolderPass
                 makeReplicaGroups(builder.getContext(), *groups))};
         if (channel)
           attrs.push_back(builder.getNamedAttr(
-              "channel_id", builder.getI64IntegerAttr(nextChannelId++)));
+              "channel_id", builder.getI64IntegerAttr(nextChannel++)));
         if (auto g = inner.getUseGlobalDeviceIdsAttr())
           attrs.push_back(builder.getNamedAttr("use_global_device_ids", g));
         Operation *folded = createInstruction(

@@ -28,6 +28,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CollectiveCombinerUtils.h"
+#include "CollectiveOptUtils.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/CollectivePasses.h"
 #include "ReductionUtils.h"
@@ -100,12 +101,7 @@ struct AllReduceReassociatePass
 
   void run() {
     ModuleOp module = getOperation();
-    bool constrained = false;
-    module.walk([&](AllReduceOp op) {
-      if (auto c = op->getAttrOfType<BoolAttr>("constrain_layout"))
-        constrained |= c.getValue();
-    });
-    if (constrained)
+    if (hasConstrainedLayout<AllReduceOp>(module))
       return;
     SymbolTable symbols(module);
     int64_t n = rewriteCollectiveReductions(

@@ -36,9 +36,7 @@ namespace mlir::hlo {
 using namespace mlir;
 using namespace mlir::hlo;
 
-using Groups = SmallVector<SmallVector<int64_t>>;
-
-static Groups groupsOf(Operation *op) {
+static DeviceGroups groupsOf(Operation *op) {
   if (auto attr = op->getAttrOfType<ReplicaGroupsAttr>("replica_groups"))
     return attr.getGroups();
   return {};
@@ -58,7 +56,7 @@ struct AllReduceSplitterPass
     int64_t channel = nextChannelId(module);
     for (ComputationOp comp : nonFusionComputations(module)) {
       // The groups of the computation's all-reduces before any rewrite.
-      std::set<Groups> existing;
+      std::set<DeviceGroups> existing;
       SmallVector<AllReduceOp> candidates;
       comp.walk([&](AllReduceOp ar) {
         existing.insert(groupsOf(ar));
@@ -73,8 +71,8 @@ struct AllReduceSplitterPass
   }
 
   bool split(AllReduceOp ar, int64_t numPartitions,
-             const std::set<Groups> &existing, int64_t &channel) {
-    Groups groups = groupsOf(ar);
+             const std::set<DeviceGroups> &existing, int64_t &channel) {
+    DeviceGroups groups = groupsOf(ar);
     auto type = dyn_cast<RankedTensorType>(ar.getResult().getType());
     if (!ar.getUseGlobalDeviceIds().value_or(false) || !ar.getChannelId() ||
         ar.getInputs().size() != 1 || !type || !type.hasStaticShape() ||
@@ -101,7 +99,7 @@ struct AllReduceSplitterPass
 
     // First groups: `blocks` consecutive partitions; second: the ones at
     // the same position in each first group.
-    Groups first, second(blocks);
+    DeviceGroups first, second(blocks);
     for (int64_t i = 0; i < numPartitions; ++i) {
       if (i % blocks == 0)
         first.emplace_back();

@@ -53,6 +53,18 @@ std::optional<OwnBlockSlice> matchOwnBlockSlice(Operation *collective,
 ReplicaGroupsAttr makeReplicaGroups(MLIRContext *ctx,
                                     ArrayRef<SmallVector<int64_t>> groups);
 
+/// True if an instruction of `module` among `OpTs` has a constrained
+/// layout (XLA's passes then leave the module alone).
+template <typename... OpTs> bool hasConstrainedLayout(ModuleOp module) {
+  return module
+      .walk([](Operation *op) {
+        auto c = op->getAttrOfType<BoolAttr>("constrain_layout");
+        return isa<OpTs...>(op) && c && c.getValue() ? WalkResult::interrupt()
+                                                     : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 /// One past the largest channel id of `module` (at least 1): the first id
 /// a pass may give a new collective (XLA's hlo_query::NextChannelId).
 int64_t nextChannelId(ModuleOp module);

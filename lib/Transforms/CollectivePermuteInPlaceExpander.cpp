@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CollectiveOptUtils.h"
 #include "Hlo/Dialect/Hlo/HloDeviceGroups.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Dialect/Hlo/HloTypeInference.h"
@@ -42,9 +43,8 @@ struct CollectivePermuteInPlaceExpanderPass
     std::tie(numReplicas, numPartitions) = getDeviceCounts(module);
     // (the in-place op, the op whose result it gives: itself or its done)
     SmallVector<std::pair<Operation *, Operation *>> worklist;
+    nextChannelId = hlo::nextChannelId(module);
     module.walk([&](Operation *op) {
-      if (auto id = op->getAttrOfType<IntegerAttr>("channel_id"))
-        nextChannelId = std::max(nextChannelId, id.getInt() + 1);
       if (!isa<CollectivePermuteOp, CollectivePermuteStartOp>(op) ||
           getDataOperands(op).size() != 4 || hasControlPredecessors(op))
         return;

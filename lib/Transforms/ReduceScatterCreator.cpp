@@ -39,9 +39,8 @@ struct ReduceScatterCreatorPass
     std::tie(numReplicas, numPartitions) = getDeviceCounts(module);
     SymbolTable symbols(module);
     llvm::DenseSet<Operation *> fused;
+    nextChannelId = hlo::nextChannelId(module);
     module.walk([&](Operation *op) {
-      if (auto id = op->getAttrOfType<IntegerAttr>("channel_id"))
-        nextChannelId = std::max(nextChannelId, id.getInt() + 1);
       if (auto fusion = dyn_cast<FusionOp>(op))
         if (Operation *callee = symbols.lookup(fusion.getCalls()))
           fused.insert(callee);

@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CollectiveCombinerUtils.h"
+#include "CollectiveOptUtils.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/CollectivePasses.h"
 #include "TransformUtils.h"
@@ -64,17 +65,9 @@ struct ReduceScatterReassociatePass
                           hlo::impl::HloReduceScatterReassociateBase> {
   void run() {
     ModuleOp module = getOperation();
-    bool constrained = false;
-    nextChannelId = 1;
-    module.walk([&](Operation *op) {
-      if (auto id = op->getAttrOfType<IntegerAttr>("channel_id"))
-        nextChannelId = std::max(nextChannelId, id.getInt() + 1);
-      if (isa<ReduceScatterOp>(op))
-        if (auto c = op->getAttrOfType<BoolAttr>("constrain_layout"))
-          constrained |= c.getValue();
-    });
-    if (constrained)
+    if (hasConstrainedLayout<ReduceScatterOp>(module))
       return;
+    nextChannelId = hlo::nextChannelId(module);
     SymbolTable symbols(module);
     int64_t n = rewriteCollectiveReductions(
         module, [&](Operation *inst) { return reassociate(inst, symbols); });

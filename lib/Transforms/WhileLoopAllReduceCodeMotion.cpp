@@ -98,7 +98,6 @@ struct WhileLoopAllReduceCodeMotionPass
     // The loops of each body, and how often each computation is named.
     DenseMap<Operation *, SmallVector<WhileOp>> loops;
     DenseMap<StringAttr, int64_t> references;
-    bool constrained = false;
     module.walk([&](Operation *op) {
       for (NamedAttribute attr : op->getAttrs()) {
         if (auto ref = dyn_cast<FlatSymbolRefAttr>(attr.getValue()))
@@ -110,10 +109,8 @@ struct WhileLoopAllReduceCodeMotionPass
       if (auto w = dyn_cast<WhileOp>(op))
         if (auto body = symbols.lookup<ComputationOp>(w.getBody()))
           loops[body].push_back(w);
-      if (auto ar = dyn_cast<AllReduceOp>(op))
-        constrained |= ar.getConstrainLayout().value_or(false);
     });
-    if (constrained || loops.empty())
+    if (loops.empty() || hasConstrainedLayout<AllReduceOp>(module))
       return;
     std::optional<HloReplicationAnalysis> replicas, partitions;
     if (numReplicas > 1)
