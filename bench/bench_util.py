@@ -6,6 +6,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -109,6 +110,30 @@ def scaling_parser(description):
     ap.add_argument("--repeat", type=int, default=3,
                     help="runs per pass and size; the fastest counts")
     return ap
+
+
+def run_scaling(doc, passes, source):
+    """The main of a pass-scaling benchmark (`doc`: its docstring, whose
+    first line describes it). For each size of --sizes and each pass flag
+    of `passes` (as hlo-opt takes it, without `--`: `hlo-dce` or
+    `hlo-all-reduce-combiner=threshold-bytes=1024`), `source(tmp, size,
+    flag, opt)` gives the module file to time it on (written under `tmp`;
+    `opt` is hlo-opt); prints the pass's own time per size
+    (scaling_table)."""
+    args = scaling_parser(doc.splitlines()[0]).parse_args()
+    opt = str(Path(args.bin) / "hlo-opt")
+    names = [flag.split("=")[0] for flag in passes]
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in (int(s) for s in args.sizes.split(",")):
+            row = [size]
+            for flag, name in zip(passes, names):
+                src = source(Path(tmp), size, flag, opt)
+                row.append(time_pass([opt, str(src), f"--{flag}",
+                                      "--mlir-timing", "-o", "/dev/null"],
+                                     name, args.repeat))
+            rows.append(row)
+    print(scaling_table(names, rows))
 
 
 def scaling_table(passes, rows):

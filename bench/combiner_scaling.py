@@ -23,11 +23,10 @@ Usage: combiner_scaling.py --bin build/bin [--sizes 1000,10000,100000]
 """
 
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_util import scaling_parser, scaling_table, time_pass  # noqa: E402
+from bench_util import run_scaling  # noqa: E402
 
 # Pass, its options (four members a group by bytes).
 PASSES = [("hlo-all-reduce-combiner", "threshold-bytes=1024"),
@@ -80,23 +79,13 @@ def module(blocks):
 
 
 def main():
-    args = scaling_parser(__doc__.splitlines()[0]).parse_args()
-    opt = str(Path(args.bin) / "hlo-opt")
-    sizes = [int(s) for s in args.sizes.split(",")]
-    rows = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for size in sizes:
-            src = Path(tmp) / f"coll{size}.hlo"
+    def source(tmp, size, flag, opt):
+        src = tmp / f"coll{size}.hlo"
+        if not src.exists():
             src.write_text(module(max(1, size // 10)))
-            row = [size]
-            for p, opts in PASSES:
-                ms = time_pass([opt, str(src), f"--{p}={opts}",
-                                "--mlir-timing", "-o", "/dev/null"], p,
-                               args.repeat)
-                row.append(ms)
-            rows.append(row)
-    names = [p for p, _ in PASSES]
-    print(scaling_table(names, rows))
+        return src
+
+    run_scaling(__doc__, [f"{p}={opts}" for p, opts in PASSES], source)
 
 
 if __name__ == "__main__":

@@ -20,11 +20,10 @@ Usage: fusion_passes_scaling.py --bin build/bin [--sizes 1000,10000,100000]
 
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_util import scaling_parser, scaling_table, time_pass  # noqa: E402
+from bench_util import run_scaling  # noqa: E402
 
 PASSES = ["hlo-multi-output-fusion", "hlo-fusion-merger",
           "hlo-horizontal-loop-fusion", "hlo-horizontal-input-fusion",
@@ -82,26 +81,19 @@ def module(blocks):
 
 
 def main():
-    args = scaling_parser(__doc__.splitlines()[0]).parse_args()
-    opt = str(Path(args.bin) / "hlo-opt")
-    sizes = [int(s) for s in args.sizes.split(",")]
-    rows = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for size in sizes:
-            blocks = max(1, size // 25)
-            src = Path(tmp) / f"ln{size}.hlo"
-            src.write_text(module(blocks))
-            fused = Path(tmp) / f"ln{size}.fused.hlo"
+    def source(tmp, size, flag, opt):
+        # Every pass runs on the module after priority fusion, made once
+        # per size.
+        fused = tmp / f"ln{size}.fused.hlo"
+        if not fused.exists():
+            src = tmp / f"ln{size}.hlo"
+            src.write_text(module(max(1, size // 25)))
             subprocess.run([opt, str(src), "--hlo-priority-fusion",
                             "--output-format=hlo", "-o", str(fused)],
                            check=True)
-            row = [size]
-            for p in PASSES:
-                ms = time_pass([opt, str(fused), f"--{p}", "--mlir-timing",
-                                "-o", "/dev/null"], p, args.repeat)
-                row.append(ms)
-            rows.append(row)
-    print(scaling_table(PASSES, rows))
+        return fused
+
+    run_scaling(__doc__, PASSES, source)
 
 
 if __name__ == "__main__":

@@ -42,11 +42,10 @@ Usage: rewrite_scaling.py --bin build/bin [--sizes 1000,10000,100000]
 """
 
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_util import scaling_parser, scaling_table, time_pass  # noqa: E402
+from bench_util import run_scaling  # noqa: E402
 
 ADD = ["add {", "  a = f32[] parameter(0)", "  b = f32[] parameter(1)",
        "  ROOT s = f32[] add(a, b)", "}"]
@@ -297,21 +296,14 @@ def module(make, n):
 
 
 def main():
-    args = scaling_parser(__doc__.splitlines()[0]).parse_args()
-    opt = str(Path(args.bin) / "hlo-opt")
-    sizes = [int(s) for s in args.sizes.split(",")]
-    rows = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for size in sizes:
-            row = [size]
-            for p, make in PASSES:
-                src = Path(tmp) / f"{p}{size}.hlo"
-                src.write_text(module(make, size))
-                row.append(time_pass([opt, str(src), f"--{p}",
-                                      "--mlir-timing", "-o", "/dev/null"],
-                                     p, args.repeat))
-            rows.append(row)
-    print(scaling_table([p for p, _ in PASSES], rows))
+    makers = dict(PASSES)
+
+    def source(tmp, size, p, opt):
+        src = tmp / f"{p}{size}.hlo"
+        src.write_text(module(makers[p], size))
+        return src
+
+    run_scaling(__doc__, [p for p, _ in PASSES], source)
 
 
 if __name__ == "__main__":
