@@ -125,6 +125,9 @@ def first_line(lines):
 
 
 THUNK_LINE = re.compile(r"^( *)\d+: (k\w+)\s+\[[^\]]*\]\s*(\S*)")
+# XLA prints a wrapper's first thunk on the wrapper's own line, after the
+# wrapper's links.
+INLINE_THUNK = re.compile(r"\s+\[[^\]]*\]\s+\d+: (k\w+)\s+\[[^\]]*\]\s*(\S*)")
 LABEL_LINE = re.compile(r"^( *)(\w+):\s*$")
 WRAPPERS = {"kDynamicSliceFusion", "kSequential"}
 CONTROL = {"kWhile", "kConditional", "kCommandBuffer"}
@@ -164,6 +167,9 @@ def parse_sequence(text):
         else:
             top.append(thunk)
         stack.append(thunk)
+        if first := INLINE_THUNK.match(line, m.end(2)):
+            thunk.regions.setdefault("", []).append(
+                Thunk(first.group(1), first.group(2), thunk.indent + 2))
     return top
 
 
@@ -307,11 +313,22 @@ OUR_BETA = re.compile(r"\bbeta = (?!0\.0+e\+00)")
 OUR_EPILOGUE = re.compile(r"#thunk<epilogue (\w+)>")
 XLA_BETA = re.compile(r'"beta":(?!0[,}])')
 XLA_EPILOGUE = re.compile(r'"epilogue":"(?!DEFAULT)(\w+)"')
-OURS = {"kernel": "kernels", "gemm": "library", "convolution": "library",
-        "fft": "library",
+# Our thunks by XLA's categories: the kernels XLA emits for the dynamic
+# shape calls and the RNG state are kernels here too; every other call of a
+# library (cuBLAS, cuDNN, cuFFT, cuSOLVER, cuSPARSE, NCCL, transfers) is a
+# library call, as `category` counts XLA's.
+OURS = {"kernel": "kernels", "pad_to_static": "kernels",
+        "slice_to_dynamic": "kernels", "rng_get_and_update_state": "kernels",
         "copy": "copies", "dynamic_copy": "copies", "memset": "copies",
-        "while": "control",
-        "conditional": "control"}
+        "while": "control", "conditional": "control"}
+OURS.update(dict.fromkeys(
+    ["gemm", "convolution", "fft", "triangular_solve", "cholesky", "qr",
+     "householder_product", "lu", "lu_pivots_to_permutation", "eigh", "eig",
+     "svd", "schur", "hessenberg", "tridiagonal", "tridiagonal_solve",
+     "all_reduce", "all_gather", "reduce_scatter", "all_to_all",
+     "ragged_all_to_all", "collective_permute", "collective_broadcast",
+     "collective_done", "device_id", "send", "recv", "infeed", "outfeed"],
+    "library"))
 NOTE = re.compile(r"note: .*?: (\d+) kernel launches, (\d+) GEMMs, (\d+) "
                   r"copies, (\d+) loop iterations on a \d+-byte arena; "
                   r"(\d+) memsets, \d+ conditionals(?:, (\d+) convolutions)?"

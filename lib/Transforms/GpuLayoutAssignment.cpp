@@ -39,10 +39,15 @@ namespace {
 using Order = SmallVector<int64_t>;
 
 /// What a user wants of an operand: a type with layouts, and whether it
-/// must have it (a copy otherwise) or only prefers it.
+/// must have it (a copy otherwise) or only prefers it. A request that comes
+/// from the computation's result (through its root tuple) yields to the
+/// libraries' layouts, as XLA propagates the result constraint after the
+/// backend and custom-call constraints and resolves it with a copy at the
+/// root.
 struct Want {
   Type type;
   bool mandatory = true;
+  bool fromResult = false;
 };
 
 int64_t rankOf(Type t) {
@@ -295,6 +300,17 @@ struct GpuLayoutAssignmentPass
     StringRef target = call.getCustomCallTarget();
     return target == "__cublas$triangularSolve" ||
            target == "__cusolver$cholesky";
+  }
+
+  /// A library call whose result layout is the library's: cuDNN
+  /// convolutions, triangular solves, cuSOLVER/cuBLAS calls and custom calls
+  /// with layout constraints.
+  static bool isLibraryCall(Operation *op) {
+    if (convKind(op) != ConvKind::None || isa<TriangularSolveOp>(op))
+      return true;
+    auto call = dyn_cast<CustomCallOp>(op);
+    return call &&
+           (call.getOperandLayoutConstraints() || readsColumnMajor(call));
   }
 
   static Order fortran(int64_t rank) {
@@ -551,7 +567,7 @@ struct GpuLayoutAssignmentPass
           if (auto t = dyn_cast<TupleType>(w.type);
               t && t.size() == data.size()) {
             for (unsigned i = 0; i < data.size(); ++i)
-              wants[i] = Want{t.getType(i), true};
+              wants[i] = Want{t.getType(i), true, w.fromResult};
             break;
           }
       return wants;
@@ -644,17 +660,27 @@ struct GpuLayoutAssignmentPass
       if (isa<BitcastOp>(op))
         bitcastOperand[&op] = {op.getOperand(0).getType()};
 
-    // The layouts cuDNN convolutions give their results, carried forward
-    // through elementwise ops: a user's mere preference (a reduction's) does
-    // not override them, as in XLA, where these constraints propagate first.
+    // The layouts library calls (cuDNN convolutions, cuSOLVER and cuBLAS
+    // calls, custom calls with layout constraints) give their results,
+    // carried forward through elementwise ops: a user's preference (a
+    // reduction's) or the computation's result does not override them, as
+    // in XLA, where these constraints propagate first.
     DenseMap<Value, Order> forward;
     for (Operation &op : block.without_terminator()) {
       if (op.getNumResults() != 1 || rankOf(op.getResult(0).getType()) <= 0)
         continue;
       if (auto gte = dyn_cast<GetTupleElementOp>(op)) {
         Operation *def = gte.getOperand().getDefiningOp();
-        if (def && convKind(def) != ConvKind::None && gte.getIndex() == 0)
-          forward[gte.getResult()] = convLayouts(def)[2];
+        if (def && isLibraryCall(def))
+          if (auto t = dyn_cast<TupleType>(tupleResultType(def));
+              t && gte.getIndex() < t.size())
+            forward[gte.getResult()] =
+                getMinorToMajor(t.getType(gte.getIndex()));
+        continue;
+      }
+      if (isLibraryCall(&op)) {
+        if (std::optional<Order> fixed = fixedLayout(&op))
+          forward[op.getResult(0)] = *fixed;
         continue;
       }
       if (!keepsOperandLayout(&op))
@@ -677,37 +703,53 @@ struct GpuLayoutAssignmentPass
 
     // Users to operands.
     Operation *ret = block.getTerminator();
-    requests[ret->getOperand(0)].push_back(Want{result, true});
+    requests[ret->getOperand(0)].push_back(Want{result, true, true});
     for (Operation &op : llvm::reverse(block.without_terminator())) {
       if (op.getNumResults() != 1)
         continue;
       Value r = op.getResult(0);
       std::optional<Order> layout;
+      // Whether the layout is the result's: what it asks of the operands
+      // then yields to the libraries' layouts too.
+      bool fromResult = false;
       if (rankOf(r.getType()) > 0) {
         layout = fixedLayout(&op);
         if (!layout && !isa<GetTupleElementOp>(op)) {
           const SmallVector<Want> &ws = requests[r];
           const Want *pick = nullptr;
+          // The first mandatory request that is not the result's, then a
+          // library call's layout carried forward, then the result's.
           for (const Want &w : ws)
-            if (w.mandatory) {
+            if (w.mandatory && !w.fromResult) {
               pick = &w;
               break;
             }
+          if (!pick)
+            for (const Want &w : ws)
+              if (w.mandatory) {
+                pick = &w;
+                break;
+              }
           if (!pick && !ws.empty())
             pick = &ws.front();
           if (auto it = forward.find(r);
-              it != forward.end() && (!pick || !pick->mandatory))
+              it != forward.end() &&
+              (!pick || !pick->mandatory || pick->fromResult))
             layout = it->second;
-          else if (pick)
+          else if (pick) {
             layout = getMinorToMajor(pick->type);
+            fromResult = pick->mandatory && pick->fromResult;
+          }
         }
         if (layout)
           decided[r] = withMinorToMajor(r.getType(), *layout);
       }
       for (auto [operand, want] :
            llvm::zip(getDataOperands(&op), operandWants(&op, layout)))
-        if (want)
+        if (want) {
+          want->fromResult |= fromResult;
           requests[operand].push_back(*want);
+        }
     }
 
     // Operands to users.
