@@ -32,6 +32,8 @@ of, chained so that each block reads the previous one:
                                  partition's quarter sliced out (3; one
                                  all-reduce over the first groups makes
                                  them profitable)
+  hlo-ragged-all-to-all-canonicalizer  ragged-all-to-alls with s32
+                                 offsets and sizes (1; the offsets shared)
 
 and prints ms per pass and per 1000 instructions at each size (equal
 columns = linear), the fastest of --repeat runs (MLIR's --mlir-timing: the
@@ -223,6 +225,15 @@ def ragged(n):
     return [], body, f"a_{n // 2 - 1}", "f32[16,8]"
 
 
+def ragged_a2a(n):
+    body = ["  a_0 = f32[16,8] parameter(0)", "  o = s32[2] parameter(1)",
+            "  z = s32[2] parameter(2)"]
+    for i in range(1, n):
+        body += [f"  a_{i} = f32[16,8] ragged-all-to-all(a_{i - 1}, a_0, o, z, "
+                 "o, z), replica_groups={{0,1}}"]
+    return [], body, f"a_{n - 1}", "f32[16,8]"
+
+
 def gather_pairs(n):
     body = ["  x = f32[4,4] parameter(0)", "  a_0 = f32[4,4] negate(x)"]
     for i in range(1, n // 4):
@@ -283,7 +294,8 @@ PASSES = [("hlo-simplify-fp-conversions", fp),
           ("hlo-ragged-dot-rewriter", ragged),
           ("hlo-all-gather-optimizer", gather_pairs),
           ("hlo-collective-quantizer", quantized),
-          ("hlo-all-reduce-splitter", split)]
+          ("hlo-all-reduce-splitter", split),
+          ("hlo-ragged-all-to-all-canonicalizer", ragged_a2a)]
 
 
 def module(make, n):

@@ -4,8 +4,9 @@
 Ours: `hlo-opt MODULE --hlo-gpu-pipeline` (the whole GPU compiler) writes a
 thunk program; each `thunk.*` operation of its `thunk.program` is counted
 where it stands (a loop body once): `thunk.kernel` is a kernel launch,
-`thunk.gemm` (and `thunk.convolution`, `thunk.fft`) a library call, `thunk.copy` and
-`thunk.memset` copies, `thunk.while` and `thunk.conditional` control flow
+`thunk.gemm`, `thunk.convolution`, `thunk.fft`, the factorization,
+triangular-solve, collective and transfer thunks library calls (`OURS`),
+`thunk.copy` and `thunk.memset` copies, `thunk.while` and `thunk.conditional` control flow
 (a `thunk.command_buffer` is a wrapper, as XLA's are below: the thunks it
 holds are counted, not it; XLA's deviceless compile forms none). Dynamic counts (modules with
 control flow): `hlo-run MODULE --random-inputs --device=host` runs the
@@ -22,7 +23,8 @@ kKernel/kCustomKernel are kernel launches; kGemm, kCublasLtMatmul,
 kConvolution, kFft, kCubSort and the other library thunks library calls;
 kCopy, kMemset32BitValue, kMemzero copies; kWhile, kConditional,
 kCommandBuffer control flow. A kDynamicSliceFusion (or kSequential) thunk
-is a wrapper: the thunks it holds are counted, not it. Dynamic counts
+is a wrapper: the thunks it holds are counted, not it (the first of them
+printed on the wrapper's line). Dynamic counts
 (launches per run): a while with a known trip count (`known_trip_count` in
 the backend config of its HLO instruction; the k-th kWhile of the sequence,
 in order, is the k-th while of the scheduled module visited the same way)

@@ -171,6 +171,13 @@ struct GpuLayoutAssignmentPass
   /// a copy.
   llvm::DenseSet<Operation *> asyncWrapped;
 
+  /// Conditional branches called by nothing else: their parameters take
+  /// the layouts their users need, and the conditional copies its operand
+  /// where it must (XLA lays out a callee before its caller).
+  llvm::DenseSet<Operation *> freeBranches;
+  /// The computations laid out so far.
+  llvm::DenseSet<Operation *> laidOut;
+
   void run() {
     ModuleOp module = getOperation();
     SymbolTable table(module);
@@ -184,11 +191,44 @@ struct GpuLayoutAssignmentPass
       if (Operation *callee = table.lookup(a.getCalls()))
         asyncWrapped.insert(callee);
     });
-    for (auto comp : module.getOps<ComputationOp>()) {
-      if (fused.contains(comp))
-        continue;
-      assign(comp);
-    }
+    findFreeBranches(module);
+    laidOut.clear();
+    // Branches before the computations holding their conditionals.
+    llvm::DenseSet<Operation *> done;
+    std::function<void(ComputationOp)> visit = [&](ComputationOp comp) {
+      if (!done.insert(comp).second)
+        return;
+      comp.walk([&](ConditionalOp cond) {
+        for (FlatSymbolRefAttr branch : cond.getBranches())
+          if (auto callee = table.lookup<ComputationOp>(branch.getValue());
+              callee && freeBranches.contains(callee))
+            visit(callee);
+      });
+      if (!fused.contains(comp))
+        assign(comp);
+    };
+    for (auto comp : module.getOps<ComputationOp>())
+      visit(comp);
+  }
+
+  void findFreeBranches(ModuleOp module) {
+    freeBranches.clear();
+    llvm::DenseMap<StringAttr, unsigned> uses;
+    if (auto all = SymbolTable::getSymbolUses(&module.getBodyRegion()))
+      for (const SymbolTable::SymbolUse &use : *all)
+        ++uses[use.getSymbolRef().getRootReference()];
+    module.walk([&](ConditionalOp cond) {
+      SmallVector<Value> data = getDataOperands(cond);
+      for (auto [i, branch] : llvm::enumerate(cond.getBranches()))
+        // The branch's operand read by it alone: copying it for the branch
+        // copies nothing another user reads.
+        if (uses.lookup(branch.getAttr()) == 1 && i + 1 < data.size() &&
+            data[i + 1].hasOneUse())
+          if (auto callee = symbols->lookup<ComputationOp>(branch.getValue());
+              callee && !callee.getEntry() &&
+              callee.getBody().getNumArguments() == 1)
+            freeBranches.insert(callee);
+    });
   }
 
   //===--- Computation layouts --------------------------------------------===//
@@ -556,9 +596,18 @@ struct GpuLayoutAssignmentPass
         mustDefault(i);
       return wants;
     }
-    if (isa<ConditionalOp>(op)) {
-      for (unsigned i = 1; i < data.size(); ++i)
-        mustDefault(i);
+    if (auto cond = dyn_cast<ConditionalOp>(op)) {
+      SmallVector<FlatSymbolRefAttr> branches = cond.getBranches();
+      for (unsigned i = 1; i < data.size(); ++i) {
+        auto callee =
+            i <= branches.size()
+                ? symbols->lookup<ComputationOp>(branches[i - 1].getValue())
+                : ComputationOp();
+        if (callee && freeBranches.contains(callee) && laidOut.contains(callee))
+          wants[i] = Want{callee.getBody().getArgument(0).getType(), true};
+        else
+          mustDefault(i);
+      }
       return wants;
     }
     if (auto tuple = dyn_cast<TupleOp>(op)) {
@@ -640,7 +689,46 @@ struct GpuLayoutAssignmentPass
 
   //===--- The two walks --------------------------------------------------===//
 
+  void setParameterType(BlockArgument arg, Type t) {
+    if (arg.getType() != t) {
+      arg.setType(t);
+      changed = true;
+      ++numLayouts;
+    }
+    decided[arg] = t;
+  }
+
+  /// The first mandatory request for `v` that is not the result's, else
+  /// the result's; the layout of `fallback` if none.
+  Type requestedOr(Value v, Type fallback) {
+    const SmallVector<Want> &ws = requests[v];
+    for (bool result : {false, true})
+      for (const Want &w : ws)
+        if (w.mandatory && w.fromResult == result &&
+            rankOf(w.type) == rankOf(fallback))
+          return layoutLike(fallback, w.type);
+    return fallback;
+  }
+
+  /// A free branch's parameter: each array (of a tuple, through its
+  /// get-tuple-elements) laid out as its users must have it.
+  Type branchParameterType(BlockArgument arg, Type fallback) {
+    auto tuple = dyn_cast<TupleType>(fallback);
+    if (!tuple)
+      return rankOf(fallback) > 0 ? requestedOr(arg, fallback) : fallback;
+    SmallVector<Type> elements(tuple.getTypes());
+    for (Operation *user : arg.getUsers())
+      if (auto gte = dyn_cast<GetTupleElementOp>(user);
+          gte && gte.getIndex() < elements.size() &&
+          rankOf(elements[gte.getIndex()]) > 0 &&
+          elements[gte.getIndex()] == tuple.getType(gte.getIndex()))
+        elements[gte.getIndex()] =
+            requestedOr(gte.getResult(), elements[gte.getIndex()]);
+    return TupleType::get(fallback.getContext(), elements);
+  }
+
   void assign(ComputationOp comp) {
+    laidOut.insert(comp);
     decided.clear();
     requests.clear();
     bitcastOperand.clear();
@@ -648,14 +736,10 @@ struct GpuLayoutAssignmentPass
     Block &block = comp.getBody().front();
     auto [params, result] = computationLayout(comp);
 
-    for (auto [arg, t] : llvm::zip(block.getArguments(), params)) {
-      if (arg.getType() != t) {
-        arg.setType(t);
-        changed = true;
-        ++numLayouts;
-      }
-      decided[arg] = t;
-    }
+    bool freeParams = freeBranches.contains(comp);
+    if (!freeParams)
+      for (auto [arg, t] : llvm::zip(block.getArguments(), params))
+        setParameterType(arg, t);
     for (Operation &op : block)
       if (isa<BitcastOp>(op))
         bitcastOperand[&op] = {op.getOperand(0).getType()};
@@ -750,6 +834,10 @@ struct GpuLayoutAssignmentPass
           want->fromResult |= fromResult;
           requests[operand].push_back(*want);
         }
+    }
+    if (freeParams) {
+      params[0] = branchParameterType(block.getArgument(0), params[0]);
+      setParameterType(block.getArgument(0), params[0]);
     }
 
     // Operands to users.

@@ -156,13 +156,15 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
 }
 
 void mlir::hlo::buildHloCollectiveOptimizationsPipeline(OpPassManager &pm) {
-  // XLA: AllReduceSimplifier, AllReduceFolder, AllReduceSplitter,
+  // XLA: RaggedAllToAllCanonicalizer, AllReduceSimplifier, AllReduceFolder,
+  // AllReduceSplitter,
   // AllGatherOptimizer, AllGatherDynamicSliceSimplifier,
   // AllReduceReassociate, ReduceScatterReassociate,
   // WhileLoopAllReduceCodeMotion, CollectiveQuantizer, ReduceScatterCreator,
   // AllGatherBroadcastReorder, AllGatherRemoveDegenerateDims, then
   // AlgebraicSimplifier, AllReducePromotion, HloDCE (which removes the
   // reducers promotion left unused) and WhileLoopTripCountAnnotator.
+  pm.addPass(createHloRaggedAllToAllCanonicalizer());
   pm.addPass(createHloAllReduceSimplifier());
   pm.addPass(createHloAllReduceFolder());
   pm.addPass(createHloAllReduceSplitter());

@@ -12,6 +12,25 @@
 
 include "mlir/Pass/PassBase.td"
 
+def HloRaggedAllToAllCanonicalizer
+    : Pass<"hlo-ragged-all-to-all-canonicalizer", "::mlir::ModuleOp"> {
+  let summary = "Ragged all-to-alls with 64-bit offsets and sizes (XLA's "
+                "RaggedAllToAllCanonicalizer)";
+  let description = [{
+    XLA's RaggedAllToAllCanonicalizer, first in "collective-optimizations":
+    the canonical ragged-all-to-all reads its input offsets, send sizes,
+    output offsets and receive sizes (operands 2 to 5) as s64, which is
+    what NCCL's and the runtimes' exchange take. Each of those operands of
+    another integer type is converted to s64 (same shape); the instruction
+    keeps its name, attributes and control edges. Left alone: operands
+    already s64, fused computations.
+  }];
+  let statistics = [
+    Statistic<"numRewritten", "rewritten",
+              "Ragged all-to-alls given 64-bit offsets and sizes">,
+  ];
+}
+
 def HloAllReduceSimplifier
     : Pass<"hlo-all-reduce-simplifier", "::mlir::ModuleOp"> {
   let summary = "Collectives of one device, and all-reduces of values every "
