@@ -698,16 +698,22 @@ struct GpuLayoutAssignmentPass
     decided[arg] = t;
   }
 
-  /// The first mandatory request for `v` that is not the result's, else
-  /// the result's; the layout of `fallback` if none.
-  Type requestedOr(Value v, Type fallback) {
-    const SmallVector<Want> &ws = requests[v];
+  /// The first mandatory request that is not the result's, else the
+  /// result's first; null if none is mandatory.
+  static const Want *firstMandatory(ArrayRef<Want> ws) {
     for (bool result : {false, true})
       for (const Want &w : ws)
-        if (w.mandatory && w.fromResult == result &&
-            rankOf(w.type) == rankOf(fallback))
-          return layoutLike(fallback, w.type);
-    return fallback;
+        if (w.mandatory && w.fromResult == result)
+          return &w;
+    return nullptr;
+  }
+
+  /// `fallback` laid out as the first mandatory request for `v` asks.
+  Type requestedOr(Value v, Type fallback) {
+    const Want *w = firstMandatory(requests[v]);
+    return w && rankOf(w->type) == rankOf(fallback)
+               ? layoutLike(fallback, w->type)
+               : fallback;
   }
 
   /// A free branch's parameter: each array (of a tuple, through its
@@ -800,20 +806,9 @@ struct GpuLayoutAssignmentPass
         layout = fixedLayout(&op);
         if (!layout && !isa<GetTupleElementOp>(op)) {
           const SmallVector<Want> &ws = requests[r];
-          const Want *pick = nullptr;
           // The first mandatory request that is not the result's, then a
           // library call's layout carried forward, then the result's.
-          for (const Want &w : ws)
-            if (w.mandatory && !w.fromResult) {
-              pick = &w;
-              break;
-            }
-          if (!pick)
-            for (const Want &w : ws)
-              if (w.mandatory) {
-                pick = &w;
-                break;
-              }
+          const Want *pick = firstMandatory(ws);
           if (!pick && !ws.empty())
             pick = &ws.front();
           if (auto it = forward.find(r);
