@@ -84,6 +84,14 @@ ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 if os.access(ptxas, os.X_OK):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+# NVIDIA's nvJitLink library, the in-process PTX assembler hlo-embed-ptx
+# prefers: in the toolkit, or where the dynamic loader finds it.
+cuda_home = os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH") or \
+    "/usr/local/cuda"
+if any(os.path.exists(os.path.join(cuda_home, d, "libnvJitLink.so"))
+       for d in ("lib64", "lib")) or "libnvJitLink.so" in subprocess.run(
+           ["ldconfig", "-p"], capture_output=True, text=True).stdout:
+    config.available_features.add("nvjitlink")
 # libdevice (the CUDA toolkit's math library) for PTX calling exp, tanh, ...
 cuda = os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH") or \
     "/usr/local/cuda"

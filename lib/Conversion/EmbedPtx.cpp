@@ -1,13 +1,14 @@
 //===- EmbedPtx.cpp - hlo-embed-ptx ---------------------------------------===//
 //
 // Attaches each kernel module's PTX to it (`thunk.ptx`), and the cubin
-// ptxas assembles from it (`thunk.cubin`), so that a thunk program carries
-// the kernel IR (the host runtime's) and the device code (the CUDA
-// runtime's) in one file.
+// nvJitLink or ptxas assembles from it (`thunk.cubin`), so that a thunk
+// program carries the kernel IR (the host runtime's) and the device code
+// (the CUDA runtime's) in one file.
 //
-// LLVM's NVPTX back end and ptxas are most of the GPU compiler's time, and
-// each kernel module is one sequential run of both (ptxas also costs some
-// 20 ms to start). So a kernel module is first split into `kernel-modules`
+// LLVM's NVPTX back end and the PTX assembler are most of the GPU
+// compiler's time, and each kernel module is one sequential run of both
+// (ptxas also costs some 10 ms to start, which nvJitLink, in the process,
+// saves). So a kernel module is first split into `kernel-modules`
 // modules of about equal size (a fusion's kernels stay together, the
 // thunks' references follow them), which are then compiled concurrently on
 // the context's threads.
@@ -15,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Hlo/Analysis/GpuDeviceInfo.h"
+#include "Hlo/Conversion/CubinAssembler.h"
 #include "Hlo/Conversion/FusionEmitter.h"
 #include "Hlo/Conversion/Passes.h"
 #include "Hlo/Conversion/PtxPipeline.h"
@@ -133,8 +135,16 @@ struct EmbedPtxPass : hlo::impl::HloEmbedPtxBase<EmbedPtxPass> {
     HloToPtxOptions options;
     options.chip = chip;
     std::string target = chip.empty() ? getSelectedGpuChip() : chip.getValue();
-    std::optional<std::string> ptxas =
-        cubin ? findPtxas(options.cudaPath) : std::nullopt;
+    std::optional<CubinAssembler> assembler;
+    if (cubin) {
+      std::string error;
+      assembler =
+          CubinAssembler::find(this->assembler, options.cudaPath, error);
+      if (!assembler && this->assembler != "auto") {
+        module.emitError("hlo-embed-ptx: ") << error;
+        return signalPassFailure();
+      }
+    }
     SmallVector<gpu::GPUModuleOp> all;
     for (auto kernels : llvm::to_vector(module.getOps<gpu::GPUModuleOp>()))
       llvm::append_range(all,
@@ -172,12 +182,12 @@ struct EmbedPtxPass : hlo::impl::HloEmbedPtxBase<EmbedPtxPass> {
         return failure();
       }
       r.ptx = std::move(*ptx);
-      if (!ptxas)
+      if (!assembler)
         return success();
       // The same PTX assembled for the chip, which a CUDA runtime on that
       // chip loads instead of compiling the PTX when it starts.
       FailureOr<std::string> binary =
-          assemblePtx(*ptxas, r.ptx, target, r.error);
+          assembler->assemble(r.ptx, target, r.error);
       if (failed(binary))
         return failure();
       r.cubin = std::move(*binary);
@@ -191,7 +201,7 @@ struct EmbedPtxPass : hlo::impl::HloEmbedPtxBase<EmbedPtxPass> {
         continue;
       }
       kernels->setAttr("thunk.ptx", StringAttr::get(ctx, r.ptx));
-      if (!ptxas)
+      if (!assembler)
         continue;
       kernels->setAttr("thunk.cubin", StringAttr::get(ctx, r.cubin));
       kernels->setAttr("thunk.cubin_chip", StringAttr::get(ctx, target));

@@ -35,12 +35,6 @@
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
 
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
-
 #include <cstdlib>
 
 using namespace mlir;
@@ -121,68 +115,6 @@ void mlir::hlo::registerHloToPtxPipeline() {
       "The module's fusions as kernels in one PTX module (hlo-to-gpu, then "
       "MLIR's NVVM path to PTX); write it with --output-format=ptx",
       buildHloToPtxPipeline);
-}
-
-std::optional<std::string> mlir::hlo::findPtxas(StringRef cudaPath) {
-  SmallString<256> inToolkit(getCudaToolkitPath(cudaPath));
-  llvm::sys::path::append(inToolkit, "bin", "ptxas");
-  if (llvm::sys::fs::can_execute(inToolkit))
-    return inToolkit.str().str();
-  if (llvm::ErrorOr<std::string> onPath = llvm::sys::findProgramByName("ptxas"))
-    return *onPath;
-  return std::nullopt;
-}
-
-FailureOr<std::string> mlir::hlo::assemblePtx(StringRef ptxas, StringRef ptx,
-                                              StringRef chip,
-                                              std::string &error) {
-  // ptxas reads and writes files: three temporaries, removed on return.
-  SmallString<128> in, out, log;
-  for (auto [path, suffix] : {std::pair{&in, "ptx"}, std::pair{&out, "cubin"},
-                              std::pair{&log, "log"}})
-    if (std::error_code ec =
-            llvm::sys::fs::createTemporaryFile("hlo-kernels", suffix, *path)) {
-      error = "cannot create a temporary file: " + ec.message();
-      return failure();
-    }
-  llvm::FileRemover removeIn(in), removeOut(out), removeLog(log);
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(in, ec);
-    if (ec) {
-      error = "cannot write " + in.str().str() + ": " + ec.message();
-      return failure();
-    }
-    os << ptx;
-  }
-  std::string arch = ("-arch=" + chip).str();
-  SmallVector<StringRef> args = {ptxas, arch, "--opt-level", "3", in,
-                                 "-o",  out};
-  std::optional<StringRef> redirects[] = {std::nullopt, log.str(), log.str()};
-  std::string message;
-  int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects,
-                                     /*SecondsToWait=*/0, /*MemoryLimit=*/0,
-                                     &message);
-  auto readFile = [](StringRef path) -> std::optional<std::string> {
-    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-        llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                    /*RequiresNullTerminator=*/false);
-    if (!buffer)
-      return std::nullopt;
-    return (*buffer)->getBuffer().str();
-  };
-  if (rc != 0) {
-    error = "ptxas " + arch + " failed" +
-            (message.empty() ? "" : ": " + message) + "\n" +
-            readFile(log).value_or("");
-    return failure();
-  }
-  std::optional<std::string> cubin = readFile(out);
-  if (!cubin) {
-    error = "ptxas wrote no cubin";
-    return failure();
-  }
-  return *cubin;
 }
 
 FailureOr<std::string> mlir::hlo::getPtx(ModuleOp module) {

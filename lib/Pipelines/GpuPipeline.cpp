@@ -25,8 +25,8 @@ void mlir::hlo::registerHloGpuPipeline() {
   PassPipelineRegistration<GpuOptimizePipelineOptions>(
       "hlo-gpu-pipeline",
       "XLA's GPU compiler end to end: pre-optimization HLO in, a thunk "
-      "program out with its kernels' PTX, and their cubin where ptxas is "
-      "found (hlo-gpu-optimize, hlo-to-gpu, hlo-to-thunk, "
+      "program out with its kernels' PTX, and their cubin where nvJitLink "
+      "or ptxas is found (hlo-gpu-optimize, hlo-to-gpu, hlo-to-thunk, "
       "hlo-command-buffer-scheduling, hlo-embed-ptx)",
       [](OpPassManager &pm, const GpuOptimizePipelineOptions &options) {
         buildHloGpuPipeline(pm, options.get());

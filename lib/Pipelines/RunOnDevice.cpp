@@ -252,7 +252,7 @@ LogicalResult mlir::hlo::checkNcclCollectives(ModuleOp program,
 #endif
 }
 
-/// hlo-run's context has no threads: one kernel module, one ptxas run.
+/// hlo-run's context has no threads: one kernel module, assembled once.
 static HloEmbedPtxOptions oneKernelModule() {
   HloEmbedPtxOptions options;
   options.kernelModules = 1;

@@ -204,16 +204,21 @@ def HloEmbedPtx : Pass<"hlo-embed-ptx", "::mlir::ModuleOp"> {
     compiles a copy through the NVVM path of `hlo-to-ptx` (libdevice from
     the CUDA toolkit) and stores the PTX text on the original as the string
     attribute `thunk.ptx`: the program then carries the kernel IR the host
-    runtime runs and the PTX a CUDA runtime loads. Where NVIDIA's `ptxas` is
-    found (the CUDA toolkit's `bin`, else PATH) and `cubin` is set, the PTX
-    is also assembled for the chip, as XLA does, and stored as the bytes of
-    `thunk.cubin`, with `thunk.cubin_chip` naming the chip: a CUDA runtime
-    on that chip loads the cubin instead of compiling the PTX. Fails, at the
-    kernel module, when the kernels cannot be compiled or ptxas rejects
-    them.
+    runtime runs and the PTX a CUDA runtime loads. Where `cubin` is set and
+    one of NVIDIA's PTX assemblers is found, the PTX is also assembled for
+    the chip, as XLA does, and stored as the bytes of `thunk.cubin`, with
+    `thunk.cubin_chip` naming the chip: a CUDA runtime on that chip loads
+    the cubin instead of compiling the PTX. `assembler` picks it: the
+    nvJitLink library in the process (the CUDA toolkit's `lib64`, else the
+    library path; it saves ptxas's start-up, some 10 ms a kernel module),
+    the `ptxas` program (the toolkit's `bin`, else PATH), or `auto`, the
+    first of the two found (no cubin where neither is). Fails, at the
+    kernel module, when the kernels cannot be compiled or the assembler
+    rejects them, and at the module when the assembler asked for by name
+    is not found.
 
-    LLVM's NVPTX back end and ptxas run once per kernel module, one after
-    the other, and are most of the GPU compiler's time: a kernel module is
+    LLVM's NVPTX back end and the assembler run once per kernel module, one
+    after the other, and are most of the GPU compiler's time: a kernel module is
     first split into `kernel-modules` modules of about equal size (counted
     in operations; a fusion's kernels, as `hlo.then_kernels` names them,
     stay together; the references of `thunk.kernel` and any other op follow
@@ -225,7 +230,10 @@ def HloEmbedPtx : Pass<"hlo-embed-ptx", "::mlir::ModuleOp"> {
            "The GPU architecture (default: --hlo-gpu-chip, else the compute "
            "capability of --hlo-gpu-device)">,
     Option<"cubin", "cubin", "bool", /*default=*/"true",
-           "Also assemble the PTX into a cubin with ptxas where it is found">,
+           "Also assemble the PTX into a cubin where an assembler is found">,
+    Option<"assembler", "assembler", "std::string", /*default=*/"\"auto\"",
+           "The PTX assembler: nvjitlink (in process), ptxas, or auto (the "
+           "first found)">,
     Option<"kernelModules", "kernel-modules", "unsigned", /*default=*/"2",
            "Split each kernel module into at most this many, compiled "
            "concurrently (1: keep one)">,

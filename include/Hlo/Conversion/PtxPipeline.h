@@ -57,14 +57,6 @@ void registerHloToPtxPipeline();
 /// header once).
 FailureOr<std::string> getPtx(ModuleOp module);
 
-/// NVIDIA's PTX assembler: `ptxas` in the toolkit (`cudaPath` as
-/// getCudaToolkitPath reads it), else on PATH; nullopt where there is none.
-std::optional<std::string> findPtxas(StringRef cudaPath);
-/// `ptx` assembled by `ptxas` for `chip` (sm_90, sm_90a, ...): the cubin's
-/// bytes, or failure with ptxas's own messages in `error`.
-FailureOr<std::string> assemblePtx(StringRef ptxas, StringRef ptx,
-                                   StringRef chip, std::string &error);
-
 } // namespace hlo
 } // namespace mlir
 
