@@ -34,6 +34,8 @@ of, chained so that each block reads the previous one:
                                  them profitable)
   hlo-ragged-all-to-all-canonicalizer  ragged-all-to-alls with s32
                                  offsets and sizes (1; the offsets shared)
+  hlo-dot-operand-converter      s8 x bf16 dots, each result converted
+                                 back to s8 for the next (2)
 
 and prints ms per pass and per 1000 instructions at each size (equal
 columns = linear), the fastest of --repeat runs (MLIR's --mlir-timing: the
@@ -234,6 +236,15 @@ def ragged_a2a(n):
     return [], body, f"a_{n - 1}", "f32[16,8]"
 
 
+def mixed_dots(n):
+    body = ["  w = bf16[8,8] parameter(0)", "  a_0 = s8[4,8] parameter(1)"]
+    for i in range(1, n // 2):
+        body += [f"  d_{i} = f32[4,8] dot(a_{i - 1}, w), "
+                 "lhs_contracting_dims={1}, rhs_contracting_dims={0}",
+                 f"  a_{i} = s8[4,8] convert(d_{i})"]
+    return [], body, f"a_{n // 2 - 1}", "s8[4,8]"
+
+
 def gather_pairs(n):
     body = ["  x = f32[4,4] parameter(0)", "  a_0 = f32[4,4] negate(x)"]
     for i in range(1, n // 4):
@@ -295,7 +306,8 @@ PASSES = [("hlo-simplify-fp-conversions", fp),
           ("hlo-all-gather-optimizer", gather_pairs),
           ("hlo-collective-quantizer", quantized),
           ("hlo-all-reduce-splitter", split),
-          ("hlo-ragged-all-to-all-canonicalizer", ragged_a2a)]
+          ("hlo-ragged-all-to-all-canonicalizer", ragged_a2a),
+          ("hlo-dot-operand-converter", mixed_dots)]
 
 
 def module(make, n):

@@ -350,7 +350,7 @@ public:
       started = false;
       active = false;
       arguments.clear();
-      baseline = Literal();
+      baseline.clear();
     }
   }
 
@@ -378,10 +378,11 @@ public:
     if (succeeded(
             checkArgumentBytes(module, interpreterOptions(module), error)))
       random = randomArguments(module, options.seed, error);
-    FailureOr<Literal> before = failure();
-    if (succeeded(random))
-      before = run(module, *random, interpreterOptions(module), error);
-    if (failed(random) || failed(before)) {
+    RunOutputs before;
+    bool ran = succeeded(random) &&
+               succeeded(run(module, *random, interpreterOptions(module), error,
+                             &before));
+    if (!ran) {
       // At the module's location (emitting on the op would print it whole).
       mlir::emitWarning(module.getLoc()) << "semantics check disabled: the interpreter "
                               "cannot run the module before the pipeline: "
@@ -389,7 +390,7 @@ public:
       return;
     }
     arguments = std::move(*random);
-    baseline = std::move(*before);
+    baseline = std::move(before.results);
     signature = entrySignature(module);
     fingerprint.emplace(module);
     active = true;
@@ -428,17 +429,34 @@ public:
     }
     ++result->runs;
     std::string error;
-    FailureOr<Literal> after =
-        run(module, arguments, interpreterOptions(module), error);
-    if (failed(after)) {
+    RunOutputs after;
+    if (failed(run(module, arguments, interpreterOptions(module), error,
+                   &after))) {
       fail(module, name, "the interpreter cannot run the module after it: " +
                              error);
       return;
     }
-    LiteralComparison comparison =
-        compareLiterals(*after, baseline, options.atol, options.rtol);
-    if (!comparison.matches())
-      fail(module, name, comparison.summary());
+    // Every device's result (the devices get the same arguments, their
+    // results may still differ: collectives, replica and partition ids).
+    if (after.results.size() != baseline.size()) {
+      fail(module, name, "it changed the number of devices");
+      return;
+    }
+    for (auto [d, now, then] : llvm::enumerate(after.results, baseline)) {
+      LiteralComparison comparison =
+          compareLiterals(now, then, options.atol, options.rtol);
+      if (comparison.matches())
+        continue;
+      InterpreterOptions devices = interpreterOptions(module);
+      fail(module, name,
+           (baseline.size() == 1 ? ""
+                                 : llvm::formatv("replica {0}, partition {1}: ",
+                                                 d / devices.numPartitions,
+                                                 d % devices.numPartitions)
+                                       .str()) +
+               comparison.summary());
+      return;
+    }
   }
 
 private:
@@ -474,7 +492,8 @@ private:
   bool started = false;
   bool active = false;
   std::vector<Literal> arguments;
-  Literal baseline;
+  /// Every device's result before the pipeline.
+  std::vector<Literal> baseline;
   SmallVector<Type> signature;
   std::optional<OperationFingerPrint> fingerprint;
   /// The passes running now and the ops they run on, outermost first.

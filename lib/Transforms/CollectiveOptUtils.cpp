@@ -65,6 +65,21 @@ static int64_t tableEntry(DynamicSliceOp lookup, int64_t index) {
                                                    : value.getSExtValue();
 }
 
+/// The table index `index` holds: the id `idOf` reads from it (-1 when it
+/// is none), or an entry of a table looked up at such an index; -1
+/// otherwise.
+static int64_t tableIndex(Value index,
+                          llvm::function_ref<int64_t(Value)> idOf) {
+  int64_t id = idOf(index);
+  if (id >= 0)
+    return id;
+  DynamicSliceOp lookup = tableLookup(index);
+  if (!lookup)
+    return -1;
+  int64_t inner = tableIndex(lookup.getStartIndices()[0], idOf);
+  return inner < 0 ? -1 : tableEntry(lookup, inner);
+}
+
 namespace {
 enum class Mode { CrossReplica, CrossPartition, GlobalIds };
 
@@ -117,14 +132,7 @@ struct Matcher {
 
   /// The table index `index` holds on device `id`, or -1.
   int64_t indexForId(Value index, int64_t id) const {
-    int64_t mapped = mapId(index, id);
-    if (mapped >= 0)
-      return mapped;
-    DynamicSliceOp lookup = tableLookup(index);
-    if (!lookup)
-      return -1;
-    int64_t inner = indexForId(lookup.getStartIndices()[0], id);
-    return inner < 0 ? -1 : tableEntry(lookup, inner);
+    return tableIndex(index, [&](Value v) { return mapId(v, id); });
   }
 
   int64_t memberId(int64_t group, int64_t j) const {
@@ -253,10 +261,8 @@ makeMatcher(Operation *collective, int64_t numReplicas, int64_t numPartitions) {
   return m;
 }
 
-/// The dimension of `reshape`'s operand that its result dimension `dim` is
-/// (same size, same elements before and after it), or -1.
-static int64_t unmodifiedDim(ArrayRef<int64_t> in, ArrayRef<int64_t> out,
-                             int64_t dim) {
+int64_t mlir::hlo::unmodifiedDim(ArrayRef<int64_t> in, ArrayRef<int64_t> out,
+                                 int64_t dim) {
   int64_t before = 1;
   for (int64_t d = 0; d < dim; ++d)
     before *= out[d];
@@ -329,6 +335,38 @@ mlir::hlo::matchOwnBlockSlice(Operation *collective, int64_t numReplicas,
       return std::nullopt;
   }
   return OwnBlockSlice{ds, reshape, splitDim, m->groupSize};
+}
+
+std::optional<SmallVector<int64_t>>
+mlir::hlo::partitionOffsets(Value offset, int64_t numPartitions) {
+  offset = skipMoves(offset);
+  int64_t factor = 1;
+  if (auto mul = offset.getDefiningOp<MulOp>()) {
+    Value other = mul.getLhs();
+    std::optional<int64_t> c = scalarConstant(mul.getRhs());
+    if (!c) {
+      other = mul.getRhs();
+      c = scalarConstant(mul.getLhs());
+    }
+    if (!c)
+      return std::nullopt;
+    factor = *c;
+    offset = skipMoves(other);
+  }
+  DynamicSliceOp lookup = tableLookup(offset);
+  if (!lookup)
+    return std::nullopt;
+  SmallVector<int64_t> values;
+  for (int64_t p = 0; p < numPartitions; ++p) {
+    int64_t index = tableIndex(lookup.getStartIndices()[0], [&](Value v) {
+      return skipMoves(v).getDefiningOp<PartitionIdOp>() ? p : -1;
+    });
+    int64_t entry = index < 0 ? -1 : tableEntry(lookup, index);
+    if (entry < 0)
+      return std::nullopt;
+    values.push_back(entry * factor);
+  }
+  return values;
 }
 
 int64_t mlir::hlo::nextChannelId(ModuleOp module) {

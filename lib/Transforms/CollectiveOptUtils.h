@@ -49,6 +49,20 @@ std::optional<OwnBlockSlice> matchOwnBlockSlice(Operation *collective,
                                                 int64_t numReplicas,
                                                 int64_t numPartitions);
 
+/// The value `offset` (a scalar or one-element integer array) holds on each
+/// partition 0..numPartitions-1 of a module of one replica, when it is a
+/// table lookup at the partition id (a dynamic-slice of a constant s32/u32
+/// array or an iota, at partition-id or at another such lookup), through
+/// copies, reshapes and bitcasts, times at most one constant (XLA's
+/// table-lookup offsets of its permuted-slice match); nullopt otherwise.
+std::optional<SmallVector<int64_t>> partitionOffsets(Value offset,
+                                                     int64_t numPartitions);
+
+/// The dimension of a reshape's operand (shape `in`) that its result
+/// dimension `dim` (shape `out`) is: same size, same number of elements
+/// before it; -1 if none.
+int64_t unmodifiedDim(ArrayRef<int64_t> in, ArrayRef<int64_t> out, int64_t dim);
+
 /// `replica_groups` listing `groups` (list form).
 ReplicaGroupsAttr makeReplicaGroups(MLIRContext *ctx,
                                     ArrayRef<SmallVector<int64_t>> groups);

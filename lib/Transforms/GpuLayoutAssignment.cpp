@@ -510,12 +510,33 @@ struct GpuLayoutAssignmentPass
       return wants;
     }
     if (auto dot = dyn_cast<DotOp>(op)) {
+      // XLA's is_s8_to_s32: cuBLAS's int8 GEMM reads both operands with
+      // their contracting dimensions most minor.
+      auto isInt = [](Value v, unsigned width) {
+        auto t = dyn_cast<IntegerType>(getElementTypeOrSelf(v.getType()));
+        return t && t.getWidth() == width && !t.isUnsigned();
+      };
+      bool s8ToS32 = isInt(dot.getLhs(), 8) && isInt(dot.getRhs(), 8) &&
+                     isInt(dot.getResult(), 32);
       auto side = [&](unsigned i, ArrayRef<int64_t> batch,
                       ArrayRef<int64_t> contracting) {
         DotSide s = dotSide(data[i].getType(), batch, contracting);
+        Order m2m = defaultMinorToMajor(rankOf(data[i].getType()));
+        if (s8ToS32) {
+          // XLA's SetDotOperandLayoutToMinorContracting.
+          SmallVector<int64_t> minor(m2m.begin(),
+                                     m2m.begin() + s.contracting.size());
+          llvm::sort(minor);
+          SmallVector<int64_t> wanted(s.contracting);
+          llvm::sort(wanted);
+          if (minor != wanted ||
+              !cublasTakes(m2m, s.batch, s.free, s.contracting))
+            m2m = fromMajorToMinor({s.batch, s.free, s.contracting});
+          must(i, m2m);
+          return;
+        }
         if (s.batch.empty() && s.contracting.size() <= 1 && s.free.size() <= 1)
           return;
-        Order m2m = defaultMinorToMajor(rankOf(data[i].getType()));
         if (!cublasTakes(m2m, s.batch, s.contracting, s.free))
           m2m = fromMajorToMinor({s.batch, s.contracting, s.free});
         must(i, m2m);

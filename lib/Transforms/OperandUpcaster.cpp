@@ -7,13 +7,16 @@
 // operands are not all of it already, every operand of another type is
 // converted to the result's:
 //   dot(bf16 x, bf16 y) -> f32   ==>   dot(convert(x), convert(y)) -> f32
-// A declared type that ranks lower is hlo-result-caster's case. Left alone:
+// A declared type that ranks lower is hlo-result-caster's case. On the GPU
+// (`skip-cublas-matmuls`) matrix multiplications cuBLAS runs in mixed
+// precision are left to it and to hlo-dot-operand-converter. Left alone:
 // operand types XLA cannot rank against each other, fused computations,
 // and packed-nibble precision (XLA splits those dots per nibble; not done
 // here).
 //
 //===----------------------------------------------------------------------===//
 
+#include "Hlo/Analysis/GpuDeviceInfo.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/Passes.h"
 #include "RewriteUtils.h"
@@ -54,14 +57,35 @@ static Type upcastType(Operation *op) {
                                                              : nullptr;
 }
 
+/// Whether XLA-GPU's upcaster filter leaves `dot` to cuBLAS: a matrix
+/// multiplication cuBLAS runs, here of no float narrower than 16 bits (XLA's
+/// f8 GEMM rewrite is not here: such a dot is upcast, the GEMM XLA falls
+/// back to when its f8 rewrite does not apply).
+static bool isLeftToCublas(DotOp dot) {
+  auto narrowFloat = [](Value v) {
+    auto f = dyn_cast<FloatType>(getElementTypeOrSelf(v.getType()));
+    return f && f.getWidth() < 16;
+  };
+  return !narrowFloat(dot.getLhs()) && !narrowFloat(dot.getRhs()) &&
+         isCublasSupportedMatMul(dot, /*allowMatrixVector=*/false);
+}
+
 namespace {
 struct OperandUpcasterPass
     : ChangeReportingPass<OperandUpcasterPass,
                           hlo::impl::HloOperandUpcasterBase> {
+  using ChangeReportingPass::ChangeReportingPass;
+
   void run() {
+    // XLA-GPU's filter applies from Volta on.
+    bool leaveMatmuls =
+        skipCublasMatmuls && getSelectedGpuDevice().computeCapabilityMajor >= 7;
     for (ComputationOp comp : nonFusionComputations(getOperation())) {
       for (Operation &op : comp.getBody().getOps()) {
         if (!isa<DotOp, ConvolutionOp>(op))
+          continue;
+        if (auto dot = dyn_cast<DotOp>(op);
+            dot && leaveMatmuls && isLeftToCublas(dot))
           continue;
         Type element = upcastType(&op);
         if (!element)

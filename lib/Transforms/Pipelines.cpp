@@ -94,12 +94,12 @@ void mlir::hlo::buildHloSimplificationPipeline(OpPassManager &pm) {
 
 void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
                                              bool deterministic) {
-  // XLA (GPU): OperandUpcaster, ResultCaster, RngExpander,
+  // XLA (GPU): DotDimensionSorter, DotDecomposer, ResultCaster,
+  // OperandUpcaster, DotOperandConverter, RngExpander,
   // RngBitGeneratorExpander (philox), PermutationSortExpander,
   // ComparisonExpander,
   // ZeroSizedHloElimination, with deterministic ops ScatterExpander
   // (kEliminateIndeterministicScatters), GpuScatterExpander, CallInliner,
-  // DotDecomposer,
   // StochasticConvertDecomposer, Convolution4DExpander,
   // ConvolutionPredExpander, LogisticExpander, BatchNormExpander (all
   // three forms), ConditionalCanonicalizer, DynamicDimensionSimplifier,
@@ -112,11 +112,16 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
   // XLA 0.10.2 runs it right after RaggedDotRewriter, before any pass that
   // reads a gather or scatter.
   pm.addPass(createHloBatchedGatherScatterNormalizer());
-  // XLA: after its TopK passes, right before DotDecomposer (ours runs later,
-  // after the call inliner; the sorter reads no call).
+  // XLA 0.10.2's order after its TopK passes: DotDimensionSorter,
+  // DotDecomposer, ResultCaster, OperandUpcaster (its GPU filter from Volta
+  // on: cuBLAS matmuls are left alone), DotOperandConverter.
   pm.addPass(createHloDotDimensionSorter());
-  pm.addPass(createHloOperandUpcaster());
+  pm.addPass(createHloDotDecomposer());
   pm.addPass(createHloResultCaster());
+  HloOperandUpcasterOptions upcaster;
+  upcaster.skipCublasMatmuls = true;
+  pm.addPass(createHloOperandUpcaster(upcaster));
+  pm.addPass(createHloDotOperandConverter());
   pm.addPass(createHloRngExpander());
   pm.addPass(createHloRngBitGeneratorExpander());
   pm.addPass(createHloPermutationSortExpander());
@@ -133,7 +138,6 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
   // Ours: generic async computations as calls, inlined next.
   pm.addPass(createHloAsyncToCall());
   pm.addPass(createHloCallInliner());
-  pm.addPass(createHloDotDecomposer());
   pm.addPass(createHloStochasticConvertDecomposer());
   pm.addPass(createHloConvolution4DExpander());
   pm.addPass(createHloConvolutionPredExpander());
@@ -159,17 +163,20 @@ void mlir::hlo::buildHloCollectiveOptimizationsPipeline(OpPassManager &pm) {
   // XLA: RaggedAllToAllCanonicalizer, AllReduceSimplifier, AllReduceFolder,
   // AllReduceSplitter,
   // AllGatherOptimizer, AllGatherDynamicSliceSimplifier,
-  // AllReduceReassociate, ReduceScatterReassociate,
-  // WhileLoopAllReduceCodeMotion, CollectiveQuantizer, ReduceScatterCreator,
-  // AllGatherBroadcastReorder, AllGatherRemoveDegenerateDims, then
-  // AlgebraicSimplifier, AllReducePromotion, HloDCE (which removes the
-  // reducers promotion left unused) and WhileLoopTripCountAnnotator.
+  // (AllGatherPadDsSimplifier: not here)
+  // AllGatherDynamicSlicePermutedOffsetSimplifier, AllReduceReassociate,
+  // ReduceScatterReassociate, WhileLoopAllReduceCodeMotion,
+  // CollectiveQuantizer, ReduceScatterCreator, AllGatherBroadcastReorder,
+  // AllGatherRemoveDegenerateDims, then AlgebraicSimplifier,
+  // AllReducePromotion, HloDCE (which removes the reducers promotion left
+  // unused) and WhileLoopTripCountAnnotator.
   pm.addPass(createHloRaggedAllToAllCanonicalizer());
   pm.addPass(createHloAllReduceSimplifier());
   pm.addPass(createHloAllReduceFolder());
   pm.addPass(createHloAllReduceSplitter());
   pm.addPass(createHloAllGatherOptimizer());
   pm.addPass(createHloAllGatherDynamicSliceSimplifier());
+  pm.addPass(createHloAllGatherToCollectivePermuteSimplifier());
   pm.addPass(createHloAllReduceReassociate());
   pm.addPass(createHloReduceScatterReassociate());
   pm.addPass(createHloWhileLoopAllReduceCodeMotion());

@@ -1,6 +1,7 @@
 //===- RewriteUtils.cpp - helpers of the expanding passes -----------------===//
 
 #include "RewriteUtils.h"
+#include "TransformUtils.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
@@ -125,6 +126,53 @@ Type mlir::hlo::higherPrecisionType(Type a, Type b) {
   if (kb > ka)
     return b;
   return nullptr;
+}
+
+bool mlir::hlo::isCublasSupportedMatMul(DotOp dot, bool allowMatrixVector) {
+  auto lhs = dyn_cast<RankedTensorType>(dot.getLhs().getType());
+  auto rhs = dyn_cast<RankedTensorType>(dot.getRhs().getType());
+  auto result = dyn_cast<RankedTensorType>(dot.getType());
+  if (!lhs || !rhs || !result)
+    return false;
+  // Whether an operand may be one: std::nullopt if not, else whether it is
+  // a matrix (one free dimension of a size other than 1).
+  auto side = [](RankedTensorType t, ArrayRef<int64_t> batch,
+                 ArrayRef<int64_t> contracting) -> std::optional<bool> {
+    if (contracting.size() != 1 || llvm::is_contained(batch, t.getRank() - 1))
+      return std::nullopt;
+    SmallVector<int64_t> free;
+    for (int64_t d = 0; d < t.getRank(); ++d)
+      if (!llvm::is_contained(batch, d) && !llvm::is_contained(contracting, d))
+        free.push_back(d);
+    if (free.size() > 1)
+      return std::nullopt;
+    return free.size() == 1 && t.getDimSize(free.front()) != 1;
+  };
+  std::optional<bool> l = side(lhs, orEmpty(dot.getLhsBatchDims()),
+                               orEmpty(dot.getLhsContractingDims()));
+  std::optional<bool> r = side(rhs, orEmpty(dot.getRhsBatchDims()),
+                               orEmpty(dot.getRhsContractingDims()));
+  if (!l || !r)
+    return false;
+  int matrices = int(*l) + int(*r);
+  if (matrices == 0 || (matrices == 1 && !allowMatrixVector))
+    return false;
+  Type out = result.getElementType();
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(out) || out.isF16() ||
+      out.isBF16() || out.isF32() || out.isF64())
+    return true;
+  if (auto c = dyn_cast<ComplexType>(out))
+    return c.getElementType().isF32() ||
+           (c.getElementType().isF64() && matrices == 2);
+  if (out.isSignlessInteger(32) || out.isSignedInteger(32)) {
+    auto s8 = [](Type t) {
+      auto i = dyn_cast<IntegerType>(t);
+      return i && i.getWidth() == 8 && !i.isUnsigned();
+    };
+    return s8(lhs.getElementType()) && s8(rhs.getElementType());
+  }
+  return matrices == 2 && isa<Float8E3M4Type, Float8E4M3Type,
+                              Float8E4M3FNUZType, Float8E5M2FNUZType>(out);
 }
 
 RankedTensorType mlir::hlo::withElementType(Type type, Type element) {

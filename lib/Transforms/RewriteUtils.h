@@ -4,7 +4,8 @@
 // into several (batch-norm expander, dot decomposer, operand upcaster,
 // result caster, algebraic simplifier) share: the computations they visit,
 // a location for the instructions they add, XLA's order of element types by
-// precision and the scalar add computation of the reduces they add; and
+// precision, XLA-GPU's test for a cuBLAS matmul and the scalar add
+// computation of the reduces they add; and
 // what the inlining passes share: a computation's instructions copied to
 // a call site, and the removal of computations nothing names any more.
 //
@@ -41,6 +42,15 @@ void replaceByNamed(Operation *op, Value value);
 /// range, float precision, bit width, signed over unsigned). Null when
 /// neither wins (two distinct types XLA ranks equally).
 Type higherPrecisionType(Type a, Type b);
+
+/// XLA-GPU's IsCublasSupportedMatMul: `dot` is a matrix multiplication of
+/// a shape and result type cuBLAS runs (each operand with one contracting
+/// dimension, at most one other that is not a batch dimension, no batch
+/// dimension last; a result of an f8, f16, bf16, f32, f64 or c64 type, or
+/// s32 of two s8 operands); an operand whose one free dimension has size 1,
+/// or none, is a vector, and matrix-vector products count only with
+/// `allowMatrixVector`.
+bool isCublasSupportedMatMul(DotOp dot, bool allowMatrixVector);
 
 /// `type` (an array type) with element type `element`, layout kept.
 RankedTensorType withElementType(Type type, Type element);

@@ -119,6 +119,9 @@ struct InterpreterOptions {
 struct RunOutputs {
   std::vector<std::vector<Literal>> outfeed;
   std::vector<std::vector<std::pair<int64_t, Literal>>> toHost;
+  /// Every device's root value (replica-major, as the devices are
+  /// numbered), when the run succeeds; `run` returns the first.
+  std::vector<Literal> results;
 };
 
 /// Default options for `module`: numReplicas and numPartitions from its

@@ -473,6 +473,40 @@ def HloAllGatherDynamicSliceSimplifier
   ];
 }
 
+def HloAllGatherToCollectivePermuteSimplifier
+    : Pass<"hlo-all-gather-to-collective-permute-simplifier",
+           "::mlir::ModuleOp"> {
+  let summary = "A block of an all-gather each partition slices by a "
+                "permuted table is a collective-permute (XLA's "
+                "AllGatherDynamicSlicePermutedOffsetSimplifier)";
+  let description = [{
+    XLA's all-gather-to-collective-permute-simplifier, in
+    "collective-optimizations" after `hlo-all-gather-dynamic-slice-simplifier`:
+    in a module of one replica and several partitions, an all-gather of one
+    array across partitions by global device ids (a channel,
+    `use_global_device_ids`, explicit groups) whose one user (directly, or
+    through one reshape and then one bitcast, each with one user) is a
+    dynamic-slice of one block of the gathered dimension, of the operand's
+    shape, at an offset read from a table at the partition id (a
+    dynamic-slice of a constant s32/u32 array or an iota at partition-id,
+    or at another such lookup, through copies, reshapes and bitcasts, times
+    at most one constant), where the offsets of each group's partitions are
+    its blocks in some order, becomes `collective-permute(operand)` with a
+    (block owner, reader) pair for every partition of every group, pairs of
+    a partition with itself kept (a collective-permute zeroes a partition
+    that is no target), the all-gather's channel id and its
+    `collective_group_key` frontend attribute. Left alone: a replica count
+    above one, groups by replica or flattened without global ids, empty
+    groups, offsets that are not such a table lookup or read a block twice,
+    slices of another dimension or size, layout-constrained all-gathers,
+    several operands, fused computations.
+  }];
+  let statistics = [
+    Statistic<"numSimplified", "simplified",
+              "Slices of all-gathers replaced by a collective-permute">,
+  ];
+}
+
 def HloAllReduceReassociate
     : Pass<"hlo-all-reduce-reassociate", "::mlir::ModuleOp"> {
   let summary = "A reduction of two all-reduces as one all-reduce of the "

@@ -531,10 +531,45 @@ def HloOperandUpcaster : Pass<"hlo-operand-upcaster", "::mlir::ModuleOp"> {
     instructions whose operands and result already share one type, those
     whose result ranks below the inferred type (see `hlo-result-caster`),
     operand types XLA cannot rank, and fused computations. Packed-nibble
-    precision is not expanded.
+    precision is not expanded. With `skip-cublas-matmuls` (XLA-GPU's
+    upcaster filter, which `hlo-optimization` sets; it applies when the
+    selected GPU is a Volta or later) dots that are matrix multiplications
+    cuBLAS runs (XLA's IsCublasSupportedMatMul without matrix-vector
+    products), of no operand narrower than 16 bits (f8 GEMMs are not here),
+    are left alone too: cuBLAS multiplies `bf16 x bf16 -> f32` and
+    `s8 x s8 -> s32` itself, and `hlo-dot-operand-converter` gives mixed
+    operands one type.
   }];
+  let options = [
+    Option<"skipCublasMatmuls", "skip-cublas-matmuls", "bool",
+           /*default=*/"false",
+           "Leave alone dots that cuBLAS runs as matrix multiplications">,
+  ];
   let statistics = [
     Statistic<"numUpcast", "upcast", "Instructions whose operands were "
+              "converted">,
+  ];
+}
+
+def HloDotOperandConverter
+    : Pass<"hlo-dot-operand-converter", "::mlir::ModuleOp"> {
+  let summary = "Give a dot's two operands one element type (XLA-GPU's "
+                "DotOperandConverter)";
+  let description = [{
+    For a `dot` whose lhs and rhs element types differ, converts the one
+    that ranks lower (XLA's HigherPrecisionType: complex over real, then
+    float range, float precision, bit width, signed over unsigned) to the
+    other's type, its layout kept: `s8 x bf16 -> f32` becomes
+    `convert(s8 -> bf16) x bf16 -> f32`. The dot keeps its result type,
+    dimension numbers, precision, name and attributes. Left alone: two
+    types of XLA's mixed f8 GEMMs (f8e4m3fn, f8e5m2 and their fnuz forms,
+    which cuBLAS takes mixed), two types XLA ranks equally (where XLA's
+    pass stops the compiler), ragged and scaled dots, fused computations.
+    Runs in `hlo-optimization` after `hlo-operand-upcaster`, which leaves
+    cuBLAS matmuls to it.
+  }];
+  let statistics = [
+    Statistic<"numConverted", "converted", "Dots whose operand was "
               "converted">,
   ];
 }

@@ -209,10 +209,15 @@ LogicalResult mlir::thunk::runHostGemm(Operation *operation,
   MatrixLayoutAttr a = op.getLhsLayout(), b = op.getRhsLayout(),
                    c = op.getOutLayout();
   auto isNarrowFloat = [](Type t) { return t.isF16() || t.isBF16(); };
-  if ((isNarrowFloat(in) || in.isF32()) &&
+  // cuBLAS's s8 x s8 -> f32 (XLA leaves the operands s8).
+  bool s8ToF32 = in.isSignlessInteger(8) && result.isF32();
+  if ((isNarrowFloat(in) || in.isF32() || s8ToF32) &&
       (isNarrowFloat(result) || result.isF32())) {
     // Widened to f32 row-major copies, multiplied by sgemm, rounded back.
-    FloatCodec x(in), z(result);
+    FloatCodec x(s8ToF32 ? result : in), z(result);
+    auto load = [&](const uint8_t *base, int64_t i) {
+      return s8ToF32 ? float(loadInt(base, i, 1, false)) : x.load(base, i);
+    };
     int64_t m = c.getRows(), n = c.getCols(), k = a.getCols();
     // Element (batch, row, column) of a layout at batch * s[0] + row * s[1]
     // + column * s[2].
@@ -230,11 +235,10 @@ LogicalResult mlir::thunk::runHostGemm(Operation *operation,
     for (int64_t batch = 0; batch < c.getBatch(); ++batch) {
       for (int64_t r = 0; r < m; ++r)
         for (int64_t i = 0; i < k; ++i)
-          wa[r * k + i] = x.load(lhs, batch * sa[0] + r * sa[1] + i * sa[2]);
+          wa[r * k + i] = load(lhs, batch * sa[0] + r * sa[1] + i * sa[2]);
       for (int64_t i = 0; i < k; ++i)
         for (int64_t col = 0; col < n; ++col)
-          wb[i * n + col] =
-              x.load(rhs, batch * sb[0] + i * sb[1] + col * sb[2]);
+          wb[i * n + col] = load(rhs, batch * sb[0] + i * sb[1] + col * sb[2]);
       for (int64_t r = 0; r < m; ++r)
         for (int64_t col = 0; col < n; ++col)
           wc[r * n + col] =

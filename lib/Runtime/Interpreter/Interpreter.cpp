@@ -478,6 +478,8 @@ FailureOr<Literal> runtime::run(ModuleOp module, ArrayRef<Literal> arguments,
     if (outputs) {
       outputs->outfeed.push_back(std::move(device.outfeed));
       outputs->toHost.push_back(std::move(device.toHost));
+      if (succeeded(result))
+        outputs->results.push_back(*result);
     }
     return result;
   }
@@ -503,6 +505,9 @@ FailureOr<Literal> runtime::run(ModuleOp module, ArrayRef<Literal> arguments,
     }
   if (failed(status))
     return failure();
+  if (outputs)
+    for (FailureOr<Literal> &result : results)
+      outputs->results.push_back(*result);
   return std::move(results[0]);
 }
 
