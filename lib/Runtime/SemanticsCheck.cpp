@@ -1,7 +1,8 @@
 //===- SemanticsCheck.cpp - interpreter-checked pass pipelines ------------===//
 //
 // The instrumentation keeps the interpreter's results of the module before
-// the pipeline (on random arguments of a fixed seed) and, after every pass
+// the pipeline (on random arguments of a fixed seed; every device's, for a
+// module of several replicas or partitions) and, after every pass
 // that changed the module (operation fingerprint), runs the interpreter
 // again on the same arguments and compares. Nested passes run on one
 // computation, but the whole module (its entry computation) is what gets
