@@ -280,10 +280,6 @@ CubinAssembler::find(StringRef which, StringRef cudaPath, std::string &error) {
   return std::nullopt;
 }
 
-std::string CubinAssembler::describe() const {
-  return kind == Kind::NvJitLink ? "nvJitLink" : ptxas;
-}
-
 /// Whether `chip` reads as a chip: sm_, a compute capability of two or more
 /// digits, and letters for its variant (sm_90a, sm_100f). nvJitLink ends
 /// the process on some names that do not (sm_1 to sm_9), so none reaches

@@ -63,10 +63,7 @@ struct AllGatherToCollectivePermuteSimplifierPass
   }
 
   bool simplify(AllGatherOp ag, int64_t numPartitions) {
-    auto flag = [&](StringRef name) {
-      auto attr = ag->getAttrOfType<BoolAttr>(name);
-      return attr && attr.getValue();
-    };
+    auto flag = [&](StringRef name) { return isFlagSet(ag, name); };
     auto groupsAttr = ag->getAttrOfType<ReplicaGroupsAttr>("replica_groups");
     // XLA's FLATTENED_ID mode, explicit groups, one array.
     if (!ag->hasAttr("channel_id") || !flag("use_global_device_ids") ||

@@ -205,10 +205,7 @@ struct Matcher {
 /// fewer than two).
 static std::optional<Matcher>
 makeMatcher(Operation *collective, int64_t numReplicas, int64_t numPartitions) {
-  auto flag = [&](StringRef name) {
-    auto attr = collective->getAttrOfType<BoolAttr>(name);
-    return attr && attr.getValue();
-  };
+  auto flag = [&](StringRef name) { return isFlagSet(collective, name); };
   if (flag("constrain_layout"))
     return std::nullopt;
   Matcher m;
@@ -367,6 +364,11 @@ mlir::hlo::partitionOffsets(Value offset, int64_t numPartitions) {
     values.push_back(entry * factor);
   }
   return values;
+}
+
+bool mlir::hlo::isFlagSet(Operation *op, StringRef name) {
+  auto attr = op->getAttrOfType<BoolAttr>(name);
+  return attr && attr.getValue();
 }
 
 int64_t mlir::hlo::nextChannelId(ModuleOp module) {

@@ -63,6 +63,10 @@ std::optional<SmallVector<int64_t>> partitionOffsets(Value offset,
 /// before it; -1 if none.
 int64_t unmodifiedDim(ArrayRef<int64_t> in, ArrayRef<int64_t> out, int64_t dim);
 
+/// True if `op` carries the boolean attribute `name` set to true
+/// (`use_global_device_ids`, `constrain_layout`).
+bool isFlagSet(Operation *op, StringRef name);
+
 /// `replica_groups` listing `groups` (list form).
 ReplicaGroupsAttr makeReplicaGroups(MLIRContext *ctx,
                                     ArrayRef<SmallVector<int64_t>> groups);
@@ -72,9 +76,9 @@ ReplicaGroupsAttr makeReplicaGroups(MLIRContext *ctx,
 template <typename... OpTs> bool hasConstrainedLayout(ModuleOp module) {
   return module
       .walk([](Operation *op) {
-        auto c = op->getAttrOfType<BoolAttr>("constrain_layout");
-        return isa<OpTs...>(op) && c && c.getValue() ? WalkResult::interrupt()
-                                                     : WalkResult::advance();
+        return isa<OpTs...>(op) && isFlagSet(op, "constrain_layout")
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
       })
       .wasInterrupted();
 }

@@ -81,19 +81,14 @@ static bool isF8(Type t) {
              Float8E3M4Type, Float8E8M0FNUType>(t);
 }
 
-static bool isInt(Type t, unsigned width) {
-  auto i = dyn_cast<IntegerType>(t);
-  return i && i.getWidth() == width && !i.isUnsigned();
-}
-
 /// The (lhs, rhs, result) element types of a GEMM cuBLAS runs (XLA's
 /// IsMatrixMultiplication types, narrowed to the combinations of its
 /// cuBLAS and cuBLASLt tables; fp8 has its own rewrite, not here).
 static bool typesSupported(Type a, Type b, Type out) {
   if (a != b)
     return false;
-  if (isInt(a, 8))
-    return isInt(out, 32) || out.isF32();
+  if (isSignedInt(a, 8))
+    return isSignedInt(out, 32) || out.isF32();
   if (a.isF16() || a.isBF16())
     return out == a || out.isF32();
   if (a.isF32() || a.isF64())

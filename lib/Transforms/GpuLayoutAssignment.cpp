@@ -513,8 +513,7 @@ struct GpuLayoutAssignmentPass
       // XLA's is_s8_to_s32: cuBLAS's int8 GEMM reads both operands with
       // their contracting dimensions most minor.
       auto isInt = [](Value v, unsigned width) {
-        auto t = dyn_cast<IntegerType>(getElementTypeOrSelf(v.getType()));
-        return t && t.getWidth() == width && !t.isUnsigned();
+        return isSignedInt(getElementTypeOrSelf(v.getType()), width);
       };
       bool s8ToS32 = isInt(dot.getLhs(), 8) && isInt(dot.getRhs(), 8) &&
                      isInt(dot.getResult(), 32);

@@ -128,6 +128,11 @@ Type mlir::hlo::higherPrecisionType(Type a, Type b) {
   return nullptr;
 }
 
+bool mlir::hlo::isSignedInt(Type t, unsigned width) {
+  auto i = dyn_cast<IntegerType>(t);
+  return i && i.getWidth() == width && !i.isUnsigned();
+}
+
 bool mlir::hlo::isCublasSupportedMatMul(DotOp dot, bool allowMatrixVector) {
   auto lhs = dyn_cast<RankedTensorType>(dot.getLhs().getType());
   auto rhs = dyn_cast<RankedTensorType>(dot.getRhs().getType());
@@ -164,13 +169,9 @@ bool mlir::hlo::isCublasSupportedMatMul(DotOp dot, bool allowMatrixVector) {
   if (auto c = dyn_cast<ComplexType>(out))
     return c.getElementType().isF32() ||
            (c.getElementType().isF64() && matrices == 2);
-  if (out.isSignlessInteger(32) || out.isSignedInteger(32)) {
-    auto s8 = [](Type t) {
-      auto i = dyn_cast<IntegerType>(t);
-      return i && i.getWidth() == 8 && !i.isUnsigned();
-    };
-    return s8(lhs.getElementType()) && s8(rhs.getElementType());
-  }
+  if (isSignedInt(out, 32))
+    return isSignedInt(lhs.getElementType(), 8) &&
+           isSignedInt(rhs.getElementType(), 8);
   return matrices == 2 && isa<Float8E3M4Type, Float8E4M3Type,
                               Float8E4M3FNUZType, Float8E5M2FNUZType>(out);
 }

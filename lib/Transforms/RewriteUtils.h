@@ -43,6 +43,10 @@ void replaceByNamed(Operation *op, Value value);
 /// neither wins (two distinct types XLA ranks equally).
 Type higherPrecisionType(Type a, Type b);
 
+/// True if `t` is an integer of `width` bits that is signed or signless
+/// (HLO's s8, s32, ...).
+bool isSignedInt(Type t, unsigned width);
+
 /// XLA-GPU's IsCublasSupportedMatMul: `dot` is a matrix multiplication of
 /// a shape and result type cuBLAS runs (each operand with one contracting
 /// dimension, at most one other that is not a batch dimension, no batch

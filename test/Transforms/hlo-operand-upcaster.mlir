@@ -4,6 +4,7 @@
 // RUN: hlo-opt %s -split-input-file --hlo-operand-upcaster=skip-cublas-matmuls=true --hlo-check-semantics -o /dev/null
 // Before Volta the filter does not apply (XLA's rule): all are upcast.
 // RUN: hlo-opt %s -split-input-file --hlo-gpu-device=%S/Inputs/pascal-gpu.txtpb --hlo-operand-upcaster=skip-cublas-matmuls=true | FileCheck %s --check-prefix=PASCAL
+// RUN: hlo-opt %s -split-input-file --hlo-gpu-device=%S/Inputs/pascal-gpu.txtpb --hlo-operand-upcaster=skip-cublas-matmuls=true --hlo-check-semantics -o /dev/null
 
 // The result type ranks above the operands': each operand of another type
 // is converted to it (bf16 x bf16 -> f32, s8 x s8 -> s32), only the lhs

@@ -38,8 +38,6 @@ public:
                                             std::string &error);
 
   Kind getKind() const { return kind; }
-  /// "nvJitLink" or ptxas's path.
-  std::string describe() const;
 
   /// `ptx` assembled for `chip` (sm_90, sm_90a, ...) at optimization level
   /// 3: the cubin's bytes, or failure with the assembler's own messages in
