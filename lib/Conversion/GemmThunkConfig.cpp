@@ -112,10 +112,31 @@ FailureOr<GemmThunkConfig> mlir::hlo::getGemmThunkConfig(CustomCallOp call) {
   config.algorithm = cfg.getInt("selected_algorithm").value_or(-1);
   auto tuple = dyn_cast<TupleType>(call.getType());
   OperandRange operands = getDataOperands(call);
-  if ((tuple && tuple.size() != 2) ||
-      operands.size() != size_t(2 + (config.beta != 0) + config.hasBias()))
-    return fail("expected operands (A, B[, C][, bias]) and the result "
-                "(D, workspace) or D");
+  bool fp8 = call.getCustomCallTarget() == "__cublas$lt$matmul$f8";
+  if (cfg.getBool("damax_output").value_or(false))
+    return fail("damax_output is not supported");
+  Type d = tuple ? tuple.getType(0) : call.getType();
+  bool fp8Out =
+      fp8 && isa<Float8E4M3FNType, Float8E5M2Type>(getElementTypeOrSelf(d));
+  if (fp8Out && config.beta != 0)
+    return fail("an fp8 result with a C operand is not supported");
+  int64_t next = 2 + (config.beta != 0);
+  if (fp8) {
+    config.aScale = next++;
+    config.bScale = next++;
+  }
+  if (config.hasBias())
+    config.bias = next++;
+  // XLA leaves d_scale out of an unscaled fp8 result (its runtime then
+  // reads the last operand, a scale of 1).
+  if (fp8Out && int64_t(operands.size()) == next + 1)
+    config.dScale = next++;
+  if ((tuple && tuple.size() != 2) || int64_t(operands.size()) != next)
+    return fail(fp8 ? "expected operands (A, B[, C], a_scale, b_scale[, "
+                      "bias][, d_scale of an fp8 D]) and the result (D, "
+                      "workspace) or D"
+                    : "expected operands (A, B[, C][, bias]) and the result "
+                      "(D, workspace) or D");
   config.hasWorkspace = bool(tuple);
   auto lhsType = dyn_cast<RankedTensorType>(operands[0].getType());
   auto rhsType = dyn_cast<RankedTensorType>(operands[1].getType());

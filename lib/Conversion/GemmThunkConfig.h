@@ -21,17 +21,21 @@ struct GemmThunkConfig {
   /// Whether the result is the tuple (D, workspace) rather than D alone
   /// (XLA's form before the workspace, which ROCm dumps still write).
   bool hasWorkspace = true;
-  /// Whether the epilogue adds a bias (the call's last operand).
+  /// Whether the epilogue adds a bias.
   bool hasBias() const;
+  /// The call's operands: the bias and, of `__cublas$lt$matmul$f8`, the
+  /// scales (-1 where absent).
+  int64_t bias = -1, aScale = -1, bScale = -1, dScale = -1;
 };
 
 /// The `thunk.gemm` configuration of `__cublas$gemm` / `__cublas$lt$matmul`
 /// `call` (operands A, B[, C when beta != 0][, bias]; result (D,
-/// workspace) or D): each operand's batch, row and column dimensions collapse
-/// into one each (they must be contiguous, as cuBLAS needs); a matrix whose
-/// columns are contiguous is row major, one whose rows are is column major;
-/// an operand without batch dimensions has batch stride 0. Failure (with a
-/// diagnostic at the call) for what cuBLASLt cannot take.
+/// workspace) or D) or `__cublas$lt$matmul$f8` (A, B[, C], a_scale,
+/// b_scale[, bias][, d_scale of an fp8 D]): each operand's batch, row and
+/// column dimensions collapse into one each (they must be contiguous, as cuBLAS
+/// needs); a matrix whose columns are contiguous is row major, one whose rows
+/// are is column major; an operand without batch dimensions has batch stride 0.
+/// Failure (with a diagnostic at the call) for what cuBLASLt cannot take.
 FailureOr<GemmThunkConfig> getGemmThunkConfig(CustomCallOp call);
 
 } // namespace mlir::hlo

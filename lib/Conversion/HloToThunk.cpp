@@ -392,12 +392,18 @@ LogicalResult ThunkLowering::lowerGemm(CustomCallOp call) {
       tuple ? slice(call, call, 2) : FailureOr<Value>(Value());
   if (failed(lhs) || failed(rhs) || failed(out) || failed(workspace))
     return failure();
-  Value bias;
-  if (config->hasBias()) {
-    FailureOr<Value> s = slice(call, operands.back());
+  // The bias and the fp8 scales.
+  Value bias, aScale, bScale, dScale;
+  for (auto [index, value] :
+       {std::pair(config->bias, &bias), std::pair(config->aScale, &aScale),
+        std::pair(config->bScale, &bScale),
+        std::pair(config->dScale, &dScale)}) {
+    if (index < 0)
+      continue;
+    FailureOr<Value> s = slice(call, operands[index]);
     if (failed(s))
       return failure();
-    bias = *s;
+    *value = *s;
   }
   if (config->beta != 0) {
     // D = ... + beta * C: C's bytes are the output's when the call runs.
@@ -407,8 +413,9 @@ LogicalResult ThunkLowering::lowerGemm(CustomCallOp call) {
     copy(call.getLoc(), *c, *out);
   }
   auto op = th::GemmOp::create(
-      b, call.getLoc(), *lhs, *rhs, bias, *out, *workspace, config->lhs,
-      config->rhs, config->out, b.getF64FloatAttr(config->alphaReal),
+      b, call.getLoc(), *lhs, *rhs, bias, aScale, bScale, dScale, *out,
+      *workspace, config->lhs, config->rhs, config->out,
+      b.getF64FloatAttr(config->alphaReal),
       b.getF64FloatAttr(config->alphaImag), b.getF64FloatAttr(config->beta),
       th::GemmEpilogueAttr::get(b.getContext(), config->epilogue),
       b.getI64IntegerAttr(config->algorithm));
@@ -630,7 +637,8 @@ LogicalResult ThunkLowering::lowerInstruction(Operation *op) {
     return lowerKernel(fusion);
   if (auto call = dyn_cast<CustomCallOp>(op)) {
     StringRef target = call.getCustomCallTarget();
-    if (target == "__cublas$gemm" || target == "__cublas$lt$matmul")
+    if (target == "__cublas$gemm" || target == "__cublas$lt$matmul" ||
+        target == "__cublas$lt$matmul$f8")
       return lowerGemm(call);
     if (isCudnnConvolution(call))
       return lowerConvolution(call);

@@ -274,14 +274,16 @@ struct GemmAlgorithmPickerPass
 
   void pick(CustomCallOp call) {
     StringRef target = call.getCustomCallTarget();
-    if (target != "__cublas$gemm" && target != "__cublas$lt$matmul")
+    if (target != "__cublas$gemm" && target != "__cublas$lt$matmul" &&
+        target != "__cublas$lt$matmul$f8")
       return;
     auto root = readBackendConfig(call.getBackendConfigAttr());
     BackendConfigAttr gemm = root ? root.getGemmBackendConfig() : nullptr;
     auto tuple = dyn_cast<TupleType>(call.getType());
-    if (!gemm || !tuple || tuple.size() != 2)
+    if (!gemm || !tuple || tuple.size() < 2)
       return;
-    auto workspaceType = dyn_cast<RankedTensorType>(tuple.getType(1));
+    auto workspaceType =
+        dyn_cast<RankedTensorType>(tuple.getType(tuple.size() - 1));
     if (!workspaceType || workspaceType.getRank() != 1 ||
         !workspaceType.hasStaticShape())
       return;

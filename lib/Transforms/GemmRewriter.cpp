@@ -37,6 +37,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GemmRewriterF8.h"
+#include "Hlo/Analysis/GpuDeviceInfo.h"
 #include "Hlo/Dialect/Hlo/HloBackendConfigUtils.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/GpuLibraryPasses.h"
@@ -73,12 +75,6 @@ static bool batchDimsMajor(RankedTensorType type, int64_t numBatch) {
     if (order[order.size() - 1 - i] != i)
       return false;
   return true;
-}
-
-static bool isF8(Type t) {
-  return isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
-             Float8E5M2FNUZType, Float8E4M3B11FNUZType, Float8E4M3Type,
-             Float8E3M4Type, Float8E8M0FNUType>(t);
 }
 
 /// The (lhs, rhs, result) element types of a GEMM cuBLAS runs (XLA's
@@ -200,9 +196,16 @@ struct GemmRewriterPass
   /// The GEMMs created so far, with their array results.
   llvm::SetVector<Operation *> gemms;
   ModuleOp module;
+  /// cuBLASLt's fp8 GEMMs (Ada on), and their operands as they are
+  /// (Blackwell; before it, both contracting dimensions most minor).
+  bool fp8Gemms = false, blackwell = false;
 
   void run() {
     module = getOperation();
+    const GpuDeviceInfo &gpu = getSelectedGpuDevice();
+    fp8Gemms =
+        gpu.computeCapabilityMajor * 10 + gpu.computeCapabilityMinor >= 89;
+    blackwell = gpu.computeCapabilityMajor >= 10;
     for (ComputationOp comp : nonFusionComputations(module)) {
       gemms.clear();
       for (Block &block : comp.getBody())
@@ -219,9 +222,13 @@ struct GemmRewriterPass
     if (auto dot = dyn_cast<DotOp>(op))
       rewriteDot(dot);
     else if (auto mul = dyn_cast<MulOp>(op)) {
-      if (!foldGelu(mul))
-        foldAlpha(mul);
-    } else if (auto add = dyn_cast<AddOp>(op))
+      if (!foldGelu(mul) && !foldAlpha(mul))
+        foldScaleD(mul);
+    } else if (isa<DivOp>(op))
+      foldScaleD(op);
+    else if (auto convert = dyn_cast<ConvertOp>(op))
+      foldConvertD(convert);
+    else if (auto add = dyn_cast<AddOp>(op))
       foldAdd(add, comp);
     else if (auto max = dyn_cast<MaxOp>(op))
       foldRelu(max);
@@ -229,8 +236,20 @@ struct GemmRewriterPass
 
   //===--- The dot --------------------------------------------------------===//
 
-  /// True if XLA leaves `dot` to another emitter or cuBLAS cannot run it.
+  /// True if cuBLAS runs `dot` (of a shape XLA hands to it, element types
+  /// cuBLAS multiplies).
   bool isGemm(DotOp dot) {
+    if (!isGemmShape(dot))
+      return false;
+    Type a = getElementTypeOrSelf(dot.getLhs().getType());
+    Type b = getElementTypeOrSelf(dot.getRhs().getType());
+    return !isF8(a) && !isF8(b) &&
+           typesSupported(a, b, getElementTypeOrSelf(dot.getType()));
+  }
+
+  /// True if `dot` has a shape XLA hands to cuBLAS (not to another
+  /// emitter), whatever its element types.
+  bool isGemmShape(DotOp dot) {
     if (!isDenseStaticDot(dot))
       return false;
     if (auto alg = dot.getAlgorithm(); alg && *alg != DotAlgorithm::Unset)
@@ -238,9 +257,7 @@ struct GemmRewriterPass
     auto lt = cast<RankedTensorType>(dot.getLhs().getType());
     auto rt = cast<RankedTensorType>(dot.getRhs().getType());
     auto ot = dyn_cast<RankedTensorType>(dot.getType());
-    if (!ot || isF8(lt.getElementType()) || isF8(rt.getElementType()) ||
-        !typesSupported(lt.getElementType(), rt.getElementType(),
-                        ot.getElementType()))
+    if (!ot)
       return false;
     ArrayRef<int64_t> lb = orEmpty(dot.getLhsBatchDims());
     ArrayRef<int64_t> rb = orEmpty(dot.getRhsBatchDims());
@@ -288,13 +305,15 @@ struct GemmRewriterPass
     return true;
   }
 
-  void rewriteDot(DotOp dot) {
-    if (!isGemm(dot))
-      return;
+  /// XLA's GpuBackendConfig of the GEMM of `dot` (alpha 1, beta 0, the
+  /// default epilogue), its contracting dimensions `lc` and `rc` and
+  /// batch strides those of matrices `lt` and `rt`, keeping the dot's
+  /// queue and scheduling members.
+  BackendConfigAttr gemmConfig(DotOp dot, RankedTensorType lt,
+                               RankedTensorType rt, ArrayRef<int64_t> lc,
+                               ArrayRef<int64_t> rc, bool fp8) {
     MLIRContext *ctx = dot.getContext();
     Builder b(ctx);
-    auto lt = cast<RankedTensorType>(dot.getLhs().getType());
-    auto rt = cast<RankedTensorType>(dot.getRhs().getType());
     int64_t nb = orEmpty(dot.getLhsBatchDims()).size();
     auto stride = [&](RankedTensorType t) {
       int64_t s = t.getDimSize(nb);
@@ -316,21 +335,21 @@ struct GemmRewriterPass
     while (precision.size() < 2)
       precision.push_back(b.getStringAttr("DEFAULT"));
     auto i64 = [&](int64_t v) { return b.getI64IntegerAttr(v); };
-    auto dims = [&](std::optional<ArrayRef<int64_t>> d) {
-      return b.getDenseI64ArrayAttr(orEmpty(d));
-    };
     auto dnums = BackendConfigAttr::get(
         ctx, BackendConfigMessage::DotDimensionNumbers,
         {b.getNamedAttr("lhs_contracting_dimensions",
-                        dims(dot.getLhsContractingDims())),
+                        b.getDenseI64ArrayAttr(lc)),
          b.getNamedAttr("rhs_contracting_dimensions",
-                        dims(dot.getRhsContractingDims())),
-         b.getNamedAttr("lhs_batch_dimensions", dims(dot.getLhsBatchDims())),
-         b.getNamedAttr("rhs_batch_dimensions", dims(dot.getRhsBatchDims()))});
+                        b.getDenseI64ArrayAttr(rc)),
+         b.getNamedAttr("lhs_batch_dimensions",
+                        b.getDenseI64ArrayAttr(orEmpty(dot.getLhsBatchDims()))),
+         b.getNamedAttr("rhs_batch_dimensions", b.getDenseI64ArrayAttr(orEmpty(
+                                                    dot.getRhsBatchDims())))});
     auto prec = BackendConfigAttr::get(
         ctx, BackendConfigMessage::PrecisionConfig,
         {b.getNamedAttr("operand_precision", b.getArrayAttr(precision)),
          b.getNamedAttr("algorithm", b.getStringAttr("ALG_UNSET"))});
+    // XLA 0.10.2 writes scale_mode 1 (per-tensor scales) on fp8 GEMMs.
     auto gemmConfig = BackendConfigAttr::get(
         ctx, BackendConfigMessage::GemmBackendConfig,
         {b.getNamedAttr("alpha_real", b.getF64FloatAttr(1)),
@@ -345,7 +364,7 @@ struct GemmRewriterPass
          b.getNamedAttr("grad_y", b.getBoolAttr(flag("grad_y"))),
          b.getNamedAttr("damax_output", b.getBoolAttr(false)),
          b.getNamedAttr("autotune_workspace_size", TextAttr::get(ctx, "\"0\"")),
-         b.getNamedAttr("scale_mode", TextAttr::get(ctx, "0"))});
+         b.getNamedAttr("scale_mode", TextAttr::get(ctx, fp8 ? "1" : "0"))});
     // GpuBackendConfig, keeping the dot's queue and scheduling members.
     auto old = readBackendConfig(dot.getBackendConfigAttr());
     if (old && old.getMessage() != BackendConfigMessage::Root)
@@ -364,8 +383,32 @@ struct GemmRewriterPass
         b.getNamedAttr("reification_cost", TextAttr::get(ctx, "[]")));
     root.push_back(b.getNamedAttr(
         "device_type", TextAttr::get(ctx, "\"DEVICE_TYPE_INVALID\"")));
-    auto config = BackendConfigAttr::get(ctx, BackendConfigMessage::Root, root);
+    return BackendConfigAttr::get(ctx, BackendConfigMessage::Root, root);
+  }
 
+  /// The new GEMM `call` in place of `dot` (its frontend attributes and
+  /// sharding carried over), read through `result`.
+  void replaceDot(DotOp dot, Operation *call, Value result) {
+    if (DictionaryAttr fa = dot.getFrontendAttributesAttr())
+      call->setAttr("frontend_attributes", fa);
+    if (Attribute sharding = dot->getAttr("sharding"))
+      call->setAttr("sharding", sharding);
+    dot.getResult().replaceAllUsesWith(result);
+    dot.erase();
+    ++numGemms;
+    changed = true;
+  }
+
+  void rewriteDot(DotOp dot) {
+    if (rewriteFp8Dot(dot) || computeFp8DotInF16(dot) || !isGemm(dot))
+      return;
+    MLIRContext *ctx = dot.getContext();
+    Builder b(ctx);
+    BackendConfigAttr config =
+        gemmConfig(dot, cast<RankedTensorType>(dot.getLhs().getType()),
+                   cast<RankedTensorType>(dot.getRhs().getType()),
+                   orEmpty(dot.getLhsContractingDims()),
+                   orEmpty(dot.getRhsContractingDims()), /*fp8=*/false);
     OpBuilder builder(dot);
     bool useLt = enableCublasLt && batchCount(dot) <= 65535;
     Operation *call = createGemm(
@@ -373,14 +416,194 @@ struct GemmRewriterPass
         NameLoc::get(b.getStringAttr("custom-call"), derivedLoc(dot.getLoc())),
         useLt ? kLtTarget : kGemmTarget, dot.getType(),
         {dot.getLhs(), dot.getRhs()}, config, /*alias=*/false);
-    if (DictionaryAttr fa = dot.getFrontendAttributesAttr())
-      call->setAttr("frontend_attributes", fa);
-    if (Attribute sharding = dot->getAttr("sharding"))
-      call->setAttr("sharding", sharding);
-    dot.getResult().replaceAllUsesWith(call->getResult(0));
+    replaceDot(dot, call, call->getResult(0));
+  }
+
+  //===--- fp8 ------------------------------------------------------------===//
+
+  /// A dot of fp8 operands (or of their dequantized values) as cuBLASLt's
+  /// fp8 GEMM `__cublas$lt$matmul$f8` (A, B, a_scale, b_scale): XLA's
+  /// CreateF8CustomCall, from Ada on.
+  bool rewriteFp8Dot(DotOp dot) {
+    if (!fp8Gemms || !isGemmShape(dot))
+      return false;
+    auto lt = cast<RankedTensorType>(dot.getLhs().getType());
+    auto rt = cast<RankedTensorType>(dot.getRhs().getType());
+    auto ot = cast<RankedTensorType>(dot.getType());
+    int64_t nb = orEmpty(dot.getLhsBatchDims()).size();
+    if (lt.getRank() != nb + 2 || rt.getRank() != nb + 2 ||
+        batchCount(dot) > 65535)
+      return false;
+    // The dot as written is one cuBLASLt multiplies: of fp8 operands, or
+    // of their dequantized values.
+    Type a = lt.getElementType(), b = rt.getElementType(),
+         out = ot.getElementType();
+    if (!(isF8(a) && isF8(b)) && !typesSupported(a, b, out))
+      return false;
+    std::optional<Fp8Operand> x = matchFp8Operand(dot.getLhs());
+    std::optional<Fp8Operand> y = matchFp8Operand(dot.getRhs());
+    if (!x || !y ||
+        !fp8TypesSupported(getElementTypeOrSelf(x->fp8.getType()),
+                           getElementTypeOrSelf(y->fp8.getType()), out))
+      return false;
+    OpBuilder builder(dot);
+    Location loc = dot.getLoc();
+    int64_t lc = orEmpty(dot.getLhsContractingDims())[0];
+    int64_t rc = orEmpty(dot.getRhsContractingDims())[0];
+    Value one;
+    Value av = buildFp8Operand(builder, loc, *x, nb, lc, !blackwell);
+    Value bv = buildFp8Operand(builder, loc, *y, nb, rc, !blackwell);
+    Value as = buildFp8Scale(builder, loc, x->scale, x->divide, one);
+    Value bs = buildFp8Scale(builder, loc, y->scale, y->divide, one);
+    auto at = cast<RankedTensorType>(av.getType());
+    auto bt = cast<RankedTensorType>(bv.getType());
+    // The result as the padded operands give it, sliced back.
+    SmallVector<int64_t> shape(ot.getShape());
+    shape[nb] = at.getDimSize(lc == nb ? nb + 1 : nb);
+    shape[nb + 1] = bt.getDimSize(rc == nb ? nb + 1 : nb);
+    auto padded = RankedTensorType::get(shape, out, ot.getEncoding());
+    Operation *call = createGemm(
+        builder,
+        NameLoc::get(builder.getStringAttr("cublas-gemm"), derivedLoc(loc)),
+        kLtF8Target, padded, {av, bv, as, bs},
+        gemmConfig(dot, at, bt, {lc}, {rc}, /*fp8=*/true), /*alias=*/false);
+    Value result = call->getResult(0);
+    if (padded != ot) {
+      SmallVector<int64_t> starts(ot.getRank(), 0), strides(ot.getRank(), 1);
+      result =
+          createInstruction(
+              builder,
+              NameLoc::get(builder.getStringAttr("slice"), derivedLoc(loc)),
+              SliceOp::getOperationName(), ot, {result},
+              {builder.getNamedAttr("slice",
+                                    SliceAttr::get(dot.getContext(), starts,
+                                                   ot.getShape(), strides))})
+              ->getResult(0);
+    }
+    replaceDot(dot, call, result);
+    return true;
+  }
+
+  /// XLA's TurnF8DotIntoF16Dot: a dot of an fp8 lhs that is no fp8 GEMM
+  /// computes in f16 (bf16 for a bf16 result), its fp8 result converted
+  /// from it; the new dot is then rewritten as any other.
+  bool computeFp8DotInF16(DotOp dot) {
+    Type out = getElementTypeOrSelf(dot.getType());
+    if (!isF8(getElementTypeOrSelf(dot.getLhs().getType())) ||
+        !isGemmShape(dot))
+      return false;
+    OpBuilder builder(dot);
+    Type wide =
+        out.isBF16() ? Type(builder.getBF16Type()) : Type(builder.getF16Type());
+    SmallVector<Value> operands;
+    for (Value v : {dot.getLhs(), dot.getRhs()})
+      operands.push_back(
+          getElementTypeOrSelf(v.getType()) == wide
+              ? v
+              : createInstruction(builder, derivedLoc(dot.getLoc()),
+                                  ConvertOp::getOperationName(),
+                                  withElementType(v.getType(), wide), {v})
+                    ->getResult(0));
+    NamedAttrList attrs(dot->getAttrDictionary());
+    attrs.erase("operandSegmentSizes");
+    Type type =
+        isF8(out) ? withElementType(dot.getType(), wide) : dot.getType();
+    auto wider = cast<DotOp>(createInstruction(builder, dot.getLoc(),
+                                               DotOp::getOperationName(), type,
+                                               operands, attrs.getAttrs()));
+    Value result = wider.getResult();
+    if (isF8(out))
+      result = createInstruction(builder, derivedLoc(dot.getLoc()),
+                                 ConvertOp::getOperationName(), dot.getType(),
+                                 {result})
+                   ->getResult(0);
+    dot.getResult().replaceAllUsesWith(result);
     dot.erase();
-    ++numGemms;
     changed = true;
+    rewriteDot(wider);
+    return true;
+  }
+
+  bool isFp8(CustomCallOp gemm) const {
+    return gemm.getCustomCallTarget() == kLtF8Target;
+  }
+
+  /// fp8 GEMM * broadcast(s) or / broadcast(s), the GEMM's a_scale 1, no
+  /// bias, epilogue DEFAULT or RELU: s (or 1 / s) becomes a_scale (XLA's
+  /// F8ScaleD for results that stay wide).
+  bool foldScaleD(Operation *op) {
+    bool divide = isa<DivOp>(op);
+    for (unsigned i : {0u, 1u}) {
+      if (divide && i == 1)
+        break;
+      Value g = op->getOperand(i), s = op->getOperand(1 - i);
+      CustomCallOp gemm = gemmOf(g);
+      Value scale = broadcastScalarOperand(s);
+      if (!gemm || !isFp8(gemm) || !scale || !s.hasOneUse())
+        continue;
+      BackendConfigAttr cfg = gemmConfigOf(gemm);
+      StringRef epilogue = cfg.getString("epilogue").value_or("");
+      if (cfg.getDouble("beta").value_or(0) != 0 ||
+          (epilogue != "DEFAULT" && epilogue != "RELU") ||
+          !isConstantOne(gemm->getOperand(2)))
+        continue;
+      OpBuilder builder(op);
+      Value one;
+      SmallVector<Value> operands(gemm->getOperands());
+      operands[2] = buildFp8Scale(builder, op->getLoc(), scale, divide, one);
+      refuse(op, gemm, operands, cfg, /*alias=*/false);
+      return true;
+    }
+    return false;
+  }
+
+  /// convert(clamp(-max, fp8 GEMM [* or / broadcast(s)], max)) to an fp8
+  /// type whose largest finite value is max: the GEMM writes the fp8
+  /// result, d_scale (s, 1 / s or 1) appended (XLA's F8ConvertD; cuBLASLt
+  /// saturates as the clamp does).
+  void foldConvertD(ConvertOp convert) {
+    Type to = getElementTypeOrSelf(convert.getType());
+    double max = isa<Float8E4M3FNType>(to) ? 448 : 57344;
+    auto clamp = convert.getOperand().getDefiningOp<ClampOp>();
+    if (!isa<Float8E4M3FNType, Float8E5M2Type>(to) || !clamp ||
+        !clamp->hasOneUse() || hasControlPredecessors(clamp) ||
+        !isBroadcastOf(clamp.getMin(), -max) ||
+        !isBroadcastOf(clamp.getMax(), max))
+      return;
+    Value x = clamp.getOperand(), scale;
+    bool divide = false;
+    CustomCallOp gemm = gemmOf(x);
+    if (!gemm && x.hasOneUse() &&
+        isa_and_nonnull<MulOp, DivOp>(x.getDefiningOp()) &&
+        !hasControlPredecessors(x.getDefiningOp())) {
+      Operation *op = x.getDefiningOp();
+      divide = isa<DivOp>(op);
+      for (unsigned i : {0u, 1u}) {
+        if (divide && i == 1)
+          break;
+        gemm = gemmOf(op->getOperand(i));
+        scale = broadcastScalarOperand(op->getOperand(1 - i));
+        if (gemm && scale && op->getOperand(1 - i).hasOneUse())
+          break;
+        gemm = nullptr;
+      }
+    }
+    if (!gemm || !isFp8(gemm))
+      return;
+    Type out = getElementTypeOrSelf(gemm.getType());
+    BackendConfigAttr cfg = gemmConfigOf(gemm);
+    bool beta = cfg.getDouble("beta").value_or(0) != 0;
+    if (isF8(out) || (beta && !out.isBF16() && !out.isF16()) ||
+        !fp8TypesSupported(getElementTypeOrSelf(gemm->getOperand(0).getType()),
+                           getElementTypeOrSelf(gemm->getOperand(1).getType()),
+                           to))
+      return;
+    OpBuilder builder(convert);
+    Value one;
+    SmallVector<Value> operands(gemm->getOperands());
+    operands.push_back(
+        buildFp8Scale(builder, convert.getLoc(), scale, divide, one));
+    refuse(convert, gemm, operands, cfg, /*alias=*/false);
   }
 
   static int64_t batchCount(DotOp dot) {
@@ -435,7 +658,7 @@ struct GemmRewriterPass
     return call;
   }
   bool isLt(CustomCallOp call) const {
-    return call.getCustomCallTarget() == kLtTarget;
+    return call.getCustomCallTarget() == kLtTarget || isFp8(call);
   }
   static bool isIntegerResult(CustomCallOp call) {
     return isa<IntegerType>(
@@ -487,7 +710,7 @@ struct GemmRewriterPass
   }
 
   /// gemm * broadcast(c) -> alpha *= c.
-  void foldAlpha(MulOp mul) {
+  bool foldAlpha(MulOp mul) {
     for (auto [g, s] : {std::pair(mul.getLhs(), mul.getRhs()),
                         std::pair(mul.getRhs(), mul.getLhs())}) {
       CustomCallOp gemm = gemmOf(g);
@@ -511,8 +734,9 @@ struct GemmRewriterPass
       eraseWithDeadOperands(mul);
       ++numFolded;
       changed = true;
-      return;
+      return true;
     }
+    return false;
   }
 
   /// True if the GEMM may write its result over `c` (XLA's
@@ -623,6 +847,12 @@ struct GemmRewriterPass
     if (!supportsEpilogue(ot.getElementType()))
       return false;
     BackendConfigAttr cfg = gemmConfigOf(gemm);
+    // An fp8 GEMM takes a bf16 or f16 bias of its result's type, and none
+    // after a matrix bias.
+    if (isFp8(gemm) &&
+        (cfg.getDouble("beta").value_or(0) != 0 ||
+         !(ot.getElementType().isBF16() || ot.getElementType().isF16())))
+      return false;
     BackendConfigAttr dn = cfg.getSubConfig("dot_dimension_numbers");
     auto rt = cast<RankedTensorType>(gemm->getOperand(1).getType());
     int64_t numCols = rt.getRank() -
@@ -654,7 +884,9 @@ struct GemmRewriterPass
   /// reads: XLA lets the GEMM overwrite it.
   bool foldMatrixBias(AddOp add, CustomCallOp gemm, Value c, ComputationOp comp,
                       Operation *through = nullptr) {
-    if (isIntegerResult(gemm) || c.getType() != gemm.getType())
+    // (cuBLASLt's fp8 GEMM adds no fp8 C.)
+    if (isIntegerResult(gemm) || c.getType() != gemm.getType() ||
+        (isFp8(gemm) && isF8(getElementTypeOrSelf(c.getType()))))
       return false;
     BackendConfigAttr cfg = gemmConfigOf(gemm);
     StringRef epilogue = cfg.getString("epilogue").value_or("");

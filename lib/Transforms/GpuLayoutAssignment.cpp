@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Hlo/Analysis/GpuDeviceInfo.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/GpuLayoutPasses.h"
 #include "LayoutUtils.h"
@@ -510,18 +511,27 @@ struct GpuLayoutAssignmentPass
       return wants;
     }
     if (auto dot = dyn_cast<DotOp>(op)) {
-      // XLA's is_s8_to_s32: cuBLAS's int8 GEMM reads both operands with
-      // their contracting dimensions most minor.
+      // XLA's is_s8_to_s32 and is_fp8: cuBLAS's int8 GEMM and cuBLASLt's
+      // fp8 GEMM before Blackwell read both operands with their
+      // contracting dimensions most minor (XLA's fp8 test takes e4m3fn and
+      // e5m2fnuz operands, not e5m2).
       auto isInt = [](Value v, unsigned width) {
         return isSignedInt(getElementTypeOrSelf(v.getType()), width);
       };
-      bool s8ToS32 = isInt(dot.getLhs(), 8) && isInt(dot.getRhs(), 8) &&
-                     isInt(dot.getResult(), 32);
+      auto isFp8 = [](Value v) {
+        return isa<Float8E4M3FNType, Float8E5M2FNUZType>(
+            getElementTypeOrSelf(v.getType()));
+      };
+      bool minorContracting =
+          (isInt(dot.getLhs(), 8) && isInt(dot.getRhs(), 8) &&
+           isInt(dot.getResult(), 32)) ||
+          (isFp8(dot.getLhs()) && isFp8(dot.getRhs()) &&
+           getSelectedGpuDevice().computeCapabilityMajor < 10);
       auto side = [&](unsigned i, ArrayRef<int64_t> batch,
                       ArrayRef<int64_t> contracting) {
         DotSide s = dotSide(data[i].getType(), batch, contracting);
         Order m2m = defaultMinorToMajor(rankOf(data[i].getType()));
-        if (s8ToS32) {
+        if (minorContracting) {
           // XLA's SetDotOperandLayoutToMinorContracting.
           SmallVector<int64_t> minor(m2m.begin(),
                                      m2m.begin() + s.contracting.size());

@@ -58,13 +58,14 @@ static Type upcastType(Operation *op) {
 }
 
 /// Whether XLA-GPU's upcaster filter leaves `dot` to cuBLAS: a matrix
-/// multiplication cuBLAS runs, here of no float narrower than 16 bits (XLA's
-/// f8 GEMM rewrite is not here: such a dot is upcast, the GEMM XLA falls
-/// back to when its f8 rewrite does not apply).
-static bool isLeftToCublas(DotOp dot) {
-  auto narrowFloat = [](Value v) {
+/// multiplication cuBLAS runs. Floats narrower than 16 bits are upcast
+/// here, but for 8-bit ones from Ada (sm_89) on, which hlo-gemm-rewriter
+/// takes to cuBLASLt's fp8 GEMM (or, where that does not apply, computes in
+/// f16 as XLA does).
+static bool isLeftToCublas(DotOp dot, bool fp8Gemms) {
+  auto narrowFloat = [&](Value v) {
     auto f = dyn_cast<FloatType>(getElementTypeOrSelf(v.getType()));
-    return f && f.getWidth() < 16;
+    return f && f.getWidth() < 16 && !(fp8Gemms && f.getWidth() == 8);
   };
   return !narrowFloat(dot.getLhs()) && !narrowFloat(dot.getRhs()) &&
          isCublasSupportedMatMul(dot, /*allowMatrixVector=*/false);
@@ -78,14 +79,16 @@ struct OperandUpcasterPass
 
   void run() {
     // XLA-GPU's filter applies from Volta on.
-    bool leaveMatmuls =
-        skipCublasMatmuls && getSelectedGpuDevice().computeCapabilityMajor >= 7;
+    const GpuDeviceInfo &gpu = getSelectedGpuDevice();
+    bool leaveMatmuls = skipCublasMatmuls && gpu.computeCapabilityMajor >= 7;
+    bool fp8Gemms =
+        gpu.computeCapabilityMajor * 10 + gpu.computeCapabilityMinor >= 89;
     for (ComputationOp comp : nonFusionComputations(getOperation())) {
       for (Operation &op : comp.getBody().getOps()) {
         if (!isa<DotOp, ConvolutionOp>(op))
           continue;
         if (auto dot = dyn_cast<DotOp>(op);
-            dot && leaveMatmuls && isLeftToCublas(dot))
+            dot && leaveMatmuls && isLeftToCublas(dot, fp8Gemms))
           continue;
         Type element = upcastType(&op);
         if (!element)

@@ -5,6 +5,8 @@
 // Before Volta the filter does not apply (XLA's rule): all are upcast.
 // RUN: hlo-opt %s -split-input-file --hlo-gpu-device=%S/Inputs/pascal-gpu.txtpb --hlo-operand-upcaster=skip-cublas-matmuls=true | FileCheck %s --check-prefix=PASCAL
 // RUN: hlo-opt %s -split-input-file --hlo-gpu-device=%S/Inputs/pascal-gpu.txtpb --hlo-operand-upcaster=skip-cublas-matmuls=true --hlo-check-semantics -o /dev/null
+// Ampere (an A100) leaves matrix multiplications, but not of fp8 operands.
+// RUN: hlo-opt %s -split-input-file --hlo-gpu-device=a100 --hlo-operand-upcaster=skip-cublas-matmuls=true | FileCheck %s --check-prefix=A100
 
 // The result type ranks above the operands': each operand of another type
 // is converted to it (bf16 x bf16 -> f32, s8 x s8 -> s32), only the lhs
@@ -102,13 +104,16 @@ hlo.computation @gpu_filter(%a: tensor<2x3xbf16>, %b: tensor<3x4xbf16>, %i: tens
 
 // -----
 
-// f8 operands are upcast under the filter too: XLA's cuBLASLt f8 GEMM is
-// not here, and the bf16 GEMM is what XLA falls back to without it.
+// fp8 operands are left from Ada on (the default H100), for
+// hlo-gemm-rewriter's cuBLASLt fp8 GEMM; before it they are upcast, to the
+// GEMM XLA falls back to.
 // CHECK-LABEL: hlo.computation @gpu_filter_f8
 // GPU-LABEL: hlo.computation @gpu_filter_f8
-// GPU-NEXT: %[[X:.*]] = convert %arg0 : (tensor<2x3xf8E5M2>) -> tensor<2x3xbf16>
-// GPU-NEXT: %[[Y:.*]] = convert %arg1 : (tensor<4x3xf8E4M3FN>) -> tensor<4x3xbf16>
-// GPU-NEXT: dot %[[X]], %[[Y]] {{.*}} -> tensor<2x4xbf16>
+// GPU-NEXT: dot %arg0, %arg1 {{.*}} : (tensor<2x3xf8E5M2>, tensor<4x3xf8E4M3FN>) -> tensor<2x4xbf16>
+// A100-LABEL: hlo.computation @gpu_filter_f8
+// A100-NEXT: %[[X:.*]] = convert %arg0 : (tensor<2x3xf8E5M2>) -> tensor<2x3xbf16>
+// A100-NEXT: %[[Y:.*]] = convert %arg1 : (tensor<4x3xf8E4M3FN>) -> tensor<4x3xbf16>
+// A100-NEXT: dot %[[X]], %[[Y]] {{.*}} -> tensor<2x4xbf16>
 hlo.computation @gpu_filter_f8(%x: tensor<2x3xf8E5M2>, %y: tensor<4x3xf8E4M3FN>) -> tensor<2x4xbf16> attributes {entry} {
   %0 = hlo.dot %x, %y {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 1>} : (tensor<2x3xf8E5M2>, tensor<4x3xf8E4M3FN>) -> tensor<2x4xbf16>
   hlo.return %0 : tensor<2x4xbf16>

@@ -315,11 +315,51 @@ LogicalResult GemmOp::verify() {
     return emitOpError("bias must have one element per output column (")
            << out.getCols() << ")";
   Type outElement = getOut().getType().getElementType();
+  Type lhsElement = getLhs().getType().getElementType();
+  Type rhsElement = getRhs().getType().getElementType();
+  auto isFp8 = [](Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); };
+  if (isFp8(lhsElement) || isFp8(rhsElement))
+    return verifyFp8();
   if (getBias() && getBias().getType().getElementType() != outElement)
     return emitOpError("bias must have the output's element type");
-  if (getLhs().getType().getElementType() !=
-      getRhs().getType().getElementType())
+  if (getAScale() || getBScale() || getDScale())
+    return emitOpError("only fp8 GEMMs take scales");
+  if (lhsElement != rhsElement)
     return emitOpError("lhs and rhs must have one element type");
+  return success();
+}
+
+/// cuBLASLt's fp8 GEMM: its type combinations (as XLA's table), the scales
+/// as f32 scalars, d_scale exactly with an fp8 output.
+LogicalResult GemmOp::verifyFp8() {
+  Type a = getLhs().getType().getElementType();
+  Type b = getRhs().getType().getElementType();
+  Type out = getOut().getType().getElementType();
+  bool aE5 = isa<Float8E5M2Type>(a), bE5 = isa<Float8E5M2Type>(b);
+  auto isFp8 = [](Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); };
+  if (!isFp8(a) || !isFp8(b) || (aE5 && bE5))
+    return emitOpError("fp8 operands must be e4m3fn and e5m2, not both e5m2");
+  if (!(out.isF32() || out.isF16() || out.isBF16() ||
+        isa<Float8E4M3FNType>(out) || (isa<Float8E5M2Type>(out) && aE5 != bE5)))
+    return emitOpError("cuBLASLt's fp8 GEMM does not write ") << out;
+  for (Value scale : {getAScale(), getBScale(), getDScale()}) {
+    if (!scale)
+      continue;
+    auto type = cast<MemRefType>(scale.getType());
+    if (type.getNumElements() != 1 || !type.getElementType().isF32())
+      return emitOpError("scales must be one f32 element each");
+  }
+  if (!getAScale() || !getBScale())
+    return emitOpError("an fp8 GEMM needs a_scale and b_scale");
+  if (getDScale() && !isFp8(out))
+    return emitOpError("d_scale scales fp8 outputs only");
+  if (isFp8(out) && getBeta().convertToDouble() != 0)
+    return emitOpError("an fp8 output takes no C (beta must be 0)");
+  if (getBias()) {
+    Type bias = getBias().getType().getElementType();
+    if (!bias.isBF16() && !bias.isF16())
+      return emitOpError("an fp8 GEMM's bias must be bf16 or f16");
+  }
   return success();
 }
 

@@ -25,7 +25,7 @@ using namespace mlir::thunk::cuda;
 GemmPlan::~GemmPlan() {
   if (!lt)
     return;
-  for (cublasLtMatrixLayout_t layout : {a, b, c})
+  for (cublasLtMatrixLayout_t layout : {a, b, c, d})
     if (layout)
       lt->cublasLtMatrixLayoutDestroy(layout);
   if (desc)
@@ -97,9 +97,17 @@ mlir::thunk::cuda::planGemm(const CublasLt &lt, GemmOp op, int64_t workspace,
     return fail(lt.describe(call, s));
   };
   Type inType = elementOf(op.getLhs()), outType = elementOf(op.getOut());
-  std::optional<cudaDataType_t> in = dataType(inType), out = dataType(outType);
-  if (!in || !out)
+  std::optional<cudaDataType_t> in = dataType(inType), out = dataType(outType),
+                                rhsIn = dataType(elementOf(op.getRhs()));
+  if (!in || !out || !rhsIn)
     return fail("cuBLASLt takes no GEMM of these element types");
+  // An fp8 output's C (beta is 0: unread) takes the bias's type, else bf16;
+  // the bias of an fp8 GEMM is bf16 or f16 whatever the output.
+  bool fp8Out = *out == CUDA_R_8F_E4M3 || *out == CUDA_R_8F_E5M2;
+  std::optional<cudaDataType_t> biasType =
+      op.getBias() ? dataType(elementOf(op.getBias())) : out;
+  cudaDataType_t cType =
+      fp8Out ? (op.getBias() ? *biasType : CUDA_R_16BF) : *out;
 
   // The compute and scale types: cuBLAS's defaults for the operand types.
   cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
@@ -180,12 +188,9 @@ mlir::thunk::cuda::planGemm(const CublasLt &lt, GemmOp op, int64_t workspace,
       failed(
           setDesc(CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof(epilogue))))
     return failure();
-  if (op.getBias()) {
-    cudaDataType_t biasType = *out;
-    if (failed(setDesc(CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &biasType,
-                       sizeof(biasType))))
-      return failure();
-  }
+  if (op.getBias() && failed(setDesc(CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE,
+                                     &*biasType, sizeof(*biasType))))
+    return failure();
 
   int32_t batch = int32_t(op.getOutLayout().getBatch());
   auto makeLayout = [&](cublasLtMatrixLayout_t &layout, cudaDataType_t type,
@@ -210,11 +215,15 @@ mlir::thunk::cuda::planGemm(const CublasLt &lt, GemmOp op, int64_t workspace,
       plan->swapped ? op.getRhsLayout() : op.getLhsLayout();
   MatrixLayoutAttr bLayout =
       plan->swapped ? op.getLhsLayout() : op.getRhsLayout();
-  if (failed(makeLayout(plan->a, *in, a, aLayout.getBatchStride())) ||
-      failed(makeLayout(plan->b, *in, b, bLayout.getBatchStride())) ||
-      failed(
-          makeLayout(plan->c, *out, dst, op.getOutLayout().getBatchStride())))
+  cudaDataType_t aType = plan->swapped ? *rhsIn : *in;
+  cudaDataType_t bType = plan->swapped ? *in : *rhsIn;
+  int64_t outStride = op.getOutLayout().getBatchStride();
+  if (failed(makeLayout(plan->a, aType, a, aLayout.getBatchStride())) ||
+      failed(makeLayout(plan->b, bType, b, bLayout.getBatchStride())) ||
+      failed(makeLayout(plan->c, cType, dst, outStride)) ||
+      (cType != *out && failed(makeLayout(plan->d, *out, dst, outStride))))
     return failure();
+  cublasLtMatrixLayout_t dLayout = plan->d ? plan->d : plan->c;
 
   // The algorithm: the heuristic's candidates for this workspace, the
   // first or the one `algorithm` names.
@@ -247,7 +256,7 @@ mlir::thunk::cuda::planGemm(const CublasLt &lt, GemmOp op, int64_t workspace,
   int found = 0;
   if (s == CUBLAS_STATUS_SUCCESS)
     s = lt.cublasLtMatmulAlgoGetHeuristic(lt.handle, plan->desc, plan->a,
-                                          plan->b, plan->c, plan->c, preference,
+                                          plan->b, plan->c, dLayout, preference,
                                           kCandidates, results, &found);
   lt.cublasLtMatmulPreferenceDestroy(preference);
   if (failed(check("cublasLtMatmulAlgoGetHeuristic", s)))
@@ -268,13 +277,22 @@ mlir::thunk::cuda::planGemm(const CublasLt &lt, GemmOp op, int64_t workspace,
 LogicalResult mlir::thunk::cuda::runGemm(GemmPlan &plan, CUdeviceptr lhs,
                                          CUdeviceptr rhs, CUdeviceptr bias,
                                          CUdeviceptr out, CUdeviceptr workspace,
+                                         const GemmScales &scales,
                                          CUstream stream, std::string &error) {
   const CublasLt &lt = *plan.lt;
-  if (bias) {
-    void *pointer = reinterpret_cast<void *>(bias);
+  // The bias and the fp8 scales (a and b swap with the operands).
+  CUdeviceptr aScale = plan.swapped ? scales.b : scales.a;
+  CUdeviceptr bScale = plan.swapped ? scales.a : scales.b;
+  for (auto [attr, address] :
+       {std::pair{CUBLASLT_MATMUL_DESC_BIAS_POINTER, bias},
+        std::pair{CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, aScale},
+        std::pair{CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, bScale},
+        std::pair{CUBLASLT_MATMUL_DESC_D_SCALE_POINTER, scales.d}}) {
+    if (!address)
+      continue;
+    void *pointer = reinterpret_cast<void *>(address);
     if (cublasStatus_t s = lt.cublasLtMatmulDescSetAttribute(
-            plan.desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &pointer,
-            sizeof(pointer))) {
+            plan.desc, attr, &pointer, sizeof(pointer))) {
       error = "thunk.gemm: " + lt.describe("cublasLtMatmulDescSetAttribute", s);
       return failure();
     }
@@ -283,8 +301,9 @@ LogicalResult mlir::thunk::cuda::runGemm(GemmPlan &plan, CUdeviceptr lhs,
   void *a = ptr(plan.swapped ? rhs : lhs), *b = ptr(plan.swapped ? lhs : rhs);
   cublasStatus_t s = lt.cublasLtMatmul(
       lt.handle, plan.desc, plan.alpha, a, plan.a, b, plan.b, plan.beta,
-      ptr(out), plan.c, ptr(out), plan.c, &plan.algo, ptr(workspace),
-      plan.workspaceBytes, reinterpret_cast<cudaStream_t>(stream));
+      ptr(out), plan.c, ptr(out), plan.d ? plan.d : plan.c, &plan.algo,
+      ptr(workspace), plan.workspaceBytes,
+      reinterpret_cast<cudaStream_t>(stream));
   if (s == CUBLAS_STATUS_SUCCESS)
     return success();
   error = "thunk.gemm: " + lt.describe("cublasLtMatmul", s);

@@ -18,7 +18,9 @@ struct GemmPlan {
   ~GemmPlan();
   const CublasLt *lt = nullptr;
   cublasLtMatmulDesc_t desc = nullptr;
-  cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
+  /// D's layout is `c` but for fp8 outputs, where C (unread: beta is 0)
+  /// has a 16-bit type of its own.
+  cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr, d = nullptr;
   cublasLtMatmulAlgo_t algo = {};
   /// The heuristic's candidates (`algo` is candidates[chosen]), which
   /// autotuning times.
@@ -37,10 +39,16 @@ FailureOr<std::unique_ptr<GemmPlan>>
 planGemm(const CublasLt &lt, GemmOp op, int64_t workspace,
          llvm::function_ref<uint32_t(Value)> alignment, std::string &error);
 
+/// The device addresses of an fp8 GEMM's f32 scales (0 where absent).
+struct GemmScales {
+  CUdeviceptr a = 0, b = 0, d = 0;
+};
+
 /// Enqueues the GEMM on `stream` (bias and workspace may be 0).
 LogicalResult runGemm(GemmPlan &plan, CUdeviceptr lhs, CUdeviceptr rhs,
                       CUdeviceptr bias, CUdeviceptr out, CUdeviceptr workspace,
-                      CUstream stream, std::string &error);
+                      const GemmScales &scales, CUstream stream,
+                      std::string &error);
 
 } // namespace mlir::thunk::cuda
 

@@ -211,12 +211,29 @@ LogicalResult mlir::thunk::runHostGemm(Operation *operation,
   auto isNarrowFloat = [](Type t) { return t.isF16() || t.isBF16(); };
   // cuBLAS's s8 x s8 -> f32 (XLA leaves the operands s8).
   bool s8ToF32 = in.isSignlessInteger(8) && result.isF32();
-  if ((isNarrowFloat(in) || in.isF32() || s8ToF32) &&
-      (isNarrowFloat(result) || result.isF32())) {
+  // cuBLASLt's fp8 GEMM: the operands scaled as they are widened, the
+  // result scaled by d_scale and saturated as it is stored (FloatCodec).
+  bool fp8 = bool(op.getAScale());
+  if (fp8 || ((isNarrowFloat(in) || in.isF32() || s8ToF32) &&
+              (isNarrowFloat(result) || result.isF32()))) {
     // Widened to f32 row-major copies, multiplied by sgemm, rounded back.
-    FloatCodec x(s8ToF32 ? result : in), z(result);
+    FloatCodec x(s8ToF32 ? result : in),
+        y(s8ToF32 ? result : op.getRhs().getType().getElementType()), z(result),
+        zb(bias ? op.getBias().getType().getElementType() : result);
+    auto scale = [&](Value v, uint8_t *at) {
+      float f = 1;
+      if (v)
+        std::memcpy(&f, at, 4);
+      return f;
+    };
+    float sa = scale(op.getAScale(), buffers[5]),
+          sb = scale(op.getBScale(), buffers[6]),
+          sd = scale(op.getDScale(), buffers[7]);
     auto load = [&](const uint8_t *base, int64_t i) {
       return s8ToF32 ? float(loadInt(base, i, 1, false)) : x.load(base, i);
+    };
+    auto loadRhs = [&](const uint8_t *base, int64_t i) {
+      return s8ToF32 ? float(loadInt(base, i, 1, false)) : y.load(base, i);
     };
     int64_t m = c.getRows(), n = c.getCols(), k = a.getCols();
     // Element (batch, row, column) of a layout at batch * s[0] + row * s[1]
@@ -226,19 +243,20 @@ LogicalResult mlir::thunk::runHostGemm(Operation *operation,
       return {int64_t(l.getBatchStride()), rowMajor ? l.getLeadingDim() : 1,
               rowMajor ? 1 : l.getLeadingDim()};
     };
-    std::array<int64_t, 3> sa = stridesOf(a), sb = stridesOf(b),
+    std::array<int64_t, 3> at = stridesOf(a), bt = stridesOf(b),
                            sc = stridesOf(c);
     std::vector<float> wa(m * k), wb(k * n), wc(m * n), wbias(n, 0.0f);
     if (bias)
       for (int64_t col = 0; col < n; ++col)
-        wbias[col] = z.load(bias, col);
+        wbias[col] = zb.load(bias, col);
     for (int64_t batch = 0; batch < c.getBatch(); ++batch) {
       for (int64_t r = 0; r < m; ++r)
         for (int64_t i = 0; i < k; ++i)
-          wa[r * k + i] = load(lhs, batch * sa[0] + r * sa[1] + i * sa[2]);
+          wa[r * k + i] = load(lhs, batch * at[0] + r * at[1] + i * at[2]) * sa;
       for (int64_t i = 0; i < k; ++i)
         for (int64_t col = 0; col < n; ++col)
-          wb[i * n + col] = load(rhs, batch * sb[0] + i * sb[1] + col * sb[2]);
+          wb[i * n + col] =
+              loadRhs(rhs, batch * bt[0] + i * bt[1] + col * bt[2]) * sb;
       for (int64_t r = 0; r < m; ++r)
         for (int64_t col = 0; col < n; ++col)
           wc[r * n + col] =
@@ -250,7 +268,8 @@ LogicalResult mlir::thunk::runHostGemm(Operation *operation,
         for (int64_t col = 0; col < n; ++col)
           z.store(out, batch * sc[0] + r * sc[1] + col * sc[2],
                   applyEpilogue<float>(op.getEpilogue(), wc[r * n + col],
-                                       wbias[col]));
+                                       wbias[col]) *
+                      sd);
     }
     return success();
   }

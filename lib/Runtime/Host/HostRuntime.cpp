@@ -800,9 +800,14 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
       .Case([&](GemmOp g) {
         ++stats->gemms;
         SmallVector<uint8_t *> buffers = {
-            address(g.getLhs()), address(g.getRhs()),
-            g.getBias() ? address(g.getBias()) : nullptr, address(g.getOut()),
-            g.getWorkspace() ? address(g.getWorkspace()) : nullptr};
+            address(g.getLhs()),
+            address(g.getRhs()),
+            g.getBias() ? address(g.getBias()) : nullptr,
+            address(g.getOut()),
+            g.getWorkspace() ? address(g.getWorkspace()) : nullptr,
+            g.getAScale() ? address(g.getAScale()) : nullptr,
+            g.getBScale() ? address(g.getBScale()) : nullptr,
+            g.getDScale() ? address(g.getDScale()) : nullptr};
         return timed("gemm (OpenBLAS)",
                      [&] { return runHostGemm(g, buffers, error); });
       })

@@ -360,7 +360,8 @@ static FailureOr<Literal> scaledDot(Interp &interp, ScaledDotOp op,
 EvalResult eval::evalGemmCustomCall(Interp &interp, CustomCallOp op,
                                     Operands operands) {
   StringRef target = op.getCustomCallTarget();
-  if (target != "__cublas$gemm" && target != "__cublas$lt$matmul")
+  bool fp8 = target == "__cublas$lt$matmul$f8";
+  if (target != "__cublas$gemm" && target != "__cublas$lt$matmul" && !fp8)
     return std::nullopt;
   auto fail = [&](const Twine &why) {
     return interp.error(op, target + ": " + why);
@@ -397,14 +398,78 @@ EvalResult eval::evalGemmCustomCall(Interp &interp, CustomCallOp op,
   if (!resultType)
     return fail("the result must be the array or the tuple (result, "
                 "s8[workspace])");
+  for (const Literal *l : operands)
+    if (!l->isArray())
+      return fail("operands must be arrays");
+  // The fp8 GEMM: (A, B, [C], a_scale, b_scale, [bias], [d_scale]), D =
+  // d_scale * epilogue(alpha * (a_scale A) x (b_scale B) + beta C + bias),
+  // computed in f32 and, for an fp8 D, saturated to its finite range.
+  // A and B are dequantized here (as the converts and multiplies the call
+  // replaces compute them) and the rest runs as for the other GEMMs.
+  Type storedType = resultType.getElementType();
+  Literal scaledA, scaledB, wideC, wideBias;
+  std::vector<const Literal *> wide;
+  size_t biasOperand = operands.size() - 1;
+  double dScale = 1;
+  if (fp8) {
+    bool fp8Result = isa<Float8E4M3FNType, Float8E5M2Type>(storedType);
+    // (XLA leaves d_scale out of an unscaled fp8 result.)
+    size_t count = 4 + (beta != 0) + bias;
+    bool hasDScale = fp8Result && operands.size() == count + 1;
+    if (operands.size() != count + hasDScale)
+      return fail("expected " + Twine(count) + " operands (A, B" +
+                  (beta != 0 ? ", C" : "") + ", a_scale, b_scale" +
+                  (bias ? ", bias" : "") + (fp8Result ? "[, d_scale]" : "") +
+                  "), got " + Twine(operands.size()));
+    size_t s = 2 + (beta != 0);
+    auto scalar = [&](size_t i) -> FailureOr<double> {
+      const Literal &l = *operands[i];
+      if (l.getNumElements() != 1 || l.getElementKind() != ElementKind::Float) {
+        (void)fail("scales must be float scalars");
+        return failure();
+      }
+      return l.getFloat(0);
+    };
+    FailureOr<double> as = scalar(s), bs = scalar(s + 1);
+    FailureOr<double> ds = hasDScale ? scalar(operands.size() - 1) : 1.0;
+    if (failed(as) || failed(bs) || failed(ds))
+      return failure();
+    dScale = *ds;
+    auto dequantize = [](const Literal &x, double scale, Literal &into) {
+      into = Literal::array(Float32Type::get(x.getElementType().getContext()),
+                            x.getShape());
+      for (int64_t i = 0, e = x.getNumElements(); i < e; ++i) {
+        convertElement(x, i, into, i);
+        into.setFloat(i, into.getFloat(i) * scale);
+      }
+    };
+    dequantize(*operands[0], *as, scaledA);
+    dequantize(*operands[1], *bs, scaledB);
+    wide = {&scaledA, &scaledB};
+    // C and the bias in f32 too where D is fp8.
+    auto widened = [&](const Literal *x, Literal &into) {
+      if (!fp8Result)
+        return x;
+      dequantize(*x, 1.0, into);
+      return static_cast<const Literal *>(&into);
+    };
+    if (beta != 0)
+      wide.push_back(widened(operands[2], wideC));
+    if (bias) {
+      biasOperand = s + 2;
+      wide.push_back(widened(operands[s + 2], wideBias));
+    }
+    operands = wide;
+    if (fp8Result)
+      resultType = RankedTensorType::get(resultType.getShape(),
+                                         Float32Type::get(op.getContext()),
+                                         resultType.getEncoding());
+  }
   size_t expected = 2 + (beta != 0) + bias;
   if (operands.size() != expected)
     return fail("expected " + Twine(expected) + " operands (A, B" +
                 (beta != 0 ? ", C" : "") + (bias ? ", bias" : "") + "), got " +
                 Twine(operands.size()));
-  for (const Literal *l : operands)
-    if (!l->isArray())
-      return fail("operands must be arrays");
   Literal zeros = Literal::zeros(resultType);
   SmallVector<int64_t> lb(dims("lhs_batch_dimensions")),
       lc(dims("lhs_contracting_dimensions")), rb(dims("rhs_batch_dimensions")),
@@ -507,7 +572,7 @@ EvalResult eval::evalGemmCustomCall(Interp &interp, CustomCallOp op,
                   "and at most its rank");
     SmallVector<int64_t> outOrder = getMinorToMajor(resultType);
     SmallVector<int64_t> biasOrder =
-        getMinorToMajor(op->getOperand(operands.size() - 1).getType());
+        getMinorToMajor(op->getOperand(biasOperand).getType());
     SmallVector<int64_t> biasStrides = stridesOf(v.getShape());
     SmallVector<int64_t> map(out.getRank(), -1); // out dim -> bias stride
     for (int64_t i = 0; i < v.getRank(); ++i) {
@@ -552,6 +617,16 @@ EvalResult eval::evalGemmCustomCall(Interp &interp, CustomCallOp op,
       double t = round(std::tanh(round(round(x + round(cube * c)) * k)));
       out.setFloat(i, round(x * round(round(t + 1.0) * 0.5)));
     }
+  }
+  if (fp8 && storedType != resultType.getElementType()) {
+    // d_scale, then the fp8 type's saturating conversion.
+    double max = isa<Float8E4M3FNType>(storedType) ? 448 : 57344;
+    Literal stored = Literal::array(storedType, out.getShape());
+    for (int64_t i = 0; i < n; ++i) {
+      double v = out.getFloat(i) * dScale;
+      stored.setFloat(i, std::isnan(v) ? v : std::clamp(v, -max, max));
+    }
+    out = std::move(stored);
   }
   if (!tuple)
     return std::move(out);

@@ -1225,3 +1225,85 @@ thunk.program @main {
   thunk.kernel @kernels::@k grid [1, 1, 1] block [16, 1, 1] ins(%0 : memref<16xf32>) outs(%1 : memref<16xf32>) {transpose = #thunk.transpose<[4, 4], permutation = [1, 1]>}
   thunk.return
 }
+
+// -----
+
+// cuBLASLt's fp8 GEMM multiplies no two e5m2 operands.
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %a = thunk.slice @t[0] : memref<512xf8E5M2>
+  %s = thunk.slice @t[1024] : memref<1xf32>
+  %d = thunk.slice @t[2048] : memref<256xf32>
+  // expected-error @+1 {{fp8 operands must be e4m3fn and e5m2, not both e5m2}}
+  thunk.gemm %a : memref<512xf8E5M2>, %a : memref<512xf8E5M2>
+      a_scale %s : memref<1xf32> b_scale %s : memref<1xf32> -> %d : memref<256xf32> {
+    lhs_layout = #thunk.matrix<row_major, rows = 16, cols = 32, leading_dim = 32>,
+    rhs_layout = #thunk.matrix<column_major, rows = 32, cols = 16, leading_dim = 32>,
+    out_layout = #thunk.matrix<row_major, rows = 16, cols = 16, leading_dim = 16>}
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %a = thunk.slice @t[0] : memref<512xf8E4M3FN>
+  %s = thunk.slice @t[1024] : memref<1xf32>
+  %d = thunk.slice @t[2048] : memref<256xf32>
+  // expected-error @+1 {{an fp8 GEMM needs a_scale and b_scale}}
+  thunk.gemm %a : memref<512xf8E4M3FN>, %a : memref<512xf8E4M3FN>
+      a_scale %s : memref<1xf32> -> %d : memref<256xf32> {
+    lhs_layout = #thunk.matrix<row_major, rows = 16, cols = 32, leading_dim = 32>,
+    rhs_layout = #thunk.matrix<column_major, rows = 32, cols = 16, leading_dim = 32>,
+    out_layout = #thunk.matrix<row_major, rows = 16, cols = 16, leading_dim = 16>}
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %a = thunk.slice @t[0] : memref<512xf8E4M3FN>
+  %s = thunk.slice @t[1024] : memref<2xf32>
+  %d = thunk.slice @t[2048] : memref<256xf32>
+  // expected-error @+1 {{scales must be one f32 element each}}
+  thunk.gemm %a : memref<512xf8E4M3FN>, %a : memref<512xf8E4M3FN>
+      a_scale %s : memref<2xf32> b_scale %s : memref<2xf32> -> %d : memref<256xf32> {
+    lhs_layout = #thunk.matrix<row_major, rows = 16, cols = 32, leading_dim = 32>,
+    rhs_layout = #thunk.matrix<column_major, rows = 32, cols = 16, leading_dim = 32>,
+    out_layout = #thunk.matrix<row_major, rows = 16, cols = 16, leading_dim = 16>}
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %a = thunk.slice @t[0] : memref<512xf32>
+  %s = thunk.slice @t[1024] : memref<1xf32>
+  %d = thunk.slice @t[2048] : memref<256xf32>
+  // expected-error @+1 {{only fp8 GEMMs take scales}}
+  thunk.gemm %a : memref<512xf32>, %a : memref<512xf32>
+      a_scale %s : memref<1xf32> b_scale %s : memref<1xf32> -> %d : memref<256xf32> {
+    lhs_layout = #thunk.matrix<row_major, rows = 16, cols = 32, leading_dim = 32>,
+    rhs_layout = #thunk.matrix<column_major, rows = 32, cols = 16, leading_dim = 32>,
+    out_layout = #thunk.matrix<row_major, rows = 16, cols = 16, leading_dim = 16>}
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %a = thunk.slice @t[0] : memref<512xf8E4M3FN>
+  %s = thunk.slice @t[1024] : memref<1xf32>
+  %d = thunk.slice @t[2048] : memref<256xf8E4M3FN>
+  // expected-error @+1 {{an fp8 output takes no C (beta must be 0)}}
+  thunk.gemm %a : memref<512xf8E4M3FN>, %a : memref<512xf8E4M3FN>
+      a_scale %s : memref<1xf32> b_scale %s : memref<1xf32> -> %d : memref<256xf8E4M3FN> {
+    lhs_layout = #thunk.matrix<row_major, rows = 16, cols = 32, leading_dim = 32>,
+    rhs_layout = #thunk.matrix<column_major, rows = 32, cols = 16, leading_dim = 32>,
+    out_layout = #thunk.matrix<row_major, rows = 16, cols = 16, leading_dim = 16>,
+    beta = 1.0}
+  thunk.return
+}

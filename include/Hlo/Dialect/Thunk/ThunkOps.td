@@ -268,6 +268,13 @@ def Thunk_GemmOp : Thunk_Op<"gemm", [AttrSizedOperandSegments]> {
     algorithm the autotuner chose (-1: the library's heuristic);
     `workspace` is scratch for the library.
 
+    With fp8 operands (XLA's `__cublas$lt$matmul$f8`: e4m3fn and e5m2, not
+    both e5m2) `a_scale` and `b_scale` (f32 scalars) multiply `lhs` and
+    `rhs`, and an fp8 `out` may take `d_scale` (else 1; beta is then 0):
+    `out = d_scale * epilogue(alpha * (a_scale lhs) x (b_scale rhs) +
+    beta * out + bias)`, computed in f32 and converted to an fp8 `out`
+    with saturation to its finite range; the bias is then bf16 or f16.
+
     ```mlir
     thunk.gemm %a : memref<256xf32>, %b : memref<2048xf32>
         -> %c : memref<512xf32> workspace %w : memref<4194304xi8> {
@@ -279,6 +286,9 @@ def Thunk_GemmOp : Thunk_Op<"gemm", [AttrSizedOperandSegments]> {
   let arguments = (ins Arg<Thunk_Slice, "", [MemRead]>:$lhs,
     Arg<Thunk_Slice, "", [MemRead]>:$rhs,
     Arg<Optional<Thunk_Slice>, "", [MemRead]>:$bias,
+    Arg<Optional<Thunk_Slice>, "", [MemRead]>:$a_scale,
+    Arg<Optional<Thunk_Slice>, "", [MemRead]>:$b_scale,
+    Arg<Optional<Thunk_Slice>, "", [MemRead]>:$d_scale,
     Arg<Thunk_Slice, "", [MemRead, MemWrite]>:$out,
     Arg<Optional<Thunk_Slice>, "", [MemRead, MemWrite]>:$workspace,
     Thunk_MatrixLayoutAttr:$lhs_layout, Thunk_MatrixLayoutAttr:$rhs_layout,
@@ -292,10 +302,16 @@ def Thunk_GemmOp : Thunk_Op<"gemm", [AttrSizedOperandSegments]> {
   let assemblyFormat = [{
     $lhs `:` type($lhs) `,` $rhs `:` type($rhs)
     (`bias` $bias^ `:` type($bias))?
+    (`a_scale` $a_scale^ `:` type($a_scale))?
+    (`b_scale` $b_scale^ `:` type($b_scale))?
+    (`d_scale` $d_scale^ `:` type($d_scale))?
     `->` $out `:` type($out)
     (`workspace` $workspace^ `:` type($workspace))? attr-dict
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::llvm::LogicalResult verifyFp8();
+  }];
 }
 
 def Thunk_ConvolutionOp : Thunk_Op<"convolution", [AttrSizedOperandSegments,
