@@ -113,8 +113,10 @@ FailureOr<GemmThunkConfig> mlir::hlo::getGemmThunkConfig(CustomCallOp call) {
   auto tuple = dyn_cast<TupleType>(call.getType());
   OperandRange operands = getDataOperands(call);
   bool fp8 = call.getCustomCallTarget() == "__cublas$lt$matmul$f8";
-  if (cfg.getBool("damax_output").value_or(false))
-    return fail("damax_output is not supported");
+  config.hasAmax = cfg.getBool("damax_output").value_or(false);
+  if (config.hasAmax && (!fp8 || !tuple))
+    return fail("damax_output needs an fp8 GEMM returning (D, amax, "
+                "workspace)");
   Type d = tuple ? tuple.getType(0) : call.getType();
   bool fp8Out =
       fp8 && isa<Float8E4M3FNType, Float8E5M2Type>(getElementTypeOrSelf(d));
@@ -131,7 +133,8 @@ FailureOr<GemmThunkConfig> mlir::hlo::getGemmThunkConfig(CustomCallOp call) {
   // reads the last operand, a scale of 1).
   if (fp8Out && int64_t(operands.size()) == next + 1)
     config.dScale = next++;
-  if ((tuple && tuple.size() != 2) || int64_t(operands.size()) != next)
+  if ((tuple && tuple.size() != 2u + config.hasAmax) ||
+      int64_t(operands.size()) != next)
     return fail(fp8 ? "expected operands (A, B[, C], a_scale, b_scale[, "
                       "bias][, d_scale of an fp8 D]) and the result (D, "
                       "workspace) or D"

@@ -21,6 +21,8 @@ struct GemmThunkConfig {
   /// Whether the result is the tuple (D, workspace) rather than D alone
   /// (XLA's form before the workspace, which ROCm dumps still write).
   bool hasWorkspace = true;
+  /// Whether the result is (D, f32[] amax, workspace) (damax_output).
+  bool hasAmax = false;
   /// Whether the epilogue adds a bias.
   bool hasBias() const;
   /// The call's operands: the bias and, of `__cublas$lt$matmul$f8`, the

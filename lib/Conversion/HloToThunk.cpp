@@ -388,8 +388,12 @@ LogicalResult ThunkLowering::lowerGemm(CustomCallOp call) {
   FailureOr<Value> lhs = slice(call, operands[0]),
                    rhs = slice(call, operands[1]),
                    out = slice(call, call, tuple ? 1 : 0);
-  FailureOr<Value> workspace =
-      tuple ? slice(call, call, 2) : FailureOr<Value>(Value());
+  FailureOr<Value> workspace = tuple ? slice(call, call, 2 + config->hasAmax)
+                                     : FailureOr<Value>(Value());
+  FailureOr<Value> amax =
+      config->hasAmax ? slice(call, call, 2) : FailureOr<Value>(Value());
+  if (failed(amax))
+    return failure();
   if (failed(lhs) || failed(rhs) || failed(out) || failed(workspace))
     return failure();
   // The bias and the fp8 scales.
@@ -413,7 +417,7 @@ LogicalResult ThunkLowering::lowerGemm(CustomCallOp call) {
     copy(call.getLoc(), *c, *out);
   }
   auto op = th::GemmOp::create(
-      b, call.getLoc(), *lhs, *rhs, bias, aScale, bScale, dScale, *out,
+      b, call.getLoc(), *lhs, *rhs, bias, aScale, bScale, dScale, *out, *amax,
       *workspace, config->lhs, config->rhs, config->out,
       b.getF64FloatAttr(config->alphaReal),
       b.getF64FloatAttr(config->alphaImag), b.getF64FloatAttr(config->beta),

@@ -320,11 +320,11 @@ struct GemmAlgorithmPickerPass
           auto gte = dyn_cast<GetTupleElementOp>(u);
           return gte && gte.getIndex() == 0;
         })) {
-      call->getResult(0).setType(TupleType::get(
-          ctx,
-          {tuple.getType(0),
-           RankedTensorType::get({workspace}, workspaceType.getElementType(),
-                                 workspaceType.getEncoding())}));
+      SmallVector<Type> elements(tuple.getTypes().drop_back());
+      elements.push_back(RankedTensorType::get({workspace},
+                                               workspaceType.getElementType(),
+                                               workspaceType.getEncoding()));
+      call->getResult(0).setType(TupleType::get(ctx, elements));
       changed = true;
     }
   }

@@ -196,6 +196,9 @@ struct GemmRewriterPass
   /// The GEMMs created so far, with their array results.
   llvm::SetVector<Operation *> gemms;
   ModuleOp module;
+  /// fp8 GEMMs that write the amax of their result: the reduce computing
+  /// it from the GEMM they replaced (both erased with the workspace).
+  llvm::DenseMap<Operation *, std::pair<ReduceOp, Operation *>> amaxOf;
   /// cuBLASLt's fp8 GEMMs (Ada on), and their operands as they are
   /// (Blackwell; before it, both contracting dimensions most minor).
   bool fp8Gemms = false, blackwell = false;
@@ -208,6 +211,7 @@ struct GemmRewriterPass
     blackwell = gpu.computeCapabilityMajor >= 10;
     for (ComputationOp comp : nonFusionComputations(module)) {
       gemms.clear();
+      amaxOf.clear();
       for (Block &block : comp.getBody())
         for (Operation &op : llvm::make_early_inc_range(block))
           visit(&op, comp);
@@ -560,7 +564,9 @@ struct GemmRewriterPass
   /// convert(clamp(-max, fp8 GEMM [* or / broadcast(s)], max)) to an fp8
   /// type whose largest finite value is max: the GEMM writes the fp8
   /// result, d_scale (s, 1 / s or 1) appended (XLA's F8ConvertD; cuBLASLt
-  /// saturates as the clamp does).
+  /// saturates as the clamp does). The GEMM's one other reader may be
+  /// XLA's amax of its result (F8AddDAmax), which the GEMM then also
+  /// writes.
   void foldConvertD(ConvertOp convert) {
     Type to = getElementTypeOrSelf(convert.getType());
     double max = isa<Float8E4M3FNType>(to) ? 448 : 57344;
@@ -572,28 +578,34 @@ struct GemmRewriterPass
       return;
     Value x = clamp.getOperand(), scale;
     bool divide = false;
-    CustomCallOp gemm = gemmOf(x);
+    Operation *chain = clamp; // the GEMM's reader on the way to the convert
+    CustomCallOp gemm = createdGemm(x);
     if (!gemm && x.hasOneUse() &&
         isa_and_nonnull<MulOp, DivOp>(x.getDefiningOp()) &&
         !hasControlPredecessors(x.getDefiningOp())) {
-      Operation *op = x.getDefiningOp();
-      divide = isa<DivOp>(op);
+      chain = x.getDefiningOp();
+      divide = isa<DivOp>(chain);
       for (unsigned i : {0u, 1u}) {
         if (divide && i == 1)
           break;
-        gemm = gemmOf(op->getOperand(i));
-        scale = broadcastScalarOperand(op->getOperand(1 - i));
-        if (gemm && scale && op->getOperand(1 - i).hasOneUse())
+        gemm = createdGemm(chain->getOperand(i));
+        scale = broadcastScalarOperand(chain->getOperand(1 - i));
+        if (gemm && scale && chain->getOperand(1 - i).hasOneUse())
           break;
         gemm = nullptr;
       }
     }
     if (!gemm || !isFp8(gemm))
       return;
+    ReduceOp amax;
+    for (Operation *user : gemm->getUsers())
+      if (user != chain && (amax || !(amax = matchAmax(gemm, user, convert))))
+        return;
+    // (An fp8 result after a matrix bias is not here: XLA then passes a
+    // bf16 or f16 C of its own.)
     Type out = getElementTypeOrSelf(gemm.getType());
     BackendConfigAttr cfg = gemmConfigOf(gemm);
-    bool beta = cfg.getDouble("beta").value_or(0) != 0;
-    if (isF8(out) || (beta && !out.isBF16() && !out.isF16()) ||
+    if (isF8(out) || cfg.getDouble("beta").value_or(0) != 0 ||
         !fp8TypesSupported(getElementTypeOrSelf(gemm->getOperand(0).getType()),
                            getElementTypeOrSelf(gemm->getOperand(1).getType()),
                            to))
@@ -603,7 +615,51 @@ struct GemmRewriterPass
     SmallVector<Value> operands(gemm->getOperands());
     operands.push_back(
         buildFp8Scale(builder, convert.getLoc(), scale, divide, one));
-    refuse(convert, gemm, operands, cfg, /*alias=*/false);
+    if (amax)
+      cfg = cfg.withMember("damax_output", builder.getBoolAttr(true));
+    CustomCallOp fused = refuse(convert, gemm, operands, cfg, /*alias=*/false);
+    if (amax)
+      amaxOf[fused] = {amax, gemm};
+  }
+
+  /// A GEMM this pass created, whatever reads it.
+  CustomCallOp createdGemm(Value v) {
+    auto call = v.getDefiningOp<CustomCallOp>();
+    return call && gemms.contains(call) ? call : nullptr;
+  }
+
+  /// XLA's amax of fp8 `gemm`'s result read by `user`: reduce(abs(gemm),
+  /// c) over every dimension by maximum with a constant c <= 0 (or
+  /// reduce(gemm, c) after a RELU epilogue), its readers after `after`
+  /// (where the fused GEMM is created).
+  ReduceOp matchAmax(CustomCallOp gemm, Operation *user, Operation *after) {
+    StringRef epilogue = gemmConfigOf(gemm).getString("epilogue").value_or("");
+    auto reduce = dyn_cast<ReduceOp>(user);
+    if (auto abs = dyn_cast<AbsOp>(user)) {
+      if (!abs->hasOneUse() || hasControlPredecessors(abs))
+        return nullptr;
+      reduce = dyn_cast<ReduceOp>(*abs->user_begin());
+    } else if (epilogue != "RELU" && epilogue != "BIAS_RELU") {
+      return nullptr;
+    }
+    if (!reduce || hasControlPredecessors(reduce) ||
+        reduce.getInputs().size() != 2 ||
+        int64_t(reduce.getDimensions().size()) !=
+            cast<RankedTensorType>(gemm.getType()).getRank())
+      return nullptr;
+    auto init = reduce.getInputs()[1].getDefiningOp<ConstantOp>();
+    auto dense = init ? dyn_cast<DenseElementsAttr>(init.getValue()) : nullptr;
+    auto comp = module.lookupSymbol<ComputationOp>(reduce.getToApply());
+    if (!dense || !isa<FloatType>(dense.getElementType()) ||
+        dense.getNumElements() != 1 ||
+        (*dense.value_begin<APFloat>()).convertToDouble() > 0 || !comp ||
+        !isa_and_nonnull<MaxOp>(reducerOp(comp)))
+      return nullptr;
+    for (Operation *reader : reduce->getUsers())
+      if (reader->getBlock() != after->getBlock() ||
+          reader->isBeforeInBlock(after))
+        return nullptr;
+    return reduce;
   }
 
   static int64_t batchCount(DotOp dot) {
@@ -669,9 +725,9 @@ struct GemmRewriterPass
   /// `operands`, `gemmConfig` and XLA's name for a fused GEMM (bitcast or
   /// sliced to the consumer's shape when `consumer` reads `gemm` through
   /// `through`, a bitcast or a slice).
-  void refuse(Operation *consumer, CustomCallOp gemm, ValueRange operands,
-              BackendConfigAttr gemmConfig, bool alias,
-              Operation *through = nullptr) {
+  CustomCallOp refuse(Operation *consumer, CustomCallOp gemm,
+                      ValueRange operands, BackendConfigAttr gemmConfig,
+                      bool alias, Operation *through = nullptr) {
     OpBuilder builder(consumer);
     MLIRContext *ctx = consumer->getContext();
     StringRef name = "cublas-lt-matmul";
@@ -707,6 +763,7 @@ struct GemmRewriterPass
     eraseWithDeadOperands(consumer);
     ++numFolded;
     changed = true;
+    return cast<CustomCallOp>(fused);
   }
 
   /// gemm * broadcast(c) -> alpha *= c.
@@ -995,12 +1052,15 @@ struct GemmRewriterPass
       workspace = std::min(workspace, operandBytes);
     }
     Type resultType = gemm.getType();
-    auto tupleType = TupleType::get(
-        ctx,
-        {resultType, RankedTensorType::get(
-                         {workspace}, IntegerType::get(ctx, 8),
-                         LayoutAttr::get(ctx, /*hasMinorToMajor=*/true, {0}, {},
-                                         {}, 0, 0, {}, StringAttr()))});
+    auto amax = amaxOf.find(gemm);
+    SmallVector<Type> elements = {resultType};
+    if (amax != amaxOf.end())
+      elements.push_back(RankedTensorType::get({}, Float32Type::get(ctx)));
+    elements.push_back(RankedTensorType::get(
+        {workspace}, IntegerType::get(ctx, 8),
+        LayoutAttr::get(ctx, /*hasMinorToMajor=*/true, {0}, {}, {}, 0, 0, {},
+                        StringAttr())));
+    auto tupleType = TupleType::get(ctx, elements);
     OpBuilder builder(gemm);
     Operation *call = createInstruction(builder, gemm.getLoc(),
                                         CustomCallOp::getOperationName(),
@@ -1024,7 +1084,36 @@ struct GemmRewriterPass
     if (sharding)
       gte->setAttr("sharding", sharding);
     gemm.getResult().replaceAllUsesWith(gte->getResult(0));
+    if (amax != amaxOf.end())
+      replaceAmax(builder, call, amax->second.first, amax->second.second);
     gemm.erase();
+  }
+
+  /// The amax `reduce` computed from `old` (a GEMM replaced by `call`) as
+  /// element 1 of `call`, converted to the reduce's type.
+  void replaceAmax(OpBuilder &builder, Operation *call, ReduceOp reduce,
+                   Operation *old) {
+    Type f32 = RankedTensorType::get({}, builder.getF32Type());
+    Value v =
+        createInstruction(
+            builder,
+            NameLoc::get(builder.getStringAttr("get-tuple-element"),
+                         derivedLoc(call->getLoc())),
+            GetTupleElementOp::getOperationName(), f32, {call->getResult(0)},
+            {builder.getNamedAttr("index", builder.getI64IntegerAttr(1))})
+            ->getResult(0);
+    if (reduce.getResult().getType() != f32)
+      v = createInstruction(builder, derivedLoc(reduce.getLoc()),
+                            ConvertOp::getOperationName(),
+                            reduce.getResult().getType(), {v})
+              ->getResult(0);
+    reduce.getResult().replaceAllUsesWith(v);
+    Operation *abs = reduce.getInputs()[0].getDefiningOp();
+    reduce.erase();
+    if (abs != old && abs->use_empty())
+      abs->erase();
+    if (old->use_empty())
+      old->erase();
   }
 };
 } // namespace

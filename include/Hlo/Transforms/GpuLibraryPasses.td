@@ -368,10 +368,20 @@ def HloGemmRewriter : Pass<"hlo-gemm-rewriter", "::mlir::ModuleOp"> {
     `gemm + broadcast(v)` into the BIAS epilogue and `max(gemm,
     broadcast(0))` into RELU / BIAS_RELU. Each custom call finally returns
     XLA's tuple (result, s8[workspace]), read by a get-tuple-element.
+    From Ada on (the selected GPU), a dot of fp8 operands, or of their
+    dequantized values (`convert(fp8)`, times or divided by a broadcast
+    scalar scale, then bitcasts, copies, reshapes, transposes, slices or
+    broadcasts), becomes cuBLASLt's `__cublas$lt$matmul$f8` (A, B,
+    a_scale, b_scale): the operands transposed to contracting-minor
+    before Blackwell and padded to multiples of 16; a wide result's scale
+    folds into a_scale, `convert(clamp(-max, x, max))` to e4m3fn or e5m2
+    into the fp8 result with d_scale, an amax reduction of the result into
+    its second result (damax_output). Other dots of an fp8 lhs compute in
+    f16 (XLA's TurnF8DotIntoF16Dot).
     Left alone: vector-vector and tiny dots (XLA's classical emitters),
-    dots with an algorithm, fp8 or sparse operands, a rank-2 transpose
-    operand, other element types, dynamic shapes, control predecessors and
-    fused computations.
+    dots with an algorithm or sparse operands, a rank-2 transpose operand,
+    other element types, dynamic shapes, control predecessors and fused
+    computations.
   }];
   let options = [
     Option<"enableCublasLt", "enable-cublaslt", "bool", /*default=*/"true",

@@ -322,8 +322,8 @@ LogicalResult GemmOp::verify() {
     return verifyFp8();
   if (getBias() && getBias().getType().getElementType() != outElement)
     return emitOpError("bias must have the output's element type");
-  if (getAScale() || getBScale() || getDScale())
-    return emitOpError("only fp8 GEMMs take scales");
+  if (getAScale() || getBScale() || getDScale() || getDAmax())
+    return emitOpError("only fp8 GEMMs take scales and an amax");
   if (lhsElement != rhsElement)
     return emitOpError("lhs and rhs must have one element type");
   return success();
@@ -342,12 +342,12 @@ LogicalResult GemmOp::verifyFp8() {
   if (!(out.isF32() || out.isF16() || out.isBF16() ||
         isa<Float8E4M3FNType>(out) || (isa<Float8E5M2Type>(out) && aE5 != bE5)))
     return emitOpError("cuBLASLt's fp8 GEMM does not write ") << out;
-  for (Value scale : {getAScale(), getBScale(), getDScale()}) {
+  for (Value scale : {getAScale(), getBScale(), getDScale(), getDAmax()}) {
     if (!scale)
       continue;
     auto type = cast<MemRefType>(scale.getType());
     if (type.getNumElements() != 1 || !type.getElementType().isF32())
-      return emitOpError("scales must be one f32 element each");
+      return emitOpError("scales and the amax must be one f32 element each");
   }
   if (!getAScale() || !getBScale())
     return emitOpError("an fp8 GEMM needs a_scale and b_scale");

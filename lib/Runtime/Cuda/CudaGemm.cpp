@@ -287,7 +287,8 @@ LogicalResult mlir::thunk::cuda::runGemm(GemmPlan &plan, CUdeviceptr lhs,
        {std::pair{CUBLASLT_MATMUL_DESC_BIAS_POINTER, bias},
         std::pair{CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, aScale},
         std::pair{CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, bScale},
-        std::pair{CUBLASLT_MATMUL_DESC_D_SCALE_POINTER, scales.d}}) {
+        std::pair{CUBLASLT_MATMUL_DESC_D_SCALE_POINTER, scales.d},
+        std::pair{CUBLASLT_MATMUL_DESC_AMAX_D_POINTER, scales.amax}}) {
     if (!address)
       continue;
     void *pointer = reinterpret_cast<void *>(address);

@@ -39,9 +39,10 @@ FailureOr<std::unique_ptr<GemmPlan>>
 planGemm(const CublasLt &lt, GemmOp op, int64_t workspace,
          llvm::function_ref<uint32_t(Value)> alignment, std::string &error);
 
-/// The device addresses of an fp8 GEMM's f32 scales (0 where absent).
+/// The device addresses of an fp8 GEMM's f32 scales and amax (0 where
+/// absent).
 struct GemmScales {
-  CUdeviceptr a = 0, b = 0, d = 0;
+  CUdeviceptr a = 0, b = 0, d = 0, amax = 0;
 };
 
 /// Enqueues the GEMM on `stream` (bias and workspace may be 0).

@@ -922,7 +922,7 @@ LogicalResult Runner::runThunk(Operation &op) {
         auto optional = [&](Value v) { return v ? address(v) : 0; };
         return timed(g, "gemm (cuBLASLt)", [&] {
           GemmScales scales{optional(g.getAScale()), optional(g.getBScale()),
-                            optional(g.getDScale())};
+                            optional(g.getDScale()), optional(g.getDAmax())};
           return runGemm(*s.gemms[g], address(g.getLhs()), address(g.getRhs()),
                          optional(g.getBias()), address(g.getOut()),
                          optional(g.getWorkspace()), scales, s.stream, error);
@@ -1207,7 +1207,7 @@ static LogicalResult autotune(CudaExecutable::State &s, std::string &error) {
     auto run = [&](size_t i) {
       plan.algo = plan.candidates[i];
       GemmScales scales{addressOf(g.getAScale()), addressOf(g.getBScale()),
-                        addressOf(g.getDScale())};
+                        addressOf(g.getDScale()), addressOf(g.getDAmax())};
       return runGemm(plan, addressOf(g.getLhs()), addressOf(g.getRhs()),
                      addressOf(g.getBias()), addressOf(g.getOut()),
                      addressOf(g.getWorkspace()), scales, s.stream, why);

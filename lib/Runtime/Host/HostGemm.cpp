@@ -246,6 +246,7 @@ LogicalResult mlir::thunk::runHostGemm(Operation *operation,
     std::array<int64_t, 3> at = stridesOf(a), bt = stridesOf(b),
                            sc = stridesOf(c);
     std::vector<float> wa(m * k), wb(k * n), wc(m * n), wbias(n, 0.0f);
+    float amax = 0; // of the result before d_scale
     if (bias)
       for (int64_t col = 0; col < n; ++col)
         wbias[col] = zb.load(bias, col);
@@ -265,12 +266,17 @@ LogicalResult mlir::thunk::runHostGemm(Operation *operation,
       cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, alphaRe,
                   wa.data(), k, wb.data(), n, beta, wc.data(), n);
       for (int64_t r = 0; r < m; ++r)
-        for (int64_t col = 0; col < n; ++col)
-          z.store(out, batch * sc[0] + r * sc[1] + col * sc[2],
-                  applyEpilogue<float>(op.getEpilogue(), wc[r * n + col],
-                                       wbias[col]) *
-                      sd);
+        for (int64_t col = 0; col < n; ++col) {
+          float v = applyEpilogue<float>(op.getEpilogue(), wc[r * n + col],
+                                         wbias[col]);
+          amax = std::isnan(v) || std::isnan(amax)
+                     ? NAN
+                     : std::max(amax, std::fabs(v));
+          z.store(out, batch * sc[0] + r * sc[1] + col * sc[2], v * sd);
+        }
     }
+    if (op.getDAmax())
+      std::memcpy(buffers[8], &amax, 4);
     return success();
   }
   if (in.isInteger() && result.isInteger() &&

@@ -807,7 +807,8 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
             g.getWorkspace() ? address(g.getWorkspace()) : nullptr,
             g.getAScale() ? address(g.getAScale()) : nullptr,
             g.getBScale() ? address(g.getBScale()) : nullptr,
-            g.getDScale() ? address(g.getDScale()) : nullptr};
+            g.getDScale() ? address(g.getDScale()) : nullptr,
+            g.getDAmax() ? address(g.getDAmax()) : nullptr};
         return timed("gemm (OpenBLAS)",
                      [&] { return runHostGemm(g, buffers, error); });
       })

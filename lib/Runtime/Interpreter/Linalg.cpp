@@ -376,8 +376,11 @@ EvalResult eval::evalGemmCustomCall(Interp &interp, CustomCallOp op,
   auto dims = [&](StringRef key) {
     return dn.getInts(key).value_or(ArrayRef<int64_t>());
   };
-  if (cfg.getBool("damax_output").value_or(false))
-    return fail("damax_output is not supported");
+  // The amax of D (before d_scale) of fp8 GEMMs: the result is then (D,
+  // f32[] amax, s8[workspace]).
+  bool amax = cfg.getBool("damax_output").value_or(false);
+  if (amax && !fp8)
+    return fail("damax_output is for fp8 GEMMs");
   StringRef epilogue = cfg.getString("epilogue").value_or("DEFAULT");
   bool bias =
       epilogue == "BIAS" || epilogue == "BIAS_RELU" || epilogue == "BIAS_GELU";
@@ -389,8 +392,10 @@ EvalResult eval::evalGemmCustomCall(Interp &interp, CustomCallOp op,
                              cfg.getDouble("alpha_imag").value_or(0));
   double beta = cfg.getDouble("beta").value_or(0);
   auto tuple = dyn_cast<TupleType>(op.getType());
-  if (tuple && (tuple.size() != 2 || !isa<RankedTensorType>(tuple.getType(0)) ||
-                !isa<RankedTensorType>(tuple.getType(1))))
+  if ((amax && !tuple) ||
+      (tuple &&
+       (tuple.size() != 2u + amax || !isa<RankedTensorType>(tuple.getType(0)) ||
+        !isa<RankedTensorType>(tuple.getType(tuple.size() - 1)))))
     return fail("the result must be the array or the tuple (result, "
                 "s8[workspace])");
   auto resultType =
@@ -618,6 +623,12 @@ EvalResult eval::evalGemmCustomCall(Interp &interp, CustomCallOp op,
       out.setFloat(i, round(x * round(round(t + 1.0) * 0.5)));
     }
   }
+  double amaxValue = 0;
+  for (int64_t i = 0; amax && i < n; ++i) {
+    double v = std::fabs(out.getFloat(i));
+    amaxValue =
+        std::isnan(v) || std::isnan(amaxValue) ? NAN : std::max(amaxValue, v);
+  }
   if (fp8 && storedType != resultType.getElementType()) {
     // d_scale, then the fp8 type's saturating conversion.
     double max = isa<Float8E4M3FNType>(storedType) ? 448 : 57344;
@@ -632,7 +643,11 @@ EvalResult eval::evalGemmCustomCall(Interp &interp, CustomCallOp op,
     return std::move(out);
   std::vector<Literal> elements;
   elements.push_back(std::move(out));
-  elements.push_back(Literal::zeros(tuple.getType(1)));
+  if (amax) {
+    elements.push_back(Literal::zeros(tuple.getType(1)));
+    elements.back().setFloat(0, amaxValue);
+  }
+  elements.push_back(Literal::zeros(tuple.getType(tuple.size() - 1)));
   return Literal::tuple(std::move(elements));
 }
 

@@ -3,9 +3,9 @@
 // RUN: hlo-opt %s --emit-bytecode | hlo-opt | FileCheck %s
 
 // cuBLASLt's fp8 GEMM: e4m3fn x e5m2 operands, their f32 scales, and an
-// fp8 output with its d_scale and a bf16 bias.
+// fp8 output with its d_scale, its amax and a bf16 bias.
 // CHECK-LABEL: thunk.program @main
-// CHECK: thunk.gemm %{{.*}} : memref<512xf8E4M3FN>, %{{.*}} : memref<512xf8E5M2> bias %{{.*}} : memref<16xbf16> a_scale %{{.*}} : memref<1xf32> b_scale %{{.*}} : memref<1xf32> d_scale %{{.*}} : memref<1xf32> -> %{{.*}} : memref<256xf8E4M3FN> {epilogue = #thunk<epilogue bias>
+// CHECK: thunk.gemm %{{.*}} : memref<512xf8E4M3FN>, %{{.*}} : memref<512xf8E5M2> bias %{{.*}} : memref<16xbf16> a_scale %{{.*}} : memref<1xf32> b_scale %{{.*}} : memref<1xf32> d_scale %{{.*}} : memref<1xf32> -> %{{.*}} : memref<256xf8E4M3FN> d_amax %{{.*}} : memref<1xf32> {epilogue = #thunk<epilogue bias>
 // CHECK: thunk.gemm %{{.*}} : memref<512xf8E4M3FN>, %{{.*}} : memref<512xf8E4M3FN> a_scale %{{.*}} : memref<1xf32> b_scale %{{.*}} : memref<1xf32> -> %{{.*}} : memref<256xf32> {
 thunk.allocation @t temp size = 4096
 thunk.program @main {
@@ -13,13 +13,14 @@ thunk.program @main {
   %b = thunk.slice @t[512] : memref<512xf8E5M2>
   %a8 = thunk.slice @t[512] : memref<512xf8E4M3FN>
   %s = thunk.slice @t[1024] : memref<1xf32>
+  %m = thunk.slice @t[1032] : memref<1xf32>
   %bias = thunk.slice @t[1088] : memref<16xbf16>
   %c = thunk.slice @t[2048] : memref<256xf8E4M3FN>
   %d = thunk.slice @t[3072] : memref<256xf32>
   thunk.gemm %a : memref<512xf8E4M3FN>, %b : memref<512xf8E5M2>
       bias %bias : memref<16xbf16> a_scale %s : memref<1xf32>
       b_scale %s : memref<1xf32> d_scale %s : memref<1xf32>
-      -> %c : memref<256xf8E4M3FN> {
+      -> %c : memref<256xf8E4M3FN> d_amax %m : memref<1xf32> {
     lhs_layout = #thunk.matrix<row_major, rows = 16, cols = 32, leading_dim = 32>,
     rhs_layout = #thunk.matrix<column_major, rows = 32, cols = 16, leading_dim = 32>,
     out_layout = #thunk.matrix<row_major, rows = 16, cols = 16, leading_dim = 16>,

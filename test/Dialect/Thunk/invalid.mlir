@@ -1266,7 +1266,7 @@ thunk.program @main {
   %a = thunk.slice @t[0] : memref<512xf8E4M3FN>
   %s = thunk.slice @t[1024] : memref<2xf32>
   %d = thunk.slice @t[2048] : memref<256xf32>
-  // expected-error @+1 {{scales must be one f32 element each}}
+  // expected-error @+1 {{scales and the amax must be one f32 element each}}
   thunk.gemm %a : memref<512xf8E4M3FN>, %a : memref<512xf8E4M3FN>
       a_scale %s : memref<2xf32> b_scale %s : memref<2xf32> -> %d : memref<256xf32> {
     lhs_layout = #thunk.matrix<row_major, rows = 16, cols = 32, leading_dim = 32>,

@@ -274,6 +274,8 @@ def Thunk_GemmOp : Thunk_Op<"gemm", [AttrSizedOperandSegments]> {
     `out = d_scale * epilogue(alpha * (a_scale lhs) x (b_scale rhs) +
     beta * out + bias)`, computed in f32 and converted to an fp8 `out`
     with saturation to its finite range; the bias is then bf16 or f16.
+    `d_amax` (f32) receives the largest magnitude of `out` before
+    `d_scale` (XLA's damax_output).
 
     ```mlir
     thunk.gemm %a : memref<256xf32>, %b : memref<2048xf32>
@@ -290,6 +292,7 @@ def Thunk_GemmOp : Thunk_Op<"gemm", [AttrSizedOperandSegments]> {
     Arg<Optional<Thunk_Slice>, "", [MemRead]>:$b_scale,
     Arg<Optional<Thunk_Slice>, "", [MemRead]>:$d_scale,
     Arg<Thunk_Slice, "", [MemRead, MemWrite]>:$out,
+    Arg<Optional<Thunk_Slice>, "", [MemWrite]>:$d_amax,
     Arg<Optional<Thunk_Slice>, "", [MemRead, MemWrite]>:$workspace,
     Thunk_MatrixLayoutAttr:$lhs_layout, Thunk_MatrixLayoutAttr:$rhs_layout,
     Thunk_MatrixLayoutAttr:$out_layout,
@@ -306,6 +309,7 @@ def Thunk_GemmOp : Thunk_Op<"gemm", [AttrSizedOperandSegments]> {
     (`b_scale` $b_scale^ `:` type($b_scale))?
     (`d_scale` $d_scale^ `:` type($d_scale))?
     `->` $out `:` type($out)
+    (`d_amax` $d_amax^ `:` type($d_amax))?
     (`workspace` $workspace^ `:` type($workspace))? attr-dict
   }];
   let hasVerifier = 1;
