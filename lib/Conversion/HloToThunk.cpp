@@ -230,18 +230,21 @@ FailureOr<SmallVector<Value>> ThunkLowering::leafSlices(Operation *at,
   return result;
 }
 
+/// True if slices `x` and `y` are the same bytes, perhaps typed
+/// differently (a scatter kernel's output as the integers of its
+/// compare-and-swap loop).
+static bool sameBytes(Value x, Value y) {
+  auto a = x.getDefiningOp<th::SliceOp>();
+  auto c = y.getDefiningOp<th::SliceOp>();
+  return x == y || (a && c && a.getAllocation() == c.getAllocation() &&
+                    a.getOffset() == c.getOffset() &&
+                    th::getStorageBytes(cast<MemRefType>(x.getType())) ==
+                        th::getStorageBytes(cast<MemRefType>(y.getType())));
+}
+
 void ThunkLowering::copy(Location loc, Value from, Value to) {
-  // The same bytes, perhaps typed differently (a scatter kernel's output
-  // as the integers of its compare-and-swap loop): nothing to copy.
-  auto a = from.getDefiningOp<th::SliceOp>();
-  auto c = to.getDefiningOp<th::SliceOp>();
-  if (from == to ||
-      (a && c && a.getAllocation() == c.getAllocation() &&
-       a.getOffset() == c.getOffset() &&
-       th::getStorageBytes(cast<MemRefType>(from.getType())) ==
-           th::getStorageBytes(cast<MemRefType>(to.getType()))))
-    return;
-  th::CopyOp::create(b, loc, from, to);
+  if (!sameBytes(from, to))
+    th::CopyOp::create(b, loc, from, to);
 }
 
 LogicalResult ThunkLowering::copyLeaves(Operation *at, Value from, Value to) {
@@ -409,16 +412,19 @@ LogicalResult ThunkLowering::lowerGemm(CustomCallOp call) {
       return failure();
     *value = *s;
   }
+  Value c;
   if (config->beta != 0) {
-    // D = ... + beta * C: C's bytes are the output's when the call runs.
-    FailureOr<Value> c = slice(call, operands[2]);
-    if (failed(c))
+    // D = ... + beta * C: C is read where it is (the output's bytes where
+    // the GEMM writes over it).
+    FailureOr<Value> s = slice(call, operands[2]);
+    if (failed(s))
       return failure();
-    copy(call.getLoc(), *c, *out);
+    if (!sameBytes(*s, *out))
+      c = *s;
   }
   auto op = th::GemmOp::create(
-      b, call.getLoc(), *lhs, *rhs, bias, aScale, bScale, dScale, *out, *amax,
-      *workspace, config->lhs, config->rhs, config->out,
+      b, call.getLoc(), *lhs, *rhs, c, bias, aScale, bScale, dScale, *out,
+      *amax, *workspace, config->lhs, config->rhs, config->out,
       b.getF64FloatAttr(config->alphaReal),
       b.getF64FloatAttr(config->alphaImag), b.getF64FloatAttr(config->beta),
       th::GemmEpilogueAttr::get(b.getContext(), config->epilogue),

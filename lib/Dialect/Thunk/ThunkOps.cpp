@@ -304,6 +304,14 @@ LogicalResult GemmOp::verify() {
              << " has " << type.getNumElements() << " elements; its layout "
              << "needs " << layout.getExtent();
   }
+  if (Value c = getC()) {
+    auto ct = cast<MemRefType>(c.getType());
+    if (getBeta().convertToDouble() == 0)
+      return emitOpError("c is added with beta, which is 0");
+    if (ct.getElementType() != getOut().getType().getElementType() ||
+        ct.getNumElements() < out.getExtent())
+      return emitOpError("c must have the output's element type and layout");
+  }
   bool hasBias = getEpilogue() == GemmEpilogue::Bias ||
                  getEpilogue() == GemmEpilogue::BiasRelu ||
                  getEpilogue() == GemmEpilogue::BiasGelu;

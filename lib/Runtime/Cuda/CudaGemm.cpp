@@ -277,18 +277,18 @@ mlir::thunk::cuda::planGemm(const CublasLt &lt, GemmOp op, int64_t workspace,
 LogicalResult mlir::thunk::cuda::runGemm(GemmPlan &plan, CUdeviceptr lhs,
                                          CUdeviceptr rhs, CUdeviceptr bias,
                                          CUdeviceptr out, CUdeviceptr workspace,
-                                         const GemmScales &scales,
+                                         const GemmExtras &extras,
                                          CUstream stream, std::string &error) {
   const CublasLt &lt = *plan.lt;
   // The bias and the fp8 scales (a and b swap with the operands).
-  CUdeviceptr aScale = plan.swapped ? scales.b : scales.a;
-  CUdeviceptr bScale = plan.swapped ? scales.a : scales.b;
+  CUdeviceptr aScale = plan.swapped ? extras.b : extras.a;
+  CUdeviceptr bScale = plan.swapped ? extras.a : extras.b;
   for (auto [attr, address] :
        {std::pair{CUBLASLT_MATMUL_DESC_BIAS_POINTER, bias},
         std::pair{CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, aScale},
         std::pair{CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, bScale},
-        std::pair{CUBLASLT_MATMUL_DESC_D_SCALE_POINTER, scales.d},
-        std::pair{CUBLASLT_MATMUL_DESC_AMAX_D_POINTER, scales.amax}}) {
+        std::pair{CUBLASLT_MATMUL_DESC_D_SCALE_POINTER, extras.d},
+        std::pair{CUBLASLT_MATMUL_DESC_AMAX_D_POINTER, extras.amax}}) {
     if (!address)
       continue;
     void *pointer = reinterpret_cast<void *>(address);
@@ -302,8 +302,8 @@ LogicalResult mlir::thunk::cuda::runGemm(GemmPlan &plan, CUdeviceptr lhs,
   void *a = ptr(plan.swapped ? rhs : lhs), *b = ptr(plan.swapped ? lhs : rhs);
   cublasStatus_t s = lt.cublasLtMatmul(
       lt.handle, plan.desc, plan.alpha, a, plan.a, b, plan.b, plan.beta,
-      ptr(out), plan.c, ptr(out), plan.d ? plan.d : plan.c, &plan.algo,
-      ptr(workspace), plan.workspaceBytes,
+      ptr(extras.c ? extras.c : out), plan.c, ptr(out),
+      plan.d ? plan.d : plan.c, &plan.algo, ptr(workspace), plan.workspaceBytes,
       reinterpret_cast<cudaStream_t>(stream));
   if (s == CUBLAS_STATUS_SUCCESS)
     return success();

@@ -39,16 +39,16 @@ FailureOr<std::unique_ptr<GemmPlan>>
 planGemm(const CublasLt &lt, GemmOp op, int64_t workspace,
          llvm::function_ref<uint32_t(Value)> alignment, std::string &error);
 
-/// The device addresses of an fp8 GEMM's f32 scales and amax (0 where
-/// absent).
-struct GemmScales {
-  CUdeviceptr a = 0, b = 0, d = 0, amax = 0;
+/// The device addresses of an fp8 GEMM's f32 scales and amax, and of a C
+/// apart from the output (0 where absent).
+struct GemmExtras {
+  CUdeviceptr a = 0, b = 0, d = 0, amax = 0, c = 0;
 };
 
 /// Enqueues the GEMM on `stream` (bias and workspace may be 0).
 LogicalResult runGemm(GemmPlan &plan, CUdeviceptr lhs, CUdeviceptr rhs,
                       CUdeviceptr bias, CUdeviceptr out, CUdeviceptr workspace,
-                      const GemmScales &scales, CUstream stream,
+                      const GemmExtras &extras, CUstream stream,
                       std::string &error);
 
 } // namespace mlir::thunk::cuda

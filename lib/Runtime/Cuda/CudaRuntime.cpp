@@ -921,11 +921,12 @@ LogicalResult Runner::runThunk(Operation &op) {
         ++stats.gemms;
         auto optional = [&](Value v) { return v ? address(v) : 0; };
         return timed(g, "gemm (cuBLASLt)", [&] {
-          GemmScales scales{optional(g.getAScale()), optional(g.getBScale()),
-                            optional(g.getDScale()), optional(g.getDAmax())};
+          GemmExtras extras{optional(g.getAScale()), optional(g.getBScale()),
+                            optional(g.getDScale()), optional(g.getDAmax()),
+                            optional(g.getC())};
           return runGemm(*s.gemms[g], address(g.getLhs()), address(g.getRhs()),
                          optional(g.getBias()), address(g.getOut()),
-                         optional(g.getWorkspace()), scales, s.stream, error);
+                         optional(g.getWorkspace()), extras, s.stream, error);
         });
       })
       .Case([&](ConvolutionOp c) {
@@ -1206,11 +1207,12 @@ static LogicalResult autotune(CudaExecutable::State &s, std::string &error) {
     std::string why;
     auto run = [&](size_t i) {
       plan.algo = plan.candidates[i];
-      GemmScales scales{addressOf(g.getAScale()), addressOf(g.getBScale()),
-                        addressOf(g.getDScale()), addressOf(g.getDAmax())};
+      GemmExtras extras{addressOf(g.getAScale()), addressOf(g.getBScale()),
+                        addressOf(g.getDScale()), addressOf(g.getDAmax()),
+                        addressOf(g.getC())};
       return runGemm(plan, addressOf(g.getLhs()), addressOf(g.getRhs()),
                      addressOf(g.getBias()), addressOf(g.getOut()),
-                     addressOf(g.getWorkspace()), scales, s.stream, why);
+                     addressOf(g.getWorkspace()), extras, s.stream, why);
     };
     if (failed(fastest(plan.candidates.size(), run, best, seconds)))
       return WalkResult::interrupt();

@@ -16,6 +16,7 @@
 
 #include <cblas.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <complex>
@@ -169,6 +170,11 @@ LogicalResult mlir::thunk::runHostGemm(Operation *operation,
   auto op = cast<GemmOp>(operation);
   uint8_t *lhs = buffers[0], *rhs = buffers[1], *bias = buffers[2],
           *out = buffers[3];
+  // A C apart from the output: its bytes there first, then as without.
+  if (op.getC() && buffers[9] != out)
+    std::memmove(out, buffers[9],
+                 std::min(getStorageBytes(op.getC().getType()),
+                          getStorageBytes(op.getOut().getType())));
   Type in = op.getLhs().getType().getElementType();
   Type result = op.getOut().getType().getElementType();
   double alphaRe = op.getAlphaReal().convertToDouble();

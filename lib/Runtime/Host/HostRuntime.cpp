@@ -808,7 +808,8 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
             g.getAScale() ? address(g.getAScale()) : nullptr,
             g.getBScale() ? address(g.getBScale()) : nullptr,
             g.getDScale() ? address(g.getDScale()) : nullptr,
-            g.getDAmax() ? address(g.getDAmax()) : nullptr};
+            g.getDAmax() ? address(g.getDAmax()) : nullptr,
+            g.getC() ? address(g.getC()) : nullptr};
         return timed("gemm (OpenBLAS)",
                      [&] { return runHostGemm(g, buffers, error); });
       })

@@ -1307,3 +1307,18 @@ thunk.program @main {
     beta = 1.0}
   thunk.return
 }
+
+// -----
+
+thunk.allocation @t temp size = 8192
+thunk.program @main {
+  %a = thunk.slice @t[0] : memref<512xf32>
+  %c = thunk.slice @t[4096] : memref<256xf32>
+  %d = thunk.slice @t[6144] : memref<256xf32>
+  // expected-error @+1 {{c is added with beta, which is 0}}
+  thunk.gemm %a : memref<512xf32>, %a : memref<512xf32> c %c : memref<256xf32> -> %d : memref<256xf32> {
+    lhs_layout = #thunk.matrix<row_major, rows = 16, cols = 32, leading_dim = 32>,
+    rhs_layout = #thunk.matrix<column_major, rows = 32, cols = 16, leading_dim = 32>,
+    out_layout = #thunk.matrix<row_major, rows = 16, cols = 16, leading_dim = 16>}
+  thunk.return
+}

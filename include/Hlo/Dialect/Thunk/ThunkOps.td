@@ -266,7 +266,9 @@ def Thunk_GemmOp : Thunk_Op<"gemm", [AttrSizedOperandSegments]> {
     Products accumulate in f32 for 16-bit and 32-bit floats (f64 for f64),
     as cuBLAS's default compute types. `algorithm` is the cuBLASLt
     algorithm the autotuner chose (-1: the library's heuristic);
-    `workspace` is scratch for the library.
+    `workspace` is scratch for the library. With `c` (laid out as `out`),
+    `beta * c` is added in place of `beta * out` (cuBLASLt's C apart from
+    D).
 
     With fp8 operands (XLA's `__cublas$lt$matmul$f8`: e4m3fn and e5m2, not
     both e5m2) `a_scale` and `b_scale` (f32 scalars) multiply `lhs` and
@@ -287,6 +289,7 @@ def Thunk_GemmOp : Thunk_Op<"gemm", [AttrSizedOperandSegments]> {
   }];
   let arguments = (ins Arg<Thunk_Slice, "", [MemRead]>:$lhs,
     Arg<Thunk_Slice, "", [MemRead]>:$rhs,
+    Arg<Optional<Thunk_Slice>, "", [MemRead]>:$c,
     Arg<Optional<Thunk_Slice>, "", [MemRead]>:$bias,
     Arg<Optional<Thunk_Slice>, "", [MemRead]>:$a_scale,
     Arg<Optional<Thunk_Slice>, "", [MemRead]>:$b_scale,
@@ -304,6 +307,7 @@ def Thunk_GemmOp : Thunk_Op<"gemm", [AttrSizedOperandSegments]> {
     DefaultValuedAttr<I64Attr, "-1">:$algorithm);
   let assemblyFormat = [{
     $lhs `:` type($lhs) `,` $rhs `:` type($rhs)
+    (`c` $c^ `:` type($c))?
     (`bias` $bias^ `:` type($bias))?
     (`a_scale` $a_scale^ `:` type($a_scale))?
     (`b_scale` $b_scale^ `:` type($b_scale))?

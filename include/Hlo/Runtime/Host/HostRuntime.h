@@ -83,7 +83,7 @@ private:
 
 /// out[b] = epilogue(alpha * lhs[b] x rhs[b] + beta * out[b] + bias) on
 /// the bytes of its slices (the semantics of `thunk.gemm`; `buffers`: lhs,
-/// rhs, bias, out, workspace, a_scale, b_scale, d_scale, d_amax, null
+/// rhs, bias, out, workspace, a_scale, b_scale, d_scale, d_amax, c, null
 /// where absent); fails with `error` for element types it does not take.
 LogicalResult runHostGemm(Operation *gemm, ArrayRef<uint8_t *> buffers,
                           std::string &error);
