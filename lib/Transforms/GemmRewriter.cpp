@@ -695,10 +695,7 @@ struct GemmRewriterPass
 
   /// The GEMM `v` is, if this pass created it and `v` is its only use.
   CustomCallOp gemmOf(Value v) {
-    auto call = v.getDefiningOp<CustomCallOp>();
-    if (!call || !gemms.contains(call) || !v.hasOneUse())
-      return nullptr;
-    return call;
+    return v.hasOneUse() ? createdGemm(v) : nullptr;
   }
 
   static BackendConfigAttr configOf(CustomCallOp call) {

@@ -283,6 +283,9 @@ LogicalResult KernelOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
 // GemmOp
 //===----------------------------------------------------------------------===//
 
+/// The fp8 types cuBLASLt's fp8 GEMM takes.
+static bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
+
 LogicalResult GemmOp::verify() {
   MatrixLayoutAttr lhs = getLhsLayout(), rhs = getRhsLayout(),
                    out = getOutLayout();
@@ -325,7 +328,6 @@ LogicalResult GemmOp::verify() {
   Type outElement = getOut().getType().getElementType();
   Type lhsElement = getLhs().getType().getElementType();
   Type rhsElement = getRhs().getType().getElementType();
-  auto isFp8 = [](Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); };
   if (isFp8(lhsElement) || isFp8(rhsElement))
     return verifyFp8();
   if (getBias() && getBias().getType().getElementType() != outElement)
@@ -344,7 +346,6 @@ LogicalResult GemmOp::verifyFp8() {
   Type b = getRhs().getType().getElementType();
   Type out = getOut().getType().getElementType();
   bool aE5 = isa<Float8E5M2Type>(a), bE5 = isa<Float8E5M2Type>(b);
-  auto isFp8 = [](Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); };
   if (!isFp8(a) || !isFp8(b) || (aE5 && bE5))
     return emitOpError("fp8 operands must be e4m3fn and e5m2, not both e5m2");
   if (!(out.isF32() || out.isF16() || out.isBF16() ||
