@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """How the collective combiners scale with module size.
 
-Generates a module of blocks (10 instructions each): an elementwise chain
+Generates a module of blocks (12 instructions each): an elementwise chain
 feeds, per block, one all-reduce, one all-gather and one reduce-scatter whose
-replica groups cycle through three values (three grouping keys per opcode,
-interleaved), and three accumulation chains consume their results (so every
+replica groups cycle through three values, and one collective-permute whose
+pairs do (three grouping keys per opcode, interleaved), and four
+accumulation chains consume their results (so every
 combined group has dependents between its members that must move after the
 combined instruction). Every seventh block's input reads the all-reduce
 accumulator, so the next collectives depend on all earlier ones (the
@@ -13,7 +14,7 @@ group) make many groups. Times each pass with MLIR's --mlir-timing (the
 pass's own wall time, parsing and printing excluded):
 
   hlo-all-reduce-combiner, hlo-all-gather-combiner,
-  hlo-reduce-scatter-combiner
+  hlo-reduce-scatter-combiner, hlo-collective-permute-combiner
 
 and prints ms per pass and per 1000 instructions at each size (equal
 columns = linear), the fastest of --repeat runs.
@@ -31,9 +32,11 @@ from bench_util import run_scaling  # noqa: E402
 # Pass, its options (four members a group by bytes).
 PASSES = [("hlo-all-reduce-combiner", "threshold-bytes=1024"),
           ("hlo-all-gather-combiner", "threshold-bytes=2048"),
-          ("hlo-reduce-scatter-combiner", "threshold-bytes=512")]
+          ("hlo-reduce-scatter-combiner", "threshold-bytes=512"),
+          ("hlo-collective-permute-combiner", "threshold-bytes=1024")]
 
 GROUPS = ["{{0,1},{2,3}}", "{{0,2},{1,3}}", "{{0,3},{1,2}}"]
+PAIRS = ["{{0,1},{1,2},{2,3},{3,0}}", "{{0,2},{2,0}}", "{{1,3},{3,1}}"]
 
 
 def block(i):
@@ -43,6 +46,7 @@ def block(i):
     acc = f"acc_{i - 1}" if i else "z64"
     hh = f"h_{i - 1}" if i else "z32"
     ww = f"w_{i - 1}" if i else "z128"
+    pp = f"q_{i - 1}" if i else "z64"
     g = [GROUPS[(i + k) % 3] for k in range(3)]
     return [
         f"  e_{i} = {v} add({prev}, {src})",
@@ -58,6 +62,9 @@ def block(i):
         f"  r_{i} = {h} abs(rs_{i})",
         f"  h_{i} = {h} add({hh}, r_{i})",
         f"  w_{i} = {w} add({ww}, g_{i})",
+        f"  cp_{i} = {v} collective-permute(e_{i}), "
+        f"source_target_pairs={PAIRS[i % 3]}",
+        f"  q_{i} = {v} add({pp}, cp_{i})",
     ]
 
 
@@ -72,8 +79,8 @@ def module(blocks):
     for i in range(blocks):
         lines += block(i)
     last = blocks - 1
-    lines.append(f"  ROOT t = (f32[64], f32[32], f32[128]) "
-                 f"tuple(acc_{last}, h_{last}, w_{last})")
+    lines.append(f"  ROOT t = (f32[64], f32[32], f32[128], f32[64]) "
+                 f"tuple(acc_{last}, h_{last}, w_{last}, q_{last})")
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -82,7 +89,7 @@ def main():
     def source(tmp, size, flag, opt):
         src = tmp / f"coll{size}.hlo"
         if not src.exists():
-            src.write_text(module(max(1, size // 10)))
+            src.write_text(module(max(1, size // 12)))
         return src
 
     run_scaling(__doc__, [f"{p}={opts}" for p, opts in PASSES], source)

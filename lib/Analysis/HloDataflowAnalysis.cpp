@@ -135,7 +135,9 @@ getForwards(Operation *op, HloDataflowAnalysis::ShapeNodes &nodes) {
   } else if (isa<AsyncDoneOp, AllGatherDoneOp, CollectivePermuteDoneOp>(op)) {
     if (getSubshape(data[0].getType(), {1}))
       whole(data[0], child(data[0].getType(), 1));
-  } else if (isa<AsyncStartOp, AllGatherStartOp>(op)) {
+  } else if (isa<AsyncStartOp, AllGatherStartOp>(op) ||
+             (isa<CollectivePermuteStartOp>(op) &&
+              !isInPlacePermute(data.getTypes()))) {
     intoElementZero(data);
   } else if (isa<CollectivePermuteStartOp, SendOp>(op)) {
     intoElementZero(data.take_front(1));

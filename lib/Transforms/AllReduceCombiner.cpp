@@ -50,34 +50,12 @@ struct AllReduceCombinerPass
       return collectiveKey(op, *kind);
     };
     auto combine = [&](ArrayRef<Operation *> members, OpBuilder &builder) {
-      MLIRContext *ctx = builder.getContext();
-      SmallVector<Value> operands;
-      SmallVector<Type> types;
-      for (Operation *m : members) {
-        operands.push_back(getDataOperands(m)[0]);
-        types.push_back(m->getResult(0).getType());
-      }
       SmallVector<NamedAttribute> attrs = {builder.getNamedAttr(
           "to_apply", cast<AllReduceOp>(members.front()).getToApplyAttr())};
       llvm::append_range(attrs, sharedCollectiveAttrs(members.front()));
-      Operation *combined =
-          createInstruction(builder, combinedLoc(members, "all-reduce"),
-                            AllReduceOp::getOperationName(),
-                            TupleType::get(ctx, types), operands, attrs);
-      setCombinedAttrs(combined, members);
-      SmallVector<Value> replacements;
-      for (auto [i, m] : llvm::enumerate(members))
-        replacements.push_back(
-            createInstruction(
-                builder,
-                NameLoc::get(StringAttr::get(ctx, "get-tuple-element"),
-                             derivedLoc(m->getLoc())),
-                GetTupleElementOp::getOperationName(), types[i],
-                {combined->getResult(0)},
-                {builder.getNamedAttr("index", builder.getI64IntegerAttr(i))})
-                ->getResult(0));
       numCombined += members.size();
-      return replacements;
+      return combineIntoTuple(members, builder, AllReduceOp::getOperationName(),
+                              "all-reduce", attrs);
     };
     for (ComputationOp comp : nonFusionComputations(module)) {
       int64_t groups =

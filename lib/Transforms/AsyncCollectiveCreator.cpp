@@ -12,6 +12,7 @@
 
 #include "Hlo/Dialect/Hlo/HloBackendConfigUtils.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Dialect/Hlo/HloTypeInference.h"
 #include "Hlo/Transforms/CollectivePasses.h"
 #include "RewriteUtils.h"
 #include "TransformUtils.h"
@@ -102,7 +103,7 @@ struct AsyncCollectiveCreatorPass
     return (isa<AllReduceOp>(op) && convertAllReduce) ||
            (isa<AllGatherOp>(op) && convertAllGather) ||
            (isa<CollectivePermuteOp>(op) && convertCollectivePermute &&
-            getDataOperands(op).size() == 1) ||
+            !isInPlacePermute(getDataOperands(op).getTypes())) ||
            (isa<ReduceScatterOp>(op) && convertReduceScatter) ||
            (isa<AllToAllOp>(op) && convertAllToAll) ||
            (isa<RaggedAllToAllOp>(op) && convertRaggedAllToAll) ||

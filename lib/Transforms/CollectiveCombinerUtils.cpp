@@ -456,6 +456,35 @@ SmallVector<NamedAttribute> mlir::hlo::sharedCollectiveAttrs(Operation *first) {
   return attrs;
 }
 
+SmallVector<Value> mlir::hlo::combineIntoTuple(ArrayRef<Operation *> members,
+                                               OpBuilder &builder,
+                                               StringRef opName, StringRef name,
+                                               ArrayRef<NamedAttribute> attrs) {
+  MLIRContext *ctx = builder.getContext();
+  SmallVector<Value> operands;
+  SmallVector<Type> types;
+  for (Operation *m : members) {
+    operands.push_back(getDataOperands(m)[0]);
+    types.push_back(m->getResult(0).getType());
+  }
+  Operation *combined =
+      createInstruction(builder, combinedLoc(members, name), opName,
+                        TupleType::get(ctx, types), operands, attrs);
+  setCombinedAttrs(combined, members);
+  SmallVector<Value> replacements;
+  for (auto [i, m] : llvm::enumerate(members))
+    replacements.push_back(
+        createInstruction(
+            builder,
+            NameLoc::get(StringAttr::get(ctx, "get-tuple-element"),
+                         derivedLoc(m->getLoc())),
+            GetTupleElementOp::getOperationName(), types[i],
+            {combined->getResult(0)},
+            {builder.getNamedAttr("index", builder.getI64IntegerAttr(i))})
+            ->getResult(0));
+  return replacements;
+}
+
 SmallVector<Value>
 mlir::hlo::combineAlongDim(ArrayRef<Operation *> members, OpBuilder &builder,
                            StringRef opName, StringRef name, int64_t dim,

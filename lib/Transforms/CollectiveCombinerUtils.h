@@ -113,6 +113,15 @@ SmallVector<Value> combineAlongDim(ArrayRef<Operation *> members,
                                    function_ref<int64_t(Operation *)> dimOf,
                                    ArrayRef<NamedAttribute> extraAttrs);
 
+/// Combines collectives (`opName`) of one array operand each into one of
+/// all their operands with `attrs` and the tuple of their result types
+/// (XLA's all-reduce and collective-permute combine steps); returns the
+/// get-tuple-elements that replace the members.
+SmallVector<Value> combineIntoTuple(ArrayRef<Operation *> members,
+                                    OpBuilder &builder, StringRef opName,
+                                    StringRef name,
+                                    ArrayRef<NamedAttribute> attrs);
+
 /// The attributes of a collective that a combined one copies from the
 /// first member: replica groups, channel id, global device ids.
 SmallVector<NamedAttribute> sharedCollectiveAttrs(Operation *first);

@@ -46,7 +46,8 @@ struct CollectivePermuteInPlaceExpanderPass
     nextChannelId = hlo::nextChannelId(module);
     module.walk([&](Operation *op) {
       if (!isa<CollectivePermuteOp, CollectivePermuteStartOp>(op) ||
-          getDataOperands(op).size() != 4 || hasControlPredecessors(op))
+          !isInPlacePermute(getDataOperands(op).getTypes()) ||
+          hasControlPredecessors(op))
         return;
       Operation *result = op;
       if (isa<CollectivePermuteStartOp>(op)) {

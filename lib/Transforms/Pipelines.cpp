@@ -339,13 +339,15 @@ void mlir::hlo::buildHloHorizontalFusionPipeline(OpPassManager &pm) {
 
 void mlir::hlo::buildHloPostFusionOptimizationPipeline(OpPassManager &pm) {
   // XLA: HloDCE, TupleSimplifier, AllGatherCombiner, AllReduceCombiner,
-  // ReduceScatterCombiner; AsyncCollectiveCreator ("async-collective-
-  // conversion"); AlgebraicSimplifier ("post-fusion-simplification").
+  // ReduceScatterCombiner, CollectivePermuteCombiner; AsyncCollectiveCreator
+  // ("async-collective-conversion"); AlgebraicSimplifier
+  // ("post-fusion-simplification").
   pm.addPass(createHloDce());
   pm.addPass(createHloTupleSimplifier());
   pm.addPass(createHloAllGatherCombiner());
   pm.addPass(createHloAllReduceCombiner());
   pm.addPass(createHloReduceScatterCombiner());
+  pm.addPass(createHloCollectivePermuteCombiner());
   pm.addPass(createHloGpuAsyncCollectiveConversion());
   pm.addPass(createLayoutSensitiveSimplifier());
   // XLA runs its FusionWrapper next (in its autotuning pipeline): every

@@ -321,6 +321,37 @@ def HloReduceScatterCombiner
   ];
 }
 
+def HloCollectivePermuteCombiner
+    : Pass<"hlo-collective-permute-combiner", "::mlir::ModuleOp"> {
+  let summary = "Combine independent collective-permutes with the same "
+                "pairs into one (XLA's CollectivePermuteCombiner)";
+  let description = [{
+    Collective-permutes of one array operand with the same
+    `source_target_pairs` (in the same order) and channel or not become
+    one collective-permute of all their
+    operands (XLA's combined form) with a tuple result, each old result a
+    get-tuple-element of it, grouped as `hlo-all-reduce-combiner` groups
+    (byte and count thresholds, no member depending on another). Element
+    types and shapes may differ. Left alone: the in-place form, combined
+    permutes, dynamic shapes, instructions with control edges, fused
+    computations.
+  }];
+  let options = [
+    Option<"thresholdBytes", "threshold-bytes", "int64_t",
+           /*default=*/"31457287",
+           "Most result bytes of a combined collective-permute "
+           "(xla_gpu_collective_permute_combine_threshold_bytes: 30 MiB + 7)">,
+    Option<"thresholdCount", "threshold-count", "int64_t",
+           /*default=*/"9223372036854775807",
+           "Most collective-permutes combined into one (XLA 0.10.2's GPU "
+           "pipeline sets no limit: 1100 become one)">,
+  ];
+  let statistics = [
+    Statistic<"numCombined", "combined", "Collective-permutes combined">,
+    Statistic<"numGroups", "groups", "Combined collective-permutes created">,
+  ];
+}
+
 def HloGpuAsyncCollectiveConversion
     : Pass<"hlo-gpu-async-collective-conversion", "::mlir::ModuleOp"> {
   let summary = "Split collectives into asynchronous start/done pairs "

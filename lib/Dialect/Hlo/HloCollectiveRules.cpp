@@ -244,6 +244,11 @@ static FailureOr<int64_t> startIndexEntries(EmitErrorFn emitError,
                      << " integer scalars or a tuple of such tuples";
 }
 
+bool mlir::hlo::isInPlacePermute(TypeRange operands) {
+  return operands.size() == 4 &&
+         llvm::any_of(operands, [](Type t) { return isa<TupleType>(t); });
+}
+
 FailureOr<InPlacePermute>
 mlir::hlo::verifyInPlacePermute(EmitErrorFn emitError, TypeRange operands,
                                 ArrayAttr sliceSizes) {

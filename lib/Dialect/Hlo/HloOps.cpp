@@ -695,26 +695,43 @@ static LogicalResult checkPairs(Operation *op, std::optional<ArrayAttr> attr,
 }
 
 /// What collective-permute and its start have in common: the pairs, and
-/// the in-place form's operands. Its output buffer type, or the operand
-/// type of the ordinary form, through `buffer`.
+/// the operands of the in-place form or of the arrays permuted together.
+/// Through `buffer`, the output buffer type of the in-place form, else the
+/// operand's type or (XLA's combined form) the tuple of the operands' types.
 template <typename OpT>
 static LogicalResult verifyCollectivePermute(OpT op, Type &buffer) {
   auto err = [&]() { return op.emitOpError(); };
   int64_t chunks = 1;
-  if (op.getInputs().size() == 1) {
+  TypeRange inputs = op.getInputs().getTypes();
+  if (!isInPlacePermute(inputs)) {
     if (op.getSliceSizes())
       return op.emitOpError("slice_sizes is only for the in-place form "
                             "(four operands)");
-    buffer = op.getInputs()[0].getType();
+    for (Type t : inputs)
+      if (!isa<RankedTensorType>(t))
+        return op.emitOpError("operand ")
+               << t
+               << " must be an array (the in-place form takes four "
+                  "operands: input, output, input and output start "
+                  "indices)";
+    buffer = inputs.size() == 1 ? inputs[0]
+                                : TupleType::get(op.getContext(), inputs);
   } else {
-    FailureOr<InPlacePermute> form = verifyInPlacePermute(
-        err, op.getInputs().getTypes(), op.getSliceSizesAttr());
+    FailureOr<InPlacePermute> form =
+        verifyInPlacePermute(err, inputs, op.getSliceSizesAttr());
     if (failed(form))
       return failure();
     chunks = form->entries;
-    buffer = op.getInputs()[1].getType();
+    buffer = inputs[1];
   }
   return checkPairs(op, op.getSourceTargetPairs(), chunks);
+}
+
+/// What the result type of a collective-permute is checked against.
+static StringRef permuteResultName(TypeRange inputs) {
+  if (isInPlacePermute(inputs))
+    return "the output buffer type";
+  return inputs.size() == 1 ? "the operand type" : "the operands' types";
 }
 
 LogicalResult CollectivePermuteOp::verify() {
@@ -722,17 +739,17 @@ LogicalResult CollectivePermuteOp::verify() {
   if (failed(verifyCollectivePermute(*this, buffer)))
     return failure();
   return checkResultType(*this, getType(), buffer,
-                         getInputs().size() == 1 ? "the operand type"
-                                                 : "the output buffer type");
+                         permuteResultName(getInputs().getTypes()));
 }
 
 LogicalResult CollectivePermuteStartOp::verify() {
   Type buffer;
   if (failed(verifyCollectivePermute(*this, buffer)))
     return failure();
-  // Legacy form: (operand or input buffer, result, u32 context...); current
-  // form: the result.
-  Type in = getInputs()[0].getType();
+  // Legacy form: (operand(s) or input buffer, result, u32 context...);
+  // current form: the result.
+  TypeRange inputs = getInputs().getTypes();
+  Type in = isInPlacePermute(inputs) ? inputs[0] : buffer;
   auto tt = dyn_cast<TupleType>(getType());
   if (tt && tt.size() >= 2 && !typesCompatible(getType(), buffer)) {
     if (!typesCompatible(tt.getType(0), in) ||
@@ -741,9 +758,7 @@ LogicalResult CollectivePermuteStartOp::verify() {
              << getType() << " should start with (operand, result) of types ("
              << in << ", " << buffer << ")";
   } else if (failed(checkResultType(*this, getType(), buffer,
-                                    getInputs().size() == 1
-                                        ? "the operand type"
-                                        : "the output buffer type"))) {
+                                    permuteResultName(inputs)))) {
     return failure();
   }
   return verifyStartUser<CollectivePermuteDoneOp>(*this,

@@ -603,7 +603,8 @@ static FailureOr<Literal> startValue(Operation *op, Operands operands,
   std::vector<Literal> ins;
   for (const Literal *l : operands)
     ins.push_back(*l);
-  if (operands.size() == 4 && isa<CollectivePermuteStartOp>(op))
+  if (isa<CollectivePermuteStartOp>(op) &&
+      isInPlacePermute(getDataOperands(op).getTypes()))
     ins.resize(1);
   e.push_back(packed(std::move(ins)));
   e.push_back(std::move(*result));
@@ -663,23 +664,17 @@ static EvalResult evalCollective(Interp &interp, Operation *op,
         return raggedAllToAll(interp, op, operands);
       })
       .Case([&](CollectivePermuteOp c) -> EvalResult {
-        if (operands.size() == 4)
+        if (isInPlacePermute(c.getInputs().getTypes()))
           return inPlacePermute(interp, op, c.getSourceTargetPairs(),
                                 c.getSliceSizesAttr(), operands);
-        if (operands.size() != 1)
-          return interp.error(op, "needs one operand, or four (the in-place "
-                                  "form)");
         return collectivePermute(interp, op, c.getSourceTargetPairs(),
                                  operands);
       })
       .Case([&](CollectivePermuteStartOp c) -> EvalResult {
-        if (operands.size() == 4)
+        if (isInPlacePermute(c.getInputs().getTypes()))
           return startValue(op, operands,
                             inPlacePermute(interp, op, c.getSourceTargetPairs(),
                                            c.getSliceSizesAttr(), operands));
-        if (operands.size() != 1)
-          return interp.error(op, "needs one operand, or four (the in-place "
-                                  "form)");
         return startValue(
             op, operands,
             collectivePermute(interp, op, c.getSourceTargetPairs(), operands));

@@ -381,10 +381,37 @@ hlo.computation @permute_slice_sizes_not_in_place(%x: tensor<4xf32>) -> tensor<4
 
 // -----
 
+// Three operands are XLA's combined form (arrays permuted together), which
+// takes no tuple.
 hlo.computation @permute_in_place_operands(%x: tensor<4xf32>, %y: tensor<8xf32>, %i: tuple<tensor<i32>>) -> tensor<8xf32> {
-  // expected-error @+1 {{'hlo.collective_permute' op the in-place form takes 4 operands (input, output, input and output start indices), not 3}}
+  // expected-error @+1 {{'hlo.collective_permute' op operand 'tuple<tensor<i32>>' must be an array (the in-place form takes four operands: input, output, input and output start indices)}}
   %0 = hlo.collective_permute %x, %y, %i {source_target_pairs = [array<i64: 0, 1>]} : (tensor<4xf32>, tensor<8xf32>, tuple<tensor<i32>>) -> tensor<8xf32>
   hlo.return %0 : tensor<8xf32>
+}
+
+// -----
+
+hlo.computation @permute_combined_result(%x: tensor<4xf32>, %y: tensor<8xi32>) -> tuple<tensor<4xf32>, tensor<8xf32>> {
+  // expected-error @+1 {{'hlo.collective_permute' op result type 'tuple<tensor<4xf32>, tensor<8xf32>>' should be 'tuple<tensor<4xf32>, tensor<8xi32>>' (the operands' types)}}
+  %0 = hlo.collective_permute %x, %y {source_target_pairs = [array<i64: 0, 1>]} : (tensor<4xf32>, tensor<8xi32>) -> tuple<tensor<4xf32>, tensor<8xf32>>
+  hlo.return %0 : tuple<tensor<4xf32>, tensor<8xf32>>
+}
+
+// -----
+
+hlo.computation @permute_combined_slice_sizes(%x: tensor<4xf32>, %y: tensor<8xf32>) -> tuple<tensor<4xf32>, tensor<8xf32>> {
+  // expected-error @+1 {{'hlo.collective_permute' op slice_sizes is only for the in-place form (four operands)}}
+  %0 = hlo.collective_permute %x, %y {source_target_pairs = [array<i64: 0, 1>], slice_sizes = [array<i64: 2>]} : (tensor<4xf32>, tensor<8xf32>) -> tuple<tensor<4xf32>, tensor<8xf32>>
+  hlo.return %0 : tuple<tensor<4xf32>, tensor<8xf32>>
+}
+
+// -----
+
+hlo.computation @permute_combined_start(%x: tensor<4xf32>, %y: tensor<8xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'hlo.collective_permute_start' op result type 'tuple<tensor<4xf32>, tensor<4xf32>>' should start with (operand, result) of types ('tuple<tensor<4xf32>, tensor<8xf32>>', 'tuple<tensor<4xf32>, tensor<8xf32>>')}}
+  %0 = hlo.collective_permute_start %x, %y {source_target_pairs = [array<i64: 0, 1>]} : (tensor<4xf32>, tensor<8xf32>) -> tuple<tensor<4xf32>, tensor<4xf32>>
+  %1 = hlo.collective_permute_done %0 : (tuple<tensor<4xf32>, tensor<4xf32>>) -> tensor<4xf32>
+  hlo.return %1 : tensor<4xf32>
 }
 
 // -----

@@ -81,6 +81,19 @@ hlo.computation @permute_broadcast(%x: tensor<128x32xf32>) -> tensor<128x32xf32>
   hlo.return %7 : tensor<128x32xf32>
 }
 
+// XLA's combined form: arrays permuted together, a tuple result; its start
+// holds (operands, results).
+// CHECK-LABEL: hlo.computation @permute_combined
+hlo.computation @permute_combined(%x: tensor<4xf32>, %y: tensor<2x3xi8>) -> tuple<tensor<4xf32>, tensor<2x3xi8>> {
+  // CHECK: %0 = collective_permute %arg0, %arg1 {source_target_pairs = [array<i64: 0, 1>, array<i64: 1, 0>]} : (tensor<4xf32>, tensor<2x3xi8>) -> tuple<tensor<4xf32>, tensor<2x3xi8>>
+  %0 = hlo.collective_permute %x, %y {source_target_pairs = [array<i64: 0, 1>, array<i64: 1, 0>]} : (tensor<4xf32>, tensor<2x3xi8>) -> tuple<tensor<4xf32>, tensor<2x3xi8>>
+  // CHECK: %1 = collective_permute_start %arg0, %arg1 {source_target_pairs = [array<i64: 0, 1>]} : (tensor<4xf32>, tensor<2x3xi8>) -> tuple<tuple<tensor<4xf32>, tensor<2x3xi8>>, tuple<tensor<4xf32>, tensor<2x3xi8>>>
+  %1 = hlo.collective_permute_start %x, %y {source_target_pairs = [array<i64: 0, 1>]} : (tensor<4xf32>, tensor<2x3xi8>) -> tuple<tuple<tensor<4xf32>, tensor<2x3xi8>>, tuple<tensor<4xf32>, tensor<2x3xi8>>>
+  // CHECK: %2 = collective_permute_done %1 : (tuple<tuple<tensor<4xf32>, tensor<2x3xi8>>, tuple<tensor<4xf32>, tensor<2x3xi8>>>) -> tuple<tensor<4xf32>, tensor<2x3xi8>>
+  %2 = hlo.collective_permute_done %1 : (tuple<tuple<tensor<4xf32>, tensor<2x3xi8>>, tuple<tensor<4xf32>, tensor<2x3xi8>>>) -> tuple<tensor<4xf32>, tensor<2x3xi8>>
+  hlo.return %2 : tuple<tensor<4xf32>, tensor<2x3xi8>>
+}
+
 // CHECK-LABEL: hlo.computation @ids
 hlo.computation @ids() -> tuple<tensor<ui32>, tensor<ui32>> {
   // CHECK: %0 = replica_id  : () -> tensor<ui32>

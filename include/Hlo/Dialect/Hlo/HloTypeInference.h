@@ -240,6 +240,10 @@ LogicalResult verifyAllToAll(EmitErrorFn emitError, TypeRange operands,
 LogicalResult verifySourceTargetPairs(EmitErrorFn emitError,
                                       ArrayRef<ArrayRef<int64_t>> pairs,
                                       int64_t chunks = 1);
+/// Whether collective-permute operands of these types are its in-place form
+/// (four operands among which tuples: the start indices are), not arrays
+/// permuted together (one operand, or XLA's combined form of several).
+bool isInPlacePermute(TypeRange operands);
 /// The in-place collective-permute (input, output, input start indices,
 /// output start indices) read from its operand types.
 struct InPlacePermute {
