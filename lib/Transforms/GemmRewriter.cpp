@@ -40,6 +40,7 @@
 #include "GemmRewriterF8.h"
 #include "Hlo/Analysis/GpuDeviceInfo.h"
 #include "Hlo/Dialect/Hlo/HloBackendConfigUtils.h"
+#include "Hlo/Dialect/Hlo/HloDeviceGroups.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/GpuLibraryPasses.h"
 #include "ReductionUtils.h"
@@ -444,8 +445,9 @@ struct GemmRewriterPass
          out = ot.getElementType();
     if (!(isF8(a) && isF8(b)) && !typesSupported(a, b, out))
       return false;
-    std::optional<Fp8Operand> x = matchFp8Operand(dot.getLhs());
-    std::optional<Fp8Operand> y = matchFp8Operand(dot.getRhs());
+    bool spmd = getDeviceCounts(dot->getParentOfType<ModuleOp>()).second > 1;
+    std::optional<Fp8Operand> x = matchFp8Operand(dot.getLhs(), spmd);
+    std::optional<Fp8Operand> y = matchFp8Operand(dot.getRhs(), spmd);
     if (!x || !y ||
         !fp8TypesSupported(getElementTypeOrSelf(x->fp8.getType()),
                            getElementTypeOrSelf(y->fp8.getType()), out))
@@ -485,6 +487,13 @@ struct GemmRewriterPass
               ->getResult(0);
     }
     replaceDot(dot, call, result);
+    // The wide ops the fp8 operands replace, where nothing else reads them:
+    // erased here, since a collective among them is no dead code to DCE.
+    for (const Fp8Operand *operand : {&*x, &*y})
+      for (auto [op, index] : llvm::reverse(operand->ops))
+        if (op->use_empty() && !hasControlPredecessors(op) &&
+            !isControlPredecessor(op))
+          op->erase();
     return true;
   }
 

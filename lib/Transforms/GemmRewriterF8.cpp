@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GemmRewriterF8.h"
+#include "AlgebraicSimplifier.h"
 #include "RewriteUtils.h"
 #include "TransformUtils.h"
 
@@ -56,18 +57,50 @@ static Value convertedFp8(Value v) {
   return convert.getOperand();
 }
 
-std::optional<Fp8Operand> mlir::hlo::matchFp8Operand(Value v) {
+/// True if `v` is a broadcast scalar constant zero.
+static bool isBroadcastZero(Value v) {
+  Value scalar = broadcastScalarOperand(v);
+  std::optional<double> zero =
+      scalar ? algsimp::splatValue(scalar) : std::nullopt;
+  return zero && *zero == 0;
+}
+
+/// The operand of `op` on an fp8 operand's path if `op` commutes with the
+/// dequantization (XLA's list): shape ops, dynamic-slice, a pad with zeros,
+/// a select against a broadcast zero, collectives of one array with `spmd`.
+static std::optional<unsigned> commutingOperand(Operation *op, bool spmd) {
+  Value result = op->getResult(0);
+  if (isa<CopyOp, ReshapeOp, TransposeOp, SliceOp, BroadcastOp, DynamicSliceOp>(
+          op) ||
+      (isa<BitcastOp>(op) && elementOf(op->getOperand(0)) == elementOf(result)))
+    return 0;
+  if (auto pad = dyn_cast<PadOp>(op)) {
+    std::optional<double> value = algsimp::splatValue(pad.getPaddingValue());
+    return value && *value == 0 ? std::optional<unsigned>(0) : std::nullopt;
+  }
+  if (auto select = dyn_cast<SelectOp>(op)) {
+    if (isBroadcastZero(select.getOnFalse()))
+      return 1;
+    if (isBroadcastZero(select.getOnTrue()))
+      return 2;
+    return std::nullopt;
+  }
+  if (spmd && isa<AllGatherOp, AllToAllOp, CollectivePermuteOp>(op) &&
+      op->getNumOperands() == 1 && isa<RankedTensorType>(result.getType()))
+    return 0;
+  return std::nullopt;
+}
+
+std::optional<Fp8Operand> mlir::hlo::matchFp8Operand(Value v, bool spmd) {
   Fp8Operand x;
   Value cur = v;
   while (!isF8(elementOf(cur))) {
     Operation *def = cur.getDefiningOp();
     if (!def || hasControlPredecessors(def))
       return std::nullopt;
-    if (isa<CopyOp, ReshapeOp, TransposeOp, SliceOp, BroadcastOp>(def) ||
-        (isa<BitcastOp>(def) &&
-         elementOf(def->getOperand(0)) == elementOf(cur))) {
-      x.ops.push_back(def);
-      cur = def->getOperand(0);
+    if (std::optional<unsigned> index = commutingOperand(def, spmd)) {
+      x.ops.push_back({def, *index});
+      cur = def->getOperand(*index);
       continue;
     }
     if (Value fp8 = convertedFp8(cur)) {
@@ -134,10 +167,28 @@ Value mlir::hlo::buildFp8Operand(OpBuilder &b, Location loc,
                                  int64_t &contracting, bool contractingMinor) {
   Type f8 = elementOf(x.fp8);
   Value cur = x.fp8;
-  // The shape ops again, on the fp8 value.
-  for (Operation *op : x.ops) {
+  // The commuting ops again, on the fp8 value; the pad value and the
+  // select's zeros converted to fp8, as XLA does.
+  for (auto [op, index] : x.ops) {
+    // The operand that becomes fp8 besides the path's: none, the pad value
+    // or the select's zeros.
+    std::optional<unsigned> other;
+    if (isa<PadOp>(op))
+      other = 1;
+    else if (isa<SelectOp>(op))
+      other = index == 1 ? 2 : 1;
+    Value converted;
+    if (other) {
+      Value v = op->getOperand(*other);
+      converted = createInstruction(b, named(b, "convert", loc),
+                                    ConvertOp::getOperationName(),
+                                    withElementType(v.getType(), f8), {v})
+                      ->getResult(0);
+    }
     Operation *moved = b.clone(*op);
-    moved->setOperand(0, cur);
+    moved->setOperand(index, cur);
+    if (other)
+      moved->setOperand(*other, converted);
     moved->getResult(0).setType(
         withElementType(op->getResult(0).getType(), f8));
     cur = moved->getResult(0);

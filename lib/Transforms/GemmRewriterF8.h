@@ -30,11 +30,16 @@ struct Fp8Operand {
   Value fp8;
   Value scale; // null: unscaled
   bool divide = false;
-  SmallVector<Operation *> ops;
+  /// The ops that commute with the dequantization, from the fp8 value on,
+  /// each with the index of its operand on the path (select: 1 or 2).
+  SmallVector<std::pair<Operation *, unsigned>> ops;
 };
 
-/// The fp8 form of dot operand `v`, if it has one.
-std::optional<Fp8Operand> matchFp8Operand(Value v);
+/// The fp8 form of dot operand `v`, if it has one. With `spmd` (a module
+/// of several partitions) all-gathers, all-to-alls and collective-permutes
+/// of one array move onto the fp8 value too, as XLA's with SPMD
+/// partitioning.
+std::optional<Fp8Operand> matchFp8Operand(Value v, bool spmd);
 
 /// True if cuBLASLt multiplies fp8 `a` x `b` into `out` (XLA's table for
 /// CUDA: e4m3fn and e5m2, not both e5m2; e5m2 results only of mixed
