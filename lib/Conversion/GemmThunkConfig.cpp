@@ -120,8 +120,11 @@ FailureOr<GemmThunkConfig> mlir::hlo::getGemmThunkConfig(CustomCallOp call) {
   Type d = tuple ? tuple.getType(0) : call.getType();
   bool fp8Out =
       fp8 && isa<Float8E4M3FNType, Float8E5M2Type>(getElementTypeOrSelf(d));
-  if (fp8Out && config.beta != 0)
-    return fail("an fp8 result with a C operand is not supported");
+  if (fp8Out && config.beta != 0 &&
+      (operands.size() < 3 ||
+       !(getElementTypeOrSelf(operands[2].getType()).isBF16() ||
+         getElementTypeOrSelf(operands[2].getType()).isF16())))
+    return fail("an fp8 result adds a bf16 or f16 C only");
   int64_t next = 2 + (config.beta != 0);
   if (fp8) {
     config.aScale = next++;

@@ -610,11 +610,14 @@ struct GemmRewriterPass
     for (Operation *user : gemm->getUsers())
       if (user != chain && (amax || !(amax = matchAmax(gemm, user, convert))))
         return;
-    // (An fp8 result after a matrix bias is not here: XLA then passes a
-    // bf16 or f16 C of its own.)
+    // After a matrix bias the fp8 result adds a bf16 or f16 C of its own
+    // type (cuBLASLt's C apart from D), as XLA's.
     Type out = getElementTypeOrSelf(gemm.getType());
     BackendConfigAttr cfg = gemmConfigOf(gemm);
-    if (isF8(out) || cfg.getDouble("beta").value_or(0) != 0 ||
+    Type c = cfg.getDouble("beta").value_or(0) != 0
+                 ? getElementTypeOrSelf(gemm->getOperand(2).getType())
+                 : Type();
+    if (isF8(out) || (c && !c.isBF16() && !c.isF16()) ||
         !fp8TypesSupported(getElementTypeOrSelf(gemm->getOperand(0).getType()),
                            getElementTypeOrSelf(gemm->getOperand(1).getType()),
                            to))

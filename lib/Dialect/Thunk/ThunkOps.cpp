@@ -311,9 +311,14 @@ LogicalResult GemmOp::verify() {
     auto ct = cast<MemRefType>(c.getType());
     if (getBeta().convertToDouble() == 0)
       return emitOpError("c is added with beta, which is 0");
-    if (ct.getElementType() != getOut().getType().getElementType() ||
+    Type outElement = getOut().getType().getElementType();
+    // An fp8 output adds a bf16 or f16 C (cuBLASLt's C type for fp8 D).
+    bool wideC = isFp8(outElement) &&
+                 (ct.getElementType().isBF16() || ct.getElementType().isF16());
+    if ((ct.getElementType() != outElement && !wideC) ||
         ct.getNumElements() < out.getExtent())
-      return emitOpError("c must have the output's element type and layout");
+      return emitOpError("c must have the output's element type (bf16 or "
+                         "f16 for an fp8 output) and layout");
   }
   bool hasBias = getEpilogue() == GemmEpilogue::Bias ||
                  getEpilogue() == GemmEpilogue::BiasRelu ||
@@ -362,8 +367,9 @@ LogicalResult GemmOp::verifyFp8() {
     return emitOpError("an fp8 GEMM needs a_scale and b_scale");
   if (getDScale() && !isFp8(out))
     return emitOpError("d_scale scales fp8 outputs only");
-  if (isFp8(out) && getBeta().convertToDouble() != 0)
-    return emitOpError("an fp8 output takes no C (beta must be 0)");
+  if (isFp8(out) && getBeta().convertToDouble() != 0 && !getC())
+    return emitOpError("an fp8 output adds C only from a bf16 or f16 c of "
+                       "its own");
   if (getBias()) {
     Type bias = getBias().getType().getElementType();
     if (!bias.isBF16() && !bias.isF16())

@@ -101,13 +101,17 @@ mlir::thunk::cuda::planGemm(const CublasLt &lt, GemmOp op, int64_t workspace,
                                 rhsIn = dataType(elementOf(op.getRhs()));
   if (!in || !out || !rhsIn)
     return fail("cuBLASLt takes no GEMM of these element types");
-  // An fp8 output's C (beta is 0: unread) takes the bias's type, else bf16;
-  // the bias of an fp8 GEMM is bf16 or f16 whatever the output.
+  // An fp8 output's C is its own bf16 or f16 `c`; without one (beta 0:
+  // unread) it takes the bias's type, else bf16. The bias of an fp8 GEMM
+  // is bf16 or f16 whatever the output.
   bool fp8Out = *out == CUDA_R_8F_E4M3 || *out == CUDA_R_8F_E5M2;
   std::optional<cudaDataType_t> biasType =
       op.getBias() ? dataType(elementOf(op.getBias())) : out;
+  std::optional<cudaDataType_t> ownC =
+      op.getC() ? dataType(elementOf(op.getC())) : std::nullopt;
   cudaDataType_t cType =
-      fp8Out ? (op.getBias() ? *biasType : CUDA_R_16BF) : *out;
+      !fp8Out ? *out
+              : (ownC ? *ownC : (op.getBias() ? *biasType : CUDA_R_16BF));
 
   // The compute and scale types: cuBLAS's defaults for the operand types.
   cublasComputeType_t compute = CUBLAS_COMPUTE_32F;

@@ -170,13 +170,16 @@ LogicalResult mlir::thunk::runHostGemm(Operation *operation,
   auto op = cast<GemmOp>(operation);
   uint8_t *lhs = buffers[0], *rhs = buffers[1], *bias = buffers[2],
           *out = buffers[3];
-  // A C apart from the output: its bytes there first, then as without.
-  if (op.getC() && buffers[9] != out)
+  Type in = op.getLhs().getType().getElementType();
+  Type result = op.getOut().getType().getElementType();
+  // A C apart from the output: its bytes there first, then as without;
+  // one of another type (an fp8 output's bf16 or f16 C) is read in place.
+  Type cType = op.getC() ? op.getC().getType().getElementType() : result;
+  if (op.getC() && cType == result && buffers[9] != out)
     std::memmove(out, buffers[9],
                  std::min(getStorageBytes(op.getC().getType()),
                           getStorageBytes(op.getOut().getType())));
-  Type in = op.getLhs().getType().getElementType();
-  Type result = op.getOut().getType().getElementType();
+  const uint8_t *cBase = cType == result ? out : buffers[9];
   double alphaRe = op.getAlphaReal().convertToDouble();
   double alphaIm = op.getAlphaImag().convertToDouble();
   double beta = op.getBeta().convertToDouble();
@@ -225,7 +228,7 @@ LogicalResult mlir::thunk::runHostGemm(Operation *operation,
     // Widened to f32 row-major copies, multiplied by sgemm, rounded back.
     FloatCodec x(s8ToF32 ? result : in),
         y(s8ToF32 ? result : op.getRhs().getType().getElementType()), z(result),
-        zb(bias ? op.getBias().getType().getElementType() : result);
+        zc(cType), zb(bias ? op.getBias().getType().getElementType() : result);
     auto scale = [&](Value v, uint8_t *at) {
       float f = 1;
       if (v)
@@ -267,8 +270,9 @@ LogicalResult mlir::thunk::runHostGemm(Operation *operation,
       for (int64_t r = 0; r < m; ++r)
         for (int64_t col = 0; col < n; ++col)
           wc[r * n + col] =
-              beta == 0 ? 0.0f
-                        : z.load(out, batch * sc[0] + r * sc[1] + col * sc[2]);
+              beta == 0
+                  ? 0.0f
+                  : zc.load(cBase, batch * sc[0] + r * sc[1] + col * sc[2]);
       cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, alphaRe,
                   wa.data(), k, wb.data(), n, beta, wc.data(), n);
       for (int64_t r = 0; r < m; ++r)

@@ -1298,8 +1298,26 @@ thunk.program @main {
   %a = thunk.slice @t[0] : memref<512xf8E4M3FN>
   %s = thunk.slice @t[1024] : memref<1xf32>
   %d = thunk.slice @t[2048] : memref<256xf8E4M3FN>
-  // expected-error @+1 {{an fp8 output takes no C (beta must be 0)}}
+  // expected-error @+1 {{an fp8 output adds C only from a bf16 or f16 c of its own}}
   thunk.gemm %a : memref<512xf8E4M3FN>, %a : memref<512xf8E4M3FN>
+      a_scale %s : memref<1xf32> b_scale %s : memref<1xf32> -> %d : memref<256xf8E4M3FN> {
+    lhs_layout = #thunk.matrix<row_major, rows = 16, cols = 32, leading_dim = 32>,
+    rhs_layout = #thunk.matrix<column_major, rows = 32, cols = 16, leading_dim = 32>,
+    out_layout = #thunk.matrix<row_major, rows = 16, cols = 16, leading_dim = 16>,
+    beta = 1.0}
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %a = thunk.slice @t[0] : memref<512xf8E4M3FN>
+  %s = thunk.slice @t[1024] : memref<1xf32>
+  %c = thunk.slice @t[1536] : memref<256xf32>
+  %d = thunk.slice @t[2560] : memref<256xf8E4M3FN>
+  // expected-error @+1 {{c must have the output's element type (bf16 or f16 for an fp8 output) and layout}}
+  thunk.gemm %a : memref<512xf8E4M3FN>, %a : memref<512xf8E4M3FN> c %c : memref<256xf32>
       a_scale %s : memref<1xf32> b_scale %s : memref<1xf32> -> %d : memref<256xf8E4M3FN> {
     lhs_layout = #thunk.matrix<row_major, rows = 16, cols = 32, leading_dim = 32>,
     rhs_layout = #thunk.matrix<column_major, rows = 32, cols = 16, leading_dim = 32>,
