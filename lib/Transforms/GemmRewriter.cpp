@@ -913,18 +913,28 @@ struct GemmRewriterPass
     if (!supportsEpilogue(ot.getElementType()))
       return false;
     BackendConfigAttr cfg = gemmConfigOf(gemm);
-    // An fp8 GEMM takes a bf16 or f16 bias of its result's type, and none
-    // after a matrix bias.
-    if (isFp8(gemm) &&
-        (cfg.getDouble("beta").value_or(0) != 0 ||
-         !(ot.getElementType().isBF16() || ot.getElementType().isF16())))
-      return false;
+    Value bias = bcast.getOperand();
+    // An fp8 GEMM takes a bf16 or f16 bias, and none after a matrix bias:
+    // of its bf16 or f16 result's type, or, for an f32 result, the bf16 or
+    // f16 value the bias is converted from (exactly; as XLA's).
+    if (isFp8(gemm)) {
+      Type out = ot.getElementType();
+      auto convert = bias.getDefiningOp<ConvertOp>();
+      Type from = convert ? getElementTypeOrSelf(convert.getOperand().getType())
+                          : Type();
+      if (cfg.getDouble("beta").value_or(0) != 0 ||
+          !(out.isBF16() || out.isF16() ||
+            (out.isF32() && from && (from.isBF16() || from.isF16()) &&
+             !hasControlPredecessors(convert))))
+        return false;
+      if (out.isF32())
+        bias = convert.getOperand();
+    }
     BackendConfigAttr dn = cfg.getSubConfig("dot_dimension_numbers");
     auto rt = cast<RankedTensorType>(gemm->getOperand(1).getType());
     int64_t numCols = rt.getRank() -
                       dn.getInts("rhs_batch_dimensions")->size() -
                       dn.getInts("rhs_contracting_dimensions")->size();
-    Value bias = bcast.getOperand();
     auto bt = dyn_cast<RankedTensorType>(bias.getType());
     if (!bt || numCols < 1 || bt.getRank() != numCols ||
         cfg.getString("epilogue").value_or("") != "DEFAULT")

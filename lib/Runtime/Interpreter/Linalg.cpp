@@ -451,9 +451,10 @@ EvalResult eval::evalGemmCustomCall(Interp &interp, CustomCallOp op,
     dequantize(*operands[0], *as, scaledA);
     dequantize(*operands[1], *bs, scaledB);
     wide = {&scaledA, &scaledB};
-    // C and the bias in f32 too where D is fp8.
+    // C and the bias in f32 too where D is fp8, or where they are of
+    // another type (a bf16 bias of an f32 result).
     auto widened = [&](const Literal *x, Literal &into) {
-      if (!fp8Result)
+      if (!fp8Result && x->getElementType() == storedType)
         return x;
       dequantize(*x, 1.0, into);
       return static_cast<const Literal *>(&into);
