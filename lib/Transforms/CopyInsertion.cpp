@@ -31,9 +31,10 @@
 //   instruction's own read counts unless it writes over that operand:
 //   elementwise with the same type, in place, a kLoop fusion whose fused
 //   parameter reaches its outputs through elementwise ops only (XLA's
-//   CanShareOperandBufferWithUser), or a nested while carrying it at the
-//   same index). An element passed through at its own index is never
-//   copied: it is not written;
+//   CanShareOperandBufferWithUser), a reduction fusion whose fused
+//   parameter reaches the written side output and its reduces so, or a
+//   nested while carrying it at the same index). An element passed through at
+//   its own index is never copied: it is not written;
 // - before an in-place instruction (dynamic-update-slice, scatter, fusions
 //   rooted in them, custom calls with output_to_operand_aliasing), of the
 //   operand it overwrites when that is read-only, read later, or read by

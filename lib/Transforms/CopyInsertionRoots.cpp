@@ -23,7 +23,8 @@ static bool sameShape(Type a, Type b) {
 
 bool CopyPlanner::fusionWritesOver(FusionOp fusion, unsigned operand,
                                    unsigned resultNode) const {
-  if (fusion.getKind() != FusionKind::kLoop || !symbols)
+  bool input = fusion.getKind() == FusionKind::kInput;
+  if ((fusion.getKind() != FusionKind::kLoop && !input) || !symbols)
     return false;
   Type operandType = fusion->getOperand(operand).getType();
   Type resultType = fusion.getResult().getType();
@@ -42,7 +43,18 @@ bool CopyPlanner::fusionWritesOver(FusionOp fusion, unsigned operand,
   if (!fused || fused.getBody().empty() || operand >= fused.getNumArguments())
     return false;
   // XLA's AreTransitiveUsesElementwiseOrTuple: every element is read by the
-  // thread that writes the same element of the output.
+  // thread that writes the same element of the output. A reduction fusion
+  // (kInput with a reduce hero and no transpose) reads its input's elements
+  // in the step that writes the side outputs' same elements
+  // (ReductionEmitter.cpp), so the elementwise values may also feed a
+  // reduce there; the side output written must then be one of them.
+  if (input && (!fused.getBody()
+                     .walk([](ReduceOp) { return WalkResult::interrupt(); })
+                     .wasInterrupted() ||
+                fused.getBody()
+                    .walk([](TransposeOp) { return WalkResult::interrupt(); })
+                    .wasInterrupted()))
+    return false;
   Value root = fused.getRootValue();
   SmallVector<Value> stack{fused.getArgument(operand)};
   llvm::SmallPtrSet<Operation *, 16> seen;
@@ -53,12 +65,30 @@ bool CopyPlanner::fusionWritesOver(FusionOp fusion, unsigned operand,
         continue;
       if (isa<TupleOp>(user) && user->getResult(0) == root)
         continue;
+      if (auto reduce = dyn_cast<ReduceOp>(user); reduce && input) {
+        OperandRange data = reduce.getInputs();
+        if (llvm::is_contained(data.take_front(data.size() / 2), v))
+          continue;
+      }
       if (!isElementwise(user) || user->getNumResults() != 1 ||
           !sameShape(user->getResult(0).getType(), operandType))
         return false;
       if (seen.insert(user).second)
         stack.push_back(user->getResult(0));
     }
+  }
+  // The written output of a reduction fusion: a side output, one of the
+  // elementwise values of the parameter (or the parameter itself).
+  if (input) {
+    auto tuple = root.getDefiningOp<TupleOp>();
+    if (!tuple || resultNode == 0)
+      return false;
+    ArrayRef<unsigned> nodes = dataflow->getElementNodes(
+        cast<TupleType>(fusion.getResult().getType()));
+    Value written =
+        tuple.getOperand(llvm::find(nodes, resultNode) - nodes.begin());
+    Operation *def = written.getDefiningOp();
+    return written == fused.getArgument(operand) || (def && seen.contains(def));
   }
   return true;
 }
