@@ -450,13 +450,15 @@ TEST_F(InterpreterTest, CollectivePermuteInPlace) {
                         "source_target_pairs={{1,0}}, slice_sizes={{3}}",
                     devices(2)),
             "f32[4] {-1, 10, 11, 12}");
-  // Malformed start indices and slice sizes: the verifier's errors.
+  // Malformed start indices and slice sizes: the verifier's errors. Four
+  // arrays are XLA's combined form (as XLA's parser reads them), whose
+  // result is the tuple of the operands' types.
   EXPECT_EQ(runBody(body + "ROOT p = f32[4] collective-permute(x, o, c0, c0), "
                            "source_target_pairs={{0,1},{1,0}}",
                     devices(2)),
-            "import failed: 'hlo.collective_permute' op input start indices "
-            "'tensor<i32>' must be a tuple of 1 integer scalars or a tuple "
-            "of such tuples\n");
+            "import failed: 'hlo.collective_permute' op result type "
+            "'tensor<4xf32>' should be 'tuple<tensor<4xf32>, tensor<4xf32>, "
+            "tensor<i32>, tensor<i32>>' (the operands' types)\n");
   EXPECT_EQ(runBody(body + "ROOT p = f32[4] collective-permute(x, o, ii, oo), "
                            "source_target_pairs={{0,1},{1,0}}, "
                            "slice_sizes={{5},{5}}",

@@ -57,12 +57,10 @@ struct AllReduceCombinerPass
       return combineIntoTuple(members, builder, AllReduceOp::getOperationName(),
                               "all-reduce", attrs);
     };
-    for (ComputationOp comp : nonFusionComputations(module)) {
-      int64_t groups =
-          combineByKey(comp, key, combine, thresholdBytes, thresholdCount);
-      numGroups += groups;
-      changed |= groups > 0;
-    }
+    int64_t groups =
+        combineByKey(module, key, combine, thresholdBytes, thresholdCount);
+    numGroups += groups;
+    changed |= groups > 0;
   }
 };
 } // namespace

@@ -182,14 +182,13 @@ struct ByLabel {
 };
 } // namespace
 
-int64_t mlir::hlo::combineByKey(
+/// combineByKey on one computation.
+static int64_t combineInComputation(
     ComputationOp comp,
     function_ref<std::optional<std::string>(Operation *)> key,
     function_ref<SmallVector<Value>(ArrayRef<Operation *>, OpBuilder &)>
         combine,
     int64_t thresholdBytes, int64_t thresholdCount) {
-  if (thresholdBytes <= 0 || thresholdCount <= 0)
-    return 0;
   Block &body = comp.getBody().front();
   Operation *terminator =
       body.mightHaveTerminator() ? body.getTerminator() : nullptr;
@@ -309,6 +308,20 @@ int64_t mlir::hlo::combineByKey(
     ++combined;
   }
   return combined;
+}
+
+int64_t mlir::hlo::combineByKey(
+    ModuleOp module, function_ref<std::optional<std::string>(Operation *)> key,
+    function_ref<SmallVector<Value>(ArrayRef<Operation *>, OpBuilder &)>
+        combine,
+    int64_t thresholdBytes, int64_t thresholdCount) {
+  if (thresholdBytes <= 0 || thresholdCount <= 0)
+    return 0;
+  int64_t groups = 0;
+  for (ComputationOp comp : nonFusionComputations(module))
+    groups += combineInComputation(comp, key, combine, thresholdBytes,
+                                   thresholdCount);
+  return groups;
 }
 
 /// The metadata dictionary of `loc`, or null.

@@ -62,7 +62,8 @@ int64_t rewriteCollectiveReductions(ModuleOp module,
 /// collectives merge only when these are equal).
 Attribute collectiveGroupKey(Operation *op);
 
-/// XLA's CombineInstructionsByKey on `comp`: repeatedly takes the first
+/// XLA's CombineInstructionsByKey on each computation of `module` but the
+/// fused ones (none with a threshold <= 0): repeatedly takes the first
 /// instruction with a key, and the following ones with the same key in
 /// order until the byte or count threshold is reached or one depends on an
 /// earlier member; calls `combine` on groups of two or more, which must
@@ -77,8 +78,7 @@ Attribute collectiveGroupKey(Operation *op);
 /// sets, and the dependents are found from the members' users, never by a
 /// walk of the computation.
 int64_t combineByKey(
-    ComputationOp comp,
-    function_ref<std::optional<std::string>(Operation *)> key,
+    ModuleOp module, function_ref<std::optional<std::string>(Operation *)> key,
     function_ref<SmallVector<Value>(ArrayRef<Operation *>, OpBuilder &)>
         combine,
     int64_t thresholdBytes, int64_t thresholdCount);

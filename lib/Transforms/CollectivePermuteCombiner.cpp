@@ -64,12 +64,10 @@ struct CollectivePermuteCombinerPass
                               CollectivePermuteOp::getOperationName(),
                               "collective-permute", attrs);
     };
-    for (ComputationOp comp : nonFusionComputations(module)) {
-      int64_t groups =
-          combineByKey(comp, key, combine, thresholdBytes, thresholdCount);
-      numGroups += groups;
-      changed |= groups > 0;
-    }
+    int64_t groups =
+        combineByKey(module, key, combine, thresholdBytes, thresholdCount);
+    numGroups += groups;
+    changed |= groups > 0;
   }
 };
 } // namespace

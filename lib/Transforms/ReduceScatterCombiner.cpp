@@ -55,12 +55,10 @@ struct ReduceScatterCombinerPass
           "reduce-scatter", mostFrequentDim(members, scatterDim), scatterDim,
           {builder.getNamedAttr("to_apply", first.getToApplyAttr())});
     };
-    for (ComputationOp comp : nonFusionComputations(module)) {
-      int64_t groups =
-          combineByKey(comp, key, combine, thresholdBytes, thresholdCount);
-      numGroups += groups;
-      changed |= groups > 0;
-    }
+    int64_t groups =
+        combineByKey(module, key, combine, thresholdBytes, thresholdCount);
+    numGroups += groups;
+    changed |= groups > 0;
   }
 };
 } // namespace

@@ -18,9 +18,10 @@
 // all-reduce folds the group's operands in group order; all-gather and
 // reduce-scatter concatenate / split in group order; all-to-all splits
 // dimensions[0] (array form) or exchanges operands (tuple form);
-// collective-permute gives a target its source's operand and zeros to
-// devices that are no target; collective-broadcast copies the first
-// member's operand. The -start/-done forms compute at the start; legacy
+// collective-permute gives a target its source's operand (operands: XLA's
+// combined form) and zeros to devices that are no target;
+// collective-broadcast copies the first member's operand. The -start/-done
+// forms compute at the start; legacy
 // tuple results ((operands), results) are built when the type asks for
 // them. collective-permute's in-place form (input, output, input and
 // output start indices, slice_sizes) writes a slice of the source's input
