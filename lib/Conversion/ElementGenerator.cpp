@@ -693,6 +693,31 @@ FailureOr<SmallVector<Value>> ElementGenerator::emitDot(DotOp op,
       return arith::ExtUIOp::create(b, loc, acc, v);
     return arith::ExtSIOp::create(b, loc, acc, v);
   };
+  // The bf16 and TF32 algorithms multiply f32 operands rounded to nearest
+  // even with their 16 or 13 low bits zero, as the interpreter does (NaNs
+  // kept).
+  DotAlgorithm algorithm = op.getAlgorithm().value_or(DotAlgorithm::Unset);
+  unsigned dropped = algorithm == DotAlgorithm::DotBF16BF16F32   ? 16
+                     : algorithm == DotAlgorithm::DotTF32TF32F32 ? 13
+                                                                 : 0;
+  auto roundOperand = [&](Value v) -> Value {
+    if (dropped == 0 || !v.getType().isF32())
+      return v;
+    Type i32 = b.getI32Type();
+    auto c = [&](uint32_t x) {
+      return arith::ConstantIntOp::create(b, loc, i32, int64_t(x));
+    };
+    Value bits = arith::BitcastOp::create(b, loc, i32, v);
+    Value lsb = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, bits, c(dropped)), c(1));
+    Value up = arith::AddIOp::create(
+        b, loc,
+        arith::AddIOp::create(b, loc, bits, c((1u << (dropped - 1)) - 1)), lsb);
+    Value kept = arith::AndIOp::create(b, loc, up, c(~((1u << dropped) - 1)));
+    Value rounded = arith::BitcastOp::create(b, loc, v.getType(), kept);
+    Value nan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
+    return arith::SelectOp::create(b, loc, nan, v, rounded);
+  };
   // The output index: batch, lhs free, rhs free.
   SmallVector<Value> lhsIndex(lhsType.getRank()), rhsIndex(rhsType.getRank());
   unsigned k = 0;
@@ -719,7 +744,8 @@ FailureOr<SmallVector<Value>> ElementGenerator::emitDot(DotOp op,
       FailureOr<Value> y = emitOne(rhs, rhsIndex);
       if (failed(y))
         return failure();
-      Value l = widen(*x, lhsHlo), r = widen(*y, rhsHlo);
+      Value l = roundOperand(widen(*x, lhsHlo)),
+            r = roundOperand(widen(*y, rhsHlo));
       if (pred)
         return Value(arith::OrIOp::create(b, loc, sum,
                                           arith::AndIOp::create(b, loc, l, r)));

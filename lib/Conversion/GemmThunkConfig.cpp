@@ -110,6 +110,18 @@ FailureOr<GemmThunkConfig> mlir::hlo::getGemmThunkConfig(CustomCallOp call) {
   config.alphaReal = cfg.getDouble("alpha_real").value_or(1);
   config.alphaImag = cfg.getDouble("alpha_imag").value_or(0);
   config.algorithm = cfg.getInt("selected_algorithm").value_or(-1);
+  // The dot algorithm: those cuBLAS computes as it does without one (the
+  // bf16 one's operands are bf16 already), or TF32.
+  if (BackendConfigAttr pc = cfg.getSubConfig("precision_config")) {
+    StringRef name = pc.getString("algorithm").value_or("ALG_UNSET");
+    config.tf32 = name == "ALG_DOT_TF32_TF32_F32";
+    if (!config.tf32 &&
+        !llvm::is_contained({"ALG_UNSET", "ALG_DOT_BF16_BF16_F32",
+                             "ALG_DOT_F16_F16_F32", "ALG_DOT_F32_F32_F32",
+                             "ALG_DOT_F64_F64_F64"},
+                            name))
+      return fail("precision_config algorithm " + name + " is not supported");
+  }
   auto tuple = dyn_cast<TupleType>(call.getType());
   OperandRange operands = getDataOperands(call);
   bool fp8 = call.getCustomCallTarget() == "__cublas$lt$matmul$f8";

@@ -18,6 +18,8 @@ struct GemmThunkConfig {
   thunk::GemmEpilogue epilogue = thunk::GemmEpilogue::Default;
   double alphaReal = 1, alphaImag = 0, beta = 0;
   int64_t algorithm = -1;
+  /// Whether products take TF32 operands (ALG_DOT_TF32_TF32_F32).
+  bool tf32 = false;
   /// Whether the result is the tuple (D, workspace) rather than D alone
   /// (XLA's form before the workspace, which ROCm dumps still write).
   bool hasWorkspace = true;

@@ -81,6 +81,29 @@ static bool batchDimsMajor(RankedTensorType type, int64_t numBatch) {
 /// The (lhs, rhs, result) element types of a GEMM cuBLAS runs (XLA's
 /// IsMatrixMultiplication types, narrowed to the combinations of its
 /// cuBLAS and cuBLASLt tables; fp8 has its own rewrite, not here).
+/// The dot algorithms a cuBLAS GEMM computes (XLA's
+/// IsSupportedByCublasOrCublasLt, but the fp8 ones, which this rewriter
+/// leaves alone, and the multi-pass ones, which hlo-dot-algorithm-rewriter
+/// splits first).
+static bool isCublasAlgorithm(DotAlgorithm algorithm) {
+  switch (algorithm) {
+  case DotAlgorithm::Unset:
+  case DotAlgorithm::DotBF16BF16F32:
+  case DotAlgorithm::DotF16F16F32:
+  case DotAlgorithm::DotF32F32F32:
+  case DotAlgorithm::DotF64F64F64:
+  case DotAlgorithm::DotTF32TF32F32:
+    return true;
+  default:
+    return false;
+  }
+}
+
+static bool hasAlgorithm(DotOp dot) {
+  return dot.getAlgorithm().value_or(DotAlgorithm::Unset) !=
+         DotAlgorithm::Unset;
+}
+
 static bool typesSupported(Type a, Type b, Type out) {
   if (a != b)
     return false;
@@ -257,7 +280,8 @@ struct GemmRewriterPass
   bool isGemmShape(DotOp dot) {
     if (!isDenseStaticDot(dot))
       return false;
-    if (auto alg = dot.getAlgorithm(); alg && *alg != DotAlgorithm::Unset)
+    DotAlgorithm algorithm = dot.getAlgorithm().value_or(DotAlgorithm::Unset);
+    if (!isCublasAlgorithm(algorithm))
       return false;
     auto lt = cast<RankedTensorType>(dot.getLhs().getType());
     auto rt = cast<RankedTensorType>(dot.getRhs().getType());
@@ -289,7 +313,9 @@ struct GemmRewriterPass
     if (!batchDimsMajor(lt, nb) || !batchDimsMajor(rt, nb) ||
         !batchDimsMajor(ot, nb))
       return false;
-    // Tiny dots stay with the classical emitters (float results).
+    // Tiny dots stay with the classical emitters (float results), but for
+    // an algorithm those do not implement (XLA's
+    // IsSupportedByElementalIrEmitter: none or dot_f32_f32_f32).
     int64_t k = lt.getDimSize(lc[0]);
     int64_t lFree = 1, rFree = 1;
     for (int64_t d = nb; d < lt.getRank(); ++d)
@@ -299,7 +325,9 @@ struct GemmRewriterPass
       if (d != rc[0])
         rFree *= rt.getDimSize(d);
     Type oe = ot.getElementType();
-    if ((lFree + rFree) * k < sizeThreshold &&
+    bool elemental = algorithm == DotAlgorithm::Unset ||
+                     algorithm == DotAlgorithm::DotF32F32F32;
+    if (elemental && (lFree + rFree) * k < sizeThreshold &&
         (oe.isF16() || oe.isF32() || oe.isBF16()))
       return false;
     // A rank-2 transpose operand waits for transpose folding.
@@ -350,10 +378,17 @@ struct GemmRewriterPass
                         b.getDenseI64ArrayAttr(orEmpty(dot.getLhsBatchDims()))),
          b.getNamedAttr("rhs_batch_dimensions", b.getDenseI64ArrayAttr(orEmpty(
                                                     dot.getRhsBatchDims())))});
+    // A bf16 algorithm is in the operands' type (converted to bf16 by
+    // rewriteDot); the others stay for the runtime (TF32, strict f32).
+    DotAlgorithm algorithm = dot.getAlgorithm().value_or(DotAlgorithm::Unset);
+    std::string algorithmName =
+        algorithm == DotAlgorithm::DotBF16BF16F32
+            ? "ALG_UNSET"
+            : "ALG_" + stringifyDotAlgorithm(algorithm).upper();
     auto prec = BackendConfigAttr::get(
         ctx, BackendConfigMessage::PrecisionConfig,
         {b.getNamedAttr("operand_precision", b.getArrayAttr(precision)),
-         b.getNamedAttr("algorithm", b.getStringAttr("ALG_UNSET"))});
+         b.getNamedAttr("algorithm", b.getStringAttr(algorithmName))});
     // XLA 0.10.2 writes scale_mode 1 (per-tensor scales) on fp8 GEMMs.
     auto gemmConfig = BackendConfigAttr::get(
         ctx, BackendConfigMessage::GemmBackendConfig,
@@ -409,6 +444,19 @@ struct GemmRewriterPass
       return;
     MLIRContext *ctx = dot.getContext();
     Builder b(ctx);
+    // dot_bf16_bf16_f32 of f32 operands multiplies them rounded to bf16
+    // (XLA's converts before the GEMM).
+    if (dot.getAlgorithm() == DotAlgorithm::DotBF16BF16F32 &&
+        getElementTypeOrSelf(dot.getLhs().getType()).isF32()) {
+      OpBuilder before(dot);
+      for (OpOperand *operand : {&dot.getLhsMutable(), &dot.getRhsMutable()})
+        operand->set(createInstruction(before, derivedLoc(dot.getLoc()),
+                                       ConvertOp::getOperationName(),
+                                       withElementType(operand->get().getType(),
+                                                       b.getBF16Type()),
+                                       {operand->get()})
+                         ->getResult(0));
+    }
     BackendConfigAttr config =
         gemmConfig(dot, cast<RankedTensorType>(dot.getLhs().getType()),
                    cast<RankedTensorType>(dot.getRhs().getType()),
@@ -430,7 +478,7 @@ struct GemmRewriterPass
   /// fp8 GEMM `__cublas$lt$matmul$f8` (A, B, a_scale, b_scale): XLA's
   /// CreateF8CustomCall, from Ada on.
   bool rewriteFp8Dot(DotOp dot) {
-    if (!fp8Gemms || !isGemmShape(dot))
+    if (!fp8Gemms || !isGemmShape(dot) || hasAlgorithm(dot))
       return false;
     auto lt = cast<RankedTensorType>(dot.getLhs().getType());
     auto rt = cast<RankedTensorType>(dot.getRhs().getType());
@@ -503,7 +551,7 @@ struct GemmRewriterPass
   bool computeFp8DotInF16(DotOp dot) {
     Type out = getElementTypeOrSelf(dot.getType());
     if (!isF8(getElementTypeOrSelf(dot.getLhs().getType())) ||
-        !isGemmShape(dot))
+        !isGemmShape(dot) || hasAlgorithm(dot))
       return false;
     OpBuilder builder(dot);
     Type wide =

@@ -250,12 +250,13 @@ static void buildPostLayoutAssignment(OpPassManager &pm,
   // XLA's NVPTX "post-layout_assignment part 1" (DotDimensionMerger), its
   // "hlo normalization" and "post-layout_assignment" pipelines:
   // AlgebraicSimplifier, TransposeFolding, ReshapeDecomposer,
-  // ReduceDecomposer, DotNormalizer, CublasPadForGemms, HloConstantFolding,
-  // GemmRewriter, GemmBroadcastFoldingRewriter, ReshapeDecomposer,
-  // MoveCopyToUsers, LayoutNormalization, AlgebraicSimplifier,
-  // BroadcastCanonicalizer, ReductionDegenerateDimRemover,
-  // ReductionLayoutNormalizer, AlgebraicSimplifier, HloCSE, HloConstantFolding,
-  // HloDCE, SoftmaxRewriterTriton ("triton-softmax-rewriter"),
+  // ReduceDecomposer, AlgorithmChecker, DotNormalizer, CublasPadForGemms,
+  // HloConstantFolding, DotAlgorithmRewriter, GemmRewriter,
+  // GemmBroadcastFoldingRewriter, ReshapeDecomposer, MoveCopyToUsers,
+  // LayoutNormalization, AlgebraicSimplifier, BroadcastCanonicalizer,
+  // ReductionDegenerateDimRemover, ReductionLayoutNormalizer,
+  // AlgebraicSimplifier, HloCSE, HloConstantFolding, HloDCE,
+  // SoftmaxRewriterTriton ("triton-softmax-rewriter"),
   // ReductionDimensionGrouper, ReductionSplitter, TreeReductionRewriter,
   // FloatNormalization, SimplifyFPConversions (its last pass in XLA's
   // "float_normalization"), TupleSimplifier, AlgebraicSimplifier,
@@ -270,9 +271,11 @@ static void buildPostLayoutAssignment(OpPassManager &pm,
   pm.addPass(createHloTransposeFolding(transposeFolding));
   pm.addPass(createHloReshapeDecomposer());
   pm.addPass(createHloReduceDecomposer());
+  pm.addPass(createHloAlgorithmChecker());
   pm.addPass(createHloDotNormalizer());
   pm.addPass(createHloCublasPadForGemms());
   pm.addPass(createHloConstantFolding());
+  pm.addPass(createHloDotAlgorithmRewriter());
   pm.addPass(createHloGemmRewriter());
   pm.addPass(createHloGemmBroadcastFoldingRewriter());
   pm.addPass(createHloReshapeDecomposer());

@@ -352,6 +352,56 @@ def HloDotStrengthReduction
   ];
 }
 
+def HloAlgorithmChecker : Pass<"hlo-algorithm-checker", "::mlir::ModuleOp"> {
+  let summary = "Reject dots whose algorithm the selected GPU cannot run "
+                "(XLA-GPU's AlgorithmChecker)";
+  let description = [{
+    A `dot` with an `algorithm` (XLA's PrecisionConfig.Algorithm) must
+    have two operands of one element type, and the algorithm must be one
+    the selected GPU (`--hlo-gpu-device`) runs on those storage types, as
+    XLA's IsSupportedDotAlgorithmOnGpu says: `dot_any_f8_any_f8_f32[_fast_
+    accum]` from Ada on for f8e4m3fn/f8e5m2 operands and an f8, f16, bf16
+    or f32 result; `dot_f16_f16_f32` for f16 operands and an f16 or f32
+    result; `dot_bf16_bf16_f32` from Ampere on for bf16 (bf16 or f32
+    result) or f32 (f32 result) operands; the `_x3`, `_x6`, `_x9` and
+    TF32 algorithms from Ampere on for f32 operands and results;
+    `dot_f32_f32_f32` for f32, `dot_f64_f64_f64` for f64. Any other dot
+    with an algorithm fails the pass with XLA's message ("Unsupported
+    algorithm on the current device(s): ALG_DOT_...") at the dot. Changes
+    nothing. Fused computations are not looked at. Runs in
+    `hlo-post-layout-assignment` after `hlo-reduce-decomposer`, as in
+    XLA 0.10.2.
+  }];
+}
+
+def HloDotAlgorithmRewriter
+    : Pass<"hlo-dot-algorithm-rewriter", "::mlir::ModuleOp"> {
+  let summary = "Split the multi-pass dot algorithms into bf16 or TF32 "
+                "dots (XLA-GPU's DotAlgorithmRewriter)";
+  let description = [{
+    An f32 `dot` whose algorithm asks for several passes of a narrower
+    multiplication becomes those passes, as XLA's DotAlgorithmRewriter
+    writes them: each operand x is split into a high part `hi =
+    bitcast(bitcast(x) & mask)` (the leading bits kept: 0xFFFF0000 for
+    bf16, 0xFFFFE000 for TF32) and the remainders below it;
+    `dot_bf16_bf16_f32_x3` sums the dots lo*hi, hi*lo and then hi*hi of
+    the parts converted to bf16 (two parts), `_x6` mid*mid, hi*lo, lo*hi,
+    hi*mid, mid*hi, hi*hi and `_x9` all nine products (three parts, the
+    smallest first), each a `dot_bf16_bf16_f32` dot; `dot_tf32_tf32_f32_x3`
+    sums lo*hi, hi*lo, hi*hi as `dot_tf32_tf32_f32` dots of f32 parts.
+    Before the last term, the sum of the small terms is replaced by 0
+    where it is not finite (an infinite operand's low part is NaN), so
+    that hi*hi alone decides an infinite or NaN result. The new dots keep
+    the original's dimension numbers and operand precision; the GEMM
+    rewriter makes cuBLAS calls of them. Dots of other element types and
+    fused computations are left alone. Runs in `hlo-post-layout-assignment`
+    just before `hlo-gemm-rewriter`, as in XLA 0.10.2.
+  }];
+  let statistics = [
+    Statistic<"numRewritten", "rewritten", "Dots split into narrower dots">,
+  ];
+}
+
 def HloGemmRewriter : Pass<"hlo-gemm-rewriter", "::mlir::ModuleOp"> {
   let summary = "Rewrite dots into cuBLAS GEMM custom calls, folding alpha, "
                 "beta, bias and activations (XLA's GemmRewriter)";
@@ -378,8 +428,13 @@ def HloGemmRewriter : Pass<"hlo-gemm-rewriter", "::mlir::ModuleOp"> {
     into the fp8 result with d_scale, an amax reduction of the result into
     its second result (damax_output). Other dots of an fp8 lhs compute in
     f16 (XLA's TurnF8DotIntoF16Dot).
+    A dot's algorithm carries over to the call's precision_config, but
+    `dot_bf16_bf16_f32`, whose f32 operands are converted to bf16 first
+    (XLA's converts); a dot with an algorithm the classical emitters do
+    not implement (all but `dot_f32_f32_f32`) becomes a GEMM however small.
     Left alone: vector-vector and tiny dots (XLA's classical emitters),
-    dots with an algorithm or sparse operands, a rank-2 transpose operand,
+    dots with an fp8 or a multi-pass algorithm (`hlo-dot-algorithm-
+    rewriter` splits the latter first) or sparse operands, a rank-2 transpose operand,
     other element types, dynamic shapes, control predecessors and fused
     computations.
   }];

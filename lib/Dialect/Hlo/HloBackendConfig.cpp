@@ -12,6 +12,7 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
 
 using namespace mlir;
 using namespace mlir::hlo;
@@ -564,6 +565,30 @@ BackendConfigAttr mlir::hlo::readBackendConfig(Attribute config) {
   BackendConfigAttr attr =
       reader.readMessage(BackendConfigMessage::Root, /*quoted=*/false);
   return attr && reader.atEnd() ? attr : BackendConfigAttr();
+}
+
+std::optional<int64_t> mlir::hlo::readBlockScaledDotBlockSize(Operation *op) {
+  BackendConfigAttr root = readBackendConfig(op);
+  auto text = dyn_cast_or_null<TextAttr>(
+      root ? root.getMember("block_scaled_dot_backend_config") : nullptr);
+  if (!text)
+    return std::nullopt;
+  llvm::Expected<llvm::json::Value> json = llvm::json::parse(text.getValue());
+  if (!json) {
+    llvm::consumeError(json.takeError());
+    return std::nullopt;
+  }
+  const llvm::json::Object *object = json->getAsObject();
+  const llvm::json::Value *size = object ? object->get("block_size") : nullptr;
+  if (!size)
+    return std::nullopt;
+  if (std::optional<int64_t> n = size->getAsInteger())
+    return n;
+  int64_t n;
+  if (std::optional<StringRef> s = size->getAsString();
+      s && !s->getAsInteger(10, n))
+    return n;
+  return std::nullopt;
 }
 
 bool mlir::hlo::isXlaCpuCustomFusion(Operation *op) {

@@ -341,6 +341,8 @@ LogicalResult GemmOp::verify() {
     return emitOpError("only fp8 GEMMs take scales and an amax");
   if (lhsElement != rhsElement)
     return emitOpError("lhs and rhs must have one element type");
+  if (getTf32() && (!lhsElement.isF32() || !outElement.isF32()))
+    return emitOpError("tf32 multiplies f32 operands into an f32 output");
   return success();
 }
 

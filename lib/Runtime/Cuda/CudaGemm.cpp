@@ -124,6 +124,8 @@ mlir::thunk::cuda::planGemm(const CublasLt &lt, GemmOp op, int64_t workspace,
     scale = *out;
   } else if (*out == CUDA_C_32F) {
     scale = CUDA_C_32F;
+  } else if (op.getTf32()) {
+    compute = CUBLAS_COMPUTE_32F_FAST_TF32;
   }
   // alpha and beta in the scale type.
   auto store = [&](char *to, double re, double im) {

@@ -3,7 +3,8 @@
 // `thunk.gemm` through OpenBLAS: f32, f64, c64 and c128 operands are handed
 // to cblas_?gemm in place (a matrix stored in the other order than the
 // output's is passed transposed); f16 and bf16 are widened to f32 first and
-// the result rounded back to nearest even, as cuBLAS computes them in f32;
+// the result rounded back to nearest even, as cuBLAS computes them in f32
+// (so are the f32 operands of a `tf32` GEMM, rounded to TF32 as widened);
 // integer GEMMs (s8 x s8 -> s32, ...) are a plain loop with 64-bit sums.
 // The epilogue (bias, relu, gelu) is applied to the result afterwards.
 //
@@ -13,6 +14,8 @@
 #include "Hlo/Runtime/Host/HostRuntime.h"
 
 #include "HostFloat.h"
+
+#include "llvm/ADT/bit.h"
 
 #include <cblas.h>
 
@@ -162,6 +165,15 @@ int64_t loadInt(const uint8_t *base, int64_t i, unsigned bytes,
   return int64_t(v);
 }
 
+/// `f` rounded to nearest even TF32 (10 mantissa bits), NaN kept.
+float roundToTf32(float f) {
+  if (std::isnan(f))
+    return f;
+  uint32_t bits = llvm::bit_cast<uint32_t>(f);
+  bits += 0xFFFu + ((bits >> 13) & 1);
+  return llvm::bit_cast<float>(bits & 0xFFFFE000u);
+}
+
 } // namespace
 
 LogicalResult mlir::thunk::runHostGemm(Operation *operation,
@@ -183,7 +195,7 @@ LogicalResult mlir::thunk::runHostGemm(Operation *operation,
   double alphaRe = op.getAlphaReal().convertToDouble();
   double alphaIm = op.getAlphaImag().convertToDouble();
   double beta = op.getBeta().convertToDouble();
-  if (in == result && (in.isF32() || in.isF64())) {
+  if (in == result && (in.isF32() || in.isF64()) && !op.getTf32()) {
     if (in.isF32()) {
       blasGemm<float>(op, reinterpret_cast<float *>(lhs),
                       reinterpret_cast<float *>(rhs),
@@ -238,11 +250,16 @@ LogicalResult mlir::thunk::runHostGemm(Operation *operation,
     float sa = scale(op.getAScale(), buffers[5]),
           sb = scale(op.getBScale(), buffers[6]),
           sd = scale(op.getDScale(), buffers[7]);
+    bool tf32 = op.getTf32();
     auto load = [&](const uint8_t *base, int64_t i) {
-      return s8ToF32 ? float(loadInt(base, i, 1, false)) : x.load(base, i);
+      if (s8ToF32)
+        return float(loadInt(base, i, 1, false));
+      return tf32 ? roundToTf32(x.load(base, i)) : x.load(base, i);
     };
     auto loadRhs = [&](const uint8_t *base, int64_t i) {
-      return s8ToF32 ? float(loadInt(base, i, 1, false)) : y.load(base, i);
+      if (s8ToF32)
+        return float(loadInt(base, i, 1, false));
+      return tf32 ? roundToTf32(y.load(base, i)) : y.load(base, i);
     };
     int64_t m = c.getRows(), n = c.getCols(), k = a.getCols();
     // Element (batch, row, column) of a layout at batch * s[0] + row * s[1]

@@ -383,6 +383,8 @@ EvalResult eval::evalControlOp(Interp &interp, Operation *op,
           return r;
         if (EvalResult r = evalGemmCustomCall(interp, c, operands))
           return r;
+        if (EvalResult r = evalBlockScalingCustomCall(interp, c, operands))
+          return r;
         if (EvalResult r = evalLibraryCustomCall(interp, c, operands))
           return r;
         StringRef target = c.getCustomCallTarget();

@@ -384,6 +384,11 @@ EvalResult evalDynamicShapeCustomCall(Interp &interp, CustomCallOp op,
 /// (Linalg.cpp); std::nullopt for other targets.
 EvalResult evalGemmCustomCall(Interp &interp, CustomCallOp op,
                               Operands operands);
+/// The block-scaled quantization custom calls of JAX's MX and NVFP4
+/// formats (`__op$quantize`, `__op$dequantize`, `__op$block_scaled_dot`;
+/// BlockScaling.cpp); std::nullopt for other targets.
+EvalResult evalBlockScalingCustomCall(Interp &interp, CustomCallOp op,
+                                      Operands operands);
 /// XLA's cuDNN convolutions, cuSOLVER Cholesky and cuBLAS triangular-solve
 /// custom calls (`__cudnn$conv*`, `__cusolver$cholesky`,
 /// `__cublas$triangularSolve`), computed from their window, dim_labels and
@@ -568,6 +573,23 @@ inline double floatMin(double x, double y) {
 
 /// Total-order key of a float (-nan < -inf < ... < -0 < +0 < ... < nan).
 int64_t totalOrderKey(double v);
+
+/// Checks dimension numbers that no verifier checked (scaled-dot,
+/// ragged-dot, custom calls): dims in range, paired dims of equal size, and
+/// the result shape batch + lhs free + rhs free (after `lead` leading dims)
+/// (Linalg.cpp).
+LogicalResult checkDotDims(Interp &interp, Operation *op, const Literal &lhs,
+                           const Literal &rhs, const Literal &out,
+                           ArrayRef<int64_t> lb, ArrayRef<int64_t> lc,
+                           ArrayRef<int64_t> rb, ArrayRef<int64_t> rc,
+                           ArrayRef<int64_t> rhsExtra = {}, int64_t lead = 0);
+
+/// out = dot(lhs, rhs) with the given dimension numbers, accumulated in
+/// double (int64, complex double) and rounded once (Linalg.cpp).
+FailureOr<Literal> dotInto(Interp &interp, Operation *op, const Literal &lhs,
+                           const Literal &rhs, Literal out,
+                           ArrayRef<int64_t> lb, ArrayRef<int64_t> lc,
+                           ArrayRef<int64_t> rb, ArrayRef<int64_t> rc);
 
 } // namespace mlir::hlo::runtime::eval
 

@@ -7,7 +7,11 @@
 // convolution is in Convolution.cpp.
 // Products are accumulated in double (int64 for integer results,
 // complex<double> for complex) and rounded once to the result type;
-// operand_precision and algorithm are ignored.
+// operand_precision is ignored. Of the dot algorithms (the dot's and a
+// GEMM's precision_config), dot_bf16_bf16_f32 and dot_tf32_tf32_f32 round
+// f32 operands to nearest even bf16 and TF32 (10 mantissa bits) values
+// first, as the tensor cores take them; the others compute as without one
+// (the multi-pass ones approximate the f32 dot).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,7 +20,9 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/ADT/bit.h"
 
+#include <cmath>
 #include <complex>
 
 using namespace mlir;
@@ -34,14 +40,12 @@ static SmallVector<int64_t> freeDims(int64_t rank, ArrayRef<int64_t> a,
   return dims;
 }
 
-/// Checks dimension numbers that no verifier checked (scaled-dot,
-/// ragged-dot): dims in range, paired dims of equal size, and the result
-/// shape batch + lhs free + rhs free (after `lead` leading dims).
-static LogicalResult
-checkDotDims(Interp &interp, Operation *op, const Literal &lhs,
-             const Literal &rhs, const Literal &out, ArrayRef<int64_t> lb,
-             ArrayRef<int64_t> lc, ArrayRef<int64_t> rb, ArrayRef<int64_t> rc,
-             ArrayRef<int64_t> rhsExtra = {}, int64_t lead = 0) {
+LogicalResult eval::checkDotDims(Interp &interp, Operation *op,
+                                 const Literal &lhs, const Literal &rhs,
+                                 const Literal &out, ArrayRef<int64_t> lb,
+                                 ArrayRef<int64_t> lc, ArrayRef<int64_t> rb,
+                                 ArrayRef<int64_t> rc,
+                                 ArrayRef<int64_t> rhsExtra, int64_t lead) {
   auto inRange = [](ArrayRef<int64_t> dims, int64_t rank) {
     return llvm::all_of(dims, [&](int64_t d) { return d >= 0 && d < rank; });
   };
@@ -110,12 +114,11 @@ static Literal dotReals(Interp &interp, const Literal &lhs, const Literal &rhs,
   return out;
 }
 
-/// out = dot(lhs, rhs) with the given dimension numbers.
-static FailureOr<Literal> dotInto(Interp &interp, Operation *op,
-                                  const Literal &lhs, const Literal &rhs,
-                                  Literal out, ArrayRef<int64_t> lb,
-                                  ArrayRef<int64_t> lc, ArrayRef<int64_t> rb,
-                                  ArrayRef<int64_t> rc) {
+FailureOr<Literal> eval::dotInto(Interp &interp, Operation *op,
+                                 const Literal &lhs, const Literal &rhs,
+                                 Literal out, ArrayRef<int64_t> lb,
+                                 ArrayRef<int64_t> lc, ArrayRef<int64_t> rb,
+                                 ArrayRef<int64_t> rc) {
   SmallVector<int64_t> lf = freeDims(lhs.getRank(), lb, lc);
   SmallVector<int64_t> rf = freeDims(rhs.getRank(), rb, rc);
   if (lb.size() != rb.size() || lc.size() != rc.size() ||
@@ -163,15 +166,48 @@ static FailureOr<Literal> dotInto(Interp &interp, Operation *op,
   return std::move(out);
 }
 
+/// The low mantissa bits of f32 operands that `algorithm` rounds away:
+/// 16 for bf16, 13 for TF32; 0 for the others.
+static unsigned droppedOperandBits(DotAlgorithm algorithm) {
+  if (algorithm == DotAlgorithm::DotBF16BF16F32)
+    return 16;
+  if (algorithm == DotAlgorithm::DotTF32TF32F32)
+    return 13;
+  return 0;
+}
+
+/// `x` itself, or (an f32 array and `dropped` > 0) a copy in `into` with
+/// each element rounded to nearest even with its `dropped` low bits zero
+/// (NaNs kept; a value rounding past the largest finite one becomes inf).
+static const Literal *roundedOperand(const Literal &x, unsigned dropped,
+                                     Literal &into) {
+  if (dropped == 0 || x.getFloatElements<float>().empty())
+    return &x;
+  into = x;
+  uint32_t low = (1u << dropped) - 1;
+  for (float &f : into.getFloatElements<float>()) {
+    if (std::isnan(f))
+      continue;
+    uint32_t bits = llvm::bit_cast<uint32_t>(f);
+    bits += (low >> 1) + ((bits >> dropped) & 1);
+    f = llvm::bit_cast<float>(bits & ~low);
+  }
+  return &into;
+}
+
 static FailureOr<Literal> dot(Interp &interp, DotOp op, const Literal &lhs,
                               const Literal &rhs) {
   auto result = makeResult(interp, op);
   if (failed(result))
     return failure();
+  unsigned dropped =
+      droppedOperandBits(op.getAlgorithm().value_or(DotAlgorithm::Unset));
+  Literal l, r;
   return dotInto(
-      interp, op, lhs, rhs, std::move(*result), orEmpty(op.getLhsBatchDims()),
-      orEmpty(op.getLhsContractingDims()), orEmpty(op.getRhsBatchDims()),
-      orEmpty(op.getRhsContractingDims()));
+      interp, op, *roundedOperand(lhs, dropped, l),
+      *roundedOperand(rhs, dropped, r), std::move(*result),
+      orEmpty(op.getLhsBatchDims()), orEmpty(op.getLhsContractingDims()),
+      orEmpty(op.getRhsBatchDims()), orEmpty(op.getRhsContractingDims()));
 }
 
 /// ragged-dot(lhs, rhs, group_sizes): the lhs ragged dimension is split
@@ -513,6 +549,19 @@ EvalResult eval::evalGemmCustomCall(Interp &interp, CustomCallOp op,
   }
   if (failed(checkDotDims(interp, op, *lhs, *rhs, zeros, lb, lc, rb, rc)))
     return failure();
+  // The algorithm of XLA's precision_config ("ALG_DOT_TF32_TF32_F32").
+  Literal roundedL, roundedR;
+  if (BackendConfigAttr pc = cfg.getSubConfig("precision_config")) {
+    StringRef name = pc.getString("algorithm").value_or("ALG_UNSET");
+    std::optional<DotAlgorithm> algorithm =
+        name.consume_front("ALG_") ? symbolizeDotAlgorithm(name.lower())
+                                   : std::nullopt;
+    if (!algorithm)
+      return fail("unknown precision_config algorithm " + name);
+    unsigned dropped = droppedOperandBits(*algorithm);
+    lhs = roundedOperand(*lhs, dropped, roundedL);
+    rhs = roundedOperand(*rhs, dropped, roundedR);
+  }
   FailureOr<Literal> d =
       dotInto(interp, op, *lhs, *rhs, std::move(zeros), lb, lc, rb, rc);
   if (failed(d))

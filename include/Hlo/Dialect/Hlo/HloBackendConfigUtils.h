@@ -46,6 +46,11 @@ std::optional<int64_t> readFfiIntOption(Attribute config, StringRef key);
 /// (`{lower = true, ...}`), or std::nullopt where `config` does not set it.
 std::optional<bool> readFfiBoolOption(Attribute config, StringRef key);
 
+/// The `block_size` of a block-scaled custom call's
+/// `block_scaled_dot_backend_config` (XLA's BlockScaledDotBackendConfig),
+/// or std::nullopt where it has none.
+std::optional<int64_t> readBlockScaledDotBlockSize(Operation *op);
+
 } // namespace mlir::hlo
 
 #endif // HLO_DIALECT_HLO_HLOBACKENDCONFIGUTILS_H

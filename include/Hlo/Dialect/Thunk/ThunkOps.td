@@ -266,7 +266,10 @@ def Thunk_GemmOp : Thunk_Op<"gemm", [AttrSizedOperandSegments]> {
     Products accumulate in f32 for 16-bit and 32-bit floats (f64 for f64),
     as cuBLAS's default compute types. `algorithm` is the cuBLASLt
     algorithm the autotuner chose (-1: the library's heuristic);
-    `workspace` is scratch for the library. With `c` (laid out as `out`),
+    `workspace` is scratch for the library. `tf32` (XLA's
+    ALG_DOT_TF32_TF32_F32) lets f32 products take the operands rounded to
+    TF32 (10 mantissa bits; cuBLAS's CUBLAS_COMPUTE_32F_FAST_TF32). With
+    `c` (laid out as `out`),
     `beta * c` is added in place of `beta * out` (cuBLASLt's C apart from
     D).
 
@@ -304,7 +307,7 @@ def Thunk_GemmOp : Thunk_Op<"gemm", [AttrSizedOperandSegments]> {
     DefaultValuedAttr<F64Attr, "0.0">:$beta,
     DefaultValuedAttr<Thunk_GemmEpilogueAttr,
                       "::mlir::thunk::GemmEpilogue::Default">:$epilogue,
-    DefaultValuedAttr<I64Attr, "-1">:$algorithm);
+    DefaultValuedAttr<I64Attr, "-1">:$algorithm, UnitAttr:$tf32);
   let assemblyFormat = [{
     $lhs `:` type($lhs) `,` $rhs `:` type($rhs)
     (`c` $c^ `:` type($c))?
