@@ -247,7 +247,8 @@ void mlir::hlo::buildHloPostLayoutAssignmentPipeline(OpPassManager &pm) {
 
 static void buildPostLayoutAssignment(OpPassManager &pm,
                                       const GpuOptimizeOptions &options) {
-  // XLA's NVPTX "post-layout_assignment part 1" (DotDimensionMerger), its
+  // XLA's NVPTX "post-layout_assignment part 1" (BlockScalingRewriter,
+  // DotDimensionMerger), its
   // "hlo normalization" and "post-layout_assignment" pipelines:
   // AlgebraicSimplifier, TransposeFolding, ReshapeDecomposer,
   // ReduceDecomposer, AlgorithmChecker, DotNormalizer, CublasPadForGemms,
@@ -264,6 +265,7 @@ static void buildPostLayoutAssignment(OpPassManager &pm,
   // TriangularSolveRewriter (XLA's NVPTX part 2); then the convolution and
   // GEMM algorithm pickers (seed 002 places them here, XLA
   // 0.10.2 after fusion).
+  pm.addPass(createHloBlockScalingRewriter());
   pm.addPass(createHloDotDimensionMerger());
   pm.addPass(createLayoutSensitiveSimplifier());
   HloTransposeFoldingOptions transposeFolding;

@@ -104,7 +104,8 @@ static cl::opt<bool> printHostSends(
              "sends, after the results (`send channel N: LITERAL`)"));
 static cl::opt<bool>
     randomInputs("random-inputs", cl::cat(hloRunCategory),
-                 cl::desc("Random inputs (floats in [-1,1), signed ints in "
+                 cl::desc("Random inputs (floats in [-1,1), f8e8m0fnu "
+                          "powers of two in [1/16,16], signed ints in "
                           "[-8,8], unsigned in [0,16], pred 0/1): the entry's "
                           "parameters and, unless --infeed / --host-recv give "
                           "them, one value per infeed and per host-transfer "

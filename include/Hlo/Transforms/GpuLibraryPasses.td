@@ -352,6 +352,37 @@ def HloDotStrengthReduction
   ];
 }
 
+def HloBlockScalingRewriter
+    : Pass<"hlo-block-scaling-rewriter", "::mlir::ModuleOp"> {
+  let summary = "Expand the block-scaled quantization custom calls into HLO "
+                "(XLA-GPU's BlockScalingRewriter)";
+  let description = [{
+    JAX's block-scaled formats (`jax.nn.scaled_matmul`: MXFP8, f8e4m3fn or
+    f8e5m2 values with one f8e8m0fnu scale per 32 along the last
+    dimension; NVFP4, f4e2m1fn values with f8e4m3fn scales per 16) come as
+    custom calls, which become the instructions computing them:
+    `__op$dequantize(x, s)` is `convert(x) * reshape(broadcast(convert(s)))`,
+    the scale repeated over its block; `__op$quantize(x)` the tuple of
+    `convert(x / s)` and the scales `s = convert(amax / 2^emax)` (amax the
+    largest magnitude of each block, a reduce; 2^emax the largest power of
+    two of the quantized format); `__op$block_scaled_dot(lhs, rhs,
+    lhs_scale[, rhs_scale[, global_scale]])` the dot of the dequantized
+    operands contracting their last dimensions (the first a batch
+    dimension at rank 3), times the global scale. The block size is the
+    ratio of an operand's last dimension to its scale's, or
+    `block_scaled_dot_backend_config.block_size`, with which padded scales
+    are sliced first. Where XLA calls a computation holding the expansion,
+    the instructions take the custom call's place. A call whose shapes do
+    not fit fails the pass, as it fails XLA's; after layout assignment its
+    operands must have the default layout. XLA's cuDNN block-scaled dot
+    (Blackwell) is not made. Runs first in `hlo-post-layout-assignment`, as
+    in XLA 0.10.2.
+  }];
+  let statistics = [
+    Statistic<"numExpanded", "expanded", "Custom calls expanded">,
+  ];
+}
+
 def HloAlgorithmChecker : Pass<"hlo-algorithm-checker", "::mlir::ModuleOp"> {
   let summary = "Reject dots whose algorithm the selected GPU cannot run "
                 "(XLA-GPU's AlgorithmChecker)";

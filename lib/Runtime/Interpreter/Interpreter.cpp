@@ -584,7 +584,14 @@ static FailureOr<Literal> randomLiteral(Type type, SplitMix &gen,
   }
   Literal l =
       Literal::array(cast<RankedTensorType>(type).getElementType(), *shape);
+  // A float format without a sign (f8E8M0FNU: exponents only, the scales
+  // of block-scaled formats) takes powers of two from 1/16 to 16.
+  bool unsignedFloat = isa<Float8E8M0FNUType>(l.getElementType());
   for (int64_t i = 0, e = l.getNumElements(); i < e; ++i) {
+    if (unsignedFloat) {
+      l.setFloat(i, std::ldexp(1.0, static_cast<int>(gen.next() % 9) - 4));
+      continue;
+    }
     switch (l.getElementKind()) {
     case ElementKind::Pred:
       l.setInt(i, gen.next() & 1);
