@@ -14,7 +14,6 @@
 #include "Hlo/Dialect/Thunk/ThunkDialect.h"
 
 #include "llvm/ADT/TypeSwitch.h"
-#include "llvm/Support/JSON.h"
 
 using namespace mlir;
 using namespace mlir::hlo;
@@ -31,30 +30,6 @@ struct CountedLoop {
 constexpr int64_t kMaxTrips = 1 << 16;
 /// The most instructions an offset may take to compute.
 constexpr unsigned kMaxOffsetOps = 32;
-
-/// Member `key` of the JSON object text `member` as an integer (XLA
-/// quotes int64 members).
-std::optional<int64_t> jsonInt(Attribute member, StringRef key) {
-  auto text = dyn_cast_or_null<TextAttr>(member);
-  if (!text)
-    return std::nullopt;
-  llvm::Expected<llvm::json::Value> json = llvm::json::parse(text.getValue());
-  if (!json) {
-    llvm::consumeError(json.takeError());
-    return std::nullopt;
-  }
-  const llvm::json::Object *object = json->getAsObject();
-  const llvm::json::Value *value = object ? object->get(key) : nullptr;
-  if (!value)
-    return std::nullopt;
-  if (std::optional<int64_t> i = value->getAsInteger())
-    return i;
-  int64_t parsed;
-  if (std::optional<StringRef> s = value->getAsString();
-      s && !s->getAsInteger(10, parsed))
-    return parsed;
-  return std::nullopt;
-}
 
 Value skipBitcasts(Value v) {
   while (auto b = v.getDefiningOp<BitcastOp>())
@@ -171,9 +146,9 @@ void MemcpyFusionAnalysis::State::findLoops() {
       return;
     std::optional<int64_t> trips = config.getKnownTripCount();
     Attribute initStep = config.getMember("known_init_step");
-    std::optional<int64_t> init = jsonInt(initStep, "init"),
-                           step = jsonInt(initStep, "step"),
-                           index = jsonInt(
+    std::optional<int64_t> init = readJsonIntMember(initStep, "init"),
+                           step = readJsonIntMember(initStep, "step"),
+                           index = readJsonIntMember(
                                config.getMember("known_induction_variable"),
                                "tuple_index");
     if (trips && init && step && index && *trips > 0 && *trips <= kMaxTrips)

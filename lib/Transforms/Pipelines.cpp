@@ -112,6 +112,9 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
   // XLA 0.10.2 runs it right after RaggedDotRewriter, before any pass that
   // reads a gather or scatter.
   pm.addPass(createHloBatchedGatherScatterNormalizer());
+  // XLA-GPU's ScaledDotRewriter runs before its GEMM rewriter; here before
+  // the dot passes and layout assignment (hlo-scaled-dot-rewriter).
+  pm.addPass(createHloScaledDotRewriter());
   // XLA 0.10.2's order after its TopK passes: DotDimensionSorter,
   // DotDecomposer, ResultCaster, OperandUpcaster (its GPU filter from Volta
   // on: cuBLAS matmuls are left alone), DotOperandConverter.

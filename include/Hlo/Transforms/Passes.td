@@ -969,6 +969,29 @@ def HloStableSortExpander
   ];
 }
 
+def HloScaledDotRewriter
+    : Pass<"hlo-scaled-dot-rewriter", "::mlir::ModuleOp"> {
+  let summary = "Rewrite scaled-dot as a dot of its scaled operands "
+                "(XLA-GPU's ScaledDotRewriter)";
+  let description = [{
+    `scaled-dot(lhs, lhs_scale, rhs, rhs_scale)` becomes `dot(lhs', rhs')`
+    with the scaled-dot's dimension numbers, precision and result type,
+    where `x' = convert(x) * reshape(broadcast(convert(scale)))`: each
+    scale repeated over its block of the operand (a scale dimension
+    smaller than the operand's gets a block dimension after it, merged
+    back by the reshape). Operand and scale are converted to XLA's target
+    type: bf16 when both are narrower than 16 bits, else their common
+    type, f32 for two types of one width, else the wider. A scalar scale
+    leaves its operand as it is. XLA-GPU runs it just before the GEMM
+    rewriter (where Triton does not take the scaled-dot); here it runs in
+    `hlo-optimization` after `hlo-ragged-dot-rewriter`, so that layout
+    assignment lays out the dot as any other.
+  }];
+  let statistics = [
+    Statistic<"numRewritten", "rewritten", "scaled-dots rewritten">,
+  ];
+}
+
 def HloRaggedDotRewriter : Pass<"hlo-ragged-dot-rewriter", "::mlir::ModuleOp"> {
   let summary = "A ragged-dot as a dot of operands masked per group (XLA's "
                 "RaggedDotRewriter)";

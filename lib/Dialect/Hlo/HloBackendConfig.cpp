@@ -567,10 +567,9 @@ BackendConfigAttr mlir::hlo::readBackendConfig(Attribute config) {
   return attr && reader.atEnd() ? attr : BackendConfigAttr();
 }
 
-std::optional<int64_t> mlir::hlo::readBlockScaledDotBlockSize(Operation *op) {
-  BackendConfigAttr root = readBackendConfig(op);
-  auto text = dyn_cast_or_null<TextAttr>(
-      root ? root.getMember("block_scaled_dot_backend_config") : nullptr);
+std::optional<int64_t> mlir::hlo::readJsonIntMember(Attribute member,
+                                                    StringRef key) {
+  auto text = dyn_cast_or_null<TextAttr>(member);
   if (!text)
     return std::nullopt;
   llvm::Expected<llvm::json::Value> json = llvm::json::parse(text.getValue());
@@ -579,16 +578,24 @@ std::optional<int64_t> mlir::hlo::readBlockScaledDotBlockSize(Operation *op) {
     return std::nullopt;
   }
   const llvm::json::Object *object = json->getAsObject();
-  const llvm::json::Value *size = object ? object->get("block_size") : nullptr;
-  if (!size)
+  const llvm::json::Value *value = object ? object->get(key) : nullptr;
+  if (!value)
     return std::nullopt;
-  if (std::optional<int64_t> n = size->getAsInteger())
+  if (std::optional<int64_t> n = value->getAsInteger())
     return n;
   int64_t n;
-  if (std::optional<StringRef> s = size->getAsString();
+  if (std::optional<StringRef> s = value->getAsString();
       s && !s->getAsInteger(10, n))
     return n;
   return std::nullopt;
+}
+
+std::optional<int64_t> mlir::hlo::readBlockScaledDotBlockSize(Operation *op) {
+  BackendConfigAttr root = readBackendConfig(op);
+  return root ? readJsonIntMember(
+                    root.getMember("block_scaled_dot_backend_config"),
+                    "block_size")
+              : std::nullopt;
 }
 
 bool mlir::hlo::isXlaCpuCustomFusion(Operation *op) {

@@ -1219,6 +1219,18 @@ LogicalResult ScanOp::verifySymbolUses(SymbolTableCollection &symbols) {
   return resolveCallee(*this, symbols, "to_apply", getToApplyAttr());
 }
 
+Type mlir::hlo::getScaledDotOperandType(Type operand, Type scale) {
+  unsigned a = operand.getIntOrFloatBitWidth(),
+           b = scale.getIntOrFloatBitWidth();
+  if (a < 16 && b < 16)
+    return BFloat16Type::get(operand.getContext());
+  if (operand == scale)
+    return operand;
+  if (a == b)
+    return Float32Type::get(operand.getContext());
+  return a > b ? operand : scale;
+}
+
 LogicalResult ScaledDotOp::verify() {
   if (getInputs().size() != 4)
     return emitOpError("needs lhs, lhs_scale, rhs and rhs_scale, got ")
@@ -1226,10 +1238,14 @@ LogicalResult ScaledDotOp::verify() {
   for (auto [x, scale] : {std::pair{0, 1}, std::pair{2, 3}}) {
     auto t = dyn_cast<RankedTensorType>(getInputs()[x].getType());
     auto s = dyn_cast<RankedTensorType>(getInputs()[scale].getType());
+    // A scalar scale leaves its operand unscaled (as XLA's parser and GPU
+    // compiler take it).
+    if (t && s && s.getRank() == 0)
+      continue;
     if (!t || !s || t.getRank() != s.getRank())
       return emitOpError("operand ")
              << scale << " must be a scale of operand " << x
-             << "'s rank, got " << getInputs()[scale].getType();
+             << "'s rank or a scalar, got " << getInputs()[scale].getType();
     for (int64_t d = 0; d < t.getRank(); ++d)
       if (!t.isDynamicDim(d) && !s.isDynamicDim(d) &&
           (s.getDimSize(d) < 1 || t.getDimSize(d) % s.getDimSize(d)))

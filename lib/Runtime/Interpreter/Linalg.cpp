@@ -343,27 +343,36 @@ static FailureOr<Literal> raggedDot(Interp &interp, RaggedDotOp op,
 
 /// scaled-dot(lhs, lhs_scale, rhs, rhs_scale): each operand times its scale
 /// broadcast over blocks (scale dimension d covers dim(d) / scale_dim(d)
-/// elements), then a dot, in double.
+/// elements; a scalar scale none), then a dot accumulated in double.
 static FailureOr<Literal> scaledDot(Interp &interp, ScaledDotOp op,
                                     Operands operands) {
   if (operands.size() != 4)
     return interp.error(op, "needs lhs, lhs_scale, rhs and rhs_scale");
-  Type f64 = Float64Type::get(op.getContext());
+  // Each operand and scale in their common type (getScaledDotOperandType),
+  // the product rounded to it, as XLA-GPU's rewrite computes them.
   auto scaled = [&](const Literal &x,
                     const Literal &scale) -> FailureOr<Literal> {
+    // A scalar scale leaves the operand unscaled (XLA's GPU rewrite).
+    if (x.isArray() && scale.isArray() && scale.getRank() == 0)
+      return x;
     if (!x.isArray() || !scale.isArray() || scale.getRank() != x.getRank())
       return interp.error(op, "a scale must have its operand's rank");
     for (int64_t d = 0; d < x.getRank(); ++d)
       if (scale.getShape()[d] < 1 || x.getShape()[d] % scale.getShape()[d] != 0)
         return interp.error(op, "a scale dimension must divide its "
                                 "operand's dimension");
-    Literal y = Literal::array(f64, x.getShape());
+    Type type =
+        getScaledDotOperandType(x.getElementType(), scale.getElementType());
+    Literal y = Literal::array(type, x.getShape());
+    Literal factor = Literal::array(type, {});
     SmallVector<int64_t> idx(x.getRank(), 0), sidx(x.getRank(), 0);
     for (int64_t i = 0, n = x.getNumElements(); i < n;
          ++i, nextIndex(idx, x.getShape())) {
       for (int64_t d = 0; d < x.getRank(); ++d)
         sidx[d] = idx[d] / (x.getShape()[d] / scale.getShape()[d]);
-      y.setFloat(i, x.getFloat(i) * scale.getFloat(scale.linearize(sidx)));
+      factor.setFloat(0, scale.getFloat(scale.linearize(sidx)));
+      y.setFloat(i, x.getFloat(i));
+      y.setFloat(i, y.getFloat(i) * factor.getFloat(0));
     }
     return y;
   };

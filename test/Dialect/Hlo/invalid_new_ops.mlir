@@ -80,6 +80,14 @@ hlo.computation @f(%l: tensor<4x32xf32>, %ls: tensor<4x3xf32>, %r: tensor<32x8xf
 
 // -----
 
+hlo.computation @f(%l: tensor<4x32xf32>, %ls: tensor<4xf32>, %r: tensor<32x8xf32>, %rs: tensor<f32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'hlo.scaled_dot' op operand 1 must be a scale of operand 0's rank or a scalar, got 'tensor<4xf32>'}}
+  %0 = hlo.scaled_dot %l, %ls, %r, %rs {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<4x32xf32>, tensor<4xf32>, tensor<32x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  hlo.return %0 : tensor<4x8xf32>
+}
+
+// -----
+
 hlo.computation @f(%l: tensor<4x32xf32>, %r: tensor<32x8xf32>) -> tensor<4x8xf32> {
   // expected-error @+1 {{'hlo.scaled_dot' op needs lhs, lhs_scale, rhs and rhs_scale, got 2 operands}}
   %0 = hlo.scaled_dot %l, %r {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<4x32xf32>, tensor<32x8xf32>) -> tensor<4x8xf32>

@@ -46,6 +46,11 @@ std::optional<int64_t> readFfiIntOption(Attribute config, StringRef key);
 /// (`{lower = true, ...}`), or std::nullopt where `config` does not set it.
 std::optional<bool> readFfiBoolOption(Attribute config, StringRef key);
 
+/// Member `key` of a backend_config member kept as JSON text (a `#hlo.text`
+/// object the dialect has no typed form for) as an integer, quoted (XLA's
+/// int64) or not; std::nullopt where it has none.
+std::optional<int64_t> readJsonIntMember(Attribute member, StringRef key);
+
 /// The `block_size` of a block-scaled custom call's
 /// `block_scaled_dot_backend_config` (XLA's BlockScaledDotBackendConfig),
 /// or std::nullopt where it has none.

@@ -158,6 +158,12 @@ OperandRange getDataOperands(Operation *op);
 /// The minor-to-major dimension order of the array type `type`: its
 /// layout's, or row-major (rank - 1, ..., 0) when it has none.
 SmallVector<int64_t> getMinorToMajor(Type type);
+
+/// The element type a scaled-dot's operand of element type `operand` and its
+/// scale of element type `scale` are multiplied in (XLA-GPU's
+/// ScaledDotRewriter): bf16 when both are narrower than 16 bits, else
+/// their common type, f32 for two types of one width, else the wider.
+Type getScaledDotOperandType(Type operand, Type scale);
 /// The stride, in elements, of each dimension of the static array type
 /// `type` in its layout's physical order (tiles aside): element `i` is at
 /// sum(i[d] * strides[d]).
