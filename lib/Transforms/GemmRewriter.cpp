@@ -78,9 +78,6 @@ static bool batchDimsMajor(RankedTensorType type, int64_t numBatch) {
   return true;
 }
 
-/// The (lhs, rhs, result) element types of a GEMM cuBLAS runs (XLA's
-/// IsMatrixMultiplication types, narrowed to the combinations of its
-/// cuBLAS and cuBLASLt tables; fp8 has its own rewrite, not here).
 /// The dot algorithms a cuBLAS GEMM computes (XLA's
 /// IsSupportedByCublasOrCublasLt, but the fp8 ones, which this rewriter
 /// leaves alone, and the multi-pass ones, which hlo-dot-algorithm-rewriter
@@ -104,6 +101,9 @@ static bool hasAlgorithm(DotOp dot) {
          DotAlgorithm::Unset;
 }
 
+/// The (lhs, rhs, result) element types of a GEMM cuBLAS runs (XLA's
+/// IsMatrixMultiplication types, narrowed to the combinations of its
+/// cuBLAS and cuBLASLt tables; fp8 has its own rewrite, not here).
 static bool typesSupported(Type a, Type b, Type out) {
   if (a != b)
     return false;
