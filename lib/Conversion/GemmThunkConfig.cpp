@@ -118,7 +118,8 @@ FailureOr<GemmThunkConfig> mlir::hlo::getGemmThunkConfig(CustomCallOp call) {
     if (!config.tf32 &&
         !llvm::is_contained({"ALG_UNSET", "ALG_DOT_BF16_BF16_F32",
                              "ALG_DOT_F16_F16_F32", "ALG_DOT_F32_F32_F32",
-                             "ALG_DOT_F64_F64_F64"},
+                             "ALG_DOT_F64_F64_F64",
+                             "ALG_DOT_ANY_F8_ANY_F8_F32"},
                             name))
       return fail("precision_config algorithm " + name + " is not supported");
   }

@@ -79,12 +79,13 @@ static bool batchDimsMajor(RankedTensorType type, int64_t numBatch) {
 }
 
 /// The dot algorithms a cuBLAS GEMM computes (XLA's
-/// IsSupportedByCublasOrCublasLt, but the fp8 ones, which this rewriter
-/// leaves alone, and the multi-pass ones, which hlo-dot-algorithm-rewriter
-/// splits first).
+/// IsSupportedByCublasOrCublasLt, but fp8's fast accumulation, which the
+/// GEMMs here do not set, and the multi-pass ones, which
+/// hlo-dot-algorithm-rewriter splits first).
 static bool isCublasAlgorithm(DotAlgorithm algorithm) {
   switch (algorithm) {
   case DotAlgorithm::Unset:
+  case DotAlgorithm::DotAnyF8AnyF8F32:
   case DotAlgorithm::DotBF16BF16F32:
   case DotAlgorithm::DotF16F16F32:
   case DotAlgorithm::DotF32F32F32:
@@ -96,9 +97,8 @@ static bool isCublasAlgorithm(DotAlgorithm algorithm) {
   }
 }
 
-static bool hasAlgorithm(DotOp dot) {
-  return dot.getAlgorithm().value_or(DotAlgorithm::Unset) !=
-         DotAlgorithm::Unset;
+static DotAlgorithm algorithmOf(DotOp dot) {
+  return dot.getAlgorithm().value_or(DotAlgorithm::Unset);
 }
 
 /// The (lhs, rhs, result) element types of a GEMM cuBLAS runs (XLA's
@@ -272,6 +272,7 @@ struct GemmRewriterPass
     Type a = getElementTypeOrSelf(dot.getLhs().getType());
     Type b = getElementTypeOrSelf(dot.getRhs().getType());
     return !isF8(a) && !isF8(b) &&
+           algorithmOf(dot) != DotAlgorithm::DotAnyF8AnyF8F32 &&
            typesSupported(a, b, getElementTypeOrSelf(dot.getType()));
   }
 
@@ -478,7 +479,9 @@ struct GemmRewriterPass
   /// fp8 GEMM `__cublas$lt$matmul$f8` (A, B, a_scale, b_scale): XLA's
   /// CreateF8CustomCall, from Ada on.
   bool rewriteFp8Dot(DotOp dot) {
-    if (!fp8Gemms || !isGemmShape(dot) || hasAlgorithm(dot))
+    if (!fp8Gemms || !isGemmShape(dot) ||
+        (algorithmOf(dot) != DotAlgorithm::Unset &&
+         algorithmOf(dot) != DotAlgorithm::DotAnyF8AnyF8F32))
       return false;
     auto lt = cast<RankedTensorType>(dot.getLhs().getType());
     auto rt = cast<RankedTensorType>(dot.getRhs().getType());
@@ -551,7 +554,7 @@ struct GemmRewriterPass
   bool computeFp8DotInF16(DotOp dot) {
     Type out = getElementTypeOrSelf(dot.getType());
     if (!isF8(getElementTypeOrSelf(dot.getLhs().getType())) ||
-        !isGemmShape(dot) || hasAlgorithm(dot))
+        !isGemmShape(dot) || algorithmOf(dot) != DotAlgorithm::Unset)
       return false;
     OpBuilder builder(dot);
     Type wide =
