@@ -14,6 +14,7 @@
 #include "EmitterUtils.h"
 
 #include "Hlo/Conversion/ScalarLowering.h"
+#include "Hlo/Dialect/Hlo/HloDotAlgorithm.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
@@ -696,10 +697,8 @@ FailureOr<SmallVector<Value>> ElementGenerator::emitDot(DotOp op,
   // The bf16 and TF32 algorithms multiply f32 operands rounded to nearest
   // even with their 16 or 13 low bits zero, as the interpreter does (NaNs
   // kept).
-  DotAlgorithm algorithm = op.getAlgorithm().value_or(DotAlgorithm::Unset);
-  unsigned dropped = algorithm == DotAlgorithm::DotBF16BF16F32   ? 16
-                     : algorithm == DotAlgorithm::DotTF32TF32F32 ? 13
-                                                                 : 0;
+  unsigned dropped =
+      getDroppedOperandBits(op.getAlgorithm().value_or(DotAlgorithm::Unset));
   auto roundOperand = [&](Value v) -> Value {
     if (dropped == 0 || !v.getType().isF32())
       return v;

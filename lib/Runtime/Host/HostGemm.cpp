@@ -13,9 +13,8 @@
 #include "Hlo/Dialect/Thunk/ThunkDialect.h"
 #include "Hlo/Runtime/Host/HostRuntime.h"
 
+#include "Hlo/Dialect/Hlo/HloDotAlgorithm.h"
 #include "HostFloat.h"
-
-#include "llvm/ADT/bit.h"
 
 #include <cblas.h>
 
@@ -165,15 +164,6 @@ int64_t loadInt(const uint8_t *base, int64_t i, unsigned bytes,
   return int64_t(v);
 }
 
-/// `f` rounded to nearest even TF32 (10 mantissa bits), NaN kept.
-float roundToTf32(float f) {
-  if (std::isnan(f))
-    return f;
-  uint32_t bits = llvm::bit_cast<uint32_t>(f);
-  bits += 0xFFFu + ((bits >> 13) & 1);
-  return llvm::bit_cast<float>(bits & 0xFFFFE000u);
-}
-
 } // namespace
 
 LogicalResult mlir::thunk::runHostGemm(Operation *operation,
@@ -250,16 +240,18 @@ LogicalResult mlir::thunk::runHostGemm(Operation *operation,
     float sa = scale(op.getAScale(), buffers[5]),
           sb = scale(op.getBScale(), buffers[6]),
           sd = scale(op.getDScale(), buffers[7]);
-    bool tf32 = op.getTf32();
+    unsigned dropped =
+        op.getTf32() ? getDroppedOperandBits(hlo::DotAlgorithm::DotTF32TF32F32)
+                     : 0;
     auto load = [&](const uint8_t *base, int64_t i) {
       if (s8ToF32)
         return float(loadInt(base, i, 1, false));
-      return tf32 ? roundToTf32(x.load(base, i)) : x.load(base, i);
+      return hlo::roundDroppingBits(x.load(base, i), dropped);
     };
     auto loadRhs = [&](const uint8_t *base, int64_t i) {
       if (s8ToF32)
         return float(loadInt(base, i, 1, false));
-      return tf32 ? roundToTf32(y.load(base, i)) : y.load(base, i);
+      return hlo::roundDroppingBits(y.load(base, i), dropped);
     };
     int64_t m = c.getRows(), n = c.getCols(), k = a.getCols();
     // Element (batch, row, column) of a layout at batch * s[0] + row * s[1]

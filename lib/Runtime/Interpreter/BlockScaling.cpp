@@ -35,6 +35,23 @@ static double formatEmax(Type t) {
   return std::ldexp(1.0, llvm::APFloat::semanticsMaxExponent(sem));
 }
 
+Literal eval::scaleByBlocks(const Literal &x, const Literal &scale, Type type,
+                            ArrayRef<int64_t> blocks) {
+  int64_t rank = x.getRank();
+  Literal y = Literal::array(type, x.getShape());
+  Literal factor = Literal::array(type, {});
+  SmallVector<int64_t> idx(rank, 0), sidx(rank, 0);
+  for (int64_t i = 0, n = x.getNumElements(); i < n;
+       ++i, nextIndex(idx, x.getShape())) {
+    for (int64_t d = 0; d < rank; ++d)
+      sidx[d] = idx[d] / blocks[d];
+    factor.setFloat(0, scale.getFloat(scale.linearize(sidx)));
+    y.setFloat(i, x.getFloat(i));
+    y.setFloat(i, y.getFloat(i) * factor.getFloat(0));
+  }
+  return y;
+}
+
 namespace {
 /// What the three calls share: the interpreter, the call and its error.
 struct BlockScaling {
@@ -61,18 +78,9 @@ struct BlockScaling {
     for (int64_t d = 0; d + 1 < rank; ++d)
       if (s.getShape()[d] < x.getShape()[d])
         return fail("the scale is smaller than its operand");
-    Literal y = Literal::array(element, x.getShape());
-    Literal factor = Literal::array(element, {});
-    SmallVector<int64_t> idx(rank, 0), sidx(rank, 0);
-    for (int64_t i = 0, n = x.getNumElements(); i < n;
-         ++i, nextIndex(idx, x.getShape())) {
-      sidx.assign(idx.begin(), idx.end());
-      sidx[rank - 1] = idx[rank - 1] / b;
-      factor.setFloat(0, s.getFloat(s.linearize(sidx)));
-      y.setFloat(i, x.getFloat(i));
-      y.setFloat(i, y.getFloat(i) * factor.getFloat(0));
-    }
-    return y;
+    SmallVector<int64_t> blocks(rank, 1);
+    blocks[rank - 1] = b;
+    return scaleByBlocks(x, s, element, blocks);
   }
 
   FailureOr<Literal> runDequantize(Operands operands) {

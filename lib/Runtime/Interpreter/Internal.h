@@ -574,6 +574,13 @@ inline double floatMin(double x, double y) {
 /// Total-order key of a float (-nan < -inf < ... < -0 < +0 < ... < nan).
 int64_t totalOrderKey(double v);
 
+/// `x` with each element times the element of `scale` covering it (scale
+/// index d = x index d / blocks[d]); each factor and product rounded to
+/// `type`, as the converts and multiply of a dequantization round them
+/// (BlockScaling.cpp; block-scaled custom calls and scaled-dot).
+Literal scaleByBlocks(const Literal &x, const Literal &scale, Type type,
+                      ArrayRef<int64_t> blocks);
+
 /// Checks dimension numbers that no verifier checked (scaled-dot,
 /// ragged-dot, custom calls): dims in range, paired dims of equal size, and
 /// the result shape batch + lhs free + rhs free (after `lead` leading dims)

@@ -16,11 +16,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "Hlo/Dialect/Hlo/HloBackendConfigUtils.h"
+#include "Hlo/Dialect/Hlo/HloDotAlgorithm.h"
 #include "Internal.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
-#include "llvm/ADT/bit.h"
 
 #include <cmath>
 #include <complex>
@@ -166,32 +166,15 @@ FailureOr<Literal> eval::dotInto(Interp &interp, Operation *op,
   return std::move(out);
 }
 
-/// The low mantissa bits of f32 operands that `algorithm` rounds away:
-/// 16 for bf16, 13 for TF32; 0 for the others.
-static unsigned droppedOperandBits(DotAlgorithm algorithm) {
-  if (algorithm == DotAlgorithm::DotBF16BF16F32)
-    return 16;
-  if (algorithm == DotAlgorithm::DotTF32TF32F32)
-    return 13;
-  return 0;
-}
-
 /// `x` itself, or (an f32 array and `dropped` > 0) a copy in `into` with
-/// each element rounded to nearest even with its `dropped` low bits zero
-/// (NaNs kept; a value rounding past the largest finite one becomes inf).
+/// each element rounded as roundDroppingBits does.
 static const Literal *roundedOperand(const Literal &x, unsigned dropped,
                                      Literal &into) {
   if (dropped == 0 || x.getFloatElements<float>().empty())
     return &x;
   into = x;
-  uint32_t low = (1u << dropped) - 1;
-  for (float &f : into.getFloatElements<float>()) {
-    if (std::isnan(f))
-      continue;
-    uint32_t bits = llvm::bit_cast<uint32_t>(f);
-    bits += (low >> 1) + ((bits >> dropped) & 1);
-    f = llvm::bit_cast<float>(bits & ~low);
-  }
+  for (float &f : into.getFloatElements<float>())
+    f = roundDroppingBits(f, dropped);
   return &into;
 }
 
@@ -201,7 +184,7 @@ static FailureOr<Literal> dot(Interp &interp, DotOp op, const Literal &lhs,
   if (failed(result))
     return failure();
   unsigned dropped =
-      droppedOperandBits(op.getAlgorithm().value_or(DotAlgorithm::Unset));
+      getDroppedOperandBits(op.getAlgorithm().value_or(DotAlgorithm::Unset));
   Literal l, r;
   return dotInto(
       interp, op, *roundedOperand(lhs, dropped, l),
@@ -361,20 +344,13 @@ static FailureOr<Literal> scaledDot(Interp &interp, ScaledDotOp op,
       if (scale.getShape()[d] < 1 || x.getShape()[d] % scale.getShape()[d] != 0)
         return interp.error(op, "a scale dimension must divide its "
                                 "operand's dimension");
-    Type type =
-        getScaledDotOperandType(x.getElementType(), scale.getElementType());
-    Literal y = Literal::array(type, x.getShape());
-    Literal factor = Literal::array(type, {});
-    SmallVector<int64_t> idx(x.getRank(), 0), sidx(x.getRank(), 0);
-    for (int64_t i = 0, n = x.getNumElements(); i < n;
-         ++i, nextIndex(idx, x.getShape())) {
-      for (int64_t d = 0; d < x.getRank(); ++d)
-        sidx[d] = idx[d] / (x.getShape()[d] / scale.getShape()[d]);
-      factor.setFloat(0, scale.getFloat(scale.linearize(sidx)));
-      y.setFloat(i, x.getFloat(i));
-      y.setFloat(i, y.getFloat(i) * factor.getFloat(0));
-    }
-    return y;
+    SmallVector<int64_t> blocks;
+    for (int64_t d = 0; d < x.getRank(); ++d)
+      blocks.push_back(x.getShape()[d] / scale.getShape()[d]);
+    return scaleByBlocks(
+        x, scale,
+        getScaledDotOperandType(x.getElementType(), scale.getElementType()),
+        blocks);
   };
   auto lhs = scaled(*operands[0], *operands[1]);
   if (failed(lhs))
@@ -567,7 +543,7 @@ EvalResult eval::evalGemmCustomCall(Interp &interp, CustomCallOp op,
                                    : std::nullopt;
     if (!algorithm)
       return fail("unknown precision_config algorithm " + name);
-    unsigned dropped = droppedOperandBits(*algorithm);
+    unsigned dropped = getDroppedOperandBits(*algorithm);
     lhs = roundedOperand(*lhs, dropped, roundedL);
     rhs = roundedOperand(*rhs, dropped, roundedR);
   }
