@@ -110,22 +110,37 @@ FailureOr<GemmThunkConfig> mlir::hlo::getGemmThunkConfig(CustomCallOp call) {
   config.alphaReal = cfg.getDouble("alpha_real").value_or(1);
   config.alphaImag = cfg.getDouble("alpha_imag").value_or(0);
   config.algorithm = cfg.getInt("selected_algorithm").value_or(-1);
-  // The dot algorithm: those cuBLAS computes as it does without one (the
-  // bf16 one's operands are bf16 already), or TF32.
-  if (BackendConfigAttr pc = cfg.getSubConfig("precision_config")) {
-    StringRef name = pc.getString("algorithm").value_or("ALG_UNSET");
-    config.tf32 = name == "ALG_DOT_TF32_TF32_F32";
-    if (!config.tf32 &&
-        !llvm::is_contained({"ALG_UNSET", "ALG_DOT_BF16_BF16_F32",
-                             "ALG_DOT_F16_F16_F32", "ALG_DOT_F32_F32_F32",
-                             "ALG_DOT_F64_F64_F64",
-                             "ALG_DOT_ANY_F8_ANY_F8_F32"},
-                            name))
-      return fail("precision_config algorithm " + name + " is not supported");
-  }
   auto tuple = dyn_cast<TupleType>(call.getType());
   OperandRange operands = getDataOperands(call);
   bool fp8 = call.getCustomCallTarget() == "__cublas$lt$matmul$f8";
+  // The dot algorithm: those cuBLAS computes as it does without one (the
+  // bf16 one's operands are bf16 already), TF32, or fp8's fast
+  // accumulation: XLA's runtime (IsFastAccumEnabled) takes it for
+  // ALG_DOT_ANY_F8_ANY_F8_F32_FAST_ACCUM, and for an fp8 GEMM without an
+  // algorithm whose operand precisions are all DEFAULT.
+  StringRef algorithm = "ALG_UNSET";
+  bool defaultPrecision = true;
+  if (BackendConfigAttr pc = cfg.getSubConfig("precision_config")) {
+    algorithm = pc.getString("algorithm").value_or("ALG_UNSET");
+    if (auto precisions =
+            dyn_cast_or_null<ArrayAttr>(pc.getMember("operand_precision")))
+      defaultPrecision = llvm::all_of(precisions, [](Attribute p) {
+        auto s = dyn_cast<StringAttr>(p);
+        return s && s.getValue() == "DEFAULT";
+      });
+  }
+  config.tf32 = algorithm == "ALG_DOT_TF32_TF32_F32";
+  config.fastAccum =
+      fp8 && (algorithm == "ALG_DOT_ANY_F8_ANY_F8_F32_FAST_ACCUM" ||
+              (algorithm == "ALG_UNSET" && defaultPrecision));
+  if (!llvm::is_contained({"ALG_UNSET", "ALG_DOT_BF16_BF16_F32",
+                           "ALG_DOT_F16_F16_F32", "ALG_DOT_F32_F32_F32",
+                           "ALG_DOT_F64_F64_F64", "ALG_DOT_TF32_TF32_F32",
+                           "ALG_DOT_ANY_F8_ANY_F8_F32",
+                           "ALG_DOT_ANY_F8_ANY_F8_F32_FAST_ACCUM"},
+                          algorithm))
+    return fail("precision_config algorithm " + algorithm +
+                " is not supported");
   config.hasAmax = cfg.getBool("damax_output").value_or(false);
   if (config.hasAmax && (!fp8 || !tuple))
     return fail("damax_output needs an fp8 GEMM returning (D, amax, "

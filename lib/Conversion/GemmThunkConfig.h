@@ -20,6 +20,9 @@ struct GemmThunkConfig {
   int64_t algorithm = -1;
   /// Whether products take TF32 operands (ALG_DOT_TF32_TF32_F32).
   bool tf32 = false;
+  /// Whether an fp8 GEMM accumulates as cuBLASLt's fast accumulation
+  /// (CUBLASLT_MATMUL_DESC_FAST_ACCUM).
+  bool fastAccum = false;
   /// Whether the result is the tuple (D, workspace) rather than D alone
   /// (XLA's form before the workspace, which ROCm dumps still write).
   bool hasWorkspace = true;

@@ -429,7 +429,8 @@ LogicalResult ThunkLowering::lowerGemm(CustomCallOp call) {
       b.getF64FloatAttr(config->alphaImag), b.getF64FloatAttr(config->beta),
       th::GemmEpilogueAttr::get(b.getContext(), config->epilogue),
       b.getI64IntegerAttr(config->algorithm),
-      config->tf32 ? b.getUnitAttr() : UnitAttr());
+      config->tf32 ? b.getUnitAttr() : UnitAttr(),
+      config->fastAccum ? b.getUnitAttr() : UnitAttr());
   return mlir::verify(op);
 }
 

@@ -79,13 +79,13 @@ static bool batchDimsMajor(RankedTensorType type, int64_t numBatch) {
 }
 
 /// The dot algorithms a cuBLAS GEMM computes (XLA's
-/// IsSupportedByCublasOrCublasLt, but fp8's fast accumulation, which the
-/// GEMMs here do not set, and the multi-pass ones, which
+/// IsSupportedByCublasOrCublasLt, but the multi-pass ones, which
 /// hlo-dot-algorithm-rewriter splits first).
 static bool isCublasAlgorithm(DotAlgorithm algorithm) {
   switch (algorithm) {
   case DotAlgorithm::Unset:
   case DotAlgorithm::DotAnyF8AnyF8F32:
+  case DotAlgorithm::DotAnyF8AnyF8F32FastAccum:
   case DotAlgorithm::DotBF16BF16F32:
   case DotAlgorithm::DotF16F16F32:
   case DotAlgorithm::DotF32F32F32:
@@ -95,6 +95,13 @@ static bool isCublasAlgorithm(DotAlgorithm algorithm) {
   default:
     return false;
   }
+}
+
+/// XLA's two fp8 algorithms (the second with cuBLASLt's fast
+/// accumulation), which only the fp8 GEMM computes.
+static bool isFp8Algorithm(DotAlgorithm algorithm) {
+  return algorithm == DotAlgorithm::DotAnyF8AnyF8F32 ||
+         algorithm == DotAlgorithm::DotAnyF8AnyF8F32FastAccum;
 }
 
 static DotAlgorithm algorithmOf(DotOp dot) {
@@ -271,8 +278,7 @@ struct GemmRewriterPass
       return false;
     Type a = getElementTypeOrSelf(dot.getLhs().getType());
     Type b = getElementTypeOrSelf(dot.getRhs().getType());
-    return !isF8(a) && !isF8(b) &&
-           algorithmOf(dot) != DotAlgorithm::DotAnyF8AnyF8F32 &&
+    return !isF8(a) && !isF8(b) && !isFp8Algorithm(algorithmOf(dot)) &&
            typesSupported(a, b, getElementTypeOrSelf(dot.getType()));
   }
 
@@ -481,7 +487,7 @@ struct GemmRewriterPass
   bool rewriteFp8Dot(DotOp dot) {
     if (!fp8Gemms || !isGemmShape(dot) ||
         (algorithmOf(dot) != DotAlgorithm::Unset &&
-         algorithmOf(dot) != DotAlgorithm::DotAnyF8AnyF8F32))
+         !isFp8Algorithm(algorithmOf(dot))))
       return false;
     auto lt = cast<RankedTensorType>(dot.getLhs().getType());
     auto rt = cast<RankedTensorType>(dot.getRhs().getType());

@@ -339,6 +339,8 @@ LogicalResult GemmOp::verify() {
     return emitOpError("bias must have the output's element type");
   if (getAScale() || getBScale() || getDScale() || getDAmax())
     return emitOpError("only fp8 GEMMs take scales and an amax");
+  if (getFastAccum())
+    return emitOpError("fast_accum is for fp8 operands");
   if (lhsElement != rhsElement)
     return emitOpError("lhs and rhs must have one element type");
   if (getTf32() && (!lhsElement.isF32() || !outElement.isF32()))

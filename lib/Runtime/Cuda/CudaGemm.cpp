@@ -197,6 +197,11 @@ mlir::thunk::cuda::planGemm(const CublasLt &lt, GemmOp op, int64_t workspace,
   if (op.getBias() && failed(setDesc(CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE,
                                      &*biasType, sizeof(*biasType))))
     return failure();
+  // fp8's fast accumulation (the verifier keeps it to fp8 operands).
+  int8_t fastAccum = 1;
+  if (op.getFastAccum() && failed(setDesc(CUBLASLT_MATMUL_DESC_FAST_ACCUM,
+                                          &fastAccum, sizeof(fastAccum))))
+    return failure();
 
   int32_t batch = int32_t(op.getOutLayout().getBatch());
   auto makeLayout = [&](cublasLtMatrixLayout_t &layout, cudaDataType_t type,

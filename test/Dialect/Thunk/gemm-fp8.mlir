@@ -3,11 +3,13 @@
 // RUN: hlo-opt %s --emit-bytecode | hlo-opt | FileCheck %s
 
 // cuBLASLt's fp8 GEMM: e4m3fn x e5m2 operands, their f32 scales, and an
-// fp8 output with its d_scale, its amax and a bf16 bias; an fp8 output
-// adding an f16 C of its own.
+// fp8 output with its d_scale, its amax and a bf16 bias; an f32 output
+// with cuBLASLt's fast accumulation; an fp8 output adding an f16 C of its
+// own.
 // CHECK-LABEL: thunk.program @main
 // CHECK: thunk.gemm %{{.*}} : memref<512xf8E4M3FN>, %{{.*}} : memref<512xf8E5M2> bias %{{.*}} : memref<16xbf16> a_scale %{{.*}} : memref<1xf32> b_scale %{{.*}} : memref<1xf32> d_scale %{{.*}} : memref<1xf32> -> %{{.*}} : memref<256xf8E4M3FN> d_amax %{{.*}} : memref<1xf32> {epilogue = #thunk<epilogue bias>
 // CHECK: thunk.gemm %{{.*}} : memref<512xf8E4M3FN>, %{{.*}} : memref<512xf8E4M3FN> a_scale %{{.*}} : memref<1xf32> b_scale %{{.*}} : memref<1xf32> -> %{{.*}} : memref<256xf32> {
+// CHECK-SAME: fast_accum
 // CHECK: thunk.gemm %{{.*}} : memref<512xf8E4M3FN>, %{{.*}} : memref<512xf8E4M3FN> c %{{.*}} : memref<256xf16> a_scale %{{.*}} : memref<1xf32> b_scale %{{.*}} : memref<1xf32> d_scale %{{.*}} : memref<1xf32> -> %{{.*}} : memref<256xf8E4M3FN> {
 thunk.allocation @t temp size = 4096
 thunk.program @main {
@@ -31,6 +33,7 @@ thunk.program @main {
   thunk.gemm %a : memref<512xf8E4M3FN>, %a8 : memref<512xf8E4M3FN>
       a_scale %s : memref<1xf32> b_scale %s : memref<1xf32>
       -> %d : memref<256xf32> {
+    fast_accum,
     lhs_layout = #thunk.matrix<row_major, rows = 16, cols = 32, leading_dim = 32>,
     rhs_layout = #thunk.matrix<column_major, rows = 32, cols = 16, leading_dim = 32>,
     out_layout = #thunk.matrix<row_major, rows = 16, cols = 16, leading_dim = 16>}

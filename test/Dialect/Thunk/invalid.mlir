@@ -1293,6 +1293,38 @@ thunk.program @main {
 
 // -----
 
+// cuBLASLt's fast accumulation is an fp8 mode.
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %a = thunk.slice @t[0] : memref<512xf32>
+  %d = thunk.slice @t[2048] : memref<256xf32>
+  // expected-error @+1 {{fast_accum is for fp8 operands}}
+  thunk.gemm %a : memref<512xf32>, %a : memref<512xf32> -> %d : memref<256xf32> {
+    fast_accum,
+    lhs_layout = #thunk.matrix<row_major, rows = 16, cols = 32, leading_dim = 32>,
+    rhs_layout = #thunk.matrix<column_major, rows = 32, cols = 16, leading_dim = 32>,
+    out_layout = #thunk.matrix<row_major, rows = 16, cols = 16, leading_dim = 16>}
+  thunk.return
+}
+
+// -----
+
+// TF32 rounds f32 operands.
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %a = thunk.slice @t[0] : memref<512xf16>
+  %d = thunk.slice @t[2048] : memref<256xf32>
+  // expected-error @+1 {{tf32 multiplies f32 operands into an f32 output}}
+  thunk.gemm %a : memref<512xf16>, %a : memref<512xf16> -> %d : memref<256xf32> {
+    tf32,
+    lhs_layout = #thunk.matrix<row_major, rows = 16, cols = 32, leading_dim = 32>,
+    rhs_layout = #thunk.matrix<column_major, rows = 32, cols = 16, leading_dim = 32>,
+    out_layout = #thunk.matrix<row_major, rows = 16, cols = 16, leading_dim = 16>}
+  thunk.return
+}
+
+// -----
+
 thunk.allocation @t temp size = 4096
 thunk.program @main {
   %a = thunk.slice @t[0] : memref<512xf8E4M3FN>

@@ -280,7 +280,11 @@ def Thunk_GemmOp : Thunk_Op<"gemm", [AttrSizedOperandSegments]> {
     beta * out + bias)`, computed in f32 and converted to an fp8 `out`
     with saturation to its finite range; the bias is then bf16 or f16.
     `d_amax` (f32) receives the largest magnitude of `out` before
-    `d_scale` (XLA's damax_output).
+    `d_scale` (XLA's damax_output). `fast_accum` (fp8 operands only) lets
+    cuBLASLt accumulate the fp8 products without promoting partial sums to
+    full f32 (CUBLASLT_MATMUL_DESC_FAST_ACCUM: XLA's
+    ALG_DOT_ANY_F8_ANY_F8_F32_FAST_ACCUM, or DEFAULT operand precision);
+    a runtime may accumulate more precisely.
 
     ```mlir
     thunk.gemm %a : memref<256xf32>, %b : memref<2048xf32>
@@ -307,7 +311,8 @@ def Thunk_GemmOp : Thunk_Op<"gemm", [AttrSizedOperandSegments]> {
     DefaultValuedAttr<F64Attr, "0.0">:$beta,
     DefaultValuedAttr<Thunk_GemmEpilogueAttr,
                       "::mlir::thunk::GemmEpilogue::Default">:$epilogue,
-    DefaultValuedAttr<I64Attr, "-1">:$algorithm, UnitAttr:$tf32);
+    DefaultValuedAttr<I64Attr, "-1">:$algorithm, UnitAttr:$tf32,
+    UnitAttr:$fast_accum);
   let assemblyFormat = [{
     $lhs `:` type($lhs) `,` $rhs `:` type($rhs)
     (`c` $c^ `:` type($c))?
