@@ -8,11 +8,14 @@ cd "$(dirname "$0")/.."
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 need_apt=0
-# OpenBLAS runs GEMMs, oneDNN convolutions and FFTW FFTs in the host runtime;
-# graphviz draws hlo-opt --hlo-view=svg|html; chromium (headless) opens the
-# HTML page in test/View (about 15 s to install with its dependencies).
+# OpenBLAS (its OpenMP build; the pthread build's static archive serves
+# build-static.sh) runs GEMMs, oneDNN convolutions and FFTW FFTs in the host
+# runtime; graphviz draws hlo-opt --hlo-view=svg|html; chromium
+# (headless) opens the HTML page in test/View (about 15 s to install with
+# its dependencies).
 for pkg in libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools ninja-build \
-           ccache libgtest-dev cmake g++ libopenblas-dev libdnnl-dev libfftw3-dev \
+           ccache libgtest-dev cmake g++ libopenblas-openmp-dev libopenblas-pthread-dev \
+           libdnnl-dev libfftw3-dev \
            graphviz chromium; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need_apt=1
 done
@@ -20,7 +23,8 @@ if [ "$need_apt" = 1 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
     libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools ninja-build ccache \
-    libgtest-dev cmake g++ libopenblas-dev libdnnl-dev libfftw3-dev graphviz \
+    libgtest-dev cmake g++ libopenblas-openmp-dev libopenblas-pthread-dev \
+    libdnnl-dev libfftw3-dev graphviz \
     chromium \
     >/dev/null
 fi
