@@ -26,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AlgebraicSimplifier.h"
+#include "Hlo/Dialect/Hlo/HloTypeInference.h"
 #include "Hlo/Transforms/Passes.h"
 #include "LayoutUtils.h"
 #include "RewriteUtils.h"
@@ -518,6 +519,90 @@ struct BitcastConvertPair : HloPattern<BitcastConvertOp> {
   }
 };
 
+/// The bits an element of `type` takes in memory when its layout is plain
+/// (no tiles): the layout's element size (a packed 2- or 4-bit array), else
+/// its width, at least a byte; 0 for other layouts and element types.
+static int64_t storageBits(RankedTensorType type) {
+  auto layout = dyn_cast_or_null<LayoutAttr>(type.getEncoding());
+  if (layout && !layout.getTileSizes().empty())
+    return 0;
+  std::optional<unsigned> width = getElementBitWidth(type.getElementType());
+  if (!width || isa<ComplexType>(type.getElementType()))
+    return 0;
+  if (layout && layout.getElementSizeInBits())
+    return layout.getElementSizeInBits();
+  return std::max<int64_t>(*width, 8);
+}
+
+/// After layout assignment, a bitcast-convert that leaves every bit where it
+/// is in memory is a bitcast (XLA's layout-sensitive simplifier: SubByte-
+/// CollectiveNormalization's `s8[4,4] bitcast-convert(s4[4,4,2]{2,1,0:E(4)})`
+/// becomes a bitcast of the packed array). Of one width: the same physical
+/// order. Narrow to wide (the operand has the extra trailing dimension of r
+/// elements), or the reverse: that dimension is the most minor, the others
+/// keep their order, and its r elements fill one wide element exactly
+/// (packed or whole bytes), the low bits first as bitcast-convert reads them.
+struct BitcastConvertInPlace : HloPattern<BitcastConvertOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(BitcastConvertOp op,
+                        PatternRewriter &r) const override {
+    RankedTensorType in = staticType(op.getOperand()),
+                     out = staticType(op.getResult());
+    if (!in || !out)
+      return failure();
+    int64_t inBits = storageBits(in), outBits = storageBits(out);
+    if (!inBits || !outBits || memorySpaceOf(in) != memorySpaceOf(out))
+      return failure();
+    SmallVector<int64_t> inOrder = getMinorToMajor(in),
+                         outOrder = getMinorToMajor(out);
+    RankedTensorType narrow = in, wide = out;
+    SmallVector<int64_t> *narrowOrder = &inOrder, *wideOrder = &outOrder;
+    if (in.getRank() < out.getRank()) {
+      std::swap(narrow, wide);
+      std::swap(narrowOrder, wideOrder);
+    }
+    int64_t narrowBits = storageBits(narrow), wideBits = storageBits(wide);
+    if (narrow.getRank() == wide.getRank()) {
+      if (inBits != outBits || inOrder != outOrder)
+        return failure();
+    } else {
+      int64_t ratio = narrow.getShape().back();
+      if (narrowBits * ratio != wideBits ||
+          narrowBits != *getElementBitWidth(narrow.getElementType()) ||
+          narrowOrder->front() != narrow.getRank() - 1 ||
+          ArrayRef(*narrowOrder).drop_front() != ArrayRef(*wideOrder))
+        return failure();
+    }
+    replace(r, op,
+            createInstruction(r, op.getLoc(), BitcastOp::getOperationName(),
+                              op.getType(), {op.getOperand()})
+                ->getResult(0),
+            true);
+    return success();
+  }
+
+  static int64_t memorySpaceOf(RankedTensorType type) {
+    auto layout = dyn_cast_or_null<LayoutAttr>(type.getEncoding());
+    return layout ? layout.getMemorySpace() : 0;
+  }
+};
+
+/// bitcast(bitcast(A)) is one bitcast of A (XLA's HandleBitcast), where
+/// that one keeps A's memory (a packed array whose layout does not name its
+/// element size yet reads as bytes).
+struct BitcastOfBitcast : HloPattern<BitcastOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(BitcastOp op, PatternRewriter &r) const override {
+    auto inner = plainDef<BitcastOp>(op.getOperand());
+    if (!inner || !bitcastKeepsMemory(
+                      cast<RankedTensorType>(inner.getOperand().getType()),
+                      cast<RankedTensorType>(op.getType())))
+      return failure();
+    r.modifyOpInPlace(op, [&] { op->setOperand(0, inner.getOperand()); });
+    return success();
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
@@ -557,6 +642,8 @@ struct AlgebraicSimplifierPass
             RsqrtOfReciprocal, RemainderByPowerOfTwo, ConvertPair,
             BitcastConvertPair, ConditionalOfConvertedPred>(context);
     set.add<DistributeMultiply>(context, enableFloatsAreReal);
+    if (layoutSensitive)
+      set.add<BitcastConvertInPlace, BitcastOfBitcast>(context);
     ScalarAddComputations adds(symbols);
     ShapeOptions options;
     options.dotToMultiply = enableDotToMultiplyRewrite;

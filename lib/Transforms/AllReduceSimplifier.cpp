@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CollectiveCombinerUtils.h"
+#include "CollectiveOptUtils.h"
 #include "ExpanderUtils.h"
 #include "Hlo/Analysis/HloReplicationAnalysis.h"
 #include "Hlo/Dialect/Hlo/HloDeviceGroups.h"
@@ -35,22 +36,6 @@ namespace mlir::hlo {
 
 using namespace mlir;
 using namespace mlir::hlo;
-
-/// The common size of the groups of collective `op` (devices taking part
-/// together), or nothing when they differ or cannot be read.
-static std::optional<int64_t> groupSize(Operation *op, int64_t numReplicas,
-                                        int64_t numPartitions) {
-  std::string error;
-  FailureOr<DeviceGroups> groups = getDeviceGroups(
-      op, numReplicas, numPartitions, /*hasGlobalFlag=*/true, error);
-  if (failed(groups) || groups->empty())
-    return std::nullopt;
-  int64_t size = groups->front().size();
-  for (const auto &group : *groups)
-    if (int64_t(group.size()) != size)
-      return std::nullopt;
-  return size;
-}
 
 namespace {
 struct AllReduceSimplifierPass
@@ -76,7 +61,9 @@ struct AllReduceSimplifierPass
       if (!ar || ar.getInputs().size() != 1 || hasControlEdges(ar) ||
           !isa<RankedTensorType>(ar.getResult().getType()))
         return;
-      std::optional<int64_t> size = groupSize(ar, numReplicas, numPartitions);
+      std::optional<int64_t> size =
+          commonGroupSize(ar, numReplicas, numPartitions,
+                          /*hasGlobalFlag=*/true);
       bool channel = ar.getChannelId().has_value();
       if (!size || (channel && (*size != 1 || numPartitions <= 1)))
         return;

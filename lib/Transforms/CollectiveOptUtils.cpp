@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CollectiveOptUtils.h"
+#include "Hlo/Dialect/Hlo/HloDeviceGroups.h"
 #include "TransformUtils.h"
 
 using namespace mlir;
@@ -389,4 +390,20 @@ mlir::hlo::makeReplicaGroups(MLIRContext *ctx,
     llvm::append_range(ids, group);
   }
   return ReplicaGroupsAttr::get(ctx, /*isIota=*/false, sizes, ids, {}, {}, {});
+}
+
+std::optional<int64_t> mlir::hlo::commonGroupSize(Operation *op,
+                                                  int64_t numReplicas,
+                                                  int64_t numPartitions,
+                                                  bool hasGlobalFlag) {
+  std::string error;
+  FailureOr<DeviceGroups> groups =
+      getDeviceGroups(op, numReplicas, numPartitions, hasGlobalFlag, error);
+  if (failed(groups) || groups->empty())
+    return std::nullopt;
+  int64_t size = groups->front().size();
+  for (const auto &group : *groups)
+    if (int64_t(group.size()) != size)
+      return std::nullopt;
+  return size;
 }

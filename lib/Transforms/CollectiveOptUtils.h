@@ -63,6 +63,13 @@ std::optional<SmallVector<int64_t>> partitionOffsets(Value offset,
 /// before it; -1 if none.
 int64_t unmodifiedDim(ArrayRef<int64_t> in, ArrayRef<int64_t> out, int64_t dim);
 
+/// The size all groups of collective `op` share (devices taking part
+/// together; `hasGlobalFlag` as `getDeviceGroups` reads them), or nothing
+/// when the sizes differ or the groups cannot be read.
+std::optional<int64_t> commonGroupSize(Operation *op, int64_t numReplicas,
+                                       int64_t numPartitions,
+                                       bool hasGlobalFlag);
+
 /// True if `op` carries the boolean attribute `name` set to true
 /// (`use_global_device_ids`, `constrain_layout`).
 bool isFlagSet(Operation *op, StringRef name);

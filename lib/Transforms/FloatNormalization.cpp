@@ -1,11 +1,14 @@
-//===- FloatNormalization.cpp - bf16 the GPU lacks computed in f32 --------===//
+//===- FloatNormalization.cpp - types the GPU lacks computed wider --------===//
 //
-// XLA's FloatNormalization with GpuFloatSupport(bf16) for Hopper: an
-// instruction that reads or produces bf16 but has no bf16 implementation
-// on the GPU computes in f32 instead:
+// XLA-GPU's "float_normalization" pipeline: XLA's FloatNormalization once per
+// narrow type, each with GpuFloatSupport's rules for Hopper: an instruction
+// that reads or produces the narrow type but has no implementation for it on
+// the GPU computes in a wider type instead:
 //   op(bf16 a, bf16 b) -> convert<bf16>(op(convert<f32>(a), convert<f32>(b)))
-// one convert per operand use, as XLA adds them. Which opcodes the GPU
-// supports in bf16 is GpuFloatSupport::IsSupported for CUDA, Hopper.
+// one convert per operand use, as XLA adds them. XLA 0.10.2's types, in its
+// order, and the types they compute in: bf16 (f32); f8e5m2, f8e4m3,
+// f8e4m3fn, f8e4m3b11fnuz, f8e5m2fnuz, f8e4m3fnuz, f8e3m4 (f16); s4 (s8),
+// u4 (u8); f4e2m1fn (f16); f8e8m0fnu (f32).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,22 +27,44 @@ namespace mlir::hlo {
 using namespace mlir;
 using namespace mlir::hlo;
 
-/// GpuFloatSupport::IsSupported for bf16 on a Hopper GPU (the opcodes
-/// without called computations; reduce and sort are never rewritten here).
-static bool supportedInBF16(Operation *op) {
-  return isa<
-      // Collectives.
-      AllReduceOp, AllReduceStartOp, AllReduceDoneOp, ReduceScatterOp,
-      AllGatherOp, AllToAllOp, CollectivePermuteOp, RaggedAllToAllOp,
-      // Dots (cuBLAS / Triton).
-      DotOp, ScaledDotOp, RaggedDotOp,
-      // Data movement and other special instructions.
-      BroadcastOp, ConcatenateOp, CopyOp, ConstantOp, DynamicSliceOp,
-      DynamicUpdateSliceOp, GatherOp, PadOp, ReshapeOp, ReverseOp, ScatterOp,
-      SelectOp, SelectAndScatterOp, SliceOp, TransposeOp, BitcastOp,
-      BitcastConvertOp, ConvertOp, CompareOp, ReducePrecisionOp, XorOp,
-      // Elementwise: exp and log on CUDA, the rest from Ampere / Hopper.
-      ExpOp, LogOp, AbsOp, MaxOp, MinOp, NegOp, AddOp, MulOp, SubtractOp>(op);
+/// The type XLA-GPU computes instructions of narrow type `low` in where
+/// the GPU has none for them; null for the types it leaves alone.
+static Type wideTypeFor(Type low) {
+  MLIRContext *ctx = low.getContext();
+  if (low.isBF16() || isa<Float8E8M0FNUType>(low))
+    return Float32Type::get(ctx);
+  if (isa<Float8E5M2Type, Float8E4M3Type, Float8E4M3FNType,
+          Float8E4M3B11FNUZType, Float8E5M2FNUZType, Float8E4M3FNUZType,
+          Float8E3M4Type, Float4E2M1FNType>(low))
+    return Float16Type::get(ctx);
+  if (auto integer = dyn_cast<IntegerType>(low))
+    if (integer.getWidth() == 4 && !integer.isSigned())
+      return IntegerType::get(ctx, 8, integer.getSignedness());
+  return {};
+}
+
+/// GpuFloatSupport::IsSupported on a Hopper GPU for narrow type `low` (the
+/// opcodes without called computations; reduce and sort are never
+/// rewritten here).
+static bool isSupported(Operation *op, Type low) {
+  // Collectives, data movement and the other special instructions, in
+  // every narrow type.
+  if (isa<AllReduceOp, AllReduceStartOp, AllReduceDoneOp, ReduceScatterOp,
+          AllGatherOp, AllToAllOp, CollectivePermuteOp, RaggedAllToAllOp,
+          BroadcastOp, ConcatenateOp, CopyOp, ConstantOp, DynamicSliceOp,
+          DynamicUpdateSliceOp, GatherOp, PadOp, ReshapeOp, ReverseOp,
+          ScatterOp, SelectOp, SelectAndScatterOp, SliceOp, TransposeOp,
+          BitcastOp, BitcastConvertOp, ConvertOp, CompareOp, ReducePrecisionOp,
+          XorOp>(op))
+    return true;
+  // Dots: cuBLAS and Triton take bf16, and the fp8 types from Ampere
+  // (e4m3fn) and Hopper (e5m2).
+  if (isa<DotOp, ScaledDotOp, RaggedDotOp>(op))
+    return low.isBF16() || isa<Float8E4M3FNType, Float8E5M2Type>(low);
+  // Elementwise, in bf16 only: exp and log on CUDA, the rest from Ampere /
+  // Hopper.
+  return low.isBF16() && isa<ExpOp, LogOp, AbsOp, MaxOp, MinOp, NegOp, AddOp,
+                             MulOp, SubtractOp>(op);
 }
 
 /// Instructions FloatNormalization leaves alone whatever their types: they
@@ -57,9 +82,25 @@ static bool neutral(Operation *op) {
   });
 }
 
-static bool isBF16Array(Type t) {
+static bool isArrayOf(Type t, Type element) {
   auto rt = dyn_cast<RankedTensorType>(t);
-  return rt && rt.getElementType().isBF16();
+  return rt && rt.getElementType() == element;
+}
+
+/// XLA 0.10.2's order of its FloatNormalization passes.
+static SmallVector<Type> narrowTypes(MLIRContext *ctx) {
+  return {BFloat16Type::get(ctx),
+          Float8E5M2Type::get(ctx),
+          Float8E4M3Type::get(ctx),
+          Float8E4M3FNType::get(ctx),
+          Float8E4M3B11FNUZType::get(ctx),
+          Float8E5M2FNUZType::get(ctx),
+          Float8E4M3FNUZType::get(ctx),
+          Float8E3M4Type::get(ctx),
+          IntegerType::get(ctx, 4),
+          IntegerType::get(ctx, 4, IntegerType::Unsigned),
+          Float4E2M1FNType::get(ctx),
+          Float8E8M0FNUType::get(ctx)};
 }
 
 namespace {
@@ -80,28 +121,36 @@ struct FloatNormalizationPass
         if (auto ref = dyn_cast<FlatSymbolRefAttr>(a.getValue()))
           applied.insert(ref.getAttr());
     });
+    SmallVector<Type> lows = narrowTypes(&getContext());
     for (ComputationOp comp : nonFusionComputations(module))
       if (!applied.contains(comp.getSymNameAttr()))
         for (Operation &op :
              llvm::make_early_inc_range(comp.getBody().front().getOperations()))
-          normalize(&op);
+          normalize(&op, lows);
   }
 
-  void normalize(Operation *op) {
-    if (op->getNumResults() != 1 || neutral(op) || supportedInBF16(op) ||
-        hasControlPredecessors(op) || isControlPredecessor(op))
+  void normalize(Operation *op, ArrayRef<Type> lows) {
+    if (op->getNumResults() != 1 || neutral(op) || hasControlPredecessors(op) ||
+        isControlPredecessor(op))
       return;
+    auto isArray = [](Type t) { return isa<RankedTensorType>(t); };
+    if (!isArray(op->getResult(0).getType()) ||
+        !llvm::all_of(getDataOperands(op).getTypes(), isArray))
+      return;
+    for (Type low : lows)
+      normalize(op, low, wideTypeFor(low));
+  }
+
+  /// Computes `op` in `wide` where it reads or produces `low`, which the GPU
+  /// does not support for it.
+  void normalize(Operation *op, Type low, Type wide) {
     OperandRange operands = getDataOperands(op);
     Type resultType = op->getResult(0).getType();
-    auto isArray = [](Type t) { return isa<RankedTensorType>(t); };
-    if (!isArray(resultType) || !llvm::all_of(operands.getTypes(), isArray))
-      return;
-    bool anyBF16 = isBF16Array(resultType) ||
-                   llvm::any_of(operands.getTypes(), isBF16Array);
-    if (!anyBF16)
+    auto isLow = [&](Type t) { return isArrayOf(t, low); };
+    if (isSupported(op, low) ||
+        (!isLow(resultType) && llvm::none_of(operands.getTypes(), isLow)))
       return;
     MLIRContext *ctx = op->getContext();
-    Type f32 = Float32Type::get(ctx);
     OpBuilder b(op);
     auto convert = [&](Value v, Type to) {
       return createInstruction(b, NameLoc::get(StringAttr::get(ctx, "convert")),
@@ -110,12 +159,12 @@ struct FloatNormalizationPass
     };
     for (unsigned i = 0, e = operands.size(); i < e; ++i) {
       Value v = op->getOperand(i);
-      if (isBF16Array(v.getType()))
-        op->setOperand(i, convert(v, withElementType(v.getType(), f32)));
+      if (isLow(v.getType()))
+        op->setOperand(i, convert(v, withElementType(v.getType(), wide)));
     }
-    if (isBF16Array(resultType)) {
+    if (isLow(resultType)) {
       Value result = op->getResult(0);
-      result.setType(withElementType(resultType, f32));
+      result.setType(withElementType(resultType, wide));
       b.setInsertionPointAfter(op);
       Value back = convert(result, resultType);
       result.replaceAllUsesExcept(back, back.getDefiningOp());

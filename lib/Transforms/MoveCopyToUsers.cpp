@@ -15,6 +15,7 @@
 #include "TransformUtils.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::hlo {
 #define GEN_PASS_DEF_HLOMOVECOPYTOUSERS
@@ -117,10 +118,11 @@ struct MoveCopyToUsersPass
     // The op in the copied value's layout, then a copy to its own.
     OpBuilder b(op);
     Operation *earlier = b.clone(*op);
-    SmallVector<Value> copies;
+    // (each copy once: `compare(copy, copy)` reads one copy twice)
+    SetVector<Value> copies;
     for (unsigned i : moved) {
       Value v = getDataOperands(op)[i];
-      copies.push_back(v);
+      copies.insert(v);
       earlier->setOperand(i, copiedBy(v));
     }
     earlier->getResult(0).setType(

@@ -95,7 +95,8 @@ void mlir::hlo::buildHloSimplificationPipeline(OpPassManager &pm) {
 void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
                                              bool deterministic) {
   // XLA (GPU): DotDimensionSorter, DotDecomposer, ResultCaster,
-  // OperandUpcaster, DotOperandConverter, RngExpander,
+  // OperandUpcaster, DotOperandConverter, SubByteNormalization
+  // ("sub-byte-size-setter"), RngExpander,
   // RngBitGeneratorExpander (philox), PermutationSortExpander,
   // ComparisonExpander,
   // ZeroSizedHloElimination, with deterministic ops ScatterExpander
@@ -125,6 +126,7 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
   upcaster.skipCublasMatmuls = true;
   pm.addPass(createHloOperandUpcaster(upcaster));
   pm.addPass(createHloDotOperandConverter());
+  pm.addPass(createHloSubByteSizeSetter());
   pm.addPass(createHloRngExpander());
   pm.addPass(createHloRngBitGeneratorExpander());
   pm.addPass(createHloPermutationSortExpander());
@@ -225,13 +227,14 @@ void mlir::hlo::buildHloConvCanonicalizationPipeline(OpPassManager &pm) {
 }
 
 void mlir::hlo::buildHloLayoutAssignmentPipeline(OpPassManager &pm) {
-  // XLA: FlattenCallGraph, GpuLayoutAssignment,
+  // XLA: FlattenCallGraph, GpuLayoutAssignment, SubByteNormalization,
   // OptimizeInputOutputBufferAlias (buffer donors only); then its "layout
   // normalization" pipeline: ReshapeDecomposer, MoveCopyToUsers,
   // LayoutNormalization, AlgebraicSimplifier (layout-sensitive),
   // BroadcastCanonicalizer.
   pm.addPass(createHloFlattenCallGraph());
   pm.addPass(createHloGpuLayoutAssignment());
+  pm.addPass(createHloSubByteSizeSetter());
   pm.addPass(createHloOptimizeInputOutputBufferAlias());
   pm.addPass(createHloReshapeDecomposer());
   pm.addPass(createHloMoveCopyToUsers());
@@ -262,12 +265,14 @@ static void buildPostLayoutAssignment(OpPassManager &pm,
   // AlgebraicSimplifier, HloCSE, HloConstantFolding, HloDCE,
   // SoftmaxRewriterTriton ("triton-softmax-rewriter"),
   // ReductionDimensionGrouper, ReductionSplitter, TreeReductionRewriter,
-  // FloatNormalization, SimplifyFPConversions (its last pass in XLA's
-  // "float_normalization"), TupleSimplifier, AlgebraicSimplifier,
-  // SimplifyFPConversions (both with xla_allow_excess_precision), HloCSE;
-  // TriangularSolveRewriter (XLA's NVPTX part 2); then the convolution and
-  // GEMM algorithm pickers (seed 002 places them here, XLA
-  // 0.10.2 after fusion).
+  // SubByteNormalization (the end of XLA's "hlo normalization"),
+  // SubByteCollectiveNormalization (the first of its
+  // "post-layout_assignment"), FloatNormalization, SimplifyFPConversions (its
+  // last pass in XLA's "float_normalization"), TupleSimplifier,
+  // AlgebraicSimplifier, SimplifyFPConversions (both with
+  // xla_allow_excess_precision), HloCSE; TriangularSolveRewriter (XLA's NVPTX
+  // part 2); then the convolution and GEMM algorithm pickers (seed 002 places
+  // them here, XLA 0.10.2 after fusion).
   pm.addPass(createHloBlockScalingRewriter());
   pm.addPass(createHloDotDimensionMerger());
   pm.addPass(createLayoutSensitiveSimplifier());
@@ -299,7 +304,9 @@ static void buildPostLayoutAssignment(OpPassManager &pm,
   pm.addPass(createHloReductionDimensionGrouper());
   pm.addPass(createHloReductionSplitter());
   pm.addPass(createHloGpuTreeReductionRewriter());
+  pm.addPass(createHloSubByteSizeSetter());
   pm.addPass(createHloTransposeDimensionGrouper());
+  pm.addPass(createHloSubByteCollectiveNormalization());
   pm.addPass(createHloFloatNormalization());
   if (options.allowExcessPrecision)
     pm.addPass(createHloSimplifyFPConversions());

@@ -56,7 +56,9 @@ bool isSignedInt(Type t, unsigned width);
 /// `allowMatrixVector`.
 bool isCublasSupportedMatMul(DotOp dot, bool allowMatrixVector);
 
-/// `type` (an array type) with element type `element`, layout kept.
+/// `type` (an array type) with element type `element`, layout kept (its
+/// element size, where it names one, becomes the packed width of `element`,
+/// 0 for types stored in whole bytes).
 RankedTensorType withElementType(Type type, Type element);
 
 /// A new private computation `scalar_add_computation` adding two scalars of

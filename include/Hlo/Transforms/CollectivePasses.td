@@ -619,4 +619,29 @@ def HloAllReducePromotion
   ];
 }
 
+def HloSubByteCollectiveNormalization
+    : Pass<"hlo-sub-byte-collective-normalization", "::mlir::ModuleOp"> {
+  let summary = "Collectives of packed sub-byte arrays move s8 bytes "
+                "(XLA's SubByteCollectiveNormalization)";
+  let description = [{
+    XLA's SubByteCollectiveNormalization, first in XLA-GPU's
+    "post-layout_assignment" pipeline: an all-gather, all-to-all,
+    collective-broadcast or collective-permute of one packed array (2- or
+    4-bit elements whose layout names that element size,
+    `s4[4,8]{1,0:E(4)}`) whose minor-most dimension is a multiple of r =
+    8 / width moves bytes: the operand is bitcast to its shape with that
+    dimension divided by r and a trailing dimension of r elements, the most
+    minor in the layout, bitcast-converted to s8, the collective runs on
+    the s8 array (keeping its attributes), and a bitcast-convert and a
+    bitcast give back the result's type and name. An all-to-all with a
+    split dimension also needs that dimension to be a multiple of the group
+    size times r, as XLA asks. Left alone, as in XLA: tuple results,
+    several operands (variadic all-to-alls, combined or in-place permutes),
+    async forms; also control edges, fused computations.
+  }];
+  let statistics = [
+    Statistic<"numRewritten", "rewritten", "Collectives moved as bytes">,
+  ];
+}
+
 #endif // HLO_TRANSFORMS_COLLECTIVE_PASSES

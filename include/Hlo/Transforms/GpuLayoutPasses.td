@@ -205,6 +205,36 @@ def HloOptimizeInputOutputBufferAlias
   ];
 }
 
+def HloSubByteSizeSetter
+    : Pass<"hlo-sub-byte-size-setter", "::mlir::ModuleOp"> {
+  let summary = "Sub-byte arrays' layouts name their packed element size "
+                "(XLA's SubByteNormalization, sub-byte-size-setter)";
+  let description = [{
+    XLA's SubByteNormalization in its SET_ELEMENT_SIZE mode, which XLA-GPU
+    runs three times: in its optimization pipeline after the dot passes, in
+    its layout-assignment pipeline right after layout assignment, and at
+    the end of its "hlo normalization" pipeline, after the tree reduction
+    rewriter. Every array whose elements are stored packed (2- and 4-bit
+    integers and floats: `u4`, `s4`, `s2`, `u2`, `f4e2m1fn`) gets that width
+    as its layout's element size (`u4[64,32]{1,0:E(4)}` in HLO text; an
+    array without a layout gets the default one), every other array an
+    element size of 0: the results and block arguments of every
+    computation, fused ones included, their signatures and the module's
+    `hlo.entry_computation_layout`. Pred, s1, u1 and the 6-bit floats
+    take a byte each and get none, as XLA 0.10.2's pass gives none to
+    `f6e2m3fn`. With `remove`, XLA's REMOVE_ELEMENT_SIZE mode: every
+    element size becomes 0. Only layouts change: the pass never changes
+    what the module computes.
+  }];
+  let options = [
+    Option<"remove", "remove", "bool", /*default=*/"false",
+           "Remove every element size instead (XLA's REMOVE_ELEMENT_SIZE)">,
+  ];
+  let statistics = [
+    Statistic<"numUpdated", "updated", "Values whose type changed">,
+  ];
+}
+
 def HloLayoutNormalization
     : Pass<"hlo-layout-normalization", "::mlir::ModuleOp"> {
   let summary = "Rewrite arrays to the default layout with bitcasts at the "

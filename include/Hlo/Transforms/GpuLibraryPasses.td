@@ -550,33 +550,34 @@ def HloCublasPadForGemms : Pass<"hlo-cublas-pad-for-gemms", "::mlir::ModuleOp"> 
 
 def HloFloatNormalization
     : Pass<"hlo-float-normalization", "::mlir::ModuleOp"> {
-  let summary = "Compute bf16 instructions the GPU does not support in f32 "
-                "(XLA's FloatNormalization with GpuFloatSupport for bf16 on "
-                "H100)";
+  let summary = "Compute instructions of narrow types the GPU does not "
+                "support in a wider type (XLA's FloatNormalization passes "
+                "with GpuFloatSupport on H100)";
   let description = [{
-    An instruction with a bf16 operand or result that XLA's GpuFloatSupport
-    does not support in bf16 on Hopper gets each bf16 operand converted to
-    f32 (one convert per operand use, as XLA), computes in f32 and its
-    result is converted back to bf16. Supported in bf16 (left alone): data
-    movement (broadcast, concatenate, copy, dynamic-slice,
-    dynamic-update-slice, gather, scatter, pad, reshape, reverse, slice,
-    transpose, select, bitcast, bitcast-convert, convert, compare,
-    reduce-precision, xor, constant), all-gather, all-to-all,
-    collective-permute, all-reduce, reduce-scatter, dot, exponential, log,
-    abs, maximum, minimum, negate, add, multiply, subtract, and reduce or
-    sort whose computations hold only such instructions; also the
-    instructions XLA's FloatSupport treats as neutral (tuple,
-    get-tuple-element, parameter, call, while, conditional, custom-call,
-    fusion, ...). Left alone as well: instructions that apply a
-    computation (reduce, sort, map, scatter, ...) and the computations they
-    apply (XLA clones those in f32 where needed), mixed-precision
-    instructions of supported opcodes, instructions with a tuple operand or
-    result or with control edges, fused computations. Only bf16 (XLA also
-    normalizes the f8 types, s4 and u4 the same way).
+    XLA-GPU's "float_normalization" pipeline: for each narrow type in XLA
+    0.10.2's order (bf16 -> f32; f8e5m2, f8e4m3, f8e4m3fn, f8e4m3b11fnuz,
+    f8e5m2fnuz, f8e4m3fnuz, f8e3m4 -> f16; s4 -> s8; u4 -> u8; f4e2m1fn ->
+    f16; f8e8m0fnu -> f32), an instruction with an operand or result of
+    that type that XLA's GpuFloatSupport does not support in it on Hopper
+    gets each such operand converted to the wide type (one convert per
+    operand use, as XLA), computes in it and its result is converted back.
+    Supported in every narrow type (left alone): data movement (broadcast,
+    concatenate, copy, dynamic-slice, dynamic-update-slice, gather,
+    scatter, pad, reshape, reverse, slice, transpose, select), bitcast,
+    bitcast-convert, convert, compare, reduce-precision, xor, constant and
+    the collectives; dots in bf16, f8e4m3fn and f8e5m2; exponential, log,
+    abs, maximum, minimum, negate, add, multiply, subtract in bf16 only.
+    Also left alone: the instructions XLA's FloatSupport treats as neutral
+    (tuple, get-tuple-element, parameter, call, while, conditional,
+    custom-call, fusion, ...), instructions that apply a computation
+    (reduce, sort, map, scatter, ...) and the computations they apply (XLA
+    clones those in the wide type where needed), mixed-precision
+    instructions of supported opcodes, instructions with a tuple operand
+    or result or with control edges, fused computations.
   }];
   let statistics = [
     Statistic<"numNormalized", "normalized",
-              "Instructions moved from bf16 to f32">,
+              "Instructions moved to a wider type">,
   ];
 }
 

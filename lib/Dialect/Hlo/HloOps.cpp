@@ -1156,26 +1156,11 @@ LogicalResult BitcastOp::verify() {
   if (!in || !out)
     return emitOpError("operand and result must be arrays, got ")
            << getOperand().getType() << " and " << getType();
-  // XLA's rule: the operand and the result hold the same number of bytes.
-  auto bytes = [](RankedTensorType t) -> std::optional<int64_t> {
-    if (!t.hasStaticShape())
-      return std::nullopt;
-    std::optional<unsigned> bits = getElementBitWidth(t.getElementType());
-    if (!bits)
-      return std::nullopt;
-    auto layout = dyn_cast_or_null<LayoutAttr>(t.getEncoding());
-    if (layout && layout.getElementSizeInBits())
-      return llvm::divideCeil(t.getNumElements() *
-                                  layout.getElementSizeInBits(),
-                              8);
-    return t.getNumElements() * int64_t(llvm::divideCeil(*bits, 8));
-  };
-  std::optional<int64_t> a = bytes(in), b = bytes(out);
-  if (a && b && *a != *b)
-    return emitOpError("changes the size from ")
-           << *a << " to " << *b
-           << " bytes; a bitcast keeps the number of bytes";
-  return success();
+  if (bitcastKeepsMemory(in, out))
+    return success();
+  return emitOpError("changes the size from ")
+         << *getBitcastBytes(in) << " to " << *getBitcastBytes(out)
+         << " bytes; a bitcast keeps the number of bytes";
 }
 
 LogicalResult ScanOp::verify() {

@@ -197,14 +197,40 @@ std::optional<int64_t> mlir::hlo::getShapeByteSize(Type type) {
   std::optional<unsigned> bits = getElementBitWidth(array.getElementType());
   if (!bits)
     return std::nullopt;
-  // XLA stores a pred in a byte and packs 2- and 4-bit types; the 6-bit
-  // floats (which its GPU compiler refuses) take a byte each here.
-  if (*bits < 8 && 8 % *bits != 0)
-    bits = 8;
-  if (array.getElementType().isInteger(1))
+  if (*bits < 8 && !getPackedElementBits(array.getElementType()))
     bits = 8;
   int64_t metadata = array.hasStaticShape() ? 0 : 4 * array.getRank();
   return (elements * int64_t(*bits) + 7) / 8 + metadata;
+}
+
+std::optional<int64_t> mlir::hlo::getBitcastBytes(RankedTensorType type) {
+  std::optional<unsigned> bits = getElementBitWidth(type.getElementType());
+  if (!type.hasStaticShape() || !bits)
+    return std::nullopt;
+  auto layout = dyn_cast_or_null<LayoutAttr>(type.getEncoding());
+  if (layout && layout.getElementSizeInBits())
+    return llvm::divideCeil(
+        type.getNumElements() * layout.getElementSizeInBits(), 8);
+  return type.getNumElements() * int64_t(llvm::divideCeil(*bits, 8));
+}
+
+bool mlir::hlo::bitcastKeepsMemory(RankedTensorType in, RankedTensorType out) {
+  if (in.hasStaticShape() && out.hasStaticShape() &&
+      in.getNumElements() == out.getNumElements() &&
+      getElementBitWidth(in.getElementType()) ==
+          getElementBitWidth(out.getElementType()))
+    return true;
+  std::optional<int64_t> a = getBitcastBytes(in), b = getBitcastBytes(out);
+  return !a || !b || *a == *b;
+}
+
+unsigned mlir::hlo::getPackedElementBits(Type elementType) {
+  // XLA packs 2- and 4-bit types; a pred takes a byte, and so do the 6-bit
+  // floats (which XLA's GPU compiler refuses) and s1/u1 here.
+  if (!elementType.isIntOrFloat() || elementType.isInteger(1))
+    return 0;
+  unsigned bits = elementType.getIntOrFloatBitWidth();
+  return bits == 2 || bits == 4 ? bits : 0;
 }
 
 Type mlir::hlo::packTuple(MLIRContext *ctx, TypeRange types) {

@@ -82,6 +82,22 @@ std::optional<int64_t> getShapeByteSize(Type type);
 /// The bit width of an array element type (complex types count both parts);
 /// std::nullopt for types without a fixed width.
 std::optional<unsigned> getElementBitWidth(Type elementType);
+/// The bytes a bitcast reads or writes for array `type` (XLA's rule: its
+/// layout's element size where it names one, else whole bytes an element);
+/// std::nullopt for a dynamic shape or an element type without a width.
+std::optional<int64_t> getBitcastBytes(RankedTensorType type);
+/// True if a bitcast from `in` to `out` keeps the memory it reinterprets:
+/// the same bytes (getBitcastBytes; sizes that cannot be computed pass), or
+/// as many elements of one width, whatever element sizes the layouts name
+/// (the runtimes store 2- and 4-bit arrays packed either way, and passes
+/// between the sub-byte size setter's runs make packed arrays whose layouts
+/// do not name the size yet, as XLA's do).
+bool bitcastKeepsMemory(RankedTensorType in, RankedTensorType out);
+/// The width of an element type stored packed, several to a byte (the 2-
+/// and 4-bit integers and floats, as XLA stores them and writes `E(n)` in
+/// their layouts); 0 for the others: pred, s1 and u1, the 6-bit floats and
+/// types of a byte or more take whole bytes.
+unsigned getPackedElementBits(Type elementType);
 
 //===----------------------------------------------------------------------===//
 // Element types.
