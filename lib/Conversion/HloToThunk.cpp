@@ -639,8 +639,10 @@ LogicalResult ThunkLowering::lowerInstruction(Operation *op) {
       });
       return result;
     }
-    if (isa<CopyOp>(op) && getMinorToMajor(from.getType()) !=
-                               getMinorToMajor(op->getResult(0).getType()))
+    // (a copy of a token or an opaque value has no layout)
+    if (isa<CopyOp>(op) && isa<RankedTensorType>(from.getType()) &&
+        getMinorToMajor(from.getType()) !=
+            getMinorToMajor(op->getResult(0).getType()))
       return op->emitError("hlo-to-thunk: a copy that changes the layout "
                            "must be a fusion (run the GPU pipeline)");
     return copyLeaves(op, from, op->getResult(0));

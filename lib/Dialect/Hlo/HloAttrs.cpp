@@ -865,7 +865,9 @@ LayoutAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
 }
 
 SmallVector<int64_t> mlir::hlo::getMinorToMajor(Type type) {
-  auto tensor = cast<RankedTensorType>(type);
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return {};
   if (auto layout = dyn_cast_or_null<LayoutAttr>(tensor.getEncoding()))
     if (layout.getHasMinorToMajor() &&
         static_cast<int64_t>(layout.getMinorToMajor().size()) ==
