@@ -36,6 +36,9 @@ of, chained so that each block reads the previous one:
                                  offsets and sizes (1; the offsets shared)
   hlo-dot-operand-converter      s8 x bf16 dots, each result converted
                                  back to s8 for the next (2)
+  hlo-sub-byte-size-setter       u4 nots and xors (2)
+  hlo-sub-byte-collective-normalization  s4 all-gathers, sliced back (2)
+  hlo-float-normalization        s4 negates and f8e4m3fn exponentials (2)
 
 and prints ms per pass and per 1000 instructions at each size (equal
 columns = linear), the fastest of --repeat runs (MLIR's --mlir-timing: the
@@ -245,6 +248,32 @@ def mixed_dots(n):
     return [], body, f"a_{n // 2 - 1}", "s8[4,8]"
 
 
+def packed(n):
+    body = ["  a_0 = u4[64] parameter(0)"]
+    for i in range(1, n // 2):
+        body += [f"  b_{i} = u4[64] not(a_{i - 1})",
+                 f"  a_{i} = u4[64] xor(b_{i}, a_{i - 1})"]
+    return [], body, f"a_{n // 2 - 1}", "u4[64]"
+
+
+def packed_gathers(n):
+    body = ["  a_0 = s4[4,8]{1,0:E(4)} parameter(0)"]
+    for i in range(1, n // 2):
+        body += [f"  g_{i} = s4[8,8]{{1,0:E(4)}} all-gather(a_{i - 1}), "
+                 "replica_groups={}, dimensions={0}",
+                 f"  a_{i} = s4[4,8]{{1,0:E(4)}} slice(g_{i}), "
+                 "slice={[2:6], [0:8]}"]
+    return [], body, f"a_{n // 2 - 1}", "s4[4,8]{1,0:E(4)}"
+
+
+def narrow(n):
+    body = ["  a_0 = s4[16] parameter(0)", "  f_0 = f8e4m3fn[16] parameter(1)"]
+    for i in range(1, n // 2):
+        body += [f"  a_{i} = s4[16] negate(a_{i - 1})",
+                 f"  f_{i} = f8e4m3fn[16] exponential(f_{i - 1})"]
+    return [], body, f"a_{n // 2 - 1}", "s4[16]"
+
+
 def gather_pairs(n):
     body = ["  x = f32[4,4] parameter(0)", "  a_0 = f32[4,4] negate(x)"]
     for i in range(1, n // 4):
@@ -307,7 +336,10 @@ PASSES = [("hlo-simplify-fp-conversions", fp),
           ("hlo-collective-quantizer", quantized),
           ("hlo-all-reduce-splitter", split),
           ("hlo-ragged-all-to-all-canonicalizer", ragged_a2a),
-          ("hlo-dot-operand-converter", mixed_dots)]
+          ("hlo-dot-operand-converter", mixed_dots),
+          ("hlo-sub-byte-size-setter", packed),
+          ("hlo-sub-byte-collective-normalization", packed_gathers),
+          ("hlo-float-normalization", narrow)]
 
 
 def module(make, n):
