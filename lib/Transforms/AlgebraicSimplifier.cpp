@@ -519,19 +519,14 @@ struct BitcastConvertPair : HloPattern<BitcastConvertOp> {
   }
 };
 
-/// The bits an element of `type` takes in memory when its layout is plain
-/// (no tiles): the layout's element size (a packed 2- or 4-bit array), else
-/// its width, at least a byte; 0 for other layouts and element types.
+/// getElementStorageBits of `type` when its layout is plain (no tiles) and
+/// its elements real; 0 otherwise.
 static int64_t storageBits(RankedTensorType type) {
   auto layout = dyn_cast_or_null<LayoutAttr>(type.getEncoding());
-  if (layout && !layout.getTileSizes().empty())
+  if ((layout && !layout.getTileSizes().empty()) ||
+      isa<ComplexType>(type.getElementType()))
     return 0;
-  std::optional<unsigned> width = getElementBitWidth(type.getElementType());
-  if (!width || isa<ComplexType>(type.getElementType()))
-    return 0;
-  if (layout && layout.getElementSizeInBits())
-    return layout.getElementSizeInBits();
-  return std::max<int64_t>(*width, 8);
+  return getElementStorageBits(type).value_or(0);
 }
 
 /// After layout assignment, a bitcast-convert that leaves every bit where it

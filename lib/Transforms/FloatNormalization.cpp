@@ -27,22 +27,6 @@ namespace mlir::hlo {
 using namespace mlir;
 using namespace mlir::hlo;
 
-/// The type XLA-GPU computes instructions of narrow type `low` in where
-/// the GPU has none for them; null for the types it leaves alone.
-static Type wideTypeFor(Type low) {
-  MLIRContext *ctx = low.getContext();
-  if (low.isBF16() || isa<Float8E8M0FNUType>(low))
-    return Float32Type::get(ctx);
-  if (isa<Float8E5M2Type, Float8E4M3Type, Float8E4M3FNType,
-          Float8E4M3B11FNUZType, Float8E5M2FNUZType, Float8E4M3FNUZType,
-          Float8E3M4Type, Float4E2M1FNType>(low))
-    return Float16Type::get(ctx);
-  if (auto integer = dyn_cast<IntegerType>(low))
-    if (integer.getWidth() == 4 && !integer.isSigned())
-      return IntegerType::get(ctx, 8, integer.getSignedness());
-  return {};
-}
-
 /// GpuFloatSupport::IsSupported on a Hopper GPU for narrow type `low` (the
 /// opcodes without called computations; reduce and sort are never
 /// rewritten here).
@@ -87,20 +71,23 @@ static bool isArrayOf(Type t, Type element) {
   return rt && rt.getElementType() == element;
 }
 
-/// XLA 0.10.2's order of its FloatNormalization passes.
-static SmallVector<Type> narrowTypes(MLIRContext *ctx) {
-  return {BFloat16Type::get(ctx),
-          Float8E5M2Type::get(ctx),
-          Float8E4M3Type::get(ctx),
-          Float8E4M3FNType::get(ctx),
-          Float8E4M3B11FNUZType::get(ctx),
-          Float8E5M2FNUZType::get(ctx),
-          Float8E4M3FNUZType::get(ctx),
-          Float8E3M4Type::get(ctx),
-          IntegerType::get(ctx, 4),
-          IntegerType::get(ctx, 4, IntegerType::Unsigned),
-          Float4E2M1FNType::get(ctx),
-          Float8E8M0FNUType::get(ctx)};
+/// XLA 0.10.2's FloatNormalization passes, in its order: each narrow type
+/// and the wide type it is computed in where the GPU has no implementation.
+static SmallVector<std::pair<Type, Type>> normalizations(MLIRContext *ctx) {
+  Type f16 = Float16Type::get(ctx), f32 = Float32Type::get(ctx);
+  return {{BFloat16Type::get(ctx), f32},
+          {Float8E5M2Type::get(ctx), f16},
+          {Float8E4M3Type::get(ctx), f16},
+          {Float8E4M3FNType::get(ctx), f16},
+          {Float8E4M3B11FNUZType::get(ctx), f16},
+          {Float8E5M2FNUZType::get(ctx), f16},
+          {Float8E4M3FNUZType::get(ctx), f16},
+          {Float8E3M4Type::get(ctx), f16},
+          {IntegerType::get(ctx, 4), IntegerType::get(ctx, 8)},
+          {IntegerType::get(ctx, 4, IntegerType::Unsigned),
+           IntegerType::get(ctx, 8, IntegerType::Unsigned)},
+          {Float4E2M1FNType::get(ctx), f16},
+          {Float8E8M0FNUType::get(ctx), f32}};
 }
 
 namespace {
@@ -121,15 +108,15 @@ struct FloatNormalizationPass
         if (auto ref = dyn_cast<FlatSymbolRefAttr>(a.getValue()))
           applied.insert(ref.getAttr());
     });
-    SmallVector<Type> lows = narrowTypes(&getContext());
+    SmallVector<std::pair<Type, Type>> pairs = normalizations(&getContext());
     for (ComputationOp comp : nonFusionComputations(module))
       if (!applied.contains(comp.getSymNameAttr()))
         for (Operation &op :
              llvm::make_early_inc_range(comp.getBody().front().getOperations()))
-          normalize(&op, lows);
+          normalize(&op, pairs);
   }
 
-  void normalize(Operation *op, ArrayRef<Type> lows) {
+  void normalize(Operation *op, ArrayRef<std::pair<Type, Type>> pairs) {
     if (op->getNumResults() != 1 || neutral(op) || hasControlPredecessors(op) ||
         isControlPredecessor(op))
       return;
@@ -137,8 +124,8 @@ struct FloatNormalizationPass
     if (!isArray(op->getResult(0).getType()) ||
         !llvm::all_of(getDataOperands(op).getTypes(), isArray))
       return;
-    for (Type low : lows)
-      normalize(op, low, wideTypeFor(low));
+    for (auto [low, wide] : pairs)
+      normalize(op, low, wide);
   }
 
   /// Computes `op` in `wide` where it reads or produces `low`, which the GPU

@@ -59,6 +59,33 @@ bool mlir::hlo::hasPlainLayout(Type type) {
          (!layout.getExtra() || layout.getExtra().getValue().empty());
 }
 
+RankedTensorType mlir::hlo::withElementSize(RankedTensorType type,
+                                            int64_t bits) {
+  MLIRContext *ctx = type.getContext();
+  Attribute encoding = type.getEncoding();
+  auto layout = dyn_cast_or_null<LayoutAttr>(encoding);
+  if ((encoding && !layout) || (!layout && !bits) ||
+      (layout && layout.getElementSizeInBits() == bits))
+    return type;
+  if (!layout)
+    return RankedTensorType::get(
+        type.getShape(), type.getElementType(),
+        LayoutAttr::get(ctx, /*hasMinorToMajor=*/true,
+                        defaultMinorToMajor(type.getRank()), {}, {}, bits,
+                        /*memorySpace=*/0, {}, StringAttr::get(ctx, "")));
+  SmallVector<int64_t> m2m(layout.getMinorToMajor());
+  bool hasMinorToMajor = layout.getHasMinorToMajor();
+  if (bits && !hasMinorToMajor) {
+    m2m = defaultMinorToMajor(type.getRank());
+    hasMinorToMajor = true;
+  }
+  return RankedTensorType::get(
+      type.getShape(), type.getElementType(),
+      LayoutAttr::get(ctx, hasMinorToMajor, m2m, layout.getTileSizes(),
+                      layout.getTileData(), bits, layout.getMemorySpace(),
+                      layout.getBounds(), layout.getExtra()));
+}
+
 Type mlir::hlo::withMinorToMajor(Type type, ArrayRef<int64_t> m2m) {
   auto rt = dyn_cast<RankedTensorType>(type);
   if (!rt || rt.getRank() == 0 || int64_t(m2m.size()) != rt.getRank())

@@ -38,6 +38,13 @@ RankedTensorType withShapeOf(RankedTensorType type, ArrayRef<int64_t> shape);
 /// tiles, memory space or unmodelled items. The layouts the passes rewrite.
 bool hasPlainLayout(Type type);
 
+/// `type` with element size `bits` in its layout (XLA's `E(n)`; 0 names
+/// none), the layout's other fields kept. An array without a layout gets
+/// the default one when `bits` is not 0, and a layout that names an element
+/// size names its minor-to-major order too (the size prints after it).
+/// Arrays with another encoding are returned as they are.
+RankedTensorType withElementSize(RankedTensorType type, int64_t bits);
+
 /// The array type `type` with an explicit layout `m2m` (its bounds, memory
 /// space and natural element size kept, tiles dropped). Arrays of rank 0 and
 /// other types are returned unchanged. Every type the layout passes build comes

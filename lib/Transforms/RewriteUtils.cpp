@@ -2,6 +2,7 @@
 
 #include "RewriteUtils.h"
 #include "Hlo/Dialect/Hlo/HloTypeInference.h"
+#include "LayoutUtils.h"
 #include "TransformUtils.h"
 
 #include "mlir/IR/IRMapping.h"
@@ -179,18 +180,12 @@ bool mlir::hlo::isCublasSupportedMatMul(DotOp dot, bool allowMatrixVector) {
 
 RankedTensorType mlir::hlo::withElementType(Type type, Type element) {
   auto ranked = cast<RankedTensorType>(type);
+  auto result =
+      RankedTensorType::get(ranked.getShape(), element, ranked.getEncoding());
   auto layout = dyn_cast_or_null<LayoutAttr>(ranked.getEncoding());
-  int64_t size = getPackedElementBits(element);
-  if (!layout || !layout.getElementSizeInBits() ||
-      layout.getElementSizeInBits() == size)
-    return RankedTensorType::get(ranked.getShape(), element,
-                                 ranked.getEncoding());
-  return RankedTensorType::get(
-      ranked.getShape(), element,
-      LayoutAttr::get(type.getContext(), layout.getHasMinorToMajor(),
-                      layout.getMinorToMajor(), layout.getTileSizes(),
-                      layout.getTileData(), size, layout.getMemorySpace(),
-                      layout.getBounds(), layout.getExtra()));
+  if (!layout || !layout.getElementSizeInBits())
+    return result;
+  return withElementSize(result, getPackedElementBits(element));
 }
 
 FlatSymbolRefAttr mlir::hlo::createScalarAddComputation(SymbolTable &symbols,

@@ -58,36 +58,8 @@ private:
     auto array = dyn_cast<RankedTensorType>(type);
     if (!array)
       return type;
-    int64_t size = remove ? 0 : getPackedElementBits(array.getElementType());
-    Attribute encoding = array.getEncoding();
-    auto layout = dyn_cast_or_null<LayoutAttr>(encoding);
-    if (encoding && !layout)
-      return type;
-    if (!layout) {
-      if (!size)
-        return type;
-      return RankedTensorType::get(
-          array.getShape(), array.getElementType(),
-          LayoutAttr::get(ctx, /*hasMinorToMajor=*/true,
-                          defaultMinorToMajor(array.getRank()), {}, {}, size,
-                          /*memorySpace=*/0, {}, StringAttr::get(ctx, "")));
-    }
-    if (layout.getElementSizeInBits() == size)
-      return type;
-    // An element size is printed after the minor-to-major order, so a
-    // layout that names one names the order too (the default where the
-    // array printed none).
-    SmallVector<int64_t> m2m(layout.getMinorToMajor());
-    bool hasMinorToMajor = layout.getHasMinorToMajor();
-    if (size && !hasMinorToMajor) {
-      m2m = defaultMinorToMajor(array.getRank());
-      hasMinorToMajor = true;
-    }
-    return RankedTensorType::get(
-        array.getShape(), array.getElementType(),
-        LayoutAttr::get(ctx, hasMinorToMajor, m2m, layout.getTileSizes(),
-                        layout.getTileData(), size, layout.getMemorySpace(),
-                        layout.getBounds(), layout.getExtra()));
+    return withElementSize(
+        array, remove ? 0 : getPackedElementBits(array.getElementType()));
   }
 
   SmallVector<Type> map(TypeRange types) {

@@ -203,15 +203,21 @@ std::optional<int64_t> mlir::hlo::getShapeByteSize(Type type) {
   return (elements * int64_t(*bits) + 7) / 8 + metadata;
 }
 
-std::optional<int64_t> mlir::hlo::getBitcastBytes(RankedTensorType type) {
+std::optional<int64_t> mlir::hlo::getElementStorageBits(RankedTensorType type) {
   std::optional<unsigned> bits = getElementBitWidth(type.getElementType());
-  if (!type.hasStaticShape() || !bits)
+  if (!bits)
     return std::nullopt;
   auto layout = dyn_cast_or_null<LayoutAttr>(type.getEncoding());
   if (layout && layout.getElementSizeInBits())
-    return llvm::divideCeil(
-        type.getNumElements() * layout.getElementSizeInBits(), 8);
-  return type.getNumElements() * int64_t(llvm::divideCeil(*bits, 8));
+    return layout.getElementSizeInBits();
+  return std::max<int64_t>(*bits, 8);
+}
+
+std::optional<int64_t> mlir::hlo::getBitcastBytes(RankedTensorType type) {
+  std::optional<int64_t> bits = getElementStorageBits(type);
+  if (!type.hasStaticShape() || !bits)
+    return std::nullopt;
+  return llvm::divideCeil(type.getNumElements() * *bits, 8);
 }
 
 bool mlir::hlo::bitcastKeepsMemory(RankedTensorType in, RankedTensorType out) {

@@ -14,6 +14,8 @@
 
 #include "Internal.h"
 
+#include "Hlo/Dialect/Hlo/HloTypeInference.h"
+
 #include "llvm/ADT/BitVector.h"
 
 using namespace mlir;
@@ -55,15 +57,12 @@ static FailureOr<Literal> tiledBitcast(Interp &interp, Operation *op,
   return std::move(out);
 }
 
-/// The bits an element of array type `type` takes in memory: its layout's
-/// element size (XLA's `E(4)`: a packed sub-byte array), else a byte for a
-/// narrower element, else its width.
+/// The bits an element of array type `type` takes in memory
+/// (getElementStorageBits: XLA's `E(4)` of a packed sub-byte array, else a
+/// byte for a narrower element, else its width).
 static int64_t storageBits(Type type) {
-  auto tensor = cast<RankedTensorType>(type);
-  auto layout = dyn_cast_or_null<LayoutAttr>(tensor.getEncoding());
-  if (layout && layout.getElementSizeInBits())
-    return layout.getElementSizeInBits();
-  return std::max<int64_t>(getElementBitWidth(tensor.getElementType()), 8);
+  return mlir::hlo::getElementStorageBits(cast<RankedTensorType>(type))
+      .value_or(0);
 }
 
 /// The logical index of the element at physical position `physical` of
@@ -87,8 +86,8 @@ static FailureOr<Literal> repackingBitcast(Operation *op, const Literal &in,
   Type inType = op->getOperand(0).getType(),
        outType = op->getResult(0).getType();
   int64_t inBits = storageBits(inType), outBits = storageBits(outType);
-  unsigned inWidth = getElementBitWidth(in.getElementType());
-  unsigned outWidth = getElementBitWidth(out.getElementType());
+  unsigned inWidth = runtime::getElementBitWidth(in.getElementType());
+  unsigned outWidth = runtime::getElementBitWidth(out.getElementType());
   llvm::BitVector memory(in.getNumElements() * inBits);
   SmallVector<int64_t> index;
   SmallVector<int64_t> inOrder = getMinorToMajor(inType);
@@ -127,8 +126,8 @@ FailureOr<Literal> eval::bitcast(Interp &interp, Operation *op,
           out.getNumElements() * storageBits(op->getResult(0).getType()))
     return repackingBitcast(op, in, std::move(out));
   if (in.getNumElements() != out.getNumElements() ||
-      getElementBitWidth(in.getElementType()) !=
-          getElementBitWidth(out.getElementType()) ||
+      runtime::getElementBitWidth(in.getElementType()) !=
+          runtime::getElementBitWidth(out.getElementType()) ||
       (in.getElementKind() == ElementKind::Complex) !=
           (out.getElementKind() == ElementKind::Complex))
     return interp.error(op, "bitcast must keep the element count and width");

@@ -82,8 +82,13 @@ std::optional<int64_t> getShapeByteSize(Type type);
 /// The bit width of an array element type (complex types count both parts);
 /// std::nullopt for types without a fixed width.
 std::optional<unsigned> getElementBitWidth(Type elementType);
-/// The bytes a bitcast reads or writes for array `type` (XLA's rule: its
-/// layout's element size where it names one, else whole bytes an element);
+/// The bits an element of array `type` takes in memory as a bitcast reads
+/// it (XLA's rule): its layout's element size where it names one (`E(4)`,
+/// a packed array), else its width, at least a byte; std::nullopt for an
+/// element type without a width.
+std::optional<int64_t> getElementStorageBits(RankedTensorType type);
+/// The bytes a bitcast reads or writes for array `type`
+/// (getElementStorageBits of each element, rounded up to a byte);
 /// std::nullopt for a dynamic shape or an element type without a width.
 std::optional<int64_t> getBitcastBytes(RankedTensorType type);
 /// True if a bitcast from `in` to `out` keeps the memory it reinterprets:
