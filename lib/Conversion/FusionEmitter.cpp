@@ -57,6 +57,8 @@ StringRef mlir::hlo::stringifyEmitterKind(EmitterKind kind) {
     return "normalization";
   case EmitterKind::Sort:
     return "sort";
+  case EmitterKind::TopK:
+    return "topk";
   }
   llvm_unreachable("unknown emitter kind");
 }
@@ -81,6 +83,18 @@ FailureOr<EmitterKind> mlir::hlo::chooseEmitter(Operation *op,
       return failure();
     }
   SmallVector<Value> roots = getFusionRoots(fused);
+  // XLA-GPU's top-k kernel.
+  if (fused
+          .walk([](CustomCallOp call) {
+            return call.getCustomCallTarget() == "__gpu$TopK"
+                       ? WalkResult::interrupt()
+                       : WalkResult::advance();
+          })
+          .wasInterrupted()) {
+    if (failed(canEmitTopkKernel(op, symbols, reason)))
+      return failure();
+    return EmitterKind::TopK;
+  }
   // A sort is emitted by the sort emitter whatever the fusion's kind (XLA
   // emits sorts apart from the fusion emitters).
   if (fused
@@ -206,6 +220,8 @@ FailureOr<gpu::GPUFuncOp> mlir::hlo::emitKernel(Operation *fusion,
     return emitNormalizationKernel(fusion, module, name, symbols, options);
   case EmitterKind::Sort:
     return emitSortKernel(fusion, module, name, symbols, options);
+  case EmitterKind::TopK:
+    return emitTopkKernel(fusion, module, name, symbols, options);
   }
   llvm_unreachable("unknown emitter kind");
 }

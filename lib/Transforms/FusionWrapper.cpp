@@ -24,6 +24,10 @@ namespace {
 /// Instructions that run as a kernel of their own when no fusion took
 /// them.
 bool needsKernel(Operation *op) {
+  // XLA-GPU's top-k kernel (hlo-topk-specializer's call).
+  if (auto call = dyn_cast<CustomCallOp>(op);
+      call && call.getCustomCallTarget() == "__gpu$TopK")
+    return true;
   if (isa<ConstantOp, TupleOp, GetTupleElementOp, BitcastOp, CopyOp,
           CustomCallOp, FusionOp, WhileOp, ConditionalOp, CallOp, ReturnOp,
           DomainOp, ReplicaIdOp, PartitionIdOp, GetDimensionSizeOp,
@@ -65,7 +69,7 @@ struct FusionWrapperPass
         if (needsKernel(&op) && !isFusedIntoSorts(&op))
           wrap.push_back(&op);
       for (Operation *op : wrap) {
-        std::string opcode = getOpcode(op);
+        std::string opcode = isa<CustomCallOp>(op) ? "topk" : getOpcode(op);
         bool input = isa<ReduceOp, ScatterOp>(op);
         // The fusion keeps the instruction's source location and metadata.
         Location where = op->getLoc();

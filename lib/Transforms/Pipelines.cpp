@@ -106,8 +106,14 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
   // three forms), ConditionalCanonicalizer, DynamicDimensionSimplifier,
   // ReduceWindowRewriter (base length 16), DynamicPadder, StableSortExpander,
   // then (no XLA pass: XLA's GPU compiler rejects the form) the in-place
-  // collective-permute expanded, then simplification (TopkDecomposer first: XLA
-  // runs it before all of these).
+  // collective-permute expanded, then simplification. First the TopK
+  // passes: XLA's "pre-spmd-partitioner" TopkDecomposer and TopkRewriter
+  // (every top-k a `TopK` call), then its TopkSpecializer (XLA-GPU's top-k
+  // kernel; TopkSplitter, before it in XLA, is not here) and TopkDecomposer
+  // (the other calls sorts again).
+  pm.addPass(createHloTopkDecomposer());
+  pm.addPass(createHloTopkRewriter());
+  pm.addPass(createHloTopkSpecializer());
   pm.addPass(createHloTopkDecomposer());
   pm.addPass(createHloRaggedDotRewriter());
   // XLA 0.10.2 runs it right after RaggedDotRewriter, before any pass that

@@ -5,12 +5,17 @@
 // floats in their total order, and the first k elements of both results
 // sliced out along the last dimension: the values and their s32 indices,
 // ties in index order (what the interpreter's topk gives). The stable sort
-// expander then breaks ties by the iota operand. TopKs with control
-// predecessors are left alone.
+// expander then breaks ties by the iota operand. A `TopK` custom call
+// (hlo-topk-rewriter's, where hlo-topk-specializer left it) becomes the same
+// stable sort by its own comparator, of the values alone where only they are
+// read and the comparator takes no indices (XLA's DecomposeTopKFallback).
+// TopKs with control predecessors are left alone.
 //
 //===----------------------------------------------------------------------===//
 
+#include "CudnnUtils.h"
 #include "ExpanderUtils.h"
+#include "RewriteUtils.h"
 #include "TransformUtils.h"
 #include "WhileLoopUtils.h"
 
@@ -32,94 +37,163 @@ struct TopkDecomposerPass
   void run() {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
-    SmallVector<TopKOp> topks;
-    module.walk([&](TopKOp op) {
-      if (!hasControlPredecessors(op))
+    SmallVector<Operation *> topks;
+    module.walk([&](Operation *op) {
+      auto call = dyn_cast<CustomCallOp>(op);
+      if ((isa<TopKOp>(op) || (call && call.getCustomCallTarget() == "TopK")) &&
+          !hasControlPredecessors(op))
         topks.push_back(op);
     });
-    for (TopKOp op : topks)
-      decompose(op, symbols);
+    for (Operation *op : topks)
+      if (auto topk = dyn_cast<TopKOp>(op))
+        decompose(topk, symbols);
+      else
+        decompose(cast<CustomCallOp>(op), symbols);
+  }
+
+  /// The comparator of a topk: a before b when larger (or smaller), floats
+  /// in their total order.
+  ComputationOp createComparator(TopKOp op, RankedTensorType type,
+                                 SymbolTable &symbols) {
+    bool largest = op.getLargest().value_or(true);
+    auto parent = op->getParentOfType<ComputationOp>();
+    auto scalar = RankedTensorType::get({}, type.getElementType());
+    auto index = RankedTensorType::get({}, IntegerType::get(&getContext(), 32));
+    ComputationOp comparator = createComputation(
+        symbols, parent, largest ? "compare-greater-than" : "compare-less-than",
+        {scalar, scalar, index, index}, op.getLoc());
+    Block &body = comparator.getBody().front();
+    OpBuilder cb = OpBuilder::atBlockEnd(&body);
+    ExpansionBuilder eb(cb, op.getLoc());
+    std::optional<ComparisonType> compareType;
+    if (isa<FloatType>(type.getElementType()))
+      compareType = ComparisonType::TOTALORDER;
+    Value root =
+        eb.compare(largest ? ComparisonDirection::GT : ComparisonDirection::LT,
+                   body.getArgument(0), body.getArgument(1), compareType);
+    setComputationResult(comparator, cb, root);
+    return comparator;
+  }
+
+  /// `comparator` taking two more (s32 index) parameters, which it ignores.
+  ComputationOp withIndexParameters(ComputationOp comparator,
+                                    SymbolTable &symbols, Location loc) {
+    SmallVector<Type> params(comparator.getArgumentTypes());
+    auto index = RankedTensorType::get({}, IntegerType::get(&getContext(), 32));
+    params.append({index, index});
+    ComputationOp wide = createComputation(
+        symbols, comparator, comparator.getSymName(), params, loc);
+    Block &body = wide.getBody().front();
+    OpBuilder cb = OpBuilder::atBlockEnd(&body);
+    Value root =
+        inlineComputation(cb, comparator, body.getArguments().take_front(2));
+    setComputationResult(wide, cb, root);
+    return wide;
   }
 
   void decompose(TopKOp op, SymbolTable &symbols) {
-    Value x = getDataOperands(op)[0];
-    auto type = dyn_cast<RankedTensorType>(x.getType());
-    auto tuple = dyn_cast<TupleType>(op.getType());
-    if (!type || !type.hasStaticShape() || type.getRank() == 0 || !tuple ||
+    auto type = dyn_cast<RankedTensorType>(getDataOperands(op)[0].getType());
+    if (!type || !type.getElementType().isIntOrFloat() ||
+        type.getElementType().isInteger(1))
+      return;
+    if (!canDecompose(op, type, op.getK()))
+      return;
+    replaceBySort(op, createComparator(op, type, symbols),
+                  /*valuesOnly=*/false);
+  }
+
+  void decompose(CustomCallOp call, SymbolTable &symbols) {
+    ArrayAttr callees = call.getCalledComputationsAttr();
+    auto type = dyn_cast<RankedTensorType>(getDataOperands(call)[0].getType());
+    auto comparator =
+        callees && callees.size() == 1
+            ? symbols.lookup<ComputationOp>(
+                  cast<SymbolRefAttr>(callees[0]).getRootReference())
+            : ComputationOp();
+    auto tuple = dyn_cast<TupleType>(call.getResult().getType());
+    if (getDataOperands(call).size() != 1 || !type || !comparator || !tuple ||
         tuple.size() != 2)
       return;
-    Type element = type.getElementType();
-    if (!element.isIntOrFloat() || element.isInteger(1))
+    auto values = dyn_cast<RankedTensorType>(tuple.getType(0));
+    if (!values || values.getRank() != type.getRank() ||
+        !canDecompose(call, type, values.getShape().back()))
       return;
-    int64_t last = type.getRank() - 1;
-    int64_t k = op.getK();
-    if (k > type.getDimSize(last))
+    unsigned numParams = comparator.getNumArguments();
+    if (numParams != 2 && numParams != 4)
       return;
+    bool valuesOnly = llvm::all_of(call->getUsers(), [](Operation *user) {
+      auto gte = dyn_cast<GetTupleElementOp>(user);
+      return gte && gte.getIndex() == 0;
+    });
+    if (numParams == 2 && !valuesOnly)
+      comparator = withIndexParameters(comparator, symbols, call.getLoc());
+    replaceBySort(call, comparator, valuesOnly && numParams == 2);
+  }
+
+  bool canDecompose(Operation *op, RankedTensorType type, int64_t k) {
+    auto tuple = dyn_cast<TupleType>(op->getResult(0).getType());
+    return type.hasStaticShape() && type.getRank() > 0 && tuple &&
+           tuple.size() == 2 && k <= type.getShape().back();
+  }
+
+  /// Replaces `op` (of operand x and result (values, indices)) by a stable
+  /// sort of x (and an iota unless `valuesOnly`) by `comparator` along the
+  /// last dimension, and slices of its first k elements.
+  void replaceBySort(Operation *op, ComputationOp comparator, bool valuesOnly) {
+    Value x = getDataOperands(op)[0];
+    auto type = cast<RankedTensorType>(x.getType());
+    auto tuple = cast<TupleType>(op->getResult(0).getType());
     MLIRContext *ctx = &getContext();
     OpBuilder b(op);
-    Location loc = op.getLoc();
-    Type s32 = IntegerType::get(ctx, 32);
-
-    // The comparator: a before b when larger (or smaller), floats in their
-    // total order.
-    auto parent = op->getParentOfType<ComputationOp>();
-    auto scalar = RankedTensorType::get({}, element);
-    auto index = RankedTensorType::get({}, s32);
-    ComputationOp comparator = createComputation(
-        symbols, parent,
-        op.getLargest().value_or(true) ? "compare-greater-than"
-                                       : "compare-less-than",
-        {scalar, scalar, index, index}, loc);
-    Block &body = comparator.getBody().front();
-    OpBuilder cb = OpBuilder::atBlockEnd(&body);
-    ExpansionBuilder eb(cb, loc);
-    std::optional<ComparisonType> compareType;
-    if (isa<FloatType>(element))
-      compareType = ComparisonType::TOTALORDER;
-    Value root =
-        eb.compare(op.getLargest().value_or(true) ? ComparisonDirection::GT
-                                                  : ComparisonDirection::LT,
-                   body.getArgument(0), body.getArgument(1), compareType);
-    setComputationResult(comparator, cb, root);
-
-    Operation *iota = createInstruction(
-        b, loc, IotaOp::getOperationName(),
-        RankedTensorType::get(type.getShape(), s32, type.getEncoding()), {},
-        {b.getNamedAttr("iota_dimension", b.getI64IntegerAttr(last))});
+    Location loc = op->getLoc();
+    int64_t last = type.getRank() - 1;
+    SmallVector<Value> operands = {x};
+    if (!valuesOnly)
+      operands.push_back(
+          createInstruction(
+              b, loc, IotaOp::getOperationName(),
+              RankedTensorType::get(type.getShape(), IntegerType::get(ctx, 32),
+                                    type.getEncoding()),
+              {}, {b.getNamedAttr("iota_dimension", b.getI64IntegerAttr(last))})
+              ->getResult(0));
     auto sort = createInferred<SortOp>(
-        b, loc, {x, iota->getResult(0)},
+        b, loc, operands,
         {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({last})),
          b.getNamedAttr("to_apply",
                         FlatSymbolRefAttr::get(comparator.getSymNameAttr())),
          b.getNamedAttr("is_stable", b.getBoolAttr(true))});
     if (!sort) {
-      comparator.erase();
-      iota->erase();
+      for (Value v : ArrayRef<Value>(operands).drop_front())
+        v.getDefiningOp()->erase();
       return;
     }
     SmallVector<int64_t> starts(type.getRank(), 0), strides(type.getRank(), 1);
     SmallVector<int64_t> limits(type.getShape());
-    limits[last] = k;
-    SmallVector<Value> results;
-    for (int64_t i = 0; i < 2; ++i) {
-      Value element =
-          createInstruction(b, loc, GetTupleElementOp::getOperationName(), {},
-                            {sort.getResult()},
-                            {b.getNamedAttr("index", b.getI64IntegerAttr(i))})
-              ->getResult(0);
-      results.push_back(
-          createInstruction(
-              b, loc, SliceOp::getOperationName(), tuple.getType(i), {element},
-              {b.getNamedAttr("slice",
-                              SliceAttr::get(ctx, starts, limits, strides))})
+    limits[last] = cast<RankedTensorType>(tuple.getType(0)).getShape().back();
+    auto sliceOf = [&](Value v, Type t) {
+      return createInstruction(
+                 b, loc, SliceOp::getOperationName(), t, {v},
+                 {b.getNamedAttr("slice",
+                                 SliceAttr::get(ctx, starts, limits, strides))})
+          ->getResult(0);
+    };
+    transferInstructionAttrs(op, sort);
+    if (valuesOnly) {
+      Value values = sliceOf(sort.getResult(), tuple.getType(0));
+      for (Operation *user : llvm::make_early_inc_range(op->getUsers())) {
+        user->getResult(0).replaceAllUsesWith(values);
+        user->erase();
+      }
+    } else {
+      SmallVector<Value> results;
+      for (int64_t i = 0; i < 2; ++i)
+        results.push_back(
+            sliceOf(createGte(b, loc, sort.getResult(), i), tuple.getType(i)));
+      op->getResult(0).replaceAllUsesWith(
+          createInstruction(b, loc, TupleOp::getOperationName(), {}, results)
               ->getResult(0));
     }
-    Value replacement =
-        createInstruction(b, loc, TupleOp::getOperationName(), {}, results)
-            ->getResult(0);
-    transferInstructionAttrs(op, sort);
-    op.getResult().replaceAllUsesWith(replacement);
-    op.erase();
+    op->erase();
     ++numDecomposed;
     changed = true;
   }

@@ -76,6 +76,10 @@ enum class EmitterKind {
   /// shared memory and then global compare-and-swap stages, as a sequence
   /// of kernels (XLA's sort emitter).
   Sort,
+  /// A `__gpu$TopK` call (wrapped into a fusion of its own): a block per
+  /// row, each thread's best k merged across the warp and the block (XLA's
+  /// top-k custom kernel).
+  TopK,
 };
 
 /// The name of an emitter ("loop", ...), for diagnostics and remarks.
@@ -225,6 +229,18 @@ LogicalResult canEmitSortKernel(Operation *fusion, SymbolTable &symbols,
 FailureOr<gpu::GPUFuncOp>
 emitSortKernel(Operation *fusion, gpu::GPUModuleOp module, StringRef name,
                SymbolTable &symbols, const KernelOptions &options = {});
+
+/// Whether the top-k emitter takes `fusion` (a fusion whose outputs are
+/// the values and indices of one `__gpu$TopK` call); failure with `reason`
+/// saying why not.
+LogicalResult canEmitTopkKernel(Operation *fusion, SymbolTable &symbols,
+                                std::string &reason);
+
+/// The top-k emitter: one kernel, a block per row (TopkEmitter.cpp).
+FailureOr<gpu::GPUFuncOp> emitTopkKernel(Operation *fusion,
+                                         gpu::GPUModuleOp module,
+                                         StringRef name, SymbolTable &symbols,
+                                         const KernelOptions &options = {});
 
 /// On a fusion's (first) kernel: the kernels of the same `gpu.module` a
 /// runtime launches after it, in order, for the same fusion and with the

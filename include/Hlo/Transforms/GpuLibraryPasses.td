@@ -268,6 +268,24 @@ def HloGpusolverRewriter : Pass<"hlo-gpusolver-rewriter", "::mlir::ModuleOp"> {
   ];
 }
 
+def HloTopkSpecializer : Pass<"hlo-topk-specializer", "::mlir::ModuleOp"> {
+  let summary = "TopK custom calls as XLA-GPU's top-k kernel (XLA's "
+                "TopkSpecializer)";
+  let description = [{
+    A `TopK` custom call (hlo-topk-rewriter's) of f32 or bf16 values of
+    shape [n] or [batch, n] with k <= 16 and n >= 1024 (XLA's limits of its
+    kernel) gets target `__gpu$TopK` and the typed FFI API version: one
+    kernel per call (hlo-to-gpu's top-k emitter: a block per row, each
+    thread keeping the best k of its elements, merged across the warp by
+    shuffles and across the block through shared memory). Other TopK calls
+    are left to hlo-topk-decomposer.
+  }];
+  let statistics = [
+    Statistic<"numSpecialized", "specialized", "TopK calls made top-k "
+              "kernels">,
+  ];
+}
+
 def HloTriangularSolveRewriter
     : Pass<"hlo-triangular-solve-rewriter", "::mlir::ModuleOp"> {
   let summary = "Rewrite triangular-solve into cuBLAS trsm custom calls "

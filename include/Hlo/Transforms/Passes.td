@@ -1023,10 +1023,36 @@ def HloTopkDecomposer : Pass<"hlo-topk-decomposer", "::mlir::ModuleOp"> {
     last dimension, by `x` largest first (`largest=false`: smallest first;
     floats in their total order), and slices of the first K elements of
     both results along the last dimension: the values and their indices.
-    Left alone: topks with control predecessors.
+    A `TopK` custom call (of hlo-topk-rewriter) becomes the same stable
+    sort by its comparator (given two s32 index parameters it ignores when
+    it has none and the indices are read), of the values alone where only
+    they are read and the comparator takes no indices (XLA's
+    DecomposeTopKFallback). Left alone: topks with control predecessors.
   }];
   let statistics = [
     Statistic<"numDecomposed", "decomposed", "TopKs decomposed">,
+  ];
+}
+
+def HloTopkRewriter : Pass<"hlo-topk-rewriter", "::mlir::ModuleOp"> {
+  let summary = "Sorts read only by slices of their first k elements as TopK "
+                "custom calls (XLA's TopkRewriter)";
+  let description = [{
+    A sort of f32 or bf16 values (alone, or with an s32 iota along the sort
+    dimension) by one of XLA's NaN-safe "greater than" comparators (the
+    values compared directly, or their total-order integer keys), along its
+    first or last dimension, whose every result is read only by slices of
+    the first k elements along that dimension (starts 0, strides 1, the
+    other dimensions whole) becomes `custom-call(x'),
+    custom_call_target="TopK", called_computations={comparator}` of result
+    `(T[batch, k], s32[batch, k])` (`[k]` for one dimension), x' being x
+    reshaped to [batch, n] and transposed when the sort dimension is the
+    first; the slices read its elements back in their shapes. XLA's GPU
+    compiler runs it on every such sort before SPMD partitioning. Left
+    alone: sorts in fused computations and sorts with control edges.
+  }];
+  let statistics = [
+    Statistic<"numRewritten", "rewritten", "Sorts rewritten as TopK calls">,
   ];
 }
 

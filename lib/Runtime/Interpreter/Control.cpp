@@ -387,6 +387,8 @@ EvalResult eval::evalControlOp(Interp &interp, Operation *op,
           return r;
         if (EvalResult r = evalLibraryCustomCall(interp, c, operands))
           return r;
+        if (EvalResult r = evalTopKCustomCall(interp, c, operands))
+          return r;
         StringRef target = c.getCustomCallTarget();
         if ((target == "Sharding" || target == "annotate_device_placement") &&
             operands.size() == 1 && operands[0]->hasType(type))

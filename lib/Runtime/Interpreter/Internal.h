@@ -394,6 +394,11 @@ EvalResult evalBlockScalingCustomCall(Interp &interp, CustomCallOp op,
 /// `__cublas$triangularSolve`), computed from their window, dim_labels and
 /// backend_config (LibraryCalls.cpp); std::nullopt for other
 /// targets.
+/// XLA's top-k custom calls (`TopK`, of hlo-topk-rewriter, and
+/// `__gpu$TopK`, of hlo-topk-specializer): the first k of each row of a
+/// stable sort by the called comparator (Reduce.cpp).
+EvalResult evalTopKCustomCall(Interp &interp, CustomCallOp op,
+                              Operands operands);
 EvalResult evalLibraryCustomCall(Interp &interp, CustomCallOp op,
                                  Operands operands);
 /// XLA CPU's LAPACK FFI custom calls (`lapack_?geqrf_ffi`,

@@ -472,6 +472,73 @@ static FailureOr<Literal> topK(Interp &interp, TopKOp op, const Literal &in) {
   return packResults(std::move(*results));
 }
 
+EvalResult eval::evalTopKCustomCall(Interp &interp, CustomCallOp op,
+                                    Operands operands) {
+  StringRef target = op.getCustomCallTarget();
+  if (target != "TopK" && target != "__gpu$TopK")
+    return std::nullopt;
+  ArrayAttr callees = op.getCalledComputationsAttr();
+  if (operands.size() != 1 || !callees || callees.size() != 1)
+    return interp.error(op, target.str() +
+                                ": takes one operand and one comparator");
+  const Literal &in = *operands[0];
+  auto results = makeResults(interp, op);
+  if (failed(results))
+    return failure();
+  if (results->size() != 2 || in.getRank() < 1 ||
+      (*results)[0].getRank() != in.getRank() ||
+      (*results)[1].getRank() != in.getRank())
+    return interp.error(op, target.str() +
+                                ": the result must be a (values, indices) "
+                                "tuple of the operand's rank");
+  Literal &values = (*results)[0], &indices = (*results)[1];
+  int64_t last = in.getRank() - 1;
+  int64_t len = in.getShape()[last];
+  int64_t k = values.getShape()[last];
+  if (k > len)
+    return interp.error(op, target.str() + ": k is larger than the rows");
+  StringRef callee = cast<SymbolRefAttr>(callees[0]).getRootReference();
+  FailureOr<ComputationOp> comp = interp.lookup(op, callee);
+  if (failed(comp))
+    return failure();
+  // The comparator takes (value, value) or (value, value, index, index).
+  unsigned numParams = comp->getNumArguments();
+  if (numParams != 2 && numParams != 4)
+    return interp.error(op, target.str() +
+                                ": the comparator must take two values, or "
+                                "two values and two indices");
+  auto comparator = ScalarFunction::get(interp, op, callee);
+  if (failed(comparator))
+    return failure();
+  Literal iota =
+      Literal::array(IntegerType::get(op.getContext(), 32), in.getShape());
+  for (int64_t i = 0, e = iota.getNumElements(); i < e; ++i)
+    iota.setInt(i, i % len);
+  SmallVector<const Literal *> args = {&in, &in, &iota, &iota};
+  int64_t row = 0;
+  LogicalResult status =
+      forEachLine(in.getShape(), last, [&](int64_t base, int64_t, int64_t) {
+        SmallVector<int64_t> order;
+        for (int64_t i = 0; i < len; ++i)
+          order.push_back(base + i);
+        if (failed(mergeSort(order, [&](int64_t a, int64_t b) {
+              int64_t idx[] = {a, b, a, b};
+              return comparator->test(ArrayRef(args).take_front(numParams),
+                                      ArrayRef(idx).take_front(numParams));
+            })))
+          return failure();
+        for (int64_t i = 0; i < k; ++i) {
+          values.copyElement(row * k + i, in, order[i]);
+          indices.setInt(row * k + i, order[i] - base);
+        }
+        ++row;
+        return success();
+      });
+  if (failed(status))
+    return failure();
+  return packResults(std::move(*results));
+}
+
 EvalResult eval::evalReduceOp(Interp &interp, Operation *op,
                               Operands operands) {
   return llvm::TypeSwitch<Operation *, EvalResult>(op)

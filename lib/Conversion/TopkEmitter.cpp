@@ -1,0 +1,412 @@
+//===- TopkEmitter.cpp - XLA-GPU's top-k kernel ---------------------------===//
+//
+// The kernel of a `__gpu$TopK` custom call (hlo-topk-specializer's, wrapped
+// into a fusion of its own): the k best elements of each row of x [batch, n]
+// (or [n]) with their s32 indices, best first, as a stable sort by the
+// call's "greater than" comparator gives them. One block per row, XLA's
+// launch: min(1024, n / kp) threads (a power of two, at least a warp), kp
+// being k rounded up to a power of two, and 32 x kp x 8 bytes of shared
+// memory.
+//
+// Elements are compared as (key, index) pairs: the key is the float's
+// total-order integer (its bits, the non-sign bits flipped when negative),
+// so that one signed compare orders floats, and a tie goes to the smaller
+// index; every pair is distinct, so the k best are one set whatever the
+// order they are met in. (A comparator comparing the floats directly gets
+// keys of x + 0.0, so that -0 and +0 tie as they compare; NaNs, which such
+// a comparator does not order, go by their total order.)
+//
+//  1. Each thread keeps the kp best of the elements tid, tid + T, ... of its
+//     row, sorted, in registers (an insertion network of selects, taken only
+//     when an element beats the list's last).
+//  2. The lanes of a warp merge their lists in a butterfly: xor shuffles of
+//     the partner's list, the kp best of both as the elementwise best of one
+//     list and the other reversed (a bitonic sequence) sorted by a bitonic
+//     merge network. After five steps every lane holds its warp's best.
+//  3. Lane 0 of each warp writes its list to shared memory; after a barrier
+//     the lanes of every warp read one warp's list each and merge them the
+//     same way; thread 0 writes the first k, the values read again at their
+//     indices (so they keep their bits).
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitterUtils.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::hlo;
+
+namespace {
+
+constexpr int64_t kWarpSize = 32;
+constexpr int64_t kMaxThreads = 1024;
+
+struct TopkInfo {
+  CustomCallOp call;
+  RankedTensorType input;
+  bool directFloatCompare = false;
+  int64_t batch = 1, n = 0, k = 0, kp = 1, threads = kWarpSize;
+};
+
+FailureOr<TopkInfo> analyzeTopk(Operation *op, SymbolTable &symbols,
+                                std::string &reason) {
+  auto fusion = dyn_cast<FusionOp>(op);
+  auto fused =
+      fusion ? symbols.lookup<ComputationOp>(fusion.getCalls()) : nullptr;
+  if (!fused || fused.getBody().empty()) {
+    reason = "not a fusion with a fused computation";
+    return failure();
+  }
+  TopkInfo info;
+  fused.walk([&](CustomCallOp call) {
+    if (call.getCustomCallTarget() == "__gpu$TopK")
+      info.call = call;
+  });
+  if (!info.call) {
+    reason = "no __gpu$TopK call";
+    return failure();
+  }
+  // The outputs: the call's (values, indices), in order.
+  SmallVector<Value> roots = getFusionRoots(fused);
+  if (roots.size() != 2 || llvm::any_of(llvm::enumerate(roots), [&](auto r) {
+        auto gte = r.value().template getDefiningOp<GetTupleElementOp>();
+        return !gte || gte.getIndex() != r.index() ||
+               getDataOperands(gte)[0] != info.call.getResult();
+      })) {
+    reason = "the outputs are not the __gpu$TopK call's values and indices";
+    return failure();
+  }
+  if (getDataOperands(info.call).size() != 1) {
+    reason = "__gpu$TopK takes one operand";
+    return failure();
+  }
+  info.input =
+      dyn_cast<RankedTensorType>(getDataOperands(info.call)[0].getType());
+  auto values = dyn_cast<RankedTensorType>(roots[0].getType());
+  auto indices = dyn_cast<RankedTensorType>(roots[1].getType());
+  if (!info.input || !info.input.hasStaticShape() || !values || !indices ||
+      !(info.input.getElementType().isF32() ||
+        info.input.getElementType().isBF16()) ||
+      info.input.getRank() < 1 || info.input.getRank() > 2 ||
+      values.getElementType() != info.input.getElementType() ||
+      !indices.getElementType().isInteger(32) ||
+      values.getRank() != info.input.getRank() ||
+      values.getShape() != indices.getShape() ||
+      values.getShape().drop_back() != info.input.getShape().drop_back()) {
+    reason = "__gpu$TopK takes f32 or bf16 [n] or [batch, n] and gives "
+             "(values, s32 indices) of k per row";
+    return failure();
+  }
+  info.n = info.input.getShape().back();
+  info.k = values.getShape().back();
+  info.batch = info.input.getRank() == 2 ? info.input.getDimSize(0) : 1;
+  if (info.k < 1 || info.k > info.n || info.k > 16 ||
+      info.n > std::numeric_limits<int32_t>::max() ||
+      info.batch > std::numeric_limits<int32_t>::max()) {
+    reason = "__gpu$TopK needs 1 <= k <= 16, k <= n and n, batch < 2^31";
+    return failure();
+  }
+  // The comparator compares the floats themselves, or their total-order
+  // keys (hlo-topk-rewriter took no other).
+  ArrayAttr callees = info.call.getCalledComputationsAttr();
+  auto comparator =
+      callees && callees.size() == 1
+          ? symbols.lookup<ComputationOp>(
+                cast<SymbolRefAttr>(callees[0]).getRootReference())
+          : ComputationOp();
+  if (!comparator || comparator.getBody().empty()) {
+    reason = "the __gpu$TopK call's comparator is missing";
+    return failure();
+  }
+  comparator.walk([&](CompareOp c) {
+    Type t = cast<RankedTensorType>(getDataOperands(c)[0].getType())
+                 .getElementType();
+    if (isa<FloatType>(t) &&
+        c.getComparisonType().value_or(ComparisonType::FLOAT) !=
+            ComparisonType::TOTALORDER)
+      info.directFloatCompare = true;
+  });
+  info.kp = int64_t(llvm::PowerOf2Ceil(info.k));
+  info.threads =
+      std::clamp<int64_t>(int64_t(llvm::bit_floor(uint64_t(info.n / info.kp))),
+                          kWarpSize, kMaxThreads);
+  return info;
+}
+
+/// A (key, index) list of kp entries, best first.
+struct Entries {
+  SmallVector<Value> keys, indices;
+};
+
+class TopkEmitter {
+public:
+  TopkEmitter(Operation *fusion, SymbolTable &symbols, TopkInfo info)
+      : fusion(fusion), symbols(symbols), info(info), b(fusion->getContext()) {}
+
+  FailureOr<gpu::GPUFuncOp> emit(gpu::GPUModuleOp module, StringRef name);
+
+private:
+  Value i32(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+  }
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  /// Whether (ka, ia) goes before (kb, ib).
+  Value better(Value ka, Value ia, Value kb, Value ib) {
+    Value gt = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, ka, kb);
+    Value eq = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, ka, kb);
+    Value lt = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, ia, ib);
+    return arith::OrIOp::create(b, loc, gt,
+                                arith::AndIOp::create(b, loc, eq, lt));
+  }
+  Value select(Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, c, x, y);
+  }
+  /// The entry list that never beats an element.
+  Entries sentinels() {
+    Entries e;
+    for (int64_t j = 0; j < info.kp; ++j) {
+      e.keys.push_back(i32(std::numeric_limits<int32_t>::min()));
+      e.indices.push_back(i32(std::numeric_limits<int32_t>::max()));
+    }
+    return e;
+  }
+  /// The key of the element `v` (f32 or bf16).
+  Value keyOf(Value v);
+  /// `list` with (key, idx) inserted in order (its last entry dropped).
+  Entries insert(const Entries &list, Value key, Value idx);
+  /// The kp best of `a` and `c` (each sorted), sorted.
+  Entries merge(const Entries &a, const Entries &c);
+  /// `list` merged with the lists of the lanes `offset`, `offset / 2`,
+  /// ..., 1 apart (xor shuffles).
+  Entries butterfly(Entries list, int64_t offset);
+
+  Operation *fusion;
+  SymbolTable &symbols;
+  TopkInfo info;
+  OpBuilder b;
+  Location loc = UnknownLoc::get(fusion->getContext());
+};
+
+} // namespace
+
+Value TopkEmitter::keyOf(Value v) {
+  Value f = v;
+  if (!f.getType().isF32())
+    f = arith::ExtFOp::create(b, loc, b.getF32Type(), f);
+  if (info.directFloatCompare)
+    f = arith::AddFOp::create(
+        b, loc, f,
+        arith::ConstantFloatOp::create(b, loc, b.getF32Type(), APFloat(0.0f)));
+  Value bits = arith::BitcastOp::create(b, loc, b.getI32Type(), f);
+  Value negative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, bits, i32(0));
+  return select(negative,
+                arith::XOrIOp::create(b, loc, bits,
+                                      i32(std::numeric_limits<int32_t>::max())),
+                bits);
+}
+
+Entries TopkEmitter::insert(const Entries &list, Value key, Value idx) {
+  Entries out;
+  for (int64_t j = 0; j < info.kp; ++j) {
+    Value first = better(key, idx, list.keys[j], list.indices[j]);
+    out.keys.push_back(select(first, key, list.keys[j]));
+    out.indices.push_back(select(first, idx, list.indices[j]));
+    key = select(first, list.keys[j], key);
+    idx = select(first, list.indices[j], idx);
+  }
+  return out;
+}
+
+Entries TopkEmitter::merge(const Entries &a, const Entries &c) {
+  int64_t kp = info.kp;
+  Entries m;
+  for (int64_t j = 0; j < kp; ++j) {
+    Value first = better(a.keys[j], a.indices[j], c.keys[kp - 1 - j],
+                         c.indices[kp - 1 - j]);
+    m.keys.push_back(select(first, a.keys[j], c.keys[kp - 1 - j]));
+    m.indices.push_back(select(first, a.indices[j], c.indices[kp - 1 - j]));
+  }
+  // A bitonic sequence: its merge network, best first.
+  for (int64_t s = kp / 2; s >= 1; s /= 2)
+    for (int64_t j = 0; j < kp; ++j) {
+      if (j & s)
+        continue;
+      Value swap =
+          better(m.keys[j + s], m.indices[j + s], m.keys[j], m.indices[j]);
+      Value kj = select(swap, m.keys[j + s], m.keys[j]);
+      Value ij = select(swap, m.indices[j + s], m.indices[j]);
+      m.keys[j + s] = select(swap, m.keys[j], m.keys[j + s]);
+      m.indices[j + s] = select(swap, m.indices[j], m.indices[j + s]);
+      m.keys[j] = kj;
+      m.indices[j] = ij;
+    }
+  return m;
+}
+
+Entries TopkEmitter::butterfly(Entries list, int64_t offset) {
+  for (int64_t o = offset; o >= 1; o /= 2) {
+    // All shuffles of a step together (one phase on the host).
+    Entries other;
+    for (int64_t j = 0; j < info.kp; ++j) {
+      other.keys.push_back(shuffleXor(b, loc, list.keys[j], int32_t(o)));
+      other.indices.push_back(shuffleXor(b, loc, list.indices[j], int32_t(o)));
+    }
+    list = merge(list, other);
+  }
+  return list;
+}
+
+FailureOr<gpu::GPUFuncOp> TopkEmitter::emit(gpu::GPUModuleOp module,
+                                            StringRef name) {
+  auto fused = symbols.lookup<ComputationOp>(cast<FusionOp>(fusion).getCalls());
+  SmallVector<Value> roots = getFusionRoots(fused);
+  SmallVector<Type> outputTypes = {roots[0].getType(), roots[1].getType()};
+  gpu::GPUFuncOp func =
+      createKernel(b, fusion, module, name, outputTypes,
+                   {int32_t(info.threads), 1, 1}, {int32_t(info.batch), 1, 1});
+  loc = func.getLoc();
+  int64_t kp = info.kp, numWarps = info.threads / kWarpSize;
+  auto space =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+  auto sharedType = MemRefType::get({kWarpSize * kp}, b.getI32Type(),
+                                    MemRefLayoutAttrInterface{}, space);
+  Value sharedKeys = func.addWorkgroupAttribution(sharedType, loc);
+  Value sharedIndices = func.addWorkgroupAttribution(sharedType, loc);
+  SmallVector<Value> args(func.getArguments());
+  unsigned numParams = getDataOperands(fusion).size();
+  ArrayRef<Value> outputs = ArrayRef<Value>(args).drop_front(numParams);
+  ElementGenerator gen(b, loc, symbols, module,
+                       ArrayRef<Value>(args).take_front(numParams));
+  Value x = getDataOperands(info.call)[0];
+  bool batched = info.input.getRank() == 2;
+  Value row = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  auto elementIndex = [&](Value i) {
+    return batched ? SmallVector<Value>{row, i} : SmallVector<Value>{i};
+  };
+
+  // 1. The thread's kp best, from its elements tid, tid + T, ...
+  Entries list = sentinels();
+  SmallVector<Value> init(list.keys);
+  llvm::append_range(init, list.indices);
+  auto loop =
+      scf::ForOp::create(b, loc, tid, index(info.n), index(info.threads), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value i = loop.getInductionVar();
+    Entries current;
+    for (int64_t j = 0; j < kp; ++j) {
+      current.keys.push_back(loop.getRegionIterArg(j));
+      current.indices.push_back(loop.getRegionIterArg(kp + j));
+    }
+    FailureOr<Value> v =
+        gen.inScope([&] { return gen.emitOne(x, elementIndex(i)); });
+    if (failed(v)) {
+      func.erase();
+      return failure();
+    }
+    Value key = keyOf(*v);
+    Value idx = arith::IndexCastOp::create(b, loc, b.getI32Type(), i);
+    Value beats = better(key, idx, current.keys.back(), current.indices.back());
+    SmallVector<Type> types(2 * kp, b.getI32Type());
+    auto ifBeats = scf::IfOp::create(b, loc, types, beats,
+                                     /*withElseRegion=*/true);
+    b.setInsertionPointToStart(&ifBeats.getThenRegion().front());
+    Entries inserted = insert(current, key, idx);
+    SmallVector<Value> yielded(inserted.keys);
+    llvm::append_range(yielded, inserted.indices);
+    scf::YieldOp::create(b, loc, yielded);
+    b.setInsertionPointToStart(&ifBeats.getElseRegion().front());
+    SmallVector<Value> kept(current.keys);
+    llvm::append_range(kept, current.indices);
+    scf::YieldOp::create(b, loc, kept);
+    b.setInsertionPointAfter(ifBeats);
+    scf::YieldOp::create(b, loc, ifBeats.getResults());
+  }
+  for (int64_t j = 0; j < kp; ++j) {
+    list.keys[j] = loop.getResult(j);
+    list.indices[j] = loop.getResult(kp + j);
+  }
+
+  // 2. The warp's best in every lane.
+  list = butterfly(list, kWarpSize / 2);
+
+  // 3. Lane 0 of each warp writes them; every warp merges the warps'.
+  Value lane = arith::RemUIOp::create(b, loc, tid, index(kWarpSize));
+  Value warp = arith::DivUIOp::create(b, loc, tid, index(kWarpSize));
+  {
+    Value first =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, index(0));
+    auto ifFirst = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
+    Value base = arith::MulIOp::create(b, loc, warp, index(kp));
+    for (int64_t j = 0; j < kp; ++j) {
+      Value at = arith::AddIOp::create(b, loc, base, index(j));
+      memref::StoreOp::create(b, loc, list.keys[j], sharedKeys, at);
+      memref::StoreOp::create(b, loc, list.indices[j], sharedIndices, at);
+    }
+  }
+  gpu::BarrierOp::create(b, loc);
+  Value hasList = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lane,
+                                        index(numWarps));
+  Value from = arith::MulIOp::create(
+      b, loc, arith::MinUIOp::create(b, loc, lane, index(numWarps - 1)),
+      index(kp));
+  Entries none = sentinels();
+  for (int64_t j = 0; j < kp; ++j) {
+    Value at = arith::AddIOp::create(b, loc, from, index(j));
+    list.keys[j] = select(
+        hasList, memref::LoadOp::create(b, loc, sharedKeys, at), none.keys[j]);
+    list.indices[j] =
+        select(hasList, memref::LoadOp::create(b, loc, sharedIndices, at),
+               none.indices[j]);
+  }
+  if (numWarps > 1)
+    list = butterfly(list, int64_t(llvm::PowerOf2Ceil(numWarps)) / 2);
+
+  // Thread 0 writes the first k.
+  Value isFirst =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, index(0));
+  auto ifFirst = scf::IfOp::create(b, loc, isFirst, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
+  auto valuesType = cast<RankedTensorType>(outputTypes[0]);
+  auto indicesType = cast<RankedTensorType>(outputTypes[1]);
+  for (int64_t j = 0; j < info.k; ++j) {
+    Value at =
+        arith::IndexCastOp::create(b, loc, b.getIndexType(), list.indices[j]);
+    FailureOr<Value> v =
+        gen.inScope([&] { return gen.emitOne(x, elementIndex(at)); });
+    if (failed(v)) {
+      func.erase();
+      return failure();
+    }
+    SmallVector<Value> out = elementIndex(index(j));
+    memref::StoreOp::create(b, loc, *v, outputs[0],
+                            emitPhysicalOffset(b, loc, out, valuesType));
+    memref::StoreOp::create(b, loc, list.indices[j], outputs[1],
+                            emitPhysicalOffset(b, loc, out, indicesType));
+  }
+  return func;
+}
+
+LogicalResult mlir::hlo::canEmitTopkKernel(Operation *fusion,
+                                           SymbolTable &symbols,
+                                           std::string &reason) {
+  return success(succeeded(analyzeTopk(fusion, symbols, reason)));
+}
+
+FailureOr<gpu::GPUFuncOp> mlir::hlo::emitTopkKernel(Operation *fusion,
+                                                    gpu::GPUModuleOp module,
+                                                    StringRef name,
+                                                    SymbolTable &symbols,
+                                                    const KernelOptions &) {
+  std::string reason;
+  FailureOr<TopkInfo> info = analyzeTopk(fusion, symbols, reason);
+  if (failed(info))
+    return fusion->emitError("top-k emitter: ") << reason;
+  return TopkEmitter(fusion, symbols, *info).emit(module, name);
+}
