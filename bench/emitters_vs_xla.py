@@ -76,6 +76,7 @@ CASES = {
     "input_slices": ("input slices", 1000 + 2000 + 3000),
     "dynamic_update_slice": ("in-place DUS", 256 * 1024),
     "scatter": ("scatter", 4000 * 64),
+    "topk": ("top-k", 8 * 32768),
 }
 
 ENTRY = re.compile(r"^\.(?:visible|weak)?\s*\.entry\s+(\w+)\(", re.M)

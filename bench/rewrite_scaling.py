@@ -39,6 +39,10 @@ of, chained so that each block reads the previous one:
   hlo-sub-byte-size-setter       u4 nots and xors (2)
   hlo-sub-byte-collective-normalization  s4 all-gathers, sliced back (2)
   hlo-float-normalization        s4 negates and f8e4m3fn exponentials (2)
+  hlo-topk-rewriter              sorts of [4,1024] by "greater than", their
+                                 first 8 sliced and padded back (3)
+  hlo-topk-specializer           TopK calls of [4,1024], k = 8, their values
+                                 padded back (3)
 
 and prints ms per pass and per 1000 instructions at each size (equal
 columns = linear), the fastest of --repeat runs (MLIR's --mlir-timing: the
@@ -319,6 +323,31 @@ def split(n):
     return ADD, body, f"a_{n // 3 - 1}", "f32[16]"
 
 
+GT = ["gt {", "  a = f32[] parameter(0)", "  b = f32[] parameter(1)",
+      "  ROOT c = pred[] compare(a, b), direction=GT", "}"]
+
+
+def topk_chain(call):
+    """Blocks of a top-8 of [4,1024] (`call` of the block's input and
+    index), padded back to [4,1024] for the next."""
+    def make(n):
+        body = ["  a_0 = f32[4,1024] parameter(0)", "  z = f32[] constant(0)"]
+        for i in range(1, n // 3):
+            body += call(i) + [
+                f"  a_{i} = f32[4,1024] pad(t_{i}, z), padding=0_0x0_1016"]
+        return GT, body, f"a_{n // 3 - 1}", "f32[4,1024]"
+    return make
+
+
+sorts = topk_chain(lambda i: [
+    f"  s_{i} = f32[4,1024] sort(a_{i - 1}), dimensions={{1}}, to_apply=gt",
+    f"  t_{i} = f32[4,8] slice(s_{i}), slice={{[0:4], [0:8]}}"])
+topk_calls = topk_chain(lambda i: [
+    f"  c_{i} = (f32[4,8], s32[4,8]) custom-call(a_{i - 1}), "
+    "custom_call_target=\"TopK\", called_computations={gt}",
+    f"  t_{i} = f32[4,8] get-tuple-element(c_{i}), index=0"])
+
+
 PASSES = [("hlo-simplify-fp-conversions", fp),
           ("hlo-convolution-4d-expander", conv4d),
           ("hlo-convolution-pred-expander", pred),
@@ -339,7 +368,9 @@ PASSES = [("hlo-simplify-fp-conversions", fp),
           ("hlo-dot-operand-converter", mixed_dots),
           ("hlo-sub-byte-size-setter", packed),
           ("hlo-sub-byte-collective-normalization", packed_gathers),
-          ("hlo-float-normalization", narrow)]
+          ("hlo-float-normalization", narrow),
+          ("hlo-topk-rewriter", sorts),
+          ("hlo-topk-specializer", topk_calls)]
 
 
 def module(make, n):

@@ -4,21 +4,22 @@
 // into a fusion of its own): the k best elements of each row of x [batch, n]
 // (or [n]) with their s32 indices, best first, as a stable sort by the
 // call's "greater than" comparator gives them. One block per row, XLA's
-// launch: min(1024, n / kp) threads (a power of two, at least a warp), kp
-// being k rounded up to a power of two, and 32 x kp x 8 bytes of shared
-// memory.
+// launch: n / kp threads rounded down to a power of two, at most 1024 (512
+// for kp = 16), kp being k rounded up to a power of two, and 32 x kp x 8
+// bytes of shared memory.
 //
 // Elements are compared as (key, index) pairs: the key is the float's
 // total-order integer (its bits, the non-sign bits flipped when negative),
-// so that one signed compare orders floats, and a tie goes to the smaller
-// index; every pair is distinct, so the k best are one set whatever the
+// and a tie goes to the smaller index; both in one i64 (`key << 32 |
+// ~index`), so that one signed maximum or minimum compares and moves an
+// element. Every entry is distinct, so the k best are one set whatever the
 // order they are met in. (A comparator comparing the floats directly gets
 // keys of x + 0.0, so that -0 and +0 tie as they compare; NaNs, which such
 // a comparator does not order, go by their total order.)
 //
 //  1. Each thread keeps the kp best of the elements tid, tid + T, ... of its
-//     row, sorted, in registers (an insertion network of selects, taken only
-//     when an element beats the list's last).
+//     row, sorted, in registers (an insertion network of maxima and minima,
+//     taken only when an element beats the list's last).
 //  2. The lanes of a warp merge their lists in a butterfly: xor shuffles of
 //     the partner's list, the kp best of both as the elementwise best of one
 //     list and the other reversed (a bitonic sequence) sorted by a bitonic
@@ -128,16 +129,17 @@ FailureOr<TopkInfo> analyzeTopk(Operation *op, SymbolTable &symbols,
       info.directFloatCompare = true;
   });
   info.kp = int64_t(llvm::PowerOf2Ceil(info.k));
-  info.threads =
-      std::clamp<int64_t>(int64_t(llvm::bit_floor(uint64_t(info.n / info.kp))),
-                          kWarpSize, kMaxThreads);
+  // XLA's launch: at most 512 threads for lists of 16 (their registers).
+  info.threads = std::clamp<int64_t>(
+      int64_t(llvm::bit_floor(uint64_t(info.n / info.kp))), kWarpSize,
+      info.kp == 16 ? kMaxThreads / 2 : kMaxThreads);
   return info;
 }
 
-/// A (key, index) list of kp entries, best first.
-struct Entries {
-  SmallVector<Value> keys, indices;
-};
+/// A list of kp entries, best first: each element as one i64,
+/// `key << 32 | ~index` (the index's complement as 32 unsigned bits), so
+/// that a signed compare orders them by key and then by smaller index.
+using Entries = SmallVector<Value>;
 
 class TopkEmitter {
 public:
@@ -151,30 +153,25 @@ private:
     return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
   }
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  /// Whether (ka, ia) goes before (kb, ib).
-  Value better(Value ka, Value ia, Value kb, Value ib) {
-    Value gt = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, ka, kb);
-    Value eq = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, ka, kb);
-    Value lt = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, ia, ib);
-    return arith::OrIOp::create(b, loc, gt,
-                                arith::AndIOp::create(b, loc, eq, lt));
-  }
-  Value select(Value c, Value x, Value y) {
-    return arith::SelectOp::create(b, loc, c, x, y);
-  }
-  /// The entry list that never beats an element.
+  Value max(Value x, Value y) { return arith::MaxSIOp::create(b, loc, x, y); }
+  Value min(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
+  /// The list that never beats an element (no element's entry is the
+  /// smallest i64: its low half, ~index, is never 0).
   Entries sentinels() {
-    Entries e;
-    for (int64_t j = 0; j < info.kp; ++j) {
-      e.keys.push_back(i32(std::numeric_limits<int32_t>::min()));
-      e.indices.push_back(i32(std::numeric_limits<int32_t>::max()));
-    }
-    return e;
+    return Entries(info.kp, arith::ConstantIntOp::create(
+                                b, loc, b.getI64Type(),
+                                std::numeric_limits<int64_t>::min()));
   }
-  /// The key of the element `v` (f32 or bf16).
-  Value keyOf(Value v);
-  /// `list` with (key, idx) inserted in order (its last entry dropped).
-  Entries insert(const Entries &list, Value key, Value idx);
+  /// The entry of element `v` (f32 or bf16) at `idx` (i32).
+  Value entryOf(Value v, Value idx);
+  /// The index (i32) of an entry.
+  Value indexOf(Value entry) {
+    return arith::XOrIOp::create(
+        b, loc, arith::TruncIOp::create(b, loc, b.getI32Type(), entry),
+        i32(-1));
+  }
+  /// `list` with `e` inserted in order (its last entry dropped).
+  Entries insert(const Entries &list, Value e);
   /// The kp best of `a` and `c` (each sorted), sorted.
   Entries merge(const Entries &a, const Entries &c);
   /// `list` merged with the lists of the lanes `offset`, `offset / 2`,
@@ -190,7 +187,7 @@ private:
 
 } // namespace
 
-Value TopkEmitter::keyOf(Value v) {
+Value TopkEmitter::entryOf(Value v, Value idx) {
   Value f = v;
   if (!f.getType().isF32())
     f = arith::ExtFOp::create(b, loc, b.getF32Type(), f);
@@ -198,23 +195,29 @@ Value TopkEmitter::keyOf(Value v) {
     f = arith::AddFOp::create(
         b, loc, f,
         arith::ConstantFloatOp::create(b, loc, b.getF32Type(), APFloat(0.0f)));
+  // The total-order key: the bits, all but the sign flipped when negative.
   Value bits = arith::BitcastOp::create(b, loc, b.getI32Type(), f);
   Value negative =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, bits, i32(0));
-  return select(negative,
-                arith::XOrIOp::create(b, loc, bits,
-                                      i32(std::numeric_limits<int32_t>::max())),
-                bits);
+  Value key = arith::SelectOp::create(
+      b, loc, negative,
+      arith::XOrIOp::create(b, loc, bits,
+                            i32(std::numeric_limits<int32_t>::max())),
+      bits);
+  Type i64 = b.getI64Type();
+  Value high =
+      arith::ShLIOp::create(b, loc, arith::ExtSIOp::create(b, loc, i64, key),
+                            arith::ConstantIntOp::create(b, loc, i64, 32));
+  Value low = arith::ExtUIOp::create(
+      b, loc, i64, arith::XOrIOp::create(b, loc, idx, i32(-1)));
+  return arith::OrIOp::create(b, loc, high, low);
 }
 
-Entries TopkEmitter::insert(const Entries &list, Value key, Value idx) {
+Entries TopkEmitter::insert(const Entries &list, Value e) {
   Entries out;
-  for (int64_t j = 0; j < info.kp; ++j) {
-    Value first = better(key, idx, list.keys[j], list.indices[j]);
-    out.keys.push_back(select(first, key, list.keys[j]));
-    out.indices.push_back(select(first, idx, list.indices[j]));
-    key = select(first, list.keys[j], key);
-    idx = select(first, list.indices[j], idx);
+  for (Value old : list) {
+    out.push_back(max(e, old));
+    e = min(e, old);
   }
   return out;
 }
@@ -222,25 +225,16 @@ Entries TopkEmitter::insert(const Entries &list, Value key, Value idx) {
 Entries TopkEmitter::merge(const Entries &a, const Entries &c) {
   int64_t kp = info.kp;
   Entries m;
-  for (int64_t j = 0; j < kp; ++j) {
-    Value first = better(a.keys[j], a.indices[j], c.keys[kp - 1 - j],
-                         c.indices[kp - 1 - j]);
-    m.keys.push_back(select(first, a.keys[j], c.keys[kp - 1 - j]));
-    m.indices.push_back(select(first, a.indices[j], c.indices[kp - 1 - j]));
-  }
+  for (int64_t j = 0; j < kp; ++j)
+    m.push_back(max(a[j], c[kp - 1 - j]));
   // A bitonic sequence: its merge network, best first.
   for (int64_t s = kp / 2; s >= 1; s /= 2)
     for (int64_t j = 0; j < kp; ++j) {
       if (j & s)
         continue;
-      Value swap =
-          better(m.keys[j + s], m.indices[j + s], m.keys[j], m.indices[j]);
-      Value kj = select(swap, m.keys[j + s], m.keys[j]);
-      Value ij = select(swap, m.indices[j + s], m.indices[j]);
-      m.keys[j + s] = select(swap, m.keys[j], m.keys[j + s]);
-      m.indices[j + s] = select(swap, m.indices[j], m.indices[j + s]);
-      m.keys[j] = kj;
-      m.indices[j] = ij;
+      Value hi = max(m[j], m[j + s]);
+      m[j + s] = min(m[j], m[j + s]);
+      m[j] = hi;
     }
   return m;
 }
@@ -249,10 +243,8 @@ Entries TopkEmitter::butterfly(Entries list, int64_t offset) {
   for (int64_t o = offset; o >= 1; o /= 2) {
     // All shuffles of a step together (one phase on the host).
     Entries other;
-    for (int64_t j = 0; j < info.kp; ++j) {
-      other.keys.push_back(shuffleXor(b, loc, list.keys[j], int32_t(o)));
-      other.indices.push_back(shuffleXor(b, loc, list.indices[j], int32_t(o)));
-    }
+    for (Value e : list)
+      other.push_back(shuffleXor(b, loc, e, int32_t(o)));
     list = merge(list, other);
   }
   return list;
@@ -270,10 +262,9 @@ FailureOr<gpu::GPUFuncOp> TopkEmitter::emit(gpu::GPUModuleOp module,
   int64_t kp = info.kp, numWarps = info.threads / kWarpSize;
   auto space =
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
-  auto sharedType = MemRefType::get({kWarpSize * kp}, b.getI32Type(),
+  auto sharedType = MemRefType::get({kWarpSize * kp}, b.getI64Type(),
                                     MemRefLayoutAttrInterface{}, space);
-  Value sharedKeys = func.addWorkgroupAttribution(sharedType, loc);
-  Value sharedIndices = func.addWorkgroupAttribution(sharedType, loc);
+  Value shared = func.addWorkgroupAttribution(sharedType, loc);
   SmallVector<Value> args(func.getArguments());
   unsigned numParams = getDataOperands(fusion).size();
   ArrayRef<Value> outputs = ArrayRef<Value>(args).drop_front(numParams);
@@ -287,49 +278,36 @@ FailureOr<gpu::GPUFuncOp> TopkEmitter::emit(gpu::GPUModuleOp module,
     return batched ? SmallVector<Value>{row, i} : SmallVector<Value>{i};
   };
 
-  // 1. The thread's kp best, from its elements tid, tid + T, ...
-  Entries list = sentinels();
-  SmallVector<Value> init(list.keys);
-  llvm::append_range(init, list.indices);
-  auto loop =
-      scf::ForOp::create(b, loc, tid, index(info.n), index(info.threads), init);
+  // 1. The thread's kp best, from its elements tid, tid + T, ...: an
+  // element beating the list's last is inserted.
+  auto loop = scf::ForOp::create(b, loc, tid, index(info.n),
+                                 index(info.threads), sentinels());
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     Value i = loop.getInductionVar();
-    Entries current;
-    for (int64_t j = 0; j < kp; ++j) {
-      current.keys.push_back(loop.getRegionIterArg(j));
-      current.indices.push_back(loop.getRegionIterArg(kp + j));
-    }
+    Entries current(loop.getRegionIterArgs());
     FailureOr<Value> v =
         gen.inScope([&] { return gen.emitOne(x, elementIndex(i)); });
     if (failed(v)) {
       func.erase();
       return failure();
     }
-    Value key = keyOf(*v);
-    Value idx = arith::IndexCastOp::create(b, loc, b.getI32Type(), i);
-    Value beats = better(key, idx, current.keys.back(), current.indices.back());
-    SmallVector<Type> types(2 * kp, b.getI32Type());
-    auto ifBeats = scf::IfOp::create(b, loc, types, beats,
-                                     /*withElseRegion=*/true);
+    Value e =
+        entryOf(*v, arith::IndexCastOp::create(b, loc, b.getI32Type(), i));
+    Value beats = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, e,
+                                        current.back());
+    auto ifBeats =
+        scf::IfOp::create(b, loc, TypeRange(ValueRange(current)), beats,
+                          /*withElseRegion=*/true);
     b.setInsertionPointToStart(&ifBeats.getThenRegion().front());
-    Entries inserted = insert(current, key, idx);
-    SmallVector<Value> yielded(inserted.keys);
-    llvm::append_range(yielded, inserted.indices);
-    scf::YieldOp::create(b, loc, yielded);
+    scf::YieldOp::create(b, loc, insert(current, e));
     b.setInsertionPointToStart(&ifBeats.getElseRegion().front());
-    SmallVector<Value> kept(current.keys);
-    llvm::append_range(kept, current.indices);
-    scf::YieldOp::create(b, loc, kept);
+    scf::YieldOp::create(b, loc, current);
     b.setInsertionPointAfter(ifBeats);
     scf::YieldOp::create(b, loc, ifBeats.getResults());
   }
-  for (int64_t j = 0; j < kp; ++j) {
-    list.keys[j] = loop.getResult(j);
-    list.indices[j] = loop.getResult(kp + j);
-  }
+  Entries list(loop.getResults());
 
   // 2. The warp's best in every lane.
   list = butterfly(list, kWarpSize / 2);
@@ -344,11 +322,10 @@ FailureOr<gpu::GPUFuncOp> TopkEmitter::emit(gpu::GPUModuleOp module,
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
     Value base = arith::MulIOp::create(b, loc, warp, index(kp));
-    for (int64_t j = 0; j < kp; ++j) {
-      Value at = arith::AddIOp::create(b, loc, base, index(j));
-      memref::StoreOp::create(b, loc, list.keys[j], sharedKeys, at);
-      memref::StoreOp::create(b, loc, list.indices[j], sharedIndices, at);
-    }
+    for (int64_t j = 0; j < kp; ++j)
+      memref::StoreOp::create(
+          b, loc, list[j], shared,
+          ValueRange{arith::AddIOp::create(b, loc, base, index(j))});
   }
   gpu::BarrierOp::create(b, loc);
   Value hasList = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lane,
@@ -359,11 +336,8 @@ FailureOr<gpu::GPUFuncOp> TopkEmitter::emit(gpu::GPUModuleOp module,
   Entries none = sentinels();
   for (int64_t j = 0; j < kp; ++j) {
     Value at = arith::AddIOp::create(b, loc, from, index(j));
-    list.keys[j] = select(
-        hasList, memref::LoadOp::create(b, loc, sharedKeys, at), none.keys[j]);
-    list.indices[j] =
-        select(hasList, memref::LoadOp::create(b, loc, sharedIndices, at),
-               none.indices[j]);
+    list[j] = arith::SelectOp::create(
+        b, loc, hasList, memref::LoadOp::create(b, loc, shared, at), none[j]);
   }
   if (numWarps > 1)
     list = butterfly(list, int64_t(llvm::PowerOf2Ceil(numWarps)) / 2);
@@ -376,8 +350,8 @@ FailureOr<gpu::GPUFuncOp> TopkEmitter::emit(gpu::GPUModuleOp module,
   auto valuesType = cast<RankedTensorType>(outputTypes[0]);
   auto indicesType = cast<RankedTensorType>(outputTypes[1]);
   for (int64_t j = 0; j < info.k; ++j) {
-    Value at =
-        arith::IndexCastOp::create(b, loc, b.getIndexType(), list.indices[j]);
+    Value idx = indexOf(list[j]);
+    Value at = arith::IndexCastOp::create(b, loc, b.getIndexType(), idx);
     FailureOr<Value> v =
         gen.inScope([&] { return gen.emitOne(x, elementIndex(at)); });
     if (failed(v)) {
@@ -387,7 +361,7 @@ FailureOr<gpu::GPUFuncOp> TopkEmitter::emit(gpu::GPUModuleOp module,
     SmallVector<Value> out = elementIndex(index(j));
     memref::StoreOp::create(b, loc, *v, outputs[0],
                             emitPhysicalOffset(b, loc, out, valuesType));
-    memref::StoreOp::create(b, loc, list.indices[j], outputs[1],
+    memref::StoreOp::create(b, loc, idx, outputs[1],
                             emitPhysicalOffset(b, loc, out, indicesType));
   }
   return func;

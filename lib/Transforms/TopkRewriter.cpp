@@ -267,10 +267,18 @@ struct TopkRewriterPass
                         {input});
     if (rank >= 2 && dim == 0)
       input = transpose(input, arrayType({batch, n}, element));
+    // The slices' types are the results' (the call's own where no
+    // transpose or reshape follows it).
+    Type sliced[2] = {};
+    for (auto [slice, result] : slices)
+      if (!sliced[result])
+        sliced[result] = slice.getType();
+    bool direct = rank == 1 || (rank == 2 && dim == 1);
     SmallVector<int64_t> outShape =
         rank >= 2 ? SmallVector<int64_t>{batch, *k} : SmallVector<int64_t>{*k};
     Type tuple = TupleType::get(
-        ctx, {arrayType(outShape, element), arrayType(outShape, s32)});
+        ctx, {direct && sliced[0] ? sliced[0] : arrayType(outShape, element),
+              direct && sliced[1] ? sliced[1] : arrayType(outShape, s32)});
     // XLA names the call `custom-call`; it keeps the sort's metadata.
     Location where = loc;
     if (auto named = dyn_cast<NameLoc>(where))
@@ -287,15 +295,12 @@ struct TopkRewriterPass
     for (unsigned i = 0; i < 2; ++i) {
       if (llvm::none_of(slices, [&](auto s) { return s.second == i; }))
         continue;
-      Type t = i ? s32 : element;
       Value v = createGte(b, derivedLoc(loc), topk->getResult(0), i);
       if (rank >= 2 && dim == 0)
-        v = transpose(v, arrayType({*k, batch}, t));
-      if (rank > 2) {
-        SmallVector<int64_t> shape(type.getShape());
-        shape[dim] = *k;
-        v = eb.create(ReshapeOp::getOperationName(), arrayType(shape, t), {v});
-      }
+        v = transpose(v, rank == 2 ? sliced[i]
+                                   : arrayType({*k, batch}, i ? s32 : element));
+      if (rank > 2)
+        v = eb.create(ReshapeOp::getOperationName(), sliced[i], {v});
       results[i] = v;
     }
     for (auto [slice, result] : slices) {
