@@ -43,6 +43,8 @@ of, chained so that each block reads the previous one:
                                  first 8 sliced and padded back (3)
   hlo-topk-specializer           TopK calls of [4,1024], k = 8, their values
                                  padded back (3)
+  hlo-topk-splitter              TopK calls of one row of 2048, k = 4, with
+                                 split-threshold=1024, padded back (3)
 
 and prints ms per pass and per 1000 instructions at each size (equal
 columns = linear), the fastest of --repeat runs (MLIR's --mlir-timing: the
@@ -348,6 +350,16 @@ topk_calls = topk_chain(lambda i: [
     f"  t_{i} = f32[4,8] get-tuple-element(c_{i}), index=0"])
 
 
+def row_calls(n):
+    body = ["  a_0 = f32[2048] parameter(0)", "  z = f32[] constant(0)"]
+    for i in range(1, n // 3):
+        body += [f"  c_{i} = (f32[4], s32[4]) custom-call(a_{i - 1}), "
+                 "custom_call_target=\"TopK\", called_computations={gt}",
+                 f"  t_{i} = f32[4] get-tuple-element(c_{i}), index=0",
+                 f"  a_{i} = f32[2048] pad(t_{i}, z), padding=0_2044"]
+    return GT, body, f"a_{n // 3 - 1}", "f32[2048]"
+
+
 PASSES = [("hlo-simplify-fp-conversions", fp),
           ("hlo-convolution-4d-expander", conv4d),
           ("hlo-convolution-pred-expander", pred),
@@ -370,7 +382,8 @@ PASSES = [("hlo-simplify-fp-conversions", fp),
           ("hlo-sub-byte-collective-normalization", packed_gathers),
           ("hlo-float-normalization", narrow),
           ("hlo-topk-rewriter", sorts),
-          ("hlo-topk-specializer", topk_calls)]
+          ("hlo-topk-specializer", topk_calls),
+          ("hlo-topk-splitter=split-threshold=1024", row_calls)]
 
 
 def module(make, n):

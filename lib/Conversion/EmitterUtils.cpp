@@ -261,11 +261,14 @@ Value mlir::hlo::shuffleXor(OpBuilder &b, Location loc, Value v,
     Value wide = arith::ExtUIOp::create(b, loc, i32, bits);
     result = arith::TruncIOp::create(b, loc, intType, shuffle(wide));
   } else {
-    // 64 bits: the two halves.
+    // 64 bits: the two halves (both computed before either shuffle, so
+    // that on the host the two shuffles are one phase).
     Value c32 = arith::ConstantIntOp::create(b, loc, intType, 32);
-    Value lo = shuffle(arith::TruncIOp::create(b, loc, i32, bits));
-    Value hi = shuffle(arith::TruncIOp::create(
-        b, loc, i32, arith::ShRUIOp::create(b, loc, bits, c32)));
+    Value loBits = arith::TruncIOp::create(b, loc, i32, bits);
+    Value hiBits = arith::TruncIOp::create(
+        b, loc, i32, arith::ShRUIOp::create(b, loc, bits, c32));
+    Value lo = shuffle(loBits);
+    Value hi = shuffle(hiBits);
     result = arith::OrIOp::create(
         b, loc, arith::ExtUIOp::create(b, loc, intType, lo),
         arith::ShLIOp::create(

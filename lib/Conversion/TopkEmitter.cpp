@@ -241,10 +241,27 @@ Entries TopkEmitter::merge(const Entries &a, const Entries &c) {
 
 Entries TopkEmitter::butterfly(Entries list, int64_t offset) {
   for (int64_t o = offset; o >= 1; o /= 2) {
-    // All shuffles of a step together (one phase on the host).
+    // An entry moves as two 32-bit halves; all halves first, then all
+    // shuffles of the step (one phase on the host), then the entries.
+    Type i64 = b.getI64Type();
+    Value c32 = arith::ConstantIntOp::create(b, loc, i64, 32);
+    SmallVector<Value> halves;
+    for (Value e : list) {
+      halves.push_back(arith::TruncIOp::create(b, loc, b.getI32Type(), e));
+      halves.push_back(arith::TruncIOp::create(
+          b, loc, b.getI32Type(), arith::ShRUIOp::create(b, loc, e, c32)));
+    }
+    for (Value &h : halves)
+      h = gpu::ShuffleOp::create(b, loc, h, int32_t(o), /*width=*/32,
+                                 gpu::ShuffleMode::XOR)
+              .getShuffleResult();
     Entries other;
-    for (Value e : list)
-      other.push_back(shuffleXor(b, loc, e, int32_t(o)));
+    for (unsigned j = 0; j < list.size(); ++j)
+      other.push_back(arith::OrIOp::create(
+          b, loc, arith::ExtUIOp::create(b, loc, i64, halves[2 * j]),
+          arith::ShLIOp::create(
+              b, loc, arith::ExtUIOp::create(b, loc, i64, halves[2 * j + 1]),
+              c32)));
     list = merge(list, other);
   }
   return list;

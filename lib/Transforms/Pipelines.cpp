@@ -108,11 +108,12 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
   // then (no XLA pass: XLA's GPU compiler rejects the form) the in-place
   // collective-permute expanded, then simplification. First the TopK
   // passes: XLA's "pre-spmd-partitioner" TopkDecomposer and TopkRewriter
-  // (every top-k a `TopK` call), then its TopkSpecializer (XLA-GPU's top-k
-  // kernel; TopkSplitter, before it in XLA, is not here) and TopkDecomposer
-  // (the other calls sorts again).
+  // (every top-k a `TopK` call), then its TopKSplitter, TopkSpecializer
+  // (XLA-GPU's top-k kernel) and TopkDecomposer (the other calls sorts
+  // again).
   pm.addPass(createHloTopkDecomposer());
   pm.addPass(createHloTopkRewriter());
+  pm.addPass(createHloTopkSplitter());
   pm.addPass(createHloTopkSpecializer());
   pm.addPass(createHloTopkDecomposer());
   pm.addPass(createHloRaggedDotRewriter());

@@ -4,6 +4,7 @@
 #include "Hlo/Dialect/Hlo/HloTypeInference.h"
 #include "LayoutUtils.h"
 #include "TransformUtils.h"
+#include "WhileLoopUtils.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
@@ -218,4 +219,21 @@ void mlir::hlo::replaceByNamed(Operation *op, Value value) {
   transferInstructionAttrs(op, named);
   op->getResult(0).replaceAllUsesWith(value);
   op->erase();
+}
+
+ComputationOp mlir::hlo::withIgnoredIndexParameters(ComputationOp comparator,
+                                                    SymbolTable &symbols,
+                                                    Location loc) {
+  SmallVector<Type> params(comparator.getArgumentTypes());
+  auto index =
+      RankedTensorType::get({}, IntegerType::get(comparator.getContext(), 32));
+  params.append({index, index});
+  ComputationOp wide = createComputation(symbols, comparator,
+                                         comparator.getSymName(), params, loc);
+  Block &body = wide.getBody().front();
+  OpBuilder b = OpBuilder::atBlockEnd(&body);
+  Value root =
+      inlineComputation(b, comparator, body.getArguments().take_front(2));
+  setComputationResult(wide, b, root);
+  return wide;
 }

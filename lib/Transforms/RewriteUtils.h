@@ -68,6 +68,12 @@ RankedTensorType withElementType(Type type, Type element);
 FlatSymbolRefAttr createScalarAddComputation(SymbolTable &symbols, Type element,
                                              Block::iterator where = {});
 
+/// A new comparator computation next to `comparator` (of two value
+/// parameters) taking two more s32 (index) parameters, which it ignores: for
+/// a sort that carries an index operand along (top-k).
+ComputationOp withIgnoredIndexParameters(ComputationOp comparator,
+                                         SymbolTable &symbols, Location loc);
+
 /// Copies the instructions of `callee` at `builder`'s insertion point,
 /// `inputs` in place of its parameters; returns the copy of its root.
 Value inlineComputation(OpBuilder &builder, ComputationOp callee,

@@ -44,12 +44,17 @@ struct TopkDecomposerPass
           !hasControlPredecessors(op))
         topks.push_back(op);
     });
+    widened.clear();
     for (Operation *op : topks)
       if (auto topk = dyn_cast<TopKOp>(op))
         decompose(topk, symbols);
       else
         decompose(cast<CustomCallOp>(op), symbols);
   }
+
+  /// Each comparator of the values alone with its index parameters added,
+  /// made once.
+  llvm::DenseMap<ComputationOp, ComputationOp> widened;
 
   /// The comparator of a topk: a before b when larger (or smaller), floats
   /// in their total order.
@@ -73,22 +78,6 @@ struct TopkDecomposerPass
                    body.getArgument(0), body.getArgument(1), compareType);
     setComputationResult(comparator, cb, root);
     return comparator;
-  }
-
-  /// `comparator` taking two more (s32 index) parameters, which it ignores.
-  ComputationOp withIndexParameters(ComputationOp comparator,
-                                    SymbolTable &symbols, Location loc) {
-    SmallVector<Type> params(comparator.getArgumentTypes());
-    auto index = RankedTensorType::get({}, IntegerType::get(&getContext(), 32));
-    params.append({index, index});
-    ComputationOp wide = createComputation(
-        symbols, comparator, comparator.getSymName(), params, loc);
-    Block &body = wide.getBody().front();
-    OpBuilder cb = OpBuilder::atBlockEnd(&body);
-    Value root =
-        inlineComputation(cb, comparator, body.getArguments().take_front(2));
-    setComputationResult(wide, cb, root);
-    return wide;
   }
 
   void decompose(TopKOp op, SymbolTable &symbols) {
@@ -125,8 +114,12 @@ struct TopkDecomposerPass
       auto gte = dyn_cast<GetTupleElementOp>(user);
       return gte && gte.getIndex() == 0;
     });
-    if (numParams == 2 && !valuesOnly)
-      comparator = withIndexParameters(comparator, symbols, call.getLoc());
+    if (numParams == 2 && !valuesOnly) {
+      ComputationOp &wide = widened[comparator];
+      if (!wide)
+        wide = withIgnoredIndexParameters(comparator, symbols, call.getLoc());
+      comparator = wide;
+    }
     replaceBySort(call, comparator, valuesOnly && numParams == 2);
   }
 

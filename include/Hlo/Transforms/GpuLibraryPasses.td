@@ -268,6 +268,30 @@ def HloGpusolverRewriter : Pass<"hlo-gpusolver-rewriter", "::mlir::ModuleOp"> {
   ];
 }
 
+def HloTopkSplitter : Pass<"hlo-topk-splitter", "::mlir::ModuleOp"> {
+  let summary = "Long TopK rows as several rows and a sort of their "
+                "candidates (XLA-GPU's TopKSplitter)";
+  let description = [{
+    A `TopK` call of one row of n elements (`[n]` or `[1, n]`), n at least
+    `split-threshold` and a multiple of 1024, k at most sqrt(n), becomes a
+    TopK call of B rows of n / B elements (B = min(2^floor(log2(n /
+    split-threshold)), 1024)), its indices moved by each row's start, and a
+    stable sort of the B x k candidates by the call's comparator (given two
+    index parameters it ignores when it has none) whose first k are the
+    result: hlo-topk-specializer's kernel then runs B blocks where it ran
+    one. Left alone: calls with control edges, and rows that would stay
+    one row (XLA splits a row of exactly the threshold into one).
+  }];
+  let options = [
+    Option<"splitThreshold", "split-threshold", "int64_t",
+           /*default=*/"1048576",
+           "Rows of fewer elements are left whole (XLA's default: 1M)">,
+  ];
+  let statistics = [
+    Statistic<"numSplit", "split", "TopK calls split into rows">,
+  ];
+}
+
 def HloTopkSpecializer : Pass<"hlo-topk-specializer", "::mlir::ModuleOp"> {
   let summary = "TopK custom calls as XLA-GPU's top-k kernel (XLA's "
                 "TopkSpecializer)";
