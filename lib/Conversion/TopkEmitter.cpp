@@ -33,6 +33,8 @@
 
 #include "EmitterUtils.h"
 
+#include "Hlo/Dialect/Hlo/HloTopKCalls.h"
+
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -78,44 +80,31 @@ FailureOr<TopkInfo> analyzeTopk(Operation *op, SymbolTable &symbols,
     reason = "the outputs are not the __gpu$TopK call's values and indices";
     return failure();
   }
-  if (getDataOperands(info.call).size() != 1) {
-    reason = "__gpu$TopK takes one operand";
+  std::string why;
+  FailureOr<TopKCall> call = readTopKCall(info.call, why);
+  if (failed(call)) {
+    reason = "__gpu$TopK " + why;
     return failure();
   }
-  info.input =
-      dyn_cast<RankedTensorType>(getDataOperands(info.call)[0].getType());
-  auto values = dyn_cast<RankedTensorType>(roots[0].getType());
-  auto indices = dyn_cast<RankedTensorType>(roots[1].getType());
-  if (!info.input || !info.input.hasStaticShape() || !values || !indices ||
-      !(info.input.getElementType().isF32() ||
+  info.input = call->input;
+  if (!(info.input.getElementType().isF32() ||
         info.input.getElementType().isBF16()) ||
-      info.input.getRank() < 1 || info.input.getRank() > 2 ||
-      values.getElementType() != info.input.getElementType() ||
-      !indices.getElementType().isInteger(32) ||
-      values.getRank() != info.input.getRank() ||
-      values.getShape() != indices.getShape() ||
-      values.getShape().drop_back() != info.input.getShape().drop_back()) {
-    reason = "__gpu$TopK takes f32 or bf16 [n] or [batch, n] and gives "
-             "(values, s32 indices) of k per row";
+      info.input.getRank() > 2) {
+    reason = "__gpu$TopK takes f32 or bf16 [n] or [batch, n]";
     return failure();
   }
-  info.n = info.input.getShape().back();
-  info.k = values.getShape().back();
-  info.batch = info.input.getRank() == 2 ? info.input.getDimSize(0) : 1;
-  if (info.k < 1 || info.k > info.n || info.k > 16 ||
+  info.n = call->n;
+  info.k = call->k;
+  info.batch = call->rows;
+  if (info.k < 1 || info.k > 16 ||
       info.n > std::numeric_limits<int32_t>::max() ||
       info.batch > std::numeric_limits<int32_t>::max()) {
-    reason = "__gpu$TopK needs 1 <= k <= 16, k <= n and n, batch < 2^31";
+    reason = "__gpu$TopK needs 1 <= k <= 16 and n, batch < 2^31";
     return failure();
   }
   // The comparator compares the floats themselves, or their total-order
   // keys (hlo-topk-rewriter took no other).
-  ArrayAttr callees = info.call.getCalledComputationsAttr();
-  auto comparator =
-      callees && callees.size() == 1
-          ? symbols.lookup<ComputationOp>(
-                cast<SymbolRefAttr>(callees[0]).getRootReference())
-          : ComputationOp();
+  auto comparator = symbols.lookup<ComputationOp>(call->comparator.getAttr());
   if (!comparator || comparator.getBody().empty()) {
     reason = "the __gpu$TopK call's comparator is missing";
     return failure();

@@ -20,6 +20,7 @@
 #include "WhileLoopUtils.h"
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Dialect/Hlo/HloTopKCalls.h"
 #include "Hlo/Transforms/Passes.h"
 
 namespace mlir::hlo {
@@ -92,20 +93,12 @@ struct TopkDecomposerPass
   }
 
   void decompose(CustomCallOp call, SymbolTable &symbols) {
-    ArrayAttr callees = call.getCalledComputationsAttr();
-    auto type = dyn_cast<RankedTensorType>(getDataOperands(call)[0].getType());
-    auto comparator =
-        callees && callees.size() == 1
-            ? symbols.lookup<ComputationOp>(
-                  cast<SymbolRefAttr>(callees[0]).getRootReference())
-            : ComputationOp();
-    auto tuple = dyn_cast<TupleType>(call.getResult().getType());
-    if (getDataOperands(call).size() != 1 || !type || !comparator || !tuple ||
-        tuple.size() != 2)
+    std::string why;
+    FailureOr<TopKCall> topk = readTopKCall(call, why);
+    if (failed(topk))
       return;
-    auto values = dyn_cast<RankedTensorType>(tuple.getType(0));
-    if (!values || values.getRank() != type.getRank() ||
-        !canDecompose(call, type, values.getShape().back()))
+    auto comparator = symbols.lookup<ComputationOp>(topk->comparator.getAttr());
+    if (!comparator || !canDecompose(call, topk->input, topk->k))
       return;
     unsigned numParams = comparator.getNumArguments();
     if (numParams != 2 && numParams != 4)

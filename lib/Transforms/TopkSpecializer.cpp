@@ -13,6 +13,7 @@
 #include "TransformUtils.h"
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Dialect/Hlo/HloTopKCalls.h"
 #include "Hlo/Transforms/GpuLibraryPasses.h"
 
 namespace mlir::hlo {
@@ -48,19 +49,13 @@ struct TopkSpecializerPass
 
   /// XLA's SmallBufferOptimization conditions.
   static bool isSmallTopK(CustomCallOp call) {
-    if (getDataOperands(call).size() != 1)
+    std::string why;
+    FailureOr<TopKCall> topk = readTopKCall(call, why);
+    if (failed(topk))
       return false;
-    auto type = dyn_cast<RankedTensorType>(getDataOperands(call)[0].getType());
-    auto tuple = dyn_cast<TupleType>(call.getResult().getType());
-    if (!type || !type.hasStaticShape() || !tuple || tuple.size() != 2 ||
-        !(type.getElementType().isF32() || type.getElementType().isBF16()) ||
-        type.getRank() < 1 || type.getRank() > 2)
-      return false;
-    auto values = dyn_cast<RankedTensorType>(tuple.getType(0));
-    if (!values || values.getRank() != type.getRank())
-      return false;
-    int64_t n = type.getShape().back(), k = values.getShape().back();
-    return k <= kMaxK && n >= kMinN;
+    Type element = topk->input.getElementType();
+    return (element.isF32() || element.isBF16()) &&
+           topk->input.getRank() <= 2 && topk->k <= kMaxK && topk->n >= kMinN;
   }
 };
 

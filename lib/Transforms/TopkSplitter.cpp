@@ -24,6 +24,7 @@
 #include "TransformUtils.h"
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Dialect/Hlo/HloTopKCalls.h"
 #include "Hlo/Transforms/GpuLibraryPasses.h"
 
 #include "llvm/ADT/bit.h"
@@ -65,29 +66,20 @@ struct TopkSplitterPass
   llvm::DenseMap<ComputationOp, ComputationOp> widened;
 
   void split(CustomCallOp call, SymbolTable &symbols) {
-    if (getDataOperands(call).size() != 1)
+    std::string why;
+    FailureOr<TopKCall> topk = readTopKCall(call, why);
+    // One row: [n] or [1, n].
+    if (failed(topk) || topk->input.getRank() > 2 || topk->rows != 1)
       return;
     Value x = getDataOperands(call)[0];
-    auto type = dyn_cast<RankedTensorType>(x.getType());
-    auto tuple = dyn_cast<TupleType>(call.getResult().getType());
+    RankedTensorType type = topk->input;
+    auto tuple = cast<TupleType>(call.getResult().getType());
     ArrayAttr callees = call.getCalledComputationsAttr();
-    if (!type || !type.hasStaticShape() || !tuple || tuple.size() != 2 ||
-        !callees || callees.size() != 1)
-      return;
-    // One row: [n] or [1, n].
-    if (type.getRank() < 1 || type.getRank() > 2 ||
-        (type.getRank() == 2 && type.getDimSize(0) != 1))
-      return;
-    auto values = dyn_cast<RankedTensorType>(tuple.getType(0));
-    auto indices = dyn_cast<RankedTensorType>(tuple.getType(1));
-    if (!values || !indices || values.getRank() != type.getRank())
-      return;
-    int64_t n = type.getShape().back(), k = values.getShape().back();
+    int64_t n = topk->n, k = topk->k;
     if (k * k > n || n % kRequiredAlignment != 0 || n < splitThreshold ||
         splitThreshold < 1)
       return;
-    auto comparator = symbols.lookup<ComputationOp>(
-        cast<SymbolRefAttr>(callees[0]).getRootReference());
+    auto comparator = symbols.lookup<ComputationOp>(topk->comparator.getAttr());
     if (!comparator || (comparator.getNumArguments() != 2 &&
                         comparator.getNumArguments() != 4))
       return;

@@ -15,6 +15,8 @@
 
 #include "Internal.h"
 
+#include "Hlo/Dialect/Hlo/HloTopKCalls.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -475,29 +477,19 @@ static FailureOr<Literal> topK(Interp &interp, TopKOp op, const Literal &in) {
 EvalResult eval::evalTopKCustomCall(Interp &interp, CustomCallOp op,
                                     Operands operands) {
   StringRef target = op.getCustomCallTarget();
-  if (target != "TopK" && target != "__gpu$TopK")
+  if (!isTopKTarget(target))
     return std::nullopt;
-  ArrayAttr callees = op.getCalledComputationsAttr();
-  if (operands.size() != 1 || !callees || callees.size() != 1)
-    return interp.error(op, target.str() +
-                                ": takes one operand and one comparator");
+  std::string why;
+  FailureOr<TopKCall> call = readTopKCall(op, why);
+  if (failed(call))
+    return interp.error(op, target.str() + " " + why);
   const Literal &in = *operands[0];
   auto results = makeResults(interp, op);
   if (failed(results))
     return failure();
-  if (results->size() != 2 || in.getRank() < 1 ||
-      (*results)[0].getRank() != in.getRank() ||
-      (*results)[1].getRank() != in.getRank())
-    return interp.error(op, target.str() +
-                                ": the result must be a (values, indices) "
-                                "tuple of the operand's rank");
   Literal &values = (*results)[0], &indices = (*results)[1];
-  int64_t last = in.getRank() - 1;
-  int64_t len = in.getShape()[last];
-  int64_t k = values.getShape()[last];
-  if (k > len)
-    return interp.error(op, target.str() + ": k is larger than the rows");
-  StringRef callee = cast<SymbolRefAttr>(callees[0]).getRootReference();
+  int64_t last = in.getRank() - 1, len = call->n, k = call->k;
+  StringRef callee = call->comparator.getValue();
   FailureOr<ComputationOp> comp = interp.lookup(op, callee);
   if (failed(comp))
     return failure();
