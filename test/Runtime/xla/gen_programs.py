@@ -284,6 +284,14 @@ def top_k(x):
     return lax.top_k(x, 3)
 
 
+@program("top_k_vocab", f32(8, 32768), bf16(2, 50000))
+def top_k_vocab(logits, scores):
+    # A language model's sampling step: the 8 largest of each row of logits
+    # over a vocabulary, and the 10 best bf16 scores (XLA-GPU runs both on
+    # its top-k kernel).
+    return lax.top_k(logits, 8), lax.top_k(scores, 10)
+
+
 @program("gather", f32(10, 6), s32(4, draw=ints(0, 9)),
          s32(3, draw=ints(-2, 12)), s32(10, 2, draw=ints(0, 5)),
          s32(draw=ints(-3, 12)), optimized=True)
