@@ -426,18 +426,42 @@ static FailureOr<Literal> sort(Interp &interp, SortOp op, Operands operands) {
   return packResults(std::move(results));
 }
 
+/// The first k elements of each row (the last dimension) of `in` in a
+/// stable sort by `before`, and their indices in the row, into `results`
+/// (values, indices; rows of k).
+static FailureOr<Literal>
+firstOfRows(const Literal &in, std::vector<Literal> results, int64_t k,
+            function_ref<FailureOr<bool>(int64_t, int64_t)> before) {
+  Literal &values = results[0], &indices = results[1];
+  int64_t last = in.getRank() - 1, len = in.getShape()[last];
+  int64_t row = 0;
+  LogicalResult status =
+      forEachLine(in.getShape(), last, [&](int64_t base, int64_t, int64_t) {
+        SmallVector<int64_t> order;
+        for (int64_t i = 0; i < len; ++i)
+          order.push_back(base + i);
+        if (failed(mergeSort(order, before)))
+          return failure();
+        for (int64_t i = 0; i < k && i < len; ++i) {
+          values.copyElement(row * k + i, in, order[i]);
+          indices.setInt(row * k + i, order[i] - base);
+        }
+        ++row;
+        return success();
+      });
+  if (failed(status))
+    return failure();
+  return packResults(std::move(results));
+}
+
 static FailureOr<Literal> topK(Interp &interp, TopKOp op, const Literal &in) {
   auto results = makeResults(interp, op);
   if (failed(results) || results->size() != 2)
     return interp.error(op, "result must be a (values, indices) tuple");
-  Literal &values = (*results)[0], &indices = (*results)[1];
-  int64_t k = op.getK();
   bool largest = op.getLargest().value_or(true);
-  int64_t last = in.getRank() - 1;
-  int64_t len = in.getShape()[last];
   ElementKind kind = in.getElementKind();
   // a before b when a is larger (or smaller) in the key order.
-  auto before = [&](int64_t a, int64_t b) -> bool {
+  auto before = [&](int64_t a, int64_t b) -> FailureOr<bool> {
     bool greater;
     if (kind == ElementKind::Float)
       greater = totalOrderKey(in.getFloat(a)) > totalOrderKey(in.getFloat(b));
@@ -453,25 +477,7 @@ static FailureOr<Literal> topK(Interp &interp, TopKOp op, const Literal &in) {
                                             : in.getInt(a) == in.getInt(b);
     return !greater && !equal;
   };
-  int64_t row = 0;
-  LogicalResult status =
-      forEachLine(in.getShape(), last, [&](int64_t base, int64_t, int64_t) {
-        SmallVector<int64_t> order;
-        for (int64_t i = 0; i < len; ++i)
-          order.push_back(base + i);
-        (void)mergeSort(order, [&](int64_t a, int64_t b) -> FailureOr<bool> {
-          return before(a, b);
-        });
-        for (int64_t i = 0; i < k && i < len; ++i) {
-          values.copyElement(row * k + i, in, order[i]);
-          indices.setInt(row * k + i, order[i] - base);
-        }
-        ++row;
-        return success();
-      });
-  if (failed(status))
-    return failure();
-  return packResults(std::move(*results));
+  return firstOfRows(in, std::move(*results), op.getK(), before);
 }
 
 EvalResult eval::evalTopKCustomCall(Interp &interp, CustomCallOp op,
@@ -487,8 +493,7 @@ EvalResult eval::evalTopKCustomCall(Interp &interp, CustomCallOp op,
   auto results = makeResults(interp, op);
   if (failed(results))
     return failure();
-  Literal &values = (*results)[0], &indices = (*results)[1];
-  int64_t last = in.getRank() - 1, len = call->n, k = call->k;
+  int64_t len = call->n;
   StringRef callee = call->comparator.getValue();
   FailureOr<ComputationOp> comp = interp.lookup(op, callee);
   if (failed(comp))
@@ -507,28 +512,12 @@ EvalResult eval::evalTopKCustomCall(Interp &interp, CustomCallOp op,
   for (int64_t i = 0, e = iota.getNumElements(); i < e; ++i)
     iota.setInt(i, i % len);
   SmallVector<const Literal *> args = {&in, &in, &iota, &iota};
-  int64_t row = 0;
-  LogicalResult status =
-      forEachLine(in.getShape(), last, [&](int64_t base, int64_t, int64_t) {
-        SmallVector<int64_t> order;
-        for (int64_t i = 0; i < len; ++i)
-          order.push_back(base + i);
-        if (failed(mergeSort(order, [&](int64_t a, int64_t b) {
-              int64_t idx[] = {a, b, a, b};
-              return comparator->test(ArrayRef(args).take_front(numParams),
-                                      ArrayRef(idx).take_front(numParams));
-            })))
-          return failure();
-        for (int64_t i = 0; i < k; ++i) {
-          values.copyElement(row * k + i, in, order[i]);
-          indices.setInt(row * k + i, order[i] - base);
-        }
-        ++row;
-        return success();
+  return firstOfRows(
+      in, std::move(*results), call->k, [&](int64_t a, int64_t b) {
+        int64_t idx[] = {a, b, a, b};
+        return comparator->test(ArrayRef(args).take_front(numParams),
+                                ArrayRef(idx).take_front(numParams));
       });
-  if (failed(status))
-    return failure();
-  return packResults(std::move(*results));
 }
 
 EvalResult eval::evalReduceOp(Interp &interp, Operation *op,
