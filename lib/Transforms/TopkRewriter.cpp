@@ -250,7 +250,9 @@ struct TopkRewriterPass
       return layouts ? rowMajorType(shape, t) : RankedTensorType::get(shape, t);
     };
     int64_t n = type.getDimSize(dim);
-    int64_t batch = n ? type.getNumElements() / n : 0;
+    if (n == 0)
+      return;
+    int64_t batch = type.getNumElements() / n;
     ExpansionBuilder eb(b, derivedLoc(loc));
     auto transpose = [&](Value v, Type t) {
       return eb.create(

@@ -55,7 +55,8 @@ struct TopkSpecializerPass
       return false;
     Type element = topk->input.getElementType();
     return (element.isF32() || element.isBF16()) &&
-           topk->input.getRank() <= 2 && topk->k <= kMaxK && topk->n >= kMinN;
+           topk->input.getRank() <= 2 && topk->k >= 1 && topk->k <= kMaxK &&
+           topk->n >= kMinN;
   }
 };
 
