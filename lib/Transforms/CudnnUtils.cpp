@@ -72,6 +72,13 @@ RankedTensorType mlir::hlo::rowMajorType(ArrayRef<int64_t> shape,
                                                {}, {}, 0, 0, {}, StringAttr()));
 }
 
+RankedTensorType mlir::hlo::rowMajorTypeLike(RankedTensorType like,
+                                             ArrayRef<int64_t> shape,
+                                             Type element) {
+  return like.getEncoding() ? rowMajorType(shape, element)
+                            : RankedTensorType::get(shape, element);
+}
+
 RankedTensorType mlir::hlo::scratchType(MLIRContext *ctx, int64_t bytes) {
   return RankedTensorType::get(
       {bytes}, IntegerType::get(ctx, 8, IntegerType::Unsigned),

@@ -58,6 +58,11 @@ inline ConvWindow windowOf(Operation *op) {
 /// as XLA prints the instructions the conv passes add.
 RankedTensorType rowMajorType(ArrayRef<int64_t> shape, Type element);
 
+/// An array type for an instruction made next to `like`'s: row-major layout
+/// written out where `like` names a layout, none otherwise.
+RankedTensorType rowMajorTypeLike(RankedTensorType like,
+                                  ArrayRef<int64_t> shape, Type element);
+
 /// `u8[bytes]{0}`: the scratch element of a cuDNN call's result.
 RankedTensorType scratchType(MLIRContext *ctx, int64_t bytes);
 

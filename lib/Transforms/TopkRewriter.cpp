@@ -245,9 +245,8 @@ struct TopkRewriterPass
     OpBuilder b(sort);
     Location loc = sort.getLoc();
     Type element = type.getElementType(), s32 = IntegerType::get(ctx, 32);
-    bool layouts = type.getEncoding() != nullptr;
-    auto arrayType = [&](ArrayRef<int64_t> shape, Type t) -> RankedTensorType {
-      return layouts ? rowMajorType(shape, t) : RankedTensorType::get(shape, t);
+    auto arrayType = [&](ArrayRef<int64_t> shape, Type t) {
+      return rowMajorTypeLike(type, shape, t);
     };
     int64_t n = type.getDimSize(dim);
     if (n == 0)
@@ -282,11 +281,8 @@ struct TopkRewriterPass
         ctx, {direct && sliced[0] ? sliced[0] : arrayType(outShape, element),
               direct && sliced[1] ? sliced[1] : arrayType(outShape, s32)});
     // XLA names the call `custom-call`; it keeps the sort's metadata.
-    Location where = loc;
-    if (auto named = dyn_cast<NameLoc>(where))
-      where = named.getChildLoc();
     Operation *topk = createInstruction(
-        b, NameLoc::get(b.getStringAttr("custom-call"), where),
+        b, NameLoc::get(b.getStringAttr("custom-call"), derivedLoc(loc)),
         CustomCallOp::getOperationName(), tuple, {input},
         {b.getNamedAttr("custom_call_target", b.getStringAttr("TopK")),
          b.getNamedAttr("called_computations",

@@ -96,9 +96,8 @@ struct TopkSplitterPass
     Location loc = call.getLoc();
     ExpansionBuilder eb(b, derivedLoc(loc));
     Type element = type.getElementType(), s32 = IntegerType::get(ctx, 32);
-    bool layouts = type.getEncoding() != nullptr;
-    auto arrayType = [&](ArrayRef<int64_t> shape, Type t) -> RankedTensorType {
-      return layouts ? rowMajorType(shape, t) : RankedTensorType::get(shape, t);
+    auto arrayType = [&](ArrayRef<int64_t> shape, Type t) {
+      return rowMajorTypeLike(type, shape, t);
     };
     auto reshape = [&](Value v, Type t) {
       return eb.create(ReshapeOp::getOperationName(), t, {v});
@@ -135,11 +134,8 @@ struct TopkSplitterPass
         reshape(partValues, arrayType({rows * k}, element)),
         reshape(shifted, arrayType({rows * k}, s32))};
     // Named as XLA's instructions are; the call's metadata kept.
-    Location where = loc;
-    if (auto named = dyn_cast<NameLoc>(where))
-      where = named.getChildLoc();
     auto named = [&](StringRef name) {
-      return NameLoc::get(b.getStringAttr(name), where);
+      return NameLoc::get(b.getStringAttr(name), derivedLoc(loc));
     };
     auto sort = createInferred<SortOp>(
         b, named("sort"), candidates,
