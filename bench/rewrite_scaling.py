@@ -45,6 +45,9 @@ of, chained so that each block reads the previous one:
                                  padded back (3)
   hlo-topk-splitter              TopK calls of one row of 2048, k = 4, with
                                  split-threshold=1024, padded back (3)
+  hlo-collective-pipeliner       loops writing a reduce-scatter into a
+                                 slice of their state (26 a loop: entry,
+                                 condition, body; 42 after the rewrite)
 
 and prints ms per pass and per 1000 instructions at each size (equal
 columns = linear), the fastest of --repeat runs (MLIR's --mlir-timing: the
@@ -360,6 +363,36 @@ def row_calls(n):
     return GT, body, f"a_{n // 3 - 1}", "f32[2048]"
 
 
+def pipelined(n):
+    t = "(s32[], f32[8,8], f32[4,4,8])"
+    comps, body = [], ["  zero = s32[] constant(0)", "  z = f32[] constant(0)",
+                       "  x = f32[8,8] parameter(0)",
+                       "  o = f32[4,4,8] broadcast(z), dimensions={}",
+                       "  a_0 = f32[4,4,8] negate(o)"]
+    for i in range(1, n // 26):
+        comps += [f"cond_{i} {{", f"  p = {t} parameter(0)",
+                  "  c = s32[] get-tuple-element(p), index=0",
+                  "  n = s32[] constant(4)",
+                  "  ROOT lt = pred[] compare(c, n), direction=LT", "}",
+                  f"body_{i} {{", f"  p = {t} parameter(0)",
+                  "  c = s32[] get-tuple-element(p), index=0",
+                  "  v = f32[8,8] get-tuple-element(p), index=1",
+                  "  b = f32[4,4,8] get-tuple-element(p), index=2",
+                  "  zero = s32[] constant(0)",
+                  "  m = f32[8,8] multiply(v, v)",
+                  "  r = f32[4,8] reduce-scatter(m), replica_groups={{0,1}}, "
+                  "dimensions={0}, to_apply=add",
+                  "  s = f32[1,4,8] reshape(r)",
+                  "  u = f32[4,4,8] dynamic-update-slice(b, s, c, zero, zero)",
+                  "  one = s32[] constant(1)", "  c1 = s32[] add(c, one)",
+                  f"  ROOT out = {t} tuple(c1, v, u)", "}"]
+        body += [f"  i_{i} = {t} tuple(zero, x, a_{i - 1})",
+                 f"  w_{i} = {t} while(i_{i}), condition=cond_{i}, "
+                 f"body=body_{i}",
+                 f"  a_{i} = f32[4,4,8] get-tuple-element(w_{i}), index=2"]
+    return ADD + comps, body, f"a_{n // 26 - 1}", "f32[4,4,8]"
+
+
 PASSES = [("hlo-simplify-fp-conversions", fp),
           ("hlo-convolution-4d-expander", conv4d),
           ("hlo-convolution-pred-expander", pred),
@@ -383,7 +416,8 @@ PASSES = [("hlo-simplify-fp-conversions", fp),
           ("hlo-float-normalization", narrow),
           ("hlo-topk-rewriter", sorts),
           ("hlo-topk-specializer", topk_calls),
-          ("hlo-topk-splitter=split-threshold=1024", row_calls)]
+          ("hlo-topk-splitter=split-threshold=1024", row_calls),
+          ("hlo-collective-pipeliner", pipelined)]
 
 
 def module(make, n):

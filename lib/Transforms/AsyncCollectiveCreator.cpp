@@ -33,14 +33,19 @@ static BackendConfigAttr startConfig(Operation *op) {
   MLIRContext *ctx = op->getContext();
   Builder b(ctx);
   auto text = [&](StringRef s) { return TextAttr::get(ctx, s); };
+  auto own = readBackendConfig(op);
+  // `is_pipelined` as hlo-collective-pipeliner set it.
+  BackendConfigAttr ownCollective =
+      own ? own.getCollectiveBackendConfig() : nullptr;
+  bool pipelined =
+      ownCollective && ownCollective.getBool("is_pipelined").value_or(false);
   auto collective = BackendConfigAttr::get(
       ctx, BackendConfigMessage::CollectiveBackendConfig,
       {b.getNamedAttr("is_sync", b.getBoolAttr(false)),
-       b.getNamedAttr("is_pipelined", text("false")),
+       b.getNamedAttr("is_pipelined", b.getBoolAttr(pipelined)),
        b.getNamedAttr("backend", text("\"DEFAULT\"")),
        b.getNamedAttr("collectives_mode", text("\"COLLECTIVES_MODE_INVALID\"")),
        b.getNamedAttr("kernel_strategy", text("\"KERNEL_STRATEGY_DEFAULT\""))});
-  auto own = readBackendConfig(op);
   if (!own || own.getMessage() != BackendConfigMessage::Root)
     own = BackendConfigAttr::get(
         ctx, BackendConfigMessage::Root,

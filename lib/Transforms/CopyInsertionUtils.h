@@ -75,9 +75,37 @@ inline std::pair<Value, unsigned> dataOrigin(const HloDataflowAnalysis &df,
   return {v, node};
 }
 
+/// The position of operand `operand` (of type `type`) in the result of an
+/// asynchronous start that holds its operands in element {0} until its done
+/// (the dataflow analysis' forwarding), if it does. An operand the start
+/// writes over in place (an asynchronous ragged-all-to-all's output) is
+/// the in-place rules' to see, not held.
+inline std::optional<unsigned> startHolds(const HloDataflowAnalysis &df,
+                                          Operation *start, unsigned operand,
+                                          Type type) {
+  if (!isa<AsyncStartOp, AllGatherStartOp, CollectivePermuteStartOp, SendOp>(
+          start))
+    return std::nullopt;
+  for (auto [in, inNode, outNode] : df.getInPlacePairs(start))
+    if (in == operand)
+      return std::nullopt;
+  auto result = dyn_cast<TupleType>(start->getResult(0).getType());
+  if (!result || result.size() == 0)
+    return std::nullopt;
+  unsigned base = df.getElementNodes(result)[0];
+  Type zero = result.getType(0);
+  if (zero == type && operand == 0)
+    return base;
+  auto held = dyn_cast<TupleType>(zero);
+  if (held && operand < held.size() && held.getType(operand) == type)
+    return base + df.getElementNodes(held)[operand];
+  return std::nullopt;
+}
+
 /// The instructions (or terminators) reading node `node` of `v` or a tuple
-/// containing it, looking through tuple, get-tuple-element and bitcast.
-/// Control edges are not reads.
+/// containing it, looking through tuple, get-tuple-element and bitcast,
+/// and through the result of an asynchronous start holding it (whose done
+/// reads it when the transfer ends). Control edges are not reads.
 inline void collectDataReaders(const HloDataflowAnalysis &df, Value v,
                                unsigned node,
                                SmallVectorImpl<DataReader> &out) {
@@ -102,6 +130,9 @@ inline void collectDataReaders(const HloDataflowAnalysis &df, Value v,
       collectDataReaders(df, user->getResult(0), node, out);
     } else {
       out.push_back({user, use.getOperandNumber(), node});
+      if (std::optional<unsigned> held =
+              startHolds(df, user, use.getOperandNumber(), v.getType()))
+        collectDataReaders(df, user->getResult(0), *held + node, out);
     }
   }
 }

@@ -179,7 +179,10 @@ void mlir::hlo::buildHloCollectiveOptimizationsPipeline(OpPassManager &pm) {
   // AllGatherDynamicSlicePermutedOffsetSimplifier, AllReduceReassociate,
   // ReduceScatterReassociate, WhileLoopAllReduceCodeMotion,
   // CollectiveQuantizer, ReduceScatterCreator, AllGatherBroadcastReorder,
-  // AllGatherRemoveDegenerateDims, then AlgebraicSimplifier,
+  // AllGatherRemoveDegenerateDims, CollectivePipeliner (forward, for
+  // reduce-scatters: xla_gpu_enable_pipelined_reduce_scatter, XLA 0.10.2's
+  // default; the analyzer before it only annotates), then
+  // AlgebraicSimplifier,
   // AllReducePromotion, HloDCE (which removes the reducers promotion left
   // unused) and WhileLoopTripCountAnnotator.
   pm.addPass(createHloRaggedAllToAllCanonicalizer());
@@ -196,6 +199,7 @@ void mlir::hlo::buildHloCollectiveOptimizationsPipeline(OpPassManager &pm) {
   pm.addPass(createHloReduceScatterCreator());
   pm.addPass(createHloAllGatherBroadcastReorder());
   pm.addPass(createHloAllGatherRemoveDegenerateDims());
+  pm.addPass(createHloCollectivePipeliner());
   pm.addPass(createGpuSimplifier());
   pm.addPass(createHloAllReducePromotion());
   pm.addPass(createHloDce());

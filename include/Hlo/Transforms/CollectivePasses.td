@@ -159,6 +159,49 @@ def HloWhileLoopAllReduceCodeMotion
   ];
 }
 
+def HloCollectivePipeliner
+    : Pass<"hlo-collective-pipeliner", "::mlir::ModuleOp"> {
+  let summary = "A loop's collective runs one iteration later, next to the "
+                "following iteration's work (XLA's CollectivePipeliner, "
+                "forward)";
+  let description = [{
+    XLA's CollectivePipeliner in its forward direction, as XLA-GPU runs it
+    in "collective-optimizations" before the algebraic simplifier: for
+    reduce-scatters by default (xla_gpu_enable_pipelined_reduce_scatter,
+    on in XLA 0.10.2), for all-reduces with `all-reduce`
+    (xla_gpu_enable_pipelined_all_reduce, off by default). A collective of
+    one array in a counted loop's body (a known trip count of at least 2)
+    whose result reaches, through instructions of one user each whose
+    other operands are the same in every iteration, the update of a
+    dynamic-update-slice of a loop state element that the body writes back
+    at its own index and reads nowhere else (nor does the condition), at
+    start indices computed from the induction variable and constants (at
+    least one of them from the induction variable), moves one iteration
+    later: the body's first iteration is peeled before the loop without
+    it, the loop carries the collective's operand to the next iteration,
+    whose body reduces it and writes it at the indices computed from the
+    induction variable's previous value while it computes its own, and
+    after the loop the last iteration's collective, its chain and update
+    run. One collective per state element. The loop runs once less; its
+    known trip count is dropped for `hlo-while-loop-trip-count-annotator`
+    to recompute. Collectives cloned outside the body get new channel ids
+    (a send and its recv keep a common one); pipelined collectives are
+    marked `is_pipelined` in their `collective_backend_config`, which the
+    asynchronous starts keep. Not here: XLA's backward direction (for
+    all-gathers, off in XLA-GPU by default), formatting after the
+    dynamic-update-slice.
+  }];
+  let options = [
+    Option<"reduceScatter", "reduce-scatter", "bool", /*default=*/"true",
+           "Pipeline reduce-scatters (xla_gpu_enable_pipelined_reduce_scatter)">,
+    Option<"allReduce", "all-reduce", "bool", /*default=*/"false",
+           "Pipeline all-reduces (xla_gpu_enable_pipelined_all_reduce)">,
+  ];
+  let statistics = [
+    Statistic<"numPipelined", "pipelined", "Collectives pipelined forward">,
+  ];
+}
+
 def HloCollectiveQuantizer
     : Pass<"hlo-collective-quantizer", "::mlir::ModuleOp"> {
   let summary = "Collectives that move data do so in the narrower type of "

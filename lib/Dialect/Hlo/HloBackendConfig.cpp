@@ -114,6 +114,7 @@ static const FieldSpec kFields[] = {
 
     {M::CollectiveBackendConfig, "is_sync", K::Bool},
     {M::CollectiveBackendConfig, "no_parallel_custom_call", K::Bool},
+    {M::CollectiveBackendConfig, "is_pipelined", K::Bool},
 
     {M::KnownTripCount, "n", K::Int64},
 };
