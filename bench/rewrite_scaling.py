@@ -45,6 +45,8 @@ of, chained so that each block reads the previous one:
                                  padded back (3)
   hlo-topk-splitter              TopK calls of one row of 2048, k = 4, with
                                  split-threshold=1024, padded back (3)
+  hlo-scan-expander              running sums of f32[16] (2 a scan; 24
+                                 after the rewrite: loop, condition, body)
   hlo-collective-pipeliner       loops writing a reduce-scatter into a
                                  slice of their state (26 a loop: entry,
                                  condition, body; 42 after the rewrite)
@@ -393,6 +395,18 @@ def pipelined(n):
     return ADD + comps, body, f"a_{n // 26 - 1}", "f32[4,4,8]"
 
 
+def scans(n):
+    comps = ["sum {", "  x = f32[] parameter(0)", "  c = f32[] parameter(1)",
+             "  s = f32[] add(x, c)", "  ROOT t = (f32[], f32[]) tuple(s, s)",
+             "}"]
+    body = ["  a_0 = f32[16] parameter(0)", "  z = f32[] constant(0)"]
+    for i in range(1, n // 3):
+        body += [f"  s_{i} = (f32[16], f32[]) scan(a_{i - 1}, z), "
+                 "dimensions={0}, num_carries=1, to_apply=sum",
+                 f"  a_{i} = f32[16] get-tuple-element(s_{i}), index=0"]
+    return comps, body, f"a_{n // 3 - 1}", "f32[16]"
+
+
 PASSES = [("hlo-simplify-fp-conversions", fp),
           ("hlo-convolution-4d-expander", conv4d),
           ("hlo-convolution-pred-expander", pred),
@@ -417,7 +431,8 @@ PASSES = [("hlo-simplify-fp-conversions", fp),
           ("hlo-topk-rewriter", sorts),
           ("hlo-topk-specializer", topk_calls),
           ("hlo-topk-splitter=split-threshold=1024", row_calls),
-          ("hlo-collective-pipeliner", pipelined)]
+          ("hlo-collective-pipeliner", pipelined),
+          ("hlo-scan-expander", scans)]
 
 
 def module(make, n):

@@ -147,8 +147,10 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
     pm.addPass(createHloScatterExpander(scatter));
   }
   pm.addPass(createHloGpuScatterExpander());
-  // Ours: generic async computations as calls, inlined next.
+  // Ours: generic async computations as calls, inlined next; XLA's
+  // ScanExpander, whose loop bodies call the scan's computation.
   pm.addPass(createHloAsyncToCall());
+  pm.addPass(createHloScanExpander());
   pm.addPass(createHloCallInliner());
   pm.addPass(createHloStochasticConvertDecomposer());
   pm.addPass(createHloConvolution4DExpander());

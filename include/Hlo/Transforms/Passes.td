@@ -969,6 +969,28 @@ def HloStableSortExpander
   ];
 }
 
+def HloScanExpander : Pass<"hlo-scan-expander", "::mlir::ModuleOp"> {
+  let summary = "Scans as while loops (XLA's ScanExpander)";
+  let description = [{
+    XLA's ScanExpander, in "optimization" before the call inliner: a
+    `scan(inputs..., inits...)` (`num_carries` trailing operands are the
+    initial carries) becomes a counted while loop over the scan dimension,
+    from its end with `is_reverse`. Trip i dynamic-slices element i of each
+    input along the dimension (the dimension removed), calls `to_apply` on
+    those slices and the carries, and writes the outputs it returns (a
+    tuple of outputs, then the new carries; the lone value when there is
+    one) into row i of buffers of the scan's output types (zeros before
+    the first trip); after the loop the scan's result is the outputs and
+    the final carries (a tuple, or the lone value). `is_associative` is a
+    hint the expansion does not need. Left alone: scans without
+    `num_carries`, with control predecessors, with dynamic shapes, or with
+    2^31 trips or more; in fused computations.
+  }];
+  let statistics = [
+    Statistic<"numExpanded", "expanded", "Scans expanded into while loops">,
+  ];
+}
+
 def HloScaledDotRewriter
     : Pass<"hlo-scaled-dot-rewriter", "::mlir::ModuleOp"> {
   let summary = "Rewrite scaled-dot as a dot of its scaled operands "
