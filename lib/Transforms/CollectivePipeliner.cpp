@@ -4,17 +4,17 @@
 // loop writes into a slice of a loop state element runs one iteration
 // later, so that it overlaps the next iteration's work:
 //
-//   while (i < n) { r = rs(f(i)); buf = dus(buf, g(r), idx(i)); i += 1 }
+//   while (i < n) { buf = dus(buf, g(rs(f(i))), idx(i)); i += 1 }
 // ->
-//   x = f(0); j = idx(0); i = 1;                  // the first trip, peeled
-//   while (i < n) { buf = dus(buf, g(rs(x)), j); x = f(i); j = idx(i); i += 1 }
-//   buf = dus(buf, g(rs(x)), j)                    // the last collective
+//   x = f(0); i = 1;                                   // the first trip
+//   while (i < n) { buf = dus(buf, g(rs(x)), idx(i - 1)); x = f(i); i += 1 }
+//   buf = dus(buf, g(rs(x)), idx(i - 1))               // the last collective
 //
 // `g` is the chain of instructions from the collective to the update (one
 // user each, their other operands the same in every iteration), `idx` the
-// start indices, from the induction variable and constants. The body's
-// state grows by the collective's operand and the indices that are not
-// constants.
+// start indices, from the induction variable and constants. The state
+// grows by the collective's operand; the indices are computed again from
+// the induction variable's previous value (XLA carries them as state).
 //
 //===----------------------------------------------------------------------===//
 

@@ -20,6 +20,20 @@
 // condition), the indices of the dynamic slices and the selects'
 // predicates (here) are the same on every device of a group.
 //
+// And XLA's dynamic-update-slice form: an all-reduce whose result (through
+// reshapes and bitcasts) a counted loop writes with a dynamic-update-slice
+// into a state element, at the induction variable along one dimension and
+// constants along the others, each trip the next rows:
+//
+//   while (...) { buf = dus(buf, all-reduce(b), i, c...) }
+// ->
+//   while (...) { buf = dus(buf, b, i, c...) }
+//   buf = dus(buf, all-reduce(slice(buf, rows written)), first row, c...)
+//
+// Each element of those rows is written once, so reducing them once after
+// the loop gives what the loop's reductions gave (any reduction). The
+// element must be read nowhere else in the body or the condition.
+//
 //===----------------------------------------------------------------------===//
 
 #include "CollectiveCombinerUtils.h"
@@ -30,6 +44,7 @@
 #include "Hlo/Transforms/CollectivePasses.h"
 #include "RewriteUtils.h"
 #include "TransformUtils.h"
+#include "WhileLoopAnalysis.h"
 
 #include "llvm/ADT/DenseSet.h"
 
@@ -81,6 +96,14 @@ struct Accumulation {
   int64_t index;
   DynamicSliceOp ds;
   DynamicUpdateSliceOp dus;
+};
+
+/// An all-reduce whose rows a counted loop writes into state element
+/// `index`: the written region's start and sizes.
+struct SliceWrite {
+  AllReduceOp ar;
+  int64_t index;
+  SmallVector<int64_t> start, sizes;
 };
 
 struct WhileLoopAllReduceCodeMotionPass
@@ -285,8 +308,128 @@ struct WhileLoopAllReduceCodeMotionPass
     return false;
   }
 
+  /// `ar` in XLA's dynamic-update-slice form, in `loop` counted by
+  /// `counted`; `reads` counts the element reads of each state element in
+  /// the body and the condition.
+  std::optional<SliceWrite>
+  sliceWrite(AllReduceOp ar, Loop &loop, const CountedLoop &counted,
+             const DenseMap<int64_t, unsigned> &reads) {
+    if (ar.getInputs().size() != 1 || hasControlEdges(ar) ||
+        !isStaticArray(ar.getResult().getType()))
+      return std::nullopt;
+    Value v = ar.getResult();
+    DynamicUpdateSliceOp dus;
+    while (!dus) {
+      if (!v.hasOneUse())
+        return std::nullopt;
+      OpOperand &use = *v.use_begin();
+      Operation *user = use.getOwner();
+      if (hasControlEdges(user))
+        return std::nullopt;
+      dus = dyn_cast<DynamicUpdateSliceOp>(user);
+      if (dus && use.getOperandNumber() != 1)
+        return std::nullopt;
+      if (!dus && !isa<ReshapeOp, BitcastOp>(user))
+        return std::nullopt;
+      v = user->getResult(0);
+    }
+    // The buffer: a state element read only here, written back in place.
+    Value param = loop.bodyParam();
+    auto gte = dus.getOperand().getDefiningOp<GetTupleElementOp>();
+    auto root = loop.body.getRootValue().getDefiningOp<TupleOp>();
+    if (!gte || gte.getOperand() != param || !root ||
+        !gte.getResult().hasOneUse() || !dus.getResult().hasOneUse() ||
+        *dus.getResult().getUsers().begin() != root.getOperation() ||
+        dus.getResult().use_begin()->getOperandNumber() != gte.getIndex() ||
+        !isStaticArray(dus.getType()))
+      return std::nullopt;
+    SliceWrite w{ar, int64_t(gte.getIndex()), {}, {}};
+    if (reads.lookup(w.index) != 1)
+      return std::nullopt;
+    // The induction variable along one dimension, whose trips write
+    // consecutive rows inside the buffer; constants elsewhere.
+    ArrayRef<int64_t> shape = cast<RankedTensorType>(dus.getType()).getShape();
+    ArrayRef<int64_t> update =
+        cast<RankedTensorType>(dus.getUpdate().getType()).getShape();
+    int64_t along = -1;
+    for (auto [d, index] : llvm::enumerate(dus.getStartIndices())) {
+      if (elementIndex(index, param) == counted.index) {
+        if (along != -1)
+          return std::nullopt;
+        along = d;
+        w.start.push_back(counted.init);
+        w.sizes.push_back(counted.trips * counted.step);
+        continue;
+      }
+      bool isSigned = false;
+      std::optional<APInt> c = integerConstant(index, isSigned);
+      if (!c)
+        return std::nullopt;
+      int64_t value = isSigned ? c->getSExtValue() : int64_t(c->getZExtValue());
+      if (value < 0 || value + update[d] > shape[d])
+        return std::nullopt;
+      w.start.push_back(value);
+      w.sizes.push_back(update[d]);
+    }
+    if (along == -1 || counted.step != update[along] || counted.init < 0 ||
+        counted.trips < 1 || w.start[along] + w.sizes[along] > shape[along])
+      return std::nullopt;
+    return w;
+  }
+
+  /// The loop writes the unreduced rows; after it, they are reduced once
+  /// and written back.
+  void rewriteSliceWrite(WhileOp w, SliceWrite write, int64_t &channel) {
+    for (Operation *user : w.getResult().getUsers())
+      if (!isa<GetTupleElementOp>(user))
+        return;
+    OpBuilder b(w->getContext());
+    b.setInsertionPointAfter(w);
+    ExpansionBuilder eb(b, derivedLoc(w.getLoc()));
+    auto type = cast<TupleType>(w.getResult().getType()).getType(write.index);
+    Value buffer =
+        eb.create(GetTupleElementOp::getOperationName(), type, {w.getResult()},
+                  {b.getNamedAttr("index", b.getI64IntegerAttr(write.index))});
+    SmallVector<int64_t> limit, strides(write.start.size(), 1);
+    for (auto [s, n] : llvm::zip(write.start, write.sizes))
+      limit.push_back(s + n);
+    Type regionType =
+        RankedTensorType::get(write.sizes, getElementTypeOrSelf(type));
+    Value region = eb.create(
+        SliceOp::getOperationName(), regionType, {buffer},
+        {b.getNamedAttr("slice", SliceAttr::get(b.getContext(), write.start,
+                                                limit, strides))});
+    auto sum = cast<AllReduceOp>(b.clone(*write.ar));
+    sum.getInputsMutable().assign(region);
+    sum.getResult().setType(regionType);
+    if (write.ar.getChannelId())
+      sum.setChannelId(channel++);
+    SmallVector<Value> starts;
+    for (int64_t s : write.start)
+      starts.push_back(eb.splat(RankedTensorType::get({}, b.getI64Type()),
+                                b.getI64IntegerAttr(s)));
+    SmallVector<Value> operands = {buffer, sum.getResult()};
+    operands.append(starts);
+    Value written =
+        eb.create(DynamicUpdateSliceOp::getOperationName(), type, operands);
+    for (Operation *user : llvm::to_vector(w.getResult().getUsers()))
+      if (user != buffer.getDefiningOp() &&
+          cast<GetTupleElementOp>(user).getIndex() == uint64_t(write.index))
+        user->getResult(0).replaceAllUsesWith(written);
+    write.ar.getResult().replaceAllUsesWith(write.ar.getInputs()[0]);
+    write.ar.erase();
+    ++numMoved;
+    changed = true;
+  }
+
   void moveOut(ComputationOp body, ArrayRef<WhileOp> whiles,
                SymbolTable &symbols, int64_t &channel) {
+    moveAccumulations(body, whiles, symbols, channel);
+    moveSliceWrites(body, whiles, symbols, channel);
+  }
+
+  void moveAccumulations(ComputationOp body, ArrayRef<WhileOp> whiles,
+                         SymbolTable &symbols, int64_t &channel) {
     SmallVector<std::pair<AllReduceOp, SmallVector<Accumulation>>> moved;
     DenseMap<int64_t, AllReduceOp> byIndex;
     for (auto ar : body.getBody().getOps<AllReduceOp>())
@@ -321,6 +464,35 @@ struct WhileLoopAllReduceCodeMotionPass
       ++numMoved;
     }
     changed = true;
+  }
+
+  /// The dynamic-update-slice form, in a body one loop runs.
+  void moveSliceWrites(ComputationOp body, ArrayRef<WhileOp> whiles,
+                       SymbolTable &symbols, int64_t &channel) {
+    if (whiles.size() != 1)
+      return;
+    WhileOp w = whiles.front();
+    if (hasControlEdges(w))
+      return;
+    Loop loop{w, symbols.lookup<ComputationOp>(w.getCondition()), body};
+    if (!loop.cond || loop.cond.getNumArguments() != 1 ||
+        body.getNumArguments() != 1 || !onlyElementsRead(loop.bodyParam()) ||
+        !onlyElementsRead(loop.condParam()))
+      return;
+    std::optional<CountedLoop> counted = matchCountedLoop(loop);
+    if (!counted)
+      return;
+    DenseMap<int64_t, unsigned> reads;
+    for (Value param : {loop.bodyParam(), loop.condParam()})
+      for (Operation *user : param.getUsers())
+        ++reads[cast<GetTupleElementOp>(user).getIndex()];
+    SmallVector<SliceWrite> writes;
+    for (auto ar : body.getBody().getOps<AllReduceOp>())
+      if (std::optional<SliceWrite> write =
+              sliceWrite(ar, loop, *counted, reads))
+        writes.push_back(std::move(*write));
+    for (const SliceWrite &write : writes)
+      rewriteSliceWrite(loop.op, write, channel);
   }
 
   /// The loop starts its accumulated elements from zero; after it, each

@@ -140,8 +140,7 @@ mlir::hlo::bruteForceTripCount(Loop &loop, runtime::Evaluator &evaluator,
   return std::nullopt;
 }
 
-/// The integer scalar constant `v`, with its type's signedness and width.
-static std::optional<APInt> integerConstant(Value v, bool &isSigned) {
+std::optional<APInt> mlir::hlo::integerConstant(Value v, bool &isSigned) {
   auto constant = v.getDefiningOp<ConstantOp>();
   auto type = dyn_cast<RankedTensorType>(v.getType());
   if (!constant || constant.isElided() || !type || type.getRank() != 0)

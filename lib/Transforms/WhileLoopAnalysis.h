@@ -28,6 +28,10 @@ struct Loop {
 /// The index of `v` if it is get-tuple-element(`tuple`, index).
 std::optional<int64_t> elementIndex(Value v, Value tuple);
 
+/// The integer scalar constant `v` (2 to 64 bits), with its type's
+/// signedness.
+std::optional<APInt> integerConstant(Value v, bool &isSigned);
+
 /// A counted loop: element `index` of the state starts at `init` and grows
 /// by `step` each trip; the body runs `trips` times.
 struct CountedLoop {

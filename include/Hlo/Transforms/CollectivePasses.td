@@ -151,8 +151,14 @@ def HloWhileLoopAllReduceCodeMotion
     (HloReplicationAnalysis, without partial replication), loops started
     from a tuple. The all-reduce after the loop has the original's
     attributes and, if it had one, a new channel id. Inner loops first.
-    Not here: XLA's reduce-scatter form (off in XLA-GPU by default) and its
-    dynamic-update-slice form (disabled in XLA's tests).
+    And XLA's dynamic-update-slice form (XLA 0.10.2's GPU compiler applies
+    it): an all-reduce whose result, through reshapes and bitcasts, a
+    counted loop writes into a state element at the induction variable
+    along one dimension (the step the update's size there) and constants
+    along the others runs once after the loop, on the rows the loop wrote
+    (sliced, reduced, written back); the element must be read nowhere else
+    in the body nor in the condition, and one loop must run the body.
+    Not here: XLA's reduce-scatter form (off in XLA-GPU by default).
   }];
   let statistics = [
     Statistic<"numMoved", "moved", "All-reduces moved out of loops">,
