@@ -112,23 +112,13 @@ struct CollectivePipelinerPass
   /// than once is left alone: the rewrite changes its type).
   DenseMap<StringAttr, int64_t> references;
 
-  void countReferences(Operation *op) {
-    for (NamedAttribute attr : op->getAttrs()) {
-      if (auto ref = dyn_cast<FlatSymbolRefAttr>(attr.getValue()))
-        ++references[ref.getAttr()];
-      else if (auto refs = dyn_cast<ArrayAttr>(attr.getValue()))
-        for (auto r : refs.getAsRange<FlatSymbolRefAttr>())
-          ++references[r.getAttr()];
-    }
-  }
-
   void run() {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
     references.clear();
     SmallVector<WhileOp> loops;
     module.walk([&](Operation *op) {
-      countReferences(op);
+      countSymbolReferences(op, references);
       if (auto w = dyn_cast<WhileOp>(op))
         loops.push_back(w);
     });
@@ -168,14 +158,12 @@ struct CollectivePipelinerPass
     Candidate c{op, {}, nullptr, -1, {}};
     Value v = op->getResult(0);
     while (!c.dus) {
-      if (!v.hasOneUse())
+      OpOperand *use = soleUse(v);
+      if (!use)
         return std::nullopt;
-      OpOperand &use = *v.use_begin();
-      Operation *user = use.getOwner();
-      if (hasControlEdges(user))
-        return std::nullopt;
+      Operation *user = use->getOwner();
       if (auto dus = dyn_cast<DynamicUpdateSliceOp>(user)) {
-        if (use.getOperandNumber() != 1)
+        if (use->getOperandNumber() != 1)
           return std::nullopt;
         c.dus = dus;
         break;
@@ -221,7 +209,7 @@ struct CollectivePipelinerPass
   Operation *cloneWithChannel(OpBuilder &b, Operation &op, IRMapping &map,
                               DenseMap<int64_t, int64_t> &channels) {
     Operation *copy = b.clone(op, map);
-    countReferences(copy);
+    countSymbolReferences(copy, references);
     if (auto id = copy->getAttrOfType<IntegerAttr>("channel_id")) {
       auto [it, fresh] = channels.try_emplace(id.getInt(), nextChannel);
       if (fresh)

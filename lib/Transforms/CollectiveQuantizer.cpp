@@ -154,12 +154,11 @@ struct CollectiveQuantizerPass
     Quantization q;
     Value v = op->getResult(0);
     while (true) {
-      if (!v.hasOneUse())
+      OpOperand *found = soleUse(v);
+      if (!found)
         return std::nullopt;
-      OpOperand &use = *v.use_begin();
+      OpOperand &use = *found;
       Operation *user = use.getOwner();
-      if (hasControlEdges(user))
-        return std::nullopt;
       if (isMove(user) && !q.binary && use.getOperandNumber() == 0) {
         q.moves.push_back(user);
       } else if (isa<MulOp, DivOp>(user) && !q.binary) {

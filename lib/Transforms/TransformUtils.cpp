@@ -15,6 +15,17 @@ bool mlir::hlo::hasOneUser(Value v) {
   return users.size() == 1;
 }
 
+void mlir::hlo::countSymbolReferences(Operation *op,
+                                      DenseMap<StringAttr, int64_t> &counts) {
+  for (NamedAttribute attr : op->getAttrs()) {
+    if (auto ref = dyn_cast<FlatSymbolRefAttr>(attr.getValue()))
+      ++counts[ref.getAttr()];
+    else if (auto refs = dyn_cast<ArrayAttr>(attr.getValue()))
+      for (auto r : refs.getAsRange<FlatSymbolRefAttr>())
+        ++counts[r.getAttr()];
+  }
+}
+
 void mlir::hlo::forEachCallee(ComputationOp comp, SymbolTable &symbols,
                               function_ref<void(ComputationOp)> fn) {
   if (std::optional<SymbolTable::UseRange> uses =

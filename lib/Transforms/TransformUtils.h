@@ -84,6 +84,21 @@ inline bool hasControlEdges(Operation *op) {
   return hasControlPredecessors(op) || isControlPredecessor(op);
 }
 
+/// The use of `v` if it has exactly one and its user has no control edges
+/// (the next link of a chain of single users a rewrite may move), else
+/// null.
+inline OpOperand *soleUse(Value v) {
+  if (!v.hasOneUse())
+    return nullptr;
+  OpOperand &use = *v.use_begin();
+  return hasControlEdges(use.getOwner()) ? nullptr : &use;
+}
+
+/// Adds to `counts` the computations `op`'s attributes name (once per
+/// reference).
+void countSymbolReferences(Operation *op,
+                           DenseMap<StringAttr, int64_t> &counts);
+
 /// Erases `op` and then the side-effect-free operands it leaves without
 /// users (and without control predecessors), as XLA's ReplaceInstruction
 /// removes them.

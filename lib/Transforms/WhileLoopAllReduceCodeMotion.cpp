@@ -122,13 +122,7 @@ struct WhileLoopAllReduceCodeMotionPass
     DenseMap<Operation *, SmallVector<WhileOp>> loops;
     DenseMap<StringAttr, int64_t> references;
     module.walk([&](Operation *op) {
-      for (NamedAttribute attr : op->getAttrs()) {
-        if (auto ref = dyn_cast<FlatSymbolRefAttr>(attr.getValue()))
-          ++references[ref.getAttr()];
-        else if (auto refs = dyn_cast<ArrayAttr>(attr.getValue()))
-          for (auto r : refs.getAsRange<FlatSymbolRefAttr>())
-            ++references[r.getAttr()];
-      }
+      countSymbolReferences(op, references);
       if (auto w = dyn_cast<WhileOp>(op))
         if (auto body = symbols.lookup<ComputationOp>(w.getBody()))
           loops[body].push_back(w);
@@ -320,14 +314,12 @@ struct WhileLoopAllReduceCodeMotionPass
     Value v = ar.getResult();
     DynamicUpdateSliceOp dus;
     while (!dus) {
-      if (!v.hasOneUse())
+      OpOperand *use = soleUse(v);
+      if (!use)
         return std::nullopt;
-      OpOperand &use = *v.use_begin();
-      Operation *user = use.getOwner();
-      if (hasControlEdges(user))
-        return std::nullopt;
+      Operation *user = use->getOwner();
       dus = dyn_cast<DynamicUpdateSliceOp>(user);
-      if (dus && use.getOperandNumber() != 1)
+      if (dus && use->getOperandNumber() != 1)
         return std::nullopt;
       if (!dus && !isa<ReshapeOp, BitcastOp>(user))
         return std::nullopt;
