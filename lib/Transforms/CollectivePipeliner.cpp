@@ -369,10 +369,11 @@ struct CollectivePipelinerPass
     root.getResult().replaceAllUsesWith(newRoot);
     root.erase();
 
-    // The loop, one trip shorter; its trip count is recomputed later.
+    // The loop, one trip shorter; its trip count is recomputed later, and
+    // a tuple sharding of the old state does not fit the new one.
     SmallVector<NamedAttribute> attrs;
     for (NamedAttribute attr : w->getAttrs())
-      if (attr.getName() != "backend_config")
+      if (attr.getName() != "backend_config" && attr.getName() != "sharding")
         attrs.push_back(attr);
     auto newLoop = cast<WhileOp>(
         createInstruction(b, w.getLoc(), WhileOp::getOperationName(), stateType,
