@@ -7,7 +7,9 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/RWMutex.h"
 
 #include <set>
 #include <vector>
@@ -20,10 +22,24 @@ using namespace mlir::hlo;
 #define GET_TYPEDEF_CLASSES
 #include "Hlo/Dialect/Hlo/HloOpsTypes.cpp.inc"
 
+namespace {
+/// The tuple types of many elements found to be HLO value types, kept with
+/// the context (a dialect interface lives as long as its dialect): every
+/// instruction reading a tuple checks its type, so a computation reading a
+/// k-element tuple k times checked k^2 elements.
+struct ValidTupleTypes : DialectInterface::Base<ValidTupleTypes> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ValidTupleTypes)
+  explicit ValidTupleTypes(Dialect *dialect) : Base(dialect) {}
+  llvm::sys::SmartRWMutex<true> mutex;
+  llvm::DenseSet<Type> types;
+};
+} // namespace
+
 void HloDialect::initialize() {
   registerTypes();
   registerAttributes();
   registerInterfaces();
+  addInterfaces<ValidTupleTypes>();
   addOperations<
 #define GET_OP_LIST
 #include "Hlo/Dialect/Hlo/HloOps.cpp.inc"
@@ -63,8 +79,25 @@ bool mlir::hlo::isHloElementType(Type type) {
 }
 
 bool mlir::hlo::isHloValueType(Type type) {
-  if (auto tuple = dyn_cast<TupleType>(type))
-    return llvm::all_of(tuple.getTypes(), isHloValueType);
+  if (auto tuple = dyn_cast<TupleType>(type)) {
+    auto *hlo = type.getContext()->getLoadedDialect<HloDialect>();
+    auto *valid =
+        hlo && tuple.size() >= 16
+            ? hlo->getRegisteredInterface<ValidTupleTypes>()
+            : nullptr;
+    if (!valid)
+      return llvm::all_of(tuple.getTypes(), isHloValueType);
+    {
+      llvm::sys::SmartScopedReader<true> lock(valid->mutex);
+      if (valid->types.contains(type))
+        return true;
+    }
+    if (!llvm::all_of(tuple.getTypes(), isHloValueType))
+      return false;
+    llvm::sys::SmartScopedWriter<true> lock(valid->mutex);
+    valid->types.insert(type);
+    return true;
+  }
   if (isa<TokenType, OpaqueType>(type))
     return true;
   auto tensor = dyn_cast<RankedTensorType>(type);

@@ -481,3 +481,22 @@ hlo.computation @set_dimension_size_result(%x: tensor<3x4xf32>, %n: tensor<i32>)
   %0 = hlo.set_dimension_size %x, %n {dimensions = array<i64: 1>} : (tensor<3x4xf32>, tensor<i32>) -> tensor<4x?xf32>
   hlo.return %0 : tensor<4x?xf32>
 }
+
+// -----
+
+// Tuple types of 16 elements or more are checked once per context and
+// remembered (each get-tuple-element checks its operand's type); one with
+// a bad element, seen after a good one of the same size, is still refused.
+hlo.computation @big_tuple(%p: tuple<tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>>) -> tensor<f32> {
+  %0 = hlo.get_tuple_element %p {index = 3 : i64} : (tuple<tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>>) -> tensor<f32>
+  %1 = hlo.get_tuple_element %p {index = 4 : i64} : (tuple<tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>>) -> tensor<f32>
+  hlo.return %1 : tensor<f32>
+}
+
+// -----
+
+// expected-error @+1 {{is not an HLO shape}}
+hlo.computation @big_tuple_bad(%p: tuple<tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<i3>>) -> tensor<f32> {
+  %0 = hlo.get_tuple_element %p {index = 3 : i64} : (tuple<tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<i3>>) -> tensor<f32>
+  hlo.return %0 : tensor<f32>
+}
