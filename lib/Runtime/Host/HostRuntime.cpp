@@ -663,7 +663,7 @@ void HostExecutable::Runner::runKernel(const Plan::Kernel &kernel,
                                        MutableArrayRef<void *> arguments) {
   // Threads a share must have at least (a share costs a few microseconds
   // to hand over).
-  constexpr int64_t kMinThreadsPerShare = 1 << 13;
+  constexpr int64_t kMinThreadsPerShare = 1 << 12;
   int64_t shares = 1;
   if (kernel.blocks)
     shares = std::min<int64_t>(
