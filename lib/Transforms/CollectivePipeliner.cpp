@@ -59,13 +59,10 @@ struct Candidate {
 /// The body of a loop and what is known of its values.
 class BodyInfo {
 public:
-  BodyInfo(Loop &loop, int64_t induction) {
+  BodyInfo(Loop &loop, int64_t induction)
+      : elementReads(countElementReads(loop)) {
     Value param = loop.bodyParam();
     auto root = cast<TupleOp>(loop.body.getRootValue().getDefiningOp());
-    for (Operation *user : param.getUsers())
-      ++reads[cast<GetTupleElementOp>(user).getIndex()];
-    for (Operation *user : loop.condParam().getUsers())
-      condIndices.insert(cast<GetTupleElementOp>(user).getIndex());
     for (Operation &op : loop.body.getBody().front()) {
       Variance v = Variance::Variant;
       if (auto gte = dyn_cast<GetTupleElementOp>(op);
@@ -91,15 +88,13 @@ public:
     auto it = variance.find(v);
     return it == variance.end() ? Variance::Variant : it->second;
   }
-  /// How many element reads of state element `index` the body has.
-  unsigned bodyReads(int64_t index) const { return reads.lookup(index); }
-  /// True if the condition reads state element `index`.
-  bool condReads(int64_t index) const { return condIndices.contains(index); }
+  /// How many element reads of state element `index` the body and the
+  /// condition have.
+  unsigned reads(int64_t index) const { return elementReads.lookup(index); }
 
 private:
+  DenseMap<int64_t, unsigned> elementReads;
   DenseMap<Value, Variance> variance;
-  DenseMap<int64_t, unsigned> reads;
-  llvm::DenseSet<int64_t> condIndices;
 };
 
 struct CollectivePipelinerPass
@@ -188,7 +183,8 @@ struct CollectivePipelinerPass
     if (written.getOwner() != root.getOperation() ||
         int64_t(written.getOperandNumber()) != c.buffer)
       return std::nullopt;
-    if (info.bodyReads(c.buffer) != 1 || info.condReads(c.buffer))
+    // The update's is its only read (none in the condition either).
+    if (info.reads(c.buffer) != 1)
       return std::nullopt;
     // Start indices from the induction variable and constants only.
     unsigned first = c.dus.getStartIndices().getBeginOperandIndex();
@@ -290,13 +286,6 @@ struct CollectivePipelinerPass
       types.push_back(v.getType());
     auto stateType = TupleType::get(ctx, types);
     Location loc = derivedLoc(w.getLoc());
-    auto element = [&](OpBuilder &at, Value tuple, int64_t index) {
-      return createInstruction(
-                 at, loc, GetTupleElementOp::getOperationName(),
-                 cast<TupleType>(tuple.getType()).getType(index), {tuple},
-                 {at.getNamedAttr("index", at.getI64IntegerAttr(index))})
-          ->getResult(0);
-    };
 
     // The first trip, before the loop, without the pipelined instructions:
     // the body's element reads become the init tuple's operands.
@@ -324,9 +313,7 @@ struct CollectivePipelinerPass
                                : peel.lookup(v));
     for (Value v : carried)
       initValues.push_back(peel.lookup(v));
-    Value newInit = createInstruction(b, loc, TupleOp::getOperationName(),
-                                      stateType, initValues, {})
-                        ->getResult(0);
+    Value newInit = InstBuilder(b, loc).create<TupleOp>(stateType, initValues);
 
     // The body: the pipelined collectives reduce the previous trip's
     // operands, and the updates' start indices are computed from the
@@ -340,8 +327,8 @@ struct CollectivePipelinerPass
         ctx, {stateType}, loop.cond.getFunctionType().getResults()));
     loop.cond.removeArgAttrsAttr();
     OpBuilder inBody = OpBuilder::atBlockBegin(&loop.body.getBody().front());
-    Value induction = element(inBody, param, counted.index);
     InstBuilder ib(inBody, loc);
+    Value induction = ib.getTupleElement(param, counted.index);
     Value previous = ib.create<SubtractOp>(
         induction.getType(),
         {induction,
@@ -351,7 +338,7 @@ struct CollectivePipelinerPass
       if (cast<GetTupleElementOp>(user).getIndex() == uint64_t(counted.index))
         back.map(user->getResult(0), previous);
     for (auto [i, c] : llvm::enumerate(candidates)) {
-      c.collective->setOperand(0, element(inBody, param, oldSize + i));
+      c.collective->setOperand(0, ib.getTupleElement(param, oldSize + i));
       OpBuilder atUpdate(c.dus);
       for (unsigned operand : c.inductionIndices)
         c.dus->setOperand(
@@ -363,9 +350,7 @@ struct CollectivePipelinerPass
     results.append(carried);
     OpBuilder atRoot(root);
     Value newRoot =
-        createInstruction(atRoot, root.getLoc(), TupleOp::getOperationName(),
-                          stateType, results, {})
-            ->getResult(0);
+        InstBuilder(atRoot, root.getLoc()).create<TupleOp>(stateType, results);
     root.getResult().replaceAllUsesWith(newRoot);
     root.erase();
 
@@ -382,9 +367,10 @@ struct CollectivePipelinerPass
     // After the loop, the last trip's collectives, chains and updates, with
     // what they read made again outside the body.
     b.setInsertionPointAfter(newLoop);
+    InstBuilder afterLoop(b, loc);
     SmallVector<Value> finals;
     for (int64_t i = 0; i < int64_t(stateType.size()); ++i)
-      finals.push_back(element(b, newLoop.getResult(), i));
+      finals.push_back(afterLoop.getTupleElement(newLoop.getResult(), i));
     IRMapping after;
     for (Operation *user : param.getUsers())
       after.map(user->getResult(0),
@@ -394,9 +380,7 @@ struct CollectivePipelinerPass
       finals[c.buffer] =
           cloneSlice(b, c.dus->getResult(0), after, lastChannels);
     finals.resize(oldSize);
-    Value state = createInstruction(b, loc, TupleOp::getOperationName(),
-                                    w.getType(), finals, {})
-                      ->getResult(0);
+    Value state = afterLoop.create<TupleOp>(w.getType(), finals);
     w.getResult().replaceAllUsesWith(state);
     w.erase();
     if (init->use_empty())

@@ -474,10 +474,7 @@ struct WhileLoopAllReduceCodeMotionPass
     std::optional<CountedLoop> counted = matchCountedLoop(loop);
     if (!counted)
       return;
-    DenseMap<int64_t, unsigned> reads;
-    for (Value param : {loop.bodyParam(), loop.condParam()})
-      for (Operation *user : param.getUsers())
-        ++reads[cast<GetTupleElementOp>(user).getIndex()];
+    DenseMap<int64_t, unsigned> reads = countElementReads(loop);
     SmallVector<SliceWrite> writes;
     for (auto ar : body.getBody().getOps<AllReduceOp>())
       if (std::optional<SliceWrite> write =

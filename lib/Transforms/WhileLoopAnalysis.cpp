@@ -140,6 +140,14 @@ mlir::hlo::bruteForceTripCount(Loop &loop, runtime::Evaluator &evaluator,
   return std::nullopt;
 }
 
+DenseMap<int64_t, unsigned> mlir::hlo::countElementReads(Loop &loop) {
+  DenseMap<int64_t, unsigned> reads;
+  for (Value param : {loop.bodyParam(), loop.condParam()})
+    for (Operation *user : param.getUsers())
+      ++reads[cast<GetTupleElementOp>(user).getIndex()];
+  return reads;
+}
+
 std::optional<APInt> mlir::hlo::integerConstant(Value v, bool &isSigned) {
   auto constant = v.getDefiningOp<ConstantOp>();
   auto type = dyn_cast<RankedTensorType>(v.getType());

@@ -28,6 +28,11 @@ struct Loop {
 /// The index of `v` if it is get-tuple-element(`tuple`, index).
 std::optional<int64_t> elementIndex(Value v, Value tuple);
 
+/// How many get-tuple-elements of each state element the loop's body and
+/// condition have together (both parameters must be read element by
+/// element only).
+DenseMap<int64_t, unsigned> countElementReads(Loop &loop);
+
 /// The integer scalar constant `v` (2 to 64 bits), with its type's
 /// signedness.
 std::optional<APInt> integerConstant(Value v, bool &isSigned);
