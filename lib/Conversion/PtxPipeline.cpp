@@ -80,6 +80,12 @@ void mlir::hlo::buildHloToPtxPipeline(OpPassManager &pm,
 
 void mlir::hlo::buildKernelsToPtxPipeline(OpPassManager &pm,
                                           const HloToPtxOptions &options) {
+  buildKernelsToNvvmPipeline(pm, options);
+  buildNvvmToPtxPipeline(pm, options);
+}
+
+void mlir::hlo::buildKernelsToNvvmPipeline(OpPassManager &pm,
+                                           const HloToPtxOptions &options) {
   pm.addPass(createCanonicalizerPass());
   GpuNVVMAttachTargetOptions target;
   target.chip =
@@ -103,6 +109,10 @@ void mlir::hlo::buildKernelsToPtxPipeline(OpPassManager &pm,
   // intrinsics.
   kernels.addPass(createConvertMathToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void mlir::hlo::buildNvvmToPtxPipeline(OpPassManager &pm,
+                                       const HloToPtxOptions &options) {
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa";
   binary.toolkitPath = getCudaToolkitPath(options.cudaPath);

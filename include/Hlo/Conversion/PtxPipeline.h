@@ -47,9 +47,15 @@ std::string getCudaToolkitPath(StringRef given);
 void registerPtxDialects(DialectRegistry &registry);
 void buildHloToPtxPipeline(OpPassManager &pm, const HloToPtxOptions &options);
 /// The part after hlo-to-gpu: the module's `gpu.module`s of kernels through
-/// NVVM to `gpu.binary` objects holding PTX.
+/// NVVM to `gpu.binary` objects holding PTX. It is the two below in turn.
 void buildKernelsToPtxPipeline(OpPassManager &pm,
                                const HloToPtxOptions &options);
+/// The kernel modules lowered to the LLVM and NVVM dialects, with their
+/// NVVM target attached.
+void buildKernelsToNvvmPipeline(OpPassManager &pm,
+                                const HloToPtxOptions &options);
+/// Those modules through LLVM's NVPTX back end to `gpu.binary` objects.
+void buildNvvmToPtxPipeline(OpPassManager &pm, const HloToPtxOptions &options);
 void registerHloToPtxPipeline();
 
 /// The PTX text of the module's `gpu.binary` objects, in order, and of its
