@@ -178,7 +178,6 @@ struct EmbedPtxPass : hlo::impl::HloEmbedPtxBase<EmbedPtxPass> {
       // the compile).
       PassManager lower(ctx), serialize(ctx);
       lower.enableVerifier(false);
-      serialize.enableVerifier(false);
       buildKernelsToNvvmPipeline(lower, options);
       buildNvvmToPtxPipeline(serialize, options);
       if (failed(lower.run(*scratch[i])) || failed(verify(*scratch[i]))) {
