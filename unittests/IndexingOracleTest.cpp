@@ -903,7 +903,7 @@ Case convolutionBatchGroups(Random &r) {
 }
 
 Case scaledDot(Random &r) {
-  // lhs [m, k] with scale [m / bm, k / bk], rhs [k, n] with scale
+  // lhs [m, k], rhs [k, n], lhs scale [m / bm, k / bk], rhs scale
   // [k / bk', n / bn]: output (i, j) reads lhs (i, x) and rhs (x, j) for
   // every x, and the scales of their blocks.
   Case c;
@@ -911,7 +911,7 @@ Case scaledDot(Random &r) {
           bn = r.uniform(1, 2);
   int64_t m = bm * r.uniform(1, 2), n = bn * r.uniform(1, 2);
   int64_t k = bk * bk2 * r.uniform(1, 2);
-  c.operandShapes = {{m, k}, {m / bm, k / bk}, {k, n}, {k / bk2, n / bn}};
+  c.operandShapes = {{m, k}, {k, n}, {m / bm, k / bk}, {k / bk2, n / bn}};
   c.outputShape = {m, n};
   c.hlo = module(c.operandShapes, shapeText(c.outputShape) +
                                       " scaled-dot(p0, p1, p2, p3), "
@@ -921,8 +921,8 @@ Case scaledDot(Random &r) {
     std::vector<std::pair<unsigned, Index>> reads;
     for (int64_t x = 0; x < k; ++x) {
       reads.push_back({0, {o[0], x}});
-      reads.push_back({1, {o[0] / bm, x / bk}});
-      reads.push_back({2, {x, o[1]}});
+      reads.push_back({1, {x, o[1]}});
+      reads.push_back({2, {o[0] / bm, x / bk}});
       reads.push_back({3, {x / bk2, o[1] / bn}});
     }
     return reads;

@@ -458,7 +458,7 @@ TEST_F(InterpreterTest, RaggedAndScaledDot) {
                     "as = f32[2,2] constant({{1, 2}, {3, 4}})\n"
                     "b = f32[4,1] constant({{1}, {1}, {1}, {1}})\n"
                     "bs = f32[2,1] constant({{1}, {10}})\n"
-                    "ROOT d = f32[2,1] scaled-dot(a, as, b, bs), "
+                    "ROOT d = f32[2,1] scaled-dot(a, b, as, bs), "
                     "lhs_contracting_dims={1}, rhs_contracting_dims={0}"),
             "f32[2,1] {{42}, {86}}");
 }

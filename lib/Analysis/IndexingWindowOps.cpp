@@ -322,7 +322,7 @@ InstructionIndexing indexing::dotInputToOutput(DotOp op, unsigned operand) {
 // Scaled dot
 //===----------------------------------------------------------------------===//
 
-// scaled-dot(lhs, lhs_scale, rhs, rhs_scale): a dot of lhs and rhs, each
+// scaled-dot(lhs, rhs, lhs_scale, rhs_scale): a dot of lhs and rhs, each
 // element times the element of its scale that covers its block (dimension
 // d of the scale covers operand_d / scale_d elements).
 
@@ -330,10 +330,10 @@ InstructionIndexing indexing::dotInputToOutput(DotOp op, unsigned operand) {
 static std::string scaledDotProblem(ScaledDotOp op) {
   auto operands = getDataOperands(op);
   if (operands.size() != 4)
-    return "scaled-dot: needs lhs, lhs_scale, rhs and rhs_scale";
-  for (unsigned i : {0u, 2u}) {
+    return "scaled-dot: needs lhs, rhs, lhs_scale and rhs_scale";
+  for (unsigned i : {0u, 1u}) {
     SmallVector<int64_t> x = shapeOf(operands[i]),
-                         scale = shapeOf(operands[i + 1]);
+                         scale = shapeOf(operands[i + 2]);
     if (x.size() != scale.size())
       return "scaled-dot: a scale must have its operand's rank";
     for (auto [n, m] : llvm::zip_equal(x, scale))
@@ -379,16 +379,15 @@ InstructionIndexing indexing::scaledDotOutputToInput(ScaledDotOp op) {
     return allUnknown(getDataOperands(op).size(), why);
   MLIRContext *ctx = op.getContext();
   auto operands = getDataOperands(op);
-  auto [lhs, rhs] = dotSides(op, operands[0], operands[2]);
+  auto [lhs, rhs] = dotSides(op, operands[0], operands[1]);
   InstructionIndexing dot = dotMapsOutputToInput(op, lhs, rhs);
   InstructionIndexing result;
-  for (unsigned i : {0u, 1u}) {
-    const IndexingMap &x = dot.indexing[i].maps.front();
-    result.indexing.push_back(single(x));
-    result.indexing.push_back(single(
-        composeSimplified(x, operandToScale(ctx, shapeOf(operands[2 * i]),
-                                            shapeOf(operands[2 * i + 1])))));
-  }
+  for (unsigned i : {0u, 1u})
+    result.indexing.push_back(single(dot.indexing[i].maps.front()));
+  for (unsigned i : {0u, 1u})
+    result.indexing.push_back(single(composeSimplified(
+        dot.indexing[i].maps.front(),
+        operandToScale(ctx, shapeOf(operands[i]), shapeOf(operands[i + 2])))));
   return result;
 }
 
@@ -399,15 +398,14 @@ InstructionIndexing indexing::scaledDotInputToOutput(ScaledDotOp op,
     return allUnknown(1, why);
   MLIRContext *ctx = op.getContext();
   auto operands = getDataOperands(op);
-  auto [lhs, rhs] = dotSides(op, operands[0], operands[2]);
-  unsigned side = operand / 2;
+  auto [lhs, rhs] = dotSides(op, operands[0], operands[1]);
+  unsigned side = operand % 2;
   InstructionIndexing dot = dotMapsInputToOutput(op, lhs, rhs, side);
-  if (operand % 2 == 0)
+  if (operand < 2)
     return dot;
-  return {{single(
-      composeSimplified(scaleToOperand(ctx, shapeOf(operands[operand - 1]),
-                                       shapeOf(operands[operand])),
-                        dot.indexing[0].maps.front()))}};
+  return {{single(composeSimplified(
+      scaleToOperand(ctx, shapeOf(operands[side]), shapeOf(operands[operand])),
+      dot.indexing[0].maps.front()))}};
 }
 
 //===----------------------------------------------------------------------===//

@@ -25,6 +25,7 @@
 #include "Hlo/Dialect/Hlo/HloDeviceGroups.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Dialect/Hlo/HloFactorizationCalls.h"
+#include "Hlo/Dialect/Hlo/HloShardingCalls.h"
 #include "Hlo/Dialect/Hlo/HloTypeInference.h"
 #include "Hlo/Dialect/Thunk/ThunkDialect.h"
 
@@ -573,8 +574,8 @@ LogicalResult ThunkLowering::lowerInstruction(Operation *op) {
   // Identities: annotations of sharding and memory placement.
   if (auto call = dyn_cast<CustomCallOp>(op);
       call &&
-      llvm::is_contained({"Sharding", "annotate_device_placement"},
-                         call.getCustomCallTarget()) &&
+      (isShardingPassThroughTarget(call.getCustomCallTarget()) ||
+       call.getCustomCallTarget() == "annotate_device_placement") &&
       getDataOperands(op).size() == 1 &&
       getDataOperands(op)[0].getType() == op->getResult(0).getType())
     return copyLeaves(op, getDataOperands(op)[0], op->getResult(0));

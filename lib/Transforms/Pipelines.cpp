@@ -106,13 +106,16 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
   // three forms), ConditionalCanonicalizer, DynamicDimensionSimplifier,
   // ReduceWindowRewriter (base length 16), DynamicPadder, StableSortExpander,
   // then (no XLA pass: XLA's GPU compiler rejects the form) the in-place
-  // collective-permute expanded, then simplification. First the TopK
-  // passes: XLA's "pre-spmd-partitioner" TopkDecomposer and TopkRewriter
-  // (every top-k a `TopK` call), then its TopKSplitter, TopkSpecializer
-  // (XLA-GPU's top-k kernel) and TopkDecomposer (the other calls sorts
-  // again).
+  // collective-permute expanded, then simplification. First XLA 0.10.2's
+  // "pre-spmd-partitioner" passes: CompositeRewriter (JAX's scaled-dot
+  // composites, before a call inliner would inline them), TopkDecomposer
+  // and TopkRewriter (every top-k a `TopK` call); its "sharding-removal";
+  // then its TopKSplitter, TopkSpecializer (XLA-GPU's top-k kernel) and
+  // TopkDecomposer (the other calls sorts again).
+  pm.addPass(createHloCompositeRewriter());
   pm.addPass(createHloTopkDecomposer());
   pm.addPass(createHloTopkRewriter());
+  pm.addPass(createHloShardingRemover());
   pm.addPass(createHloTopkSplitter());
   pm.addPass(createHloTopkSpecializer());
   pm.addPass(createHloTopkDecomposer());

@@ -1,6 +1,6 @@
 //===- ScaledDotRewriter.cpp - scaled-dot as a dot of scaled operands -----===//
 //
-// XLA-GPU's ScaledDotRewriter. `scaled-dot(lhs, lhs_scale, rhs, rhs_scale)`
+// XLA-GPU's ScaledDotRewriter. `scaled-dot(lhs, rhs, lhs_scale, rhs_scale)`
 // multiplies each operand by its scales, one scale per block of the
 // operand (each operand dimension a multiple of the scale's), then dots
 // them. cuBLAS has no such call, so the scaling becomes instructions:
@@ -90,9 +90,9 @@ struct ScaledDotRewriterPass
         if (!hasControlEdges(op))
           dots.push_back(op);
       for (ScaledDotOp op : dots) {
-        OperandRange in = op.getInputs();
-        Value lhs = dequantize(op, in[0], in[1]);
-        Value rhs = lhs ? dequantize(op, in[2], in[3]) : Value();
+        Value lhs = dequantize(op, op.getLhs(), op.getLhsScale());
+        Value rhs =
+            lhs ? dequantize(op, op.getRhs(), op.getRhsScale()) : Value();
         if (!rhs)
           return signalPassFailure();
         SmallVector<NamedAttribute> attrs;

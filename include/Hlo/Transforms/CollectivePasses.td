@@ -1,7 +1,7 @@
 //===- CollectivePasses.td - collective passes -------------*- tablegen -*-===//
 //
 // XLA's passes over collectives: folding, combining, and the
-// asynchronous start/done forms.
+// asynchronous start/done forms; and over the partitioning annotations.
 // Registered with the other passes by registerHloPasses() (Passes.h);
 // docs/passes.md documents every pass.
 //
@@ -11,6 +11,24 @@
 #define HLO_TRANSFORMS_COLLECTIVE_PASSES
 
 include "mlir/Pass/PassBase.td"
+
+def HloShardingRemover : Pass<"hlo-sharding-remover", "::mlir::ModuleOp"> {
+  let summary = "Remove the sharding annotations of an unpartitioned program "
+                "(XLA's ShardingRemover)";
+  let description = [{
+    The custom calls `Sharding`, `SPMDFullToShardShape`,
+    `SPMDShardToFullShape` and `xla.sdy.FuncResultSharding` of one operand
+    of the call's own type (the program is not partitioned) are replaced
+    by that operand, and `xla.sdy.ShardingGroup` calls nothing reads are
+    erased: XLA's "sharding-removal" pipeline, run where it does not
+    partition, after its "pre-spmd-partitioner" passes. Left alone: calls
+    whose result type is not their operand's, with control edges or with
+    another number of operands.
+  }];
+  let statistics = [
+    Statistic<"numRemoved", "removed", "Sharding custom calls removed">,
+  ];
+}
 
 def HloRaggedAllToAllCanonicalizer
     : Pass<"hlo-ragged-all-to-all-canonicalizer", "::mlir::ModuleOp"> {

@@ -425,6 +425,32 @@ def HloBlockScalingRewriter
   ];
 }
 
+def HloCompositeRewriter : Pass<"hlo-composite-rewriter", "::mlir::ModuleOp"> {
+  let summary = "JAX's xla.scaled_dot composite calls as scaled-dot "
+                "(XLA-GPU's CompositeRewriter)";
+  let description = [{
+    A `call(lhs, rhs, lhs_scale, rhs_scale), is_composite=true` whose
+    frontend attributes name `composite.name="xla.scaled_dot"` (JAX's
+    `lax.scaled_dot`) becomes `scaled-dot(lhs, rhs, lhs_scale, rhs_scale)`
+    with the dimension numbers of its `composite.attributes` (an MLIR
+    dictionary: `dimension_numbers = [[[lhs_contracting], [rhs_contracting]],
+    [[lhs_batch], [rhs_batch]]]`) and the call's result type; the
+    decomposition it called is erased. Taken where XLA 0.10.2 takes it: one
+    contracting and at most one batch dimension a side, each side
+    f8e4m3fn, f8e5m2 or f4e2m1fn values with f8e8m0fnu scales whose block
+    along the contracting dimension is a multiple of 32, or bf16 values
+    with a bf16 constant scale of ones of all-1 dimensions; also scales of
+    their operand's rank whose dimensions divide the operand's, and no
+    control edges. A composite without `composite.attributes`, with
+    dimension numbers of another form, or whose dimension numbers do not
+    give its result's shape fails the pass (XLA's compile fails on them).
+    First in `hlo-optimization`, as in XLA 0.10.2's "pre-spmd-partitioner".
+  }];
+  let statistics = [
+    Statistic<"numRewritten", "rewritten", "Composite calls made scaled-dots">,
+  ];
+}
+
 def HloAlgorithmChecker : Pass<"hlo-algorithm-checker", "::mlir::ModuleOp"> {
   let summary = "Reject dots whose algorithm the selected GPU cannot run "
                 "(XLA-GPU's AlgorithmChecker)";

@@ -996,7 +996,7 @@ def HloScaledDotRewriter
   let summary = "Rewrite scaled-dot as a dot of its scaled operands "
                 "(XLA-GPU's ScaledDotRewriter)";
   let description = [{
-    `scaled-dot(lhs, lhs_scale, rhs, rhs_scale)` becomes `dot(lhs', rhs')`
+    `scaled-dot(lhs, rhs, lhs_scale, rhs_scale)` becomes `dot(lhs', rhs')`
     with the scaled-dot's dimension numbers, precision and result type,
     where `x' = convert(x) * reshape(broadcast(convert(scale)))`: each
     scale repeated over its block of the operand (a scale dimension

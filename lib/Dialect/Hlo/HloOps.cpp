@@ -1218,9 +1218,9 @@ Type mlir::hlo::getScaledDotOperandType(Type operand, Type scale) {
 
 LogicalResult ScaledDotOp::verify() {
   if (getInputs().size() != 4)
-    return emitOpError("needs lhs, lhs_scale, rhs and rhs_scale, got ")
+    return emitOpError("needs lhs, rhs, lhs_scale and rhs_scale, got ")
            << getInputs().size() << " operands";
-  for (auto [x, scale] : {std::pair{0, 1}, std::pair{2, 3}}) {
+  for (auto [x, scale] : {std::pair{0, 2}, std::pair{1, 3}}) {
     auto t = dyn_cast<RankedTensorType>(getInputs()[x].getType());
     auto s = dyn_cast<RankedTensorType>(getInputs()[scale].getType());
     // A scalar scale leaves its operand unscaled (as XLA's parser and GPU
@@ -1238,10 +1238,10 @@ LogicalResult ScaledDotOp::verify() {
                << d << " of operand " << scale << " does not divide operand "
                << x << "'s";
   }
-  FailureOr<Type> dot = inferDot(
-      err(*this), getInputs()[0].getType(), getInputs()[2].getType(),
-      orEmpty(getLhsBatchDims()), orEmpty(getLhsContractingDims()),
-      orEmpty(getRhsBatchDims()), orEmpty(getRhsContractingDims()));
+  FailureOr<Type> dot =
+      inferDot(err(*this), getLhs().getType(), getRhs().getType(),
+               orEmpty(getLhsBatchDims()), orEmpty(getLhsContractingDims()),
+               orEmpty(getRhsBatchDims()), orEmpty(getRhsContractingDims()));
   if (failed(dot))
     return failure();
   return verifyInferredType(err(*this), *dot, getType(),

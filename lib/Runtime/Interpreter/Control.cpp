@@ -25,6 +25,7 @@
 #include "Internal.h"
 
 #include "Hlo/Dialect/Hlo/HloDeviceGroups.h"
+#include "Hlo/Dialect/Hlo/HloShardingCalls.h"
 
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -390,9 +391,14 @@ EvalResult eval::evalControlOp(Interp &interp, Operation *op,
         if (EvalResult r = evalTopKCustomCall(interp, c, operands))
           return r;
         StringRef target = c.getCustomCallTarget();
-        if ((target == "Sharding" || target == "annotate_device_placement") &&
+        // Annotations of one device's program: their operand as it is.
+        if ((isShardingPassThroughTarget(target) ||
+             target == "annotate_device_placement") &&
             operands.size() == 1 && operands[0]->hasType(type))
           return *operands[0];
+        if (target == kShardingGroupTarget && isa<TupleType>(type) &&
+            cast<TupleType>(type).size() == 0)
+          return Literal::tuple({});
         return interp.error(op,
                             "unsupported custom call target '" + target + "'");
       })

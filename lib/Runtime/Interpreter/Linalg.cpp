@@ -324,13 +324,13 @@ static FailureOr<Literal> raggedDot(Interp &interp, RaggedDotOp op,
   return std::move(out);
 }
 
-/// scaled-dot(lhs, lhs_scale, rhs, rhs_scale): each operand times its scale
+/// scaled-dot(lhs, rhs, lhs_scale, rhs_scale): each operand times its scale
 /// broadcast over blocks (scale dimension d covers dim(d) / scale_dim(d)
 /// elements; a scalar scale none), then a dot accumulated in double.
 static FailureOr<Literal> scaledDot(Interp &interp, ScaledDotOp op,
                                     Operands operands) {
   if (operands.size() != 4)
-    return interp.error(op, "needs lhs, lhs_scale, rhs and rhs_scale");
+    return interp.error(op, "needs lhs, rhs, lhs_scale and rhs_scale");
   // Each operand and scale in their common type (getScaledDotOperandType),
   // the product rounded to it, as XLA-GPU's rewrite computes them.
   auto scaled = [&](const Literal &x,
@@ -352,10 +352,10 @@ static FailureOr<Literal> scaledDot(Interp &interp, ScaledDotOp op,
         getScaledDotOperandType(x.getElementType(), scale.getElementType()),
         blocks);
   };
-  auto lhs = scaled(*operands[0], *operands[1]);
+  auto lhs = scaled(*operands[0], *operands[2]);
   if (failed(lhs))
     return failure();
-  auto rhs = scaled(*operands[2], *operands[3]);
+  auto rhs = scaled(*operands[1], *operands[3]);
   if (failed(rhs))
     return failure();
   auto result = makeResult(interp, op);

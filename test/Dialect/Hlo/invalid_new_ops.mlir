@@ -73,23 +73,23 @@ hlo.computation @f(%v: tensor<4xf32>, %z: tensor<f32>) -> tuple<tensor<4xf32>, t
 // -----
 
 hlo.computation @f(%l: tensor<4x32xf32>, %ls: tensor<4x3xf32>, %r: tensor<32x8xf32>, %rs: tensor<1x8xf32>) -> tensor<4x8xf32> {
-  // expected-error @+1 {{'hlo.scaled_dot' op scale dimension 1 of operand 1 does not divide operand 0's}}
-  %0 = hlo.scaled_dot %l, %ls, %r, %rs {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<4x32xf32>, tensor<4x3xf32>, tensor<32x8xf32>, tensor<1x8xf32>) -> tensor<4x8xf32>
+  // expected-error @+1 {{'hlo.scaled_dot' op scale dimension 1 of operand 2 does not divide operand 0's}}
+  %0 = hlo.scaled_dot %l, %r, %ls, %rs {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<4x32xf32>, tensor<32x8xf32>, tensor<4x3xf32>, tensor<1x8xf32>) -> tensor<4x8xf32>
   hlo.return %0 : tensor<4x8xf32>
 }
 
 // -----
 
 hlo.computation @f(%l: tensor<4x32xf32>, %ls: tensor<4xf32>, %r: tensor<32x8xf32>, %rs: tensor<f32>) -> tensor<4x8xf32> {
-  // expected-error @+1 {{'hlo.scaled_dot' op operand 1 must be a scale of operand 0's rank or a scalar, got 'tensor<4xf32>'}}
-  %0 = hlo.scaled_dot %l, %ls, %r, %rs {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<4x32xf32>, tensor<4xf32>, tensor<32x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  // expected-error @+1 {{'hlo.scaled_dot' op operand 2 must be a scale of operand 0's rank or a scalar, got 'tensor<4xf32>'}}
+  %0 = hlo.scaled_dot %l, %r, %ls, %rs {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<4x32xf32>, tensor<32x8xf32>, tensor<4xf32>, tensor<f32>) -> tensor<4x8xf32>
   hlo.return %0 : tensor<4x8xf32>
 }
 
 // -----
 
 hlo.computation @f(%l: tensor<4x32xf32>, %r: tensor<32x8xf32>) -> tensor<4x8xf32> {
-  // expected-error @+1 {{'hlo.scaled_dot' op needs lhs, lhs_scale, rhs and rhs_scale, got 2 operands}}
+  // expected-error @+1 {{'hlo.scaled_dot' op needs lhs, rhs, lhs_scale and rhs_scale, got 2 operands}}
   %0 = hlo.scaled_dot %l, %r {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<4x32xf32>, tensor<32x8xf32>) -> tensor<4x8xf32>
   hlo.return %0 : tensor<4x8xf32>
 }

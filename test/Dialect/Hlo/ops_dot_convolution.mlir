@@ -19,8 +19,8 @@ hlo.computation @dot(%a: tensor<4x2x3xf32>, %b: tensor<4x3x5xf32>, %v: tensor<3x
 // CHECK-LABEL: hlo.computation @scaled_and_ragged_dot
 hlo.computation @scaled_and_ragged_dot(%a: tensor<16x32xf8E4M3FN>, %b: tensor<32x8xf8E4M3FN>, %sa: tensor<16x1xf8E8M0FNU>, %sb: tensor<1x8xf8E8M0FNU>, %l: tensor<11x5xf32>, %r: tensor<3x5x7xf32>, %g: tensor<3xi64>) -> tensor<16x8xf32> {
   // Operands: lhs, lhs_scale, rhs, rhs_scale.
-  // CHECK: %0 = scaled_dot %arg0, %arg2, %arg1, %arg3 {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<16x32xf8E4M3FN>, tensor<16x1xf8E8M0FNU>, tensor<32x8xf8E4M3FN>, tensor<1x8xf8E8M0FNU>) -> tensor<16x8xf32>
-  %0 = hlo.scaled_dot %a, %sa, %b, %sb {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<16x32xf8E4M3FN>, tensor<16x1xf8E8M0FNU>, tensor<32x8xf8E4M3FN>, tensor<1x8xf8E8M0FNU>) -> tensor<16x8xf32>
+  // CHECK: %0 = scaled_dot %arg0, %arg1, %arg2, %arg3 {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<16x32xf8E4M3FN>, tensor<32x8xf8E4M3FN>, tensor<16x1xf8E8M0FNU>, tensor<1x8xf8E8M0FNU>) -> tensor<16x8xf32>
+  %0 = hlo.scaled_dot %a, %b, %sa, %sb {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 0>} : (tensor<16x32xf8E4M3FN>, tensor<32x8xf8E4M3FN>, tensor<16x1xf8E8M0FNU>, tensor<1x8xf8E8M0FNU>) -> tensor<16x8xf32>
   // CHECK: %1 = ragged_dot %arg4, %arg5, %arg6 {lhs_contracting_dims = array<i64: 1>, lhs_ragged_dims = array<i64: 0>, rhs_contracting_dims = array<i64: 1>, rhs_group_dims = array<i64: 0>} : (tensor<11x5xf32>, tensor<3x5x7xf32>, tensor<3xi64>) -> tensor<11x7xf32>
   %1 = hlo.ragged_dot %l, %r, %g {lhs_contracting_dims = array<i64: 1>, rhs_contracting_dims = array<i64: 1>, lhs_ragged_dims = array<i64: 0>, rhs_group_dims = array<i64: 0>} : (tensor<11x5xf32>, tensor<3x5x7xf32>, tensor<3xi64>) -> tensor<11x7xf32>
   hlo.return %0 : tensor<16x8xf32>

@@ -71,6 +71,18 @@ def u8(*shape, draw=None):
     return Arg(shape, np.uint8, draw)
 
 
+def f8e4m3fn(*shape, draw=None):
+    return Arg(shape, ml_dtypes.float8_e4m3fn, draw)
+
+
+def f8e5m2(*shape, draw=None):
+    return Arg(shape, ml_dtypes.float8_e5m2, draw)
+
+
+def f8e8m0fnu(*shape, draw=None):
+    return Arg(shape, ml_dtypes.float8_e8m0fnu, draw)
+
+
 def pred(*shape):
     return Arg(shape, np.bool_, None)
 
@@ -290,6 +302,20 @@ def top_k_vocab(logits, scores):
     # over a vocabulary, and the 10 best bf16 scores (XLA-GPU runs both on
     # its top-k kernel).
     return lax.top_k(logits, 8), lax.top_k(scores, 10)
+
+
+@program("scaled_dot", f8e4m3fn(16, 64), f8e4m3fn(64, 32),
+         f8e8m0fnu(16, 2, draw=uniform(0.25, 4)),
+         f8e8m0fnu(2, 32, draw=uniform(0.25, 4)), f8e5m2(2, 8, 64),
+         f8e4m3fn(2, 64, 4), f8e8m0fnu(2, 8, 2, draw=uniform(0.25, 4)),
+         f8e8m0fnu(2, 1, 4, draw=uniform(0.25, 4)))
+def scaled_dot(a, b, sa, sb, c, d, sc, sd):
+    # MXFP8 matrix products (jax.lax.scaled_dot: a composite call XLA-GPU's
+    # CompositeRewriter makes a scaled-dot), one plain and one batched.
+    def dot(x, y, sx, sy):
+        return lax.scaled_dot(x, y, lhs_scale=sx, rhs_scale=sy,
+                              preferred_element_type=jnp.float32)
+    return dot(a, b, sa, sb), dot(c, d, sc, sd)
 
 
 @program("gather", f32(10, 6), s32(4, draw=ints(0, 9)),

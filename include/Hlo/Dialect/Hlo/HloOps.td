@@ -619,8 +619,19 @@ def Hlo_DotOp : Hlo_Op<"dot", [Pure, HloInfer]> {
 def Hlo_ScaledDotOp : Hlo_VariadicOp<"scaled_dot",
     "dot with block scales for lhs and rhs", DotAttrs, [Pure]> {
   let description = [{
-    Operands (lhs, lhs_scale, rhs, rhs_scale): a dot of lhs and rhs, each
-    dequantized by its block scale; the result has the dot's dimensions.
+    Operands (lhs, rhs, lhs_scale, rhs_scale), XLA's order since its
+    CompositeRewriter makes them of JAX's `xla.scaled_dot` composites: a dot
+    of lhs and rhs, each element multiplied first by the element of its
+    scale covering its block (scale dimension d covers operand_d / scale_d
+    elements; a scalar scale leaves its operand unscaled). The result has
+    the dot's dimensions.
+  }];
+  let extraClassDeclaration = [{
+    // The four operands by role (valid on a verified op).
+    Value getLhs() { return getInputs()[0]; }
+    Value getRhs() { return getInputs()[1]; }
+    Value getLhsScale() { return getInputs()[2]; }
+    Value getRhsScale() { return getInputs()[3]; }
   }];
   let hasVerifier = 1;
 }
