@@ -199,19 +199,22 @@ struct CompositeRewriterPass
   }
 
   void run() {
-    SymbolTable table(getOperation());
-    symbols = &table;
-    decompositions.clear();
     SmallVector<CallOp> calls;
     getOperation().walk([&](CallOp call) {
       if (call.getIsComposite().value_or(false))
         calls.push_back(call);
     });
+    if (calls.empty())
+      return;
+    SymbolTable table(getOperation());
+    symbols = &table;
+    decompositions.clear();
     for (CallOp call : calls)
       if (failed(rewrite(call)))
         return signalPassFailure();
     // The decompositions no call names any more.
-    eraseUnreferencedComputations(getOperation(), decompositions, table);
+    if (!decompositions.empty())
+      eraseUnreferencedComputations(getOperation(), decompositions, table);
   }
 
   SymbolTable *symbols = nullptr;
