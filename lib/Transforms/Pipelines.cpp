@@ -388,8 +388,11 @@ void mlir::hlo::buildHloPostFusionOptimizationPipeline(OpPassManager &pm) {
 
 void mlir::hlo::buildHloGpuOptimizePipeline(OpPassManager &pm,
                                             const GpuOptimizeOptions &options) {
-  // Modules XLA optimized: the custom fusions its kernel generators take
-  // (XNNPACK, YNNPACK, Triton and cuDNN GEMMs) unfused first.
+  // JAX's cuDNN fusion calls as XLA's first pass makes them (kCustom
+  // fusions); then, as in modules XLA optimized, the custom fusions its
+  // kernel generators take (XNNPACK, YNNPACK, Triton and cuDNN GEMMs)
+  // unfused.
+  pm.addPass(createHloCudnnCustomCallConverter());
   pm.addPass(createHloCustomFusionInliner());
   buildHloOptimizationPipeline(pm, options.deterministic);
   buildHloCollectiveOptimizationsPipeline(pm);

@@ -425,6 +425,25 @@ def HloBlockScalingRewriter
   ];
 }
 
+def HloCudnnCustomCallConverter
+    : Pass<"hlo-cudnn-custom-call-converter", "::mlir::ModuleOp"> {
+  let summary = "JAX's __cudnn$fusion custom calls as kCustom fusions "
+                "(XLA-GPU's CuDnnCustomCallConverter)";
+  let description = [{
+    A `custom-call(...), custom_call_target="__cudnn$fusion",
+    called_computations={comp}` (JAX's `cudnn_fusion`) becomes
+    `fusion(...), kind=kCustom` of a copy of `comp` with the backend config
+    `fusion_backend_config.kind = "__cudnn$fusion"`, as XLA's first GPU
+    pass makes it; `comp` is erased when nothing else names it. No cuDNN
+    fusion emitter is here: `hlo-gpu-optimize` runs this pass first and
+    `hlo-custom-fusion-inliner` next, which inlines such fusions. Left
+    alone: calls that do not name one computation, or with control edges.
+  }];
+  let statistics = [
+    Statistic<"numConverted", "converted", "Custom calls made fusions">,
+  ];
+}
+
 def HloCompositeRewriter : Pass<"hlo-composite-rewriter", "::mlir::ModuleOp"> {
   let summary = "JAX's xla.scaled_dot composite calls as scaled-dot "
                 "(XLA-GPU's CompositeRewriter)";

@@ -396,6 +396,12 @@ EvalResult eval::evalControlOp(Interp &interp, Operation *op,
              target == "annotate_device_placement") &&
             operands.size() == 1 && operands[0]->hasType(type))
           return *operands[0];
+        // JAX's cuDNN fusions: the computation they name, on the operands.
+        if (ArrayAttr callees = c.getCalledComputationsAttr();
+            target == "__cudnn$fusion" && callees && callees.size() == 1)
+          return interp.call(
+              op, cast<SymbolRefAttr>(callees[0]).getLeafReference().getValue(),
+              copies(operands));
         if (target == kShardingGroupTarget && isa<TupleType>(type) &&
             cast<TupleType>(type).size() == 0)
           return Literal::tuple({});
