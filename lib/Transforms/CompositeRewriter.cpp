@@ -35,6 +35,7 @@
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Matchers.h"
 
 namespace mlir::hlo {
 #define GEN_PASS_DEF_HLOCOMPOSITEREWRITER
@@ -107,15 +108,6 @@ FailureOr<DotDims> parseDimensionNumbers(CallOp call, StringRef text) {
   return dims;
 }
 
-/// Whether `v` is a constant whose every element is 1.0.
-bool isConstantOnes(Value v) {
-  auto c = v.getDefiningOp<ConstantOp>();
-  auto floats = c ? dyn_cast<DenseFPElementsAttr>(c.getValue()) : nullptr;
-  return floats &&
-         llvm::all_of(floats.getValues<APFloat>(),
-                      [](const APFloat &f) { return f.isExactlyValue(1.0); });
-}
-
 /// XLA 0.10.2's test of one side (operand `x`, its scale, its contracting
 /// dimension), and the scale's fit that the scaled-dot's verifier asks.
 bool isSupportedSide(Value x, Value scale, int64_t contracting) {
@@ -134,20 +126,21 @@ bool isSupportedSide(Value x, Value scale, int64_t contracting) {
     return (xt.getDimSize(contracting) / st.getDimSize(contracting)) % 32 == 0;
   if (value.isBF16() && scaleType.isBF16())
     return llvm::all_of(st.getShape(), [](int64_t d) { return d == 1; }) &&
-           isConstantOnes(scale);
+           matchPattern(scale, m_OneFloat());
   return false;
 }
 
 struct CompositeRewriterPass
     : ChangeReportingPass<CompositeRewriterPass,
                           hlo::impl::HloCompositeRewriterBase> {
-  /// Rewrites `call` if it is a scaled-dot composite XLA takes; fails
-  /// (after an error) on a composite XLA's compile fails on.
-  LogicalResult rewrite(CallOp call) {
+  /// Rewrites the composite `call` if it is a scaled-dot XLA takes (its
+  /// decomposition then added to `decompositions`); fails (after an error)
+  /// on a composite XLA's compile fails on.
+  LogicalResult rewrite(CallOp call, SymbolTable &symbols,
+                        llvm::DenseSet<Operation *> &decompositions) {
     auto attrs = call->getAttrOfType<DictionaryAttr>("frontend_attributes");
     auto name = attrs ? attrs.getAs<StringAttr>("composite.name") : nullptr;
-    if (!call.getIsComposite().value_or(false) || !name ||
-        name.getValue() != "xla.scaled_dot")
+    if (!name || name.getValue() != "xla.scaled_dot")
       return success();
     auto text = attrs.getAs<StringAttr>("composite.attributes");
     if (!text)
@@ -189,7 +182,7 @@ struct CompositeRewriterPass
     Operation *scaled = createInstruction(
         b, derivedLoc(call.getLoc()), ScaledDotOp::getOperationName(),
         call.getType(), {in[0], in[1], in[2], in[3]}, dotAttrs);
-    if (auto callee = symbols->lookup<ComputationOp>(call.getToApply()))
+    if (auto callee = symbols.lookup<ComputationOp>(call.getToApply()))
       decompositions.insert(callee);
     call->getResult(0).replaceAllUsesWith(scaled->getResult(0));
     call.erase();
@@ -206,19 +199,15 @@ struct CompositeRewriterPass
     });
     if (calls.empty())
       return;
-    SymbolTable table(getOperation());
-    symbols = &table;
-    decompositions.clear();
+    SymbolTable symbols(getOperation());
+    llvm::DenseSet<Operation *> decompositions;
     for (CallOp call : calls)
-      if (failed(rewrite(call)))
+      if (failed(rewrite(call, symbols, decompositions)))
         return signalPassFailure();
     // The decompositions no call names any more.
     if (!decompositions.empty())
-      eraseUnreferencedComputations(getOperation(), decompositions, table);
+      eraseUnreferencedComputations(getOperation(), decompositions, symbols);
   }
-
-  SymbolTable *symbols = nullptr;
-  llvm::DenseSet<Operation *> decompositions;
 };
 
 } // namespace

@@ -78,7 +78,7 @@ struct CudnnCustomCallConverterPass
                          FusionKindAttr::get(ctx, FusionKind::kCustom))};
       Operation *fusion = createInstruction(
           b, derivedLoc(call.getLoc()), FusionOp::getOperationName(),
-          call.getType(), SmallVector<Value>(getDataOperands(call)), attrs);
+          call.getType(), getDataOperands(call), attrs);
       fusion->setAttr("backend_config", config);
       replaceByNamed(call, fusion->getResult(0));
       originals.insert(callee);

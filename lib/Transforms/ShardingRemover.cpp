@@ -48,16 +48,13 @@ struct ShardingRemoverPass
     });
     for (CustomCallOp call : calls) {
       OperandRange in = getDataOperands(call);
-      if (in.size() != 1)
+      Value result = call->getResult(0);
+      // A group must be unread; the others must pass their operand on.
+      bool group = call.getCustomCallTarget() == kShardingGroupTarget;
+      if (in.size() != 1 ||
+          (group ? !result.use_empty() : in[0].getType() != result.getType()))
         continue;
-      if (call.getCustomCallTarget() == kShardingGroupTarget) {
-        if (!call->use_empty())
-          continue;
-      } else if (in[0].getType() != call->getResult(0).getType()) {
-        continue;
-      } else {
-        call->getResult(0).replaceAllUsesWith(in[0]);
-      }
+      result.replaceAllUsesWith(in[0]);
       call.erase();
       ++numRemoved;
       changed = true;
