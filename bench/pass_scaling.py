@@ -6,7 +6,8 @@ For each size N of --sizes, generates a module of N instructions
 same module after `--hlo-gpu-optimize` (scheduled, fused, buffer assigned:
 the input of the passes that run after XLA's HLO pipeline, such as
 hlo-to-gpu and hlo-to-thunk) and a chain of while loops and conditionals
-(`control`, computations of their own). Then every pass hlo-opt registers
+(`control`, computations of their own), and with `--forms ...,offload` a
+chain of moves to host memory and back. Then every pass hlo-opt registers
 runs alone on each form (--forms), one process each, with --mlir-timing:
 the pass's time is its
 row of the timing report (which includes the verifier run after it), or,
@@ -111,6 +112,29 @@ def control_flow(n):
     return "\n".join(lines + ["ENTRY main {"] + entry + ["}", ""])
 
 
+def offload(n):
+    """A module of about n instructions: a chain of JAX's offloaded
+    residuals, each moved to host memory, passed through a tuple and an
+    opt-barrier and moved back (hlo-host-offloader's input), 7 instructions
+    a link."""
+    lines = ["HloModule offload", "", "ENTRY main {",
+             "  x0 = f32[64]{0} parameter(0)"]
+    pair = "(f32[64]{0}, f32[64]{0})"
+    for i in range((n - 1) // 7):
+        lines += [
+            f"  s{i} = f32[64]{{0}} sine(x{i})",
+            f"  m{i} = f32[64]{{0}} custom-call(s{i}), "
+            'custom_call_target="MoveToHost"',
+            f"  t{i} = {pair} tuple(m{i}, x{i})",
+            f"  b{i} = {pair} opt-barrier(t{i})",
+            f"  g{i} = f32[64]{{0}} get-tuple-element(b{i}), index=0",
+            f"  d{i} = f32[64]{{0}} custom-call(g{i}), "
+            'custom_call_target="MoveToDevice"',
+            f"  x{i + 1} = f32[64]{{0}} add(d{i}, s{i})"]
+    lines[-1] = lines[-1].replace(f"  x{(n - 1) // 7} =", "  ROOT out =")
+    return "\n".join(lines + ["}", ""])
+
+
 def make_inputs(opt, sizes, forms, workdir):
     """(form, size) -> module path: the generated module (`hlo`), the same
     after --hlo-gpu-optimize (`optimized`), loops and conditionals
@@ -130,6 +154,11 @@ def make_inputs(opt, sizes, forms, workdir):
         with open(control, "w") as f:
             f.write(control_flow(n))
         inputs[("control", n)] = control
+        if "offload" in forms:
+            moves = os.path.join(workdir, f"offload{n}.hlo")
+            with open(moves, "w") as f:
+                f.write(offload(n))
+            inputs[("offload", n)] = moves
     return inputs
 
 
@@ -146,7 +175,8 @@ def main():
     ap.add_argument("--sizes", default="1000,10000,100000")
     ap.add_argument("--passes", help="comma-separated (default: all)")
     ap.add_argument("--forms", default="hlo,optimized,control",
-                    help="which inputs: hlo, optimized, control")
+                    help="which inputs: hlo, optimized, control, "
+                         "offload")
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("--flag", type=float, default=1.5)
     ap.add_argument("--min-ms", type=float, default=50)

@@ -9,6 +9,7 @@
 #include "mlir/IR/Builders.h"
 
 #include <map>
+#include <set>
 
 using namespace mlir;
 using namespace mlir::hlo;
@@ -94,13 +95,11 @@ enum BufferKind { Parameter, Constant, Output, Temp };
 /// where one buffer's instruction overwrites the other at the other's last
 /// read (`reuses[b]`: the buffers b's instruction may overwrite); sets
 /// `allocation` (offset 0) and `placed`.
-static void reuseOutputAllocations(ArrayRef<HloBuffer> buffers,
-                                   const HloLiveRange &liveRange,
-                                   ArrayRef<int64_t> size,
-                                   ArrayRef<BufferKind> kind,
-                                   ArrayRef<SmallVector<unsigned, 2>> reuses,
-                                   std::vector<int64_t> &allocation,
-                                   std::vector<bool> &placed) {
+static void reuseOutputAllocations(
+    ArrayRef<HloBuffer> buffers, const HloLiveRange &liveRange,
+    ArrayRef<int64_t> size, ArrayRef<BufferKind> kind, ArrayRef<int64_t> space,
+    ArrayRef<SmallVector<unsigned, 2>> reuses, std::vector<int64_t> &allocation,
+    std::vector<bool> &placed) {
   constexpr unsigned kReuseTries = 8;
   // Per output allocation: its size and the live ranges (the hull of a
   // buffer's values' intervals, inclusive; disjoint but for shared end
@@ -109,6 +108,7 @@ static void reuseOutputAllocations(ArrayRef<HloBuffer> buffers,
     int64_t size;
     int64_t firstStart;
     int64_t index;
+    int64_t space;
     std::map<int64_t, std::pair<int64_t, unsigned>> busy;
   };
   std::vector<Target> targets;
@@ -118,6 +118,7 @@ static void reuseOutputAllocations(ArrayRef<HloBuffer> buffers,
     Target &t = targets.emplace_back();
     t.size = size[b.id];
     t.index = allocation[b.id];
+    t.space = space[b.id];
     TimeInterval i = liveRange.getBufferInterval(b);
     t.firstStart = i.start;
     t.busy[i.start] = {i.end, b.id};
@@ -162,7 +163,7 @@ static void reuseOutputAllocations(ArrayRef<HloBuffer> buffers,
     unsigned tries = 0;
     for (auto it = first; it != targets.end() && tries < kReuseTries;
          ++it, ++tries) {
-      if (!fits(*it, i, id))
+      if (it->space != space[id] || !fits(*it, i, id))
         continue;
       it->busy[i.start] = {i.end, id};
       allocation[id] = it->index;
@@ -195,10 +196,16 @@ mlir::hlo::assignBuffers(ModuleOp module, const HloLiveRange &liveRange,
   std::vector<BufferKind> kind(buffers.size(), Temp);
   std::vector<const HloValue *> param(buffers.size(), nullptr);
   std::vector<bool> liveOut(buffers.size(), false);
+  // The memory space of each buffer's arrays (XLA's color: the host's `S(5)`
+  // arrays get allocations of their own).
+  std::vector<int64_t> space(buffers.size(), 0);
   ComputationOp entry = dataflow.getEntry();
   for (const HloBuffer &b : buffers) {
     for (unsigned id : b.values) {
       const HloValue &v = dataflow.getValue(id);
+      if (auto array = dyn_cast<RankedTensorType>(v.type))
+        if (auto layout = dyn_cast_or_null<LayoutAttr>(array.getEncoding()))
+          space[b.id] = std::max(space[b.id], layout.getMemorySpace());
       std::optional<int64_t> bytes = getShapeByteSize(v.type);
       if (!bytes)
         return emitError(locationOf(v.defined.value))
@@ -281,44 +288,56 @@ mlir::hlo::assignBuffers(ModuleOp module, const HloLiveRange &liveRange,
             reuses[b.id].push_back(ob->id);
   }
   std::vector<bool> inOutput(buffers.size(), false);
-  reuseOutputAllocations(buffers, liveRange, size, kind, reuses, allocation,
-                         inOutput);
+  reuseOutputAllocations(buffers, liveRange, size, kind, space, reuses,
+                         allocation, inOutput);
 
-  // The other temporaries: one heap.
-  SmallVector<HeapBuffer> heap;
-  DenseMap<unsigned, unsigned> heapIndex;
-  for (const HloBuffer &b : buffers) {
-    if (kind[b.id] != Temp || inOutput[b.id])
-      continue;
-    HeapBuffer &hb = heap.emplace_back();
-    hb.id = b.id;
-    hb.size = size[b.id];
-    for (unsigned id : b.values) {
-      TimeInterval t = liveRange.getValueInterval(id);
-      hb.intervals.push_back({t.start, t.end});
-    }
-    for (unsigned ob : reuses[b.id])
-      if (kind[ob] == Temp && !inOutput[ob])
-        hb.canShareWith.push_back(ob);
-    heapIndex[b.id] = heap.size() - 1;
-  }
-  HeapSimulatorOptions heapOptions;
-  heapOptions.alignment = options.alignment;
-  heapOptions.packing = options.packing;
-  llvm::Expected<HeapAssignment> packed = runHeapSimulator(heap, heapOptions);
-  if (!packed)
-    return module.emitError("heap simulator: ")
-           << llvm::toString(packed.takeError());
+  // The other temporaries: one heap per memory space, the device's first
+  // (the host's only when it holds some).
+  std::set<int64_t> spaces = {0};
+  for (const HloBuffer &b : buffers)
+    if (kind[b.id] == Temp && !inOutput[b.id])
+      spaces.insert(space[b.id]);
   int64_t temp = allocations.size();
-  for (auto [b, i] : heapIndex) {
-    allocation[b] = temp;
-    offset[b] = packed->offsets[i];
+  for (int64_t heapSpace : spaces) {
+    SmallVector<HeapBuffer> heap;
+    DenseMap<unsigned, unsigned> heapIndex;
+    for (const HloBuffer &b : buffers) {
+      if (kind[b.id] != Temp || inOutput[b.id] || space[b.id] != heapSpace)
+        continue;
+      HeapBuffer &hb = heap.emplace_back();
+      hb.id = b.id;
+      hb.size = size[b.id];
+      for (unsigned id : b.values) {
+        TimeInterval t = liveRange.getValueInterval(id);
+        hb.intervals.push_back({t.start, t.end});
+      }
+      for (unsigned ob : reuses[b.id])
+        if (kind[ob] == Temp && !inOutput[ob] && space[ob] == heapSpace)
+          hb.canShareWith.push_back(ob);
+      heapIndex[b.id] = heap.size() - 1;
+    }
+    HeapSimulatorOptions heapOptions;
+    heapOptions.alignment = options.alignment;
+    heapOptions.packing = options.packing;
+    llvm::Expected<HeapAssignment> packed = runHeapSimulator(heap, heapOptions);
+    if (!packed)
+      return module.emitError("heap simulator: ")
+             << llvm::toString(packed.takeError());
+    int64_t index = allocations.size();
+    for (auto [b, i] : heapIndex) {
+      allocation[b] = index;
+      offset[b] = packed->offsets[i];
+    }
+    if (heapSpace == 0) {
+      stats.tempBytes = packed->heapSize;
+      stats.tempLowerBound = packed->peakLiveBytes;
+    } else {
+      stats.hostTempBytes += packed->heapSize;
+    }
+    allocations.push_back(BufferAllocationAttr::get(
+        ctx, index, packed->heapSize, BufferAllocationKind::Temp, std::nullopt,
+        {}, false));
   }
-  stats.tempBytes = packed->heapSize;
-  stats.tempLowerBound = packed->peakLiveBytes;
-  allocations.push_back(BufferAllocationAttr::get(ctx, temp, packed->heapSize,
-                                                  BufferAllocationKind::Temp,
-                                                  std::nullopt, {}, false));
   stats.numAllocations = allocations.size();
 
   // Slices of every position.

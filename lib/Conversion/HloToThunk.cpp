@@ -25,6 +25,7 @@
 #include "Hlo/Dialect/Hlo/HloDeviceGroups.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Dialect/Hlo/HloFactorizationCalls.h"
+#include "Hlo/Dialect/Hlo/HloMemoryAnnotations.h"
 #include "Hlo/Dialect/Hlo/HloShardingCalls.h"
 #include "Hlo/Dialect/Hlo/HloTypeInference.h"
 #include "Hlo/Dialect/Thunk/ThunkDialect.h"
@@ -208,7 +209,7 @@ int64_t ThunkLowering::addTemporaryAllocation(Location loc, int64_t bytes) {
       th::AllocationKindAttr::get(b.getContext(), th::AllocationKind::Temp),
       b.getI64IntegerAttr(std::max<int64_t>(bytes, 1)),
       b.getI64IntegerAttr(256), IntegerAttr(), DenseI64ArrayAttr(), UnitAttr(),
-      ElementsAttr()));
+      ElementsAttr(), IntegerAttr()));
   return index;
 }
 
@@ -575,7 +576,7 @@ LogicalResult ThunkLowering::lowerInstruction(Operation *op) {
   if (auto call = dyn_cast<CustomCallOp>(op);
       call &&
       (isShardingPassThroughTarget(call.getCustomCallTarget()) ||
-       call.getCustomCallTarget() == "annotate_device_placement") &&
+       isMemoryPlacementTarget(call.getCustomCallTarget())) &&
       getDataOperands(op).size() == 1 &&
       getDataOperands(op)[0].getType() == op->getResult(0).getType())
     return copyLeaves(op, getDataOperands(op)[0], op->getResult(0));
@@ -750,8 +751,32 @@ LogicalResult ThunkLowering::run() {
             ? DenseI64ArrayAttr()
             : b.getDenseI64ArrayAttr(a.getParameterIndex()),
         a.getMaybeLiveOut() && parameter ? b.getUnitAttr() : UnitAttr(),
-        ElementsAttr());
+        ElementsAttr(), IntegerAttr());
     allocations.push_back(alloc);
+  }
+  // The allocations of arrays in host memory (hlo-host-offloader's `S(5)`;
+  // buffer assignment gives them allocations of their own) are the host's.
+  auto markHostMemory = [&](Value v) {
+    forEachSubshape(v.getType(), [&, node = 0u](Type sub,
+                                                ArrayRef<int64_t>) mutable {
+      unsigned n = node++;
+      auto array = dyn_cast<RankedTensorType>(sub);
+      auto layout = array ? dyn_cast_or_null<LayoutAttr>(array.getEncoding())
+                          : LayoutAttr();
+      if (!layout || layout.getMemorySpace() != kHostMemorySpace)
+        return;
+      if (BufferSliceAttr s = getBufferSlice(v, n))
+        allocations[s.getAllocation()].setMemorySpaceAttr(
+            b.getI64IntegerAttr(kHostMemorySpace));
+    });
+  };
+  for (auto comp : module.getOps<ComputationOp>()) {
+    for (BlockArgument arg : comp.getArguments())
+      markHostMemory(arg);
+    comp.walk([&](Operation *op) {
+      for (Value result : op->getResults())
+        markHostMemory(result);
+    });
   }
   // Constants: the allocation of each array (each element of a tuple
   // constant) holds its value in physical order.

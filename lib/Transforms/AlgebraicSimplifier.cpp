@@ -546,7 +546,7 @@ struct BitcastConvertInPlace : HloPattern<BitcastConvertOp> {
     if (!in || !out)
       return failure();
     int64_t inBits = storageBits(in), outBits = storageBits(out);
-    if (!inBits || !outBits || memorySpaceOf(in) != memorySpaceOf(out))
+    if (!inBits || !outBits || getMemorySpace(in) != getMemorySpace(out))
       return failure();
     SmallVector<int64_t> inOrder = getMinorToMajor(in),
                          outOrder = getMinorToMajor(out);
@@ -574,11 +574,6 @@ struct BitcastConvertInPlace : HloPattern<BitcastConvertOp> {
                 ->getResult(0),
             true);
     return success();
-  }
-
-  static int64_t memorySpaceOf(RankedTensorType type) {
-    auto layout = dyn_cast_or_null<LayoutAttr>(type.getEncoding());
-    return layout ? layout.getMemorySpace() : 0;
   }
 };
 

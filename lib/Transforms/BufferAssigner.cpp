@@ -54,6 +54,7 @@ struct BufferAssignmentPass
     numAllocations += stats->numAllocations;
     tempBytes += stats->tempBytes;
     tempLowerBound += stats->tempLowerBound;
+    hostTempBytes += stats->hostTempBytes;
     if (!check)
       return;
     std::string problems = checkBufferAssignment(module);

@@ -5,6 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LayoutUtils.h"
+
 #include "Hlo/Analysis/BufferAssignment.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Dialect/Hlo/HloTypeInference.h"
@@ -65,6 +67,12 @@ LogicalResult print(ModuleOp module, raw_ostream &os) {
     auto alloc = cast<BufferAllocationAttr>(a);
     total += alloc.getSize();
     os << "allocation " << alloc.getIndex() << ": size " << alloc.getSize();
+    // XLA's color: the memory space of the allocation's arrays.
+    int64_t color = 0;
+    for (const HloValue *v : contents[alloc.getIndex()])
+      color = std::max(color, getMemorySpace(v->type));
+    if (color)
+      os << ", color " << color;
     switch (alloc.getKind()) {
     case BufferAllocationKind::Parameter: {
       os << ", parameter " << *alloc.getParameter() << ", shape |";
@@ -97,7 +105,8 @@ LogicalResult print(ModuleOp module, raw_ostream &os) {
       break;
     case BufferAllocationKind::Temp:
       os << ", preallocated-temp";
-      temp = alloc.getSize();
+      if (!color)
+        temp = alloc.getSize();
       break;
     }
     os << ":\n";
@@ -120,7 +129,8 @@ LogicalResult print(ModuleOp module, raw_ostream &os) {
     BufferSliceAttr s = sliceOf(dataflow.getValue(b.values.front()));
     return s && s.getAllocation() < int64_t(allocations.size()) &&
            cast<BufferAllocationAttr>(allocations[s.getAllocation()])
-                   .getKind() == BufferAllocationKind::Temp;
+                   .getKind() == BufferAllocationKind::Temp &&
+           !getMemorySpace(dataflow.getValue(b.values.front()).type);
   });
   os << "\nTotal bytes used: " << total << "\nTemp bytes: " << temp
      << " (lower bound " << bound << ")\n";

@@ -901,10 +901,42 @@ struct GpuLayoutAssignmentPass
       comp.setFunctionTypeAttr(TypeAttr::get(newFn));
       changed = true;
     }
-    if (comp.getEntry() &&
-        getOperation()->getAttr("hlo.entry_computation_layout"))
-      getOperation()->setAttr("hlo.entry_computation_layout",
-                              TypeAttr::get(newFn));
+    if (!comp.getEntry())
+      return;
+    auto given = dyn_cast_or_null<TypeAttr>(
+        getOperation()->getAttr("hlo.entry_computation_layout"));
+    if (!given)
+      return;
+    // The entry layout keeps the memory spaces it gives (XLA's host
+    // memory `S(5)`, which hlo-host-offloader reads).
+    auto givenFn = dyn_cast<FunctionType>(given.getValue());
+    if (givenFn && givenFn.getNumInputs() == params.size() &&
+        givenFn.getNumResults() == 1) {
+      SmallVector<Type> inputs;
+      for (auto [t, g] : llvm::zip(newFn.getInputs(), givenFn.getInputs()))
+        inputs.push_back(memorySpacesLike(t, g));
+      newFn = FunctionType::get(
+          &getContext(), inputs,
+          {memorySpacesLike(newFn.getResult(0), givenFn.getResult(0))});
+    }
+    getOperation()->setAttr("hlo.entry_computation_layout",
+                            TypeAttr::get(newFn));
+  }
+
+  /// `t` with the memory spaces of `like` where its arrays match them.
+  static Type memorySpacesLike(Type t, Type like) {
+    auto tt = dyn_cast<TupleType>(t);
+    auto lt = dyn_cast<TupleType>(like);
+    if (tt && lt && tt.size() == lt.size()) {
+      SmallVector<Type> elements;
+      for (auto [a, b] : llvm::zip(tt.getTypes(), lt.getTypes()))
+        elements.push_back(memorySpacesLike(a, b));
+      return TupleType::get(t.getContext(), elements);
+    }
+    int64_t space = getMemorySpace(like);
+    return space && isa<RankedTensorType>(t) && isa<RankedTensorType>(like)
+               ? withMemorySpace(t, space)
+               : t;
   }
 
   /// Makes `use` read its value laid out as `want` (a copy, shared by the

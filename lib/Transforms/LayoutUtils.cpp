@@ -107,6 +107,29 @@ Type mlir::hlo::withMinorToMajor(Type type, ArrayRef<int64_t> m2m) {
   return RankedTensorType::get(rt.getShape(), rt.getElementType(), layout);
 }
 
+int64_t mlir::hlo::getMemorySpace(Type type) {
+  auto rt = dyn_cast<RankedTensorType>(type);
+  auto layout = rt ? dyn_cast_or_null<LayoutAttr>(rt.getEncoding()) : nullptr;
+  return layout ? layout.getMemorySpace() : 0;
+}
+
+Type mlir::hlo::withMemorySpace(Type type, int64_t space) {
+  auto rt = dyn_cast<RankedTensorType>(type);
+  if (!rt)
+    return type;
+  MLIRContext *ctx = type.getContext();
+  auto old = dyn_cast_or_null<LayoutAttr>(rt.getEncoding());
+  SmallVector<int64_t> m2m = getMinorToMajor(rt);
+  auto layout =
+      old ? LayoutAttr::get(ctx, /*hasMinorToMajor=*/true, m2m,
+                            old.getTileSizes(), old.getTileData(),
+                            old.getElementSizeInBits(), space, old.getBounds(),
+                            old.getExtra())
+          : LayoutAttr::get(ctx, /*hasMinorToMajor=*/true, m2m, {}, {}, 0,
+                            space, {}, StringAttr::get(ctx, ""));
+  return RankedTensorType::get(rt.getShape(), rt.getElementType(), layout);
+}
+
 Type mlir::hlo::withDefaultLayouts(Type type) {
   if (auto tuple = dyn_cast<TupleType>(type)) {
     SmallVector<Type> elements;

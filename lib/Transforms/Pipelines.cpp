@@ -12,6 +12,7 @@
 #include "Hlo/Transforms/GpuLayoutPasses.h"
 #include "Hlo/Transforms/GpuLibraryPasses.h"
 #include "Hlo/Transforms/GpuOptimizePipelineOptions.h"
+#include "Hlo/Transforms/HostOffloadPasses.h"
 #include "Hlo/Transforms/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
@@ -108,11 +109,13 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
   // then (no XLA pass: XLA's GPU compiler rejects the form) the in-place
   // collective-permute expanded, then simplification. First XLA 0.10.2's
   // "pre-spmd-partitioner" passes: CompositeRewriter (JAX's scaled-dot
-  // composites, before a call inliner would inline them), TopkDecomposer
+  // composites, before a call inliner would inline them),
+  // ConvertMemoryPlacementToInternalAnnotations, TopkDecomposer
   // and TopkRewriter (every top-k a `TopK` call); its "sharding-removal";
   // then its TopKSplitter, TopkSpecializer (XLA-GPU's top-k kernel) and
   // TopkDecomposer (the other calls sorts again).
   pm.addPass(createHloCompositeRewriter());
+  pm.addPass(createHloConvertMemoryPlacementToInternalAnnotations());
   pm.addPass(createHloTopkDecomposer());
   pm.addPass(createHloTopkRewriter());
   pm.addPass(createHloShardingRemover());
@@ -283,10 +286,11 @@ static void buildPostLayoutAssignment(OpPassManager &pm,
   // ReductionDimensionGrouper, ReductionSplitter, TreeReductionRewriter,
   // SubByteNormalization (the end of XLA's "hlo normalization"),
   // SubByteCollectiveNormalization (the first of its
-  // "post-layout_assignment"), FloatNormalization, SimplifyFPConversions (its
-  // last pass in XLA's "float_normalization"), TupleSimplifier,
-  // AlgebraicSimplifier, SimplifyFPConversions (both with
-  // xla_allow_excess_precision), HloCSE; TriangularSolveRewriter (XLA's NVPTX
+  // "post-layout_assignment"), HostOffloader, FloatNormalization,
+  // SimplifyFPConversions (its last pass in XLA's "float_normalization"),
+  // TupleSimplifier, AlgebraicSimplifier, SimplifyFPConversions (both with
+  // xla_allow_excess_precision), HloCSE, HostMemoryTransferAsyncifier;
+  // TriangularSolveRewriter (XLA's NVPTX
   // part 2); then the convolution and GEMM algorithm pickers (seed 002 places
   // them here, XLA 0.10.2 after fusion).
   pm.addPass(createHloBlockScalingRewriter());
@@ -323,6 +327,7 @@ static void buildPostLayoutAssignment(OpPassManager &pm,
   pm.addPass(createHloSubByteSizeSetter());
   pm.addPass(createHloTransposeDimensionGrouper());
   pm.addPass(createHloSubByteCollectiveNormalization());
+  pm.addPass(createHloHostOffloader());
   pm.addPass(createHloFloatNormalization());
   if (options.allowExcessPrecision)
     pm.addPass(createHloSimplifyFPConversions());
@@ -331,6 +336,7 @@ static void buildPostLayoutAssignment(OpPassManager &pm,
   if (options.allowExcessPrecision)
     pm.addPass(createHloSimplifyFPConversions());
   pm.addPass(createHloCse());
+  pm.addPass(createHloHostMemoryTransferAsyncifier());
   // XLA's "nvptx post-layout_assignment part 2".
   pm.addPass(createHloTriangularSolveRewriter());
   HloConvAlgorithmPickerOptions conv;
@@ -432,6 +438,7 @@ void mlir::hlo::registerHloPasses() {
   registerHloGpuFusionPasses();
   registerHloCollectivePasses();
   registerHloBufferAssignmentPasses();
+  registerHloHostOffloadPasses();
   PassPipelineRegistration<>(
       "hlo-spmd-simplify",
       "XLA's spmd-simplify pipeline (the passes this project has)",

@@ -49,8 +49,11 @@ MULTI_DEVICE = re.compile(r"(replica_count|num_partitions)=([2-9]|\d\d)")
 # has XLA's own form of it (off in the GPU pipelines) and the size-1
 # dimension removal of dots (reshapes around the dot). The conditional
 # canonicalizer wraps branch parameters, roots and operands in tuples, the
-# reduce-window rewriter makes a long scan a tree of short ones.
+# reduce-window rewriter makes a long scan a tree of short ones, the dot
+# merger makes two dots sharing an operand one dot of a concatenate and two
+# slices (as XLA's DotMerger does on remat_offload).
 EXPANDERS = {"hlo-conditional-canonicalizer", "hlo-reduce-window-rewriter",
+             "hlo-dot-merger",
              "hlo-dot-decomposer", "hlo-batchnorm-expander",
              "hlo-dot-strength-reduction",
              "hlo-algebraic-simplifier",

@@ -9,7 +9,8 @@
 // - every other buffer is a temporary, and the heap simulator packs all of
 //   them into one `temp` allocation (XLA's preallocated temp buffer),
 //   letting an elementwise instruction write its result over an operand
-//   that dies there.
+//   that dies there; those of arrays in host memory (`S(5)`, XLA's color
+//   5) into a second one, after it.
 // The result lives in the IR: the module's `hlo.buffer_allocations` and a
 // `hlo.buffer_slices` on every instruction and parameter of the computations
 // analyzed (one #hlo.buffer_slice per node of its shape).
@@ -40,6 +41,8 @@ struct BufferAssignmentStats {
   /// The temp allocation's size, and the peak of live temporary bytes
   /// over the schedule (the lower bound for it).
   int64_t tempBytes = 0, tempLowerBound = 0;
+  /// The bytes of the temp allocations in host memory (XLA's `S(5)`).
+  int64_t hostTempBytes = 0;
   unsigned numAllocations = 0;
 };
 

@@ -49,10 +49,10 @@
 // k updates per peer (offsets and sizes peer-major). docs/runtime.md has
 // the details.
 //
-// Limits: custom-call runs only the identity targets `Sharding` and
-// `annotate_device_placement`; `rng` values are deterministic but not
-// XLA's (rng-bit-generator's are); bitcast follows tiled layouts except
-// tiles with a combined (`*`) dimension.
+// Limits: custom-call runs the identity targets (sharding and memory
+// placement annotations) and the library calls docs/runtime.md lists; `rng`
+// values are deterministic but not XLA's (rng-bit-generator's are); bitcast
+// follows tiled layouts except tiles with a combined (`*`) dimension.
 //
 //===----------------------------------------------------------------------===//
 

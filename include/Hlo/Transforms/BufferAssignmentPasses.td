@@ -188,7 +188,11 @@ def HloBufferAssignment
     output aliases it), one per constant, one per buffer of the ENTRY result
     (`output`), and one `temp` allocation into which the heap simulator
     (global decreasing size best fit, spatial and temporal orders, the
-    smaller kept) packs every other buffer. An elementwise instruction may
+    smaller kept) packs every other buffer; buffers of arrays in host
+    memory (`S(5)`, XLA's color 5, hlo-host-offloader's) are packed into a
+    second `temp` allocation after it and reuse only host output
+    allocations, so that `hlo-to-thunk` places that allocation in host
+    memory. An elementwise instruction may
     write its result over an operand of the same type that dies there. The
     result is the module attribute `hlo.buffer_allocations` and a
     `hlo.buffer_slices` on every instruction and parameter of ENTRY and the
@@ -215,6 +219,8 @@ def HloBufferAssignment
     Statistic<"tempBytes", "temp-bytes", "Size of the temp allocation">,
     Statistic<"tempLowerBound", "temp-lower-bound",
               "Peak of live temporary bytes over the schedule">,
+    Statistic<"hostTempBytes", "host-temp-bytes",
+              "Size of the temp allocation in host memory (S(5))">,
   ];
 }
 

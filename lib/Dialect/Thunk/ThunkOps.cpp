@@ -58,6 +58,10 @@ LogicalResult AllocationOp::verify() {
     return emitOpError("`maybe_live_out` is for parameter allocations (an "
                        "output allocation is live out)");
   bool isConstant = getKind() == AllocationKind::Constant;
+  if (std::optional<uint64_t> space = getMemorySpace();
+      space && *space != 0 && (*space != kHostMemorySpace || isConstant))
+    return emitOpError("memory space must be 0 (the device's) or ")
+           << kHostMemorySpace << " (the host's, not for a constant)";
   if (isConstant != bool(getValue()))
     return emitOpError(isConstant ? "of kind constant needs a `value`"
                                   : "has a `value` but is not of kind "

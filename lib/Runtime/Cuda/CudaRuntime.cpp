@@ -23,6 +23,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <chrono>
+#include <cstring>
 #include <limits>
 #include <mutex>
 #include <thread>
@@ -204,6 +205,9 @@ public:
   DenseMap<Operation *, Graph> graphs;
   CUdeviceptr arena = 0;
   int64_t arenaBytes = 0;
+  /// The allocations in host memory (`memory_space = 5`): one block of
+  /// pinned host memory mapped into the device's address space.
+  void *hostBlock = nullptr;
   /// The device's random state (from the program's `rng_seed`, kept from
   /// run to run).
   uint64_t rngState = 0;
@@ -243,6 +247,8 @@ CudaExecutable::State::~State() {
   ffts.clear();
   if (arena)
     cu->cuMemFree(arena);
+  if (hostBlock)
+    cu->cuMemFreeHost(hostBlock);
   if (scratch)
     cu->cuMemFree(scratch);
   for (CUmodule m : modules)
@@ -343,7 +349,8 @@ static LogicalResult prepareDevice(CudaExecutable::State &s, ModuleOp program,
   // GEMMs: cuBLASLt, planned once each, for the alignment of their slices
   // in the arena (whose base cuMemAlloc aligns to at least 256 bytes).
   SmallVector<std::pair<AllocationOp, int64_t>> layout;
-  layOutArena(*s.module, layout);
+  layOutArena(*s.module, layout, 0);
+  layOutArena(*s.module, layout, kHostMemorySpace);
   llvm::StringMap<int64_t> offsets;
   for (auto [alloc, offset] : layout)
     offsets[alloc.getSymName()] = offset;
@@ -599,8 +606,30 @@ private:
 } // namespace
 
 LogicalResult Runner::makeArena() {
-  SmallVector<std::pair<AllocationOp, int64_t>> layout;
-  int64_t size = layOutArena(*s.module, layout);
+  SmallVector<std::pair<AllocationOp, int64_t>> layout, hostLayout;
+  int64_t size = layOutArena(*s.module, layout, 0);
+  // Host memory allocations: pinned, mapped, read and written by copies
+  // and kernels through their device address.
+  if (int64_t hostSize = layOutArena(*s.module, hostLayout, kHostMemorySpace)) {
+    CUdeviceptr hostBase = 0;
+    if (CUresult r = cu.cuMemHostAlloc(&s.hostBlock, hostSize,
+                                       CU_MEMHOSTALLOC_PORTABLE |
+                                           CU_MEMHOSTALLOC_DEVICEMAP)) {
+      s.hostBlock = nullptr;
+      error = "out of pinned host memory: the program's host memory space "
+              "needs " +
+              std::to_string(hostSize) + " bytes (" +
+              cu.describe("cuMemHostAlloc", r) + ")";
+      return failure();
+    }
+    if (failed(check(nullptr, "cuMemHostGetDevicePointer",
+                     cu.cuMemHostGetDevicePointer(&hostBase, s.hostBlock, 0))))
+      return failure();
+    // Unwritten bytes read as 0xff, as in the device arena.
+    std::memset(s.hostBlock, 0xff, hostSize);
+    for (auto [alloc, offset] : hostLayout)
+      s.bases[alloc.getSymName()] = hostBase + offset;
+  }
   size_t freeBytes = 0, totalBytes = 0;
   cu.cuMemGetInfo(&freeBytes, &totalBytes);
   if (CUresult r = cu.cuMemAlloc(&s.arena, std::max<int64_t>(size, 1))) {

@@ -2,17 +2,17 @@
 //
 // constant, tuple, get-tuple-element, call, fusion, map, while,
 // conditional (pred and index forms; an out-of-range index runs the last
-// branch), custom-call (only the identity targets `Sharding` and
-// `annotate_device_placement`; any other target is an error), the async
-// chains run synchronously (async-start computes its output at once; its
-// tuple is ((operands), output, context) with zero contexts), copy-start /
-// copy-done, the token ops, and scan (sequential, whatever
-// is_associative says). send/recv pass data through a per-device mailbox
-// keyed by channel id, read at the recv-done: a recv-done without an earlier
-// send on its channel is an error. A send with XLA's source-target pairs
-// (`_xla_send_recv_source_target_pairs`) is a meeting of every device that
-// puts the source's data in the target's mailbox (zeros in that of a device
-// that is no target), as collective-permute moves it. Host transfers
+// branch), custom-call (the identity targets, the sharding and memory
+// placement calls, and the library calls below; any other target is an
+// error), the async chains run synchronously (async-start computes its
+// output at once; its tuple is ((operands), output, context) with zero
+// contexts), copy-start / copy-done, the token ops, and scan (sequential,
+// whatever is_associative says). send/recv pass data through a per-device
+// mailbox keyed by channel id, read at the recv-done: a recv-done without an
+// earlier send on its channel is an error. A send with XLA's source-target
+// pairs (`_xla_send_recv_source_target_pairs`) is a meeting of every device
+// that puts the source's data in the target's mailbox (zeros in that of a
+// device that is no target), as collective-permute moves it. Host transfers
 // (is_host_transfer) talk to the host instead: a send appends (channel,
 // value) to the device's list of RunOutputs::toHost, a recv-done reads the
 // next of InterpreterOptions::fromHost's values for its channel (an error
@@ -25,6 +25,7 @@
 #include "Internal.h"
 
 #include "Hlo/Dialect/Hlo/HloDeviceGroups.h"
+#include "Hlo/Dialect/Hlo/HloMemoryAnnotations.h"
 #include "Hlo/Dialect/Hlo/HloShardingCalls.h"
 
 #include "llvm/ADT/TypeSwitch.h"
@@ -393,7 +394,7 @@ EvalResult eval::evalControlOp(Interp &interp, Operation *op,
         StringRef target = c.getCustomCallTarget();
         // Annotations of one device's program: their operand as it is.
         if ((isShardingPassThroughTarget(target) ||
-             target == "annotate_device_placement") &&
+             isMemoryPlacementTarget(target)) &&
             operands.size() == 1 && operands[0]->hasType(type))
           return *operands[0];
         // JAX's cuDNN fusions: the computation they name, on the operands.

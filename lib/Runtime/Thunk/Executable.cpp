@@ -127,10 +127,13 @@ void RunStats::sortTimes() {
 }
 
 int64_t mlir::thunk::layOutArena(
-    ModuleOp module,
-    SmallVectorImpl<std::pair<AllocationOp, int64_t>> &offsets) {
+    ModuleOp module, SmallVectorImpl<std::pair<AllocationOp, int64_t>> &offsets,
+    std::optional<int64_t> memorySpace) {
   int64_t size = 0;
   for (auto alloc : module.getOps<AllocationOp>()) {
+    if (memorySpace &&
+        int64_t(alloc.getMemorySpace().value_or(0)) != *memorySpace)
+      continue;
     int64_t align = std::max<int64_t>(alloc.getAlignment(), kArenaAlignment);
     size = llvm::alignTo(size, align);
     offsets.push_back({alloc, size});

@@ -28,6 +28,16 @@ thunk.allocation @o output size = 8 {maybe_live_out}
 
 // -----
 
+// expected-error @+1 {{memory space must be 0 (the device's) or 5 (the host's, not for a constant)}}
+thunk.allocation @t temp size = 8 {memory_space = 1 : i64}
+
+// -----
+
+// expected-error @+1 {{memory space must be 0 (the device's) or 5 (the host's, not for a constant)}}
+thunk.allocation @c constant size = 4 {memory_space = 5 : i64, value = dense<0> : tensor<1xi32>}
+
+// -----
+
 thunk.allocation @t temp size = 64
 thunk.program @main {
   // expected-error @+1 {{bytes [32, 96) are outside allocation 't' of 64 bytes}}

@@ -12,6 +12,7 @@
 // CHECK: thunk.allocation @c0 constant size = 16 {alignment = 64 : i64, value = dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]> : tensor<4xf32>}
 // CHECK: thunk.allocation @out output size = 256
 // CHECK: thunk.allocation @tmp temp size = 4202496
+// CHECK: thunk.allocation @host temp size = 512 {memory_space = 5 : i64}
 // CHECK: thunk.program @main {
 // CHECK:   %[[A:.*]] = thunk.slice @p0[0] : memref<256xf32>
 // CHECK:   %[[OUT:.*]] = thunk.slice @out[0] : memref<64xf32>
@@ -72,6 +73,7 @@ module {
   thunk.allocation @c0 constant size = 16 {alignment = 64 : i64, value = dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>}
   thunk.allocation @out output size = 256
   thunk.allocation @tmp temp size = 4202496
+  thunk.allocation @host temp size = 512 {memory_space = 5 : i64}
   gpu.module @kernels {
     gpu.func @add(%a: memref<256xf32>, %b: memref<256xf32>) kernel {
       gpu.return

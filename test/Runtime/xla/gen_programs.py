@@ -318,6 +318,25 @@ def scaled_dot(a, b, sa, sb, c, d, sc, sd):
     return dot(a, b, sa, sb), dot(c, d, sc, sd)
 
 
+@program("remat_offload", f32(16, 32), f32(32, 32), cuda=True, atol=1e-5,
+         rtol=1e-4)
+def remat_offload(x, w):
+    # A gradient through jax.checkpoint whose policy offloads the named
+    # activation to pinned host memory and back: the CUDA lowering's
+    # annotate_device_placement calls, which XLA-GPU's host offloading
+    # passes make copies between memory spaces (the CPU lowering has none).
+    from jax.ad_checkpoint import checkpoint_name
+
+    def layer(x, w):
+        y = checkpoint_name(jnp.sin(x @ w), "act")
+        return jnp.tanh(y @ w)
+    policy = jax.checkpoint_policies.save_and_offload_only_these_names(
+        names_which_can_be_saved=[], names_which_can_be_offloaded=["act"],
+        offload_src="device", offload_dst="pinned_host")
+    step = jax.checkpoint(layer, policy=policy)
+    return jax.grad(lambda w: jnp.sum(step(x, w)))(w)
+
+
 @program("gather", f32(10, 6), s32(4, draw=ints(0, 9)),
          s32(3, draw=ints(-2, 12)), s32(10, 2, draw=ints(0, 5)),
          s32(draw=ints(-3, 12)), optimized=True)

@@ -36,6 +36,8 @@ class CollectiveThunk : public TraitBase<ConcreteType, CollectiveThunk> {};
 #include "Hlo/Dialect/Thunk/ThunkOps.h.inc"
 
 namespace mlir::thunk {
+/// The `memory_space` of an allocation in host memory (XLA's `S(5)`).
+constexpr int64_t kHostMemorySpace = 5;
 /// Whether `op` is a collective thunk (all-reduce, all-gather,
 /// reduce-scatter, all-to-all, ragged-all-to-all, collective-permute,
 /// collective-broadcast).

@@ -36,11 +36,15 @@ def Thunk_AllocationOp : Thunk_Op<"allocation", [Symbol]> {
     `output` (holds the program's result, or part of it) and `temp`
     (scratch, contents undefined on entry). `maybe_live_out` marks a
     parameter allocation that an output aliases (the program writes it).
+    `memory_space` 5 places the allocation in host memory (XLA's `S(5)`,
+    pinned and mapped into the device's address space, so that copies and
+    kernels reach it; hlo-host-offloader's arrays), not in the device's.
 
     ```mlir
     thunk.allocation @p0 parameter size = 1024 {parameter = 0 : i64}
     thunk.allocation @c0 constant size = 16 {value = dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>}
     thunk.allocation @tmp temp size = 4196672
+    thunk.allocation @host temp size = 32768 {memory_space = 5 : i64}
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
@@ -49,7 +53,8 @@ def Thunk_AllocationOp : Thunk_Op<"allocation", [Symbol]> {
     OptionalAttr<I64Attr>:$parameter,
     OptionalAttr<DenseI64ArrayAttr>:$parameter_index,
     UnitAttr:$maybe_live_out,
-    OptionalAttr<ElementsAttr>:$value);
+    OptionalAttr<ElementsAttr>:$value,
+    OptionalAttr<I64Attr>:$memory_space);
   let assemblyFormat = "$sym_name `` $kind `size` `=` $size attr-dict";
   let hasVerifier = 1;
 }

@@ -150,10 +150,13 @@ protected:
 
 /// Where each allocation of `module` starts in one arena: at a multiple of
 /// its alignment (at least `kArenaAlignment`), in the order of the
-/// allocations. Returns the arena's size in bytes.
+/// allocations. Returns the arena's size in bytes. With `memorySpace`, only
+/// the allocations in that memory space (0, the device's, for those that
+/// name none): the CUDA runtime's device arena and its pinned host block.
 constexpr int64_t kArenaAlignment = 64;
 int64_t layOutArena(ModuleOp module,
-                    SmallVectorImpl<std::pair<AllocationOp, int64_t>> &offsets);
+                    SmallVectorImpl<std::pair<AllocationOp, int64_t>> &offsets,
+                    std::optional<int64_t> memorySpace = std::nullopt);
 
 /// The bytes of constant allocation `alloc` (its `value` in storage order,
 /// a splat repeated); fails for a value that is not a dense array.
