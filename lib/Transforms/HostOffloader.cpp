@@ -357,10 +357,11 @@ LogicalResult HostOffloaderPass::offload(ModuleOp module, ComputationOp entry,
   };
   for (CustomCallOp move : moves) {
     OperandRange in = getDataOperands(move);
-    if (in.size() != 1 || in[0].getType() != move->getResult(0).getType())
+    if (in.size() != 1 || in[0].getType() != move->getResult(0).getType() ||
+        !isa<RankedTensorType>(in[0].getType()))
       return move.emitError("custom call ")
              << kMoveToHostTarget
-             << " must have exactly one operand of its result's type";
+             << " must have exactly one array operand of its result's type";
     Value x = in[0];
     SmallVector<DynamicUpdateSliceOp> updates;
     OpBuilder b(move);
