@@ -4,7 +4,8 @@
 // all passes under XLA's pipeline names, and the registration of every pass.
 // The other areas' passes are declared in their own headers
 // (GpuLibraryPasses.h, GpuLayoutPasses.h, GpuFusionPasses.h,
-// CollectivePasses.h); a pass includes only its area's header.
+// CollectivePasses.h, HostOffloadPasses.h, BufferAssignmentPasses.h); a pass
+// includes only its area's header.
 //
 //===----------------------------------------------------------------------===//
 
