@@ -204,7 +204,7 @@ public:
   CUfunction fftScale[2] = {};
   DenseMap<Operation *, Graph> graphs;
   CUdeviceptr arena = 0;
-  int64_t arenaBytes = 0;
+  int64_t arenaBytes = 0, hostBytes = 0;
   /// The allocations in host memory (`memory_space = 5`): one block of
   /// pinned host memory mapped into the device's address space.
   void *hostBlock = nullptr;
@@ -627,6 +627,7 @@ LogicalResult Runner::makeArena() {
       return failure();
     // Unwritten bytes read as 0xff, as in the device arena.
     std::memset(s.hostBlock, 0xff, hostSize);
+    s.hostBytes = hostSize;
     for (auto [alloc, offset] : hostLayout)
       s.bases[alloc.getSymName()] = hostBase + offset;
   }
@@ -1330,6 +1331,7 @@ static LogicalResult runOnDevice(CudaExecutable::State &s,
   if (!s.arena && failed(runner.makeArena()))
     return failure();
   st.arenaBytes = s.arenaBytes;
+  st.hostMemoryBytes = s.hostBytes;
   SmallVector<std::pair<AllocationOp, ArrayRef<uint8_t>>> given;
   if (failed(matchParameters(*s.module, parameters, given, error)))
     return failure();

@@ -153,6 +153,8 @@ struct HostExecutable::Plan {
   }
 
   int64_t arenaBytes = 0;
+  /// The bytes of the allocations in host memory (in the arena here).
+  int64_t hostMemoryBytes = 0;
   SmallVector<std::pair<AllocationOp, int64_t>> allocations;
   llvm::StringMap<int64_t> allocationOffsets;
   DenseMap<Value, int64_t> sliceOffsets;
@@ -186,6 +188,8 @@ LogicalResult HostExecutable::Plan::build(ModuleOp module, hlo::HostJit *jit,
   this->jit = jit;
   this->error = &error;
   arenaBytes = layOutArena(module, allocations);
+  SmallVector<std::pair<AllocationOp, int64_t>> hostAllocations;
+  hostMemoryBytes = layOutArena(module, hostAllocations, kHostMemorySpace);
   for (auto [alloc, at] : allocations)
     allocationOffsets[alloc.getSymName()] = at;
   module.walk([&](SliceOp s) {
@@ -576,6 +580,7 @@ HostExecutable::Runner::layOut(ArrayRef<ParameterBytes> parameters) {
   if (!memory.arena && failed(makeArena()))
     return failure();
   stats->arenaBytes = plan.arenaBytes;
+  stats->hostMemoryBytes = plan.hostMemoryBytes;
   stats->transposesLeftOut = plan.transposesLeftOut;
   SmallVector<std::pair<AllocationOp, ArrayRef<uint8_t>>> given;
   if (failed(matchParameters(*exe.module, parameters, given, error)))

@@ -104,6 +104,8 @@ std::string RunStats::summary() const {
          " filter transposes left out";
   if (parametersInPlace)
     s += ", " + std::to_string(parametersInPlace) + " parameters read in place";
+  if (hostMemoryBytes)
+    s += ", " + std::to_string(hostMemoryBytes) + " bytes in host memory";
   return s;
 }
 

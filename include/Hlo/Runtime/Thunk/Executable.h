@@ -47,6 +47,9 @@ struct RunStats {
   /// Set before the run: time every thunk (the device waits after each).
   bool profile = false;
   int64_t arenaBytes = 0;
+  /// Of them (host runtime) or beside them (CUDA runtime), the bytes of the
+  /// allocations in host memory (`memory_space = 5`).
+  int64_t hostMemoryBytes = 0;
   int64_t kernels = 0, gemms = 0, convolutions = 0, ffts = 0, copies = 0,
           memsets = 0, collectives = 0;
   /// Triangular solves and Cholesky factorizations (cuBLAS / cuSOLVER).
