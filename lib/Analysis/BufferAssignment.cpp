@@ -3,6 +3,7 @@
 #include "Hlo/Analysis/BufferAssignment.h"
 #include "Hlo/Analysis/BufferOverlapChecker.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Dialect/Hlo/HloMemoryAnnotations.h"
 #include "Hlo/Dialect/Hlo/HloTypeInference.h"
 #include "IndexingAnalysisImpl.h"
 
@@ -203,9 +204,7 @@ mlir::hlo::assignBuffers(ModuleOp module, const HloLiveRange &liveRange,
   for (const HloBuffer &b : buffers) {
     for (unsigned id : b.values) {
       const HloValue &v = dataflow.getValue(id);
-      if (auto array = dyn_cast<RankedTensorType>(v.type))
-        if (auto layout = dyn_cast_or_null<LayoutAttr>(array.getEncoding()))
-          space[b.id] = std::max(space[b.id], layout.getMemorySpace());
+      space[b.id] = std::max(space[b.id], getMemorySpace(v.type));
       std::optional<int64_t> bytes = getShapeByteSize(v.type);
       if (!bytes)
         return emitError(locationOf(v.defined.value))

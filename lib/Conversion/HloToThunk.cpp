@@ -760,10 +760,7 @@ LogicalResult ThunkLowering::run() {
     forEachSubshape(v.getType(), [&, node = 0u](Type sub,
                                                 ArrayRef<int64_t>) mutable {
       unsigned n = node++;
-      auto array = dyn_cast<RankedTensorType>(sub);
-      auto layout = array ? dyn_cast_or_null<LayoutAttr>(array.getEncoding())
-                          : LayoutAttr();
-      if (!layout || layout.getMemorySpace() != kHostMemorySpace)
+      if (getMemorySpace(sub) != kHostMemorySpace)
         return;
       if (BufferSliceAttr s = getBufferSlice(v, n))
         allocations[s.getAllocation()].setMemorySpaceAttr(

@@ -26,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AlgebraicSimplifier.h"
+#include "Hlo/Dialect/Hlo/HloMemoryAnnotations.h"
 #include "Hlo/Dialect/Hlo/HloTypeInference.h"
 #include "Hlo/Transforms/Passes.h"
 #include "LayoutUtils.h"

@@ -5,10 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LayoutUtils.h"
-
 #include "Hlo/Analysis/BufferAssignment.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Dialect/Hlo/HloMemoryAnnotations.h"
 #include "Hlo/Dialect/Hlo/HloTypeInference.h"
 #include "Hlo/Transforms/BufferAssignmentPasses.h"
 #include "Hlo/Translate/HloText.h"

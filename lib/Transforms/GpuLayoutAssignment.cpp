@@ -19,6 +19,7 @@
 
 #include "Hlo/Analysis/GpuDeviceInfo.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Dialect/Hlo/HloMemoryAnnotations.h"
 #include "Hlo/Transforms/GpuLayoutPasses.h"
 #include "LayoutUtils.h"
 #include "RewriteUtils.h"
@@ -254,21 +255,36 @@ struct GpuLayoutAssignmentPass
     return {params, layoutLike(fn.getResult(0), given.getResult(0))};
   }
 
-  /// `t` with the layouts of `like` (the default where it has none).
-  static Type layoutLike(Type t, Type like) {
+  /// `t` with `leaf(a, b)` for each part `a` of `t` that is not a tuple of
+  /// the size of `b`, its counterpart in `like`, element by element.
+  static Type zipLike(Type t, Type like, function_ref<Type(Type, Type)> leaf) {
     auto tt = dyn_cast<TupleType>(t);
     auto lt = dyn_cast<TupleType>(like);
-    if (tt && lt && tt.size() == lt.size()) {
-      SmallVector<Type> elements;
-      for (auto [a, b] : llvm::zip(tt.getTypes(), lt.getTypes()))
-        elements.push_back(layoutLike(a, b));
-      return TupleType::get(t.getContext(), elements);
-    }
-    auto rt = dyn_cast<RankedTensorType>(t);
-    auto rl = dyn_cast<RankedTensorType>(like);
-    if (rt && rl && rt.getRank() == rl.getRank())
-      return withMinorToMajor(t, getMinorToMajor(rl));
-    return withDefaultLayouts(t);
+    if (!tt || !lt || tt.size() != lt.size())
+      return leaf(t, like);
+    SmallVector<Type> elements;
+    for (auto [a, b] : llvm::zip(tt.getTypes(), lt.getTypes()))
+      elements.push_back(zipLike(a, b, leaf));
+    return TupleType::get(t.getContext(), elements);
+  }
+
+  /// `t` with the layouts of `like` (the default where it has none).
+  static Type layoutLike(Type t, Type like) {
+    return zipLike(t, like, [](Type a, Type b) {
+      auto ra = dyn_cast<RankedTensorType>(a);
+      auto rb = dyn_cast<RankedTensorType>(b);
+      if (ra && rb && ra.getRank() == rb.getRank())
+        return withMinorToMajor(a, getMinorToMajor(rb));
+      return withDefaultLayouts(a);
+    });
+  }
+
+  /// `t` with the memory spaces of `like` where its arrays match them.
+  static Type memorySpacesLike(Type t, Type like) {
+    return zipLike(t, like, [](Type a, Type b) {
+      int64_t space = getMemorySpace(b);
+      return space && isa<RankedTensorType>(a) ? withMemorySpace(a, space) : a;
+    });
   }
 
   //===--- Constraints ----------------------------------------------------===//
@@ -921,22 +937,6 @@ struct GpuLayoutAssignmentPass
     }
     getOperation()->setAttr("hlo.entry_computation_layout",
                             TypeAttr::get(newFn));
-  }
-
-  /// `t` with the memory spaces of `like` where its arrays match them.
-  static Type memorySpacesLike(Type t, Type like) {
-    auto tt = dyn_cast<TupleType>(t);
-    auto lt = dyn_cast<TupleType>(like);
-    if (tt && lt && tt.size() == lt.size()) {
-      SmallVector<Type> elements;
-      for (auto [a, b] : llvm::zip(tt.getTypes(), lt.getTypes()))
-        elements.push_back(memorySpacesLike(a, b));
-      return TupleType::get(t.getContext(), elements);
-    }
-    int64_t space = getMemorySpace(like);
-    return space && isa<RankedTensorType>(t) && isa<RankedTensorType>(like)
-               ? withMemorySpace(t, space)
-               : t;
   }
 
   /// Makes `use` read its value laid out as `want` (a copy, shared by the

@@ -135,11 +135,6 @@ private:
   DenseMap<Type, SmallVector<unsigned>> cache;
 };
 
-bool isTarget(Operation *op, StringRef target) {
-  auto call = dyn_cast<CustomCallOp>(op);
-  return call && call.getCustomCallTarget() == target;
-}
-
 /// Whether `v` is read, through bitcasts and copies only, as the update of
 /// dynamic-update-slices, which it then collects.
 bool onlyUpdatesSlices(Value v, SmallVectorImpl<DynamicUpdateSliceOp> &dus) {
@@ -301,17 +296,17 @@ void HostOffloaderPass::run() {
   if (layout && (layout.getNumInputs() != entry.getNumArguments() ||
                  layout.getNumResults() != 1))
     layout = FunctionType();
-  bool hostLayout = false;
-  for (Type t : entry.getFunctionType().getInputs())
-    shapes.forEachLeaf(t, [&](Type leaf, unsigned) {
-      hostLayout |= getMemorySpace(leaf) == kHostMemorySpace;
+  auto inHostMemory = [&](Type type) {
+    bool host = false;
+    shapes.forEachLeaf(type, [&](Type leaf, unsigned) {
+      host |= getMemorySpace(leaf) == kHostMemorySpace;
     });
-  if (layout)
-    for (ArrayRef<Type> types : {layout.getInputs(), layout.getResults()})
-      for (Type t : types)
-        shapes.forEachLeaf(t, [&](Type leaf, unsigned) {
-          hostLayout |= getMemorySpace(leaf) == kHostMemorySpace;
-        });
+    return host;
+  };
+  bool hostLayout =
+      llvm::any_of(entry.getFunctionType().getInputs(), inHostMemory) ||
+      (layout && (llvm::any_of(layout.getInputs(), inHostMemory) ||
+                  llvm::any_of(layout.getResults(), inHostMemory)));
   if ((!moves.empty() || hostLayout) &&
       failed(offload(module, entry, layout, moves)))
     return signalPassFailure();
@@ -478,7 +473,9 @@ LogicalResult HostOffloaderPass::offload(ModuleOp module, ComputationOp entry,
           forEachFlow(user, k, node, [](Value, unsigned) {}) ||
           (isa<DynamicSliceOp, SliceOp>(user) && k == 0) || isa<CopyOp>(user))
         continue;
-      if (isTarget(user, kMoveToDeviceTarget) && node == 0) {
+      auto call = dyn_cast<CustomCallOp>(user);
+      if (call && call.getCustomCallTarget() == kMoveToDeviceTarget &&
+          node == 0) {
         toErase.push_back(cast<CustomCallOp>(user));
         continue;
       }

@@ -107,12 +107,6 @@ Type mlir::hlo::withMinorToMajor(Type type, ArrayRef<int64_t> m2m) {
   return RankedTensorType::get(rt.getShape(), rt.getElementType(), layout);
 }
 
-int64_t mlir::hlo::getMemorySpace(Type type) {
-  auto rt = dyn_cast<RankedTensorType>(type);
-  auto layout = rt ? dyn_cast_or_null<LayoutAttr>(rt.getEncoding()) : nullptr;
-  return layout ? layout.getMemorySpace() : 0;
-}
-
 Type mlir::hlo::withMemorySpace(Type type, int64_t space) {
   auto rt = dyn_cast<RankedTensorType>(type);
   if (!rt)

@@ -51,10 +51,6 @@ RankedTensorType withElementSize(RankedTensorType type, int64_t bits);
 /// from here, so equal layouts give equal types.
 Type withMinorToMajor(Type type, ArrayRef<int64_t> m2m);
 
-/// The memory space of the array type `type`'s layout (XLA's `S(n)`); 0,
-/// the device's, for arrays without one and other types.
-int64_t getMemorySpace(Type type);
-
 /// The array type `type` in memory space `space`, its layout's other fields
 /// kept (an array without a layout gets the default one). Other types are
 /// returned unchanged.

@@ -7,12 +7,15 @@
 // `MoveToDevice`, `PinToDevice` and `PinToDeviceSram`. Each passes its one
 // operand on unchanged; hlo-convert-memory-placement-to-internal-annotations
 // and hlo-host-offloader turn them into copies between memory spaces, and
-// the interpreter and hlo-to-thunk take those left as identities.
+// the interpreter and hlo-to-thunk take those left as identities. Also the
+// memory space of an array type, which buffer assignment colors by.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef HLO_DIALECT_HLO_HLOMEMORYANNOTATIONS_H
 #define HLO_DIALECT_HLO_HLOMEMORYANNOTATIONS_H
+
+#include "Hlo/Dialect/Hlo/HloDialect.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -31,6 +34,15 @@ constexpr llvm::StringLiteral kPinToDeviceSramTarget = "PinToDeviceSram";
 
 /// XLA's host memory space (`S(5)` in a layout).
 constexpr int64_t kHostMemorySpace = 5;
+
+/// The memory space of the array type `type`'s layout (XLA's `S(n)`); 0, the
+/// device's, for arrays without one and other types.
+inline int64_t getMemorySpace(Type type) {
+  auto array = llvm::dyn_cast<RankedTensorType>(type);
+  auto layout =
+      array ? llvm::dyn_cast_or_null<LayoutAttr>(array.getEncoding()) : nullptr;
+  return layout ? layout.getMemorySpace() : 0;
+}
 
 /// Whether `target` names one of the memory placement calls above.
 inline bool isMemoryPlacementTarget(llvm::StringRef target) {
