@@ -22,6 +22,7 @@
 #include "Hlo/Conversion/Passes.h"
 #include "Hlo/Conversion/ScalarLowering.h"
 #include "Hlo/Dialect/Hlo/HloBackendConfigUtils.h"
+#include "Hlo/Dialect/Hlo/HloCubSortCalls.h"
 #include "Hlo/Dialect/Hlo/HloDeviceGroups.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Dialect/Hlo/HloFactorizationCalls.h"
@@ -668,6 +669,8 @@ LogicalResult ThunkLowering::lowerInstruction(Operation *op) {
       return lowerLapack(call);
     if (target == "PadToStatic" || target == "SliceToDynamic")
       return lowerDynamicShape(call);
+    if (isCubSortTarget(target))
+      return lowerCubSort(call);
     return op->emitError("hlo-to-thunk: custom call '")
            << target << "' has no thunk yet";
   }

@@ -55,6 +55,8 @@ private:
   LogicalResult lowerLapack(CustomCallOp call);
   /// JAX's LU, eigh and SVD calls (HloFactorizationCalls.h).
   LogicalResult lowerFactorization(CustomCallOp call);
+  /// XLA-GPU's CUB sort calls (HloToThunkSort.cpp).
+  LogicalResult lowerCubSort(CustomCallOp call);
   /// The custom calls PadToStatic and SliceToDynamic
   /// (HloToThunkDynamic.cpp).
   LogicalResult lowerDynamicShape(CustomCallOp call);

@@ -99,13 +99,14 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
   // OperandUpcaster, DotOperandConverter, SubByteNormalization
   // ("sub-byte-size-setter"), RngExpander,
   // RngBitGeneratorExpander (philox), PermutationSortExpander,
-  // ComparisonExpander,
+  // SortRewriter (CUB radix sorts), ComparisonExpander,
   // ZeroSizedHloElimination, with deterministic ops ScatterExpander
   // (kEliminateIndeterministicScatters), GpuScatterExpander, CallInliner,
   // StochasticConvertDecomposer, Convolution4DExpander,
   // ConvolutionPredExpander, LogisticExpander, BatchNormExpander (all
   // three forms), ConditionalCanonicalizer, DynamicDimensionSimplifier,
-  // ReduceWindowRewriter (base length 16), DynamicPadder, StableSortExpander,
+  // ReduceWindowRewriter (base length 16), DynamicPadder, SortRewriter,
+  // StableSortExpander,
   // then (no XLA pass: XLA's GPU compiler rejects the form) the in-place
   // collective-permute expanded, then simplification. First XLA 0.10.2's
   // "pre-spmd-partitioner" passes: CompositeRewriter (JAX's scaled-dot
@@ -143,6 +144,8 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
   pm.addPass(createHloRngExpander());
   pm.addPass(createHloRngBitGeneratorExpander());
   pm.addPass(createHloPermutationSortExpander());
+  // XLA-GPU runs its SortRewriter here and again after DynamicPadder.
+  pm.addPass(createHloSortRewriter());
   pm.addPass(createHloComparisonExpander());
   pm.addPass(createHloZeroSizedHloElimination());
   if (deterministic) {
@@ -171,6 +174,7 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
   pm.addPass(createHloDynamicDimensionSimplifier());
   pm.addPass(createHloReduceWindowRewriter());
   pm.addPass(createHloDynamicPadder());
+  pm.addPass(createHloSortRewriter());
   pm.addPass(createHloStableSortExpander());
   pm.addPass(createHloCollectivePermuteInPlaceExpander());
   buildHloSimplificationPipeline(pm);
@@ -325,6 +329,8 @@ static void buildPostLayoutAssignment(OpPassManager &pm,
   pm.addPass(createHloReductionSplitter());
   pm.addPass(createHloGpuTreeReductionRewriter());
   pm.addPass(createHloSubByteSizeSetter());
+  // XLA's "hlo normalization" ends with DevicelessEstimateCubSortScratchSize.
+  pm.addPass(createHloEstimateCubSortScratchSize());
   pm.addPass(createHloTransposeDimensionGrouper());
   pm.addPass(createHloSubByteCollectiveNormalization());
   pm.addPass(createHloHostOffloader());

@@ -237,3 +237,16 @@ ComputationOp mlir::hlo::withIgnoredIndexParameters(ComputationOp comparator,
   setComputationResult(wide, b, root);
   return wide;
 }
+
+bool mlir::hlo::isIotaAlong(Value v, ArrayRef<int64_t> shape, int64_t dim) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (!type || !type.getElementType().isInteger(32) || type.getShape() != shape)
+    return false;
+  if (auto iota = v.getDefiningOp<IotaOp>())
+    return iota.getIotaDimension() == uint64_t(dim);
+  auto broadcast = v.getDefiningOp<BroadcastOp>();
+  if (!broadcast || broadcast.getDimensions() != ArrayRef<int64_t>{dim})
+    return false;
+  auto iota = getDataOperands(broadcast)[0].getDefiningOp<IotaOp>();
+  return iota && iota.getIotaDimension() == 0;
+}

@@ -61,6 +61,11 @@ bool isCublasSupportedMatMul(DotOp dot, bool allowMatrixVector);
 /// 0 for types stored in whole bytes).
 RankedTensorType withElementType(Type type, Type element);
 
+/// Whether `v` is an s32 iota along `dim` of `shape`, or a broadcast of a
+/// rank-1 iota into `dim` (XLA's HasIota, the iota's dimension checked):
+/// the index operand of a sort that tracks positions.
+bool isIotaAlong(Value v, ArrayRef<int64_t> shape, int64_t dim);
+
 /// A new private computation `scalar_add_computation` adding two scalars of
 /// `element` (XLA's scalar add computation, parameters `scalar_lhs` and
 /// `scalar_rhs`), inserted into `symbols` at `where` (the end when null;

@@ -149,21 +149,6 @@ bool isNanSafeGreater(ComputationOp comparator) {
          isGreater(ops[1], /*direct=*/true);
 }
 
-/// Whether `v` is an s32 iota along `dim` of `shape`, or a broadcast of a
-/// rank-1 iota into `dim` (XLA's HasIota, the iota's dimension checked).
-bool isIotaAlong(Value v, ArrayRef<int64_t> shape, int64_t dim) {
-  auto type = dyn_cast<RankedTensorType>(v.getType());
-  if (!type || !type.getElementType().isInteger(32) || type.getShape() != shape)
-    return false;
-  if (auto iota = v.getDefiningOp<IotaOp>())
-    return iota.getIotaDimension() == uint64_t(dim);
-  auto broadcast = v.getDefiningOp<BroadcastOp>();
-  if (!broadcast || broadcast.getDimensions() != ArrayRef<int64_t>{dim})
-    return false;
-  auto iota = getDataOperands(broadcast)[0].getDefiningOp<IotaOp>();
-  return iota && iota.getIotaDimension() == 0;
-}
-
 struct TopkRewriterPass
     : ChangeReportingPass<TopkRewriterPass, hlo::impl::HloTopkRewriterBase> {
   void run() {

@@ -310,6 +310,64 @@ def HloTopkSpecializer : Pass<"hlo-topk-specializer", "::mlir::ModuleOp"> {
   ];
 }
 
+def HloSortRewriter : Pass<"hlo-sort-rewriter", "::mlir::ModuleOp"> {
+  let summary = "Sorts as CUB radix sort custom calls (XLA-GPU's "
+                "SortRewriter)";
+  let description = [{
+    A sort of one array (keys) or two (keys and values) along its last
+    dimension whose comparator compares the two parameters of one operand
+    (`lt`/`le` ascending, `gt`/`ge` descending, as they come or swapped)
+    becomes XLA 0.10.2's custom call
+    `xla.gpu.ext.cub_sort_unassigned_scratch_size` returning (keys,
+    [values,] u8[1] scratch), backend_config XLA's SortOptions
+    (`{"descending":...}`), read back by get-tuple-elements (a tuple for
+    pairs); hlo-estimate-cub-sort-scratch-size sizes the scratch later.
+    Comparators of JAX's NumPy order (each parameter with -0 made +0 and
+    NaNs one NaN before `compare ... type=TOTALORDER`) of an f16, bf16, f32
+    or f64 array sort synthetic unsigned keys (XLA's: the canonicalized
+    float's bits, all flipped for negative values, else the sign bit) with
+    the array as values; JAX's argsort (the same keys with an s32 iota
+    along the sort dimension, keys of at most 32 bits) sorts them with
+    u64 values packing the float's bits over the index, unpacked after the
+    call, as XLA 0.10.2 does. Which sorts: with `mode=auto` XLA's
+    measured thresholds for Hopper and Blackwell (the H100 table) and
+    Ampere, by the element width of the first operand, the rows and their
+    length (`--hlo-gpu-device`'s compute capability and SM count), else
+    more than 16384 elements; `mode=always` every sort that fits (XLA's
+    kAlways). Sorts with control edges are left alone. Linear.
+  }];
+  let options = [
+    Option<"mode", "mode", "std::string", /*default=*/"\"auto\"",
+           "Which sorts that fit become CUB calls: auto (XLA's measured "
+           "thresholds for the selected GPU) or always">,
+  ];
+  let statistics = [
+    Statistic<"numRewritten", "rewritten", "sorts made CUB sort calls">,
+  ];
+}
+
+def HloEstimateCubSortScratchSize
+    : Pass<"hlo-estimate-cub-sort-scratch-size", "::mlir::ModuleOp"> {
+  let summary = "Size the scratch of CUB sort calls without a device "
+                "(XLA-GPU's DevicelessEstimateCubSortScratchSize)";
+  let description = [{
+    Every `xla.gpu.ext.cub_sort_unassigned_scratch_size` call (of
+    hlo-sort-rewriter) gets a scratch of the bytes CUB's radix sort asks
+    for at most, without a device (XLA reads a table measured on its
+    GPUs; here a bound: a second buffer for the keys and one for the
+    values, CUB's onesweep histograms and lookback state of 1 KiB per 1024
+    elements, for batches CUB's segmented sort with the rows' offsets), and
+    becomes XLA 0.10.2's typed-FFI handler `xla.gpu.ext.cub_sort_keys` or
+    `xla.gpu.ext.cub_sort_pairs` with backend_config
+    `{descending = ..., batch_size = rows : i64}`. The CUDA runtime checks
+    the bound against CUB's own query and fails clearly where it is short.
+    Linear.
+  }];
+  let statistics = [
+    Statistic<"numSized", "sized", "CUB sort calls sized">,
+  ];
+}
+
 def HloTriangularSolveRewriter
     : Pass<"hlo-triangular-solve-rewriter", "::mlir::ModuleOp"> {
   let summary = "Rewrite triangular-solve into cuBLAS trsm custom calls "

@@ -445,6 +445,62 @@ LogicalResult MemsetOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// RadixSortOp
+//===----------------------------------------------------------------------===//
+
+int64_t RadixSortOp::getRowLength() {
+  return getKeys().getType().getShape().back();
+}
+
+int64_t RadixSortOp::getRows() {
+  int64_t n = getRowLength();
+  return n ? getKeys().getType().getNumElements() / n : 0;
+}
+
+LogicalResult RadixSortOp::verify() {
+  MemRefType keys = getKeys().getType();
+  if (keys.getRank() < 1)
+    return emitOpError("sorts rows: the keys need a dimension");
+  auto isWidth = [](Type t, std::initializer_list<unsigned> widths) {
+    return t.isIntOrFloat() &&
+           llvm::is_contained(widths, t.getIntOrFloatBitWidth());
+  };
+  Type k = keys.getElementType();
+  if (!(isa<IntegerType>(k)
+            ? isWidth(k, {8, 16, 32, 64})
+            : k.isF16() || k.isBF16() || k.isF32() || k.isF64()))
+    return emitOpError("keys must be 8- to 64-bit integers, f16, bf16, f32 "
+                       "or f64, not ")
+           << k;
+  if (static_cast<bool>(getValues()) != static_cast<bool>(getSortedValues()))
+    return emitOpError("takes values and sorted values together");
+  SmallVector<std::pair<Value, Value>, 2> pairs = {
+      {getKeys(), getSortedKeys()}};
+  if (getValues()) {
+    Type v = cast<MemRefType>(getValues().getType()).getElementType();
+    if (!isWidth(v, {1, 8, 16, 32, 64}))
+      return emitOpError("values must be of an 8- to 64-bit type or i1, not ")
+             << v;
+    pairs.push_back({getValues(), getSortedValues()});
+  }
+  for (auto [in, out] : pairs) {
+    auto a = cast<MemRefType>(in.getType()),
+         b = cast<MemRefType>(out.getType());
+    if (a.getShape() != keys.getShape() || b.getShape() != keys.getShape() ||
+        a.getElementType() != b.getElementType())
+      return emitOpError("sorts arrays of the keys' shape into arrays of "
+                         "their own type, not ")
+             << a << " into " << b;
+    if (!a.getLayout().isIdentity() || !b.getLayout().isIdentity())
+      return emitOpError("takes row-major slices, not ") << a << ", " << b;
+  }
+  MemRefType scratch = getScratch().getType();
+  if (scratch.getRank() != 1 || !scratch.getElementType().isInteger(8))
+    return emitOpError("scratch must be a byte array, not ") << scratch;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // FftOp
 //===----------------------------------------------------------------------===//
 

@@ -16,6 +16,7 @@
 #include "CudaSolvers.h"
 
 #include "Hlo/Runtime/Thunk/Factorizations.h"
+#include "Hlo/Runtime/Thunk/RadixSort.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Verifier.h"
@@ -754,6 +755,15 @@ LogicalResult Runner::runOnHost(Operation &op) {
       p.push_back(a.data());
     return p;
   };
+  if (auto sort = dyn_cast<RadixSortOp>(&op)) {
+    // On copies of the slices: this build has no CUB kernels yet.
+    if (failed(download(&op, op.getOperands(), in)) ||
+        failed(runRadixSort(sort, pointers(in), error)))
+      return failure();
+    unsigned first = sort.getValues() ? 2 : 1;
+    in.erase(in.begin(), in.begin() + first);
+    return upload(&op, op.getOperands().drop_front(first), in);
+  }
   if (isFactorization(&op)) {
     // LAPACK on copies of the slices (no cuSOLVER calls for these yet).
     if (failed(download(&op, op.getOperands(), in)) ||
@@ -912,6 +922,14 @@ LogicalResult Runner::replay(CommandBufferOp op) {
 }
 
 LogicalResult Runner::runThunk(Operation &op) {
+  if (isa<RadixSortOp>(op)) {
+    ++stats.sorts;
+    if (capturing) {
+      error = "thunk.radix_sort cannot run inside a command buffer";
+      return failure();
+    }
+    return timed(&op, "radix sort (host)", [&] { return runOnHost(op); });
+  }
   if (isFactorization(&op)) {
     ++stats.solvers;
     if (capturing) {

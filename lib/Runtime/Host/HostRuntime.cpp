@@ -20,6 +20,7 @@
 #include "Hlo/Conversion/Passes.h"
 #include "Hlo/Dialect/Thunk/ThunkDialect.h"
 #include "Hlo/Runtime/Thunk/Factorizations.h"
+#include "Hlo/Runtime/Thunk/RadixSort.h"
 #include "Hlo/Support/DeviceRendezvous.h"
 
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
@@ -800,6 +801,14 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
       buffers.push_back(address(operand));
     std::string name = op.getName().stripDialect().str() + " (LAPACK)";
     return timed(name, [&] { return runFactorization(&op, buffers, error); });
+  }
+  if (auto sort = dyn_cast<RadixSortOp>(op)) {
+    ++stats->sorts;
+    SmallVector<uint8_t *> buffers;
+    for (Value operand : op.getOperands())
+      buffers.push_back(address(operand));
+    return timed("radix sort",
+                 [&] { return runRadixSort(sort, buffers, error); });
   }
   return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
       .Case([&](GemmOp g) {

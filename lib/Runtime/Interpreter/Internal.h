@@ -394,12 +394,17 @@ EvalResult evalBlockScalingCustomCall(Interp &interp, CustomCallOp op,
 /// `__cublas$triangularSolve`), computed from their window, dim_labels and
 /// backend_config (LibraryCalls.cpp); std::nullopt for other
 /// targets.
+EvalResult evalLibraryCustomCall(Interp &interp, CustomCallOp op,
+                                 Operands operands);
 /// XLA's top-k custom calls (`TopK`, of hlo-topk-rewriter, and
 /// `__gpu$TopK`, of hlo-topk-specializer): the first k of each row of a
 /// stable sort by the called comparator (Reduce.cpp).
 EvalResult evalTopKCustomCall(Interp &interp, CustomCallOp op,
                               Operands operands);
-EvalResult evalLibraryCustomCall(Interp &interp, CustomCallOp op,
+/// XLA-GPU's CUB radix sort calls (`xla.gpu.ext.cub_sort_*`, of
+/// hlo-sort-rewriter): each row stably sorted by CUB's order of the keys,
+/// values along, the scratch zeros (Reduce.cpp).
+EvalResult evalCubSortCustomCall(Interp &interp, CustomCallOp op,
                                  Operands operands);
 /// XLA CPU's LAPACK FFI custom calls (`lapack_?geqrf_ffi`,
 /// `lapack_?orgqr_ffi` / `lapack_?ungqr_ffi`, `lapack_?trsm_ffi`), as LAPACK

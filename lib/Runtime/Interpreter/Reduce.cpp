@@ -15,6 +15,7 @@
 
 #include "Internal.h"
 
+#include "Hlo/Dialect/Hlo/HloCubSortCalls.h"
 #include "Hlo/Dialect/Hlo/HloTopKCalls.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -518,6 +519,40 @@ EvalResult eval::evalTopKCustomCall(Interp &interp, CustomCallOp op,
         return comparator->test(ArrayRef(args).take_front(numParams),
                                 ArrayRef(idx).take_front(numParams));
       });
+}
+
+EvalResult eval::evalCubSortCustomCall(Interp &interp, CustomCallOp op,
+                                       Operands operands) {
+  StringRef target = op.getCustomCallTarget();
+  if (!isCubSortTarget(target))
+    return std::nullopt;
+  std::string why;
+  FailureOr<CubSortCall> call = readCubSortCall(op, why);
+  if (failed(call))
+    return interp.error(op, target.str() + " " + why);
+  auto results = makeResults(interp, op);
+  if (failed(results))
+    return failure();
+  const Literal &keys = *operands[0];
+  Type keyType = call->keys.getElementType();
+  int64_t n = call->n;
+  SmallVector<uint64_t> radix(n);
+  SmallVector<int64_t> order(n);
+  for (int64_t row = 0; row < call->rows; ++row) {
+    int64_t base = row * n;
+    for (int64_t i = 0; i < n; ++i) {
+      radix[i] = cubRadixKey(keyType, keys.getBits(base + i).getZExtValue());
+      order[i] = i;
+    }
+    // CUB's radix sorts are stable both ways.
+    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+      return call->descending ? radix[a] > radix[b] : radix[a] < radix[b];
+    });
+    for (unsigned arg = 0; arg < operands.size(); ++arg)
+      for (int64_t i = 0; i < n; ++i)
+        (*results)[arg].copyElement(base + i, *operands[arg], base + order[i]);
+  }
+  return packResults(std::move(*results));
 }
 
 EvalResult eval::evalReduceOp(Interp &interp, Operation *op,

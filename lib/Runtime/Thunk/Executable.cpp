@@ -95,6 +95,8 @@ std::string RunStats::summary() const {
     s += ", " + std::to_string(ffts) + " FFTs";
   if (solvers)
     s += ", " + std::to_string(solvers) + " solver calls";
+  if (sorts)
+    s += ", " + std::to_string(sorts) + " radix sorts";
   if (collectives)
     s += ", " + std::to_string(collectives) + " collectives";
   if (graphs)

@@ -1382,3 +1382,62 @@ thunk.program @main {
     out_layout = #thunk.matrix<row_major, rows = 16, cols = 16, leading_dim = 16>}
   thunk.return
 }
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %0 = thunk.slice @t[0] : memref<4x8xcomplex<f32>>
+  %1 = thunk.slice @t[512] : memref<64xui8>
+  // expected-error @+1 {{keys must be 8- to 64-bit integers, f16, bf16, f32 or f64, not 'complex<f32>'}}
+  thunk.radix_sort %0 : memref<4x8xcomplex<f32>> -> %0 : memref<4x8xcomplex<f32>> scratch %1 : memref<64xui8>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %0 = thunk.slice @t[0] : memref<4x8xf32>
+  %1 = thunk.slice @t[128] : memref<8x4xf32>
+  %2 = thunk.slice @t[512] : memref<64xui8>
+  // expected-error @+1 {{sorts arrays of the keys' shape into arrays of their own type, not 'memref<4x8xf32>' into 'memref<8x4xf32>'}}
+  thunk.radix_sort %0 : memref<4x8xf32> -> %1 : memref<8x4xf32> scratch %2 : memref<64xui8>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %0 = thunk.slice @t[0] : memref<4x8xf32, strided<[1, 4]>>
+  %1 = thunk.slice @t[128] : memref<4x8xf32>
+  %2 = thunk.slice @t[512] : memref<64xui8>
+  // expected-error @+1 {{takes row-major slices, not 'memref<4x8xf32, strided<[1, 4]>>', 'memref<4x8xf32>'}}
+  thunk.radix_sort %0 : memref<4x8xf32, strided<[1, 4]>> -> %1 : memref<4x8xf32> scratch %2 : memref<64xui8>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %0 = thunk.slice @t[0] : memref<4x8xi32>
+  %1 = thunk.slice @t[128] : memref<4x8xi32>
+  %2 = thunk.slice @t[256] : memref<4x8xf16>
+  %3 = thunk.slice @t[512] : memref<64xui8>
+  // expected-error @+1 {{sorts arrays of the keys' shape into arrays of their own type, not 'memref<4x8xi32>' into 'memref<4x8xf16>'}}
+  thunk.radix_sort %0 : memref<4x8xi32> values %1 : memref<4x8xi32> -> %0 : memref<4x8xi32> values %2 : memref<4x8xf16> scratch %3 : memref<64xui8>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %0 = thunk.slice @t[0] : memref<4x8xi32>
+  %1 = thunk.slice @t[512] : memref<16xf32>
+  // expected-error @+1 {{scratch must be a byte array, not 'memref<16xf32>'}}
+  thunk.radix_sort %0 : memref<4x8xi32> -> %0 : memref<4x8xi32> scratch %1 : memref<16xf32>
+  thunk.return
+}

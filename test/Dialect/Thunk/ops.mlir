@@ -26,6 +26,8 @@
 // CHECK:   thunk.convolution forward_bias_activation input(%{{.*}} : memref<512xi8>) filter(%{{.*}} : memref<144xi8>) output(%{{.*}} : memref<512xi8>) bias(%{{.*}} : memref<4xf32>) {activation = #thunk<conv_activation relu>
 // CHECK:   thunk.fft rfft %[[SIG:.*]] : memref<4x8xf32> -> %[[SPEC:.*]] : memref<4x5xcomplex<f32>> length [8]
 // CHECK:   thunk.fft irfft %[[SPEC]] : memref<4x5xcomplex<f32>> -> %[[SIG]] : memref<4x8xf32> length [8]
+// CHECK:   thunk.radix_sort %[[SIG]] : memref<4x8xf32> -> %[[SK:.*]] : memref<4x8xf32> scratch %[[SCR:.*]] : memref<512xui8>
+// CHECK:   thunk.radix_sort %[[SIG]] : memref<4x8xf32> values %[[SK]] : memref<4x8xf32> -> %[[SK]] : memref<4x8xf32> values %[[SIG]] : memref<4x8xf32> scratch %[[SCR]] : memref<512xui8> descending
 // CHECK:   thunk.triangular_solve left_side lower adjoint %[[TA:.*]], %[[TB:.*]] : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x4x3xf32, strided<[12, 1, 4]>>
 // CHECK:   thunk.triangular_solve unit_diagonal notrans %[[TA]], %[[TA]] :
 // CHECK:   thunk.cholesky lower %[[TA]], %[[INFO:.*]] : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2xi32>
@@ -156,6 +158,10 @@ module {
     %spec = thunk.slice @tmp[2048] : memref<4x5xcomplex<f32>>
     thunk.fft rfft %sig : memref<4x8xf32> -> %spec : memref<4x5xcomplex<f32>> length [8]
     thunk.fft irfft %spec : memref<4x5xcomplex<f32>> -> %sig : memref<4x8xf32> length [8]
+    %sorted = thunk.slice @tmp[2048] : memref<4x8xf32>
+    %scratch = thunk.slice @tmp[3072] : memref<512xui8>
+    thunk.radix_sort %sig : memref<4x8xf32> -> %sorted : memref<4x8xf32> scratch %scratch : memref<512xui8>
+    thunk.radix_sort %sig : memref<4x8xf32> values %sorted : memref<4x8xf32> -> %sorted : memref<4x8xf32> values %sig : memref<4x8xf32> scratch %scratch : memref<512xui8> descending
     %ta = thunk.slice @tmp[4096] : memref<2x4x4xf32, strided<[16, 1, 4]>>
     %tb = thunk.slice @tmp[4224] : memref<2x4x3xf32, strided<[12, 1, 4]>>
     %info = thunk.slice @tmp[4320] : memref<2xi32>

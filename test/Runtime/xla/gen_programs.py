@@ -291,6 +291,15 @@ def sort(x, k):
             lax.sort((k, x), dimension=1, num_keys=1, is_stable=True))
 
 
+@program("sort_large", f32(30000), s32(30000), u8(64, 4096), s32(64, 4096))
+def sort_large(x, k, b, v):
+    # Sorts XLA-GPU gives CUB's radix sort on an H100 (hlo-sort-rewriter):
+    # NumPy order, JAX's argsort (keys packed with the indices), integers
+    # descending, and 8-bit keys with values (ties kept in order).
+    return (jnp.sort(x), jnp.argsort(x), jnp.sort(k, descending=True),
+            lax.sort((b, v), dimension=1, num_keys=1, is_stable=True))
+
+
 @program("top_k", f32(4, 12))
 def top_k(x):
     return lax.top_k(x, 3)

@@ -470,6 +470,47 @@ def Thunk_FftOp : Thunk_Op<"fft"> {
   }];
 }
 
+def Thunk_RadixSortOp : Thunk_Op<"radix_sort", [AttrSizedOperandSegments]> {
+  let summary = "stable radix sorts of rows, keys with values, by CUB";
+  let description = [{
+    XLA-GPU's CubSortThunk (its `xla.gpu.ext.cub_sort_keys` and
+    `xla.gpu.ext.cub_sort_pairs` calls, of SortRewriter): every row (the
+    last dimension; the outer dimensions a batch, CUB's segmented sort) of
+    `keys` is sorted stably into `sorted_keys` in CUB's order of the key
+    type, ascending or `descending`: integers by value (signless ones
+    signed), floats by their total order (-NaN < -inf < ... < -0 < +0 < ...
+    < inf < NaN); `values`, when present, move with their keys into
+    `sorted_values`. `scratch` is the library's temporary storage (the
+    CUDA runtime checks that CUB's query fits in it). Row-major slices;
+    keys of 8- to 64-bit integers, f16, bf16, f32 or f64, values of any 8-
+    to 64-bit type or i1.
+
+    ```mlir
+    thunk.radix_sort %k : memref<4x100xf32> values %v : memref<4x100xi32>
+        -> %sk : memref<4x100xf32> values %sv : memref<4x100xi32>
+        scratch %s : memref<4096xui8> descending
+    ```
+  }];
+  let arguments = (ins Arg<Thunk_Slice, "", [MemRead]>:$keys,
+    Arg<Optional<Thunk_Slice>, "", [MemRead]>:$values,
+    Arg<Thunk_Slice, "", [MemWrite]>:$sorted_keys,
+    Arg<Optional<Thunk_Slice>, "", [MemWrite]>:$sorted_values,
+    Arg<Thunk_Slice, "", [MemWrite]>:$scratch, UnitAttr:$descending);
+  let assemblyFormat = [{
+    $keys `:` type($keys) (`values` $values^ `:` type($values))? `->`
+    $sorted_keys `:` type($sorted_keys)
+    (`values` $sorted_values^ `:` type($sorted_values))?
+    `scratch` $scratch `:` type($scratch) (`descending` $descending^)?
+    attr-dict
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The rows (the product of the outer dimensions) and their length.
+    int64_t getRows();
+    int64_t getRowLength();
+  }];
+}
+
 def Thunk_TriangularSolveOp : Thunk_Op<"triangular_solve"> {
   let summary = "a batch of triangular solves in place, by cuBLAS trsm";
   let description = [{

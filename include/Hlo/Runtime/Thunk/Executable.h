@@ -54,6 +54,8 @@ struct RunStats {
           memsets = 0, collectives = 0;
   /// Triangular solves and Cholesky factorizations (cuBLAS / cuSOLVER).
   int64_t solvers = 0;
+  /// Radix sorts (CUB).
+  int64_t sorts = 0;
   /// Loop iterations, conditionals, and command buffers replayed as graphs.
   int64_t iterations = 0, branches = 0, graphs = 0;
   /// Parameters read where the caller keeps them, not copied in (the host
