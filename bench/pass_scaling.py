@@ -7,7 +7,8 @@ same module after `--hlo-gpu-optimize` (scheduled, fused, buffer assigned:
 the input of the passes that run after XLA's HLO pipeline, such as
 hlo-to-gpu and hlo-to-thunk) and a chain of while loops and conditionals
 (`control`, computations of their own), and with `--forms ...,offload` a
-chain of moves to host memory and back. Then every pass hlo-opt registers
+chain of moves to host memory and back, with `sort` a chain of sorts and
+CUB sort calls. Then every pass hlo-opt registers
 runs alone on each form (--forms), one process each, with --mlir-timing:
 the pass's time is its
 row of the timing report (which includes the verifier run after it), or,
@@ -135,6 +136,36 @@ def offload(n):
     return "\n".join(lines + ["}", ""])
 
 
+def sorts(n):
+    """A module of about n instructions: a chain of sorts hlo-sort-rewriter
+    gives CUB (rows of 32768 f32 in JAX's NumPy order) next to CUB calls
+    whose scratch hlo-estimate-cub-sort-scratch-size sizes, 4 instructions
+    a link; one comparator for all."""
+    lines = ["HloModule sorts", "", "numpy_lt {",
+             "  p0 = f32[] parameter(0)", "  p1 = f32[] parameter(1)",
+             "  nan = f32[] constant(nan)", "  zero = f32[] constant(0)"]
+    for p in ("p0", "p1"):
+        lines += [f"  ne.{p} = pred[] compare({p}, {p}), direction=NE",
+                  f"  eq.{p} = pred[] compare({p}, zero), direction=EQ",
+                  f"  z.{p} = f32[] select(eq.{p}, zero, {p})",
+                  f"  c.{p} = f32[] select(ne.{p}, nan, z.{p})"]
+    lines += ["  ROOT lt = pred[] compare(c.p0, c.p1), direction=LT, "
+              "type=TOTALORDER", "}", "", "ENTRY main {",
+              "  x0 = f32[32768]{0} parameter(0)"]
+    call = "(f32[32768]{0}, u8[1]{0})"
+    for i in range((n - 1) // 4):
+        lines += [
+            f"  s{i} = f32[32768]{{0}} sort(x{i}), dimensions={{0}}, "
+            "is_stable=true, to_apply=numpy_lt",
+            f"  c{i} = {call} custom-call(x{i}), custom_call_target="
+            '"xla.gpu.ext.cub_sort_unassigned_scratch_size", '
+            'backend_config={"descending":true}',
+            f"  g{i} = f32[32768]{{0}} get-tuple-element(c{i}), index=0",
+            f"  x{i + 1} = f32[32768]{{0}} add(s{i}, g{i})"]
+    lines[-1] = lines[-1].replace(f"  x{(n - 1) // 4} =", "  ROOT out =")
+    return "\n".join(lines + ["}", ""])
+
+
 def make_inputs(opt, sizes, forms, workdir):
     """(form, size) -> module path: the generated module (`hlo`), the same
     after --hlo-gpu-optimize (`optimized`), loops and conditionals
@@ -159,6 +190,11 @@ def make_inputs(opt, sizes, forms, workdir):
             with open(moves, "w") as f:
                 f.write(offload(n))
             inputs[("offload", n)] = moves
+        if "sort" in forms:
+            path = os.path.join(workdir, f"sort{n}.hlo")
+            with open(path, "w") as f:
+                f.write(sorts(n))
+            inputs[("sort", n)] = path
     return inputs
 
 
@@ -176,7 +212,7 @@ def main():
     ap.add_argument("--passes", help="comma-separated (default: all)")
     ap.add_argument("--forms", default="hlo,optimized,control",
                     help="which inputs: hlo, optimized, control, "
-                         "offload")
+                         "offload, sort")
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("--flag", type=float, default=1.5)
     ap.add_argument("--min-ms", type=float, default=50)

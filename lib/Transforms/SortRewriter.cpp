@@ -48,6 +48,9 @@ struct ComparatorInfo {
   unsigned keyOperand = 0;
   bool descending = false;
   bool numpyOrder = false;
+  /// Whether the compare is TOTALORDER (floats ordered as CUB orders
+  /// them; a FLOAT compare ties -0 and +0).
+  bool totalOrder = false;
 };
 
 /// The scalar constant `v` is (through a scalar broadcast), as a float.
@@ -122,6 +125,7 @@ std::optional<ComparatorInfo> analyzeComparator(ComputationOp comparator) {
     return std::nullopt;
   bool greater = compare.getDirection() == ComparisonDirection::GT ||
                  compare.getDirection() == ComparisonDirection::GE;
+  info.totalOrder = compare.getComparisonType() == ComparisonType::TOTALORDER;
   info.keyOperand = unsigned(first / 2);
   info.descending = greater != (first != i0);
   return info;
@@ -250,6 +254,11 @@ struct SortRewriterPass
         if (!packed)
           return;
       }
+    } else if (isa<FloatType>(keyType) && !info->totalOrder &&
+               sort.getIsStable().value_or(false)) {
+      // CUB puts -0 before +0, where a stable sort by a FLOAT compare keeps
+      // them in input order (XLA rewrites it regardless).
+      return;
     } else if (!isCubSortKeyType(keyType) ||
                (values &&
                 !isCubSortValueType(cast<RankedTensorType>(values.getType())

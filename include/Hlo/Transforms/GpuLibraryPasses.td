@@ -334,7 +334,9 @@ def HloSortRewriter : Pass<"hlo-sort-rewriter", "::mlir::ModuleOp"> {
     Ampere, by the element width of the first operand, the rows and their
     length (`--hlo-gpu-device`'s compute capability and SM count), else
     more than 16384 elements; `mode=always` every sort that fits (XLA's
-    kAlways). Sorts with control edges are left alone. Linear.
+    kAlways). Sorts with control edges, and stable sorts of floats by a
+    compare that is not TOTALORDER (it ties -0 and +0, CUB puts -0 first),
+    are left alone. Linear.
   }];
   let options = [
     Option<"mode", "mode", "std::string", /*default=*/"\"auto\"",

@@ -18,6 +18,10 @@
 #include "Hlo/Runtime/Thunk/Factorizations.h"
 #include "Hlo/Runtime/Thunk/RadixSort.h"
 
+#ifdef HLO_HAVE_CUB
+#include "CubSort.h"
+#endif
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -588,6 +592,8 @@ private:
   /// Copies `value` (one byte array per slice, of its size) to `slices`.
   LogicalResult upload(Operation *op, ValueRange slices,
                        const TransferValue &value);
+  /// thunk.radix_sort by CUB (CubSort.h).
+  LogicalResult runCubSort(RadixSortOp sort);
   /// The thunks that run on the host between copies: host transfers,
   /// channels, the dynamic-array conversions and the factorizations other
   /// than Cholesky.
@@ -745,6 +751,44 @@ LogicalResult Runner::upload(Operation *op, ValueRange slices,
   }
   // The host bytes may go away on return.
   return sync(op);
+}
+
+LogicalResult Runner::runCubSort(RadixSortOp sort) {
+#ifdef HLO_HAVE_CUB
+  auto bytesOf = [](Value v) {
+    unsigned bits = cast<MemRefType>(v.getType()).getElementTypeBitWidth();
+    return int(bits < 8 ? 1 : bits / 8);
+  };
+  Type keyType = sort.getKeys().getType().getElementType();
+  HloCubSortArgs args = {};
+  auto pointer = [&](Value v) {
+    return v ? reinterpret_cast<void *>(address(v)) : nullptr;
+  };
+  args.keys = pointer(sort.getKeys());
+  args.values = pointer(sort.getValues());
+  args.sortedKeys = pointer(sort.getSortedKeys());
+  args.sortedValues = pointer(sort.getSortedValues());
+  args.scratch = pointer(sort.getScratch());
+  args.scratchBytes = sort.getScratch().getType().getNumElements();
+  args.keyBytes = bytesOf(sort.getKeys());
+  args.valueBytes = sort.getValues() ? bytesOf(sort.getValues()) : 0;
+  args.keyKind = isa<FloatType>(keyType)       ? HloCubFloat
+                 : keyType.isUnsignedInteger() ? HloCubUnsigned
+                                               : HloCubSigned;
+  args.descending = sort.getDescending();
+  args.rows = sort.getRows();
+  args.rowLength = sort.getRowLength();
+  args.stream = s.stream;
+  if (const char *failure = hloCubRadixSort(&args)) {
+    error = std::string("thunk.radix_sort: ") + failure;
+    return mlir::failure();
+  }
+  return success();
+#else
+  (void)sort;
+  error = "thunk.radix_sort: this build has no CUB";
+  return failure();
+#endif
 }
 
 LogicalResult Runner::runOnHost(Operation &op) {
@@ -922,13 +966,17 @@ LogicalResult Runner::replay(CommandBufferOp op) {
 }
 
 LogicalResult Runner::runThunk(Operation &op) {
-  if (isa<RadixSortOp>(op)) {
+  if (auto sort = dyn_cast<RadixSortOp>(&op)) {
     ++stats.sorts;
     if (capturing) {
       error = "thunk.radix_sort cannot run inside a command buffer";
       return failure();
     }
+#ifdef HLO_HAVE_CUB
+    return timed(&op, "radix sort (CUB)", [&] { return runCubSort(sort); });
+#else
     return timed(&op, "radix sort (host)", [&] { return runOnHost(op); });
+#endif
   }
   if (isFactorization(&op)) {
     ++stats.solvers;
