@@ -271,7 +271,6 @@ struct SortRewriterPass
     Location loc = derivedLoc(sort.getLoc());
     ExpansionBuilder eb(b, loc);
     Value callKeys = keys, callValues = values;
-    Value original = keys;
     if (info->numpyOrder) {
       callKeys = numpyKeys(eb, keys);
       callValues = packed ? packBitsOverIndex(eb, keys, values) : keys;
@@ -307,7 +306,7 @@ struct SortRewriterPass
       Value parts[2];
       if (packed) {
         Value both = createGte(b, loc, tuple, 1);
-        parts[0] = unpackBits(eb, both, original.getType());
+        parts[0] = unpackBits(eb, both, keys.getType());
         parts[1] = unpackIndex(eb, both, values.getType());
       } else {
         parts[info->keyOperand] = createGte(b, loc, tuple, 0);
