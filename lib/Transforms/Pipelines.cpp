@@ -94,7 +94,7 @@ void mlir::hlo::buildHloSimplificationPipeline(OpPassManager &pm) {
 }
 
 void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
-                                             bool deterministic) {
+                                             bool deterministic, bool cubSort) {
   // XLA (GPU): DotDimensionSorter, DotDecomposer, ResultCaster,
   // OperandUpcaster, DotOperandConverter, SubByteNormalization
   // ("sub-byte-size-setter"), RngExpander,
@@ -145,7 +145,8 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
   pm.addPass(createHloRngBitGeneratorExpander());
   pm.addPass(createHloPermutationSortExpander());
   // XLA-GPU runs its SortRewriter here and again after DynamicPadder.
-  pm.addPass(createHloSortRewriter());
+  if (cubSort)
+    pm.addPass(createHloSortRewriter());
   pm.addPass(createHloComparisonExpander());
   pm.addPass(createHloZeroSizedHloElimination());
   if (deterministic) {
@@ -174,7 +175,8 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
   pm.addPass(createHloDynamicDimensionSimplifier());
   pm.addPass(createHloReduceWindowRewriter());
   pm.addPass(createHloDynamicPadder());
-  pm.addPass(createHloSortRewriter());
+  if (cubSort)
+    pm.addPass(createHloSortRewriter());
   pm.addPass(createHloStableSortExpander());
   pm.addPass(createHloCollectivePermuteInPlaceExpander());
   buildHloSimplificationPipeline(pm);
@@ -406,7 +408,7 @@ void mlir::hlo::buildHloGpuOptimizePipeline(OpPassManager &pm,
   // unfused.
   pm.addPass(createHloCudnnCustomCallConverter());
   pm.addPass(createHloCustomFusionInliner());
-  buildHloOptimizationPipeline(pm, options.deterministic);
+  buildHloOptimizationPipeline(pm, options.deterministic, options.cubSort);
   buildHloCollectiveOptimizationsPipeline(pm);
   buildHloConvCanonicalizationPipeline(pm);
   buildHloLayoutAssignmentPipeline(pm);

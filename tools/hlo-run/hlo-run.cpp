@@ -214,6 +214,11 @@ static cl::opt<bool> deterministic(
              "--xla_gpu_deterministic_ops (scatters that may depend on the "
              "order of their updates as loops; deterministic cuDNN "
              "algorithms)"));
+static cl::opt<bool> cubSort(
+    "cub-sort", cl::cat(hloRunCategory), cl::init(true),
+    cl::desc("--device=host|cuda: compile as XLA's "
+             "--xla_gpu_enable_cub_radix_sort (on by default, as XLA's): "
+             "large sorts as CUB radix sorts (thunk.radix_sort)"));
 static cl::opt<bool> allowExcessPrecision(
     "allow-excess-precision", cl::cat(hloRunCategory), cl::init(true),
     cl::desc("--device=host|cuda: compile as XLA's "
@@ -648,6 +653,7 @@ runModule(ModuleOp module, StringRef path, ArrayRef<Literal> arguments,
     hlo::GpuOptimizeOptions compile;
     compile.deterministic = deterministic;
     compile.allowExcessPrecision = allowExcessPrecision;
+    compile.cubSort = cubSort;
     std::string tuneTo;
     if (!autotuneCache.empty()) {
       if (llvm::sys::fs::exists(autotuneCache))

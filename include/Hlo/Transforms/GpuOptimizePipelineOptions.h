@@ -44,6 +44,12 @@ struct GpuOptimizePipelineOptions
                      "float converts (f32 -> bf16 -> f32) one convert or "
                      "none"),
       llvm::cl::init(true)};
+  Option<bool> cubSort{
+      *this, "cub-sort",
+      llvm::cl::desc("XLA's xla_gpu_enable_cub_radix_sort: run "
+                     "hlo-sort-rewriter, which gives large sorts to CUB's "
+                     "radix sort"),
+      llvm::cl::init(true)};
   Option<std::string> autotuneCache{
       *this, "autotune-cache",
       llvm::cl::desc("XLA's autotune results (xla_gpu_load_autotune_results_"
@@ -58,6 +64,7 @@ struct GpuOptimizePipelineOptions
     o.tritonSoftmax = tritonSoftmax;
     o.latencyHiding = latencyHiding;
     o.allowExcessPrecision = allowExcessPrecision;
+    o.cubSort = cubSort;
     return o;
   }
 };

@@ -43,8 +43,8 @@ void buildHloSpmdSimplifyPipeline(OpPassManager &pm);
 void buildHloSimplificationPipeline(OpPassManager &pm);
 /// With `deterministic` (XLA's xla_gpu_deterministic_ops), scatters whose
 /// result may depend on the order of their updates become loops.
-void buildHloOptimizationPipeline(OpPassManager &pm,
-                                  bool deterministic = false);
+void buildHloOptimizationPipeline(OpPassManager &pm, bool deterministic = false,
+                                  bool cubSort = true);
 void buildHloCollectiveOptimizationsPipeline(OpPassManager &pm);
 
 /// XLA-GPU's pipelines after them, in XLA's order, and `hlo-gpu-optimize`,
@@ -73,6 +73,9 @@ struct GpuOptimizeOptions {
   /// XLA's xla_allow_excess_precision: chains of float converts become one
   /// (hlo-simplify-fp-conversions), keeping more precision than asked for.
   bool allowExcessPrecision = true;
+  /// XLA's xla_gpu_enable_cub_radix_sort: large sorts become CUB radix sort
+  /// calls (hlo-sort-rewriter).
+  bool cubSort = true;
 };
 void buildHloGpuOptimizePipeline(OpPassManager &pm,
                                  const GpuOptimizeOptions &options = {});
