@@ -27,6 +27,7 @@
 
 #include "Hlo/Dialect/Hlo/HloCubSortCalls.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Dialect/Hlo/HloTypeInference.h"
 #include "Hlo/Transforms/GpuLibraryPasses.h"
 
 namespace mlir::hlo {
@@ -39,18 +40,13 @@ using namespace mlir::hlo;
 
 namespace {
 
-int64_t bytesOf(RankedTensorType t) {
-  if (!t)
-    return 0;
-  int64_t bits = t.getElementType().getIntOrFloatBitWidth();
-  return t.getNumElements() * (bits == 1 ? 1 : bits / 8);
-}
-
 /// The bound on CUB's scratch for `call`, with the batch's offsets.
 int64_t scratchBound(const CubSortCall &call) {
   int64_t elements = call.keys.getNumElements();
-  int64_t bytes = bytesOf(call.keys) + bytesOf(call.values) +
-                  llvm::divideCeil(elements, 1024) * 1024 + 8 * 256 * 8 + 4096;
+  int64_t bytes =
+      getShapeByteSize(call.keys).value_or(0) +
+      (call.values ? getShapeByteSize(call.values).value_or(0) : 0) +
+      llvm::divideCeil(elements, 1024) * 1024 + 8 * 256 * 8 + 4096;
   if (call.rows > 1)
     bytes = llvm::alignTo(bytes, 4) + (call.rows + 1) * 4;
   return bytes;
@@ -79,7 +75,6 @@ struct EstimateCubSortScratchSizePass
       return c.emitError("hlo-estimate-cub-sort-scratch-size: ")
              << kCubSortUnassignedTarget << " " << why;
     MLIRContext *ctx = c.getContext();
-    OpBuilder b(c);
     auto tuple = cast<TupleType>(c.getResult().getType());
     SmallVector<Type> types(tuple.getTypes());
     types.back() = scratchType(ctx, scratchBound(*call));
@@ -87,21 +82,13 @@ struct EstimateCubSortScratchSizePass
     llvm::raw_string_ostream os(config);
     os << "{descending = " << (call->descending ? "true" : "false")
        << ", batch_size = " << call->rows << " : i64}";
-    OperationState state(c.getLoc(), c->getName());
-    state.addOperands(c->getOperands());
-    state.addAttributes(c->getAttrs());
-    state.addTypes(TupleType::get(ctx, types));
-    Operation *sized = b.create(state);
-    sized->setAttr("custom_call_target",
-                   b.getStringAttr(call->values ? kCubSortPairsTarget
-                                                : kCubSortKeysTarget));
-    sized->setAttr("api_version",
-                   CustomCallApiVersionAttr::get(
-                       ctx, CustomCallApiVersion::API_VERSION_TYPED_FFI));
-    sized->setAttr("backend_config", TextAttr::get(ctx, config));
-    // The users read the sorted arrays: their types are unchanged.
-    c.getResult().replaceAllUsesWith(sized->getResult(0));
-    c.erase();
+    // In place: the users read the sorted arrays, whose types stay.
+    c.getResult().setType(TupleType::get(ctx, types));
+    c.setCustomCallTargetAttr(StringAttr::get(
+        ctx, call->values ? kCubSortPairsTarget : kCubSortKeysTarget));
+    c.setApiVersionAttr(CustomCallApiVersionAttr::get(
+        ctx, CustomCallApiVersion::API_VERSION_TYPED_FFI));
+    c->setAttr("backend_config", TextAttr::get(ctx, config));
     ++numSized;
     changed = true;
     return success();

@@ -757,10 +757,6 @@ LogicalResult Runner::upload(Operation *op, ValueRange slices,
 
 #ifdef HLO_HAVE_CUB
 LogicalResult Runner::runCubSort(RadixSortOp sort) {
-  auto bytesOf = [](Value v) {
-    unsigned bits = cast<MemRefType>(v.getType()).getElementTypeBitWidth();
-    return int(bits < 8 ? 1 : bits / 8);
-  };
   Type keyType = sort.getKeys().getType().getElementType();
   HloCubSortArgs args = {};
   auto pointer = [&](Value v) {
@@ -772,8 +768,9 @@ LogicalResult Runner::runCubSort(RadixSortOp sort) {
   args.sortedValues = pointer(sort.getSortedValues());
   args.scratch = pointer(sort.getScratch());
   args.scratchBytes = sort.getScratch().getType().getNumElements();
-  args.keyBytes = bytesOf(sort.getKeys());
-  args.valueBytes = sort.getValues() ? bytesOf(sort.getValues()) : 0;
+  args.keyBytes = int(radixSortElementBytes(sort.getKeys()));
+  args.valueBytes =
+      sort.getValues() ? int(radixSortElementBytes(sort.getValues())) : 0;
   args.keyKind = isa<FloatType>(keyType)       ? HloCubFloat
                  : keyType.isUnsignedInteger() ? HloCubUnsigned
                                                : HloCubSigned;

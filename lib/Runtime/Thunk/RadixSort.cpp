@@ -26,8 +26,7 @@ uint64_t mlir::thunk::radixSortKey(Type type, uint64_t bits) {
   return type.isUnsignedInteger() ? bits : (bits ^ sign);
 }
 
-/// Bytes of one element of `type` (i1 in a byte).
-static size_t elementBytes(Value slice) {
+size_t mlir::thunk::radixSortElementBytes(Value slice) {
   unsigned bits = cast<MemRefType>(slice.getType()).getElementTypeBitWidth();
   return bits < 8 ? 1 : bits / 8;
 }
@@ -44,8 +43,8 @@ LogicalResult mlir::thunk::runRadixSort(RadixSortOp op,
   uint8_t *sortedKeys = buffers[pairs ? 2 : 1];
   uint8_t *sortedValues = pairs ? buffers[3] : nullptr;
   Type keyType = op.getKeys().getType().getElementType();
-  size_t keyBytes = elementBytes(op.getKeys());
-  size_t valueBytes = pairs ? elementBytes(op.getValues()) : 0;
+  size_t keyBytes = radixSortElementBytes(op.getKeys());
+  size_t valueBytes = pairs ? radixSortElementBytes(op.getValues()) : 0;
   int64_t n = op.getRowLength();
   bool descending = op.getDescending();
   std::vector<std::pair<uint64_t, int64_t>> row(n);

@@ -21,6 +21,9 @@ namespace mlir::thunk {
 /// the sign bit of the others).
 uint64_t radixSortKey(Type type, uint64_t bits);
 
+/// The bytes of one element of a thunk.radix_sort slice (i1 in a byte).
+size_t radixSortElementBytes(Value slice);
+
 /// Runs `op` on `buffers`, the bytes of its operands in order (keys,
 /// values if any, sorted keys, sorted values if any, scratch): each row
 /// stably sorted by its keys.
