@@ -10,7 +10,8 @@
 // public, and the host runtime gives ranges of blocks to several threads.
 //
 // Threads that synchronize (gpu.barrier, gpu.shuffle, at the top level of the
-// body only) split the body into phases: per block, each phase runs as its
+// body, or in `scf.for` loops there, which every thread runs alike: they are
+// unrolled first) split the body into phases: per block, each phase runs as its
 // own loop nest over the block's threads, so every thread has finished one
 // phase before any starts the next. Values that live across phases are kept in
 // per-thread arrays; a shuffle reads its partner's slot of the array of its
@@ -24,8 +25,10 @@
 #include "Hlo/Conversion/HostJit.h"
 #include "Hlo/Conversion/Passes.h"
 
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/FoldUtils.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -93,6 +96,7 @@ public:
   void emit(ModuleOp module);
 
 private:
+  LogicalResult unrollSynchronizingLoops();
   LogicalResult checkOps();
   void splitPhases();
   LogicalResult planCrossPhaseValue(Value value, unsigned phase,
@@ -124,6 +128,48 @@ private:
   Value zero, one;
 };
 
+/// Whether `op` holds a barrier or a shuffle.
+bool synchronizes(Operation *op) {
+  return op
+      ->walk([](Operation *inner) {
+        return isa<gpu::BarrierOp, gpu::ShuffleOp>(inner)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// The loops at the top of the body that hold barriers or shuffles (which
+/// every thread of a block runs the same number of times, as any loop around
+/// them on a GPU must) are unrolled, outer loops first, so that their
+/// barriers and shuffles are at the top level, where the body splits into
+/// phases. Their trip counts must be constants; what the unrolled trips
+/// compute from them (the shuffles' offsets, say) is folded to constants,
+/// which the phases recompute instead of keeping per thread.
+LogicalResult KernelToHost::unrollSynchronizingLoops() {
+  bool unrolled = false;
+  for (bool changed = true; changed; unrolled |= changed) {
+    changed = false;
+    for (Operation &op :
+         llvm::make_early_inc_range(body.without_terminator())) {
+      auto loop = dyn_cast<scf::ForOp>(op);
+      if (!loop || !synchronizes(loop))
+        continue;
+      if (!loop.getStaticTripCount() || failed(loopUnrollFull(loop)))
+        return loop.emitError("hlo-gpu-kernels-to-host: a loop holding "
+                              "barriers or shuffles needs a constant trip "
+                              "count on the host");
+      changed = true;
+    }
+  }
+  if (unrolled) {
+    OperationFolder folder(kernel.getContext());
+    for (Operation &op : llvm::make_early_inc_range(body.without_terminator()))
+      (void)folder.tryToFold(&op);
+  }
+  return success();
+}
+
 LogicalResult KernelToHost::checkOps() {
   WalkResult result = kernel.walk([&](Operation *op) {
     if (isa<gpu::BarrierOp, gpu::ShuffleOp>(op) &&
@@ -131,7 +177,8 @@ LogicalResult KernelToHost::checkOps() {
       op->emitError("hlo-gpu-kernels-to-host: '")
           << op->getName() << "' inside '" << op->getParentOp()->getName()
           << "': barriers and shuffles must be at the top level of the "
-             "kernel body (every thread of a block executes each of them)";
+             "kernel body or in loops there (every thread of a block "
+             "executes each of them)";
       return WalkResult::interrupt();
     }
     if (op != kernel.getOperation() &&
@@ -217,7 +264,7 @@ LogicalResult KernelToHost::analyze() {
     gridSize[d] = (*grid)[d];
     numThreads *= blockSize[d];
   }
-  if (failed(checkOps()))
+  if (failed(unrollSynchronizingLoops()) || failed(checkOps()))
     return failure();
   splitPhases();
   for (auto [index, ops] : llvm::enumerate(phases)) {

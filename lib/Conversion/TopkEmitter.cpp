@@ -23,7 +23,8 @@
 //  2. The lanes of a warp merge their lists in a butterfly: xor shuffles of
 //     the partner's list, the kp best of both as the elementwise best of one
 //     list and the other reversed (a bitonic sequence) sorted by a bitonic
-//     merge network. After five steps every lane holds its warp's best.
+//     merge network, one step a trip of a loop. After five steps every lane
+//     holds its warp's best.
 //  3. Lane 0 of each warp writes its list to shared memory; after a barrier
 //     the lanes of every warp read one warp's list each and merge them the
 //     same way; thread 0 writes the first k, the values read again at their
@@ -229,31 +230,42 @@ Entries TopkEmitter::merge(const Entries &a, const Entries &c) {
 }
 
 Entries TopkEmitter::butterfly(Entries list, int64_t offset) {
-  for (int64_t o = offset; o >= 1; o /= 2) {
-    // An entry moves as two 32-bit halves; all halves first, then all
-    // shuffles of the step (one phase on the host), then the entries.
-    Type i64 = b.getI64Type();
-    Value c32 = arith::ConstantIntOp::create(b, loc, i64, 32);
-    SmallVector<Value> halves;
-    for (Value e : list) {
-      halves.push_back(arith::TruncIOp::create(b, loc, b.getI32Type(), e));
-      halves.push_back(arith::TruncIOp::create(
-          b, loc, b.getI32Type(), arith::ShRUIOp::create(b, loc, e, c32)));
-    }
-    for (Value &h : halves)
-      h = gpu::ShuffleOp::create(b, loc, h, int32_t(o), /*width=*/32,
-                                 gpu::ShuffleMode::XOR)
-              .getShuffleResult();
-    Entries other;
-    for (unsigned j = 0; j < list.size(); ++j)
-      other.push_back(arith::OrIOp::create(
-          b, loc, arith::ExtUIOp::create(b, loc, i64, halves[2 * j]),
-          arith::ShLIOp::create(
-              b, loc, arith::ExtUIOp::create(b, loc, i64, halves[2 * j + 1]),
-              c32)));
-    list = merge(list, other);
+  // One step a trip of a loop, its lane offset `offset >> step` (the merge
+  // network, kp log kp compares, is most of the kernel's code: unrolled,
+  // the PTX was three times as long and ptxas took 2.6x as long).
+  int64_t steps = llvm::Log2_64(uint64_t(offset)) + 1;
+  auto loop = scf::ForOp::create(b, loc, index(0), index(steps), index(1),
+                                 ValueRange(list));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value o = arith::ShRUIOp::create(
+      b, loc, i32(offset),
+      arith::IndexCastOp::create(b, loc, b.getI32Type(),
+                                 loop.getInductionVar()));
+  list.assign(loop.getRegionIterArgs().begin(), loop.getRegionIterArgs().end());
+  // An entry moves as two 32-bit halves; all halves first, then all
+  // shuffles of the step (one phase on the host), then the entries.
+  Type i64 = b.getI64Type();
+  Value c32 = arith::ConstantIntOp::create(b, loc, i64, 32);
+  SmallVector<Value> halves;
+  for (Value e : list) {
+    halves.push_back(arith::TruncIOp::create(b, loc, b.getI32Type(), e));
+    halves.push_back(arith::TruncIOp::create(
+        b, loc, b.getI32Type(), arith::ShRUIOp::create(b, loc, e, c32)));
   }
-  return list;
+  for (Value &h : halves)
+    h = gpu::ShuffleOp::create(b, loc, h, o, i32(kWarpSize),
+                               gpu::ShuffleMode::XOR)
+            .getShuffleResult();
+  Entries other;
+  for (unsigned j = 0; j < list.size(); ++j)
+    other.push_back(arith::OrIOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, i64, halves[2 * j]),
+        arith::ShLIOp::create(
+            b, loc, arith::ExtUIOp::create(b, loc, i64, halves[2 * j + 1]),
+            c32)));
+  scf::YieldOp::create(b, loc, merge(list, other));
+  return Entries(loop.getResults());
 }
 
 FailureOr<gpu::GPUFuncOp> TopkEmitter::emit(gpu::GPUModuleOp module,

@@ -221,3 +221,49 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A warp sum as a loop of xor shuffles (lane offsets 2 and 1, `2 >> step`):
+// every thread runs it the same number of times, so the host form unrolls
+// it first (its trip count is a constant), and each trip's shuffle starts a
+// phase of its own that reads its partner's slot of the sum so far.
+// CHECK-LABEL: func.func private @loop_sum.blocks(
+// CHECK-DAG:     %[[X:.*]] = memref.alloca() : memref<4xf32>
+// CHECK-DAG:     %[[S:.*]] = memref.alloca() : memref<4xf32>
+// CHECK:         scf.for %[[T:.*]] = %c0 to %c4 step %c1 {
+// CHECK:           memref.store %{{.*}}, %[[X]][%[[T]]] : memref<4xf32>
+// CHECK:         }
+// CHECK-NEXT:    scf.for %[[T:.*]] = %c0 to %c4 step %c1 {
+// CHECK:           arith.xori %{{.*}}, %c2_i32 : i32
+// CHECK:           memref.load %[[X]]
+// CHECK:           memref.store %{{.*}}, %[[S]][%[[T]]] : memref<4xf32>
+// CHECK:         }
+// CHECK-NEXT:    scf.for %[[T:.*]] = %c0 to %c4 step %c1 {
+// CHECK:           arith.xori %{{.*}}, %c1_i32 : i32
+// CHECK:           memref.load %[[S]]
+// CHECK:           memref.store %{{.*}}, %{{.*}}[%[[T]]] : memref<4xf32>
+// CHECK:         }
+// CHECK-NOT:     gpu.shuffle
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @loop_sum(%m: memref<4xf32>) kernel attributes {known_block_size = array<i32: 4, 1, 1>, known_grid_size = array<i32: 1, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %two = arith.constant 2 : i32
+      %w = arith.constant 32 : i32
+      %t = gpu.thread_id x
+      %x = memref.load %m[%t] : memref<4xf32>
+      %sum = scf.for %i = %c0 to %c2 step %c1 iter_args(%acc = %x) -> (f32) {
+        %i32 = arith.index_cast %i : index to i32
+        %o = arith.shrui %two, %i32 : i32
+        %s, %ok = gpu.shuffle xor %acc, %o, %w : f32
+        %a = arith.addf %acc, %s : f32
+        scf.yield %a : f32
+      }
+      memref.store %sum, %m[%t] : memref<4xf32>
+      gpu.return
+    }
+  }
+}
