@@ -141,14 +141,15 @@ bool synchronizes(Operation *op) {
 
 /// The loops at the top of the body that hold barriers or shuffles (which
 /// every thread of a block runs the same number of times, as any loop around
-/// them on a GPU must) are unrolled, outer loops first, so that their
-/// barriers and shuffles are at the top level, where the body splits into
-/// phases. Their trip counts must be constants; what the unrolled trips
-/// compute from them (the shuffles' offsets, say) is folded to constants,
-/// which the phases recompute instead of keeping per thread.
+/// them on a GPU must) are unrolled, so that their barriers and shuffles are
+/// at the top level, where the body splits into phases. Their trip counts
+/// must be constants. After each round what the unrolled trips compute from
+/// their induction variables is folded to constants: the bounds of the
+/// loops they held (unrolled in the next round) and the shuffles' offsets,
+/// which the phases then recompute instead of keeping per thread.
 LogicalResult KernelToHost::unrollSynchronizingLoops() {
-  bool unrolled = false;
-  for (bool changed = true; changed; unrolled |= changed) {
+  OperationFolder folder(kernel.getContext());
+  for (bool changed = true; changed;) {
     changed = false;
     for (Operation &op :
          llvm::make_early_inc_range(body.without_terminator())) {
@@ -161,11 +162,10 @@ LogicalResult KernelToHost::unrollSynchronizingLoops() {
                               "count on the host");
       changed = true;
     }
-  }
-  if (unrolled) {
-    OperationFolder folder(kernel.getContext());
-    for (Operation &op : llvm::make_early_inc_range(body.without_terminator()))
-      (void)folder.tryToFold(&op);
+    if (changed)
+      for (Operation &op :
+           llvm::make_early_inc_range(body.without_terminator()))
+        (void)folder.tryToFold(&op);
   }
   return success();
 }

@@ -11,7 +11,9 @@
 // is a kernel of its own that compares pairs in global memory. The first
 // kernel is always a tiled one: it reads the sort's operands (through the
 // element generator, so an iota fused into the sort costs no buffer) and
-// writes the outputs, which every later kernel sorts in place.
+// writes the outputs, which every later kernel sorts in place. A tiled
+// kernel runs its masks in loops over the stages and their levels (the mask
+// computed from both), so that the comparator is emitted once a kernel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +35,14 @@ constexpr int64_t kSharedMemoryPerBlock = 48 * 1024;
 constexpr int64_t kUnroll = 4;
 /// Threads per block of a kernel for one mask (XLA's loop launch).
 constexpr int64_t kUntiledThreadsPerBlock = 128;
+
+/// The masks of a tiled kernel: those of the stages [firstStage, endStage),
+/// each from level `top` (the stage itself where negative) down to 0. Level
+/// m of stage s has the mask 2^(s+1) - 1 where m = s, else 2^m; its pairs
+/// are blocks of 2^m elements and the next block.
+struct TiledMasks {
+  int64_t firstStage = 0, endStage = 0, top = -1;
+};
 
 struct SortInfo {
   SortOp sort;
@@ -138,10 +148,11 @@ public:
 
   /// The tiled kernel for `masks` (reading the sort's operands when
   /// `first`, else the outputs).
-  FailureOr<gpu::GPUFuncOp> emitTiled(StringRef name, ArrayRef<int64_t> masks,
+  FailureOr<gpu::GPUFuncOp> emitTiled(StringRef name, TiledMasks masks,
                                       bool first);
-  /// The kernel for one mask, in global memory.
-  FailureOr<gpu::GPUFuncOp> emitUntiled(StringRef name, int64_t mask);
+  /// The kernel for level `level` of stage `stage`, in global memory.
+  FailureOr<gpu::GPUFuncOp> emitUntiled(StringRef name, int64_t stage,
+                                        int64_t level);
 
 private:
   Value constant(int64_t v) {
@@ -150,10 +161,11 @@ private:
   /// The offset of (row, 0) and the logical index of the row's other
   /// dimensions (the sort dimension's entry left null).
   Value emitRowBase(Value row, SmallVectorImpl<Value> &index);
-  /// Compare-and-swap of the pair `pair` for `mask` among `bound` elements
-  /// (an index value): `load(k, i)` / `store(k, i, v)` access operand k.
+  /// Compare-and-swap of the pair `pair` for `mask` of level `level` (pairs
+  /// of blocks of 2^level elements) among `bound` elements (index values):
+  /// `load(k, i)` / `store(k, i, v)` access operand k.
   LogicalResult
-  emitCompareAndSwap(Value pair, int64_t mask, Value bound,
+  emitCompareAndSwap(Value pair, Value level, Value mask, Value bound,
                      function_ref<Value(unsigned, Value)> load,
                      function_ref<void(unsigned, Value, Value)> store);
   SmallVector<Type> outputTypes() {
@@ -189,22 +201,23 @@ Value SortEmitter::emitRowBase(Value row, SmallVectorImpl<Value> &index) {
 }
 
 LogicalResult SortEmitter::emitCompareAndSwap(
-    Value pair, int64_t mask, Value bound,
+    Value pair, Value level, Value mask, Value bound,
     function_ref<Value(unsigned, Value)> load,
     function_ref<void(unsigned, Value, Value)> store) {
-  // Pairs compare a block of `half` elements with the next block: for a
-  // mask 2^k - 1 (k > 1) the next block reversed, for a power of two
-  // element by element.
-  int64_t half = mask;
-  if (mask > 1 && (mask & (mask + 1)) == 0)
-    half = (mask + 1) / 2;
-  Value i = arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(
-          b, loc, arith::DivUIOp::create(b, loc, pair, constant(half)),
-          constant(2 * half)),
-      arith::RemUIOp::create(b, loc, pair, constant(half)));
-  Value j = arith::XOrIOp::create(b, loc, i, constant(mask));
+  // Pairs compare a block of 2^level elements with the next block: for a
+  // mask 2^(level+1) - 1 the next block reversed, for a power of two
+  // element by element. The pair's first element is the pair's number
+  // with a 0 inserted at bit `level`.
+  Value low = arith::AndIOp::create(
+      b, loc, pair,
+      arith::SubIOp::create(b, loc,
+                            arith::ShLIOp::create(b, loc, constant(1), level),
+                            constant(1)));
+  Value high =
+      arith::ShLIOp::create(b, loc, arith::ShRUIOp::create(b, loc, pair, level),
+                            arith::AddIOp::create(b, loc, level, constant(1)));
+  Value i = arith::OrIOp::create(b, loc, high, low);
+  Value j = arith::XOrIOp::create(b, loc, i, mask);
   Value inside =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, j, bound);
   auto ifInside = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/false);
@@ -237,8 +250,8 @@ LogicalResult SortEmitter::emitCompareAndSwap(
   return success();
 }
 
-FailureOr<gpu::GPUFuncOp>
-SortEmitter::emitTiled(StringRef name, ArrayRef<int64_t> masks, bool first) {
+FailureOr<gpu::GPUFuncOp> SortEmitter::emitTiled(StringRef name,
+                                                 TiledMasks masks, bool first) {
   int64_t tile = info.tile;
   int64_t perThread = std::min(kUnroll, tile);
   int64_t threads = std::max<int64_t>(1, tile / kUnroll);
@@ -335,27 +348,54 @@ SortEmitter::emitTiled(StringRef name, ArrayRef<int64_t> masks, bool first) {
   }
   gpu::BarrierOp::create(b, loc);
 
-  // The masks, each pair of the tile compared by one thread.
+  // The masks, each pair of the tile compared by one thread: loops over the
+  // stages and their levels, which every thread runs alike.
   int64_t pairsPerThread = std::max<int64_t>(1, perThread / 2);
-  for (int64_t mask : masks) {
+  bool compared = true;
+  if (masks.endStage > masks.firstStage) {
+    OpBuilder::InsertionGuard guard(b);
+    auto stages = scf::ForOp::create(b, loc, constant(masks.firstStage),
+                                     constant(masks.endStage), constant(1));
+    b.setInsertionPointToStart(stages.getBody());
+    Value stage = stages.getInductionVar();
+    Value top = masks.top < 0 ? stage : constant(masks.top);
+    auto levels = scf::ForOp::create(
+        b, loc, constant(0), arith::AddIOp::create(b, loc, top, constant(1)),
+        constant(1));
+    b.setInsertionPointToStart(levels.getBody());
+    Value level = arith::SubIOp::create(b, loc, top, levels.getInductionVar());
+    Value one = constant(1);
+    Value mask = arith::SelectOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, level, stage),
+        arith::SubIOp::create(
+            b, loc,
+            arith::ShLIOp::create(b, loc, one,
+                                  arith::AddIOp::create(b, loc, stage, one)),
+            one),
+        arith::ShLIOp::create(b, loc, one, level));
     for (int64_t q = 0; q < pairsPerThread; ++q) {
       Value pair = arith::AddIOp::create(
           b, loc,
           arith::MulIOp::create(b, loc, threadId, constant(pairsPerThread)),
           constant(q));
       if (failed(emitCompareAndSwap(
-              pair, mask, bound,
+              pair, level, mask, bound,
               [&](unsigned k, Value i) -> Value {
                 return memref::LoadOp::create(b, loc, tiles[k], ValueRange{i});
               },
               [&](unsigned k, Value i, Value v) {
                 memref::StoreOp::create(b, loc, v, tiles[k], ValueRange{i});
               }))) {
-        func.erase();
-        return failure();
+        compared = false;
+        break;
       }
     }
     gpu::BarrierOp::create(b, loc);
+  }
+  if (!compared) {
+    func.erase();
+    return failure();
   }
 
   // Store.
@@ -370,8 +410,10 @@ SortEmitter::emitTiled(StringRef name, ArrayRef<int64_t> masks, bool first) {
   return func;
 }
 
-FailureOr<gpu::GPUFuncOp> SortEmitter::emitUntiled(StringRef name,
-                                                   int64_t mask) {
+FailureOr<gpu::GPUFuncOp>
+SortEmitter::emitUntiled(StringRef name, int64_t stage, int64_t level) {
+  int64_t mask =
+      level == stage ? (int64_t(2) << stage) - 1 : int64_t(1) << level;
   // Each thread compares kUnroll consecutive pairs of one row (half of the
   // padded dimension's elements are the first of a pair).
   int64_t pairs = int64_t(1) << (info.numStages - 1);
@@ -410,7 +452,7 @@ FailureOr<gpu::GPUFuncOp> SortEmitter::emitUntiled(StringRef name,
       b.setInsertionPointToStart(&ifOp.getThenRegion().front());
     }
     if (failed(emitCompareAndSwap(
-            pair, mask, constant(info.size),
+            pair, constant(level), constant(mask), constant(info.size),
             [&](unsigned k, Value i) -> Value {
               return memref::LoadOp::create(b, loc, outputs[k],
                                             ValueRange{address(i)});
@@ -442,39 +484,36 @@ FailureOr<gpu::GPUFuncOp> mlir::hlo::emitSortKernel(Operation *fusion,
   if (failed(info))
     return fusion->emitError("sort emitter: ") << reason;
   // XLA's kernels: the masks below the tile size gathered into tiled
-  // kernels, each larger one a kernel of its own.
-  SmallVector<SmallVector<int64_t>> kernels;
-  SmallVector<int64_t> group;
-  for (int64_t stage = 0; stage < info->numStages; ++stage)
-    for (int64_t m = stage; m >= 0; --m) {
-      int64_t mask = m == stage ? (int64_t(2) << stage) - 1 : int64_t(1) << m;
-      if (mask < info->tile) {
-        group.push_back(mask);
-        continue;
-      }
-      if (!group.empty())
-        kernels.push_back(std::move(group));
-      group.clear();
-      kernels.push_back({mask});
-    }
-  // The first kernel is tiled even with no mask (a dimension of 1: a copy).
-  if (!group.empty() || kernels.empty())
-    kernels.push_back(std::move(group));
+  // kernels (the whole stages below it first, then the last levels of each
+  // later stage), each larger one a kernel of its own.
+  struct Kernel {
+    TiledMasks tiled;
+    int64_t stage = -1, level = -1; // untiled when stage >= 0
+  };
+  int64_t tileStages = llvm::Log2_64(info->tile);
+  SmallVector<Kernel> kernels;
+  kernels.push_back({{0, std::min(info->numStages, tileStages), -1}});
+  for (int64_t stage = tileStages; stage < info->numStages; ++stage) {
+    for (int64_t level = stage; level >= tileStages; --level)
+      kernels.push_back({{}, stage, level});
+    if (tileStages > 0)
+      kernels.push_back({{stage, stage + 1, tileStages - 1}});
+  }
   SortEmitter emitter(fusion, module, symbols, *info);
   SmallVector<Attribute> then;
   gpu::GPUFuncOp firstKernel;
   SymbolTable kernelSymbols(module);
-  for (auto [i, masks] : llvm::enumerate(kernels)) {
+  for (auto [i, plan] : llvm::enumerate(kernels)) {
     // XLA's names: the first kernel's, then `name__1`, `name__2`, ...
     std::string kernelName = name.str();
     for (unsigned suffix = i;
          i && (kernelName == name.str() || kernelSymbols.lookup(kernelName));
          ++suffix)
       kernelName = name.str() + "__" + std::to_string(suffix);
-    bool tiled = i == 0 || masks.size() > 1 || masks.front() < info->tile;
     FailureOr<gpu::GPUFuncOp> kernel =
-        tiled ? emitter.emitTiled(kernelName, masks, /*first=*/i == 0)
-              : emitter.emitUntiled(kernelName, masks.front());
+        plan.stage < 0
+            ? emitter.emitTiled(kernelName, plan.tiled, /*first=*/i == 0)
+            : emitter.emitUntiled(kernelName, plan.stage, plan.level);
     if (failed(kernel)) {
       if (firstKernel)
         for (Attribute a : then)
