@@ -43,6 +43,9 @@ using namespace mlir::hlo;
 namespace {
 
 constexpr int64_t kSubgroupSize = 32;
+/// The most trips of a loop with barriers or shuffles the host form
+/// unrolls (a bitonic sort's masks: at most 78 a kernel).
+constexpr uint64_t kMaxUnrolledTrips = 1024;
 
 /// The GPU ops whose values the host form computes from the loop variables
 /// and the launch dimensions (anywhere in the body).
@@ -156,10 +159,20 @@ LogicalResult KernelToHost::unrollSynchronizingLoops() {
       auto loop = dyn_cast<scf::ForOp>(op);
       if (!loop || !synchronizes(loop))
         continue;
-      if (!loop.getStaticTripCount() || failed(loopUnrollFull(loop)))
+      std::optional<APInt> trips = loop.getStaticTripCount();
+      if (!trips)
         return loop.emitError("hlo-gpu-kernels-to-host: a loop holding "
                               "barriers or shuffles needs a constant trip "
                               "count on the host");
+      // Each trip becomes phases of its own: a bound on what that costs.
+      if (trips->getZExtValue() > kMaxUnrolledTrips)
+        return loop.emitError("hlo-gpu-kernels-to-host: a loop holding "
+                              "barriers or shuffles runs ")
+               << trips->getZExtValue() << " times, more than the "
+               << kMaxUnrolledTrips << " the host form unrolls";
+      if (failed(loopUnrollFull(loop)))
+        return loop.emitError("hlo-gpu-kernels-to-host: the loop could not "
+                              "be unrolled");
       changed = true;
     }
     if (changed)

@@ -101,3 +101,21 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// Each trip of such a loop becomes phases of its own: at most 1024 trips.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%m: memref<4xf32>) kernel attributes {known_block_size = array<i32: 4, 1, 1>, known_grid_size = array<i32: 1, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %n = arith.constant 1000000 : index
+      // expected-error @+1 {{hlo-gpu-kernels-to-host: a loop holding barriers or shuffles runs 1000000 times, more than the 1024 the host form unrolls}}
+      scf.for %i = %c0 to %n step %c1 {
+        gpu.barrier
+      }
+      gpu.return
+    }
+  }
+}
