@@ -157,6 +157,7 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
     pm.addPass(createHloScatterExpander(scatter));
   }
   pm.addPass(createHloGpuScatterExpander());
+  pm.addPass(createHloQrExpander());
   // Ours: generic async computations as calls, inlined next; XLA's
   // ScanExpander, whose loop bodies call the scan's computation.
   pm.addPass(createHloAsyncToCall());

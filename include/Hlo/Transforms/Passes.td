@@ -991,6 +991,30 @@ def HloScanExpander : Pass<"hlo-scan-expander", "::mlir::ModuleOp"> {
   ];
 }
 
+def HloQrExpander : Pass<"hlo-qr-expander", "::mlir::ModuleOp"> {
+  let summary = "XLA's QR custom calls as Householder loops (XLA's "
+                "QrExpander)";
+  let description = [{
+    XLA's QrExpander, in "optimization" after the GPU scatter expander:
+    the custom calls of XLA's client library's QR (PyTorch/XLA's and TF's
+    linalg.qr), `Qr` (a -> (a', taus), LAPACK's geqrf on each matrix of
+    the batch: R on and above the diagonal of a', the Householder vectors
+    below it, min(m, n) scales tau a matrix) and
+    `ProductOfElementaryHouseholderReflectors` ((a, taus) -> q, orgqr: the
+    first n columns of H_0 ... H_{r-1}, m >= n >= r), become counted while
+    loops of one Householder reflection a step (dlarfg's beta and tau, the
+    update of the trailing columns, q built from the last reflector),
+    computed on whole matrices under masks of row and column iotas, v^T a
+    as a multiply and a sum. XLA blocks the columns (128) and updates the
+    rest through the block's WY form; here every reflector updates the
+    matrix. Left alone: complex and non-float types, calls of other shapes,
+    with control predecessors, in fused computations.
+  }];
+  let statistics = [
+    Statistic<"numExpanded", "expanded", "QR calls expanded">,
+  ];
+}
+
 def HloScaledDotRewriter
     : Pass<"hlo-scaled-dot-rewriter", "::mlir::ModuleOp"> {
   let summary = "Rewrite scaled-dot as a dot of its scaled operands "

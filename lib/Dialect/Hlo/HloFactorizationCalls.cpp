@@ -40,6 +40,11 @@ static std::optional<Target> parseTarget(StringRef target) {
     return Target{Kind::Eig, 0, true, false, false, true};
   if (target == "cusparse_gtsv2_ffi")
     return Target{Kind::TridiagonalSolve, 0, true};
+  // XLA's own QR calls (its client library's; QrExpander expands them).
+  if (target == "Qr")
+    return Target{Kind::Qr, 0, true};
+  if (target == "ProductOfElementaryHouseholderReflectors")
+    return Target{Kind::HouseholderProduct, 0, true};
   if (target.consume_front("cusolver_") && target.consume_back("_ffi")) {
     std::optional<Kind> kind = llvm::StringSwitch<std::optional<Kind>>(target)
                                    .Case("getrf", Kind::Lu)

@@ -99,13 +99,15 @@ UNRUNNABLE = {
 
 
 # Custom calls that are not skipped: JAX's linear algebra on XLA CPU (LAPACK,
-# which XLA CPU runs) and on XLA GPU (cuSOLVER, cuSPARSE), and JAX's memory
+# which XLA CPU runs) and on XLA GPU (cuSOLVER, cuSPARSE), XLA's own QR
+# calls (which XLA CPU expands with its QrExpander), and JAX's memory
 # placements (a module of `.cuda.hlo` whose manifest entry names its CPU
 # lowering as the reference XLA runs).
 RUNNABLE_CUSTOM_CALL = re.compile(
     r"lapack_[sdcz]\w+_ffi|annotate_device_placement|"
     r"cusolver_(getrf|potrf|geqrf|orgqr|syevd|sytrd|gesvdj?|geev)_ffi|"
-    r"cusparse_gtsv2_ffi|cu_lu_pivots_to_permutation|cuhybrid_eig_(real|comp)")
+    r"cusparse_gtsv2_ffi|cu_lu_pivots_to_permutation|cuhybrid_eig_(real|comp)|"
+    r"Qr|ProductOfElementaryHouseholderReflectors")
 CUSTOM_CALL_TARGET = re.compile(r'custom_call_target="([^"]*)"')
 
 # `constant({...})`: XLA's printer left the data out; its parser makes some up.

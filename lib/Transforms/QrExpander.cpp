@@ -1,0 +1,365 @@
+//===- QrExpander.cpp - XLA's QR custom calls as Householder loops --------===//
+//
+// XLA's QrExpander: its client library's QR (PyTorch/XLA's and TF's
+// linalg.qr) leaves two custom calls, which XLA-GPU expands into HLO in
+// "optimization" after its scatter expander:
+//
+//   (a', taus) = custom-call(a), custom_call_target="Qr"
+//   q = custom-call(a', taus),
+//       custom_call_target="ProductOfElementaryHouseholderReflectors"
+//
+// `Qr` is LAPACK's geqrf on each m x n matrix of the batch: R on and above
+// the diagonal of a', the Householder vectors below it (their leading 1
+// implied), and their scales tau, min(m, n) per matrix. Step j of the loop
+// (dlarfg, then the update of the trailing columns) on x, column j:
+//
+//   alpha = x[j]; s = sum of x[i]^2 for i > j
+//   beta  = s == 0 ? alpha : -sign(alpha) * hypot(alpha, sqrt(s))
+//   tau   = s == 0 ? 0 : (beta - alpha) / beta
+//   v     = (i < j: 0, i == j: 1, i > j: x[i] / (alpha - beta))
+//   a    -= tau * v (v^T a)      on the columns after j
+//   a[:, j] = (i < j: x[i], i == j: beta, i > j: v[i])
+//
+// `ProductOfElementaryHouseholderReflectors` is orgqr: q = H_0 ... H_{r-1}
+// applied to the m x n identity, H_j = I - tau_j v_j v_j^T, one loop step a
+// reflector from the last. Every step works on whole matrices under masks
+// of the row and column iotas, so all shapes are static; v^T a is a
+// multiply and a sum over the rows. XLA blocks the columns (128 a block)
+// and updates the rest of the matrix once a block through its WY form;
+// here each reflector updates it, the same arithmetic in matrix-vector
+// steps.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Transforms/Passes.h"
+#include "RewriteUtils.h"
+#include "TransformUtils.h"
+#include "WhileLoopUtils.h"
+
+#include <limits>
+
+namespace mlir::hlo {
+#define GEN_PASS_DEF_HLOQREXPANDER
+#include "Hlo/Transforms/Passes.h.inc"
+} // namespace mlir::hlo
+
+using namespace mlir;
+using namespace mlir::hlo;
+
+static constexpr StringLiteral kQrTarget = "Qr";
+static constexpr StringLiteral kHouseholderProductTarget =
+    "ProductOfElementaryHouseholderReflectors";
+
+namespace {
+
+/// The matrices of a call: the batch of m x n matrices of a real float type
+/// and r reflectors per matrix.
+struct QrShape {
+  RankedTensorType matrices;
+  SmallVector<int64_t> batch;
+  int64_t m = 0, n = 0, r = 0;
+  Type element;
+
+  int64_t rank() const { return int64_t(batch.size()) + 2; }
+  /// batch..., then `dims`.
+  SmallVector<int64_t> shape(ArrayRef<int64_t> dims) const {
+    SmallVector<int64_t> s(batch);
+    s.append(dims.begin(), dims.end());
+    return s;
+  }
+  /// The dimension numbers 0 ... batch - 1, then `dims` shifted past them.
+  SmallVector<int64_t> dimsWith(ArrayRef<int64_t> dims) const {
+    SmallVector<int64_t> d;
+    for (int64_t i = 0, e = batch.size(); i < e; ++i)
+      d.push_back(i);
+    for (int64_t i : dims)
+      d.push_back(int64_t(batch.size()) + i);
+    return d;
+  }
+};
+
+/// The call's shape, if the expansion takes it: static arrays of a real
+/// float type, the results XLA's calls have; the product with m >= n >= r.
+std::optional<QrShape> readCall(CustomCallOp call) {
+  StringRef target = call.getCustomCallTarget();
+  bool product = target == kHouseholderProductTarget;
+  OperandRange operands = getDataOperands(call);
+  if ((!product && target != kQrTarget) ||
+      operands.size() != (product ? 2u : 1u) || hasControlPredecessors(call))
+    return std::nullopt;
+  auto a = dyn_cast<RankedTensorType>(operands[0].getType());
+  if (!a || !a.hasStaticShape() || a.getRank() < 2 ||
+      !isa<FloatType>(a.getElementType()))
+    return std::nullopt;
+  QrShape s;
+  s.matrices = a;
+  s.element = a.getElementType();
+  s.batch.assign(a.getShape().begin(), a.getShape().end() - 2);
+  s.m = a.getShape()[a.getRank() - 2];
+  s.n = a.getShape().back();
+  auto sameShape = [](Type t, ArrayRef<int64_t> shape, Type element) {
+    auto array = dyn_cast<RankedTensorType>(t);
+    return array && array.getShape() == shape &&
+           array.getElementType() == element;
+  };
+  if (product) {
+    auto taus = dyn_cast<RankedTensorType>(operands[1].getType());
+    if (!taus || !taus.hasStaticShape() || taus.getRank() < 1)
+      return std::nullopt;
+    s.r = taus.getShape().back();
+    if (!sameShape(taus, s.shape({s.r}), s.element) ||
+        !sameShape(call.getType(), a.getShape(), s.element) || s.m < s.n ||
+        s.r > s.n)
+      return std::nullopt;
+  } else {
+    s.r = std::min(s.m, s.n);
+    auto tuple = dyn_cast<TupleType>(call.getType());
+    if (!tuple || tuple.size() != 2 ||
+        !sameShape(tuple.getType(0), a.getShape(), s.element) ||
+        !sameShape(tuple.getType(1), s.shape({s.r}), s.element))
+      return std::nullopt;
+  }
+  if (s.r > std::numeric_limits<int32_t>::max())
+    return std::nullopt;
+  return s;
+}
+
+/// The instructions of one step, on whole matrices.
+class StepBuilder {
+public:
+  StepBuilder(InstBuilder &ib, const QrShape &s, FlatSymbolRefAttr add)
+      : ib(ib), b(ib.getBuilder()), s(s), add(add) {}
+
+  RankedTensorType type(ArrayRef<int64_t> dims, Type element) {
+    return RankedTensorType::get(s.shape(dims), element);
+  }
+  /// The s32 iota along matrix dimension `dim` (0: rows, 1: columns) of
+  /// the batch of `dims`.
+  Value iota(ArrayRef<int64_t> dims, int64_t dim) {
+    return ib.create<IotaOp>(type(dims, b.getI32Type()), {},
+                             {b.getNamedAttr("iota_dimension",
+                                             b.getI64IntegerAttr(
+                                                 int64_t(s.batch.size()) +
+                                                 dim))});
+  }
+  /// `v` (of the batch of `from` matrix dimensions) broadcast to the batch
+  /// of `dims`, its matrix dimensions mapped to `map`.
+  Value broadcast(Value v, ArrayRef<int64_t> dims, ArrayRef<int64_t> map) {
+    return ib.create<BroadcastOp>(
+        type(dims, tensorType(v).getElementType()), v,
+        {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr(s.dimsWith(map)))});
+  }
+  /// The scalar `v` (s32) broadcast to the batch of `dims`.
+  Value splatIndex(Value v, ArrayRef<int64_t> dims) {
+    return ib.create<BroadcastOp>(
+        type(dims, b.getI32Type()), v,
+        {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({}))});
+  }
+  Value splat(int64_t value, ArrayRef<int64_t> dims) {
+    return ib.splat(s.element, value, s.shape(dims));
+  }
+  template <typename OpT> Value binary(Value x, Value y) {
+    return ib.create<OpT>(x.getType(), {x, y});
+  }
+  template <typename OpT> Value unary(Value x) {
+    return ib.create<OpT>(x.getType(), {x});
+  }
+  Value select(Value p, Value x, Value y) {
+    return ib.create<SelectOp>(x.getType(), {p, x, y});
+  }
+  /// The sum of `v` over its matrix dimension `dim`.
+  Value sum(Value v, int64_t dim) {
+    SmallVector<int64_t> shape(tensorType(v).getShape());
+    int64_t d = int64_t(s.batch.size()) + dim;
+    shape.erase(shape.begin() + d);
+    return ib.create<ReduceOp>(
+        RankedTensorType::get(shape, s.element), {v, ib.scalar(s.element, 0)},
+        {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({d})),
+         b.getNamedAttr("to_apply", add)});
+  }
+
+  /// Column `j` (an s32 scalar) of `matrix`, [batch, m].
+  Value column(Value matrix, Value j) {
+    SmallVector<Value> starts(s.rank(), ib.scalar(b.getI32Type(), 0));
+    starts.back() = j;
+    return ib.reshape(ib.dynamicSlice(matrix, starts, s.shape({s.m, 1})),
+                      s.shape({s.m}));
+  }
+  /// Element `j` of each row of `v`, [batch, len] -> [batch].
+  Value at(Value v, Value j) {
+    SmallVector<Value> starts(s.batch.size() + 1, ib.scalar(b.getI32Type(), 0));
+    starts.back() = j;
+    return ib.reshape(ib.dynamicSlice(v, starts, s.shape({1})), s.batch);
+  }
+  /// The Householder vector of column `x` [batch, m] whose entries below
+  /// row j are `below` (already scaled): 0 above j, 1 at j.
+  Value reflector(Value rows, Value j, Value below) {
+    Value jj = splatIndex(j, {s.m});
+    return select(ib.compare(rows, jj, ComparisonDirection::GT), below,
+                  select(ib.compare(rows, jj, ComparisonDirection::EQ),
+                         splat(1, {s.m}), splat(0, {s.m})));
+  }
+  /// `matrix` - tau * v (v^T matrix), v [batch, m], tau [batch]; with
+  /// `columns`, only on the columns where it holds.
+  Value applyReflector(Value matrix, Value v, Value tau, Value columns) {
+    Value vm = broadcast(v, {s.m, s.n}, {0});
+    Value read = columns ? select(columns, matrix, splat(0, {s.m, s.n})) : matrix;
+    Value w = sum(binary<MulOp>(vm, read), 0); // [batch, n]
+    Value update = binary<MulOp>(
+        binary<MulOp>(vm, broadcast(w, {s.m, s.n}, {1})),
+        broadcast(tau, {s.m, s.n}, {}));
+    return binary<SubtractOp>(matrix, update);
+  }
+
+  InstBuilder &ib;
+  OpBuilder &b;
+  const QrShape &s;
+  FlatSymbolRefAttr add;
+};
+
+} // namespace
+
+/// geqrf's loop: (a', taus).
+static Value expandQr(CustomCallOp call, const QrShape &s,
+                      SymbolTable &symbols, FlatSymbolRefAttr add) {
+  OpBuilder b(call);
+  InstBuilder ib(b, derivedLoc(call.getLoc()));
+  // The loop's matrices have no layout (the steps' instructions have
+  // none): a laid-out operand is copied in, the results copied out.
+  Value a = getDataOperands(call)[0];
+  auto plain = RankedTensorType::get(s.matrices.getShape(), s.element);
+  if (a.getType() != plain)
+    a = ib.create<CopyOp>(plain, a);
+  SmallVector<Value> init = {a, ib.splat(s.element, 0, s.shape({s.r}))};
+  auto body = [&](InstBuilder &bb, Value j,
+                  ValueRange state) -> SmallVector<Value> {
+    StepBuilder st(bb, s, add);
+    Value matrix = state[0], taus = state[1];
+    Value rows = st.iota({s.m}, 0);
+    Value jm = st.splatIndex(j, {s.m});
+    Value x = st.column(matrix, j);
+    Value alpha = st.at(x, j);
+    Value below = st.select(bb.compare(rows, jm, ComparisonDirection::GT), x,
+                            st.splat(0, {s.m}));
+    Value sumSquares = st.sum(st.binary<MulOp>(below, below), 0);
+    Value zero = st.splat(0, {}), one = st.splat(1, {});
+    Value noReflection = bb.compare(sumSquares, zero, ComparisonDirection::EQ);
+    // hypot(alpha, norm) without overflow: big * sqrt((|alpha| / big)^2 +
+    // (norm / big)^2), big the larger of the two (0 when both are).
+    Value absAlpha = st.unary<AbsOp>(alpha);
+    Value norm = st.unary<SqrtOp>(sumSquares);
+    Value big = st.binary<MaxOp>(absAlpha, norm);
+    Value p = st.binary<DivOp>(absAlpha, big), q = st.binary<DivOp>(norm, big);
+    Value hypot = st.select(
+        bb.compare(big, zero, ComparisonDirection::EQ), zero,
+        st.binary<MulOp>(big, st.unary<SqrtOp>(st.binary<AddOp>(
+                                  st.binary<MulOp>(p, p),
+                                  st.binary<MulOp>(q, q)))));
+    Value sign =
+        st.select(bb.compare(alpha, zero, ComparisonDirection::LT), one,
+                  st.unary<NegOp>(one));
+    Value beta =
+        st.select(noReflection, alpha, st.binary<MulOp>(sign, hypot));
+    Value tau = st.select(
+        noReflection, zero,
+        st.binary<DivOp>(st.binary<SubtractOp>(beta, alpha), beta));
+    Value divisor = st.select(noReflection, one,
+                              st.binary<SubtractOp>(alpha, beta));
+    Value v = st.reflector(
+        rows, j,
+        st.binary<DivOp>(x, st.broadcast(divisor, {s.m}, {})));
+    // The columns after j take the reflection; column j becomes R's
+    // entries above the diagonal, beta and v below it.
+    Value colsMn = st.iota({s.m, s.n}, 1);
+    Value jmn = st.splatIndex(j, {s.m, s.n});
+    Value updated = st.applyReflector(
+        matrix, v, tau, bb.compare(colsMn, jmn, ComparisonDirection::GT));
+    Value newColumn = st.select(
+        bb.compare(rows, jm, ComparisonDirection::LT), x,
+        st.select(bb.compare(rows, jm, ComparisonDirection::EQ),
+                  st.broadcast(beta, {s.m}, {}), v));
+    Value next = st.select(bb.compare(colsMn, jmn, ComparisonDirection::EQ),
+                           st.broadcast(newColumn, {s.m, s.n}, {0}), updated);
+    Value k = st.iota({s.r}, 0);
+    Value nextTaus = st.select(
+        bb.compare(k, st.splatIndex(j, {s.r}), ComparisonDirection::EQ),
+        st.broadcast(tau, {s.r}, {}), taus);
+    return {next, nextTaus};
+  };
+  auto parent = call->getParentOfType<ComputationOp>();
+  SmallVector<Value> after =
+      buildCountedLoop(ib, symbols, parent, "qr", s.r, init, body, 2);
+  auto results = cast<TupleType>(call.getType()).getTypes();
+  for (auto [k, v] : llvm::enumerate(after))
+    if (v.getType() != results[k])
+      after[k] = ib.create<CopyOp>(results[k], v);
+  return ib.tuple(after);
+}
+
+/// orgqr's loop: q.
+static Value expandHouseholderProduct(CustomCallOp call, const QrShape &s,
+                                      SymbolTable &symbols,
+                                      FlatSymbolRefAttr add) {
+  OpBuilder b(call);
+  InstBuilder ib(b, derivedLoc(call.getLoc()));
+  Value a = getDataOperands(call)[0], taus = getDataOperands(call)[1];
+  // The m x n identity (q, as the loop carries it, has no layout).
+  StepBuilder top(ib, s, add);
+  Value identity = top.select(
+      ib.compare(top.iota({s.m, s.n}, 0), top.iota({s.m, s.n}, 1),
+                 ComparisonDirection::EQ),
+      top.splat(1, {s.m, s.n}), top.splat(0, {s.m, s.n}));
+  auto body = [&](InstBuilder &bb, Value t,
+                  ValueRange state) -> SmallVector<Value> {
+    StepBuilder st(bb, s, add);
+    Type s32 = tensorType(t).getElementType();
+    // Reflectors from the last: j = r - 1 - t.
+    Value j = bb.create<SubtractOp>(t.getType(), {bb.scalar(s32, s.r - 1), t});
+    Value matrix = state[0], q = state[1], tauVector = state[2];
+    Value rows = st.iota({s.m}, 0);
+    Value v = st.reflector(rows, j, st.column(matrix, j));
+    Value next = st.applyReflector(q, v, st.at(tauVector, j), Value());
+    return {matrix, next, tauVector};
+  };
+  auto parent = call->getParentOfType<ComputationOp>();
+  SmallVector<Value> after = buildCountedLoop(
+      ib, symbols, parent, "householder_product", s.r, {a, identity, taus},
+      body, 2);
+  Value q = after[1];
+  if (q.getType() != call.getType())
+    q = ib.create<CopyOp>(call.getType(), q);
+  return q;
+}
+
+namespace {
+struct QrExpanderPass
+    : ChangeReportingPass<QrExpanderPass, hlo::impl::HloQrExpanderBase> {
+  using ChangeReportingPass::ChangeReportingPass;
+
+  void run() {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    SmallVector<std::pair<CustomCallOp, QrShape>> calls;
+    for (ComputationOp comp : nonFusionComputations(module))
+      comp.walk([&](CustomCallOp call) {
+        if (std::optional<QrShape> s = readCall(call))
+          calls.push_back({call, std::move(*s)});
+      });
+    DenseMap<Type, FlatSymbolRefAttr> adders;
+    for (auto &[call, s] : calls) {
+      FlatSymbolRefAttr &add = adders[s.element];
+      if (!add)
+        add = createScalarAddComputation(symbols, s.element);
+      Value result = call.getCustomCallTarget() == kQrTarget
+                         ? expandQr(call, s, symbols, add)
+                         : expandHouseholderProduct(call, s, symbols, add);
+      transferInstructionAttrs(call, result.getDefiningOp());
+      call.getResult().replaceAllUsesWith(result);
+      call.erase();
+      ++numExpanded;
+      changed = true;
+    }
+  }
+};
+} // namespace
