@@ -22,12 +22,15 @@
 //
 // `ProductOfElementaryHouseholderReflectors` is orgqr: q = H_0 ... H_{r-1}
 // applied to the m x n identity, H_j = I - tau_j v_j v_j^T, one loop step a
-// reflector from the last. Every step works on whole matrices under masks
-// of the row and column iotas, so all shapes are static; v^T a is a
-// multiply and a sum over the rows. XLA blocks the columns (128 a block)
-// and updates the rest of the matrix once a block through its WY form;
-// here each reflector updates it, the same arithmetic in matrix-vector
-// steps.
+// reflector from the last. Complex matrices as zgeqrf and zungqr: beta is
+// real, -sign(re alpha) * |(alpha, norm)|, tau = ((beta - re alpha) / beta,
+// -im alpha / beta), no reflection where the norm and im alpha are 0, the
+// reflections H_j^H = I - conj(tau_j) v_j v_j^H on a and H_j on q. Every step
+// works on whole matrices under masks of the row and column iotas, so all
+// shapes are static; v^T a is a multiply and a sum over the rows. XLA blocks
+// the columns (128 a block) and updates the rest of the matrix once a block
+// through its WY form; here each reflector updates it, the same arithmetic in
+// matrix-vector steps.
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,13 +56,13 @@ static constexpr StringLiteral kHouseholderProductTarget =
 
 namespace {
 
-/// The matrices of a call: the batch of m x n matrices of a real float type
-/// and r reflectors per matrix.
+/// The matrices of a call: the batch of m x n matrices of a float or
+/// complex type and r reflectors per matrix.
 struct QrShape {
   RankedTensorType matrices;
   SmallVector<int64_t> batch;
   int64_t m = 0, n = 0, r = 0;
-  Type element;
+  Type element, real; // real: the element's real part's type
 
   int64_t rank() const { return int64_t(batch.size()) + 2; }
   /// batch..., then `dims`.
@@ -79,8 +82,8 @@ struct QrShape {
   }
 };
 
-/// The call's shape, if the expansion takes it: static arrays of a real
-/// float type, the results XLA's calls have; the product with m >= n >= r.
+/// The call's shape, if the expansion takes it: static arrays of a float or
+/// complex type, the results XLA's calls have; the product with m >= n >= r.
 std::optional<QrShape> readCall(CustomCallOp call) {
   StringRef target = call.getCustomCallTarget();
   bool product = target == kHouseholderProductTarget;
@@ -89,12 +92,15 @@ std::optional<QrShape> readCall(CustomCallOp call) {
       operands.size() != (product ? 2u : 1u) || hasControlPredecessors(call))
     return std::nullopt;
   auto a = dyn_cast<RankedTensorType>(operands[0].getType());
-  if (!a || !a.hasStaticShape() || a.getRank() < 2 ||
-      !isa<FloatType>(a.getElementType()))
+  if (!a || !a.hasStaticShape() || a.getRank() < 2)
     return std::nullopt;
   QrShape s;
   s.matrices = a;
-  s.element = a.getElementType();
+  s.element = s.real = a.getElementType();
+  if (auto complex = dyn_cast<ComplexType>(s.element))
+    s.real = complex.getElementType();
+  if (!isa<FloatType>(s.real))
+    return std::nullopt;
   s.batch.assign(a.getShape().begin(), a.getShape().end() - 2);
   s.m = a.getShape()[a.getRank() - 2];
   s.n = a.getShape().back();
@@ -128,8 +134,9 @@ std::optional<QrShape> readCall(CustomCallOp call) {
 /// The instructions of one step, on whole matrices.
 class StepBuilder {
 public:
-  StepBuilder(InstBuilder &ib, const QrShape &s, FlatSymbolRefAttr add)
-      : ib(ib), b(ib.getBuilder()), s(s), add(add) {}
+  StepBuilder(InstBuilder &ib, const QrShape &s,
+              function_ref<FlatSymbolRefAttr(Type)> adder)
+      : ib(ib), b(ib.getBuilder()), s(s), adder(adder) {}
 
   RankedTensorType type(ArrayRef<int64_t> dims, Type element) {
     return RankedTensorType::get(s.shape(dims), element);
@@ -137,18 +144,18 @@ public:
   /// The s32 iota along matrix dimension `dim` (0: rows, 1: columns) of
   /// the batch of `dims`.
   Value iota(ArrayRef<int64_t> dims, int64_t dim) {
-    return ib.create<IotaOp>(type(dims, b.getI32Type()), {},
-                             {b.getNamedAttr("iota_dimension",
-                                             b.getI64IntegerAttr(
-                                                 int64_t(s.batch.size()) +
-                                                 dim))});
+    return ib.create<IotaOp>(
+        type(dims, b.getI32Type()), {},
+        {b.getNamedAttr("iota_dimension",
+                        b.getI64IntegerAttr(int64_t(s.batch.size()) + dim))});
   }
   /// `v` (of the batch of `from` matrix dimensions) broadcast to the batch
   /// of `dims`, its matrix dimensions mapped to `map`.
   Value broadcast(Value v, ArrayRef<int64_t> dims, ArrayRef<int64_t> map) {
     return ib.create<BroadcastOp>(
         type(dims, tensorType(v).getElementType()), v,
-        {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr(s.dimsWith(map)))});
+        {b.getNamedAttr("dimensions",
+                        b.getDenseI64ArrayAttr(s.dimsWith(map)))});
   }
   /// The scalar `v` (s32) broadcast to the batch of `dims`.
   Value splatIndex(Value v, ArrayRef<int64_t> dims) {
@@ -158,6 +165,25 @@ public:
   }
   Value splat(int64_t value, ArrayRef<int64_t> dims) {
     return ib.splat(s.element, value, s.shape(dims));
+  }
+  bool isComplex() const { return s.element != s.real; }
+  /// The real and imaginary parts of `v`; the complex of two real arrays.
+  Value re(Value v) { return part<RealOp>(v); }
+  Value im(Value v) { return part<ImagOp>(v); }
+  Value complex(Value re, Value im) {
+    return ib.create<ComplexOp>(
+        RankedTensorType::get(tensorType(re).getShape(), s.element), {re, im});
+  }
+  /// `v` itself for real types.
+  Value conj(Value v) {
+    return isComplex() ? complex(re(v), unary<NegOp>(im(v))) : v;
+  }
+  /// |v|^2, of the real type.
+  Value absSquared(Value v) {
+    if (!isComplex())
+      return binary<MulOp>(v, v);
+    Value r = re(v), i = im(v);
+    return binary<AddOp>(binary<MulOp>(r, r), binary<MulOp>(i, i));
   }
   template <typename OpT> Value binary(Value x, Value y) {
     return ib.create<OpT>(x.getType(), {x, y});
@@ -171,12 +197,13 @@ public:
   /// The sum of `v` over its matrix dimension `dim`.
   Value sum(Value v, int64_t dim) {
     SmallVector<int64_t> shape(tensorType(v).getShape());
+    Type element = tensorType(v).getElementType();
     int64_t d = int64_t(s.batch.size()) + dim;
     shape.erase(shape.begin() + d);
     return ib.create<ReduceOp>(
-        RankedTensorType::get(shape, s.element), {v, ib.scalar(s.element, 0)},
+        RankedTensorType::get(shape, element), {v, ib.scalar(element, 0)},
         {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({d})),
-         b.getNamedAttr("to_apply", add)});
+         b.getNamedAttr("to_apply", adder(element))});
   }
 
   /// Column `j` (an s32 scalar) of `matrix`, [batch, m].
@@ -200,29 +227,37 @@ public:
                   select(ib.compare(rows, jj, ComparisonDirection::EQ),
                          splat(1, {s.m}), splat(0, {s.m})));
   }
-  /// `matrix` - tau * v (v^T matrix), v [batch, m], tau [batch]; with
+  /// `matrix` - tau * v (v^H matrix), v [batch, m], tau [batch]; with
   /// `columns`, only on the columns where it holds.
   Value applyReflector(Value matrix, Value v, Value tau, Value columns) {
     Value vm = broadcast(v, {s.m, s.n}, {0});
-    Value read = columns ? select(columns, matrix, splat(0, {s.m, s.n})) : matrix;
-    Value w = sum(binary<MulOp>(vm, read), 0); // [batch, n]
-    Value update = binary<MulOp>(
-        binary<MulOp>(vm, broadcast(w, {s.m, s.n}, {1})),
-        broadcast(tau, {s.m, s.n}, {}));
+    Value read =
+        columns ? select(columns, matrix, splat(0, {s.m, s.n})) : matrix;
+    Value w = sum(binary<MulOp>(conj(vm), read), 0); // [batch, n]
+    Value update =
+        binary<MulOp>(binary<MulOp>(vm, broadcast(w, {s.m, s.n}, {1})),
+                      broadcast(tau, {s.m, s.n}, {}));
     return binary<SubtractOp>(matrix, update);
   }
 
   InstBuilder &ib;
   OpBuilder &b;
   const QrShape &s;
-  FlatSymbolRefAttr add;
+  /// The scalar add computations of the element and real types.
+  function_ref<FlatSymbolRefAttr(Type)> adder;
+
+private:
+  template <typename OpT> Value part(Value v) {
+    return ib.create<OpT>(
+        RankedTensorType::get(tensorType(v).getShape(), s.real), {v});
+  }
 };
 
 } // namespace
 
 /// geqrf's loop: (a', taus).
-static Value expandQr(CustomCallOp call, const QrShape &s,
-                      SymbolTable &symbols, FlatSymbolRefAttr add) {
+static Value expandQr(CustomCallOp call, const QrShape &s, SymbolTable &symbols,
+                      function_ref<FlatSymbolRefAttr(Type)> adder) {
   OpBuilder b(call);
   InstBuilder ib(b, derivedLoc(call.getLoc()));
   // The loop's matrices have no layout (the steps' instructions have
@@ -234,7 +269,7 @@ static Value expandQr(CustomCallOp call, const QrShape &s,
   SmallVector<Value> init = {a, ib.splat(s.element, 0, s.shape({s.r}))};
   auto body = [&](InstBuilder &bb, Value j,
                   ValueRange state) -> SmallVector<Value> {
-    StepBuilder st(bb, s, add);
+    StepBuilder st(bb, s, adder);
     Value matrix = state[0], taus = state[1];
     Value rows = st.iota({s.m}, 0);
     Value jm = st.splatIndex(j, {s.m});
@@ -242,43 +277,67 @@ static Value expandQr(CustomCallOp call, const QrShape &s,
     Value alpha = st.at(x, j);
     Value below = st.select(bb.compare(rows, jm, ComparisonDirection::GT), x,
                             st.splat(0, {s.m}));
-    Value sumSquares = st.sum(st.binary<MulOp>(below, below), 0);
-    Value zero = st.splat(0, {}), one = st.splat(1, {});
-    Value noReflection = bb.compare(sumSquares, zero, ComparisonDirection::EQ);
-    // hypot(alpha, norm) without overflow: big * sqrt((|alpha| / big)^2 +
-    // (norm / big)^2), big the larger of the two (0 when both are).
-    Value absAlpha = st.unary<AbsOp>(alpha);
-    Value norm = st.unary<SqrtOp>(sumSquares);
-    Value big = st.binary<MaxOp>(absAlpha, norm);
-    Value p = st.binary<DivOp>(absAlpha, big), q = st.binary<DivOp>(norm, big);
-    Value hypot = st.select(
-        bb.compare(big, zero, ComparisonDirection::EQ), zero,
-        st.binary<MulOp>(big, st.unary<SqrtOp>(st.binary<AddOp>(
-                                  st.binary<MulOp>(p, p),
-                                  st.binary<MulOp>(q, q)))));
-    Value sign =
-        st.select(bb.compare(alpha, zero, ComparisonDirection::LT), one,
-                  st.unary<NegOp>(one));
-    Value beta =
-        st.select(noReflection, alpha, st.binary<MulOp>(sign, hypot));
-    Value tau = st.select(
-        noReflection, zero,
-        st.binary<DivOp>(st.binary<SubtractOp>(beta, alpha), beta));
-    Value divisor = st.select(noReflection, one,
-                              st.binary<SubtractOp>(alpha, beta));
+    Value sumSquares = st.sum(st.absSquared(below), 0);
+    // Real scalars per matrix: alpha's parts, the norm below the diagonal.
+    Value zero = bb.splat(s.real, 0, s.batch),
+          one = bb.splat(s.real, 1, s.batch);
+    auto isZero = [&](Value v) {
+      return bb.compare(v, zero, ComparisonDirection::EQ);
+    };
+    Value alphaRe = st.isComplex() ? st.re(alpha) : alpha;
+    Value noReflection = isZero(sumSquares);
+    SmallVector<Value> parts = {st.unary<AbsOp>(alphaRe),
+                                st.unary<SqrtOp>(sumSquares)};
+    if (st.isComplex()) {
+      Value alphaIm = st.im(alpha);
+      noReflection = st.binary<AndOp>(noReflection, isZero(alphaIm));
+      parts.push_back(st.unary<AbsOp>(alphaIm));
+    }
+    // The norm of `parts` without overflow: big * sqrt(sum (p / big)^2),
+    // big the largest (0 when all are).
+    Value big = parts[0];
+    for (Value p : ArrayRef(parts).drop_front())
+      big = st.binary<MaxOp>(big, p);
+    Value scaled;
+    for (Value p : parts) {
+      Value q = st.binary<DivOp>(p, big);
+      q = st.binary<MulOp>(q, q);
+      scaled = scaled ? st.binary<AddOp>(scaled, q) : q;
+    }
+    Value hypot = st.select(isZero(big), zero,
+                            st.binary<MulOp>(big, st.unary<SqrtOp>(scaled)));
+    Value sign = st.select(bb.compare(alphaRe, zero, ComparisonDirection::LT),
+                           one, st.unary<NegOp>(one));
+    // beta (real); tau and the divisor alpha - beta.
+    Value beta = st.binary<MulOp>(sign, hypot);
+    Value tauRe = st.binary<DivOp>(st.binary<SubtractOp>(beta, alphaRe), beta);
+    Value tau = tauRe, betaElement = beta, divisor;
+    if (st.isComplex()) {
+      Value alphaIm = st.im(alpha);
+      tau = st.complex(tauRe, st.binary<DivOp>(st.unary<NegOp>(alphaIm), beta));
+      betaElement = st.complex(beta, zero);
+      divisor = st.complex(st.binary<SubtractOp>(alphaRe, beta), alphaIm);
+    } else {
+      divisor = st.binary<SubtractOp>(alpha, beta);
+    }
+    Value zeroElement = st.splat(0, {}), oneElement = st.splat(1, {});
+    betaElement = st.select(noReflection, alpha, betaElement);
+    tau = st.select(noReflection, zeroElement, tau);
+    divisor = st.select(noReflection, oneElement, divisor);
     Value v = st.reflector(
-        rows, j,
-        st.binary<DivOp>(x, st.broadcast(divisor, {s.m}, {})));
+        rows, j, st.binary<DivOp>(x, st.broadcast(divisor, {s.m}, {})));
     // The columns after j take the reflection; column j becomes R's
     // entries above the diagonal, beta and v below it.
     Value colsMn = st.iota({s.m, s.n}, 1);
     Value jmn = st.splatIndex(j, {s.m, s.n});
-    Value updated = st.applyReflector(
-        matrix, v, tau, bb.compare(colsMn, jmn, ComparisonDirection::GT));
-    Value newColumn = st.select(
-        bb.compare(rows, jm, ComparisonDirection::LT), x,
-        st.select(bb.compare(rows, jm, ComparisonDirection::EQ),
-                  st.broadcast(beta, {s.m}, {}), v));
+    // H_j^H on a: the conjugate scale.
+    Value updated =
+        st.applyReflector(matrix, v, st.conj(tau),
+                          bb.compare(colsMn, jmn, ComparisonDirection::GT));
+    Value newColumn =
+        st.select(bb.compare(rows, jm, ComparisonDirection::LT), x,
+                  st.select(bb.compare(rows, jm, ComparisonDirection::EQ),
+                            st.broadcast(betaElement, {s.m}, {}), v));
     Value next = st.select(bb.compare(colsMn, jmn, ComparisonDirection::EQ),
                            st.broadcast(newColumn, {s.m, s.n}, {0}), updated);
     Value k = st.iota({s.r}, 0);
@@ -298,21 +357,22 @@ static Value expandQr(CustomCallOp call, const QrShape &s,
 }
 
 /// orgqr's loop: q.
-static Value expandHouseholderProduct(CustomCallOp call, const QrShape &s,
-                                      SymbolTable &symbols,
-                                      FlatSymbolRefAttr add) {
+static Value
+expandHouseholderProduct(CustomCallOp call, const QrShape &s,
+                         SymbolTable &symbols,
+                         function_ref<FlatSymbolRefAttr(Type)> adder) {
   OpBuilder b(call);
   InstBuilder ib(b, derivedLoc(call.getLoc()));
   Value a = getDataOperands(call)[0], taus = getDataOperands(call)[1];
   // The m x n identity (q, as the loop carries it, has no layout).
-  StepBuilder top(ib, s, add);
-  Value identity = top.select(
-      ib.compare(top.iota({s.m, s.n}, 0), top.iota({s.m, s.n}, 1),
-                 ComparisonDirection::EQ),
-      top.splat(1, {s.m, s.n}), top.splat(0, {s.m, s.n}));
+  StepBuilder top(ib, s, adder);
+  Value identity =
+      top.select(ib.compare(top.iota({s.m, s.n}, 0), top.iota({s.m, s.n}, 1),
+                            ComparisonDirection::EQ),
+                 top.splat(1, {s.m, s.n}), top.splat(0, {s.m, s.n}));
   auto body = [&](InstBuilder &bb, Value t,
                   ValueRange state) -> SmallVector<Value> {
-    StepBuilder st(bb, s, add);
+    StepBuilder st(bb, s, adder);
     Type s32 = tensorType(t).getElementType();
     // Reflectors from the last: j = r - 1 - t.
     Value j = bb.create<SubtractOp>(t.getType(), {bb.scalar(s32, s.r - 1), t});
@@ -323,9 +383,9 @@ static Value expandHouseholderProduct(CustomCallOp call, const QrShape &s,
     return {matrix, next, tauVector};
   };
   auto parent = call->getParentOfType<ComputationOp>();
-  SmallVector<Value> after = buildCountedLoop(
-      ib, symbols, parent, "householder_product", s.r, {a, identity, taus},
-      body, 2);
+  SmallVector<Value> after =
+      buildCountedLoop(ib, symbols, parent, "householder_product", s.r,
+                       {a, identity, taus}, body, 2);
   Value q = after[1];
   if (q.getType() != call.getType())
     q = ib.create<CopyOp>(call.getType(), q);
@@ -347,13 +407,16 @@ struct QrExpanderPass
           calls.push_back({call, std::move(*s)});
       });
     DenseMap<Type, FlatSymbolRefAttr> adders;
-    for (auto &[call, s] : calls) {
-      FlatSymbolRefAttr &add = adders[s.element];
+    auto adder = [&](Type element) {
+      FlatSymbolRefAttr &add = adders[element];
       if (!add)
-        add = createScalarAddComputation(symbols, s.element);
+        add = createScalarAddComputation(symbols, element);
+      return add;
+    };
+    for (auto &[call, s] : calls) {
       Value result = call.getCustomCallTarget() == kQrTarget
-                         ? expandQr(call, s, symbols, add)
-                         : expandHouseholderProduct(call, s, symbols, add);
+                         ? expandQr(call, s, symbols, adder)
+                         : expandHouseholderProduct(call, s, symbols, adder);
       transferInstructionAttrs(call, result.getDefiningOp());
       call.getResult().replaceAllUsesWith(result);
       call.erase();

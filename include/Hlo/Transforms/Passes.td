@@ -1007,8 +1007,9 @@ def HloQrExpander : Pass<"hlo-qr-expander", "::mlir::ModuleOp"> {
     computed on whole matrices under masks of row and column iotas, v^T a
     as a multiply and a sum. XLA blocks the columns (128) and updates the
     rest through the block's WY form; here every reflector updates the
-    matrix. Left alone: complex and non-float types, calls of other shapes,
-    with control predecessors, in fused computations.
+    matrix. Complex matrices as zgeqrf and zungqr (beta real, a reflected
+    by H^H). Left alone: non-float types, calls of other shapes, with
+    control predecessors, in fused computations.
   }];
   let statistics = [
     Statistic<"numExpanded", "expanded", "QR calls expanded">,
