@@ -149,8 +149,8 @@ public:
         {b.getNamedAttr("iota_dimension",
                         b.getI64IntegerAttr(int64_t(s.batch.size()) + dim))});
   }
-  /// `v` (of the batch of `from` matrix dimensions) broadcast to the batch
-  /// of `dims`, its matrix dimensions mapped to `map`.
+  /// `v` (batch dimensions first) broadcast to the batch of `dims`, its
+  /// other dimensions mapped to the matrix dimensions `map`.
   Value broadcast(Value v, ArrayRef<int64_t> dims, ArrayRef<int64_t> map) {
     return ib.create<BroadcastOp>(
         type(dims, tensorType(v).getElementType()), v,
