@@ -8,7 +8,8 @@ the input of the passes that run after XLA's HLO pipeline, such as
 hlo-to-gpu and hlo-to-thunk) and a chain of while loops and conditionals
 (`control`, computations of their own), and with `--forms ...,offload` a
 chain of moves to host memory and back, with `sort` a chain of sorts and
-CUB sort calls. Then every pass hlo-opt registers
+CUB sort calls, with `qr` a chain of XLA's QR calls. Then every pass
+hlo-opt registers
 runs alone on each form (--forms), one process each, with --mlir-timing:
 the pass's time is its
 row of the timing report (which includes the verifier run after it), or,
@@ -166,6 +167,26 @@ def sorts(n):
     return "\n".join(lines + ["}", ""])
 
 
+def qrs(n):
+    """A module of about n instructions: a chain of XLA's QR calls (Qr and
+    the Householder product of its result, 6 instructions a link), each of
+    which hlo-qr-expander makes two loops of about 120 instructions."""
+    lines = ["HloModule qrs", "", "ENTRY main {",
+             "  x0 = f32[4,16,8]{2,1,0} parameter(0)"]
+    for i in range((n - 1) // 6):
+        lines += [
+            f"  q{i} = (f32[4,16,8]{{2,1,0}}, f32[4,8]{{1,0}}) "
+            f'custom-call(x{i}), custom_call_target="Qr"',
+            f"  r{i} = f32[4,16,8]{{2,1,0}} get-tuple-element(q{i}), index=0",
+            f"  t{i} = f32[4,8]{{1,0}} get-tuple-element(q{i}), index=1",
+            f"  p{i} = f32[4,16,8]{{2,1,0}} custom-call(r{i}, t{i}), "
+            'custom_call_target="ProductOfElementaryHouseholderReflectors"',
+            f"  a{i} = f32[4,16,8]{{2,1,0}} add(p{i}, r{i})",
+            f"  x{i + 1} = f32[4,16,8]{{2,1,0}} add(a{i}, x{i})"]
+    lines[-1] = lines[-1].replace(f"  x{(n - 1) // 6} =", "  ROOT out =")
+    return "\n".join(lines + ["}", ""])
+
+
 def make_inputs(opt, sizes, forms, workdir):
     """(form, size) -> module path: the generated module (`hlo`), the same
     after --hlo-gpu-optimize (`optimized`), loops and conditionals
@@ -195,6 +216,11 @@ def make_inputs(opt, sizes, forms, workdir):
             with open(path, "w") as f:
                 f.write(sorts(n))
             inputs[("sort", n)] = path
+        if "qr" in forms:
+            path = os.path.join(workdir, f"qr{n}.hlo")
+            with open(path, "w") as f:
+                f.write(qrs(n))
+            inputs[("qr", n)] = path
     return inputs
 
 
@@ -212,7 +238,7 @@ def main():
     ap.add_argument("--passes", help="comma-separated (default: all)")
     ap.add_argument("--forms", default="hlo,optimized,control",
                     help="which inputs: hlo, optimized, control, "
-                         "offload, sort")
+                         "offload, sort, qr")
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("--flag", type=float, default=1.5)
     ap.add_argument("--min-ms", type=float, default=50)
