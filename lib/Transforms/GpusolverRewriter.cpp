@@ -7,12 +7,20 @@
 //   select(broadcast(compare(gte(call, 2), broadcast(0)), EQ),
 //          gte(call, 0), broadcast(NaN))
 // where a' is a's shape in the Fortran layout (the two minor dimensions
-// swapped in the row-major layout). Local to each cholesky: linear.
+// swapped in the row-major layout). Ours, too: XLA's client library's
+// `Eigh` call (which XLA's EighExpander expands into Jacobi sweeps) becomes
+// JAX's cuSOLVER syevd call,
+//   call = (v', w, s32[batch...] info) custom-call(a),
+//          custom_call_target="cusolver_syevd_ffi",
+//          operand_layout_constraints={a'}, backend_config={lower = ...}
+//   tuple(gte(call, 0), gte(call, 1))
+// Local to each call: linear.
 //
 //===----------------------------------------------------------------------===//
 
 #include "CudnnUtils.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Dialect/Hlo/HloFactorizationCalls.h"
 #include "Hlo/Transforms/GpuLibraryPasses.h"
 #include "RewriteUtils.h"
 #include "TransformUtils.h"
@@ -50,7 +58,70 @@ struct GpusolverRewriterPass
       comp.walk([&](CholeskyOp c) { ops.push_back(c); });
       for (CholeskyOp op : ops)
         rewrite(op);
+      SmallVector<CustomCallOp> eighs;
+      comp.walk([&](CustomCallOp c) {
+        if (c.getCustomCallTarget() == "Eigh")
+          eighs.push_back(c);
+      });
+      for (CustomCallOp call : eighs)
+        rewriteEigh(call);
     }
+  }
+
+  /// XLA's `Eigh` call as JAX's `cusolver_syevd_ffi` (eigenvalues
+  /// ascending, as `Eigh` with sort_eigenvalues gives them).
+  void rewriteEigh(CustomCallOp call) {
+    std::string why;
+    FailureOr<FactorizationCall> fc = readFactorizationCall(call, why);
+    if (failed(fc) || hasControlPredecessors(call) ||
+        isControlPredecessor(call))
+      return;
+    MLIRContext *ctx = call.getContext();
+    OpBuilder b(call);
+    Location loc = derivedLoc(call.getLoc());
+    RankedTensorType at = fc->operand;
+    int64_t rank = at.getRank();
+    ArrayRef<int64_t> batch = at.getShape().drop_back(2);
+    auto results = cast<TupleType>(call.getType()).getTypes();
+    auto fortran = RankedTensorType::get(at.getShape(), at.getElementType(),
+                                         rowMajorLayout(ctx, rank, true));
+    Type eigenvalues = results[1];
+    auto info = RankedTensorType::get(batch, IntegerType::get(ctx, 32),
+                                      rowMajorLayout(ctx, batch.size(), false));
+    SmallVector<NamedAttribute> attrs = {
+        b.getNamedAttr("custom_call_target",
+                       b.getStringAttr("cusolver_syevd_ffi")),
+        b.getNamedAttr("operand_layout_constraints",
+                       b.getTypeArrayAttr({fortran})),
+        b.getNamedAttr("api_version",
+                       CustomCallApiVersionAttr::get(
+                           ctx, CustomCallApiVersion::API_VERSION_TYPED_FFI)),
+        b.getNamedAttr("backend_config",
+                       TextAttr::get(ctx, fc->lower ? "{algorithm = 0 : ui8, "
+                                                      "lower = true}"
+                                                    : "{algorithm = 0 : ui8, "
+                                                      "lower = false}"))};
+    Operation *syevd =
+        createInstruction(b, NameLoc::get(b.getStringAttr("custom-call"), loc),
+                          CustomCallOp::getOperationName(),
+                          TupleType::get(ctx, {fortran, eigenvalues, info}),
+                          {getDataOperands(call)[0]}, attrs);
+    SmallVector<Value> elements;
+    for (unsigned k = 0; k < 2; ++k) {
+      Value e = createGte(b, loc, syevd->getResult(0), k);
+      if (e.getType() != results[k])
+        e = createInstruction(b, loc, CopyOp::getOperationName(), results[k],
+                              {e})
+                ->getResult(0);
+      elements.push_back(e);
+    }
+    Operation *tuple = createInstruction(b, loc, TupleOp::getOperationName(),
+                                         call.getType(), elements);
+    transferInstructionAttrs(call, tuple);
+    call.getResult().replaceAllUsesWith(tuple->getResult(0));
+    call.erase();
+    ++numEigh;
+    changed = true;
   }
 
   void rewrite(CholeskyOp op) {

@@ -254,7 +254,14 @@ def HloGpusolverRewriter : Pass<"hlo-gpusolver-rewriter", "::mlir::ModuleOp"> {
     cholesky with control edges, fused computations. XLA 0.10.2 on H100
     expands cholesky before this pass runs (CholeskyExpander), so its
     optimized HLO has no cuSOLVER call; this is the rewriter of seed 002's
-    conv-canonicalization pipeline.
+    conv-canonicalization pipeline. Ours, too: XLA's client library's
+    `Eigh` call (PyTorch/XLA's and TF's eigh; XLA's EighExpander expands it
+    into Jacobi sweeps) becomes JAX's `cusolver_syevd_ffi` call (its
+    operand in the Fortran layout, typed-FFI `{algorithm = 0 : ui8, lower
+    = ...}`), whose (v, w) replace the call's: eigenvalues ascending, as
+    `Eigh` gives them with sort_eigenvalues (also when it is 0, where
+    XLA's order is its sweeps'); eigenvectors, unique up to sign, as
+    cuSOLVER chooses them.
   }];
   let options = [
     Option<"workspaceElements", "workspace-elements", "int64_t",
@@ -265,6 +272,8 @@ def HloGpusolverRewriter : Pass<"hlo-gpusolver-rewriter", "::mlir::ModuleOp"> {
   let statistics = [
     Statistic<"numCholesky", "cholesky", "Cholesky rewritten into cuSOLVER "
               "calls">,
+    Statistic<"numEigh", "eigh", "Eigh calls rewritten into cuSOLVER "
+              "syevd calls">,
   ];
 }
 

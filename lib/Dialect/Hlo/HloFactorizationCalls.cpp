@@ -28,6 +28,7 @@ struct Target {
   bool gesvdj = false;
   bool gesvd = false;
   bool geev = false; // cuSOLVER's geev: (a, w, vl, vr, info)
+  bool xla = false;  // XLA's client library's own (Qr, Eigh, ...)
 };
 } // namespace
 
@@ -40,11 +41,14 @@ static std::optional<Target> parseTarget(StringRef target) {
     return Target{Kind::Eig, 0, true, false, false, true};
   if (target == "cusparse_gtsv2_ffi")
     return Target{Kind::TridiagonalSolve, 0, true};
-  // XLA's own QR calls (its client library's; QrExpander expands them).
+  // XLA's client library's calls (XLA's QrExpander and EighExpander expand
+  // them).
   if (target == "Qr")
-    return Target{Kind::Qr, 0, true};
+    return Target{Kind::Qr, 0, true, false, false, false, true};
   if (target == "ProductOfElementaryHouseholderReflectors")
-    return Target{Kind::HouseholderProduct, 0, true};
+    return Target{Kind::HouseholderProduct, 0, true, false, false, false, true};
+  if (target == "Eigh")
+    return Target{Kind::Eigh, 0, true, false, false, false, true};
   if (target.consume_front("cusolver_") && target.consume_back("_ffi")) {
     std::optional<Kind> kind = llvm::StringSwitch<std::optional<Kind>>(target)
                                    .Case("getrf", Kind::Lu)
@@ -335,6 +339,33 @@ mlir::hlo::readFactorizationCall(CustomCallOp call, std::string &why) {
         !same(tuple.getType(3), reflectors) || !same(tuple.getType(4), info))
       return fail("expected the results (a, d with n and e with n - 1 real "
                   "values per matrix, tau, info s32[...])");
+    return fc;
+  }
+
+  if (fc.kind == Kind::Eigh && target->xla) {
+    // XLA's call: (v, w), backend_config "lower,sort_eigenvalues,max_iter,
+    // tol" as its client library writes it.
+    if (fc.m != fc.n)
+      return fail("expected square matrices");
+    auto text = dyn_cast_or_null<StringAttr>(config);
+    SmallVector<StringRef> fields;
+    if (text)
+      text.getValue().split(fields, ',');
+    int lower = 0, sort = 0;
+    double tol = 0;
+    int64_t maxIter = 0;
+    if (fields.size() != 4 || fields[0].trim().getAsInteger(10, lower) ||
+        fields[1].trim().getAsInteger(10, sort) ||
+        fields[2].trim().getAsInteger(10, maxIter) ||
+        fields[3].trim().getAsDouble(tol))
+      return fail("expected the backend_config \"lower,sort_eigenvalues,"
+                  "max_iter,tol\"");
+    fc.lower = lower != 0;
+    fc.hasInfo = false;
+    if (!tuple || tuple.size() != 2 || !same(tuple.getType(0), operand) ||
+        !same(tuple.getType(1), real))
+      return fail("expected the results (v, w) with n real eigenvalues per "
+                  "matrix");
     return fc;
   }
 

@@ -287,7 +287,8 @@ EvalResult eval::evalFactorizationCall(Interp &interp, CustomCallOp op,
                   matrices.data(), w.data(), info.data());
     unpack(ctx, matrices, results[0]);
     unpack(ctx, w, results[1], /*linear=*/true);
-    writeInts(results[2], info);
+    if (call->hasInfo)
+      writeInts(results[2], info);
     return Literal::tuple(std::move(results));
   }
   case FactorizationCall::Kind::Eig: {

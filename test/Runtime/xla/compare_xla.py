@@ -100,14 +100,15 @@ UNRUNNABLE = {
 
 # Custom calls that are not skipped: JAX's linear algebra on XLA CPU (LAPACK,
 # which XLA CPU runs) and on XLA GPU (cuSOLVER, cuSPARSE), XLA's own QR
-# calls (which XLA CPU expands with its QrExpander), and JAX's memory
+# and Eigh calls (which XLA CPU expands with its QrExpander and
+# EighExpander), and JAX's memory
 # placements (a module of `.cuda.hlo` whose manifest entry names its CPU
 # lowering as the reference XLA runs).
 RUNNABLE_CUSTOM_CALL = re.compile(
     r"lapack_[sdcz]\w+_ffi|annotate_device_placement|"
     r"cusolver_(getrf|potrf|geqrf|orgqr|syevd|sytrd|gesvdj?|geev)_ffi|"
     r"cusparse_gtsv2_ffi|cu_lu_pivots_to_permutation|cuhybrid_eig_(real|comp)|"
-    r"Qr|ProductOfElementaryHouseholderReflectors")
+    r"Qr|ProductOfElementaryHouseholderReflectors|Eigh")
 CUSTOM_CALL_TARGET = re.compile(r'custom_call_target="([^"]*)"')
 
 # `constant({...})`: XLA's printer left the data out; its parser makes some up.
@@ -136,9 +137,9 @@ def end_of_string(text, k):
     return k + 1
 
 
-def strip_attribute(text, name, keep=None):
+def strip_attribute(text, name, keep=()):
     """Removes `, name=VALUE` (VALUE a quoted string or balanced braces),
-    except on the lines that contain `keep`."""
+    except on the lines that contain one of `keep`."""
     out, i, key = [], 0, ", " + name + "="
     while True:
         j = text.find(key, i)
@@ -149,7 +150,7 @@ def strip_attribute(text, name, keep=None):
         k = j + len(key)
         end = text.find("\n", j)
         line = text[text.rfind("\n", 0, j) + 1:end if end >= 0 else len(text)]
-        if keep and keep in line:
+        if any(k in line for k in keep):
             out.append(key)
             i = k
             continue
@@ -177,8 +178,11 @@ def strip_attribute(text, name, keep=None):
 def defuse(text):
     """Fusions as calls of the fused computations, without backend configs:
     XLA's CPU compiler rejects fusions it did not make itself. Typed FFI
-    calls keep theirs: it holds the handler's attributes."""
-    text = strip_attribute(text, "backend_config", keep="API_VERSION_TYPED_FFI")
+    calls keep theirs: it holds the handler's attributes; so do XLA's Eigh
+    calls (their options)."""
+    text = strip_attribute(text, "backend_config",
+                           keep=("API_VERSION_TYPED_FFI",
+                                 'custom_call_target="Eigh"'))
     text = re.sub(r"\bfusion\(", "call(", text)
     text = re.sub(r"\bkind=k\w+,\s*calls=", "to_apply=", text)
     return text

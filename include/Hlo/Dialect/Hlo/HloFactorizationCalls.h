@@ -28,6 +28,10 @@
 // sdim, info); Hessenberg (a, tau, info); tridiagonal (a, d, e, tau, info);
 // the tridiagonal solve, of operands (dl, d, du, b), (dl, d, du, b, info)
 // on LAPACK and b alone on cuSPARSE.
+// XLA's client library has calls of its own, which XLA's expanders turn
+// into HLO: `Qr` (a, tau), `ProductOfElementaryHouseholderReflectors` (q)
+// and `Eigh` ((v, w), backend_config "lower,sort_eigenvalues,max_iter,tol"),
+// of any layout; they are read here too.
 // readFactorizationCall reads one such call into a typed description,
 // checking its shapes and options once for the interpreter, hlo-to-thunk
 // and the runtimes.
@@ -72,7 +76,8 @@ struct FactorizationCall {
   int64_t reflectors = 0;
   /// Hessenberg: gehrd's 1-based ilo and ihi.
   int64_t low = 1, high = 0;
-  /// Qr and TridiagonalSolve: the call returns an info array too.
+  /// Qr, TridiagonalSolve and Eigh: the call returns an info array too
+  /// (not XLA's own calls, not cuSPARSE's solve).
   bool hasInfo = true;
   /// Eig: which eigenvectors are computed; cuSOLVER's form (`a` first, w
   /// complex, a real matrix's vectors packed as LAPACK's real routines
