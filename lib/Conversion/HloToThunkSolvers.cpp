@@ -210,6 +210,11 @@ LogicalResult ThunkLowering::lowerFactorization(CustomCallOp call) {
   FailureOr<FactorizationCall> fc = readFactorizationCall(call, why);
   if (failed(fc))
     return call.emitError("hlo-to-thunk: ") << why;
+  // XLA's Eigh call has no info array for the thunk's.
+  if (fc->kind == FactorizationCall::Kind::Eigh && !fc->hasInfo)
+    return call.emitError("hlo-to-thunk: XLA's Eigh call has no thunk "
+                          "(hlo-gpusolver-rewriter makes it cuSOLVER's syevd "
+                          "call)");
   Location loc = call.getLoc();
   Value operand = getDataOperands(call)[0], result = call.getResult();
   using Kind = FactorizationCall::Kind;
