@@ -187,6 +187,10 @@ def qrs(n):
     return "\n".join(lines + ["}", ""])
 
 
+GENERATED_FORMS = {"control": control_flow, "offload": offload,
+                   "sort": sorts, "qr": qrs}
+
+
 def make_inputs(opt, sizes, forms, workdir):
     """(form, size) -> module path: the generated module (`hlo`), the same
     after --hlo-gpu-optimize (`optimized`), loops and conditionals
@@ -202,25 +206,14 @@ def make_inputs(opt, sizes, forms, workdir):
             subprocess.run([opt, pre, "--hlo-gpu-optimize", "-o", post],
                            check=True)
             inputs[("optimized", n)] = post
-        control = os.path.join(workdir, f"control{n}.hlo")
-        with open(control, "w") as f:
-            f.write(control_flow(n))
-        inputs[("control", n)] = control
-        if "offload" in forms:
-            moves = os.path.join(workdir, f"offload{n}.hlo")
-            with open(moves, "w") as f:
-                f.write(offload(n))
-            inputs[("offload", n)] = moves
-        if "sort" in forms:
-            path = os.path.join(workdir, f"sort{n}.hlo")
+        # The generated forms (control always).
+        for form, generate in GENERATED_FORMS.items():
+            if form != "control" and form not in forms:
+                continue
+            path = os.path.join(workdir, f"{form}{n}.hlo")
             with open(path, "w") as f:
-                f.write(sorts(n))
-            inputs[("sort", n)] = path
-        if "qr" in forms:
-            path = os.path.join(workdir, f"qr{n}.hlo")
-            with open(path, "w") as f:
-                f.write(qrs(n))
-            inputs[("qr", n)] = path
+                f.write(generate(n))
+            inputs[(form, n)] = path
     return inputs
 
 

@@ -15,6 +15,7 @@
 #define HLO_LIB_TRANSFORMS_REWRITEUTILS_H
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "TransformUtils.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
@@ -25,6 +26,20 @@ namespace mlir::hlo {
 /// The computations of `module` that no fusion calls (XLA's
 /// MakeNonfusionComputations: the expanders leave fused computations alone).
 SmallVector<ComputationOp> nonFusionComputations(ModuleOp module);
+
+/// The `OpT` instructions of the non-fusion computations of `module`
+/// without control edges (which the rewrites leave alone), collected
+/// before any is rewritten.
+template <typename OpT>
+SmallVector<OpT> nonFusionOpsWithoutControlEdges(ModuleOp module) {
+  SmallVector<OpT> ops;
+  for (ComputationOp comp : nonFusionComputations(module))
+    comp.walk([&](OpT op) {
+      if (!hasControlEdges(op))
+        ops.push_back(op);
+    });
+  return ops;
+}
 
 /// The location of an instruction added in place of the one at `loc`: the
 /// same HLO metadata (XLA copies it to derived instructions) and source

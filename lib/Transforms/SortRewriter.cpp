@@ -196,13 +196,7 @@ struct SortRewriterPass
     }
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
-    SmallVector<SortOp> sorts;
-    for (ComputationOp comp : nonFusionComputations(module))
-      comp.walk([&](SortOp sort) {
-        if (!hasControlEdges(sort))
-          sorts.push_back(sort);
-      });
-    for (SortOp sort : sorts)
+    for (SortOp sort : nonFusionOpsWithoutControlEdges<SortOp>(module))
       rewrite(sort, symbols);
   }
 
