@@ -8,7 +8,8 @@ the input of the passes that run after XLA's HLO pipeline, such as
 hlo-to-gpu and hlo-to-thunk) and a chain of while loops and conditionals
 (`control`, computations of their own), and with `--forms ...,offload` a
 chain of moves to host memory and back, with `sort` a chain of sorts and
-CUB sort calls, with `qr` a chain of XLA's QR calls. Then every pass
+CUB sort calls, with `qr` a chain of XLA's QR calls, with `cholesky` a
+chain of cholesky instructions. Then every pass
 hlo-opt registers
 runs alone on each form (--forms), one process each, with --mlir-timing:
 the pass's time is its
@@ -187,8 +188,22 @@ def qrs(n):
     return "\n".join(lines + ["}", ""])
 
 
+def choleskys(n):
+    """A module of about n instructions: a chain of cholesky instructions
+    (2 instructions a link), each of which hlo-cholesky-expander makes a
+    loop of about 40 instructions."""
+    lines = ["HloModule choleskys", "", "ENTRY main {",
+             "  x0 = f32[4,16,16]{2,1,0} parameter(0)"]
+    for i in range((n - 1) // 2):
+        lines += [
+            f"  c{i} = f32[4,16,16]{{2,1,0}} cholesky(x{i}), lower=true",
+            f"  x{i + 1} = f32[4,16,16]{{2,1,0}} add(c{i}, x{i})"]
+    lines[-1] = lines[-1].replace(f"  x{(n - 1) // 2} =", "  ROOT out =")
+    return "\n".join(lines + ["}", ""])
+
+
 GENERATED_FORMS = {"control": control_flow, "offload": offload,
-                   "sort": sorts, "qr": qrs}
+                   "sort": sorts, "qr": qrs, "cholesky": choleskys}
 
 
 def make_inputs(opt, sizes, forms, workdir):
@@ -231,7 +246,7 @@ def main():
     ap.add_argument("--passes", help="comma-separated (default: all)")
     ap.add_argument("--forms", default="hlo,optimized,control",
                     help="which inputs: hlo, optimized, control, "
-                         "offload, sort, qr")
+                         "offload, sort, qr, cholesky")
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("--flag", type=float, default=1.5)
     ap.add_argument("--min-ms", type=float, default=50)

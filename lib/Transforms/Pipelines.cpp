@@ -93,8 +93,8 @@ void mlir::hlo::buildHloSimplificationPipeline(OpPassManager &pm) {
   pm.addPass(createHloFixedPointPass(std::move(body)));
 }
 
-void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
-                                             bool deterministic, bool cubSort) {
+void mlir::hlo::buildHloOptimizationPipeline(
+    OpPassManager &pm, const GpuOptimizeOptions &options) {
   // XLA (GPU): DotDimensionSorter, DotDecomposer, ResultCaster,
   // OperandUpcaster, DotOperandConverter, SubByteNormalization
   // ("sub-byte-size-setter"), RngExpander,
@@ -145,17 +145,22 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
   pm.addPass(createHloRngBitGeneratorExpander());
   pm.addPass(createHloPermutationSortExpander());
   // XLA-GPU runs its SortRewriter here and again after DynamicPadder.
-  if (cubSort)
+  if (options.cubSort)
     pm.addPass(createHloSortRewriter());
   pm.addPass(createHloComparisonExpander());
   pm.addPass(createHloZeroSizedHloElimination());
-  if (deterministic) {
+  if (options.deterministic) {
     // Scatters whose result may depend on the order of their updates
     // (atomics on the GPU) become loops.
     HloScatterExpanderOptions scatter;
     scatter.mode = ScatterExpanderMode::EliminateIndeterministic;
     pm.addPass(createHloScatterExpander(scatter));
   }
+  // XLA 0.10.2: SelectAndScatterExpander (not here: hlo-to-gpu computes a
+  // select-and-scatter in one kernel), CholeskyExpander (here on request:
+  // cuSOLVER takes cholesky otherwise), GpuScatterExpander, QrExpander.
+  if (options.expandCholesky)
+    pm.addPass(createHloCholeskyExpander());
   pm.addPass(createHloGpuScatterExpander());
   pm.addPass(createHloQrExpander());
   // Ours: generic async computations as calls, inlined next; XLA's
@@ -176,7 +181,7 @@ void mlir::hlo::buildHloOptimizationPipeline(OpPassManager &pm,
   pm.addPass(createHloDynamicDimensionSimplifier());
   pm.addPass(createHloReduceWindowRewriter());
   pm.addPass(createHloDynamicPadder());
-  if (cubSort)
+  if (options.cubSort)
     pm.addPass(createHloSortRewriter());
   pm.addPass(createHloStableSortExpander());
   pm.addPass(createHloCollectivePermuteInPlaceExpander());
@@ -409,7 +414,7 @@ void mlir::hlo::buildHloGpuOptimizePipeline(OpPassManager &pm,
   // unfused.
   pm.addPass(createHloCudnnCustomCallConverter());
   pm.addPass(createHloCustomFusionInliner());
-  buildHloOptimizationPipeline(pm, options.deterministic, options.cubSort);
+  buildHloOptimizationPipeline(pm, options);
   buildHloCollectiveOptimizationsPipeline(pm);
   buildHloConvCanonicalizationPipeline(pm);
   buildHloLayoutAssignmentPipeline(pm);
@@ -457,11 +462,13 @@ void mlir::hlo::registerHloPasses() {
       "XLA's simplification pipeline, run to a fixed point (the passes this "
       "project has)",
       buildHloSimplificationPipeline);
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<GpuOptimizePipelineOptions>(
       "hlo-optimization",
       "XLA's optimization pipeline, ending with simplification (the passes "
       "this project has)",
-      [](OpPassManager &pm) { buildHloOptimizationPipeline(pm); });
+      [](OpPassManager &pm, const GpuOptimizePipelineOptions &options) {
+        buildHloOptimizationPipeline(pm, options.get());
+      });
   PassPipelineRegistration<>(
       "hlo-collective-optimizations",
       "XLA's collective-optimizations pipeline (the passes this project has)",

@@ -36,9 +36,9 @@
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/Passes.h"
+#include "MatrixBuilder.h"
 #include "RewriteUtils.h"
 #include "TransformUtils.h"
-#include "WhileLoopUtils.h"
 
 #include <limits>
 
@@ -58,28 +58,9 @@ namespace {
 
 /// The matrices of a call: the batch of m x n matrices of a float or
 /// complex type and r reflectors per matrix.
-struct QrShape {
+struct QrShape : MatrixBatch {
   RankedTensorType matrices;
-  SmallVector<int64_t> batch;
-  int64_t m = 0, n = 0, r = 0;
-  Type element, real; // real: the element's real part's type
-
-  int64_t rank() const { return int64_t(batch.size()) + 2; }
-  /// batch..., then `dims`.
-  SmallVector<int64_t> shape(ArrayRef<int64_t> dims) const {
-    SmallVector<int64_t> s(batch);
-    s.append(dims.begin(), dims.end());
-    return s;
-  }
-  /// The dimension numbers 0 ... batch - 1, then `dims` shifted past them.
-  SmallVector<int64_t> dimsWith(ArrayRef<int64_t> dims) const {
-    SmallVector<int64_t> d;
-    for (int64_t i = 0, e = batch.size(); i < e; ++i)
-      d.push_back(i);
-    for (int64_t i : dims)
-      d.push_back(int64_t(batch.size()) + i);
-    return d;
-  }
+  int64_t r = 0;
 };
 
 /// The call's shape, if the expansion takes it: static arrays of a float or
@@ -91,19 +72,12 @@ std::optional<QrShape> readCall(CustomCallOp call) {
   if ((!product && target != kQrTarget) ||
       operands.size() != (product ? 2u : 1u) || hasControlPredecessors(call))
     return std::nullopt;
-  auto a = dyn_cast<RankedTensorType>(operands[0].getType());
-  if (!a || !a.hasStaticShape() || a.getRank() < 2)
+  std::optional<MatrixBatch> batch = MatrixBatch::read(operands[0].getType());
+  if (!batch)
     return std::nullopt;
   QrShape s;
-  s.matrices = a;
-  s.element = s.real = a.getElementType();
-  if (auto complex = dyn_cast<ComplexType>(s.element))
-    s.real = complex.getElementType();
-  if (!isa<FloatType>(s.real))
-    return std::nullopt;
-  s.batch.assign(a.getShape().begin(), a.getShape().end() - 2);
-  s.m = a.getShape()[a.getRank() - 2];
-  s.n = a.getShape().back();
+  static_cast<MatrixBatch &>(s) = std::move(*batch);
+  auto a = s.matrices = cast<RankedTensorType>(operands[0].getType());
   auto sameShape = [](Type t, ArrayRef<int64_t> shape, Type element) {
     auto array = dyn_cast<RankedTensorType>(t);
     return array && array.getShape() == shape &&
@@ -132,97 +106,14 @@ std::optional<QrShape> readCall(CustomCallOp call) {
 }
 
 /// The instructions of one step, on whole matrices.
-class StepBuilder {
+class StepBuilder : public MatrixBuilder {
 public:
-  StepBuilder(InstBuilder &ib, const QrShape &s,
-              function_ref<FlatSymbolRefAttr(Type)> adder)
-      : ib(ib), b(ib.getBuilder()), s(s), adder(adder) {}
+  using MatrixBuilder::MatrixBuilder;
 
-  RankedTensorType type(ArrayRef<int64_t> dims, Type element) {
-    return RankedTensorType::get(s.shape(dims), element);
-  }
-  /// The s32 iota along matrix dimension `dim` (0: rows, 1: columns) of
-  /// the batch of `dims`.
-  Value iota(ArrayRef<int64_t> dims, int64_t dim) {
-    return ib.create<IotaOp>(
-        type(dims, b.getI32Type()), {},
-        {b.getNamedAttr("iota_dimension",
-                        b.getI64IntegerAttr(int64_t(s.batch.size()) + dim))});
-  }
-  /// `v` (batch dimensions first) broadcast to the batch of `dims`, its
-  /// other dimensions mapped to the matrix dimensions `map`.
-  Value broadcast(Value v, ArrayRef<int64_t> dims, ArrayRef<int64_t> map) {
-    return ib.create<BroadcastOp>(
-        type(dims, tensorType(v).getElementType()), v,
-        {b.getNamedAttr("dimensions",
-                        b.getDenseI64ArrayAttr(s.dimsWith(map)))});
-  }
-  /// The scalar `v` (s32) broadcast to the batch of `dims`.
-  Value splatIndex(Value v, ArrayRef<int64_t> dims) {
-    return ib.create<BroadcastOp>(
-        type(dims, b.getI32Type()), v,
-        {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({}))});
-  }
-  Value splat(int64_t value, ArrayRef<int64_t> dims) {
-    return ib.splat(s.element, value, s.shape(dims));
-  }
-  bool isComplex() const { return s.element != s.real; }
-  /// The real and imaginary parts of `v`; the complex of two real arrays.
-  Value re(Value v) { return part<RealOp>(v); }
-  Value im(Value v) { return part<ImagOp>(v); }
-  Value complex(Value re, Value im) {
-    return ib.create<ComplexOp>(
-        RankedTensorType::get(tensorType(re).getShape(), s.element), {re, im});
-  }
-  /// `v` itself for real types.
-  Value conj(Value v) {
-    return isComplex() ? complex(re(v), unary<NegOp>(im(v))) : v;
-  }
-  /// |v|^2, of the real type.
-  Value absSquared(Value v) {
-    if (!isComplex())
-      return binary<MulOp>(v, v);
-    Value r = re(v), i = im(v);
-    return binary<AddOp>(binary<MulOp>(r, r), binary<MulOp>(i, i));
-  }
-  template <typename OpT> Value binary(Value x, Value y) {
-    return ib.create<OpT>(x.getType(), {x, y});
-  }
-  template <typename OpT> Value unary(Value x) {
-    return ib.create<OpT>(x.getType(), {x});
-  }
-  Value select(Value p, Value x, Value y) {
-    return ib.create<SelectOp>(x.getType(), {p, x, y});
-  }
-  /// The sum of `v` over its matrix dimension `dim`.
-  Value sum(Value v, int64_t dim) {
-    SmallVector<int64_t> shape(tensorType(v).getShape());
-    Type element = tensorType(v).getElementType();
-    int64_t d = int64_t(s.batch.size()) + dim;
-    shape.erase(shape.begin() + d);
-    return ib.create<ReduceOp>(
-        RankedTensorType::get(shape, element), {v, ib.scalar(element, 0)},
-        {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({d})),
-         b.getNamedAttr("to_apply", adder(element))});
-  }
-
-  /// Column `j` (an s32 scalar) of `matrix`, [batch, m].
-  Value column(Value matrix, Value j) {
-    SmallVector<Value> starts(s.rank(), ib.scalar(b.getI32Type(), 0));
-    starts.back() = j;
-    return ib.reshape(ib.dynamicSlice(matrix, starts, s.shape({s.m, 1})),
-                      s.shape({s.m}));
-  }
-  /// Element `j` of each row of `v`, [batch, len] -> [batch].
-  Value at(Value v, Value j) {
-    SmallVector<Value> starts(s.batch.size() + 1, ib.scalar(b.getI32Type(), 0));
-    starts.back() = j;
-    return ib.reshape(ib.dynamicSlice(v, starts, s.shape({1})), s.batch);
-  }
   /// The Householder vector of column `x` [batch, m] whose entries below
   /// row j are `below` (already scaled): 0 above j, 1 at j.
   Value reflector(Value rows, Value j, Value below) {
-    Value jj = splatIndex(j, {s.m});
+    Value jj = splatScalar(j, {s.m});
     return select(ib.compare(rows, jj, ComparisonDirection::GT), below,
                   select(ib.compare(rows, jj, ComparisonDirection::EQ),
                          splat(1, {s.m}), splat(0, {s.m})));
@@ -238,18 +129,6 @@ public:
         binary<MulOp>(binary<MulOp>(vm, broadcast(w, {s.m, s.n}, {1})),
                       broadcast(tau, {s.m, s.n}, {}));
     return binary<SubtractOp>(matrix, update);
-  }
-
-  InstBuilder &ib;
-  OpBuilder &b;
-  const QrShape &s;
-  /// The scalar add computations of the element and real types.
-  function_ref<FlatSymbolRefAttr(Type)> adder;
-
-private:
-  template <typename OpT> Value part(Value v) {
-    return ib.create<OpT>(
-        RankedTensorType::get(tensorType(v).getShape(), s.real), {v});
   }
 };
 
@@ -272,7 +151,7 @@ static Value expandQr(CustomCallOp call, const QrShape &s, SymbolTable &symbols,
     StepBuilder st(bb, s, adder);
     Value matrix = state[0], taus = state[1];
     Value rows = st.iota({s.m}, 0);
-    Value jm = st.splatIndex(j, {s.m});
+    Value jm = st.splatScalar(j, {s.m});
     Value x = st.column(matrix, j);
     Value alpha = st.at(x, j);
     Value below = st.select(bb.compare(rows, jm, ComparisonDirection::GT), x,
@@ -329,7 +208,7 @@ static Value expandQr(CustomCallOp call, const QrShape &s, SymbolTable &symbols,
     // The columns after j take the reflection; column j becomes R's
     // entries above the diagonal, beta and v below it.
     Value colsMn = st.iota({s.m, s.n}, 1);
-    Value jmn = st.splatIndex(j, {s.m, s.n});
+    Value jmn = st.splatScalar(j, {s.m, s.n});
     // H_j^H on a: the conjugate scale.
     Value updated =
         st.applyReflector(matrix, v, st.conj(tau),
@@ -342,7 +221,7 @@ static Value expandQr(CustomCallOp call, const QrShape &s, SymbolTable &symbols,
                            st.broadcast(newColumn, {s.m, s.n}, {0}), updated);
     Value k = st.iota({s.r}, 0);
     Value nextTaus = st.select(
-        bb.compare(k, st.splatIndex(j, {s.r}), ComparisonDirection::EQ),
+        bb.compare(k, st.splatScalar(j, {s.r}), ComparisonDirection::EQ),
         st.broadcast(tau, {s.r}, {}), taus);
     return {next, nextTaus};
   };

@@ -219,6 +219,11 @@ static cl::opt<bool> cubSort(
     cl::desc("--device=host|cuda: compile as XLA's "
              "--xla_gpu_enable_cub_radix_sort (on by default, as XLA's): "
              "large sorts as CUB radix sorts (thunk.radix_sort)"));
+static cl::opt<bool> expandCholesky(
+    "expand-cholesky", cl::cat(hloRunCategory),
+    cl::desc("--device=host|cuda: compile as XLA 0.10.2 does, every "
+             "cholesky expanded into blocked HLO loops "
+             "(hlo-cholesky-expander), not a cuSOLVER potrf"));
 static cl::opt<bool> allowExcessPrecision(
     "allow-excess-precision", cl::cat(hloRunCategory), cl::init(true),
     cl::desc("--device=host|cuda: compile as XLA's "
@@ -654,6 +659,7 @@ runModule(ModuleOp module, StringRef path, ArrayRef<Literal> arguments,
     compile.deterministic = deterministic;
     compile.allowExcessPrecision = allowExcessPrecision;
     compile.cubSort = cubSort;
+    compile.expandCholesky = expandCholesky;
     std::string tuneTo;
     if (!autotuneCache.empty()) {
       if (llvm::sys::fs::exists(autotuneCache))

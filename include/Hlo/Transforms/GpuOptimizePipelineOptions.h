@@ -50,6 +50,12 @@ struct GpuOptimizePipelineOptions
                      "hlo-sort-rewriter, which gives large sorts to CUB's "
                      "radix sort"),
       llvm::cl::init(true)};
+  Option<bool> expandCholesky{
+      *this, "expand-cholesky",
+      llvm::cl::desc("As XLA 0.10.2: run hlo-cholesky-expander, which makes "
+                     "every cholesky blocked HLO loops, instead of giving it "
+                     "to cuSOLVER (hlo-gpusolver-rewriter)"),
+      llvm::cl::init(false)};
   Option<std::string> autotuneCache{
       *this, "autotune-cache",
       llvm::cl::desc("XLA's autotune results (xla_gpu_load_autotune_results_"
@@ -65,6 +71,7 @@ struct GpuOptimizePipelineOptions
     o.latencyHiding = latencyHiding;
     o.allowExcessPrecision = allowExcessPrecision;
     o.cubSort = cubSort;
+    o.expandCholesky = expandCholesky;
     return o;
   }
 };

@@ -36,25 +36,6 @@ enum class GatherExpanderMode { EliminateAll, EliminateSimple };
 std::unique_ptr<Pass> createHloFixedPointPass(OpPassManager pipeline,
                                               unsigned maxIterations = 25);
 
-/// Adds XLA's pipelines, with the passes this project has, in XLA's order:
-/// spmd-simplify, simplification (a fixed point), optimization (which ends
-/// with simplification) and collective-optimizations.
-void buildHloSpmdSimplifyPipeline(OpPassManager &pm);
-void buildHloSimplificationPipeline(OpPassManager &pm);
-/// With `deterministic` (XLA's xla_gpu_deterministic_ops), scatters whose
-/// result may depend on the order of their updates become loops.
-void buildHloOptimizationPipeline(OpPassManager &pm, bool deterministic = false,
-                                  bool cubSort = true);
-void buildHloCollectiveOptimizationsPipeline(OpPassManager &pm);
-
-/// XLA-GPU's pipelines after them, in XLA's order, and `hlo-gpu-optimize`,
-/// which runs all of them from optimization to post-fusion optimization.
-void buildHloConvCanonicalizationPipeline(OpPassManager &pm);
-void buildHloLayoutAssignmentPipeline(OpPassManager &pm);
-void buildHloPostLayoutAssignmentPipeline(OpPassManager &pm);
-void buildHloFusionPipeline(OpPassManager &pm);
-void buildHloHorizontalFusionPipeline(OpPassManager &pm);
-void buildHloPostFusionOptimizationPipeline(OpPassManager &pm);
 /// The choices of XLA's GPU compile that `hlo-gpu-optimize` (and
 /// `hlo-gpu-pipeline`) take as options.
 struct GpuOptimizeOptions {
@@ -76,7 +57,29 @@ struct GpuOptimizeOptions {
   /// XLA's xla_gpu_enable_cub_radix_sort: large sorts become CUB radix sort
   /// calls (hlo-sort-rewriter).
   bool cubSort = true;
+  /// XLA 0.10.2's CholeskyExpander (hlo-cholesky-expander) rather than
+  /// cuSOLVER's potrf (hlo-gpusolver-rewriter) for cholesky.
+  bool expandCholesky = false;
 };
+/// Adds XLA's pipelines, with the passes this project has, in XLA's order:
+/// spmd-simplify, simplification (a fixed point), optimization (which ends
+/// with simplification) and collective-optimizations.
+void buildHloSpmdSimplifyPipeline(OpPassManager &pm);
+void buildHloSimplificationPipeline(OpPassManager &pm);
+/// Optimization takes `deterministic`, `cubSort` and `expandCholesky` of
+/// `options`.
+void buildHloOptimizationPipeline(OpPassManager &pm,
+                                  const GpuOptimizeOptions &options = {});
+void buildHloCollectiveOptimizationsPipeline(OpPassManager &pm);
+
+/// XLA-GPU's pipelines after them, in XLA's order, and `hlo-gpu-optimize`,
+/// which runs all of them from optimization to post-fusion optimization.
+void buildHloConvCanonicalizationPipeline(OpPassManager &pm);
+void buildHloLayoutAssignmentPipeline(OpPassManager &pm);
+void buildHloPostLayoutAssignmentPipeline(OpPassManager &pm);
+void buildHloFusionPipeline(OpPassManager &pm);
+void buildHloHorizontalFusionPipeline(OpPassManager &pm);
+void buildHloPostFusionOptimizationPipeline(OpPassManager &pm);
 void buildHloGpuOptimizePipeline(OpPassManager &pm,
                                  const GpuOptimizeOptions &options = {});
 

@@ -1016,6 +1016,33 @@ def HloQrExpander : Pass<"hlo-qr-expander", "::mlir::ModuleOp"> {
   ];
 }
 
+def HloCholeskyExpander : Pass<"hlo-cholesky-expander", "::mlir::ModuleOp"> {
+  let summary = "cholesky as blocked HLO loops (XLA's CholeskyExpander)";
+  let description = [{
+    XLA's CholeskyExpander, which XLA-GPU 0.10.2 runs in "optimization"
+    after its select-and-scatter expander: every `cholesky` (HLO semantics:
+    a = L L^H from the lower triangle, or a = U^H U from the upper) becomes
+    HLO. Blocks of `block-size` columns from the left: the block's panel
+    less the product of the columns before it (a dot), the diagonal block
+    factored by a counted while loop of one column a trip (a
+    matrix-vector dot, a square root and a division under iota masks), the
+    rows below it by a right-side adjoint `triangular-solve`. A matrix
+    whose pivot is not positive (or NaN) gives a factor of NaNs; the other
+    triangle is zero. An upper cholesky factors the conjugate transpose.
+    Left alone: non-float types, dynamic shapes, instructions with control
+    edges, fused computations. The GPU pipeline runs it only with
+    `expand-cholesky` (it otherwise leaves cholesky to cuSOLVER,
+    hlo-gpusolver-rewriter).
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"128",
+           "Columns a block (XLA's block size, 128)">,
+  ];
+  let statistics = [
+    Statistic<"numExpanded", "expanded", "cholesky instructions expanded">,
+  ];
+}
+
 def HloScaledDotRewriter
     : Pass<"hlo-scaled-dot-rewriter", "::mlir::ModuleOp"> {
   let summary = "Rewrite scaled-dot as a dot of its scaled operands "

@@ -403,9 +403,9 @@ def compare_array(ours, ref, entry):
 #===----------------------------------------------------------------------===#
 
 def run_interpreter(runner, path, inputs, workdir, timeout, devices=(1, 1),
-                    device="interpreter"):
+                    device="interpreter", extra=()):
     args = [runner, str(path), f"--replicas={devices[0]}",
-            f"--partitions={devices[1]}", f"--device={device}"]
+            f"--partitions={devices[1]}", f"--device={device}", *extra]
     if device != "interpreter":
         args.append("--allow-excess-precision=false")
     for i, value in enumerate(inputs):
@@ -472,7 +472,8 @@ def check_module(path, xla, runner, manifest, options):
         try:
             ours, seconds = run_interpreter(runner, path, inputs, Path(tmp),
                                             options.timeout, devices,
-                                            options.device)
+                                            options.device,
+                                            options.runner_arg)
         except RuntimeError as e:
             return "FAIL", str(e), 0.0
     if len(ours) != len(expected):
@@ -521,6 +522,9 @@ def main():
                         help="hlo-run's --device: interpreter (default), "
                              "host (the GPU compiler's thunk program on "
                              "the host runtime), host-kernels, cuda")
+    parser.add_argument("--runner-arg", action="append", default=[],
+                        help="one more argument for hlo-run (repeatable), "
+                             "such as --expand-cholesky")
     parser.add_argument("--timeout", type=float, default=60)
     parser.add_argument("--max-elements", type=int, default=1 << 22)
     parser.add_argument("paths", nargs="+")
