@@ -9,7 +9,8 @@ hlo-to-gpu and hlo-to-thunk) and a chain of while loops and conditionals
 (`control`, computations of their own), and with `--forms ...,offload` a
 chain of moves to host memory and back, with `sort` a chain of sorts and
 CUB sort calls, with `qr` a chain of XLA's QR calls, with `cholesky` a
-chain of cholesky instructions. Then every pass
+chain of cholesky instructions, with `eigh` a chain of XLA's Eigh calls.
+Then every pass
 hlo-opt registers
 runs alone on each form (--forms), one process each, with --mlir-timing:
 the pass's time is its
@@ -202,8 +203,25 @@ def choleskys(n):
     return "\n".join(lines + ["}", ""])
 
 
+def eighs(n):
+    """A module of about n instructions: a chain of XLA's Eigh calls (3
+    instructions a link), each of which hlo-eigh-expander makes two nested
+    loops and a sort, about 170 instructions in five computations."""
+    lines = ["HloModule eighs", "", "ENTRY main {",
+             "  x0 = f32[4,8,8]{2,1,0} parameter(0)"]
+    for i in range((n - 1) // 3):
+        lines += [
+            f"  e{i} = (f32[4,8,8]{{2,1,0}}, f32[4,8]{{1,0}}) custom-call(x{i}), "
+            'custom_call_target="Eigh", backend_config="1,1,100,1e-06"',
+            f"  v{i} = f32[4,8,8]{{2,1,0}} get-tuple-element(e{i}), index=0",
+            f"  x{i + 1} = f32[4,8,8]{{2,1,0}} add(v{i}, x{i})"]
+    lines[-1] = lines[-1].replace(f"  x{(n - 1) // 3} =", "  ROOT out =")
+    return "\n".join(lines + ["}", ""])
+
+
 GENERATED_FORMS = {"control": control_flow, "offload": offload,
-                   "sort": sorts, "qr": qrs, "cholesky": choleskys}
+                   "sort": sorts, "qr": qrs, "cholesky": choleskys,
+                   "eigh": eighs}
 
 
 def make_inputs(opt, sizes, forms, workdir):
@@ -246,7 +264,7 @@ def main():
     ap.add_argument("--passes", help="comma-separated (default: all)")
     ap.add_argument("--forms", default="hlo,optimized,control",
                     help="which inputs: hlo, optimized, control, "
-                         "offload, sort, qr, cholesky")
+                         "offload, sort, qr, cholesky, eigh")
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("--flag", type=float, default=1.5)
     ap.add_argument("--min-ms", type=float, default=50)

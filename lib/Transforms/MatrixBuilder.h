@@ -89,6 +89,17 @@ public:
         {b.getNamedAttr("dimensions",
                         b.getDenseI64ArrayAttr(s.dimsWith(map)))});
   }
+  /// `v`, which has no batch dimensions, broadcast to the batch of `dims`,
+  /// its dimensions mapped to the matrix dimensions `map`.
+  Value broadcastToBatch(Value v, ArrayRef<int64_t> dims,
+                         ArrayRef<int64_t> map) {
+    SmallVector<int64_t> shifted;
+    for (int64_t d : map)
+      shifted.push_back(int64_t(s.batch.size()) + d);
+    return ib.create<BroadcastOp>(
+        type(dims, tensorType(v).getElementType()), v,
+        {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr(shifted))});
+  }
   /// The scalar `v` broadcast to the batch of `dims`.
   Value splatScalar(Value v, ArrayRef<int64_t> dims) {
     return ib.create<BroadcastOp>(

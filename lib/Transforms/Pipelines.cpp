@@ -163,6 +163,10 @@ void mlir::hlo::buildHloOptimizationPipeline(
     pm.addPass(createHloCholeskyExpander());
   pm.addPass(createHloGpuScatterExpander());
   pm.addPass(createHloQrExpander());
+  // XLA 0.10.2's EighExpander (here on request: cuSOLVER's syevd takes the
+  // call otherwise).
+  if (options.expandEigh)
+    pm.addPass(createHloEighExpander());
   // Ours: generic async computations as calls, inlined next; XLA's
   // ScanExpander, whose loop bodies call the scan's computation.
   pm.addPass(createHloAsyncToCall());

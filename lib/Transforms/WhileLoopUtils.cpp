@@ -144,11 +144,10 @@ void mlir::hlo::setComputationResult(ComputationOp comp, OpBuilder &b,
       b.getFunctionType(comp.getArgumentTypes(), {root.getType()}));
 }
 
-SmallVector<Value>
-mlir::hlo::buildCountedLoop(InstBuilder &ib, SymbolTable &symbols,
-                            ComputationOp parent, StringRef name,
-                            int64_t tripCount, ValueRange init,
-                            CountedLoopBody body, size_t numResults) {
+SmallVector<Value> mlir::hlo::buildCountedLoop(
+    InstBuilder &ib, SymbolTable &symbols, ComputationOp parent, StringRef name,
+    int64_t tripCount, ValueRange init, CountedLoopBody body, size_t numResults,
+    LoopGoesOn goesOn) {
   MLIRContext *ctx = parent.getContext();
   Location loc = ib.getLoc();
   Type s32 = IntegerType::get(ctx, 32);
@@ -166,6 +165,13 @@ mlir::hlo::buildCountedLoop(InstBuilder &ib, SymbolTable &symbols,
     Value i = cb.getTupleElement(cond.getArgument(0), 0);
     Value less =
         cb.compare(i, cb.scalar(s32, tripCount), ComparisonDirection::LT);
+    if (goesOn) {
+      SmallVector<Value> state;
+      for (size_t k = 0; k < init.size(); ++k)
+        state.push_back(cb.getTupleElement(cond.getArgument(0), k + 1));
+      Value more = goesOn(cb, state);
+      less = cb.create<AndOp>(less.getType(), {less, more});
+    }
     setComputationResult(cond, b, less);
   }
 

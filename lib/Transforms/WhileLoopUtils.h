@@ -78,16 +78,22 @@ inline RankedTensorType tensorType(Value v) {
 using CountedLoopBody =
     function_ref<SmallVector<Value>(InstBuilder &, Value, ValueRange)>;
 
+/// Whether a loop goes on, given an InstBuilder inside its condition
+/// computation and the loop-carried values: a pred scalar.
+using LoopGoesOn = function_ref<Value(InstBuilder &, ValueRange)>;
+
 /// Builds `for (i = 0; i < tripCount; ++i) state = body(i, state)` at `ib`'s
 /// insertion point: an hlo.while over tuple(i, state...) whose condition
 /// and body are new private computations (`<name>_condition`,
 /// `<name>_body`, renamed on a clash) inserted before `parent`, on its
-/// execution thread. `tripCount` must fit in s32. Returns the first
+/// execution thread. `tripCount` must fit in s32. With `goesOn`, the loop
+/// also stops before the first trip where it is false. Returns the first
 /// `numResults` state values after the loop.
 SmallVector<Value> buildCountedLoop(InstBuilder &ib, SymbolTable &symbols,
                                     ComputationOp parent, StringRef name,
                                     int64_t tripCount, ValueRange init,
-                                    CountedLoopBody body, size_t numResults);
+                                    CountedLoopBody body, size_t numResults,
+                                    LoopGoesOn goesOn = nullptr);
 
 /// A new private computation with parameters of `argTypes` and an empty
 /// body block, inserted before `parent` (on its execution thread) under

@@ -224,6 +224,11 @@ static cl::opt<bool> expandCholesky(
     cl::desc("--device=host|cuda: compile as XLA 0.10.2 does, every "
              "cholesky expanded into blocked HLO loops "
              "(hlo-cholesky-expander), not a cuSOLVER potrf"));
+static cl::opt<bool> expandEigh(
+    "expand-eigh", cl::cat(hloRunCategory),
+    cl::desc("--device=host|cuda: compile as XLA 0.10.2 does, XLA's real "
+             "Eigh calls expanded into Jacobi sweeps (hlo-eigh-expander), "
+             "not a cuSOLVER syevd"));
 static cl::opt<bool> allowExcessPrecision(
     "allow-excess-precision", cl::cat(hloRunCategory), cl::init(true),
     cl::desc("--device=host|cuda: compile as XLA's "
@@ -660,6 +665,7 @@ runModule(ModuleOp module, StringRef path, ArrayRef<Literal> arguments,
     compile.allowExcessPrecision = allowExcessPrecision;
     compile.cubSort = cubSort;
     compile.expandCholesky = expandCholesky;
+    compile.expandEigh = expandEigh;
     std::string tuneTo;
     if (!autotuneCache.empty()) {
       if (llvm::sys::fs::exists(autotuneCache))

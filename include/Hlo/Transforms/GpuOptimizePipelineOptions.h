@@ -56,6 +56,12 @@ struct GpuOptimizePipelineOptions
                      "every cholesky blocked HLO loops, instead of giving it "
                      "to cuSOLVER (hlo-gpusolver-rewriter)"),
       llvm::cl::init(false)};
+  Option<bool> expandEigh{
+      *this, "expand-eigh",
+      llvm::cl::desc("As XLA 0.10.2: run hlo-eigh-expander, which makes "
+                     "XLA's real Eigh calls Jacobi sweeps, instead of giving "
+                     "them to cuSOLVER (hlo-gpusolver-rewriter)"),
+      llvm::cl::init(false)};
   Option<std::string> autotuneCache{
       *this, "autotune-cache",
       llvm::cl::desc("XLA's autotune results (xla_gpu_load_autotune_results_"
@@ -72,6 +78,7 @@ struct GpuOptimizePipelineOptions
     o.allowExcessPrecision = allowExcessPrecision;
     o.cubSort = cubSort;
     o.expandCholesky = expandCholesky;
+    o.expandEigh = expandEigh;
     return o;
   }
 };

@@ -60,14 +60,17 @@ struct GpuOptimizeOptions {
   /// XLA 0.10.2's CholeskyExpander (hlo-cholesky-expander) rather than
   /// cuSOLVER's potrf (hlo-gpusolver-rewriter) for cholesky.
   bool expandCholesky = false;
+  /// XLA 0.10.2's EighExpander (hlo-eigh-expander) rather than cuSOLVER's
+  /// syevd (hlo-gpusolver-rewriter) for XLA's Eigh call.
+  bool expandEigh = false;
 };
 /// Adds XLA's pipelines, with the passes this project has, in XLA's order:
 /// spmd-simplify, simplification (a fixed point), optimization (which ends
 /// with simplification) and collective-optimizations.
 void buildHloSpmdSimplifyPipeline(OpPassManager &pm);
 void buildHloSimplificationPipeline(OpPassManager &pm);
-/// Optimization takes `deterministic`, `cubSort` and `expandCholesky` of
-/// `options`.
+/// Optimization takes `deterministic`, `cubSort`, `expandCholesky` and
+/// `expandEigh` of `options`.
 void buildHloOptimizationPipeline(OpPassManager &pm,
                                   const GpuOptimizeOptions &options = {});
 void buildHloCollectiveOptimizationsPipeline(OpPassManager &pm);

@@ -1043,6 +1043,29 @@ def HloCholeskyExpander : Pass<"hlo-cholesky-expander", "::mlir::ModuleOp"> {
   ];
 }
 
+def HloEighExpander : Pass<"hlo-eigh-expander", "::mlir::ModuleOp"> {
+  let summary = "XLA's Eigh call as Jacobi sweeps (XLA's EighExpander)";
+  let description = [{
+    XLA's EighExpander, in "optimization" after the QR expander: the `Eigh`
+    custom call of XLA's client library (PyTorch/XLA's and TF's eigh:
+    (v, w) of the symmetric matrices the operand's lower or upper triangle
+    defines, backend_config "lower,sort_eigenvalues,max_iter,tol") becomes
+    the cyclic Jacobi method in parallel order: sweeps (a while loop, at
+    most max_iter, while some matrix's off-diagonal norm is above tol
+    times its norm) of n - 1 rounds (n for odd n) of disjoint pairs from
+    the round-robin schedule, each round rotating all its pairs at once on
+    whole matrices (the partners' rows and columns gathered by the partner
+    vector computed from the round). w is the final diagonal, sorted ascending with v's
+    columns (always: the order LAPACK's syevd gives, which the interpreter
+    and cuSOLVER follow). Left alone: complex matrices (left to
+    hlo-gpusolver-rewriter), malformed calls, calls with control edges,
+    fused computations. The GPU pipeline runs it only with `expand-eigh`.
+  }];
+  let statistics = [
+    Statistic<"numExpanded", "expanded", "Eigh calls expanded">,
+  ];
+}
+
 def HloScaledDotRewriter
     : Pass<"hlo-scaled-dot-rewriter", "::mlir::ModuleOp"> {
   let summary = "Rewrite scaled-dot as a dot of its scaled operands "

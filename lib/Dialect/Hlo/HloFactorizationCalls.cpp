@@ -361,6 +361,9 @@ mlir::hlo::readFactorizationCall(CustomCallOp call, std::string &why) {
       return fail("expected the backend_config \"lower,sort_eigenvalues,"
                   "max_iter,tol\"");
     fc.lower = lower != 0;
+    fc.sortEigenvalues = sort != 0;
+    fc.maxIterations = maxIter;
+    fc.tolerance = tol;
     fc.hasInfo = false;
     if (!tuple || tuple.size() != 2 || !same(tuple.getType(0), operand) ||
         !same(tuple.getType(1), real))

@@ -83,6 +83,11 @@ struct FactorizationCall {
   /// complex, a real matrix's vectors packed as LAPACK's real routines
   /// write them).
   bool left = false, right = true, packed = false;
+  /// XLA's Eigh call: its backend_config's sort_eigenvalues, max_iter
+  /// (Jacobi sweeps) and tol.
+  bool sortEigenvalues = true;
+  int64_t maxIterations = 0;
+  double tolerance = 0;
   /// Eigh and Schur (All or None) and SVD: the vectors computed.
   Vectors vectors = Vectors::All;
   /// SVD: the fourth result is V, not V^H (cuSOLVER's gesvdj).
