@@ -24,8 +24,11 @@
 // the call) returns them; XLA leaves them in the sweeps' order without
 // sort_eigenvalues. XLA works on the four quadrants of the matrix and
 // permutes its rows between rounds instead of gathering them; the
-// rotations are the same. Real matrices only: complex (Hermitian) calls
-// are left to hlo-gpusolver-rewriter.
+// rotations are the same. Complex (Hermitian) matrices take each pair's
+// phase e = a[i, p[i]] / |a[i, p[i]]| into the rotation (the real step on
+// |a[i, p[i]]|; rows by s e, columns by s conj(e)); the diagonal's
+// imaginary part is not read, and v goes through the sort as its two
+// parts (the GPU's sort kernels take integers and floats).
 //
 //===----------------------------------------------------------------------===//
 
@@ -107,11 +110,9 @@ public:
                            ComparisonDirection::EQ);
     return sum(select(eye, a, splat(0, {s.n, s.n})), 1);
   }
-  /// The sum of the squares of `a`'s entries, per matrix, [batch].
-  Value sumOfSquares(Value a) {
-    Value squares = binary<MulOp>(a, a);
-    return sum(sum(squares, 1), 0);
-  }
+  /// The sum of the squared magnitudes of `a`'s entries, per matrix,
+  /// [batch], of the real type.
+  Value sumOfSquares(Value a) { return sum(sum(absSquared(a), 1), 0); }
 
 private:
   Value gather(Value v, Value p, int64_t dim, ArrayRef<int64_t> offsets,
@@ -134,11 +135,12 @@ static SmallVector<Value> rotate(JacobiBuilder &jb, Value a, Value v, Value p) {
   const MatrixBatch &s = jb.s;
   InstBuilder &ib = jb.ib;
   int64_t n = s.n;
-  // The pair's entries, each index's (pp, qq: the lower index's diagonal
-  // entry first).
-  Value d = jb.diagonal(a);
-  Value offDiagonal = jb.diagonal(jb.gatherMatrix(a, p, 1)); // a[i, p[i]]
-  Value partnerDiagonal = jb.gatherVector(d, p);             // a[p[i], p[i]]
+  auto real = [&](Value x) { return jb.isComplex() ? jb.re(x) : x; };
+  // Each index's pair: the real diagonal entries (pp: the lower index's)
+  // and g = a[i, p[i]].
+  Value d = real(jb.diagonal(a));
+  Value g = jb.diagonal(jb.gatherMatrix(a, p, 1));
+  Value partnerDiagonal = jb.gatherVector(d, p);
   Value index = ib.create<IotaOp>(
       RankedTensorType::get({n}, jb.b.getI32Type()), {},
       {jb.b.getNamedAttr("iota_dimension", jb.b.getI64IntegerAttr(0))});
@@ -147,12 +149,15 @@ static SmallVector<Value> rotate(JacobiBuilder &jb, Value a, Value v, Value p) {
   Value paired = batched(ib.compare(index, p, ComparisonDirection::NE));
   Value pp = jb.select(first, d, partnerDiagonal);
   Value qq = jb.select(first, partnerDiagonal, d);
-  Value zero = jb.splat(0, {n}), one = jb.splat(1, {n});
-  Value turn = jb.binary<AndOp>(
-      paired, ib.compare(offDiagonal, zero, ComparisonDirection::NE));
-  // tau = (qq - pp) / (2 apq); t = sign(tau) / (|tau| + sqrt(1 + tau^2)),
-  // sign(0) = 1.
-  Value safe = jb.select(turn, offDiagonal, one);
+  auto realSplat = [&](int64_t x) { return ib.splat(s.real, x, s.shape({n})); };
+  Value zero = realSplat(0), one = realSplat(1);
+  Value size =
+      ib.create<AbsOp>(RankedTensorType::get(s.shape({n}), s.real), {g});
+  Value turn =
+      jb.binary<AndOp>(paired, ib.compare(size, zero, ComparisonDirection::NE));
+  // tau = (qq - pp) / (2 |g|); t = sign(tau) / (|tau| + sqrt(1 + tau^2)),
+  // sign(0) = 1; c = 1 / sqrt(1 + t^2), s = t c.
+  Value safe = jb.select(turn, size, one);
   Value tau = jb.binary<DivOp>(jb.binary<SubtractOp>(qq, pp),
                                jb.binary<AddOp>(safe, safe));
   Value root =
@@ -165,18 +170,24 @@ static SmallVector<Value> rotate(JacobiBuilder &jb, Value a, Value v, Value p) {
   Value c = jb.unary<RsqrtOp>(jb.binary<AddOp>(one, jb.binary<MulOp>(t, t)));
   Value sc = jb.binary<MulOp>(t, c);
   sc = jb.select(first, jb.unary<NegOp>(sc), sc);
-  // Rows, then columns; v's columns.
+  // g's phase e = g / |g| (its sign for real types): row i takes
+  // c a[i, :] + s e a[p[i], :], column j takes c b[:, j] + s conj(e)
+  // b[:, p[j]] (s negated on the lower index of each pair).
+  Value phase = jb.binary<DivOp>(g, jb.fromReal(safe));
+  Value rowScale = jb.binary<MulOp>(jb.fromReal(sc), phase);
+  Value colScale = jb.conj(rowScale);
+  Value ce = jb.fromReal(c);
   auto rows = [&](Value x) { return jb.broadcast(x, {n, n}, {0}); };
   auto cols = [&](Value x) { return jb.broadcast(x, {n, n}, {1}); };
-  Value byRows =
-      jb.binary<AddOp>(jb.binary<MulOp>(rows(c), a),
-                       jb.binary<MulOp>(rows(sc), jb.gatherMatrix(a, p, 0)));
+  Value byRows = jb.binary<AddOp>(
+      jb.binary<MulOp>(rows(ce), a),
+      jb.binary<MulOp>(rows(rowScale), jb.gatherMatrix(a, p, 0)));
   Value next = jb.binary<AddOp>(
-      jb.binary<MulOp>(cols(c), byRows),
-      jb.binary<MulOp>(cols(sc), jb.gatherMatrix(byRows, p, 1)));
-  Value nextV =
-      jb.binary<AddOp>(jb.binary<MulOp>(cols(c), v),
-                       jb.binary<MulOp>(cols(sc), jb.gatherMatrix(v, p, 1)));
+      jb.binary<MulOp>(cols(ce), byRows),
+      jb.binary<MulOp>(cols(colScale), jb.gatherMatrix(byRows, p, 1)));
+  Value nextV = jb.binary<AddOp>(
+      jb.binary<MulOp>(cols(ce), v),
+      jb.binary<MulOp>(cols(colScale), jb.gatherMatrix(v, p, 1)));
   // The rotated pairs' entries are zero (rounding leaves them tiny).
   Value column = jb.iota({n, n}, 1);
   Value rotated =
@@ -199,15 +210,16 @@ static Value expandEigh(CustomCallOp call, const FactorizationCall &fc,
   auto plain = RankedTensorType::get(s.shape({n, n}), s.element);
   if (a.getType() != plain)
     a = ib.create<CopyOp>(plain, a);
-  // The symmetric matrix of the triangle read.
+  // The Hermitian matrix of the triangle read (a real diagonal).
   Value rowIota = jb.iota({n, n}, 0), colIota = jb.iota({n, n}, 1);
   Value inTriangle =
       ib.compare(rowIota, colIota,
                  fc.lower ? ComparisonDirection::GE : ComparisonDirection::LE);
-  a = jb.select(inTriangle, a, ib.transpose(a, s.dimsWith({1, 0})));
-  Value identity =
-      jb.select(ib.compare(rowIota, colIota, ComparisonDirection::EQ),
-                jb.splat(1, {n, n}), jb.splat(0, {n, n}));
+  Value eye = ib.compare(rowIota, colIota, ComparisonDirection::EQ);
+  a = jb.select(inTriangle, a, jb.adjoint(a));
+  if (jb.isComplex())
+    a = jb.select(eye, jb.fromReal(jb.re(a)), a);
+  Value identity = jb.select(eye, jb.splat(1, {n, n}), jb.splat(0, {n, n}));
   // Sweeps while some matrix's off-diagonal norm is above tol times its
   // norm: off^2 > tol^2 total^2.
   double tol2 = fc.tolerance * fc.tolerance;
@@ -256,11 +268,21 @@ static Value expandEigh(CustomCallOp call, const FactorizationCall &fc,
   // w ascending, v's columns with them: a sort of the rows of v, keyed by
   // w along them.
   Value w = jb.diagonal(result[0]);
+  if (jb.isComplex())
+    w = jb.re(w);
+  // Complex vectors go through the sort as their two parts (the GPU's sort
+  // kernels take integers and floats).
   auto keysType = RankedTensorType::get(s.shape({n, n}), s.real);
+  SmallVector<Value> operands = {jb.broadcast(w, {n, n}, {1})};
+  if (jb.isComplex())
+    operands.append({jb.re(result[1]), jb.im(result[1])});
+  else
+    operands.push_back(result[1]);
+  SmallVector<Type> types(operands.size(), keysType);
   auto scalar = RankedTensorType::get({}, s.real);
+  SmallVector<Type> params(2 * operands.size(), scalar);
   ComputationOp less =
-      createComputation(symbols, parent, "eigh_compare",
-                        {scalar, scalar, scalar, scalar}, ib.getLoc());
+      createComputation(symbols, parent, "eigh_compare", params, ib.getLoc());
   {
     OpBuilder cb = OpBuilder::atBlockEnd(&less.getBody().front());
     InstBuilder lb(cb, ib.getLoc());
@@ -274,19 +296,20 @@ static Value expandEigh(CustomCallOp call, const FactorizationCall &fc,
   }
   int64_t nb = s.batch.size();
   Value sorted = ib.create<SortOp>(
-      TupleType::get(b.getContext(), {keysType, plain}),
-      {jb.broadcast(w, {n, n}, {1}), result[1]},
+      TupleType::get(b.getContext(), types), operands,
       {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({nb + 1})),
        b.getNamedAttr("to_apply", FlatSymbolRefAttr::get(less)),
        b.getNamedAttr("is_stable", b.getBoolAttr(true))});
   Value v = ib.getTupleElement(sorted, 1);
+  if (jb.isComplex())
+    v = jb.complex(v, ib.getTupleElement(sorted, 2));
   w = ib.reshape(jb.block(ib.getTupleElement(sorted, 0), 0, 1, 0, n),
                  s.shape({n}));
-  auto types = cast<TupleType>(call.getType()).getTypes();
-  if (v.getType() != types[0])
-    v = ib.create<CopyOp>(types[0], v);
-  if (w.getType() != types[1])
-    w = ib.create<CopyOp>(types[1], w);
+  auto results = cast<TupleType>(call.getType()).getTypes();
+  if (v.getType() != results[0])
+    v = ib.create<CopyOp>(results[0], v);
+  if (w.getType() != results[1])
+    w = ib.create<CopyOp>(results[1], w);
   return ib.tuple({v, w});
 }
 
@@ -314,7 +337,7 @@ struct EighExpanderPass
           return;
         std::optional<MatrixBatch> s =
             MatrixBatch::read(getDataOperands(call)[0].getType());
-        if (!s || s->isComplex() || s->n == 0 || s->n > INT32_MAX ||
+        if (!s || s->n == 0 || s->n > INT32_MAX ||
             fc->maxIterations > INT32_MAX)
           return;
         calls.push_back({call, *fc, std::move(*s)});

@@ -226,7 +226,7 @@ static cl::opt<bool> expandCholesky(
              "(hlo-cholesky-expander), not a cuSOLVER potrf"));
 static cl::opt<bool> expandEigh(
     "expand-eigh", cl::cat(hloRunCategory),
-    cl::desc("--device=host|cuda: compile as XLA 0.10.2 does, XLA's real "
+    cl::desc("--device=host|cuda: compile as XLA 0.10.2 does, XLA's "
              "Eigh calls expanded into Jacobi sweeps (hlo-eigh-expander), "
              "not a cuSOLVER syevd"));
 static cl::opt<bool> allowExcessPrecision(

@@ -59,7 +59,7 @@ struct GpuOptimizePipelineOptions
   Option<bool> expandEigh{
       *this, "expand-eigh",
       llvm::cl::desc("As XLA 0.10.2: run hlo-eigh-expander, which makes "
-                     "XLA's real Eigh calls Jacobi sweeps, instead of giving "
+                     "XLA's Eigh calls Jacobi sweeps, instead of giving "
                      "them to cuSOLVER (hlo-gpusolver-rewriter)"),
       llvm::cl::init(false)};
   Option<std::string> autotuneCache{

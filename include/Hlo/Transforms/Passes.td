@@ -1055,11 +1055,11 @@ def HloEighExpander : Pass<"hlo-eigh-expander", "::mlir::ModuleOp"> {
     times its norm) of n - 1 rounds (n for odd n) of disjoint pairs from
     the round-robin schedule, each round rotating all its pairs at once on
     whole matrices (the partners' rows and columns gathered by the partner
-    vector computed from the round). w is the final diagonal, sorted ascending with v's
+    vector computed from the round; complex matrices rotated with each
+    pair's phase). w is the final diagonal, sorted ascending with v's
     columns (always: the order LAPACK's syevd gives, which the interpreter
-    and cuSOLVER follow). Left alone: complex matrices (left to
-    hlo-gpusolver-rewriter), malformed calls, calls with control edges,
-    fused computations. The GPU pipeline runs it only with `expand-eigh`.
+    and cuSOLVER follow). Left alone: malformed calls, calls with control
+    edges, fused computations. The GPU pipeline runs it only with `expand-eigh`.
   }];
   let statistics = [
     Statistic<"numExpanded", "expanded", "Eigh calls expanded">,
