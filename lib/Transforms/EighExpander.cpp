@@ -68,7 +68,7 @@ static Value partners(InstBuilder &ib, int64_t n, Value r) {
   Value round = ib.create<BroadcastOp>(
       type, r, {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({}))});
   Value last = ib.splat(s32, m - 1, {n});
-  // 2r - i + (m - 1) >= 1, so the remainder is the modulus.
+  // 2r - i + (m - 1) >= 0 (i < m), so the remainder is the modulus.
   Value q = ib.create<AddOp>(
       type,
       {ib.create<SubtractOp>(type, {ib.create<AddOp>(type, {round, round}), i}),
