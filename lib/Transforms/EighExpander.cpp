@@ -342,13 +342,7 @@ struct EighExpanderPass
           return;
         calls.push_back({call, *fc, std::move(*s)});
       });
-    DenseMap<Type, FlatSymbolRefAttr> adders;
-    auto adder = [&](Type element) {
-      FlatSymbolRefAttr &add = adders[element];
-      if (!add)
-        add = createScalarAddComputation(symbols, element);
-      return add;
-    };
+    ScalarAdders adder(symbols);
     for (Expansion &e : calls) {
       Value result = expandEigh(e.call, e.fc, e.s, symbols, adder);
       transferInstructionAttrs(e.call, result.getDefiningOp());

@@ -285,13 +285,7 @@ struct QrExpanderPass
         if (std::optional<QrShape> s = readCall(call))
           calls.push_back({call, std::move(*s)});
       });
-    DenseMap<Type, FlatSymbolRefAttr> adders;
-    auto adder = [&](Type element) {
-      FlatSymbolRefAttr &add = adders[element];
-      if (!add)
-        add = createScalarAddComputation(symbols, element);
-      return add;
-    };
+    ScalarAdders adder(symbols);
     for (auto &[call, s] : calls) {
       Value result = call.getCustomCallTarget() == kQrTarget
                          ? expandQr(call, s, symbols, adder)

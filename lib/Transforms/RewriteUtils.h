@@ -88,6 +88,23 @@ bool isIotaAlong(Value v, ArrayRef<int64_t> shape, int64_t dim);
 FlatSymbolRefAttr createScalarAddComputation(SymbolTable &symbols, Type element,
                                              Block::iterator where = {});
 
+/// The scalar add computations of a module, one per element type, made
+/// (at the module's end) on first use: for expansions that sum.
+class ScalarAdders {
+public:
+  explicit ScalarAdders(SymbolTable &symbols) : symbols(symbols) {}
+  FlatSymbolRefAttr operator()(Type element) {
+    FlatSymbolRefAttr &add = made[element];
+    if (!add)
+      add = createScalarAddComputation(symbols, element);
+    return add;
+  }
+
+private:
+  SymbolTable &symbols;
+  DenseMap<Type, FlatSymbolRefAttr> made;
+};
+
 /// A new comparator computation next to `comparator` (of two value
 /// parameters) taking two more s32 (index) parameters, which it ignores: for
 /// a sort that carries an index operand along (top-k).
