@@ -321,6 +321,7 @@ XLA_EPILOGUE = re.compile(r'"epilogue":"(?!DEFAULT)(\w+)"')
 # library call, as `category` counts XLA's.
 OURS = {"kernel": "kernels", "pad_to_static": "kernels",
         "slice_to_dynamic": "kernels", "rng_get_and_update_state": "kernels",
+        "top_k": "kernels",
         "copy": "copies", "dynamic_copy": "copies", "memset": "copies",
         "while": "control", "conditional": "control"}
 OURS.update(dict.fromkeys(

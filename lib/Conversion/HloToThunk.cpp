@@ -671,6 +671,8 @@ LogicalResult ThunkLowering::lowerInstruction(Operation *op) {
       return lowerDynamicShape(call);
     if (isCubSortTarget(target))
       return lowerCubSort(call);
+    if (target == "__gpu$TopK")
+      return lowerTopK(call);
     return op->emitError("hlo-to-thunk: custom call '")
            << target << "' has no thunk yet";
   }

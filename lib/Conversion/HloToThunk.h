@@ -57,6 +57,7 @@ private:
   LogicalResult lowerFactorization(CustomCallOp call);
   /// XLA-GPU's CUB sort calls (HloToThunkSort.cpp).
   LogicalResult lowerCubSort(CustomCallOp call);
+  LogicalResult lowerTopK(CustomCallOp call);
   /// The custom calls PadToStatic and SliceToDynamic
   /// (HloToThunkDynamic.cpp).
   LogicalResult lowerDynamicShape(CustomCallOp call);

@@ -110,14 +110,7 @@ FailureOr<TopkInfo> analyzeTopk(Operation *op, SymbolTable &symbols,
     reason = "the __gpu$TopK call's comparator is missing";
     return failure();
   }
-  comparator.walk([&](CompareOp c) {
-    Type t = cast<RankedTensorType>(getDataOperands(c)[0].getType())
-                 .getElementType();
-    if (isa<FloatType>(t) &&
-        c.getComparisonType().value_or(ComparisonType::FLOAT) !=
-            ComparisonType::TOTALORDER)
-      info.directFloatCompare = true;
-  });
+  info.directFloatCompare = !comparesByTotalOrder(comparator);
   info.kp = int64_t(llvm::PowerOf2Ceil(info.k));
   // XLA's launch: at most 512 threads for lists of 16 (their registers).
   info.threads = std::clamp<int64_t>(

@@ -9,6 +9,7 @@
 #include "FusionUtils.h"
 #include "TransformUtils.h"
 
+#include "Hlo/Dialect/Hlo/HloTopKCalls.h"
 #include "Hlo/Transforms/GpuFusionPasses.h"
 
 namespace mlir::hlo {
@@ -23,11 +24,15 @@ namespace {
 
 /// Instructions that run as a kernel of their own when no fusion took
 /// them.
-bool needsKernel(Operation *op) {
-  // XLA-GPU's top-k kernel (hlo-topk-specializer's call).
+bool needsKernel(Operation *op, bool topkKernel) {
+  // XLA-GPU's top-k kernel call (hlo-topk-specializer's): the emitted
+  // kernel's when asked for or when thunk.top_k cannot take it.
   if (auto call = dyn_cast<CustomCallOp>(op);
-      call && call.getCustomCallTarget() == "__gpu$TopK")
-    return true;
+      call && call.getCustomCallTarget() == "__gpu$TopK") {
+    std::string why;
+    FailureOr<TopKCall> topk = readTopKCall(call, why);
+    return topkKernel || failed(topk) || !isTopKKernelCall(*topk, why);
+  }
   if (isa<ConstantOp, TupleOp, GetTupleElementOp, BitcastOp, CopyOp,
           CustomCallOp, FusionOp, WhileOp, ConditionalOp, CallOp, ReturnOp,
           DomainOp, ReplicaIdOp, PartitionIdOp, GetDimensionSizeOp,
@@ -58,6 +63,8 @@ bool isFusedIntoSorts(Operation *op) {
 
 struct FusionWrapperPass
     : ChangeReportingPass<FusionWrapperPass, hlo::impl::HloFusionWrapperBase> {
+  using ChangeReportingPass::ChangeReportingPass;
+
   void run() {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
@@ -66,7 +73,7 @@ struct FusionWrapperPass
     for (ComputationOp comp : getFusibleComputations(module, symbols)) {
       SmallVector<Operation *> wrap;
       for (Operation &op : comp.getBody().front())
-        if (needsKernel(&op) && !isFusedIntoSorts(&op))
+        if (needsKernel(&op, topkKernel) && !isFusedIntoSorts(&op))
           wrap.push_back(&op);
       for (Operation *op : wrap) {
         std::string opcode = isa<CustomCallOp>(op) ? "topk" : getOpcode(op);

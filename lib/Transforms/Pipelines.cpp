@@ -392,7 +392,8 @@ void mlir::hlo::buildHloHorizontalFusionPipeline(OpPassManager &pm) {
   pm.addPass(createHloDce());
 }
 
-void mlir::hlo::buildHloPostFusionOptimizationPipeline(OpPassManager &pm) {
+void mlir::hlo::buildHloPostFusionOptimizationPipeline(
+    OpPassManager &pm, const GpuOptimizeOptions &options) {
   // XLA: HloDCE, TupleSimplifier, AllGatherCombiner, AllReduceCombiner,
   // ReduceScatterCombiner, CollectivePermuteCombiner; AsyncCollectiveCreator
   // ("async-collective-conversion"); AlgebraicSimplifier
@@ -406,8 +407,10 @@ void mlir::hlo::buildHloPostFusionOptimizationPipeline(OpPassManager &pm) {
   pm.addPass(createHloGpuAsyncCollectiveConversion());
   pm.addPass(createLayoutSensitiveSimplifier());
   // XLA runs its FusionWrapper next (in its autotuning pipeline): every
-  // kernel is a fusion's from here on.
-  pm.addPass(createHloFusionWrapper());
+  // kernel is a fusion's from here on (but XLA's top-k custom kernels).
+  HloFusionWrapperOptions wrapper;
+  wrapper.topkKernel = options.topkKernel;
+  pm.addPass(createHloFusionWrapper(wrapper));
 }
 
 void mlir::hlo::buildHloGpuOptimizePipeline(OpPassManager &pm,
@@ -425,7 +428,7 @@ void mlir::hlo::buildHloGpuOptimizePipeline(OpPassManager &pm,
   buildPostLayoutAssignment(pm, options);
   buildFusion(pm, options.tritonSoftmax);
   buildHloHorizontalFusionPipeline(pm);
-  buildHloPostFusionOptimizationPipeline(pm);
+  buildHloPostFusionOptimizationPipeline(pm, options);
   // XLA's pre-scheduling copy insertion, scheduling and buffer assignment.
   // Copy insertion decides over the order of the instructions (here it adds
   // only the copies it finds necessary instead of removing the rest
@@ -503,11 +506,13 @@ void mlir::hlo::registerHloPasses() {
       "hlo-horizontal-fusion",
       "XLA-GPU's horizontal-fusion pipeline (the passes this project has)",
       buildHloHorizontalFusionPipeline);
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<GpuOptimizePipelineOptions>(
       "hlo-post-fusion-optimization",
       "XLA-GPU's post-fusion-optimization pipeline: collective combiners, "
       "asynchronous collectives (the passes this project has)",
-      buildHloPostFusionOptimizationPipeline);
+      [](OpPassManager &pm, const GpuOptimizePipelineOptions &options) {
+        buildHloPostFusionOptimizationPipeline(pm, options.get());
+      });
   PassPipelineRegistration<GpuOptimizePipelineOptions>(
       "hlo-gpu-optimize",
       "XLA-GPU's HLO optimization from the optimization pipeline through "

@@ -229,6 +229,11 @@ static cl::opt<bool> expandEigh(
     cl::desc("--device=host|cuda: compile as XLA 0.10.2 does, XLA's "
              "Eigh calls expanded into Jacobi sweeps (hlo-eigh-expander), "
              "not a cuSOLVER syevd"));
+static cl::opt<bool> topkKernel(
+    "topk-kernel", cl::cat(hloRunCategory),
+    cl::desc("--device=host|cuda: compile XLA-GPU's top-k kernel calls "
+             "into kernels of the program (hlo-to-gpu's top-k emitter), "
+             "not thunk.top_k (the runtimes' prebuilt kernel)"));
 static cl::opt<bool> allowExcessPrecision(
     "allow-excess-precision", cl::cat(hloRunCategory), cl::init(true),
     cl::desc("--device=host|cuda: compile as XLA's "
@@ -666,6 +671,7 @@ runModule(ModuleOp module, StringRef path, ArrayRef<Literal> arguments,
     compile.cubSort = cubSort;
     compile.expandCholesky = expandCholesky;
     compile.expandEigh = expandEigh;
+    compile.topkKernel = topkKernel;
     std::string tuneTo;
     if (!autotuneCache.empty()) {
       if (llvm::sys::fs::exists(autotuneCache))

@@ -264,7 +264,19 @@ def HloFusionWrapper : Pass<"hlo-fusion-wrapper", "::mlir::ModuleOp"> {
     infeed/outfeed/send/recv, sort, rng), instructions with dynamic shapes
     or control predecessors. XLA 0.10.2 runs it after fusion, before its
     autotuners.
+
+    XLA-GPU's top-k kernel calls (`__gpu$TopK`, of hlo-topk-specializer)
+    stay unfused, as in XLA, where a custom kernel thunk runs a top-k
+    kernel its build compiled: `hlo-to-thunk` makes them `thunk.top_k`,
+    whose kernel the CUDA runtime has prebuilt. With `topk-kernel`, and for
+    a call `thunk.top_k` cannot take (not row-major, say), the call is
+    wrapped into a fusion `topk` for `hlo-to-gpu`'s top-k emitter instead.
   }];
+  let options = [
+    Option<"topkKernel", "topk-kernel", "bool", /*default=*/"false",
+           "Wrap __gpu$TopK calls into fusions for hlo-to-gpu's top-k "
+           "emitter instead of leaving them to thunk.top_k">,
+  ];
   let statistics = [
     Statistic<"numWrapped", "wrapped", "Instructions wrapped in fusions">,
   ];

@@ -2,7 +2,8 @@
 //
 // GpuOptimizeOptions as textual pipeline options, shared by
 // `hlo-gpu-optimize`, `hlo-gpu-pipeline` and the pipelines of XLA-GPU's
-// stages that take them (`hlo-post-layout-assignment`, `hlo-fusion`).
+// stages that take them (`hlo-post-layout-assignment`, `hlo-fusion`,
+// `hlo-post-fusion-optimization`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -62,6 +63,13 @@ struct GpuOptimizePipelineOptions
                      "XLA's Eigh calls Jacobi sweeps, instead of giving "
                      "them to cuSOLVER (hlo-gpusolver-rewriter)"),
       llvm::cl::init(false)};
+  Option<bool> topkKernel{
+      *this, "topk-kernel",
+      llvm::cl::desc("Emit XLA-GPU's top-k kernel calls (__gpu$TopK) as "
+                     "kernels of the program (hlo-to-gpu's top-k emitter) "
+                     "instead of thunk.top_k, which the runtimes run by "
+                     "their prebuilt kernel as XLA runs its custom kernel"),
+      llvm::cl::init(false)};
   Option<std::string> autotuneCache{
       *this, "autotune-cache",
       llvm::cl::desc("XLA's autotune results (xla_gpu_load_autotune_results_"
@@ -79,6 +87,7 @@ struct GpuOptimizePipelineOptions
     o.cubSort = cubSort;
     o.expandCholesky = expandCholesky;
     o.expandEigh = expandEigh;
+    o.topkKernel = topkKernel;
     return o;
   }
 };

@@ -63,6 +63,9 @@ struct GpuOptimizeOptions {
   /// XLA 0.10.2's EighExpander (hlo-eigh-expander) rather than cuSOLVER's
   /// syevd (hlo-gpusolver-rewriter) for XLA's Eigh call.
   bool expandEigh = false;
+  /// XLA-GPU's top-k kernel calls as fusions for hlo-to-gpu's top-k
+  /// emitter, not thunk.top_k (the runtimes' prebuilt kernel).
+  bool topkKernel = false;
 };
 /// Adds XLA's pipelines, with the passes this project has, in XLA's order:
 /// spmd-simplify, simplification (a fixed point), optimization (which ends
@@ -82,7 +85,9 @@ void buildHloLayoutAssignmentPipeline(OpPassManager &pm);
 void buildHloPostLayoutAssignmentPipeline(OpPassManager &pm);
 void buildHloFusionPipeline(OpPassManager &pm);
 void buildHloHorizontalFusionPipeline(OpPassManager &pm);
-void buildHloPostFusionOptimizationPipeline(OpPassManager &pm);
+/// Post-fusion optimization takes `topkKernel` of `options`.
+void buildHloPostFusionOptimizationPipeline(
+    OpPassManager &pm, const GpuOptimizeOptions &options = {});
 void buildHloGpuOptimizePipeline(OpPassManager &pm,
                                  const GpuOptimizeOptions &options = {});
 

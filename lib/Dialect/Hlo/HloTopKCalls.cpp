@@ -1,7 +1,8 @@
-//===- HloTopKCalls.cpp - XLA's top-k custom calls
-//-------------------------===//
+//===- HloTopKCalls.cpp - XLA's top-k custom calls ------------------------===//
 
 #include "Hlo/Dialect/Hlo/HloTopKCalls.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::hlo;
@@ -56,4 +57,42 @@ FailureOr<TopKCall> mlir::hlo::readTopKCall(CustomCallOp op, std::string &why) {
     return failure();
   }
   return call;
+}
+
+bool mlir::hlo::isTopKKernelCall(const TopKCall &call, std::string &why) {
+  Type t = call.input.getElementType();
+  if (!t.isF32() && !t.isBF16()) {
+    why = "takes f32 or bf16 elements";
+    return false;
+  }
+  if (call.k < 1 || call.k > 16 ||
+      call.n > std::numeric_limits<int32_t>::max() ||
+      call.rows > std::numeric_limits<int32_t>::max()) {
+    why = "keeps 1 to 16 elements of fewer than 2^31 rows of fewer than "
+          "2^31";
+    return false;
+  }
+  for (RankedTensorType type : {call.input, call.values, call.indices}) {
+    SmallVector<int64_t> rowMajor(type.getRank(), 1);
+    for (int64_t d = type.getRank() - 2; d >= 0; --d)
+      rowMajor[d] = rowMajor[d + 1] * type.getDimSize(d + 1);
+    if (getPhysicalStrides(type) != rowMajor) {
+      why = "takes arrays laid out row-major";
+      return false;
+    }
+  }
+  return true;
+}
+
+bool mlir::hlo::comparesByTotalOrder(ComputationOp comparator) {
+  WalkResult walk = comparator.walk([&](CompareOp c) {
+    Type t = cast<RankedTensorType>(getDataOperands(c)[0].getType())
+                 .getElementType();
+    return isa<FloatType>(t) &&
+                   c.getComparisonType().value_or(ComparisonType::FLOAT) !=
+                       ComparisonType::TOTALORDER
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  return !walk.wasInterrupted();
 }

@@ -11,6 +11,8 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::thunk;
 
@@ -497,6 +499,53 @@ LogicalResult RadixSortOp::verify() {
   MemRefType scratch = getScratch().getType();
   if (scratch.getRank() != 1 || !scratch.getElementType().isInteger(8))
     return emitOpError("scratch must be a byte array, not ") << scratch;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TopKOp
+//===----------------------------------------------------------------------===//
+
+int64_t TopKOp::getRowLength() {
+  return getInput().getType().getShape().back();
+}
+
+int64_t TopKOp::getRows() {
+  int64_t n = getRowLength();
+  return n ? getInput().getType().getNumElements() / n : 0;
+}
+
+int64_t TopKOp::getK() { return getValues().getType().getShape().back(); }
+
+LogicalResult TopKOp::verify() {
+  MemRefType input = getInput().getType(), values = getValues().getType(),
+             indices = getIndices().getType();
+  if (input.getRank() < 1)
+    return emitOpError("takes rows: the input needs a dimension");
+  Type t = input.getElementType();
+  if (!t.isF32() && !t.isBF16())
+    return emitOpError("takes f32 or bf16 elements, not ") << t;
+  if (values.getElementType() != t || !indices.getElementType().isInteger(32))
+    return emitOpError("writes values of the input's type and i32 indices, "
+                       "not ")
+           << values << ", " << indices;
+  if (values.getShape() != indices.getShape() ||
+      values.getRank() != input.getRank() ||
+      values.getShape().drop_back() != input.getShape().drop_back())
+    return emitOpError("writes values and indices of the input's shape but "
+                       "for the last dimension, not ")
+           << values << ", " << indices << " of " << input;
+  int64_t k = getK(), n = getRowLength();
+  if (k < 1 || k > 16 || k > n)
+    return emitOpError("keeps 1 to 16 elements a row, at most the row's ")
+           << n << ", not " << k;
+  if (n > std::numeric_limits<int32_t>::max() ||
+      getRows() > std::numeric_limits<int32_t>::max())
+    return emitOpError("takes rows shorter than 2^31, fewer than 2^31 of "
+                       "them");
+  for (MemRefType m : {input, values, indices})
+    if (!m.getLayout().isIdentity())
+      return emitOpError("takes row-major slices, not ") << m;
   return success();
 }
 

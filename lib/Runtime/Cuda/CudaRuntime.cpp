@@ -17,9 +17,14 @@
 
 #include "Hlo/Runtime/Thunk/Factorizations.h"
 #include "Hlo/Runtime/Thunk/RadixSort.h"
+#include "Hlo/Runtime/Thunk/TopK.h"
+#include "Hlo/Runtime/Thunk/TopKRows.h"
 
 #ifdef HLO_HAVE_CUB
 #include "CubSort.h"
+#endif
+#ifdef HLO_HAVE_TOPK_KERNEL
+#include "TopKKernel.h"
 #endif
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -596,6 +601,10 @@ private:
   /// thunk.radix_sort by CUB (CubSort.h).
   LogicalResult runCubSort(RadixSortOp sort);
 #endif
+#ifdef HLO_HAVE_TOPK_KERNEL
+  /// thunk.top_k by the prebuilt kernel (TopKKernel.h).
+  LogicalResult runTopKKernel(TopKOp topK);
+#endif
   /// The thunks that run on the host between copies: host transfers,
   /// channels, the dynamic-array conversions and the factorizations other
   /// than Cholesky.
@@ -786,6 +795,28 @@ LogicalResult Runner::runCubSort(RadixSortOp sort) {
 }
 #endif
 
+#ifdef HLO_HAVE_TOPK_KERNEL
+LogicalResult Runner::runTopKKernel(TopKOp topK) {
+  HloTopKArgs args = {};
+  args.input = reinterpret_cast<const void *>(address(topK.getInput()));
+  args.values = reinterpret_cast<void *>(address(topK.getValues()));
+  args.indices = reinterpret_cast<int32_t *>(address(topK.getIndices()));
+  args.rows = topK.getRows();
+  args.n = topK.getRowLength();
+  args.k = int(topK.getK());
+  args.kind = topK.getInput().getType().getElementType().isBF16()
+                  ? hlo::topk::BF16
+                  : hlo::topk::F32;
+  args.totalOrder = topK.getTotalOrder();
+  args.stream = s.stream;
+  if (const char *failure = hloTopK(&args)) {
+    error = std::string("thunk.top_k: ") + failure;
+    return mlir::failure();
+  }
+  return success();
+}
+#endif
+
 LogicalResult Runner::runOnHost(Operation &op) {
   TransferValue in, out;
   auto pointers = [](TransferValue &arrays) {
@@ -802,6 +833,14 @@ LogicalResult Runner::runOnHost(Operation &op) {
     unsigned first = sort.getValues() ? 2 : 1;
     in.erase(in.begin(), in.begin() + first);
     return upload(&op, op.getOperands().drop_front(first), in);
+  }
+  if (auto topK = dyn_cast<TopKOp>(&op)) {
+    // On copies of the slices: built without nvcc.
+    if (failed(download(&op, op.getOperands(), in)) ||
+        failed(runTopK(topK, pointers(in), error)))
+      return failure();
+    in.erase(in.begin());
+    return upload(&op, op.getOperands().drop_front(), in);
   }
   if (isFactorization(&op)) {
     // LAPACK on copies of the slices (no cuSOLVER calls for these yet).
@@ -971,6 +1010,20 @@ LogicalResult Runner::runThunk(Operation &op) {
     return timed(&op, "radix sort (CUB)", [&] { return runCubSort(sort); });
 #else
     return timed(&op, "radix sort (host)", [&] { return runOnHost(op); });
+#endif
+  }
+  if (auto topK = dyn_cast<TopKOp>(&op)) {
+    // A kernel launch (XLA's custom kernel thunk).
+    ++stats.kernels;
+#ifdef HLO_HAVE_TOPK_KERNEL
+    return timed(&op, "top-k", [&] { return runTopKKernel(topK); });
+#else
+    if (capturing) {
+      error = "thunk.top_k cannot run inside a command buffer without the "
+              "top-k kernel (built without nvcc)";
+      return failure();
+    }
+    return timed(&op, "top-k (host)", [&] { return runOnHost(op); });
 #endif
   }
   if (isFactorization(&op)) {

@@ -21,6 +21,7 @@
 #include "Hlo/Dialect/Thunk/ThunkDialect.h"
 #include "Hlo/Runtime/Thunk/Factorizations.h"
 #include "Hlo/Runtime/Thunk/RadixSort.h"
+#include "Hlo/Runtime/Thunk/TopK.h"
 #include "Hlo/Support/DeviceRendezvous.h"
 
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
@@ -809,6 +810,14 @@ LogicalResult HostExecutable::Runner::runThunk(Operation &op) {
       buffers.push_back(address(operand));
     return timed("radix sort",
                  [&] { return runRadixSort(sort, buffers, error); });
+  }
+  if (auto topK = dyn_cast<TopKOp>(op)) {
+    // A kernel launch on the GPU (XLA's custom kernel).
+    ++stats->kernels;
+    SmallVector<uint8_t *> buffers;
+    for (Value operand : op.getOperands())
+      buffers.push_back(address(operand));
+    return timed("top-k", [&] { return runTopK(topK, buffers, error); });
   }
   return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
       .Case([&](GemmOp g) {

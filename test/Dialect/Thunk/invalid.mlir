@@ -1441,3 +1441,99 @@ thunk.program @main {
   thunk.radix_sort %0 : memref<4x8xi32> -> %0 : memref<4x8xi32> scratch %1 : memref<16xf32>
   thunk.return
 }
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %0 = thunk.slice @t[0] : memref<4x8xf16>
+  %1 = thunk.slice @t[512] : memref<4x2xf16>
+  %2 = thunk.slice @t[1024] : memref<4x2xi32>
+  // expected-error @+1 {{takes f32 or bf16 elements, not 'f16'}}
+  thunk.top_k %0 : memref<4x8xf16> -> %1 : memref<4x2xf16>, %2 : memref<4x2xi32>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %0 = thunk.slice @t[0] : memref<4x8xf32>
+  %1 = thunk.slice @t[512] : memref<4x2xf32>
+  %2 = thunk.slice @t[1024] : memref<4x2xi64>
+  // expected-error @+1 {{writes values of the input's type and i32 indices, not 'memref<4x2xf32>', 'memref<4x2xi64>'}}
+  thunk.top_k %0 : memref<4x8xf32> -> %1 : memref<4x2xf32>, %2 : memref<4x2xi64>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %0 = thunk.slice @t[0] : memref<4x8xf32>
+  %1 = thunk.slice @t[512] : memref<2xf32>
+  %2 = thunk.slice @t[1024] : memref<2xi32>
+  // expected-error @+1 {{writes values and indices of the input's shape but for the last dimension, not 'memref<2xf32>', 'memref<2xi32>' of 'memref<4x8xf32>'}}
+  thunk.top_k %0 : memref<4x8xf32> -> %1 : memref<2xf32>, %2 : memref<2xi32>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %0 = thunk.slice @t[0] : memref<4x8xf32>
+  %1 = thunk.slice @t[512] : memref<3x2xf32>
+  %2 = thunk.slice @t[1024] : memref<3x2xi32>
+  // expected-error @+1 {{writes values and indices of the input's shape but for the last dimension}}
+  thunk.top_k %0 : memref<4x8xf32> -> %1 : memref<3x2xf32>, %2 : memref<3x2xi32>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %0 = thunk.slice @t[0] : memref<4x8xf32>
+  %1 = thunk.slice @t[512] : memref<4x9xf32>
+  %2 = thunk.slice @t[1024] : memref<4x9xi32>
+  // expected-error @+1 {{keeps 1 to 16 elements a row, at most the row's 8, not 9}}
+  thunk.top_k %0 : memref<4x8xf32> -> %1 : memref<4x9xf32>, %2 : memref<4x9xi32>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %0 = thunk.slice @t[0] : memref<40xf32>
+  %1 = thunk.slice @t[512] : memref<17xf32>
+  %2 = thunk.slice @t[1024] : memref<17xi32>
+  // expected-error @+1 {{keeps 1 to 16 elements a row, at most the row's 40, not 17}}
+  thunk.top_k %0 : memref<40xf32> -> %1 : memref<17xf32>, %2 : memref<17xi32>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %0 = thunk.slice @t[0] : memref<4x8xf32, strided<[1, 4]>>
+  %1 = thunk.slice @t[512] : memref<4x2xf32>
+  %2 = thunk.slice @t[1024] : memref<4x2xi32>
+  // expected-error @+1 {{takes row-major slices, not 'memref<4x8xf32, strided<[1, 4]>>'}}
+  thunk.top_k %0 : memref<4x8xf32, strided<[1, 4]>> -> %1 : memref<4x2xf32>, %2 : memref<4x2xi32>
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @t temp size = 4096
+thunk.program @main {
+  %0 = thunk.slice @t[0] : memref<f32>
+  %1 = thunk.slice @t[512] : memref<f32>
+  %2 = thunk.slice @t[1024] : memref<i32>
+  // expected-error @+1 {{takes rows: the input needs a dimension}}
+  thunk.top_k %0 : memref<f32> -> %1 : memref<f32>, %2 : memref<i32>
+  thunk.return
+}

@@ -28,6 +28,8 @@
 // CHECK:   thunk.fft irfft %[[SPEC]] : memref<4x5xcomplex<f32>> -> %[[SIG]] : memref<4x8xf32> length [8]
 // CHECK:   thunk.radix_sort %[[SIG]] : memref<4x8xf32> -> %[[SK:.*]] : memref<4x8xf32> scratch %[[SCR:.*]] : memref<512xui8>
 // CHECK:   thunk.radix_sort %[[SIG]] : memref<4x8xf32> values %[[SK]] : memref<4x8xf32> -> %[[SK]] : memref<4x8xf32> values %[[SIG]] : memref<4x8xf32> scratch %[[SCR]] : memref<512xui8> descending
+// CHECK:   thunk.top_k %[[SIG]] : memref<4x8xf32> -> %{{.*}} : memref<4x3xf32>, %{{.*}} : memref<4x3xi32> total_order
+// CHECK:   thunk.top_k %{{.*}} : memref<16xbf16> -> %{{.*}} : memref<16xbf16>, %{{.*}} : memref<16xi32>{{$}}
 // CHECK:   thunk.triangular_solve left_side lower adjoint %[[TA:.*]], %[[TB:.*]] : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2x4x3xf32, strided<[12, 1, 4]>>
 // CHECK:   thunk.triangular_solve unit_diagonal notrans %[[TA]], %[[TA]] :
 // CHECK:   thunk.cholesky lower %[[TA]], %[[INFO:.*]] : memref<2x4x4xf32, strided<[16, 1, 4]>>, memref<2xi32>
@@ -162,6 +164,13 @@ module {
     %scratch = thunk.slice @tmp[3072] : memref<512xui8>
     thunk.radix_sort %sig : memref<4x8xf32> -> %sorted : memref<4x8xf32> scratch %scratch : memref<512xui8>
     thunk.radix_sort %sig : memref<4x8xf32> values %sorted : memref<4x8xf32> -> %sorted : memref<4x8xf32> values %sig : memref<4x8xf32> scratch %scratch : memref<512xui8> descending
+    %topv = thunk.slice @tmp[3584] : memref<4x3xf32>
+    %topi = thunk.slice @tmp[3648] : memref<4x3xi32>
+    thunk.top_k %sig : memref<4x8xf32> -> %topv : memref<4x3xf32>, %topi : memref<4x3xi32> total_order
+    %row = thunk.slice @tmp[3712] : memref<16xbf16>
+    %topb = thunk.slice @tmp[3744] : memref<16xbf16>
+    %topr = thunk.slice @tmp[3776] : memref<16xi32>
+    thunk.top_k %row : memref<16xbf16> -> %topb : memref<16xbf16>, %topr : memref<16xi32>
     %ta = thunk.slice @tmp[4096] : memref<2x4x4xf32, strided<[16, 1, 4]>>
     %tb = thunk.slice @tmp[4224] : memref<2x4x3xf32, strided<[12, 1, 4]>>
     %info = thunk.slice @tmp[4320] : memref<2xi32>

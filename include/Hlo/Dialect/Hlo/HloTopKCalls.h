@@ -1,5 +1,4 @@
-//===- HloTopKCalls.h - XLA's top-k custom calls -----------------*- C++
-//-*-===//
+//===- HloTopKCalls.h - XLA's top-k custom calls ----------------*- C++ -*-===//
 //
 // XLA's TopkRewriter makes a top-k of rows a custom call `TopK` (and
 // XLA-GPU's TopkSpecializer one of its kernel, `__gpu$TopK`):
@@ -44,6 +43,15 @@ bool isTopKTarget(StringRef target);
 /// operand of rank >= 1, a (values, s32 indices) result of its shape but
 /// for the last dimension, k <= n, and one called computation.
 FailureOr<TopKCall> readTopKCall(CustomCallOp op, std::string &why);
+
+/// Whether `call` is one the top-k kernel (`thunk.top_k`) takes: f32 or
+/// bf16 elements, arrays laid out row-major, 1 <= k <= 16, fewer than 2^31
+/// rows of fewer than 2^31 elements; `why` says what it is not.
+bool isTopKKernelCall(const TopKCall &call, std::string &why);
+
+/// Whether every float compare of `comparator` orders by total order
+/// (`TOTALORDER`); a compare of the floats themselves ties -0 and +0.
+bool comparesByTotalOrder(ComputationOp comparator);
 
 } // namespace mlir::hlo
 

@@ -511,6 +511,46 @@ def Thunk_RadixSortOp : Thunk_Op<"radix_sort", [AttrSizedOperandSegments]> {
   }];
 }
 
+def Thunk_TopKOp : Thunk_Op<"top_k"> {
+  let summary = "the k largest elements of every row, with their indices";
+  let description = [{
+    XLA-GPU's top-k custom kernel (the `__gpu$TopK` call of its
+    TopkSpecializer, which XLA runs as a CustomKernelThunk of a kernel its
+    build compiled): for every row of `input` (the last dimension; the
+    outer dimensions a batch), its k largest elements, largest first, into
+    `values` and their positions in the row (s32) into `indices`, k being
+    their last dimension. Elements order as a stable descending sort by
+    their total order orders them (-NaN < -inf < ... < -0 < +0 < ... < inf
+    < NaN; equal ones by position); without `total_order`, -0 and +0 are
+    equal (a comparator of the floats themselves, `x > y`; NaNs still go
+    by their total order). The values keep their bits. f32 or bf16,
+    1 <= k <= 16, k at most the row's length, which is below 2^31, and
+    row-major slices. The runtimes run the same algorithm (TopKRows.h):
+    the CUDA runtime a kernel compiled with the project by nvcc, the host
+    runtime on the CPU.
+
+    ```mlir
+    thunk.top_k %x : memref<8x32768xf32>
+        -> %v : memref<8x8xf32>, %i : memref<8x8xi32> total_order
+    ```
+  }];
+  let arguments = (ins Arg<Thunk_Slice, "", [MemRead]>:$input,
+    Arg<Thunk_Slice, "", [MemWrite]>:$values,
+    Arg<Thunk_Slice, "", [MemWrite]>:$indices, UnitAttr:$total_order);
+  let assemblyFormat = [{
+    $input `:` type($input) `->` $values `:` type($values) `,`
+    $indices `:` type($indices) (`total_order` $total_order^)? attr-dict
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The rows (the product of the outer dimensions), their length, and
+    /// the elements kept of each.
+    int64_t getRows();
+    int64_t getRowLength();
+    int64_t getK();
+  }];
+}
+
 def Thunk_TriangularSolveOp : Thunk_Op<"triangular_solve"> {
   let summary = "a batch of triangular solves in place, by cuBLAS trsm";
   let description = [{
