@@ -41,18 +41,9 @@ void runRow(const void *row, int64_t n, int k, int kind, bool totalOrder,
 
 void runAnyRow(const void *row, int64_t n, int k, int kind, bool totalOrder,
                void *values, int32_t *indices) {
-  switch (topk::listSize(k)) {
-  case 1:
-    return runRow<1>(row, n, k, kind, totalOrder, values, indices);
-  case 2:
-    return runRow<2>(row, n, k, kind, totalOrder, values, indices);
-  case 4:
-    return runRow<4>(row, n, k, kind, totalOrder, values, indices);
-  case 8:
-    return runRow<8>(row, n, k, kind, totalOrder, values, indices);
-  default:
-    return runRow<16>(row, n, k, kind, totalOrder, values, indices);
-  }
+  topk::withListSize(k, [&](auto kp) {
+    runRow<decltype(kp)::value>(row, n, k, kind, totalOrder, values, indices);
+  });
 }
 
 TEST(TopKRowsTest, StableDescendingSortsFirstK) {

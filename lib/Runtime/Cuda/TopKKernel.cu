@@ -62,16 +62,6 @@ extern "C" const char *hloTopK(const HloTopKArgs *args) {
            "than 2^31 rows and 1 <= k <= min(16, n)";
   if (a.rows == 0)
     return nullptr;
-  switch (topk::listSize(a.k)) {
-  case 1:
-    return launch<1>(a);
-  case 2:
-    return launch<2>(a);
-  case 4:
-    return launch<4>(a);
-  case 8:
-    return launch<8>(a);
-  default:
-    return launch<16>(a);
-  }
+  return topk::withListSize(
+      a.k, [&](auto kp) { return launch<decltype(kp)::value>(a); });
 }

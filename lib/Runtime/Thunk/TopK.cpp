@@ -38,22 +38,8 @@ LogicalResult mlir::thunk::runTopK(TopKOp op, ArrayRef<uint8_t *> buffers,
   }
   int kind = op.getInput().getType().getElementType().isBF16() ? topk::BF16
                                                                : topk::F32;
-  switch (topk::listSize(int(op.getK()))) {
-  case 1:
-    runRows<1>(op, buffers, kind);
-    break;
-  case 2:
-    runRows<2>(op, buffers, kind);
-    break;
-  case 4:
-    runRows<4>(op, buffers, kind);
-    break;
-  case 8:
-    runRows<8>(op, buffers, kind);
-    break;
-  default:
-    runRows<16>(op, buffers, kind);
-    break;
-  }
+  topk::withListSize(int(op.getK()), [&](auto kp) {
+    runRows<decltype(kp)::value>(op, buffers, kind);
+  });
   return success();
 }

@@ -28,6 +28,7 @@
 #define HLO_RUNTIME_THUNK_TOPKROWS_H
 
 #include <cstdint>
+#include <type_traits>
 
 #ifdef __CUDACC__
 #define HLO_TOPK_FN __host__ __device__ __forceinline__
@@ -146,6 +147,23 @@ HLO_TOPK_FN void writeRow(const int64_t *list, int k, const void *row, int kind,
     else
       static_cast<uint32_t *>(values)[j] =
           static_cast<const uint32_t *>(row)[i];
+  }
+}
+
+/// `fn(std::integral_constant<int, kp>())` for k's list size kp (the
+/// instantiations a caller of the templates above needs; host code).
+template <typename Fn> inline auto withListSize(int k, Fn &&fn) {
+  switch (listSize(k)) {
+  case 1:
+    return fn(std::integral_constant<int, 1>());
+  case 2:
+    return fn(std::integral_constant<int, 2>());
+  case 4:
+    return fn(std::integral_constant<int, 4>());
+  case 8:
+    return fn(std::integral_constant<int, 8>());
+  default:
+    return fn(std::integral_constant<int, kMaxK>());
   }
 }
 
