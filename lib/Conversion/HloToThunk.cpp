@@ -139,13 +139,10 @@ MemRefType mlir::hlo::getSignatureType(RankedTensorType type) {
   if (!type.hasStaticShape())
     return MemRefType::get({getShapeByteSize(type).value_or(0)},
                            IntegerType::get(type.getContext(), 8));
-  SmallVector<int64_t> strides = getPhysicalStrides(type);
-  SmallVector<int64_t> rowMajor(type.getRank(), 1);
-  for (int64_t d = type.getRank() - 2; d >= 0; --d)
-    rowMajor[d] = rowMajor[d + 1] * type.getDimSize(d + 1);
   MemRefLayoutAttrInterface layout;
-  if (strides != rowMajor)
-    layout = StridedLayoutAttr::get(type.getContext(), 0, strides);
+  if (!hasRowMajorStrides(type))
+    layout =
+        StridedLayoutAttr::get(type.getContext(), 0, getPhysicalStrides(type));
   return MemRefType::get(type.getShape(), type.getElementType(), layout);
 }
 

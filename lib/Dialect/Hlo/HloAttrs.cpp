@@ -889,3 +889,15 @@ SmallVector<int64_t> mlir::hlo::getPhysicalStrides(Type type) {
   }
   return strides;
 }
+
+bool mlir::hlo::hasRowMajorStrides(Type type) {
+  auto tensor = cast<RankedTensorType>(type);
+  SmallVector<int64_t> strides = getPhysicalStrides(type);
+  int64_t stride = 1;
+  for (int64_t d = tensor.getRank() - 1; d >= 0; --d) {
+    if (strides[d] != stride)
+      return false;
+    stride *= tensor.getDimSize(d);
+  }
+  return true;
+}

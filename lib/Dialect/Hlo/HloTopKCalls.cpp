@@ -72,14 +72,10 @@ bool mlir::hlo::isTopKKernelCall(const TopKCall &call, std::string &why) {
           "2^31";
     return false;
   }
-  for (RankedTensorType type : {call.input, call.values, call.indices}) {
-    SmallVector<int64_t> rowMajor(type.getRank(), 1);
-    for (int64_t d = type.getRank() - 2; d >= 0; --d)
-      rowMajor[d] = rowMajor[d + 1] * type.getDimSize(d + 1);
-    if (getPhysicalStrides(type) != rowMajor) {
-      why = "takes arrays laid out row-major";
-      return false;
-    }
+  if (!llvm::all_of(SmallVector<Type>{call.input, call.values, call.indices},
+                    hasRowMajorStrides)) {
+    why = "takes arrays laid out row-major";
+    return false;
   }
   return true;
 }

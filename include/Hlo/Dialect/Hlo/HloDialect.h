@@ -168,6 +168,10 @@ Type getScaledDotOperandType(Type operand, Type scale);
 /// `type` in its layout's physical order (tiles aside): element `i` is at
 /// sum(i[d] * strides[d]).
 SmallVector<int64_t> getPhysicalStrides(Type type);
+/// Whether the static array type `type` lies in memory as a row-major array
+/// of its shape does (its physical strides are the row-major ones; unit
+/// dimensions may be anywhere in its layout).
+bool hasRowMajorStrides(Type type);
 } // namespace mlir::hlo
 
 #endif // HLO_DIALECT_HLO_HLODIALECT_H
