@@ -109,6 +109,8 @@ def scaling_parser(description):
     ap.add_argument("--sizes", default="1000,10000,100000")
     ap.add_argument("--repeat", type=int, default=3,
                     help="runs per pass and size; the fastest counts")
+    ap.add_argument("--only", default=None,
+                    help="comma-separated pass names: time only these")
     return ap
 
 
@@ -122,6 +124,8 @@ def run_scaling(doc, passes, source):
     (scaling_table)."""
     args = scaling_parser(doc.splitlines()[0]).parse_args()
     opt = str(Path(args.bin) / "hlo-opt")
+    if args.only:
+        passes = [f for f in passes if f.split("=")[0] in args.only.split(",")]
     names = [flag.split("=")[0] for flag in passes]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:

@@ -28,6 +28,9 @@ of, chained so that each block reads the previous one:
   hlo-ragged-dot-rewriter        ragged-dots (2)
   hlo-all-gather-optimizer       sums of two all-gathers, sliced (4)
   hlo-collective-quantizer       bf16 all-gathers between f8 converts (4)
+  hlo-all-gather-pad-ds-simplifier  all-gathers over 8 partitions,
+                                 padded, the window holding them sliced
+                                 out on partition 0 (4; the table shared)
   hlo-all-reduce-splitter        all-reduces over 8 partitions, each
                                  partition's quarter sliced out (3; one
                                  all-reduce over the first groups makes
@@ -330,6 +333,23 @@ def split(n):
     return ADD, body, f"a_{n // 3 - 1}", "f32[16]"
 
 
+def padded_gathers(n):
+    body = ["  a_0 = f32[2] parameter(0)", "  zero = f32[] constant(0)",
+            "  table = s32[8] constant({0,16,32,48,48,48,48,48})",
+            "  pid = u32[] partition-id()",
+            "  id = s32[1] dynamic-slice(table, pid), dynamic_slice_sizes={1}",
+            "  off = s32[] reshape(id)"]
+    for i in range(1, n // 4):
+        body += [f"  g_{i} = f32[16] all-gather(a_{i - 1}), "
+                 "replica_groups=[1,8]<=[8], dimensions={0}, "
+                 f"use_global_device_ids=true, channel_id={i}",
+                 f"  p_{i} = f32[64] pad(g_{i}, zero), padding=0_48",
+                 f"  d_{i} = f32[16] dynamic-slice(p_{i}, off), "
+                 "dynamic_slice_sizes={16}",
+                 f"  a_{i} = f32[2] slice(d_{i}), slice={{[0:2]}}"]
+    return [], body, f"a_{n // 4 - 1}", "f32[2]"
+
+
 GT = ["gt {", "  a = f32[] parameter(0)", "  b = f32[] parameter(1)",
       "  ROOT c = pred[] compare(a, b), direction=GT", "}"]
 
@@ -422,6 +442,7 @@ PASSES = [("hlo-simplify-fp-conversions", fp),
           ("hlo-ragged-dot-rewriter", ragged),
           ("hlo-all-gather-optimizer", gather_pairs),
           ("hlo-collective-quantizer", quantized),
+          ("hlo-all-gather-pad-ds-simplifier", padded_gathers),
           ("hlo-all-reduce-splitter", split),
           ("hlo-ragged-all-to-all-canonicalizer", ragged_a2a),
           ("hlo-dot-operand-converter", mixed_dots),
@@ -438,7 +459,8 @@ PASSES = [("hlo-simplify-fp-conversions", fp),
 def module(make, n):
     comps, body, root, type_ = make(n)
     extra = OR if make is pred else []
-    devices = "num_partitions=8" if make is split else "replica_count=2"
+    devices = ("num_partitions=8" if make in (split, padded_gathers)
+               else "replica_count=2")
     lines = [f"HloModule rewrites, {devices}", ""] + comps + extra + ["", "ENTRY main {"]
     lines += body + [f"  ROOT out = {type_} copy({root})", "}"]
     return "\n".join(lines) + "\n"

@@ -351,10 +351,21 @@ mlir::hlo::partitionOffsets(Value offset, int64_t numPartitions) {
     factor = *c;
     offset = skipMoves(other);
   }
+  SmallVector<int64_t> values;
+  // The partition id itself, converted to an integer of 32 bits or more
+  // (XLA's simplifier makes a lookup of {0, k, 2k, ...} `convert(id) * k`).
+  if (auto convert = offset.getDefiningOp<ConvertOp>()) {
+    auto to = dyn_cast<IntegerType>(getElementTypeOrSelf(convert.getType()));
+    if (to && to.getWidth() >= 32 &&
+        skipMoves(convert.getOperand()).getDefiningOp<PartitionIdOp>()) {
+      for (int64_t p = 0; p < numPartitions; ++p)
+        values.push_back(p * factor);
+      return values;
+    }
+  }
   DynamicSliceOp lookup = tableLookup(offset);
   if (!lookup)
     return std::nullopt;
-  SmallVector<int64_t> values;
   for (int64_t p = 0; p < numPartitions; ++p) {
     int64_t index = tableIndex(lookup.getStartIndices()[0], [&](Value v) {
       return skipMoves(v).getDefiningOp<PartitionIdOp>() ? p : -1;

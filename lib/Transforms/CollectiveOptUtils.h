@@ -52,9 +52,11 @@ std::optional<OwnBlockSlice> matchOwnBlockSlice(Operation *collective,
 /// The value `offset` (a scalar or one-element integer array) holds on each
 /// partition 0..numPartitions-1 of a module of one replica, when it is a
 /// table lookup at the partition id (a dynamic-slice of a constant s32/u32
-/// array or an iota, at partition-id or at another such lookup), through
+/// array or an iota, at partition-id or at another such lookup) or the
+/// partition id converted to an integer of at least 32 bits, through
 /// copies, reshapes and bitcasts, times at most one constant (XLA's
-/// table-lookup offsets of its permuted-slice match); nullopt otherwise.
+/// table-lookup offsets of its permuted-slice match, and the form XLA's
+/// simplifier gives a table 0, k, 2k, ...); nullopt otherwise.
 std::optional<SmallVector<int64_t>> partitionOffsets(Value offset,
                                                      int64_t numPartitions);
 

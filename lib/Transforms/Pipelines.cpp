@@ -199,7 +199,7 @@ void mlir::hlo::buildHloCollectiveOptimizationsPipeline(OpPassManager &pm) {
   // XLA: RaggedAllToAllCanonicalizer, AllReduceSimplifier, AllReduceFolder,
   // AllReduceSplitter,
   // AllGatherOptimizer, AllGatherDynamicSliceSimplifier,
-  // (AllGatherPadDsSimplifier: not here)
+  // AllGatherPadDsSimplifier,
   // AllGatherDynamicSlicePermutedOffsetSimplifier, AllReduceReassociate,
   // ReduceScatterReassociate, WhileLoopAllReduceCodeMotion,
   // CollectiveQuantizer, ReduceScatterCreator, AllGatherBroadcastReorder,
@@ -215,6 +215,7 @@ void mlir::hlo::buildHloCollectiveOptimizationsPipeline(OpPassManager &pm) {
   pm.addPass(createHloAllReduceSplitter());
   pm.addPass(createHloAllGatherOptimizer());
   pm.addPass(createHloAllGatherDynamicSliceSimplifier());
+  pm.addPass(createHloAllGatherPadDsSimplifier());
   pm.addPass(createHloAllGatherToCollectivePermuteSimplifier());
   pm.addPass(createHloAllReduceReassociate());
   pm.addPass(createHloReduceScatterReassociate());

@@ -571,6 +571,46 @@ def HloAllGatherDynamicSliceSimplifier
   ];
 }
 
+def HloAllGatherPadDsSimplifier
+    : Pass<"hlo-all-gather-pad-ds-simplifier", "::mlir::ModuleOp"> {
+  let summary = "A window of a padded all-gather that holds all its rows is "
+                "collective-permutes and a concatenate (XLA's "
+                "AllGatherPadDsSimplifier)";
+  let description = [{
+    XLA's all-gather-pad-ds-simplifier, in "collective-optimizations" after
+    `hlo-all-gather-dynamic-slice-simplifier`: in a module of one replica
+    and several partitions, a dynamic-slice of a pad of an all-gather (one
+    array, across partitions by global device ids: a channel,
+    `use_global_device_ids`, explicit groups of one size covering every
+    partition), where the pad adds edge padding (not negative) to the
+    gathered dimension only and the slice cuts that dimension only, at an
+    offset read from a table at the partition id or the partition id
+    times a constant (as `hlo-all-gather-to-collective-permute-simplifier`
+    reads it, clamped as dynamic-slice clamps), and where each partition's window holds either
+    all gathered rows (one such partition per group at most, all at the
+    same place in their windows) or none: the targets' window is the
+    padding before the rows, one block per group member (the operand where
+    every target owns that block, else a collective-permute of the operand
+    from each target group's owner of the block to the target, with a new
+    channel id), the padding after them; a select on a table at the
+    partition id gives the other partitions the padding alone (no select
+    where every partition is a target). When no window holds a gathered
+    row, the slice is the padding. Beyond XLA (whose match needs a zero
+    constant padding value, padding on one side, a table ascending with
+    the partition id and a window holding the rows): any padding value,
+    both sides padded, any table order, the partition id times a
+    constant, no target. Left alone: windows
+    holding part of the rows, two targets in one group, targets holding
+    the rows at different places, interior or negative padding, slices of
+    another dimension, layout-constrained all-gathers, several operands,
+    a replica count above one, fused computations.
+  }];
+  let statistics = [
+    Statistic<"numSimplified", "simplified",
+              "Slices of padded all-gathers rewritten">,
+  ];
+}
+
 def HloAllGatherToCollectivePermuteSimplifier
     : Pass<"hlo-all-gather-to-collective-permute-simplifier",
            "::mlir::ModuleOp"> {
@@ -587,8 +627,9 @@ def HloAllGatherToCollectivePermuteSimplifier
     dynamic-slice of one block of the gathered dimension, of the operand's
     shape, at an offset read from a table at the partition id (a
     dynamic-slice of a constant s32/u32 array or an iota at partition-id,
-    or at another such lookup, through copies, reshapes and bitcasts, times
-    at most one constant), where the offsets of each group's partitions are
+    or at another such lookup, or the partition id converted to 32 bits or
+    more, through copies, reshapes and bitcasts, times at most one
+    constant), where the offsets of each group's partitions are
     its blocks in some order, becomes `collective-permute(operand)` with a
     (block owner, reader) pair for every partition of every group, pairs of
     a partition with itself kept (a collective-permute zeroes a partition
