@@ -176,6 +176,8 @@ def main():
                           Path(tmp) / str(i))
             rows.append([name, describe(xla, opcodes),
                          describe(ours_run(opt, hlo, a.our_pass), opcodes)])
+    if not rows:
+        sys.exit(f"error: {a.test} holds no HLO module (`HloModule ...`)")
     print(table(["module", "XLA", "ours"], rows, a.markdown))
 
 

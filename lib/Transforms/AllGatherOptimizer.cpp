@@ -8,8 +8,8 @@
 //   %add = f32[8,8] all-gather(f32[4,8] add(%a, %b))
 //
 // one collective and half the elementwise work. The all-gathers must gather
-// one type along one dimension over the same devices (groups, global ids,
-// channel or not, layout constraint, collective_group_key) and feed only
+// one type along one dimension over the same devices (the groups their
+// modes give, layout constraint, collective_group_key) and feed only
 // the op. The result is the left all-gather's clone (its channel id, no
 // layout constraint) under the op's name. Candidates are taken in program
 // order before any rewrite, so `add(add(ag, ag), ag)` collapses in one run.
@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CollectiveCombinerUtils.h"
+#include "Hlo/Dialect/Hlo/HloDeviceGroups.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Transforms/CollectivePasses.h"
 #include "RewriteUtils.h"
@@ -30,19 +31,37 @@ namespace mlir::hlo {
 using namespace mlir;
 using namespace mlir::hlo;
 
+/// The groups of devices all-gather `op` joins on `devices` (replicas,
+/// partitions), each group in order and the groups sorted; nothing if its
+/// groups cannot be read.
+static std::optional<DeviceGroups>
+sortedGroups(AllGatherOp op, std::pair<int64_t, int64_t> devices) {
+  std::string error;
+  FailureOr<DeviceGroups> groups =
+      getDeviceGroups(op, devices.first, devices.second,
+                      /*hasGlobalFlag=*/true, error);
+  if (failed(groups))
+    return std::nullopt;
+  llvm::sort(*groups);
+  return *groups;
+}
+
 /// True if `a` and `b` gather alike: one operand of one type each, along
-/// the same dimension over the same devices.
-static bool gatherAlike(AllGatherOp a, AllGatherOp b) {
-  return a.getInputs().size() == 1 && b.getInputs().size() == 1 &&
-         a.getInputs()[0].getType() == b.getInputs()[0].getType() &&
-         a.getType() == b.getType() && a.getDimensions() == b.getDimensions() &&
-         a.getReplicaGroupsAttr() == b.getReplicaGroupsAttr() &&
-         a.getChannelId().has_value() == b.getChannelId().has_value() &&
-         a.getUseGlobalDeviceIds().value_or(false) ==
-             b.getUseGlobalDeviceIds().value_or(false) &&
-         a.getConstrainLayout().value_or(false) ==
-             b.getConstrainLayout().value_or(false) &&
-         collectiveGroupKey(a) == collectiveGroupKey(b);
+/// the same dimension over the same devices (the groups their modes give
+/// on the module's devices, so that an all-gather with a channel id and
+/// one without join alike in a module of one partition, as XLA combines
+/// them).
+static bool gatherAlike(AllGatherOp a, AllGatherOp b,
+                        std::pair<int64_t, int64_t> devices) {
+  if (a.getInputs().size() != 1 || b.getInputs().size() != 1 ||
+      a.getInputs()[0].getType() != b.getInputs()[0].getType() ||
+      a.getType() != b.getType() || a.getDimensions() != b.getDimensions() ||
+      a.getConstrainLayout().value_or(false) !=
+          b.getConstrainLayout().value_or(false) ||
+      collectiveGroupKey(a) != collectiveGroupKey(b))
+    return false;
+  std::optional<DeviceGroups> groups = sortedGroups(a, devices);
+  return groups && groups == sortedGroups(b, devices);
 }
 
 namespace {
@@ -50,6 +69,7 @@ struct AllGatherOptimizerPass
     : ChangeReportingPass<AllGatherOptimizerPass,
                           hlo::impl::HloAllGatherOptimizerBase> {
   void run() {
+    devices = getDeviceCounts(getOperation());
     SmallVector<Operation *> candidates;
     for (ComputationOp comp : nonFusionComputations(getOperation()))
       comp.walk([&](Operation *op) {
@@ -67,7 +87,7 @@ struct AllGatherOptimizerPass
   bool optimize(Operation *op) {
     auto lhs = op->getOperand(0).getDefiningOp<AllGatherOp>();
     auto rhs = op->getOperand(1).getDefiningOp<AllGatherOp>();
-    if (!lhs || !rhs || !gatherAlike(lhs, rhs) || !hasOneUser(lhs) ||
+    if (!lhs || !rhs || !gatherAlike(lhs, rhs, devices) || !hasOneUser(lhs) ||
         !hasOneUser(rhs) || hasControlEdges(op) || hasControlEdges(lhs) ||
         hasControlEdges(rhs))
       return false;
@@ -88,5 +108,7 @@ struct AllGatherOptimizerPass
       rhs.erase();
     return true;
   }
+
+  std::pair<int64_t, int64_t> devices;
 };
 } // namespace

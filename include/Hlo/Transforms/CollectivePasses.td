@@ -530,14 +530,15 @@ def HloAllGatherOptimizer
     all-reduce folder: `op(all-gather(a), all-gather(b))` becomes
     `all-gather(op(a, b))` for the commutative binary ops (add, and,
     multiply, maximum, minimum, or, xor) when the all-gathers gather
-    operands of one type along one dimension over the same replica groups,
-    global device ids, layout constraint and `collective_group_key`, and
-    the op is each one's only user. The new all-gather is the left one
-    (its channel id, without a constrained layout), at the op's place and
-    name. Chains collapse in one run. Checked here and not in XLA: both
-    all-gathers have a channel id or neither (the two modes group devices
-    differently). Left alone: fused computations, control edges, several
-    operands.
+    operands of one type along one dimension over the same devices (the
+    groups each one's mode gives on the module's replicas and partitions;
+    XLA compares replica groups and global ids only, which differ from the
+    devices for a channel id and none on several partitions), with the
+    same layout constraint and `collective_group_key`, and the op is each
+    one's only user. The new all-gather is the left one (its channel id,
+    without a constrained layout), at the op's place and name. Chains
+    collapse in one run. Left alone: fused computations, control edges,
+    several operands.
   }];
   let statistics = [
     Statistic<"numOptimized", "optimized", "Pairs of all-gathers made one">,
