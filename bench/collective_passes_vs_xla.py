@@ -17,7 +17,10 @@ Usage: collective_passes_vs_xla.py TEST.hlo --pass hlo-all-gather-pad-ds-simplif
 XLA's own pipeline runs before its pass (its simplifier may rewrite what
 the pass looks for, as it makes `table[partition-id]` of a table 0, k, 2k
 ... into `convert(partition-id) * k`); ours runs alone on the module as
-written. Needs $XLA_ORACLE_PYTHON or /tmp/xlagpu-venv (the oracle's
+written. XLA's input goes through the StableHLO round trip, which drops
+frontend attributes (`collective_group_key`). Some XLA passes act only
+with `--spmd` (XLA's use_spmd_partitioning: its all-reduce simplifier on
+cross-partition all-reduces). Needs $XLA_ORACLE_PYTHON or /tmp/xlagpu-venv (the oracle's
 setup_venv.sh).
 """
 
@@ -37,7 +40,8 @@ TARGET = (Path(__file__).resolve().parents[2] / "shared" / "tools" /
           "xla-oracle" / "targets" / "h100_sxm.txtpb")
 
 # Run by the oracle's Python: compile argv[2] for argv[4] devices
-# (partitions argv[5]), dumping the passes matching argv[6] into argv[3].
+# (partitions argv[5]), dumping the passes matching argv[6] into argv[3];
+# argv[7] "1" sets XLA's use_spmd_partitioning.
 CHILD = r"""
 import os, sys
 os.environ["JAX_PLATFORMS"] = "cpu"
@@ -46,7 +50,7 @@ from jax._src.interpreters import mlir as jmlir
 from jax._src.lib import xla_client as xc
 from jax._src.lib.mlir import ir
 from jaxlib import _hlo, _jax
-target, hlo, dump, devices, partitions, passes = sys.argv[1:7]
+target, hlo, dump, devices, partitions, passes, spmd = sys.argv[1:8]
 topo = topologies.get_topology_desc(
     platform="cuda", topology_name="", target_config=open(target).read(),
     topology="1x1x" + devices)
@@ -57,7 +61,7 @@ with jmlir.make_ir_context():
 opts = xc.CompileOptions()
 opts.num_partitions = int(partitions)
 opts.num_replicas = int(devices) // int(partitions)
-opts.executable_build_options.use_spmd_partitioning = False
+opts.executable_build_options.use_spmd_partitioning = spmd == "1"
 debug = opts.executable_build_options.debug_options
 debug.xla_gpu_cuda_data_dir = "/usr/local/cuda"
 debug.xla_dump_to = dump
@@ -113,12 +117,13 @@ def entry_counts(text, opcodes):
             for op in opcodes}
 
 
-def xla_run(python, hlo, devices, partitions, xla_pass, tmp):
+def xla_run(python, hlo, devices, partitions, xla_pass, spmd, tmp):
     """XLA's module before and after `xla_pass`, or an error line."""
     dump = Path(tmp) / "dump"
     res = subprocess.run(
         [python, "-c", CHILD, str(TARGET), str(hlo), str(dump),
-         str(devices), str(partitions), re.escape(xla_pass)],
+         str(devices), str(partitions), re.escape(xla_pass),
+         "1" if spmd else "0"],
         capture_output=True, text=True)
     if res.returncode != 0:
         return "error: " + res.stderr.strip().splitlines()[-1][:100]
@@ -159,6 +164,9 @@ def main():
     ap.add_argument("--xla-pass", required=True)
     ap.add_argument("--count", default="collective-permute,all-gather")
     ap.add_argument("--bin", default="build/bin")
+    ap.add_argument("--spmd", action="store_true",
+                    help="XLA's use_spmd_partitioning, as JAX sets it (its "
+                    "partitioner then rejects some hand-written modules)")
     ap.add_argument("--markdown", action="store_true")
     a = ap.parse_args()
     python = os.environ.get("XLA_ORACLE_PYTHON", "/tmp/xlagpu-venv/bin/python")
@@ -173,7 +181,7 @@ def main():
             partitions = header_count(text, "num_partitions")
             devices = partitions * header_count(text, "replica_count")
             xla = xla_run(python, hlo, devices, partitions, a.xla_pass,
-                          Path(tmp) / str(i))
+                          a.spmd, Path(tmp) / str(i))
             rows.append([name, describe(xla, opcodes),
                          describe(ours_run(opt, hlo, a.our_pass), opcodes)])
     if not rows:
