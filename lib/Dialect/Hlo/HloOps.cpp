@@ -572,6 +572,11 @@ static FailureOr<ShardCount> collectiveShards(Operation *op,
     return failure();
   if (globalIds.value_or(false) && !channelId)
     return op->emitOpError("use_global_device_ids needs a channel_id");
+  // XLA's flattened-id mode names every device; its verifier and StableHLO's
+  // reject it without groups.
+  if (globalIds.value_or(false) && !*size)
+    return op->emitOpError(
+        "use_global_device_ids needs replica_groups listing the devices");
   ShardCount shards;
   shards.groupSize = *size;
   shards.exact = !channelId || globalIds.value_or(false);

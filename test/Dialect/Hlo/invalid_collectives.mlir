@@ -68,6 +68,14 @@ hlo.computation @all_reduce_global_ids(%x: tensor<10xf32>) -> tensor<10xf32> {
 
 // -----
 
+hlo.computation @all_gather_global_ids_no_groups(%x: tensor<4xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'hlo.all_gather' op use_global_device_ids needs replica_groups listing the devices}}
+  %0 = hlo.all_gather %x {dimensions = array<i64: 0>, channel_id = 1 : i64, use_global_device_ids = true} : (tensor<4xf32>) -> tensor<8xf32>
+  hlo.return %0 : tensor<8xf32>
+}
+
+// -----
+
 hlo.computation @all_gather_dims(%x: tensor<4x8xf32>) -> tensor<8x8xf32> {
   // expected-error @+1 {{'hlo.all_gather' op dimension 2 is out of range for rank 2}}
   %0 = hlo.all_gather %x {dimensions = array<i64: 2>} : (tensor<4x8xf32>) -> tensor<8x8xf32>
