@@ -11,10 +11,84 @@ import time
 from pathlib import Path
 
 
+ORACLE_VENV = Path("/tmp/xlagpu-venv/bin/python")
+
+
 def oracle_python():
     """$XLA_ORACLE_PYTHON (a Python with XLA's GPU plugin, as the oracle's
-    README sets up), else this one."""
-    return os.environ.get("XLA_ORACLE_PYTHON") or sys.executable
+    README sets up), else the venv its setup_venv.sh makes, else this one."""
+    if os.environ.get("XLA_ORACLE_PYTHON"):
+        return os.environ["XLA_ORACLE_PYTHON"]
+    return str(ORACLE_VENV) if ORACLE_VENV.exists() else sys.executable
+
+
+TARGETS = (Path(__file__).resolve().parents[2] / "shared" / "tools" /
+           "xla-oracle" / "targets")
+
+# Run by the oracle's Python: XLA's GPU compiler (deviceless, H100) on as
+# many devices as a module's replicas times partitions, which the oracle
+# tool (one device) does not do. Arguments: the target file, the HLO file,
+# the dump folder, devices, partitions, the pass-dump regex ("" for none),
+# "1" for use_spmd_partitioning, then NAME=VALUE debug options.
+MULTI_DEVICE_CHILD = r"""
+import os, sys
+os.environ["JAX_PLATFORMS"] = "cpu"
+from jax.experimental import topologies
+from jax._src.interpreters import mlir as jmlir
+from jax._src.lib import xla_client as xc
+from jax._src.lib.mlir import ir
+from jaxlib import _hlo, _jax
+target, hlo, dump, devices, partitions, passes, spmd = sys.argv[1:8]
+topo = topologies.get_topology_desc(
+    platform="cuda", topology_name="", target_config=open(target).read(),
+    topology="1x1x" + devices)
+module = _hlo.hlo_module_from_text(open(hlo).read())
+comp = _hlo.XlaComputation(module.as_serialized_hlo_module_proto())
+with jmlir.make_ir_context():
+    mlir = ir.Module.parse(_jax.mlir.xla_computation_to_mlir_module(comp))
+opts = xc.CompileOptions()
+opts.num_partitions = int(partitions)
+opts.num_replicas = int(devices) // int(partitions)
+opts.executable_build_options.use_spmd_partitioning = spmd == "1"
+debug = opts.executable_build_options.debug_options
+debug.xla_gpu_cuda_data_dir = "/usr/local/cuda"
+debug.xla_dump_to = dump
+debug.xla_dump_hlo_as_text = True
+if passes:
+    debug.xla_dump_hlo_pass_re = passes
+overrides = []
+for kv in sys.argv[8:]:
+    k, v = kv.split("=", 1)
+    overrides.append((k, v == "true" if v in ("true", "false") else v))
+opts.env_option_overrides = overrides
+topo.devices[0].client.compile(
+    mlir, executable_devices=_jax.DeviceList(tuple(topo.devices)),
+    compile_options=opts)
+"""
+
+
+def device_counts(text):
+    """(devices, partitions) of an HLO module's header line."""
+    head = text.lstrip().splitlines()[0] if text.strip() else ""
+
+    def count(key):
+        m = re.search(rf"\b{key}=(\d+)", head)
+        return int(m.group(1)) if m else 1
+    partitions = count("num_partitions")
+    return count("replica_count") * partitions, partitions
+
+
+def xla_compile_devices(hlo, dump, devices, partitions, pass_re="",
+                        spmd=False, options=(), target="h100_sxm",
+                        timeout=900):
+    """Compiles `hlo` with XLA's GPU compiler on `devices` devices
+    (`partitions` of them per replica) into the dump folder `dump`;
+    `options`: NAME=VALUE debug options. The finished process."""
+    return subprocess.run(
+        [oracle_python(), "-c", MULTI_DEVICE_CHILD,
+         str(TARGETS / f"{target}.txtpb"), str(hlo), str(dump), str(devices),
+         str(partitions), pass_re, "1" if spmd else "0", *options],
+        capture_output=True, text=True, timeout=timeout)
 
 
 ELIDED = re.compile(

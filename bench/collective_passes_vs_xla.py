@@ -4,29 +4,29 @@
 The xla-oracle tool compiles for one device; the collective passes need a
 module's partitions. This script compiles each module of a lit test file
 (modules split at `// -----`, CHECK lines ignored) with XLA's GPU compiler
-(the oracle's plugin, deviceless, H100, a topology of as many devices as
-the module's `num_partitions` x `replica_count`), dumps the module after
-XLA's pass (`--xla-pass`, its dump name), runs ours on it (`--pass`,
-`hlo-opt`), and prints side by side what each made of the module: whether
-it changed, and the number of instructions of each opcode of `--count`.
+(`bench_util.xla_compile_devices`: the oracle's plugin, deviceless, H100,
+as many devices as the module's `num_partitions` x `replica_count`), takes
+XLA's module just before and after its pass (`--xla-pass`, its dump name),
+runs ours alone on the module (`--pass`, `hlo-opt`), and prints side by
+side what each made of it: whether it changed, and the live instructions
+of each opcode of `--count` in the ENTRY computation.
 
 Usage: collective_passes_vs_xla.py TEST.hlo --pass hlo-all-gather-pad-ds-simplifier
        --xla-pass all-gather-pad-ds-simplifier [--count collective-permute,all-gather]
-       [--bin build/bin] [--markdown]
+       [--bin build/bin] [--spmd] [--markdown]
 
 XLA's own pipeline runs before its pass (its simplifier may rewrite what
 the pass looks for, as it makes `table[partition-id]` of a table 0, k, 2k
-... into `convert(partition-id) * k`); ours runs alone on the module as
-written. XLA's input goes through the StableHLO round trip, which drops
-frontend attributes (`collective_group_key`). Some XLA passes act only
-with `--spmd` (XLA's use_spmd_partitioning: its all-reduce simplifier on
-cross-partition all-reduces). Needs $XLA_ORACLE_PYTHON or /tmp/xlagpu-venv (the oracle's
-setup_venv.sh).
+... into `convert(partition-id) * k`); ours runs on the module as written.
+XLA's input goes through the StableHLO round trip, which drops frontend
+attributes (`collective_group_key`). Some XLA passes act only with
+`--spmd` (XLA's use_spmd_partitioning: its all-reduce simplifier on
+cross-partition all-reduces). Needs $XLA_ORACLE_PYTHON or /tmp/xlagpu-venv
+(the oracle's setup_venv.sh).
 """
 
 import argparse
 import glob
-import os
 import re
 import subprocess
 import sys
@@ -34,44 +34,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_util import table  # noqa: E402
-
-TARGET = (Path(__file__).resolve().parents[2] / "shared" / "tools" /
-          "xla-oracle" / "targets" / "h100_sxm.txtpb")
-
-# Run by the oracle's Python: compile argv[2] for argv[4] devices
-# (partitions argv[5]), dumping the passes matching argv[6] into argv[3];
-# argv[7] "1" sets XLA's use_spmd_partitioning.
-CHILD = r"""
-import os, sys
-os.environ["JAX_PLATFORMS"] = "cpu"
-from jax.experimental import topologies
-from jax._src.interpreters import mlir as jmlir
-from jax._src.lib import xla_client as xc
-from jax._src.lib.mlir import ir
-from jaxlib import _hlo, _jax
-target, hlo, dump, devices, partitions, passes, spmd = sys.argv[1:8]
-topo = topologies.get_topology_desc(
-    platform="cuda", topology_name="", target_config=open(target).read(),
-    topology="1x1x" + devices)
-module = _hlo.hlo_module_from_text(open(hlo).read())
-comp = _hlo.XlaComputation(module.as_serialized_hlo_module_proto())
-with jmlir.make_ir_context():
-    mlir = ir.Module.parse(_jax.mlir.xla_computation_to_mlir_module(comp))
-opts = xc.CompileOptions()
-opts.num_partitions = int(partitions)
-opts.num_replicas = int(devices) // int(partitions)
-opts.executable_build_options.use_spmd_partitioning = spmd == "1"
-debug = opts.executable_build_options.debug_options
-debug.xla_gpu_cuda_data_dir = "/usr/local/cuda"
-debug.xla_dump_to = dump
-debug.xla_dump_hlo_as_text = True
-debug.xla_dump_hlo_pass_re = passes
-topo.devices[0].client.compile(
-    mlir, executable_devices=_jax.DeviceList(tuple(topo.devices)),
-    compile_options=opts)
-"""
-
+from bench_util import device_counts, table, xla_compile_devices  # noqa: E402
 
 def modules(path):
     """The modules of a lit test file, CHECK and RUN lines dropped."""
@@ -82,11 +45,6 @@ def modules(path):
         body = "\n".join(lines).strip()
         if body.startswith("HloModule"):
             yield body + "\n"
-
-
-def header_count(text, key):
-    m = re.search(rf"\b{key}=(\d+)", text.splitlines()[0])
-    return int(m.group(1)) if m else 1
 
 
 INSTR = re.compile(r"^\s*(ROOT\s+)?%([\w.\-]+)\s*=\s*(.*)$")
@@ -117,14 +75,11 @@ def entry_counts(text, opcodes):
             for op in opcodes}
 
 
-def xla_run(python, hlo, devices, partitions, xla_pass, spmd, tmp):
+def xla_run(hlo, devices, partitions, xla_pass, spmd, tmp):
     """XLA's module before and after `xla_pass`, or an error line."""
     dump = Path(tmp) / "dump"
-    res = subprocess.run(
-        [python, "-c", CHILD, str(TARGET), str(hlo), str(dump),
-         str(devices), str(partitions), re.escape(xla_pass),
-         "1" if spmd else "0"],
-        capture_output=True, text=True)
+    res = xla_compile_devices(hlo, dump, devices, partitions,
+                              re.escape(xla_pass), spmd)
     if res.returncode != 0:
         return "error: " + res.stderr.strip().splitlines()[-1][:100]
     after = sorted(glob.glob(str(dump / f"*.after_{xla_pass}.*.txt")))
@@ -169,7 +124,6 @@ def main():
                     "partitioner then rejects some hand-written modules)")
     ap.add_argument("--markdown", action="store_true")
     a = ap.parse_args()
-    python = os.environ.get("XLA_ORACLE_PYTHON", "/tmp/xlagpu-venv/bin/python")
     opcodes = a.count.split(",")
     opt = str(Path(a.bin) / "hlo-opt")
     rows = []
@@ -178,10 +132,9 @@ def main():
             name = text.split()[1].rstrip(",")
             hlo = Path(tmp) / f"m{i}.hlo"
             hlo.write_text(text)
-            partitions = header_count(text, "num_partitions")
-            devices = partitions * header_count(text, "replica_count")
-            xla = xla_run(python, hlo, devices, partitions, a.xla_pass,
-                          a.spmd, Path(tmp) / str(i))
+            devices, partitions = device_counts(text)
+            xla = xla_run(hlo, devices, partitions, a.xla_pass, a.spmd,
+                          Path(tmp) / str(i))
             rows.append([name, describe(xla, opcodes),
                          describe(ours_run(opt, hlo, a.our_pass), opcodes)])
     if not rows:

@@ -17,7 +17,9 @@ the branch taken once).
 
 XLA: its GPU compiler for an H100, deviceless, through the xla-oracle tool
 (`xla_gpu_compile.py`, Triton GEMMs off: the cuBLAS configuration our
-pipeline follows), whose `thunk_sequence.txt` lists the thunks, nested under
+pipeline follows; a module of several replicas or partitions on as many
+devices, `bench_util.xla_compile_devices`, since the tool compiles for
+one), whose `thunk_sequence.txt` lists the thunks, nested under
 their while (condition, body) and conditional (branch_N) thunks. Kinds:
 kKernel/kCustomKernel are kernel launches; kGemm, kCublasLtMatmul,
 kConvolution, kFft, kCubSort and the other library thunks library calls;
@@ -56,7 +58,8 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_util import defined_constants, oracle_python, table  # noqa: E402
+from bench_util import (defined_constants, device_counts,  # noqa: E402
+                        oracle_python, table, xla_compile_devices)
 from kernels_vs_xla import DEFAULT_MODULES as KERNEL_MODULES  # noqa: E402
 from kernels_vs_xla import JAX_MODULES  # noqa: E402
 from pipeline_vs_xla import ORACLE  # noqa: E402
@@ -97,11 +100,23 @@ def oracle(path, name, cache):
     # TF_CPP_MIN_LOG_LEVEL would hide from the oracle.
     env = {k: v for k, v in os.environ.items()
            if k != "TF_CPP_MIN_LOG_LEVEL"}
-    p = subprocess.run([oracle_python(), str(ORACLE), str(path), "-o",
-                        str(out),
-                        "--opt", "xla_gpu_enable_triton_gemm=false",
-                        "--quiet"], capture_output=True, text=True,
-                       timeout=900, env=env)
+    devices, partitions = device_counts(path.read_text())
+    if devices > 1:
+        # The oracle tool compiles for one device: XLA on the module's own.
+        p = xla_compile_devices(path, out / "dump", devices, partitions,
+                                options=["xla_gpu_enable_triton_gemm=false"])
+        for suffix, name in [("thunk_sequence.txt", "thunk_sequence.txt"),
+                             ("gpu_after_optimizations.txt",
+                              "optimized_hlo.txt")]:
+            found = sorted((out / "dump").glob(f"*{suffix}"))
+            if found:
+                shutil.copy(found[0], out / name)
+    else:
+        p = subprocess.run([oracle_python(), str(ORACLE), str(path), "-o",
+                            str(out),
+                            "--opt", "xla_gpu_enable_triton_gemm=false",
+                            "--quiet"], capture_output=True, text=True,
+                           timeout=900, env=env)
     if p.returncode or not seq.exists():
         message = first_line((p.stderr or p.stdout).strip().splitlines()[-1:])
         out.mkdir(parents=True, exist_ok=True)
