@@ -14,16 +14,24 @@
 // padding value is the reduction's identity (they then apply to x and y);
 // taken only when the all-reduces move at least as many elements as the
 // new one (a pad could make it bigger). The new all-reduce takes the first
-// one's name and attributes (its channel id too, as XLA 0.10.2). Chains and
-// trees of reductions become one all-reduce in one run: instructions are
-// visited in program order and see the all-reduces made before them.
+// one's name and attributes, and a new channel id where it has one (as XLA
+// 0.10.2). Chains and trees of reductions become one all-reduce in one
+// run: instructions are visited in program order and see the all-reduces
+// made before them.
+//
+// XLA's form through dynamic-slices of the all-reduces at the same start
+// indices, whose offsets may differ from device to device:
+//
+//   add(ds(all-reduce(x), s), ds(all-reduce(y), s))
+//     -> ds(all-reduce(add(x, y)), s)
+//
+// which hlo-reduce-scatter-creator then makes one reduce-scatter.
 //
 // With `reassociate-converted` (XLA-GPU's default), a value-preserving
 // convert right on each all-reduce may stand between it and the
 // instruction: the sum is then reduced in the wide type, with a promoted
-// reducer `<reducer>_reassoc_promoted`. Not done (XLA's other form):
-// two dynamic-slices of all-reduces (XLA's reduce-scatter-like form). The
-// module is left alone when an all-reduce has a constrained layout (XLA).
+// reducer `<reducer>_reassoc_promoted`. The module is left alone when an
+// all-reduce has a constrained layout (XLA).
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,6 +101,18 @@ static int64_t elements(Value v) {
   return cast<RankedTensorType>(v.getType()).getNumElements();
 }
 
+/// The dynamic-slice `v` is, of an all-reduce (each with one user and no
+/// control edges); else null.
+static DynamicSliceOp sliceOfAllReduce(Value v) {
+  auto ds = v.getDefiningOp<DynamicSliceOp>();
+  if (!ds || !hasOneUser(v) || hasControlEdges(ds))
+    return nullptr;
+  auto ar = ds.getOperand().getDefiningOp<AllReduceOp>();
+  if (!ar || !hasOneUser(ar.getResult()) || hasControlEdges(ar))
+    return nullptr;
+  return ds;
+}
+
 namespace {
 struct AllReduceReassociatePass
     : ChangeReportingPass<AllReduceReassociatePass,
@@ -104,6 +124,7 @@ struct AllReduceReassociatePass
     if (hasConstrainedLayout<AllReduceOp>(module))
       return;
     SymbolTable symbols(module);
+    nextChannel = nextChannelId(module);
     int64_t n = rewriteCollectiveReductions(
         module, [&](Operation *inst) { return reassociate(inst, symbols); });
     numReassociated += n;
@@ -113,6 +134,8 @@ struct AllReduceReassociatePass
   bool reassociate(Operation *inst, SymbolTable &symbols) {
     if (!isStaticArray(inst->getResult(0).getType()) || hasControlEdges(inst))
       return false;
+    if (reassociateSlices(inst, symbols))
+      return true;
     ConvertOp convert0, convert1;
     AllReduceOp ar0 = lookThrough(inst->getOperand(0), inst, convert0);
     AllReduceOp ar1 = lookThrough(inst->getOperand(1), inst, convert1);
@@ -135,25 +158,7 @@ struct AllReduceReassociatePass
         from = narrow;
       }
     }
-    // The same kind of all-reduce, reducing with `inst`'s op (and type,
-    // unless reduced in the wide type).
-    std::optional<std::string> key0 = collectiveKey(ar0, ""),
-                               key1 = collectiveKey(ar1, "");
-    std::optional<std::string> kind0 =
-                                   reductionKind(symbols, ar0.getToApplyAttr()),
-                               kind1 =
-                                   reductionKind(symbols, ar1.getToApplyAttr());
-    auto comp = symbols.lookup<ComputationOp>(ar0.getToApply());
-    if (!key0 || key0 != key1 || !kind0 || !kind1 || !comp ||
-        collectiveGroupKey(ar0) != collectiveGroupKey(ar1))
-      return false;
-    Operation *root = comp.getRootValue().getDefiningOp();
-    if (root->getName() != inst->getName() ||
-        StringRef(*kind0).split(' ').first !=
-            StringRef(*kind1).split(' ').first ||
-        (!promoted &&
-         (kind0 != kind1 ||
-          getElementTypeOrSelf(root->getResult(0).getType()) != wide)))
+    if (!reduceAlike(ar0, ar1, inst, symbols, promoted, wide))
       return false;
     Value result = inst->getResult(0);
     int64_t moved = elements(ar0.getResult()) +
@@ -168,9 +173,7 @@ struct AllReduceReassociatePass
       ar1.getResult().replaceAllUsesWith(ar1.getInputs()[0]);
     OpBuilder b(inst->getContext());
     b.setInsertionPointAfter(inst);
-    auto combined = cast<AllReduceOp>(b.clone(*ar0));
-    combined->setOperand(0, result);
-    combined.getResult().setType(result.getType());
+    AllReduceOp combined = cloneOn(b, ar0, result);
     if (promoted)
       combined.setToApplyAttr(retypedReducer(symbols, ar0.getToApplyAttr(),
                                              wide, "_reassoc_promoted", inst));
@@ -181,5 +184,80 @@ struct AllReduceReassociatePass
       ar1->erase();
     return true;
   }
+
+  /// True if `ar0` and `ar1` are the same kind of all-reduce (channel or
+  /// not, global ids, groups, group key), reducing with `inst`'s op (and
+  /// type, unless `promoted`: reduced in `wide`).
+  static bool reduceAlike(AllReduceOp ar0, AllReduceOp ar1, Operation *inst,
+                          SymbolTable &symbols, bool promoted, Type wide) {
+    std::optional<std::string> key0 = collectiveKey(ar0, ""),
+                               key1 = collectiveKey(ar1, "");
+    std::optional<std::string> kind0 =
+                                   reductionKind(symbols, ar0.getToApplyAttr()),
+                               kind1 =
+                                   reductionKind(symbols, ar1.getToApplyAttr());
+    auto comp = symbols.lookup<ComputationOp>(ar0.getToApply());
+    if (!key0 || key0 != key1 || !kind0 || !kind1 || !comp ||
+        collectiveGroupKey(ar0) != collectiveGroupKey(ar1))
+      return false;
+    Operation *root = comp.getRootValue().getDefiningOp();
+    return root->getName() == inst->getName() &&
+           StringRef(*kind0).split(' ').first ==
+               StringRef(*kind1).split(' ').first &&
+           (promoted ||
+            (kind0 == kind1 &&
+             getElementTypeOrSelf(root->getResult(0).getType()) == wide));
+  }
+
+  /// A clone of `ar` at `b` reducing `input`, with a new channel id where
+  /// `ar` has one.
+  AllReduceOp cloneOn(OpBuilder &b, AllReduceOp ar, Value input) {
+    auto combined = cast<AllReduceOp>(b.clone(*ar));
+    combined->setOperand(0, input);
+    combined.getResult().setType(input.getType());
+    if (combined.getChannelId())
+      combined.setChannelId(nextChannel++);
+    return combined;
+  }
+
+  /// op(ds(all-reduce(x), s), ds(all-reduce(y), s)) with the same start
+  /// indices and sizes -> ds(all-reduce(op(x, y)), s): `inst` becomes
+  /// op(x, y) and keeps its name, the all-reduce and the slice follow.
+  bool reassociateSlices(Operation *inst, SymbolTable &symbols) {
+    DynamicSliceOp ds0 = sliceOfAllReduce(inst->getOperand(0));
+    DynamicSliceOp ds1 = sliceOfAllReduce(inst->getOperand(1));
+    if (!ds0 || !ds1 || ds0.getStartIndices() != ds1.getStartIndices() ||
+        ds0.getDynamicSliceSizes() != ds1.getDynamicSliceSizes())
+      return false;
+    auto ar0 = ds0.getOperand().getDefiningOp<AllReduceOp>();
+    auto ar1 = ds1.getOperand().getDefiningOp<AllReduceOp>();
+    Value x = ar0.getInputs()[0], y = ar1.getInputs()[0];
+    if (x.getType() != y.getType() || !isStaticArray(x.getType()) ||
+        !reduceAlike(ar0, ar1, inst, symbols, /*promoted=*/false,
+                     getElementTypeOrSelf(inst->getResult(0).getType())))
+      return false;
+    Value result = inst->getResult(0);
+    SmallVector<OpOperand *> uses =
+        llvm::map_to_vector(result.getUses(), [](OpOperand &u) { return &u; });
+    inst->setOperands({x, y});
+    result.setType(x.getType());
+    OpBuilder b(inst->getContext());
+    b.setInsertionPointAfter(inst);
+    AllReduceOp combined = cloneOn(b, ar0, result);
+    auto slice = cast<DynamicSliceOp>(b.clone(*ds0));
+    slice.getOperandMutable().assign(combined.getResult());
+    for (OpOperand *use : uses)
+      use->set(slice.getResult());
+    // The same slice (or all-reduce) on both sides is erased once.
+    ds0->erase();
+    if (ds1 != ds0)
+      ds1->erase();
+    ar0->erase();
+    if (ar1 != ar0)
+      ar1->erase();
+    return true;
+  }
+
+  int64_t nextChannel = 1;
 };
 } // namespace

@@ -661,15 +661,17 @@ def HloAllReduceReassociate
     user; single-user reshapes, slices and pads by the reduction's identity
     may stand between it and the instruction (they then apply to x and y),
     if the all-reduces move at least as many elements as the new one. The
-    new all-reduce takes the first one's name and attributes, channel id
-    included. Chains and trees collapse in one run. With
+    new all-reduce takes the first one's name and attributes and a new
+    channel id (as XLA 0.10.2). Chains and trees collapse in one run.
+    XLA's form through dynamic-slices: `op(ds(all-reduce(x), s), ds(all-
+    reduce(y), s))` at the same start indices and sizes, each slice and
+    all-reduce of one user, becomes `ds(all-reduce(op(x, y)), s)`. With
     `reassociate-converted` (XLA-GPU's xla_gpu_enable_reassociation_for_
     converted_ar, on by default) a value-preserving convert right on each
     all-reduce (one side may have none) may stand between it and the
     instruction: the new all-reduce reduces in the wide type with a
-    promoted reducer `<reducer>_reassoc_promoted`. Not done: XLA's form
-    through dynamic-slices. The module is left alone if an all-reduce has a
-    constrained layout.
+    promoted reducer `<reducer>_reassoc_promoted`. The module is left
+    alone if an all-reduce has a constrained layout.
   }];
   let options = [
     Option<"reassociateConverted", "reassociate-converted", "bool",
