@@ -69,7 +69,8 @@ topo.devices[0].client.compile(
 
 def device_counts(text):
     """(devices, partitions) of an HLO module's header line."""
-    head = text.lstrip().splitlines()[0] if text.strip() else ""
+    head = next((line for line in text.splitlines()
+                 if line.startswith("HloModule")), "")
 
     def count(key):
         m = re.search(rf"\b{key}=(\d+)", head)

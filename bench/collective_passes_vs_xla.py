@@ -70,8 +70,10 @@ def entry_counts(text, opcodes):
             continue
         live.add(name)
         work += re.findall(r"%([\w.\-]+)", defs[name])
+    # The result type (a tuple's has spaces), then the opcode.
     return {op: sum(1 for n in live
-                    if re.match(rf"\S+\s+{re.escape(op)}\(", defs[n]))
+                    if re.match(rf"(\(.*?\)|\S+)\s+{re.escape(op)}\(",
+                                defs[n]))
             for op in opcodes}
 
 

@@ -31,8 +31,10 @@
 //   buf = dus(buf, all-reduce(slice(buf, rows written)), first row, c...)
 //
 // Each element of those rows is written once, so reducing them once after
-// the loop gives what the loop's reductions gave (any reduction). The
-// element must be read nowhere else in the body or the condition.
+// the loop gives what the loop's reductions gave (any reduction). With
+// constants along every dimension, each trip rewrites the same rows and the
+// last trip's value stays (the loop runs at least once). The element must
+// be read nowhere else in the body or the condition.
 //
 //===----------------------------------------------------------------------===//
 
@@ -338,8 +340,8 @@ struct WhileLoopAllReduceCodeMotionPass
     SliceWrite w{ar, int64_t(gte.getIndex()), {}, {}};
     if (reads.lookup(w.index) != 1)
       return std::nullopt;
-    // The induction variable along one dimension, whose trips write
-    // consecutive rows inside the buffer; constants elsewhere.
+    // The induction variable along at most one dimension, whose trips
+    // write consecutive rows inside the buffer; constants elsewhere.
     ArrayRef<int64_t> shape = cast<RankedTensorType>(dus.getType()).getShape();
     ArrayRef<int64_t> update =
         cast<RankedTensorType>(dus.getUpdate().getType()).getShape();
@@ -363,8 +365,11 @@ struct WhileLoopAllReduceCodeMotionPass
       w.start.push_back(value);
       w.sizes.push_back(update[d]);
     }
-    if (along == -1 || counted.step != update[along] || counted.init < 0 ||
-        counted.trips < 1 || w.start[along] + w.sizes[along] > shape[along])
+    // Without the induction variable every trip writes the same rows and
+    // the last trip's value stays (XLA 0.10.2 moves that form too).
+    if (counted.trips < 1 ||
+        (along != -1 && (counted.step != update[along] || counted.init < 0 ||
+                         w.start[along] + w.sizes[along] > shape[along])))
       return std::nullopt;
     return w;
   }

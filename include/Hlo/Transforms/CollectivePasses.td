@@ -173,7 +173,9 @@ def HloWhileLoopAllReduceCodeMotion
     it): an all-reduce whose result, through reshapes and bitcasts, a
     counted loop writes into a state element at the induction variable
     along one dimension (the step the update's size there) and constants
-    along the others runs once after the loop, on the rows the loop wrote
+    along the others (or constants along every dimension: each trip
+    rewrites the same rows, the last trip's stay, and the loop runs at
+    least once) runs once after the loop, on the rows the loop wrote
     (sliced, reduced, written back); the element must be read nowhere else
     in the body nor in the condition, and one loop must run the body.
     Not here: XLA's reduce-scatter form (off in XLA-GPU by default).
