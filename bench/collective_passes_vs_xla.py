@@ -3,7 +3,8 @@
 
 The xla-oracle tool compiles for one device; the collective passes need a
 module's partitions. This script compiles each module of a lit test file
-(modules split at `// -----`, CHECK lines ignored) with XLA's GPU compiler
+(modules split at `// -----`, CHECK lines ignored; an .mlir test's
+modules printed as HLO by hlo-opt) with XLA's GPU compiler
 (`bench_util.xla_compile_devices`: the oracle's plugin, deviceless, H100,
 as many devices as the module's `num_partitions` x `replica_count`), takes
 XLA's module just before and after its pass (`--xla-pass`, its dump name),
@@ -36,13 +37,18 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_util import device_counts, table, xla_compile_devices  # noqa: E402
 
-def modules(path):
-    """The modules of a lit test file, CHECK and RUN lines dropped."""
+def modules(path, opt):
+    """The modules of a lit test file as HLO text, CHECK and RUN lines
+    dropped (an .mlir test's through `hlo-opt --output-format=hlo`)."""
     text = Path(path).read_text()
     for chunk in re.split(r"^// -----\s*$", text, flags=re.M):
         lines = [ln for ln in chunk.splitlines()
                  if not re.match(r"\s*//", ln)]
         body = "\n".join(lines).strip()
+        if path.endswith(".mlir") and body:
+            res = subprocess.run([opt, "-", "--output-format=hlo"],
+                                 input=body, capture_output=True, text=True)
+            body = res.stdout.strip() if res.returncode == 0 else ""
         if body.startswith("HloModule"):
             yield body + "\n"
 
@@ -130,7 +136,7 @@ def main():
     opt = str(Path(a.bin) / "hlo-opt")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for i, text in enumerate(modules(a.test)):
+        for i, text in enumerate(modules(a.test, opt)):
             name = text.split()[1].rstrip(",")
             hlo = Path(tmp) / f"m{i}.hlo"
             hlo.write_text(text)
