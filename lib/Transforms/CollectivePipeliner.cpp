@@ -11,10 +11,11 @@
 //   buf = dus(buf, g(rs(x)), idx(i - 1))               // the last collective
 //
 // `g` is the chain of instructions from the collective to the update (one
-// user each, their other operands the same in every iteration), `idx` the
-// start indices, from the induction variable and constants. The state
-// grows by the collective's operand; the indices are computed again from
-// the induction variable's previous value (XLA carries them as state).
+// user each), `idx` the start indices, from the induction variable and
+// constants. The state grows by the collective's operand and the chain's
+// other operands that vary from trip to trip (as XLA); the indices and the
+// chain's operands computed from the induction variable alone are computed
+// again from its previous value (XLA carries them as state).
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,6 +55,13 @@ struct Candidate {
   /// computed from the induction variable: computed again from its previous
   /// value in the next trip.
   SmallVector<unsigned> inductionIndices;
+  /// The chain's other operands computed from the induction variable (the
+  /// user, the operand's position): computed again from its previous value
+  /// too.
+  SmallVector<std::pair<Operation *, unsigned>, 1> inductionOperands;
+  /// The chain's other operands that vary otherwise: carried to the next
+  /// trip in the state, as the collective's operand.
+  SmallVector<std::pair<Operation *, unsigned>, 1> variantOperands;
 };
 
 /// The body of a loop and what is known of its values.
@@ -166,9 +174,15 @@ struct CollectivePipelinerPass
       if (user->getNumResults() != 1 || !isMemoryEffectFree(user) ||
           isa<TupleOp>(user))
         return std::nullopt;
-      for (Value operand : user->getOperands())
-        if (operand != v && info.of(operand) != Variance::Invariant)
-          return std::nullopt;
+      for (OpOperand &operand : user->getOpOperands()) {
+        if (operand.get() == v)
+          continue;
+        Variance kind = info.of(operand.get());
+        if (kind == Variance::Variant)
+          c.variantOperands.push_back({user, operand.getOperandNumber()});
+        if (kind == Variance::InductionOnly)
+          c.inductionOperands.push_back({user, operand.getOperandNumber()});
+      }
       c.chain.push_back(user);
       v = user->getResult(0);
     }
@@ -275,11 +289,14 @@ struct CollectivePipelinerPass
       moved.insert(c.chain.begin(), c.chain.end());
       moved.insert(c.dus);
     }
-    // The state grows by each collective's operand, carried to the next
-    // trip.
+    // The state grows by each collective's operand and its chain's
+    // varying operands, carried to the next trip.
     SmallVector<Value> carried;
     for (const Candidate &c : candidates)
       carried.push_back(getDataOperands(c.collective)[0]);
+    for (const Candidate &c : candidates)
+      for (auto [user, operand] : c.variantOperands)
+        carried.push_back(user->getOperand(operand));
     int64_t oldSize = root.getInputs().size();
     SmallVector<Type> types(root.getInputs().getTypes());
     for (Value v : carried)
@@ -337,13 +354,21 @@ struct CollectivePipelinerPass
     for (Operation *user : param.getUsers())
       if (cast<GetTupleElementOp>(user).getIndex() == uint64_t(counted.index))
         back.map(user->getResult(0), previous);
+    int64_t nextCarried = oldSize + candidates.size();
     for (auto [i, c] : llvm::enumerate(candidates)) {
       c.collective->setOperand(0, ib.getTupleElement(param, oldSize + i));
+      for (auto [user, operand] : c.variantOperands)
+        user->setOperand(operand, ib.getTupleElement(param, nextCarried++));
       OpBuilder atUpdate(c.dus);
       for (unsigned operand : c.inductionIndices)
         c.dus->setOperand(
             operand,
             cloneSlice(atUpdate, c.dus->getOperand(operand), back, channels));
+      for (auto [user, operand] : c.inductionOperands) {
+        OpBuilder atUser(user);
+        user->setOperand(operand, cloneSlice(atUser, user->getOperand(operand),
+                                             back, channels));
+      }
       markPipelined(c.collective);
     }
     SmallVector<Value> results(root.getInputs());

@@ -197,8 +197,10 @@ def HloCollectivePipeliner
     on in XLA 0.10.2), for all-reduces with `all-reduce`
     (xla_gpu_enable_pipelined_all_reduce, off by default). A collective of
     one array in a counted loop's body (a known trip count of at least 2)
-    whose result reaches, through instructions of one user each whose
-    other operands are the same in every iteration, the update of a
+    whose result reaches, through instructions of one user each (their
+    other operands computed from the induction variable are computed again
+    from its previous value, others that vary are carried in the state),
+    the update of a
     dynamic-update-slice of a loop state element that the body writes back
     at its own index and reads nowhere else (nor does the condition), at
     start indices computed from the induction variable and constants (at
