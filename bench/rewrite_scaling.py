@@ -59,7 +59,7 @@ columns = linear), the fastest of --repeat runs (MLIR's --mlir-timing: the
 pass's own time, parsing and printing excluded).
 
 Usage: rewrite_scaling.py --bin build/bin [--sizes 1000,10000,100000]
-                          [--repeat 3]
+                          [--repeat 3] [--only PASS,...]
 """
 
 import sys
