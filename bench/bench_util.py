@@ -11,15 +11,10 @@ import time
 from pathlib import Path
 
 
-ORACLE_VENV = Path("/tmp/xlagpu-venv/bin/python")
-
-
 def oracle_python():
     """$XLA_ORACLE_PYTHON (a Python with XLA's GPU plugin, as the oracle's
-    README sets up), else the venv its setup_venv.sh makes, else this one."""
-    if os.environ.get("XLA_ORACLE_PYTHON"):
-        return os.environ["XLA_ORACLE_PYTHON"]
-    return str(ORACLE_VENV) if ORACLE_VENV.exists() else sys.executable
+    README sets up), else this one."""
+    return os.environ.get("XLA_ORACLE_PYTHON") or sys.executable
 
 
 TARGETS = (Path(__file__).resolve().parents[2] / "shared" / "tools" /

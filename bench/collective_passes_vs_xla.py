@@ -22,8 +22,8 @@ the pass looks for, as it makes `table[partition-id]` of a table 0, k, 2k
 XLA's input goes through the StableHLO round trip, which drops frontend
 attributes (`collective_group_key`). Some XLA passes act only with
 `--spmd` (XLA's use_spmd_partitioning: its all-reduce simplifier on
-cross-partition all-reduces). Needs $XLA_ORACLE_PYTHON or /tmp/xlagpu-venv
-(the oracle's setup_venv.sh).
+cross-partition all-reduces). Needs $XLA_ORACLE_PYTHON: a Python with XLA's
+GPU plugin (the oracle's setup_venv.sh makes one).
 """
 
 import argparse

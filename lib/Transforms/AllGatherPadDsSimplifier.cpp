@@ -72,8 +72,7 @@ struct AllGatherPadDsSimplifierPass
         ag->getNumResults() != 1 || ag.getDimensions().size() != 1 ||
         hasControlEdges(ag))
       return nullptr;
-    auto groups = ag->getAttrOfType<ReplicaGroupsAttr>("replica_groups");
-    if (!groups || groups.getGroups().empty() ||
+    if (!ag->getAttrOfType<ReplicaGroupsAttr>("replica_groups") ||
         !isStaticArray(ag.getInputs()[0].getType()))
       return nullptr;
     return ag;
@@ -138,6 +137,8 @@ struct AllGatherPadDsSimplifierPass
     // gathered rows is its k-th member's operand.
     SmallVector<SmallVector<int64_t>> groups =
         ag->getAttrOfType<ReplicaGroupsAttr>("replica_groups").getGroups();
+    if (groups.empty())
+      return false;
     int64_t groupSize = groups.front().size();
     SmallVector<int64_t> groupOf(numPartitions, -1);
     for (auto [g, group] : llvm::enumerate(groups)) {
