@@ -466,6 +466,64 @@ TEST_F(HloAttrTest, ReplicaGroupsIotaHandComputed) {
   }
 }
 
+TEST_F(HloAttrTest, ReplicaGroupsMesh) {
+  // XLA's MeshAxesReplicaGroupList: the groups its unit tests expect.
+  struct Case {
+    const char *text;
+    Groups groups;
+  } cases[] = {
+      {"mesh['x'=2,'y'=2] {'x'}", {{0, 2}, {1, 3}}},
+      {"mesh['x'=2,'y'=2] {'y'}", {{0, 1}, {2, 3}}},
+      {"mesh['x'=2,'y'=2] {'x','y'}", {{0, 1, 2, 3}}},
+      {"mesh['x'=2,'y'=2] {'y','x'}", {{0, 2, 1, 3}}},
+      // A mesh over devices in another order.
+      {"mesh['x'=2,'y'=2], device_ids=(3,1,0,2) {'x'}", {{3, 0}, {1, 2}}},
+      {"mesh['x'=2,'y'=2], device_ids=(3,1,0,2) {'y'}", {{3, 1}, {0, 2}}},
+      // Sub-axes of a 6x6 mesh: (pre)size is the part of the axis after
+      // sub-axes of product `pre`.
+      {"mesh['a'=6,'b'=6] {'a':(3)2}",
+       {{0, 6},   {1, 7},   {2, 8},   {3, 9},   {4, 10},  {5, 11},
+        {12, 18}, {13, 19}, {14, 20}, {15, 21}, {16, 22}, {17, 23},
+        {24, 30}, {25, 31}, {26, 32}, {27, 33}, {28, 34}, {29, 35}}},
+      {"mesh['a'=6,'b'=6] {'b':(1)3}",
+       {{0, 2, 4},    {1, 3, 5},    {6, 8, 10},   {7, 9, 11},
+        {12, 14, 16}, {13, 15, 17}, {18, 20, 22}, {19, 21, 23},
+        {24, 26, 28}, {25, 27, 29}, {30, 32, 34}, {31, 33, 35}}},
+      {"mesh['a'=6,'b'=6] {'a':(1)3,'b':(1)3}",
+       {{0, 2, 4, 12, 14, 16, 24, 26, 28},
+        {1, 3, 5, 13, 15, 17, 25, 27, 29},
+        {6, 8, 10, 18, 20, 22, 30, 32, 34},
+        {7, 9, 11, 19, 21, 23, 31, 33, 35}}},
+      // XLA's tests give these the groups of [2,4]<=[2,2,2]T(1,2,0) and
+      // [4,2]<=[2,2,2]T(0,2,1).
+      {"mesh['a'=8] {'a':(4)2,'a':(1)2}", {{0, 4, 1, 5}, {2, 6, 3, 7}}},
+      {"mesh['a'=8] {'a':(2)2}", {{0, 2}, {1, 3}, {4, 6}, {5, 7}}},
+      {"mesh['a'=2,'b'=2], device_ids=([2,2]T(1,0)) {'a'}", {{0, 1}, {2, 3}}},
+  };
+  for (const Case &k : cases) {
+    auto r = expectPrints<ReplicaGroupsAttr>(k.text, k.text);
+    if (!r)
+      continue;
+    EXPECT_TRUE(r.isMesh());
+    EXPECT_EQ(groupsOf(r), k.groups) << k.text;
+    expectMlirRoundTrip(r);
+  }
+}
+
+TEST_F(HloAttrTest, ReplicaGroupsMeshErrors) {
+  expectError<ReplicaGroupsAttr>("mesh['x'=2] {'y'}",
+                                 "'y' is not an axis of the mesh");
+  expectError<ReplicaGroupsAttr>("mesh['x'=6] {'x':(4)2}",
+                                 "does not divide axis 'x' of size 6");
+  expectError<ReplicaGroupsAttr>("mesh['u'=30] {'u':(6)5,'u':(10)3}",
+                                 "the listed parts of axis 'u' overlap");
+  expectError<ReplicaGroupsAttr>("mesh['x'=2], device_ids=(0,0) {'x'}",
+                                 "device_ids must be a permutation");
+  expectError<ReplicaGroupsAttr>("mesh['x'=0] {'x'}",
+                                 "mesh axis sizes must be positive");
+  expectError<ReplicaGroupsAttr>("mesh['x'=2] {x}", "expected '''");
+}
+
 TEST_F(HloAttrTest, ReplicaGroupsIotaAgainstReference) {
   // Every transpose of every split of 24 devices into 2..4 dimensions, read
   // as groups of every size that divides 24.

@@ -38,6 +38,31 @@ bool Importer::captureValue(StringRef &value) {
   return true;
 }
 
+bool Importer::captureMeshGroups(StringRef &value) {
+  // `mesh[...]`, an optional `, device_ids=(...)`, then ` {...}`: XLA's
+  // mesh-axes replica groups, which hold a comma and a space.
+  size_t start = c.getPos();
+  StringRef group;
+  c.setPos(start + 4);
+  if (!c.parseBalanced(group))
+    return cursorError();
+  size_t afterMesh = c.getPos();
+  if (c.consumeIf(",")) {
+    c.skipSpace();
+    if (c.rest().starts_with("device_ids=")) {
+      c.setPos(c.getPos() + 11);
+      if (!c.parseBalanced(group))
+        return cursorError();
+    } else {
+      c.setPos(afterMesh);
+    }
+  }
+  if (!c.parseBalanced(group))
+    return cursorError();
+  value = text.slice(start, c.getPos());
+  return true;
+}
+
 bool Importer::parseAttrList(SmallVectorImpl<AttrAst> &attrs) {
   while (c.consumeIf(",")) {
     AttrAst a;
@@ -52,8 +77,12 @@ bool Importer::parseAttrList(SmallVectorImpl<AttrAst> &attrs) {
       return cursorError();
     if (llvm::any_of(attrs, [&](const AttrAst &o) { return o.name == a.name; }))
       return error(a.offset, "attribute " + a.name + " already exists");
-    if (!captureValue(a.value))
+    if (a.name == "replica_groups" && c.rest().starts_with("mesh[")) {
+      if (!captureMeshGroups(a.value))
+        return false;
+    } else if (!captureValue(a.value)) {
       return false;
+    }
     attrs.push_back(a);
   }
   return true;

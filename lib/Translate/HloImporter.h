@@ -140,6 +140,9 @@ private:
   bool parseOperands(CompAst &comp, size_t index);
   bool parseAttrList(SmallVectorImpl<AttrAst> &attrs);
   bool captureValue(StringRef &value);
+  /// replica_groups in XLA's mesh-axes form, which holds a comma and a
+  /// space: `mesh['x'=2], device_ids=(1,0) {'x'}`.
+  bool captureMeshGroups(StringRef &value);
   bool parseName(StringRef &name);
 
 public:

@@ -1,5 +1,6 @@
 //===- HloAttrs.cpp - hlo dialect attributes ------------------------------===//
 
+#include "Hlo/Dialect/Hlo/HloDeviceGroups.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Dialect/Hlo/HloSyntax.h"
 
@@ -460,16 +461,167 @@ void PaddingAttr::printHlo(raw_ostream &os) const {
 }
 
 //===----------------------------------------------------------------------===//
-// replica_groups={{0,1},{2,3}} or [2,4]<=[4,2]T(1,0)
+// replica_groups={{0,1},{2,3}}, [2,4]<=[4,2]T(1,0) or
+// mesh['x'=2,'y'=2], device_ids=(3,1,0,2) {'y','x':(1)2}
 //===----------------------------------------------------------------------===//
+
+/// The product of positive `dims`, if it stays at most 2^24 (so that the
+/// groups can be expanded).
+static std::optional<int64_t> deviceProduct(ArrayRef<int64_t> dims) {
+  constexpr int64_t kMaxDevices = int64_t(1) << 24;
+  int64_t n = 1;
+  for (int64_t d : dims)
+    if (d <= 0 || llvm::MulOverflow(n, d, n) || n > kMaxDevices)
+      return std::nullopt;
+  return n;
+}
+
+/// True when `perm` is empty or a permutation of 0..rank-1.
+static bool isPermutationOrEmpty(ArrayRef<int64_t> perm, size_t rank) {
+  if (perm.empty())
+    return true;
+  SmallVector<bool> seen(rank, false);
+  for (int64_t p : perm) {
+    if (p < 0 || p >= int64_t(rank) || seen[p])
+      return false;
+    seen[p] = true;
+  }
+  return perm.size() == rank;
+}
+
+/// A mesh axis name in single quotes: `'axis_0'`.
+static bool parseAxisName(Cursor &c, StringRef &name) {
+  if (!c.expect("'"))
+    return false;
+  StringRef rest = c.rest();
+  size_t end = rest.find('\'');
+  if (end == StringRef::npos || end == 0)
+    return c.error("expected a quoted mesh axis name");
+  name = rest.take_front(end);
+  c.setPos(c.getPos() + end + 1);
+  return true;
+}
+
+namespace {
+/// The mesh-axes form of replica groups while it is parsed.
+struct MeshGroups {
+  SmallVector<StringAttr> names;
+  SmallVector<int64_t> sizes, deviceIds, deviceReshape, devicePerm;
+  SmallVector<int64_t> axisIndex, axisPreSize, axisSize;
+};
+} // namespace
+
+/// `mesh[...]{...}` after `mesh`; checks the structure (an error names it).
+static bool parseMeshGroups(Cursor &c, MLIRContext *ctx, MeshGroups &m) {
+  if (!c.expect("["))
+    return false;
+  do {
+    StringRef name;
+    int64_t size;
+    if (!parseAxisName(c, name) || !c.expect("=") || !c.parseInt(size))
+      return false;
+    m.names.push_back(StringAttr::get(ctx, name));
+    m.sizes.push_back(size);
+  } while (c.consumeIf(","));
+  if (!c.expect("]"))
+    return false;
+  if (c.consumeIf(",")) {
+    if (!c.expect("device_ids") || !c.expect("=") || !c.expect("("))
+      return false;
+    if (c.peek() == '[') {
+      if (!c.parseIntList(m.deviceReshape, '[', ']') ||
+          (c.consumeIf("T") && !c.parseIntList(m.devicePerm, '(', ')')))
+        return false;
+    } else {
+      do {
+        int64_t id;
+        if (!c.parseInt(id))
+          return false;
+        m.deviceIds.push_back(id);
+      } while (c.consumeIf(","));
+    }
+    if (!c.expect(")"))
+      return false;
+  }
+  if (!c.expect("{"))
+    return false;
+  do {
+    StringRef name;
+    if (!parseAxisName(c, name))
+      return false;
+    auto it = llvm::find_if(
+        m.names, [&](StringAttr n) { return n.getValue() == name; });
+    if (it == m.names.end())
+      return c.error("'" + name + "' is not an axis of the mesh");
+    int64_t pre = 0, size = 0;
+    if (c.consumeIf(":") && (!c.expect("(") || !c.parseInt(pre) ||
+                             !c.expect(")") || !c.parseInt(size)))
+      return false;
+    m.axisIndex.push_back(it - m.names.begin());
+    m.axisPreSize.push_back(pre);
+    m.axisSize.push_back(size);
+  } while (c.consumeIf(","));
+  return c.expect("}");
+}
+
+/// Checks a parsed mesh form; returns the reason it is malformed.
+static std::optional<std::string> checkMeshGroups(const MeshGroups &m) {
+  std::optional<int64_t> n = deviceProduct(m.sizes);
+  if (!n)
+    return "mesh axis sizes must be positive (at most 2^24 devices)";
+  for (size_t i = 0; i < m.names.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (m.names[i] == m.names[j])
+        return "mesh axis '" + m.names[i].str() + "' is named twice";
+  if (!m.deviceIds.empty()) {
+    SmallVector<int64_t> sorted(m.deviceIds);
+    llvm::sort(sorted);
+    for (int64_t i = 0; i < int64_t(sorted.size()); ++i)
+      if (sorted[i] != i || int64_t(sorted.size()) != *n)
+        return "device_ids must be a permutation of the mesh's " +
+               std::to_string(*n) + " devices";
+  }
+  if (!m.deviceReshape.empty() &&
+      (deviceProduct(m.deviceReshape) != n ||
+       !isPermutationOrEmpty(m.devicePerm, m.deviceReshape.size())))
+    return "device_ids=([dims]T(perm)) needs dimensions of the mesh's "
+           "device count and a permutation";
+  // Per axis, the (pre-size, size) pieces the groups vary along; they must
+  // divide the axis and not overlap.
+  for (size_t a = 0; a < m.sizes.size(); ++a) {
+    SmallVector<std::pair<int64_t, int64_t>> pieces;
+    for (size_t i = 0; i < m.axisIndex.size(); ++i) {
+      if (m.axisIndex[i] != int64_t(a))
+        continue;
+      int64_t pre = m.axisPreSize[i], size = m.axisSize[i];
+      if (pre == 0 && size == 0)
+        pre = 1, size = m.sizes[a];
+      if (pre <= 0 || size <= 0 || m.sizes[a] % pre ||
+          (m.sizes[a] / pre) % size)
+        return "sub-axis (" + std::to_string(pre) + ")" +
+               std::to_string(size) + " does not divide axis '" +
+               m.names[a].str() + "' of size " + std::to_string(m.sizes[a]);
+      pieces.push_back({pre, size});
+    }
+    llvm::sort(pieces);
+    for (size_t i = 1; i < pieces.size(); ++i)
+      if (pieces[i].first % (pieces[i - 1].first * pieces[i - 1].second))
+        return "the listed parts of axis '" + m.names[a].str() + "' overlap";
+  }
+  return std::nullopt;
+}
 
 Attribute
 ReplicaGroupsAttr::parseHlo(MLIRContext *ctx, StringRef text,
                             function_ref<InFlightDiagnostic()> emitError) {
   Cursor c(text);
   SmallVector<int64_t> sizes, ids, shape, reshape, perm;
+  MeshGroups mesh;
   bool iota = c.peek() == '[';
-  if (iota) {
+  bool isMesh = !iota && c.consumeIf("mesh");
+  if (isMesh) {
+    parseMeshGroups(c, ctx, mesh);
+  } else if (iota) {
     if (c.parseIntList(shape, '[', ']') && c.expect("<=") &&
         c.parseIntList(reshape, '[', ']') && c.consumeIf("T"))
       c.parseIntList(perm, '(', ')');
@@ -484,38 +636,61 @@ ReplicaGroupsAttr::parseHlo(MLIRContext *ctx, StringRef text,
   }
   if (!finish(c, emitError))
     return {};
-  if (iota) {
-    // The ids are 0..N-1 for N = product of either list; keep N sane so
-    // that expanding the groups stays possible.
-    constexpr int64_t kMaxDevices = int64_t(1) << 24;
-    auto product = [&](ArrayRef<int64_t> dims, int64_t &n) {
-      n = 1;
-      for (int64_t d : dims)
-        if (d <= 0 || llvm::MulOverflow(n, d, n) || n > kMaxDevices)
-          return false;
-      return true;
-    };
-    int64_t n, m;
-    bool permOk = perm.empty() || perm.size() == reshape.size();
-    SmallVector<bool> seen(reshape.size(), false);
-    for (int64_t p : perm) {
-      if (p < 0 || p >= int64_t(reshape.size()) || seen[p])
-        permOk = false;
-      else
-        seen[p] = true;
-    }
-    if (shape.size() != 2 || !product(shape, n) || !product(reshape, m) ||
-        n != m || !permOk) {
-      emitError() << "malformed iota replica groups '" << text
-                  << "': [groups,size]<=[dims] needs positive sizes with "
-                     "equal products (at most 2^24) and a permutation";
+  if (isMesh) {
+    if (std::optional<std::string> bad = checkMeshGroups(mesh)) {
+      emitError() << "malformed mesh replica groups '" << text << "': " << *bad;
       return {};
     }
+    return ReplicaGroupsAttr::get(
+        ctx, false, {}, {}, {}, {}, {}, mesh.names, mesh.sizes, mesh.deviceIds,
+        mesh.deviceReshape, mesh.devicePerm, mesh.axisIndex, mesh.axisPreSize,
+        mesh.axisSize);
+  }
+  // The iota ids are 0..N-1 for N = product of either list; keep N sane so
+  // that expanding the groups stays possible.
+  if (iota && (shape.size() != 2 || !deviceProduct(shape) ||
+               deviceProduct(shape) != deviceProduct(reshape) ||
+               !isPermutationOrEmpty(perm, reshape.size()))) {
+    emitError() << "malformed iota replica groups '" << text
+                << "': [groups,size]<=[dims] needs positive sizes with "
+                   "equal products (at most 2^24) and a permutation";
+    return {};
   }
   return ReplicaGroupsAttr::get(ctx, iota, sizes, ids, shape, reshape, perm);
 }
 
 void ReplicaGroupsAttr::printHlo(raw_ostream &os) const {
+  if (isMesh()) {
+    os << "mesh[";
+    for (auto [i, name] : llvm::enumerate(getMeshAxisNames()))
+      os << (i ? "," : "") << '\'' << name.getValue() << "'="
+         << getMeshAxisSizes()[i];
+    os << ']';
+    if (!getMeshDeviceIds().empty()) {
+      os << ", device_ids=(";
+      syntax::printJoined(os, getMeshDeviceIds(), ",");
+      os << ')';
+    } else if (!getMeshDeviceReshape().empty()) {
+      os << ", device_ids=([";
+      syntax::printJoined(os, getMeshDeviceReshape(), ",");
+      os << ']';
+      if (!getMeshDevicePerm().empty()) {
+        os << "T(";
+        syntax::printJoined(os, getMeshDevicePerm(), ",");
+        os << ')';
+      }
+      os << ')';
+    }
+    os << " {";
+    for (auto [i, axis] : llvm::enumerate(getMeshAxisIndex())) {
+      os << (i ? "," : "") << '\'' << getMeshAxisNames()[axis].getValue()
+         << '\'';
+      if (getMeshAxisSize()[i])
+        os << ":(" << getMeshAxisPreSize()[i] << ')' << getMeshAxisSize()[i];
+    }
+    os << '}';
+    return;
+  }
   if (getIsIota()) {
     os << '[';
     syntax::printJoined(os, getIotaShape(), ",");
@@ -540,8 +715,66 @@ void ReplicaGroupsAttr::printHlo(raw_ostream &os) const {
   os << '}';
 }
 
+/// The groups of the mesh-axes form: each device's mesh coordinates split
+/// into the listed (sub-)axes, which give its place in its group, and the
+/// rest, which names the group.
+static SmallVector<SmallVector<int64_t>>
+meshGroups(ReplicaGroupsAttr attr) {
+  ArrayRef<int64_t> axes = attr.getMeshAxisSizes();
+  int64_t n = 1;
+  for (int64_t s : axes)
+    n *= s;
+  SmallVector<int64_t> devices;
+  if (!attr.getMeshDeviceIds().empty())
+    devices.assign(attr.getMeshDeviceIds().begin(),
+                   attr.getMeshDeviceIds().end());
+  else if (!attr.getMeshDeviceReshape().empty())
+    devices = expandIotaIds(attr.getMeshDeviceReshape(),
+                            attr.getMeshDevicePerm());
+  else
+    devices = llvm::to_vector(llvm::seq<int64_t>(0, n));
+  // (group key, place in the group, device) per mesh position.
+  SmallVector<std::tuple<int64_t, int64_t, int64_t>> entries;
+  int64_t groupSize = 1;
+  for (auto [i, axis] : llvm::enumerate(attr.getMeshAxisIndex()))
+    groupSize *= attr.getMeshAxisSize()[i] ? attr.getMeshAxisSize()[i]
+                                           : axes[axis];
+  SmallVector<int64_t> coords(axes.size());
+  for (int64_t m = 0; m < n; ++m) {
+    for (int64_t a = axes.size() - 1, rest = m; a >= 0; --a) {
+      coords[a] = rest % axes[a];
+      rest /= axes[a];
+    }
+    SmallVector<int64_t> remaining(coords);
+    int64_t place = 0;
+    for (auto [i, axis] : llvm::enumerate(attr.getMeshAxisIndex())) {
+      int64_t pre = attr.getMeshAxisPreSize()[i], size = attr.getMeshAxisSize()[i];
+      if (!size)
+        pre = 1, size = axes[axis];
+      int64_t stride = axes[axis] / (pre * size);
+      int64_t digit = coords[axis] / stride % size;
+      place = place * size + digit;
+      remaining[axis] -= digit * stride;
+    }
+    int64_t key = 0;
+    for (size_t a = 0; a < axes.size(); ++a)
+      key = key * axes[a] + remaining[a];
+    entries.push_back({key, place, devices[m]});
+  }
+  llvm::sort(entries);
+  SmallVector<SmallVector<int64_t>> groups;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (i % groupSize == 0)
+      groups.emplace_back();
+    groups.back().push_back(std::get<2>(entries[i]));
+  }
+  return groups;
+}
+
 SmallVector<SmallVector<int64_t>> ReplicaGroupsAttr::getGroups() const {
   SmallVector<SmallVector<int64_t>> groups;
+  if (isMesh())
+    return meshGroups(*this);
   if (!getIsIota()) {
     ArrayRef<int64_t> ids = getIds();
     for (int64_t n : getGroupSizes()) {
@@ -552,32 +785,7 @@ SmallVector<SmallVector<int64_t>> ReplicaGroupsAttr::getGroups() const {
   }
   // Iota: the ids 0..N-1 reshaped to iotaReshape, transposed by iotaPerm,
   // then read row-major as [numGroups, groupSize].
-  ArrayRef<int64_t> dims = getIotaReshape();
-  SmallVector<int64_t> perm(getIotaPerm());
-  if (perm.empty())
-    for (size_t i = 0; i < dims.size(); ++i)
-      perm.push_back(i);
-  SmallVector<int64_t> tDims, strides(dims.size(), 1);
-  for (int i = int(dims.size()) - 2; i >= 0; --i)
-    strides[i] = strides[i + 1] * dims[i + 1];
-  for (int64_t p : perm)
-    tDims.push_back(dims[p]);
-  int64_t total = 1;
-  for (int64_t d : dims)
-    total *= d;
-  SmallVector<int64_t> flat;
-  SmallVector<int64_t> idx(tDims.size(), 0);
-  for (int64_t n = 0; n < total; ++n) {
-    int64_t id = 0;
-    for (size_t i = 0; i < idx.size(); ++i)
-      id += idx[i] * strides[perm[i]];
-    flat.push_back(id);
-    for (int i = int(idx.size()) - 1; i >= 0; --i) {
-      if (++idx[i] < tDims[i])
-        break;
-      idx[i] = 0;
-    }
-  }
+  SmallVector<int64_t> flat = expandIotaIds(getIotaReshape(), getIotaPerm());
   int64_t groupSize = getIotaShape()[1];
   for (int64_t g = 0; g < getIotaShape()[0]; ++g)
     groups.emplace_back(ArrayRef<int64_t>(flat).slice(g * groupSize, groupSize));

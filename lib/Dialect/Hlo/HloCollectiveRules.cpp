@@ -24,6 +24,14 @@ mlir::hlo::verifyReplicaGroups(EmitErrorFn emitError, ReplicaGroupsAttr groups,
                                bool uniform) {
   if (!groups)
     return std::optional<int64_t>();
+  if (groups.isMesh()) {
+    // Checked when parsed: every group has the listed axes' devices.
+    int64_t size = 1;
+    for (auto [i, axis] : llvm::enumerate(groups.getMeshAxisIndex()))
+      size *= groups.getMeshAxisSize()[i] ? groups.getMeshAxisSize()[i]
+                                          : groups.getMeshAxisSizes()[axis];
+    return std::optional<int64_t>(size);
+  }
   if (groups.getIsIota()) {
     ArrayRef<int64_t> shape = groups.getIotaShape();
     if (shape.size() != 2 || shape[0] < 1 || shape[1] < 1) {

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Hlo/Dialect/Hlo/HloDeviceGroups.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Dialect/Hlo/HloSyntax.h"
 #include "Hlo/Dialect/Hlo/HloTypeInference.h"
@@ -92,8 +93,8 @@ int64_t ShardingAttr::getNumTiles() const {
 
 /// The iota device list: 0..N-1 reshaped to `dims`, transposed by `perm`
 /// (identity when empty), read row-major.
-static SmallVector<int64_t> expandIota(ArrayRef<int64_t> dims,
-                                       ArrayRef<int64_t> permIn) {
+SmallVector<int64_t> mlir::hlo::expandIotaIds(ArrayRef<int64_t> dims,
+                                              ArrayRef<int64_t> permIn) {
   SmallVector<int64_t> perm(permIn);
   if (perm.empty())
     for (size_t i = 0; i < dims.size(); ++i)
@@ -129,7 +130,7 @@ SmallVector<int64_t> ShardingAttr::getDeviceList() const {
     return {};
   if (!isIota())
     return SmallVector<int64_t>(getTileAssignmentDevices());
-  return expandIota(getIotaReshapeDims(), getIotaTransposePerm());
+  return expandIotaIds(getIotaReshapeDims(), getIotaTransposePerm());
 }
 
 //===----------------------------------------------------------------------===//

@@ -251,22 +251,57 @@ def Hlo_PaddingAttr : Hlo_SyntaxAttr<"Padding", "padding"> {
 }
 
 def Hlo_ReplicaGroupsAttr : Hlo_SyntaxAttr<"ReplicaGroups", "replica_groups"> {
-  let summary = "HLO replica groups, list or iota form";
+  let summary = "HLO replica groups, list, iota or mesh-axes form";
   let description = [{
     List form: `groupSizes` gives the size of each group and `ids` the ids of
     all groups concatenated. Iota form (`[2,4]<=[4,2]T(1,0)`): `iotaShape` is
     [num_groups, group_size], `iotaReshape` the reshape dims and `iotaPerm`
     the transpose (empty when absent).
+
+    Mesh-axes form (XLA's MeshAxesReplicaGroupList, which XLA 0.10.2 prints
+    for the collectives its SPMD partitioner makes):
+    `mesh['x'=2,'y'=4] {'y'}`, `mesh['a'=8], device_ids=(3,1,...) {'a':(2)2}`
+    or `device_ids=([4,2]T(1,0))`. The mesh has named axes
+    (`meshAxisNames`, `meshAxisSizes`) over the devices `meshDeviceIds`
+    (row-major over the axes; empty: 0..N-1, or `meshDeviceReshape` and
+    `meshDevicePerm` for the iota form). A group holds the devices that
+    differ only along the listed axes: axis `meshAxisIndex[i]`, or of it
+    the sub-axis of size `meshAxisSize[i]` after (more major) sub-axes of
+    product `meshAxisPreSize[i]` (both 0 for the whole axis). Within a
+    group the listed axes count from the first (major) to the last; the
+    groups follow the other coordinates row-major in mesh order.
   }];
   let parameters = (ins "bool":$isIota,
     ArrayRefParameter<"int64_t">:$groupSizes,
     ArrayRefParameter<"int64_t">:$ids,
     ArrayRefParameter<"int64_t">:$iotaShape,
     ArrayRefParameter<"int64_t">:$iotaReshape,
-    ArrayRefParameter<"int64_t">:$iotaPerm);
+    ArrayRefParameter<"int64_t">:$iotaPerm,
+    ArrayRefParameter<"StringAttr">:$meshAxisNames,
+    ArrayRefParameter<"int64_t">:$meshAxisSizes,
+    ArrayRefParameter<"int64_t">:$meshDeviceIds,
+    ArrayRefParameter<"int64_t">:$meshDeviceReshape,
+    ArrayRefParameter<"int64_t">:$meshDevicePerm,
+    ArrayRefParameter<"int64_t">:$meshAxisIndex,
+    ArrayRefParameter<"int64_t">:$meshAxisPreSize,
+    ArrayRefParameter<"int64_t">:$meshAxisSize);
+  let builders = [
+    AttrBuilder<(ins "bool":$isIota, "ArrayRef<int64_t>":$groupSizes,
+                     "ArrayRef<int64_t>":$ids, "ArrayRef<int64_t>":$iotaShape,
+                     "ArrayRef<int64_t>":$iotaReshape,
+                     "ArrayRef<int64_t>":$iotaPerm), [{
+      return $_get($_ctxt, isIota, groupSizes, ids, iotaShape, iotaReshape,
+                   iotaPerm, ArrayRef<StringAttr>(), ArrayRef<int64_t>(),
+                   ArrayRef<int64_t>(), ArrayRef<int64_t>(),
+                   ArrayRef<int64_t>(), ArrayRef<int64_t>(),
+                   ArrayRef<int64_t>(), ArrayRef<int64_t>());
+    }]>
+  ];
   let extraClassDeclaration = syntaxDecl # [{
-    /// The groups as explicit id lists (expanding the iota form).
+    /// The groups as explicit id lists (expanding the iota and mesh forms).
     SmallVector<SmallVector<int64_t>> getGroups() const;
+    /// The mesh-axes form.
+    bool isMesh() const { return !getMeshAxisSizes().empty(); }
   }];
 }
 

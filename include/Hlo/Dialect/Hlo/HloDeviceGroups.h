@@ -22,6 +22,12 @@ namespace mlir::hlo {
 
 using DeviceGroups = SmallVector<SmallVector<int64_t>>;
 
+/// The ids 0..N-1 (N the product of `dims`) laid out as `dims`, transposed
+/// by `perm` (none when empty) and read row-major: the devices of XLA's
+/// iota tile assignments (`<=[4,2]T(1,0)`), replica groups and meshes.
+SmallVector<int64_t> expandIotaIds(ArrayRef<int64_t> dims,
+                                   ArrayRef<int64_t> perm);
+
 /// True for the seven collectives over arrays that one instruction runs to
 /// completion: all-reduce, all-gather, reduce-scatter, all-to-all,
 /// ragged-all-to-all, collective-permute and collective-broadcast (not their
