@@ -12,7 +12,9 @@
 
 #include "Hlo/Runtime/SemanticsCheck.h"
 
+#include "Hlo/Dialect/Hlo/HloDeviceGroups.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Dialect/Hlo/HloTileSharding.h"
 #include "Hlo/Runtime/Interpreter.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -338,6 +340,150 @@ SmallVector<Type> entrySignature(ModuleOp module) {
   return types;
 }
 
+//===----------------------------------------------------------------------===//
+// Partitioned programs
+//===----------------------------------------------------------------------===//
+
+/// Calls `fn(i, w)` for each element i of a tile of `tileShape` at
+/// `offsets` in an array of `shape` that is inside the array (at its
+/// element w).
+static void forTileElements(ArrayRef<int64_t> shape, const Literal &tile,
+                            ArrayRef<int64_t> offsets,
+                            function_ref<void(int64_t, ArrayRef<int64_t>)> fn) {
+  SmallVector<int64_t> index;
+  for (int64_t i = 0, e = tile.getNumElements(); i < e; ++i) {
+    index = tile.delinearize(i);
+    bool inside = true;
+    for (auto [x, o, size] : llvm::zip(index, offsets, shape)) {
+      x += o;
+      inside &= x < size;
+    }
+    if (inside)
+      fn(i, index);
+  }
+}
+
+/// The tiles of `sharding` an array of `shape` splits into on
+/// `numPartitions` partitions (each partition's offsets), or nothing.
+static std::optional<SmallVector<SmallVector<int64_t>>>
+tileOffsets(ShardingAttr sharding, ArrayRef<int64_t> shape,
+            int64_t numPartitions, SmallVectorImpl<int64_t> &shardShape) {
+  std::optional<TileSharding> tiles =
+      TileSharding::get(sharding, shape.size(), numPartitions);
+  if (!tiles)
+    return std::nullopt;
+  shardShape = tiles->shardShape(shape);
+  SmallVector<SmallVector<int64_t>> offsets;
+  for (int64_t p = 0; p < numPartitions; ++p) {
+    offsets.emplace_back();
+    for (auto [c, size] : llvm::zip(tiles->getCoords(p), shardShape))
+      offsets.back().push_back(c * size);
+  }
+  return offsets;
+}
+
+static ComputationOp entryOf(ModuleOp module) {
+  for (auto computation : module.getOps<ComputationOp>())
+    if (computation.getEntry())
+      return computation;
+  return {};
+}
+
+/// Each device's arguments of `module`, a partitioned program (XLA's SPMD
+/// partitioner's result), from the arguments `whole` of the program it was
+/// partitioned from: every entry parameter whose type is not its argument's
+/// must have the tile shape of its sharding (`hlo.sharding`), and gets its
+/// partition's tile. Nothing when the signature is not of that form.
+static std::optional<std::vector<std::vector<Literal>>>
+partitionArguments(ModuleOp module, ArrayRef<Literal> whole) {
+  auto [replicas, partitions] = getDeviceCounts(module);
+  ComputationOp entry = entryOf(module);
+  if (!entry || entry.getNumArguments() != whole.size())
+    return std::nullopt;
+  std::vector<std::vector<Literal>> devices(replicas * partitions);
+  for (auto [i, arg] : llvm::enumerate(whole)) {
+    Type type = entry.getArgumentTypes()[i];
+    if (arg.hasType(type)) {
+      for (auto &args : devices)
+        args.push_back(arg);
+      continue;
+    }
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    auto sharding = entry.getArgAttrOfType<ShardingAttr>(i, "hlo.sharding");
+    SmallVector<int64_t> shard;
+    std::optional<SmallVector<SmallVector<int64_t>>> offsets;
+    if (tensor && arg.isArray())
+      offsets = tileOffsets(sharding, arg.getShape(), partitions, shard);
+    if (!offsets || ArrayRef<int64_t>(shard) != tensor.getShape() ||
+        tensor.getElementType() != arg.getElementType())
+      return std::nullopt;
+    for (auto [d, args] : llvm::enumerate(devices)) {
+      // Elements past the array's end (an uneven tile) are 0.
+      Literal tile = Literal::array(arg.getElementType(), shard);
+      forTileElements(arg.getShape(), tile, (*offsets)[d % partitions],
+                      [&](int64_t i, ArrayRef<int64_t> w) {
+                        tile.copyElement(i, arg, arg.linearize(w));
+                      });
+      args.push_back(std::move(tile));
+    }
+  }
+  return devices;
+}
+
+/// The whole result of each replica of a partitioned program from its
+/// devices' results `local`, as the sharding of the entry's ROOT
+/// (`sharding` of the instruction, `hlo.sharding` of a parameter) lays it
+/// out; `like` are the results of the program before partitioning (one a
+/// device), whose shapes they take. Fails when the ROOT's sharding does not
+/// give the local shapes.
+static FailureOr<std::vector<Literal>>
+assembleResults(ModuleOp module, ArrayRef<Literal> local,
+                ArrayRef<Literal> like) {
+  auto [replicas, partitions] = getDeviceCounts(module);
+  ComputationOp entry = entryOf(module);
+  Value root = entry.getBody().back().getTerminator()->getOperand(0);
+  ShardingAttr sharding;
+  if (auto arg = dyn_cast<BlockArgument>(root))
+    sharding = entry.getArgAttrOfType<ShardingAttr>(arg.getArgNumber(),
+                                                    "hlo.sharding");
+  else
+    sharding = root.getDefiningOp()->getAttrOfType<ShardingAttr>("sharding");
+  std::vector<Literal> results;
+  for (int64_t r = 0; r < replicas; ++r) {
+    Literal whole = like[r * partitions];
+    bool tuple = whole.isTuple();
+    MutableArrayRef<Literal> leaves =
+        tuple ? MutableArrayRef<Literal>(whole.getElements())
+              : MutableArrayRef<Literal>(whole);
+    for (auto [i, leaf] : llvm::enumerate(leaves)) {
+      if (!leaf.isArray())
+        continue;
+      ShardingAttr leafSharding =
+          sharding && sharding.isTuple() ? sharding.getLeafSharding(i)
+                                         : sharding;
+      SmallVector<int64_t> shard;
+      auto offsets =
+          tileOffsets(leafSharding, leaf.getShape(), partitions, shard);
+      if (!offsets)
+        return failure();
+      for (int64_t p = 0; p < partitions; ++p) {
+        const Literal &device = local[r * partitions + p];
+        if (device.isTuple() != tuple)
+          return failure();
+        Literal part = tuple ? device.getElements()[i] : device;
+        if (!part.isArray() || part.getShape() != ArrayRef<int64_t>(shard))
+          return failure();
+        forTileElements(leaf.getShape(), part, (*offsets)[p],
+                        [&](int64_t i, ArrayRef<int64_t> w) {
+                          leaf.copyElement(leaf.linearize(w), part, i);
+                        });
+      }
+    }
+    results.push_back(std::move(whole));
+  }
+  return results;
+}
+
 class SemanticsCheckInstrumentation : public PassInstrumentation {
 public:
   SemanticsCheckInstrumentation(const SemanticsCheckOptions &options,
@@ -352,6 +498,7 @@ public:
       active = false;
       arguments.clear();
       baseline.clear();
+      partitioned = false;
     }
   }
 
@@ -424,17 +571,52 @@ public:
 
     std::string name = passName(pass);
     SmallVector<Type> newSignature = entrySignature(module);
-    if (newSignature != signature) {
-      fail(module, name, "it changed the entry computation's parameters");
-      return;
+    InterpreterOptions devices = interpreterOptions(module);
+    if (newSignature != signature || partitioned) {
+      // A partitioned program: each device gets its tiles of the arguments.
+      std::optional<std::vector<std::vector<Literal>>> perDevice =
+          partitionArguments(module, arguments);
+      if (!perDevice) {
+        fail(module, name, "it changed the entry computation's parameters");
+        return;
+      }
+      devices.deviceArguments = std::move(*perDevice);
+      signature = newSignature;
+      partitioned = true;
     }
     ++result->runs;
     std::string error;
     RunOutputs after;
-    if (failed(run(module, arguments, interpreterOptions(module), error,
-                   &after))) {
+    if (failed(run(module,
+                   partitioned ? ArrayRef<Literal>() : ArrayRef<Literal>(arguments),
+                   devices, error, &after))) {
       fail(module, name, "the interpreter cannot run the module after it: " +
                              error);
+      return;
+    }
+    if (partitioned) {
+      FailureOr<std::vector<Literal>> whole =
+          assembleResults(module, after.results, baseline);
+      if (failed(whole)) {
+        fail(module, name,
+             "its results are not tiles of the results before partitioning "
+             "as the ROOT's sharding lays them out");
+        return;
+      }
+      // One whole result per replica, against partition 0's before.
+      std::vector<Literal> expected;
+      for (size_t r = 0; r < whole->size(); ++r)
+        expected.push_back(baseline[r * devices.numPartitions]);
+      for (auto [r, now, then] : llvm::enumerate(*whole, expected)) {
+        LiteralComparison comparison =
+            compareLiterals(now, then, options.atol, options.rtol);
+        if (!comparison.matches()) {
+          fail(module, name,
+               (whole->size() == 1 ? "" : llvm::formatv("replica {0}: ", r).str()) +
+                   comparison.summary());
+          return;
+        }
+      }
       return;
     }
     // Every device's result (the devices get the same arguments, their
@@ -448,7 +630,6 @@ public:
           compareLiterals(now, then, options.atol, options.rtol);
       if (comparison.matches())
         continue;
-      InterpreterOptions devices = interpreterOptions(module);
       fail(module, name,
            (baseline.size() == 1 ? ""
                                  : llvm::formatv("replica {0}, partition {1}: ",
@@ -496,6 +677,10 @@ private:
   /// Every device's result before the pipeline.
   std::vector<Literal> baseline;
   SmallVector<Type> signature;
+  /// A pass partitioned the program (its parameters became tiles of the
+  /// arguments): each device runs on its tiles, and the results are
+  /// assembled from the devices' tiles.
+  bool partitioned = false;
   std::optional<OperationFingerPrint> fingerprint;
   /// The passes running now and the ops they run on, outermost first.
   SmallVector<std::pair<Pass *, Operation *>> running;

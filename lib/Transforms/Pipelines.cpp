@@ -43,6 +43,13 @@ void mlir::hlo::buildHloSpmdSimplifyPipeline(OpPassManager &pm) {
   pm.addPass(createHloConstantFolding());
 }
 
+void mlir::hlo::buildHloSpmdPartitioningPipeline(OpPassManager &pm) {
+  // XLA: spmd-simplify, ShardingPropagation, SpmdPartitioner.
+  buildHloSpmdSimplifyPipeline(pm);
+  pm.addPass(createHloShardingPropagation());
+  pm.addPass(createHloSpmdPartitioner());
+}
+
 /// XLA-GPU's algebraic simplifier: its dot strength reduction (and the
 /// reduce-of-dot rewrite it gates) is off, the dot-strength-reduction pass
 /// does that work with the GPU's size and Triton rules.
@@ -119,6 +126,10 @@ void mlir::hlo::buildHloOptimizationPipeline(
   pm.addPass(createHloConvertMemoryPlacementToInternalAnnotations());
   pm.addPass(createHloTopkDecomposer());
   pm.addPass(createHloTopkRewriter());
+  // XLA's "spmd-partitioner" where use_spmd_partitioning is set, else its
+  // "sharding-removal".
+  if (options.spmd)
+    buildHloSpmdPartitioningPipeline(pm);
   pm.addPass(createHloShardingRemover());
   pm.addPass(createHloTopkSplitter());
   pm.addPass(createHloTopkSpecializer());
@@ -465,6 +476,11 @@ void mlir::hlo::registerHloPasses() {
       "hlo-spmd-simplify",
       "XLA's spmd-simplify pipeline (the passes this project has)",
       buildHloSpmdSimplifyPipeline);
+  PassPipelineRegistration<>(
+      "hlo-spmd-partitioning",
+      "XLA's spmd-partitioner pipeline: spmd-simplify, sharding "
+      "propagation, the SPMD partitioner",
+      buildHloSpmdPartitioningPipeline);
   PassPipelineRegistration<>(
       "hlo-simplification",
       "XLA's simplification pipeline, run to a fixed point (the passes this "

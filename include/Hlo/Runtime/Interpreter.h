@@ -96,6 +96,11 @@ struct InterpreterOptions {
   /// `deviceInfeed` is non-empty: then device d (flattened id replica *
   /// numPartitions + partition) reads deviceInfeed[d].
   std::vector<Literal> infeed;
+  /// When not empty, the arguments of each device (flattened id replica *
+  /// numPartitions + partition), in place of those `run` is given (which
+  /// must then be empty): a partitioned program's devices hold different
+  /// parts of its arrays.
+  std::vector<std::vector<Literal>> deviceArguments;
   std::vector<std::vector<Literal>> deviceInfeed;
   /// What the host gives host-transfer recvs (is_host_transfer), by
   /// channel: each device's recv-dones of a channel read its values in

@@ -30,6 +30,58 @@ def HloShardingRemover : Pass<"hlo-sharding-remover", "::mlir::ModuleOp"> {
   ];
 }
 
+def HloShardingPropagation
+    : Pass<"hlo-sharding-propagation", "::mlir::ModuleOp"> {
+  let summary = "Give every instruction of the entry a sharding from its "
+                "operands' (XLA's ShardingPropagation, forward)";
+  let description = [{
+    XLA's ShardingPropagation, first of XLA's "spmd-partitioner" pipeline
+    after its simplification: instructions of the entry computation without
+    a `sharding` take one from their operands', in program order.
+    Elementwise instructions take their most finely tiled operand's;
+    broadcast, transpose and reshape (dimensions it keeps) carry their
+    operand's tiles to the result dimensions; dot takes the batch and
+    free dimensions' tiles of both operands where one tile assignment
+    holds them (else the left operand's); reduce keeps its operand's tiles
+    on the kept dimensions; tuple and get-tuple-element pass them through.
+    Instructions nothing gives a sharding stay without one (replicated to
+    `hlo-spmd-partitioner`). Not yet: XLA's backward propagation from users
+    to operands and its priorities between conflicting shardings.
+  }];
+  let statistics = [
+    Statistic<"numAssigned", "assigned", "Instructions given a sharding">,
+  ];
+}
+
+def HloSpmdPartitioner : Pass<"hlo-spmd-partitioner", "::mlir::ModuleOp"> {
+  let summary = "Partition the entry computation into the program each "
+                "partition runs (XLA's SpmdPartitioner)";
+  let description = [{
+    XLA's SpmdPartitioner (GpuSpmdPartitioner): a module of
+    `num_partitions` > 1 whose entry computation's values carry shardings
+    becomes the program each partition runs on its tiles. Parameters take
+    the tile shape of their sharding; elementwise instructions, broadcast,
+    transpose, dot and reduce compute their own tile from their operands'
+    tiles, which are resharded first where they are not laid out as the
+    instruction needs: all-gathers across the dimensions tiled otherwise,
+    then dynamic-slices of each partition's tile at offsets read from a
+    table at the partition id. A dot whose operands are both tiled along
+    the contracting dimensions, and a reduce whose operand is tiled along
+    reduced dimensions, compute partial results that an all-reduce sums
+    (XLA's partial-sum strategy). Every other instruction runs on whole
+    arrays (its operands gathered). The ROOT is resharded to its sharding,
+    which it keeps (the runtime and `--hlo-check-semantics` read the
+    result's layout from it, and the parameters' from theirs); the other
+    instructions lose theirs. Collectives get new channel ids and list
+    global device ids. Manual shardings (shard_map) are an error.
+  }];
+  let statistics = [
+    Statistic<"numCollectives", "collectives",
+              "Collectives created to reshard values">,
+    Statistic<"numWhole", "whole", "Instructions run on whole arrays">,
+  ];
+}
+
 def HloRaggedAllToAllCanonicalizer
     : Pass<"hlo-ragged-all-to-all-canonicalizer", "::mlir::ModuleOp"> {
   let summary = "Ragged all-to-alls with 64-bit offsets and sizes (XLA's "

@@ -70,6 +70,12 @@ struct GpuOptimizePipelineOptions
                      "instead of thunk.top_k, which the runtimes run by "
                      "their prebuilt kernel as XLA runs its custom kernel"),
       llvm::cl::init(false)};
+  Option<bool> spmd{
+      *this, "spmd",
+      llvm::cl::desc("XLA's use_spmd_partitioning: partition a program of "
+                     "several partitions by its shardings "
+                     "(hlo-spmd-partitioning) instead of removing them"),
+      llvm::cl::init(false)};
   Option<std::string> autotuneCache{
       *this, "autotune-cache",
       llvm::cl::desc("XLA's autotune results (xla_gpu_load_autotune_results_"
@@ -88,6 +94,7 @@ struct GpuOptimizePipelineOptions
     o.expandCholesky = expandCholesky;
     o.expandEigh = expandEigh;
     o.topkKernel = topkKernel;
+    o.spmd = spmd;
     return o;
   }
 };

@@ -66,12 +66,19 @@ struct GpuOptimizeOptions {
   /// XLA-GPU's top-k kernel calls as fusions for hlo-to-gpu's top-k
   /// emitter, not thunk.top_k (the runtimes' prebuilt kernel).
   bool topkKernel = false;
+  /// XLA's use_spmd_partitioning (JAX sets it for every program of
+  /// several partitions): the optimization pipeline partitions the program
+  /// (hlo-spmd-partitioning) instead of removing its shardings.
+  bool spmd = false;
 };
 /// Adds XLA's pipelines, with the passes this project has, in XLA's order:
 /// spmd-simplify, simplification (a fixed point), optimization (which ends
 /// with simplification) and collective-optimizations.
 void buildHloSpmdSimplifyPipeline(OpPassManager &pm);
 void buildHloSimplificationPipeline(OpPassManager &pm);
+/// XLA's "spmd-partitioner": spmd-simplify, hlo-sharding-propagation,
+/// hlo-spmd-partitioner.
+void buildHloSpmdPartitioningPipeline(OpPassManager &pm);
 /// Optimization takes `deterministic`, `cubSort`, `expandCholesky` and
 /// `expandEigh` of `options`.
 void buildHloOptimizationPipeline(OpPassManager &pm,

@@ -452,25 +452,50 @@ FailureOr<Literal> runtime::run(ModuleOp module, ArrayRef<Literal> arguments,
     return failure();
   }
   ArrayRef<Type> params = entry.getArgumentTypes();
-  if (params.size() != arguments.size()) {
-    error = "the entry computation '" + entry.getSymName().str() + "' takes " +
-            std::to_string(params.size()) + " arguments, got " +
-            std::to_string(arguments.size());
-    return failure();
-  }
-  for (auto [i, t] : llvm::enumerate(params))
-    if (!arguments[i].hasType(t)) {
-      std::string got;
-      llvm::raw_string_ostream os(got);
-      arguments[i].printShape(os);
-      error = "argument " + std::to_string(i) + " is " + got +
-              ", the entry parameter is " + typeToString(t);
+  auto checkArguments = [&](ArrayRef<Literal> args) {
+    if (params.size() != args.size()) {
+      error = "the entry computation '" + entry.getSymName().str() +
+              "' takes " + std::to_string(params.size()) + " arguments, got " +
+              std::to_string(args.size());
+      return false;
+    }
+    for (auto [i, t] : llvm::enumerate(params))
+      if (!args[i].hasType(t)) {
+        std::string got;
+        llvm::raw_string_ostream os(got);
+        args[i].printShape(os);
+        error = "argument " + std::to_string(i) + " is " + got +
+                ", the entry parameter is " + typeToString(t);
+        return false;
+      }
+    return true;
+  };
+  const auto &perDevice = options.deviceArguments;
+  if (!perDevice.empty()) {
+    if (!arguments.empty() ||
+        int64_t(perDevice.size()) !=
+            options.numReplicas * options.numPartitions) {
+      error = "deviceArguments has " + std::to_string(perDevice.size()) +
+              " lists for " +
+              std::to_string(options.numReplicas * options.numPartitions) +
+              " devices";
       return failure();
     }
+    for (const std::vector<Literal> &args : perDevice)
+      if (!checkArguments(args))
+        return failure();
+  } else if (!checkArguments(arguments)) {
+    return failure();
+  }
 
   SharedState shared(module, options);
   std::vector<Literal> args(arguments.begin(), arguments.end());
+  auto argumentsOf = [&](int64_t d) -> const std::vector<Literal> & {
+    return perDevice.empty() ? args : perDevice[d];
+  };
   if (shared.numDevices == 1) {
+    if (!perDevice.empty())
+      args = perDevice[0];
     Interp device(shared, 0, 0);
     FailureOr<Literal> result = device.runComputation(entry, std::move(args));
     if (failed(result))
@@ -494,7 +519,7 @@ FailureOr<Literal> runtime::run(ModuleOp module, ArrayRef<Literal> arguments,
   LogicalResult status = runDevicesInThreads(
       shared,
       [&](int64_t d) {
-        results[d] = devices[d]->runComputation(entry, args);
+        results[d] = devices[d]->runComputation(entry, argumentsOf(d));
         return LogicalResult(results[d]);
       },
       [&](int64_t d) { return StringRef(devices[d]->errorMessage); }, error);

@@ -1,0 +1,160 @@
+//===- HloTileSharding.cpp - the tile each partition holds ----------------===//
+//
+// TileSharding (HloTileSharding.h): shardings read as the tile each
+// partition holds, and written back.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hlo/Dialect/Hlo/HloTileSharding.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace mlir::hlo;
+
+TileSharding TileSharding::replicated(int64_t rank, int64_t numPartitions) {
+  TileSharding s;
+  s.tiles.assign(rank, 1);
+  s.coords.assign(numPartitions, SmallVector<int64_t>(rank, 0));
+  return s;
+}
+
+std::optional<TileSharding> TileSharding::get(ShardingAttr sharding,
+                                              int64_t rank,
+                                              int64_t numPartitions) {
+  if (!sharding || sharding.isReplicated() || sharding.isMaximal())
+    return replicated(rank, numPartitions);
+  if (!sharding.isTiled() || sharding.getTiledDataRank() != rank ||
+      llvm::any_of(sharding.getLastTileDims(), [](ShardingSubgroup g) {
+        return g != ShardingSubgroup::Replicated;
+      }))
+    return std::nullopt;
+  SmallVector<int64_t> devices = sharding.getDeviceList();
+  ArrayRef<int64_t> dims = sharding.getTileAssignmentDims();
+  if (int64_t(devices.size()) != numPartitions)
+    return std::nullopt;
+  TileSharding s;
+  s.tiles.assign(sharding.getDataTileDims().begin(),
+                 sharding.getDataTileDims().end());
+  s.coords.assign(numPartitions, {});
+  SmallVector<int64_t> index(dims.size(), 0);
+  for (int64_t device : devices) {
+    if (device < 0 || device >= numPartitions || !s.coords[device].empty())
+      return std::nullopt;
+    s.coords[device].assign(index.begin(), index.begin() + rank);
+    for (int i = int(dims.size()) - 1; i >= 0; --i) {
+      if (++index[i] < dims[i])
+        break;
+      index[i] = 0;
+    }
+  }
+  return s;
+}
+
+std::optional<TileSharding>
+TileSharding::fromCoords(ArrayRef<int64_t> tiles,
+                         ArrayRef<SmallVector<int64_t>> coords) {
+  std::map<SmallVector<int64_t>, int64_t> holders;
+  for (ArrayRef<int64_t> c : coords) {
+    if (c.size() != tiles.size())
+      return std::nullopt;
+    for (auto [x, t] : llvm::zip(c, tiles))
+      if (x < 0 || x >= t)
+        return std::nullopt;
+    ++holders[SmallVector<int64_t>(c)];
+  }
+  int64_t count = 1;
+  for (int64_t t : tiles)
+    count *= t;
+  if (int64_t(holders.size()) != count)
+    return std::nullopt;
+  for (auto &[tile, n] : holders)
+    if (n != holders.begin()->second)
+      return std::nullopt;
+  TileSharding s;
+  s.tiles.assign(tiles.begin(), tiles.end());
+  s.coords.assign(coords.begin(), coords.end());
+  return s;
+}
+
+int64_t TileSharding::getReplication() const {
+  int64_t count = 1;
+  for (int64_t t : tiles)
+    count *= t;
+  return getNumPartitions() / count;
+}
+
+bool TileSharding::isReplicated() const {
+  return llvm::all_of(tiles, [](int64_t t) { return t == 1; });
+}
+
+SmallVector<int64_t> TileSharding::shardShape(ArrayRef<int64_t> shape) const {
+  SmallVector<int64_t> shard(shape);
+  for (auto [size, t] : llvm::zip(shard, tiles))
+    size = llvm::divideCeil(size, t);
+  return shard;
+}
+
+bool TileSharding::isEven(ArrayRef<int64_t> shape) const {
+  for (auto [size, t] : llvm::zip(shape, tiles))
+    if (size % t)
+      return false;
+  return true;
+}
+
+TileSharding TileSharding::withoutDim(int64_t dim) const {
+  TileSharding s = *this;
+  s.tiles[dim] = 1;
+  for (SmallVector<int64_t> &c : s.coords)
+    c[dim] = 0;
+  return s;
+}
+
+SmallVector<SmallVector<int64_t>>
+TileSharding::groupsAcross(ArrayRef<int64_t> dims) const {
+  // A partition's rank among those holding its tile.
+  std::map<ArrayRef<int64_t>, int64_t> seen;
+  SmallVector<int64_t> rank;
+  for (const SmallVector<int64_t> &c : coords)
+    rank.push_back(seen[c]++);
+  // Group key: the coordinates outside `dims` and the rank; place: the
+  // coordinates in `dims`.
+  std::map<SmallVector<int64_t>, std::map<SmallVector<int64_t>, int64_t>>
+      groups;
+  for (int64_t p = 0; p < getNumPartitions(); ++p) {
+    SmallVector<int64_t> key, place;
+    for (int64_t d = 0; d < getRank(); ++d)
+      (llvm::is_contained(dims, d) ? place : key).push_back(coords[p][d]);
+    key.push_back(rank[p]);
+    groups[key][place] = p;
+  }
+  SmallVector<SmallVector<int64_t>> result;
+  for (auto &[key, members] : groups) {
+    result.emplace_back();
+    for (auto &[place, p] : members)
+      result.back().push_back(p);
+  }
+  return result;
+}
+
+ShardingAttr TileSharding::toAttr(MLIRContext *ctx) const {
+  if (isReplicated())
+    return ShardingAttr::get(ctx, ShardingKind::Replicated);
+  SmallVector<std::pair<ArrayRef<int64_t>, int64_t>> order;
+  for (int64_t p = 0; p < getNumPartitions(); ++p)
+    order.push_back({coords[p], p});
+  llvm::sort(order);
+  SmallVector<int64_t> devices, dims(tiles);
+  bool iota = true;
+  for (auto [i, entry] : llvm::enumerate(order)) {
+    devices.push_back(entry.second);
+    iota &= entry.second == int64_t(i);
+  }
+  int64_t replication = getReplication();
+  if (replication > 1)
+    dims.push_back(replication);
+  if (iota)
+    return ShardingAttr::getIota(ctx, dims, {getNumPartitions()}, {},
+                                 replication > 1);
+  return ShardingAttr::getTiled(ctx, dims, devices, replication > 1);
+}

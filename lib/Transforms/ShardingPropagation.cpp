@@ -1,0 +1,218 @@
+//===- ShardingPropagation.cpp - shardings from operands to users ---------===//
+//
+// XLA's ShardingPropagation, forward only: each instruction of the entry
+// computation without a `sharding` takes one its operands' shardings give
+// it (TileSharding: the tile each partition holds, per dimension), in
+// program order, so that a user sees its operands' shardings first.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CollectiveOptUtils.h"
+#include "RewriteUtils.h"
+#include "TransformUtils.h"
+
+#include "Hlo/Dialect/Hlo/HloDeviceGroups.h"
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Dialect/Hlo/HloOpClasses.h"
+#include "Hlo/Dialect/Hlo/HloTileSharding.h"
+#include "Hlo/Transforms/CollectivePasses.h"
+
+namespace mlir::hlo {
+#define GEN_PASS_DEF_HLOSHARDINGPROPAGATION
+#include "Hlo/Transforms/CollectivePasses.h.inc"
+} // namespace mlir::hlo
+
+using namespace mlir;
+using namespace mlir::hlo;
+
+namespace {
+
+static int64_t rankOf(Value v) {
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  return t ? t.getRank() : -1;
+}
+
+/// A sharding of `n` partitions whose partition p holds, in result
+/// dimension d, the tile `source(p)[from[d]]` (from[d] < 0: the whole
+/// dimension) of `tiles[from[d]]`; nothing when those tiles are not held
+/// by as many partitions each.
+static std::optional<TileSharding>
+mapDims(ArrayRef<const TileSharding *> sources,
+        ArrayRef<std::pair<int, int64_t>> from) {
+  SmallVector<int64_t> tiles;
+  for (auto [s, d] : from)
+    tiles.push_back(s < 0 ? 1 : sources[s]->getTiles(d));
+  SmallVector<SmallVector<int64_t>> coords;
+  for (int64_t p = 0; p < sources.front()->getNumPartitions(); ++p) {
+    coords.emplace_back();
+    for (auto [s, d] : from)
+      coords.back().push_back(s < 0 ? 0 : sources[s]->getCoords(p)[d]);
+  }
+  return TileSharding::fromCoords(tiles, coords);
+}
+
+struct ShardingPropagationPass
+    : ChangeReportingPass<ShardingPropagationPass,
+                          hlo::impl::HloShardingPropagationBase> {
+  void run() {
+    ModuleOp module = getOperation();
+    numPartitions = getDeviceCounts(module).second;
+    ComputationOp entry;
+    for (auto comp : module.getOps<ComputationOp>())
+      if (comp.getEntry())
+        entry = comp;
+    if (!entry || numPartitions < 2)
+      return;
+    for (Operation &op : entry.getBody().front()) {
+      if (op.getNumResults() != 1 || op.hasAttr("sharding"))
+        continue;
+      if (ShardingAttr s = derive(&op)) {
+        op.setAttr("sharding", s);
+        ++numAssigned;
+        changed = true;
+      }
+    }
+  }
+
+  /// The sharding `v` carries (an instruction's `sharding`, a parameter's
+  /// `hlo.sharding`), or null.
+  static ShardingAttr shardingOf(Value v) {
+    if (auto arg = dyn_cast<BlockArgument>(v))
+      return cast<ComputationOp>(arg.getOwner()->getParentOp())
+          .getArgAttrOfType<ShardingAttr>(arg.getArgNumber(), "hlo.sharding");
+    return v.getDefiningOp()->getAttrOfType<ShardingAttr>("sharding");
+  }
+
+  /// The tiles of array `v`, when it has a sharding the partitioner reads.
+  std::optional<TileSharding> tilesOf(Value v) {
+    ShardingAttr s = shardingOf(v);
+    if (!s || rankOf(v) < 0)
+      return std::nullopt;
+    return TileSharding::get(s, rankOf(v), numPartitions);
+  }
+
+  ShardingAttr attr(std::optional<TileSharding> t, MLIRContext *ctx) {
+    return t && !t->isReplicated() ? t->toAttr(ctx) : ShardingAttr();
+  }
+
+  ShardingAttr derive(Operation *op) {
+    MLIRContext *ctx = op->getContext();
+    OperandRange in = getDataOperands(op);
+    if (isa<TupleOp>(op)) {
+      if (llvm::none_of(in, [](Value v) { return shardingOf(v); }))
+        return {};
+      SmallVector<ShardingAttr> leaves;
+      for (Value v : in) {
+        ShardingAttr s = shardingOf(v);
+        if ((s && s.isTuple()) || isa<TupleType>(v.getType()))
+          return {};
+        leaves.push_back(s ? s : ShardingAttr::get(ctx, ShardingKind::Replicated));
+      }
+      return ShardingAttr::getTuple(ctx, leaves);
+    }
+    if (auto gte = dyn_cast<GetTupleElementOp>(op)) {
+      ShardingAttr s = shardingOf(in[0]);
+      auto tuple = dyn_cast<TupleType>(in[0].getType());
+      if (!s || !s.isTuple() || !tuple ||
+          s.getTupleElements().size() != tuple.size() ||
+          llvm::any_of(tuple.getTypes(),
+                       [](Type t) { return isa<TupleType>(t); }))
+        return {};
+      return s.getTupleElements()[gte.getIndex()];
+    }
+    int64_t rank = rankOf(op->getResult(0));
+    if (rank < 0)
+      return {};
+    if (isElementwise(op)) {
+      // The operand tiled most finely.
+      std::optional<TileSharding> best;
+      for (Value v : in) {
+        std::optional<TileSharding> t =
+            rankOf(v) == rank ? tilesOf(v) : std::nullopt;
+        if (t && (!best || t->getReplication() < best->getReplication()))
+          best = t;
+      }
+      return attr(best, ctx);
+    }
+    if (auto dot = dyn_cast<DotOp>(op)) {
+      std::optional<TileSharding> lhs = tilesOf(dot.getLhs());
+      if (!lhs && !tilesOf(dot.getRhs()))
+        return {};
+      return deriveDot(dot,
+                       lhs ? *lhs
+                           : TileSharding::replicated(rankOf(dot.getLhs()),
+                                                      numPartitions),
+                       ctx);
+    }
+    std::optional<TileSharding> operand =
+        in.empty() ? std::nullopt : tilesOf(in[0]);
+    if (!operand)
+      return {};
+    SmallVector<std::pair<int, int64_t>> from(rank, {-1, 0});
+    if (auto bcast = dyn_cast<BroadcastOp>(op)) {
+      for (auto [i, d] : llvm::enumerate(bcast.getDimensions().value_or(
+               ArrayRef<int64_t>{})))
+        from[d] = {0, int64_t(i)};
+    } else if (auto transpose = dyn_cast<TransposeOp>(op)) {
+      for (auto [i, d] : llvm::enumerate(transpose.getDimensions()))
+        from[i] = {0, d};
+    } else if (isa<ReshapeOp>(op)) {
+      auto inShape = cast<RankedTensorType>(in[0].getType()).getShape();
+      auto outShape =
+          cast<RankedTensorType>(op->getResult(0).getType()).getShape();
+      for (int64_t d = 0; d < rank; ++d)
+        if (int64_t e = unmodifiedDim(inShape, outShape, d); e >= 0)
+          from[d] = {0, e};
+    } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
+      if (in.size() != 2)
+        return {};
+      ArrayRef<int64_t> reduced = reduce.getDimensions();
+      int64_t d = 0;
+      for (int64_t e = 0; e < rankOf(in[0]); ++e)
+        if (!llvm::is_contained(reduced, e))
+          from[d++] = {0, e};
+    } else {
+      return {};
+    }
+    return attr(mapDims({&*operand}, from), ctx);
+  }
+
+  /// The batch and free dimensions' tiles of both operands where one
+  /// assignment holds them all, else the left operand's alone.
+  ShardingAttr deriveDot(DotOp dot, const TileSharding &lhs,
+                         MLIRContext *ctx) {
+    ArrayRef<int64_t> lb = dot.getLhsBatchDims().value_or(ArrayRef<int64_t>{});
+    ArrayRef<int64_t> lc =
+        dot.getLhsContractingDims().value_or(ArrayRef<int64_t>{});
+    ArrayRef<int64_t> rb = dot.getRhsBatchDims().value_or(ArrayRef<int64_t>{});
+    ArrayRef<int64_t> rc =
+        dot.getRhsContractingDims().value_or(ArrayRef<int64_t>{});
+    std::optional<TileSharding> rhs = tilesOf(dot.getRhs());
+    TileSharding none = TileSharding::replicated(rankOf(dot.getRhs()),
+                                                 numPartitions);
+    const TileSharding &r = rhs ? *rhs : none;
+    SmallVector<std::pair<int, int64_t>> both, lhsOnly;
+    for (auto [b, c] : llvm::zip(lb, rb)) {
+      both.push_back(lhs.getTiles(b) > 1 ? std::pair<int, int64_t>{0, b}
+                                         : std::pair<int, int64_t>{1, c});
+      lhsOnly.push_back({0, b});
+    }
+    for (int64_t d = 0; d < lhs.getRank(); ++d)
+      if (!llvm::is_contained(lb, d) && !llvm::is_contained(lc, d)) {
+        both.push_back({0, d});
+        lhsOnly.push_back({0, d});
+      }
+    for (int64_t d = 0; d < r.getRank(); ++d)
+      if (!llvm::is_contained(rb, d) && !llvm::is_contained(rc, d)) {
+        both.push_back({1, d});
+        lhsOnly.push_back({-1, 0});
+      }
+    if (std::optional<TileSharding> t = mapDims({&lhs, &r}, both))
+      return attr(t, ctx);
+    return attr(mapDims({&lhs, &r}, lhsOnly), ctx);
+  }
+
+  int64_t numPartitions = 1;
+};
+
+} // namespace
