@@ -163,10 +163,7 @@ struct SpmdPartitionerPass
       pad |= h > 0;
     }
     if (pad) {
-      Value zero = ib.create<ConstantOp>(
-          withShape(type, {}), {},
-          {b.getNamedAttr("value", b.getZeroAttr(RankedTensorType::get(
-                                       {}, type.getElementType())))});
+      Value zero = ib.scalar(type.getElementType(), 0);
       SmallVector<int64_t> zeros(high.size(), 0);
       v = ib.create<PadOp>(
           withShape(type, padded), {v, zero},
