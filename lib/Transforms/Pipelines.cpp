@@ -44,8 +44,12 @@ void mlir::hlo::buildHloSpmdSimplifyPipeline(OpPassManager &pm) {
 }
 
 void mlir::hlo::buildHloSpmdPartitioningPipeline(OpPassManager &pm) {
-  // XLA: spmd-simplify, ShardingPropagation, SpmdPartitioner.
+  // XLA: spmd-simplify, ShardingPropagation, SpmdPartitioner. XLA's
+  // propagation and partitioner go into called computations; here the
+  // calls are inlined first (XLA's optimization pipeline inlines them right
+  // after), so that their instructions are partitioned too.
   buildHloSpmdSimplifyPipeline(pm);
+  pm.addPass(createHloCallInliner());
   pm.addPass(createHloShardingPropagation());
   pm.addPass(createHloSpmdPartitioner());
 }

@@ -117,6 +117,19 @@ struct SpmdPartitionerPass
     if (from == to)
       return v;
     OpBuilder &b = ib.getBuilder();
+    // A whole broadcast is made again at the tile: of its operand's tile
+    // (a scalar's is itself), not sliced out of the whole array.
+    if (auto bcast = v.getDefiningOp<BroadcastOp>();
+        bcast && from.isReplicated()) {
+      SmallVector<int64_t> dims(
+          bcast.getDimensions().value_or(ArrayRef<int64_t>{}));
+      Value in = bcast->getOperand(0);
+      Value tile = reshard(ib, in, currentOf(in), project(to, dims),
+                           wholeShape(in));
+      return ib.create<BroadcastOp>(
+          withShape(arrayType(v), to.shardShape(whole)), tile,
+          {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr(dims))});
+    }
     auto keeps = [&](int64_t d) {
       if (from.getTiles(d) != to.getTiles(d))
         return false;
@@ -290,6 +303,21 @@ struct SpmdPartitionerPass
         return emitError(op->getLoc())
                << "hlo-spmd-partitioner: manual shardings (shard_map) are "
                   "not supported yet";
+      // Shardy's marks of a result's sharding (the ROOT's says it) and of
+      // sharding groups (read by Shardy's propagation) go.
+      if (target == kShardingGroupTarget && op->use_empty()) {
+        op->erase();
+        return success();
+      }
+      if (target == "xla.sdy.FuncResultSharding" &&
+          getDataOperands(op).size() == 1 &&
+          arrayType(op->getResult(0)) &&
+          wholeShape(op->getOperand(0)) ==
+              arrayType(op->getResult(0)).getShape()) {
+        op->getResult(0).replaceAllUsesWith(op->getOperand(0));
+        op->erase();
+        return success();
+      }
       if (target == "Sharding" && getDataOperands(op).size() == 1 &&
           arrayType(op->getResult(0))) {
         FailureOr<TileSharding> t = wanted(op);
