@@ -11,6 +11,7 @@
 
 #include "Hlo/Dialect/Hlo/HloDeviceGroups.h"
 #include "Hlo/Support/DeviceRendezvous.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
@@ -510,7 +511,18 @@ FailureOr<Literal> runtime::run(ModuleOp module, ArrayRef<Literal> arguments,
   }
 
   // Several devices: one thread each; they meet in the rendezvous of each
-  // collective.
+  // collective. Evaluating some instructions makes types (a factorization
+  // call reads its result types), so the context's uniquers must take
+  // locks while the devices run, even where the caller switched threading
+  // off (hlo-opt --hlo-check-semantics, hlo-run).
+  MLIRContext *ctx = module.getContext();
+  bool threaded = ctx->isMultithreadingEnabled();
+  if (!threaded)
+    ctx->enableMultithreading(true);
+  auto restore = llvm::make_scope_exit([&] {
+    if (!threaded)
+      ctx->enableMultithreading(false);
+  });
   std::vector<std::unique_ptr<Interp>> devices;
   std::vector<FailureOr<Literal>> results(shared.numDevices, failure());
   for (int64_t r = 0; r < options.numReplicas; ++r)
