@@ -37,7 +37,8 @@ TEST_F(TileShardingTest, ReadsTheTileAssignment) {
   std::optional<TileSharding> t = TileSharding::get(s, 2, 4);
   ASSERT_TRUE(t);
   EXPECT_EQ(t->getReplication(), 2);
-  EXPECT_EQ(SmallVector<int64_t>(t->getCoords(3)), (SmallVector<int64_t>{1, 0}));
+  EXPECT_EQ(SmallVector<int64_t>(t->getCoords(3)),
+            (SmallVector<int64_t>{1, 0}));
   EXPECT_EQ(t->shardShape({7, 3}), (SmallVector<int64_t>{4, 3}));
   EXPECT_FALSE(t->isEven({7, 3}));
   // Across rows: one group per rank among the holders of a tile.
@@ -47,8 +48,8 @@ TEST_F(TileShardingTest, ReadsTheTileAssignment) {
   // Not a permutation of the partitions, a manual subgroup, another rank.
   EXPECT_FALSE(TileSharding::get(s, 2, 8));
   EXPECT_FALSE(TileSharding::get(s, 3, 4));
-  EXPECT_FALSE(TileSharding::get(ShardingAttr::get(&ctx, ShardingKind::Manual),
-                                 2, 4));
+  EXPECT_FALSE(
+      TileSharding::get(ShardingAttr::get(&ctx, ShardingKind::Manual), 2, 4));
   EXPECT_TRUE(TileSharding::get(ShardingAttr(), 2, 4)->isReplicated());
 }
 

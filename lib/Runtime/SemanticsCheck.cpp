@@ -436,9 +436,9 @@ partitionArguments(ModuleOp module, ArrayRef<Literal> whole) {
 /// out; `like` are the results of the program before partitioning (one a
 /// device), whose shapes they take. Fails when the ROOT's sharding does not
 /// give the local shapes.
-static FailureOr<std::vector<Literal>>
-assembleResults(ModuleOp module, ArrayRef<Literal> local,
-                ArrayRef<Literal> like) {
+static FailureOr<std::vector<Literal>> assembleResults(ModuleOp module,
+                                                       ArrayRef<Literal> local,
+                                                       ArrayRef<Literal> like) {
   auto [replicas, partitions] = getDeviceCounts(module);
   ComputationOp entry = entryOf(module);
   Value root = entry.getBody().back().getTerminator()->getOperand(0);
@@ -458,9 +458,9 @@ assembleResults(ModuleOp module, ArrayRef<Literal> local,
     for (auto [i, leaf] : llvm::enumerate(leaves)) {
       if (!leaf.isArray())
         continue;
-      ShardingAttr leafSharding =
-          sharding && sharding.isTuple() ? sharding.getLeafSharding(i)
-                                         : sharding;
+      ShardingAttr leafSharding = sharding && sharding.isTuple()
+                                      ? sharding.getLeafSharding(i)
+                                      : sharding;
       SmallVector<int64_t> shard;
       auto offsets =
           tileOffsets(leafSharding, leaf.getShape(), partitions, shard);
@@ -588,7 +588,8 @@ public:
     std::string error;
     RunOutputs after;
     if (failed(run(module,
-                   partitioned ? ArrayRef<Literal>() : ArrayRef<Literal>(arguments),
+                   partitioned ? ArrayRef<Literal>()
+                               : ArrayRef<Literal>(arguments),
                    devices, error, &after))) {
       fail(module, name, "the interpreter cannot run the module after it: " +
                              error);
@@ -612,7 +613,8 @@ public:
             compareLiterals(now, then, options.atol, options.rtol);
         if (!comparison.matches()) {
           fail(module, name,
-               (whole->size() == 1 ? "" : llvm::formatv("replica {0}: ", r).str()) +
+               (whole->size() == 1 ? ""
+                                   : llvm::formatv("replica {0}: ", r).str()) +
                    comparison.summary());
           return;
         }

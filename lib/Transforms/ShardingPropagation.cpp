@@ -106,7 +106,8 @@ struct ShardingPropagationPass
         ShardingAttr s = shardingOf(v);
         if ((s && s.isTuple()) || isa<TupleType>(v.getType()))
           return {};
-        leaves.push_back(s ? s : ShardingAttr::get(ctx, ShardingKind::Replicated));
+        leaves.push_back(s ? s
+                           : ShardingAttr::get(ctx, ShardingKind::Replicated));
       }
       return ShardingAttr::getTuple(ctx, leaves);
     }
@@ -138,11 +139,11 @@ struct ShardingPropagationPass
       std::optional<TileSharding> lhs = tilesOf(dot.getLhs());
       if (!lhs && !tilesOf(dot.getRhs()))
         return {};
-      return deriveDot(dot,
-                       lhs ? *lhs
-                           : TileSharding::replicated(rankOf(dot.getLhs()),
-                                                      numPartitions),
-                       ctx);
+      return deriveDot(
+          dot,
+          lhs ? *lhs
+              : TileSharding::replicated(rankOf(dot.getLhs()), numPartitions),
+          ctx);
     }
     std::optional<TileSharding> operand =
         in.empty() ? std::nullopt : tilesOf(in[0]);
@@ -150,8 +151,8 @@ struct ShardingPropagationPass
       return {};
     SmallVector<std::pair<int, int64_t>> from(rank, {-1, 0});
     if (auto bcast = dyn_cast<BroadcastOp>(op)) {
-      for (auto [i, d] : llvm::enumerate(bcast.getDimensions().value_or(
-               ArrayRef<int64_t>{})))
+      for (auto [i, d] :
+           llvm::enumerate(bcast.getDimensions().value_or(ArrayRef<int64_t>{})))
         from[d] = {0, int64_t(i)};
     } else if (auto transpose = dyn_cast<TransposeOp>(op)) {
       for (auto [i, d] : llvm::enumerate(transpose.getDimensions()))
@@ -179,8 +180,7 @@ struct ShardingPropagationPass
 
   /// The batch and free dimensions' tiles of both operands where one
   /// assignment holds them all, else the left operand's alone.
-  ShardingAttr deriveDot(DotOp dot, const TileSharding &lhs,
-                         MLIRContext *ctx) {
+  ShardingAttr deriveDot(DotOp dot, const TileSharding &lhs, MLIRContext *ctx) {
     ArrayRef<int64_t> lb = dot.getLhsBatchDims().value_or(ArrayRef<int64_t>{});
     ArrayRef<int64_t> lc =
         dot.getLhsContractingDims().value_or(ArrayRef<int64_t>{});
@@ -188,8 +188,8 @@ struct ShardingPropagationPass
     ArrayRef<int64_t> rc =
         dot.getRhsContractingDims().value_or(ArrayRef<int64_t>{});
     std::optional<TileSharding> rhs = tilesOf(dot.getRhs());
-    TileSharding none = TileSharding::replicated(rankOf(dot.getRhs()),
-                                                 numPartitions);
+    TileSharding none =
+        TileSharding::replicated(rankOf(dot.getRhs()), numPartitions);
     const TileSharding &r = rhs ? *rhs : none;
     SmallVector<std::pair<int, int64_t>> both, lhsOnly;
     for (auto [b, c] : llvm::zip(lb, rb)) {

@@ -67,8 +67,7 @@ struct SpmdPartitionerPass
 
   /// The tiles `s` gives an array of rank `rank`; an error at `loc` for a
   /// sharding the partitioner does not read.
-  FailureOr<TileSharding> tilesFor(ShardingAttr s, int64_t rank,
-                                   Location loc) {
+  FailureOr<TileSharding> tilesFor(ShardingAttr s, int64_t rank, Location loc) {
     if (s && s.isManual())
       return emitError(loc) << "hlo-spmd-partitioner: manual shardings "
                                "(shard_map) are not supported yet";
@@ -99,8 +98,8 @@ struct SpmdPartitionerPass
     return makeReplicaGroups(&getContext(), all);
   }
 
-  SmallVector<NamedAttribute> collectiveAttrs(OpBuilder &b,
-                                              ArrayRef<SmallVector<int64_t>> g) {
+  SmallVector<NamedAttribute>
+  collectiveAttrs(OpBuilder &b, ArrayRef<SmallVector<int64_t>> g) {
     ++numCollectives;
     return {b.getNamedAttr("channel_id", b.getI64IntegerAttr(nextChannel++)),
             b.getNamedAttr("replica_groups", globalGroups(g)),
@@ -124,8 +123,8 @@ struct SpmdPartitionerPass
       SmallVector<int64_t> dims(
           bcast.getDimensions().value_or(ArrayRef<int64_t>{}));
       Value in = bcast->getOperand(0);
-      Value tile = reshard(ib, in, currentOf(in), project(to, dims),
-                           wholeShape(in));
+      Value tile =
+          reshard(ib, in, currentOf(in), project(to, dims), wholeShape(in));
       return ib.create<BroadcastOp>(
           withShape(arrayType(v), to.shardShape(whole)), tile,
           {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr(dims))});
@@ -146,7 +145,8 @@ struct SpmdPartitionerPass
       SmallVector<int64_t> shape(type.getShape());
       shape[d] *= from.getTiles(d);
       auto attrs = collectiveAttrs(b, from.groupsAcross({d}));
-      attrs.push_back(b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({d})));
+      attrs.push_back(
+          b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({d})));
       v = ib.create<AllGatherOp>(withShape(type, shape), v, attrs);
       if (shape[d] != whole[d]) {
         // The padding of uneven tiles goes.
@@ -154,11 +154,11 @@ struct SpmdPartitionerPass
         limits[d] = whole[d];
         v = ib.create<SliceOp>(
             withShape(type, limits), v,
-            {b.getNamedAttr("slice",
-                            SliceAttr::get(&getContext(),
-                                           SmallVector<int64_t>(shape.size(), 0),
-                                           limits,
-                                           SmallVector<int64_t>(shape.size(), 1)))});
+            {b.getNamedAttr(
+                "slice",
+                SliceAttr::get(&getContext(),
+                               SmallVector<int64_t>(shape.size(), 0), limits,
+                               SmallVector<int64_t>(shape.size(), 1)))});
       }
       from = from.withoutDim(d);
     }
@@ -170,7 +170,8 @@ struct SpmdPartitionerPass
     SmallVector<int64_t> padded(type.getShape()), high;
     bool pad = false;
     for (int64_t d = 0; d < to.getRank(); ++d) {
-      int64_t h = from.getTiles(d) == 1 ? tile[d] * to.getTiles(d) - whole[d] : 0;
+      int64_t h =
+          from.getTiles(d) == 1 ? tile[d] * to.getTiles(d) - whole[d] : 0;
       padded[d] += h;
       high.push_back(h);
       pad |= h > 0;
@@ -180,8 +181,8 @@ struct SpmdPartitionerPass
       SmallVector<int64_t> zeros(high.size(), 0);
       v = ib.create<PadOp>(
           withShape(type, padded), {v, zero},
-          {b.getNamedAttr("padding",
-                          PaddingAttr::get(&getContext(), zeros, high, zeros))});
+          {b.getNamedAttr(
+              "padding", PaddingAttr::get(&getContext(), zeros, high, zeros))});
     }
     auto s32 = IntegerType::get(&getContext(), 32);
     SmallVector<Value> starts;
@@ -218,8 +219,7 @@ struct SpmdPartitionerPass
     Value v = op->getOperand(i);
     OpBuilder b(op);
     InstBuilder ib(b, derivedLoc(op->getLoc()));
-    Value whole = v;
-    op->setOperand(i, reshard(ib, v, currentOf(v), to, wholeShape(whole)));
+    op->setOperand(i, reshard(ib, v, currentOf(v), to, wholeShape(v)));
   }
 
   /// The shape of array `v` before partitioning.
@@ -310,8 +310,7 @@ struct SpmdPartitionerPass
         return success();
       }
       if (target == "xla.sdy.FuncResultSharding" &&
-          getDataOperands(op).size() == 1 &&
-          arrayType(op->getResult(0)) &&
+          getDataOperands(op).size() == 1 && arrayType(op->getResult(0)) &&
           wholeShape(op->getOperand(0)) ==
               arrayType(op->getResult(0)).getShape()) {
         op->getResult(0).replaceAllUsesWith(op->getOperand(0));
@@ -383,35 +382,28 @@ struct SpmdPartitionerPass
   LogicalResult partitionWhole(Operation *op) {
     for (auto [i, v] : llvm::enumerate(getDataOperands(op))) {
       if (auto type = arrayType(v)) {
-        setOperandTiles(op, i, TileSharding::replicated(type.getRank(),
-                                                        numPartitions));
+        setOperandTiles(
+            op, i, TileSharding::replicated(type.getRank(), numPartitions));
         continue;
       }
-      // A tuple made here of tiled elements is remade of whole ones.
-      if (auto t = v.getDefiningOp<TupleOp>()) {
-        bool tiled = llvm::any_of(getDataOperands(t), [&](Value e) {
-          return arrayType(e) && !currentOf(e).isReplicated();
-        });
-        if (!tiled)
-          continue;
+      // A tuple made here of tiled elements is remade of whole ones (other
+      // tuples hold whole arrays: parameters are replicated, instructions
+      // that make tuples ran whole).
+      auto t = v.getDefiningOp<TupleOp>();
+      if (t && llvm::any_of(getDataOperands(t), [&](Value e) {
+            return arrayType(e) && !currentOf(e).isReplicated();
+          })) {
         OpBuilder b(op);
         InstBuilder ib(b, derivedLoc(op->getLoc()));
         SmallVector<Value> elements;
         for (Value e : getDataOperands(t))
           elements.push_back(
-              arrayType(e)
-                  ? reshard(ib, e, currentOf(e),
-                            TileSharding::replicated(arrayType(e).getRank(),
-                                                     numPartitions),
-                            wholeShape(e))
-                  : e);
+              arrayType(e) ? reshard(ib, e, currentOf(e),
+                                     TileSharding::replicated(
+                                         arrayType(e).getRank(), numPartitions),
+                                     wholeShape(e))
+                           : e);
         op->setOperand(i, ib.tuple(elements));
-      } else if (isa<TupleType>(v.getType()) && isa<BlockArgument>(v)) {
-        continue;
-      } else if (isa<TupleType>(v.getType())) {
-        // Tuples from other instructions hold whole arrays (their
-        // instructions ran whole).
-        continue;
       }
     }
     ++numWhole;
@@ -499,6 +491,25 @@ struct SpmdPartitionerPass
     return both->groupsAcross(dims);
   }
 
+  /// `base` with dimensions `dims` tiled as `tiles` with each partition's
+  /// coordinates `coords` there (the partial-sum dimensions), if one
+  /// assignment holds them.
+  std::optional<TileSharding>
+  withPartialDims(const TileSharding &base, ArrayRef<int64_t> dims,
+                  ArrayRef<int64_t> tiles,
+                  ArrayRef<SmallVector<int64_t>> coords) {
+    SmallVector<int64_t> allTiles(base.getTiles());
+    SmallVector<SmallVector<int64_t>> allCoords;
+    for (auto [i, d] : llvm::enumerate(dims))
+      allTiles[d] = tiles[i];
+    for (int64_t p = 0; p < numPartitions; ++p) {
+      allCoords.emplace_back(base.getCoords(p));
+      for (auto [i, d] : llvm::enumerate(dims))
+        allCoords.back()[d] = coords[p][i];
+    }
+    return TileSharding::fromCoords(allTiles, allCoords);
+  }
+
   /// The all-reduce by `reducer` of `op`'s result across `groups`.
   void sumPartials(Operation *op, StringRef reducer,
                    ArrayRef<SmallVector<int64_t>> groups) {
@@ -507,8 +518,8 @@ struct SpmdPartitionerPass
     InstBuilder ib(b, derivedLoc(op->getLoc()));
     Value r = op->getResult(0);
     auto attrs = collectiveAttrs(b, groups);
-    attrs.push_back(
-        b.getNamedAttr("to_apply", FlatSymbolRefAttr::get(b.getContext(), reducer)));
+    attrs.push_back(b.getNamedAttr(
+        "to_apply", FlatSymbolRefAttr::get(b.getContext(), reducer)));
     Value sum = ib.create<AllReduceOp>(r.getType(), r, attrs);
     r.replaceAllUsesExcept(sum, sum.getDefiningOp());
     wholeShapes[sum] = wholeShapes[r];
@@ -559,20 +570,10 @@ struct SpmdPartitionerPass
       if (k)
         groups = partialGroups(out, *k);
       if (groups) {
-        auto withK = [&](TileSharding base, ArrayRef<int64_t> contracting) {
-          SmallVector<int64_t> tiles(base.getTiles());
-          SmallVector<SmallVector<int64_t>> coords;
-          for (auto [i, d] : llvm::enumerate(contracting))
-            tiles[d] = kTiles[i];
-          for (int64_t p = 0; p < numPartitions; ++p) {
-            coords.emplace_back(base.getCoords(p));
-            for (auto [i, d] : llvm::enumerate(contracting))
-              coords.back()[d] = kCoords[p][i];
-          }
-          return TileSharding::fromCoords(tiles, coords);
-        };
-        std::optional<TileSharding> lk = withK(lhsTiles, lc);
-        std::optional<TileSharding> rk = withK(rhsTiles, rc);
+        std::optional<TileSharding> lk =
+            withPartialDims(lhsTiles, lc, kTiles, kCoords);
+        std::optional<TileSharding> rk =
+            withPartialDims(rhsTiles, rc, kTiles, kCoords);
         if (lk && rk) {
           lhsTiles = *lk;
           rhsTiles = *rk;
@@ -597,13 +598,13 @@ struct SpmdPartitionerPass
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
     auto scalar = RankedTensorType::get({}, element);
-    ComputationOp comp = createComputation(symbols, entry, "add",
-                                           {scalar, scalar}, derivedLoc(op.getLoc()));
+    ComputationOp comp = createComputation(
+        symbols, entry, "add", {scalar, scalar}, derivedLoc(op.getLoc()));
     OpBuilder b(comp.getBody().front().getParentOp()->getContext());
     b.setInsertionPointToEnd(&comp.getBody().front());
     InstBuilder ib(b, derivedLoc(op.getLoc()));
-    Value sum = ib.create<AddOp>(scalar, {comp.getArgument(0),
-                                          comp.getArgument(1)});
+    Value sum =
+        ib.create<AddOp>(scalar, {comp.getArgument(0), comp.getArgument(1)});
     setComputationResult(comp, b, sum);
     return adders[element] = comp.getSymName();
   }
@@ -635,17 +636,8 @@ struct SpmdPartitionerPass
               TileSharding::fromCoords(kTiles, kCoords))
         groups = partialGroups(out, *k);
     if (groups) {
-      SmallVector<int64_t> tiles(target.getTiles());
-      SmallVector<SmallVector<int64_t>> coords;
-      for (auto [i, d] : llvm::enumerate(kDims))
-        tiles[d] = kTiles[i];
-      for (int64_t p = 0; p < numPartitions; ++p) {
-        coords.emplace_back(target.getCoords(p));
-        for (auto [i, d] : llvm::enumerate(kDims))
-          coords.back()[d] = kCoords[p][i];
-      }
       if (std::optional<TileSharding> t =
-              TileSharding::fromCoords(tiles, coords))
+              withPartialDims(target, kDims, kTiles, kCoords))
         target = *t;
       else
         groups.reset();
@@ -662,14 +654,15 @@ struct SpmdPartitionerPass
   LogicalResult partitionRoot(Operation *ret) {
     Value root = ret->getOperand(0);
     auto rootOp = root.getDefiningOp();
-    ShardingAttr s =
-        rootOp ? rootOp->getAttrOfType<ShardingAttr>("sharding") : ShardingAttr();
+    ShardingAttr s = rootOp ? rootOp->getAttrOfType<ShardingAttr>("sharding")
+                            : ShardingAttr();
     if (auto tuple = dyn_cast_or_null<TupleOp>(rootOp)) {
       SmallVector<ShardingAttr> leaves;
       for (auto [i, v] : llvm::enumerate(getDataOperands(tuple))) {
         auto type = arrayType(v);
         if (!type) {
-          leaves.push_back(ShardingAttr::get(&getContext(), ShardingKind::Replicated));
+          leaves.push_back(
+              ShardingAttr::get(&getContext(), ShardingKind::Replicated));
           continue;
         }
         ShardingAttr leaf = s && s.isTuple() ? s.getLeafSharding(i) : s;

@@ -549,8 +549,8 @@ static bool parseMeshGroups(Cursor &c, MLIRContext *ctx, MeshGroups &m) {
     StringRef name;
     if (!parseAxisName(c, name))
       return false;
-    auto it = llvm::find_if(
-        m.names, [&](StringAttr n) { return n.getValue() == name; });
+    auto it = llvm::find_if(m.names,
+                            [&](StringAttr n) { return n.getValue() == name; });
     if (it == m.names.end())
       return c.error("'" + name + "' is not an axis of the mesh");
     int64_t pre = 0, size = 0;
@@ -598,9 +598,9 @@ static std::optional<std::string> checkMeshGroups(const MeshGroups &m) {
         pre = 1, size = m.sizes[a];
       if (pre <= 0 || size <= 0 || m.sizes[a] % pre ||
           (m.sizes[a] / pre) % size)
-        return "sub-axis (" + std::to_string(pre) + ")" +
-               std::to_string(size) + " does not divide axis '" +
-               m.names[a].str() + "' of size " + std::to_string(m.sizes[a]);
+        return "sub-axis (" + std::to_string(pre) + ")" + std::to_string(size) +
+               " does not divide axis '" + m.names[a].str() + "' of size " +
+               std::to_string(m.sizes[a]);
       pieces.push_back({pre, size});
     }
     llvm::sort(pieces);
@@ -663,8 +663,8 @@ void ReplicaGroupsAttr::printHlo(raw_ostream &os) const {
   if (isMesh()) {
     os << "mesh[";
     for (auto [i, name] : llvm::enumerate(getMeshAxisNames()))
-      os << (i ? "," : "") << '\'' << name.getValue() << "'="
-         << getMeshAxisSizes()[i];
+      os << (i ? "," : "") << '\'' << name.getValue()
+         << "'=" << getMeshAxisSizes()[i];
     os << ']';
     if (!getMeshDeviceIds().empty()) {
       os << ", device_ids=(";
@@ -718,8 +718,7 @@ void ReplicaGroupsAttr::printHlo(raw_ostream &os) const {
 /// The groups of the mesh-axes form: each device's mesh coordinates split
 /// into the listed (sub-)axes, which give its place in its group, and the
 /// rest, which names the group.
-static SmallVector<SmallVector<int64_t>>
-meshGroups(ReplicaGroupsAttr attr) {
+static SmallVector<SmallVector<int64_t>> meshGroups(ReplicaGroupsAttr attr) {
   ArrayRef<int64_t> axes = attr.getMeshAxisSizes();
   int64_t n = 1;
   for (int64_t s : axes)
@@ -729,16 +728,16 @@ meshGroups(ReplicaGroupsAttr attr) {
     devices.assign(attr.getMeshDeviceIds().begin(),
                    attr.getMeshDeviceIds().end());
   else if (!attr.getMeshDeviceReshape().empty())
-    devices = expandIotaIds(attr.getMeshDeviceReshape(),
-                            attr.getMeshDevicePerm());
+    devices =
+        expandIotaIds(attr.getMeshDeviceReshape(), attr.getMeshDevicePerm());
   else
     devices = llvm::to_vector(llvm::seq<int64_t>(0, n));
   // (group key, place in the group, device) per mesh position.
   SmallVector<std::tuple<int64_t, int64_t, int64_t>> entries;
   int64_t groupSize = 1;
   for (auto [i, axis] : llvm::enumerate(attr.getMeshAxisIndex()))
-    groupSize *= attr.getMeshAxisSize()[i] ? attr.getMeshAxisSize()[i]
-                                           : axes[axis];
+    groupSize *=
+        attr.getMeshAxisSize()[i] ? attr.getMeshAxisSize()[i] : axes[axis];
   SmallVector<int64_t> coords(axes.size());
   for (int64_t m = 0; m < n; ++m) {
     for (int64_t a = axes.size() - 1, rest = m; a >= 0; --a) {
@@ -748,7 +747,8 @@ meshGroups(ReplicaGroupsAttr attr) {
     SmallVector<int64_t> remaining(coords);
     int64_t place = 0;
     for (auto [i, axis] : llvm::enumerate(attr.getMeshAxisIndex())) {
-      int64_t pre = attr.getMeshAxisPreSize()[i], size = attr.getMeshAxisSize()[i];
+      int64_t pre = attr.getMeshAxisPreSize()[i],
+              size = attr.getMeshAxisSize()[i];
       if (!size)
         pre = 1, size = axes[axis];
       int64_t stride = axes[axis] / (pre * size);

@@ -19,9 +19,8 @@ TileSharding TileSharding::replicated(int64_t rank, int64_t numPartitions) {
   return s;
 }
 
-std::optional<TileSharding> TileSharding::get(ShardingAttr sharding,
-                                              int64_t rank,
-                                              int64_t numPartitions) {
+std::optional<TileSharding>
+TileSharding::get(ShardingAttr sharding, int64_t rank, int64_t numPartitions) {
   if (!sharding || sharding.isReplicated() || sharding.isMaximal())
     return replicated(rank, numPartitions);
   if (!sharding.isTiled() || sharding.getTiledDataRank() != rank ||

@@ -473,9 +473,8 @@ FailureOr<Literal> runtime::run(ModuleOp module, ArrayRef<Literal> arguments,
   };
   const auto &perDevice = options.deviceArguments;
   if (!perDevice.empty()) {
-    if (!arguments.empty() ||
-        int64_t(perDevice.size()) !=
-            options.numReplicas * options.numPartitions) {
+    if (!arguments.empty() || int64_t(perDevice.size()) !=
+                                  options.numReplicas * options.numPartitions) {
       error = "deviceArguments has " + std::to_string(perDevice.size()) +
               " lists for " +
               std::to_string(options.numReplicas * options.numPartitions) +
