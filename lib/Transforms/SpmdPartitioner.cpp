@@ -3,17 +3,15 @@
 // XLA's SpmdPartitioner: the entry computation of a module of several
 // partitions, its values annotated with shardings, becomes the program
 // each partition runs on its tiles. Values keep their tiles as the
-// instruction that made them left them (`current`); an instruction asks
-// for its operands' tiles as it needs them, and `reshard` makes them:
-// all-gathers across the dimensions tiled otherwise (in groups of the
-// partitions holding the same tile elsewhere), then one dynamic-slice of
-// each partition's tile at offsets read from tables at the partition id.
-// Instructions the partitioner has no rule for run on whole arrays.
+// instruction that made them left them; an instruction asks for its
+// operands' tiles as it needs them, and SpmdValues (SpmdValues.h) reshards
+// them. Instructions the partitioner has no rule for run on whole arrays.
 //
 //===----------------------------------------------------------------------===//
 
 #include "CollectiveOptUtils.h"
 #include "RewriteUtils.h"
+#include "SpmdValues.h"
 #include "TransformUtils.h"
 #include "WhileLoopUtils.h"
 
@@ -47,14 +45,18 @@ struct SpmdPartitionerPass
                           hlo::impl::HloSpmdPartitionerBase> {
   void run() {
     ModuleOp module = getOperation();
-    std::tie(numReplicas, numPartitions) = getDeviceCounts(module);
+    auto [numReplicas, partitions] = getDeviceCounts(module);
+    numPartitions = partitions;
     for (auto comp : module.getOps<ComputationOp>())
       if (comp.getEntry())
         entry = comp;
     if (!entry || numPartitions < 2)
       return;
-    nextChannel = nextChannelId(module);
-    if (failed(partition())) {
+    values.emplace(&getContext(), numReplicas, numPartitions,
+                   nextChannelId(module));
+    LogicalResult result = partition();
+    numCollectives += values->getNumCollectives();
+    if (failed(result)) {
       signalPassFailure();
       return;
     }
@@ -78,165 +80,9 @@ struct SpmdPartitionerPass
     return *t;
   }
 
-  TileSharding currentOf(Value v) {
-    auto it = current.find(v);
-    if (it != current.end())
-      return it->second;
-    return TileSharding::replicated(arrayType(v).getRank(), numPartitions);
-  }
-
-  /// Replica groups of partition-id groups `groups` as global device ids,
-  /// on every replica.
-  ReplicaGroupsAttr globalGroups(ArrayRef<SmallVector<int64_t>> groups) {
-    SmallVector<SmallVector<int64_t>> all;
-    for (int64_t r = 0; r < numReplicas; ++r)
-      for (ArrayRef<int64_t> g : groups) {
-        all.emplace_back();
-        for (int64_t p : g)
-          all.back().push_back(r * numPartitions + p);
-      }
-    return makeReplicaGroups(&getContext(), all);
-  }
-
-  SmallVector<NamedAttribute>
-  collectiveAttrs(OpBuilder &b, ArrayRef<SmallVector<int64_t>> g) {
-    ++numCollectives;
-    return {b.getNamedAttr("channel_id", b.getI64IntegerAttr(nextChannel++)),
-            b.getNamedAttr("replica_groups", globalGroups(g)),
-            b.getNamedAttr("use_global_device_ids", b.getBoolAttr(true))};
-  }
-
   //===--------------------------------------------------------------------===//
   // Resharding
   //===--------------------------------------------------------------------===//
-
-  /// `v` (tiles `from` of an array of shape `whole`) with the tiles `to`.
-  Value reshard(InstBuilder &ib, Value v, TileSharding from,
-                const TileSharding &to, ArrayRef<int64_t> whole) {
-    if (from == to)
-      return v;
-    OpBuilder &b = ib.getBuilder();
-    // A whole broadcast is made again at the tile: of its operand's tile
-    // (a scalar's is itself), not sliced out of the whole array.
-    if (auto bcast = v.getDefiningOp<BroadcastOp>();
-        bcast && from.isReplicated()) {
-      SmallVector<int64_t> dims(
-          bcast.getDimensions().value_or(ArrayRef<int64_t>{}));
-      Value in = bcast->getOperand(0);
-      Value tile =
-          reshard(ib, in, currentOf(in), project(to, dims), wholeShape(in));
-      return ib.create<BroadcastOp>(
-          withShape(arrayType(v), to.shardShape(whole)), tile,
-          {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr(dims))});
-    }
-    auto keeps = [&](int64_t d) {
-      if (from.getTiles(d) != to.getTiles(d))
-        return false;
-      for (int64_t p = 0; p < numPartitions; ++p)
-        if (from.getCoords(p)[d] != to.getCoords(p)[d])
-          return false;
-      return true;
-    };
-    // Gather every dimension tiled otherwise than `to` tiles it.
-    for (int64_t d = 0; d < from.getRank(); ++d) {
-      if (from.getTiles(d) == 1 || keeps(d))
-        continue;
-      RankedTensorType type = arrayType(v);
-      SmallVector<int64_t> shape(type.getShape());
-      shape[d] *= from.getTiles(d);
-      auto attrs = collectiveAttrs(b, from.groupsAcross({d}));
-      attrs.push_back(
-          b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({d})));
-      v = ib.create<AllGatherOp>(withShape(type, shape), v, attrs);
-      if (shape[d] != whole[d]) {
-        // The padding of uneven tiles goes.
-        SmallVector<int64_t> limits(shape);
-        limits[d] = whole[d];
-        v = ib.create<SliceOp>(
-            withShape(type, limits), v,
-            {b.getNamedAttr(
-                "slice",
-                SliceAttr::get(&getContext(),
-                               SmallVector<int64_t>(shape.size(), 0), limits,
-                               SmallVector<int64_t>(shape.size(), 1)))});
-      }
-      from = from.withoutDim(d);
-    }
-    if (from == to)
-      return v;
-    // Slice each partition's tile out of the dimensions now whole.
-    RankedTensorType type = arrayType(v);
-    SmallVector<int64_t> tile = to.shardShape(whole);
-    SmallVector<int64_t> padded(type.getShape()), high;
-    bool pad = false;
-    for (int64_t d = 0; d < to.getRank(); ++d) {
-      int64_t h =
-          from.getTiles(d) == 1 ? tile[d] * to.getTiles(d) - whole[d] : 0;
-      padded[d] += h;
-      high.push_back(h);
-      pad |= h > 0;
-    }
-    if (pad) {
-      Value zero = ib.scalar(type.getElementType(), 0);
-      SmallVector<int64_t> zeros(high.size(), 0);
-      v = ib.create<PadOp>(
-          withShape(type, padded), {v, zero},
-          {b.getNamedAttr(
-              "padding", PaddingAttr::get(&getContext(), zeros, high, zeros))});
-    }
-    auto s32 = IntegerType::get(&getContext(), 32);
-    SmallVector<Value> starts;
-    SmallVector<int64_t> sizes(type.getShape());
-    Value pid;
-    for (int64_t d = 0; d < to.getRank(); ++d) {
-      if (from.getTiles(d) > 1 || to.getTiles(d) == 1) {
-        starts.push_back(ib.scalar(s32, 0));
-        continue;
-      }
-      sizes[d] = tile[d];
-      SmallVector<int32_t> table;
-      for (int64_t p = 0; p < numPartitions; ++p)
-        table.push_back(to.getCoords(p)[d] * tile[d]);
-      auto tableType = RankedTensorType::get({numPartitions}, s32);
-      Value offsets = ib.create<ConstantOp>(
-          tableType, {},
-          {b.getNamedAttr("value",
-                          DenseElementsAttr::get(tableType, ArrayRef(table)))});
-      if (!pid)
-        pid = ib.create<PartitionIdOp>(
-            RankedTensorType::get(
-                {}, IntegerType::get(&getContext(), 32, IntegerType::Unsigned)),
-            {});
-      starts.push_back(ib.reshape(ib.dynamicSlice(offsets, {pid}, {1}), {}));
-    }
-    Value sliced = ib.dynamicSlice(v, starts, sizes);
-    sliced.setType(withShape(type, sizes));
-    return sliced;
-  }
-
-  /// Operand `i` of `op` resharded to `to`.
-  void setOperandTiles(Operation *op, unsigned i, const TileSharding &to) {
-    Value v = op->getOperand(i);
-    OpBuilder b(op);
-    InstBuilder ib(b, derivedLoc(op->getLoc()));
-    op->setOperand(i, reshard(ib, v, currentOf(v), to, wholeShape(v)));
-  }
-
-  /// The shape of array `v` before partitioning.
-  ArrayRef<int64_t> wholeShape(Value v) {
-    auto it = wholeShapes.find(v);
-    return it != wholeShapes.end() ? ArrayRef<int64_t>(it->second)
-                                   : arrayType(v).getShape();
-  }
-
-  /// Result 0 of `op` (an array of shape `whole`) becomes tile `t`.
-  void setResultTiles(Operation *op, const TileSharding &t) {
-    Value r = op->getResult(0);
-    RankedTensorType type = arrayType(r);
-    wholeShapes[r] = SmallVector<int64_t>(type.getShape());
-    r.setType(withShape(type, t.shardShape(type.getShape())));
-    current.insert_or_assign(r, t);
-  }
 
   /// The tiles the result of `op` is wanted in: its sharding's, or
   /// replicated.
@@ -268,9 +114,8 @@ struct SpmdPartitionerPass
       FailureOr<TileSharding> t = tilesFor(s, type.getRank(), entry.getLoc());
       if (failed(t))
         return failure();
-      wholeShapes[arg] = SmallVector<int64_t>(type.getShape());
+      values->setTiles(arg, *t, type.getShape());
       arg.setType(withShape(type, t->shardShape(type.getShape())));
-      current.insert_or_assign(arg, *t);
     }
     SmallVector<Operation *> ops;
     for (Operation &op : body.without_terminator())
@@ -311,7 +156,7 @@ struct SpmdPartitionerPass
       }
       if (target == "xla.sdy.FuncResultSharding" &&
           getDataOperands(op).size() == 1 && arrayType(op->getResult(0)) &&
-          wholeShape(op->getOperand(0)) ==
+          values->wholeShape(op->getOperand(0)) ==
               arrayType(op->getResult(0)).getShape()) {
         op->getResult(0).replaceAllUsesWith(op->getOperand(0));
         op->erase();
@@ -325,9 +170,9 @@ struct SpmdPartitionerPass
         Value in = op->getOperand(0);
         OpBuilder b(op);
         InstBuilder ib(b, derivedLoc(op->getLoc()));
-        Value v = reshard(ib, in, currentOf(in), *t, wholeShape(in));
-        wholeShapes[v] = SmallVector<int64_t>(wholeShape(in));
-        current.insert_or_assign(v, *t);
+        Value v = values->reshard(ib, in, values->currentOf(in), *t,
+                                  values->wholeShape(in));
+        values->setTiles(v, *t, values->wholeShape(in));
         op->getResult(0).replaceAllUsesWith(v);
         op->erase();
         return success();
@@ -367,10 +212,9 @@ struct SpmdPartitionerPass
       Value r = op->getResult(0);
       if (auto t = dyn_cast<TupleOp>(gte.getOperand().getDefiningOp())) {
         Value element = getDataOperands(t)[gte.getIndex()];
-        if (arrayType(element)) {
-          wholeShapes[r] = SmallVector<int64_t>(wholeShape(element));
-          current.insert_or_assign(r, currentOf(element));
-        }
+        if (arrayType(element))
+          values->setTiles(r, values->currentOf(element),
+                           values->wholeShape(element));
       }
       r.setType(tuple.getType(gte.getIndex()));
       return success();
@@ -382,7 +226,7 @@ struct SpmdPartitionerPass
   LogicalResult partitionWhole(Operation *op) {
     for (auto [i, v] : llvm::enumerate(getDataOperands(op))) {
       if (auto type = arrayType(v)) {
-        setOperandTiles(
+        values->setOperandTiles(
             op, i, TileSharding::replicated(type.getRank(), numPartitions));
         continue;
       }
@@ -391,18 +235,19 @@ struct SpmdPartitionerPass
       // that make tuples ran whole).
       auto t = v.getDefiningOp<TupleOp>();
       if (t && llvm::any_of(getDataOperands(t), [&](Value e) {
-            return arrayType(e) && !currentOf(e).isReplicated();
+            return arrayType(e) && !values->currentOf(e).isReplicated();
           })) {
         OpBuilder b(op);
         InstBuilder ib(b, derivedLoc(op->getLoc()));
         SmallVector<Value> elements;
         for (Value e : getDataOperands(t))
           elements.push_back(
-              arrayType(e) ? reshard(ib, e, currentOf(e),
-                                     TileSharding::replicated(
-                                         arrayType(e).getRank(), numPartitions),
-                                     wholeShape(e))
-                           : e);
+              arrayType(e)
+                  ? values->reshard(ib, e, values->currentOf(e),
+                                    TileSharding::replicated(
+                                        arrayType(e).getRank(), numPartitions),
+                                    values->wholeShape(e))
+                  : e);
         op->setOperand(i, ib.tuple(elements));
       }
     }
@@ -413,39 +258,24 @@ struct SpmdPartitionerPass
   bool partitionElementwise(Operation *op, const TileSharding &out) {
     RankedTensorType type = arrayType(op->getResult(0));
     for (Value v : getDataOperands(op))
-      if (!arrayType(v) || wholeShape(v) != type.getShape())
+      if (!arrayType(v) || values->wholeShape(v) != type.getShape())
         return false;
     for (unsigned i = 0, e = getDataOperands(op).size(); i < e; ++i)
-      setOperandTiles(op, i, out);
-    setResultTiles(op, out);
+      values->setOperandTiles(op, i, out);
+    values->setResultTiles(op, out);
     return true;
-  }
-
-  /// The tiles of an operand of rank `rank` whose dimension d is result
-  /// dimension `resultDim[d]` of tiles `out` (-1: whole).
-  TileSharding project(const TileSharding &out, ArrayRef<int64_t> resultDim) {
-    SmallVector<int64_t> tiles;
-    for (int64_t r : resultDim)
-      tiles.push_back(r < 0 ? 1 : out.getTiles(r));
-    SmallVector<SmallVector<int64_t>> coords;
-    for (int64_t p = 0; p < numPartitions; ++p) {
-      coords.emplace_back();
-      for (int64_t r : resultDim)
-        coords.back().push_back(r < 0 ? 0 : out.getCoords(p)[r]);
-    }
-    return *TileSharding::fromCoords(tiles, coords);
   }
 
   void partitionBroadcast(BroadcastOp op, const TileSharding &out) {
     SmallVector<int64_t> dims(op.getDimensions().value_or(ArrayRef<int64_t>{}));
-    setOperandTiles(op, 0, project(out, dims));
-    setResultTiles(op, out);
+    values->setOperandTiles(op, 0, values->project(out, dims));
+    values->setResultTiles(op, out);
   }
 
   /// A reshape whose tiled result dimensions it keeps as they were (same
   /// size, as many elements before them) reshapes each tile.
   bool partitionReshape(ReshapeOp op, const TileSharding &out) {
-    ArrayRef<int64_t> in = wholeShape(op->getOperand(0));
+    ArrayRef<int64_t> in = values->wholeShape(op->getOperand(0));
     ArrayRef<int64_t> shape = arrayType(op.getResult()).getShape();
     SmallVector<int64_t> resultDim(in.size(), -1);
     for (int64_t d = 0; d < out.getRank(); ++d) {
@@ -455,8 +285,8 @@ struct SpmdPartitionerPass
       else if (out.getTiles(d) > 1)
         return false;
     }
-    setOperandTiles(op, 0, project(out, resultDim));
-    setResultTiles(op, out);
+    values->setOperandTiles(op, 0, values->project(out, resultDim));
+    values->setResultTiles(op, out);
     return true;
   }
 
@@ -466,64 +296,8 @@ struct SpmdPartitionerPass
     SmallVector<int64_t> resultDim(perm.size());
     for (auto [i, d] : llvm::enumerate(perm))
       resultDim[d] = i;
-    setOperandTiles(op, 0, project(out, resultDim));
-    setResultTiles(op, out);
-  }
-
-  /// Tiles `out` of the result and `partial` (tiles and coordinates of
-  /// further dimensions, the partial sums) as one assignment, and the
-  /// groups that sum across the partial dimensions; nothing when no one
-  /// assignment holds them.
-  std::optional<SmallVector<SmallVector<int64_t>>>
-  partialGroups(const TileSharding &out, const TileSharding &partial) {
-    SmallVector<int64_t> tiles(out.getTiles()), dims;
-    llvm::append_range(tiles, partial.getTiles());
-    for (int64_t d = 0; d < partial.getRank(); ++d)
-      dims.push_back(out.getRank() + d);
-    SmallVector<SmallVector<int64_t>> coords;
-    for (int64_t p = 0; p < numPartitions; ++p) {
-      coords.emplace_back(out.getCoords(p));
-      llvm::append_range(coords.back(), partial.getCoords(p));
-    }
-    std::optional<TileSharding> both = TileSharding::fromCoords(tiles, coords);
-    if (!both)
-      return std::nullopt;
-    return both->groupsAcross(dims);
-  }
-
-  /// `base` with dimensions `dims` tiled as `tiles` with each partition's
-  /// coordinates `coords` there (the partial-sum dimensions), if one
-  /// assignment holds them.
-  std::optional<TileSharding>
-  withPartialDims(const TileSharding &base, ArrayRef<int64_t> dims,
-                  ArrayRef<int64_t> tiles,
-                  ArrayRef<SmallVector<int64_t>> coords) {
-    SmallVector<int64_t> allTiles(base.getTiles());
-    SmallVector<SmallVector<int64_t>> allCoords;
-    for (auto [i, d] : llvm::enumerate(dims))
-      allTiles[d] = tiles[i];
-    for (int64_t p = 0; p < numPartitions; ++p) {
-      allCoords.emplace_back(base.getCoords(p));
-      for (auto [i, d] : llvm::enumerate(dims))
-        allCoords.back()[d] = coords[p][i];
-    }
-    return TileSharding::fromCoords(allTiles, allCoords);
-  }
-
-  /// The all-reduce by `reducer` of `op`'s result across `groups`.
-  void sumPartials(Operation *op, StringRef reducer,
-                   ArrayRef<SmallVector<int64_t>> groups) {
-    OpBuilder b(op->getContext());
-    b.setInsertionPointAfter(op);
-    InstBuilder ib(b, derivedLoc(op->getLoc()));
-    Value r = op->getResult(0);
-    auto attrs = collectiveAttrs(b, groups);
-    attrs.push_back(b.getNamedAttr(
-        "to_apply", FlatSymbolRefAttr::get(b.getContext(), reducer)));
-    Value sum = ib.create<AllReduceOp>(r.getType(), r, attrs);
-    r.replaceAllUsesExcept(sum, sum.getDefiningOp());
-    wholeShapes[sum] = wholeShapes[r];
-    current.insert_or_assign(sum, current.at(r));
+    values->setOperandTiles(op, 0, values->project(out, resultDim));
+    values->setResultTiles(op, out);
   }
 
   void partitionDot(DotOp op, const TileSharding &out) {
@@ -546,17 +320,18 @@ struct SpmdPartitionerPass
     for (int64_t d = 0; d < rhsRank; ++d)
       if (!llvm::is_contained(rb, d) && !llvm::is_contained(rc, d))
         rhsDim[d] = next++;
-    TileSharding lhsTiles = project(out, lhsDim);
-    TileSharding rhsTiles = project(out, rhsDim);
+    TileSharding lhsTiles = values->project(out, lhsDim);
+    TileSharding rhsTiles = values->project(out, rhsDim);
     // Partial sums where both operands are tiled alike, evenly, along the
     // contracting dimensions.
-    TileSharding l = currentOf(op.getLhs()), r = currentOf(op.getRhs());
+    TileSharding l = values->currentOf(op.getLhs()),
+                 r = values->currentOf(op.getRhs());
     SmallVector<int64_t> kTiles;
     SmallVector<SmallVector<int64_t>> kCoords(numPartitions);
     bool partial = false, alike = true;
     for (auto [a, c] : llvm::zip(lc, rc)) {
       alike &= l.getTiles(a) == r.getTiles(c) &&
-               wholeShape(op.getLhs())[a] % l.getTiles(a) == 0;
+               values->wholeShape(op.getLhs())[a] % l.getTiles(a) == 0;
       for (int64_t p = 0; p < numPartitions; ++p) {
         alike &= l.getCoords(p)[a] == r.getCoords(p)[c];
         kCoords[p].push_back(l.getCoords(p)[a]);
@@ -568,12 +343,12 @@ struct SpmdPartitionerPass
     if (partial && alike) {
       std::optional<TileSharding> k = TileSharding::fromCoords(kTiles, kCoords);
       if (k)
-        groups = partialGroups(out, *k);
+        groups = values->partialGroups(out, *k);
       if (groups) {
         std::optional<TileSharding> lk =
-            withPartialDims(lhsTiles, lc, kTiles, kCoords);
+            values->withPartialDims(lhsTiles, lc, kTiles, kCoords);
         std::optional<TileSharding> rk =
-            withPartialDims(rhsTiles, rc, kTiles, kCoords);
+            values->withPartialDims(rhsTiles, rc, kTiles, kCoords);
         if (lk && rk) {
           lhsTiles = *lk;
           rhsTiles = *rk;
@@ -582,11 +357,11 @@ struct SpmdPartitionerPass
         }
       }
     }
-    setOperandTiles(op, 0, lhsTiles);
-    setOperandTiles(op, 1, rhsTiles);
-    setResultTiles(op, out);
+    values->setOperandTiles(op, 0, lhsTiles);
+    values->setOperandTiles(op, 1, rhsTiles);
+    values->setResultTiles(op, out);
     if (groups)
-      sumPartials(op, addComputation(op), *groups);
+      values->sumPartials(op, addComputation(op), *groups);
   }
 
   /// A scalar add of the dot's result element type.
@@ -617,14 +392,15 @@ struct SpmdPartitionerPass
     for (int64_t d = 0, next = 0; d < rank; ++d)
       if (!llvm::is_contained(reduced, d))
         resultDim[d] = next++;
-    TileSharding target = project(out, resultDim);
+    TileSharding target = values->project(out, resultDim);
     // Partial results where the operand is tiled evenly along reduced
     // dimensions.
-    TileSharding now = currentOf(in);
+    TileSharding now = values->currentOf(in);
     SmallVector<int64_t> kTiles, kDims;
     SmallVector<SmallVector<int64_t>> kCoords(numPartitions);
     for (int64_t d : reduced)
-      if (now.getTiles(d) > 1 && wholeShape(in)[d] % now.getTiles(d) == 0) {
+      if (now.getTiles(d) > 1 &&
+          values->wholeShape(in)[d] % now.getTiles(d) == 0) {
         kDims.push_back(d);
         kTiles.push_back(now.getTiles(d));
         for (int64_t p = 0; p < numPartitions; ++p)
@@ -634,18 +410,18 @@ struct SpmdPartitionerPass
     if (!kDims.empty())
       if (std::optional<TileSharding> k =
               TileSharding::fromCoords(kTiles, kCoords))
-        groups = partialGroups(out, *k);
+        groups = values->partialGroups(out, *k);
     if (groups) {
       if (std::optional<TileSharding> t =
-              withPartialDims(target, kDims, kTiles, kCoords))
+              values->withPartialDims(target, kDims, kTiles, kCoords))
         target = *t;
       else
         groups.reset();
     }
-    setOperandTiles(op, 0, target);
-    setResultTiles(op, out);
+    values->setOperandTiles(op, 0, target);
+    values->setResultTiles(op, out);
     if (groups)
-      sumPartials(op, op.getToApply(), *groups);
+      values->sumPartials(op, op.getToApply(), *groups);
     return true;
   }
 
@@ -670,7 +446,7 @@ struct SpmdPartitionerPass
             tilesFor(leaf, type.getRank(), tuple.getLoc());
         if (failed(t))
           return failure();
-        setOperandTiles(tuple, i, *t);
+        values->setOperandTiles(tuple, i, *t);
         leaves.push_back(t->toAttr(&getContext()));
       }
       SmallVector<Type> types;
@@ -687,7 +463,7 @@ struct SpmdPartitionerPass
         tilesFor(s, type.getRank(), rootOp ? rootOp->getLoc() : ret->getLoc());
     if (failed(t))
       return failure();
-    setOperandTiles(ret, 0, *t);
+    values->setOperandTiles(ret, 0, *t);
     Value now = ret->getOperand(0);
     if (Operation *def = now.getDefiningOp())
       def->setAttr("sharding", t->toAttr(&getContext()));
@@ -698,11 +474,8 @@ struct SpmdPartitionerPass
   }
 
   ComputationOp entry;
-  int64_t numReplicas = 1, numPartitions = 1, nextChannel = 1;
-  /// The tiles each partitioned array value holds (absent: whole).
-  DenseMap<Value, TileSharding> current;
-  /// The whole shapes of values made tiles.
-  DenseMap<Value, SmallVector<int64_t>> wholeShapes;
+  int64_t numPartitions = 1;
+  std::optional<SpmdValues> values;
   DenseMap<Type, StringRef> adders;
 };
 

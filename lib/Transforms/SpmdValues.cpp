@@ -1,0 +1,236 @@
+//===- SpmdValues.cpp - the tiles of the values being partitioned ---------===//
+//
+// SpmdValues (SpmdValues.h): resharding by all-gathers across the
+// dimensions tiled otherwise (in groups of the partitions holding the same
+// tile elsewhere), then one dynamic-slice of each partition's tile at
+// offsets read from tables at the partition id; partial results summed by
+// all-reduces.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SpmdValues.h"
+
+#include "CollectiveOptUtils.h"
+#include "RewriteUtils.h"
+
+using namespace mlir;
+using namespace mlir::hlo;
+
+static RankedTensorType arrayType(Value v) {
+  return dyn_cast<RankedTensorType>(v.getType());
+}
+
+static RankedTensorType withShape(RankedTensorType t, ArrayRef<int64_t> shape) {
+  return RankedTensorType::get(shape, t.getElementType(), t.getEncoding());
+}
+
+TileSharding SpmdValues::currentOf(Value v) {
+  auto it = current.find(v);
+  if (it != current.end())
+    return it->second;
+  return TileSharding::replicated(arrayType(v).getRank(), numPartitions);
+}
+
+ReplicaGroupsAttr
+SpmdValues::globalGroups(ArrayRef<SmallVector<int64_t>> groups) {
+  SmallVector<SmallVector<int64_t>> all;
+  for (int64_t r = 0; r < numReplicas; ++r)
+    for (ArrayRef<int64_t> g : groups) {
+      all.emplace_back();
+      for (int64_t p : g)
+        all.back().push_back(r * numPartitions + p);
+    }
+  return makeReplicaGroups(ctx, all);
+}
+
+SmallVector<NamedAttribute>
+SpmdValues::collectiveAttrs(OpBuilder &b, ArrayRef<SmallVector<int64_t>> g) {
+  ++collectives;
+  return {b.getNamedAttr("channel_id", b.getI64IntegerAttr(nextChannel++)),
+          b.getNamedAttr("replica_groups", globalGroups(g)),
+          b.getNamedAttr("use_global_device_ids", b.getBoolAttr(true))};
+}
+
+Value SpmdValues::reshard(InstBuilder &ib, Value v, TileSharding from,
+                          const TileSharding &to, ArrayRef<int64_t> whole) {
+  if (from == to)
+    return v;
+  OpBuilder &b = ib.getBuilder();
+  // A whole broadcast is made again at the tile: of its operand's tile
+  // (a scalar's is itself), not sliced out of the whole array.
+  if (auto bcast = v.getDefiningOp<BroadcastOp>();
+      bcast && from.isReplicated()) {
+    SmallVector<int64_t> dims(
+        bcast.getDimensions().value_or(ArrayRef<int64_t>{}));
+    Value in = bcast->getOperand(0);
+    Value tile =
+        reshard(ib, in, currentOf(in), project(to, dims), wholeShape(in));
+    return ib.create<BroadcastOp>(
+        withShape(arrayType(v), to.shardShape(whole)), tile,
+        {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr(dims))});
+  }
+  auto keeps = [&](int64_t d) {
+    if (from.getTiles(d) != to.getTiles(d))
+      return false;
+    for (int64_t p = 0; p < numPartitions; ++p)
+      if (from.getCoords(p)[d] != to.getCoords(p)[d])
+        return false;
+    return true;
+  };
+  // Gather every dimension tiled otherwise than `to` tiles it.
+  for (int64_t d = 0; d < from.getRank(); ++d) {
+    if (from.getTiles(d) == 1 || keeps(d))
+      continue;
+    RankedTensorType type = arrayType(v);
+    SmallVector<int64_t> shape(type.getShape());
+    shape[d] *= from.getTiles(d);
+    auto attrs = collectiveAttrs(b, from.groupsAcross({d}));
+    attrs.push_back(b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({d})));
+    v = ib.create<AllGatherOp>(withShape(type, shape), v, attrs);
+    if (shape[d] != whole[d]) {
+      // The padding of uneven tiles goes.
+      SmallVector<int64_t> limits(shape);
+      limits[d] = whole[d];
+      v = ib.create<SliceOp>(
+          withShape(type, limits), v,
+          {b.getNamedAttr(
+              "slice",
+              SliceAttr::get(ctx, SmallVector<int64_t>(shape.size(), 0), limits,
+                             SmallVector<int64_t>(shape.size(), 1)))});
+    }
+    from = from.withoutDim(d);
+  }
+  if (from == to)
+    return v;
+  // Slice each partition's tile out of the dimensions now whole.
+  RankedTensorType type = arrayType(v);
+  SmallVector<int64_t> tile = to.shardShape(whole);
+  SmallVector<int64_t> padded(type.getShape()), high;
+  bool pad = false;
+  for (int64_t d = 0; d < to.getRank(); ++d) {
+    int64_t h = from.getTiles(d) == 1 ? tile[d] * to.getTiles(d) - whole[d] : 0;
+    padded[d] += h;
+    high.push_back(h);
+    pad |= h > 0;
+  }
+  if (pad) {
+    Value zero = ib.scalar(type.getElementType(), 0);
+    SmallVector<int64_t> zeros(high.size(), 0);
+    v = ib.create<PadOp>(
+        withShape(type, padded), {v, zero},
+        {b.getNamedAttr("padding", PaddingAttr::get(ctx, zeros, high, zeros))});
+  }
+  auto s32 = IntegerType::get(ctx, 32);
+  SmallVector<Value> starts;
+  SmallVector<int64_t> sizes(type.getShape());
+  Value pid;
+  for (int64_t d = 0; d < to.getRank(); ++d) {
+    if (from.getTiles(d) > 1 || to.getTiles(d) == 1) {
+      starts.push_back(ib.scalar(s32, 0));
+      continue;
+    }
+    sizes[d] = tile[d];
+    SmallVector<int32_t> table;
+    for (int64_t p = 0; p < numPartitions; ++p)
+      table.push_back(to.getCoords(p)[d] * tile[d]);
+    auto tableType = RankedTensorType::get({numPartitions}, s32);
+    Value offsets = ib.create<ConstantOp>(
+        tableType, {},
+        {b.getNamedAttr("value",
+                        DenseElementsAttr::get(tableType, ArrayRef(table)))});
+    if (!pid)
+      pid = ib.create<PartitionIdOp>(
+          RankedTensorType::get(
+              {}, IntegerType::get(ctx, 32, IntegerType::Unsigned)),
+          {});
+    starts.push_back(ib.reshape(ib.dynamicSlice(offsets, {pid}, {1}), {}));
+  }
+  Value sliced = ib.dynamicSlice(v, starts, sizes);
+  sliced.setType(withShape(type, sizes));
+  return sliced;
+}
+
+void SpmdValues::setOperandTiles(Operation *op, unsigned i,
+                                 const TileSharding &to) {
+  Value v = op->getOperand(i);
+  OpBuilder b(op);
+  InstBuilder ib(b, derivedLoc(op->getLoc()));
+  op->setOperand(i, reshard(ib, v, currentOf(v), to, wholeShape(v)));
+}
+
+ArrayRef<int64_t> SpmdValues::wholeShape(Value v) {
+  auto it = wholeShapes.find(v);
+  return it != wholeShapes.end() ? ArrayRef<int64_t>(it->second)
+                                 : arrayType(v).getShape();
+}
+
+void SpmdValues::setResultTiles(Operation *op, const TileSharding &t) {
+  Value r = op->getResult(0);
+  RankedTensorType type = arrayType(r);
+  wholeShapes[r] = SmallVector<int64_t>(type.getShape());
+  r.setType(withShape(type, t.shardShape(type.getShape())));
+  current.insert_or_assign(r, t);
+}
+
+TileSharding SpmdValues::project(const TileSharding &out,
+                                 ArrayRef<int64_t> resultDim) {
+  SmallVector<int64_t> tiles;
+  for (int64_t r : resultDim)
+    tiles.push_back(r < 0 ? 1 : out.getTiles(r));
+  SmallVector<SmallVector<int64_t>> coords;
+  for (int64_t p = 0; p < numPartitions; ++p) {
+    coords.emplace_back();
+    for (int64_t r : resultDim)
+      coords.back().push_back(r < 0 ? 0 : out.getCoords(p)[r]);
+  }
+  return *TileSharding::fromCoords(tiles, coords);
+}
+
+std::optional<SmallVector<SmallVector<int64_t>>>
+SpmdValues::partialGroups(const TileSharding &out,
+                          const TileSharding &partial) {
+  SmallVector<int64_t> tiles(out.getTiles()), dims;
+  llvm::append_range(tiles, partial.getTiles());
+  for (int64_t d = 0; d < partial.getRank(); ++d)
+    dims.push_back(out.getRank() + d);
+  SmallVector<SmallVector<int64_t>> coords;
+  for (int64_t p = 0; p < numPartitions; ++p) {
+    coords.emplace_back(out.getCoords(p));
+    llvm::append_range(coords.back(), partial.getCoords(p));
+  }
+  std::optional<TileSharding> both = TileSharding::fromCoords(tiles, coords);
+  if (!both)
+    return std::nullopt;
+  return both->groupsAcross(dims);
+}
+
+std::optional<TileSharding>
+SpmdValues::withPartialDims(const TileSharding &base, ArrayRef<int64_t> dims,
+                            ArrayRef<int64_t> tiles,
+                            ArrayRef<SmallVector<int64_t>> coords) {
+  SmallVector<int64_t> allTiles(base.getTiles());
+  SmallVector<SmallVector<int64_t>> allCoords;
+  for (auto [i, d] : llvm::enumerate(dims))
+    allTiles[d] = tiles[i];
+  for (int64_t p = 0; p < numPartitions; ++p) {
+    allCoords.emplace_back(base.getCoords(p));
+    for (auto [i, d] : llvm::enumerate(dims))
+      allCoords.back()[d] = coords[p][i];
+  }
+  return TileSharding::fromCoords(allTiles, allCoords);
+}
+
+void SpmdValues::sumPartials(Operation *op, StringRef reducer,
+                             ArrayRef<SmallVector<int64_t>> groups) {
+  OpBuilder b(op->getContext());
+  b.setInsertionPointAfter(op);
+  InstBuilder ib(b, derivedLoc(op->getLoc()));
+  Value r = op->getResult(0);
+  auto attrs = collectiveAttrs(b, groups);
+  attrs.push_back(b.getNamedAttr(
+      "to_apply", FlatSymbolRefAttr::get(b.getContext(), reducer)));
+  Value sum = ib.create<AllReduceOp>(r.getType(), r, attrs);
+  r.replaceAllUsesExcept(sum, sum.getDefiningOp());
+  wholeShapes[sum] = wholeShapes[r];
+  current.insert_or_assign(sum, current.at(r));
+}

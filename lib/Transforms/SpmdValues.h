@@ -1,0 +1,99 @@
+//===- SpmdValues.h - the tiles of the values being partitioned -*- C++ -*-===//
+//
+// What hlo-spmd-partitioner knows of the values of the computation it
+// partitions (the tiles each holds, the whole shape it had) and the
+// collectives and slices that reshard them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HLO_LIB_TRANSFORMS_SPMDVALUES_H
+#define HLO_LIB_TRANSFORMS_SPMDVALUES_H
+
+#include "WhileLoopUtils.h"
+
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Dialect/Hlo/HloTileSharding.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <optional>
+
+namespace mlir::hlo {
+
+class SpmdValues {
+public:
+  SpmdValues(MLIRContext *ctx, int64_t numReplicas, int64_t numPartitions,
+             int64_t firstChannel)
+      : ctx(ctx), numReplicas(numReplicas), numPartitions(numPartitions),
+        nextChannel(firstChannel) {}
+
+  int64_t getNumPartitions() const { return numPartitions; }
+  /// Collectives made so far.
+  int64_t getNumCollectives() const { return collectives; }
+  /// Records that array `v` holds tiles `t` of an array of shape `whole`.
+  void setTiles(Value v, const TileSharding &t, ArrayRef<int64_t> whole) {
+    wholeShapes[v] = SmallVector<int64_t>(whole);
+    current.insert_or_assign(v, t);
+  }
+
+  /// The tiles array `v` holds now (whole when not recorded).
+  TileSharding currentOf(Value v);
+
+  /// `v` (tiles `from` of an array of shape `whole`) with the tiles `to`.
+  Value reshard(InstBuilder &ib, Value v, TileSharding from,
+                const TileSharding &to, ArrayRef<int64_t> whole);
+
+  /// Operand `i` of `op` resharded to `to`.
+  void setOperandTiles(Operation *op, unsigned i, const TileSharding &to);
+
+  /// The shape of array `v` before partitioning.
+  ArrayRef<int64_t> wholeShape(Value v);
+
+  /// Result 0 of `op` (an array of shape `whole`) becomes tile `t`.
+  void setResultTiles(Operation *op, const TileSharding &t);
+
+  /// The tiles of an operand of rank `rank` whose dimension d is result
+  /// dimension `resultDim[d]` of tiles `out` (-1: whole).
+  TileSharding project(const TileSharding &out, ArrayRef<int64_t> resultDim);
+
+  /// Tiles `out` of the result and `partial` (tiles and coordinates of
+  /// further dimensions, the partial sums) as one assignment, and the
+  /// groups that sum across the partial dimensions; nothing when no one
+  /// assignment holds them.
+  std::optional<SmallVector<SmallVector<int64_t>>>
+  partialGroups(const TileSharding &out, const TileSharding &partial);
+
+  /// `base` with dimensions `dims` tiled as `tiles` with each partition's
+  /// coordinates `coords` there (the partial-sum dimensions), if one
+  /// assignment holds them.
+  std::optional<TileSharding>
+  withPartialDims(const TileSharding &base, ArrayRef<int64_t> dims,
+                  ArrayRef<int64_t> tiles,
+                  ArrayRef<SmallVector<int64_t>> coords);
+
+  /// The all-reduce by `reducer` of `op`'s result across `groups`.
+  void sumPartials(Operation *op, StringRef reducer,
+                   ArrayRef<SmallVector<int64_t>> groups);
+
+private:
+  /// Replica groups of partition-id groups `groups` as global device ids,
+  /// on every replica.
+  ReplicaGroupsAttr globalGroups(ArrayRef<SmallVector<int64_t>> groups);
+
+  /// A new collective's channel id, groups (`g`: partition ids) and
+  /// use_global_device_ids.
+  SmallVector<NamedAttribute> collectiveAttrs(OpBuilder &b,
+                                              ArrayRef<SmallVector<int64_t>> g);
+
+  MLIRContext *ctx;
+  int64_t numReplicas, numPartitions, nextChannel;
+  int64_t collectives = 0;
+  /// The tiles each partitioned array value holds (absent: whole).
+  DenseMap<Value, TileSharding> current;
+  /// The whole shapes of values made tiles.
+  DenseMap<Value, SmallVector<int64_t>> wholeShapes;
+};
+
+} // namespace mlir::hlo
+
+#endif // HLO_LIB_TRANSFORMS_SPMDVALUES_H
