@@ -327,14 +327,16 @@ static Type withoutLayouts(Type type) {
   return type;
 }
 
-/// The entry computation's parameter types (layouts dropped), to notice a
-/// pass that changes the signature.
+/// The entry computation's parameter and result types (layouts dropped), to
+/// notice a pass that changes the signature.
 SmallVector<Type> entrySignature(ModuleOp module) {
   SmallVector<Type> types;
   for (auto computation : module.getOps<hlo::ComputationOp>()) {
     if (!computation.getEntry())
       continue;
     for (Type type : computation.getArgumentTypes())
+      types.push_back(withoutLayouts(type));
+    for (Type type : computation.getResultTypes())
       types.push_back(withoutLayouts(type));
   }
   return types;
@@ -393,12 +395,14 @@ static ComputationOp entryOf(ModuleOp module) {
 /// partitioner's result), from the arguments `whole` of the program it was
 /// partitioned from: every entry parameter whose type is not its argument's
 /// must have the tile shape of its sharding (`hlo.sharding`), and gets its
-/// partition's tile. Nothing when the signature is not of that form.
+/// partition's tile (the others, every parameter where only the result
+/// became tiles, the whole argument). Nothing when the signature is not of
+/// that form or the module has one partition.
 static std::optional<std::vector<std::vector<Literal>>>
 partitionArguments(ModuleOp module, ArrayRef<Literal> whole) {
   auto [replicas, partitions] = getDeviceCounts(module);
   ComputationOp entry = entryOf(module);
-  if (!entry || entry.getNumArguments() != whole.size())
+  if (!entry || partitions < 2 || entry.getNumArguments() != whole.size())
     return std::nullopt;
   std::vector<std::vector<Literal>> devices(replicas * partitions);
   for (auto [i, arg] : llvm::enumerate(whole)) {
@@ -577,7 +581,7 @@ public:
       std::optional<std::vector<std::vector<Literal>>> perDevice =
           partitionArguments(module, arguments);
       if (!perDevice) {
-        fail(module, name, "it changed the entry computation's parameters");
+        fail(module, name, "it changed the entry computation's signature");
         return;
       }
       devices.deviceArguments = std::move(*perDevice);

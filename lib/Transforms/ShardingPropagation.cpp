@@ -63,15 +63,84 @@ struct ShardingPropagationPass
         entry = comp;
     if (!entry || numPartitions < 2)
       return;
-    for (Operation &op : entry.getBody().front()) {
-      if (op.getNumResults() != 1 || op.hasAttr("sharding"))
+    Block &body = entry.getBody().front();
+    // Forward, backward from the users (in reverse order, so that a chain
+    // takes the sharding of its last user), forward again.
+    auto assign = [&](Operation &op, ShardingAttr s) {
+      if (!s)
+        return;
+      op.setAttr("sharding", s);
+      ++numAssigned;
+      changed = true;
+    };
+    auto unassigned = [](Operation &op) {
+      return op.getNumResults() == 1 && !op.hasAttr("sharding");
+    };
+    for (Operation &op : body)
+      if (unassigned(op))
+        assign(op, derive(&op));
+    for (Operation &op : llvm::reverse(body)) {
+      if (!unassigned(op) || rankOf(op.getResult(0)) < 0)
         continue;
-      if (ShardingAttr s = derive(&op)) {
-        op.setAttr("sharding", s);
-        ++numAssigned;
-        changed = true;
-      }
+      for (OpOperand &use : op.getResult(0).getUses())
+        if (ShardingAttr s = fromUser(use)) {
+          assign(op, s);
+          break;
+        }
     }
+    for (Operation &op : body)
+      if (unassigned(op))
+        assign(op, derive(&op));
+  }
+
+  /// The sharding the user of `use` asks of that operand (an array): the
+  /// same tiles for an elementwise user of its shape and a `Sharding`
+  /// call, its tuple element's for a tuple, the tiles of the dimensions
+  /// they become for broadcast, transpose and reshape (kept dimensions).
+  ShardingAttr fromUser(OpOperand &use) {
+    Operation *user = use.getOwner();
+    Value operand = use.get();
+    auto s = user->getAttrOfType<ShardingAttr>("sharding");
+    if (!s || user->getNumResults() != 1 ||
+        use.getOperandNumber() >= getDataOperands(user).size())
+      return {};
+    MLIRContext *ctx = user->getContext();
+    if (isa<TupleOp>(user)) {
+      if (!s.isTuple() || isa<TupleType>(operand.getType()))
+        return {};
+      return attr(TileSharding::get(s.getLeafSharding(use.getOperandNumber()),
+                                    rankOf(operand), numPartitions),
+                  ctx);
+    }
+    int64_t rank = rankOf(user->getResult(0));
+    std::optional<TileSharding> out =
+        rank < 0 ? std::nullopt : TileSharding::get(s, rank, numPartitions);
+    if (!out || out->isReplicated())
+      return {};
+    auto call = dyn_cast<CustomCallOp>(user);
+    if ((call && call.getCustomCallTarget() == "Sharding") ||
+        (isElementwise(user) &&
+         operand.getType() == user->getResult(0).getType()))
+      return attr(out, ctx);
+    SmallVector<std::pair<int, int64_t>> from(rankOf(operand), {-1, 0});
+    if (auto bcast = dyn_cast<BroadcastOp>(user)) {
+      for (auto [i, d] :
+           llvm::enumerate(bcast.getDimensions().value_or(ArrayRef<int64_t>{})))
+        from[i] = {0, d};
+    } else if (auto transpose = dyn_cast<TransposeOp>(user)) {
+      for (auto [i, d] : llvm::enumerate(transpose.getDimensions()))
+        from[d] = {0, int64_t(i)};
+    } else if (isa<ReshapeOp>(user)) {
+      auto inShape = cast<RankedTensorType>(operand.getType()).getShape();
+      auto outShape =
+          cast<RankedTensorType>(user->getResult(0).getType()).getShape();
+      for (int64_t d = 0; d < rank; ++d)
+        if (int64_t e = unmodifiedDim(inShape, outShape, d); e >= 0)
+          from[e] = {0, d};
+    } else {
+      return {};
+    }
+    return attr(mapDims({&*out}, from), ctx);
   }
 
   /// The sharding `v` carries (an instruction's `sharding`, a parameter's

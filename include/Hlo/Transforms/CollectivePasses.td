@@ -33,7 +33,7 @@ def HloShardingRemover : Pass<"hlo-sharding-remover", "::mlir::ModuleOp"> {
 def HloShardingPropagation
     : Pass<"hlo-sharding-propagation", "::mlir::ModuleOp"> {
   let summary = "Give every instruction of the entry a sharding from its "
-                "operands' (XLA's ShardingPropagation, forward)";
+                "operands' or users' (XLA's ShardingPropagation)";
   let description = [{
     XLA's ShardingPropagation, first of XLA's "spmd-partitioner" pipeline
     after its simplification: instructions of the entry computation without
@@ -44,9 +44,12 @@ def HloShardingPropagation
     free dimensions' tiles of both operands where one tile assignment
     holds them (else the left operand's); reduce keeps its operand's tiles
     on the kept dimensions; tuple and get-tuple-element pass them through.
+    Then backward, in reverse order: an instruction still without one
+    takes the tiles a user asks of it (elementwise users, `Sharding` calls,
+    tuples, broadcast, transpose, reshape), and forward again.
     Instructions nothing gives a sharding stay without one (replicated to
-    `hlo-spmd-partitioner`). Not yet: XLA's backward propagation from users
-    to operands and its priorities between conflicting shardings.
+    `hlo-spmd-partitioner`). Not yet: XLA's backward rules through dot and
+    reduce and its priorities between conflicting shardings.
   }];
   let statistics = [
     Statistic<"numAssigned", "assigned", "Instructions given a sharding">,
