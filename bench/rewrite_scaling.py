@@ -53,6 +53,12 @@ of, chained so that each block reads the previous one:
   hlo-collective-pipeliner       loops writing a reduce-scatter into a
                                  slice of their state (26 a loop: entry,
                                  condition, body; 42 after the rewrite)
+  hlo-sharding-propagation       tanh and negate steps on an f32[64,16]
+                                 parameter tiled by rows over 4 partitions
+  hlo-spmd-partitioner           the same, every instruction with a
+                                 sharding, every tenth step tiled by columns
+                                 instead (an all-gather and a dynamic-slice
+                                 each way)
 
 and prints ms per pass and per 1000 instructions at each size (equal
 columns = linear), the fastest of --repeat runs (MLIR's --mlir-timing: the
@@ -206,6 +212,24 @@ def replicated(n):
                  "replica_groups={}, to_apply=add",
                  f"  a_{i} = f32[16] add(a_{i - 1}, r_{i})"]
     return ADD, body, f"a_{n // 2 - 1}", "f32[16]"
+
+
+def sharded(n, annotate=True):
+    """Elementwise steps on an f32[64,16] tiled by rows over 4 partitions,
+    every tenth step tiled by columns instead (a reshard each way), with
+    the shardings on every instruction (annotate) or on the parameter only.
+    """
+    body = ["  a_0 = f32[64,16] parameter(0), sharding={devices=[4,1]<=[4]}"]
+    for i in range(1, n):
+        tiles = "[1,4]" if (i // 10) % 2 else "[4,1]"
+        sharding = f", sharding={{devices={tiles}<=[4]}}" if annotate else ""
+        op = "tanh" if i % 2 else "negate"
+        body.append(f"  a_{i} = f32[64,16] {op}(a_{i - 1}){sharding}")
+    return [], body, f"a_{n - 1}", "f32[64,16]"
+
+
+def unannotated(n):
+    return sharded(n, annotate=False)
 
 
 def loops(n):
@@ -453,13 +477,16 @@ PASSES = [("hlo-simplify-fp-conversions", fp),
           ("hlo-topk-specializer", topk_calls),
           ("hlo-topk-splitter=split-threshold=1024", row_calls),
           ("hlo-collective-pipeliner", pipelined),
-          ("hlo-scan-expander", scans)]
+          ("hlo-scan-expander", scans),
+          ("hlo-sharding-propagation", unannotated),
+          ("hlo-spmd-partitioner", sharded)]
 
 
 def module(make, n):
     comps, body, root, type_ = make(n)
     extra = OR if make is pred else []
     devices = ("num_partitions=8" if make in (split, padded_gathers)
+               else "num_partitions=4" if make in (sharded, unannotated)
                else "replica_count=2")
     lines = [f"HloModule rewrites, {devices}", ""] + comps + extra + ["", "ENTRY main {"]
     lines += body + [f"  ROOT out = {type_} copy({root})", "}"]
