@@ -243,9 +243,7 @@ struct DynamicPadderPass
     };
     // The computations the entry reaches (others are dead: left alone).
     SymbolTable symbols(module);
-    for (auto comp : module.getOps<ComputationOp>())
-      if (comp.getEntry())
-        entry = comp;
+    entry = entryComputation(module);
     if (!entry)
       return;
     for (ComputationOp comp : reachableComputations({entry}, symbols)) {

@@ -382,10 +382,7 @@ struct HloRematerializationPass
       if (!dataflow.isAnalyzed())
         return;
     }
-    ComputationOp entry;
-    for (auto comp : module.getOps<ComputationOp>())
-      if (comp.getEntry())
-        entry = comp;
+    ComputationOp entry = entryComputation(module);
     Block &entryBlock = entry.getBody().front();
     int64_t outputBytes =
         subshapeBytes(entryBlock.getTerminator()->getOperand(0).getType());

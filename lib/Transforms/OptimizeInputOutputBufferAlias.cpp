@@ -44,10 +44,7 @@ struct OptimizeInputOutputBufferAliasPass
   void run() {
     ModuleOp module = getOperation();
     auto donors = module->getAttrOfType<ArrayAttr>("hlo.buffer_donor");
-    ComputationOp entry;
-    for (auto comp : module.getOps<ComputationOp>())
-      if (comp.getEntry())
-        entry = comp;
+    ComputationOp entry = entryComputation(module);
     if (!donors || donors.empty() || !entry)
       return;
     FunctionType fn = entry.getFunctionType();

@@ -1,14 +1,15 @@
 //===- ShardingPropagation.cpp - shardings from operands to users ---------===//
 //
-// XLA's ShardingPropagation, forward only: each instruction of the entry
-// computation without a `sharding` takes one its operands' shardings give
-// it (TileSharding: the tile each partition holds, per dimension), in
-// program order, so that a user sees its operands' shardings first.
+// XLA's ShardingPropagation: each instruction of the entry computation
+// without a `sharding` takes one its operands' shardings give it
+// (TileSharding: the tile each partition holds, per dimension), in program
+// order, so that a user sees its operands' shardings first; then, in
+// reverse order, one its users ask of it; then from its operands again.
 //
 //===----------------------------------------------------------------------===//
 
-#include "CollectiveOptUtils.h"
 #include "RewriteUtils.h"
+#include "SpmdValues.h"
 #include "TransformUtils.h"
 
 #include "Hlo/Dialect/Hlo/HloDeviceGroups.h"
@@ -32,10 +33,10 @@ static int64_t rankOf(Value v) {
   return t ? t.getRank() : -1;
 }
 
-/// A sharding of `n` partitions whose partition p holds, in result
-/// dimension d, the tile `source(p)[from[d]]` (from[d] < 0: the whole
-/// dimension) of `tiles[from[d]]`; nothing when those tiles are not held
-/// by as many partitions each.
+/// A sharding whose partition p holds, in result dimension d, the tile
+/// `sources[s]`'s partition p holds in its dimension e, for (s, e) =
+/// from[d] (s < 0: the whole dimension): a dot's result from both operands'
+/// tiles; nothing when those tiles are not held by as many partitions each.
 static std::optional<TileSharding>
 mapDims(ArrayRef<const TileSharding *> sources,
         ArrayRef<std::pair<int, int64_t>> from) {
@@ -57,10 +58,7 @@ struct ShardingPropagationPass
   void run() {
     ModuleOp module = getOperation();
     numPartitions = getDeviceCounts(module).second;
-    ComputationOp entry;
-    for (auto comp : module.getOps<ComputationOp>())
-      if (comp.getEntry())
-        entry = comp;
+    ComputationOp entry = entryComputation(module);
     if (!entry || numPartitions < 2)
       return;
     Block &body = entry.getBody().front();
@@ -122,25 +120,12 @@ struct ShardingPropagationPass
         (isElementwise(user) &&
          operand.getType() == user->getResult(0).getType()))
       return attr(out, ctx);
-    SmallVector<std::pair<int, int64_t>> from(rankOf(operand), {-1, 0});
-    if (auto bcast = dyn_cast<BroadcastOp>(user)) {
-      for (auto [i, d] :
-           llvm::enumerate(bcast.getDimensions().value_or(ArrayRef<int64_t>{})))
-        from[i] = {0, d};
-    } else if (auto transpose = dyn_cast<TransposeOp>(user)) {
-      for (auto [i, d] : llvm::enumerate(transpose.getDimensions()))
-        from[d] = {0, int64_t(i)};
-    } else if (isa<ReshapeOp>(user)) {
-      auto inShape = cast<RankedTensorType>(operand.getType()).getShape();
-      auto outShape =
-          cast<RankedTensorType>(user->getResult(0).getType()).getShape();
-      for (int64_t d = 0; d < rank; ++d)
-        if (int64_t e = unmodifiedDim(inShape, outShape, d); e >= 0)
-          from[e] = {0, d};
-    } else {
+    std::optional<SmallVector<int64_t>> resultDim = resultDimsOf(
+        user, cast<RankedTensorType>(operand.getType()).getShape(),
+        cast<RankedTensorType>(user->getResult(0).getType()).getShape());
+    if (!resultDim || isa<ReduceOp>(user))
       return {};
-    }
-    return attr(mapDims({&*out}, from), ctx);
+    return attr(out->project(*resultDim), ctx);
   }
 
   /// The sharding `v` carries (an instruction's `sharding`, a parameter's
@@ -218,33 +203,12 @@ struct ShardingPropagationPass
         in.empty() ? std::nullopt : tilesOf(in[0]);
     if (!operand)
       return {};
-    SmallVector<std::pair<int, int64_t>> from(rank, {-1, 0});
-    if (auto bcast = dyn_cast<BroadcastOp>(op)) {
-      for (auto [i, d] :
-           llvm::enumerate(bcast.getDimensions().value_or(ArrayRef<int64_t>{})))
-        from[d] = {0, int64_t(i)};
-    } else if (auto transpose = dyn_cast<TransposeOp>(op)) {
-      for (auto [i, d] : llvm::enumerate(transpose.getDimensions()))
-        from[i] = {0, d};
-    } else if (isa<ReshapeOp>(op)) {
-      auto inShape = cast<RankedTensorType>(in[0].getType()).getShape();
-      auto outShape =
-          cast<RankedTensorType>(op->getResult(0).getType()).getShape();
-      for (int64_t d = 0; d < rank; ++d)
-        if (int64_t e = unmodifiedDim(inShape, outShape, d); e >= 0)
-          from[d] = {0, e};
-    } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
-      if (in.size() != 2)
-        return {};
-      ArrayRef<int64_t> reduced = reduce.getDimensions();
-      int64_t d = 0;
-      for (int64_t e = 0; e < rankOf(in[0]); ++e)
-        if (!llvm::is_contained(reduced, e))
-          from[d++] = {0, e};
-    } else {
+    std::optional<SmallVector<int64_t>> resultDim = resultDimsOf(
+        op, cast<RankedTensorType>(in[0].getType()).getShape(),
+        cast<RankedTensorType>(op->getResult(0).getType()).getShape());
+    if (!resultDim)
       return {};
-    }
-    return attr(mapDims({&*operand}, from), ctx);
+    return attr(operand->project(invertDims(*resultDim, rank)), ctx);
   }
 
   /// The batch and free dimensions' tiles of both operands where one

@@ -32,14 +32,6 @@ using namespace mlir::hlo;
 
 namespace {
 
-static RankedTensorType arrayType(Value v) {
-  return dyn_cast<RankedTensorType>(v.getType());
-}
-
-static RankedTensorType withShape(RankedTensorType t, ArrayRef<int64_t> shape) {
-  return RankedTensorType::get(shape, t.getElementType(), t.getEncoding());
-}
-
 struct SpmdPartitionerPass
     : ChangeReportingPass<SpmdPartitionerPass,
                           hlo::impl::HloSpmdPartitionerBase> {
@@ -47,9 +39,7 @@ struct SpmdPartitionerPass
     ModuleOp module = getOperation();
     auto [numReplicas, partitions] = getDeviceCounts(module);
     numPartitions = partitions;
-    for (auto comp : module.getOps<ComputationOp>())
-      if (comp.getEntry())
-        entry = comp;
+    entry = entryComputation(module);
     if (!entry || numPartitions < 2)
       return;
     values.emplace(&getContext(), numReplicas, numPartitions,
@@ -79,10 +69,6 @@ struct SpmdPartitionerPass
                             << "sharding " << s << " of rank " << rank;
     return *t;
   }
-
-  //===--------------------------------------------------------------------===//
-  // Resharding
-  //===--------------------------------------------------------------------===//
 
   /// The tiles the result of `op` is wanted in: its sharding's, or
   /// replicated.
@@ -185,13 +171,9 @@ struct SpmdPartitionerPass
         return failure();
       if (isElementwise(op) && partitionElementwise(op, *out))
         return success();
-      if (auto bcast = dyn_cast<BroadcastOp>(op))
-        return partitionBroadcast(bcast, *out), success();
-      if (auto reshape = dyn_cast<ReshapeOp>(op);
-          reshape && partitionReshape(reshape, *out))
+      if (isa<BroadcastOp, ReshapeOp, TransposeOp>(op) &&
+          partitionMapped(op, *out))
         return success();
-      if (auto transpose = dyn_cast<TransposeOp>(op))
-        return partitionTranspose(transpose, *out), success();
       if (auto dot = dyn_cast<DotOp>(op))
         return partitionDot(dot, *out), success();
       if (auto reduce = dyn_cast<ReduceOp>(op);
@@ -266,38 +248,21 @@ struct SpmdPartitionerPass
     return true;
   }
 
-  void partitionBroadcast(BroadcastOp op, const TileSharding &out) {
-    SmallVector<int64_t> dims(op.getDimensions().value_or(ArrayRef<int64_t>{}));
-    values->setOperandTiles(op, 0, values->project(out, dims));
-    values->setResultTiles(op, out);
-  }
-
-  /// A reshape whose tiled result dimensions it keeps as they were (same
-  /// size, as many elements before them) reshapes each tile.
-  bool partitionReshape(ReshapeOp op, const TileSharding &out) {
-    ArrayRef<int64_t> in = values->wholeShape(op->getOperand(0));
-    ArrayRef<int64_t> shape = arrayType(op.getResult()).getShape();
-    SmallVector<int64_t> resultDim(in.size(), -1);
-    for (int64_t d = 0; d < out.getRank(); ++d) {
-      int64_t e = unmodifiedDim(in, shape, d);
-      if (e >= 0)
-        resultDim[e] = d;
-      else if (out.getTiles(d) > 1)
-        return false;
-    }
-    values->setOperandTiles(op, 0, values->project(out, resultDim));
+  /// Broadcast, transpose and reshape: each tile from the operand's tiles
+  /// of the dimensions it keeps (a reshape only where every tiled result
+  /// dimension is one it keeps as it was: same size, as many elements
+  /// before it).
+  bool partitionMapped(Operation *op, const TileSharding &out) {
+    ArrayRef<int64_t> shape = arrayType(op->getResult(0)).getShape();
+    SmallVector<int64_t> resultDim =
+        *resultDimsOf(op, values->wholeShape(op->getOperand(0)), shape);
+    if (isa<ReshapeOp>(op))
+      for (auto [d, e] : llvm::enumerate(invertDims(resultDim, shape.size())))
+        if (e < 0 && out.getTiles(d) > 1)
+          return false;
+    values->setOperandTiles(op, 0, out.project(resultDim));
     values->setResultTiles(op, out);
     return true;
-  }
-
-  void partitionTranspose(TransposeOp op, const TileSharding &out) {
-    // Operand dimension perm[i] is result dimension i.
-    ArrayRef<int64_t> perm = op.getDimensions();
-    SmallVector<int64_t> resultDim(perm.size());
-    for (auto [i, d] : llvm::enumerate(perm))
-      resultDim[d] = i;
-    values->setOperandTiles(op, 0, values->project(out, resultDim));
-    values->setResultTiles(op, out);
   }
 
   void partitionDot(DotOp op, const TileSharding &out) {
@@ -320,8 +285,8 @@ struct SpmdPartitionerPass
     for (int64_t d = 0; d < rhsRank; ++d)
       if (!llvm::is_contained(rb, d) && !llvm::is_contained(rc, d))
         rhsDim[d] = next++;
-    TileSharding lhsTiles = values->project(out, lhsDim);
-    TileSharding rhsTiles = values->project(out, rhsDim);
+    TileSharding lhsTiles = out.project(lhsDim);
+    TileSharding rhsTiles = out.project(rhsDim);
     // Partial sums where both operands are tiled alike, evenly, along the
     // contracting dimensions.
     TileSharding l = values->currentOf(op.getLhs()),
@@ -387,12 +352,8 @@ struct SpmdPartitionerPass
   bool partitionReduce(ReduceOp op, const TileSharding &out) {
     Value in = op->getOperand(0);
     ArrayRef<int64_t> reduced = op.getDimensions();
-    int64_t rank = arrayType(in).getRank();
-    SmallVector<int64_t> resultDim(rank, -1);
-    for (int64_t d = 0, next = 0; d < rank; ++d)
-      if (!llvm::is_contained(reduced, d))
-        resultDim[d] = next++;
-    TileSharding target = values->project(out, resultDim);
+    TileSharding target = out.project(*resultDimsOf(
+        op, values->wholeShape(in), arrayType(op->getResult(0)).getShape()));
     // Partial results where the operand is tiled evenly along reduced
     // dimensions.
     TileSharding now = values->currentOf(in);

@@ -16,14 +16,6 @@
 using namespace mlir;
 using namespace mlir::hlo;
 
-static RankedTensorType arrayType(Value v) {
-  return dyn_cast<RankedTensorType>(v.getType());
-}
-
-static RankedTensorType withShape(RankedTensorType t, ArrayRef<int64_t> shape) {
-  return RankedTensorType::get(shape, t.getElementType(), t.getEncoding());
-}
-
 TileSharding SpmdValues::currentOf(Value v) {
   auto it = current.find(v);
   if (it != current.end())
@@ -64,7 +56,7 @@ Value SpmdValues::reshard(InstBuilder &ib, Value v, TileSharding from,
         bcast.getDimensions().value_or(ArrayRef<int64_t>{}));
     Value in = bcast->getOperand(0);
     Value tile =
-        reshard(ib, in, currentOf(in), project(to, dims), wholeShape(in));
+        reshard(ib, in, currentOf(in), to.project(dims), wholeShape(in));
     return ib.create<BroadcastOp>(
         withShape(arrayType(v), to.shardShape(whole)), tile,
         {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr(dims))});
@@ -172,18 +164,40 @@ void SpmdValues::setResultTiles(Operation *op, const TileSharding &t) {
   current.insert_or_assign(r, t);
 }
 
-TileSharding SpmdValues::project(const TileSharding &out,
-                                 ArrayRef<int64_t> resultDim) {
-  SmallVector<int64_t> tiles;
-  for (int64_t r : resultDim)
-    tiles.push_back(r < 0 ? 1 : out.getTiles(r));
-  SmallVector<SmallVector<int64_t>> coords;
-  for (int64_t p = 0; p < numPartitions; ++p) {
-    coords.emplace_back();
-    for (int64_t r : resultDim)
-      coords.back().push_back(r < 0 ? 0 : out.getCoords(p)[r]);
+std::optional<SmallVector<int64_t>>
+mlir::hlo::resultDimsOf(Operation *op, ArrayRef<int64_t> in,
+                        ArrayRef<int64_t> out) {
+  SmallVector<int64_t> dims(in.size(), -1);
+  if (auto bcast = dyn_cast<BroadcastOp>(op)) {
+    for (auto [i, d] :
+         llvm::enumerate(bcast.getDimensions().value_or(ArrayRef<int64_t>{})))
+      dims[i] = d;
+  } else if (auto transpose = dyn_cast<TransposeOp>(op)) {
+    // Operand dimension perm[i] is result dimension i.
+    for (auto [i, d] : llvm::enumerate(transpose.getDimensions()))
+      dims[d] = i;
+  } else if (isa<ReshapeOp>(op)) {
+    for (int64_t d = 0; d < int64_t(out.size()); ++d)
+      if (int64_t e = unmodifiedDim(in, out, d); e >= 0)
+        dims[e] = d;
+  } else if (auto reduce = dyn_cast<ReduceOp>(op);
+             reduce && getDataOperands(op).size() == 2) {
+    for (int64_t e = 0, next = 0; e < int64_t(in.size()); ++e)
+      if (!llvm::is_contained(reduce.getDimensions(), e))
+        dims[e] = next++;
+  } else {
+    return std::nullopt;
   }
-  return *TileSharding::fromCoords(tiles, coords);
+  return dims;
+}
+
+SmallVector<int64_t> mlir::hlo::invertDims(ArrayRef<int64_t> dims,
+                                           int64_t rank) {
+  SmallVector<int64_t> inverse(rank, -1);
+  for (auto [e, d] : llvm::enumerate(dims))
+    if (d >= 0)
+      inverse[d] = e;
+  return inverse;
 }
 
 std::optional<SmallVector<SmallVector<int64_t>>>

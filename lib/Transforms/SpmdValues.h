@@ -20,6 +20,25 @@
 
 namespace mlir::hlo {
 
+inline RankedTensorType arrayType(Value v) {
+  return dyn_cast<RankedTensorType>(v.getType());
+}
+
+inline RankedTensorType withShape(RankedTensorType t, ArrayRef<int64_t> shape) {
+  return RankedTensorType::get(shape, t.getElementType(), t.getEncoding());
+}
+
+/// For each operand dimension of broadcast, transpose, reshape or a
+/// one-input reduce `op` (operand of shape `in`, result of shape `out`), the
+/// result dimension it is (-1: none, a reduced dimension or one the reshape
+/// changes); nothing for other instructions. Shardings carry tiles along it
+/// (hlo-sharding-propagation both ways, hlo-spmd-partitioner).
+std::optional<SmallVector<int64_t>>
+resultDimsOf(Operation *op, ArrayRef<int64_t> in, ArrayRef<int64_t> out);
+/// `dims` (operand dimension -> result dimension) the other way round, for
+/// a result of rank `rank`.
+SmallVector<int64_t> invertDims(ArrayRef<int64_t> dims, int64_t rank);
+
 class SpmdValues {
 public:
   SpmdValues(MLIRContext *ctx, int64_t numReplicas, int64_t numPartitions,
@@ -51,10 +70,6 @@ public:
 
   /// Result 0 of `op` (an array of shape `whole`) becomes tile `t`.
   void setResultTiles(Operation *op, const TileSharding &t);
-
-  /// The tiles of an operand of rank `rank` whose dimension d is result
-  /// dimension `resultDim[d]` of tiles `out` (-1: whole).
-  TileSharding project(const TileSharding &out, ArrayRef<int64_t> resultDim);
 
   /// Tiles `out` of the result and `partial` (tiles and coordinates of
   /// further dimensions, the partial sums) as one assignment, and the

@@ -52,6 +52,13 @@ mlir::hlo::reachableComputations(ArrayRef<ComputationOp> roots,
   return reached;
 }
 
+ComputationOp mlir::hlo::entryComputation(ModuleOp module) {
+  for (auto comp : module.getOps<ComputationOp>())
+    if (comp.getEntry())
+      return comp;
+  return {};
+}
+
 SmallVector<ComputationOp> mlir::hlo::calleesFirst(ModuleOp module,
                                                    SymbolTable &symbols) {
   SmallVector<ComputationOp> order;

@@ -136,6 +136,9 @@ void forEachCallee(ComputationOp comp, SymbolTable &symbols,
 SmallVector<ComputationOp> reachableComputations(ArrayRef<ComputationOp> roots,
                                                  SymbolTable &symbols);
 
+/// The entry computation of `module` (null when it has none).
+ComputationOp entryComputation(ModuleOp module);
+
 /// The computations of `module`, each after every computation it refers to
 /// (a depth-first post-order of the call graph, iterative; the members of a
 /// cycle come in some order).

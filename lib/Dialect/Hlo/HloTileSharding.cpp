@@ -109,6 +109,18 @@ TileSharding TileSharding::withoutDim(int64_t dim) const {
   return s;
 }
 
+TileSharding TileSharding::project(ArrayRef<int64_t> dims) const {
+  TileSharding s;
+  for (int64_t d : dims)
+    s.tiles.push_back(d < 0 ? 1 : tiles[d]);
+  for (ArrayRef<int64_t> c : coords) {
+    s.coords.emplace_back();
+    for (int64_t d : dims)
+      s.coords.back().push_back(d < 0 ? 0 : c[d]);
+  }
+  return s;
+}
+
 SmallVector<SmallVector<int64_t>>
 TileSharding::groupsAcross(ArrayRef<int64_t> dims) const {
   // A partition's rank among those holding its tile.

@@ -50,6 +50,9 @@ public:
   bool isEven(ArrayRef<int64_t> shape) const;
   /// The same tiles with dimension `dim` whole (its partitions replicate).
   TileSharding withoutDim(int64_t dim) const;
+  /// The tiles of an array whose dimension i is dimension `dims[i]` of this
+  /// one (-1: whole): the tiles of the other dimensions become replication.
+  TileSharding project(ArrayRef<int64_t> dims) const;
   /// The groups of partitions that hold the same tile in every dimension
   /// but `dims` and together hold every tile of `dims`, each ordered by its
   /// coordinates in `dims` (row-major): an all-gather or all-reduce across
