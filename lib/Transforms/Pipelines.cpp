@@ -44,10 +44,12 @@ void mlir::hlo::buildHloSpmdSimplifyPipeline(OpPassManager &pm) {
 }
 
 void mlir::hlo::buildHloSpmdPartitioningPipeline(OpPassManager &pm) {
-  // XLA: spmd-simplify, ShardingPropagation, SpmdPartitioner. XLA's
+  // XLA: ShardyXLA (here its reading of JAX's Shardy shardings and
+  // shard_maps), spmd-simplify, ShardingPropagation, SpmdPartitioner. XLA's
   // propagation and partitioner go into called computations; here the
   // calls are inlined first (XLA's optimization pipeline inlines them right
   // after), so that their instructions are partitioned too.
+  pm.addPass(createHloShardyXla());
   buildHloSpmdSimplifyPipeline(pm);
   pm.addPass(createHloCallInliner());
   pm.addPass(createHloShardingPropagation());
@@ -131,9 +133,11 @@ void mlir::hlo::buildHloOptimizationPipeline(
   pm.addPass(createHloTopkDecomposer());
   pm.addPass(createHloTopkRewriter());
   // XLA's "spmd-partitioner" where use_spmd_partitioning is set, else its
-  // "sharding-removal".
+  // "sharding-removal" (ShardyXLA, then ShardingRemover).
   if (options.spmd)
     buildHloSpmdPartitioningPipeline(pm);
+  else
+    pm.addPass(createHloShardyXla());
   pm.addPass(createHloShardingRemover());
   pm.addPass(createHloTopkSplitter());
   pm.addPass(createHloTopkSpecializer());

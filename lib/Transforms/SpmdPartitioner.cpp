@@ -60,9 +60,9 @@ struct SpmdPartitionerPass
   /// The tiles `s` gives an array of rank `rank`; an error at `loc` for a
   /// sharding the partitioner does not read.
   FailureOr<TileSharding> tilesFor(ShardingAttr s, int64_t rank, Location loc) {
-    if (s && s.isManual())
-      return emitError(loc) << "hlo-spmd-partitioner: manual shardings "
-                               "(shard_map) are not supported yet";
+    if (s && (s.isManual() || isPartlyManual(s)))
+      return emitError(loc) << "hlo-spmd-partitioner: manual sharding " << s
+                            << " outside a manual region";
     std::optional<TileSharding> t = TileSharding::get(s, rank, numPartitions);
     if (!t)
       return emitError(loc) << "hlo-spmd-partitioner: cannot partition by "
@@ -130,10 +130,17 @@ struct SpmdPartitionerPass
   LogicalResult partitionOp(Operation *op) {
     if (auto call = dyn_cast<CustomCallOp>(op)) {
       StringRef target = call.getCustomCallTarget();
-      if (target == "SPMDFullToShardShape" || target == "SPMDShardToFullShape")
-        return emitError(op->getLoc())
-               << "hlo-spmd-partitioner: manual shardings (shard_map) are "
-                  "not supported yet";
+      if (target == "SPMDFullToShardShape")
+        return partitionFullToShard(call);
+      if (target == "SPMDShardToFullShape")
+        return partitionShardToFull(call);
+    }
+    if (failed(checkManual(op)))
+      return failure();
+    if (isManualOp(op))
+      return partitionManual(op);
+    if (auto call = dyn_cast<CustomCallOp>(op)) {
+      StringRef target = call.getCustomCallTarget();
       // Shardy's marks of a result's sharding (the ROOT's says it) and of
       // sharding groups (read by Shardy's propagation) go.
       if (target == kShardingGroupTarget && op->use_empty()) {
@@ -202,6 +209,118 @@ struct SpmdPartitionerPass
       return success();
     }
     return partitionWhole(op);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Manual regions (shard_map)
+  //===--------------------------------------------------------------------===//
+
+  /// A sharding with a manual subgroup: manual over some axes only.
+  static bool isPartlyManual(ShardingAttr s) {
+    if (s.isTuple())
+      return llvm::any_of(s.getTupleElements(), isPartlyManual);
+    return llvm::is_contained(s.getLastTileDims(), ShardingSubgroup::Manual);
+  }
+
+  /// Manual over some axes only is an error (not partitioned yet).
+  LogicalResult checkManual(Operation *op) {
+    auto s = op->getAttrOfType<ShardingAttr>("sharding");
+    if (s && isPartlyManual(s))
+      return op->emitError("hlo-spmd-partitioner: sharding ")
+             << s << " is manual over some axes only (a shard_map over a "
+             << "subset of the mesh's axes): not supported yet";
+    return success();
+  }
+
+  /// An instruction of a manual region: its sharding is manual, or it has
+  /// none and reads a manual value.
+  bool isManualOp(Operation *op) {
+    auto s = op->getAttrOfType<ShardingAttr>("sharding");
+    if (s)
+      return s.isManual() ||
+             (s.isTuple() && !s.getTupleElements().empty() &&
+              llvm::all_of(s.getTupleElements(),
+                           [](ShardingAttr e) { return e.isManual(); }));
+    return llvm::any_of(getDataOperands(op),
+                        [&](Value v) { return manual.contains(v); });
+  }
+
+  /// A manual instruction runs as written on each partition's local
+  /// values; a value from outside the region it reads (a constant) is
+  /// whole, as every partition has it before partitioning.
+  LogicalResult partitionManual(Operation *op) {
+    for (auto [i, v] : llvm::enumerate(getDataOperands(op)))
+      if (auto type = arrayType(v);
+          type && !manual.contains(v) && !values->currentOf(v).isReplicated())
+        values->setOperandTiles(
+            op, i, TileSharding::replicated(type.getRank(), numPartitions));
+    for (Value r : op->getResults())
+      manual.insert(r);
+    return success();
+  }
+
+  /// SPMDFullToShardShape: each partition's tile of the operand, in the
+  /// sharding of the instruction making the operand, is its local value.
+  LogicalResult partitionFullToShard(CustomCallOp call) {
+    OperandRange in = getDataOperands(call);
+    auto type = in.size() == 1 ? arrayType(in[0]) : RankedTensorType();
+    auto local = arrayType(call->getResult(0));
+    auto s = call->getAttrOfType<ShardingAttr>("sharding");
+    if (failed(checkManual(call)))
+      return failure();
+    if (!type || !local || !s || !s.isManual())
+      return call.emitError("hlo-spmd-partitioner: SPMDFullToShardShape "
+                            "needs one array operand and a {manual} sharding");
+    Value v = in[0];
+    ShardingAttr from;
+    if (Operation *def = v.getDefiningOp())
+      from = def->getAttrOfType<ShardingAttr>("sharding");
+    else
+      from = entry.getArgAttrOfType<ShardingAttr>(
+          cast<BlockArgument>(v).getArgNumber(), "hlo.sharding");
+    FailureOr<TileSharding> t = tilesFor(from, type.getRank(), call.getLoc());
+    if (failed(t))
+      return failure();
+    ArrayRef<int64_t> whole = values->wholeShape(v);
+    if (!t->isEven(whole) || t->shardShape(whole) != local.getShape())
+      return call.emitError("hlo-spmd-partitioner: SPMDFullToShardShape's ")
+             << "result is not the tile its operand's sharding " << from
+             << " gives each partition";
+    OpBuilder b(call);
+    InstBuilder ib(b, derivedLoc(call.getLoc()));
+    Value tile = values->reshard(ib, v, values->currentOf(v), *t, whole);
+    // A copy is the local value (the tile may be read as such too).
+    Value copy = ib.create<CopyOp>(local, {tile});
+    call->getResult(0).replaceAllUsesWith(copy);
+    call.erase();
+    manual.insert(copy);
+    return success();
+  }
+
+  /// SPMDShardToFullShape: each partition's local value is its tile of the
+  /// result, in the instruction's sharding.
+  LogicalResult partitionShardToFull(CustomCallOp call) {
+    OperandRange in = getDataOperands(call);
+    auto local = in.size() == 1 ? arrayType(in[0]) : RankedTensorType();
+    auto type = arrayType(call->getResult(0));
+    if (!local || !type)
+      return call.emitError("hlo-spmd-partitioner: SPMDShardToFullShape "
+                            "needs one array operand");
+    FailureOr<TileSharding> t = wanted(call);
+    if (failed(t))
+      return failure();
+    if (!t->isEven(type.getShape()) ||
+        t->shardShape(type.getShape()) != local.getShape())
+      return call.emitError("hlo-spmd-partitioner: SPMDShardToFullShape's ")
+             << "operand is not the tile its sharding gives each partition";
+    // A copy holds the tiles (the local value may be read as such too).
+    OpBuilder b(call);
+    InstBuilder ib(b, derivedLoc(call.getLoc()));
+    Value v = ib.create<CopyOp>(local, {in[0]});
+    values->setTiles(v, *t, type.getShape());
+    call->getResult(0).replaceAllUsesWith(v);
+    call.erase();
+    return success();
   }
 
   /// Every operand whole, the instruction unchanged.
@@ -438,6 +557,8 @@ struct SpmdPartitionerPass
   int64_t numPartitions = 1;
   std::optional<SpmdValues> values;
   DenseMap<Type, StringRef> adders;
+  /// The local values of manual regions.
+  DenseSet<Value> manual;
 };
 
 } // namespace

@@ -30,6 +30,43 @@ def HloShardingRemover : Pass<"hlo-sharding-remover", "::mlir::ModuleOp"> {
   ];
 }
 
+def HloShardyXla : Pass<"hlo-shardy-xla", "::mlir::ModuleOp"> {
+  let summary = "Shardy's shardings as JAX writes them, read into HLO "
+                "shardings and manual regions (XLA's ShardyXLA, without "
+                "Shardy's propagation)";
+  let description = [{
+    JAX lowers with Shardy and hands XLA the module in Shardy's round-trip
+    form: the meshes in the module's `xla.sdy.meshes` frontend attribute,
+    each value's sharding in its `xla.sdy.sharding` one (Shardy's syntax),
+    and each shard_map as an `xla.sdy.GlobalToLocalShape` call (operand
+    shardings `xla.sdy.in_shardings`, manual axes `xla.sdy.manual_axes`),
+    a call of its body (`xla.sdy.manual_computation_body*`, marked
+    `inlineable="false"`) and an `xla.sdy.LocalToGlobalShape` call
+    (`xla.sdy.out_shardings`). As XLA's ShardyXLA exports them (its
+    propagation is hlo-sharding-propagation's work here):
+
+    - every `xla.sdy.sharding` becomes the instruction's `sharding` (the
+      parameter's `hlo.sharding`), a tuple sharding for a tuple;
+    - each operand of a GlobalToLocalShape becomes a `copy` in its operand
+      sharding, then an `SPMDFullToShardShape` call in the manual sharding
+      of the local shape (`{manual}` when every mesh axis is manual, else
+      `last_tile_dims={manual, ...}`); each operand of a
+      LocalToGlobalShape a `copy` in the manual sharding, then an
+      `SPMDShardToFullShape` call in its result sharding;
+    - the body call takes the manual shardings of its results and can be
+      inlined; the body's instructions without a sharding take `{manual}`
+      when every axis is manual;
+    - the `xla.sdy.*` frontend attributes read go.
+
+    Shardings Shardy's syntax writes that HLO cannot (unreduced axes) and
+    malformed attributes are errors at the instruction.
+  }];
+  let statistics = [
+    Statistic<"numShardings", "shardings", "Shardy shardings converted">,
+    Statistic<"numManual", "manual-regions", "shard_map regions converted">,
+  ];
+}
+
 def HloShardingPropagation
     : Pass<"hlo-sharding-propagation", "::mlir::ModuleOp"> {
   let summary = "Give every instruction of the entry a sharding from its "

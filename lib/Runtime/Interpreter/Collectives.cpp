@@ -37,9 +37,12 @@
 #include "Internal.h"
 
 #include "Hlo/Dialect/Hlo/HloDeviceGroups.h"
+#include "Hlo/Dialect/Hlo/HloShardy.h"
+#include "Hlo/Dialect/Hlo/HloTileSharding.h"
 #include "Hlo/Dialect/Hlo/HloTypeInference.h"
 #include "Hlo/Support/DeviceRendezvous.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <algorithm>
@@ -692,4 +695,175 @@ static EvalResult evalCollective(Interp &interp, Operation *op,
       .Case<AllReduceDoneOp, AllGatherDoneOp, CollectivePermuteDoneOp>(
           [&](Operation *) { return done(interp, op, *operands[0]); })
       .Default([](Operation *) -> EvalResult { return std::nullopt; });
+}
+
+//===----------------------------------------------------------------------===//
+// shard_map boundaries before partitioning.
+//===----------------------------------------------------------------------===//
+
+/// The sharding of the instruction (or entry parameter) making `v`.
+static ShardingAttr shardingOf(Value v) {
+  if (Operation *def = v.getDefiningOp())
+    return def->getAttrOfType<ShardingAttr>("sharding");
+  auto arg = cast<BlockArgument>(v);
+  auto comp = dyn_cast<ComputationOp>(arg.getOwner()->getParentOp());
+  return comp ? comp.getArgAttrOfType<ShardingAttr>(arg.getArgNumber(),
+                                                    "hlo.sharding")
+              : ShardingAttr();
+}
+
+/// The tiles `s` cuts an array of `shape` into on the run's partitions.
+static FailureOr<TileSharding> tileShardingOf(Interp &interp, Operation *op,
+                                       ShardingAttr s, ArrayRef<int64_t> shape) {
+  std::optional<TileSharding> t = TileSharding::get(
+      s, shape.size(), interp.shared.options.numPartitions);
+  if (!t || !t->isEven(shape))
+    return interp.fail(op, "the sharding of a shard_map's global value "
+                           "does not cut it into even tiles of the run's " +
+                               Twine(interp.shared.options.numPartitions) +
+                               " partitions");
+  return *t;
+}
+
+/// Calls `fn(tileIndex, wholeIndex)` for each element of partition `p`'s
+/// tile of an array of `shape`.
+static void forTile(const TileSharding &t, int64_t p, ArrayRef<int64_t> shape,
+                    function_ref<void(int64_t, int64_t)> fn) {
+  SmallVector<int64_t> tileShape = t.shardShape(shape);
+  int64_t n = 1;
+  for (int64_t d : tileShape)
+    n *= d;
+  SmallVector<int64_t> index(shape.size());
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t rest = i, linear = 0, stride = 1;
+    for (int64_t d = (int64_t)shape.size() - 1; d >= 0; --d) {
+      int64_t x = rest % tileShape[d] + t.getCoords(p)[d] * tileShape[d];
+      rest /= tileShape[d];
+      linear += x * stride;
+      stride *= shape[d];
+    }
+    fn(i, linear);
+  }
+}
+
+/// The boundaries of a shard_map in a program not yet partitioned, on each
+/// simulated partition: into the region (`SPMDFullToShardShape`,
+/// `xla.sdy.GlobalToLocalShape`) each partition takes its tile of the
+/// global value, in the operand's sharding; out of it
+/// (`SPMDShardToFullShape`, `xla.sdy.LocalToGlobalShape`) the partitions
+/// of each replica put their local values together as the tiles of the
+/// result's sharding (the first partition holding a tile gives it).
+EvalResult eval::evalShardMapBoundary(Interp &interp, CustomCallOp op,
+                                      Operands operands) {
+  StringRef target = op.getCustomCallTarget();
+  bool sdyForm = target == "xla.sdy.GlobalToLocalShape" ||
+                 target == "xla.sdy.LocalToGlobalShape";
+  bool toLocal =
+      target == "SPMDFullToShardShape" || target == "xla.sdy.GlobalToLocalShape";
+  if (!sdyForm && target != "SPMDFullToShardShape" &&
+      target != "SPMDShardToFullShape")
+    return std::nullopt;
+  Type type = op->getResult(0).getType();
+  // One device's program: they pass their operand on (Control.cpp).
+  if (!sdyForm && operands.size() == 1 && operands[0]->hasType(type))
+    return std::nullopt;
+  // The global side's types and shardings.
+  SmallVector<Type> localTypes;
+  auto tuple = dyn_cast<TupleType>(type);
+  if (sdyForm && tuple && operands.size() != 1)
+    llvm::append_range(localTypes, tuple.getTypes());
+  else
+    localTypes.push_back(type);
+  if (localTypes.size() != operands.size())
+    return interp.error(op, "one result per operand expected");
+  SmallVector<ShardingAttr> shardings;
+  if (sdyForm) {
+    std::string error;
+    FailureOr<SdyShardings> sdy =
+        SdyShardings::get(op->getParentOfType<ModuleOp>(), error);
+    SmallVector<Type> globalTypes;
+    for (auto [i, v] : llvm::enumerate(getDataOperands(op)))
+      globalTypes.push_back(toLocal ? v.getType() : localTypes[i]);
+    FailureOr<SmallVector<ShardingAttr>> s =
+        failed(sdy) ? FailureOr<SmallVector<ShardingAttr>>(failure())
+                    : sdy->convert(op.getContext(), op.getFrontendAttributesAttr(),
+                                   toLocal ? "xla.sdy.in_shardings"
+                                           : "xla.sdy.out_shardings",
+                                   globalTypes, {}, error);
+    if (failed(s) || s->size() != operands.size())
+      return interp.error(op, "cannot read the shard_map's shardings: " +
+                                  (error.empty() ? "none given" : error));
+    shardings = std::move(*s);
+  } else {
+    shardings.push_back(toLocal ? shardingOf(getDataOperands(op)[0])
+                                : op->getAttrOfType<ShardingAttr>("sharding"));
+  }
+  SmallVector<TileSharding> tiles;
+  for (auto [i, s] : llvm::enumerate(shardings)) {
+    const Literal &in = *operands[i];
+    ArrayRef<int64_t> shape =
+        toLocal ? in.getShape()
+                : cast<RankedTensorType>(localTypes[i]).getShape();
+    if (!in.isArray())
+      return interp.error(op, "a shard_map's operands must be arrays");
+    FailureOr<TileSharding> t = tileShardingOf(interp, op, s, shape);
+    if (failed(t))
+      return failure();
+    tiles.push_back(*t);
+  }
+  auto pack = [&](std::vector<Literal> results) {
+    return results.size() == 1 && !(tuple && sdyForm && operands.size() != 1)
+               ? std::move(results[0])
+               : Literal::tuple(std::move(results));
+  };
+  if (toLocal) {
+    std::vector<Literal> results;
+    for (auto [i, t] : llvm::enumerate(tiles)) {
+      const Literal &in = *operands[i];
+      Literal tile =
+          Literal::array(in.getElementType(), t.shardShape(in.getShape()));
+      forTile(t, interp.partition, in.getShape(),
+              [&](int64_t at, int64_t from) { tile.copyElement(at, in, from); });
+      results.push_back(std::move(tile));
+    }
+    return pack(std::move(results));
+  }
+  std::vector<Literal> locals;
+  for (const Literal *l : operands)
+    locals.push_back(*l);
+  int64_t partitions = interp.shared.options.numPartitions;
+  return exchange(
+      interp, op, Literal::tuple(std::move(locals)),
+      [&](Interp &, std::vector<Literal> &inputs,
+          std::vector<Literal> &outputs) -> LogicalResult {
+        for (size_t d = 0; d < inputs.size(); ++d) {
+          int64_t replica = d / partitions;
+          std::vector<Literal> wholes;
+          for (auto [i, t] : llvm::enumerate(tiles)) {
+            auto shape = cast<RankedTensorType>(localTypes[i]).getShape();
+            Literal whole = Literal::array(
+                inputs[d].getElements()[i].getElementType(), shape);
+            // Each tile from the first partition holding it.
+            DenseSet<int64_t> seen;
+            for (int64_t p = 0; p < partitions; ++p) {
+              const Literal &part =
+                  inputs[replica * partitions + p].getElements()[i];
+              if (part.getShape() != ArrayRef<int64_t>(t.shardShape(shape)))
+                return interp.fail(op, "a local value is not the tile "
+                                       "its sharding gives");
+              int64_t tileId = 0;
+              for (auto [c, n] : llvm::zip(t.getCoords(p), t.getTiles()))
+                tileId = tileId * n + c;
+              if (!seen.insert(tileId).second)
+                continue;
+              forTile(t, p, shape, [&](int64_t at, int64_t to) {
+                whole.copyElement(to, part, at);
+              });
+            }
+            wholes.push_back(std::move(whole));
+          }
+          outputs[d] = pack(std::move(wholes));
+        }
+        return success();
+      });
 }

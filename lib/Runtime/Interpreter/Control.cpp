@@ -393,6 +393,8 @@ EvalResult eval::evalControlOp(Interp &interp, Operation *op,
           return r;
         if (EvalResult r = evalCubSortCustomCall(interp, c, operands))
           return r;
+        if (EvalResult r = evalShardMapBoundary(interp, c, operands))
+          return r;
         StringRef target = c.getCustomCallTarget();
         // Annotations of one device's program: their operand as it is.
         if ((isShardingPassThroughTarget(target) ||

@@ -215,6 +215,7 @@ EvalResult evalReduceOp(Interp &, Operation *, Operands);   // Reduce.cpp
 EvalResult evalLinalgOp(Interp &, Operation *, Operands);   // Linalg.cpp
 EvalResult evalSolverOp(Interp &, Operation *, Operands);   // Solvers.cpp
 EvalResult evalCollectiveOp(Interp &, Operation *, Operands); // Collectives.cpp
+EvalResult evalShardMapBoundary(Interp &, CustomCallOp, Operands);
 /// A send between devices (Collectives.cpp): every device meets there; for
 /// each (source, target) device pair the target receives the source's
 /// `data`, a device that is no target zeros. Returns what this device

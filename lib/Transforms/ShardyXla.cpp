@@ -1,0 +1,306 @@
+//===- ShardyXla.cpp - Shardy's round-trip form read into HLO shardings ---===//
+//
+// XLA's ShardyXLA pass on the module JAX hands XLA, without Shardy's own
+// propagation (hlo-sharding-propagation's work here): the shardings JAX
+// wrote in Shardy's syntax (HloShardy.h) become HLO shardings, and each
+// shard_map's `xla.sdy.GlobalToLocalShape` / `xla.sdy.LocalToGlobalShape`
+// pair becomes GSPMD's manual region: copies in the operand shardings,
+// `SPMDFullToShardShape`, the body in manual shardings,
+// `SPMDShardToFullShape`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RewriteUtils.h"
+#include "TransformUtils.h"
+#include "WhileLoopUtils.h"
+
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Dialect/Hlo/HloShardy.h"
+#include "Hlo/Transforms/CollectivePasses.h"
+
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::hlo {
+#define GEN_PASS_DEF_HLOSHARDYXLA
+#include "Hlo/Transforms/CollectivePasses.h.inc"
+} // namespace mlir::hlo
+
+using namespace mlir;
+using namespace mlir::hlo;
+
+static constexpr StringLiteral kSharding = "xla.sdy.sharding";
+static constexpr StringLiteral kInShardings = "xla.sdy.in_shardings";
+static constexpr StringLiteral kOutShardings = "xla.sdy.out_shardings";
+static constexpr StringLiteral kManualAxes = "xla.sdy.manual_axes";
+static constexpr StringLiteral kBodyPrefix = "xla.sdy.manual_computation_body";
+
+/// `attrs` without `keys` (null when nothing is left).
+static DictionaryAttr without(DictionaryAttr attrs, ArrayRef<StringRef> keys) {
+  if (!attrs)
+    return {};
+  SmallVector<NamedAttribute> kept;
+  for (NamedAttribute a : attrs)
+    if (!llvm::is_contained(keys, a.getName().getValue()))
+      kept.push_back(a);
+  return kept.empty() ? DictionaryAttr()
+                      : DictionaryAttr::get(attrs.getContext(), kept);
+}
+
+static void setFrontendAttrs(Operation *op, DictionaryAttr attrs) {
+  if (attrs)
+    op->setAttr("frontend_attributes", attrs);
+  else
+    op->removeAttr("frontend_attributes");
+}
+
+/// `{manual}` for `type` (one per element of a tuple).
+static ShardingAttr manualFor(MLIRContext *ctx, Type type) {
+  auto manual = ShardingAttr::get(ctx, ShardingKind::Manual);
+  auto tuple = dyn_cast<TupleType>(type);
+  if (!tuple)
+    return manual;
+  return ShardingAttr::getTuple(
+      ctx, SmallVector<ShardingAttr>(tuple.size(), manual));
+}
+
+namespace {
+
+struct ShardyXlaPass
+    : ChangeReportingPass<ShardyXlaPass, hlo::impl::HloShardyXlaBase> {
+  void run() {
+    ModuleOp module = getOperation();
+    std::string error;
+    FailureOr<SdyShardings> meshes = SdyShardings::get(module, error);
+    if (failed(meshes)) {
+      emitError(module.getLoc()) << "hlo-shardy-xla: xla.sdy.meshes: "
+                                 << error;
+      return signalPassFailure();
+    }
+    sdy = &*meshes;
+    bodyAxes.clear();
+    // The manual axes of each shard_map body, from the calls of it.
+    WalkResult walk = module.walk([&](CustomCallOp call) {
+      if (call.getCustomCallTarget() != "xla.sdy.LocalToGlobalShape")
+        return WalkResult::advance();
+      for (Value v : getDataOperands(call)) {
+        Operation *def = v.getDefiningOp();
+        if (auto gte = dyn_cast_or_null<GetTupleElementOp>(def))
+          def = gte.getOperand().getDefiningOp();
+        if (!isBodyCall(def))
+          continue;
+        auto body = cast<CallOp>(def);
+        FailureOr<SmallVector<std::string>> axes =
+            SdyShardings::manualAxes(call.getFrontendAttributesAttr(), error);
+        if (failed(axes)) {
+          call.emitError("hlo-shardy-xla: ") << error;
+          return WalkResult::interrupt();
+        }
+        bodyAxes[body.getToApply()] = *axes;
+      }
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return signalPassFailure();
+    for (auto comp : module.getOps<ComputationOp>()) {
+      auto it = bodyAxes.find(comp.getSymName());
+      ArrayRef<std::string> manual;
+      bool allManual = false;
+      if (it != bodyAxes.end()) {
+        manual = it->second;
+        allManual = everyAxis(manual);
+      }
+      if (comp.getEntry() && failed(convertArguments(comp)))
+        return signalPassFailure();
+      SmallVector<Operation *> ops;
+      for (Operation &op : comp.getBody().front().without_terminator())
+        ops.push_back(&op);
+      for (Operation *op : ops)
+        if (!dead.contains(op) && failed(convert(op, manual, allManual)))
+          return signalPassFailure();
+      for (Operation *op : dead)
+        op->erase();
+      dead.clear();
+    }
+    if (auto attrs =
+            module->getAttrOfType<DictionaryAttr>("hlo.frontend_attributes");
+        attrs && attrs.contains("xla.sdy.meshes")) {
+      if (DictionaryAttr rest = without(attrs, {"xla.sdy.meshes"}))
+        module->setAttr("hlo.frontend_attributes", rest);
+      else
+        module->removeAttr("hlo.frontend_attributes");
+      changed = true;
+    }
+  }
+
+  /// Whether `axes` are every axis of the module's meshes (a shard_map
+  /// over every axis: its values are `{manual}`).
+  bool everyAxis(ArrayRef<std::string> axes) {
+    for (const auto &mesh : sdy->getMeshes())
+      for (const std::string &name : mesh.second.axisNames)
+        if (!llvm::is_contained(axes, name))
+          return false;
+    return true;
+  }
+
+  LogicalResult convertArguments(ComputationOp entry) {
+    for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i) {
+      auto attrs =
+          entry.getArgAttrOfType<DictionaryAttr>(i, "hlo.frontend_attributes");
+      std::string error;
+      FailureOr<SmallVector<ShardingAttr>> s =
+          sdy->convert(&getContext(), attrs, kSharding,
+                       entry.getArgumentTypes()[i], {}, error);
+      if (failed(s))
+        return entry.emitError("hlo-shardy-xla: parameter ")
+               << i << ": " << error;
+      if (s->empty())
+        continue;
+      entry.setArgAttr(i, "hlo.sharding", s->front());
+      if (DictionaryAttr rest = without(attrs, {kSharding}))
+        entry.setArgAttr(i, "hlo.frontend_attributes", rest);
+      else
+        entry.removeArgAttr(i, "hlo.frontend_attributes");
+      ++numShardings;
+      changed = true;
+    }
+    return success();
+  }
+
+  /// The shardings of `key` of `op`'s frontend attributes for `types`.
+  FailureOr<SmallVector<ShardingAttr>> shardings(Operation *op, StringRef key,
+                                                 TypeRange types,
+                                                 ArrayRef<std::string> manual) {
+    std::string error;
+    auto attrs = op->getAttrOfType<DictionaryAttr>("frontend_attributes");
+    FailureOr<SmallVector<ShardingAttr>> s =
+        sdy->convert(&getContext(), attrs, key, types, manual, error);
+    if (failed(s))
+      return op->emitError("hlo-shardy-xla: ") << key << ": " << error;
+    return s;
+  }
+
+  LogicalResult convert(Operation *op, ArrayRef<std::string> manual,
+                        bool allManual) {
+    if (auto call = dyn_cast<CustomCallOp>(op)) {
+      StringRef target = call.getCustomCallTarget();
+      if (target == "xla.sdy.GlobalToLocalShape" ||
+          target == "xla.sdy.LocalToGlobalShape")
+        return convertShardMap(call, target == "xla.sdy.GlobalToLocalShape");
+    }
+    if (op->getNumResults() != 1)
+      return success();
+    auto attrs = op->getAttrOfType<DictionaryAttr>("frontend_attributes");
+    // JAX marks the body call (and the elements taken of its tuple) not
+    // inlinable; a manual region can be.
+    if (auto gte = dyn_cast<GetTupleElementOp>(op);
+        gte && isBodyCall(gte.getOperand().getDefiningOp())) {
+      setFrontendAttrs(op, without(attrs, {"inlineable"}));
+      attrs = op->getAttrOfType<DictionaryAttr>("frontend_attributes");
+    }
+    if (auto call = dyn_cast<CallOp>(op); call && isBodyCall(call)) {
+      setFrontendAttrs(op, without(attrs, {"inlineable"}));
+      attrs = op->getAttrOfType<DictionaryAttr>("frontend_attributes");
+      auto it = bodyAxes.find(call.getToApply());
+      if (it != bodyAxes.end() && everyAxis(it->second) &&
+          (!attrs || !attrs.contains(kSharding))) {
+        op->setAttr("sharding",
+                    manualFor(&getContext(), op->getResultTypes()[0]));
+        changed = true;
+        return success();
+      }
+    }
+    FailureOr<SmallVector<ShardingAttr>> s =
+        shardings(op, kSharding, op->getResultTypes(), manual);
+    if (failed(s))
+      return failure();
+    if (!s->empty()) {
+      op->setAttr("sharding", s->front());
+      setFrontendAttrs(op, without(attrs, {kSharding}));
+      ++numShardings;
+      changed = true;
+    } else if (allManual && !op->hasAttr("sharding")) {
+      op->setAttr("sharding", manualFor(&getContext(), op->getResultTypes()[0]));
+      changed = true;
+    }
+    return success();
+  }
+
+  static bool isBodyCall(Operation *op) {
+    auto call = dyn_cast_or_null<CallOp>(op);
+    return call && call.getToApply().starts_with(kBodyPrefix);
+  }
+
+  /// A shard_map's entry (`toLocal`) or exit: each operand copied in the
+  /// sharding it has on this side, then made the other side's shape.
+  LogicalResult convertShardMap(CustomCallOp call, bool toLocal) {
+    std::string error;
+    auto attrs = call.getFrontendAttributesAttr();
+    FailureOr<SmallVector<std::string>> manual =
+        SdyShardings::manualAxes(attrs, error);
+    if (failed(manual))
+      return call.emitError("hlo-shardy-xla: ") << error;
+    OperandRange in = getDataOperands(call);
+    TypeRange inTypes = in.getTypes();
+    Type resultType = call->getResult(0).getType();
+    SmallVector<Type> outTypes;
+    if (auto tuple = dyn_cast<TupleType>(resultType); tuple && in.size() != 1)
+      llvm::append_range(outTypes, tuple.getTypes());
+    else
+      outTypes.push_back(resultType);
+    if (outTypes.size() != in.size())
+      return call.emitError("hlo-shardy-xla: ")
+             << in.size() << " operands for " << outTypes.size() << " results";
+    // The shardings of the global side, and of the local side.
+    StringRef key = toLocal ? kInShardings : kOutShardings;
+    TypeRange globalTypes = toLocal ? inTypes : TypeRange(outTypes);
+    FailureOr<SmallVector<ShardingAttr>> global =
+        shardings(call, key, globalTypes, {});
+    FailureOr<SmallVector<ShardingAttr>> local =
+        shardings(call, key, globalTypes, *manual);
+    if (failed(global) || failed(local))
+      return failure();
+    if (global->size() != in.size())
+      return call.emitError("hlo-shardy-xla: no ") << key;
+    OpBuilder b(call);
+    InstBuilder ib(b, call.getLoc());
+    SmallVector<Value> results;
+    for (auto [i, v] : llvm::enumerate(in)) {
+      ShardingAttr before = toLocal ? (*global)[i] : (*local)[i];
+      ShardingAttr after = toLocal ? (*local)[i] : (*global)[i];
+      Value copy = ib.create<CopyOp>(v.getType(), {v},
+                                     {b.getNamedAttr("sharding", before)});
+      StringRef target =
+          toLocal ? "SPMDFullToShardShape" : "SPMDShardToFullShape";
+      results.push_back(ib.create<CustomCallOp>(
+          outTypes[i], {copy},
+          {b.getNamedAttr("custom_call_target", b.getStringAttr(target)),
+           b.getNamedAttr("sharding", after)}));
+    }
+    Value result = call->getResult(0);
+    if (outTypes.size() == 1 && outTypes[0] == resultType) {
+      result.replaceAllUsesWith(results[0]);
+    } else {
+      for (Operation *user : llvm::make_early_inc_range(result.getUsers()))
+        if (auto gte = dyn_cast<GetTupleElementOp>(user)) {
+          gte.getResult().replaceAllUsesWith(results[gte.getIndex()]);
+          gte->dropAllReferences();
+          dead.insert(gte);
+        }
+      if (!result.use_empty())
+        result.replaceAllUsesWith(ib.tuple(results));
+    }
+    call->dropAllReferences();
+    dead.insert(call);
+    numManual += toLocal;
+    changed = true;
+    return success();
+  }
+
+  const SdyShardings *sdy = nullptr;
+  /// Instructions replaced, erased after their computation's walk.
+  llvm::SetVector<Operation *> dead;
+  /// The manual axes of each shard_map body computation.
+  DenseMap<StringRef, SmallVector<std::string>> bodyAxes;
+};
+
+} // namespace
