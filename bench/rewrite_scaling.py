@@ -59,6 +59,9 @@ of, chained so that each block reads the previous one:
                                  sharding, every tenth step tiled by columns
                                  instead (an all-gather and a dynamic-slice
                                  each way)
+  hlo-shardy-xla                 tanh steps on an f32[64,16], each with
+                                 Shardy's sharding, every tenth a shard_map
+                                 instead (entry call, negate, exit call)
 
 and prints ms per pass and per 1000 instructions at each size (equal
 columns = linear), the fastest of --repeat runs (MLIR's --mlir-timing: the
@@ -225,6 +228,37 @@ def sharded(n, annotate=True):
         sharding = f", sharding={{devices={tiles}<=[4]}}" if annotate else ""
         op = "tanh" if i % 2 else "negate"
         body.append(f"  a_{i} = f32[64,16] {op}(a_{i - 1}){sharding}")
+    return [], body, f"a_{n - 1}", "f32[64,16]"
+
+
+def shardy(n):
+    """Tanh steps on an f32[64,16] with Shardy's sharding of each (by rows
+    over "x"), every tenth step a shard_map over "x" instead: its entry
+    and exit calls around a negate of the local f32[16,16]."""
+    rows = r'[{\"x\"}, {}]'
+    one = r'#sdy.sharding<@mesh, ' + rows + '>'
+    per_value = r'#sdy.sharding_per_value<[<@mesh, ' + rows + '>]>'
+    manual = r'xla.sdy.manual_axes="#sdy<manual_axes{\"x\"}>"'
+    body = [f'  a_0 = f32[64,16] parameter(0), '
+            f'frontend_attributes={{xla.sdy.sharding="{one}"}}']
+    i = 1
+    while i < n:
+        if i % 10 == 0 and i + 3 <= n:
+            body += [
+                f'  a_{i} = f32[16,16] custom-call(a_{i - 1}), '
+                f'custom_call_target="xla.sdy.GlobalToLocalShape", '
+                f'frontend_attributes={{xla.sdy.in_shardings="{per_value}",'
+                f'{manual}}}',
+                f'  a_{i + 1} = f32[16,16] negate(a_{i})',
+                f'  a_{i + 2} = f32[64,16] custom-call(a_{i + 1}), '
+                f'custom_call_target="xla.sdy.LocalToGlobalShape", '
+                f'frontend_attributes={{xla.sdy.out_shardings="{per_value}",'
+                f'{manual}}}']
+            i += 3
+            continue
+        body.append(f'  a_{i} = f32[64,16] tanh(a_{i - 1}), '
+                    f'frontend_attributes={{xla.sdy.sharding="{per_value}"}}')
+        i += 1
     return [], body, f"a_{n - 1}", "f32[64,16]"
 
 
@@ -479,7 +513,8 @@ PASSES = [("hlo-simplify-fp-conversions", fp),
           ("hlo-collective-pipeliner", pipelined),
           ("hlo-scan-expander", scans),
           ("hlo-sharding-propagation", unannotated),
-          ("hlo-spmd-partitioner", sharded)]
+          ("hlo-spmd-partitioner", sharded),
+          ("hlo-shardy-xla", shardy)]
 
 
 def module(make, n):
@@ -487,6 +522,8 @@ def module(make, n):
     extra = OR if make is pred else []
     devices = ("num_partitions=8" if make in (split, padded_gathers)
                else "num_partitions=4" if make in (sharded, unannotated)
+               else 'num_partitions=4, frontend_attributes={xla.sdy.meshes='
+               '{mesh = #sdy.mesh<["x"=4]>}}' if make is shardy
                else "replica_count=2")
     lines = [f"HloModule rewrites, {devices}", ""] + comps + extra + ["", "ENTRY main {"]
     lines += body + [f"  ROOT out = {type_} copy({root})", "}"]

@@ -7,6 +7,7 @@
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Dialect/Hlo/HloTypeInference.h"
 #include "Hlo/Runtime/Host/HostRuntime.h"
+#include "Hlo/Runtime/PartitionedRun.h"
 #ifdef HLO_HAVE_CUDA_RUNTIME
 #include "Hlo/Runtime/Cuda/CudaRuntime.h"
 #endif
@@ -341,9 +342,30 @@ FailureOr<Literal> mlir::hlo::runOnDevice(
   // encoded and results decoded in them.
   MLIRContext *ctx = module.getContext();
   OwningOpRef<ModuleOp> optimized = module.clone();
+  // XLA's use_spmd_partitioning: the program partitioned first (a copy
+  // kept for the result's layout), each device its tiles of the
+  // arguments, the result put together from the devices' tiles.
+  OwningOpRef<ModuleOp> partitioned;
+  std::optional<std::vector<std::vector<Literal>>> perDevice;
+  GpuOptimizeOptions rest = options;
+  if (options.spmd && !optimized.get()->hasAttr("hlo.buffer_allocations") &&
+      getDeviceCounts(*optimized).second > 1) {
+    PassManager partition(ctx);
+    buildHloSpmdPartitioningPipeline(partition);
+    if (failed(runPasses(partition, *optimized, error)))
+      return failure();
+    perDevice = runtime::partitionArguments(*optimized, arguments);
+    if (!perDevice) {
+      error = "the partitioned program's parameters are not tiles of the "
+              "arguments";
+      return failure();
+    }
+    partitioned = optimized->clone();
+    rest.spmd = false;
+  }
   if (!optimized.get()->hasAttr("hlo.buffer_allocations")) {
     PassManager optimize(ctx);
-    buildHloGpuOptimizePipeline(optimize, options);
+    buildHloGpuOptimizePipeline(optimize, rest);
     if (failed(runPasses(optimize, *optimized, error)))
       return failure();
   }
@@ -362,7 +384,7 @@ FailureOr<Literal> mlir::hlo::runOnDevice(
     return failure();
   }
   FailureOr<OwningOpRef<ModuleOp>> compiled =
-      compileToThunks(*optimized, kind, error, host.seed, options);
+      compileToThunks(*optimized, kind, error, host.seed, rest);
   if (failed(compiled))
     return failure();
   std::unique_ptr<thunk::Executable> exe =
@@ -428,7 +450,16 @@ FailureOr<Literal> mlir::hlo::runOnDevice(
 
   std::vector<thunk::ParameterBytes> parameters;
   std::vector<std::vector<uint8_t>> storage;
-  encodeParameters(arguments, params, parameters, storage);
+  thunk::DeviceIO io;
+  std::vector<std::vector<std::vector<uint8_t>>> deviceStorage;
+  if (perDevice) {
+    for (const std::vector<Literal> &args : *perDevice)
+      encodeParameters(args, params, io.parameters.emplace_back(),
+                       deviceStorage.emplace_back());
+    exe->setDeviceIO(&io);
+  } else {
+    encodeParameters(arguments, params, parameters, storage);
+  }
   std::vector<std::vector<uint8_t>> results;
   DeviceTiming once;
   DeviceTiming &runs = timing ? *timing : once;
@@ -460,7 +491,30 @@ FailureOr<Literal> mlir::hlo::runOnDevice(
           autotuneTo, error)))
     return failure();
 #endif
-  ArrayRef<std::vector<uint8_t>> buffers = results;
   note = runs.stats.summary();
+  if (perDevice) {
+    // Each replica's result from its partitions' tiles.
+    std::vector<Literal> local, like;
+    Type wholeType;
+    for (auto comp : module.getOps<ComputationOp>())
+      if (comp.getEntry())
+        wholeType = comp.getResultTypes().front();
+    for (const auto &device : io.results) {
+      ArrayRef<std::vector<uint8_t>> buffers = device;
+      local.push_back(decodeLeaves(resultType, buffers));
+      like.push_back(Literal::zeros(wholeType));
+    }
+    FailureOr<std::vector<Literal>> whole =
+        runtime::assembleResults(*partitioned, local, like);
+    if (failed(whole)) {
+      error = "the devices' results are not the tiles of the result's "
+              "sharding";
+      return failure();
+    }
+    if (outputs)
+      outputs->results = *whole;
+    return std::move((*whole)[0]);
+  }
+  ArrayRef<std::vector<uint8_t>> buffers = results;
   return decodeLeaves(resultType, buffers);
 }

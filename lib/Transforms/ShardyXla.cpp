@@ -72,8 +72,7 @@ struct ShardyXlaPass
     std::string error;
     FailureOr<SdyShardings> meshes = SdyShardings::get(module, error);
     if (failed(meshes)) {
-      emitError(module.getLoc()) << "hlo-shardy-xla: xla.sdy.meshes: "
-                                 << error;
+      emitError(module.getLoc()) << "hlo-shardy-xla: xla.sdy.meshes: " << error;
       return signalPassFailure();
     }
     sdy = &*meshes;
@@ -114,12 +113,17 @@ struct ShardyXlaPass
       SmallVector<Operation *> ops;
       for (Operation &op : comp.getBody().front().without_terminator())
         ops.push_back(&op);
+      LogicalResult result = success();
       for (Operation *op : ops)
-        if (!dead.contains(op) && failed(convert(op, manual, allManual)))
-          return signalPassFailure();
+        if (!dead.contains(op) && failed(convert(op, manual, allManual))) {
+          result = failure();
+          break;
+        }
       for (Operation *op : dead)
         op->erase();
       dead.clear();
+      if (failed(result))
+        return signalPassFailure();
     }
     if (auto attrs =
             module->getAttrOfType<DictionaryAttr>("hlo.frontend_attributes");
@@ -219,7 +223,8 @@ struct ShardyXlaPass
       ++numShardings;
       changed = true;
     } else if (allManual && !op->hasAttr("sharding")) {
-      op->setAttr("sharding", manualFor(&getContext(), op->getResultTypes()[0]));
+      op->setAttr("sharding",
+                  manualFor(&getContext(), op->getResultTypes()[0]));
       changed = true;
     }
     return success();

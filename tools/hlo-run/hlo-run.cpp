@@ -41,12 +41,15 @@
 #include "Hlo/Runtime/Arena.h"
 #include "Hlo/Runtime/Interpreter.h"
 #include "Hlo/Runtime/Literal.h"
+#include "Hlo/Runtime/PartitionedRun.h"
 #include "Hlo/Runtime/SemanticsCheck.h"
+#include "Hlo/Transforms/Passes.h"
 #include "Hlo/Translate/HloText.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -229,6 +232,15 @@ static cl::opt<bool> expandEigh(
     cl::desc("--device=host|cuda: compile as XLA 0.10.2 does, XLA's "
              "Eigh calls expanded into Jacobi sweeps (hlo-eigh-expander), "
              "not a cuSOLVER syevd"));
+static cl::opt<bool> spmd(
+    "spmd", cl::cat(hloRunCategory),
+    cl::desc("Partition a module of several partitions by its shardings "
+             "before it runs, as XLA's use_spmd_partitioning (JAX's "
+             "default for sharded programs): hlo-spmd-partitioning, then "
+             "each partition runs on its tiles of the whole arguments and "
+             "the result is put together from the partitions' tiles (on "
+             "the interpreter or --device=host|cuda; the module of "
+             "--compare and --check's interpreter run are not partitioned)"));
 static cl::opt<bool> topkKernel(
     "topk-kernel", cl::cat(hloRunCategory),
     cl::desc("--device=host|cuda: compile XLA-GPU's top-k kernel calls "
@@ -622,16 +634,76 @@ static void reportDeviceRun(StringRef path, const hlo::DeviceTiming &timing) {
                  << t.name << "\n";
 }
 
+/// --spmd on the interpreter: `module` partitioned (a copy), each device
+/// on its tiles of `arguments`, replica 0's result put together.
+static FailureOr<Literal> runPartitioned(ModuleOp module, StringRef path,
+                                         ArrayRef<Literal> arguments,
+                                         InterpreterOptions options,
+                                         std::string &error,
+                                         RunOutputs *outputs) {
+  OwningOpRef<ModuleOp> partitioned = module.clone();
+  Builder b(module.getContext());
+  partitioned.get()->setAttr("hlo.replica_count",
+                             b.getI64IntegerAttr(options.numReplicas));
+  partitioned.get()->setAttr("hlo.num_partitions",
+                             b.getI64IntegerAttr(options.numPartitions));
+  PassManager pm(module.getContext());
+  hlo::buildHloSpmdPartitioningPipeline(pm);
+  if (failed(pm.run(*partitioned))) {
+    error = path.str() + ": the SPMD partitioner failed";
+    return failure();
+  }
+  std::optional<std::vector<std::vector<Literal>>> perDevice =
+      partitionArguments(*partitioned, arguments);
+  if (!perDevice) {
+    error = path.str() + ": the partitioned program's parameters are not "
+                         "tiles of the arguments";
+    return failure();
+  }
+  options.deviceArguments = std::move(*perDevice);
+  RunOutputs local;
+  std::string message;
+  if (failed(run(*partitioned, {}, options, message, &local))) {
+    error = path.str() + ": " + message;
+    return failure();
+  }
+  Type wholeType;
+  for (auto comp : module.getOps<hlo::ComputationOp>())
+    if (comp.getEntry())
+      wholeType = comp.getResultTypes().front();
+  std::vector<Literal> like(local.results.size(), Literal::zeros(wholeType));
+  FailureOr<std::vector<Literal>> whole =
+      assembleResults(*partitioned, local.results, like);
+  if (failed(whole)) {
+    error = path.str() + ": the partitions' results are not the tiles of "
+                         "the result's sharding";
+    return failure();
+  }
+  if (outputs) {
+    outputs->outfeed = std::move(local.outfeed);
+    outputs->toHost = std::move(local.toHost);
+    outputs->results = *whole;
+  }
+  return std::move((*whole)[0]);
+}
+
 static FailureOr<Literal>
 runModule(ModuleOp module, StringRef path, ArrayRef<Literal> arguments,
           ArrayRef<Literal> infeed,
           const std::map<int64_t, std::vector<Literal>> &fromHost,
           std::string &error, RunOutputs *outputs = nullptr,
           bool onArena = false, bool onHostKernels = false,
-          std::optional<hlo::DeviceKind> onDevice = std::nullopt) {
+          std::optional<hlo::DeviceKind> onDevice = std::nullopt,
+          bool partition = false) {
   InterpreterOptions options = getOptions(module);
   options.infeed.assign(infeed.begin(), infeed.end());
   options.fromHost = fromHost;
+  if (partition && (onArena || onHostKernels)) {
+    error = "--spmd runs on the interpreter or --device=host|cuda";
+    return failure();
+  }
+  if (partition && !onDevice && options.numPartitions > 1)
+    return runPartitioned(module, path, arguments, options, error, outputs);
   std::unique_ptr<hlo::HostKernels> kernels;
   if (onHostKernels) {
     kernels = hlo::HostKernels::compile(module, error);
@@ -672,6 +744,7 @@ runModule(ModuleOp module, StringRef path, ArrayRef<Literal> arguments,
     compile.expandCholesky = expandCholesky;
     compile.expandEigh = expandEigh;
     compile.topkKernel = topkKernel;
+    compile.spmd = partition;
     std::string tuneTo;
     if (!autotuneCache.empty()) {
       if (llvm::sys::fs::exists(autotuneCache))
@@ -1040,7 +1113,7 @@ static int runMain() {
       program ? runProgram(*program, *module, arguments, *runtimeKind(), error)
               : runModule(*module, modulePath, arguments, host.infeed,
                           host.fromHost, error, &outputs, arenaMode,
-                          device == Device::HostKernels, runtimeKind());
+                          device == Device::HostKernels, runtimeKind(), spmd);
   if (program && failed(result))
     error = modulePath + ": " + error;
   if (failed(result))

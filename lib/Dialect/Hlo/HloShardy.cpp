@@ -332,9 +332,10 @@ static void canonicalIota(SmallVector<int64_t> &reshape,
   }
 }
 
-FailureOr<ShardingAttr> mlir::hlo::toHloSharding(
-    MLIRContext *ctx, const SdyTensorSharding &sharding, int64_t rank,
-    const SdyMesh &mesh, ArrayRef<std::string> manual, std::string &error) {
+FailureOr<ShardingAttr>
+mlir::hlo::toHloSharding(MLIRContext *ctx, const SdyTensorSharding &sharding,
+                         int64_t rank, const SdyMesh &mesh,
+                         ArrayRef<std::string> manual, std::string &error) {
   auto fail = [&](const Twine &why) {
     error = why.str();
     return failure();
@@ -523,8 +524,8 @@ SdyShardings::convert(MLIRContext *ctx, DictionaryAttr frontendAttrs,
                       StringRef key, TypeRange types,
                       ArrayRef<std::string> manual, std::string &error) const {
   SmallVector<ShardingAttr> result;
-  auto text = frontendAttrs ? frontendAttrs.getAs<StringAttr>(key)
-                            : StringAttr();
+  auto text =
+      frontendAttrs ? frontendAttrs.getAs<StringAttr>(key) : StringAttr();
   if (!text)
     return result;
   FailureOr<std::vector<SdyTensorSharding>> shardings =

@@ -1524,8 +1524,24 @@ LogicalResult CudaExecutable::run(ArrayRef<ParameterBytes> parameters,
     transfers->clearOutputs(devices);
   for (std::unique_ptr<State> &s : states)
     s->transfers = transfers;
-  if (devices == 1)
-    return runOnDevice(*states[0], parameters, &results, error, st);
+  if (deviceIO)
+    deviceIO->results.assign(devices, {});
+  // Device d's parameters and where its results go.
+  auto paramsOf = [&](int64_t d, std::string &why) {
+    return parametersOf(d, devices, parameters, why);
+  };
+  auto resultsOf = [&](int64_t d) {
+    return d == 0 ? &results : deviceIO ? &deviceIO->results[d] : nullptr;
+  };
+  if (devices == 1) {
+    FailureOr<ArrayRef<ParameterBytes>> mine = paramsOf(0, error);
+    if (failed(mine) ||
+        failed(runOnDevice(*states[0], *mine, &results, error, st)))
+      return failure();
+    if (deviceIO)
+      deviceIO->results[0] = results;
+    return success();
+  }
   // Device 0 in this thread, the others in threads of their own; the first
   // that fails aborts the communicators, so that the others stop waiting.
   std::vector<std::string> errors(devices);
@@ -1533,8 +1549,9 @@ LogicalResult CudaExecutable::run(ArrayRef<ParameterBytes> parameters,
   auto runDevice = [&](int64_t d) {
     RunStats &mine = d == 0 ? st : others[d];
     mine.profile = st.profile;
-    if (failed(runOnDevice(*states[d], parameters, d == 0 ? &results : nullptr,
-                           errors[d], mine)))
+    FailureOr<ArrayRef<ParameterBytes>> params = paramsOf(d, errors[d]);
+    if (failed(params) ||
+        failed(runOnDevice(*states[d], *params, resultsOf(d), errors[d], mine)))
       nccl->abort();
   };
   std::vector<std::thread> threads;
@@ -1551,5 +1568,7 @@ LogicalResult CudaExecutable::run(ArrayRef<ParameterBytes> parameters,
         error = "device " + std::to_string(d) + ": " + errors[d];
         return failure();
       }
+  if (deviceIO)
+    deviceIO->results[0] = results;
   return success();
 }

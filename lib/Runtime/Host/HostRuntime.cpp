@@ -977,7 +977,9 @@ LogicalResult HostExecutable::run(ArrayRef<ParameterBytes> parameters,
   Clock::time_point start;
   auto runDevice = [&](int64_t d) {
     Runner &runner = *runners[d];
-    bool ok = succeeded(runner.layOut(parameters));
+    FailureOr<ArrayRef<ParameterBytes>> mine =
+        parametersOf(d, devices, parameters, errors[d]);
+    bool ok = succeeded(mine) && succeeded(runner.layOut(*mine));
     if (d == 0)
       start = Clock::now();
     ok = ok && succeeded(runner.runSequence(0));
@@ -1020,6 +1022,17 @@ LogicalResult HostExecutable::run(ArrayRef<ParameterBytes> parameters,
   for (auto [v, bytes] : llvm::zip(ret.getResults(), results)) {
     bytes.resize(getStorageBytes(cast<MemRefType>(v.getType())));
     copies.push_back({bytes.data(), runners[0]->address(v), bytes.size()});
+  }
+  if (deviceIO) {
+    deviceIO->results.assign(devices, {});
+    for (int64_t d = 0; d < devices; ++d) {
+      auto &mine = deviceIO->results[d];
+      mine.resize(ret.getNumOperands());
+      for (auto [v, bytes] : llvm::zip(ret.getResults(), mine)) {
+        bytes.resize(getStorageBytes(cast<MemRefType>(v.getType())));
+        copies.push_back({bytes.data(), runners[d]->address(v), bytes.size()});
+      }
+    }
   }
   copyAll(copies);
   return success();

@@ -10,6 +10,21 @@ using namespace mlir::thunk;
 
 Executable::~Executable() = default;
 
+FailureOr<ArrayRef<ParameterBytes>>
+Executable::parametersOf(int64_t d, int64_t devices,
+                         ArrayRef<ParameterBytes> parameters,
+                         std::string &error) const {
+  if (!deviceIO || deviceIO->parameters.empty())
+    return parameters;
+  if (int64_t(deviceIO->parameters.size()) != devices) {
+    error = "parameters given for " +
+            std::to_string(deviceIO->parameters.size()) +
+            " devices, the program runs on " + std::to_string(devices);
+    return failure();
+  }
+  return ArrayRef<ParameterBytes>(deviceIO->parameters[d]);
+}
+
 LogicalResult DeviceTransfers::run(
     Operation *op, function_ref<TransferValue(ValueRange)> read,
     function_ref<void(ValueRange, const TransferValue &)> write,

@@ -87,10 +87,11 @@ public:
   /// (Shardy's syntax), one per type of `types` (a tuple type takes one
   /// Shardy sharding per element), with the axes `manual` manual; empty
   /// when there is no such attribute.
-  FailureOr<SmallVector<ShardingAttr>>
-  convert(MLIRContext *ctx, DictionaryAttr frontendAttrs, StringRef key,
-          TypeRange types, ArrayRef<std::string> manual,
-          std::string &error) const;
+  FailureOr<SmallVector<ShardingAttr>> convert(MLIRContext *ctx,
+                                               DictionaryAttr frontendAttrs,
+                                               StringRef key, TypeRange types,
+                                               ArrayRef<std::string> manual,
+                                               std::string &error) const;
 
   /// The manual axes `xla.sdy.manual_axes` of `frontendAttrs` names.
   static FailureOr<SmallVector<std::string>>

@@ -129,6 +129,17 @@ private:
   std::map<int64_t, std::deque<TransferValue>> mailbox;
 };
 
+/// Each device's own parameters and results: a partitioned program's
+/// devices hold different tiles of its arrays.
+struct DeviceIO {
+  /// One set per device (replica-major); empty: every device takes the
+  /// run's parameters.
+  std::vector<std::vector<ParameterBytes>> parameters;
+  /// Written by each run: every device's result bytes (as `results` of
+  /// `run` for device 0).
+  std::vector<std::vector<std::vector<uint8_t>>> results;
+};
+
 class Executable {
 public:
   virtual ~Executable();
@@ -136,6 +147,9 @@ public:
   /// The infeed and outfeed of the following runs (none: a thunk.infeed
   /// finds the queue empty and outfeed values are dropped).
   void setHostTransfers(HostTransfers *t) { transfers = t; }
+  /// Each device's parameters and results of the following runs (none:
+  /// every device takes the run's parameters, device 0 gives the results).
+  void setDeviceIO(DeviceIO *io) { deviceIO = io; }
 
   /// Runs the program once: parameter allocations take `parameters` (each
   /// must be given, with at most the allocation's size), constants their
@@ -146,7 +160,14 @@ public:
                             std::string &error, RunStats *stats = nullptr) = 0;
 
 protected:
+  /// The parameters of device `d` of `devices` for a run given
+  /// `parameters`; fails when the per-device sets do not fit.
+  FailureOr<ArrayRef<ParameterBytes>>
+  parametersOf(int64_t d, int64_t devices, ArrayRef<ParameterBytes> parameters,
+               std::string &error) const;
+
   HostTransfers *transfers = nullptr;
+  DeviceIO *deviceIO = nullptr;
 };
 
 //===----------------------------------------------------------------------===//
