@@ -60,7 +60,7 @@ struct SpmdPartitionerPass
   /// The tiles `s` gives an array of rank `rank`; an error at `loc` for a
   /// sharding the partitioner does not read.
   FailureOr<TileSharding> tilesFor(ShardingAttr s, int64_t rank, Location loc) {
-    if (s && (s.isManual() || isPartlyManual(s)))
+    if (s && isManualSharding(s))
       return emitError(loc) << "hlo-spmd-partitioner: manual sharding " << s
                             << " outside a manual region";
     std::optional<TileSharding> t = TileSharding::get(s, rank, numPartitions);
@@ -135,8 +135,6 @@ struct SpmdPartitionerPass
       if (target == "SPMDShardToFullShape")
         return partitionShardToFull(call);
     }
-    if (failed(checkManual(op)))
-      return failure();
     if (isManualOp(op))
       return partitionManual(op);
     if (auto call = dyn_cast<CustomCallOp>(op)) {
@@ -215,32 +213,21 @@ struct SpmdPartitionerPass
   // Manual regions (shard_map)
   //===--------------------------------------------------------------------===//
 
-  /// A sharding with a manual subgroup: manual over some axes only.
-  static bool isPartlyManual(ShardingAttr s) {
+  /// Whether `s` is manual: `{manual}`, or manual over some axes (a
+  /// `manual` subgroup), or a tuple of such.
+  static bool isManualSharding(ShardingAttr s) {
     if (s.isTuple())
-      return llvm::any_of(s.getTupleElements(), isPartlyManual);
-    return llvm::is_contained(s.getLastTileDims(), ShardingSubgroup::Manual);
-  }
-
-  /// Manual over some axes only is an error (not partitioned yet).
-  LogicalResult checkManual(Operation *op) {
-    auto s = op->getAttrOfType<ShardingAttr>("sharding");
-    if (s && isPartlyManual(s))
-      return op->emitError("hlo-spmd-partitioner: sharding ")
-             << s << " is manual over some axes only (a shard_map over a "
-             << "subset of the mesh's axes): not supported yet";
-    return success();
+      return !s.getTupleElements().empty() &&
+             llvm::all_of(s.getTupleElements(), isManualSharding);
+    return s.isManual() ||
+           llvm::is_contained(s.getLastTileDims(), ShardingSubgroup::Manual);
   }
 
   /// An instruction of a manual region: its sharding is manual, or it has
-  /// none and reads a manual value.
+  /// none and reads a local value.
   bool isManualOp(Operation *op) {
-    auto s = op->getAttrOfType<ShardingAttr>("sharding");
-    if (s)
-      return s.isManual() ||
-             (s.isTuple() && !s.getTupleElements().empty() &&
-              llvm::all_of(s.getTupleElements(),
-                           [](ShardingAttr e) { return e.isManual(); }));
+    if (auto s = op->getAttrOfType<ShardingAttr>("sharding"))
+      return isManualSharding(s);
     return llvm::any_of(getDataOperands(op),
                         [&](Value v) { return manual.contains(v); });
   }
@@ -249,6 +236,16 @@ struct SpmdPartitionerPass
   /// values; a value from outside the region it reads (a constant) is
   /// whole, as every partition has it before partitioning.
   LogicalResult partitionManual(Operation *op) {
+    // A sharding constraint inside the region says how XLA would partition
+    // it over the axes that are not manual; here the region runs whole.
+    if (auto call = dyn_cast<CustomCallOp>(op);
+        call && call.getCustomCallTarget() == "Sharding" &&
+        getDataOperands(op).size() == 1 &&
+        getDataOperands(op)[0].getType() == op->getResult(0).getType()) {
+      op->getResult(0).replaceAllUsesWith(getDataOperands(op)[0]);
+      op->erase();
+      return success();
+    }
     for (auto [i, v] : llvm::enumerate(getDataOperands(op)))
       if (auto type = arrayType(v);
           type && !manual.contains(v) && !values->currentOf(v).isReplicated())
@@ -266,11 +263,9 @@ struct SpmdPartitionerPass
     auto type = in.size() == 1 ? arrayType(in[0]) : RankedTensorType();
     auto local = arrayType(call->getResult(0));
     auto s = call->getAttrOfType<ShardingAttr>("sharding");
-    if (failed(checkManual(call)))
-      return failure();
-    if (!type || !local || !s || !s.isManual())
+    if (!type || !local || !s || !isManualSharding(s))
       return call.emitError("hlo-spmd-partitioner: SPMDFullToShardShape "
-                            "needs one array operand and a {manual} sharding");
+                            "needs one array operand and a manual sharding");
     Value v = in[0];
     ShardingAttr from;
     if (Operation *def = v.getDefiningOp())
