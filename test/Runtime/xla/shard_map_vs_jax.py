@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""JAX programs with shard_map and sharded arguments, run by JAX (XLA CPU
+on simulated devices) and by this project, compared.
+
+Each program below is jitted on a mesh of 4 host devices; XLA's dump
+before optimizations (the HLO JAX hands XLA: Shardy's round-trip form,
+shard_maps as xla.sdy calls) is run with the same whole arguments
+
+  - by the interpreter as it is (shard_map boundaries on 4 simulated
+    partitions, nothing partitioned): `hlo-run MODULE`;
+  - partitioned (`hlo-run MODULE --spmd`: hlo-spmd-partitioning, each
+    partition on its tiles);
+  - partitioned and compiled to thunks on the host runtime
+    (`hlo-run MODULE --spmd --device=host`);
+
+and each result is compared with JAX's. Prints a table and exits 1 on a
+mismatch or an error. Needs jax (scripts/setup.sh installs it; lit runs
+it as test/Runtime/shard-map-vs-jax.test):
+
+  python3 test/Runtime/xla/shard_map_vs_jax.py [--hlo-run build/bin/hlo-run]
+      [--keep DIR]
+"""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+
+def programs(jax, jnp, P, shard_map, mesh, mesh1):
+    """(name, function, [(shape, partition spec)]) of each program."""
+    lax = jax.lax
+    out = []
+
+    def add(name, fn, *args):
+        out.append((name, fn, list(args)))
+
+    def matmul_psum(x, w):
+        body = lambda a, b: lax.psum(a @ b, "model")
+        y = shard_map(body, mesh=mesh, in_specs=(P("data", "model"),
+                      P("model", None)), out_specs=P("data", None))(x, w)
+        return jnp.tanh(y)
+    add("matmul_psum", matmul_psum, ((8, 16), P("data", "model")),
+        ((16, 4), P("model", None)))
+
+    def partial_axes(x, w):
+        body = lambda a, b: lax.psum(a @ b, "model")
+        y = shard_map(body, mesh=mesh, in_specs=(P(None, "model"),
+                      P("model", None)), out_specs=P(),
+                      axis_names={"model"})(x, w)
+        return jnp.tanh(y)
+    add("partial_axes", partial_axes, ((8, 16), P("data", "model")),
+        ((16, 4), P("model", None)))
+
+    def collectives(x, y):
+        def body(a, b):
+            s = lax.psum(jnp.sum(a), ("data", "model"))
+            g = lax.all_gather(b, "data", tiled=True)
+            p = lax.ppermute(a, "model", [(0, 1), (1, 0)])
+            return a * s, g, p
+        a, b, c = shard_map(body, mesh=mesh, in_specs=(P("data", "model"),
+                            P("data")), out_specs=(P("data", "model"),
+                            P(None), P("data", "model")),
+                            check_vma=False)(x, y)
+        return a + c, b * 2
+    add("collectives", collectives, ((8, 16), P("data", "model")),
+        ((8,), P("data")))
+
+    def reduce_scatter(x):
+        body = lambda a: lax.psum_scatter(a, "model", scatter_dimension=0,
+                                          tiled=True)
+        return shard_map(body, mesh=mesh, in_specs=P(None, "data"),
+                         out_specs=P("model", "data"))(x) * 3.0
+    add("reduce_scatter", reduce_scatter, ((8, 8), P(None, "data")))
+
+    def all_to_all(x):
+        body = lambda a: lax.all_to_all(a, "x", 1, 0, tiled=True)
+        return shard_map(body, mesh=mesh1, in_specs=P("x", None),
+                         out_specs=P(None, "x"))(x)
+    add("all_to_all", all_to_all, ((8, 8), P("x", None)))
+
+    def axis_index(x):
+        def body(a):
+            i = lax.axis_index("model").astype(jnp.float32)
+            return a + i * 10.0
+        return shard_map(body, mesh=mesh, in_specs=P("data", "model"),
+                         out_specs=P("data", "model"))(x)
+    add("axis_index", axis_index, ((4, 8), P("data", "model")))
+
+    def loop(x):
+        def body(a):
+            def step(i, acc):
+                return acc + lax.psum(jnp.sin(acc), "data") * 0.1
+            return lax.fori_loop(0, 3, step, a)
+        return shard_map(body, mesh=mesh, in_specs=P("data", None),
+                         out_specs=P("data", None))(x)
+    add("loop", loop, ((8, 4), P("data", None)))
+
+    def around(x, w):
+        h = jnp.maximum(x @ w, 0.0)
+        body = lambda a: a - lax.pmean(jnp.mean(a, axis=0), "data")
+        y = shard_map(body, mesh=mesh, in_specs=P("data", None),
+                      out_specs=P("data", None))(h)
+        return jnp.sum(y * y, axis=1)
+    add("around", around, ((8, 16), P("data", None)),
+        ((16, 8), P(None, None)))
+
+    def sharded_only(x, w):
+        return jnp.tanh(x @ w).sum(axis=0)
+    add("sharded_only", sharded_only, ((8, 16), P("data", "model")),
+        ((16, 4), P("model", None)))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--hlo-run", default="build/bin/hlo-run",
+                    help="the hlo-run to check")
+    ap.add_argument("--keep", help="keep the modules and arrays here")
+    ap.add_argument("--atol", type=float, default=1e-4)
+    args = ap.parse_args()
+    work = Path(args.keep or tempfile.mkdtemp(prefix="shard_map_vs_jax."))
+    work.mkdir(parents=True, exist_ok=True)
+    dump = work / "dump"
+    shutil.rmtree(dump, ignore_errors=True)
+    os.environ["XLA_FLAGS"] = ("--xla_force_host_platform_device_count=4 "
+                               f"--xla_dump_to={dump}")
+    os.environ.setdefault("JAX_PLATFORMS", "cpu")
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+    from jax import shard_map
+    from jax.sharding import NamedSharding, PartitionSpec as P
+
+    # Automatic axes: XLA's propagation decides what the program leaves open.
+    auto = jax.sharding.AxisType.Auto
+    mesh = jax.make_mesh((2, 2), ("data", "model"), axis_types=(auto, auto))
+    mesh1 = jax.make_mesh((4,), ("x",), axis_types=(auto,))
+    hlo_run = args.hlo_run
+    rng = np.random.default_rng(0)
+    runs = [("interpreter", []), ("--spmd", ["--spmd"]),
+            ("--spmd --device=host", ["--spmd", "--device=host"])]
+    rows, bad = [], 0
+    for name, fn, specs in programs(jax, jnp, P, shard_map, mesh, mesh1):
+        m = mesh1 if name == "all_to_all" else mesh
+        inputs, paths = [], []
+        for i, (shape, spec) in enumerate(specs):
+            a = rng.standard_normal(shape).astype(np.float32)
+            p = work / f"{name}.arg{i}.npy"
+            np.save(p, a)
+            paths.append(str(p))
+            inputs.append(jax.device_put(a, NamedSharding(m, spec)))
+        before = set(dump.glob("*before_optimizations.txt")) \
+            if dump.exists() else set()
+        want = jax.tree.leaves(jax.jit(fn)(*inputs))
+        new = [f for f in dump.glob("*before_optimizations.txt")
+               if f not in before and f"jit_{fn.__name__}." in f.name]
+        module = work / f"{name}.hlo"
+        module.write_text(sorted(new)[-1].read_text())
+        row = [name]
+        for label, flags in runs:
+            out = work / f"{name}.{label.replace(' ', '_').strip('-')}"
+            res = subprocess.run([hlo_run, str(module), "--input", *paths,
+                                  "--output-dir", str(out), *flags],
+                                 capture_output=True, text=True, timeout=600)
+            if res.returncode:
+                row.append("error: " + res.stderr.strip().splitlines()[-1])
+                bad += 1
+                continue
+            diff = max(float(np.max(np.abs(
+                np.load(out / f"result_{i}.npy") - np.asarray(w))))
+                for i, w in enumerate(want)) if len(want) > 1 else float(
+                np.max(np.abs(np.load(out / "result_0.npy") -
+                              np.asarray(want[0]))))
+            row.append(f"{diff:.1e}" + ("" if diff <= args.atol else " MISMATCH"))
+            bad += diff > args.atol
+        rows.append(row)
+    print("| program | " + " | ".join(label for label, _ in runs) + " |")
+    print("|---" * (len(runs) + 1) + "|")
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+    print(f"\n{len(rows)} programs, {bad} failures; max abs difference from "
+          f"JAX's result (XLA CPU, 4 devices), atol {args.atol}")
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
