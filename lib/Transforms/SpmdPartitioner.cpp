@@ -103,6 +103,19 @@ struct SpmdPartitionerPass
       values->setTiles(arg, *t, type.getShape());
       arg.setType(withShape(type, t->shardShape(type.getShape())));
     }
+    // The result's sharding as the program gives it (its instruction may
+    // be replaced), and whether the compiler may choose it (XLA's
+    // allow_spmd_sharding_propagation_to_output).
+    Value root = body.getTerminator()->getOperand(0);
+    if (Operation *def = root.getDefiningOp())
+      rootSharding = def->getAttrOfType<ShardingAttr>("sharding");
+    else
+      rootSharding = entry.getArgAttrOfType<ShardingAttr>(
+          cast<BlockArgument>(root).getArgNumber(), "hlo.sharding");
+    outputFree.clear();
+    if (auto free = getOperation()->getAttrOfType<DenseBoolArrayAttr>(
+            "hlo.allow_spmd_sharding_propagation_to_output"))
+      outputFree.assign(free.asArrayRef().begin(), free.asArrayRef().end());
     SmallVector<Operation *> ops;
     for (Operation &op : body.without_terminator())
       ops.push_back(&op);
@@ -112,7 +125,7 @@ struct SpmdPartitionerPass
     if (failed(partitionRoot(body.getTerminator())))
       return failure();
     // Only the ROOT keeps a sharding: the layout of the result.
-    Value root = body.getTerminator()->getOperand(0);
+    root = body.getTerminator()->getOperand(0);
     for (Operation &op : body.without_terminator())
       if (op.getNumResults() != 1 || op.getResult(0) != root)
         op.removeAttr("sharding");
@@ -502,11 +515,26 @@ struct SpmdPartitionerPass
 
   /// The ROOT in the tiles of its sharding (whole without one), which the
   /// instruction making it keeps as its `sharding`.
+  /// The tiles result leaf `i` (an array of rank `rank`, holding `now`)
+  /// is returned in: its sharding's, else where the compiler may choose,
+  /// those it has, else whole.
+  FailureOr<TileSharding> resultTiles(ShardingAttr s, unsigned i, int64_t rank,
+                                      const TileSharding &now, Location loc) {
+    bool free = outputFree.size() == 1   ? outputFree[0]
+                : i < outputFree.size() ? outputFree[i]
+                                         : false;
+    if (!s && free)
+      return now;
+    return tilesFor(s, rank, loc);
+  }
+
   LogicalResult partitionRoot(Operation *ret) {
     Value root = ret->getOperand(0);
     auto rootOp = root.getDefiningOp();
     ShardingAttr s = rootOp ? rootOp->getAttrOfType<ShardingAttr>("sharding")
                             : ShardingAttr();
+    if (!s)
+      s = rootSharding;
     if (auto tuple = dyn_cast_or_null<TupleOp>(rootOp)) {
       SmallVector<ShardingAttr> leaves;
       for (auto [i, v] : llvm::enumerate(getDataOperands(tuple))) {
@@ -517,8 +545,8 @@ struct SpmdPartitionerPass
           continue;
         }
         ShardingAttr leaf = s && s.isTuple() ? s.getLeafSharding(i) : s;
-        FailureOr<TileSharding> t =
-            tilesFor(leaf, type.getRank(), tuple.getLoc());
+        FailureOr<TileSharding> t = resultTiles(
+            leaf, i, type.getRank(), values->currentOf(v), tuple.getLoc());
         if (failed(t))
           return failure();
         values->setOperandTiles(tuple, i, *t);
@@ -535,7 +563,8 @@ struct SpmdPartitionerPass
     if (!type)
       return success();
     FailureOr<TileSharding> t =
-        tilesFor(s, type.getRank(), rootOp ? rootOp->getLoc() : ret->getLoc());
+        resultTiles(s, 0, type.getRank(), values->currentOf(root),
+                    rootOp ? rootOp->getLoc() : ret->getLoc());
     if (failed(t))
       return failure();
     values->setOperandTiles(ret, 0, *t);
@@ -554,6 +583,10 @@ struct SpmdPartitionerPass
   DenseMap<Type, StringRef> adders;
   /// The local values of manual regions.
   DenseSet<Value> manual;
+  /// The ROOT's sharding before partitioning; whether each result leaf's
+  /// sharding is the compiler's to choose.
+  ShardingAttr rootSharding;
+  SmallVector<bool> outputFree;
 };
 
 } // namespace

@@ -245,6 +245,9 @@ void SpmdValues::sumPartials(Operation *op, StringRef reducer,
       "to_apply", FlatSymbolRefAttr::get(b.getContext(), reducer)));
   Value sum = ib.create<AllReduceOp>(r.getType(), r, attrs);
   r.replaceAllUsesExcept(sum, sum.getDefiningOp());
-  wholeShapes[sum] = wholeShapes[r];
-  current.insert_or_assign(sum, current.at(r));
+  // Copies first: inserting may move the maps' entries.
+  SmallVector<int64_t> whole = wholeShapes.lookup(r);
+  TileSharding tiles = current.at(r);
+  wholeShapes[sum] = std::move(whole);
+  current.insert_or_assign(sum, std::move(tiles));
 }

@@ -13,7 +13,10 @@ shard_maps as xla.sdy calls) is run with the same whole arguments
   - partitioned and compiled to thunks on the host runtime
     (`hlo-run MODULE --spmd --device=host`);
 
-and each result is compared with JAX's. Prints a table and exits 1 on a
+and each result is compared with JAX's. The table also counts the
+collectives (all-gather, all-reduce, reduce-scatter, all-to-all,
+collective-permute) that hlo-spmd-partitioning leaves and that XLA's
+partitioner leaves (its dump after spmd-partitioning). Exits 1 on a
 mismatch or an error. Needs jax (scripts/setup.sh installs it; lit runs
 it as test/Runtime/shard-map-vs-jax.test):
 
@@ -23,6 +26,7 @@ it as test/Runtime/shard-map-vs-jax.test):
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -112,7 +116,68 @@ def programs(jax, jnp, P, shard_map, mesh, mesh1):
         return jnp.tanh(x @ w).sum(axis=0)
     add("sharded_only", sharded_only, ((8, 16), P("data", "model")),
         ((16, 4), P("model", None)))
+
+    # Sharded programs without shard_map: XLA's propagation and ours decide.
+    def attention(x, wq, wk, wv, wo):
+        q = (x @ wq).reshape(4, 8, 2, 8)
+        k = (x @ wk).reshape(4, 8, 2, 8)
+        v = (x @ wv).reshape(4, 8, 2, 8)
+        a = jax.nn.softmax(jnp.einsum("bqhd,bkhd->bhqk", q, k) / 4.0, -1)
+        o = jnp.einsum("bhqk,bkhd->bqhd", a, v).reshape(4, 8, 16)
+        return o @ wo
+    add("attention", attention, ((4, 8, 16), P("data", None, None)),
+        ((16, 16), P(None, "model")), ((16, 16), P(None, "model")),
+        ((16, 16), P(None, "model")), ((16, 16), P("model", None)))
+
+    def layernorm_mlp(x, g, w1, w2):
+        m = jnp.mean(x, -1, keepdims=True)
+        v = jnp.mean((x - m) ** 2, -1, keepdims=True)
+        h = (x - m) / jnp.sqrt(v + 1e-5) * g
+        return jax.nn.gelu(h @ w1) @ w2
+    add("layernorm_mlp", layernorm_mlp, ((8, 16), P("data", None)),
+        ((16,), P(None)), ((16, 32), P(None, "model")),
+        ((32, 16), P("model", None)))
+
+    def embedding(table, ids):
+        return jnp.take(table, ids, axis=0).sum(axis=1)
+    out.append(("embedding", embedding,
+                [((16, 8), P("model", None)), ((8, 4), P("data", None), "ids")]))
+
+    def cross_entropy(logits, labels):
+        lp = jax.nn.log_softmax(logits, -1)
+        return -jnp.mean(jnp.sum(lp * labels, -1))
+    add("cross_entropy", cross_entropy, ((8, 16), P("data", "model")),
+        ((8, 16), P("data", "model")))
+
+    def conv(x, k):
+        return lax.conv_general_dilated(x, k, (1, 1), "SAME",
+                                        dimension_numbers=("NHWC", "HWIO",
+                                                           "NHWC"))
+    add("conv", conv, ((4, 6, 6, 4), P("data", None, None, None)),
+        ((3, 3, 4, 8), P(None, None, None, "model")))
+
+    def scan_rnn(xs, w):
+        def step(h, x):
+            h = jnp.tanh(h @ w + x)
+            return h, h
+        return lax.scan(step, jnp.zeros((8, 16)), xs)[1]
+    add("scan_rnn", scan_rnn, ((5, 8, 16), P(None, "data", None)),
+        ((16, 16), P(None, "model")))
     return out
+
+
+COLLECTIVE = re.compile(r"[\]}] (all-gather|all-reduce|reduce-scatter|"
+                        r"all-to-all|collective-permute)(-start)?\(")
+
+
+def collectives(hlo_text):
+    """The collectives of an HLO module's text (once each: XLA's dumps
+    print some instructions twice)."""
+    seen = set()
+    for line in hlo_text.splitlines():
+        if COLLECTIVE.search(line):
+            seen.add(line.strip())
+    return len(seen)
 
 
 def main():
@@ -128,7 +193,8 @@ def main():
     dump = work / "dump"
     shutil.rmtree(dump, ignore_errors=True)
     os.environ["XLA_FLAGS"] = ("--xla_force_host_platform_device_count=4 "
-                               f"--xla_dump_to={dump}")
+                               f"--xla_dump_to={dump} "
+                               "--xla_dump_hlo_pass_re=spmd-partitioning")
     os.environ.setdefault("JAX_PLATFORMS", "cpu")
     import jax
     import jax.numpy as jnp
@@ -148,8 +214,9 @@ def main():
     for name, fn, specs in programs(jax, jnp, P, shard_map, mesh, mesh1):
         m = mesh1 if name == "all_to_all" else mesh
         inputs, paths = [], []
-        for i, (shape, spec) in enumerate(specs):
-            a = rng.standard_normal(shape).astype(np.float32)
+        for i, (shape, spec, *kind) in enumerate(specs):
+            a = (rng.integers(0, specs[0][0][0], shape).astype(np.int32)
+                 if kind else rng.standard_normal(shape).astype(np.float32))
             p = work / f"{name}.arg{i}.npy"
             np.save(p, a)
             paths.append(str(p))
@@ -161,7 +228,14 @@ def main():
                if f not in before and f"jit_{fn.__name__}." in f.name]
         module = work / f"{name}.hlo"
         module.write_text(sorted(new)[-1].read_text())
-        row = [name]
+        xla = [f for f in dump.glob(f"*jit_{fn.__name__}.*")
+               if "after_spmd-partitioning" in f.name]
+        ours = subprocess.run(
+            [args.hlo_run.replace("hlo-run", "hlo-opt"), str(module),
+             "--hlo-spmd-partitioning", "--output-format=hlo"],
+            capture_output=True, text=True, timeout=600).stdout
+        row = [name, f"{collectives(ours)} / " +
+               (str(collectives(xla[0].read_text())) if xla else "-")]
         for label, flags in runs:
             out = work / f"{name}.{label.replace(' ', '_').strip('-')}"
             res = subprocess.run([hlo_run, str(module), "--input", *paths,
@@ -179,8 +253,9 @@ def main():
             row.append(f"{diff:.1e}" + ("" if diff <= args.atol else " MISMATCH"))
             bad += diff > args.atol
         rows.append(row)
-    print("| program | " + " | ".join(label for label, _ in runs) + " |")
-    print("|---" * (len(runs) + 1) + "|")
+    print("| program | collectives (ours / XLA) | " +
+          " | ".join(label for label, _ in runs) + " |")
+    print("|---" * (len(runs) + 2) + "|")
     for row in rows:
         print("| " + " | ".join(row) + " |")
     print(f"\n{len(rows)} programs, {bad} failures; max abs difference from "
