@@ -199,6 +199,8 @@ struct ShardingPropagationPass
               : TileSharding::replicated(rankOf(dot.getLhs()), numPartitions),
           ctx);
     }
+    if (auto conv = dyn_cast<ConvolutionOp>(op))
+      return deriveConvolution(conv, ctx);
     std::optional<TileSharding> operand =
         in.empty() ? std::nullopt : tilesOf(in[0]);
     if (!operand)
@@ -243,6 +245,34 @@ struct ShardingPropagationPass
     if (std::optional<TileSharding> t = mapDims({&lhs, &r}, both))
       return attr(t, ctx);
     return attr(mapDims({&lhs, &r}, lhsOnly), ctx);
+  }
+
+  /// An ungrouped convolution: the batch's tiles of the input and the
+  /// output features' of the kernel where one assignment holds both, else
+  /// the input's alone.
+  ShardingAttr deriveConvolution(ConvolutionOp conv, MLIRContext *ctx) {
+    if (conv.getFeatureGroupCount().value_or(1) != 1 ||
+        conv.getBatchGroupCount().value_or(1) != 1)
+      return {};
+    std::optional<TileSharding> lhs = tilesOf(conv.getLhs());
+    std::optional<TileSharding> rhs = tilesOf(conv.getRhs());
+    if (!lhs && !rhs)
+      return {};
+    TileSharding l =
+        lhs ? *lhs : TileSharding::replicated(rankOf(conv.getLhs()),
+                                               numPartitions);
+    TileSharding r =
+        rhs ? *rhs : TileSharding::replicated(rankOf(conv.getRhs()),
+                                               numPartitions);
+    ConvDimensionNumbersAttr dims = conv.getDimLabels();
+    int64_t rank = rankOf(conv.getResult());
+    SmallVector<std::pair<int, int64_t>> both(rank, {-1, 0});
+    both[dims.getOutputBatch()] = {0, dims.getInputBatch()};
+    both[dims.getOutputFeature()] = {1, dims.getKernelOutput()};
+    if (std::optional<TileSharding> t = mapDims({&l, &r}, both))
+      return attr(t, ctx);
+    both[dims.getOutputFeature()] = {-1, 0};
+    return attr(mapDims({&l, &r}, both), ctx);
   }
 
   int64_t numPartitions = 1;

@@ -194,6 +194,9 @@ struct SpmdPartitionerPass
         return success();
       if (auto dot = dyn_cast<DotOp>(op))
         return partitionDot(dot, *out), success();
+      if (auto conv = dyn_cast<ConvolutionOp>(op);
+          conv && partitionConvolution(conv, *out))
+        return success();
       if (auto reduce = dyn_cast<ReduceOp>(op);
           reduce && getDataOperands(op).size() == 2 &&
           partitionReduce(reduce, *out))
@@ -454,6 +457,29 @@ struct SpmdPartitionerPass
     values->setResultTiles(op, out);
     if (groups)
       values->sumPartials(op, addComputation(op), *groups);
+  }
+
+  /// An ungrouped convolution whose result is tiled along its batch and
+  /// output feature dimensions only: the input's batch tiles times the
+  /// kernel's output feature tiles, each partition its own (the spatial
+  /// dimensions would need halos: such a convolution runs whole).
+  bool partitionConvolution(ConvolutionOp op, const TileSharding &out) {
+    ConvDimensionNumbersAttr dims = op.getDimLabels();
+    if (op.getFeatureGroupCount().value_or(1) != 1 ||
+        op.getBatchGroupCount().value_or(1) != 1)
+      return false;
+    for (int64_t d = 0; d < out.getRank(); ++d)
+      if (out.getTiles(d) > 1 && d != dims.getOutputBatch() &&
+          d != dims.getOutputFeature())
+        return false;
+    SmallVector<int64_t> lhsDim(arrayType(op.getLhs()).getRank(), -1);
+    SmallVector<int64_t> rhsDim(arrayType(op.getRhs()).getRank(), -1);
+    lhsDim[dims.getInputBatch()] = dims.getOutputBatch();
+    rhsDim[dims.getKernelOutput()] = dims.getOutputFeature();
+    values->setOperandTiles(op, 0, out.project(lhsDim));
+    values->setOperandTiles(op, 1, out.project(rhsDim));
+    values->setResultTiles(op, out);
+    return true;
   }
 
   /// A scalar add of the dot's result element type.
