@@ -125,7 +125,13 @@ struct ShardingPropagationPass
         cast<RankedTensorType>(user->getResult(0).getType()).getShape());
     if (!resultDim || isa<ReduceOp>(user))
       return {};
-    return attr(out->project(*resultDim), ctx);
+    TileSharding tiles = out->project(*resultDim);
+    if (isa<ReshapeOp>(user))
+      tiles = fitReshapeTiles(
+          tiles, cast<RankedTensorType>(operand.getType()).getShape(),
+          cast<RankedTensorType>(user->getResult(0).getType()).getShape(),
+          *resultDim);
+    return attr(tiles, ctx);
   }
 
   /// The sharding `v` carries (an instruction's `sharding`, a parameter's
@@ -205,12 +211,19 @@ struct ShardingPropagationPass
         in.empty() ? std::nullopt : tilesOf(in[0]);
     if (!operand)
       return {};
-    std::optional<SmallVector<int64_t>> resultDim = resultDimsOf(
-        op, cast<RankedTensorType>(in[0].getType()).getShape(),
-        cast<RankedTensorType>(op->getResult(0).getType()).getShape());
+    ArrayRef<int64_t> inShape =
+        cast<RankedTensorType>(in[0].getType()).getShape();
+    ArrayRef<int64_t> outShape =
+        cast<RankedTensorType>(op->getResult(0).getType()).getShape();
+    std::optional<SmallVector<int64_t>> resultDim =
+        resultDimsOf(op, inShape, outShape);
     if (!resultDim)
       return {};
-    return attr(operand->project(invertDims(*resultDim, rank)), ctx);
+    SmallVector<int64_t> operandDim = invertDims(*resultDim, rank);
+    TileSharding tiles = operand->project(operandDim);
+    if (isa<ReshapeOp>(op))
+      tiles = fitReshapeTiles(tiles, outShape, inShape, operandDim);
+    return attr(tiles, ctx);
   }
 
   /// The batch and free dimensions' tiles of both operands where one

@@ -379,17 +379,17 @@ struct SpmdPartitionerPass
   }
 
   /// Broadcast, transpose and reshape: each tile from the operand's tiles
-  /// of the dimensions it keeps (a reshape only where every tiled result
-  /// dimension is one it keeps as it was: same size, as many elements
-  /// before it).
+  /// of the dimensions it keeps (a reshape only where it can carry every
+  /// tile of the result: dimensions kept as they are, and the major part of
+  /// a split or merge whose sizes the tile count divides).
   bool partitionMapped(Operation *op, const TileSharding &out) {
     ArrayRef<int64_t> shape = arrayType(op->getResult(0)).getShape();
-    SmallVector<int64_t> resultDim =
-        *resultDimsOf(op, values->wholeShape(op->getOperand(0)), shape);
-    if (isa<ReshapeOp>(op))
-      for (auto [d, e] : llvm::enumerate(invertDims(resultDim, shape.size())))
-        if (e < 0 && out.getTiles(d) > 1)
-          return false;
+    ArrayRef<int64_t> in = values->wholeShape(op->getOperand(0));
+    SmallVector<int64_t> resultDim = *resultDimsOf(op, in, shape);
+    if (isa<ReshapeOp>(op) &&
+        !(fitReshapeTiles(out, shape, in,
+                          invertDims(resultDim, shape.size())) == out))
+      return false;
     values->setOperandTiles(op, 0, out.project(resultDim));
     values->setResultTiles(op, out);
     return true;

@@ -177,9 +177,29 @@ mlir::hlo::resultDimsOf(Operation *op, ArrayRef<int64_t> in,
     for (auto [i, d] : llvm::enumerate(transpose.getDimensions()))
       dims[d] = i;
   } else if (isa<ReshapeOp>(op)) {
-    for (int64_t d = 0; d < int64_t(out.size()); ++d)
-      if (int64_t e = unmodifiedDim(in, out, d); e >= 0)
+    // The groups of dimensions of as many elements on both sides: the
+    // first dimension of more than one element of each is the other's
+    // (kept as it is, or the major part of a split or merge).
+    if (llvm::is_contained(in, 0) || llvm::is_contained(out, 0))
+      return dims;
+    size_t i = 0, k = 0;
+    while (i < in.size() && k < out.size()) {
+      size_t i0 = i, k0 = k;
+      int64_t a = in[i++], b = out[k++];
+      while (a != b && (a < b ? i < in.size() : k < out.size()))
+        a < b ? a *= in[i++] : b *= out[k++];
+      if (a != b)
+        break;
+      auto major = [](ArrayRef<int64_t> shape, size_t from, size_t to) {
+        for (size_t d = from; d < to; ++d)
+          if (shape[d] > 1)
+            return int64_t(d);
+        return int64_t(-1);
+      };
+      int64_t e = major(in, i0, i), d = major(out, k0, k);
+      if (e >= 0 && d >= 0)
         dims[e] = d;
+    }
   } else if (auto reduce = dyn_cast<ReduceOp>(op);
              reduce && getDataOperands(op).size() == 2) {
     for (int64_t e = 0, next = 0; e < int64_t(in.size()); ++e)
@@ -250,4 +270,16 @@ void SpmdValues::sumPartials(Operation *op, StringRef reducer,
   TileSharding tiles = current.at(r);
   wholeShapes[sum] = std::move(whole);
   current.insert_or_assign(sum, std::move(tiles));
+}
+
+TileSharding mlir::hlo::fitReshapeTiles(TileSharding t, ArrayRef<int64_t> shape,
+                                        ArrayRef<int64_t> other,
+                                        ArrayRef<int64_t> dims) {
+  for (auto [d, e] : llvm::enumerate(dims)) {
+    int64_t n = t.getTiles(d);
+    if (n > 1 && (e < 0 || (shape[d] != other[e] &&
+                            (shape[d] % n != 0 || other[e] % n != 0))))
+      t = t.withoutDim(d);
+  }
+  return t;
 }

@@ -30,11 +30,21 @@ inline RankedTensorType withShape(RankedTensorType t, ArrayRef<int64_t> shape) {
 
 /// For each operand dimension of broadcast, transpose, reshape or a
 /// one-input reduce `op` (operand of shape `in`, result of shape `out`), the
-/// result dimension it is (-1: none, a reduced dimension or one the reshape
-/// changes); nothing for other instructions. Shardings carry tiles along it
+/// result dimension it is (-1: none, a reduced dimension); for a reshape,
+/// the first dimension of more than one element of each group of as many
+/// elements on both sides is the other's (a split's or merge's major
+/// part: `fitReshapeTiles` says which tiles carry); nothing for other
+/// instructions. Shardings carry tiles along it
 /// (hlo-sharding-propagation both ways, hlo-spmd-partitioner).
 std::optional<SmallVector<int64_t>>
 resultDimsOf(Operation *op, ArrayRef<int64_t> in, ArrayRef<int64_t> out);
+/// `t`, tiles of an array of shape `shape` that a reshape maps to an array
+/// of shape `other` (dimension d to `dims[d]`, -1: none), with the tiles a
+/// reshape cannot carry made whole: those of a dimension it drops, splits
+/// or merges unless the tile count divides both sizes (then each tile is
+/// the major part of the other side's).
+TileSharding fitReshapeTiles(TileSharding t, ArrayRef<int64_t> shape,
+                             ArrayRef<int64_t> other, ArrayRef<int64_t> dims);
 /// `dims` (operand dimension -> result dimension) the other way round, for
 /// a result of rank `rank`.
 SmallVector<int64_t> invertDims(ArrayRef<int64_t> dims, int64_t rank);
