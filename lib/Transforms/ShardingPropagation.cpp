@@ -207,6 +207,14 @@ struct ShardingPropagationPass
     }
     if (auto conv = dyn_cast<ConvolutionOp>(op))
       return deriveConvolution(conv, ctx);
+    // A gather's batch dimensions take its indices' tiles.
+    if (auto gather = dyn_cast<GatherOp>(op)) {
+      std::optional<TileSharding> indices = tilesOf(gather.getStartIndices());
+      if (!indices)
+        return {};
+      return attr(indices->project(invertDims(gatherIndexDims(gather), rank)),
+                  ctx);
+    }
     std::optional<TileSharding> operand =
         in.empty() ? std::nullopt : tilesOf(in[0]);
     if (!operand)

@@ -197,6 +197,9 @@ struct SpmdPartitionerPass
       if (auto conv = dyn_cast<ConvolutionOp>(op);
           conv && partitionConvolution(conv, *out))
         return success();
+      if (auto gather = dyn_cast<GatherOp>(op);
+          gather && partitionGather(gather, *out))
+        return success();
       if (auto reduce = dyn_cast<ReduceOp>(op);
           reduce && getDataOperands(op).size() == 2 &&
           partitionReduce(reduce, *out))
@@ -478,6 +481,23 @@ struct SpmdPartitionerPass
     rhsDim[dims.getKernelOutput()] = dims.getOutputFeature();
     values->setOperandTiles(op, 0, out.project(lhsDim));
     values->setOperandTiles(op, 1, out.project(rhsDim));
+    values->setResultTiles(op, out);
+    return true;
+  }
+
+  /// A gather whose result is tiled along its batch dimensions only: each
+  /// partition gathers from the whole operand at its tile of the indices
+  /// (XLA's index-passthrough strategy).
+  bool partitionGather(GatherOp op, const TileSharding &out) {
+    SmallVector<int64_t> indexDim = gatherIndexDims(op);
+    for (int64_t d = 0; d < out.getRank(); ++d)
+      if (out.getTiles(d) > 1 && !llvm::is_contained(indexDim, d))
+        return false;
+    values->setOperandTiles(
+        op, 0,
+        TileSharding::replicated(arrayType(op.getOperand()).getRank(),
+                                 numPartitions));
+    values->setOperandTiles(op, 1, out.project(indexDim));
     values->setResultTiles(op, out);
     return true;
   }

@@ -283,3 +283,22 @@ TileSharding mlir::hlo::fitReshapeTiles(TileSharding t, ArrayRef<int64_t> shape,
   }
   return t;
 }
+
+SmallVector<int64_t> mlir::hlo::gatherIndexDims(GatherOp op) {
+  int64_t indicesRank = arrayType(op.getStartIndices()).getRank();
+  int64_t resultRank = arrayType(op.getResult()).getRank();
+  SmallVector<int64_t> dims(indicesRank, -1);
+  int64_t next = 0;
+  auto nextBatch = [&] {
+    while (llvm::is_contained(op.getOffsetDims(), next))
+      ++next;
+    return next++;
+  };
+  for (int64_t d = 0; d < indicesRank; ++d)
+    if (d != int64_t(op.getIndexVectorDim()))
+      dims[d] = nextBatch();
+  for (int64_t &d : dims)
+    if (d >= resultRank)
+      d = -1;
+  return dims;
+}

@@ -38,6 +38,10 @@ inline RankedTensorType withShape(RankedTensorType t, ArrayRef<int64_t> shape) {
 /// (hlo-sharding-propagation both ways, hlo-spmd-partitioner).
 std::optional<SmallVector<int64_t>>
 resultDimsOf(Operation *op, ArrayRef<int64_t> in, ArrayRef<int64_t> out);
+/// For each dimension of a gather's start indices, the result dimension it
+/// is (its batch dimensions, in order; -1 for the index vector dimension).
+SmallVector<int64_t> gatherIndexDims(GatherOp op);
+
 /// `t`, tiles of an array of shape `shape` that a reshape maps to an array
 /// of shape `other` (dimension d to `dims[d]`, -1: none), with the tiles a
 /// reshape cannot carry made whole: those of a dimension it drops, splits
