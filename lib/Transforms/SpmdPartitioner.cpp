@@ -187,22 +187,24 @@ struct SpmdPartitionerPass
       FailureOr<TileSharding> out = wanted(op);
       if (failed(out))
         return failure();
-      if (isElementwise(op) && partitionElementwise(op, *out))
+      if (isElementwise(op) && partitionElementwise(*values, op, *out))
         return success();
       if (isa<BroadcastOp, ReshapeOp, TransposeOp>(op) &&
-          partitionMapped(op, *out))
+          partitionMapped(*values, op, *out))
         return success();
       if (auto dot = dyn_cast<DotOp>(op))
-        return partitionDot(dot, *out), success();
+        return partitionDot(*values, dot, *out,
+                            [&](Type t) { return addComputation(t, op); }),
+               success();
       if (auto conv = dyn_cast<ConvolutionOp>(op);
-          conv && partitionConvolution(conv, *out))
+          conv && partitionConvolution(*values, conv, *out))
         return success();
       if (auto gather = dyn_cast<GatherOp>(op);
-          gather && partitionGather(gather, *out))
+          gather && partitionGather(*values, gather, *out))
         return success();
       if (auto reduce = dyn_cast<ReduceOp>(op);
           reduce && getDataOperands(op).size() == 2 &&
-          partitionReduce(reduce, *out))
+          partitionReduce(*values, reduce, *out))
         return success();
     }
     if (isa<TupleOp>(op)) {
@@ -370,141 +372,8 @@ struct SpmdPartitionerPass
     return success();
   }
 
-  bool partitionElementwise(Operation *op, const TileSharding &out) {
-    RankedTensorType type = arrayType(op->getResult(0));
-    for (Value v : getDataOperands(op))
-      if (!arrayType(v) || values->wholeShape(v) != type.getShape())
-        return false;
-    for (unsigned i = 0, e = getDataOperands(op).size(); i < e; ++i)
-      values->setOperandTiles(op, i, out);
-    values->setResultTiles(op, out);
-    return true;
-  }
-
-  /// Broadcast, transpose and reshape: each tile from the operand's tiles
-  /// of the dimensions it keeps (a reshape only where it can carry every
-  /// tile of the result: dimensions kept as they are, and the major part of
-  /// a split or merge whose sizes the tile count divides).
-  bool partitionMapped(Operation *op, const TileSharding &out) {
-    ArrayRef<int64_t> shape = arrayType(op->getResult(0)).getShape();
-    ArrayRef<int64_t> in = values->wholeShape(op->getOperand(0));
-    SmallVector<int64_t> resultDim = *resultDimsOf(op, in, shape);
-    if (isa<ReshapeOp>(op) &&
-        !(fitReshapeTiles(out, shape, in,
-                          invertDims(resultDim, shape.size())) == out))
-      return false;
-    values->setOperandTiles(op, 0, out.project(resultDim));
-    values->setResultTiles(op, out);
-    return true;
-  }
-
-  void partitionDot(DotOp op, const TileSharding &out) {
-    ArrayRef<int64_t> lb = op.getLhsBatchDims().value_or(ArrayRef<int64_t>{});
-    ArrayRef<int64_t> lc =
-        op.getLhsContractingDims().value_or(ArrayRef<int64_t>{});
-    ArrayRef<int64_t> rb = op.getRhsBatchDims().value_or(ArrayRef<int64_t>{});
-    ArrayRef<int64_t> rc =
-        op.getRhsContractingDims().value_or(ArrayRef<int64_t>{});
-    int64_t lhsRank = arrayType(op.getLhs()).getRank();
-    int64_t rhsRank = arrayType(op.getRhs()).getRank();
-    // Result dimension of each operand dimension (-1: contracting).
-    SmallVector<int64_t> lhsDim(lhsRank, -1), rhsDim(rhsRank, -1);
-    int64_t next = 0;
-    for (auto [l, r] : llvm::zip(lb, rb))
-      lhsDim[l] = rhsDim[r] = next++;
-    for (int64_t d = 0; d < lhsRank; ++d)
-      if (!llvm::is_contained(lb, d) && !llvm::is_contained(lc, d))
-        lhsDim[d] = next++;
-    for (int64_t d = 0; d < rhsRank; ++d)
-      if (!llvm::is_contained(rb, d) && !llvm::is_contained(rc, d))
-        rhsDim[d] = next++;
-    TileSharding lhsTiles = out.project(lhsDim);
-    TileSharding rhsTiles = out.project(rhsDim);
-    // Partial sums where both operands are tiled alike, evenly, along the
-    // contracting dimensions.
-    TileSharding l = values->currentOf(op.getLhs()),
-                 r = values->currentOf(op.getRhs());
-    SmallVector<int64_t> kTiles;
-    SmallVector<SmallVector<int64_t>> kCoords(numPartitions);
-    bool partial = false, alike = true;
-    for (auto [a, c] : llvm::zip(lc, rc)) {
-      alike &= l.getTiles(a) == r.getTiles(c) &&
-               values->wholeShape(op.getLhs())[a] % l.getTiles(a) == 0;
-      for (int64_t p = 0; p < numPartitions; ++p) {
-        alike &= l.getCoords(p)[a] == r.getCoords(p)[c];
-        kCoords[p].push_back(l.getCoords(p)[a]);
-      }
-      kTiles.push_back(l.getTiles(a));
-      partial |= l.getTiles(a) > 1;
-    }
-    std::optional<SmallVector<SmallVector<int64_t>>> groups;
-    if (partial && alike) {
-      std::optional<TileSharding> k = TileSharding::fromCoords(kTiles, kCoords);
-      if (k)
-        groups = values->partialGroups(out, *k);
-      if (groups) {
-        std::optional<TileSharding> lk =
-            values->withPartialDims(lhsTiles, lc, kTiles, kCoords);
-        std::optional<TileSharding> rk =
-            values->withPartialDims(rhsTiles, rc, kTiles, kCoords);
-        if (lk && rk) {
-          lhsTiles = *lk;
-          rhsTiles = *rk;
-        } else {
-          groups.reset();
-        }
-      }
-    }
-    values->setOperandTiles(op, 0, lhsTiles);
-    values->setOperandTiles(op, 1, rhsTiles);
-    values->setResultTiles(op, out);
-    if (groups)
-      values->sumPartials(op, addComputation(op), *groups);
-  }
-
-  /// An ungrouped convolution whose result is tiled along its batch and
-  /// output feature dimensions only: the input's batch tiles times the
-  /// kernel's output feature tiles, each partition its own (the spatial
-  /// dimensions would need halos: such a convolution runs whole).
-  bool partitionConvolution(ConvolutionOp op, const TileSharding &out) {
-    ConvDimensionNumbersAttr dims = op.getDimLabels();
-    if (op.getFeatureGroupCount().value_or(1) != 1 ||
-        op.getBatchGroupCount().value_or(1) != 1)
-      return false;
-    for (int64_t d = 0; d < out.getRank(); ++d)
-      if (out.getTiles(d) > 1 && d != dims.getOutputBatch() &&
-          d != dims.getOutputFeature())
-        return false;
-    SmallVector<int64_t> lhsDim(arrayType(op.getLhs()).getRank(), -1);
-    SmallVector<int64_t> rhsDim(arrayType(op.getRhs()).getRank(), -1);
-    lhsDim[dims.getInputBatch()] = dims.getOutputBatch();
-    rhsDim[dims.getKernelOutput()] = dims.getOutputFeature();
-    values->setOperandTiles(op, 0, out.project(lhsDim));
-    values->setOperandTiles(op, 1, out.project(rhsDim));
-    values->setResultTiles(op, out);
-    return true;
-  }
-
-  /// A gather whose result is tiled along its batch dimensions only: each
-  /// partition gathers from the whole operand at its tile of the indices
-  /// (XLA's index-passthrough strategy).
-  bool partitionGather(GatherOp op, const TileSharding &out) {
-    SmallVector<int64_t> indexDim = gatherIndexDims(op);
-    for (int64_t d = 0; d < out.getRank(); ++d)
-      if (out.getTiles(d) > 1 && !llvm::is_contained(indexDim, d))
-        return false;
-    values->setOperandTiles(
-        op, 0,
-        TileSharding::replicated(arrayType(op.getOperand()).getRank(),
-                                 numPartitions));
-    values->setOperandTiles(op, 1, out.project(indexDim));
-    values->setResultTiles(op, out);
-    return true;
-  }
-
-  /// A scalar add of the dot's result element type.
-  StringRef addComputation(DotOp op) {
-    Type element = arrayType(op.getResult()).getElementType();
+  /// A scalar add computation of `element` (made once, at `op`).
+  StringRef addComputation(Type element, Operation *op) {
     auto it = adders.find(element);
     if (it != adders.end())
       return it->second;
@@ -512,55 +381,16 @@ struct SpmdPartitionerPass
     SymbolTable symbols(module);
     auto scalar = RankedTensorType::get({}, element);
     ComputationOp comp = createComputation(
-        symbols, entry, "add", {scalar, scalar}, derivedLoc(op.getLoc()));
+        symbols, entry, "add", {scalar, scalar}, derivedLoc(op->getLoc()));
     OpBuilder b(comp.getBody().front().getParentOp()->getContext());
     b.setInsertionPointToEnd(&comp.getBody().front());
-    InstBuilder ib(b, derivedLoc(op.getLoc()));
+    InstBuilder ib(b, derivedLoc(op->getLoc()));
     Value sum =
         ib.create<AddOp>(scalar, {comp.getArgument(0), comp.getArgument(1)});
     setComputationResult(comp, b, sum);
     return adders[element] = comp.getSymName();
   }
 
-  bool partitionReduce(ReduceOp op, const TileSharding &out) {
-    Value in = op->getOperand(0);
-    ArrayRef<int64_t> reduced = op.getDimensions();
-    TileSharding target = out.project(*resultDimsOf(
-        op, values->wholeShape(in), arrayType(op->getResult(0)).getShape()));
-    // Partial results where the operand is tiled evenly along reduced
-    // dimensions.
-    TileSharding now = values->currentOf(in);
-    SmallVector<int64_t> kTiles, kDims;
-    SmallVector<SmallVector<int64_t>> kCoords(numPartitions);
-    for (int64_t d : reduced)
-      if (now.getTiles(d) > 1 &&
-          values->wholeShape(in)[d] % now.getTiles(d) == 0) {
-        kDims.push_back(d);
-        kTiles.push_back(now.getTiles(d));
-        for (int64_t p = 0; p < numPartitions; ++p)
-          kCoords[p].push_back(now.getCoords(p)[d]);
-      }
-    std::optional<SmallVector<SmallVector<int64_t>>> groups;
-    if (!kDims.empty())
-      if (std::optional<TileSharding> k =
-              TileSharding::fromCoords(kTiles, kCoords))
-        groups = values->partialGroups(out, *k);
-    if (groups) {
-      if (std::optional<TileSharding> t =
-              values->withPartialDims(target, kDims, kTiles, kCoords))
-        target = *t;
-      else
-        groups.reset();
-    }
-    values->setOperandTiles(op, 0, target);
-    values->setResultTiles(op, out);
-    if (groups)
-      values->sumPartials(op, op.getToApply(), *groups);
-    return true;
-  }
-
-  /// The ROOT in the tiles of its sharding (whole without one), which the
-  /// instruction making it keeps as its `sharding`.
   /// The tiles result leaf `i` (an array of rank `rank`, holding `now`)
   /// is returned in: its sharding's, else where the compiler may choose,
   /// those it has, else whole.
@@ -574,6 +404,8 @@ struct SpmdPartitionerPass
     return tilesFor(s, rank, loc);
   }
 
+  /// The ROOT in the tiles `resultTiles` gives, which the instruction
+  /// making it keeps as its `sharding`.
   LogicalResult partitionRoot(Operation *ret) {
     Value root = ret->getOperand(0);
     auto rootOp = root.getDefiningOp();

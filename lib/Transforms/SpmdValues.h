@@ -123,6 +123,34 @@ private:
   DenseMap<Value, SmallVector<int64_t>> wholeShapes;
 };
 
+//===----------------------------------------------------------------------===//
+// Instruction rules (SpmdRules.cpp): each reshards the operands of `op` to
+// the tiles the result's tiles `out` need and gives the result `out`;
+// false when it does not apply (the instruction then runs whole).
+//===----------------------------------------------------------------------===//
+
+/// Elementwise instructions of one shape: operands in the result's tiles.
+bool partitionElementwise(SpmdValues &values, Operation *op,
+                          const TileSharding &out);
+/// Broadcast, transpose and reshape: the operand in the tiles of the
+/// dimensions the result keeps of it (a reshape only where it can carry
+/// every tile: `fitReshapeTiles`).
+bool partitionMapped(SpmdValues &values, Operation *op,
+                     const TileSharding &out);
+/// Dot: operands in the tiles of their batch and free dimensions; partial
+/// products summed by an all-reduce (`adder`: a scalar add computation of
+/// an element type) where both are tiled alike along contracting ones.
+void partitionDot(SpmdValues &values, DotOp op, const TileSharding &out,
+                  function_ref<StringRef(Type)> adder);
+/// An ungrouped convolution tiled along batch and output features only.
+bool partitionConvolution(SpmdValues &values, ConvolutionOp op,
+                          const TileSharding &out);
+/// A gather tiled along its batch dimensions only (index passthrough).
+bool partitionGather(SpmdValues &values, GatherOp op, const TileSharding &out);
+/// A one-input reduce: partial results summed by the reducer where the
+/// operand is tiled evenly along reduced dimensions.
+bool partitionReduce(SpmdValues &values, ReduceOp op, const TileSharding &out);
+
 } // namespace mlir::hlo
 
 #endif // HLO_LIB_TRANSFORMS_SPMDVALUES_H
