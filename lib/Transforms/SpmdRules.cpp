@@ -14,6 +14,17 @@
 using namespace mlir;
 using namespace mlir::hlo;
 
+/// Operand i of `op` in the tiles `out` gives it through `dims[i]` (its
+/// dimensions' result dimensions), the result in `out`.
+static bool projectOperands(SpmdValues &values, Operation *op,
+                            const TileSharding &out,
+                            ArrayRef<SmallVector<int64_t>> dims) {
+  for (auto [i, d] : llvm::enumerate(dims))
+    values.setOperandTiles(op, i, out.project(d));
+  values.setResultTiles(op, out);
+  return true;
+}
+
 bool mlir::hlo::partitionElementwise(SpmdValues &values, Operation *op,
                                      const TileSharding &out) {
   RankedTensorType type = arrayType(op->getResult(0));
@@ -129,10 +140,7 @@ bool mlir::hlo::partitionConvolution(SpmdValues &values, ConvolutionOp op,
   SmallVector<int64_t> rhsDim(arrayType(op.getRhs()).getRank(), -1);
   lhsDim[dims.getInputBatch()] = dims.getOutputBatch();
   rhsDim[dims.getKernelOutput()] = dims.getOutputFeature();
-  values.setOperandTiles(op, 0, out.project(lhsDim));
-  values.setOperandTiles(op, 1, out.project(rhsDim));
-  values.setResultTiles(op, out);
-  return true;
+  return projectOperands(values, op, out, {lhsDim, rhsDim});
 }
 
 /// A gather whose result is tiled along its batch dimensions only: each
@@ -148,15 +156,11 @@ bool mlir::hlo::partitionGather(SpmdValues &values, GatherOp op,
   // The operand whole but for its batching dimensions, which go with the
   // indices' (a batched gather pairs them).
   SmallVector<int64_t> operandDim(arrayType(op.getOperand()).getRank(), -1);
-  for (auto [o, i] :
-       llvm::zip(op.getOperandBatchingDims().value_or(ArrayRef<int64_t>{}),
-                 op.getStartIndicesBatchingDims().value_or(
-                     ArrayRef<int64_t>{})))
+  for (auto [o, i] : llvm::zip(
+           op.getOperandBatchingDims().value_or(ArrayRef<int64_t>{}),
+           op.getStartIndicesBatchingDims().value_or(ArrayRef<int64_t>{})))
     operandDim[o] = indexDim[i];
-  values.setOperandTiles(op, 0, out.project(operandDim));
-  values.setOperandTiles(op, 1, out.project(indexDim));
-  values.setResultTiles(op, out);
-  return true;
+  return projectOperands(values, op, out, {operandDim, indexDim});
 }
 
 bool mlir::hlo::partitionReduce(SpmdValues &values, ReduceOp op,
