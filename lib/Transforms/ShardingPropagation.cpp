@@ -120,6 +120,11 @@ struct ShardingPropagationPass
         (isElementwise(user) &&
          operand.getType() == user->getResult(0).getType()))
       return attr(out, ctx);
+    // A dot asks of each operand the tiles of its batch and free
+    // dimensions (contracting ones whole).
+    if (auto dot = dyn_cast<DotOp>(user))
+      return attr(out->project(dotResultDims(dot, use.getOperandNumber())),
+                  ctx);
     std::optional<SmallVector<int64_t>> resultDim = resultDimsOf(
         user, cast<RankedTensorType>(operand.getType()).getShape(),
         cast<RankedTensorType>(user->getResult(0).getType()).getShape());

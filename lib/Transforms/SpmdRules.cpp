@@ -58,27 +58,12 @@ bool mlir::hlo::partitionMapped(SpmdValues &values, Operation *op,
 void mlir::hlo::partitionDot(SpmdValues &values, DotOp op,
                              const TileSharding &out,
                              function_ref<StringRef(Type)> adder) {
-  ArrayRef<int64_t> lb = op.getLhsBatchDims().value_or(ArrayRef<int64_t>{});
   ArrayRef<int64_t> lc =
       op.getLhsContractingDims().value_or(ArrayRef<int64_t>{});
-  ArrayRef<int64_t> rb = op.getRhsBatchDims().value_or(ArrayRef<int64_t>{});
   ArrayRef<int64_t> rc =
       op.getRhsContractingDims().value_or(ArrayRef<int64_t>{});
-  int64_t lhsRank = arrayType(op.getLhs()).getRank();
-  int64_t rhsRank = arrayType(op.getRhs()).getRank();
-  // Result dimension of each operand dimension (-1: contracting).
-  SmallVector<int64_t> lhsDim(lhsRank, -1), rhsDim(rhsRank, -1);
-  int64_t next = 0;
-  for (auto [l, r] : llvm::zip(lb, rb))
-    lhsDim[l] = rhsDim[r] = next++;
-  for (int64_t d = 0; d < lhsRank; ++d)
-    if (!llvm::is_contained(lb, d) && !llvm::is_contained(lc, d))
-      lhsDim[d] = next++;
-  for (int64_t d = 0; d < rhsRank; ++d)
-    if (!llvm::is_contained(rb, d) && !llvm::is_contained(rc, d))
-      rhsDim[d] = next++;
-  TileSharding lhsTiles = out.project(lhsDim);
-  TileSharding rhsTiles = out.project(rhsDim);
+  TileSharding lhsTiles = out.project(dotResultDims(op, 0));
+  TileSharding rhsTiles = out.project(dotResultDims(op, 1));
   // Partial sums where both operands are tiled alike, evenly, along the
   // contracting dimensions.
   TileSharding l = values.currentOf(op.getLhs()),

@@ -302,3 +302,26 @@ SmallVector<int64_t> mlir::hlo::gatherIndexDims(GatherOp op) {
       d = -1;
   return dims;
 }
+
+SmallVector<int64_t> mlir::hlo::dotResultDims(DotOp op, unsigned operand) {
+  ArrayRef<int64_t> lb = op.getLhsBatchDims().value_or(ArrayRef<int64_t>{});
+  ArrayRef<int64_t> lc =
+      op.getLhsContractingDims().value_or(ArrayRef<int64_t>{});
+  ArrayRef<int64_t> rb = op.getRhsBatchDims().value_or(ArrayRef<int64_t>{});
+  ArrayRef<int64_t> rc =
+      op.getRhsContractingDims().value_or(ArrayRef<int64_t>{});
+  int64_t lhsRank = arrayType(op.getLhs()).getRank();
+  int64_t rhsRank = arrayType(op.getRhs()).getRank();
+  // The result: batch, the lhs's free, the rhs's free dimensions.
+  SmallVector<int64_t> lhsDim(lhsRank, -1), rhsDim(rhsRank, -1);
+  int64_t next = 0;
+  for (auto [l, r] : llvm::zip(lb, rb))
+    lhsDim[l] = rhsDim[r] = next++;
+  for (int64_t d = 0; d < lhsRank; ++d)
+    if (!llvm::is_contained(lb, d) && !llvm::is_contained(lc, d))
+      lhsDim[d] = next++;
+  for (int64_t d = 0; d < rhsRank; ++d)
+    if (!llvm::is_contained(rb, d) && !llvm::is_contained(rc, d))
+      rhsDim[d] = next++;
+  return operand == 0 ? lhsDim : rhsDim;
+}

@@ -38,6 +38,10 @@ inline RankedTensorType withShape(RankedTensorType t, ArrayRef<int64_t> shape) {
 /// (hlo-sharding-propagation both ways, hlo-spmd-partitioner).
 std::optional<SmallVector<int64_t>>
 resultDimsOf(Operation *op, ArrayRef<int64_t> in, ArrayRef<int64_t> out);
+/// For each dimension of operand `operand` (0: lhs, 1: rhs) of a dot, the
+/// result dimension it is (-1: contracting).
+SmallVector<int64_t> dotResultDims(DotOp op, unsigned operand);
+
 /// For each dimension of a gather's start indices, the result dimension it
 /// is (its batch dimensions, in order; -1 for the index vector dimension).
 SmallVector<int64_t> gatherIndexDims(GatherOp op);
