@@ -120,4 +120,56 @@ TEST_F(TileShardingTest, RandomShardingsAgainstTheirDefinition) {
   }
 }
 
+/// The devices of `iota(n).reshape(reshape).transpose(perm)`, row-major.
+static SmallVector<int64_t> transposedIota(ArrayRef<int64_t> reshape,
+                                           ArrayRef<int64_t> perm) {
+  int64_t n = 1;
+  for (int64_t d : reshape)
+    n *= d;
+  SmallVector<int64_t> strides(reshape.size(), 1);
+  for (int64_t d = int64_t(reshape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * reshape[d + 1];
+  SmallVector<int64_t> devices;
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t rest = i, id = 0;
+    for (int64_t k = int64_t(perm.size()) - 1; k >= 0; --k) {
+      id += rest % reshape[perm[k]] * strides[perm[k]];
+      rest /= reshape[perm[k]];
+    }
+    devices.push_back(id);
+  }
+  return devices;
+}
+
+TEST_F(TileShardingTest, FindsTransposedIotas) {
+  SmallVector<int64_t> reshape, perm;
+  ASSERT_TRUE(findIotaForm({0, 2, 1, 3}, reshape, perm));
+  EXPECT_EQ(reshape, (SmallVector<int64_t>{2, 2}));
+  EXPECT_EQ(perm, (SmallVector<int64_t>{1, 0}));
+  ASSERT_TRUE(findIotaForm({0, 1, 4, 5, 2, 3, 6, 7}, reshape, perm));
+  EXPECT_EQ(reshape, (SmallVector<int64_t>{2, 2, 2}));
+  EXPECT_EQ(perm, (SmallVector<int64_t>{1, 0, 2}));
+  EXPECT_FALSE(findIotaForm({1, 0, 2, 3}, reshape, perm));
+  EXPECT_FALSE(findIotaForm({0, 3, 1, 2}, reshape, perm));
+  // The form found gives the devices back, for random transposed iotas.
+  std::mt19937 rng(5);
+  for (int iter = 0; iter < 300; ++iter) {
+    SmallVector<int64_t> r, p;
+    int rank = rng() % 4 + 1;
+    for (int d = 0; d < rank; ++d)
+      r.push_back(rng() % 4 + 1);
+    p.resize(rank);
+    std::iota(p.begin(), p.end(), 0);
+    std::shuffle(p.begin(), p.end(), rng);
+    SmallVector<int64_t> devices = transposedIota(r, p);
+    if (devices.size() < 2)
+      continue;
+    ASSERT_TRUE(findIotaForm(devices, reshape, perm)) << iter;
+    EXPECT_EQ(
+        transposedIota(reshape, perm.empty() ? SmallVector<int64_t>{0} : perm),
+        devices)
+        << iter;
+  }
+}
+
 } // namespace

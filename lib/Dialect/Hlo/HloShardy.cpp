@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Hlo/Dialect/Hlo/HloShardy.h"
+#include "Hlo/Dialect/Hlo/HloTileSharding.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -285,53 +286,6 @@ struct Factor {
 };
 } // namespace
 
-/// The iota tile assignment `[reshape]T(perm)` in XLA's canonical form:
-/// size-1 dimensions dropped, dimensions that stay adjacent merged.
-static void canonicalIota(SmallVector<int64_t> &reshape,
-                          SmallVector<int64_t> &perm) {
-  // The dimensions kept, renumbered in source order.
-  SmallVector<int64_t> rankOf(reshape.size(), -1), sizes;
-  for (auto [d, size] : llvm::enumerate(reshape))
-    if (size > 1) {
-      rankOf[d] = sizes.size();
-      sizes.push_back(size);
-    }
-  SmallVector<int64_t> keep;
-  for (int64_t p : perm)
-    if (rankOf[p] >= 0)
-      keep.push_back(rankOf[p]);
-  // Runs of consecutive source dimensions in the transposed order.
-  SmallVector<std::pair<int64_t, int64_t>> runs; // (first source dim, size)
-  for (size_t i = 0; i < keep.size(); ++i) {
-    if (i > 0 && keep[i] == keep[i - 1] + 1)
-      runs.back().second *= sizes[keep[i]];
-    else
-      runs.push_back({keep[i], sizes[keep[i]]});
-  }
-  // Sources of the runs in increasing order give the new reshape.
-  SmallVector<int64_t> order(runs.size());
-  std::iota(order.begin(), order.end(), 0);
-  llvm::sort(order, [&](int64_t a, int64_t b) {
-    return runs[a].first < runs[b].first;
-  });
-  reshape.clear();
-  perm.assign(runs.size(), 0);
-  for (auto [rank, run] : llvm::enumerate(order)) {
-    reshape.push_back(runs[run].second);
-    perm[run] = rank;
-  }
-  bool identity = true;
-  for (auto [i, p] : llvm::enumerate(perm))
-    identity &= (int64_t)i == p;
-  if (identity) {
-    int64_t n = 1;
-    for (int64_t d : reshape)
-      n *= d;
-    reshape.assign({n});
-    perm.clear();
-  }
-}
-
 FailureOr<ShardingAttr>
 mlir::hlo::toHloSharding(MLIRContext *ctx, const SdyTensorSharding &sharding,
                          int64_t rank, const SdyMesh &mesh,
@@ -462,7 +416,7 @@ mlir::hlo::toHloSharding(MLIRContext *ctx, const SdyTensorSharding &sharding,
   for (const Factor &f : factors)
     reshape.push_back(f.size);
   if (mesh.deviceIds.empty()) {
-    canonicalIota(reshape, perm);
+    canonicalizeIota(reshape, perm);
     return ShardingAttr::getIota(ctx, tileDims, reshape, perm,
                                  lastTileDimReplicate, subgroups);
   }

@@ -7,6 +7,8 @@
 
 #include "Hlo/Dialect/Hlo/HloTileSharding.h"
 
+#include <numeric>
+
 #include <map>
 
 using namespace mlir;
@@ -167,5 +169,104 @@ ShardingAttr TileSharding::toAttr(MLIRContext *ctx) const {
   if (iota)
     return ShardingAttr::getIota(ctx, dims, {getNumPartitions()}, {},
                                  replication > 1);
+  // A transposed iota, as XLA writes it (`<=[2,2]T(1,0)`).
+  SmallVector<int64_t> reshape, perm;
+  if (findIotaForm(devices, reshape, perm))
+    return ShardingAttr::getIota(ctx, dims, reshape, perm, replication > 1);
   return ShardingAttr::getTiled(ctx, dims, devices, replication > 1);
+}
+
+void mlir::hlo::canonicalizeIota(SmallVector<int64_t> &reshape,
+                                 SmallVector<int64_t> &perm) {
+  // The dimensions kept, renumbered in source order.
+  SmallVector<int64_t> rankOf(reshape.size(), -1), sizes;
+  for (auto [d, size] : llvm::enumerate(reshape))
+    if (size > 1) {
+      rankOf[d] = sizes.size();
+      sizes.push_back(size);
+    }
+  SmallVector<int64_t> keep;
+  for (int64_t p : perm)
+    if (rankOf[p] >= 0)
+      keep.push_back(rankOf[p]);
+  // Runs of consecutive source dimensions in the transposed order.
+  SmallVector<std::pair<int64_t, int64_t>> runs; // (first source dim, size)
+  for (size_t i = 0; i < keep.size(); ++i) {
+    if (i > 0 && keep[i] == keep[i - 1] + 1)
+      runs.back().second *= sizes[keep[i]];
+    else
+      runs.push_back({keep[i], sizes[keep[i]]});
+  }
+  // Sources of the runs in increasing order give the new reshape.
+  SmallVector<int64_t> order(runs.size());
+  std::iota(order.begin(), order.end(), 0);
+  llvm::sort(order, [&](int64_t a, int64_t b) {
+    return runs[a].first < runs[b].first;
+  });
+  reshape.clear();
+  perm.assign(runs.size(), 0);
+  for (auto [rank, run] : llvm::enumerate(order)) {
+    reshape.push_back(runs[run].second);
+    perm[run] = rank;
+  }
+  bool identity = true;
+  for (auto [i, p] : llvm::enumerate(perm))
+    identity &= (int64_t)i == p;
+  if (identity) {
+    int64_t n = 1;
+    for (int64_t d : reshape)
+      n *= d;
+    reshape.assign({n});
+    perm.clear();
+  }
+}
+
+bool mlir::hlo::findIotaForm(ArrayRef<int64_t> devices,
+                             SmallVector<int64_t> &reshape,
+                             SmallVector<int64_t> &perm) {
+  int64_t n = devices.size();
+  if (n < 2 || devices[0] != 0)
+    return false;
+  // The shape of the transposed array (major first) and each dimension's
+  // stride in the device ids, peeled off from the minor end.
+  SmallVector<int64_t> dims, strides;
+  for (int64_t block = 1; block < n;) {
+    int64_t stride = devices[block], count = 1;
+    while (block * (count + 1) <= n && devices[block * count] == count * stride)
+      ++count;
+    while (count > 1 && n % (block * count) != 0)
+      --count;
+    if (count < 2 || stride < 1)
+      return false;
+    dims.insert(dims.begin(), count);
+    strides.insert(strides.begin(), stride);
+    block *= count;
+  }
+  // Every device where the strides put it.
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t rest = i, id = 0;
+    for (int64_t k = dims.size() - 1; k >= 0; --k) {
+      id += rest % dims[k] * strides[k];
+      rest /= dims[k];
+    }
+    if (id != devices[i])
+      return false;
+  }
+  // The source dimensions: by decreasing stride, row-major.
+  SmallVector<int64_t> order(dims.size());
+  std::iota(order.begin(), order.end(), 0);
+  llvm::sort(order,
+             [&](int64_t a, int64_t b) { return strides[a] > strides[b]; });
+  reshape.clear();
+  perm.assign(dims.size(), 0);
+  int64_t expected = n;
+  for (auto [rank, k] : llvm::enumerate(order)) {
+    expected /= dims[k];
+    if (strides[k] != expected)
+      return false;
+    reshape.push_back(dims[k]);
+    perm[k] = rank;
+  }
+  canonicalizeIota(reshape, perm);
+  return true;
 }

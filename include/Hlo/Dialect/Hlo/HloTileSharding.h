@@ -69,6 +69,17 @@ private:
   SmallVector<SmallVector<int64_t>> coords;
 };
 
+/// The iota tile assignment `[reshape]T(perm)` in XLA's canonical form:
+/// size-1 dimensions dropped, dimensions that stay adjacent merged, no
+/// `T(...)` for the identity.
+void canonicalizeIota(SmallVector<int64_t> &reshape,
+                      SmallVector<int64_t> &perm);
+
+/// Whether `devices` (a tile assignment's, row-major) are a transposed
+/// iota, `iota(n).reshape(reshape).transpose(perm)`, and which (canonical).
+bool findIotaForm(ArrayRef<int64_t> devices, SmallVector<int64_t> &reshape,
+                  SmallVector<int64_t> &perm);
+
 } // namespace mlir::hlo
 
 #endif // HLO_DIALECT_HLO_HLOTILESHARDING_H
