@@ -163,6 +163,23 @@ def programs(jax, jnp, P, shard_map, mesh, mesh1):
         return lax.scan(step, jnp.zeros((8, 16)), xs)[1]
     add("scan_rnn", scan_rnn, ((5, 8, 16), P(None, "data", None)),
         ((16, 16), P(None, "model")))
+
+    def fsdp_grad(x, w1, w2):
+        def loss(ws):
+            h = jax.nn.relu(x @ ws[0])
+            return jnp.mean((h @ ws[1]) ** 2)
+        return jax.grad(loss)((w1, w2))
+    add("fsdp_grad", fsdp_grad, ((8, 16), P("data", None)),
+        ((16, 32), P("data", "model")), ((32, 4), P("model", None)))
+
+    def misc(x, y):
+        c = jnp.concatenate([x, y], axis=1)
+        s = jnp.cumsum(c, axis=0)
+        t = jnp.sort(c, axis=1)
+        a = jnp.argmax(c, axis=1).astype(jnp.float32)
+        d = lax.dynamic_slice_in_dim(c, 2, 4, axis=0)
+        return s[:, ::2] + t[:, 1::2], a, d.T
+    add("misc", misc, ((8, 6), P("data", None)), ((8, 6), P("data", "model")))
     return out
 
 
