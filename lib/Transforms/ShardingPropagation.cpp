@@ -128,7 +128,7 @@ struct ShardingPropagationPass
     std::optional<SmallVector<int64_t>> resultDim = resultDimsOf(
         user, cast<RankedTensorType>(operand.getType()).getShape(),
         cast<RankedTensorType>(user->getResult(0).getType()).getShape());
-    if (!resultDim || isa<ReduceOp>(user))
+    if (!resultDim)
       return {};
     TileSharding tiles = out->project(*resultDim);
     if (isa<ReshapeOp>(user))
