@@ -196,14 +196,13 @@ struct ShardyXlaPass
     auto attrs = op->getAttrOfType<DictionaryAttr>("frontend_attributes");
     // JAX marks the body call (and the elements taken of its tuple) not
     // inlinable; a manual region can be.
-    if (auto gte = dyn_cast<GetTupleElementOp>(op);
-        gte && isBodyCall(gte.getOperand().getDefiningOp())) {
+    auto gte = dyn_cast<GetTupleElementOp>(op);
+    if (isBodyCall(op) ||
+        (gte && isBodyCall(gte.getOperand().getDefiningOp()))) {
       setFrontendAttrs(op, without(attrs, {"inlineable"}));
       attrs = op->getAttrOfType<DictionaryAttr>("frontend_attributes");
     }
     if (auto call = dyn_cast<CallOp>(op); call && isBodyCall(call)) {
-      setFrontendAttrs(op, without(attrs, {"inlineable"}));
-      attrs = op->getAttrOfType<DictionaryAttr>("frontend_attributes");
       auto it = bodyAxes.find(call.getToApply());
       if (it != bodyAxes.end() && everyAxis(it->second) &&
           (!attrs || !attrs.contains(kSharding))) {
