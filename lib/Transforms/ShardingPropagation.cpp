@@ -242,31 +242,23 @@ struct ShardingPropagationPass
   /// The batch and free dimensions' tiles of both operands where one
   /// assignment holds them all, else the left operand's alone.
   ShardingAttr deriveDot(DotOp dot, const TileSharding &lhs, MLIRContext *ctx) {
-    ArrayRef<int64_t> lb = dot.getLhsBatchDims().value_or(ArrayRef<int64_t>{});
-    ArrayRef<int64_t> lc =
-        dot.getLhsContractingDims().value_or(ArrayRef<int64_t>{});
-    ArrayRef<int64_t> rb = dot.getRhsBatchDims().value_or(ArrayRef<int64_t>{});
-    ArrayRef<int64_t> rc =
-        dot.getRhsContractingDims().value_or(ArrayRef<int64_t>{});
     std::optional<TileSharding> rhs = tilesOf(dot.getRhs());
     TileSharding none =
         TileSharding::replicated(rankOf(dot.getRhs()), numPartitions);
     const TileSharding &r = rhs ? *rhs : none;
-    SmallVector<std::pair<int, int64_t>> both, lhsOnly;
-    for (auto [b, c] : llvm::zip(lb, rb)) {
-      both.push_back(lhs.getTiles(b) > 1 ? std::pair<int, int64_t>{0, b}
-                                         : std::pair<int, int64_t>{1, c});
-      lhsOnly.push_back({0, b});
-    }
-    for (int64_t d = 0; d < lhs.getRank(); ++d)
-      if (!llvm::is_contained(lb, d) && !llvm::is_contained(lc, d)) {
-        both.push_back({0, d});
-        lhsOnly.push_back({0, d});
-      }
-    for (int64_t d = 0; d < r.getRank(); ++d)
-      if (!llvm::is_contained(rb, d) && !llvm::is_contained(rc, d)) {
-        both.push_back({1, d});
-        lhsOnly.push_back({-1, 0});
+    // Each result dimension from the rhs, then from the lhs where it has
+    // the dimension (a batch dimension: where the lhs tiles it).
+    int64_t rank = rankOf(dot.getResult());
+    SmallVector<std::pair<int, int64_t>> both(rank, {-1, 0}),
+        lhsOnly(rank, {-1, 0});
+    for (auto [d, e] : llvm::enumerate(dotResultDims(dot, 1)))
+      if (e >= 0)
+        both[e] = {1, d};
+    for (auto [d, e] : llvm::enumerate(dotResultDims(dot, 0)))
+      if (e >= 0) {
+        lhsOnly[e] = {0, d};
+        if (both[e].first < 0 || lhs.getTiles(d) > 1)
+          both[e] = {0, d};
       }
     if (std::optional<TileSharding> t = mapDims({&lhs, &r}, both))
       return attr(t, ctx);

@@ -28,10 +28,6 @@ namespace mlir::hlo {
 using namespace mlir;
 using namespace mlir::hlo;
 
-static constexpr StringLiteral kSharding = "xla.sdy.sharding";
-static constexpr StringLiteral kInShardings = "xla.sdy.in_shardings";
-static constexpr StringLiteral kOutShardings = "xla.sdy.out_shardings";
-static constexpr StringLiteral kManualAxes = "xla.sdy.manual_axes";
 static constexpr StringLiteral kBodyPrefix = "xla.sdy.manual_computation_body";
 
 /// `attrs` without `keys` (null when nothing is left).
@@ -79,7 +75,7 @@ struct ShardyXlaPass
     bodyAxes.clear();
     // The manual axes of each shard_map body, from the calls of it.
     WalkResult walk = module.walk([&](CustomCallOp call) {
-      if (call.getCustomCallTarget() != "xla.sdy.LocalToGlobalShape")
+      if (call.getCustomCallTarget() != kSdyLocalToGlobal)
         return WalkResult::advance();
       for (Value v : getDataOperands(call)) {
         Operation *def = v.getDefiningOp();
@@ -127,8 +123,8 @@ struct ShardyXlaPass
     }
     if (auto attrs =
             module->getAttrOfType<DictionaryAttr>("hlo.frontend_attributes");
-        attrs && attrs.contains("xla.sdy.meshes")) {
-      if (DictionaryAttr rest = without(attrs, {"xla.sdy.meshes"}))
+        attrs && attrs.contains(kSdyMeshes)) {
+      if (DictionaryAttr rest = without(attrs, {kSdyMeshes}))
         module->setAttr("hlo.frontend_attributes", rest);
       else
         module->removeAttr("hlo.frontend_attributes");
@@ -152,7 +148,7 @@ struct ShardyXlaPass
           entry.getArgAttrOfType<DictionaryAttr>(i, "hlo.frontend_attributes");
       std::string error;
       FailureOr<SmallVector<ShardingAttr>> s =
-          sdy->convert(&getContext(), attrs, kSharding,
+          sdy->convert(&getContext(), attrs, kSdySharding,
                        entry.getArgumentTypes()[i], {}, error);
       if (failed(s))
         return entry.emitError("hlo-shardy-xla: parameter ")
@@ -160,7 +156,7 @@ struct ShardyXlaPass
       if (s->empty())
         continue;
       entry.setArgAttr(i, "hlo.sharding", s->front());
-      if (DictionaryAttr rest = without(attrs, {kSharding}))
+      if (DictionaryAttr rest = without(attrs, {kSdySharding}))
         entry.setArgAttr(i, "hlo.frontend_attributes", rest);
       else
         entry.removeArgAttr(i, "hlo.frontend_attributes");
@@ -187,9 +183,8 @@ struct ShardyXlaPass
                         bool allManual) {
     if (auto call = dyn_cast<CustomCallOp>(op)) {
       StringRef target = call.getCustomCallTarget();
-      if (target == "xla.sdy.GlobalToLocalShape" ||
-          target == "xla.sdy.LocalToGlobalShape")
-        return convertShardMap(call, target == "xla.sdy.GlobalToLocalShape");
+      if (target == kSdyGlobalToLocal || target == kSdyLocalToGlobal)
+        return convertShardMap(call, target == kSdyGlobalToLocal);
     }
     if (op->getNumResults() != 1)
       return success();
@@ -205,7 +200,7 @@ struct ShardyXlaPass
     if (auto call = dyn_cast<CallOp>(op); call && isBodyCall(call)) {
       auto it = bodyAxes.find(call.getToApply());
       if (it != bodyAxes.end() && everyAxis(it->second) &&
-          (!attrs || !attrs.contains(kSharding))) {
+          (!attrs || !attrs.contains(kSdySharding))) {
         op->setAttr("sharding",
                     manualFor(&getContext(), op->getResultTypes()[0]));
         changed = true;
@@ -213,12 +208,12 @@ struct ShardyXlaPass
       }
     }
     FailureOr<SmallVector<ShardingAttr>> s =
-        shardings(op, kSharding, op->getResultTypes(), manual);
+        shardings(op, kSdySharding, op->getResultTypes(), manual);
     if (failed(s))
       return failure();
     if (!s->empty()) {
       op->setAttr("sharding", s->front());
-      setFrontendAttrs(op, without(attrs, {kSharding}));
+      setFrontendAttrs(op, without(attrs, {kSdySharding}));
       ++numShardings;
       changed = true;
     } else if (allManual && !op->hasAttr("sharding")) {
@@ -255,7 +250,7 @@ struct ShardyXlaPass
       return call.emitError("hlo-shardy-xla: ")
              << in.size() << " operands for " << outTypes.size() << " results";
     // The shardings of the global side, and of the local side.
-    StringRef key = toLocal ? kInShardings : kOutShardings;
+    StringRef key = toLocal ? kSdyInShardings : kSdyOutShardings;
     TypeRange globalTypes = toLocal ? inTypes : TypeRange(outTypes);
     FailureOr<SmallVector<ShardingAttr>> global =
         shardings(call, key, globalTypes, {});

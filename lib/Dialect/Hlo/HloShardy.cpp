@@ -447,7 +447,7 @@ FailureOr<SdyShardings> SdyShardings::get(Operation *module,
                                           std::string &error) {
   SdyShardings result;
   auto attrs = module->getAttrOfType<DictionaryAttr>("hlo.frontend_attributes");
-  auto text = attrs ? attrs.getAs<StringAttr>("xla.sdy.meshes") : StringAttr();
+  auto text = attrs ? attrs.getAs<StringAttr>(kSdyMeshes) : StringAttr();
   if (!text)
     return result;
   FailureOr<llvm::StringMap<SdyMesh>> meshes =
@@ -465,9 +465,8 @@ const SdyMesh *SdyShardings::lookup(StringRef name) const {
 
 FailureOr<SmallVector<std::string>>
 SdyShardings::manualAxes(DictionaryAttr frontendAttrs, std::string &error) {
-  auto text = frontendAttrs
-                  ? frontendAttrs.getAs<StringAttr>("xla.sdy.manual_axes")
-                  : StringAttr();
+  auto text = frontendAttrs ? frontendAttrs.getAs<StringAttr>(kSdyManualAxes)
+                            : StringAttr();
   if (!text)
     return SmallVector<std::string>();
   return parseSdyManualAxes(text.getValue(), error);

@@ -756,10 +756,9 @@ static void forTile(const TileSharding &t, int64_t p, ArrayRef<int64_t> shape,
 EvalResult eval::evalShardMapBoundary(Interp &interp, CustomCallOp op,
                                       Operands operands) {
   StringRef target = op.getCustomCallTarget();
-  bool sdyForm = target == "xla.sdy.GlobalToLocalShape" ||
-                 target == "xla.sdy.LocalToGlobalShape";
+  bool sdyForm = target == kSdyGlobalToLocal || target == kSdyLocalToGlobal;
   bool toLocal =
-      target == "SPMDFullToShardShape" || target == "xla.sdy.GlobalToLocalShape";
+      target == "SPMDFullToShardShape" || target == kSdyGlobalToLocal;
   if (!sdyForm && target != "SPMDFullToShardShape" &&
       target != "SPMDShardToFullShape")
     return std::nullopt;
@@ -785,11 +784,11 @@ EvalResult eval::evalShardMapBoundary(Interp &interp, CustomCallOp op,
     for (auto [i, v] : llvm::enumerate(getDataOperands(op)))
       globalTypes.push_back(toLocal ? v.getType() : localTypes[i]);
     FailureOr<SmallVector<ShardingAttr>> s =
-        failed(sdy) ? FailureOr<SmallVector<ShardingAttr>>(failure())
-                    : sdy->convert(op.getContext(), op.getFrontendAttributesAttr(),
-                                   toLocal ? "xla.sdy.in_shardings"
-                                           : "xla.sdy.out_shardings",
-                                   globalTypes, {}, error);
+        failed(sdy)
+            ? FailureOr<SmallVector<ShardingAttr>>(failure())
+            : sdy->convert(op.getContext(), op.getFrontendAttributesAttr(),
+                           toLocal ? kSdyInShardings : kSdyOutShardings,
+                           globalTypes, {}, error);
     if (failed(s) || s->size() != operands.size())
       return interp.error(op, "cannot read the shard_map's shardings: " +
                                   (error.empty() ? "none given" : error));

@@ -25,6 +25,16 @@
 
 namespace mlir::hlo {
 
+/// The names JAX's Shardy round-trip form uses: the module's meshes, a
+/// value's sharding, a shard_map's calls and their attributes.
+constexpr llvm::StringLiteral kSdyMeshes = "xla.sdy.meshes";
+constexpr llvm::StringLiteral kSdySharding = "xla.sdy.sharding";
+constexpr llvm::StringLiteral kSdyInShardings = "xla.sdy.in_shardings";
+constexpr llvm::StringLiteral kSdyOutShardings = "xla.sdy.out_shardings";
+constexpr llvm::StringLiteral kSdyManualAxes = "xla.sdy.manual_axes";
+constexpr llvm::StringLiteral kSdyGlobalToLocal = "xla.sdy.GlobalToLocalShape";
+constexpr llvm::StringLiteral kSdyLocalToGlobal = "xla.sdy.LocalToGlobalShape";
+
 /// A mesh: named axes (major to minor) and, when not the iota order, the
 /// device of each mesh position. No axes and one device: a maximal mesh.
 struct SdyMesh {
