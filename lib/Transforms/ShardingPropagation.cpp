@@ -1,10 +1,12 @@
 //===- ShardingPropagation.cpp - shardings from operands to users ---------===//
 //
-// XLA's ShardingPropagation: each instruction of the entry computation
-// without a `sharding` takes one its operands' shardings give it
-// (TileSharding: the tile each partition holds, per dimension), in program
-// order, so that a user sees its operands' shardings first; then, in
-// reverse order, one its users ask of it; then from its operands again.
+// XLA's ShardingPropagation: each instruction of the entry computation and
+// of its loops' bodies and conditions takes the sharding its operands'
+// give it (TileSharding: the tile each partition holds, per dimension), in
+// program order, so that a user sees its operands' shardings first; then,
+// in reverse order, the one its users ask of it; in rounds until nothing
+// changes. A sharding the program gives stays; one propagation gave gains
+// the tiles later ones add where they agree (mergeTiles).
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,34 +63,154 @@ struct ShardingPropagationPass
     ComputationOp entry = entryComputation(module);
     if (!entry || numPartitions < 2)
       return;
-    Block &body = entry.getBody().front();
-    // Forward, backward from the users (in reverse order, so that a chain
-    // takes the sharding of its last user), forward again.
-    auto assign = [&](Operation &op, ShardingAttr s) {
-      if (!s)
-        return;
-      op.setAttr("sharding", s);
-      ++numAssigned;
-      changed = true;
-    };
-    auto unassigned = [](Operation &op) {
-      return op.getNumResults() == 1 && !op.hasAttr("sharding");
-    };
-    for (Operation &op : body)
-      if (unassigned(op))
-        assign(op, derive(&op));
-    for (Operation &op : llvm::reverse(body)) {
-      if (!unassigned(op) || rankOf(op.getResult(0)) < 0)
-        continue;
-      for (OpOperand &use : op.getResult(0).getUses())
-        if (ShardingAttr s = fromUser(use)) {
-          assign(op, s);
-          break;
+    // The entry, then the bodies and conditions of the loops whose state
+    // keeps its tiles (tiledLoop), nested ones after those holding them.
+    SymbolTable symbols(module);
+    DenseMap<StringAttr, int64_t> callers = countCallers(module);
+    SmallVector<ComputationOp> comps{entry};
+    for (size_t i = 0; i < comps.size(); ++i)
+      comps[i].walk([&](WhileOp loop) {
+        auto linked = tiledLoop(loop, symbols, callers);
+        if (!linked || isManual(shardingOf(loop->getOperand(0))) ||
+            isManual(loop->getAttrOfType<ShardingAttr>("sharding")))
+          return;
+        for (ComputationOp c : {linked->first, linked->second}) {
+          loops[c] = loop;
+          comps.push_back(c);
         }
+        bodies[loop] = linked->first;
+        conditions[loop] = linked->second;
+      });
+    for (ComputationOp c : comps)
+      for (Operation &op : c.getBody().front())
+        if (op.hasAttr("sharding"))
+          fixed.insert(&op);
+    // Forward, then backward from the users (in reverse order, so that a
+    // chain takes the sharding of its last user), until nothing improves:
+    // a sharding only gains tiles (mergeTiles), so this ends.
+    for (int round = 0; round < kMaxRounds; ++round) {
+      improved = false;
+      for (ComputationOp c : comps)
+        forward(c);
+      for (ComputationOp c : llvm::reverse(comps))
+        backward(c);
+      if (!improved)
+        break;
     }
-    for (Operation &op : body)
-      if (unassigned(op))
-        assign(op, derive(&op));
+  }
+
+  /// Rounds of propagation at most (each sharding can only gain tiles; a
+  /// loop's state takes one round to go around it).
+  static constexpr int kMaxRounds = 8;
+
+  static bool isManual(ShardingAttr s) {
+    return s && (s.isManual() ||
+                 (s.isTuple() &&
+                  llvm::any_of(s.getTupleElements(),
+                               [](ShardingAttr e) { return e.isManual(); })));
+  }
+
+  /// `op` takes sharding `s` (merged with the one propagation gave it
+  /// before; the shardings the program gives stay).
+  void improve(Operation &op, ShardingAttr s) {
+    if (!s || fixed.contains(&op))
+      return;
+    auto old = op.getAttrOfType<ShardingAttr>("sharding");
+    ShardingAttr now = old ? merge(old, s, op.getResult(0).getType()) : s;
+    if (now == old)
+      return;
+    op.setAttr("sharding", now);
+    if (!old)
+      ++numAssigned;
+    changed = improved = true;
+  }
+
+  /// `old` with the tiles `s` adds (leaf by leaf for a tuple), for a value
+  /// of type `type`.
+  ShardingAttr merge(ShardingAttr old, ShardingAttr s, Type type) {
+    if (auto tuple = dyn_cast<TupleType>(type)) {
+      if (!old.isTuple() || !s.isTuple() ||
+          old.getTupleElements().size() != tuple.size() ||
+          s.getTupleElements().size() != tuple.size())
+        return old;
+      SmallVector<ShardingAttr> leaves;
+      for (auto [a, b, t] : llvm::zip(old.getTupleElements(),
+                                      s.getTupleElements(), tuple.getTypes()))
+        leaves.push_back(isa<TupleType>(t) ? a : merge(a, b, t));
+      return ShardingAttr::getTuple(type.getContext(), leaves);
+    }
+    auto array = dyn_cast<RankedTensorType>(type);
+    std::optional<TileSharding> a, b;
+    if (array) {
+      a = TileSharding::get(old, array.getRank(), numPartitions);
+      b = TileSharding::get(s, array.getRank(), numPartitions);
+    }
+    if (!a || !b)
+      return old;
+    TileSharding m = mergeTiles(*a, *b);
+    return m == *a ? old : m.toAttr(type.getContext());
+  }
+
+  /// `a` merged with `b`, either of which may be null.
+  ShardingAttr mergeOrEither(ShardingAttr a, ShardingAttr b, Type type) {
+    return a && b ? merge(a, b, type) : a ? a : b;
+  }
+
+  void forward(ComputationOp comp) {
+    for (Operation &op : comp.getBody().front()) {
+      if (auto loop = dyn_cast<WhileOp>(op); loop && bodies.count(loop))
+        forwardLoop(loop);
+      else if (op.getNumResults() == 1)
+        improve(op, derive(&op));
+    }
+  }
+
+  /// A loop's state takes one sharding: its initial state's, its body's
+  /// result's, and what its body and condition ask of their parameter;
+  /// the parameters take it.
+  void forwardLoop(WhileOp loop) {
+    ComputationOp body = bodies.lookup(loop), cond = conditions.lookup(loop);
+    Type type = loop->getResult(0).getType();
+    ShardingAttr s = shardingOf(loop->getOperand(0));
+    s = mergeOrEither(s, shardingOf(rootOf(body)), type);
+    for (ComputationOp c : {body, cond})
+      s = mergeOrEither(s, c.getArgAttrOfType<ShardingAttr>(0, "hlo.sharding"),
+                        type);
+    improve(*loop, s);
+    if (auto now = loop->getAttrOfType<ShardingAttr>("sharding"))
+      for (ComputationOp c : {body, cond})
+        c.setArgAttr(0, "hlo.sharding", now);
+  }
+
+  static Value rootOf(ComputationOp comp) {
+    return comp.getBody().front().getTerminator()->getOperand(0);
+  }
+
+  void backward(ComputationOp comp) {
+    Block &block = comp.getBody().front();
+    WhileOp loop = loops.lookup(comp);
+    // A body's result is the loop's next state.
+    if (loop && bodies.lookup(loop) == comp)
+      if (Operation *def = rootOf(comp).getDefiningOp())
+        improve(*def, loop->getAttrOfType<ShardingAttr>("sharding"));
+    // A broadcast keeps the tiles its operand gave it (as XLA's does).
+    for (Operation &op : llvm::reverse(block))
+      if (op.getNumResults() == 1 &&
+          !(isa<BroadcastOp>(op) && op.hasAttr("sharding")))
+        for (OpOperand &use : op.getResult(0).getUses())
+          improve(op, fromUser(use));
+    if (!loop)
+      return;
+    // What the instructions reading the parameter ask of it.
+    BlockArgument arg = comp.getArgument(0);
+    auto old = comp.getArgAttrOfType<ShardingAttr>(0, "hlo.sharding");
+    ShardingAttr s = old;
+    for (OpOperand &use : arg.getUses())
+      s = mergeOrEither(s, fromUser(use), arg.getType());
+    if (s != old) {
+      comp.setArgAttr(0, "hlo.sharding", s);
+      changed = improved = true;
+    }
   }
 
   /// The sharding the user of `use` asks of that operand (an array): the
@@ -103,6 +225,19 @@ struct ShardingPropagationPass
         use.getOperandNumber() >= getDataOperands(user).size())
       return {};
     MLIRContext *ctx = user->getContext();
+    // A loop asks of its initial state the state's sharding; an element
+    // of a tuple that sharding's leaf, the rest replicated.
+    if (auto loop = dyn_cast<WhileOp>(user))
+      return bodies.count(loop) ? s : ShardingAttr();
+    if (auto gte = dyn_cast<GetTupleElementOp>(user)) {
+      auto tuple = dyn_cast<TupleType>(operand.getType());
+      if (!tuple || s.isTuple() || isa<TupleType>(gte.getType()))
+        return {};
+      SmallVector<ShardingAttr> leaves(
+          tuple.size(), ShardingAttr::get(ctx, ShardingKind::Replicated));
+      leaves[gte.getIndex()] = s;
+      return ShardingAttr::getTuple(ctx, leaves);
+    }
     if (isa<TupleOp>(user)) {
       if (!s.isTuple() || isa<TupleType>(operand.getType()))
         return {};
@@ -190,15 +325,38 @@ struct ShardingPropagationPass
     if (rank < 0)
       return {};
     if (isElementwise(op)) {
-      // The operand tiled most finely.
-      std::optional<TileSharding> best;
-      for (Value v : in) {
-        std::optional<TileSharding> t =
-            rankOf(v) == rank ? tilesOf(v) : std::nullopt;
-        if (t && (!best || t->getReplication() < best->getReplication()))
-          best = t;
-      }
+      // The operand tiled most finely, with the others' tiles merged in.
+      SmallVector<TileSharding> tiles;
+      for (Value v : in)
+        if (std::optional<TileSharding> t =
+                rankOf(v) == rank ? tilesOf(v) : std::nullopt)
+          tiles.push_back(*t);
+      if (tiles.empty())
+        return {};
+      llvm::stable_sort(tiles,
+                        [](const TileSharding &a, const TileSharding &b) {
+                          return a.getReplication() < b.getReplication();
+                        });
+      TileSharding best = tiles.front();
+      for (const TileSharding &t : ArrayRef(tiles).drop_front())
+        best = mergeTiles(best, t);
       return attr(best, ctx);
+    }
+    // A dynamic-update-slice: its operand's tiles and its update's along
+    // the dimensions it takes whole.
+    if (auto dus = dyn_cast<DynamicUpdateSliceOp>(op)) {
+      std::optional<TileSharding> base = tilesOf(dus.getOperand());
+      std::optional<TileSharding> update = tilesOf(dus.getUpdate());
+      if (!update)
+        return attr(base, ctx);
+      ArrayRef<int64_t> shape =
+          cast<RankedTensorType>(op->getResult(0).getType()).getShape();
+      TileSharding mapped = update->project(invertDims(
+          *resultDimsOf(
+              op, cast<RankedTensorType>(dus.getUpdate().getType()).getShape(),
+              shape),
+          rank));
+      return attr(base ? mergeTiles(*base, mapped) : mapped, ctx);
     }
     if (auto dot = dyn_cast<DotOp>(op)) {
       std::optional<TileSharding> lhs = tilesOf(dot.getLhs());
@@ -294,6 +452,13 @@ struct ShardingPropagationPass
   }
 
   int64_t numPartitions = 1;
+  /// The loops propagation goes into: each one's body and condition, and
+  /// the loop of each.
+  DenseMap<Operation *, ComputationOp> bodies, conditions;
+  DenseMap<Operation *, WhileOp> loops;
+  /// The instructions whose sharding the program gives.
+  DenseSet<Operation *> fixed;
+  bool improved = false;
 };
 
 } // namespace

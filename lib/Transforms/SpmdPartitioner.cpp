@@ -44,6 +44,8 @@ struct SpmdPartitionerPass
       return;
     values.emplace(&getContext(), numReplicas, numPartitions,
                    nextChannelId(module));
+    symbols.emplace(module);
+    callers = countCallers(module);
     LogicalResult result = partition();
     numCollectives += values->getNumCollectives();
     if (failed(result)) {
@@ -116,13 +118,8 @@ struct SpmdPartitionerPass
     if (auto free = getOperation()->getAttrOfType<DenseBoolArrayAttr>(
             "hlo.allow_spmd_sharding_propagation_to_output"))
       outputFree.assign(free.asArrayRef().begin(), free.asArrayRef().end());
-    SmallVector<Operation *> ops;
-    for (Operation &op : body.without_terminator())
-      ops.push_back(&op);
-    for (Operation *op : ops)
-      if (failed(partitionOp(op)))
-        return failure();
-    if (failed(partitionRoot(body.getTerminator())))
+    if (failed(partitionOps(body)) ||
+        failed(partitionRoot(body.getTerminator())))
       return failure();
     // Only the ROOT keeps a sharding: the layout of the result.
     root = body.getTerminator()->getOperand(0);
@@ -137,6 +134,17 @@ struct SpmdPartitionerPass
       module->setAttr("hlo.entry_computation_layout",
                       TypeAttr::get(FunctionType::get(&getContext(), args,
                                                       {root.getType()})));
+    return success();
+  }
+
+  /// The instructions of `body`, in order.
+  LogicalResult partitionOps(Block &body) {
+    SmallVector<Operation *> ops;
+    for (Operation &op : body.without_terminator())
+      ops.push_back(&op);
+    for (Operation *op : ops)
+      if (failed(partitionOp(op)))
+        return failure();
     return success();
   }
 
@@ -182,6 +190,9 @@ struct SpmdPartitionerPass
         return success();
       }
     }
+    if (auto loop = dyn_cast<WhileOp>(op); loop && !hasControlEdges(op))
+      if (auto comps = tiledLoop(loop, *symbols, callers))
+        return partitionWhile(loop, comps->first, comps->second);
     if (op->getNumResults() == 1 && arrayType(op->getResult(0)) &&
         !hasControlEdges(op)) {
       FailureOr<TileSharding> out = wanted(op);
@@ -202,6 +213,9 @@ struct SpmdPartitionerPass
       if (auto gather = dyn_cast<GatherOp>(op);
           gather && partitionGather(*values, gather, *out))
         return success();
+      if (isa<DynamicSliceOp, DynamicUpdateSliceOp, SliceOp>(op) &&
+          partitionSliced(*values, op, *out))
+        return success();
       if (auto reduce = dyn_cast<ReduceOp>(op);
           reduce && getDataOperands(op).size() == 2 &&
           partitionReduce(*values, reduce, *out))
@@ -218,12 +232,8 @@ struct SpmdPartitionerPass
     if (auto gte = dyn_cast<GetTupleElementOp>(op)) {
       auto tuple = cast<TupleType>(gte.getOperand().getType());
       Value r = op->getResult(0);
-      if (auto t = dyn_cast<TupleOp>(gte.getOperand().getDefiningOp())) {
-        Value element = getDataOperands(t)[gte.getIndex()];
-        if (arrayType(element))
-          values->setTiles(r, values->currentOf(element),
-                           values->wholeShape(element));
-      }
+      if (auto leaf = values->leafOf(gte.getOperand(), gte.getIndex()))
+        values->setTiles(r, leaf->first, leaf->second);
       r.setType(tuple.getType(gte.getIndex()));
       return success();
     }
@@ -292,8 +302,9 @@ struct SpmdPartitionerPass
     if (Operation *def = v.getDefiningOp())
       from = def->getAttrOfType<ShardingAttr>("sharding");
     else
-      from = entry.getArgAttrOfType<ShardingAttr>(
-          cast<BlockArgument>(v).getArgNumber(), "hlo.sharding");
+      from = cast<ComputationOp>(v.getParentBlock()->getParentOp())
+                 .getArgAttrOfType<ShardingAttr>(
+                     cast<BlockArgument>(v).getArgNumber(), "hlo.sharding");
     FailureOr<TileSharding> t = tilesFor(from, type.getRank(), call.getLoc());
     if (failed(t))
       return failure();
@@ -347,28 +358,98 @@ struct SpmdPartitionerPass
             op, i, TileSharding::replicated(type.getRank(), numPartitions));
         continue;
       }
-      // A tuple made here of tiled elements is remade of whole ones (other
-      // tuples hold whole arrays: parameters are replicated, instructions
-      // that make tuples ran whole).
-      auto t = v.getDefiningOp<TupleOp>();
-      if (t && llvm::any_of(getDataOperands(t), [&](Value e) {
-            return arrayType(e) && !values->currentOf(e).isReplicated();
-          })) {
+      // A tuple of tiled leaves (made here, a loop's state) is remade of
+      // whole ones (other tuples hold whole arrays: parameters are
+      // replicated, other instructions that make tuples ran whole).
+      if (auto tuple = dyn_cast<TupleType>(v.getType())) {
         OpBuilder b(op);
         InstBuilder ib(b, derivedLoc(op->getLoc()));
-        SmallVector<Value> elements;
-        for (Value e : getDataOperands(t))
-          elements.push_back(
-              arrayType(e)
-                  ? values->reshard(ib, e, values->currentOf(e),
-                                    TileSharding::replicated(
-                                        arrayType(e).getRank(), numPartitions),
-                                    values->wholeShape(e))
-                  : e);
-        op->setOperand(i, ib.tuple(elements));
+        op->setOperand(i, values->reshardLeaves(ib, v, wholeLeaves(tuple)));
       }
     }
     ++numWhole;
+    return success();
+  }
+
+  /// Whole tiles for the leaves of `tuple` (arrays; others unused).
+  SmallVector<TileSharding> wholeLeaves(TupleType tuple) {
+    SmallVector<TileSharding> t;
+    for (Type e : tuple.getTypes()) {
+      auto a = dyn_cast<RankedTensorType>(e);
+      t.push_back(TileSharding::replicated(a ? a.getRank() : 0, numPartitions));
+    }
+    return t;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Loops
+  //===--------------------------------------------------------------------===//
+
+  /// A loop whose state's leaves keep the tiles of its sharding: its
+  /// initial state resharded to them, its body and condition partitioned
+  /// on them, the body's result resharded to them.
+  LogicalResult partitionWhile(WhileOp loop, ComputationOp body,
+                               ComputationOp cond) {
+    Value result = loop->getResult(0);
+    auto tuple = dyn_cast<TupleType>(result.getType());
+    SmallVector<Type> types = tuple ? SmallVector<Type>(tuple.getTypes())
+                                    : SmallVector<Type>{result.getType()};
+    auto s = loop->getAttrOfType<ShardingAttr>("sharding");
+    if (s && !tuple && s.isTuple())
+      return loop.emitError("hlo-spmd-partitioner: a tuple sharding of a "
+                            "loop of one array");
+    SmallVector<TileSharding> tiles;
+    SmallVector<SmallVector<int64_t>> whole;
+    SmallVector<Type> local;
+    for (auto [i, t] : llvm::enumerate(types)) {
+      auto type = cast<RankedTensorType>(t);
+      ShardingAttr leaf = s && s.isTuple() ? s.getLeafSharding(i) : s;
+      FailureOr<TileSharding> tile =
+          tilesFor(leaf, type.getRank(), loop.getLoc());
+      if (failed(tile))
+        return failure();
+      tiles.push_back(*tile);
+      whole.emplace_back(type.getShape());
+      local.push_back(withShape(type, tile->shardShape(type.getShape())));
+    }
+    Type localState =
+        tuple ? Type(TupleType::get(&getContext(), local)) : local[0];
+    // The state in the leaves' tiles (`at`: the builder's place).
+    auto reshardState = [&](Operation *at, Value v) {
+      OpBuilder b(at);
+      InstBuilder ib(b, derivedLoc(at->getLoc()));
+      if (tuple)
+        return values->reshardLeaves(ib, v, tiles);
+      return values->reshard(ib, v, values->currentOf(v), tiles[0], whole[0]);
+    };
+    auto setState = [&](Value v) {
+      if (tuple)
+        values->setLeafTiles(v, tiles, whole);
+      else
+        values->setTiles(v, tiles[0], whole[0]);
+      v.setType(localState);
+    };
+    loop->setOperand(0, reshardState(loop, loop->getOperand(0)));
+    for (ComputationOp comp : {body, cond}) {
+      Block &block = comp.getBody().front();
+      setState(block.getArgument(0));
+      if (failed(partitionOps(block)))
+        return failure();
+      Operation *ret = block.getTerminator();
+      Value root = ret->getOperand(0);
+      if (comp == body)
+        ret->setOperand(0, reshardState(ret, root));
+      else if (auto type = arrayType(root))
+        values->setOperandTiles(
+            ret, 0, TileSharding::replicated(type.getRank(), numPartitions));
+      // The loop's state has the tiles; its instructions keep no sharding.
+      for (Operation &op : block)
+        op.removeAttr("sharding");
+      comp.removeArgAttr(0, "hlo.sharding");
+      comp.setFunctionTypeAttr(TypeAttr::get(FunctionType::get(
+          &getContext(), {localState}, {ret->getOperand(0).getType()})));
+    }
+    setState(result);
     return success();
   }
 
@@ -458,6 +539,9 @@ struct SpmdPartitionerPass
   ComputationOp entry;
   int64_t numPartitions = 1;
   std::optional<SpmdValues> values;
+  std::optional<SymbolTable> symbols;
+  /// How many instructions name each computation.
+  DenseMap<StringAttr, int64_t> callers;
   DenseMap<Type, StringRef> adders;
   /// The local values of manual regions.
   DenseSet<Value> manual;

@@ -185,3 +185,41 @@ bool mlir::hlo::partitionReduce(SpmdValues &values, ReduceOp op,
     values.sumPartials(op, op.getToApply(), *groups);
   return true;
 }
+
+/// Slice, dynamic-slice and dynamic-update-slice tiled along dimensions
+/// they take whole: the operand (and update) in the result's tiles there,
+/// the slice's sizes those of the tile.
+bool mlir::hlo::partitionSliced(SpmdValues &values, Operation *op,
+                                const TileSharding &out) {
+  ArrayRef<int64_t> shape = arrayType(op->getResult(0)).getShape();
+  OperandRange in = getDataOperands(op);
+  unsigned arrays = isa<DynamicUpdateSliceOp>(op) ? 2 : 1;
+  SmallVector<SmallVector<int64_t>> dims;
+  for (unsigned i = 0; i < arrays; ++i)
+    dims.push_back(*resultDimsOf(op, values.wholeShape(in[i]), shape));
+  for (int64_t d = 0; d < out.getRank(); ++d)
+    if (out.getTiles(d) > 1 &&
+        llvm::any_of(dims, [&](ArrayRef<int64_t> m) { return m[d] != d; }))
+      return false;
+  for (unsigned i = 0; i < in.size(); ++i)
+    values.setOperandTiles(
+        op, i,
+        i < arrays ? out.project(dims[i])
+                   : TileSharding::replicated(arrayType(in[i]).getRank(),
+                                              out.getNumPartitions()));
+  values.setResultTiles(op, out);
+  SmallVector<int64_t> tile = out.shardShape(shape);
+  Builder b(op->getContext());
+  if (isa<DynamicSliceOp>(op))
+    op->setAttr("dynamic_slice_sizes", b.getDenseI64ArrayAttr(tile));
+  if (auto slice = dyn_cast<SliceOp>(op)) {
+    SliceAttr s = slice.getSlice();
+    SmallVector<int64_t> limits(s.getLimits());
+    for (int64_t d = 0; d < out.getRank(); ++d)
+      if (out.getTiles(d) > 1)
+        limits[d] = tile[d];
+    op->setAttr("slice", SliceAttr::get(b.getContext(), s.getStarts(), limits,
+                                        s.getStrides()));
+  }
+  return true;
+}

@@ -205,10 +205,37 @@ mlir::hlo::resultDimsOf(Operation *op, ArrayRef<int64_t> in,
     for (int64_t e = 0, next = 0; e < int64_t(in.size()); ++e)
       if (!llvm::is_contained(reduce.getDimensions(), e))
         dims[e] = next++;
+  } else if (isa<DynamicSliceOp, DynamicUpdateSliceOp, SliceOp>(op) &&
+             in.size() == out.size()) {
+    // A dimension taken whole keeps its tiles (a start there is 0, a
+    // dynamic one clamped to it); for a dynamic-update-slice, its operand's
+    // and its update's.
+    for (size_t d = 0; d < in.size(); ++d)
+      if (in[d] == out[d])
+        dims[d] = d;
   } else {
     return std::nullopt;
   }
   return dims;
+}
+
+TileSharding mlir::hlo::mergeTiles(const TileSharding &a,
+                                   const TileSharding &b) {
+  TileSharding merged = a;
+  for (int64_t d = 0; d < a.getRank(); ++d) {
+    if (merged.getTiles(d) > 1 || b.getTiles(d) == 1)
+      continue;
+    SmallVector<int64_t> tiles(merged.getTiles());
+    tiles[d] = b.getTiles(d);
+    SmallVector<SmallVector<int64_t>> coords;
+    for (int64_t p = 0; p < a.getNumPartitions(); ++p) {
+      coords.emplace_back(merged.getCoords(p));
+      coords.back()[d] = b.getCoords(p)[d];
+    }
+    if (std::optional<TileSharding> t = TileSharding::fromCoords(tiles, coords))
+      merged = *t;
+  }
+  return merged;
 }
 
 SmallVector<int64_t> mlir::hlo::invertDims(ArrayRef<int64_t> dims,
@@ -272,6 +299,57 @@ void SpmdValues::sumPartials(Operation *op, StringRef reducer,
   current.insert_or_assign(sum, std::move(tiles));
 }
 
+std::optional<std::pair<TileSharding, SmallVector<int64_t>>>
+SpmdValues::leafOf(Value tuple, unsigned i) {
+  if (auto t = tuple.getDefiningOp<TupleOp>()) {
+    Value e = getDataOperands(t)[i];
+    if (!arrayType(e))
+      return std::nullopt;
+    return std::make_pair(currentOf(e), SmallVector<int64_t>(wholeShape(e)));
+  }
+  auto it = leaves.find(tuple);
+  if (it != leaves.end())
+    return it->second[i];
+  auto type =
+      dyn_cast<RankedTensorType>(cast<TupleType>(tuple.getType()).getType(i));
+  if (!type)
+    return std::nullopt;
+  return std::make_pair(TileSharding::replicated(type.getRank(), numPartitions),
+                        SmallVector<int64_t>(type.getShape()));
+}
+
+void SpmdValues::setLeafTiles(Value tuple, ArrayRef<TileSharding> t,
+                              ArrayRef<SmallVector<int64_t>> whole) {
+  auto &l = leaves[tuple];
+  l.clear();
+  for (auto [tiles, shape] : llvm::zip(t, whole))
+    l.emplace_back(tiles, shape);
+}
+
+Value SpmdValues::reshardLeaves(InstBuilder &ib, Value tuple,
+                                ArrayRef<TileSharding> to) {
+  auto type = cast<TupleType>(tuple.getType());
+  bool same = true;
+  for (unsigned i = 0; i < type.size(); ++i) {
+    auto leaf = leafOf(tuple, i);
+    same &= !leaf || leaf->first == to[i];
+  }
+  if (same)
+    return tuple;
+  auto t = tuple.getDefiningOp<TupleOp>();
+  SmallVector<Value> elements;
+  for (unsigned i = 0; i < type.size(); ++i) {
+    Value e = t ? getDataOperands(t)[i] : ib.getTupleElement(tuple, i);
+    auto leaf = leafOf(tuple, i);
+    if (leaf) {
+      e = reshard(ib, e, leaf->first, to[i], leaf->second);
+      setTiles(e, to[i], leaf->second);
+    }
+    elements.push_back(e);
+  }
+  return ib.tuple(elements);
+}
+
 TileSharding mlir::hlo::fitReshapeTiles(TileSharding t, ArrayRef<int64_t> shape,
                                         ArrayRef<int64_t> other,
                                         ArrayRef<int64_t> dims) {
@@ -324,4 +402,30 @@ SmallVector<int64_t> mlir::hlo::dotResultDims(DotOp op, unsigned operand) {
     if (!llvm::is_contained(rb, d) && !llvm::is_contained(rc, d))
       rhsDim[d] = next++;
   return operand == 0 ? lhsDim : rhsDim;
+}
+
+DenseMap<StringAttr, int64_t> mlir::hlo::countCallers(ModuleOp module) {
+  DenseMap<StringAttr, int64_t> callers;
+  if (auto uses = SymbolTable::getSymbolUses(&module.getBodyRegion()))
+    for (const SymbolTable::SymbolUse &use : *uses)
+      ++callers[use.getSymbolRef().getRootReference()];
+  return callers;
+}
+
+std::optional<std::pair<ComputationOp, ComputationOp>>
+mlir::hlo::tiledLoop(WhileOp loop, SymbolTable &symbols,
+                     const DenseMap<StringAttr, int64_t> &callers) {
+  Type state = loop->getResult(0).getType();
+  auto tuple = dyn_cast<TupleType>(state);
+  if (!isa<RankedTensorType>(state) &&
+      !(tuple && llvm::all_of(tuple.getTypes(),
+                              [](Type t) { return isa<RankedTensorType>(t); })))
+    return std::nullopt;
+  auto body = symbols.lookup<ComputationOp>(loop.getBody());
+  auto cond = symbols.lookup<ComputationOp>(loop.getCondition());
+  if (!body || !cond || body == cond ||
+      callers.lookup(body.getSymNameAttr()) != 1 ||
+      callers.lookup(cond.getSymNameAttr()) != 1)
+    return std::nullopt;
+  return std::make_pair(body, cond);
 }

@@ -53,9 +53,23 @@ SmallVector<int64_t> gatherIndexDims(GatherOp op);
 /// the major part of the other side's).
 TileSharding fitReshapeTiles(TileSharding t, ArrayRef<int64_t> shape,
                              ArrayRef<int64_t> other, ArrayRef<int64_t> dims);
+/// `a` with the tiles of `b` added along the dimensions `a` leaves whole,
+/// where one assignment of partitions holds both (XLA's merge of
+/// compatible shardings).
+TileSharding mergeTiles(const TileSharding &a, const TileSharding &b);
 /// `dims` (operand dimension -> result dimension) the other way round, for
 /// a result of rank `rank`.
 SmallVector<int64_t> invertDims(ArrayRef<int64_t> dims, int64_t rank);
+
+/// How many instructions of `module` name each computation.
+DenseMap<StringAttr, int64_t> countCallers(ModuleOp module);
+/// The body and condition of `loop` where the loop alone names them
+/// (`callers`: `countCallers`) and its state is an array or a tuple of
+/// arrays: a loop whose state's leaves keep their tiles (sharding
+/// propagation and the partitioner go into it); nothing otherwise.
+std::optional<std::pair<ComputationOp, ComputationOp>>
+tiledLoop(WhileOp loop, SymbolTable &symbols,
+          const DenseMap<StringAttr, int64_t> &callers);
 
 class SpmdValues {
 public:
@@ -96,6 +110,19 @@ public:
   std::optional<SmallVector<SmallVector<int64_t>>>
   partialGroups(const TileSharding &out, const TileSharding &partial);
 
+  /// The tiles leaf `i` of tuple `tuple` holds and its whole shape
+  /// (an element of a tuple made here, or as recorded by `setLeafTiles`;
+  /// whole when not recorded), nothing for a leaf that is not an array.
+  std::optional<std::pair<TileSharding, SmallVector<int64_t>>>
+  leafOf(Value tuple, unsigned i);
+  /// Records that the leaves of tuple `tuple` (a loop's state, arrays)
+  /// hold tiles `t` of arrays of shapes `whole`.
+  void setLeafTiles(Value tuple, ArrayRef<TileSharding> t,
+                    ArrayRef<SmallVector<int64_t>> whole);
+  /// `tuple` with its array leaves in tiles `to` (a new tuple where one
+  /// changes).
+  Value reshardLeaves(InstBuilder &ib, Value tuple, ArrayRef<TileSharding> to);
+
   /// `base` with dimensions `dims` tiled as `tiles` with each partition's
   /// coordinates `coords` there (the partial-sum dimensions), if one
   /// assignment holds them.
@@ -125,6 +152,9 @@ private:
   DenseMap<Value, TileSharding> current;
   /// The whole shapes of values made tiles.
   DenseMap<Value, SmallVector<int64_t>> wholeShapes;
+  /// The leaves' tiles and whole shapes of loop states.
+  DenseMap<Value, SmallVector<std::pair<TileSharding, SmallVector<int64_t>>>>
+      leaves;
 };
 
 //===----------------------------------------------------------------------===//
@@ -151,6 +181,10 @@ bool partitionConvolution(SpmdValues &values, ConvolutionOp op,
                           const TileSharding &out);
 /// A gather tiled along its batch dimensions only (index passthrough).
 bool partitionGather(SpmdValues &values, GatherOp op, const TileSharding &out);
+/// Slice, dynamic-slice and dynamic-update-slice tiled along the
+/// dimensions they take whole only.
+bool partitionSliced(SpmdValues &values, Operation *op,
+                     const TileSharding &out);
 /// A one-input reduce: partial results summed by the reducer where the
 /// operand is tiled evenly along reduced dimensions.
 bool partitionReduce(SpmdValues &values, ReduceOp op, const TileSharding &out);

@@ -164,6 +164,27 @@ def programs(jax, jnp, P, shard_map, mesh, mesh1):
     add("scan_rnn", scan_rnn, ((5, 8, 16), P(None, "data", None)),
         ((16, 16), P(None, "model")))
 
+    def scan_layers(x, ws):
+        def layer(h, w):
+            return jax.nn.relu(h @ w), None
+        return lax.scan(layer, x, ws)[0]
+    add("scan_layers", scan_layers, ((8, 16), P("data", None)),
+        ((3, 16, 16), P(None, None, "model")))
+
+    def while_max(x):
+        return lax.while_loop(lambda v: jnp.max(v) < 50.0,
+                              lambda v: v * 2.0 + 1.0, jnp.abs(x) + 1.0)
+    add("while_max", while_max, ((8, 16), P("data", "model")))
+
+    def nested_scan(xs, w):
+        def outer(h, x):
+            def inner(g, _):
+                return jnp.tanh(g * w + x), None
+            return lax.scan(inner, h, None, length=2)[0], h.sum()
+        return lax.scan(outer, jnp.ones((8, 16)), xs)
+    add("nested_scan", nested_scan, ((4, 8, 16), P(None, "data", "model")),
+        ((8, 16), P("data", "model")))
+
     def fsdp_grad(x, w1, w2):
         def loss(ws):
             h = jax.nn.relu(x @ ws[0])
