@@ -632,6 +632,18 @@ struct GpuLayoutAssignmentPass
           must(i, moveToMajor(rankOf(data[i].getType()), *dim));
       return wants;
     }
+    if (isa<ScatterOp>(op)) {
+      // Each output updates its operand's buffer in place (the scatter
+      // emitter writes only the scattered elements): laid out alike.
+      auto tuple = dyn_cast<TupleType>(op->getResult(0).getType());
+      for (unsigned k = 0, n = (data.size() - 1) / 2; k < n; ++k) {
+        if (!tuple && result)
+          must(k, *result);
+        else if (tuple && rankOf(tuple.getType(k)) > 0)
+          must(k, getMinorToMajor(tuple.getType(k)));
+      }
+      return wants;
+    }
     if (isa<TriangularSolveOp>(op)) {
       must(0, fortran(rankOf(data[0].getType())));
       must(1, fortran(rankOf(data[1].getType())));

@@ -351,7 +351,7 @@ SmallVector<int64_t> mlir::hlo::layoutFromOperands(Operation *op) {
     auto rt = dyn_cast<RankedTensorType>(v.getType());
     return rt ? rt.getRank() : -1;
   };
-  if (keepsOperandLayout(op) || isa<CopyOp>(op)) {
+  if (keepsOperandLayout(op) || isa<CopyOp, ScatterOp>(op)) {
     for (Value v : data)
       if (rankOf(v) == rank)
         return getMinorToMajor(v.getType());

@@ -143,6 +143,20 @@ def programs(jax, jnp, P, shard_map, mesh, mesh1):
     out.append(("embedding", embedding,
                 [((16, 8), P("model", None)), ((8, 4), P("data", None), "ids")]))
 
+    def embedding_grad(table, ids, g):
+        def loss(t):
+            return jnp.sum(jnp.tanh(jnp.take(t, ids, axis=0)) * g)
+        return jax.grad(loss)(table)
+    out.append(("embedding_grad", embedding_grad,
+                [((16, 8), P(None, "model")), ((8, 4), P("data", None), "ids"),
+                 ((8, 4, 8), P("data", None, "model"))]))
+
+    def scatter_rows(x, ids, u):
+        return x.at[ids].add(u)
+    out.append(("scatter_rows", scatter_rows,
+                [((16, 8), P(None, "model")), ((6,), P(), "ids"),
+                 ((6, 8), P(None, "model"))]))
+
     def cross_entropy(logits, labels):
         lp = jax.nn.log_softmax(logits, -1)
         return -jnp.mean(jnp.sum(lp * labels, -1))
