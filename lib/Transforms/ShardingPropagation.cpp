@@ -30,6 +30,10 @@ using namespace mlir::hlo;
 
 namespace {
 
+static ArrayRef<int64_t> shapeOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getShape();
+}
+
 static int64_t rankOf(Value v) {
   auto t = dyn_cast<RankedTensorType>(v.getType());
   return t ? t.getRank() : -1;
@@ -260,6 +264,27 @@ struct ShardingPropagationPass
     if (auto dot = dyn_cast<DotOp>(user))
       return attr(out->project(dotResultDims(dot, use.getOperandNumber())),
                   ctx);
+    // A gather asks of its indices the tiles of its batch dimensions, of
+    // its operand those of its passthrough dimensions.
+    if (auto gather = dyn_cast<GatherOp>(user))
+      return attr(out->project(use.getOperandNumber() == 0
+                                   ? gatherPassthroughDims(
+                                         gather, shapeOf(gather.getOperand()))
+                                   : gatherIndexDims(gather)),
+                  ctx);
+    // A scatter asks of its operand the result's tiles along its
+    // passthrough dimensions, of its updates those of their windows.
+    if (auto scatter = dyn_cast<ScatterOp>(user)) {
+      unsigned i = use.getOperandNumber();
+      if (getDataOperands(user).size() != 3 || i == 1)
+        return {};
+      SmallVector<int64_t> pass =
+          scatterPassthroughDims(scatter, shapeOf(getDataOperands(scatter)[0]),
+                                 shapeOf(getDataOperands(scatter)[2]));
+      return attr(out->project(i == 0 ? keptDims(pass)
+                                      : invertDims(pass, rankOf(operand))),
+                  ctx);
+    }
     std::optional<SmallVector<int64_t>> resultDim = resultDimsOf(
         user, cast<RankedTensorType>(operand.getType()).getShape(),
         cast<RankedTensorType>(user->getResult(0).getType()).getShape());
@@ -272,6 +297,14 @@ struct ShardingPropagationPass
           cast<RankedTensorType>(user->getResult(0).getType()).getShape(),
           *resultDim);
     return attr(tiles, ctx);
+  }
+
+  /// The dimensions `pass` maps (scatterPassthroughDims), each to itself.
+  static SmallVector<int64_t> keptDims(ArrayRef<int64_t> pass) {
+    SmallVector<int64_t> dims;
+    for (auto [d, u] : llvm::enumerate(pass))
+      dims.push_back(u >= 0 ? int64_t(d) : -1);
+    return dims;
   }
 
   /// The sharding `v` carries (an instruction's `sharding`, a parameter's
@@ -370,13 +403,36 @@ struct ShardingPropagationPass
     }
     if (auto conv = dyn_cast<ConvolutionOp>(op))
       return deriveConvolution(conv, ctx);
+    // A scatter: its operand's tiles and its updates' windows' along its
+    // passthrough dimensions.
+    if (auto scatter = dyn_cast<ScatterOp>(op)) {
+      if (in.size() != 3)
+        return {};
+      SmallVector<int64_t> pass =
+          scatterPassthroughDims(scatter, shapeOf(getDataOperands(scatter)[0]),
+                                 shapeOf(getDataOperands(scatter)[2]));
+      std::optional<TileSharding> operand = tilesOf(in[0]);
+      std::optional<TileSharding> updates = tilesOf(in[2]);
+      TileSharding t = operand ? operand->project(keptDims(pass))
+                               : TileSharding::replicated(rank, numPartitions);
+      if (updates)
+        t = mergeTiles(t, updates->project(pass));
+      return attr(t, ctx);
+    }
     // A gather's batch dimensions take its indices' tiles.
+    // and its passthrough dimensions the operand's.
     if (auto gather = dyn_cast<GatherOp>(op)) {
       std::optional<TileSharding> indices = tilesOf(gather.getStartIndices());
-      if (!indices)
-        return {};
-      return attr(indices->project(invertDims(gatherIndexDims(gather), rank)),
-                  ctx);
+      std::optional<TileSharding> operand = tilesOf(gather.getOperand());
+      TileSharding t =
+          indices ? indices->project(invertDims(gatherIndexDims(gather), rank))
+                  : TileSharding::replicated(rank, numPartitions);
+      if (operand)
+        t = mergeTiles(
+            t, operand->project(invertDims(
+                   gatherPassthroughDims(gather, shapeOf(gather.getOperand())),
+                   rank)));
+      return attr(t, ctx);
     }
     std::optional<TileSharding> operand =
         in.empty() ? std::nullopt : tilesOf(in[0]);

@@ -216,6 +216,9 @@ struct SpmdPartitionerPass
       if (isa<DynamicSliceOp, DynamicUpdateSliceOp, SliceOp>(op) &&
           partitionSliced(*values, op, *out))
         return success();
+      if (auto scatter = dyn_cast<ScatterOp>(op);
+          scatter && partitionScatter(*values, scatter, *out, adds(scatter)))
+        return success();
       if (auto reduce = dyn_cast<ReduceOp>(op);
           reduce && getDataOperands(op).size() == 2 &&
           partitionReduce(*values, reduce, *out))
@@ -369,6 +372,23 @@ struct SpmdPartitionerPass
     }
     ++numWhole;
     return success();
+  }
+
+  /// Whether `scatter`'s update computation adds integers or floats.
+  bool adds(ScatterOp scatter) {
+    auto comp = symbols->lookup<ComputationOp>(scatter.getToApply());
+    if (!comp || comp.getBody().empty())
+      return false;
+    Block &body = comp.getBody().front();
+    Value root = body.getTerminator()->getOperand(0);
+    auto add = root.getDefiningOp<AddOp>();
+    auto type = arrayType(root);
+    return add && type && isa<FloatType, IntegerType>(type.getElementType()) &&
+           body.getNumArguments() == 2 &&
+           ((add.getLhs() == body.getArgument(0) &&
+             add.getRhs() == body.getArgument(1)) ||
+            (add.getLhs() == body.getArgument(1) &&
+             add.getRhs() == body.getArgument(0)));
   }
 
   /// Whole tiles for the leaves of `tuple` (arrays; others unused).

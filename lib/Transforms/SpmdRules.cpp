@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RewriteUtils.h"
 #include "SpmdValues.h"
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
@@ -135,17 +136,30 @@ bool mlir::hlo::partitionConvolution(SpmdValues &values, ConvolutionOp op,
 bool mlir::hlo::partitionGather(SpmdValues &values, GatherOp op,
                                 const TileSharding &out) {
   SmallVector<int64_t> indexDim = gatherIndexDims(op);
+  // The operand whole but for its passthrough dimensions, in the result's
+  // tiles (each partition gathers its part of every slice), and its
+  // batching dimensions, which go with the indices' (a batched gather
+  // pairs them).
+  SmallVector<int64_t> operandDim =
+      gatherPassthroughDims(op, values.wholeShape(op.getOperand()));
   for (int64_t d = 0; d < out.getRank(); ++d)
-    if (out.getTiles(d) > 1 && !llvm::is_contained(indexDim, d))
+    if (out.getTiles(d) > 1 && !llvm::is_contained(indexDim, d) &&
+        !llvm::is_contained(operandDim, d))
       return false;
-  // The operand whole but for its batching dimensions, which go with the
-  // indices' (a batched gather pairs them).
-  SmallVector<int64_t> operandDim(arrayType(op.getOperand()).getRank(), -1);
+  // The slice sizes of the passthrough dimensions are the tile's.
+  SmallVector<int64_t> sizes(op.getSliceSizes());
+  SmallVector<int64_t> tile =
+      out.shardShape(arrayType(op.getResult()).getShape());
+  for (auto [d, r] : llvm::enumerate(operandDim))
+    if (r >= 0)
+      sizes[d] = tile[r];
   for (auto [o, i] : llvm::zip(
            op.getOperandBatchingDims().value_or(ArrayRef<int64_t>{}),
            op.getStartIndicesBatchingDims().value_or(ArrayRef<int64_t>{})))
     operandDim[o] = indexDim[i];
-  return projectOperands(values, op, out, {operandDim, indexDim});
+  projectOperands(values, op, out, {operandDim, indexDim});
+  op.setSliceSizes(sizes);
+  return true;
 }
 
 bool mlir::hlo::partitionReduce(SpmdValues &values, ReduceOp op,
@@ -221,5 +235,120 @@ bool mlir::hlo::partitionSliced(SpmdValues &values, Operation *op,
     op->setAttr("slice", SliceAttr::get(b.getContext(), s.getStarts(), limits,
                                         s.getStrides()));
   }
+  return true;
+}
+
+/// Whether `v` is zeros (a zero constant, broadcast or not).
+static bool isZeros(Value v) {
+  while (auto b = v.getDefiningOp<BroadcastOp>())
+    v = b->getOperand(0);
+  auto c = v.getDefiningOp<ConstantOp>();
+  auto attr = c ? dyn_cast<DenseElementsAttr>(c->getAttr("value"))
+                : DenseElementsAttr();
+  if (!attr || !attr.isSplat())
+    return false;
+  if (isa<FloatType>(attr.getElementType()))
+    return attr.getSplatValue<APFloat>().isZero();
+  if (isa<IntegerType>(attr.getElementType()))
+    return attr.getSplatValue<APInt>().isZero();
+  return false;
+}
+
+bool mlir::hlo::partitionScatter(SpmdValues &values, ScatterOp op,
+                                 const TileSharding &out, bool adds) {
+  OperandRange data = getDataOperands(op);
+  if (data.size() != 3)
+    return false;
+  SmallVector<int64_t> pass = scatterPassthroughDims(
+      op, values.wholeShape(data[0]), values.wholeShape(data[2]));
+  for (int64_t d = 0; d < out.getRank(); ++d)
+    if (out.getTiles(d) > 1 && pass[d] < 0)
+      return false;
+  Value indices = data[1], updates = data[2];
+  int64_t numPartitions = out.getNumPartitions();
+  // The updates' windows in the result's tiles, their scatter dimensions
+  // (the indices' batch dimensions, in order) whole but where partial
+  // results are summed.
+  SmallVector<int64_t> updateDims(arrayType(updates).getRank(), -1);
+  for (auto [d, u] : llvm::enumerate(pass))
+    if (u >= 0)
+      updateDims[u] = d;
+  TileSharding upd = out.project(updateDims);
+  TileSharding idx =
+      TileSharding::replicated(arrayType(indices).getRank(), numPartitions);
+  SmallVector<int64_t> scatterDims, indexDims;
+  for (int64_t u = 0; u < int64_t(updateDims.size()); ++u)
+    if (!llvm::is_contained(op.getUpdateWindowDims(), u))
+      scatterDims.push_back(u);
+  for (int64_t d = 0; d < idx.getRank(); ++d)
+    if (d != int64_t(op.getIndexVectorDim()))
+      indexDims.push_back(d);
+  TileSharding now = values.currentOf(updates);
+  ArrayRef<int64_t> whole = values.wholeShape(updates);
+  SmallVector<int64_t> kUpdate, kIndex, kTiles;
+  SmallVector<SmallVector<int64_t>> kCoords(numPartitions);
+  if (adds && op.getInputBatchingDims().value_or(ArrayRef<int64_t>{}).empty() &&
+      scatterDims.size() == indexDims.size())
+    for (auto [i, u] : llvm::enumerate(scatterDims))
+      if (now.getTiles(u) > 1 && whole[u] % now.getTiles(u) == 0) {
+        kUpdate.push_back(u);
+        kIndex.push_back(indexDims[i]);
+        kTiles.push_back(now.getTiles(u));
+        for (int64_t p = 0; p < numPartitions; ++p)
+          kCoords[p].push_back(now.getCoords(p)[u]);
+      }
+  std::optional<SmallVector<SmallVector<int64_t>>> groups;
+  if (!kUpdate.empty())
+    if (std::optional<TileSharding> k =
+            TileSharding::fromCoords(kTiles, kCoords))
+      groups = values.partialGroups(out, *k);
+  if (groups) {
+    std::optional<TileSharding> u =
+        values.withPartialDims(upd, kUpdate, kTiles, kCoords);
+    std::optional<TileSharding> i =
+        values.withPartialDims(idx, kIndex, kTiles, kCoords);
+    if (u && i) {
+      upd = *u;
+      idx = *i;
+    } else {
+      groups.reset();
+    }
+  }
+  values.setOperandTiles(op, 0, out);
+  values.setOperandTiles(op, 1, idx);
+  values.setOperandTiles(op, 2, upd);
+  // The operand's elements count once in the sum: every partition but the
+  // first of each group scatters into zeros.
+  Value operand = op->getOperand(0);
+  if (groups && !isZeros(operand)) {
+    OpBuilder b(op);
+    InstBuilder ib(b, derivedLoc(op->getLoc()));
+    RankedTensorType type = arrayType(operand);
+    MLIRContext *ctx = op->getContext();
+    auto s32 = IntegerType::get(ctx, 32);
+    SmallVector<int32_t> firsts(numPartitions, 0);
+    for (ArrayRef<int64_t> g : *groups)
+      firsts[g.front()] = 1;
+    auto tableType = RankedTensorType::get({numPartitions}, s32);
+    Value table = ib.create<ConstantOp>(
+        tableType, {},
+        {b.getNamedAttr("value",
+                        DenseElementsAttr::get(tableType, ArrayRef(firsts)))});
+    Value pid = ib.create<PartitionIdOp>(
+        RankedTensorType::get({},
+                              IntegerType::get(ctx, 32, IntegerType::Unsigned)),
+        {});
+    Value first = ib.compare(ib.reshape(ib.dynamicSlice(table, {pid}, {1}), {}),
+                             ib.scalar(s32, 1), ComparisonDirection::EQ);
+    Value mask = ib.create<BroadcastOp>(
+        RankedTensorType::get(type.getShape(), IntegerType::get(ctx, 1)), first,
+        {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({}))});
+    Value zeros = ib.splat(type.getElementType(), 0, type.getShape());
+    zeros.setType(type);
+    op->setOperand(0, ib.create<SelectOp>(type, {mask, operand, zeros}));
+  }
+  values.setResultTiles(op, out);
+  if (groups)
+    values.sumPartials(op, op.getToApply(), *groups);
   return true;
 }

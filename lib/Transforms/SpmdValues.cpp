@@ -381,6 +381,48 @@ SmallVector<int64_t> mlir::hlo::gatherIndexDims(GatherOp op) {
   return dims;
 }
 
+SmallVector<int64_t>
+mlir::hlo::gatherPassthroughDims(GatherOp op, ArrayRef<int64_t> operand) {
+  ArrayRef<int64_t> batching =
+      op.getOperandBatchingDims().value_or(ArrayRef<int64_t>{});
+  SmallVector<int64_t> dims(operand.size(), -1);
+  size_t o = 0;
+  for (int64_t d = 0; d < int64_t(operand.size()); ++d) {
+    if (llvm::is_contained(op.getCollapsedSliceDims(), d) ||
+        llvm::is_contained(batching, d))
+      continue;
+    if (o >= op.getOffsetDims().size())
+      break;
+    int64_t r = op.getOffsetDims()[o++];
+    if (!llvm::is_contained(op.getStartIndexMap(), d) &&
+        d < int64_t(op.getSliceSizes().size()) &&
+        op.getSliceSizes()[d] == operand[d])
+      dims[d] = r;
+  }
+  return dims;
+}
+
+SmallVector<int64_t>
+mlir::hlo::scatterPassthroughDims(ScatterOp op, ArrayRef<int64_t> operand,
+                                  ArrayRef<int64_t> updates) {
+  ArrayRef<int64_t> batching =
+      op.getInputBatchingDims().value_or(ArrayRef<int64_t>{});
+  SmallVector<int64_t> dims(operand.size(), -1);
+  size_t w = 0;
+  for (int64_t d = 0; d < int64_t(operand.size()); ++d) {
+    if (llvm::is_contained(op.getInsertedWindowDims(), d) ||
+        llvm::is_contained(batching, d))
+      continue;
+    if (w >= op.getUpdateWindowDims().size())
+      break;
+    int64_t u = op.getUpdateWindowDims()[w++];
+    if (!llvm::is_contained(op.getScatterDimsToOperandDims(), d) &&
+        updates[u] == operand[d])
+      dims[d] = u;
+  }
+  return dims;
+}
+
 SmallVector<int64_t> mlir::hlo::dotResultDims(DotOp op, unsigned operand) {
   ArrayRef<int64_t> lb = op.getLhsBatchDims().value_or(ArrayRef<int64_t>{});
   ArrayRef<int64_t> lc =

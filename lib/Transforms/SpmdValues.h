@@ -46,6 +46,21 @@ SmallVector<int64_t> dotResultDims(DotOp op, unsigned operand);
 /// is (its batch dimensions, in order; -1 for the index vector dimension).
 SmallVector<int64_t> gatherIndexDims(GatherOp op);
 
+/// For each operand dimension of a gather of an operand of shape `operand`
+/// (whole), the result (offset) dimension that is its whole slice (-1: a
+/// dimension the gather indexes, collapses or batches, or a slice smaller than
+/// it): the dimensions whose tiles pass from the operand to the result.
+SmallVector<int64_t> gatherPassthroughDims(GatherOp op,
+                                           ArrayRef<int64_t> operand);
+/// For each operand dimension of a scatter of one operand (of shape
+/// `operand`, its updates of shape `updates`: whole), the update dimension
+/// that is its whole window (-1: a dimension the scatter indexes,
+/// inserts or batches, or a window smaller than it): the dimensions whose
+/// tiles pass from the operand to the result and to the updates.
+SmallVector<int64_t> scatterPassthroughDims(ScatterOp op,
+                                            ArrayRef<int64_t> operand,
+                                            ArrayRef<int64_t> updates);
+
 /// `t`, tiles of an array of shape `shape` that a reshape maps to an array
 /// of shape `other` (dimension d to `dims[d]`, -1: none), with the tiles a
 /// reshape cannot carry made whole: those of a dimension it drops, splits
@@ -179,12 +194,21 @@ void partitionDot(SpmdValues &values, DotOp op, const TileSharding &out,
 /// An ungrouped convolution tiled along batch and output features only.
 bool partitionConvolution(SpmdValues &values, ConvolutionOp op,
                           const TileSharding &out);
-/// A gather tiled along its batch dimensions only (index passthrough).
+/// A gather tiled along its batch dimensions (index passthrough) and its
+/// operand's passthrough dimensions (gatherPassthroughDims).
 bool partitionGather(SpmdValues &values, GatherOp op, const TileSharding &out);
 /// Slice, dynamic-slice and dynamic-update-slice tiled along the
 /// dimensions they take whole only.
 bool partitionSliced(SpmdValues &values, Operation *op,
                      const TileSharding &out);
+/// A scatter of one operand tiled along its passthrough dimensions
+/// (scatterPassthroughDims), the updates' windows alike; where the updates
+/// are tiled evenly along their scatter dimensions and `adds` (the update
+/// computation adds), each partition scatters its updates into its operand
+/// tile (the identity on all but one partition of each group) and an
+/// all-reduce sums the groups (XLA's index passthrough).
+bool partitionScatter(SpmdValues &values, ScatterOp op, const TileSharding &out,
+                      bool adds);
 /// A one-input reduce: partial results summed by the reducer where the
 /// operand is tiled evenly along reduced dimensions.
 bool partitionReduce(SpmdValues &values, ReduceOp op, const TileSharding &out);
