@@ -73,17 +73,31 @@ struct ShardingPropagationPass
     DenseMap<StringAttr, int64_t> callers = countCallers(module);
     SmallVector<ComputationOp> comps{entry};
     for (size_t i = 0; i < comps.size(); ++i)
-      comps[i].walk([&](WhileOp loop) {
-        auto linked = tiledLoop(loop, symbols, callers);
-        if (!linked || isManual(shardingOf(loop->getOperand(0))) ||
-            isManual(loop->getAttrOfType<ShardingAttr>("sharding")))
+      comps[i].walk([&](Operation *op) {
+        if (isManual(op->getAttrOfType<ShardingAttr>("sharding")) ||
+            llvm::any_of(getDataOperands(op),
+                         [](Value v) { return isManual(shardingOf(v)); }))
           return;
-        for (ComputationOp c : {linked->first, linked->second}) {
-          loops[c] = loop;
-          comps.push_back(c);
+        if (auto loop = dyn_cast<WhileOp>(op)) {
+          auto linked = tiledLoop(loop, symbols, callers);
+          if (!linked)
+            return;
+          for (ComputationOp c : {linked->first, linked->second}) {
+            loops[c] = loop;
+            comps.push_back(c);
+          }
+          bodies[loop] = linked->first;
+          conditions[loop] = linked->second;
+        } else if (auto cond = dyn_cast<ConditionalOp>(op)) {
+          auto linked = tiledBranches(cond, symbols, callers);
+          if (!linked)
+            return;
+          for (ComputationOp c : *linked) {
+            conditionals[c] = cond;
+            comps.push_back(c);
+          }
+          branches[cond] = std::move(*linked);
         }
-        bodies[loop] = linked->first;
-        conditions[loop] = linked->second;
       });
     for (ComputationOp c : comps)
       for (Operation &op : c.getBody().front())
@@ -164,6 +178,9 @@ struct ShardingPropagationPass
     for (Operation &op : comp.getBody().front()) {
       if (auto loop = dyn_cast<WhileOp>(op); loop && bodies.count(loop))
         forwardLoop(loop);
+      else if (auto cond = dyn_cast<ConditionalOp>(op);
+               cond && branches.count(cond))
+        forwardConditional(cond);
       else if (op.getNumResults() == 1)
         improve(op, derive(&op));
     }
@@ -186,6 +203,29 @@ struct ShardingPropagationPass
         c.setArgAttr(0, "hlo.sharding", now);
   }
 
+  /// A branch's parameter takes its operand's sharding (merged with what
+  /// the branch asks of it), the conditional its branches' results'.
+  void forwardConditional(ConditionalOp cond) {
+    Type type = cond->getResult(0).getType();
+    ShardingAttr s;
+    for (auto [k, branch] : llvm::enumerate(branches.lookup(cond))) {
+      Value in = cond->getOperand(k + 1);
+      setParameterSharding(branch, shardingOf(in));
+      s = mergeOrEither(s, shardingOf(rootOf(branch)), type);
+    }
+    improve(*cond, s);
+  }
+
+  /// `comp`'s parameter takes `s` merged with the sharding it has.
+  void setParameterSharding(ComputationOp comp, ShardingAttr s) {
+    auto old = comp.getArgAttrOfType<ShardingAttr>(0, "hlo.sharding");
+    s = mergeOrEither(old, s, comp.getArgument(0).getType());
+    if (s == old)
+      return;
+    comp.setArgAttr(0, "hlo.sharding", s);
+    changed = improved = true;
+  }
+
   static Value rootOf(ComputationOp comp) {
     return comp.getBody().front().getTerminator()->getOperand(0);
   }
@@ -193,28 +233,25 @@ struct ShardingPropagationPass
   void backward(ComputationOp comp) {
     Block &block = comp.getBody().front();
     WhileOp loop = loops.lookup(comp);
-    // A body's result is the loop's next state.
-    if (loop && bodies.lookup(loop) == comp)
+    ConditionalOp cond = conditionals.lookup(comp);
+    // A body's result is the loop's next state, a branch's the
+    // conditional's result.
+    Operation *caller = loop && bodies.lookup(loop) == comp ? loop : cond;
+    if (caller)
       if (Operation *def = rootOf(comp).getDefiningOp())
-        improve(*def, loop->getAttrOfType<ShardingAttr>("sharding"));
+        improve(*def, caller->getAttrOfType<ShardingAttr>("sharding"));
     // A broadcast keeps the tiles its operand gave it (as XLA's does).
     for (Operation &op : llvm::reverse(block))
       if (op.getNumResults() == 1 &&
           !(isa<BroadcastOp>(op) && op.hasAttr("sharding")))
         for (OpOperand &use : op.getResult(0).getUses())
           improve(op, fromUser(use));
-    if (!loop)
+    if (!loop && !cond)
       return;
     // What the instructions reading the parameter ask of it.
     BlockArgument arg = comp.getArgument(0);
-    auto old = comp.getArgAttrOfType<ShardingAttr>(0, "hlo.sharding");
-    ShardingAttr s = old;
     for (OpOperand &use : arg.getUses())
-      s = mergeOrEither(s, fromUser(use), arg.getType());
-    if (s != old) {
-      comp.setArgAttr(0, "hlo.sharding", s);
-      changed = improved = true;
-    }
+      setParameterSharding(comp, fromUser(use));
   }
 
   /// The sharding the user of `use` asks of that operand (an array): the
@@ -224,6 +261,15 @@ struct ShardingPropagationPass
   ShardingAttr fromUser(OpOperand &use) {
     Operation *user = use.getOwner();
     Value operand = use.get();
+    // A conditional asks of a branch's operand its parameter's sharding.
+    if (auto cond = dyn_cast<ConditionalOp>(user)) {
+      unsigned k = use.getOperandNumber();
+      auto it = branches.find(cond);
+      if (k == 0 || it == branches.end())
+        return {};
+      return it->second[k - 1].getArgAttrOfType<ShardingAttr>(0,
+                                                              "hlo.sharding");
+    }
     auto s = user->getAttrOfType<ShardingAttr>("sharding");
     if (!s || user->getNumResults() != 1 ||
         use.getOperandNumber() >= getDataOperands(user).size())
@@ -512,6 +558,10 @@ struct ShardingPropagationPass
   /// the loop of each.
   DenseMap<Operation *, ComputationOp> bodies, conditions;
   DenseMap<Operation *, WhileOp> loops;
+  /// The conditionals propagation goes into: each one's branches, and the
+  /// conditional of each branch.
+  DenseMap<Operation *, SmallVector<ComputationOp>> branches;
+  DenseMap<Operation *, ConditionalOp> conditionals;
   /// The instructions whose sharding the program gives.
   DenseSet<Operation *> fixed;
   bool improved = false;

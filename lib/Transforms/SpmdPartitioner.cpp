@@ -193,6 +193,9 @@ struct SpmdPartitionerPass
     if (auto loop = dyn_cast<WhileOp>(op); loop && !hasControlEdges(op))
       if (auto comps = tiledLoop(loop, *symbols, callers))
         return partitionWhile(loop, comps->first, comps->second);
+    if (auto cond = dyn_cast<ConditionalOp>(op); cond && !hasControlEdges(op))
+      if (auto branches = tiledBranches(cond, *symbols, callers))
+        return partitionConditional(cond, *branches);
     if (op->getNumResults() == 1 && arrayType(op->getResult(0)) &&
         !hasControlEdges(op)) {
       FailureOr<TileSharding> out = wanted(op);
@@ -405,71 +408,127 @@ struct SpmdPartitionerPass
   // Loops
   //===--------------------------------------------------------------------===//
 
-  /// A loop whose state's leaves keep the tiles of its sharding: its
-  /// initial state resharded to them, its body and condition partitioned
-  /// on them, the body's result resharded to them.
-  LogicalResult partitionWhile(WhileOp loop, ComputationOp body,
-                               ComputationOp cond) {
-    Value result = loop->getResult(0);
-    auto tuple = dyn_cast<TupleType>(result.getType());
-    SmallVector<Type> types = tuple ? SmallVector<Type>(tuple.getTypes())
-                                    : SmallVector<Type>{result.getType()};
-    auto s = loop->getAttrOfType<ShardingAttr>("sharding");
-    if (s && !tuple && s.isTuple())
-      return loop.emitError("hlo-spmd-partitioner: a tuple sharding of a "
-                            "loop of one array");
+  /// The tiles of the leaves of a value (an array or a tuple of arrays).
+  struct StateTiles {
+    bool tuple = false;
     SmallVector<TileSharding> tiles;
     SmallVector<SmallVector<int64_t>> whole;
+    /// The type of each partition's value.
+    Type local;
+  };
+
+  /// The tiles sharding `s` gives the leaves of a value of type `type`.
+  FailureOr<StateTiles> stateTiles(Type type, ShardingAttr s, Location loc) {
+    StateTiles state;
+    auto tuple = dyn_cast<TupleType>(type);
+    state.tuple = bool(tuple);
+    if (s && !tuple && s.isTuple())
+      return emitError(loc) << "hlo-spmd-partitioner: a tuple sharding " << s
+                            << " of an array";
+    SmallVector<Type> leaves =
+        tuple ? SmallVector<Type>(tuple.getTypes()) : SmallVector<Type>{type};
     SmallVector<Type> local;
-    for (auto [i, t] : llvm::enumerate(types)) {
-      auto type = cast<RankedTensorType>(t);
+    for (auto [i, t] : llvm::enumerate(leaves)) {
+      auto array = cast<RankedTensorType>(t);
       ShardingAttr leaf = s && s.isTuple() ? s.getLeafSharding(i) : s;
-      FailureOr<TileSharding> tile =
-          tilesFor(leaf, type.getRank(), loop.getLoc());
+      FailureOr<TileSharding> tile = tilesFor(leaf, array.getRank(), loc);
       if (failed(tile))
         return failure();
-      tiles.push_back(*tile);
-      whole.emplace_back(type.getShape());
-      local.push_back(withShape(type, tile->shardShape(type.getShape())));
+      state.tiles.push_back(*tile);
+      state.whole.emplace_back(array.getShape());
+      local.push_back(withShape(array, tile->shardShape(array.getShape())));
     }
-    Type localState =
-        tuple ? Type(TupleType::get(&getContext(), local)) : local[0];
-    // The state in the leaves' tiles (`at`: the builder's place).
-    auto reshardState = [&](Operation *at, Value v) {
-      OpBuilder b(at);
-      InstBuilder ib(b, derivedLoc(at->getLoc()));
-      if (tuple)
-        return values->reshardLeaves(ib, v, tiles);
-      return values->reshard(ib, v, values->currentOf(v), tiles[0], whole[0]);
-    };
-    auto setState = [&](Value v) {
-      if (tuple)
-        values->setLeafTiles(v, tiles, whole);
-      else
-        values->setTiles(v, tiles[0], whole[0]);
-      v.setType(localState);
-    };
-    loop->setOperand(0, reshardState(loop, loop->getOperand(0)));
-    for (ComputationOp comp : {body, cond}) {
-      Block &block = comp.getBody().front();
-      setState(block.getArgument(0));
-      if (failed(partitionOps(block)))
+    state.local =
+        tuple ? Type(TupleType::get(&getContext(), local)) : local.front();
+    return state;
+  }
+
+  /// `v` resharded at `at` to the tiles of `state`.
+  Value reshardState(Operation *at, Value v, const StateTiles &state) {
+    OpBuilder b(at);
+    InstBuilder ib(b, derivedLoc(at->getLoc()));
+    if (state.tuple)
+      return values->reshardLeaves(ib, v, state.tiles);
+    return values->reshard(ib, v, values->currentOf(v), state.tiles[0],
+                           state.whole[0]);
+  }
+
+  /// Records that `v` holds the tiles of `state`.
+  void setState(Value v, const StateTiles &state) {
+    if (state.tuple)
+      values->setLeafTiles(v, state.tiles, state.whole);
+    else
+      values->setTiles(v, state.tiles[0], state.whole[0]);
+    v.setType(state.local);
+  }
+
+  /// `comp` (a loop's body or condition, a branch) partitioned on a
+  /// parameter in the tiles of `param`, its result resharded to those of
+  /// `root` (whole without one); its instructions keep no sharding.
+  LogicalResult partitionCalled(ComputationOp comp, const StateTiles &param,
+                                const StateTiles *root) {
+    Block &block = comp.getBody().front();
+    setState(block.getArgument(0), param);
+    if (failed(partitionOps(block)))
+      return failure();
+    Operation *ret = block.getTerminator();
+    if (root)
+      ret->setOperand(0, reshardState(ret, ret->getOperand(0), *root));
+    else if (auto type = arrayType(ret->getOperand(0)))
+      values->setOperandTiles(
+          ret, 0, TileSharding::replicated(type.getRank(), numPartitions));
+    for (Operation &op : block)
+      op.removeAttr("sharding");
+    comp.removeArgAttr(0, "hlo.sharding");
+    comp.setFunctionTypeAttr(TypeAttr::get(FunctionType::get(
+        &getContext(), {param.local}, {ret->getOperand(0).getType()})));
+    return success();
+  }
+
+  /// A loop whose state's leaves keep the tiles of its sharding: its
+  /// initial state resharded to them, its body and condition partitioned
+  /// on them, the body's result resharded to them (the condition's whole).
+  LogicalResult partitionWhile(WhileOp loop, ComputationOp body,
+                               ComputationOp cond) {
+    FailureOr<StateTiles> state = stateTiles(
+        loop->getResult(0).getType(),
+        loop->getAttrOfType<ShardingAttr>("sharding"), loop.getLoc());
+    if (failed(state))
+      return failure();
+    loop->setOperand(0, reshardState(loop, loop->getOperand(0), *state));
+    if (failed(partitionCalled(body, *state, &*state)) ||
+        failed(partitionCalled(cond, *state, nullptr)))
+      return failure();
+    setState(loop->getResult(0), *state);
+    return success();
+  }
+
+  /// A conditional whose result keeps the tiles of its sharding: each
+  /// branch partitioned on the tiles of its parameter's sharding (its
+  /// operand resharded to them), its result resharded to the
+  /// conditional's; the branch index whole.
+  LogicalResult partitionConditional(ConditionalOp op,
+                                     ArrayRef<ComputationOp> branches) {
+    FailureOr<StateTiles> result =
+        stateTiles(op->getResult(0).getType(),
+                   op->getAttrOfType<ShardingAttr>("sharding"), op.getLoc());
+    if (failed(result))
+      return failure();
+    values->setOperandTiles(op, 0, TileSharding::replicated(0, numPartitions));
+    for (auto [k, constBranch] : llvm::enumerate(branches)) {
+      ComputationOp branch = constBranch;
+      Value in = op->getOperand(k + 1);
+      FailureOr<StateTiles> param =
+          stateTiles(branch.getArgument(0).getType(),
+                     branch.getArgAttrOfType<ShardingAttr>(0, "hlo.sharding"),
+                     op.getLoc());
+      if (failed(param))
         return failure();
-      Operation *ret = block.getTerminator();
-      Value root = ret->getOperand(0);
-      if (comp == body)
-        ret->setOperand(0, reshardState(ret, root));
-      else if (auto type = arrayType(root))
-        values->setOperandTiles(
-            ret, 0, TileSharding::replicated(type.getRank(), numPartitions));
-      // The loop's state has the tiles; its instructions keep no sharding.
-      for (Operation &op : block)
-        op.removeAttr("sharding");
-      comp.removeArgAttr(0, "hlo.sharding");
-      comp.setFunctionTypeAttr(TypeAttr::get(FunctionType::get(
-          &getContext(), {localState}, {ret->getOperand(0).getType()})));
+      op->setOperand(k + 1, reshardState(op, in, *param));
+      if (failed(partitionCalled(branch, *param, &*result)))
+        return failure();
     }
-    setState(result);
+    setState(op->getResult(0), *result);
     return success();
   }
 

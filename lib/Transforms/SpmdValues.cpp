@@ -454,14 +454,41 @@ DenseMap<StringAttr, int64_t> mlir::hlo::countCallers(ModuleOp module) {
   return callers;
 }
 
+/// Whether `t` is an array or a tuple of arrays.
+static bool isArrayOrFlatTuple(Type t) {
+  auto tuple = dyn_cast<TupleType>(t);
+  return isa<RankedTensorType>(t) ||
+         (tuple && llvm::all_of(tuple.getTypes(), [](Type e) {
+            return isa<RankedTensorType>(e);
+          }));
+}
+
+std::optional<SmallVector<ComputationOp>>
+mlir::hlo::tiledBranches(ConditionalOp op, SymbolTable &symbols,
+                         const DenseMap<StringAttr, int64_t> &callers) {
+  OperandRange data = getDataOperands(op);
+  auto index = dyn_cast<RankedTensorType>(data[0].getType());
+  if (!index || index.getRank() != 0 ||
+      !isArrayOrFlatTuple(op->getResult(0).getType()))
+    return std::nullopt;
+  SmallVector<ComputationOp> branches;
+  for (auto [k, name] : llvm::enumerate(op.getBranches())) {
+    auto branch = symbols.lookup<ComputationOp>(name.getValue());
+    if (!branch || k + 1 >= data.size() ||
+        callers.lookup(branch.getSymNameAttr()) != 1 ||
+        !isArrayOrFlatTuple(data[k + 1].getType()))
+      return std::nullopt;
+    branches.push_back(branch);
+  }
+  if (branches.size() + 1 != data.size())
+    return std::nullopt;
+  return branches;
+}
+
 std::optional<std::pair<ComputationOp, ComputationOp>>
 mlir::hlo::tiledLoop(WhileOp loop, SymbolTable &symbols,
                      const DenseMap<StringAttr, int64_t> &callers) {
-  Type state = loop->getResult(0).getType();
-  auto tuple = dyn_cast<TupleType>(state);
-  if (!isa<RankedTensorType>(state) &&
-      !(tuple && llvm::all_of(tuple.getTypes(),
-                              [](Type t) { return isa<RankedTensorType>(t); })))
+  if (!isArrayOrFlatTuple(loop->getResult(0).getType()))
     return std::nullopt;
   auto body = symbols.lookup<ComputationOp>(loop.getBody());
   auto cond = symbols.lookup<ComputationOp>(loop.getCondition());

@@ -86,6 +86,15 @@ std::optional<std::pair<ComputationOp, ComputationOp>>
 tiledLoop(WhileOp loop, SymbolTable &symbols,
           const DenseMap<StringAttr, int64_t> &callers);
 
+/// The branches of `op` where it alone names each and their parameters
+/// and its result are arrays or tuples of arrays, its branch index a
+/// scalar: a conditional whose result keeps its tiles (sharding
+/// propagation and the partitioner go into its branches); nothing
+/// otherwise.
+std::optional<SmallVector<ComputationOp>>
+tiledBranches(ConditionalOp op, SymbolTable &symbols,
+              const DenseMap<StringAttr, int64_t> &callers);
+
 class SpmdValues {
 public:
   SpmdValues(MLIRContext *ctx, int64_t numReplicas, int64_t numPartitions,

@@ -199,6 +199,12 @@ def programs(jax, jnp, P, shard_map, mesh, mesh1):
     add("nested_scan", nested_scan, ((4, 8, 16), P(None, "data", "model")),
         ((8, 16), P("data", "model")))
 
+    def cond_branches(x, w):
+        return lax.cond(jnp.sum(x) > 0, lambda a: jnp.tanh(a @ w),
+                        lambda a: -(a @ w), x)
+    add("cond_branches", cond_branches, ((8, 16), P("data", None)),
+        ((16, 8), P(None, "model")))
+
     def fsdp_grad(x, w1, w2):
         def loss(ws):
             h = jax.nn.relu(x @ ws[0])
