@@ -13,6 +13,8 @@
 #include "CollectiveOptUtils.h"
 #include "RewriteUtils.h"
 
+#include <map>
+
 using namespace mlir;
 using namespace mlir::hlo;
 
@@ -35,18 +37,129 @@ SpmdValues::globalGroups(ArrayRef<SmallVector<int64_t>> groups) {
   return makeReplicaGroups(ctx, all);
 }
 
+NamedAttribute SpmdValues::newChannel(OpBuilder &b) {
+  ++collectives;
+  return b.getNamedAttr("channel_id", b.getI64IntegerAttr(nextChannel++));
+}
+
 SmallVector<NamedAttribute>
 SpmdValues::collectiveAttrs(OpBuilder &b, ArrayRef<SmallVector<int64_t>> g) {
-  ++collectives;
-  return {b.getNamedAttr("channel_id", b.getI64IntegerAttr(nextChannel++)),
-          b.getNamedAttr("replica_groups", globalGroups(g)),
+  return {newChannel(b), b.getNamedAttr("replica_groups", globalGroups(g)),
           b.getNamedAttr("use_global_device_ids", b.getBoolAttr(true))};
+}
+
+std::optional<Value> SpmdValues::permuteTiles(InstBuilder &ib, Value v,
+                                              const TileSharding &from,
+                                              const TileSharding &to) {
+  if (from.getTiles() != to.getTiles())
+    return std::nullopt;
+  // Each tile's holders now send it to its holders then, one to one (as
+  // many hold each tile); a partition that keeps its tile sends to itself.
+  std::map<SmallVector<int64_t>, SmallVector<int64_t>> senders, receivers;
+  for (int64_t p = 0; p < numPartitions; ++p) {
+    senders[SmallVector<int64_t>(from.getCoords(p))].push_back(p);
+    receivers[SmallVector<int64_t>(to.getCoords(p))].push_back(p);
+  }
+  OpBuilder &b = ib.getBuilder();
+  SmallVector<Attribute> pairs;
+  for (auto &[tile, dst] : receivers) {
+    SmallVector<int64_t> src = senders[tile];
+    SmallVector<int64_t> rest;
+    for (int64_t p : dst) {
+      if (auto *it = llvm::find(src, p); it != src.end()) {
+        pairs.push_back(b.getDenseI64ArrayAttr({p, p}));
+        src.erase(it);
+      } else {
+        rest.push_back(p);
+      }
+    }
+    for (auto [s, t] : llvm::zip(src, rest))
+      pairs.push_back(b.getDenseI64ArrayAttr({s, t}));
+  }
+  return ib.create<CollectivePermuteOp>(
+      v.getType(), v,
+      {newChannel(b),
+       b.getNamedAttr("source_target_pairs", b.getArrayAttr(pairs))});
+}
+
+std::optional<Value> SpmdValues::allToAllTiles(InstBuilder &ib, Value v,
+                                               const TileSharding &from,
+                                               const TileSharding &to,
+                                               ArrayRef<int64_t> whole) {
+  // The one dimension `a` tiled now whose tiles go to dimension `b`, each
+  // partition's coordinate along `a` its coordinate along `b` then.
+  SmallVector<int64_t> changed;
+  for (int64_t d = 0; d < from.getRank(); ++d)
+    for (int64_t p = 0; p < numPartitions; ++p)
+      if (from.getTiles(d) != to.getTiles(d) ||
+          from.getCoords(p)[d] != to.getCoords(p)[d]) {
+        changed.push_back(d);
+        break;
+      }
+  if (changed.size() != 2)
+    return std::nullopt;
+  int64_t a = changed[0], c = changed[1];
+  if (from.getTiles(a) == 1)
+    std::swap(a, c);
+  int64_t n = from.getTiles(a);
+  if (n == 1 || from.getTiles(c) != 1 || to.getTiles(a) != 1 ||
+      to.getTiles(c) != n || whole[a] % n != 0 || whole[c] % n != 0)
+    return std::nullopt;
+  for (int64_t p = 0; p < numPartitions; ++p)
+    if (to.getCoords(p)[c] != from.getCoords(p)[a])
+      return std::nullopt;
+  SmallVector<SmallVector<int64_t>> groups = from.groupsAcross({a});
+  if (groups != to.groupsAcross({c}))
+    return std::nullopt;
+  // Dimension c split in n chunks (a new dimension before it), chunk k sent
+  // to the group's k-th member, the chunks received (the members' rows, in
+  // order) moved before dimension a and merged into it.
+  RankedTensorType type = arrayType(v);
+  SmallVector<int64_t> split(type.getShape());
+  split[c] /= n;
+  split.insert(split.begin() + c, n);
+  OpBuilder &b = ib.getBuilder();
+  Value x = ib.reshape(v, split);
+  // HLO's all-to-all has no use_global_device_ids: with a channel id its
+  // groups are partition ids, within each replica.
+  x = ib.create<AllToAllOp>(
+      x.getType(), x,
+      {newChannel(b),
+       b.getNamedAttr("replica_groups", makeReplicaGroups(ctx, groups)),
+       b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({c}))});
+  int64_t at = a < c ? a : a + 1;
+  SmallVector<int64_t> perm;
+  for (int64_t d = 0; d < int64_t(split.size()); ++d) {
+    if (d == c)
+      continue;
+    if (d == at)
+      perm.push_back(c);
+    perm.push_back(d);
+  }
+  x = ib.transpose(x, perm);
+  x = ib.reshape(x, to.shardShape(whole));
+  x.setType(withShape(type, to.shardShape(whole)));
+  return x;
 }
 
 Value SpmdValues::reshard(InstBuilder &ib, Value v, TileSharding from,
                           const TileSharding &to, ArrayRef<int64_t> whole) {
   if (from == to)
     return v;
+  // One made before in this block serves every later user (instructions
+  // are partitioned in order, each resharding before itself or later).
+  Block *block = ib.getBuilder().getInsertionBlock();
+  for (const Reshard &r : reshards.lookup(v))
+    if (r.from == from && r.to == to &&
+        r.value.getDefiningOp()->getBlock() == block)
+      return r.value;
+  Value made = reshardAnew(ib, v, from, to, whole);
+  reshards[v].push_back({from, to, made});
+  return made;
+}
+
+Value SpmdValues::reshardAnew(InstBuilder &ib, Value v, TileSharding from,
+                              const TileSharding &to, ArrayRef<int64_t> whole) {
   OpBuilder &b = ib.getBuilder();
   // A whole broadcast is made again at the tile: of its operand's tile
   // (a scalar's is itself), not sliced out of the whole array.
@@ -61,6 +174,13 @@ Value SpmdValues::reshard(InstBuilder &ib, Value v, TileSharding from,
         withShape(arrayType(v), to.shardShape(whole)), tile,
         {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr(dims))});
   }
+  // Tiles that only move between partitions go by a collective-permute,
+  // one dimension's tiles going to another's by an all-to-all (each moves
+  // only what changes place).
+  if (std::optional<Value> moved = permuteTiles(ib, v, from, to))
+    return *moved;
+  if (std::optional<Value> moved = allToAllTiles(ib, v, from, to, whole))
+    return *moved;
   auto keeps = [&](int64_t d) {
     if (from.getTiles(d) != to.getTiles(d))
       return false;

@@ -164,6 +164,24 @@ private:
   /// on every replica.
   ReplicaGroupsAttr globalGroups(ArrayRef<SmallVector<int64_t>> groups);
 
+  /// `reshard` without the reuse of one made before.
+  Value reshardAnew(InstBuilder &ib, Value v, TileSharding from,
+                    const TileSharding &to, ArrayRef<int64_t> whole);
+  /// `v` (tiles `from`) in tiles `to` of the same counts held by other
+  /// partitions: a collective-permute; nothing for other tiles.
+  std::optional<Value> permuteTiles(InstBuilder &ib, Value v,
+                                    const TileSharding &from,
+                                    const TileSharding &to);
+  /// `v` (tiles `from` of an array of shape `whole`) in tiles `to` that
+  /// move one dimension's tiles to another (evenly, each partition's
+  /// coordinate kept): an all-to-all; nothing for other tiles.
+  std::optional<Value> allToAllTiles(InstBuilder &ib, Value v,
+                                     const TileSharding &from,
+                                     const TileSharding &to,
+                                     ArrayRef<int64_t> whole);
+
+  /// A new collective's channel id.
+  NamedAttribute newChannel(OpBuilder &b);
   /// A new collective's channel id, groups (`g`: partition ids) and
   /// use_global_device_ids.
   SmallVector<NamedAttribute> collectiveAttrs(OpBuilder &b,
@@ -176,6 +194,12 @@ private:
   DenseMap<Value, TileSharding> current;
   /// The whole shapes of values made tiles.
   DenseMap<Value, SmallVector<int64_t>> wholeShapes;
+  /// The reshards made of each value.
+  struct Reshard {
+    TileSharding from, to;
+    Value value;
+  };
+  DenseMap<Value, SmallVector<Reshard, 1>> reshards;
   /// The leaves' tiles and whole shapes of loop states.
   DenseMap<Value, SmallVector<std::pair<TileSharding, SmallVector<int64_t>>>>
       leaves;
