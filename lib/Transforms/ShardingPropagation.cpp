@@ -421,22 +421,6 @@ struct ShardingPropagationPass
         best = mergeTiles(best, t);
       return attr(best, ctx);
     }
-    // A dynamic-update-slice: its operand's tiles and its update's along
-    // the dimensions it takes whole.
-    if (auto dus = dyn_cast<DynamicUpdateSliceOp>(op)) {
-      std::optional<TileSharding> base = tilesOf(dus.getOperand());
-      std::optional<TileSharding> update = tilesOf(dus.getUpdate());
-      if (!update)
-        return attr(base, ctx);
-      ArrayRef<int64_t> shape =
-          cast<RankedTensorType>(op->getResult(0).getType()).getShape();
-      TileSharding mapped = update->project(invertDims(
-          *resultDimsOf(
-              op, cast<RankedTensorType>(dus.getUpdate().getType()).getShape(),
-              shape),
-          rank));
-      return attr(base ? mergeTiles(*base, mapped) : mapped, ctx);
-    }
     if (auto dot = dyn_cast<DotOp>(op)) {
       std::optional<TileSharding> lhs = tilesOf(dot.getLhs());
       if (!lhs && !tilesOf(dot.getRhs()))
@@ -480,23 +464,25 @@ struct ShardingPropagationPass
                    rank)));
       return attr(t, ctx);
     }
-    std::optional<TileSharding> operand =
-        in.empty() ? std::nullopt : tilesOf(in[0]);
-    if (!operand)
-      return {};
-    ArrayRef<int64_t> inShape =
-        cast<RankedTensorType>(in[0].getType()).getShape();
-    ArrayRef<int64_t> outShape =
-        cast<RankedTensorType>(op->getResult(0).getType()).getShape();
-    std::optional<SmallVector<int64_t>> resultDim =
-        resultDimsOf(op, inShape, outShape);
-    if (!resultDim)
-      return {};
-    SmallVector<int64_t> operandDim = invertDims(*resultDim, rank);
-    TileSharding tiles = operand->project(operandDim);
-    if (isa<ReshapeOp>(op))
-      tiles = fitReshapeTiles(tiles, outShape, inShape, operandDim);
-    return attr(tiles, ctx);
+    // The tiles each operand carries to the dimensions it becomes, the
+    // first's with the others' merged in.
+    ArrayRef<int64_t> outShape = shapeOf(op->getResult(0));
+    std::optional<TileSharding> merged;
+    for (Value v : in) {
+      std::optional<TileSharding> t = tilesOf(v);
+      if (!t)
+        continue;
+      std::optional<SmallVector<int64_t>> resultDim =
+          resultDimsOf(op, shapeOf(v), outShape);
+      if (!resultDim)
+        return {};
+      SmallVector<int64_t> operandDim = invertDims(*resultDim, rank);
+      TileSharding tiles = t->project(operandDim);
+      if (isa<ReshapeOp>(op))
+        tiles = fitReshapeTiles(tiles, outShape, shapeOf(v), operandDim);
+      merged = merged ? mergeTiles(*merged, tiles) : tiles;
+    }
+    return attr(merged, ctx);
   }
 
   /// The batch and free dimensions' tiles of both operands where one

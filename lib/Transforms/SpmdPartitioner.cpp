@@ -216,6 +216,9 @@ struct SpmdPartitionerPass
       if (auto gather = dyn_cast<GatherOp>(op);
           gather && partitionGather(*values, gather, *out))
         return success();
+      if (isa<ConcatenateOp, SortOp, ReduceWindowOp, PadOp, ReverseOp>(op) &&
+          partitionPassthrough(*values, op, *out))
+        return success();
       if (isa<DynamicSliceOp, DynamicUpdateSliceOp, SliceOp>(op) &&
           partitionSliced(*values, op, *out))
         return success();

@@ -352,3 +352,23 @@ bool mlir::hlo::partitionScatter(SpmdValues &values, ScatterOp op,
     values.sumPartials(op, op.getToApply(), *groups);
   return true;
 }
+
+bool mlir::hlo::partitionPassthrough(SpmdValues &values, Operation *op,
+                                     const TileSharding &out) {
+  ArrayRef<int64_t> shape = arrayType(op->getResult(0)).getShape();
+  SmallVector<SmallVector<int64_t>> dims;
+  for (Value v : getDataOperands(op)) {
+    std::optional<SmallVector<int64_t>> d =
+        resultDimsOf(op, values.wholeShape(v), shape);
+    if (!d)
+      return false;
+    dims.push_back(*d);
+  }
+  // Tiled only along dimensions every operand of the result's rank keeps.
+  for (int64_t d = 0; d < out.getRank(); ++d)
+    if (out.getTiles(d) > 1)
+      for (ArrayRef<int64_t> m : dims)
+        if (int64_t(m.size()) == out.getRank() && m[d] != d)
+          return false;
+  return projectOperands(values, op, out, dims);
+}

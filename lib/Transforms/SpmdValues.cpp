@@ -325,8 +325,42 @@ mlir::hlo::resultDimsOf(Operation *op, ArrayRef<int64_t> in,
     for (int64_t e = 0, next = 0; e < int64_t(in.size()); ++e)
       if (!llvm::is_contained(reduce.getDimensions(), e))
         dims[e] = next++;
-  } else if (isa<DynamicSliceOp, DynamicUpdateSliceOp, SliceOp>(op) &&
-             in.size() == out.size()) {
+  } else if (in.size() != out.size() &&
+             isa<ConcatenateOp, SortOp, ReduceWindowOp, PadOp, ReverseOp,
+                 DynamicSliceOp, DynamicUpdateSliceOp, SliceOp>(op)) {
+    // A scalar operand (a padding or initial value, a start index).
+  } else if (auto c = dyn_cast<ConcatenateOp>(op)) {
+    // Every dimension but the one joined along.
+    for (size_t d = 0; d < in.size(); ++d)
+      if (int64_t(d) != c.getDimensions()[0])
+        dims[d] = d;
+  } else if (auto sort = dyn_cast<SortOp>(op)) {
+    for (size_t d = 0; d < in.size(); ++d)
+      if (int64_t(d) != sort.getDimensions()[0])
+        dims[d] = d;
+  } else if (auto reverse = dyn_cast<ReverseOp>(op)) {
+    for (size_t d = 0; d < in.size(); ++d)
+      if (!llvm::is_contained(reverse.getDimensions(), int64_t(d)))
+        dims[d] = d;
+  } else if (auto pad = dyn_cast<PadOp>(op)) {
+    // The dimensions not padded.
+    PaddingAttr p = pad.getPadding();
+    for (size_t d = 0; d < in.size(); ++d)
+      if (p.getLow()[d] == 0 && p.getHigh()[d] == 0 && p.getInterior()[d] == 0)
+        dims[d] = d;
+  } else if (auto rw = dyn_cast<ReduceWindowOp>(op)) {
+    // The dimensions whose window is one element, unpadded, undilated.
+    WindowAttr w = rw.getWindowAttr();
+    auto at = [](ArrayRef<int64_t> a, size_t d, int64_t otherwise) {
+      return d < a.size() ? a[d] : otherwise;
+    };
+    for (size_t d = 0; d < in.size(); ++d)
+      if (!w ||
+          (at(w.getSize(), d, 1) == 1 && at(w.getStride(), d, 1) == 1 &&
+           at(w.getPadLow(), d, 0) == 0 && at(w.getPadHigh(), d, 0) == 0 &&
+           at(w.getLhsDilate(), d, 1) == 1 && at(w.getRhsDilate(), d, 1) == 1))
+        dims[d] = d;
+  } else if (isa<DynamicSliceOp, DynamicUpdateSliceOp, SliceOp>(op)) {
     // A dimension taken whole keeps its tiles (a start there is 0, a
     // dynamic one clamped to it); for a dynamic-update-slice, its operand's
     // and its update's.

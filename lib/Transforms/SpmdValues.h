@@ -242,6 +242,11 @@ bool partitionSliced(SpmdValues &values, Operation *op,
 /// all-reduce sums the groups (XLA's index passthrough).
 bool partitionScatter(SpmdValues &values, ScatterOp op, const TileSharding &out,
                       bool adds);
+/// Concatenate, sort, reduce-window, pad and reverse of one result tiled
+/// along the dimensions they leave as they are (not joined, sorted,
+/// windowed, padded or reversed): each operand in the result's tiles there.
+bool partitionPassthrough(SpmdValues &values, Operation *op,
+                          const TileSharding &out);
 /// A one-input reduce: partial results summed by the reducer where the
 /// operand is tiled evenly along reduced dimensions.
 bool partitionReduce(SpmdValues &values, ReduceOp op, const TileSharding &out);
