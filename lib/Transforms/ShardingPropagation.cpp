@@ -295,9 +295,14 @@ struct ShardingPropagationPass
                                     rankOf(operand), numPartitions),
                   ctx);
     }
-    int64_t rank = rankOf(user->getResult(0));
-    std::optional<TileSharding> out =
-        rank < 0 ? std::nullopt : TileSharding::get(s, rank, numPartitions);
+    // A variadic reduce or sort: its leaves' (one shape, one sharding).
+    RankedTensorType resultType = leafArrayType(user);
+    if (!resultType)
+      return {};
+    if (s.isTuple())
+      s = s.getLeafSharding(0);
+    int64_t rank = resultType.getRank();
+    std::optional<TileSharding> out = TileSharding::get(s, rank, numPartitions);
     if (!out || out->isReplicated())
       return {};
     auto call = dyn_cast<CustomCallOp>(user);
@@ -331,18 +336,31 @@ struct ShardingPropagationPass
                                       : invertDims(pass, rankOf(operand))),
                   ctx);
     }
-    std::optional<SmallVector<int64_t>> resultDim = resultDimsOf(
-        user, cast<RankedTensorType>(operand.getType()).getShape(),
-        cast<RankedTensorType>(user->getResult(0).getType()).getShape());
+    std::optional<SmallVector<int64_t>> resultDim =
+        resultDimsOf(user, shapeOf(operand), resultType.getShape());
     if (!resultDim)
       return {};
     TileSharding tiles = out->project(*resultDim);
     if (isa<ReshapeOp>(user))
-      tiles = fitReshapeTiles(
-          tiles, cast<RankedTensorType>(operand.getType()).getShape(),
-          cast<RankedTensorType>(user->getResult(0).getType()).getShape(),
-          *resultDim);
+      tiles = fitReshapeTiles(tiles, shapeOf(operand), resultType.getShape(),
+                              *resultDim);
     return attr(tiles, ctx);
+  }
+
+  /// The type of `op`'s array result, or of every leaf of a variadic reduce
+  /// or sort's (arrays of one shape); null otherwise.
+  static RankedTensorType leafArrayType(Operation *op) {
+    Type type = op->getResult(0).getType();
+    auto tuple = dyn_cast<TupleType>(type);
+    if (!tuple || !isa<ReduceOp, SortOp>(op))
+      return dyn_cast<RankedTensorType>(type);
+    auto first = dyn_cast<RankedTensorType>(tuple.getType(0));
+    if (!first || llvm::any_of(tuple.getTypes(), [&](Type t) {
+          auto a = dyn_cast<RankedTensorType>(t);
+          return !a || a.getShape() != first.getShape();
+        }))
+      return {};
+    return first;
   }
 
   /// The dimensions `pass` maps (scatterPassthroughDims), each to itself.
@@ -400,9 +418,10 @@ struct ShardingPropagationPass
         return {};
       return s.getTupleElements()[gte.getIndex()];
     }
-    int64_t rank = rankOf(op->getResult(0));
-    if (rank < 0)
+    RankedTensorType resultType = leafArrayType(op);
+    if (!resultType)
       return {};
+    int64_t rank = resultType.getRank();
     if (isElementwise(op)) {
       // The operand tiled most finely, with the others' tiles merged in.
       SmallVector<TileSharding> tiles;
@@ -465,8 +484,9 @@ struct ShardingPropagationPass
       return attr(t, ctx);
     }
     // The tiles each operand carries to the dimensions it becomes, the
-    // first's with the others' merged in.
-    ArrayRef<int64_t> outShape = shapeOf(op->getResult(0));
+    // first's with the others' merged in (each leaf of a variadic reduce
+    // or sort the same).
+    ArrayRef<int64_t> outShape = resultType.getShape();
     std::optional<TileSharding> merged;
     for (Value v : in) {
       std::optional<TileSharding> t = tilesOf(v);
@@ -482,7 +502,12 @@ struct ShardingPropagationPass
         tiles = fitReshapeTiles(tiles, outShape, shapeOf(v), operandDim);
       merged = merged ? mergeTiles(*merged, tiles) : tiles;
     }
-    return attr(merged, ctx);
+    ShardingAttr leaf = attr(merged, ctx);
+    auto tuple = dyn_cast<TupleType>(op->getResult(0).getType());
+    if (!leaf || !tuple)
+      return leaf;
+    return ShardingAttr::getTuple(
+        ctx, SmallVector<ShardingAttr>(tuple.size(), leaf));
   }
 
   /// The batch and free dimensions' tiles of both operands where one

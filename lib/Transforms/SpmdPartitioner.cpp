@@ -216,6 +216,9 @@ struct SpmdPartitionerPass
       if (auto gather = dyn_cast<GatherOp>(op);
           gather && partitionGather(*values, gather, *out))
         return success();
+      if (auto iota = dyn_cast<IotaOp>(op);
+          iota && partitionIota(*values, iota, *out))
+        return success();
       if (isa<ConcatenateOp, SortOp, ReduceWindowOp, PadOp, ReverseOp>(op) &&
           partitionPassthrough(*values, op, *out))
         return success();
@@ -228,6 +231,14 @@ struct SpmdPartitionerPass
       if (auto reduce = dyn_cast<ReduceOp>(op);
           reduce && getDataOperands(op).size() == 2 &&
           partitionReduce(*values, reduce, *out))
+        return success();
+    }
+    if (isa<ReduceOp, SortOp>(op) && op->getNumResults() == 1 &&
+        isa<TupleType>(op->getResult(0).getType()) && !hasControlEdges(op)) {
+      FailureOr<bool> done = partitionLeaves(op);
+      if (failed(done))
+        return failure();
+      if (*done)
         return success();
     }
     if (isa<TupleOp>(op)) {
@@ -533,6 +544,49 @@ struct SpmdPartitionerPass
     }
     setState(op->getResult(0), *result);
     return success();
+  }
+
+  /// A variadic reduce or sort (a tuple of arrays of one shape) whose
+  /// leaves keep its sharding's tiles (the first leaf's), along
+  /// dimensions every operand has (kept, not sorted): each operand in
+  /// those tiles; false where it does not apply.
+  FailureOr<bool> partitionLeaves(Operation *op) {
+    auto tuple = cast<TupleType>(op->getResult(0).getType());
+    auto first = dyn_cast<RankedTensorType>(tuple.getType(0));
+    if (!first || llvm::any_of(tuple.getTypes(), [&](Type t) {
+          auto a = dyn_cast<RankedTensorType>(t);
+          return !a || a.getShape() != first.getShape();
+        }))
+      return false;
+    auto s = op->getAttrOfType<ShardingAttr>("sharding");
+    FailureOr<TileSharding> out =
+        tilesFor(s && s.isTuple() ? s.getLeafSharding(0) : s, first.getRank(),
+                 op->getLoc());
+    if (failed(out))
+      return failure();
+    SmallVector<SmallVector<int64_t>> dims;
+    for (Value v : getDataOperands(op)) {
+      std::optional<SmallVector<int64_t>> d =
+          resultDimsOf(op, values->wholeShape(v), first.getShape());
+      if (!d)
+        return false;
+      for (int64_t r = 0; r < out->getRank(); ++r)
+        if (out->getTiles(r) > 1 && !d->empty() && !llvm::is_contained(*d, r))
+          return false;
+      dims.push_back(*d);
+    }
+    for (auto [i, d] : llvm::enumerate(dims))
+      values->setOperandTiles(op, i, out->project(d));
+    FailureOr<StateTiles> state = stateTiles(
+        tuple,
+        ShardingAttr::getTuple(&getContext(),
+                               SmallVector<ShardingAttr>(
+                                   tuple.size(), out->toAttr(&getContext()))),
+        op->getLoc());
+    if (failed(state))
+      return failure();
+    setState(op->getResult(0), *state);
+    return true;
   }
 
   /// A scalar add computation of `element` (made once, at `op`).

@@ -238,6 +238,53 @@ bool mlir::hlo::partitionSliced(SpmdValues &values, Operation *op,
   return true;
 }
 
+/// The element of `table` (one per partition) at the partition id: an s32
+/// scalar.
+static Value atPartition(InstBuilder &ib, ArrayRef<int32_t> table) {
+  OpBuilder &b = ib.getBuilder();
+  MLIRContext *ctx = b.getContext();
+  auto tableType =
+      RankedTensorType::get({int64_t(table.size())}, IntegerType::get(ctx, 32));
+  Value values = ib.create<ConstantOp>(
+      tableType, {},
+      {b.getNamedAttr("value", DenseElementsAttr::get(tableType, table))});
+  Value pid = ib.create<PartitionIdOp>(
+      RankedTensorType::get({},
+                            IntegerType::get(ctx, 32, IntegerType::Unsigned)),
+      {});
+  return ib.reshape(ib.dynamicSlice(values, {pid}, {1}), {});
+}
+
+bool mlir::hlo::partitionIota(SpmdValues &values, IotaOp op,
+                              const TileSharding &out) {
+  Value r = op.getResult();
+  RankedTensorType type = arrayType(r);
+  int64_t dim = op.getIotaDimension();
+  SmallVector<int64_t> whole(type.getShape());
+  bool offset = out.getTiles(dim) > 1;
+  if (offset && !isa<IntegerType, FloatType>(type.getElementType()))
+    return false;
+  values.setResultTiles(op, out);
+  if (!offset)
+    return true;
+  // Each tile counts from its offset along the iota dimension.
+  OpBuilder b(op->getContext());
+  b.setInsertionPointAfter(op);
+  InstBuilder ib(b, derivedLoc(op->getLoc()));
+  SmallVector<int64_t> tile = out.shardShape(whole);
+  SmallVector<int32_t> starts;
+  for (int64_t p = 0; p < out.getNumPartitions(); ++p)
+    starts.push_back(out.getCoords(p)[dim] * tile[dim]);
+  Value start = ib.convert(atPartition(ib, starts), type.getElementType());
+  Value shifted = ib.create<BroadcastOp>(
+      r.getType(), start,
+      {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({}))});
+  Value sum = ib.create<AddOp>(r.getType(), {r, shifted});
+  r.replaceAllUsesExcept(sum, sum.getDefiningOp());
+  values.setTiles(sum, out, whole);
+  return true;
+}
+
 /// Whether `v` is zeros (a zero constant, broadcast or not).
 static bool isZeros(Value v) {
   while (auto b = v.getDefiningOp<BroadcastOp>())
@@ -325,21 +372,12 @@ bool mlir::hlo::partitionScatter(SpmdValues &values, ScatterOp op,
     InstBuilder ib(b, derivedLoc(op->getLoc()));
     RankedTensorType type = arrayType(operand);
     MLIRContext *ctx = op->getContext();
-    auto s32 = IntegerType::get(ctx, 32);
     SmallVector<int32_t> firsts(numPartitions, 0);
     for (ArrayRef<int64_t> g : *groups)
       firsts[g.front()] = 1;
-    auto tableType = RankedTensorType::get({numPartitions}, s32);
-    Value table = ib.create<ConstantOp>(
-        tableType, {},
-        {b.getNamedAttr("value",
-                        DenseElementsAttr::get(tableType, ArrayRef(firsts)))});
-    Value pid = ib.create<PartitionIdOp>(
-        RankedTensorType::get({},
-                              IntegerType::get(ctx, 32, IntegerType::Unsigned)),
-        {});
-    Value first = ib.compare(ib.reshape(ib.dynamicSlice(table, {pid}, {1}), {}),
-                             ib.scalar(s32, 1), ComparisonDirection::EQ);
+    Value first = ib.compare(atPartition(ib, firsts),
+                             ib.scalar(IntegerType::get(ctx, 32), 1),
+                             ComparisonDirection::EQ);
     Value mask = ib.create<BroadcastOp>(
         RankedTensorType::get(type.getShape(), IntegerType::get(ctx, 1)), first,
         {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({}))});

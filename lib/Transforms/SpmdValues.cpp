@@ -320,8 +320,7 @@ mlir::hlo::resultDimsOf(Operation *op, ArrayRef<int64_t> in,
       if (e >= 0 && d >= 0)
         dims[e] = d;
     }
-  } else if (auto reduce = dyn_cast<ReduceOp>(op);
-             reduce && getDataOperands(op).size() == 2) {
+  } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
     for (int64_t e = 0, next = 0; e < int64_t(in.size()); ++e)
       if (!llvm::is_contained(reduce.getDimensions(), e))
         dims[e] = next++;

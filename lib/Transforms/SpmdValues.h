@@ -247,6 +247,9 @@ bool partitionScatter(SpmdValues &values, ScatterOp op, const TileSharding &out,
 /// windowed, padded or reversed): each operand in the result's tiles there.
 bool partitionPassthrough(SpmdValues &values, Operation *op,
                           const TileSharding &out);
+/// An iota tiled anywhere: each partition's tile, counted from its offset
+/// along the iota dimension.
+bool partitionIota(SpmdValues &values, IotaOp op, const TileSharding &out);
 /// A one-input reduce: partial results summed by the reducer where the
 /// operand is tiled evenly along reduced dimensions.
 bool partitionReduce(SpmdValues &values, ReduceOp op, const TileSharding &out);
