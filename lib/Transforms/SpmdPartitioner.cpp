@@ -214,7 +214,9 @@ struct SpmdPartitionerPass
           conv && partitionConvolution(*values, conv, *out))
         return success();
       if (auto gather = dyn_cast<GatherOp>(op);
-          gather && partitionGather(*values, gather, *out))
+          gather && partitionGather(*values, gather, *out, [&](Type t) {
+            return addComputation(t, op);
+          }))
         return success();
       if (auto iota = dyn_cast<IotaOp>(op);
           iota && partitionIota(*values, iota, *out))

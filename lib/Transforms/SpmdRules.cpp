@@ -26,6 +26,23 @@ static bool projectOperands(SpmdValues &values, Operation *op,
   return true;
 }
 
+/// The element of `table` (one per partition) at the partition id: an s32
+/// scalar.
+static Value atPartition(InstBuilder &ib, ArrayRef<int32_t> table) {
+  OpBuilder &b = ib.getBuilder();
+  MLIRContext *ctx = b.getContext();
+  auto tableType =
+      RankedTensorType::get({int64_t(table.size())}, IntegerType::get(ctx, 32));
+  Value values = ib.create<ConstantOp>(
+      tableType, {},
+      {b.getNamedAttr("value", DenseElementsAttr::get(tableType, table))});
+  Value pid = ib.create<PartitionIdOp>(
+      RankedTensorType::get({},
+                            IntegerType::get(ctx, 32, IntegerType::Unsigned)),
+      {});
+  return ib.reshape(ib.dynamicSlice(values, {pid}, {1}), {});
+}
+
 bool mlir::hlo::partitionElementwise(SpmdValues &values, Operation *op,
                                      const TileSharding &out) {
   RankedTensorType type = arrayType(op->getResult(0));
@@ -134,22 +151,23 @@ bool mlir::hlo::partitionConvolution(SpmdValues &values, ConvolutionOp op,
 /// dimensions, tiled as the indices') at its tile of the indices (XLA's
 /// index-passthrough strategy).
 bool mlir::hlo::partitionGather(SpmdValues &values, GatherOp op,
-                                const TileSharding &out) {
+                                const TileSharding &out,
+                                function_ref<StringRef(Type)> adder) {
   SmallVector<int64_t> indexDim = gatherIndexDims(op);
+  ArrayRef<int64_t> whole = values.wholeShape(op.getOperand());
   // The operand whole but for its passthrough dimensions, in the result's
   // tiles (each partition gathers its part of every slice), and its
   // batching dimensions, which go with the indices' (a batched gather
   // pairs them).
-  SmallVector<int64_t> operandDim =
-      gatherPassthroughDims(op, values.wholeShape(op.getOperand()));
+  SmallVector<int64_t> operandDim = gatherPassthroughDims(op, whole);
   for (int64_t d = 0; d < out.getRank(); ++d)
     if (out.getTiles(d) > 1 && !llvm::is_contained(indexDim, d) &&
         !llvm::is_contained(operandDim, d))
       return false;
   // The slice sizes of the passthrough dimensions are the tile's.
   SmallVector<int64_t> sizes(op.getSliceSizes());
-  SmallVector<int64_t> tile =
-      out.shardShape(arrayType(op.getResult()).getShape());
+  RankedTensorType type = arrayType(op.getResult());
+  SmallVector<int64_t> tile = out.shardShape(type.getShape());
   for (auto [d, r] : llvm::enumerate(operandDim))
     if (r >= 0)
       sizes[d] = tile[r];
@@ -157,8 +175,85 @@ bool mlir::hlo::partitionGather(SpmdValues &values, GatherOp op,
            op.getOperandBatchingDims().value_or(ArrayRef<int64_t>{}),
            op.getStartIndicesBatchingDims().value_or(ArrayRef<int64_t>{})))
     operandDim[o] = indexDim[i];
-  projectOperands(values, op, out, {operandDim, indexDim});
+  TileSharding operandTiles = out.project(operandDim);
+  // An operand tiled evenly along the one dimension indexed (rows of one
+  // element: an embedding table sharded by vocabulary) stays so: each
+  // partition gathers from its rows, zeros where an index is another's,
+  // and an all-reduce sums them (XLA's strategy: only the result moves).
+  TileSharding now = values.currentOf(op.getOperand());
+  auto indexType = arrayType(op.getStartIndices()).getElementType();
+  int64_t d = op.getStartIndexMap().size() == 1 ? op.getStartIndexMap()[0] : -1;
+  std::optional<SmallVector<SmallVector<int64_t>>> groups;
+  if (d >= 0 && now.getTiles(d) > 1 && whole[d] % now.getTiles(d) == 0 &&
+      sizes[d] == 1 && operandDim[d] < 0 &&
+      isa<IntegerType, FloatType>(type.getElementType()) &&
+      isa<IntegerType>(indexType) && !indexType.isUnsignedInteger()) {
+    SmallVector<SmallVector<int64_t>> kCoords;
+    for (int64_t p = 0; p < now.getNumPartitions(); ++p)
+      kCoords.push_back({now.getCoords(p)[d]});
+    if (std::optional<TileSharding> k =
+            TileSharding::fromCoords({now.getTiles(d)}, kCoords))
+      groups = values.partialGroups(out, *k);
+    std::optional<TileSharding> t =
+        groups ? values.withPartialDims(operandTiles, {d}, {now.getTiles(d)},
+                                        kCoords)
+               : std::nullopt;
+    if (t)
+      operandTiles = *t;
+    else
+      groups.reset();
+  }
+  values.setOperandTiles(op, 0, operandTiles);
+  values.setOperandTiles(op, 1, out.project(indexDim));
+  values.setResultTiles(op, out);
   op.setSliceSizes(sizes);
+  if (!groups)
+    return true;
+  // The indices, clamped as the whole operand clamps them, counted from
+  // the partition's first row; those out of its rows masked.
+  OpBuilder b(op);
+  InstBuilder ib(b, derivedLoc(op->getLoc()));
+  Value indices = op.getStartIndices();
+  RankedTensorType it = arrayType(indices);
+  int64_t rows = whole[d] / now.getTiles(d);
+  SmallVector<int32_t> firstRows;
+  for (int64_t p = 0; p < now.getNumPartitions(); ++p)
+    firstRows.push_back(now.getCoords(p)[d] * rows);
+  auto splat = [&](Value scalar) {
+    return ib.create<BroadcastOp>(
+        it, scalar, {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({}))});
+  };
+  Value zero = splat(ib.scalar(indexType, 0));
+  Value clamped = ib.create<ClampOp>(
+      it, {zero, indices, splat(ib.scalar(indexType, whole[d] - 1))});
+  Value local = ib.create<SubtractOp>(
+      it, {clamped, splat(ib.convert(atPartition(ib, firstRows), indexType))});
+  op->setOperand(1, local);
+  Value mine =
+      ib.create<AndOp>(RankedTensorType::get(it.getShape(), b.getI1Type()),
+                       {ib.compare(local, zero, ComparisonDirection::GE),
+                        ib.compare(local, splat(ib.scalar(indexType, rows)),
+                                   ComparisonDirection::LT)});
+  // The mask over the result: each index's batch position.
+  SmallVector<int64_t> kept, dims;
+  for (auto [i, r] : llvm::enumerate(indexDim))
+    if (i != op.getIndexVectorDim()) {
+      kept.push_back(it.getDimSize(i));
+      dims.push_back(r);
+    }
+  mine = ib.reshape(mine, kept);
+  b.setInsertionPointAfter(op);
+  Value r = op.getResult();
+  Value mask = ib.create<BroadcastOp>(
+      RankedTensorType::get(tile, b.getI1Type()), mine,
+      {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr(dims))});
+  Value zeros = ib.splat(type.getElementType(), 0, tile);
+  zeros.setType(r.getType());
+  Value selected = ib.create<SelectOp>(r.getType(), {mask, r, zeros});
+  r.replaceAllUsesExcept(selected, selected.getDefiningOp());
+  values.setTiles(selected, out, type.getShape());
+  values.sumPartials(selected.getDefiningOp(), adder(type.getElementType()),
+                     *groups);
   return true;
 }
 
@@ -236,23 +331,6 @@ bool mlir::hlo::partitionSliced(SpmdValues &values, Operation *op,
                                         s.getStrides()));
   }
   return true;
-}
-
-/// The element of `table` (one per partition) at the partition id: an s32
-/// scalar.
-static Value atPartition(InstBuilder &ib, ArrayRef<int32_t> table) {
-  OpBuilder &b = ib.getBuilder();
-  MLIRContext *ctx = b.getContext();
-  auto tableType =
-      RankedTensorType::get({int64_t(table.size())}, IntegerType::get(ctx, 32));
-  Value values = ib.create<ConstantOp>(
-      tableType, {},
-      {b.getNamedAttr("value", DenseElementsAttr::get(tableType, table))});
-  Value pid = ib.create<PartitionIdOp>(
-      RankedTensorType::get({},
-                            IntegerType::get(ctx, 32, IntegerType::Unsigned)),
-      {});
-  return ib.reshape(ib.dynamicSlice(values, {pid}, {1}), {});
 }
 
 bool mlir::hlo::partitionIota(SpmdValues &values, IotaOp op,

@@ -229,7 +229,11 @@ bool partitionConvolution(SpmdValues &values, ConvolutionOp op,
                           const TileSharding &out);
 /// A gather tiled along its batch dimensions (index passthrough) and its
 /// operand's passthrough dimensions (gatherPassthroughDims).
-bool partitionGather(SpmdValues &values, GatherOp op, const TileSharding &out);
+/// An operand tiled evenly along the one dimension indexed stays so: each
+/// partition gathers from its rows (indices out of them masked) and an
+/// all-reduce (`adder`) sums the partitions' results.
+bool partitionGather(SpmdValues &values, GatherOp op, const TileSharding &out,
+                     function_ref<StringRef(Type)> adder);
 /// Slice, dynamic-slice and dynamic-update-slice tiled along the
 /// dimensions they take whole only.
 bool partitionSliced(SpmdValues &values, Operation *op,
