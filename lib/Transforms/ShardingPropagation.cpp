@@ -332,7 +332,7 @@ struct ShardingPropagationPass
       SmallVector<int64_t> pass =
           scatterPassthroughDims(scatter, shapeOf(getDataOperands(scatter)[0]),
                                  shapeOf(getDataOperands(scatter)[2]));
-      return attr(out->project(i == 0 ? keptDims(pass)
+      return attr(out->project(i == 0 ? keptDims(scatter, pass)
                                       : invertDims(pass, rankOf(operand))),
                   ctx);
     }
@@ -363,11 +363,19 @@ struct ShardingPropagationPass
     return first;
   }
 
-  /// The dimensions `pass` maps (scatterPassthroughDims), each to itself.
-  static SmallVector<int64_t> keptDims(ArrayRef<int64_t> pass) {
+  /// The operand dimensions of `scatter` whose tiles its result keeps, each
+  /// to itself: those `pass` maps (scatterPassthroughDims) and the one it
+  /// indexes by rows of one element (each partition scatters into its own
+  /// rows).
+  static SmallVector<int64_t> keptDims(ScatterOp scatter,
+                                       ArrayRef<int64_t> pass) {
     SmallVector<int64_t> dims;
     for (auto [d, u] : llvm::enumerate(pass))
       dims.push_back(u >= 0 ? int64_t(d) : -1);
+    ArrayRef<int64_t> indexed = scatter.getScatterDimsToOperandDims();
+    if (indexed.size() == 1 &&
+        llvm::is_contained(scatter.getInsertedWindowDims(), indexed[0]))
+      dims[indexed[0]] = indexed[0];
     return dims;
   }
 
@@ -462,7 +470,7 @@ struct ShardingPropagationPass
                                  shapeOf(getDataOperands(scatter)[2]));
       std::optional<TileSharding> operand = tilesOf(in[0]);
       std::optional<TileSharding> updates = tilesOf(in[2]);
-      TileSharding t = operand ? operand->project(keptDims(pass))
+      TileSharding t = operand ? operand->project(keptDims(scatter, pass))
                                : TileSharding::replicated(rank, numPartitions);
       if (updates)
         t = mergeTiles(t, updates->project(pass));

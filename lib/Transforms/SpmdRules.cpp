@@ -384,12 +384,28 @@ bool mlir::hlo::partitionScatter(SpmdValues &values, ScatterOp op,
   OperandRange data = getDataOperands(op);
   if (data.size() != 3)
     return false;
-  SmallVector<int64_t> pass = scatterPassthroughDims(
-      op, values.wholeShape(data[0]), values.wholeShape(data[2]));
-  for (int64_t d = 0; d < out.getRank(); ++d)
-    if (out.getTiles(d) > 1 && pass[d] < 0)
-      return false;
+  ArrayRef<int64_t> operandShape = values.wholeShape(data[0]);
+  SmallVector<int64_t> pass =
+      scatterPassthroughDims(op, operandShape, values.wholeShape(data[2]));
+  // Besides, the one dimension indexed by rows of one element may be tiled
+  // (a table sharded by vocabulary): each partition scatters into its own
+  // rows, its indices counted from its first (those of other rows then out
+  // of its bounds: a scatter skips them), with any update computation.
   Value indices = data[1], updates = data[2];
+  Type indexType = arrayType(indices).getElementType();
+  int64_t owned = -1;
+  for (int64_t d = 0; d < out.getRank(); ++d) {
+    if (out.getTiles(d) == 1 || pass[d] >= 0)
+      continue;
+    if (owned >= 0 || op.getScatterDimsToOperandDims().size() != 1 ||
+        op.getScatterDimsToOperandDims()[0] != d ||
+        !llvm::is_contained(op.getInsertedWindowDims(), d) ||
+        operandShape[d] % out.getTiles(d) != 0 ||
+        !op.getInputBatchingDims().value_or(ArrayRef<int64_t>{}).empty() ||
+        !isa<IntegerType>(indexType) || indexType.isUnsignedInteger())
+      return false;
+    owned = d;
+  }
   int64_t numPartitions = out.getNumPartitions();
   // The updates' windows in the result's tiles, their scatter dimensions
   // (the indices' batch dimensions, in order) whole but where partial
@@ -442,6 +458,24 @@ bool mlir::hlo::partitionScatter(SpmdValues &values, ScatterOp op,
   values.setOperandTiles(op, 0, out);
   values.setOperandTiles(op, 1, idx);
   values.setOperandTiles(op, 2, upd);
+  if (owned >= 0) {
+    OpBuilder b(op);
+    InstBuilder ib(b, derivedLoc(op->getLoc()));
+    int64_t rows = operandShape[owned] / out.getTiles(owned);
+    SmallVector<int32_t> firstRows;
+    for (int64_t p = 0; p < numPartitions; ++p)
+      firstRows.push_back(out.getCoords(p)[owned] * rows);
+    Value first = ib.convert(atPartition(ib, firstRows), indexType);
+    Value at = op->getOperand(1);
+    op->setOperand(
+        1,
+        ib.create<SubtractOp>(
+            at.getType(),
+            {at,
+             ib.create<BroadcastOp>(
+                 at.getType(), first,
+                 {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({}))})}));
+  }
   // The operand's elements count once in the sum: every partition but the
   // first of each group scatters into zeros.
   Value operand = op->getOperand(0);

@@ -151,6 +151,10 @@ def programs(jax, jnp, P, shard_map, mesh, mesh1):
                 [((16, 8), P(None, "model")), ((8, 4), P("data", None), "ids"),
                  ((8, 4, 8), P("data", None, "model"))]))
 
+    out.append(("vocab_grad", embedding_grad,
+                [((16, 8), P("model", None)), ((8, 4), P("data", None), "ids"),
+                 ((8, 4, 8), P("data", None, None))]))
+
     def scatter_rows(x, ids, u):
         return x.at[ids].add(u)
     out.append(("scatter_rows", scatter_rows,
