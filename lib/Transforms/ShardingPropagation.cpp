@@ -315,6 +315,11 @@ struct ShardingPropagationPass
     if (auto dot = dyn_cast<DotOp>(user))
       return attr(out->project(dotResultDims(dot, use.getOperandNumber())),
                   ctx);
+    // A reverse asks for the mirrored tiles.
+    if (auto reverse = dyn_cast<ReverseOp>(user))
+      return attr(
+          mirrorTiles(*out, reverse.getDimensions(), resultType.getShape()),
+          ctx);
     // A gather asks of its indices the tiles of its batch dimensions, of
     // its operand those of its passthrough dimensions.
     if (auto gather = dyn_cast<GatherOp>(user))
@@ -460,6 +465,16 @@ struct ShardingPropagationPass
     }
     if (auto conv = dyn_cast<ConvolutionOp>(op))
       return deriveConvolution(conv, ctx);
+    // A reverse: its operand's tiles mirrored along the reversed
+    // dimensions (XLA's: no data moves).
+    if (auto reverse = dyn_cast<ReverseOp>(op)) {
+      std::optional<TileSharding> operand = tilesOf(reverse.getOperand());
+      if (!operand)
+        return {};
+      return attr(
+          mirrorTiles(*operand, reverse.getDimensions(), resultType.getShape()),
+          ctx);
+    }
     // A scatter: its operand's tiles and its updates' windows' along its
     // passthrough dimensions.
     if (auto scatter = dyn_cast<ScatterOp>(op)) {

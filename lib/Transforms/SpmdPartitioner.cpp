@@ -221,7 +221,10 @@ struct SpmdPartitionerPass
       if (auto iota = dyn_cast<IotaOp>(op);
           iota && partitionIota(*values, iota, *out))
         return success();
-      if (isa<ConcatenateOp, SortOp, ReduceWindowOp, PadOp, ReverseOp>(op) &&
+      if (auto reverse = dyn_cast<ReverseOp>(op);
+          reverse && partitionReverse(*values, reverse, *out))
+        return success();
+      if (isa<ConcatenateOp, SortOp, ReduceWindowOp, PadOp>(op) &&
           partitionPassthrough(*values, op, *out))
         return success();
       if (isa<DynamicSliceOp, DynamicUpdateSliceOp, SliceOp>(op) &&

@@ -325,8 +325,8 @@ mlir::hlo::resultDimsOf(Operation *op, ArrayRef<int64_t> in,
       if (!llvm::is_contained(reduce.getDimensions(), e))
         dims[e] = next++;
   } else if (in.size() != out.size() &&
-             isa<ConcatenateOp, SortOp, ReduceWindowOp, PadOp, ReverseOp,
-                 DynamicSliceOp, DynamicUpdateSliceOp, SliceOp>(op)) {
+             isa<ConcatenateOp, SortOp, ReduceWindowOp, PadOp, DynamicSliceOp,
+                 DynamicUpdateSliceOp, SliceOp>(op)) {
     // A scalar operand (a padding or initial value, a start index).
   } else if (auto c = dyn_cast<ConcatenateOp>(op)) {
     // Every dimension but the one joined along.
@@ -336,10 +336,6 @@ mlir::hlo::resultDimsOf(Operation *op, ArrayRef<int64_t> in,
   } else if (auto sort = dyn_cast<SortOp>(op)) {
     for (size_t d = 0; d < in.size(); ++d)
       if (int64_t(d) != sort.getDimensions()[0])
-        dims[d] = d;
-  } else if (auto reverse = dyn_cast<ReverseOp>(op)) {
-    for (size_t d = 0; d < in.size(); ++d)
-      if (!llvm::is_contained(reverse.getDimensions(), int64_t(d)))
         dims[d] = d;
   } else if (auto pad = dyn_cast<PadOp>(op)) {
     // The dimensions not padded.
@@ -370,6 +366,25 @@ mlir::hlo::resultDimsOf(Operation *op, ArrayRef<int64_t> in,
     return std::nullopt;
   }
   return dims;
+}
+
+TileSharding mlir::hlo::mirrorTiles(TileSharding t, ArrayRef<int64_t> dims,
+                                    ArrayRef<int64_t> shape) {
+  SmallVector<SmallVector<int64_t>> coords;
+  for (int64_t p = 0; p < t.getNumPartitions(); ++p)
+    coords.emplace_back(t.getCoords(p));
+  for (int64_t d : dims) {
+    int64_t n = t.getTiles(d);
+    if (shape[d] % n != 0) {
+      t = t.withoutDim(d);
+      for (SmallVector<int64_t> &c : coords)
+        c[d] = 0;
+      continue;
+    }
+    for (SmallVector<int64_t> &c : coords)
+      c[d] = n - 1 - c[d];
+  }
+  return *TileSharding::fromCoords(t.getTiles(), coords);
 }
 
 TileSharding mlir::hlo::mergeTiles(const TileSharding &a,

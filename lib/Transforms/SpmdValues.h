@@ -72,6 +72,12 @@ TileSharding fitReshapeTiles(TileSharding t, ArrayRef<int64_t> shape,
 /// where one assignment of partitions holds both (XLA's merge of
 /// compatible shardings).
 TileSharding mergeTiles(const TileSharding &a, const TileSharding &b);
+/// The tiles of a reverse of `dims` of an array of shape `shape` holding
+/// tiles `t` (or the other way round): tile k of a reversed dimension of n
+/// tiles becomes tile n-1-k where the tiles divide it evenly (made whole
+/// otherwise).
+TileSharding mirrorTiles(TileSharding t, ArrayRef<int64_t> dims,
+                         ArrayRef<int64_t> shape);
 /// `dims` (operand dimension -> result dimension) the other way round, for
 /// a result of rank `rank`.
 SmallVector<int64_t> invertDims(ArrayRef<int64_t> dims, int64_t rank);
@@ -246,11 +252,15 @@ bool partitionSliced(SpmdValues &values, Operation *op,
 /// all-reduce sums the groups (XLA's index passthrough).
 bool partitionScatter(SpmdValues &values, ScatterOp op, const TileSharding &out,
                       bool adds);
-/// Concatenate, sort, reduce-window, pad and reverse of one result tiled
-/// along the dimensions they leave as they are (not joined, sorted,
-/// windowed, padded or reversed): each operand in the result's tiles there.
+/// Concatenate, sort, reduce-window and pad of one result tiled along the
+/// dimensions they leave as they are (not joined, sorted, windowed or
+/// padded): each operand in the result's tiles there.
 bool partitionPassthrough(SpmdValues &values, Operation *op,
                           const TileSharding &out);
+/// A reverse, its reversed dimensions tiled evenly too: the operand in the
+/// mirrored tiles (a collective-permute), each partition reversing its own.
+bool partitionReverse(SpmdValues &values, ReverseOp op,
+                      const TileSharding &out);
 /// An iota tiled anywhere: each partition's tile, counted from its offset
 /// along the iota dimension.
 bool partitionIota(SpmdValues &values, IotaOp op, const TileSharding &out);
