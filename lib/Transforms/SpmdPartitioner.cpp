@@ -2,10 +2,12 @@
 //
 // XLA's SpmdPartitioner: the entry computation of a module of several
 // partitions, its values annotated with shardings, becomes the program
-// each partition runs on its tiles. Values keep their tiles as the
+// each partition runs on its tiles, with the bodies of its loops and the
+// branches of its conditionals. Values keep their tiles as the
 // instruction that made them left them; an instruction asks for its
 // operands' tiles as it needs them, and SpmdValues (SpmdValues.h) reshards
-// them. Instructions the partitioner has no rule for run on whole arrays.
+// them. Instructions the partitioner has no rule for (SpmdRules.cpp) run
+// on whole arrays.
 //
 //===----------------------------------------------------------------------===//
 
@@ -424,7 +426,7 @@ struct SpmdPartitionerPass
   }
 
   //===--------------------------------------------------------------------===//
-  // Loops
+  // Loops and conditionals
   //===--------------------------------------------------------------------===//
 
   /// The tiles of the leaves of a value (an array or a tuple of arrays).
