@@ -514,13 +514,42 @@ bool mlir::hlo::partitionPassthrough(SpmdValues &values, Operation *op,
       return false;
     dims.push_back(*d);
   }
-  // Tiled only along dimensions every operand of the result's rank keeps.
-  for (int64_t d = 0; d < out.getRank(); ++d)
-    if (out.getTiles(d) > 1)
-      for (ArrayRef<int64_t> m : dims)
-        if (int64_t(m.size()) == out.getRank() && m[d] != d)
-          return false;
-  return projectOperands(values, op, out, dims);
+  // Tiled only along dimensions every operand of the result's rank keeps:
+  // the tiles of another dimension move to one kept and whole (evenly:
+  // all-to-alls, as XLA's partitioner, not all-gathers), the result keeping
+  // them there.
+  auto keeps = [&](int64_t d) {
+    return llvm::all_of(dims, [&](ArrayRef<int64_t> m) {
+      return int64_t(m.size()) != out.getRank() || m[d] == d;
+    });
+  };
+  TileSharding tiles = out;
+  for (int64_t d = 0; d < out.getRank(); ++d) {
+    int64_t n = tiles.getTiles(d);
+    if (n == 1 || keeps(d))
+      continue;
+    std::optional<TileSharding> moved;
+    for (int64_t e = 0; e < out.getRank() && !moved; ++e) {
+      if (tiles.getTiles(e) != 1 || !keeps(e) || shape[e] % n != 0 ||
+          llvm::any_of(getDataOperands(op), [&](Value v) {
+            ArrayRef<int64_t> w = values.wholeShape(v);
+            return int64_t(w.size()) == out.getRank() && w[d] % n != 0;
+          }))
+        continue;
+      SmallVector<int64_t> counts(tiles.getTiles());
+      std::swap(counts[d], counts[e]);
+      SmallVector<SmallVector<int64_t>> coords;
+      for (int64_t p = 0; p < tiles.getNumPartitions(); ++p) {
+        coords.emplace_back(tiles.getCoords(p));
+        std::swap(coords.back()[d], coords.back()[e]);
+      }
+      moved = TileSharding::fromCoords(counts, coords);
+    }
+    if (!moved)
+      return false;
+    tiles = *moved;
+  }
+  return projectOperands(values, op, tiles, dims);
 }
 
 bool mlir::hlo::partitionReverse(SpmdValues &values, ReverseOp op,
