@@ -295,6 +295,50 @@ bool mlir::hlo::partitionReduce(SpmdValues &values, ReduceOp op,
   return true;
 }
 
+/// `out`, tiles of the result of `op` (of shape `shape`), where every
+/// operand of its rank keeps each tiled dimension (`dims`: each array
+/// operand's dimensions' result dimensions); where one does not, its tiles
+/// moved to a whole dimension all keep (evenly: an all-to-all, not an
+/// all-gather, reshards the operands, as XLA's partitioner does); nothing
+/// where there is none.
+static std::optional<TileSharding>
+keptTiles(SpmdValues &values, Operation *op, const TileSharding &out,
+          ArrayRef<SmallVector<int64_t>> dims) {
+  ArrayRef<int64_t> shape = arrayType(op->getResult(0)).getShape();
+  auto keeps = [&](int64_t d) {
+    return llvm::all_of(dims, [&](ArrayRef<int64_t> m) {
+      return int64_t(m.size()) != out.getRank() || m[d] == d;
+    });
+  };
+  TileSharding tiles = out;
+  for (int64_t d = 0; d < out.getRank(); ++d) {
+    int64_t n = tiles.getTiles(d);
+    if (n == 1 || keeps(d))
+      continue;
+    std::optional<TileSharding> moved;
+    for (int64_t e = 0; e < out.getRank() && !moved; ++e) {
+      if (tiles.getTiles(e) != 1 || !keeps(e) || shape[e] % n != 0 ||
+          llvm::any_of(getDataOperands(op), [&](Value v) {
+            ArrayRef<int64_t> w = values.wholeShape(v);
+            return int64_t(w.size()) == out.getRank() && w[d] % n != 0;
+          }))
+        continue;
+      SmallVector<int64_t> counts(tiles.getTiles());
+      std::swap(counts[d], counts[e]);
+      SmallVector<SmallVector<int64_t>> coords;
+      for (int64_t p = 0; p < tiles.getNumPartitions(); ++p) {
+        coords.emplace_back(tiles.getCoords(p));
+        std::swap(coords.back()[d], coords.back()[e]);
+      }
+      moved = TileSharding::fromCoords(counts, coords);
+    }
+    if (!moved)
+      return std::nullopt;
+    tiles = *moved;
+  }
+  return tiles;
+}
+
 /// Slice, dynamic-slice and dynamic-update-slice tiled along dimensions
 /// they take whole: the operand (and update) in the result's tiles there,
 /// the slice's sizes those of the tile.
@@ -306,26 +350,26 @@ bool mlir::hlo::partitionSliced(SpmdValues &values, Operation *op,
   SmallVector<SmallVector<int64_t>> dims;
   for (unsigned i = 0; i < arrays; ++i)
     dims.push_back(*resultDimsOf(op, values.wholeShape(in[i]), shape));
-  for (int64_t d = 0; d < out.getRank(); ++d)
-    if (out.getTiles(d) > 1 &&
-        llvm::any_of(dims, [&](ArrayRef<int64_t> m) { return m[d] != d; }))
-      return false;
+  std::optional<TileSharding> kept = keptTiles(values, op, out, dims);
+  if (!kept)
+    return false;
+  const TileSharding &tiles = *kept;
   for (unsigned i = 0; i < in.size(); ++i)
     values.setOperandTiles(
         op, i,
-        i < arrays ? out.project(dims[i])
+        i < arrays ? tiles.project(dims[i])
                    : TileSharding::replicated(arrayType(in[i]).getRank(),
-                                              out.getNumPartitions()));
-  values.setResultTiles(op, out);
-  SmallVector<int64_t> tile = out.shardShape(shape);
+                                              tiles.getNumPartitions()));
+  values.setResultTiles(op, tiles);
+  SmallVector<int64_t> tile = tiles.shardShape(shape);
   Builder b(op->getContext());
   if (isa<DynamicSliceOp>(op))
     op->setAttr("dynamic_slice_sizes", b.getDenseI64ArrayAttr(tile));
   if (auto slice = dyn_cast<SliceOp>(op)) {
     SliceAttr s = slice.getSlice();
     SmallVector<int64_t> limits(s.getLimits());
-    for (int64_t d = 0; d < out.getRank(); ++d)
-      if (out.getTiles(d) > 1)
+    for (int64_t d = 0; d < tiles.getRank(); ++d)
+      if (tiles.getTiles(d) > 1)
         limits[d] = tile[d];
     op->setAttr("slice", SliceAttr::get(b.getContext(), s.getStarts(), limits,
                                         s.getStrides()));
@@ -514,42 +558,10 @@ bool mlir::hlo::partitionPassthrough(SpmdValues &values, Operation *op,
       return false;
     dims.push_back(*d);
   }
-  // Tiled only along dimensions every operand of the result's rank keeps:
-  // the tiles of another dimension move to one kept and whole (evenly:
-  // all-to-alls, as XLA's partitioner, not all-gathers), the result keeping
-  // them there.
-  auto keeps = [&](int64_t d) {
-    return llvm::all_of(dims, [&](ArrayRef<int64_t> m) {
-      return int64_t(m.size()) != out.getRank() || m[d] == d;
-    });
-  };
-  TileSharding tiles = out;
-  for (int64_t d = 0; d < out.getRank(); ++d) {
-    int64_t n = tiles.getTiles(d);
-    if (n == 1 || keeps(d))
-      continue;
-    std::optional<TileSharding> moved;
-    for (int64_t e = 0; e < out.getRank() && !moved; ++e) {
-      if (tiles.getTiles(e) != 1 || !keeps(e) || shape[e] % n != 0 ||
-          llvm::any_of(getDataOperands(op), [&](Value v) {
-            ArrayRef<int64_t> w = values.wholeShape(v);
-            return int64_t(w.size()) == out.getRank() && w[d] % n != 0;
-          }))
-        continue;
-      SmallVector<int64_t> counts(tiles.getTiles());
-      std::swap(counts[d], counts[e]);
-      SmallVector<SmallVector<int64_t>> coords;
-      for (int64_t p = 0; p < tiles.getNumPartitions(); ++p) {
-        coords.emplace_back(tiles.getCoords(p));
-        std::swap(coords.back()[d], coords.back()[e]);
-      }
-      moved = TileSharding::fromCoords(counts, coords);
-    }
-    if (!moved)
-      return false;
-    tiles = *moved;
-  }
-  return projectOperands(values, op, tiles, dims);
+  std::optional<TileSharding> tiles = keptTiles(values, op, out, dims);
+  if (!tiles)
+    return false;
+  return projectOperands(values, op, *tiles, dims);
 }
 
 bool mlir::hlo::partitionReverse(SpmdValues &values, ReverseOp op,
