@@ -100,23 +100,9 @@ void mlir::hlo::partitionDot(SpmdValues &values, DotOp op,
     partial |= l.getTiles(a) > 1;
   }
   std::optional<SmallVector<SmallVector<int64_t>>> groups;
-  if (partial && alike) {
-    std::optional<TileSharding> k = TileSharding::fromCoords(kTiles, kCoords);
-    if (k)
-      groups = values.partialGroups(out, *k);
-    if (groups) {
-      std::optional<TileSharding> lk =
-          values.withPartialDims(lhsTiles, lc, kTiles, kCoords);
-      std::optional<TileSharding> rk =
-          values.withPartialDims(rhsTiles, rc, kTiles, kCoords);
-      if (lk && rk) {
-        lhsTiles = *lk;
-        rhsTiles = *rk;
-      } else {
-        groups.reset();
-      }
-    }
-  }
+  if (partial && alike)
+    groups = values.partialSums(out, kTiles, kCoords,
+                                {{&lhsTiles, lc}, {&rhsTiles, rc}});
   values.setOperandTiles(op, 0, lhsTiles);
   values.setOperandTiles(op, 1, rhsTiles);
   values.setResultTiles(op, out);
@@ -191,17 +177,8 @@ bool mlir::hlo::partitionGather(SpmdValues &values, GatherOp op,
     SmallVector<SmallVector<int64_t>> kCoords;
     for (int64_t p = 0; p < now.getNumPartitions(); ++p)
       kCoords.push_back({now.getCoords(p)[d]});
-    if (std::optional<TileSharding> k =
-            TileSharding::fromCoords({now.getTiles(d)}, kCoords))
-      groups = values.partialGroups(out, *k);
-    std::optional<TileSharding> t =
-        groups ? values.withPartialDims(operandTiles, {d}, {now.getTiles(d)},
-                                        kCoords)
-               : std::nullopt;
-    if (t)
-      operandTiles = *t;
-    else
-      groups.reset();
+    groups = values.partialSums(out, {now.getTiles(d)}, kCoords,
+                                {{&operandTiles, {d}}});
   }
   values.setOperandTiles(op, 0, operandTiles);
   values.setOperandTiles(op, 1, out.project(indexDim));
@@ -219,10 +196,7 @@ bool mlir::hlo::partitionGather(SpmdValues &values, GatherOp op,
   SmallVector<int32_t> firstRows;
   for (int64_t p = 0; p < now.getNumPartitions(); ++p)
     firstRows.push_back(now.getCoords(p)[d] * rows);
-  auto splat = [&](Value scalar) {
-    return ib.create<BroadcastOp>(
-        it, scalar, {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({}))});
-  };
+  auto splat = [&](Value scalar) { return ib.broadcast(scalar, it); };
   Value zero = splat(ib.scalar(indexType, 0));
   Value clamped = ib.create<ClampOp>(
       it, {zero, indices, splat(ib.scalar(indexType, whole[d] - 1))});
@@ -247,8 +221,7 @@ bool mlir::hlo::partitionGather(SpmdValues &values, GatherOp op,
   Value mask = ib.create<BroadcastOp>(
       RankedTensorType::get(tile, b.getI1Type()), mine,
       {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr(dims))});
-  Value zeros = ib.splat(type.getElementType(), 0, tile);
-  zeros.setType(r.getType());
+  Value zeros = ib.broadcast(ib.scalar(type.getElementType(), 0), r.getType());
   Value selected = ib.create<SelectOp>(r.getType(), {mask, r, zeros});
   r.replaceAllUsesExcept(selected, selected.getDefiningOp());
   values.setTiles(selected, out, type.getShape());
@@ -276,18 +249,8 @@ bool mlir::hlo::partitionReduce(SpmdValues &values, ReduceOp op,
       for (int64_t p = 0; p < values.getNumPartitions(); ++p)
         kCoords[p].push_back(now.getCoords(p)[d]);
     }
-  std::optional<SmallVector<SmallVector<int64_t>>> groups;
-  if (!kDims.empty())
-    if (std::optional<TileSharding> k =
-            TileSharding::fromCoords(kTiles, kCoords))
-      groups = values.partialGroups(out, *k);
-  if (groups) {
-    if (std::optional<TileSharding> t =
-            values.withPartialDims(target, kDims, kTiles, kCoords))
-      target = *t;
-    else
-      groups.reset();
-  }
+  std::optional<SmallVector<SmallVector<int64_t>>> groups =
+      values.partialSums(out, kTiles, kCoords, {{&target, kDims}});
   values.setOperandTiles(op, 0, target);
   values.setResultTiles(op, out);
   if (groups)
@@ -398,10 +361,8 @@ bool mlir::hlo::partitionIota(SpmdValues &values, IotaOp op,
   for (int64_t p = 0; p < out.getNumPartitions(); ++p)
     starts.push_back(out.getCoords(p)[dim] * tile[dim]);
   Value start = ib.convert(atPartition(ib, starts), type.getElementType());
-  Value shifted = ib.create<BroadcastOp>(
-      r.getType(), start,
-      {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({}))});
-  Value sum = ib.create<AddOp>(r.getType(), {r, shifted});
+  Value sum =
+      ib.create<AddOp>(r.getType(), {r, ib.broadcast(start, r.getType())});
   r.replaceAllUsesExcept(sum, sum.getDefiningOp());
   values.setTiles(sum, out, whole);
   return true;
@@ -482,23 +443,8 @@ bool mlir::hlo::partitionScatter(SpmdValues &values, ScatterOp op,
         for (int64_t p = 0; p < numPartitions; ++p)
           kCoords[p].push_back(now.getCoords(p)[u]);
       }
-  std::optional<SmallVector<SmallVector<int64_t>>> groups;
-  if (!kUpdate.empty())
-    if (std::optional<TileSharding> k =
-            TileSharding::fromCoords(kTiles, kCoords))
-      groups = values.partialGroups(out, *k);
-  if (groups) {
-    std::optional<TileSharding> u =
-        values.withPartialDims(upd, kUpdate, kTiles, kCoords);
-    std::optional<TileSharding> i =
-        values.withPartialDims(idx, kIndex, kTiles, kCoords);
-    if (u && i) {
-      upd = *u;
-      idx = *i;
-    } else {
-      groups.reset();
-    }
-  }
+  std::optional<SmallVector<SmallVector<int64_t>>> groups = values.partialSums(
+      out, kTiles, kCoords, {{&upd, kUpdate}, {&idx, kIndex}});
   values.setOperandTiles(op, 0, out);
   values.setOperandTiles(op, 1, idx);
   values.setOperandTiles(op, 2, upd);
@@ -512,13 +458,8 @@ bool mlir::hlo::partitionScatter(SpmdValues &values, ScatterOp op,
     Value first = ib.convert(atPartition(ib, firstRows), indexType);
     Value at = op->getOperand(1);
     op->setOperand(
-        1,
-        ib.create<SubtractOp>(
-            at.getType(),
-            {at,
-             ib.create<BroadcastOp>(
-                 at.getType(), first,
-                 {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({}))})}));
+        1, ib.create<SubtractOp>(at.getType(),
+                                 {at, ib.broadcast(first, at.getType())}));
   }
   // The operand's elements count once in the sum: every partition but the
   // first of each group scatters into zeros.
@@ -534,11 +475,10 @@ bool mlir::hlo::partitionScatter(SpmdValues &values, ScatterOp op,
     Value first = ib.compare(atPartition(ib, firsts),
                              ib.scalar(IntegerType::get(ctx, 32), 1),
                              ComparisonDirection::EQ);
-    Value mask = ib.create<BroadcastOp>(
-        RankedTensorType::get(type.getShape(), IntegerType::get(ctx, 1)), first,
-        {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({}))});
-    Value zeros = ib.splat(type.getElementType(), 0, type.getShape());
-    zeros.setType(type);
+    Value mask =
+        ib.broadcast(first, RankedTensorType::get(type.getShape(),
+                                                  IntegerType::get(ctx, 1)));
+    Value zeros = ib.broadcast(ib.scalar(type.getElementType(), 0), type);
     op->setOperand(0, ib.create<SelectOp>(type, {mask, operand, zeros}));
   }
   values.setResultTiles(op, out);

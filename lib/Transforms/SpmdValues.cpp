@@ -415,21 +415,35 @@ SmallVector<int64_t> mlir::hlo::invertDims(ArrayRef<int64_t> dims,
   return inverse;
 }
 
-std::optional<SmallVector<SmallVector<int64_t>>>
-SpmdValues::partialGroups(const TileSharding &out,
-                          const TileSharding &partial) {
-  SmallVector<int64_t> tiles(out.getTiles()), dims;
-  llvm::append_range(tiles, partial.getTiles());
-  for (int64_t d = 0; d < partial.getRank(); ++d)
+std::optional<SmallVector<SmallVector<int64_t>>> SpmdValues::partialSums(
+    const TileSharding &out, ArrayRef<int64_t> tiles,
+    ArrayRef<SmallVector<int64_t>> coords,
+    ArrayRef<std::pair<TileSharding *, ArrayRef<int64_t>>> operands) {
+  if (tiles.empty())
+    return std::nullopt;
+  // The result's tiles and the partial dimensions as one assignment.
+  SmallVector<int64_t> allTiles(out.getTiles()), dims;
+  llvm::append_range(allTiles, tiles);
+  for (size_t d = 0; d < tiles.size(); ++d)
     dims.push_back(out.getRank() + d);
-  SmallVector<SmallVector<int64_t>> coords;
+  SmallVector<SmallVector<int64_t>> allCoords;
   for (int64_t p = 0; p < numPartitions; ++p) {
-    coords.emplace_back(out.getCoords(p));
-    llvm::append_range(coords.back(), partial.getCoords(p));
+    allCoords.emplace_back(out.getCoords(p));
+    llvm::append_range(allCoords.back(), coords[p]);
   }
-  std::optional<TileSharding> both = TileSharding::fromCoords(tiles, coords);
+  std::optional<TileSharding> both =
+      TileSharding::fromCoords(allTiles, allCoords);
   if (!both)
     return std::nullopt;
+  SmallVector<TileSharding> withPartial;
+  for (auto [t, d] : operands) {
+    std::optional<TileSharding> w = withPartialDims(*t, d, tiles, coords);
+    if (!w)
+      return std::nullopt;
+    withPartial.push_back(*w);
+  }
+  for (auto [o, w] : llvm::zip(operands, withPartial))
+    *o.first = w;
   return both->groupsAcross(dims);
 }
 
@@ -549,46 +563,50 @@ SmallVector<int64_t> mlir::hlo::gatherIndexDims(GatherOp op) {
   return dims;
 }
 
-SmallVector<int64_t>
-mlir::hlo::gatherPassthroughDims(GatherOp op, ArrayRef<int64_t> operand) {
-  ArrayRef<int64_t> batching =
-      op.getOperandBatchingDims().value_or(ArrayRef<int64_t>{});
+/// For each dimension of an operand of shape `operand`, the dimension of
+/// `windows` that is its window (they go in order over the operand's
+/// dimensions but `skipped` and `batching`), where that window, of size
+/// `windowSize`,
+/// takes it whole and `indexed` does not name it; -1 otherwise.
+static SmallVector<int64_t>
+passthroughDims(ArrayRef<int64_t> operand, ArrayRef<int64_t> skipped,
+                ArrayRef<int64_t> batching, ArrayRef<int64_t> windows,
+                ArrayRef<int64_t> indexed,
+                function_ref<int64_t(int64_t d, int64_t w)> windowSize) {
   SmallVector<int64_t> dims(operand.size(), -1);
-  size_t o = 0;
+  size_t next = 0;
   for (int64_t d = 0; d < int64_t(operand.size()); ++d) {
-    if (llvm::is_contained(op.getCollapsedSliceDims(), d) ||
-        llvm::is_contained(batching, d))
+    if (llvm::is_contained(skipped, d) || llvm::is_contained(batching, d))
       continue;
-    if (o >= op.getOffsetDims().size())
+    if (next >= windows.size())
       break;
-    int64_t r = op.getOffsetDims()[o++];
-    if (!llvm::is_contained(op.getStartIndexMap(), d) &&
-        d < int64_t(op.getSliceSizes().size()) &&
-        op.getSliceSizes()[d] == operand[d])
-      dims[d] = r;
+    int64_t w = windows[next++];
+    if (!llvm::is_contained(indexed, d) && windowSize(d, w) == operand[d])
+      dims[d] = w;
   }
   return dims;
 }
 
 SmallVector<int64_t>
+mlir::hlo::gatherPassthroughDims(GatherOp op, ArrayRef<int64_t> operand) {
+  ArrayRef<int64_t> sizes = op.getSliceSizes();
+  return passthroughDims(
+      operand, op.getCollapsedSliceDims(),
+      op.getOperandBatchingDims().value_or(ArrayRef<int64_t>{}),
+      op.getOffsetDims(), op.getStartIndexMap(),
+      [&](int64_t d, int64_t) -> int64_t {
+        return d < int64_t(sizes.size()) ? sizes[d] : -1;
+      });
+}
+
+SmallVector<int64_t>
 mlir::hlo::scatterPassthroughDims(ScatterOp op, ArrayRef<int64_t> operand,
                                   ArrayRef<int64_t> updates) {
-  ArrayRef<int64_t> batching =
-      op.getInputBatchingDims().value_or(ArrayRef<int64_t>{});
-  SmallVector<int64_t> dims(operand.size(), -1);
-  size_t w = 0;
-  for (int64_t d = 0; d < int64_t(operand.size()); ++d) {
-    if (llvm::is_contained(op.getInsertedWindowDims(), d) ||
-        llvm::is_contained(batching, d))
-      continue;
-    if (w >= op.getUpdateWindowDims().size())
-      break;
-    int64_t u = op.getUpdateWindowDims()[w++];
-    if (!llvm::is_contained(op.getScatterDimsToOperandDims(), d) &&
-        updates[u] == operand[d])
-      dims[d] = u;
-  }
-  return dims;
+  return passthroughDims(
+      operand, op.getInsertedWindowDims(),
+      op.getInputBatchingDims().value_or(ArrayRef<int64_t>{}),
+      op.getUpdateWindowDims(), op.getScatterDimsToOperandDims(),
+      [&](int64_t, int64_t u) { return updates[u]; });
 }
 
 SmallVector<int64_t> mlir::hlo::dotResultDims(DotOp op, unsigned operand) {

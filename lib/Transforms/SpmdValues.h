@@ -133,12 +133,17 @@ public:
   /// Result 0 of `op` (an array of shape `whole`) becomes tile `t`.
   void setResultTiles(Operation *op, const TileSharding &t);
 
-  /// Tiles `out` of the result and `partial` (tiles and coordinates of
-  /// further dimensions, the partial sums) as one assignment, and the
-  /// groups that sum across the partial dimensions; nothing when no one
-  /// assignment holds them.
+  /// Partial results to sum: further dimensions of `tiles` tiles each,
+  /// partition p at coordinates `coords[p]` there (a dot's contracting
+  /// dimensions, a reduce's reduced ones, ...), under result tiles `out`.
+  /// Each operand's tiles (`operands[i].first`) gain them as its
+  /// dimensions `operands[i].second`; returns the groups an all-reduce
+  /// sums across. Nothing, the operands unchanged, where there are no such
+  /// dimensions or no one assignment holds them all.
   std::optional<SmallVector<SmallVector<int64_t>>>
-  partialGroups(const TileSharding &out, const TileSharding &partial);
+  partialSums(const TileSharding &out, ArrayRef<int64_t> tiles,
+              ArrayRef<SmallVector<int64_t>> coords,
+              ArrayRef<std::pair<TileSharding *, ArrayRef<int64_t>>> operands);
 
   /// The tiles leaf `i` of tuple `tuple` holds and its whole shape
   /// (an element of a tuple made here, or as recorded by `setLeafTiles`;
@@ -153,6 +158,11 @@ public:
   /// changes).
   Value reshardLeaves(InstBuilder &ib, Value tuple, ArrayRef<TileSharding> to);
 
+  /// The all-reduce by `reducer` of `op`'s result across `groups`.
+  void sumPartials(Operation *op, StringRef reducer,
+                   ArrayRef<SmallVector<int64_t>> groups);
+
+private:
   /// `base` with dimensions `dims` tiled as `tiles` with each partition's
   /// coordinates `coords` there (the partial-sum dimensions), if one
   /// assignment holds them.
@@ -161,11 +171,6 @@ public:
                   ArrayRef<int64_t> tiles,
                   ArrayRef<SmallVector<int64_t>> coords);
 
-  /// The all-reduce by `reducer` of `op`'s result across `groups`.
-  void sumPartials(Operation *op, StringRef reducer,
-                   ArrayRef<SmallVector<int64_t>> groups);
-
-private:
   /// Replica groups of partition-id groups `groups` as global device ids,
   /// on every replica.
   ReplicaGroupsAttr globalGroups(ArrayRef<SmallVector<int64_t>> groups);

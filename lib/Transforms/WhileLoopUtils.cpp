@@ -39,9 +39,12 @@ Value InstBuilder::splat(Type elementType, int64_t value,
   Value s = scalar(elementType, value);
   if (shape.empty())
     return s;
+  return broadcast(s, RankedTensorType::get(shape, elementType));
+}
+
+Value InstBuilder::broadcast(Value s, Type type) {
   return create<BroadcastOp>(
-      RankedTensorType::get(shape, elementType), s,
-      {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({}))});
+      type, s, {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({}))});
 }
 
 Value InstBuilder::reshape(Value v, ArrayRef<int64_t> shape) {

@@ -40,6 +40,8 @@ public:
   Value scalar(Type elementType, int64_t value);
   /// `value` of element type `elementType`, broadcast to `shape`.
   Value splat(Type elementType, int64_t value, ArrayRef<int64_t> shape);
+  /// Scalar `s` broadcast to array type `type`.
+  Value broadcast(Value s, Type type);
   /// `v` reshaped to `shape` (same element type, no layout); `v` itself
   /// when it has that shape.
   Value reshape(Value v, ArrayRef<int64_t> shape);
