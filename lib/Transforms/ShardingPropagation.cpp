@@ -315,6 +315,14 @@ struct ShardingPropagationPass
     if (auto dot = dyn_cast<DotOp>(user))
       return attr(out->project(dotResultDims(dot, use.getOperandNumber())),
                   ctx);
+    // A convolution asks of its input the tiles of its batch and spatial
+    // dimensions, of its kernel its output features'.
+    if (auto conv = dyn_cast<ConvolutionOp>(user)) {
+      unsigned i = use.getOperandNumber();
+      TileSharding t = out->project(convResultDims(conv, i));
+      return attr(i == 0 ? fitWindowTiles(conv, t, /*ofResult=*/false) : t,
+                  ctx);
+    }
     // A reverse asks for the mirrored tiles.
     if (auto reverse = dyn_cast<ReverseOp>(user))
       return attr(
@@ -342,14 +350,28 @@ struct ShardingPropagationPass
                   ctx);
     }
     std::optional<SmallVector<int64_t>> resultDim =
-        resultDimsOf(user, shapeOf(operand), resultType.getShape());
+        carriedDims(user, shapeOf(operand), resultType.getShape());
     if (!resultDim)
       return {};
     TileSharding tiles = out->project(*resultDim);
+    if (rankOf(operand) == resultType.getRank())
+      tiles = fitWindowTiles(user, tiles, /*ofResult=*/false);
     if (isa<ReshapeOp>(user))
       tiles = fitReshapeTiles(tiles, shapeOf(operand), resultType.getShape(),
                               *resultDim);
     return attr(tiles, ctx);
+  }
+
+  /// For each dimension of an operand of shape `in` of `op`, the result
+  /// dimension (of `out`) whose tiles it carries: `resultDimsOf`, and every
+  /// dimension of a reduce-window's or select-and-scatter's array operands
+  /// (the partitioner gives
+  /// the dimensions it slides over halos: `fitWindowTiles` says where).
+  static std::optional<SmallVector<int64_t>>
+  carriedDims(Operation *op, ArrayRef<int64_t> in, ArrayRef<int64_t> out) {
+    if (isa<ReduceWindowOp, SelectAndScatterOp>(op) && in.size() == out.size())
+      return llvm::to_vector(llvm::seq<int64_t>(0, in.size()));
+    return resultDimsOf(op, in, out);
   }
 
   /// The type of `op`'s array result, or of every leaf of a variadic reduce
@@ -516,11 +538,12 @@ struct ShardingPropagationPass
       if (!t)
         continue;
       std::optional<SmallVector<int64_t>> resultDim =
-          resultDimsOf(op, shapeOf(v), outShape);
+          carriedDims(op, shapeOf(v), outShape);
       if (!resultDim)
         return {};
       SmallVector<int64_t> operandDim = invertDims(*resultDim, rank);
-      TileSharding tiles = t->project(operandDim);
+      TileSharding tiles =
+          fitWindowTiles(op, t->project(operandDim), /*ofResult=*/true);
       if (isa<ReshapeOp>(op))
         tiles = fitReshapeTiles(tiles, outShape, shapeOf(v), operandDim);
       merged = merged ? mergeTiles(*merged, tiles) : tiles;
@@ -559,9 +582,9 @@ struct ShardingPropagationPass
     return attr(mapDims({&lhs, &r}, lhsOnly), ctx);
   }
 
-  /// An ungrouped convolution: the batch's tiles of the input and the
-  /// output features' of the kernel where one assignment holds both, else
-  /// the input's alone.
+  /// An ungrouped convolution: the batch's and spatial dimensions' tiles of
+  /// the input and the output features' of the kernel where one assignment
+  /// holds both, else the input's alone.
   ShardingAttr deriveConvolution(ConvolutionOp conv, MLIRContext *ctx) {
     if (conv.getFeatureGroupCount().value_or(1) != 1 ||
         conv.getBatchGroupCount().value_or(1) != 1)
@@ -580,11 +603,17 @@ struct ShardingPropagationPass
     int64_t rank = rankOf(conv.getResult());
     SmallVector<std::pair<int, int64_t>> both(rank, {-1, 0});
     both[dims.getOutputBatch()] = {0, dims.getInputBatch()};
+    for (auto [i, o] :
+         llvm::zip(dims.getInputSpatial(), dims.getOutputSpatial()))
+      both[o] = {0, i};
     both[dims.getOutputFeature()] = {1, dims.getKernelOutput()};
-    if (std::optional<TileSharding> t = mapDims({&l, &r}, both))
-      return attr(t, ctx);
-    both[dims.getOutputFeature()] = {-1, 0};
-    return attr(mapDims({&l, &r}, both), ctx);
+    std::optional<TileSharding> t = mapDims({&l, &r}, both);
+    if (!t) {
+      both[dims.getOutputFeature()] = {-1, 0};
+      t = mapDims({&l, &r}, both);
+    }
+    return t ? attr(fitWindowTiles(conv, *t, /*ofResult=*/true), ctx)
+             : ShardingAttr();
   }
 
   int64_t numPartitions = 1;

@@ -213,7 +213,9 @@ struct SpmdPartitionerPass
                             [&](Type t) { return addComputation(t, op); }),
                success();
       if (auto conv = dyn_cast<ConvolutionOp>(op);
-          conv && partitionConvolution(*values, conv, *out))
+          conv && partitionConvolution(*values, conv, *out, [&](Type t) {
+            return addComputation(t, op);
+          }))
         return success();
       if (auto gather = dyn_cast<GatherOp>(op);
           gather && partitionGather(*values, gather, *out, [&](Type t) {
@@ -225,6 +227,12 @@ struct SpmdPartitionerPass
         return success();
       if (auto reverse = dyn_cast<ReverseOp>(op);
           reverse && partitionReverse(*values, reverse, *out))
+        return success();
+      if (auto window = dyn_cast<ReduceWindowOp>(op);
+          window && partitionReduceWindow(*values, window, *out))
+        return success();
+      if (auto sas = dyn_cast<SelectAndScatterOp>(op);
+          sas && partitionSelectAndScatter(*values, sas, *out))
         return success();
       if (isa<ConcatenateOp, SortOp, ReduceWindowOp, PadOp>(op) &&
           partitionPassthrough(*values, op, *out))

@@ -26,9 +26,7 @@ static bool projectOperands(SpmdValues &values, Operation *op,
   return true;
 }
 
-/// The element of `table` (one per partition) at the partition id: an s32
-/// scalar.
-static Value atPartition(InstBuilder &ib, ArrayRef<int32_t> table) {
+Value mlir::hlo::atPartition(InstBuilder &ib, ArrayRef<int32_t> table) {
   OpBuilder &b = ib.getBuilder();
   MLIRContext *ctx = b.getContext();
   auto tableType =
@@ -109,27 +107,6 @@ void mlir::hlo::partitionDot(SpmdValues &values, DotOp op,
   if (groups)
     values.sumPartials(op, adder(arrayType(op.getResult()).getElementType()),
                        *groups);
-}
-
-/// An ungrouped convolution whose result is tiled along its batch and
-/// output feature dimensions only: the input's batch tiles times the
-/// kernel's output feature tiles, each partition its own (the spatial
-/// dimensions would need halos: such a convolution runs whole).
-bool mlir::hlo::partitionConvolution(SpmdValues &values, ConvolutionOp op,
-                                     const TileSharding &out) {
-  ConvDimensionNumbersAttr dims = op.getDimLabels();
-  if (op.getFeatureGroupCount().value_or(1) != 1 ||
-      op.getBatchGroupCount().value_or(1) != 1)
-    return false;
-  for (int64_t d = 0; d < out.getRank(); ++d)
-    if (out.getTiles(d) > 1 && d != dims.getOutputBatch() &&
-        d != dims.getOutputFeature())
-      return false;
-  SmallVector<int64_t> lhsDim(arrayType(op.getLhs()).getRank(), -1);
-  SmallVector<int64_t> rhsDim(arrayType(op.getRhs()).getRank(), -1);
-  lhsDim[dims.getInputBatch()] = dims.getOutputBatch();
-  rhsDim[dims.getKernelOutput()] = dims.getOutputFeature();
-  return projectOperands(values, op, out, {lhsDim, rhsDim});
 }
 
 /// A gather whose result is tiled along its batch dimensions only: each
@@ -368,8 +345,7 @@ bool mlir::hlo::partitionIota(SpmdValues &values, IotaOp op,
   return true;
 }
 
-/// Whether `v` is zeros (a zero constant, broadcast or not).
-static bool isZeros(Value v) {
+bool mlir::hlo::isZeros(Value v) {
   while (auto b = v.getDefiningOp<BroadcastOp>())
     v = b->getOperand(0);
   auto c = v.getDefiningOp<ConstantOp>();

@@ -60,26 +60,34 @@ std::optional<Value> SpmdValues::permuteTiles(InstBuilder &ib, Value v,
     senders[SmallVector<int64_t>(from.getCoords(p))].push_back(p);
     receivers[SmallVector<int64_t>(to.getCoords(p))].push_back(p);
   }
-  OpBuilder &b = ib.getBuilder();
-  SmallVector<Attribute> pairs;
+  SmallVector<std::pair<int64_t, int64_t>> pairs;
   for (auto &[tile, dst] : receivers) {
     SmallVector<int64_t> src = senders[tile];
     SmallVector<int64_t> rest;
     for (int64_t p : dst) {
       if (auto *it = llvm::find(src, p); it != src.end()) {
-        pairs.push_back(b.getDenseI64ArrayAttr({p, p}));
+        pairs.push_back({p, p});
         src.erase(it);
       } else {
         rest.push_back(p);
       }
     }
     for (auto [s, t] : llvm::zip(src, rest))
-      pairs.push_back(b.getDenseI64ArrayAttr({s, t}));
+      pairs.push_back({s, t});
   }
+  return permute(ib, v, pairs);
+}
+
+Value SpmdValues::permute(InstBuilder &ib, Value v,
+                          ArrayRef<std::pair<int64_t, int64_t>> pairs) {
+  OpBuilder &b = ib.getBuilder();
+  SmallVector<Attribute> attrs;
+  for (auto [s, t] : pairs)
+    attrs.push_back(b.getDenseI64ArrayAttr({s, t}));
   return ib.create<CollectivePermuteOp>(
       v.getType(), v,
       {newChannel(b),
-       b.getNamedAttr("source_target_pairs", b.getArrayAttr(pairs))});
+       b.getNamedAttr("source_target_pairs", b.getArrayAttr(attrs))});
 }
 
 std::optional<Value> SpmdValues::allToAllTiles(InstBuilder &ib, Value v,

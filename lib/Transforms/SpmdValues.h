@@ -42,6 +42,28 @@ resultDimsOf(Operation *op, ArrayRef<int64_t> in, ArrayRef<int64_t> out);
 /// result dimension it is (-1: contracting).
 SmallVector<int64_t> dotResultDims(DotOp op, unsigned operand);
 
+/// For each dimension of operand `operand` (0: input, 1: kernel) of a
+/// convolution, the result dimension it is: the input's batch and spatial
+/// dimensions, the kernel's output features (-1: the others).
+SmallVector<int64_t> convResultDims(ConvolutionOp op, unsigned operand);
+
+/// The element of `table` (one per partition) at the partition id: an s32
+/// scalar.
+Value atPartition(InstBuilder &ib, ArrayRef<int32_t> table);
+
+/// `t`, tiles of the result of `op` (a convolution, reduce-window or
+/// select-and-scatter, not yet partitioned) or of its (array) operand
+/// (`ofResult` false), whole along the dimensions its window slides over
+/// where the partitioner cannot serve them: for a convolution or
+/// reduce-window where no halo exchange can (uneven tiles, a dilated
+/// base, windows reaching past the neighbouring tiles: a kernel's
+/// gradient), for a select-and-scatter where windows cross tiles; `t`
+/// for other instructions.
+TileSharding fitWindowTiles(Operation *op, TileSharding t, bool ofResult);
+
+/// Whether `v` is zeros (a zero constant, broadcast or not).
+bool isZeros(Value v);
+
 /// For each dimension of a gather's start indices, the result dimension it
 /// is (its batch dimensions, in order; -1 for the index vector dimension).
 SmallVector<int64_t> gatherIndexDims(GatherOp op);
@@ -123,6 +145,10 @@ public:
   /// `v` (tiles `from` of an array of shape `whole`) with the tiles `to`.
   Value reshard(InstBuilder &ib, Value v, TileSharding from,
                 const TileSharding &to, ArrayRef<int64_t> whole);
+
+  /// A collective-permute of `v` along `pairs` (source, target partition).
+  Value permute(InstBuilder &ib, Value v,
+                ArrayRef<std::pair<int64_t, int64_t>> pairs);
 
   /// Operand `i` of `op` resharded to `to`.
   void setOperandTiles(Operation *op, unsigned i, const TileSharding &to);
@@ -235,9 +261,19 @@ bool partitionMapped(SpmdValues &values, Operation *op,
 /// an element type) where both are tiled alike along contracting ones.
 void partitionDot(SpmdValues &values, DotOp op, const TileSharding &out,
                   function_ref<StringRef(Type)> adder);
-/// An ungrouped convolution tiled along batch and output features only.
+/// An ungrouped convolution tiled along batch, output features and spatial
+/// dimensions: the input in the result's batch and spatial tiles, those
+/// with halos (SpmdWindows.cpp), the kernel in its output features'; where
+/// both are tiled alike along the input features or along a window the
+/// result takes whole, partial results summed by an all-reduce (`adder`).
 bool partitionConvolution(SpmdValues &values, ConvolutionOp op,
-                          const TileSharding &out);
+                          const TileSharding &out,
+                          function_ref<StringRef(Type)> adder);
+/// A reduce-window of one operand tiled along any dimension, evenly along
+/// those it slides over: the operand in the result's tiles, with halos
+/// where the window reads from the neighbouring tiles.
+bool partitionReduceWindow(SpmdValues &values, ReduceWindowOp op,
+                           const TileSharding &out);
 /// A gather tiled along its batch dimensions (index passthrough) and its
 /// operand's passthrough dimensions (gatherPassthroughDims).
 /// An operand tiled evenly along the one dimension indexed stays so: each
@@ -269,6 +305,11 @@ bool partitionReverse(SpmdValues &values, ReverseOp op,
 /// An iota tiled anywhere: each partition's tile, counted from its offset
 /// along the iota dimension.
 bool partitionIota(SpmdValues &values, IotaOp op, const TileSharding &out);
+/// A select-and-scatter tiled where each partition's windows lie in its
+/// tile (even tiles of windows that do not overlap: a max-pool's
+/// gradient): operand and source in the result's tiles.
+bool partitionSelectAndScatter(SpmdValues &values, SelectAndScatterOp op,
+                               const TileSharding &out);
 /// A one-input reduce: partial results summed by the reducer where the
 /// operand is tiled evenly along reduced dimensions.
 bool partitionReduce(SpmdValues &values, ReduceOp op, const TileSharding &out);

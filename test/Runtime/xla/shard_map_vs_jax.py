@@ -217,6 +217,47 @@ def programs(jax, jnp, P, shard_map, mesh, mesh1):
     add("fsdp_grad", fsdp_grad, ((8, 16), P("data", None)),
         ((16, 32), P("data", "model")), ((32, 4), P("model", None)))
 
+    def conv_spatial(x, k):
+        y = jax.nn.relu(lax.conv_general_dilated(
+            x, k, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")))
+        y = lax.reduce_window(y, -jnp.inf, lax.max, (1, 3, 3, 1),
+                              (1, 1, 1, 1), "SAME")
+        return lax.reduce_window(y, 0.0, lax.add, (1, 2, 2, 1), (1, 2, 2, 1),
+                                 "VALID")
+    add("conv_spatial", conv_spatial,
+        ((2, 8, 8, 3), P(None, "data", "model", None)), ((3, 3, 3, 4), P()))
+
+    def conv_strided(x, k):
+        return lax.conv_general_dilated(
+            x, k, (2, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+    add("conv_strided", conv_strided,
+        ((2, 16, 6, 3), P(None, ("data", "model"), None, None)),
+        ((3, 3, 3, 4), P()))
+
+    def conv_grad(x, k):
+        def loss(x, k):
+            y = jnp.tanh(lax.conv_general_dilated(
+                x, k, (1, 1), "SAME",
+                dimension_numbers=("NHWC", "HWIO", "NHWC")))
+            return jnp.sum(y * y)
+        return jax.grad(loss, argnums=(0, 1))(x, k)
+    add("conv_grad", conv_grad,
+        ((2, 8, 8, 3), P(None, "data", "model", None)), ((3, 3, 3, 4), P()))
+
+    def conv_dp_grad(x, k):  # its own name: XLA's dump is found by it
+        return conv_grad(x, k)
+    add("conv_dp_grad", conv_dp_grad,
+        ((4, 6, 6, 3), P(("data", "model"), None, None, None)),
+        ((3, 3, 3, 4), P()))
+
+    def pool_grad(x):
+        def loss(x):
+            y = lax.reduce_window(x, -jnp.inf, lax.max, (1, 2, 2, 1),
+                                  (1, 2, 2, 1), "VALID")
+            return jnp.sum(jnp.sin(y))
+        return jax.grad(loss)(x)
+    add("pool_grad", pool_grad, ((2, 8, 8, 3), P(None, "data", "model", None)))
+
     def misc(x, y):
         c = jnp.concatenate([x, y], axis=1)
         s = jnp.cumsum(c, axis=0)
@@ -249,6 +290,7 @@ def main():
                     help="the hlo-run to check")
     ap.add_argument("--keep", help="keep the modules and arrays here")
     ap.add_argument("--atol", type=float, default=1e-4)
+    ap.add_argument("--only", nargs="*", help="run these programs only")
     args = ap.parse_args()
     work = Path(args.keep or tempfile.mkdtemp(prefix="shard_map_vs_jax."))
     work.mkdir(parents=True, exist_ok=True)
@@ -274,6 +316,8 @@ def main():
             ("--spmd --device=host", ["--spmd", "--device=host"])]
     rows, bad = [], 0
     for name, fn, specs in programs(jax, jnp, P, shard_map, mesh, mesh1):
+        if args.only and name not in args.only:
+            continue
         m = mesh1 if name == "all_to_all" else mesh
         inputs, paths = [], []
         for i, (shape, spec, *kind) in enumerate(specs):

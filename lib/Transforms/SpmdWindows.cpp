@@ -1,0 +1,411 @@
+//===- SpmdWindows.cpp - windowed instructions on tiles, with halos -------===//
+//
+// hlo-spmd-partitioner's rules for convolutions and reduce-windows
+// (SpmdValues.h). A window tiled along a dimension it slides over reads
+// a few elements of the neighbouring tiles: each partition receives them
+// from its neighbours by two collective-permutes (its halo), the
+// instruction's padding there becomes values (zeros from no neighbour at
+// the array's ends, or the padding value by a mask) and each partition
+// slides the window over its tile and halo unpadded (XLA's halo exchange
+// of a spatially partitioned convolution or pooling).
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudnnUtils.h"
+#include "RewriteUtils.h"
+#include "SpmdValues.h"
+
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Dialect/Hlo/HloOpClasses.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace mlir::hlo;
+
+namespace {
+/// What the partitions need of their neighbours along one operand
+/// dimension a window slides over.
+struct Halo {
+  int64_t dim = 0;
+  /// Elements of the previous and next tile each partition receives.
+  int64_t left = 0, right = 0;
+  /// Where each partition's windows start in its tile with its halo.
+  SmallVector<int32_t> offsets;
+  /// How many elements its windows read from there.
+  int64_t length = 0;
+  /// Whether some partition's windows read past the array's ends (the
+  /// padding).
+  bool pads = false;
+};
+} // namespace
+
+/// The halo of operand dimension `dim` (of `size` elements in `n` even
+/// tiles; `in`, if given, says which partitions hold each) where the
+/// partitions holding tile k read `length` elements from `first(k)` of the
+/// whole operand; nothing where that reaches past the neighbouring tiles.
+static std::optional<Halo> planHalo(const TileSharding *in, int64_t dim,
+                                    int64_t n, int64_t size, int64_t length,
+                                    function_ref<int64_t(int64_t)> first) {
+  if (size % n != 0)
+    return std::nullopt;
+  int64_t t = size / n;
+  Halo h;
+  h.dim = dim;
+  h.length = length;
+  for (int64_t k = 0; k < n; ++k) {
+    h.left = std::max(h.left, k * t - first(k));
+    h.right = std::max(h.right, first(k) + length - (k + 1) * t);
+  }
+  if (h.left > t || h.right > t)
+    return std::nullopt;
+  h.pads = first(0) < 0 || first(n - 1) + length > size;
+  for (int64_t p = 0; in && p < in->getNumPartitions(); ++p) {
+    int64_t k = in->getCoords(p)[dim];
+    h.offsets.push_back(first(k) - (k * t - h.left));
+  }
+  return h;
+}
+
+/// The halo of operand dimension `dim` (of `size` elements in `n` tiles,
+/// `in` if given) under window dimension `w` of `window` where the
+/// result's dimension (`outSize` long) is tiled alike: each partition's
+/// windows slide over its tile's part of the result; nothing where the
+/// tiles are uneven or the window dilates its base.
+static std::optional<Halo> slidingHalo(const TileSharding *in, int64_t dim,
+                                       int64_t n, int64_t size, int64_t outSize,
+                                       const ConvWindow &window, size_t w) {
+  if (outSize % n != 0 || window.lhsDilate[w] != 1)
+    return std::nullopt;
+  int64_t o = outSize / n, stride = window.stride[w];
+  int64_t span = (window.size[w] - 1) * window.rhsDilate[w] + 1;
+  return planHalo(in, dim, n, size, (o - 1) * stride + span,
+                  [&](int64_t k) { return k * o * stride - window.padLow[w]; });
+}
+
+/// Whether the windows of a select-and-scatter's tile of `n` along window
+/// dimension `w` (of `size` elements, its source `sourceSize`) lie in its
+/// tile of the operand: even tiles of whole windows that do not overlap.
+static bool windowsInTiles(const ConvWindow &window, size_t w, int64_t size,
+                           int64_t sourceSize, int64_t n) {
+  return size % n == 0 && sourceSize % n == 0 && window.lhsDilate[w] == 1 &&
+         window.rhsDilate[w] == 1 && window.padLow[w] == 0 &&
+         window.size[w] <= window.stride[w] &&
+         sourceSize / n * window.stride[w] == size / n;
+}
+
+TileSharding mlir::hlo::fitWindowTiles(Operation *op, TileSharding t,
+                                       bool ofResult) {
+  if (auto sas = dyn_cast<SelectAndScatterOp>(op)) {
+    ArrayRef<int64_t> in = arrayType(sas.getOperand()).getShape();
+    ArrayRef<int64_t> source = arrayType(sas.getSource()).getShape();
+    ConvWindow window = ConvWindow::get(sas.getWindow(), in.size());
+    for (size_t d = 0; d < in.size(); ++d)
+      if (t.getTiles(d) > 1 &&
+          !windowsInTiles(window, d, in[d], source[d], t.getTiles(d)))
+        t = t.withoutDim(d);
+    return t;
+  }
+  // Each window dimension's operand and result dimensions.
+  ConvWindow window;
+  SmallVector<int64_t> inDims, outDims;
+  if (auto conv = dyn_cast<ConvolutionOp>(op)) {
+    window = windowOf(op);
+    inDims = llvm::to_vector(conv.getDimLabels().getInputSpatial());
+    outDims = llvm::to_vector(conv.getDimLabels().getOutputSpatial());
+  } else if (auto rw = dyn_cast<ReduceWindowOp>(op);
+             rw && arrayType(op->getResult(0))) {
+    int64_t rank = arrayType(op->getOperand(0)).getRank();
+    window = ConvWindow::get(rw.getWindowAttr(), rank);
+    inDims = outDims = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  } else {
+    return t;
+  }
+  ArrayRef<int64_t> in = arrayType(op->getOperand(0)).getShape();
+  ArrayRef<int64_t> out = arrayType(op->getResult(0)).getShape();
+  for (size_t w = 0; w < window.rank(); ++w) {
+    int64_t d = ofResult ? outDims[w] : inDims[w];
+    bool trivial = window.size[w] == 1 && window.stride[w] == 1 &&
+                   window.padLow[w] == 0 && window.padHigh[w] == 0 &&
+                   window.lhsDilate[w] == 1;
+    if (t.getTiles(d) > 1 && !trivial &&
+        !slidingHalo(nullptr, inDims[w], t.getTiles(d), in[inDims[w]],
+                     out[outDims[w]], window, w))
+      t = t.withoutDim(d);
+  }
+  return t;
+}
+
+/// `v` sliced to [start, limit) along `dim`.
+static Value sliceDim(InstBuilder &ib, Value v, int64_t dim, int64_t start,
+                      int64_t limit) {
+  RankedTensorType type = arrayType(v);
+  SmallVector<int64_t> starts(type.getRank(), 0), strides(type.getRank(), 1);
+  SmallVector<int64_t> limits(type.getShape()), shape(type.getShape());
+  starts[dim] = start;
+  limits[dim] = limit;
+  shape[dim] = limit - start;
+  OpBuilder &b = ib.getBuilder();
+  return ib.create<SliceOp>(
+      withShape(type, shape), v,
+      {b.getNamedAttr(
+          "slice", SliceAttr::get(b.getContext(), starts, limits, strides))});
+}
+
+/// The pairs of a collective-permute sending each partition's piece to the
+/// partition holding the tile `step` further along `dim` (one to one among
+/// the partitions holding each tile); those at the end send nothing.
+static SmallVector<std::pair<int64_t, int64_t>>
+neighbourPairs(const TileSharding &in, int64_t dim, int64_t step) {
+  std::map<SmallVector<int64_t>, SmallVector<int64_t>> holders;
+  for (int64_t p = 0; p < in.getNumPartitions(); ++p)
+    holders[SmallVector<int64_t>(in.getCoords(p))].push_back(p);
+  SmallVector<std::pair<int64_t, int64_t>> pairs;
+  for (auto &[coords, from] : holders) {
+    SmallVector<int64_t> next(coords);
+    next[dim] += step;
+    auto it = holders.find(next);
+    if (it == holders.end())
+      continue;
+    for (auto [p, q] : llvm::zip(from, it->second))
+      pairs.push_back({p, q});
+  }
+  return pairs;
+}
+
+/// Tile `v` (tiles `in`) with its halo `h`, positions past the array's
+/// ends `padValue` (a scalar; null: zeros, what partitions at the ends
+/// receive from no neighbour), sliced to what its windows read.
+static Value withHalo(SpmdValues &values, InstBuilder &ib, Value v,
+                      const TileSharding &in, const Halo &h, int64_t size,
+                      Value padValue) {
+  OpBuilder &b = ib.getBuilder();
+  RankedTensorType type = arrayType(v);
+  int64_t t = type.getDimSize(h.dim);
+  SmallVector<Value> pieces;
+  if (h.left > 0)
+    pieces.push_back(values.permute(ib, sliceDim(ib, v, h.dim, t - h.left, t),
+                                    neighbourPairs(in, h.dim, 1)));
+  pieces.push_back(v);
+  if (h.right > 0)
+    pieces.push_back(values.permute(ib, sliceDim(ib, v, h.dim, 0, h.right),
+                                    neighbourPairs(in, h.dim, -1)));
+  Value ext = v;
+  SmallVector<int64_t> shape(type.getShape());
+  shape[h.dim] = t + h.left + h.right;
+  RankedTensorType extType = withShape(type, shape);
+  if (pieces.size() > 1)
+    ext = ib.create<ConcatenateOp>(
+        extType, pieces,
+        {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({h.dim}))});
+  if (h.pads && padValue) {
+    // Position i of the extended tile is element start + i of the whole
+    // array: the padding value where that is outside it.
+    Type s32 = b.getI32Type();
+    SmallVector<int32_t> starts;
+    for (int64_t p = 0; p < in.getNumPartitions(); ++p)
+      starts.push_back(in.getCoords(p)[h.dim] * (size / in.getTiles(h.dim)) -
+                       h.left);
+    auto line = RankedTensorType::get({shape[h.dim]}, s32);
+    Value pos = ib.create<AddOp>(
+        line, {ib.create<IotaOp>(
+                   line, {},
+                   {b.getNamedAttr("iota_dimension", b.getI64IntegerAttr(0))}),
+               ib.broadcast(atPartition(ib, starts), line)});
+    auto preds = RankedTensorType::get({shape[h.dim]}, b.getI1Type());
+    Value inside = ib.create<AndOp>(
+        preds, {ib.compare(pos, ib.splat(s32, 0, {shape[h.dim]}),
+                           ComparisonDirection::GE),
+                ib.compare(pos, ib.splat(s32, size, {shape[h.dim]}),
+                           ComparisonDirection::LT)});
+    Value mask = ib.create<BroadcastOp>(
+        RankedTensorType::get(shape, b.getI1Type()), inside,
+        {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({h.dim}))});
+    ext = ib.create<SelectOp>(extType,
+                              {mask, ext, ib.broadcast(padValue, extType)});
+  }
+  if (llvm::all_equal(h.offsets)) {
+    if (h.offsets.front() == 0 && h.length == shape[h.dim])
+      return ext;
+    return sliceDim(ib, ext, h.dim, h.offsets.front(),
+                    h.offsets.front() + h.length);
+  }
+  SmallVector<Value> starts(shape.size(), ib.scalar(b.getI32Type(), 0));
+  starts[h.dim] = atPartition(ib, h.offsets);
+  SmallVector<int64_t> sizes(shape);
+  sizes[h.dim] = h.length;
+  Value sliced = ib.dynamicSlice(ext, starts, sizes);
+  sliced.setType(withShape(type, sizes));
+  return sliced;
+}
+
+/// Operand 0 of `op` (tiles `in`, of shape `inShape`) given its halos,
+/// the window unpadded along them.
+static void applyHalos(SpmdValues &values, Operation *op,
+                       const TileSharding &in, ArrayRef<int64_t> inShape,
+                       ConvWindow window,
+                       ArrayRef<std::pair<size_t, Halo>> halos,
+                       Value padValue) {
+  if (halos.empty())
+    return;
+  OpBuilder b(op);
+  InstBuilder ib(b, derivedLoc(op->getLoc()));
+  Value v = op->getOperand(0);
+  for (auto &[w, h] : halos) {
+    v = withHalo(values, ib, v, in, h, inShape[h.dim], padValue);
+    window.padLow[w] = window.padHigh[w] = 0;
+  }
+  op->setOperand(0, v);
+  op->setAttr("window", window.toAttr(op->getContext()));
+}
+
+SmallVector<int64_t> mlir::hlo::convResultDims(ConvolutionOp op,
+                                               unsigned operand) {
+  ConvDimensionNumbersAttr dims = op.getDimLabels();
+  if (operand == 1) {
+    SmallVector<int64_t> r(arrayType(op.getRhs()).getRank(), -1);
+    r[dims.getKernelOutput()] = dims.getOutputFeature();
+    return r;
+  }
+  SmallVector<int64_t> r(arrayType(op.getLhs()).getRank(), -1);
+  r[dims.getInputBatch()] = dims.getOutputBatch();
+  for (auto [i, o] : llvm::zip(dims.getInputSpatial(), dims.getOutputSpatial()))
+    r[i] = o;
+  return r;
+}
+
+/// An ungrouped convolution whose result is tiled along its batch, output
+/// feature and spatial dimensions: the input's batch and spatial tiles
+/// (the latter with halos) times the kernel's output feature tiles. Where
+/// both operands are tiled alike along the input features (a gradient's
+/// batch) or along spatial dimensions the result takes whole (a kernel's
+/// gradient: the kernel is the window), each partition convolves its
+/// part, the latter over its tile of the window with the input's halo, and
+/// an all-reduce sums the parts.
+bool mlir::hlo::partitionConvolution(SpmdValues &values, ConvolutionOp op,
+                                     const TileSharding &out,
+                                     function_ref<StringRef(Type)> adder) {
+  if (op.getFeatureGroupCount().value_or(1) != 1 ||
+      op.getBatchGroupCount().value_or(1) != 1)
+    return false;
+  ConvDimensionNumbersAttr dims = op.getDimLabels();
+  ConvWindow window = windowOf(op);
+  ArrayRef<int64_t> outShape = arrayType(op.getResult()).getShape();
+  SmallVector<int64_t> inShape(values.wholeShape(op.getLhs()));
+  ArrayRef<int64_t> kShape = values.wholeShape(op.getRhs());
+  TileSharding in = out.project(convResultDims(op, 0));
+  TileSharding kernel = out.project(convResultDims(op, 1));
+  // The dimensions both operands are tiled alike (evenly) along whose
+  // partial results are summed: the input features, and the window where
+  // the result takes it whole.
+  TileSharding l = values.currentOf(op.getLhs()),
+               r = values.currentOf(op.getRhs());
+  SmallVector<int64_t> lhsPartial, rhsPartial, partialTiles;
+  SmallVector<SmallVector<int64_t>> coords(values.getNumPartitions());
+  SmallVector<size_t> windowTiled;
+  auto alike = [&](int64_t a, int64_t c) {
+    int64_t n = l.getTiles(a);
+    if (n == 1 || r.getTiles(c) != n || inShape[a] % n || kShape[c] % n)
+      return false;
+    for (int64_t p = 0; p < values.getNumPartitions(); ++p)
+      if (l.getCoords(p)[a] != r.getCoords(p)[c])
+        return false;
+    lhsPartial.push_back(a);
+    rhsPartial.push_back(c);
+    partialTiles.push_back(n);
+    for (int64_t p = 0; p < values.getNumPartitions(); ++p)
+      coords[p].push_back(l.getCoords(p)[a]);
+    return true;
+  };
+  alike(dims.getInputFeature(), dims.getKernelInput());
+  for (size_t w = 0; w < window.rank(); ++w)
+    if (out.getTiles(dims.getOutputSpatial()[w]) == 1 &&
+        window.lhsDilate[w] == 1 &&
+        alike(dims.getInputSpatial()[w], dims.getKernelSpatial()[w]))
+      windowTiled.push_back(w);
+  std::optional<SmallVector<SmallVector<int64_t>>> groups;
+  if (!partialTiles.empty()) {
+    groups = values.partialSums(out, partialTiles, coords,
+                                {{&in, lhsPartial}, {&kernel, rhsPartial}});
+    if (!groups)
+      windowTiled.clear();
+  }
+  // Halos of the spatial dimensions the result or the window tiles.
+  SmallVector<std::pair<size_t, Halo>> halos;
+  for (size_t w = 0; w < window.rank(); ++w) {
+    int64_t d = dims.getInputSpatial()[w];
+    std::optional<Halo> h;
+    if (llvm::is_contained(windowTiled, w)) {
+      // Tile k of the window: positions [k * tw, (k + 1) * tw).
+      int64_t n = in.getTiles(d), tw = window.size[w] / n;
+      int64_t dilate = window.rhsDilate[w];
+      h = planHalo(
+          &in, d, n, inShape[d],
+          (outShape[dims.getOutputSpatial()[w]] - 1) * window.stride[w] +
+              (tw - 1) * dilate + 1,
+          [&](int64_t k) { return k * tw * dilate - window.padLow[w]; });
+      window.size[w] = tw;
+    } else if (in.getTiles(d) > 1) {
+      h = slidingHalo(&in, d, in.getTiles(d), inShape[d],
+                      outShape[dims.getOutputSpatial()[w]], window, w);
+    } else {
+      continue;
+    }
+    if (!h)
+      return false;
+    halos.push_back({w, std::move(*h)});
+  }
+  values.setOperandTiles(op, 0, in);
+  values.setOperandTiles(op, 1, kernel);
+  values.setResultTiles(op, out);
+  applyHalos(values, op, in, inShape, window, halos, {});
+  if (groups)
+    values.sumPartials(op, adder(arrayType(op.getResult()).getElementType()),
+                       *groups);
+  return true;
+}
+
+bool mlir::hlo::partitionReduceWindow(SpmdValues &values, ReduceWindowOp op,
+                                      const TileSharding &out) {
+  OperandRange in = getDataOperands(op);
+  if (in.size() != 2)
+    return false;
+  ArrayRef<int64_t> shape = arrayType(op->getResult(0)).getShape();
+  SmallVector<int64_t> inShape(values.wholeShape(in[0]));
+  ConvWindow window = ConvWindow::get(op.getWindowAttr(), shape.size());
+  SmallVector<std::pair<size_t, Halo>> halos;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (out.getTiles(d) == 1)
+      continue;
+    std::optional<Halo> h =
+        slidingHalo(&out, d, out.getTiles(d), inShape[d], shape[d], window, d);
+    if (!h)
+      return false;
+    halos.push_back({d, std::move(*h)});
+  }
+  values.setOperandTiles(op, 0, out);
+  values.setOperandTiles(
+      op, 1, TileSharding::replicated(0, values.getNumPartitions()));
+  values.setResultTiles(op, out);
+  // Zeros need no mask: the partitions at the ends receive zeros.
+  Value init = op->getOperand(1);
+  applyHalos(values, op, out, inShape, window, halos,
+             isZeros(init) ? Value() : init);
+  return true;
+}
+
+bool mlir::hlo::partitionSelectAndScatter(SpmdValues &values,
+                                          SelectAndScatterOp op,
+                                          const TileSharding &out) {
+  ArrayRef<int64_t> in = values.wholeShape(op.getOperand());
+  ArrayRef<int64_t> source = values.wholeShape(op.getSource());
+  ConvWindow window = ConvWindow::get(op.getWindow(), in.size());
+  for (size_t d = 0; d < in.size(); ++d)
+    if (out.getTiles(d) > 1 &&
+        !windowsInTiles(window, d, in[d], source[d], out.getTiles(d)))
+      return false;
+  values.setOperandTiles(op, 0, out);
+  values.setOperandTiles(op, 1, out);
+  values.setResultTiles(op, out);
+  return true;
+}
