@@ -231,6 +231,9 @@ struct SpmdPartitionerPass
       if (auto window = dyn_cast<ReduceWindowOp>(op);
           window && partitionReduceWindow(*values, window, *out))
         return success();
+      if (auto pad = dyn_cast<PadOp>(op);
+          pad && partitionPad(*values, pad, *out))
+        return success();
       if (auto sas = dyn_cast<SelectAndScatterOp>(op);
           sas && partitionSelectAndScatter(*values, sas, *out))
         return success();

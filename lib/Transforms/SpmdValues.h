@@ -51,14 +51,14 @@ SmallVector<int64_t> convResultDims(ConvolutionOp op, unsigned operand);
 /// scalar.
 Value atPartition(InstBuilder &ib, ArrayRef<int32_t> table);
 
-/// `t`, tiles of the result of `op` (a convolution, reduce-window or
+/// `t`, tiles of the result of `op` (a convolution, reduce-window, pad or
 /// select-and-scatter, not yet partitioned) or of its (array) operand
 /// (`ofResult` false), whole along the dimensions its window slides over
-/// where the partitioner cannot serve them: for a convolution or
-/// reduce-window where no halo exchange can (uneven tiles, a dilated
-/// base, windows reaching past the neighbouring tiles: a kernel's
-/// gradient), for a select-and-scatter where windows cross tiles; `t`
-/// for other instructions.
+/// where the partitioner cannot serve them: for a convolution,
+/// reduce-window or pad where no halo exchange can (a dilated base,
+/// interior padding, windows reaching past the neighbouring tiles: a
+/// kernel's gradient), for a select-and-scatter where windows cross
+/// tiles; `t` for other instructions.
 TileSharding fitWindowTiles(Operation *op, TileSharding t, bool ofResult);
 
 /// Whether `v` is zeros (a zero constant, broadcast or not).
@@ -305,6 +305,10 @@ bool partitionReverse(SpmdValues &values, ReverseOp op,
 /// An iota tiled anywhere: each partition's tile, counted from its offset
 /// along the iota dimension.
 bool partitionIota(SpmdValues &values, IotaOp op, const TileSharding &out);
+/// A pad tiled along any dimension, along the padded ones without
+/// interior padding: each partition's tile of the result from its operand
+/// tile and halo, the padding value past the operand's ends.
+bool partitionPad(SpmdValues &values, PadOp op, const TileSharding &out);
 /// A select-and-scatter tiled where each partition's windows lie in its
 /// tile (even tiles of windows that do not overlap: a max-pool's
 /// gradient): operand and source in the result's tiles.

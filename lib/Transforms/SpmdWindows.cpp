@@ -35,31 +35,31 @@ struct Halo {
   /// How many elements its windows read from there.
   int64_t length = 0;
   /// Whether some partition's windows read past the array's ends (the
-  /// padding).
-  bool pads = false;
+  /// padding), and whether its tiles are uneven (the last tile's elements
+  /// past the end are not zeros).
+  bool pads = false, uneven = false;
 };
 } // namespace
 
-/// The halo of operand dimension `dim` (of `size` elements in `n` even
-/// tiles; `in`, if given, says which partitions hold each) where the
+/// The halo of operand dimension `dim` (of `size` elements in `n` tiles;
+/// `in`, if given, says which partitions hold each) where the
 /// partitions holding tile k read `length` elements from `first(k)` of the
 /// whole operand; nothing where that reaches past the neighbouring tiles.
 static std::optional<Halo> planHalo(const TileSharding *in, int64_t dim,
                                     int64_t n, int64_t size, int64_t length,
                                     function_ref<int64_t(int64_t)> first) {
-  if (size % n != 0)
-    return std::nullopt;
-  int64_t t = size / n;
+  int64_t t = llvm::divideCeil(size, n);
   Halo h;
   h.dim = dim;
   h.length = length;
+  h.uneven = size % n != 0;
   for (int64_t k = 0; k < n; ++k) {
     h.left = std::max(h.left, k * t - first(k));
     h.right = std::max(h.right, first(k) + length - (k + 1) * t);
+    h.pads |= first(k) < 0 || first(k) + length > size;
   }
   if (h.left > t || h.right > t)
     return std::nullopt;
-  h.pads = first(0) < 0 || first(n - 1) + length > size;
   for (int64_t p = 0; in && p < in->getNumPartitions(); ++p) {
     int64_t k = in->getCoords(p)[dim];
     h.offsets.push_back(first(k) - (k * t - h.left));
@@ -70,17 +70,35 @@ static std::optional<Halo> planHalo(const TileSharding *in, int64_t dim,
 /// The halo of operand dimension `dim` (of `size` elements in `n` tiles,
 /// `in` if given) under window dimension `w` of `window` where the
 /// result's dimension (`outSize` long) is tiled alike: each partition's
-/// windows slide over its tile's part of the result; nothing where the
-/// tiles are uneven or the window dilates its base.
+/// windows slide over its tile's part of the result (tiles of the
+/// result past its end compute what they may); nothing where the window
+/// dilates its base.
 static std::optional<Halo> slidingHalo(const TileSharding *in, int64_t dim,
                                        int64_t n, int64_t size, int64_t outSize,
                                        const ConvWindow &window, size_t w) {
-  if (outSize % n != 0 || window.lhsDilate[w] != 1)
+  if (window.lhsDilate[w] != 1)
     return std::nullopt;
-  int64_t o = outSize / n, stride = window.stride[w];
+  int64_t o = llvm::divideCeil(outSize, n), stride = window.stride[w];
   int64_t span = (window.size[w] - 1) * window.rhsDilate[w] + 1;
   return planHalo(in, dim, n, size, (o - 1) * stride + span,
                   [&](int64_t k) { return k * o * stride - window.padLow[w]; });
+}
+
+/// Whether window dimension `w` takes one element at a time, unpadded.
+static bool isTrivial(const ConvWindow &window, size_t w) {
+  return window.size[w] == 1 && window.stride[w] == 1 &&
+         window.padLow[w] == 0 && window.padHigh[w] == 0 &&
+         window.lhsDilate[w] == 1;
+}
+
+/// A pad's edge padding as a window of one element sliding over its
+/// operand.
+static ConvWindow padWindow(PadOp op) {
+  PaddingAttr padding = op.getPadding();
+  ConvWindow window = ConvWindow::get({}, padding.getLow().size());
+  window.padLow = llvm::to_vector(padding.getLow());
+  window.padHigh = llvm::to_vector(padding.getHigh());
+  return window;
 }
 
 /// Whether the windows of a select-and-scatter's tile of `n` along window
@@ -113,6 +131,12 @@ TileSharding mlir::hlo::fitWindowTiles(Operation *op, TileSharding t,
     window = windowOf(op);
     inDims = llvm::to_vector(conv.getDimLabels().getInputSpatial());
     outDims = llvm::to_vector(conv.getDimLabels().getOutputSpatial());
+  } else if (auto pad = dyn_cast<PadOp>(op)) {
+    window = padWindow(pad);
+    inDims = outDims = llvm::to_vector(llvm::seq<int64_t>(0, window.rank()));
+    for (size_t d = 0; d < window.rank(); ++d)
+      if (pad.getPadding().getInterior()[d] != 0)
+        window.lhsDilate[d] = 0; // no halo serves interior padding
   } else if (auto rw = dyn_cast<ReduceWindowOp>(op);
              rw && arrayType(op->getResult(0))) {
     int64_t rank = arrayType(op->getOperand(0)).getRank();
@@ -125,12 +149,14 @@ TileSharding mlir::hlo::fitWindowTiles(Operation *op, TileSharding t,
   ArrayRef<int64_t> out = arrayType(op->getResult(0)).getShape();
   for (size_t w = 0; w < window.rank(); ++w) {
     int64_t d = ofResult ? outDims[w] : inDims[w];
-    bool trivial = window.size[w] == 1 && window.stride[w] == 1 &&
-                   window.padLow[w] == 0 && window.padHigh[w] == 0 &&
-                   window.lhsDilate[w] == 1;
-    if (t.getTiles(d) > 1 && !trivial &&
-        !slidingHalo(nullptr, inDims[w], t.getTiles(d), in[inDims[w]],
-                     out[outDims[w]], window, w))
+    // A window wider than a tile (a kernel's gradient) is better
+    // partitioned along it than slid across tiles.
+    int64_t n = t.getTiles(d);
+    int64_t span = (window.size[w] - 1) * window.rhsDilate[w] + 1;
+    if (n > 1 && !isTrivial(window, w) &&
+        (span > int64_t(llvm::divideCeil(in[inDims[w]], n)) ||
+         !slidingHalo(nullptr, inDims[w], n, in[inDims[w]], out[outDims[w]],
+                      window, w)))
       t = t.withoutDim(d);
   }
   return t;
@@ -175,7 +201,8 @@ neighbourPairs(const TileSharding &in, int64_t dim, int64_t step) {
 
 /// Tile `v` (tiles `in`) with its halo `h`, positions past the array's
 /// ends `padValue` (a scalar; null: zeros, what partitions at the ends
-/// receive from no neighbour), sliced to what its windows read.
+/// receive from no neighbour where the tiles are even), sliced to what
+/// its windows read.
 static Value withHalo(SpmdValues &values, InstBuilder &ib, Value v,
                       const TileSharding &in, const Halo &h, int64_t size,
                       Value padValue) {
@@ -198,14 +225,13 @@ static Value withHalo(SpmdValues &values, InstBuilder &ib, Value v,
     ext = ib.create<ConcatenateOp>(
         extType, pieces,
         {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({h.dim}))});
-  if (h.pads && padValue) {
+  if (h.pads && (padValue || h.uneven)) {
     // Position i of the extended tile is element start + i of the whole
     // array: the padding value where that is outside it.
     Type s32 = b.getI32Type();
     SmallVector<int32_t> starts;
     for (int64_t p = 0; p < in.getNumPartitions(); ++p)
-      starts.push_back(in.getCoords(p)[h.dim] * (size / in.getTiles(h.dim)) -
-                       h.left);
+      starts.push_back(in.getCoords(p)[h.dim] * t - h.left);
     auto line = RankedTensorType::get({shape[h.dim]}, s32);
     Value pos = ib.create<AddOp>(
         line, {ib.create<IotaOp>(
@@ -221,6 +247,8 @@ static Value withHalo(SpmdValues &values, InstBuilder &ib, Value v,
     Value mask = ib.create<BroadcastOp>(
         RankedTensorType::get(shape, b.getI1Type()), inside,
         {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({h.dim}))});
+    if (!padValue)
+      padValue = ib.scalar(type.getElementType(), 0);
     ext = ib.create<SelectOp>(extType,
                               {mask, ext, ib.broadcast(padValue, extType)});
   }
@@ -240,7 +268,7 @@ static Value withHalo(SpmdValues &values, InstBuilder &ib, Value v,
 }
 
 /// Operand 0 of `op` (tiles `in`, of shape `inShape`) given its halos,
-/// the window unpadded along them.
+/// the window (a pad's edges) unpadded along them.
 static void applyHalos(SpmdValues &values, Operation *op,
                        const TileSharding &in, ArrayRef<int64_t> inShape,
                        ConvWindow window,
@@ -256,7 +284,12 @@ static void applyHalos(SpmdValues &values, Operation *op,
     window.padLow[w] = window.padHigh[w] = 0;
   }
   op->setOperand(0, v);
-  op->setAttr("window", window.toAttr(op->getContext()));
+  if (auto pad = dyn_cast<PadOp>(op))
+    pad.setPaddingAttr(PaddingAttr::get(op->getContext(), window.padLow,
+                                        window.padHigh,
+                                        pad.getPadding().getInterior()));
+  else
+    op->setAttr("window", window.toAttr(op->getContext()));
 }
 
 SmallVector<int64_t> mlir::hlo::convResultDims(ConvolutionOp op,
@@ -345,7 +378,7 @@ bool mlir::hlo::partitionConvolution(SpmdValues &values, ConvolutionOp op,
               (tw - 1) * dilate + 1,
           [&](int64_t k) { return k * tw * dilate - window.padLow[w]; });
       window.size[w] = tw;
-    } else if (in.getTiles(d) > 1) {
+    } else if (in.getTiles(d) > 1 && !isTrivial(window, w)) {
       h = slidingHalo(&in, d, in.getTiles(d), inShape[d],
                       outShape[dims.getOutputSpatial()[w]], window, w);
     } else {
@@ -375,7 +408,7 @@ bool mlir::hlo::partitionReduceWindow(SpmdValues &values, ReduceWindowOp op,
   ConvWindow window = ConvWindow::get(op.getWindowAttr(), shape.size());
   SmallVector<std::pair<size_t, Halo>> halos;
   for (size_t d = 0; d < shape.size(); ++d) {
-    if (out.getTiles(d) == 1)
+    if (out.getTiles(d) == 1 || isTrivial(window, d))
       continue;
     std::optional<Halo> h =
         slidingHalo(&out, d, out.getTiles(d), inShape[d], shape[d], window, d);
@@ -407,5 +440,31 @@ bool mlir::hlo::partitionSelectAndScatter(SpmdValues &values,
   values.setOperandTiles(op, 0, out);
   values.setOperandTiles(op, 1, out);
   values.setResultTiles(op, out);
+  return true;
+}
+
+bool mlir::hlo::partitionPad(SpmdValues &values, PadOp op,
+                             const TileSharding &out) {
+  PaddingAttr padding = op.getPadding();
+  ArrayRef<int64_t> shape = arrayType(op.getResult()).getShape();
+  SmallVector<int64_t> inShape(values.wholeShape(op.getOperand()));
+  ConvWindow window = padWindow(op);
+  SmallVector<std::pair<size_t, Halo>> halos;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (out.getTiles(d) > 1 && padding.getInterior()[d] != 0)
+      return false;
+    if (out.getTiles(d) == 1 || isTrivial(window, d))
+      continue;
+    std::optional<Halo> h =
+        slidingHalo(&out, d, out.getTiles(d), inShape[d], shape[d], window, d);
+    if (!h)
+      return false;
+    halos.push_back({d, std::move(*h)});
+  }
+  values.setOperandTiles(op, 0, out);
+  values.setResultTiles(op, out);
+  Value value = op.getPaddingValue();
+  applyHalos(values, op, out, inShape, window, halos,
+             isZeros(value) ? Value() : value);
   return true;
 }

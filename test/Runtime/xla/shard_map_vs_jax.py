@@ -258,6 +258,19 @@ def programs(jax, jnp, P, shard_map, mesh, mesh1):
         return jax.grad(loss)(x)
     add("pool_grad", pool_grad, ((2, 8, 8, 3), P(None, "data", "model", None)))
 
+    def cnn_grad(x, k):
+        def loss(x, k):
+            y = jax.nn.relu(lax.conv_general_dilated(
+                x, k, (2, 2), "SAME",
+                dimension_numbers=("NHWC", "HWIO", "NHWC")))
+            y = lax.reduce_window(y, -jnp.inf, lax.max, (1, 3, 3, 1),
+                                  (1, 2, 2, 1), "SAME")
+            return jnp.sum(jnp.sin(y))
+        return jax.grad(loss, argnums=(0, 1))(x, k)
+    add("cnn_grad", cnn_grad,
+        ((2, 32, 8, 3), P(None, ("data", "model"), None, None)),
+        ((3, 3, 3, 4), P()))
+
     def misc(x, y):
         c = jnp.concatenate([x, y], axis=1)
         s = jnp.cumsum(c, axis=0)
