@@ -38,6 +38,8 @@ struct Halo {
   /// padding), and whether its tiles are uneven (the last tile's elements
   /// past the end are not zeros).
   bool pads = false, uneven = false;
+  /// The window's padding there after the halo (a dilated base's edges).
+  int64_t padLow = 0, padHigh = 0;
 };
 } // namespace
 
@@ -70,18 +72,41 @@ static std::optional<Halo> planHalo(const TileSharding *in, int64_t dim,
 /// The halo of operand dimension `dim` (of `size` elements in `n` tiles,
 /// `in` if given) under window dimension `w` of `window` where the
 /// result's dimension (`outSize` long) is tiled alike: each partition's
-/// windows slide over its tile's part of the result (tiles of the
-/// result past its end compute what they may); nothing where the window
-/// dilates its base.
+/// windows slide over its tile's part of the result (tiles of the result
+/// past its end compute what they may). Over a dilated base (a strided
+/// convolution's input gradient) each partition reads the elements its
+/// windows meet, from the same position in the dilated base on every
+/// partition (else nothing), the window padded to the rest.
 static std::optional<Halo> slidingHalo(const TileSharding *in, int64_t dim,
                                        int64_t n, int64_t size, int64_t outSize,
                                        const ConvWindow &window, size_t w) {
-  if (window.lhsDilate[w] != 1)
-    return std::nullopt;
   int64_t o = llvm::divideCeil(outSize, n), stride = window.stride[w];
+  int64_t dilate = window.lhsDilate[w];
   int64_t span = (window.size[w] - 1) * window.rhsDilate[w] + 1;
-  return planHalo(in, dim, n, size, (o - 1) * stride + span,
-                  [&](int64_t k) { return k * o * stride - window.padLow[w]; });
+  int64_t reach = (o - 1) * stride + span;
+  // Tile k's windows read the dilated base at [pos(k), pos(k) + reach):
+  // its elements first(k) .. (the holes between them and the padding are
+  // zeros).
+  auto pos = [&](int64_t k) { return k * o * stride - window.padLow[w]; };
+  auto first = [&](int64_t k) {
+    return llvm::divideCeilSigned(pos(k), dilate);
+  };
+  int64_t length = 0;
+  for (int64_t k = 0; k < n; ++k) {
+    if (first(k) * dilate - pos(k) != first(0) * dilate - pos(0))
+      return std::nullopt;
+    length =
+        std::max(length, llvm::divideFloorSigned(pos(k) + reach - 1, dilate) -
+                             first(k) + 1);
+  }
+  if (length <= 0)
+    return std::nullopt;
+  std::optional<Halo> h = planHalo(in, dim, n, size, length, first);
+  if (h) {
+    h->padLow = first(0) * dilate - pos(0);
+    h->padHigh = reach - h->padLow - (length - 1) * dilate - 1;
+  }
+  return h;
 }
 
 /// Whether window dimension `w` takes one element at a time, unpadded.
@@ -91,13 +116,15 @@ static bool isTrivial(const ConvWindow &window, size_t w) {
          window.lhsDilate[w] == 1;
 }
 
-/// A pad's edge padding as a window of one element sliding over its
-/// operand.
+/// A pad as a window of one element sliding over its operand, dilated by
+/// the interior padding, padded by the edges'.
 static ConvWindow padWindow(PadOp op) {
   PaddingAttr padding = op.getPadding();
   ConvWindow window = ConvWindow::get({}, padding.getLow().size());
   window.padLow = llvm::to_vector(padding.getLow());
   window.padHigh = llvm::to_vector(padding.getHigh());
+  for (auto [d, i] : llvm::enumerate(padding.getInterior()))
+    window.lhsDilate[d] = i + 1;
   return window;
 }
 
@@ -134,9 +161,6 @@ TileSharding mlir::hlo::fitWindowTiles(Operation *op, TileSharding t,
   } else if (auto pad = dyn_cast<PadOp>(op)) {
     window = padWindow(pad);
     inDims = outDims = llvm::to_vector(llvm::seq<int64_t>(0, window.rank()));
-    for (size_t d = 0; d < window.rank(); ++d)
-      if (pad.getPadding().getInterior()[d] != 0)
-        window.lhsDilate[d] = 0; // no halo serves interior padding
   } else if (auto rw = dyn_cast<ReduceWindowOp>(op);
              rw && arrayType(op->getResult(0))) {
     int64_t rank = arrayType(op->getOperand(0)).getRank();
@@ -281,7 +305,8 @@ static void applyHalos(SpmdValues &values, Operation *op,
   Value v = op->getOperand(0);
   for (auto &[w, h] : halos) {
     v = withHalo(values, ib, v, in, h, inShape[h.dim], padValue);
-    window.padLow[w] = window.padHigh[w] = 0;
+    window.padLow[w] = h.padLow;
+    window.padHigh[w] = h.padHigh;
   }
   op->setOperand(0, v);
   if (auto pad = dyn_cast<PadOp>(op))
@@ -445,14 +470,11 @@ bool mlir::hlo::partitionSelectAndScatter(SpmdValues &values,
 
 bool mlir::hlo::partitionPad(SpmdValues &values, PadOp op,
                              const TileSharding &out) {
-  PaddingAttr padding = op.getPadding();
   ArrayRef<int64_t> shape = arrayType(op.getResult()).getShape();
   SmallVector<int64_t> inShape(values.wholeShape(op.getOperand()));
   ConvWindow window = padWindow(op);
   SmallVector<std::pair<size_t, Halo>> halos;
   for (size_t d = 0; d < shape.size(); ++d) {
-    if (out.getTiles(d) > 1 && padding.getInterior()[d] != 0)
-      return false;
     if (out.getTiles(d) == 1 || isTrivial(window, d))
       continue;
     std::optional<Halo> h =
