@@ -364,12 +364,12 @@ struct ShardingPropagationPass
 
   /// For each dimension of an operand of shape `in` of `op`, the result
   /// dimension (of `out`) whose tiles it carries: `resultDimsOf`, and every
-  /// dimension of a reduce-window's, select-and-scatter's or pad's array
-  /// operands (the partitioner gives
-  /// the dimensions it slides over halos: `fitWindowTiles` says where).
+  /// dimension of a reduce-window's, select-and-scatter's, pad's or slice's
+  /// array operands (the partitioner gives the dimensions it slides over
+  /// halos: `fitWindowTiles` says where).
   static std::optional<SmallVector<int64_t>>
   carriedDims(Operation *op, ArrayRef<int64_t> in, ArrayRef<int64_t> out) {
-    if (isa<ReduceWindowOp, SelectAndScatterOp, PadOp>(op) &&
+    if (isa<ReduceWindowOp, SelectAndScatterOp, PadOp, SliceOp>(op) &&
         in.size() == out.size())
       return llvm::to_vector(llvm::seq<int64_t>(0, in.size()));
     return resultDimsOf(op, in, out);

@@ -231,11 +231,15 @@ struct SpmdPartitionerPass
       if (auto window = dyn_cast<ReduceWindowOp>(op);
           window && partitionReduceWindow(*values, window, *out))
         return success();
+      if (auto slice = dyn_cast<SliceOp>(op);
+          slice && partitionSlice(*values, slice, *out))
+        return success();
       if (auto pad = dyn_cast<PadOp>(op);
           pad && partitionPad(*values, pad, *out))
         return success();
       if (auto sas = dyn_cast<SelectAndScatterOp>(op);
-          sas && partitionSelectAndScatter(*values, sas, *out))
+          sas && partitionSelectAndScatter(*values, sas, *out,
+                                           adds(sas.getScatterAttr())))
         return success();
       if (isa<ConcatenateOp, SortOp, ReduceWindowOp, PadOp>(op) &&
           partitionPassthrough(*values, op, *out))
@@ -244,7 +248,8 @@ struct SpmdPartitionerPass
           partitionSliced(*values, op, *out))
         return success();
       if (auto scatter = dyn_cast<ScatterOp>(op);
-          scatter && partitionScatter(*values, scatter, *out, adds(scatter)))
+          scatter && partitionScatter(*values, scatter, *out,
+                                      adds(scatter.getToApplyAttr())))
         return success();
       if (auto reduce = dyn_cast<ReduceOp>(op);
           reduce && getDataOperands(op).size() == 2 &&
@@ -409,9 +414,9 @@ struct SpmdPartitionerPass
     return success();
   }
 
-  /// Whether `scatter`'s update computation adds integers or floats.
-  bool adds(ScatterOp scatter) {
-    auto comp = symbols->lookup<ComputationOp>(scatter.getToApply());
+  /// Whether `computation` (an update computation) adds integers or floats.
+  bool adds(FlatSymbolRefAttr computation) {
+    auto comp = symbols->lookup<ComputationOp>(computation.getAttr());
     if (!comp || comp.getBody().empty())
       return false;
     Block &body = comp.getBody().front();

@@ -51,11 +51,11 @@ SmallVector<int64_t> convResultDims(ConvolutionOp op, unsigned operand);
 /// scalar.
 Value atPartition(InstBuilder &ib, ArrayRef<int32_t> table);
 
-/// `t`, tiles of the result of `op` (a convolution, reduce-window, pad or
-/// select-and-scatter, not yet partitioned) or of its (array) operand
+/// `t`, tiles of the result of `op` (a convolution, reduce-window, pad,
+/// slice or select-and-scatter, not yet partitioned) or of its (array) operand
 /// (`ofResult` false), whole along the dimensions its window slides over
 /// where the partitioner cannot serve them: for a convolution,
-/// reduce-window or pad where no halo exchange can (a dilated base,
+/// reduce-window, pad or slice where no halo exchange can (a dilated base,
 /// interior padding, windows reaching past the neighbouring tiles: a
 /// kernel's gradient), for a select-and-scatter where windows cross
 /// tiles; `t` for other instructions.
@@ -309,11 +309,17 @@ bool partitionIota(SpmdValues &values, IotaOp op, const TileSharding &out);
 /// interior padding: each partition's tile of the result from its operand
 /// tile and halo, the padding value past the operand's ends.
 bool partitionPad(SpmdValues &values, PadOp op, const TileSharding &out);
-/// A select-and-scatter tiled where each partition's windows lie in its
-/// tile (even tiles of windows that do not overlap: a max-pool's
-/// gradient): operand and source in the result's tiles.
+/// A slice tiled along any dimension: each partition's tile of the result
+/// from its operand tile and halo (a window of one element striding from
+/// the slice's start).
+bool partitionSlice(SpmdValues &values, SliceOp op, const TileSharding &out);
+/// A select-and-scatter tiled along any dimension: operand and source in
+/// the result's tiles. Where windows cross tiles (unpadded, and the
+/// scatter `adds`: a max-pool's gradient), each partition scatters the
+/// windows meeting its tile (sources and operand rows as halos from its
+/// neighbours) and keeps its tile.
 bool partitionSelectAndScatter(SpmdValues &values, SelectAndScatterOp op,
-                               const TileSharding &out);
+                               const TileSharding &out, bool adds);
 /// A one-input reduce: partial results summed by the reducer where the
 /// operand is tiled evenly along reduced dimensions.
 bool partitionReduce(SpmdValues &values, ReduceOp op, const TileSharding &out);

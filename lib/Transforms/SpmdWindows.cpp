@@ -46,7 +46,8 @@ struct Halo {
 /// The halo of operand dimension `dim` (of `size` elements in `n` tiles;
 /// `in`, if given, says which partitions hold each) where the
 /// partitions holding tile k read `length` elements from `first(k)` of the
-/// whole operand; nothing where that reaches past the neighbouring tiles.
+/// whole operand (from as many tiles before and after as that takes);
+/// nothing where that reaches past every other tile.
 static std::optional<Halo> planHalo(const TileSharding *in, int64_t dim,
                                     int64_t n, int64_t size, int64_t length,
                                     function_ref<int64_t(int64_t)> first) {
@@ -60,7 +61,7 @@ static std::optional<Halo> planHalo(const TileSharding *in, int64_t dim,
     h.right = std::max(h.right, first(k) + length - (k + 1) * t);
     h.pads |= first(k) < 0 || first(k) + length > size;
   }
-  if (h.left > t || h.right > t)
+  if (h.left > (n - 1) * t || h.right > (n - 1) * t)
     return std::nullopt;
   for (int64_t p = 0; in && p < in->getNumPartitions(); ++p) {
     int64_t k = in->getCoords(p)[dim];
@@ -109,6 +110,61 @@ static std::optional<Halo> slidingHalo(const TileSharding *in, int64_t dim,
   return h;
 }
 
+namespace {
+/// What the partitions of a select-and-scatter whose windows cross tiles
+/// along one dimension take of their neighbours.
+struct Crossing {
+  Halo operand, source;
+  /// Where each partition's tile starts in the rows it scatters over.
+  SmallVector<int32_t> offsets;
+};
+} // namespace
+
+/// How the partitions of a select-and-scatter (operand dimension `d` of
+/// `size` elements, its source `sourceSize`, in `n` tiles, `tiles` if
+/// given) whose windows cross tiles take the windows that meet their tile
+/// (their sources and operand rows from their neighbours), scatter them
+/// over those rows and keep their tile: the sums their rows get are whole
+/// where the scatter adds (windows past the ends take zeros: an add of
+/// nothing). Nothing for padded or dilated windows.
+static std::optional<Crossing> planCrossing(const TileSharding *tiles,
+                                            const ConvWindow &window, size_t d,
+                                            int64_t n, int64_t size,
+                                            int64_t sourceSize) {
+  if (window.padLow[d] != 0 || window.padHigh[d] != 0 ||
+      window.lhsDilate[d] != 1 || window.rhsDilate[d] != 1)
+    return std::nullopt;
+  int64_t t = llvm::divideCeil(size, n), stride = window.stride[d];
+  int64_t width = window.size[d];
+  // Tile k meets windows first(k) .. last(k).
+  auto first = [&](int64_t k) {
+    return llvm::divideCeilSigned(k * t - width + 1, stride);
+  };
+  auto last = [&](int64_t k) {
+    return llvm::divideFloorSigned((k + 1) * t - 1, stride);
+  };
+  int64_t count = 0;
+  for (int64_t k = 0; k < n; ++k)
+    count = std::max(count, last(k) - first(k) + 1);
+  int64_t rows = (count - 1) * stride + width;
+  if (count <= 0)
+    return std::nullopt;
+  std::optional<Halo> src = planHalo(tiles, d, n, sourceSize, count, first);
+  std::optional<Halo> opd = planHalo(
+      tiles, d, n, size, rows, [&](int64_t k) { return first(k) * stride; });
+  if (!src || !opd)
+    return std::nullopt;
+  Crossing c{*opd, *src, {}};
+  for (int64_t k = 0; k < n; ++k)
+    if (k * t - first(k) * stride < 0 || k * t - first(k) * stride + t > rows)
+      return std::nullopt;
+  for (int64_t p = 0; tiles && p < tiles->getNumPartitions(); ++p) {
+    int64_t k = tiles->getCoords(p)[d];
+    c.offsets.push_back(k * t - first(k) * stride);
+  }
+  return c;
+}
+
 /// Whether window dimension `w` takes one element at a time, unpadded.
 static bool isTrivial(const ConvWindow &window, size_t w) {
   return window.size[w] == 1 && window.stride[w] == 1 &&
@@ -128,9 +184,21 @@ static ConvWindow padWindow(PadOp op) {
   return window;
 }
 
+/// A slice as a window of one element striding over its operand from its
+/// start.
+static ConvWindow sliceWindow(SliceOp op) {
+  SliceAttr slice = op.getSlice();
+  ConvWindow window = ConvWindow::get({}, slice.getStarts().size());
+  window.stride = llvm::to_vector(slice.getStrides());
+  for (auto [d, start] : llvm::enumerate(slice.getStarts()))
+    window.padLow[d] = -start;
+  return window;
+}
+
 /// Whether the windows of a select-and-scatter's tile of `n` along window
 /// dimension `w` (of `size` elements, its source `sourceSize`) lie in its
 /// tile of the operand: even tiles of whole windows that do not overlap.
+/// (The partitioner serves others by halos where the scatter adds.)
 static bool windowsInTiles(const ConvWindow &window, size_t w, int64_t size,
                            int64_t sourceSize, int64_t n) {
   return size % n == 0 && sourceSize % n == 0 && window.lhsDilate[w] == 1 &&
@@ -145,10 +213,13 @@ TileSharding mlir::hlo::fitWindowTiles(Operation *op, TileSharding t,
     ArrayRef<int64_t> in = arrayType(sas.getOperand()).getShape();
     ArrayRef<int64_t> source = arrayType(sas.getSource()).getShape();
     ConvWindow window = ConvWindow::get(sas.getWindow(), in.size());
-    for (size_t d = 0; d < in.size(); ++d)
-      if (t.getTiles(d) > 1 &&
-          !windowsInTiles(window, d, in[d], source[d], t.getTiles(d)))
+    // (Its alternative gathers operand and source.)
+    for (size_t d = 0; d < in.size(); ++d) {
+      int64_t n = t.getTiles(d);
+      if (n > 1 && !windowsInTiles(window, d, in[d], source[d], n) &&
+          !planCrossing(nullptr, window, d, n, in[d], source[d]))
         t = t.withoutDim(d);
+    }
     return t;
   }
   // Each window dimension's operand and result dimensions.
@@ -158,8 +229,9 @@ TileSharding mlir::hlo::fitWindowTiles(Operation *op, TileSharding t,
     window = windowOf(op);
     inDims = llvm::to_vector(conv.getDimLabels().getInputSpatial());
     outDims = llvm::to_vector(conv.getDimLabels().getOutputSpatial());
-  } else if (auto pad = dyn_cast<PadOp>(op)) {
-    window = padWindow(pad);
+  } else if (isa<PadOp, SliceOp>(op)) {
+    auto pad = dyn_cast<PadOp>(op);
+    window = pad ? padWindow(pad) : sliceWindow(cast<SliceOp>(op));
     inDims = outDims = llvm::to_vector(llvm::seq<int64_t>(0, window.rank()));
   } else if (auto rw = dyn_cast<ReduceWindowOp>(op);
              rw && arrayType(op->getResult(0))) {
@@ -175,12 +247,15 @@ TileSharding mlir::hlo::fitWindowTiles(Operation *op, TileSharding t,
     int64_t d = ofResult ? outDims[w] : inDims[w];
     // A window wider than a tile (a kernel's gradient) is better
     // partitioned along it than slid across tiles.
+    // Halos from the neighbouring tiles only.
     int64_t n = t.getTiles(d);
     int64_t span = (window.size[w] - 1) * window.rhsDilate[w] + 1;
-    if (n > 1 && !isTrivial(window, w) &&
-        (span > int64_t(llvm::divideCeil(in[inDims[w]], n)) ||
-         !slidingHalo(nullptr, inDims[w], n, in[inDims[w]], out[outDims[w]],
-                      window, w)))
+    int64_t tile = llvm::divideCeil(in[inDims[w]], n);
+    if (n == 1 || isTrivial(window, w))
+      continue;
+    std::optional<Halo> h = slidingHalo(nullptr, inDims[w], n, in[inDims[w]],
+                                        out[outDims[w]], window, w);
+    if (span > tile || !h || h->left > tile || h->right > tile)
       t = t.withoutDim(d);
   }
   return t;
@@ -233,14 +308,22 @@ static Value withHalo(SpmdValues &values, InstBuilder &ib, Value v,
   OpBuilder &b = ib.getBuilder();
   RankedTensorType type = arrayType(v);
   int64_t t = type.getDimSize(h.dim);
+  // The last elements of the d-th tile before, first the farthest; the
+  // first ones of the d-th tile after.
   SmallVector<Value> pieces;
-  if (h.left > 0)
-    pieces.push_back(values.permute(ib, sliceDim(ib, v, h.dim, t - h.left, t),
-                                    neighbourPairs(in, h.dim, 1)));
+  for (int64_t d = llvm::divideCeil(h.left, t); d >= 1; --d) {
+    int64_t c = std::min(t, h.left - (d - 1) * t);
+    pieces.push_back(
+        values.permute(ib, c == t ? v : sliceDim(ib, v, h.dim, t - c, t),
+                       neighbourPairs(in, h.dim, d)));
+  }
   pieces.push_back(v);
-  if (h.right > 0)
-    pieces.push_back(values.permute(ib, sliceDim(ib, v, h.dim, 0, h.right),
-                                    neighbourPairs(in, h.dim, -1)));
+  for (int64_t d = 1; (d - 1) * t < h.right; ++d) {
+    int64_t c = std::min(t, h.right - (d - 1) * t);
+    pieces.push_back(values.permute(ib,
+                                    c == t ? v : sliceDim(ib, v, h.dim, 0, c),
+                                    neighbourPairs(in, h.dim, -d)));
+  }
   Value ext = v;
   SmallVector<int64_t> shape(type.getShape());
   shape[h.dim] = t + h.left + h.right;
@@ -454,17 +537,58 @@ bool mlir::hlo::partitionReduceWindow(SpmdValues &values, ReduceWindowOp op,
 
 bool mlir::hlo::partitionSelectAndScatter(SpmdValues &values,
                                           SelectAndScatterOp op,
-                                          const TileSharding &out) {
+                                          const TileSharding &out, bool adds) {
   ArrayRef<int64_t> in = values.wholeShape(op.getOperand());
   ArrayRef<int64_t> source = values.wholeShape(op.getSource());
   ConvWindow window = ConvWindow::get(op.getWindow(), in.size());
-  for (size_t d = 0; d < in.size(); ++d)
-    if (out.getTiles(d) > 1 &&
-        !windowsInTiles(window, d, in[d], source[d], out.getTiles(d)))
+  SmallVector<Crossing, 1> crossing;
+  for (size_t d = 0; d < in.size(); ++d) {
+    int64_t n = out.getTiles(d);
+    if (n == 1 || windowsInTiles(window, d, in[d], source[d], n))
+      continue;
+    std::optional<Crossing> c =
+        adds ? planCrossing(&out, window, d, n, in[d], source[d])
+             : std::nullopt;
+    if (!c)
       return false;
+    crossing.push_back(std::move(*c));
+  }
   values.setOperandTiles(op, 0, out);
   values.setOperandTiles(op, 1, out);
   values.setResultTiles(op, out);
+  if (crossing.empty())
+    return true;
+  OpBuilder b(op);
+  InstBuilder ib(b, derivedLoc(op->getLoc()));
+  Value operand = op.getOperand(), src = op.getSource();
+  for (const Crossing &c : crossing) {
+    operand =
+        withHalo(values, ib, operand, out, c.operand, in[c.operand.dim], {});
+    src = withHalo(values, ib, src, out, c.source, source[c.source.dim], {});
+  }
+  op->setOperand(0, operand);
+  op->setOperand(1, src);
+  // The result over the windows' rows, its tile cut out of it.
+  Value r = op.getResult();
+  RankedTensorType tile = arrayType(r);
+  r.setType(arrayType(operand));
+  b.setInsertionPointAfter(op);
+  Value mine = r;
+  for (const Crossing &c : crossing) {
+    int64_t d = c.operand.dim, t = tile.getDimSize(d);
+    if (llvm::all_equal(c.offsets)) {
+      mine = sliceDim(ib, mine, d, c.offsets.front(), c.offsets.front() + t);
+      continue;
+    }
+    SmallVector<Value> starts(tile.getRank(), ib.scalar(b.getI32Type(), 0));
+    starts[d] = atPartition(ib, c.offsets);
+    SmallVector<int64_t> sizes(arrayType(mine).getShape());
+    sizes[d] = t;
+    mine = ib.dynamicSlice(mine, starts, sizes);
+    mine.setType(withShape(tile, sizes));
+  }
+  r.replaceAllUsesExcept(mine, mine.getDefiningOp());
+  values.setTiles(mine, out, in);
   return true;
 }
 
@@ -488,5 +612,41 @@ bool mlir::hlo::partitionPad(SpmdValues &values, PadOp op,
   Value value = op.getPaddingValue();
   applyHalos(values, op, out, inShape, window, halos,
              isZeros(value) ? Value() : value);
+  return true;
+}
+
+bool mlir::hlo::partitionSlice(SpmdValues &values, SliceOp op,
+                               const TileSharding &out) {
+  SliceAttr slice = op.getSlice();
+  ArrayRef<int64_t> shape = arrayType(op.getResult()).getShape();
+  SmallVector<int64_t> inShape(values.wholeShape(op.getOperand()));
+  ConvWindow window = sliceWindow(op);
+  SmallVector<int64_t> tile = out.shardShape(inShape);
+  SmallVector<int64_t> starts(slice.getStarts()), limits(slice.getLimits());
+  SmallVector<std::pair<size_t, Halo>> halos;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (out.getTiles(d) == 1)
+      continue;
+    starts[d] = 0;
+    limits[d] = tile[d];
+    if (isTrivial(window, d) && inShape[d] == shape[d])
+      continue;
+    std::optional<Halo> h =
+        slidingHalo(&out, d, out.getTiles(d), inShape[d], shape[d], window, d);
+    if (!h)
+      return false;
+    limits[d] = h->length;
+    halos.push_back({d, std::move(*h)});
+  }
+  values.setOperandTiles(op, 0, out);
+  values.setResultTiles(op, out);
+  OpBuilder b(op);
+  InstBuilder ib(b, derivedLoc(op->getLoc()));
+  Value v = op.getOperand();
+  for (auto &[d, h] : halos)
+    v = withHalo(values, ib, v, out, h, inShape[d], {});
+  op->setOperand(0, v);
+  op.setSliceAttr(
+      SliceAttr::get(op.getContext(), starts, limits, slice.getStrides()));
   return true;
 }
