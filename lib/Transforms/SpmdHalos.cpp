@@ -1,0 +1,243 @@
+//===- SpmdHalos.cpp - halo exchanges of hlo-spmd-partitioner -------------===//
+//
+// What each partition of a window tiled along a dimension it slides over
+// reads of the other tiles, and the collective-permutes, concatenates,
+// masks and slices that give it to it (SpmdHalos.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "SpmdHalos.h"
+#include "RewriteUtils.h"
+
+#include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Dialect/Hlo/HloOpClasses.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace mlir::hlo;
+
+/// The halo of operand dimension `dim` (of `size` elements in `n` tiles;
+/// `in`, if given, says which partitions hold each) where the
+/// partitions holding tile k read `length` elements from `first(k)` of the
+/// whole operand (from as many tiles before and after as that takes);
+/// nothing where that reaches past every other tile.
+std::optional<Halo> mlir::hlo::planHalo(const TileSharding *in, int64_t dim,
+                                        int64_t n, int64_t size, int64_t length,
+                                        function_ref<int64_t(int64_t)> first) {
+  int64_t t = llvm::divideCeil(size, n);
+  Halo h;
+  h.dim = dim;
+  h.length = length;
+  h.uneven = size % n != 0;
+  for (int64_t k = 0; k < n; ++k) {
+    h.left = std::max(h.left, k * t - first(k));
+    h.right = std::max(h.right, first(k) + length - (k + 1) * t);
+    h.pads |= first(k) < 0 || first(k) + length > size;
+  }
+  if (h.left > (n - 1) * t || h.right > (n - 1) * t)
+    return std::nullopt;
+  for (int64_t p = 0; in && p < in->getNumPartitions(); ++p) {
+    int64_t k = in->getCoords(p)[dim];
+    h.offsets.push_back(first(k) - (k * t - h.left));
+  }
+  return h;
+}
+
+/// The halo of operand dimension `dim` (of `size` elements in `n` tiles,
+/// `in` if given) under window dimension `w` of `window` where the
+/// result's dimension (`outSize` long) is tiled alike: each partition's
+/// windows slide over its tile's part of the result (tiles of the result
+/// past its end compute what they may). Over a dilated base (a strided
+/// convolution's input gradient) each partition reads the elements its
+/// windows meet, from the same position in the dilated base on every
+/// partition (else nothing), the window padded to the rest.
+std::optional<Halo> mlir::hlo::slidingHalo(const TileSharding *in, int64_t dim,
+                                           int64_t n, int64_t size,
+                                           int64_t outSize,
+                                           const ConvWindow &window, size_t w) {
+  int64_t o = llvm::divideCeil(outSize, n), stride = window.stride[w];
+  int64_t dilate = window.lhsDilate[w];
+  int64_t span = (window.size[w] - 1) * window.rhsDilate[w] + 1;
+  int64_t reach = (o - 1) * stride + span;
+  // Tile k's windows read the dilated base at [pos(k), pos(k) + reach):
+  // its elements first(k) .. (the holes between them and the padding are
+  // zeros).
+  auto pos = [&](int64_t k) { return k * o * stride - window.padLow[w]; };
+  auto first = [&](int64_t k) {
+    return llvm::divideCeilSigned(pos(k), dilate);
+  };
+  int64_t length = 0;
+  for (int64_t k = 0; k < n; ++k) {
+    if (first(k) * dilate - pos(k) != first(0) * dilate - pos(0))
+      return std::nullopt;
+    length =
+        std::max(length, llvm::divideFloorSigned(pos(k) + reach - 1, dilate) -
+                             first(k) + 1);
+  }
+  if (length <= 0)
+    return std::nullopt;
+  std::optional<Halo> h = planHalo(in, dim, n, size, length, first);
+  if (h) {
+    h->padLow = first(0) * dilate - pos(0);
+    h->padHigh = reach - h->padLow - (length - 1) * dilate - 1;
+  }
+  return h;
+}
+
+/// How the partitions of a select-and-scatter (operand dimension `d` of
+/// `size` elements, its source `sourceSize`, in `n` tiles, `tiles` if
+/// given) whose windows cross tiles take the windows that meet their tile
+/// (their sources and operand rows from their neighbours), scatter them
+/// over those rows and keep their tile: the sums their rows get are whole
+/// where the scatter adds (windows past the ends take zeros: an add of
+/// nothing). Nothing for padded or dilated windows.
+std::optional<Crossing>
+mlir::hlo::planCrossing(const TileSharding *tiles, const ConvWindow &window,
+                        size_t d, int64_t n, int64_t size, int64_t sourceSize) {
+  if (window.padLow[d] != 0 || window.padHigh[d] != 0 ||
+      window.lhsDilate[d] != 1 || window.rhsDilate[d] != 1)
+    return std::nullopt;
+  int64_t t = llvm::divideCeil(size, n), stride = window.stride[d];
+  int64_t width = window.size[d];
+  // Tile k meets windows first(k) .. last(k).
+  auto first = [&](int64_t k) {
+    return llvm::divideCeilSigned(k * t - width + 1, stride);
+  };
+  auto last = [&](int64_t k) {
+    return llvm::divideFloorSigned((k + 1) * t - 1, stride);
+  };
+  int64_t count = 0;
+  for (int64_t k = 0; k < n; ++k)
+    count = std::max(count, last(k) - first(k) + 1);
+  int64_t rows = (count - 1) * stride + width;
+  if (count <= 0)
+    return std::nullopt;
+  std::optional<Halo> src = planHalo(tiles, d, n, sourceSize, count, first);
+  std::optional<Halo> opd = planHalo(
+      tiles, d, n, size, rows, [&](int64_t k) { return first(k) * stride; });
+  if (!src || !opd)
+    return std::nullopt;
+  Crossing c{*opd, *src, {}};
+  for (int64_t k = 0; k < n; ++k)
+    if (k * t - first(k) * stride < 0 || k * t - first(k) * stride + t > rows)
+      return std::nullopt;
+  for (int64_t p = 0; tiles && p < tiles->getNumPartitions(); ++p) {
+    int64_t k = tiles->getCoords(p)[d];
+    c.offsets.push_back(k * t - first(k) * stride);
+  }
+  return c;
+}
+
+/// `v` sliced to [start, limit) along `dim`.
+Value mlir::hlo::sliceDim(InstBuilder &ib, Value v, int64_t dim, int64_t start,
+                          int64_t limit) {
+  RankedTensorType type = arrayType(v);
+  SmallVector<int64_t> starts(type.getRank(), 0), strides(type.getRank(), 1);
+  SmallVector<int64_t> limits(type.getShape()), shape(type.getShape());
+  starts[dim] = start;
+  limits[dim] = limit;
+  shape[dim] = limit - start;
+  OpBuilder &b = ib.getBuilder();
+  return ib.create<SliceOp>(
+      withShape(type, shape), v,
+      {b.getNamedAttr(
+          "slice", SliceAttr::get(b.getContext(), starts, limits, strides))});
+}
+
+/// The pairs of a collective-permute sending each partition's piece to the
+/// partition holding the tile `step` further along `dim` (one to one among
+/// the partitions holding each tile); those at the end send nothing.
+static SmallVector<std::pair<int64_t, int64_t>>
+neighbourPairs(const TileSharding &in, int64_t dim, int64_t step) {
+  std::map<SmallVector<int64_t>, SmallVector<int64_t>> holders;
+  for (int64_t p = 0; p < in.getNumPartitions(); ++p)
+    holders[SmallVector<int64_t>(in.getCoords(p))].push_back(p);
+  SmallVector<std::pair<int64_t, int64_t>> pairs;
+  for (auto &[coords, from] : holders) {
+    SmallVector<int64_t> next(coords);
+    next[dim] += step;
+    auto it = holders.find(next);
+    if (it == holders.end())
+      continue;
+    for (auto [p, q] : llvm::zip(from, it->second))
+      pairs.push_back({p, q});
+  }
+  return pairs;
+}
+
+/// Tile `v` (tiles `in`) with its halo `h`, positions past the array's
+/// ends `padValue` (a scalar; null: zeros, what partitions at the ends
+/// receive from no neighbour where the tiles are even), sliced to what
+/// its windows read.
+Value mlir::hlo::withHalo(SpmdValues &values, InstBuilder &ib, Value v,
+                          const TileSharding &in, const Halo &h, int64_t size,
+                          Value padValue) {
+  OpBuilder &b = ib.getBuilder();
+  RankedTensorType type = arrayType(v);
+  int64_t t = type.getDimSize(h.dim);
+  // The last elements of the d-th tile before, first the farthest; the
+  // first ones of the d-th tile after.
+  SmallVector<Value> pieces;
+  for (int64_t d = llvm::divideCeil(h.left, t); d >= 1; --d) {
+    int64_t c = std::min(t, h.left - (d - 1) * t);
+    pieces.push_back(
+        values.permute(ib, c == t ? v : sliceDim(ib, v, h.dim, t - c, t),
+                       neighbourPairs(in, h.dim, d)));
+  }
+  pieces.push_back(v);
+  for (int64_t d = 1; (d - 1) * t < h.right; ++d) {
+    int64_t c = std::min(t, h.right - (d - 1) * t);
+    pieces.push_back(values.permute(ib,
+                                    c == t ? v : sliceDim(ib, v, h.dim, 0, c),
+                                    neighbourPairs(in, h.dim, -d)));
+  }
+  Value ext = v;
+  SmallVector<int64_t> shape(type.getShape());
+  shape[h.dim] = t + h.left + h.right;
+  RankedTensorType extType = withShape(type, shape);
+  if (pieces.size() > 1)
+    ext = ib.create<ConcatenateOp>(
+        extType, pieces,
+        {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({h.dim}))});
+  if (h.pads && (padValue || h.uneven)) {
+    // Position i of the extended tile is element start + i of the whole
+    // array: the padding value where that is outside it.
+    Type s32 = b.getI32Type();
+    SmallVector<int32_t> starts;
+    for (int64_t p = 0; p < in.getNumPartitions(); ++p)
+      starts.push_back(in.getCoords(p)[h.dim] * t - h.left);
+    auto line = RankedTensorType::get({shape[h.dim]}, s32);
+    Value pos = ib.create<AddOp>(
+        line, {ib.create<IotaOp>(
+                   line, {},
+                   {b.getNamedAttr("iota_dimension", b.getI64IntegerAttr(0))}),
+               ib.broadcast(atPartition(ib, starts), line)});
+    auto preds = RankedTensorType::get({shape[h.dim]}, b.getI1Type());
+    Value inside = ib.create<AndOp>(
+        preds, {ib.compare(pos, ib.splat(s32, 0, {shape[h.dim]}),
+                           ComparisonDirection::GE),
+                ib.compare(pos, ib.splat(s32, size, {shape[h.dim]}),
+                           ComparisonDirection::LT)});
+    Value mask = ib.create<BroadcastOp>(
+        RankedTensorType::get(shape, b.getI1Type()), inside,
+        {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({h.dim}))});
+    if (!padValue)
+      padValue = ib.scalar(type.getElementType(), 0);
+    ext = ib.create<SelectOp>(extType,
+                              {mask, ext, ib.broadcast(padValue, extType)});
+  }
+  if (llvm::all_equal(h.offsets)) {
+    if (h.offsets.front() == 0 && h.length == shape[h.dim])
+      return ext;
+    return sliceDim(ib, ext, h.dim, h.offsets.front(),
+                    h.offsets.front() + h.length);
+  }
+  SmallVector<Value> starts(shape.size(), ib.scalar(b.getI32Type(), 0));
+  starts[h.dim] = atPartition(ib, h.offsets);
+  SmallVector<int64_t> sizes(shape);
+  sizes[h.dim] = h.length;
+  Value sliced = ib.dynamicSlice(ext, starts, sizes);
+  sliced.setType(withShape(type, sizes));
+  return sliced;
+}
