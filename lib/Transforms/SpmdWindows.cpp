@@ -99,14 +99,14 @@ TileSharding mlir::hlo::fitWindowTiles(Operation *op, TileSharding t,
   ArrayRef<int64_t> in = arrayType(op->getOperand(0)).getShape();
   ArrayRef<int64_t> out = arrayType(op->getResult(0)).getShape();
   for (size_t w = 0; w < window.rank(); ++w) {
+    // Halos from the neighbouring tiles only; a window wider than a tile
+    // (a kernel's gradient) is better partitioned along it than slid
+    // across tiles.
     int64_t d = ofResult ? outDims[w] : inDims[w];
-    // A window wider than a tile (a kernel's gradient) is better
-    // partitioned along it than slid across tiles.
-    // Halos from the neighbouring tiles only.
     int64_t n = t.getTiles(d);
     int64_t span = (window.size[w] - 1) * window.rhsDilate[w] + 1;
     int64_t tile = llvm::divideCeil(in[inDims[w]], n);
-    if (n == 1 || isTrivial(window, w))
+    if (n == 1 || (isTrivial(window, w) && in[inDims[w]] == out[outDims[w]]))
       continue;
     std::optional<Halo> h = slidingHalo(nullptr, inDims[w], n, in[inDims[w]],
                                         out[outDims[w]], window, w);
@@ -117,7 +117,7 @@ TileSharding mlir::hlo::fitWindowTiles(Operation *op, TileSharding t,
 }
 
 /// Operand 0 of `op` (tiles `in`, of shape `inShape`) given its halos,
-/// the window (a pad's edges) unpadded along them.
+/// its window's (a pad's) padding along them what the halo leaves.
 static void applyHalos(SpmdValues &values, Operation *op,
                        const TileSharding &in, ArrayRef<int64_t> inShape,
                        ConvWindow window,
