@@ -169,8 +169,8 @@ neighbourPairs(const TileSharding &in, int64_t dim, int64_t step) {
 /// Tile `v` (tiles `in`) with its halo `h`, positions past the array's
 /// ends `padValue` (a scalar; null: zeros, what partitions at the ends
 /// receive from no neighbour where the tiles are even), sliced to what
-/// its windows read.
-Value mlir::hlo::withHalo(SpmdValues &values, InstBuilder &ib, Value v,
+/// its windows read (`withHalo` without the reuse of one made before).
+static Value exchangeHalo(SpmdValues &values, InstBuilder &ib, Value v,
                           const TileSharding &in, const Halo &h, int64_t size,
                           Value padValue) {
   OpBuilder &b = ib.getBuilder();
@@ -240,4 +240,26 @@ Value mlir::hlo::withHalo(SpmdValues &values, InstBuilder &ib, Value v,
   Value sliced = ib.dynamicSlice(ext, starts, sizes);
   sliced.setType(withShape(type, sizes));
   return sliced;
+}
+
+Value mlir::hlo::withHalo(SpmdValues &values, InstBuilder &ib, Value v,
+                          const TileSharding &in, const Halo &h, int64_t size,
+                          Value padValue) {
+  // The same halo of the same value serves every later user in the block
+  // (a convolution's input and its kernel gradient's).
+  SmallVector<int64_t> key = {h.dim, h.left, h.right, h.length, size};
+  key.push_back(h.pads);
+  key.push_back(h.uneven);
+  key.push_back(reinterpret_cast<intptr_t>(padValue.getAsOpaquePointer()));
+  llvm::append_range(key, h.offsets);
+  llvm::append_range(key, in.getTiles());
+  for (int64_t p = 0; p < in.getNumPartitions(); ++p)
+    llvm::append_range(key, in.getCoords(p));
+  Block *block = ib.getBuilder().getInsertionBlock();
+  if (Value made = values.madeFrom(v, block, key))
+    return made;
+  Value made = exchangeHalo(values, ib, v, in, h, size, padValue);
+  if (made != v)
+    values.recordMade(v, key, made);
+  return made;
 }

@@ -166,6 +166,17 @@ Value SpmdValues::reshard(InstBuilder &ib, Value v, TileSharding from,
   return made;
 }
 
+Value SpmdValues::madeFrom(Value v, Block *block, ArrayRef<int64_t> key) const {
+  auto it = derived.find(v);
+  if (it == derived.end())
+    return {};
+  for (const auto &[k, made] : it->second)
+    if (ArrayRef<int64_t>(k) == key &&
+        made.getDefiningOp()->getBlock() == block)
+      return made;
+  return {};
+}
+
 Value SpmdValues::reshardAnew(InstBuilder &ib, Value v, TileSharding from,
                               const TileSharding &to, ArrayRef<int64_t> whole) {
   OpBuilder &b = ib.getBuilder();

@@ -146,6 +146,14 @@ public:
   Value reshard(InstBuilder &ib, Value v, TileSharding from,
                 const TileSharding &to, ArrayRef<int64_t> whole);
 
+  /// A value made from `v` before in `block` by what `key` says (a halo:
+  /// SpmdHalos.cpp), to serve later users too; null if none.
+  Value madeFrom(Value v, Block *block, ArrayRef<int64_t> key) const;
+  /// Records that `made` was made from `v` by what `key` says.
+  void recordMade(Value v, ArrayRef<int64_t> key, Value made) {
+    derived[v].push_back({SmallVector<int64_t>(key), made});
+  }
+
   /// A collective-permute of `v` along `pairs` (source, target partition).
   Value permute(InstBuilder &ib, Value v,
                 ArrayRef<std::pair<int64_t, int64_t>> pairs);
@@ -237,6 +245,9 @@ private:
     Value value;
   };
   DenseMap<Value, SmallVector<Reshard, 1>> reshards;
+  /// Values made from a value, by their keys (`madeFrom`).
+  DenseMap<Value, SmallVector<std::pair<SmallVector<int64_t>, Value>, 1>>
+      derived;
   /// The leaves' tiles and whole shapes of loop states.
   DenseMap<Value, SmallVector<std::pair<TileSharding, SmallVector<int64_t>>>>
       leaves;
