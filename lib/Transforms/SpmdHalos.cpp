@@ -130,6 +130,24 @@ mlir::hlo::planCrossing(const TileSharding *tiles, const ConvWindow &window,
 }
 
 /// `v` sliced to [start, limit) along `dim`.
+Value mlir::hlo::sliceAt(InstBuilder &ib, Value v, int64_t dim,
+                         ArrayRef<int32_t> offsets, int64_t length) {
+  RankedTensorType type = arrayType(v);
+  if (llvm::all_equal(offsets)) {
+    if (offsets.front() == 0 && length == type.getDimSize(dim))
+      return v;
+    return sliceDim(ib, v, dim, offsets.front(), offsets.front() + length);
+  }
+  SmallVector<Value> starts(type.getRank(),
+                            ib.scalar(ib.getBuilder().getI32Type(), 0));
+  starts[dim] = atPartition(ib, offsets);
+  SmallVector<int64_t> sizes(type.getShape());
+  sizes[dim] = length;
+  Value sliced = ib.dynamicSlice(v, starts, sizes);
+  sliced.setType(withShape(type, sizes));
+  return sliced;
+}
+
 Value mlir::hlo::sliceDim(InstBuilder &ib, Value v, int64_t dim, int64_t start,
                           int64_t limit) {
   RankedTensorType type = arrayType(v);
@@ -227,19 +245,7 @@ static Value exchangeHalo(SpmdValues &values, InstBuilder &ib, Value v,
     ext = ib.create<SelectOp>(extType,
                               {mask, ext, ib.broadcast(padValue, extType)});
   }
-  if (llvm::all_equal(h.offsets)) {
-    if (h.offsets.front() == 0 && h.length == shape[h.dim])
-      return ext;
-    return sliceDim(ib, ext, h.dim, h.offsets.front(),
-                    h.offsets.front() + h.length);
-  }
-  SmallVector<Value> starts(shape.size(), ib.scalar(b.getI32Type(), 0));
-  starts[h.dim] = atPartition(ib, h.offsets);
-  SmallVector<int64_t> sizes(shape);
-  sizes[h.dim] = h.length;
-  Value sliced = ib.dynamicSlice(ext, starts, sizes);
-  sliced.setType(withShape(type, sizes));
-  return sliced;
+  return sliceAt(ib, ext, h.dim, h.offsets, h.length);
 }
 
 Value mlir::hlo::withHalo(SpmdValues &values, InstBuilder &ib, Value v,

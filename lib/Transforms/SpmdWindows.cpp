@@ -282,8 +282,6 @@ bool mlir::hlo::partitionReduceWindow(SpmdValues &values, ReduceWindowOp op,
   if (!halos)
     return false;
   values.setOperandTiles(op, 0, out);
-  values.setOperandTiles(
-      op, 1, TileSharding::replicated(0, values.getNumPartitions()));
   values.setResultTiles(op, out);
   // Zeros need no mask: the partitions at the ends receive zeros.
   Value init = op->getOperand(1);
@@ -331,19 +329,9 @@ bool mlir::hlo::partitionSelectAndScatter(SpmdValues &values,
   r.setType(arrayType(operand));
   b.setInsertionPointAfter(op);
   Value mine = r;
-  for (const Crossing &c : crossing) {
-    int64_t d = c.operand.dim, t = tile.getDimSize(d);
-    if (llvm::all_equal(c.offsets)) {
-      mine = sliceDim(ib, mine, d, c.offsets.front(), c.offsets.front() + t);
-      continue;
-    }
-    SmallVector<Value> starts(tile.getRank(), ib.scalar(b.getI32Type(), 0));
-    starts[d] = atPartition(ib, c.offsets);
-    SmallVector<int64_t> sizes(arrayType(mine).getShape());
-    sizes[d] = t;
-    mine = ib.dynamicSlice(mine, starts, sizes);
-    mine.setType(withShape(tile, sizes));
-  }
+  for (const Crossing &c : crossing)
+    mine = sliceAt(ib, mine, c.operand.dim, c.offsets,
+                   tile.getDimSize(c.operand.dim));
   r.replaceAllUsesExcept(mine, mine.getDefiningOp());
   values.setTiles(mine, out, in);
   return true;
