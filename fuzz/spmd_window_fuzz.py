@@ -5,7 +5,8 @@ interpreter.
 Each case is a module of one windowed instruction (a reduce-window that
 adds or takes the maximum, a 1-D convolution, a pad, a slice, a
 select-and-scatter) with random sizes, strides, padding (negative too),
-dilations and interior padding, its operand and result tiled along the
+dilations and interior padding, a rotation (a concatenate of slices that
+wrap around: jnp.roll), its operand and result tiled along the
 windowed dimension over 2, 3 or 4 partitions (evenly or not, sometimes
 with a replicated second dimension), run through
 `hlo-opt --hlo-spmd-partitioning --hlo-check-semantics` (each partition on
@@ -74,7 +75,7 @@ def case(rng):
     replicate = rng.random() < 0.2
     size = rng.randint(n, 6 * n)
     kind = rng.choice(["reduce-window", "convolution", "pad", "slice",
-                       "select-and-scatter"])
+                       "select-and-scatter", "rotation"])
     s = sharding(n, 2, 0, replicate)
     x = "  %%x = f32[%d,3]{1,0} parameter(0), sharding=%s\n" % (size, s)
     body, params = x, ["x: f32[%d,3]" % size]
@@ -131,6 +132,28 @@ def case(rng):
         out = (limit - start + stride - 1) // stride
         body += ("  ROOT %%r = f32[%d,3]{1,0} slice(%%x), slice={[%d:%d:%d], "
                  "[0:3]}, sharding=%s\n" % (out, start, limit, stride, s))
+        return kind, params, body, n
+    if kind == "rotation":
+        # A concatenate of slices of x that follow one another, wrapping
+        # around at its end (jnp.roll, a pad in wrap mode), or x itself.
+        pos, left, pieces = rng.randint(0, size - 1), rng.randint(1, 3 * size), []
+        while left > 0:
+            length = rng.randint(1, min(left, size - pos))
+            if rng.random() < 0.5:
+                length = min(left, size - pos)
+            name = "%%p%d" % len(pieces)
+            if length == size:
+                name = "%x"
+            else:
+                body += ("  %s = f32[%d,3]{1,0} slice(%%x), slice={[%d:%d], "
+                         "[0:3]}\n" % (name, length, pos, pos + length))
+            pieces.append(name)
+            pos, left = (pos + length) % size, left - length
+        out = sum(int(line.split("[")[1].split(",")[0])
+                  for line in body.splitlines()[1:]) + \
+            size * pieces.count("%x")
+        body += ("  ROOT %%r = f32[%d,3]{1,0} concatenate(%s), dimensions={0}, "
+                 "sharding=%s\n" % (out, ", ".join(pieces), s))
         return kind, params, body, n
     width, stride = rng.randint(1, 4), rng.randint(1, 3)
     out = windowed(size, width, stride, 0, 0)

@@ -270,11 +270,18 @@ struct ShardingPropagationPass
       return it->second[k - 1].getArgAttrOfType<ShardingAttr>(0,
                                                               "hlo.sharding");
     }
+    MLIRContext *ctx = user->getContext();
+    // A slice of a rotation asks of its source the rotation's tiles.
+    if (isa<SliceOp>(user))
+      for (Operation *concat : user->getUsers())
+        if (std::optional<Rotation> r = rotationOf(concat);
+            r && r->source == operand)
+          if (std::optional<TileSharding> t = tilesOf(concat->getResult(0)))
+            return attr(fitRotation(*t, *r, concat), ctx);
     auto s = user->getAttrOfType<ShardingAttr>("sharding");
     if (!s || user->getNumResults() != 1 ||
         use.getOperandNumber() >= getDataOperands(user).size())
       return {};
-    MLIRContext *ctx = user->getContext();
     // A loop asks of its initial state the state's sharding; an element
     // of a tuple that sharding's leaf, the rest replicated.
     if (auto loop = dyn_cast<WhileOp>(user))
@@ -373,6 +380,22 @@ struct ShardingPropagationPass
         in.size() == out.size())
       return llvm::to_vector(llvm::seq<int64_t>(0, in.size()));
     return resultDimsOf(op, in, out);
+  }
+
+  /// `op` as a rotation (`matchRotation`), if it is one.
+  static std::optional<Rotation> rotationOf(Operation *op) {
+    auto concat = dyn_cast<ConcatenateOp>(op);
+    if (!concat)
+      return std::nullopt;
+    return matchRotation(
+        concat, [](Value v) { return SmallVector<int64_t>(shapeOf(v)); });
+  }
+
+  /// `t`, tiles of rotation `r` (`op`), where the partitioner rotates them.
+  static TileSharding fitRotation(const TileSharding &t, const Rotation &r,
+                                  Operation *op) {
+    return fitRotationTiles(t, r, shapeOf(r.source)[r.dim],
+                            shapeOf(op->getResult(0))[r.dim]);
   }
 
   /// The type of `op`'s array result, or of every leaf of a variadic reduce
@@ -529,6 +552,10 @@ struct ShardingPropagationPass
                    rank)));
       return attr(t, ctx);
     }
+    // A rotation: its source's tiles, where the partitioner rotates them.
+    if (std::optional<Rotation> r = rotationOf(op))
+      if (std::optional<TileSharding> t = tilesOf(r->source))
+        return attr(fitRotation(*t, *r, op), ctx);
     // The tiles each operand carries to the dimensions it becomes, the
     // first's with the others' merged in (each leaf of a variadic reduce
     // or sort the same).

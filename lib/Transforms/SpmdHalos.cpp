@@ -85,6 +85,32 @@ std::optional<Halo> mlir::hlo::slidingHalo(const TileSharding *in, int64_t dim,
   return h;
 }
 
+std::optional<Halo> mlir::hlo::rotationHalo(const TileSharding *in, int64_t dim,
+                                            int64_t n, int64_t size,
+                                            int64_t outSize, int64_t start) {
+  int64_t o = llvm::divideCeil(outSize, n);
+  // One that does not wrap around: a slice's halo (uneven tiles too).
+  if (start + outSize <= size)
+    return planHalo(in, dim, n, size, o,
+                    [&](int64_t k) { return start + k * o; });
+  if (size % n != 0)
+    return std::nullopt;
+  int64_t t = size / n;
+  // Result tile k starts at source element start + k * o, taken here at
+  // the position of that element nearest tile k of the source (positions
+  // past the ends wrap around).
+  auto first = [&](int64_t k) {
+    int64_t shift = llvm::mod(start + k * o - k * t, size);
+    return k * t + (2 * shift > size ? shift - size : shift);
+  };
+  std::optional<Halo> h = planHalo(in, dim, n, size, o, first);
+  if (h) {
+    h->cyclic = true;
+    h->pads = h->uneven = false;
+  }
+  return h;
+}
+
 /// How the partitions of a select-and-scatter (operand dimension `d` of
 /// `size` elements, its source `sourceSize`, in `n` tiles, `tiles` if
 /// given) whose windows cross tiles take the windows that meet their tile
@@ -165,9 +191,10 @@ Value mlir::hlo::sliceDim(InstBuilder &ib, Value v, int64_t dim, int64_t start,
 
 /// The pairs of a collective-permute sending each partition's piece to the
 /// partition holding the tile `step` further along `dim` (one to one among
-/// the partitions holding each tile); those at the end send nothing.
+/// the partitions holding each tile); those at the end send nothing, or
+/// where `cyclic` to the tiles at the other end.
 static SmallVector<std::pair<int64_t, int64_t>>
-neighbourPairs(const TileSharding &in, int64_t dim, int64_t step) {
+neighbourPairs(const TileSharding &in, int64_t dim, int64_t step, bool cyclic) {
   std::map<SmallVector<int64_t>, SmallVector<int64_t>> holders;
   for (int64_t p = 0; p < in.getNumPartitions(); ++p)
     holders[SmallVector<int64_t>(in.getCoords(p))].push_back(p);
@@ -175,6 +202,8 @@ neighbourPairs(const TileSharding &in, int64_t dim, int64_t step) {
   for (auto &[coords, from] : holders) {
     SmallVector<int64_t> next(coords);
     next[dim] += step;
+    if (cyclic)
+      next[dim] = llvm::mod(next[dim], in.getTiles(dim));
     auto it = holders.find(next);
     if (it == holders.end())
       continue;
@@ -201,14 +230,14 @@ static Value exchangeHalo(SpmdValues &values, InstBuilder &ib, Value v,
     int64_t c = std::min(t, h.left - (d - 1) * t);
     pieces.push_back(
         values.permute(ib, c == t ? v : sliceDim(ib, v, h.dim, t - c, t),
-                       neighbourPairs(in, h.dim, d)));
+                       neighbourPairs(in, h.dim, d, h.cyclic)));
   }
   pieces.push_back(v);
   for (int64_t d = 1; (d - 1) * t < h.right; ++d) {
     int64_t c = std::min(t, h.right - (d - 1) * t);
     pieces.push_back(values.permute(ib,
                                     c == t ? v : sliceDim(ib, v, h.dim, 0, c),
-                                    neighbourPairs(in, h.dim, -d)));
+                                    neighbourPairs(in, h.dim, -d, h.cyclic)));
   }
   Value ext = v;
   SmallVector<int64_t> shape(type.getShape());
@@ -218,7 +247,7 @@ static Value exchangeHalo(SpmdValues &values, InstBuilder &ib, Value v,
     ext = ib.create<ConcatenateOp>(
         extType, pieces,
         {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({h.dim}))});
-  if (h.pads && (padValue || h.uneven)) {
+  if (h.pads && !h.cyclic && (padValue || h.uneven)) {
     // Position i of the extended tile is element start + i of the whole
     // array: the padding value where that is outside it.
     Type s32 = b.getI32Type();
@@ -256,6 +285,7 @@ Value mlir::hlo::withHalo(SpmdValues &values, InstBuilder &ib, Value v,
   SmallVector<int64_t> key = {h.dim, h.left, h.right, h.length, size};
   key.push_back(h.pads);
   key.push_back(h.uneven);
+  key.push_back(h.cyclic);
   key.push_back(reinterpret_cast<intptr_t>(padValue.getAsOpaquePointer()));
   llvm::append_range(key, h.offsets);
   llvm::append_range(key, in.getTiles());

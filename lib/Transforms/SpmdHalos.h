@@ -29,6 +29,10 @@ struct Halo {
   /// padding), and whether its tiles are uneven (the last tile's elements
   /// past the end are not zeros).
   bool pads = false, uneven = false;
+  /// Whether positions past the array's ends wrap around to its other end
+  /// (a rotation): the first tile's previous neighbour is the last (even
+  /// tiles only).
+  bool cyclic = false;
   /// The window's padding there after the halo (a dilated base's edges).
   int64_t padLow = 0, padHigh = 0;
 };
@@ -66,6 +70,15 @@ std::optional<Crossing> planCrossing(const TileSharding *tiles,
                                      const ConvWindow &window, size_t d,
                                      int64_t n, int64_t size,
                                      int64_t sourceSize);
+
+/// The halo of a rotation (a result of `outSize` elements along the
+/// source's dimension `dim`, element i the source's (start + i) mod size)
+/// tiled `n` ways along it, evenly in the source (`in`, if given, says
+/// which partitions hold each tile): a cyclic halo from the tiles nearest
+/// each partition's result tile, or where the rotation does not wrap
+/// around, a slice's; nothing for uneven source tiles that it wraps.
+std::optional<Halo> rotationHalo(const TileSharding *in, int64_t dim, int64_t n,
+                                 int64_t size, int64_t outSize, int64_t start);
 
 /// `v` sliced to [start, limit) along `dim`.
 Value sliceDim(InstBuilder &ib, Value v, int64_t dim, int64_t start,

@@ -144,10 +144,42 @@ struct SpmdPartitionerPass
     SmallVector<Operation *> ops;
     for (Operation &op : body.without_terminator())
       ops.push_back(&op);
+    findRotations(ops);
     for (Operation *op : ops)
-      if (failed(partitionOp(op)))
+      if (!unsliced.contains(op) && failed(partitionOp(op)))
         return failure();
     return success();
+  }
+
+  /// The concatenates of `ops` that rotate their source along a tiled
+  /// dimension (`partitionRotation`), and their slices that nothing else
+  /// uses: those are not partitioned (the rotation reads its source).
+  void findRotations(ArrayRef<Operation *> ops) {
+    auto shapeOf = [&](Value v) {
+      return SmallVector<int64_t>(values->wholeShape(v));
+    };
+    for (Operation *op : ops) {
+      auto concat = dyn_cast<ConcatenateOp>(op);
+      if (!concat || hasControlEdges(op) || isManualOp(op))
+        continue;
+      std::optional<Rotation> r = matchRotation(concat, shapeOf);
+      auto s = op->getAttrOfType<ShardingAttr>("sharding");
+      std::optional<TileSharding> out =
+          s ? TileSharding::get(s, arrayType(concat.getResult()).getRank(),
+                                numPartitions)
+            : std::nullopt;
+      if (!r || !out || out->getTiles(r->dim) == 1)
+        continue;
+      int64_t size = shapeOf(r->source)[r->dim];
+      int64_t outSize = arrayType(concat.getResult()).getDimSize(r->dim);
+      if (fitRotationTiles(*out, *r, size, outSize) == *out)
+        rotations.insert(op);
+    }
+    for (Operation *op : ops)
+      if (isa<SliceOp>(op) && !hasControlEdges(op) && !op->use_empty() &&
+          llvm::all_of(op->getUsers(),
+                       [&](Operation *u) { return rotations.contains(u); }))
+        unsliced.insert(op);
   }
 
   LogicalResult partitionOp(Operation *op) {
@@ -241,6 +273,34 @@ struct SpmdPartitionerPass
           sas && partitionSelectAndScatter(*values, sas, *out,
                                            adds(sas.getScatterAttr())))
         return success();
+      if (rotations.erase(op)) {
+        // Matched again: its source may have been replaced since.
+        auto concat = cast<ConcatenateOp>(op);
+        std::optional<Rotation> r = matchRotation(concat, [&](Value v) {
+          return SmallVector<int64_t>(values->wholeShape(v));
+        });
+        SmallVector<int64_t> shape;
+        if (r)
+          shape.assign(values->wholeShape(r->source).begin(),
+                       values->wholeShape(r->source).end());
+        if (r && partitionRotation(*values, concat, *r, shape, *out)) {
+          // The slices the rotation replaces were not partitioned.
+          SmallVector<Operation *> pieces;
+          for (Value v : getDataOperands(op))
+            if (Operation *def = v.getDefiningOp();
+                def && unsliced.contains(def))
+              pieces.push_back(def);
+          op->erase();
+          for (Operation *piece : pieces)
+            if (piece->use_empty() && unsliced.erase(piece))
+              piece->erase();
+          return success();
+        }
+        for (Value v : getDataOperands(op))
+          if (Operation *def = v.getDefiningOp();
+              def && unsliced.erase(def) && failed(partitionOp(def)))
+            return failure();
+      }
       if (isa<ConcatenateOp, SortOp, ReduceWindowOp, PadOp>(op) &&
           partitionPassthrough(*values, op, *out))
         return success();
@@ -698,6 +758,10 @@ struct SpmdPartitionerPass
   ComputationOp entry;
   int64_t numPartitions = 1;
   std::optional<SpmdValues> values;
+  /// The rotations `partitionRotation` partitions (`findRotations`), and
+  /// the slices of them it leaves as they are.
+  DenseSet<Operation *> rotations;
+  DenseSet<Operation *> unsliced;
   std::optional<SymbolTable> symbols;
   /// How many instructions name each computation.
   DenseMap<StringAttr, int64_t> callers;

@@ -239,11 +239,12 @@ bool mlir::hlo::partitionReduce(SpmdValues &values, ReduceOp op,
 /// operand of its rank keeps each tiled dimension (`dims`: each array
 /// operand's dimensions' result dimensions); where one does not, its tiles
 /// moved to a whole dimension all keep (evenly: an all-to-all, not an
-/// all-gather, reshards the operands, as XLA's partitioner does); nothing
-/// where there is none.
-static std::optional<TileSharding>
-keptTiles(SpmdValues &values, Operation *op, const TileSharding &out,
-          ArrayRef<SmallVector<int64_t>> dims) {
+/// all-gather, reshards the operands, as XLA's partitioner does), else made
+/// whole (the other dimensions keep their tiles; users cut the result's
+/// tiles from it).
+static TileSharding keptTiles(SpmdValues &values, Operation *op,
+                              const TileSharding &out,
+                              ArrayRef<SmallVector<int64_t>> dims) {
   ArrayRef<int64_t> shape = arrayType(op->getResult(0)).getShape();
   auto keeps = [&](int64_t d) {
     return llvm::all_of(dims, [&](ArrayRef<int64_t> m) {
@@ -272,9 +273,7 @@ keptTiles(SpmdValues &values, Operation *op, const TileSharding &out,
       }
       moved = TileSharding::fromCoords(counts, coords);
     }
-    if (!moved)
-      return std::nullopt;
-    tiles = *moved;
+    tiles = moved ? *moved : tiles.withoutDim(d);
   }
   return tiles;
 }
@@ -290,10 +289,7 @@ bool mlir::hlo::partitionSliced(SpmdValues &values, Operation *op,
   SmallVector<SmallVector<int64_t>> dims;
   for (unsigned i = 0; i < arrays; ++i)
     dims.push_back(*resultDimsOf(op, values.wholeShape(in[i]), shape));
-  std::optional<TileSharding> kept = keptTiles(values, op, out, dims);
-  if (!kept)
-    return false;
-  const TileSharding &tiles = *kept;
+  TileSharding tiles = keptTiles(values, op, out, dims);
   for (unsigned i = 0; i < in.size(); ++i)
     values.setOperandTiles(
         op, i,
@@ -474,10 +470,7 @@ bool mlir::hlo::partitionPassthrough(SpmdValues &values, Operation *op,
       return false;
     dims.push_back(*d);
   }
-  std::optional<TileSharding> tiles = keptTiles(values, op, out, dims);
-  if (!tiles)
-    return false;
-  return projectOperands(values, op, *tiles, dims);
+  return projectOperands(values, op, keptTiles(values, op, out, dims), dims);
 }
 
 bool mlir::hlo::partitionReverse(SpmdValues &values, ReverseOp op,

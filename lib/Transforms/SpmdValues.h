@@ -61,6 +61,27 @@ Value atPartition(InstBuilder &ib, ArrayRef<int32_t> table);
 /// tiles; `t` for other instructions.
 TileSharding fitWindowTiles(Operation *op, TileSharding t, bool ofResult);
 
+/// A concatenate of pieces of one array along one of its dimensions (the
+/// array itself, or slices of unit strides taking its other dimensions
+/// whole), each starting where the one before ends or, the array's end
+/// reached, at its start: element i of the result along `dim` is element
+/// (start + i) mod n of `source` (jnp.roll, a pad in "wrap" mode).
+struct Rotation {
+  Value source;
+  int64_t dim = 0, start = 0;
+};
+/// `op` as a rotation, the whole shapes of its operands' arrays by
+/// `shapeOf`; nothing for other concatenates.
+std::optional<Rotation>
+matchRotation(ConcatenateOp op,
+              function_ref<SmallVector<int64_t>(Value)> shapeOf);
+/// `t`, tiles of rotation `r`'s result or source (the same), made whole
+/// along its dimension where the partitioner cannot rotate the tiles
+/// (`rotationHalo`: uneven source tiles; `size`: the source's length there,
+/// `outSize` the result's).
+TileSharding fitRotationTiles(TileSharding t, const Rotation &r, int64_t size,
+                              int64_t outSize);
+
 /// Whether `v` is zeros (a zero constant, broadcast or not).
 bool isZeros(Value v);
 
@@ -293,7 +314,8 @@ bool partitionReduceWindow(SpmdValues &values, ReduceWindowOp op,
 bool partitionGather(SpmdValues &values, GatherOp op, const TileSharding &out,
                      function_ref<StringRef(Type)> adder);
 /// Slice, dynamic-slice and dynamic-update-slice tiled along the
-/// dimensions they take whole only.
+/// dimensions they take whole (a dynamic-update-slice's update too, sliced
+/// to its tiles), made whole along the others.
 bool partitionSliced(SpmdValues &values, Operation *op,
                      const TileSharding &out);
 /// A scatter of one operand tiled along its passthrough dimensions
@@ -306,7 +328,8 @@ bool partitionScatter(SpmdValues &values, ScatterOp op, const TileSharding &out,
                       bool adds);
 /// Concatenate, sort, reduce-window and pad of one result tiled along the
 /// dimensions they leave as they are (not joined, sorted, windowed or
-/// padded): each operand in the result's tiles there.
+/// padded): each operand in the result's tiles there, whole along the
+/// others.
 bool partitionPassthrough(SpmdValues &values, Operation *op,
                           const TileSharding &out);
 /// A reverse, its reversed dimensions tiled evenly too: the operand in the
@@ -324,6 +347,11 @@ bool partitionPad(SpmdValues &values, PadOp op, const TileSharding &out);
 /// from its operand tile and halo (a window of one element striding from
 /// the slice's start).
 bool partitionSlice(SpmdValues &values, SliceOp op, const TileSharding &out);
+/// A rotation `r` (`op`, its source's whole shape `shape`) tiled along its
+/// dimension: each partition's tile from its source tile and a cyclic
+/// halo (XLA's rotation of jnp.roll: collective-permutes in a ring).
+bool partitionRotation(SpmdValues &values, ConcatenateOp op, const Rotation &r,
+                       ArrayRef<int64_t> shape, const TileSharding &out);
 /// A select-and-scatter tiled along any dimension: operand and source in
 /// the result's tiles. Where windows cross tiles (unpadded, and the
 /// scatter `adds`: a max-pool's gradient), each partition scatters the

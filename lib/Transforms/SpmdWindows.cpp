@@ -7,7 +7,8 @@
 // the instruction's padding there becomes values (zeros from no neighbour
 // at the array's ends, or the padding value by a mask) and each partition
 // slides the window over its tile and halo (XLA's halo exchange of a
-// spatially partitioned convolution or pooling).
+// spatially partitioned convolution or pooling). Rotations (jnp.roll) take
+// their source's tiles with a halo that wraps around its ends.
 //
 //===----------------------------------------------------------------------===//
 
@@ -383,5 +384,92 @@ bool mlir::hlo::partitionSlice(SpmdValues &values, SliceOp op,
   op->setOperand(0, v);
   op.setSliceAttr(
       SliceAttr::get(op.getContext(), starts, limits, slice.getStrides()));
+  return true;
+}
+
+std::optional<Rotation>
+mlir::hlo::matchRotation(ConcatenateOp op,
+                         function_ref<SmallVector<int64_t>(Value)> shapeOf) {
+  OperandRange in = getDataOperands(op);
+  if (in.size() < 2 || op.getDimensions().size() != 1)
+    return std::nullopt;
+  int64_t dim = op.getDimensions()[0];
+  // The piece [begin, end) of `source` along `dim` that `v` is.
+  auto piece = [&](Value v, Value source, ArrayRef<int64_t> shape)
+      -> std::optional<std::pair<int64_t, int64_t>> {
+    if (v == source)
+      return std::make_pair(int64_t(0), shape[dim]);
+    auto slice = v.getDefiningOp<SliceOp>();
+    if (!slice || slice.getOperand() != source)
+      return std::nullopt;
+    SliceAttr s = slice.getSlice();
+    for (size_t d = 0; d < shape.size(); ++d)
+      if (s.getStrides()[d] != 1 ||
+          (int64_t(d) != dim &&
+           (s.getStarts()[d] != 0 || s.getLimits()[d] != shape[d])))
+        return std::nullopt;
+    return std::make_pair(s.getStarts()[dim], s.getLimits()[dim]);
+  };
+  // The source: the first piece's, or the first piece itself.
+  SmallVector<Value, 2> candidates;
+  if (auto slice = in[0].getDefiningOp<SliceOp>())
+    candidates.push_back(slice.getOperand());
+  candidates.push_back(in[0]);
+  for (Value source : candidates) {
+    SmallVector<int64_t> shape = shapeOf(source);
+    if (shape.size() != arrayType(op.getResult()).getShape().size() ||
+        shape[dim] == 0)
+      continue;
+    std::optional<int64_t> start, end;
+    for (Value v : in) {
+      std::optional<std::pair<int64_t, int64_t>> p = piece(v, source, shape);
+      if (!p || (end && p->first != *end % shape[dim])) {
+        start.reset();
+        break;
+      }
+      if (!start)
+        start = p->first;
+      end = p->second;
+    }
+    if (start)
+      return Rotation{source, dim, *start};
+  }
+  return std::nullopt;
+}
+
+TileSharding mlir::hlo::fitRotationTiles(TileSharding t, const Rotation &r,
+                                         int64_t size, int64_t outSize) {
+  int64_t n = t.getTiles(r.dim);
+  if (n == 1)
+    return t;
+  // (Halos from tiles further away too: each partition still receives
+  // no more than its tile, where an all-gather would give it every tile.)
+  if (!rotationHalo(nullptr, r.dim, n, size, outSize, r.start))
+    return t.withoutDim(r.dim);
+  return t;
+}
+
+bool mlir::hlo::partitionRotation(SpmdValues &values, ConcatenateOp op,
+                                  const Rotation &r, ArrayRef<int64_t> shape,
+                                  const TileSharding &out) {
+  int64_t n = out.getTiles(r.dim);
+  SmallVector<int64_t> whole(arrayType(op.getResult()).getShape());
+  std::optional<Halo> h =
+      n > 1 ? rotationHalo(&out, r.dim, n, shape[r.dim], whole[r.dim], r.start)
+            : std::nullopt;
+  if (!h)
+    return false;
+  OpBuilder b(op);
+  InstBuilder ib(b, derivedLoc(op->getLoc()));
+  Value v =
+      values.reshard(ib, r.source, values.currentOf(r.source), out, shape);
+  Value tile = withHalo(values, ib, v, out, *h, shape[r.dim], {});
+  // A value whose whole shape is the result's (not the source's, nor
+  // another rotation's of the same tiles).
+  bool taken = tile == v || (!values.currentOf(tile).isReplicated() &&
+                             values.wholeShape(tile) != ArrayRef(whole));
+  v = taken ? sliceDim(ib, tile, r.dim, 0, h->length) : tile;
+  op.getResult().replaceAllUsesWith(v);
+  values.setTiles(v, out, whole);
   return true;
 }

@@ -279,6 +279,17 @@ def programs(jax, jnp, P, shard_map, mesh, mesh1):
         d = lax.dynamic_slice_in_dim(c, 2, 4, axis=0)
         return s[:, ::2] + t[:, 1::2], a, d.T
     add("misc", misc, ((8, 6), P("data", None)), ((8, 6), P("data", "model")))
+
+    def roll(x):
+        return (jnp.roll(x, 3, axis=0) * 2.0 + jnp.roll(x, -1, axis=1) +
+                jnp.roll(jnp.sin(x), (11, 2), axis=(0, 1)))
+    add("roll", roll, ((16, 8), P("data", "model")))
+
+    def wrap_update(x, y, i):
+        w = jnp.pad(x, ((1, 2), (0, 0)), mode="wrap") * 1.5
+        return w, lax.dynamic_update_slice_in_dim(x, y, i[0], axis=0)
+    add("wrap_update", wrap_update, ((16, 8), P("data", "model")),
+        ((4, 8), P()), ((1,), P(), "int"))
     return out
 
 
