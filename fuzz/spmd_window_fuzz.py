@@ -8,7 +8,8 @@ select-and-scatter) with random sizes, strides, padding (negative too),
 dilations and interior padding, a rotation (a concatenate of slices that
 wrap around: jnp.roll), its operand and result tiled along the
 windowed dimension over 2, 3 or 4 partitions (evenly or not, sometimes
-with a replicated second dimension), run through
+with a replicated second dimension), or a reduce-window or
+select-and-scatter windowed along both dimensions tiled 2x2, run through
 `hlo-opt --hlo-spmd-partitioning --hlo-check-semantics` (each partition on
 its tiles, the result put together and compared with the whole
 program's). Prints each finding (a crash, an error, a changed result)
@@ -69,8 +70,40 @@ def windowed(size, width, stride, lo, hi, base=1, dilate=1):
     return (padded - span) // stride + 1 if padded >= span else 0
 
 
+def case2d(rng):
+    """A reduce-window or select-and-scatter windowed along both dimensions,
+    tiled 2x2 over 4 partitions (the corners of each tile's halo)."""
+    rows, cols = rng.randint(2, 12), rng.randint(2, 12)
+    s = "{devices=[2,2]<=[4]}"
+    kind = rng.choice(["reduce-window 2-d", "select-and-scatter 2-d"])
+    body = "  %%x = f32[%d,%d]{1,0} parameter(0), sharding=%s\n" % (rows, cols, s)
+    params = ["x: f32[%d,%d]" % (rows, cols)]
+    width = [rng.randint(1, 4), rng.randint(1, 4)]
+    stride = [rng.randint(1, 3), rng.randint(1, 3)]
+    out = [windowed(rows, width[0], stride[0], 0, 0),
+           windowed(cols, width[1], stride[1], 0, 0)]
+    if min(out) <= 0:
+        return None
+    window = "size=%dx%d stride=%dx%d" % (*width, *stride)
+    if kind.startswith("reduce-window"):
+        body += "  %init = f32[] constant(-inf)\n"
+        body += ("  ROOT %%r = f32[%d,%d]{1,0} reduce-window(%%x, %%init), "
+                 "window={%s}, to_apply=%%max, sharding=%s\n" %
+                 (*out, window, s))
+        return kind, params, body, 4
+    params.append("g: f32[%d,%d]" % tuple(out))
+    body += "  %%g = f32[%d,%d]{1,0} parameter(1), sharding=%s\n" % (*out, s)
+    body += "  %zero = f32[] constant(0)\n"
+    body += ("  ROOT %%r = f32[%d,%d]{1,0} select-and-scatter(%%x, %%g, %%zero), "
+             "window={%s}, select=%%ge, scatter=%%add, sharding=%s\n" %
+             (rows, cols, window, s))
+    return kind, params, body, 4
+
+
 def case(rng):
     """(kind, module text) of one random case, or None."""
+    if rng.random() < 0.1:
+        return case2d(rng)
     n = rng.choice([2, 3, 4])
     replicate = rng.random() < 0.2
     size = rng.randint(n, 6 * n)

@@ -329,11 +329,13 @@ bool mlir::hlo::partitionSelectAndScatter(SpmdValues &values,
   RankedTensorType tile = arrayType(r);
   r.setType(arrayType(operand));
   b.setInsertionPointAfter(op);
+  SmallPtrSet<Operation *, 4> users(llvm::from_range, r.getUsers());
   Value mine = r;
   for (const Crossing &c : crossing)
     mine = sliceAt(ib, mine, c.operand.dim, c.offsets,
                    tile.getDimSize(c.operand.dim));
-  r.replaceAllUsesExcept(mine, mine.getDefiningOp());
+  r.replaceUsesWithIf(
+      mine, [&](OpOperand &use) { return users.contains(use.getOwner()); });
   values.setTiles(mine, out, in);
   return true;
 }
