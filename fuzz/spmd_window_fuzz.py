@@ -4,10 +4,10 @@ interpreter.
 
 Each case is a module of one windowed instruction (a reduce-window that
 adds or takes the maximum, a 1-D convolution, a pad, a slice, a
-select-and-scatter) with random sizes, strides, padding (negative too),
-dilations and interior padding, a rotation (a concatenate of slices that
-wrap around: jnp.roll), its operand and result tiled along the
-windowed dimension over 2, 3 or 4 partitions (evenly or not, sometimes
+select-and-scatter that adds or takes the maximum) with random sizes,
+strides, padding (negative too), dilations and interior padding, a
+rotation (a concatenate of slices that wrap around: jnp.roll), a
+reverse, its operand and result tiled along the windowed dimension over 2, 3 or 4 partitions (evenly or not, sometimes
 with a replicated second dimension), or a reduce-window or
 select-and-scatter windowed along both dimensions tiled 2x2, run through
 `hlo-opt --hlo-spmd-partitioning --hlo-check-semantics` (each partition on
@@ -108,7 +108,7 @@ def case(rng):
     replicate = rng.random() < 0.2
     size = rng.randint(n, 6 * n)
     kind = rng.choice(["reduce-window", "convolution", "pad", "slice",
-                       "select-and-scatter", "rotation"])
+                       "select-and-scatter", "rotation", "reverse"])
     s = sharding(n, 2, 0, replicate)
     x = "  %%x = f32[%d,3]{1,0} parameter(0), sharding=%s\n" % (size, s)
     body, params = x, ["x: f32[%d,3]" % size]
@@ -166,6 +166,13 @@ def case(rng):
         body += ("  ROOT %%r = f32[%d,3]{1,0} slice(%%x), slice={[%d:%d:%d], "
                  "[0:3]}, sharding=%s\n" % (out, start, limit, stride, s))
         return kind, params, body, n
+    if kind == "reverse":
+        dims = rng.choice(["0", "0", "0,1"])
+        body += ("  %%e = f32[%d,3]{1,0} exponential(%%x), sharding=%s\n" %
+                 (size, s))
+        body += ("  ROOT %%r = f32[%d,3]{1,0} reverse(%%e), dimensions={%s}, "
+                 "sharding=%s\n" % (size, dims, s))
+        return kind, params, body, n
     if kind == "rotation":
         # A concatenate of slices of x that follow one another, wrapping
         # around at its end (jnp.roll, a pad in wrap mode), or x itself.
@@ -194,10 +201,11 @@ def case(rng):
         return None
     params.append("g: f32[%d,3]" % out)
     body += ("  %%g = f32[%d,3]{1,0} parameter(1), sharding=%s\n" % (out, s))
-    body += "  %zero = f32[] constant(0)\n"
+    body += "  %%zero = f32[] constant(%s)\n" % rng.choice(["0", "-1"])
     body += ("  ROOT %%r = f32[%d,3]{1,0} select-and-scatter(%%x, %%g, %%zero), "
-             "window={size=%dx1 stride=%dx1}, select=%%ge, scatter=%%add, "
-             "sharding=%s\n" % (size, width, stride, s))
+             "window={size=%dx1 stride=%dx1}, select=%%ge, scatter=%%%s, "
+             "sharding=%s\n" % (size, width, stride,
+                                 rng.choice(["add", "max"]), s))
     return kind, params, body, n
 
 

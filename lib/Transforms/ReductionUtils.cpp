@@ -182,6 +182,40 @@ Operation *mlir::hlo::reducerOp(ComputationOp comp) {
   return op;
 }
 
+DenseElementsAttr mlir::hlo::identityOf(Operation *reducer, Type type) {
+  if (!reducer)
+    return {};
+  auto scalar = RankedTensorType::get({}, type);
+  if (auto ft = dyn_cast<FloatType>(type)) {
+    const llvm::fltSemantics &sem = ft.getFloatSemantics();
+    std::optional<APFloat> v;
+    if (isa<AddOp>(reducer))
+      v = APFloat::getZero(sem);
+    else if (isa<MulOp>(reducer))
+      v = APFloat::getOne(sem);
+    else if (isa<MaxOp, MinOp>(reducer) && APFloat::semanticsHasInf(sem))
+      v = APFloat::getInf(sem, /*Negative=*/isa<MaxOp>(reducer));
+    return v ? DenseElementsAttr::get(scalar, {*v}) : DenseElementsAttr();
+  }
+  auto it = dyn_cast<IntegerType>(type);
+  if (!it)
+    return {};
+  bool isUnsigned = it.isUnsigned() || it.getWidth() == 1;
+  unsigned w = it.getWidth();
+  std::optional<APInt> v;
+  if (isa<AddOp, OrOp, XorOp>(reducer))
+    v = APInt::getZero(w);
+  else if (isa<MulOp>(reducer))
+    v = APInt(w, 1);
+  else if (isa<AndOp>(reducer))
+    v = APInt::getAllOnes(w);
+  else if (isa<MaxOp>(reducer))
+    v = isUnsigned ? APInt::getMinValue(w) : APInt::getSignedMinValue(w);
+  else if (isa<MinOp>(reducer))
+    v = isUnsigned ? APInt::getMaxValue(w) : APInt::getSignedMaxValue(w);
+  return v ? DenseElementsAttr::get(scalar, {*v}) : DenseElementsAttr();
+}
+
 bool mlir::hlo::isIdentityOf(Operation *reducer, Value init) {
   Attribute attr;
   if (!reducer || !matchPattern(init, m_Constant(&attr)))
@@ -190,35 +224,12 @@ bool mlir::hlo::isIdentityOf(Operation *reducer, Value init) {
   if (!splat)
     return false;
   Type elt = splat.getElementType();
-  if (auto ft = dyn_cast<FloatType>(elt)) {
-    APFloat v = splat.getSplatValue<APFloat>();
-    if (isa<AddOp>(reducer))
-      return v.isZero();
-    if (isa<MulOp>(reducer))
-      return v.isExactlyValue(1.0);
-    if (isa<MaxOp>(reducer))
-      return v.isInfinity() && v.isNegative();
-    if (isa<MinOp>(reducer))
-      return v.isInfinity() && !v.isNegative();
+  DenseElementsAttr identity = identityOf(reducer, elt);
+  if (!identity)
     return false;
-  }
-  auto it = dyn_cast<IntegerType>(elt);
-  if (!it)
-    return false;
-  APInt v = splat.getSplatValue<APInt>();
-  bool isUnsigned = it.isUnsigned() || it.getWidth() == 1;
-  unsigned w = v.getBitWidth();
-  if (isa<AddOp, OrOp, XorOp>(reducer))
-    return v.isZero();
-  if (isa<MulOp>(reducer))
-    return v.isOne();
-  if (isa<AndOp>(reducer))
-    return v.isAllOnes();
-  if (isa<MaxOp>(reducer))
-    return v ==
-           (isUnsigned ? APInt::getMinValue(w) : APInt::getSignedMinValue(w));
-  if (isa<MinOp>(reducer))
-    return v ==
-           (isUnsigned ? APInt::getMaxValue(w) : APInt::getSignedMaxValue(w));
-  return false;
+  if (isa<FloatType>(elt))
+    return isa<AddOp>(reducer) ? splat.getSplatValue<APFloat>().isZero()
+                               : splat.getSplatValue<APFloat>().bitwiseIsEqual(
+                                     identity.getSplatValue<APFloat>());
+  return splat.getSplatValue<APInt>() == identity.getSplatValue<APInt>();
 }

@@ -95,10 +95,15 @@ void replaceReduce(ReduceOp op, Value value);
 /// parameters (`add(p0, p1)`, ...), or null.
 Operation *reducerOp(ComputationOp comp);
 
+/// The scalar of element type `type` that `reducer` leaves every value
+/// alone with: 0 for add, or and xor, 1 for multiply, the lowest value
+/// (-inf) for maximum, the highest for minimum, all ones for and; null for
+/// other reducers and types.
+DenseElementsAttr identityOf(Operation *reducer, Type type);
+
 /// True if `init` is a constant that `reducer` leaves every value alone
-/// with: 0 for add, or and xor, 1 for multiply, the lowest value for
-/// maximum, the highest for minimum, all ones for and. (A float add takes
-/// +0 too, as XLA does: it differs from -0 only in the sign of a zero.)
+/// with (`identityOf`; a float add takes -0 too, as XLA does: it differs
+/// from +0 only in the sign of a zero).
 bool isIdentityOf(Operation *reducer, Value init);
 
 /// A window's fields over `rank` dimensions, each at its default where the

@@ -332,9 +332,7 @@ struct ShardingPropagationPass
     }
     // A reverse asks for the mirrored tiles.
     if (auto reverse = dyn_cast<ReverseOp>(user))
-      return attr(
-          mirrorTiles(*out, reverse.getDimensions(), resultType.getShape()),
-          ctx);
+      return attr(mirrorTiles(*out, reverse.getDimensions()), ctx);
     // A gather asks of its indices the tiles of its batch dimensions, of
     // its operand those of its passthrough dimensions.
     if (auto gather = dyn_cast<GatherOp>(user))
@@ -517,9 +515,7 @@ struct ShardingPropagationPass
       std::optional<TileSharding> operand = tilesOf(reverse.getOperand());
       if (!operand)
         return {};
-      return attr(
-          mirrorTiles(*operand, reverse.getDimensions(), resultType.getShape()),
-          ctx);
+      return attr(mirrorTiles(*operand, reverse.getDimensions()), ctx);
     }
     // A scatter: its operand's tiles and its updates' windows' along its
     // passthrough dimensions.

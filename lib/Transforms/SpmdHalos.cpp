@@ -115,9 +115,9 @@ std::optional<Halo> mlir::hlo::rotationHalo(const TileSharding *in, int64_t dim,
 /// `size` elements, its source `sourceSize`, in `n` tiles, `tiles` if
 /// given) whose windows cross tiles take the windows that meet their tile
 /// (their sources and operand rows from their neighbours), scatter them
-/// over those rows and keep their tile: the sums their rows get are whole
-/// where the scatter adds (windows past the ends take zeros: an add of
-/// nothing). Nothing for padded or dilated windows.
+/// over those rows and keep their tile: what their rows get is whole
+/// (windows past the array's ends scatter the scatter's identity: nothing).
+/// Nothing for padded or dilated windows.
 std::optional<Crossing>
 mlir::hlo::planCrossing(const TileSharding *tiles, const ConvWindow &window,
                         size_t d, int64_t n, int64_t size, int64_t sourceSize) {
@@ -223,31 +223,42 @@ static Value exchangeHalo(SpmdValues &values, InstBuilder &ib, Value v,
   OpBuilder &b = ib.getBuilder();
   RankedTensorType type = arrayType(v);
   int64_t t = type.getDimSize(h.dim);
-  // The last elements of the d-th tile before, first the farthest; the
-  // first ones of the d-th tile after.
+  bool masked = h.pads && !h.cyclic && (padValue || h.uneven);
+  // The positions (from the tile's start) each partition reads: its
+  // windows' where they start at the same place on every partition and no
+  // mask needs the others, else its tile and halo.
+  int64_t lo = -h.left, hi = t + h.right;
+  bool exact = !masked && llvm::all_equal(h.offsets);
+  if (exact) {
+    lo = h.offsets.front() - h.left;
+    hi = lo + h.length;
+  }
+  // The pieces of the tile `step` tiles before (after, where negative),
+  // first the farthest before: positions [-step * t, (1 - step) * t).
   SmallVector<Value> pieces;
-  for (int64_t d = llvm::divideCeil(h.left, t); d >= 1; --d) {
-    int64_t c = std::min(t, h.left - (d - 1) * t);
+  int64_t before = (h.left + t - 1) / t, after = (h.right + t - 1) / t;
+  for (int64_t step = before; step >= -after; --step) {
+    int64_t from = std::max(lo, -step * t) + step * t;
+    int64_t to = std::min(hi, (1 - step) * t) + step * t;
+    if (from >= to)
+      continue;
+    Value piece = from == 0 && to == t ? v : sliceDim(ib, v, h.dim, from, to);
     pieces.push_back(
-        values.permute(ib, c == t ? v : sliceDim(ib, v, h.dim, t - c, t),
-                       neighbourPairs(in, h.dim, d, h.cyclic)));
+        step == 0 ? piece
+                  : values.permute(ib, piece,
+                                   neighbourPairs(in, h.dim, step, h.cyclic)));
   }
-  pieces.push_back(v);
-  for (int64_t d = 1; (d - 1) * t < h.right; ++d) {
-    int64_t c = std::min(t, h.right - (d - 1) * t);
-    pieces.push_back(values.permute(ib,
-                                    c == t ? v : sliceDim(ib, v, h.dim, 0, c),
-                                    neighbourPairs(in, h.dim, -d, h.cyclic)));
-  }
-  Value ext = v;
+  Value ext = pieces.front();
   SmallVector<int64_t> shape(type.getShape());
-  shape[h.dim] = t + h.left + h.right;
+  shape[h.dim] = hi - lo;
   RankedTensorType extType = withShape(type, shape);
   if (pieces.size() > 1)
     ext = ib.create<ConcatenateOp>(
         extType, pieces,
         {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({h.dim}))});
-  if (h.pads && !h.cyclic && (padValue || h.uneven)) {
+  if (exact)
+    return ext;
+  if (masked) {
     // Position i of the extended tile is element start + i of the whole
     // array: the padding value where that is outside it.
     Type s32 = b.getI32Type();

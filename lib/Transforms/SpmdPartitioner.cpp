@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CollectiveOptUtils.h"
+#include "ReductionUtils.h"
 #include "RewriteUtils.h"
 #include "SpmdValues.h"
 #include "TransformUtils.h"
@@ -270,8 +271,9 @@ struct SpmdPartitionerPass
           pad && partitionPad(*values, pad, *out))
         return success();
       if (auto sas = dyn_cast<SelectAndScatterOp>(op);
-          sas && partitionSelectAndScatter(*values, sas, *out,
-                                           adds(sas.getScatterAttr())))
+          sas && partitionSelectAndScatter(
+                     *values, sas, *out,
+                     identity(sas.getScatterAttr(), sas.getType())))
         return success();
       if (rotations.erase(op)) {
         // Matched again: its source may have been replaced since.
@@ -472,6 +474,17 @@ struct SpmdPartitionerPass
     }
     ++numWhole;
     return success();
+  }
+
+  /// The identity of `computation` (a binary op of its parameters: add,
+  /// maximum, ...) for the element type of array type `type`, or null.
+  DenseElementsAttr identity(FlatSymbolRefAttr computation, Type type) {
+    auto array = dyn_cast<RankedTensorType>(type);
+    if (!array)
+      return {};
+    return identityOf(
+        reducerOp(symbols->lookup<ComputationOp>(computation.getAttr())),
+        array.getElementType());
   }
 
   /// Whether `computation` (an update computation) adds integers or floats.

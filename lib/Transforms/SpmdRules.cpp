@@ -472,18 +472,3 @@ bool mlir::hlo::partitionPassthrough(SpmdValues &values, Operation *op,
   }
   return projectOperands(values, op, keptTiles(values, op, out, dims), dims);
 }
-
-bool mlir::hlo::partitionReverse(SpmdValues &values, ReverseOp op,
-                                 const TileSharding &out) {
-  // Tile k of a reversed dimension is tile n-1-k of the operand, reversed:
-  // the operand in the mirrored tiles (free where propagation gave them so,
-  // else a collective-permute), each partition reversing its own. Even
-  // tiles only (uneven ones would need halos).
-  ArrayRef<int64_t> shape = arrayType(op.getResult()).getShape();
-  for (int64_t d : op.getDimensions())
-    if (shape[d] % out.getTiles(d) != 0)
-      return false;
-  values.setOperandTiles(op, 0, mirrorTiles(out, op.getDimensions(), shape));
-  values.setResultTiles(op, out);
-  return true;
-}

@@ -387,22 +387,13 @@ mlir::hlo::resultDimsOf(Operation *op, ArrayRef<int64_t> in,
   return dims;
 }
 
-TileSharding mlir::hlo::mirrorTiles(TileSharding t, ArrayRef<int64_t> dims,
-                                    ArrayRef<int64_t> shape) {
+TileSharding mlir::hlo::mirrorTiles(TileSharding t, ArrayRef<int64_t> dims) {
   SmallVector<SmallVector<int64_t>> coords;
   for (int64_t p = 0; p < t.getNumPartitions(); ++p)
     coords.emplace_back(t.getCoords(p));
-  for (int64_t d : dims) {
-    int64_t n = t.getTiles(d);
-    if (shape[d] % n != 0) {
-      t = t.withoutDim(d);
-      for (SmallVector<int64_t> &c : coords)
-        c[d] = 0;
-      continue;
-    }
+  for (int64_t d : dims)
     for (SmallVector<int64_t> &c : coords)
-      c[d] = n - 1 - c[d];
-  }
+      c[d] = t.getTiles(d) - 1 - c[d];
   return *TileSharding::fromCoords(t.getTiles(), coords);
 }
 

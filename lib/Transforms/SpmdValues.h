@@ -115,12 +115,10 @@ TileSharding fitReshapeTiles(TileSharding t, ArrayRef<int64_t> shape,
 /// where one assignment of partitions holds both (XLA's merge of
 /// compatible shardings).
 TileSharding mergeTiles(const TileSharding &a, const TileSharding &b);
-/// The tiles of a reverse of `dims` of an array of shape `shape` holding
-/// tiles `t` (or the other way round): tile k of a reversed dimension of n
-/// tiles becomes tile n-1-k where the tiles divide it evenly (made whole
-/// otherwise).
-TileSharding mirrorTiles(TileSharding t, ArrayRef<int64_t> dims,
-                         ArrayRef<int64_t> shape);
+/// The tiles of a reverse of `dims` holding tiles `t` (or the other way
+/// round): tile k of a reversed dimension of n tiles becomes tile n-1-k
+/// (over uneven tiles, the padded array's: the partitioner shifts it).
+TileSharding mirrorTiles(TileSharding t, ArrayRef<int64_t> dims);
 /// `dims` (operand dimension -> result dimension) the other way round, for
 /// a result of rank `rank`.
 SmallVector<int64_t> invertDims(ArrayRef<int64_t> dims, int64_t rank);
@@ -332,8 +330,10 @@ bool partitionScatter(SpmdValues &values, ScatterOp op, const TileSharding &out,
 /// others.
 bool partitionPassthrough(SpmdValues &values, Operation *op,
                           const TileSharding &out);
-/// A reverse, its reversed dimensions tiled evenly too: the operand in the
-/// mirrored tiles (a collective-permute), each partition reversing its own.
+/// A reverse tiled anywhere: the operand in the mirrored tiles (free where
+/// propagation gave them so, else a collective-permute), each partition
+/// reversing its own; along unevenly tiled reversed dimensions shifted by
+/// a halo from the next tile.
 bool partitionReverse(SpmdValues &values, ReverseOp op,
                       const TileSharding &out);
 /// An iota tiled anywhere: each partition's tile, counted from its offset
@@ -353,12 +353,14 @@ bool partitionSlice(SpmdValues &values, SliceOp op, const TileSharding &out);
 bool partitionRotation(SpmdValues &values, ConcatenateOp op, const Rotation &r,
                        ArrayRef<int64_t> shape, const TileSharding &out);
 /// A select-and-scatter tiled along any dimension: operand and source in
-/// the result's tiles. Where windows cross tiles (unpadded, and the
-/// scatter `adds`: a max-pool's gradient), each partition scatters the
-/// windows meeting its tile (sources and operand rows as halos from its
-/// neighbours) and keeps its tile.
+/// the result's tiles. Where windows cross tiles (unpadded: a max-pool's
+/// gradient) and the scatter has an `identity` (it adds, takes the
+/// maximum, ...), each partition scatters the windows meeting its tile
+/// (sources and operand rows as halos from its neighbours, the sources of
+/// windows past the array's ends the identity) and keeps its tile.
 bool partitionSelectAndScatter(SpmdValues &values, SelectAndScatterOp op,
-                               const TileSharding &out, bool adds);
+                               const TileSharding &out,
+                               DenseElementsAttr identity);
 /// A one-input reduce: partial results summed by the reducer where the
 /// operand is tiled evenly along reduced dimensions.
 bool partitionReduce(SpmdValues &values, ReduceOp op, const TileSharding &out);

@@ -54,7 +54,8 @@ static ConvWindow sliceWindow(SliceOp op) {
 /// Whether the windows of a select-and-scatter's tile of `n` along window
 /// dimension `w` (of `size` elements, its source `sourceSize`) lie in its
 /// tile of the operand: even tiles of whole windows that do not overlap.
-/// (The partitioner serves others by halos where the scatter adds.)
+/// (The partitioner serves others by halos where the scatter has an
+/// identity.)
 static bool windowsInTiles(const ConvWindow &window, size_t w, int64_t size,
                            int64_t sourceSize, int64_t n) {
   return size % n == 0 && sourceSize % n == 0 && window.lhsDilate[w] == 1 &&
@@ -293,7 +294,8 @@ bool mlir::hlo::partitionReduceWindow(SpmdValues &values, ReduceWindowOp op,
 
 bool mlir::hlo::partitionSelectAndScatter(SpmdValues &values,
                                           SelectAndScatterOp op,
-                                          const TileSharding &out, bool adds) {
+                                          const TileSharding &out,
+                                          DenseElementsAttr identity) {
   ArrayRef<int64_t> in = values.wholeShape(op.getOperand());
   ArrayRef<int64_t> source = values.wholeShape(op.getSource());
   ConvWindow window = ConvWindow::get(op.getWindow(), in.size());
@@ -303,8 +305,8 @@ bool mlir::hlo::partitionSelectAndScatter(SpmdValues &values,
     if (n == 1 || windowsInTiles(window, d, in[d], source[d], n))
       continue;
     std::optional<Crossing> c =
-        adds ? planCrossing(&out, window, d, n, in[d], source[d])
-             : std::nullopt;
+        identity ? planCrossing(&out, window, d, n, in[d], source[d])
+                 : std::nullopt;
     if (!c)
       return false;
     crossing.push_back(std::move(*c));
@@ -317,10 +319,18 @@ bool mlir::hlo::partitionSelectAndScatter(SpmdValues &values,
   OpBuilder b(op);
   InstBuilder ib(b, derivedLoc(op->getLoc()));
   Value operand = op.getOperand(), src = op.getSource();
+  // The windows past the array's ends scatter the identity (zeros from no
+  // neighbour where it is zero).
+  Value none;
+  if (!(isa<FloatType>(identity.getElementType())
+            ? identity.getSplatValue<APFloat>().isZero()
+            : identity.getSplatValue<APInt>().isZero()))
+    none = ib.create<ConstantOp>(identity.getType(), {},
+                                 {b.getNamedAttr("value", identity)});
   for (const Crossing &c : crossing) {
     operand =
         withHalo(values, ib, operand, out, c.operand, in[c.operand.dim], {});
-    src = withHalo(values, ib, src, out, c.source, source[c.source.dim], {});
+    src = withHalo(values, ib, src, out, c.source, source[c.source.dim], none);
   }
   op->setOperand(0, operand);
   op->setOperand(1, src);
@@ -473,5 +483,44 @@ bool mlir::hlo::partitionRotation(SpmdValues &values, ConcatenateOp op,
   v = taken ? sliceDim(ib, tile, r.dim, 0, h->length) : tile;
   op.getResult().replaceAllUsesWith(v);
   values.setTiles(v, out, whole);
+  return true;
+}
+
+bool mlir::hlo::partitionReverse(SpmdValues &values, ReverseOp op,
+                                 const TileSharding &out) {
+  // Tile k of a reversed dimension is tile n-1-k of the operand, reversed.
+  // Over uneven tiles (t elements each, n * t - size past the end of the
+  // last) that is tile k of the reversed array padded to n tiles at its
+  // start: each partition's tile takes the first n * t - size elements of
+  // the next one's.
+  ArrayRef<int64_t> shape = arrayType(op.getResult()).getShape();
+  SmallVector<Halo, 1> halos;
+  for (int64_t d : op.getDimensions()) {
+    int64_t n = out.getTiles(d), t = llvm::divideCeil(shape[d], n);
+    int64_t shift = n * t - shape[d];
+    if (shift == 0)
+      continue;
+    std::optional<Halo> h = planHalo(&out, d, n, n * t, t,
+                                     [&](int64_t k) { return k * t + shift; });
+    if (!h)
+      return false;
+    halos.push_back(*h);
+  }
+  values.setOperandTiles(op, 0, mirrorTiles(out, op.getDimensions()));
+  values.setResultTiles(op, out);
+  if (halos.empty())
+    return true;
+  Value r = op.getResult();
+  SmallPtrSet<Operation *, 4> users(llvm::from_range, r.getUsers());
+  OpBuilder b(op);
+  b.setInsertionPointAfter(op);
+  InstBuilder ib(b, derivedLoc(op->getLoc()));
+  Value mine = r;
+  for (const Halo &h : halos)
+    mine =
+        withHalo(values, ib, mine, out, h, h.length * out.getTiles(h.dim), {});
+  r.replaceUsesWithIf(
+      mine, [&](OpOperand &use) { return users.contains(use.getOwner()); });
+  values.setTiles(mine, out, shape);
   return true;
 }
