@@ -228,7 +228,7 @@ static Value exchangeHalo(SpmdValues &values, InstBuilder &ib, Value v,
   // windows' where they start at the same place on every partition and no
   // mask needs the others, else its tile and halo.
   int64_t lo = -h.left, hi = t + h.right;
-  bool exact = !masked && llvm::all_equal(h.offsets);
+  bool exact = !masked && !h.offsets.empty() && llvm::all_equal(h.offsets);
   if (exact) {
     lo = h.offsets.front() - h.left;
     hi = lo + h.length;

@@ -276,32 +276,11 @@ struct SpmdPartitionerPass
                      identity(sas.getScatterAttr(), sas.getType())))
         return success();
       if (rotations.erase(op)) {
-        // Matched again: its source may have been replaced since.
-        auto concat = cast<ConcatenateOp>(op);
-        std::optional<Rotation> r = matchRotation(concat, [&](Value v) {
-          return SmallVector<int64_t>(values->wholeShape(v));
-        });
-        SmallVector<int64_t> shape;
-        if (r)
-          shape.assign(values->wholeShape(r->source).begin(),
-                       values->wholeShape(r->source).end());
-        if (r && partitionRotation(*values, concat, *r, shape, *out)) {
-          // The slices the rotation replaces were not partitioned.
-          SmallVector<Operation *> pieces;
-          for (Value v : getDataOperands(op))
-            if (Operation *def = v.getDefiningOp();
-                def && unsliced.contains(def))
-              pieces.push_back(def);
-          op->erase();
-          for (Operation *piece : pieces)
-            if (piece->use_empty() && unsliced.erase(piece))
-              piece->erase();
+        FailureOr<bool> done = partitionRotated(cast<ConcatenateOp>(op), *out);
+        if (failed(done))
+          return failure();
+        if (*done)
           return success();
-        }
-        for (Value v : getDataOperands(op))
-          if (Operation *def = v.getDefiningOp();
-              def && unsliced.erase(def) && failed(partitionOp(def)))
-            return failure();
       }
       if (isa<ConcatenateOp, SortOp, ReduceWindowOp, PadOp>(op) &&
           partitionPassthrough(*values, op, *out))
@@ -474,6 +453,36 @@ struct SpmdPartitionerPass
     }
     ++numWhole;
     return success();
+  }
+
+  /// A rotation `findRotations` found, matched again (its source may have
+  /// been replaced since), partitioned by `partitionRotation`, its slices
+  /// (not partitioned) erased; false, those slices partitioned, where that
+  /// does not apply.
+  FailureOr<bool> partitionRotated(ConcatenateOp op, const TileSharding &out) {
+    std::optional<Rotation> r = matchRotation(op, [&](Value v) {
+      return SmallVector<int64_t>(values->wholeShape(v));
+    });
+    SmallVector<Operation *> pieces;
+    for (Value v : getDataOperands(op))
+      if (Operation *def = v.getDefiningOp(); def && unsliced.contains(def))
+        pieces.push_back(def);
+    if (r) {
+      SmallVector<int64_t> shape(values->wholeShape(r->source));
+      if (partitionRotation(*values, op, *r, shape, out)) {
+        op->erase();
+        for (Operation *piece : pieces)
+          if (unsliced.contains(piece) && piece->use_empty()) {
+            unsliced.erase(piece);
+            piece->erase();
+          }
+        return true;
+      }
+    }
+    for (Operation *piece : pieces)
+      if (unsliced.erase(piece) && failed(partitionOp(piece)))
+        return failure();
+    return false;
   }
 
   /// The identity of `computation` (a binary op of its parameters: add,

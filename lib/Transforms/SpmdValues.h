@@ -77,8 +77,9 @@ matchRotation(ConcatenateOp op,
               function_ref<SmallVector<int64_t>(Value)> shapeOf);
 /// `t`, tiles of rotation `r`'s result or source (the same), made whole
 /// along its dimension where the partitioner cannot rotate the tiles
-/// (`rotationHalo`: uneven source tiles; `size`: the source's length there,
-/// `outSize` the result's).
+/// (`rotationHalo`: uneven source tiles) or where each partition would
+/// receive as much as an all-gather gives it (`size`: the source's length
+/// there, `outSize` the result's).
 TileSharding fitRotationTiles(TileSharding t, const Rotation &r, int64_t size,
                               int64_t outSize);
 

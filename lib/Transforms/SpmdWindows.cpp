@@ -454,9 +454,12 @@ TileSharding mlir::hlo::fitRotationTiles(TileSharding t, const Rotation &r,
   int64_t n = t.getTiles(r.dim);
   if (n == 1)
     return t;
-  // (Halos from tiles further away too: each partition still receives
-  // no more than its tile, where an all-gather would give it every tile.)
-  if (!rotationHalo(nullptr, r.dim, n, size, outSize, r.start))
+  // Halos from tiles further away too, while each partition receives
+  // fewer elements than an all-gather would give it.
+  std::optional<Halo> h =
+      rotationHalo(nullptr, r.dim, n, size, outSize, r.start);
+  int64_t others = size - llvm::divideCeil(size, n);
+  if (!h || h->left + h->right >= others)
     return t.withoutDim(r.dim);
   return t;
 }
