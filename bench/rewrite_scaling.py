@@ -54,11 +54,13 @@ of, chained so that each block reads the previous one:
                                  slice of their state (26 a loop: entry,
                                  condition, body; 42 after the rewrite)
   hlo-sharding-propagation       tanh and negate steps on an f32[64,16]
-                                 parameter tiled by rows over 4 partitions
+                                 parameter tiled by rows over 4 partitions,
+                                 every twentieth a roll by 3 rows (slices
+                                 and a concatenate)
   hlo-spmd-partitioner           the same, every instruction with a
                                  sharding, every tenth step tiled by columns
                                  instead (an all-gather and a dynamic-slice
-                                 each way)
+                                 each way; the rolls collective-permutes)
   hlo-shardy-xla                 tanh steps on an f32[64,16], each with
                                  Shardy's sharding, every tenth a shard_map
                                  instead (entry call, negate, exit call)
@@ -219,13 +221,23 @@ def replicated(n):
 
 def sharded(n, annotate=True):
     """Elementwise steps on an f32[64,16] tiled by rows over 4 partitions,
-    every tenth step tiled by columns instead (a reshard each way), with
-    the shardings on every instruction (annotate) or on the parameter only.
+    every tenth step tiled by columns instead (a reshard each way), every
+    twentieth a roll by 3 rows (two slices and a concatenate: a rotation),
+    with the shardings on every instruction (annotate) or on the parameter
+    only.
     """
     body = ["  a_0 = f32[64,16] parameter(0), sharding={devices=[4,1]<=[4]}"]
     for i in range(1, n):
         tiles = "[1,4]" if (i // 10) % 2 else "[4,1]"
         sharding = f", sharding={{devices={tiles}<=[4]}}" if annotate else ""
+        if i % 20 == 5:
+            body += [f"  l_{i} = f32[3,16] slice(a_{i - 1}), "
+                     "slice={[61:64], [0:16]}",
+                     f"  f_{i} = f32[61,16] slice(a_{i - 1}), "
+                     "slice={[0:61], [0:16]}",
+                     f"  a_{i} = f32[64,16] concatenate(l_{i}, f_{i}), "
+                     f"dimensions={{0}}{sharding}"]
+            continue
         op = "tanh" if i % 2 else "negate"
         body.append(f"  a_{i} = f32[64,16] {op}(a_{i - 1}){sharding}")
     return [], body, f"a_{n - 1}", "f32[64,16]"
