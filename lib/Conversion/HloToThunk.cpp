@@ -28,6 +28,7 @@
 #include "Hlo/Dialect/Hlo/HloFactorizationCalls.h"
 #include "Hlo/Dialect/Hlo/HloMemoryAnnotations.h"
 #include "Hlo/Dialect/Hlo/HloShardingCalls.h"
+#include "Hlo/Dialect/Hlo/HloTileSharding.h"
 #include "Hlo/Dialect/Hlo/HloTypeInference.h"
 #include "Hlo/Dialect/Thunk/ThunkDialect.h"
 
@@ -843,7 +844,7 @@ LogicalResult ThunkLowering::run() {
   b.setInsertionPointToEnd(module.getBody());
   std::tie(numReplicas, numPartitions) = getDeviceCounts(module);
   program = th::ProgramOp::create(b, entry.getLoc(), "main", ArrayAttr(),
-                                  ArrayAttr());
+                                  ArrayAttr(), ArrayAttr(), ArrayAttr());
   program.setNumReplicas(numReplicas);
   program.setNumPartitions(numPartitions);
   program.setRngSeed(static_cast<int64_t>(rngSeed));
@@ -881,6 +882,7 @@ LogicalResult ThunkLowering::run() {
       });
   program.setArgumentTypesAttr(b.getArrayAttr(argTypes));
   program.setResultTypesAttr(b.getArrayAttr(resultTypes));
+  setProgramTiles(entry, module);
 
   // The program is all there is now.
   for (auto comp : llvm::make_early_inc_range(module.getOps<ComputationOp>()))
@@ -889,6 +891,75 @@ LogicalResult ThunkLowering::run() {
     if (attr.getName().getValue().starts_with("hlo."))
       module->removeAttr(attr.getName());
   return success();
+}
+
+/// The tiles of an array of type `local` that partitions of `numPartitions`
+/// hold of the whole array `global` by `sharding`; null where they are not
+/// its tiles.
+static th::TilesAttr tilesOf(ShardingAttr sharding, Type global, Type local,
+                             int64_t numPartitions) {
+  auto whole = dyn_cast_or_null<RankedTensorType>(global);
+  auto tile = dyn_cast_or_null<RankedTensorType>(local);
+  if (!whole || !tile)
+    return {};
+  std::optional<TileSharding> t =
+      TileSharding::get(sharding, whole.getRank(), numPartitions);
+  if (!t || t->shardShape(whole.getShape()) != tile.getShape())
+    return {};
+  SmallVector<int64_t> of;
+  for (int64_t p = 0; p < numPartitions; ++p) {
+    int64_t index = 0;
+    for (auto [c, n] : llvm::zip(t->getCoords(p), t->getTiles()))
+      index = index * n + c;
+    of.push_back(index);
+  }
+  return th::TilesAttr::get(whole.getContext(), whole.getShape(), t->getTiles(),
+                            of);
+}
+
+void ThunkLowering::setProgramTiles(ComputationOp entry, ModuleOp module) {
+  // hlo-spmd-partitioner's record of a partitioned ENTRY's whole arrays
+  // (`hlo.global_type`) and their shardings.
+  auto wholeResult = entry.getResultAttrOfType<TypeAttr>(0, "hlo.global_type");
+  if (numPartitions < 2 || !wholeResult)
+    return;
+  SmallVector<Attribute> argTiles, resultTiles;
+  for (th::AllocationOp a : th::getParameterAllocations(module)) {
+    int64_t number = *a.getParameter();
+    ArrayRef<int64_t> index =
+        a.getParameterIndex().value_or(ArrayRef<int64_t>());
+    Type local = getSubshape(entry.getArgumentTypes()[number], index);
+    auto whole = entry.getArgAttrOfType<TypeAttr>(number, "hlo.global_type");
+    auto sharding =
+        entry.getArgAttrOfType<ShardingAttr>(number, "hlo.sharding");
+    // (Tuple parameters are whole.)
+    th::TilesAttr tiles =
+        tilesOf(index.empty() ? sharding : ShardingAttr(),
+                index.empty() && whole ? whole.getValue() : local, local,
+                numPartitions);
+    if (!tiles)
+      return;
+    argTiles.push_back(tiles);
+  }
+  auto sharding = entry.getResultAttrOfType<ShardingAttr>(0, "hlo.sharding");
+  bool ok = true;
+  forEachSubshape(wholeResult.getValue(), [&](Type t, ArrayRef<int64_t> at) {
+    if (!isa<RankedTensorType>(t))
+      return;
+    ShardingAttr leaf = sharding && sharding.isTuple() && !at.empty()
+                            ? sharding.getLeafSharding(at.front())
+                            : sharding;
+    th::TilesAttr tiles =
+        tilesOf(leaf, t, getSubshape(entry.getResultTypes().front(), at),
+                numPartitions);
+    ok &= bool(tiles);
+    resultTiles.push_back(tiles);
+  });
+  if (!ok)
+    return;
+  OpBuilder b(program);
+  program.setArgumentTilesAttr(b.getArrayAttr(argTiles));
+  program.setResultTilesAttr(b.getArrayAttr(resultTiles));
 }
 
 namespace {

@@ -37,6 +37,9 @@ public:
   LogicalResult run();
 
 private:
+  /// The program's `argument_tiles` and `result_tiles` where `entry` is a
+  /// partitioned program that records its whole arrays.
+  void setProgramTiles(ComputationOp entry, ModuleOp module);
   LogicalResult lowerComputation(ComputationOp comp);
   LogicalResult lowerInstruction(Operation *op);
   LogicalResult lowerKernel(FusionOp fusion);

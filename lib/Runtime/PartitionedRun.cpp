@@ -52,6 +52,24 @@ tileOffsets(ShardingAttr sharding, ArrayRef<int64_t> shape,
   return offsets;
 }
 
+Literal runtime::tileOf(const Literal &whole, ArrayRef<int64_t> offsets,
+                        ArrayRef<int64_t> shape) {
+  Literal tile = Literal::array(whole.getElementType(), shape);
+  forTileElements(whole.getShape(), tile, offsets,
+                  [&](int64_t i, ArrayRef<int64_t> w) {
+                    tile.copyElement(i, whole, whole.linearize(w));
+                  });
+  return tile;
+}
+
+void runtime::putTile(Literal &whole, const Literal &tile,
+                      ArrayRef<int64_t> offsets) {
+  forTileElements(whole.getShape(), tile, offsets,
+                  [&](int64_t i, ArrayRef<int64_t> w) {
+                    whole.copyElement(whole.linearize(w), tile, i);
+                  });
+}
+
 static ComputationOp entryOf(ModuleOp module) {
   for (auto computation : module.getOps<ComputationOp>())
     if (computation.getEntry())
@@ -82,15 +100,8 @@ runtime::partitionArguments(ModuleOp module, ArrayRef<Literal> whole) {
     if (!offsets || ArrayRef<int64_t>(shard) != tensor.getShape() ||
         tensor.getElementType() != arg.getElementType())
       return std::nullopt;
-    for (auto [d, args] : llvm::enumerate(devices)) {
-      // Elements past the array's end (an uneven tile) are 0.
-      Literal tile = Literal::array(arg.getElementType(), shard);
-      forTileElements(arg.getShape(), tile, (*offsets)[d % partitions],
-                      [&](int64_t i, ArrayRef<int64_t> w) {
-                        tile.copyElement(i, arg, arg.linearize(w));
-                      });
-      args.push_back(std::move(tile));
-    }
+    for (auto [d, args] : llvm::enumerate(devices))
+      args.push_back(tileOf(arg, (*offsets)[d % partitions], shard));
   }
   return devices;
 }
@@ -132,10 +143,7 @@ runtime::assembleResults(ModuleOp module, ArrayRef<Literal> local,
         Literal part = tuple ? device.getElements()[i] : device;
         if (!part.isArray() || part.getShape() != ArrayRef<int64_t>(shard))
           return failure();
-        forTileElements(leaf.getShape(), part, (*offsets)[p],
-                        [&](int64_t i, ArrayRef<int64_t> w) {
-                          leaf.copyElement(leaf.linearize(w), part, i);
-                        });
+        putTile(leaf, part, (*offsets)[p]);
       }
     }
     results.push_back(std::move(whole));

@@ -107,6 +107,10 @@ struct SpmdPartitionerPass
         return failure();
       values->setTiles(arg, *t, type.getShape());
       arg.setType(withShape(type, t->shardShape(type.getShape())));
+      // The whole array, for callers that pass it (hlo-to-thunk).
+      if (!t->isReplicated())
+        entry.setArgAttr(arg.getArgNumber(), "hlo.global_type",
+                         TypeAttr::get(type));
     }
     // The result's sharding as the program gives it (its instruction may
     // be replaced), and whether the compiler may choose it (XLA's
@@ -124,11 +128,21 @@ struct SpmdPartitionerPass
     if (failed(partitionOps(body)) ||
         failed(partitionRoot(body.getTerminator())))
       return failure();
-    // Only the ROOT keeps a sharding: the layout of the result.
+    // Only the ROOT keeps a sharding: the layout of the result, which the
+    // ENTRY records with the whole result's type.
     root = body.getTerminator()->getOperand(0);
     for (Operation &op : body.without_terminator())
       if (op.getNumResults() != 1 || op.getResult(0) != root)
         op.removeAttr("sharding");
+    entry.setResultAttr(0, "hlo.global_type",
+                        TypeAttr::get(entry.getResultTypes().front()));
+    ShardingAttr kept =
+        root.getDefiningOp()
+            ? root.getDefiningOp()->getAttrOfType<ShardingAttr>("sharding")
+            : entry.getArgAttrOfType<ShardingAttr>(
+                  cast<BlockArgument>(root).getArgNumber(), "hlo.sharding");
+    if (kept)
+      entry.setResultAttr(0, "hlo.sharding", kept);
     SmallVector<Type> args(body.getArgumentTypes());
     entry.setFunctionTypeAttr(TypeAttr::get(
         FunctionType::get(&getContext(), args, {root.getType()})));

@@ -815,8 +815,11 @@ void Exporter::printAttrs(Operation *op, ArrayRef<NamedAttribute> attrs,
       continue;
     }
     // Buffer assignment slices (of instructions, and of parameters, whose
-    // attribute names come here without "hlo.") are not HLO text.
-    if (a.getName() == "hlo.buffer_slices" || a.getName() == "buffer_slices")
+    // attribute names come here without "hlo.") and the whole arrays of a
+    // partitioned program's parameters (hlo-spmd-partitioner's) are not
+    // HLO text.
+    if (a.getName() == "hlo.buffer_slices" || a.getName() == "buffer_slices" ||
+        a.getName() == "global_type")
       continue;
     const AttrInfo *info =
         lookupMlirAttr(a.getName().getValue(), [&](const AttrInfo &i) {

@@ -795,10 +795,12 @@ runModule(ModuleOp module, StringRef path, ArrayRef<Literal> arguments,
 // Thunk programs (hlo-opt --hlo-gpu-pipeline output)
 //===----------------------------------------------------------------------===//
 
-/// The HLO shape of a thunk program's memref: its layout from the strides.
-static std::string hloShapeOf(MemRefType type) {
-  std::string text =
-      typeString(RankedTensorType::get(type.getShape(), type.getElementType()));
+/// The HLO shape of a thunk program's memref: its layout from the strides;
+/// the extents `whole` where given (the whole array a tile of it is part
+/// of).
+static std::string hloShapeOf(MemRefType type, ArrayRef<int64_t> whole = {}) {
+  std::string text = typeString(RankedTensorType::get(
+      whole.empty() ? type.getShape() : whole, type.getElementType()));
   SmallVector<int64_t> strides;
   int64_t offset;
   if (failed(type.getStridesAndOffset(strides, offset)))
@@ -854,12 +856,29 @@ parameterShape(ArrayRef<std::pair<ArrayRef<int64_t>, std::string>> leaves,
   return text + ")";
 }
 
+/// The whole arrays of a partitioned thunk program's arguments and results
+/// (`argument_tiles`, `result_tiles`), where it has them and every
+/// parameter is an array; null otherwise.
+static std::pair<ArrayAttr, ArrayAttr> programTiles(thunk::ProgramOp program) {
+  std::optional<ArrayAttr> args = program.getArgumentTiles();
+  std::optional<ArrayAttr> results = program.getResultTiles();
+  if (!args || !results)
+    return {};
+  for (thunk::AllocationOp a :
+       thunk::getParameterAllocations(program->getParentOfType<ModuleOp>()))
+    if (a.getParameterIndex() && !a.getParameterIndex()->empty())
+      return {};
+  return {*args, *results};
+}
+
 /// An HLO module whose ENTRY takes what `program` takes: its argument_types,
 /// regrouped into the tuple parameters their allocations' indices describe,
-/// so that the arguments are read or drawn (and compared) as for HLO.
+/// so that the arguments are read or drawn (and compared) as for HLO; the
+/// whole arrays of a partitioned program's tiles where `whole`.
 static OwningOpRef<ModuleOp> signatureModule(thunk::ProgramOp program,
                                              MLIRContext *context,
-                                             std::string &error) {
+                                             std::string &error,
+                                             bool whole = false) {
   std::optional<ArrayAttr> types = program.getArgumentTypes();
   if (!types || !program.getResultTypes()) {
     error = "the thunk program has no argument_types / result_types";
@@ -876,10 +895,13 @@ static OwningOpRef<ModuleOp> signatureModule(thunk::ProgramOp program,
   // Parameter number -> its arrays (index path, shape), in index order.
   std::map<int64_t, SmallVector<std::pair<ArrayRef<int64_t>, std::string>>>
       byParameter;
-  for (auto [alloc, type] : llvm::zip_equal(allocations, *types))
+  ArrayAttr tiles = whole ? programTiles(program).first : ArrayAttr();
+  for (auto [i, alloc, type] : llvm::enumerate(allocations, *types))
     byParameter[*alloc.getParameter()].push_back(
         {alloc.getParameterIndex().value_or(ArrayRef<int64_t>()),
-         hloShapeOf(cast<MemRefType>(cast<TypeAttr>(type).getValue()))});
+         hloShapeOf(cast<MemRefType>(cast<TypeAttr>(type).getValue()),
+                    tiles ? cast<thunk::TilesAttr>(tiles[i]).getShape()
+                          : ArrayRef<int64_t>())});
   SmallVector<std::string> shapes;
   for (auto &[number, leaves] : byParameter) {
     if (number != int64_t(shapes.size())) {
@@ -902,7 +924,10 @@ static OwningOpRef<ModuleOp> signatureModule(thunk::ProgramOp program,
   return module;
 }
 
-/// Runs a thunk program on the runtime of `kind`.
+/// Runs a thunk program on the runtime of `kind`: `arguments` for every
+/// device, or for a partitioned program with `argument_tiles`, the whole
+/// arrays, each device taking its tiles (its result put together from the
+/// first replica's).
 static FailureOr<Literal> runProgram(ModuleOp program, ModuleOp signature,
                                      ArrayRef<Literal> arguments,
                                      hlo::DeviceKind kind, std::string &error) {
@@ -915,18 +940,46 @@ static FailureOr<Literal> runProgram(ModuleOp program, ModuleOp signature,
   timing.compileSeconds = std::chrono::duration<double>(
                               std::chrono::steady_clock::now() - compileStart)
                               .count();
-  hlo::ComputationOp entry = *signature.getOps<hlo::ComputationOp>().begin();
+  auto progOp = *program.getOps<thunk::ProgramOp>().begin();
+  auto [argTiles, resultTiles] = programTiles(progOp);
+  // The parameters as the program takes them: each device's tiles.
+  OwningOpRef<ModuleOp> tileSignature;
+  if (argTiles) {
+    tileSignature = signatureModule(progOp, program.getContext(), error);
+    if (!tileSignature)
+      return failure();
+  }
+  hlo::ComputationOp entry = *(argTiles ? *tileSignature : signature)
+                                  .getOps<hlo::ComputationOp>()
+                                  .begin();
   std::vector<std::vector<uint8_t>> storage;
   std::vector<thunk::ParameterBytes> parameters;
-  hlo::encodeParameters(arguments, entry.getArgumentTypes(), parameters,
-                        storage);
+  thunk::DeviceIO io;
+  std::vector<std::vector<std::vector<uint8_t>>> deviceStorage;
+  int64_t partitions = progOp.getNumPartitions();
+  if (argTiles) {
+    for (int64_t d = 0, e = progOp.getNumReplicas() * partitions; d < e; ++d) {
+      std::vector<Literal> tiles;
+      for (auto [arg, attr] : llvm::zip(arguments, argTiles)) {
+        auto t = cast<thunk::TilesAttr>(attr);
+        tiles.push_back(hlo::runtime::tileOf(arg, t.getOffsets(d % partitions),
+                                             t.getTileShape()));
+      }
+      hlo::encodeParameters(tiles, entry.getArgumentTypes(),
+                            io.parameters.emplace_back(),
+                            deviceStorage.emplace_back());
+    }
+    exe->setDeviceIO(&io);
+  } else {
+    hlo::encodeParameters(arguments, entry.getArgumentTypes(), parameters,
+                          storage);
+  }
   std::vector<std::vector<uint8_t>> results;
   timing.repeat = repeat;
   timing.profile = profile;
   if (failed(hlo::runRepeatedly(*exe, parameters, results, timing, error)))
     return failure();
   reportDeviceRun(modulePath, timing);
-  auto progOp = *program.getOps<thunk::ProgramOp>().begin();
   OwningOpRef<ModuleOp> resultModule =
       shapesModule(llvm::map_to_vector(*progOp.getResultTypes(),
                                        [](Attribute attr) {
@@ -940,11 +993,27 @@ static FailureOr<Literal> runProgram(ModuleOp program, ModuleOp signature,
   }
   hlo::ComputationOp resultEntry =
       *resultModule->getOps<hlo::ComputationOp>().begin();
-  std::vector<Literal> values;
-  for (auto [bytes, type] :
-       llvm::zip(results, resultEntry.getArgumentTypes()))
-    values.push_back(
-        hlo::runtime::decodeArrayBytes(bytes, cast<RankedTensorType>(type)));
+  auto decode = [&](ArrayRef<std::vector<uint8_t>> device) {
+    std::vector<Literal> values;
+    for (auto [bytes, type] : llvm::zip(device, resultEntry.getArgumentTypes()))
+      values.push_back(
+          hlo::runtime::decodeArrayBytes(bytes, cast<RankedTensorType>(type)));
+    return values;
+  };
+  std::vector<Literal> values = decode(argTiles ? io.results[0] : results);
+  if (argTiles) {
+    // Each whole result from its tiles on the first replica's partitions.
+    std::vector<std::vector<Literal>> tiles;
+    for (int64_t p = 0; p < partitions; ++p)
+      tiles.push_back(decode(io.results[p]));
+    for (auto [i, attr] : llvm::enumerate(resultTiles)) {
+      auto t = cast<thunk::TilesAttr>(attr);
+      Literal whole = Literal::array(values[i].getElementType(), t.getShape());
+      for (int64_t p = 0; p < partitions; ++p)
+        hlo::runtime::putTile(whole, tiles[p][i], t.getOffsets(p));
+      values[i] = std::move(whole);
+    }
+  }
   if (values.size() == 1)
     return std::move(values.front());
   return Literal::tuple(std::move(values));
@@ -1021,8 +1090,9 @@ static int runMain() {
       return reportError(modulePath + ": --check needs the HLO module; a "
                                       "thunk program has none to interpret");
     program = std::move(module);
+    // (A partitioned program's whole arrays where it records them.)
     module = signatureModule(*program->getOps<thunk::ProgramOp>().begin(),
-                             &context, error);
+                             &context, error, /*whole=*/true);
     if (!module)
       return reportError(modulePath + ": " + error);
   }

@@ -21,6 +21,15 @@
 
 namespace mlir::hlo::runtime {
 
+/// The tile of extents `shape` of array `whole` at `offsets` (elements
+/// past the array's end 0: an uneven tile).
+Literal tileOf(const Literal &whole, ArrayRef<int64_t> offsets,
+               ArrayRef<int64_t> shape);
+
+/// Writes the elements of `tile` that lie inside array `whole` at
+/// `offsets`.
+void putTile(Literal &whole, const Literal &tile, ArrayRef<int64_t> offsets);
+
 /// Each device's arguments (replica-major) of `module`, a partitioned
 /// program, from the arguments `whole` of the program it was partitioned
 /// from: every entry parameter whose type is not its argument's must have

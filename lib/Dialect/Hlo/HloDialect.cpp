@@ -320,6 +320,60 @@ LogicalResult HloDialect::verifyOperationAttribute(Operation *op,
   return success();
 }
 
+/// `hlo.global_type` of a value of type `local` (hlo-spmd-partitioner's
+/// record of the whole array a partitioned program's parameter or result
+/// is a tile of): a type of its element types and rank.
+static LogicalResult verifyGlobalType(function_ref<InFlightDiagnostic()> error,
+                                      Attribute attr, Type local) {
+  auto global = dyn_cast<TypeAttr>(attr);
+  if (!global)
+    return error() << "hlo.global_type must be a type";
+  // The leaves of both, in order.
+  SmallVector<Type> wholes, tiles;
+  forEachSubshape(global.getValue(), [&](Type t, ArrayRef<int64_t>) {
+    if (!isa<TupleType>(t))
+      wholes.push_back(t);
+  });
+  forEachSubshape(local, [&](Type t, ArrayRef<int64_t>) {
+    if (!isa<TupleType>(t))
+      tiles.push_back(t);
+  });
+  bool alike = wholes.size() == tiles.size();
+  for (auto [whole, tile] : llvm::zip(wholes, tiles)) {
+    auto w = dyn_cast<RankedTensorType>(whole);
+    auto t = dyn_cast<RankedTensorType>(tile);
+    alike &= (!w && !t && whole == tile) ||
+             (w && t && w.getRank() == t.getRank() &&
+              w.getElementType() == t.getElementType());
+  }
+  if (!alike)
+    return error() << "hlo.global_type " << global.getValue()
+                   << " is not a whole array of " << local;
+  return success();
+}
+
+LogicalResult HloDialect::verifyRegionResultAttribute(Operation *op, unsigned,
+                                                      unsigned resultIndex,
+                                                      NamedAttribute attr) {
+  auto fn = dyn_cast<FunctionOpInterface>(op);
+  if (!fn || resultIndex >= fn.getNumResults())
+    return success();
+  Type type = fn.getResultTypes()[resultIndex];
+  if (attr.getName() == "hlo.global_type")
+    return verifyGlobalType(
+        [&] { return op->emitError("result ") << resultIndex << ": "; },
+        attr.getValue(), type);
+  if (attr.getName() != "hlo.sharding")
+    return success();
+  auto sharding = dyn_cast<ShardingAttr>(attr.getValue());
+  if (!sharding)
+    return op->emitError("hlo.sharding of result ")
+           << resultIndex << " must be an #hlo.sharding";
+  return sharding.verifyForType(type, [&]() {
+    return op->emitError("hlo.sharding of result ") << resultIndex << ": ";
+  });
+}
+
 LogicalResult HloDialect::verifyRegionArgAttribute(Operation *op, unsigned,
                                                    unsigned argIndex,
                                                    NamedAttribute attr) {
@@ -328,6 +382,14 @@ LogicalResult HloDialect::verifyRegionArgAttribute(Operation *op, unsigned,
     if (!fn || argIndex >= fn.getNumArguments())
       return success();
     return verifyBufferSlices(
+        [&] { return op->emitError("argument ") << argIndex << ": "; },
+        attr.getValue(), fn.getArgumentTypes()[argIndex]);
+  }
+  if (attr.getName() == "hlo.global_type") {
+    auto fn = dyn_cast<FunctionOpInterface>(op);
+    if (!fn || argIndex >= fn.getNumArguments())
+      return success();
+    return verifyGlobalType(
         [&] { return op->emitError("argument ") << argIndex << ": "; },
         attr.getValue(), fn.getArgumentTypes()[argIndex]);
   }

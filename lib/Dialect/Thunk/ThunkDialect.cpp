@@ -138,6 +138,49 @@ TransposeAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// TilesAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult TilesAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                ArrayRef<int64_t> shape,
+                                ArrayRef<int64_t> tiles, ArrayRef<int64_t> of) {
+  if (tiles.size() != shape.size())
+    return emitError() << "needs one tile count per dimension of the "
+                       << shape.size() << "-dimensional array";
+  int64_t count = 1;
+  for (auto [extent, n] : llvm::zip(shape, tiles)) {
+    if (extent < 0 || n < 1)
+      return emitError() << "extents must not be negative and tile counts "
+                            "at least 1";
+    count *= n;
+  }
+  if (of.empty())
+    return emitError() << "needs the tile of each partition";
+  for (int64_t tile : of)
+    if (tile < 0 || tile >= count)
+      return emitError() << "tile " << tile << " is not one of the " << count
+                         << " tiles";
+  return success();
+}
+
+SmallVector<int64_t> TilesAttr::getTileShape() const {
+  SmallVector<int64_t> shape;
+  for (auto [extent, n] : llvm::zip(getShape(), getTiles()))
+    shape.push_back(llvm::divideCeil(extent, n));
+  return shape;
+}
+
+SmallVector<int64_t> TilesAttr::getOffsets(int64_t p) const {
+  SmallVector<int64_t> tile = getTileShape(), offsets(tile.size());
+  int64_t index = getOf()[p];
+  for (int64_t d = int64_t(tile.size()) - 1; d >= 0; --d) {
+    offsets[d] = index % getTiles()[d] * tile[d];
+    index /= getTiles()[d];
+  }
+  return offsets;
+}
+
 int64_t TransposeAttr::getNumElements() const {
   int64_t n = 1;
   for (int64_t d : getShape())

@@ -150,6 +150,27 @@ LogicalResult ProgramOp::verify() {
                          "static-shaped memref types");
   if (int64_t(getNumReplicas()) < 1 || int64_t(getNumPartitions()) < 1)
     return emitOpError("needs at least one replica and one partition");
+  // Each tiled argument and result: a tile of its type per partition.
+  for (auto [name, tiles, types] :
+       {std::make_tuple("argument", getArgumentTiles(), getArgumentTypes()),
+        std::make_tuple("result", getResultTiles(), getResultTypes())}) {
+    if (!tiles)
+      continue;
+    if (!types || types->size() != tiles->size())
+      return emitOpError("needs one ")
+             << name << " type for each of its " << tiles->size() << " " << name
+             << " tiles";
+    for (auto [i, t] : llvm::enumerate(tiles->getAsRange<TilesAttr>())) {
+      auto type = cast<MemRefType>(cast<TypeAttr>((*types)[i]).getValue());
+      if (int64_t(t.getOf().size()) != int64_t(getNumPartitions()))
+        return emitOpError()
+               << name << " " << i << ": " << t << " names " << t.getOf().size()
+               << " partitions, not " << getNumPartitions();
+      if (ArrayRef(t.getTileShape()) != type.getShape())
+        return emitOpError() << name << " " << i << ": a tile of " << t
+                             << " is not the " << type;
+    }
+  }
   Block &body = getBody().front();
   auto ret = body.empty() ? ReturnOp() : dyn_cast<ReturnOp>(body.back());
   if (!ret)

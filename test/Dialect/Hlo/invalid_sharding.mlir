@@ -127,3 +127,34 @@ hlo.computation @main(%a: tensor<2x2xf32> {hlo.sharding = #hlo.sharding<"{device
 hlo.computation @main(%a: tensor<2x2xf32> {hlo.sharding = "{replicated}"}) -> tensor<2x2xf32> attributes {entry} {
   hlo.return %a : tensor<2x2xf32>
 }
+
+// -----
+
+// A result's sharding is checked as a parameter's.
+// expected-error @+1 {{hlo.sharding of result 0: sharding tiles 1 data dimensions but 'tensor<2x2xf32>' has rank 2}}
+hlo.computation @main(%a: tensor<2x2xf32>) -> (tensor<2x2xf32> {hlo.sharding = #hlo.sharding<"{devices=[2]0,1}">}) attributes {entry} {
+  hlo.return %a : tensor<2x2xf32>
+}
+
+// -----
+
+// hlo-spmd-partitioner's record of the whole array a partitioned
+// parameter or result is a tile of: of its element type and rank.
+// expected-error @+1 {{argument 0: hlo.global_type 'tensor<4x4xi32>' is not a whole array of 'tensor<2x2xf32>'}}
+hlo.computation @main(%a: tensor<2x2xf32> {hlo.global_type = tensor<4x4xi32>}) -> tensor<2x2xf32> attributes {entry} {
+  hlo.return %a : tensor<2x2xf32>
+}
+
+// -----
+
+// expected-error @+1 {{result 0: hlo.global_type 'tuple<tensor<4xf32>>' is not a whole array of 'tensor<2x2xf32>'}}
+hlo.computation @main(%a: tensor<2x2xf32>) -> (tensor<2x2xf32> {hlo.global_type = tuple<tensor<4xf32>>}) attributes {entry} {
+  hlo.return %a : tensor<2x2xf32>
+}
+
+// -----
+
+// expected-error @+1 {{argument 0: hlo.global_type must be a type}}
+hlo.computation @main(%a: tensor<2x2xf32> {hlo.global_type = 4 : i64}) -> tensor<2x2xf32> attributes {entry} {
+  hlo.return %a : tensor<2x2xf32>
+}

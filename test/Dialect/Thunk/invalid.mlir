@@ -1537,3 +1537,41 @@ thunk.program @main {
   thunk.top_k %0 : memref<f32> -> %1 : memref<f32>, %2 : memref<i32>
   thunk.return
 }
+
+// -----
+
+thunk.allocation @p0 parameter size = 128 {parameter = 0 : i64}
+// expected-error @+1 {{argument 0: a tile of #thunk.tiles<[16, 8], tiles = [2, 1], of = [0, 0, 1, 1]> is not the 'memref<4x8xf32>'}}
+thunk.program @main attributes {argument_types = [memref<4x8xf32>], argument_tiles = [#thunk.tiles<[16, 8], tiles = [2, 1], of = [0, 0, 1, 1]>], num_partitions = 4 : i64} {
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @p0 parameter size = 128 {parameter = 0 : i64}
+// expected-error @+1 {{argument 0: #thunk.tiles<[16, 8], tiles = [4, 1], of = [0, 1]> names 2 partitions, not 4}}
+thunk.program @main attributes {argument_types = [memref<4x8xf32>], argument_tiles = [#thunk.tiles<[16, 8], tiles = [4, 1], of = [0, 1]>], num_partitions = 4 : i64} {
+  thunk.return
+}
+
+// -----
+
+thunk.allocation @p0 parameter size = 128 {parameter = 0 : i64}
+// expected-error @+1 {{needs one result type for each of its 1 result tiles}}
+thunk.program @main attributes {result_tiles = [#thunk.tiles<[4], tiles = [2], of = [0, 1]>], num_partitions = 2 : i64} {
+  thunk.return
+}
+
+// -----
+
+// expected-error @+1 {{tile 4 is not one of the 4 tiles}}
+thunk.program @main attributes {argument_tiles = [#thunk.tiles<[16, 8], tiles = [4, 1], of = [0, 1, 2, 4]>]} {
+  thunk.return
+}
+
+// -----
+
+// expected-error @+1 {{needs one tile count per dimension of the 2-dimensional array}}
+thunk.program @main attributes {argument_tiles = [#thunk.tiles<[16, 8], tiles = [4], of = [0, 1, 2, 3]>]} {
+  thunk.return
+}

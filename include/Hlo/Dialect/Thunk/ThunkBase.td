@@ -217,6 +217,36 @@ def Thunk_TransposeAttr : Thunk_Attr<"Transpose", "transpose"> {
   }];
 }
 
+def Thunk_TilesAttr : Thunk_Attr<"Tiles", "tiles"> {
+  let summary = "how an array of a partitioned program splits over its "
+                "partitions";
+  let description = [{
+    The array of extents `shape` that a program partitioned by HLO's
+    shardings (XLA's SPMD partitioner) takes or gives in tiles: `tiles`
+    tiles along each dimension (each `ceil(shape[d] / tiles[d])` elements
+    long, the last ones past the array's end where that does not divide
+    it), partition `p` holding tile `of[p]` (the tiles numbered in
+    row-major order; several partitions may hold one tile). A runtime
+    splits a whole argument into each partition's tile and puts a
+    result together from them.
+
+    ```
+    #thunk.tiles<[16, 8], tiles = [2, 2], of = [0, 1, 2, 3]>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
+    ArrayRefParameter<"int64_t">:$tiles, ArrayRefParameter<"int64_t">:$of);
+  let assemblyFormat = "`<` `[` $shape `]` `,` `tiles` `=` `[` $tiles `]` "
+                       "`,` `of` `=` `[` $of `]` `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The extents of a tile.
+    SmallVector<int64_t> getTileShape() const;
+    /// Where partition `p`'s tile starts in the array.
+    SmallVector<int64_t> getOffsets(int64_t p) const;
+  }];
+}
+
 def Thunk_ReductionKind : Thunk_Enum<"ReductionKind",
     "reduction of a collective", [
   I32EnumAttrCase<"Sum", 0, "sum">,

@@ -101,6 +101,12 @@ def Thunk_ProgramOp : Thunk_Op<"program", [Symbol, SingleBlock,
     signature there): one per parameter allocation in the order of
     (`parameter`, `parameter_index`), and one per `thunk.return` operand.
 
+    A program partitioned by shardings (XLA's SPMD partitioner) may say in
+    `argument_tiles` and `result_tiles` (one `#thunk.tiles` per argument
+    and result type, `num_partitions` partitions each) what whole arrays
+    its arguments and results are tiles of, so that a caller can pass and
+    take the whole arrays.
+
     The program runs on `num_replicas` x `num_partitions` devices (HLO's
     `replica_count` and `num_partitions`), each with its own allocations
     and the same parameters; device `replica * num_partitions + partition`
@@ -124,6 +130,8 @@ def Thunk_ProgramOp : Thunk_Op<"program", [Symbol, SingleBlock,
   let arguments = (ins SymbolNameAttr:$sym_name,
     OptionalAttr<TypeArrayAttr>:$argument_types,
     OptionalAttr<TypeArrayAttr>:$result_types,
+    OptionalAttr<TypedArrayAttrBase<Thunk_TilesAttr, "tiles">>:$argument_tiles,
+    OptionalAttr<TypedArrayAttrBase<Thunk_TilesAttr, "tiles">>:$result_tiles,
     DefaultValuedAttr<I64Attr, "1">:$num_replicas,
     DefaultValuedAttr<I64Attr, "1">:$num_partitions,
     DefaultValuedAttr<I64Attr, "0">:$rng_seed,
