@@ -20,6 +20,8 @@
 #include "Hlo/Dialect/Hlo/HloTileSharding.h"
 #include "Hlo/Transforms/CollectivePasses.h"
 
+#include <deque>
+
 namespace mlir::hlo {
 #define GEN_PASS_DEF_HLOSHARDINGPROPAGATION
 #include "Hlo/Transforms/CollectivePasses.h.inc"
@@ -74,9 +76,12 @@ struct ShardingPropagationPass
     SmallVector<ComputationOp> comps{entry};
     for (size_t i = 0; i < comps.size(); ++i)
       comps[i].walk([&](Operation *op) {
-        if (isManual(op->getAttrOfType<ShardingAttr>("sharding")) ||
+        auto manual = [](ShardingAttr s) {
+          return isManual(s) || isPartlyManual(s);
+        };
+        if (manual(op->getAttrOfType<ShardingAttr>("sharding")) ||
             llvm::any_of(getDataOperands(op),
-                         [](Value v) { return isManual(shardingOf(v)); }))
+                         [&](Value v) { return manual(shardingOf(v)); }))
           return;
         if (auto loop = dyn_cast<WhileOp>(op)) {
           auto linked = tiledLoop(loop, symbols, callers);
@@ -100,9 +105,11 @@ struct ShardingPropagationPass
         }
       });
     for (ComputationOp c : comps)
-      for (Operation &op : c.getBody().front())
+      for (Operation &op : c.getBody().front()) {
         if (op.hasAttr("sharding"))
           fixed.insert(&op);
+        findBoundary(op);
+      }
     // Forward, then backward from the users (in reverse order, so that a
     // chain takes the sharding of its last user), until nothing improves:
     // a sharding only gains tiles (mergeTiles), so this ends.
@@ -131,7 +138,8 @@ struct ShardingPropagationPass
   /// `op` takes sharding `s` (merged with the one propagation gave it
   /// before; the shardings the program gives stay).
   void improve(Operation &op, ShardingAttr s) {
-    if (!s || fixed.contains(&op))
+    if (!s || (fixed.contains(&op) && !free.contains(&op)) ||
+        boundaries.contains(&op))
       return;
     auto old = op.getAttrOfType<ShardingAttr>("sharding");
     ShardingAttr now = old ? merge(old, s, op.getResult(0).getType()) : s;
@@ -160,13 +168,13 @@ struct ShardingPropagationPass
     auto array = dyn_cast<RankedTensorType>(type);
     std::optional<TileSharding> a, b;
     if (array) {
-      a = TileSharding::get(old, array.getRank(), numPartitions);
-      b = TileSharding::get(s, array.getRank(), numPartitions);
+      a = tilesFor(old, array.getRank());
+      b = tilesFor(s, array.getRank());
     }
     if (!a || !b)
       return old;
     TileSharding m = mergeTiles(*a, *b);
-    return m == *a ? old : m.toAttr(type.getContext());
+    return m == *a ? old : attr(m, type.getContext());
   }
 
   /// `a` merged with `b`, either of which may be null.
@@ -174,15 +182,90 @@ struct ShardingPropagationPass
     return a && b ? merge(a, b, type) : a ? a : b;
   }
 
+  //===--------------------------------------------------------------------===//
+  // Regions manual over some axes
+  //===--------------------------------------------------------------------===//
+
+  /// Records `op` if it is a boundary of a region manual over some axes
+  /// (an SPMDFullToShardShape or SPMDShardToFullShape call of a manual
+  /// sharding, and the copy on its outer side): as Shardy's shard_map
+  /// leaves the axes it is not manual over free, their shardings gain the
+  /// tiles of those axes.
+  void findBoundary(Operation &op) {
+    auto call = dyn_cast<CustomCallOp>(op);
+    if (!call || getDataOperands(&op).size() != 1)
+      return;
+    StringRef target = call.getCustomCallTarget();
+    Value in = getDataOperands(&op)[0];
+    if (target == "SPMDFullToShardShape") {
+      if (!isPartlyManual(op.getAttrOfType<ShardingAttr>("sharding")))
+        return;
+      boundaries.insert(&op);
+      if (auto copy = in.getDefiningOp<CopyOp>(); copy && copy->hasOneUse())
+        free.insert(copy);
+    } else if (target == "SPMDShardToFullShape") {
+      if (!isPartlyManual(shardingOf(in)) || rankOf(op.getResult(0)) < 0)
+        return;
+      boundaries.insert(&op);
+      if (in.getDefiningOp<CopyOp>())
+        free.insert(in.getDefiningOp());
+      // The blocks the groups' local values are (its sharding, which
+      // ShardyXLA gives along the manual axes only).
+      if (std::optional<TileSharding> t =
+              TileSharding::get(op.getAttrOfType<ShardingAttr>("sharding"),
+                                rankOf(op.getResult(0)), numPartitions))
+        blocks.insert({&op, *t});
+    }
+  }
+
+  /// A boundary call's sharding from its operand's: the local tiles of
+  /// SPMDFullToShardShape's operand, the whole array's tiles of
+  /// SPMDShardToFullShape's local tiles in the blocks of its sharding.
+  void forwardBoundary(CustomCallOp call) {
+    Operation *op = call;
+    Value in = getDataOperands(op)[0];
+    Value out = op->getResult(0);
+    const ManualGroups *region = regionOf(*op);
+    if (!region || rankOf(in) < 0 || rankOf(out) != rankOf(in))
+      return;
+    std::optional<TileSharding> t;
+    ShardingAttr s;
+    if (call.getCustomCallTarget() == "SPMDFullToShardShape") {
+      std::optional<TileSharding> global =
+          TileSharding::get(shardingOf(in), rankOf(in), numPartitions);
+      if (global)
+        t = region->toLocal(*global, shapeOf(in), shapeOf(out));
+      if (t)
+        s = region->toAttr(*t, op->getContext());
+    } else {
+      auto it = blocks.find(op);
+      std::optional<TileSharding> local =
+          region->localTiles(shardingOf(in), rankOf(in));
+      if (local && it != blocks.end())
+        t = region->toGlobal(*local, it->second);
+      if (t)
+        s = t->toAttr(op->getContext());
+    }
+    if (!s || s == op->getAttrOfType<ShardingAttr>("sharding"))
+      return;
+    op->setAttr("sharding", s);
+    changed = improved = true;
+  }
+
   void forward(ComputationOp comp) {
     for (Operation &op : comp.getBody().front()) {
-      if (auto loop = dyn_cast<WhileOp>(op); loop && bodies.count(loop))
+      if (boundaries.contains(&op))
+        forwardBoundary(cast<CustomCallOp>(op));
+      else if (auto loop = dyn_cast<WhileOp>(op); loop && bodies.count(loop))
         forwardLoop(loop);
       else if (auto cond = dyn_cast<ConditionalOp>(op);
                cond && branches.count(cond))
         forwardConditional(cond);
-      else if (op.getNumResults() == 1)
+      else if (op.getNumResults() == 1) {
+        groups = regionOf(op);
         improve(op, derive(&op));
+        groups = nullptr;
+      }
     }
   }
 
@@ -244,8 +327,13 @@ struct ShardingPropagationPass
     for (Operation &op : llvm::reverse(block))
       if (op.getNumResults() == 1 &&
           !(isa<BroadcastOp>(op) && op.hasAttr("sharding")))
-        for (OpOperand &use : op.getResult(0).getUses())
-          improve(op, fromUser(use));
+        for (OpOperand &use : op.getResult(0).getUses()) {
+          // Within a region manual over some axes, or outside them all.
+          groups = regionOf(*use.getOwner());
+          if (groups == regionOf(op))
+            improve(op, fromUser(use));
+          groups = nullptr;
+        }
     if (!loop && !cond)
       return;
     // What the instructions reading the parameter ask of it.
@@ -298,9 +386,9 @@ struct ShardingPropagationPass
     if (isa<TupleOp>(user)) {
       if (!s.isTuple() || isa<TupleType>(operand.getType()))
         return {};
-      return attr(TileSharding::get(s.getLeafSharding(use.getOperandNumber()),
-                                    rankOf(operand), numPartitions),
-                  ctx);
+      return attr(
+          tilesFor(s.getLeafSharding(use.getOperandNumber()), rankOf(operand)),
+          ctx);
     }
     // A variadic reduce or sort: its leaves' (one shape, one sharding).
     RankedTensorType resultType = leafArrayType(user);
@@ -309,13 +397,12 @@ struct ShardingPropagationPass
     if (s.isTuple())
       s = s.getLeafSharding(0);
     int64_t rank = resultType.getRank();
-    std::optional<TileSharding> out = TileSharding::get(s, rank, numPartitions);
+    std::optional<TileSharding> out = tilesFor(s, rank);
     if (!out || out->isReplicated())
       return {};
     auto call = dyn_cast<CustomCallOp>(user);
     if ((call && call.getCustomCallTarget() == "Sharding") ||
-        (isElementwise(user) &&
-         operand.getType() == user->getResult(0).getType()))
+        (keepsTiles(user) && operand.getType() == user->getResult(0).getType()))
       return attr(out, ctx);
     // A dot asks of each operand the tiles of its batch and free
     // dimensions (contracting ones whole).
@@ -442,11 +529,65 @@ struct ShardingPropagationPass
     ShardingAttr s = shardingOf(v);
     if (!s || rankOf(v) < 0)
       return std::nullopt;
-    return TileSharding::get(s, rankOf(v), numPartitions);
+    return tilesFor(s, rankOf(v));
+  }
+
+  /// The tiles `s` gives an array of rank `rank` (in a region manual over
+  /// some axes, over its groups' local ids: `ManualGroups`).
+  std::optional<TileSharding> tilesFor(ShardingAttr s, int64_t rank) {
+    if (groups)
+      return groups->localTiles(s, rank);
+    return TileSharding::get(s, rank, numPartitions);
+  }
+
+  /// Every partition (of a manual region's group) holding the whole array.
+  TileSharding whole(int64_t rank) {
+    return TileSharding::replicated(rank, groups ? groups->getNumLocal()
+                                                 : numPartitions);
   }
 
   ShardingAttr attr(std::optional<TileSharding> t, MLIRContext *ctx) {
-    return t && !t->isReplicated() ? t->toAttr(ctx) : ShardingAttr();
+    if (!t || t->isReplicated())
+      return {};
+    return groups ? groups->toAttr(*t, ctx) : t->toAttr(ctx);
+  }
+
+  /// Whether `op` keeps its operand's tiles: elementwise, or in a region
+  /// manual over some axes one of its own all-reduces or
+  /// collective-permutes (the partitioner runs them on tiles where each
+  /// group joins partitions of one local id).
+  bool keepsTiles(Operation *op) {
+    return isElementwise(op) ||
+           (groups && isa<AllReduceOp, CollectivePermuteOp>(op) &&
+            getDataOperands(op).size() == 1);
+  }
+
+  /// The groups of the region manual over some axes that `op` is in (its
+  /// sharding's, else that of an operand's), or null.
+  const ManualGroups *regionOf(Operation &op) {
+    ShardingAttr s = op.getAttrOfType<ShardingAttr>("sharding");
+    if (!isPartlyManual(s))
+      for (Value v : getDataOperands(&op))
+        if (isPartlyManual(s = shardingOf(v)))
+          break;
+    if (!isPartlyManual(s))
+      return nullptr;
+    std::optional<ManualGroups> g = ManualGroups::get(
+        s.isTuple() ? s.getLeafSharding(0) : s, numPartitions);
+    if (!g)
+      return nullptr;
+    for (const ManualGroups &known : allGroups)
+      if (known == *g)
+        return &known;
+    return &allGroups.emplace_back(std::move(*g));
+  }
+
+  /// Whether `s` (or its first leaf) is manual over some axes.
+  static bool isPartlyManual(ShardingAttr s) {
+    if (s && s.isTuple())
+      s = s.getTupleElements().empty() ? ShardingAttr() : s.getLeafSharding(0);
+    return s &&
+           llvm::is_contained(s.getLastTileDims(), ShardingSubgroup::Manual);
   }
 
   ShardingAttr derive(Operation *op) {
@@ -479,7 +620,7 @@ struct ShardingPropagationPass
     if (!resultType)
       return {};
     int64_t rank = resultType.getRank();
-    if (isElementwise(op)) {
+    if (keepsTiles(op)) {
       // The operand tiled most finely, with the others' tiles merged in.
       SmallVector<TileSharding> tiles;
       for (Value v : in)
@@ -501,11 +642,7 @@ struct ShardingPropagationPass
       std::optional<TileSharding> lhs = tilesOf(dot.getLhs());
       if (!lhs && !tilesOf(dot.getRhs()))
         return {};
-      return deriveDot(
-          dot,
-          lhs ? *lhs
-              : TileSharding::replicated(rankOf(dot.getLhs()), numPartitions),
-          ctx);
+      return deriveDot(dot, lhs ? *lhs : whole(rankOf(dot.getLhs())), ctx);
     }
     if (auto conv = dyn_cast<ConvolutionOp>(op))
       return deriveConvolution(conv, ctx);
@@ -527,8 +664,8 @@ struct ShardingPropagationPass
                                  shapeOf(getDataOperands(scatter)[2]));
       std::optional<TileSharding> operand = tilesOf(in[0]);
       std::optional<TileSharding> updates = tilesOf(in[2]);
-      TileSharding t = operand ? operand->project(keptDims(scatter, pass))
-                               : TileSharding::replicated(rank, numPartitions);
+      TileSharding t =
+          operand ? operand->project(keptDims(scatter, pass)) : whole(rank);
       if (updates)
         t = mergeTiles(t, updates->project(pass));
       return attr(t, ctx);
@@ -540,7 +677,7 @@ struct ShardingPropagationPass
       std::optional<TileSharding> operand = tilesOf(gather.getOperand());
       TileSharding t =
           indices ? indices->project(invertDims(gatherIndexDims(gather), rank))
-                  : TileSharding::replicated(rank, numPartitions);
+                  : whole(rank);
       if (operand)
         t = mergeTiles(
             t, operand->project(invertDims(
@@ -584,8 +721,7 @@ struct ShardingPropagationPass
   /// assignment holds them all, else the left operand's alone.
   ShardingAttr deriveDot(DotOp dot, const TileSharding &lhs, MLIRContext *ctx) {
     std::optional<TileSharding> rhs = tilesOf(dot.getRhs());
-    TileSharding none =
-        TileSharding::replicated(rankOf(dot.getRhs()), numPartitions);
+    TileSharding none = whole(rankOf(dot.getRhs()));
     const TileSharding &r = rhs ? *rhs : none;
     // Each result dimension from the rhs, then from the lhs where it has
     // the dimension (a batch dimension: where the lhs tiles it).
@@ -617,12 +753,8 @@ struct ShardingPropagationPass
     std::optional<TileSharding> rhs = tilesOf(conv.getRhs());
     if (!lhs && !rhs)
       return {};
-    TileSharding l =
-        lhs ? *lhs : TileSharding::replicated(rankOf(conv.getLhs()),
-                                               numPartitions);
-    TileSharding r =
-        rhs ? *rhs : TileSharding::replicated(rankOf(conv.getRhs()),
-                                               numPartitions);
+    TileSharding l = lhs ? *lhs : whole(rankOf(conv.getLhs()));
+    TileSharding r = rhs ? *rhs : whole(rankOf(conv.getRhs()));
     ConvDimensionNumbersAttr dims = conv.getDimLabels();
     int64_t rank = rankOf(conv.getResult());
     SmallVector<std::pair<int, int64_t>> both(rank, {-1, 0});
@@ -641,6 +773,15 @@ struct ShardingPropagationPass
   }
 
   int64_t numPartitions = 1;
+  /// The region manual over some axes whose instructions are being read
+  /// (null: outside them), and every such region's groups.
+  const ManualGroups *groups = nullptr;
+  std::deque<ManualGroups> allGroups;
+  /// The boundary calls of those regions (`findBoundary`), the copies
+  /// outside them whose given shardings still gain tiles, and the blocks
+  /// of each SPMDShardToFullShape.
+  DenseSet<Operation *> boundaries, free;
+  DenseMap<Operation *, TileSharding> blocks;
   /// The loops propagation goes into: each one's body and condition, and
   /// the loop of each.
   DenseMap<Operation *, ComputationOp> bodies, conditions;

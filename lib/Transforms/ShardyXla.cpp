@@ -179,6 +179,26 @@ struct ShardyXlaPass
     return s;
   }
 
+  /// Whether `op` is a `Sharding` call whose Shardy sharding leaves its
+  /// array free (every dimension open, no axis named: JAX writes them in
+  /// shard_map bodies). It constrains nothing (Shardy's propagation, here
+  /// hlo-sharding-propagation, decides), so it goes.
+  static bool isFreeConstraint(Operation *op, DictionaryAttr attrs) {
+    auto call = dyn_cast<CustomCallOp>(op);
+    if (!call || call.getCustomCallTarget() != "Sharding" || !attrs ||
+        getDataOperands(op).size() != 1 ||
+        getDataOperands(op)[0].getType() != op->getResult(0).getType())
+      return false;
+    auto text = attrs.getAs<StringAttr>(kSdySharding);
+    std::string error;
+    FailureOr<std::vector<SdyTensorSharding>> parsed =
+        text ? parseSdyShardings(text.getValue(), error)
+             : FailureOr<std::vector<SdyTensorSharding>>(failure());
+    return succeeded(parsed) && !parsed->empty() &&
+           llvm::all_of(*parsed,
+                        [](const SdyTensorSharding &s) { return s.isFree(); });
+  }
+
   LogicalResult convert(Operation *op, ArrayRef<std::string> manual,
                         bool allManual) {
     if (auto call = dyn_cast<CustomCallOp>(op)) {
@@ -206,6 +226,12 @@ struct ShardyXlaPass
         changed = true;
         return success();
       }
+    }
+    if (isFreeConstraint(op, attrs)) {
+      op->getResult(0).replaceAllUsesWith(getDataOperands(op)[0]);
+      dead.insert(op);
+      changed = true;
+      return success();
     }
     FailureOr<SmallVector<ShardingAttr>> s =
         shardings(op, kSdySharding, op->getResultTypes(), manual);

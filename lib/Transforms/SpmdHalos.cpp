@@ -156,8 +156,9 @@ mlir::hlo::planCrossing(const TileSharding *tiles, const ConvWindow &window,
 }
 
 /// `v` sliced to [start, limit) along `dim`.
-Value mlir::hlo::sliceAt(InstBuilder &ib, Value v, int64_t dim,
-                         ArrayRef<int32_t> offsets, int64_t length) {
+Value mlir::hlo::sliceAt(SpmdValues &values, InstBuilder &ib, Value v,
+                         int64_t dim, ArrayRef<int32_t> offsets,
+                         int64_t length) {
   RankedTensorType type = arrayType(v);
   if (llvm::all_equal(offsets)) {
     if (offsets.front() == 0 && length == type.getDimSize(dim))
@@ -166,7 +167,7 @@ Value mlir::hlo::sliceAt(InstBuilder &ib, Value v, int64_t dim,
   }
   SmallVector<Value> starts(type.getRank(),
                             ib.scalar(ib.getBuilder().getI32Type(), 0));
-  starts[dim] = atPartition(ib, offsets);
+  starts[dim] = values.atPartition(ib, offsets);
   SmallVector<int64_t> sizes(type.getShape());
   sizes[dim] = length;
   Value sliced = ib.dynamicSlice(v, starts, sizes);
@@ -270,7 +271,7 @@ static Value exchangeHalo(SpmdValues &values, InstBuilder &ib, Value v,
         line, {ib.create<IotaOp>(
                    line, {},
                    {b.getNamedAttr("iota_dimension", b.getI64IntegerAttr(0))}),
-               ib.broadcast(atPartition(ib, starts), line)});
+               ib.broadcast(values.atPartition(ib, starts), line)});
     auto preds = RankedTensorType::get({shape[h.dim]}, b.getI1Type());
     Value inside = ib.create<AndOp>(
         preds, {ib.compare(pos, ib.splat(s32, 0, {shape[h.dim]}),
@@ -285,7 +286,7 @@ static Value exchangeHalo(SpmdValues &values, InstBuilder &ib, Value v,
     ext = ib.create<SelectOp>(extType,
                               {mask, ext, ib.broadcast(padValue, extType)});
   }
-  return sliceAt(ib, ext, h.dim, h.offsets, h.length);
+  return sliceAt(values, ib, ext, h.dim, h.offsets, h.length);
 }
 
 Value mlir::hlo::withHalo(SpmdValues &values, InstBuilder &ib, Value v,

@@ -87,8 +87,8 @@ Value sliceDim(InstBuilder &ib, Value v, int64_t dim, int64_t start,
 /// `length` elements of `v` along `dim` from each partition's offset
 /// there: a slice where every offset is the same, else a dynamic-slice at
 /// a table of them (`v` itself where that is all of it).
-Value sliceAt(InstBuilder &ib, Value v, int64_t dim, ArrayRef<int32_t> offsets,
-              int64_t length);
+Value sliceAt(SpmdValues &values, InstBuilder &ib, Value v, int64_t dim,
+              ArrayRef<int32_t> offsets, int64_t length);
 
 /// Tile `v` (tiles `in`) with its halo `h`, positions past the array's
 /// ends (of `size`) `padValue` (a scalar; null: zeros), sliced to what its

@@ -25,6 +25,8 @@
 #include "Hlo/Dialect/Hlo/HloTileSharding.h"
 #include "Hlo/Transforms/CollectivePasses.h"
 
+#include <deque>
+
 namespace mlir::hlo {
 #define GEN_PASS_DEF_HLOSPMDPARTITIONER
 #include "Hlo/Transforms/CollectivePasses.h.inc"
@@ -40,12 +42,13 @@ struct SpmdPartitionerPass
                           hlo::impl::HloSpmdPartitionerBase> {
   void run() {
     ModuleOp module = getOperation();
-    auto [numReplicas, partitions] = getDeviceCounts(module);
+    auto [replicas, partitions] = getDeviceCounts(module);
+    numReplicas = replicas;
     numPartitions = partitions;
     entry = entryComputation(module);
     if (!entry || numPartitions < 2)
       return;
-    values.emplace(&getContext(), numReplicas, numPartitions,
+    values.emplace(&getContext(), replicas, numPartitions,
                    nextChannelId(module));
     symbols.emplace(module);
     callers = countCallers(module);
@@ -65,6 +68,15 @@ struct SpmdPartitionerPass
   /// The tiles `s` gives an array of rank `rank`; an error at `loc` for a
   /// sharding the partitioner does not read.
   FailureOr<TileSharding> tilesFor(ShardingAttr s, int64_t rank, Location loc) {
+    // In a region manual over some axes: the tiles of its local values
+    // among each group's partitions (whole where the sharding is not
+    // over the region's groups).
+    if (const ManualGroups *groups = values->getGroups()) {
+      if (s && !s.isTuple())
+        if (std::optional<TileSharding> t = groups->localTiles(s, rank))
+          return *t;
+      return whole(rank);
+    }
     if (s && isManualSharding(s))
       return emitError(loc) << "hlo-spmd-partitioner: manual sharding " << s
                             << " outside a manual region";
@@ -207,6 +219,12 @@ struct SpmdPartitionerPass
     }
     if (isManualOp(op))
       return partitionManual(op);
+    return partitionTiled(op);
+  }
+
+  /// `op` (outside manual regions, or in one manual over some axes) on
+  /// tiles by the rules of SpmdRules.cpp, or whole.
+  LogicalResult partitionTiled(Operation *op) {
     if (auto call = dyn_cast<CustomCallOp>(op)) {
       StringRef target = call.getCustomCallTarget();
       // Shardy's marks of a result's sharding (the ROOT's says it) and of
@@ -239,10 +257,15 @@ struct SpmdPartitionerPass
         return success();
       }
     }
-    if (auto loop = dyn_cast<WhileOp>(op); loop && !hasControlEdges(op))
+    // (In a region manual over some axes, loops and conditionals run
+    // whole: their computations' instructions are not the region's.)
+    bool inRegion = values->getGroups();
+    if (auto loop = dyn_cast<WhileOp>(op);
+        loop && !hasControlEdges(op) && !inRegion)
       if (auto comps = tiledLoop(loop, *symbols, callers))
         return partitionWhile(loop, comps->first, comps->second);
-    if (auto cond = dyn_cast<ConditionalOp>(op); cond && !hasControlEdges(op))
+    if (auto cond = dyn_cast<ConditionalOp>(op);
+        cond && !hasControlEdges(op) && !inRegion)
       if (auto branches = tiledBranches(cond, *symbols, callers))
         return partitionConditional(cond, *branches);
     if (op->getNumResults() == 1 && arrayType(op->getResult(0)) &&
@@ -251,6 +274,8 @@ struct SpmdPartitionerPass
       if (failed(out))
         return failure();
       if (isElementwise(op) && partitionElementwise(*values, op, *out))
+        return success();
+      if (inRegion && partitionRegionCollective(op, *out))
         return success();
       if (isa<BroadcastOp, ReshapeOp, TransposeOp>(op) &&
           partitionMapped(*values, op, *out))
@@ -352,19 +377,63 @@ struct SpmdPartitionerPass
            llvm::is_contained(s.getLastTileDims(), ShardingSubgroup::Manual);
   }
 
-  /// An instruction of a manual region: its sharding is manual, or it has
-  /// none and reads a local value.
+  /// An instruction of a manual region: its sharding is manual, or it
+  /// reads a local value.
   bool isManualOp(Operation *op) {
-    if (auto s = op->getAttrOfType<ShardingAttr>("sharding"))
-      return isManualSharding(s);
+    if (auto s = op->getAttrOfType<ShardingAttr>("sharding");
+        s && isManualSharding(s))
+      return true;
     return llvm::any_of(getDataOperands(op),
                         [&](Value v) { return manual.contains(v); });
   }
 
-  /// A manual instruction runs as written on each partition's local
-  /// values; a value from outside the region it reads (a constant) is
-  /// whole, as every partition has it before partitioning.
+  /// The groups of the region manual over some axes that `op` belongs to:
+  /// its sharding's, else those of the local values it reads; null for a
+  /// region manual over every axis (or over groups the partitioner does
+  /// not read).
+  const ManualGroups *regionOf(Operation *op) {
+    if (auto s = op->getAttrOfType<ShardingAttr>("sharding");
+        s && isManualSharding(s)) {
+      ShardingAttr leaf = s.isTuple() ? s.getLeafSharding(0) : s;
+      std::optional<ManualGroups> g = ManualGroups::get(leaf, numPartitions);
+      if (!g)
+        return nullptr;
+      for (const ManualGroups &known : allGroups)
+        if (known == *g)
+          return &known;
+      return &allGroups.emplace_back(std::move(*g));
+    }
+    for (Value v : getDataOperands(op))
+      if (const ManualGroups *g = groupsOf.lookup(v))
+        return g;
+    return nullptr;
+  }
+
+  /// A manual instruction: in a region manual over some axes, partitioned
+  /// along the others among each group's partitions (`partitionTiled` on
+  /// local tiles; a value from outside, a constant, whole); in one manual
+  /// over every axis, run as written on each partition's local values (a
+  /// value from outside whole, as every partition has it before
+  /// partitioning).
   LogicalResult partitionManual(Operation *op) {
+    if (const ManualGroups *groups = regionOf(op)) {
+      for (auto [i, v] : llvm::enumerate(getDataOperands(op)))
+        if (auto type = arrayType(v); type && !manual.contains(v))
+          values->setOperandTiles(op, i, whole(type.getRank()));
+      // What its users read once it is partitioned (it may be replaced).
+      SmallVector<OpOperand *> uses;
+      for (Value r : op->getResults())
+        for (OpOperand &use : r.getUses())
+          uses.push_back(&use);
+      values->setGroups(groups);
+      LogicalResult done = partitionTiled(op);
+      values->setGroups(nullptr);
+      for (OpOperand *use : uses) {
+        manual.insert(use->get());
+        groupsOf[use->get()] = groups;
+      }
+      return done;
+    }
     // A sharding constraint inside the region says how XLA would partition
     // it over the axes that are not manual; here the region runs whole.
     if (auto call = dyn_cast<CustomCallOp>(op);
@@ -378,15 +447,61 @@ struct SpmdPartitionerPass
     for (auto [i, v] : llvm::enumerate(getDataOperands(op)))
       if (auto type = arrayType(v);
           type && !manual.contains(v) && !values->currentOf(v).isReplicated())
-        values->setOperandTiles(
-            op, i, TileSharding::replicated(type.getRank(), numPartitions));
+        values->setOperandTiles(op, i, whole(type.getRank()));
     for (Value r : op->getResults())
       manual.insert(r);
     return success();
   }
 
+  /// A collective of a region manual over some axes (the body's own, over
+  /// manual axes) whose groups each join partitions of one local id: they
+  /// hold the same tiles, so it runs on them as an elementwise instruction
+  /// (an all-reduce, a collective-permute); false for others.
+  bool partitionRegionCollective(Operation *op, const TileSharding &out) {
+    if (!isa<AllReduceOp, CollectivePermuteOp>(op) ||
+        getDataOperands(op).size() != 1 || !arrayType(op->getOperand(0)))
+      return false;
+    const ManualGroups &groups = *values->getGroups();
+    auto localOf = [&](int64_t device) {
+      return groups.localOf(device % numPartitions);
+    };
+    std::string error;
+    if (auto permute = dyn_cast<CollectivePermuteOp>(op)) {
+      auto pairs = getDevicePairs(op, permute.getSourceTargetPairsAttr(),
+                                  numReplicas, numPartitions, error);
+      if (failed(pairs) || llvm::any_of(*pairs, [&](auto pair) {
+            return localOf(pair.first) != localOf(pair.second);
+          }))
+        return false;
+    } else {
+      auto groupList = getDeviceGroups(op, numReplicas, numPartitions,
+                                       /*hasGlobalFlag=*/true, error);
+      if (failed(groupList) ||
+          llvm::any_of(*groupList, [&](ArrayRef<int64_t> group) {
+            return llvm::any_of(group, [&](int64_t d) {
+              return localOf(d) != localOf(group.front());
+            });
+          }))
+        return false;
+    }
+    values->setOperandTiles(op, 0, out);
+    values->setResultTiles(op, out);
+    return true;
+  }
+
+  /// The sharding `v`'s instruction (or parameter) gives it.
+  ShardingAttr shardingOf(Value v) {
+    if (Operation *def = v.getDefiningOp())
+      return def->getAttrOfType<ShardingAttr>("sharding");
+    return cast<ComputationOp>(v.getParentBlock()->getParentOp())
+        .getArgAttrOfType<ShardingAttr>(cast<BlockArgument>(v).getArgNumber(),
+                                        "hlo.sharding");
+  }
+
   /// SPMDFullToShardShape: each partition's tile of the operand, in the
-  /// sharding of the instruction making the operand, is its local value.
+  /// sharding of the instruction making the operand, is its local value
+  /// (in a region manual over some axes, its tile of its group's local
+  /// value, in the tiles of the call's sharding).
   LogicalResult partitionFullToShard(CustomCallOp call) {
     OperandRange in = getDataOperands(call);
     auto type = in.size() == 1 ? arrayType(in[0]) : RankedTensorType();
@@ -396,33 +511,40 @@ struct SpmdPartitionerPass
       return call.emitError("hlo-spmd-partitioner: SPMDFullToShardShape "
                             "needs one array operand and a manual sharding");
     Value v = in[0];
-    ShardingAttr from;
-    if (Operation *def = v.getDefiningOp())
-      from = def->getAttrOfType<ShardingAttr>("sharding");
-    else
-      from = cast<ComputationOp>(v.getParentBlock()->getParentOp())
-                 .getArgAttrOfType<ShardingAttr>(
-                     cast<BlockArgument>(v).getArgNumber(), "hlo.sharding");
+    ShardingAttr from = shardingOf(v);
     FailureOr<TileSharding> t = tilesFor(from, type.getRank(), call.getLoc());
     if (failed(t))
       return failure();
     ArrayRef<int64_t> whole = values->wholeShape(v);
-    if (!t->isEven(whole) || t->shardShape(whole) != local.getShape())
+    const ManualGroups *groups = regionOf(call);
+    std::optional<TileSharding> localTiles =
+        groups ? groups->localTiles(s, local.getRank()) : std::nullopt;
+    if (groups &&
+        !(localTiles &&
+          groups->toLocal(*t, whole, local.getShape()) == *localTiles))
+      groups = nullptr;
+    if (!groups &&
+        (!t->isEven(whole) || t->shardShape(whole) != local.getShape()))
       return call.emitError("hlo-spmd-partitioner: SPMDFullToShardShape's ")
              << "result is not the tile its operand's sharding " << from
              << " gives each partition";
     OpBuilder b(call);
     InstBuilder ib(b, derivedLoc(call.getLoc()));
     Value tile = values->reshard(ib, v, values->currentOf(v), *t, whole);
-    // A copy is the local value (the tile may be read as such too).
-    Value copy = ib.create<CopyOp>(local, {tile});
+    // A copy is the local value or its tile (which may be read as such).
+    Value copy = ib.create<CopyOp>(arrayType(tile), {tile});
     call->getResult(0).replaceAllUsesWith(copy);
     call.erase();
     manual.insert(copy);
+    if (groups) {
+      values->setTiles(copy, *localTiles, local.getShape());
+      groupsOf[copy] = groups;
+    }
     return success();
   }
 
-  /// SPMDShardToFullShape: each partition's local value is its tile of the
+  /// SPMDShardToFullShape: each partition's local value (in a region
+  /// manual over some axes, its tile of its group's) is its tile of the
   /// result, in the instruction's sharding.
   LogicalResult partitionShardToFull(CustomCallOp call) {
     OperandRange in = getDataOperands(call);
@@ -434,6 +556,21 @@ struct SpmdPartitionerPass
     FailureOr<TileSharding> t = wanted(call);
     if (failed(t))
       return failure();
+    Value operand = in[0];
+    SmallVector<int64_t> localShape(local.getShape());
+    if (const ManualGroups *groups = groupsOf.lookup(operand)) {
+      // Its local tiles where they are the result's, else whole local
+      // values (each partition's whole block).
+      localShape.assign(values->wholeShape(operand).begin(),
+                        values->wholeShape(operand).end());
+      values->setGroups(groups);
+      TileSharding now = values->currentOf(operand);
+      if (!(groups->toLocal(*t, type.getShape(), localShape) == now))
+        values->setOperandTiles(call, 0, whole(now.getRank()));
+      values->setGroups(nullptr);
+      operand = call->getOperand(0);
+      local = arrayType(operand);
+    }
     if (!t->isEven(type.getShape()) ||
         t->shardShape(type.getShape()) != local.getShape())
       return call.emitError("hlo-spmd-partitioner: SPMDShardToFullShape's ")
@@ -441,7 +578,7 @@ struct SpmdPartitionerPass
     // A copy holds the tiles (the local value may be read as such too).
     OpBuilder b(call);
     InstBuilder ib(b, derivedLoc(call.getLoc()));
-    Value v = ib.create<CopyOp>(local, {in[0]});
+    Value v = ib.create<CopyOp>(local, {operand});
     values->setTiles(v, *t, type.getShape());
     call->getResult(0).replaceAllUsesWith(v);
     call.erase();
@@ -452,8 +589,7 @@ struct SpmdPartitionerPass
   LogicalResult partitionWhole(Operation *op) {
     for (auto [i, v] : llvm::enumerate(getDataOperands(op))) {
       if (auto type = arrayType(v)) {
-        values->setOperandTiles(
-            op, i, TileSharding::replicated(type.getRank(), numPartitions));
+        values->setOperandTiles(op, i, whole(type.getRank()));
         continue;
       }
       // A tuple of tiled leaves (made here, a loop's state) is remade of
@@ -527,12 +663,18 @@ struct SpmdPartitionerPass
              add.getRhs() == body.getArgument(0)));
   }
 
+  /// Every partition holding the whole array of rank `rank` (in a manual
+  /// region, every partition of a group its whole local value).
+  TileSharding whole(int64_t rank) {
+    return TileSharding::replicated(rank, values->getNumPartitions());
+  }
+
   /// Whole tiles for the leaves of `tuple` (arrays; others unused).
   SmallVector<TileSharding> wholeLeaves(TupleType tuple) {
     SmallVector<TileSharding> t;
     for (Type e : tuple.getTypes()) {
       auto a = dyn_cast<RankedTensorType>(e);
-      t.push_back(TileSharding::replicated(a ? a.getRank() : 0, numPartitions));
+      t.push_back(whole(a ? a.getRank() : 0));
     }
     return t;
   }
@@ -608,8 +750,7 @@ struct SpmdPartitionerPass
     if (root)
       ret->setOperand(0, reshardState(ret, ret->getOperand(0), *root));
     else if (auto type = arrayType(ret->getOperand(0)))
-      values->setOperandTiles(
-          ret, 0, TileSharding::replicated(type.getRank(), numPartitions));
+      values->setOperandTiles(ret, 0, whole(type.getRank()));
     for (Operation &op : block)
       op.removeAttr("sharding");
     comp.removeArgAttr(0, "hlo.sharding");
@@ -647,7 +788,7 @@ struct SpmdPartitionerPass
                    op->getAttrOfType<ShardingAttr>("sharding"), op.getLoc());
     if (failed(result))
       return failure();
-    values->setOperandTiles(op, 0, TileSharding::replicated(0, numPartitions));
+    values->setOperandTiles(op, 0, whole(0));
     for (auto [k, constBranch] : llvm::enumerate(branches)) {
       ComputationOp branch = constBranch;
       Value in = op->getOperand(k + 1);
@@ -802,8 +943,12 @@ struct SpmdPartitionerPass
   /// How many instructions name each computation.
   DenseMap<StringAttr, int64_t> callers;
   DenseMap<Type, StringRef> adders;
-  /// The local values of manual regions.
+  /// The local values of manual regions, and the groups of those of
+  /// regions manual over some axes (`regionOf`).
   DenseSet<Value> manual;
+  DenseMap<Value, const ManualGroups *> groupsOf;
+  std::deque<ManualGroups> allGroups;
+  int64_t numReplicas = 1;
   /// The ROOT's sharding before partitioning; whether each result leaf's
   /// sharding is the compiler's to choose.
   ShardingAttr rootSharding;

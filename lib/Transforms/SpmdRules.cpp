@@ -26,21 +26,6 @@ static bool projectOperands(SpmdValues &values, Operation *op,
   return true;
 }
 
-Value mlir::hlo::atPartition(InstBuilder &ib, ArrayRef<int32_t> table) {
-  OpBuilder &b = ib.getBuilder();
-  MLIRContext *ctx = b.getContext();
-  auto tableType =
-      RankedTensorType::get({int64_t(table.size())}, IntegerType::get(ctx, 32));
-  Value values = ib.create<ConstantOp>(
-      tableType, {},
-      {b.getNamedAttr("value", DenseElementsAttr::get(tableType, table))});
-  Value pid = ib.create<PartitionIdOp>(
-      RankedTensorType::get({},
-                            IntegerType::get(ctx, 32, IntegerType::Unsigned)),
-      {});
-  return ib.reshape(ib.dynamicSlice(values, {pid}, {1}), {});
-}
-
 bool mlir::hlo::partitionElementwise(SpmdValues &values, Operation *op,
                                      const TileSharding &out) {
   RankedTensorType type = arrayType(op->getResult(0));
@@ -178,7 +163,8 @@ bool mlir::hlo::partitionGather(SpmdValues &values, GatherOp op,
   Value clamped = ib.create<ClampOp>(
       it, {zero, indices, splat(ib.scalar(indexType, whole[d] - 1))});
   Value local = ib.create<SubtractOp>(
-      it, {clamped, splat(ib.convert(atPartition(ib, firstRows), indexType))});
+      it, {clamped,
+           splat(ib.convert(values.atPartition(ib, firstRows), indexType))});
   op->setOperand(1, local);
   Value mine =
       ib.create<AndOp>(RankedTensorType::get(it.getShape(), b.getI1Type()),
@@ -333,7 +319,8 @@ bool mlir::hlo::partitionIota(SpmdValues &values, IotaOp op,
   SmallVector<int32_t> starts;
   for (int64_t p = 0; p < out.getNumPartitions(); ++p)
     starts.push_back(out.getCoords(p)[dim] * tile[dim]);
-  Value start = ib.convert(atPartition(ib, starts), type.getElementType());
+  Value start =
+      ib.convert(values.atPartition(ib, starts), type.getElementType());
   Value sum =
       ib.create<AddOp>(r.getType(), {r, ib.broadcast(start, r.getType())});
   r.replaceAllUsesExcept(sum, sum.getDefiningOp());
@@ -427,7 +414,7 @@ bool mlir::hlo::partitionScatter(SpmdValues &values, ScatterOp op,
     SmallVector<int32_t> firstRows;
     for (int64_t p = 0; p < numPartitions; ++p)
       firstRows.push_back(out.getCoords(p)[owned] * rows);
-    Value first = ib.convert(atPartition(ib, firstRows), indexType);
+    Value first = ib.convert(values.atPartition(ib, firstRows), indexType);
     Value at = op->getOperand(1);
     op->setOperand(
         1, ib.create<SubtractOp>(at.getType(),
@@ -444,7 +431,7 @@ bool mlir::hlo::partitionScatter(SpmdValues &values, ScatterOp op,
     SmallVector<int32_t> firsts(numPartitions, 0);
     for (ArrayRef<int64_t> g : *groups)
       firsts[g.front()] = 1;
-    Value first = ib.compare(atPartition(ib, firsts),
+    Value first = ib.compare(values.atPartition(ib, firsts),
                              ib.scalar(IntegerType::get(ctx, 32), 1),
                              ComparisonDirection::EQ);
     Value mask =

@@ -47,10 +47,6 @@ SmallVector<int64_t> dotResultDims(DotOp op, unsigned operand);
 /// dimensions, the kernel's output features (-1: the others).
 SmallVector<int64_t> convResultDims(ConvolutionOp op, unsigned operand);
 
-/// The element of `table` (one per partition) at the partition id: an s32
-/// scalar.
-Value atPartition(InstBuilder &ib, ArrayRef<int32_t> table);
-
 /// `t`, tiles of the result of `op` (a convolution, reduce-window, pad,
 /// slice or select-and-scatter, not yet partitioned) or of its (array) operand
 /// (`ofResult` false), whole along the dimensions its window slides over
@@ -143,14 +139,77 @@ std::optional<SmallVector<ComputationOp>>
 tiledBranches(ConditionalOp op, SymbolTable &symbols,
               const DenseMap<StringAttr, int64_t> &callers);
 
+/// The partitions of a region manual over some of the mesh's axes (a
+/// shard_map with `axis_names`: shardings with a `manual` subgroup): groups
+/// of the partitions that share the manual axes' coordinates, each group
+/// holding one local value, which the other axes partition among the
+/// group's members. A member's place in its group (in the order the
+/// sharding lists the devices) is its local partition id; the partitioner
+/// partitions the region for one group's local ids and each collective
+/// it makes there runs in every group.
+class ManualGroups {
+public:
+  /// The groups of `s` (a sharding with one `manual` subgroup) over
+  /// `numPartitions` partitions; nothing for other shardings.
+  static std::optional<ManualGroups> get(ShardingAttr s, int64_t numPartitions);
+  /// Partitions in each group.
+  int64_t getNumLocal() const { return devices.front().size(); }
+  /// The partition of local id `l` in each group.
+  ArrayRef<SmallVector<int64_t>> getGroups() const { return devices; }
+  /// The local id of partition `p`.
+  int64_t localOf(int64_t p) const { return local[p]; }
+  bool operator==(const ManualGroups &other) const {
+    return devices == other.devices;
+  }
+  /// The tiles `s` (manual over these groups) gives an array of rank
+  /// `rank`, over the local ids; nothing where `s` groups the partitions
+  /// otherwise or the groups' members of one local id hold different tiles.
+  std::optional<TileSharding> localTiles(ShardingAttr s, int64_t rank) const;
+  /// The sharding of local tiles `t` (over the local ids): manual over
+  /// these groups (`localTiles` the other way round).
+  ShardingAttr toAttr(const TileSharding &t, MLIRContext *ctx) const;
+
+  /// The local tiles (of local values of shape `local`, each group's block
+  /// of an array of shape `whole`) that tiles `global` of the whole array
+  /// give each partition, where the members of each group hold tiles of
+  /// one block: what SPMDFullToShardShape makes of an array; nothing
+  /// otherwise.
+  std::optional<TileSharding> toLocal(const TileSharding &global,
+                                      ArrayRef<int64_t> whole,
+                                      ArrayRef<int64_t> local) const;
+  /// The tiles of the whole array that local tiles `t` give each partition
+  /// where `blocks` (tiles of the whole array along the manual axes only:
+  /// one per group) says which block each group's local value is: what
+  /// SPMDShardToFullShape makes of local values; nothing where the members
+  /// of a group hold different blocks.
+  std::optional<TileSharding> toGlobal(const TileSharding &t,
+                                       const TileSharding &blocks) const;
+
+private:
+  SmallVector<SmallVector<int64_t>> devices;
+  SmallVector<int64_t> local;
+};
+
 class SpmdValues {
 public:
   SpmdValues(MLIRContext *ctx, int64_t numReplicas, int64_t numPartitions,
              int64_t firstChannel)
       : ctx(ctx), numReplicas(numReplicas), numPartitions(numPartitions),
-        nextChannel(firstChannel) {}
+        allPartitions(numPartitions), nextChannel(firstChannel) {}
 
+  /// The partitions tiles are over: the module's, or in a manual region's
+  /// groups (`setGroups`) the local ids of one group.
   int64_t getNumPartitions() const { return numPartitions; }
+  /// From now on, tiles are over the local ids of `groups` and each
+  /// collective runs in every group (null: over the module's partitions).
+  void setGroups(const ManualGroups *groups);
+  const ManualGroups *getGroups() const { return groups; }
+  /// The element of `table` (one per partition of getNumPartitions()) at
+  /// the partition id (in a manual region, at its local id): an s32
+  /// scalar.
+  /// Reads the partition id into `pid` unless it holds it already.
+  Value atPartition(InstBuilder &ib, ArrayRef<int32_t> table,
+                    Value *pid = nullptr);
   /// Collectives made so far.
   int64_t getNumCollectives() const { return collectives; }
   /// Records that array `v` holds tiles `t` of an array of shape `whole`.
@@ -252,8 +311,14 @@ private:
   SmallVector<NamedAttribute> collectiveAttrs(OpBuilder &b,
                                               ArrayRef<SmallVector<int64_t>> g);
 
+  /// Partition groups `g` (partition ids of getNumPartitions()) as groups
+  /// of the module's partition ids: in every manual group.
+  SmallVector<SmallVector<int64_t>>
+  moduleGroups(ArrayRef<SmallVector<int64_t>> g) const;
+
   MLIRContext *ctx;
-  int64_t numReplicas, numPartitions, nextChannel;
+  int64_t numReplicas, numPartitions, allPartitions, nextChannel;
+  const ManualGroups *groups = nullptr;
   int64_t collectives = 0;
   /// The tiles each partitioned array value holds (absent: whole).
   DenseMap<Value, TileSharding> current;

@@ -342,7 +342,7 @@ bool mlir::hlo::partitionSelectAndScatter(SpmdValues &values,
   SmallPtrSet<Operation *, 4> users(llvm::from_range, r.getUsers());
   Value mine = r;
   for (const Crossing &c : crossing)
-    mine = sliceAt(ib, mine, c.operand.dim, c.offsets,
+    mine = sliceAt(values, ib, mine, c.operand.dim, c.offsets,
                    tile.getDimSize(c.operand.dim));
   r.replaceUsesWithIf(
       mine, [&](OpOperand &use) { return users.contains(use.getOwner()); });

@@ -137,14 +137,18 @@ public:
     return true;
   }
 
-  /// `{refs, ?}` then an optional priority `pN`.
-  bool axisList(SmallVector<SdyAxisRef> &refs) {
+  /// `{refs, ?}` then an optional priority `pN`; `open` says whether it
+  /// holds `?`.
+  bool axisList(SmallVector<SdyAxisRef> &refs, bool *open = nullptr) {
     if (!expect("{"))
       return false;
     if (!consume("}")) {
       do {
-        if (consume("?"))
+        if (consume("?")) {
+          if (open)
+            *open = true;
           continue;
+        }
         refs.emplace_back();
         if (!axisRef(refs.back()))
           return false;
@@ -176,7 +180,8 @@ public:
       return false;
     if (!consume("]")) {
       do {
-        if (!axisList(s.dims.emplace_back()))
+        s.open.push_back(false);
+        if (!axisList(s.dims.emplace_back(), &s.open.back()))
           return false;
       } while (consume(","));
       if (!expect("]"))
@@ -204,6 +209,12 @@ private:
   std::string &error;
 };
 } // namespace
+
+bool SdyTensorSharding::isFree() const {
+  return !dims.empty() && llvm::all_of(open, [](bool o) { return o; }) &&
+         llvm::all_of(dims, [](const auto &d) { return d.empty(); }) &&
+         replicated.empty() && unreduced.empty();
+}
 
 FailureOr<llvm::StringMap<SdyMesh>>
 mlir::hlo::parseSdyMeshes(StringRef text, std::string &error) {

@@ -746,6 +746,31 @@ static void forTile(const TileSharding &t, int64_t p, ArrayRef<int64_t> shape,
   }
 }
 
+/// `t` (tiles of an array of shape `whole`) coarsened to blocks of shape
+/// `block`: each partition holds the block its tile lies in; nothing where
+/// the blocks do not split the tiles evenly.
+static std::optional<TileSharding> blocksOf(const TileSharding &t,
+                                            ArrayRef<int64_t> whole,
+                                            ArrayRef<int64_t> block) {
+  if (whole.size() != block.size() || int64_t(whole.size()) != t.getRank())
+    return std::nullopt;
+  SmallVector<int64_t> counts, per;
+  for (int64_t d = 0; d < t.getRank(); ++d) {
+    if (block[d] == 0 || whole[d] % block[d] != 0 ||
+        t.getTiles(d) % (whole[d] / block[d]) != 0)
+      return std::nullopt;
+    counts.push_back(whole[d] / block[d]);
+    per.push_back(t.getTiles(d) / counts.back());
+  }
+  SmallVector<SmallVector<int64_t>> coords;
+  for (int64_t p = 0; p < t.getNumPartitions(); ++p) {
+    coords.emplace_back();
+    for (int64_t d = 0; d < t.getRank(); ++d)
+      coords.back().push_back(t.getCoords(p)[d] / per[d]);
+  }
+  return TileSharding::fromCoords(counts, coords);
+}
+
 /// The boundaries of a shard_map in a program not yet partitioned, on each
 /// simulated partition: into the region (`SPMDFullToShardShape`,
 /// `xla.sdy.GlobalToLocalShape`) each partition takes its tile of the
@@ -809,6 +834,16 @@ EvalResult eval::evalShardMapBoundary(Interp &interp, CustomCallOp op,
     if (failed(t))
       return failure();
     tiles.push_back(*t);
+    // In GSPMD's form the sharding outside a region manual over some axes
+    // may also tile the others (hlo-sharding-propagation's), which do not
+    // change the local values: each partition's is the block holding its
+    // tile.
+    if (!sdyForm)
+      if (std::optional<TileSharding> b = blocksOf(
+              *t, shape,
+              toLocal ? cast<RankedTensorType>(localTypes[i]).getShape()
+                      : in.getShape()))
+        tiles.back() = *b;
   }
   auto pack = [&](std::vector<Literal> results) {
     return results.size() == 1 && !(tuple && sdyForm && operands.size() != 1)

@@ -59,6 +59,37 @@ def programs(jax, jnp, P, shard_map, mesh, mesh1):
     add("partial_axes", partial_axes, ((8, 16), P("data", "model")),
         ((16, 4), P("model", None)))
 
+    # Shard_maps over "model" whose bodies "data" partitions: an MLP on
+    # the batch's rows, a ring over "model" of a sharding constraint's
+    # tiles, a transpose whose tiles a constraint moves.
+    def partial_mlp(x, w1, w2):
+        def body(a, b, c):
+            return lax.psum(jnp.tanh(a @ b) @ c, "model")
+        y = shard_map(body, mesh=mesh, in_specs=(P(), P(None, "model"),
+                      P("model", None)), out_specs=P(),
+                      axis_names={"model"})(x, w1, w2)
+        return y * 2.0
+    add("partial_mlp", partial_mlp, ((8, 16), P("data", None)),
+        ((16, 8), P(None, "model")), ((8, 16), P("model", None)))
+
+    def partial_ring(x):
+        def body(a):
+            a = jax.lax.with_sharding_constraint(
+                jnp.sin(a), P("data", None))
+            return lax.ppermute(a, "model", [(0, 1), (1, 0)]) + a
+        return shard_map(body, mesh=mesh, in_specs=P(None, "model"),
+                         out_specs=P(None, "model"),
+                         axis_names={"model"})(x)
+    add("partial_ring", partial_ring, ((8, 8), P("data", "model")))
+
+    def partial_transpose(x):
+        def body(a):
+            b = jax.lax.with_sharding_constraint(a.T * 2.0, P("data", None))
+            return lax.psum(b, "model")
+        return shard_map(body, mesh=mesh, in_specs=P(None, "model"),
+                         out_specs=P(), axis_names={"model"})(x)
+    add("partial_transpose", partial_transpose, ((8, 8), P("data", "model")))
+
     def collectives(x, y):
         def body(a, b):
             s = lax.psum(jnp.sum(a), ("data", "model"))

@@ -54,14 +54,19 @@ struct SdyAxisRef {
 };
 
 /// A value's sharding: the axes sharding each dimension (major to minor),
-/// the axes it is explicitly replicated and unreduced over. Open dimensions
-/// and priorities do not change the sharding and are not kept.
+/// whether propagation may shard it further (open: `{?}`), the axes it is
+/// explicitly replicated and unreduced over. Priorities do not change the
+/// sharding and are not kept.
 struct SdyTensorSharding {
   /// The mesh's name (`@mesh`), or empty for an inline mesh.
   std::string meshName;
   std::optional<SdyMesh> inlineMesh;
   SmallVector<SmallVector<SdyAxisRef>> dims;
+  SmallVector<bool> open;
   SmallVector<SdyAxisRef> replicated, unreduced;
+  /// Whether it leaves the value free: an array's dimensions all open,
+  /// no axis named (a sharding constraint that constrains nothing).
+  bool isFree() const;
 };
 
 /// `{name = #sdy.mesh<...>, ...}` (the module's `xla.sdy.meshes`).
