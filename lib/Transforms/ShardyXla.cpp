@@ -186,8 +186,13 @@ struct ShardyXlaPass
   static bool isFreeConstraint(Operation *op, DictionaryAttr attrs) {
     auto call = dyn_cast<CustomCallOp>(op);
     if (!call || call.getCustomCallTarget() != "Sharding" || !attrs ||
-        getDataOperands(op).size() != 1 ||
-        getDataOperands(op)[0].getType() != op->getResult(0).getType())
+        getDataOperands(op).size() != 1)
+      return false;
+    // (Of one array; the layouts may differ.)
+    auto in = dyn_cast<RankedTensorType>(getDataOperands(op)[0].getType());
+    auto out = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!in || !out || in.getShape() != out.getShape() ||
+        in.getElementType() != out.getElementType())
       return false;
     auto text = attrs.getAs<StringAttr>(kSdySharding);
     std::string error;
@@ -228,7 +233,14 @@ struct ShardyXlaPass
       }
     }
     if (isFreeConstraint(op, attrs)) {
-      op->getResult(0).replaceAllUsesWith(getDataOperands(op)[0]);
+      // (A copy where it changes the layout.)
+      Value in = getDataOperands(op)[0];
+      if (in.getType() != op->getResult(0).getType()) {
+        OpBuilder b(op);
+        in = InstBuilder(b, op->getLoc())
+                 .create<CopyOp>(op->getResult(0).getType(), {in});
+      }
+      op->getResult(0).replaceAllUsesWith(in);
       dead.insert(op);
       changed = true;
       return success();
