@@ -85,8 +85,14 @@ def HloShardingPropagation
     takes the tiles a user asks of it (elementwise users, `Sharding` calls,
     tuples, broadcast, transpose, reshape), and forward again.
     Instructions nothing gives a sharding stay without one (replicated to
-    `hlo-spmd-partitioner`). Not yet: XLA's backward rules through dot and
-    reduce and its priorities between conflicting shardings.
+    `hlo-spmd-partitioner`). Regions manual over some mesh axes (shard_maps
+    with `axis_names`) are propagated into along the others, their
+    shardings keeping the `manual` subgroup; as Shardy leaves those axes
+    free at a shard_map's boundary, the boundary's copies and calls gain
+    the tiles of the values going in and out. The rules for each
+    instruction (loops, conditionals, windows, gathers, ...) are in
+    docs/passes.md. Not yet: XLA's priorities between conflicting
+    shardings.
   }];
   let statistics = [
     Statistic<"numAssigned", "assigned", "Instructions given a sharding">,
@@ -113,7 +119,12 @@ def HloSpmdPartitioner : Pass<"hlo-spmd-partitioner", "::mlir::ModuleOp"> {
     which it keeps (the runtime and `--hlo-check-semantics` read the
     result's layout from it, and the parameters' from theirs); the other
     instructions lose theirs. Collectives get new channel ids and list
-    global device ids. Manual shardings (shard_map) are an error.
+    global device ids. Manual regions (shard_maps, GSPMD's form): over
+    every mesh axis, the body runs as written on each partition's local
+    values; over some axes, it is partitioned along the others, each
+    collective it needs run in every manual group. A manual sharding
+    outside a region is an error. The rules for each instruction (halo
+    exchanges, all-to-alls, loops, ...) are in docs/passes.md.
   }];
   let statistics = [
     Statistic<"numCollectives", "collectives",
