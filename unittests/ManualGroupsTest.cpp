@@ -1,6 +1,6 @@
 //===- ManualGroupsTest.cpp - regions manual over some axes ---------------===//
 //
-// ManualGroups (lib/Transforms/SpmdValues.h) against its definition on
+// ManualGroups (lib/Transforms/SpmdManualGroups.h) against its definition on
 // random meshes: a sharding over a mesh of 2 or 3 axes (devices in a random
 // order), one axis manual, the others tiling an array's dimensions or
 // replicating it. The groups are the devices of one manual coordinate; a
@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../lib/Transforms/SpmdValues.h"
+#include "../lib/Transforms/SpmdManualGroups.h"
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 

@@ -434,8 +434,8 @@ struct SpmdPartitionerPass
       }
       return done;
     }
-    // A sharding constraint inside the region says how XLA would partition
-    // it over the axes that are not manual; here the region runs whole.
+    // A sharding constraint in a region manual over every axis leaves
+    // nothing to partition.
     if (auto call = dyn_cast<CustomCallOp>(op);
         call && call.getCustomCallTarget() == "Sharding" &&
         getDataOperands(op).size() == 1 &&
@@ -559,14 +559,14 @@ struct SpmdPartitionerPass
     Value operand = in[0];
     SmallVector<int64_t> localShape(local.getShape());
     if (const ManualGroups *groups = groupsOf.lookup(operand)) {
-      // Its local tiles where they are the result's, else whole local
-      // values (each partition's whole block).
+      // The local tiles that are the result's tiles (else whole local
+      // values: each partition's whole block).
       localShape.assign(values->wholeShape(operand).begin(),
                         values->wholeShape(operand).end());
       values->setGroups(groups);
-      TileSharding now = values->currentOf(operand);
-      if (!(groups->toLocal(*t, type.getShape(), localShape) == now))
-        values->setOperandTiles(call, 0, whole(now.getRank()));
+      std::optional<TileSharding> mine =
+          groups->toLocal(*t, type.getShape(), localShape);
+      values->setOperandTiles(call, 0, mine ? *mine : whole(localShape.size()));
       values->setGroups(nullptr);
       operand = call->getOperand(0);
       local = arrayType(operand);

@@ -1,0 +1,189 @@
+//===- SpmdManualGroups.cpp - regions manual over some axes ---------------===//
+//
+// ManualGroups (SpmdManualGroups.h): the groups of a sharding's `manual`
+// subgroup, the local tiles of shardings over them, and the tiles the
+// boundaries of a region manual over some axes take and give.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SpmdManualGroups.h"
+
+using namespace mlir;
+using namespace mlir::hlo;
+
+/// The position of the one `manual` subgroup of `s` in its tile
+/// assignment (its other subgroups replicated); -1 for other shardings.
+static int64_t manualDim(ShardingAttr s) {
+  if (!s || !s.isTiled())
+    return -1;
+  int64_t at = -1;
+  for (auto [i, kind] : llvm::enumerate(s.getLastTileDims())) {
+    if (kind == ShardingSubgroup::Manual) {
+      if (at >= 0)
+        return -1;
+      at = s.getTiledDataRank() + i;
+    } else if (kind != ShardingSubgroup::Replicated) {
+      return -1;
+    }
+  }
+  return at;
+}
+
+/// Each partition's coordinates in the tile assignment of `s` (its data
+/// dimensions, then its subgroups); nothing unless it lists each of the
+/// `n` partitions once.
+static std::optional<SmallVector<SmallVector<int64_t>>>
+assignmentCoords(ShardingAttr s, int64_t n) {
+  SmallVector<int64_t> devices = s.getDeviceList();
+  ArrayRef<int64_t> dims = s.getTileAssignmentDims();
+  if (int64_t(devices.size()) != n)
+    return std::nullopt;
+  SmallVector<SmallVector<int64_t>> coords(n);
+  SmallVector<int64_t> index(dims.size(), 0);
+  for (int64_t device : devices) {
+    if (device < 0 || device >= n || !coords[device].empty())
+      return std::nullopt;
+    coords[device] = index;
+    for (int i = int(dims.size()) - 1; i >= 0; --i) {
+      if (++index[i] < dims[i])
+        break;
+      index[i] = 0;
+    }
+  }
+  return coords;
+}
+
+std::optional<ManualGroups> ManualGroups::get(ShardingAttr s,
+                                              int64_t numPartitions) {
+  int64_t m = manualDim(s);
+  if (m < 0)
+    return std::nullopt;
+  auto coords = assignmentCoords(s, numPartitions);
+  if (!coords)
+    return std::nullopt;
+  ManualGroups g;
+  g.devices.resize(s.getTileAssignmentDims()[m]);
+  g.local.assign(numPartitions, 0);
+  for (int64_t p : s.getDeviceList()) {
+    SmallVector<int64_t> &members = g.devices[(*coords)[p][m]];
+    g.local[p] = members.size();
+    members.push_back(p);
+  }
+  return g;
+}
+
+std::optional<TileSharding> ManualGroups::localTiles(ShardingAttr s,
+                                                     int64_t rank) const {
+  std::optional<ManualGroups> other = get(s, local.size());
+  if (!other || s.getTiledDataRank() != rank ||
+      other->devices.size() != devices.size())
+    return std::nullopt;
+  // The same groups (numbered and ordered as they may be).
+  SmallVector<int64_t> groupOf(local.size());
+  for (auto [g, members] : llvm::enumerate(devices))
+    for (int64_t p : members)
+      groupOf[p] = g;
+  for (ArrayRef<int64_t> members : other->devices)
+    if (llvm::any_of(members, [&](int64_t p) {
+          return groupOf[p] != groupOf[members.front()];
+        }))
+      return std::nullopt;
+  // The members of one local id hold one tile.
+  auto coords = *assignmentCoords(s, local.size());
+  SmallVector<SmallVector<int64_t>> tiles;
+  for (int64_t l = 0; l < getNumLocal(); ++l) {
+    ArrayRef<int64_t> first =
+        ArrayRef<int64_t>(coords[devices.front()[l]]).take_front(rank);
+    for (ArrayRef<int64_t> members : devices)
+      if (ArrayRef<int64_t>(coords[members[l]]).take_front(rank) != first)
+        return std::nullopt;
+    tiles.emplace_back(first);
+  }
+  return TileSharding::fromCoords(s.getDataTileDims(), tiles);
+}
+
+ShardingAttr ManualGroups::toAttr(const TileSharding &t,
+                                  MLIRContext *ctx) const {
+  // The tiles in row-major order, then the groups, then the members of a
+  // group holding one tile.
+  SmallVector<std::pair<ArrayRef<int64_t>, int64_t>> order;
+  for (int64_t l = 0; l < getNumLocal(); ++l)
+    order.push_back({t.getCoords(l), l});
+  llvm::stable_sort(
+      order, [](const auto &a, const auto &b) { return a.first < b.first; });
+  SmallVector<int64_t> list;
+  for (size_t i = 0; i < order.size();) {
+    size_t end = i;
+    while (end < order.size() && order[end].first == order[i].first)
+      ++end;
+    for (ArrayRef<int64_t> members : devices)
+      for (size_t k = i; k < end; ++k)
+        list.push_back(members[order[k].second]);
+    i = end;
+  }
+  SmallVector<int64_t> dims(t.getTiles());
+  dims.push_back(devices.size());
+  SmallVector<ShardingSubgroup> subgroups{ShardingSubgroup::Manual};
+  if (int64_t replication = t.getReplication(); replication > 1) {
+    dims.push_back(replication);
+    subgroups.push_back(ShardingSubgroup::Replicated);
+  }
+  SmallVector<int64_t> reshape, perm;
+  if (findIotaForm(list, reshape, perm))
+    return ShardingAttr::getIota(ctx, dims, reshape, perm,
+                                 /*lastTileDimReplicate=*/false, subgroups);
+  return ShardingAttr::getTiled(ctx, dims, list,
+                                /*lastTileDimReplicate=*/false, subgroups);
+}
+
+std::optional<TileSharding>
+ManualGroups::toLocal(const TileSharding &global, ArrayRef<int64_t> whole,
+                      ArrayRef<int64_t> local) const {
+  if (!global.isEven(whole))
+    return std::nullopt;
+  SmallVector<int64_t> tiles;
+  for (int64_t d = 0; d < global.getRank(); ++d) {
+    if (local[d] == 0 || whole[d] % local[d] != 0 ||
+        global.getTiles(d) % (whole[d] / local[d]) != 0)
+      return std::nullopt;
+    tiles.push_back(global.getTiles(d) / (whole[d] / local[d]));
+  }
+  // Tile k of the whole array along d is tile k mod tiles[d] of block k /
+  // tiles[d].
+  auto split = [&](int64_t p) {
+    SmallVector<int64_t> block, tile;
+    for (int64_t d = 0; d < global.getRank(); ++d) {
+      block.push_back(global.getCoords(p)[d] / tiles[d]);
+      tile.push_back(global.getCoords(p)[d] % tiles[d]);
+    }
+    return std::make_pair(block, tile);
+  };
+  SmallVector<SmallVector<int64_t>> coords;
+  for (int64_t p : devices.front())
+    coords.push_back(split(p).second);
+  for (ArrayRef<int64_t> members : devices)
+    for (auto [l, p] : llvm::enumerate(members)) {
+      auto [block, tile] = split(p);
+      if (tile != coords[l] || block != split(members.front()).first)
+        return std::nullopt;
+    }
+  return TileSharding::fromCoords(tiles, coords);
+}
+
+std::optional<TileSharding>
+ManualGroups::toGlobal(const TileSharding &t,
+                       const TileSharding &blocks) const {
+  SmallVector<int64_t> tiles;
+  for (int64_t d = 0; d < t.getRank(); ++d)
+    tiles.push_back(blocks.getTiles(d) * t.getTiles(d));
+  SmallVector<SmallVector<int64_t>> coords(local.size());
+  for (ArrayRef<int64_t> members : devices)
+    for (auto [l, p] : llvm::enumerate(members)) {
+      if (blocks.getCoords(p) != blocks.getCoords(members.front()))
+        return std::nullopt;
+      for (int64_t d = 0; d < t.getRank(); ++d)
+        coords[p].push_back(blocks.getCoords(p)[d] * t.getTiles(d) +
+                            t.getCoords(l)[d]);
+    }
+  return TileSharding::fromCoords(tiles, coords);
+}
