@@ -20,8 +20,6 @@
 #include "Hlo/Dialect/Hlo/HloTileSharding.h"
 #include "Hlo/Transforms/CollectivePasses.h"
 
-#include <deque>
-
 namespace mlir::hlo {
 #define GEN_PASS_DEF_HLOSHARDINGPROPAGATION
 #include "Hlo/Transforms/CollectivePasses.h.inc"
@@ -570,16 +568,8 @@ struct ShardingPropagationPass
       for (Value v : getDataOperands(&op))
         if (isPartlyManual(s = shardingOf(v)))
           break;
-    if (!isPartlyManual(s))
-      return nullptr;
-    std::optional<ManualGroups> g = ManualGroups::get(
-        s.isTuple() ? s.getLeafSharding(0) : s, numPartitions);
-    if (!g)
-      return nullptr;
-    for (const ManualGroups &known : allGroups)
-      if (known == *g)
-        return &known;
-    return &allGroups.emplace_back(std::move(*g));
+    return isPartlyManual(s) ? ManualGroups::unique(s, numPartitions, allGroups)
+                             : nullptr;
   }
 
   /// Whether `s` (or its first leaf) is manual over some axes.

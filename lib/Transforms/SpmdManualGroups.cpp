@@ -72,6 +72,19 @@ std::optional<ManualGroups> ManualGroups::get(ShardingAttr s,
   return g;
 }
 
+const ManualGroups *ManualGroups::unique(ShardingAttr s, int64_t numPartitions,
+                                         std::deque<ManualGroups> &known) {
+  if (s && s.isTuple())
+    s = s.getTupleElements().empty() ? ShardingAttr() : s.getLeafSharding(0);
+  std::optional<ManualGroups> g = get(s, numPartitions);
+  if (!g)
+    return nullptr;
+  for (const ManualGroups &k : known)
+    if (k == *g)
+      return &k;
+  return &known.emplace_back(std::move(*g));
+}
+
 std::optional<TileSharding> ManualGroups::localTiles(ShardingAttr s,
                                                      int64_t rank) const {
   std::optional<ManualGroups> other = get(s, local.size());

@@ -11,6 +11,7 @@
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Dialect/Hlo/HloTileSharding.h"
 
+#include <deque>
 #include <optional>
 
 namespace mlir::hlo {
@@ -28,6 +29,11 @@ public:
   /// The groups of `s` (a sharding with one `manual` subgroup) over
   /// `numPartitions` partitions; nothing for other shardings.
   static std::optional<ManualGroups> get(ShardingAttr s, int64_t numPartitions);
+  /// The groups of `s` (its first leaf for a tuple sharding) as one of
+  /// `known`, added there when new (so that one region has one object);
+  /// null for other shardings.
+  static const ManualGroups *unique(ShardingAttr s, int64_t numPartitions,
+                                    std::deque<ManualGroups> &known);
   /// Partitions in each group.
   int64_t getNumLocal() const { return devices.front().size(); }
   /// Each group's partitions, by local id.

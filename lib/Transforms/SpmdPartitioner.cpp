@@ -25,8 +25,6 @@
 #include "Hlo/Dialect/Hlo/HloTileSharding.h"
 #include "Hlo/Transforms/CollectivePasses.h"
 
-#include <deque>
-
 namespace mlir::hlo {
 #define GEN_PASS_DEF_HLOSPMDPARTITIONER
 #include "Hlo/Transforms/CollectivePasses.h.inc"
@@ -393,16 +391,8 @@ struct SpmdPartitionerPass
   /// not read).
   const ManualGroups *regionOf(Operation *op) {
     if (auto s = op->getAttrOfType<ShardingAttr>("sharding");
-        s && isManualSharding(s)) {
-      ShardingAttr leaf = s.isTuple() ? s.getLeafSharding(0) : s;
-      std::optional<ManualGroups> g = ManualGroups::get(leaf, numPartitions);
-      if (!g)
-        return nullptr;
-      for (const ManualGroups &known : allGroups)
-        if (known == *g)
-          return &known;
-      return &allGroups.emplace_back(std::move(*g));
-    }
+        s && isManualSharding(s))
+      return ManualGroups::unique(s, numPartitions, allGroups);
     for (Value v : getDataOperands(op))
       if (const ManualGroups *g = groupsOf.lookup(v))
         return g;
