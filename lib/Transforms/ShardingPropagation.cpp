@@ -106,6 +106,8 @@ struct ShardingPropagationPass
       for (Operation &op : c.getBody().front()) {
         if (op.hasAttr("sharding"))
           fixed.insert(&op);
+        hasRegions |=
+            isPartlyManual(op.getAttrOfType<ShardingAttr>("sharding"));
         findBoundary(op);
       }
     // Forward, then backward from the users (in reverse order, so that a
@@ -563,6 +565,8 @@ struct ShardingPropagationPass
   /// The groups of the region manual over some axes that `op` is in (its
   /// sharding's, else that of an operand's), or null.
   const ManualGroups *regionOf(Operation &op) {
+    if (!hasRegions)
+      return nullptr;
     ShardingAttr s = op.getAttrOfType<ShardingAttr>("sharding");
     if (!isPartlyManual(s))
       for (Value v : getDataOperands(&op))
@@ -767,6 +771,8 @@ struct ShardingPropagationPass
   /// (null: outside them), and every such region's groups.
   const ManualGroups *groups = nullptr;
   std::deque<ManualGroups> allGroups;
+  /// Whether the module has such regions (`regionOf` looks for them).
+  bool hasRegions = false;
   /// The boundary calls of those regions (`findBoundary`), the copies
   /// outside them whose given shardings still gain tiles, and the blocks
   /// of each SPMDShardToFullShape.
