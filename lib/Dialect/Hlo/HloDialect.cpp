@@ -377,21 +377,18 @@ LogicalResult HloDialect::verifyRegionResultAttribute(Operation *op, unsigned,
 LogicalResult HloDialect::verifyRegionArgAttribute(Operation *op, unsigned,
                                                    unsigned argIndex,
                                                    NamedAttribute attr) {
-  if (attr.getName() == "hlo.buffer_slices") {
+  if (attr.getName() == "hlo.buffer_slices" ||
+      attr.getName() == "hlo.global_type") {
     auto fn = dyn_cast<FunctionOpInterface>(op);
     if (!fn || argIndex >= fn.getNumArguments())
       return success();
-    return verifyBufferSlices(
-        [&] { return op->emitError("argument ") << argIndex << ": "; },
-        attr.getValue(), fn.getArgumentTypes()[argIndex]);
-  }
-  if (attr.getName() == "hlo.global_type") {
-    auto fn = dyn_cast<FunctionOpInterface>(op);
-    if (!fn || argIndex >= fn.getNumArguments())
-      return success();
-    return verifyGlobalType(
-        [&] { return op->emitError("argument ") << argIndex << ": "; },
-        attr.getValue(), fn.getArgumentTypes()[argIndex]);
+    auto prefix = [&] {
+      return op->emitError("argument ") << argIndex << ": ";
+    };
+    Type type = fn.getArgumentTypes()[argIndex];
+    return attr.getName() == "hlo.buffer_slices"
+               ? verifyBufferSlices(prefix, attr.getValue(), type)
+               : verifyGlobalType(prefix, attr.getValue(), type);
   }
   if (attr.getName() != "hlo.sharding")
     return success();
