@@ -96,11 +96,12 @@ struct ShardyXlaPass
     });
     if (walk.wasInterrupted())
       return signalPassFailure();
+    regionAxes(module);
     for (auto comp : module.getOps<ComputationOp>()) {
-      auto it = bodyAxes.find(comp.getSymName());
+      auto it = axesOf.find(comp.getSymName());
       ArrayRef<std::string> manual;
       bool allManual = false;
-      if (it != bodyAxes.end()) {
+      if (it != axesOf.end() && !it->second.empty()) {
         manual = it->second;
         allManual = everyAxis(manual);
       }
@@ -129,6 +130,74 @@ struct ShardyXlaPass
       else
         module->removeAttr("hlo.frontend_attributes");
       changed = true;
+    }
+  }
+
+  /// The manual axes of the computations of manual regions (`axesOf`),
+  /// from the entry down: a shard_map body's are those of the region it
+  /// is in and its own (a shard_map nested in one manual over some axes,
+  /// as JAX writes `axis_index` there, is manual over both); the bodies
+  /// and conditions of loops, the branches of conditionals and the other
+  /// computations called there are in the caller's region. A computation
+  /// called from regions manual over different axes keeps its own.
+  void regionAxes(ModuleOp module) {
+    axesOf.clear();
+    SymbolTable symbols(module);
+    SmallVector<ComputationOp> work;
+    for (auto comp : module.getOps<ComputationOp>())
+      if (comp.getEntry()) {
+        axesOf[comp.getSymName()] = {};
+        work.push_back(comp);
+      }
+    DenseSet<StringRef> mixed;
+    while (!work.empty()) {
+      ComputationOp comp = work.pop_back_val();
+      SmallVector<std::string> outer = axesOf[comp.getSymName()];
+      auto reach = [&](StringRef callee) {
+        SmallVector<std::string> axes = outer;
+        auto own = bodyAxes.find(callee);
+        if (own != bodyAxes.end())
+          for (const std::string &a : own->second)
+            if (!llvm::is_contained(axes, a))
+              axes.push_back(a);
+        inMeshOrder(axes);
+        auto [it, added] = axesOf.try_emplace(callee, axes);
+        if (!added) {
+          if (it->second != axes && mixed.insert(callee).second)
+            it->second = own != bodyAxes.end() ? own->second
+                                                : SmallVector<std::string>();
+          return;
+        }
+        if (auto c = symbols.lookup<ComputationOp>(callee))
+          work.push_back(c);
+      };
+      for (Operation &op : comp.getBody().front()) {
+        if (auto call = dyn_cast<CallOp>(op)) {
+          reach(call.getToApply());
+        } else if (auto loop = dyn_cast<WhileOp>(op)) {
+          reach(loop.getBody());
+          reach(loop.getCondition());
+        } else if (auto cond = dyn_cast<ConditionalOp>(op)) {
+          for (FlatSymbolRefAttr branch : cond.getBranches())
+            reach(branch.getValue());
+        }
+      }
+    }
+  }
+
+  /// `axes` in the order of the mesh that has them all (as Shardy lists
+  /// manual axes).
+  void inMeshOrder(SmallVector<std::string> &axes) {
+    for (const auto &mesh : sdy->getMeshes()) {
+      ArrayRef<std::string> names = mesh.second.axisNames;
+      if (!llvm::all_of(axes, [&](const std::string &a) {
+            return llvm::is_contained(names, a);
+          }))
+        continue;
+      llvm::sort(axes, [&](const std::string &a, const std::string &b) {
+        return llvm::find(names, a) < llvm::find(names, b);
+      });
+      return;
     }
   }
 
@@ -223,8 +292,8 @@ struct ShardyXlaPass
       attrs = op->getAttrOfType<DictionaryAttr>("frontend_attributes");
     }
     if (auto call = dyn_cast<CallOp>(op); call && isBodyCall(call)) {
-      auto it = bodyAxes.find(call.getToApply());
-      if (it != bodyAxes.end() && everyAxis(it->second) &&
+      auto it = axesOf.find(call.getToApply());
+      if (it != axesOf.end() && everyAxis(it->second) &&
           (!attrs || !attrs.contains(kSdySharding))) {
         op->setAttr("sharding",
                     manualFor(&getContext(), op->getResultTypes()[0]));
@@ -272,10 +341,19 @@ struct ShardyXlaPass
   LogicalResult convertShardMap(CustomCallOp call, bool toLocal) {
     std::string error;
     auto attrs = call.getFrontendAttributesAttr();
-    FailureOr<SmallVector<std::string>> manual =
+    FailureOr<SmallVector<std::string>> own =
         SdyShardings::manualAxes(attrs, error);
-    if (failed(manual))
+    if (failed(own))
       return call.emitError("hlo-shardy-xla: ") << error;
+    // The global side is in the region the shard_map is in (manual over
+    // `outer`), the local side manual over those axes and its own.
+    SmallVector<std::string> outer =
+        axesOf.lookup(call->getParentOfType<ComputationOp>().getSymName());
+    SmallVector<std::string> manual = outer;
+    for (const std::string &a : *own)
+      if (!llvm::is_contained(manual, a))
+        manual.push_back(a);
+    inMeshOrder(manual);
     OperandRange in = getDataOperands(call);
     TypeRange inTypes = in.getTypes();
     Type resultType = call->getResult(0).getType();
@@ -291,9 +369,9 @@ struct ShardyXlaPass
     StringRef key = toLocal ? kSdyInShardings : kSdyOutShardings;
     TypeRange globalTypes = toLocal ? inTypes : TypeRange(outTypes);
     FailureOr<SmallVector<ShardingAttr>> global =
-        shardings(call, key, globalTypes, {});
+        shardings(call, key, globalTypes, outer);
     FailureOr<SmallVector<ShardingAttr>> local =
-        shardings(call, key, globalTypes, *manual);
+        shardings(call, key, globalTypes, manual);
     if (failed(global) || failed(local))
       return failure();
     if (global->size() != in.size())
@@ -336,8 +414,9 @@ struct ShardyXlaPass
   const SdyShardings *sdy = nullptr;
   /// Instructions replaced, erased after their computation's walk.
   llvm::SetVector<Operation *> dead;
-  /// The manual axes of each shard_map body computation.
-  DenseMap<StringRef, SmallVector<std::string>> bodyAxes;
+  /// The manual axes of each shard_map body computation (its own), and
+  /// those of each computation of a manual region (`regionAxes`).
+  DenseMap<StringRef, SmallVector<std::string>> bodyAxes, axesOf;
 };
 
 } // namespace

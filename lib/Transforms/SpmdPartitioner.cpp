@@ -502,6 +502,8 @@ struct SpmdPartitionerPass
                             "needs one array operand and a manual sharding");
     Value v = in[0];
     ShardingAttr from = shardingOf(v);
+    if (const ManualGroups *outer = groupsOf.lookup(v))
+      return partitionNestedFullToShard(call, outer, from);
     FailureOr<TileSharding> t = tilesFor(from, type.getRank(), call.getLoc());
     if (failed(t))
       return failure();
@@ -533,6 +535,63 @@ struct SpmdPartitionerPass
     return success();
   }
 
+  /// SPMDFullToShardShape into a region manual over every axis from one
+  /// manual over some (`outer`; JAX nests a shard_map over the others
+  /// there, for `axis_index`): each partition's tile of its group's local
+  /// value, in the tiles of the operand's sharding among the group.
+  LogicalResult partitionNestedFullToShard(CustomCallOp call,
+                                           const ManualGroups *outer,
+                                           ShardingAttr from) {
+    Value v = getDataOperands(call)[0];
+    auto local = arrayType(call->getResult(0));
+    SmallVector<int64_t> shape(values->wholeShape(v));
+    std::optional<TileSharding> t =
+        from ? outer->localTiles(from, shape.size())
+             : std::optional<TileSharding>(whole(shape.size()));
+    if (!t || !t->isEven(shape) || t->shardShape(shape) != local.getShape())
+      return call.emitError("hlo-spmd-partitioner: SPMDFullToShardShape's ")
+             << "result is not the tile its operand's sharding " << from
+             << " gives each partition of its group";
+    OpBuilder b(call);
+    InstBuilder ib(b, derivedLoc(call.getLoc()));
+    values->setGroups(outer);
+    Value tile = values->reshard(ib, v, values->currentOf(v), *t, shape);
+    values->setGroups(nullptr);
+    Value copy = ib.create<CopyOp>(arrayType(tile), {tile});
+    call->getResult(0).replaceAllUsesWith(copy);
+    call.erase();
+    manual.insert(copy);
+    return success();
+  }
+
+  /// SPMDShardToFullShape out of a region manual over every axis into one
+  /// manual over some (`partitionNestedFullToShard` the other way round):
+  /// each partition's local value is its tile of its group's.
+  LogicalResult partitionNestedShardToFull(CustomCallOp call,
+                                           const ManualGroups *outer) {
+    Value operand = getDataOperands(call)[0];
+    auto local = arrayType(operand);
+    auto type = arrayType(call->getResult(0));
+    std::optional<TileSharding> t = outer->localTiles(
+        call->getAttrOfType<ShardingAttr>("sharding"), type.getRank());
+    if (!t || !t->isEven(type.getShape()) ||
+        t->shardShape(type.getShape()) != local.getShape())
+      return call.emitError("hlo-spmd-partitioner: SPMDShardToFullShape's ")
+             << "operand is not the tile its sharding gives each partition "
+             << "of its group";
+    OpBuilder b(call);
+    InstBuilder ib(b, derivedLoc(call.getLoc()));
+    Value v = ib.create<CopyOp>(local, {operand});
+    values->setGroups(outer);
+    values->setTiles(v, *t, type.getShape());
+    values->setGroups(nullptr);
+    call->getResult(0).replaceAllUsesWith(v);
+    call.erase();
+    manual.insert(v);
+    groupsOf[v] = outer;
+    return success();
+  }
+
   /// SPMDShardToFullShape: each partition's local value (in a region
   /// manual over some axes, its tile of its group's) is its tile of the
   /// result, in the instruction's sharding.
@@ -543,6 +602,9 @@ struct SpmdPartitionerPass
     if (!local || !type)
       return call.emitError("hlo-spmd-partitioner: SPMDShardToFullShape "
                             "needs one array operand");
+    if (const ManualGroups *outer = regionOf(call);
+        outer && !groupsOf.lookup(in[0]))
+      return partitionNestedShardToFull(call, outer);
     FailureOr<TileSharding> t = wanted(call);
     if (failed(t))
       return failure();

@@ -21,35 +21,62 @@ TileSharding TileSharding::replicated(int64_t rank, int64_t numPartitions) {
   return s;
 }
 
-std::optional<TileSharding>
-TileSharding::get(ShardingAttr sharding, int64_t rank, int64_t numPartitions) {
-  if (!sharding || sharding.isReplicated() || sharding.isMaximal())
-    return replicated(rank, numPartitions);
-  if (!sharding.isTiled() || sharding.getTiledDataRank() != rank ||
-      llvm::any_of(sharding.getLastTileDims(), [](ShardingSubgroup g) {
-        return g != ShardingSubgroup::Replicated;
-      }))
+/// The tiles of a tiled `sharding` whose subgroups are replicated, but
+/// for one `manual` subgroup where `groups` is given (each partition's
+/// coordinate along it goes there).
+static std::optional<TileSharding> readTiles(ShardingAttr sharding,
+                                             int64_t rank,
+                                             int64_t numPartitions,
+                                             SmallVector<int64_t> *groups) {
+  if (!sharding.isTiled() || sharding.getTiledDataRank() != rank)
+    return std::nullopt;
+  int64_t manualDim = -1;
+  for (auto [i, g] : llvm::enumerate(sharding.getLastTileDims())) {
+    if (g == ShardingSubgroup::Manual && groups && manualDim < 0)
+      manualDim = sharding.getTiledDataRank() + i;
+    else if (g != ShardingSubgroup::Replicated)
+      return std::nullopt;
+  }
+  if (groups && manualDim < 0)
     return std::nullopt;
   SmallVector<int64_t> devices = sharding.getDeviceList();
   ArrayRef<int64_t> dims = sharding.getTileAssignmentDims();
   if (int64_t(devices.size()) != numPartitions)
     return std::nullopt;
-  TileSharding s;
-  s.tiles.assign(sharding.getDataTileDims().begin(),
-                 sharding.getDataTileDims().end());
-  s.coords.assign(numPartitions, {});
+  SmallVector<int64_t> tiles(sharding.getDataTileDims());
+  SmallVector<SmallVector<int64_t>> coords(numPartitions);
+  if (groups)
+    groups->assign(numPartitions, 0);
   SmallVector<int64_t> index(dims.size(), 0);
   for (int64_t device : devices) {
-    if (device < 0 || device >= numPartitions || !s.coords[device].empty())
+    if (device < 0 || device >= numPartitions || !coords[device].empty())
       return std::nullopt;
-    s.coords[device].assign(index.begin(), index.begin() + rank);
+    coords[device].assign(index.begin(), index.begin() + rank);
+    if (groups)
+      (*groups)[device] = index[manualDim];
     for (int i = int(dims.size()) - 1; i >= 0; --i) {
       if (++index[i] < dims[i])
         break;
       index[i] = 0;
     }
   }
-  return s;
+  return TileSharding::fromCoords(tiles, coords);
+}
+
+std::optional<TileSharding>
+TileSharding::get(ShardingAttr sharding, int64_t rank, int64_t numPartitions) {
+  if (!sharding || sharding.isReplicated() || sharding.isMaximal())
+    return replicated(rank, numPartitions);
+  return readTiles(sharding, rank, numPartitions, nullptr);
+}
+
+std::optional<TileSharding>
+TileSharding::getPartlyManual(ShardingAttr sharding, int64_t rank,
+                              int64_t numPartitions,
+                              SmallVector<int64_t> &groups) {
+  if (!sharding)
+    return std::nullopt;
+  return readTiles(sharding, rank, numPartitions, &groups);
 }
 
 std::optional<TileSharding>

@@ -712,11 +712,21 @@ static ShardingAttr shardingOf(Value v) {
               : ShardingAttr();
 }
 
-/// The tiles `s` cuts an array of `shape` into on the run's partitions.
+/// The tiles `s` cuts an array of `shape` into on the run's partitions;
+/// for a sharding manual over some axes (a boundary of a region nested in
+/// one manual over those), the tiles of each group's local value, and
+/// each partition's group in `groups`.
 static FailureOr<TileSharding> tileShardingOf(Interp &interp, Operation *op,
-                                       ShardingAttr s, ArrayRef<int64_t> shape) {
-  std::optional<TileSharding> t = TileSharding::get(
-      s, shape.size(), interp.shared.options.numPartitions);
+                                              ShardingAttr s,
+                                              ArrayRef<int64_t> shape,
+                                              SmallVector<int64_t> &groups) {
+  int64_t n = interp.shared.options.numPartitions;
+  std::optional<TileSharding> t =
+      TileSharding::getPartlyManual(s, shape.size(), n, groups);
+  if (!t) {
+    groups.assign(n, 0);
+    t = TileSharding::get(s, shape.size(), n);
+  }
   if (!t || !t->isEven(shape))
     return interp.fail(op, "the sharding of a shard_map's global value "
                            "does not cut it into even tiles of the run's " +
@@ -771,13 +781,57 @@ static std::optional<TileSharding> blocksOf(const TileSharding &t,
   return TileSharding::fromCoords(counts, coords);
 }
 
+/// Each partition's coordinates along the axes of the mesh `op` (a
+/// shard_map boundary in Shardy's form) is not manual over, as one
+/// number: the partitions of one number make the region's local values
+/// into one global value (in a shard_map nested in a region manual over
+/// other axes, one per group of that region). All 0 where the mesh is not
+/// known.
+static SmallVector<int64_t> sdyGroups(const SdyShardings &sdy, CustomCallOp op,
+                                      int64_t numPartitions) {
+  SmallVector<int64_t> groups(numPartitions, 0);
+  std::string error;
+  FailureOr<SmallVector<std::string>> manual =
+      SdyShardings::manualAxes(op.getFrontendAttributesAttr(), error);
+  if (failed(manual) || manual->empty())
+    return groups;
+  for (const auto &entry : sdy.getMeshes()) {
+    const SdyMesh &mesh = entry.second;
+    if (!llvm::all_of(*manual, [&](const std::string &a) {
+          return llvm::is_contained(mesh.axisNames, a);
+        }) ||
+        mesh.getNumDevices() != numPartitions)
+      continue;
+    for (int64_t p = 0; p < numPartitions; ++p) {
+      int64_t at = p;
+      if (!mesh.deviceIds.empty())
+        at = llvm::find(mesh.deviceIds, p) - mesh.deviceIds.begin();
+      int64_t key = 0, stride = 1;
+      for (int64_t a = int64_t(mesh.axisSizes.size()) - 1; a >= 0; --a) {
+        int64_t coord = at % mesh.axisSizes[a];
+        at /= mesh.axisSizes[a];
+        if (llvm::is_contained(*manual, mesh.axisNames[a]))
+          continue;
+        key += coord * stride;
+        stride *= mesh.axisSizes[a];
+      }
+      groups[p] = key;
+    }
+    break;
+  }
+  return groups;
+}
+
 /// The boundaries of a shard_map in a program not yet partitioned, on each
 /// simulated partition: into the region (`SPMDFullToShardShape`,
 /// `xla.sdy.GlobalToLocalShape`) each partition takes its tile of the
 /// global value, in the operand's sharding; out of it
 /// (`SPMDShardToFullShape`, `xla.sdy.LocalToGlobalShape`) the partitions
 /// of each replica put their local values together as the tiles of the
-/// result's sharding (the first partition holding a tile gives it).
+/// result's sharding (the first partition holding a tile gives it). In a
+/// region manual over some axes the global value is each group's own
+/// (the partitions that share the coordinates of the axes the shard_map
+/// is not manual over, or the manual subgroup of GSPMD's sharding).
 EvalResult eval::evalShardMapBoundary(Interp &interp, CustomCallOp op,
                                       Operands operands) {
   StringRef target = op.getCustomCallTarget();
@@ -801,6 +855,7 @@ EvalResult eval::evalShardMapBoundary(Interp &interp, CustomCallOp op,
   if (localTypes.size() != operands.size())
     return interp.error(op, "one result per operand expected");
   SmallVector<ShardingAttr> shardings;
+  SmallVector<int64_t> groups;
   if (sdyForm) {
     std::string error;
     FailureOr<SdyShardings> sdy =
@@ -818,6 +873,7 @@ EvalResult eval::evalShardMapBoundary(Interp &interp, CustomCallOp op,
       return interp.error(op, "cannot read the shard_map's shardings: " +
                                   (error.empty() ? "none given" : error));
     shardings = std::move(*s);
+    groups = sdyGroups(*sdy, op, interp.shared.options.numPartitions);
   } else {
     shardings.push_back(toLocal ? shardingOf(getDataOperands(op)[0])
                                 : op->getAttrOfType<ShardingAttr>("sharding"));
@@ -830,9 +886,13 @@ EvalResult eval::evalShardMapBoundary(Interp &interp, CustomCallOp op,
                 : cast<RankedTensorType>(localTypes[i]).getShape();
     if (!in.isArray())
       return interp.error(op, "a shard_map's operands must be arrays");
-    FailureOr<TileSharding> t = tileShardingOf(interp, op, s, shape);
+    SmallVector<int64_t> partlyManual;
+    FailureOr<TileSharding> t =
+        tileShardingOf(interp, op, s, shape, partlyManual);
     if (failed(t))
       return failure();
+    if (!sdyForm)
+      groups = partlyManual;
     tiles.push_back(*t);
     // In GSPMD's form the sharding outside a region manual over some axes
     // may also tile the others (hlo-sharding-propagation's), which do not
@@ -880,6 +940,8 @@ EvalResult eval::evalShardMapBoundary(Interp &interp, CustomCallOp op,
             // Each tile from the first partition holding it.
             DenseSet<int64_t> seen;
             for (int64_t p = 0; p < partitions; ++p) {
+              if (groups[p] != groups[d % partitions])
+                continue;
               const Literal &part =
                   inputs[replica * partitions + p].getElements()[i];
               if (part.getShape() != ArrayRef<int64_t>(t.shardShape(shape)))

@@ -90,6 +90,33 @@ def programs(jax, jnp, P, shard_map, mesh, mesh1):
                          out_specs=P(), axis_names={"model"})(x)
     add("partial_transpose", partial_transpose, ((8, 8), P("data", "model")))
 
+    # Shard_maps over "model" with a loop and a conditional in their
+    # bodies, which "data" partitions too.
+    def partial_scan(x, w):
+        def body(a, b):
+            i = lax.axis_index("model").astype(jnp.float32)
+
+            def step(c, _):
+                return jnp.tanh(c @ b + i), None
+            c, _ = lax.scan(step, a * (i + 1.0), None, length=3)
+            return lax.psum(c, "model")
+        y = shard_map(body, mesh=mesh, in_specs=(P(), P()), out_specs=P(),
+                      axis_names={"model"})(x, w)
+        return y * 2.0
+    add("partial_scan", partial_scan, ((8, 16), P("data", None)),
+        ((16, 16), P()))
+
+    def partial_cond(x, w):
+        def body(a, b):
+            i = lax.axis_index("model")
+            c = lax.cond(i == 0, lambda v: jnp.sin(v @ b),
+                         lambda v: jnp.cos(v) * 3.0, a)
+            return lax.psum(c, "model")
+        return shard_map(body, mesh=mesh, in_specs=(P(), P()), out_specs=P(),
+                         axis_names={"model"})(x, w)
+    add("partial_cond", partial_cond, ((8, 16), P("data", None)),
+        ((16, 16), P()))
+
     def collectives(x, y):
         def body(a, b):
             s = lax.psum(jnp.sum(a), ("data", "model"))

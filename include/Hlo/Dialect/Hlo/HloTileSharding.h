@@ -26,6 +26,14 @@ public:
   /// permutation of the partitions.
   static std::optional<TileSharding> get(ShardingAttr sharding, int64_t rank,
                                          int64_t numPartitions);
+  /// `sharding` manual over some axes (one `manual` subgroup, any others
+  /// replicated) as the tiles of the local values: the data dimensions'
+  /// tiles as `get` reads them, each partition's coordinate along the
+  /// manual subgroup (its group, whose members share one local value) in
+  /// `groups`. Nothing for other shardings.
+  static std::optional<TileSharding>
+  getPartlyManual(ShardingAttr sharding, int64_t rank, int64_t numPartitions,
+                  SmallVector<int64_t> &groups);
   /// From the tile counts per dimension and each partition's coordinates:
   /// nothing unless every tile is held by as many partitions.
   static std::optional<TileSharding>
