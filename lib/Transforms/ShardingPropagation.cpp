@@ -68,18 +68,16 @@ struct ShardingPropagationPass
     if (!entry || numPartitions < 2)
       return;
     // The entry, then the bodies and conditions of the loops whose state
-    // keeps its tiles (tiledLoop), nested ones after those holding them.
+    // keeps its tiles (tiledLoop), nested ones after those holding them
+    // (outside regions manual over every axis).
     SymbolTable symbols(module);
     DenseMap<StringAttr, int64_t> callers = countCallers(module);
     SmallVector<ComputationOp> comps{entry};
     for (size_t i = 0; i < comps.size(); ++i)
       comps[i].walk([&](Operation *op) {
-        auto manual = [](ShardingAttr s) {
-          return isManual(s) || isPartlyManual(s);
-        };
-        if (manual(op->getAttrOfType<ShardingAttr>("sharding")) ||
+        if (isManual(op->getAttrOfType<ShardingAttr>("sharding")) ||
             llvm::any_of(getDataOperands(op),
-                         [&](Value v) { return manual(shardingOf(v)); }))
+                         [&](Value v) { return isManual(shardingOf(v)); }))
           return;
         if (auto loop = dyn_cast<WhileOp>(op)) {
           auto linked = tiledLoop(loop, symbols, callers);
@@ -254,18 +252,19 @@ struct ShardingPropagationPass
 
   void forward(ComputationOp comp) {
     for (Operation &op : comp.getBody().front()) {
-      if (boundaries.contains(&op))
+      if (boundaries.contains(&op)) {
         forwardBoundary(cast<CustomCallOp>(op));
-      else if (auto loop = dyn_cast<WhileOp>(op); loop && bodies.count(loop))
+        continue;
+      }
+      groups = regionOf(op);
+      if (auto loop = dyn_cast<WhileOp>(op); loop && bodies.count(loop))
         forwardLoop(loop);
       else if (auto cond = dyn_cast<ConditionalOp>(op);
                cond && branches.count(cond))
         forwardConditional(cond);
-      else if (op.getNumResults() == 1) {
-        groups = regionOf(op);
+      else if (op.getNumResults() == 1)
         improve(op, derive(&op));
-        groups = nullptr;
-      }
+      groups = nullptr;
     }
   }
 
@@ -321,8 +320,11 @@ struct ShardingPropagationPass
     // conditional's result.
     Operation *caller = loop && bodies.lookup(loop) == comp ? loop : cond;
     if (caller)
-      if (Operation *def = rootOf(comp).getDefiningOp())
+      if (Operation *def = rootOf(comp).getDefiningOp()) {
+        groups = regionOf(*caller);
         improve(*def, caller->getAttrOfType<ShardingAttr>("sharding"));
+        groups = nullptr;
+      }
     // A broadcast keeps the tiles its operand gave it (as XLA's does).
     for (Operation &op : llvm::reverse(block))
       if (op.getNumResults() == 1 &&
@@ -338,8 +340,11 @@ struct ShardingPropagationPass
       return;
     // What the instructions reading the parameter ask of it.
     BlockArgument arg = comp.getArgument(0);
-    for (OpOperand &use : arg.getUses())
+    for (OpOperand &use : arg.getUses()) {
+      groups = regionOf(*use.getOwner());
       setParameterSharding(comp, fromUser(use));
+      groups = nullptr;
+    }
   }
 
   /// The sharding the user of `use` asks of that operand (an array): the
@@ -576,10 +581,10 @@ struct ShardingPropagationPass
                              : nullptr;
   }
 
-  /// Whether `s` (or its first leaf) is manual over some axes.
+  /// Whether `s` (or a leaf of it) is manual over some axes.
   static bool isPartlyManual(ShardingAttr s) {
     if (s && s.isTuple())
-      s = s.getTupleElements().empty() ? ShardingAttr() : s.getLeafSharding(0);
+      return llvm::any_of(s.getTupleElements(), isPartlyManual);
     return s &&
            llvm::is_contained(s.getLastTileDims(), ShardingSubgroup::Manual);
   }

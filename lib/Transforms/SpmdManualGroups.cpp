@@ -74,8 +74,15 @@ std::optional<ManualGroups> ManualGroups::get(ShardingAttr s,
 
 const ManualGroups *ManualGroups::unique(ShardingAttr s, int64_t numPartitions,
                                          std::deque<ManualGroups> &known) {
-  if (s && s.isTuple())
-    s = s.getTupleElements().empty() ? ShardingAttr() : s.getLeafSharding(0);
+  // (A tuple's first leaf manual over some axes: a loop's state may hold
+  // values from outside the region too, whole there.)
+  if (s && s.isTuple()) {
+    ArrayRef<ShardingAttr> leaves = s.getTupleElements();
+    const ShardingAttr *leaf = llvm::find_if(leaves, [&](ShardingAttr e) {
+      return get(e, numPartitions).has_value();
+    });
+    s = leaf == leaves.end() ? ShardingAttr() : *leaf;
+  }
   std::optional<ManualGroups> g = get(s, numPartitions);
   if (!g)
     return nullptr;

@@ -29,7 +29,8 @@ public:
   /// The groups of `s` (a sharding with one `manual` subgroup) over
   /// `numPartitions` partitions; nothing for other shardings.
   static std::optional<ManualGroups> get(ShardingAttr s, int64_t numPartitions);
-  /// The groups of `s` (its first leaf for a tuple sharding) as one of
+  /// The groups of `s` (for a tuple sharding, its first leaf that has
+  /// some) as one of
   /// `known`, added there when new (so that one region has one object);
   /// null for other shardings.
   static const ManualGroups *unique(ShardingAttr s, int64_t numPartitions,

@@ -35,6 +35,21 @@ using namespace mlir::hlo;
 
 namespace {
 
+/// SpmdValues working over the local ids of `groups` (null: the module's
+/// partitions) while it lives; then over those it worked over before.
+class InGroups {
+public:
+  InGroups(SpmdValues &values, const ManualGroups *groups)
+      : values(values), outer(values.getGroups()) {
+    values.setGroups(groups);
+  }
+  ~InGroups() { values.setGroups(outer); }
+
+private:
+  SpmdValues &values;
+  const ManualGroups *outer;
+};
+
 struct SpmdPartitionerPass
     : ChangeReportingPass<SpmdPartitionerPass,
                           hlo::impl::HloSpmdPartitionerBase> {
@@ -255,15 +270,11 @@ struct SpmdPartitionerPass
         return success();
       }
     }
-    // (In a region manual over some axes, loops and conditionals run
-    // whole: their computations' instructions are not the region's.)
     bool inRegion = values->getGroups();
-    if (auto loop = dyn_cast<WhileOp>(op);
-        loop && !hasControlEdges(op) && !inRegion)
+    if (auto loop = dyn_cast<WhileOp>(op); loop && !hasControlEdges(op))
       if (auto comps = tiledLoop(loop, *symbols, callers))
         return partitionWhile(loop, comps->first, comps->second);
-    if (auto cond = dyn_cast<ConditionalOp>(op);
-        cond && !hasControlEdges(op) && !inRegion)
+    if (auto cond = dyn_cast<ConditionalOp>(op); cond && !hasControlEdges(op))
       if (auto branches = tiledBranches(cond, *symbols, callers))
         return partitionConditional(cond, *branches);
     if (op->getNumResults() == 1 && arrayType(op->getResult(0)) &&
@@ -415,9 +426,11 @@ struct SpmdPartitionerPass
       for (Value r : op->getResults())
         for (OpOperand &use : r.getUses())
           uses.push_back(&use);
-      values->setGroups(groups);
-      LogicalResult done = partitionTiled(op);
-      values->setGroups(nullptr);
+      LogicalResult done = success();
+      {
+        InGroups in(*values, groups);
+        done = partitionTiled(op);
+      }
       for (OpOperand *use : uses) {
         manual.insert(use->get());
         groupsOf[use->get()] = groups;
@@ -545,6 +558,7 @@ struct SpmdPartitionerPass
     Value v = getDataOperands(call)[0];
     auto local = arrayType(call->getResult(0));
     SmallVector<int64_t> shape(values->wholeShape(v));
+    InGroups in(*values, outer);
     std::optional<TileSharding> t =
         from ? outer->localTiles(from, shape.size())
              : std::optional<TileSharding>(whole(shape.size()));
@@ -554,9 +568,7 @@ struct SpmdPartitionerPass
              << " gives each partition of its group";
     OpBuilder b(call);
     InstBuilder ib(b, derivedLoc(call.getLoc()));
-    values->setGroups(outer);
     Value tile = values->reshard(ib, v, values->currentOf(v), *t, shape);
-    values->setGroups(nullptr);
     Value copy = ib.create<CopyOp>(arrayType(tile), {tile});
     call->getResult(0).replaceAllUsesWith(copy);
     call.erase();
@@ -582,9 +594,10 @@ struct SpmdPartitionerPass
     OpBuilder b(call);
     InstBuilder ib(b, derivedLoc(call.getLoc()));
     Value v = ib.create<CopyOp>(local, {operand});
-    values->setGroups(outer);
-    values->setTiles(v, *t, type.getShape());
-    values->setGroups(nullptr);
+    {
+      InGroups in(*values, outer);
+      values->setTiles(v, *t, type.getShape());
+    }
     call->getResult(0).replaceAllUsesWith(v);
     call.erase();
     manual.insert(v);
@@ -615,11 +628,10 @@ struct SpmdPartitionerPass
       // values: each partition's whole block).
       localShape.assign(values->wholeShape(operand).begin(),
                         values->wholeShape(operand).end());
-      values->setGroups(groups);
+      InGroups in(*values, groups);
       std::optional<TileSharding> mine =
           groups->toLocal(*t, type.getShape(), localShape);
       values->setOperandTiles(call, 0, mine ? *mine : whole(localShape.size()));
-      values->setGroups(nullptr);
       operand = call->getOperand(0);
       local = arrayType(operand);
     }
@@ -796,6 +808,11 @@ struct SpmdPartitionerPass
                                 const StateTiles *root) {
     Block &block = comp.getBody().front();
     setState(block.getArgument(0), param);
+    // In a region manual over some axes, the parameter is the region's.
+    if (const ManualGroups *groups = values->getGroups()) {
+      manual.insert(block.getArgument(0));
+      groupsOf[block.getArgument(0)] = groups;
+    }
     if (failed(partitionOps(block)))
       return failure();
     Operation *ret = block.getTerminator();

@@ -409,15 +409,15 @@ def main():
             np.save(p, a)
             paths.append(str(p))
             inputs.append(jax.device_put(a, NamedSharding(m, spec)))
-        before = set(dump.glob("*before_optimizations.txt")) \
-            if dump.exists() else set()
+        # (Files of this program only: two programs may share a function.)
+        before = set(dump.glob("*")) if dump.exists() else set()
         want = jax.tree.leaves(jax.jit(fn)(*inputs))
         new = [f for f in dump.glob("*before_optimizations.txt")
                if f not in before and f"jit_{fn.__name__}." in f.name]
         module = work / f"{name}.hlo"
         module.write_text(sorted(new)[-1].read_text())
         xla = [f for f in dump.glob(f"*jit_{fn.__name__}.*")
-               if "after_spmd-partitioning" in f.name]
+               if "after_spmd-partitioning" in f.name and f not in before]
         ours = subprocess.run(
             [args.hlo_run.replace("hlo-run", "hlo-opt"), str(module),
              "--hlo-spmd-partitioning", "--output-format=hlo"],
