@@ -165,7 +165,7 @@ struct ShardyXlaPass
         if (!added) {
           if (it->second != axes && mixed.insert(callee).second)
             it->second = own != bodyAxes.end() ? own->second
-                                                : SmallVector<std::string>();
+                                               : SmallVector<std::string>();
           return;
         }
         if (auto c = symbols.lookup<ComputationOp>(callee))

@@ -797,9 +797,10 @@ static SmallVector<int64_t> sdyGroups(const SdyShardings &sdy, CustomCallOp op,
     return groups;
   for (const auto &entry : sdy.getMeshes()) {
     const SdyMesh &mesh = entry.second;
-    if (!llvm::all_of(*manual, [&](const std::string &a) {
-          return llvm::is_contained(mesh.axisNames, a);
-        }) ||
+    if (!llvm::all_of(*manual,
+                      [&](const std::string &a) {
+                        return llvm::is_contained(mesh.axisNames, a);
+                      }) ||
         mesh.getNumDevices() != numPartitions)
       continue;
     for (int64_t p = 0; p < numPartitions; ++p) {
