@@ -56,6 +56,9 @@ def HloShardyXla : Pass<"hlo-shardy-xla", "::mlir::ModuleOp"> {
     - the body call takes the manual shardings of its results and can be
       inlined; the body's instructions without a sharding take `{manual}`
       when every axis is manual;
+    - a shard_map nested in a region manual over other axes (JAX's
+      `axis_index` there) is manual over both; the computations called in
+      a region are in it;
     - the `xla.sdy.*` frontend attributes read go.
 
     Shardings Shardy's syntax writes that HLO cannot (unreduced axes) and
@@ -86,8 +89,8 @@ def HloShardingPropagation
     tuples, broadcast, transpose, reshape), and forward again.
     Instructions nothing gives a sharding stay without one (replicated to
     `hlo-spmd-partitioner`). Regions manual over some mesh axes (shard_maps
-    with `axis_names`) are propagated into along the others, their
-    shardings keeping the `manual` subgroup; as Shardy leaves those axes
+    with `axis_names`) are propagated into along the others (their loops
+    and conditionals too), their shardings keeping the `manual` subgroup; as Shardy leaves those axes
     free at a shard_map's boundary, the boundary's copies and calls gain
     the tiles of the values going in and out. The rules for each
     instruction (loops, conditionals, windows, gathers, ...) are in
@@ -121,8 +124,9 @@ def HloSpmdPartitioner : Pass<"hlo-spmd-partitioner", "::mlir::ModuleOp"> {
     instructions lose theirs. Collectives get new channel ids and list
     global device ids. Manual regions (shard_maps, GSPMD's form): over
     every mesh axis, the body runs as written on each partition's local
-    values; over some axes, it is partitioned along the others, each
-    collective it needs run in every manual group. A manual sharding
+    values; over some axes, it is partitioned along the others (its
+    loops and conditionals too), each collective it needs run in every
+    manual group. A manual sharding
     outside a region is an error. The rules for each instruction (halo
     exchanges, all-to-alls, loops, ...) are in docs/passes.md.
   }];
