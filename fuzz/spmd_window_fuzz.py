@@ -3,7 +3,8 @@
 interpreter.
 
 Each case is a module of one windowed instruction (a reduce-window that
-adds or takes the maximum, a 1-D convolution, a pad, a slice, a
+adds or takes the maximum, a 1-D convolution (or a depthwise one), a
+pad, a slice, a
 select-and-scatter that adds or takes the maximum) with random sizes,
 strides, padding (negative too), dilations and interior padding, a
 rotation (a concatenate of slices that wrap around: jnp.roll), a
@@ -132,21 +133,25 @@ def case(rng):
                      "window={%s}, to_apply=%%%s, sharding=%s\n" %
                      (out, window, reducer, s))
             return kind, params, body, n
-        # A 1-D convolution: rows spatial, one batch, 3 input features.
+        # A 1-D convolution: rows spatial, one batch, 3 input features;
+        # or a depthwise one (3 feature groups).
         window = "size=%d stride=%d pad=%d_%d" % (width, stride, lo, hi)
         if base != 1:
             window += " lhs_dilate=%d" % base
         if dilate != 1:
             window += " rhs_dilate=%d" % dilate
         s3 = sharding(n, 3, 0, replicate)
-        params.append("k: f32[%d,3,2]" % width)
+        groups = rng.choice([1, 1, 3])
+        kin, kout = (1, 3) if groups == 3 else (3, 2)
+        params.append("k: f32[%d,%d,%d]" % (width, kin, kout))
         body += ("  %%xr = f32[%d,1,3]{2,1,0} reshape(%%x), sharding=%s\n" %
                  (size, s3))
-        body += ("  %%k = f32[%d,3,2]{2,1,0} parameter(1), "
-                 "sharding={replicated}\n" % width)
-        body += ("  ROOT %%r = f32[%d,1,2]{2,1,0} convolution(%%xr, %%k), "
-                 "window={%s}, dim_labels=0bf_0io->0bf, sharding=%s\n" %
-                 (out, window, s3))
+        body += ("  %%k = f32[%d,%d,%d]{2,1,0} parameter(1), "
+                 "sharding={replicated}\n" % (width, kin, kout))
+        body += ("  ROOT %%r = f32[%d,1,%d]{2,1,0} convolution(%%xr, %%k), "
+                 "window={%s}, dim_labels=0bf_0io->0bf%s, sharding=%s\n" %
+                 (out, kout, window,
+                  ", feature_group_count=3" if groups == 3 else "", s3))
         return kind, params, body, n
     if kind == "pad":
         lo, hi, interior = rng.randint(-2, 4), rng.randint(-2, 4), \

@@ -416,9 +416,19 @@ struct ShardingPropagationPass
                   ctx);
     // A convolution asks of its input the tiles of its batch and spatial
     // dimensions, of its kernel its output features'.
+    // With feature groups, the input also the output features' tiles
+    // where they tile whole groups (else the output features whole).
     if (auto conv = dyn_cast<ConvolutionOp>(user)) {
       unsigned i = use.getOperandNumber();
-      TileSharding t = out->project(convResultDims(conv, i));
+      int64_t groups = conv.getFeatureGroupCount().value_or(1);
+      int64_t feature = conv.getDimLabels().getOutputFeature();
+      SmallVector<int64_t> dims = convResultDims(conv, i);
+      TileSharding o = *out;
+      if (groups > 1 && groups % o.getTiles(feature) != 0)
+        o = o.withoutDim(feature);
+      else if (groups > 1 && i == 0)
+        dims[conv.getDimLabels().getInputFeature()] = feature;
+      TileSharding t = o.project(dims);
       return attr(i == 0 ? fitWindowTiles(conv, t, /*ofResult=*/false) : t,
                   ctx);
     }
@@ -741,12 +751,14 @@ struct ShardingPropagationPass
     return attr(mapDims({&lhs, &r}, lhsOnly), ctx);
   }
 
-  /// An ungrouped convolution: the batch's and spatial dimensions' tiles of
-  /// the input and the output features' of the kernel where one assignment
-  /// holds both, else the input's alone.
+  /// A convolution (no batch groups): the batch's and spatial dimensions'
+  /// tiles of the input and the output features' of the kernel where one
+  /// assignment holds both, else the input's alone; with feature groups,
+  /// the kernel's where they tile whole groups, else the input's features'
+  /// where they do (a depthwise convolution by channels).
   ShardingAttr deriveConvolution(ConvolutionOp conv, MLIRContext *ctx) {
-    if (conv.getFeatureGroupCount().value_or(1) != 1 ||
-        conv.getBatchGroupCount().value_or(1) != 1)
+    int64_t featureGroups = conv.getFeatureGroupCount().value_or(1);
+    if (conv.getBatchGroupCount().value_or(1) != 1)
       return {};
     std::optional<TileSharding> lhs = tilesOf(conv.getLhs());
     std::optional<TileSharding> rhs = tilesOf(conv.getRhs());
@@ -762,6 +774,12 @@ struct ShardingPropagationPass
          llvm::zip(dims.getInputSpatial(), dims.getOutputSpatial()))
       both[o] = {0, i};
     both[dims.getOutputFeature()] = {1, dims.getKernelOutput()};
+    if (featureGroups > 1 &&
+        featureGroups % r.getTiles(dims.getKernelOutput()) != 0)
+      both[dims.getOutputFeature()] = {-1, 0};
+    if (featureGroups > 1 && r.getTiles(dims.getKernelOutput()) == 1 &&
+        featureGroups % l.getTiles(dims.getInputFeature()) == 0)
+      both[dims.getOutputFeature()] = {0, dims.getInputFeature()};
     std::optional<TileSharding> t = mapDims({&l, &r}, both);
     if (!t) {
       both[dims.getOutputFeature()] = {-1, 0};

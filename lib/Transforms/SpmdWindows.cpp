@@ -180,27 +180,39 @@ SmallVector<int64_t> mlir::hlo::convResultDims(ConvolutionOp op,
   return r;
 }
 
-/// An ungrouped convolution whose result is tiled along its batch, output
-/// feature and spatial dimensions: the input's batch and spatial tiles
-/// (the latter with halos) times the kernel's output feature tiles. Where
-/// both operands are tiled alike along the input features (a gradient's
-/// batch) or along spatial dimensions the result takes whole (a kernel's
-/// gradient: the kernel is the window), each partition convolves its
-/// part, the latter over its tile of the window with the input's halo, and
-/// an all-reduce sums the parts.
+/// A convolution whose result is tiled along its batch, output feature
+/// and spatial dimensions: the input's batch and spatial tiles (the latter
+/// with halos) times the kernel's output feature tiles. Where both
+/// operands of an ungrouped one are tiled alike along the input features
+/// (a gradient's batch) or along spatial dimensions the result takes whole
+/// (a kernel's gradient: the kernel is the window), each partition
+/// convolves its part, the latter over its tile of the window with the
+/// input's halo, and an all-reduce sums the parts. A grouped one (feature
+/// groups; not batch groups) whose output features are tiled along whole
+/// groups takes the input features of its groups: each partition
+/// convolves its groups (a depthwise convolution by channels).
 bool mlir::hlo::partitionConvolution(SpmdValues &values, ConvolutionOp op,
                                      const TileSharding &out,
                                      function_ref<StringRef(Type)> adder) {
-  if (op.getFeatureGroupCount().value_or(1) != 1 ||
-      op.getBatchGroupCount().value_or(1) != 1)
+  int64_t featureGroups = op.getFeatureGroupCount().value_or(1);
+  if (op.getBatchGroupCount().value_or(1) != 1)
     return false;
   ConvDimensionNumbersAttr dims = op.getDimLabels();
+  int64_t featureTiles = out.getTiles(dims.getOutputFeature());
+  if (featureGroups > 1 && featureGroups % featureTiles != 0)
+    return false;
   ConvWindow window = windowOf(op);
   ArrayRef<int64_t> outShape = arrayType(op.getResult()).getShape();
   SmallVector<int64_t> inShape(values.wholeShape(op.getLhs()));
   ArrayRef<int64_t> kShape = values.wholeShape(op.getRhs());
   TileSharding in = out.project(convResultDims(op, 0));
   TileSharding kernel = out.project(convResultDims(op, 1));
+  if (featureGroups > 1 && featureTiles > 1) {
+    // The input features of each partition's groups.
+    SmallVector<int64_t> inDims = convResultDims(op, 0);
+    inDims[dims.getInputFeature()] = dims.getOutputFeature();
+    in = out.project(inDims);
+  }
   // The dimensions both operands are tiled alike (evenly) along whose
   // partial results are summed: the input features, and the window where
   // the result takes it whole.
@@ -223,9 +235,10 @@ bool mlir::hlo::partitionConvolution(SpmdValues &values, ConvolutionOp op,
       coords[p].push_back(l.getCoords(p)[a]);
     return true;
   };
-  alike(dims.getInputFeature(), dims.getKernelInput());
+  if (featureGroups == 1)
+    alike(dims.getInputFeature(), dims.getKernelInput());
   for (size_t w = 0; w < window.rank(); ++w)
-    if (out.getTiles(dims.getOutputSpatial()[w]) == 1 &&
+    if (featureGroups == 1 && out.getTiles(dims.getOutputSpatial()[w]) == 1 &&
         window.lhsDilate[w] == 1 &&
         alike(dims.getInputSpatial()[w], dims.getKernelSpatial()[w]))
       windowTiled.push_back(w);
@@ -264,6 +277,8 @@ bool mlir::hlo::partitionConvolution(SpmdValues &values, ConvolutionOp op,
   values.setOperandTiles(op, 0, in);
   values.setOperandTiles(op, 1, kernel);
   values.setResultTiles(op, out);
+  if (featureGroups > 1 && featureTiles > 1)
+    op.setFeatureGroupCount(featureGroups / featureTiles);
   applyHalos(values, op, in, inShape, window, halos, {});
   if (groups)
     values.sumPartials(op, adder(arrayType(op.getResult()).getElementType()),

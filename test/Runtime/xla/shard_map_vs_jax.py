@@ -329,6 +329,15 @@ def programs(jax, jnp, P, shard_map, mesh, mesh1):
         ((2, 32, 8, 3), P(None, ("data", "model"), None, None)),
         ((3, 3, 3, 4), P()))
 
+    # A depthwise convolution (feature groups) by batch and by channels.
+    def depthwise(x, k):
+        y = lax.conv_general_dilated(
+            x, k, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"),
+            feature_group_count=8)
+        return jnp.tanh(y)
+    add("depthwise", depthwise, ((4, 8, 8, 8), P("data", None, None, "model")),
+        ((3, 3, 1, 8), P(None, None, None, "model")))
+
     def misc(x, y):
         c = jnp.concatenate([x, y], axis=1)
         s = jnp.cumsum(c, axis=0)
