@@ -306,13 +306,15 @@ bool partitionMapped(SpmdValues &values, Operation *op,
 /// an element type) where both are tiled alike along contracting ones.
 void partitionDot(SpmdValues &values, DotOp op, const TileSharding &out,
                   function_ref<StringRef(Type)> adder);
-/// A convolution (no batch groups) tiled along batch, output features and
-/// spatial dimensions: the input in the result's batch and spatial tiles,
-/// those with halos (SpmdWindows.cpp), the kernel in its output features';
+/// A convolution tiled along batch, output features and spatial
+/// dimensions: the input in the result's batch and spatial tiles, those
+/// with halos (SpmdWindows.cpp), the kernel in its output features';
 /// where both are tiled alike along the input features or along a window
 /// the result takes whole, partial results summed by an all-reduce
 /// (`adder`). Feature groups: the output features tiled along whole
-/// groups, the input features in the same tiles (no partial sums).
+/// groups, the input features in the same tiles (no partial sums). Batch
+/// groups: the batch and output features whole, partial sums of the input
+/// features only.
 bool partitionConvolution(SpmdValues &values, ConvolutionOp op,
                           const TileSharding &out,
                           function_ref<StringRef(Type)> adder);

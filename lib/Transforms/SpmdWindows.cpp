@@ -187,19 +187,24 @@ SmallVector<int64_t> mlir::hlo::convResultDims(ConvolutionOp op,
 /// (a gradient's batch) or along spatial dimensions the result takes whole
 /// (a kernel's gradient: the kernel is the window), each partition
 /// convolves its part, the latter over its tile of the window with the
-/// input's halo, and an all-reduce sums the parts. A grouped one (feature
-/// groups; not batch groups) whose output features are tiled along whole
-/// groups takes the input features of its groups: each partition
-/// convolves its groups (a depthwise convolution by channels).
+/// input's halo, and an all-reduce sums the parts. One with feature groups
+/// whose output features are tiled along whole groups takes the input
+/// features of its groups: each partition convolves its groups (a
+/// depthwise convolution by channels). One with batch groups (a grouped
+/// convolution's kernel gradient) whose result keeps its batch and
+/// features whole sums the parts of its input features (the batch of the
+/// data-parallel step).
 bool mlir::hlo::partitionConvolution(SpmdValues &values, ConvolutionOp op,
                                      const TileSharding &out,
                                      function_ref<StringRef(Type)> adder) {
   int64_t featureGroups = op.getFeatureGroupCount().value_or(1);
-  if (op.getBatchGroupCount().value_or(1) != 1)
-    return false;
+  int64_t batchGroups = op.getBatchGroupCount().value_or(1);
   ConvDimensionNumbersAttr dims = op.getDimLabels();
   int64_t featureTiles = out.getTiles(dims.getOutputFeature());
   if (featureGroups > 1 && featureGroups % featureTiles != 0)
+    return false;
+  if (batchGroups > 1 && (featureTiles > 1 || featureGroups > 1 ||
+                          out.getTiles(dims.getOutputBatch()) > 1))
     return false;
   ConvWindow window = windowOf(op);
   ArrayRef<int64_t> outShape = arrayType(op.getResult()).getShape();
@@ -238,7 +243,8 @@ bool mlir::hlo::partitionConvolution(SpmdValues &values, ConvolutionOp op,
   if (featureGroups == 1)
     alike(dims.getInputFeature(), dims.getKernelInput());
   for (size_t w = 0; w < window.rank(); ++w)
-    if (featureGroups == 1 && out.getTiles(dims.getOutputSpatial()[w]) == 1 &&
+    if (featureGroups == 1 && batchGroups == 1 &&
+        out.getTiles(dims.getOutputSpatial()[w]) == 1 &&
         window.lhsDilate[w] == 1 &&
         alike(dims.getInputSpatial()[w], dims.getKernelSpatial()[w]))
       windowTiled.push_back(w);
