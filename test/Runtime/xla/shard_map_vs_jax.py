@@ -106,6 +106,21 @@ def programs(jax, jnp, P, shard_map, mesh, mesh1):
     add("partial_scan", partial_scan, ((8, 16), P("data", None)),
         ((16, 16), P()))
 
+    # A pipeline over "model" (each stage its own weights, the activations
+    # passed on by a ppermute in a loop), its rows split by "data".
+    def partial_pipeline(x, w):
+        def body(a, b):
+            i = lax.axis_index("model").astype(jnp.float32)
+
+            def step(_, c):
+                c = jnp.tanh(c @ b[0] + i)
+                return lax.ppermute(c, "model", [(0, 1), (1, 0)])
+            return lax.fori_loop(0, 4, step, a * (i + 1.0))
+        return shard_map(body, mesh=mesh, in_specs=(P(), P("model")),
+                         out_specs=P("model"), axis_names={"model"})(x, w)
+    add("partial_pipeline", partial_pipeline, ((8, 16), P("data", None)),
+        ((2, 16, 16), P("model")))
+
     def partial_cond(x, w):
         def body(a, b):
             i = lax.axis_index("model")
