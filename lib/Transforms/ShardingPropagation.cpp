@@ -415,18 +415,18 @@ struct ShardingPropagationPass
       return attr(out->project(dotResultDims(dot, use.getOperandNumber())),
                   ctx);
     // A convolution asks of its input the tiles of its batch and spatial
-    // dimensions, of its kernel its output features'.
-    // With feature groups, the input also the output features' tiles
-    // where they tile whole groups (else the output features whole).
+    // dimensions, of its kernel its output features'; with feature groups,
+    // of its input also the output features' tiles where they tile whole
+    // groups (else the output features whole).
     if (auto conv = dyn_cast<ConvolutionOp>(user)) {
       unsigned i = use.getOperandNumber();
-      int64_t groups = conv.getFeatureGroupCount().value_or(1);
+      int64_t featureGroups = conv.getFeatureGroupCount().value_or(1);
       int64_t feature = conv.getDimLabels().getOutputFeature();
       SmallVector<int64_t> dims = convResultDims(conv, i);
       TileSharding o = *out;
-      if (groups > 1 && groups % o.getTiles(feature) != 0)
+      if (featureGroups > 1 && featureGroups % o.getTiles(feature) != 0)
         o = o.withoutDim(feature);
-      else if (groups > 1 && i == 0)
+      else if (featureGroups > 1 && i == 0)
         dims[conv.getDimLabels().getInputFeature()] = feature;
       TileSharding t = o.project(dims);
       return attr(i == 0 ? fitWindowTiles(conv, t, /*ofResult=*/false) : t,

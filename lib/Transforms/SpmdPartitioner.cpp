@@ -428,7 +428,7 @@ struct SpmdPartitionerPass
           uses.push_back(&use);
       LogicalResult done = success();
       {
-        InGroups in(*values, groups);
+        InGroups scope(*values, groups);
         done = partitionTiled(op);
       }
       for (OpOperand *use : uses) {
@@ -558,7 +558,7 @@ struct SpmdPartitionerPass
     Value v = getDataOperands(call)[0];
     auto local = arrayType(call->getResult(0));
     SmallVector<int64_t> shape(values->wholeShape(v));
-    InGroups in(*values, outer);
+    InGroups scope(*values, outer);
     std::optional<TileSharding> t =
         from ? outer->localTiles(from, shape.size())
              : std::optional<TileSharding>(whole(shape.size()));
@@ -595,7 +595,7 @@ struct SpmdPartitionerPass
     InstBuilder ib(b, derivedLoc(call.getLoc()));
     Value v = ib.create<CopyOp>(local, {operand});
     {
-      InGroups in(*values, outer);
+      InGroups scope(*values, outer);
       values->setTiles(v, *t, type.getShape());
     }
     call->getResult(0).replaceAllUsesWith(v);
@@ -628,7 +628,7 @@ struct SpmdPartitionerPass
       // values: each partition's whole block).
       localShape.assign(values->wholeShape(operand).begin(),
                         values->wholeShape(operand).end());
-      InGroups in(*values, groups);
+      InGroups scope(*values, groups);
       std::optional<TileSharding> mine =
           groups->toLocal(*t, type.getShape(), localShape);
       values->setOperandTiles(call, 0, mine ? *mine : whole(localShape.size()));

@@ -90,9 +90,10 @@ def HloShardingPropagation
     Instructions nothing gives a sharding stay without one (replicated to
     `hlo-spmd-partitioner`). Regions manual over some mesh axes (shard_maps
     with `axis_names`) are propagated into along the others (their loops
-    and conditionals too), their shardings keeping the `manual` subgroup; as Shardy leaves those axes
-    free at a shard_map's boundary, the boundary's copies and calls gain
-    the tiles of the values going in and out. The rules for each
+    and conditionals too), their shardings keeping the `manual` subgroup;
+    as Shardy leaves those axes free at a shard_map's boundary, the
+    boundary's copies and calls gain the tiles of the values going in and
+    out. The rules for each
     instruction (loops, conditionals, windows, gathers, ...) are in
     docs/passes.md. Not yet: XLA's priorities between conflicting
     shardings.
@@ -126,8 +127,7 @@ def HloSpmdPartitioner : Pass<"hlo-spmd-partitioner", "::mlir::ModuleOp"> {
     every mesh axis, the body runs as written on each partition's local
     values; over some axes, it is partitioned along the others (its
     loops and conditionals too), each collective it needs run in every
-    manual group. A manual sharding
-    outside a region is an error. The rules for each instruction (halo
+    manual group. A manual sharding outside a region is an error. The rules for each instruction (halo
     exchanges, all-to-alls, loops, ...) are in docs/passes.md.
   }];
   let statistics = [

@@ -915,8 +915,12 @@ EvalResult eval::evalShardMapBoundary(Interp &interp, CustomCallOp op,
     std::vector<Literal> results;
     for (auto [i, t] : llvm::enumerate(tiles)) {
       const Literal &in = *operands[i];
-      Literal tile =
-          Literal::array(in.getElementType(), t.shardShape(in.getShape()));
+      SmallVector<int64_t> shape = t.shardShape(in.getShape());
+      if (ArrayRef<int64_t>(shape) !=
+          cast<RankedTensorType>(localTypes[i]).getShape())
+        return interp.error(op, "the local shape is not the tile the "
+                                "global value's sharding gives");
+      Literal tile = Literal::array(in.getElementType(), shape);
       forTile(t, interp.partition, in.getShape(),
               [&](int64_t at, int64_t from) { tile.copyElement(at, in, from); });
       results.push_back(std::move(tile));
