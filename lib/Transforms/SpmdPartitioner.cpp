@@ -533,14 +533,7 @@ struct SpmdPartitionerPass
       return call.emitError("hlo-spmd-partitioner: SPMDFullToShardShape's ")
              << "result is not the tile its operand's sharding " << from
              << " gives each partition";
-    OpBuilder b(call);
-    InstBuilder ib(b, derivedLoc(call.getLoc()));
-    Value tile = values->reshard(ib, v, values->currentOf(v), *t, whole);
-    // A copy is the local value or its tile (which may be read as such).
-    Value copy = ib.create<CopyOp>(arrayType(tile), {tile});
-    call->getResult(0).replaceAllUsesWith(copy);
-    call.erase();
-    manual.insert(copy);
+    Value copy = enterRegion(call, v, *t, whole);
     if (groups) {
       values->setTiles(copy, *localTiles, local.getShape());
       groupsOf[copy] = groups;
@@ -566,14 +559,23 @@ struct SpmdPartitionerPass
       return call.emitError("hlo-spmd-partitioner: SPMDFullToShardShape's ")
              << "result is not the tile its operand's sharding " << from
              << " gives each partition of its group";
+    enterRegion(call, v, *t, shape);
+    return success();
+  }
+
+  /// `call` (an SPMDFullToShardShape) replaced by a copy of `v` (an array
+  /// of shape `shape`) resharded to tiles `t`: the local value.
+  Value enterRegion(CustomCallOp call, Value v, const TileSharding &t,
+                    ArrayRef<int64_t> shape) {
     OpBuilder b(call);
     InstBuilder ib(b, derivedLoc(call.getLoc()));
-    Value tile = values->reshard(ib, v, values->currentOf(v), *t, shape);
+    Value tile = values->reshard(ib, v, values->currentOf(v), t, shape);
+    // A copy is the local value or its tile (which may be read as such).
     Value copy = ib.create<CopyOp>(arrayType(tile), {tile});
     call->getResult(0).replaceAllUsesWith(copy);
     call.erase();
     manual.insert(copy);
-    return success();
+    return copy;
   }
 
   /// SPMDShardToFullShape out of a region manual over every axis into one
