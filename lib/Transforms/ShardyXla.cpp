@@ -154,13 +154,9 @@ struct ShardyXlaPass
       ComputationOp comp = work.pop_back_val();
       SmallVector<std::string> outer = axesOf[comp.getSymName()];
       auto reach = [&](StringRef callee) {
-        SmallVector<std::string> axes = outer;
         auto own = bodyAxes.find(callee);
-        if (own != bodyAxes.end())
-          for (const std::string &a : own->second)
-            if (!llvm::is_contained(axes, a))
-              axes.push_back(a);
-        inMeshOrder(axes);
+        SmallVector<std::string> axes =
+            own == bodyAxes.end() ? outer : joined(outer, own->second);
         auto [it, added] = axesOf.try_emplace(callee, axes);
         if (!added) {
           if (it->second != axes && mixed.insert(callee).second)
@@ -185,20 +181,26 @@ struct ShardyXlaPass
     }
   }
 
-  /// `axes` in the order of the mesh that has them all (as Shardy lists
-  /// manual axes).
-  void inMeshOrder(SmallVector<std::string> &axes) {
+  /// The axes of `a` and `b`, in the order of the mesh that has them all
+  /// (as Shardy lists manual axes).
+  SmallVector<std::string> joined(ArrayRef<std::string> a,
+                                  ArrayRef<std::string> b) {
+    SmallVector<std::string> axes(a);
+    for (const std::string &x : b)
+      if (!llvm::is_contained(axes, x))
+        axes.push_back(x);
     for (const auto &mesh : sdy->getMeshes()) {
       ArrayRef<std::string> names = mesh.second.axisNames;
-      if (!llvm::all_of(axes, [&](const std::string &a) {
-            return llvm::is_contained(names, a);
+      if (!llvm::all_of(axes, [&](const std::string &x) {
+            return llvm::is_contained(names, x);
           }))
         continue;
-      llvm::sort(axes, [&](const std::string &a, const std::string &b) {
-        return llvm::find(names, a) < llvm::find(names, b);
+      llvm::sort(axes, [&](const std::string &x, const std::string &y) {
+        return llvm::find(names, x) < llvm::find(names, y);
       });
-      return;
+      break;
     }
+    return axes;
   }
 
   /// Whether `axes` are every axis of the module's meshes (a shard_map
@@ -349,11 +351,7 @@ struct ShardyXlaPass
     // `outer`), the local side manual over those axes and its own.
     SmallVector<std::string> outer =
         axesOf.lookup(call->getParentOfType<ComputationOp>().getSymName());
-    SmallVector<std::string> manual = outer;
-    for (const std::string &a : *own)
-      if (!llvm::is_contained(manual, a))
-        manual.push_back(a);
-    inMeshOrder(manual);
+    SmallVector<std::string> manual = joined(outer, *own);
     OperandRange in = getDataOperands(call);
     TypeRange inTypes = in.getTypes();
     Type resultType = call->getResult(0).getType();
