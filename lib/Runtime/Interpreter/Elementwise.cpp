@@ -651,6 +651,21 @@ static bool clampElement(const Literal &lo, int64_t li, const Literal &x,
          binaryElement(Bin::Min, {}, out, o, hi, hi_, out, o);
 }
 
+/// A bitcast-convert between element types of one width (neither pred nor
+/// complex): each element's bits kept, the shape unchanged.
+static bool isSameWidthBitcast(Operation *op) {
+  auto in = dyn_cast<ShapedType>(op->getOperand(0).getType());
+  auto out = dyn_cast<ShapedType>(op->getResult(0).getType());
+  if (!in || !out)
+    return false;
+  Type a = in.getElementType(), b = out.getElementType();
+  auto plain = [](Type t) {
+    return (isa<FloatType>(t) || isa<IntegerType>(t)) && !t.isInteger(1);
+  };
+  return plain(a) && plain(b) &&
+         a.getIntOrFloatBitWidth() == b.getIntOrFloatBitWidth();
+}
+
 std::optional<ElementwiseFn> ElementwiseFn::get(Operation *op) {
   ElementwiseFn fn;
   if (auto k = unaryKind(op)) {
@@ -668,6 +683,8 @@ std::optional<ElementwiseFn> ElementwiseFn::get(Operation *op) {
     fn.kind = Kind::Clamp;
   } else if (isa<ConvertOp>(op)) {
     fn.kind = Kind::Convert;
+  } else if (isa<BitcastConvertOp>(op) && isSameWidthBitcast(op)) {
+    fn.kind = Kind::Bitcast;
   } else {
     return std::nullopt;
   }
@@ -694,6 +711,9 @@ bool ElementwiseFn::apply(ArrayRef<const Literal *> args, ArrayRef<int64_t> idx,
                         out, o);
   case Kind::Convert:
     convertElement(*args[0], idx[0], out, o);
+    return true;
+  case Kind::Bitcast:
+    out.setBits(o, args[0]->getBits(idx[0]));
     return true;
   }
   return false;

@@ -120,7 +120,8 @@ private:
   unsigned depth = 0;
 };
 
-/// An elementwise op (unary, binary, compare, select, clamp, convert)
+/// An elementwise op (unary, binary, compare, select, clamp, convert, a
+/// bitcast-convert between element types of one width)
 /// prepared for repeated evaluation on scalars.
 class ElementwiseFn {
 public:
@@ -132,7 +133,7 @@ public:
              Literal &out, int64_t outIdx) const;
 
 private:
-  enum class Kind : uint8_t { Unary, Binary, Select, Clamp, Convert };
+  enum class Kind : uint8_t { Unary, Binary, Select, Clamp, Convert, Bitcast };
   Kind kind = Kind::Unary;
   uint8_t code = 0;
   uint8_t direction = 0;

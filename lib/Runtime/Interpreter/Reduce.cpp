@@ -429,7 +429,14 @@ static FailureOr<Literal> sort(Interp &interp, SortOp op, Operands operands) {
 
 /// The first k elements of each row (the last dimension) of `in` in a
 /// stable sort by `before`, and their indices in the row, into `results`
-/// (values, indices; rows of k).
+/// (values, indices; rows of k). One pass over the row keeps the first k
+/// seen so far in order: an element goes after those it is not before, so
+/// that equal elements keep the row's order, and past the k-th it is
+/// dropped. For a strict weak order that is the stable sort's prefix, at
+/// about one comparison an element where k is small; a larger k (where the
+/// insertions would cost k moves each) sorts the row.
+static constexpr int64_t kMaxInsertedTopK = 128;
+
 static FailureOr<Literal>
 firstOfRows(const Literal &in, std::vector<Literal> results, int64_t k,
             function_ref<FailureOr<bool>(int64_t, int64_t)> before) {
@@ -439,10 +446,38 @@ firstOfRows(const Literal &in, std::vector<Literal> results, int64_t k,
   LogicalResult status =
       forEachLine(in.getShape(), last, [&](int64_t base, int64_t, int64_t) {
         SmallVector<int64_t> order;
-        for (int64_t i = 0; i < len; ++i)
-          order.push_back(base + i);
-        if (failed(mergeSort(order, before)))
-          return failure();
+        if (k > kMaxInsertedTopK) {
+          for (int64_t i = 0; i < len; ++i)
+            order.push_back(base + i);
+          if (failed(mergeSort(order, before)))
+            return failure();
+        }
+        for (int64_t i = base, e = base + len;
+             i < e && k > 0 && k <= kMaxInsertedTopK; ++i) {
+          // The first position whose element comes after i.
+          size_t lo = 0, hi = order.size();
+          if (hi == static_cast<size_t>(k)) {
+            FailureOr<bool> kept = before(i, order.back());
+            if (failed(kept))
+              return failure();
+            if (!*kept)
+              continue;
+            --hi;
+          }
+          while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            FailureOr<bool> after = before(i, order[mid]);
+            if (failed(after))
+              return failure();
+            if (*after)
+              hi = mid;
+            else
+              lo = mid + 1;
+          }
+          order.insert(order.begin() + lo, i);
+          if (order.size() > static_cast<size_t>(k))
+            order.pop_back();
+        }
         for (int64_t i = 0; i < k && i < len; ++i) {
           values.copyElement(row * k + i, in, order[i]);
           indices.setInt(row * k + i, order[i] - base);
