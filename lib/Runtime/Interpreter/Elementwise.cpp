@@ -652,11 +652,13 @@ static bool clampElement(const Literal &lo, int64_t li, const Literal &x,
 }
 
 /// A bitcast-convert between element types of one width (neither pred nor
-/// complex): each element's bits kept, the shape unchanged.
+/// complex): each element's bits kept, the shape unchanged; also a
+/// scalar's bitcast between them (which XLA's layout-sensitive passes make
+/// of such a bitcast-convert).
 static bool isSameWidthBitcast(Operation *op) {
   auto in = dyn_cast<ShapedType>(op->getOperand(0).getType());
   auto out = dyn_cast<ShapedType>(op->getResult(0).getType());
-  if (!in || !out)
+  if (!in || !out || (isa<BitcastOp>(op) && (in.getRank() || out.getRank())))
     return false;
   Type a = in.getElementType(), b = out.getElementType();
   auto plain = [](Type t) {
@@ -683,7 +685,7 @@ std::optional<ElementwiseFn> ElementwiseFn::get(Operation *op) {
     fn.kind = Kind::Clamp;
   } else if (isa<ConvertOp>(op)) {
     fn.kind = Kind::Convert;
-  } else if (isa<BitcastConvertOp>(op) && isSameWidthBitcast(op)) {
+  } else if (isa<BitcastConvertOp, BitcastOp>(op) && isSameWidthBitcast(op)) {
     fn.kind = Kind::Bitcast;
   } else {
     return std::nullopt;
