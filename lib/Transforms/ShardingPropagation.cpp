@@ -17,6 +17,7 @@
 #include "Hlo/Dialect/Hlo/HloDeviceGroups.h"
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Dialect/Hlo/HloOpClasses.h"
+#include "Hlo/Dialect/Hlo/HloShardingCalls.h"
 #include "Hlo/Dialect/Hlo/HloTileSharding.h"
 #include "Hlo/Transforms/CollectivePasses.h"
 
@@ -104,6 +105,7 @@ struct ShardingPropagationPass
       for (Operation &op : c.getBody().front()) {
         if (op.hasAttr("sharding"))
           fixed.insert(&op);
+        findOpenDims(op);
         hasRegions |=
             isPartlyManual(op.getAttrOfType<ShardingAttr>("sharding"));
         findBoundary(op);
@@ -136,6 +138,8 @@ struct ShardingPropagationPass
   /// `op` takes sharding `s` (merged with the one propagation gave it
   /// before; the shardings the program gives stay).
   void improve(Operation &op, ShardingAttr s) {
+    if (auto it = openDims.find(&op); s && it != openDims.end())
+      s = alongOnly(s, it->second, op.getResult(0));
     if (!s || (fixed.contains(&op) && !free.contains(&op)) ||
         boundaries.contains(&op))
       return;
@@ -173,6 +177,33 @@ struct ShardingPropagationPass
       return old;
     TileSharding m = mergeTiles(*a, *b);
     return m == *a ? old : attr(m, type.getContext());
+  }
+
+  /// The tiles `s` gives array `v` along `dims` alone.
+  ShardingAttr alongOnly(ShardingAttr s, ArrayRef<int64_t> dims, Value v) {
+    std::optional<TileSharding> t = tilesFor(s, rankOf(v));
+    if (!t)
+      return {};
+    for (int64_t d = 0, e = rankOf(v); d < e; ++d)
+      if (!llvm::is_contained(dims, d))
+        t = t->withoutDim(d);
+    return attr(t, v.getContext());
+  }
+
+  /// Records `op` if it is a `Sharding` call leaving dimensions to
+  /// propagation (GSPMD's unspecified_dims, JAX's P.UNCONSTRAINED): its
+  /// sharding gains the tiles of its operand and users along those.
+  void findOpenDims(Operation &op) {
+    auto call = dyn_cast<CustomCallOp>(op);
+    if (!call || call.getCustomCallTarget() != "Sharding" ||
+        !op.hasAttr("sharding"))
+      return;
+    std::string why;
+    FailureOr<SmallVector<int64_t>> dims = readUnspecifiedDims(&op, why);
+    if (failed(dims) || dims->empty())
+      return;
+    free.insert(&op);
+    openDims[&op] = std::move(*dims);
   }
 
   /// `a` merged with `b`, either of which may be null.
@@ -629,7 +660,7 @@ struct ShardingPropagationPass
     if (!resultType)
       return {};
     int64_t rank = resultType.getRank();
-    if (keepsTiles(op)) {
+    if (keepsTiles(op) || openDims.count(op)) {
       // The operand tiled most finely, with the others' tiles merged in.
       SmallVector<TileSharding> tiles;
       for (Value v : in)
@@ -796,11 +827,14 @@ struct ShardingPropagationPass
   std::deque<ManualGroups> allGroups;
   /// Whether the module has such regions (`regionOf` looks for them).
   bool hasRegions = false;
-  /// The boundary calls of those regions (`findBoundary`), the copies
-  /// outside them whose given shardings still gain tiles, and the blocks
-  /// of each SPMDShardToFullShape.
+  /// The boundary calls of those regions (`findBoundary`), the
+  /// instructions whose given shardings still gain tiles (the copies
+  /// outside those boundaries, `Sharding` calls with open dimensions), and
+  /// the blocks of each SPMDShardToFullShape.
   DenseSet<Operation *> boundaries, free;
   DenseMap<Operation *, TileSharding> blocks;
+  /// The dimensions each `Sharding` call leaves to propagation.
+  DenseMap<Operation *, SmallVector<int64_t>> openDims;
   /// The loops propagation goes into: each one's body and condition, and
   /// the loop of each.
   DenseMap<Operation *, ComputationOp> bodies, conditions;

@@ -15,6 +15,7 @@
 #include "WhileLoopUtils.h"
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "Hlo/Dialect/Hlo/HloShardingCalls.h"
 #include "Hlo/Dialect/Hlo/HloShardy.h"
 #include "Hlo/Transforms/CollectivePasses.h"
 
@@ -250,29 +251,44 @@ struct ShardyXlaPass
     return s;
   }
 
-  /// Whether `op` is a `Sharding` call whose Shardy sharding leaves its
-  /// array free (every dimension open, no axis named: JAX writes them in
-  /// shard_map bodies). It constrains nothing (Shardy's propagation, here
-  /// hlo-sharding-propagation, decides), so it goes.
-  static bool isFreeConstraint(Operation *op, DictionaryAttr attrs) {
+  /// The Shardy sharding of `op` if it is a `Sharding` call of one array
+  /// (a sharding constraint).
+  static std::optional<SdyTensorSharding> constraintOf(Operation *op,
+                                                       DictionaryAttr attrs) {
     auto call = dyn_cast<CustomCallOp>(op);
     if (!call || call.getCustomCallTarget() != "Sharding" || !attrs ||
         getDataOperands(op).size() != 1)
-      return false;
+      return std::nullopt;
     // (Of one array; the layouts may differ.)
     auto in = dyn_cast<RankedTensorType>(getDataOperands(op)[0].getType());
     auto out = dyn_cast<RankedTensorType>(op->getResult(0).getType());
     if (!in || !out || in.getShape() != out.getShape() ||
         in.getElementType() != out.getElementType())
-      return false;
+      return std::nullopt;
     auto text = attrs.getAs<StringAttr>(kSdySharding);
     std::string error;
     FailureOr<std::vector<SdyTensorSharding>> parsed =
         text ? parseSdyShardings(text.getValue(), error)
              : FailureOr<std::vector<SdyTensorSharding>>(failure());
-    return succeeded(parsed) && !parsed->empty() &&
-           llvm::all_of(*parsed,
-                        [](const SdyTensorSharding &s) { return s.isFree(); });
+    if (failed(parsed) || parsed->size() != 1 ||
+        parsed->front().dims.size() != static_cast<size_t>(in.getRank()))
+      return std::nullopt;
+    return parsed->front();
+  }
+
+  /// A sharding constraint whose Shardy sharding leaves some dimensions
+  /// open says so as GSPMD does (`unspecified_dims`, as JAX writes
+  /// P.UNCONSTRAINED for GSPMD): hlo-sharding-propagation may tile them
+  /// further, as Shardy's propagation would.
+  static void markOpenDims(Operation *op, const SdyTensorSharding &s) {
+    SmallVector<int64_t> open;
+    for (auto [d, o] : llvm::enumerate(s.open))
+      if (o)
+        open.push_back(d);
+    if (open.empty() || op->hasAttr("backend_config"))
+      return;
+    op->setAttr("backend_config",
+                StringAttr::get(op->getContext(), printUnspecifiedDims(open)));
   }
 
   LogicalResult convert(Operation *op, ArrayRef<std::string> manual,
@@ -303,7 +319,12 @@ struct ShardyXlaPass
         return success();
       }
     }
-    if (isFreeConstraint(op, attrs)) {
+    // A sharding constraint that leaves its array free (every dimension
+    // open, no axis named: JAX writes them in shard_map bodies) constrains
+    // nothing (Shardy's propagation, here hlo-sharding-propagation,
+    // decides), so it goes.
+    std::optional<SdyTensorSharding> constraint = constraintOf(op, attrs);
+    if (constraint && constraint->isFree()) {
       // (A copy where it changes the layout.)
       Value in = getDataOperands(op)[0];
       if (in.getType() != op->getResult(0).getType()) {
@@ -322,6 +343,8 @@ struct ShardyXlaPass
       return failure();
     if (!s->empty()) {
       op->setAttr("sharding", s->front());
+      if (constraint)
+        markOpenDims(op, *constraint);
       setFrontendAttrs(op, without(attrs, {kSdySharding}));
       ++numShardings;
       changed = true;

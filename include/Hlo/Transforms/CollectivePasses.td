@@ -59,6 +59,9 @@ def HloShardyXla : Pass<"hlo-shardy-xla", "::mlir::ModuleOp"> {
     - a shard_map nested in a region manual over other axes (JAX's
       `axis_index` there) is manual over both; the computations called in
       a region are in it;
+    - a sharding constraint (`Sharding` call) leaving every dimension
+      open names no axis and goes; one with some open dimensions names
+      them in GSPMD's `backend_config="unspecified_dims=[...]"`;
     - the `xla.sdy.*` frontend attributes read go.
 
     Shardings Shardy's syntax writes that HLO cannot (unreduced axes) and
@@ -93,7 +96,9 @@ def HloShardingPropagation
     and conditionals too), their shardings keeping the `manual` subgroup;
     as Shardy leaves those axes free at a shard_map's boundary, the
     boundary's copies and calls gain the tiles of the values going in and
-    out. The rules for each
+    out. A `Sharding` call's `unspecified_dims` (JAX's P.UNCONSTRAINED)
+    gain their operand's and users' tiles; its other dimensions keep the
+    given ones. The rules for each
     instruction (loops, conditionals, windows, gathers, ...) are in
     docs/passes.md. Not yet: XLA's priorities between conflicting
     shardings.

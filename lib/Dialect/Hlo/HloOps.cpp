@@ -7,6 +7,7 @@
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Dialect/Hlo/HloEffects.h"
+#include "Hlo/Dialect/Hlo/HloShardingCalls.h"
 #include "Hlo/Dialect/Hlo/HloTypeInference.h"
 
 #include "mlir/IR/Builders.h"
@@ -1128,6 +1129,11 @@ LogicalResult CustomCallOp::verify() {
     if (failed(verifyLiteral(*this, literal.get("value"),
                              literal.getAs<TypeAttr>("shape").getValue())))
       return failure();
+  if (getCustomCallTarget() == "Sharding") {
+    std::string why;
+    if (failed(readUnspecifiedDims(*this, why)))
+      return emitOpError("Sharding: ") << why;
+  }
   return verifyOutputToOperandAliasing(*this, getOutputToOperandAliasingAttr(),
                                        getInputs().getTypes(), getType());
 }

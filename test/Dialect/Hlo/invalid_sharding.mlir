@@ -158,3 +158,37 @@ hlo.computation @main(%a: tensor<2x2xf32>) -> (tensor<2x2xf32> {hlo.global_type 
 hlo.computation @main(%a: tensor<2x2xf32> {hlo.global_type = 4 : i64}) -> tensor<2x2xf32> attributes {entry} {
   hlo.return %a : tensor<2x2xf32>
 }
+
+// -----
+
+// A `Sharding` call's unspecified_dims (GSPMD's dimensions left to
+// propagation): a list of the array's dimensions, each once.
+hlo.computation @main(%a: tensor<2x4xf32>) -> tensor<2x4xf32> attributes {entry} {
+  // expected-error @+1 {{'hlo.custom_call' op Sharding: unspecified_dims names dimension 2 of an array of rank 2}}
+  %0 = hlo.custom_call %a {custom_call_target = "Sharding", backend_config = "unspecified_dims=[0,2]"} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  hlo.return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+hlo.computation @main(%a: tensor<2x4xf32>) -> tensor<2x4xf32> attributes {entry} {
+  // expected-error @+1 {{'hlo.custom_call' op Sharding: unspecified_dims names dimension 1 twice}}
+  %0 = hlo.custom_call %a {custom_call_target = "Sharding", backend_config = "unspecified_dims=[1,1]"} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  hlo.return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+hlo.computation @main(%a: tensor<2x4xf32>) -> tensor<2x4xf32> attributes {entry} {
+  // expected-error @+1 {{'hlo.custom_call' op Sharding: unspecified_dims has 'x', not a dimension}}
+  %0 = hlo.custom_call %a {custom_call_target = "Sharding", backend_config = "unspecified_dims=[x]"} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  hlo.return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+hlo.computation @main(%a: tensor<2x4xf32>) -> tensor<2x4xf32> attributes {entry} {
+  // expected-error @+1 {{'hlo.custom_call' op Sharding: unspecified_dims must be a list [d, ...]}}
+  %0 = hlo.custom_call %a {custom_call_target = "Sharding", backend_config = "unspecified_dims=1"} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  hlo.return %0 : tensor<2x4xf32>
+}

@@ -381,6 +381,21 @@ def programs(jax, jnp, P, shard_map, mesh, mesh1):
         return w, lax.dynamic_update_slice_in_dim(x, y, i[0], axis=0)
     add("wrap_update", wrap_update, ((16, 8), P("data", "model")),
         ((4, 8), P()), ((1,), P(), "int"))
+
+    # Sharding constraints leaving dimensions to propagation
+    # (P.UNCONSTRAINED: Shardy's open dimensions): the first keeps the
+    # dot's "model" tiles along its open dimension, the second gives up
+    # those along its closed one.
+    def unconstrained(x, w):
+        from jax.sharding import NamedSharding
+        y = jnp.tanh(x @ w)
+        a = jax.lax.with_sharding_constraint(
+            y, NamedSharding(mesh, P("data", P.UNCONSTRAINED)))
+        b = jax.lax.with_sharding_constraint(
+            y, NamedSharding(mesh, P(P.UNCONSTRAINED, None)))
+        return jnp.sum(a * 2.0, axis=1), jnp.exp(b)
+    add("unconstrained", unconstrained, ((8, 16), P("data", None)),
+        ((16, 8), P(None, "model")))
     return out
 
 

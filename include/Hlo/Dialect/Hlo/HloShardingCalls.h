@@ -6,14 +6,20 @@
 // program is not partitioned), and `xla.sdy.ShardingGroup` (read by
 // nothing). hlo-sharding-remover removes them as XLA's ShardingRemover
 // does; the interpreter and hlo-to-thunk take those left as identities.
+// A `Sharding` call may leave some dimensions to propagation
+// (`unspecified_dims`: read here once, checked by the op's verifier).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef HLO_DIALECT_HLO_HLOSHARDINGCALLS_H
 #define HLO_DIALECT_HLO_HLOSHARDINGCALLS_H
 
+#include "mlir/IR/Operation.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+
+#include <string>
 
 namespace mlir::hlo {
 
@@ -29,6 +35,19 @@ inline bool isShardingPassThroughTarget(llvm::StringRef target) {
                              llvm::StringRef("xla.sdy.FuncResultSharding")},
                             target);
 }
+
+/// The dimensions a `Sharding` call (`op`, of one array) leaves to
+/// sharding propagation: GSPMD's `backend_config="unspecified_dims=[1,3]"`
+/// (JAX's `P.UNCONSTRAINED`; Shardy's open dimensions, which
+/// hlo-shardy-xla writes so). Propagation may tile them further; the
+/// others keep the call's tiles. Empty where the call names none (no such
+/// backend_config); failure with `why` where the list is malformed, names
+/// a dimension twice or one the array does not have.
+FailureOr<SmallVector<int64_t>> readUnspecifiedDims(Operation *op,
+                                                    std::string &why);
+
+/// The backend_config text of `dims` (XLA's spelling).
+std::string printUnspecifiedDims(ArrayRef<int64_t> dims);
 
 } // namespace mlir::hlo
 
