@@ -2,7 +2,8 @@
 //
 // ManualGroups (SpmdManualGroups.h): the groups of a sharding's `manual`
 // subgroup, the local tiles of shardings over them, and the tiles the
-// boundaries of a region manual over some axes take and give.
+// boundaries of a region manual over some axes take and give. A sharding
+// is read by TileSharding::getPartlyManual, as the interpreter reads it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,61 +12,18 @@
 using namespace mlir;
 using namespace mlir::hlo;
 
-/// The position of the one `manual` subgroup of `s` in its tile
-/// assignment (its other subgroups replicated); -1 for other shardings.
-static int64_t manualDim(ShardingAttr s) {
-  if (!s || !s.isTiled())
-    return -1;
-  int64_t at = -1;
-  for (auto [i, kind] : llvm::enumerate(s.getLastTileDims())) {
-    if (kind == ShardingSubgroup::Manual) {
-      if (at >= 0)
-        return -1;
-      at = s.getTiledDataRank() + i;
-    } else if (kind != ShardingSubgroup::Replicated) {
-      return -1;
-    }
-  }
-  return at;
-}
-
-/// Each partition's coordinates in the tile assignment of `s` (its data
-/// dimensions, then its subgroups); nothing unless it lists each of the
-/// `n` partitions once.
-static std::optional<SmallVector<SmallVector<int64_t>>>
-assignmentCoords(ShardingAttr s, int64_t n) {
-  SmallVector<int64_t> devices = s.getDeviceList();
-  ArrayRef<int64_t> dims = s.getTileAssignmentDims();
-  if (int64_t(devices.size()) != n)
-    return std::nullopt;
-  SmallVector<SmallVector<int64_t>> coords(n);
-  SmallVector<int64_t> index(dims.size(), 0);
-  for (int64_t device : devices) {
-    if (device < 0 || device >= n || !coords[device].empty())
-      return std::nullopt;
-    coords[device] = index;
-    for (int i = int(dims.size()) - 1; i >= 0; --i) {
-      if (++index[i] < dims[i])
-        break;
-      index[i] = 0;
-    }
-  }
-  return coords;
-}
-
 std::optional<ManualGroups> ManualGroups::get(ShardingAttr s,
                                               int64_t numPartitions) {
-  int64_t m = manualDim(s);
-  if (m < 0)
-    return std::nullopt;
-  auto coords = assignmentCoords(s, numPartitions);
-  if (!coords)
+  SmallVector<int64_t> group;
+  if (!s || !s.isTiled() ||
+      !TileSharding::getPartlyManual(s, s.getTiledDataRank(), numPartitions,
+                                     group))
     return std::nullopt;
   ManualGroups g;
-  g.devices.resize(s.getTileAssignmentDims()[m]);
+  g.devices.resize(*llvm::max_element(group) + 1);
   g.local.assign(numPartitions, 0);
   for (int64_t p : s.getDeviceList()) {
-    SmallVector<int64_t> &members = g.devices[(*coords)[p][m]];
+    SmallVector<int64_t> &members = g.devices[group[p]];
     g.local[p] = members.size();
     members.push_back(p);
   }
@@ -94,32 +52,28 @@ const ManualGroups *ManualGroups::unique(ShardingAttr s, int64_t numPartitions,
 
 std::optional<TileSharding> ManualGroups::localTiles(ShardingAttr s,
                                                      int64_t rank) const {
-  std::optional<ManualGroups> other = get(s, local.size());
-  if (!other || s.getTiledDataRank() != rank ||
-      other->devices.size() != devices.size())
-    return std::nullopt;
+  SmallVector<int64_t> group;
+  std::optional<TileSharding> t =
+      s ? TileSharding::getPartlyManual(s, rank, local.size(), group)
+        : std::nullopt;
   // The same groups (numbered and ordered as they may be).
-  SmallVector<int64_t> groupOf(local.size());
-  for (auto [g, members] : llvm::enumerate(devices))
-    for (int64_t p : members)
-      groupOf[p] = g;
-  for (ArrayRef<int64_t> members : other->devices)
+  if (!t || *llvm::max_element(group) + 1 != int64_t(devices.size()))
+    return std::nullopt;
+  for (ArrayRef<int64_t> members : devices)
     if (llvm::any_of(members, [&](int64_t p) {
-          return groupOf[p] != groupOf[members.front()];
+          return group[p] != group[members.front()];
         }))
       return std::nullopt;
   // The members of one local id hold one tile.
-  auto coords = *assignmentCoords(s, local.size());
   SmallVector<SmallVector<int64_t>> tiles;
   for (int64_t l = 0; l < getNumLocal(); ++l) {
-    ArrayRef<int64_t> first =
-        ArrayRef<int64_t>(coords[devices.front()[l]]).take_front(rank);
+    ArrayRef<int64_t> first = t->getCoords(devices.front()[l]);
     for (ArrayRef<int64_t> members : devices)
-      if (ArrayRef<int64_t>(coords[members[l]]).take_front(rank) != first)
+      if (t->getCoords(members[l]) != first)
         return std::nullopt;
     tiles.emplace_back(first);
   }
-  return TileSharding::fromCoords(s.getDataTileDims(), tiles);
+  return TileSharding::fromCoords(t->getTiles(), tiles);
 }
 
 ShardingAttr ManualGroups::toAttr(const TileSharding &t,
