@@ -21,7 +21,11 @@ mismatch or an error. Needs jax (scripts/setup.sh installs it; lit runs
 it as test/Runtime/shard-map-vs-jax.test):
 
   python3 test/Runtime/xla/shard_map_vs_jax.py [--hlo-run build/bin/hlo-run]
-      [--keep DIR]
+      [--keep DIR] [--gspmd]
+
+With --gspmd JAX lowers without Shardy (GSPMD's form of the same
+programs: Sharding calls, manual shardings), and XLA partitions with its
+GSPMD pipeline.
 """
 
 import argparse
@@ -428,6 +432,9 @@ def main():
     ap.add_argument("--keep", help="keep the modules and arrays here")
     ap.add_argument("--atol", type=float, default=1e-4)
     ap.add_argument("--only", nargs="*", help="run these programs only")
+    ap.add_argument("--gspmd", action="store_true",
+                    help="lower without Shardy (GSPMD's form: Sharding "
+                         "calls, manual shardings)")
     args = ap.parse_args()
     work = Path(args.keep or tempfile.mkdtemp(prefix="shard_map_vs_jax."))
     work.mkdir(parents=True, exist_ok=True)
@@ -442,6 +449,8 @@ def main():
     import numpy as np
     from jax import shard_map
     from jax.sharding import NamedSharding, PartitionSpec as P
+    if args.gspmd:
+        jax.config.update("jax_use_shardy_partitioner", False)
 
     # Automatic axes: XLA's propagation decides what the program leaves open.
     auto = jax.sharding.AxisType.Auto
