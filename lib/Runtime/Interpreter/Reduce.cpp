@@ -387,10 +387,67 @@ static LogicalResult mergeSort(SmallVectorImpl<int64_t> &order, Less less) {
   return success();
 }
 
+/// The keys of a comparator that compares its first two parameters alone
+/// (`compare(p0, p1)` by LT or GT, either way round: jnp.sort's and
+/// argsort's, XLA's top-k decompositions'), as `keys`' elements ordered by
+/// their own comparison: key(a) < key(b) exactly where the comparator puts
+/// a before b. Nothing for other comparators.
+static std::optional<SmallVector<int64_t>> orderKeys(Interp &interp, SortOp op,
+                                                     const Literal &keys) {
+  FailureOr<ComputationOp> comp = interp.lookup(op, op.getToApply());
+  if (failed(comp))
+    return std::nullopt;
+  Block &body = comp->getBody().front();
+  auto cmp = dyn_cast<CompareOp>(&body.front());
+  if (!cmp || cmp->getNextNode() != body.getTerminator() ||
+      body.getTerminator()->getOperand(0) != cmp.getResult())
+    return std::nullopt;
+  auto a = dyn_cast<BlockArgument>(cmp.getLhs());
+  auto b = dyn_cast<BlockArgument>(cmp.getRhs());
+  if (!a || !b || a.getArgNumber() + b.getArgNumber() != 1)
+    return std::nullopt;
+  ComparisonDirection direction = cmp.getDirection();
+  if (direction != ComparisonDirection::LT &&
+      direction != ComparisonDirection::GT)
+    return std::nullopt;
+  // Whether a larger value comes first.
+  bool descending =
+      (direction == ComparisonDirection::GT) == (a.getArgNumber() == 0);
+  ElementKind kind = keys.getElementKind();
+  bool totalOrder = cmp.getComparisonType() == ComparisonType::TOTALORDER;
+  // A float compare is a strict weak order only without NaNs; with NaNs
+  // the comparator runs (its answers decide the merge sort's order).
+  if (kind == ElementKind::Float && !totalOrder)
+    for (int64_t i = 0, e = keys.getNumElements(); i < e; ++i)
+      if (std::isnan(keys.getFloat(i)))
+        return std::nullopt;
+  if (kind != ElementKind::Float && kind != ElementKind::Signed &&
+      kind != ElementKind::Unsigned)
+    return std::nullopt;
+  SmallVector<int64_t> order(keys.getNumElements());
+  for (int64_t i = 0, e = order.size(); i < e; ++i) {
+    int64_t k;
+    // (A float compare ties -0 and +0.)
+    double v = kind == ElementKind::Float ? keys.getFloat(i) : 0;
+    if (kind == ElementKind::Float)
+      k = totalOrderKey(!totalOrder && v == 0 ? 0.0 : v);
+    else if (kind == ElementKind::Signed)
+      k = keys.getInt(i);
+    else // unsigned order as signed: flip the sign bit
+      k = static_cast<int64_t>(static_cast<uint64_t>(keys.getInt(i)) ^
+                               (uint64_t(1) << 63));
+    // (~k = -k - 1 reverses the order without overflow.)
+    order[i] = descending ? ~k : k;
+  }
+  return order;
+}
+
 static FailureOr<Literal> sort(Interp &interp, SortOp op, Operands operands) {
   auto comparator = ScalarFunction::get(interp, op, op.getToApply());
   if (failed(comparator))
     return failure();
+  std::optional<SmallVector<int64_t>> keyOrder =
+      orderKeys(interp, op, *operands[0]);
   std::vector<Literal> results;
   for (const Literal *in : operands)
     results.push_back(*in);
@@ -409,6 +466,8 @@ static FailureOr<Literal> sort(Interp &interp, SortOp op, Operands operands) {
         for (int64_t i = 0; i < len; ++i)
           order.push_back(base + i * stride);
         auto less = [&](int64_t a, int64_t b) -> FailureOr<bool> {
+          if (keyOrder)
+            return (*keyOrder)[a] < (*keyOrder)[b];
           for (size_t k = 0; k < n; ++k) {
             argIdx[2 * k] = a;
             argIdx[2 * k + 1] = b;
