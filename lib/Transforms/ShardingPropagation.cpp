@@ -21,6 +21,8 @@
 #include "Hlo/Dialect/Hlo/HloTileSharding.h"
 #include "Hlo/Transforms/CollectivePasses.h"
 
+#include <map>
+
 namespace mlir::hlo {
 #define GEN_PASS_DEF_HLOSHARDINGPROPAGATION
 #include "Hlo/Transforms/CollectivePasses.h.inc"
@@ -103,6 +105,7 @@ struct ShardingPropagationPass
       });
     for (ComputationOp c : comps)
       for (Operation &op : c.getBody().front()) {
+        findUnknown(op);
         if (op.hasAttr("sharding"))
           fixed.insert(&op);
         findOpenDims(op);
@@ -119,6 +122,7 @@ struct ShardingPropagationPass
         forward(c);
       for (ComputationOp c : llvm::reverse(comps))
         backward(c);
+      unifyShardGroups();
       if (!improved)
         break;
     }
@@ -204,6 +208,43 @@ struct ShardingPropagationPass
       return;
     free.insert(&op);
     openDims[&op] = std::move(*dims);
+  }
+
+  /// Records `op` if it is a `Sharding` call that leaves the sharding to
+  /// propagation (`{unknown}`, JAX's shard_alike: `{unknown shard_as 0}`):
+  /// it passes its operand's tiles on (its users' back), as an
+  /// elementwise op would, and the members of one shard group take one
+  /// sharding (`unifyShardGroups`).
+  void findUnknown(Operation &op) {
+    auto call = dyn_cast<CustomCallOp>(op);
+    auto s = op.getAttrOfType<ShardingAttr>("sharding");
+    if (!call || call.getCustomCallTarget() != "Sharding" || !s ||
+        !s.isUnknown() || rankOf(op.getResult(0)) < 0)
+      return;
+    unknown.insert(&op);
+    if (s.getShardGroupKind() != ShardGroupKind::None)
+      shardGroups[s.getShardGroupId()].push_back(&op);
+    op.removeAttr("sharding");
+  }
+
+  /// Each shard group's members (of one type) take the tiles each of them
+  /// has, merged.
+  void unifyShardGroups() {
+    for (auto &[id, members] : shardGroups) {
+      Type type = members.front()->getResult(0).getType();
+      if (llvm::any_of(members, [&](Operation *m) {
+            return m->getResult(0).getType() != type;
+          }))
+        continue;
+      ShardingAttr merged;
+      for (Operation *m : members)
+        merged = mergeOrEither(merged, shardingOf(m->getResult(0)), type);
+      for (Operation *m : members) {
+        groups = regionOf(*m);
+        improve(*m, merged);
+        groups = nullptr;
+      }
+    }
   }
 
   /// `a` merged with `b`, either of which may be null.
@@ -660,7 +701,7 @@ struct ShardingPropagationPass
     if (!resultType)
       return {};
     int64_t rank = resultType.getRank();
-    if (keepsTiles(op) || openDims.count(op)) {
+    if (keepsTiles(op) || openDims.count(op) || unknown.count(op)) {
       // The operand tiled most finely, with the others' tiles merged in.
       SmallVector<TileSharding> tiles;
       for (Value v : in)
@@ -835,6 +876,10 @@ struct ShardingPropagationPass
   DenseMap<Operation *, TileSharding> blocks;
   /// The dimensions each `Sharding` call leaves to propagation.
   DenseMap<Operation *, SmallVector<int64_t>> openDims;
+  /// The `Sharding` calls that leave the whole sharding to it, and the
+  /// members of each shard group among them (by id, in program order).
+  DenseSet<Operation *> unknown;
+  std::map<int64_t, SmallVector<Operation *>> shardGroups;
   /// The loops propagation goes into: each one's body and condition, and
   /// the loop of each.
   DenseMap<Operation *, ComputationOp> bodies, conditions;

@@ -241,12 +241,17 @@ struct SpmdPartitionerPass
     if (auto call = dyn_cast<CustomCallOp>(op)) {
       StringRef target = call.getCustomCallTarget();
       // Shardy's marks of a result's sharding (the ROOT's says it) and of
-      // sharding groups (read by Shardy's propagation) go.
+      // sharding groups (read by Shardy's propagation) go, as do sharding
+      // constraints that leave the sharding to propagation (`{unknown}`:
+      // JAX's shard_alike) where it gave them none: the value keeps its
+      // tiles.
       if (target == kShardingGroupTarget && op->use_empty()) {
         op->erase();
         return success();
       }
-      if (target == "xla.sdy.FuncResultSharding" &&
+      auto given = op->getAttrOfType<ShardingAttr>("sharding");
+      if ((target == "xla.sdy.FuncResultSharding" ||
+           (target == "Sharding" && given && given.isUnknown())) &&
           getDataOperands(op).size() == 1 && arrayType(op->getResult(0)) &&
           values->wholeShape(op->getOperand(0)) ==
               arrayType(op->getResult(0)).getShape()) {

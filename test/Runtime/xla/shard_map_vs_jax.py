@@ -400,6 +400,14 @@ def programs(jax, jnp, P, shard_map, mesh, mesh1):
         return jnp.sum(a * 2.0, axis=1), jnp.exp(b)
     add("unconstrained", unconstrained, ((8, 16), P("data", None)),
         ((16, 8), P(None, "model")))
+
+    # shard_alike: one sharding for two values (Shardy's sharding group;
+    # GSPMD's `{unknown shard_as 0}` constraints).
+    def alike(x, y):
+        from jax.experimental.shard_alike import shard_alike
+        a, b = shard_alike(jnp.tanh(x), jnp.sin(y))
+        return a + 1.0, b * 2.0
+    add("shard_alike", alike, ((8, 8), P("data", "model")), ((8, 8), P()))
     return out
 
 
