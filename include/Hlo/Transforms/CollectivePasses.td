@@ -98,7 +98,9 @@ def HloShardingPropagation
     boundary's copies and calls gain the tiles of the values going in and
     out. A `Sharding` call's `unspecified_dims` (JAX's P.UNCONSTRAINED)
     gain their operand's and users' tiles; its other dimensions keep the
-    given ones. The rules for each
+    given ones. One whose sharding is `{unknown}` (JAX's shard_alike)
+    passes its operand's tiles on, the members of a shard group taking one
+    sharding. The rules for each
     instruction (loops, conditionals, windows, gathers, ...) are in
     docs/passes.md. Not yet: XLA's priorities between conflicting
     shardings.
