@@ -291,12 +291,55 @@ struct ShardyXlaPass
                 StringAttr::get(op->getContext(), printUnspecifiedDims(open)));
   }
 
+  /// A member of a sharding group (`xla.sdy.ShardingGroup`: Shardy's form
+  /// of JAX's shard_alike) as GSPMD writes it: its value goes on through a
+  /// `Sharding` call `{unknown shard_as N}`, which hlo-sharding-propagation
+  /// gives the group's one sharding. A call whose group id does not read
+  /// as a number stays (read by nothing).
+  void convertShardingGroup(CustomCallOp call) {
+    DictionaryAttr attrs = call.getFrontendAttributesAttr();
+    auto id = attrs ? attrs.getAs<StringAttr>(kSdyShardingGroupId) : nullptr;
+    OperandRange in = getDataOperands(call);
+    int64_t group;
+    if (!id || in.size() != 1 || !isa<RankedTensorType>(in[0].getType()) ||
+        id.getValue().split(':').first.trim().getAsInteger(10, group))
+      return;
+    Value v = in[0];
+    OpBuilder b(call);
+    if (Operation *def = v.getDefiningOp())
+      b.setInsertionPointAfter(def);
+    else
+      b.setInsertionPointToStart(v.getParentBlock());
+    MLIRContext *ctx = &getContext();
+    auto sharding =
+        ShardingAttr::get(ctx, ShardingKind::Unknown, 0, {}, {}, {}, {}, false,
+                          {}, ShardGroupKind::ShardAs, group, {}, {});
+    Value member =
+        InstBuilder(b, call.getLoc())
+            .create<CustomCallOp>(v.getType(), {v},
+                                  {b.getNamedAttr("custom_call_target",
+                                                  b.getStringAttr("Sharding")),
+                                   b.getNamedAttr("sharding", sharding)});
+    v.replaceUsesWithIf(member, [&](OpOperand &use) {
+      auto user = dyn_cast<CustomCallOp>(use.getOwner());
+      return use.getOwner() != member.getDefiningOp() &&
+             !(user && user.getCustomCallTarget() == kShardingGroupTarget);
+    });
+    call->dropAllReferences();
+    dead.insert(call);
+    changed = true;
+  }
+
   LogicalResult convert(Operation *op, ArrayRef<std::string> manual,
                         bool allManual) {
     if (auto call = dyn_cast<CustomCallOp>(op)) {
       StringRef target = call.getCustomCallTarget();
       if (target == kSdyGlobalToLocal || target == kSdyLocalToGlobal)
         return convertShardMap(call, target == kSdyGlobalToLocal);
+      if (target == kShardingGroupTarget) {
+        convertShardingGroup(call);
+        return success();
+      }
     }
     if (op->getNumResults() != 1)
       return success();

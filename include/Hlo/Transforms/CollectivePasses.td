@@ -62,6 +62,9 @@ def HloShardyXla : Pass<"hlo-shardy-xla", "::mlir::ModuleOp"> {
     - a sharding constraint (`Sharding` call) leaving every dimension
       open names no axis and goes; one with some open dimensions names
       them in GSPMD's `backend_config="unspecified_dims=[...]"`;
+    - a sharding group's member (`xla.sdy.ShardingGroup`, JAX's
+      shard_alike) goes on through a `Sharding` call
+      `{unknown shard_as N}`, GSPMD's form;
     - the `xla.sdy.*` frontend attributes read go.
 
     Shardings Shardy's syntax writes that HLO cannot (unreduced axes) and

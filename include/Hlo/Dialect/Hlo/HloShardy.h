@@ -32,6 +32,8 @@ constexpr llvm::StringLiteral kSdySharding = "xla.sdy.sharding";
 constexpr llvm::StringLiteral kSdyInShardings = "xla.sdy.in_shardings";
 constexpr llvm::StringLiteral kSdyOutShardings = "xla.sdy.out_shardings";
 constexpr llvm::StringLiteral kSdyManualAxes = "xla.sdy.manual_axes";
+/// A sharding group member's id (`0 : i64`).
+constexpr llvm::StringLiteral kSdyShardingGroupId = "xla.sdy.sharding_group_id";
 constexpr llvm::StringLiteral kSdyGlobalToLocal = "xla.sdy.GlobalToLocalShape";
 constexpr llvm::StringLiteral kSdyLocalToGlobal = "xla.sdy.LocalToGlobalShape";
 
