@@ -198,9 +198,7 @@ struct ShardingPropagationPass
   /// propagation (GSPMD's unspecified_dims, JAX's P.UNCONSTRAINED): its
   /// sharding gains the tiles of its operand and users along those.
   void findOpenDims(Operation &op) {
-    auto call = dyn_cast<CustomCallOp>(op);
-    if (!call || call.getCustomCallTarget() != "Sharding" ||
-        !op.hasAttr("sharding"))
+    if (!isShardingCall(&op) || !op.hasAttr("sharding"))
       return;
     std::string why;
     FailureOr<SmallVector<int64_t>> dims = readUnspecifiedDims(&op, why);
@@ -216,15 +214,19 @@ struct ShardingPropagationPass
   /// elementwise op would, and the members of one shard group take one
   /// sharding (`unifyShardGroups`).
   void findUnknown(Operation &op) {
-    auto call = dyn_cast<CustomCallOp>(op);
     auto s = op.getAttrOfType<ShardingAttr>("sharding");
-    if (!call || call.getCustomCallTarget() != "Sharding" || !s ||
-        !s.isUnknown() || rankOf(op.getResult(0)) < 0)
+    if (!isShardingCall(&op) || !s || !s.isUnknown() ||
+        rankOf(op.getResult(0)) < 0)
       return;
-    unknown.insert(&op);
     if (s.getShardGroupKind() != ShardGroupKind::None)
       shardGroups[s.getShardGroupId()].push_back(&op);
     op.removeAttr("sharding");
+  }
+
+  /// Whether `op` is a `Sharding` call (a sharding constraint).
+  static bool isShardingCall(Operation *op) {
+    auto call = dyn_cast<CustomCallOp>(op);
+    return call && call.getCustomCallTarget() == "Sharding";
   }
 
   /// Each shard group's members (of one type) take the tiles each of them
@@ -477,8 +479,7 @@ struct ShardingPropagationPass
     std::optional<TileSharding> out = tilesFor(s, rank);
     if (!out || out->isReplicated())
       return {};
-    auto call = dyn_cast<CustomCallOp>(user);
-    if ((call && call.getCustomCallTarget() == "Sharding") ||
+    if (isShardingCall(user) ||
         (keepsTiles(user) && operand.getType() == user->getResult(0).getType()))
       return attr(out, ctx);
     // A dot asks of each operand the tiles of its batch and free
@@ -701,7 +702,9 @@ struct ShardingPropagationPass
     if (!resultType)
       return {};
     int64_t rank = resultType.getRank();
-    if (keepsTiles(op) || openDims.count(op) || unknown.count(op)) {
+    // (A `Sharding` call's: where propagation may still tile it, along
+    // open dimensions or `{unknown}`.)
+    if (keepsTiles(op) || isShardingCall(op)) {
       // The operand tiled most finely, with the others' tiles merged in.
       SmallVector<TileSharding> tiles;
       for (Value v : in)
@@ -874,11 +877,10 @@ struct ShardingPropagationPass
   /// the blocks of each SPMDShardToFullShape.
   DenseSet<Operation *> boundaries, free;
   DenseMap<Operation *, TileSharding> blocks;
-  /// The dimensions each `Sharding` call leaves to propagation.
+  /// The dimensions each `Sharding` call leaves to propagation, and the
+  /// members of each shard group among the `{unknown}` ones (by id, in
+  /// program order).
   DenseMap<Operation *, SmallVector<int64_t>> openDims;
-  /// The `Sharding` calls that leave the whole sharding to it, and the
-  /// members of each shard group among them (by id, in program order).
-  DenseSet<Operation *> unknown;
   std::map<int64_t, SmallVector<Operation *>> shardGroups;
   /// The loops propagation goes into: each one's body and condition, and
   /// the loop of each.

@@ -662,7 +662,7 @@ static bool isSameWidthBitcast(Operation *op) {
     return false;
   Type a = in.getElementType(), b = out.getElementType();
   auto plain = [](Type t) {
-    return (isa<FloatType>(t) || isa<IntegerType>(t)) && !t.isInteger(1);
+    return isa<FloatType, IntegerType>(t) && !t.isInteger(1);
   };
   return plain(a) && plain(b) &&
          a.getIntOrFloatBitWidth() == b.getIntOrFloatBitWidth();
