@@ -374,12 +374,19 @@ TEST_F(InterpreterTest, DynamicSliceClampsIndices) {
                     "ROOT c = s32[2] dynamic-slice(a, i), "
                     "dynamic_slice_sizes={2}"),
             "s32[2] {1, 2}");
-  // u32 indices read as s32 (as XLA does): 4294967295 is -1.
+  // Unsigned indices are clamped as unsigned values, as XLA's compiled
+  // code clamps them (only XLA's constant folding reads u32 as s32):
+  // 4294967295 and u64 values past 2^63 start at the last place.
   EXPECT_EQ(runBody("a = s32[5] constant({1, 2, 3, 4, 5})\n"
                     "i = u32[] constant(4294967295)\n"
                     "ROOT c = s32[2] dynamic-slice(a, i), "
                     "dynamic_slice_sizes={2}"),
-            "s32[2] {1, 2}");
+            "s32[2] {4, 5}");
+  EXPECT_EQ(runBody("a = s32[5] constant({1, 2, 3, 4, 5})\n"
+                    "i = u64[] constant(9223372036854775809)\n"
+                    "ROOT c = s32[2] dynamic-slice(a, i), "
+                    "dynamic_slice_sizes={2}"),
+            "s32[2] {4, 5}");
   EXPECT_EQ(runBody("a = s32[5] constant({1, 2, 3, 4, 5})\n"
                     "i = u8[] constant(255)\n"
                     "ROOT c = s32[2] dynamic-slice(a, i), "

@@ -256,17 +256,9 @@ FailureOr<SmallVector<Value>> ElementGenerator::applyMap(const IndexingMap &map,
       return failure();
     // HLO clamps dynamic offsets into the operand: clamp into the feasible
     // values (signed or unsigned as the offset's type says).
-    Type element = getElementTypeOrSelf(rv.value.getType());
-    Value idx =
-        element.isUnsignedInteger()
-            ? Value(
-                  arith::IndexCastUIOp::create(b, loc, b.getIndexType(), *raw))
-            : Value(arith::IndexCastOp::create(b, loc, b.getIndexType(), *raw));
-    idx = arith::MaxSIOp::create(b, loc, idx,
-                                 indexConst(rv.feasibleValues.lower));
-    idx = arith::MinSIOp::create(b, loc, idx,
-                                 indexConst(rv.feasibleValues.upper));
-    symbolValues.push_back(idx);
+    symbolValues.push_back(
+        emitClampedStart(b, loc, *raw, getElementTypeOrSelf(rv.value.getType()),
+                         rv.feasibleValues.lower, rv.feasibleValues.upper));
   }
   SmallVector<Value> operands(dims.begin(), dims.end());
   llvm::append_range(operands, symbolValues);
@@ -500,14 +492,9 @@ FailureOr<SmallVector<Value>> ElementGenerator::emitGather(GatherOp op,
     FailureOr<Value> raw = emitOne(indices, pos);
     if (failed(raw))
       return failure();
-    Value i =
-        indexElement.isUnsignedInteger()
-            ? Value(
-                  arith::IndexCastUIOp::create(b, loc, b.getIndexType(), *raw))
-            : Value(arith::IndexCastOp::create(b, loc, b.getIndexType(), *raw));
-    int64_t hi = operandType.getDimSize(d) - op.getSliceSizes()[d];
-    i = arith::MaxSIOp::create(b, loc, i, indexConst(0));
-    start[d] = arith::MinSIOp::create(b, loc, i, indexConst(hi));
+    start[d] =
+        emitClampedStart(b, loc, *raw, indexElement, 0,
+                         operandType.getDimSize(d) - op.getSliceSizes()[d]);
   }
   for (auto [ob, ib] : llvm::zip(operandBatching, indicesBatching))
     start[ob] = pos[ib];

@@ -116,6 +116,22 @@ gpu::GPUFuncOp mlir::hlo::createKernel(OpBuilder &b, Operation *fusion,
   return func;
 }
 
+Value mlir::hlo::emitClampedStart(OpBuilder &b, Location loc, Value raw,
+                                  Type element, int64_t lo, int64_t hi) {
+  Value lower = arith::ConstantIndexOp::create(b, loc, lo);
+  Value upper = arith::ConstantIndexOp::create(b, loc, hi);
+  if (element.isUnsignedInteger() || element.isInteger(1)) {
+    // Zero-extended, so at least 0: an unsigned minimum with `hi` (a
+    // 64-bit index of 2^63 or more is taken as large, not negative).
+    Value i = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), raw);
+    i = arith::MinUIOp::create(b, loc, i, upper);
+    return arith::MaxSIOp::create(b, loc, i, lower);
+  }
+  Value i = arith::IndexCastOp::create(b, loc, b.getIndexType(), raw);
+  i = arith::MaxSIOp::create(b, loc, i, lower);
+  return arith::MinSIOp::create(b, loc, i, upper);
+}
+
 Value mlir::hlo::emitPhysicalOffset(OpBuilder &b, Location loc,
                                     ValueRange index, RankedTensorType type) {
   Value offset = arith::ConstantIndexOp::create(b, loc, 0);

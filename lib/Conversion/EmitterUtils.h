@@ -162,6 +162,14 @@ gpu::GPUFuncOp createKernel(OpBuilder &b, Operation *fusion,
                             TypeRange outputs, ArrayRef<int32_t> block,
                             ArrayRef<int32_t> grid);
 
+/// A start index read from HLO (`raw`, an integer of `element` type) as an
+/// index clamped into [lo, hi] (0 <= lo <= hi), as HLO clamps the start
+/// indices of dynamic-slice, dynamic-update-slice and gather: compared
+/// signed or unsigned as `element` says (a u64 of 2^63 or more is past
+/// `hi`, not negative).
+Value emitClampedStart(OpBuilder &b, Location loc, Value raw, Type element,
+                       int64_t lo, int64_t hi);
+
 /// The offset of logical `index` in `type`'s physical (layout) order.
 Value emitPhysicalOffset(OpBuilder &b, Location loc, ValueRange index,
                          RankedTensorType type);

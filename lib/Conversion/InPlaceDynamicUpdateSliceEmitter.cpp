@@ -195,15 +195,9 @@ FailureOr<gpu::GPUFuncOp> mlir::hlo::emitInPlaceDynamicUpdateSliceKernel(
         func.erase();
         return failure();
       }
-      Type element = getElementTypeOrSelf(start.getType());
-      Value s = element.isUnsignedInteger() || element.isInteger(1)
-                    ? Value(arith::IndexCastUIOp::create(
-                          b, loc, b.getIndexType(), *raw))
-                    : Value(arith::IndexCastOp::create(b, loc, b.getIndexType(),
-                                                       *raw));
-      int64_t upper = outType.getDimSize(d) - updateType.getDimSize(d);
-      s = arith::MaxSIOp::create(b, loc, s, constant(0));
-      s = arith::MinSIOp::create(b, loc, s, constant(upper));
+      Value s =
+          emitClampedStart(b, loc, *raw, getElementTypeOrSelf(start.getType()),
+                           0, outType.getDimSize(d) - updateType.getDimSize(d));
       outIndex.push_back(arith::AddIOp::create(b, loc, index[d], s));
     }
     stores.push_back(

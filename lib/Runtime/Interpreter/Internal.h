@@ -552,8 +552,10 @@ inline int64_t attrAt(ArrayRef<int64_t> values, size_t d, int64_t dflt) {
   return d < values.size() ? values[d] : dflt;
 }
 
-/// Element `i` of an index operand as XLA reads indices: unsigned types
-/// narrower than 32 bits zero-extend, u32 and u64 are read as s32 / s64.
+/// Element `i` of an index operand, signed or unsigned as its type says, as
+/// XLA's compiled code reads start indices (XLA's constant folding alone
+/// reads a u32 dynamic-slice index as s32); a u64 past int64's range is
+/// int64's maximum.
 int64_t indexValue(const Literal &l, int64_t i = 0);
 
 /// A literal scalar from element `i` of `l`.

@@ -224,10 +224,9 @@ int64_t eval::numElements(ArrayRef<int64_t> shape) {
 
 int64_t eval::indexValue(const Literal &l, int64_t i) {
   int64_t v = l.getInt(i);
-  unsigned width = getElementBitWidth(l.getElementType());
-  if (l.getElementKind() == ElementKind::Unsigned && width >= 32 &&
-      width < 64 && ((v >> (width - 1)) & 1))
-    v |= ~((int64_t(1) << width) - 1);
+  // A u64 of 2^63 or more is past every bound, not negative.
+  if (l.getElementKind() == ElementKind::Unsigned && v < 0)
+    return std::numeric_limits<int64_t>::max();
   return v;
 }
 
