@@ -33,6 +33,9 @@ std::optional<Halo> mlir::hlo::planHalo(const TileSharding *in, int64_t dim,
   for (int64_t k = 0; k < n; ++k) {
     h.left = std::max(h.left, k * t - first(k));
     h.right = std::max(h.right, first(k) + length - (k + 1) * t);
+    h.sentLeft = std::max(h.sentLeft, k * t - std::max<int64_t>(first(k), 0));
+    h.sentRight =
+        std::max(h.sentRight, std::min(first(k) + length, size) - (k + 1) * t);
     h.pads |= first(k) < 0 || first(k) + length > size;
   }
   if (h.left > (n - 1) * t || h.right > (n - 1) * t)
@@ -107,6 +110,8 @@ std::optional<Halo> mlir::hlo::rotationHalo(const TileSharding *in, int64_t dim,
   if (h) {
     h->cyclic = true;
     h->pads = h->uneven = false;
+    h->sentLeft = h->left;
+    h->sentRight = h->right;
   }
   return h;
 }
@@ -235,12 +240,15 @@ static Value exchangeHalo(SpmdValues &values, InstBuilder &ib, Value v,
     hi = lo + h.length;
   }
   // The pieces of the tile `step` tiles before (after, where negative),
-  // first the farthest before: positions [-step * t, (1 - step) * t).
+  // first the farthest before: positions [-step * t, (1 - step) * t), of
+  // those some partition reads inside the array.
+  int64_t sentLo = std::max(lo, -h.sentLeft);
+  int64_t sentHi = std::max(sentLo, std::min(hi, t + h.sentRight));
   SmallVector<Value> pieces;
-  int64_t before = (h.left + t - 1) / t, after = (h.right + t - 1) / t;
+  int64_t before = (h.sentLeft + t - 1) / t, after = (h.sentRight + t - 1) / t;
   for (int64_t step = before; step >= -after; --step) {
-    int64_t from = std::max(lo, -step * t) + step * t;
-    int64_t to = std::min(hi, (1 - step) * t) + step * t;
+    int64_t from = std::max(sentLo, -step * t) + step * t;
+    int64_t to = std::min(sentHi, (1 - step) * t) + step * t;
     if (from >= to)
       continue;
     Value piece = from == 0 && to == t ? v : sliceDim(ib, v, h.dim, from, to);
@@ -249,14 +257,34 @@ static Value exchangeHalo(SpmdValues &values, InstBuilder &ib, Value v,
                   : values.permute(ib, piece,
                                    neighbourPairs(in, h.dim, step, h.cyclic)));
   }
-  Value ext = pieces.front();
   SmallVector<int64_t> shape(type.getShape());
+  shape[h.dim] = sentHi - sentLo;
+  Value ext;
+  if (pieces.size() == 1)
+    ext = pieces.front();
+  else if (!pieces.empty())
+    ext = ib.create<ConcatenateOp>(
+        withShape(type, shape), pieces,
+        {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({h.dim}))});
+  // The positions past the array's ends no one sends: padding (the mask
+  // below gives it its value where zeros will not do).
   shape[h.dim] = hi - lo;
   RankedTensorType extType = withShape(type, shape);
-  if (pieces.size() > 1)
-    ext = ib.create<ConcatenateOp>(
-        extType, pieces,
-        {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({h.dim}))});
+  Value fill;
+  if (!ext || sentLo > lo || sentHi < hi)
+    fill = padValue ? padValue : ib.scalar(type.getElementType(), 0);
+  if (!ext) {
+    ext = ib.broadcast(fill, extType);
+  } else if (fill) {
+    SmallVector<int64_t> low(type.getRank(), 0), high(type.getRank(), 0),
+        interior(type.getRank(), 0);
+    low[h.dim] = sentLo - lo;
+    high[h.dim] = hi - sentHi;
+    ext = ib.create<PadOp>(
+        extType, {ext, fill},
+        {b.getNamedAttr(
+            "padding", PaddingAttr::get(b.getContext(), low, high, interior))});
+  }
   if (exact)
     return ext;
   if (masked) {

@@ -19,8 +19,12 @@ namespace mlir::hlo {
 /// dimension a window slides over.
 struct Halo {
   int64_t dim = 0;
-  /// Elements of the previous and next tile each partition receives.
-  int64_t left = 0, right = 0;
+  /// Positions before and after its tile each partition's extended tile
+  /// holds (its windows' reach), and of those, how many some partition
+  /// reads inside the array: the elements received from the previous and
+  /// next tiles. The others lie past the array's ends on every partition
+  /// that reads them and are padding, sent by no one.
+  int64_t left = 0, right = 0, sentLeft = 0, sentRight = 0;
   /// Where each partition's windows start in its tile with its halo.
   SmallVector<int32_t> offsets;
   /// How many elements its windows read from there.
