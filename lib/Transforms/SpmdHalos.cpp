@@ -219,6 +219,58 @@ neighbourPairs(const TileSharding &in, int64_t dim, int64_t step, bool cyclic) {
   return pairs;
 }
 
+/// Tile `v` (tiles `in`) extended along `dim` to the positions [lo, hi)
+/// from its tile's start, from the tiles before and after it (one
+/// collective-permute from each tile reached; `cyclic`: the ends are
+/// neighbours); null where the range is empty. Made once per value,
+/// block and range, whatever padding its users put around it (a
+/// convolution's zeros and a max-pool's -inf over the same input).
+static Value sentExtension(SpmdValues &values, InstBuilder &ib, Value v,
+                           const TileSharding &in, int64_t dim, bool cyclic,
+                           int64_t lo, int64_t hi) {
+  if (lo >= hi)
+    return {};
+  RankedTensorType type = arrayType(v);
+  int64_t t = type.getDimSize(dim);
+  if (lo == 0 && hi == t)
+    return v;
+  // (-1: not a withHalo key, which starts with a dimension.)
+  SmallVector<int64_t> key = {-1, dim, lo, hi, cyclic};
+  llvm::append_range(key, in.getTiles());
+  for (int64_t p = 0; p < in.getNumPartitions(); ++p)
+    llvm::append_range(key, in.getCoords(p));
+  Block *block = ib.getBuilder().getInsertionBlock();
+  if (Value made = values.madeFrom(v, block, key))
+    return made;
+  // The pieces of the tile `step` tiles before (after, where negative),
+  // first the farthest before: positions [-step * t, (1 - step) * t).
+  SmallVector<Value> pieces;
+  int64_t before = llvm::divideCeil(std::max<int64_t>(-lo, 0), t);
+  int64_t after = llvm::divideCeil(std::max<int64_t>(hi - t, 0), t);
+  for (int64_t step = before; step >= -after; --step) {
+    int64_t from = std::max(lo, -step * t) + step * t;
+    int64_t to = std::min(hi, (1 - step) * t) + step * t;
+    if (from >= to)
+      continue;
+    Value piece = from == 0 && to == t ? v : sliceDim(ib, v, dim, from, to);
+    pieces.push_back(step == 0 ? piece
+                               : values.permute(ib, piece,
+                                                neighbourPairs(in, dim, step,
+                                                               cyclic)));
+  }
+  Value made = pieces.front();
+  if (pieces.size() > 1) {
+    SmallVector<int64_t> shape(type.getShape());
+    shape[dim] = hi - lo;
+    OpBuilder &b = ib.getBuilder();
+    made = ib.create<ConcatenateOp>(
+        withShape(type, shape), pieces,
+        {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({dim}))});
+  }
+  values.recordMade(v, key, made);
+  return made;
+}
+
 /// Tile `v` (tiles `in`) with its halo `h`, positions past the array's
 /// ends `padValue` (a scalar; null: zeros, what partitions at the ends
 /// receive from no neighbour where the tiles are even), sliced to what
@@ -239,35 +291,13 @@ static Value exchangeHalo(SpmdValues &values, InstBuilder &ib, Value v,
     lo = h.offsets.front() - h.left;
     hi = lo + h.length;
   }
-  // The pieces of the tile `step` tiles before (after, where negative),
-  // first the farthest before: positions [-step * t, (1 - step) * t), of
-  // those some partition reads inside the array.
+  // Of those, the ones some partition reads inside the array, from the
+  // neighbours; the others, past the array's ends, are padding (the mask
+  // below gives it its value where zeros will not do).
   int64_t sentLo = std::max(lo, -h.sentLeft);
   int64_t sentHi = std::max(sentLo, std::min(hi, t + h.sentRight));
-  SmallVector<Value> pieces;
-  int64_t before = (h.sentLeft + t - 1) / t, after = (h.sentRight + t - 1) / t;
-  for (int64_t step = before; step >= -after; --step) {
-    int64_t from = std::max(sentLo, -step * t) + step * t;
-    int64_t to = std::min(sentHi, (1 - step) * t) + step * t;
-    if (from >= to)
-      continue;
-    Value piece = from == 0 && to == t ? v : sliceDim(ib, v, h.dim, from, to);
-    pieces.push_back(
-        step == 0 ? piece
-                  : values.permute(ib, piece,
-                                   neighbourPairs(in, h.dim, step, h.cyclic)));
-  }
+  Value ext = sentExtension(values, ib, v, in, h.dim, h.cyclic, sentLo, sentHi);
   SmallVector<int64_t> shape(type.getShape());
-  shape[h.dim] = sentHi - sentLo;
-  Value ext;
-  if (pieces.size() == 1)
-    ext = pieces.front();
-  else if (!pieces.empty())
-    ext = ib.create<ConcatenateOp>(
-        withShape(type, shape), pieces,
-        {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr({h.dim}))});
-  // The positions past the array's ends no one sends: padding (the mask
-  // below gives it its value where zeros will not do).
   shape[h.dim] = hi - lo;
   RankedTensorType extType = withShape(type, shape);
   Value fill;
