@@ -441,6 +441,8 @@ void mlir::hlo::buildHloGpuOptimizePipeline(OpPassManager &pm,
   // unfused.
   pm.addPass(createHloCudnnCustomCallConverter());
   pm.addPass(createHloCustomFusionInliner());
+  // Transformer Engine's softmax calls as the HLO they compute.
+  pm.addPass(createHloTransformerEngineSoftmaxExpander());
   buildHloOptimizationPipeline(pm, options);
   buildHloCollectiveOptimizationsPipeline(pm);
   buildHloConvCanonicalizationPipeline(pm);

@@ -189,15 +189,19 @@ RankedTensorType mlir::hlo::withElementType(Type type, Type element) {
   return withElementSize(result, getPackedElementBits(element));
 }
 
-FlatSymbolRefAttr mlir::hlo::createScalarAddComputation(SymbolTable &symbols,
-                                                        Type element,
-                                                        Block::iterator where) {
+/// A new private computation `name` applying `OpT` to two scalars of
+/// `element` (parameters `scalar_lhs` and `scalar_rhs`), inserted into
+/// `symbols` at `where` (renamed if the name is taken).
+template <typename OpT>
+static FlatSymbolRefAttr createScalarComputation(SymbolTable &symbols,
+                                                 Type element, StringRef name,
+                                                 Block::iterator where) {
   MLIRContext *ctx = element.getContext();
   auto scalar = RankedTensorType::get({}, element);
   OpBuilder b(ctx);
   auto comp = ComputationOp::create(
-      b, UnknownLoc::get(ctx), "scalar_add_computation",
-      b.getStringAttr("private"), b.getFunctionType({scalar, scalar}, {scalar}),
+      b, UnknownLoc::get(ctx), name, b.getStringAttr("private"),
+      b.getFunctionType({scalar, scalar}, {scalar}),
       /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr,
       /*entry=*/false, StringAttr());
   Block *body = new Block();
@@ -207,10 +211,24 @@ FlatSymbolRefAttr mlir::hlo::createScalarAddComputation(SymbolTable &symbols,
   Value rhs =
       body->addArgument(scalar, NameLoc::get(b.getStringAttr("scalar_rhs")));
   b.setInsertionPointToEnd(body);
-  auto add = createInferred<AddOp>(b, UnknownLoc::get(ctx), {lhs, rhs});
-  ReturnOp::create(b, UnknownLoc::get(ctx), add.getResult());
+  auto op = createInferred<OpT>(b, UnknownLoc::get(ctx), {lhs, rhs});
+  ReturnOp::create(b, UnknownLoc::get(ctx), op.getResult());
   symbols.insert(comp, where);
   return FlatSymbolRefAttr::get(comp.getSymNameAttr());
+}
+
+FlatSymbolRefAttr mlir::hlo::createScalarAddComputation(SymbolTable &symbols,
+                                                        Type element,
+                                                        Block::iterator where) {
+  return createScalarComputation<AddOp>(symbols, element,
+                                        "scalar_add_computation", where);
+}
+
+FlatSymbolRefAttr mlir::hlo::createScalarMaxComputation(SymbolTable &symbols,
+                                                        Type element,
+                                                        Block::iterator where) {
+  return createScalarComputation<MaxOp>(symbols, element,
+                                        "scalar_max_computation", where);
 }
 
 void mlir::hlo::replaceByNamed(Operation *op, Value value) {

@@ -88,6 +88,10 @@ bool isIotaAlong(Value v, ArrayRef<int64_t> shape, int64_t dim);
 FlatSymbolRefAttr createScalarAddComputation(SymbolTable &symbols, Type element,
                                              Block::iterator where = {});
 
+/// The same, `scalar_max_computation` taking the maximum of two scalars.
+FlatSymbolRefAttr createScalarMaxComputation(SymbolTable &symbols, Type element,
+                                             Block::iterator where = {});
+
 /// The scalar add computations of a module, one per element type, made
 /// (at the module's end) on first use: for expansions that sum.
 class ScalarAdders {

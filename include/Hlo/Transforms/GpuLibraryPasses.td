@@ -513,6 +513,26 @@ def HloCudnnCustomCallConverter
   ];
 }
 
+def HloTransformerEngineSoftmaxExpander
+    : Pass<"hlo-transformer-engine-softmax-expander", "::mlir::ModuleOp"> {
+  let summary = "Transformer Engine's scaled softmax FFI calls as HLO (ours)";
+  let description = [{
+    NVIDIA Transformer Engine's JAX extension lowers its fused softmax to
+    `custom-call(x), custom_call_target="te_scaled_softmax_forward_ffi"`
+    with `backend_config={scale_factor = s : f64}`, which XLA runs through
+    the FFI handler TE's library registers. No such library is here: the
+    call becomes the HLO of what it computes, softmax(s * x) over the last
+    dimension in f32 (convert, multiply, the row maximum, exp of the
+    difference, the row sum, divide, convert back), which the GPU pipeline
+    fuses as any softmax. `hlo-gpu-optimize` runs it first. Calls that do
+    not verify never reach it; TE's masked and backward softmax calls are
+    left alone (not yet here).
+  }];
+  let statistics = [
+    Statistic<"numExpanded", "expanded", "TE softmax calls expanded">,
+  ];
+}
+
 def HloCompositeRewriter : Pass<"hlo-composite-rewriter", "::mlir::ModuleOp"> {
   let summary = "JAX's xla.scaled_dot composite calls as scaled-dot "
                 "(XLA-GPU's CompositeRewriter)";

@@ -642,6 +642,21 @@ char mlir::hlo::readFfiCharOption(Attribute config, StringRef key, char dflt) {
   return dflt;
 }
 
+std::optional<double> mlir::hlo::readFfiFloatOption(Attribute config,
+                                                    StringRef key) {
+  std::optional<StringRef> rest = findFfiOption(config, key);
+  if (!rest)
+    return std::nullopt;
+  // The number, up to the type (`: f64`) or the next entry.
+  StringRef number = rest->take_until([](char c) {
+    return c == ':' || c == ',' || c == '}' || llvm::isSpace(c);
+  });
+  double value;
+  if (number.empty() || number.getAsDouble(value))
+    return std::nullopt;
+  return value;
+}
+
 std::optional<bool> mlir::hlo::readFfiBoolOption(Attribute config,
                                                  StringRef key) {
   std::optional<StringRef> rest = findFfiOption(config, key);

@@ -8,6 +8,7 @@
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 #include "Hlo/Dialect/Hlo/HloEffects.h"
 #include "Hlo/Dialect/Hlo/HloShardingCalls.h"
+#include "Hlo/Dialect/Hlo/HloTransformerEngineCalls.h"
 #include "Hlo/Dialect/Hlo/HloTypeInference.h"
 
 #include "mlir/IR/Builders.h"
@@ -1133,6 +1134,11 @@ LogicalResult CustomCallOp::verify() {
     std::string why;
     if (failed(readUnspecifiedDims(*this, why)))
       return emitOpError("Sharding: ") << why;
+  }
+  if (getCustomCallTarget() == kTeScaledSoftmaxForward) {
+    std::string why;
+    if (failed(readTeScaledSoftmaxCall(*this, why)))
+      return emitOpError(kTeScaledSoftmaxForward) << ": " << why;
   }
   return verifyOutputToOperandAliasing(*this, getOutputToOperandAliasingAttr(),
                                        getInputs().getTypes(), getType());

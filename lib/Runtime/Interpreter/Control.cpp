@@ -391,6 +391,8 @@ EvalResult eval::evalControlOp(Interp &interp, Operation *op,
           return r;
         if (EvalResult r = evalTopKCustomCall(interp, c, operands))
           return r;
+        if (EvalResult r = evalTransformerEngineCustomCall(interp, c, operands))
+          return r;
         if (EvalResult r = evalCubSortCustomCall(interp, c, operands))
           return r;
         if (EvalResult r = evalShardMapBoundary(interp, c, operands))

@@ -403,6 +403,12 @@ EvalResult evalLibraryCustomCall(Interp &interp, CustomCallOp op,
 /// stable sort by the called comparator (Reduce.cpp).
 EvalResult evalTopKCustomCall(Interp &interp, CustomCallOp op,
                               Operands operands);
+/// Transformer Engine's scaled softmax call (`te_scaled_softmax_forward_ffi`,
+/// HloTransformerEngineCalls.h): softmax(scale * x) over the last
+/// dimension, in f32 as TE computes it, rounded to the result's type
+/// (Reduce.cpp).
+EvalResult evalTransformerEngineCustomCall(Interp &interp, CustomCallOp op,
+                                           Operands operands);
 /// XLA-GPU's CUB radix sort calls (`xla.gpu.ext.cub_sort_*`, of
 /// hlo-sort-rewriter): each row stably sorted by CUB's order of the keys,
 /// values along, the scratch zeros (Reduce.cpp).

@@ -17,6 +17,7 @@
 
 #include "Hlo/Dialect/Hlo/HloCubSortCalls.h"
 #include "Hlo/Dialect/Hlo/HloTopKCalls.h"
+#include "Hlo/Dialect/Hlo/HloTransformerEngineCalls.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -573,6 +574,36 @@ static FailureOr<Literal> topK(Interp &interp, TopKOp op, const Literal &in) {
     return !greater && !equal;
   };
   return firstOfRows(in, std::move(*results), op.getK(), before);
+}
+
+EvalResult eval::evalTransformerEngineCustomCall(Interp &interp,
+                                                 CustomCallOp op,
+                                                 Operands operands) {
+  if (op.getCustomCallTarget() != kTeScaledSoftmaxForward)
+    return std::nullopt;
+  std::string why;
+  FailureOr<TeScaledSoftmaxCall> call = readTeScaledSoftmaxCall(op, why);
+  if (failed(call))
+    return interp.error(op, kTeScaledSoftmaxForward + (": " + why));
+  const Literal &in = *operands[0];
+  FailureOr<Literal> result = makeResult(interp, op);
+  if (failed(result))
+    return failure();
+  auto scale = static_cast<float>(call->scale);
+  int64_t k = in.getShape().back();
+  std::vector<float> row(k);
+  for (int64_t at = 0, n = in.getNumElements(); at < n; at += k) {
+    float max = -std::numeric_limits<float>::infinity(), sum = 0;
+    for (int64_t j = 0; j < k; ++j) {
+      row[j] = static_cast<float>(in.getFloat(at + j)) * scale;
+      max = std::max(max, row[j]);
+    }
+    for (int64_t j = 0; j < k; ++j)
+      sum += row[j] = std::exp(row[j] - max);
+    for (int64_t j = 0; j < k; ++j)
+      result->setFloat(at + j, row[j] / sum);
+  }
+  return std::move(*result);
 }
 
 EvalResult eval::evalTopKCustomCall(Interp &interp, CustomCallOp op,

@@ -42,6 +42,11 @@ char readFfiCharOption(Attribute config, StringRef key, char dflt);
 /// `config` does not set it.
 std::optional<int64_t> readFfiIntOption(Attribute config, StringRef key);
 
+/// The floating-point option `key = 0.5 : f64` (or another float or integer
+/// type) of an XLA FFI call's attributes, or std::nullopt where `config`
+/// does not set it.
+std::optional<double> readFfiFloatOption(Attribute config, StringRef key);
+
 /// The boolean option `key = true|false` of an XLA GPU FFI call's attributes
 /// (`{lower = true, ...}`), or std::nullopt where `config` does not set it.
 std::optional<bool> readFfiBoolOption(Attribute config, StringRef key);
