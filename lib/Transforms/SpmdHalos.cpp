@@ -219,6 +219,17 @@ neighbourPairs(const TileSharding &in, int64_t dim, int64_t step, bool cyclic) {
   return pairs;
 }
 
+/// What was made from `v` (tiles `in`) before in the builder's block by
+/// what `key` says, the tiling appended to `key` (for `recordMade`); null
+/// if nothing.
+static Value madeBefore(SpmdValues &values, InstBuilder &ib, Value v,
+                        const TileSharding &in, SmallVector<int64_t> &key) {
+  llvm::append_range(key, in.getTiles());
+  for (int64_t p = 0; p < in.getNumPartitions(); ++p)
+    llvm::append_range(key, in.getCoords(p));
+  return values.madeFrom(v, ib.getBuilder().getInsertionBlock(), key);
+}
+
 /// Tile `v` (tiles `in`) extended along `dim` to the positions [lo, hi)
 /// from its tile's start, from the tiles before and after it (one
 /// collective-permute from each tile reached; `cyclic`: the ends are
@@ -236,11 +247,7 @@ static Value sentExtension(SpmdValues &values, InstBuilder &ib, Value v,
     return v;
   // (-1: not a withHalo key, which starts with a dimension.)
   SmallVector<int64_t> key = {-1, dim, lo, hi, cyclic};
-  llvm::append_range(key, in.getTiles());
-  for (int64_t p = 0; p < in.getNumPartitions(); ++p)
-    llvm::append_range(key, in.getCoords(p));
-  Block *block = ib.getBuilder().getInsertionBlock();
-  if (Value made = values.madeFrom(v, block, key))
+  if (Value made = madeBefore(values, ib, v, in, key))
     return made;
   // The pieces of the tile `step` tiles before (after, where negative),
   // first the farthest before: positions [-step * t, (1 - step) * t).
@@ -253,10 +260,10 @@ static Value sentExtension(SpmdValues &values, InstBuilder &ib, Value v,
     if (from >= to)
       continue;
     Value piece = from == 0 && to == t ? v : sliceDim(ib, v, dim, from, to);
-    pieces.push_back(step == 0 ? piece
-                               : values.permute(ib, piece,
-                                                neighbourPairs(in, dim, step,
-                                                               cyclic)));
+    pieces.push_back(
+        step == 0
+            ? piece
+            : values.permute(ib, piece, neighbourPairs(in, dim, step, cyclic)));
   }
   Value made = pieces.front();
   if (pieces.size() > 1) {
@@ -358,11 +365,7 @@ Value mlir::hlo::withHalo(SpmdValues &values, InstBuilder &ib, Value v,
   key.push_back(h.cyclic);
   key.push_back(reinterpret_cast<intptr_t>(padValue.getAsOpaquePointer()));
   llvm::append_range(key, h.offsets);
-  llvm::append_range(key, in.getTiles());
-  for (int64_t p = 0; p < in.getNumPartitions(); ++p)
-    llvm::append_range(key, in.getCoords(p));
-  Block *block = ib.getBuilder().getInsertionBlock();
-  if (Value made = values.madeFrom(v, block, key))
+  if (Value made = madeBefore(values, ib, v, in, key))
     return made;
   Value made = exchangeHalo(values, ib, v, in, h, size, padValue);
   if (made != v)
