@@ -5,7 +5,7 @@
 // pass applies them with its own rewrites, to a fixed point, with MLIR's
 // greedy driver (which also keeps constants on the right of commutative
 // ops). Its own rewrites are XLA's handlers that depend on element types
-// (integers for A-A, A*0, x==x, reassociation and A*C+B*C; floats for A/C;
+// (integers for A-A, A*0, x==x and A*C+B*C; floats for A/C;
 // signed or unsigned divides by 2^k), on options (power, dot to multiply,
 // dot strength reduction, floats are real, ...), on users (A/sqrt(B) only
 // when the sqrt has no other user) or on the reducer of a reduce; and
@@ -13,7 +13,9 @@
 // divides and conversions.
 //
 // This file holds the arithmetic and conversion rewrites and the pass; the
-// shape rewrites are in AlgebraicSimplifierShapes.cpp. Every rewrite looks
+// shape rewrites are in AlgebraicSimplifierShapes.cpp, the data-movement
+// ones in AlgebraicSimplifierMovement.cpp, XLA's other elementwise ones in
+// AlgebraicSimplifierElementwise.cpp. Every rewrite looks
 // at an instruction and its operands only, so the greedy driver keeps the
 // cost linear in the module size. The reduce rewrites find reducers in a
 // symbol table built once per run; the add computations the dot strength
@@ -290,13 +292,17 @@ struct DivideRewrites : HloPattern<DivOp> {
   }
 };
 
-/// (A + C1) + C2 = A + (C1 + C2) and (A * C1) * C2 = A * (C1 * C2) for
-/// integers (wrapping arithmetic is associative), in any operand order, C1
-/// and C2 constants or broadcast constants: the constant is computed here.
+/// (A + C1) + C2 = A + (C1 + C2) and (A * C1) * C2 = A * (C1 * C2), in any
+/// operand order, C1 and C2 constants or broadcast constants: the constant
+/// is computed here. Exact for integers (wrapping arithmetic is
+/// associative); for floats as XLA reassociates them (C1 + C2 rounded
+/// once).
 template <typename OpT> struct Reassociate : HloPattern<OpT> {
   using HloPattern<OpT>::HloPattern;
   LogicalResult rewrite(OpT op, PatternRewriter &r) const override {
-    if (!isInteger(op.getLhs()) || elementTypeOf(op.getLhs()).isInteger(1))
+    Type element = elementTypeOf(op.getLhs());
+    if (!isa_and_nonnull<IntegerType, FloatType>(element) ||
+        element.isInteger(1))
       return failure();
     for (int outer = 0; outer < 2; ++outer) {
       auto inner = plainDef<OpT>(op->getOperand(outer));
@@ -308,10 +314,17 @@ template <typename OpT> struct Reassociate : HloPattern<OpT> {
         SplatElementsAttr c1 = splatOperand(inner->getOperand(k));
         if (!c1 || splatOperand(a) || a.getType() != op.getType())
           continue;
-        APInt x = c1.getSplatValue<APInt>(), y = c2.getSplatValue<APInt>();
-        APInt combined = std::is_same_v<OpT, AddOp> ? x + y : x * y;
-        Value c = makeSplat(r, op.getLoc(), op.getType(),
-                            r.getIntegerAttr(elementTypeOf(a), combined));
+        Attribute combined;
+        constexpr bool add = std::is_same_v<OpT, AddOp>;
+        if (isa<FloatType>(element)) {
+          APFloat x = c1.getSplatValue<APFloat>(),
+                  y = c2.getSplatValue<APFloat>();
+          combined = r.getFloatAttr(element, add ? x + y : x * y);
+        } else {
+          APInt x = c1.getSplatValue<APInt>(), y = c2.getSplatValue<APInt>();
+          combined = r.getIntegerAttr(element, add ? x + y : x * y);
+        }
+        Value c = makeSplat(r, unnamed(op.getLoc()), op.getType(), combined);
         r.modifyOpInPlace(op, [&] {
           op.getLhsMutable().assign(a);
           op.getRhsMutable().assign(c);
@@ -643,7 +656,10 @@ struct AlgebraicSimplifierPass
     options.unconditionalReduceOfConcat =
         enableUnconditionalReduceOfConcatReplacement;
     options.layoutSensitive = layoutSensitive;
+    options.verySmallGatherSize = verySmallGatherSize;
     populateShapePatterns(set, symbols, adds, options);
+    populateMovementPatterns(set, options);
+    populateElementwisePatterns(set);
     if (enablePowerRewrites)
       set.add<PowerByConstant>(context);
     FrozenRewritePatternSet patterns(std::move(set));

@@ -3,8 +3,10 @@
 // Private to lib/Transforms: what the two files of hlo-algebraic-simplifier
 // share: small helpers, the pattern base that skips instructions with
 // control predecessors, and the shape rewrites (slices, concatenates,
-// reductions, reduce-windows, dots: AlgebraicSimplifierShapes.cpp) that the
-// pass adds to its arithmetic ones (AlgebraicSimplifier.cpp).
+// reductions, reduce-windows, dots: AlgebraicSimplifierShapes.cpp), the
+// data-movement rewrites (AlgebraicSimplifierMovement.cpp) and the
+// elementwise ones (AlgebraicSimplifierElementwise.cpp) that the pass adds
+// to its arithmetic ones (AlgebraicSimplifier.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,12 +38,22 @@ inline bool isInteger(Value v) {
   return isa_and_nonnull<IntegerType>(elementTypeOf(v));
 }
 
-/// The value of `v` if it is a constant splat of a float or integer.
-inline std::optional<double> splatValue(Value v) {
+/// The scalar constant that `v` is all of, as a splat constant or a
+/// broadcast of a scalar constant (XLA's `Constant` or
+/// `Broadcast(Constant)`), or null.
+inline SplatElementsAttr splatOperand(Value v) {
+  if (auto b = v.getDefiningOp<BroadcastOp>())
+    v = b.getOperand();
   Attribute attr;
   if (!matchPattern(v, m_Constant(&attr)))
-    return std::nullopt;
-  auto splat = dyn_cast<SplatElementsAttr>(attr);
+    return {};
+  return dyn_cast<SplatElementsAttr>(attr);
+}
+
+/// The value of `v` if it is a constant splat of a float or integer, or a
+/// broadcast of one.
+inline std::optional<double> splatValue(Value v) {
+  SplatElementsAttr splat = splatOperand(v);
   if (!splat)
     return std::nullopt;
   if (isa<FloatType>(splat.getElementType()))
@@ -79,6 +91,15 @@ inline Value makeSplat(PatternRewriter &rewriter, Location loc, Type type,
       ->getResult(0);
 }
 
+/// `loc` without the instruction name it may carry, for the instructions
+/// a rewrite adds: the exporter names them afresh, and the one replacing
+/// an instruction takes its name (`replace`).
+inline Location unnamed(Location loc) {
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return name.getChildLoc();
+  return loc;
+}
+
 /// The type of `v` if it is an array of static shape.
 inline RankedTensorType staticType(Value v) {
   auto t = dyn_cast<RankedTensorType>(v.getType());
@@ -99,18 +120,6 @@ inline void replace(PatternRewriter &rewriter, Operation *op, Value value,
     if (Operation *def = value.getDefiningOp())
       transferInstructionAttrs(op, def);
   rewriter.replaceOp(op, value);
-}
-
-/// The scalar constant that `v` is all of, as a splat constant or a
-/// broadcast of a scalar constant (XLA's `Constant` or
-/// `Broadcast(Constant)`), or null.
-inline SplatElementsAttr splatOperand(Value v) {
-  if (auto b = v.getDefiningOp<BroadcastOp>())
-    v = b.getOperand();
-  Attribute attr;
-  if (!matchPattern(v, m_Constant(&attr)))
-    return {};
-  return dyn_cast<SplatElementsAttr>(attr);
 }
 
 /// True if `v` is a constant (so an operand XLA's `NonConstant` rejects).
@@ -134,6 +143,7 @@ struct ShapeOptions {
   bool windowReduceToReduce = true;        // enable_window_reduce_to_reduce_...
   bool unconditionalReduceOfConcat = true; // enable_unconditional_reduce_...
   bool layoutSensitive = false;            // is_layout_sensitive
+  int64_t verySmallGatherSize = 4;         // very_small_gather_size
 };
 
 /// The scalar add computations that rewrites adding reduces use, one per
@@ -154,6 +164,18 @@ private:
 void populateShapePatterns(RewritePatternSet &set, SymbolTable &symbols,
                            ScalarAddComputations &adds,
                            const ShapeOptions &options);
+
+/// Adds the elementwise rewrites (AlgebraicSimplifierElementwise.cpp):
+/// A+0, A*1 and A-C for floats too, min/max pairs as clamps, selects on a
+/// negated predicate, multiplies by a converted predicate, and XLA's
+/// identities of real numbers on log, exp and sqrt.
+void populateElementwisePatterns(RewritePatternSet &set);
+
+/// Adds the data-movement rewrites (AlgebraicSimplifierMovement.cpp):
+/// scalar broadcasts through permutations and subsets, size-1 dimensions
+/// of broadcast operands, gathers, scatters and sorts.
+void populateMovementPatterns(RewritePatternSet &set,
+                              const ShapeOptions &options);
 
 } // namespace mlir::hlo::algsimp
 

@@ -269,6 +269,67 @@ struct ReduceNothing : ReducePattern {
   }
 };
 
+/// reduce-add(broadcast(A)) over dimensions only the broadcast made: each
+/// result adds one element of A up N times (N the reduced elements), so
+/// it is broadcast(init + A * N) (A * N with the identity as init). Exact
+/// for integers (wrapping as the sum does); for floats as XLA's.
+struct ReduceOfBroadcast : ReducePattern {
+  using ReducePattern::ReducePattern;
+  LogicalResult rewriteReduce(ReduceOp op, Value arg, Value init,
+                              PatternRewriter &r) const override {
+    auto b = plainDef<BroadcastOp>(arg);
+    RankedTensorType in = b ? staticType(b.getOperand()) : RankedTensorType();
+    Type element = in ? in.getElementType() : Type();
+    if (!in || !b.getDimensions() || !isa_and_nonnull<AddOp>(reducer(op)) ||
+        !isa<IntegerType, FloatType>(element) || element.isInteger(1) ||
+        element != elementTypeOf(init))
+      return failure();
+    ArrayRef<int64_t> bdims = *b.getDimensions(), reduced = op.getDimensions();
+    int64_t n = 1;
+    for (int64_t d : reduced) {
+      if (llvm::is_contained(bdims, d))
+        return failure();
+      n *= staticType(arg).getDimSize(d);
+    }
+    // A's dimension i lands in result dimension bdims[i] less the reduced
+    // dimensions before it.
+    SmallVector<int64_t> dims;
+    for (int64_t d : bdims)
+      dims.push_back(d -
+                     llvm::count_if(reduced, [&](int64_t x) { return x < d; }));
+    Attribute count =
+        isa<FloatType>(element)
+            ? Attribute(r.getFloatAttr(element, double(n)))
+            : Attribute(r.getIntegerAttr(
+                  element, APInt(element.getIntOrFloatBitWidth(), uint64_t(n),
+                                 /*isSigned=*/false, /*implicitTrunc=*/true)));
+    Location loc = unnamed(op.getLoc());
+    Value a = b.getOperand();
+    Value value = createInferred<MulOp>(
+        r, loc, {a, makeSplat(r, loc, a.getType(), count)});
+    if (!isIdentityOf(reducer(op), init)) {
+      Value inits =
+          in.getRank() == 0
+              ? init
+              : createInstruction(
+                    r, loc, BroadcastOp::getOperationName(),
+                    RankedTensorType::get(in.getShape(), element), {init},
+                    {r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr({}))})
+                    ->getResult(0);
+      value = createInferred<AddOp>(r, loc, {inits, value});
+    }
+    if (in.getShape() == staticType(op.getResult()).getShape()) {
+      replace(r, op, value, true); // dims is then the identity
+      return success();
+    }
+    Operation *result = createInstruction(
+        r, loc, BroadcastOp::getOperationName(), op.getResult().getType(),
+        {value}, {r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr(dims))});
+    replace(r, op, result->getResult(0), true);
+    return success();
+  }
+};
+
 /// reduce(transpose(A)) = reduce(A) over the permuted dimensions, when the
 /// kept dimensions stay in order.
 struct ReduceOfTranspose : ReducePattern {
@@ -1196,7 +1257,8 @@ void mlir::hlo::algsimp::populateShapePatterns(RewritePatternSet &set,
   set.add<SliceOfSlice, SliceOfConcatenate, ConcatenateOperands,
           DynamicUpdateSliceTrivial, PadOfScalarBroadcast, BroadcastOfIota,
           DotOfEmpty, DotOfConcatenate, DotOfGather>(context);
-  set.add<ReduceNothing, ReduceOfTranspose, ReduceOfReshape>(context, symbols);
+  set.add<ReduceNothing, ReduceOfTranspose, ReduceOfReshape, ReduceOfBroadcast>(
+      context, symbols);
   // After layout assignment XLA keeps a reduce of a reduce: the two are what
   // the tree reduction rewriter made of one reduction too large to be
   // race-free (XLA 0.10.2's post-layout simplifier leaves them).

@@ -402,6 +402,11 @@ static bool tupleLacksLayout(Type t) {
 bool mlir::hlo::assignMissingLayouts(ModuleOp module) {
   bool changed = false;
   for (ComputationOp comp : nonFusionComputations(module)) {
+    // Only in computations laid out: elsewhere (no layout assignment ran)
+    // a layout would leave the ROOT unlike the computation's result type.
+    if (llvm::any_of(comp.getArgumentTypes(), tupleLacksLayout) ||
+        llvm::any_of(comp.getResultTypes(), tupleLacksLayout))
+      continue;
     for (Operation &op : comp.getBody().front().without_terminator()) {
       if (op.getNumResults() != 1)
         continue;

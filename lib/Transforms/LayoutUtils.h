@@ -120,9 +120,9 @@ bool keepsOperandLayout(Operation *op);
 SmallVector<int64_t> layoutFromOperands(Operation *op);
 
 /// Gives every array result of rank > 0 without a layout in the
-/// computations of `module` that no fusion calls a layout from its operands
-/// (layoutFromOperands), in order; tuples take their elements'. True if a
-/// type changed.
+/// computations of `module` that no fusion calls and whose parameters and
+/// result are laid out a layout from its operands (layoutFromOperands), in
+/// order; tuples take their elements'. True if a type changed.
 bool assignMissingLayouts(ModuleOp module);
 
 /// True if `a` and `b` are the same array shape in the same plain layout

@@ -217,6 +217,8 @@ DenseElementsAttr mlir::hlo::identityOf(Operation *reducer, Type type) {
 }
 
 bool mlir::hlo::isIdentityOf(Operation *reducer, Value init) {
+  if (auto b = init.getDefiningOp<BroadcastOp>())
+    init = b.getOperand();
   Attribute attr;
   if (!reducer || !matchPattern(init, m_Constant(&attr)))
     return false;

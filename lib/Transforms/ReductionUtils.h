@@ -101,9 +101,9 @@ Operation *reducerOp(ComputationOp comp);
 /// other reducers and types.
 DenseElementsAttr identityOf(Operation *reducer, Type type);
 
-/// True if `init` is a constant that `reducer` leaves every value alone
-/// with (`identityOf`; a float add takes -0 too, as XLA does: it differs
-/// from +0 only in the sign of a zero).
+/// True if `init` is a constant (or a broadcast one) that `reducer` leaves
+/// every value alone with (`identityOf`; a float add takes -0 too, as XLA does:
+/// it differs from +0 only in the sign of a zero).
 bool isIdentityOf(Operation *reducer, Value init);
 
 /// A window's fields over `rank` dimensions, each at its default where the

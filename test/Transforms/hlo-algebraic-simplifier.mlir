@@ -21,7 +21,7 @@ hlo.computation @integers(%a: tensor<2x3xi32>) -> tuple<tensor<2x3xi32>, tensor<
   // CHECK-NOT: multiply
   // CHECK-NOT: compare
   // CHECK-NOT: add
-  // CHECK: tuple %[[ZB]], %{{.*}}, %[[TB]], %[[FB]], %arg0
+  // CHECK: tuple %{{[0-9]+}}, %{{[0-9]+}}, %[[TB]], %[[FB]], %arg0
   %0 = hlo.subtract %a, %a : (tensor<2x3xi32>, tensor<2x3xi32>) -> tensor<2x3xi32>
   %zero = hlo.constant {value = dense<0> : tensor<2x3xi32>} : () -> tensor<2x3xi32>
   %one = hlo.constant {value = dense<1> : tensor<2x3xi32>} : () -> tensor<2x3xi32>
@@ -337,9 +337,9 @@ hlo.computation @divides(%a: tensor<4xf32>, %b: tensor<4xf32>, %c: tensor<4xf32>
 
 // -----
 
-// Integer adds of constants reassociate (constants or broadcast
-// constants, either side); float adds and adds of two variables do not.
-// rsqrt(1 / A) is sqrt(A).
+// Adds of constants reassociate (constants or broadcast constants, either
+// side), float adds too, as XLA: (f + 1) + 1 = f + 2; adds of two
+// variables do not. rsqrt(1 / A) is sqrt(A).
 // CHECK-LABEL: hlo.computation @reassociate
 hlo.computation @reassociate(%a: tensor<4xi32>, %b: tensor<4xi32>, %f: tensor<4xf32>) -> tuple<tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>> attributes {entry} {
   // CHECK-DAG: %[[C5:.*]] = constant {value = dense<5> : tensor<i32>}
@@ -350,8 +350,9 @@ hlo.computation @reassociate(%a: tensor<4xi32>, %b: tensor<4xi32>, %f: tensor<4x
   // CHECK-DAG: %[[A1:.*]] = add %arg0, %[[B7]]
   // CHECK-DAG: %[[AB:.*]] = add %arg0, %arg1
   // CHECK-DAG: %[[A2:.*]] = add %[[AB]], %{{.*}}
-  // CHECK-DAG: %[[F0:.*]] = add %arg2, %{{.*}}
-  // CHECK-DAG: %[[F1:.*]] = add %[[F0]], %{{.*}}
+  // CHECK-DAG: %[[C2F:.*]] = constant {value = dense<2.000000e+00> : tensor<f32>}
+  // CHECK-DAG: %[[B2F:.*]] = broadcast %[[C2F]]
+  // CHECK-DAG: %[[F1:.*]] = add %arg2, %[[B2F]]
   // CHECK-DAG: %[[SQ:.*]] = sqrt %arg2
   // CHECK: tuple %[[A0]], %[[A1]], %[[A2]], %[[F1]], %[[SQ]]
   %c2 = hlo.constant {value = dense<2> : tensor<4xi32>} : () -> tensor<4xi32>
@@ -435,9 +436,9 @@ hlo.computation @dots(%a: tensor<3x1x2xf32>, %b: tensor<2x1x4xf32>, %c: tensor<3
 
 // -----
 
-// (A * C1) * C2 of integers is A * (C1 * C2); pad of a broadcast scalar by
-// that scalar is the broadcast; a broadcast of an iota is an iota. A pad
-// by another value and a float product stay.
+// (A * C1) * C2 is A * (C1 * C2), for floats too (as XLA: f * 0.25); pad
+// of a broadcast scalar by that scalar is the broadcast; a broadcast of an
+// iota is an iota. A pad by another value stays.
 // CHECK-LABEL: hlo.computation @shapes_of_scalars
 hlo.computation @shapes_of_scalars(%a: tensor<4xi32>, %s: tensor<f32>, %t: tensor<f32>, %f: tensor<4xf32>) -> tuple<tensor<4xi32>, tensor<5x4xf32>, tensor<5x4xf32>, tensor<3x4xi32>, tensor<4xf32>> attributes {entry} {
   // CHECK-DAG: %[[C6:.*]] = constant {value = dense<6> : tensor<i32>}
@@ -447,8 +448,9 @@ hlo.computation @shapes_of_scalars(%a: tensor<4xi32>, %s: tensor<f32>, %t: tenso
   // CHECK-DAG: %[[SB:.*]] = broadcast %arg1 {dimensions = array<i64>} : (tensor<f32>) -> tensor<2x3xf32>
   // CHECK-DAG: %[[KEEP:.*]] = pad %[[SB]], %arg2
   // CHECK-DAG: %[[IOTA:.*]] = iota {iota_dimension = 1 : i64} : () -> tensor<3x4xi32>
-  // CHECK-DAG: %[[F1:.*]] = multiply %arg3, %{{.*}}
-  // CHECK-DAG: %[[F2:.*]] = multiply %[[F1]], %{{.*}}
+  // CHECK-DAG: %[[Q:.*]] = constant {value = dense<2.500000e-01> : tensor<f32>}
+  // CHECK-DAG: %[[BQ:.*]] = broadcast %[[Q]]
+  // CHECK-DAG: %[[F2:.*]] = multiply %arg3, %[[BQ]]
   // CHECK: tuple %[[M]], %[[PB]], %[[KEEP]], %[[IOTA]], %[[F2]]
   %c2 = hlo.constant {value = dense<2> : tensor<4xi32>} : () -> tensor<4xi32>
   %c3 = hlo.constant {value = dense<3> : tensor<4xi32>} : () -> tensor<4xi32>

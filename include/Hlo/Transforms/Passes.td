@@ -340,8 +340,8 @@ def HloAlgebraicSimplifier
     dynamic-slice at constant indices, arithmetic on constants; constants
     kept on the right of commutative ops) and the simplifier's own rewrites,
     as XLA's AlgebraicSimplifier makes them:
-    - integers: A-A = 0, A*0 = 0, compare(A, A), (A+C1)+C2 = A+(C1+C2) and
-      (A*C1)*C2 = A*(C1*C2);
+    - integers: A-A = 0, A*0 = 0, compare(A, A); (A+C1)+C2 = A+(C1+C2)
+      and (A*C1)*C2 = A*(C1*C2) (floats too, as XLA);
     - power by a constant 0, 1, 2 (and -1 for floats); select of equal
       branches; abs of an abs;
     - A*C+B*C = (A+B)*C for integers (floats when C is a constant +-2^k,
@@ -373,9 +373,33 @@ def HloAlgebraicSimplifier
       concatenate and a constant (a sum of dots), dot of a dynamic-slice of
       a constant and a constant (a dynamic-slice of their dot);
     - convert pairs through an exact widening, bitcast-convert pairs;
-      pad of a broadcast scalar by that scalar, broadcast of an iota.
-    Floating-point identities that NaN, infinity or signed zero break
-    (float A*0, A-A, A+0, x==x) and float reassociation are not applied.
+      pad of a broadcast scalar by that scalar, broadcast of an iota;
+    - a reshape, transpose, reverse, slice, dynamic-slice or one-array
+      sort of a broadcast scalar (the scalar broadcast to its shape);
+      broadcast of an operand with size-1 dimensions (a broadcast of the
+      operand reshaped without them; not with `layout-sensitive`);
+    - gather from one element (a broadcast of it), gather of single
+      elements from a vector of at most `very-small-gather-size` elements
+      (a chain of selects); scatter of no update elements (the operands),
+      scatter of one update as large as its operand with no start indices
+      (a map of the combiner); sort along a dimension of at most one
+      element (the operands);
+    - slice and dynamic-slice of a broadcast (a broadcast of the slice),
+      reverse of a reverse, pad with negative edges (a pad and a slice),
+      slice of a pad within its operand or its padding, constants of one
+      value (a broadcast scalar) or 0..n-1 (an iota), reduce-add of a
+      broadcast over the dimensions it made (init + A * N);
+    - A+0, A*1, max(A, lowest), min(A, highest), A&~0, A|0, A^0 through
+      broadcast constants (A), A&0 and A|~0 (the constant), (-A)*(-B) =
+      A*B and A-C = A+(-C), floats too; a broadcast inserting only size-1
+      dimensions as a reshape (not with `layout-sensitive`); max(min(A, H), L) and min(max(A, L), H) as clamp(L, A, H);
+      select(not(P), A, B) = select(P, B, A); convert(P)*B =
+      select(P, B, 0); and XLA's identities of real numbers, which
+      overflow and NaN can break: log(exp(A)) = A,
+      exp(A)*exp(B) = exp(A+B), sqrt(A*A) = |A|,
+      log(pow(A, B)) = B*log|A| (0 for B = 0), log(sqrt(A)) = log(A)/2.
+    Float A*0, A-A and x==x (which XLA leaves too: NaN and infinity break
+    them) are not applied.
     Instructions with control predecessors are left alone, and tuple or
     dynamic shapes are skipped by the shape rewrites.
     With `layout-sensitive` (XLA's is_layout_sensitive, which the GPU
@@ -420,6 +444,10 @@ def HloAlgebraicSimplifier
            "Give the instructions the rewrites create layouts from their "
            "operands (XLA's is_layout_sensitive, set after layout "
            "assignment)">,
+    Option<"verySmallGatherSize", "very-small-gather-size", "int64_t",
+           /*default=*/"4",
+           "Rewrite a gather of single elements from a vector of at most "
+           "this many elements as selects (XLA's very_small_gather_size)">,
   ];
 }
 

@@ -510,7 +510,10 @@ LogicalResult DynamicSliceOp::canonicalize(DynamicSliceOp op,
     bool isUnsigned = cast<ShapedType>(index.getType())
                           .getElementType()
                           .isUnsignedInteger();
-    int64_t start = isUnsigned ? int64_t(v.getZExtValue()) : v.getSExtValue();
+    // Unsigned indices past int64 clamp to the end, as XLA's do.
+    int64_t start = !isUnsigned              ? v.getSExtValue()
+                    : v.getActiveBits() < 64 ? int64_t(v.getZExtValue())
+                                             : INT64_MAX;
     start = std::clamp<int64_t>(start, 0, t.getDimSize(d) - size);
     starts.push_back(start);
     limits.push_back(start + size);

@@ -31,6 +31,23 @@ hlo.computation @main(%x: tensor<2x3x4xf32>, %v: tensor<6xf32>, %s: tensor<f32>)
 
 // -----
 
+// Unsigned constant start indices clamp as unsigned values: past int64 too
+// (2^63 + 5), to the last place, as XLA's compiled code clamps them.
+// CHECK-LABEL: hlo.computation @unsigned_starts
+// CHECK: %[[A:.*]] = slice %arg0 {slice = #hlo.slice<"{[3:6]}">}
+// CHECK: %[[B:.*]] = slice %arg0 {slice = #hlo.slice<"{[4:6]}">}
+// CHECK: tuple %[[A]], %[[B]]
+hlo.computation @unsigned_starts(%v: tensor<6xf32>) -> tuple<tensor<3xf32>, tensor<2xf32>> attributes {entry} {
+  %big = hlo.constant {value = dense<9223372036854775813> : tensor<ui64>} : () -> tensor<ui64>
+  %u32 = hlo.constant {value = dense<3000000000> : tensor<ui32>} : () -> tensor<ui32>
+  %a = hlo.dynamic_slice %v, %big {dynamic_slice_sizes = array<i64: 3>} : (tensor<6xf32>, tensor<ui64>) -> tensor<3xf32>
+  %b = hlo.dynamic_slice %v, %u32 {dynamic_slice_sizes = array<i64: 2>} : (tensor<6xf32>, tensor<ui32>) -> tensor<2xf32>
+  %res = hlo.tuple %a, %b : (tensor<3xf32>, tensor<2xf32>) -> tuple<tensor<3xf32>, tensor<2xf32>>
+  hlo.return %res : tuple<tensor<3xf32>, tensor<2xf32>>
+}
+
+// -----
+
 // broadcast(reshape(v)) where the reshape only inserts dimensions of size 1
 // (XLA's algebraic simplifier elides it): broadcast(v) without the inserted
 // dimensions' entries (ResNet-50's conv biases, which the cuDNN rewriter

@@ -1,0 +1,497 @@
+//===- AlgebraicSimplifierMovement.cpp - data-movement rewrites -----------===//
+//
+// hlo-algebraic-simplifier's rewrites of instructions that only move
+// elements: scalar broadcasts read through permutations and subsets, the
+// size-1 dimensions of broadcasts, slices of broadcasts and pads, reverses
+// of reverses, negative pads, uniform and iota constants, gathers,
+// scatters and sorts (XLA's HandleBroadcast, HandleSlice,
+// HandleDynamicSlice, HandleReverse, HandlePad, HandleConstant,
+// HandleGather, HandleScatter and HandleSort).
+//
+//===----------------------------------------------------------------------===//
+
+#include "AlgebraicSimplifier.h"
+#include "WhileLoopUtils.h"
+
+using namespace mlir;
+using namespace mlir::hlo;
+using namespace mlir::hlo::algsimp;
+
+namespace {
+//===----------------------------------------------------------------------===//
+// Broadcasts
+//===----------------------------------------------------------------------===//
+
+/// An instruction whose result only permutes its first operand's elements
+/// (reshape, transpose, reverse, a one-array sort) or takes some of them
+/// (slice, dynamic-slice), applied to a broadcast scalar s: every result
+/// element is s, so it is s broadcast to the result shape.
+template <typename OpT> struct OfScalarBroadcast : HloPattern<OpT> {
+  using HloPattern<OpT>::HloPattern;
+  LogicalResult rewrite(OpT op, PatternRewriter &r) const override {
+    if (op->getNumOperands() == 0 || op->getNumResults() != 1)
+      return failure();
+    auto b = plainDef<BroadcastOp>(op->getOperand(0));
+    auto scalar = b ? dyn_cast<RankedTensorType>(b.getOperand().getType())
+                    : RankedTensorType();
+    RankedTensorType type = staticType(op->getResult(0));
+    if (!scalar || scalar.getRank() != 0 || !type ||
+        type.getElementType() != scalar.getElementType())
+      return failure();
+    if constexpr (std::is_same_v<OpT, SortOp>)
+      if (op.getInputs().size() != 1)
+        return failure();
+    InstBuilder ib(r, op.getLoc());
+    replace(r, op, ib.broadcast(b.getOperand(), type), true);
+    return success();
+  }
+};
+
+/// broadcast(A) where A has dimensions of size 1: broadcast(reshape(A))
+/// without them, so that only dimensions with more than one element are
+/// broadcast from (an A of one element becomes a scalar). Not after layout
+/// assignment, where the reshape would need a layout of its own.
+struct BroadcastDegenerateOperand : HloPattern<BroadcastOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(BroadcastOp op, PatternRewriter &r) const override {
+    RankedTensorType in = staticType(op.getOperand());
+    if (!in || !staticType(op.getResult()) || !op.getDimensions() ||
+        !llvm::is_contained(in.getShape(), 1))
+      return failure();
+    SmallVector<int64_t> shape, dims;
+    ArrayRef<int64_t> bdims = *op.getDimensions();
+    for (auto [size, d] : llvm::zip(in.getShape(), bdims))
+      if (size != 1) {
+        shape.push_back(size);
+        dims.push_back(d);
+      }
+    InstBuilder ib(r, unnamed(op.getLoc()));
+    Value reshaped = ib.reshape(op.getOperand(), shape);
+    r.modifyOpInPlace(op, [&] {
+      op.getOperandMutable().assign(reshaped);
+      op.setDimensions(dims);
+    });
+    return success();
+  }
+};
+
+/// slice(broadcast(A)) = broadcast(slice(A)): A sliced along the
+/// dimensions it is broadcast into.
+struct SliceOfBroadcast : HloPattern<SliceOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(SliceOp op, PatternRewriter &r) const override {
+    auto b = plainDef<BroadcastOp>(op.getOperand());
+    RankedTensorType in = b ? staticType(b.getOperand()) : RankedTensorType();
+    if (!in || in.getRank() == 0 || !b.getDimensions() ||
+        !staticType(op.getResult()))
+      return failure();
+    SliceAttr s = op.getSlice();
+    SmallVector<int64_t> starts, limits, strides, shape;
+    ArrayRef<int64_t> bdims = *b.getDimensions();
+    for (int64_t d : bdims) {
+      starts.push_back(s.getStarts()[d]);
+      limits.push_back(s.getLimits()[d]);
+      strides.push_back(s.getStrides()[d]);
+      shape.push_back(staticType(op.getResult()).getDimSize(d));
+    }
+    InstBuilder ib(r, unnamed(op.getLoc()));
+    Value sliced = ib.create<SliceOp>(
+        RankedTensorType::get(shape, in.getElementType()), b.getOperand(),
+        {r.getNamedAttr(
+            "slice", SliceAttr::get(r.getContext(), starts, limits, strides))});
+    replace(r, op,
+            ib.create<BroadcastOp>(
+                op.getType(), sliced,
+                {r.getNamedAttr("dimensions", b.getDimensionsAttr())}),
+            true);
+    return success();
+  }
+};
+
+/// dynamic-slice(broadcast(A), i...) = broadcast(dynamic-slice(A, ...)):
+/// each dimension's start clamps on its own, so A takes the starts of the
+/// dimensions it is broadcast into.
+struct DynamicSliceOfBroadcast : HloPattern<DynamicSliceOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(DynamicSliceOp op, PatternRewriter &r) const override {
+    auto b = plainDef<BroadcastOp>(op.getOperand());
+    RankedTensorType in = b ? staticType(b.getOperand()) : RankedTensorType();
+    if (!in || in.getRank() == 0 || !b.getDimensions() ||
+        !staticType(op.getResult()))
+      return failure();
+    SmallVector<Value> starts;
+    SmallVector<int64_t> sizes;
+    ArrayRef<int64_t> bdims = *b.getDimensions();
+    for (int64_t d : bdims) {
+      starts.push_back(op.getStartIndices()[d]);
+      sizes.push_back(op.getDynamicSliceSizes()[d]);
+    }
+    InstBuilder ib(r, unnamed(op.getLoc()));
+    Value sliced = ib.dynamicSlice(b.getOperand(), starts, sizes);
+    replace(r, op,
+            ib.create<BroadcastOp>(
+                op.getType(), sliced,
+                {r.getNamedAttr("dimensions", b.getDimensionsAttr())}),
+            true);
+    return success();
+  }
+};
+
+/// reverse(reverse(A, D1), D2) = reverse(A, D1 xor D2): a dimension
+/// reversed twice is as it was; A itself when none is left.
+struct ReverseOfReverse : HloPattern<ReverseOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(ReverseOp op, PatternRewriter &r) const override {
+    auto inner = plainDef<ReverseOp>(op.getOperand());
+    if (!inner)
+      return failure();
+    SmallVector<int64_t> dims;
+    for (ArrayRef<int64_t> mine : {op.getDimensions(), inner.getDimensions()})
+      for (int64_t d : mine)
+        if (llvm::count(op.getDimensions(), d) +
+                llvm::count(inner.getDimensions(), d) ==
+            1)
+          dims.push_back(d);
+    llvm::sort(dims);
+    if (dims.empty()) {
+      if (inner.getOperand().getType() != op.getType())
+        return failure();
+      replace(r, op, inner.getOperand(), false);
+      return success();
+    }
+    r.modifyOpInPlace(op, [&] {
+      op.getOperandMutable().assign(inner.getOperand());
+      op.setDimensions(dims);
+    });
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Pads and slices
+//===----------------------------------------------------------------------===//
+
+/// A pad with negative edge padding: the pad with the positive part only,
+/// then a slice dropping what the negative part removes.
+struct NegativePad : HloPattern<PadOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(PadOp op, PatternRewriter &r) const override {
+    PaddingAttr p = op.getPadding();
+    RankedTensorType type = staticType(op.getResult());
+    auto negative = [](int64_t v) { return v < 0; };
+    if (!type || !staticType(op.getOperand()) ||
+        (llvm::none_of(p.getLow(), negative) &&
+         llvm::none_of(p.getHigh(), negative)))
+      return failure();
+    SmallVector<int64_t> low, high, shape, starts, limits, strides;
+    for (auto [d, size] : llvm::enumerate(type.getShape())) {
+      low.push_back(std::max<int64_t>(p.getLow()[d], 0));
+      high.push_back(std::max<int64_t>(p.getHigh()[d], 0));
+      int64_t dropLow = low.back() - p.getLow()[d];
+      int64_t dropHigh = high.back() - p.getHigh()[d];
+      shape.push_back(size + dropLow + dropHigh);
+      starts.push_back(dropLow);
+      limits.push_back(dropLow + size);
+      strides.push_back(1);
+    }
+    InstBuilder ib(r, unnamed(op.getLoc()));
+    Value padded = ib.create<PadOp>(
+        RankedTensorType::get(shape, type.getElementType()),
+        {op.getOperand(), op.getPaddingValue()},
+        {r.getNamedAttr("padding", PaddingAttr::get(r.getContext(), low, high,
+                                                    p.getInterior()))});
+    replace(r, op,
+            ib.create<SliceOp>(
+                op.getType(), padded,
+                {r.getNamedAttr("slice", SliceAttr::get(r.getContext(), starts,
+                                                        limits, strides))}),
+            true);
+    return success();
+  }
+};
+
+/// slice(pad(A, v)) without interior padding: a slice of A when every
+/// element it takes is one of A's, the padding value broadcast when none
+/// is.
+struct SliceOfPad : HloPattern<SliceOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(SliceOp op, PatternRewriter &r) const override {
+    auto pad = plainDef<PadOp>(op.getOperand());
+    RankedTensorType in =
+        pad ? staticType(pad.getOperand()) : RankedTensorType();
+    RankedTensorType type = staticType(op.getResult());
+    if (!in || !type || type.getNumElements() == 0 ||
+        llvm::any_of(pad.getPadding().getInterior(),
+                     [](int64_t v) { return v != 0; }))
+      return failure();
+    SliceAttr s = op.getSlice();
+    SmallVector<int64_t> starts, limits;
+    bool inside = true;
+    for (auto [d, count] : llvm::enumerate(type.getShape())) {
+      int64_t low = pad.getPadding().getLow()[d];
+      int64_t first = s.getStarts()[d] - low;
+      int64_t last = first + (count - 1) * s.getStrides()[d];
+      if (last < 0 || first >= in.getDimSize(d)) {
+        // Only padding along this dimension, so everywhere.
+        InstBuilder ib(r, unnamed(op.getLoc()));
+        replace(r, op, ib.broadcast(pad.getPaddingValue(), op.getType()), true);
+        return success();
+      }
+      inside &= first >= 0 && last < in.getDimSize(d);
+      starts.push_back(first);
+      limits.push_back(last + 1);
+    }
+    if (!inside)
+      return failure();
+    InstBuilder ib(r, unnamed(op.getLoc()));
+    replace(
+        r, op,
+        ib.create<SliceOp>(
+            op.getType(), pad.getOperand(),
+            {r.getNamedAttr("slice", SliceAttr::get(r.getContext(), starts,
+                                                    limits, s.getStrides()))}),
+        true);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Constants
+//===----------------------------------------------------------------------===//
+
+/// An array constant of one value in every element is that value
+/// broadcast; a vector constant 0, 1, ..., n-1 is an iota.
+struct ConstantAsBroadcastOrIota : OpRewritePattern<ConstantOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConstantOp op,
+                                PatternRewriter &r) const override {
+    auto value = dyn_cast<DenseElementsAttr>(op.getValue());
+    RankedTensorType type = staticType(op.getResult());
+    if (!value || !type || type.getNumElements() < 2 ||
+        !isa<IntegerType, FloatType>(type.getElementType()))
+      return failure();
+    InstBuilder ib(r, unnamed(op.getLoc()));
+    if (value.isSplat()) {
+      replace(r, op,
+              makeSplat(r, unnamed(op.getLoc()), op.getType(),
+                        value.getSplatValue<Attribute>()),
+              true);
+      return success();
+    }
+    // An iota of integers to n-1 that the element type holds.
+    auto it = dyn_cast<IntegerType>(type.getElementType());
+    int64_t n = type.getNumElements();
+    if (type.getRank() != 1 ||
+        (it && (it.getWidth() == 1 ||
+                (it.getWidth() < 64 &&
+                 uint64_t(n - 1) >> (it.getWidth() - !it.isUnsigned())))))
+      return failure();
+    int64_t i = 0;
+    for (Attribute element : value.getValues<Attribute>()) {
+      bool isI;
+      if (auto f = dyn_cast<FloatAttr>(element))
+        isI = f.getValue().isExactlyValue(double(i));
+      else
+        isI = cast<IntegerAttr>(element).getValue() ==
+              APInt(type.getElementTypeBitWidth(), i);
+      if (!isI)
+        return failure();
+      ++i;
+    }
+    replace(r, op,
+            ib.create<IotaOp>(
+                op.getType(), {},
+                {r.getNamedAttr("iota_dimension", r.getI64IntegerAttr(0))}),
+            true);
+    return success();
+  }
+};
+
+/// A broadcast that only inserts dimensions of size 1 (as many elements as
+/// its operand, the operand's dimensions in order) is a reshape. Not after
+/// layout assignment.
+struct BroadcastAsReshape : HloPattern<BroadcastOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(BroadcastOp op, PatternRewriter &r) const override {
+    RankedTensorType in = staticType(op.getOperand());
+    RankedTensorType type = staticType(op.getResult());
+    if (!in || !type || in.getRank() == 0 || !op.getDimensions() ||
+        in.getNumElements() != type.getNumElements() ||
+        !llvm::is_sorted(*op.getDimensions()))
+      return failure();
+    InstBuilder ib(r, unnamed(op.getLoc()));
+    replace(r, op, ib.create<ReshapeOp>(op.getType(), op.getOperand()), true);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Gathers
+//===----------------------------------------------------------------------===//
+
+/// A gather from an array of one element: every start index clamps to 0,
+/// so each result element is that element (a broadcast of it).
+struct GatherFromScalar : HloPattern<GatherOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(GatherOp op, PatternRewriter &r) const override {
+    RankedTensorType in = staticType(op.getOperand());
+    RankedTensorType type = staticType(op.getResult());
+    if (!in || !type || in.getNumElements() != 1)
+      return failure();
+    InstBuilder ib(r, unnamed(op.getLoc()));
+    replace(r, op, ib.broadcast(ib.reshape(op.getOperand(), {}), type), true);
+    return success();
+  }
+};
+
+/// A gather of single elements from a vector of at most `maxSize` elements
+/// (one scalar start index per result element, the dimension collapsed):
+/// a chain of selects, cheaper to fuse than a gather. Element i is chosen
+/// where index >= i, the last such i winning, which clamps indices below 0
+/// to element 0 and above the end to the last element, as gather does.
+struct VerySmallGather : HloPattern<GatherOp> {
+  VerySmallGather(MLIRContext *context, int64_t maxSize)
+      : HloPattern(context), maxSize(maxSize) {}
+  LogicalResult rewrite(GatherOp op, PatternRewriter &r) const override {
+    RankedTensorType in = staticType(op.getOperand());
+    RankedTensorType indices = staticType(op.getStartIndices());
+    RankedTensorType type = staticType(op.getResult());
+    if (!in || !indices || !type || in.getRank() != 1 || in.getDimSize(0) < 2 ||
+        in.getDimSize(0) > maxSize ||
+        int64_t(op.getIndexVectorDim()) != indices.getRank() ||
+        op.getCollapsedSliceDims() != ArrayRef<int64_t>{0} ||
+        !op.getOffsetDims().empty() ||
+        (op.getOperandBatchingDimsAttr() &&
+         !op.getOperandBatchingDimsAttr().empty()))
+      return failure();
+    InstBuilder ib(r, unnamed(op.getLoc()));
+    Value index = op.getStartIndices();
+    Type indexElement = indices.getElementType();
+    Value result;
+    for (int64_t i = 0, n = in.getDimSize(0); i < n; ++i) {
+      Value element = ib.broadcast(ib.element(op.getOperand(), {i}), type);
+      if (i == 0) {
+        result = element;
+        continue;
+      }
+      Value atLeast =
+          ib.compare(index, ib.splat(indexElement, i, indices.getShape()),
+                     ComparisonDirection::GE);
+      result = ib.create<SelectOp>(type, {atLeast, element, result});
+    }
+    replace(r, op, result, true);
+    return success();
+  }
+  int64_t maxSize;
+};
+
+/// Replaces variadic `op` by the tuple of `values` when that is its type.
+static LogicalResult replaceByTuple(Operation *op, ValueRange values,
+                                    PatternRewriter &r) {
+  if (TupleType::get(r.getContext(), values.getTypes()) !=
+      op->getResult(0).getType())
+    return failure();
+  InstBuilder ib(r, op->getLoc());
+  replace(r, op, ib.tuple(values), true);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Scatters
+//===----------------------------------------------------------------------===//
+
+/// The operands, indices and updates of a scatter.
+struct ScatterInputs {
+  OperandRange operands, updates;
+  Value indices;
+  explicit ScatterInputs(ScatterOp op)
+      : operands(op.getInputs().take_front(op.getInputs().size() / 2)),
+        updates(op.getInputs().take_back(op.getInputs().size() / 2)),
+        indices(op.getInputs()[op.getInputs().size() / 2]) {}
+};
+
+/// A scatter of no update elements leaves its operands as they are.
+struct ScatterNothing : HloPattern<ScatterOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(ScatterOp op, PatternRewriter &r) const override {
+    ScatterInputs in(op);
+    for (Value update : in.updates) {
+      RankedTensorType t = staticType(update);
+      if (!t || t.getNumElements() != 0)
+        return failure();
+    }
+    if (in.operands.size() == 1) {
+      if (in.operands[0].getType() != op.getType())
+        return failure();
+      replace(r, op, in.operands[0], false);
+      return success();
+    }
+    return replaceByTuple(op, in.operands, r);
+  }
+};
+
+/// A scatter of one update window as large as its operand at the origin
+/// (an empty index vector, so no start indices): every element is
+/// combined with its update once, a map of the combiner.
+struct ScatterWholeWindow : HloPattern<ScatterOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(ScatterOp op, PatternRewriter &r) const override {
+    ScatterInputs in(op);
+    RankedTensorType indices = staticType(in.indices);
+    RankedTensorType type = staticType(op.getResult());
+    if (in.operands.size() != 1 || !indices || !type ||
+        indices.getNumElements() != 0 ||
+        in.operands[0].getType() != op.getType() ||
+        in.updates[0].getType() != op.getType())
+      return failure();
+    auto dims = llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+    InstBuilder ib(r, op.getLoc());
+    Value map = ib.create<MapOp>(
+        type, {in.operands[0], in.updates[0]},
+        {r.getNamedAttr("to_apply", op.getToApplyAttr()),
+         r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr(dims))});
+    replace(r, op, map, true);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Sorts
+//===----------------------------------------------------------------------===//
+
+/// A sort along a dimension of at most one element, or of empty arrays,
+/// moves nothing: its operands (a tuple of them for several).
+struct SortNothing : HloPattern<SortOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(SortOp op, PatternRewriter &r) const override {
+    if (op.getInputs().empty() || op.getDimensions().size() != 1)
+      return failure();
+    RankedTensorType t = staticType(op.getInputs()[0]);
+    int64_t dim = op.getDimensions()[0];
+    if (!t || dim < 0 || dim >= t.getRank() ||
+        (t.getDimSize(dim) > 1 && t.getNumElements() != 0))
+      return failure();
+    if (op.getInputs().size() == 1) {
+      if (op.getInputs()[0].getType() != op.getType())
+        return failure();
+      replace(r, op, op.getInputs()[0], false);
+      return success();
+    }
+    return replaceByTuple(op, op.getInputs(), r);
+  }
+};
+} // namespace
+
+void mlir::hlo::algsimp::populateMovementPatterns(RewritePatternSet &set,
+                                                  const ShapeOptions &options) {
+  MLIRContext *context = set.getContext();
+  set.add<OfScalarBroadcast<ReshapeOp>, OfScalarBroadcast<TransposeOp>,
+          OfScalarBroadcast<ReverseOp>, OfScalarBroadcast<SliceOp>,
+          OfScalarBroadcast<DynamicSliceOp>, OfScalarBroadcast<SortOp>,
+          SliceOfBroadcast, DynamicSliceOfBroadcast, ReverseOfReverse,
+          NegativePad, SliceOfPad, ConstantAsBroadcastOrIota, GatherFromScalar,
+          ScatterNothing, ScatterWholeWindow, SortNothing>(context);
+  set.add<VerySmallGather>(context, options.verySmallGatherSize);
+  if (!options.layoutSensitive)
+    set.add<BroadcastDegenerateOperand, BroadcastAsReshape>(context);
+}
