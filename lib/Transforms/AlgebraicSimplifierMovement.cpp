@@ -13,6 +13,8 @@
 #include "AlgebraicSimplifier.h"
 #include "WhileLoopUtils.h"
 
+#include "Hlo/Dialect/Hlo/HloOpClasses.h"
+
 using namespace mlir;
 using namespace mlir::hlo;
 using namespace mlir::hlo::algsimp;
@@ -325,6 +327,65 @@ struct BroadcastAsReshape : HloPattern<BroadcastOp> {
   }
 };
 
+/// An elementwise instruction whose operands are all broadcasts, of one
+/// array A (the same dimensions) or of scalars: the instruction on A's
+/// shape (the scalars broadcast to it), broadcast after it, so that it
+/// computes each distinct element once (XLA's sinking of broadcasts). Not
+/// after layout assignment.
+struct SinkBroadcast : RewritePattern {
+  SinkBroadcast(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &r) const override {
+    RankedTensorType type =
+        op->getNumResults() == 1 ? staticType(op->getResult(0)) : nullptr;
+    if (!type || op->getNumOperands() == 0 || !isElementwise(op) ||
+        isa<CopyOp, BitcastConvertOp, MapOp>(op) || hasControlPredecessors(op))
+      return failure();
+    BroadcastOp main;
+    for (Value v : op->getOperands()) {
+      auto b = plainDef<BroadcastOp>(v);
+      RankedTensorType in = b ? staticType(b.getOperand()) : nullptr;
+      if (!in || !b.getDimensions())
+        return failure();
+      if (in.getRank() == 0)
+        continue;
+      if (main && (main.getOperand() != b.getOperand() ||
+                   main.getDimensions() != b.getDimensions()))
+        return failure();
+      main = b;
+    }
+    if (!main)
+      main = op->getOperand(0).getDefiningOp<BroadcastOp>();
+    ArrayRef<int64_t> shape = staticType(main.getOperand()).getShape();
+    InstBuilder ib(r, unnamed(op->getLoc()));
+    SmallVector<Value> operands;
+    for (Value v : op->getOperands()) {
+      Value in = v.getDefiningOp<BroadcastOp>().getOperand();
+      auto t = cast<RankedTensorType>(in.getType());
+      operands.push_back(
+          t.getShape() == shape
+              ? in
+              : ib.broadcast(in,
+                             RankedTensorType::get(shape, t.getElementType())));
+    }
+    Operation *inner = r.clone(*op);
+    r.modifyOpInPlace(inner, [&] {
+      inner->setOperands(operands);
+      inner->getResult(0).setType(
+          RankedTensorType::get(shape, type.getElementType()));
+      inner->setLoc(unnamed(op->getLoc()));
+      inner->removeAttr("sharding");
+    });
+    replace(r, op,
+            ib.create<BroadcastOp>(
+                op->getResult(0).getType(), inner->getResult(0),
+                {r.getNamedAttr("dimensions", main.getDimensionsAttr())}),
+            true);
+    return success();
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Gathers
 //===----------------------------------------------------------------------===//
@@ -493,5 +554,6 @@ void mlir::hlo::algsimp::populateMovementPatterns(RewritePatternSet &set,
           ScatterNothing, ScatterWholeWindow, SortNothing>(context);
   set.add<VerySmallGather>(context, options.verySmallGatherSize);
   if (!options.layoutSensitive)
-    set.add<BroadcastDegenerateOperand, BroadcastAsReshape>(context);
+    set.add<BroadcastDegenerateOperand, BroadcastAsReshape, SinkBroadcast>(
+        context);
 }

@@ -392,7 +392,9 @@ def HloAlgebraicSimplifier
     - A+0, A*1, max(A, lowest), min(A, highest), A&~0, A|0, A^0 through
       broadcast constants (A), A&0 and A|~0 (the constant), (-A)*(-B) =
       A*B and A-C = A+(-C), floats too; a broadcast inserting only size-1
-      dimensions as a reshape (not with `layout-sensitive`); max(min(A, H), L) and min(max(A, L), H) as clamp(L, A, H);
+      dimensions as a reshape, an elementwise op of broadcasts of one
+      array and of scalars as the op on the array, broadcast after it
+      (both not with `layout-sensitive`); max(min(A, H), L) and min(max(A, L), H) as clamp(L, A, H);
       select(not(P), A, B) = select(P, B, A); convert(P)*B =
       select(P, B, 0); and XLA's identities of real numbers, which
       overflow and NaN can break: log(exp(A)) = A,
