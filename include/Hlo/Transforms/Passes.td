@@ -387,8 +387,8 @@ def HloAlgebraicSimplifier
     - slice and dynamic-slice of a broadcast (a broadcast of the slice),
       reverse of a reverse, pad with negative edges (a pad and a slice),
       slice of a pad within its operand or its padding, constants of one
-      value (a broadcast scalar) or 0..n-1 (an iota), reduce-add of a
-      broadcast over the dimensions it made (init + A * N);
+      value (a broadcast scalar), reduce-add of a broadcast over the
+      dimensions it made (init + A * N);
     - A+0, A*1, max(A, lowest), min(A, highest), A&~0, A|0, A^0 through
       broadcast constants (A), A&0 and A|~0 (the constant), (-A)*(-B) =
       A*B and A-C = A+(-C), floats too; a broadcast inserting only size-1
