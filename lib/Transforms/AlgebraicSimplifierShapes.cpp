@@ -318,8 +318,9 @@ struct ReduceOfBroadcast : ReducePattern {
                     ->getResult(0);
       value = createInferred<AddOp>(r, loc, {inits, value});
     }
-    if (in.getShape() == staticType(op.getResult()).getShape()) {
-      replace(r, op, value, true); // dims is then the identity
+    if (llvm::equal(dims, llvm::seq<int64_t>(0, in.getRank())) &&
+        in.getShape() == staticType(op.getResult()).getShape()) {
+      replace(r, op, value, true);
       return success();
     }
     Operation *result = createInstruction(
