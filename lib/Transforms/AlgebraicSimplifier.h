@@ -1,6 +1,6 @@
 //===- AlgebraicSimplifier.h - hlo-algebraic-simplifier's parts -*- C++ -*-===//
 //
-// Private to lib/Transforms: what the two files of hlo-algebraic-simplifier
+// Private to lib/Transforms: what the files of hlo-algebraic-simplifier
 // share: small helpers, the pattern base that skips instructions with
 // control predecessors, and the shape rewrites (slices, concatenates,
 // reductions, reduce-windows, dots: AlgebraicSimplifierShapes.cpp), the
