@@ -97,8 +97,8 @@ struct CompareSelf : HloPattern<CompareOp> {
   }
 };
 
-/// power(A, 0) = 1, power(A, 1) = A, power(A, 2) = A * A and, for floats,
-/// power(A, -1) = 1 / A.
+/// power(A, 0) = 1, power(A, 1) = A, power(A, 2) = A * A, power(A, 3) =
+/// A * A * A and, for floats, power(A, -1) = 1 / A.
 struct PowerByConstant : HloPattern<PowOp> {
   using HloPattern::HloPattern;
   LogicalResult rewrite(PowOp op, PatternRewriter &r) const override {
@@ -107,25 +107,23 @@ struct PowerByConstant : HloPattern<PowOp> {
     if (!exponent || !elementType || elementType != elementTypeOf(op.getRhs()))
       return failure();
     Value a = op.getLhs();
+    Location loc = unnamed(op.getLoc());
     auto one = [&] {
-      return makeSplat(r, op.getLoc(), op.getType(), r.getOneAttr(elementType));
+      return makeSplat(r, loc, op.getType(), r.getOneAttr(elementType));
     };
     if (*exponent == 0) {
       replace(r, op, one(), true);
+    } else if (a.getType() != op.getType()) {
+      return failure();
     } else if (*exponent == 1) {
-      if (a.getType() != op.getType())
-        return failure();
       replace(r, op, a, false);
-    } else if (*exponent == 2) {
-      auto mul = createInferred<MulOp>(r, op.getLoc(), {a, a});
-      if (!mul || mul.getType() != op.getType())
-        return failure();
+    } else if (*exponent == 2 || *exponent == 3) {
+      Value mul = createInferred<MulOp>(r, loc, {a, a});
+      if (*exponent == 3)
+        mul = createInferred<MulOp>(r, loc, {mul, a});
       replace(r, op, mul, true);
     } else if (*exponent == -1 && isa<FloatType>(elementType)) {
-      auto div = createInferred<DivOp>(r, op.getLoc(), {one(), a});
-      if (!div || div.getType() != op.getType())
-        return failure();
-      replace(r, op, div, true);
+      replace(r, op, createInferred<DivOp>(r, loc, {one(), a}), true);
     } else {
       return failure();
     }
@@ -147,19 +145,6 @@ struct SelectSameBranches : HloPattern<SelectOp> {
     if (!chosen || chosen.getType() != op.getType())
       return failure();
     replace(r, op, chosen, false);
-    return success();
-  }
-};
-
-/// abs(abs(A)) = abs(A): an abs cannot be negative (HLO's abs takes signed
-/// and float elements only, so no other operand is known non-negative).
-struct AbsOfAbs : HloPattern<AbsOp> {
-  using HloPattern::HloPattern;
-  LogicalResult rewrite(AbsOp op, PatternRewriter &r) const override {
-    Value a = op.getOperand();
-    if (!a.getDefiningOp<AbsOp>() || a.getType() != op.getType())
-      return failure();
-    replace(r, op, a, false);
     return success();
   }
 };
@@ -231,9 +216,12 @@ struct DivideRewrites : HloPattern<DivOp> {
       replace(r, op, a, false);
       return success();
     }
-    Location loc = op.getLoc();
-    // Unsigned A / 2^k = A >> k.
-    if (c && elt.isUnsignedInteger() && c.getSplatValue<APInt>().isPowerOf2()) {
+    Location loc = unnamed(op.getLoc());
+    // Unsigned or non-negative A / 2^k = A >> k.
+    std::optional<APInt> divisor = signedPowerOfTwo(elt, c);
+    if ((c && elt.isUnsignedInteger() &&
+         c.getSplatValue<APInt>().isPowerOf2()) ||
+        (divisor && isNonNegative(a))) {
       unsigned k = c.getSplatValue<APInt>().logBase2();
       Value shift = makeSplat(r, loc, op.getType(), r.getIntegerAttr(elt, k));
       Operation *result =
@@ -243,7 +231,7 @@ struct DivideRewrites : HloPattern<DivOp> {
       return success();
     }
     // Signed A / 2^k: the shift on |A|, negated for negative A.
-    if (std::optional<APInt> divisor = signedPowerOfTwo(elt, c)) {
+    if (divisor) {
       replace(r, op, signedByPowerOfTwo(r, loc, a, *divisor, false), true);
       return success();
     }
@@ -387,8 +375,8 @@ struct DistributeMultiply : HloPattern<AddOp> {
   bool floatsAreReal;
 };
 
-/// Unsigned A % 2^k = A & (2^k - 1); signed, the mask on |A|, negated for
-/// negative A.
+/// Unsigned or non-negative A % 2^k = A & (2^k - 1); other signed A, the
+/// mask on |A|, negated for negative A.
 struct RemainderByPowerOfTwo : HloPattern<RemOp> {
   using HloPattern::HloPattern;
   LogicalResult rewrite(RemOp op, PatternRewriter &r) const override {
@@ -396,17 +384,20 @@ struct RemainderByPowerOfTwo : HloPattern<RemOp> {
     SplatElementsAttr c = splatOperand(op.getRhs());
     if (!elt || !c || op.getLhs().getType() != op.getType())
       return failure();
-    if (std::optional<APInt> divisor = signedPowerOfTwo(elt, c)) {
+    std::optional<APInt> divisor = signedPowerOfTwo(elt, c);
+    if (divisor && !isNonNegative(op.getLhs())) {
       replace(r, op,
-              signedByPowerOfTwo(r, op.getLoc(), op.getLhs(), *divisor, true),
+              signedByPowerOfTwo(r, unnamed(op.getLoc()), op.getLhs(), *divisor,
+                                 true),
               true);
       return success();
     }
-    if (!elt.isUnsignedInteger() || !c.getSplatValue<APInt>().isPowerOf2())
+    if (!divisor &&
+        (!elt.isUnsignedInteger() || !c.getSplatValue<APInt>().isPowerOf2()))
       return failure();
     APInt mask = c.getSplatValue<APInt>() - 1;
-    Value m =
-        makeSplat(r, op.getLoc(), op.getType(), r.getIntegerAttr(elt, mask));
+    Value m = makeSplat(r, unnamed(op.getLoc()), op.getType(),
+                        r.getIntegerAttr(elt, mask));
     replace(r, op, createInferred<AndOp>(r, op.getLoc(), {op.getLhs(), m}),
             true);
     return success();
@@ -642,7 +633,7 @@ struct AlgebraicSimplifierPass
       if (name.getDialectNamespace() == HloDialect::getDialectNamespace())
         name.getCanonicalizationPatterns(set, context);
     set.add<SubtractSelf, MultiplyByZero, CompareSelf, SelectSameBranches,
-            AbsOfAbs, DivideRewrites, Reassociate<AddOp>, Reassociate<MulOp>,
+            DivideRewrites, Reassociate<AddOp>, Reassociate<MulOp>,
             RsqrtOfReciprocal, RemainderByPowerOfTwo, ConvertPair,
             BitcastConvertPair, ConditionalOfConvertedPred>(context);
     set.add<DistributeMultiply>(context, enableFloatsAreReal);
@@ -660,6 +651,7 @@ struct AlgebraicSimplifierPass
     populateShapePatterns(set, symbols, adds, options);
     populateMovementPatterns(set, options);
     populateElementwisePatterns(set);
+    populateArithmeticPatterns(set, symbols);
     if (enablePowerRewrites)
       set.add<PowerByConstant>(context);
     FrozenRewritePatternSet patterns(std::move(set));

@@ -14,6 +14,7 @@
 #define HLO_LIB_TRANSFORMS_ALGEBRAICSIMPLIFIER_H
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
+#include "RewriteUtils.h"
 #include "TransformUtils.h"
 
 #include "mlir/IR/Matchers.h"
@@ -65,6 +66,23 @@ inline std::optional<double> splatValue(Value v) {
   return std::nullopt;
 }
 
+/// True if splat constants `a` and `b` of one element type hold a <= b.
+inline bool splatLessOrEqual(SplatElementsAttr a, SplatElementsAttr b) {
+  Type t = a.getElementType();
+  if (t != b.getElementType())
+    return false;
+  if (isa<FloatType>(t)) {
+    APFloat::cmpResult c =
+        a.getSplatValue<APFloat>().compare(b.getSplatValue<APFloat>());
+    return c == APFloat::cmpLessThan || c == APFloat::cmpEqual;
+  }
+  auto it = dyn_cast<IntegerType>(t);
+  if (!it)
+    return false;
+  APInt x = a.getSplatValue<APInt>(), y = b.getSplatValue<APInt>();
+  return it.isUnsigned() || it.getWidth() == 1 ? x.ule(y) : x.sle(y);
+}
+
 /// An array of `type` whose elements are all `scalar` (an integer or float
 /// attribute of its element type): a scalar constant broadcast to the shape,
 /// as XLA builds it, so that no large literal is made.
@@ -91,15 +109,6 @@ inline Value makeSplat(PatternRewriter &rewriter, Location loc, Type type,
       ->getResult(0);
 }
 
-/// `loc` without the instruction name it may carry, for the instructions
-/// a rewrite adds: the exporter names them afresh, and the one replacing
-/// an instruction takes its name (`replace`).
-inline Location unnamed(Location loc) {
-  if (auto name = dyn_cast<NameLoc>(loc))
-    return name.getChildLoc();
-  return loc;
-}
-
 /// The type of `v` if it is an array of static shape.
 inline RankedTensorType staticType(Value v) {
   auto t = dyn_cast<RankedTensorType>(v.getType());
@@ -121,6 +130,23 @@ inline void replace(PatternRewriter &rewriter, Operation *op, Value value,
       transferInstructionAttrs(op, def);
   rewriter.replaceOp(op, value);
 }
+
+/// True if `a` and `b` are the same value: one value, or splat constants
+/// (or broadcasts of them) of one element and element type.
+inline bool sameSplat(Value a, Value b) {
+  if (a == b)
+    return true;
+  SplatElementsAttr x = splatOperand(a), y = splatOperand(b);
+  return x && y && x.getElementType() == y.getElementType() &&
+         x.getSplatValue<Attribute>() == y.getSplatValue<Attribute>();
+}
+
+/// True if no element of `v` is negative (XLA's IsNonNegative, for what
+/// it knows): abs, iotas whose values fit, constants of no negative
+/// element and broadcasts of them; of floats also exp and A*A. abs of the
+/// lowest integer is that integer, which the rewrites asking this leave
+/// as they find it (abs(abs(A)) = abs(A); A % 2^k = A & (2^k - 1)).
+bool isNonNegative(Value v);
 
 /// True if `v` is a constant (so an operand XLA's `NonConstant` rejects).
 inline bool isConstant(Value v) { return matchPattern(v, m_Constant()); }
@@ -176,6 +202,13 @@ void populateElementwisePatterns(RewritePatternSet &set);
 /// of broadcast operands, gathers, scatters and sorts.
 void populateMovementPatterns(RewritePatternSet &set,
                               const ShapeOptions &options);
+
+/// Adds the rewrites by operand values (AlgebraicSimplifierArithmetic.cpp):
+/// abs of non-negative values, clamps of clamps, remainders of remainders,
+/// quotients of quotients, parts of complex numbers, selects between pred
+/// constants, and maps of one instruction (their computations in
+/// `symbols`).
+void populateArithmeticPatterns(RewritePatternSet &set, SymbolTable &symbols);
 
 } // namespace mlir::hlo::algsimp
 

@@ -17,23 +17,6 @@ using namespace mlir;
 using namespace mlir::hlo;
 using namespace mlir::hlo::algsimp;
 
-/// True if splat constants `a` and `b` of one element type hold a <= b.
-static bool lessOrEqual(SplatElementsAttr a, SplatElementsAttr b) {
-  Type t = a.getElementType();
-  if (t != b.getElementType())
-    return false;
-  if (isa<FloatType>(t)) {
-    APFloat::cmpResult c =
-        a.getSplatValue<APFloat>().compare(b.getSplatValue<APFloat>());
-    return c == APFloat::cmpLessThan || c == APFloat::cmpEqual;
-  }
-  auto it = dyn_cast<IntegerType>(t);
-  if (!it)
-    return false;
-  APInt x = a.getSplatValue<APInt>(), y = b.getSplatValue<APInt>();
-  return it.isUnsigned() || it.getWidth() == 1 ? x.ule(y) : x.sle(y);
-}
-
 /// The operand of `op` (two operands) defined by a plain `OpT`, with the
 /// other operand in `other`.
 template <typename OpT> static OpT operandOf(Operation *op, Value &other) {
@@ -150,7 +133,7 @@ struct MinMaxToClamp : HloPattern<OuterOp> {
       return failure();
     Value lo = maxOutside ? outerBound : innerBound;
     Value hi = maxOutside ? innerBound : outerBound;
-    if (maxOutside && !lessOrEqual(outerConst, innerConst))
+    if (maxOutside && !splatLessOrEqual(outerConst, innerConst))
       return failure();
     replace(r, op, createInferred<ClampOp>(r, op.getLoc(), {lo, x, hi}), true);
     return success();

@@ -3,14 +3,18 @@
 // hlo-algebraic-simplifier's rewrites of instructions that only move
 // elements: scalar broadcasts read through permutations and subsets, the
 // size-1 dimensions of broadcasts, slices of broadcasts and pads, reverses
-// of reverses, negative pads, uniform constants, gathers,
+// of reverses, negative pads, uniform constants, iotas along a size-1
+// dimension, transposes of size-1 dimensions, broadcast scalars at the
+// ends of a concatenate, dynamic slices of dynamic slices, gathers,
 // scatters and sorts (XLA's HandleBroadcast, HandleSlice,
 // HandleDynamicSlice, HandleReverse, HandlePad, HandleConstant,
-// HandleGather, HandleScatter and HandleSort).
+// HandleIota, HandleTranspose, HandleConcatenate, HandleGather,
+// HandleScatter and HandleSort).
 //
 //===----------------------------------------------------------------------===//
 
 #include "AlgebraicSimplifier.h"
+#include "GatherScatterUtils.h"
 #include "WhileLoopUtils.h"
 
 #include "Hlo/Dialect/Hlo/HloOpClasses.h"
@@ -439,21 +443,11 @@ static LogicalResult replaceByTuple(Operation *op, ValueRange values,
 // Scatters
 //===----------------------------------------------------------------------===//
 
-/// The operands, indices and updates of a scatter.
-struct ScatterInputs {
-  OperandRange operands, updates;
-  Value indices;
-  explicit ScatterInputs(ScatterOp op)
-      : operands(op.getInputs().take_front(op.getInputs().size() / 2)),
-        updates(op.getInputs().take_back(op.getInputs().size() / 2)),
-        indices(op.getInputs()[op.getInputs().size() / 2]) {}
-};
-
 /// A scatter of no update elements leaves its operands as they are.
 struct ScatterNothing : HloPattern<ScatterOp> {
   using HloPattern::HloPattern;
   LogicalResult rewrite(ScatterOp op, PatternRewriter &r) const override {
-    ScatterInputs in(op);
+    ScatterParts in(op);
     for (Value update : in.updates) {
       RankedTensorType t = staticType(update);
       if (!t || t.getNumElements() != 0)
@@ -475,7 +469,7 @@ struct ScatterNothing : HloPattern<ScatterOp> {
 struct ScatterWholeWindow : HloPattern<ScatterOp> {
   using HloPattern::HloPattern;
   LogicalResult rewrite(ScatterOp op, PatternRewriter &r) const override {
-    ScatterInputs in(op);
+    ScatterParts in(op);
     RankedTensorType indices = staticType(in.indices);
     RankedTensorType type = staticType(op.getResult());
     if (in.operands.size() != 1 || !indices || !type ||
@@ -490,6 +484,137 @@ struct ScatterWholeWindow : HloPattern<ScatterOp> {
         {r.getNamedAttr("to_apply", op.getToApplyAttr()),
          r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr(dims))});
     replace(r, op, map, true);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Iotas, transposes, concatenates and dynamic slices
+//===----------------------------------------------------------------------===//
+
+/// An iota along a dimension of size 1 is all zeros.
+struct IotaAlongUnitDimension : HloPattern<IotaOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(IotaOp op, PatternRewriter &r) const override {
+    RankedTensorType type = staticType(op.getResult());
+    if (!type || !isa<IntegerType, FloatType>(type.getElementType()) ||
+        type.getDimSize(op.getIotaDimension()) != 1)
+      return failure();
+    replace(
+        r, op,
+        makeSplat(r, op.getLoc(), type, r.getZeroAttr(type.getElementType())),
+        true);
+    return success();
+  }
+};
+
+/// A transpose that moves only dimensions of size 1, keeping the others in
+/// their order, is a reshape (before layout assignment).
+struct TransposeOfUnitDimensions : HloPattern<TransposeOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(TransposeOp op, PatternRewriter &r) const override {
+    RankedTensorType in = staticType(op.getOperand());
+    if (!in || !staticType(op.getResult()) ||
+        isIdentityPermutation(op.getDimensions()))
+      return failure();
+    int64_t last = -1;
+    for (int64_t d : op.getDimensions()) {
+      if (in.getDimSize(d) == 1)
+        continue;
+      if (d < last)
+        return failure();
+      last = d;
+    }
+    InstBuilder ib(r, op.getLoc());
+    replace(r, op, ib.create<ReshapeOp>(op.getType(), op.getOperand()), true);
+    return success();
+  }
+};
+
+/// A concatenate whose first or last operand is a broadcast scalar is a
+/// pad of the other operands by that scalar (XLA's HandleConcatenate).
+struct ConcatenateOfBroadcastAtEnd : HloPattern<ConcatenateOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(ConcatenateOp op, PatternRewriter &r) const override {
+    RankedTensorType type = staticType(op.getResult());
+    OperandRange inputs = op.getInputs();
+    if (!type || inputs.size() < 2 || op.getDimensions().size() != 1)
+      return failure();
+    int64_t dim = op.getDimensions()[0];
+    for (bool first : {true, false}) {
+      Value end = first ? inputs.front() : inputs.back();
+      auto b = plainDef<BroadcastOp>(end);
+      if (!b || cast<RankedTensorType>(b.getOperand().getType()).getRank() ||
+          !staticType(end))
+        continue;
+      SmallVector<Value> rest(first ? inputs.drop_front() : inputs.drop_back());
+      InstBuilder ib(r, unnamed(op.getLoc()));
+      Value x = rest.front();
+      if (rest.size() > 1) {
+        SmallVector<int64_t> shape(type.getShape());
+        shape[dim] -= staticType(end).getDimSize(dim);
+        x = ib.create<ConcatenateOp>(
+            RankedTensorType::get(shape, type.getElementType()), rest,
+            {r.getNamedAttr("dimensions", op.getDimensionsAttr())});
+      }
+      SmallVector<int64_t> low(type.getRank(), 0), high(low), interior(low);
+      (first ? low : high)[dim] = staticType(end).getDimSize(dim);
+      Value pad = ib.create<PadOp>(
+          op.getType(), {x, b.getOperand()},
+          {r.getNamedAttr("padding", PaddingAttr::get(r.getContext(), low, high,
+                                                      interior))});
+      replace(r, op, pad, true);
+      return success();
+    }
+    return failure();
+  }
+};
+
+/// dynamic-slice(dynamic-slice(A, I), J) = dynamic-slice(A, I' + J'), I'
+/// and J' the starts each slice clamps its own to, so their sum needs no
+/// further clamp. (XLA 0.10.2 clamps only I, to the outer slice's range,
+/// which differs where I lies outside the inner one's.) Not where the
+/// inner starts are constants: that slice becomes a slice.
+struct DynamicSliceOfDynamicSlice : HloPattern<DynamicSliceOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(DynamicSliceOp op, PatternRewriter &r) const override {
+    auto inner = plainDef<DynamicSliceOp>(op.getOperand());
+    if (!inner || !inner->hasOneUse() || !staticType(op.getResult()))
+      return failure();
+    RankedTensorType source = staticType(inner.getOperand()),
+                     middle = staticType(inner.getResult());
+    if (!source || !middle ||
+        llvm::all_of(inner.getStartIndices(),
+                     [](Value v) { return isConstant(v); }))
+      return failure();
+    Type indexType = op.getStartIndices().front().getType();
+    auto sameType = [&](Value v) { return v.getType() == indexType; };
+    if (!llvm::all_of(op.getStartIndices(), sameType) ||
+        !llvm::all_of(inner.getStartIndices(), sameType))
+      return failure();
+    Type elt = elementTypeOf(op.getStartIndices().front());
+    InstBuilder ib(r, unnamed(op.getLoc()));
+    auto clamped = [&](Value start, int64_t max) {
+      return ib.create<ClampOp>(
+          indexType, {ib.scalar(elt, 0), start, ib.scalar(elt, max)});
+    };
+    SmallVector<Value> starts;
+    ArrayRef<int64_t> sizes = op.getDynamicSliceSizes();
+    for (int64_t d = 0, e = source.getRank(); d < e; ++d) {
+      Value i = clamped(inner.getStartIndices()[d],
+                        source.getDimSize(d) - middle.getDimSize(d));
+      Value j =
+          clamped(op.getStartIndices()[d], middle.getDimSize(d) - sizes[d]);
+      starts.push_back(ib.create<AddOp>(indexType, {i, j}));
+    }
+    SmallVector<Value> operands = {inner.getOperand()};
+    llvm::append_range(operands, starts);
+    replace(r, op,
+            ib.create<DynamicSliceOp>(
+                op.getType(), operands,
+                {r.getNamedAttr("dynamic_slice_sizes",
+                                op.getDynamicSliceSizesAttr())}),
+            true);
     return success();
   }
 };
@@ -529,9 +654,11 @@ void mlir::hlo::algsimp::populateMovementPatterns(RewritePatternSet &set,
           OfScalarBroadcast<DynamicSliceOp>, OfScalarBroadcast<SortOp>,
           SliceOfBroadcast, DynamicSliceOfBroadcast, ReverseOfReverse,
           NegativePad, SliceOfPad, UniformConstant, GatherFromScalar,
-          ScatterNothing, ScatterWholeWindow, SortNothing>(context);
+          ScatterNothing, ScatterWholeWindow, SortNothing,
+          IotaAlongUnitDimension, ConcatenateOfBroadcastAtEnd,
+          DynamicSliceOfDynamicSlice>(context);
   set.add<VerySmallGather>(context, options.verySmallGatherSize);
   if (!options.layoutSensitive)
-    set.add<BroadcastDegenerateOperand, BroadcastAsReshape, SinkBroadcast>(
-        context);
+    set.add<BroadcastDegenerateOperand, BroadcastAsReshape, SinkBroadcast,
+            TransposeOfUnitDimensions>(context);
 }

@@ -288,12 +288,9 @@ void mlir::hlo::nameFusion(FusionOp fusion, SymbolTable &symbols,
     joined = "parameter";
   StringRef kind = fusion.getKind() == FusionKind::kInput ? "input" : "loop";
 
-  Location loc = fusion.getLoc();
-  Location child = UnknownLoc::get(ctx);
-  if (auto name = dyn_cast<NameLoc>(loc))
-    child = name.getChildLoc();
-  fusion->setLoc(NameLoc::get(
-      StringAttr::get(ctx, kind + "_" + joined + "_fusion"), child));
+  fusion->setLoc(
+      NameLoc::get(StringAttr::get(ctx, kind + "_" + joined + "_fusion"),
+                   unnamed(fusion.getLoc())));
 
   auto comp = cast<ComputationOp>(body->getParentOp());
   std::string base = "fused_" + joined;

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FusionUtils.h"
+#include "RewriteUtils.h"
 #include "TransformUtils.h"
 
 #include "Hlo/Dialect/Hlo/HloTopKCalls.h"
@@ -79,9 +80,7 @@ struct FusionWrapperPass
         std::string opcode = isa<CustomCallOp>(op) ? "topk" : getOpcode(op);
         bool input = isa<ReduceOp, ScatterOp>(op);
         // The fusion keeps the instruction's source location and metadata.
-        Location where = op->getLoc();
-        if (auto named = dyn_cast<NameLoc>(where))
-          where = named.getChildLoc();
+        Location where = unnamed(op->getLoc());
         FusionOp fusion = wrapInFusion(op, symbols, tables, comp);
         MLIRContext *ctx = fusion.getContext();
         auto fused = symbols.lookup<ComputationOp>(fusion.getCalls());

@@ -16,6 +16,17 @@
 
 namespace mlir::hlo {
 
+/// The operands, indices and updates of a scatter (its inputs in order:
+/// N operands, the indices, N updates).
+struct ScatterParts {
+  OperandRange operands, updates;
+  Value indices;
+  explicit ScatterParts(ScatterOp op)
+      : operands(op.getInputs().take_front(op.getInputs().size() / 2)),
+        updates(op.getInputs().take_back(op.getInputs().size() / 2)),
+        indices(op.getInputs()[op.getInputs().size() / 2]) {}
+};
+
 /// 0..rank-1 without the dimensions in `skip1` and `skip2`, ascending.
 SmallVector<int64_t> dimsExcept(int64_t rank, ArrayRef<int64_t> skip1,
                                 ArrayRef<int64_t> skip2 = {});

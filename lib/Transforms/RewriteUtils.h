@@ -47,6 +47,16 @@ SmallVector<OpT> nonFusionOpsWithoutControlEdges(ModuleOp module) {
 /// instruction that takes its place.
 Location derivedLoc(Location loc);
 
+/// `loc` without the instruction name it may carry (its source position
+/// and metadata as they are), for the instructions a rewrite adds: the
+/// exporter names them afresh, and the one replacing an instruction takes
+/// its name.
+inline Location unnamed(Location loc) {
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return name.getChildLoc();
+  return loc;
+}
+
 /// Replaces `op` (one result) by `value`, whose instruction was made for
 /// it and takes its place: op's location (name, metadata) and
 /// attributes; then erases `op`.

@@ -40,22 +40,6 @@ namespace mlir::hlo {
 using namespace mlir;
 using namespace mlir::hlo;
 
-namespace {
-/// The operands, indices and updates of a scatter.
-struct ScatterParts {
-  SmallVector<Value> operands, updates;
-  Value indices;
-
-  explicit ScatterParts(ScatterOp op) {
-    OperandRange inputs = op.getInputs();
-    size_t n = inputs.size() / 2;
-    operands.assign(inputs.begin(), inputs.begin() + n);
-    indices = inputs[n];
-    updates.assign(inputs.begin() + n + 1, inputs.end());
-  }
-};
-} // namespace
-
 /// XLA's ScatterSimplifier::InstructionMatchesPattern, for the scatters
 /// this pass can rewrite.
 static bool isSimplifiable(ScatterOp op) {

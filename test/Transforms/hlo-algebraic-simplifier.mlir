@@ -52,7 +52,8 @@ hlo.computation @floats(%a: tensor<4xf32>) -> tuple<tensor<4xf32>, tensor<4xf32>
 
 // -----
 
-// power by 0, 1, 2 and -1; another exponent stays.
+// power by 0, 1, 2 and -1 (3: hlo-algebraic-simplifier-arithmetic.hlo);
+// another exponent stays.
 // CHECK-LABEL: hlo.computation @power
 // NOPOW-LABEL: hlo.computation @power
 // NOPOW-COUNT-5: power
@@ -61,18 +62,18 @@ hlo.computation @power(%a: tensor<4xf32>) -> tuple<tensor<4xf32>, tensor<4xf32>,
   %c1 = hlo.constant {value = dense<1.0> : tensor<4xf32>} : () -> tensor<4xf32>
   %c2 = hlo.constant {value = dense<2.0> : tensor<4xf32>} : () -> tensor<4xf32>
   %cm1 = hlo.constant {value = dense<-1.0> : tensor<4xf32>} : () -> tensor<4xf32>
-  %c3 = hlo.constant {value = dense<3.0> : tensor<4xf32>} : () -> tensor<4xf32>
+  %c5 = hlo.constant {value = dense<5.0> : tensor<4xf32>} : () -> tensor<4xf32>
   // CHECK-DAG: %[[ONE:.*]] = constant {value = dense<1.000000e+00> : tensor<f32>}
   // CHECK-DAG: %[[ONES:.*]] = broadcast %[[ONE]]
   // CHECK-DAG: %[[SQ:.*]] = multiply %arg0, %arg0
   // CHECK-DAG: %[[INV:.*]] = divide %{{.*}}, %arg0
-  // CHECK-DAG: %[[CUBE:.*]] = power %arg0, %{{.*}}
-  // CHECK: tuple %[[ONES]], %arg0, %[[SQ]], %[[INV]], %[[CUBE]]
+  // CHECK-DAG: %[[FIFTH:.*]] = power %arg0, %{{.*}}
+  // CHECK: tuple %[[ONES]], %arg0, %[[SQ]], %[[INV]], %[[FIFTH]]
   %0 = hlo.power %a, %c0 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   %1 = hlo.power %a, %c1 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   %2 = hlo.power %a, %c2 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   %3 = hlo.power %a, %cm1 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-  %4 = hlo.power %a, %c3 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %4 = hlo.power %a, %c5 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   %r = hlo.tuple %0, %1, %2, %3, %4 : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tuple<tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
   hlo.return %r : tuple<tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>>
 }
@@ -220,8 +221,9 @@ hlo.computation @dynamic_update_slice(%a: tensor<4x3xf32>, %u: tensor<4x3xf32>, 
 // -----
 
 // A reduce that adds nothing up: over size-1 dimensions (or none) with the
-// identity init, a reshape; with another init, a map of the reducer; of an
-// empty array, the init broadcast. A real reduction stays.
+// identity init, a reshape; with another init, a map of the reducer (its
+// one add, as the map is simplified too); of an empty array, the init
+// broadcast. A real reduction stays.
 hlo.computation @add(%x: tensor<f32>, %y: tensor<f32>) -> tensor<f32> {
   %0 = hlo.add %x, %y : (tensor<f32>, tensor<f32>) -> tensor<f32>
   hlo.return %0 : tensor<f32>
@@ -231,7 +233,7 @@ hlo.computation @reduce_nothing(%a: tensor<3x1x4xf32>, %e: tensor<0x4xf32>, %i: 
   // CHECK-DAG: %[[R:.*]] = reshape %arg0 : (tensor<3x1x4xf32>) -> tensor<3x4xf32>
   // CHECK-DAG: %[[R1:.*]] = reshape %arg0 : (tensor<3x1x4xf32>) -> tensor<3x4xf32>
   // CHECK-DAG: %[[B:.*]] = broadcast %arg2 {dimensions = array<i64>} : (tensor<f32>) -> tensor<3x4xf32>
-  // CHECK-DAG: %[[M:.*]] = map %[[B]], %[[R1]] {dimensions = array<i64: 0, 1>, to_apply = @add}
+  // CHECK-DAG: %[[M:.*]] = add %[[B]], %[[R1]]
   // CHECK-DAG: %[[E:.*]] = broadcast %arg2 {dimensions = array<i64>} : (tensor<f32>) -> tensor<4xf32>
   // CHECK-DAG: %[[S:.*]] = reduce %arg0, %{{.*}} {dimensions = array<i64: 0, 1>, to_apply = @add}
   // CHECK: tuple %[[R]], %[[M]], %[[E]], %[[S]], %arg0 :
@@ -638,7 +640,7 @@ hlo.computation @reduce_windows(%x: tensor<4x6xf32>, %i: tensor<f32>, %s: tensor
   // CHECK-DAG: %[[FOLD:.*]] = reduce_window %arg0, %[[Z]] {to_apply = @addw, window = #hlo.window<"{size=3x1 stride=2x1 pad=1_1x0_0}">} : (tensor<4x6xf32>, tensor<f32>) -> tensor<2x6xf32>
   // CHECK-DAG: %[[PO:.*]] = pad %arg0,
   // CHECK-DAG: %[[KEEP2:.*]] = reduce_window %[[PO]], %[[Z]]
-  // CHECK-DAG: %[[MAP:.*]] = map %arg1, %arg2 {dimensions = array<i64>, to_apply = @addw} : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  // CHECK-DAG: %[[MAP:.*]] = add %arg1, %arg2 : (tensor<f32>, tensor<f32>) -> tensor<f32>
   // CHECK-DAG: %[[E:.*]] = broadcast %arg1 {dimensions = array<i64>} : (tensor<f32>) -> tensor<0x3xf32>
   // CHECK: tuple %arg0, %[[P]], %[[KEEP]], %[[RS]], %[[FOLD]], %[[KEEP2]], %arg2, %[[MAP]], %[[E]] :
   // NOWR: reduce_window %arg0, %arg1 {to_apply = @addw, window = #hlo.window<"{size=4x1}">}
@@ -662,7 +664,7 @@ hlo.computation @reduce_windows(%x: tensor<4x6xf32>, %i: tensor<f32>, %s: tensor
 // -----
 
 // reduce(concatenate(A, B)) over the concatenated dimension is a map of
-// the reducer over reduce(A) and reduce(B) (operands of different shapes
+// the reducer (its add) over reduce(A) and reduce(B) (operands of different shapes
 // only with enable-unconditional-reduce-of-concat-replacement, unless the
 // result is a scalar). Another init, or a reduce that keeps the
 // concatenated dimension, stays.
@@ -677,16 +679,16 @@ hlo.computation @reduce_of_concatenate(%a: tensor<2x3xi32>, %b: tensor<4x3xi32>,
   // CHECK-DAG: %[[CAT:.*]] = concatenate %arg0, %arg1
   // CHECK-DAG: %[[RA:.*]] = reduce %arg0, %[[Z]] {dimensions = array<i64: 0>, to_apply = @addc} : (tensor<2x3xi32>, tensor<i32>) -> tensor<3xi32>
   // CHECK-DAG: %[[RB:.*]] = reduce %arg1, %[[Z]] {dimensions = array<i64: 0>, to_apply = @addc} : (tensor<4x3xi32>, tensor<i32>) -> tensor<3xi32>
-  // CHECK-DAG: %[[M:.*]] = map %[[RA]], %[[RB]] {dimensions = array<i64: 0>, to_apply = @addc}
+  // CHECK-DAG: %[[M:.*]] = add %[[RA]], %[[RB]]
   // CHECK-DAG: %[[SA:.*]] = reduce %arg0, %[[Z]] {dimensions = array<i64: 0, 1>, to_apply = @addc} : (tensor<2x3xi32>, tensor<i32>) -> tensor<i32>
   // CHECK-DAG: %[[SB:.*]] = reduce %arg1, %[[Z]] {dimensions = array<i64: 0, 1>, to_apply = @addc} : (tensor<4x3xi32>, tensor<i32>) -> tensor<i32>
-  // CHECK-DAG: %[[S:.*]] = map %[[SA]], %[[SB]] {dimensions = array<i64>, to_apply = @addc}
+  // CHECK-DAG: %[[S:.*]] = add %[[SA]], %[[SB]]
   // CHECK-DAG: %[[K0:.*]] = reduce %[[CAT]], %arg2 {dimensions = array<i64: 0>
   // CHECK-DAG: %[[K1:.*]] = reduce %[[CAT]], %[[Z]] {dimensions = array<i64: 1>
   // CHECK: tuple %[[M]], %[[S]], %[[K0]], %[[K1]] :
   // NOCAT-DAG: %[[CAT:.*]] = concatenate %arg0, %arg1
   // NOCAT-DAG: %[[K:.*]] = reduce %[[CAT]], %{{.*}} {dimensions = array<i64: 0>, to_apply = @addc} : (tensor<6x3xi32>, tensor<i32>) -> tensor<3xi32>
-  // NOCAT-DAG: %[[S:.*]] = map %{{.*}}, %{{.*}} {dimensions = array<i64>, to_apply = @addc}
+  // NOCAT-DAG: %[[S:.*]] = add %{{.*}}, %{{.*}} : (tensor<i32>, tensor<i32>) -> tensor<i32>
   // NOCAT: tuple %[[K]], %[[S]],
   %z = hlo.constant {value = dense<0> : tensor<i32>} : () -> tensor<i32>
   %cat = hlo.concatenate %a, %b {dimensions = array<i64: 0>} : (tensor<2x3xi32>, tensor<4x3xi32>) -> tensor<6x3xi32>

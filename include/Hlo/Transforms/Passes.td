@@ -342,12 +342,15 @@ def HloAlgebraicSimplifier
     as XLA's AlgebraicSimplifier makes them:
     - integers: A-A = 0, A*0 = 0, compare(A, A); (A+C1)+C2 = A+(C1+C2)
       and (A*C1)*C2 = A*(C1*C2) (floats too, as XLA);
-    - power by a constant 0, 1, 2 (and -1 for floats); select of equal
-      branches; abs of an abs;
+    - power by a constant 0, 1, 2, 3 (and -1 for floats); select of equal
+      branches; abs of a value known non-negative (abs, an iota, a
+      non-negative constant, for floats exp and A*A);
     - A*C+B*C = (A+B)*C for integers (floats when C is a constant +-2^k,
       or with `enable-floats-are-real`), both multiplies with no other user;
-    - divide: A/1 = A; unsigned A/2^k = A>>k and A%2^k = A&(2^k-1), signed
-      ones the same on |A|, negated for negative A; for floats
+    - divide: A/1 = A; unsigned or non-negative A/2^k = A>>k and A%2^k =
+      A&(2^k-1), other signed ones the same on |A|, negated for negative
+      A; (A%B)%B = A%B; for floats (A/B)/C = A/(B*C) and A/(B/C) =
+      (A*C)/B (the inner divide with no other user),
       A/C = A*(1/C), A/sqrt(B) = A*rsqrt(B) and
       A/rsqrt(B) = A*sqrt(B) (sqrt/rsqrt with no other user),
       exp(A)/exp(B) = exp(A-B), A/exp(B) = A*exp(-B),
@@ -399,7 +402,15 @@ def HloAlgebraicSimplifier
       select(P, B, 0); and XLA's identities of real numbers, which
       overflow and NaN can break: log(exp(A)) = A,
       exp(A)*exp(B) = exp(A+B), sqrt(A*A) = |A|,
-      log(pow(A, B)) = B*log|A| (0 for B = 0), log(sqrt(A)) = log(A)/2.
+      log(pow(A, B)) = B*log|A| (0 for B = 0), log(sqrt(A)) = log(A)/2;
+    - clamp of a clamp whose bounds hold the outer ones; real and imag of
+      a complex, complex of a real and an imag; select(P, true, false) =
+      P and select(P, false, true) = not(P); a map of one instruction
+      (that instruction); an iota along a size-1 dimension (zeros); a
+      transpose moving only size-1 dimensions (a reshape; not with
+      `layout-sensitive`); a concatenate with a broadcast scalar at an end
+      (a pad); a dynamic-slice of a dynamic-slice (one, at the sum of the
+      clamped starts).
     Float A*0, A-A and x==x (which XLA leaves too: NaN and infinity break
     them) are not applied.
     Instructions with control predecessors are left alone, and tuple or
@@ -416,7 +427,7 @@ def HloAlgebraicSimplifier
   let options = [
     Option<"enablePowerRewrites", "enable-power-rewrites", "bool",
            /*default=*/"true",
-           "Rewrite power by a constant 0, 1, 2 or -1">,
+           "Rewrite power by a constant 0, 1, 2, 3 or -1">,
     Option<"enableDotToMultiplyRewrite", "enable-dot-to-multiply-rewrite",
            "bool", /*default=*/"true",
            "Rewrite a dot with no contracting dimension of size above 1 as "

@@ -297,6 +297,10 @@ OpFoldResult ConvertOp::fold(FoldAdaptor) {
   return same(*this, getOperand(), getType());
 }
 
+OpFoldResult BitcastConvertOp::fold(FoldAdaptor) {
+  return same(*this, getOperand(), getType());
+}
+
 OpFoldResult SelectOp::fold(FoldAdaptor adaptor) {
   if (getOnTrue() == getOnFalse())
     return same(*this, getOnTrue(), getType());

@@ -262,7 +262,10 @@ def Hlo_ConvertOp : Hlo_ElementwiseUnaryOp<"convert", "element type conversion",
   let hasFolder = 1;
 }
 def Hlo_BitcastConvertOp : Hlo_UnaryOp<"bitcast_convert",
-    "reinterpret element bits as another type", (ins), [Pure]> { let hasVerifier = 1; }
+    "reinterpret element bits as another type", (ins), [Pure]> {
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
 def Hlo_ReducePrecisionOp : Hlo_UnaryOp<"reduce_precision",
     "round to a narrower float format",
     (ins I64Attr:$exponent_bits, I64Attr:$mantissa_bits), [Pure, HloInfer]> {

@@ -1,0 +1,274 @@
+//===- AlgebraicSimplifierArithmetic.cpp - rewrites by operand values -----===//
+//
+// hlo-algebraic-simplifier's rewrites of XLA's AlgebraicSimplifier that
+// follow from what an instruction's operands are: abs of a value known
+// non-negative, a clamp of a clamp the outer bounds make redundant, a
+// remainder by the divisor of the remainder it takes, quotients of
+// quotients, the parts of a complex number, selects between the two pred
+// constants, and maps whose computation is one instruction.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AlgebraicSimplifier.h"
+
+#include "Hlo/Dialect/Hlo/HloOpClasses.h"
+
+using namespace mlir;
+using namespace mlir::hlo;
+using namespace mlir::hlo::algsimp;
+
+bool mlir::hlo::algsimp::isNonNegative(Value v) {
+  if (auto b = v.getDefiningOp<BroadcastOp>())
+    v = b.getOperand();
+  Type elt = elementTypeOf(v);
+  if (!isa_and_nonnull<IntegerType, FloatType>(elt))
+    return false;
+  auto intType = dyn_cast<IntegerType>(elt);
+  if (intType && intType.isUnsigned())
+    return true;
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return false;
+  if (isa<AbsOp>(def))
+    return true;
+  if (auto iota = dyn_cast<IotaOp>(def)) {
+    RankedTensorType t = staticType(iota.getResult());
+    if (!t)
+      return false;
+    int64_t n = t.getDimSize(iota.getIotaDimension());
+    // The values 0..n-1 must not wrap around.
+    return !intType || intType.getWidth() >= 64 ||
+           n - 1 <= (int64_t(1) << (intType.getWidth() - 1)) - 1;
+  }
+  DenseElementsAttr literal;
+  if (matchPattern(v, m_Constant(&literal))) {
+    if (intType)
+      return llvm::none_of(literal.getValues<APInt>(),
+                           [](const APInt &x) { return x.isNegative(); });
+    return llvm::none_of(literal.getValues<APFloat>(),
+                         [](const APFloat &x) { return x.isNegative(); });
+  }
+  if (!isa<FloatType>(elt))
+    return false;
+  // exp is never below +0, a square has the sign bit clear.
+  if (isa<ExpOp>(def))
+    return true;
+  auto mul = dyn_cast<MulOp>(def);
+  return mul && mul.getLhs() == mul.getRhs();
+}
+
+namespace {
+/// abs(A) = A for A known non-negative.
+struct AbsOfNonNegative : HloPattern<AbsOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(AbsOp op, PatternRewriter &r) const override {
+    Value a = op.getOperand();
+    if (a.getType() != op.getType() || !isNonNegative(a))
+      return failure();
+    replace(r, op, a, false);
+    return success();
+  }
+};
+
+/// clamp(L, clamp(L', A, H'), H) = clamp(L, A, H) when the inner bounds
+/// cut nothing the outer ones let through: the same bounds (XLA's rule),
+/// or constants with L' <= L <= H <= H'.
+struct ClampOfClamp : HloPattern<ClampOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(ClampOp op, PatternRewriter &r) const override {
+    auto inner = plainDef<ClampOp>(op.getOperand());
+    if (!inner)
+      return failure();
+    bool same = sameSplat(op.getMin(), inner.getMin()) &&
+                sameSplat(op.getMax(), inner.getMax());
+    SplatElementsAttr lo = splatOperand(op.getMin()),
+                      hi = splatOperand(op.getMax()),
+                      innerLo = splatOperand(inner.getMin()),
+                      innerHi = splatOperand(inner.getMax());
+    bool within = lo && hi && innerLo && innerHi &&
+                  splatLessOrEqual(innerLo, lo) && splatLessOrEqual(lo, hi) &&
+                  splatLessOrEqual(hi, innerHi);
+    if (!same && !within)
+      return failure();
+    r.modifyOpInPlace(
+        op, [&] { op.getOperandMutable().assign(inner.getOperand()); });
+    return success();
+  }
+};
+
+/// (A % B) % B = A % B: the inner remainder is already smaller than B in
+/// magnitude, with A's sign (integers and floats alike).
+struct RemainderOfRemainder : HloPattern<RemOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(RemOp op, PatternRewriter &r) const override {
+    auto inner = plainDef<RemOp>(op.getLhs());
+    if (!inner || inner.getType() != op.getType() ||
+        !sameSplat(inner.getRhs(), op.getRhs()))
+      return failure();
+    replace(r, op, inner, false);
+    return success();
+  }
+};
+
+/// For floats, (A / B) / C = A / (B * C) and A / (B / C) = (A * C) / B, when
+/// the inner quotient has no other user (XLA's; rounding may differ in the
+/// last place).
+struct DivideOfDivide : HloPattern<DivOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(DivOp op, PatternRewriter &r) const override {
+    if (!isa_and_nonnull<FloatType>(elementTypeOf(op)))
+      return failure();
+    auto single = [&](Value v) {
+      auto div = plainDef<DivOp>(v);
+      return div && div->hasOneUse() &&
+                     div.getLhs().getType() == op.getType() &&
+                     div.getRhs().getType() == op.getType() &&
+                     op.getLhs().getType() == op.getType() &&
+                     op.getRhs().getType() == op.getType()
+                 ? div
+                 : DivOp();
+    };
+    Location loc = unnamed(op.getLoc());
+    Value lhs, rhs;
+    if (DivOp inner = single(op.getLhs())) {
+      lhs = inner.getLhs();
+      rhs = createInferred<MulOp>(r, loc, {inner.getRhs(), op.getRhs()});
+    } else if (DivOp inner = single(op.getRhs())) {
+      lhs = createInferred<MulOp>(r, loc, {op.getLhs(), inner.getRhs()});
+      rhs = inner.getLhs();
+    } else {
+      return failure();
+    }
+    r.modifyOpInPlace(op, [&] {
+      op.getLhsMutable().assign(lhs);
+      op.getRhsMutable().assign(rhs);
+    });
+    return success();
+  }
+};
+
+/// real(complex(A, B)) = A and imag(complex(A, B)) = B.
+template <typename OpT> struct PartOfComplex : HloPattern<OpT> {
+  using HloPattern<OpT>::HloPattern;
+  LogicalResult rewrite(OpT op, PatternRewriter &r) const override {
+    auto complex = plainDef<ComplexOp>(op.getOperand());
+    if (!complex)
+      return failure();
+    Value part =
+        std::is_same_v<OpT, RealOp> ? complex.getLhs() : complex.getRhs();
+    if (part.getType() != op.getType())
+      return failure();
+    replace(r, op, part, false);
+    return success();
+  }
+};
+
+/// complex(real(C), imag(C)) = C.
+struct ComplexOfParts : HloPattern<ComplexOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(ComplexOp op, PatternRewriter &r) const override {
+    auto re = plainDef<RealOp>(op.getLhs());
+    auto im = plainDef<ImagOp>(op.getRhs());
+    if (!re || !im || re.getOperand() != im.getOperand() ||
+        re.getOperand().getType() != op.getType())
+      return failure();
+    replace(r, op, re.getOperand(), false);
+    return success();
+  }
+};
+
+/// select(P, true, false) = P and select(P, false, true) = not(P), the
+/// branches pred constants or broadcasts of them.
+struct SelectOfPredConstants : HloPattern<SelectOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(SelectOp op, PatternRewriter &r) const override {
+    SplatElementsAttr t = splatOperand(op.getOnTrue()),
+                      f = splatOperand(op.getOnFalse());
+    if (!t || !f || !t.getElementType().isInteger(1) ||
+        op.getPred().getType() != op.getType())
+      return failure();
+    bool onTrue = t.getSplatValue<bool>(), onFalse = f.getSplatValue<bool>();
+    if (onTrue == onFalse)
+      return failure(); // Both branches alike: the folder's.
+    Value p = op.getPred();
+    if (!onTrue)
+      p = createInferred<NotOp>(r, op.getLoc(), {p});
+    replace(r, op, p, !onTrue);
+    return success();
+  }
+};
+
+/// A map whose computation is one instruction: its ROOT a parameter (the
+/// mapped operand), a constant (broadcast), or an elementwise instruction
+/// of parameters only (that instruction on the mapped operands), as XLA's
+/// HandleMap.
+struct MapOfOneInstruction : HloPattern<MapOp> {
+  MapOfOneInstruction(MLIRContext *context, SymbolTable &symbols)
+      : HloPattern(context), symbols(symbols) {}
+  LogicalResult rewrite(MapOp op, PatternRewriter &r) const override {
+    auto comp = symbols.lookup<ComputationOp>(op.getToApply());
+    RankedTensorType type = staticType(op.getResult());
+    if (!comp || !type)
+      return failure();
+    Value root = comp.getRootValue();
+    auto mapped = [&](Value v) -> Value {
+      auto arg = dyn_cast<BlockArgument>(v);
+      if (!arg || arg.getOwner() != &comp.getBody().front() ||
+          arg.getArgNumber() >= op.getInputs().size())
+        return {};
+      return op.getInputs()[arg.getArgNumber()];
+    };
+    if (Value in = mapped(root)) {
+      if (in.getType() != op.getType())
+        return failure();
+      replace(r, op, in, false);
+      return success();
+    }
+    Operation *def = root.getDefiningOp();
+    if (!def || hasControlEdges(def) || def->getNumResults() != 1 ||
+        def->getNumRegions() != 0 ||
+        cast<ShapedType>(root.getType()).getElementType() !=
+            type.getElementType())
+      return failure();
+    SplatElementsAttr literal;
+    if (matchPattern(root, m_Constant(&literal))) {
+      if (!isa<IntegerType, FloatType>(type.getElementType()))
+        return failure();
+      replace(
+          r, op,
+          makeSplat(r, op.getLoc(), type, literal.getSplatValue<Attribute>()),
+          true);
+      return success();
+    }
+    if (!isElementwise(def) || isa<MapOp>(def))
+      return failure();
+    SmallVector<Value> operands;
+    for (Value v : def->getOperands()) {
+      operands.push_back(mapped(v));
+      if (!operands.back() || !staticType(operands.back()) ||
+          staticType(operands.back()).getShape() != type.getShape())
+        return failure();
+    }
+    // The instruction's own attributes (a comparison's direction, a
+    // conversion's ...), not the scalar's sharding.
+    SmallVector<NamedAttribute> attrs;
+    for (NamedAttribute a : def->getAttrs())
+      if (a.getName() != "sharding")
+        attrs.push_back(a);
+    Operation *result = createInstruction(
+        r, op.getLoc(), def->getName().getStringRef(), type, operands, attrs);
+    replace(r, op, result->getResult(0), true);
+    return success();
+  }
+  SymbolTable &symbols;
+};
+} // namespace
+
+void mlir::hlo::algsimp::populateArithmeticPatterns(RewritePatternSet &set,
+                                                    SymbolTable &symbols) {
+  MLIRContext *ctx = set.getContext();
+  set.add<AbsOfNonNegative, ClampOfClamp, RemainderOfRemainder, DivideOfDivide,
+          PartOfComplex<RealOp>, PartOfComplex<ImagOp>, ComplexOfParts,
+          SelectOfPredConstants>(ctx);
+  set.add<MapOfOneInstruction>(ctx, symbols);
+}
