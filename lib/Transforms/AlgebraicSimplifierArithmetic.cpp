@@ -72,7 +72,9 @@ struct AbsOfNonNegative : HloPattern<AbsOp> {
 
 /// clamp(L, clamp(L', A, H'), H) = clamp(L, A, H) when the inner bounds
 /// cut nothing the outer ones let through: the same bounds (XLA's rule),
-/// or constants with L' <= L <= H <= H'.
+/// or constants with L' <= L <= H <= H', where each inner bound is the
+/// outer one or strictly beyond it (so that -0 and +0, equal but not the
+/// same, do not count: clamp(-0, clamp(+0, A, H), H) is +0 for negative A).
 struct ClampOfClamp : HloPattern<ClampOp> {
   using HloPattern::HloPattern;
   LogicalResult rewrite(ClampOp op, PatternRewriter &r) const override {
@@ -85,9 +87,12 @@ struct ClampOfClamp : HloPattern<ClampOp> {
                       hi = splatOperand(op.getMax()),
                       innerLo = splatOperand(inner.getMin()),
                       innerHi = splatOperand(inner.getMax());
-    bool within = lo && hi && innerLo && innerHi &&
-                  splatLessOrEqual(innerLo, lo) && splatLessOrEqual(lo, hi) &&
-                  splatLessOrEqual(hi, innerHi);
+    auto sameOrBelow = [](SplatElementsAttr a, SplatElementsAttr b) {
+      return a.getSplatValue<Attribute>() == b.getSplatValue<Attribute>() ||
+             (splatLessOrEqual(a, b) && !splatLessOrEqual(b, a));
+    };
+    bool within = lo && hi && innerLo && innerHi && sameOrBelow(innerLo, lo) &&
+                  splatLessOrEqual(lo, hi) && sameOrBelow(hi, innerHi);
     if (!same && !within)
       return failure();
     r.modifyOpInPlace(
