@@ -732,10 +732,7 @@ struct ReduceWindowRewrites : HloPattern<ReduceWindowOp> {
     auto pad = plainDef<PadOp>(arg);
     if (!pad || !staticType(pad.getOperand()))
       return failure();
-    Value padValue = pad.getPaddingValue();
-    Attribute a, b;
-    if (padValue != init && !(matchPattern(padValue, m_Constant(&a)) &&
-                              matchPattern(init, m_Constant(&b)) && a == b))
+    if (!sameSplat(pad.getPaddingValue(), init))
       return failure();
     PaddingAttr config = pad.getPadding();
     ArrayRef<int64_t> interiors = config.getInterior();
