@@ -284,7 +284,10 @@ struct DivideRewrites : HloPattern<DivOp> {
 /// operand order, C1 and C2 constants or broadcast constants: the constant
 /// is computed here. Exact for integers (wrapping arithmetic is
 /// associative); for floats as XLA reassociates them (C1 + C2 rounded
-/// once).
+/// once). The same for maximum and minimum (max(max(A, C1), C2) =
+/// max(A, max(C1, C2)): two ReLUs are one), exact; for floats only where
+/// C1 and C2 are the same value or neither is a zero or NaN (so that how
+/// a maximum orders -0 and +0 does not matter).
 template <typename OpT> struct Reassociate : HloPattern<OpT> {
   using HloPattern<OpT>::HloPattern;
   LogicalResult rewrite(OpT op, PatternRewriter &r) const override {
@@ -302,16 +305,9 @@ template <typename OpT> struct Reassociate : HloPattern<OpT> {
         SplatElementsAttr c1 = splatOperand(inner->getOperand(k));
         if (!c1 || splatOperand(a) || a.getType() != op.getType())
           continue;
-        Attribute combined;
-        constexpr bool add = std::is_same_v<OpT, AddOp>;
-        if (isa<FloatType>(element)) {
-          APFloat x = c1.getSplatValue<APFloat>(),
-                  y = c2.getSplatValue<APFloat>();
-          combined = r.getFloatAttr(element, add ? x + y : x * y);
-        } else {
-          APInt x = c1.getSplatValue<APInt>(), y = c2.getSplatValue<APInt>();
-          combined = r.getIntegerAttr(element, add ? x + y : x * y);
-        }
+        Attribute combined = combine(c1, c2, element);
+        if (!combined)
+          continue;
         Value c = makeSplat(r, unnamed(op.getLoc()), op.getType(), combined);
         r.modifyOpInPlace(op, [&] {
           op.getLhsMutable().assign(a);
@@ -321,6 +317,32 @@ template <typename OpT> struct Reassociate : HloPattern<OpT> {
       }
     }
     return failure();
+  }
+
+  /// C1 op C2, or null where the maximum or minimum of floats is not
+  /// exact (see above).
+  static Attribute combine(SplatElementsAttr c1, SplatElementsAttr c2,
+                           Type element) {
+    constexpr bool add = std::is_same_v<OpT, AddOp>;
+    constexpr bool mul = std::is_same_v<OpT, MulOp>;
+    constexpr bool max = std::is_same_v<OpT, MaxOp>;
+    if (isa<FloatType>(element)) {
+      APFloat x = c1.getSplatValue<APFloat>(), y = c2.getSplatValue<APFloat>();
+      if (add || mul)
+        return FloatAttr::get(element, add ? x + y : x * y);
+      if (!x.bitwiseIsEqual(y) &&
+          (x.isZero() || y.isZero() || x.isNaN() || y.isNaN()))
+        return {};
+      return FloatAttr::get(element,
+                            max ? llvm::maximum(x, y) : llvm::minimum(x, y));
+    }
+    APInt x = c1.getSplatValue<APInt>(), y = c2.getSplatValue<APInt>();
+    if (add || mul)
+      return IntegerAttr::get(element, add ? x + y : x * y);
+    bool isUnsigned = cast<IntegerType>(element).isUnsigned();
+    bool xFirst = max ? (isUnsigned ? x.uge(y) : x.sge(y))
+                      : (isUnsigned ? x.ule(y) : x.sle(y));
+    return IntegerAttr::get(element, xFirst ? x : y);
   }
 };
 
@@ -524,6 +546,35 @@ struct BitcastConvertPair : HloPattern<BitcastConvertOp> {
   }
 };
 
+/// bitcast-convert(concatenate(bitcast-convert(A1), ...)) =
+/// concatenate(A1, ...) when every Ai has the outer convert's element type
+/// (and so the inner converts keep their widths and shapes): XLA's
+/// TrySimplifyTautologicalBitcastConvert.
+struct BitcastConvertOfConcatenate : HloPattern<BitcastConvertOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(BitcastConvertOp op,
+                        PatternRewriter &r) const override {
+    auto concat = plainDef<ConcatenateOp>(op.getOperand());
+    if (!concat)
+      return failure();
+    SmallVector<Value> parts;
+    for (Value v : concat.getInputs()) {
+      auto inner = plainDef<BitcastConvertOp>(v);
+      if (!inner || elementTypeOf(inner.getOperand()) != elementTypeOf(op) ||
+          cast<ShapedType>(inner.getOperand().getType()).getShape() !=
+              cast<ShapedType>(v.getType()).getShape())
+        return failure();
+      parts.push_back(inner.getOperand());
+    }
+    Operation *joined = createInstruction(
+        r, unnamed(op.getLoc()), ConcatenateOp::getOperationName(),
+        op.getType(), parts,
+        {r.getNamedAttr("dimensions", concat.getDimensionsAttr())});
+    replace(r, op, joined->getResult(0), true);
+    return success();
+  }
+};
+
 /// getElementStorageBits of `type` when its layout is plain (no tiles) and
 /// its elements real; 0 otherwise.
 static int64_t storageBits(RankedTensorType type) {
@@ -634,8 +685,9 @@ struct AlgebraicSimplifierPass
         name.getCanonicalizationPatterns(set, context);
     set.add<SubtractSelf, MultiplyByZero, CompareSelf, SelectSameBranches,
             DivideRewrites, Reassociate<AddOp>, Reassociate<MulOp>,
-            RsqrtOfReciprocal, RemainderByPowerOfTwo, ConvertPair,
-            BitcastConvertPair, ConditionalOfConvertedPred>(context);
+            Reassociate<MaxOp>, Reassociate<MinOp>, RsqrtOfReciprocal,
+            RemainderByPowerOfTwo, ConvertPair, BitcastConvertPair,
+            BitcastConvertOfConcatenate, ConditionalOfConvertedPred>(context);
     set.add<DistributeMultiply>(context, enableFloatsAreReal);
     if (layoutSensitive)
       set.add<BitcastConvertInPlace, BitcastOfBitcast>(context);
@@ -652,6 +704,7 @@ struct AlgebraicSimplifierPass
     populateMovementPatterns(set, options);
     populateElementwisePatterns(set);
     populateArithmeticPatterns(set, symbols);
+    populateConvolutionPatterns(set, options);
     if (enablePowerRewrites)
       set.add<PowerByConstant>(context);
     FrozenRewritePatternSet patterns(std::move(set));

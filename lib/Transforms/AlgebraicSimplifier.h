@@ -148,6 +148,17 @@ inline bool sameSplat(Value a, Value b) {
 /// as they find it (abs(abs(A)) = abs(A); A % 2^k = A & (2^k - 1)).
 bool isNonNegative(Value v);
 
+/// The runs of a reshape from shape `a` to shape `b`: consecutive
+/// dimensions of both with equal products, as short as can be, in order
+/// (a reshape maps each run's elements to its own: row-major order keeps
+/// the runs' boundaries). Each run is ([aBegin, aEnd), [bBegin, bEnd)); a
+/// run may hold no dimension on one side where the other's are of size 1
+/// at the end. Nothing for shapes with a dimension of size 0.
+using ReshapeRun =
+    std::pair<std::pair<int64_t, int64_t>, std::pair<int64_t, int64_t>>;
+std::optional<SmallVector<ReshapeRun>> reshapeRuns(ArrayRef<int64_t> a,
+                                                   ArrayRef<int64_t> b);
+
 /// True if `v` is a constant (so an operand XLA's `NonConstant` rejects).
 inline bool isConstant(Value v) { return matchPattern(v, m_Constant()); }
 
@@ -209,6 +220,12 @@ void populateMovementPatterns(RewritePatternSet &set,
 /// constants, and maps of one instruction (their computations in
 /// `symbols`).
 void populateArithmeticPatterns(RewritePatternSet &set, SymbolTable &symbols);
+
+/// Adds the convolution rewrites (AlgebraicSimplifierConvolution.cpp): a
+/// pad of the input by zeros in the window, and depthwise 1x1
+/// convolutions as multiplications.
+void populateConvolutionPatterns(RewritePatternSet &set,
+                                 const ShapeOptions &options);
 
 } // namespace mlir::hlo::algsimp
 

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AlgebraicSimplifier.h"
+#include "ReductionUtils.h"
 
 #include "Hlo/Dialect/Hlo/HloOpClasses.h"
 
@@ -203,6 +204,74 @@ struct SelectOfPredConstants : HloPattern<SelectOp> {
   }
 };
 
+/// select(compare(A, B), A, B) of pred arrays: A | B for > and >=, A & B
+/// for < and <=, B for ==, A for != (XLA's HandleSelect).
+struct SelectOfPredCompare : HloPattern<SelectOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(SelectOp op, PatternRewriter &r) const override {
+    auto compare = plainDef<CompareOp>(op.getPred());
+    Value a = op.getOnTrue(), b = op.getOnFalse();
+    Type element = elementTypeOf(op);
+    if (!compare || compare.getLhs() != a || compare.getRhs() != b ||
+        !element || !element.isInteger(1) || a.getType() != op.getType() ||
+        b.getType() != op.getType())
+      return failure();
+    switch (compare.getDirection()) {
+    case ComparisonDirection::GT:
+    case ComparisonDirection::GE:
+      replace(r, op, createInferred<OrOp>(r, op.getLoc(), {a, b}), true);
+      return success();
+    case ComparisonDirection::LT:
+    case ComparisonDirection::LE:
+      replace(r, op, createInferred<AndOp>(r, op.getLoc(), {a, b}), true);
+      return success();
+    case ComparisonDirection::EQ:
+      replace(r, op, b, false);
+      return success();
+    case ComparisonDirection::NE:
+      replace(r, op, a, false);
+      return success();
+    }
+    return failure();
+  }
+};
+
+/// A + scatter(zeros, I, U) = scatter(A, I, U) (either operand order) for
+/// a one-array scatter with no other user whose combiner adds: every
+/// element of A gains the updates the zeros gained (XLA's HandleAdd; for
+/// floats the sums are reassociated, and an element -0 of A no other
+/// update reaches stays -0, where -0 + 0 is +0).
+struct AddOfScatterIntoZeros : HloPattern<AddOp> {
+  AddOfScatterIntoZeros(MLIRContext *context, SymbolTable &symbols)
+      : HloPattern(context), symbols(symbols) {}
+  LogicalResult rewrite(AddOp op, PatternRewriter &r) const override {
+    for (int k = 0; k < 2; ++k) {
+      auto scatter = plainDef<ScatterOp>(op->getOperand(k));
+      Value a = op->getOperand(1 - k);
+      if (!scatter || !scatter->hasOneUse() ||
+          scatter.getInputs().size() != 3 || a.getType() != op.getType() ||
+          scatter.getType() != op.getType())
+        continue;
+      SplatElementsAttr zeros = splatOperand(scatter.getInputs()[0]);
+      if (!zeros || !isa_and_nonnull<AddOp>(reducerOp(
+                        symbols.lookup<ComputationOp>(scatter.getToApply()))))
+        continue;
+      Attribute zero = zeros.getSplatValue<Attribute>();
+      auto f = dyn_cast<FloatAttr>(zero);
+      auto i = dyn_cast<IntegerAttr>(zero);
+      if (!(f && f.getValue().isZero()) && !(i && i.getValue().isZero()))
+        continue;
+      // A new scatter where the add is, after A.
+      Operation *sum = r.clone(*scatter);
+      sum->setOperand(0, a);
+      replace(r, op, sum->getResult(0), false);
+      return success();
+    }
+    return failure();
+  }
+  SymbolTable &symbols;
+};
+
 /// A map whose computation is one instruction: its ROOT a parameter (the
 /// mapped operand), a constant (broadcast), or an elementwise instruction
 /// of parameters only (that instruction on the mapped operands), as XLA's
@@ -274,6 +343,6 @@ void mlir::hlo::algsimp::populateArithmeticPatterns(RewritePatternSet &set,
   MLIRContext *ctx = set.getContext();
   set.add<AbsOfNonNegative, ClampOfClamp, RemainderOfRemainder, DivideOfDivide,
           PartOfComplex<RealOp>, PartOfComplex<ImagOp>, ComplexOfParts,
-          SelectOfPredConstants>(ctx);
-  set.add<MapOfOneInstruction>(ctx, symbols);
+          SelectOfPredConstants, SelectOfPredCompare>(ctx);
+  set.add<MapOfOneInstruction, AddOfScatterIntoZeros>(ctx, symbols);
 }

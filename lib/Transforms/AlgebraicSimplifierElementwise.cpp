@@ -252,6 +252,37 @@ struct SqrtOfSquare : HloPattern<SqrtOp> {
     return success();
   }
 };
+
+/// and(A < C1, A < C2) = A < C1 for integer constants C1 <= C2, and the
+/// same for <=, and for > and >= with the larger constant: the tighter
+/// bound, of two compares of one value in one direction (XLA's
+/// TrySimplifyTautologicalCompare, which lets a loop's trip count be
+/// read from its condition). or() of such compares is the looser one.
+template <typename OpT> struct BoundsOfOneValue : HloPattern<OpT> {
+  using HloPattern<OpT>::HloPattern;
+  LogicalResult rewrite(OpT op, PatternRewriter &r) const override {
+    auto x = plainDef<CompareOp>(op.getLhs());
+    auto y = plainDef<CompareOp>(op.getRhs());
+    if (!x || !y || x.getLhs() != y.getLhs() || !isInteger(x.getLhs()) ||
+        x.getDirection() != y.getDirection() ||
+        x.getComparisonTypeAttr() != y.getComparisonTypeAttr() ||
+        x.getType() != op.getType() || y.getType() != op.getType())
+      return failure();
+    SplatElementsAttr cx = splatOperand(x.getRhs());
+    SplatElementsAttr cy = splatOperand(y.getRhs());
+    ComparisonDirection d = x.getDirection();
+    bool upper = d == ComparisonDirection::LT || d == ComparisonDirection::LE;
+    if (!cx || !cy ||
+        (!upper && d != ComparisonDirection::GT &&
+         d != ComparisonDirection::GE))
+      return failure();
+    bool xTighter = upper ? splatLessOrEqual(cx, cy) : splatLessOrEqual(cy, cx);
+    bool keepTighter = std::is_same_v<OpT, AndOp>;
+    replace(r, op, xTighter == keepTighter ? x.getResult() : y.getResult(),
+            false);
+    return success();
+  }
+};
 } // namespace
 
 void mlir::hlo::algsimp::populateElementwisePatterns(RewritePatternSet &set) {
@@ -261,5 +292,6 @@ void mlir::hlo::algsimp::populateElementwisePatterns(RewritePatternSet &set) {
           AbsorbingOperand<OrOp>, NegTimesNeg, SubtractConstant,
           MinMaxToClamp<MaxOp, MinOp>, MinMaxToClamp<MinOp, MaxOp>, SelectOfNot,
           MultiplyByConvertedPred, LogOfExp, LogOfPowerOrSqrt, ExpTimesExp,
-          SqrtOfSquare>(set.getContext());
+          SqrtOfSquare, BoundsOfOneValue<AndOp>, BoundsOfOneValue<OrOp>>(
+      set.getContext());
 }

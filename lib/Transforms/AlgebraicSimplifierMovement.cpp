@@ -23,6 +23,27 @@ using namespace mlir;
 using namespace mlir::hlo;
 using namespace mlir::hlo::algsimp;
 
+std::optional<SmallVector<ReshapeRun>>
+mlir::hlo::algsimp::reshapeRuns(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
+  if (llvm::is_contained(a, 0) || llvm::is_contained(b, 0))
+    return std::nullopt;
+  SmallVector<ReshapeRun> runs;
+  int64_t i = 0, j = 0, na = a.size(), nb = b.size();
+  while (i < na || j < nb) {
+    int64_t i0 = i, j0 = j, pa = i < na ? a[i++] : 1, pb = j < nb ? b[j++] : 1;
+    while (pa != pb) {
+      if (pa < pb && i < na)
+        pa *= a[i++];
+      else if (pb < pa && j < nb)
+        pb *= b[j++];
+      else
+        return std::nullopt;
+    }
+    runs.push_back({{i0, i}, {j0, j}});
+  }
+  return runs;
+}
+
 namespace {
 //===----------------------------------------------------------------------===//
 // Broadcasts
@@ -531,6 +552,105 @@ struct TransposeOfUnitDimensions : HloPattern<TransposeOp> {
   }
 };
 
+/// reshape(transpose(reshape(X))) = reshape(transpose(X)) when the
+/// transpose moves the inner reshape's runs (reshapeRuns) whole, each
+/// keeping its dimensions in order: the transpose then permutes X's runs
+/// alike. The result is that transpose of X when it has the outer
+/// reshape's shape (XLA's TryHoistTransposeOfReshape: a reshape split
+/// and merged back around a transpose). The transpose must have no other
+/// user; not in layout-sensitive runs.
+struct ReshapeOfTransposeOfReshape : HloPattern<ReshapeOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(ReshapeOp op, PatternRewriter &r) const override {
+    auto transpose = plainDef<TransposeOp>(op.getOperand());
+    auto inner =
+        transpose ? plainDef<ReshapeOp>(transpose.getOperand()) : ReshapeOp();
+    if (!inner || !transpose->hasOneUse() || !staticType(op.getResult()))
+      return failure();
+    RankedTensorType x = staticType(inner.getOperand()),
+                     mid = staticType(inner.getResult());
+    if (!x || !mid)
+      return failure();
+    std::optional<SmallVector<ReshapeRun>> runs =
+        reshapeRuns(x.getShape(), mid.getShape());
+    if (!runs)
+      return failure();
+    ArrayRef<int64_t> perm = transpose.getDimensions();
+    SmallVector<int64_t> position(perm.size());
+    for (auto [k, d] : llvm::enumerate(perm))
+      position[d] = k;
+    // The runs in the order the transpose puts them; runs of X's trailing
+    // size-1 dimensions alone go last.
+    SmallVector<std::pair<int64_t, ReshapeRun>> order;
+    for (const ReshapeRun &run : *runs) {
+      auto [b0, b1] = run.second;
+      for (int64_t d = b0; d < b1; ++d)
+        if (position[d] != position[b0] + (d - b0))
+          return failure();
+      order.push_back({b0 < b1 ? position[b0] : int64_t(perm.size()), run});
+    }
+    llvm::stable_sort(order,
+                      [](auto &p, auto &q) { return p.first < q.first; });
+    SmallVector<int64_t> xPerm;
+    for (auto &[pos, run] : order)
+      for (int64_t d = run.first.first; d < run.first.second; ++d)
+        xPerm.push_back(d);
+    InstBuilder ib(r, unnamed(transpose.getLoc()));
+    Value t = ib.transpose(inner.getOperand(), xPerm);
+    if (t.getType() == op.getType()) {
+      replace(r, op, t, t != inner.getOperand());
+      return success();
+    }
+    r.modifyOpInPlace(op, [&] { op.getOperandMutable().assign(t); });
+    return success();
+  }
+};
+
+/// select(P, XS, dynamic-update-slice(XS, X, I)) =
+/// dynamic-update-slice(XS, select(P', dynamic-slice(XS, I), X), I), and
+/// the same with the branches the other way: the select of the one slice
+/// that may change (XLA's HandleSelect). P' is P if a scalar, else its
+/// slice at I. The update has no other user.
+struct SelectOfDynamicUpdateSlice : HloPattern<SelectOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(SelectOp op, PatternRewriter &r) const override {
+    for (bool updateOnFalse : {true, false}) {
+      Value xs = updateOnFalse ? op.getOnTrue() : op.getOnFalse();
+      auto dus = plainDef<DynamicUpdateSliceOp>(updateOnFalse ? op.getOnFalse()
+                                                              : op.getOnTrue());
+      RankedTensorType update = dus ? staticType(dus.getUpdate()) : nullptr;
+      RankedTensorType pred = staticType(op.getPred());
+      if (!dus || dus.getOperand() != xs || !dus->hasOneUse() || !update ||
+          !pred || xs.getType() != op.getType())
+        continue;
+      InstBuilder ib(r, unnamed(op.getLoc()));
+      NamedAttribute sizes = r.getNamedAttr(
+          "dynamic_slice_sizes", r.getDenseI64ArrayAttr(update.getShape()));
+      auto slice = [&](Value v, Type element) {
+        SmallVector<Value> operands{v};
+        llvm::append_range(operands, dus.getStartIndices());
+        return ib.create<DynamicSliceOp>(
+            RankedTensorType::get(update.getShape(), element), operands,
+            {sizes});
+      };
+      Value p = pred.getRank() == 0
+                    ? op.getPred()
+                    : slice(op.getPred(), pred.getElementType());
+      Value old = slice(xs, update.getElementType());
+      Value chosen = ib.create<SelectOp>(
+          RankedTensorType::get(update.getShape(), update.getElementType()),
+          {p, updateOnFalse ? old : dus.getUpdate(),
+           updateOnFalse ? dus.getUpdate() : old});
+      SmallVector<Value> operands{xs, chosen};
+      llvm::append_range(operands, dus.getStartIndices());
+      replace(r, op, ib.create<DynamicUpdateSliceOp>(op.getType(), operands),
+              true);
+      return success();
+    }
+    return failure();
+  }
+};
+
 /// A concatenate whose first or last operand is a broadcast scalar is a
 /// pad of the other operands by that scalar (XLA's HandleConcatenate).
 struct ConcatenateOfBroadcastAtEnd : HloPattern<ConcatenateOp> {
@@ -656,9 +776,9 @@ void mlir::hlo::algsimp::populateMovementPatterns(RewritePatternSet &set,
           NegativePad, SliceOfPad, UniformConstant, GatherFromScalar,
           ScatterNothing, ScatterWholeWindow, SortNothing,
           IotaAlongUnitDimension, ConcatenateOfBroadcastAtEnd,
-          DynamicSliceOfDynamicSlice>(context);
+          DynamicSliceOfDynamicSlice, SelectOfDynamicUpdateSlice>(context);
   set.add<VerySmallGather>(context, options.verySmallGatherSize);
   if (!options.layoutSensitive)
     set.add<BroadcastDegenerateOperand, BroadcastAsReshape, SinkBroadcast,
-            TransposeOfUnitDimensions>(context);
+            TransposeOfUnitDimensions, ReshapeOfTransposeOfReshape>(context);
 }

@@ -8,8 +8,11 @@
 
 #include "AlgebraicSimplifier.h"
 #include "ReductionUtils.h"
+#include "WhileLoopUtils.h"
 
 #include "mlir/IR/SymbolTable.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::hlo;
@@ -655,7 +658,13 @@ struct ReduceWindowRewrites : HloPattern<ReduceWindowOp> {
       return success();
     if (toReduce && succeeded(asReduce(op, arg, init, w, r)))
       return success();
-    return foldPad(op, arg, init, w, r);
+    // The pad's elements join the windows' reductions, the window's padding
+    // does not (the interpreter, as XLA's evaluator, skips it): the same
+    // only for the identity init, or a reducer that may take the init
+    // again. XLA folds any pad by the init.
+    if (!identity && !isa_and_nonnull<MaxOp, MinOp, AndOp, OrOp>(reducer))
+      return failure();
+    return foldPad(op, arg, init, identity, w, r);
   }
 
   /// A window of one element: reducer(x, init), padded with the init.
@@ -726,13 +735,21 @@ struct ReduceWindowRewrites : HloPattern<ReduceWindowOp> {
     return success();
   }
 
-  /// reduce-window(pad(x, init)): the pad in the window.
-  LogicalResult foldPad(ReduceWindowOp op, Value arg, Value init,
+  /// reduce-window(pad(x, init)): the pad in the window; also through a
+  /// convert of the pad (its only user) whose padding value converts to
+  /// the init (the same number, sign of zero included), the convert then
+  /// of x. Where every window holds one element of x and otherwise the
+  /// init, the reducer's identity (effectiveBroadcast), a broadcast of x.
+  LogicalResult foldPad(ReduceWindowOp op, Value arg, Value init, bool identity,
                         const WindowFields &w, PatternRewriter &r) const {
-    auto pad = plainDef<PadOp>(arg);
+    auto convert = plainDef<ConvertOp>(arg);
+    auto pad = plainDef<PadOp>(convert && arg.hasOneUse() ? convert.getOperand()
+                                                          : arg);
     if (!pad || !staticType(pad.getOperand()))
       return failure();
-    if (!sameSplat(pad.getPaddingValue(), init))
+    if (convert ? !convertsTo(pad.getPaddingValue(), init) ||
+                      !worthFoldingThroughConvert(pad, w, staticType(arg))
+                : !sameSplat(pad.getPaddingValue(), init))
       return failure();
     PaddingAttr config = pad.getPadding();
     ArrayRef<int64_t> interiors = config.getInterior();
@@ -751,11 +768,81 @@ struct ReduceWindowRewrites : HloPattern<ReduceWindowOp> {
       if (interior != 0)
         folded.baseDilation[d] = 1 + interior;
     }
+    Value x = pad.getOperand();
+    if (convert)
+      x = createInstruction(
+              r, unnamed(convert.getLoc()), ConvertOp::getOperationName(),
+              withElementType(x.getType(), elementTypeOf(arg)), {x}, {})
+              ->getResult(0);
+    RankedTensorType xType = staticType(pad.getOperand());
+    if (identity && effectiveBroadcast(config, w, xType)) {
+      SmallVector<int64_t> kept, dims;
+      for (auto [d, size] : llvm::enumerate(xType.getShape()))
+        if (size != 1) {
+          kept.push_back(size);
+          dims.push_back(d);
+        }
+      InstBuilder ib(r, unnamed(op.getLoc()));
+      Value b = ib.create<BroadcastOp>(
+          op.getType(), {ib.reshape(x, kept)},
+          {r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr(dims))});
+      replace(r, op, b, true);
+      return success();
+    }
     r.modifyOpInPlace(op, [&] {
-      op->setOperand(0, pad.getOperand());
+      op->setOperand(0, x);
       op.setWindowAttr(folded.get(op.getContext()));
     });
     return success();
+  }
+
+  /// XLA's pad and reduce-window that is a broadcast: the pad surrounds
+  /// only size-1 dimensions of x, as much on both sides, each window
+  /// along them reaches x's element, and the windows are one element wide
+  /// along x's other dimensions; no stride, window padding or dilation
+  /// (XLA asks neither these nor an identity init, without which the
+  /// windows would not reduce to x's element).
+  static bool effectiveBroadcast(PaddingAttr config, const WindowFields &w,
+                                 RankedTensorType x) {
+    if (!WindowFields::all(w.stride, 1) || w.padded() ||
+        !WindowFields::all(w.baseDilation, 1) ||
+        !WindowFields::all(w.windowDilation, 1) ||
+        !WindowFields::all(config.getInterior(), 0))
+      return false;
+    for (int64_t d = 0, e = w.size.size(); d < e; ++d) {
+      int64_t low = config.getLow()[d];
+      if (low != config.getHigh()[d] ||
+          (low != 0 && (x.getDimSize(d) != 1 || w.size[d] < low + 1)) ||
+          (x.getDimSize(d) != 1 && w.size[d] != 1))
+        return false;
+    }
+    return true;
+  }
+
+  /// XLA's threshold for the fold through a convert: a window of one
+  /// dimension of more than one element (a scan) keeps a pad that adds
+  /// less than a tenth of that dimension, which `hlo-reduce-window-rewriter`
+  /// then takes as it is.
+  static bool worthFoldingThroughConvert(PadOp pad, const WindowFields &w,
+                                         RankedTensorType padded) {
+    SmallVector<int64_t> scanned;
+    for (auto [d, size] : llvm::enumerate(w.size))
+      if (size != 1)
+        scanned.push_back(d);
+    if (scanned.size() != 1)
+      return true;
+    int64_t d = scanned[0];
+    PaddingAttr config = pad.getPadding();
+    return 10 * (config.getLow()[d] + config.getHigh()[d]) >=
+           padded.getDimSize(d);
+  }
+
+  /// True if splat `from` converted to the element type of splat `to` is
+  /// `to`: equal numbers (not NaN) with the same sign, which a convert
+  /// keeps exactly since `to`'s type holds the number.
+  static bool convertsTo(Value from, Value to) {
+    std::optional<double> x = splatValue(from), y = splatValue(to);
+    return x && y && *x == *y && std::signbit(*x) == std::signbit(*y);
   }
 
   SymbolTable &symbols;
@@ -1053,6 +1140,143 @@ struct DotOfConcatenate : HloPattern<DotOp> {
   }
 };
 
+/// transpose(dot(A, B)) = dot(B, A) where the transpose swaps the last two
+/// dimensions of a dot whose batch dimensions come first on both operands
+/// and lead the result alike, and each operand has one free dimension
+/// (XLA's HandleTranspose on DotDecomposer's canonical dots): the
+/// contracting dimensions and operand precisions swap sides. The dot has
+/// no other user; not in layout-sensitive runs.
+struct TransposeOfDot : HloPattern<TransposeOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(TransposeOp op, PatternRewriter &r) const override {
+    auto dot = plainDef<DotOp>(op.getOperand());
+    if (!dot || !dot->hasOneUse() || !isDenseStaticDot(dot))
+      return failure();
+    ArrayRef<int64_t> lb = orEmpty(dot.getLhsBatchDims()),
+                      rb = orEmpty(dot.getRhsBatchDims()),
+                      lc = orEmpty(dot.getLhsContractingDims()),
+                      rc = orEmpty(dot.getRhsContractingDims());
+    auto batchFirst = [&](ArrayRef<int64_t> batch) {
+      SmallVector<int64_t> sorted(batch);
+      llvm::sort(sorted);
+      return llvm::equal(sorted, llvm::seq<int64_t>(0, batch.size()));
+    };
+    int64_t lhsRank = staticType(dot.getLhs()).getRank();
+    int64_t rhsRank = staticType(dot.getRhs()).getRank();
+    if (lb != rb || !batchFirst(lb) || lc.empty() ||
+        int64_t(lb.size() + lc.size()) + 1 != lhsRank ||
+        int64_t(rb.size() + rc.size()) + 1 != rhsRank)
+      return failure();
+    ArrayRef<int64_t> perm = op.getDimensions();
+    int64_t rank = perm.size();
+    for (int64_t d = 0; d < rank; ++d)
+      if (perm[d] != (d < rank - 2 ? d : (d == rank - 2 ? rank - 1 : rank - 2)))
+        return failure();
+    SmallVector<NamedAttribute> attrs = {
+        r.getNamedAttr("lhs_contracting_dims", r.getDenseI64ArrayAttr(rc)),
+        r.getNamedAttr("rhs_contracting_dims", r.getDenseI64ArrayAttr(lc))};
+    if (!lb.empty()) {
+      attrs.push_back(
+          r.getNamedAttr("lhs_batch_dims", dot.getLhsBatchDimsAttr()));
+      attrs.push_back(
+          r.getNamedAttr("rhs_batch_dims", dot.getRhsBatchDimsAttr()));
+    }
+    if (ArrayAttr precision = dot.getOperandPrecisionAttr()) {
+      SmallVector<Attribute> swapped(llvm::reverse(precision.getValue()));
+      attrs.push_back(
+          r.getNamedAttr("operand_precision", r.getArrayAttr(swapped)));
+    }
+    if (auto algorithm = dot.getAlgorithmAttr())
+      attrs.push_back(r.getNamedAttr("algorithm", algorithm));
+    Value swappedDot =
+        createInstruction(r, unnamed(dot.getLoc()), DotOp::getOperationName(),
+                          op.getType(), {dot.getRhs(), dot.getLhs()}, attrs)
+            ->getResult(0);
+    replace(r, op, swappedDot, true);
+    return success();
+  }
+};
+
+/// XLA's OptimizeDotOfReorderContractingDims: a dot of a constant and a
+/// reshape of a transpose (either order), where the reshape merges into
+/// the one contracting dimension a run of dimensions that the transpose
+/// permutes among themselves (and moves no other): the dot of the reshape
+/// of the transpose's operand and of the constant with its contracting
+/// dimension's elements permuted alike (a reshape, transpose and reshape
+/// of the constant, which constant folding computes). Not in
+/// layout-sensitive runs.
+struct DotOfReorderedContraction : HloPattern<DotOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(DotOp op, PatternRewriter &r) const override {
+    if (!isPlain2DDot(op))
+      return failure();
+    int64_t lc = (*op.getLhsContractingDims())[0];
+    int64_t rc = (*op.getRhsContractingDims())[0];
+    for (bool swapped : {false, true}) {
+      Value side = swapped ? op.getRhs() : op.getLhs();
+      Value other = swapped ? op.getLhs() : op.getRhs();
+      if (succeeded(reorder(op, side, other, swapped ? rc : lc,
+                            swapped ? lc : rc, swapped, r)))
+        return success();
+    }
+    return failure();
+  }
+
+  /// `side` (operand `swapped`) the reshape of a transpose contracted
+  /// along `c`, `other` the constant contracted along `k`.
+  LogicalResult reorder(DotOp op, Value side, Value other, int64_t c, int64_t k,
+                        bool swapped, PatternRewriter &r) const {
+    auto reshape = plainDef<ReshapeOp>(side);
+    auto transpose =
+        reshape ? plainDef<TransposeOp>(reshape.getOperand()) : TransposeOp();
+    RankedTensorType constant = staticType(other);
+    if (!transpose || !constant || !isConstant(other) ||
+        !staticType(transpose.getOperand()))
+      return failure();
+    ArrayRef<int64_t> shape = staticType(transpose.getResult()).getShape();
+    std::optional<SmallVector<ReshapeRun>> runs =
+        reshapeRuns(shape, staticType(side).getShape());
+    if (!runs)
+      return failure();
+    const ReshapeRun *merged = llvm::find_if(
+        *runs, [&](const ReshapeRun &run) { return run.second.first == c; });
+    if (merged == runs->end() || merged->second.second != c + 1)
+      return failure();
+    auto [i0, i1] = merged->first;
+    auto inRun = [&, i0 = i0, i1 = i1](int64_t d) { return d >= i0 && d < i1; };
+    ArrayRef<int64_t> perm = transpose.getDimensions();
+    for (auto [d, from] : llvm::enumerate(perm))
+      if (inRun(d) != inRun(from) || (!inRun(d) && from != int64_t(d)))
+        return failure();
+    if (isIdentityPermutation(perm))
+      return failure();
+    // The constant's contracting dimension split as the transpose orders
+    // the run, then put in the order of the transpose's operand: position
+    // k + q takes split position k + (where the transpose put operand
+    // dimension i0 + q) - i0.
+    ArrayRef<int64_t> cshape = constant.getShape();
+    SmallVector<int64_t> split(cshape.take_front(k));
+    split.append(shape.begin() + i0, shape.begin() + i1);
+    split.append(cshape.begin() + k + 1, cshape.end());
+    SmallVector<int64_t> position(perm.size()), order;
+    for (auto [d, from] : llvm::enumerate(perm))
+      position[from] = d;
+    for (int64_t d = 0, e = split.size(); d < e; ++d)
+      order.push_back(
+          d < k || d >= k + (i1 - i0) ? d : k + position[i0 + (d - k)] - i0);
+    InstBuilder ib(r, unnamed(op.getLoc()));
+    Value permuted =
+        ib.reshape(ib.transpose(ib.reshape(other, split), order), cshape);
+    Value operand =
+        ib.create<ReshapeOp>(side.getType(), transpose.getOperand());
+    r.modifyOpInPlace(op, [&] {
+      op->setOperand(swapped ? 1 : 0, operand);
+      op->setOperand(swapped ? 0 : 1, permuted);
+    });
+    return success();
+  }
+};
+
 /// XLA's dot of a dynamic-slice of a constant and a constant (either
 /// order), the slice one row (or column) of the constant along its free
 /// dimension and whole along the contracting one: the dynamic-slice, at the
@@ -1270,7 +1494,8 @@ void mlir::hlo::algsimp::populateShapePatterns(RewritePatternSet &set,
   if (options.dotToMultiply)
     set.add<DotToMultiply>(context);
   if (!options.layoutSensitive)
-    set.add<DotDegenerateDims>(context);
+    set.add<DotDegenerateDims, DotOfReorderedContraction, TransposeOfDot>(
+        context);
   if (options.dotStrengthReduction)
     set.add<DotStrengthReduction>(context, adds, options.dotToMultiply);
 }

@@ -410,7 +410,26 @@ def HloAlgebraicSimplifier
       transpose moving only size-1 dimensions (a reshape; not with
       `layout-sensitive`); a concatenate with a broadcast scalar at an end
       (a pad); a dynamic-slice of a dynamic-slice (one, at the sum of the
-      clamped starts).
+      clamped starts);
+    - convolution of a pad by +0 (the pad in the window), a depthwise
+      convolution of 1x1 windows (a multiply by the kernel); reduce-window
+      of a convert of a pad (folded through it), of a pad around size-1
+      dimensions every window reaches (a broadcast); a pad folds only for
+      the reducer's identity init or a max, min, and or or reducer;
+    - and/or of two bounds of one integer value (the tighter or looser
+      compare), max(max(A, C1), C2) = max(A, max(C1, C2)) and min alike;
+      bitcast-convert of a concatenate of bitcast-converts back (the
+      concatenate of their operands); reshape(transpose(reshape(A))) as a
+      transpose of A (and a reshape) where the transpose moves the
+      reshape's runs whole (not with `layout-sensitive`);
+    - transpose of a dot swapping its free dimensions (the dot of the
+      operands swapped), dot of a constant and a reshape of a transpose
+      within the contracting dimension (the reshape of the operand and
+      the constant permuted; both not with `layout-sensitive`);
+      select between an array and an update of one slice of it (the
+      select within the slice), select(compare(A, B), A, B) of preds (or,
+      and, A or B), A + scatter(zeros, I, U) with an add combiner
+      (scatter(A, I, U)).
     Float A*0, A-A and x==x (which XLA leaves too: NaN and infinity break
     them) are not applied.
     Instructions with control predecessors are left alone, and tuple or
