@@ -704,7 +704,7 @@ struct AlgebraicSimplifierPass
     populateMovementPatterns(set, options);
     populateElementwisePatterns(set);
     populateArithmeticPatterns(set, symbols);
-    populateConvolutionPatterns(set, options);
+    populateConvolutionPatterns(set, adds, options);
     if (enablePowerRewrites)
       set.add<PowerByConstant>(context);
     FrozenRewritePatternSet patterns(std::move(set));

@@ -222,9 +222,11 @@ void populateMovementPatterns(RewritePatternSet &set,
 void populateArithmeticPatterns(RewritePatternSet &set, SymbolTable &symbols);
 
 /// Adds the convolution rewrites (AlgebraicSimplifierConvolution.cpp): a
-/// pad of the input by zeros in the window, and depthwise 1x1
-/// convolutions as multiplications.
+/// pad of the input by zeros in the window, a kernel's interior zeros as
+/// window dilation, empty operands, and depthwise convolutions as
+/// multiplications (and sums, through reducers made by `adds`).
 void populateConvolutionPatterns(RewritePatternSet &set,
+                                 ScalarAddComputations &adds,
                                  const ShapeOptions &options);
 
 } // namespace mlir::hlo::algsimp

@@ -122,15 +122,16 @@ struct RemainderOfRemainder : HloPattern<RemOp> {
 struct DivideOfDivide : HloPattern<DivOp> {
   using HloPattern::HloPattern;
   LogicalResult rewrite(DivOp op, PatternRewriter &r) const override {
-    if (!isa_and_nonnull<FloatType>(elementTypeOf(op)))
+    // Every operand of one type, so that the multiply and the divides
+    // keep it.
+    Type type = op.getType();
+    if (!isa_and_nonnull<FloatType>(elementTypeOf(op)) ||
+        op.getLhs().getType() != type || op.getRhs().getType() != type)
       return failure();
     auto single = [&](Value v) {
       auto div = plainDef<DivOp>(v);
-      return div && div->hasOneUse() &&
-                     div.getLhs().getType() == op.getType() &&
-                     div.getRhs().getType() == op.getType() &&
-                     op.getLhs().getType() == op.getType() &&
-                     op.getRhs().getType() == op.getType()
+      return div && div->hasOneUse() && div.getLhs().getType() == type &&
+                     div.getRhs().getType() == type
                  ? div
                  : DivOp();
     };

@@ -2,13 +2,17 @@
 //
 // hlo-algebraic-simplifier's rewrites of XLA's HandleConvolution: a pad of
 // the input by zeros taken into the window's padding (XLA's
-// FoldConvInputPad), and a depthwise convolution of 1x1 windows that is an
-// elementwise multiplication by the kernel (XLA's SimplifyConvToMultiply).
+// FoldConvInputPad), a kernel spread apart by interior zeros as the
+// window's dilation (FoldConvFilterPad), zeros for an empty operand, and a
+// depthwise convolution whose windows are one element or whole dimensions
+// as a multiplication by the kernel and a sum (XLA's
+// SimplifyConvToMultiply).
 //
 //===----------------------------------------------------------------------===//
 
 #include "AlgebraicSimplifier.h"
 #include "CudnnUtils.h"
+#include "WhileLoopUtils.h"
 
 #include "Hlo/Dialect/Hlo/HloOpClasses.h"
 
@@ -85,60 +89,166 @@ struct ConvolutionOfPad : HloPattern<ConvolutionOp> {
   bool layoutSensitive;
 };
 
-/// A convolution of 1x1 windows (no stride, padding, dilation or reversal)
-/// whose every input feature is its own group of one output feature (a
-/// depthwise convolution with multiplier 1, or one feature) multiplies each
-/// feature by its kernel element: X * broadcast(reshape(K)) along the
-/// feature dimension. Input and result must number their dimensions alike
-/// and have one type, the kernel's element type too.
-struct ConvolutionToMultiply : HloPattern<ConvolutionOp> {
+/// convolution(X, pad(K, 0)) where the pad only spreads K's spatial
+/// elements apart (interior padding, no edges): the window dilated as
+/// much, over K itself (XLA's FoldConvFilterPad). Each spatial dimension
+/// padded must have no window dilation yet; the pad by +0 (or integer 0).
+struct ConvolutionOfDilatedKernel : HloPattern<ConvolutionOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(ConvolutionOp op, PatternRewriter &r) const override {
+    auto pad = plainDef<PadOp>(op.getRhs());
+    if (!pad || !isPositiveZero(pad.getPaddingValue()))
+      return failure();
+    RankedTensorType kernel = staticType(pad.getOperand());
+    if (!kernel)
+      return failure();
+    PaddingAttr config = pad.getPadding();
+    ArrayRef<int64_t> interiors = config.getInterior();
+    auto interior = [&](int64_t d) {
+      return d < int64_t(interiors.size()) ? interiors[d] : 0;
+    };
+    if (llvm::any_of(config.getLow(), [](int64_t v) { return v != 0; }) ||
+        llvm::any_of(config.getHigh(), [](int64_t v) { return v != 0; }))
+      return failure();
+    ConvDimensionNumbersAttr dn = op.getDimLabels();
+    if (interior(dn.getKernelInput()) || interior(dn.getKernelOutput()))
+      return failure();
+    ConvWindow w = windowOf(op);
+    bool dilated = false;
+    for (auto [i, d] : llvm::enumerate(dn.getKernelSpatial())) {
+      if (!interior(d))
+        continue;
+      if (w.rhsDilate[i] != 1)
+        return failure();
+      w.rhsDilate[i] = interior(d) + 1;
+      w.size[i] = kernel.getDimSize(d);
+      dilated = true;
+    }
+    if (!dilated)
+      return failure();
+    r.modifyOpInPlace(op, [&] {
+      op->setOperand(1, pad.getOperand());
+      op.setWindowAttr(w.toAttr(op.getContext()));
+    });
+    return success();
+  }
+};
+
+/// A convolution of an empty input or kernel is zeros (XLA's
+/// HandleConvolution).
+struct ConvolutionOfEmpty : HloPattern<ConvolutionOp> {
   using HloPattern::HloPattern;
   LogicalResult rewrite(ConvolutionOp op, PatternRewriter &r) const override {
     auto in = staticType(op.getLhs()), kernel = staticType(op.getRhs());
     auto type = staticType(op.getResult());
-    if (!in || !kernel || !type || in != type ||
-        kernel.getElementType() != type.getElementType() ||
+    if (!in || !kernel || !type || !type.getElementType().isIntOrFloat() ||
+        (in.getNumElements() != 0 && kernel.getNumElements() != 0))
+      return failure();
+    replace(
+        r, op,
+        makeSplat(r, op.getLoc(), type, r.getZeroAttr(type.getElementType())),
+        true);
+    return success();
+  }
+};
+
+/// XLA's SimplifyConvToMultiply: a convolution with no stride, padding,
+/// dilation or reversal whose every input feature is its own group of one
+/// output feature (depthwise with multiplier 1, or one feature), and whose
+/// windows are one element wide or span their whole dimension, is the
+/// input times the kernel broadcast along batch, then summed over the
+/// spanned dimensions: reduce(transpose(X) * broadcast(K')) reshaped, the
+/// operands transposed into the result's dimension order and converted to
+/// its element type. Not in layout-sensitive runs (as XLA).
+struct ConvolutionToMultiply : HloPattern<ConvolutionOp> {
+  ConvolutionToMultiply(MLIRContext *context, ScalarAddComputations &adds)
+      : HloPattern(context), adds(adds) {}
+
+  LogicalResult rewrite(ConvolutionOp op, PatternRewriter &r) const override {
+    auto in = staticType(op.getLhs()), kernel = staticType(op.getRhs());
+    auto type = staticType(op.getResult());
+    if (!in || !kernel || !type || !type.getElementType().isIntOrFloat() ||
         op.getBatchGroupCount().value_or(1) != 1)
       return failure();
     ConvDimensionNumbersAttr dn = op.getDimLabels();
-    if (dn.getInputBatch() != dn.getOutputBatch() ||
-        dn.getInputFeature() != dn.getOutputFeature() ||
-        dn.getInputSpatial() != dn.getOutputSpatial())
-      return failure();
-    int64_t features = in.getDimSize(dn.getInputFeature());
-    if (int64_t(op.getFeatureGroupCount().value_or(1)) != features ||
-        kernel.getDimSize(dn.getKernelInput()) != 1 ||
-        kernel.getDimSize(dn.getKernelOutput()) != features)
+    int64_t groups = op.getFeatureGroupCount().value_or(1);
+    if (kernel.getDimSize(dn.getKernelInput()) != 1 ||
+        in.getDimSize(dn.getInputFeature()) != groups ||
+        type.getDimSize(dn.getOutputFeature()) != groups)
       return failure();
     ConvWindow w = windowOf(op);
     auto all = [](ArrayRef<int64_t> v, int64_t x) {
       return llvm::all_of(v, [&](int64_t y) { return y == x; });
     };
-    if (!all(w.size, 1) || !all(w.stride, 1) || !all(w.padLow, 0) ||
-        !all(w.padHigh, 0) || !all(w.lhsDilate, 1) || !all(w.rhsDilate, 1) ||
-        !all(w.reversal, 0))
+    if (!all(w.stride, 1) || !all(w.padLow, 0) || !all(w.padHigh, 0) ||
+        !all(w.lhsDilate, 1) || !all(w.rhsDilate, 1) || !all(w.reversal, 0))
       return failure();
-    Location loc = unnamed(op.getLoc());
-    Value scale = createInstruction(
-                      r, loc, ReshapeOp::getOperationName(),
-                      RankedTensorType::get({features}, type.getElementType()),
-                      {op.getRhs()}, {})
-                      ->getResult(0);
-    scale =
-        createInstruction(
-            r, loc, BroadcastOp::getOperationName(), type, {scale},
-            {r.getNamedAttr("dimensions",
-                            r.getDenseI64ArrayAttr({dn.getOutputFeature()}))})
-            ->getResult(0);
-    replace(r, op, createInferred<MulOp>(r, loc, {op.getLhs(), scale}), true);
+    // Result dimension d reads input dimension inPerm[d] and kernel
+    // dimension kernelPerm[d].
+    int64_t rank = type.getRank();
+    SmallVector<int64_t> inPerm(rank), kernelPerm(rank), reduced;
+    inPerm[dn.getOutputBatch()] = dn.getInputBatch();
+    inPerm[dn.getOutputFeature()] = dn.getInputFeature();
+    kernelPerm[dn.getOutputBatch()] = dn.getKernelInput();
+    kernelPerm[dn.getOutputFeature()] = dn.getKernelOutput();
+    for (auto [i, d] : llvm::enumerate(dn.getOutputSpatial())) {
+      inPerm[d] = dn.getInputSpatial()[i];
+      kernelPerm[d] = dn.getKernelSpatial()[i];
+      if (kernel.getDimSize(kernelPerm[d]) == 1)
+        continue;
+      if (type.getDimSize(d) != 1)
+        return failure();
+      reduced.push_back(d);
+    }
+    InstBuilder ib(r, unnamed(op.getLoc()));
+    Type element = type.getElementType();
+    Value x = ib.convert(ib.transpose(op.getLhs(), inPerm), element);
+    Value k = ib.convert(ib.transpose(op.getRhs(), kernelPerm), element);
+    // The kernel without its size-1 dimensions, broadcast to X's shape.
+    ArrayRef<int64_t> shape = cast<RankedTensorType>(x.getType()).getShape();
+    SmallVector<int64_t> kept, dims;
+    for (auto [d, size] :
+         llvm::enumerate(cast<RankedTensorType>(k.getType()).getShape()))
+      if (size != 1) {
+        kept.push_back(size);
+        dims.push_back(d);
+      }
+    k = ib.create<BroadcastOp>(
+        RankedTensorType::get(shape, element), {ib.reshape(k, kept)},
+        {r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr(dims))});
+    Value product =
+        ib.create<MulOp>(RankedTensorType::get(shape, element), {x, k});
+    if (!reduced.empty()) {
+      SmallVector<int64_t> rest;
+      for (int64_t d = 0; d < rank; ++d)
+        if (!llvm::is_contained(reduced, d))
+          rest.push_back(shape[d]);
+      Value zero = ib.create<ConstantOp>(
+          RankedTensorType::get({}, element), {},
+          {r.getNamedAttr("value", DenseElementsAttr::get(
+                                       RankedTensorType::get({}, element),
+                                       r.getZeroAttr(element)))});
+      product = ib.create<ReduceOp>(
+          RankedTensorType::get(rest, element), {product, zero},
+          {r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr(reduced)),
+           r.getNamedAttr("to_apply", adds.get(element))});
+    }
+    if (product.getType() != op.getType())
+      product = ib.create<ReshapeOp>(op.getType(), {product});
+    replace(r, op, product, true);
     return success();
   }
+
+  ScalarAddComputations &adds;
 };
 
 } // namespace
 
 void mlir::hlo::algsimp::populateConvolutionPatterns(
-    RewritePatternSet &set, const ShapeOptions &options) {
+    RewritePatternSet &set, ScalarAddComputations &adds,
+    const ShapeOptions &options) {
   set.add<ConvolutionOfPad>(set.getContext(), options.layoutSensitive);
-  set.add<ConvolutionToMultiply>(set.getContext());
+  set.add<ConvolutionOfDilatedKernel, ConvolutionOfEmpty>(set.getContext());
+  if (!options.layoutSensitive)
+    set.add<ConvolutionToMultiply>(set.getContext(), adds);
 }

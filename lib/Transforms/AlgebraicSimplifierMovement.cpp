@@ -651,6 +651,37 @@ struct SelectOfDynamicUpdateSlice : HloPattern<SelectOp> {
   }
 };
 
+/// transpose(broadcast(A)) = broadcast(A) into the dimensions where the
+/// transpose puts the broadcast's, when those stay in A's order (XLA's
+/// SimplifyTransposeOfBroadcast, which also asks the broadcast's own
+/// dimensions to be ascending). Not in layout-sensitive runs.
+struct TransposeOfBroadcast : HloPattern<TransposeOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(TransposeOp op, PatternRewriter &r) const override {
+    auto broadcast = plainDef<BroadcastOp>(op.getOperand());
+    if (!broadcast || !broadcast.getDimensions())
+      return failure();
+    ArrayRef<int64_t> from = *broadcast.getDimensions();
+    if (!llvm::is_sorted(from))
+      return failure();
+    ArrayRef<int64_t> perm = op.getDimensions();
+    SmallVector<int64_t> position(perm.size()), dims;
+    for (auto [d, p] : llvm::enumerate(perm))
+      position[p] = d;
+    for (int64_t d : from)
+      dims.push_back(position[d]);
+    if (!llvm::is_sorted(dims))
+      return failure();
+    InstBuilder ib(r, op.getLoc());
+    replace(r, op,
+            ib.create<BroadcastOp>(
+                op.getType(), {broadcast.getOperand()},
+                {r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr(dims))}),
+            true);
+    return success();
+  }
+};
+
 /// A concatenate whose first or last operand is a broadcast scalar is a
 /// pad of the other operands by that scalar (XLA's HandleConcatenate).
 struct ConcatenateOfBroadcastAtEnd : HloPattern<ConcatenateOp> {
@@ -780,5 +811,6 @@ void mlir::hlo::algsimp::populateMovementPatterns(RewritePatternSet &set,
   set.add<VerySmallGather>(context, options.verySmallGatherSize);
   if (!options.layoutSensitive)
     set.add<BroadcastDegenerateOperand, BroadcastAsReshape, SinkBroadcast,
-            TransposeOfUnitDimensions, ReshapeOfTransposeOfReshape>(context);
+            TransposeOfUnitDimensions, ReshapeOfTransposeOfReshape,
+            TransposeOfBroadcast>(context);
 }

@@ -411,8 +411,12 @@ def HloAlgebraicSimplifier
       `layout-sensitive`); a concatenate with a broadcast scalar at an end
       (a pad); a dynamic-slice of a dynamic-slice (one, at the sum of the
       clamped starts);
-    - convolution of a pad by +0 (the pad in the window), a depthwise
-      convolution of 1x1 windows (a multiply by the kernel); reduce-window
+    - convolution of a pad by +0 (the pad in the window), of a kernel
+      spread by interior zeros (window dilation), of an empty operand
+      (zeros), a depthwise convolution whose windows are one element or
+      whole dimensions (a multiply by the kernel, summed over those
+      dimensions; not with `layout-sensitive`); transpose of a broadcast
+      keeping its operand's dimensions in order (a broadcast); reduce-window
       of a convert of a pad (folded through it), of a pad around size-1
       dimensions every window reaches (a broadcast); a pad folds only for
       the reducer's identity init or a max, min, and or or reducer;
