@@ -131,6 +131,16 @@ inline void replace(PatternRewriter &rewriter, Operation *op, Value value,
   rewriter.replaceOp(op, value);
 }
 
+/// Replaces `op` by zeros of its (array) result type, a broadcast scalar
+/// constant taking op's name.
+inline void replaceByZeros(PatternRewriter &rewriter, Operation *op) {
+  Type type = op->getResult(0).getType();
+  replace(rewriter, op,
+          makeSplat(rewriter, op->getLoc(), type,
+                    rewriter.getZeroAttr(getElementTypeOrSelf(type))),
+          true);
+}
+
 /// True if `a` and `b` are the same value: one value, or splat constants
 /// (or broadcasts of them) of one element and element type.
 inline bool sameSplat(Value a, Value b) {

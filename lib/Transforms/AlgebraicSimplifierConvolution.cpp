@@ -144,10 +144,7 @@ struct ConvolutionOfEmpty : HloPattern<ConvolutionOp> {
     if (!in || !kernel || !type || !type.getElementType().isIntOrFloat() ||
         (in.getNumElements() != 0 && kernel.getNumElements() != 0))
       return failure();
-    replace(
-        r, op,
-        makeSplat(r, op.getLoc(), type, r.getZeroAttr(type.getElementType())),
-        true);
+    replaceByZeros(r, op);
     return success();
   }
 };

@@ -521,10 +521,7 @@ struct IotaAlongUnitDimension : HloPattern<IotaOp> {
     if (!type || !isa<IntegerType, FloatType>(type.getElementType()) ||
         type.getDimSize(op.getIotaDimension()) != 1)
       return failure();
-    replace(
-        r, op,
-        makeSplat(r, op.getLoc(), type, r.getZeroAttr(type.getElementType())),
-        true);
+    replaceByZeros(r, op);
     return success();
   }
 };

@@ -863,10 +863,7 @@ struct DotOfEmpty : HloPattern<DotOp> {
         !type.getElementType().isIntOrFloat() ||
         (lhs.getNumElements() != 0 && rhs.getNumElements() != 0))
       return failure();
-    replace(r, op,
-            makeSplat(r, op.getLoc(), op.getType(),
-                      r.getZeroAttr(type.getElementType())),
-            true);
+    replaceByZeros(r, op);
     return success();
   }
 };
