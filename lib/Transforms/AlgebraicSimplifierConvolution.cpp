@@ -92,7 +92,8 @@ struct ConvolutionOfPad : HloPattern<ConvolutionOp> {
 /// convolution(X, pad(K, 0)) where the pad only spreads K's spatial
 /// elements apart (interior padding, no edges): the window dilated as
 /// much, over K itself (XLA's FoldConvFilterPad). Each spatial dimension
-/// padded must have no window dilation yet; the pad by +0 (or integer 0).
+/// padded must have no window dilation yet; the pad by +0 (or integer 0),
+/// keeping K's layout.
 struct ConvolutionOfDilatedKernel : HloPattern<ConvolutionOp> {
   using HloPattern::HloPattern;
   LogicalResult rewrite(ConvolutionOp op, PatternRewriter &r) const override {
@@ -100,7 +101,8 @@ struct ConvolutionOfDilatedKernel : HloPattern<ConvolutionOp> {
     if (!pad || !isPositiveZero(pad.getPaddingValue()))
       return failure();
     RankedTensorType kernel = staticType(pad.getOperand());
-    if (!kernel)
+    RankedTensorType padded = staticType(pad.getResult());
+    if (!kernel || !padded || kernel.getEncoding() != padded.getEncoding())
       return failure();
     PaddingAttr config = pad.getPadding();
     ArrayRef<int64_t> interiors = config.getInterior();
