@@ -6,7 +6,8 @@
 // window's dilation (FoldConvFilterPad), zeros for an empty operand, and a
 // depthwise convolution whose windows are one element or whole dimensions
 // as a multiplication by the kernel and a sum (XLA's
-// SimplifyConvToMultiply).
+// SimplifyConvToMultiply), and the operands swapped where the kernel is
+// larger than the input (XLA's SwapConvOperands).
 //
 //===----------------------------------------------------------------------===//
 
@@ -136,6 +137,89 @@ struct ConvolutionOfDilatedKernel : HloPattern<ConvolutionOp> {
   }
 };
 
+/// XLA's SwapConvOperands: a convolution whose kernel spans more elements
+/// than the input's spatial dimensions (those the window does not take
+/// whole or as groups) is the convolution of the kernel by the input: the
+/// input's batch and features become the kernel's output and input
+/// features, the kernel's output features the batch, the output's batch
+/// and feature dimensions trade places, and each swapped spatial dimension
+/// takes the input's size as its window, reversed (the kernel reversed
+/// where it was not), base and window dilation traded, padded by the
+/// difference of the dilated sizes. A full convolution of one input
+/// element counts as its kernel's size. As XLA-GPU, only where
+/// hlo-gpu-conv-rewriter can take the swapped convolution
+/// (ConvIsLowerable); not for grouped convolutions nor in layout-sensitive
+/// runs.
+struct ConvolutionSwapOperands : HloPattern<ConvolutionOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(ConvolutionOp op, PatternRewriter &r) const override {
+    RankedTensorType input = staticType(op.getLhs());
+    RankedTensorType kernel = staticType(op.getRhs());
+    if (!input || !kernel || !staticType(op.getResult()) ||
+        op.getFeatureGroupCount().value_or(1) != 1 ||
+        op.getBatchGroupCount().value_or(1) != 1)
+      return failure();
+    ConvDimensionNumbersAttr dn = op.getDimLabels();
+    ConvWindow w = windowOf(op), swapped = w;
+    int64_t kernelElements = 1, swappedElements = 1;
+    SmallVector<int64_t> reversed;
+    for (size_t i = 0; i < w.rank(); ++i) {
+      int64_t k = w.size[i], n = input.getDimSize(dn.getInputSpatial()[i]);
+      bool plain = !w.reversal[i] && w.padLow[i] == 0 && w.padHigh[i] == 0 &&
+                   w.rhsDilate[i] == 1;
+      bool groups = plain && w.lhsDilate[i] == k && w.stride[i] == k - 1;
+      bool whole = plain && k == n && w.lhsDilate[i] == 1 && w.stride[i] == 1;
+      if (groups || whole)
+        continue;
+      bool fullOfOne = n == 1 && w.stride[i] == 1 && w.rhsDilate[i] == 1 &&
+                       w.padLow[i] == k - 1 && w.padHigh[i] == k - 1;
+      kernelElements *= k;
+      swappedElements *= fullOfOne ? k : n;
+      int64_t dilatedKernel = 1 + (k - 1) * w.rhsDilate[i];
+      int64_t dilatedInput = 1 + (n - 1) * w.lhsDilate[i];
+      if (!w.reversal[i])
+        reversed.push_back(dn.getKernelSpatial()[i]);
+      swapped.size[i] = n;
+      swapped.reversal[i] = 1;
+      swapped.lhsDilate[i] = w.rhsDilate[i];
+      swapped.rhsDilate[i] = w.lhsDilate[i];
+      swapped.padLow[i] = dilatedInput + w.padLow[i] - dilatedKernel;
+      swapped.padHigh[i] = dilatedInput + w.padHigh[i] - dilatedKernel;
+    }
+    if (kernelElements <= swappedElements)
+      return failure();
+    MLIRContext *ctx = op.getContext();
+    auto dnums = ConvDimensionNumbersAttr::get(
+        ctx, dn.getKernelOutput(), dn.getKernelInput(), dn.getKernelSpatial(),
+        dn.getInputFeature(), dn.getInputBatch(), dn.getInputSpatial(),
+        dn.getOutputFeature(), dn.getOutputBatch(), dn.getOutputSpatial());
+    // The swapped convolution, outside the IR until the GPU rewriter's
+    // check (which reads its shapes and its kernel's producer) takes it.
+    auto candidate = cast<ConvolutionOp>(op->clone());
+    candidate->setOperands({op.getRhs(), op.getLhs()});
+    candidate.setWindowAttr(swapped.toAttr(ctx));
+    candidate.setDimLabelsAttr(dnums);
+    if (ArrayAttr precision = op.getOperandPrecisionAttr())
+      candidate.setOperandPrecisionAttr(r.getArrayAttr(
+          SmallVector<Attribute>(llvm::reverse(precision.getValue()))));
+    if (!isConvLowerableToCudnn(candidate)) {
+      candidate->erase();
+      return failure();
+    }
+    if (!reversed.empty()) {
+      InstBuilder ib(r, unnamed(op.getLoc()));
+      candidate->setOperand(
+          0,
+          ib.create<ReverseOp>(
+              kernel, op.getRhs(),
+              r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr(reversed))));
+    }
+    r.insert(candidate);
+    r.replaceOp(op, candidate->getResults());
+    return success();
+  }
+};
+
 /// A convolution of an empty input or kernel is zeros (XLA's
 /// HandleConvolution).
 struct ConvolutionOfEmpty : HloPattern<ConvolutionOp> {
@@ -248,6 +332,8 @@ void mlir::hlo::algsimp::populateConvolutionPatterns(
     const ShapeOptions &options) {
   set.add<ConvolutionOfPad>(set.getContext(), options.layoutSensitive);
   set.add<ConvolutionOfDilatedKernel, ConvolutionOfEmpty>(set.getContext());
-  if (!options.layoutSensitive)
+  if (!options.layoutSensitive) {
     set.add<ConvolutionToMultiply>(set.getContext(), adds);
+    set.add<ConvolutionSwapOperands>(set.getContext());
+  }
 }

@@ -573,9 +573,7 @@ struct ReshapeOfTransposeOfReshape : HloPattern<ReshapeOp> {
     if (!runs)
       return failure();
     ArrayRef<int64_t> perm = transpose.getDimensions();
-    SmallVector<int64_t> position(perm.size());
-    for (auto [k, d] : llvm::enumerate(perm))
-      position[d] = k;
+    SmallVector<int64_t> position = inversePermutation(perm);
     // The runs in the order the transpose puts them; runs of X's trailing
     // size-1 dimensions alone go last.
     SmallVector<std::pair<int64_t, ReshapeRun>> order;
@@ -662,9 +660,7 @@ struct TransposeOfBroadcast : HloPattern<TransposeOp> {
     if (!llvm::is_sorted(from))
       return failure();
     ArrayRef<int64_t> perm = op.getDimensions();
-    SmallVector<int64_t> position(perm.size()), dims;
-    for (auto [d, p] : llvm::enumerate(perm))
-      position[p] = d;
+    SmallVector<int64_t> position = inversePermutation(perm), dims;
     for (int64_t d : from)
       dims.push_back(position[d]);
     if (!llvm::is_sorted(dims))

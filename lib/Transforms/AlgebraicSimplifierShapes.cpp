@@ -510,12 +510,17 @@ struct ReduceOfConcatenate : ReducePattern {
   bool unconditional;
 };
 
-/// The attributes a dot made from `dot` keeps: its operand precision and
-/// algorithm.
-static SmallVector<NamedAttribute> dotConfig(PatternRewriter &r, DotOp dot) {
+/// The attributes a dot made from `dot` keeps: its operand precision (the
+/// two sides swapped for a dot of `dot`'s operands swapped) and algorithm.
+static SmallVector<NamedAttribute> dotConfig(PatternRewriter &r, DotOp dot,
+                                             bool swapOperands = false) {
   SmallVector<NamedAttribute> attrs;
-  if (auto precision = dot.getOperandPrecisionAttr())
+  if (ArrayAttr precision = dot.getOperandPrecisionAttr()) {
+    if (swapOperands)
+      precision = r.getArrayAttr(
+          SmallVector<Attribute>(llvm::reverse(precision.getValue())));
     attrs.push_back(r.getNamedAttr("operand_precision", precision));
+  }
   if (auto algorithm = dot.getAlgorithmAttr())
     attrs.push_back(r.getNamedAttr("algorithm", algorithm));
   return attrs;
@@ -1178,18 +1183,63 @@ struct TransposeOfDot : HloPattern<TransposeOp> {
       attrs.push_back(
           r.getNamedAttr("rhs_batch_dims", dot.getRhsBatchDimsAttr()));
     }
-    if (ArrayAttr precision = dot.getOperandPrecisionAttr()) {
-      SmallVector<Attribute> swapped(llvm::reverse(precision.getValue()));
-      attrs.push_back(
-          r.getNamedAttr("operand_precision", r.getArrayAttr(swapped)));
-    }
-    if (auto algorithm = dot.getAlgorithmAttr())
-      attrs.push_back(r.getNamedAttr("algorithm", algorithm));
+    llvm::append_range(attrs, dotConfig(r, dot, /*swapOperands=*/true));
     Value swappedDot =
         createInstruction(r, unnamed(dot.getLoc()), DotOp::getOperationName(),
                           op.getType(), {dot.getRhs(), dot.getLhs()}, attrs)
             ->getResult(0);
     replace(r, op, swappedDot, true);
+    return success();
+  }
+};
+
+/// XLA's RemoveTransposesFromDotOperands: dot(transpose(A), transpose(B))
+/// of DotDecomposer's form (the batch dimensions first and in order on both
+/// operands, then LHS [M, K] and RHS [K, N]) where the two transposes
+/// permute alike and leave the last two dimensions last: transpose(dot(A,
+/// B)) where the permutation keeps their order, transpose(dot(B, A)) where
+/// it swaps them (B's [N, K] and A's [K, M] then contract as before), by
+/// the same permutation. Two transposes become one, which TransposeOfDot
+/// may remove in turn. Not in layout-sensitive runs.
+struct DotOfTransposes : HloPattern<DotOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(DotOp op, PatternRewriter &r) const override {
+    auto lhs = plainDef<TransposeOp>(op.getLhs());
+    auto rhs = plainDef<TransposeOp>(op.getRhs());
+    if (!lhs || !rhs || lhs.getDimensions() != rhs.getDimensions() ||
+        !isDenseStaticDot(op))
+      return failure();
+    ArrayRef<int64_t> lb = orEmpty(op.getLhsBatchDims()),
+                      rb = orEmpty(op.getRhsBatchDims()),
+                      lc = orEmpty(op.getLhsContractingDims()),
+                      rc = orEmpty(op.getRhsContractingDims());
+    RankedTensorType type = staticType(op.getResult());
+    int64_t rank = type.getRank();
+    if (lb != rb || !isIdentityPermutation(lb) ||
+        int64_t(lb.size()) + 2 != rank || lc.size() != 1 || rc.size() != 1 ||
+        lc[0] != rank - 1 || rc[0] != rank - 2)
+      return failure();
+    ArrayRef<int64_t> perm = lhs.getDimensions();
+    bool swap = perm[rank - 2] == rank - 1 && perm[rank - 1] == rank - 2;
+    if (!swap && (perm[rank - 2] != rank - 2 || perm[rank - 1] != rank - 1))
+      return failure();
+    SmallVector<int64_t> shape;
+    for (int64_t d : perm)
+      shape.push_back(type.getDimSize(d));
+    SmallVector<NamedAttribute> attrs = dotConfig(r, op, swap);
+    for (StringRef name : {"lhs_batch_dims", "rhs_batch_dims",
+                           "lhs_contracting_dims", "rhs_contracting_dims"})
+      if (Attribute a = op->getAttr(name))
+        attrs.push_back(r.getNamedAttr(name, a));
+    Value a = lhs.getOperand(), b = rhs.getOperand();
+    if (swap)
+      std::swap(a, b);
+    InstBuilder ib(r, unnamed(op.getLoc()));
+    Value dot = ib.create<DotOp>(
+        RankedTensorType::get(shape, type.getElementType()), {a, b}, attrs);
+    Value transposed = ib.create<TransposeOp>(
+        type, dot, r.getNamedAttr("dimensions", r.getDenseI64ArrayAttr(perm)));
+    replace(r, op, transposed, true);
     return success();
   }
 };
@@ -1255,9 +1305,7 @@ struct DotOfReorderedContraction : HloPattern<DotOp> {
     SmallVector<int64_t> split(cshape.take_front(k));
     split.append(shape.begin() + i0, shape.begin() + i1);
     split.append(cshape.begin() + k + 1, cshape.end());
-    SmallVector<int64_t> position(perm.size()), order;
-    for (auto [d, from] : llvm::enumerate(perm))
-      position[from] = d;
+    SmallVector<int64_t> position = inversePermutation(perm), order;
     for (int64_t d = 0, e = split.size(); d < e; ++d)
       order.push_back(
           d < k || d >= k + (i1 - i0) ? d : k + position[i0 + (d - k)] - i0);
@@ -1491,8 +1539,8 @@ void mlir::hlo::algsimp::populateShapePatterns(RewritePatternSet &set,
   if (options.dotToMultiply)
     set.add<DotToMultiply>(context);
   if (!options.layoutSensitive)
-    set.add<DotDegenerateDims, DotOfReorderedContraction, TransposeOfDot>(
-        context);
+    set.add<DotDegenerateDims, DotOfReorderedContraction, DotOfTransposes,
+            TransposeOfDot>(context);
   if (options.dotStrengthReduction)
     set.add<DotStrengthReduction>(context, adds, options.dotToMultiply);
 }

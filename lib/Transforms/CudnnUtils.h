@@ -30,6 +30,13 @@ bool isCudnnConvCall(Operation *op);
 /// bias-activation (XLA's IsConvCustomCall).
 bool isCudnnForwardConvCall(Operation *op);
 
+class ConvolutionOp;
+
+/// True if hlo-gpu-conv-rewriter can make `conv` a cuDNN call: a forward,
+/// backward-input or backward-filter convolution (XLA's
+/// ConvRewriter::ConvIsLowerable). Creates nothing.
+bool isConvLowerableToCudnn(ConvolutionOp conv);
+
 /// A window with every field spelled out per spatial dimension (the
 /// attribute leaves default fields empty).
 struct ConvWindow {

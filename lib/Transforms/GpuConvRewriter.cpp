@@ -103,8 +103,10 @@ static int64_t pickPadHigh(int64_t low, int64_t minHigh, int64_t stride) {
   return low < minHigh ? minHigh : maxHigh;
 }
 
+/// XLA's MatchBackwardInput. Without `builder` only whether it matches
+/// (the match's operand then null where the call needs a new reverse).
 static std::optional<ConvMatch> matchBackwardInput(ConvolutionOp conv,
-                                                   OpBuilder &builder) {
+                                                   OpBuilder *builder) {
   if (conv.getFeatureGroupCount().value_or(1) > 1)
     return std::nullopt;
   ConvDimensionNumbersAttr dn = conv.getDimLabels();
@@ -146,15 +148,17 @@ static std::optional<ConvMatch> matchBackwardInput(ConvolutionOp conv,
   Value filter = rhs;
   if (reversed) {
     filter = reverse.getOperand();
+  } else if (constant && !builder) {
+    filter = nullptr;
   } else if (constant) {
     // The call reverses the kernel: give it the reversed constant.
     // XLA's added reverse carries no metadata.
-    Location loc = NameLoc::get(builder.getStringAttr("reverse"));
+    Location loc = NameLoc::get(builder->getStringAttr("reverse"));
     filter =
         createInstruction(
-            builder, loc, ReverseOp::getOperationName(), rhs.getType(), {rhs},
-            {builder.getNamedAttr("dimensions", builder.getDenseI64ArrayAttr(
-                                                    dn.getKernelSpatial()))})
+            *builder, loc, ReverseOp::getOperationName(), rhs.getType(), {rhs},
+            {builder->getNamedAttr("dimensions", builder->getDenseI64ArrayAttr(
+                                                     dn.getKernelSpatial()))})
             ->getResult(0);
   }
   return ConvMatch{nw, dnums, filter};
@@ -271,6 +275,11 @@ static Value batchGroupsToFeatureGroups(OpBuilder &builder, ConvolutionOp conv,
       ->getResult(0);
 }
 
+bool mlir::hlo::isConvLowerableToCudnn(ConvolutionOp conv) {
+  return canBeForward(conv) || matchBackwardFilter(conv) ||
+         matchBackwardInput(conv, /*builder=*/nullptr);
+}
+
 namespace {
 struct GpuConvRewriterPass
     : ChangeReportingPass<GpuConvRewriterPass,
@@ -300,7 +309,7 @@ struct GpuConvRewriterPass
     ConvWindow window;
     ConvDimensionNumbersAttr dnums;
     int64_t groups = conv.getFeatureGroupCount().value_or(1);
-    if (std::optional<ConvMatch> m = matchBackwardInput(conv, builder)) {
+    if (std::optional<ConvMatch> m = matchBackwardInput(conv, &builder)) {
       target = kCudnnConvBackwardInput;
       name = "cudnn-conv-bw-input";
       std::tie(window, dnums, rhs) = std::tie(m->window, m->dnums, m->operand);

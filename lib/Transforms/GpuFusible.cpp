@@ -163,13 +163,8 @@ bool GpuFusible::hasInPlaceOp(Operation *op) {
 static bool isPhysicallyTransposing(Operation *op) {
   if (isa<CopyOp>(op))
     return true;
-  if (auto transpose = dyn_cast<TransposeOp>(op)) {
-    ArrayRef<int64_t> perm = transpose.getDimensions();
-    for (auto [i, p] : llvm::enumerate(perm))
-      if (p != int64_t(i))
-        return true;
-  }
-  return false;
+  auto transpose = dyn_cast<TransposeOp>(op);
+  return transpose && !isIdentityPermutation(transpose.getDimensions());
 }
 
 bool mlir::hlo::isTiledTranspose(Operation *op) {

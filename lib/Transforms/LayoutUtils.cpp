@@ -179,9 +179,7 @@ RankedTensorType mlir::hlo::normalizedType(RankedTensorType type) {
 SmallVector<int64_t>
 mlir::hlo::transposeResultLayout(ArrayRef<int64_t> operandM2M,
                                  ArrayRef<int64_t> perm) {
-  SmallVector<int64_t> resultOf(perm.size());
-  for (auto [i, p] : llvm::enumerate(perm))
-    resultOf[p] = i;
+  SmallVector<int64_t> resultOf = inversePermutation(perm);
   SmallVector<int64_t> m2m;
   for (int64_t d : operandM2M)
     m2m.push_back(resultOf[d]);

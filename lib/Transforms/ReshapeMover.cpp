@@ -284,12 +284,10 @@ struct ReshapeMoverPass
     if (auto transpose = value.getDefiningOp<TransposeOp>();
         transpose && transpose.getDimensions() == perm)
       return transpose.getOperand();
-    SmallVector<int64_t> inv(perm.size());
-    for (auto [i, d] : llvm::enumerate(perm))
-      inv[d] = i;
     return createInstruction(
                b, loc, TransposeOp::getOperationName(), target, value,
-               {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr(inv))})
+               {b.getNamedAttr("dimensions", b.getDenseI64ArrayAttr(
+                                                 inversePermutation(perm)))})
         ->getResult(0);
   }
 

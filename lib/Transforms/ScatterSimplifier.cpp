@@ -74,10 +74,9 @@ static void simplify(ScatterOp op) {
   int64_t rank = tensorType(parts.operands[0]).getRank();
 
   // P: the indexed dimensions first, then the others in order.
-  SmallVector<int64_t> perm(toOperand), inverse(rank);
+  SmallVector<int64_t> perm(toOperand);
   llvm::append_range(perm, dimsExcept(rank, toOperand));
-  for (auto [i, p] : llvm::enumerate(perm))
-    inverse[p] = i;
+  SmallVector<int64_t> inverse = inversePermutation(perm);
 
   OpBuilder b(op);
   InstBuilder ib(b, derivedLoc(op.getLoc()));

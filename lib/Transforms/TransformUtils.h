@@ -36,6 +36,15 @@ inline bool isIdentityPermutation(ArrayRef<int64_t> dims) {
   return true;
 }
 
+/// The inverse of the permutation `perm`: element perm[i] of the result is
+/// i (where a transpose by `perm` puts each operand dimension).
+inline SmallVector<int64_t> inversePermutation(ArrayRef<int64_t> perm) {
+  SmallVector<int64_t> inverse(perm.size());
+  for (auto [i, p] : llvm::enumerate(perm))
+    inverse[p] = static_cast<int64_t>(i);
+  return inverse;
+}
+
 /// The dimension list of an optional attribute; empty when absent.
 inline ArrayRef<int64_t> orEmpty(std::optional<ArrayRef<int64_t>> dims) {
   return dims.value_or(ArrayRef<int64_t>());

@@ -415,7 +415,10 @@ def HloAlgebraicSimplifier
       spread by interior zeros (window dilation), of an empty operand
       (zeros), a depthwise convolution whose windows are one element or
       whole dimensions (a multiply by the kernel, summed over those
-      dimensions; not with `layout-sensitive`); transpose of a broadcast
+      dimensions; not with `layout-sensitive`), a kernel larger than the
+      input (the operands swapped where hlo-gpu-conv-rewriter takes the
+      result; not with `layout-sensitive`); a dot of two transposes
+      permuting alike (a transpose of the dot); transpose of a broadcast
       keeping its operand's dimensions in order (a broadcast); reduce-window
       of a convert of a pad (folded through it), of a pad around size-1
       dimensions every window reaches (a broadcast); a pad folds only for
