@@ -90,6 +90,8 @@ FailureOr<SmallVector<Value>> ElementGenerator::generate(Value v,
     return emitGather(gather, index);
   if (auto dot = dyn_cast<DotOp>(op))
     return emitDot(dot, index);
+  if (auto conv = dyn_cast<ConvolutionOp>(op))
+    return emitConvolution(conv, index);
   if (auto sas = dyn_cast<SelectAndScatterOp>(op))
     return emitSelectAndScatter(sas, index);
   if (auto convert = dyn_cast<BitcastConvertOp>(op))
@@ -614,53 +616,79 @@ int64_t windowAt(ArrayRef<int64_t> values, int64_t d, int64_t fallback) {
 
 } // namespace
 
-FailureOr<SmallVector<Value>> ElementGenerator::emitDot(DotOp op,
-                                                        ValueRange index) {
-  Value lhs = op.getLhs(), rhs = op.getRhs();
-  auto lhsType = cast<RankedTensorType>(lhs.getType());
-  auto rhsType = cast<RankedTensorType>(rhs.getType());
-  auto outType = cast<RankedTensorType>(op.getType());
-  ArrayRef<int64_t> lb = dimsOrEmpty(op.getLhsBatchDims());
-  ArrayRef<int64_t> lc = dimsOrEmpty(op.getLhsContractingDims());
-  ArrayRef<int64_t> rb = dimsOrEmpty(op.getRhsBatchDims());
-  ArrayRef<int64_t> rc = dimsOrEmpty(op.getRhsContractingDims());
-  SmallVector<int64_t> lf = dotFreeDims(lhsType.getRank(), lb, lc);
-  SmallVector<int64_t> rf = dotFreeDims(rhsType.getRank(), rb, rc);
-  if (lb.size() != rb.size() || lc.size() != rc.size() ||
-      outType.getRank() !=
-          static_cast<int64_t>(lb.size() + lf.size() + rf.size()))
-    return op->emitError("loop emitter: dot dimension numbers do not fit "
-                         "the shapes");
-  // The accumulation type (XLA's classical dot emitter): floats below 32
-  // bits accumulate in f32, other floats and integers in the result type;
-  // the interpreter sums in double (int64) and rounds once, which the f32
-  // sum matches within a few ulps and the integer sum (wrapping) exactly.
-  Type outHlo = outType.getElementType();
-  Type out = getScalarType(outHlo);
-  auto isFloat = [](Type t) { return isa<FloatType>(t); };
-  auto isInt = [](Type t) { return isa<IntegerType>(t); };
-  Type lhsHlo = lhsType.getElementType(), rhsHlo = rhsType.getElementType();
-  Type lhsScalar = getScalarType(lhsHlo), rhsScalar = getScalarType(rhsHlo);
-  // A float result takes float, integer and pred operands (each element
-  // converted exactly, as the interpreter reads them as doubles); an integer
-  // result integer and pred operands; pred only pred operands.
-  bool pred = out.isInteger(1);
-  if (!(isFloat(out) &&
-        llvm::all_of(TypeRange{lhsScalar, rhsScalar},
-                     [&](Type t) { return isFloat(t) || isInt(t); })) &&
-      !(isInt(out) && isInt(lhsScalar) && isInt(rhsScalar)))
-    return op->emitError("loop emitter: dot of ")
-           << lhsHlo << " and " << rhsHlo << " to " << outHlo
-           << " (float results of float or integer operands, integer "
-              "results of integer operands)";
-  if (pred && !(lhsScalar.isInteger(1) && rhsScalar.isInteger(1)))
-    return op->emitError("loop emitter: a pred dot of non-pred operands");
-  Type acc = out;
-  if (auto fp = dyn_cast<FloatType>(out); fp && fp.getWidth() < 32)
-    acc = b.getF32Type();
-  // An operand element in the accumulation type; pred and unsigned
-  // integers are read as unsigned.
-  auto widen = [&](Value v, Type hloType) -> Value {
+namespace {
+/// The sum of products of a dot or convolution, as XLA's classical
+/// emitters accumulate it: floats below 32 bits in f32, other floats and
+/// integers in the result type (the interpreter sums in double, or int64,
+/// and rounds once, which the f32 sum matches within a few ulps and the
+/// integer sum, wrapping, exactly). A float result takes float, integer
+/// and pred operands (each element converted exactly, as the interpreter
+/// reads them as doubles), an integer result integer and pred operands,
+/// pred only pred operands (or of ands).
+struct ProductSum {
+  OpBuilder &b;
+  Location loc;
+  Type lhsHlo, rhsHlo, out, acc;
+  bool pred;
+  /// Low bits of f32 operands dropped before multiplying (the bf16 and
+  /// TF32 dot algorithms).
+  unsigned dropped;
+
+  static FailureOr<ProductSum> get(OpBuilder &b, Location loc, Operation *op,
+                                   Type lhsHlo, Type rhsHlo, Type outHlo,
+                                   unsigned dropped) {
+    Type out = getScalarType(outHlo);
+    auto isFloat = [](Type t) { return isa<FloatType>(t); };
+    auto isInt = [](Type t) { return isa<IntegerType>(t); };
+    Type lhsScalar = getScalarType(lhsHlo), rhsScalar = getScalarType(rhsHlo);
+    if (!(isFloat(out) &&
+          llvm::all_of(TypeRange{lhsScalar, rhsScalar},
+                       [&](Type t) { return isFloat(t) || isInt(t); })) &&
+        !(isInt(out) && isInt(lhsScalar) && isInt(rhsScalar)))
+      return op->emitError("loop emitter: ")
+             << getOpcode(op) << " of " << lhsHlo << " and " << rhsHlo << " to "
+             << outHlo
+             << " (float results of float or integer operands, integer "
+                "results of integer operands)";
+    bool pred = out.isInteger(1);
+    if (pred && !(lhsScalar.isInteger(1) && rhsScalar.isInteger(1)))
+      return op->emitError("loop emitter: a pred ")
+             << getOpcode(op) << " of non-pred operands";
+    Type acc = out;
+    if (auto fp = dyn_cast<FloatType>(out); fp && fp.getWidth() < 32)
+      acc = b.getF32Type();
+    return ProductSum{b, loc, lhsHlo, rhsHlo, out, acc, pred, dropped};
+  }
+
+  Value zero() {
+    if (isa<FloatType>(acc))
+      return arith::ConstantOp::create(b, loc, acc, b.getFloatAttr(acc, 0.0));
+    return arith::ConstantIntOp::create(b, loc, acc, 0);
+  }
+
+  /// sum + l * r, the operand elements l and r widened and rounded.
+  Value add(Value sum, Value l, Value r) {
+    l = round(widen(l, lhsHlo));
+    r = round(widen(r, rhsHlo));
+    if (pred)
+      return arith::OrIOp::create(b, loc, sum,
+                                  arith::AndIOp::create(b, loc, l, r));
+    if (isa<FloatType>(acc))
+      return arith::AddFOp::create(b, loc, sum,
+                                   arith::MulFOp::create(b, loc, l, r));
+    return arith::AddIOp::create(b, loc, sum,
+                                 arith::MulIOp::create(b, loc, l, r));
+  }
+
+  /// The sum in the result type.
+  Value result(Value sum) {
+    return acc == out ? sum : arith::TruncFOp::create(b, loc, out, sum);
+  }
+
+private:
+  /// An operand element in the accumulation type; pred and unsigned
+  /// integers are read as unsigned.
+  Value widen(Value v, Type hloType) {
     if (v.getType() == acc)
       return v;
     bool isUnsigned = hloType.isUnsignedInteger() || hloType.isInteger(1);
@@ -680,13 +708,11 @@ FailureOr<SmallVector<Value>> ElementGenerator::emitDot(DotOp op,
     if (isUnsigned)
       return arith::ExtUIOp::create(b, loc, acc, v);
     return arith::ExtSIOp::create(b, loc, acc, v);
-  };
-  // The bf16 and TF32 algorithms multiply f32 operands rounded to nearest
-  // even with their 16 or 13 low bits zero, as the interpreter does (NaNs
-  // kept).
-  unsigned dropped =
-      getDroppedOperandBits(op.getAlgorithm().value_or(DotAlgorithm::Unset));
-  auto roundOperand = [&](Value v) -> Value {
+  }
+
+  /// f32 rounded to nearest even with its `dropped` low bits zero, as the
+  /// interpreter does (NaNs kept).
+  Value round(Value v) {
     if (dropped == 0 || !v.getType().isF32())
       return v;
     Type i32 = b.getI32Type();
@@ -703,7 +729,33 @@ FailureOr<SmallVector<Value>> ElementGenerator::emitDot(DotOp op,
     Value rounded = arith::BitcastOp::create(b, loc, v.getType(), kept);
     Value nan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
     return arith::SelectOp::create(b, loc, nan, v, rounded);
-  };
+  }
+};
+} // namespace
+
+FailureOr<SmallVector<Value>> ElementGenerator::emitDot(DotOp op,
+                                                        ValueRange index) {
+  Value lhs = op.getLhs(), rhs = op.getRhs();
+  auto lhsType = cast<RankedTensorType>(lhs.getType());
+  auto rhsType = cast<RankedTensorType>(rhs.getType());
+  auto outType = cast<RankedTensorType>(op.getType());
+  ArrayRef<int64_t> lb = dimsOrEmpty(op.getLhsBatchDims());
+  ArrayRef<int64_t> lc = dimsOrEmpty(op.getLhsContractingDims());
+  ArrayRef<int64_t> rb = dimsOrEmpty(op.getRhsBatchDims());
+  ArrayRef<int64_t> rc = dimsOrEmpty(op.getRhsContractingDims());
+  SmallVector<int64_t> lf = dotFreeDims(lhsType.getRank(), lb, lc);
+  SmallVector<int64_t> rf = dotFreeDims(rhsType.getRank(), rb, rc);
+  if (lb.size() != rb.size() || lc.size() != rc.size() ||
+      outType.getRank() !=
+          static_cast<int64_t>(lb.size() + lf.size() + rf.size()))
+    return op->emitError("loop emitter: dot dimension numbers do not fit "
+                         "the shapes");
+  FailureOr<ProductSum> products = ProductSum::get(
+      b, loc, op, lhsType.getElementType(), rhsType.getElementType(),
+      outType.getElementType(),
+      getDroppedOperandBits(op.getAlgorithm().value_or(DotAlgorithm::Unset)));
+  if (failed(products))
+    return failure();
   // The output index: batch, lhs free, rhs free.
   SmallVector<Value> lhsIndex(lhsType.getRank()), rhsIndex(rhsType.getRank());
   unsigned k = 0;
@@ -715,10 +767,6 @@ FailureOr<SmallVector<Value>> ElementGenerator::emitDot(DotOp op,
     lhsIndex[d] = index[k++];
   for (int64_t d : rf)
     rhsIndex[d] = index[k++];
-  Value zero = isa<FloatType>(acc)
-                   ? Value(arith::ConstantOp::create(b, loc, acc,
-                                                     b.getFloatAttr(acc, 0.0)))
-                   : Value(arith::ConstantIntOp::create(b, loc, acc, 0));
   // One loop per contracting dimension, in dimension-number order (the
   // interpreter's order of the sum), innermost last.
   std::function<FailureOr<Value>(unsigned, Value)> loop =
@@ -730,16 +778,7 @@ FailureOr<SmallVector<Value>> ElementGenerator::emitDot(DotOp op,
       FailureOr<Value> y = emitOne(rhs, rhsIndex);
       if (failed(y))
         return failure();
-      Value l = roundOperand(widen(*x, lhsHlo)),
-            r = roundOperand(widen(*y, rhsHlo));
-      if (pred)
-        return Value(arith::OrIOp::create(b, loc, sum,
-                                          arith::AndIOp::create(b, loc, l, r)));
-      if (isa<FloatType>(acc))
-        return Value(arith::AddFOp::create(
-            b, loc, sum, arith::MulFOp::create(b, loc, l, r)));
-      return Value(arith::AddIOp::create(b, loc, sum,
-                                         arith::MulIOp::create(b, loc, l, r)));
+      return products->add(sum, *x, *y);
     }
     auto forOp = scf::ForOp::create(b, loc, indexConst(0),
                                     indexConst(lhsType.getDimSize(lc[c])),
@@ -755,13 +794,159 @@ FailureOr<SmallVector<Value>> ElementGenerator::emitDot(DotOp op,
     scf::YieldOp::create(b, loc, *next);
     return forOp.getResult(0);
   };
-  FailureOr<Value> sum = loop(0, zero);
+  FailureOr<Value> sum = loop(0, products->zero());
   if (failed(sum))
     return failure();
-  Value result = *sum;
-  if (acc != out)
-    result = arith::TruncFOp::create(b, loc, out, result);
-  return SmallVector<Value>{result};
+  return SmallVector<Value>{products->result(*sum)};
+}
+
+FailureOr<SmallVector<Value>>
+ElementGenerator::emitConvolution(ConvolutionOp op, ValueRange index) {
+  Value lhs = op.getLhs(), rhs = op.getRhs();
+  auto lhsType = cast<RankedTensorType>(lhs.getType());
+  auto rhsType = cast<RankedTensorType>(rhs.getType());
+  auto outType = cast<RankedTensorType>(op.getType());
+  ConvDimensionNumbersAttr dn = op.getDimLabels();
+  if (!dn || !lhsType.hasStaticShape() || !rhsType.hasStaticShape() ||
+      !outType.hasStaticShape())
+    return op->emitError("loop emitter: a convolution without dimension "
+                         "labels or of dynamic shapes");
+  FailureOr<ProductSum> products =
+      ProductSum::get(b, loc, op, lhsType.getElementType(),
+                      rhsType.getElementType(), outType.getElementType(),
+                      /*dropped=*/0);
+  if (failed(products))
+    return failure();
+  WindowAttr w = op.getWindowAttr();
+  size_t rank = dn.getInputSpatial().size();
+  int64_t outFeatures = outType.getDimSize(dn.getOutputFeature());
+  int64_t outBatch = outType.getDimSize(dn.getOutputBatch());
+  int64_t groupInputs = rhsType.getDimSize(dn.getKernelInput());
+  int64_t fgc = op.getFeatureGroupCount().value_or(1);
+  int64_t bgc = op.getBatchGroupCount().value_or(1);
+  // Output (b, f, o...) reads input batch (f / (F / bgc)) * B + b and
+  // input features (f / (F / fgc)) * I + i for kernel input feature i.
+  Value f = index[dn.getOutputFeature()];
+  auto div = [&](Value v, int64_t d) -> Value {
+    return arith::DivUIOp::create(b, loc, v, indexConst(d));
+  };
+  auto mul = [&](Value v, int64_t m) -> Value {
+    return arith::MulIOp::create(b, loc, v, indexConst(m));
+  };
+  SmallVector<Value> lhsIndex(lhsType.getRank()), rhsIndex(rhsType.getRank());
+  lhsIndex[dn.getInputBatch()] =
+      arith::AddIOp::create(b, loc, mul(div(f, outFeatures / bgc), outBatch),
+                            index[dn.getOutputBatch()]);
+  Value firstInput = mul(div(f, outFeatures / fgc), groupInputs);
+  rhsIndex[dn.getKernelOutput()] = f;
+  // Loops over the window (row-major; stages 0 .. rank - 1), a guard that
+  // the window position reads the input (stage rank) and, innermost, the
+  // group's input features (stage rank + 1): the interpreter's order of
+  // the sum. Per spatial dimension d,
+  // window position k reads q = o * stride + k * rhs_dilate - pad_low,
+  // which must be a multiple of lhs_dilate inside the input (any other q
+  // reads a padding or dilation zero), at kernel position K - 1 - k where
+  // the window is reversed.
+  SmallVector<Value> inside;
+  std::function<FailureOr<Value>(size_t, Value)> loop =
+      [&](size_t d, Value sum) -> FailureOr<Value> {
+    if (d == rank + 2) {
+      FailureOr<Value> x = emitOne(lhs, lhsIndex);
+      if (failed(x))
+        return failure();
+      FailureOr<Value> y = emitOne(rhs, rhsIndex);
+      if (failed(y))
+        return failure();
+      return products->add(sum, *x, *y);
+    }
+    if (d == rank) {
+      if (inside.empty())
+        return loop(d + 1, sum);
+      // Only window positions that read the input add to the sum.
+      Value all = inside.front();
+      for (Value v : ArrayRef(inside).drop_front())
+        all = arith::AndIOp::create(b, loc, all, v);
+      auto ifOp = scf::IfOp::create(b, loc, TypeRange{sum.getType()}, all,
+                                    /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      FailureOr<Value> then = inScope([&] { return loop(d + 1, sum); });
+      if (failed(then))
+        return failure();
+      scf::YieldOp::create(b, loc, *then);
+      b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+      scf::YieldOp::create(b, loc, sum);
+      return ifOp.getResult(0);
+    }
+    int64_t trips =
+        d > rank ? groupInputs : rhsType.getDimSize(dn.getKernelSpatial()[d]);
+    auto forOp = scf::ForOp::create(b, loc, indexConst(0), indexConst(trips),
+                                    indexConst(1), ValueRange{sum});
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(forOp.getBody());
+    Value k = forOp.getInductionVar();
+    size_t insideBefore = inside.size();
+    if (d > rank) {
+      lhsIndex[dn.getInputFeature()] =
+          arith::AddIOp::create(b, loc, firstInput, k);
+      rhsIndex[dn.getKernelInput()] = k;
+    } else {
+      auto field = [&](ArrayRef<int64_t> values, int64_t dflt) {
+        return w && d < values.size() ? values[d] : dflt;
+      };
+      int64_t stride = field(w ? w.getStride() : ArrayRef<int64_t>(), 1);
+      int64_t padLow = field(w ? w.getPadLow() : ArrayRef<int64_t>(), 0);
+      int64_t lhsDilate = field(w ? w.getLhsDilate() : ArrayRef<int64_t>(), 1);
+      int64_t rhsDilate = field(w ? w.getRhsDilate() : ArrayRef<int64_t>(), 1);
+      bool reversed = field(w ? w.getReversal() : ArrayRef<int64_t>(), 0);
+      int64_t inSize = lhsType.getDimSize(dn.getInputSpatial()[d]);
+      // q in index arithmetic (may be negative).
+      Value q = arith::SubIOp::create(
+          b, loc,
+          arith::AddIOp::create(b, loc,
+                                mul(index[dn.getOutputSpatial()[d]], stride),
+                                mul(k, rhsDilate)),
+          indexConst(padLow));
+      Value p = q;
+      Value ok = arith::AndIOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, q,
+                                indexConst(0)),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, q,
+                                indexConst((inSize - 1) * lhsDilate + 1)));
+      if (lhsDilate != 1) {
+        Value rem = arith::RemSIOp::create(b, loc, q, indexConst(lhsDilate));
+        ok = arith::AndIOp::create(
+            b, loc, ok,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem,
+                                  indexConst(0)));
+        p = arith::DivSIOp::create(b, loc, q, indexConst(lhsDilate));
+      }
+      // Out-of-range positions are never read: clamp them so that even
+      // speculated index arithmetic stays in bounds.
+      p = arith::MaxSIOp::create(
+          b, loc, arith::MinSIOp::create(b, loc, p, indexConst(inSize - 1)),
+          indexConst(0));
+      inside.push_back(ok);
+      lhsIndex[dn.getInputSpatial()[d]] = p;
+      int64_t kernelSize = rhsType.getDimSize(dn.getKernelSpatial()[d]);
+      rhsIndex[dn.getKernelSpatial()[d]] =
+          reversed ? Value(arith::SubIOp::create(b, loc,
+                                                 indexConst(kernelSize - 1), k))
+                   : k;
+    }
+    FailureOr<Value> next =
+        inScope([&] { return loop(d + 1, forOp.getRegionIterArgs().front()); });
+    inside.resize(insideBefore);
+    if (failed(next))
+      return failure();
+    scf::YieldOp::create(b, loc, *next);
+    return forOp.getResult(0);
+  };
+  FailureOr<Value> sum = loop(0, products->zero());
+  if (failed(sum))
+    return failure();
+  return SmallVector<Value>{products->result(*sum)};
 }
 
 FailureOr<SmallVector<Value>>

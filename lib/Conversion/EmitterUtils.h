@@ -106,6 +106,11 @@ private:
   /// the products in XLA's accumulation type (f32 for floats below 32
   /// bits), rounded once to the result type.
   FailureOr<SmallVector<Value>> emitDot(DotOp op, ValueRange index);
+  /// A convolution element: loops over the window and the feature group's
+  /// input features accumulating, as a dot does, the products of the
+  /// window positions that read the input (not its padding or dilation).
+  FailureOr<SmallVector<Value>> emitConvolution(ConvolutionOp op,
+                                                ValueRange index);
   /// A select-and-scatter element in output (operand) space: the scatter
   /// computation folded over the source elements whose window selected
   /// this element, in the source's row-major order.

@@ -67,7 +67,7 @@ struct ConvolutionOfPad : HloPattern<ConvolutionOp> {
     for (int64_t d : {dn.getInputBatch(), dn.getInputFeature()})
       if (edge(d) != std::make_pair<int64_t, int64_t>(0, 0) || interior(d))
         return failure();
-    ConvWindow w = windowOf(op);
+    WindowFields w = windowOf(op);
     for (auto [i, d] : llvm::enumerate(dn.getInputSpatial())) {
       auto [low, high] = edge(d);
       if (low < 0 || high < 0 || (interior(d) && w.lhsDilate[i] != 1))
@@ -116,7 +116,7 @@ struct ConvolutionOfDilatedKernel : HloPattern<ConvolutionOp> {
     ConvDimensionNumbersAttr dn = op.getDimLabels();
     if (interior(dn.getKernelInput()) || interior(dn.getKernelOutput()))
       return failure();
-    ConvWindow w = windowOf(op);
+    WindowFields w = windowOf(op);
     bool dilated = false;
     for (auto [i, d] : llvm::enumerate(dn.getKernelSpatial())) {
       if (!interior(d))
@@ -160,7 +160,7 @@ struct ConvolutionSwapOperands : HloPattern<ConvolutionOp> {
         op.getBatchGroupCount().value_or(1) != 1)
       return failure();
     ConvDimensionNumbersAttr dn = op.getDimLabels();
-    ConvWindow w = windowOf(op), swapped = w;
+    WindowFields w = windowOf(op), swapped = w;
     int64_t kernelElements = 1, swappedElements = 1;
     SmallVector<int64_t> reversed;
     for (size_t i = 0; i < w.rank(); ++i) {
@@ -259,7 +259,7 @@ struct ConvolutionToMultiply : HloPattern<ConvolutionOp> {
         in.getDimSize(dn.getInputFeature()) != groups ||
         type.getDimSize(dn.getOutputFeature()) != groups)
       return failure();
-    ConvWindow w = windowOf(op);
+    WindowFields w = windowOf(op);
     auto all = [](ArrayRef<int64_t> v, int64_t x) {
       return llvm::all_of(v, [&](int64_t y) { return y == x; });
     };

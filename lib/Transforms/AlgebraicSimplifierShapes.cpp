@@ -655,9 +655,8 @@ struct ReduceWindowRewrites : HloPattern<ReduceWindowOp> {
     }
     WindowFields w(op.getWindowAttr(), argType.getRank());
     if (WindowFields::all(w.size, 1) && WindowFields::all(w.stride, 1) &&
-        WindowFields::all(w.baseDilation, 1) &&
-        WindowFields::all(w.windowDilation, 1) &&
-        WindowFields::all(w.reversal, 0) &&
+        WindowFields::all(w.lhsDilate, 1) &&
+        WindowFields::all(w.rhsDilate, 1) && WindowFields::all(w.reversal, 0) &&
         isa_and_nonnull<AddOp, MinOp, MaxOp>(reducer) &&
         succeeded(elementwise(op, arg, init, reducer, identity, w, r)))
       return success();
@@ -696,8 +695,9 @@ struct ReduceWindowRewrites : HloPattern<ReduceWindowOp> {
                           padded ? arg.getType() : op.getType(), {arg, b}, {})
             ->getResult(0);
     if (padded) {
-      SmallVector<int64_t> interior(w.low.size(), 0);
-      auto padding = PaddingAttr::get(r.getContext(), w.low, w.high, interior);
+      SmallVector<int64_t> interior(w.padLow.size(), 0);
+      auto padding =
+          PaddingAttr::get(r.getContext(), w.padLow, w.padHigh, interior);
       result = createInstruction(r, loc, PadOp::getOperationName(),
                                  op.getType(), {result, init},
                                  {r.getNamedAttr("padding", padding)})
@@ -710,9 +710,8 @@ struct ReduceWindowRewrites : HloPattern<ReduceWindowOp> {
   /// Windows that span whole dimensions (or one element): a reduce.
   LogicalResult asReduce(ReduceWindowOp op, Value arg, Value init,
                          const WindowFields &w, PatternRewriter &r) const {
-    if (!WindowFields::all(w.stride, 1) ||
-        !WindowFields::all(w.baseDilation, 1) ||
-        !WindowFields::all(w.windowDilation, 1) || w.padded())
+    if (!WindowFields::all(w.stride, 1) || !WindowFields::all(w.lhsDilate, 1) ||
+        !WindowFields::all(w.rhsDilate, 1) || w.padded())
       return failure();
     auto type = staticType(op.getResult());
     SmallVector<int64_t> dims, kept;
@@ -759,8 +758,7 @@ struct ReduceWindowRewrites : HloPattern<ReduceWindowOp> {
     PaddingAttr config = pad.getPadding();
     ArrayRef<int64_t> interiors = config.getInterior();
     // As XLA: no interior padding into a base-dilated window at all.
-    if (!WindowFields::all(interiors, 0) &&
-        !WindowFields::all(w.baseDilation, 1))
+    if (!WindowFields::all(interiors, 0) && !WindowFields::all(w.lhsDilate, 1))
       return failure();
     WindowFields folded = w;
     for (int64_t d = 0, e = w.size.size(); d < e; ++d) {
@@ -768,10 +766,10 @@ struct ReduceWindowRewrites : HloPattern<ReduceWindowOp> {
       int64_t interior = d < int64_t(interiors.size()) ? interiors[d] : 0;
       if (low < 0 || high < 0)
         return failure();
-      folded.low[d] += w.baseDilation[d] * low;
-      folded.high[d] += w.baseDilation[d] * high;
+      folded.padLow[d] += w.lhsDilate[d] * low;
+      folded.padHigh[d] += w.lhsDilate[d] * high;
       if (interior != 0)
-        folded.baseDilation[d] = 1 + interior;
+        folded.lhsDilate[d] = 1 + interior;
     }
     Value x = pad.getOperand();
     if (convert)
@@ -796,7 +794,7 @@ struct ReduceWindowRewrites : HloPattern<ReduceWindowOp> {
     }
     r.modifyOpInPlace(op, [&] {
       op->setOperand(0, x);
-      op.setWindowAttr(folded.get(op.getContext()));
+      op.setWindowAttr(folded.toAttr(op.getContext()));
     });
     return success();
   }
@@ -810,8 +808,8 @@ struct ReduceWindowRewrites : HloPattern<ReduceWindowOp> {
   static bool effectiveBroadcast(PaddingAttr config, const WindowFields &w,
                                  RankedTensorType x) {
     if (!WindowFields::all(w.stride, 1) || w.padded() ||
-        !WindowFields::all(w.baseDilation, 1) ||
-        !WindowFields::all(w.windowDilation, 1) ||
+        !WindowFields::all(w.lhsDilate, 1) ||
+        !WindowFields::all(w.rhsDilate, 1) ||
         !WindowFields::all(config.getInterior(), 0))
       return false;
     for (int64_t d = 0, e = w.size.size(); d < e; ++d) {

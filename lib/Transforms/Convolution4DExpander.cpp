@@ -93,8 +93,8 @@ struct Convolution4DExpanderPass
     for (int64_t i = 0; i < 4; ++i) {
       int64_t in = dn.getInputSpatial()[i], k = dn.getKernelSpatial()[i],
               o = dn.getOutputSpatial()[i];
-      if (lhs.getDimSize(in) == 1 && window.low[i] == 0 &&
-          window.high[i] == 0 && rhs.getDimSize(k) == 1 &&
+      if (lhs.getDimSize(in) == 1 && window.padLow[i] == 0 &&
+          window.padHigh[i] == 0 && rhs.getDimSize(k) == 1 &&
           out.getDimSize(o) == 1) {
         inGone.push_back(in);
         kernelGone.push_back(k);
@@ -125,14 +125,14 @@ struct Convolution4DExpanderPass
         renumber(dn.getOutputBatch(), outGone),
         renumber(dn.getOutputFeature(), outGone),
         keptOf(dn.getOutputSpatial(), outGone));
-    WindowFields fewer(nullptr, 0);
+    WindowFields fewer;
     for (int64_t i : kept) {
       fewer.size.push_back(window.size[i]);
       fewer.stride.push_back(window.stride[i]);
-      fewer.low.push_back(window.low[i]);
-      fewer.high.push_back(window.high[i]);
-      fewer.baseDilation.push_back(window.baseDilation[i]);
-      fewer.windowDilation.push_back(window.windowDilation[i]);
+      fewer.padLow.push_back(window.padLow[i]);
+      fewer.padHigh.push_back(window.padHigh[i]);
+      fewer.lhsDilate.push_back(window.lhsDilate[i]);
+      fewer.rhsDilate.push_back(window.rhsDilate[i]);
       fewer.reversal.push_back(window.reversal[i]);
     }
 
@@ -147,7 +147,7 @@ struct Convolution4DExpanderPass
     smaller.getLhsMutable().assign(input);
     smaller.getRhsMutable().assign(kernel);
     smaller.setDimLabelsAttr(labels);
-    smaller.setWindowAttr(kept.empty() ? WindowAttr() : fewer.get(ctx));
+    smaller.setWindowAttr(kept.empty() ? WindowAttr() : fewer.toAttr(ctx));
     smaller.getResult().setType(dropDimensions(out, outGone));
     replaceByNamed(conv, ReshapeOp::create(b, loc, out, smaller.getResult()));
     return true;

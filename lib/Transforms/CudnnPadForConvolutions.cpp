@@ -64,7 +64,7 @@ bool supportsIntegerVectors(CustomCallOp conv, int64_t vect, int major,
   if (dn.getInputSpatial().size() != 2 || dn.getKernelSpatial().size() != 2 ||
       dn.getOutputSpatial().size() != 2)
     return false;
-  ConvWindow w = windowOf(conv);
+  WindowFields w = windowOf(conv);
   if (vect == 32) {
     Type result = cast<TupleType>(conv.getType()).getType(0);
     if (!isa<IntegerType>(getElementTypeOrSelf(result)))

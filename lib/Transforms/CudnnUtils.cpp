@@ -27,40 +27,6 @@ bool mlir::hlo::isCudnnForwardConvCall(Operation *op) {
   return t == kCudnnConvForward || t == kCudnnConvBiasActivationForward;
 }
 
-ConvWindow ConvWindow::get(WindowAttr w, size_t rank) {
-  ConvWindow cw;
-  auto fill = [&](SmallVector<int64_t> &out, ArrayRef<int64_t> in,
-                  int64_t dflt) {
-    for (size_t d = 0; d < rank; ++d)
-      out.push_back(d < in.size() ? in[d] : dflt);
-  };
-  fill(cw.size, w ? w.getSize() : ArrayRef<int64_t>(), 1);
-  fill(cw.stride, w ? w.getStride() : ArrayRef<int64_t>(), 1);
-  fill(cw.padLow, w ? w.getPadLow() : ArrayRef<int64_t>(), 0);
-  fill(cw.padHigh, w ? w.getPadHigh() : ArrayRef<int64_t>(), 0);
-  fill(cw.lhsDilate, w ? w.getLhsDilate() : ArrayRef<int64_t>(), 1);
-  fill(cw.rhsDilate, w ? w.getRhsDilate() : ArrayRef<int64_t>(), 1);
-  fill(cw.reversal, w ? w.getReversal() : ArrayRef<int64_t>(), 0);
-  return cw;
-}
-
-WindowAttr ConvWindow::toAttr(MLIRContext *ctx) const {
-  return WindowAttr::get(ctx, size, stride, padLow, padHigh, lhsDilate,
-                         rhsDilate, reversal);
-}
-
-bool ConvWindow::hasBaseDilation() const {
-  return llvm::any_of(lhsDilate, [](int64_t v) { return v != 1; });
-}
-bool ConvWindow::hasWindowDilation() const {
-  return llvm::any_of(rhsDilate, [](int64_t v) { return v != 1; });
-}
-bool ConvWindow::hasSymmetricPadding() const { return padLow == padHigh; }
-bool ConvWindow::hasNegativePadding() const {
-  return llvm::any_of(padLow, [](int64_t v) { return v < 0; }) ||
-         llvm::any_of(padHigh, [](int64_t v) { return v < 0; });
-}
-
 RankedTensorType mlir::hlo::rowMajorType(ArrayRef<int64_t> shape,
                                          Type element) {
   SmallVector<int64_t> m2m;

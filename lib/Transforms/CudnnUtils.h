@@ -2,7 +2,7 @@
 //
 // Private to lib/Transforms: what the convolution passes (conv rewriter,
 // fused conv rewriter, conv padding legalization, conv algorithm picker)
-// share: XLA's cuDNN custom-call targets, a mutable copy of a window, and
+// share: XLA's cuDNN custom-call targets, a convolution's window, and
 // building a cuDNN convolution custom call with its (result, u8[scratch])
 // tuple and the get-tuple-element that reads it.
 //
@@ -10,6 +10,8 @@
 
 #ifndef HLO_LIB_TRANSFORMS_CUDNNUTILS_H
 #define HLO_LIB_TRANSFORMS_CUDNNUTILS_H
+
+#include "WindowUtils.h"
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 
@@ -37,28 +39,12 @@ class ConvolutionOp;
 /// ConvRewriter::ConvIsLowerable). Creates nothing.
 bool isConvLowerableToCudnn(ConvolutionOp conv);
 
-/// A window with every field spelled out per spatial dimension (the
-/// attribute leaves default fields empty).
-struct ConvWindow {
-  SmallVector<int64_t> size, stride, padLow, padHigh, lhsDilate, rhsDilate,
-      reversal;
-
-  /// `w` (may be null) for `rank` spatial dimensions.
-  static ConvWindow get(WindowAttr w, size_t rank);
-  WindowAttr toAttr(MLIRContext *ctx) const;
-  size_t rank() const { return size.size(); }
-  bool hasBaseDilation() const;
-  bool hasWindowDilation() const;
-  bool hasSymmetricPadding() const;
-  bool hasNegativePadding() const;
-};
-
 /// The window and dimension numbers of a convolution or cuDNN custom call.
-inline ConvWindow windowOf(Operation *op) {
+inline WindowFields windowOf(Operation *op) {
   auto w = op->getAttrOfType<WindowAttr>("window");
   auto dn = op->getAttrOfType<ConvDimensionNumbersAttr>("dim_labels");
-  return ConvWindow::get(w, dn ? dn.getInputSpatial().size()
-                               : (w ? w.getSize().size() : 0));
+  return WindowFields(w, dn ? dn.getInputSpatial().size()
+                            : (w ? w.getSize().size() : 0));
 }
 
 /// An array type with the row-major layout written out (`f32[2,3]{1,0}`),

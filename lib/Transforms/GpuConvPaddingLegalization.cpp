@@ -64,7 +64,7 @@ struct GpuConvPaddingLegalizationPass
   }
 
   bool forward(CustomCallOp conv) {
-    ConvWindow w = windowOf(conv);
+    WindowFields w = windowOf(conv);
     bool padKernel = padDilatedKernels && w.hasWindowDilation();
     if (w.hasSymmetricPadding() && !w.hasNegativePadding() &&
         !w.hasBaseDilation() && !padKernel)
@@ -122,7 +122,7 @@ struct GpuConvPaddingLegalizationPass
   }
 
   bool backwardFilter(CustomCallOp conv) {
-    ConvWindow w = windowOf(conv);
+    WindowFields w = windowOf(conv);
     if (w.hasSymmetricPadding() || w.hasNegativePadding())
       return false;
     ConvDimensionNumbersAttr dn = conv.getDimLabelsAttr();
@@ -146,7 +146,7 @@ struct GpuConvPaddingLegalizationPass
   }
 
   bool backwardInput(CustomCallOp conv) {
-    ConvWindow w = windowOf(conv);
+    WindowFields w = windowOf(conv);
     if (w.hasSymmetricPadding() || w.hasNegativePadding())
       return false;
     ConvDimensionNumbersAttr dn = conv.getDimLabelsAttr();

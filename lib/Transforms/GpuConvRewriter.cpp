@@ -34,7 +34,7 @@ namespace {
 /// A matched convolution: the custom call's window, dimension numbers and
 /// the operand that replaces one of the convolution's.
 struct ConvMatch {
-  ConvWindow window;
+  WindowFields window;
   ConvDimensionNumbersAttr dnums;
   Value operand;
 };
@@ -110,7 +110,7 @@ static std::optional<ConvMatch> matchBackwardInput(ConvolutionOp conv,
   if (conv.getFeatureGroupCount().value_or(1) > 1)
     return std::nullopt;
   ConvDimensionNumbersAttr dn = conv.getDimLabels();
-  ConvWindow w = windowOf(conv);
+  WindowFields w = windowOf(conv);
   Value rhs = conv.getRhs();
   auto reverse = rhs.getDefiningOp<ReverseOp>();
   bool reversed = reverse && isPermutationOf(dn.getKernelSpatial(),
@@ -124,7 +124,7 @@ static std::optional<ConvMatch> matchBackwardInput(ConvolutionOp conv,
     if (w.stride[i] != 1 || w.rhsDilate[i] != 1 || w.reversal[i] != 0)
       return std::nullopt;
 
-  ConvWindow nw = w;
+  WindowFields nw = w;
   for (size_t i = 0; i < w.rank(); ++i) {
     nw.stride[i] = w.lhsDilate[i];
     nw.lhsDilate[i] = 1;
@@ -182,7 +182,7 @@ static std::optional<ConvMatch> matchBackwardFilter(ConvolutionOp conv) {
   if (conv.getFeatureGroupCount().value_or(1) > 1 || looksLikeForward(conv))
     return std::nullopt;
   ConvDimensionNumbersAttr dn = conv.getDimLabels();
-  ConvWindow w = windowOf(conv);
+  WindowFields w = windowOf(conv);
   for (size_t i = 0; i < w.rank(); ++i)
     if (w.stride[i] != 1 || w.lhsDilate[i] != 1 || w.padLow[i] < 0 ||
         w.reversal[i] != 0)
@@ -199,7 +199,7 @@ static std::optional<ConvMatch> matchBackwardFilter(ConvolutionOp conv) {
       !w.hasWindowDilation())
     return std::nullopt;
 
-  ConvWindow nw = w;
+  WindowFields nw = w;
   for (size_t i = 0; i < w.rank(); ++i) {
     nw.size[i] = dimOf(conv.getResult(), dn.getOutputSpatial()[i]);
     nw.stride[i] = w.rhsDilate[i];
@@ -227,7 +227,7 @@ static bool canBeForward(ConvolutionOp conv) {
   for (Value v : {conv.getLhs(), conv.getRhs()})
     if (cast<RankedTensorType>(v.getType()).getNumElements() == 0)
       return false;
-  ConvWindow w = windowOf(conv);
+  WindowFields w = windowOf(conv);
   int64_t reversed = llvm::count_if(w.reversal, [](int64_t r) { return r; });
   if (w.rank() == 2)
     return reversed == 0 || reversed == 2;
@@ -306,7 +306,7 @@ struct GpuConvRewriterPass
     MLIRContext *ctx = conv.getContext();
     StringRef target, name;
     Value lhs = conv.getLhs(), rhs = conv.getRhs();
-    ConvWindow window;
+    WindowFields window;
     ConvDimensionNumbersAttr dnums;
     int64_t groups = conv.getFeatureGroupCount().value_or(1);
     if (std::optional<ConvMatch> m = matchBackwardInput(conv, &builder)) {

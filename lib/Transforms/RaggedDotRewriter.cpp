@@ -177,10 +177,10 @@ struct RaggedDotRewriterPass
     int64_t last = sizesType.getRank() - 1;
     WindowFields window(WindowAttr(), sizesType.getRank());
     window.size[last] = groups;
-    window.low[last] = groups - 1;
+    window.padLow[last] = groups - 1;
     Value ends = ib.create<ReduceWindowOp>(
         sizesType, {sizes, ib.scalar(index, 0)},
-        {b.getNamedAttr("window", window.get(b.getContext())),
+        {b.getNamedAttr("window", window.toAttr(b.getContext())),
          b.getNamedAttr("to_apply", adder(index, op, symbols))});
     SmallVector<int64_t> limits(sizesType.getShape()), zeroShape(limits);
     limits[last] = groups - 1;

@@ -62,8 +62,8 @@ struct Scan {
 
 /// True if dimension `d` of `w` leaves the input alone.
 static bool isTrivial(const WindowFields &w, int64_t d) {
-  return w.size[d] == 1 && w.stride[d] == 1 && w.low[d] == 0 &&
-         w.high[d] == 0 && w.baseDilation[d] == 1 && w.windowDilation[d] == 1 &&
+  return w.size[d] == 1 && w.stride[d] == 1 && w.padLow[d] == 0 &&
+         w.padHigh[d] == 0 && w.lhsDilate[d] == 1 && w.rhsDilate[d] == 1 &&
          w.reversal[d] == 0;
 }
 
@@ -92,10 +92,9 @@ static std::optional<Scan> matchScan(ReduceWindowOp op, int64_t baseLength,
   Scan scan;
   scan.dim = *dim;
   scan.length = type.getDimSize(*dim);
-  int64_t n = scan.length, low = w.low[*dim], high = w.high[*dim];
+  int64_t n = scan.length, low = w.padLow[*dim], high = w.padHigh[*dim];
   if (n <= baseLength || w.size[*dim] != n || w.stride[*dim] != 1 ||
-      w.baseDilation[*dim] != 1 || w.windowDilation[*dim] != 1 ||
-      w.reversal[*dim] != 0)
+      w.lhsDilate[*dim] != 1 || w.rhsDilate[*dim] != 1 || w.reversal[*dim] != 0)
     return std::nullopt;
   if ((low == n - 1 || low == n) && high == 0) {
     scan.forward = true;
@@ -120,8 +119,8 @@ static WindowAttr scanWindow(MLIRContext *ctx, int64_t rank, int64_t dim,
                              int64_t size, int64_t pad, bool low) {
   WindowFields w(WindowAttr(), rank);
   w.size[dim] = size;
-  (low ? w.low : w.high)[dim] = pad;
-  return w.get(ctx);
+  (low ? w.padLow : w.padHigh)[dim] = pad;
+  return w.toAttr(ctx);
 }
 
 namespace {
@@ -292,7 +291,7 @@ struct ReduceWindowRewriterPass
                         : Type(TupleType::get(op.getContext(), wideTypes));
     Value rw = ib.create<ReduceWindowOp>(
         wideType, inputs,
-        {b.getNamedAttr("window", wide.get(op.getContext())),
+        {b.getNamedAttr("window", wide.toAttr(op.getContext())),
          b.getNamedAttr("to_apply", op.getToApplyAttr())});
     SmallVector<Value> results;
     for (auto [i, t] : llvm::enumerate(resultTypes)) {

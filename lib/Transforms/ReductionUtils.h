@@ -6,13 +6,15 @@
 // they look at, the row/column classification of a reduce over an operand
 // of the default layout, and the sizes one reduction kernel handles without
 // atomics. Also what the algebraic simplifier and the reduce-window
-// rewriter share about reducers (the binary op one computes, its identity)
-// and windows (their fields with defaults).
+// rewriter share about reducers (the binary op one computes, its identity);
+// windows' fields are WindowUtils.h's.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef HLO_LIB_TRANSFORMS_REDUCTIONUTILS_H
 #define HLO_LIB_TRANSFORMS_REDUCTIONUTILS_H
+
+#include "WindowUtils.h"
 
 #include "Hlo/Dialect/Hlo/HloDialect.h"
 
@@ -105,35 +107,6 @@ DenseElementsAttr identityOf(Operation *reducer, Type type);
 /// every value alone with (`identityOf`; a float add takes -0 too, as XLA does:
 /// it differs from +0 only in the sign of a zero).
 bool isIdentityOf(Operation *reducer, Value init);
-
-/// A window's fields over `rank` dimensions, each at its default where the
-/// attribute (or the whole window) leaves it out.
-struct WindowFields {
-  SmallVector<int64_t> size, stride, low, high, baseDilation, windowDilation,
-      reversal;
-  WindowFields(WindowAttr w, int64_t rank) {
-    auto field = [&](SmallVector<int64_t> &out, ArrayRef<int64_t> values,
-                     int64_t dflt) {
-      for (int64_t i = 0; i < rank; ++i)
-        out.push_back(i < int64_t(values.size()) ? values[i] : dflt);
-    };
-    field(size, w ? w.getSize() : ArrayRef<int64_t>(), 1);
-    field(stride, w ? w.getStride() : ArrayRef<int64_t>(), 1);
-    field(low, w ? w.getPadLow() : ArrayRef<int64_t>(), 0);
-    field(high, w ? w.getPadHigh() : ArrayRef<int64_t>(), 0);
-    field(baseDilation, w ? w.getLhsDilate() : ArrayRef<int64_t>(), 1);
-    field(windowDilation, w ? w.getRhsDilate() : ArrayRef<int64_t>(), 1);
-    field(reversal, w ? w.getReversal() : ArrayRef<int64_t>(), 0);
-  }
-  static bool all(ArrayRef<int64_t> v, int64_t x) {
-    return llvm::all_of(v, [&](int64_t e) { return e == x; });
-  }
-  bool padded() const { return !all(low, 0) || !all(high, 0); }
-  WindowAttr get(MLIRContext *context) const {
-    return WindowAttr::get(context, size, stride, low, high, baseDilation,
-                           windowDilation, reversal);
-  }
-};
 
 } // namespace mlir::hlo
 

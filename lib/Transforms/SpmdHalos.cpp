@@ -58,7 +58,8 @@ std::optional<Halo> mlir::hlo::planHalo(const TileSharding *in, int64_t dim,
 std::optional<Halo> mlir::hlo::slidingHalo(const TileSharding *in, int64_t dim,
                                            int64_t n, int64_t size,
                                            int64_t outSize,
-                                           const ConvWindow &window, size_t w) {
+                                           const WindowFields &window,
+                                           size_t w) {
   int64_t o = llvm::divideCeil(outSize, n), stride = window.stride[w];
   int64_t dilate = window.lhsDilate[w];
   int64_t span = (window.size[w] - 1) * window.rhsDilate[w] + 1;
@@ -124,7 +125,7 @@ std::optional<Halo> mlir::hlo::rotationHalo(const TileSharding *in, int64_t dim,
 /// (windows past the array's ends scatter the scatter's identity: nothing).
 /// Nothing for padded or dilated windows.
 std::optional<Crossing>
-mlir::hlo::planCrossing(const TileSharding *tiles, const ConvWindow &window,
+mlir::hlo::planCrossing(const TileSharding *tiles, const WindowFields &window,
                         size_t d, int64_t n, int64_t size, int64_t sourceSize) {
   if (window.padLow[d] != 0 || window.padHigh[d] != 0 ||
       window.lhsDilate[d] != 1 || window.rhsDilate[d] != 1)

@@ -63,7 +63,7 @@ std::optional<Halo> planHalo(const TileSharding *in, int64_t dim, int64_t n,
 /// result's dimension (`outSize` long) is tiled alike (see SpmdHalos.cpp).
 std::optional<Halo> slidingHalo(const TileSharding *in, int64_t dim, int64_t n,
                                 int64_t size, int64_t outSize,
-                                const ConvWindow &window, size_t w);
+                                const WindowFields &window, size_t w);
 
 /// How the partitions of a select-and-scatter whose windows cross tiles
 /// along operand dimension `d` (of `size` elements, its source
@@ -71,7 +71,7 @@ std::optional<Halo> slidingHalo(const TileSharding *in, int64_t dim, int64_t n,
 /// meet their tile (see SpmdHalos.cpp); nothing for padded or dilated
 /// windows.
 std::optional<Crossing> planCrossing(const TileSharding *tiles,
-                                     const ConvWindow &window, size_t d,
+                                     const WindowFields &window, size_t d,
                                      int64_t n, int64_t size,
                                      int64_t sourceSize);
 

@@ -22,7 +22,7 @@ using namespace mlir;
 using namespace mlir::hlo;
 
 /// Whether window dimension `w` takes one element at a time, unpadded.
-static bool isTrivial(const ConvWindow &window, size_t w) {
+static bool isTrivial(const WindowFields &window, size_t w) {
   return window.size[w] == 1 && window.stride[w] == 1 &&
          window.padLow[w] == 0 && window.padHigh[w] == 0 &&
          window.lhsDilate[w] == 1;
@@ -30,9 +30,9 @@ static bool isTrivial(const ConvWindow &window, size_t w) {
 
 /// A pad as a window of one element sliding over its operand, dilated by
 /// the interior padding, padded by the edges'.
-static ConvWindow padWindow(PadOp op) {
+static WindowFields padWindow(PadOp op) {
   PaddingAttr padding = op.getPadding();
-  ConvWindow window = ConvWindow::get({}, padding.getLow().size());
+  WindowFields window = WindowFields({}, padding.getLow().size());
   window.padLow = llvm::to_vector(padding.getLow());
   window.padHigh = llvm::to_vector(padding.getHigh());
   for (auto [d, i] : llvm::enumerate(padding.getInterior()))
@@ -42,9 +42,9 @@ static ConvWindow padWindow(PadOp op) {
 
 /// A slice as a window of one element striding over its operand from its
 /// start.
-static ConvWindow sliceWindow(SliceOp op) {
+static WindowFields sliceWindow(SliceOp op) {
   SliceAttr slice = op.getSlice();
-  ConvWindow window = ConvWindow::get({}, slice.getStarts().size());
+  WindowFields window = WindowFields({}, slice.getStarts().size());
   window.stride = llvm::to_vector(slice.getStrides());
   for (auto [d, start] : llvm::enumerate(slice.getStarts()))
     window.padLow[d] = -start;
@@ -56,7 +56,7 @@ static ConvWindow sliceWindow(SliceOp op) {
 /// tile of the operand: even tiles of whole windows that do not overlap.
 /// (The partitioner serves others by halos where the scatter has an
 /// identity.)
-static bool windowsInTiles(const ConvWindow &window, size_t w, int64_t size,
+static bool windowsInTiles(const WindowFields &window, size_t w, int64_t size,
                            int64_t sourceSize, int64_t n) {
   return size % n == 0 && sourceSize % n == 0 && window.lhsDilate[w] == 1 &&
          window.rhsDilate[w] == 1 && window.padLow[w] == 0 &&
@@ -69,7 +69,7 @@ TileSharding mlir::hlo::fitWindowTiles(Operation *op, TileSharding t,
   if (auto sas = dyn_cast<SelectAndScatterOp>(op)) {
     ArrayRef<int64_t> in = arrayType(sas.getOperand()).getShape();
     ArrayRef<int64_t> source = arrayType(sas.getSource()).getShape();
-    ConvWindow window = ConvWindow::get(sas.getWindow(), in.size());
+    WindowFields window = WindowFields(sas.getWindow(), in.size());
     // (Its alternative gathers operand and source.)
     for (size_t d = 0; d < in.size(); ++d) {
       int64_t n = t.getTiles(d);
@@ -80,7 +80,7 @@ TileSharding mlir::hlo::fitWindowTiles(Operation *op, TileSharding t,
     return t;
   }
   // Each window dimension's operand and result dimensions.
-  ConvWindow window;
+  WindowFields window;
   SmallVector<int64_t> inDims, outDims;
   if (auto conv = dyn_cast<ConvolutionOp>(op)) {
     window = windowOf(op);
@@ -93,7 +93,7 @@ TileSharding mlir::hlo::fitWindowTiles(Operation *op, TileSharding t,
   } else if (auto rw = dyn_cast<ReduceWindowOp>(op);
              rw && arrayType(op->getResult(0))) {
     int64_t rank = arrayType(op->getOperand(0)).getRank();
-    window = ConvWindow::get(rw.getWindowAttr(), rank);
+    window = WindowFields(rw.getWindowAttr(), rank);
     inDims = outDims = llvm::to_vector(llvm::seq<int64_t>(0, rank));
   } else {
     return t;
@@ -122,7 +122,7 @@ TileSharding mlir::hlo::fitWindowTiles(Operation *op, TileSharding t,
 /// its window's (a pad's) padding along them what the halo leaves.
 static void applyHalos(SpmdValues &values, Operation *op,
                        const TileSharding &in, ArrayRef<int64_t> inShape,
-                       ConvWindow window,
+                       WindowFields window,
                        ArrayRef<std::pair<size_t, Halo>> halos,
                        Value padValue) {
   if (halos.empty())
@@ -150,7 +150,7 @@ static void applyHalos(SpmdValues &values, Operation *op,
 /// one cannot be had.
 static std::optional<SmallVector<std::pair<size_t, Halo>>>
 sameDimHalos(const TileSharding &out, ArrayRef<int64_t> inShape,
-             ArrayRef<int64_t> shape, const ConvWindow &window) {
+             ArrayRef<int64_t> shape, const WindowFields &window) {
   SmallVector<std::pair<size_t, Halo>> halos;
   for (size_t d = 0; d < shape.size(); ++d) {
     if (out.getTiles(d) == 1 ||
@@ -206,7 +206,7 @@ bool mlir::hlo::partitionConvolution(SpmdValues &values, ConvolutionOp op,
   if (batchGroups > 1 && (featureTiles > 1 || featureGroups > 1 ||
                           out.getTiles(dims.getOutputBatch()) > 1))
     return false;
-  ConvWindow window = windowOf(op);
+  WindowFields window = windowOf(op);
   ArrayRef<int64_t> outShape = arrayType(op.getResult()).getShape();
   SmallVector<int64_t> inShape(values.wholeShape(op.getLhs()));
   ArrayRef<int64_t> kShape = values.wholeShape(op.getRhs());
@@ -299,7 +299,7 @@ bool mlir::hlo::partitionReduceWindow(SpmdValues &values, ReduceWindowOp op,
     return false;
   ArrayRef<int64_t> shape = arrayType(op->getResult(0)).getShape();
   SmallVector<int64_t> inShape(values.wholeShape(in[0]));
-  ConvWindow window = ConvWindow::get(op.getWindowAttr(), shape.size());
+  WindowFields window = WindowFields(op.getWindowAttr(), shape.size());
   std::optional<SmallVector<std::pair<size_t, Halo>>> halos =
       sameDimHalos(out, inShape, shape, window);
   if (!halos)
@@ -319,7 +319,7 @@ bool mlir::hlo::partitionSelectAndScatter(SpmdValues &values,
                                           DenseElementsAttr identity) {
   ArrayRef<int64_t> in = values.wholeShape(op.getOperand());
   ArrayRef<int64_t> source = values.wholeShape(op.getSource());
-  ConvWindow window = ConvWindow::get(op.getWindow(), in.size());
+  WindowFields window = WindowFields(op.getWindow(), in.size());
   SmallVector<Crossing, 1> crossing;
   for (size_t d = 0; d < in.size(); ++d) {
     int64_t n = out.getTiles(d);
@@ -375,7 +375,7 @@ bool mlir::hlo::partitionPad(SpmdValues &values, PadOp op,
                              const TileSharding &out) {
   ArrayRef<int64_t> shape = arrayType(op.getResult()).getShape();
   SmallVector<int64_t> inShape(values.wholeShape(op.getOperand()));
-  ConvWindow window = padWindow(op);
+  WindowFields window = padWindow(op);
   std::optional<SmallVector<std::pair<size_t, Halo>>> halos =
       sameDimHalos(out, inShape, shape, window);
   if (!halos)
@@ -393,7 +393,7 @@ bool mlir::hlo::partitionSlice(SpmdValues &values, SliceOp op,
   SliceAttr slice = op.getSlice();
   ArrayRef<int64_t> shape = arrayType(op.getResult()).getShape();
   SmallVector<int64_t> inShape(values.wholeShape(op.getOperand()));
-  ConvWindow window = sliceWindow(op);
+  WindowFields window = sliceWindow(op);
   SmallVector<int64_t> tile = out.shardShape(inShape);
   SmallVector<int64_t> starts(slice.getStarts()), limits(slice.getLimits());
   std::optional<SmallVector<std::pair<size_t, Halo>>> halos =
