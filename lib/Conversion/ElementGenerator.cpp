@@ -733,6 +733,22 @@ private:
 };
 } // namespace
 
+FailureOr<Value>
+ElementGenerator::sumLoop(int64_t trips, Value init,
+                          function_ref<FailureOr<Value>(Value, Value)> body) {
+  auto forOp = scf::ForOp::create(b, loc, indexConst(0), indexConst(trips),
+                                  indexConst(1), ValueRange{init});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(forOp.getBody());
+  FailureOr<Value> next = inScope([&] {
+    return body(forOp.getInductionVar(), forOp.getRegionIterArgs().front());
+  });
+  if (failed(next))
+    return failure();
+  scf::YieldOp::create(b, loc, *next);
+  return forOp.getResult(0);
+}
+
 FailureOr<SmallVector<Value>> ElementGenerator::emitDot(DotOp op,
                                                         ValueRange index) {
   Value lhs = op.getLhs(), rhs = op.getRhs();
@@ -780,19 +796,10 @@ FailureOr<SmallVector<Value>> ElementGenerator::emitDot(DotOp op,
         return failure();
       return products->add(sum, *x, *y);
     }
-    auto forOp = scf::ForOp::create(b, loc, indexConst(0),
-                                    indexConst(lhsType.getDimSize(lc[c])),
-                                    indexConst(1), ValueRange{sum});
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(forOp.getBody());
-    lhsIndex[lc[c]] = forOp.getInductionVar();
-    rhsIndex[rc[c]] = forOp.getInductionVar();
-    FailureOr<Value> next =
-        inScope([&] { return loop(c + 1, forOp.getRegionIterArgs().front()); });
-    if (failed(next))
-      return failure();
-    scf::YieldOp::create(b, loc, *next);
-    return forOp.getResult(0);
+    return sumLoop(lhsType.getDimSize(lc[c]), sum, [&](Value i, Value acc) {
+      lhsIndex[lc[c]] = rhsIndex[rc[c]] = i;
+      return loop(c + 1, acc);
+    });
   };
   FailureOr<Value> sum = loop(0, products->zero());
   if (failed(sum))
@@ -878,28 +885,21 @@ ElementGenerator::emitConvolution(ConvolutionOp op, ValueRange index) {
       scf::YieldOp::create(b, loc, sum);
       return ifOp.getResult(0);
     }
-    int64_t trips =
-        d > rank ? groupInputs : rhsType.getDimSize(dn.getKernelSpatial()[d]);
-    auto forOp = scf::ForOp::create(b, loc, indexConst(0), indexConst(trips),
-                                    indexConst(1), ValueRange{sum});
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(forOp.getBody());
-    Value k = forOp.getInductionVar();
-    size_t insideBefore = inside.size();
-    if (d > rank) {
-      lhsIndex[dn.getInputFeature()] =
-          arith::AddIOp::create(b, loc, firstInput, k);
-      rhsIndex[dn.getKernelInput()] = k;
-    } else {
-      auto field = [&](ArrayRef<int64_t> values, int64_t dflt) {
-        return w && d < values.size() ? values[d] : dflt;
-      };
-      int64_t stride = field(w ? w.getStride() : ArrayRef<int64_t>(), 1);
-      int64_t padLow = field(w ? w.getPadLow() : ArrayRef<int64_t>(), 0);
-      int64_t lhsDilate = field(w ? w.getLhsDilate() : ArrayRef<int64_t>(), 1);
-      int64_t rhsDilate = field(w ? w.getRhsDilate() : ArrayRef<int64_t>(), 1);
-      bool reversed = field(w ? w.getReversal() : ArrayRef<int64_t>(), 0);
-      int64_t inSize = lhsType.getDimSize(dn.getInputSpatial()[d]);
+    if (d > rank)
+      return sumLoop(groupInputs, sum, [&](Value i, Value acc) {
+        lhsIndex[dn.getInputFeature()] =
+            arith::AddIOp::create(b, loc, firstInput, i);
+        rhsIndex[dn.getKernelInput()] = i;
+        return loop(d + 1, acc);
+      });
+    int64_t stride = w ? windowAt(w.getStride(), d, 1) : 1;
+    int64_t padLow = w ? windowAt(w.getPadLow(), d, 0) : 0;
+    int64_t lhsDilate = w ? windowAt(w.getLhsDilate(), d, 1) : 1;
+    int64_t rhsDilate = w ? windowAt(w.getRhsDilate(), d, 1) : 1;
+    bool reversed = w && windowAt(w.getReversal(), d, 0);
+    int64_t inSize = lhsType.getDimSize(dn.getInputSpatial()[d]);
+    int64_t kernelSize = rhsType.getDimSize(dn.getKernelSpatial()[d]);
+    return sumLoop(kernelSize, sum, [&](Value k, Value acc) {
       // q in index arithmetic (may be negative).
       Value q = arith::SubIOp::create(
           b, loc,
@@ -927,21 +927,16 @@ ElementGenerator::emitConvolution(ConvolutionOp op, ValueRange index) {
       p = arith::MaxSIOp::create(
           b, loc, arith::MinSIOp::create(b, loc, p, indexConst(inSize - 1)),
           indexConst(0));
-      inside.push_back(ok);
       lhsIndex[dn.getInputSpatial()[d]] = p;
-      int64_t kernelSize = rhsType.getDimSize(dn.getKernelSpatial()[d]);
       rhsIndex[dn.getKernelSpatial()[d]] =
           reversed ? Value(arith::SubIOp::create(b, loc,
                                                  indexConst(kernelSize - 1), k))
                    : k;
-    }
-    FailureOr<Value> next =
-        inScope([&] { return loop(d + 1, forOp.getRegionIterArgs().front()); });
-    inside.resize(insideBefore);
-    if (failed(next))
-      return failure();
-    scf::YieldOp::create(b, loc, *next);
-    return forOp.getResult(0);
+      inside.push_back(ok);
+      FailureOr<Value> next = loop(d + 1, acc);
+      inside.pop_back();
+      return next;
+    });
   };
   FailureOr<Value> sum = loop(0, products->zero());
   if (failed(sum))

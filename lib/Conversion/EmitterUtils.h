@@ -130,6 +130,11 @@ private:
   /// constraints at `dims` (null: always true).
   Value constraintsHold(const IndexingMap &map, ValueRange dims,
                         ValueRange symbols, ArrayRef<int64_t> shape);
+  /// An scf.for over [0, trips) carrying `init`, whose body (in a fresh
+  /// cache scope) gives the next value from the induction variable and the
+  /// carried one; the loop's result.
+  FailureOr<Value> sumLoop(int64_t trips, Value init,
+                           function_ref<FailureOr<Value>(Value, Value)> body);
   Value indexConst(int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v);
   }
