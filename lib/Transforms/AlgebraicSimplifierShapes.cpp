@@ -1221,8 +1221,10 @@ struct DotOfTransposes : HloPattern<DotOp> {
     bool swap = perm[rank - 2] == rank - 1 && perm[rank - 1] == rank - 2;
     if (!swap && (perm[rank - 2] != rank - 2 || perm[rank - 1] != rank - 1))
       return failure();
+    // The dot of the operands has dimension perm[i] where the result has
+    // dimension i.
     SmallVector<int64_t> shape;
-    for (int64_t d : perm)
+    for (int64_t d : inversePermutation(perm))
       shape.push_back(type.getDimSize(d));
     SmallVector<NamedAttribute> attrs = dotConfig(r, op, swap);
     for (StringRef name : {"lhs_batch_dims", "rhs_batch_dims",
