@@ -79,6 +79,22 @@ def case(rng):
             f"dim_labels={labels}{extra}\n}}\n")
 
 
+def check(command, path, text, what=""):
+    """Runs `command`; prints a finding (the module and the tail of stderr)
+    and returns None where it fails, else its stdout."""
+    p = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    if p.returncode != 0:
+        print(f"== finding{what} ({path}):\n{text}{p.stderr[-2000:]}")
+        return None
+    return p.stdout
+
+
+def check_passes(opt, passes, path, text):
+    """`passes` on the module at `path` against the interpreter."""
+    return check([opt, path, f"--pass-pipeline=builtin.module({passes})",
+                  "--hlo-check-semantics", "--output-format=hlo"], path, text)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--opt", required=True)
@@ -102,24 +118,15 @@ def main():
             ran += 1
             with open(path, "w") as f:
                 f.write(text)
-            p = subprocess.run(
-                [a.opt, path, f"--pass-pipeline=builtin.module({a.passes})",
-                 "--hlo-check-semantics", "--output-format=hlo"],
-                capture_output=True, text=True, timeout=120)
-            if p.returncode != 0:
+            out = check_passes(a.opt, a.passes, path, text)
+            if out is not None and a.run and check(
+                    [a.run, path, "--device=host", "--random-inputs",
+                     "--check"], path, text, ", compiled") is None:
+                out = None
+            if out is None:
                 findings += 1
-                print(f"== finding ({path}):\n{text}{p.stderr[-2000:]}")
                 continue
-            if a.run:
-                r = subprocess.run([a.run, path, "--device=host",
-                                    "--random-inputs", "--check"],
-                                   capture_output=True, text=True, timeout=300)
-                if r.returncode != 0:
-                    findings += 1
-                    print(f"== finding, compiled ({path}):\n{text}"
-                          f"{r.stderr[-2000:]}")
-                    continue
-            swapped += any(f"{op}(%{first}" in p.stdout
+            swapped += any(f"{op}(%{first}" in out
                            for op in ("convolution", "custom-call")
                            for first in ("k", "reverse"))
     print(f"{ran} cases ({swapped} with the operands swapped), "

@@ -18,9 +18,10 @@ operands' transposes; exits 1 on a finding.
 import argparse
 import os
 import random
-import subprocess
 import sys
 import tempfile
+
+from conv_fuzz import check_passes
 
 
 def shape(dims):
@@ -76,15 +77,11 @@ def main():
             text = case(rng)
             with open(path, "w") as f:
                 f.write(text)
-            p = subprocess.run(
-                [a.opt, path, f"--pass-pipeline=builtin.module({a.passes})",
-                 "--hlo-check-semantics", "--output-format=hlo"],
-                capture_output=True, text=True, timeout=120)
-            if p.returncode != 0:
+            out = check_passes(a.opt, a.passes, path, text)
+            if out is None:
                 findings += 1
-                print(f"== finding:\n{text}{p.stderr[-2000:]}")
                 continue
-            rewritten += "transpose(%a)" not in p.stdout
+            rewritten += "transpose(%a)" not in out
     print(f"{a.cases} cases ({rewritten} without the operands' transposes), "
           f"{findings} findings")
     return 1 if findings else 0

@@ -680,6 +680,18 @@ struct ProductSum {
                                  arith::MulIOp::create(b, loc, l, r));
   }
 
+  /// sum + lhs[lhsIndex] * rhs[rhsIndex], the elements from `generator`.
+  FailureOr<Value> addAt(ElementGenerator &generator, Value sum, Value lhs,
+                         ValueRange lhsIndex, Value rhs, ValueRange rhsIndex) {
+    FailureOr<Value> x = generator.emitOne(lhs, lhsIndex);
+    if (failed(x))
+      return failure();
+    FailureOr<Value> y = generator.emitOne(rhs, rhsIndex);
+    if (failed(y))
+      return failure();
+    return add(sum, *x, *y);
+  }
+
   /// The sum in the result type.
   Value result(Value sum) {
     return acc == out ? sum : arith::TruncFOp::create(b, loc, out, sum);
@@ -788,13 +800,7 @@ FailureOr<SmallVector<Value>> ElementGenerator::emitDot(DotOp op,
   std::function<FailureOr<Value>(unsigned, Value)> loop =
       [&](unsigned c, Value sum) -> FailureOr<Value> {
     if (c == lc.size()) {
-      FailureOr<Value> x = emitOne(lhs, lhsIndex);
-      if (failed(x))
-        return failure();
-      FailureOr<Value> y = emitOne(rhs, rhsIndex);
-      if (failed(y))
-        return failure();
-      return products->add(sum, *x, *y);
+      return products->addAt(*this, sum, lhs, lhsIndex, rhs, rhsIndex);
     }
     return sumLoop(lhsType.getDimSize(lc[c]), sum, [&](Value i, Value acc) {
       lhsIndex[lc[c]] = rhsIndex[rc[c]] = i;
@@ -858,13 +864,7 @@ ElementGenerator::emitConvolution(ConvolutionOp op, ValueRange index) {
   std::function<FailureOr<Value>(size_t, Value)> loop =
       [&](size_t d, Value sum) -> FailureOr<Value> {
     if (d == rank + 2) {
-      FailureOr<Value> x = emitOne(lhs, lhsIndex);
-      if (failed(x))
-        return failure();
-      FailureOr<Value> y = emitOne(rhs, rhsIndex);
-      if (failed(y))
-        return failure();
-      return products->add(sum, *x, *y);
+      return products->addAt(*this, sum, lhs, lhsIndex, rhs, rhsIndex);
     }
     if (d == rank) {
       if (inside.empty())

@@ -32,7 +32,7 @@ static bool isTrivial(const WindowFields &window, size_t w) {
 /// the interior padding, padded by the edges'.
 static WindowFields padWindow(PadOp op) {
   PaddingAttr padding = op.getPadding();
-  WindowFields window = WindowFields({}, padding.getLow().size());
+  WindowFields window({}, padding.getLow().size());
   window.padLow = llvm::to_vector(padding.getLow());
   window.padHigh = llvm::to_vector(padding.getHigh());
   for (auto [d, i] : llvm::enumerate(padding.getInterior()))
@@ -44,7 +44,7 @@ static WindowFields padWindow(PadOp op) {
 /// start.
 static WindowFields sliceWindow(SliceOp op) {
   SliceAttr slice = op.getSlice();
-  WindowFields window = WindowFields({}, slice.getStarts().size());
+  WindowFields window({}, slice.getStarts().size());
   window.stride = llvm::to_vector(slice.getStrides());
   for (auto [d, start] : llvm::enumerate(slice.getStarts()))
     window.padLow[d] = -start;
@@ -69,7 +69,7 @@ TileSharding mlir::hlo::fitWindowTiles(Operation *op, TileSharding t,
   if (auto sas = dyn_cast<SelectAndScatterOp>(op)) {
     ArrayRef<int64_t> in = arrayType(sas.getOperand()).getShape();
     ArrayRef<int64_t> source = arrayType(sas.getSource()).getShape();
-    WindowFields window = WindowFields(sas.getWindow(), in.size());
+    WindowFields window(sas.getWindow(), in.size());
     // (Its alternative gathers operand and source.)
     for (size_t d = 0; d < in.size(); ++d) {
       int64_t n = t.getTiles(d);
@@ -299,7 +299,7 @@ bool mlir::hlo::partitionReduceWindow(SpmdValues &values, ReduceWindowOp op,
     return false;
   ArrayRef<int64_t> shape = arrayType(op->getResult(0)).getShape();
   SmallVector<int64_t> inShape(values.wholeShape(in[0]));
-  WindowFields window = WindowFields(op.getWindowAttr(), shape.size());
+  WindowFields window(op.getWindowAttr(), shape.size());
   std::optional<SmallVector<std::pair<size_t, Halo>>> halos =
       sameDimHalos(out, inShape, shape, window);
   if (!halos)
@@ -319,7 +319,7 @@ bool mlir::hlo::partitionSelectAndScatter(SpmdValues &values,
                                           DenseElementsAttr identity) {
   ArrayRef<int64_t> in = values.wholeShape(op.getOperand());
   ArrayRef<int64_t> source = values.wholeShape(op.getSource());
-  WindowFields window = WindowFields(op.getWindow(), in.size());
+  WindowFields window(op.getWindow(), in.size());
   SmallVector<Crossing, 1> crossing;
   for (size_t d = 0; d < in.size(); ++d) {
     int64_t n = out.getTiles(d);
