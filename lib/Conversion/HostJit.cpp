@@ -6,7 +6,8 @@
 //   calls: exp, log, erf, tanh, atan2, ... computed as the C library does),
 //   convert-math-to-llvm (what libm does not take: ctlz, ctpop, absi,
 //   copysign, ...), scf-to-cf, then arith, complex, cf, memref and func to
-//   LLVM and reconcile-unrealized-casts.
+//   LLVM and reconcile-unrealized-casts, and last
+//   hlo-llvm-narrow-floats-as-integers (f16 and bf16 values moved as i16).
 // The ExecutionEngine resolves libm symbols from the process.
 //
 //===----------------------------------------------------------------------===//
@@ -200,6 +201,8 @@ LogicalResult mlir::hlo::lowerToLLVMDialect(ModuleOp module) {
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  // No f16 or bf16 left for LLVM's x86 code generator to promote.
+  pm.addPass(createHloLlvmNarrowFloatsAsIntegers());
   return pm.run(module);
 }
 

@@ -6,10 +6,10 @@
 // of reverses, negative pads, uniform constants, iotas along a size-1
 // dimension, transposes of size-1 dimensions, broadcast scalars at the
 // ends of a concatenate, dynamic slices of dynamic slices, gathers,
-// scatters and sorts (XLA's HandleBroadcast, HandleSlice,
+// scatters, sorts and copies (XLA's HandleBroadcast, HandleSlice,
 // HandleDynamicSlice, HandleReverse, HandlePad, HandleConstant,
 // HandleIota, HandleTranspose, HandleConcatenate, HandleGather,
-// HandleScatter and HandleSort).
+// HandleScatter, HandleSort and HandleCopy).
 //
 //===----------------------------------------------------------------------===//
 
@@ -788,6 +788,42 @@ struct SortNothing : HloPattern<SortOp> {
     return replaceByTuple(op, op.getInputs(), r);
   }
 };
+
+//===----------------------------------------------------------------------===//
+// Copies
+//===----------------------------------------------------------------------===//
+
+/// A copy whose result type (layout included) is its operand's is the
+/// operand, and a copy of a copy one copy (XLA's HandleCopy: layout
+/// assignment and copy insertion add back the copies the program needs).
+/// The entry's root copy with a sharding stays, as in XLA.
+struct RedundantCopy : HloPattern<CopyOp> {
+  using HloPattern::HloPattern;
+  LogicalResult rewrite(CopyOp op, PatternRewriter &r) const override {
+    if (auto inner = plainDef<CopyOp>(op.getOperand())) {
+      if (inner.getOperand().getType() == op.getType()) {
+        replace(r, op, inner.getOperand(), false);
+        return success();
+      }
+      r.modifyOpInPlace(
+          op, [&] { op.getOperandMutable().assign(inner.getOperand()); });
+      return success();
+    }
+    if (op.getOperand().getType() != op.getType() ||
+        (op->hasAttr("sharding") && isEntryRoot(op)))
+      return failure();
+    replace(r, op, op.getOperand(), false);
+    return success();
+  }
+
+  static bool isEntryRoot(Operation *op) {
+    auto comp = op->getParentOfType<ComputationOp>();
+    return comp && comp.getEntry() &&
+           llvm::any_of(op->getUsers(), [](Operation *user) {
+             return user->hasTrait<OpTrait::IsTerminator>();
+           });
+  }
+};
 } // namespace
 
 void mlir::hlo::algsimp::populateMovementPatterns(RewritePatternSet &set,
@@ -800,7 +836,8 @@ void mlir::hlo::algsimp::populateMovementPatterns(RewritePatternSet &set,
           NegativePad, SliceOfPad, UniformConstant, GatherFromScalar,
           ScatterNothing, ScatterWholeWindow, SortNothing,
           IotaAlongUnitDimension, ConcatenateOfBroadcastAtEnd,
-          DynamicSliceOfDynamicSlice, SelectOfDynamicUpdateSlice>(context);
+          DynamicSliceOfDynamicSlice, SelectOfDynamicUpdateSlice,
+          RedundantCopy>(context);
   set.add<VerySmallGather>(context, options.verySmallGatherSize);
   if (!options.layoutSensitive)
     set.add<BroadcastDegenerateOperand, BroadcastAsReshape, SinkBroadcast,

@@ -104,6 +104,12 @@ struct CopyFusionPass
            return isa_and_nonnull<SliceOp>(v.getDefiningOp());
          })))
       return;
+    // The sort emitter writes a sort's results and nothing else (a sort
+    // fusion without parameters, of an iota, passes the elementwise test).
+    if (llvm::any_of(outputs, [](Value v) {
+          return isa_and_nonnull<SortOp>(v.getDefiningOp());
+        }))
+      return;
     unsigned inPlace = llvm::count_if(outputs, [](Value v) {
       return isa_and_nonnull<DynamicUpdateSliceOp>(v.getDefiningOp());
     });

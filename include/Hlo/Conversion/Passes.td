@@ -158,6 +158,30 @@ def HloLowerSubByteBuffers : Pass<"hlo-lower-sub-byte-buffers"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def HloLlvmNarrowFloatsAsIntegers
+    : Pass<"hlo-llvm-narrow-floats-as-integers", "::mlir::ModuleOp"> {
+  let summary = "f16 and bf16 values that only move as 16-bit integers "
+                "(the host JIT's LLVM dialect)";
+  let description = [{
+    The last step of the host JIT's lowering (HostJit.cpp), on the LLVM
+    dialect: after `hlo::createExpandNarrowFloatsPass` and the float
+    emulation, nothing computes on f16 or bf16 any more, but their values
+    still move: loads, stores, selects, block arguments (phis), constants,
+    bit casts, vector element moves. x86-64 has no registers of these
+    types; LLVM's code generator keeps them promoted, and LLVM 22
+    miscompiles some such code: the sign of a bf16 value that a `select`
+    chose and `llvm.fabs.bf16` (InstCombine's form of `and 0x7fff` through
+    bit casts) read was lost, so a concatenate's bf16 results came out
+    without their signs (found by `fuzz/graph_fuzz.py`;
+    `test/Runtime/hlo-run-host-bf16-select.hlo`). Here every such value
+    becomes an i16 (vectors of them, vectors of i16) and every constant its
+    bits, so no float type of 16 bits reaches LLVM. The few ops that take
+    a narrow float for what it is (a call, an `llvm.fpext`, a return) get a
+    bit cast back before them; bit casts between equal types go.
+    Function signatures are left as they are.
+  }];
+}
+
 def HloToThunk : Pass<"hlo-to-thunk", "::mlir::ModuleOp"> {
   let summary = "Turn a compiled module into a thunk program";
   let description = [{

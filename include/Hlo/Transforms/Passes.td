@@ -386,7 +386,9 @@ def HloAlgebraicSimplifier
       (a chain of selects); scatter of no update elements (the operands),
       scatter of one update as large as its operand with no start indices
       (a map of the combiner); sort along a dimension of at most one
-      element (the operands);
+      element (the operands); a copy of its operand's type (the operand;
+      not the entry's root copy with a sharding) and a copy of a copy
+      (one copy);
     - slice and dynamic-slice of a broadcast (a broadcast of the slice),
       reverse of a reverse, pad with negative edges (a pad and a slice),
       slice of a pad within its operand or its padding, constants of one
