@@ -41,7 +41,7 @@ from math import prod
 MAX_ELEMENTS = 1 << 15
 UNARY = ["negate", "abs", "tanh", "exponential", "sine", "floor", "sign",
          "logistic", "cosine"]
-BINARY = ["add", "subtract", "multiply", "maximum", "minimum"]
+BINARY = ["add", "subtract", "multiply", "maximum", "minimum", "divide"]
 # What a value rounded to bf16 or f16, or given to exp, sin or cos, is made
 # of: ops whose results every correct implementation computes alike (no
 # sums, whose order may differ, and no transcendentals, whose last bit may),
@@ -384,11 +384,170 @@ class Builder:
             n = m
         return self.emit("convert", dims, f"convert({n})")
 
+    def clamp(self, dims):
+        lo, hi = sorted(self.rng.sample([-2, -1, -0.5, 0, 0.5, 1, 3], 2))
+        a = self.emit("lo", [], f"constant({lo})")
+        b = self.emit("hi", [], f"constant({hi})")
+        if dims:
+            a = self.emit("lo", dims, f"broadcast({a}), dimensions={{}}")
+            b = self.emit("hi", dims, f"broadcast({b}), dimensions={{}}")
+        return self.emit("clamp", dims, f"clamp({a}, {self.value(dims)}, {b})")
+
+    def integers(self, dims):
+        """Some s32 arithmetic on floor(4 * clamp(x)), back to f32."""
+        self.exact += 1
+        src = self.clamp(dims)
+        self.exact -= 1
+        four = self.emit("four", dims, "broadcast(f32[] constant(4)), "
+                         "dimensions={}")
+        scaled = self.emit("multiply", dims, f"multiply({src}, {four})")
+        ty = shape_text(dims, "s32")
+        n = self.name("convert")
+        self.lines.append(f"  {n} = {ty} convert({scaled})")
+        for _ in range(self.rng.randint(1, 3)):
+            op = self.rng.choice(["add", "multiply", "and", "xor", "divide",
+                                  "remainder", "shift-left", "maximum"])
+            k = self.name("k")
+            value = self.rng.randint(1, 5)
+            self.lines.append(f"  {k} = {ty} broadcast(s32[] constant("
+                              f"{value})), dimensions={{}}")
+            m = self.name(op)
+            self.lines.append(f"  {m} = {ty} {op}({n}, {k})")
+            n = m
+        return self.emit("convert", dims, f"convert({n})")
+
+    def argmax(self, dims):
+        """The index of the largest element along a new dimension (NaN the
+        largest, ties to the smaller index: a total order, so the result
+        does not depend on the order of the reduction, as JAX's argmax), as
+        a float: a reduce of two arrays."""
+        if len(dims) > 2:
+            return None
+        size = self.rng.choice([2, 5, 33, 300])
+        at = self.rng.randint(0, len(dims))
+        operand = dims[:at] + [size] + dims[at:]
+        if prod(operand) > MAX_ELEMENTS:
+            return None
+        self.exact += 1
+        values = self.value(operand)
+        self.exact -= 1
+        iota = self.name("iota")
+        self.lines.append(f"  {iota} = {shape_text(operand, 's32')} iota(), "
+                          f"iota_dimension={at}")
+        ninf = self.emit("init", [], "constant(-inf)")
+        zero = self.name("zero")
+        self.lines.append(f"  {zero} = s32[] constant(0)")
+        r, i = self.name("argmax"), self.name("index")
+        self.lines.append(
+            f"  {r} = ({shape_text(dims)}, {shape_text(dims, 's32')}) "
+            f"reduce({values}, {iota}, {ninf}, {zero}), dimensions={{{at}}}, "
+            f"to_apply={self.argmax_computation()}")
+        self.lines.append(f"  {i} = {shape_text(dims, 's32')} "
+                          f"get-tuple-element({r}), index=1")
+        return self.emit("convert", dims, f"convert({i})")
+
+    def argmax_computation(self):
+        name = "argmax_f32"
+        self.computations.setdefault(name, f"""{name} {{
+  a = f32[] parameter(0)
+  i = s32[] parameter(1)
+  b = f32[] parameter(2)
+  j = s32[] parameter(3)
+  an = pred[] compare(a, a), direction=NE
+  bn = pred[] compare(b, b), direction=NE
+  nb = pred[] not(bn)
+  anan = pred[] and(an, nb)
+  above = pred[] compare(a, b), direction=GT
+  gt = pred[] or(above, anan)
+  same = pred[] compare(a, b), direction=EQ
+  nans = pred[] and(an, bn)
+  eq = pred[] or(same, nans)
+  lt = pred[] compare(i, j), direction=LT
+  tie = pred[] and(eq, lt)
+  take = pred[] or(gt, tie)
+  v = f32[] select(take, a, b)
+  k = s32[] select(take, i, j)
+  ROOT r = (f32[], s32[]) tuple(v, k)
+}}
+""")
+        return name
+
+    def gather(self, dims):
+        """Rows of a table at s32 indices (clamped into the table)."""
+        if not dims or len(dims) > 3:
+            return None
+        rows, rest = dims[0], dims[1:]
+        table = [self.rng.randint(1, 12)] + rest
+        idx = self.param([rows, 1], "s32")
+        src = self.value(table)
+        offsets = ",".join(str(d + 1) for d in range(len(rest)))
+        sizes = ",".join(map(str, [1] + rest))
+        return self.emit("gather", dims, f"gather({src}, {idx}), "
+                         f"offset_dims={{{offsets}}}, "
+                         f"collapsed_slice_dims={{0}}, start_index_map={{0}}, "
+                         f"index_vector_dim=1, slice_sizes={{{sizes}}}")
+
+    def scatter(self, dims):
+        """Rows added to (or maxed into) a table at s32 indices; those out
+        of the table are skipped."""
+        if not dims or len(dims) > 3:
+            return None
+        rest = dims[1:]
+        count = self.rng.randint(1, 6)
+        kind = "maximum" if self.exact else self.rng.choice(["add", "maximum"])
+        src, updates = self.value(dims), self.value([count] + rest)
+        idx = self.param([count, 1], "s32")
+        window = ",".join(str(d + 1) for d in range(len(rest)))
+        return self.emit("scatter", dims,
+                         f"scatter({src}, {idx}, {updates}), "
+                         f"update_window_dims={{{window}}}, "
+                         f"inserted_window_dims={{0}}, "
+                         f"scatter_dims_to_operand_dims={{0}}, "
+                         f"index_vector_dim=1, to_apply={self.reducer(kind)}")
+
+    def loop(self, dims):
+        """A counted while loop: v = v / 2 + x, a few times."""
+        if self.exact:
+            return None
+        x, v = self.value(dims), self.value(dims)
+        t = shape_text(dims)
+        state = f"(s32[], {t}, {t})"
+        trips = self.rng.randint(1, 5)
+        key = f"{len(self.computations)}"
+        body, cond = f"body_{key}", f"cond_{key}"
+        self.computations[body] = f"""{body} {{
+  t = {state} parameter(0)
+  i = s32[] get-tuple-element(t), index=0
+  v = {t} get-tuple-element(t), index=1
+  x = {t} get-tuple-element(t), index=2
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  half = {t} broadcast(f32[] constant(0.5)), dimensions={{}}
+  m = {t} multiply(v, half)
+  w = {t} add(m, x)
+  ROOT r = {state} tuple(j, w, x)
+}}
+"""
+        self.computations[cond] = f"""{cond} {{
+  t = {state} parameter(0)
+  i = s32[] get-tuple-element(t), index=0
+  n = s32[] constant({trips})
+  ROOT c = pred[] compare(i, n), direction=LT
+}}
+"""
+        zero, init, w = self.name("zero"), self.name("state"), self.name("while")
+        self.lines += [f"  {zero} = s32[] constant(0)",
+                       f"  {init} = {state} tuple({zero}, {v}, {x})",
+                       f"  {w} = {state} while({init}), condition={cond}, "
+                       f"body={body}"]
+        return self.emit("result", dims, f"get-tuple-element({w}), index=1")
+
     OPS = {"unary": 3, "binary": 4, "select": 1, "broadcast": 3,
            "reduce": 3, "transpose": 2, "reshape": 2, "slice": 1, "pad": 1,
            "concatenate": 1, "reverse": 1, "iota": 1, "dot": 1,
            "dynamic_slice": 1, "dynamic_update_slice": 1,
-           "reduce_window": 1, "sort": 1, "narrow": 1}
+           "reduce_window": 1, "sort": 1, "narrow": 1, "clamp": 1,
+           "integers": 1, "argmax": 1, "gather": 1, "scatter": 1, "loop": 1}
 
     def value(self, dims):
         """A value of `dims`: reused, a new parameter or constant, or a new

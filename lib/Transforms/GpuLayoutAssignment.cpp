@@ -397,13 +397,16 @@ struct GpuLayoutAssignmentPass
       return TupleType::get(op->getContext(), elements);
     }
     if (auto reduce = dyn_cast<ReduceOp>(op)) {
-      // Every reduced array follows its input.
+      // Every reduced array follows the first input, as XLA lays out a
+      // variadic reduce (hlo-reduce-decomposer then copies the other
+      // inputs to its layout): the emitters write all the results in one
+      // layout.
       auto tuple = cast<TupleType>(type);
+      SmallVector<int64_t> layout = reducedLayout(
+          reduce.getInputs()[0].getType(), reduce.getDimensions());
       SmallVector<Type> elements;
-      for (auto [i, t] : llvm::enumerate(tuple.getTypes()))
-        elements.push_back(
-            withMinorToMajor(t, reducedLayout(reduce.getInputs()[i].getType(),
-                                              reduce.getDimensions())));
+      for (Type t : tuple.getTypes())
+        elements.push_back(withMinorToMajor(t, layout));
       return TupleType::get(op->getContext(), elements);
     }
     // PadToStatic: the array at its bounds in its operand's layout.
