@@ -112,6 +112,11 @@ class Builder:
                 f"  ROOT r = f32[] {kind}(a, b)\n}}\n")
         return name
 
+    def init(self, kind):
+        """The identity of reducer `kind`, a new scalar constant."""
+        value = {"add": "0", "maximum": "-inf", "minimum": "inf"}[kind]
+        return self.emit("init", [], f"constant({value})")
+
     def comparator(self):
         name = "less_f32"
         if name not in self.computations:
@@ -186,9 +191,8 @@ class Builder:
             return None
         kind = self.rng.choice(["maximum", "minimum"] if self.exact else
                                ["add", "add", "maximum", "minimum"])
-        init = {"add": "0", "maximum": "-inf", "minimum": "inf"}[kind]
         src = self.value(operand)
-        c = self.emit("init", [], f"constant({init})")
+        c = self.init(kind)
         return self.emit("reduce", dims,
                          f"reduce({src}, {c}), dimensions={{"
                          f"{','.join(map(str, sorted(reduced)))}}}, "
@@ -353,9 +357,8 @@ class Builder:
         if prod(operand) > MAX_ELEMENTS:
             return None
         kind = "maximum" if self.exact else self.rng.choice(["add", "maximum"])
-        init = {"add": "0", "maximum": "-inf"}[kind]
         src = self.value(operand)
-        c = self.emit("init", [], f"constant({init})")
+        c = self.init(kind)
         return self.emit("reduce-window", dims,
                          f"reduce-window({src}, {c}), window={{size="
                          f"{'x'.join(size)} stride={'x'.join(stride)}}}, "
@@ -434,7 +437,7 @@ class Builder:
         iota = self.name("iota")
         self.lines.append(f"  {iota} = {shape_text(operand, 's32')} iota(), "
                           f"iota_dimension={at}")
-        ninf = self.emit("init", [], "constant(-inf)")
+        ninf = self.init("maximum")
         zero = self.name("zero")
         self.lines.append(f"  {zero} = s32[] constant(0)")
         r, i = self.name("argmax"), self.name("index")
@@ -535,10 +538,11 @@ class Builder:
   ROOT c = pred[] compare(i, n), direction=LT
 }}
 """
-        zero, init, w = self.name("zero"), self.name("state"), self.name("while")
+        zero, start = self.name("zero"), self.name("state")
+        w = self.name("while")
         self.lines += [f"  {zero} = s32[] constant(0)",
-                       f"  {init} = {state} tuple({zero}, {v}, {x})",
-                       f"  {w} = {state} while({init}), condition={cond}, "
+                       f"  {start} = {state} tuple({zero}, {v}, {x})",
+                       f"  {w} = {state} while({start}), condition={cond}, "
                        f"body={body}"]
         return self.emit("result", dims, f"get-tuple-element({w}), index=1")
 
@@ -586,8 +590,8 @@ class Builder:
         body = list(self.lines)
         if len(results) == 1:
             dims = results[0][1]
-            root = f"  ROOT out = {shape_text(dims, layout=self.layout(dims))} " \
-                   f"copy({results[0][0]})"
+            out = shape_text(dims, layout=self.layout(dims))
+            root = f"  ROOT out = {out} copy({results[0][0]})"
         else:
             types = ", ".join(shape_text(d, layout=self.layout(d))
                               for _, d in results)
