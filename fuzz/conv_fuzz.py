@@ -80,11 +80,17 @@ def case(rng):
 
 
 def check(command, path, text, what=""):
-    """Runs `command`; prints a finding (the module and the tail of stderr)
-    and returns None where it fails, else its stdout."""
-    p = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    """Runs `command`; prints a finding (the module and the tail of the
+    output) and returns None where it fails or hangs, else its stdout."""
+    try:
+        p = subprocess.run(command, capture_output=True, text=True,
+                           timeout=300)
+    except subprocess.TimeoutExpired:
+        print(f"== finding{what} ({path}): timeout\n{text}")
+        return None
     if p.returncode != 0:
-        print(f"== finding{what} ({path}):\n{text}{p.stderr[-2000:]}")
+        print(f"== finding{what} ({path}):\n{text}"
+              f"{(p.stdout + p.stderr)[-2000:]}")
         return None
     return p.stdout
 

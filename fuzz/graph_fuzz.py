@@ -37,6 +37,8 @@ import sys
 import tempfile
 from math import prod
 
+from conv_fuzz import check
+
 # Elements of the largest value a case makes (inputs included).
 MAX_ELEMENTS = 1 << 15
 UNARY = ["negate", "abs", "tanh", "exponential", "sine", "floor", "sign",
@@ -67,7 +69,7 @@ class Builder:
         self.lines = []  # the entry's instructions, in order
         self.params = []  # (name, type text)
         self.made = {}  # dims -> names of f32 values of those dims
-        self.exact = 0  # > 0 while making the operand of a narrow round trip
+        self.exact = 0  # > 0 while making a value of exact ops only (EXACT_*)
         self.exact_values = set()  # the values made of exact ops only
         self.count = 0
         self.budget = rng.randint(4, 40)
@@ -605,22 +607,6 @@ class Builder:
                 "\n}\n")
 
 
-def check(command, path, text):
-    """Runs `command`; prints a finding (the module and the tail of the
-    output) and returns False where it fails."""
-    try:
-        p = subprocess.run(command, capture_output=True, text=True,
-                           timeout=300)
-    except subprocess.TimeoutExpired:
-        print(f"== finding ({path}): timeout\n{text}")
-        return False
-    if p.returncode != 0:
-        print(f"== finding ({path}):\n{text}"
-              f"{(p.stdout + p.stderr)[-2000:]}")
-        return False
-    return True
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--run", required=True, help="hlo-run")
@@ -641,10 +627,10 @@ def main():
             path = os.path.join(folder, f"case{n}.hlo")
             with open(path, "w") as f:
                 f.write(text)
-            findings += not check(
+            findings += check(
                 [a.run, path, "--device=host", "--random-inputs", "--check",
                  "--allow-excess-precision=false",
-                 "--atol", a.atol, "--rtol", a.rtol], path, text)
+                 "--atol", a.atol, "--rtol", a.rtol], path, text) is None
         if a.xla:
             script = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                   "..", "test", "Runtime", "xla",

@@ -1,10 +1,16 @@
 // f16 and bf16 values that only move (loads, stores, selects, block
 // arguments, constants, bit casts, vector element moves) become i16 values
 // on the host JIT's LLVM dialect; ops that read them as floats get a bit
-// cast back; bit casts between equal types go. The pass works on the LLVM
-// dialect, which the interpreter does not run: its semantics are checked
-// end to end by test/Runtime/hlo-run-host-bf16-select.hlo.
+// cast back; bit casts between equal types go.
 // RUN: hlo-opt %s --split-input-file --hlo-llvm-narrow-floats-as-integers | FileCheck %s
+// The pass works on the LLVM dialect, which the interpreter does not run;
+// its semantics are checked on the HLO the host JIT lowers through it: the
+// bf16 concatenate of test/Runtime/hlo-run-host-bf16-select.hlo, whose
+// kernel joins two bf16 values, run on the host against the interpreter,
+// bit for bit (without the pass its results lose their signs).
+// RUN: %split-hlo %S/../Runtime/hlo-run-host-bf16-select.hlo %t
+// RUN: hlo-run %t.0.hlo --random-inputs --device=host --check --allow-excess-precision=false --atol=0 --rtol=0 | FileCheck %s --check-prefix=HOST
+// HOST: match: max abs diff 0
 
 // The shape of the loop emitter's concatenate of bf16 converts (each branch
 // the integer expansion of a truncf), the phi joining them and the integer
